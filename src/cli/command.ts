@@ -1,0 +1,13 @@
+// The shape every command file exports.
+import type { CommandIO, ExitCode } from "./io.js";
+
+export type CommandName = "gate" | "schema";
+
+export interface Command {
+  name: CommandName;
+  /** One line for the command list. */
+  summary: string;
+  /** The whole `--help` text. */
+  help: string;
+  run(argv: readonly string[], io: CommandIO): Promise<ExitCode>;
+}

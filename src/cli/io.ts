@@ -1,0 +1,32 @@
+// What a command may touch: its streams and environment, passed in so that tests
+// run commands in-process and read exactly what a user would see.
+import type { Readable, Writable } from "node:stream";
+
+export interface CommandIO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: Record<string, string | undefined>;
+}
+
+export type ExitCode = 0 | 1 | 2;
+
+/** Writes one chunk, waiting for the stream to drain when its buffer is full. */
+export function write(stream: Writable, chunk: string): Promise<void> | undefined {
+  if (stream.write(chunk)) return undefined;
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      stream.off("error", fail);
+      resolve();
+    };
+    const fail = (error: Error) => {
+      stream.off("drain", done);
+      reject(error);
+    };
+    stream.once("drain", done);
+    stream.once("error", fail);
+  });
+}
+
+/** A problem of usage or input: one line on stderr, exit 2. */
+export class UsageError extends Error {}

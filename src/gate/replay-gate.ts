@@ -1,0 +1,123 @@
+// The replay gate for one item. The checks run in a fixed order and the first one
+// that fails names the verdict; only `ok` lets a tool run and a
+// function_call_output with the same call_id be written.
+//
+// | # | reason            | fails when                                              |
+// |---|-------------------|---------------------------------------------------------|
+// | 1 | namespaced        | `type` missing, not a string, or containing ":"          |
+// | 2 | not_function_call | `type` is another string than "function_call"            |
+// | 3 | status            | `status` is not exactly "completed" (missing counts)     |
+// | 4 | arguments_type    | `arguments` is not a string                              |
+// | 5 | arguments_parse   | the string is not RFC 8259 JSON                          |
+// | 6 | arguments_schema  | the value fails the tool's JSON Schema                   |
+// |   | unknown_tool      | in place of 6 when no schema is known for the name       |
+// | 7 | ok                |                                                         |
+import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
+
+export const GATE_REASONS = [
+  "namespaced",
+  "not_function_call",
+  "status",
+  "arguments_type",
+  "arguments_parse",
+  "arguments_schema",
+  "unknown_tool",
+  "ok",
+] as const;
+export type GateReason = (typeof GATE_REASONS)[number];
+
+export interface Verdict {
+  reason: GateReason;
+  detail: string;
+  /** JSON Pointer into the item, to the field that decided the verdict. */
+  path?: string;
+}
+
+/** Whether a verdict keeps the item from being replayed. A non-call item is not blocked: it is not a call. */
+export function isBlocked(verdict: Verdict): boolean {
+  return verdict.reason !== "ok" && verdict.reason !== "not_function_call";
+}
+
+export interface GateOptions {
+  /** The compile cache to use; one is shared by default. */
+  cache?: SchemaCache;
+}
+
+const sharedCache = new SchemaCache();
+
+/**
+ * Decides whether `item` may be replayed as a tool call. `schema` is the JSON
+ * Schema of the tool's parameters; `undefined` means no schema is known, and the
+ * call is refused (`unknown_tool`). Never throws: an internal error blocks the call.
+ */
+export function replayGate(item: unknown, schema: ToolSchema | undefined, options: GateOptions = {}): Verdict {
+  let step: GateReason = "namespaced";
+  try {
+    const fields = item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
+    const type = fields?.type;
+    if (typeof type !== "string") {
+      return { reason: "namespaced", detail: fields ? (type === undefined ? "the item has no type" : `type is ${describe(type)}, not a string`) : `the record is ${describe(item)}, not an item`, path: fields ? "/type" : "" };
+    }
+    if (type.includes(":")) {
+      return { reason: "namespaced", detail: `"${type}" is an extension item, never a portable call`, path: "/type" };
+    }
+    step = "not_function_call";
+    if (type !== "function_call") return { reason: "not_function_call", detail: `"${type}" is not a function_call`, path: "/type" };
+
+    step = "status";
+    const status = fields!.status;
+    if (status !== "completed") {
+      return { reason: "status", detail: status === undefined ? "the call has no status; only a completed call may run" : `status is ${describe(status)}; only "completed" may run`, path: "/status" };
+    }
+
+    step = "arguments_type";
+    const args = fields!.arguments;
+    if (typeof args !== "string") {
+      return { reason: "arguments_type", detail: args === undefined ? "the call has no arguments" : `arguments is ${describe(args)}, not a JSON string`, path: "/arguments" };
+    }
+
+    step = "arguments_parse";
+    let value: unknown;
+    try {
+      value = JSON.parse(args);
+    } catch (error) {
+      return { reason: "arguments_parse", detail: `arguments is not JSON: ${messageOf(error)}`, path: "/arguments" };
+    }
+
+    step = "arguments_schema";
+    if (schema === undefined) {
+      const name = typeof fields!.name === "string" ? `"${fields!.name}"` : "this call";
+      return { reason: "unknown_tool", detail: `no schema is known for ${name}`, path: "/name" };
+    }
+    const compiled = (options.cache ?? sharedCache).compile(schema);
+    if (!compiled.ok) return { reason: "arguments_schema", detail: compiled.error, path: "/arguments" };
+    if (!compiled.validate(value)) {
+      return { reason: "arguments_schema", detail: describeSchemaErrors(compiled.validate.errors), path: "/arguments" };
+    }
+    return { reason: "ok", detail: "completed call with arguments valid for its schema" };
+  } catch (error) {
+    // Fail closed: whatever went wrong, the step that was running blocks the call.
+    // `not_function_call` does not block, so an error while telling the type apart
+    // blocks as `namespaced`: the item could not be shown to be a plain call.
+    const reason = step === "not_function_call" ? "namespaced" : step;
+    return { reason, detail: `the gate could not finish the ${reason} check: ${messageOf(error)}` };
+  }
+}
+
+type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown> };
+
+function describeSchemaErrors(errors: readonly AjvError[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return "arguments do not match the tool schema";
+  const where = first.instancePath === "" ? "arguments" : `arguments${first.instancePath}`;
+  const allowed = Array.isArray(first.params?.allowedValues) ? ` (${(first.params!.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")})` : "";
+  return `${where} ${first.message ?? "is invalid"}${allowed}`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);
+  return `${typeof value} ${String(value)}`;
+}

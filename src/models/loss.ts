@@ -1,0 +1,48 @@
+// Losses (what a conversion could not carry) and findings (what a journal-wide
+// check found) share one shape, like Zod's issues: a literal code, a JSON Pointer
+// and a sentence. They are returned as data; rendering is the CLI's business.
+import { z } from "zod";
+
+export const LOSS_CODES = [
+  /** A field the target envelope has no place for (`name`, `n`, `logit_bias`…). */
+  "unsupported_field",
+  /** A whole item or message the target cannot express (reasoning, item_reference, extension items…). */
+  "unsupported_item",
+  /** A content part the target cannot express (`input_audio`, a file by `file_id`…). */
+  "unsupported_part",
+  /** A tool call kind the target cannot express (Chat `custom` tool calls…). */
+  "unsupported_tool_call",
+  /** A tool kind the target cannot express. */
+  "unsupported_tool",
+  /** A value changed its form to fit (parts joined into a string…). */
+  "form_changed",
+  /** A provider extension field carried by neither envelope (`reasoning_content`…). */
+  "provider_extension",
+  /** A value the target requires was synthesized (a legacy call's `call_id`…). */
+  "synthesized",
+] as const;
+
+export const lossSchema = z.object({
+  /** JSON Pointer (RFC 6901) into the source record. */
+  path: z.string(),
+  code: z.enum(LOSS_CODES),
+  detail: z.string(),
+});
+export type Loss = z.infer<typeof lossSchema>;
+export type LossCode = Loss["code"];
+
+/** What every adapter returns: the converted value and everything it could not carry. */
+export interface Converted<T> {
+  value: T;
+  losses: Loss[];
+}
+
+/** Escapes one reference token of a JSON Pointer (RFC 6901, section 3). */
+export function pointerToken(token: string | number): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Builds a JSON Pointer from its reference tokens. */
+export function pointer(...tokens: ReadonlyArray<string | number>): string {
+  return tokens.map((token) => "/" + pointerToken(token)).join("");
+}
