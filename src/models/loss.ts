@@ -46,3 +46,8 @@ export function pointerToken(token: string | number): string {
 export function pointer(...tokens: ReadonlyArray<string | number>): string {
   return tokens.map((token) => "/" + pointerToken(token)).join("");
 }
+
+/** Re-roots losses found inside a part of a record (`/messages` + `/3/name`). */
+export function prefixLosses(prefix: string, losses: readonly Loss[]): Loss[] {
+  return losses.map((loss) => ({ ...loss, path: prefix + loss.path }));
+}

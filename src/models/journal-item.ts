@@ -1,0 +1,25 @@
+// An item of a normalized journal, with where it came from. Chat and Open
+// Responses records never share an item array before this step: each record is
+// converted to canonical items first, and each item remembers its record.
+import type { CanonicalItem } from "./open-responses.js";
+
+export type Envelope = "chat" | "responses";
+
+export interface Provenance {
+  /** The input file, or "-" for stdin. */
+  source?: string;
+  /** 1-based input line of the record the item came from (for SSE, the line its event started on). */
+  line: number;
+  /** Position of the item among the items of its record. */
+  index: number;
+  /** The envelope the record was written in. */
+  envelope: Envelope;
+  /** Set when the item is part of a response object (or a reassembled stream): its id and status. */
+  response?: { id?: string; status?: string };
+}
+
+export interface JournalItem {
+  /** The canonical item; kept as the record had it when it is not a valid portable item. */
+  item: CanonicalItem | Record<string, unknown>;
+  provenance: Provenance;
+}
