@@ -1,0 +1,112 @@
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+
+const schema = "golden/examples/sales-report.schema.json";
+const journal = "golden/examples/sales-report.jsonl";
+
+describe("orbridge gate --schema", () => {
+  test("writes one JSON verdict per item, in input order, and exits 1 when a call is blocked", async () => {
+    const result = await runOrbridge(["gate", "--schema", schema, "--format", "json", journal]);
+    expect(result.code).toBe(1);
+    const records = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.line, r.index, r.type, r.call_id, r.reason])).toEqual([
+      [1, 0, "message", undefined, "not_function_call"],
+      [2, 0, "function_call", "call_123", "ok"],
+      [3, 0, "function_call", "call_124", "arguments_schema"],
+      [4, 0, "openai:web_search_call", undefined, "namespaced"],
+      [5, 0, "function_call_output", "call_123", "not_function_call"],
+      [6, 0, "function_call", "call_125", "status"],
+      [7, 0, "function_call", "call_126", "arguments_type"],
+      [8, 0, "function_call", "call_127", "arguments_parse"],
+    ]);
+    expect(records[2]).toEqual({
+      line: 3,
+      index: 0,
+      type: "function_call",
+      call_id: "call_124",
+      name: "get_latest_sales_report",
+      reason: "arguments_schema",
+      detail: "arguments/region must be equal to one of the allowed values (\"apac\", \"emea\", \"amer\")",
+      path: "/arguments",
+      blocked: true,
+    });
+    expect(result.stderr).toBe("read 8 lines: 8 items, 0 errors; 5 blocked\n");
+  });
+
+  test("exits 0 when nothing is blocked, reading stdin", async () => {
+    const stdin = '{"type":"function_call","call_id":"call_1","name":"get_latest_sales_report","status":"completed","arguments":"{\\"region\\":\\"emea\\"}"}\n{"type":"message","role":"user","content":"thanks"}\n';
+    const result = await runOrbridge(["gate", "--schema", schema], stdin);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'line 1  function_call call_1  pass ok: completed call with arguments valid for its schema\nline 2  message -  pass not_function_call: "message" is not a function_call\n',
+    );
+  });
+
+  test("a line that is not JSON is an error record naming its line, and blocks", async () => {
+    const result = await runOrbridge(["gate", "--schema", schema, "--format", "json", "-"], '{"type":"message","role":"user","content":"a"}\n{"type":\n');
+    expect(result.code).toBe(1);
+    const records = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records[1]).toMatchObject({ line: 2, reason: "error", blocked: true });
+    expect(records[1].detail).toMatch(/^line is not JSON: /);
+    expect(result.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
+  });
+});
+
+describe("usage errors exit 2 with one line each", () => {
+  test("unknown options", async () => {
+    const result = await runOrbridge(["gate", "--schema", schema, "--colour", "--x=1", journal]);
+    expect(result).toEqual({ code: 2, stdout: "", stderr: "orbridge gate: unknown option: --colour\norbridge gate: unknown option: --x=1\n" });
+  });
+  test("a missing input file", async () => {
+    const result = await runOrbridge(["gate", "--schema", schema, "no/such/journal.jsonl"]);
+    expect(result).toEqual({ code: 2, stdout: "", stderr: "orbridge gate: cannot read no/such/journal.jsonl: no such file or not readable\n" });
+  });
+  test("a schema file that is not JSON", async () => {
+    const result = await runOrbridge(["gate", "--schema", journal, journal]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^orbridge gate: schema golden\/examples\/sales-report.jsonl is not JSON: /);
+  });
+  test("a bad --format value", async () => {
+    const result = await runOrbridge(["gate", "--schema", schema, "--format", "yaml", journal]);
+    expect(result).toEqual({ code: 2, stdout: "", stderr: 'orbridge gate: --format must be one of text, json (got "yaml")\n' });
+  });
+  test("an unknown command", async () => {
+    const result = await runOrbridge(["gait"]);
+    expect(result).toEqual({ code: 2, stdout: "", stderr: 'orbridge: unknown command "gait" (orbridge --help lists them)\n' });
+  });
+});
+
+describe("help", () => {
+  test("gate --help explains every option with an example and exits 0", async () => {
+    const result = await runOrbridge(["gate", "--help"]);
+    expect(result.code).toBe(0);
+    for (const option of ["--schema FILE", "--format FORMAT", "--help", "Example"]) expect(result.stdout).toContain(option);
+  });
+});
+
+describe("orbridge schema", () => {
+  test("lists the models without a name", async () => {
+    const result = await runOrbridge(["schema"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n")).toContain("FunctionCallItemParam");
+    expect(result.stdout.split("\n")).toContain("ChatCompletionChunk");
+  });
+  test("prints a model's JSON Schema from Zod", async () => {
+    const result = await runOrbridge(["schema", "FunctionCallItemParam"]);
+    expect(result.code).toBe(0);
+    const jsonSchema = JSON.parse(result.stdout);
+    expect(jsonSchema.required).toEqual(["type", "call_id", "name", "arguments"]);
+    expect(jsonSchema.properties.name).toEqual({ type: "string", minLength: 1, maxLength: 64, pattern: "^[a-zA-Z0-9_-]+$" });
+  });
+  test("every listed model exports a JSON Schema", async () => {
+    const names = (await runOrbridge(["schema"])).stdout.trim().split("\n");
+    for (const name of names) {
+      const result = await runOrbridge(["schema", name]);
+      expect(result.code, name).toBe(0);
+      expect(Object.keys(JSON.parse(result.stdout)).length, name).toBeGreaterThan(1);
+    }
+  });
+  test("an unknown name is a usage error", async () => {
+    expect(await runOrbridge(["schema", "Nope"])).toEqual({ code: 2, stdout: "", stderr: 'orbridge schema: no model named "Nope" (orbridge schema lists them)\n' });
+  });
+});

@@ -1,0 +1,210 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { replayGate, isBlocked, type GateReason } from "../../src/gate/replay-gate.js";
+import { SchemaCache } from "../../src/gate/schema.js";
+
+const salesSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["region"],
+  properties: { region: { type: "string", enum: ["apac", "emea", "amer"] } },
+};
+const okCall = {
+  type: "function_call",
+  id: "fc_001",
+  name: "get_latest_sales_report",
+  call_id: "call_123",
+  status: "completed",
+  arguments: "{\"region\":\"apac\"}",
+};
+
+describe("the examples of the design", () => {
+  const cases: Array<[string, unknown, GateReason]> = [
+    ["a completed call with valid arguments", okCall, "ok"],
+    ["a region outside the enum", { ...okCall, arguments: "{\"region\":\"global\"}" }, "arguments_schema"],
+    ["an extension item", { type: "openai:web_search_call", id: "ws_001", status: "completed", action: { type: "search", query: "apac sales report" } }, "namespaced"],
+    ["a function_call_output", { type: "function_call_output", call_id: "call_123", output: "sales report for apac" }, "not_function_call"],
+    ["a call still in progress", { ...okCall, status: "in_progress" }, "status"],
+    ["an incomplete call", { ...okCall, status: "incomplete" }, "status"],
+    ["object arguments", { ...okCall, arguments: { region: "apac" } }, "arguments_type"],
+    ["truncated arguments", { ...okCall, arguments: "{\"region\":\"apac\"" }, "arguments_parse"],
+  ];
+  test.each(cases)("%s", (_label, item, reason) => {
+    expect(replayGate(item, salesSchema).reason).toBe(reason);
+  });
+
+  test("a value outside the enum is reported, never repaired", () => {
+    const item = { ...okCall, arguments: "{\"region\":\"global\"}" };
+    const before = JSON.stringify(item);
+    expect(replayGate(item, salesSchema)).toEqual({
+      reason: "arguments_schema",
+      detail: "arguments/region must be equal to one of the allowed values (\"apac\", \"emea\", \"amer\")",
+      path: "/arguments",
+    });
+    expect(JSON.stringify(item)).toBe(before);
+  });
+});
+
+describe("the type check", () => {
+  test.each([
+    ["no type", { call_id: "c", arguments: "{}" }],
+    ["a numeric type", { type: 3 }],
+    ["a null type", { type: null }],
+    ["an array record", [okCall]],
+    ["a string record", "function_call"],
+    ["null", null],
+  ])("%s is namespaced", (_label, item) => {
+    expect(replayGate(item, salesSchema).reason).toBe("namespaced");
+  });
+  test("an unprefixed provider type is not a function_call", () => {
+    expect(replayGate({ type: "web_search_call", status: "completed" }, salesSchema).reason).toBe("not_function_call");
+  });
+  test("a prefixed function_call is still an extension", () => {
+    expect(replayGate({ ...okCall, type: "openai:function_call" }, salesSchema).reason).toBe("namespaced");
+  });
+});
+
+describe("the status check", () => {
+  test.each([["missing", undefined], ["null", null], ["upper case", "COMPLETED"], ["padded", "completed "]])("status %s blocks", (_label, status) => {
+    const item: Record<string, unknown> = { ...okCall, status };
+    if (status === undefined) delete item.status;
+    expect(replayGate(item, salesSchema).reason).toBe("status");
+  });
+});
+
+describe("the parse check follows RFC 8259", () => {
+  test.each([["NaN", "{\"n\":NaN}"], ["Infinity", "{\"n\":Infinity}"], ["single quotes", "{'region':'apac'}"], ["a trailing comma", "{\"region\":\"apac\",}"], ["an empty string", ""], ["a comment", "{} // done"]])("%s fails", (_label, args) => {
+    expect(replayGate({ ...okCall, arguments: args }, true).reason).toBe("arguments_parse");
+  });
+});
+
+describe("the schema check is full JSON Schema 2020-12", () => {
+  const check = (schema: object, value: unknown) => replayGate({ ...okCall, arguments: JSON.stringify(value) }, schema).reason;
+  test("required holds where properties is absent", () => {
+    expect(check({ type: "object", required: ["region"] }, {})).toBe("arguments_schema");
+    expect(check({ type: "object", required: ["region"] }, { region: 1 })).toBe("ok");
+  });
+  test("1.0 is an integer", () => {
+    expect(replayGate({ ...okCall, arguments: "{\"n\":1.0}" }, { type: "object", properties: { n: { type: "integer" } } }).reason).toBe("ok");
+    expect(check({ type: "object", properties: { n: { type: "integer" } } }, { n: 1.5 })).toBe("arguments_schema");
+  });
+  test("true is not equal to 1 in enum", () => {
+    expect(check({ enum: [1] }, true)).toBe("arguments_schema");
+    expect(check({ enum: [1] }, 1)).toBe("ok");
+  });
+  test("$ref into $defs", () => {
+    const schema = { $defs: { region: { enum: ["apac"] } }, type: "object", properties: { region: { $ref: "#/$defs/region" } } };
+    expect(check(schema, { region: "emea" })).toBe("arguments_schema");
+    expect(check(schema, { region: "apac" })).toBe("ok");
+  });
+  test("oneOf, anyOf, const", () => {
+    const schema = { oneOf: [{ const: "a" }, { type: "number" }], anyOf: [{ type: "string" }, { minimum: 3 }] };
+    expect(check(schema, "a")).toBe("ok");
+    expect(check(schema, 2)).toBe("arguments_schema");
+    expect(check(schema, 4)).toBe("ok");
+  });
+  test("prefixItems", () => {
+    const schema = { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false };
+    expect(check(schema, ["a", 1])).toBe("ok");
+    expect(check(schema, [1, "a"])).toBe("arguments_schema");
+    expect(check(schema, ["a", 1, 2])).toBe("arguments_schema");
+  });
+  test("format date", () => {
+    expect(check({ type: "string", format: "date" }, "2026-12-02")).toBe("ok");
+    expect(check({ type: "string", format: "date" }, "2026-13-40")).toBe("arguments_schema");
+  });
+  test("minLength and minimum", () => {
+    expect(check({ type: "string", minLength: 2 }, "a")).toBe("arguments_schema");
+    expect(check({ type: "number", minimum: 0 }, -1)).toBe("arguments_schema");
+  });
+  test("two patterns in one schema keep their own matchers", () => {
+    const schema = { type: "object", properties: { a: { type: "string", pattern: "^x$" }, b: { type: "string", pattern: "^y$" } } };
+    expect(check(schema, { a: "x", b: "x" })).toBe("arguments_schema");
+    expect(check(schema, { a: "x", b: "y" })).toBe("ok");
+  });
+  test("a catastrophic pattern runs in linear time and still rejects", () => {
+    expect(check({ type: "string", pattern: "^(a+)+$" }, "a".repeat(50) + "!")).toBe("arguments_schema");
+  });
+});
+
+describe("fail closed", () => {
+  test("a schema that does not compile blocks with the compile error", () => {
+    const verdict = replayGate(okCall, { type: "object", properties: { region: { $ref: "#/$defs/missing" } } });
+    expect(verdict.reason).toBe("arguments_schema");
+    expect(verdict.detail).toMatch(/^tool schema does not compile: .*missing/);
+  });
+  test("a remote $ref is never fetched and blocks", () => {
+    const verdict = replayGate(okCall, { $ref: "https://example.com/schema.json" });
+    expect(verdict.reason).toBe("arguments_schema");
+    expect(verdict.detail).toMatch(/does not compile/);
+  });
+  test("a schema that is not a schema blocks", () => {
+    expect(replayGate(okCall, [] as unknown as object).reason).toBe("arguments_schema");
+  });
+  test("no schema for the tool is unknown_tool", () => {
+    expect(replayGate(okCall, undefined)).toEqual({ reason: "unknown_tool", detail: "no schema is known for \"get_latest_sales_report\"", path: "/name" });
+  });
+  test("an item whose fields throw is blocked, not passed", () => {
+    const hostile = new Proxy({}, { get() { throw new Error("boom"); } });
+    const verdict = replayGate(hostile, salesSchema);
+    expect(verdict.reason).toBe("namespaced");
+    expect(verdict.detail).toMatch(/boom/);
+    expect(isBlocked(verdict)).toBe(true);
+  });
+  test("a validator that throws blocks the call with the error", () => {
+    const cache = new SchemaCache();
+    const compiled = cache.compile(salesSchema);
+    if (!compiled.ok) throw new Error("schema should compile");
+    const original = compiled.validate;
+    (compiled as { validate: unknown }).validate = Object.assign(() => { throw new RangeError("Maximum call stack size exceeded"); }, { errors: null });
+    const verdict = replayGate(okCall, salesSchema, { cache });
+    expect(verdict).toEqual({ reason: "arguments_schema", detail: "the gate could not finish the arguments_schema check: Maximum call stack size exceeded" });
+    (compiled as { validate: unknown }).validate = original;
+  });
+});
+
+describe("the schema cache", () => {
+  test("compiles each distinct schema once, found again by content", () => {
+    const cache = new SchemaCache();
+    const first = cache.compile({ type: "string" });
+    expect(cache.compile({ type: "string" })).toBe(first);
+    expect(cache.size).toBe(1);
+  });
+  test("keeps at most its limit", () => {
+    const cache = new SchemaCache(3);
+    for (let i = 0; i < 10; i++) cache.compile({ const: i });
+    expect(cache.size).toBe(3);
+  });
+  test("two tools may reuse one $id", () => {
+    const cache = new SchemaCache();
+    expect(cache.compile({ $id: "https://example.com/tool.json", type: "string" }).ok).toBe(true);
+    expect(cache.compile({ $id: "https://example.com/tool.json", type: "number" }).ok).toBe(true);
+  });
+});
+
+describe("the order of the checks (property)", () => {
+  // Each field is drawn from values that pass or fail its own check; the gate must
+  // answer with the first failing check of the table.
+  const typeField = fc.constantFrom<[unknown, GateReason | null]>([undefined, "namespaced"], [7, "namespaced"], ["openai:web_search_call", "namespaced"], ["message", "not_function_call"], ["function_call", null]);
+  const statusField = fc.constantFrom<[unknown, GateReason | null]>([undefined, "status"], ["in_progress", "status"], ["incomplete", "status"], ["completed", null]);
+  const argumentsField = fc.constantFrom<[unknown, GateReason | null]>([{ region: "apac" }, "arguments_type"], [undefined, "arguments_type"], ["{\"region\":", "arguments_parse"], ["{\"region\":\"global\"}", "arguments_schema"], ["{\"region\":\"emea\"}", null]);
+  test("the first failing check wins", () => {
+    fc.assert(
+      fc.property(typeField, statusField, argumentsField, fc.string(), ([type, typeFails], [status, statusFails], [args, argsFail], callId) => {
+        const item: Record<string, unknown> = { call_id: callId, name: "get_latest_sales_report" };
+        if (type !== undefined) item.type = type;
+        if (status !== undefined) item.status = status;
+        if (args !== undefined) item.arguments = args;
+        const expected = typeFails ?? statusFails ?? argsFail ?? "ok";
+        expect(replayGate(item, salesSchema).reason).toBe(expected);
+      }),
+    );
+  });
+  test("any JSON value gets a reason and never throws", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(["namespaced", "not_function_call", "status", "arguments_type", "arguments_parse", "arguments_schema", "ok"]).toContain(replayGate(value, salesSchema).reason);
+      }),
+    );
+  });
+});
