@@ -1,0 +1,41 @@
+// Output that never leaves a partial file: `--out FILE` writes to a temporary file
+// beside the target and renames it into place only when the run succeeded. The
+// input is never opened for writing.
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Writable } from "node:stream";
+
+export interface JournalOutput {
+  stream: Writable;
+  /** Puts the output in place (a rename for a file; nothing for stdout). */
+  commit(): Promise<void>;
+  /** Discards what was written (the temporary file); the target keeps its old content. */
+  abort(): Promise<void>;
+}
+
+export function stdoutOutput(stdout: Writable): JournalOutput {
+  return { stream: stdout, commit: async () => {}, abort: async () => {} };
+}
+
+export function atomicFileOutput(target: string): JournalOutput {
+  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  const stream = createWriteStream(temporary, { flags: "wx" });
+  const closed = new Promise<void>((resolve, reject) => {
+    stream.once("close", resolve);
+    stream.once("error", reject);
+  });
+  return {
+    stream,
+    async commit() {
+      stream.end();
+      await closed;
+      await rename(temporary, target);
+    },
+    async abort() {
+      stream.destroy();
+      await closed.catch(() => {});
+      await rm(temporary, { force: true });
+    },
+  };
+}
