@@ -1,0 +1,85 @@
+// Tells what a journal record is by its shape, never by the file it came from.
+//
+// | kind              | shape                                                          |
+// |-------------------|----------------------------------------------------------------|
+// | chat_chunk        | `object: "chat.completion.chunk"`                               |
+// | chat_completion   | `object: "chat.completion"`                                     |
+// | response          | `object: "response"` with `output`                              |
+// | responses_event   | `type` starting with `response.` (a streaming event)            |
+// | exchange          | `{ request, response }`, both objects                           |
+// | chat_request      | a `messages` array                                              |
+// | responses_request | an `input` (string or array) or a `previous_response_id`        |
+// | responses_item    | a string `type` naming an item, or a prefixed (extension) type; |
+// |                   | `{ id }` alone is an item_reference                             |
+// | chat_message      | a chat `role` and no `type`                                     |
+// | unknown           | anything else                                                   |
+
+export type RecordKind =
+  | "chat_chunk"
+  | "chat_completion"
+  | "response"
+  | "responses_event"
+  | "exchange"
+  | "chat_request"
+  | "responses_request"
+  | "responses_item"
+  | "chat_message"
+  | "unknown";
+
+const CHAT_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
+
+/** Item types of the spec, plus the provider item types that arrive without their slug. */
+export const PORTABLE_ITEM_TYPES = new Set(["message", "function_call", "function_call_output", "reasoning", "item_reference", "compaction"]);
+export const UNPREFIXED_PROVIDER_ITEM_TYPES = new Set([
+  "web_search_call",
+  "file_search_call",
+  "computer_call",
+  "computer_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "mcp_call",
+  "mcp_list_tools",
+  "mcp_approval_request",
+  "mcp_approval_response",
+  "image_generation_call",
+  "code_interpreter_call",
+  "local_shell_call",
+  "local_shell_call_output",
+  "shell_call",
+  "shell_call_output",
+  "apply_patch_call",
+  "apply_patch_call_output",
+  "tool_search_call",
+]);
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export function detectRecord(record: unknown): RecordKind {
+  if (!isPlainObject(record)) return "unknown";
+  const { object, type } = record;
+  if (object === "chat.completion.chunk") return "chat_chunk";
+  if (object === "chat.completion") return "chat_completion";
+  if (object === "response" && Array.isArray(record.output)) return "response";
+  if (typeof type === "string" && type.startsWith("response.")) return "responses_event";
+  if (isPlainObject(record.request) && isPlainObject(record.response)) return "exchange";
+  if (Array.isArray(record.messages)) return "chat_request";
+  if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return "responses_request";
+  if (typeof type === "string" && (PORTABLE_ITEM_TYPES.has(type) || UNPREFIXED_PROVIDER_ITEM_TYPES.has(type) || type.includes(":"))) {
+    return "responses_item";
+  }
+  if (typeof record.role === "string" && CHAT_ROLES.has(record.role) && type === undefined) {
+    return isResponsesShapedMessage(record) ? "responses_item" : "chat_message";
+  }
+  if (typeof record.id === "string" && (type === undefined || type === null) && Object.keys(record).length <= 2) return "responses_item";
+  return "unknown";
+}
+
+/** A message without `type` whose parts are Open Responses parts (`input_text`…) is an item, not a chat message. */
+function isResponsesShapedMessage(record: Record<string, unknown>): boolean {
+  const { content } = record;
+  if (!Array.isArray(content) || content.length === 0) return false;
+  const first = content[0];
+  return isPlainObject(first) && typeof first.type === "string" && /^(input_|output_)/.test(first.type);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, test } from "vitest";
+import { detectRecord, type RecordKind } from "../../src/journal/detect.js";
+
+describe("records are told apart by shape", () => {
+  const cases: Array<[string, unknown, RecordKind]> = [
+    ["a chat user message", { role: "user", content: "What is the capital of France?" }, "chat_message"],
+    ["a chat assistant message with tool_calls", { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] }, "chat_message"],
+    ["a chat tool message", { role: "tool", tool_call_id: "call_1", content: "Paris" }, "chat_message"],
+    ["a legacy function message", { role: "function", name: "get_capital", content: "Paris" }, "chat_message"],
+    ["an Open Responses message item", { type: "message", role: "user", content: "hi" }, "responses_item"],
+    ["a typeless message with input_text parts", { role: "user", content: [{ type: "input_text", text: "hi" }] }, "responses_item"],
+    ["a function_call item", { type: "function_call", call_id: "call_1", name: "f", arguments: "{}" }, "responses_item"],
+    ["an extension item", { type: "openai:web_search_call", id: "ws_1" }, "responses_item"],
+    ["an unprefixed provider item", { type: "web_search_call", id: "ws_1", status: "completed" }, "responses_item"],
+    ["an item_reference without type", { id: "msg_1" }, "responses_item"],
+    ["a chat request body", { model: "gpt-4o", messages: [], tools: [] }, "chat_request"],
+    ["a responses request body", { model: "gpt-4o", input: [] }, "responses_request"],
+    ["a responses request body with string input", { input: "hi", instructions: "be brief" }, "responses_request"],
+    ["a chat.completion", { id: "chatcmpl-1", object: "chat.completion", choices: [] }, "chat_completion"],
+    ["a chat.completion.chunk", { id: "chatcmpl-1", object: "chat.completion.chunk", choices: [] }, "chat_chunk"],
+    ["a response object", { id: "resp_1", object: "response", output: [] }, "response"],
+    ["a streaming event", { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: {} }, "responses_event"],
+    ["a logged exchange", { request: { messages: [] }, response: { object: "chat.completion" } }, "exchange"],
+    ["an object of no known kind", { hello: "world" }, "unknown"],
+    ["an unknown unprefixed type", { type: "thought", text: "x" }, "unknown"],
+    ["an array", [1, 2], "unknown"],
+    ["a number", 42, "unknown"],
+    ["a string", "message", "unknown"],
+    ["null", null, "unknown"],
+  ];
+  test.each(cases)("%s", (_label, record, kind) => {
+    expect(detectRecord(record)).toBe(kind);
+  });
+});
