@@ -1,8 +1,16 @@
 // Reads journals line by line from files or stdin, with constant memory whatever
 // the file size. Lines keep their 1-based number across all inputs of one run
 // only within their own source; provenance carries the source name as well.
+//
+// Lines end at "\n"; a "\r" before it is part of the ending ("\r\n"), a lone "\r"
+// is content (JSON allows it as whitespace). Bytes are split before they are
+// decoded, so a line longer than the limit is never held whole: it is skipped to
+// its end and given as a line that says so, with its number, and reading goes on.
+// A line that is not UTF-8 is given the same way rather than decoded with
+// replacement characters: the gate must judge the bytes a replayer will read, and
+// a decoder that drops bad bytes would read `function_ca\xffll` as a call.
+import { constants as bufferConstants, isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 
 export interface JournalLine {
@@ -11,7 +19,25 @@ export interface JournalLine {
   /** 1-based line number within the source. */
   line: number;
   text: string;
+  /**
+   * Set when the line could not be read (longer than the limit, or not UTF-8). `text` then
+   * repeats this message, which is not JSON, so a reader that looks only at
+   * `text` still reports the line instead of skipping it.
+   */
+  error?: string;
 }
+
+export interface ReadOptions {
+  /**
+   * The longest line read, in bytes, without its line ending. A longer line is
+   * not decoded: it comes back with `error` set. The default is the longest
+   * string the runtime can hold, so that no line crashes the reader.
+   */
+  maxLineBytes?: number;
+}
+
+/** The default line limit: beyond it a line cannot become a string at all. */
+export const MAX_LINE_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
 /** Opens a source, failing early (before any output) when the file cannot be read. */
 export function openSource(source: string, stdin: Readable): Readable {
@@ -19,13 +45,96 @@ export function openSource(source: string, stdin: Readable): Readable {
   return createReadStream(source);
 }
 
-export async function* readLines(source: string, stream: Readable): AsyncGenerator<JournalLine> {
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+const LF = 0x0a;
+const CR = 0x0d;
+
+export async function* readLines(source: string, stream: Readable, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
+  const limit = lineLimit(options.maxLineBytes);
   let line = 0;
-  for await (const raw of lines) {
+  // The bytes of the line being read, in the chunks they came in; once the line
+  // is known to be too long they are counted, not kept.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lastByte = -1;
+
+  const finishLine = (segment: Buffer): JournalLine => {
     line += 1;
+    if (segment.length > 0) lastByte = segment[segment.length - 1];
+    const length = pendingBytes + segment.length - (lastByte === CR ? 1 : 0);
+    const parts = pending;
+    pending = [];
+    pendingBytes = 0;
+    lastByte = -1;
+    if (length > limit) {
+      const error = `line is ${length} bytes, over the limit of ${limit} bytes; it was not read`;
+      return { source, line, text: error, error };
+    }
+    const whole = (parts.length === 0 ? segment : Buffer.concat([...parts, segment])).subarray(0, length);
+    if (!isUtf8(whole)) {
+      const error = `line is not valid UTF-8 (byte ${firstInvalidByte(whole) + 1} of ${length}); it was not read`;
+      return { source, line, text: error, error };
+    }
+    const raw = whole.toString("utf8");
     // A UTF-8 byte order mark on the first line is framing, not content.
     const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    yield { source, line, text };
+    return { source, line, text };
+  };
+
+  const keep = (segment: Buffer) => {
+    pendingBytes += segment.length;
+    lastByte = segment[segment.length - 1];
+    // One byte of slack: a "\r" past the limit may still be the line's ending.
+    if (pendingBytes > limit + 1) pending = [];
+    else pending.push(segment);
+  };
+
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    let start = 0;
+    for (let end = bytes.indexOf(LF, start); end !== -1; end = bytes.indexOf(LF, start)) {
+      yield finishLine(bytes.subarray(start, end));
+      start = end + 1;
+    }
+    if (start < bytes.length) keep(bytes.subarray(start));
   }
+  // A last line without its newline is still a line.
+  if (pendingBytes > 0) yield finishLine(Buffer.alloc(0));
+}
+
+function lineLimit(maxLineBytes: number | undefined): number {
+  if (maxLineBytes === undefined) return MAX_LINE_BYTES;
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 0) throw new RangeError(`maxLineBytes must be a whole number of bytes, not ${maxLineBytes}`);
+  return Math.min(maxLineBytes, MAX_LINE_BYTES);
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence. */
+function firstInvalidByte(bytes: Buffer): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i];
+    // The sequence length and the range of its second byte (RFC 3629 table),
+    // which excludes overlong forms and surrogates.
+    let size: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead < 0x80) size = 1;
+    else if (lead >= 0xc2 && lead <= 0xdf) size = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      size = 3;
+      if (lead === 0xe0) low = 0xa0;
+      if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      size = 4;
+      if (lead === 0xf0) low = 0x90;
+      if (lead === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k < size; k++) {
+      const next = bytes[i + k];
+      const min = k === 1 ? low : 0x80;
+      const max = k === 1 ? high : 0xbf;
+      if (next === undefined || next < min || next > max) return i;
+    }
+    i += size;
+  }
+  return bytes.length;
 }
