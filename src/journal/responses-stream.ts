@@ -1,0 +1,283 @@
+// Rebuilds the output items of Open Responses streaming events, response by
+// response. Items are keyed by `output_index`; an event's `item_id` must name the
+// item found there. Nothing is final until the stream says so: an item keeps the
+// status it was last seen with, so a stream cut mid-call leaves an `in_progress`
+// call with partial arguments, which the gate blocks.
+//
+// | event                                            | effect                                           |
+// |--------------------------------------------------|--------------------------------------------------|
+// | response.created / .queued / .in_progress        | opens a response (another id closes the last)    |
+// | response.output_item.added                       | opens the item at `output_index`                 |
+// | response.function_call_arguments.delta           | appends to the call's arguments                  |
+// | response.function_call_arguments.done            | sets the arguments (the status stays)            |
+// | response.content_part.added / .done              | sets a content part                              |
+// | response.output_text.delta / .done               | appends to / sets an output_text part's text     |
+// | response.output_text.annotation.added            | adds an annotation to the part                   |
+// | response.refusal.delta / .done                   | appends to / sets a refusal part                 |
+// | response.reasoning_summary_part.added / .done    | sets a summary part                              |
+// | response.reasoning_summary_text.delta / .done    | appends to / sets a summary part's text          |
+// | response.reasoning_text.delta / .done            | appends to / sets a reasoning content part       |
+// | response.output_item.done                        | replaces the item: authoritative, with status    |
+// | response.completed / .incomplete / .failed       | sets the status; its `output`, if any, wins;     |
+// |                                                  | closes the response                              |
+// | any other event                                  | ignored, as the specification asks of clients    |
+//
+// Output items become input items as they are: `id`, `status` and every field
+// the output carried are kept; a reasoning item without `summary` gets the
+// empty one the input shape requires.
+import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
+import type { CanonicalItem } from "../models/open-responses.js";
+import { isPlainObject } from "./detect.js";
+
+export type { AssembledResponse } from "../models/assembled-response.js";
+
+type Fields = Record<string, unknown>;
+
+const EVENT_TYPES = [
+  "response.created",
+  "response.queued",
+  "response.in_progress",
+  "response.output_item.added",
+  "response.function_call_arguments.delta",
+  "response.function_call_arguments.done",
+  "response.content_part.added",
+  "response.content_part.done",
+  "response.output_text.delta",
+  "response.output_text.done",
+  "response.output_text.annotation.added",
+  "response.refusal.delta",
+  "response.refusal.done",
+  "response.reasoning_summary_part.added",
+  "response.reasoning_summary_part.done",
+  "response.reasoning_summary_text.delta",
+  "response.reasoning_summary_text.done",
+  "response.reasoning_text.delta",
+  "response.reasoning_text.done",
+  "response.output_item.done",
+  "response.completed",
+  "response.incomplete",
+  "response.failed",
+] as const;
+type EventType = (typeof EVENT_TYPES)[number];
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+const TERMINAL_STATUS = { "response.completed": "completed", "response.incomplete": "incomplete", "response.failed": "failed" } as const;
+
+interface OpenResponse {
+  id?: string;
+  status?: string;
+  line: number;
+  lastLine: number;
+  /** Items by `output_index`: a map, as a hostile index must not size an array. */
+  items: Map<number, Fields>;
+  /** The `output` of the terminal event, which wins over the streamed items. */
+  output?: unknown[];
+  losses: StreamLoss[];
+}
+
+export class ResponsesStreamAssembler {
+  private current: OpenResponse | undefined;
+
+  /** One streaming event and the journal line it came from; returns the responses it closes. */
+  push(event: unknown, line: number): AssembledResponse[] {
+    if (!isPlainObject(event) || typeof event.type !== "string") {
+      throw new TypeError("a streaming event is an object with a string type");
+    }
+    const type = event.type;
+    if (!KNOWN_EVENTS.has(type)) return [];
+    return this.apply(type as EventType, event, line);
+  }
+
+  /** End of the recording: the response still open, as it was last seen. */
+  finish(): AssembledResponse[] {
+    const open = this.current;
+    this.current = undefined;
+    return open ? [assemble(open)] : [];
+  }
+
+  private apply(type: EventType, event: Fields, line: number): AssembledResponse[] {
+    const closed: AssembledResponse[] = [];
+    const response = isPlainObject(event.response) ? event.response : undefined;
+    const responseId = typeof response?.id === "string" ? response.id : undefined;
+    // Another response's event ends the one in progress, as far as it got.
+    if (this.current && responseId !== undefined && this.current.id !== undefined && this.current.id !== responseId) {
+      closed.push(...this.finish());
+    }
+    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), losses: [] });
+    open.lastLine = line;
+    if (responseId !== undefined) open.id ??= responseId;
+    if (typeof response?.status === "string") open.status = response.status;
+
+    switch (type) {
+      case "response.created":
+      case "response.queued":
+      case "response.in_progress":
+        return closed;
+      case "response.completed":
+      case "response.incomplete":
+      case "response.failed": {
+        if (typeof response?.status !== "string") open.status = TERMINAL_STATUS[type];
+        // An empty output next to streamed items is a terminal event that omits
+        // the output, not one that says there was none.
+        if (Array.isArray(response?.output) && (response.output.length > 0 || open.items.size === 0)) {
+          open.output = response.output;
+        }
+        closed.push(...this.finish());
+        return closed;
+      }
+      case "response.output_item.added":
+      case "response.output_item.done": {
+        const index = event.output_index;
+        if (!isIndex(index)) open.losses.push(unplaced(line, "/output_index", "output_index is not a non-negative integer; the item is not placed"));
+        else if (!isPlainObject(event.item)) open.losses.push(unplaced(line, "/item", "the event carries no item object"));
+        else open.items.set(index, copyItem(event.item));
+        return closed;
+      }
+      case "response.function_call_arguments.delta":
+      case "response.function_call_arguments.done": {
+        const item = this.itemFor(open, event, line);
+        if (!item) return closed;
+        if (type === "response.function_call_arguments.delta") {
+          if (typeof event.delta === "string") item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + event.delta;
+        } else if (typeof event.arguments === "string") {
+          item.arguments = event.arguments;
+        }
+        return closed;
+      }
+      case "response.content_part.added":
+      case "response.content_part.done":
+      case "response.reasoning_summary_part.added":
+      case "response.reasoning_summary_part.done": {
+        const item = this.itemFor(open, event, line);
+        const summary = type.startsWith("response.reasoning_summary_part");
+        const index = summary ? event.summary_index : event.content_index;
+        if (item && isIndex(index) && isPlainObject(event.part)) partsOf(item, summary ? "summary" : "content")[index] = { ...event.part };
+        return closed;
+      }
+      case "response.output_text.delta":
+      case "response.output_text.done":
+        this.text(open, event, line, "content", event.content_index, "output_text", "text", type.endsWith(".delta"));
+        return closed;
+      case "response.refusal.delta":
+      case "response.refusal.done":
+        this.text(open, event, line, "content", event.content_index, "refusal", "refusal", type.endsWith(".delta"));
+        return closed;
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_summary_text.done":
+        this.text(open, event, line, "summary", event.summary_index, "summary_text", "text", type.endsWith(".delta"));
+        return closed;
+      case "response.reasoning_text.delta":
+      case "response.reasoning_text.done":
+        this.text(open, event, line, "content", event.content_index, "reasoning_text", "text", type.endsWith(".delta"));
+        return closed;
+      case "response.output_text.annotation.added": {
+        const item = this.itemFor(open, event, line);
+        const index = event.content_index;
+        if (!item || !isIndex(index) || event.annotation === undefined) return closed;
+        const part = partAt(item, "content", index, "output_text", "text");
+        const annotations = Array.isArray(part.annotations) ? [...part.annotations] : [];
+        if (isIndex(event.annotation_index)) annotations[event.annotation_index] = event.annotation;
+        else annotations.push(event.annotation);
+        part.annotations = annotations;
+        return closed;
+      }
+      default:
+        return assertNever(type);
+    }
+  }
+
+  /** Appends a delta to, or sets the final value of, one text field of a part. */
+  private text(open: OpenResponse, event: Fields, line: number, list: "content" | "summary", index: unknown, partType: string, field: string, isDelta: boolean): void {
+    const item = this.itemFor(open, event, line);
+    if (!item || !isIndex(index)) return;
+    const part = partAt(item, list, index, partType, field);
+    if (isDelta) {
+      if (typeof event.delta === "string") part[field] = (typeof part[field] === "string" ? part[field] : "") + event.delta;
+      if (Array.isArray(event.logprobs) && event.logprobs.length > 0) {
+        part.logprobs = [...(Array.isArray(part.logprobs) ? part.logprobs : []), ...event.logprobs];
+      }
+    } else {
+      const value = event[field];
+      if (typeof value === "string") part[field] = value;
+      if (Array.isArray(event.logprobs)) part.logprobs = event.logprobs;
+    }
+  }
+
+  /**
+   * The item an event is about: the one at its `output_index`, which must be the
+   * item its `item_id` names. An event that names another item is applied to that
+   * item if it is open; an event that fits no open item is reported, not guessed.
+   */
+  private itemFor(open: OpenResponse, event: Fields, line: number): Fields | undefined {
+    const index = event.output_index;
+    const itemId = typeof event.item_id === "string" ? event.item_id : undefined;
+    const item = isIndex(index) ? open.items.get(index) : undefined;
+    if (item && (itemId === undefined || item.id === undefined || item.id === itemId)) return item;
+    const named = itemId === undefined ? undefined : [...open.items.values()].find((candidate) => candidate.id === itemId);
+    if (named) return named;
+    const where = isIndex(index) ? `output_index ${index}` : "no output_index";
+    const which = itemId === undefined ? "" : ` for item ${itemId}`;
+    const field = "delta" in event ? "/delta" : "";
+    open.losses.push(unplaced(line, field, `${event.type as string}${which} at ${where} matches no open item; not applied`));
+    return undefined;
+  }
+}
+
+function assemble(open: OpenResponse): AssembledResponse {
+  const source = open.output ?? [...open.items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
+  return {
+    ...(open.id !== undefined ? { id: open.id } : {}),
+    ...(open.status !== undefined ? { status: open.status } : {}),
+    items: source.map(toInputItem),
+    losses: open.losses,
+    line: open.line,
+    lastLine: open.lastLine,
+  };
+}
+
+/** An output item in the input-item shape; nothing it carried is dropped. */
+function toInputItem(item: unknown): CanonicalItem {
+  if (isPlainObject(item) && item.type === "reasoning" && !Array.isArray(item.summary)) {
+    return { ...item, summary: [] } as unknown as CanonicalItem;
+  }
+  return item as CanonicalItem;
+}
+
+/** A copy the assembler may change without touching the caller's event. */
+function copyItem(item: Fields): Fields {
+  const copy: Fields = { ...item };
+  if (Array.isArray(item.content)) copy.content = item.content.map(copyPart);
+  if (Array.isArray(item.summary)) copy.summary = item.summary.map(copyPart);
+  return copy;
+}
+
+function copyPart(part: unknown): unknown {
+  return isPlainObject(part) ? { ...part } : part;
+}
+
+function partsOf(item: Fields, list: "content" | "summary"): unknown[] {
+  if (!Array.isArray(item[list])) item[list] = [];
+  return item[list] as unknown[];
+}
+
+/** The part at `index`, opened with an empty value when its `.added` event is missing. */
+function partAt(item: Fields, list: "content" | "summary", index: number, partType: string, field: string): Fields {
+  const parts = partsOf(item, list);
+  const existing = parts[index];
+  if (isPlainObject(existing)) return existing;
+  const part: Fields = partType === "output_text" ? { type: partType, [field]: "", annotations: [] } : { type: partType, [field]: "" };
+  parts[index] = part;
+  return part;
+}
+
+function unplaced(line: number, path: string, detail: string): StreamLoss {
+  return { line, path, code: "unsupported_field", detail };
+}
+
+function isIndex(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled streaming event ${String(value)}`);
+}

@@ -1,0 +1,80 @@
+// Server-sent events, read the way the HTML standard's event-stream parser reads
+// them, one line at a time so that a recording of any length is never held whole.
+//
+// | line                | effect                                                   |
+// |---------------------|----------------------------------------------------------|
+// | `:…`                | a comment, ignored                                       |
+// | `data: value`       | appends `value` to the event's data ("\n" between lines) |
+// | `event: name`       | names the event (the last one wins)                      |
+// | `id:`, `retry:`     | ignored: a recording is never reconnected                |
+// | `field` (no colon)  | the field with an empty value                            |
+// | blank line          | dispatches the event, if it has data                     |
+//
+// One space after the colon belongs to the framing, not to the value. A
+// recording that ends without its final blank line still gives its last event:
+// a cut recording is exactly what the gate must see.
+
+export interface SseEvent {
+  /** The `event:` field, when the event had one. */
+  event?: string;
+  /** The data lines joined with "\n"; `[DONE]` stays as it is. */
+  data: string;
+  /** 1-based journal line of the first field of the event. */
+  line: number;
+}
+
+export class SseParser {
+  private event: string | undefined;
+  private data: string[] = [];
+  private firstLine = 0;
+  private started = false;
+
+  /** One line of the stream, without its line ending; returns the events it completes. */
+  push(line: string, lineNumber: number): SseEvent[] {
+    if (!this.started) {
+      this.started = true;
+      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    }
+    // The reader ends lines at "\n" only; a carriage return is a line ending to SSE.
+    if (line.includes("\r")) {
+      const parts = line.split(/\r\n?/);
+      // A final "\r" ends the last line; it does not start an empty one.
+      if (line.endsWith("\r")) parts.pop();
+      const events: SseEvent[] = [];
+      for (const part of parts) events.push(...this.pushLine(part, lineNumber));
+      return events;
+    }
+    return this.pushLine(line, lineNumber);
+  }
+
+  /** End of the stream: the event still being read, if it has data. */
+  finish(): SseEvent[] {
+    return this.dispatch();
+  }
+
+  private pushLine(line: string, lineNumber: number): SseEvent[] {
+    if (line === "") return this.dispatch();
+    if (line.charCodeAt(0) === 0x3a /* ":" */) return [];
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
+    if (this.firstLine === 0) this.firstLine = lineNumber;
+    if (field === "data") this.data.push(value);
+    else if (field === "event") this.event = value;
+    return [];
+  }
+
+  private dispatch(): SseEvent[] {
+    const event = this.event;
+    const data = this.data;
+    const line = this.firstLine;
+    this.event = undefined;
+    this.data = [];
+    this.firstLine = 0;
+    if (data.length === 0) return [];
+    const dispatched: SseEvent = { data: data.length === 1 ? data[0] : data.join("\n"), line };
+    if (event !== undefined && event !== "") dispatched.event = event;
+    return [dispatched];
+  }
+}
