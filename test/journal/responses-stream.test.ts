@@ -1,0 +1,242 @@
+import { describe, expect, test } from "vitest";
+import { replayGate } from "../../src/gate/replay-gate.js";
+import { ResponsesStreamAssembler, type AssembledResponse } from "../../src/journal/responses-stream.js";
+
+const RESP = "resp_0b7f2c1e9a4d";
+const FC = "fc_0b7f2c1e9a4d01";
+const CALL = "call_Tq8mZ2vLx4Rb";
+const MSG = "msg_0b7f2c1e9a4d02";
+const RS = "rs_0b7f2c1e9a4d03";
+
+const lookupSchema = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
+
+const response = (status: string, output: unknown[] = [], id = RESP) => ({ id, object: "response", status, output });
+const created = (id = RESP) => ({ type: "response.created", response: response("in_progress", [], id) });
+const completed = (output: unknown[], id = RESP) => ({ type: "response.completed", response: response("completed", output, id) });
+const added = (index: number, item: object) => ({ type: "response.output_item.added", output_index: index, item });
+const itemDone = (index: number, item: object) => ({ type: "response.output_item.done", output_index: index, item });
+const argsDelta = (index: number, delta: string, itemId = FC) => ({ type: "response.function_call_arguments.delta", item_id: itemId, output_index: index, delta });
+const argsDone = (index: number, args: string, itemId = FC) => ({ type: "response.function_call_arguments.done", item_id: itemId, output_index: index, arguments: args });
+const textDelta = (index: number, delta: string) => ({ type: "response.output_text.delta", item_id: MSG, output_index: index, content_index: 0, delta });
+
+const callOpened = { id: FC, type: "function_call", status: "in_progress", arguments: "", call_id: CALL, name: "lookup_city" };
+const callFinal = { id: FC, type: "function_call", status: "completed", arguments: "{\"city\":\"Lyon\"}", call_id: CALL, name: "lookup_city" };
+
+/** Pushes events numbered from 1; returns what push and finish gave, in order. */
+function run(events: unknown[]): AssembledResponse[] {
+  const assembler = new ResponsesStreamAssembler();
+  const out = events.flatMap((event, i) => assembler.push(event, i + 1));
+  return [...out, ...assembler.finish()];
+}
+
+describe("function call events", () => {
+  const full = [created(), added(0, callOpened), argsDelta(0, "{\"ci"), argsDelta(0, "ty\":\"Ly"), argsDelta(0, "on\"}"), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, callFinal), completed([callFinal])];
+
+  test("a complete stream gives the call as response.completed carries it", () => {
+    expect(run(full)).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 8 }]);
+  });
+
+  test("the response is returned by the event that completes it, not at the end", () => {
+    const assembler = new ResponsesStreamAssembler();
+    const returned = full.map((event, i) => assembler.push(event, i + 1));
+    expect(returned.slice(0, 7).every((responses) => responses.length === 0)).toBe(true);
+    expect(returned[7]).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 8 }]);
+    expect(assembler.finish()).toEqual([]);
+  });
+
+  test("cut mid-arguments: the call stays in_progress with the prefix, and the gate blocks it", () => {
+    const [result] = run(full.slice(0, 4));
+    expect(result).toEqual({
+      id: RESP,
+      status: "in_progress",
+      items: [{ ...callOpened, arguments: "{\"city\":\"Ly" }],
+      losses: [],
+      line: 1,
+      lastLine: 4,
+    });
+    expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
+  });
+
+  test("cut after arguments.done but before output_item.done: full arguments, still in_progress", () => {
+    const [result] = run(full.slice(0, 6));
+    expect(result.items).toEqual([{ ...callOpened, arguments: "{\"city\":\"Lyon\"}" }]);
+    expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
+  });
+
+  test("partial arguments that happen to parse are still not final", () => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, "{}")]);
+    expect(result.items).toEqual([{ ...callOpened, arguments: "{}" }]);
+    expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
+  });
+
+  test("arguments.done sets the arguments, whatever the deltas said", () => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, "{\"city\":\"Pa"), argsDone(0, "{\"city\":\"Lyon\"}")]);
+    expect(result.items).toEqual([{ ...callOpened, arguments: "{\"city\":\"Lyon\"}" }]);
+  });
+
+  test("output_item.done replaces the item, status included", () => {
+    const [result] = run(full.slice(0, 7));
+    expect(result).toEqual({ id: RESP, status: "in_progress", items: [callFinal], losses: [], line: 1, lastLine: 7 });
+    expect(replayGate(result.items[0], lookupSchema).reason).toBe("ok");
+  });
+
+  test("the output of response.completed wins over the streamed items", () => {
+    const reasoningStreamed = { id: RS, type: "reasoning", encrypted_content: "gAAAAB-first", summary: [] };
+    const reasoningFinal = { id: RS, type: "reasoning", encrypted_content: "gAAAAB-final", summary: [{ type: "summary_text", text: "Look the city up." }] };
+    const [result] = run([created(), added(0, reasoningStreamed), itemDone(0, reasoningStreamed), completed([reasoningFinal])]);
+    expect(result.items).toEqual([reasoningFinal]);
+  });
+
+  test("a terminal event with an empty output keeps the streamed items as last seen", () => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, "{\"ci"), completed([])]);
+    expect(result).toEqual({ id: RESP, status: "completed", items: [{ ...callOpened, arguments: "{\"ci" }], losses: [], line: 1, lastLine: 4 });
+    expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
+  });
+
+  test("the events given to the assembler are not changed", () => {
+    const events = [created(), added(0, callOpened), argsDelta(0, "{\"city\":\"Lyon\"}"), itemDone(0, callFinal), argsDelta(0, "tail")];
+    const before = structuredClone(events);
+    run(events);
+    expect(events).toEqual(before);
+  });
+});
+
+describe("message and reasoning events", () => {
+  const messageOpened = { id: MSG, type: "message", status: "in_progress", content: [], role: "assistant" };
+  const partAdded = { type: "response.content_part.added", item_id: MSG, output_index: 0, content_index: 0, part: { type: "output_text", annotations: [], logprobs: [], text: "" } };
+
+  test("output_text deltas build the text of their part", () => {
+    const [result] = run([created(), added(0, messageOpened), partAdded, textDelta(0, "Lyon is"), textDelta(0, " on the Rhône.")]);
+    expect(result.items).toEqual([
+      { id: MSG, type: "message", status: "in_progress", content: [{ type: "output_text", annotations: [], logprobs: [], text: "Lyon is on the Rhône." }], role: "assistant" },
+    ]);
+  });
+
+  test("a delta whose content_part.added is missing opens an output_text part", () => {
+    const [result] = run([created(), added(0, messageOpened), textDelta(0, "Lyon")]);
+    expect(result.items).toEqual([{ ...messageOpened, content: [{ type: "output_text", text: "Lyon", annotations: [] }] }]);
+  });
+
+  test("output_text.done sets the text", () => {
+    const done = { type: "response.output_text.done", item_id: MSG, output_index: 0, content_index: 0, text: "Lyon.", logprobs: [] };
+    const [result] = run([created(), added(0, messageOpened), partAdded, textDelta(0, "Ly"), done]);
+    expect(result.items).toEqual([{ ...messageOpened, content: [{ type: "output_text", annotations: [], logprobs: [], text: "Lyon." }] }]);
+  });
+
+  test("an annotation is added to its part", () => {
+    const annotation = { type: "url_citation", url: "https://example.org/lyon", start_index: 0, end_index: 4, title: "Lyon" };
+    const event = { type: "response.output_text.annotation.added", item_id: MSG, output_index: 0, content_index: 0, annotation_index: 0, annotation };
+    const [result] = run([created(), added(0, messageOpened), partAdded, textDelta(0, "Lyon"), event]);
+    expect(result.items).toEqual([{ ...messageOpened, content: [{ type: "output_text", annotations: [annotation], logprobs: [], text: "Lyon" }] }]);
+  });
+
+  test("refusal deltas build a refusal part", () => {
+    const refusal = (delta: string) => ({ type: "response.refusal.delta", item_id: MSG, output_index: 0, content_index: 0, delta });
+    const [result] = run([created(), added(0, messageOpened), refusal("I will not"), refusal(" help with that.")]);
+    expect(result.items).toEqual([{ ...messageOpened, content: [{ type: "refusal", refusal: "I will not help with that." }] }]);
+  });
+
+  test("reasoning summary deltas build the summary", () => {
+    const opened = { id: RS, type: "reasoning", encrypted_content: "gAAAAB-first", summary: [] };
+    const part = { type: "response.reasoning_summary_part.added", item_id: RS, output_index: 0, summary_index: 0, part: { type: "summary_text", text: "" } };
+    const delta = (text: string) => ({ type: "response.reasoning_summary_text.delta", item_id: RS, output_index: 0, summary_index: 0, delta: text });
+    const [result] = run([created(), added(0, opened), part, delta("**Plan**\n\nFind"), delta(" the city.")]);
+    expect(result.items).toEqual([{ ...opened, summary: [{ type: "summary_text", text: "**Plan**\n\nFind the city." }] }]);
+  });
+
+  test("a reasoning item without summary gets the empty summary the input shape requires", () => {
+    const [result] = run([created(), added(0, { id: RS, type: "reasoning", encrypted_content: "gAAAAB-first" })]);
+    expect(result.items).toEqual([{ id: RS, type: "reasoning", encrypted_content: "gAAAAB-first", summary: [] }]);
+  });
+
+  test("items come out in output_index order, whatever order they opened in", () => {
+    const [result] = run([created(), added(1, callOpened), added(0, messageOpened)]);
+    expect(result.items).toEqual([messageOpened, callOpened]);
+  });
+});
+
+describe("unknown and misplaced events", () => {
+  test("events this assembler does not know are ignored", () => {
+    const [result] = run([
+      created(),
+      { type: "response.web_search_call.searching", output_index: 0, item_id: "ws_1" },
+      { type: "response.vendor_custom.delta", output_index: 0, delta: "x" },
+      { type: "keepalive" },
+      added(0, callOpened),
+    ]);
+    expect(result).toEqual({ id: RESP, status: "in_progress", items: [callOpened], losses: [], line: 1, lastLine: 5 });
+  });
+
+  test("a delta whose item_id names another open item is applied to that item", () => {
+    const other = { ...callOpened, id: "fc_other", call_id: "call_other" };
+    const [result] = run([created(), added(0, callOpened), added(1, other), argsDelta(0, "{}", "fc_other")]);
+    expect(result.items).toEqual([callOpened, { ...other, arguments: "{}" }]);
+  });
+
+  test("a delta that matches no open item is reported with its line, not applied", () => {
+    const withoutItemId = { type: "response.function_call_arguments.delta", output_index: 3, delta: "{}" };
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, "{}", "fc_unknown"), withoutItemId]);
+    expect(result.items).toEqual([callOpened]);
+    expect(result.losses).toEqual([
+      { line: 3, path: "/delta", code: "unsupported_field", detail: "response.function_call_arguments.delta for item fc_unknown at output_index 0 matches no open item; not applied" },
+      { line: 4, path: "/delta", code: "unsupported_field", detail: "response.function_call_arguments.delta at output_index 3 matches no open item; not applied" },
+    ]);
+  });
+
+  test("a delta whose item_id is right but output_index wrong goes to the item it names", () => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(5, "{}")]);
+    expect(result.items).toEqual([{ ...callOpened, arguments: "{}" }]);
+    expect(result.losses).toEqual([]);
+  });
+
+  test("an item with no usable output_index is reported", () => {
+    const [result] = run([created(), { type: "response.output_item.added", output_index: -1, item: callOpened }]);
+    expect(result.items).toEqual([]);
+    expect(result.losses).toEqual([{ line: 2, path: "/output_index", code: "unsupported_field", detail: "output_index is not a non-negative integer; the item is not placed" }]);
+  });
+
+  test("a huge output_index places the item without sizing anything by it", () => {
+    const [result] = run([created(), added(1_000_000_000, callOpened)]);
+    expect(result.items).toEqual([callOpened]);
+  });
+
+  test("something that is not an event object is refused", () => {
+    const assembler = new ResponsesStreamAssembler();
+    expect(() => assembler.push("response.created", 1)).toThrow(TypeError);
+    expect(() => assembler.push({ sequence_number: 1 }, 1)).toThrow(TypeError);
+  });
+});
+
+describe("several responses in one recording", () => {
+  const second = "resp_0b7f2c1e9a4e";
+  const answer = { id: MSG, type: "message", status: "completed", content: [{ type: "output_text", annotations: [], text: "Lyon." }], role: "assistant" };
+
+  test("responses come out in order, each with its own lines", () => {
+    const events = [created(), added(0, callOpened), itemDone(0, callFinal), completed([callFinal]), created(second), added(0, answer), itemDone(0, answer), completed([answer], second)];
+    expect(run(events)).toEqual([
+      { id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 4 },
+      { id: second, status: "completed", items: [answer], losses: [], line: 5, lastLine: 8 },
+    ]);
+  });
+
+  test("a response.created with another id closes the response left open, as last seen", () => {
+    const events = [created(), added(0, callOpened), argsDelta(0, "{\"ci"), created(second), added(0, answer)];
+    expect(run(events)).toEqual([
+      { id: RESP, status: "in_progress", items: [{ ...callOpened, arguments: "{\"ci" }], losses: [], line: 1, lastLine: 3 },
+      { id: second, status: "in_progress", items: [answer], losses: [], line: 4, lastLine: 5 },
+    ]);
+  });
+
+  test("incomplete and failed terminal events set their status", () => {
+    const incomplete = { type: "response.incomplete", response: { ...response("incomplete", [callFinal]), incomplete_details: { reason: "max_output_tokens" } } };
+    const failed = { type: "response.failed", response: { ...response("failed", [], second), error: { code: "server_error", message: "down" } } };
+    expect(run([created(), incomplete, created(second), failed])).toEqual([
+      { id: RESP, status: "incomplete", items: [callFinal], losses: [], line: 1, lastLine: 2 },
+      { id: second, status: "failed", items: [], losses: [], line: 3, lastLine: 4 },
+    ]);
+  });
+
+  test("events before any response.created open a response without an id", () => {
+    expect(run([added(0, callOpened), argsDelta(0, "{")])).toEqual([{ items: [{ ...callOpened, arguments: "{" }], losses: [], line: 1, lastLine: 2 }]);
+  });
+});
