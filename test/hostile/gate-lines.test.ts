@@ -1,0 +1,111 @@
+// Lines written to break the reader, through `orbridge gate`: each is either gated
+// or an error record naming its line, and the lines after it are still gated.
+import { describe, expect, test } from "vitest";
+import { call, gateJournal, jsonl, passed, salesSchema, scratchFolder } from "./support.js";
+
+const file = scratchFolder();
+const emea = JSON.stringify(call("call_1", "{\"region\":\"emea\"}"));
+const apac = JSON.stringify(call("call_2", "{\"region\":\"apac\"}"));
+
+describe("lines that are not JSON", () => {
+  test("are error records naming their line, and the next line is gated", async () => {
+    const run = await gateJournal(file, salesSchema, jsonl("not json", emea, "{\"type\":", apac));
+    expect(run.verdicts).toEqual([
+      { line: 1, index: 0, reason: "error", detail: "line is not JSON: Unexpected token 'o', \"not json\" is not valid JSON", blocked: true },
+      passed(2, "call_1"),
+      { line: 3, index: 0, reason: "error", detail: "line is not JSON: Unexpected end of JSON input", blocked: true },
+      passed(4, "call_2"),
+    ]);
+    expect(run.stderr).toBe("read 4 lines: 2 items, 2 errors; 2 blocked\n");
+    expect(run.code).toBe(1);
+  });
+  test("a truncated last line without newline is an error record", async () => {
+    const run = await gateJournal(file, salesSchema, emea + "\n" + apac.slice(0, 60));
+    expect(run.verdicts).toEqual([passed(1, "call_1"), { line: 2, index: 0, reason: "error", detail: "line is not JSON: Expected double-quoted property name in JSON at position 60", blocked: true }]);
+    expect(run.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
+    expect(run.code).toBe(1);
+  });
+  test("a complete last line without newline is gated", async () => {
+    const run = await gateJournal(file, salesSchema, emea + "\n" + apac);
+    expect(run.verdicts).toEqual([passed(1, "call_1"), passed(2, "call_2")]);
+    expect(run.code).toBe(0);
+  });
+});
+
+describe("framing bytes", () => {
+  test("a UTF-8 BOM before the first line is dropped and the line is gated", async () => {
+    const run = await gateJournal(file, salesSchema, "\ufeff" + jsonl(emea, apac));
+    expect(run.verdicts).toEqual([passed(1, "call_1"), passed(2, "call_2")]);
+    expect(run.code).toBe(0);
+  });
+  test("CRLF line endings are gated like LF", async () => {
+    const run = await gateJournal(file, salesSchema, `${emea}\r\n${apac}\r\n`);
+    expect(run.verdicts).toEqual([passed(1, "call_1"), passed(2, "call_2")]);
+    expect(run.stderr).toBe("read 2 lines: 2 items, 0 errors; 0 blocked\n");
+  });
+  test("a lone CR between tokens is JSON whitespace, not a line break", async () => {
+    const run = await gateJournal(file, salesSchema, emea.replace(",\"name\"", ",\r\"name\"") + "\n");
+    expect(run.verdicts).toEqual([passed(1, "call_1")]);
+  });
+  test("blank lines are counted, skipped, and later lines keep their numbers", async () => {
+    const run = await gateJournal(file, salesSchema, `\n\n${emea}\n   \n\t\n${apac}\n\n`);
+    expect(run.verdicts).toEqual([passed(3, "call_1"), passed(6, "call_2")]);
+    expect(run.stderr).toBe("read 7 lines: 2 items, 0 errors; 0 blocked\n");
+    expect(run.code).toBe(0);
+  });
+});
+
+describe("bytes that are not text", () => {
+  test("a raw NUL byte in a string is an error record, not a cut line", async () => {
+    const withNul = emea.replace("emea", "em\0ea");
+    const run = await gateJournal(file, salesSchema, jsonl(withNul, apac));
+    expect(run.verdicts).toEqual([
+      { line: 1, index: 0, reason: "error", detail: `line is not JSON: Bad control character in string literal in JSON at position ${withNul.indexOf("\0")}`, blocked: true },
+      passed(2, "call_2"),
+    ]);
+  });
+  test("an escaped NUL in the arguments is parsed and judged by the schema", async () => {
+    const run = await gateJournal(file, salesSchema, jsonl(call("call_1", "{\"region\":\"em\\u0000ea\"}")));
+    expect(run.verdicts).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: "function_call",
+        call_id: "call_1",
+        name: "get_latest_sales_report",
+        reason: "arguments_schema",
+        detail: "arguments/region must be equal to one of the allowed values (\"apac\", \"emea\", \"amer\")",
+        path: "/arguments",
+        blocked: true,
+      },
+    ]);
+  });
+  test("invalid UTF-8 is an error record naming its line, never a call read with replaced bytes", async () => {
+    // A decoder that drops the bad byte would read this type as "function_call".
+    const line = Buffer.concat([Buffer.from("{\"type\":\"function_ca"), Buffer.from([0xff]), Buffer.from(emea.slice("{\"type\":\"function_ca".length)), Buffer.from("\n")]);
+    const run = await gateJournal(file, salesSchema, Buffer.concat([line, Buffer.from(apac + "\n")]));
+    expect(run.verdicts).toEqual([
+      { line: 1, index: 0, reason: "error", detail: `line is not valid UTF-8 (byte 21 of ${line.length - 1}); it was not read`, blocked: true },
+      passed(2, "call_2"),
+    ]);
+    expect(run.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
+    expect(run.code).toBe(1);
+  });
+});
+
+describe("records of every JSON type at top level", () => {
+  test("are blocked as namespaced, each with its line", async () => {
+    const run = await gateJournal(file, salesSchema, jsonl("[" + emea + "]", "2", "\"function_call\"", "null", "true", "{}", apac));
+    expect(run.verdicts).toEqual([
+      { line: 1, index: 0, reason: "namespaced", detail: "the record is an array, not an item", path: "", blocked: true },
+      { line: 2, index: 0, reason: "namespaced", detail: "the record is number 2, not an item", path: "", blocked: true },
+      { line: 3, index: 0, reason: "namespaced", detail: "the record is \"function_call\", not an item", path: "", blocked: true },
+      { line: 4, index: 0, reason: "namespaced", detail: "the record is null, not an item", path: "", blocked: true },
+      { line: 5, index: 0, reason: "namespaced", detail: "the record is boolean true, not an item", path: "", blocked: true },
+      { line: 6, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true },
+      passed(7, "call_2"),
+    ]);
+    expect(run.stderr).toBe("read 7 lines: 7 items, 0 errors; 6 blocked\n");
+    expect(run.code).toBe(1);
+  });
+});
