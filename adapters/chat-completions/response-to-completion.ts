@@ -1,0 +1,230 @@
+// An Open Responses response object as a `chat.completion` with one choice.
+//
+// | response object                      | chat.completion                                      |
+// |--------------------------------------|------------------------------------------------------|
+// | id, model                            | id, model                                            |
+// | created_at                           | created                                              |
+// | output                               | choices[0].message: itemsToMessages of the output,   |
+// |                                      |   its assistant messages merged into one (texts      |
+// |                                      |   joined by a blank line: loss form_changed), text   |
+// |                                      |   parts joined into one string                       |
+// | output item id, status               | dropped; a loss unless it is what the way in writes  |
+// | output_text logprobs                 | choices[0].logprobs.content                          |
+// | message phase                        | loss unsupported_field                               |
+// | user/system/developer messages,      | loss unsupported_item (a completion holds the        |
+// |   function_call_output in output     |   assistant's turn only)                             |
+// | status completed                     | finish_reason tool_calls when a function_call is in  |
+// |                                      |   the output, else stop                              |
+// | status incomplete, reason            | finish_reason length (max_output_tokens) or          |
+// |                                      |   content_filter; another reason: length, with a loss |
+// | other status (failed, in_progress…)  | finish_reason null: loss                             |
+// | usage                                | usage with prompt/completion_tokens_details          |
+// | service_tier                         | service_tier                                         |
+// | fields a completion cannot hold      | loss unsupported_field, unless they hold the neutral |
+// |   (tools, temperature, reasoning…)   |   value the way in writes (RESPONSE_NEUTRALS)         |
+// | other keys                           | loss provider_extension                              |
+import { isDeepStrictEqual } from "node:util";
+import type { ChatAssistantMessage, ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
+import { pointer, type Converted, type Loss } from "../../src/models/loss.js";
+import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { outputItemId, RESPONSE_NEUTRALS } from "./completion-to-response.js";
+import { itemsToMessages } from "./items-to-messages.js";
+import { extraKeyLosses, isRecord } from "./params.js";
+
+const MAPPED_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", "service_tier", "text"]);
+const SPEC_KEYS = new Set([...MAPPED_KEYS, ...Object.keys(RESPONSE_NEUTRALS)]);
+
+export function responseToChatCompletion(args: { response: ResponseResource }): Converted<ChatCompletion> {
+  const { response } = args;
+  if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) {
+    throw new TypeError("not an Open Responses response object");
+  }
+  const losses: Loss[] = [];
+  const output: unknown[] = response.output;
+  const finishReason = finishReasonOf(response, output, losses);
+  const itemStatus = finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed";
+
+  // Output items become input items for itemsToMessages; `origins` maps each
+  // back to its place in `output`, so that losses point into the response.
+  const items: CanonicalItem[] = [];
+  const origins: number[] = [];
+  const logprobs: unknown[] = [];
+  output.forEach((raw, index) => {
+    const path = pointer("output", index);
+    if (!isRecord(raw)) {
+      losses.push({ path, code: "unsupported_item", detail: "output item is not an object" });
+      return;
+    }
+    const expectedId = raw.type === "message" || raw.type === "function_call" || raw.type === "reasoning" || raw.type === "compaction"
+      ? outputItemId({ responseId: response.id, choiceIndex: 0, outputIndex: index, type: raw.type })
+      : undefined;
+    const item = inputItem(raw, path, expectedId, itemStatus, logprobs, losses);
+    if (item === undefined) return;
+    items.push(item);
+    origins.push(index);
+  });
+
+  const converted = itemsToMessages({ items });
+  for (const loss of converted.losses) {
+    const match = /^\/(\d+)(.*)$/.exec(loss.path);
+    const path = match ? pointer("output", origins[Number(match[1])] ?? Number(match[1])) + match[2] : "/output" + loss.path;
+    losses.push({ ...loss, path });
+  }
+  const message = mergeAssistantMessages(converted.value, items, origins, losses);
+
+  const completion: Record<string, unknown> = {
+    id: response.id,
+    object: "chat.completion",
+    created: response.created_at,
+    model: response.model,
+    choices: [{ index: 0, message, logprobs: logprobs.length > 0 ? { content: logprobs, refusal: null } : null, finish_reason: finishReason }],
+  };
+  if (response.usage !== undefined && response.usage !== null) completion.usage = chatUsage(response.usage, losses);
+  if (response.service_tier !== undefined) completion.service_tier = response.service_tier;
+
+  for (const key of Object.keys(RESPONSE_NEUTRALS) as Array<keyof typeof RESPONSE_NEUTRALS>) {
+    const value = response[key];
+    if (value === undefined || isDeepStrictEqual(value, RESPONSE_NEUTRALS[key])) continue;
+    losses.push({ path: pointer(key), code: "unsupported_field", detail: `${key} ${JSON.stringify(value).slice(0, 60)} has no place in a chat.completion` });
+  }
+  losses.push(...textLosses(response.text));
+  losses.push(...extraKeyLosses(response, SPEC_KEYS, ""));
+  return { value: completion as ChatCompletion, losses };
+}
+
+function finishReasonOf(response: ResponseResource, output: unknown[], losses: Loss[]): ChatFinishReason | null {
+  switch (response.status) {
+    case "completed":
+      return output.some((item) => isRecord(item) && item.type === "function_call") ? "tool_calls" : "stop";
+    case "incomplete": {
+      const reason = response.incomplete_details?.reason;
+      if (reason === "content_filter") return "content_filter";
+      if (reason !== "max_output_tokens") {
+        losses.push({ path: "/incomplete_details", code: "form_changed", detail: `incomplete for reason ${JSON.stringify(reason ?? null)} written as finish_reason length` });
+      }
+      return "length";
+    }
+    default:
+      losses.push({ path: "/status", code: "unsupported_field", detail: `status ${JSON.stringify(response.status)} has no finish_reason; null written` });
+      return null;
+  }
+}
+
+/** One output item as the input item itemsToMessages expects, or undefined when a completion cannot hold it. */
+function inputItem(
+  raw: Record<string, unknown>,
+  path: string,
+  expectedId: string | undefined,
+  itemStatus: string,
+  logprobs: unknown[],
+  losses: Loss[],
+): CanonicalItem | undefined {
+  if (raw.type === "function_call_output" || (raw.type === "message" && raw.role !== "assistant")) {
+    const what = raw.type === "message" ? `a ${String(raw.role)} message` : "a function_call_output";
+    losses.push({ path, code: "unsupported_item", detail: `${what} has no place in a chat.completion, which holds the assistant's turn only` });
+    return undefined;
+  }
+  if (raw.type !== "message" && raw.type !== "function_call") return raw as CanonicalItem;
+  const { id, status, ...item } = raw;
+  if (id !== undefined && id !== expectedId) {
+    losses.push({ path: path + "/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" });
+  }
+  if (status !== undefined && status !== itemStatus) {
+    losses.push({ path: path + "/status", code: "unsupported_field", detail: `item status ${JSON.stringify(status)} differs from the finish_reason's; it is not kept` });
+  }
+  if (raw.type === "function_call") return item as CanonicalItem;
+  if (item.phase !== undefined) {
+    losses.push({ path: path + "/phase", code: "unsupported_field", detail: "phase has no counterpart in Chat Completions" });
+    delete item.phase;
+  }
+  if (Array.isArray(item.content)) {
+    item.content = item.content.map((part: unknown, partIndex) => {
+      if (!isRecord(part) || part.type !== "output_text") return part;
+      const { logprobs: partLogprobs, annotations, ...rest } = part;
+      if (Array.isArray(partLogprobs)) logprobs.push(...partLogprobs);
+      else if (partLogprobs !== undefined) losses.push({ path: `${path}/content/${partIndex}/logprobs`, code: "unsupported_field", detail: "logprobs is not an array" });
+      return Array.isArray(annotations) && annotations.length === 0 ? rest : { ...rest, annotations };
+    });
+    // A completion's text is one string: parts of plain text are joined here,
+    // parts with annotations or refusals are left to itemsToMessages.
+    const parts = item.content as Array<Record<string, unknown>>;
+    if (parts.length > 0 && parts.every((part) => isRecord(part) && part.type === "output_text" && part.annotations === undefined && Object.keys(part).length === 2)) {
+      if (parts.length > 1) losses.push({ path: path + "/content", code: "form_changed", detail: `${parts.length} output_text parts joined into one string` });
+      item.content = parts.map((part) => part.text).join("");
+    }
+  }
+  return item as CanonicalItem;
+}
+
+function mergeAssistantMessages(messages: readonly ChatMessage[], items: readonly CanonicalItem[], origins: readonly number[], losses: Loss[]): ChatAssistantMessage {
+  const assistants: ChatAssistantMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") assistants.push(message);
+    else losses.push({ path: "/output", code: "unsupported_item", detail: `a ${message.role} message has no place in a chat.completion` });
+  }
+  if (assistants.length === 0) return { role: "assistant", content: null };
+  const merged: ChatAssistantMessage = { ...assistants[0] };
+  if (assistants.length > 1) {
+    const messageIndexes = items.flatMap((item, index) => (item.type === "message" ? [origins[index]] : []));
+    for (const index of messageIndexes.slice(1)) {
+      losses.push({ path: pointer("output", index), code: "form_changed", detail: "merged into the first assistant message (a completion holds one); texts joined by a blank line" });
+    }
+  }
+  for (const next of assistants.slice(1)) {
+    const offset = typeof merged.content === "string" && merged.content !== "" ? merged.content.length + 2 : 0;
+    merged.content = joinText(textOf(merged.content), textOf(next.content));
+    merged.refusal = joinText(merged.refusal ?? null, next.refusal ?? null) ?? merged.refusal;
+    if (next.tool_calls) merged.tool_calls = [...(merged.tool_calls ?? []), ...next.tool_calls];
+    if (next.annotations) {
+      const shifted = next.annotations.map((annotation) => ({
+        ...annotation,
+        url_citation: { ...annotation.url_citation, start_index: annotation.url_citation.start_index + offset, end_index: annotation.url_citation.end_index + offset },
+      }));
+      merged.annotations = [...(merged.annotations ?? []), ...shifted];
+    }
+  }
+  if (Array.isArray(merged.content) && merged.content.every((part) => part.type === "text")) {
+    merged.content = textOf(merged.content);
+  }
+  if (merged.refusal === undefined) delete merged.refusal;
+  return merged;
+}
+
+function textOf(content: ChatAssistantMessage["content"]): string | null {
+  if (content === undefined || content === null) return null;
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+function joinText(first: string | null, second: string | null): string | null {
+  if (first === null || first === "") return second ?? first;
+  if (second === null || second === "") return first;
+  return `${first}\n\n${second}`;
+}
+
+function chatUsage(usage: NonNullable<ResponseResource["usage"]>, losses: Loss[]): Record<string, unknown> {
+  const known = new Set(["input_tokens", "output_tokens", "total_tokens", "input_tokens_details", "output_tokens_details"]);
+  losses.push(...extraKeyLosses(usage, known, "/usage"));
+  losses.push(...extraKeyLosses(usage.input_tokens_details ?? {}, new Set(["cached_tokens"]), "/usage/input_tokens_details"));
+  losses.push(...extraKeyLosses(usage.output_tokens_details ?? {}, new Set(["reasoning_tokens"]), "/usage/output_tokens_details"));
+  return {
+    prompt_tokens: usage.input_tokens,
+    completion_tokens: usage.output_tokens,
+    total_tokens: usage.total_tokens,
+    prompt_tokens_details: { cached_tokens: usage.input_tokens_details?.cached_tokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: usage.output_tokens_details?.reasoning_tokens ?? 0 },
+  };
+}
+
+function textLosses(text: unknown): Loss[] {
+  if (text === undefined) return [];
+  if (!isRecord(text)) return [{ path: "/text", code: "unsupported_field", detail: "text has no place in a chat.completion" }];
+  const losses: Loss[] = [];
+  if (text.format !== undefined && !isDeepStrictEqual(text.format, RESPONSE_NEUTRALS.text.format)) {
+    losses.push({ path: "/text/format", code: "unsupported_field", detail: `text.format ${JSON.stringify(text.format).slice(0, 60)} has no place in a chat.completion` });
+  }
+  for (const key of Object.keys(text)) {
+    if (key !== "format") losses.push({ path: pointer("text", key), code: "unsupported_field", detail: `text.${key} has no place in a chat.completion` });
+  }
+  return losses;
+}
