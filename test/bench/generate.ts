@@ -1,0 +1,472 @@
+// Writes the synthetic journals of the benchmark: seeded, so every run writes the
+// same bytes. A journal is a sequence of turns, each recorded in one of the shapes
+// real journals hold (Chat messages, Open Responses items, request bodies of both
+// envelopes, chat.completion and response objects, Chat chunk streams and Open
+// Responses event streams as JSON lines, logged exchanges), and the tool results
+// of a turn are sometimes written in the other envelope, as mixed journals do.
+//
+// About 15% of the tool calls must be blocked by the gate: arguments that break
+// the schema (or are double-encoded), arguments that are not JSON, a call that is
+// not completed (cut streams, `finish_reason: "length"`, incomplete responses, a
+// replayed call without status), a tool no schema names, and extension items.
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { Random } from "./random.js";
+import { BENCH_TOOLS, breakArguments, chatTool, responsesTool, UNKNOWN_TOOL_NAMES, type BenchTool } from "./tools.js";
+
+export const DEFAULT_SEED = 20261022;
+
+export type TurnShape =
+  | "chat_messages"
+  | "responses_items"
+  | "chat_request"
+  | "responses_request"
+  | "chat_completion"
+  | "response_object"
+  | "chat_stream"
+  | "responses_stream"
+  | "exchange";
+
+const TURN_WEIGHTS: Record<TurnShape, number> = {
+  chat_messages: 0.2,
+  responses_items: 0.2,
+  chat_request: 0.08,
+  responses_request: 0.08,
+  chat_completion: 0.12,
+  response_object: 0.12,
+  chat_stream: 0.07,
+  responses_stream: 0.07,
+  exchange: 0.06,
+};
+
+type Fate = "ok" | "schema" | "json" | "status" | "unknown_tool";
+
+/** What a journal holds, counted while it is written. */
+export interface JournalMix {
+  lines: number;
+  bytes: number;
+  turns: Record<TurnShape, number>;
+  calls: number;
+  /** Calls by what the gate should answer, plus extension items. */
+  fates: Record<Fate | "extension", number>;
+}
+
+interface Call {
+  tool: string;
+  callId: string;
+  itemId: string;
+  arguments: string;
+  /** `undefined`: the record leaves it out (a replayed call without status). */
+  status: "completed" | "in_progress" | "incomplete" | undefined;
+  fate: Fate;
+  output: string;
+}
+
+export class JournalGenerator {
+  private readonly random: Random;
+  readonly mix: JournalMix;
+  private created = 1767225600;
+
+  constructor(seed = DEFAULT_SEED) {
+    this.random = new Random(seed);
+    this.mix = {
+      lines: 0,
+      bytes: 0,
+      turns: Object.fromEntries(Object.keys(TURN_WEIGHTS).map((shape) => [shape, 0])) as Record<TurnShape, number>,
+      calls: 0,
+      fates: { ok: 0, schema: 0, json: 0, status: 0, unknown_tool: 0, extension: 0 },
+    };
+  }
+
+  /** The records of the next turn, in journal order. */
+  nextTurn(): unknown[] {
+    const shape = this.random.weighted(TURN_WEIGHTS);
+    this.mix.turns[shape] += 1;
+    this.created += this.random.int(1, 90);
+    switch (shape) {
+      case "chat_messages":
+        return this.chatMessages();
+      case "responses_items":
+        return this.responsesItems();
+      case "chat_request":
+        return [this.chatRequest()];
+      case "responses_request":
+        return [this.responsesRequest()];
+      case "chat_completion":
+        return this.withOutputs(this.chatCompletion());
+      case "response_object":
+        return this.withOutputs(this.responseObject());
+      case "chat_stream":
+        return this.withOutputs(this.chatStream());
+      case "responses_stream":
+        return this.withOutputs(this.responsesStream());
+      case "exchange":
+        return this.exchange();
+      default: {
+        const unreachable: never = shape;
+        throw new Error(`no generator for ${String(unreachable)}`);
+      }
+    }
+  }
+
+  // ---- calls ------------------------------------------------------------------
+
+  /** `where` says whether the record can say a call is unfinished. */
+  private call(where: "with_status" | "without_status"): Call {
+    const r = this.random;
+    let fate = r.weighted<Fate>({ ok: 0.87, schema: 0.06, json: 0.025, status: where === "with_status" ? 0.03 : 0, unknown_tool: 0.01 });
+    if (where === "without_status" && fate === "status") fate = "schema";
+    const tool = r.pick(BENCH_TOOLS);
+    const name = fate === "unknown_tool" ? r.pick(UNKNOWN_TOOL_NAMES) : tool.name;
+    let args = encode(r, tool.args(r));
+    let status: Call["status"] = "completed";
+    if (fate === "schema") {
+      args = r.chance(0.1) ? JSON.stringify(args) : encode(r, breakArguments(r, tool.parameters, tool.args(r)));
+    } else if (fate === "json") {
+      args = r.chance(0.5) ? args.slice(0, r.int(1, args.length - 1)) : args.replace(/"(\w+)":/, "$1:");
+    } else if (fate === "status") {
+      status = r.pick(["in_progress", "incomplete", undefined] as const);
+      if (status !== undefined) args = args.slice(0, r.int(1, args.length - 1));
+    }
+    return { tool: name, callId: `call_${r.alnum(24)}`, itemId: `fc_${r.hex(48)}`, arguments: args, status, fate, output: tool.output(r) };
+  }
+
+  /** Counts the calls of a turn once their status is final: an unfinished call is blocked for that first. */
+  private settle<T extends { calls: Call[] }>(turn: T): T {
+    for (const call of turn.calls) {
+      this.mix.calls += 1;
+      this.mix.fates[call.status === "completed" ? call.fate : "status"] += 1;
+    }
+    return turn;
+  }
+
+  private calls(where: "with_status" | "without_status"): Call[] {
+    const count = this.random.weighted({ one: 0.6, two: 0.25, three: 0.15 });
+    const calls = Array.from({ length: count === "one" ? 1 : count === "two" ? 2 : 3 }, () => this.call(where));
+    // An unfinished call is the last of its turn: nothing follows it.
+    return calls.sort((a, b) => Number(a.status !== "completed") - Number(b.status !== "completed"));
+  }
+
+  private tools(): BenchTool[] {
+    const r = this.random;
+    const count = r.int(2, 6);
+    const start = r.int(0, BENCH_TOOLS.length - 1);
+    return Array.from({ length: count }, (_, i) => BENCH_TOOLS[(start + i * 7) % BENCH_TOOLS.length]);
+  }
+
+  // ---- Chat envelope ------------------------------------------------------------
+
+  private chatToolCall(call: Call): Record<string, unknown> {
+    return { id: call.callId, type: "function", function: { name: call.tool, arguments: call.arguments } };
+  }
+
+  private chatConversation(calls: Call[]): Record<string, unknown>[] {
+    const r = this.random;
+    this.settle({ calls });
+    const messages: Record<string, unknown>[] = [];
+    if (r.chance(0.3)) messages.push({ role: "system", content: r.text(r.size(40, 300, 2000)) });
+    messages.push({ role: "user", content: r.text(r.size(20, 200, 2000)) });
+    messages.push({ role: "assistant", content: r.chance(0.3) ? r.text(r.size(20, 120, 800)) : null, tool_calls: calls.map((call) => this.chatToolCall(call)) });
+    for (const call of calls) if (call.status === "completed") messages.push({ role: "tool", tool_call_id: call.callId, content: call.output });
+    return messages;
+  }
+
+  private chatMessages(): unknown[] {
+    const r = this.random;
+    const messages = this.chatConversation(this.calls("without_status"));
+    messages.push({ role: "assistant", content: r.text(r.size(30, 400, 3000)), refusal: null });
+    return messages;
+  }
+
+  private chatRequest(): Record<string, unknown> {
+    const r = this.random;
+    const messages = this.chatConversation(this.calls("without_status"));
+    messages.push({ role: "user", content: r.text(r.size(10, 120, 800)) });
+    return {
+      model: r.pick(["gpt-4o", "gpt-4.1-mini", "deepseek-chat", "llama-3.3-70b-versatile"]),
+      messages,
+      tools: this.tools().map(chatTool),
+      tool_choice: "auto",
+      temperature: r.pick([0, 0.2, 0.7, 1]),
+      stream: false,
+    };
+  }
+
+  private chatCompletion(): { records: unknown[]; calls: Call[] } {
+    const r = this.random;
+    const calls = this.calls("with_status");
+    const cut = calls.some((call) => call.status !== "completed");
+    // Chat says a call is unfinished only through the choice: `length` cuts all of them.
+    if (cut) for (const call of calls) call.status = "incomplete";
+    const completion = {
+      id: `chatcmpl-${r.alnum(29)}`,
+      object: "chat.completion",
+      created: this.created,
+      model: r.pick(["gpt-4o-2024-08-06", "gpt-4.1-mini", "deepseek-chat"]),
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: r.chance(0.2) ? r.text(r.size(20, 120, 800)) : null, tool_calls: calls.map((call) => this.chatToolCall(call)), refusal: null, annotations: [] },
+          logprobs: null,
+          finish_reason: cut ? "length" : "tool_calls",
+        },
+      ],
+      usage: this.usage(),
+      system_fingerprint: `fp_${r.hex(10)}`,
+    };
+    this.settle({ calls });
+    return { records: [completion], calls: cut ? [] : calls };
+  }
+
+  private chatStream(): { records: unknown[]; calls: Call[] } {
+    const r = this.random;
+    const calls = this.calls("with_status");
+    const last = calls[calls.length - 1];
+    // An unfinished call ends the stream early, or with `finish_reason: "length"`.
+    const ending = last.status === "completed" ? "tool_calls" : r.pick(["length", "cut"] as const);
+    // Without a finish reason every call of the stream is still in progress.
+    if (ending !== "tool_calls") for (const call of calls) call.status = ending === "length" ? "incomplete" : "in_progress";
+    this.settle({ calls });
+    const id = `chatcmpl-${r.alnum(29)}`;
+    const model = r.pick(["gpt-4o-2024-08-06", "gpt-4.1-mini"]);
+    const fingerprint = `fp_${r.hex(10)}`;
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+      id,
+      object: "chat.completion.chunk",
+      created: this.created,
+      model,
+      system_fingerprint: fingerprint,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      obfuscation: r.alnum(r.int(4, 14)),
+    });
+    const records: unknown[] = [chunk({ role: "assistant", content: null, refusal: null })];
+    if (r.chance(0.3)) for (const piece of pieces(r, r.text(r.size(20, 120, 600)), 6)) records.push(chunk({ content: piece }));
+    calls.forEach((call, index) => {
+      records.push(chunk({ tool_calls: [{ index, id: call.callId, type: "function", function: { name: call.tool, arguments: "" } }] }));
+      for (const piece of pieces(r, call.arguments, 8)) records.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    });
+    if (ending !== "cut") {
+      records.push(chunk({}, ending));
+      records.push({ id, object: "chat.completion.chunk", created: this.created, model, system_fingerprint: fingerprint, choices: [], usage: this.usage() });
+    }
+    return { records, calls: calls.filter((call) => call.status === "completed") };
+  }
+
+  // ---- Open Responses envelope ------------------------------------------------------
+
+  private functionCallItem(call: Call, withStatus = true): Record<string, unknown> {
+    const item: Record<string, unknown> = { id: call.itemId, type: "function_call" };
+    if (withStatus && call.status !== undefined) item.status = call.status;
+    item.arguments = call.arguments;
+    item.call_id = call.callId;
+    item.name = call.tool;
+    return item;
+  }
+
+  private outputItem(call: Call): Record<string, unknown> {
+    return { type: "function_call_output", call_id: call.callId, output: call.output };
+  }
+
+  private extensionItem(): Record<string, unknown> {
+    const r = this.random;
+    this.mix.fates.extension += 1;
+    const query = r.text(r.int(15, 60));
+    return r.pick([
+      { type: "openai:web_search_call", id: `ws_${r.hex(48)}`, status: "completed", action: { type: "search", query } },
+      { type: "web_search_call", id: `ws_${r.hex(48)}`, status: "completed", action: { type: "search", query } },
+      { type: "mcp_call", id: `mcp_${r.hex(48)}`, server_label: "docs", name: "lookup", arguments: JSON.stringify({ q: query }), output: r.text(r.size(20, 300, 2000)) },
+    ]);
+  }
+
+  private reasoningItem(): Record<string, unknown> {
+    const r = this.random;
+    return {
+      id: `rs_${r.hex(48)}`,
+      type: "reasoning",
+      summary: Array.from({ length: r.int(0, 3) }, () => ({ type: "summary_text", text: r.text(r.size(40, 250, 1200)) })),
+      encrypted_content: `gAAAAA${r.chars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", r.size(200, 1200, 6000))}==`,
+    };
+  }
+
+  private userItem(): Record<string, unknown> {
+    const r = this.random;
+    const text = r.text(r.size(20, 200, 2000));
+    return r.chance(0.3) ? { role: "user", content: text } : { type: "message", role: "user", content: [{ type: "input_text", text }] };
+  }
+
+  private assistantItem(): Record<string, unknown> {
+    const r = this.random;
+    return { id: `msg_${r.hex(48)}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", annotations: [], logprobs: [], text: r.text(r.size(30, 400, 3000)) }] };
+  }
+
+  /** The items of one turn: user, reasoning, calls (and extension items), outputs. */
+  private turnItems(calls: Call[], withStatus = true): Record<string, unknown>[] {
+    const r = this.random;
+    this.settle({ calls });
+    const items = [this.userItem()];
+    if (r.chance(0.3)) items.push(this.reasoningItem());
+    const extension = r.chance(0.15);
+    for (const call of calls) items.push(this.functionCallItem(call, withStatus));
+    if (extension) items.push(this.extensionItem());
+    for (const call of calls) if (call.status === "completed") items.push(this.outputItem(call));
+    return items;
+  }
+
+  private responsesItems(): unknown[] {
+    const items = this.turnItems(this.calls("with_status"));
+    if (items[items.length - 1].type === "function_call_output") items.push(this.assistantItem());
+    return items;
+  }
+
+  private responsesRequest(): Record<string, unknown> {
+    const r = this.random;
+    // A replayed call carries no status when its fate is `status`: the gate blocks it.
+    const calls = this.calls("with_status").map((call) => (call.fate === "status" ? { ...call, status: undefined } : call));
+    const input = this.turnItems(calls);
+    input.push(this.userItem());
+    return {
+      model: r.pick(["gpt-5", "gpt-5-mini", "gpt-4o"]),
+      instructions: r.chance(0.5) ? r.text(r.size(40, 300, 2000)) : null,
+      input,
+      tools: this.tools().map(responsesTool),
+      tool_choice: "auto",
+      store: false,
+      ...(r.chance(0.5) ? { reasoning: { effort: r.pick(["low", "medium", "high"]), summary: "auto" } } : {}),
+    };
+  }
+
+  private responseResource(output: Record<string, unknown>[], status: string, tools: BenchTool[]): Record<string, unknown> {
+    const r = this.random;
+    return {
+      id: `resp_${r.hex(48)}`,
+      object: "response",
+      created_at: this.created,
+      status,
+      error: null,
+      incomplete_details: status === "incomplete" ? { reason: "max_output_tokens" } : null,
+      instructions: null,
+      model: r.pick(["gpt-5-2025-08-07", "gpt-5-mini", "gpt-4o-2024-08-06"]),
+      output,
+      parallel_tool_calls: true,
+      previous_response_id: null,
+      store: true,
+      temperature: 1,
+      tool_choice: "auto",
+      tools: tools.map(responsesTool),
+      top_p: 1,
+      truncation: "disabled",
+      usage: status === "in_progress" ? null : this.usage(),
+      metadata: {},
+    };
+  }
+
+  private responseObject(): { records: unknown[]; calls: Call[] } {
+    const r = this.random;
+    const calls = this.calls("with_status");
+    for (const call of calls) if (call.status === undefined) call.status = "incomplete";
+    const output: Record<string, unknown>[] = [];
+    if (r.chance(0.4)) output.push(this.reasoningItem());
+    for (const call of calls) output.push(this.functionCallItem(call));
+    if (r.chance(0.15)) output.push(this.extensionItem());
+    this.settle({ calls });
+    const incomplete = calls.some((call) => call.status !== "completed");
+    return { records: [this.responseResource(output, incomplete ? "incomplete" : "completed", this.tools().slice(0, 3))], calls: calls.filter((call) => call.status === "completed") };
+  }
+
+  private responsesStream(): { records: unknown[]; calls: Call[] } {
+    const r = this.random;
+    const calls = this.calls("with_status");
+    const last = calls[calls.length - 1];
+    const cut = last.status !== "completed";
+    if (cut) last.status = "in_progress";
+    this.settle({ calls });
+    const tools = this.tools().slice(0, 3);
+    const resource = this.responseResource([], "in_progress", tools);
+    let sequence = 0;
+    const event = (type: string, fields: Record<string, unknown>) => ({ type, sequence_number: sequence++, ...fields });
+    const records: unknown[] = [event("response.created", { response: resource }), event("response.in_progress", { response: resource })];
+    const output: Record<string, unknown>[] = [];
+    calls.forEach((call, outputIndex) => {
+      records.push(event("response.output_item.added", { output_index: outputIndex, item: { id: call.itemId, type: "function_call", status: "in_progress", arguments: "", call_id: call.callId, name: call.tool } }));
+      for (const delta of pieces(r, call.arguments, 8)) records.push(event("response.function_call_arguments.delta", { item_id: call.itemId, output_index: outputIndex, delta, obfuscation: r.alnum(r.int(4, 14)) }));
+      if (call === last && cut) return;
+      records.push(event("response.function_call_arguments.done", { item_id: call.itemId, output_index: outputIndex, arguments: call.arguments }));
+      const item = this.functionCallItem(call);
+      records.push(event("response.output_item.done", { output_index: outputIndex, item }));
+      output.push(item);
+    });
+    if (!cut) records.push(event("response.completed", { response: { ...resource, status: "completed", output, usage: this.usage() } }));
+    return { records, calls: calls.filter((call) => call.status === "completed") };
+  }
+
+  // ---- both ---------------------------------------------------------------------------
+
+  /** A turn's tool results follow it, as Chat `tool` messages or Open Responses outputs. */
+  private withOutputs(turn: { records: unknown[]; calls: Call[] }): unknown[] {
+    const asChat = this.random.chance(0.5);
+    const outputs = turn.calls.map((call) => (asChat ? { role: "tool", tool_call_id: call.callId, content: call.output } : this.outputItem(call)));
+    return [...turn.records, ...outputs];
+  }
+
+  private exchange(): unknown[] {
+    if (this.random.chance(0.5)) {
+      const request = this.chatRequest();
+      return [{ request, response: this.chatCompletion().records[0] }];
+    }
+    const request = this.responsesRequest();
+    return [{ request, response: this.responseObject().records[0] }];
+  }
+
+  private usage(): Record<string, unknown> {
+    const r = this.random;
+    const prompt = r.int(50, 20000);
+    const completion = r.int(5, 2000);
+    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  }
+}
+
+/** Arguments as models write them: mostly compact, some with spaces after separators. */
+function encode(random: Random, args: Record<string, unknown>): string {
+  const compact = JSON.stringify(args);
+  return random.chance(0.15) ? compact.replace(/","/g, '", "').replace(/":"/g, '": "') : compact;
+}
+
+/** Splits `text` into at most `max` streamed fragments, cutting anywhere, as providers do. */
+function pieces(random: Random, text: string, max: number): string[] {
+  const count = Math.min(max, Math.max(1, Math.ceil(text.length / random.int(8, 40))));
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 1; i <= count; i++) {
+    const end = i === count ? text.length : Math.max(start, Math.min(text.length, start + Math.round((text.length - start) / (count - i + 1)) + random.int(-3, 3)));
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  return out.filter((piece, index) => piece.length > 0 || index === 0);
+}
+
+/** Writes a journal of at least `lines` lines (whole turns) to `path`. */
+export async function writeJournal(path: string, lines: number, seed = DEFAULT_SEED): Promise<JournalMix> {
+  const generator = new JournalGenerator(seed);
+  const out = createWriteStream(path);
+  let buffer = "";
+  while (generator.mix.lines < lines) {
+    for (const record of generator.nextTurn()) {
+      const line = JSON.stringify(record) + "\n";
+      generator.mix.lines += 1;
+      generator.mix.bytes += Buffer.byteLength(line);
+      buffer += line;
+    }
+    if (buffer.length > 1 << 20) {
+      if (!out.write(buffer)) await once(out, "drain");
+      buffer = "";
+    }
+  }
+  out.end(buffer);
+  await once(out, "close");
+  return generator.mix;
+}
+
+/** The tools file for `gate --tools`: all twenty tools, in the Open Responses envelope. */
+export function toolsFileContent(): string {
+  return JSON.stringify(BENCH_TOOLS.map(responsesTool), null, 2) + "\n";
+}

@@ -1,0 +1,451 @@
+// `npm run bench`: writes the synthetic journals, then measures, in one run and on
+// the same files, the floor (read, JSON.parse, JSON.stringify, write), each
+// orbridge command and a plain Python gate, each as a whole process with its
+// output to /dev/null. It prints ratios to the floor, peak memory, and the cost
+// per line at each size; bare times mean little on another machine, ratios do.
+//
+//   npm run bench -- [--sizes 10k,100k,1m] [--reps N] [--profile] [--keep]
+//                    [--json FILE] [--no-build]
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeJournal, toolsFileContent, DEFAULT_SEED, type JournalMix } from "./generate.js";
+import { measure, memorySource, type Measurement } from "./measure.js";
+import { summarizeProfile } from "./profile.js";
+import { BENCH_TOOLS } from "./tools.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "../..");
+const main = join(root, "dist/src/cli/main.js");
+const node = process.execPath;
+
+// ---- options ------------------------------------------------------------------------
+
+interface Options {
+  sizes: number[];
+  reps?: number;
+  profile: boolean;
+  keep: boolean;
+  json?: string;
+  build: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { sizes: [10_000, 100_000, 1_000_000], profile: false, keep: false, build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === "--sizes") options.sizes = value().split(",").map(parseSize);
+    else if (arg === "--reps") options.reps = Number(value());
+    else if (arg === "--profile") options.profile = true;
+    else if (arg === "--keep") options.keep = true;
+    else if (arg === "--json") options.json = value();
+    else if (arg === "--no-build") options.build = false;
+    else throw new Error(`unknown option ${arg}`);
+  }
+  return options;
+}
+
+function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!match) throw new Error(`not a size: ${text} (try 10k, 100k, 1m)`);
+  return Math.round(Number(match[1]) * (match[2].toLowerCase() === "k" ? 1e3 : match[2].toLowerCase() === "m" ? 1e6 : 1));
+}
+
+/** Fewer repetitions where a run is long; the median is kept. */
+function repetitions(size: number, options: Options): number {
+  if (options.reps !== undefined) return options.reps;
+  return size <= 10_000 ? 5 : size <= 100_000 ? 3 : 1;
+}
+
+// ---- what is measured ---------------------------------------------------------------
+
+interface Subject {
+  key: string;
+  label: string;
+  /** Why it cannot run here; undefined when it can. */
+  missing?: string;
+  argv(journal: string): string[];
+  /** Runs on Node, so it can be profiled. */
+  node: boolean;
+}
+
+function helpOf(args: string[]): { code: number | null; text: string } {
+  const result = spawnSync(node, [main, ...args], { encoding: "utf8" });
+  return { code: result.status, text: `${result.stdout}${result.stderr}` };
+}
+
+function subjects(files: { tools: string; schema: string }): Subject[] {
+  const built = (() => {
+    try {
+      statSync(main);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  const commands = built ? helpOf(["--help"]) : { code: null, text: "" };
+  const has = (command: string) => built && new RegExp(`^  ${command} `, "m").test(commands.text);
+  const option = (command: string, name: string) => has(command) && helpOf([command, "--help"]).text.includes(name);
+  const why = (command: string, name?: string) =>
+    !built ? "not built (dist/src/cli/main.js is missing)" : !has(command) ? `no "${command}" command` : name && !option(command, name) ? `"${command}" has no ${name}` : undefined;
+  const python = spawnSync("python3", ["--version"], { encoding: "utf8" }).status === 0;
+  const list: Subject[] = [
+    { key: "floor", label: "floor (parse + stringify)", node: true, argv: (journal) => [node, join(here, "floor.mjs"), journal] },
+    { key: "gate", label: "gate --tools", node: true, missing: why("gate", "--tools"), argv: (journal) => [node, main, "gate", "--tools", files.tools, "--format", "json", journal] },
+    { key: "normalize", label: "normalize", node: true, missing: why("normalize"), argv: (journal) => [node, main, "normalize", journal] },
+    { key: "convert-responses", label: "convert --to responses", node: true, missing: why("convert", "--to"), argv: (journal) => [node, main, "convert", "--to", "responses", journal] },
+    { key: "convert-chat", label: "convert --to chat", node: true, missing: why("convert", "--to"), argv: (journal) => [node, main, "convert", "--to", "chat", journal] },
+    { key: "python", label: "Python reference gate", node: false, missing: python ? undefined : "python3 is not installed", argv: (journal) => ["python3", join(here, "reference_gate.py"), "--tools", files.tools, journal] },
+  ];
+  // Until the journal gate exists, the item gate gives a first look at the
+  // gate's cost per line: every call checked against one schema.
+  if (list[1].missing && option("gate", "--schema")) {
+    list.splice(2, 0, { key: "gate-schema", label: "gate --schema (item mode, stand-in)", node: true, argv: (journal) => [node, main, "gate", "--schema", files.schema, "--format", "json", journal] });
+  }
+  if (!list[1].missing) {
+    const jobs = why("gate", "--jobs");
+    for (const count of [1, 2]) {
+      list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: jobs, argv: (journal) => [node, main, "gate", "--tools", files.tools, "--format", "json", "--jobs", String(count), journal] });
+    }
+  } else {
+    for (const count of [1, 2]) list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: list[1].missing, argv: () => [] });
+  }
+  return list;
+}
+
+// ---- running ------------------------------------------------------------------------
+
+interface Result {
+  subject: string;
+  lines: number;
+  runs: Measurement[];
+  wallMs: number;
+  peakRssKb?: number;
+  cpuSeconds?: number;
+  failure?: string;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Runs every subject `reps` times on `journal`, in a rotating order so that drift in the machine's load spreads over all of them. */
+async function measureAll(runnable: Subject[], journal: string, lines: number, reps: number): Promise<Map<string, Result>> {
+  const runs = new Map<string, Measurement[]>(runnable.map((subject) => [subject.key, []]));
+  for (let rep = 0; rep < reps; rep++) {
+    for (let k = 0; k < runnable.length; k++) {
+      const subject = runnable[(k + rep) % runnable.length];
+      runs.get(subject.key)!.push(await measure(subject.argv(journal)));
+    }
+  }
+  const results = new Map<string, Result>();
+  for (const subject of runnable) {
+    const all = runs.get(subject.key)!;
+    const failed = all.find((run) => run.exitCode !== 0 && run.exitCode !== 1);
+    const rss = all.map((run) => run.peakRssKb).filter((kb): kb is number => kb !== undefined);
+    const cpu = all.map((run) => run.cpuSeconds).filter((s): s is number => s !== undefined);
+    results.set(subject.key, {
+      subject: subject.key,
+      lines,
+      runs: all,
+      wallMs: median(all.map((run) => run.wallMs)),
+      peakRssKb: rss.length ? Math.max(...rss) : undefined,
+      cpuSeconds: cpu.length ? median(cpu) : undefined,
+      failure: failed ? `exit ${failed.exitCode}: ${failed.stderrTail.split("\n").pop()}` : undefined,
+    });
+  }
+  return results;
+}
+
+function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+// ---- report -----------------------------------------------------------------------------
+
+const sizeName = (lines: number) => (lines >= 1e6 ? `${lines / 1e6}M` : lines >= 1e3 ? `${Math.round(lines / 1e3)}k` : String(lines));
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+const thousands = (value: number) => Math.round(value).toLocaleString("en-US");
+
+function table(header: string[], rows: string[][]): string {
+  const align = header.map((_, i) => (i === 0 ? ":--" : "--:"));
+  return [header, align, ...rows].map((row) => `| ${row.join(" | ")} |`).join("\n");
+}
+
+interface SizeRun {
+  target: number;
+  mix: JournalMix;
+  results: Map<string, Result>;
+}
+
+async function run(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const startLoad = loadavg()[0];
+
+  if (options.build) {
+    log("building (tsc -p tsconfig.json)");
+    const build = spawnSync(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: root, encoding: "utf8" });
+    const errors = (build.stdout.match(/error TS/g) ?? []).length;
+    if (build.status !== 0) log(`tsc reported ${errors} type errors; measuring what it emitted`);
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), "orbridge-bench-"));
+  const files = { tools: join(dir, "tools.json"), schema: join(dir, "schema.json"), empty: join(dir, "empty.jsonl") };
+  writeFileSync(files.tools, toolsFileContent());
+  writeFileSync(files.schema, JSON.stringify(BENCH_TOOLS[0].parameters));
+  writeFileSync(files.empty, "");
+  const all = subjects(files);
+  const runnable = all.filter((subject) => !subject.missing && !subject.key.startsWith("gate-jobs"));
+  const jobs = all.filter((subject) => subject.key.startsWith("gate-jobs"));
+  for (const subject of all) if (subject.missing) log(`${subject.label}: not available (${subject.missing})`);
+
+  try {
+    log("measuring start-up on an empty journal");
+    const startup = await measureAll(runnable, files.empty, 0, 3);
+
+    const sizes: SizeRun[] = [];
+    let agreement = "";
+    for (const target of options.sizes) {
+      const journal = join(dir, `journal-${sizeName(target)}.jsonl`);
+      log(`writing the ${sizeName(target)} journal`);
+      const mix = await writeJournal(journal, target, DEFAULT_SEED);
+      const reps = repetitions(target, options);
+      log(`measuring ${runnable.length} commands on ${thousands(mix.lines)} lines (${fixed(mix.bytes / 1e6, 0)} MB), ${reps} run${reps > 1 ? "s" : ""} each`);
+      const results = await measureAll(runnable, journal, mix.lines, reps);
+      const runnableJobs = jobs.filter((subject) => !subject.missing);
+      if (runnableJobs.length > 0 && target === Math.max(...options.sizes)) {
+        log("measuring --jobs 1 and 2");
+        for (const [key, result] of await measureAll(runnableJobs, journal, mix.lines, reps)) results.set(key, result);
+      }
+      sizes.push({ target, mix, results });
+      if (sizes.length === 1) agreement = await compareVerdicts(all, journal, dir);
+      if (target !== Math.max(...options.sizes) && !options.keep && !options.profile) rmSync(journal);
+    }
+
+    let profiles = "";
+    if (options.profile) profiles = await profileAll(runnable.filter((subject) => subject.node), join(dir, `journal-${sizeName(options.sizes.length > 1 ? options.sizes[1] : options.sizes[0])}.jsonl`), dir);
+
+    const report = render({ all, startup, sizes, agreement, profiles, startLoad, endLoad: loadavg()[0] });
+    process.stdout.write(report);
+    if (options.json) writeFileSync(options.json, JSON.stringify({ startup: [...startup.values()], sizes: sizes.map((s) => ({ ...s, results: [...s.results.values()] })) }, null, 2));
+  } finally {
+    if (options.keep) log(`journals kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The gate and the Python reference on the smallest journal, verdicts counted by reason: the two should agree. */
+async function compareVerdicts(all: Subject[], journal: string, dir: string): Promise<string> {
+  const gate = all.find((subject) => subject.key === "gate")!;
+  const python = all.find((subject) => subject.key === "python")!;
+  if (python.missing) return "";
+  const count = (path: string) => {
+    const reasons = new Map<string, number>();
+    for (const line of readFileSync(path, "utf8").split("\n")) {
+      if (line === "") continue;
+      const verdict = JSON.parse(line) as { reason: string; findings?: unknown[] };
+      reasons.set(verdict.reason, (reasons.get(verdict.reason) ?? 0) + 1);
+    }
+    return reasons;
+  };
+  await measure(python.argv(journal), { stdoutPath: join(dir, "python.out") });
+  const reference = count(join(dir, "python.out"));
+  let ours = new Map<string, number>();
+  if (!gate.missing) {
+    await measure(gate.argv(journal), { stdoutPath: join(dir, "gate.out") });
+    ours = count(join(dir, "gate.out"));
+  }
+  const reasons = [...new Set([...reference.keys(), ...ours.keys()])].sort();
+  const rows = reasons.map((reason) => [reason, gate.missing ? "n/a" : String(ours.get(reason) ?? 0), String(reference.get(reason) ?? 0)]);
+  return table(["reason", "orbridge gate", "Python reference"], rows);
+}
+
+async function profileAll(subjects: Subject[], journal: string, dir: string): Promise<string> {
+  const parts: string[] = [];
+  for (const subject of subjects) {
+    const profileDir = join(dir, `profile-${subject.key}`);
+    const argv = subject.argv(journal);
+    await measure([argv[0], "--cpu-prof", "--cpu-prof-dir", profileDir, ...argv.slice(1)]);
+    const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
+    if (!file) continue;
+    const summary = summarizeProfile(join(profileDir, file), root);
+    parts.push(
+      `#### ${subject.label} (${fixed(summary.totalMs / 1000, 1)} s sampled)\n\n` +
+        table(["function (self time)", "ms", "share"], summary.functions.map((spot) => [`\`${spot.name}\``, fixed(spot.selfMs, 0), `${fixed(spot.share * 100, 1)}%`])) +
+        "\n\n" +
+        table(["file (self time)", "ms", "share"], summary.files.slice(0, 8).map((spot) => [`\`${spot.name}\``, fixed(spot.selfMs, 0), `${fixed(spot.share * 100, 1)}%`])),
+    );
+  }
+  return parts.join("\n\n");
+}
+
+interface Report {
+  all: Subject[];
+  startup: Map<string, Result>;
+  sizes: SizeRun[];
+  agreement: string;
+  profiles: string;
+  startLoad: number;
+  endLoad: number;
+}
+
+function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad }: Report): string {
+  const out: string[] = [];
+  const cpu = cpus();
+  const python = spawnSync("python3", ["--version"], { encoding: "utf8" }).stdout.trim();
+  out.push(`## orbridge benchmark\n`);
+  out.push(`${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, ${python || "no Python"}; peak RSS from ${memorySource === "time" ? "/usr/bin/time -v" : "/proc VmHWM sampling"}; load average ${fixed(startLoad)} at start, ${fixed(endLoad)} at end; seed ${DEFAULT_SEED}.\n`);
+
+  out.push(`### Journals\n`);
+  out.push(
+    table(
+      ["size", "lines", "MB", "calls + extension items", "blocked", "mix of turns"],
+      sizes.map(({ target, mix }) => {
+        const blocked = mix.fates.schema + mix.fates.json + mix.fates.status + mix.fates.unknown_tool + mix.fates.extension;
+        const callLike = mix.calls + mix.fates.extension;
+        const turns = Object.values(mix.turns).reduce((a, b) => a + b, 0);
+        const shares = Object.entries(mix.turns).map(([shape, n]) => `${shape} ${Math.round((100 * n) / turns)}%`).join(", ");
+        return [sizeName(target), thousands(mix.lines), fixed(mix.bytes / 1e6, 0), thousands(callLike), `${fixed((100 * blocked) / callLike, 1)}% (schema ${mix.fates.schema}, JSON ${mix.fates.json}, status ${mix.fates.status}, unknown tool ${mix.fates.unknown_tool}, extension ${mix.fates.extension})`, shares];
+      }),
+    ),
+  );
+  out.push("");
+
+  for (const { mix, results } of sizes) {
+    const floor = results.get("floor");
+    out.push(`### ${sizeName(mix.lines)} lines (${thousands(mix.lines)}, ${fixed(mix.bytes / 1e6, 0)} MB)\n`);
+    out.push(
+      table(
+        ["command", "lines/s", "× floor", "peak RSS MB", "µs/line", "CPU s", "wall s"],
+        all.map((subject) => {
+          const result = results.get(subject.key);
+          if (subject.missing) return [subject.label, "not available", "", "", "", "", ""];
+          if (!result) return [subject.label, "not run at this size", "", "", "", "", ""];
+          if (result.failure) return [subject.label, `failed (${result.failure})`, "", "", "", "", ""];
+          const rate = (mix.lines / result.wallMs) * 1000;
+          return [
+            subject.label,
+            thousands(rate),
+            floor && !floor.failure ? fixed(floor.wallMs / result.wallMs) : "",
+            result.peakRssKb !== undefined ? fixed(result.peakRssKb / 1024, 0) : "?",
+            fixed((result.wallMs * 1000) / mix.lines, 1),
+            result.cpuSeconds !== undefined ? fixed(result.cpuSeconds, 1) : "?",
+            fixed(result.wallMs / 1000, 2),
+          ];
+        }),
+      ),
+    );
+    out.push("");
+  }
+
+  out.push(`### Cost per line by size\n`);
+  out.push(`µs per line with the start-up (measured on an empty journal) taken off; the last column is the cost at the largest size over the cost at 100k.\n`);
+  const byLines = sizes.map((s) => s.mix.lines);
+  const cost = (key: string, size: SizeRun) => {
+    const result = size.results.get(key);
+    if (!result || result.failure) return undefined;
+    return ((result.wallMs - (startup.get(key)?.wallMs ?? 0)) * 1000) / size.mix.lines;
+  };
+  const hundredK = sizes.find((s) => s.target === 100_000);
+  const largest = sizes[sizes.length - 1];
+  out.push(
+    table(
+      ["command", "start-up ms", ...byLines.map((lines) => `${sizeName(lines)} µs/line`), `${sizeName(largest.mix.lines)} / 100k`],
+      all
+        .filter((subject) => !subject.missing && !subject.key.startsWith("gate-jobs"))
+        .map((subject) => {
+          const costs = sizes.map((size) => cost(subject.key, size));
+          const base = hundredK ? cost(subject.key, hundredK) : undefined;
+          const top = cost(subject.key, largest);
+          return [subject.label, startup.get(subject.key) ? fixed(startup.get(subject.key)!.wallMs, 0) : "?", ...costs.map((c) => (c === undefined ? "failed" : fixed(c, 1))), base && top && largest !== hundredK ? fixed(top / base) : "n/a"];
+        }),
+    ),
+  );
+  out.push("");
+
+  out.push(`### Targets (at ${sizeName(largest.mix.lines)} lines)\n`);
+  out.push(table(["target", "measured", "met"], targets(all, sizes, startup, cost)));
+  out.push("");
+
+  if (agreement) {
+    out.push(`### Verdicts on the ${sizeName(sizes[0].mix.lines)} journal, by reason\n`);
+    out.push(`The same items should get the same reasons; the journal gate also turns journal-wide findings into blocks.\n`);
+    out.push(agreement);
+    out.push("");
+  }
+  if (profiles) {
+    out.push(`### Profiles (node --cpu-prof, ${sizeName(sizes.length > 1 ? sizes[1].mix.lines : sizes[0].mix.lines)} journal)\n`);
+    out.push(profiles);
+    out.push("");
+  }
+  return out.join("\n") + "\n";
+}
+
+function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>, cost: (key: string, size: SizeRun) => number | undefined): string[][] {
+  const largest = sizes[sizes.length - 1];
+  const hundredK = sizes.find((s) => s.target === 100_000);
+  const result = (key: string) => {
+    const subject = all.find((s) => s.key === key);
+    if (!subject || subject.missing) return { missing: subject?.missing ?? "not measured" };
+    const found = largest.results.get(key);
+    if (!found) return { missing: "not measured" };
+    if (found.failure) return { missing: `failed: ${found.failure}` };
+    return { found };
+  };
+  const floor = largest.results.get("floor")!;
+  const rows: string[][] = [];
+  const verdict = (ok: boolean) => (ok ? "yes" : "**no**");
+  for (const [key, label, want] of [
+    ["gate", "gate ≥ 0.8× floor, 1 job", 0.8],
+    ["normalize", "normalize ≥ 0.5× floor", 0.5],
+    ["convert-responses", "convert --to responses ≥ 0.4× floor", 0.4],
+    ["convert-chat", "convert --to chat ≥ 0.4× floor", 0.4],
+  ] as const) {
+    const { found, missing } = result(key);
+    rows.push(found ? [label, `${fixed(floor.wallMs / found.wallMs)}×`, verdict(floor.wallMs / found.wallMs >= want)] : [label, `not available (${missing})`, "—"]);
+  }
+  {
+    const gate = result("gate");
+    const python = result("python");
+    rows.push(gate.found && python.found ? ["gate ≥ 2× the Python reference", `${fixed(python.found.wallMs / gate.found.wallMs)}×`, verdict(python.found.wallMs / gate.found.wallMs >= 2)] : ["gate ≥ 2× the Python reference", `not available (${gate.missing ?? python.missing})`, "—"]);
+  }
+  for (const subject of all.filter((s) => s.key !== "python" && s.key !== "floor")) {
+    const { found, missing } = result(subject.key);
+    const label = `${subject.label}: peak RSS < 200 MB`;
+    if (!found) rows.push([label, `not available (${missing})`, "—"]);
+    else if (found.peakRssKb === undefined) rows.push([label, "not read", "—"]);
+    else if (largest.target < 1_000_000) rows.push([label, `${fixed(found.peakRssKb / 1024, 0)} MB at ${sizeName(largest.mix.lines)}`, "— (needs 1M)"]);
+    else rows.push([label, `${fixed(found.peakRssKb / 1024, 0)} MB`, verdict(found.peakRssKb < 200 * 1024)]);
+  }
+  for (const subject of all.filter((s) => s.key !== "python" && s.key !== "floor" && !s.key.startsWith("gate-jobs"))) {
+    const { found, missing } = result(subject.key);
+    const label = `${subject.label}: cost per line at ${sizeName(largest.mix.lines)} within 10% of 100k`;
+    if (!found || !hundredK || hundredK === largest) {
+      rows.push([label, found ? "needs 100k and a larger size" : `not available (${missing})`, "—"]);
+      continue;
+    }
+    const ratio = cost(subject.key, largest)! / cost(subject.key, hundredK)!;
+    rows.push([label, `${fixed(ratio)}×`, verdict(ratio <= 1.1)]);
+  }
+  {
+    const one = result("gate-jobs-1");
+    const two = result("gate-jobs-2");
+    rows.push(one.found && two.found ? ["gate --jobs 2 ≥ 1.5× --jobs 1", `${fixed(one.found.wallMs / two.found.wallMs)}×`, verdict(one.found.wallMs / two.found.wallMs >= 1.5)] : ["gate --jobs 2 ≥ 1.5× --jobs 1", `not available (${one.missing ?? two.missing})`, "—"]);
+  }
+  void startup;
+  return rows;
+}
+
+run().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 2;
+});
