@@ -111,6 +111,6 @@ function textToChat(text: Record<string, unknown>, losses: Loss[]): Entries {
       entries.push(["verbosity", value]);
     }
   }
-  losses.push(...extraKeyLosses(text, new Set(["format", "verbosity"]), "/text"));
+  losses.push(...extraKeyLosses(text, new Set(["format", "verbosity"]), "/text", "Chat Completions"));
   return entries;
 }

@@ -31,7 +31,7 @@ import type { ChatCompletion } from "../../src/models/chat-completions.js";
 import { pointer, type Converted, type Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ItemField, ItemParam, ResponseResource } from "../../src/models/open-responses.js";
 import { messagesToItems } from "./messages-to-items.js";
-import { extraKeyLosses, isRecord } from "./params.js";
+import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 
 /** What a completion cannot tell: the value each such response field gets. */
 export const RESPONSE_NEUTRALS = {
@@ -80,7 +80,7 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
   if (completion.system_fingerprint !== undefined) {
     losses.push({ path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" });
   }
-  losses.push(...extraKeyLosses(completion, COMPLETION_KEYS, ""));
+  losses.push(...extraKeyLosses(completion, COMPLETION_KEYS, "", "Open Responses"));
   completion.choices.slice(1).forEach((_, offset) => {
     losses.push({ path: pointer("choices", offset + 1), code: "unsupported_item", detail: `choice ${offset + 1} dropped: a response holds one output` });
   });
@@ -91,7 +91,7 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
   let output: OutputItem[] = [];
   if (choice !== undefined) {
     const base = "/choices/0";
-    losses.push(...extraKeyLosses(choice, CHOICE_KEYS, base));
+    losses.push(...extraKeyLosses(choice, CHOICE_KEYS, base, "Open Responses"));
     const finishReason = choice.finish_reason;
     const toolCallCount = choice.message.tool_calls?.length ?? 0;
     if (finishReason === "length" || finishReason === "content_filter") {
@@ -148,7 +148,7 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
     prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
   };
-  return { value: response, losses };
+  return { value: response, losses: inRecordOrder(losses, completion) };
 }
 
 type OutputItem = Extract<ItemField, { type: keyof typeof ID_PREFIXES }>;
@@ -228,7 +228,7 @@ function choiceLogprobs(logprobs: unknown, base: string, losses: Loss[]): unknow
   if (logprobs.refusal !== undefined && logprobs.refusal !== null) {
     losses.push({ path: base + "/logprobs/refusal", code: "unsupported_field", detail: "refusal logprobs have no counterpart in a response" });
   }
-  losses.push(...extraKeyLosses(logprobs, new Set(["content", "refusal"]), base + "/logprobs"));
+  losses.push(...extraKeyLosses(logprobs, new Set(["content", "refusal"]), base + "/logprobs", "Open Responses"));
   return Array.isArray(logprobs.content) ? logprobs.content : [];
 }
 
@@ -252,12 +252,11 @@ function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseReso
     }
     for (const other of Object.keys(details)) {
       if (other === field) continue;
-      const known = OPENAI_TOKEN_DETAILS.has(other);
-      losses.push({
-        path: pointer("usage", key, other),
-        code: known ? "unsupported_field" : "provider_extension",
-        detail: known ? `${other} has no counterpart in a response's usage` : `${other} is not a field of either envelope`,
-      });
+      if (OPENAI_TOKEN_DETAILS.has(other)) {
+        losses.push({ path: pointer("usage", key, other), code: "unsupported_field", detail: `${other} has no counterpart in a response's usage` });
+      } else {
+        losses.push(...extraKeyLosses({ [other]: details[other] }, new Set(), pointer("usage", key), "Open Responses"));
+      }
     }
     if (typeof details[field] !== "number") {
       losses.push({ path: pointer("usage", key, field), code: "synthesized", detail: `${field} absent: written as 0` });
@@ -273,7 +272,7 @@ function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseReso
     total_tokens: usage.total_tokens as number,
   };
   losses.push(
-    ...extraKeyLosses(usage, new Set(["prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details", "completion_tokens_details"]), "/usage"),
+    ...extraKeyLosses(usage, new Set(["prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details", "completion_tokens_details"]), "/usage", "Open Responses"),
   );
   return converted;
 }

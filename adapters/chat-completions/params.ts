@@ -33,7 +33,8 @@
 // | any other key                       | loss provider_extension                             |
 // A null that the target does not accept is omitted with a form_changed loss:
 // absent means the same, but the round trip does not give the key back.
-import { pointer, type Loss } from "../../src/models/loss.js";
+import { pointer, prefixLosses, type Loss } from "../../src/models/loss.js";
+import { extensionFieldLosses } from "./message-fields.js";
 
 export type Entries = Array<[string, unknown]>;
 
@@ -54,11 +55,44 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** A provider_extension loss for each key of `value` the envelope does not define. */
-export function extraKeyLosses(value: object, known: ReadonlySet<string>, path: string): Loss[] {
-  return Object.keys(value)
-    .filter((key) => !known.has(key))
-    .map((key) => ({ path: path + pointer(key), code: "provider_extension" as const, detail: `${key} is not a field of either envelope` }));
+/**
+ * A provider_extension loss for each key of `value` the envelopes do not define,
+ * worded and judged as the message converters do (a null carries nothing to lose).
+ */
+export function extraKeyLosses(value: object, known: ReadonlySet<string>, path: string, target: string): Loss[] {
+  return prefixLosses(path, extensionFieldLosses(value as Record<string, unknown>, [...known], [], target));
+}
+
+/**
+ * Sorts losses into the order of the record they point into, so that a report
+ * reads top to bottom; losses at the same place keep their order.
+ */
+export function inRecordOrder(losses: readonly Loss[], record: unknown): Loss[] {
+  const rank = (path: string): number[] => {
+    const ranks: number[] = [];
+    let node: unknown = record;
+    for (const token of path.split("/").slice(1).map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+      if (Array.isArray(node)) {
+        ranks.push(Number(token));
+        node = node[Number(token)];
+      } else if (isRecord(node)) {
+        const index = Object.keys(node).indexOf(token);
+        ranks.push(index === -1 ? Number.MAX_SAFE_INTEGER : index);
+        node = node[token];
+      } else {
+        break;
+      }
+    }
+    return ranks;
+  };
+  const ranked = losses.map((loss, position) => ({ loss, position, ranks: rank(loss.path) }));
+  ranked.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.ranks.length, b.ranks.length); i++) {
+      if (a.ranks[i] !== b.ranks[i]) return a.ranks[i] - b.ranks[i];
+    }
+    return a.position - b.position;
+  });
+  return ranked.map((entry) => entry.loss);
 }
 
 /** Adds an entry to a body under construction, merging objects and arrays that several keys write to. */
@@ -116,7 +150,7 @@ export function chatParamToResponses(args: { key: string; request: Record<string
       for (const [option, optionValue] of Object.entries(value)) {
         if (option === "include_obfuscation") options[option] = optionValue;
         else if (option === "include_usage") losses.push({ path: pointer(key, option), code: "unsupported_field", detail: "include_usage has no counterpart: a response always reports its usage" });
-        else losses.push({ path: pointer(key, option), code: "provider_extension", detail: `${option} is not a field of either envelope` });
+        else losses.push(...extraKeyLosses({ [option]: optionValue }, new Set(), pointer(key), "Open Responses"));
       }
       return { entries: Object.keys(options).length > 0 ? [[key, options]] : [], losses };
     }
@@ -136,7 +170,7 @@ export function chatParamToResponses(args: { key: string; request: Record<string
       return { entries: [["text", { verbosity: value }]], losses: [] };
     default:
       if (CHAT_ONLY.has(key)) return lost(key, `${key} has no counterpart in Open Responses`);
-      return { entries: [], losses: [{ path: pointer(key), code: "provider_extension", detail: `${key} is not a field of either envelope` }] };
+      return { entries: [], losses: extraKeyLosses({ [key]: value }, new Set(), "", "Open Responses") };
   }
 }
 
@@ -194,14 +228,14 @@ export function responsesParamToChat(args: { key: string; body: Record<string, u
         } else if (field === "summary") {
           result.losses.push({ path: pointer(key, field), code: "unsupported_field", detail: "reasoning.summary has no counterpart in Chat Completions" });
         } else {
-          result.losses.push({ path: pointer(key, field), code: "provider_extension", detail: `${field} is not a field of either envelope` });
+          result.losses.push(...extraKeyLosses({ [field]: fieldValue }, new Set(), pointer(key), "Chat Completions"));
         }
       }
       return result;
     }
     default:
       if (RESPONSES_ONLY.has(key)) return lost(key, `${key} has no counterpart in Chat Completions`);
-      return { entries: [], losses: [{ path: pointer(key), code: "provider_extension", detail: `${key} is not a field of either envelope` }] };
+      return { entries: [], losses: extraKeyLosses({ [key]: value }, new Set(), "", "Chat Completions") };
   }
 }
 

@@ -29,7 +29,7 @@ import { pointer, type Converted, type Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { outputItemId, RESPONSE_NEUTRALS } from "./completion-to-response.js";
 import { itemsToMessages } from "./items-to-messages.js";
-import { extraKeyLosses, isRecord } from "./params.js";
+import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 
 const MAPPED_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", "service_tier", "text"]);
 const SPEC_KEYS = new Set([...MAPPED_KEYS, ...Object.keys(RESPONSE_NEUTRALS)]);
@@ -84,12 +84,12 @@ export function responseToChatCompletion(args: { response: ResponseResource }): 
 
   for (const key of Object.keys(RESPONSE_NEUTRALS) as Array<keyof typeof RESPONSE_NEUTRALS>) {
     const value = response[key];
-    if (value === undefined || isDeepStrictEqual(value, RESPONSE_NEUTRALS[key])) continue;
-    losses.push({ path: pointer(key), code: "unsupported_field", detail: `${key} ${JSON.stringify(value).slice(0, 60)} has no place in a chat.completion` });
+    if (key === "text" || value === undefined || isDeepStrictEqual(value, RESPONSE_NEUTRALS[key])) continue;
+    losses.push({ path: pointer(key), code: "unsupported_field", detail: notNeutral(key, RESPONSE_NEUTRALS[key]) });
   }
   losses.push(...textLosses(response.text));
-  losses.push(...extraKeyLosses(response, SPEC_KEYS, ""));
-  return { value: completion as ChatCompletion, losses };
+  losses.push(...extraKeyLosses(response, SPEC_KEYS, "", "Chat Completions"));
+  return { value: completion as ChatCompletion, losses: inRecordOrder(losses, response) };
 }
 
 function finishReasonOf(response: ResponseResource, output: unknown[], losses: Loss[]): ChatFinishReason | null {
@@ -204,9 +204,9 @@ function joinText(first: string | null, second: string | null): string | null {
 
 function chatUsage(usage: NonNullable<ResponseResource["usage"]>, losses: Loss[]): Record<string, unknown> {
   const known = new Set(["input_tokens", "output_tokens", "total_tokens", "input_tokens_details", "output_tokens_details"]);
-  losses.push(...extraKeyLosses(usage, known, "/usage"));
-  losses.push(...extraKeyLosses(usage.input_tokens_details ?? {}, new Set(["cached_tokens"]), "/usage/input_tokens_details"));
-  losses.push(...extraKeyLosses(usage.output_tokens_details ?? {}, new Set(["reasoning_tokens"]), "/usage/output_tokens_details"));
+  losses.push(...extraKeyLosses(usage, known, "/usage", "Chat Completions"));
+  losses.push(...extraKeyLosses(usage.input_tokens_details ?? {}, new Set(["cached_tokens"]), "/usage/input_tokens_details", "Chat Completions"));
+  losses.push(...extraKeyLosses(usage.output_tokens_details ?? {}, new Set(["reasoning_tokens"]), "/usage/output_tokens_details", "Chat Completions"));
   return {
     prompt_tokens: usage.input_tokens,
     completion_tokens: usage.output_tokens,
@@ -216,12 +216,16 @@ function chatUsage(usage: NonNullable<ResponseResource["usage"]>, losses: Loss[]
   };
 }
 
+function notNeutral(field: string, neutral: unknown): string {
+  return `a chat.completion has no ${field} (a value other than ${JSON.stringify(neutral)} is lost)`;
+}
+
 function textLosses(text: unknown): Loss[] {
   if (text === undefined) return [];
   if (!isRecord(text)) return [{ path: "/text", code: "unsupported_field", detail: "text has no place in a chat.completion" }];
   const losses: Loss[] = [];
   if (text.format !== undefined && !isDeepStrictEqual(text.format, RESPONSE_NEUTRALS.text.format)) {
-    losses.push({ path: "/text/format", code: "unsupported_field", detail: `text.format ${JSON.stringify(text.format).slice(0, 60)} has no place in a chat.completion` });
+    losses.push({ path: "/text/format", code: "unsupported_field", detail: notNeutral("text.format", RESPONSE_NEUTRALS.text.format) });
   }
   for (const key of Object.keys(text)) {
     if (key !== "format") losses.push({ path: pointer("text", key), code: "unsupported_field", detail: `text.${key} has no place in a chat.completion` });

@@ -59,7 +59,7 @@ export function chatToolsToResponses(args: { tools: readonly ChatTool[] }): Conv
   args.tools.forEach((tool, index) => {
     switch (tool.type) {
       case "function": {
-        losses.push(...extraKeyLosses(tool, new Set(["type", "function"]), pointer(index)));
+        losses.push(...extraKeyLosses(tool, new Set(["type", "function"]), pointer(index), "Open Responses"));
         value.push(flatFunction(tool.function, pointer(index, "function"), losses));
         return;
       }
@@ -89,7 +89,7 @@ function flatFunction(fn: Record<string, unknown> & { name: string }, path: stri
   if (fn.parameters !== undefined) tool.parameters = fn.parameters as Record<string, unknown>;
   if (fn.strict === null) losses.push({ path: path + "/strict", code: "form_changed", detail: "strict: null omitted (the spec's strict is a boolean; absent means the same)" });
   else if (fn.strict !== undefined) tool.strict = fn.strict as boolean;
-  losses.push(...extraKeyLosses(fn, FUNCTION_KEYS, path));
+  losses.push(...extraKeyLosses(fn, FUNCTION_KEYS, path, "Open Responses"));
   return tool;
 }
 
@@ -108,7 +108,7 @@ export function responsesToolsToChat(args: { tools: readonly FunctionToolParam[]
       else if (tool[key] !== undefined) (fn as Record<string, unknown>)[key] = tool[key];
     }
     if (tool.strict !== undefined) fn.strict = tool.strict;
-    losses.push(...extraKeyLosses(tool, new Set(["type", ...FUNCTION_KEYS]), pointer(index)));
+    losses.push(...extraKeyLosses(tool, new Set(["type", ...FUNCTION_KEYS]), pointer(index), "Chat Completions"));
     value.push({ type: "function", function: fn });
   });
   return { value, losses };
@@ -127,8 +127,8 @@ export function chatToolChoiceToResponses(args: { toolChoice: ChatToolChoice }):
       return { value: named, losses };
     }
     case "allowed_tools": {
-      losses.push(...extraKeyLosses(choice, new Set(["type", "allowed_tools"]), ""));
-      losses.push(...extraKeyLosses(choice.allowed_tools, new Set(["mode", "tools"]), "/allowed_tools"));
+      losses.push(...extraKeyLosses(choice, new Set(["type", "allowed_tools"]), "", "Open Responses"));
+      losses.push(...extraKeyLosses(choice.allowed_tools, new Set(["mode", "tools"]), "/allowed_tools", "Open Responses"));
       const tools = choice.allowed_tools.tools.flatMap((tool, index) => namedChatChoice(tool, pointer("allowed_tools", "tools", index), losses) ?? []);
       if (tools.length === 0) {
         losses.push({ path: "", code: "unsupported_tool", detail: "allowed_tools names no function tool; tool_choice omitted" });
@@ -149,8 +149,8 @@ type ChatNamedChoice = Extract<ChatToolChoice, { type: "function" | "custom" }>;
 function namedChatChoice(choice: ChatNamedChoice, path: string, losses: Loss[]): { type: "function"; name: string } | undefined {
   switch (choice.type) {
     case "function":
-      losses.push(...extraKeyLosses(choice, new Set(["type", "function"]), path));
-      losses.push(...extraKeyLosses(choice.function, new Set(["name"]), path + "/function"));
+      losses.push(...extraKeyLosses(choice, new Set(["type", "function"]), path, "Open Responses"));
+      losses.push(...extraKeyLosses(choice.function, new Set(["name"]), path + "/function", "Open Responses"));
       return { type: "function", name: choice.function.name };
     case "custom":
       losses.push({ path, code: "unsupported_tool", detail: `custom tool "${choice.custom.name}" has no counterpart in Open Responses` });
@@ -172,7 +172,7 @@ export function chatFunctionCallToResponses(args: { functionCall: unknown }): Co
   if (isRecord(choice) && typeof choice.name === "string") {
     return {
       value: { type: "function", name: choice.name },
-      losses: [{ path: "", code: "form_changed", detail: "legacy function_call written as tool_choice" }, ...extraKeyLosses(choice, new Set(["name"]), "")],
+      losses: [{ path: "", code: "form_changed", detail: "legacy function_call written as tool_choice" }, ...extraKeyLosses(choice, new Set(["name"]), "", "Open Responses")],
     };
   }
   return { value: undefined, losses: [{ path: "", code: "unsupported_field", detail: "legacy function_call is neither \"none\", \"auto\" nor {name}" }] };
@@ -184,10 +184,10 @@ export function responsesToolChoiceToChat(args: { toolChoice: ToolChoiceParam })
   const losses: Loss[] = [];
   switch (choice.type) {
     case "function":
-      losses.push(...extraKeyLosses(choice, new Set(["type", "name"]), ""));
+      losses.push(...extraKeyLosses(choice, new Set(["type", "name"]), "", "Chat Completions"));
       return { value: { type: "function", function: { name: choice.name } }, losses };
     case "allowed_tools": {
-      losses.push(...extraKeyLosses(choice, new Set(["type", "mode", "tools"]), ""));
+      losses.push(...extraKeyLosses(choice, new Set(["type", "mode", "tools"]), "", "Chat Completions"));
       const tools: Array<{ type: "function"; function: { name: string } }> = [];
       choice.tools.forEach((tool, index) => {
         const type: string = tool.type;
@@ -195,7 +195,7 @@ export function responsesToolChoiceToChat(args: { toolChoice: ToolChoiceParam })
           losses.push({ path: pointer("tools", index), code: "unsupported_tool", detail: `allowed tool of type ${describeType(tool)} has no counterpart in Chat Completions` });
           return;
         }
-        losses.push(...extraKeyLosses(tool, new Set(["type", "name"]), pointer("tools", index)));
+        losses.push(...extraKeyLosses(tool, new Set(["type", "name"]), pointer("tools", index), "Chat Completions"));
         tools.push({ type: "function", function: { name: tool.name } });
       });
       if (choice.mode === "none") {
@@ -228,19 +228,19 @@ export function responseFormatToTextFormat(args: { responseFormat: ChatResponseF
   const losses: Loss[] = [];
   switch (format.type) {
     case "text":
-      losses.push(...extraKeyLosses(format, new Set(["type"]), ""));
+      losses.push(...extraKeyLosses(format, new Set(["type"]), "", "Open Responses"));
       return { value: { type: "text" }, losses };
     case "json_object":
       losses.push({ path: "", code: "unsupported_field", detail: "response_format json_object has no counterpart in the spec's text.format (only text and json_schema)" });
       return { value: undefined, losses };
     case "json_schema": {
-      losses.push(...extraKeyLosses(format, new Set(["type", "json_schema"]), ""));
+      losses.push(...extraKeyLosses(format, new Set(["type", "json_schema"]), "", "Open Responses"));
       const { json_schema: schema } = format;
       const flat: TextFormatParam = { type: "json_schema", name: schema.name };
       if (schema.description !== undefined) flat.description = schema.description;
       if (schema.schema !== undefined) flat.schema = schema.schema;
       if (schema.strict !== undefined) flat.strict = schema.strict;
-      losses.push(...extraKeyLosses(schema, new Set(["name", "description", "schema", "strict"]), "/json_schema"));
+      losses.push(...extraKeyLosses(schema, new Set(["name", "description", "schema", "strict"]), "/json_schema", "Open Responses"));
       return { value: flat, losses };
     }
     default: {
@@ -259,11 +259,11 @@ export function textFormatToResponseFormat(args: { format: TextFormat }): Conver
   switch (type) {
     case "text":
     case "json_object":
-      losses.push(...extraKeyLosses(format, new Set(["type"]), ""));
+      losses.push(...extraKeyLosses(format, new Set(["type"]), "", "Chat Completions"));
       return { value: { type }, losses };
     case "json_schema": {
       const flat = format as Exclude<TextFormatParam, { type: "text" }>;
-      losses.push(...extraKeyLosses(flat, new Set(["type", "name", "description", "schema", "strict"]), ""));
+      losses.push(...extraKeyLosses(flat, new Set(["type", "name", "description", "schema", "strict"]), "", "Chat Completions"));
       let name = flat.name;
       if (name === undefined) {
         name = "response";

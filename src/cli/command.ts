@@ -1,7 +1,7 @@
 // The shape every command file exports.
 import type { CommandIO, ExitCode } from "./io.js";
 
-export type CommandName = "gate" | "schema";
+export type CommandName = "gate" | "schema" | "convert";
 
 export interface Command {
   name: CommandName;

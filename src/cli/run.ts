@@ -1,12 +1,14 @@
 // Dispatches a command line to its command and turns a usage error into its one
 // line on stderr and exit 2. Returns the exit code; only main.ts exits.
 import type { Command, CommandName } from "./command.js";
+import { convertCommand } from "./convert.js";
 import { gateCommand } from "./gate.js";
 import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { schemaCommand } from "./schema.js";
 
 export const COMMANDS: Record<CommandName, Command> = {
   gate: gateCommand,
+  convert: convertCommand,
   schema: schemaCommand,
 };
 

@@ -69,8 +69,8 @@ describe("Chat tools to Open Responses tools", () => {
     expect(chatToolsToResponses({ tools })).toEqual({
       value: [{ type: "function", name: "ping" }],
       losses: [
-        { path: "/0/cache_control", code: "provider_extension", detail: "cache_control is not a field of either envelope" },
-        { path: "/0/function/examples", code: "provider_extension", detail: "examples is not a field of either envelope" },
+        { path: "/0/cache_control", code: "provider_extension", detail: '"cache_control" is not a field of the portable shape; Open Responses has no place for it' },
+        { path: "/0/function/examples", code: "provider_extension", detail: '"examples" is not a field of the portable shape; Open Responses has no place for it' },
       ],
     });
   });
@@ -321,7 +321,7 @@ describe("shared parameters", () => {
   test("an unknown key is a provider extension", () => {
     expect(responsesParamToChat({ key: "conversation", body: { conversation: "conv_1" } })).toEqual({
       entries: [],
-      losses: [{ path: "/conversation", code: "provider_extension", detail: "conversation is not a field of either envelope" }],
+      losses: [{ path: "/conversation", code: "provider_extension", detail: '"conversation" is not a field of the portable shape; Chat Completions has no place for it' }],
     });
   });
 
