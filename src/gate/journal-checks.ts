@@ -1,0 +1,440 @@
+// Journal-wide checks: what no single item shows. Items arrive in journal order,
+// one record at a time; state is kept in maps keyed by call_id and id only, so a
+// journal of any length is checked in one pass.
+//
+// | finding                          | attached to                      | found when                                                |
+// |----------------------------------|----------------------------------|-----------------------------------------------------------|
+// | orphan_output                    | the output                       | no earlier function_call has its call_id                  |
+// | output_for_blocked_call          | the output                       | its call's verdict is not `ok` (or the call is an extension) |
+// | duplicate_call_id                | the later call, or later output  | a call_id already called, or already answered             |
+// | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted)         |
+// | missing_output                   | the item that passes the call by | see "passing by" below; related_line is the call's line    |
+// | incomplete_not_last              | the incomplete item              | more items of its response follow it in the record, or the response's own status is not incomplete |
+// | missing_field                    | the call or output               | no non-empty string call_id (call, output) or name (call) |
+// | tool_not_allowed                 | the call                         | the registry in force when it is pushed does not allow it |
+// | reasoning_without_following_item | the reasoning                    | the next item is not an item a reasoning precedes         |
+// | foreign_id                       | the item                         | a placeholder, Chat or call id, or an empty id            |
+// | mixed_envelope                   | the item                         | a Chat structure inside the item                          |
+//
+// Passing by: a call waits for its output while its turn lasts. The turn ends, and
+// the calls still waiting are reported, at a message (an assistant message of the
+// same response as the call, before any output, belongs to the turn), or at any
+// other item that comes after an output (the model answered the outputs: a new
+// turn). Another call or a reasoning before any output is the same turn (parallel
+// calls, interleaved reasoning). A call still waiting at the end of the journal is
+// normal: its output has not been written yet.
+//
+// The caller keeps the tool registry current: it applies a record's request body
+// (`ToolRegistry.addRequestBody`) before it gates the record's items and pushes
+// them, so a request's tool_choice governs the calls of its own record and of
+// every later record, until the next request body.
+import { z } from "zod";
+import { pointer } from "../models/loss.js";
+import type { JournalItem } from "../models/journal-item.js";
+import type { Verdict } from "./replay-gate.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+export const FINDING_CODES = [
+  /** A function_call_output with no earlier function_call of that call_id. */
+  "orphan_output",
+  /** An output whose call's verdict is not `ok`: only a completed, valid call may get one. */
+  "output_for_blocked_call",
+  /** A call_id called twice, or answered twice. */
+  "duplicate_call_id",
+  /** An item id used by an earlier item. */
+  "duplicate_id",
+  /** A call that later items pass by without an output. */
+  "missing_output",
+  /** An `incomplete` item followed by more items of its response, or inside a response that is not incomplete. */
+  "incomplete_not_last",
+  /** A function_call without a non-empty call_id or name, a function_call_output without call_id. */
+  "missing_field",
+  /** A call whose name is outside the allowed tools in force. */
+  "tool_not_allowed",
+  /** A reasoning item not followed by the item it precedes. */
+  "reasoning_without_following_item",
+  /** A placeholder or wrong-prefix id (`__fake_id__`, `chatcmpl-…`, `call_…` on a call, an empty id). */
+  "foreign_id",
+  /** A Chat structure (`tool_calls`, `tool_call_id`, a `tool` role…) inside an item. */
+  "mixed_envelope",
+  /** The replay target cannot hold the item (`gate --for`). */
+  "target_rejects",
+  /** The item is not where the replay target needs it (`gate --for`): an output away from its call. */
+  "target_order",
+] as const;
+
+export const findingSchema = z.object({
+  code: z.enum(FINDING_CODES),
+  detail: z.string(),
+  /** JSON Pointer into the item, to the field concerned. */
+  path: z.string().optional(),
+  /** The line of the other item the finding is about (the call of a missing output, the first of a duplicate). */
+  related_line: z.int().optional(),
+});
+export type Finding = z.infer<typeof findingSchema>;
+export type FindingCode = Finding["code"];
+
+/** An item with its verdict from `replayGate` (set by the caller on function_call items). */
+export type GatedItem = JournalItem & { verdict?: Verdict };
+export type CheckedItem = GatedItem & { findings: Finding[] };
+
+/** A per-item check run alongside the journal checks (a replay target's, for one). */
+export interface ItemCheck {
+  check(item: JournalItem): Finding[];
+}
+
+export interface JournalCheckOptions {
+  /** The tools in force; without it, every name is allowed. */
+  registry?: ToolRegistry;
+  /** More checks; their findings come first on each item. */
+  checks?: readonly ItemCheck[];
+}
+
+/** What an item is, for the checks and the targets. */
+export type ItemKind =
+  | "message"
+  /** A message without `type` (Chat-style `{role, content}`), which only some envelopes accept. */
+  | "untyped_message"
+  | "function_call"
+  | "function_call_output"
+  | "reasoning"
+  | "item_reference"
+  | "compaction"
+  | "extension"
+  /** No type, a type that is not a string, or a type no envelope defines. */
+  | "unknown";
+
+export function itemKind(fields: Record<string, unknown>): ItemKind {
+  const type = fields.type;
+  if (type === undefined || type === null) {
+    if (typeof fields.role === "string") return "untyped_message";
+    if (typeof fields.id === "string" && Object.keys(fields).length <= 2) return "item_reference";
+    return "unknown";
+  }
+  if (typeof type !== "string") return "unknown";
+  if (type.includes(":")) return "extension";
+  switch (type) {
+    case "message":
+    case "function_call":
+    case "function_call_output":
+    case "reasoning":
+    case "item_reference":
+    case "compaction":
+      return type;
+  }
+  return "unknown";
+}
+
+/** The fields of an item, or none when the record is not an object. */
+export function itemFields(item: unknown): Record<string, unknown> {
+  return item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : {};
+}
+
+/** Why an item's id is not one a provider gave it, or `undefined` when it may be. */
+export function foreignIdReason(fields: Record<string, unknown>, kind: ItemKind = itemKind(fields)): string | undefined {
+  const id = fields.id;
+  if (id === undefined || id === null || kind === "item_reference") return undefined;
+  if (typeof id !== "string") return `the id is ${describe(id)}, not a string`;
+  if (id.trim() === "") return "the id is empty";
+  if (/^__.*__$/.test(id)) return `${describe(id)} is a placeholder id`;
+  if (id.startsWith("chatcmpl-")) return `${describe(id)} is a Chat completion id, not an item id`;
+  if (kind === "function_call" && id.startsWith("call_")) return `${describe(id)} is a call id put in the item id`;
+  if ((kind === "function_call" || kind === "function_call_output") && id === fields.call_id) return `the id repeats the call_id ${describe(id)}`;
+  return undefined;
+}
+
+interface CallRecord {
+  line: number;
+  name: string | undefined;
+  /** The verdict's reason; an extension call counts as `namespaced`. */
+  reason: string;
+  turn: string;
+  /** The line of its first output, once answered. */
+  outputLine?: number;
+}
+
+/** Chat fields that have no place in an item. */
+const CHAT_FIELDS = ["tool_calls", "tool_call_id", "function_call"] as const;
+const CHAT_ROLES = new Set(["tool", "function"]);
+const CHAT_PART_TYPES = new Set(["image_url", "input_audio", "file"]);
+
+export class JournalChecker {
+  private readonly registry: ToolRegistry | undefined;
+  private readonly checks: readonly ItemCheck[];
+  private readonly calls = new Map<string, CallRecord>();
+  /** Calls waiting for their output, in call order. */
+  private readonly waiting = new Map<string, CallRecord>();
+  private readonly ids = new Map<string, number>();
+  /** An output came since the last item of another kind: the next such item starts a turn. */
+  private afterOutputs = false;
+  /** A reasoning item waiting to see what follows it. */
+  private held: CheckedItem | undefined;
+
+  constructor(options: JournalCheckOptions = {}) {
+    this.registry = options.registry;
+    this.checks = options.checks ?? [];
+  }
+
+  /** The items of one record, in order; returns the items whose findings are final, in input order. */
+  push(items: readonly GatedItem[]): CheckedItem[] {
+    const released: CheckedItem[] = [];
+    const lastOfResponse = lastIndexByResponse(items);
+    items.forEach((gated, index) => {
+      const checked: CheckedItem = { ...gated, findings: this.checks.flatMap((check) => check.check(gated)) };
+      const fields = itemFields(gated.item);
+      const kind = itemKind(fields);
+      if (this.held) {
+        if (!precedesReasoningFollower(kind, fields)) {
+          this.held.findings.push({
+            code: "reasoning_without_following_item",
+            detail: `the reasoning is followed by ${describeItem(kind, fields)}, not by the message or call it precedes`,
+            related_line: gated.provenance.line,
+          });
+        }
+        released.push(this.held);
+        this.held = undefined;
+      }
+      this.checkItem(checked, fields, kind);
+      this.checkIncomplete(checked, fields, index, lastOfResponse);
+      if (kind === "reasoning") this.held = checked;
+      else released.push(checked);
+    });
+    return released;
+  }
+
+  /** The end of the journal: a reasoning still held has nothing after it. Calls still waiting are normal. */
+  finish(): CheckedItem[] {
+    const held = this.held;
+    this.held = undefined;
+    if (!held) return [];
+    held.findings.push({ code: "reasoning_without_following_item", detail: "the journal ends after the reasoning, without the item it precedes" });
+    return [held];
+  }
+
+  private checkItem(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind): void {
+    const findings = checked.findings;
+    findings.push(...mixedEnvelopeFindings(fields));
+    const foreign = foreignIdReason(fields, kind);
+    if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
+    if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
+      const first = this.ids.get(fields.id);
+      if (first !== undefined) findings.push({ code: "duplicate_id", detail: `the id ${describe(fields.id)} was used by an earlier item`, path: "/id", related_line: first });
+      else this.ids.set(fields.id, checked.provenance.line);
+    }
+    switch (kind) {
+      case "function_call":
+        this.passBy(checked, kind, fields);
+        this.checkCall(checked, fields);
+        return;
+      case "function_call_output":
+        this.checkOutput(checked, fields);
+        return;
+      case "extension":
+        this.passBy(checked, kind, fields);
+        // An extension named like a call keeps its call_id: an output for it is then
+        // an output for a blocked call, not an orphan.
+        if (typeof fields.type === "string" && fields.type.endsWith(":function_call")) this.registerExtensionCall(checked, fields);
+        return;
+      case "message":
+      case "untyped_message":
+      case "reasoning":
+      case "item_reference":
+      case "compaction":
+      case "unknown":
+        this.passBy(checked, kind, fields);
+        return;
+      default:
+        return assertNever(kind);
+    }
+  }
+
+  private checkCall(checked: CheckedItem, fields: Record<string, unknown>): void {
+    const findings = checked.findings;
+    const line = checked.provenance.line;
+    const callId = nonEmptyString(fields.call_id);
+    const name = nonEmptyString(fields.name);
+    if (callId === undefined) findings.push({ code: "missing_field", detail: `the call has ${describeMissing(fields.call_id)} call_id: no output can be paired with it`, path: "/call_id" });
+    if (name === undefined) findings.push({ code: "missing_field", detail: `the call has ${describeMissing(fields.name)} name: no tool can be chosen for it`, path: "/name" });
+    if (name !== undefined && this.registry) {
+      const refusal = this.registry.notAllowedReason(name);
+      if (refusal) findings.push({ code: "tool_not_allowed", detail: `"${name}" is not allowed: ${refusal}`, path: "/name" });
+    }
+    if (callId === undefined) return;
+    const earlier = this.calls.get(callId);
+    if (earlier) {
+      findings.push({ code: "duplicate_call_id", detail: `the call_id ${describe(callId)} was already used by the call of line ${earlier.line}`, path: "/call_id", related_line: earlier.line });
+      return;
+    }
+    const record: CallRecord = { line, name, reason: checked.verdict?.reason ?? "unchecked", turn: turnOf(checked) };
+    this.calls.set(callId, record);
+    this.waiting.set(callId, record);
+  }
+
+  private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
+    const callId = nonEmptyString(fields.call_id);
+    if (callId === undefined || this.calls.has(callId)) return;
+    this.calls.set(callId, { line: checked.provenance.line, name: nonEmptyString(fields.name), reason: "namespaced", turn: turnOf(checked) });
+  }
+
+  private checkOutput(checked: CheckedItem, fields: Record<string, unknown>): void {
+    const findings = checked.findings;
+    this.afterOutputs = true;
+    const callId = nonEmptyString(fields.call_id);
+    if (callId === undefined) {
+      findings.push({ code: "missing_field", detail: `the output has ${describeMissing(fields.call_id)} call_id: it answers no call`, path: "/call_id" });
+      return;
+    }
+    const call = this.calls.get(callId);
+    if (!call) {
+      findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${describe(callId)}`, path: "/call_id" });
+      return;
+    }
+    if (call.outputLine !== undefined) {
+      findings.push({ code: "duplicate_call_id", detail: `the call ${describe(callId)} was already answered on line ${call.outputLine}`, path: "/call_id", related_line: call.outputLine });
+      return;
+    }
+    call.outputLine = checked.provenance.line;
+    this.waiting.delete(callId);
+    if (call.reason !== "ok") {
+      const why = call.reason === "unchecked" ? "was not gated" : `is blocked (${call.reason})`;
+      findings.push({ code: "output_for_blocked_call", detail: `its call ${describe(callId)} on line ${call.line} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: call.line });
+    }
+  }
+
+  /** Reports the waiting calls whose turn `checked` ends (see "Passing by" above). */
+  private passBy(checked: CheckedItem, kind: ItemKind, fields: Record<string, unknown>): void {
+    const isMessage = kind === "message" || kind === "untyped_message";
+    const outputsCame = this.afterOutputs;
+    this.afterOutputs = false;
+    if (!(isMessage || outputsCame) || this.waiting.size === 0) return;
+    const turn = turnOf(checked);
+    // An assistant message of the calls' own response, before any output, is part of their turn.
+    const mayJoinTurn = isMessage && fields.role === "assistant" && !outputsCame;
+    for (const [callId, call] of this.waiting) {
+      if (mayJoinTurn && call.turn === turn) continue;
+      checked.findings.push({
+        code: "missing_output",
+        detail: `the call ${describe(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
+        related_line: call.line,
+      });
+      this.waiting.delete(callId);
+    }
+  }
+
+  private checkIncomplete(checked: CheckedItem, fields: Record<string, unknown>, index: number, lastOfResponse: ReadonlyMap<string, number>): void {
+    const response = checked.provenance.response;
+    if (fields.status !== "incomplete" || !response) return;
+    const last = lastOfResponse.get(responseKey(checked)) ?? index;
+    if (last > index) {
+      checked.findings.push({ code: "incomplete_not_last", detail: `the item is incomplete, yet ${last - index} more item(s) of its response follow it`, path: "/status" });
+    } else if (response.status !== "incomplete") {
+      const status = response.status === undefined ? "no status" : `status ${describe(response.status)}`;
+      checked.findings.push({ code: "incomplete_not_last", detail: `the item is incomplete inside a response with ${status}`, path: "/status" });
+    }
+  }
+}
+
+/** Items a reasoning may precede: what a model outputs after it. */
+function precedesReasoningFollower(kind: ItemKind, fields: Record<string, unknown>): boolean {
+  switch (kind) {
+    case "function_call":
+    case "extension":
+    case "item_reference":
+      return true;
+    case "message":
+    case "untyped_message":
+      return fields.role === "assistant";
+    case "function_call_output":
+    case "reasoning":
+    case "compaction":
+    case "unknown":
+      return false;
+    default:
+      return assertNever(kind);
+  }
+}
+
+function mixedEnvelopeFindings(fields: Record<string, unknown>): Finding[] {
+  const findings: Finding[] = [];
+  for (const field of CHAT_FIELDS) {
+    if (fields[field] !== undefined && Object.hasOwn(fields, field)) {
+      findings.push({ code: "mixed_envelope", detail: `"${field}" is a Chat Completions field, not part of an item`, path: pointer(field) });
+    }
+  }
+  if (fields.function !== null && typeof fields.function === "object" && Object.hasOwn(fields, "function")) {
+    findings.push({ code: "mixed_envelope", detail: `a "function" object is the Chat form of a tool call, not an item`, path: "/function" });
+  }
+  if (typeof fields.role === "string" && CHAT_ROLES.has(fields.role)) {
+    findings.push({ code: "mixed_envelope", detail: `the role "${fields.role}" is a Chat Completions role; an output is a function_call_output item`, path: "/role" });
+  }
+  if (Array.isArray(fields.content)) {
+    fields.content.forEach((part, index) => {
+      const type = itemFields(part).type;
+      if (typeof type === "string" && CHAT_PART_TYPES.has(type)) {
+        findings.push({ code: "mixed_envelope", detail: `a "${type}" part is a Chat Completions content part`, path: pointer("content", index, "type") });
+      }
+    });
+  }
+  return findings;
+}
+
+/** The items of one response: same input, same line, same response id. */
+function turnOf(item: JournalItem): string {
+  const { source, line, response } = item.provenance;
+  return response ? `response ${source ?? ""} ${line} ${response.id ?? ""}` : `record ${source ?? ""} ${line}`;
+}
+
+function responseKey(item: JournalItem): string {
+  return String(item.provenance.response?.id ?? "");
+}
+
+/** For each response of the record, the index of its last item. */
+function lastIndexByResponse(items: readonly JournalItem[]): Map<string, number> {
+  const last = new Map<string, number>();
+  items.forEach((item, index) => {
+    if (item.provenance.response) last.set(responseKey(item), index);
+  });
+  return last;
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function describeMissing(value: unknown): string {
+  if (value === undefined) return "no";
+  if (value === "") return "an empty";
+  return `a non-string (${describe(value)})`;
+}
+
+function describeItem(kind: ItemKind, fields: Record<string, unknown>): string {
+  switch (kind) {
+    case "message":
+    case "untyped_message":
+      return typeof fields.role === "string" ? `${fields.role} message` : "message";
+    case "function_call":
+    case "function_call_output":
+    case "reasoning":
+    case "item_reference":
+    case "compaction":
+      return kind;
+    case "extension":
+      return `${String(fields.type)} item`;
+    case "unknown":
+      return typeof fields.type === "string" ? `${fields.type} item` : "item without a type";
+    default:
+      return assertNever(kind);
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? value.slice(0, 60) + "…" : value);
+  return `${typeof value} ${String(value)}`;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled item kind ${String(value)}`);
+}

@@ -1,0 +1,538 @@
+// Replay targets: what a provider accepts, how a journal is rewritten toward it
+// (`normalize --for`, every change reported) and how it is checked (`gate --for`).
+//
+// | target            | items it holds                                   | rewrite                                      |
+// |-------------------|--------------------------------------------------|----------------------------------------------|
+// | open-responses    | message, function_call, function_call_output      | other items removed; foreign ids removed; a typeless message gets `type` |
+// | openai-responses  | the portable items, reasoning with an `rs` id,    | `openai:` slug removed from OpenAI's types;  |
+// |                   | item_reference, compaction, OpenAI's own types    | other extensions removed; ids of another provider's form removed |
+// | chat-completions  | messages, function_call, function_call_output     | other items removed; a turn's text, then its calls, then their outputs |
+// | strict            | everything, without `status`                      | `status` removed from every item             |
+// | adjacent          | everything                                        | each output moved directly after its call    |
+//
+// Reordering keeps a buffer of the current turn only: it opens at a call and
+// closes when every call of it is answered, or when an item comes that ends the
+// turn (a message other than the turn's own assistant text, or anything after an
+// output while calls still wait). A turn longer than `maxTurnItems` is released as
+// it is; `gate --for` then reports what stayed out of order.
+//
+// Checks give findings: `target_rejects` for an item or field the target cannot
+// hold, `target_order` for an output away from where the target needs it. A
+// foreign id is already a journal finding (`foreign_id`) and is not reported twice.
+import { pointer, type LossCode } from "../models/loss.js";
+import type { JournalItem } from "../models/journal-item.js";
+import { functionCallItemSchema, functionCallOutputItemSchema, messageItemSchema } from "../models/open-responses.js";
+import { foreignIdReason, itemFields, itemKind, type Finding, type ItemCheck, type ItemKind } from "./journal-checks.js";
+
+export const TARGETS = ["open-responses", "openai-responses", "chat-completions", "strict", "adjacent"] as const;
+export type Target = (typeof TARGETS)[number];
+
+export function isTarget(value: string): value is Target {
+  return (TARGETS as readonly string[]).includes(value);
+}
+
+export const TARGET_CHANGE_CODES = [
+  /** An item the target cannot hold was removed (reasoning, an extension item…). */
+  "unsupported_item",
+  /** A field the target rejects was removed (`status` for strict). */
+  "unsupported_field",
+  /** A value was rewritten to the target's form (a slug removed, a `type` added). */
+  "form_changed",
+  /** A placeholder or another provider's id was removed; the target assigns its own. */
+  "foreign_id_removed",
+  /** The item was moved ahead of earlier items, to where the target needs it. */
+  "reordered",
+] as const satisfies ReadonlyArray<LossCode | "foreign_id_removed" | "reordered">;
+export type TargetChangeCode = (typeof TARGET_CHANGE_CODES)[number];
+
+/** One change made for a target: a loss, placed by the item's line and index. */
+export interface TargetChange {
+  source?: string;
+  line: number;
+  index: number;
+  /** JSON Pointer into the item ("" for the whole item). */
+  path: string;
+  code: TargetChangeCode;
+  detail: string;
+}
+
+export interface Rewritten {
+  items: JournalItem[];
+  changes: TargetChange[];
+}
+
+export interface RewriteOptions {
+  /** The longest turn held back for reordering. */
+  maxTurnItems?: number;
+}
+
+export const DEFAULT_MAX_TURN_ITEMS = 10_000;
+
+/** The provider item types the OpenAI Responses API accepts as input, without their slug. */
+export const OPENAI_ITEM_TYPES: ReadonlySet<string> = new Set([
+  "web_search_call",
+  "file_search_call",
+  "computer_call",
+  "computer_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "mcp_call",
+  "mcp_list_tools",
+  "mcp_approval_request",
+  "mcp_approval_response",
+  "image_generation_call",
+  "code_interpreter_call",
+  "local_shell_call",
+  "local_shell_call_output",
+  "shell_call",
+  "shell_call_output",
+  "apply_patch_call",
+  "apply_patch_call_output",
+  "tool_search_call",
+  "tool_search_output",
+]);
+
+/** The id prefix OpenAI requires of an input item, where it requires one. */
+const OPENAI_ID_PREFIXES: Partial<Record<ItemKind, string>> = { function_call: "fc", message: "msg", reasoning: "rs" };
+const MESSAGE_ROLES = new Set(["user", "assistant", "system", "developer"]);
+
+// ---------------------------------------------------------------- rewriting
+
+type Outcome = { item: JournalItem | undefined; changes: TargetChange[] };
+
+/** Rewrites one item for the target, before any reordering. */
+function rewriteItem(journalItem: JournalItem, target: Target): Outcome {
+  const fields = itemFields(journalItem.item);
+  const kind = itemKind(fields);
+  const changes: TargetChange[] = [];
+  const change = (path: string, code: TargetChangeCode, detail: string) => changes.push({ ...placeOf(journalItem), path, code, detail });
+  const remove = (why: string): Outcome => {
+    change("", "unsupported_item", why);
+    return { item: undefined, changes };
+  };
+  const rejection = rejectionOf(target, kind, fields);
+  let rewritten: Record<string, unknown> | undefined;
+  const edit = () => (rewritten ??= { ...fields });
+  switch (target) {
+    case "open-responses": {
+      if (kind === "untyped_message" && MESSAGE_ROLES.has(String(fields.role))) {
+        edit().type = "message";
+        change("/type", "form_changed", 'the message gets `type: "message"`, which Open Responses requires');
+      } else if (rejection) return remove(rejection);
+      const foreign = foreignIdReason(fields, kind);
+      if (foreign) {
+        delete edit().id;
+        change("/id", "foreign_id_removed", `${foreign}; removed`);
+      }
+      break;
+    }
+    case "openai-responses": {
+      if (kind === "extension" && typeof fields.type === "string" && fields.type.startsWith("openai:") && OPENAI_ITEM_TYPES.has(fields.type.slice(7))) {
+        edit().type = fields.type.slice(7);
+        change("/type", "form_changed", `"${fields.type}" is written as OpenAI's own "${fields.type.slice(7)}"`);
+        break;
+      }
+      if (rejection) return remove(rejection);
+      const prefix = OPENAI_ID_PREFIXES[kind];
+      const foreign = foreignIdReason(fields, kind) ?? (prefix && typeof fields.id === "string" && !fields.id.startsWith(prefix) ? `${JSON.stringify(fields.id)} does not begin with "${prefix}"` : undefined);
+      if (foreign) {
+        delete edit().id;
+        change("/id", "foreign_id_removed", `${foreign}; removed`);
+      }
+      break;
+    }
+    case "chat-completions":
+      if (rejection) return remove(rejection);
+      break;
+    case "strict":
+      if (Object.hasOwn(fields, "status")) {
+        delete edit().status;
+        change("/status", "unsupported_field", "strict input items carry no status");
+      }
+      break;
+    case "adjacent":
+      break;
+    default:
+      return assertNever(target);
+  }
+  return { item: rewritten ? { ...journalItem, item: rewritten } : journalItem, changes };
+}
+
+/** Why the target cannot hold an item of this kind, or `undefined`. */
+function rejectionOf(target: Target, kind: ItemKind, fields: Record<string, unknown>): string | undefined {
+  switch (target) {
+    case "open-responses":
+      switch (kind) {
+        case "message":
+        case "function_call":
+        case "function_call_output":
+          return undefined;
+        case "untyped_message":
+          return "a message without `type` is not an Open Responses item";
+        case "reasoning":
+        case "item_reference":
+        case "compaction":
+          return `a ${kind} item is not part of the portable core`;
+        case "extension":
+          return `"${String(fields.type)}" is one provider's extension, not part of the portable core`;
+        case "unknown":
+          return unknownItem(fields);
+        default:
+          return assertNever(kind);
+      }
+    case "openai-responses":
+      switch (kind) {
+        case "message":
+        case "untyped_message":
+        case "function_call":
+        case "function_call_output":
+        case "item_reference":
+        case "compaction":
+          return undefined;
+        case "reasoning":
+          return typeof fields.id === "string" && fields.id.startsWith("rs") ? undefined : "OpenAI replays a reasoning item only with its own `rs` id";
+        case "extension": {
+          const type = String(fields.type);
+          return type.startsWith("openai:") && OPENAI_ITEM_TYPES.has(type.slice(7)) ? undefined : `"${type}" is not an item type OpenAI accepts`;
+        }
+        case "unknown":
+          return unknownItem(fields);
+        default:
+          return assertNever(kind);
+      }
+    case "chat-completions":
+      switch (kind) {
+        case "message":
+        case "untyped_message":
+          return MESSAGE_ROLES.has(String(fields.role)) ? undefined : `a message with role ${JSON.stringify(fields.role)} has no Chat form`;
+        case "function_call":
+        case "function_call_output":
+          return undefined;
+        case "reasoning":
+        case "item_reference":
+        case "compaction":
+          return `a ${kind} item has no Chat Completions form`;
+        case "extension":
+          return `"${String(fields.type)}" is one provider's extension and has no Chat Completions form`;
+        case "unknown":
+          return unknownItem(fields);
+        default:
+          return assertNever(kind);
+      }
+    case "strict":
+    case "adjacent":
+      return undefined;
+    default:
+      return assertNever(target);
+  }
+}
+
+function unknownItem(fields: Record<string, unknown>): string {
+  return typeof fields.type === "string" ? `"${fields.type}" is not an item type of this target` : "an item without a type";
+}
+
+interface TurnEntry {
+  item: JournalItem;
+  seq: number;
+}
+
+interface TurnCall {
+  entry: TurnEntry;
+  /** Items of the turn that came after the previous call and before this one. */
+  before: TurnEntry[];
+  output?: TurnEntry;
+}
+
+interface Turn {
+  /** Chat: the turn's assistant text, written before its calls. */
+  text: TurnEntry[];
+  calls: TurnCall[];
+  byCallId: Map<string, TurnCall>;
+  /** Items after the last call (adjacent), kept after its output. */
+  after: TurnEntry[];
+  outputs: TurnEntry[];
+  waiting: number;
+  size: number;
+}
+
+/**
+ * Rewrites a journal toward a target, record by record. `push` returns the items
+ * it can release (a turn being reordered is held back) and every change made.
+ */
+export class TargetRewriter {
+  private readonly target: Target;
+  private readonly maxTurnItems: number;
+  private readonly reorders: boolean;
+  private turn: Turn | undefined;
+  private seq = 0;
+
+  constructor(target: Target, options: RewriteOptions = {}) {
+    this.target = target;
+    this.maxTurnItems = options.maxTurnItems ?? DEFAULT_MAX_TURN_ITEMS;
+    this.reorders = target === "chat-completions" || target === "adjacent";
+  }
+
+  push(items: readonly JournalItem[]): Rewritten {
+    const out: Rewritten = { items: [], changes: [] };
+    for (const journalItem of items) {
+      const { item, changes } = rewriteItem(journalItem, this.target);
+      out.changes.push(...changes);
+      if (item === undefined) continue;
+      if (!this.reorders) out.items.push(item);
+      else this.place({ item, seq: this.seq++ }, out);
+    }
+    return out;
+  }
+
+  /** The end of the journal: the open turn is released as far as it got. */
+  finish(): Rewritten {
+    const out: Rewritten = { items: [], changes: [] };
+    this.flush(out);
+    return out;
+  }
+
+  private place(entry: TurnEntry, out: Rewritten): void {
+    const fields = itemFields(entry.item.item);
+    const kind = itemKind(fields);
+    const turn = this.turn;
+    const callId = typeof fields.call_id === "string" && fields.call_id !== "" ? fields.call_id : undefined;
+    if (!turn) {
+      if (kind === "function_call" && callId !== undefined) this.open(entry, callId);
+      else out.items.push(entry.item);
+      return;
+    }
+    const answered = turn.outputs.length > 0;
+    const call = callId === undefined ? undefined : turn.byCallId.get(callId);
+    if (kind === "function_call" && callId !== undefined && !call) {
+      this.addCall(turn, entry, callId);
+    } else if (kind === "function_call_output" && call && !call.output) {
+      call.output = entry;
+      turn.outputs.push(entry);
+      turn.waiting -= 1;
+      turn.size += 1;
+      if (turn.waiting === 0) this.flush(out);
+      return;
+    } else if (!answered && this.belongsToTurn(kind, fields)) {
+      turn.size += 1;
+      if (this.target === "chat-completions") turn.text.push(entry);
+      else turn.after.push(entry);
+    } else {
+      this.flush(out);
+      if (kind === "function_call" && callId !== undefined) this.open(entry, callId);
+      else out.items.push(entry.item);
+      return;
+    }
+    if (turn.size > this.maxTurnItems) this.flush(out);
+  }
+
+  /** Items that may sit inside a turn before its outputs: the model's own output. */
+  private belongsToTurn(kind: ItemKind, fields: Record<string, unknown>): boolean {
+    if (kind === "message" || kind === "untyped_message") return fields.role === "assistant";
+    // Chat holds nothing else between calls; for adjacent, a reasoning or a
+    // provider item between calls stays in front of the call after it.
+    return this.target === "adjacent" && (kind === "reasoning" || kind === "extension" || kind === "item_reference");
+  }
+
+  private open(entry: TurnEntry, callId: string): void {
+    this.turn = { text: [], calls: [], byCallId: new Map(), after: [], outputs: [], waiting: 0, size: 0 };
+    this.addCall(this.turn, entry, callId);
+  }
+
+  private addCall(turn: Turn, entry: TurnEntry, callId: string): void {
+    const call: TurnCall = { entry, before: turn.after, output: undefined };
+    turn.after = [];
+    turn.calls.push(call);
+    turn.byCallId.set(callId, call);
+    turn.waiting += 1;
+    turn.size += 1;
+  }
+
+  private flush(out: Rewritten): void {
+    const turn = this.turn;
+    this.turn = undefined;
+    if (!turn) return;
+    const order: TurnEntry[] = [];
+    if (this.target === "chat-completions") {
+      order.push(...turn.text);
+      for (const call of turn.calls) order.push(...call.before, call.entry);
+      order.push(...turn.after, ...turn.outputs);
+    } else {
+      for (const call of turn.calls) {
+        order.push(...call.before, call.entry);
+        if (call.output) order.push(call.output);
+      }
+      order.push(...turn.after);
+    }
+    this.reportMoves(order, out);
+    for (const entry of order) out.items.push(entry.item);
+  }
+
+  /** Reports each item written ahead of an item that came before it. */
+  private reportMoves(order: readonly TurnEntry[], out: Rewritten): void {
+    // Walking backwards: the earliest-arrived item written after each position.
+    const earliestAfter: Array<TurnEntry | undefined> = new Array(order.length);
+    let earliest: TurnEntry | undefined;
+    for (let i = order.length - 1; i >= 0; i--) {
+      earliestAfter[i] = earliest;
+      if (!earliest || order[i].seq < earliest.seq) earliest = order[i];
+    }
+    order.forEach((entry, i) => {
+      const overtaken = earliestAfter[i];
+      if (!overtaken || overtaken.seq > entry.seq) return;
+      out.changes.push({ ...placeOf(entry.item), path: "", code: "reordered", detail: `${this.moveReason(entry)}: written before the item of line ${overtaken.item.provenance.line}` });
+    });
+  }
+
+  private moveReason(entry: TurnEntry): string {
+    const kind = itemKind(itemFields(entry.item.item));
+    if (this.target === "adjacent") return kind === "function_call_output" ? "moved directly after its call" : "moved to follow the previous call's output";
+    if (kind === "function_call") return "moved up to join the other calls of its turn";
+    return "moved before the turn's calls: Chat keeps a turn's text and calls in one assistant message";
+  }
+}
+
+/** Rewrites a whole journal at once (for small journals and tests; `TargetRewriter` streams). */
+export function rewriteForTarget(items: Iterable<JournalItem>, target: Target, options: RewriteOptions = {}): Rewritten {
+  const rewriter = new TargetRewriter(target, options);
+  const all: Rewritten = { items: [], changes: [] };
+  for (const item of items) {
+    const part = rewriter.push([item]);
+    all.items.push(...part.items);
+    all.changes.push(...part.changes);
+  }
+  const last = rewriter.finish();
+  all.items.push(...last.items);
+  all.changes.push(...last.changes);
+  return all;
+}
+
+// ---------------------------------------------------------------- checking
+
+type ChatPhase = "none" | "calls" | "outputs";
+
+/**
+ * Checks items against a target, one at a time, in journal order; the findings
+ * of an item are final when `check` returns. Usable alone, or as one of the
+ * `checks` of a `JournalChecker`.
+ */
+export class TargetChecker implements ItemCheck {
+  readonly target: Target;
+  /** Every call seen: its line, to point an out-of-place output at it. */
+  private readonly calls = new Map<string, number>();
+  private previous: { kind: ItemKind; callId: unknown } | undefined;
+  private phase: ChatPhase = "none";
+  /** Chat: the calls of the current assistant turn still waiting for their tool message. */
+  private readonly group = new Set<string>();
+
+  constructor(target: Target) {
+    this.target = target;
+  }
+
+  check(journalItem: JournalItem): Finding[] {
+    const fields = itemFields(journalItem.item);
+    const kind = itemKind(fields);
+    const findings: Finding[] = [];
+    const rejection = rejectionOf(this.target, kind, fields);
+    if (rejection) findings.push({ code: "target_rejects", detail: rejection, path: kind === "untyped_message" ? "/type" : "" });
+    switch (this.target) {
+      case "open-responses":
+        if (!rejection) findings.push(...portableShapeFindings(kind, fields));
+        break;
+      case "openai-responses": {
+        const prefix = OPENAI_ID_PREFIXES[kind];
+        if (kind !== "reasoning" && prefix && typeof fields.id === "string" && fields.id !== "" && !fields.id.startsWith(prefix) && !foreignIdReason(fields, kind)) {
+          findings.push({ code: "target_rejects", detail: `OpenAI expects the id of a ${kind} to begin with "${prefix}", not ${JSON.stringify(fields.id)}`, path: "/id" });
+        }
+        break;
+      }
+      case "chat-completions":
+        findings.push(...this.chatOrder(kind, fields));
+        break;
+      case "strict":
+        if (Object.hasOwn(fields, "status")) findings.push({ code: "target_rejects", detail: "strict input items carry no status", path: "/status" });
+        break;
+      case "adjacent":
+        findings.push(...this.adjacentOrder(kind, fields));
+        break;
+      default:
+        return assertNever(this.target);
+    }
+    if (kind === "function_call" && typeof fields.call_id === "string" && !this.calls.has(fields.call_id)) this.calls.set(fields.call_id, journalItem.provenance.line);
+    this.previous = { kind, callId: fields.call_id };
+    return findings;
+  }
+
+  private adjacentOrder(kind: ItemKind, fields: Record<string, unknown>): Finding[] {
+    if (kind !== "function_call_output" || typeof fields.call_id !== "string") return [];
+    if (this.previous?.kind === "function_call" && this.previous.callId === fields.call_id) return [];
+    const callLine = this.calls.get(fields.call_id);
+    if (callLine === undefined) return [];
+    return [{ code: "target_order", detail: `the output does not directly follow its call (line ${callLine})`, path: "", related_line: callLine }];
+  }
+
+  /** Chat: a turn's text, then its calls, then a tool message for each, before anything else. */
+  private chatOrder(kind: ItemKind, fields: Record<string, unknown>): Finding[] {
+    switch (kind) {
+      case "function_call":
+        if (this.phase !== "calls") this.group.clear();
+        this.phase = "calls";
+        if (typeof fields.call_id === "string") this.group.add(fields.call_id);
+        return [];
+      case "function_call_output": {
+        const callId = typeof fields.call_id === "string" ? fields.call_id : undefined;
+        if (callId !== undefined && this.group.delete(callId)) {
+          this.phase = "outputs";
+          return [];
+        }
+        const callLine = callId === undefined ? undefined : this.calls.get(callId);
+        if (callLine === undefined) return [];
+        return [{ code: "target_order", detail: `the output is not among the tool messages right after its call (line ${callLine})`, path: "", related_line: callLine }];
+      }
+      case "message":
+      case "untyped_message":
+        if (this.phase === "calls" && fields.role === "assistant") {
+          return [{ code: "target_order", detail: "assistant text between a turn's calls and their outputs: Chat writes a turn's text before its calls", path: "" }];
+        }
+        this.phase = "none";
+        this.group.clear();
+        return [];
+      case "reasoning":
+      case "item_reference":
+      case "compaction":
+      case "extension":
+      case "unknown":
+        // Rejected by the target already; they do not end a turn.
+        return [];
+      default:
+        return assertNever(kind);
+    }
+  }
+}
+
+/** The fields of a portable item that break the Open Responses item schema. */
+function portableShapeFindings(kind: ItemKind, fields: Record<string, unknown>): Finding[] {
+  const schema = kind === "message" ? messageItemSchema : kind === "function_call" ? functionCallItemSchema : kind === "function_call_output" ? functionCallOutputItemSchema : undefined;
+  if (!schema) return [];
+  const parsed = schema.safeParse(fields);
+  if (parsed.success) return [];
+  const issue = parsed.error.issues[0];
+  const path = pointer(...issue.path.map(String));
+  return [{ code: "target_rejects", detail: `not a valid Open Responses ${kind}: ${path || "the item"} ${issue.message}`, path }];
+}
+
+/** Checks a whole journal against a target (`TargetChecker` streams). */
+export function checkTarget(items: Iterable<JournalItem>, target: Target): Array<JournalItem & { findings: Finding[] }> {
+  const checker = new TargetChecker(target);
+  const checked: Array<JournalItem & { findings: Finding[] }> = [];
+  for (const item of items) checked.push({ ...item, findings: checker.check(item) });
+  return checked;
+}
+
+function placeOf(item: JournalItem): { source?: string; line: number; index: number } {
+  const { source, line, index } = item.provenance;
+  return source === undefined ? { line, index } : { source, line, index };
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled case ${String(value)}`);
+}
