@@ -1,0 +1,303 @@
+// Open Responses items (the canonical form) -> Chat Completions messages.
+//
+// | Open Responses                          | Chat                                                            |
+// |-----------------------------------------|-----------------------------------------------------------------|
+// | user / system / developer `message`     | message of the same role; a string stays a string, parts stay parts |
+// |   input_text / input_image / input_file |   text / image_url (`detail` only if set) / file                 |
+// | assistant `message`                     | opens an assistant message: output_text -> text, one lone refusal part -> `refusal`, flat url citations -> nested `annotations` |
+// | `function_call`                         | joins the open assistant message as a `tool_calls` entry (one is opened, content null, if none is); `call_id` -> `id` |
+// | `function_call_output`                  | `tool` message placed directly after the assistant message holding its call, in call order; in place when no call matches |
+// | reasoning, compaction, item_reference, extension items | losses (no Chat equivalent); they close nothing    |
+// | item `id`, message `status`, `phase`, a call not completed | losses                                      |
+//
+// The open assistant message takes the run of function_call items after an
+// assistant message, so text and parallel calls stay one message. Any other
+// message or a function_call_output closes it: calls answered one by one stay
+// separate turns.
+import type {
+  ChatAssistantMessage,
+  ChatAssistantPart,
+  ChatMessage,
+  ChatToolMessage,
+  ChatUserPart,
+} from "../../src/models/chat-completions.js";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type {
+  AssistantMessageItem,
+  CanonicalItem,
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  MessageItem,
+  UrlCitationParam,
+} from "../../src/models/open-responses.js";
+import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
+
+const TARGET = "Chat Completions";
+const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
+const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status"];
+const OUTPUT_FIELDS = ["type", "id", "call_id", "output", "status"];
+
+export interface ItemsToMessagesArgs {
+  items: readonly CanonicalItem[];
+}
+
+/** One message, and when it is an assistant message with calls, the tool messages that answer them. */
+interface Block {
+  message: ChatMessage;
+  callIds: string[];
+  answers: Array<{ callIndex: number; message: ChatToolMessage }>;
+}
+
+export function itemsToMessages({ items }: ItemsToMessagesArgs): Converted<ChatMessage[]> {
+  if (!Array.isArray(items)) throw new TypeError("itemsToMessages expects an array of Open Responses items");
+  const losses: Loss[] = [];
+  const blocks: Block[] = [];
+  let open: Block | undefined;
+  const callBlocks = new Map<string, Block[]>();
+
+  const append = (message: ChatMessage): Block => {
+    const block: Block = { message, callIds: [], answers: [] };
+    blocks.push(block);
+    return block;
+  };
+
+  items.forEach((item, index) => {
+    const at = [index];
+    const kind = itemKind(item);
+    switch (kind) {
+      case "message": {
+        const converted = messageFromItem(item as MessageItem, at, losses);
+        const block = converted ? append(converted) : undefined;
+        open = converted?.role === "assistant" ? block : undefined;
+        return;
+      }
+      case "function_call": {
+        const call = item as FunctionCallItem;
+        if (typeof call.call_id !== "string") {
+          losses.push(lossAt(at, "unsupported_item", "a function_call without call_id cannot become a Chat tool call, which needs an id"));
+          return;
+        }
+        losses.push(...callLosses(call, at));
+        open ??= append({ role: "assistant", content: null });
+        const assistant = open.message as ChatAssistantMessage;
+        assistant.tool_calls ??= [];
+        assistant.tool_calls.push({ id: call.call_id, type: "function", function: { name: call.name, arguments: call.arguments } });
+        open.callIds.push(call.call_id);
+        callBlocks.set(call.call_id, [...(callBlocks.get(call.call_id) ?? []), open]);
+        return;
+      }
+      case "function_call_output": {
+        open = undefined;
+        const output = item as FunctionCallOutputItem;
+        losses.push(...extensionFieldLosses(output, OUTPUT_FIELDS, at, TARGET), ...idAndStatusLosses(output, at));
+        if (typeof output.call_id !== "string") {
+          losses.push(lossAt(at, "unsupported_item", "a function_call_output without call_id answers no call; Chat needs the tool_call_id"));
+          return;
+        }
+        const message: ChatToolMessage = { role: "tool", tool_call_id: output.call_id, content: toolContent(output.output, [...at, "output"], losses) };
+        const block = callBlocks.get(output.call_id)?.find((candidate) => !candidate.answers.some((answer) => answer.message.tool_call_id === output.call_id));
+        // Chat accepts a tool message only directly after the assistant message that made the call.
+        if (block) block.answers.push({ callIndex: block.callIds.indexOf(output.call_id), message });
+        else append(message);
+        return;
+      }
+      case "reasoning":
+        losses.push(lossAt(at, "unsupported_item", "Chat Completions cannot replay a reasoning item"));
+        return;
+      case "compaction":
+        losses.push(lossAt(at, "unsupported_item", "Chat Completions cannot replay a compaction item"));
+        return;
+      case "item_reference":
+        losses.push(lossAt(at, "unsupported_item", "Chat Completions has no item references; the referenced item is not here to inline"));
+        return;
+      case "extension":
+      case "unknown": {
+        const type = isRecord(item) ? JSON.stringify(item.type) : "none (not an object)";
+        losses.push(lossAt(at, "unsupported_item", `an item of type ${type} has no Chat Completions equivalent`));
+        return;
+      }
+      default: {
+        const unknownKind: never = kind;
+        throw new Error(`unhandled item kind ${String(unknownKind)}`);
+      }
+    }
+  });
+
+  const messages: ChatMessage[] = [];
+  for (const block of blocks) {
+    messages.push(block.message);
+    const answers = [...block.answers].sort((a, b) => a.callIndex - b.callIndex);
+    messages.push(...answers.map((answer) => answer.message));
+  }
+  return { value: messages, losses };
+}
+
+type ItemKind = "message" | "function_call" | "function_call_output" | "reasoning" | "compaction" | "item_reference" | "extension" | "unknown";
+
+function itemKind(item: unknown): ItemKind {
+  if (!isRecord(item)) return "unknown";
+  const type = item.type;
+  // Easy input messages omit `type`; so may item references.
+  if (!isPresent(type)) return typeof item.role === "string" ? "message" : typeof item.id === "string" ? "item_reference" : "unknown";
+  if (typeof type !== "string") return "unknown";
+  if (type.includes(":")) return "extension";
+  switch (type) {
+    case "message":
+    case "function_call":
+    case "function_call_output":
+    case "reasoning":
+    case "compaction":
+    case "item_reference":
+      return type;
+    default:
+      return "unknown";
+  }
+}
+
+function idAndStatusLosses(item: Record<string, unknown>, at: PointerTokens): Loss[] {
+  const losses: Loss[] = [];
+  if (isPresent(item.id)) losses.push(lossAt([...at, "id"], "unsupported_field", "Chat Completions has no item ids"));
+  if (isPresent(item.status)) losses.push(lossAt([...at, "status"], "unsupported_field", `Chat Completions has no item status ("${String(item.status)}")`));
+  return losses;
+}
+
+function callLosses(call: FunctionCallItem, at: PointerTokens): Loss[] {
+  const losses = extensionFieldLosses(call, CALL_FIELDS, at, TARGET);
+  if (isPresent(call.id)) {
+    losses.push(lossAt([...at, "id"], "unsupported_field", `Chat Completions has no item ids; the call keeps its call_id "${call.call_id}"`));
+  }
+  // A Chat tool call is always a finished one: only another status is lost.
+  if (isPresent(call.status) && call.status !== "completed") {
+    losses.push(lossAt([...at, "status"], "unsupported_field", `Chat Completions cannot mark a call "${call.status}"`));
+  }
+  return losses;
+}
+
+function messageFromItem(item: MessageItem, at: PointerTokens, losses: Loss[]): ChatMessage | undefined {
+  losses.push(...extensionFieldLosses(item, MESSAGE_FIELDS, at, TARGET), ...idAndStatusLosses(item, at));
+  const role = item.role;
+  switch (role) {
+    case "system":
+    case "developer":
+      return { role, content: typeof item.content === "string" ? item.content : textParts(item.content, [...at, "content"], losses) };
+    case "user":
+      return { role, content: typeof item.content === "string" ? item.content : userParts(item.content, [...at, "content"], losses) };
+    case "assistant":
+      if (isPresent(item.phase)) losses.push(lossAt([...at, "phase"], "unsupported_field", `Chat Completions has no message phase ("${item.phase}")`));
+      return assistantFromItem(item, at, losses);
+    default: {
+      const unknownRole: never = role;
+      losses.push(lossAt(at, "unsupported_item", `a message of role "${String(unknownRole)}" has no Chat Completions equivalent`));
+      return undefined;
+    }
+  }
+}
+
+type Part = Record<string, unknown> & { type?: unknown };
+
+type ChatText = { type: "text"; text: string };
+
+function textPart(part: Part, at: PointerTokens, losses: Loss[]): ChatText {
+  losses.push(...extensionFieldLosses(part, ["type", "text"], at, TARGET));
+  return { type: "text", text: part.text as string };
+}
+
+function textParts(parts: readonly Part[], at: PointerTokens, losses: Loss[]): ChatText[] {
+  const converted: ChatText[] = [];
+  parts.forEach((part, index) => {
+    if (part.type === "input_text") {
+      converted.push(textPart(part, [...at, index], losses));
+    } else {
+      losses.push(lossAt([...at, index], "unsupported_part", `Chat takes only text parts here, not "${String(part.type)}"`));
+    }
+  });
+  return converted;
+}
+
+function userParts(parts: readonly Part[], at: PointerTokens, losses: Loss[]): ChatUserPart[] {
+  const converted: ChatUserPart[] = [];
+  parts.forEach((part, index) => {
+    const partAt = [...at, index];
+    if (part.type === "input_text") {
+      converted.push(textPart(part, partAt, losses));
+      return;
+    }
+    if (part.type === "input_image") {
+      losses.push(...extensionFieldLosses(part, ["type", "image_url", "detail"], partAt, TARGET));
+      if (typeof part.image_url !== "string") {
+        losses.push(lossAt(partAt, "unsupported_part", "an image without image_url cannot be sent to Chat Completions"));
+        return;
+      }
+      const detail = part.detail as "auto" | "low" | "high" | null | undefined;
+      converted.push({ type: "image_url", image_url: isPresent(detail) ? { url: part.image_url, detail: detail! } : { url: part.image_url } });
+      return;
+    }
+    if (part.type === "input_file") {
+      losses.push(...extensionFieldLosses(part, ["type", "filename", "file_data", "file_url"], partAt, TARGET));
+      if (typeof part.file_data !== "string") {
+        losses.push(lossAt(partAt, "unsupported_part", "Chat Completions takes a file only as inline file_data"));
+        return;
+      }
+      if (isPresent(part.file_url)) losses.push(lossAt([...partAt, "file_url"], "unsupported_field", "a Chat file has no file_url; the inline file_data is kept"));
+      const file = isPresent(part.filename) ? { filename: part.filename as string, file_data: part.file_data } : { file_data: part.file_data };
+      converted.push({ type: "file", file });
+      return;
+    }
+    losses.push(lossAt(partAt, "unsupported_part", `a Chat user message cannot hold a "${String(part.type)}" part`));
+  });
+  return converted;
+}
+
+function assistantFromItem(item: AssistantMessageItem, at: PointerTokens, losses: Loss[]): ChatAssistantMessage {
+  const content = item.content;
+  if (typeof content === "string") return { role: "assistant", content };
+  const parts = content as readonly Part[];
+  const textCount = parts.filter((part) => part.type === "output_text").length;
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only?.type === "refusal") {
+    losses.push(...extensionFieldLosses(only, ["type", "refusal"], [...at, "content", 0], TARGET));
+    return { role: "assistant", content: null, refusal: only.refusal as string };
+  }
+
+  const chatParts: ChatAssistantPart[] = [];
+  let annotations: ReturnType<typeof nestedCitation>[] = [];
+  parts.forEach((part, index) => {
+    const partAt = [...at, "content", index];
+    if (part.type === "output_text") {
+      losses.push(...extensionFieldLosses(part, ["type", "text", "annotations", "logprobs"], partAt, TARGET));
+      if (!isEmpty(part.logprobs)) losses.push(lossAt([...partAt, "logprobs"], "unsupported_field", "a Chat history message has no logprobs"));
+      const citations = (Array.isArray(part.annotations) ? part.annotations : []) as UrlCitationParam[];
+      // Chat keeps citations on the message, so only a message with one text part can carry them.
+      if (citations.length > 0 && textCount === 1) annotations = citations.map((citation, k) => nestedCitation(citation, [...partAt, "annotations", k], losses));
+      else if (citations.length > 0) losses.push(lossAt([...partAt, "annotations"], "unsupported_field", "citations of one of several text parts have no place in a Chat message"));
+      chatParts.push({ type: "text", text: part.text as string });
+    } else if (part.type === "refusal") {
+      losses.push(...extensionFieldLosses(part, ["type", "refusal"], partAt, TARGET));
+      chatParts.push({ type: "refusal", refusal: part.refusal as string });
+    } else {
+      losses.push(lossAt(partAt, "unsupported_part", `a Chat assistant message cannot hold a "${String(part.type)}" part`));
+    }
+  });
+  if (annotations.length === 0) return { role: "assistant", content: chatParts };
+  // One cited text and nothing else is how Chat itself writes a cited answer: a string.
+  const text = chatParts.length === 1 && chatParts[0].type === "text" ? chatParts[0].text : undefined;
+  return { role: "assistant", content: text ?? chatParts, annotations };
+}
+
+function nestedCitation(citation: UrlCitationParam, at: PointerTokens, losses: Loss[]) {
+  losses.push(...extensionFieldLosses(citation, ["type", "start_index", "end_index", "url", "title"], at, TARGET));
+  return {
+    type: "url_citation" as const,
+    url_citation: { end_index: citation.end_index, start_index: citation.start_index, title: citation.title, url: citation.url },
+  };
+}
+
+function toolContent(output: FunctionCallOutputItem["output"], at: PointerTokens, losses: Loss[]): ChatToolMessage["content"] {
+  if (typeof output === "string" || !Array.isArray(output)) return output;
+  const parts: ChatText[] = [];
+  output.forEach((part, index) => {
+    if (part.type === "input_text") parts.push(textPart(part, [...at, index], losses));
+    else losses.push(lossAt([...at, index], "unsupported_part", `a Chat tool message holds only text, not an "${part.type}" part`));
+  });
+  return parts;
+}

@@ -1,0 +1,358 @@
+// Chat Completions messages -> Open Responses items (the canonical form).
+//
+// | Chat                                    | Open Responses                                                  |
+// |-----------------------------------------|-----------------------------------------------------------------|
+// | system / developer / user message       | `message` of the same role; a string stays a string, parts stay parts |
+// |   text / image_url / file part          |   input_text / input_image (`detail` only if present) / input_file |
+// | assistant content, refusal, annotations | assistant `message`: text -> output_text, refusal field or part -> refusal part, nested url citations -> flat annotations |
+// | assistant tool_calls                    | one `function_call` per call, in order, after the message; `id` -> `call_id` |
+// | assistant function_call (legacy)        | `function_call` with a synthesized `call_id`                    |
+// | tool message                            | `function_call_output`; `tool_call_id` -> `call_id`, text parts -> input_text parts |
+// | function message (legacy)               | `function_call_output`, paired in order with the legacy call of its name |
+// | name, audio, input_audio, file_id, custom tool calls, provider fields | losses                    |
+//
+// Tool-only assistant content may be null, "" or absent: no message item is made
+// for it. `arguments` and ids are copied as they are, whatever they hold; the gate
+// judges them, not the converter. Items get no `id` unless `itemId` gives one, so
+// a call id or a completion id never poses as an item id.
+import type {
+  ChatAssistantMessage,
+  ChatDeveloperMessage,
+  ChatFinishReason,
+  ChatFunctionMessage,
+  ChatMessage,
+  ChatSystemMessage,
+  ChatTextPart,
+  ChatToolMessage,
+  ChatUserMessage,
+  ChatUserPart,
+} from "../../src/models/chat-completions.js";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type {
+  AssistantContentPartParam,
+  CanonicalItem,
+  FunctionCallOutputPart,
+  InputTextPart,
+  ItemStatus,
+  UrlCitationParam,
+  UserContentPart,
+} from "../../src/models/open-responses.js";
+import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
+
+const TARGET = "Open Responses";
+const FIELDS = {
+  system: ["role", "content", "name"],
+  developer: ["role", "content", "name"],
+  user: ["role", "content", "name"],
+  assistant: ["role", "content", "refusal", "name", "tool_calls", "function_call", "audio", "annotations"],
+  tool: ["role", "tool_call_id", "content"],
+  function: ["role", "name", "content"],
+} as const satisfies Record<ChatMessage["role"], readonly string[]>;
+
+export interface MessagesToItemsArgs {
+  messages: readonly ChatMessage[];
+  /** The finish_reason of the choice the assistant messages come from. */
+  finishReason?: ChatFinishReason | null;
+  /** Gives each item an `id` (e.g. `msg_…`, `fc_…`), placed after its `type`. Without it items have none. */
+  itemId?: (item: CanonicalItem, position: number) => string;
+}
+
+export function messagesToItems({ messages, finishReason, itemId }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
+  if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Chat Completions messages");
+  const context: Context = {
+    // A cut-short choice may have cut the arguments too: the gate must not run them.
+    callStatus: finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed",
+    legacyCalls: new Map(),
+    legacyOutputs: new Map(),
+  };
+  const items: CanonicalItem[] = [];
+  const losses: Loss[] = [];
+  messages.forEach((message, index) => {
+    const converted = convertMessage(message, [index], context);
+    items.push(...converted.value);
+    losses.push(...converted.losses);
+  });
+  const value = itemId ? items.map((item, position) => withId(item, itemId(item, position))) : items;
+  return { value, losses };
+}
+
+interface Context {
+  callStatus: ItemStatus;
+  /** Legacy calls and legacy answers seen so far, counted per function name. */
+  legacyCalls: Map<string, number>;
+  legacyOutputs: Map<string, number>;
+}
+
+function convertMessage(message: ChatMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
+  if (!isRecord(message) || typeof message.role !== "string") {
+    return { value: [], losses: [lossAt(at, "unsupported_item", "not a Chat message: it has no role")] };
+  }
+  const role = message.role;
+  switch (role) {
+    case "system":
+    case "developer":
+      return instructionMessage(message as ChatSystemMessage | ChatDeveloperMessage, at);
+    case "user":
+      return userMessage(message as ChatUserMessage, at);
+    case "assistant":
+      return assistantMessage(message as ChatAssistantMessage, at, context);
+    case "tool":
+      return toolMessage(message as ChatToolMessage, at);
+    case "function":
+      return functionMessage(message as ChatFunctionMessage, at, context);
+    default: {
+      const unknownRole: never = role;
+      return { value: [], losses: [lossAt(at, "unsupported_item", `role "${String(unknownRole)}" has no Open Responses item`)] };
+    }
+  }
+}
+
+function commonLosses(message: Record<string, unknown>, role: ChatMessage["role"], at: PointerTokens): Loss[] {
+  const losses = extensionFieldLosses(message, FIELDS[role], at, TARGET);
+  if (role !== "function" && isPresent(message.name)) {
+    losses.push(lossAt([...at, "name"], "unsupported_field", "a participant name has no place in an Open Responses message"));
+  }
+  return losses;
+}
+
+function instructionMessage(message: ChatSystemMessage | ChatDeveloperMessage, at: PointerTokens): Converted<CanonicalItem[]> {
+  const losses = commonLosses(message, message.role, at);
+  const content = typeof message.content === "string" ? message.content : textParts(message.content, [...at, "content"], losses);
+  return { value: [{ type: "message", role: message.role, content }], losses };
+}
+
+function userMessage(message: ChatUserMessage, at: PointerTokens): Converted<CanonicalItem[]> {
+  const losses = commonLosses(message, "user", at);
+  let content: string | UserContentPart[];
+  if (typeof message.content === "string") content = message.content;
+  else {
+    content = [];
+    message.content.forEach((part, index) => {
+      const converted = userPart(part, [...at, "content", index], losses);
+      if (converted) (content as UserContentPart[]).push(converted);
+    });
+  }
+  return { value: [{ type: "message", role: "user", content }], losses };
+}
+
+function userPart(part: ChatUserPart, at: PointerTokens, losses: Loss[]): UserContentPart | undefined {
+  switch (part.type) {
+    case "text":
+      return textPart(part, at, losses);
+    case "image_url": {
+      const image = part.image_url;
+      losses.push(...extensionFieldLosses(part, ["type", "image_url"], at, TARGET));
+      losses.push(...extensionFieldLosses(image, ["url", "detail"], [...at, "image_url"], TARGET));
+      return isPresent(image.detail)
+        ? { type: "input_image", image_url: image.url, detail: image.detail }
+        : { type: "input_image", image_url: image.url };
+    }
+    case "file": {
+      const file = part.file;
+      losses.push(...extensionFieldLosses(part, ["type", "file"], at, TARGET));
+      losses.push(...extensionFieldLosses(file, ["filename", "file_data", "file_id"], [...at, "file"], TARGET));
+      if (!isPresent(file.file_data)) {
+        losses.push(lossAt(at, "unsupported_part", "a file known only by its file_id cannot be sent as an Open Responses input_file"));
+        return undefined;
+      }
+      if (isPresent(file.file_id)) {
+        losses.push(lossAt([...at, "file", "file_id"], "unsupported_field", "input_file has no file_id; the inline file_data is kept"));
+      }
+      return isPresent(file.filename)
+        ? { type: "input_file", filename: file.filename, file_data: file.file_data }
+        : { type: "input_file", file_data: file.file_data };
+    }
+    case "input_audio":
+      losses.push(lossAt(at, "unsupported_part", "Open Responses messages take no audio input"));
+      return undefined;
+    default: {
+      const unknownPart: never = part;
+      const type = (unknownPart as { type?: unknown }).type;
+      losses.push(lossAt(at, "unsupported_part", `a "${String(type)}" part has no Open Responses equivalent`));
+      return undefined;
+    }
+  }
+}
+
+function textPart(part: ChatTextPart, at: PointerTokens, losses: Loss[]): InputTextPart {
+  losses.push(...extensionFieldLosses(part, ["type", "text"], at, TARGET));
+  return { type: "input_text", text: part.text };
+}
+
+/** Text parts of system, developer and tool messages: anything else is a lost part. */
+function textParts(parts: readonly unknown[], at: PointerTokens, losses: Loss[]): InputTextPart[] {
+  const converted: InputTextPart[] = [];
+  parts.forEach((part, index) => {
+    if (isRecord(part) && part.type === "text" && typeof part.text === "string") {
+      converted.push(textPart(part as ChatTextPart, [...at, index], losses));
+    } else {
+      const type = isRecord(part) ? String(part.type) : typeof part;
+      losses.push(lossAt([...at, index], "unsupported_part", `only text parts are kept here, not a "${type}" part`));
+    }
+  });
+  return converted;
+}
+
+function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
+  const losses = commonLosses(message, "assistant", at);
+  if (isPresent(message.audio)) {
+    losses.push(lossAt([...at, "audio"], "unsupported_field", "a reference to a previous audio answer has no Open Responses equivalent"));
+  }
+  const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const legacyCall = isRecord(message.function_call) ? message.function_call : undefined;
+  const items: CanonicalItem[] = [];
+  const content = assistantContent(message, at, toolCalls.length > 0 || legacyCall !== undefined, losses);
+  if (content !== undefined) items.push({ type: "message", role: "assistant", content });
+
+  toolCalls.forEach((call, index) => {
+    const callAt = [...at, "tool_calls", index];
+    switch (call.type) {
+      case "function":
+        losses.push(...extensionFieldLosses(call, ["id", "type", "function"], callAt, TARGET));
+        losses.push(...extensionFieldLosses(call.function, ["name", "arguments"], [...callAt, "function"], TARGET));
+        items.push(functionCall(call.id, call.function.name, call.function.arguments, context.callStatus));
+        return;
+      case "custom":
+        losses.push(lossAt(callAt, "unsupported_tool_call", `custom tool call "${call.custom.name}" has no portable Open Responses item`));
+        return;
+      default: {
+        const unknownCall: never = call;
+        const type = (unknownCall as { type?: unknown }).type;
+        losses.push(lossAt(callAt, "unsupported_tool_call", `a "${String(type)}" tool call has no Open Responses item`));
+      }
+    }
+  });
+
+  if (legacyCall) {
+    const callId = legacyCallId(legacyCall.name, nextCount(context.legacyCalls, legacyCall.name));
+    losses.push(...extensionFieldLosses(legacyCall, ["name", "arguments"], [...at, "function_call"], TARGET));
+    losses.push(lossAt([...at, "function_call"], "synthesized", `a legacy function call has no id: call_id "${callId}" was synthesized`));
+    items.push(functionCall(callId, legacyCall.name, legacyCall.arguments, context.callStatus));
+  }
+  if (items.length === 0) {
+    losses.push(lossAt(at, "unsupported_item", "an assistant message with no content, refusal or tool call gives no item"));
+  }
+  return { value: items, losses };
+}
+
+/** The assistant message item's content, or undefined when there is nothing to carry. */
+function assistantContent(
+  message: ChatAssistantMessage,
+  at: PointerTokens,
+  hasCalls: boolean,
+  losses: Loss[],
+): string | AssistantContentPartParam[] | undefined {
+  const content = message.content;
+  const refusal = isEmpty(message.refusal) ? undefined : (message.refusal as string);
+  const annotations = Array.isArray(message.annotations) ? message.annotations : [];
+  if (isEmpty(content) && refusal === undefined) {
+    if (annotations.length > 0) losses.push(lossAt([...at, "annotations"], "unsupported_field", "citations without text have nothing to annotate"));
+    // Tool-only messages come with null, "" or no content at all: all mean "no text".
+    if (hasCalls || !isPresent(content)) return undefined;
+    return content as string | [];
+  }
+  if (typeof content === "string" && annotations.length === 0 && refusal === undefined) return content;
+
+  const parts: AssistantContentPartParam[] = [];
+  if (typeof content === "string") {
+    if (content !== "") parts.push({ type: "output_text", text: content, annotations: [] });
+  } else if (Array.isArray(content)) {
+    content.forEach((part, index) => {
+      const partAt = [...at, "content", index];
+      switch (part.type) {
+        case "text":
+          losses.push(...extensionFieldLosses(part, ["type", "text"], partAt, TARGET));
+          parts.push({ type: "output_text", text: part.text, annotations: [] });
+          return;
+        case "refusal":
+          losses.push(...extensionFieldLosses(part, ["type", "refusal"], partAt, TARGET));
+          parts.push({ type: "refusal", refusal: part.refusal });
+          return;
+        default: {
+          const unknownPart: never = part;
+          const type = (unknownPart as { type?: unknown }).type;
+          losses.push(lossAt(partAt, "unsupported_part", `a "${String(type)}" part has no place in an assistant message`));
+        }
+      }
+    });
+  }
+  const textParts = parts.filter((part) => part.type === "output_text");
+  if (annotations.length > 0) {
+    if (textParts.length === 1) textParts[0].annotations = annotations.map((annotation, index) => flatCitation(annotation, [...at, "annotations", index], losses));
+    else losses.push(lossAt([...at, "annotations"], "unsupported_field", "message-level citations cannot be placed on one of several text parts"));
+  }
+  if (refusal !== undefined) {
+    if (textParts.length > 0) {
+      losses.push(lossAt([...at, "refusal"], "form_changed", "a refusal beside text becomes a refusal part next to the text parts"));
+    }
+    parts.push({ type: "refusal", refusal });
+  }
+  return parts;
+}
+
+function flatCitation(annotation: Record<string, unknown>, at: PointerTokens, losses: Loss[]): UrlCitationParam {
+  const citation = annotation.url_citation as Record<string, unknown>;
+  losses.push(...extensionFieldLosses(annotation, ["type", "url_citation"], at, TARGET));
+  losses.push(...extensionFieldLosses(citation, ["url", "title", "start_index", "end_index"], [...at, "url_citation"], TARGET));
+  return {
+    type: "url_citation",
+    start_index: citation.start_index as number,
+    end_index: citation.end_index as number,
+    url: citation.url as string,
+    title: citation.title as string,
+  };
+}
+
+function functionCall(callId: string, name: string, args: string, status: ItemStatus): CanonicalItem {
+  return { type: "function_call", call_id: callId, name, arguments: args, status };
+}
+
+function toolMessage(message: ChatToolMessage, at: PointerTokens): Converted<CanonicalItem[]> {
+  const losses = commonLosses(message, "tool", at);
+  if (typeof message.tool_call_id !== "string") {
+    return { value: [], losses: [...losses, lossAt(at, "unsupported_item", "a tool message without tool_call_id answers no call")] };
+  }
+  const output: string | FunctionCallOutputPart[] =
+    typeof message.content === "string" ? message.content : textParts(message.content, [...at, "content"], losses);
+  return { value: [{ type: "function_call_output", call_id: message.tool_call_id, output }], losses };
+}
+
+function functionMessage(message: ChatFunctionMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
+  const losses = commonLosses(message, "function", at);
+  const count = nextCount(context.legacyOutputs, message.name);
+  const callId = legacyCallId(message.name, count);
+  const paired = (context.legacyCalls.get(message.name) ?? 0) >= count;
+  losses.push(
+    lossAt(
+      [...at, "name"],
+      "synthesized",
+      paired
+        ? `answers legacy call ${count} of "${message.name}": paired by the synthesized call_id "${callId}"`
+        : `no legacy call of "${message.name}" precedes it here: call_id "${callId}" was synthesized by the same rule`,
+    ),
+  );
+  if (message.content === null) {
+    losses.push(lossAt([...at, "content"], "form_changed", "a null function result becomes an empty output"));
+  }
+  return { value: [{ type: "function_call_output", call_id: callId, output: message.content ?? "" }], losses };
+}
+
+/**
+ * The call_id shared by the k-th legacy call of a function and the k-th answer
+ * of that name. It depends only on the name and the count, so a call and its
+ * answer converted apart (one record each) still pair.
+ */
+function legacyCallId(name: string, count: number): string {
+  return `legacy_${count}_${name}`.slice(0, 64);
+}
+
+function nextCount(counts: Map<string, number>, name: string): number {
+  const count = (counts.get(name) ?? 0) + 1;
+  counts.set(name, count);
+  return count;
+}
+
+function withId(item: CanonicalItem, id: string): CanonicalItem {
+  const { type, ...rest } = item as Record<string, unknown>;
+  return { type, id, ...rest } as CanonicalItem;
+}
