@@ -152,7 +152,8 @@ export function chatParamToResponses(args: { key: string; request: Record<string
         else if (option === "include_usage") losses.push({ path: pointer(key, option), code: "unsupported_field", detail: "include_usage has no counterpart: a response always reports its usage" });
         else losses.push(...extraKeyLosses({ [option]: optionValue }, new Set(), pointer(key), "Open Responses"));
       }
-      return { entries: Object.keys(options).length > 0 ? [[key, options]] : [], losses };
+      // Kept even when emptied, so that the way back gives the object again.
+      return { entries: [[key, options]], losses };
     }
     case "service_tier":
       if (value === null) return omittedNull(key);

@@ -298,7 +298,7 @@ describe("shared parameters", () => {
 
   test("stream_options keeps include_obfuscation and loses include_usage", () => {
     expect(chatParamToResponses({ key: "stream_options", request: { stream_options: { include_usage: true } } })).toEqual({
-      entries: [],
+      entries: [["stream_options", {}]],
       losses: [{ path: "/stream_options/include_usage", code: "unsupported_field", detail: "include_usage has no counterpart: a response always reports its usage" }],
     });
   });
