@@ -38,10 +38,23 @@ const CALL_FUNCTION_KEYS = new Set(["name", "arguments"]);
 const CALL_CUSTOM_KEYS = new Set(["name", "input"]);
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "tool_calls", "content_filter", "function_call"]);
 
-/** Where a field of the rebuilt message was first seen: a record and a pointer into it. */
+/**
+ * Where a field of the rebuilt message was first seen: the record's line and the
+ * place in it (`/choices/<position>/delta/<key>/<fragment>`). The pointer itself
+ * is built only for a loss, as most fields never need one.
+ */
 interface Origin {
   line: number;
-  path: string;
+  position: number;
+  key?: string;
+  fragment?: number;
+}
+
+function pathOf(origin: Origin, ...tail: ReadonlyArray<string | number>): string {
+  const tokens: Array<string | number> = ["choices", origin.position];
+  if (origin.key !== undefined) tokens.push("delta", origin.key);
+  if (origin.fragment !== undefined) tokens.push(origin.fragment);
+  return pointer(...tokens, ...tail);
 }
 
 interface CallState {
@@ -64,6 +77,8 @@ interface ChoiceState {
   contentNull: boolean;
   refusal?: string;
   calls: CallState[];
+  /** The latest call at each `tool_calls[].index`. */
+  callAt: Map<number, CallState>;
   legacyCall?: { name?: string; arguments: string; origin: Origin };
   finishReason?: string;
   fieldOrigins: Map<string, Origin>;
@@ -123,20 +138,20 @@ export class ChatStreamAssembler {
 
   private pushChoice(open: OpenCompletion, choice: Fields, position: number, line: number): void {
     const index = typeof choice.index === "number" && Number.isInteger(choice.index) ? choice.index : 0;
-    const at = pointer("choices", position);
     let state = open.choices.get(index);
     if (!state) {
-      state = { origin: { line, path: at }, contentNull: false, calls: [], fieldOrigins: new Map(), extensions: new Map() };
+      state = { origin: { line, position }, contentNull: false, calls: [], callAt: new Map(), fieldOrigins: new Map(), extensions: new Map() };
       open.choices.set(index, state);
     }
     const delta = isPlainObject(choice.delta) ? choice.delta : {};
-    for (const [key, value] of Object.entries(delta)) {
-      const path = pointer("choices", position, "delta", key);
+    for (const key in delta) {
+      if (!Object.hasOwn(delta, key)) continue;
+      const value = delta[key];
       if (!DELTA_KEYS.has(key)) {
-        noteExtension(state, key, value, line, path);
+        noteExtension(state, key, value, { line, position, key });
         continue;
       }
-      if (!state.fieldOrigins.has(key) && value !== null && value !== undefined) state.fieldOrigins.set(key, { line, path });
+      if (!state.fieldOrigins.has(key) && value !== null && value !== undefined) state.fieldOrigins.set(key, { line, position, key });
       if (key === "role" && typeof value === "string") state.role = value;
       else if (key === "content") {
         if (typeof value === "string") state.content = (state.content ?? "") + value;
@@ -144,10 +159,10 @@ export class ChatStreamAssembler {
       } else if (key === "refusal" && typeof value === "string") state.refusal = (state.refusal ?? "") + value;
       else if (key === "tool_calls" && Array.isArray(value)) {
         value.forEach((fragment, k) => {
-          if (isPlainObject(fragment)) pushCallFragment(state, fragment, { line, path: `${path}/${k}` });
+          if (isPlainObject(fragment)) pushCallFragment(state, fragment, { line, position, key, fragment: k });
         });
       } else if (key === "function_call" && isPlainObject(value)) {
-        state.legacyCall ??= { arguments: "", origin: { line, path } };
+        state.legacyCall ??= { arguments: "", origin: { line, position, key } };
         if (typeof value.name === "string") state.legacyCall.name = joinName(state.legacyCall.name, value.name);
         if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
       }
@@ -162,16 +177,11 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   const index = typeof fragment.index === "number" && Number.isInteger(fragment.index) ? fragment.index : id === undefined && last ? last.index : state.calls.length;
   // The latest call at this index takes the fragment, unless the fragment names
   // another call: some providers put every parallel call at index 0.
-  let call: CallState | undefined;
-  for (let i = state.calls.length - 1; i >= 0; i--) {
-    if (state.calls[i].index === index) {
-      call = state.calls[i];
-      break;
-    }
-  }
+  let call = state.callAt.get(index);
   if (!call || (id !== undefined && call.id !== undefined && call.id !== id)) {
     call = { index, order: state.calls.length, text: "", origin };
     state.calls.push(call);
+    state.callAt.set(index, call);
   }
   if (id !== undefined) call.id ??= id;
   if (typeof fragment.type === "string") call.type ??= fragment.type;
@@ -184,11 +194,11 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
     const known = call.type === "custom" ? CALL_CUSTOM_KEYS : CALL_FUNCTION_KEYS;
     const bodyKey = isPlainObject(fragment.function) ? "function" : "custom";
     for (const [key, value] of Object.entries(body)) {
-      if (!known.has(key)) noteExtension(state, `tool_calls[].${bodyKey}.${key}`, value, origin.line, origin.path + pointer(bodyKey, key));
+      if (!known.has(key)) noteExtension(state, `tool_calls[].${bodyKey}.${key}`, value, origin, bodyKey, key);
     }
   }
   for (const [key, value] of Object.entries(fragment)) {
-    if (!CALL_KEYS.has(key)) noteExtension(state, `tool_calls[].${key}`, value, origin.line, origin.path + pointer(key));
+    if (!CALL_KEYS.has(key)) noteExtension(state, `tool_calls[].${key}`, value, origin, key);
   }
 }
 
@@ -198,16 +208,16 @@ function joinName(current: string | undefined, fragment: string): string {
   return current + fragment;
 }
 
-function noteExtension(state: ChoiceState, key: string, value: unknown, line: number, path: string): void {
+function noteExtension(state: ChoiceState, key: string, value: unknown, origin: Origin, ...tail: string[]): void {
   // `reasoning_content: ""` or `null` on a role chunk carries nothing.
   if (value === null || value === undefined || value === "") return;
   const seen = state.extensions.get(key);
   if (seen) {
     seen.chunks++;
-    seen.lastLine = line;
+    seen.lastLine = origin.line;
     return;
   }
-  state.extensions.set(key, { loss: { line, path, code: "provider_extension", detail: "" }, chunks: 1, lastLine: line });
+  state.extensions.set(key, { loss: { line: origin.line, path: pathOf(origin, ...tail), code: "provider_extension", detail: "" }, chunks: 1, lastLine: origin.line });
 }
 
 function assemble(open: OpenCompletion): AssembledResponse {
@@ -224,7 +234,7 @@ function assemble(open: OpenCompletion): AssembledResponse {
   }
   for (const index of indexes.slice(1)) {
     const other = open.choices.get(index)!;
-    losses.push({ line: other.origin.line, path: other.origin.path, code: "unsupported_field", detail: `only the first choice continues the conversation; choice ${index} is not items` });
+    losses.push({ line: other.origin.line, path: pathOf(other.origin), code: "unsupported_field", detail: `only the first choice continues the conversation; choice ${index} is not items` });
   }
   return {
     ...(open.id !== undefined ? { id: open.id } : {}),
@@ -285,11 +295,11 @@ function placeLoss(loss: Loss, choice: ChoiceState, calls: CallState[]): StreamL
   const [, field, second, ...rest] = tokens;
   if (field === "tool_calls" && second !== undefined && calls[Number(second)]) {
     const origin = calls[Number(second)].origin;
-    return { ...loss, line: origin.line, path: origin.path + (rest.length > 0 ? "/" + rest.join("/") : "") };
+    return { ...loss, line: origin.line, path: pathOf(origin) + (rest.length > 0 ? "/" + rest.join("/") : "") };
   }
   const origin = (field !== undefined ? choice.fieldOrigins.get(field) : undefined) ?? choice.origin;
   const tail = field !== undefined && choice.fieldOrigins.has(field) ? [second, ...rest].filter((token) => token !== undefined) : [];
-  return { ...loss, line: origin.line, path: origin.path + (tail.length > 0 ? "/" + tail.join("/") : "") };
+  return { ...loss, line: origin.line, path: pathOf(origin) + (tail.length > 0 ? "/" + tail.join("/") : "") };
 }
 
 function isPlainObject(value: unknown): value is Fields {

@@ -70,6 +70,8 @@ interface OpenResponse {
   lastLine: number;
   /** Items by `output_index`: a map, as a hostile index must not size an array. */
   items: Map<number, Fields>;
+  /** The same items by their `id`, for events whose `output_index` is wrong. */
+  byId: Map<string, Fields>;
   /** The `output` of the terminal event, which wins over the streamed items. */
   output?: unknown[];
   losses: StreamLoss[];
@@ -103,7 +105,7 @@ export class ResponsesStreamAssembler {
     if (this.current && responseId !== undefined && this.current.id !== undefined && this.current.id !== responseId) {
       closed.push(...this.finish());
     }
-    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), losses: [] });
+    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), byId: new Map<string, Fields>(), losses: [] });
     open.lastLine = line;
     if (responseId !== undefined) open.id ??= responseId;
     if (typeof response?.status === "string") open.status = response.status;
@@ -130,7 +132,13 @@ export class ResponsesStreamAssembler {
         const index = event.output_index;
         if (!isIndex(index)) open.losses.push(unplaced(line, "/output_index", "output_index is not a non-negative integer; the item is not placed"));
         else if (!isPlainObject(event.item)) open.losses.push(unplaced(line, "/item", "the event carries no item object"));
-        else open.items.set(index, copyItem(event.item));
+        else {
+          const item = copyItem(event.item);
+          const replaced = open.items.get(index);
+          if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
+          open.items.set(index, item);
+          if (typeof item.id === "string") open.byId.set(item.id, item);
+        }
         return closed;
       }
       case "response.function_call_arguments.delta":
@@ -213,7 +221,7 @@ export class ResponsesStreamAssembler {
     const itemId = typeof event.item_id === "string" ? event.item_id : undefined;
     const item = isIndex(index) ? open.items.get(index) : undefined;
     if (item && (itemId === undefined || item.id === undefined || item.id === itemId)) return item;
-    const named = itemId === undefined ? undefined : [...open.items.values()].find((candidate) => candidate.id === itemId);
+    const named = itemId === undefined ? undefined : open.byId.get(itemId);
     if (named) return named;
     const where = isIndex(index) ? `output_index ${index}` : "no output_index";
     const which = itemId === undefined ? "" : ` for item ${itemId}`;

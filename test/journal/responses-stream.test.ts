@@ -195,6 +195,15 @@ describe("unknown and misplaced events", () => {
     expect(result.losses).toEqual([{ line: 2, path: "/output_index", code: "unsupported_field", detail: "output_index is not a non-negative integer; the item is not placed" }]);
   });
 
+  test("an item replaced at its output_index no longer takes events by its id", () => {
+    const other = { ...callOpened, id: "fc_other", call_id: "call_other" };
+    const [result] = run([created(), added(0, callOpened), added(0, other), argsDelta(4, "{}")]);
+    expect(result.items).toEqual([other]);
+    expect(result.losses).toEqual([
+      { line: 4, path: "/delta", code: "unsupported_field", detail: `response.function_call_arguments.delta for item ${FC} at output_index 4 matches no open item; not applied` },
+    ]);
+  });
+
   test("a huge output_index places the item without sizing anything by it", () => {
     const [result] = run([created(), added(1_000_000_000, callOpened)]);
     expect(result.items).toEqual([callOpened]);
