@@ -1,0 +1,214 @@
+import { describe, expect, test } from "vitest";
+import { NO_PARAMETERS, ToolRegistry } from "../../src/gate/tool-registry.js";
+import { replayGate } from "../../src/gate/replay-gate.js";
+
+const salesParameters = {
+  type: "object",
+  additionalProperties: false,
+  required: ["region"],
+  properties: { region: { type: "string", enum: ["apac", "emea", "amer"] } },
+};
+const weatherParameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+
+const chatTools = [
+  { type: "function", function: { name: "get_latest_sales_report", description: "", parameters: salesParameters, strict: true } },
+  { type: "function", function: { name: "get_weather", parameters: weatherParameters } },
+];
+const responsesTools = [
+  { type: "function", name: "get_latest_sales_report", description: null, parameters: salesParameters, strict: true },
+  { type: "function", name: "get_weather", parameters: weatherParameters },
+];
+
+function allowedOf(registry: ToolRegistry, names: readonly string[]): Record<string, boolean> {
+  return Object.fromEntries(names.map((name) => [name, registry.isAllowed(name)]));
+}
+
+describe("a Chat tools array", () => {
+  test("registers each function's parameters under its name", () => {
+    const registry = new ToolRegistry();
+    registry.addTools(chatTools, "tools.json");
+    expect(registry.names()).toEqual(["get_latest_sales_report", "get_weather"]);
+    expect(registry.schemaFor("get_latest_sales_report")).toBe(salesParameters);
+    expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
+    expect(registry.schemaFor("send_email")).toBeUndefined();
+  });
+
+  test("a function without parameters takes no arguments", () => {
+    const registry = new ToolRegistry();
+    registry.addTools([{ type: "function", function: { name: "list_regions" } }], "tools.json");
+    const schema = registry.schemaFor("list_regions");
+    expect(schema).toEqual(NO_PARAMETERS);
+    const call = { type: "function_call", call_id: "call_1", name: "list_regions", status: "completed", arguments: "{}" };
+    expect(replayGate(call, schema).reason).toBe("ok");
+    expect(replayGate({ ...call, arguments: "{\"region\":\"apac\"}" }, schema).reason).toBe("arguments_schema");
+  });
+
+  test("a custom tool registers nothing: no function_call can name it", () => {
+    const registry = new ToolRegistry();
+    registry.addTools([{ type: "custom", custom: { name: "run_sql", format: { type: "text" } } }], "tools.json");
+    expect(registry.size).toBe(0);
+    expect(registry.schemaFor("run_sql")).toBeUndefined();
+  });
+});
+
+describe("an Open Responses tools array", () => {
+  test("registers the flat function tools", () => {
+    const registry = new ToolRegistry();
+    registry.addTools(responsesTools, "tools.json");
+    expect(registry.schemaFor("get_latest_sales_report")).toBe(salesParameters);
+    expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
+  });
+
+  test("null parameters take no arguments", () => {
+    const registry = new ToolRegistry();
+    registry.addTools([{ type: "function", name: "list_regions", parameters: null, strict: false }], "tools.json");
+    expect(registry.schemaFor("list_regions")).toEqual(NO_PARAMETERS);
+  });
+
+  test("hosted tools register nothing", () => {
+    const registry = new ToolRegistry();
+    registry.addTools([{ type: "web_search" }, { type: "mcp", server_label: "docs" }, ...responsesTools], "tools.json");
+    expect(registry.names()).toEqual(["get_latest_sales_report", "get_weather"]);
+  });
+});
+
+describe("a Chat request body", () => {
+  const body = { model: "gpt-4o", messages: [{ role: "user", content: "sales for apac?" }], tools: chatTools };
+
+  test("without tool_choice, every function is allowed", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody(body, "line 1");
+    expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather", "send_email"])).toEqual({ get_latest_sales_report: true, get_weather: true, send_email: true });
+  });
+
+  test("a named function choice allows that function only", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ ...body, tool_choice: { type: "function", function: { name: "get_weather" } } }, "line 1");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: true });
+    expect(registry.notAllowedReason("get_latest_sales_report")).toBe('tool_choice of line 1 allows only "get_weather"');
+  });
+
+  test("allowed_tools allows the listed functions", () => {
+    const registry = new ToolRegistry();
+    const toolChoice = { type: "allowed_tools", allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "get_latest_sales_report" } }] } };
+    registry.addRequestBody({ ...body, tool_choice: toolChoice }, "line 1");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: true, get_weather: false });
+  });
+
+  test('"none" allows no function', () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ ...body, tool_choice: "none" }, "line 1");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: false });
+    expect(registry.notAllowedReason("get_weather")).toBe("tool_choice of line 1 allows no function");
+  });
+
+  test('"required" allows every function', () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ ...body, tool_choice: "required" }, "line 1");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: true, get_weather: true });
+  });
+
+  test("legacy functions and function_call apply when there is no tool_choice", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ messages: [], functions: [{ name: "get_weather", parameters: weatherParameters }], function_call: { name: "get_weather" } }, "line 4");
+    expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
+    expect(registry.notAllowedReason("get_latest_sales_report")).toBe('function_call of line 4 allows only "get_weather"');
+  });
+});
+
+describe("an Open Responses request body", () => {
+  const body = { model: "gpt-5", input: "sales for apac?", tools: responsesTools };
+
+  test("a named function choice allows that function only", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ ...body, tool_choice: { type: "function", name: "get_latest_sales_report" } }, "line 2");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: true, get_weather: false });
+  });
+
+  test("allowed_tools allows the listed functions and ignores hosted tools", () => {
+    const registry = new ToolRegistry();
+    const toolChoice = { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "get_weather" }, { type: "image_generation" }] };
+    registry.addRequestBody({ ...body, tool_choice: toolChoice }, "line 2");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: true });
+  });
+
+  test("a hosted tool choice allows no function", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ ...body, tool_choice: { type: "file_search" } }, "line 2");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: false });
+  });
+});
+
+describe("request bodies over a journal", () => {
+  test("each request body's choice replaces the previous one", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ input: [], tools: responsesTools, tool_choice: { type: "function", name: "get_weather" } }, "line 1");
+    expect(registry.isAllowed("get_latest_sales_report")).toBe(false);
+    registry.addRequestBody({ input: [], tools: responsesTools }, "line 5");
+    expect(registry.isAllowed("get_latest_sales_report")).toBe(true);
+  });
+
+  test("a later definition of a name replaces the earlier one", () => {
+    const registry = new ToolRegistry();
+    registry.addTools(responsesTools, "line 1");
+    const newer = { type: "object", properties: { city: { type: "string" }, unit: { enum: ["c", "f"] } } };
+    registry.addRequestBody({ messages: [], tools: [{ type: "function", function: { name: "get_weather", parameters: newer } }] }, "line 9");
+    expect(registry.schemaFor("get_weather")).toBe(newer);
+    expect(registry.schemaFor("get_latest_sales_report")).toBe(salesParameters);
+  });
+});
+
+describe("a pinned tools file", () => {
+  test("a tools array in either envelope", () => {
+    expect(ToolRegistry.fromToolsFile(chatTools, "tools.json").names()).toEqual(["get_latest_sales_report", "get_weather"]);
+    expect(ToolRegistry.fromToolsFile(responsesTools, "tools.json").names()).toEqual(["get_latest_sales_report", "get_weather"]);
+  });
+
+  test("the journal cannot redefine a pinned tool", () => {
+    const registry = ToolRegistry.fromToolsFile(responsesTools, "tools.json");
+    registry.addRequestBody({ input: [], tools: [{ type: "function", name: "get_weather", parameters: {} }, { type: "function", name: "send_email", parameters: {} }] }, "line 3");
+    expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
+    expect(registry.schemaFor("send_email")).toEqual({});
+  });
+
+  test("the journal's choice cannot widen the file's, only narrow it", () => {
+    const registry = ToolRegistry.fromToolsFile({ tools: chatTools, tool_choice: { type: "function", function: { name: "get_weather" } }, messages: [] }, "tools.json");
+    registry.addRequestBody({ input: [], tools: responsesTools, tool_choice: "auto" }, "line 3");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: true });
+    expect(registry.notAllowedReason("get_latest_sales_report")).toBe('tool_choice of tools.json allows only "get_weather"');
+    registry.addRequestBody({ input: [], tool_choice: "none" }, "line 7");
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: false });
+    expect(registry.notAllowedReason("get_weather")).toBe("tool_choice of line 7 allows no function");
+  });
+});
+
+describe("malformed tools", () => {
+  test.each([
+    ["a tools value that is not an array", { tools: { type: "function" } }, "tools.json: tools must be an array, found an object"],
+    ["a tool without a type", { tools: [{ function: { name: "a" } }] }, "tools.json: tools[0].type must be a string, found nothing"],
+    ["a Chat tool without a name", { tools: [{ type: "function", function: { parameters: {} } }] }, "tools.json: tools[0].function.name must be a non-empty string, found nothing"],
+    ["an Open Responses tool with an empty name", { tools: [{ type: "function", name: "" }] }, 'tools.json: tools[0].name must be a non-empty string, found ""'],
+    ["parameters that are not a schema", { tools: [{ type: "function", name: "a", parameters: "{}" }] }, 'tools.json: tools[0].parameters must be a JSON Schema (an object or a boolean), found "{}"'],
+    ["a Chat function that is not an object", { tools: [{ type: "function", function: "a" }] }, 'tools.json: tools[0].function must be an object, found "a"'],
+    ["a name defined twice", { tools: [...responsesTools, { type: "function", name: "get_weather" }] }, 'tools.json: tools[2].name defines "get_weather" again (first at tools[1].name)'],
+    ["an unknown tool_choice mode", { tool_choice: "any" }, 'tools.json: tool_choice must be "none", "auto", "required" or an object, found "any"'],
+    ["a function choice without a name", { tool_choice: { type: "function" } }, "tools.json: tool_choice.name must be a non-empty string, found nothing"],
+    ["allowed_tools without tools", { tool_choice: { type: "allowed_tools", mode: "auto" } }, "tools.json: tool_choice.tools must be an array, found nothing"],
+    ["a Chat allowed_tools entry without a name", { tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: {} }] } } }, "tools.json: tool_choice.allowed_tools.tools[0].function.name must be a non-empty string, found nothing"],
+  ])("%s", (_label, body, message) => {
+    expect(() => new ToolRegistry().addRequestBody(body, "tools.json")).toThrow(new Error(message));
+  });
+
+  test("a file that is neither a tools array nor a request body", () => {
+    expect(() => ToolRegistry.fromToolsFile("tools", "tools.json")).toThrow(new Error('tools.json: expected a tools array or a request body (a JSON object), found "tools"'));
+  });
+
+  test("a malformed request body applies nothing", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ input: [], tools: responsesTools, tool_choice: { type: "function", name: "get_weather" } }, "line 1");
+    expect(() => registry.addRequestBody({ input: [], tools: [{ type: "function", name: "send_email", parameters: {} }], tool_choice: "sometimes" }, "line 2")).toThrow();
+    expect(registry.names()).toEqual(["get_latest_sales_report", "get_weather"]);
+    expect(registry.notAllowedReason("get_latest_sales_report")).toBe('tool_choice of line 1 allows only "get_weather"');
+  });
+});
