@@ -325,17 +325,20 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad }
     out.push(`### ${sizeName(mix.lines)} lines (${thousands(mix.lines)}, ${fixed(mix.bytes / 1e6, 0)} MB)\n`);
     out.push(
       table(
-        ["command", "lines/s", "× floor", "peak RSS MB", "µs/line", "CPU s", "wall s"],
+        ["command", "lines/s", "× floor", "× floor (CPU)", "peak RSS MB", "µs/line", "CPU s", "wall s"],
         all.map((subject) => {
           const result = results.get(subject.key);
-          if (subject.missing) return [subject.label, "not available", "", "", "", "", ""];
-          if (!result) return [subject.label, "not run at this size", "", "", "", "", ""];
-          if (result.failure) return [subject.label, `failed (${result.failure})`, "", "", "", "", ""];
+          const blank = ["", "", "", "", "", ""];
+          if (subject.missing) return [subject.label, "not available", ...blank];
+          if (!result) return [subject.label, "not run at this size", ...blank];
+          if (result.failure) return [subject.label, `failed (${result.failure})`, ...blank];
           const rate = (mix.lines / result.wallMs) * 1000;
+          const floorOk = floor !== undefined && !floor.failure;
           return [
             subject.label,
             thousands(rate),
-            floor && !floor.failure ? fixed(floor.wallMs / result.wallMs) : "",
+            floorOk ? fixed(floor.wallMs / result.wallMs) : "",
+            floorOk && floor.cpuSeconds && result.cpuSeconds ? fixed(floor.cpuSeconds / result.cpuSeconds) : "",
             result.peakRssKb !== undefined ? fixed(result.peakRssKb / 1024, 0) : "?",
             fixed((result.wallMs * 1000) / mix.lines, 1),
             result.cpuSeconds !== undefined ? fixed(result.cpuSeconds, 1) : "?",
@@ -347,26 +350,44 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad }
     out.push("");
   }
 
+  out.push(`What each command said on stderr at ${sizeName(sizes[sizes.length - 1].mix.lines)} lines (its last line):\n`);
+  for (const subject of all) {
+    const result = sizes[sizes.length - 1].results.get(subject.key);
+    if (result) out.push(`- ${subject.label}: \`${result.runs[0].stderrTail.split("\n").pop()}\``);
+  }
+  out.push("");
+
   out.push(`### Cost per line by size\n`);
-  out.push(`µs per line with the start-up (measured on an empty journal) taken off; the last column is the cost at the largest size over the cost at 100k.\n`);
+  out.push(`µs per line with the start-up (measured on an empty journal) taken off, in wall time and in CPU time (user + system, which other processes on the machine disturb less); the ratios are the cost at the largest size over the cost at 100k.\n`);
   const byLines = sizes.map((s) => s.mix.lines);
-  const cost = (key: string, size: SizeRun) => {
+  const cost = (key: string, size: SizeRun, clock: "wall" | "cpu" = "wall") => {
     const result = size.results.get(key);
     if (!result || result.failure) return undefined;
-    return ((result.wallMs - (startup.get(key)?.wallMs ?? 0)) * 1000) / size.mix.lines;
+    if (clock === "wall") return ((result.wallMs - (startup.get(key)?.wallMs ?? 0)) * 1000) / size.mix.lines;
+    if (result.cpuSeconds === undefined) return undefined;
+    return ((result.cpuSeconds - (startup.get(key)?.cpuSeconds ?? 0)) * 1e6) / size.mix.lines;
   };
   const hundredK = sizes.find((s) => s.target === 100_000);
   const largest = sizes[sizes.length - 1];
+  const scaled = hundredK !== undefined && largest !== hundredK;
+  const ratio = (key: string, clock: "wall" | "cpu") => {
+    const base = scaled ? cost(key, hundredK!, clock) : undefined;
+    const top = scaled ? cost(key, largest, clock) : undefined;
+    return base && top ? fixed(top / base) : "n/a";
+  };
+  const ratioName = scaled ? `${sizeName(largest.mix.lines)} / 100k` : "largest / 100k";
   out.push(
     table(
-      ["command", "start-up ms", ...byLines.map((lines) => `${sizeName(lines)} µs/line`), `${sizeName(largest.mix.lines)} / 100k`],
+      ["command", "start-up ms", ...byLines.map((lines) => `${sizeName(lines)} µs/line (wall / CPU)`), `${ratioName} wall`, `${ratioName} CPU`],
       all
         .filter((subject) => !subject.missing && !subject.key.startsWith("gate-jobs"))
         .map((subject) => {
-          const costs = sizes.map((size) => cost(subject.key, size));
-          const base = hundredK ? cost(subject.key, hundredK) : undefined;
-          const top = cost(subject.key, largest);
-          return [subject.label, startup.get(subject.key) ? fixed(startup.get(subject.key)!.wallMs, 0) : "?", ...costs.map((c) => (c === undefined ? "failed" : fixed(c, 1))), base && top && largest !== hundredK ? fixed(top / base) : "n/a"];
+          const cells = sizes.map((size) => {
+            const wall = cost(subject.key, size);
+            const cpu = cost(subject.key, size, "cpu");
+            return wall === undefined ? "failed" : `${fixed(wall, 1)} / ${cpu === undefined ? "?" : fixed(cpu, 1)}`;
+          });
+          return [subject.label, startup.get(subject.key) ? fixed(startup.get(subject.key)!.wallMs, 0) : "?", ...cells, ratio(subject.key, "wall"), ratio(subject.key, "cpu")];
         }),
     ),
   );
@@ -390,7 +411,7 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad }
   return out.join("\n") + "\n";
 }
 
-function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>, cost: (key: string, size: SizeRun) => number | undefined): string[][] {
+function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>, cost: (key: string, size: SizeRun, clock?: "wall" | "cpu") => number | undefined): string[][] {
   const largest = sizes[sizes.length - 1];
   const hundredK = sizes.find((s) => s.target === 100_000);
   const result = (key: string) => {
@@ -411,7 +432,8 @@ function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>,
     ["convert-chat", "convert --to chat ≥ 0.4× floor", 0.4],
   ] as const) {
     const { found, missing } = result(key);
-    rows.push(found ? [label, `${fixed(floor.wallMs / found.wallMs)}×`, verdict(floor.wallMs / found.wallMs >= want)] : [label, `not available (${missing})`, "—"]);
+    const cpu = found && floor.cpuSeconds && found.cpuSeconds ? ` (CPU ${fixed(floor.cpuSeconds / found.cpuSeconds)}×)` : "";
+    rows.push(found ? [label, `${fixed(floor.wallMs / found.wallMs)}×${cpu}`, verdict(floor.wallMs / found.wallMs >= want)] : [label, `not available (${missing})`, "—"]);
   }
   {
     const gate = result("gate");
@@ -434,7 +456,10 @@ function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>,
       continue;
     }
     const ratio = cost(subject.key, largest)! / cost(subject.key, hundredK)!;
-    rows.push([label, `${fixed(ratio)}×`, verdict(ratio <= 1.1)]);
+    const cpuBase = cost(subject.key, hundredK, "cpu");
+    const cpuTop = cost(subject.key, largest, "cpu");
+    const cpu = cpuBase && cpuTop ? ` (CPU ${fixed(cpuTop / cpuBase)}×)` : "";
+    rows.push([label, `${fixed(ratio)}×${cpu}`, verdict(ratio <= 1.1)]);
   }
   {
     const one = result("gate-jobs-1");
