@@ -72,14 +72,13 @@ interface CallState {
 
 interface ChoiceState {
   origin: Origin;
-  role?: string;
   content?: string;
   contentNull: boolean;
   refusal?: string;
   calls: CallState[];
   /** The latest call at each `tool_calls[].index`. */
   callAt: Map<number, CallState>;
-  legacyCall?: { name?: string; arguments: string; origin: Origin };
+  legacyCall?: { name?: string; arguments: string };
   finishReason?: string;
   fieldOrigins: Map<string, Origin>;
   /** Provider fields of the delta, one loss per key, counted over the chunks. */
@@ -91,7 +90,6 @@ interface OpenCompletion {
   line: number;
   lastLine: number;
   choices: Map<number, ChoiceState>;
-  losses: StreamLoss[];
 }
 
 export class ChatStreamAssembler {
@@ -110,7 +108,7 @@ export class ChatStreamAssembler {
     }
     const closed: AssembledResponse[] = [];
     if (this.current && this.startsAnother(this.current, id, chunk.choices)) closed.push(...this.finish());
-    const open: OpenCompletion = (this.current ??= { line, lastLine: line, choices: new Map<number, ChoiceState>(), losses: [] });
+    const open: OpenCompletion = (this.current ??= { line, lastLine: line, choices: new Map<number, ChoiceState>() });
     if (id !== undefined) open.id ??= id;
     open.lastLine = line;
     chunk.choices.forEach((choice, position) => {
@@ -152,8 +150,8 @@ export class ChatStreamAssembler {
         continue;
       }
       if (!state.fieldOrigins.has(key) && value !== null && value !== undefined) state.fieldOrigins.set(key, { line, position, key });
-      if (key === "role" && typeof value === "string") state.role = value;
-      else if (key === "content") {
+      // The role is always the assistant's: the message is rebuilt as one.
+      if (key === "content") {
         if (typeof value === "string") state.content = (state.content ?? "") + value;
         else if (value === null) state.contentNull = true;
       } else if (key === "refusal" && typeof value === "string") state.refusal = (state.refusal ?? "") + value;
@@ -162,7 +160,7 @@ export class ChatStreamAssembler {
           if (isPlainObject(fragment)) pushCallFragment(state, fragment, { line, position, key, fragment: k });
         });
       } else if (key === "function_call" && isPlainObject(value)) {
-        state.legacyCall ??= { arguments: "", origin: { line, position, key } };
+        state.legacyCall ??= { arguments: "" };
         if (typeof value.name === "string") state.legacyCall.name = joinName(state.legacyCall.name, value.name);
         if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
       }
@@ -221,7 +219,7 @@ function noteExtension(state: ChoiceState, key: string, value: unknown, origin: 
 }
 
 function assemble(open: OpenCompletion): AssembledResponse {
-  const losses: StreamLoss[] = [...open.losses];
+  const losses: StreamLoss[] = [];
   const indexes = [...open.choices.keys()].sort((a, b) => a - b);
   const first = indexes.length > 0 ? open.choices.get(indexes[0]) : undefined;
   let items: CanonicalItem[] = [];

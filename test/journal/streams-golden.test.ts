@@ -53,7 +53,7 @@ describe.each(cases)("golden stream %s", (name) => {
 
 describe("streams cut before their calls finished, in both envelopes", () => {
   // Schemas the complete arguments satisfy: only the status can stop these calls.
-  const schemas: Record<string, object> = {
+  const schemas: Record<string, Record<string, unknown>> = {
     GetWeatherArgs: { type: "object", required: ["city", "country", "units"] },
     get_stock_price: { type: "object", required: ["ticker", "exchange"] },
     get_country: { type: "object", additionalProperties: false },
