@@ -19,8 +19,8 @@
 // | choices[0].logprobs.content         | logprobs of the first output_text part                |
 // | choices[1..]                        | loss unsupported_item (a response has one output)     |
 // | usage prompt/completion/total_tokens| usage input/output/total_tokens                       |
-// | usage *_details cached/reasoning    | input/output_tokens_details (absent: 0, synthesized)  |
-// | service_tier                        | service_tier (absent: "default", synthesized)         |
+// | usage *_details cached/reasoning    | input/output_tokens_details (absent: 0)               |
+// | service_tier                        | service_tier (absent: "default"; null: a loss)        |
 // | system_fingerprint                  | loss unsupported_field                                |
 // | other keys                          | loss provider_extension                               |
 // Fields a completion does not carry are set to the spec's neutral values (see
@@ -242,10 +242,7 @@ function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseReso
   const detail = (key: "prompt_tokens_details" | "completion_tokens_details", field: string): number => {
     const details = usage[key];
     const path = pointer("usage", key);
-    if (details === undefined || details === null) {
-      losses.push({ path, code: "synthesized", detail: `${key} absent: ${field} written as 0` });
-      return 0;
-    }
+    if (details === undefined || details === null) return 0;
     if (!isRecord(details)) {
       losses.push({ path, code: "unsupported_field", detail: `${key} is not an object` });
       return 0;
@@ -258,11 +255,7 @@ function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseReso
         losses.push(...extraKeyLosses({ [other]: details[other] }, new Set(), pointer("usage", key), "Open Responses"));
       }
     }
-    if (typeof details[field] !== "number") {
-      losses.push({ path: pointer("usage", key, field), code: "synthesized", detail: `${field} absent: written as 0` });
-      return 0;
-    }
-    return details[field] as number;
+    return typeof details[field] === "number" ? details[field] : 0;
   };
   const converted = {
     input_tokens: usage.prompt_tokens as number,
@@ -280,10 +273,6 @@ function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseReso
 function serviceTier(completion: ChatCompletion, losses: Loss[]): string {
   const tier: unknown = completion.service_tier;
   if (typeof tier === "string") return tier;
-  losses.push({
-    path: "/service_tier",
-    code: "synthesized",
-    detail: tier === undefined ? "service_tier absent: \"default\" written" : `service_tier ${JSON.stringify(tier)} written as "default"`,
-  });
+  if (tier !== undefined) losses.push({ path: "/service_tier", code: "form_changed", detail: `service_tier ${JSON.stringify(tier)} written as "default"` });
   return "default";
 }

@@ -90,7 +90,8 @@ export function inRecordOrder(losses: readonly Loss[], record: unknown): Loss[] 
     for (let i = 0; i < Math.min(a.ranks.length, b.ranks.length); i++) {
       if (a.ranks[i] !== b.ranks[i]) return a.ranks[i] - b.ranks[i];
     }
-    return a.position - b.position;
+    // A place comes before the places inside it.
+    return a.ranks.length - b.ranks.length || a.position - b.position;
   });
   return ranked.map((entry) => entry.loss);
 }

@@ -100,7 +100,7 @@ function finishReasonOf(response: ResponseResource, output: unknown[], losses: L
       const reason = response.incomplete_details?.reason;
       if (reason === "content_filter") return "content_filter";
       if (reason !== "max_output_tokens") {
-        losses.push({ path: "/incomplete_details", code: "form_changed", detail: `incomplete for reason ${JSON.stringify(reason ?? null)} written as finish_reason length` });
+        losses.push({ path: response.incomplete_details ? "/incomplete_details" : "/status", code: "form_changed", detail: `incomplete for reason ${JSON.stringify(reason ?? null)} written as finish_reason length` });
       }
       return "length";
     }

@@ -209,7 +209,7 @@ export function responsesToolChoiceToChat(args: { toolChoice: ToolChoiceParam })
       let mode = choice.mode;
       if (mode === undefined) {
         mode = "auto";
-        losses.push({ path: "/mode", code: "synthesized", detail: "allowed_tools without mode: Chat requires one, \"auto\" written" });
+        losses.push({ path: "", code: "synthesized", detail: "allowed_tools without mode: Chat requires one, \"auto\" written" });
       }
       return { value: { type: "allowed_tools", allowed_tools: { mode, tools } }, losses };
     }
@@ -267,7 +267,7 @@ export function textFormatToResponseFormat(args: { format: TextFormat }): Conver
       let name = flat.name;
       if (name === undefined) {
         name = "response";
-        losses.push({ path: "/name", code: "synthesized", detail: "json_schema format without a name: Chat requires one, \"response\" written" });
+        losses.push({ path: "", code: "synthesized", detail: "json_schema format without a name: Chat requires one, \"response\" written" });
       }
       const schema: Extract<ChatResponseFormat, { type: "json_schema" }>["json_schema"] = { name };
       if (flat.description !== undefined) schema.description = flat.description;

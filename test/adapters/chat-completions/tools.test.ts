@@ -197,7 +197,7 @@ describe("tool_choice, Open Responses to Chat", () => {
     const toolChoice: ToolChoiceParam = { type: "allowed_tools", tools: [{ type: "function", name: "get_weather" }] };
     expect(responsesToolChoiceToChat({ toolChoice })).toEqual({
       value: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "get_weather" } }] } },
-      losses: [{ path: "/mode", code: "synthesized", detail: 'allowed_tools without mode: Chat requires one, "auto" written' }],
+      losses: [{ path: "", code: "synthesized", detail: 'allowed_tools without mode: Chat requires one, "auto" written' }],
     });
   });
 
@@ -243,7 +243,7 @@ describe("response_format and text.format", () => {
   test("a json_schema format without type or name gets both on the way to Chat", () => {
     expect(textFormatToResponseFormat({ format: { schema } })).toEqual({
       value: { type: "json_schema", json_schema: { name: "response", schema } },
-      losses: [{ path: "/name", code: "synthesized", detail: 'json_schema format without a name: Chat requires one, "response" written' }],
+      losses: [{ path: "", code: "synthesized", detail: 'json_schema format without a name: Chat requires one, "response" written' }],
     });
   });
 });

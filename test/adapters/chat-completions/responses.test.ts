@@ -1,0 +1,468 @@
+import { describe, expect, test } from "vitest";
+import { chatCompletionToResponse, outputItemId } from "../../../adapters/chat-completions/completion-to-response.js";
+import { responseToChatCompletion } from "../../../adapters/chat-completions/response-to-completion.js";
+import type { ChatCompletion } from "../../../src/models/chat-completions.js";
+import type { ResponseResource } from "../../../src/models/open-responses.js";
+import { specErrors } from "../../support/spec-validator.js";
+
+/** The fields a completion does not carry, with the spec's neutral values, written out here on purpose. */
+function responseWith(fields: { id: string; created_at: number; model: string; output: unknown[]; usage: unknown } & Record<string, unknown>): ResponseResource {
+  return {
+    id: fields.id,
+    object: "response",
+    created_at: fields.created_at,
+    completed_at: null,
+    status: "completed",
+    incomplete_details: null,
+    model: fields.model,
+    previous_response_id: null,
+    instructions: null,
+    output: fields.output,
+    error: null,
+    tools: [],
+    tool_choice: "auto",
+    truncation: "disabled",
+    parallel_tool_calls: true,
+    text: { format: { type: "text" } },
+    top_p: 1,
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    top_logprobs: 0,
+    temperature: 1,
+    reasoning: null,
+    usage: fields.usage,
+    max_output_tokens: null,
+    max_tool_calls: null,
+    store: false,
+    background: false,
+    service_tier: "default",
+    metadata: {},
+    safety_identifier: null,
+    prompt_cache_key: null,
+    ...fields,
+  } as ResponseResource;
+}
+
+const openaiUsage = {
+  completion_tokens: 8,
+  prompt_tokens: 503,
+  total_tokens: 511,
+  prompt_tokens_details: { cached_tokens: 0 },
+  completion_tokens_details: { reasoning_tokens: 0 },
+};
+const responseUsage = {
+  input_tokens: 503,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 8,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 511,
+};
+
+function toResponse(completion: ChatCompletion) {
+  const result = chatCompletionToResponse({ completion });
+  expect(specErrors("ResponseResource", result.value)).toEqual([]);
+  return result;
+}
+
+describe("chat.completion to response object", () => {
+  test("a text answer becomes one completed message with an output_text part", () => {
+    const completion: ChatCompletion = {
+      id: "chatcmpl-BRmTI0Y2zmkGw27kLarhsmiFQTGxR",
+      object: "chat.completion",
+      created: 1745960880,
+      model: "gpt-4o-2024-08-06",
+      choices: [{ index: 0, message: { role: "assistant", content: "It is a pear." }, logprobs: null, finish_reason: "stop" }],
+      usage: openaiUsage,
+      service_tier: "default",
+    };
+    expect(toResponse(completion)).toEqual({
+      value: responseWith({
+        id: "chatcmpl-BRmTI0Y2zmkGw27kLarhsmiFQTGxR",
+        created_at: 1745960880,
+        model: "gpt-4o-2024-08-06",
+        output: [
+          {
+            id: "msg_1a639b04518dc882f8e4fe864ed0d190088366caa14ecea2",
+            type: "message",
+            status: "completed",
+            content: [{ type: "output_text", annotations: [], logprobs: [], text: "It is a pear." }],
+            role: "assistant",
+          },
+        ],
+        usage: responseUsage,
+      }),
+      losses: [],
+    });
+  });
+
+  test("tool calls become function_call items with their call_id and arguments as they are; provider fields are losses", () => {
+    const completion = {
+      id: "7a630f5b-b7e6-4878-82f8-d77db164d42b",
+      object: "chat.completion",
+      created: 1764665845,
+      model: "deepseek-reasoner",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: "",
+            reasoning_content: "The user wants a forecast, so I call the tool.",
+            tool_calls: [{ index: 0, id: "call_00_9V0vrf86Pc9aelHCJMZqnJBo", type: "function", function: { name: "weather", arguments: '{"location": "Lisbon"}' } }],
+          },
+          logprobs: null,
+          finish_reason: "tool_calls",
+        },
+      ],
+      usage: { prompt_tokens: 339, completion_tokens: 92, total_tokens: 431, prompt_tokens_details: { cached_tokens: 320 }, completion_tokens_details: { reasoning_tokens: 48 } },
+      system_fingerprint: "fp_eaab8d114b_prod0820_fp8_kvcache",
+    } as ChatCompletion;
+    expect(toResponse(completion)).toEqual({
+      value: responseWith({
+        id: "7a630f5b-b7e6-4878-82f8-d77db164d42b",
+        created_at: 1764665845,
+        model: "deepseek-reasoner",
+        output: [
+          {
+            id: "fc_9d95207a0b86366a70603629e009512c5b8158bc871e0ab2",
+            type: "function_call",
+            status: "completed",
+            arguments: '{"location": "Lisbon"}',
+            call_id: "call_00_9V0vrf86Pc9aelHCJMZqnJBo",
+            name: "weather",
+          },
+        ],
+        usage: { input_tokens: 339, input_tokens_details: { cached_tokens: 320 }, output_tokens: 92, output_tokens_details: { reasoning_tokens: 48 }, total_tokens: 431 },
+      }),
+      losses: [
+        {
+          path: "/choices/0/message/reasoning_content",
+          code: "provider_extension",
+          detail: '"reasoning_content" is not a field of the portable shape; Open Responses has no place for it',
+        },
+        { path: "/choices/0/message/tool_calls/0/index", code: "provider_extension", detail: '"index" is not a field of the portable shape; Open Responses has no place for it' },
+        { path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
+      ],
+    });
+  });
+
+  test("finish_reason length makes the response and its items incomplete", () => {
+    const completion: ChatCompletion = {
+      id: "chatcmpl-CutShort01",
+      object: "chat.completion",
+      created: 1745960900,
+      model: "gpt-4o",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "Checking", tool_calls: [{ id: "call_cut", type: "function", function: { name: "search", arguments: '{"q":"tid' } }] },
+          finish_reason: "length",
+        },
+      ],
+      service_tier: "default",
+    };
+    const result = toResponse(completion);
+    expect(result.value).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, usage: null });
+    expect(result.value.output).toEqual([
+      {
+        id: "msg_058ccdac135f8e751eec56e53db1853c919133218944194c",
+        type: "message",
+        status: "incomplete",
+        content: [{ type: "output_text", annotations: [], logprobs: [], text: "Checking" }],
+        role: "assistant",
+      },
+      { id: "fc_ac02cd00e9405b9ebb3efc969cb074d379845fad8b30598f", type: "function_call", status: "incomplete", arguments: '{"q":"tid', call_id: "call_cut", name: "search" },
+    ]);
+    expect(result.losses).toEqual([]);
+  });
+
+  test("finish_reason content_filter is incomplete for the reason content_filter", () => {
+    const completion: ChatCompletion = {
+      id: "chatcmpl-Filtered",
+      object: "chat.completion",
+      created: 1745960901,
+      model: "gpt-4o",
+      choices: [{ index: 0, message: { role: "assistant", content: "" }, finish_reason: "content_filter" }],
+      service_tier: "default",
+    };
+    expect(toResponse(completion).value).toMatchObject({ status: "incomplete", incomplete_details: { reason: "content_filter" } });
+  });
+
+  test("a null finish_reason is written as completed, with a loss", () => {
+    const completion: ChatCompletion = {
+      id: "chatcmpl-NoReason",
+      object: "chat.completion",
+      created: 1745960902,
+      model: "gpt-4o",
+      choices: [{ index: 0, message: { role: "assistant", content: "Done." }, finish_reason: null }],
+      service_tier: "default",
+    };
+    const result = toResponse(completion);
+    expect(result.value.status).toBe("completed");
+    expect(result.losses).toEqual([{ path: "/choices/0/finish_reason", code: "form_changed", detail: "finish_reason null written as status completed" }]);
+  });
+
+  test("choices after the first are lost: a response holds one output", () => {
+    const completion: ChatCompletion = {
+      id: "chatcmpl-TwoChoices",
+      object: "chat.completion",
+      created: 1745960903,
+      model: "gpt-4o",
+      choices: [
+        { index: 0, message: { role: "assistant", content: "Red." }, finish_reason: "stop" },
+        { index: 1, message: { role: "assistant", content: "Crimson." }, finish_reason: "stop" },
+      ],
+      service_tier: "default",
+    };
+    const result = toResponse(completion);
+    expect(result.value.output).toHaveLength(1);
+    expect(result.losses).toEqual([{ path: "/choices/1", code: "unsupported_item", detail: "choice 1 dropped: a response holds one output" }]);
+  });
+
+  test("usage without details gets the neutral zeros; provider usage fields are losses", () => {
+    const completion = {
+      id: "chatcmpl-1fd017fc-60b8-44eb-a736-375b8e1bc3e7",
+      object: "chat.completion",
+      created: 1770770815,
+      model: "llama-3.3-70b-versatile",
+      choices: [{ index: 0, message: { role: "assistant", tool_calls: [{ id: "ax9fskhev", type: "function", function: { name: "weather", arguments: "{}" } }] }, logprobs: null, finish_reason: "tool_calls" }],
+      usage: { queue_time: 0.179481775, prompt_tokens: 218, completion_tokens: 15, total_tokens: 233 },
+      service_tier: "on_demand",
+    } as ChatCompletion;
+    const result = toResponse(completion);
+    expect(result.value.usage).toEqual({ input_tokens: 218, input_tokens_details: { cached_tokens: 0 }, output_tokens: 15, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 233 });
+    expect(result.value.service_tier).toBe("on_demand");
+    expect(result.losses).toEqual([
+      { path: "/usage/queue_time", code: "provider_extension", detail: '"queue_time" is not a field of the portable shape; Open Responses has no place for it' },
+    ]);
+  });
+
+  test("the choice's logprobs go to the output_text part", () => {
+    const tokenLogprob = { token: "Yes", logprob: -0.01, bytes: [89, 101, 115], top_logprobs: [] };
+    const completion: ChatCompletion = {
+      id: "chatcmpl-Logprobs",
+      object: "chat.completion",
+      created: 1745960904,
+      model: "gpt-4o",
+      choices: [{ index: 0, message: { role: "assistant", content: "Yes" }, logprobs: { content: [tokenLogprob], refusal: null }, finish_reason: "stop" }],
+      service_tier: "default",
+    };
+    const result = toResponse(completion);
+    expect(result.value.output[0]).toMatchObject({ content: [{ type: "output_text", annotations: [], logprobs: [tokenLogprob], text: "Yes" }] });
+    expect(result.losses).toEqual([]);
+  });
+
+  test("a refusal becomes a refusal part", () => {
+    const completion: ChatCompletion = {
+      id: "chatcmpl-Refusal",
+      object: "chat.completion",
+      created: 1745960905,
+      model: "gpt-4o-2024-08-06",
+      choices: [{ index: 0, message: { role: "assistant", content: null, refusal: "I can't help with that." }, finish_reason: "stop" }],
+      service_tier: "default",
+    };
+    expect(toResponse(completion).value.output).toEqual([
+      { id: outputItemId({ responseId: "chatcmpl-Refusal", choiceIndex: 0, outputIndex: 0, type: "message" }), type: "message", status: "completed", content: [{ type: "refusal", refusal: "I can't help with that." }], role: "assistant" },
+    ]);
+  });
+
+  test("a value that is not a chat.completion is refused", () => {
+    expect(() => chatCompletionToResponse({ completion: { object: "response", output: [] } as unknown as ChatCompletion })).toThrow(TypeError);
+  });
+});
+
+describe("output item ids", () => {
+  test("each id is prefixed by its type, differs by position and completion, and is never the call_id or the completion id", () => {
+    const ids = [
+      outputItemId({ responseId: "chatcmpl-A", choiceIndex: 0, outputIndex: 0, type: "message" }),
+      outputItemId({ responseId: "chatcmpl-A", choiceIndex: 0, outputIndex: 1, type: "function_call" }),
+      outputItemId({ responseId: "chatcmpl-A", choiceIndex: 0, outputIndex: 2, type: "function_call" }),
+      outputItemId({ responseId: "chatcmpl-B", choiceIndex: 0, outputIndex: 1, type: "function_call" }),
+    ];
+    expect(ids[0]).toMatch(/^msg_[0-9a-f]{48}$/);
+    for (const id of ids.slice(1)) expect(id).toMatch(/^fc_[0-9a-f]{48}$/);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.some((id) => id.includes("chatcmpl"))).toBe(false);
+  });
+});
+
+describe("response object to chat.completion", () => {
+  const phaseResponse = {
+    id: "resp_0465b6d1ae1f97c500699f88318ee481a3b627f7fcb4875152",
+    object: "response",
+    created_at: 1772062769,
+    status: "completed",
+    model: "gpt-5.3-codex",
+    output: [
+      {
+        id: "msg_0465b6d1ae1f97c500699f883243a481a3b50b985223592984",
+        type: "message",
+        status: "completed",
+        content: [{ type: "output_text", annotations: [], logprobs: [], text: "I'll look up a few sources first." }],
+        phase: "commentary",
+        role: "assistant",
+      },
+      {
+        id: "msg_0465b6d1ae1f97c500699f8835e09c81a3b91e9d502ff18555",
+        type: "message",
+        status: "completed",
+        content: [{ type: "output_text", annotations: [], logprobs: [], text: "Here is the summary." }],
+        phase: "final_answer",
+        role: "assistant",
+      },
+    ],
+    usage: { input_tokens: 7243, input_tokens_details: { cached_tokens: 3072 }, output_tokens: 423, output_tokens_details: { reasoning_tokens: 58 }, total_tokens: 7666 },
+    service_tier: "default",
+  } as ResponseResource;
+
+  test("several assistant messages merge into the one message of a completion", () => {
+    expect(responseToChatCompletion({ response: phaseResponse })).toEqual({
+      value: {
+        id: "resp_0465b6d1ae1f97c500699f88318ee481a3b627f7fcb4875152",
+        object: "chat.completion",
+        created: 1772062769,
+        model: "gpt-5.3-codex",
+        choices: [{ index: 0, message: { role: "assistant", content: "I'll look up a few sources first.\n\nHere is the summary." }, logprobs: null, finish_reason: "stop" }],
+        usage: { prompt_tokens: 7243, completion_tokens: 423, total_tokens: 7666, prompt_tokens_details: { cached_tokens: 3072 }, completion_tokens_details: { reasoning_tokens: 58 } },
+        service_tier: "default",
+      },
+      losses: [
+        { path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+        { path: "/output/0/phase", code: "unsupported_field", detail: "phase has no counterpart in Chat Completions" },
+        { path: "/output/1", code: "form_changed", detail: "merged into the first assistant message (a completion holds one); texts joined by a blank line" },
+        { path: "/output/1/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+        { path: "/output/1/phase", code: "unsupported_field", detail: "phase has no counterpart in Chat Completions" },
+      ],
+    });
+  });
+
+  test("a reasoning item and fields away from their neutral value are losses", () => {
+    const response = {
+      ...phaseResponse,
+      output: [
+        { id: "rs_0f35ed53", type: "reasoning", encrypted_content: "gAAAAABpPMlc", summary: [{ type: "summary_text", text: "Adding first." }] },
+        { id: "msg_0f35ed53", type: "message", status: "completed", content: [{ type: "output_text", annotations: [], logprobs: [], text: "Final result: 570" }], role: "assistant" },
+      ],
+      billing: { payer: "developer" },
+      reasoning: { effort: "high", summary: "detailed" },
+      temperature: 1,
+      text: { format: { type: "text" }, verbosity: "medium" },
+      tools: [{ type: "function", name: "calculator", description: null, parameters: null, strict: true }],
+      user: null,
+    } as ResponseResource;
+    const result = responseToChatCompletion({ response });
+    expect(result.value.choices).toEqual([{ index: 0, message: { role: "assistant", content: "Final result: 570" }, logprobs: null, finish_reason: "stop" }]);
+    expect(result.losses).toEqual([
+      { path: "/output/0", code: "unsupported_item", detail: "Chat Completions cannot replay a reasoning item" },
+      { path: "/output/1/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      { path: "/billing", code: "provider_extension", detail: '"billing" is not a field of the portable shape; Chat Completions has no place for it' },
+      { path: "/reasoning", code: "unsupported_field", detail: "a chat.completion has no reasoning (a value other than null is lost)" },
+      { path: "/text/verbosity", code: "unsupported_field", detail: "text.verbosity has no place in a chat.completion" },
+      { path: "/tools", code: "unsupported_field", detail: "a chat.completion has no tools (a value other than [] is lost)" },
+    ]);
+  });
+
+  test("function_call items become tool_calls, and the finish_reason tool_calls", () => {
+    const response = responseWith({
+      id: "resp_calls",
+      created_at: 1757687080,
+      model: "gpt-5",
+      output: [{ id: "fc_68c42d3e", type: "function_call", status: "completed", arguments: '{"plan":"rhyme"}', call_id: "call_gL7JE6", name: "update_plan" }],
+      usage: null,
+    });
+    expect(responseToChatCompletion({ response })).toEqual({
+      value: {
+        id: "resp_calls",
+        object: "chat.completion",
+        created: 1757687080,
+        model: "gpt-5",
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: null, tool_calls: [{ id: "call_gL7JE6", type: "function", function: { name: "update_plan", arguments: '{"plan":"rhyme"}' } }] },
+            logprobs: null,
+            finish_reason: "tool_calls",
+          },
+        ],
+        service_tier: "default",
+      },
+      losses: [{ path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" }],
+    });
+  });
+
+  test.each([
+    ["max_output_tokens", "length", []],
+    ["content_filter", "content_filter", []],
+    ["tool_limit", "length", [{ path: "/incomplete_details", code: "form_changed", detail: 'incomplete for reason "tool_limit" written as finish_reason length' }]],
+  ])("incomplete for %s is finish_reason %s", (reason, finishReason, losses) => {
+    const response = responseWith({ id: "resp_cut", created_at: 1, model: "gpt-4o", output: [], usage: null, status: "incomplete", incomplete_details: { reason } });
+    const result = responseToChatCompletion({ response });
+    expect(result.value.choices[0].finish_reason).toBe(finishReason);
+    expect(result.losses).toEqual(losses);
+  });
+
+  test("a failed response has no finish_reason, with a loss", () => {
+    const response = responseWith({ id: "resp_failed", created_at: 1, model: "gpt-4o", output: [], usage: null, status: "failed", error: { code: "server_error", message: "boom" } });
+    const result = responseToChatCompletion({ response });
+    expect(result.value.choices).toEqual([{ index: 0, message: { role: "assistant", content: null }, logprobs: null, finish_reason: null }]);
+    expect(result.losses).toEqual([
+      { path: "/status", code: "unsupported_field", detail: 'status "failed" has no finish_reason; null written' },
+      { path: "/error", code: "unsupported_field", detail: "a chat.completion has no error (a value other than null is lost)" },
+    ]);
+  });
+
+  test("items a completion cannot hold are unsupported items", () => {
+    const response = responseWith({
+      id: "resp_mixed",
+      created_at: 1,
+      model: "gpt-4o",
+      output: [
+        { id: "msg_u", type: "message", status: "completed", role: "user", content: [{ type: "input_text", text: "hi" }] },
+        { id: "fco_1", type: "function_call_output", status: "completed", call_id: "call_1", output: "42" },
+      ],
+      usage: null,
+    });
+    expect(responseToChatCompletion({ response }).losses).toEqual([
+      { path: "/output/0", code: "unsupported_item", detail: "a user message has no place in a chat.completion, which holds the assistant's turn only" },
+      { path: "/output/1", code: "unsupported_item", detail: "a function_call_output has no place in a chat.completion, which holds the assistant's turn only" },
+    ]);
+  });
+});
+
+describe("round trips of completions", () => {
+  const completion: ChatCompletion = {
+    id: "chatcmpl-Tools02",
+    object: "chat.completion",
+    created: 1745960879,
+    model: "gpt-4o-2024-08-06",
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: "I'll check both.",
+          tool_calls: [
+            { id: "call_q2UyBRP7eXNTzAoR8lEhjc9Z", type: "function", function: { name: "get_country", arguments: "{}" } },
+            { id: "call_b51ijcpFkDiTQG1bQzsrmtW5", type: "function", function: { name: "get_product_name", arguments: "" } },
+          ],
+        },
+        logprobs: null,
+        finish_reason: "tool_calls",
+      },
+    ],
+    usage: openaiUsage,
+    service_tier: "default",
+  };
+
+  test("completion to response and back gives the completion, with no loss either way", () => {
+    const there = toResponse(completion);
+    expect(there.losses).toEqual([]);
+    expect(responseToChatCompletion({ response: there.value })).toEqual({ value: completion, losses: [] });
+  });
+
+  test("a response made from a completion comes back exactly, its ids included", () => {
+    const response = toResponse(completion).value;
+    const back = chatCompletionToResponse({ completion: responseToChatCompletion({ response }).value });
+    expect(back).toEqual({ value: response, losses: [] });
+  });
+});
