@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { replayGate } from "../../src/gate/replay-gate.js";
 import { specErrors } from "../support/spec-validator.js";
-import { assembleRecording, type RecordingFormat } from "./stream-recording.js";
+import { assembleRecording, linesOf, type RecordingFormat } from "./stream-recording.js";
 
 const root = join(import.meta.dirname, "../../golden/streams");
 const cases = readdirSync(root, { withFileTypes: true })
@@ -43,6 +43,23 @@ describe.each(cases)("golden stream %s", (name) => {
   test("reports exactly the expected losses", () => {
     const expected = existsSync(join(dir, "losses.json")) ? readJson(join(dir, "losses.json")) : [];
     expect(result.responses.flatMap((response) => response.losses)).toEqual(expected);
+  });
+
+  test("no prefix of the recording marks a call completed before its arguments are final", () => {
+    const finalArguments = new Map<unknown, unknown>();
+    for (const item of result.responses.flatMap((response) => response.items as Array<Record<string, unknown>>)) {
+      if (item.type === "function_call") finalArguments.set(item.call_id, item.arguments);
+    }
+    const lines = linesOf(text);
+    const early: string[] = [];
+    for (let cut = 1; cut < lines.length; cut++) {
+      for (const response of assembleRecording(lines.slice(0, cut).join("\n"), format).responses) {
+        for (const item of response.items as Array<Record<string, unknown>>) {
+          if (item.type === "function_call" && item.status === "completed" && item.arguments !== finalArguments.get(item.call_id)) early.push(`line ${cut}: ${String(item.call_id)}`);
+        }
+      }
+    }
+    expect(early).toEqual([]);
   });
 
   test("every item is a valid input item of the specification", () => {
