@@ -172,7 +172,7 @@ function rejectionOf(target: Target, kind: ItemKind, fields: Record<string, unkn
         case "reasoning":
         case "item_reference":
         case "compaction":
-          return `a ${kind} item is not part of the portable core`;
+          return `an item of type "${kind}" is not part of the portable core`;
         case "extension":
           return `"${String(fields.type)}" is one provider's extension, not part of the portable core`;
         case "unknown":
@@ -211,7 +211,7 @@ function rejectionOf(target: Target, kind: ItemKind, fields: Record<string, unkn
         case "reasoning":
         case "item_reference":
         case "compaction":
-          return `a ${kind} item has no Chat Completions form`;
+          return `an item of type "${kind}" has no Chat Completions form`;
         case "extension":
           return `"${String(fields.type)}" is one provider's extension and has no Chat Completions form`;
         case "unknown":
@@ -379,7 +379,7 @@ export class TargetRewriter {
     order.forEach((entry, i) => {
       const overtaken = earliestAfter[i];
       if (!overtaken || overtaken.seq > entry.seq) return;
-      out.changes.push({ ...placeOf(entry.item), path: "", code: "reordered", detail: `${this.moveReason(entry)}: written before the item of line ${overtaken.item.provenance.line}` });
+      out.changes.push({ ...placeOf(entry.item), path: "", code: "reordered", detail: `${this.moveReason(entry)} (now ahead of line ${overtaken.item.provenance.line}, item ${overtaken.item.provenance.index})` });
     });
   }
 

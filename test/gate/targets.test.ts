@@ -1,0 +1,324 @@
+import { describe, expect, test } from "vitest";
+import { checkTarget, isTarget, rewriteForTarget, TargetChecker, TargetRewriter, TARGETS, type Rewritten, type Target } from "../../src/gate/targets.js";
+import { JournalChecker } from "../../src/gate/journal-checks.js";
+import type { Envelope, JournalItem, Provenance } from "../../src/models/journal-item.js";
+
+/** An item of a normalized journal: `line.index`, its envelope, optionally its response. */
+function at(place: string, envelope: Envelope, item: Record<string, unknown>, response?: Provenance["response"]): JournalItem {
+  const [line, index] = place.split(".").map(Number);
+  const provenance: Provenance = { line, index, envelope };
+  if (response) provenance.response = response;
+  return { item, provenance };
+}
+
+const placeOf = (item: JournalItem) => `${item.provenance.line}.${item.provenance.index}`;
+const placesOf = (rewritten: Rewritten) => rewritten.items.map(placeOf);
+
+const paris = "{\"city\":\"Paris\"}";
+const lyon = "{\"city\":\"Lyon\"}";
+const user = (content: string) => ({ type: "message", role: "user", content });
+const call = (callId: string, args: string, id?: string) => ({ type: "function_call", ...(id ? { id } : {}), call_id: callId, name: "get_weather", arguments: args, status: "completed" });
+const output = (callId: string, text: string) => ({ type: "function_call_output", call_id: callId, output: text });
+const assistant = (id: string, text: string) => ({ type: "message", id, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
+const reasoning = (id: string) => ({ type: "reasoning", id, summary: [], encrypted_content: "gAAAAB-opaque" });
+const webSearch = { type: "openai:web_search_call", id: "ws_001", status: "completed", action: { type: "search", query: "weather paris" } };
+const response = { id: "resp_01", status: "completed" };
+
+describe("the target names", () => {
+  test("are the five of the design", () => {
+    expect(TARGETS).toEqual(["open-responses", "openai-responses", "chat-completions", "strict", "adjacent"]);
+    expect([isTarget("adjacent"), isTarget("anthropic")]).toEqual([true, false]);
+  });
+});
+
+describe("open-responses", () => {
+  const journal = [
+    at("1.0", "chat", user("weather in Paris?")),
+    at("2.0", "responses", reasoning("rs_01"), response),
+    at("2.1", "responses", webSearch, response),
+    at("2.2", "responses", call("call_1", paris, "fc_01"), response),
+    at("3.0", "chat", output("call_1", "light rain")),
+    at("4.0", "responses", { type: "item_reference", id: "msg_00" }),
+    at("5.0", "responses", { type: "compaction", id: "cmp_01", encrypted_content: "gAAAAB-summary" }),
+    at("6.0", "chat", assistant("__fake_id__", "Light rain in Paris.")),
+  ];
+
+  test("keeps the portable core, removes and reports the rest", () => {
+    const rewritten = rewriteForTarget(journal, "open-responses");
+    expect(placesOf(rewritten)).toEqual(["1.0", "2.2", "3.0", "6.0"]);
+    expect(rewritten.items[3].item).toEqual({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Light rain in Paris.", annotations: [] }] });
+    expect(rewritten.changes).toEqual([
+      { line: 2, index: 0, path: "", code: "unsupported_item", detail: 'an item of type \"reasoning\" is not part of the portable core' },
+      { line: 2, index: 1, path: "", code: "unsupported_item", detail: '"openai:web_search_call" is one provider\'s extension, not part of the portable core' },
+      { line: 4, index: 0, path: "", code: "unsupported_item", detail: 'an item of type \"item_reference\" is not part of the portable core' },
+      { line: 5, index: 0, path: "", code: "unsupported_item", detail: 'an item of type \"compaction\" is not part of the portable core' },
+      { line: 6, index: 0, path: "/id", code: "foreign_id_removed", detail: '"__fake_id__" is a placeholder id; removed' },
+    ]);
+  });
+
+  test("the kept items are left untouched", () => {
+    const rewritten = rewriteForTarget(journal, "open-responses");
+    expect(rewritten.items.slice(0, 3)).toEqual([journal[0], journal[3], journal[4]]);
+  });
+
+  test("a message without type gets one", () => {
+    const rewritten = rewriteForTarget([at("1.0", "responses", { role: "user", content: "hi" })], "open-responses");
+    expect(rewritten).toEqual({
+      items: [at("1.0", "responses", { role: "user", content: "hi", type: "message" })],
+      changes: [{ line: 1, index: 0, path: "/type", code: "form_changed", detail: 'the message gets `type: "message"`, which Open Responses requires' }],
+    });
+  });
+
+  test("the check rejects what is not portable, and portable items that break the item schema", () => {
+    const badName = call("call_2", paris, "fc_02");
+    badName.name = "weather.get";
+    const checked = checkTarget([...journal, at("7.0", "responses", badName), at("8.0", "responses", { content: "no role, no type" })], "open-responses");
+    expect(checked.map((item) => [placeOf(item), item.findings])).toEqual([
+      ["1.0", []],
+      ["2.0", [{ code: "target_rejects", detail: 'an item of type \"reasoning\" is not part of the portable core', path: "" }]],
+      ["2.1", [{ code: "target_rejects", detail: '"openai:web_search_call" is one provider\'s extension, not part of the portable core', path: "" }]],
+      ["2.2", []],
+      ["3.0", []],
+      ["4.0", [{ code: "target_rejects", detail: 'an item of type \"item_reference\" is not part of the portable core', path: "" }]],
+      ["5.0", [{ code: "target_rejects", detail: 'an item of type \"compaction\" is not part of the portable core', path: "" }]],
+      ["6.0", []],
+      ["7.0", [{ code: "target_rejects", detail: "not a valid Open Responses function_call: /name Invalid string: must match pattern /^[a-zA-Z0-9_-]+$/", path: "/name" }]],
+      ["8.0", [{ code: "target_rejects", detail: "an item without a type", path: "" }]],
+    ]);
+  });
+});
+
+describe("openai-responses", () => {
+  test("gives OpenAI's own items back their plain type and removes other providers' items", () => {
+    const journal = [
+      at("1.0", "responses", webSearch, response),
+      at("1.1", "responses", { type: "anthropic:server_tool_use", id: "srvtoolu_01", name: "web_search" }, response),
+      at("1.2", "responses", { type: "openai:function_call", id: "fc_01", call_id: "call_1", name: "get_weather", arguments: paris, status: "completed" }, response),
+      at("1.3", "responses", reasoning("rs_01"), response),
+      at("1.4", "responses", call("call_1", paris, "fc_01"), response),
+    ];
+    const rewritten = rewriteForTarget(journal, "openai-responses");
+    expect(placesOf(rewritten)).toEqual(["1.0", "1.3", "1.4"]);
+    expect(rewritten.items[0].item).toEqual({ ...webSearch, type: "web_search_call" });
+    expect(rewritten.changes).toEqual([
+      { line: 1, index: 0, path: "/type", code: "form_changed", detail: '"openai:web_search_call" is written as OpenAI\'s own "web_search_call"' },
+      { line: 1, index: 1, path: "", code: "unsupported_item", detail: '"anthropic:server_tool_use" is not an item type OpenAI accepts' },
+      { line: 1, index: 2, path: "", code: "unsupported_item", detail: '"openai:function_call" is not an item type OpenAI accepts' },
+    ]);
+  });
+
+  test("removes ids OpenAI would refuse, and reasoning it cannot replay", () => {
+    const journal = [
+      at("1.0", "chat", call("call_1", paris, "call_1")),
+      at("1.1", "chat", call("toolu_02", lyon, "toolu_02")),
+      at("2.0", "chat", assistant("chatcmpl-B9x", "Done.")),
+      at("3.0", "responses", reasoning("reasoning_7")),
+    ];
+    const rewritten = rewriteForTarget(journal, "openai-responses");
+    expect(rewritten.items.map((item) => item.item)).toEqual([
+      { type: "function_call", call_id: "call_1", name: "get_weather", arguments: paris, status: "completed" },
+      { type: "function_call", call_id: "toolu_02", name: "get_weather", arguments: lyon, status: "completed" },
+      { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Done.", annotations: [] }] },
+    ]);
+    expect(rewritten.changes).toEqual([
+      { line: 1, index: 0, path: "/id", code: "foreign_id_removed", detail: '"call_1" is a call id put in the item id; removed' },
+      { line: 1, index: 1, path: "/id", code: "foreign_id_removed", detail: 'the id repeats the call_id "toolu_02"; removed' },
+      { line: 2, index: 0, path: "/id", code: "foreign_id_removed", detail: '"chatcmpl-B9x" is a Chat completion id, not an item id; removed' },
+      { line: 3, index: 0, path: "", code: "unsupported_item", detail: "OpenAI replays a reasoning item only with its own `rs` id" },
+    ]);
+  });
+
+  test("the check accepts OpenAI's items and rejects ids of another form", () => {
+    const checked = checkTarget(
+      [at("1.0", "responses", webSearch), at("1.1", "responses", call("toolu_9", paris, "toolu_01")), at("1.2", "responses", { type: "openai:function_call", call_id: "call_1" }), at("2.0", "chat", { role: "user", content: "hi" })],
+      "openai-responses",
+    );
+    expect(checked.map((item) => [placeOf(item), item.findings])).toEqual([
+      ["1.0", []],
+      ["1.1", [{ code: "target_rejects", detail: 'OpenAI expects the id of a function_call to begin with "fc", not "toolu_01"', path: "/id" }]],
+      ["1.2", [{ code: "target_rejects", detail: '"openai:function_call" is not an item type OpenAI accepts', path: "" }]],
+      ["2.0", []],
+    ]);
+  });
+});
+
+describe("chat-completions", () => {
+  test("removes what Chat cannot hold and writes a turn's text before its calls", () => {
+    const journal = [
+      at("1.0", "chat", user("weather in Paris and Lyon?")),
+      at("2.0", "responses", reasoning("rs_01"), response),
+      at("2.1", "responses", call("call_A", paris, "fc_A"), response),
+      at("2.2", "responses", assistant("msg_01", "Checking both cities."), response),
+      at("2.3", "responses", call("call_B", lyon, "fc_B"), response),
+      at("3.0", "chat", output("call_A", "light rain")),
+      at("4.0", "chat", output("call_B", "sunny")),
+      at("5.0", "chat", user("thanks")),
+    ];
+    const rewritten = rewriteForTarget(journal, "chat-completions");
+    expect(placesOf(rewritten)).toEqual(["1.0", "2.2", "2.1", "2.3", "3.0", "4.0", "5.0"]);
+    expect(rewritten.changes).toEqual([
+      { line: 2, index: 0, path: "", code: "unsupported_item", detail: 'an item of type "reasoning" has no Chat Completions form' },
+      { line: 2, index: 2, path: "", code: "reordered", detail: "moved before the turn's calls: Chat keeps a turn's text and calls in one assistant message (now ahead of line 2, item 1)" },
+    ]);
+  });
+
+  test("groups a call that came between the outputs of its turn", () => {
+    const journal = [
+      at("1.0", "chat", call("call_A", paris)),
+      at("1.1", "chat", call("call_B", lyon)),
+      at("2.0", "responses", output("call_A", "light rain")),
+      at("3.0", "responses", call("call_C", "{\"city\":\"Nice\"}", "fc_C")),
+      at("4.0", "responses", output("call_B", "sunny")),
+      at("5.0", "responses", output("call_C", "windy")),
+    ];
+    const rewritten = rewriteForTarget(journal, "chat-completions");
+    expect(placesOf(rewritten)).toEqual(["1.0", "1.1", "3.0", "2.0", "4.0", "5.0"]);
+    expect(rewritten.changes).toEqual([{ line: 3, index: 0, path: "", code: "reordered", detail: "moved up to join the other calls of its turn (now ahead of line 2, item 0)" }]);
+  });
+
+  test("calls answered one by one are sequential turns and stay as they are", () => {
+    const journal = [at("1.0", "responses", call("call_A", paris, "fc_A")), at("2.0", "chat", output("call_A", "light rain")), at("3.0", "responses", call("call_B", lyon, "fc_B")), at("4.0", "chat", output("call_B", "sunny"))];
+    expect(rewriteForTarget(journal, "chat-completions")).toEqual({ items: journal, changes: [] });
+  });
+
+  test("the check reports text after calls and an output away from its calls", () => {
+    const checked = checkTarget(
+      [
+        at("1.0", "responses", call("call_A", paris, "fc_A")),
+        at("1.1", "responses", assistant("msg_01", "Checking.")),
+        at("2.0", "chat", output("call_A", "light rain")),
+        at("3.0", "chat", call("call_B", lyon)),
+        at("4.0", "chat", user("and Nice?")),
+        at("5.0", "responses", output("call_B", "sunny")),
+        at("6.0", "responses", webSearch),
+      ],
+      "chat-completions",
+    );
+    expect(checked.map((item) => [placeOf(item), item.findings])).toEqual([
+      ["1.0", []],
+      ["1.1", [{ code: "target_order", detail: "assistant text between a turn's calls and their outputs: Chat writes a turn's text before its calls", path: "" }]],
+      ["2.0", []],
+      ["3.0", []],
+      ["4.0", []],
+      ["5.0", [{ code: "target_order", detail: "the output is not among the tool messages right after its call (line 3)", path: "", related_line: 3 }]],
+      ["6.0", [{ code: "target_rejects", detail: '"openai:web_search_call" is one provider\'s extension and has no Chat Completions form', path: "" }]],
+    ]);
+  });
+
+  test("the rewrite passes its own check", () => {
+    const journal = [
+      at("1.0", "responses", call("call_A", paris, "fc_A")),
+      at("1.1", "responses", assistant("msg_01", "Checking.")),
+      at("1.2", "responses", reasoning("rs_1")),
+      at("1.3", "responses", call("call_B", lyon, "fc_B")),
+      at("2.0", "chat", output("call_B", "sunny")),
+      at("3.0", "chat", output("call_A", "light rain")),
+    ];
+    const rewritten = rewriteForTarget(journal, "chat-completions");
+    expect(checkTarget(rewritten.items, "chat-completions").flatMap((item) => item.findings)).toEqual([]);
+    expect(checkTarget(journal, "chat-completions").flatMap((item) => item.findings.map((finding) => finding.code))).toEqual(["target_order", "target_rejects"]);
+  });
+});
+
+describe("strict", () => {
+  test("removes status from every item that has one", () => {
+    const journal = [at("1.0", "chat", user("hi")), at("2.0", "responses", call("call_A", paris, "fc_A"), response), at("2.1", "responses", { ...assistant("msg_1", "Hello."), status: null }, response)];
+    const rewritten = rewriteForTarget(journal, "strict");
+    expect(rewritten).toEqual({
+      items: [
+        journal[0],
+        at("2.0", "responses", { type: "function_call", id: "fc_A", call_id: "call_A", name: "get_weather", arguments: paris }, response),
+        at("2.1", "responses", { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello.", annotations: [] }] }, response),
+      ],
+      changes: [
+        { line: 2, index: 0, path: "/status", code: "unsupported_field", detail: "strict input items carry no status" },
+        { line: 2, index: 1, path: "/status", code: "unsupported_field", detail: "strict input items carry no status" },
+      ],
+    });
+  });
+
+  test("the source items are not modified", () => {
+    const item = call("call_A", paris, "fc_A");
+    rewriteForTarget([at("1.0", "responses", item)], "strict");
+    expect(item.status).toBe("completed");
+  });
+
+  test("the check rejects a status", () => {
+    const checked = checkTarget([at("1.0", "chat", user("hi")), at("2.0", "responses", call("call_A", paris, "fc_A"))], "strict");
+    expect(checked.map((item) => [placeOf(item), item.findings])).toEqual([
+      ["1.0", []],
+      ["2.0", [{ code: "target_rejects", detail: "strict input items carry no status", path: "/status" }]],
+    ]);
+  });
+});
+
+describe("adjacent", () => {
+  test("moves each output directly after its call, keeping reasoning before its call", () => {
+    const journal = [
+      at("1.0", "responses", reasoning("rs_1"), response),
+      at("1.1", "responses", call("call_A", paris, "fc_A"), response),
+      at("1.2", "responses", reasoning("rs_2"), response),
+      at("1.3", "responses", call("call_B", lyon, "fc_B"), response),
+      at("2.0", "chat", output("call_B", "sunny")),
+      at("3.0", "chat", output("call_A", "light rain")),
+      at("4.0", "chat", user("thanks")),
+    ];
+    const rewritten = rewriteForTarget(journal, "adjacent");
+    expect(placesOf(rewritten)).toEqual(["1.0", "1.1", "3.0", "1.2", "1.3", "2.0", "4.0"]);
+    expect(rewritten.changes).toEqual([{ line: 3, index: 0, path: "", code: "reordered", detail: "moved directly after its call (now ahead of line 1, item 2)" }]);
+  });
+
+  test("a call left without output is released when the turn ends", () => {
+    const journal = [at("1.0", "chat", call("call_A", paris)), at("1.1", "chat", call("call_B", lyon)), at("2.0", "responses", output("call_A", "light rain")), at("3.0", "responses", user("stop"))];
+    const rewritten = rewriteForTarget(journal, "adjacent");
+    expect(placesOf(rewritten)).toEqual(["1.0", "2.0", "1.1", "3.0"]);
+    expect(rewritten.changes).toEqual([{ line: 2, index: 0, path: "", code: "reordered", detail: "moved directly after its call (now ahead of line 1, item 1)" }]);
+  });
+
+  test("the rewriter holds the open turn only", () => {
+    const rewriter = new TargetRewriter("adjacent");
+    const callA = at("2.0", "chat", call("call_A", paris));
+    const callB = at("2.1", "chat", call("call_B", lyon));
+    const outB = at("3.0", "responses", output("call_B", "sunny"));
+    const outA = at("4.0", "responses", output("call_A", "light rain"));
+    expect(rewriter.push([at("1.0", "chat", user("weather?"))]).items.map(placeOf)).toEqual(["1.0"]);
+    expect(rewriter.push([callA, callB]).items).toEqual([]);
+    expect(rewriter.push([outB]).items).toEqual([]);
+    expect(rewriter.push([outA]).items).toEqual([callA, outA, callB, outB]);
+    expect(rewriter.finish()).toEqual({ items: [], changes: [] });
+  });
+
+  test("a turn longer than the limit is released as it is", () => {
+    const journal = [at("1.0", "chat", call("call_A", paris)), at("1.1", "chat", call("call_B", lyon)), at("1.2", "chat", call("call_C", paris)), at("2.0", "responses", output("call_A", "light rain"))];
+    const rewritten = rewriteForTarget(journal, "adjacent", { maxTurnItems: 2 });
+    expect(rewritten).toEqual({ items: journal, changes: [] });
+    expect(checkTarget(rewritten.items, "adjacent")[3].findings).toEqual([{ code: "target_order", detail: "the output does not directly follow its call (line 1)", path: "", related_line: 1 }]);
+  });
+
+  test("the check reports each output away from its call", () => {
+    const checked = checkTarget(
+      [at("1.0", "chat", call("call_A", paris)), at("1.1", "chat", call("call_B", lyon)), at("2.0", "responses", output("call_A", "light rain")), at("3.0", "responses", output("call_B", "sunny"))],
+      "adjacent",
+    );
+    expect(checked.map((item) => [placeOf(item), item.findings])).toEqual([
+      ["1.0", []],
+      ["1.1", []],
+      ["2.0", [{ code: "target_order", detail: "the output does not directly follow its call (line 1)", path: "", related_line: 1 }]],
+      ["3.0", [{ code: "target_order", detail: "the output does not directly follow its call (line 1)", path: "", related_line: 1 }]],
+    ]);
+  });
+});
+
+describe("a target check inside the journal checks", () => {
+  test("its findings join the journal findings of each item", () => {
+    const target: Target = "strict";
+    const checker = new JournalChecker({ checks: [new TargetChecker(target)] });
+    const item = { ...at("1.0", "responses", call("call_A", paris, "call_A")), verdict: { reason: "ok" as const, detail: "" } };
+    expect(checker.push([item]).map((checked) => checked.findings)).toEqual([
+      [
+        { code: "target_rejects", detail: "strict input items carry no status", path: "/status" },
+        { code: "foreign_id", detail: '"call_A" is a call id put in the item id', path: "/id" },
+      ],
+    ]);
+  });
+});
