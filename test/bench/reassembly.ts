@@ -8,6 +8,7 @@
 //   npx tsx test/bench/reassembly.ts
 import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
 import { ResponsesStreamAssembler } from "../../src/journal/responses-stream.js";
+import { SseParser } from "../../src/journal/sse.js";
 import { Random } from "./random.js";
 
 const EVENTS = 10_000;
@@ -123,6 +124,35 @@ function measure(name: string, lines: string[], makeAssembler: () => Assembler):
   console.log(`  (JSON.parse + reassembly) / JSON.parse = ${(1 + ratio).toFixed(2)}`);
 }
 
+/** The cost of SSE framing (`data:` lines, blank lines) for the same records, against JSON.parse. */
+function measureFraming(name: string, lines: string[]): void {
+  const sseLines = lines.flatMap((line) => [`data: ${line}`, ""]);
+  const parse = () => {
+    for (const line of lines) JSON.parse(line);
+  };
+  let events = 0;
+  const frame = () => {
+    const parser = new SseParser();
+    let count = 0;
+    for (let i = 0; i < sseLines.length; i++) count += parser.push(sseLines[i], i + 1).length;
+    events = count + parser.finish().length;
+  };
+  for (let i = 0; i < 5; i++) {
+    parse();
+    frame();
+  }
+  const parseTimes: number[] = [];
+  const frameTimes: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    parseTimes.push(timeOf(parse));
+    frameTimes.push(timeOf(frame));
+  }
+  console.log(`${name} as SSE: ${sseLines.length} lines, ${events} events`);
+  console.log(`  SSE framing / JSON.parse = ${(median(frameTimes) / median(parseTimes)).toFixed(2)}`);
+}
+
 const random = new Random(20260424);
 measure("Open Responses events", responsesRecording(random), () => new ResponsesStreamAssembler());
-measure("Chat chunks", chatRecording(random), () => new ChatStreamAssembler());
+const chat = chatRecording(random);
+measure("Chat chunks", chat, () => new ChatStreamAssembler());
+measureFraming("Chat chunks", chat);
