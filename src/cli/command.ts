@@ -1,7 +1,7 @@
 // The shape every command file exports.
 import type { CommandIO, ExitCode } from "./io.js";
 
-export type CommandName = "gate" | "schema" | "convert";
+export type CommandName = "normalize" | "convert" | "gate" | "diff" | "schema";
 
 export interface Command {
   name: CommandName;

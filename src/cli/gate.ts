@@ -1,107 +1,148 @@
-// `orbridge gate`: one verdict per item, in input order; exit 1 when any item is
-// blocked for replay.
+// `orbridge gate`: one verdict per item, in input order, with the journal-wide
+// findings attached; exit 1 when any item is blocked for replay.
+import { JournalGate, type GateRecord } from "../gate/gate-journal.js";
+import { isTarget, TARGETS } from "../gate/targets.js";
+import type { ToolSchema } from "../gate/schema.js";
+import { ToolRegistry } from "../gate/tool-registry.js";
+import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { parseArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, readJsonFile } from "./inputs.js";
-import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
-import { isBlocked, replayGate, type Verdict } from "../gate/replay-gate.js";
-import type { ToolSchema } from "../gate/schema.js";
+import { UsageError, write, type ExitCode } from "./io.js";
+import { progressFor } from "./progress.js";
+import { styleFor, type Style } from "./style.js";
 
-const help = `Usage: orbridge gate --schema FILE [--format text|json] [FILE...|-]
+const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json] [FILE...|-]
 
-Decides, for each item of a JSONL journal, whether it may be replayed as a tool
-call. Checks run in this order; the first that fails is the verdict:
+Decides, for each item of a journal, whether it may be replayed. The journal may
+mix envelopes (Chat messages, request bodies, responses, streams: see
+"orbridge normalize --help"); it is normalized first, then every item is gated.
+Checks run in this order; the first that fails is the item's reason:
   namespaced         type missing, not a string, or an extension ("openai:...")
   not_function_call  another item type (not blocked: it is not a call)
   status             status is not exactly "completed"
   arguments_type     arguments is not a string
   arguments_parse    arguments is not valid JSON
   arguments_schema   the parsed arguments fail the tool's JSON Schema
+  unknown_tool       no schema is known for the call's name (fail closed)
   ok                 the call may run and get a function_call_output
+Journal-wide findings (any of them blocks): orphan_output,
+output_for_blocked_call, duplicate_call_id, duplicate_id, missing_output,
+incomplete_not_last, missing_field, tool_not_allowed,
+reasoning_without_following_item, foreign_id, mixed_envelope, and with --for
+target_rejects and target_order.
 
 Options:
-  --schema FILE      JSON Schema (2020-12) of the tool's arguments, applied to
-                     every function_call of the journal
-  --format FORMAT    text (default): one line per item; json: one JSON object
-                     per item with line, index, type, call_id, reason, detail
-  -h, --help         show this help
+  --schema FILE    JSON Schema (2020-12) of the arguments, applied to every call
+  --tools FILE     a tools array (either envelope) or a request body whose tools
+                   and tool_choice apply; request bodies inside the journal add
+                   their tools and set the allowed tools too
+  --for TARGET     also check the target would accept each item: ${TARGETS.join(", ")}
+  --format FORMAT  text (default): one line per item; json: one JSON object per
+                   item with line, index, type, call_id, reason, detail, findings
+  --origin SLUG    slug for unprefixed provider item types (default: openai)
+  -h, --help       show this help
 
-Reads stdin when no FILE is given or FILE is "-".
+Reads stdin when no FILE is given or FILE is "-". A line that is not JSON is a
+blocked error record; a JSON object of no known kind is gated as it is.
 Exit status: 0 nothing blocked, 1 some item blocked, 2 usage error or
 unreadable input.
 
-Example:
+Examples:
   orbridge gate --schema golden/examples/sales-report.schema.json \\
     golden/examples/sales-report.jsonl
+  orbridge gate --tools tools.json --for chat-completions --format json journal.jsonl
 `;
-
-interface VerdictRecord {
-  line: number;
-  index: number;
-  type?: unknown;
-  call_id?: unknown;
-  name?: unknown;
-  reason: Verdict["reason"] | "error";
-  detail: string;
-  path?: string;
-  blocked: boolean;
-  source?: string;
-}
 
 export const gateCommand: Command = {
   name: "gate",
   summary: "check that each tool call of a journal is safe to replay",
   help,
   async run(argv, io) {
-    const args = parseArgs(argv, { schema: { value: true }, format: { value: true, choices: ["text", "json"] }, help: {}, h: {} });
+    const args = parseArgs(argv, {
+      schema: { value: true },
+      tools: { value: true },
+      for: { value: true, choices: TARGETS },
+      format: { value: true, choices: ["text", "json"] },
+      origin: { value: true },
+      help: {},
+      h: {},
+    });
     if (args.options.help || args.options.h) {
       await write(io.stdout, help);
       return 0;
     }
     if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
     const schemaPath = stringOption(args, "schema");
-    if (!schemaPath) throw new UsageError("gate needs --schema FILE (see orbridge gate --help)");
-    const schema = await readJsonFile(schemaPath, "schema");
-    if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
-      throw new UsageError(`schema ${schemaPath} is not a JSON Schema (an object or a boolean)`);
+    const toolsPath = stringOption(args, "tools");
+    if (schemaPath && toolsPath) throw new UsageError("give --schema or --tools, not both");
+    let schema: ToolSchema | undefined;
+    if (schemaPath) {
+      const value = await readJsonFile(schemaPath, "schema");
+      if (typeof value !== "boolean" && (value === null || typeof value !== "object" || Array.isArray(value))) {
+        throw new UsageError(`schema ${schemaPath} is not a JSON Schema (an object or a boolean)`);
+      }
+      schema = value as ToolSchema;
     }
+    let registry: ToolRegistry | undefined;
+    if (toolsPath) {
+      const value = await readJsonFile(toolsPath, "tools file");
+      try {
+        registry = ToolRegistry.fromToolsFile(value, toolsPath);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    }
+    const target = stringOption(args, "for");
     const format = stringOption(args, "format") ?? "text";
     const sources = await checkInputs(args.operands);
+    const gate = new JournalGate({ schema, registry, target: target !== undefined && isTarget(target) ? target : undefined });
+    const normalizer = new JournalNormalizer({ origin: stringOption(args, "origin"), unknownObjects: "item" });
+    const progress = progressFor(sources, io.stderr);
+    const style = styleFor(io.stdout, io.env);
     const counts = { lines: 0, items: 0, errors: 0, blocked: 0 };
-    for await (const { source, line, text } of inputLines(sources, io)) {
-      counts.lines += 1;
-      if (text.trim() === "") continue;
-      let record: VerdictRecord;
-      let item: unknown;
-      try {
-        item = JSON.parse(text);
-      } catch (error) {
-        counts.errors += 1;
-        counts.blocked += 1;
-        record = { line, index: 0, reason: "error", detail: `line is not JSON: ${(error as Error).message}`, blocked: true };
-        await emit(io, format, withSource(record, source, sources));
-        continue;
+
+    const emit = async (records: GateRecord[]) => {
+      for (const record of records) {
+        if (record.reason === "error") counts.errors += 1;
+        else counts.items += 1;
+        if (record.blocked) counts.blocked += 1;
+        const shown = sources.length > 1 ? record : withoutSource(record);
+        await write(io.stdout, format === "json" ? JSON.stringify(shown) + "\n" : textLine(shown, style));
       }
-      counts.items += 1;
-      const verdict = replayGate(item, schema as ToolSchema);
-      const blocked = isBlocked(verdict);
-      if (blocked) counts.blocked += 1;
-      const fields = item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : {};
-      record = { line, index: 0, type: fields.type, call_id: fields.call_id, name: fields.name, ...verdict, blocked };
-      await emit(io, format, withSource(record, source, sources));
+    };
+    const gateRecords = (records: NormalizedRecord[]) =>
+      records.flatMap((record) =>
+        record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push({ source: record.source, line: record.line, items: record.items, request: record.request }),
+      );
+
+    try {
+      for await (const line of inputLines(sources, io)) {
+        counts.lines += 1;
+        progress.tick(line.text.length);
+        await emit(gateRecords(normalizer.push(line)));
+      }
+      await emit(gateRecords(normalizer.finish()));
+      await emit(gate.finish());
+    } finally {
+      progress.done();
     }
     await write(io.stderr, `read ${counts.lines} lines: ${counts.items} items, ${counts.errors} errors; ${counts.blocked} blocked\n`);
     return (counts.blocked > 0 ? 1 : 0) as ExitCode;
   },
 };
 
-function withSource(record: VerdictRecord, source: string, sources: readonly string[]): VerdictRecord {
-  return sources.length > 1 ? { source, ...record } : record;
+function withoutSource(record: GateRecord): GateRecord {
+  if (record.source === undefined) return record;
+  const { source: _source, ...rest } = record;
+  return rest;
 }
 
-function emit(io: CommandIO, format: string, record: VerdictRecord): Promise<void> | undefined {
-  if (format === "json") return write(io.stdout, JSON.stringify(record) + "\n");
+function textLine(record: GateRecord, style: Style): string {
   const where = record.source ? `${record.source}:${record.line}` : `line ${record.line}`;
+  const at = record.index > 0 ? `${where}.${record.index}` : where;
   const what = [typeof record.type === "string" ? record.type : "-", typeof record.call_id === "string" ? record.call_id : "-"].join(" ");
-  return write(io.stdout, `${where}  ${what}  ${record.blocked ? "BLOCKED" : "pass"} ${record.reason}: ${record.detail}\n`);
+  const mark = record.blocked ? style.blocked("BLOCKED") : style.passed("pass");
+  const findings = record.findings.map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
+  return `${at}  ${what}  ${mark} ${record.reason}: ${record.detail}${findings}\n`;
 }

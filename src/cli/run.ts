@@ -2,13 +2,17 @@
 // line on stderr and exit 2. Returns the exit code; only main.ts exits.
 import type { Command, CommandName } from "./command.js";
 import { convertCommand } from "./convert.js";
+import { diffCommand } from "./diff.js";
 import { gateCommand } from "./gate.js";
+import { normalizeCommand } from "./normalize.js";
 import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { schemaCommand } from "./schema.js";
 
 export const COMMANDS: Record<CommandName, Command> = {
-  gate: gateCommand,
+  normalize: normalizeCommand,
   convert: convertCommand,
+  gate: gateCommand,
+  diff: diffCommand,
   schema: schemaCommand,
 };
 

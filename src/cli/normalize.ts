@@ -1,0 +1,117 @@
+// `orbridge normalize`: any journal to canonical items, one per line.
+import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
+import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
+import { parseArgs, stringOption } from "./args.js";
+import type { Command } from "./command.js";
+import { checkInputs, inputLines } from "./inputs.js";
+import { UsageError, write, type ExitCode } from "./io.js";
+import { progressFor } from "./progress.js";
+import { ReportWriter } from "./report.js";
+
+const help = `Usage: orbridge normalize [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
+
+Turns any journal into canonical Open Responses items, one JSON item per line:
+Chat messages, Chat request bodies, chat.completion objects and chunk streams,
+Open Responses items, request bodies, response objects and event streams, raw
+SSE text, and logged {request, response} exchanges, mixed in any order.
+
+Provider item types that arrive without their slug (web_search_call,
+computer_call, mcp_call...) are given the origin's slug, as the Open Responses
+spec requires of extension items, so the gate sees them for what they are.
+A request that replays the conversation so far gives only its new items.
+
+Options:
+  --origin SLUG    slug for unprefixed provider item types (default: openai)
+  --out FILE       write the items to FILE, atomically (all or nothing)
+  --report FILE    write every loss and error as JSONL: {line, path, code, detail}
+  --keep-repeats   emit the items a request repeats from earlier records too
+  -h, --help       show this help
+
+Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or a
+record of no known kind, is reported on stderr with its line number and
+counted; the summary says read = emitted + reported.
+Exit status: 0 every record normalized, 1 some record reported as an error,
+2 usage error or unreadable input.
+
+Examples:
+  orbridge normalize golden/examples/mixed.jsonl
+  orbridge normalize --origin azure --out items.jsonl --report losses.jsonl logs.jsonl
+  cat stream.sse | orbridge normalize -
+`;
+
+export const normalizeCommand: Command = {
+  name: "normalize",
+  summary: "turn any journal into canonical Open Responses items",
+  help,
+  async run(argv, io) {
+    const args = parseArgs(argv, {
+      origin: { value: true },
+      out: { value: true },
+      report: { value: true },
+      "keep-repeats": {},
+      help: {},
+      h: {},
+    });
+    if (args.options.help || args.options.h) {
+      await write(io.stdout, help);
+      return 0;
+    }
+    if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
+    const origin = stringOption(args, "origin");
+    if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
+    const sources = await checkInputs(args.operands);
+    const outPath = stringOption(args, "out");
+    if (outPath !== undefined && sources.includes(outPath)) throw new UsageError(`--out ${outPath} is also an input; inputs are never overwritten`);
+    const reportPath = stringOption(args, "report");
+    const output: JournalOutput = outPath ? atomicFileOutput(outPath) : stdoutOutput(io.stdout);
+    const report = reportPath ? new ReportWriter(reportPath) : undefined;
+    const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });
+    const progress = progressFor(sources, io.stderr);
+    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, repeated: 0 };
+
+    const emit = async (records: NormalizedRecord[]) => {
+      for (const record of records) {
+        counts.records += 1;
+        const where = record.source && sources.length > 1 ? `${record.source}:${record.line}` : `line ${record.line}`;
+        if (record.kind === "error") {
+          counts.errors += 1;
+          await write(io.stderr, `orbridge normalize: ${where}: ${record.detail}\n`);
+          await report?.write({ ...(sources.length > 1 ? { source: record.source } : {}), line: record.line, path: "", code: "error", detail: record.detail });
+          continue;
+        }
+        counts.repeated += record.repeated;
+        for (const loss of record.losses) {
+          counts.losses += 1;
+          await report?.write({ ...(sources.length > 1 ? { source: record.source } : {}), line: record.line, ...loss });
+        }
+        for (const { item } of record.items) {
+          counts.items += 1;
+          await write(output.stream, JSON.stringify(item) + "\n");
+        }
+      }
+    };
+
+    try {
+      for await (const line of inputLines(sources, io)) {
+        counts.lines += 1;
+        progress.tick(line.text.length);
+        await emit(normalizer.push(line));
+      }
+      await emit(normalizer.finish());
+      progress.done();
+      await output.commit();
+      await report?.commit();
+    } catch (error) {
+      progress.done();
+      await output.abort();
+      await report?.abort();
+      throw error;
+    }
+    const repeated = counts.repeated > 0 ? `, ${counts.repeated} repeated items skipped` : "";
+    await write(
+      io.stderr,
+      `read ${counts.lines} lines, ${counts.records} records: ${counts.records - counts.errors} emitted (${counts.items} items${repeated}), ${counts.errors} reported; ${counts.losses} losses\n`,
+    );
+    return (counts.errors > 0 ? 1 : 0) as ExitCode;
+  },
+};

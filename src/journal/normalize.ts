@@ -1,0 +1,417 @@
+// Normalizes a journal, record by record, to canonical items with provenance.
+// Each record is converted on its own first (Chat and Open Responses never share
+// an item array), then its items are released in input order.
+//
+// | record              | items                                                          |
+// |---------------------|----------------------------------------------------------------|
+// | chat message        | messagesToItems of the message                                 |
+// | chat request body   | messagesToItems of `messages`; `tools`/`tool_choice` kept aside |
+// | chat.completion     | messagesToItems of the first choice, with its finish_reason    |
+// | chat chunks         | reassembled per completion (ChatStreamAssembler)               |
+// | Open Responses item | itself, provider types given the origin's slug                 |
+// | request body        | `instructions` as a leading system message, then `input`        |
+// | response object     | its `output`, with the response's id and status                |
+// | streaming events    | reassembled per response (ResponsesStreamAssembler)            |
+// | {request, response} | the request's items, then the response's                       |
+// | raw SSE lines       | their `data:` payloads, as the records above                   |
+//
+// A request that replays the conversation so far (as logged exchanges do) gives
+// only its new items; the repeated ones are counted and reported, not emitted twice.
+import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
+import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
+import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
+import type { AssembledResponse } from "../models/assembled-response.js";
+import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
+import { prefixLosses, type Loss } from "../models/loss.js";
+import type { CanonicalItem } from "../models/open-responses.js";
+import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
+import type { JournalLine } from "./read.js";
+import { ResponsesStreamAssembler } from "./responses-stream.js";
+import { SseParser } from "./sse.js";
+
+export interface NormalizeOptions {
+  /** Slug given to unprefixed provider item types (`web_search_call` → `openai:web_search_call`). */
+  origin?: string;
+  /** Emit the items a request repeats from the conversation so far, instead of skipping them. */
+  keepRepeats?: boolean;
+  /**
+   * What a JSON object of no known kind becomes: an error record (the default), or
+   * an item kept as it is, for the gate, which then blocks it by its missing or
+   * non-string `type`; one verdict still answers every object line.
+   */
+  unknownObjects?: "error" | "item";
+}
+
+/** The items of one record, or the reason it gave none. */
+export type NormalizedRecord =
+  | {
+      kind: "items";
+      source?: string;
+      line: number;
+      recordKind: RecordKind;
+      envelope: Envelope;
+      items: JournalItem[];
+      /** What the conversion could not carry, paths into the record. */
+      losses: Loss[];
+      /** A request body's tools and tool_choice, for the gate. */
+      request?: Record<string, unknown>;
+      /** Items of the record not emitted because they repeat the conversation so far. */
+      repeated: number;
+    }
+  | { kind: "error"; source?: string; line: number; detail: string };
+
+export class JournalNormalizer {
+  private readonly origin: string;
+  private readonly keepRepeats: boolean;
+  private readonly unknownObjects: "error" | "item";
+  private source: string | undefined;
+  private sse: SseParser | undefined;
+  private chatStream: ChatStreamAssembler | undefined;
+  private responsesStream: ResponsesStreamAssembler | undefined;
+  /** Keys of the conversation so far, to recognise a request that replays it. */
+  private conversation: string[] = [];
+
+  constructor(options: NormalizeOptions = {}) {
+    this.origin = (options.origin ?? "openai").replace(/:$/, "");
+    this.keepRepeats = options.keepRepeats ?? false;
+    this.unknownObjects = options.unknownObjects ?? "error";
+  }
+
+  /** One line of the journal; returns the records it completes, in input order. */
+  push(line: JournalLine): NormalizedRecord[] {
+    const out: NormalizedRecord[] = [];
+    if (line.source !== this.source) {
+      out.push(...this.finish());
+      this.source = line.source;
+    }
+    const text = line.text;
+    if (line.error !== undefined) {
+      out.push({ kind: "error", source: line.source, line: line.line, detail: line.error });
+      return out;
+    }
+    if (this.sse || isSseFraming(text)) {
+      this.sse ??= new SseParser();
+      if (isSseFraming(text) || text.trim() === "") {
+        for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseEvent(event.data, event.line));
+        return out;
+      }
+      // A JSON line after SSE text ends the SSE part of the journal.
+      for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event.data, event.line));
+      this.sse = undefined;
+    }
+    if (text.trim() === "") return out;
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      out.push({ kind: "error", source: line.source, line: line.line, detail: `line is not JSON: ${(error as Error).message}` });
+      return out;
+    }
+    out.push(...this.pushRecord(record, line.line));
+    return out;
+  }
+
+  /** A record already parsed (a library caller's object, or an SSE payload). */
+  pushRecord(record: unknown, line: number): NormalizedRecord[] {
+    const kind = detectRecord(record);
+    const out: NormalizedRecord[] = [];
+    // A stream in progress ends at the first record that is not part of it.
+    if (kind !== "chat_chunk" && this.chatStream) out.push(...this.flushChatStream());
+    if (kind !== "responses_event" && this.responsesStream) out.push(...this.flushResponsesStream());
+    const fields = record as Record<string, unknown>;
+    switch (kind) {
+      case "chat_chunk":
+        this.chatStream ??= new ChatStreamAssembler();
+        for (const response of this.chatStream.push(record, line)) out.push(this.assembled(response, "chat", "chat_chunk"));
+        return out;
+      case "responses_event":
+        this.responsesStream ??= new ResponsesStreamAssembler();
+        for (const response of this.responsesStream.push(record, line)) out.push(this.assembled(response, "responses", "responses_event"));
+        return out;
+      case "chat_message": {
+        const converted = messagesToItems({ messages: [record as ChatMessage] });
+        this.extendConversation(converted.value);
+        out.push({
+          kind: "items",
+          source: this.source,
+          line,
+          recordKind: kind,
+          envelope: "chat",
+          items: converted.value.map((item, index) => ({ item, provenance: this.provenance(line, index, "chat") })),
+          losses: converted.losses.map(dropFirstToken),
+          repeated: 0,
+        });
+        return out;
+      }
+      case "chat_request":
+      case "chat_completion":
+      case "response":
+      case "responses_request":
+      case "responses_item":
+      case "exchange":
+        out.push(this.convertRecord(fields, kind, line));
+        return out;
+      case "unknown":
+        if (this.unknownObjects === "item" && isPlainObject(record)) {
+          out.push(this.convertRecord(fields, "responses_item", line));
+          return out;
+        }
+        out.push({ kind: "error", source: this.source, line, detail: describeUnknown(record) });
+        return out;
+      default:
+        return assertNever(kind);
+    }
+  }
+
+  /** End of the journal (or of one source): whatever streams are open, as last seen. */
+  finish(): NormalizedRecord[] {
+    const out: NormalizedRecord[] = [];
+    if (this.sse) {
+      for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event.data, event.line));
+      this.sse = undefined;
+    }
+    out.push(...this.flushChatStream(), ...this.flushResponsesStream());
+    return out;
+  }
+
+  private pushSseEvent(data: string, line: number): NormalizedRecord[] {
+    if (data === "[DONE]") return this.flushChatStream();
+    let record: unknown;
+    try {
+      record = JSON.parse(data);
+    } catch (error) {
+      return [{ kind: "error", source: this.source, line, detail: `SSE data is not JSON: ${(error as Error).message}` }];
+    }
+    return this.pushRecord(record, line);
+  }
+
+  private flushChatStream(): NormalizedRecord[] {
+    const stream = this.chatStream;
+    this.chatStream = undefined;
+    return stream ? stream.finish().map((response) => this.assembled(response, "chat", "chat_chunk")) : [];
+  }
+
+  private flushResponsesStream(): NormalizedRecord[] {
+    const stream = this.responsesStream;
+    this.responsesStream = undefined;
+    return stream ? stream.finish().map((response) => this.assembled(response, "responses", "responses_event")) : [];
+  }
+
+  private assembled(response: AssembledResponse, envelope: Envelope, kind: RecordKind): NormalizedRecord {
+    const items = response.items.map((item) => this.withSlug(item));
+    this.extendConversation(items);
+    return {
+      kind: "items",
+      source: this.source,
+      line: response.line,
+      recordKind: kind,
+      envelope,
+      items: items.map((item, index) => ({ item, provenance: this.provenance(response.line, index, envelope, { id: response.id, status: response.status }) })),
+      losses: response.losses,
+      repeated: 0,
+    };
+  }
+
+  private convertRecord(record: Record<string, unknown>, kind: RecordKind, line: number): NormalizedRecord {
+    const parts = this.partsOf(record, kind, "");
+    if ("error" in parts) return { kind: "error", source: this.source, line, detail: parts.error };
+    const carriesHistory = parts.requestItemCount > 0;
+    // A request carries the conversation so far: emit what is new.
+    const repeated = carriesHistory && !this.keepRepeats ? this.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
+    if (carriesHistory) this.conversation = [];
+    this.extendConversation(parts.items);
+    return {
+      kind: "items",
+      source: this.source,
+      line,
+      recordKind: kind,
+      envelope: parts.envelope,
+      items: parts.items.slice(repeated).map((item, i) => ({ item, provenance: this.provenance(line, i + repeated, parts.envelope, parts.responseOf(i + repeated)) })),
+      losses: parts.losses,
+      ...(parts.request ? { request: parts.request } : {}),
+      repeated,
+    };
+  }
+
+  private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string): RecordParts | { error: string } {
+    switch (kind) {
+      case "chat_request": {
+        const converted = messagesToItems({ messages: record.messages as ChatMessage[] });
+        return parts("chat", converted.value, prefixLosses(`${at}/messages`, converted.losses), { request: record });
+      }
+      case "chat_completion": {
+        const choices = Array.isArray(record.choices) ? record.choices : [];
+        const choice = choices[0];
+        if (!isPlainObject(choice) || !isPlainObject(choice.message)) return { error: "chat.completion has no choice with a message" };
+        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason: choice.finish_reason as ChatFinishReason | null });
+        const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
+        for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
+        const status = choice.finish_reason === "length" || choice.finish_reason === "content_filter" ? "incomplete" : "completed";
+        return parts("chat", converted.value, losses, { response: { id: stringOrUndefined(record.id), status } });
+      }
+      case "response": {
+        const output = (record.output as unknown[]).map((item) => this.withSlug(item as CanonicalItem));
+        return parts("responses", output, [], { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
+      }
+      case "responses_request": {
+        const items: CanonicalItem[] = [];
+        const losses: Loss[] = [];
+        if (typeof record.instructions === "string") {
+          items.push({ type: "message", role: "system", content: record.instructions });
+          losses.push({ path: `${at}/instructions`, code: "form_changed", detail: "instructions written as a leading system message item" });
+        }
+        const input = record.input;
+        if (typeof input === "string") items.push({ type: "message", role: "user", content: input });
+        else if (Array.isArray(input)) for (const item of input) items.push(this.withSlug(item as CanonicalItem));
+        return parts("responses", items, losses, { request: record });
+      }
+      case "responses_item":
+        return parts("responses", [this.withSlug(record as CanonicalItem)], []);
+      case "exchange": {
+        const request = record.request as Record<string, unknown>;
+        const response = record.response as Record<string, unknown>;
+        const requestKind = detectRecord(request);
+        const responseKind = detectRecord(response);
+        if (requestKind !== "chat_request" && requestKind !== "responses_request") return { error: `exchange request is ${requestKind === "unknown" ? "of no known kind" : `a ${requestKind}`}, not a request body` };
+        if (responseKind !== "chat_completion" && responseKind !== "response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
+        const requestParts = this.partsOf(request, requestKind, `${at}/request`);
+        const responseParts = this.partsOf(response, responseKind, `${at}/response`);
+        if ("error" in requestParts) return requestParts;
+        if ("error" in responseParts) return responseParts;
+        const combined = parts(requestParts.envelope, [...requestParts.items, ...responseParts.items], [...requestParts.losses, ...responseParts.losses], {
+          request,
+          response: responseParts.response,
+        });
+        combined.requestItemCount = requestParts.items.length;
+        return combined;
+      }
+      default:
+        return { error: `a ${kind} record cannot be converted on its own` };
+    }
+  }
+
+  private provenance(line: number, index: number, envelope: Envelope, response?: Provenance["response"]): Provenance {
+    const provenance: Provenance = { line, index, envelope };
+    if (this.source !== undefined) provenance.source = this.source;
+    if (response) provenance.response = response;
+    return provenance;
+  }
+
+  /** Gives an unprefixed provider item type its origin's slug, so the gate sees an extension. */
+  private withSlug(item: CanonicalItem): CanonicalItem {
+    if (!isPlainObject(item) || typeof item.type !== "string" || !UNPREFIXED_PROVIDER_ITEM_TYPES.has(item.type)) return item;
+    return { ...item, type: `${this.origin}:${item.type}` } as CanonicalItem;
+  }
+
+  /** How many leading items of a request repeat the conversation so far. */
+  private repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
+    const count = requestItemCount > 0 ? requestItemCount : items.length;
+    if (this.conversation.length === 0 || this.conversation.length > count) return 0;
+    for (let i = 0; i < this.conversation.length; i++) if (conversationKey(items[i]) !== this.conversation[i]) return 0;
+    return this.conversation.length;
+  }
+
+  private extendConversation(items: readonly CanonicalItem[]): void {
+    for (const item of items) this.conversation.push(conversationKey(item));
+  }
+}
+
+interface RecordParts {
+  envelope: Envelope;
+  items: CanonicalItem[];
+  losses: Loss[];
+  request?: Record<string, unknown>;
+  response?: Provenance["response"];
+  /** For an exchange, how many of `items` came from its request. */
+  requestItemCount: number;
+  responseOf(index: number): Provenance["response"];
+}
+
+function parts(envelope: Envelope, items: CanonicalItem[], losses: Loss[], extra: { request?: Record<string, unknown>; response?: Provenance["response"] } = {}): RecordParts {
+  const result: RecordParts = {
+    envelope,
+    items,
+    losses,
+    ...extra,
+    requestItemCount: extra.request && !extra.response ? items.length : 0,
+    // In an exchange only the response's items belong to the response.
+    responseOf: (index) => (extra.response && index >= result.requestItemCount ? extra.response : undefined),
+  };
+  return result;
+}
+
+/**
+ * The identity of an item within a conversation, stable across replays: a replay
+ * may add an `id` or drop a `status`, but keeps the call_id, role and content.
+ */
+function conversationKey(item: unknown): string {
+  if (!isPlainObject(item)) return JSON.stringify(item);
+  switch (item.type) {
+    case "function_call":
+      return `call ${String(item.call_id)} ${String(item.name)} ${String(item.arguments)}`;
+    case "function_call_output":
+      return `output ${String(item.call_id)} ${JSON.stringify(item.output)}`;
+    case "message":
+    case undefined:
+      return `message ${String(item.role)} ${JSON.stringify(textOf(item.content))}`;
+    case "reasoning":
+      return `reasoning ${String(item.id ?? item.encrypted_content)}`;
+    default:
+      return `${String(item.type)} ${String(item.id ?? JSON.stringify(item))}`;
+  }
+}
+
+/** The text of a content field, whatever its form (string or parts). */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (isPlainObject(part) ? String(part.text ?? part.refusal ?? part.image_url ?? "") : "")).join("");
+}
+
+/** A loss of a one-element conversion points at `/0/…`; the record itself is that element. */
+function dropFirstToken(loss: Loss): Loss {
+  return { ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, "") };
+}
+
+function isSseFraming(text: string): boolean {
+  return /^(data|event|id|retry):/.test(text) || text.startsWith(":");
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function describeUnknown(record: unknown): string {
+  if (Array.isArray(record)) return "record is an array, not a journal record";
+  if (!isPlainObject(record)) return `record is ${record === null ? "null" : `a ${typeof record}`}, not a journal record`;
+  const keys = Object.keys(record).slice(0, 5).map((key) => JSON.stringify(key)).join(", ");
+  return `record of no known kind (keys: ${keys || "none"})`;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled record kind ${String(value)}`);
+}
+
+/** What `normalizeJournal` accepts: lines of text, read lines, or records already parsed. */
+export type JournalInput = Iterable<JournalLine | string | unknown> | AsyncIterable<JournalLine | string | unknown>;
+
+/**
+ * Normalizes a whole journal, streaming: each record's items (or its error) as
+ * soon as they are known. Strings are lines of JSONL or SSE text, numbered from 1;
+ * other values are records already parsed.
+ */
+export async function* normalizeJournal(input: JournalInput, options: NormalizeOptions = {}): AsyncGenerator<NormalizedRecord> {
+  const normalizer = new JournalNormalizer(options);
+  let line = 0;
+  for await (const entry of input as AsyncIterable<unknown>) {
+    line += 1;
+    if (typeof entry === "string") yield* normalizer.push({ source: "-", line, text: entry });
+    else if (isJournalLine(entry)) yield* normalizer.push(entry);
+    else yield* normalizer.pushRecord(entry, line);
+  }
+  yield* normalizer.finish();
+}
+
+function isJournalLine(value: unknown): value is JournalLine {
+  return isPlainObject(value) && typeof value.text === "string" && typeof value.line === "number" && typeof value.source === "string" && Object.keys(value).length <= 4;
+}
