@@ -25,7 +25,7 @@ const ALLOWED_GROWTH = 64 * 1024 * 1024;
 
 /** A distinct schema per tool, parsed as a journal line would be; odd calls break it. */
 function gateToolNumber(cache: SchemaCache, i: number): string {
-  const schema = JSON.parse(`{"type":"object","required":["region"],"properties":{"region":{"type":"string","const":"region_${i}"}}}`) as Record<string, unknown>;
+  const schema = JSON.parse(`{"type":"object","properties":{"region":{"const":"region_${i}"}}}`) as Record<string, unknown>;
   const region = i % 2 === 0 ? `region_${i}` : `region_${i + 1}`;
   return replayGate(call(`call_${i}`, `{"region":"${region}"}`, `tool_${i}`), schema, { cache }).reason;
 }
