@@ -64,6 +64,7 @@ export function messagesToItems({ messages, finishReason, itemId }: MessagesToIt
     callStatus: finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed",
     legacyCalls: new Map(),
     legacyOutputs: new Map(),
+    droppedCalls: new Map(),
   };
   const items: CanonicalItem[] = [];
   const losses: Loss[] = [];
@@ -81,6 +82,8 @@ interface Context {
   /** Legacy calls and legacy answers seen so far, counted per function name. */
   legacyCalls: Map<string, number>;
   legacyOutputs: Map<string, number>;
+  /** Calls left out (custom tool calls), by id: their answers would answer nothing. */
+  droppedCalls: Map<string, string>;
 }
 
 function convertMessage(message: ChatMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
@@ -97,7 +100,7 @@ function convertMessage(message: ChatMessage, at: PointerTokens, context: Contex
     case "assistant":
       return assistantMessage(message as ChatAssistantMessage, at, context);
     case "tool":
-      return toolMessage(message as ChatToolMessage, at);
+      return toolMessage(message as ChatToolMessage, at, context);
     case "function":
       return functionMessage(message as ChatFunctionMessage, at, context);
     default: {
@@ -213,6 +216,7 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
         items.push(functionCall(call.id, call.function.name, call.function.arguments, context.callStatus));
         return;
       case "custom":
+        context.droppedCalls.set(call.id, call.custom.name);
         losses.push(lossAt(callAt, "unsupported_tool_call", `custom tool call "${call.custom.name}" has no portable Open Responses item`));
         return;
       default: {
@@ -307,10 +311,16 @@ function functionCall(callId: string, name: string, args: string, status: ItemSt
   return { type: "function_call", call_id: callId, name, arguments: args, status };
 }
 
-function toolMessage(message: ChatToolMessage, at: PointerTokens): Converted<CanonicalItem[]> {
+function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "tool", at);
   if (typeof message.tool_call_id !== "string") {
     return { value: [], losses: [...losses, lossAt(at, "unsupported_item", "a tool message without tool_call_id answers no call")] };
+  }
+  const droppedCall = context.droppedCalls.get(message.tool_call_id);
+  if (droppedCall !== undefined) {
+    // Kept, it would be an output with no call, which providers reject.
+    const detail = `answers custom tool call "${droppedCall}", which has no portable item`;
+    return { value: [], losses: [...losses, lossAt(at, "unsupported_tool_call", detail)] };
   }
   const output: string | FunctionCallOutputPart[] =
     typeof message.content === "string" ? message.content : textParts(message.content, [...at, "content"], losses);
