@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { chatCompletionToResponse, outputItemId } from "../../../adapters/chat-completions/completion-to-response.js";
 import { responseToChatCompletion } from "../../../adapters/chat-completions/response-to-completion.js";
@@ -464,5 +467,34 @@ describe("round trips of completions", () => {
     const response = toResponse(completion).value;
     const back = chatCompletionToResponse({ completion: responseToChatCompletion({ response }).value });
     expect(back).toEqual({ value: response, losses: [] });
+  });
+});
+
+// The recorded completions and response objects themselves, when the shared
+// corpus sits beside the checkout; a clone without it skips them, visibly.
+const corpus = fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+const recordedCompletions = ["vercel-ai-deepseek-chat-tool-call/deepseek-tool-call.json", "vercel-ai-groq-chat-tool-call/groq-tool-call.json"];
+const recordedResponses = ["vercel-ai-responses-phase/openai-phase.1.json", "vercel-ai-responses-reasoning-function-calls/openai-reasoning-encrypted-content.1.json"];
+const hasCorpus = existsSync(corpus);
+if (!hasCorpus) console.warn(`recorded completions and responses skipped: ${corpus} is absent`);
+const recorded = (file: string) => JSON.parse(readFileSync(join(corpus, file), "utf8"));
+
+describe.skipIf(!hasCorpus)("recorded completions and responses (skipped when ../shared/corpus is absent)", () => {
+  test.each(recordedCompletions)("%s converts to a valid response object and back with its call intact", (file) => {
+    const completion = recorded(file) as ChatCompletion;
+    const response = toResponse(completion).value;
+    const back = responseToChatCompletion({ response });
+    expect(back.losses).toEqual([]);
+    expect(back.value.choices[0].message.tool_calls).toEqual(
+      completion.choices[0].message.tool_calls!.map(({ id, type, function: fn }) => ({ id, type, function: { name: fn.name, arguments: fn.arguments } })),
+    );
+  });
+
+  test.each(recordedResponses)("%s converts to a completion that converts back to a valid response object", (file) => {
+    const response = recorded(file) as ResponseResource;
+    const completion = responseToChatCompletion({ response });
+    expect(completion.value).toMatchObject({ id: response.id, object: "chat.completion", created: response.created_at, model: response.model });
+    expect(completion.losses.length).toBeGreaterThan(0);
+    toResponse(completion.value);
   });
 });
