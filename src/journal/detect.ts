@@ -2,7 +2,7 @@
 //
 // | kind              | shape                                                          |
 // |-------------------|----------------------------------------------------------------|
-// | chat_chunk        | `object: "chat.completion.chunk"`                               |
+// | chat_chunk        | `object: "chat.completion.chunk"`, or Azure's filter chunk      |
 // | chat_completion   | `object: "chat.completion"`                                     |
 // | response          | `object: "response"` with `output`                              |
 // | responses_event   | `type` starting with `response.` (a streaming event)            |
@@ -60,6 +60,8 @@ export function detectRecord(record: unknown): RecordKind {
   if (!isPlainObject(record)) return "unknown";
   const { object, type } = record;
   if (object === "chat.completion.chunk") return "chat_chunk";
+  // Azure opens a chat stream with a filter chunk: `object: ""`, `id: ""`, `choices: []`.
+  if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return "chat_chunk";
   if (object === "chat.completion") return "chat_completion";
   if (object === "response" && Array.isArray(record.output)) return "response";
   if (typeof type === "string" && type.startsWith("response.")) return "responses_event";

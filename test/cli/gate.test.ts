@@ -29,16 +29,17 @@ describe("orbridge gate --schema", () => {
       detail: "arguments/region must be equal to one of the allowed values (\"apac\", \"emea\", \"amer\")",
       path: "/arguments",
       blocked: true,
+      findings: [],
     });
     expect(result.stderr).toBe("read 8 lines: 8 items, 0 errors; 5 blocked\n");
   });
 
   test("exits 0 when nothing is blocked, reading stdin", async () => {
-    const stdin = '{"type":"function_call","call_id":"call_1","name":"get_latest_sales_report","status":"completed","arguments":"{\\"region\\":\\"emea\\"}"}\n{"type":"message","role":"user","content":"thanks"}\n';
+    const stdin = '{"type":"function_call","call_id":"call_1","name":"get_latest_sales_report","status":"completed","arguments":"{\\"region\\":\\"emea\\"}"}\n{"type":"function_call_output","call_id":"call_1","output":"emea: flat"}\n';
     const result = await runOrbridge(["gate", "--schema", schema], stdin);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      'line 1  function_call call_1  pass ok: completed call with arguments valid for its schema\nline 2  message -  pass not_function_call: "message" is not a function_call\n',
+      'line 1  function_call call_1  pass ok: completed call with arguments valid for its schema\nline 2  function_call_output call_1  pass not_function_call: "function_call_output" is not a function_call\n',
     );
   });
 

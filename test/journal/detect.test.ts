@@ -18,6 +18,7 @@ describe("records are told apart by shape", () => {
     ["a responses request body with string input", { input: "hi", instructions: "be brief" }, "responses_request"],
     ["a chat.completion", { id: "chatcmpl-1", object: "chat.completion", choices: [] }, "chat_completion"],
     ["a chat.completion.chunk", { id: "chatcmpl-1", object: "chat.completion.chunk", choices: [] }, "chat_chunk"],
+    ["Azure's prompt filter chunk", { choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] }, "chat_chunk"],
     ["a response object", { id: "resp_1", object: "response", output: [] }, "response"],
     ["a streaming event", { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: {} }, "responses_event"],
     ["a logged exchange", { request: { messages: [] }, response: { object: "chat.completion" } }, "exchange"],
