@@ -75,9 +75,9 @@ describe("through orbridge gate", () => {
   test("the deep line is blocked and the lines after it are still gated", async () => {
     const run = await gateJournal(file, treeSchema, jsonl(call("call_1", tree(deepArray)), call("call_2", tree("[[],[[]]]")), call("call_3", tree("[[1]]"))));
     expect(run.verdicts).toEqual([
-      { line: 1, index: 0, type: "function_call", call_id: "call_1", name: "get_latest_sales_report", reason: "arguments_schema", detail: STACK_DETAIL, blocked: true },
+      { line: 1, index: 0, type: "function_call", call_id: "call_1", name: "get_latest_sales_report", reason: "arguments_schema", detail: STACK_DETAIL, blocked: true, findings: [] },
       passed(2, "call_2"),
-      { line: 3, index: 0, type: "function_call", call_id: "call_3", name: "get_latest_sales_report", reason: "arguments_schema", detail: "arguments/tree/0/0 must be array", path: "/arguments", blocked: true },
+      { line: 3, index: 0, type: "function_call", call_id: "call_3", name: "get_latest_sales_report", reason: "arguments_schema", detail: "arguments/tree/0/0 must be array", path: "/arguments", blocked: true, findings: [] },
     ]);
     expect(run.stderr).toBe("read 3 lines: 3 items, 0 errors; 2 blocked\n");
     expect(run.code).toBe(1);

@@ -22,6 +22,7 @@ const blockedBecause = (line: number, callId: string, detail: string) => ({
   reason: "arguments_schema",
   detail,
   blocked: true,
+  findings: [],
 });
 
 describe("a validator that throws", () => {
@@ -34,7 +35,7 @@ describe("a validator that throws", () => {
     expect(run.verdicts).toEqual([
       blockedBecause(1, "call_1", "the gate could not finish the arguments_schema check: Maximum call stack size exceeded"),
       passed(2, "call_2"),
-      { line: 3, index: 0, type: "function_call_output", call_id: "call_2", reason: "not_function_call", detail: "\"function_call_output\" is not a function_call", path: "/type", blocked: false },
+      { line: 3, index: 0, type: "function_call_output", call_id: "call_2", reason: "not_function_call", detail: "\"function_call_output\" is not a function_call", path: "/type", blocked: false, findings: [] },
     ]);
     expect(run.stderr).toBe("read 3 lines: 3 items, 0 errors; 1 blocked\n");
     expect(run.code).toBe(1);

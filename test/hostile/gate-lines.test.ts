@@ -11,9 +11,9 @@ describe("lines that are not JSON", () => {
   test("are error records naming their line, and the next line is gated", async () => {
     const run = await gateJournal(file, salesSchema, jsonl("not json", emea, "{\"type\":", apac));
     expect(run.verdicts).toEqual([
-      { line: 1, index: 0, reason: "error", detail: "line is not JSON: Unexpected token 'o', \"not json\" is not valid JSON", blocked: true },
+      { line: 1, index: 0, reason: "error", detail: "line is not JSON: Unexpected token 'o', \"not json\" is not valid JSON", blocked: true, findings: [] },
       passed(2, "call_1"),
-      { line: 3, index: 0, reason: "error", detail: "line is not JSON: Unexpected end of JSON input", blocked: true },
+      { line: 3, index: 0, reason: "error", detail: "line is not JSON: Unexpected end of JSON input", blocked: true, findings: [] },
       passed(4, "call_2"),
     ]);
     expect(run.stderr).toBe("read 4 lines: 2 items, 2 errors; 2 blocked\n");
@@ -21,7 +21,7 @@ describe("lines that are not JSON", () => {
   });
   test("a truncated last line without newline is an error record", async () => {
     const run = await gateJournal(file, salesSchema, emea + "\n" + apac.slice(0, 60));
-    expect(run.verdicts).toEqual([passed(1, "call_1"), { line: 2, index: 0, reason: "error", detail: "line is not JSON: Expected double-quoted property name in JSON at position 60", blocked: true }]);
+    expect(run.verdicts).toEqual([passed(1, "call_1"), { line: 2, index: 0, reason: "error", detail: "line is not JSON: Expected double-quoted property name in JSON at position 60", blocked: true, findings: [] }]);
     expect(run.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
     expect(run.code).toBe(1);
   });
@@ -60,7 +60,7 @@ describe("bytes that are not text", () => {
     const withNul = emea.replace("emea", "em\0ea");
     const run = await gateJournal(file, salesSchema, jsonl(withNul, apac));
     expect(run.verdicts).toEqual([
-      { line: 1, index: 0, reason: "error", detail: `line is not JSON: Bad control character in string literal in JSON at position ${withNul.indexOf("\0")}`, blocked: true },
+      { line: 1, index: 0, reason: "error", detail: `line is not JSON: Bad control character in string literal in JSON at position ${withNul.indexOf("\0")}`, blocked: true, findings: [] },
       passed(2, "call_2"),
     ]);
   });
@@ -76,7 +76,7 @@ describe("bytes that are not text", () => {
         reason: "arguments_schema",
         detail: "arguments/region must be equal to one of the allowed values (\"apac\", \"emea\", \"amer\")",
         path: "/arguments",
-        blocked: true,
+        blocked: true, findings: [],
       },
     ]);
   });
@@ -85,7 +85,7 @@ describe("bytes that are not text", () => {
     const line = Buffer.concat([Buffer.from("{\"type\":\"function_ca"), Buffer.from([0xff]), Buffer.from(emea.slice("{\"type\":\"function_ca".length)), Buffer.from("\n")]);
     const run = await gateJournal(file, salesSchema, Buffer.concat([line, Buffer.from(apac + "\n")]));
     expect(run.verdicts).toEqual([
-      { line: 1, index: 0, reason: "error", detail: `line is not valid UTF-8 (byte 21 of ${line.length - 1}); it was not read`, blocked: true },
+      { line: 1, index: 0, reason: "error", detail: `line is not valid UTF-8 (byte 21 of ${line.length - 1}); it was not read`, blocked: true, findings: [] },
       passed(2, "call_2"),
     ]);
     expect(run.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
@@ -94,18 +94,18 @@ describe("bytes that are not text", () => {
 });
 
 describe("records of every JSON type at top level", () => {
-  test("are blocked as namespaced, each with its line", async () => {
+  test("a value that is not an object is an error record; an object without type is blocked as namespaced", async () => {
     const run = await gateJournal(file, salesSchema, jsonl("[" + emea + "]", "2", "\"function_call\"", "null", "true", "{}", apac));
     expect(run.verdicts).toEqual([
-      { line: 1, index: 0, reason: "namespaced", detail: "the record is an array, not an item", path: "", blocked: true },
-      { line: 2, index: 0, reason: "namespaced", detail: "the record is number 2, not an item", path: "", blocked: true },
-      { line: 3, index: 0, reason: "namespaced", detail: "the record is \"function_call\", not an item", path: "", blocked: true },
-      { line: 4, index: 0, reason: "namespaced", detail: "the record is null, not an item", path: "", blocked: true },
-      { line: 5, index: 0, reason: "namespaced", detail: "the record is boolean true, not an item", path: "", blocked: true },
-      { line: 6, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true },
+      { line: 1, index: 0, reason: "error", detail: "record is an array, not a journal record", blocked: true, findings: [] },
+      { line: 2, index: 0, reason: "error", detail: "record is a number, not a journal record", blocked: true, findings: [] },
+      { line: 3, index: 0, reason: "error", detail: "record is a string, not a journal record", blocked: true, findings: [] },
+      { line: 4, index: 0, reason: "error", detail: "record is null, not a journal record", blocked: true, findings: [] },
+      { line: 5, index: 0, reason: "error", detail: "record is a boolean, not a journal record", blocked: true, findings: [] },
+      { line: 6, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] },
       passed(7, "call_2"),
     ]);
-    expect(run.stderr).toBe("read 7 lines: 7 items, 0 errors; 6 blocked\n");
+    expect(run.stderr).toBe("read 7 lines: 2 items, 5 errors; 6 blocked\n");
     expect(run.code).toBe(1);
   });
 });

@@ -38,7 +38,7 @@ describe("catastrophic patterns", () => {
     const file = scratchFolder();
     const run = await gateJournal(file, { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } }, jsonl(call("call_1", `{"code":${fiftyAsAndBang}}`), call("call_2", "{\"code\":\"aaa\"}")));
     expect(run.verdicts).toEqual([
-      { line: 1, index: 0, type: "function_call", call_id: "call_1", name: "get_latest_sales_report", reason: "arguments_schema", detail: "arguments/code must match pattern \"^(a+)+$\"", path: "/arguments", blocked: true },
+      { line: 1, index: 0, type: "function_call", call_id: "call_1", name: "get_latest_sales_report", reason: "arguments_schema", detail: "arguments/code must match pattern \"^(a+)+$\"", path: "/arguments", blocked: true, findings: [] },
       passed(2, "call_2"),
     ]);
     expect(run.code).toBe(1);
@@ -78,10 +78,12 @@ describe("schemas that do not compile", () => {
   });
   test("through orbridge gate, every call is blocked with the compile error", async () => {
     const file = scratchFolder();
-    const run = await gateJournal(file, { type: "object", properties: { region: { $ref: "#/$defs/missing" } } }, jsonl(call("call_1", "{}"), { type: "message", role: "user", content: "hi" }));
+    const run = await gateJournal(file, { type: "object", properties: { region: { $ref: "#/$defs/missing" } } }, jsonl({ type: "message", role: "user", content: "hi" }, call("call_1", "{}"), call("call_2", "{\"region\":\"apac\"}")));
+    const refusedCall = (line: number, callId: string) => ({ line, index: 0, type: "function_call", call_id: callId, name: "get_latest_sales_report", reason: "arguments_schema", detail: "tool schema does not compile: can't resolve reference #/$defs/missing from id #", path: "/arguments", blocked: true, findings: [] });
     expect(run.verdicts).toEqual([
-      { line: 1, index: 0, type: "function_call", call_id: "call_1", name: "get_latest_sales_report", reason: "arguments_schema", detail: "tool schema does not compile: can't resolve reference #/$defs/missing from id #", path: "/arguments", blocked: true },
-      { line: 2, index: 0, type: "message", reason: "not_function_call", detail: "\"message\" is not a function_call", path: "/type", blocked: false },
+      { line: 1, index: 0, type: "message", reason: "not_function_call", detail: "\"message\" is not a function_call", path: "/type", blocked: false, findings: [] },
+      refusedCall(2, "call_1"),
+      refusedCall(3, "call_2"),
     ]);
     expect(run.code).toBe(1);
   });

@@ -138,8 +138,8 @@ describe("through orbridge gate", () => {
     const run = await gateJournal(file, schema, journal);
     expect(run.verdicts).toEqual([
       passed(1, "call_1", "t"),
-      { line: 2, index: 0, call_id: "call_2", reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true },
-      { line: 3, index: 0, type: "function_call", call_id: "call_3", name: "t", reason: "arguments_schema", detail: "arguments/prototype must be string", path: "/arguments", blocked: true },
+      { line: 2, index: 0, call_id: "call_2", reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] },
+      { line: 3, index: 0, type: "function_call", call_id: "call_3", name: "t", reason: "arguments_schema", detail: "arguments/prototype must be string", path: "/arguments", blocked: true, findings: [] },
     ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -48,5 +48,5 @@ export const OK_DETAIL = "completed call with arguments valid for its schema";
 
 /** The JSON verdict line of the gate command for a call that passed. */
 export function passed(line: number, callId: string, name = "get_latest_sales_report"): Record<string, unknown> {
-  return { line, index: 0, type: "function_call", call_id: callId, name, reason: "ok", detail: OK_DETAIL, blocked: false };
+  return { line, index: 0, type: "function_call", call_id: callId, name, reason: "ok", detail: OK_DETAIL, blocked: false, findings: [] };
 }

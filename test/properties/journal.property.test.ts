@@ -46,7 +46,7 @@ const reported = (bytes: Buffer): Line => ({ bytes, outcome: { kind: "reported" 
 const garbage = fc.oneof(
   fc.string({ maxLength: 30 }).map((text) => reported(Buffer.from("!" + text.replace(/[\r\n]/g, " ")))),
   fc.constantFrom("[1,2]", "42", "\"just text\"", "null", "true", "{\"foo\":1}", "{\"type\":", "{\"role\":\"wizard\",\"content\":\"x\"}").map((text) => reported(Buffer.from(text))),
-  fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes) => reported(Buffer.concat([Buffer.from("{\"content\":\""), Buffer.from([0xff, ...bytes]), Buffer.from("\"}")]))),
+  fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes) => reported(Buffer.concat([Buffer.from("{\"content\":\""), Buffer.from([0xff, ...[...bytes].map((byte) => (byte === 0x0a || byte === 0x0d ? 0xfe : byte))]), Buffer.from("\"}")]))),
 );
 const blank = fc.constantFrom("", "  ", "\t").map((text): Line => ({ bytes: Buffer.from(text), outcome: { kind: "blank" } }));
 
