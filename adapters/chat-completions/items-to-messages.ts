@@ -223,21 +223,21 @@ function userParts(parts: readonly Part[], at: PointerTokens, losses: Loss[]): C
       return;
     }
     if (part.type === "input_image") {
-      losses.push(...extensionFieldLosses(part, ["type", "image_url", "detail"], partAt, TARGET));
       if (typeof part.image_url !== "string") {
         losses.push(lossAt(partAt, "unsupported_part", "an image without image_url cannot be sent to Chat Completions"));
         return;
       }
+      losses.push(...extensionFieldLosses(part, ["type", "image_url", "detail"], partAt, TARGET));
       const detail = part.detail as "auto" | "low" | "high" | null | undefined;
       converted.push({ type: "image_url", image_url: isPresent(detail) ? { url: part.image_url, detail: detail! } : { url: part.image_url } });
       return;
     }
     if (part.type === "input_file") {
-      losses.push(...extensionFieldLosses(part, ["type", "filename", "file_data", "file_url"], partAt, TARGET));
       if (typeof part.file_data !== "string") {
         losses.push(lossAt(partAt, "unsupported_part", "Chat Completions takes a file only as inline file_data"));
         return;
       }
+      losses.push(...extensionFieldLosses(part, ["type", "filename", "file_data", "file_url"], partAt, TARGET));
       if (isPresent(part.file_url)) losses.push(lossAt([...partAt, "file_url"], "unsupported_field", "a Chat file has no file_url; the inline file_data is kept"));
       const file = isPresent(part.filename) ? { filename: part.filename as string, file_data: part.file_data } : { file_data: part.file_data };
       converted.push({ type: "file", file });

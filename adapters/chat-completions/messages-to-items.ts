@@ -9,7 +9,8 @@
 // | assistant function_call (legacy)        | `function_call` with a synthesized `call_id`                    |
 // | tool message                            | `function_call_output`; `tool_call_id` -> `call_id`, text parts -> input_text parts |
 // | function message (legacy)               | `function_call_output`, paired in order with the legacy call of its name |
-// | name, audio, input_audio, file_id, custom tool calls, provider fields | losses                    |
+// | custom tool call, and the tool message answering it | losses (an answer to no call is rejected by providers) |
+// | name, audio, input_audio, file_id, provider fields | losses                                         |
 //
 // Tool-only assistant content may be null, "" or absent: no message item is made
 // for it. `arguments` and ids are copied as they are, whatever they hold; the gate
@@ -152,12 +153,12 @@ function userPart(part: ChatUserPart, at: PointerTokens, losses: Loss[]): UserCo
     }
     case "file": {
       const file = part.file;
-      losses.push(...extensionFieldLosses(part, ["type", "file"], at, TARGET));
-      losses.push(...extensionFieldLosses(file, ["filename", "file_data", "file_id"], [...at, "file"], TARGET));
       if (!isPresent(file.file_data)) {
         losses.push(lossAt(at, "unsupported_part", "a file known only by its file_id cannot be sent as an Open Responses input_file"));
         return undefined;
       }
+      losses.push(...extensionFieldLosses(part, ["type", "file"], at, TARGET));
+      losses.push(...extensionFieldLosses(file, ["filename", "file_data", "file_id"], [...at, "file"], TARGET));
       if (isPresent(file.file_id)) {
         losses.push(lossAt([...at, "file", "file_id"], "unsupported_field", "input_file has no file_id; the inline file_data is kept"));
       }

@@ -1,0 +1,363 @@
+// Behaviours of the two message converters that the golden cases do not pin:
+// options, input their envelope forbids, and the edges of pairing and grouping.
+import { describe, expect, test } from "vitest";
+import { itemsToMessages } from "../../../adapters/chat-completions/items-to-messages.js";
+import { messagesToItems } from "../../../adapters/chat-completions/messages-to-items.js";
+import type { ChatMessage } from "../../../src/models/chat-completions.js";
+import type { CanonicalItem } from "../../../src/models/open-responses.js";
+
+const messages = (value: unknown[]) => value as ChatMessage[];
+const items = (value: unknown[]) => value as CanonicalItem[];
+const call = (id: string, name = "get_capital", args = '{"country":"Peru"}') => ({ id, type: "function", function: { name, arguments: args } });
+
+describe("messagesToItems, options", () => {
+  test("itemId gives each item an id, placed after its type", () => {
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: "Checking.", tool_calls: [call("call_1")] },
+        { role: "tool", tool_call_id: "call_1", content: "Lima" },
+      ]),
+      itemId: (item, position) => `${item.type === "message" ? "msg" : item.type === "function_call" ? "fc" : "fco"}_${position}`,
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "message", id: "msg_0", role: "assistant", content: "Checking." },
+        { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_capital", arguments: '{"country":"Peru"}', status: "completed" },
+        { type: "function_call_output", id: "fco_2", call_id: "call_1", output: "Lima" },
+      ],
+      losses: [],
+    });
+    expect(Object.keys(converted.value[1])).toEqual(["type", "id", "call_id", "name", "arguments", "status"]);
+  });
+
+  test.each(["stop", "tool_calls", "function_call", null] as const)("finish_reason %s leaves calls completed", (finishReason) => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: [call("call_1")] }]), finishReason });
+    expect(converted.value).toStrictEqual([
+      { type: "function_call", call_id: "call_1", name: "get_capital", arguments: '{"country":"Peru"}', status: "completed" },
+    ]);
+  });
+
+  test("finish_reason does not touch a message item's fields", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "Lima is" }]), finishReason: "length" });
+    expect(converted).toStrictEqual({ value: [{ type: "message", role: "assistant", content: "Lima is" }], losses: [] });
+  });
+});
+
+describe("messagesToItems, legacy function calls", () => {
+  test("a call and its answer converted one record at a time still share a call_id", () => {
+    const callItems = messagesToItems({ messages: messages([{ role: "assistant", content: null, function_call: { name: "lookup", arguments: "{}" } }]) });
+    const answerItems = messagesToItems({ messages: messages([{ role: "function", name: "lookup", content: "found" }]) });
+    expect(callItems.value).toStrictEqual([{ type: "function_call", call_id: "legacy_1_lookup", name: "lookup", arguments: "{}", status: "completed" }]);
+    expect(answerItems).toStrictEqual({
+      value: [{ type: "function_call_output", call_id: "legacy_1_lookup", output: "found" }],
+      losses: [
+        {
+          path: "/0/name",
+          code: "synthesized",
+          detail: 'no legacy call of "lookup" precedes it here: call_id "legacy_1_lookup" was synthesized by the same rule',
+        },
+      ],
+    });
+  });
+
+  test("answers pair with the calls of their own name, in order", () => {
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: null, function_call: { name: "a", arguments: "1" } },
+        { role: "function", name: "a", content: "A1" },
+        { role: "assistant", content: null, function_call: { name: "b", arguments: "2" } },
+        { role: "assistant", content: null, function_call: { name: "a", arguments: "3" } },
+        { role: "function", name: "a", content: "A2" },
+        { role: "function", name: "b", content: "B1" },
+      ]),
+    });
+    expect(converted.value.map((item) => [item.type, (item as { call_id: string }).call_id])).toEqual([
+      ["function_call", "legacy_1_a"],
+      ["function_call_output", "legacy_1_a"],
+      ["function_call", "legacy_1_b"],
+      ["function_call", "legacy_2_a"],
+      ["function_call_output", "legacy_2_a"],
+      ["function_call_output", "legacy_1_b"],
+    ]);
+  });
+
+  test("a null result becomes an empty output, and says so", () => {
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: null, function_call: { name: "ping", arguments: "{}" } },
+        { role: "function", name: "ping", content: null },
+      ]),
+    });
+    expect(converted.value[1]).toStrictEqual({ type: "function_call_output", call_id: "legacy_1_ping", output: "" });
+    expect(converted.losses.filter((loss) => loss.code === "form_changed")).toStrictEqual([
+      { path: "/1/content", code: "form_changed", detail: "a null function result becomes an empty output" },
+    ]);
+  });
+
+  test("a synthesized call_id never passes the 64 characters of the spec", () => {
+    const name = "x".repeat(64);
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, function_call: { name, arguments: "{}" } }]) });
+    expect((converted.value[0] as { call_id: string }).call_id).toBe(`legacy_1_${name}`.slice(0, 64));
+  });
+});
+
+describe("messagesToItems, input its envelope forbids", () => {
+  test("throws when messages is not an array", () => {
+    expect(() => messagesToItems({ messages: { role: "user", content: "hi" } as never })).toThrow(TypeError);
+  });
+
+  test("a value with no role is reported and skipped", () => {
+    const converted = messagesToItems({ messages: messages(["hello", { content: "hi" }, { role: "user", content: "hi" }]) });
+    expect(converted).toStrictEqual({
+      value: [{ type: "message", role: "user", content: "hi" }],
+      losses: [
+        { path: "/0", code: "unsupported_item", detail: "not a Chat message: it has no role" },
+        { path: "/1", code: "unsupported_item", detail: "not a Chat message: it has no role" },
+      ],
+    });
+  });
+
+  test("an unknown role is reported, not converted", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "model", content: "hi" }]) });
+    expect(converted).toStrictEqual({
+      value: [],
+      losses: [{ path: "/0", code: "unsupported_item", detail: 'role "model" has no Open Responses item' }],
+    });
+  });
+
+  test("a tool message without tool_call_id is reported, not given an invented id", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "tool", content: "Lima" }]) });
+    expect(converted).toStrictEqual({
+      value: [],
+      losses: [{ path: "/0", code: "unsupported_item", detail: "a tool message without tool_call_id answers no call" }],
+    });
+  });
+
+  test("a system message keeps only its text parts", () => {
+    const converted = messagesToItems({
+      messages: messages([{ role: "system", content: [{ type: "text", text: "Be brief." }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }] }]),
+    });
+    expect(converted).toStrictEqual({
+      value: [{ type: "message", role: "system", content: [{ type: "input_text", text: "Be brief." }] }],
+      losses: [{ path: "/0/content/1", code: "unsupported_part", detail: 'only text parts are kept here, not a "image_url" part' }],
+    });
+  });
+
+  test("an assistant message with nothing in it is reported", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, refusal: null, tool_calls: [] }]) });
+    expect(converted).toStrictEqual({
+      value: [],
+      losses: [{ path: "/0", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" }],
+    });
+  });
+
+  test("message-level citations of a message with several text parts are reported", () => {
+    const citation = { type: "url_citation", url_citation: { end_index: 3, start_index: 0, title: "T", url: "https://example.com" } };
+    const converted = messagesToItems({
+      messages: messages([{ role: "assistant", content: [{ type: "text", text: "One" }, { type: "text", text: "Two" }], annotations: [citation] }]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        {
+          type: "message",
+          role: "assistant",
+          content: [
+            { type: "output_text", text: "One", annotations: [] },
+            { type: "output_text", text: "Two", annotations: [] },
+          ],
+        },
+      ],
+      losses: [{ path: "/0/annotations", code: "unsupported_field", detail: "message-level citations cannot be placed on one of several text parts" }],
+    });
+  });
+
+  test("a field name holding a slash is escaped in the loss path", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "user", content: "hi", "x-trace/id": "abc" }]) });
+    expect(converted.losses).toStrictEqual([
+      { path: "/0/x-trace~1id", code: "provider_extension", detail: '"x-trace/id" is not a field of the portable shape; Open Responses has no place for it' },
+    ]);
+  });
+
+  test("a provider field holding null carries nothing and is not reported", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "Lima.", reasoning_content: null, function_call: null, audio: null }]) });
+    expect(converted).toStrictEqual({ value: [{ type: "message", role: "assistant", content: "Lima." }], losses: [] });
+  });
+});
+
+describe("itemsToMessages, grouping", () => {
+  test("a reasoning item between a message and its calls does not split them", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "message", role: "assistant", content: "Checking." },
+        { type: "reasoning", summary: [] },
+        { type: "function_call", call_id: "call_1", name: "get_capital", arguments: "{}" },
+      ]),
+    });
+    expect(converted.value).toStrictEqual([
+      { role: "assistant", content: "Checking.", tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] },
+    ]);
+  });
+
+  test("a user message between a call and its output moves behind the output", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "function_call", call_id: "call_1", name: "get_capital", arguments: "{}" },
+        { type: "message", role: "user", content: "Hurry up." },
+        { type: "function_call_output", call_id: "call_1", output: "Lima" },
+      ]),
+    });
+    expect(converted.value).toStrictEqual([
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "call_1", content: "Lima" },
+      { role: "user", content: "Hurry up." },
+    ]);
+  });
+
+  test("an output that comes before its call stays where it is", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "function_call_output", call_id: "call_1", output: "Lima" },
+        { type: "function_call", call_id: "call_1", name: "get_capital", arguments: "{}" },
+      ]),
+    });
+    expect(converted.value).toStrictEqual([
+      { role: "tool", tool_call_id: "call_1", content: "Lima" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] },
+    ]);
+  });
+
+  test("a call_id used twice: each output answers the earliest call not yet answered", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "function_call", call_id: "call_1", name: "a", arguments: "1" },
+        { type: "function_call_output", call_id: "call_1", output: "first" },
+        { type: "function_call", call_id: "call_1", name: "a", arguments: "2" },
+        { type: "function_call_output", call_id: "call_1", output: "second" },
+      ]),
+    });
+    expect(converted.value).toStrictEqual([
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "a", arguments: "1" } }] },
+      { role: "tool", tool_call_id: "call_1", content: "first" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "a", arguments: "2" } }] },
+      { role: "tool", tool_call_id: "call_1", content: "second" },
+    ]);
+  });
+});
+
+describe("itemsToMessages, what Chat cannot hold", () => {
+  test("throws when items is not an array", () => {
+    expect(() => itemsToMessages({ items: { type: "message" } as never })).toThrow(TypeError);
+  });
+
+  test("a call still in progress is kept and its status reported", () => {
+    const converted = itemsToMessages({ items: items([{ type: "function_call", call_id: "call_1", name: "a", arguments: '{"x":', status: "in_progress" }]) });
+    expect(converted).toStrictEqual({
+      value: [{ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "a", arguments: '{"x":' } }] }],
+      losses: [{ path: "/0/status", code: "unsupported_field", detail: 'Chat Completions cannot mark a call "in_progress"' }],
+    });
+  });
+
+  test("a function_call without call_id is reported, not given an invented id", () => {
+    const converted = itemsToMessages({ items: items([{ type: "function_call", id: "fc_1", name: "a", arguments: "{}" }]) });
+    expect(converted).toStrictEqual({
+      value: [],
+      losses: [{ path: "/0", code: "unsupported_item", detail: "a function_call without call_id cannot become a Chat tool call, which needs an id" }],
+    });
+  });
+
+  test("files by URL and images without a URL are reported", () => {
+    const converted = itemsToMessages({
+      items: items([
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_file", file_url: "https://example.com/a.pdf" },
+            { type: "input_file", filename: "b.pdf", file_data: "data:application/pdf;base64,JVBERi0K", file_url: "https://example.com/b.pdf" },
+            { type: "input_image", file_id: "file-123", detail: "auto" },
+            { type: "input_image", image_url: "https://example.com/c.png", detail: null },
+          ],
+        },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        {
+          role: "user",
+          content: [
+            { type: "file", file: { filename: "b.pdf", file_data: "data:application/pdf;base64,JVBERi0K" } },
+            { type: "image_url", image_url: { url: "https://example.com/c.png" } },
+          ],
+        },
+      ],
+      losses: [
+        { path: "/0/content/0", code: "unsupported_part", detail: "Chat Completions takes a file only as inline file_data" },
+        { path: "/0/content/1/file_url", code: "unsupported_field", detail: "a Chat file has no file_url; the inline file_data is kept" },
+        { path: "/0/content/2", code: "unsupported_part", detail: "an image without image_url cannot be sent to Chat Completions" },
+      ],
+    });
+  });
+
+  test("a developer message keeps only its text parts", () => {
+    const converted = itemsToMessages({
+      items: items([{ type: "message", role: "developer", content: [{ type: "input_text", text: "Be brief." }, { type: "input_image", image_url: "https://example.com/a.png" }] }]),
+    });
+    expect(converted).toStrictEqual({
+      value: [{ role: "developer", content: [{ type: "text", text: "Be brief." }] }],
+      losses: [{ path: "/0/content/1", code: "unsupported_part", detail: 'Chat takes only text parts here, not "input_image"' }],
+    });
+  });
+
+  test("citations on one of several text parts, and logprobs, are reported", () => {
+    const citation = { type: "url_citation", start_index: 0, end_index: 3, url: "https://example.com", title: "T" };
+    const converted = itemsToMessages({
+      items: items([
+        {
+          type: "message",
+          role: "assistant",
+          content: [
+            { type: "output_text", text: "One", annotations: [citation], logprobs: [{ token: "One", logprob: -0.1, bytes: [79, 110, 101], top_logprobs: [] }] },
+            { type: "output_text", text: "Two", annotations: [] },
+          ],
+        },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [{ role: "assistant", content: [{ type: "text", text: "One" }, { type: "text", text: "Two" }] }],
+      losses: [
+        { path: "/0/content/0/logprobs", code: "unsupported_field", detail: "a Chat history message has no logprobs" },
+        { path: "/0/content/0/annotations", code: "unsupported_field", detail: "citations of one of several text parts have no place in a Chat message" },
+      ],
+    });
+  });
+
+  test("a cited text next to a refusal keeps its citations on the message", () => {
+    const citation = { type: "url_citation", start_index: 0, end_index: 3, url: "https://example.com", title: "T" };
+    const converted = itemsToMessages({
+      items: items([
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "One", annotations: [citation] }, { type: "refusal", refusal: "No more." }] },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        {
+          role: "assistant",
+          content: [{ type: "text", text: "One" }, { type: "refusal", refusal: "No more." }],
+          annotations: [{ type: "url_citation", url_citation: { end_index: 3, start_index: 0, title: "T", url: "https://example.com" } }],
+        },
+      ],
+      losses: [],
+    });
+  });
+
+  test("a value that is not an object, and a message of no known role, are reported", () => {
+    const converted = itemsToMessages({ items: items([42, { type: "message", role: "critic", content: "meh" }]) });
+    expect(converted).toStrictEqual({
+      value: [],
+      losses: [
+        { path: "/0", code: "unsupported_item", detail: "an item of type none (not an object) has no Chat Completions equivalent" },
+        { path: "/1", code: "unsupported_item", detail: 'a message of role "critic" has no Chat Completions equivalent' },
+      ],
+    });
+  });
+});
