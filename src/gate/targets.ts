@@ -155,7 +155,7 @@ function rewriteItem(journalItem: JournalItem, target: Target): Outcome {
     default:
       return assertNever(target);
   }
-  return { item: rewritten ? { ...journalItem, item: rewritten } : journalItem, changes };
+  return { item: rewritten ? { item: rewritten, provenance: journalItem.provenance } : journalItem, changes };
 }
 
 /** Why the target cannot hold an item of this kind, or `undefined`. */
