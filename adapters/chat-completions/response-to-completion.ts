@@ -79,7 +79,8 @@ export function responseToChatCompletion(args: { response: ResponseResource }): 
     model: response.model,
     choices: [{ index: 0, message, logprobs: logprobs.length > 0 ? { content: logprobs, refusal: null } : null, finish_reason: finishReason }],
   };
-  if (response.usage !== undefined && response.usage !== null) completion.usage = chatUsage(response.usage, losses);
+  if (isRecord(response.usage)) completion.usage = chatUsage(response.usage, losses);
+  else if (response.usage !== undefined && response.usage !== null) losses.push({ path: "/usage", code: "unsupported_field", detail: "usage is not an object" });
   if (response.service_tier !== undefined) completion.service_tier = response.service_tier;
 
   for (const key of Object.keys(RESPONSE_NEUTRALS) as Array<keyof typeof RESPONSE_NEUTRALS>) {

@@ -9,10 +9,11 @@ import { messagesToItems } from "../../adapters/chat-completions/messages-to-ite
 import { chatRequestToResponsesBody } from "../../adapters/chat-completions/request-to-body.js";
 import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
 import { detectRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
-import type { ChatCompletion, ChatMessage, ChatRequestBody } from "../models/chat-completions.js";
+import { z } from "zod";
+import { chatCompletionSchema, chatRequestBodySchema, type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
-import { prefixLosses, type Converted, type Loss } from "../models/loss.js";
-import type { CanonicalItem, CreateResponseBody, ResponseResource } from "../models/open-responses.js";
+import { pointer, prefixLosses, type Converted, type Loss } from "../models/loss.js";
+import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { parseArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines } from "./inputs.js";
@@ -248,8 +249,24 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       }
     }
   } catch (error) {
-    return notConverted(line, `not converted: ${(error as Error).message}`);
+    return notConverted(line, whyNotConverted(record, kind, error));
   }
+}
+
+const SCHEMAS: Partial<Record<RecordKind, { name: string; schema: z.ZodType }>> = {
+  chat_request: { name: "Chat request body", schema: chatRequestBodySchema },
+  chat_completion: { name: "chat.completion", schema: chatCompletionSchema },
+  responses_request: { name: "Open Responses request body", schema: createResponseBodySchema },
+  response: { name: "response object", schema: responseResourceSchema },
+};
+
+/** Says where a record that made a converter throw departs from its envelope's model, when the model can tell. */
+function whyNotConverted(record: unknown, kind: RecordKind, error: unknown): string {
+  const model = SCHEMAS[kind];
+  const parsed = model?.schema.safeParse(record);
+  const issue = parsed && !parsed.success ? parsed.error.issues[0] : undefined;
+  if (model && issue) return `not a valid ${model.name}: ${pointer(...issue.path.map(String)) || "/"}: ${issue.message}`;
+  return `not converted: ${(error as Error).message}`;
 }
 
 type WholeKind = "chat_request" | "chat_completion" | "responses_request" | "response";

@@ -83,6 +83,15 @@ describe("orbridge convert --to responses", () => {
         "read 4 lines: 1 records, 2 errors; 0 losses\n",
     });
   });
+
+  test("a record its converter cannot read is an error that says where it departs from its envelope", async () => {
+    const stdin = lines({ model: "gpt-4o", messages: [], tools: "get_weather" });
+    expect(await runOrbridge(["convert", "--to", "responses"], stdin)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "orbridge convert: line 1: not a valid Chat request body: /tools: Invalid input: expected array, received string\nread 1 lines: 0 records, 1 errors; 0 losses\n",
+    });
+  });
 });
 
 describe("orbridge convert --to chat", () => {
