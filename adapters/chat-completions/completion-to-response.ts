@@ -93,18 +93,9 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     const base = "/choices/0";
     losses.push(...extraKeyLosses(choice, CHOICE_KEYS, base, "Open Responses"));
     const finishReason = choice.finish_reason;
-    const toolCallCount = choice.message.tool_calls?.length ?? 0;
     if (finishReason === "length" || finishReason === "content_filter") {
       status = "incomplete";
       incompleteDetails = { reason: finishReason === "length" ? "max_output_tokens" : "content_filter" };
-    } else if (finishReason === null) {
-      losses.push({ path: base + "/finish_reason", code: "form_changed", detail: "finish_reason null written as status completed" });
-    } else if (finishReason === "function_call" || (finishReason === "stop") !== (toolCallCount === 0)) {
-      losses.push({
-        path: base + "/finish_reason",
-        code: "form_changed",
-        detail: `finish_reason ${finishReason} written as status completed; it comes back as ${toolCallCount > 0 ? "tool_calls" : "stop"}`,
-      });
     }
     const converted = messagesToItems({ messages: [choice.message], finishReason });
     losses.push(...converted.losses.map((loss: Loss) => ({ ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, base + "/message") })));
@@ -113,6 +104,14 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     output.forEach((item, outputIndex) => {
       item.id = outputItemId({ responseId: completion.id, choiceIndex: 0, outputIndex, type: item.type });
     });
+    // The way back derives the finish_reason from the status and the calls in
+    // the output; a finish_reason it would not give again is reported here.
+    const comesBack = status === "incomplete" ? finishReason : output.some((item) => item.type === "function_call") ? "tool_calls" : "stop";
+    if (finishReason === null) {
+      losses.push({ path: base + "/finish_reason", code: "form_changed", detail: "finish_reason null written as status completed" });
+    } else if (finishReason !== comesBack) {
+      losses.push({ path: base + "/finish_reason", code: "form_changed", detail: `finish_reason ${finishReason} written as status completed; it comes back as ${comesBack}` });
+    }
   }
 
   const response: ResponseResource = {

@@ -205,6 +205,21 @@ describe("chat.completion to response object", () => {
     expect(result.losses).toEqual([{ path: "/choices/0/finish_reason", code: "form_changed", detail: "finish_reason null written as status completed" }]);
   });
 
+  test("a finish_reason the way back would not give again is a loss: stop beside tool calls", () => {
+    const completion: ChatCompletion = {
+      id: "chatcmpl-StopWithCalls",
+      object: "chat.completion",
+      created: 1745960906,
+      model: "llama-3.1-8b-instant",
+      choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "call_s1", type: "function", function: { name: "ping", arguments: "{}" } }] }, finish_reason: "stop" }],
+      service_tier: "default",
+    };
+    const result = toResponse(completion);
+    expect(result.value.status).toBe("completed");
+    expect(result.losses).toEqual([{ path: "/choices/0/finish_reason", code: "form_changed", detail: "finish_reason stop written as status completed; it comes back as tool_calls" }]);
+    expect(responseToChatCompletion({ response: result.value }).value.choices[0].finish_reason).toBe("tool_calls");
+  });
+
   test("choices after the first are lost: a response holds one output", () => {
     const completion: ChatCompletion = {
       id: "chatcmpl-TwoChoices",
