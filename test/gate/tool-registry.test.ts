@@ -183,6 +183,16 @@ describe("a pinned tools file", () => {
   });
 });
 
+describe("hostile names", () => {
+  test("names of Object.prototype are ordinary names", () => {
+    const registry = new ToolRegistry();
+    expect([registry.schemaFor("constructor"), registry.schemaFor("__proto__"), registry.schemaFor("toString")]).toEqual([undefined, undefined, undefined]);
+    registry.addRequestBody(JSON.parse('{"input":[],"tools":[{"type":"function","name":"__proto__","parameters":{"type":"object"}}],"tool_choice":{"type":"function","name":"__proto__"}}'), "line 1");
+    expect(registry.schemaFor("__proto__")).toEqual({ type: "object" });
+    expect([registry.isAllowed("__proto__"), registry.isAllowed("constructor")]).toEqual([true, false]);
+  });
+});
+
 describe("malformed tools", () => {
   test.each([
     ["a tools value that is not an array", { tools: { type: "function" } }, "tools.json: tools must be an array, found an object"],
