@@ -7,7 +7,7 @@ import { ToolRegistry } from "../gate/tool-registry.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { parseArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines, readJsonFile } from "./inputs.js";
+import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { styleFor, type Style } from "./style.js";
@@ -41,6 +41,9 @@ Options:
   --format FORMAT  text (default): one line per item; json: one JSON object per
                    item with line, index, type, call_id, reason, detail, findings
   --origin SLUG    slug for unprefixed provider item types (default: openai)
+  --max-line-bytes N
+                   report a line longer than N bytes as an error record, without
+                   reading it into memory, and go on with the next line
   -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON is a
@@ -65,6 +68,7 @@ export const gateCommand: Command = {
       for: { value: true, choices: TARGETS },
       format: { value: true, choices: ["text", "json"] },
       origin: { value: true },
+      "max-line-bytes": { value: true },
       help: {},
       h: {},
     });
@@ -95,6 +99,7 @@ export const gateCommand: Command = {
     }
     const target = stringOption(args, "for");
     const format = stringOption(args, "format") ?? "text";
+    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
     const gate = new JournalGate({ schema, registry, target: target !== undefined && isTarget(target) ? target : undefined });
     const normalizer = new JournalNormalizer({ origin: stringOption(args, "origin"), unknownObjects: "item" });
@@ -117,7 +122,7 @@ export const gateCommand: Command = {
       );
 
     try {
-      for await (const line of inputLines(sources, io)) {
+      for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length);
         await emit(gateRecords(normalizer.push(line)));

@@ -1,8 +1,10 @@
 // Turns the operand list of a command into line streams: files in order, `-` or
 // nothing for stdin. Every file is checked before any output, so an unreadable
 // input is a usage error (exit 2) rather than a half-written result.
+import { realpathSync } from "node:fs";
 import { access, constants } from "node:fs/promises";
-import { openSource, readLines, type JournalLine } from "../journal/read.js";
+import { resolve } from "node:path";
+import { openSource, readLines, type JournalLine, type ReadOptions } from "../journal/read.js";
 import type { CommandIO } from "./io.js";
 import { UsageError } from "./io.js";
 
@@ -19,11 +21,11 @@ export async function checkInputs(operands: readonly string[]): Promise<string[]
   return sources;
 }
 
-export async function* inputLines(sources: readonly string[], io: CommandIO): AsyncGenerator<JournalLine> {
+export async function* inputLines(sources: readonly string[], io: CommandIO, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
   for (const source of sources) {
     const stream = openSource(source, io.stdin);
     try {
-      yield* readLines(source, stream);
+      yield* readLines(source, stream, options);
     } catch (error) {
       throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
     }
@@ -43,4 +45,26 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   } catch (error) {
     throw new UsageError(`${what} ${path} is not JSON: ${(error as Error).message}`);
   }
+}
+
+/** Refuses an output path that names one of the inputs, by whatever path or link. */
+export function checkOutputIsNotInput(option: string, output: string, sources: readonly string[]): void {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const target = real(output);
+  for (const source of sources) {
+    if (source !== "-" && real(source) === target) throw new UsageError(`${option} ${output} is also an input; inputs are never overwritten`);
+  }
+}
+
+/** `--max-line-bytes N`: a positive whole number of bytes. */
+export function maxLineBytesOption(value: string | undefined): ReadOptions {
+  if (value === undefined) return {};
+  if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`--max-line-bytes must be a positive whole number of bytes (got "${value}")`);
+  return { maxLineBytes: Number(value) };
 }

@@ -1,14 +1,15 @@
 // `orbridge normalize`: any journal to canonical items, one per line.
+import { isTarget, TargetRewriter, TARGETS, type Rewritten } from "../gate/targets.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
 import { parseArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines } from "./inputs.js";
+import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { ReportWriter } from "./report.js";
 
-const help = `Usage: orbridge normalize [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
+const help = `Usage: orbridge normalize [--for TARGET] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
 
 Turns any journal into canonical Open Responses items, one JSON item per line:
 Chat messages, Chat request bodies, chat.completion objects and chunk streams,
@@ -21,7 +22,18 @@ spec requires of extension items, so the gate sees them for what they are.
 A request that replays the conversation so far gives only its new items.
 
 Options:
+  --for TARGET     rewrite the items for a replay target and report each change:
+                     open-responses    portable core only (extension items,
+                                       reasoning, item_reference, compaction
+                                       removed; foreign ids stripped)
+                     openai-responses  what OpenAI's Responses API accepts
+                     chat-completions  calls grouped, outputs right after them
+                     strict            no status on input items
+                     adjacent          each output right after its call
   --origin SLUG    slug for unprefixed provider item types (default: openai)
+  --max-line-bytes N
+                   report a line longer than N bytes as an error record, without
+                   reading it into memory, and go on with the next line
   --out FILE       write the items to FILE, atomically (all or nothing)
   --report FILE    write every loss and error as JSONL: {line, path, code, detail}
   --keep-repeats   emit the items a request repeats from earlier records too
@@ -35,6 +47,7 @@ Exit status: 0 every record normalized, 1 some record reported as an error,
 
 Examples:
   orbridge normalize golden/examples/mixed.jsonl
+  orbridge normalize --for open-responses --report changes.jsonl golden/examples/mixed.jsonl
   orbridge normalize --origin azure --out items.jsonl --report losses.jsonl logs.jsonl
   cat stream.sse | orbridge normalize -
 `;
@@ -45,7 +58,9 @@ export const normalizeCommand: Command = {
   help,
   async run(argv, io) {
     const args = parseArgs(argv, {
+      for: { value: true, choices: TARGETS },
       origin: { value: true },
+      "max-line-bytes": { value: true },
       out: { value: true },
       report: { value: true },
       "keep-repeats": {},
@@ -59,45 +74,61 @@ export const normalizeCommand: Command = {
     if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
     const origin = stringOption(args, "origin");
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
+    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
     const outPath = stringOption(args, "out");
-    if (outPath !== undefined && sources.includes(outPath)) throw new UsageError(`--out ${outPath} is also an input; inputs are never overwritten`);
     const reportPath = stringOption(args, "report");
+    if (outPath !== undefined) checkOutputIsNotInput("--out", outPath, sources);
+    if (reportPath !== undefined) checkOutputIsNotInput("--report", reportPath, sources);
     const output: JournalOutput = outPath ? atomicFileOutput(outPath) : stdoutOutput(io.stdout);
     const report = reportPath ? new ReportWriter(reportPath) : undefined;
     const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });
+    const target = stringOption(args, "for");
+    const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target) : undefined;
     const progress = progressFor(sources, io.stderr);
-    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, repeated: 0 };
+    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, repeated: 0, changes: 0 };
+    const multiple = sources.length > 1;
+
+    const emitItems = async (rewritten: Rewritten) => {
+      for (const change of rewritten.changes) {
+        counts.changes += 1;
+        const { source, ...rest } = change;
+        await report?.write({ ...(multiple ? { source } : {}), ...rest });
+      }
+      for (const { item } of rewritten.items) {
+        counts.items += 1;
+        await write(output.stream, JSON.stringify(item) + "\n");
+      }
+    };
 
     const emit = async (records: NormalizedRecord[]) => {
       for (const record of records) {
         counts.records += 1;
-        const where = record.source && sources.length > 1 ? `${record.source}:${record.line}` : `line ${record.line}`;
+        const where = record.source && multiple ? `${record.source}:${record.line}` : `line ${record.line}`;
         if (record.kind === "error") {
           counts.errors += 1;
           await write(io.stderr, `orbridge normalize: ${where}: ${record.detail}\n`);
-          await report?.write({ ...(sources.length > 1 ? { source: record.source } : {}), line: record.line, path: "", code: "error", detail: record.detail });
+          await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, path: "", code: "error", detail: record.detail });
           continue;
         }
         counts.repeated += record.repeated;
         for (const loss of record.losses) {
           counts.losses += 1;
-          await report?.write({ ...(sources.length > 1 ? { source: record.source } : {}), line: record.line, ...loss });
+          // A stream's loss names the line of the record it points into.
+          await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
         }
-        for (const { item } of record.items) {
-          counts.items += 1;
-          await write(output.stream, JSON.stringify(item) + "\n");
-        }
+        await emitItems(rewriter ? rewriter.push(record.items) : { items: record.items, changes: [] });
       }
     };
 
     try {
-      for await (const line of inputLines(sources, io)) {
+      for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length);
         await emit(normalizer.push(line));
       }
       await emit(normalizer.finish());
+      if (rewriter) await emitItems(rewriter.finish());
       progress.done();
       await output.commit();
       await report?.commit();
@@ -108,9 +139,10 @@ export const normalizeCommand: Command = {
       throw error;
     }
     const repeated = counts.repeated > 0 ? `, ${counts.repeated} repeated items skipped` : "";
+    const changes = rewriter ? `; ${counts.changes} changes for ${target}` : "";
     await write(
       io.stderr,
-      `read ${counts.lines} lines, ${counts.records} records: ${counts.records - counts.errors} emitted (${counts.items} items${repeated}), ${counts.errors} reported; ${counts.losses} losses\n`,
+      `read ${counts.lines} lines, ${counts.records} records: ${counts.records - counts.errors} emitted (${counts.items} items${repeated}), ${counts.errors} reported; ${counts.losses} losses${changes}\n`,
     );
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },

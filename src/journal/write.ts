@@ -1,7 +1,7 @@
 // Output that never leaves a partial file: `--out FILE` writes to a temporary file
 // beside the target and renames it into place only when the run succeeded. The
 // input is never opened for writing.
-import { createWriteStream } from "node:fs";
+import { createWriteStream, realpathSync, statSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Writable } from "node:stream";
@@ -18,7 +18,14 @@ export function stdoutOutput(stdout: Writable): JournalOutput {
   return { stream: stdout, commit: async () => {}, abort: async () => {} };
 }
 
-export function atomicFileOutput(target: string): JournalOutput {
+export function atomicFileOutput(path: string): JournalOutput {
+  // A device, a pipe or a descriptor (`/dev/stdout`, a FIFO, `/proc/self/fd/1`)
+  // is written in place: renaming a file over it would replace the link or the
+  // device instead of writing to what it names.
+  const existing = statSync(path, { throwIfNoEntry: false });
+  if (/^\/(dev|proc)\//.test(path) || (existing && !existing.isFile())) return directOutput(path);
+  // Through a symbolic link, the file it names is replaced, and the link kept.
+  const target = existing ? realpathSync(path) : path;
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   const stream = createWriteStream(temporary, { flags: "wx" });
   const closed = new Promise<void>((resolve, reject) => {
@@ -36,6 +43,25 @@ export function atomicFileOutput(target: string): JournalOutput {
       stream.destroy();
       await closed.catch(() => {});
       await rm(temporary, { force: true });
+    },
+  };
+}
+
+function directOutput(target: string): JournalOutput {
+  const stream = createWriteStream(target, { flags: "a" });
+  const closed = new Promise<void>((resolve, reject) => {
+    stream.once("close", resolve);
+    stream.once("error", reject);
+  });
+  return {
+    stream,
+    async commit() {
+      stream.end();
+      await closed;
+    },
+    async abort() {
+      stream.end();
+      await closed.catch(() => {});
     },
   };
 }
