@@ -1,6 +1,7 @@
 // Lines written to break the reader, through `orbridge gate`: each is either gated
 // or an error record naming its line, and the lines after it are still gated.
 import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
 import { call, gateJournal, jsonl, passed, salesSchema, scratchFolder } from "./support.js";
 
 const file = scratchFolder();
@@ -107,5 +108,24 @@ describe("records of every JSON type at top level", () => {
     ]);
     expect(run.stderr).toBe("read 7 lines: 2 items, 5 errors; 6 blocked\n");
     expect(run.code).toBe(1);
+  });
+});
+
+describe("long lines", () => {
+  test("--max-line-bytes makes a longer line a blocked error record with its size, and the next lines are gated", async () => {
+    const long = JSON.stringify(call("call_3", JSON.stringify({ region: "apac", note: "x".repeat(4096) })));
+    const run = await runOrbridge(["gate", "--schema", file("schema.json", JSON.stringify(salesSchema)), "--format", "json", "--max-line-bytes", "1024", file("journal.jsonl", jsonl(emea, long, apac))]);
+    const verdicts = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown);
+    expect(verdicts).toEqual([
+      passed(1, "call_1"),
+      { line: 2, index: 0, reason: "error", detail: `line is ${long.length} bytes, over the limit of 1024 bytes; it was not read`, blocked: true, findings: [] },
+      passed(3, "call_2"),
+    ]);
+    expect(run.stderr).toBe("read 3 lines: 2 items, 1 errors; 1 blocked\n");
+    expect(run.code).toBe(1);
+  });
+  test.each(["0", "-1", "1.5", "lots"])("--max-line-bytes %s is a usage error", async (value) => {
+    const run = await runOrbridge(["gate", "--schema", file("schema.json", JSON.stringify(salesSchema)), "--max-line-bytes", value, file("journal.jsonl", jsonl(emea))]);
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `orbridge gate: --max-line-bytes must be a positive whole number of bytes (got "${value}")\n` });
   });
 });

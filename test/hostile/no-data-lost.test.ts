@@ -152,9 +152,9 @@ describe("inputs are never modified", () => {
     const input = journal();
     await refusedAndKept(input, input);
   });
-  // The check compares path strings, so another spelling of the input's path gets
-  // the output renamed over the input at the end of the run.
-  test.fails.each([
+  // Another spelling of the input's path, or a link to it, must not get the output
+  // renamed over the input at the end of the run.
+  test.each([
     ["a relative path", (input: string) => relative(process.cwd(), input)],
     ["a path through the parent folder", (input: string) => `${folder}/../${folder.split("/").pop()!}/input.jsonl`],
     [
@@ -169,5 +169,20 @@ describe("inputs are never modified", () => {
   ])("--out naming the input by %s is refused, and the input kept", async (_label, outPath) => {
     const input = journal();
     await refusedAndKept(outPath(input), input);
+  });
+  const reportRefusedAndKept = async (reportPath: string, input: string) => {
+    const before = sha256(input);
+    const run = await runOrbridge(["convert", "--to", "responses", "--report", reportPath, input]);
+    expect(sha256(input)).toBe(before);
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `orbridge convert: --report ${reportPath} is also an input; inputs are never overwritten\n` });
+  };
+  test("convert --report naming the input by the same path is refused, and the input kept", async () => {
+    const input = journal();
+    await reportRefusedAndKept(input, input);
+  });
+  // convert compares path strings: the report is renamed over the input.
+  test.fails("convert --report naming the input by a relative path is refused, and the input kept", async () => {
+    const input = journal();
+    await reportRefusedAndKept(relative(process.cwd(), input), input);
   });
 });
