@@ -1,0 +1,55 @@
+// The public API of orbridge: every command is also a function, typed from the
+// models, working on iterables or async iterables of records, so an agent runtime
+// can gate items in-process before it replays them.
+import { JournalGate, type GateRecord, type JournalGateOptions } from "./gate/gate-journal.js";
+import { normalizeJournal, type JournalInput, type NormalizeOptions } from "./journal/normalize.js";
+
+export * from "./models/open-responses.js";
+export * from "./models/chat-completions.js";
+export * from "./models/loss.js";
+export type { Envelope, JournalItem, Provenance } from "./models/journal-item.js";
+export type { AssembledResponse, StreamLoss } from "./models/assembled-response.js";
+
+export { messagesToItems, messagesToItems as chatToItems } from "../adapters/chat-completions/messages-to-items.js";
+export { itemsToMessages, itemsToMessages as itemsToChat } from "../adapters/chat-completions/items-to-messages.js";
+export { chatRequestToResponsesBody } from "../adapters/chat-completions/request-to-body.js";
+export { responsesBodyToChatRequest } from "../adapters/chat-completions/body-to-request.js";
+export { chatCompletionToResponse } from "../adapters/chat-completions/completion-to-response.js";
+export { responseToChatCompletion } from "../adapters/chat-completions/response-to-completion.js";
+export {
+  chatToolsToResponses,
+  responsesToolsToChat,
+  chatToolChoiceToResponses,
+  responsesToolChoiceToChat,
+  responseFormatToTextFormat,
+  textFormatToResponseFormat,
+} from "../adapters/chat-completions/tools.js";
+export { ChatStreamAssembler } from "../adapters/chat-completions/stream.js";
+
+export { replayGate, isBlocked, GATE_REASONS, type GateReason, type Verdict, type GateOptions } from "./gate/replay-gate.js";
+export { SchemaCache, type ToolSchema, type CompiledSchema } from "./gate/schema.js";
+export { ToolRegistry } from "./gate/tool-registry.js";
+export { JournalChecker, FINDING_CODES, type Finding, type FindingCode, type GatedItem, type CheckedItem } from "./gate/journal-checks.js";
+export { TARGETS, TargetRewriter, TargetChecker, rewriteForTarget, checkTarget, type Target, type TargetChange } from "./gate/targets.js";
+export { JournalGate, type GateRecord, type GateInput, type JournalGateOptions } from "./gate/gate-journal.js";
+export { diffJournals, diffJournalsAsync, JournalDiffer, DIFFERENCE_CODES, type Difference, type DifferenceCode } from "./diff.js";
+
+export { detectRecord, type RecordKind } from "./journal/detect.js";
+export { JournalNormalizer, normalizeJournal, type NormalizedRecord, type NormalizeOptions, type JournalInput } from "./journal/normalize.js";
+export { ResponsesStreamAssembler } from "./journal/responses-stream.js";
+export { SseParser, type SseEvent } from "./journal/sse.js";
+export { readLines, type JournalLine, type ReadOptions } from "./journal/read.js";
+
+/**
+ * Normalizes a journal and gates every item: one `GateRecord` per item (or per
+ * line that gave none), in journal order, with the journal-wide findings.
+ * `record.blocked` is the answer: replay only what is not blocked.
+ */
+export async function* gateJournal(input: JournalInput, options: JournalGateOptions & NormalizeOptions = {}): AsyncGenerator<GateRecord> {
+  const gate = new JournalGate(options);
+  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item" })) {
+    if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
+    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request });
+  }
+  yield* gate.finish();
+}

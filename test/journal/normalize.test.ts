@@ -1,0 +1,192 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { normalizeJournal, type NormalizedRecord, type NormalizeOptions } from "../../src/journal/normalize.js";
+
+async function normalize(lines: Array<string | unknown>, options: NormalizeOptions = {}): Promise<NormalizedRecord[]> {
+  const records: NormalizedRecord[] = [];
+  for await (const record of normalizeJournal(lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))), options)) records.push(record);
+  return records;
+}
+const itemsOf = (records: NormalizedRecord[]) => records.flatMap((record) => (record.kind === "items" ? record.items.map((entry) => entry.item) : []));
+
+const salesTool = { type: "function", function: { name: "get_latest_sales_report", parameters: { type: "object", properties: { region: { type: "string" } } } } };
+const assistantWithCalls = {
+  role: "assistant",
+  content: "Fetching both.",
+  tool_calls: [
+    { id: "call_apac01", type: "function", function: { name: "get_latest_sales_report", arguments: "{\"region\":\"apac\"}" } },
+    { id: "call_emea02", type: "function", function: { name: "get_latest_sales_report", arguments: "{\"region\":\"emea\"}" } },
+  ],
+};
+const callItem = (callId: string, region: string) => ({ type: "function_call", call_id: callId, name: "get_latest_sales_report", arguments: `{"region":"${region}"}`, status: "completed" });
+
+describe("chat records", () => {
+  test("a loose chat message becomes its items, with provenance", async () => {
+    const records = await normalize([assistantWithCalls]);
+    expect(records).toEqual([
+      {
+        kind: "items",
+        source: "-",
+        line: 1,
+        recordKind: "chat_message",
+        envelope: "chat",
+        items: [
+          { item: { type: "message", role: "assistant", content: "Fetching both." }, provenance: { source: "-", line: 1, index: 0, envelope: "chat" } },
+          { item: callItem("call_apac01", "apac"), provenance: { source: "-", line: 1, index: 1, envelope: "chat" } },
+          { item: callItem("call_emea02", "emea"), provenance: { source: "-", line: 1, index: 2, envelope: "chat" } },
+        ],
+        losses: [],
+        repeated: 0,
+      },
+    ]);
+  });
+
+  test("a chat request body gives its history and keeps the body for the gate", async () => {
+    const request = { model: "gpt-4o", messages: [{ role: "user", content: "Sales?" }], tools: [salesTool] };
+    const [record] = await normalize([request]);
+    expect(record).toMatchObject({ kind: "items", recordKind: "chat_request", envelope: "chat", request });
+    expect(itemsOf([record])).toEqual([{ type: "message", role: "user", content: "Sales?" }]);
+  });
+
+  test("a chat.completion cut by length gives incomplete calls and the response's status", async () => {
+    const completion = { id: "chatcmpl-9x", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [assistantWithCalls.tool_calls[0]] }, finish_reason: "length" }] };
+    const [record] = await normalize([completion]);
+    expect(record.kind === "items" && record.items).toEqual([
+      { item: { ...callItem("call_apac01", "apac"), status: "incomplete" }, provenance: { source: "-", line: 1, index: 0, envelope: "chat", response: { id: "chatcmpl-9x", status: "incomplete" } } },
+    ]);
+  });
+
+  test("choices after the first are reported, not dropped silently", async () => {
+    const message = { role: "assistant", content: "One." };
+    const completion = { id: "chatcmpl-n2", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message, finish_reason: "stop" }, { index: 1, message: { role: "assistant", content: "Two." }, finish_reason: "stop" }] };
+    const [record] = await normalize([completion]);
+    expect(record.kind === "items" && record.losses).toEqual([{ path: "/choices/1", code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" }]);
+  });
+});
+
+describe("Open Responses records", () => {
+  test("unprefixed provider item types get the origin's slug", async () => {
+    const search = { type: "web_search_call", id: "ws_1", status: "completed" };
+    expect(itemsOf(await normalize([search]))).toEqual([{ ...search, type: "openai:web_search_call" }]);
+    expect(itemsOf(await normalize([search], { origin: "azure" }))).toEqual([{ ...search, type: "azure:web_search_call" }]);
+  });
+
+  test("an already prefixed type and a typeless item_reference are kept as they are", async () => {
+    const items = [{ type: "acme:lookup_call", id: "lk_1" }, { id: "msg_1" }];
+    expect(itemsOf(await normalize(items))).toEqual(items);
+  });
+
+  test("a request body gives instructions as a leading system message, reported, then its input", async () => {
+    const [record] = await normalize([{ model: "gpt-5", instructions: "Be brief.", input: "Sales?" }]);
+    expect(record).toMatchObject({
+      recordKind: "responses_request",
+      envelope: "responses",
+      losses: [{ path: "/instructions", code: "form_changed", detail: "instructions written as a leading system message item" }],
+    });
+    expect(itemsOf([record])).toEqual([
+      { type: "message", role: "system", content: "Be brief." },
+      { type: "message", role: "user", content: "Sales?" },
+    ]);
+  });
+
+  test("a response object gives its output with the response's id and status", async () => {
+    const output = [{ type: "function_call", id: "fc_1", call_id: "call_1", name: "get_latest_sales_report", arguments: "{}", status: "completed" }];
+    const [record] = await normalize([{ id: "resp_1", object: "response", status: "completed", output }]);
+    expect(record.kind === "items" && record.items).toEqual([{ item: output[0], provenance: { source: "-", line: 1, index: 0, envelope: "responses", response: { id: "resp_1", status: "completed" } } }]);
+  });
+});
+
+describe("requests that replay the conversation so far", () => {
+  test("a logged exchange gives its request's new items, then its response's", async () => {
+    const first = {
+      request: { model: "gpt-4o", messages: [{ role: "user", content: "Sales for apac?" }], tools: [salesTool] },
+      response: { id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [assistantWithCalls.tool_calls[0]] }, finish_reason: "tool_calls" }] },
+    };
+    const second = {
+      request: {
+        model: "gpt-4o",
+        messages: [
+          { role: "user", content: "Sales for apac?" },
+          { role: "assistant", content: null, tool_calls: [assistantWithCalls.tool_calls[0]] },
+          { role: "tool", tool_call_id: "call_apac01", content: "up 12%" },
+        ],
+      },
+      response: { id: "chatcmpl-2", object: "chat.completion", created: 2, model: "gpt-4o", choices: [{ index: 0, message: { role: "assistant", content: "APAC grew 12%." }, finish_reason: "stop" }] },
+    };
+    const records = await normalize([first, second]);
+    expect(records.map((record) => record.kind === "items" && [record.recordKind, record.repeated, record.items.map((entry) => [entry.provenance.index, entry.provenance.response?.id])])).toEqual([
+      ["exchange", 0, [[0, undefined], [1, "chatcmpl-1"]]],
+      ["exchange", 2, [[2, undefined], [3, "chatcmpl-2"]]],
+    ]);
+    expect(itemsOf(records)).toEqual([
+      { type: "message", role: "user", content: "Sales for apac?" },
+      callItem("call_apac01", "apac"),
+      { type: "function_call_output", call_id: "call_apac01", output: "up 12%" },
+      { type: "message", role: "assistant", content: "APAC grew 12%." },
+    ]);
+  });
+
+  test("--keep-repeats emits the repeated items too", async () => {
+    const request = { messages: [{ role: "user", content: "Hi" }] };
+    const twice = await normalize([request, { messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }] }], { keepRepeats: true });
+    expect(itemsOf(twice)).toHaveLength(3);
+    const once = await normalize([request, { messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }] }]);
+    expect(itemsOf(once)).toHaveLength(2);
+  });
+
+  test("a request that does not continue the conversation is emitted whole", async () => {
+    const records = await normalize([{ messages: [{ role: "user", content: "Hi" }] }, { messages: [{ role: "user", content: "Something else" }] }]);
+    expect(records.map((record) => record.kind === "items" && record.repeated)).toEqual([0, 0]);
+  });
+});
+
+describe("streams inside a journal", () => {
+  const streamCase = (name: string) => {
+    const folder = `golden/streams/${name}`;
+    const file = readdirSync(folder).find((entry) => entry === "stream.sse" || entry === "chunks.jsonl")!;
+    return { lines: readFileSync(`${folder}/${file}`, "utf8").split("\n"), expected: JSON.parse(readFileSync(`${folder}/items.json`, "utf8")) };
+  };
+
+  test("raw SSE text of a chat stream is reassembled to the golden items", async () => {
+    const { lines, expected } = streamCase("chat-openai-parallel-calls");
+    const records = await normalize(lines);
+    expect(records.every((record) => record.kind === "items")).toBe(true);
+    expect(itemsOf(records)).toEqual(expected.flatMap((response: { items: unknown[] }) => response.items));
+  });
+
+  test("JSON-per-line Open Responses events of four responses come out in order", async () => {
+    const { lines, expected } = streamCase("responses-reasoning-agent-loop");
+    const records = await normalize(lines.filter((line) => line !== ""));
+    expect(records.map((record) => record.kind === "items" && record.items[0]?.provenance.response?.id)).toEqual(expected.map((response: { id: string }) => response.id));
+    expect(itemsOf(records)).toEqual(expected.flatMap((response: { items: unknown[] }) => response.items));
+  });
+
+  test("a stream ends at the first record that is not part of it", async () => {
+    const { lines } = streamCase("chat-groq-whole-call");
+    const records = await normalize([...lines.filter((line) => line !== ""), { type: "function_call_output", call_id: "tk85n1k4m", output: "done" }]);
+    expect(records.map((record) => record.kind === "items" && record.recordKind)).toEqual(["chat_chunk", "responses_item"]);
+  });
+});
+
+describe("errors are records with their line", () => {
+  test("a line that is not JSON and a record of no known kind are reported; read = emitted + reported", async () => {
+    const records = await normalize(['{"role":"user","content":"a"}', "{not json", '{"hello":"world"}', "", "[1,2]", '{"type":"message","role":"user","content":"b"}']);
+    expect(records.map((record) => (record.kind === "error" ? [record.line, record.detail] : [record.line, "items"]))).toEqual([
+      [1, "items"],
+      [2, expect.stringMatching(/^line is not JSON: /)],
+      [3, 'record of no known kind (keys: "hello")'],
+      [5, "record is an array, not a journal record"],
+      [6, "items"],
+    ]);
+  });
+
+  test("for the gate, an object of no known kind is kept as an item", async () => {
+    expect(itemsOf(await normalize([{ hello: "world" }], { unknownObjects: "item" }))).toEqual([{ hello: "world" }]);
+  });
+
+  test("records already parsed are accepted as they are", async () => {
+    const records: NormalizedRecord[] = [];
+    for await (const record of normalizeJournal([{ role: "user", content: "parsed" }, 42])) records.push(record);
+    expect(records.map((record) => record.kind)).toEqual(["items", "error"]);
+  });
+});
