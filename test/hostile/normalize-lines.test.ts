@@ -1,5 +1,6 @@
 // Lines written to break the reader, through `orbridge normalize`: each is
 // emitted or reported with its line number, and the lines after it still are.
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { runOrbridge, type CliResult } from "../support/run-cli.js";
 import { jsonl, scratchFolder } from "./support.js";
@@ -39,6 +40,17 @@ describe("lines that are not JSON", () => {
   test("a complete last line without newline is emitted", async () => {
     const run = await normalize(question + "\n" + answer);
     expect(run).toEqual({ code: 0, stdout: jsonl(question, answer), stderr: summary(2, 2, 2, 0) });
+  });
+});
+
+describe("the report", () => {
+  test("names the line of every error record", async () => {
+    const report = file("report.jsonl", "");
+    const run = await runOrbridge(["normalize", "--report", report, file("journal.jsonl", jsonl(question, "not json", "", "[1]", answer))]);
+    expect(run.code).toBe(1);
+    expect(readFileSync(report, "utf8")).toBe(
+      jsonl({ line: 2, path: "", code: "error", detail: notJson("not json") }, { line: 4, path: "", code: "error", detail: "record is an array, not a journal record" }),
+    );
   });
 });
 
