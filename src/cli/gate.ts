@@ -96,6 +96,9 @@ export const gateCommand: Command = {
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
+      // A file without a single function tool (a schema given to --tools by mistake)
+      // would block every call as unknown_tool; say so instead.
+      if (registry.names().length === 0) throw new UsageError(`tools file ${toolsPath} defines no function tool`);
     }
     const target = stringOption(args, "for");
     const format = stringOption(args, "format") ?? "text";
