@@ -29,6 +29,7 @@ import type {
   FunctionCallOutputItem,
   MessageItem,
   UrlCitationParam,
+  UserContentPart,
 } from "../../src/models/open-responses.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
 
@@ -134,6 +135,8 @@ export function itemsToMessages({ items }: ItemsToMessagesArgs): Converted<ChatM
 
 type ItemKind = "message" | "function_call" | "function_call_output" | "reasoning" | "compaction" | "item_reference" | "extension" | "unknown";
 
+const ITEM_TYPES = ["message", "function_call", "function_call_output", "reasoning", "compaction", "item_reference"] as const;
+
 function itemKind(item: unknown): ItemKind {
   if (!isRecord(item)) return "unknown";
   const type = item.type;
@@ -141,17 +144,7 @@ function itemKind(item: unknown): ItemKind {
   if (!isPresent(type)) return typeof item.role === "string" ? "message" : typeof item.id === "string" ? "item_reference" : "unknown";
   if (typeof type !== "string") return "unknown";
   if (type.includes(":")) return "extension";
-  switch (type) {
-    case "message":
-    case "function_call":
-    case "function_call_output":
-    case "reasoning":
-    case "compaction":
-    case "item_reference":
-      return type;
-    default:
-      return "unknown";
-  }
+  return ITEM_TYPES.find((known) => known === type) ?? "unknown";
 }
 
 function idAndStatusLosses(item: Record<string, unknown>, at: PointerTokens): Loss[] {
@@ -175,6 +168,11 @@ function callLosses(call: FunctionCallItem, at: PointerTokens): Loss[] {
 
 function messageFromItem(item: MessageItem, at: PointerTokens, losses: Loss[]): ChatMessage | undefined {
   losses.push(...extensionFieldLosses(item, MESSAGE_FIELDS, at, TARGET), ...idAndStatusLosses(item, at));
+  const content: unknown = item.content;
+  if (typeof content !== "string" && !Array.isArray(content)) {
+    losses.push(lossAt(at, "unsupported_item", "a message without text or parts gives no Chat message"));
+    return undefined;
+  }
   const role = item.role;
   switch (role) {
     case "system":
@@ -205,77 +203,100 @@ function textPart(part: Part, at: PointerTokens, losses: Loss[]): ChatText {
 function textParts(parts: readonly Part[], at: PointerTokens, losses: Loss[]): ChatText[] {
   const converted: ChatText[] = [];
   parts.forEach((part, index) => {
-    if (part.type === "input_text") {
+    if (isRecord(part) && part.type === "input_text" && typeof part.text === "string") {
       converted.push(textPart(part, [...at, index], losses));
     } else {
-      losses.push(lossAt([...at, index], "unsupported_part", `Chat takes only text parts here, not "${String(part.type)}"`));
+      losses.push(lossAt([...at, index], "unsupported_part", `Chat takes only text parts here, not "${partType(part)}"`));
     }
   });
   return converted;
 }
 
-function userParts(parts: readonly Part[], at: PointerTokens, losses: Loss[]): ChatUserPart[] {
+function userParts(parts: readonly UserContentPart[], at: PointerTokens, losses: Loss[]): ChatUserPart[] {
   const converted: ChatUserPart[] = [];
   parts.forEach((part, index) => {
     const partAt = [...at, index];
-    if (part.type === "input_text") {
-      converted.push(textPart(part, partAt, losses));
+    if (!isRecord(part)) {
+      losses.push(lossAt(partAt, "unsupported_part", `a ${typeof part} is not a content part`));
       return;
     }
-    if (part.type === "input_image") {
-      if (typeof part.image_url !== "string") {
-        losses.push(lossAt(partAt, "unsupported_part", "an image without image_url cannot be sent to Chat Completions"));
+    switch (part.type) {
+      case "input_text":
+        converted.push(textPart(part, partAt, losses));
+        return;
+      case "input_image": {
+        if (typeof part.image_url !== "string") {
+          losses.push(lossAt(partAt, "unsupported_part", "an image without image_url cannot be sent to Chat Completions"));
+          return;
+        }
+        losses.push(...extensionFieldLosses(part, ["type", "image_url", "detail"], partAt, TARGET));
+        const imageUrl = isPresent(part.detail) ? { url: part.image_url, detail: part.detail! } : { url: part.image_url };
+        converted.push({ type: "image_url", image_url: imageUrl });
         return;
       }
-      losses.push(...extensionFieldLosses(part, ["type", "image_url", "detail"], partAt, TARGET));
-      const detail = part.detail as "auto" | "low" | "high" | null | undefined;
-      converted.push({ type: "image_url", image_url: isPresent(detail) ? { url: part.image_url, detail: detail! } : { url: part.image_url } });
-      return;
-    }
-    if (part.type === "input_file") {
-      if (typeof part.file_data !== "string") {
-        losses.push(lossAt(partAt, "unsupported_part", "Chat Completions takes a file only as inline file_data"));
+      case "input_file": {
+        if (typeof part.file_data !== "string") {
+          losses.push(lossAt(partAt, "unsupported_part", "Chat Completions takes a file only as inline file_data"));
+          return;
+        }
+        losses.push(...extensionFieldLosses(part, ["type", "filename", "file_data", "file_url"], partAt, TARGET));
+        if (isPresent(part.file_url)) losses.push(lossAt([...partAt, "file_url"], "unsupported_field", "a Chat file has no file_url; the inline file_data is kept"));
+        const file = typeof part.filename === "string" ? { filename: part.filename, file_data: part.file_data } : { file_data: part.file_data };
+        converted.push({ type: "file", file });
         return;
       }
-      losses.push(...extensionFieldLosses(part, ["type", "filename", "file_data", "file_url"], partAt, TARGET));
-      if (isPresent(part.file_url)) losses.push(lossAt([...partAt, "file_url"], "unsupported_field", "a Chat file has no file_url; the inline file_data is kept"));
-      const file = isPresent(part.filename) ? { filename: part.filename as string, file_data: part.file_data } : { file_data: part.file_data };
-      converted.push({ type: "file", file });
-      return;
+      default: {
+        const unknownPart: never = part;
+        losses.push(lossAt(partAt, "unsupported_part", `a Chat user message cannot hold a "${partType(unknownPart)}" part`));
+      }
     }
-    losses.push(lossAt(partAt, "unsupported_part", `a Chat user message cannot hold a "${String(part.type)}" part`));
   });
   return converted;
+}
+
+/** The type of a part the converter does not know, for a loss's detail. */
+function partType(part: unknown): string {
+  return String(isRecord(part) ? part.type : typeof part);
 }
 
 function assistantFromItem(item: AssistantMessageItem, at: PointerTokens, losses: Loss[]): ChatAssistantMessage {
   const content = item.content;
   if (typeof content === "string") return { role: "assistant", content };
-  const parts = content as readonly Part[];
-  const textCount = parts.filter((part) => part.type === "output_text").length;
-  const only = parts.length === 1 ? parts[0] : undefined;
+  const parts = content;
+  const textCount = parts.filter((part) => isRecord(part) && part.type === "output_text").length;
+  const only = parts.length === 1 && isRecord(parts[0]) ? parts[0] : undefined;
   if (only?.type === "refusal") {
     losses.push(...extensionFieldLosses(only, ["type", "refusal"], [...at, "content", 0], TARGET));
-    return { role: "assistant", content: null, refusal: only.refusal as string };
+    return { role: "assistant", content: null, refusal: only.refusal };
   }
 
   const chatParts: ChatAssistantPart[] = [];
-  let annotations: ReturnType<typeof nestedCitation>[] = [];
+  let annotations: NestedCitation[] = [];
   parts.forEach((part, index) => {
     const partAt = [...at, "content", index];
-    if (part.type === "output_text") {
-      losses.push(...extensionFieldLosses(part, ["type", "text", "annotations", "logprobs"], partAt, TARGET));
-      if (!isEmpty(part.logprobs)) losses.push(lossAt([...partAt, "logprobs"], "unsupported_field", "a Chat history message has no logprobs"));
-      const citations = (Array.isArray(part.annotations) ? part.annotations : []) as UrlCitationParam[];
-      // Chat keeps citations on the message, so only a message with one text part can carry them.
-      if (citations.length > 0 && textCount === 1) annotations = citations.map((citation, k) => nestedCitation(citation, [...partAt, "annotations", k], losses));
-      else if (citations.length > 0) losses.push(lossAt([...partAt, "annotations"], "unsupported_field", "citations of one of several text parts have no place in a Chat message"));
-      chatParts.push({ type: "text", text: part.text as string });
-    } else if (part.type === "refusal") {
-      losses.push(...extensionFieldLosses(part, ["type", "refusal"], partAt, TARGET));
-      chatParts.push({ type: "refusal", refusal: part.refusal as string });
-    } else {
-      losses.push(lossAt(partAt, "unsupported_part", `a Chat assistant message cannot hold a "${String(part.type)}" part`));
+    if (!isRecord(part)) {
+      losses.push(lossAt(partAt, "unsupported_part", `a ${typeof part} is not a content part`));
+      return;
+    }
+    switch (part.type) {
+      case "output_text": {
+        losses.push(...extensionFieldLosses(part, ["type", "text", "annotations", "logprobs"], partAt, TARGET));
+        if (!isEmpty(part.logprobs)) losses.push(lossAt([...partAt, "logprobs"], "unsupported_field", "a Chat history message has no logprobs"));
+        const citations: unknown[] = Array.isArray(part.annotations) ? part.annotations : [];
+        // Chat keeps citations on the message, so only a message with one text part can carry them.
+        if (citations.length > 0 && textCount === 1) annotations = nestedCitations(citations, [...partAt, "annotations"], losses);
+        else if (citations.length > 0) losses.push(lossAt([...partAt, "annotations"], "unsupported_field", "citations of one of several text parts have no place in a Chat message"));
+        chatParts.push({ type: "text", text: part.text });
+        return;
+      }
+      case "refusal":
+        losses.push(...extensionFieldLosses(part, ["type", "refusal"], partAt, TARGET));
+        chatParts.push({ type: "refusal", refusal: part.refusal });
+        return;
+      default: {
+        const unknownPart: never = part;
+        losses.push(lossAt(partAt, "unsupported_part", `a Chat assistant message cannot hold a "${partType(unknownPart)}" part`));
+      }
     }
   });
   if (annotations.length === 0) return { role: "assistant", content: chatParts };
@@ -284,20 +305,48 @@ function assistantFromItem(item: AssistantMessageItem, at: PointerTokens, losses
   return { role: "assistant", content: text ?? chatParts, annotations };
 }
 
-function nestedCitation(citation: UrlCitationParam, at: PointerTokens, losses: Loss[]) {
-  losses.push(...extensionFieldLosses(citation, ["type", "start_index", "end_index", "url", "title"], at, TARGET));
-  return {
-    type: "url_citation" as const,
-    url_citation: { end_index: citation.end_index, start_index: citation.start_index, title: citation.title, url: citation.url },
-  };
+type NestedCitation = { type: "url_citation"; url_citation: { end_index: number; start_index: number; title: string; url: string } };
+
+function nestedCitations(citations: readonly unknown[], at: PointerTokens, losses: Loss[]): NestedCitation[] {
+  const nested: NestedCitation[] = [];
+  citations.forEach((citation, index) => {
+    if (!isRecord(citation) || citation.type !== "url_citation") {
+      losses.push(lossAt([...at, index], "unsupported_field", "only url citations have a Chat Completions form"));
+      return;
+    }
+    const flat = citation as UrlCitationParam;
+    losses.push(...extensionFieldLosses(flat, ["type", "start_index", "end_index", "url", "title"], [...at, index], TARGET));
+    nested.push({ type: "url_citation", url_citation: { end_index: flat.end_index, start_index: flat.start_index, title: flat.title, url: flat.url } });
+  });
+  return nested;
 }
 
 function toolContent(output: FunctionCallOutputItem["output"], at: PointerTokens, losses: Loss[]): ChatToolMessage["content"] {
-  if (typeof output === "string" || !Array.isArray(output)) return output;
+  if (typeof output === "string") return output;
+  if (!Array.isArray(output)) {
+    losses.push(lossAt(at, "form_changed", "an output that is neither text nor parts becomes an empty tool message"));
+    return "";
+  }
   const parts: ChatText[] = [];
   output.forEach((part, index) => {
-    if (part.type === "input_text") parts.push(textPart(part, [...at, index], losses));
-    else losses.push(lossAt([...at, index], "unsupported_part", `a Chat tool message holds only text, not an "${part.type}" part`));
+    if (!isRecord(part)) {
+      losses.push(lossAt([...at, index], "unsupported_part", `a ${typeof part} is not a content part`));
+      return;
+    }
+    switch (part.type) {
+      case "input_text":
+        parts.push(textPart(part, [...at, index], losses));
+        return;
+      case "input_image":
+      case "input_file":
+      case "input_video":
+        losses.push(lossAt([...at, index], "unsupported_part", `a Chat tool message holds only text, not an "${part.type}" part`));
+        return;
+      default: {
+        const unknownPart: never = part;
+        losses.push(lossAt([...at, index], "unsupported_part", `a Chat tool message holds only text, not a "${partType(unknownPart)}" part`));
+      }
+    }
   });
   return parts;
 }

@@ -18,6 +18,7 @@
 // a call id or a completion id never poses as an item id.
 import type {
   ChatAssistantMessage,
+  ChatAssistantPart,
   ChatDeveloperMessage,
   ChatFinishReason,
   ChatFunctionMessage,
@@ -33,6 +34,7 @@ import type {
   AssistantContentPartParam,
   CanonicalItem,
   FunctionCallOutputPart,
+  InputImagePart,
   InputTextPart,
   ItemStatus,
   UrlCitationParam,
@@ -119,41 +121,51 @@ function commonLosses(message: Record<string, unknown>, role: ChatMessage["role"
   return losses;
 }
 
+/** A message whose content is neither text nor parts carries nothing an item could hold. */
+function withoutContent(role: string, at: PointerTokens, losses: Loss[]): Converted<CanonicalItem[]> {
+  return { value: [], losses: [...losses, lossAt(at, "unsupported_item", `a ${role} message without text or parts gives no item`)] };
+}
+
 function instructionMessage(message: ChatSystemMessage | ChatDeveloperMessage, at: PointerTokens): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, message.role, at);
-  const content = typeof message.content === "string" ? message.content : textParts(message.content, [...at, "content"], losses);
-  return { value: [{ type: "message", role: message.role, content }], losses };
+  const content: unknown = message.content;
+  if (typeof content !== "string" && !Array.isArray(content)) return withoutContent(message.role, at, losses);
+  const converted = typeof content === "string" ? content : textParts(content, [...at, "content"], losses);
+  return { value: [{ type: "message", role: message.role, content: converted }], losses };
 }
 
 function userMessage(message: ChatUserMessage, at: PointerTokens): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "user", at);
-  let content: string | UserContentPart[];
-  if (typeof message.content === "string") content = message.content;
-  else {
-    content = [];
-    message.content.forEach((part, index) => {
-      const converted = userPart(part, [...at, "content", index], losses);
-      if (converted) (content as UserContentPart[]).push(converted);
-    });
-  }
-  return { value: [{ type: "message", role: "user", content }], losses };
+  const content: unknown = message.content;
+  if (typeof content === "string") return { value: [{ type: "message", role: "user", content }], losses };
+  if (!Array.isArray(content)) return withoutContent("user", at, losses);
+  const parts: UserContentPart[] = [];
+  content.forEach((part: unknown, index) => {
+    const partAt = [...at, "content", index];
+    const converted = isRecord(part) ? userPart(part as ChatUserPart, partAt, losses) : undefined;
+    if (!isRecord(part)) losses.push(lossAt(partAt, "unsupported_part", `a ${typeof part} is not a content part`));
+    if (converted) parts.push(converted);
+  });
+  return { value: [{ type: "message", role: "user", content: parts }], losses };
 }
 
 function userPart(part: ChatUserPart, at: PointerTokens, losses: Loss[]): UserContentPart | undefined {
   switch (part.type) {
     case "text":
+      if (typeof part.text !== "string") return lostPart(at, losses, "a text part without text has nothing to carry");
       return textPart(part, at, losses);
     case "image_url": {
-      const image = part.image_url;
+      const image: unknown = part.image_url;
+      if (!isRecord(image) || typeof image.url !== "string") return lostPart(at, losses, "an image_url part without url has nothing to carry");
       losses.push(...extensionFieldLosses(part, ["type", "image_url"], at, TARGET));
       losses.push(...extensionFieldLosses(image, ["url", "detail"], [...at, "image_url"], TARGET));
       return isPresent(image.detail)
-        ? { type: "input_image", image_url: image.url, detail: image.detail }
+        ? { type: "input_image", image_url: image.url, detail: image.detail as InputImagePart["detail"] }
         : { type: "input_image", image_url: image.url };
     }
     case "file": {
-      const file = part.file;
-      if (!isPresent(file.file_data)) {
+      const file: unknown = part.file;
+      if (!isRecord(file) || !isPresent(file.file_data)) {
         losses.push(lossAt(at, "unsupported_part", "a file known only by its file_id cannot be sent as an Open Responses input_file"));
         return undefined;
       }
@@ -163,8 +175,8 @@ function userPart(part: ChatUserPart, at: PointerTokens, losses: Loss[]): UserCo
         losses.push(lossAt([...at, "file", "file_id"], "unsupported_field", "input_file has no file_id; the inline file_data is kept"));
       }
       return isPresent(file.filename)
-        ? { type: "input_file", filename: file.filename, file_data: file.file_data }
-        : { type: "input_file", file_data: file.file_data };
+        ? { type: "input_file", filename: file.filename as string, file_data: file.file_data as string }
+        : { type: "input_file", file_data: file.file_data as string };
     }
     case "input_audio":
       losses.push(lossAt(at, "unsupported_part", "Open Responses messages take no audio input"));
@@ -176,6 +188,11 @@ function userPart(part: ChatUserPart, at: PointerTokens, losses: Loss[]): UserCo
       return undefined;
     }
   }
+}
+
+function lostPart(at: PointerTokens, losses: Loss[], detail: string): undefined {
+  losses.push(lossAt(at, "unsupported_part", detail));
+  return undefined;
 }
 
 function textPart(part: ChatTextPart, at: PointerTokens, losses: Loss[]): InputTextPart {
@@ -210,6 +227,10 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
 
   toolCalls.forEach((call, index) => {
     const callAt = [...at, "tool_calls", index];
+    if (!isRecord(call) || !isRecord(call[call.type as string])) {
+      losses.push(lossAt(callAt, "unsupported_tool_call", "a tool call without its function or custom body has nothing to carry"));
+      return;
+    }
     switch (call.type) {
       case "function":
         losses.push(...extensionFieldLosses(call, ["id", "type", "function"], callAt, TARGET));
@@ -229,7 +250,7 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
   });
 
   if (legacyCall) {
-    const callId = legacyCallId(legacyCall.name, nextCount(context.legacyCalls, legacyCall.name));
+    const callId = legacyCallId(String(legacyCall.name), nextCount(context.legacyCalls, String(legacyCall.name)));
     losses.push(...extensionFieldLosses(legacyCall, ["name", "arguments"], [...at, "function_call"], TARGET));
     losses.push(lossAt([...at, "function_call"], "synthesized", `a legacy function call has no id: call_id "${callId}" was synthesized`));
     items.push(functionCall(callId, legacyCall.name, legacyCall.arguments, context.callStatus));
@@ -247,8 +268,8 @@ function assistantContent(
   hasCalls: boolean,
   losses: Loss[],
 ): string | AssistantContentPartParam[] | undefined {
-  const content = message.content;
-  const refusal = isEmpty(message.refusal) ? undefined : (message.refusal as string);
+  const content: unknown = message.content;
+  const refusal = typeof message.refusal === "string" && message.refusal !== "" ? message.refusal : undefined;
   const annotations = Array.isArray(message.annotations) ? message.annotations : [];
   if (isEmpty(content) && refusal === undefined) {
     if (annotations.length > 0) losses.push(lossAt([...at, "annotations"], "unsupported_field", "citations without text have nothing to annotate"));
@@ -256,14 +277,23 @@ function assistantContent(
     if (hasCalls || !isPresent(content)) return undefined;
     return content as string | [];
   }
+  if (isPresent(content) && typeof content !== "string" && !Array.isArray(content)) {
+    losses.push(lossAt([...at, "content"], "unsupported_field", "content that is neither text nor parts has no item form"));
+    return refusal === undefined ? undefined : [{ type: "refusal", refusal }];
+  }
   if (typeof content === "string" && annotations.length === 0 && refusal === undefined) return content;
 
   const parts: AssistantContentPartParam[] = [];
   if (typeof content === "string") {
     if (content !== "") parts.push({ type: "output_text", text: content, annotations: [] });
   } else if (Array.isArray(content)) {
-    content.forEach((part, index) => {
+    content.forEach((entry: unknown, index) => {
       const partAt = [...at, "content", index];
+      if (!isRecord(entry)) {
+        losses.push(lossAt(partAt, "unsupported_part", `a ${typeof entry} is not a content part`));
+        return;
+      }
+      const part = entry as ChatAssistantPart;
       switch (part.type) {
         case "text":
           losses.push(...extensionFieldLosses(part, ["type", "text"], partAt, TARGET));
@@ -283,7 +313,7 @@ function assistantContent(
   }
   const textParts = parts.filter((part) => part.type === "output_text");
   if (annotations.length > 0) {
-    if (textParts.length === 1) textParts[0].annotations = annotations.map((annotation, index) => flatCitation(annotation, [...at, "annotations", index], losses));
+    if (textParts.length === 1) textParts[0].annotations = flatCitations(annotations, [...at, "annotations"], losses);
     else losses.push(lossAt([...at, "annotations"], "unsupported_field", "message-level citations cannot be placed on one of several text parts"));
   }
   if (refusal !== undefined) {
@@ -295,17 +325,25 @@ function assistantContent(
   return parts;
 }
 
-function flatCitation(annotation: Record<string, unknown>, at: PointerTokens, losses: Loss[]): UrlCitationParam {
-  const citation = annotation.url_citation as Record<string, unknown>;
-  losses.push(...extensionFieldLosses(annotation, ["type", "url_citation"], at, TARGET));
-  losses.push(...extensionFieldLosses(citation, ["url", "title", "start_index", "end_index"], [...at, "url_citation"], TARGET));
-  return {
-    type: "url_citation",
-    start_index: citation.start_index as number,
-    end_index: citation.end_index as number,
-    url: citation.url as string,
-    title: citation.title as string,
-  };
+function flatCitations(annotations: readonly unknown[], at: PointerTokens, losses: Loss[]): UrlCitationParam[] {
+  const flat: UrlCitationParam[] = [];
+  annotations.forEach((annotation, index) => {
+    const citation = isRecord(annotation) ? annotation.url_citation : undefined;
+    if (!isRecord(annotation) || annotation.type !== "url_citation" || !isRecord(citation)) {
+      losses.push(lossAt([...at, index], "unsupported_field", "only url citations have an Open Responses form"));
+      return;
+    }
+    losses.push(...extensionFieldLosses(annotation, ["type", "url_citation"], [...at, index], TARGET));
+    losses.push(...extensionFieldLosses(citation, ["url", "title", "start_index", "end_index"], [...at, index, "url_citation"], TARGET));
+    flat.push({
+      type: "url_citation",
+      start_index: citation.start_index as number,
+      end_index: citation.end_index as number,
+      url: citation.url as string,
+      title: citation.title as string,
+    });
+  });
+  return flat;
 }
 
 function functionCall(callId: string, name: string, args: string, status: ItemStatus): CanonicalItem {
@@ -323,29 +361,35 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
     const detail = `answers custom tool call "${droppedCall}", which has no portable item`;
     return { value: [], losses: [...losses, lossAt(at, "unsupported_tool_call", detail)] };
   }
+  const content: unknown = message.content;
+  if (typeof content !== "string" && !Array.isArray(content)) {
+    losses.push(lossAt([...at, "content"], "form_changed", "a tool result that is neither text nor parts becomes an empty output"));
+  }
   const output: string | FunctionCallOutputPart[] =
-    typeof message.content === "string" ? message.content : textParts(message.content, [...at, "content"], losses);
+    typeof content === "string" ? content : Array.isArray(content) ? textParts(content, [...at, "content"], losses) : "";
   return { value: [{ type: "function_call_output", call_id: message.tool_call_id, output }], losses };
 }
 
 function functionMessage(message: ChatFunctionMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "function", at);
-  const count = nextCount(context.legacyOutputs, message.name);
-  const callId = legacyCallId(message.name, count);
-  const paired = (context.legacyCalls.get(message.name) ?? 0) >= count;
+  const name = String(message.name);
+  const count = nextCount(context.legacyOutputs, name);
+  const callId = legacyCallId(name, count);
+  const paired = (context.legacyCalls.get(name) ?? 0) >= count;
   losses.push(
     lossAt(
       [...at, "name"],
       "synthesized",
       paired
-        ? `answers legacy call ${count} of "${message.name}": paired by the synthesized call_id "${callId}"`
-        : `no legacy call of "${message.name}" precedes it here: call_id "${callId}" was synthesized by the same rule`,
+        ? `answers legacy call ${count} of "${name}": paired by the synthesized call_id "${callId}"`
+        : `no legacy call of "${name}" precedes it here: call_id "${callId}" was synthesized by the same rule`,
     ),
   );
-  if (message.content === null) {
-    losses.push(lossAt([...at, "content"], "form_changed", "a null function result becomes an empty output"));
+  const content: unknown = message.content;
+  if (typeof content !== "string") {
+    losses.push(lossAt([...at, "content"], "form_changed", `a ${content === null ? "null" : "non-text"} function result becomes an empty output`));
   }
-  return { value: [{ type: "function_call_output", call_id: callId, output: message.content ?? "" }], losses };
+  return { value: [{ type: "function_call_output", call_id: callId, output: typeof content === "string" ? content : "" }], losses };
 }
 
 /**

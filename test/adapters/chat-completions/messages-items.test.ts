@@ -1,5 +1,6 @@
 // Behaviours of the two message converters that the golden cases do not pin:
 // options, input their envelope forbids, and the edges of pairing and grouping.
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { itemsToMessages } from "../../../adapters/chat-completions/items-to-messages.js";
 import { messagesToItems } from "../../../adapters/chat-completions/messages-to-items.js";
@@ -350,6 +351,25 @@ describe("itemsToMessages, what Chat cannot hold", () => {
     });
   });
 
+  test("parts of the wrong side are reported, not renamed", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "message", role: "assistant", content: [{ type: "input_text", text: "Hello." }, { type: "output_text", text: "Hi.", annotations: [] }] },
+        { type: "message", role: "user", content: [{ type: "output_text", text: "Hello." }] },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        { role: "assistant", content: [{ type: "text", text: "Hi." }] },
+        { role: "user", content: [] },
+      ],
+      losses: [
+        { path: "/0/content/0", code: "unsupported_part", detail: 'a Chat assistant message cannot hold a "input_text" part' },
+        { path: "/1/content/0", code: "unsupported_part", detail: 'a Chat user message cannot hold a "output_text" part' },
+      ],
+    });
+  });
+
   test("a value that is not an object, and a message of no known role, are reported", () => {
     const converted = itemsToMessages({ items: items([42, { type: "message", role: "critic", content: "meh" }]) });
     expect(converted).toStrictEqual({
@@ -359,5 +379,36 @@ describe("itemsToMessages, what Chat cannot hold", () => {
         { path: "/1", code: "unsupported_item", detail: 'a message of role "critic" has no Chat Completions equivalent' },
       ],
     });
+  });
+});
+
+describe("both converters, on any JSON", () => {
+  const message = fc.record(
+    {
+      role: fc.constantFrom("system", "developer", "user", "assistant", "tool", "function", "model"),
+      type: fc.constantFrom("message", "function_call", "function_call_output", "reasoning", "openai:web_search_call", "custom"),
+      content: fc.oneof(fc.string(), fc.constant(null), fc.array(fc.record({ type: fc.constantFrom("text", "input_text", "output_text", "refusal", "image_url", "input_image", "file", "input_file", "input_audio"), text: fc.jsonValue() }, { requiredKeys: [] })), fc.jsonValue()),
+      tool_calls: fc.oneof(fc.array(fc.record({ id: fc.jsonValue(), type: fc.constantFrom("function", "custom"), function: fc.jsonValue(), custom: fc.jsonValue() }, { requiredKeys: [] })), fc.jsonValue()),
+      function_call: fc.jsonValue(),
+      call_id: fc.jsonValue(),
+      output: fc.jsonValue(),
+      name: fc.jsonValue(),
+      tool_call_id: fc.jsonValue(),
+      annotations: fc.jsonValue(),
+      refusal: fc.jsonValue(),
+    },
+    { requiredKeys: [] },
+  );
+
+  test("messagesToItems returns losses, never throws, on arrays of message-like values", () => {
+    fc.assert(fc.property(fc.array(fc.oneof(message, fc.jsonValue())), (values) => {
+      messagesToItems({ messages: values as ChatMessage[] });
+    }));
+  });
+
+  test("itemsToMessages returns losses, never throws, on arrays of item-like values", () => {
+    fc.assert(fc.property(fc.array(fc.oneof(message, fc.jsonValue())), (values) => {
+      itemsToMessages({ items: values as CanonicalItem[] });
+    }));
   });
 });
