@@ -23,6 +23,7 @@ import { pointer, type LossCode } from "../models/loss.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { functionCallItemSchema, functionCallOutputItemSchema, messageItemSchema } from "../models/open-responses.js";
 import { foreignIdReason, itemFields, itemKind, type Finding, type ItemCheck, type ItemKind } from "./journal-checks.js";
+import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 
 export const TARGETS = ["open-responses", "openai-responses", "chat-completions", "strict", "adjacent"] as const;
 export type Target = (typeof TARGETS)[number];
@@ -68,29 +69,6 @@ export interface RewriteOptions {
 
 export const DEFAULT_MAX_TURN_ITEMS = 10_000;
 
-/** The provider item types the OpenAI Responses API accepts as input, without their slug. */
-export const OPENAI_ITEM_TYPES: ReadonlySet<string> = new Set([
-  "web_search_call",
-  "file_search_call",
-  "computer_call",
-  "computer_call_output",
-  "custom_tool_call",
-  "custom_tool_call_output",
-  "mcp_call",
-  "mcp_list_tools",
-  "mcp_approval_request",
-  "mcp_approval_response",
-  "image_generation_call",
-  "code_interpreter_call",
-  "local_shell_call",
-  "local_shell_call_output",
-  "shell_call",
-  "shell_call_output",
-  "apply_patch_call",
-  "apply_patch_call_output",
-  "tool_search_call",
-  "tool_search_output",
-]);
 
 /** The id prefix OpenAI requires of an input item, where it requires one. */
 const OPENAI_ID_PREFIXES: Partial<Record<ItemKind, string>> = { function_call: "fc", message: "msg", reasoning: "rs" };

@@ -14,6 +14,8 @@
 // | chat_message      | a chat `role` and no `type`                                     |
 // | unknown           | anything else                                                   |
 
+import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
+
 export type RecordKind =
   | "chat_chunk"
   | "chat_completion"
@@ -28,29 +30,10 @@ export type RecordKind =
 
 const CHAT_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 
-/** Item types of the spec, plus the provider item types that arrive without their slug. */
+/** Item types of the spec. */
 export const PORTABLE_ITEM_TYPES = new Set(["message", "function_call", "function_call_output", "reasoning", "item_reference", "compaction"]);
-export const UNPREFIXED_PROVIDER_ITEM_TYPES = new Set([
-  "web_search_call",
-  "file_search_call",
-  "computer_call",
-  "computer_call_output",
-  "custom_tool_call",
-  "custom_tool_call_output",
-  "mcp_call",
-  "mcp_list_tools",
-  "mcp_approval_request",
-  "mcp_approval_response",
-  "image_generation_call",
-  "code_interpreter_call",
-  "local_shell_call",
-  "local_shell_call_output",
-  "shell_call",
-  "shell_call_output",
-  "apply_patch_call",
-  "apply_patch_call_output",
-  "tool_search_call",
-]);
+/** Provider item types that arrive without their slug, in OpenAI's journals. */
+export const UNPREFIXED_PROVIDER_ITEM_TYPES = OPENAI_ITEM_TYPES;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);

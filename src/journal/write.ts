@@ -28,10 +28,7 @@ export function atomicFileOutput(path: string): JournalOutput {
   const target = existing ? realpathSync(path) : path;
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   const stream = createWriteStream(temporary, { flags: "wx" });
-  const closed = new Promise<void>((resolve, reject) => {
-    stream.once("close", resolve);
-    stream.once("error", reject);
-  });
+  const closed = closedOf(stream);
   return {
     stream,
     async commit() {
@@ -49,10 +46,7 @@ export function atomicFileOutput(path: string): JournalOutput {
 
 function directOutput(target: string): JournalOutput {
   const stream = createWriteStream(target, { flags: "a" });
-  const closed = new Promise<void>((resolve, reject) => {
-    stream.once("close", resolve);
-    stream.once("error", reject);
-  });
+  const closed = closedOf(stream);
   return {
     stream,
     async commit() {
@@ -64,4 +58,11 @@ function directOutput(target: string): JournalOutput {
       await closed.catch(() => {});
     },
   };
+}
+
+function closedOf(stream: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    stream.once("close", resolve);
+    stream.once("error", reject);
+  });
 }
