@@ -77,7 +77,8 @@ describe("bytes that are not text", () => {
         reason: "arguments_schema",
         detail: "arguments/region must be equal to one of the allowed values (\"apac\", \"emea\", \"amer\")",
         path: "/arguments",
-        blocked: true, findings: [],
+        blocked: true,
+        findings: [],
       },
     ]);
   });

@@ -105,6 +105,9 @@ describe("records of every JSON type at top level", () => {
   });
 });
 
+// A 50 MB line takes a second or two; the timeout only guards against a hang.
+const BIG_LINE_TIMEOUT = 60_000;
+
 describe("long lines", () => {
   const big = JSON.stringify({ type: "message", role: "user", content: "x".repeat(50 * 1024 * 1024) });
   test("a 50 MB line is normalized whole when no limit is set", async () => {
@@ -113,7 +116,7 @@ describe("long lines", () => {
     expect(run.stderr).toBe(summary(2, 2, 2, 0));
     expect(run.stdout.length).toBe(big.length + answer.length + 2);
     expect(run.stdout === jsonl(big, answer)).toBe(true);
-  });
+  }, BIG_LINE_TIMEOUT);
   test("--max-line-bytes reports a longer line with its size, and normalizes the rest", async () => {
     const run = await normalize(jsonl(question, big, answer), "--max-line-bytes", "1048576");
     expect(run).toEqual({
@@ -121,7 +124,7 @@ describe("long lines", () => {
       stdout: jsonl(question, answer),
       stderr: reported(2, `line is ${big.length} bytes, over the limit of 1048576 bytes; it was not read`) + summary(3, 3, 2, 1),
     });
-  });
+  }, BIG_LINE_TIMEOUT);
 });
 
 describe("values nested 100,000 deep", () => {

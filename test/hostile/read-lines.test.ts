@@ -83,13 +83,16 @@ describe("bytes that are not text", () => {
   });
 });
 
+// A 50 MB line takes a second or two; the timeout only guards against a hang.
+const BIG_LINE_TIMEOUT = 60_000;
+
 describe("long lines", () => {
   test("a 50 MB line is read whole when no limit is set", async () => {
     const big = `{"type":"message","role":"user","content":"${"x".repeat(50 * 1024 * 1024)}"}`;
     const lines = await linesOf([big.slice(0, 1000), big.slice(1000) + "\n{\"b\":2}\n"]);
     expect(lines.map((line) => [line.line, line.text.length, line.error])).toEqual([[1, big.length, undefined], [2, 7, undefined]]);
     expect(lines[0].text === big).toBe(true);
-  });
+  }, BIG_LINE_TIMEOUT);
   test("a 50 MB line over the limit is an error line with its size, and the rest of the journal is read", async () => {
     const size = 50 * 1024 * 1024;
     const chunks: Buffer[] = [Buffer.from("{\"a\":1}\n")];
@@ -102,7 +105,7 @@ describe("long lines", () => {
       at(4, ""),
       at(5, "{\"c\":3}"),
     ]);
-  });
+  }, BIG_LINE_TIMEOUT);
   test("the limit counts the bytes of a line, without its ending", async () => {
     expect(await linesOf(["abcd\r\nabcde\nab\u00e9\nabcd"], 4)).toEqual([
       at(1, "abcd"),
