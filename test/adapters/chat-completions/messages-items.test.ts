@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import { itemsToMessages } from "../../../adapters/chat-completions/items-to-messages.js";
 import { messagesToItems } from "../../../adapters/chat-completions/messages-to-items.js";
 import type { ChatMessage } from "../../../src/models/chat-completions.js";
+import { lossSchema, type Loss } from "../../../src/models/loss.js";
 import type { CanonicalItem } from "../../../src/models/open-responses.js";
 
 const messages = (value: unknown[]) => value as ChatMessage[];
@@ -383,32 +384,38 @@ describe("itemsToMessages, what Chat cannot hold", () => {
 });
 
 describe("both converters, on any JSON", () => {
+  // Shallow values keep each run fast; the shapes, not the sizes, find crashes.
+  const json = fc.jsonValue({ maxDepth: 3 });
   const message = fc.record(
     {
       role: fc.constantFrom("system", "developer", "user", "assistant", "tool", "function", "model"),
       type: fc.constantFrom("message", "function_call", "function_call_output", "reasoning", "openai:web_search_call", "custom"),
-      content: fc.oneof(fc.string(), fc.constant(null), fc.array(fc.record({ type: fc.constantFrom("text", "input_text", "output_text", "refusal", "image_url", "input_image", "file", "input_file", "input_audio"), text: fc.jsonValue() }, { requiredKeys: [] })), fc.jsonValue()),
-      tool_calls: fc.oneof(fc.array(fc.record({ id: fc.jsonValue(), type: fc.constantFrom("function", "custom"), function: fc.jsonValue(), custom: fc.jsonValue() }, { requiredKeys: [] })), fc.jsonValue()),
-      function_call: fc.jsonValue(),
-      call_id: fc.jsonValue(),
-      output: fc.jsonValue(),
-      name: fc.jsonValue(),
-      tool_call_id: fc.jsonValue(),
-      annotations: fc.jsonValue(),
-      refusal: fc.jsonValue(),
+      content: fc.oneof(fc.string(), fc.constant(null), fc.array(fc.record({ type: fc.constantFrom("text", "input_text", "output_text", "refusal", "image_url", "input_image", "file", "input_file", "input_audio"), text: json }, { requiredKeys: [] })), json),
+      tool_calls: fc.oneof(fc.array(fc.record({ id: json, type: fc.constantFrom("function", "custom"), function: json, custom: json }, { requiredKeys: [] })), json),
+      function_call: json,
+      call_id: json,
+      output: json,
+      name: json,
+      tool_call_id: json,
+      annotations: json,
+      refusal: json,
     },
     { requiredKeys: [] },
   );
 
-  test("messagesToItems returns losses, never throws, on arrays of message-like values", () => {
-    fc.assert(fc.property(fc.array(fc.oneof(message, fc.jsonValue())), (values) => {
-      messagesToItems({ messages: values as ChatMessage[] });
+  const isWellFormedLoss = (loss: Loss) => lossSchema.safeParse(loss).success && /^(\/[^/]*)+$/.test(loss.path);
+
+  test("messagesToItems returns well-formed losses, never throws, on arrays of message-like values", () => {
+    fc.assert(fc.property(fc.array(fc.oneof(message, json), { maxLength: 8 }), (values) => {
+      const converted = messagesToItems({ messages: values as ChatMessage[] });
+      return Array.isArray(converted.value) && converted.losses.every(isWellFormedLoss);
     }));
   });
 
-  test("itemsToMessages returns losses, never throws, on arrays of item-like values", () => {
-    fc.assert(fc.property(fc.array(fc.oneof(message, fc.jsonValue())), (values) => {
-      itemsToMessages({ items: values as CanonicalItem[] });
+  test("itemsToMessages returns well-formed losses, never throws, on arrays of item-like values", () => {
+    fc.assert(fc.property(fc.array(fc.oneof(message, json), { maxLength: 8 }), (values) => {
+      const converted = itemsToMessages({ items: values as CanonicalItem[] });
+      return Array.isArray(converted.value) && converted.losses.every(isWellFormedLoss);
     }));
   });
 });
