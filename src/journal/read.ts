@@ -90,12 +90,31 @@ export async function* readLines(source: string, stream: Readable, options: Read
 
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    let start = 0;
-    for (let end = bytes.indexOf(LF, start); end !== -1; end = bytes.indexOf(LF, start)) {
-      yield finishLine(bytes.subarray(start, end));
-      start = end + 1;
+    const first = bytes.indexOf(LF);
+    if (first === -1) {
+      if (bytes.length > 0) keep(bytes);
+      continue;
     }
-    if (start < bytes.length) keep(bytes.subarray(start));
+    yield finishLine(bytes.subarray(0, first));
+    const last = bytes.lastIndexOf(LF);
+    if (last > first) {
+      // The lines between the first and the last newline lie whole in this chunk.
+      // When they are UTF-8 and none can pass the limit, they are decoded at once.
+      const whole = bytes.subarray(first + 1, last);
+      if (whole.length <= limit && isUtf8(whole)) {
+        for (const raw of whole.toString("utf8").split("\n")) {
+          line += 1;
+          yield { source, line, text: raw.endsWith("\r") ? raw.slice(0, -1) : raw };
+        }
+      } else {
+        let start = first + 1;
+        for (let end = bytes.indexOf(LF, start); end !== -1 && end <= last; end = bytes.indexOf(LF, start)) {
+          yield finishLine(bytes.subarray(start, end));
+          start = end + 1;
+        }
+      }
+    }
+    if (last + 1 < bytes.length) keep(bytes.subarray(last + 1));
   }
   // A last line without its newline is still a line.
   if (pendingBytes > 0) yield finishLine(Buffer.alloc(0));

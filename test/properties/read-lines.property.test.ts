@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -47,6 +48,24 @@ describe("lines read from any chunking of the bytes", () => {
         const expected = lines.map((text) => (Buffer.byteLength(text) > limit ? undefined : text));
         expect(await textsOf(cut(bytes, offsets), limit)).toEqual(expected);
       }),
+    );
+  });
+  test("any bytes: a line is its text when it is UTF-8, and an error line when it is not", async () => {
+    // Lines of any bytes but "\n", some of them not UTF-8, cut anywhere.
+    const lineBytes = fc.uint8Array({ maxLength: 12 }).map((bytes) => Buffer.from(bytes.map((byte) => (byte === 0x0a ? 0x20 : byte))));
+    const utf8Line = fc.string({ unit: "binary", maxLength: 12 }).map((text) => Buffer.from(text.replace(/\n/g, " ")));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(lineBytes, utf8Line), { minLength: 1 }), fc.array(fc.nat(), { maxLength: 20 }), async (lines, offsets) => {
+        const journal = Buffer.concat(lines.flatMap((bytes) => [bytes, Buffer.from("\n")]));
+        const expected = lines.map((bytes, i) => {
+          const content = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, -1) : bytes;
+          if (!isUtf8(content)) return undefined;
+          const text = content.toString("utf8");
+          return i === 0 && text.startsWith("\ufeff") ? text.slice(1) : text;
+        });
+        expect(await textsOf(cut(journal, offsets))).toEqual(expected);
+      }),
+      { numRuns: 300 },
     );
   });
 });
