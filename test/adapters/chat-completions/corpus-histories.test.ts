@@ -17,6 +17,7 @@ import { itemsToMessages } from "../../../adapters/chat-completions/items-to-mes
 import { messagesToItems } from "../../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../../../src/models/chat-completions.js";
 import type { Loss } from "../../../src/models/loss.js";
+import { withoutPaths } from "../../support/json-pointer.js";
 import { specErrors } from "../../support/spec-validator.js";
 
 const CORPUS = fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
@@ -78,32 +79,6 @@ function readCorpus(): { histories: History[]; bodies: RecordedBody[] } {
 }
 
 // ---------------------------------------------------------------- expected round trip
-
-function tokensOf(path: string): string[] {
-  return path === "" ? [] : path.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-/** Later and deeper paths first, so that removing one never moves another. */
-function compareDescending(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] === b[i]) continue;
-    const numeric = /^\d+$/.test(a[i]) && /^\d+$/.test(b[i]);
-    return numeric ? Number(b[i]) - Number(a[i]) : b[i] < a[i] ? -1 : 1;
-  }
-  return b.length - a.length;
-}
-
-function withoutPaths(value: unknown, losses: readonly Loss[]): unknown {
-  const copy = structuredClone(value);
-  for (const tokens of [...new Set(losses.map((loss) => loss.path))].map(tokensOf).sort(compareDescending)) {
-    let parent: unknown = copy;
-    for (const token of tokens.slice(0, -1)) parent = (parent as Json)[token];
-    const last = tokens[tokens.length - 1];
-    if (Array.isArray(parent)) parent.splice(Number(last), 1);
-    else delete (parent as Json)[last];
-  }
-  return copy;
-}
 
 /** A message without the fields that carry nothing, as the converters write it back. */
 function withoutEmptyFields(message: unknown): unknown {
