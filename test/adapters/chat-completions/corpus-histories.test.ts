@@ -16,7 +16,6 @@ import { describe, expect, test } from "vitest";
 import { itemsToMessages } from "../../../adapters/chat-completions/items-to-messages.js";
 import { messagesToItems } from "../../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../../../src/models/chat-completions.js";
-import type { Loss } from "../../../src/models/loss.js";
 import { withoutPaths } from "../../support/json-pointer.js";
 import { specErrors } from "../../support/spec-validator.js";
 
