@@ -4,8 +4,12 @@
 // output to /dev/null. It prints ratios to the floor, peak memory, and the cost
 // per line at each size; bare times mean little on another machine, ratios do.
 //
-//   npm run bench -- [--sizes 10k,100k,1m] [--reps N] [--profile] [--keep]
-//                    [--json FILE] [--no-build]
+//   npm run bench -- [--sizes 10k,100k,1m] [--reps N] [--profile] [--stages]
+//                    [--keep] [--json FILE] [--no-build]
+//
+// --profile adds the hottest functions of each Node command (node --cpu-prof) and
+// --stages the cost of each stage of normalize and gate (stages.ts), both on the
+// second size (100k by default).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -27,13 +31,14 @@ interface Options {
   sizes: number[];
   reps?: number;
   profile: boolean;
+  stages: boolean;
   keep: boolean;
   json?: string;
   build: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { sizes: [10_000, 100_000, 1_000_000], profile: false, keep: false, build: true };
+  const options: Options = { sizes: [10_000, 100_000, 1_000_000], profile: false, stages: false, keep: false, build: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -44,6 +49,7 @@ function parseOptions(argv: string[]): Options {
     if (arg === "--sizes") options.sizes = value().split(",").map(parseSize);
     else if (arg === "--reps") options.reps = Number(value());
     else if (arg === "--profile") options.profile = true;
+    else if (arg === "--stages") options.stages = true;
     else if (arg === "--keep") options.keep = true;
     else if (arg === "--json") options.json = value();
     else if (arg === "--no-build") options.build = false;
@@ -228,11 +234,17 @@ async function run(): Promise<void> {
       }
       sizes.push({ target, mix, results });
       if (sizes.length === 1) agreement = await compareVerdicts(all, journal, dir);
-      if (target !== Math.max(...options.sizes) && !options.keep && !options.profile) rmSync(journal);
+      if (target !== Math.max(...options.sizes) && !options.keep && !options.profile && !options.stages) rmSync(journal);
     }
 
+    const detailJournal = join(dir, `journal-${sizeName(options.sizes.length > 1 ? options.sizes[1] : options.sizes[0])}.jsonl`);
     let profiles = "";
-    if (options.profile) profiles = await profileAll(runnable.filter((subject) => subject.node), join(dir, `journal-${sizeName(options.sizes.length > 1 ? options.sizes[1] : options.sizes[0])}.jsonl`), dir);
+    if (options.profile) profiles = await profileAll(runnable.filter((subject) => subject.node), detailJournal, dir);
+    if (options.stages) {
+      log("measuring the stages of normalize and gate");
+      const stages = spawnSync(node, [join(root, "node_modules/tsx/dist/cli.mjs"), join(here, "stages.ts"), detailJournal, files.tools], { encoding: "utf8" });
+      profiles = `#### Stages (in one process, CPU time)\n\n${stages.status === 0 ? stages.stdout : `stages.ts failed: ${stages.stderr.trim().split("\n").pop()}`}\n${profiles}`;
+    }
 
     const report = render({ all, startup, sizes, agreement, profiles, startLoad, endLoad: loadavg()[0] });
     process.stdout.write(report);
@@ -404,7 +416,7 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad }
     out.push("");
   }
   if (profiles) {
-    out.push(`### Profiles (node --cpu-prof, ${sizeName(sizes.length > 1 ? sizes[1].mix.lines : sizes[0].mix.lines)} journal)\n`);
+    out.push(`### Details on the ${sizeName(sizes.length > 1 ? sizes[1].mix.lines : sizes[0].mix.lines)} journal\n`);
     out.push(profiles);
     out.push("");
   }
@@ -438,7 +450,8 @@ function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>,
   {
     const gate = result("gate");
     const python = result("python");
-    rows.push(gate.found && python.found ? ["gate ≥ 2× the Python reference", `${fixed(python.found.wallMs / gate.found.wallMs)}×`, verdict(python.found.wallMs / gate.found.wallMs >= 2)] : ["gate ≥ 2× the Python reference", `not available (${gate.missing ?? python.missing})`, "—"]);
+    const cpu = gate.found?.cpuSeconds && python.found?.cpuSeconds ? ` (CPU ${fixed(python.found.cpuSeconds / gate.found.cpuSeconds)}×)` : "";
+    rows.push(gate.found && python.found ? ["gate ≥ 2× the Python reference", `${fixed(python.found.wallMs / gate.found.wallMs)}×${cpu}`, verdict(python.found.wallMs / gate.found.wallMs >= 2)] : ["gate ≥ 2× the Python reference", `not available (${gate.missing ?? python.missing})`, "—"]);
   }
   for (const subject of all.filter((s) => s.key !== "python" && s.key !== "floor")) {
     const { found, missing } = result(subject.key);

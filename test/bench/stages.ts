@@ -1,0 +1,101 @@
+// Where a command's time goes, stage by stage, measured in one process on one
+// journal: each stage runs the stages before it plus its own work, so the
+// difference between two rows is what that stage costs per line. It imports the
+// compiled modules (dist/), the code the command line runs. CPU time of this
+// process only, the best of a few passes, so other load on the machine matters
+// less than in the whole-process runs.
+//
+//   npx tsx test/bench/stages.ts JOURNAL TOOLS [--passes N]
+import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const dist = (path: string) => import(pathToFileURL(join(root, "dist", path)).href);
+
+interface Stage {
+  name: string;
+  /** Runs once over the journal; returns a count that keeps the work from being optimised away. */
+  run(journal: string): Promise<number>;
+}
+
+async function main(): Promise<void> {
+  const [journal, toolsPath] = process.argv.slice(2);
+  if (!journal || !toolsPath) throw new Error("usage: stages.ts JOURNAL TOOLS [--passes N]");
+  const passesAt = process.argv.indexOf("--passes");
+  const passes = passesAt === -1 ? 3 : Number(process.argv[passesAt + 1]);
+  const { readLines } = await dist("src/journal/read.js");
+  const { JournalNormalizer } = await dist("src/journal/normalize.js");
+  const { JournalGate } = await dist("src/gate/gate-journal.js");
+  const { ToolRegistry } = await dist("src/gate/tool-registry.js");
+  const { SchemaCache } = await dist("src/gate/schema.js");
+  const tools = JSON.parse(await readFile(toolsPath, "utf8"));
+  const cache = new SchemaCache();
+  const lines = (path: string) => readLines(path, createReadStream(path)) as AsyncGenerator<{ source: string; line: number; text: string }>;
+
+  const gateWith = async (path: string, emit: (records: unknown[]) => number) => {
+    const gate = new JournalGate({ registry: ToolRegistry.fromToolsFile(tools, "tools"), cache });
+    const normalizer = new JournalNormalizer({ unknownObjects: "item" });
+    let n = 0;
+    const step = (records: { kind: string; source?: string; line: number; detail?: string; items?: unknown[]; request?: unknown }[]) =>
+      records.flatMap((record) => (record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record)));
+    for await (const line of lines(path)) n += emit(step(normalizer.push(line)));
+    n += emit(step(normalizer.finish()));
+    n += emit(gate.finish());
+    return n;
+  };
+
+  const stages: Stage[] = [
+    { name: "read lines (journal/read.ts)", run: async (path) => { let n = 0; for await (const line of lines(path)) n += line.text.length; return n; } },
+    { name: "+ JSON.parse", run: async (path) => { let n = 0; for await (const line of lines(path)) n += JSON.parse(line.text) ? 1 : 0; return n; } },
+    { name: "+ JSON.stringify (the floor's work)", run: async (path) => { let n = 0; for await (const line of lines(path)) n += JSON.stringify(JSON.parse(line.text)).length; return n; } },
+    {
+      name: "normalize: JournalNormalizer.push",
+      run: async (path) => {
+        const normalizer = new JournalNormalizer();
+        let n = 0;
+        for await (const line of lines(path)) n += normalizer.push(line).length;
+        return n + normalizer.finish().length;
+      },
+    },
+    {
+      name: "normalize: + JSON.stringify of each item",
+      run: async (path) => {
+        const normalizer = new JournalNormalizer();
+        let n = 0;
+        const emit = (records: { kind: string; items?: { item: unknown }[] }[]) => {
+          for (const record of records) if (record.kind === "items") for (const { item } of record.items!) n += JSON.stringify(item).length;
+        };
+        for await (const line of lines(path)) emit(normalizer.push(line));
+        emit(normalizer.finish());
+        return n;
+      },
+    },
+    { name: "gate: normalize + JournalGate.push (verdicts, checks)", run: (path) => gateWith(path, (records) => records.length) },
+    { name: "gate: + JSON.stringify of each verdict", run: (path) => gateWith(path, (records) => records.reduce<number>((n, record) => n + JSON.stringify(record).length, 0)) },
+  ];
+
+  let lineCount = 0;
+  for await (const _ of lines(journal)) lineCount += 1;
+  const rows: [string, number][] = [];
+  for (const stage of stages) {
+    let best = Infinity;
+    for (let pass = 0; pass < passes; pass++) {
+      const before = process.cpuUsage();
+      await stage.run(journal);
+      const used = process.cpuUsage(before);
+      best = Math.min(best, (used.user + used.system) / lineCount);
+    }
+    rows.push([stage.name, best]);
+    process.stderr.write(`stages: ${stage.name}: ${best.toFixed(2)} µs/line\n`);
+  }
+  const floor = rows[2][1];
+  process.stdout.write(`| stage (${lineCount.toLocaleString("en-US")} lines, CPU, best of ${passes}) | µs/line | × floor |\n| :-- | --: | --: |\n`);
+  for (const [name, us] of rows) process.stdout.write(`| ${name} | ${us.toFixed(2)} | ${(floor / us).toFixed(2)} |\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`stages: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 2;
+});
