@@ -101,14 +101,27 @@ export const normalizeCommand: Command = {
       }
     };
 
+    const reportError = async (record: { source?: string; line: number }, detail: string) => {
+      counts.errors += 1;
+      const where = record.source && multiple ? `${record.source}:${record.line}` : `line ${record.line}`;
+      await write(io.stderr, `orbridge normalize: ${where}: ${detail}\n`);
+      await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, path: "", code: "error", detail });
+    };
+
     const emit = async (records: NormalizedRecord[]) => {
       for (const record of records) {
         counts.records += 1;
-        const where = record.source && multiple ? `${record.source}:${record.line}` : `line ${record.line}`;
         if (record.kind === "error") {
-          counts.errors += 1;
-          await write(io.stderr, `orbridge normalize: ${where}: ${record.detail}\n`);
-          await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, path: "", code: "error", detail: record.detail });
+          await reportError(record, record.detail);
+          continue;
+        }
+        // JSON.parse reads any depth, JSON.stringify does not: a record too deep to
+        // write is reported whole before any of its items is written.
+        let written: string[];
+        try {
+          written = record.items.map(({ item }) => JSON.stringify(item));
+        } catch (error) {
+          await reportError(record, `record cannot be written: ${(error as Error).message}`);
           continue;
         }
         counts.repeated += record.repeated;
@@ -117,7 +130,14 @@ export const normalizeCommand: Command = {
           // A stream's loss names the line of the record it points into.
           await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
         }
-        await emitItems(rewriter ? rewriter.push(record.items) : { items: record.items, changes: [] });
+        if (rewriter) {
+          await emitItems(rewriter.push(record.items));
+          continue;
+        }
+        for (const line of written) {
+          counts.items += 1;
+          await write(output.stream, line + "\n");
+        }
       }
     };
 

@@ -5,6 +5,36 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
 import { linearRegExp } from "./linear-regexp.js";
+import { createRequire } from "node:module";
+
+// Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
+// reads `constructor`, `valueOf` and `toString` through the value; JSON values
+// are compared by their own keys only.
+const ajvEqual = createRequire(import.meta.url)("ajv/dist/runtime/equal.js") as { default: ((a: unknown, b: unknown) => boolean) & { code?: string } };
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((value, i) => jsonEqual(value, other[i]));
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+ajvEqual.default = Object.assign(jsonEqual, { code: ajvEqual.default.code });
+
+/** A `properties`-like keyword naming "__proto__", which Ajv skips without a word. */
+function namesProtoProperty(schema: unknown): boolean {
+  if (schema === null || typeof schema !== "object") return false;
+  if (Array.isArray(schema)) return schema.some(namesProtoProperty);
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties" && value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__")) return true;
+    if (namesProtoProperty(value)) return true;
+  }
+  return false;
+}
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
@@ -20,6 +50,8 @@ export const DEFAULT_CACHE_LIMIT = 1024;
 function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
+    ownProperties: true,
+    logger: false,
     allErrors: false,
     validateFormats: true,
     code: { regExp: linearRegExp },
@@ -33,6 +65,7 @@ function createAjv(): Ajv2020 {
 export class SchemaCache {
   readonly limit: number;
   private ajv = createAjv();
+  private compiledByAjv = 0;
   private byObject = new WeakMap<object, CompiledSchema>();
   private byContent = new Map<string, CompiledSchema>();
 
@@ -67,6 +100,13 @@ export class SchemaCache {
   private compileFresh(schema: ToolSchema): CompiledSchema {
     if (typeof schema !== "boolean" && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
       return { ok: false, error: "tool schema is not a JSON Schema (an object or a boolean)" };
+    }
+    if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
+    // Ajv keeps every schema it compiled in its code scope; a fresh instance after
+    // `limit` compiles lets the old one go once its validators leave the cache.
+    if (++this.compiledByAjv > this.limit) {
+      this.ajv = createAjv();
+      this.compiledByAjv = 1;
     }
     try {
       const validate = this.ajv.compile(schema);

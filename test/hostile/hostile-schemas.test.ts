@@ -113,7 +113,7 @@ describe("unknown formats", () => {
   });
   // Ajv's default logger writes "unknown format … ignored" to the console, in the
   // middle of the command's own output; the gate returns what it has to say.
-  test.fails("an unknown format is not written to the console", () => {
+  test("an unknown format is not written to the console", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     gate("{\"type\":\"string\",\"format\":\"no-such-format-either\"}", "\"x\"");
     expect(warn).not.toHaveBeenCalled();

@@ -47,16 +47,16 @@ describe("hostile keys in arguments", () => {
 describe("inherited names are not properties of the arguments", () => {
   // Ajv reads `data[name] !== undefined` unless `ownProperties` is set, so an
   // inherited `constructor` or `__proto__` counts as present.
-  test.fails("required constructor is missing from {}", () => {
+  test("required constructor is missing from {}", () => {
     expect(gate("{\"type\":\"object\",\"required\":[\"constructor\"]}", "{}")).toEqual(rejected("arguments must have required property 'constructor'"));
   });
-  test.fails("required __proto__ is missing from {}", () => {
+  test("required __proto__ is missing from {}", () => {
     expect(gate("{\"type\":\"object\",\"required\":[\"__proto__\"]}", "{}")).toEqual(rejected("arguments must have required property '__proto__'"));
   });
-  test.fails("dependentRequired toString is missing from {\"a\":1}", () => {
+  test("dependentRequired toString is missing from {\"a\":1}", () => {
     expect(gate("{\"type\":\"object\",\"dependentRequired\":{\"a\":[\"toString\"]}}", "{\"a\":1}")).toEqual(rejected("arguments must have property toString when property a is present"));
   });
-  test.fails("an optional constructor property of type string accepts {}", () => {
+  test("an optional constructor property of type string accepts {}", () => {
     expect(gate("{\"type\":\"object\",\"properties\":{\"constructor\":{\"type\":\"string\"}}}", "{}")).toEqual(ok);
   });
 });
@@ -66,16 +66,16 @@ describe("equality of objects with a constructor, valueOf or toString key", () =
   // `a.valueOf` and `a.toString` as if they were the prototype's: two equal
   // objects with an object under "constructor" differ, and a non-function
   // `valueOf` throws.
-  test.fails("uniqueItems rejects two equal objects that have a constructor key", () => {
+  test("uniqueItems rejects two equal objects that have a constructor key", () => {
     expect(gate("{\"type\":\"array\",\"uniqueItems\":true}", "[{\"constructor\":{}},{\"constructor\":{}}]")).toEqual(rejected("arguments must NOT have duplicate items (items ## 0 and 1 are identical)"));
   });
   test("uniqueItems rejects two equal objects (the same check without the key)", () => {
     expect(gate("{\"type\":\"array\",\"uniqueItems\":true}", "[{\"a\":{}},{\"a\":{}}]")).toEqual(rejected("arguments must NOT have duplicate items (items ## 0 and 1 are identical)"));
   });
-  test.fails("const accepts an equal object with a constructor key", () => {
+  test("const accepts an equal object with a constructor key", () => {
     expect(gate(`{"const":${pollution}}`, pollution)).toEqual(ok);
   });
-  test.fails("const accepts an equal object with a valueOf key", () => {
+  test("const accepts an equal object with a valueOf key", () => {
     expect(gate("{\"const\":{\"valueOf\":1}}", "{\"valueOf\":1}")).toEqual(ok);
   });
   test("a valueOf key that breaks the comparison blocks the call, never passes it", () => {
@@ -97,7 +97,7 @@ describe("hostile keys in schemas", () => {
   });
   // Ajv skips a `properties` entry named __proto__, so its schema is never applied:
   // a value it forbids passes. Either checking it or refusing the schema is right.
-  test.fails("a properties entry named __proto__ is applied, or the schema is refused", () => {
+  test("a properties entry named __proto__ is applied, or the schema is refused", () => {
     const verdict = gate("{\"type\":\"object\",\"properties\":{\"__proto__\":{\"type\":\"string\"}}}", "{\"__proto__\":5}");
     expect(verdict.reason).toBe("arguments_schema");
   });
