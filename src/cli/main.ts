@@ -1,6 +1,16 @@
 #!/usr/bin/env node
 // The executable entry: the one place that exits the process.
+import { removePendingOutputs } from "../journal/write.js";
 import { runCli } from "./run.js";
+
+// Stopped by a signal, the run leaves no temporary file behind; an `--out` target
+// keeps its old content. The exit status follows the shell's 128 + signal number.
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  process.once(signal, () => {
+    removePendingOutputs();
+    process.exit(code);
+  });
+}
 
 // A reader that stops early (`orbridge gate … | head`) closes the pipe: stop
 // quietly with status 1, since the journal was not checked to its end.

@@ -1,7 +1,7 @@
 // Output that never leaves a partial file: `--out FILE` writes to a temporary file
 // beside the target and renames it into place only when the run succeeded. The
 // input is never opened for writing.
-import { createWriteStream, realpathSync, statSync } from "node:fs";
+import { createWriteStream, realpathSync, rmSync, statSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Writable } from "node:stream";
@@ -12,6 +12,15 @@ export interface JournalOutput {
   commit(): Promise<void>;
   /** Discards what was written (the temporary file); the target keeps its old content. */
   abort(): Promise<void>;
+}
+
+/** Temporary files of outputs not yet committed, for removal when the process is stopped. */
+const pending = new Set<string>();
+
+/** Removes the temporary files of unfinished outputs; their targets keep their old content. */
+export function removePendingOutputs(): void {
+  for (const temporary of pending) rmSync(temporary, { force: true });
+  pending.clear();
 }
 
 export function stdoutOutput(stdout: Writable): JournalOutput {
@@ -29,17 +38,20 @@ export function atomicFileOutput(path: string): JournalOutput {
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   const stream = createWriteStream(temporary, { flags: "wx" });
   const closed = closedOf(stream);
+  pending.add(temporary);
   return {
     stream,
     async commit() {
       stream.end();
       await closed;
       await rename(temporary, target);
+      pending.delete(temporary);
     },
     async abort() {
       stream.destroy();
       await closed.catch(() => {});
       await rm(temporary, { force: true });
+      pending.delete(temporary);
     },
   };
 }
