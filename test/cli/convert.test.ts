@@ -72,14 +72,14 @@ describe("orbridge convert --to responses", () => {
     );
   });
 
-  test("a record of no known kind and a stream chunk are errors with their line numbers; blank lines are skipped", async () => {
+  test("a record of no known kind and a chunk that belongs to no completion are errors with their line numbers; blank lines are skipped", async () => {
     const stdin = lines({ hello: "world" }, "", { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [] }, { role: "user", content: "still here" });
     expect(await runOrbridge(["convert", "--to", "responses"], stdin)).toEqual({
       code: 1,
       stdout: lines({ type: "message", role: "user", content: "still here" }),
       stderr:
         "orbridge convert: line 1: record of no known kind (not a message, item, request body, completion or response)\n" +
-        "orbridge convert: line 3: a chat.completion.chunk is one piece of a stream; orbridge normalize reassembles streams\n" +
+        "orbridge convert: line 3: a chat.completion.chunk with no choices belongs to no completion: nothing to convert\n" +
         "read 4 lines: 1 records, 2 errors; 0 losses\n",
     });
   });
@@ -205,7 +205,9 @@ describe("help", () => {
     const result = await runOrbridge(["convert", "--help"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(/^Usage: orbridge convert --to responses\|chat \[--report FILE\] \[FILE\.\.\.\|-\]\n/);
+    expect(result.stdout).toMatch(/^Usage: orbridge convert --to responses\|chat \[--out FILE\] \[--report FILE\] \[--max-line-bytes N\] \[FILE\.\.\.\|-\]\n/);
+    expect(result.stdout).toContain("  --out FILE       write the records to FILE, atomically (all or nothing)\n");
+    expect(result.stdout).toContain("  --max-line-bytes N\n                   report a line longer than N bytes as an error");
     expect(result.stdout).toContain("  --report FILE    write every loss and error as JSONL: {line, path, code, detail}\n");
     expect(result.stdout).toContain("Examples:\n  orbridge convert --to responses chat-log.jsonl > responses-log.jsonl\n");
   });
