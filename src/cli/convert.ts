@@ -625,7 +625,7 @@ function chatStreamToResponse(response: AssembledResponse, whole: ChatWhole): { 
   const message = rebuilt.value.find((candidate) => candidate.role === "assistant") ?? { role: "assistant", content: null };
   const finish = whole.firstIndex === undefined ? undefined : whole.finish.get(whole.firstIndex);
   const completion: Fields = {
-    ...(whole.fields ?? { id: response.id ?? "" }),
+    ...(whole.fields ?? (response.id !== undefined ? { id: response.id } : {})),
     object: "chat.completion",
     choices: [{ index: 0, message, finish_reason: finish?.reason ?? null }],
   };
@@ -658,7 +658,7 @@ function chatStreamToResponse(response: AssembledResponse, whole: ChatWhole): { 
  * through the same converter as a response object on its own line.
  */
 function responsesStreamToCompletion(response: AssembledResponse, whole: ResponsesWhole): { value: unknown; losses: StreamLoss[] } {
-  const resource = { ...(whole.snapshot ?? { id: response.id ?? "" }), object: "response", status: response.status, output: response.items };
+  const resource = { ...(whole.snapshot ?? (response.id !== undefined ? { id: response.id } : {})), object: "response", status: response.status, output: response.items };
   const converted = responseToChatCompletion({ response: resource as unknown as ResponseResource });
   const snapshotOutput = whole.snapshot?.output;
   const outputFromSnapshot = whole.terminal && Array.isArray(snapshotOutput) && (snapshotOutput.length > 0 || whole.itemLines.size === 0);

@@ -1,8 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
+import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { runOrbridge } from "../support/run-cli.js";
+import { runCli } from "../../src/cli/run.js";
+import { runOrbridge, type CliResult } from "../support/run-cli.js";
 
 const lines = (...records: unknown[]) => records.map((record) => (typeof record === "string" ? record : JSON.stringify(record)) + "\n").join("");
 const golden = (name: string, file: string) => JSON.parse(readFileSync(join("golden/chat-completions", name, file), "utf8"));
@@ -12,6 +15,76 @@ const readReport = (path: string) =>
     .trimEnd()
     .split("\n")
     .map((line) => JSON.parse(line));
+const records = (text: string) =>
+  text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+const stream = (name: string, file: string) => join("golden/streams", name, file);
+/** The records of an SSE recording, one JSON line each: its `data:` payloads without the framing and `[DONE]`. */
+const sseRecords = (path: string) =>
+  lines(
+    ...readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("data: ") && line !== "data: [DONE]")
+      .map((line) => JSON.parse(line.slice("data: ".length))),
+  );
+/** The id a converted completion gives its output item at `outputIndex`: sha256 of the response id, choice 0 and the index. */
+const outputItemId = (prefix: string, responseId: string, outputIndex: number) =>
+  `${prefix}_${createHash("sha256").update(`${responseId}\u00000\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
+/** A response object as a completion gives it: what a completion cannot tell holds the specification's neutral value. */
+const responseObject = (fields: { id: string; created_at: number; status: string; model: string; output: unknown[]; usage: unknown }) => ({
+  id: fields.id,
+  object: "response",
+  created_at: fields.created_at,
+  completed_at: null,
+  status: fields.status,
+  incomplete_details: null,
+  model: fields.model,
+  previous_response_id: null,
+  instructions: null,
+  output: fields.output,
+  error: null,
+  tools: [],
+  tool_choice: "auto",
+  truncation: "disabled",
+  parallel_tool_calls: true,
+  text: { format: { type: "text" } },
+  top_p: 1,
+  presence_penalty: 0,
+  frequency_penalty: 0,
+  top_logprobs: 0,
+  temperature: 1,
+  reasoning: null,
+  usage: fields.usage,
+  max_output_tokens: null,
+  max_tool_calls: null,
+  store: false,
+  background: false,
+  service_tier: "default",
+  metadata: {},
+  safety_identifier: null,
+  prompt_cache_key: null,
+});
+const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+/** Runs a command whose stdin gives `text` and then fails, as a disk or a pipe can. */
+async function runWithFailingStdin(argv: string[], text: string): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  const stdin = Readable.from(
+    (async function* () {
+      yield Buffer.from(text);
+      throw new Error("device lost");
+    })(),
+  );
+  const code = await runCli(argv, { stdin, stdout, stderr, env: {} });
+  return { code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
+}
 
 describe("orbridge convert --to responses", () => {
   test("a loose chat message becomes one line per item: its text, then each call", async () => {
@@ -81,6 +154,16 @@ describe("orbridge convert --to responses", () => {
         "orbridge convert: line 1: record of no known kind (not a message, item, request body, completion or response)\n" +
         "orbridge convert: line 3: a chat.completion.chunk with no choices belongs to no completion: nothing to convert\n" +
         "read 4 lines: 1 records, 2 errors; 0 losses\n",
+    });
+  });
+
+  test("a record nested too deep to be written is an error on its line, and the lines after it are converted", async () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const stdin = `{"type":"message","role":"user","content":"hi","metadata":${deep}}\n` + lines({ role: "user", content: "after" });
+    expect(await runOrbridge(["convert", "--to", "responses"], stdin)).toEqual({
+      code: 1,
+      stdout: lines({ type: "message", role: "user", content: "after" }),
+      stderr: "orbridge convert: line 1: not written: Maximum call stack size exceeded\nread 2 lines: 1 records, 1 errors; 0 losses\n",
     });
   });
 
@@ -174,6 +257,406 @@ describe("orbridge convert --to chat", () => {
       [first, 1, "/status", "unsupported_field"],
       [second, 1, "", "error"],
     ]);
+  });
+});
+
+const PARALLEL_ID = "chatcmpl-ABfwAwrNePHUgBBezonVC6MX3zd63";
+const GROQ_ID = "chatcmpl-b610d559-f156-4aca-8827-24b4fe6af54f";
+const groqResponse = responseObject({
+  id: GROQ_ID,
+  created_at: 1770770843,
+  status: "completed",
+  model: "llama-3.3-70b-versatile",
+  output: [{ id: outputItemId("fc", GROQ_ID, 0), type: "function_call", status: "completed", arguments: "{}", call_id: "tk85n1k4m", name: "weather" }],
+  usage: { input_tokens: 210, input_tokens_details: { cached_tokens: 0 }, output_tokens: 15, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 225 },
+});
+const groqLosses = [
+  { line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
+  { line: 1, path: "/x_groq", code: "provider_extension", detail: '"x_groq" is not a field of the portable shape; Open Responses has no place for it' },
+  ...["queue_time", "prompt_time", "completion_time", "total_time"].map((key) => ({
+    line: 3,
+    path: `/usage/${key}`,
+    code: "provider_extension",
+    detail: `"${key}" is not a field of the portable shape; Open Responses has no place for it`,
+  })),
+];
+
+describe("orbridge convert --to responses: Chat streams", () => {
+  test("a Chat SSE stream becomes the response object of the completion it streams, its calls completed", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", report, stream("chat-openai-parallel-calls", "stream.sse")]);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 0,
+      stdout: [
+        responseObject({
+          id: PARALLEL_ID,
+          created_at: 1727346178,
+          status: "completed",
+          model: "gpt-4o-2024-08-06",
+          output: [
+            {
+              id: outputItemId("fc", PARALLEL_ID, 0),
+              type: "function_call",
+              status: "completed",
+              arguments: '{"city": "Edinburgh", "country": "GB", "units": "c"}',
+              call_id: "call_JMW1whyEaYG438VE1OIflxA2",
+              name: "GetWeatherArgs",
+            },
+            {
+              id: outputItemId("fc", PARALLEL_ID, 1),
+              type: "function_call",
+              status: "completed",
+              arguments: '{"ticker": "AAPL", "exchange": "NASDAQ"}',
+              call_id: "call_DNYTawLBoN8fj3KN6qU9N1Ou",
+              name: "get_stock_price",
+            },
+          ],
+          usage: { input_tokens: 149, input_tokens_details: { cached_tokens: 0 }, output_tokens: 60, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 209 },
+        }),
+      ],
+      // 52 lines of SSE text hold 25 records and `[DONE]`, which is framing.
+      stderr: "read 52 lines: 25 records, 0 errors; 1 losses\n",
+    });
+    expect(readReport(report)).toEqual([{ line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" }]);
+  });
+
+  test("a chunk stream of JSON lines becomes one response object; the losses name the chunk that carried each field", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", report, stream("chat-groq-whole-call", "chunks.jsonl")]);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({ code: 0, stdout: [groqResponse], stderr: "read 3 lines: 3 records, 0 errors; 6 losses\n" });
+    expect(readReport(report)).toEqual(groqLosses);
+  });
+
+  test("a streamed completion converts as its non-streamed twin", async () => {
+    const twin = {
+      id: GROQ_ID,
+      object: "chat.completion",
+      created: 1770770843,
+      model: "llama-3.3-70b-versatile",
+      system_fingerprint: "fp_f8b414701e",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: null, tool_calls: [{ id: "tk85n1k4m", type: "function", function: { name: "weather", arguments: "{}" } }] },
+          logprobs: null,
+          finish_reason: "tool_calls",
+        },
+      ],
+      usage: { queue_time: 0.041520249, prompt_tokens: 210, prompt_time: 0.010407901, completion_tokens: 15, completion_time: 0.046601227, total_tokens: 225, total_time: 0.057009128 },
+    };
+    const streamed = await runOrbridge(["convert", "--to", "responses", stream("chat-groq-whole-call", "chunks.jsonl")]);
+    const whole = await runOrbridge(["convert", "--to", "responses"], lines(twin));
+    expect(records(streamed.stdout)).toEqual([groqResponse]);
+    expect(streamed.stdout).toBe(whole.stdout);
+  });
+
+  test("a stream cut inside the arguments gives an in_progress response whose calls stay in_progress", async () => {
+    const result = await runOrbridge(["convert", "--to", "responses", stream("cut-chat-mid-arguments", "stream.sse")]);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 0,
+      stdout: [
+        responseObject({
+          id: PARALLEL_ID,
+          created_at: 1727346178,
+          status: "in_progress",
+          model: "gpt-4o-2024-08-06",
+          output: [
+            {
+              id: outputItemId("fc", PARALLEL_ID, 0),
+              type: "function_call",
+              status: "in_progress",
+              arguments: '{"city": "Edinburgh", "country": "GB", "units": "c"}',
+              call_id: "call_JMW1whyEaYG438VE1OIflxA2",
+              name: "GetWeatherArgs",
+            },
+            { id: outputItemId("fc", PARALLEL_ID, 1), type: "function_call", status: "in_progress", arguments: '{"ticker"', call_id: "call_DNYTawLBoN8fj3KN6qU9N1Ou", name: "get_stock_price" },
+          ],
+          usage: null,
+        }),
+      ],
+      stderr: "read 31 lines: 16 records, 0 errors; 1 losses\n",
+    });
+  });
+
+  test("a stream ends at the first record that is not part of it, and the output keeps the input order", async () => {
+    const stdin = lines({ role: "user", content: "Weather?" }) + readFileSync(stream("chat-groq-whole-call", "chunks.jsonl"), "utf8").trimEnd() + "\n" + lines({ role: "user", content: "Thanks." });
+    const result = await runOrbridge(["convert", "--to", "responses"], stdin);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 0,
+      stdout: [{ type: "message", role: "user", content: "Weather?" }, groqResponse, { type: "message", role: "user", content: "Thanks." }],
+      stderr: "read 5 lines: 5 records, 0 errors; 6 losses\n",
+    });
+  });
+
+  test("a chunk the assembler cannot read is an error on its line, and the rest of the stream is converted", async () => {
+    const [first, second, third] = readFileSync(stream("chat-groq-whole-call", "chunks.jsonl"), "utf8").trimEnd().split("\n");
+    const stdin = [first, second, '{"object":"chat.completion.chunk","choices":"none"}', third].join("\n") + "\n";
+    const result = await runOrbridge(["convert", "--to", "responses"], stdin);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 1,
+      stdout: [groqResponse],
+      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 errors; 6 losses\n",
+    });
+  });
+});
+
+describe("orbridge convert --to chat: Chat streams", () => {
+  test("a Chat SSE stream stays a stream: each record on its own line, without the SSE framing", async () => {
+    const path = stream("chat-openai-parallel-calls", "stream.sse");
+    expect(await runOrbridge(["convert", "--to", "chat", path])).toEqual({ code: 0, stdout: sseRecords(path), stderr: "read 52 lines: 25 records, 0 errors; 0 losses\n" });
+  });
+
+  test("a chunk stream of JSON lines is written unchanged", async () => {
+    const path = stream("chat-groq-whole-call", "chunks.jsonl");
+    // The recording has no newline after its last line; every line written has one.
+    expect(await runOrbridge(["convert", "--to", "chat", path])).toEqual({ code: 0, stdout: readFileSync(path, "utf8").trimEnd() + "\n", stderr: "read 3 lines: 3 records, 0 errors; 0 losses\n" });
+  });
+});
+
+const AZURE_RESPONSE_ID = "resp_04041325ab8ae30400698c519fb7fc81979972618138fc336d";
+const PYDANTIC_IDS = ["resp_67e554a155508191900ee113293c4c830794405d35281ae2", "resp_67e554a21aa88191b65876ac5e5bbe0406c52f0e511c76ed"];
+const chatUsage = (prompt: number, completion: number) => ({
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  total_tokens: prompt + completion,
+  prompt_tokens_details: { cached_tokens: 0 },
+  completion_tokens_details: { reasoning_tokens: 0 },
+});
+const notNeutral = (line: number, field: string, neutral: string) => ({
+  line,
+  path: `/response/${field}`,
+  code: "unsupported_field",
+  detail: `a chat.completion has no ${field} (a value other than ${neutral} is lost)`,
+});
+
+describe("orbridge convert --to chat: Open Responses event streams", () => {
+  test("an event stream of JSON lines becomes the chat.completion its response object gives; losses point into the event that carried the response", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "chat", "--report", report, stream("responses-azure-function-call", "chunks.jsonl")]);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 0,
+      stdout: [
+        {
+          id: AZURE_RESPONSE_ID,
+          object: "chat.completion",
+          created: 1770803615,
+          model: "gpt-5.1",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: "call_H5DxLSFnsGhiROnUiDHmgyc8", type: "function", function: { name: "weather", arguments: '{"location":"San Francisco"}' } }],
+              },
+              logprobs: null,
+              finish_reason: "tool_calls",
+            },
+          ],
+          usage: chatUsage(45, 24),
+          service_tier: "default",
+        },
+      ],
+      stderr: "read 12 lines: 12 records, 0 errors; 7 losses\n",
+    });
+    expect(readReport(report)).toEqual([
+      notNeutral(12, "completed_at", "null"),
+      { line: 12, path: "/response/content_filters", code: "provider_extension", detail: '"content_filters" is not a field of the portable shape; Chat Completions has no place for it' },
+      { line: 12, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      notNeutral(12, "reasoning", "null"),
+      notNeutral(12, "store", "false"),
+      { line: 12, path: "/response/text/verbosity", code: "unsupported_field", detail: "text.verbosity has no place in a chat.completion" },
+      notNeutral(12, "tools", "[]"),
+    ]);
+  });
+
+  test("an SSE recording of two responses becomes two chat.completions, in order", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "chat", "--report", report, stream("responses-pydantic-stream", "stream.sse")]);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 0,
+      stdout: [
+        {
+          id: PYDANTIC_IDS[0],
+          object: "chat.completion",
+          created: 1743082657,
+          model: "gpt-4o-2024-08-06",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: "call_kL0PCQV7M2WMoVX8V8OtYSAL", type: "function", function: { name: "get_capital", arguments: '{"country":"France"}' } }],
+              },
+              logprobs: null,
+              finish_reason: "tool_calls",
+            },
+          ],
+          usage: chatUsage(255, 16),
+        },
+        {
+          id: PYDANTIC_IDS[1],
+          object: "chat.completion",
+          created: 1743082658,
+          model: "gpt-4o-2024-08-06",
+          choices: [{ index: 0, message: { role: "assistant", content: "Paris is the French capital city." }, logprobs: null, finish_reason: "stop" }],
+          usage: chatUsage(278, 9),
+        },
+      ],
+      stderr: "read 78 lines: 26 records, 0 errors; 10 losses\n",
+    });
+    expect(readReport(report)).toEqual(
+      [31, 76].flatMap((line) => [
+        notNeutral(line, "instructions", "null"),
+        { line, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+        notNeutral(line, "reasoning", "null"),
+        notNeutral(line, "store", "false"),
+        notNeutral(line, "tools", "[]"),
+      ]),
+    );
+  });
+
+  test("a stream cut inside the arguments gives a null finish_reason, and the in_progress statuses are reported lost on their lines", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "chat", "--report", report, stream("cut-responses-mid-arguments", "stream.sse")]);
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 0,
+      stdout: [
+        {
+          id: PYDANTIC_IDS[0],
+          object: "chat.completion",
+          created: 1743082657,
+          model: "gpt-4o-2024-08-06",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: "call_kL0PCQV7M2WMoVX8V8OtYSAL", type: "function", function: { name: "get_capital", arguments: '{"country":"' } }],
+              },
+              logprobs: null,
+              finish_reason: null,
+            },
+          ],
+        },
+      ],
+      stderr: "read 17 lines: 6 records, 0 errors; 7 losses\n",
+    });
+    expect(readReport(report)).toEqual([
+      { line: 4, path: "/response/status", code: "unsupported_field", detail: 'status "in_progress" has no finish_reason; null written' },
+      notNeutral(4, "instructions", "null"),
+      notNeutral(4, "reasoning", "null"),
+      notNeutral(4, "store", "false"),
+      notNeutral(4, "tools", "[]"),
+      { line: 7, path: "/item/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      { line: 7, path: "/item/status", code: "unsupported_field", detail: 'item status "in_progress" differs from the finish_reason\'s; it is not kept' },
+    ]);
+  });
+
+  test("events of no known type that open no response are reported, each counted", async () => {
+    const stdin = lines({ type: "response.audio.delta", delta: "AAA" }, { type: "response.audio.delta", delta: "BBB" });
+    expect(await runOrbridge(["convert", "--to", "chat"], stdin)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "orbridge convert: line 1: streaming events of no known type (2 records, lines 1-2) open no response (ignored, as the specification asks): nothing to convert\n" +
+        "read 2 lines: 0 records, 2 errors; 0 losses\n",
+    });
+  });
+});
+
+describe("orbridge convert --to responses: Open Responses event streams", () => {
+  test("an event stream is already in the target envelope and is written unchanged", async () => {
+    const path = stream("responses-azure-function-call", "chunks.jsonl");
+    expect(await runOrbridge(["convert", "--to", "responses", path])).toEqual({ code: 0, stdout: readFileSync(path, "utf8"), stderr: "read 12 lines: 12 records, 0 errors; 0 losses\n" });
+  });
+
+  test("an SSE event stream is written as its records, one per line", async () => {
+    const path = stream("responses-pydantic-stream", "stream.sse");
+    expect(await runOrbridge(["convert", "--to", "responses", path])).toEqual({ code: 0, stdout: sseRecords(path), stderr: "read 78 lines: 26 records, 0 errors; 0 losses\n" });
+  });
+});
+
+describe("--out FILE", () => {
+  test("writes the records to FILE and nothing to stdout", async () => {
+    const out = join(scratch(), "chat.jsonl");
+    const result = await runOrbridge(["convert", "--to", "chat", "--out", out], lines({ type: "message", role: "user", content: "Capital of France?" }));
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "read 1 lines: 1 records, 0 errors; 0 losses\n" });
+    expect(readFileSync(out, "utf8")).toBe(lines({ role: "user", content: "Capital of France?" }));
+  });
+
+  test("a run that fails leaves FILE as it was and no temporary file beside it", async () => {
+    const folder = scratch();
+    const out = join(folder, "items.jsonl");
+    writeFileSync(out, "previous content\n");
+    const result = await runWithFailingStdin(["convert", "--to", "responses", "--out", out], lines({ role: "user", content: "one" }, { role: "user", content: "two" }));
+    expect(result).toEqual({ code: 2, stdout: "", stderr: "orbridge convert: cannot read -: device lost\n" });
+    expect(readFileSync(out, "utf8")).toBe("previous content\n");
+    expect(readdirSync(folder)).toEqual(["items.jsonl"]);
+  });
+
+  const input = () => {
+    const folder = scratch();
+    const path = join(folder, "input.jsonl");
+    writeFileSync(path, lines({ role: "user", content: "keep me" }));
+    return { folder, path };
+  };
+  test.each([
+    ["the same path", (path: string) => path],
+    ["a relative path", (path: string) => relative(process.cwd(), path)],
+    ["a path through the parent folder", (path: string) => `${dirname(path)}/../${basename(dirname(path))}/${basename(path)}`],
+    [
+      "a symbolic link",
+      (path: string) => {
+        const link = join(path, "..", "link.jsonl");
+        symlinkSync(path, link);
+        return link;
+      },
+    ],
+  ])("--out naming the input by %s is refused with exit 2, and the input kept", async (_label, spell) => {
+    const { path } = input();
+    const before = sha256(path);
+    const out = spell(path);
+    expect(await runOrbridge(["convert", "--to", "responses", "--out", out, path])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `orbridge convert: --out ${out} is also an input; inputs are never overwritten\n`,
+    });
+    expect(sha256(path)).toBe(before);
+  });
+
+  test("--report naming the input by a relative path is refused with exit 2, and the input kept", async () => {
+    const { path } = input();
+    const before = sha256(path);
+    const report = relative(process.cwd(), path);
+    expect(await runOrbridge(["convert", "--to", "responses", "--report", report, path])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `orbridge convert: --report ${report} is also an input; inputs are never overwritten\n`,
+    });
+    expect(sha256(path)).toBe(before);
+  });
+});
+
+describe("--max-line-bytes N", () => {
+  test("a longer line is an error with its line and size, and the lines after it are converted", async () => {
+    const long = JSON.stringify({ role: "user", content: "x".repeat(200) });
+    const stdin = lines({ role: "user", content: "short" }, long, { role: "user", content: "after" });
+    expect(await runOrbridge(["convert", "--to", "responses", "--max-line-bytes", "100"], stdin)).toEqual({
+      code: 1,
+      stdout: lines({ type: "message", role: "user", content: "short" }, { type: "message", role: "user", content: "after" }),
+      stderr: `orbridge convert: line 2: line is ${Buffer.byteLength(long)} bytes, over the limit of 100 bytes; it was not read\nread 3 lines: 2 records, 1 errors; 0 losses\n`,
+    });
+  });
+
+  test("N must be a positive whole number", async () => {
+    expect(await runOrbridge(["convert", "--to", "chat", "--max-line-bytes", "0"], "")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'orbridge convert: --max-line-bytes must be a positive whole number of bytes (got "0")\n',
+    });
   });
 });
 
