@@ -378,6 +378,33 @@ describe("orbridge convert --to responses: Chat streams", () => {
     });
   });
 
+  test("an unknown finish_reason leaves the response and its items incomplete, as the stream says, and is reported on its chunk", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const chunk = (content: string, finishReason: string | null) => ({
+      id: "chatcmpl-9",
+      object: "chat.completion.chunk",
+      created: 7,
+      model: "m",
+      choices: [{ index: 0, delta: { content }, finish_reason: finishReason }],
+    });
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", report], lines(chunk("Lim", null), chunk("a", "eos")));
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 0,
+      stdout: [
+        responseObject({
+          id: "chatcmpl-9",
+          created_at: 7,
+          status: "incomplete",
+          model: "m",
+          output: [{ id: outputItemId("msg", "chatcmpl-9", 0), type: "message", status: "incomplete", content: [{ type: "output_text", annotations: [], logprobs: [], text: "Lima" }], role: "assistant" }],
+          usage: null,
+        }),
+      ],
+      stderr: "read 2 lines: 2 records, 0 errors; 1 losses\n",
+    });
+    expect(readReport(report)).toEqual([{ line: 2, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "eos" written as status incomplete' }]);
+  });
+
   test("a stream ends at the first record that is not part of it, and the output keeps the input order", async () => {
     const stdin = lines({ role: "user", content: "Weather?" }) + readFileSync(stream("chat-groq-whole-call", "chunks.jsonl"), "utf8").trimEnd() + "\n" + lines({ role: "user", content: "Thanks." });
     const result = await runOrbridge(["convert", "--to", "responses"], stdin);
