@@ -15,7 +15,7 @@
 // |   stop, tool_calls, function_call   |   completed, null, completed                          |
 // |   length                            |   incomplete, {reason:"max_output_tokens"}, incomplete |
 // |   content_filter                    |   incomplete, {reason:"content_filter"}, incomplete   |
-// |   null                              |   completed: loss form_changed                        |
+// |   null (the choice never finished)  |   in_progress, null, in_progress                      |
 // | choices[0].logprobs.content         | logprobs of the first output_text part                |
 // | choices[1..]                        | loss unsupported_item (a response has one output)     |
 // | usage prompt/completion/total_tokens| usage input/output/total_tokens                       |
@@ -86,7 +86,7 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
   });
 
   const choice = completion.choices[0];
-  let status = "completed";
+  let status: "completed" | "incomplete" | "in_progress" = "completed";
   let incompleteDetails: { reason: string } | null = null;
   let output: OutputItem[] = [];
   if (choice !== undefined) {
@@ -96,20 +96,20 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     if (finishReason === "length" || finishReason === "content_filter") {
       status = "incomplete";
       incompleteDetails = { reason: finishReason === "length" ? "max_output_tokens" : "content_filter" };
+    } else if (finishReason === null) {
+      status = "in_progress";
     }
     const converted = messagesToItems({ messages: [choice.message], finishReason });
     losses.push(...converted.losses.map((loss: Loss) => ({ ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, base + "/message") })));
     const logprobs = choiceLogprobs(choice.logprobs, base, losses);
-    output = outputItems(converted.value, status === "incomplete" ? "incomplete" : "completed", logprobs, base, losses);
+    output = outputItems(converted.value, status, logprobs, base, losses);
     output.forEach((item, outputIndex) => {
       item.id = outputItemId({ responseId: completion.id, choiceIndex: 0, outputIndex, type: item.type });
     });
     // The way back derives the finish_reason from the status and the calls in
     // the output; a finish_reason it would not give again is reported here.
-    const comesBack = status === "incomplete" ? finishReason : output.some((item) => item.type === "function_call") ? "tool_calls" : "stop";
-    if (finishReason === null) {
-      losses.push({ path: base + "/finish_reason", code: "form_changed", detail: "finish_reason null written as status completed" });
-    } else if (finishReason !== comesBack) {
+    const comesBack = status !== "completed" ? finishReason : output.some((item) => item.type === "function_call") ? "tool_calls" : "stop";
+    if (finishReason !== comesBack) {
       losses.push({ path: base + "/finish_reason", code: "form_changed", detail: `finish_reason ${finishReason} written as status completed; it comes back as ${comesBack}` });
     }
   }
@@ -153,7 +153,7 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
 type OutputItem = Extract<ItemField, { type: keyof typeof ID_PREFIXES }>;
 type OutputTextPart = { type: "output_text"; annotations: unknown[]; logprobs: unknown[]; text: string; [key: string]: unknown };
 
-function outputItems(items: readonly CanonicalItem[], itemStatus: "completed" | "incomplete", logprobs: unknown[], base: string, losses: Loss[]): OutputItem[] {
+function outputItems(items: readonly CanonicalItem[], itemStatus: "completed" | "incomplete" | "in_progress", logprobs: unknown[], base: string, losses: Loss[]): OutputItem[] {
   const output: OutputItem[] = [];
   let logprobsPlaced = false;
   const textPart = (text: string, extra: Record<string, unknown> = {}): OutputTextPart => {

@@ -63,8 +63,9 @@ export interface MessagesToItemsArgs {
 export function messagesToItems({ messages, finishReason, itemId }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Chat Completions messages");
   const context: Context = {
-    // A cut-short choice may have cut the arguments too: the gate must not run them.
-    callStatus: finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed",
+    // A cut-short choice may have cut the arguments too, and a choice with no
+    // finish reason never finished: the gate must not run their calls.
+    callStatus: finishReason === null ? "in_progress" : finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed",
     legacyCalls: new Map(),
     legacyOutputs: new Map(),
     droppedCalls: new Map(),

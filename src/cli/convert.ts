@@ -31,7 +31,7 @@ import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
 import { detectRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import type { JournalLine } from "../journal/read.js";
 import { ResponsesStreamAssembler } from "../journal/responses-stream.js";
-import { SseParser, type SseEvent } from "../journal/sse.js";
+import { isSseFraming, SseParser, type SseEvent } from "../journal/sse.js";
 import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
 import { z } from "zod";
 import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
@@ -304,9 +304,6 @@ class JournalConverter {
   }
 }
 
-function isSseFraming(text: string): boolean {
-  return /^(data|event|id|retry):/.test(text) || text.startsWith(":");
-}
 
 function startsTurn(record: unknown): boolean {
   return isPlainObject(record) && (record.role === "user" || record.role === "system" || record.role === "developer");

@@ -27,7 +27,7 @@ import type { CanonicalItem } from "../models/open-responses.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
-import { SseParser } from "./sse.js";
+import { isSseFraming, SseParser } from "./sse.js";
 
 export interface NormalizeOptions {
   /** Slug given to unprefixed provider item types (`web_search_call` → `openai:web_search_call`). */
@@ -68,6 +68,8 @@ export class JournalNormalizer {
   private sse: SseParser | undefined;
   private chatStream: ChatStreamAssembler | undefined;
   private responsesStream: ResponsesStreamAssembler | undefined;
+  /** A line inside the open stream could not be read: its calls may miss a fragment. */
+  private streamDamage: number | undefined;
   /** Keys of the conversation so far, to recognise a request that replays it. */
   private conversation: string[] = [];
 
@@ -86,6 +88,7 @@ export class JournalNormalizer {
     }
     const text = line.text;
     if (line.error !== undefined) {
+      if (this.chatStream || this.responsesStream) this.streamDamage ??= line.line;
       out.push({ kind: "error", source: line.source, line: line.line, detail: line.error });
       return out;
     }
@@ -104,6 +107,7 @@ export class JournalNormalizer {
     try {
       record = JSON.parse(text);
     } catch (error) {
+      if (this.chatStream || this.responsesStream) this.streamDamage ??= line.line;
       out.push({ kind: "error", source: line.source, line: line.line, detail: `line is not JSON: ${(error as Error).message}` });
       return out;
     }
@@ -121,12 +125,17 @@ export class JournalNormalizer {
     const fields = record as Record<string, unknown>;
     switch (kind) {
       case "chat_chunk":
-        this.chatStream ??= new ChatStreamAssembler();
-        for (const response of this.chatStream.push(record, line)) out.push(this.assembled(response, "chat", "chat_chunk"));
-        return out;
       case "responses_event":
-        this.responsesStream ??= new ResponsesStreamAssembler();
-        for (const response of this.responsesStream.push(record, line)) out.push(this.assembled(response, "responses", "responses_event"));
+        try {
+          const responses =
+            kind === "chat_chunk" ? (this.chatStream ??= new ChatStreamAssembler()).push(record, line) : (this.responsesStream ??= new ResponsesStreamAssembler()).push(record, line);
+          for (const response of responses) out.push(this.assembled(response, kind === "chat_chunk" ? "chat" : "responses", kind));
+        } catch (error) {
+          // A stream record the assembler cannot take (a chunk without choices…) is
+          // reported, and the stream it belongs to is marked as missing a piece.
+          this.streamDamage ??= line;
+          out.push({ kind: "error", source: this.source, line, detail: `stream record cannot be reassembled: ${(error as Error).message}` });
+        }
         return out;
       case "chat_message": {
         const converted = messagesToItems({ messages: [record as ChatMessage] });
@@ -180,6 +189,7 @@ export class JournalNormalizer {
     try {
       record = JSON.parse(data);
     } catch (error) {
+      if (this.chatStream || this.responsesStream) this.streamDamage ??= line;
       return [{ kind: "error", source: this.source, line, detail: `SSE data is not JSON: ${(error as Error).message}` }];
     }
     return this.pushRecord(record, line);
@@ -188,17 +198,31 @@ export class JournalNormalizer {
   private flushChatStream(): NormalizedRecord[] {
     const stream = this.chatStream;
     this.chatStream = undefined;
-    return stream ? stream.finish().map((response) => this.assembled(response, "chat", "chat_chunk")) : [];
+    return this.flushed(stream ? stream.finish().map((response) => this.assembled(response, "chat", "chat_chunk")) : []);
   }
 
   private flushResponsesStream(): NormalizedRecord[] {
     const stream = this.responsesStream;
     this.responsesStream = undefined;
-    return stream ? stream.finish().map((response) => this.assembled(response, "responses", "responses_event")) : [];
+    return this.flushed(stream ? stream.finish().map((response) => this.assembled(response, "responses", "responses_event")) : []);
+  }
+
+  /** Once no stream is open, the damage of the last one is forgotten. */
+  private flushed(records: NormalizedRecord[]): NormalizedRecord[] {
+    if (!this.chatStream && !this.responsesStream) this.streamDamage = undefined;
+    return records;
   }
 
   private assembled(response: AssembledResponse, envelope: Envelope, kind: RecordKind): NormalizedRecord {
-    const items = response.items.map((item) => this.withSlug(item));
+    let items = response.items.map((item) => this.withSlug(item));
+    const losses: Loss[] = [...response.losses];
+    if (this.streamDamage !== undefined) {
+      // The response was rebuilt without a line that could not be read: its calls
+      // may lack a fragment of their arguments, so none of them may pass as completed.
+      const damagedAt = this.streamDamage;
+      items = items.map((item) => (isPlainObject(item) && item.type === "function_call" && item.status === "completed" ? ({ ...item, status: "incomplete" } as CanonicalItem) : item));
+      losses.push({ path: "", code: "form_changed", detail: `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` });
+    }
     this.extendConversation(items);
     return {
       kind: "items",
@@ -207,7 +231,7 @@ export class JournalNormalizer {
       recordKind: kind,
       envelope,
       items: items.map((item, index) => ({ item, provenance: this.provenance(response.line, index, envelope, { id: response.id, status: response.status }) })),
-      losses: response.losses,
+      losses,
       repeated: 0,
     };
   }
@@ -246,7 +270,7 @@ export class JournalNormalizer {
         const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason: choice.finish_reason as ChatFinishReason | null });
         const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
         for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
-        const status = choice.finish_reason === "length" || choice.finish_reason === "content_filter" ? "incomplete" : "completed";
+        const status = choice.finish_reason === null ? "in_progress" : choice.finish_reason === "length" || choice.finish_reason === "content_filter" ? "incomplete" : "completed";
         return parts("chat", converted.value, losses, { response: { id: stringOrUndefined(record.id), status } });
       }
       case "response": {
@@ -371,10 +395,6 @@ function textOf(content: unknown): string {
 /** A loss of a one-element conversion points at `/0/…`; the record itself is that element. */
 function dropFirstToken(loss: Loss): Loss {
   return { ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, "") };
-}
-
-function isSseFraming(text: string): boolean {
-  return /^(data|event|id|retry):/.test(text) || text.startsWith(":");
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

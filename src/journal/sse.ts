@@ -14,6 +14,11 @@
 // recording that ends without its final blank line still gives its last event:
 // a cut recording is exactly what the gate must see.
 
+/** Whether a journal line is SSE framing (`data:`, `event:`, `id:`, `retry:` or a `:` comment) rather than JSON. */
+export function isSseFraming(text: string): boolean {
+  return /^(data|event|id|retry):/.test(text) || text.startsWith(":");
+}
+
 export interface SseEvent {
   /** The `event:` field, when the event had one. */
   event?: string;

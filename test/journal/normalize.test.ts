@@ -190,3 +190,37 @@ describe("errors are records with their line", () => {
     expect(records.map((record) => record.kind)).toEqual(["items", "error"]);
   });
 });
+
+describe("a stream with a piece missing never yields a completed call", () => {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    JSON.stringify({ id: "chatcmpl-gap", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason: finish }] });
+  const opening = chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_gap1", type: "function", function: { name: "get_latest_sales_report", arguments: "" } }] });
+  const fragment = (text: string) => chunk({ tool_calls: [{ index: 0, function: { arguments: text } }] });
+
+  test("an unreadable line inside a chat stream marks its calls incomplete, with a loss", async () => {
+    const records = await normalize([opening, fragment("{\"region\":"), "{\"id\":\"chatcmpl-gap\",\"object\":\"chat.co", fragment("\"apac\"}"), chunk({}, "tool_calls")]);
+    expect(records.map((record) => record.kind)).toEqual(["error", "items"]);
+    const [, assembled] = records;
+    expect(assembled.kind === "items" && assembled.items.map((entry) => entry.item)).toEqual([
+      { type: "function_call", call_id: "call_gap1", name: "get_latest_sales_report", arguments: "{\"region\":\"apac\"}", status: "incomplete" },
+    ]);
+    expect(assembled.kind === "items" && assembled.losses).toContainEqual({ path: "", code: "form_changed", detail: "line 3 of this stream could not be read; its calls are marked incomplete" });
+  });
+
+  test("a chunk the assembler cannot take is an error record, not a crash", async () => {
+    const records = await normalize([opening, '{"object":"chat.completion.chunk"}', chunk({}, "tool_calls")]);
+    expect(records.map((record) => (record.kind === "error" ? [record.line, record.detail.split(":")[0]] : [record.line, "items"]))).toEqual([
+      [2, "stream record cannot be reassembled"],
+      [1, "items"],
+    ]);
+    expect(itemsOf(records)).toEqual([{ type: "function_call", call_id: "call_gap1", name: "get_latest_sales_report", arguments: "", status: "incomplete" }]);
+  });
+
+  test("a stored chat.completion with no finish_reason never finished: its calls are in_progress", async () => {
+    const completion = { id: "chatcmpl-open", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "call_o1", type: "function", function: { name: "f", arguments: "{}" } }] }, finish_reason: null }] };
+    const [record] = await normalize([completion]);
+    expect(record.kind === "items" && record.items).toEqual([
+      { item: { type: "function_call", call_id: "call_o1", name: "f", arguments: "{}", status: "in_progress" }, provenance: { source: "-", line: 1, index: 0, envelope: "chat", response: { id: "chatcmpl-open", status: "in_progress" } } },
+    ]);
+  });
+});

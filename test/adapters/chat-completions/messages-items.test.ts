@@ -32,7 +32,14 @@ describe("messagesToItems, options", () => {
     expect(Object.keys(converted.value[1])).toEqual(["type", "id", "call_id", "name", "arguments", "status"]);
   });
 
-  test.each(["stop", "tool_calls", "function_call", null] as const)("finish_reason %s leaves calls completed", (finishReason) => {
+  test("finish_reason null (the choice never finished) leaves calls in_progress", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: [call("call_1")] }]), finishReason: null });
+    expect(converted.value).toStrictEqual([
+      { type: "function_call", call_id: "call_1", name: "get_capital", arguments: '{"country":"Peru"}', status: "in_progress" },
+    ]);
+  });
+
+  test.each(["stop", "tool_calls", "function_call"] as const)("finish_reason %s leaves calls completed", (finishReason) => {
     const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: [call("call_1")] }]), finishReason });
     expect(converted.value).toStrictEqual([
       { type: "function_call", call_id: "call_1", name: "get_capital", arguments: '{"country":"Peru"}', status: "completed" },

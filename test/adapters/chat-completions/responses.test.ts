@@ -191,7 +191,7 @@ describe("chat.completion to response object", () => {
     expect(toResponse(completion).value).toMatchObject({ status: "incomplete", incomplete_details: { reason: "content_filter" } });
   });
 
-  test("a null finish_reason is written as completed, with a loss", () => {
+  test("a null finish_reason (the choice never finished) is written as in_progress", () => {
     const completion: ChatCompletion = {
       id: "chatcmpl-NoReason",
       object: "chat.completion",
@@ -201,8 +201,9 @@ describe("chat.completion to response object", () => {
       service_tier: "default",
     };
     const result = toResponse(completion);
-    expect(result.value.status).toBe("completed");
-    expect(result.losses).toEqual([{ path: "/choices/0/finish_reason", code: "form_changed", detail: "finish_reason null written as status completed" }]);
+    expect(result.value.status).toBe("in_progress");
+    expect(result.value.output.map((item) => item.status)).toEqual(["in_progress"]);
+    expect(result.losses).toEqual([]);
   });
 
   test("a finish_reason the way back would not give again is a loss: stop beside tool calls", () => {
