@@ -178,7 +178,8 @@ function log(message: string): void {
 
 // ---- report -----------------------------------------------------------------------------
 
-const sizeName = (lines: number) => (lines >= 1e6 ? `${lines / 1e6}M` : lines >= 1e3 ? `${Math.round(lines / 1e3)}k` : String(lines));
+/** 1M, 100k, 10k: a journal's size by the nearest round figure (a journal ends at a whole turn, a few lines past its target). */
+const sizeName = (lines: number) => (lines >= 1e6 ? `${Math.round(lines / 1e5) / 10}M` : lines >= 1e3 ? `${Math.round(lines / 1e3)}k` : String(lines));
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 const thousands = (value: number) => Math.round(value).toLocaleString("en-US");
 
