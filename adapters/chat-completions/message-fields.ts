@@ -3,12 +3,11 @@
 // the fields a converter does read lets every other one be reported as a loss
 // instead of vanishing.
 import { pointer, type Loss } from "../../src/models/loss.js";
+import { isPlainObject as isRecord } from "../../src/models/json-value.js";
 
 export type PointerTokens = ReadonlyArray<string | number>;
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
 /** A field counts as present when it holds something other than null or undefined. */
 export function isPresent(value: unknown): boolean {

@@ -35,6 +35,7 @@
 // absent means the same, but the round trip does not give the key back.
 import { pointer, prefixLosses, type Loss } from "../../src/models/loss.js";
 import { extensionFieldLosses } from "./message-fields.js";
+import { isPlainObject as isRecord } from "../../src/models/json-value.js";
 
 export type Entries = Array<[string, unknown]>;
 
@@ -51,9 +52,7 @@ const SPEC_MIN_OUTPUT_TOKENS = 16;
 const CHAT_ONLY = new Set(["n", "logit_bias", "seed", "stop", "user", "audio", "modalities", "prediction", "web_search_options", "prompt_cache_retention"]);
 const RESPONSES_ONLY = new Set(["previous_response_id", "background", "max_tool_calls", "truncation"]);
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
+export { isRecord };
 
 /**
  * A provider_extension loss for each key of `value` the envelopes do not define,

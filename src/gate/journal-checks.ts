@@ -29,6 +29,7 @@
 // them, so a request's tool_choice governs the calls of its own record and of
 // every later record, until the next request body.
 import { z } from "zod";
+import { describeValue } from "../models/json-value.js";
 import { pointer } from "../models/loss.js";
 import type { JournalItem } from "../models/journal-item.js";
 import type { Verdict } from "./replay-gate.js";
@@ -438,12 +439,9 @@ function describeItem(kind: ItemKind, fields: Record<string, unknown>): string {
   }
 }
 
+/** Ids and call_ids are quoted at more length than other values: they are what a reader looks for. */
 function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? value.slice(0, 60) + "…" : value);
-  return `${typeof value} ${String(value)}`;
+  return describeValue(value, 60);
 }
 
 function assertNever(value: never): never {

@@ -12,6 +12,7 @@
 // | 6 | arguments_schema  | the value fails the tool's JSON Schema                   |
 // |   | unknown_tool      | in place of 6 when no schema is known for the name       |
 // | 7 | ok                |                                                         |
+import { describeValue as describe } from "../models/json-value.js";
 import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
 
 export const GATE_REASONS = [
@@ -112,12 +113,4 @@ function describeSchemaErrors(errors: readonly AjvError[] | null | undefined): s
   const where = first.instancePath === "" ? "arguments" : `arguments${first.instancePath}`;
   const allowed = Array.isArray(first.params?.allowedValues) ? ` (${(first.params!.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")})` : "";
   return `${where} ${first.message ?? "is invalid"}${allowed}`;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);
-  return `${typeof value} ${String(value)}`;
 }

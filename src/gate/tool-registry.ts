@@ -25,6 +25,7 @@
 // A malformed definition throws an Error naming `where` and the field; nothing
 // of that tools array or request body is applied then.
 import type { ToolSchema } from "./schema.js";
+import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 
 /**
  * The schema of a function declared without `parameters`: it takes no
@@ -239,15 +240,3 @@ function describeNames(names: ReadonlySet<string>): string {
   return `allows only ${listed.join(", ")}${more}`;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);
-  return `${typeof value} ${String(value)}`;
-}

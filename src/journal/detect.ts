@@ -14,6 +14,7 @@
 // | chat_message      | a chat `role` and no `type`                                     |
 // | unknown           | anything else                                                   |
 
+import { isPlainObject } from "../models/json-value.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 
 export type RecordKind =
@@ -35,9 +36,7 @@ export const PORTABLE_ITEM_TYPES = new Set(["message", "function_call", "functio
 /** Provider item types that arrive without their slug, in OpenAI's journals. */
 export const UNPREFIXED_PROVIDER_ITEM_TYPES = OPENAI_ITEM_TYPES;
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
+export { isPlainObject };
 
 export function detectRecord(record: unknown): RecordKind {
   if (!isPlainObject(record)) return "unknown";

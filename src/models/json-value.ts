@@ -1,0 +1,16 @@
+// Small facts about JSON values that every layer asks.
+
+/** A JSON object: not null, not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A value named in a sentence: its kind for containers, a short quote for strings. */
+export function describeValue(value: unknown, maxLength = 40): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return JSON.stringify(value.length > maxLength ? value.slice(0, maxLength) + "…" : value);
+  return `${typeof value} ${String(value)}`;
+}
