@@ -316,7 +316,10 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad }
   const cpu = cpus();
   const python = spawnSync("python3", ["--version"], { encoding: "utf8" }).stdout.trim();
   out.push(`## orbridge benchmark\n`);
-  out.push(`${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, ${python || "no Python"}; peak RSS from ${memorySource === "time" ? "/usr/bin/time -v" : "/proc VmHWM sampling"}; load average ${fixed(startLoad)} at start, ${fixed(endLoad)} at end; seed ${DEFAULT_SEED}.\n`);
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).stdout?.trim();
+  const changed = spawnSync("git", ["status", "--porcelain", "--", "src", "adapters"], { cwd: root, encoding: "utf8" }).stdout?.trim();
+  const version = commit ? `commit ${commit}${changed ? " with uncommitted changes in src/ or adapters/" : ""}` : "not a git checkout";
+  out.push(`${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, ${python || "no Python"}; ${version}; peak RSS from ${memorySource === "time" ? "/usr/bin/time -v" : "/proc VmHWM sampling"}; load average ${fixed(startLoad)} at start, ${fixed(endLoad)} at end; seed ${DEFAULT_SEED}.\n`);
 
   out.push(`### Journals\n`);
   out.push(
