@@ -1,6 +1,8 @@
 // Command-line parsing shared by every command: long options with or without a
 // value, `--opt=value`, `--` to end options, `-` for stdin. Problems are returned,
 // one plain line each, so the entry can print them and exit 2.
+import type { Writable } from "node:stream";
+import { UsageError, write } from "./io.js";
 export interface OptionSpec {
   /** Takes a value (`--schema FILE`); otherwise a flag. */
   value?: boolean;
@@ -66,4 +68,18 @@ export function parseArgs(argv: readonly string[], spec: Record<string, OptionSp
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.options[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * A command's arguments, with `-h`/`--help` understood: `undefined` when help was
+ * asked for (it is then written to stdout), a usage error for anything unknown.
+ */
+export async function commandArgs(argv: readonly string[], spec: Record<string, OptionSpec>, help: string, stdout: Writable): Promise<ParsedArgs | undefined> {
+  const args = parseArgs(argv, { ...spec, help: {}, h: {} });
+  if (args.options.help || args.options.h) {
+    await write(stdout, help);
+    return undefined;
+  }
+  if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
+  return args;
 }

@@ -2,7 +2,7 @@
 import { diffJournalsAsync, type Difference } from "../diff.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { normalizeJournal } from "../journal/normalize.js";
-import { parseArgs, stringOption } from "./args.js";
+import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines } from "./inputs.js";
 import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
@@ -36,12 +36,8 @@ export const diffCommand: Command = {
   summary: "compare an origin journal with the journal about to be replayed",
   help,
   async run(argv, io) {
-    const args = parseArgs(argv, { format: { value: true, choices: ["text", "json"] }, help: {}, h: {} });
-    if (args.options.help || args.options.h) {
-      await write(io.stdout, help);
-      return 0;
-    }
-    if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
+    const args = await commandArgs(argv, { format: { value: true, choices: ["text", "json"] } }, help, io.stdout);
+    if (!args) return 0;
     if (args.operands.length !== 2) throw new UsageError("diff needs two journals: ORIGIN REPLAY");
     if (args.operands.every((operand) => operand === "-")) throw new UsageError("only one of ORIGIN and REPLAY can be stdin");
     const [origin, replay] = await checkInputs(args.operands);

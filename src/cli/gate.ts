@@ -5,7 +5,7 @@ import { isTarget, TARGETS } from "../gate/targets.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
-import { parseArgs, stringOption } from "./args.js";
+import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
@@ -62,21 +62,16 @@ export const gateCommand: Command = {
   summary: "check that each tool call of a journal is safe to replay",
   help,
   async run(argv, io) {
-    const args = parseArgs(argv, {
+    const options = {
       schema: { value: true },
       tools: { value: true },
       for: { value: true, choices: TARGETS },
       format: { value: true, choices: ["text", "json"] },
       origin: { value: true },
       "max-line-bytes": { value: true },
-      help: {},
-      h: {},
-    });
-    if (args.options.help || args.options.h) {
-      await write(io.stdout, help);
-      return 0;
-    }
-    if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
+    };
+    const args = await commandArgs(argv, options, help, io.stdout);
+    if (!args) return 0;
     const schemaPath = stringOption(args, "schema");
     const toolsPath = stringOption(args, "tools");
     if (schemaPath && toolsPath) throw new UsageError("give --schema or --tools, not both");

@@ -2,7 +2,7 @@
 import { isTarget, TargetRewriter, TARGETS, type Rewritten } from "../gate/targets.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
-import { parseArgs, stringOption } from "./args.js";
+import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
@@ -57,21 +57,16 @@ export const normalizeCommand: Command = {
   summary: "turn any journal into canonical Open Responses items",
   help,
   async run(argv, io) {
-    const args = parseArgs(argv, {
+    const options = {
       for: { value: true, choices: TARGETS },
       origin: { value: true },
       "max-line-bytes": { value: true },
       out: { value: true },
       report: { value: true },
       "keep-repeats": {},
-      help: {},
-      h: {},
-    });
-    if (args.options.help || args.options.h) {
-      await write(io.stdout, help);
-      return 0;
-    }
-    if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
+    };
+    const args = await commandArgs(argv, options, help, io.stdout);
+    if (!args) return 0;
     const origin = stringOption(args, "origin");
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));

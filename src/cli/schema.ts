@@ -3,7 +3,7 @@
 import { z } from "zod";
 import * as chat from "../models/chat-completions.js";
 import * as responses from "../models/open-responses.js";
-import { parseArgs } from "./args.js";
+import { commandArgs } from "./args.js";
 import type { Command } from "./command.js";
 import { UsageError, write } from "./io.js";
 
@@ -57,12 +57,8 @@ export const schemaCommand: Command = {
   summary: "print the JSON Schema of a model (no name: list the models)",
   help,
   async run(argv, io) {
-    const args = parseArgs(argv, { help: {}, h: {} });
-    if (args.options.help || args.options.h) {
-      await write(io.stdout, help);
-      return 0;
-    }
-    if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
+    const args = await commandArgs(argv, {}, help, io.stdout);
+    if (!args) return 0;
     if (args.operands.length > 1) throw new UsageError("schema takes at most one NAME");
     const [name] = args.operands;
     if (name === undefined) {
