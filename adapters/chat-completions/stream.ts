@@ -23,9 +23,12 @@
 //
 // Chunk metadata (`model`, `usage`, `obfuscation`, `system_fingerprint`,
 // `x_groq`, `content_filter_results`, `logprobs`…) describes the response, not
-// its items, as it does for a non-streamed completion.
+// its items, as it does for a non-streamed completion. Asked to (`completion`),
+// the assembler also keeps what the chat.completion the stream amounts to needs
+// beyond the items: the opening chunk's fields, the finish_reason, the usage.
 import type { ChatAssistantMessage, ChatFinishReason } from "../../src/models/chat-completions.js";
-import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
+import type { AssembledResponse, StreamedCompletion, StreamLoss } from "../../src/models/assembled-response.js";
+import { isPlainObject } from "../../src/models/json-value.js";
 import { pointer, type Loss } from "../../src/models/loss.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { messagesToItems } from "./messages-to-items.js";
@@ -80,6 +83,8 @@ interface ChoiceState {
   callAt: Map<number, CallState>;
   legacyCall?: { name?: string; arguments: string };
   finishReason?: string;
+  /** Where the last finish_reason came from. */
+  finishOrigin?: Origin;
   fieldOrigins: Map<string, Origin>;
   /** Provider fields of the delta, one loss per key, counted over the chunks. */
   extensions: Map<string, { loss: StreamLoss; chunks: number; lastLine: number }>;
@@ -90,10 +95,23 @@ interface OpenCompletion {
   line: number;
   lastLine: number;
   choices: Map<number, ChoiceState>;
+  /** Kept only when the assembler is asked for the completion's fields. */
+  fields?: StreamedCompletion["fields"];
+  usage?: StreamedCompletion["usage"];
+}
+
+export interface ChatStreamOptions {
+  /** Also give each response the fields of its chat.completion (`AssembledResponse.completion`). */
+  completion?: boolean;
 }
 
 export class ChatStreamAssembler {
   private current: OpenCompletion | undefined;
+  private readonly keepCompletion: boolean;
+
+  constructor(options: ChatStreamOptions = {}) {
+    this.keepCompletion = options.completion ?? false;
+  }
 
   /** One chunk and its journal line; returns the completions it closes. */
   push(chunk: unknown, line: number): AssembledResponse[] {
@@ -104,16 +122,26 @@ export class ChatStreamAssembler {
     // The usage chunk and Azure's prompt filter chunk carry no delta.
     if (chunk.choices.length === 0) {
       if (this.current && id !== undefined && id === this.current.id) this.current.lastLine = line;
+      // A usage chunk without an id, or with the id of the opening chunk, reports on this completion.
+      if (this.current?.fields && isPlainObject(chunk.usage) && (id === undefined || id === this.current.fields.value.id)) this.current.usage = { value: chunk.usage, line };
       return [];
     }
     const closed: AssembledResponse[] = [];
     if (this.current && this.startsAnother(this.current, id, chunk.choices)) closed.push(...this.finish());
-    const open: OpenCompletion = (this.current ??= { line, lastLine: line, choices: new Map<number, ChoiceState>() });
+    if (!this.current) {
+      this.current = { line, lastLine: line, choices: new Map<number, ChoiceState>() };
+      if (this.keepCompletion) {
+        const { choices: _choices, usage: _usage, obfuscation: _obfuscation, ...fields } = chunk;
+        this.current.fields = { value: fields, line };
+      }
+    }
+    const open = this.current;
     if (id !== undefined) open.id ??= id;
     open.lastLine = line;
     chunk.choices.forEach((choice, position) => {
       if (isPlainObject(choice)) this.pushChoice(open, choice, position, line);
     });
+    if (open.fields && isPlainObject(chunk.usage)) open.usage = { value: chunk.usage, line };
     return closed;
   }
 
@@ -165,7 +193,10 @@ export class ChatStreamAssembler {
         if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
       }
     }
-    if (typeof choice.finish_reason === "string") state.finishReason = choice.finish_reason;
+    if (typeof choice.finish_reason === "string") {
+      state.finishReason = choice.finish_reason;
+      state.finishOrigin = { line, position };
+    }
   }
 }
 
@@ -234,7 +265,7 @@ function assemble(open: OpenCompletion): AssembledResponse {
     const other = open.choices.get(index)!;
     losses.push({ line: other.origin.line, path: pathOf(other.origin), code: "unsupported_field", detail: `only the first choice continues the conversation; choice ${index} is not items` });
   }
-  return {
+  const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),
     ...(status !== undefined ? { status } : {}),
     items,
@@ -242,6 +273,16 @@ function assemble(open: OpenCompletion): AssembledResponse {
     line: open.line,
     lastLine: open.lastLine,
   };
+  if (open.fields) response.completion = completionOf(open.fields, first, open.usage);
+  return response;
+}
+
+function completionOf(fields: StreamedCompletion["fields"], first: ChoiceState | undefined, usage: StreamedCompletion["usage"]): StreamedCompletion {
+  const completion: StreamedCompletion = { fields };
+  if (first) completion.position = first.origin.position;
+  if (first?.finishReason !== undefined && first.finishOrigin) completion.finish = { value: first.finishReason, line: first.finishOrigin.line, position: first.finishOrigin.position };
+  if (usage) completion.usage = usage;
+  return completion;
 }
 
 function statusOf(finishReason: string | undefined): string {
@@ -298,8 +339,4 @@ function placeLoss(loss: Loss, choice: ChoiceState, calls: CallState[]): StreamL
   const origin = (field !== undefined ? choice.fieldOrigins.get(field) : undefined) ?? choice.origin;
   const tail = field !== undefined && choice.fieldOrigins.has(field) ? [second, ...rest].filter((token) => token !== undefined) : [];
   return { ...loss, line: origin.line, path: pathOf(origin) + (tail.length > 0 ? "/" + tail.join("/") : "") };
-}
-
-function isPlainObject(value: unknown): value is Fields {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -15,19 +15,17 @@
 // | {request, response} | the request's items, then the response's                       |
 // | raw SSE lines       | their `data:` payloads, as the records above                   |
 //
+// Lines become records, and streams responses, in StreamRecords.
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice.
-import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
 import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
-import type { AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import { prefixLosses, type Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
-import { ResponsesStreamAssembler } from "./responses-stream.js";
-import { isSseFraming, SseParser } from "./sse.js";
+import { StreamRecords, type JournalRecord } from "./stream-records.js";
 
 export interface NormalizeOptions {
   /** Slug given to unprefixed provider item types (`web_search_call` → `openai:web_search_call`). */
@@ -65,11 +63,7 @@ export class JournalNormalizer {
   private readonly keepRepeats: boolean;
   private readonly unknownObjects: "error" | "item";
   private source: string | undefined;
-  private sse: SseParser | undefined;
-  private chatStream: ChatStreamAssembler | undefined;
-  private responsesStream: ResponsesStreamAssembler | undefined;
-  /** A line inside the open stream could not be read: its calls may miss a fragment. */
-  private streamDamage: number | undefined;
+  private readonly records = new StreamRecords();
   /** Keys of the conversation so far, to recognise a request that replays it. */
   private conversation: string[] = [];
 
@@ -81,66 +75,57 @@ export class JournalNormalizer {
 
   /** One line of the journal; returns the records it completes, in input order. */
   push(line: JournalLine): NormalizedRecord[] {
-    const out: NormalizedRecord[] = [];
-    if (line.source !== this.source) {
-      out.push(...this.finish());
-      this.source = line.source;
-    }
-    const text = line.text;
-    if (line.error !== undefined) {
-      if (this.chatStream || this.responsesStream) this.streamDamage ??= line.line;
-      out.push({ kind: "error", source: line.source, line: line.line, detail: line.error });
-      return out;
-    }
-    if (this.sse || isSseFraming(text)) {
-      this.sse ??= new SseParser();
-      if (isSseFraming(text) || text.trim() === "") {
-        for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseEvent(event.data, event.line));
-        return out;
-      }
-      // A JSON line after SSE text ends the SSE part of the journal.
-      for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event.data, event.line));
-      this.sse = undefined;
-    }
-    if (text.trim() === "") return out;
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch (error) {
-      if (this.chatStream || this.responsesStream) this.streamDamage ??= line.line;
-      out.push({ kind: "error", source: line.source, line: line.line, detail: `line is not JSON: ${(error as Error).message}` });
-      return out;
-    }
-    out.push(...this.pushRecord(record, line.line));
+    if (line.source === this.source) return this.normalized(this.records.push(line));
+    const out = this.finish();
+    this.source = line.source;
+    out.push(...this.normalized(this.records.push(line)));
     return out;
   }
 
   /** A record already parsed (a library caller's object, or an SSE payload). */
   pushRecord(record: unknown, line: number): NormalizedRecord[] {
-    const kind = detectRecord(record);
+    return this.normalized(this.records.pushRecord(record, line));
+  }
+
+  /** End of the journal (or of one source): whatever streams are open, as last seen. */
+  finish(): NormalizedRecord[] {
+    return this.normalized(this.records.finish());
+  }
+
+  private normalized(records: JournalRecord[]): NormalizedRecord[] {
+    if (records.length === 1 && records[0].kind === "plain") return [this.plain(records[0].record, records[0].recordKind, records[0].line)];
     const out: NormalizedRecord[] = [];
-    // A stream in progress ends at the first record that is not part of it.
-    if (kind !== "chat_chunk" && this.chatStream) out.push(...this.flushChatStream());
-    if (kind !== "responses_event" && this.responsesStream) out.push(...this.flushResponsesStream());
+    for (const entry of records) {
+      switch (entry.kind) {
+        case "plain":
+          out.push(this.plain(entry.record, entry.recordKind, entry.line));
+          break;
+        case "error":
+          out.push({ kind: "error", source: this.source, line: entry.line, detail: entry.detail });
+          break;
+        case "rejected":
+          out.push({ kind: "error", source: this.source, line: entry.line, detail: `stream record cannot be reassembled: ${entry.reason}` });
+          break;
+        case "response":
+          out.push(this.assembled(entry));
+          break;
+        case "unassembled":
+          // Stream records that opened no response hold no item.
+          break;
+        default:
+          return assertNever(entry);
+      }
+    }
+    return out;
+  }
+
+  private plain(record: unknown, kind: RecordKind, line: number): NormalizedRecord {
     const fields = record as Record<string, unknown>;
     switch (kind) {
-      case "chat_chunk":
-      case "responses_event":
-        try {
-          const responses =
-            kind === "chat_chunk" ? (this.chatStream ??= new ChatStreamAssembler()).push(record, line) : (this.responsesStream ??= new ResponsesStreamAssembler()).push(record, line);
-          for (const response of responses) out.push(this.assembled(response, kind === "chat_chunk" ? "chat" : "responses", kind));
-        } catch (error) {
-          // A stream record the assembler cannot take (a chunk without choices…) is
-          // reported, and the stream it belongs to is marked as missing a piece.
-          this.streamDamage ??= line;
-          out.push({ kind: "error", source: this.source, line, detail: `stream record cannot be reassembled: ${(error as Error).message}` });
-        }
-        return out;
       case "chat_message": {
         const converted = messagesToItems({ messages: [record as ChatMessage] });
         this.extendConversation(converted.value);
-        out.push({
+        return {
           kind: "items",
           source: this.source,
           line,
@@ -149,8 +134,7 @@ export class JournalNormalizer {
           items: converted.value.map((item, index) => ({ item, provenance: this.provenance(line, index, "chat") })),
           losses: converted.losses.map(dropFirstToken),
           repeated: 0,
-        });
-        return out;
+        };
       }
       case "chat_request":
       case "chat_completion":
@@ -158,77 +142,29 @@ export class JournalNormalizer {
       case "responses_request":
       case "responses_item":
       case "exchange":
-        out.push(this.convertRecord(fields, kind, line));
-        return out;
+      // Chunks and events are reassembled before they get here; on their own they are errors.
+      case "chat_chunk":
+      case "responses_event":
+        return this.convertRecord(fields, kind, line);
       case "unknown":
-        if (this.unknownObjects === "item" && isPlainObject(record)) {
-          out.push(this.convertRecord(fields, "responses_item", line));
-          return out;
-        }
-        out.push({ kind: "error", source: this.source, line, detail: describeUnknown(record) });
-        return out;
+        if (this.unknownObjects === "item" && isPlainObject(record)) return this.convertRecord(fields, "responses_item", line);
+        return { kind: "error", source: this.source, line, detail: describeUnknown(record) };
       default:
         return assertNever(kind);
     }
   }
 
-  /** End of the journal (or of one source): whatever streams are open, as last seen. */
-  finish(): NormalizedRecord[] {
-    const out: NormalizedRecord[] = [];
-    if (this.sse) {
-      for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event.data, event.line));
-      this.sse = undefined;
-    }
-    out.push(...this.flushChatStream(), ...this.flushResponsesStream());
-    return out;
-  }
-
-  private pushSseEvent(data: string, line: number): NormalizedRecord[] {
-    if (data === "[DONE]") return this.flushChatStream();
-    let record: unknown;
-    try {
-      record = JSON.parse(data);
-    } catch (error) {
-      if (this.chatStream || this.responsesStream) this.streamDamage ??= line;
-      return [{ kind: "error", source: this.source, line, detail: `SSE data is not JSON: ${(error as Error).message}` }];
-    }
-    return this.pushRecord(record, line);
-  }
-
-  private flushChatStream(): NormalizedRecord[] {
-    const stream = this.chatStream;
-    this.chatStream = undefined;
-    return this.flushed(stream ? stream.finish().map((response) => this.assembled(response, "chat", "chat_chunk")) : []);
-  }
-
-  private flushResponsesStream(): NormalizedRecord[] {
-    const stream = this.responsesStream;
-    this.responsesStream = undefined;
-    return this.flushed(stream ? stream.finish().map((response) => this.assembled(response, "responses", "responses_event")) : []);
-  }
-
-  /** Once no stream is open, the damage of the last one is forgotten. */
-  private flushed(records: NormalizedRecord[]): NormalizedRecord[] {
-    if (!this.chatStream && !this.responsesStream) this.streamDamage = undefined;
-    return records;
-  }
-
-  private assembled(response: AssembledResponse, envelope: Envelope, kind: RecordKind): NormalizedRecord {
-    let items = response.items.map((item) => this.withSlug(item));
+  private assembled(entry: Extract<JournalRecord, { kind: "response" }>): NormalizedRecord {
+    const { response, envelope } = entry;
+    const items = response.items.map((item) => this.withSlug(item));
     const losses: Loss[] = [...response.losses];
-    if (this.streamDamage !== undefined) {
-      // The response was rebuilt without a line that could not be read: its calls
-      // may lack a fragment of their arguments, so none of them may pass as completed.
-      const damagedAt = this.streamDamage;
-      items = items.map((item) => (isPlainObject(item) && item.type === "function_call" && item.status === "completed" ? ({ ...item, status: "incomplete" } as CanonicalItem) : item));
-      losses.push({ path: "", code: "form_changed", detail: `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` });
-    }
+    if (entry.damage) losses.push(entry.damage);
     this.extendConversation(items);
     return {
       kind: "items",
       source: this.source,
       line: response.line,
-      recordKind: kind,
+      recordKind: envelope === "chat" ? "chat_chunk" : "responses_event",
       envelope,
       items: items.map((item, index) => ({ item, provenance: this.provenance(response.line, index, envelope, { id: response.id, status: response.status }) })),
       losses,
@@ -409,7 +345,7 @@ function describeUnknown(record: unknown): string {
 }
 
 function assertNever(value: never): never {
-  throw new Error(`unhandled record kind ${String(value)}`);
+  throw new Error(`unhandled record kind ${JSON.stringify(value)}`);
 }
 
 /** What `normalizeJournal` accepts: lines of text, read lines, or records already parsed. */

@@ -24,8 +24,10 @@
 //
 // Output items become input items as they are: `id`, `status` and every field
 // the output carried are kept; a reasoning item without `summary` gets the
-// empty one the input shape requires.
-import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
+// empty one the input shape requires. Asked to (`resource`), the assembler also
+// keeps the last response object the stream showed and the line that set each
+// item, for the response object the stream amounts to.
+import type { AssembledResponse, StreamedResource, StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "./detect.js";
 
@@ -75,10 +77,24 @@ interface OpenResponse {
   /** The `output` of the terminal event, which wins over the streamed items. */
   output?: unknown[];
   losses: StreamLoss[];
+  /** The last response object an event carried. */
+  snapshot?: StreamedResource["snapshot"];
+  /** Line of the event that last set the item at each `output_index`. */
+  itemLines: Map<number, number>;
+}
+
+export interface ResponsesStreamOptions {
+  /** Also give each response what its events showed of the response object (`AssembledResponse.resource`). */
+  resource?: boolean;
 }
 
 export class ResponsesStreamAssembler {
   private current: OpenResponse | undefined;
+  private readonly keepResource: boolean;
+
+  constructor(options: ResponsesStreamOptions = {}) {
+    this.keepResource = options.resource ?? false;
+  }
 
   /** One streaming event and the journal line it came from; returns the responses it closes. */
   push(event: unknown, line: number): AssembledResponse[] {
@@ -94,7 +110,7 @@ export class ResponsesStreamAssembler {
   finish(): AssembledResponse[] {
     const open = this.current;
     this.current = undefined;
-    return open ? [assemble(open)] : [];
+    return open ? [assemble(open, this.keepResource)] : [];
   }
 
   private apply(type: EventType, event: Fields, line: number): AssembledResponse[] {
@@ -105,7 +121,7 @@ export class ResponsesStreamAssembler {
     if (this.current && responseId !== undefined && this.current.id !== undefined && this.current.id !== responseId) {
       closed.push(...this.finish());
     }
-    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), byId: new Map<string, Fields>(), losses: [] });
+    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), byId: new Map<string, Fields>(), losses: [], itemLines: new Map<number, number>() });
     open.lastLine = line;
     if (responseId !== undefined) open.id ??= responseId;
     if (typeof response?.status === "string") open.status = response.status;
@@ -114,10 +130,12 @@ export class ResponsesStreamAssembler {
       case "response.created":
       case "response.queued":
       case "response.in_progress":
+        if (response) open.snapshot = { value: response, line };
         return closed;
       case "response.completed":
       case "response.incomplete":
       case "response.failed": {
+        if (response) open.snapshot = { value: response, line };
         if (typeof response?.status !== "string") open.status = TERMINAL_STATUS[type];
         // An empty output next to streamed items is a terminal event that omits
         // the output, not one that says there was none.
@@ -137,6 +155,7 @@ export class ResponsesStreamAssembler {
           const replaced = open.items.get(index);
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
           open.items.set(index, item);
+          open.itemLines.set(index, line);
           if (typeof item.id === "string") open.byId.set(item.id, item);
         }
         return closed;
@@ -231,9 +250,10 @@ export class ResponsesStreamAssembler {
   }
 }
 
-function assemble(open: OpenResponse): AssembledResponse {
-  const source = open.output ?? [...open.items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
-  return {
+function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse {
+  const placed = [...open.items.entries()].sort(([a], [b]) => a - b);
+  const source = open.output ?? placed.map(([, item]) => item);
+  const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),
     ...(open.status !== undefined ? { status: open.status } : {}),
     items: source.map(toInputItem),
@@ -241,6 +261,13 @@ function assemble(open: OpenResponse): AssembledResponse {
     line: open.line,
     lastLine: open.lastLine,
   };
+  if (keepResource) {
+    const resource: StreamedResource = {};
+    if (open.snapshot) resource.snapshot = open.snapshot;
+    if (!open.output) resource.itemLines = placed.map(([index]) => open.itemLines.get(index)!);
+    response.resource = resource;
+  }
+  return response;
 }
 
 /** An output item in the input-item shape; nothing it carried is dropped. */

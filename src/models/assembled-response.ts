@@ -25,4 +25,41 @@ export interface AssembledResponse {
   line: number;
   /** Journal line of the last record that belonged to the response. */
   lastLine: number;
+  /** What a Chat stream said of its chat.completion beyond the items; kept when the assembler is asked to. */
+  completion?: StreamedCompletion;
+  /** What an event stream showed of its response object beyond the items; kept when the assembler is asked to. */
+  resource?: StreamedResource;
+}
+
+/** A value a stream gave, with the journal line of the record that gave it. */
+export interface LineValue<T> {
+  value: T;
+  line: number;
+}
+
+/**
+ * The fields of a streamed completion that its items do not hold, each with the
+ * line that gave it, so that the chat.completion it amounts to can be written
+ * and a loss found in it can point back into the chunk it came from.
+ */
+export interface StreamedCompletion {
+  /** The completion fields (id, created, model…) of the chunk that opened it, without `choices`, `usage` and `obfuscation`. */
+  fields: LineValue<Record<string, unknown>>;
+  /** Where the choice that continues the conversation (the lowest index) first appeared in its chunk; absent when no choice was an object. */
+  position?: number;
+  /** The last finish_reason of that choice, with its chunk's line and the choice's position there. */
+  finish?: LineValue<string> & { position: number };
+  /** The last usage object the completion's chunks carried. */
+  usage?: LineValue<Record<string, unknown>>;
+}
+
+/** The response object an event stream showed, and where its items were set. */
+export interface StreamedResource {
+  /** The last response object a `response.*` event carried (created, in_progress, completed…). */
+  snapshot?: LineValue<Record<string, unknown>>;
+  /**
+   * Line of the `output_item` event that last set each item, in the order of
+   * `items`; absent when the items are the `output` of the terminal event.
+   */
+  itemLines?: number[];
 }

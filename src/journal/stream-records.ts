@@ -1,0 +1,215 @@
+// Reads the lines of a journal as its records, in input order, with its streams
+// reassembled into whole responses. `normalize` and `convert` both read through
+// it, so a stream is framed, routed, ended and marked damaged the same way in each.
+//
+// | line or record                           | yields                                                  |
+// |------------------------------------------|---------------------------------------------------------|
+// | a JSON line, or an SSE `data:` payload   | `plain`: the record and its kind                        |
+// | SSE `data: [DONE]`                       | nothing: framing, which ends the Chat stream            |
+// | a blank line                             | nothing                                                 |
+// | a line not read, not JSON, SSE data not  | `error`; inside a stream, the stream is damaged         |
+// |   JSON                                   |                                                         |
+// | a chunk or event of a reassembled        | nothing until the record that closes its response; then |
+// |   envelope                               |   `response`, with how many records went into it        |
+// | a stream record the assembler rejects    | `rejected`; the stream is damaged, unless told otherwise|
+// | stream records that went into no response| `unassembled`, with their count, when the stream ends   |
+// | any record that is not part of the open  | the open stream's last response first, then the record  |
+// |   stream                                 |                                                         |
+//
+// A damaged stream was rebuilt without a record it held: a call in it may lack a
+// fragment of its arguments, so no call of its responses is yielded as completed.
+import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
+import type { AssembledResponse } from "../models/assembled-response.js";
+import type { Envelope } from "../models/journal-item.js";
+import { isPlainObject } from "../models/json-value.js";
+import type { Loss } from "../models/loss.js";
+import type { CanonicalItem } from "../models/open-responses.js";
+import { detectRecord, type RecordKind } from "./detect.js";
+import type { JournalLine } from "./read.js";
+import { ResponsesStreamAssembler } from "./responses-stream.js";
+import { isSseFraming, SseParser } from "./sse.js";
+
+export type JournalRecord =
+  /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
+  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind }
+  /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
+  | { kind: "error"; line: number; detail: string }
+  /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
+  | { kind: "rejected"; line: number; envelope: Envelope; reason: string }
+  /**
+   * One response rebuilt from a stream, and how many input records went into it.
+   * `damage`, when a line inside the stream could not be read: the loss that says
+   * which, path `""` into the response; its completed calls are already incomplete.
+   */
+  | { kind: "response"; envelope: Envelope; response: AssembledResponse; records: number; damage?: Loss }
+  /**
+   * Stream records that went into no response (a usage chunk with no completion,
+   * events of no known type), counted when the stream ends; `afterResponse` when
+   * the stream had closed a response before them; `detail` says what they were.
+   */
+  | { kind: "unassembled"; envelope: Envelope; line: number; lastLine: number; records: number; afterResponse: boolean; detail: string };
+
+export interface StreamRecordsOptions {
+  /** Envelopes whose streams are reassembled (both by default); the other envelope's chunks or events are `plain` records. */
+  reassemble?: readonly Envelope[];
+  /** Whether a stream record the assembler rejects damages its stream, as an unreadable line does (true by default). */
+  rejectionDamages?: boolean;
+  /** Whether each response also carries what its whole record needs beyond the items (`completion`, `resource`). */
+  wholeRecords?: boolean;
+}
+
+interface OpenStream {
+  envelope: Envelope;
+  assembler: ChatStreamAssembler | ResponsesStreamAssembler;
+  /** Records pushed and not yet counted with a response, and the lines of the first and the last. */
+  pending: number;
+  firstPending: number;
+  lastPending: number;
+  closedAny: boolean;
+  /** The first line inside the stream that could not be read. */
+  damagedAt?: number;
+}
+
+export class StreamRecords {
+  private readonly reassemble: ReadonlySet<Envelope>;
+  private readonly rejectionDamages: boolean;
+  private readonly wholeRecords: boolean;
+  private sse: SseParser | undefined;
+  private stream: OpenStream | undefined;
+
+  constructor(options: StreamRecordsOptions = {}) {
+    this.reassemble = new Set(options.reassemble ?? ["chat", "responses"]);
+    this.rejectionDamages = options.rejectionDamages ?? true;
+    this.wholeRecords = options.wholeRecords ?? false;
+  }
+
+  /** One line of the journal; returns the records it completes, in input order. */
+  push(line: JournalLine): JournalRecord[] {
+    if (line.error !== undefined) return [this.unreadable(line.line, line.error)];
+    const text = line.text;
+    const out: JournalRecord[] = [];
+    if (this.sse || isSseFraming(text)) {
+      this.sse ??= new SseParser();
+      if (isSseFraming(text) || text.trim() === "") {
+        for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseData(event.data, event.line));
+        return out;
+      }
+      // A JSON line after SSE text ends the SSE part of the journal.
+      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line));
+      this.sse = undefined;
+    }
+    if (text.trim() === "") return out;
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      out.push(this.unreadable(line.line, `line is not JSON: ${(error as Error).message}`));
+      return out;
+    }
+    if (out.length === 0) return this.pushRecord(record, line.line);
+    out.push(...this.pushRecord(record, line.line));
+    return out;
+  }
+
+  /** A record already parsed (a library caller's object, or an SSE payload). */
+  pushRecord(record: unknown, line: number): JournalRecord[] {
+    const recordKind = detectRecord(record);
+    const streamed = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : undefined;
+    const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
+    const plain: JournalRecord | undefined = reassembled === undefined ? { kind: "plain", line, record, recordKind } : undefined;
+    // A stream ends at the first record that is not part of it.
+    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
+    const out = this.endStream();
+    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line)));
+    return out;
+  }
+
+  /** End of the journal (or of one of its sources): the SSE event still being read, then the stream still open, as last seen. */
+  finish(): JournalRecord[] {
+    const out: JournalRecord[] = [];
+    if (this.sse) {
+      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line));
+      this.sse = undefined;
+    }
+    out.push(...this.endStream());
+    return out;
+  }
+
+  private pushSseData(data: string, line: number): JournalRecord[] {
+    // `[DONE]` is framing, not a record: it ends the Chat stream.
+    if (data === "[DONE]") return this.stream?.envelope === "chat" ? this.endStream() : [];
+    let record: unknown;
+    try {
+      record = JSON.parse(data);
+    } catch (error) {
+      return [this.unreadable(line, `SSE data is not JSON: ${(error as Error).message}`)];
+    }
+    return this.pushRecord(record, line);
+  }
+
+  private unreadable(line: number, detail: string): JournalRecord {
+    if (this.stream) this.stream.damagedAt ??= line;
+    return { kind: "error", line, detail };
+  }
+
+  private pushStreamed(envelope: Envelope, record: unknown, line: number): JournalRecord[] {
+    const stream = (this.stream ??= this.open(envelope));
+    let closed: AssembledResponse[];
+    try {
+      closed = stream.assembler.push(record, line);
+    } catch (error) {
+      if (this.rejectionDamages) stream.damagedAt ??= line;
+      return [{ kind: "rejected", line, envelope, reason: (error as Error).message }];
+    }
+    if (stream.pending === 0) stream.firstPending = line;
+    stream.lastPending = line;
+    stream.pending += 1;
+    // Records before this one belong to the first response closed; this one to
+    // a response closed by it (a terminal event), else to the one it opens.
+    let earlier = stream.pending - 1;
+    let current = 1;
+    const out = closed.map((response): JournalRecord => {
+      const includesCurrent = current === 1 && response.lastLine >= line;
+      const records = earlier + (includesCurrent ? current : 0);
+      earlier = 0;
+      if (includesCurrent) current = 0;
+      return this.closedResponse(stream, response, records);
+    });
+    stream.pending = earlier + current;
+    if (closed.length > 0 && stream.pending > 0) stream.firstPending = line;
+    return out;
+  }
+
+  private open(envelope: Envelope): OpenStream {
+    const assembler = envelope === "chat" ? new ChatStreamAssembler({ completion: this.wholeRecords }) : new ResponsesStreamAssembler({ resource: this.wholeRecords });
+    return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
+  }
+
+  private endStream(): JournalRecord[] {
+    const stream = this.stream;
+    this.stream = undefined;
+    if (!stream) return [];
+    const closed = stream.assembler.finish();
+    if (closed.length > 0) return [this.closedResponse(stream, closed[0], stream.pending)];
+    if (stream.pending === 0) return [];
+    const { envelope, firstPending: line, lastPending: lastLine, pending: records } = stream;
+    return [{ kind: "unassembled", envelope, line, lastLine, records, afterResponse: stream.closedAny, detail: unassembledDetail(envelope, line, lastLine, records) }];
+  }
+
+  private closedResponse(stream: OpenStream, response: AssembledResponse, records: number): JournalRecord {
+    stream.closedAny = true;
+    const damagedAt = stream.damagedAt;
+    if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records };
+    const items = response.items.map((item) => (isPlainObject(item) && item.type === "function_call" && item.status === "completed" ? ({ ...item, status: "incomplete" } as CanonicalItem) : item));
+    const damage: Loss = { path: "", code: "form_changed", detail: `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
+    return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage };
+  }
+}
+
+function unassembledDetail(envelope: Envelope, line: number, lastLine: number, records: number): string {
+  const one = records === 1;
+  const which = one ? "" : ` (${records} records, lines ${line}-${lastLine})`;
+  return envelope === "chat"
+    ? `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion`
+    : `${one ? "a streaming event" : "streaming events"} of no known type${which} ${one ? "opens" : "open"} no response (ignored, as the specification asks)`;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, test } from "vitest";
+import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
+import { ResponsesStreamAssembler } from "../../src/journal/responses-stream.js";
+import type { AssembledResponse } from "../../src/models/assembled-response.js";
+
+/** Pushes records numbered from 1 into an assembler; returns what push and finish gave, in order. */
+function run(assembler: ChatStreamAssembler | ResponsesStreamAssembler, records: unknown[]): AssembledResponse[] {
+  const out = records.flatMap((record, i) => assembler.push(record, i + 1));
+  return [...out, ...assembler.finish()];
+}
+
+const CHAT_ID = "chatcmpl-Bq7TnX2kLm9Pw4Rs";
+const fields = { id: CHAT_ID, object: "chat.completion.chunk", created: 1754693439, model: "gpt-4o-2024-08-06", system_fingerprint: "fp_07871e2ad8" };
+const opening = { ...fields, obfuscation: "x8Qe" };
+const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ ...opening, choices, ...extra });
+const choice = (index: number, delta: Record<string, unknown>, finishReason: string | null = null) => ({ index, delta, logprobs: null, finish_reason: finishReason });
+const usage = { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 };
+
+describe("Chat chunks, asked for the completion", () => {
+  test("the opening chunk's fields, the first choice's finish_reason and the usage, each with its line", () => {
+    const [response] = run(new ChatStreamAssembler({ completion: true }), [
+      chunk([choice(0, { role: "assistant", content: "" })]),
+      chunk([choice(0, { content: "Lyon." })]),
+      chunk([choice(0, {}, "stop")]),
+      chunk([], { usage }),
+    ]);
+    expect(response).toEqual({
+      id: CHAT_ID,
+      status: "completed",
+      items: [{ type: "message", role: "assistant", content: "Lyon." }],
+      losses: [],
+      line: 1,
+      lastLine: 4,
+      completion: {
+        fields: { value: fields, line: 1 },
+        position: 0,
+        finish: { value: "stop", line: 3, position: 0 },
+        usage: { value: usage, line: 4 },
+      },
+    });
+  });
+
+  test("the choice that continues the conversation is the lowest index, wherever it stands in its chunk", () => {
+    const [response] = run(new ChatStreamAssembler({ completion: true }), [
+      chunk([choice(1, { role: "assistant", content: "Nantes." }), choice(0, { role: "assistant", content: "Lyon." })]),
+      chunk([choice(0, {}, "stop"), choice(1, {}, "length")]),
+    ]);
+    expect(response.completion).toEqual({ fields: { value: fields, line: 1 }, position: 1, finish: { value: "stop", line: 2, position: 0 } });
+  });
+
+  test("a usage chunk that names another completion is not this one's", () => {
+    const [response] = run(new ChatStreamAssembler({ completion: true }), [chunk([choice(0, { role: "assistant", content: "Lyon." })]), chunk([], { id: "chatcmpl-other", usage })]);
+    expect(response.completion).toEqual({ fields: { value: fields, line: 1 }, position: 0 });
+  });
+
+  test("not asked, the response holds no completion", () => {
+    const [response] = run(new ChatStreamAssembler(), [chunk([choice(0, { role: "assistant", content: "Lyon." }, "stop")], { usage })]);
+    expect(response).toEqual({ id: CHAT_ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Lyon." }], losses: [], line: 1, lastLine: 1 });
+  });
+});
+
+const RESP = "resp_0b7f2c1e9a4d";
+const FC = "fc_0b7f2c1e9a4d01";
+const MSG = "msg_0b7f2c1e9a4d02";
+const call = { id: FC, type: "function_call", status: "completed", arguments: "{\"city\":\"Lyon\"}", call_id: "call_Tq8mZ2vLx4Rb", name: "lookup_city" };
+const message = { id: MSG, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Looking it up.", annotations: [] }] };
+const resource = (status: string, output: unknown[]) => ({ id: RESP, object: "response", created_at: 1754693439, status, model: "gpt-4o-2024-08-06", output });
+const created = { type: "response.created", response: resource("in_progress", []) };
+const inProgress = { type: "response.in_progress", response: resource("in_progress", []) };
+const itemEvent = (type: string, index: number, item: object) => ({ type: `response.output_item.${type}`, output_index: index, item });
+
+describe("Open Responses events, asked for the resource", () => {
+  test("the terminal event's response object is the last one shown; its output holds the items, so no item lines", () => {
+    const completed = { type: "response.completed", response: resource("completed", [message, call]) };
+    const [response] = run(new ResponsesStreamAssembler({ resource: true }), [created, itemEvent("done", 0, message), itemEvent("done", 1, call), completed]);
+    expect(response).toEqual({ id: RESP, status: "completed", items: [message, call], losses: [], line: 1, lastLine: 4, resource: { snapshot: { value: completed.response, line: 4 } } });
+  });
+
+  test("streamed items each name the line of the event that last set them, in output order", () => {
+    const [response] = run(new ResponsesStreamAssembler({ resource: true }), [created, inProgress, itemEvent("added", 1, call), itemEvent("added", 0, message), itemEvent("done", 1, call)]);
+    expect(response.resource).toEqual({ snapshot: { value: inProgress.response, line: 2 }, itemLines: [4, 5] });
+  });
+
+  test("not asked, the response holds no resource", () => {
+    const [response] = run(new ResponsesStreamAssembler(), [created, itemEvent("done", 0, call)]);
+    expect(response).toEqual({ id: RESP, status: "in_progress", items: [call], losses: [], line: 1, lastLine: 2 });
+  });
+});

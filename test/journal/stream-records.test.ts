@@ -1,0 +1,234 @@
+import { describe, expect, test } from "vitest";
+import { StreamRecords, type JournalRecord, type StreamRecordsOptions } from "../../src/journal/stream-records.js";
+
+type Line = string | { error: string };
+
+/** Pushes lines numbered from 1 (objects as JSON, `{ error }` as a line the reader did not read), then finishes. */
+function read(lines: Array<Line | object>, options: StreamRecordsOptions = {}): JournalRecord[] {
+  const records = new StreamRecords(options);
+  const out = lines.flatMap((entry, i) => {
+    if (typeof entry === "string") return records.push({ source: "-", line: i + 1, text: entry });
+    if ("error" in entry && typeof entry.error === "string") return records.push({ source: "-", line: i + 1, text: "", error: entry.error });
+    return records.push({ source: "-", line: i + 1, text: JSON.stringify(entry) });
+  });
+  return [...out, ...records.finish()];
+}
+
+const parseError = (text: string) => {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${text} is JSON`);
+};
+
+const CHAT_ID = "chatcmpl-b610d559-f156-4aca-8827-24b4fe6af54f";
+const chunk = (delta: object, finishReason: string | null = null, id = CHAT_ID) => ({
+  id,
+  object: "chat.completion.chunk",
+  created: 1770770843,
+  model: "llama-3.3-70b-versatile",
+  choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+});
+const roleChunk = (id = CHAT_ID) => chunk({ role: "assistant", content: null }, null, id);
+const callChunk = (args: string, id = CHAT_ID) => chunk({ tool_calls: [{ index: 0, id: "tk85n1k4m", type: "function", function: { name: "weather", arguments: args } }] }, null, id);
+const argsChunk = (args: string) => chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] });
+const finishChunk = (id = CHAT_ID) => chunk({}, "tool_calls", id);
+const weatherCall = (status: string, args = "{}") => ({ type: "function_call", call_id: "tk85n1k4m", name: "weather", arguments: args, status });
+
+const RESP = "resp_0b7f2c1e9a4d";
+const FC = "fc_0b7f2c1e9a4d01";
+const callOpened = { id: FC, type: "function_call", status: "in_progress", arguments: "", call_id: "call_Tq8mZ2vLx4Rb", name: "lookup_city" };
+const callFinal = { ...callOpened, status: "completed", arguments: "{\"city\":\"Lyon\"}" };
+const created = { type: "response.created", response: { id: RESP, object: "response", status: "in_progress", output: [] } };
+const added = { type: "response.output_item.added", output_index: 0, item: callOpened };
+const argsDelta = (delta: string) => ({ type: "response.function_call_arguments.delta", item_id: FC, output_index: 0, delta });
+const itemDone = { type: "response.output_item.done", output_index: 0, item: callFinal };
+const completed = { type: "response.completed", response: { id: RESP, object: "response", status: "completed", output: [callFinal] } };
+const unknownEvent = { type: "response.audio.delta", delta: "AAAA" };
+
+const userMessage = { role: "user", content: "Weather in Lyon?" };
+const plain = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind });
+
+describe("JSON lines", () => {
+  test("each record comes out with its line and kind; blank lines give nothing", () => {
+    const output = { type: "function_call_output", call_id: "tk85n1k4m", output: "sunny" };
+    expect(read([userMessage, "", "   ", output])).toEqual([plain(1, userMessage, "chat_message"), plain(4, output, "responses_item")]);
+  });
+
+  test("a line that is not JSON, and a line the reader did not read, are errors on their lines", () => {
+    expect(read(["{not json", { error: "line is longer than 64 bytes (120 bytes); not read" }, userMessage])).toEqual([
+      { kind: "error", line: 1, detail: `line is not JSON: ${parseError("{not json")}` },
+      { kind: "error", line: 2, detail: "line is longer than 64 bytes (120 bytes); not read" },
+      plain(3, userMessage, "chat_message"),
+    ]);
+  });
+
+  test("a record of no known kind is a plain record for the reader to judge", () => {
+    expect(read([{ hello: "world" }])).toEqual([plain(1, { hello: "world" }, "unknown")]);
+  });
+
+  test("a record already parsed goes through the same routing", () => {
+    const records = new StreamRecords();
+    expect(records.pushRecord(userMessage, 7)).toEqual([plain(7, userMessage, "chat_message")]);
+    expect(records.pushRecord(callChunk("{}"), 8)).toEqual([]);
+    expect(records.finish()).toEqual([{ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "in_progress", items: [weatherCall("in_progress")], losses: [], line: 8, lastLine: 8 }, records: 1 }]);
+  });
+});
+
+describe("SSE text", () => {
+  test("each data payload is a record on the line of its first field; comments, event names and [DONE] give none", () => {
+    const lines = [": keep-alive", "event: message", `data: ${JSON.stringify(userMessage)}`, "", "data: [DONE]", ""];
+    expect(read(lines)).toEqual([plain(2, userMessage, "chat_message")]);
+  });
+
+  test("data that is not JSON is an error on its line", () => {
+    expect(read(["data: {broken", ""])).toEqual([{ kind: "error", line: 1, detail: `SSE data is not JSON: ${parseError("{broken")}` }]);
+  });
+
+  test("a JSON line after SSE text ends the SSE part: the event still being read comes first", () => {
+    const output = { type: "function_call_output", call_id: "tk85n1k4m", output: "sunny" };
+    expect(read([`data: ${JSON.stringify(userMessage)}`, JSON.stringify(output)])).toEqual([plain(1, userMessage, "chat_message"), plain(2, output, "responses_item")]);
+  });
+
+  test("a Chat stream in SSE text ends at [DONE]", () => {
+    const sse = [roleChunk(), callChunk("{}"), finishChunk()].flatMap((record) => [`data: ${JSON.stringify(record)}`, ""]);
+    const records = new StreamRecords();
+    const out = [...sse, "data: [DONE]"].flatMap((text, i) => records.push({ source: "-", line: i + 1, text }));
+    expect(out).toEqual([]);
+    expect(records.push({ source: "-", line: 8, text: "" })).toEqual([
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 5 }, records: 3 },
+    ]);
+    expect(records.finish()).toEqual([]);
+  });
+});
+
+describe("Chat chunks", () => {
+  test("a stream gives its response at the first record that is not part of it, counting the chunks that went into it", () => {
+    expect(read([userMessage, roleChunk(), callChunk("{}"), finishChunk(), userMessage])).toEqual([
+      plain(1, userMessage, "chat_message"),
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 2, lastLine: 4 }, records: 3 },
+      plain(5, userMessage, "chat_message"),
+    ]);
+  });
+
+  test("the first chunk of another completion closes the one before it", () => {
+    const other = "chatcmpl-c720e66a-0a67-4bdb-9938-35c5ac83d750";
+    const text = chunk({ role: "assistant", content: "Sunny in Lyon." }, null, other);
+    expect(read([roleChunk(), callChunk("{}"), finishChunk(), text, chunk({}, "stop", other)])).toEqual([
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 3 }, records: 3 },
+      { kind: "response", envelope: "chat", response: { id: other, status: "completed", items: [{ type: "message", role: "assistant", content: "Sunny in Lyon." }], losses: [], line: 4, lastLine: 5 }, records: 2 },
+    ]);
+  });
+
+  test("a usage chunk with no completion is unassembled, with what it was", () => {
+    const usage = { id: CHAT_ID, object: "chat.completion.chunk", created: 1770770843, model: "llama-3.3-70b-versatile", choices: [], usage: { prompt_tokens: 210, completion_tokens: 15, total_tokens: 225 } };
+    expect(read([usage, usage])).toEqual([
+      { kind: "unassembled", envelope: "chat", line: 1, lastLine: 2, records: 2, afterResponse: false, detail: "chat.completion.chunk records with no choices (2 records, lines 1-2) belong to no completion" },
+    ]);
+  });
+
+  test("chunks of an envelope that is not reassembled are plain records, and end the other envelope's stream", () => {
+    expect(read([created, roleChunk()], { reassemble: ["responses"] })).toEqual([
+      { kind: "response", envelope: "responses", response: { id: RESP, status: "in_progress", items: [], losses: [], line: 1, lastLine: 1 }, records: 1 },
+      plain(2, roleChunk(), "chat_chunk"),
+    ]);
+  });
+
+  test("a chunk the assembler rejects is rejected on its line, and the stream goes on", () => {
+    const rejected = { object: "chat.completion.chunk", choices: "none" };
+    expect(read([roleChunk(), rejected, callChunk("{}"), finishChunk()], { rejectionDamages: false })).toEqual([
+      { kind: "rejected", line: 2, envelope: "chat", reason: "a chat.completion.chunk is an object with a choices array" },
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 4 }, records: 3 },
+    ]);
+  });
+});
+
+describe("Open Responses events", () => {
+  test("the terminal event closes its response on its own line and is counted with it", () => {
+    const records = new StreamRecords();
+    const events = [created, added, argsDelta("{\"city\":\"Lyon\"}"), itemDone, completed];
+    const out = events.map((event, i) => records.push({ source: "-", line: i + 1, text: JSON.stringify(event) }));
+    expect(out).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [{ kind: "response", envelope: "responses", response: { id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 5 }, records: 5 }],
+    ]);
+    expect(records.finish()).toEqual([]);
+  });
+
+  test("events of no known type open no response: unassembled before any response, counted with the stream after one", () => {
+    expect(read([unknownEvent])).toEqual([
+      { kind: "unassembled", envelope: "responses", line: 1, lastLine: 1, records: 1, afterResponse: false, detail: "a streaming event of no known type opens no response (ignored, as the specification asks)" },
+    ]);
+    expect(read([created, completed, unknownEvent]).slice(1)).toEqual([
+      { kind: "unassembled", envelope: "responses", line: 3, lastLine: 3, records: 1, afterResponse: true, detail: "a streaming event of no known type opens no response (ignored, as the specification asks)" },
+    ]);
+  });
+
+  test("asked for whole records, a response carries the response object its events showed", () => {
+    const [response] = read([created, added, itemDone], { wholeRecords: true });
+    expect(response).toEqual({
+      kind: "response",
+      envelope: "responses",
+      response: { id: RESP, status: "in_progress", items: [callFinal], losses: [], line: 1, lastLine: 3, resource: { snapshot: { value: created.response, line: 1 }, itemLines: [3] } },
+      records: 3,
+    });
+  });
+});
+
+describe("a stream with a line that could not be read", () => {
+  const damage = (line: number) => ({ path: "", code: "form_changed", detail: `line ${line} of this stream could not be read; its calls are marked incomplete` });
+
+  test("a Chat stream with a line that is not JSON gives its calls incomplete, with the damage", () => {
+    const out = read([roleChunk(), callChunk(""), argsChunk("{\"city\":"), "{\"id\":\"chatcmpl-b610", argsChunk("\"Lyon\"}"), finishChunk()]);
+    expect(out).toEqual([
+      { kind: "error", line: 4, detail: `line is not JSON: ${parseError("{\"id\":\"chatcmpl-b610")}` },
+      {
+        kind: "response",
+        envelope: "chat",
+        response: { id: CHAT_ID, status: "completed", items: [weatherCall("incomplete", "{\"city\":\"Lyon\"}")], losses: [], line: 1, lastLine: 6 },
+        records: 5,
+        damage: damage(4),
+      },
+    ]);
+  });
+
+  test("an event stream with a line too long to read gives its calls incomplete, with the damage", () => {
+    const out = read([created, added, { error: "line is longer than 64 bytes; not read" }, itemDone, completed]);
+    expect(out).toEqual([
+      { kind: "error", line: 3, detail: "line is longer than 64 bytes; not read" },
+      { kind: "response", envelope: "responses", response: { id: RESP, status: "completed", items: [{ ...callFinal, status: "incomplete" }], losses: [], line: 1, lastLine: 5 }, records: 4, damage: damage(3) },
+    ]);
+  });
+
+  test("a line that cannot be read outside any stream damages none", () => {
+    const out = read(["{not json", roleChunk(), callChunk("{}"), finishChunk()]);
+    expect(out[1]).toEqual({ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 2, lastLine: 4 }, records: 3 });
+  });
+
+  test("the damage ends with its stream", () => {
+    const out = read([roleChunk(), "{not json", finishChunk(), userMessage, roleChunk(), callChunk("{}"), finishChunk()]);
+    expect(out.slice(3)).toEqual([{ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 5, lastLine: 7 }, records: 3 }]);
+  });
+
+  test("a stream record the assembler rejects damages its stream, unless told otherwise", () => {
+    const lines = [roleChunk(), callChunk("{}"), { object: "chat.completion.chunk" }, finishChunk()];
+    expect(read(lines)[1]).toEqual({
+      kind: "response",
+      envelope: "chat",
+      response: { id: CHAT_ID, status: "completed", items: [weatherCall("incomplete")], losses: [], line: 1, lastLine: 4 },
+      records: 3,
+      damage: damage(3),
+    });
+    expect(read(lines, { rejectionDamages: false })[1]).toEqual({
+      kind: "response",
+      envelope: "chat",
+      response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 4 },
+      records: 3,
+    });
+  });
+});
