@@ -16,30 +16,27 @@
 // | a record already in the target     | unchanged; a stream stays a stream, one record a line    |
 //
 // A reassembled stream is one whole response, so it keeps that kind: a response
-// object (not loose items), whose id, status and usage say what the stream said.
-// When the stream was cut, the status it left (in_progress) wins over the one a
-// finish_reason would give: its calls stay in_progress and the gate blocks them.
-// The chat.completion an event stream becomes can only say so with a null
-// finish_reason, which is reported as a loss.
+// object (not loose items), whose id, status and usage say what the stream said
+// (StreamRecords reads the streams, convertAssembledResponse writes them). A cut
+// stream, or one with a line that could not be read, never gives a completed call.
 import { responsesBodyToChatRequest } from "../../adapters/chat-completions/body-to-request.js";
 import { chatCompletionToResponse } from "../../adapters/chat-completions/completion-to-response.js";
 import { itemsToMessages } from "../../adapters/chat-completions/items-to-messages.js";
 import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
 import { chatRequestToResponsesBody } from "../../adapters/chat-completions/request-to-body.js";
 import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
-import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
+import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import type { JournalLine } from "../journal/read.js";
-import { ResponsesStreamAssembler } from "../journal/responses-stream.js";
-import { isSseFraming, SseParser, type SseEvent } from "../journal/sse.js";
+import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
 import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
 import { z } from "zod";
-import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
+import type { StreamLoss } from "../models/assembled-response.js";
 import { chatCompletionSchema, chatRequestBodySchema, type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
 import { pointer, prefixLosses, type Converted, type Loss } from "../models/loss.js";
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
-import { parseArgs, stringOption } from "./args.js";
+import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
@@ -65,6 +62,8 @@ a time, keeping each record's kind:
     stream                    response object would give (a cut stream has a
                               null finish_reason, reported as a loss)
 Streams are read as JSON lines or raw SSE text (data: lines, data: [DONE]).
+A stream with a line that could not be read has its calls incomplete (a
+finish_reason of length in a chat.completion), and a loss names that line.
 Records already in the target envelope are written unchanged; a stream in the
 target envelope stays a stream, one record per line, without its SSE framing.
 
@@ -126,19 +125,8 @@ export const convertCommand: Command = {
   summary: "convert a journal between Chat Completions and Open Responses",
   help,
   async run(argv, io) {
-    const args = parseArgs(argv, {
-      to: { value: true, choices: ["responses", "chat"] },
-      out: { value: true },
-      report: { value: true },
-      "max-line-bytes": { value: true },
-      help: {},
-      h: {},
-    });
-    if (args.options.help || args.options.h) {
-      await write(io.stdout, help);
-      return 0;
-    }
-    if (args.problems.length > 0) throw new UsageError(args.problems.join("\n"));
+    const args = await commandArgs(argv, { to: { value: true, choices: ["responses", "chat"] }, out: { value: true }, report: { value: true }, "max-line-bytes": { value: true } }, help, io.stdout);
+    if (!args) return 0;
     const target = stringOption(args, "to") as Envelope | undefined;
     if (target === undefined) throw new UsageError("convert needs --to responses or --to chat (see orbridge convert --help)");
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
@@ -208,85 +196,64 @@ export const convertCommand: Command = {
 
 /**
  * The records of one source, converted in input order. Loose records wait in a
- * run and streams in their assembler until the record that ends them arrives.
+ * run until the record that ends it; streams of the other envelope are
+ * reassembled by StreamRecords and come back as whole responses.
  */
 class JournalConverter {
   private readonly looseKind: RecordKind;
+  private readonly records: StreamRecords;
   private run: Pending[] = [];
-  private sse: SseParser | undefined;
-  private stream: StreamConversion | undefined;
 
   constructor(private readonly target: Envelope) {
     this.looseKind = target === "responses" ? "chat_message" : "responses_item";
+    // A stream in the target envelope stays a stream: only the other one is reassembled.
+    this.records = new StreamRecords({ reassemble: [target === "responses" ? "chat" : "responses"], rejectionDamages: false, wholeRecords: true });
   }
 
   push(line: JournalLine): Emitted[] {
-    if (line.error !== undefined) return [...this.flushRun(), notConverted(line.line, line.error)];
-    const text = line.text;
-    const out: Emitted[] = [];
-    if (this.sse || isSseFraming(text)) {
-      this.sse ??= new SseParser();
-      if (isSseFraming(text) || text.trim() === "") {
-        for (const event of this.sse.push(text, line.line)) out.push(...this.pushEvent(event));
-        return out;
-      }
-      // A JSON line after SSE text ends the SSE part of the journal.
-      for (const event of this.sse.finish()) out.push(...this.pushEvent(event));
-      this.sse = undefined;
-    }
-    if (text.trim() === "") return out;
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch (parseError) {
-      out.push(...this.flushRun(), notConverted(line.line, `line is not JSON: ${(parseError as Error).message}`));
-      return out;
-    }
-    out.push(...this.pushRecord(record, line.line));
-    return out;
+    return this.convert(this.records.push(line));
   }
 
-  /** End of the source: the run, the SSE event and the stream still open. */
+  /** End of the source: the SSE event and the stream still open, then the run. */
   finish(): Emitted[] {
-    const out: Emitted[] = [];
-    if (this.sse) for (const event of this.sse.finish()) out.push(...this.pushEvent(event));
-    this.sse = undefined;
-    out.push(...this.flushRun(), ...this.finishStream());
+    const out = this.convert(this.records.finish());
+    out.push(...this.flushRun());
     return out;
   }
 
-  private pushEvent(event: SseEvent): Emitted[] {
-    // `[DONE]` is framing, not a record: it ends the Chat stream.
-    if (event.data === "[DONE]") return this.stream?.envelope === "chat" ? this.finishStream() : [];
-    let record: unknown;
-    try {
-      record = JSON.parse(event.data);
-    } catch (error) {
-      return [...this.flushRun(), notConverted(event.line, `SSE data is not JSON: ${(error as Error).message}`)];
-    }
-    return this.pushRecord(record, event.line);
-  }
-
-  private pushRecord(record: unknown, line: number): Emitted[] {
-    const kind = detectRecord(record);
-    const streamed = kind === "chat_chunk" ? "chat" : kind === "responses_event" ? "responses" : undefined;
+  private convert(records: JournalRecord[]): Emitted[] {
     const out: Emitted[] = [];
-    // A stream ends at the first record that is not part of it.
-    if (this.stream && this.stream.envelope !== streamed) out.push(...this.finishStream());
-    if (kind === this.looseKind) {
-      // A user, system or developer message starts a new turn: no call of
-      // the run so far reaches past it, so the run can be written.
-      if (startsTurn(record)) out.push(...this.flushRun());
-      this.run.push({ line, record });
-      return out;
+    for (const entry of records) {
+      if (entry.kind === "plain" && entry.recordKind === this.looseKind) {
+        // A user, system or developer message starts a new turn: no call of
+        // the run so far reaches past it, so the run can be written.
+        if (startsTurn(entry.record)) out.push(...this.flushRun());
+        this.run.push({ line: entry.line, record: entry.record });
+        continue;
+      }
+      out.push(...this.flushRun());
+      switch (entry.kind) {
+        case "plain":
+          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line));
+          break;
+        case "error":
+          out.push(notConverted(entry.line, entry.detail));
+          break;
+        case "rejected":
+          out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
+          break;
+        case "response":
+          out.push(convertStreamed(entry));
+          break;
+        case "unassembled":
+          out.push(unassembled(entry));
+          break;
+        default: {
+          const unknownEntry: never = entry;
+          throw new TypeError(`journal record ${JSON.stringify(unknownEntry)} is not converted`);
+        }
+      }
     }
-    out.push(...this.flushRun());
-    if (streamed === undefined || streamed === this.target) {
-      out.push(convertRecord(record, kind, this.target, line));
-      return out;
-    }
-    this.stream ??= new StreamConversion(streamed);
-    out.push(...this.stream.push(record as Fields, line));
     return out;
   }
 
@@ -296,14 +263,25 @@ class JournalConverter {
     this.run = [];
     return [convertRun(pending, this.target)];
   }
+}
 
-  private finishStream(): Emitted[] {
-    const stream = this.stream;
-    this.stream = undefined;
-    return stream ? stream.finish() : [];
+/** A response reassembled from a stream, as the other envelope's whole record; each input record is counted with it. */
+function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>): Emitted {
+  const { response, records } = entry;
+  try {
+    const converted = convertAssembledResponse(entry);
+    return { line: response.line, records: [converted.value], losses: converted.losses, errors: [], converted: records };
+  } catch (error) {
+    return notConverted(response.line, `the response streamed on lines ${response.line}-${response.lastLine} was not converted: ${(error as Error).message}`, records);
   }
 }
 
+/** Stream records that went into no response: counted with the stream after one, an error before any. */
+function unassembled(entry: Extract<JournalRecord, { kind: "unassembled" }>): Emitted {
+  // A trailing usage chunk, or an event this project does not know, went with the stream.
+  if (entry.afterResponse) return { line: entry.line, records: [], losses: [], errors: [], converted: entry.records };
+  return notConverted(entry.line, `${entry.detail}: nothing to convert`, entry.records);
+}
 
 function startsTurn(record: unknown): boolean {
   return isPlainObject(record) && (record.role === "user" || record.role === "system" || record.role === "developer");
@@ -429,243 +407,4 @@ function convertWhole(record: unknown, kind: WholeKind): Converted<unknown> {
       throw new TypeError(`record kind ${String(unknownKind)} is not a whole record`);
     }
   }
-}
-
-// --- Streams -----------------------------------------------------------------
-
-/** What a closed Chat completion needs beyond its items to become a chat.completion. */
-interface ChatWhole {
-  /** The completion fields of its first chunk with a choice (id, created, model…), and that chunk's line. */
-  fields?: Fields;
-  line?: number;
-  /** The choice that continues the conversation (the lowest index) and its position in the chunk. */
-  firstIndex?: number;
-  position?: number;
-  finish: Map<number, { reason: string; line: number; position: number }>;
-  usage?: Fields;
-  usageLine?: number;
-}
-
-/** What a closed Open Responses response needs beyond its items: the last response object the stream showed. */
-interface ResponsesWhole {
-  snapshot?: Fields;
-  snapshotLine?: number;
-  /** The snapshot came from the terminal event, whose output wins when it has one. */
-  terminal: boolean;
-  /** Line of the event that last set the item at each output_index. */
-  itemLines: Map<number, number>;
-}
-
-const RESPONSE_EVENTS: ReadonlySet<string> = new Set(["response.created", "response.queued", "response.in_progress", "response.completed", "response.incomplete", "response.failed"]);
-const TERMINAL_EVENTS: ReadonlySet<string> = new Set(["response.completed", "response.incomplete", "response.failed"]);
-const ITEM_EVENTS: ReadonlySet<string> = new Set(["response.output_item.added", "response.output_item.done"]);
-
-/**
- * One stream of the other envelope: its records go to the assembler, and beside
- * it the fields of the whole response that the assembler does not keep (model,
- * usage, the finish_reason, the response object) are followed, so that each
- * response it closes is converted as the non-streamed record would be. Each
- * input record is counted with the response it went into.
- */
-class StreamConversion {
-  private readonly chat = new ChatStreamAssembler();
-  private readonly responses = new ResponsesStreamAssembler();
-  private chatWhole: ChatWhole | undefined;
-  private responsesWhole: ResponsesWhole | undefined;
-  /** Records pushed and not yet counted with a response, and the line of the first. */
-  private pending = 0;
-  private firstPending = 0;
-  private lastPending = 0;
-  private closedAny = false;
-
-  constructor(readonly envelope: Envelope) {}
-
-  push(record: Fields, line: number): Emitted[] {
-    let closed: AssembledResponse[];
-    try {
-      closed = this.envelope === "chat" ? this.chat.push(record, line) : this.responses.push(record, line);
-    } catch (error) {
-      return [notConverted(line, `not reassembled: ${(error as Error).message}`)];
-    }
-    const wholes = this.envelope === "chat" ? this.followChat(record, line, closed.length) : this.followResponses(record, line, closed.length);
-    if (this.pending === 0) this.firstPending = line;
-    this.lastPending = line;
-    this.pending += 1;
-    // Records before this one belong to the first response closed; this one to
-    // a response closed by it (a terminal event), else to the one it opens.
-    let earlier = this.pending - 1;
-    let current = 1;
-    const out = closed.map((response, i) => {
-      const includesCurrent = current === 1 && response.lastLine >= line;
-      const records = earlier + (includesCurrent ? current : 0);
-      earlier = 0;
-      if (includesCurrent) current = 0;
-      return this.whole(response, wholes[i], records);
-    });
-    this.pending = earlier + current;
-    if (closed.length > 0 && this.pending > 0) this.firstPending = line;
-    return out;
-  }
-
-  /** End of the stream: the response still open, as it was last seen. */
-  finish(): Emitted[] {
-    const closed = this.envelope === "chat" ? this.chat.finish() : this.responses.finish();
-    const whole = this.envelope === "chat" ? this.chatWhole : this.responsesWhole;
-    this.chatWhole = undefined;
-    this.responsesWhole = undefined;
-    const pending = this.pending;
-    this.pending = 0;
-    if (closed.length > 0) return [this.whole(closed[0], whole, pending)];
-    if (pending === 0) return [];
-    // Records after the last response that opened nothing (a trailing usage
-    // chunk, an event this project does not know) went with the stream.
-    if (this.closedAny) return [{ line: this.firstPending, records: [], losses: [], errors: [], converted: pending }];
-    const which = pending === 1 ? "" : ` (${pending} records, lines ${this.firstPending}-${this.lastPending})`;
-    const one = pending === 1;
-    const detail =
-      this.envelope === "chat"
-        ? `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion: nothing to convert`
-        : `${one ? "a streaming event" : "streaming events"} of no known type${which} ${one ? "opens" : "open"} no response (ignored, as the specification asks): nothing to convert`;
-    return [notConverted(this.firstPending, detail, pending)];
-  }
-
-  private whole(response: AssembledResponse, whole: ChatWhole | ResponsesWhole | undefined, records: number): Emitted {
-    this.closedAny = true;
-    try {
-      const converted =
-        this.envelope === "chat"
-          ? chatStreamToResponse(response, (whole as ChatWhole | undefined) ?? { finish: new Map() })
-          : responsesStreamToCompletion(response, (whole as ResponsesWhole | undefined) ?? { terminal: false, itemLines: new Map() });
-      const losses = [...response.losses, ...converted.losses].sort((a, b) => a.line - b.line);
-      return { line: response.line, records: [converted.value], losses, errors: [], converted: records };
-    } catch (error) {
-      return notConverted(response.line, `the response streamed on lines ${response.line}-${response.lastLine} was not converted: ${(error as Error).message}`, records);
-    }
-  }
-
-  /** Follows a chunk the Chat assembler has seen; returns the wholes of the completions it closed. */
-  private followChat(chunk: Fields, line: number, closedCount: number): ChatWhole[] {
-    const wholes: ChatWhole[] = [];
-    // Only the next completion's first chunk closes one, and it opens the next.
-    if (closedCount > 0) {
-      wholes.push(this.chatWhole ?? { finish: new Map() });
-      this.chatWhole = undefined;
-    }
-    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-    if (choices.length > 0 && !this.chatWhole) {
-      const { choices: _choices, usage: _usage, obfuscation: _obfuscation, ...fields } = chunk;
-      this.chatWhole = { fields, line, finish: new Map() };
-    }
-    const whole = this.chatWhole;
-    if (!whole) return wholes;
-    const id = typeof chunk.id === "string" && chunk.id !== "" ? chunk.id : undefined;
-    if (choices.length === 0 && id !== undefined && id !== whole.fields?.id) return wholes;
-    choices.forEach((choice, position) => {
-      if (!isPlainObject(choice)) return;
-      const index = typeof choice.index === "number" && Number.isInteger(choice.index) ? choice.index : 0;
-      if (whole.firstIndex === undefined || index < whole.firstIndex) {
-        whole.firstIndex = index;
-        whole.position = position;
-      }
-      if (typeof choice.finish_reason === "string") whole.finish.set(index, { reason: choice.finish_reason, line, position });
-    });
-    if (isPlainObject(chunk.usage)) {
-      whole.usage = chunk.usage;
-      whole.usageLine = line;
-    }
-    return wholes;
-  }
-
-  /** Follows an event the Open Responses assembler has seen; returns the wholes of the responses it closed. */
-  private followResponses(event: Fields, line: number, closedCount: number): ResponsesWhole[] {
-    const wholes: ResponsesWhole[] = [];
-    const type = String(event.type);
-    const terminal = TERMINAL_EVENTS.has(type);
-    // Another response's event closes the one before it; a terminal event then closes its own.
-    const earlier = terminal ? closedCount - 1 : closedCount;
-    for (let i = 0; i < earlier; i++) {
-      wholes.push(this.responsesWhole ?? { terminal: false, itemLines: new Map() });
-      this.responsesWhole = undefined;
-    }
-    const whole: ResponsesWhole = (this.responsesWhole ??= { terminal: false, itemLines: new Map() });
-    if (RESPONSE_EVENTS.has(type) && isPlainObject(event.response)) {
-      whole.snapshot = event.response;
-      whole.snapshotLine = line;
-      whole.terminal = terminal;
-    }
-    const index = event.output_index;
-    if (ITEM_EVENTS.has(type) && typeof index === "number" && Number.isInteger(index) && index >= 0 && isPlainObject(event.item)) whole.itemLines.set(index, line);
-    if (terminal && closedCount > 0) {
-      wholes.push(whole);
-      this.responsesWhole = undefined;
-    }
-    return wholes;
-  }
-}
-
-/**
- * A reassembled Chat completion as a response object: the chat.completion it
- * streams (its message rebuilt from the items) goes through the same converter
- * as a non-streamed one. A status a finish_reason cannot give (a cut stream is
- * in_progress; an unknown reason incomplete) is the stream's.
- */
-function chatStreamToResponse(response: AssembledResponse, whole: ChatWhole): { value: unknown; losses: StreamLoss[] } {
-  const items = response.items.map((item) => {
-    if (!isPlainObject(item) || !("status" in item)) return item;
-    const { status: _status, ...rest } = item;
-    return rest as CanonicalItem;
-  });
-  const line = whole.line ?? response.line;
-  const delta = pointer("choices", whole.position ?? 0, "delta");
-  const rebuilt = itemsToMessages({ items });
-  const losses: StreamLoss[] = rebuilt.losses.map((loss) => ({ ...loss, line, path: delta }));
-  const message = rebuilt.value.find((candidate) => candidate.role === "assistant") ?? { role: "assistant", content: null };
-  const finish = whole.firstIndex === undefined ? undefined : whole.finish.get(whole.firstIndex);
-  const completion: Fields = {
-    ...(whole.fields ?? (response.id !== undefined ? { id: response.id } : {})),
-    object: "chat.completion",
-    choices: [{ index: 0, message, finish_reason: finish?.reason ?? null }],
-  };
-  if (whole.usage !== undefined) completion.usage = whole.usage;
-  const converted = chatCompletionToResponse({ completion: completion as ChatCompletion });
-  const value = converted.value as ResponseResource & Fields;
-  const streamStatus = response.status;
-  const restatus = streamStatus !== undefined && streamStatus !== value.status;
-  for (const loss of converted.losses) {
-    if (loss.path === "/choices/0/finish_reason") {
-      if (restatus) continue;
-      losses.push({ ...loss, line: finish?.line ?? line, path: pointer("choices", finish?.position ?? 0, "finish_reason") });
-    } else if (loss.path.startsWith("/usage")) losses.push({ ...loss, line: whole.usageLine ?? line });
-    else if (loss.path.startsWith("/choices/0/message")) losses.push({ ...loss, line, path: delta });
-    else losses.push({ ...loss, line });
-  }
-  if (restatus) {
-    value.status = streamStatus;
-    for (const item of value.output as Fields[]) if ("status" in item) item.status = streamStatus;
-    if (finish !== undefined) {
-      losses.push({ line: finish.line, path: pointer("choices", finish.position, "finish_reason"), code: "form_changed", detail: `finish_reason ${JSON.stringify(finish.reason)} written as status ${streamStatus}` });
-    }
-  }
-  return { value, losses };
-}
-
-/**
- * A reassembled Open Responses response as a chat.completion: the last response
- * object the stream showed, with the reassembled output and status, goes
- * through the same converter as a response object on its own line.
- */
-function responsesStreamToCompletion(response: AssembledResponse, whole: ResponsesWhole): { value: unknown; losses: StreamLoss[] } {
-  const resource = { ...(whole.snapshot ?? (response.id !== undefined ? { id: response.id } : {})), object: "response", status: response.status, output: response.items };
-  const converted = responseToChatCompletion({ response: resource as unknown as ResponseResource });
-  const snapshotOutput = whole.snapshot?.output;
-  const outputFromSnapshot = whole.terminal && Array.isArray(snapshotOutput) && (snapshotOutput.length > 0 || whole.itemLines.size === 0);
-  const indexes = [...whole.itemLines.keys()].sort((a, b) => a - b);
-  const losses = converted.losses.map((loss): StreamLoss => {
-    const item = /^\/output\/(\d+)(.*)$/.exec(loss.path);
-    const itemLine = item && !outputFromSnapshot ? whole.itemLines.get(indexes[Number(item[1])]) : undefined;
-    if (item && itemLine !== undefined) return { ...loss, line: itemLine, path: "/item" + item[2] };
-    if (whole.snapshotLine !== undefined) return { ...loss, line: whole.snapshotLine, path: "/response" + loss.path };
-    return { ...loss, line: response.line };
-  });
-  return { value: converted.value, losses };
 }

@@ -727,3 +727,90 @@ describe("help", () => {
     expect(result.stdout).toContain("  convert    convert a journal between Chat Completions and Open Responses\n");
   });
 });
+
+describe("a stream with a line that could not be read", () => {
+  const damage = (line: number, missing: number) => ({ line, path: "", code: "form_changed", detail: `line ${missing} of this stream could not be read; its calls are marked incomplete` });
+
+  test("a chunk stream with a line that is not JSON gives an incomplete response whose calls are incomplete, and a loss names the line", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const [first, second, third] = readFileSync(stream("chat-groq-whole-call", "chunks.jsonl"), "utf8").trimEnd().split("\n");
+    const cut = '{"id":"chatcmpl-b610d559-f156-4aca-8827-24b4fe6af54f","object":"chat.co';
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", report], [first, second, cut, third].join("\n") + "\n");
+    let notJson = "";
+    try {
+      JSON.parse(cut);
+    } catch (error) {
+      notJson = (error as Error).message;
+    }
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 1,
+      stdout: [{ ...groqResponse, status: "incomplete", output: [{ ...groqResponse.output[0], status: "incomplete" }] }],
+      stderr: `orbridge convert: line 3: line is not JSON: ${notJson}\nread 4 lines: 3 records, 1 errors; 8 losses\n`,
+    });
+    expect(readReport(report)).toEqual([
+      { line: 3, path: "", code: "error", detail: `line is not JSON: ${notJson}` },
+      groqLosses[0],
+      groqLosses[1],
+      damage(1, 3),
+      ...groqLosses.slice(2).map((loss) => ({ ...loss, line: 4 })),
+      { line: 4, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "tool_calls" written as status incomplete' },
+    ]);
+  });
+
+  test("an event stream with a line longer than --max-line-bytes gives a chat.completion whose calls are not completed, and a loss names the line", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const events = readFileSync(stream("responses-azure-function-call", "chunks.jsonl"), "utf8").trimEnd().split("\n");
+    const long = JSON.stringify({ type: "response.function_call_arguments.delta", sequence_number: 5, item_id: "fc_0", output_index: 0, delta: "", obfuscation: "x".repeat(3000) });
+    const stdin = [...events.slice(0, 5), long, ...events.slice(5)].join("\n") + "\n";
+    const result = await runOrbridge(["convert", "--to", "chat", "--report", report, "--max-line-bytes", "2500"], stdin);
+    const tooLong = `line is ${Buffer.byteLength(long)} bytes, over the limit of 2500 bytes; it was not read`;
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({
+      code: 1,
+      stdout: [
+        {
+          id: AZURE_RESPONSE_ID,
+          object: "chat.completion",
+          created: 1770803615,
+          model: "gpt-5.1",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: "call_H5DxLSFnsGhiROnUiDHmgyc8", type: "function", function: { name: "weather", arguments: '{"location":"San Francisco"}' } }],
+              },
+              logprobs: null,
+              finish_reason: "length",
+            },
+          ],
+          usage: chatUsage(45, 24),
+          service_tier: "default",
+        },
+      ],
+      stderr: `orbridge convert: line 6: ${tooLong}\nread 13 lines: 12 records, 1 errors; 8 losses\n`,
+    });
+    expect(readReport(report)).toEqual([
+      { line: 6, path: "", code: "error", detail: tooLong },
+      damage(1, 6),
+      notNeutral(13, "completed_at", "null"),
+      { line: 13, path: "/response/content_filters", code: "provider_extension", detail: '"content_filters" is not a field of the portable shape; Chat Completions has no place for it' },
+      { line: 13, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      notNeutral(13, "reasoning", "null"),
+      notNeutral(13, "store", "false"),
+      { line: 13, path: "/response/text/verbosity", code: "unsupported_field", detail: "text.verbosity has no place in a chat.completion" },
+      notNeutral(13, "tools", "[]"),
+    ]);
+  });
+
+  test("the converted completion normalizes to incomplete calls, as the stream does", async () => {
+    const events = readFileSync(stream("responses-azure-function-call", "chunks.jsonl"), "utf8").trimEnd().split("\n");
+    const stdin = [...events.slice(0, 5), "{not json", ...events.slice(5)].join("\n") + "\n";
+    const converted = await runOrbridge(["convert", "--to", "chat"], stdin);
+    const fromCompletion = await runOrbridge(["normalize"], converted.stdout);
+    const fromStream = await runOrbridge(["normalize"], stdin);
+    const statuses = (text: string) => records(text).flatMap((item) => (item.type === "function_call" ? [item.status] : []));
+    expect(statuses(fromStream.stdout)).toEqual(["incomplete"]);
+    expect(statuses(fromCompletion.stdout)).toEqual(["incomplete"]);
+  });
+});
