@@ -15,7 +15,9 @@
 // | {request, response} | the request's items, then the response's                       |
 // | raw SSE lines       | their `data:` payloads, as the records above                   |
 //
-// Lines become records, and streams responses, in StreamRecords.
+// Lines become records, and streams whole responses, in StreamRecords: a stream
+// with a line that cannot be read gives no completed call.
+//
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice.
 import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
@@ -82,7 +84,7 @@ export class JournalNormalizer {
     return out;
   }
 
-  /** A record already parsed (a library caller's object, or an SSE payload). */
+  /** A record already parsed (a library caller's object). */
   pushRecord(record: unknown, line: number): NormalizedRecord[] {
     return this.normalized(this.records.pushRecord(record, line));
   }

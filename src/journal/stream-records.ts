@@ -11,8 +11,9 @@
 // |   JSON                                   |                                                         |
 // | a chunk or event of a reassembled        | nothing until the record that closes its response; then |
 // |   envelope                               |   `response`, with how many records went into it        |
-// | a stream record the assembler rejects    | `rejected`; the stream is damaged, unless told otherwise|
-// | stream records that went into no response| `unassembled`, with their count, when the stream ends   |
+// | a stream record the assembler rejects    | `rejected`; the stream is damaged, unless told not to   |
+// | stream records that went into no         | `unassembled`, with their count, when the stream ends   |
+// |   response                               |                                                         |
 // | any record that is not part of the open  | the open stream's last response first, then the record  |
 // |   stream                                 |                                                         |
 //
