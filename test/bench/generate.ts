@@ -123,10 +123,10 @@ export class JournalGenerator {
     if (fate === "schema") {
       args = r.chance(0.1) ? JSON.stringify(args) : encode(r, breakArguments(r, tool.parameters, tool.args(r)));
     } else if (fate === "json") {
-      args = r.chance(0.5) ? args.slice(0, r.int(1, args.length - 1)) : args.replace(/"(\w+)":/, "$1:");
+      args = r.chance(0.5) ? args.slice(0, whole(args, r.int(1, args.length - 1))) : args.replace(/"(\w+)":/, "$1:");
     } else if (fate === "status") {
       status = r.pick(["in_progress", "incomplete", undefined] as const);
-      if (status !== undefined) args = args.slice(0, r.int(1, args.length - 1));
+      if (status !== undefined) args = args.slice(0, whole(args, r.int(1, args.length - 1)));
     }
     return { tool: name, callId: `call_${r.alnum(24)}`, itemId: `fc_${r.hex(48)}`, arguments: args, status, fate, output: tool.output(r) };
   }
@@ -431,13 +431,23 @@ function encode(random: Random, args: Record<string, unknown>): string {
   return random.chance(0.15) ? compact.replace(/","/g, '", "').replace(/":"/g, '": "') : compact;
 }
 
-/** Splits `text` into at most `max` streamed fragments, cutting anywhere, as providers do. */
+/**
+ * A cut at `at` moved past the low half of a surrogate pair: providers cut
+ * streamed text between characters, and a fragment holding half an emoji would
+ * be a lone surrogate, which no real journal carries.
+ */
+function whole(text: string, at: number): number {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at + 1 : at;
+}
+
+/** Splits `text` into at most `max` streamed fragments, cutting between any two characters, as providers do. */
 function pieces(random: Random, text: string, max: number): string[] {
   const count = Math.min(max, Math.max(1, Math.ceil(text.length / random.int(8, 40))));
   const out: string[] = [];
   let start = 0;
   for (let i = 1; i <= count; i++) {
-    const end = i === count ? text.length : Math.max(start, Math.min(text.length, start + Math.round((text.length - start) / (count - i + 1)) + random.int(-3, 3)));
+    const end = i === count ? text.length : whole(text, Math.max(start, Math.min(text.length, start + Math.round((text.length - start) / (count - i + 1)) + random.int(-3, 3))));
     out.push(text.slice(start, end));
     start = end;
   }
