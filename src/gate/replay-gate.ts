@@ -44,7 +44,9 @@ export interface GateOptions {
   cache?: SchemaCache;
 }
 
-const sharedCache = new SchemaCache();
+// Made on first use: a caller that brings its own cache (the journal gate does)
+// never pays for a second Ajv instance at start-up.
+let sharedCache: SchemaCache | undefined;
 
 /**
  * Decides whether `item` may be replayed as a tool call. `schema` is the JSON
@@ -90,7 +92,7 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
       const name = typeof fields!.name === "string" ? `"${fields!.name}"` : "this call";
       return { reason: "unknown_tool", detail: `no schema is known for ${name}`, path: "/name" };
     }
-    const compiled = (options.cache ?? sharedCache).compile(schema);
+    const compiled = (options.cache ?? (sharedCache ??= new SchemaCache())).compile(schema);
     if (!compiled.ok) return { reason: "arguments_schema", detail: compiled.error, path: "/arguments" };
     if (!compiled.validate(value)) {
       return { reason: "arguments_schema", detail: describeSchemaErrors(compiled.validate.errors), path: "/arguments" };
