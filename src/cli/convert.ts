@@ -207,7 +207,7 @@ class JournalConverter {
   constructor(private readonly target: Envelope) {
     this.looseKind = target === "responses" ? "chat_message" : "responses_item";
     // A stream in the target envelope stays a stream: only the other one is reassembled.
-    this.records = new StreamRecords({ reassemble: [target === "responses" ? "chat" : "responses"], rejectionDamages: false, wholeRecords: true });
+    this.records = new StreamRecords({ reassemble: [target === "responses" ? "chat" : "responses"], wholeRecords: true });
   }
 
   push(line: JournalLine): Emitted[] {

@@ -112,7 +112,8 @@ export class JournalNormalizer {
           out.push(this.assembled(entry));
           break;
         case "unassembled":
-          // Stream records that opened no response hold no item.
+          // Stream records that opened no response hold no item; they are said, not dropped.
+          out.push({ kind: "items", source: this.source, line: entry.line, recordKind: entry.envelope === "chat" ? "chat_chunk" : "responses_event", envelope: entry.envelope, items: [], losses: [{ path: "", code: "unsupported_item", detail: entry.detail }], repeated: 0 });
           break;
         default:
           return assertNever(entry);

@@ -415,14 +415,16 @@ describe("orbridge convert --to responses: Chat streams", () => {
     });
   });
 
-  test("a chunk the assembler cannot read is an error on its line, and the rest of the stream is converted", async () => {
+  test("a chunk the assembler cannot read is an error on its line, and the rest of the stream is converted with its calls incomplete", async () => {
     const [first, second, third] = readFileSync(stream("chat-groq-whole-call", "chunks.jsonl"), "utf8").trimEnd().split("\n");
     const stdin = [first, second, '{"object":"chat.completion.chunk","choices":"none"}', third].join("\n") + "\n";
     const result = await runOrbridge(["convert", "--to", "responses"], stdin);
+    // The stream lost a record: whatever it held, no call of it may pass as completed.
+    const damaged = { ...groqResponse, status: "incomplete", output: groqResponse.output.map((item: Record<string, unknown>) => ({ ...item, status: "incomplete" })) };
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 1,
-      stdout: [groqResponse],
-      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 errors; 6 losses\n",
+      stdout: [damaged],
+      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 errors; 8 losses\n",
     });
   });
 });

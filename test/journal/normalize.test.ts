@@ -224,3 +224,11 @@ describe("a stream with a piece missing never yields a completed call", () => {
     ]);
   });
 });
+
+describe("stream records that go into no response", () => {
+  test("are reported as a loss on their line, not dropped", async () => {
+    const records = await normalize([{ type: "response.audio.delta", sequence_number: 1, delta: "AAAA" }, { type: "message", role: "user", content: "next" }]);
+    expect(records[0]).toMatchObject({ kind: "items", line: 1, items: [], losses: [{ path: "", code: "unsupported_item" }] });
+    expect(itemsOf(records)).toEqual([{ type: "message", role: "user", content: "next" }]);
+  });
+});
