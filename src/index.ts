@@ -37,7 +37,8 @@ export { diffJournals, diffJournalsAsync, JournalDiffer, DIFFERENCE_CODES, type 
 export { detectRecord, type RecordKind } from "./journal/detect.js";
 export { JournalNormalizer, normalizeJournal, type NormalizedRecord, type NormalizeOptions, type JournalInput } from "./journal/normalize.js";
 export { ResponsesStreamAssembler } from "./journal/responses-stream.js";
-export { SseParser, type SseEvent } from "./journal/sse.js";
+export { SseParser, isSseFraming, type SseEvent } from "./journal/sse.js";
+export { StreamRecords, type JournalRecord, type StreamRecordsOptions } from "./journal/stream-records.js";
 export { readLines, type JournalLine, type ReadOptions } from "./journal/read.js";
 
 /**
