@@ -23,6 +23,7 @@
 import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
+import { detached } from "../models/json-value.js";
 import { prefixLosses, type Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
@@ -60,6 +61,9 @@ export type NormalizedRecord =
     }
   | { kind: "error"; source?: string; line: number; detail: string };
 
+const MAX_CONVERSATION_ITEMS = 10_000;
+const MAX_CONVERSATION_CHARS = 16 * 1024 * 1024;
+
 export class JournalNormalizer {
   private readonly origin: string;
   private readonly keepRepeats: boolean;
@@ -68,6 +72,9 @@ export class JournalNormalizer {
   private readonly records = new StreamRecords();
   /** Keys of the conversation so far, to recognise a request that replays it. */
   private conversation: string[] = [];
+  /** Characters held in `conversation`; past the limit the conversation is no longer followed. */
+  private conversationSize = 0;
+  private conversationLost = false;
 
   constructor(options: NormalizeOptions = {}) {
     this.origin = (options.origin ?? "openai").replace(/:$/, "");
@@ -181,7 +188,7 @@ export class JournalNormalizer {
     const carriesHistory = parts.requestItemCount > 0;
     // A request carries the conversation so far: emit what is new.
     const repeated = carriesHistory && !this.keepRepeats ? this.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
-    if (carriesHistory) this.conversation = [];
+    if (carriesHistory) this.forgetConversation(false);
     this.extendConversation(parts.items);
     return {
       kind: "items",
@@ -269,13 +276,27 @@ export class JournalNormalizer {
   /** How many leading items of a request repeat the conversation so far. */
   private repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
-    if (this.conversation.length === 0 || this.conversation.length > count) return 0;
+    if (this.conversationLost || this.conversation.length === 0 || this.conversation.length > count) return 0;
     for (let i = 0; i < this.conversation.length; i++) if (conversationKey(items[i]) !== this.conversation[i]) return 0;
     return this.conversation.length;
   }
 
   private extendConversation(items: readonly CanonicalItem[]): void {
-    for (const item of items) this.conversation.push(conversationKey(item));
+    if (this.conversationLost) return;
+    for (const item of items) {
+      const key = detached(conversationKey(item));
+      this.conversation.push(key);
+      this.conversationSize += key.length;
+    }
+    // Memory stays bounded: a conversation this long is not followed further, and
+    // a request that replays it is then emitted whole rather than guessed at.
+    if (this.conversation.length > MAX_CONVERSATION_ITEMS || this.conversationSize > MAX_CONVERSATION_CHARS) this.forgetConversation(true);
+  }
+
+  private forgetConversation(lost: boolean): void {
+    this.conversation = [];
+    this.conversationSize = 0;
+    this.conversationLost = lost;
   }
 }
 
