@@ -8,7 +8,7 @@ import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.j
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
-import { UsageError, write, type ExitCode } from "./io.js";
+import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { styleFor, type Style } from "./style.js";
 
@@ -105,13 +105,14 @@ export const gateCommand: Command = {
     const style = styleFor(io.stdout, io.env);
     const counts = { lines: 0, items: 0, errors: 0, blocked: 0 };
 
+    const out = new LineWriter(io.stdout);
     const emit = async (records: GateRecord[]) => {
       for (const record of records) {
         if (record.reason === "error") counts.errors += 1;
         else counts.items += 1;
         if (record.blocked) counts.blocked += 1;
         const shown = sources.length > 1 ? record : withoutSource(record);
-        await write(io.stdout, format === "json" ? JSON.stringify(shown) + "\n" : textLine(shown, style));
+        await out.line(format === "json" ? JSON.stringify(shown) : textLine(shown, style));
       }
     };
     const gateRecords = (records: NormalizedRecord[]) =>
@@ -127,6 +128,7 @@ export const gateCommand: Command = {
       }
       await emit(gateRecords(normalizer.finish()));
       await emit(gate.finish());
+      await out.flush();
     } finally {
       progress.done();
     }
@@ -147,5 +149,5 @@ function textLine(record: GateRecord, style: Style): string {
   const what = [typeof record.type === "string" ? record.type : "-", typeof record.call_id === "string" ? record.call_id : "-"].join(" ");
   const mark = record.blocked ? style.blocked("BLOCKED") : style.passed("pass");
   const findings = record.findings.map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
-  return `${at}  ${what}  ${mark} ${record.reason}: ${record.detail}${findings}\n`;
+  return `${at}  ${what}  ${mark} ${record.reason}: ${record.detail}${findings}`;
 }

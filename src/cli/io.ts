@@ -30,3 +30,24 @@ export function write(stream: Writable, chunk: string): Promise<void> | undefine
 
 /** A problem of usage or input: one line on stderr, exit 2. */
 export class UsageError extends Error {}
+
+/**
+ * Gathers output lines and writes them in chunks of about 64 KB: one stream
+ * write per line costs more than the line itself. `flush` before the end.
+ */
+export class LineWriter {
+  private pending = "";
+  constructor(private readonly stream: Writable) {}
+
+  line(text: string): Promise<void> | undefined {
+    this.pending += text + "\n";
+    return this.pending.length >= 65_536 ? this.flush() : undefined;
+  }
+
+  flush(): Promise<void> | undefined {
+    if (this.pending === "") return undefined;
+    const chunk = this.pending;
+    this.pending = "";
+    return write(this.stream, chunk);
+  }
+}

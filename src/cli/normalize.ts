@@ -5,7 +5,7 @@ import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/w
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
-import { UsageError, write, type ExitCode } from "./io.js";
+import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { ReportWriter } from "./report.js";
 
@@ -76,6 +76,7 @@ export const normalizeCommand: Command = {
     if (outPath !== undefined) checkOutputIsNotInput("--out", outPath, sources);
     if (reportPath !== undefined) checkOutputIsNotInput("--report", reportPath, sources);
     const output: JournalOutput = outPath ? atomicFileOutput(outPath) : stdoutOutput(io.stdout);
+    const out = new LineWriter(output.stream);
     const report = reportPath ? new ReportWriter(reportPath) : undefined;
     const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });
     const target = stringOption(args, "for");
@@ -92,7 +93,7 @@ export const normalizeCommand: Command = {
       }
       for (const { item } of rewritten.items) {
         counts.items += 1;
-        await write(output.stream, JSON.stringify(item) + "\n");
+        await out.line(JSON.stringify(item));
       }
     };
 
@@ -131,7 +132,7 @@ export const normalizeCommand: Command = {
         }
         for (const line of written) {
           counts.items += 1;
-          await write(output.stream, line + "\n");
+          await out.line(line);
         }
       }
     };
@@ -144,6 +145,7 @@ export const normalizeCommand: Command = {
       }
       await emit(normalizer.finish());
       if (rewriter) await emitItems(rewriter.finish());
+      await out.flush();
       progress.done();
       await output.commit();
       await report?.commit();
