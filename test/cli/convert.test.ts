@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { runOrbridge, type CliResult } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
 
 const lines = (...records: unknown[]) => records.map((record) => (typeof record === "string" ? record : JSON.stringify(record)) + "\n").join("");
 const golden = (name: string, file: string) => JSON.parse(readFileSync(join("golden/chat-completions", name, file), "utf8"));
-const scratch = () => mkdtempSync(join(tmpdir(), "orbridge-convert-"));
+const scratch = () => scratchFolder("convert");
 const readReport = (path: string) =>
   readFileSync(path, "utf8")
     .trimEnd()

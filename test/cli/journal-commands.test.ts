@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
 
 const mixed = "golden/examples/mixed.jsonl";
 const tools = "golden/examples/sales-tools.json";
@@ -90,7 +90,7 @@ describe("orbridge normalize", () => {
   });
 
   test("--for chat-completions removes the extension item and reports it", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "orbridge-normalize-"));
+    const folder = scratchFolder("normalize");
     const report = join(folder, "report.jsonl");
     const result = await runOrbridge(["normalize", "--for", "chat-completions", "--report", report, mixed]);
     expect(result.code).toBe(0);
@@ -119,7 +119,7 @@ describe("orbridge normalize", () => {
   });
 
   test("--out writes the file atomically and nothing to stdout", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "orbridge-normalize-"));
+    const folder = scratchFolder("normalize");
     const out = join(folder, "items.jsonl");
     const result = await runOrbridge(["normalize", "--out", out, mixed]);
     expect(result.code).toBe(0);
@@ -128,7 +128,7 @@ describe("orbridge normalize", () => {
   });
 
   test("a bad --origin is a usage error and writes nothing", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "orbridge-normalize-"));
+    const folder = scratchFolder("normalize");
     const out = join(folder, "items.jsonl");
     const result = await runOrbridge(["normalize", "--origin", "not a slug", "--out", out, mixed]);
     expect(result).toEqual({ code: 2, stdout: "", stderr: 'orbridge normalize: --origin must be a slug such as "openai" (got "not a slug")\n' });
@@ -138,9 +138,8 @@ describe("orbridge normalize", () => {
 
 describe("orbridge diff", () => {
   test("flags a function_call that became an extension item, and exits 1", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "orbridge-diff-"));
+    const folder = scratchFolder("diff");
     const call = { type: "function_call", call_id: "call_1", name: "get_latest_sales_report", arguments: "{\"region\":\"apac\"}", status: "completed" };
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(join(folder, "origin.jsonl"), JSON.stringify(call) + "\n");
     writeFileSync(join(folder, "replay.jsonl"), JSON.stringify({ ...call, type: "openai:function_call" }) + "\n");
     const result = await runOrbridge(["diff", "--format", "json", join(folder, "origin.jsonl"), join(folder, "replay.jsonl")]);
