@@ -29,7 +29,7 @@
 // them, so a request's tool_choice governs the calls of its own record and of
 // every later record, until the next request body.
 import { z } from "zod";
-import { describeValue, detached } from "../models/json-value.js";
+import { describeValue } from "../models/json-value.js";
 import { pointer } from "../models/loss.js";
 import type { JournalItem } from "../models/journal-item.js";
 import type { Verdict } from "./replay-gate.js";
@@ -232,7 +232,7 @@ export class JournalChecker {
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
       const first = this.ids.get(fields.id);
       if (first !== undefined) findings.push({ code: "duplicate_id", detail: `the id ${describe(fields.id)} was used by an earlier item`, path: "/id", related_line: first });
-      else this.ids.set(detached(fields.id), checked.provenance.line);
+      else this.ids.set(fields.id, checked.provenance.line);
     }
     switch (kind) {
       case "function_call":
@@ -278,15 +278,14 @@ export class JournalChecker {
       findings.push({ code: "duplicate_call_id", detail: `the call_id ${describe(callId)} was already used by the call of line ${earlier.line}`, path: "/call_id", related_line: earlier.line });
       return;
     }
-    const key = detached(callId);
-    this.calls.set(key, { line, reason: checked.verdict?.reason ?? "unchecked", outputLine: undefined });
-    this.waiting.set(key, { line, name: name === undefined ? undefined : detached(name), turn: detached(turnOf(checked)) });
+    this.calls.set(callId, { line, reason: checked.verdict?.reason ?? "unchecked", outputLine: undefined });
+    this.waiting.set(callId, { line, name, turn: turnOf(checked) });
   }
 
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
     const callId = nonEmptyString(fields.call_id);
     if (callId === undefined || this.calls.has(callId)) return;
-    this.calls.set(detached(callId), { line: checked.provenance.line, reason: "namespaced", outputLine: undefined });
+    this.calls.set(callId, { line: checked.provenance.line, reason: "namespaced", outputLine: undefined });
   }
 
   private checkOutput(checked: CheckedItem, fields: Record<string, unknown>): void {

@@ -23,7 +23,6 @@
 import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
-import { detached } from "../models/json-value.js";
 import { prefixLosses, type Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
@@ -284,7 +283,7 @@ export class JournalNormalizer {
   private extendConversation(items: readonly CanonicalItem[]): void {
     if (this.conversationLost) return;
     for (const item of items) {
-      const key = detached(conversationKey(item));
+      const key = conversationKey(item);
       this.conversation.push(key);
       this.conversationSize += key.length;
     }
