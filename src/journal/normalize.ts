@@ -61,6 +61,7 @@ export type NormalizedRecord =
   | { kind: "error"; source?: string; line: number; detail: string };
 
 const MAX_CONVERSATION_ITEMS = 10_000;
+const MESSAGE_ROLES = new Set(["user", "assistant", "system", "developer"]);
 const MAX_CONVERSATION_CHARS = 16 * 1024 * 1024;
 
 export class JournalNormalizer {
@@ -165,7 +166,7 @@ export class JournalNormalizer {
 
   private assembled(entry: Extract<JournalRecord, { kind: "response" }>): NormalizedRecord {
     const { response, envelope } = entry;
-    const items = response.items.map((item) => this.withSlug(item));
+    const items = response.items.map((item) => this.canonical(item));
     const losses: Loss[] = [...response.losses];
     if (entry.damage) losses.push(entry.damage);
     this.extendConversation(items);
@@ -219,7 +220,7 @@ export class JournalNormalizer {
         return parts("chat", converted.value, losses, { response: { id: stringOrUndefined(record.id), status } });
       }
       case "response": {
-        const output = (record.output as unknown[]).map((item) => this.withSlug(item as CanonicalItem));
+        const output = (record.output as unknown[]).map((item) => this.canonical(item as CanonicalItem));
         return parts("responses", output, [], { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
       }
       case "responses_request": {
@@ -231,11 +232,11 @@ export class JournalNormalizer {
         }
         const input = record.input;
         if (typeof input === "string") items.push({ type: "message", role: "user", content: input });
-        else if (Array.isArray(input)) for (const item of input) items.push(this.withSlug(item as CanonicalItem));
+        else if (Array.isArray(input)) for (const item of input) items.push(this.canonical(item as CanonicalItem));
         return parts("responses", items, losses, { request: record });
       }
       case "responses_item":
-        return parts("responses", [this.withSlug(record as CanonicalItem)], []);
+        return parts("responses", [this.canonical(record as CanonicalItem)], []);
       case "exchange": {
         const request = record.request as Record<string, unknown>;
         const response = record.response as Record<string, unknown>;
@@ -266,9 +267,13 @@ export class JournalNormalizer {
     return provenance;
   }
 
-  /** Gives an unprefixed provider item type its origin's slug, so the gate sees an extension. */
-  private withSlug(item: CanonicalItem): CanonicalItem {
-    if (!isPlainObject(item) || typeof item.type !== "string" || !UNPREFIXED_PROVIDER_ITEM_TYPES.has(item.type)) return item;
+  /** An item in canonical form: messages typed, unprefixed provider types given the origin's slug. */
+  private canonical(item: CanonicalItem): CanonicalItem {
+    if (!isPlainObject(item)) return item;
+    // The spec's short message form `{role, content}` is a message item; it is
+    // written with its type, so that the gate does not take it for an unknown item.
+    if (item.type === undefined && typeof item.role === "string" && MESSAGE_ROLES.has(item.role)) return { type: "message", ...item } as CanonicalItem;
+    if (typeof item.type !== "string" || !UNPREFIXED_PROVIDER_ITEM_TYPES.has(item.type)) return item;
     return { ...item, type: `${this.origin}:${item.type}` } as CanonicalItem;
   }
 

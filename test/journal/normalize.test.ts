@@ -232,3 +232,13 @@ describe("stream records that go into no response", () => {
     expect(itemsOf(records)).toEqual([{ type: "message", role: "user", content: "next" }]);
   });
 });
+
+describe("the spec's short message form", () => {
+  test("a typeless {role, content} in a request's input becomes a typed message item", async () => {
+    const records = await normalize([{ model: "gpt-5", input: [{ role: "user", content: "Sales?" }, { role: "assistant", content: [{ type: "output_text", text: "Up." }] }] }]);
+    expect(itemsOf(records)).toEqual([
+      { type: "message", role: "user", content: "Sales?" },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Up." }] },
+    ]);
+  });
+});
