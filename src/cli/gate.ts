@@ -99,7 +99,7 @@ export const gateCommand: Command = {
     const format = stringOption(args, "format") ?? "text";
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
-    const gate = new JournalGate({ schema, registry, target: target !== undefined && isTarget(target) ? target : undefined });
+    const gate = new JournalGate({ schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 });
     const normalizer = new JournalNormalizer({ origin: stringOption(args, "origin"), unknownObjects: "item" });
     const progress = progressFor(sources, io.stderr);
     const style = styleFor(io.stdout, io.env);
@@ -111,8 +111,7 @@ export const gateCommand: Command = {
         if (record.reason === "error") counts.errors += 1;
         else counts.items += 1;
         if (record.blocked) counts.blocked += 1;
-        const shown = sources.length > 1 ? record : withoutSource(record);
-        await out.line(format === "json" ? JSON.stringify(shown) : textLine(shown, style));
+        await out.line(format === "json" ? JSON.stringify(record) : textLine(record, style));
       }
     };
     const gateRecords = (records: NormalizedRecord[]) =>
@@ -136,12 +135,6 @@ export const gateCommand: Command = {
     return (counts.blocked > 0 ? 1 : 0) as ExitCode;
   },
 };
-
-function withoutSource(record: GateRecord): GateRecord {
-  if (record.source === undefined) return record;
-  const { source: _source, ...rest } = record;
-  return rest;
-}
 
 function textLine(record: GateRecord, style: Style): string {
   const where = record.source ? `${record.source}:${record.line}` : `line ${record.line}`;

@@ -15,6 +15,8 @@ export interface JournalGateOptions {
   registry?: ToolRegistry;
   /** Also check that the target would accept each item (`gate --for`). */
   target?: Target;
+  /** Leave `source` out of the records (a journal read from one source). */
+  omitSource?: boolean;
   cache?: SchemaCache;
 }
 
@@ -46,11 +48,17 @@ export class JournalGate {
   private readonly registry: ToolRegistry;
   private readonly checker: JournalChecker;
   private readonly cache: SchemaCache;
+  private readonly gateOptions: { cache: SchemaCache };
+  private readonly toRecord: (checked: CheckedItem) => GateRecord;
+  private readonly omitSource: boolean;
 
   constructor(options: JournalGateOptions = {}) {
     this.schema = options.schema;
     this.registry = options.registry ?? new ToolRegistry();
     this.cache = options.cache ?? new SchemaCache();
+    this.gateOptions = { cache: this.cache };
+    this.omitSource = options.omitSource === true;
+    this.toRecord = (checked) => toRecord(checked, this.omitSource);
     this.checker = new JournalChecker({
       registry: this.registry,
       checks: options.target ? [new TargetChecker(options.target)] : [],
@@ -77,13 +85,14 @@ export class JournalGate {
   }
 
   finish(): GateRecord[] {
-    return this.checker.finish().map(toRecord);
+    return this.checker.finish().map(this.toRecord);
   }
 
   private gateItems(items: readonly JournalItem[]): GateRecord[] {
     if (items.length === 0) return [];
-    const gated = items.map((journalItem) => ({ ...journalItem, verdict: replayGate(journalItem.item, this.schemaOf(journalItem.item), { cache: this.cache }) }));
-    return this.checker.push(gated).map(toRecord);
+    // Built field by field: a spread per item is a measurable share of the gate's time.
+    const gated = items.map((journalItem) => ({ item: journalItem.item, provenance: journalItem.provenance, verdict: replayGate(journalItem.item, this.schemaOf(journalItem.item), this.gateOptions) }));
+    return this.checker.push(gated).map(this.toRecord);
   }
 
   private schemaOf(item: unknown): ToolSchema | undefined {
@@ -94,11 +103,11 @@ export class JournalGate {
 
   private errorRecord(input: GateInput, detail: string): GateRecord[] {
     const record: GateRecord = { line: input.line, index: 0, reason: "error", detail, blocked: true, findings: [] };
-    return [input.source !== undefined ? { source: input.source, ...record } : record];
+    return [input.source !== undefined && !this.omitSource ? { source: input.source, ...record } : record];
   }
 }
 
-function toRecord(checked: CheckedItem): GateRecord {
+function toRecord(checked: CheckedItem, omitSource: boolean): GateRecord {
   const fields = checked.item !== null && typeof checked.item === "object" && !Array.isArray(checked.item) ? (checked.item as Record<string, unknown>) : {};
   const verdict = checked.verdict ?? { reason: "namespaced" as const, detail: "no verdict was given" };
   const record: GateRecord = {
@@ -113,5 +122,5 @@ function toRecord(checked: CheckedItem): GateRecord {
     blocked: isBlocked(verdict) || checked.findings.length > 0,
     findings: checked.findings,
   };
-  return checked.provenance.source !== undefined ? { source: checked.provenance.source, ...record } : record;
+  return checked.provenance.source !== undefined && !omitSource ? { source: checked.provenance.source, ...record } : record;
 }
