@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { runOrbridge, type CliResult } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
+import { responseWith } from "../support/response-object.js";
 
 const lines = (...records: unknown[]) => records.map((record) => (typeof record === "string" ? record : JSON.stringify(record)) + "\n").join("");
 const golden = (name: string, file: string) => JSON.parse(readFileSync(join("golden/chat-completions", name, file), "utf8"));
@@ -32,40 +33,8 @@ const sseRecords = (path: string) =>
 /** The id a converted completion gives its output item at `outputIndex`: sha256 of the response id, choice 0 and the index. */
 const outputItemId = (prefix: string, responseId: string, outputIndex: number) =>
   `${prefix}_${createHash("sha256").update(`${responseId}\u00000\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
-/** A response object as a completion gives it: what a completion cannot tell holds the specification's neutral value. */
-const responseObject = (fields: { id: string; created_at: number; status: string; model: string; output: unknown[]; usage: unknown }) => ({
-  id: fields.id,
-  object: "response",
-  created_at: fields.created_at,
-  completed_at: null,
-  status: fields.status,
-  incomplete_details: null,
-  model: fields.model,
-  previous_response_id: null,
-  instructions: null,
-  output: fields.output,
-  error: null,
-  tools: [],
-  tool_choice: "auto",
-  truncation: "disabled",
-  parallel_tool_calls: true,
-  text: { format: { type: "text" } },
-  top_p: 1,
-  presence_penalty: 0,
-  frequency_penalty: 0,
-  top_logprobs: 0,
-  temperature: 1,
-  reasoning: null,
-  usage: fields.usage,
-  max_output_tokens: null,
-  max_tool_calls: null,
-  store: false,
-  background: false,
-  service_tier: "default",
-  metadata: {},
-  safety_identifier: null,
-  prompt_cache_key: null,
-});
+/** A response object as a completion gives it. */
+const responseObject = (fields: { id: string; created_at: number; status: string; model: string; output: unknown[]; usage: unknown }) => responseWith(fields);
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 /** Runs a command whose stdin gives `text` and then fails, as a disk or a pipe can. */

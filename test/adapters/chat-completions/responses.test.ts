@@ -7,44 +7,8 @@ import { responseToChatCompletion } from "../../../adapters/chat-completions/res
 import type { ChatCompletion } from "../../../src/models/chat-completions.js";
 import type { ResponseResource } from "../../../src/models/open-responses.js";
 import { specErrors } from "../../support/spec-validator.js";
+import { responseWith } from "../../support/response-object.js";
 
-/** The fields a completion does not carry, with the spec's neutral values, written out here on purpose. */
-function responseWith(fields: { id: string; created_at: number; model: string; output: unknown[]; usage: unknown } & Record<string, unknown>): ResponseResource {
-  return {
-    id: fields.id,
-    object: "response",
-    created_at: fields.created_at,
-    completed_at: null,
-    status: "completed",
-    incomplete_details: null,
-    model: fields.model,
-    previous_response_id: null,
-    instructions: null,
-    output: fields.output,
-    error: null,
-    tools: [],
-    tool_choice: "auto",
-    truncation: "disabled",
-    parallel_tool_calls: true,
-    text: { format: { type: "text" } },
-    top_p: 1,
-    presence_penalty: 0,
-    frequency_penalty: 0,
-    top_logprobs: 0,
-    temperature: 1,
-    reasoning: null,
-    usage: fields.usage,
-    max_output_tokens: null,
-    max_tool_calls: null,
-    store: false,
-    background: false,
-    service_tier: "default",
-    metadata: {},
-    safety_identifier: null,
-    prompt_cache_key: null,
-    ...fields,
-  } as ResponseResource;
-}
 
 const openaiUsage = {
   completion_tokens: 8,
