@@ -1,0 +1,25 @@
+// The README shows the main job with its output; this keeps that output true.
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "./support/run-cli.js";
+
+const readme = readFileSync("README.md", "utf8");
+
+/** The output block the README prints right after the shell block holding `command`. */
+function shownOutput(command: string): string {
+  const at = readme.indexOf("```sh\n" + command + "\n```\n");
+  if (at === -1) throw new Error(`the README does not show ${command}`);
+  const start = readme.indexOf("```\n", at + command.length + 10) + 4;
+  return readme.slice(start, readme.indexOf("```\n", start));
+}
+
+describe("the README's examples", () => {
+  test.each([
+    "npx orbridge gate --schema golden/examples/sales-report.schema.json golden/examples/sales-report.jsonl",
+    "npx orbridge gate --tools golden/examples/sales-tools.json golden/examples/mixed.jsonl",
+  ])("%s prints what the README shows", async (command) => {
+    const result = await runOrbridge(command.split(" ").slice(2));
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toBe(shownOutput(command));
+  });
+});
