@@ -30,7 +30,8 @@ export { replayGate, isBlocked, GATE_REASONS, type GateReason, type Verdict, typ
 export { SchemaCache, type ToolSchema, type CompiledSchema } from "./gate/schema.js";
 export { ToolRegistry } from "./gate/tool-registry.js";
 export { JournalChecker, FINDING_CODES, type Finding, type FindingCode, type GatedItem, type CheckedItem } from "./gate/journal-checks.js";
-export { TARGETS, TargetRewriter, TargetChecker, rewriteForTarget, checkTarget, type Target, type TargetChange } from "./gate/targets.js";
+export { TARGETS, TargetChecker, checkTarget, type Target, type TargetChange } from "./gate/targets.js";
+export { TargetRewriter, rewriteForTarget } from "./gate/target-rewriter.js";
 export { JournalGate, type GateRecord, type GateInput, type JournalGateOptions } from "./gate/gate-journal.js";
 export { diffJournals, diffJournalsAsync, JournalDiffer, DIFFERENCE_CODES, type Difference, type DifferenceCode } from "./diff.js";
 

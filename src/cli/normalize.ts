@@ -1,5 +1,6 @@
 // `orbridge normalize`: any journal to canonical items, one per line.
-import { isTarget, TargetRewriter, TARGETS, type Rewritten } from "../gate/targets.js";
+import { TargetRewriter } from "../gate/target-rewriter.js";
+import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
 import { commandArgs, stringOption } from "./args.js";

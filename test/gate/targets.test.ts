@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { checkTarget, isTarget, rewriteForTarget, TargetChecker, TargetRewriter, TARGETS, type Rewritten, type Target } from "../../src/gate/targets.js";
+import { TargetRewriter, rewriteForTarget } from "../../src/gate/target-rewriter.js";
+import { checkTarget, isTarget, TargetChecker, TARGETS, type Rewritten, type Target } from "../../src/gate/targets.js";
 import { JournalChecker } from "../../src/gate/journal-checks.js";
 import type { Envelope, JournalItem, Provenance } from "../../src/models/journal-item.js";
 

@@ -1,0 +1,261 @@
+// Rewrites a journal toward a replay target (`normalize --for`), item by item,
+// and reorders what the target needs in another order; every change is reported.
+// What each target holds and how it is checked is in targets.ts.
+//
+// Reordering keeps a buffer of the current turn only: it opens at a call and
+// closes when every call of it is answered, or when an item comes that ends the
+// turn (a message other than the turn's own assistant text, or anything after an
+// output while calls still wait). A turn longer than `maxTurnItems` is released as
+// it is; `gate --for` then reports what stayed out of order.
+import type { JournalItem } from "../models/journal-item.js";
+import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
+import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./journal-checks.js";
+import {
+  assertNever,
+  DEFAULT_MAX_TURN_ITEMS,
+  MESSAGE_ROLES,
+  OPENAI_ID_PREFIXES,
+  placeOf,
+  rejectionOf,
+  type RewriteOptions,
+  type Rewritten,
+  type Target,
+  type TargetChange,
+  type TargetChangeCode,
+} from "./targets.js";
+
+type Outcome = { item: JournalItem | undefined; changes: TargetChange[] };
+
+/** Rewrites one item for the target, before any reordering. */
+function rewriteItem(journalItem: JournalItem, target: Target): Outcome {
+  const fields = itemFields(journalItem.item);
+  const kind = itemKind(fields);
+  const changes: TargetChange[] = [];
+  const change = (path: string, code: TargetChangeCode, detail: string) => changes.push({ ...placeOf(journalItem), path, code, detail });
+  const remove = (why: string): Outcome => {
+    change("", "unsupported_item", why);
+    return { item: undefined, changes };
+  };
+  const rejection = rejectionOf(target, kind, fields);
+  let rewritten: Record<string, unknown> | undefined;
+  const edit = () => (rewritten ??= { ...fields });
+  switch (target) {
+    case "open-responses": {
+      if (kind === "untyped_message" && MESSAGE_ROLES.has(String(fields.role))) {
+        edit().type = "message";
+        change("/type", "form_changed", 'the message gets `type: "message"`, which Open Responses requires');
+      } else if (rejection) return remove(rejection);
+      const foreign = foreignIdReason(fields, kind);
+      if (foreign) {
+        delete edit().id;
+        change("/id", "foreign_id_removed", `${foreign}; removed`);
+      }
+      break;
+    }
+    case "openai-responses": {
+      if (kind === "extension" && typeof fields.type === "string" && fields.type.startsWith("openai:") && OPENAI_ITEM_TYPES.has(fields.type.slice(7))) {
+        edit().type = fields.type.slice(7);
+        change("/type", "form_changed", `"${fields.type}" is written as OpenAI's own "${fields.type.slice(7)}"`);
+        break;
+      }
+      if (rejection) return remove(rejection);
+      const prefix = OPENAI_ID_PREFIXES[kind];
+      const foreign = foreignIdReason(fields, kind) ?? (prefix && typeof fields.id === "string" && !fields.id.startsWith(prefix) ? `${JSON.stringify(fields.id)} does not begin with "${prefix}"` : undefined);
+      if (foreign) {
+        delete edit().id;
+        change("/id", "foreign_id_removed", `${foreign}; removed`);
+      }
+      break;
+    }
+    case "chat-completions":
+      if (rejection) return remove(rejection);
+      break;
+    case "strict":
+      if (Object.hasOwn(fields, "status")) {
+        delete edit().status;
+        change("/status", "unsupported_field", "strict input items carry no status");
+      }
+      break;
+    case "adjacent":
+      break;
+    default:
+      return assertNever(target);
+  }
+  return { item: rewritten ? { item: rewritten, provenance: journalItem.provenance } : journalItem, changes };
+}
+
+interface TurnEntry {
+  item: JournalItem;
+  seq: number;
+}
+
+interface TurnCall {
+  entry: TurnEntry;
+  /** Items of the turn that came after the previous call and before this one. */
+  before: TurnEntry[];
+  output?: TurnEntry;
+}
+
+interface Turn {
+  /** Chat: the turn's assistant text, written before its calls. */
+  text: TurnEntry[];
+  calls: TurnCall[];
+  byCallId: Map<string, TurnCall>;
+  /** Items after the last call (adjacent), kept after its output. */
+  after: TurnEntry[];
+  outputs: TurnEntry[];
+  waiting: number;
+  size: number;
+}
+
+/**
+ * Rewrites a journal toward a target, record by record. `push` returns the items
+ * it can release (a turn being reordered is held back) and every change made.
+ */
+export class TargetRewriter {
+  private readonly target: Target;
+  private readonly maxTurnItems: number;
+  private readonly reorders: boolean;
+  private turn: Turn | undefined;
+  private seq = 0;
+
+  constructor(target: Target, options: RewriteOptions = {}) {
+    this.target = target;
+    this.maxTurnItems = options.maxTurnItems ?? DEFAULT_MAX_TURN_ITEMS;
+    this.reorders = target === "chat-completions" || target === "adjacent";
+  }
+
+  push(items: readonly JournalItem[]): Rewritten {
+    const out: Rewritten = { items: [], changes: [] };
+    for (const journalItem of items) {
+      const { item, changes } = rewriteItem(journalItem, this.target);
+      out.changes.push(...changes);
+      if (item === undefined) continue;
+      if (!this.reorders) out.items.push(item);
+      else this.place({ item, seq: this.seq++ }, out);
+    }
+    return out;
+  }
+
+  /** The end of the journal: the open turn is released as far as it got. */
+  finish(): Rewritten {
+    const out: Rewritten = { items: [], changes: [] };
+    this.flush(out);
+    return out;
+  }
+
+  private place(entry: TurnEntry, out: Rewritten): void {
+    const fields = itemFields(entry.item.item);
+    const kind = itemKind(fields);
+    const turn = this.turn;
+    const callId = typeof fields.call_id === "string" && fields.call_id !== "" ? fields.call_id : undefined;
+    if (!turn) {
+      if (kind === "function_call" && callId !== undefined) this.open(entry, callId);
+      else out.items.push(entry.item);
+      return;
+    }
+    const answered = turn.outputs.length > 0;
+    const call = callId === undefined ? undefined : turn.byCallId.get(callId);
+    if (kind === "function_call" && callId !== undefined && !call) {
+      this.addCall(turn, entry, callId);
+    } else if (kind === "function_call_output" && call && !call.output) {
+      call.output = entry;
+      turn.outputs.push(entry);
+      turn.waiting -= 1;
+      turn.size += 1;
+      if (turn.waiting === 0) this.flush(out);
+      return;
+    } else if (!answered && this.belongsToTurn(kind, fields)) {
+      turn.size += 1;
+      if (this.target === "chat-completions") turn.text.push(entry);
+      else turn.after.push(entry);
+    } else {
+      this.flush(out);
+      if (kind === "function_call" && callId !== undefined) this.open(entry, callId);
+      else out.items.push(entry.item);
+      return;
+    }
+    if (turn.size > this.maxTurnItems) this.flush(out);
+  }
+
+  /** Items that may sit inside a turn before its outputs: the model's own output. */
+  private belongsToTurn(kind: ItemKind, fields: Record<string, unknown>): boolean {
+    if (kind === "message" || kind === "untyped_message") return fields.role === "assistant";
+    // Chat holds nothing else between calls; for adjacent, a reasoning or a
+    // provider item between calls stays in front of the call after it.
+    return this.target === "adjacent" && (kind === "reasoning" || kind === "extension" || kind === "item_reference");
+  }
+
+  private open(entry: TurnEntry, callId: string): void {
+    this.turn = { text: [], calls: [], byCallId: new Map(), after: [], outputs: [], waiting: 0, size: 0 };
+    this.addCall(this.turn, entry, callId);
+  }
+
+  private addCall(turn: Turn, entry: TurnEntry, callId: string): void {
+    const call: TurnCall = { entry, before: turn.after, output: undefined };
+    turn.after = [];
+    turn.calls.push(call);
+    turn.byCallId.set(callId, call);
+    turn.waiting += 1;
+    turn.size += 1;
+  }
+
+  private flush(out: Rewritten): void {
+    const turn = this.turn;
+    this.turn = undefined;
+    if (!turn) return;
+    const order: TurnEntry[] = [];
+    if (this.target === "chat-completions") {
+      order.push(...turn.text);
+      for (const call of turn.calls) order.push(...call.before, call.entry);
+      order.push(...turn.after, ...turn.outputs);
+    } else {
+      for (const call of turn.calls) {
+        order.push(...call.before, call.entry);
+        if (call.output) order.push(call.output);
+      }
+      order.push(...turn.after);
+    }
+    this.reportMoves(order, out);
+    for (const entry of order) out.items.push(entry.item);
+  }
+
+  /** Reports each item written ahead of an item that came before it. */
+  private reportMoves(order: readonly TurnEntry[], out: Rewritten): void {
+    // Walking backwards: the earliest-arrived item written after each position.
+    const earliestAfter: Array<TurnEntry | undefined> = new Array(order.length);
+    let earliest: TurnEntry | undefined;
+    for (let i = order.length - 1; i >= 0; i--) {
+      earliestAfter[i] = earliest;
+      if (!earliest || order[i].seq < earliest.seq) earliest = order[i];
+    }
+    order.forEach((entry, i) => {
+      const overtaken = earliestAfter[i];
+      if (!overtaken || overtaken.seq > entry.seq) return;
+      out.changes.push({ ...placeOf(entry.item), path: "", code: "reordered", detail: `${this.moveReason(entry)} (now ahead of line ${overtaken.item.provenance.line}, item ${overtaken.item.provenance.index})` });
+    });
+  }
+
+  private moveReason(entry: TurnEntry): string {
+    const kind = itemKind(itemFields(entry.item.item));
+    if (this.target === "adjacent") return kind === "function_call_output" ? "moved directly after its call" : "moved to follow the previous call's output";
+    if (kind === "function_call") return "moved up to join the other calls of its turn";
+    return "moved before the turn's calls: Chat keeps a turn's text and calls in one assistant message";
+  }
+}
+
+/** Rewrites a whole journal at once (for small journals and tests; `TargetRewriter` streams). */
+export function rewriteForTarget(items: Iterable<JournalItem>, target: Target, options: RewriteOptions = {}): Rewritten {
+  const rewriter = new TargetRewriter(target, options);
+  const all: Rewritten = { items: [], changes: [] };
+  for (const item of items) {
+    const part = rewriter.push([item]);
+    all.items.push(...part.items);
+    all.changes.push(...part.changes);
+  }
+  const last = rewriter.finish();
+  all.items.push(...last.items);
+  all.changes.push(...last.changes);
+  return all;
+}
+
