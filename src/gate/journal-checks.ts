@@ -1,6 +1,6 @@
 // Journal-wide checks: what no single item shows. Items arrive in journal order,
-// one record at a time; state is kept in maps keyed by call_id and id only, so a
-// journal of any length is checked in one pass.
+// one record at a time; state is kept per call_id and id only, so a journal of any
+// length is checked in one pass.
 //
 // | finding                          | attached to                      | found when                                                |
 // |----------------------------------|----------------------------------|-----------------------------------------------------------|
@@ -24,6 +24,22 @@
 // calls, interleaved reasoning). A call still waiting at the end of the journal is
 // normal: its output has not been written yet.
 //
+// Memory: every call_id and id must be remembered to the end of the journal, so they
+// are kept as 64-bit keyed fingerprints in a `FingerprintTable` (about 20 bytes a key
+// instead of a string and a Map entry); only the calls waiting for their output keep
+// their call_id as a string. Two different keys sharing a fingerprint (a chance under
+// 1e-8 for a million keys, and one no journal can aim at: the key is a random seed)
+// is taken for the same key. What that can do, check by check:
+// - duplicate_id, duplicate_call_id on a call: a finding that should not be there.
+// - an output: paired with the call of the same fingerprint. When the output's call_id
+//   is not among the waiting calls, nothing confirms the pair; an orphan output can
+//   then be taken for the answer of another call (a duplicate_call_id if that call
+//   was answered, an output_for_blocked_call if it was blocked or an extension, and
+//   no finding only if it was an ok call passed by unanswered, whose missing_output
+//   is already in the journal). A call the table takes for a duplicate is not waited
+//   for, so a missing_output for it is not reported; the call itself has a finding.
+// Telling these apart exactly needs every call_id ever seen, the memory this saves.
+//
 // The caller keeps the tool registry current: it applies a record's request body
 // (`ToolRegistry.addRequestBody`) before it gates the record's items and pushes
 // them, so a request's tool_choice governs the calls of its own record and of
@@ -32,6 +48,7 @@ import { z } from "zod";
 import { describeValue } from "../models/json-value.js";
 import { pointer } from "../models/loss.js";
 import type { JournalItem } from "../models/journal-item.js";
+import { FingerprintTable } from "./fingerprint-table.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -145,14 +162,13 @@ export function foreignIdReason(fields: Record<string, unknown>, kind: ItemKind 
   return undefined;
 }
 
-/** What is kept of every call for the rest of the journal: a few numbers and a shared string. */
-interface CallRecord {
-  line: number;
-  /** The verdict's reason; an extension call counts as `namespaced`. */
-  reason: string;
-  /** The line of its first output, once answered. */
-  outputLine: number | undefined;
-}
+/**
+ * What is kept of every call for the rest of the journal: its line, the line of its
+ * first output (NaN until answered), and its verdict's reason as an index into
+ * `reasons` (an extension call counts as `namespaced`).
+ */
+type CallColumn = "line" | "outputLine" | "reason";
+const CALL_COLUMNS = { line: "float64", outputLine: "float64", reason: "uint8" } as const;
 
 /** What is kept of a call while it waits for its output. */
 interface WaitingCall {
@@ -171,10 +187,13 @@ const CHAT_PART_TYPES = new Set(["image_url", "input_audio", "file"]);
 export class JournalChecker {
   private readonly registry: ToolRegistry | undefined;
   private readonly checks: readonly ItemCheck[];
-  private readonly calls = new Map<string, CallRecord>();
+  private readonly calls = new FingerprintTable<CallColumn>(CALL_COLUMNS);
+  /** The verdict reasons met so far, indexed by the calls' `reason` column (a handful: `GateReason` is a closed union). */
+  private readonly reasons: string[] = [];
   /** Calls waiting for their output, in call order. */
   private readonly waiting = new Map<string, WaitingCall>();
-  private readonly ids = new Map<string, number>();
+  /** The line of each item id's first item. */
+  private readonly ids = new FingerprintTable<"line">({ line: "float64" });
   /** An output came since the last item of another kind: the next such item starts a turn. */
   private afterOutputs = false;
   /** A reasoning item waiting to see what follows it. */
@@ -230,9 +249,9 @@ export class JournalChecker {
     const foreign = foreignIdReason(fields, kind);
     if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
-      const first = this.ids.get(fields.id);
-      if (first !== undefined) findings.push({ code: "duplicate_id", detail: `the id ${describe(fields.id)} was used by an earlier item`, path: "/id", related_line: first });
-      else this.ids.set(fields.id, checked.provenance.line);
+      const first = this.ids.find(fields.id);
+      if (first >= 0) findings.push({ code: "duplicate_id", detail: `the id ${describe(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(first, "line") });
+      else this.ids.set(this.ids.add(fields.id), "line", checked.provenance.line);
     }
     switch (kind) {
       case "function_call":
@@ -273,19 +292,31 @@ export class JournalChecker {
       if (refusal) findings.push({ code: "tool_not_allowed", detail: `"${name}" is not allowed: ${refusal}`, path: "/name" });
     }
     if (callId === undefined) return;
-    const earlier = this.calls.get(callId);
-    if (earlier) {
-      findings.push({ code: "duplicate_call_id", detail: `the call_id ${describe(callId)} was already used by the call of line ${earlier.line}`, path: "/call_id", related_line: earlier.line });
+    const earlier = this.calls.find(callId);
+    if (earlier >= 0) {
+      const earlierLine = this.calls.get(earlier, "line");
+      findings.push({ code: "duplicate_call_id", detail: `the call_id ${describe(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
       return;
     }
-    this.calls.set(callId, { line, reason: checked.verdict?.reason ?? "unchecked", outputLine: undefined });
+    this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
     this.waiting.set(callId, { line, name, turn: turnOf(checked) });
   }
 
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
     const callId = nonEmptyString(fields.call_id);
-    if (callId === undefined || this.calls.has(callId)) return;
-    this.calls.set(callId, { line: checked.provenance.line, reason: "namespaced", outputLine: undefined });
+    if (callId === undefined || this.calls.find(callId) >= 0) return;
+    this.addCall(callId, checked.provenance.line, "namespaced");
+  }
+
+  private addCall(callId: string, line: number, reason: string): void {
+    let reasonIndex = this.reasons.indexOf(reason);
+    if (reasonIndex < 0) reasonIndex = this.reasons.push(reason) - 1;
+    // The column holds a byte: a reason past it must not wrap onto another, such as "ok".
+    if (reasonIndex > 255) throw new Error(`more than 256 verdict reasons: ${reason}`);
+    const slot = this.calls.add(callId);
+    this.calls.set(slot, "line", line);
+    this.calls.set(slot, "outputLine", Number.NaN);
+    this.calls.set(slot, "reason", reasonIndex);
   }
 
   private checkOutput(checked: CheckedItem, fields: Record<string, unknown>): void {
@@ -296,20 +327,24 @@ export class JournalChecker {
       findings.push({ code: "missing_field", detail: `the output has ${describeMissing(fields.call_id)} call_id: it answers no call`, path: "/call_id" });
       return;
     }
-    const call = this.calls.get(callId);
-    if (!call) {
+    // A call_id still waiting confirms the pair exactly; any other is paired on its fingerprint alone (see the top of the file).
+    const call = this.calls.find(callId);
+    if (call < 0) {
       findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${describe(callId)}`, path: "/call_id" });
       return;
     }
-    if (call.outputLine !== undefined) {
-      findings.push({ code: "duplicate_call_id", detail: `the call ${describe(callId)} was already answered on line ${call.outputLine}`, path: "/call_id", related_line: call.outputLine });
+    const outputLine = this.calls.get(call, "outputLine");
+    if (!Number.isNaN(outputLine)) {
+      findings.push({ code: "duplicate_call_id", detail: `the call ${describe(callId)} was already answered on line ${outputLine}`, path: "/call_id", related_line: outputLine });
       return;
     }
-    call.outputLine = checked.provenance.line;
+    this.calls.set(call, "outputLine", checked.provenance.line);
     this.waiting.delete(callId);
-    if (call.reason !== "ok") {
-      const why = call.reason === "unchecked" ? "was not gated" : `is blocked (${call.reason})`;
-      findings.push({ code: "output_for_blocked_call", detail: `its call ${describe(callId)} on line ${call.line} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: call.line });
+    const reason = this.reasons[this.calls.get(call, "reason")]!;
+    if (reason !== "ok") {
+      const callLine = this.calls.get(call, "line");
+      const why = reason === "unchecked" ? "was not gated" : `is blocked (${reason})`;
+      findings.push({ code: "output_for_blocked_call", detail: `its call ${describe(callId)} on line ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: callLine });
     }
   }
 

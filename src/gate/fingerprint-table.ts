@@ -1,0 +1,230 @@
+// A set of strings kept as 64-bit fingerprints, with numbers beside each, in typed
+// arrays: a few bytes a key where a Map of strings costs a hundred or more.
+//
+// | part        | kept as                                                                  |
+// |-------------|--------------------------------------------------------------------------|
+// | fingerprint | two Uint32 halves of a keyed hash of the key's UTF-16 code units         |
+// | slot        | open addressing, triangular probing, capacity a power of two             |
+// | values      | one typed array per column, parallel to the fingerprints                 |
+// | growth      | the capacity doubles before the table is more than three quarters full   |
+//
+// Two different keys share a fingerprint with a chance of about n² / 2^65 over n
+// keys (under 1e-8 for a million). The hash is keyed by a random seed drawn once a
+// process, so a journal cannot be written to make its keys collide: whoever writes
+// it does not know the seed. A caller must still decide what a collision does to it.
+import { getRandomValues } from "node:crypto";
+
+export type ColumnKind = "float64" | "uint32" | "uint8";
+
+/** A fingerprint function: writes the two halves of `key`'s fingerprint into `out`. */
+export type Fingerprint = (key: string, out: Uint32Array) => void;
+
+export interface FingerprintTableOptions {
+  /** Slots to start with; rounded up to a power of two, at least 8. */
+  capacity?: number;
+  /** Replaces the keyed hash (to test collisions). */
+  fingerprint?: Fingerprint;
+}
+
+type ColumnArray = Float64Array | Uint32Array | Uint8Array;
+
+const MAX_LOAD = 0.75;
+
+export class FingerprintTable<Column extends string> {
+  private readonly kinds: Readonly<Record<Column, ColumnKind>>;
+  private readonly fingerprint: Fingerprint;
+  private readonly scratch = new Uint32Array(2);
+  private high: Uint32Array;
+  private low: Uint32Array;
+  private columns: Record<Column, ColumnArray>;
+  private mask: number;
+  private count = 0;
+
+  constructor(columns: Readonly<Record<Column, ColumnKind>>, options: FingerprintTableOptions = {}) {
+    this.kinds = columns;
+    this.fingerprint = options.fingerprint ?? processFingerprint;
+    let capacity = 8;
+    while (capacity < (options.capacity ?? 0)) capacity *= 2;
+    this.mask = capacity - 1;
+    this.high = new Uint32Array(capacity);
+    this.low = new Uint32Array(capacity);
+    this.columns = makeColumns(columns, capacity);
+  }
+
+  /** How many keys the table holds. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** How many slots the table has. */
+  get capacity(): number {
+    return this.mask + 1;
+  }
+
+  /** The slot of `key`, or -1 when no key with its fingerprint was added. */
+  find(key: string): number {
+    this.fingerprintOf(key);
+    const slot = this.probe(this.scratch[0]!, this.scratch[1]!);
+    return this.isFree(slot) ? -1 : slot;
+  }
+
+  /**
+   * The slot of `key`, added with every column 0 when absent. Adding may move the
+   * other keys to new slots: a slot is good until the next `add`.
+   */
+  add(key: string): number {
+    if ((this.count + 1) > MAX_LOAD * (this.mask + 1)) this.grow();
+    this.fingerprintOf(key);
+    const high = this.scratch[0]!;
+    const low = this.scratch[1]!;
+    const slot = this.probe(high, low);
+    if (this.isFree(slot)) {
+      this.high[slot] = high;
+      this.low[slot] = low;
+      this.count += 1;
+    }
+    return slot;
+  }
+
+  get(slot: number, column: Column): number {
+    return this.columns[column][slot]!;
+  }
+
+  set(slot: number, column: Column, value: number): void {
+    this.columns[column][slot] = value;
+  }
+
+  /** Writes the fingerprint of `key` into `scratch`; (0, 0) marks a free slot, so it is never a fingerprint. */
+  private fingerprintOf(key: string): void {
+    this.fingerprint(key, this.scratch);
+    if (this.scratch[0] === 0 && this.scratch[1] === 0) this.scratch[1] = 1;
+  }
+
+  /** The slot holding this fingerprint, or the free slot where it would go. */
+  private probe(high: number, low: number): number {
+    let slot = low & this.mask;
+    // Triangular steps visit every slot of a power-of-two table, and a free one is always left.
+    for (let step = 1; ; step += 1) {
+      const slotHigh = this.high[slot]!;
+      const slotLow = this.low[slot]!;
+      if ((slotHigh === high && slotLow === low) || (slotHigh === 0 && slotLow === 0)) return slot;
+      slot = (slot + step) & this.mask;
+    }
+  }
+
+  private isFree(slot: number): boolean {
+    return this.high[slot] === 0 && this.low[slot] === 0;
+  }
+
+  private grow(): void {
+    const oldHigh = this.high;
+    const oldLow = this.low;
+    const oldColumns = this.columns;
+    const capacity = oldHigh.length * 2;
+    this.mask = capacity - 1;
+    this.high = new Uint32Array(capacity);
+    this.low = new Uint32Array(capacity);
+    this.columns = makeColumns(this.kinds, capacity);
+    const names = Object.keys(this.kinds) as Column[];
+    for (let old = 0; old < oldHigh.length; old += 1) {
+      const high = oldHigh[old]!;
+      const low = oldLow[old]!;
+      if (high === 0 && low === 0) continue;
+      const slot = this.probe(high, low);
+      this.high[slot] = high;
+      this.low[slot] = low;
+      for (const name of names) this.columns[name][slot] = oldColumns[name][old]!;
+    }
+  }
+}
+
+function makeColumns<Column extends string>(kinds: Readonly<Record<Column, ColumnKind>>, capacity: number): Record<Column, ColumnArray> {
+  const columns = {} as Record<Column, ColumnArray>;
+  for (const name of Object.keys(kinds) as Column[]) {
+    const kind = kinds[name];
+    switch (kind) {
+      case "float64":
+        columns[name] = new Float64Array(capacity);
+        break;
+      case "uint32":
+        columns[name] = new Uint32Array(capacity);
+        break;
+      case "uint8":
+        columns[name] = new Uint8Array(capacity);
+        break;
+      default:
+        return assertNever(kind);
+    }
+  }
+  return columns;
+}
+
+/** The four state words of the hash, kept between calls so that hashing allocates nothing. */
+const state = new Int32Array(4);
+
+/**
+ * HalfSipHash-2-4 with a 64-bit output, keyed by `seed` (two 32-bit words), over the
+ * key's UTF-16 code units taken two to a little-endian 32-bit word: a keyed function,
+ * so fingerprints cannot be foreseen without the seed, and cheap enough for every id
+ * of a journal.
+ */
+export function keyedFingerprint(seed: Uint32Array): Fingerprint {
+  const k0 = seed[0]! | 0;
+  const k1 = seed[1]! | 0;
+  return (key, out) => {
+    state[0] = k0;
+    state[1] = k1 ^ 0xee;
+    state[2] = k0 ^ 0x6c796765;
+    state[3] = k1 ^ 0x74656462;
+    const length = key.length;
+    let index = 0;
+    for (; index + 1 < length; index += 2) absorb(key.charCodeAt(index) | (key.charCodeAt(index + 1) << 16));
+    // The last word holds the odd code unit, if any, and the length in bytes.
+    absorb((index < length ? key.charCodeAt(index) : 0) | ((length * 2) << 24));
+    state[2]! ^= 0xee;
+    rounds(4);
+    out[0] = state[1]! ^ state[3]!;
+    state[1]! ^= 0xdd;
+    rounds(4);
+    out[1] = state[1]! ^ state[3]!;
+  };
+}
+
+const processFingerprint = keyedFingerprint(getRandomValues(new Uint32Array(2)));
+
+function absorb(word: number): void {
+  state[3]! ^= word;
+  rounds(2);
+  state[0]! ^= word;
+}
+
+function rounds(count: number): void {
+  let v0 = state[0]!;
+  let v1 = state[1]!;
+  let v2 = state[2]!;
+  let v3 = state[3]!;
+  for (let round = 0; round < count; round += 1) {
+    v0 = (v0 + v1) | 0;
+    v1 = rotl(v1, 5) ^ v0;
+    v0 = rotl(v0, 16);
+    v2 = (v2 + v3) | 0;
+    v3 = rotl(v3, 8) ^ v2;
+    v0 = (v0 + v3) | 0;
+    v3 = rotl(v3, 7) ^ v0;
+    v2 = (v2 + v1) | 0;
+    v1 = rotl(v1, 13) ^ v2;
+    v2 = rotl(v2, 16);
+  }
+  state[0] = v0;
+  state[1] = v1;
+  state[2] = v2;
+  state[3] = v3;
+}
+
+function rotl(value: number, bits: number): number {
+  return (value << bits) | (value >>> (32 - bits));
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled column kind ${String(value)}`);
+}
