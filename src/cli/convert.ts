@@ -40,6 +40,7 @@ import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
+import { writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
 import { ReportWriter } from "./report.js";
 
@@ -171,7 +172,7 @@ export const convertCommand: Command = {
     };
 
     let source: string | undefined;
-    try {
+    await writeThenCommit([output, report], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length);
@@ -180,15 +181,7 @@ export const convertCommand: Command = {
         await emit(source, converter.push(line));
       }
       if (source !== undefined) await emit(source, converter.finish());
-      progress.done();
-      await output.commit();
-      await report?.commit();
-    } catch (error) {
-      progress.done();
-      await output.abort();
-      await report?.abort();
-      throw error;
-    }
+    });
     await write(io.stderr, `read ${counts.lines} lines: ${counts.records} records, ${counts.errors} errors; ${counts.losses} losses\n`);
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },

@@ -7,6 +7,7 @@ import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
+import { writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
 import { ReportWriter } from "./report.js";
 
@@ -138,7 +139,7 @@ export const normalizeCommand: Command = {
       }
     };
 
-    try {
+    await writeThenCommit([output, report], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length);
@@ -147,15 +148,7 @@ export const normalizeCommand: Command = {
       await emit(normalizer.finish());
       if (rewriter) await emitItems(rewriter.finish());
       await out.flush();
-      progress.done();
-      await output.commit();
-      await report?.commit();
-    } catch (error) {
-      progress.done();
-      await output.abort();
-      await report?.abort();
-      throw error;
-    }
+    });
     const repeated = counts.repeated > 0 ? `, ${counts.repeated} repeated items skipped` : "";
     const changes = rewriter ? `; ${counts.changes} changes for ${target}` : "";
     await write(
