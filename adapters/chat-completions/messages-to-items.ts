@@ -58,16 +58,28 @@ export interface MessagesToItemsArgs {
   finishReason?: ChatFinishReason | null;
   /** Gives each item an `id` (e.g. `msg_…`, `fc_…`), placed after its `type`. Without it items have none. */
   itemId?: (item: CanonicalItem, position: number) => string;
+  /**
+   * Legacy calls and answers counted so far, per function name. A caller that
+   * converts a conversation one message at a time passes the same counts each
+   * time, so that the k-th call of a name keeps pairing with its k-th answer and
+   * no two calls share a synthesized call_id.
+   */
+  legacyCounts?: LegacyCounts;
 }
 
-export function messagesToItems({ messages, finishReason, itemId }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
+export interface LegacyCounts {
+  calls: Map<string, number>;
+  outputs: Map<string, number>;
+}
+
+export function messagesToItems({ messages, finishReason, itemId, legacyCounts }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Chat Completions messages");
   const context: Context = {
     // A cut-short choice may have cut the arguments too, and a choice with no
     // finish reason never finished: the gate must not run their calls.
     callStatus: finishReason === null ? "in_progress" : finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed",
-    legacyCalls: new Map(),
-    legacyOutputs: new Map(),
+    legacyCalls: legacyCounts?.calls ?? new Map(),
+    legacyOutputs: legacyCounts?.outputs ?? new Map(),
     droppedCalls: new Map(),
   };
   const items: CanonicalItem[] = [];

@@ -20,7 +20,7 @@
 //
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice.
-import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
+import { messagesToItems, type LegacyCounts } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import { prefixLosses, type Loss } from "../models/loss.js";
@@ -70,6 +70,8 @@ export class JournalNormalizer {
   private readonly unknownObjects: "error" | "item";
   private source: string | undefined;
   private readonly records = new StreamRecords();
+  /** Legacy function calls and answers met in loose Chat messages, counted across the journal. */
+  private readonly legacyCounts: LegacyCounts = { calls: new Map(), outputs: new Map() };
   /** Keys of the conversation so far, to recognise a request that replays it. */
   private conversation: string[] = [];
   /** Characters held in `conversation`; past the limit the conversation is no longer followed. */
@@ -133,7 +135,7 @@ export class JournalNormalizer {
     const fields = record as Record<string, unknown>;
     switch (kind) {
       case "chat_message": {
-        const converted = messagesToItems({ messages: [record as ChatMessage] });
+        const converted = messagesToItems({ messages: [record as ChatMessage], legacyCounts: this.legacyCounts });
         this.extendConversation(converted.value);
         return {
           kind: "items",

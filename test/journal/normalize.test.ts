@@ -242,3 +242,17 @@ describe("the spec's short message form", () => {
     ]);
   });
 });
+
+describe("legacy function calls in loose Chat messages", () => {
+  test("pair in order across lines, and repeated calls of one name get distinct call_ids", async () => {
+    const call = (city: string) => ({ role: "assistant", content: null, function_call: { name: "get_weather", arguments: `{"city":"${city}"}` } });
+    const answer = (text: string) => ({ role: "function", name: "get_weather", content: text });
+    const items = itemsOf(await normalize([call("Lima"), answer("sunny"), call("Oslo"), answer("snow")]));
+    expect(items.map((item) => [(item as { type: string }).type, (item as { call_id: string }).call_id])).toEqual([
+      ["function_call", "legacy_1_get_weather"],
+      ["function_call_output", "legacy_1_get_weather"],
+      ["function_call", "legacy_2_get_weather"],
+      ["function_call_output", "legacy_2_get_weather"],
+    ]);
+  });
+});
