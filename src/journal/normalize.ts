@@ -340,10 +340,11 @@ function conversationKey(item: unknown): string {
     case "function_call":
       return `call ${String(item.call_id)} ${String(item.name)} ${String(item.arguments)}`;
     case "function_call_output":
-      return `output ${String(item.call_id)} ${JSON.stringify(item.output)}`;
+      // A string output is its own key: serializing it would copy it for nothing.
+      return `output ${String(item.call_id)} ${typeof item.output === "string" ? item.output : JSON.stringify(item.output)}`;
     case "message":
     case undefined:
-      return `message ${String(item.role)} ${JSON.stringify(textOf(item.content))}`;
+      return `message ${String(item.role)} ${textOf(item.content)}`;
     case "reasoning":
       return `reasoning ${String(item.id ?? item.encrypted_content)}`;
     default:
