@@ -29,7 +29,6 @@ import { convertAssembledResponse } from "../journal/convert-assembled-response.
 import { detectRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
-import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
 import { z } from "zod";
 import type { StreamLoss } from "../models/assembled-response.js";
 import { chatCompletionSchema, chatRequestBodySchema, type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
@@ -38,11 +37,10 @@ import { pointer, prefixLosses, type Converted, type Loss } from "../models/loss
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
+import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
-import { writeThenCommit } from "./outputs.js";
+import { openOutputs, writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
-import { ReportWriter } from "./report.js";
 
 const help = `Usage: orbridge convert --to responses|chat [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
 
@@ -132,12 +130,7 @@ export const convertCommand: Command = {
     if (target === undefined) throw new UsageError("convert needs --to responses or --to chat (see orbridge convert --help)");
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
-    const outPath = stringOption(args, "out");
-    const reportPath = stringOption(args, "report");
-    if (outPath !== undefined) checkOutputIsNotInput("--out", outPath, sources);
-    if (reportPath !== undefined) checkOutputIsNotInput("--report", reportPath, sources);
-    const output: JournalOutput = outPath ? atomicFileOutput(outPath) : stdoutOutput(io.stdout);
-    const report = reportPath ? new ReportWriter(reportPath) : undefined;
+    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout);
     const progress = progressFor(sources, io.stderr);
     const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0 };
     const converter = new JournalConverter(target);

@@ -2,11 +2,10 @@
 // nothing for stdin. Every file is checked before any output, so an unreadable
 // input is a usage error (exit 2) rather than a half-written result.
 import { realpathSync } from "node:fs";
-import { access, constants } from "node:fs/promises";
+import { access, constants, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { openSource, readLines, type JournalLine, type ReadOptions } from "../journal/read.js";
-import type { CommandIO } from "./io.js";
-import { UsageError } from "./io.js";
+import { UsageError, type CommandIO } from "./io.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
@@ -33,7 +32,6 @@ export async function* inputLines(sources: readonly string[], io: CommandIO, opt
 }
 
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  const { readFile } = await import("node:fs/promises");
   let text: string;
   try {
     text = await readFile(path, "utf8");

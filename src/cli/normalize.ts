@@ -2,14 +2,12 @@
 import { TargetRewriter } from "../gate/target-rewriter.js";
 import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
-import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, checkOutputIsNotInput, inputLines, maxLineBytesOption } from "./inputs.js";
+import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
-import { writeThenCommit } from "./outputs.js";
+import { openOutputs, writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
-import { ReportWriter } from "./report.js";
 
 const help = `Usage: orbridge normalize [--for TARGET] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
 
@@ -73,13 +71,8 @@ export const normalizeCommand: Command = {
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
-    const outPath = stringOption(args, "out");
-    const reportPath = stringOption(args, "report");
-    if (outPath !== undefined) checkOutputIsNotInput("--out", outPath, sources);
-    if (reportPath !== undefined) checkOutputIsNotInput("--report", reportPath, sources);
-    const output: JournalOutput = outPath ? atomicFileOutput(outPath) : stdoutOutput(io.stdout);
+    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout);
     const out = new LineWriter(output.stream);
-    const report = reportPath ? new ReportWriter(reportPath) : undefined;
     const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });
     const target = stringOption(args, "for");
     const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target) : undefined;
