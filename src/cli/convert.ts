@@ -168,7 +168,7 @@ export const convertCommand: Command = {
     await writeThenCommit([output, report], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
-        progress.tick(line.text.length);
+        progress.tick(line.text.length + 1, 1);
         if (source !== undefined && line.source !== source) await emit(source, converter.finish());
         source = line.source;
         await emit(source, converter.push(line));

@@ -4,15 +4,15 @@ import { JournalGate, type GateRecord } from "../gate/gate-journal.js";
 import { isTarget, TARGETS } from "../gate/targets.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
-import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
+import { defaultJobs, normalizedBatches, WORKER_MIN_BYTES } from "./gate-jobs.js";
+import { checkInputs, maxLineBytesOption, readJsonFile } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { styleFor, type Style } from "./style.js";
 
-const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json] [FILE...|-]
+const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json] [--jobs N] [FILE...|-]
 
 Decides, for each item of a journal, whether it may be replayed. The journal may
 mix envelopes (Chat messages, request bodies, responses, streams: see
@@ -44,6 +44,13 @@ Options:
   --max-line-bytes N
                    report a line longer than N bytes as an error record, without
                    reading it into memory, and go on with the next line
+  --jobs N         threads to use (default: the number of cores, here ${defaultJobs()}).
+                   With 2 or more, one thread reads and normalizes the journal
+                   while another gates it; the output is the same, line for
+                   line, as with --jobs 1. The gate uses at most 2 threads (both
+                   steps must see the journal in order), and a journal under
+                   ${WORKER_MIN_BYTES / 1024 / 1024} MiB is gated in one, where a second thread
+                   costs more to start than it saves.
   -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON is a
@@ -69,6 +76,7 @@ export const gateCommand: Command = {
       format: { value: true, choices: ["text", "json"] },
       origin: { value: true },
       "max-line-bytes": { value: true },
+      jobs: { value: true },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -98,35 +106,33 @@ export const gateCommand: Command = {
     const target = stringOption(args, "for");
     const format = stringOption(args, "format") ?? "text";
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const jobs = jobsOption(stringOption(args, "jobs"));
     const sources = await checkInputs(args.operands);
     const gate = new JournalGate({ schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 });
-    const normalizer = new JournalNormalizer({ origin: stringOption(args, "origin"), unknownObjects: "item" });
     const progress = progressFor(sources, io.stderr);
     const style = styleFor(io.stdout, io.env);
     const counts = { lines: 0, items: 0, errors: 0, blocked: 0 };
 
     const out = new LineWriter(io.stdout);
-    const emit = async (records: GateRecord[]) => {
+    const emit = (records: GateRecord[]) => {
       for (const record of records) {
         if (record.reason === "error") counts.errors += 1;
         else counts.items += 1;
         if (record.blocked) counts.blocked += 1;
-        await out.line(format === "json" ? JSON.stringify(record) : textLine(record, style));
+        out.add(format === "json" ? JSON.stringify(record) : textLine(record, style));
       }
     };
-    const gateRecords = (records: NormalizedRecord[]) =>
-      records.flatMap((record) =>
-        record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push({ source: record.source, line: record.line, items: record.items, request: record.request }),
-      );
 
     try {
-      for await (const line of inputLines(sources, io, readOptions)) {
-        counts.lines += 1;
-        progress.tick(line.text.length);
-        await emit(gateRecords(normalizer.push(line)));
+      const batches = normalizedBatches(sources, io, { jobs, normalize: { origin: stringOption(args, "origin"), unknownObjects: "item" }, read: readOptions, wholeItems: target !== undefined });
+      for await (const batch of batches) {
+        counts.lines += batch.lines;
+        progress.tick(batch.bytes, batch.lines);
+        for (const record of batch.records) emit(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+        // The output waits for its reader once per batch, when enough of it has gathered.
+        await out.flushIfFull();
       }
-      await emit(gateRecords(normalizer.finish()));
-      await emit(gate.finish());
+      emit(gate.finish());
       await out.flush();
     } finally {
       progress.done();
@@ -135,6 +141,13 @@ export const gateCommand: Command = {
     return (counts.blocked > 0 ? 1 : 0) as ExitCode;
   },
 };
+
+/** `--jobs N`: a positive whole number of threads. */
+function jobsOption(value: string | undefined): number {
+  if (value === undefined) return defaultJobs();
+  if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`--jobs must be a positive whole number of threads (got "${value}")`);
+  return Number(value);
+}
 
 function textLine(record: GateRecord, style: Style): string {
   const where = record.source ? `${record.source}:${record.line}` : `line ${record.line}`;

@@ -4,7 +4,7 @@
 import { realpathSync } from "node:fs";
 import { access, constants, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { openSource, readLines, type JournalLine, type ReadOptions } from "../journal/read.js";
+import { openSource, readLineBatches, type JournalLine, type ReadOptions } from "../journal/read.js";
 import { UsageError, type CommandIO } from "./io.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
@@ -21,13 +21,37 @@ export async function checkInputs(operands: readonly string[]): Promise<string[]
 }
 
 export async function* inputLines(sources: readonly string[], io: CommandIO, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
+  for await (const lines of inputLineBatches(sources, io, options)) yield* lines;
+}
+
+/** The lines of every source, in order, a chunk's worth at a time (`readLineBatches`). */
+export async function* inputLineBatches(sources: readonly string[], io: CommandIO, options: ReadOptions = {}): AsyncGenerator<JournalLine[]> {
   for (const source of sources) {
     const stream = openSource(source, io.stdin);
     try {
-      yield* readLines(source, stream, options);
+      yield* readLineBatches(source, stream, options);
     } catch (error) {
       throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
     }
+  }
+}
+
+/** A chunk of one source's bytes, or the end of that source. */
+export type InputChunk = { source: string; bytes: Buffer } | { source: string; end: true };
+
+/** The bytes of every source, in order, each source followed by its end. */
+export async function* inputChunks(sources: readonly string[], io: CommandIO): AsyncGenerator<InputChunk> {
+  for (const source of sources) {
+    const stream = openSource(source, io.stdin);
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+        if (bytes.length > 0) yield { source, bytes };
+      }
+    } catch (error) {
+      throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
+    }
+    yield { source, end: true };
   }
 }
 

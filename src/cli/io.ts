@@ -44,6 +44,15 @@ export class LineWriter {
     return this.pending.length >= 65_536 ? this.flush() : undefined;
   }
 
+  /** Gathers a line without writing: for a batch of lines handled at once, with `flushIfFull` after it. */
+  add(text: string): void {
+    this.pending += text + "\n";
+  }
+
+  flushIfFull(): Promise<void> | undefined {
+    return this.pending.length >= 65_536 ? this.flush() : undefined;
+  }
+
   flush(): Promise<void> | undefined {
     if (this.pending === "") return undefined;
     const chunk = this.pending;

@@ -135,7 +135,7 @@ export const normalizeCommand: Command = {
     await writeThenCommit([output, report], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
-        progress.tick(line.text.length);
+        progress.tick(line.text.length + 1, 1);
         await emit(normalizer.push(line));
       }
       await emit(normalizer.finish());

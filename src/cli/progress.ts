@@ -5,8 +5,8 @@ import { statSync } from "node:fs";
 import type { Writable } from "node:stream";
 
 export interface Progress {
-  /** Called for every line read, with its length in characters (bytes for ASCII text). */
-  tick(length: number): void;
+  /** Called as input is read: how much of it (characters of a line and its newline, or bytes of a chunk) and how many lines that finished. */
+  tick(length: number, lines: number): void;
   done(): void;
 }
 
@@ -23,9 +23,9 @@ export function progressFor(sources: readonly string[], stderr: Writable): Progr
   let last = 0;
   let drawn = false;
   return {
-    tick(length) {
-      read += length + 1;
-      lines += 1;
+    tick(length, done) {
+      read += length;
+      lines += done;
       const now = Date.now();
       if (now - last < 200) return;
       last = now;
