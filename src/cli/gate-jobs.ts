@@ -1,44 +1,52 @@
-// Where `gate` normalizes its journal: in its own thread, or, with `--jobs` 2 or
-// more and a journal large enough to repay a thread's start-up, in a worker
-// thread, while this thread gates what the worker hands back. Records come back
-// in input order either way, so verdicts and journal-wide findings are exactly
-// those of one thread.
+// How `gate` spreads its work: all in this thread, or, with `--jobs` 2 or more
+// and a journal large enough to repay a thread's start-up, in two. This thread
+// reads the journal, normalizes it and keeps the tools in force (ToolsInForce);
+// a worker thread gives the verdicts and the journal-wide findings (PreparedGate)
+// and formats the lines, which come back in input order. Each half sees every
+// record in order, as in one thread, so the output is the same, byte for byte.
 //
 // Two threads is the most the gate can use: normalization carries state from
-// line to line (streams, repeated history, tools from request bodies), so one
-// thread must read the journal in order, and the journal-wide checks must see
-// every item in order in another.
+// line to line (streams, repeated history, tools from request bodies), and the
+// journal-wide checks carry state from item to item; neither can be split.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
+import { JournalGate, ToolsInForce, type JournalGateOptions } from "../gate/gate-journal.js";
+import type { Target } from "../gate/targets.js";
+import { RecordEncoder } from "../gate/transfer-records.js";
+import { ChunkNormalizer } from "../journal/normalize-chunks.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import type { ReadOptions } from "../journal/read.js";
-import type { WorkerOptions, WorkerRequest } from "./gate-worker.js";
+import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
+import type { GateRequest, GateWorkerOptions } from "./gate-worker.js";
 import { inputChunks, type InputChunk } from "./inputs.js";
 import type { CommandIO } from "./io.js";
 
 /** Below this many bytes a journal is gated in one thread: starting a worker costs about as much as it saves. */
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
-/** Chunks handed to the worker and not yet answered: enough to keep both threads busy, few enough to keep memory flat. */
-const IN_FLIGHT = 4;
+/**
+ * Batches sent to the worker and not yet answered. Enough for this thread to go
+ * on reading while the worker starts (about 0.2 s), few enough to keep memory flat.
+ */
+const IN_FLIGHT = 64;
 
-export interface NormalizeJobsOptions {
+export interface GateJobsOptions {
   jobs: number;
-  normalize: NormalizeOptions;
   read: ReadOptions;
-  /** Items go to the gate whole (a replay target reads every field), not as views. */
-  wholeItems: boolean;
+  normalize: NormalizeOptions;
+  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
+  format: GateFormat;
+  colour: boolean;
 }
 
-/** A batch of normalized records and how many input bytes it answers. */
-export type InputBatch = NormalizedBatch & { bytes: number };
+/** The lines for a stretch of the journal: how many input lines and bytes they answer. */
+export type GatedBatch = GateLines & { lines: number; bytes: number };
 
 export function defaultJobs(): number {
   return availableParallelism();
 }
 
-/** The journal's records, normalized, in input order, a chunk's worth at a time. */
-export async function* normalizedBatches(sources: readonly string[], io: CommandIO, options: NormalizeJobsOptions): AsyncGenerator<InputBatch> {
+/** The gate's lines for the journal, in input order, a chunk's worth at a time. */
+export async function* gatedBatches(sources: readonly string[], io: CommandIO, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   const chunks = inputChunks(sources, io);
   // Whether the journal is large enough is known by reading ahead, which works for stdin too.
   const ahead: InputChunk[] = [];
@@ -54,7 +62,7 @@ export async function* normalizedBatches(sources: readonly string[], io: Command
   }
   const all = concat(ahead, chunks);
   if (ended) yield* inThisThread(all, options);
-  else yield* inWorker(all, options);
+  else yield* inTwoThreads(all, sources, options);
 }
 
 async function* concat(first: readonly InputChunk[], rest: AsyncIterable<InputChunk>): AsyncGenerator<InputChunk> {
@@ -62,69 +70,107 @@ async function* concat(first: readonly InputChunk[], rest: AsyncIterable<InputCh
   yield* rest;
 }
 
-async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: NormalizeJobsOptions): AsyncGenerator<InputBatch> {
-  const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read });
-  for await (const chunk of chunks) {
-    if ("bytes" in chunk) yield { ...normalizer.push(chunk.source, chunk.bytes), bytes: chunk.bytes.length };
-    else yield { ...normalizer.end(), bytes: 0 };
-  }
-  yield { ...normalizer.finish(), bytes: 0 };
+function normalizerFor(options: GateJobsOptions): ChunkNormalizer {
+  return new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item" });
 }
 
-async function* inWorker(chunks: AsyncIterable<InputChunk>, options: NormalizeJobsOptions): AsyncGenerator<InputBatch> {
-  const worker = new NormalizeWorker({ origin: options.normalize.origin, maxLineBytes: options.read.maxLineBytes, wholeItems: options.wholeItems });
+async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
+  const normalizer = normalizerFor(options);
+  const gate = new JournalGate(options.gate);
+  const output = new GateOutput(options.format, options.colour);
+  for await (const chunk of chunks) {
+    const batch = "bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end();
+    for (const record of batch.records) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+    yield { ...output.take(), lines: batch.lines, bytes: "bytes" in chunk ? chunk.bytes.length : 0 };
+  }
+  const last = normalizer.finish();
+  for (const record of last.records) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+  output.add(gate.finish());
+  yield { ...output.take(), lines: last.lines, bytes: 0 };
+}
+
+async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonly string[], options: GateJobsOptions): AsyncGenerator<GatedBatch> {
+  const worker = new GateWorker({ sources, target: options.gate.target, omitSource: options.gate.omitSource === true, format: options.format, colour: options.colour });
   try {
-    const pending: Promise<InputBatch>[] = [];
+    const normalizer = normalizerFor(options);
+    const tools = new ToolsInForce(options.gate);
+    const encoder = new RecordEncoder(sources, options.gate.target !== undefined);
+    // What each batch sent answers, in the order sent.
+    const sent: { lines: number; bytes: number }[] = [];
+    const send = (batch: ReturnType<ChunkNormalizer["push"]>, bytes: number) => {
+      for (const record of batch.records) {
+        if (record.kind === "error") encoder.addError(record.source, record.line, record.detail);
+        else encoder.add([tools.prepare(record)]);
+      }
+      worker.send({ kind: "records", transfer: encoder.take() });
+      sent.push({ lines: batch.lines, bytes });
+    };
     for await (const chunk of chunks) {
-      pending.push("bytes" in chunk ? worker.send({ kind: "chunk", source: chunk.source, bytes: chunk.bytes }, chunk.bytes.length) : worker.send({ kind: "end" }, 0));
-      if (pending.length >= IN_FLIGHT) yield await pending.shift()!;
+      send("bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end(), "bytes" in chunk ? chunk.bytes.length : 0);
+      // Lines already answered are written at once; past the limit, this thread waits for the worker.
+      while (worker.answered > 0 || sent.length >= IN_FLIGHT) yield { ...(await worker.next()), ...sent.shift()! };
     }
-    pending.push(worker.send({ kind: "finish" }, 0));
-    while (pending.length > 0) yield await pending.shift()!;
+    send(normalizer.finish(), 0);
+    worker.send({ kind: "finish" });
+    sent.push({ lines: 0, bytes: 0 });
+    while (sent.length > 0) yield { ...(await worker.next()), ...sent.shift()! };
   } finally {
     await worker.stop();
   }
 }
 
-/** A worker thread running gate-worker: one answer per request, in the order sent. */
-class NormalizeWorker {
+/** The worker thread (gate-worker.ts): one answer per request, in the order sent. */
+class GateWorker {
   private readonly worker: Worker;
-  private readonly waiting: { bytes: number; resolve(batch: InputBatch): void; reject(error: Error): void }[] = [];
+  private readonly answers: GateLines[] = [];
+  private waiting: { resolve(lines: GateLines): void; reject(error: Error): void } | undefined;
   private failure: Error | undefined;
+  private stopping = false;
 
-  constructor(options: WorkerOptions) {
+  constructor(options: GateWorkerOptions) {
     this.worker = startWorker(options);
-    this.worker.on("message", (text: string) => {
-      const batch = JSON.parse(text) as NormalizedBatch;
-      const next = this.waiting.shift();
-      next?.resolve({ ...batch, bytes: next.bytes });
+    this.worker.on("message", (lines: GateLines) => {
+      if (this.waiting) {
+        this.waiting.resolve(lines);
+        this.waiting = undefined;
+      } else this.answers.push(lines);
     });
-    this.worker.on("error", (error: Error) => this.fail(new Error(`the normalizing thread failed: ${error.message}`)));
-    this.worker.on("exit", (code) => this.fail(new Error(`the normalizing thread stopped (exit code ${code}) before the journal's end`)));
+    this.worker.on("error", (error: Error) => this.fail(new Error(`the gating thread failed: ${error.message}`)));
+    this.worker.on("exit", (code) => {
+      if (!this.stopping) this.fail(new Error(`the gating thread stopped (exit code ${code}) before the journal's end`));
+    });
   }
 
-  send(request: WorkerRequest, bytes: number): Promise<InputBatch> {
-    if (this.failure) return Promise.reject(this.failure);
-    const answer = new Promise<InputBatch>((resolve, reject) => this.waiting.push({ bytes, resolve, reject }));
-    // Awaited later, in order; until then a failure must not count as unhandled.
-    answer.catch(() => undefined);
+  /** Answers received and not yet taken. */
+  get answered(): number {
+    return this.answers.length;
+  }
+
+  send(request: GateRequest): void {
+    if (this.failure) throw this.failure;
     this.worker.postMessage(request);
-    return answer;
+  }
+
+  next(): Promise<GateLines> {
+    const ready = this.answers.shift();
+    if (ready) return Promise.resolve(ready);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
   }
 
   async stop(): Promise<void> {
-    this.failure ??= new Error("the normalizing thread was stopped");
-    this.worker.removeAllListeners("exit");
+    this.stopping = true;
     await this.worker.terminate();
   }
 
   private fail(error: Error): void {
     this.failure ??= error;
-    for (const waiting of this.waiting.splice(0)) waiting.reject(this.failure);
+    this.waiting?.reject(this.failure);
+    this.waiting = undefined;
   }
 }
 
-function startWorker(options: WorkerOptions): Worker {
+function startWorker(options: GateWorkerOptions): Worker {
   const here = import.meta.url;
   if (!here.endsWith(".ts")) return new Worker(new URL("./gate-worker.js", here), { workerData: options });
   // Run from the TypeScript sources (tests, tsx): the worker loads them through tsx too.

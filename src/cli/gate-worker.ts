@@ -1,50 +1,44 @@
-// The worker thread of `gate --jobs`: reads and normalizes the journal, in order,
-// and hands each chunk's records back with their items cut to what the gate reads
-// (`gateView`). The thread that started it gates them, in the same order.
+// The worker thread of `gate --jobs`: gives each prepared record its verdicts and
+// journal-wide findings, in the order the records come, and hands back the lines
+// to write. The thread that started it reads, normalizes and keeps the tools in
+// force (gate-jobs.ts).
 import { parentPort, workerData } from "node:worker_threads";
-import { gateView, requestView } from "../gate/gate-view.js";
-import type { NormalizedRecord } from "../journal/normalize.js";
-import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
+import { PreparedGate } from "../gate/gate-journal.js";
+import type { Target } from "../gate/targets.js";
+import { RecordDecoder, type RecordTransfer } from "../gate/transfer-records.js";
+import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
 
-/** What the gate sends: a chunk of a source, the end of a source, the end of the journal. */
-export type WorkerRequest = { kind: "chunk"; source: string; bytes: Uint8Array } | { kind: "end" } | { kind: "finish" };
+/** What the reading thread sends: a batch of records, or the end of the journal. */
+export type GateRequest = { kind: "records"; transfer: RecordTransfer } | { kind: "finish" };
 
-export interface WorkerOptions {
-  origin?: string;
-  maxLineBytes?: number;
-  /** Hand items over whole: a replay target's checks read every field. */
-  wholeItems: boolean;
+export interface GateWorkerOptions {
+  sources: readonly string[];
+  target?: Target;
+  omitSource: boolean;
+  format: GateFormat;
+  colour: boolean;
 }
 
-const options = workerData as WorkerOptions;
-const normalizer = new ChunkNormalizer({ origin: options.origin, maxLineBytes: options.maxLineBytes, unknownObjects: "item" });
+const options = workerData as GateWorkerOptions;
+const gate = new PreparedGate({ target: options.target, omitSource: options.omitSource });
+const decoder = new RecordDecoder(options.sources);
+const output = new GateOutput(options.format, options.colour);
 
-parentPort!.on("message", (request: WorkerRequest) => {
-  parentPort!.postMessage(JSON.stringify(handOver(step(request))));
+parentPort!.on("message", (request: GateRequest) => {
+  parentPort!.postMessage(answer(request) satisfies GateLines);
 });
 
-function step(request: WorkerRequest): NormalizedBatch {
+function answer(request: GateRequest): GateLines {
   switch (request.kind) {
-    case "chunk":
-      return normalizer.push(request.source, Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength));
-    case "end":
-      return normalizer.end();
+    case "records":
+      for (const record of decoder.decode(request.transfer)) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+      return output.take();
     case "finish":
-      return normalizer.finish();
+      output.add(gate.finish());
+      return output.take();
     default:
       return assertNever(request);
   }
-}
-
-/** The records as the gate reads them: items cut to their views, request bodies to their tools, no losses. */
-function handOver(batch: NormalizedBatch): NormalizedBatch {
-  return { lines: batch.lines, records: batch.records.map(cut) };
-}
-
-function cut(record: NormalizedRecord): NormalizedRecord {
-  if (record.kind === "error") return record;
-  const items = options.wholeItems ? record.items : record.items.map((journalItem) => ({ item: gateView(journalItem.item), provenance: journalItem.provenance }));
-  return { ...record, items, losses: [], ...(record.request ? { request: requestView(record.request) } : {}) };
 }
 
 function assertNever(value: never): never {

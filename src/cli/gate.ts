@@ -1,16 +1,15 @@
 // `orbridge gate`: one verdict per item, in input order, with the journal-wide
 // findings attached; exit 1 when any item is blocked for replay.
-import { JournalGate, type GateRecord } from "../gate/gate-journal.js";
 import { isTarget, TARGETS } from "../gate/targets.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { defaultJobs, normalizedBatches, WORKER_MIN_BYTES } from "./gate-jobs.js";
+import { defaultJobs, gatedBatches, WORKER_MIN_BYTES } from "./gate-jobs.js";
 import { checkInputs, maxLineBytesOption, readJsonFile } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
-import { styleFor, type Style } from "./style.js";
+import { wantsColour } from "./style.js";
 
 const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json] [--jobs N] [FILE...|-]
 
@@ -108,31 +107,28 @@ export const gateCommand: Command = {
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const jobs = jobsOption(stringOption(args, "jobs"));
     const sources = await checkInputs(args.operands);
-    const gate = new JournalGate({ schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 });
     const progress = progressFor(sources, io.stderr);
-    const style = styleFor(io.stdout, io.env);
     const counts = { lines: 0, items: 0, errors: 0, blocked: 0 };
-
     const out = new LineWriter(io.stdout);
-    const emit = (records: GateRecord[]) => {
-      for (const record of records) {
-        if (record.reason === "error") counts.errors += 1;
-        else counts.items += 1;
-        if (record.blocked) counts.blocked += 1;
-        out.add(format === "json" ? JSON.stringify(record) : textLine(record, style));
-      }
-    };
-
     try {
-      const batches = normalizedBatches(sources, io, { jobs, normalize: { origin: stringOption(args, "origin"), unknownObjects: "item" }, read: readOptions, wholeItems: target !== undefined });
+      const batches = gatedBatches(sources, io, {
+        jobs,
+        read: readOptions,
+        normalize: { origin: stringOption(args, "origin") },
+        gate: { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 },
+        format: format === "json" ? "json" : "text",
+        colour: wantsColour(io.stdout, io.env),
+      });
       for await (const batch of batches) {
         counts.lines += batch.lines;
+        counts.items += batch.items;
+        counts.errors += batch.errors;
+        counts.blocked += batch.blocked;
         progress.tick(batch.bytes, batch.lines);
-        for (const record of batch.records) emit(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+        out.add(batch.text);
         // The output waits for its reader once per batch, when enough of it has gathered.
         await out.flushIfFull();
       }
-      emit(gate.finish());
       await out.flush();
     } finally {
       progress.done();
@@ -147,13 +143,4 @@ function jobsOption(value: string | undefined): number {
   if (value === undefined) return defaultJobs();
   if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`--jobs must be a positive whole number of threads (got "${value}")`);
   return Number(value);
-}
-
-function textLine(record: GateRecord, style: Style): string {
-  const where = record.source ? `${record.source}:${record.line}` : `line ${record.line}`;
-  const at = record.index > 0 ? `${where}.${record.index}` : where;
-  const what = [typeof record.type === "string" ? record.type : "-", typeof record.call_id === "string" ? record.call_id : "-"].join(" ");
-  const mark = record.blocked ? style.blocked("BLOCKED") : style.passed("pass");
-  const findings = record.findings.map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
-  return `${at}  ${what}  ${mark} ${record.reason}: ${record.detail}${findings}`;
 }

@@ -44,9 +44,9 @@ export class LineWriter {
     return this.pending.length >= 65_536 ? this.flush() : undefined;
   }
 
-  /** Gathers a line without writing: for a batch of lines handled at once, with `flushIfFull` after it. */
-  add(text: string): void {
-    this.pending += text + "\n";
+  /** Gathers text that is already whole lines, without writing: for a batch handled at once, with `flushIfFull` after it. */
+  add(lines: string): void {
+    this.pending += lines;
   }
 
   flushIfFull(): Promise<void> | undefined {

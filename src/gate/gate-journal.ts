@@ -43,67 +43,132 @@ export interface GateInput {
   request?: Record<string, unknown>;
 }
 
-export class JournalGate {
+/**
+ * A record whose items know what the tools in force say of them: the schema of
+ * each call's tool and whether its name may run. `requestError` when the record's
+ * request body had tools that cannot be read (the tools in force stay as they were).
+ */
+export interface PreparedRecord {
+  source?: string;
+  line: number;
+  requestError?: string;
+  items: PreparedItem[];
+}
+
+export interface PreparedItem extends JournalItem {
+  /** The schema of the call's tool; `undefined` when none is known (or the item is no call). */
+  schema?: ToolSchema;
+  /** Set on function_call items with a name: why the tools in force refuse it, `null` when they allow it. */
+  notAllowed?: string | null;
+}
+
+/**
+ * The first half of the journal gate: keeps the tools in force (the registry,
+ * updated by each request body in journal order) and tells each item what they
+ * say of it. It must see every record in order, as the checks in the second half
+ * do; `gate --jobs` runs the halves in two threads.
+ */
+export class ToolsInForce {
   private readonly schema: ToolSchema | undefined;
   private readonly registry: ToolRegistry;
-  private readonly checker: JournalChecker;
-  private readonly cache: SchemaCache;
-  private readonly gateOptions: { cache: SchemaCache };
-  private readonly toRecord: (checked: CheckedItem) => GateRecord;
-  private readonly omitSource: boolean;
 
-  constructor(options: JournalGateOptions = {}) {
+  constructor(options: Pick<JournalGateOptions, "schema" | "registry"> = {}) {
     this.schema = options.schema;
     this.registry = options.registry ?? new ToolRegistry();
-    this.cache = options.cache ?? new SchemaCache();
-    this.gateOptions = { cache: this.cache };
-    this.omitSource = options.omitSource === true;
-    this.toRecord = (checked) => toRecord(checked, this.omitSource);
-    this.checker = new JournalChecker({
-      registry: this.registry,
-      checks: options.target ? [new TargetChecker(options.target)] : [],
-    });
   }
 
-  /** The items of one record; returns the records whose findings are final. */
-  push(input: GateInput): GateRecord[] {
+  prepare(input: GateInput): PreparedRecord {
+    let requestError: string | undefined;
     if (input.request) {
       try {
         this.registry.addRequestBody(input.request, `line ${input.line}`);
       } catch (error) {
         // A request whose tools cannot be read leaves the registry as it was; its
         // calls then meet the tools in force, and the line is reported.
-        return [...this.errorRecord(input, (error as Error).message), ...this.gateItems(input.items)];
+        requestError = (error as Error).message;
       }
     }
-    return this.gateItems(input.items);
+    const items = input.items.map((journalItem) => this.prepareItem(journalItem));
+    const prepared: PreparedRecord = { line: input.line, items };
+    if (input.source !== undefined) prepared.source = input.source;
+    if (requestError !== undefined) prepared.requestError = requestError;
+    return prepared;
+  }
+
+  private prepareItem(journalItem: JournalItem): PreparedItem {
+    const fields = journalItem.item as { type?: unknown; name?: unknown } | null;
+    const name = fields !== null && typeof fields === "object" ? fields.name : undefined;
+    const prepared: PreparedItem = { item: journalItem.item, provenance: journalItem.provenance };
+    if (fields === null || typeof fields !== "object" || fields.type !== "function_call") return prepared;
+    const schema = this.schema ?? (typeof name === "string" ? this.registry.schemaFor(name) : undefined);
+    if (schema !== undefined) prepared.schema = schema;
+    if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name) ?? null;
+    return prepared;
+  }
+}
+
+/**
+ * The second half of the journal gate: the verdict of each prepared item, the
+ * journal-wide checks, and the records the gate writes.
+ */
+export class PreparedGate {
+  private readonly checker: JournalChecker;
+  private readonly gateOptions: { cache: SchemaCache };
+  private readonly toRecord: (checked: CheckedItem) => GateRecord;
+  private readonly omitSource: boolean;
+
+  constructor(options: Pick<JournalGateOptions, "target" | "omitSource" | "cache"> = {}) {
+    this.gateOptions = { cache: options.cache ?? new SchemaCache() };
+    this.omitSource = options.omitSource === true;
+    this.toRecord = (checked) => toRecord(checked, this.omitSource);
+    this.checker = new JournalChecker({ checks: options.target ? [new TargetChecker(options.target)] : [] });
+  }
+
+  /** The items of one record; returns the records whose findings are final. */
+  push(prepared: PreparedRecord): GateRecord[] {
+    const records = prepared.requestError !== undefined ? this.error(prepared.source, prepared.line, prepared.requestError) : [];
+    if (prepared.items.length === 0) return records;
+    // Built field by field: a spread per item is a measurable share of the gate's time.
+    const gated = prepared.items.map((item) => ({ item: item.item, provenance: item.provenance, verdict: replayGate(item.item, item.schema, this.gateOptions), notAllowed: item.notAllowed }));
+    const checked = this.checker.push(gated).map(this.toRecord);
+    if (records.length === 0) return checked;
+    records.push(...checked);
+    return records;
   }
 
   /** A line that gave no item (not JSON, unreadable): blocked, since nothing on it was checked. */
   error(source: string | undefined, line: number, detail: string): GateRecord[] {
-    return this.errorRecord({ source, line, items: [] }, detail);
+    const record: GateRecord = { line, index: 0, reason: "error", detail, blocked: true, findings: [] };
+    return [source !== undefined && !this.omitSource ? { source, ...record } : record];
   }
 
   finish(): GateRecord[] {
     return this.checker.finish().map(this.toRecord);
   }
+}
 
-  private gateItems(items: readonly JournalItem[]): GateRecord[] {
-    if (items.length === 0) return [];
-    // Built field by field: a spread per item is a measurable share of the gate's time.
-    const gated = items.map((journalItem) => ({ item: journalItem.item, provenance: journalItem.provenance, verdict: replayGate(journalItem.item, this.schemaOf(journalItem.item), this.gateOptions) }));
-    return this.checker.push(gated).map(this.toRecord);
+/** Gates a normalized journal record by record (both halves in one thread). */
+export class JournalGate {
+  private readonly tools: ToolsInForce;
+  private readonly gate: PreparedGate;
+
+  constructor(options: JournalGateOptions = {}) {
+    this.tools = new ToolsInForce(options);
+    this.gate = new PreparedGate(options);
   }
 
-  private schemaOf(item: unknown): ToolSchema | undefined {
-    if (this.schema !== undefined) return this.schema;
-    const name = (item as { name?: unknown } | null)?.name;
-    return typeof name === "string" ? this.registry.schemaFor(name) : undefined;
+  /** The items of one record; returns the records whose findings are final. */
+  push(input: GateInput): GateRecord[] {
+    return this.gate.push(this.tools.prepare(input));
   }
 
-  private errorRecord(input: GateInput, detail: string): GateRecord[] {
-    const record: GateRecord = { line: input.line, index: 0, reason: "error", detail, blocked: true, findings: [] };
-    return [input.source !== undefined && !this.omitSource ? { source: input.source, ...record } : record];
+  /** A line that gave no item (not JSON, unreadable): blocked, since nothing on it was checked. */
+  error(source: string | undefined, line: number, detail: string): GateRecord[] {
+    return this.gate.error(source, line, detail);
+  }
+
+  finish(): GateRecord[] {
+    return this.gate.finish();
   }
 }
 

@@ -92,8 +92,12 @@ export const findingSchema = z.object({
 export type Finding = z.infer<typeof findingSchema>;
 export type FindingCode = Finding["code"];
 
-/** An item with its verdict from `replayGate` (set by the caller on function_call items). */
-export type GatedItem = JournalItem & { verdict?: Verdict };
+/**
+ * An item with its verdict from `replayGate` (set by the caller on function_call
+ * items) and, when the caller keeps the tools in force itself, why they refuse
+ * the call's name (`null`: they allow it); without it the checker asks its registry.
+ */
+export type GatedItem = JournalItem & { verdict?: Verdict; notAllowed?: string | null };
 /** A checked item: the item, its provenance, its verdict when it had one, and its findings. */
 export type CheckedItem = GatedItem & { findings: Finding[] };
 
@@ -226,7 +230,7 @@ export class JournalChecker {
         released.push(this.held);
         this.held = undefined;
       }
-      this.checkItem(checked, fields, kind);
+      this.checkItem(checked, fields, kind, gated.notAllowed);
       this.checkIncomplete(checked, fields, index, lastOfResponse);
       if (kind === "reasoning") this.held = checked;
       else released.push(checked);
@@ -243,7 +247,7 @@ export class JournalChecker {
     return [held];
   }
 
-  private checkItem(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind): void {
+  private checkItem(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind, notAllowed: string | null | undefined): void {
     const findings = checked.findings;
     findings.push(...mixedEnvelopeFindings(fields));
     const foreign = foreignIdReason(fields, kind);
@@ -256,7 +260,7 @@ export class JournalChecker {
     switch (kind) {
       case "function_call":
         this.passBy(checked, kind, fields);
-        this.checkCall(checked, fields);
+        this.checkCall(checked, fields, notAllowed);
         return;
       case "function_call_output":
         this.checkOutput(checked, fields);
@@ -280,15 +284,15 @@ export class JournalChecker {
     }
   }
 
-  private checkCall(checked: CheckedItem, fields: Record<string, unknown>): void {
+  private checkCall(checked: CheckedItem, fields: Record<string, unknown>, notAllowed: string | null | undefined): void {
     const findings = checked.findings;
     const line = checked.provenance.line;
     const callId = nonEmptyString(fields.call_id);
     const name = nonEmptyString(fields.name);
     if (callId === undefined) findings.push({ code: "missing_field", detail: `the call has ${describeMissing(fields.call_id)} call_id: no output can be paired with it`, path: "/call_id" });
     if (name === undefined) findings.push({ code: "missing_field", detail: `the call has ${describeMissing(fields.name)} name: no tool can be chosen for it`, path: "/name" });
-    if (name !== undefined && this.registry) {
-      const refusal = this.registry.notAllowedReason(name);
+    if (name !== undefined && (this.registry || notAllowed !== undefined)) {
+      const refusal = notAllowed !== undefined ? notAllowed : this.registry!.notAllowedReason(name);
       if (refusal) findings.push({ code: "tool_not_allowed", detail: `"${name}" is not allowed: ${refusal}`, path: "/name" });
     }
     if (callId === undefined) return;

@@ -1,0 +1,56 @@
+// The lines `gate` writes, and the counts it ends with, gathered batch by batch:
+// in the thread that gates, whichever that is (`--jobs`).
+import type { GateRecord } from "../gate/gate-journal.js";
+import { styleOf } from "./style.js";
+
+export type GateFormat = "text" | "json";
+
+export interface GateCounts {
+  items: number;
+  errors: number;
+  blocked: number;
+}
+
+/** The lines of a batch of records, newline-terminated, and what they counted. */
+export interface GateLines extends GateCounts {
+  text: string;
+}
+
+export class GateOutput {
+  private text = "";
+  private counts: GateCounts = { items: 0, errors: 0, blocked: 0 };
+  private readonly style;
+
+  constructor(
+    private readonly format: GateFormat,
+    colour: boolean,
+  ) {
+    this.style = styleOf(colour);
+  }
+
+  add(records: readonly GateRecord[]): void {
+    for (const record of records) {
+      if (record.reason === "error") this.counts.errors += 1;
+      else this.counts.items += 1;
+      if (record.blocked) this.counts.blocked += 1;
+      this.text += (this.format === "json" ? JSON.stringify(record) : this.textLine(record)) + "\n";
+    }
+  }
+
+  /** What was added since the last call. */
+  take(): GateLines {
+    const lines = { text: this.text, ...this.counts };
+    this.text = "";
+    this.counts = { items: 0, errors: 0, blocked: 0 };
+    return lines;
+  }
+
+  private textLine(record: GateRecord): string {
+    const where = record.source ? `${record.source}:${record.line}` : `line ${record.line}`;
+    const at = record.index > 0 ? `${where}.${record.index}` : where;
+    const what = [typeof record.type === "string" ? record.type : "-", typeof record.call_id === "string" ? record.call_id : "-"].join(" ");
+    const mark = record.blocked ? this.style.blocked("BLOCKED") : this.style.passed("pass");
+    const findings = record.findings.map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
+    return `${at}  ${what}  ${mark} ${record.reason}: ${record.detail}${findings}`;
+  }
+}
