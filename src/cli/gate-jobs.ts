@@ -13,11 +13,12 @@ import { Worker } from "node:worker_threads";
 import { JournalGate, ToolsInForce, type JournalGateOptions } from "../gate/gate-journal.js";
 import type { Target } from "../gate/targets.js";
 import { RecordEncoder } from "../gate/transfer-records.js";
-import { ChunkNormalizer } from "../journal/normalize-chunks.js";
+import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
+import { decodeLines, type LineTransfer } from "../journal/transfer-lines.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import type { ReadOptions } from "../journal/read.js";
 import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
-import type { GateRequest, GateWorkerOptions } from "./gate-worker.js";
+import type { GateAnswer, GateRequest, GateWorkerOptions } from "./gate-worker.js";
 import { inputChunks, type InputChunk } from "./inputs.js";
 import type { CommandIO } from "./io.js";
 
@@ -89,61 +90,108 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
   yield { ...output.take(), lines: last.lines, bytes: 0 };
 }
 
+/** Chunks handed to the worker to split and not yet back as lines: enough to keep this thread fed. */
+const SPLIT_AHEAD = 8;
+
 async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonly string[], options: GateJobsOptions): AsyncGenerator<GatedBatch> {
-  const worker = new GateWorker({ sources, target: options.gate.target, omitSource: options.gate.omitSource === true, format: options.format, colour: options.colour });
+  const worker = new GateWorker({
+    sources,
+    maxLineBytes: options.read.maxLineBytes,
+    target: options.gate.target,
+    omitSource: options.gate.omitSource === true,
+    format: options.format,
+    colour: options.colour,
+  });
   try {
     const normalizer = normalizerFor(options);
     const tools = new ToolsInForce(options.gate);
     const encoder = new RecordEncoder(sources, options.gate.target !== undefined);
-    // What each batch sent answers, in the order sent.
-    const sent: { lines: number; bytes: number }[] = [];
-    const send = (batch: ReturnType<ChunkNormalizer["push"]>, bytes: number) => {
+    // The bytes of each chunk sent to be split, and what each batch of records sent answers, in the order sent.
+    const splitting: number[] = [];
+    const gating: { lines: number; bytes: number }[] = [];
+    const sendRecords = (batch: NormalizedBatch, bytes: number) => {
       for (const record of batch.records) {
         if (record.kind === "error") encoder.addError(record.source, record.line, record.detail);
-        else encoder.add([tools.prepare(record)]);
+        else encoder.add(tools.prepare(record));
       }
       worker.send({ kind: "records", transfer: encoder.take() });
-      sent.push({ lines: batch.lines, bytes });
+      gating.push({ lines: batch.lines, bytes });
+    };
+    const takeLines = async () => {
+      const bytes = splitting.shift()!;
+      sendRecords(normalizer.pushLines(decodeLines(await worker.nextLines())), bytes);
     };
     for await (const chunk of chunks) {
-      send("bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end(), "bytes" in chunk ? chunk.bytes.length : 0);
-      // Lines already answered are written at once; past the limit, this thread waits for the worker.
-      while (worker.answered > 0 || sent.length >= IN_FLIGHT) yield { ...(await worker.next()), ...sent.shift()! };
+      worker.send("bytes" in chunk ? { kind: "split", source: chunk.source, bytes: chunk.bytes } : { kind: "end" });
+      splitting.push("bytes" in chunk ? chunk.bytes.length : 0);
+      while (worker.linesReady > 0 || splitting.length >= SPLIT_AHEAD) await takeLines();
+      // Lines already gated are written at once; past the limit, this thread waits for the worker.
+      while (worker.outputReady > 0 || gating.length >= IN_FLIGHT) yield { ...(await worker.nextOutput()), ...gating.shift()! };
     }
-    send(normalizer.finish(), 0);
+    while (splitting.length > 0) await takeLines();
+    sendRecords(normalizer.finish(), 0);
     worker.send({ kind: "finish" });
-    sent.push({ lines: 0, bytes: 0 });
-    while (sent.length > 0) yield { ...(await worker.next()), ...sent.shift()! };
+    gating.push({ lines: 0, bytes: 0 });
+    while (gating.length > 0) yield { ...(await worker.nextOutput()), ...gating.shift()! };
   } finally {
     await worker.stop();
+  }
+}
+
+/** Answers of one kind, taken in the order they came. */
+class AnswerQueue<T> {
+  private readonly ready: T[] = [];
+  private waiting: { resolve(answer: T): void; reject(error: Error): void } | undefined;
+
+  get size(): number {
+    return this.ready.length;
+  }
+
+  put(answer: T): void {
+    if (this.waiting) {
+      this.waiting.resolve(answer);
+      this.waiting = undefined;
+    } else this.ready.push(answer);
+  }
+
+  take(failure: Error | undefined): Promise<T> {
+    if (this.ready.length > 0) return Promise.resolve(this.ready.shift()!);
+    if (failure) return Promise.reject(failure);
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  fail(error: Error): void {
+    this.waiting?.reject(error);
+    this.waiting = undefined;
   }
 }
 
 /** The worker thread (gate-worker.ts): one answer per request, in the order sent. */
 class GateWorker {
   private readonly worker: Worker;
-  private readonly answers: GateLines[] = [];
-  private waiting: { resolve(lines: GateLines): void; reject(error: Error): void } | undefined;
+  private readonly lines = new AnswerQueue<LineTransfer>();
+  private readonly outputs = new AnswerQueue<GateLines>();
   private failure: Error | undefined;
   private stopping = false;
 
   constructor(options: GateWorkerOptions) {
     this.worker = startWorker(options);
-    this.worker.on("message", (lines: GateLines) => {
-      if (this.waiting) {
-        this.waiting.resolve(lines);
-        this.waiting = undefined;
-      } else this.answers.push(lines);
+    this.worker.on("message", (answer: GateAnswer) => {
+      if (answer.kind === "lines") this.lines.put(answer.lines);
+      else this.outputs.put(answer.output);
     });
-    this.worker.on("error", (error: Error) => this.fail(new Error(`the gating thread failed: ${error.message}`)));
+    this.worker.on("error", (error: Error) => this.fail(new Error(`the gate's worker thread failed: ${error.message}`)));
     this.worker.on("exit", (code) => {
-      if (!this.stopping) this.fail(new Error(`the gating thread stopped (exit code ${code}) before the journal's end`));
+      if (!this.stopping) this.fail(new Error(`the gate's worker thread stopped (exit code ${code}) before the journal's end`));
     });
   }
 
-  /** Answers received and not yet taken. */
-  get answered(): number {
-    return this.answers.length;
+  get linesReady(): number {
+    return this.lines.size;
+  }
+
+  get outputReady(): number {
+    return this.outputs.size;
   }
 
   send(request: GateRequest): void {
@@ -151,11 +199,12 @@ class GateWorker {
     this.worker.postMessage(request);
   }
 
-  next(): Promise<GateLines> {
-    const ready = this.answers.shift();
-    if (ready) return Promise.resolve(ready);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  nextLines(): Promise<LineTransfer> {
+    return this.lines.take(this.failure);
+  }
+
+  nextOutput(): Promise<GateLines> {
+    return this.outputs.take(this.failure);
   }
 
   async stop(): Promise<void> {
@@ -165,8 +214,8 @@ class GateWorker {
 
   private fail(error: Error): void {
     this.failure ??= error;
-    this.waiting?.reject(this.failure);
-    this.waiting = undefined;
+    this.lines.fail(this.failure);
+    this.outputs.fail(this.failure);
   }
 }
 

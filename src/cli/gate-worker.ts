@@ -1,18 +1,31 @@
-// The worker thread of `gate --jobs`: gives each prepared record its verdicts and
-// journal-wide findings, in the order the records come, and hands back the lines
-// to write. The thread that started it reads, normalizes and keeps the tools in
-// force (gate-jobs.ts).
+// The worker thread of `gate --jobs`. It does the two ends of the work, the
+// thread that started it the middle (gate-jobs.ts):
+//   split:   bytes of a source into lines, decoded, handed back to be normalized;
+//   records: normalized records whose calls know their tool's schema, given their
+//            verdicts and journal-wide findings in the order they come, and handed
+//            back as the lines to write.
 import { parentPort, workerData } from "node:worker_threads";
 import { PreparedGate } from "../gate/gate-journal.js";
 import type { Target } from "../gate/targets.js";
 import { RecordDecoder, type RecordTransfer } from "../gate/transfer-records.js";
+import { LineSplitter } from "../journal/read.js";
+import { encodeLines, type LineTransfer } from "../journal/transfer-lines.js";
 import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
 
-/** What the reading thread sends: a batch of records, or the end of the journal. */
-export type GateRequest = { kind: "records"; transfer: RecordTransfer } | { kind: "finish" };
+export type GateRequest =
+  /** A chunk of a source's bytes; a chunk of a new source follows the end of the last. */
+  | { kind: "split"; source: string; bytes: Uint8Array }
+  /** The end of the current source. */
+  | { kind: "end" }
+  | { kind: "records"; transfer: RecordTransfer }
+  /** The end of the journal. */
+  | { kind: "finish" };
+
+export type GateAnswer = { kind: "lines"; lines: LineTransfer } | { kind: "output"; output: GateLines };
 
 export interface GateWorkerOptions {
   sources: readonly string[];
+  maxLineBytes?: number;
   target?: Target;
   omitSource: boolean;
   format: GateFormat;
@@ -23,19 +36,52 @@ const options = workerData as GateWorkerOptions;
 const gate = new PreparedGate({ target: options.target, omitSource: options.omitSource });
 const decoder = new RecordDecoder(options.sources);
 const output = new GateOutput(options.format, options.colour);
+let splitter: { source: string; lines: LineSplitter } | undefined;
+
+// Splitting comes first: the other thread waits for lines and has nothing else to
+// do, while records can wait their turn. So records are queued and gated one batch
+// per turn of the event loop, and a request to split that arrives meanwhile is
+// answered between two batches.
+const queued: GateRequest[] = [];
+let draining = false;
 
 parentPort!.on("message", (request: GateRequest) => {
-  parentPort!.postMessage(answer(request) satisfies GateLines);
+  if (request.kind === "split" || request.kind === "end") {
+    parentPort!.postMessage(answer(request));
+    return;
+  }
+  queued.push(request);
+  if (!draining) {
+    draining = true;
+    setImmediate(drain);
+  }
 });
 
-function answer(request: GateRequest): GateLines {
+function drain(): void {
+  const request = queued.shift();
+  if (request) parentPort!.postMessage(answer(request));
+  if (queued.length > 0) setImmediate(drain);
+  else draining = false;
+}
+
+function answer(request: GateRequest): GateAnswer {
   switch (request.kind) {
+    case "split": {
+      splitter ??= { source: request.source, lines: new LineSplitter(request.source, { maxLineBytes: options.maxLineBytes }) };
+      const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
+      return { kind: "lines", lines: encodeLines(splitter.source, splitter.lines.push(bytes)) };
+    }
+    case "end": {
+      const last = splitter ? encodeLines(splitter.source, splitter.lines.finish()) : encodeLines("", []);
+      splitter = undefined;
+      return { kind: "lines", lines: last };
+    }
     case "records":
       for (const record of decoder.decode(request.transfer)) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
-      return output.take();
+      return { kind: "output", output: output.take() };
     case "finish":
       output.add(gate.finish());
-      return output.take();
+      return { kind: "output", output: output.take() };
     default:
       return assertNever(request);
   }

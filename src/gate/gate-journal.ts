@@ -2,7 +2,7 @@
 // verdict (with the schema of its tool), then the journal-wide checks attach
 // their findings. Any finding blocks, like a blocking verdict.
 import type { JournalItem } from "../models/journal-item.js";
-import { JournalChecker, type CheckedItem, type Finding } from "./journal-checks.js";
+import { JournalChecker, type CheckedItem, type Finding, type GatedItem } from "./journal-checks.js";
 import { isBlocked, replayGate, type GateReason } from "./replay-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
 import { TargetChecker, type Target } from "./targets.js";
@@ -45,8 +45,9 @@ export interface GateInput {
 
 /**
  * A record whose items know what the tools in force say of them: the schema of
- * each call's tool and whether its name may run. `requestError` when the record's
- * request body had tools that cannot be read (the tools in force stay as they were).
+ * each call's tool, and whether its name may run. `requestError` when the
+ * record's request body had tools that cannot be read (the tools in force then
+ * stay as they were).
  */
 export interface PreparedRecord {
   source?: string;
@@ -56,17 +57,17 @@ export interface PreparedRecord {
 }
 
 export interface PreparedItem extends JournalItem {
-  /** The schema of the call's tool; `undefined` when none is known (or the item is no call). */
+  /** The schema of the call's tool; absent when none is known, or when the item is no call. */
   schema?: ToolSchema;
-  /** Set on function_call items with a name: why the tools in force refuse it, `null` when they allow it. */
+  /** On a call with a name: why the tools in force refuse it, `null` when they allow it. */
   notAllowed?: string | null;
 }
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
- * updated by each request body in journal order) and tells each item what they
- * say of it. It must see every record in order, as the checks in the second half
- * do; `gate --jobs` runs the halves in two threads.
+ * updated by each request body in journal order) and tells each call what they
+ * say of it. It must see every record in order, as the journal-wide checks of
+ * the second half must; `gate --jobs` runs the halves in two threads.
  */
 export class ToolsInForce {
   private readonly schema: ToolSchema | undefined;
@@ -88,18 +89,18 @@ export class ToolsInForce {
         requestError = (error as Error).message;
       }
     }
-    const items = input.items.map((journalItem) => this.prepareItem(journalItem));
-    const prepared: PreparedRecord = { line: input.line, items };
+    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem)) };
     if (input.source !== undefined) prepared.source = input.source;
     if (requestError !== undefined) prepared.requestError = requestError;
     return prepared;
   }
 
   private prepareItem(journalItem: JournalItem): PreparedItem {
-    const fields = journalItem.item as { type?: unknown; name?: unknown } | null;
-    const name = fields !== null && typeof fields === "object" ? fields.name : undefined;
     const prepared: PreparedItem = { item: journalItem.item, provenance: journalItem.provenance };
-    if (fields === null || typeof fields !== "object" || fields.type !== "function_call") return prepared;
+    const item = journalItem.item as unknown;
+    // Only a function_call gets as far as its schema (replayGate) or its name (the checks).
+    if (item === null || typeof item !== "object" || (item as { type?: unknown }).type !== "function_call") return prepared;
+    const name = (item as { name?: unknown }).name;
     const schema = this.schema ?? (typeof name === "string" ? this.registry.schemaFor(name) : undefined);
     if (schema !== undefined) prepared.schema = schema;
     if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name) ?? null;
@@ -129,7 +130,7 @@ export class PreparedGate {
     const records = prepared.requestError !== undefined ? this.error(prepared.source, prepared.line, prepared.requestError) : [];
     if (prepared.items.length === 0) return records;
     // Built field by field: a spread per item is a measurable share of the gate's time.
-    const gated = prepared.items.map((item) => ({ item: item.item, provenance: item.provenance, verdict: replayGate(item.item, item.schema, this.gateOptions), notAllowed: item.notAllowed }));
+    const gated = prepared.items.map((item): GatedItem => ({ item: item.item, provenance: item.provenance, verdict: replayGate(item.item, item.schema, this.gateOptions), notAllowed: item.notAllowed }));
     const checked = this.checker.push(gated).map(this.toRecord);
     if (records.length === 0) return checked;
     records.push(...checked);

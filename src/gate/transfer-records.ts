@@ -1,49 +1,64 @@
-// The form in which prepared records cross from the thread that reads, normalizes
-// and keeps the tools in force to the thread that gates and checks them
-// (`gate --jobs`): one flat array of values per batch, which a thread copies
-// much faster than the objects it stands for, and only the fields the gate reads.
+// The form in which prepared records cross from the thread that normalizes and
+// keeps the tools in force to the thread that gives verdicts and runs the
+// journal-wide checks (`gate --jobs`): one flat array of values per batch, which a
+// thread copies much faster than the objects it stands for, holding only what the
+// gate reads.
 //
 // An item goes as its view, the fields its readers read, and nothing more:
-// | reader                          | reads                                                              |
-// |---------------------------------|--------------------------------------------------------------------|
-// | replayGate                      | type, status, arguments, name                                      |
-// | JournalChecker (journal-checks) | type, id, call_id, name, role, status; tool_calls, tool_call_id,   |
-// |                                 | function_call, function; the type of each content part             |
-// | the gate's records              | type, call_id, name                                                |
+// | reader                          | reads                                                            |
+// |---------------------------------|------------------------------------------------------------------|
+// | replayGate                      | type, status, arguments (the schema and name come prepared)      |
+// | JournalChecker (journal-checks) | type, id, call_id, name, role, status; tool_calls, tool_call_id, |
+// |                                 | function_call, function; the type of each content part           |
+// | the gate's records              | type, call_id, name                                              |
 // Every reader takes a field that is absent and one that is `undefined` alike,
 // and a content part that is not an object as one without a type. Only an item
 // whose `type` is a string is cut down: without one, its kind depends on how many
 // keys it has, so it goes whole, as do items that are not objects, and every item
 // when a replay target's checks (`gate --for`), which read every field, are on.
 //
-// Tool schemas go once each, by content, with a number the items refer to; the
-// table is bounded, and a number the sender forgets is forgotten by the receiver.
-import type { Provenance } from "../models/journal-item.js";
+// Layout, value by value (a mask says which of the optional values follow):
+//   record:  tag (RECORD | REQUEST_ERROR | ERROR_LINE), source, line, [requestError | detail], item count
+//   item:    field mask (or WHOLE, then the item), the fields present, [content part types]
+//   then:    provenance mask, [source], [line], index, envelope, [response id, response status]
+//   then:    [schema number], [notAllowed]
+// A batch also carries the tool schemas its items are the first to refer to, by
+// number, and the numbers the sender no longer uses: each side keeps a bounded
+// table, and a schema sent once is not sent again while both remember it.
+import type { Envelope, Provenance } from "../models/journal-item.js";
 import type { PreparedItem, PreparedRecord } from "./gate-journal.js";
 import type { ToolSchema } from "./schema.js";
 
 const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "tool_calls", "tool_call_id", "function_call", "function"] as const;
 type ViewField = (typeof VIEW_FIELDS)[number];
+const CONTENT_BIT = 1 << VIEW_FIELDS.length;
+const SCHEMA_BIT = CONTENT_BIT << 1;
+const NOT_ALLOWED_BIT = SCHEMA_BIT << 1;
+const WHOLE = -1;
+
+const PROVENANCE_SOURCE = 1;
+const PROVENANCE_LINE = 2;
+const PROVENANCE_RESPONSE = 4;
+
+const RECORD = 0;
+const REQUEST_ERROR = 1;
+const ERROR_LINE = 2;
+const NO_SOURCE = -1;
 
 /** What crosses for one batch of records. */
 export interface RecordTransfer {
   values: unknown[];
   /** Schemas first referred to in this batch: number, then schema. */
   schemas: [number, ToolSchema][];
-  /** Schema numbers no longer used from this batch on. */
+  /** Schema numbers the sender no longer uses after this batch. */
   forget: number[];
 }
 
-/** How many distinct schemas each side keeps; a schema beyond it is sent again when it comes back. */
+/** How many distinct schemas each side keeps; a schema forgotten is sent again when it comes back. */
 export const TRANSFER_SCHEMA_LIMIT = 1024;
 
-const RECORD = 0;
-const RECORD_WITH_REQUEST_ERROR = 1;
-const ERROR_LINE = 2;
-const WHOLE_ITEM = 0;
-const ITEM_VIEW = 1;
-const NO_SOURCE = -1;
-const NO_SCHEMA = -1;
+/** A decoded record: a prepared record, or a line that gave no item. */
+export type TransferredRecord = ({ kind: "items" } & PreparedRecord) | { kind: "error"; source?: string; line: number; detail: string };
 
 export class RecordEncoder {
   private readonly sourceNumbers: Map<string, number>;
@@ -53,21 +68,18 @@ export class RecordEncoder {
   private pending: RecordTransfer = { values: [], schemas: [], forget: [] };
 
   constructor(
-    private readonly sources: readonly string[],
+    sources: readonly string[],
     private readonly wholeItems: boolean,
   ) {
     this.sourceNumbers = new Map(sources.map((source, i) => [source, i]));
   }
 
-  /** Adds records to the batch being built. */
-  add(records: readonly PreparedRecord[]): void {
+  add(record: PreparedRecord): void {
     const values = this.pending.values;
-    for (const record of records) {
-      if (record.requestError === undefined) values.push(RECORD, this.sourceNumber(record.source), record.line);
-      else values.push(RECORD_WITH_REQUEST_ERROR, this.sourceNumber(record.source), record.line, record.requestError);
-      values.push(record.items.length);
-      for (const item of record.items) this.addItem(values, item);
-    }
+    if (record.requestError === undefined) values.push(RECORD, this.sourceNumber(record.source), record.line);
+    else values.push(REQUEST_ERROR, this.sourceNumber(record.source), record.line, record.requestError);
+    values.push(record.items.length);
+    for (const item of record.items) this.addItem(values, item, record);
   }
 
   /** A line that gave no item, in its place among the records. */
@@ -75,33 +87,39 @@ export class RecordEncoder {
     this.pending.values.push(ERROR_LINE, this.sourceNumber(source), line, detail);
   }
 
-  /** The batch built so far; the next one starts empty. */
+  /** The batch added since the last call. */
   take(): RecordTransfer {
     const batch = this.pending;
     this.pending = { values: [], schemas: [], forget: [] };
     return batch;
   }
 
-  private addItem(values: unknown[], prepared: PreparedItem): void {
+  private addItem(values: unknown[], prepared: PreparedItem, record: PreparedRecord): void {
     const item = prepared.item as unknown;
+    let mask = 0;
+    if (prepared.schema !== undefined) mask |= SCHEMA_BIT;
+    if (prepared.notAllowed !== undefined) mask |= NOT_ALLOWED_BIT;
     if (!this.wholeItems && item !== null && typeof item === "object" && !Array.isArray(item) && typeof (item as { type?: unknown }).type === "string") {
       const fields = item as Record<ViewField | "content", unknown>;
-      values.push(ITEM_VIEW);
-      for (const field of VIEW_FIELDS) values.push(fields[field]);
-      values.push(Array.isArray(fields.content) ? fields.content.map(partType) : undefined);
+      for (let i = 0; i < VIEW_FIELDS.length; i++) if (fields[VIEW_FIELDS[i]] !== undefined) mask |= 1 << i;
+      if (Array.isArray(fields.content)) mask |= CONTENT_BIT;
+      values.push(mask);
+      for (let i = 0; i < VIEW_FIELDS.length; i++) if (mask & (1 << i)) values.push(fields[VIEW_FIELDS[i]]);
+      if (mask & CONTENT_BIT) values.push((fields.content as unknown[]).map(partType));
     } else {
-      values.push(WHOLE_ITEM, item);
+      values.push(WHOLE, item, mask);
     }
     const provenance = prepared.provenance;
+    const ownSource = provenance.source !== record.source;
+    const ownLine = provenance.line !== record.line;
     const response = provenance.response;
-    values.push(this.sourceNumber(provenance.source), provenance.line, provenance.index, provenance.envelope, response !== undefined, response?.id, response?.status);
-    values.push(prepared.schema === undefined ? NO_SCHEMA : this.schemaNumber(prepared.schema), prepared.notAllowed);
-  }
-
-  private sourceNumber(source: string | undefined): number | string {
-    if (source === undefined) return NO_SOURCE;
-    // A source outside the list (a library caller's) goes by name.
-    return this.sourceNumbers.get(source) ?? source;
+    values.push((ownSource ? PROVENANCE_SOURCE : 0) | (ownLine ? PROVENANCE_LINE : 0) | (response !== undefined ? PROVENANCE_RESPONSE : 0));
+    if (ownSource) values.push(this.sourceNumber(provenance.source));
+    if (ownLine) values.push(provenance.line);
+    values.push(provenance.index, provenance.envelope);
+    if (response !== undefined) values.push(response.id, response.status);
+    if (mask & SCHEMA_BIT) values.push(this.schemaNumber(prepared.schema!));
+    if (mask & NOT_ALLOWED_BIT) values.push(prepared.notAllowed);
   }
 
   private schemaNumber(schema: ToolSchema): number {
@@ -121,9 +139,17 @@ export class RecordEncoder {
     this.schemaByContent.set(key, number);
     return number;
   }
+
+  private sourceNumber(source: string | undefined): number | string {
+    if (source === undefined) return NO_SOURCE;
+    // A source outside the list (a library caller's) goes by name.
+    return this.sourceNumbers.get(source) ?? source;
+  }
 }
 
-/** A schema's content as a key, serialized once per schema object. */
+/** The content key of each schema object met, so that one seen before is not serialized again. */
+const contentKeyOf = new WeakMap<object, string>();
+
 function contentKey(schema: ToolSchema): string {
   if (typeof schema !== "object" || schema === null) return String(schema);
   let key = contentKeyOf.get(schema);
@@ -134,15 +160,9 @@ function contentKey(schema: ToolSchema): string {
   return key;
 }
 
-/** The content key of each schema object met, so that one seen before is not serialized again. */
-const contentKeyOf = new WeakMap<object, string>();
-
 function partType(part: unknown): unknown {
   return part !== null && typeof part === "object" && !Array.isArray(part) ? (part as { type?: unknown }).type : undefined;
 }
-
-/** A decoded record: a prepared record, or a line that gave no item. */
-export type TransferredRecord = ({ kind: "items" } & PreparedRecord) | { kind: "error"; source?: string; line: number; detail: string };
 
 export class RecordDecoder {
   private readonly schemas = new Map<number, ToolSchema>();
@@ -150,72 +170,59 @@ export class RecordDecoder {
   constructor(private readonly sources: readonly string[]) {}
 
   decode(batch: RecordTransfer): TransferredRecord[] {
-    // Items of the batch may refer to a schema the sender forgot later in it; numbers are never given twice.
+    // Items may refer to a schema the sender forgot later in the same batch; numbers are never given twice.
     for (const [number, schema] of batch.schemas) this.schemas.set(number, schema);
-    const values = batch.values;
-    const records: TransferredRecord[] = [];
-    let at = 0;
-    while (at < values.length) {
-      const tag = values[at++];
-      const source = this.source(values[at++]);
-      const line = values[at++] as number;
-      if (tag === ERROR_LINE) {
-        records.push(source === undefined ? { kind: "error", line, detail: values[at++] as string } : { kind: "error", source, line, detail: values[at++] as string });
-        continue;
-      }
-      const record: TransferredRecord & { kind: "items" } = { kind: "items", line, items: [] };
-      if (source !== undefined) record.source = source;
-      if (tag === RECORD_WITH_REQUEST_ERROR) record.requestError = values[at++] as string;
-      const count = values[at++] as number;
-      for (let i = 0; i < count; i++) {
-        let item: unknown;
-        if (values[at++] === ITEM_VIEW) {
-          item = {
-            type: values[at],
-            id: values[at + 1],
-            call_id: values[at + 2],
-            name: values[at + 3],
-            role: values[at + 4],
-            status: values[at + 5],
-            arguments: values[at + 6],
-            tool_calls: values[at + 7],
-            tool_call_id: values[at + 8],
-            function_call: values[at + 9],
-            function: values[at + 10],
-            content: (values[at + 11] as unknown[] | undefined)?.map((type) => ({ type })),
-          };
-          at += VIEW_FIELDS.length + 1;
-        } else {
-          item = values[at++];
-        }
-        const provenanceSource = this.source(values[at++]);
-        const provenance: Provenance = { line: values[at++] as number, index: values[at++] as number, envelope: values[at++] as Provenance["envelope"] };
-        if (provenanceSource !== undefined) provenance.source = provenanceSource;
-        const hasResponse = values[at++] as boolean;
-        const responseId = values[at++] as string | undefined;
-        const responseStatus = values[at++] as string | undefined;
-        if (hasResponse) provenance.response = { id: responseId, status: responseStatus };
-        const schemaNumber = values[at++] as number;
-        const notAllowed = values[at++] as string | null | undefined;
-        const prepared: PreparedItem = { item: item as PreparedItem["item"], provenance };
-        if (schemaNumber !== NO_SCHEMA) prepared.schema = this.schemaOf(schemaNumber);
-        if (notAllowed !== undefined) prepared.notAllowed = notAllowed;
-        record.items.push(prepared);
-      }
-      records.push(record);
-    }
+    const records = decodeValues(batch.values, this.sources, this.schemas);
     for (const number of batch.forget) this.schemas.delete(number);
     return records;
   }
+}
 
-  private source(value: unknown): string | undefined {
-    if (value === NO_SOURCE) return undefined;
-    return typeof value === "number" ? this.sources[value] : (value as string);
+function decodeValues(values: readonly unknown[], sources: readonly string[], schemas: ReadonlyMap<number, ToolSchema>): TransferredRecord[] {
+  const sourceOf = (value: unknown): string | undefined => (value === NO_SOURCE ? undefined : typeof value === "number" ? sources[value] : (value as string));
+  const records: TransferredRecord[] = [];
+  let at = 0;
+  while (at < values.length) {
+    const tag = values[at++];
+    const source = sourceOf(values[at++]);
+    const line = values[at++] as number;
+    if (tag === ERROR_LINE) {
+      const detail = values[at++] as string;
+      records.push(source === undefined ? { kind: "error", line, detail } : { kind: "error", source, line, detail });
+      continue;
+    }
+    const record: TransferredRecord & { kind: "items" } = { kind: "items", line, items: [] };
+    if (source !== undefined) record.source = source;
+    if (tag === REQUEST_ERROR) record.requestError = values[at++] as string;
+    const count = values[at++] as number;
+    for (let i = 0; i < count; i++) {
+      let item: unknown;
+      let mask = values[at++] as number;
+      if (mask === WHOLE) {
+        item = values[at++];
+        mask = values[at++] as number;
+      } else {
+        const fields: Record<string, unknown> = {};
+        for (let f = 0; f < VIEW_FIELDS.length; f++) if (mask & (1 << f)) fields[VIEW_FIELDS[f]] = values[at++];
+        if (mask & CONTENT_BIT) fields.content = (values[at++] as unknown[]).map((type) => ({ type }));
+        item = fields;
+      }
+      const provenanceMask = values[at++] as number;
+      const provenanceSource = provenanceMask & PROVENANCE_SOURCE ? sourceOf(values[at++]) : source;
+      const provenanceLine = provenanceMask & PROVENANCE_LINE ? (values[at++] as number) : line;
+      const provenance: Provenance = { line: provenanceLine, index: values[at++] as number, envelope: values[at++] as Envelope };
+      if (provenanceSource !== undefined) provenance.source = provenanceSource;
+      if (provenanceMask & PROVENANCE_RESPONSE) provenance.response = { id: values[at++] as string | undefined, status: values[at++] as string | undefined };
+      const prepared: PreparedItem = { item: item as PreparedItem["item"], provenance };
+      if (mask & SCHEMA_BIT) {
+        const schema = schemas.get(values[at++] as number);
+        if (schema === undefined) throw new Error("an item refers to a tool schema that was not sent");
+        prepared.schema = schema;
+      }
+      if (mask & NOT_ALLOWED_BIT) prepared.notAllowed = values[at++] as string | null;
+      record.items.push(prepared);
+    }
+    records.push(record);
   }
-
-  private schemaOf(number: number): ToolSchema {
-    const schema = this.schemas.get(number);
-    if (schema === undefined) throw new Error(`schema ${number} was not sent`);
-    return schema;
-  }
+  return records;
 }

@@ -31,6 +31,11 @@ export class ChunkNormalizer {
     return this.normalize(lines);
   }
 
+  /** Lines already split (by a splitter in another thread), in order. */
+  pushLines(lines: readonly JournalLine[]): NormalizedBatch {
+    return this.normalize(lines);
+  }
+
   /** The end of the current source: its last line, when it had no newline. */
   end(): NormalizedBatch {
     return this.normalize(this.endSource());
@@ -50,7 +55,7 @@ export class ChunkNormalizer {
     return lines;
   }
 
-  private normalize(lines: JournalLine[]): NormalizedBatch {
+  private normalize(lines: readonly JournalLine[]): NormalizedBatch {
     const records: NormalizedRecord[] = [];
     for (const line of lines) {
       const out = this.normalizer.push(line);
