@@ -1,13 +1,20 @@
 // How `gate` spreads its work: all in this thread, or, with `--jobs` 2 or more
-// and a journal large enough to repay a thread's start-up, in two. This thread
-// reads the journal, normalizes it and keeps the tools in force (ToolsInForce);
-// a worker thread gives the verdicts and the journal-wide findings (PreparedGate)
-// and formats the lines, which come back in input order. Each half sees every
-// record in order, as in one thread, so the output is the same, byte for byte.
+// and a journal large enough to repay a thread's start-up, in two, each with
+// about half of the work:
 //
-// Two threads is the most the gate can use: normalization carries state from
-// line to line (streams, repeated history, tools from request bodies), and the
-// journal-wide checks carry state from item to item; neither can be split.
+// | step                                                   | thread                   |
+// |--------------------------------------------------------|--------------------------|
+// | read the sources' bytes                                | this one                 |
+// | split them into lines and decode them (LineSplitter)   | the worker (gate-worker) |
+// | parse and normalize each line (ChunkNormalizer)        | this one                 |
+// | keep the tools in force, per call (ToolsInForce)       | this one                 |
+// | verdicts, journal-wide checks, lines (PreparedGate)    | the worker               |
+// | write the lines                                        | this one                 |
+//
+// Each step sees every line or record in input order, as in one thread, so the
+// output is the same, byte for byte. Two threads is the most the gate can use:
+// normalization carries state from line to line (streams, repeated history, tools
+// from request bodies), and the checks from item to item; neither can be split.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { JournalGate, ToolsInForce, type JournalGateOptions } from "../gate/gate-journal.js";
@@ -24,11 +31,8 @@ import type { CommandIO } from "./io.js";
 
 /** Below this many bytes a journal is gated in one thread: starting a worker costs about as much as it saves. */
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
-/**
- * Batches sent to the worker and not yet answered. Enough for this thread to go
- * on reading while the worker starts (about 0.2 s), few enough to keep memory flat.
- */
-const IN_FLIGHT = 64;
+/** Batches of records sent to the worker and not yet answered: enough to keep it busy, few enough to keep memory flat. */
+const IN_FLIGHT = 4;
 
 export interface GateJobsOptions {
   jobs: number;
@@ -37,10 +41,12 @@ export interface GateJobsOptions {
   gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
   format: GateFormat;
   colour: boolean;
+  /** The size from which a second thread is used (`WORKER_MIN_BYTES`); tests lower it to run small journals in two threads. */
+  workerMinBytes?: number;
 }
 
-/** The lines for a stretch of the journal: how many input lines and bytes they answer. */
-export type GatedBatch = GateLines & { lines: number; bytes: number };
+/** The lines for a stretch of the journal: how many input lines and bytes they answer, and how many threads gate it. */
+export type GatedBatch = GateLines & { lines: number; bytes: number; threads: 1 | 2 };
 
 export function defaultJobs(): number {
   return availableParallelism();
@@ -53,7 +59,8 @@ export async function* gatedBatches(sources: readonly string[], io: CommandIO, o
   const ahead: InputChunk[] = [];
   let aheadBytes = 0;
   let ended = options.jobs < 2;
-  while (!ended && aheadBytes < WORKER_MIN_BYTES) {
+  const enough = options.workerMinBytes ?? WORKER_MIN_BYTES;
+  while (!ended && aheadBytes < enough) {
     const next = await chunks.next();
     if (next.done) ended = true;
     else {
@@ -82,16 +89,16 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
   for await (const chunk of chunks) {
     const batch = "bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end();
     for (const record of batch.records) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
-    yield { ...output.take(), lines: batch.lines, bytes: "bytes" in chunk ? chunk.bytes.length : 0 };
+    yield { ...output.take(), lines: batch.lines, bytes: "bytes" in chunk ? chunk.bytes.length : 0, threads: 1 };
   }
   const last = normalizer.finish();
   for (const record of last.records) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
   output.add(gate.finish());
-  yield { ...output.take(), lines: last.lines, bytes: 0 };
+  yield { ...output.take(), lines: last.lines, bytes: 0, threads: 1 };
 }
 
 /** Chunks handed to the worker to split and not yet back as lines: enough to keep this thread fed. */
-const SPLIT_AHEAD = 8;
+const SPLIT_AHEAD = 4;
 
 async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonly string[], options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   const worker = new GateWorker({
@@ -108,14 +115,14 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     const encoder = new RecordEncoder(sources, options.gate.target !== undefined);
     // The bytes of each chunk sent to be split, and what each batch of records sent answers, in the order sent.
     const splitting: number[] = [];
-    const gating: { lines: number; bytes: number }[] = [];
+    const gating: { lines: number; bytes: number; threads: 2 }[] = [];
     const sendRecords = (batch: NormalizedBatch, bytes: number) => {
       for (const record of batch.records) {
         if (record.kind === "error") encoder.addError(record.source, record.line, record.detail);
         else encoder.add(tools.prepare(record));
       }
       worker.send({ kind: "records", transfer: encoder.take() });
-      gating.push({ lines: batch.lines, bytes });
+      gating.push({ lines: batch.lines, bytes, threads: 2 });
     };
     const takeLines = async () => {
       const bytes = splitting.shift()!;
@@ -131,7 +138,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     while (splitting.length > 0) await takeLines();
     sendRecords(normalizer.finish(), 0);
     worker.send({ kind: "finish" });
-    gating.push({ lines: 0, bytes: 0 });
+    gating.push({ lines: 0, bytes: 0, threads: 2 });
     while (gating.length > 0) yield { ...(await worker.nextOutput()), ...gating.shift()! };
   } finally {
     await worker.stop();
@@ -221,7 +228,7 @@ class GateWorker {
 
 function startWorker(options: GateWorkerOptions): Worker {
   const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./gate-worker.js", here), { workerData: options });
+  if (!here.endsWith(".ts")) return new Worker(new URL("./gate-worker.js", here), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
   // Run from the TypeScript sources (tests, tsx): the worker loads them through tsx too.
   const entry = new URL("./gate-worker.ts", here).href;
   const bootstrap = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;

@@ -44,12 +44,12 @@ Options:
                    report a line longer than N bytes as an error record, without
                    reading it into memory, and go on with the next line
   --jobs N         threads to use (default: the number of cores, here ${defaultJobs()}).
-                   With 2 or more, one thread reads and normalizes the journal
-                   while another gates it; the output is the same, line for
-                   line, as with --jobs 1. The gate uses at most 2 threads (both
-                   steps must see the journal in order), and a journal under
-                   ${WORKER_MIN_BYTES / 1024 / 1024} MiB is gated in one, where a second thread
-                   costs more to start than it saves.
+                   With 2 or more, one thread parses and normalizes while
+                   another splits lines, gives verdicts and runs the checks;
+                   the output is the same, byte for byte, as with --jobs 1.
+                   The gate uses at most 2 threads (each step must see the
+                   journal in order), and gates a journal under ${WORKER_MIN_BYTES / 1024 / 1024} MiB in
+                   one, where a second thread costs more to start than it saves
   -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON is a

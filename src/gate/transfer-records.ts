@@ -70,6 +70,7 @@ export class RecordEncoder {
   constructor(
     sources: readonly string[],
     private readonly wholeItems: boolean,
+    private readonly schemaLimit = TRANSFER_SCHEMA_LIMIT,
   ) {
     this.sourceNumbers = new Map(sources.map((source, i) => [source, i]));
   }
@@ -128,7 +129,7 @@ export class RecordEncoder {
     if (number === undefined) {
       number = this.nextSchema++;
       this.pending.schemas.push([number, schema]);
-      if (this.schemaByContent.size >= TRANSFER_SCHEMA_LIMIT) {
+      if (this.schemaByContent.size >= this.schemaLimit) {
         const [oldestKey, oldest] = this.schemaByContent.entries().next().value!;
         this.schemaByContent.delete(oldestKey);
         this.pending.forget.push(oldest);

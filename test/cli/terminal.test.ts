@@ -17,21 +17,21 @@ describe("the progress line", () => {
   test("is drawn on a terminal while a file is read, and cleared at the end", () => {
     const { stream, text } = terminal(true);
     const progress = progressFor([journal], stream);
-    progress.tick(100);
+    progress.tick(101, 1);
     progress.done();
     expect(text()).toMatch(/^\r\[#*\.*\] +\d+%  1 lines\r\x1b\[2K$/);
   });
   test("is not drawn when stderr is not a terminal", () => {
     const { stream, text } = terminal(false);
     const progress = progressFor([journal], stream);
-    progress.tick(100);
+    progress.tick(101, 1);
     progress.done();
     expect(text()).toBe("");
   });
   test("is not drawn for stdin, whose size is unknown", () => {
     const { stream, text } = terminal(true);
     const progress = progressFor(["-"], stream);
-    progress.tick(100);
+    progress.tick(101, 1);
     progress.done();
     expect(text()).toBe("");
   });

@@ -1,0 +1,177 @@
+// `gate --jobs 2` must write what `--jobs 1` writes, byte for byte: the same
+// verdicts, findings and counts, in the same order. Each journal here is gated
+// both ways; the two-thread run is made to start its worker at any size.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { describe, expect, test } from "vitest";
+import { gatedBatches, type GateJobsOptions } from "../../src/cli/gate-jobs.js";
+import { ToolRegistry } from "../../src/gate/tool-registry.js";
+import { TARGETS, type Target } from "../../src/gate/targets.js";
+import type { ToolSchema } from "../../src/gate/schema.js";
+import { writeJournal, toolsFileContent } from "../bench/generate.js";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+import { call, jsonl, salesSchema } from "../hostile/support.js";
+
+const folder = scratchFolder("orbridge-gate-jobs-");
+const salesTools = JSON.parse(readFileSync("golden/examples/sales-tools.json", "utf8")) as unknown;
+
+interface Setup {
+  schema?: ToolSchema;
+  tools?: unknown;
+  target?: Target;
+  format?: "text" | "json";
+  colour?: boolean;
+  maxLineBytes?: number;
+  /** How stdin is cut into chunks, in bytes. */
+  chunkBytes?: number;
+}
+
+interface Run {
+  text: string;
+  counts: { lines: number; items: number; errors: number; blocked: number };
+  threads: Set<number>;
+}
+
+async function gate(sources: string[], stdin: Buffer, setup: Setup, jobs: 1 | 2): Promise<Run> {
+  const size = setup.chunkBytes ?? 65_536;
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < stdin.length; at += size) pieces.push(stdin.subarray(at, at + size));
+  const io = { stdin: Readable.from(pieces), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+  const options: GateJobsOptions = {
+    jobs,
+    read: setup.maxLineBytes === undefined ? {} : { maxLineBytes: setup.maxLineBytes },
+    normalize: {},
+    gate: { schema: setup.schema, registry: setup.tools === undefined ? undefined : ToolRegistry.fromToolsFile(setup.tools, "tools"), target: setup.target, omitSource: sources.length === 1 },
+    format: setup.format ?? "json",
+    colour: setup.colour ?? false,
+    workerMinBytes: 0,
+  };
+  const run: Run = { text: "", counts: { lines: 0, items: 0, errors: 0, blocked: 0 }, threads: new Set() };
+  for await (const batch of gatedBatches(sources, io, options)) {
+    run.text += batch.text;
+    run.counts.lines += batch.lines;
+    run.counts.items += batch.items;
+    run.counts.errors += batch.errors;
+    run.counts.blocked += batch.blocked;
+    run.threads.add(batch.threads);
+  }
+  return run;
+}
+
+/** Gates the journal in one thread and in two, and expects the same output. */
+async function expectSameBothWays(journal: string | Buffer, setup: Setup = {}, sources = ["-"]): Promise<Run> {
+  const stdin = Buffer.isBuffer(journal) ? journal : Buffer.from(journal, "utf8");
+  const one = await gate(sources, stdin, setup, 1);
+  const two = await gate(sources, stdin, setup, 2);
+  expect(one.threads).toEqual(new Set([1]));
+  expect(two.threads).toEqual(new Set([2]));
+  expect(two.text).toBe(one.text);
+  expect(two.counts).toEqual(one.counts);
+  return one;
+}
+
+describe("the journals shipped with the project", () => {
+  for (const name of readdirSync("golden/examples").filter((file) => file.endsWith(".jsonl"))) {
+    test(`${name}, with the sales tools`, async () => {
+      const run = await expectSameBothWays(readFileSync(join("golden/examples", name)), { tools: salesTools });
+      expect(run.counts.items).toBeGreaterThan(0);
+    });
+  }
+  test("sales-report.jsonl as text, coloured, cut into 7-byte chunks", async () => {
+    const run = await expectSameBothWays(readFileSync("golden/examples/sales-report.jsonl"), { schema: salesSchema, format: "text", colour: true, chunkBytes: 7 });
+    expect(run.text).toContain("\x1b[31mBLOCKED\x1b[39m");
+  });
+  for (const name of readdirSync("golden/streams").filter((entry) => !entry.endsWith(".md"))) {
+    test(`the stream ${name}`, async () => {
+      const file = readdirSync(join("golden/streams", name)).find((entry) => entry === "stream.sse" || entry === "chunks.jsonl")!;
+      await expectSameBothWays(readFileSync(join("golden/streams", name, file)), { schema: true, chunkBytes: 333 });
+    });
+  }
+});
+
+describe("each replay target (items go whole)", () => {
+  for (const target of TARGETS) {
+    test(target, async () => {
+      await expectSameBothWays(readFileSync("golden/examples/mixed.jsonl"), { tools: salesTools, target });
+    });
+  }
+});
+
+describe("lines and records written to break the gate", () => {
+  const hostile = Buffer.concat([
+    Buffer.from("\ufeff" + jsonl(call("call_1", '{"region":"emea"}'))),
+    Buffer.from("not json\r\n{\"type\":\n\n  \n"),
+    Buffer.from([0x7b, 0x22, 0x74, 0xff, 0x22, 0x7d, 0x0a]),
+    Buffer.from(
+      jsonl(
+        JSON.stringify({ role: "x".repeat(300) }),
+        { type: 42, call_id: "call_n" },
+        [1, 2],
+        null,
+        "\"just text\"",
+        { id: "msg_ref" },
+        { role: "user", content: "typeless" },
+        { type: "function_call", id: "call_bad", call_id: "call_bad", name: "get_latest_sales_report", status: "completed", arguments: { region: "apac" } },
+        { type: "function_call", call_id: "", name: "", status: "in_progress", arguments: "{" },
+        { type: "message", role: "tool", content: [{ type: "image_url", image_url: "x" }, "part", null, { type: "input_text", text: "y" }], tool_calls: [], tool_call_id: "t" },
+        { type: "openai:function_call", call_id: "call_ext", status: "completed" },
+        { type: "function_call_output", call_id: "call_ext", output: "x" },
+        { type: "function_call_output", call_id: "call_none", output: [{ type: "input_text", text: "orphan" }] },
+        '{"type":"function_call","__proto__":{"status":"completed"},"call_id":"call_proto","name":"get_latest_sales_report","arguments":"{\\"region\\":\\"apac\\"}"}',
+        { model: "m", input: [call("call_2", '{"region":"apac"}')], tools: [{ type: "function", name: "get_latest_sales_report", parameters: { type: "object", properties: { __proto__: { type: "string" } } } }] },
+        { model: "m", input: "hi", tools: "not tools" },
+        { model: "m", messages: [{ role: "user", content: "go" }], tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object", required: ["q"] } } }], tool_choice: { type: "function", function: { name: "lookup" } } },
+        { type: "function_call", id: "fc_3", call_id: "call_3", name: "get_latest_sales_report", status: "completed", arguments: '{"region":"apac"}' },
+        { type: "reasoning", id: "rs_1", summary: [] },
+        { type: "function_call_output", call_id: "call_1", output: "done" },
+      ),
+    ),
+    Buffer.from("x".repeat(2_000) + "\n"),
+    Buffer.from(JSON.stringify(call("call_last", '{"region":"amer"}'))),
+  ]);
+  test("one source, in chunks of every size", async () => {
+    for (const chunkBytes of [1, 5, 64, 4096]) await expectSameBothWays(hostile, { schema: salesSchema, chunkBytes, maxLineBytes: 1_000 });
+  });
+  test("with tools from the journal's request bodies", async () => {
+    const run = await expectSameBothWays(hostile, { tools: salesTools, chunkBytes: 97 });
+    expect(run.counts.errors).toBeGreaterThan(3);
+  });
+  test("two files and the same file twice, the first without its last newline", async () => {
+    const first = join(folder, "first.jsonl");
+    const second = join(folder, "second.jsonl");
+    writeFileSync(first, jsonl(call("call_a", '{"region":"apac"}')) + JSON.stringify(call("call_b", "{}")));
+    writeFileSync(second, hostile);
+    await expectSameBothWays(Buffer.alloc(0), { schema: salesSchema }, [first, second]);
+    await expectSameBothWays(Buffer.alloc(0), { tools: salesTools }, [second, second, first]);
+    await expectSameBothWays(Buffer.from(jsonl(call("call_c", "{}"))), { schema: salesSchema }, [first, "-", first]);
+  });
+});
+
+describe("a generated journal of every kind of record", () => {
+  test("2,000 lines with 20 tools", async () => {
+    const path = join(folder, "generated.jsonl");
+    await writeJournal(path, 2_000);
+    const run = await expectSameBothWays(readFileSync(path), { tools: JSON.parse(toolsFileContent()), chunkBytes: 10_000 });
+    expect(run.counts.blocked).toBeGreaterThan(0);
+    expect(run.counts.items).toBeGreaterThan(1_500);
+  }, 60_000);
+});
+
+describe("orbridge gate --jobs", () => {
+  test("a journal over the threshold gives the same output with 1 and 2 jobs", async () => {
+    const path = join(folder, "large.jsonl");
+    await writeJournal(path, 6_000);
+    const tools = join(folder, "tools.json");
+    writeFileSync(tools, toolsFileContent());
+    const one = await runOrbridge(["gate", "--jobs", "1", "--tools", tools, "--format", "json", path]);
+    const two = await runOrbridge(["gate", "--jobs", "2", "--tools", tools, "--format", "json", path]);
+    expect(one.code).toBe(1);
+    expect(two).toEqual(one);
+  }, 60_000);
+  test.each(["0", "-1", "two", "1.5", ""])("--jobs %j is a usage error", async (value) => {
+    const run = await runOrbridge(["gate", "--jobs", value, "--schema", "golden/examples/sales-report.schema.json", "golden/examples/sales-report.jsonl"]);
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `orbridge gate: --jobs must be a positive whole number of threads (got "${value}")\n` });
+  });
+});
