@@ -129,7 +129,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       sendRecords(normalizer.pushLines(decodeLines(await worker.nextLines())), bytes);
     };
     for await (const chunk of chunks) {
-      worker.send("bytes" in chunk ? { kind: "split", source: chunk.source, bytes: chunk.bytes } : { kind: "end" });
+      worker.send("bytes" in chunk ? { kind: "split", source: chunk.source, bytes: ownBytes(chunk.bytes) } : { kind: "end" });
       splitting.push("bytes" in chunk ? chunk.bytes.length : 0);
       while (worker.linesReady > 0 || splitting.length >= SPLIT_AHEAD) await takeLines();
       // Lines already gated are written at once; past the limit, this thread waits for the worker.
@@ -224,6 +224,11 @@ class GateWorker {
     this.lines.fail(this.failure);
     this.outputs.fail(this.failure);
   }
+}
+
+/** The chunk's bytes alone: a view into a larger buffer would take all of it across. */
+function ownBytes(bytes: Buffer): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 function startWorker(options: GateWorkerOptions): Worker {

@@ -4,7 +4,7 @@
 import { realpathSync } from "node:fs";
 import { access, constants, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { openSource, readLineBatches, type JournalLine, type ReadOptions } from "../journal/read.js";
+import { openSource, readFileChunks, readLineBatches, type JournalLine, type ReadOptions } from "../journal/read.js";
 import { UsageError, type CommandIO } from "./io.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
@@ -39,17 +39,26 @@ export async function* inputLineBatches(sources: readonly string[], io: CommandI
 /** A chunk of one source's bytes, or the end of that source. */
 export type InputChunk = { source: string; bytes: Buffer } | { source: string; end: true };
 
-/** The bytes of every source, in order, each source followed by its end. */
+/** The bytes of every source, in order, in chunks of at most 64 KiB, each source followed by its end. */
 export async function* inputChunks(sources: readonly string[], io: CommandIO): AsyncGenerator<InputChunk> {
   for (const source of sources) {
-    const stream = openSource(source, io.stdin);
+    const chunks = source === "-" ? (io.stdin as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]() : readFileChunks(source);
     try {
-      for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-        const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+      // The next chunk is asked for before this one is handed on, so that it is
+      // read while this one is worked on.
+      let next = chunks.next();
+      for (;;) {
+        next.catch(() => undefined);
+        const { done, value } = await next;
+        if (done) break;
+        next = chunks.next();
+        const bytes = typeof value === "string" ? Buffer.from(value, "utf8") : value;
         if (bytes.length > 0) yield { source, bytes };
       }
     } catch (error) {
       throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
+    } finally {
+      await chunks.return?.();
     }
     yield { source, end: true };
   }

@@ -11,6 +11,7 @@
 // a decoder that drops bad bytes would read `function_ca\xffll` as a call.
 import { constants as bufferConstants, isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import type { Readable } from "node:stream";
 
 export interface JournalLine {
@@ -43,6 +44,34 @@ export const MAX_LINE_BYTES = bufferConstants.MAX_STRING_LENGTH;
 export function openSource(source: string, stdin: Readable): Readable {
   if (source === "-") return stdin;
   return createReadStream(source);
+}
+
+/**
+ * The bytes of a file in chunks of `chunkBytes`, read `readBytes` at a time into
+ * two buffers in turn: the next read runs while the chunks of the last are handed
+ * on. Each read costs a round trip to the I/O threads, whatever its size, so reads
+ * are large; chunks are small copies, so that what is made of one dies young, and
+ * the read buffers are reused rather than left for the collector.
+ */
+export async function* readFileChunks(path: string, readBytes = 1024 * 1024, chunkBytes = 64 * 1024): AsyncGenerator<Buffer> {
+  const file = await open(path, "r");
+  try {
+    let filling = Buffer.allocUnsafeSlow(readBytes);
+    let spare = Buffer.allocUnsafeSlow(readBytes);
+    let reading = file.read(filling, 0, readBytes, null);
+    for (;;) {
+      const { bytesRead } = await reading;
+      if (bytesRead === 0) return;
+      const filled = filling;
+      [filling, spare] = [spare, filled];
+      reading = file.read(filling, 0, readBytes, null);
+      // Awaited at the next turn; until then a failure must not count as unhandled.
+      reading.catch(() => undefined);
+      for (let at = 0; at < bytesRead; at += chunkBytes) yield Buffer.from(filled.subarray(at, Math.min(at + chunkBytes, bytesRead)));
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 const LF = 0x0a;
