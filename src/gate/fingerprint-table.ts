@@ -5,7 +5,8 @@
 // |-------------|--------------------------------------------------------------------------|
 // | fingerprint | two Uint32 halves of a keyed hash of the key's UTF-16 code units         |
 // | slot        | open addressing, triangular probing, capacity a power of two             |
-// | values      | one typed array per column, parallel to the fingerprints                 |
+// | values      | one typed array per column, parallel to the fingerprints; a `whole`      |
+// |             | column is 4 bytes a slot until a value needs 8                           |
 // | growth      | the capacity doubles before the table is more than three quarters full   |
 //
 // Two different keys share a fingerprint with a chance of about n² / 2^65 over n
@@ -14,7 +15,11 @@
 // it does not know the seed. A caller must still decide what a collision does to it.
 import { getRandomValues } from "node:crypto";
 
-export type ColumnKind = "float64" | "uint32" | "uint8";
+/**
+ * `whole`: a whole number such as a line number, kept in 32 bits until one does
+ * not fit (past 4,294,967,295, or not whole), and from then on as a 64-bit float.
+ */
+export type ColumnKind = "float64" | "uint32" | "uint8" | "whole";
 
 /** A fingerprint function: writes the two halves of `key`'s fingerprint into `out`. */
 export type Fingerprint = (key: string, out: Uint32Array) => void;
@@ -31,7 +36,7 @@ type ColumnArray = Float64Array | Uint32Array | Uint8Array;
 const MAX_LOAD = 0.75;
 
 export class FingerprintTable<Column extends string> {
-  private readonly kinds: Readonly<Record<Column, ColumnKind>>;
+  private readonly kinds: Record<Column, ColumnKind>;
   private readonly fingerprint: Fingerprint;
   private readonly scratch = new Uint32Array(2);
   private high: Uint32Array;
@@ -41,7 +46,7 @@ export class FingerprintTable<Column extends string> {
   private count = 0;
 
   constructor(columns: Readonly<Record<Column, ColumnKind>>, options: FingerprintTableOptions = {}) {
-    this.kinds = columns;
+    this.kinds = { ...columns };
     this.fingerprint = options.fingerprint ?? processFingerprint;
     let capacity = 8;
     while (capacity < (options.capacity ?? 0)) capacity *= 2;
@@ -91,7 +96,14 @@ export class FingerprintTable<Column extends string> {
   }
 
   set(slot: number, column: Column, value: number): void {
+    if (this.kinds[column] === "whole" && !(value >= 0 && value <= 0xffffffff && Number.isInteger(value))) this.widen(column);
     this.columns[column][slot] = value;
+  }
+
+  /** A `whole` column that meets a value past 32 bits is kept as 64-bit floats from then on. */
+  private widen(column: Column): void {
+    this.kinds[column] = "float64";
+    this.columns[column] = Float64Array.from(this.columns[column]);
   }
 
   /** Writes the fingerprint of `key` into `scratch`; (0, 0) marks a free slot, so it is never a fingerprint. */
@@ -147,6 +159,7 @@ function makeColumns<Column extends string>(kinds: Readonly<Record<Column, Colum
         columns[name] = new Float64Array(capacity);
         break;
       case "uint32":
+      case "whole":
         columns[name] = new Uint32Array(capacity);
         break;
       case "uint8":

@@ -168,11 +168,11 @@ export function foreignIdReason(fields: Record<string, unknown>, kind: ItemKind 
 
 /**
  * What is kept of every call for the rest of the journal: its line, the line of its
- * first output (NaN until answered), and its verdict's reason as an index into
+ * first output, whether it was answered, and its verdict's reason as an index into
  * `reasons` (an extension call counts as `namespaced`).
  */
-type CallColumn = "line" | "outputLine" | "reason";
-const CALL_COLUMNS = { line: "float64", outputLine: "float64", reason: "uint8" } as const;
+type CallColumn = "line" | "outputLine" | "answered" | "reason";
+const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8" } as const;
 
 /** What is kept of a call while it waits for its output. */
 interface WaitingCall {
@@ -197,7 +197,7 @@ export class JournalChecker {
   /** Calls waiting for their output, in call order. */
   private readonly waiting = new Map<string, WaitingCall>();
   /** The line of each item id's first item. */
-  private readonly ids = new FingerprintTable<"line">({ line: "float64" });
+  private readonly ids = new FingerprintTable<"line">({ line: "whole" });
   /** An output came since the last item of another kind: the next such item starts a turn. */
   private afterOutputs = false;
   /** A reasoning item waiting to see what follows it. */
@@ -319,7 +319,6 @@ export class JournalChecker {
     if (reasonIndex > 255) throw new Error(`more than 256 verdict reasons: ${reason}`);
     const slot = this.calls.add(callId);
     this.calls.set(slot, "line", line);
-    this.calls.set(slot, "outputLine", Number.NaN);
     this.calls.set(slot, "reason", reasonIndex);
   }
 
@@ -337,12 +336,13 @@ export class JournalChecker {
       findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${describe(callId)}`, path: "/call_id" });
       return;
     }
-    const outputLine = this.calls.get(call, "outputLine");
-    if (!Number.isNaN(outputLine)) {
+    if (this.calls.get(call, "answered") === 1) {
+      const outputLine = this.calls.get(call, "outputLine");
       findings.push({ code: "duplicate_call_id", detail: `the call ${describe(callId)} was already answered on line ${outputLine}`, path: "/call_id", related_line: outputLine });
       return;
     }
     this.calls.set(call, "outputLine", checked.provenance.line);
+    this.calls.set(call, "answered", 1);
     this.waiting.delete(callId);
     const reason = this.reasons[this.calls.get(call, "reason")]!;
     if (reason !== "ok") {

@@ -65,6 +65,23 @@ describe("an update", () => {
   });
 });
 
+describe("a whole column", () => {
+  it("keeps line numbers in 32 bits, and every value once one needs more", () => {
+    const table = new FingerprintTable({ line: "whole" }, { capacity: 8 });
+    const keys = Array.from({ length: 20 }, (_, index) => `fc_${index}`);
+    const values = keys.map((_, index) => (index === 9 ? 2 ** 32 + 7 : index === 15 ? -3 : index * 1_000_003));
+    for (const [index, key] of keys.entries()) table.set(table.add(key), "line", values[index]!);
+    // Past 32 bits at the tenth key, then through two doublings: nothing before or after is cut.
+    expect(keys.map((key) => table.get(table.find(key), "line"))).toEqual(values);
+  });
+  it("holds 4,294,967,295 without widening, and 0 for a key not yet set", () => {
+    const table = new FingerprintTable({ line: "whole", other: "whole" });
+    const slot = table.add("msg_1");
+    table.set(slot, "line", 2 ** 32 - 1);
+    expect([table.get(slot, "line"), table.get(slot, "other")]).toEqual([2 ** 32 - 1, 0]);
+  });
+});
+
 describe("growth", () => {
   it("doubles the capacity and keeps every key with its values", () => {
     const table = lineTable(8);
