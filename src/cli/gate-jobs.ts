@@ -129,8 +129,15 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       sendRecords(normalizer.pushLines(decodeLines(await worker.nextLines())), bytes);
     };
     for await (const chunk of chunks) {
-      worker.send("bytes" in chunk ? { kind: "split", source: chunk.source, bytes: ownBytes(chunk.bytes) } : { kind: "end" });
-      splitting.push("bytes" in chunk ? chunk.bytes.length : 0);
+      if ("bytes" in chunk) {
+        splitting.push(chunk.bytes.length);
+        // The chunk is this thread's no more: its bytes move to the worker rather than being copied.
+        const bytes = ownBytes(chunk.bytes);
+        worker.send({ kind: "split", source: chunk.source, bytes }, [bytes.buffer as ArrayBuffer]);
+      } else {
+        splitting.push(0);
+        worker.send({ kind: "end" });
+      }
       while (worker.linesReady > 0 || splitting.length >= SPLIT_AHEAD) await takeLines();
       // Lines already gated are written at once; past the limit, this thread waits for the worker.
       while (worker.outputReady > 0 || gating.length >= IN_FLIGHT) yield { ...(await worker.nextOutput()), ...gating.shift()! };
@@ -201,9 +208,9 @@ class GateWorker {
     return this.outputs.size;
   }
 
-  send(request: GateRequest): void {
+  send(request: GateRequest, transfer: ArrayBuffer[] = []): void {
     if (this.failure) throw this.failure;
-    this.worker.postMessage(request);
+    this.worker.postMessage(request, transfer);
   }
 
   nextLines(): Promise<LineTransfer> {
@@ -226,7 +233,7 @@ class GateWorker {
   }
 }
 
-/** The chunk's bytes alone: a view into a larger buffer would take all of it across. */
+/** The chunk's bytes in a buffer of their own: a view into a larger one would take all of it across. */
 function ownBytes(bytes: Buffer): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }

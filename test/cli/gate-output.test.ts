@@ -1,0 +1,56 @@
+// The gate's JSON lines are written field by field, for speed; each must be
+// exactly what JSON.stringify makes of the record.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { GateOutput, jsonLine } from "../../src/cli/gate-output.js";
+import type { GateRecord } from "../../src/gate/gate-journal.js";
+import { FINDING_CODES } from "../../src/gate/journal-checks.js";
+import { GATE_REASONS } from "../../src/gate/replay-gate.js";
+
+const text = fc.string({ unit: "binary", maxLength: 30 });
+const finding = fc.record(
+  { code: fc.constantFrom(...FINDING_CODES), detail: text, path: text, related_line: fc.integer({ min: 1, max: 2 ** 40 }) },
+  { requiredKeys: ["code", "detail"] },
+);
+const record: fc.Arbitrary<GateRecord> = fc
+  .record(
+    {
+      source: text,
+      line: fc.integer({ min: 1, max: 2 ** 40 }),
+      index: fc.nat(50),
+      type: fc.jsonValue(),
+      call_id: fc.jsonValue(),
+      name: fc.jsonValue(),
+      reason: fc.constantFrom(...GATE_REASONS, "error" as const),
+      detail: text,
+      path: text,
+      blocked: fc.boolean(),
+      findings: fc.array(finding, { maxLength: 3 }),
+    },
+    { requiredKeys: ["line", "index", "reason", "detail", "blocked", "findings"] },
+  )
+  // The keys in the order the gate builds a record: source first when it has one.
+  .map(({ source, ...rest }) => (source === undefined ? rest : { source, ...rest }));
+
+describe("a JSON line of the gate", () => {
+  test("is JSON.stringify of its record, whatever the record holds", () => {
+    fc.assert(
+      fc.property(record, (gated) => {
+        expect(jsonLine(gated)).toBe(JSON.stringify(gated));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  test("leaves out fields that are undefined, as JSON.stringify does", () => {
+    const gated: GateRecord = { line: 3, index: 0, type: undefined, call_id: "call_1", name: undefined, reason: "status", detail: 'status is "in_progress"', path: undefined, blocked: true, findings: [] };
+    expect(jsonLine(gated)).toBe('{"line":3,"index":0,"call_id":"call_1","reason":"status","detail":"status is \\"in_progress\\"","blocked":true,"findings":[]}');
+  });
+  test("is what the output gathers, one line each, with the counts", () => {
+    const output = new GateOutput("json", false);
+    const error: GateRecord = { line: 1, index: 0, reason: "error", detail: "line is not JSON", blocked: true, findings: [] };
+    const ok: GateRecord = { line: 2, index: 0, type: "function_call", call_id: "c", name: "f", reason: "ok", detail: "fine", blocked: false, findings: [] };
+    output.add([error, ok]);
+    expect(output.take()).toEqual({ text: `${JSON.stringify(error)}\n${JSON.stringify(ok)}\n`, items: 1, errors: 1, blocked: 1 });
+    expect(output.take()).toEqual({ text: "", items: 0, errors: 0, blocked: 0 });
+  });
+});
