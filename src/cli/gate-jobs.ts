@@ -238,11 +238,18 @@ function ownBytes(bytes: Buffer): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
+/**
+ * The young generation of the worker's heap, in MB. V8 lets it grow to 48 MB on
+ * its own; a small one keeps the two heaps together within the memory target.
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
+
 function startWorker(options: GateWorkerOptions): Worker {
   const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./gate-worker.js", here), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+  if (!here.endsWith(".ts")) return new Worker(new URL("./gate-worker.js", here), { workerData: options, resourceLimits });
   // Run from the TypeScript sources (tests, tsx): the worker loads them through tsx too.
   const entry = new URL("./gate-worker.ts", here).href;
   const bootstrap = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
-  return new Worker(bootstrap, { eval: true, workerData: options });
+  return new Worker(bootstrap, { eval: true, workerData: options, resourceLimits });
 }
