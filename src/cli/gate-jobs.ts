@@ -32,7 +32,7 @@ import type { CommandIO } from "./io.js";
 /** Below this many bytes a journal is gated in one thread: starting a worker costs about as much as it saves. */
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 /** Batches of records sent to the worker and not yet answered: enough to keep it busy, few enough to keep memory flat. */
-const IN_FLIGHT = 4;
+const IN_FLIGHT = 8;
 
 export interface GateJobsOptions {
   jobs: number;
@@ -98,7 +98,7 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
 }
 
 /** Chunks handed to the worker to split and not yet back as lines: enough to keep this thread fed. */
-const SPLIT_AHEAD = 4;
+const SPLIT_AHEAD = 8;
 
 async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonly string[], options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   const worker = new GateWorker({
@@ -242,7 +242,7 @@ function ownBytes(bytes: Buffer): Uint8Array {
  * The young generation of the worker's heap, in MB. V8 lets it grow to 48 MB on
  * its own; a small one keeps the two heaps together within the memory target.
  */
-const WORKER_YOUNG_GENERATION_MB = 8;
+const WORKER_YOUNG_GENERATION_MB = 32;
 
 function startWorker(options: GateWorkerOptions): Worker {
   const here = import.meta.url;

@@ -1,6 +1,6 @@
 // The lines `gate` writes, and the counts it ends with, gathered batch by batch:
 // in the thread that gates, whichever that is (`--jobs`).
-import type { GateRecord } from "../gate/gate-journal.js";
+import type { GateRecord } from "../gate/prepared-gate.js";
 import { styleOf } from "./style.js";
 
 export type GateFormat = "text" | "json";

@@ -5,7 +5,7 @@
 //            verdicts and journal-wide findings in the order they come, and handed
 //            back as the lines to write.
 import { parentPort, workerData } from "node:worker_threads";
-import { PreparedGate } from "../gate/gate-journal.js";
+import { PreparedGate } from "../gate/prepared-gate.js";
 import type { Target } from "../gate/targets.js";
 import { RecordDecoder, type RecordTransfer } from "../gate/transfer-records.js";
 import { LineSplitter } from "../journal/read.js";
@@ -33,7 +33,9 @@ export interface GateWorkerOptions {
 }
 
 const options = workerData as GateWorkerOptions;
-const gate = new PreparedGate({ target: options.target, omitSource: options.omitSource });
+// The replay targets load Zod and the models: only a run that checks one pays for them.
+const checks = options.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(options.target)];
+const gate = new PreparedGate({ checks, omitSource: options.omitSource });
 const decoder = new RecordDecoder(options.sources);
 const output = new GateOutput(options.format, options.colour);
 let splitter: { source: string; lines: LineSplitter } | undefined;

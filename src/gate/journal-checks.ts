@@ -44,53 +44,16 @@
 // (`ToolRegistry.addRequestBody`) before it gates the record's items and pushes
 // them, so a request's tool_choice governs the calls of its own record and of
 // every later record, until the next request body.
-import { z } from "zod";
 import { describeValue } from "../models/json-value.js";
-import { pointer } from "../models/loss.js";
+import type { Finding } from "../models/finding.js";
+import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable } from "./fingerprint-table.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
-export const FINDING_CODES = [
-  /** A function_call_output with no earlier function_call of that call_id. */
-  "orphan_output",
-  /** An output whose call's verdict is not `ok`: only a completed, valid call may get one. */
-  "output_for_blocked_call",
-  /** A call_id called twice, or answered twice. */
-  "duplicate_call_id",
-  /** An item id used by an earlier item. */
-  "duplicate_id",
-  /** A call that later items pass by without an output. */
-  "missing_output",
-  /** An `incomplete` item followed by more items of its response, or inside a response that is not incomplete. */
-  "incomplete_not_last",
-  /** A function_call without a non-empty call_id or name, a function_call_output without call_id. */
-  "missing_field",
-  /** A call whose name is outside the allowed tools in force. */
-  "tool_not_allowed",
-  /** A reasoning item not followed by the item it precedes. */
-  "reasoning_without_following_item",
-  /** A placeholder or wrong-prefix id (`__fake_id__`, `chatcmpl-…`, `call_…` on a call, an empty id). */
-  "foreign_id",
-  /** A Chat structure (`tool_calls`, `tool_call_id`, a `tool` role…) inside an item. */
-  "mixed_envelope",
-  /** The replay target cannot hold the item (`gate --for`). */
-  "target_rejects",
-  /** The item is not where the replay target needs it (`gate --for`): an output away from its call. */
-  "target_order",
-] as const;
-
-export const findingSchema = z.object({
-  code: z.enum(FINDING_CODES),
-  detail: z.string(),
-  /** JSON Pointer into the item, to the field concerned. */
-  path: z.string().optional(),
-  /** The line of the other item the finding is about (the call of a missing output, the first of a duplicate). */
-  related_line: z.int().optional(),
-});
-export type Finding = z.infer<typeof findingSchema>;
-export type FindingCode = Finding["code"];
+export { FINDING_CODES } from "../models/finding-codes.js";
+export { type Finding, type FindingCode } from "../models/finding.js";
 
 /**
  * An item with its verdict from `replayGate` (set by the caller on function_call

@@ -26,7 +26,7 @@
 // number, and the numbers the sender no longer uses: each side keeps a bounded
 // table, and a schema sent once is not sent again while both remember it.
 import type { Envelope, Provenance } from "../models/journal-item.js";
-import type { PreparedItem, PreparedRecord } from "./gate-journal.js";
+import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
 
 const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "tool_calls", "tool_call_id", "function_call", "function"] as const;

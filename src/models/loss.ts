@@ -37,15 +37,7 @@ export interface Converted<T> {
   losses: Loss[];
 }
 
-/** Escapes one reference token of a JSON Pointer (RFC 6901, section 3). */
-export function pointerToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** Builds a JSON Pointer from its reference tokens. */
-export function pointer(...tokens: ReadonlyArray<string | number>): string {
-  return tokens.map((token) => "/" + pointerToken(token)).join("");
-}
+export { pointer, pointerToken } from "./json-pointer.js";
 
 /** Re-roots losses found inside a part of a record (`/messages` + `/3/name`). */
 export function prefixLosses(prefix: string, losses: readonly Loss[]): Loss[] {
