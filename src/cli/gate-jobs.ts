@@ -17,7 +17,8 @@
 // from request bodies), and the checks from item to item; neither can be split.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { JournalGate, ToolsInForce, type JournalGateOptions } from "../gate/gate-journal.js";
+import type { JournalGateOptions } from "../gate/gate-journal.js";
+import { ToolsInForce } from "../gate/tools-in-force.js";
 import type { Target } from "../gate/targets.js";
 import { RecordEncoder } from "../gate/transfer-records.js";
 import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
@@ -83,6 +84,8 @@ function normalizerFor(options: GateJobsOptions): ChunkNormalizer {
 }
 
 async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
+  // Loaded here, not with this module: with two threads, Ajv is the worker's alone.
+  const { JournalGate } = await import("../gate/gate-journal.js");
   const normalizer = normalizerFor(options);
   const gate = new JournalGate(options.gate);
   const output = new GateOutput(options.format, options.colour);
@@ -242,7 +245,7 @@ function ownBytes(bytes: Buffer): Uint8Array {
  * The young generation of the worker's heap, in MB. V8 lets it grow to 48 MB on
  * its own; a small one keeps the two heaps together within the memory target.
  */
-const WORKER_YOUNG_GENERATION_MB = 32;
+const WORKER_YOUNG_GENERATION_MB = 16;
 
 function startWorker(options: GateWorkerOptions): Worker {
   const here = import.meta.url;

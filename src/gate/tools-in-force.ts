@@ -1,0 +1,53 @@
+// The first half of the journal gate, in a module of its own: it loads neither
+// Ajv nor Zod, so a thread that runs only this half (`gate --jobs`) stays small.
+import type { JournalItem } from "../models/journal-item.js";
+import type { GateInput, JournalGateOptions } from "./gate-journal.js";
+import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
+import type { ToolSchema } from "./schema.js";
+import { ToolRegistry } from "./tool-registry.js";
+
+/**
+ * The first half of the journal gate: keeps the tools in force (the registry,
+ * updated by each request body in journal order) and tells each call what they
+ * say of it. It must see every record in order, as the journal-wide checks of
+ * the second half must; `gate --jobs` runs the halves in two threads.
+ */
+export class ToolsInForce {
+  private readonly schema: ToolSchema | undefined;
+  private readonly registry: ToolRegistry;
+
+  constructor(options: Pick<JournalGateOptions, "schema" | "registry"> = {}) {
+    this.schema = options.schema;
+    this.registry = options.registry ?? new ToolRegistry();
+  }
+
+  prepare(input: GateInput): PreparedRecord {
+    let requestError: string | undefined;
+    if (input.request) {
+      try {
+        this.registry.addRequestBody(input.request, `line ${input.line}`);
+      } catch (error) {
+        // A request whose tools cannot be read leaves the registry as it was; its
+        // calls then meet the tools in force, and the line is reported.
+        requestError = (error as Error).message;
+      }
+    }
+    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem)) };
+    if (input.source !== undefined) prepared.source = input.source;
+    if (requestError !== undefined) prepared.requestError = requestError;
+    return prepared;
+  }
+
+  private prepareItem(journalItem: JournalItem): PreparedItem {
+    const prepared: PreparedItem = { item: journalItem.item, provenance: journalItem.provenance };
+    const item = journalItem.item as unknown;
+    // Only a function_call gets as far as its schema (replayGate) or its name (the checks).
+    if (item === null || typeof item !== "object" || (item as { type?: unknown }).type !== "function_call") return prepared;
+    const name = (item as { name?: unknown }).name;
+    const schema = this.schema ?? (typeof name === "string" ? this.registry.schemaFor(name) : undefined);
+    if (schema !== undefined) prepared.schema = schema;
+    if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name) ?? null;
+    return prepared;
+  }
+}
+
