@@ -22,9 +22,9 @@ import { ToolsInForce } from "../gate/tools-in-force.js";
 import type { Target } from "../gate/targets.js";
 import { RecordEncoder } from "../gate/transfer-records.js";
 import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
+import { LineSplitter, type JournalLine, type ReadOptions } from "../journal/read.js";
 import { decodeLines, type LineTransfer } from "../journal/transfer-lines.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
-import type { ReadOptions } from "../journal/read.js";
 import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
 import type { GateAnswer, GateRequest, GateWorkerOptions } from "./gate-worker.js";
 import { inputChunks, type InputChunk } from "./inputs.js";
@@ -131,12 +131,29 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       const bytes = splitting.shift()!;
       sendRecords(normalizer.pushLines(decodeLines(await worker.nextLines())), bytes);
     };
+    // Until the worker has loaded, this thread splits lines itself, then hands the
+    // splitter's state over with the next chunk: neither thread waits for the other to start.
+    let local: { source: string; splitter: LineSplitter } | undefined;
+    let handedOver = false;
     for await (const chunk of chunks) {
-      if ("bytes" in chunk) {
+      if (!handedOver && !(worker.ready && "bytes" in chunk)) {
+        let lines: JournalLine[];
+        if ("bytes" in chunk) {
+          local ??= { source: chunk.source, splitter: new LineSplitter(chunk.source, options.read) };
+          lines = local.splitter.push(chunk.bytes);
+        } else {
+          lines = local ? local.splitter.finish() : [];
+          local = undefined;
+        }
+        sendRecords(normalizer.pushLines(lines), "bytes" in chunk ? chunk.bytes.length : 0);
+      } else if ("bytes" in chunk) {
+        handedOver = true;
+        const from = local?.splitter.state();
+        local = undefined;
         splitting.push(chunk.bytes.length);
         // The chunk is this thread's no more: its bytes move to the worker rather than being copied.
         const bytes = ownBytes(chunk.bytes);
-        worker.send({ kind: "split", source: chunk.source, bytes }, [bytes.buffer as ArrayBuffer]);
+        worker.send({ kind: "split", source: chunk.source, bytes, ...(from ? { from } : {}) }, [bytes.buffer as ArrayBuffer]);
       } else {
         splitting.push(0);
         worker.send({ kind: "end" });
@@ -190,12 +207,23 @@ class GateWorker {
   private readonly outputs = new AnswerQueue<GateLines>();
   private failure: Error | undefined;
   private stopping = false;
+  /** Whether the worker has loaded and splits what it is sent. */
+  ready = false;
 
   constructor(options: GateWorkerOptions) {
     this.worker = startWorker(options);
     this.worker.on("message", (answer: GateAnswer) => {
-      if (answer.kind === "lines") this.lines.put(answer.lines);
-      else this.outputs.put(answer.output);
+      switch (answer.kind) {
+        case "ready":
+          this.ready = true;
+          return;
+        case "lines":
+          return this.lines.put(answer.lines);
+        case "output":
+          return this.outputs.put(answer.output);
+        default:
+          return assertNever(answer);
+      }
     });
     this.worker.on("error", (error: Error) => this.fail(new Error(`the gate's worker thread failed: ${error.message}`)));
     this.worker.on("exit", (code) => {
@@ -255,4 +283,8 @@ function startWorker(options: GateWorkerOptions): Worker {
   const entry = new URL("./gate-worker.ts", here).href;
   const bootstrap = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
   return new Worker(bootstrap, { eval: true, workerData: options, resourceLimits });
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown answer ${JSON.stringify(value)}`);
 }

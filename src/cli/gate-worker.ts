@@ -8,20 +8,24 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PreparedGate } from "../gate/prepared-gate.js";
 import type { Target } from "../gate/targets.js";
 import { RecordDecoder, type RecordTransfer } from "../gate/transfer-records.js";
-import { LineSplitter } from "../journal/read.js";
+import { LineSplitter, type SplitterState } from "../journal/read.js";
 import { encodeLines, type LineTransfer } from "../journal/transfer-lines.js";
 import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
 
 export type GateRequest =
-  /** A chunk of a source's bytes; a chunk of a new source follows the end of the last. */
-  | { kind: "split"; source: string; bytes: Uint8Array }
+  /**
+   * A chunk of a source's bytes; a chunk of a new source follows the end of the
+   * last. `from`: the state of the splitter that split the source so far, in the
+   * thread that sent it (which splits while this one starts).
+   */
+  | { kind: "split"; source: string; bytes: Uint8Array; from?: SplitterState }
   /** The end of the current source. */
   | { kind: "end" }
   | { kind: "records"; transfer: RecordTransfer }
   /** The end of the journal. */
   | { kind: "finish" };
 
-export type GateAnswer = { kind: "lines"; lines: LineTransfer } | { kind: "output"; output: GateLines };
+export type GateAnswer = { kind: "ready" } | { kind: "lines"; lines: LineTransfer } | { kind: "output"; output: GateLines };
 
 export interface GateWorkerOptions {
   sources: readonly string[];
@@ -69,7 +73,7 @@ function drain(): void {
 function answer(request: GateRequest): GateAnswer {
   switch (request.kind) {
     case "split": {
-      splitter ??= { source: request.source, lines: new LineSplitter(request.source, { maxLineBytes: options.maxLineBytes }) };
+      splitter ??= { source: request.source, lines: new LineSplitter(request.source, { maxLineBytes: options.maxLineBytes }, request.from) };
       const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
       return { kind: "lines", lines: encodeLines(splitter.source, splitter.lines.push(bytes)) };
     }
@@ -92,3 +96,6 @@ function answer(request: GateRequest): GateAnswer {
 function assertNever(value: never): never {
   throw new Error(`unknown request ${JSON.stringify(value)}`);
 }
+
+// Everything is loaded: from now on, this thread splits what it is sent.
+parentPort!.postMessage({ kind: "ready" } satisfies GateAnswer);
