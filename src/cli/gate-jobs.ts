@@ -16,8 +16,10 @@
 // normalization carries state from line to line (streams, repeated history, tools
 // from request bodies), and the checks from item to item; neither can be split.
 import { availableParallelism } from "node:os";
+import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { JournalGateOptions } from "../gate/gate-journal.js";
+import type { ToolSchema } from "../gate/schema.js";
 import { ToolsInForce } from "../gate/tools-in-force.js";
 import type { Target } from "../gate/targets.js";
 import { RecordEncoder } from "../gate/transfer-records.js";
@@ -34,6 +36,8 @@ import type { CommandIO } from "./io.js";
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 /** Batches of records sent to the worker and not yet answered: enough to keep it busy, few enough to keep memory flat. */
 const IN_FLIGHT = 8;
+/** The same while the worker loads (about 0.3 s): this thread works alone then, and need not wait for it. */
+const IN_FLIGHT_WHILE_LOADING = 256;
 
 export interface GateJobsOptions {
   jobs: number;
@@ -111,6 +115,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     omitSource: options.gate.omitSource === true,
     format: options.format,
     colour: options.colour,
+    schemas: knownSchemas(options.gate),
   });
   try {
     const normalizer = normalizerFor(options);
@@ -124,7 +129,8 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
         if (record.kind === "error") encoder.addError(record.source, record.line, record.detail);
         else encoder.add(tools.prepare(record));
       }
-      worker.send({ kind: "records", transfer: encoder.take() });
+      const serialized = ownBytes(serialize(encoder.take()));
+      worker.send({ kind: "records", serialized }, [serialized.buffer as ArrayBuffer]);
       gating.push({ lines: batch.lines, bytes, threads: 2 });
     };
     const takeLines = async () => {
@@ -134,6 +140,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     // Until the worker has loaded, this thread splits lines itself, then hands the
     // splitter's state over with the next chunk: neither thread waits for the other to start.
     let local: { source: string; splitter: LineSplitter } | undefined;
+    let inFlight = IN_FLIGHT_WHILE_LOADING;
     let handedOver = false;
     for await (const chunk of chunks) {
       if (!handedOver && !(worker.ready && "bytes" in chunk)) {
@@ -160,7 +167,12 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       }
       while (worker.linesReady > 0 || splitting.length >= SPLIT_AHEAD) await takeLines();
       // Lines already gated are written at once; past the limit, this thread waits for the worker.
-      while (worker.outputReady > 0 || gating.length >= IN_FLIGHT) yield { ...(await worker.nextOutput()), ...gating.shift()! };
+      while (worker.outputReady > 0 || gating.length >= inFlight) {
+        yield { ...(await worker.nextOutput()), ...gating.shift()! };
+        // Once the worker has loaded, the limit follows what it has yet to work off
+        // from its start down to IN_FLIGHT, without making this thread wait for it.
+        if (worker.ready) inFlight = Math.max(IN_FLIGHT, Math.min(inFlight, gating.length + 1));
+      }
     }
     while (splitting.length > 0) await takeLines();
     sendRecords(normalizer.finish(), 0);
@@ -170,6 +182,16 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
   } finally {
     await worker.stop();
   }
+}
+
+/** The schemas known before the journal is read: the worker compiles them while it loads. */
+function knownSchemas(gate: GateJobsOptions["gate"]): ToolSchema[] {
+  const schemas: ToolSchema[] = gate.schema === undefined ? [] : [gate.schema];
+  for (const name of gate.registry?.names() ?? []) {
+    const schema = gate.registry!.schemaFor(name);
+    if (schema !== undefined) schemas.push(schema);
+  }
+  return schemas;
 }
 
 /** Answers of one kind, taken in the order they came. */

@@ -4,8 +4,10 @@
 //   records: normalized records whose calls know their tool's schema, given their
 //            verdicts and journal-wide findings in the order they come, and handed
 //            back as the lines to write.
+import { deserialize } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { PreparedGate } from "../gate/prepared-gate.js";
+import { SchemaCache, type ToolSchema } from "../gate/schema.js";
 import type { Target } from "../gate/targets.js";
 import { RecordDecoder, type RecordTransfer } from "../gate/transfer-records.js";
 import { LineSplitter, type SplitterState } from "../journal/read.js";
@@ -21,7 +23,12 @@ export type GateRequest =
   | { kind: "split"; source: string; bytes: Uint8Array; from?: SplitterState }
   /** The end of the current source. */
   | { kind: "end" }
-  | { kind: "records"; transfer: RecordTransfer }
+  /**
+   * A batch of records, serialized (`v8.serialize` of a `RecordTransfer`) and its
+   * buffer moved, not copied: it is read when its turn comes, so that a chunk to
+   * split sent after it need not wait for it to be read.
+   */
+  | { kind: "records"; serialized: Uint8Array }
   /** The end of the journal. */
   | { kind: "finish" };
 
@@ -34,12 +41,18 @@ export interface GateWorkerOptions {
   omitSource: boolean;
   format: GateFormat;
   colour: boolean;
+  /** Tool schemas known before the journal is read (`--schema`, `--tools`). */
+  schemas: readonly ToolSchema[];
 }
 
 const options = workerData as GateWorkerOptions;
 // The replay targets load Zod and the models: only a run that checks one pays for them.
 const checks = options.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(options.target)];
-const gate = new PreparedGate({ checks, omitSource: options.omitSource });
+// The schemas known from the start are compiled now, before this thread says it is
+// ready: the other thread splits lines meanwhile, rather than wait for the compiles.
+const cache = new SchemaCache();
+for (const schema of options.schemas) cache.compile(schema);
+const gate = new PreparedGate({ checks, omitSource: options.omitSource, cache });
 const decoder = new RecordDecoder(options.sources);
 const output = new GateOutput(options.format, options.colour);
 let splitter: { source: string; lines: LineSplitter } | undefined;
@@ -83,7 +96,7 @@ function answer(request: GateRequest): GateAnswer {
       return { kind: "lines", lines: last };
     }
     case "records":
-      for (const record of decoder.decode(request.transfer)) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+      for (const record of decoder.decode(deserialize(request.serialized) as RecordTransfer)) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
       return { kind: "output", output: output.take() };
     case "finish":
       output.add(gate.finish());
