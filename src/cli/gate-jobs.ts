@@ -16,7 +16,6 @@
 // normalization carries state from line to line (streams, repeated history, tools
 // from request bodies), and the checks from item to item; neither can be split.
 import { availableParallelism } from "node:os";
-import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { JournalGateOptions } from "../gate/gate-journal.js";
 import type { ToolSchema } from "../gate/schema.js";
@@ -36,8 +35,6 @@ import type { CommandIO } from "./io.js";
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 /** Batches of records sent to the worker and not yet answered: enough to keep it busy, few enough to keep memory flat. */
 const IN_FLIGHT = 8;
-/** The same while the worker loads (about 0.3 s): this thread works alone then, and need not wait for it. */
-const IN_FLIGHT_WHILE_LOADING = 256;
 
 export interface GateJobsOptions {
   jobs: number;
@@ -129,8 +126,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
         if (record.kind === "error") encoder.addError(record.source, record.line, record.detail);
         else encoder.add(tools.prepare(record));
       }
-      const serialized = ownBytes(serialize(encoder.take()));
-      worker.send({ kind: "records", serialized }, [serialized.buffer as ArrayBuffer]);
+      worker.send({ kind: "records", transfer: encoder.take() });
       gating.push({ lines: batch.lines, bytes, threads: 2 });
     };
     const takeLines = async () => {
@@ -140,7 +136,6 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     // Until the worker has loaded, this thread splits lines itself, then hands the
     // splitter's state over with the next chunk: neither thread waits for the other to start.
     let local: { source: string; splitter: LineSplitter } | undefined;
-    let inFlight = IN_FLIGHT_WHILE_LOADING;
     let handedOver = false;
     for await (const chunk of chunks) {
       if (!handedOver && !(worker.ready && "bytes" in chunk)) {
@@ -167,12 +162,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       }
       while (worker.linesReady > 0 || splitting.length >= SPLIT_AHEAD) await takeLines();
       // Lines already gated are written at once; past the limit, this thread waits for the worker.
-      while (worker.outputReady > 0 || gating.length >= inFlight) {
-        yield { ...(await worker.nextOutput()), ...gating.shift()! };
-        // Once the worker has loaded, the limit follows what it has yet to work off
-        // from its start down to IN_FLIGHT, without making this thread wait for it.
-        if (worker.ready) inFlight = Math.max(IN_FLIGHT, Math.min(inFlight, gating.length + 1));
-      }
+      while (worker.outputReady > 0 || gating.length >= IN_FLIGHT) yield { ...(await worker.nextOutput()), ...gating.shift()! };
     }
     while (splitting.length > 0) await takeLines();
     sendRecords(normalizer.finish(), 0);

@@ -4,7 +4,6 @@
 //   records: normalized records whose calls know their tool's schema, given their
 //            verdicts and journal-wide findings in the order they come, and handed
 //            back as the lines to write.
-import { deserialize } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { PreparedGate } from "../gate/prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "../gate/schema.js";
@@ -23,12 +22,7 @@ export type GateRequest =
   | { kind: "split"; source: string; bytes: Uint8Array; from?: SplitterState }
   /** The end of the current source. */
   | { kind: "end" }
-  /**
-   * A batch of records, serialized (`v8.serialize` of a `RecordTransfer`) and its
-   * buffer moved, not copied: it is read when its turn comes, so that a chunk to
-   * split sent after it need not wait for it to be read.
-   */
-  | { kind: "records"; serialized: Uint8Array }
+  | { kind: "records"; transfer: RecordTransfer }
   /** The end of the journal. */
   | { kind: "finish" };
 
@@ -96,7 +90,7 @@ function answer(request: GateRequest): GateAnswer {
       return { kind: "lines", lines: last };
     }
     case "records":
-      for (const record of decoder.decode(deserialize(request.serialized) as RecordTransfer)) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+      for (const record of decoder.decode(request.transfer)) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
       return { kind: "output", output: output.take() };
     case "finish":
       output.add(gate.finish());
