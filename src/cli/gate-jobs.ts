@@ -6,6 +6,8 @@
 // |--------------------------------------------------------|--------------------------|
 // | read the sources' bytes                                | this one                 |
 // | split them into lines and decode them (LineSplitter)   | the worker (gate-worker) |
+// |   (while the worker loads, this one, which then hands  |                          |
+// |   the splitter's state over)                           |                          |
 // | parse and normalize each line (ChunkNormalizer)        | this one                 |
 // | keep the tools in force, per call (ToolsInForce)       | this one                 |
 // | verdicts, journal-wide checks, lines (PreparedGate)    | the worker               |

@@ -4,7 +4,7 @@
 import { realpathSync } from "node:fs";
 import { access, constants, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { openSource, readFileChunks, readLineBatches, type JournalLine, type ReadOptions } from "../journal/read.js";
+import { openSource, readFileChunks, readLines, type JournalLine, type ReadOptions } from "../journal/read.js";
 import { UsageError, type CommandIO } from "./io.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
@@ -21,15 +21,10 @@ export async function checkInputs(operands: readonly string[]): Promise<string[]
 }
 
 export async function* inputLines(sources: readonly string[], io: CommandIO, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
-  for await (const lines of inputLineBatches(sources, io, options)) yield* lines;
-}
-
-/** The lines of every source, in order, a chunk's worth at a time (`readLineBatches`). */
-export async function* inputLineBatches(sources: readonly string[], io: CommandIO, options: ReadOptions = {}): AsyncGenerator<JournalLine[]> {
   for (const source of sources) {
     const stream = openSource(source, io.stdin);
     try {
-      yield* readLineBatches(source, stream, options);
+      yield* readLines(source, stream, options);
     } catch (error) {
       throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
     }
@@ -39,7 +34,7 @@ export async function* inputLineBatches(sources: readonly string[], io: CommandI
 /** A chunk of one source's bytes, or the end of that source. */
 export type InputChunk = { source: string; bytes: Buffer } | { source: string; end: true };
 
-/** The bytes of every source, in order, in chunks of at most 64 KiB, each source followed by its end. */
+/** The bytes of every source, in order, in chunks (of 64 KiB from a file), each source followed by its end. */
 export async function* inputChunks(sources: readonly string[], io: CommandIO): AsyncGenerator<InputChunk> {
   for (const source of sources) {
     const chunks = source === "-" ? (io.stdin as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]() : readFileChunks(source);

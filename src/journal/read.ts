@@ -192,21 +192,9 @@ export class LineSplitter {
 
 /** The lines of a stream, one at a time. */
 export async function* readLines(source: string, stream: Readable, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
-  for await (const lines of readLineBatches(source, stream, options)) yield* lines;
-}
-
-/**
- * The lines of a stream, a chunk's worth at a time: a reader that handles a batch
- * without waiting in between saves a promise and a turn of the event loop per line.
- */
-export async function* readLineBatches(source: string, stream: Readable, options: ReadOptions = {}): AsyncGenerator<JournalLine[]> {
   const splitter = new LineSplitter(source, options);
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    const lines = splitter.push(chunk);
-    if (lines.length > 0) yield lines;
-  }
-  const last = splitter.finish();
-  if (last.length > 0) yield last;
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) yield* splitter.push(chunk);
+  yield* splitter.finish();
 }
 
 function lineLimit(maxLineBytes: number | undefined): number {
