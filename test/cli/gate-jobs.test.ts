@@ -1,11 +1,12 @@
 // `gate --jobs 2` must write what `--jobs 1` writes, byte for byte: the same
 // verdicts, findings and counts, in the same order. Each journal here is gated
 // both ways; the two-thread run is made to start its worker at any size.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { describe, expect, test } from "vitest";
-import { gatedBatches, type GateJobsOptions } from "../../src/cli/gate-jobs.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { gatedBatches, WORKER_MIN_BYTES, type GateJobsOptions } from "../../src/cli/gate-jobs.js";
 import { ToolRegistry } from "../../src/gate/tool-registry.js";
 import { TARGETS, type Target } from "../../src/gate/targets.js";
 import type { ToolSchema } from "../../src/gate/schema.js";
@@ -156,6 +157,50 @@ describe("a generated journal of every kind of record", () => {
     const run = await expectSameBothWays(readFileSync(path), { tools: JSON.parse(toolsFileContent()), chunkBytes: 10_000 });
     expect(run.counts.blocked).toBeGreaterThan(0);
     expect(run.counts.items).toBeGreaterThan(1_500);
+  }, 60_000);
+});
+
+describe("when a second thread is used", () => {
+  test("from 4 MiB of journal on, whatever the source; below it, or with one job, never", async () => {
+    const path = join(folder, "threshold.jsonl");
+    await writeJournal(path, 6_000);
+    const large = readFileSync(path);
+    const small = large.subarray(0, large.indexOf(0x0a, WORKER_MIN_BYTES - 100_000) + 1);
+    const threadsFor = async (stdin: Buffer, jobs: number) => {
+      const io = { stdin: Readable.from([stdin]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+      const seen = new Set<number>();
+      for await (const batch of gatedBatches(["-"], io, { jobs, read: {}, normalize: {}, gate: { schema: true, omitSource: true }, format: "json", colour: false })) seen.add(batch.threads);
+      return [...seen];
+    };
+    expect(large.length).toBeGreaterThan(WORKER_MIN_BYTES);
+    expect(await threadsFor(large, 2)).toEqual([2]);
+    expect(await threadsFor(large, 8)).toEqual([2]);
+    expect(await threadsFor(large, 1)).toEqual([1]);
+    expect(await threadsFor(small, 2)).toEqual([1]);
+  }, 60_000);
+});
+
+describe("the built command", () => {
+  // Built apart from dist/, which another test file rebuilds while this one runs;
+  // inside node_modules, so that the build finds the dependencies.
+  const build = join(process.cwd(), "node_modules/.cache/orbridge-gate-jobs-build");
+  beforeAll(() => {
+    rmSync(build, { recursive: true, force: true });
+    const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--outDir", build], { encoding: "utf8" });
+    if (!existsSync(join(build, "src/cli/gate-worker.js"))) throw new Error(`the build failed: ${tsc.stdout}${tsc.stderr}`);
+  }, 120_000);
+  afterAll(() => rmSync(build, { recursive: true, force: true }));
+
+  test("starts its worker from the compiled files and writes what one thread writes", async () => {
+    const path = join(folder, "built.jsonl");
+    await writeJournal(path, 6_000);
+    const tools = join(folder, "built-tools.json");
+    writeFileSync(tools, toolsFileContent());
+    const run = (jobs: string) => spawnSync(process.execPath, [join(build, "src/cli/main.js"), "gate", "--jobs", jobs, "--tools", tools, "--format", "json", path], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const one = run("1");
+    const two = run("2");
+    expect(one.status).toBe(1);
+    expect({ status: two.status, stdout: two.stdout, stderr: two.stderr }).toEqual({ status: one.status, stdout: one.stdout, stderr: one.stderr });
   }, 60_000);
 });
 
