@@ -1,4 +1,5 @@
 // The README shows the main job with its output; this keeps that output true.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "./support/run-cli.js";
@@ -22,4 +23,13 @@ describe("the README's examples", () => {
     expect(result.code).toBe(1);
     expect(result.stdout + result.stderr).toBe(shownOutput(command));
   });
+});
+
+describe("the README's main command, as a user types it", () => {
+  // npm ci builds the command (the prepare script); npx finds it through the package's bin.
+  test("npx orbridge runs the built command", () => {
+    const command = "npx orbridge gate --schema golden/examples/sales-report.schema.json golden/examples/sales-report.jsonl";
+    const run = spawnSync("npx", command.split(" ").slice(1), { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    expect({ status: run.status, output: run.stdout + run.stderr }).toEqual({ status: 1, output: shownOutput(command) });
+  }, 60_000);
 });

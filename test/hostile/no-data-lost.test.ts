@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const cli = join(root, "dist/src/cli/main.js");
+// Built apart from dist/, which other tests run while this file builds; inside
+// node_modules, so that the build finds the dependencies.
+const build = join(root, "node_modules/.cache/orbridge-no-data-lost-build");
+const cli = join(build, "src/cli/main.js");
 const folder = mkdtempSync(join(tmpdir(), "orbridge-no-data-lost-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -59,7 +62,7 @@ const exited = (child: ChildProcessWithoutNullStreams) => new Promise<void>((res
 
 beforeAll(() => {
   // The test runs the built command, as a user does; type errors elsewhere do not stop the emit.
-  spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.json")], { cwd: root });
+  spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.json"), "--outDir", build], { cwd: root });
   if (!existsSync(cli)) throw new Error(`the build did not produce ${relative(root, cli)}`);
 }, 120_000);
 
