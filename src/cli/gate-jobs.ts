@@ -25,7 +25,7 @@ import { ToolsInForce } from "../gate/tools-in-force.js";
 import type { Target } from "../gate/targets.js";
 import { RecordEncoder } from "../gate/transfer-records.js";
 import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
-import { LineSplitter, type JournalLine, type ReadOptions } from "../journal/read.js";
+import type { ReadOptions } from "../journal/read.js";
 import { decodeLines, type LineTransfer } from "../journal/transfer-lines.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
@@ -94,11 +94,11 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
   const output = new GateOutput(options.format, options.colour);
   for await (const chunk of chunks) {
     const batch = "bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end();
-    for (const record of batch.records) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+    output.addGated(batch.records, gate);
     yield { ...output.take(), lines: batch.lines, bytes: "bytes" in chunk ? chunk.bytes.length : 0, threads: 1 };
   }
   const last = normalizer.finish();
-  for (const record of last.records) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+  output.addGated(last.records, gate);
   output.add(gate.finish());
   yield { ...output.take(), lines: last.lines, bytes: 0, threads: 1 };
 }
@@ -137,23 +137,13 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     };
     // Until the worker has loaded, this thread splits lines itself, then hands the
     // splitter's state over with the next chunk: neither thread waits for the other to start.
-    let local: { source: string; splitter: LineSplitter } | undefined;
     let handedOver = false;
     for await (const chunk of chunks) {
       if (!handedOver && !(worker.ready && "bytes" in chunk)) {
-        let lines: JournalLine[];
-        if ("bytes" in chunk) {
-          local ??= { source: chunk.source, splitter: new LineSplitter(chunk.source, options.read) };
-          lines = local.splitter.push(chunk.bytes);
-        } else {
-          lines = local ? local.splitter.finish() : [];
-          local = undefined;
-        }
-        sendRecords(normalizer.pushLines(lines), "bytes" in chunk ? chunk.bytes.length : 0);
+        sendRecords("bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end(), "bytes" in chunk ? chunk.bytes.length : 0);
       } else if ("bytes" in chunk) {
+        const from = handedOver ? undefined : normalizer.handOver();
         handedOver = true;
-        const from = local?.splitter.state();
-        local = undefined;
         splitting.push(chunk.bytes.length);
         // The chunk is this thread's no more: its bytes move to the worker rather than being copied.
         const bytes = ownBytes(chunk.bytes);

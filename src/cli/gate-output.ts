@@ -16,6 +16,20 @@ export interface GateLines extends GateCounts {
   text: string;
 }
 
+/** A line of the journal that gave no record: not read, or not JSON. */
+export interface LineError {
+  kind: "error";
+  source?: string;
+  line: number;
+  detail: string;
+}
+
+/** What gives a record its lines: the whole gate, or its second half in a worker. */
+export interface RecordGate<Items> {
+  push(record: Items): GateRecord[];
+  error(source: string | undefined, line: number, detail: string): GateRecord[];
+}
+
 export class GateOutput {
   private text = "";
   private counts: GateCounts = { items: 0, errors: 0, blocked: 0 };
@@ -26,6 +40,11 @@ export class GateOutput {
     colour: boolean,
   ) {
     this.style = styleOf(colour);
+  }
+
+  /** Gates each record with `gate`, a line that gave no record as an error, and adds what it answers. */
+  addGated<Items>(records: Iterable<({ kind: "items" } & Items) | LineError>, gate: RecordGate<Items>): void {
+    for (const record of records) this.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
   }
 
   add(records: readonly GateRecord[]): void {

@@ -90,7 +90,7 @@ function answer(request: GateRequest): GateAnswer {
       return { kind: "lines", lines: last };
     }
     case "records":
-      for (const record of decoder.decode(request.transfer)) output.add(record.kind === "error" ? gate.error(record.source, record.line, record.detail) : gate.push(record));
+      output.addGated(decoder.decode(request.transfer), gate);
       return { kind: "output", output: output.take() };
     case "finish":
       output.add(gate.finish());

@@ -160,22 +160,33 @@ describe("a generated journal of every kind of record", () => {
   }, 60_000);
 });
 
+/** A generated journal over the threshold, with the bench's tools: written once, for the tests below. */
+let largeJournal: Promise<{ path: string; tools: string }> | undefined;
+function large(): Promise<{ path: string; tools: string }> {
+  largeJournal ??= (async () => {
+    const path = join(folder, "large.jsonl");
+    await writeJournal(path, 6_000);
+    const tools = join(folder, "tools.json");
+    writeFileSync(tools, toolsFileContent());
+    return { path, tools };
+  })();
+  return largeJournal;
+}
+
 describe("when a second thread is used", () => {
   test("from 4 MiB of journal on, whatever the source; below it, or with one job, never", async () => {
-    const path = join(folder, "threshold.jsonl");
-    await writeJournal(path, 6_000);
-    const large = readFileSync(path);
-    const small = large.subarray(0, large.indexOf(0x0a, WORKER_MIN_BYTES - 100_000) + 1);
+    const whole = readFileSync((await large()).path);
+    const small = whole.subarray(0, whole.indexOf(0x0a, WORKER_MIN_BYTES - 100_000) + 1);
     const threadsFor = async (stdin: Buffer, jobs: number) => {
       const io = { stdin: Readable.from([stdin]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
       const seen = new Set<number>();
       for await (const batch of gatedBatches(["-"], io, { jobs, read: {}, normalize: {}, gate: { schema: true, omitSource: true }, format: "json", colour: false })) seen.add(batch.threads);
       return [...seen];
     };
-    expect(large.length).toBeGreaterThan(WORKER_MIN_BYTES);
-    expect(await threadsFor(large, 2)).toEqual([2]);
-    expect(await threadsFor(large, 8)).toEqual([2]);
-    expect(await threadsFor(large, 1)).toEqual([1]);
+    expect(whole.length).toBeGreaterThan(WORKER_MIN_BYTES);
+    expect(await threadsFor(whole, 2)).toEqual([2]);
+    expect(await threadsFor(whole, 8)).toEqual([2]);
+    expect(await threadsFor(whole, 1)).toEqual([1]);
     expect(await threadsFor(small, 2)).toEqual([1]);
   }, 60_000);
 });
@@ -192,10 +203,7 @@ describe("the built command", () => {
   afterAll(() => rmSync(build, { recursive: true, force: true }));
 
   test("starts its worker from the compiled files and writes what one thread writes", async () => {
-    const path = join(folder, "built.jsonl");
-    await writeJournal(path, 6_000);
-    const tools = join(folder, "built-tools.json");
-    writeFileSync(tools, toolsFileContent());
+    const { path, tools } = await large();
     const run = (jobs: string) => spawnSync(process.execPath, [join(build, "src/cli/main.js"), "gate", "--jobs", jobs, "--tools", tools, "--format", "json", path], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     const one = run("1");
     const two = run("2");
@@ -206,10 +214,7 @@ describe("the built command", () => {
 
 describe("orbridge gate --jobs", () => {
   test("a journal over the threshold gives the same output with 1 and 2 jobs", async () => {
-    const path = join(folder, "large.jsonl");
-    await writeJournal(path, 6_000);
-    const tools = join(folder, "tools.json");
-    writeFileSync(tools, toolsFileContent());
+    const { path, tools } = await large();
     const one = await runOrbridge(["gate", "--jobs", "1", "--tools", tools, "--format", "json", path]);
     const two = await runOrbridge(["gate", "--jobs", "2", "--tools", tools, "--format", "json", path]);
     expect(one.code).toBe(1);
