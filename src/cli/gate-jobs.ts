@@ -1,32 +1,29 @@
 // How `gate` spreads its work: all in this thread, or, with `--jobs` 2 or more
-// and a journal large enough to repay a thread's start-up, in two, each with
-// about half of the work:
+// and a journal large enough to repay a thread's start-up, in two:
 //
 // | step                                                   | thread                   |
 // |--------------------------------------------------------|--------------------------|
 // | read the sources' bytes                                | this one                 |
-// | split them into lines and decode them (LineSplitter)   | the worker (gate-worker) |
-// |   (while the worker loads, this one, which then hands  |                          |
-// |   the splitter's state over)                           |                          |
-// | parse and normalize each line (ChunkNormalizer)        | this one                 |
-// | keep the tools in force, per call (ToolsInForce)       | this one                 |
-// | verdicts, journal-wide checks, lines (PreparedGate)    | the worker               |
+// | split them into lines, parse and normalize each line   | the worker (gate-worker) |
+// |   (ChunkNormalizer)                                    |                          |
+// | keep the tools in force, per call (ToolsInForce)       | the worker               |
+// | verdicts, journal-wide checks, lines (PreparedGate)    | this one                 |
 // | write the lines                                        | this one                 |
 //
-// Each step sees every line or record in input order, as in one thread, so the
-// output is the same, byte for byte. Two threads is the most the gate can use:
+// Bytes go to the worker as they are read (moved, not copied); records come back
+// cut down to the fields the verdicts and checks read (transfer-records.ts). Each
+// step sees every line or record in input order, as in one thread, so the output
+// is the same, byte for byte. Two threads is the most the gate can use:
 // normalization carries state from line to line (streams, repeated history, tools
 // from request bodies), and the checks from item to item; neither can be split.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { JournalGateOptions } from "../gate/gate-journal.js";
+import type { PreparedGate } from "../gate/prepared-gate.js";
 import type { ToolSchema } from "../gate/schema.js";
-import { ToolsInForce } from "../gate/tools-in-force.js";
 import type { Target } from "../gate/targets.js";
-import { RecordEncoder } from "../gate/transfer-records.js";
-import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
+import { RecordDecoder } from "../gate/transfer-records.js";
 import type { ReadOptions } from "../journal/read.js";
-import { decodeLines, type LineTransfer } from "../journal/transfer-lines.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
 import type { GateAnswer, GateRequest, GateWorkerOptions } from "./gate-worker.js";
@@ -35,9 +32,6 @@ import type { CommandIO } from "./io.js";
 
 /** Below this many bytes a journal is gated in one thread: starting a worker costs about as much as it saves. */
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
-/** Batches of records sent to the worker and not yet answered: enough to keep it busy, few enough to keep memory flat. */
-const IN_FLIGHT = 8;
-
 export interface GateJobsOptions {
   jobs: number;
   read: ReadOptions;
@@ -82,14 +76,10 @@ async function* concat(first: readonly InputChunk[], rest: AsyncIterable<InputCh
   yield* rest;
 }
 
-function normalizerFor(options: GateJobsOptions): ChunkNormalizer {
-  return new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item" });
-}
-
 async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
-  // Loaded here, not with this module: with two threads, Ajv is the worker's alone.
-  const { JournalGate } = await import("../gate/gate-journal.js");
-  const normalizer = normalizerFor(options);
+  // Loaded here, not with this module: with two threads, the normalizer is the worker's alone.
+  const [{ JournalGate }, { ChunkNormalizer }] = await Promise.all([import("../gate/gate-journal.js"), import("../journal/normalize-chunks.js")]);
+  const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item" });
   const gate = new JournalGate(options.gate);
   const output = new GateOutput(options.format, options.colour);
   for await (const chunk of chunks) {
@@ -103,70 +93,64 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
   yield { ...output.take(), lines: last.lines, bytes: 0, threads: 1 };
 }
 
-/** Chunks handed to the worker to split and not yet back as lines: enough to keep this thread fed. */
-const SPLIT_AHEAD = 8;
+/** Chunks sent to the worker and not yet answered: enough to keep both threads busy, few enough to keep memory flat. */
+const IN_FLIGHT = 8;
 
 async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonly string[], options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   const worker = new GateWorker({
     sources,
-    maxLineBytes: options.read.maxLineBytes,
-    target: options.gate.target,
-    omitSource: options.gate.omitSource === true,
-    format: options.format,
-    colour: options.colour,
-    schemas: knownSchemas(options.gate),
+    read: options.read,
+    normalize: options.normalize,
+    schema: options.gate.schema,
+    registry: options.gate.registry?.data(),
+    wholeItems: options.gate.target !== undefined,
   });
   try {
-    const normalizer = normalizerFor(options);
-    const tools = new ToolsInForce(options.gate);
-    const encoder = new RecordEncoder(sources, options.gate.target !== undefined);
-    // The bytes of each chunk sent to be split, and what each batch of records sent answers, in the order sent.
-    const splitting: number[] = [];
-    const gating: { lines: number; bytes: number; threads: 2 }[] = [];
-    const sendRecords = (batch: NormalizedBatch, bytes: number) => {
-      for (const record of batch.records) {
-        if (record.kind === "error") encoder.addError(record.source, record.line, record.detail);
-        else encoder.add(tools.prepare(record));
-      }
-      worker.send({ kind: "records", transfer: encoder.take() });
-      gating.push({ lines: batch.lines, bytes, threads: 2 });
+    // While the worker loads, this thread loads Ajv and compiles the schemas known from the start.
+    const gate = await secondHalf(options.gate);
+    const decoder = new RecordDecoder(sources);
+    const output = new GateOutput(options.format, options.colour);
+    // The bytes of each request sent and not yet answered, in the order sent.
+    const sent: number[] = [];
+    const gated = async (): Promise<GatedBatch> => {
+      const answer = await worker.next();
+      output.addGated(decoder.decode(answer.transfer), gate);
+      return { ...output.take(), lines: answer.lines, bytes: sent.shift()!, threads: 2 };
     };
-    const takeLines = async () => {
-      const bytes = splitting.shift()!;
-      sendRecords(normalizer.pushLines(decodeLines(await worker.nextLines())), bytes);
-    };
-    // Until the worker has loaded, this thread splits lines itself, then hands the
-    // splitter's state over with the next chunk: neither thread waits for the other to start.
-    let handedOver = false;
     for await (const chunk of chunks) {
-      if (!handedOver && !(worker.ready && "bytes" in chunk)) {
-        sendRecords("bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end(), "bytes" in chunk ? chunk.bytes.length : 0);
-      } else if ("bytes" in chunk) {
-        const from = handedOver ? undefined : normalizer.handOver();
-        handedOver = true;
-        splitting.push(chunk.bytes.length);
+      if ("bytes" in chunk) {
         // The chunk is this thread's no more: its bytes move to the worker rather than being copied.
         const bytes = ownBytes(chunk.bytes);
-        worker.send({ kind: "split", source: chunk.source, bytes, ...(from ? { from } : {}) }, [bytes.buffer as ArrayBuffer]);
+        worker.send({ kind: "chunk", source: chunk.source, bytes }, [bytes.buffer as ArrayBuffer]);
+        sent.push(chunk.bytes.length);
       } else {
-        splitting.push(0);
         worker.send({ kind: "end" });
+        sent.push(0);
       }
-      while (worker.linesReady > 0 || splitting.length >= SPLIT_AHEAD) await takeLines();
-      // Lines already gated are written at once; past the limit, this thread waits for the worker.
-      while (worker.outputReady > 0 || gating.length >= IN_FLIGHT) yield { ...(await worker.nextOutput()), ...gating.shift()! };
+      // Records already normalized are gated at once; past the limit, this thread waits for the worker.
+      while (worker.ready > 0 || sent.length >= IN_FLIGHT) yield await gated();
     }
-    while (splitting.length > 0) await takeLines();
-    sendRecords(normalizer.finish(), 0);
     worker.send({ kind: "finish" });
-    gating.push({ lines: 0, bytes: 0, threads: 2 });
-    while (gating.length > 0) yield { ...(await worker.nextOutput()), ...gating.shift()! };
+    sent.push(0);
+    while (sent.length > 0) yield await gated();
+    output.add(gate.finish());
+    yield { ...output.take(), lines: 0, bytes: 0, threads: 2 };
   } finally {
     await worker.stop();
   }
 }
 
-/** The schemas known before the journal is read: the worker compiles them while it loads. */
+/** The verdicts and checks, with the schemas known before the journal is read already compiled. */
+async function secondHalf(gate: GateJobsOptions["gate"]): Promise<PreparedGate> {
+  const [{ PreparedGate }, { SchemaCache }] = await Promise.all([import("../gate/prepared-gate.js"), import("../gate/schema.js")]);
+  // The replay targets load Zod and the models: only a run that checks one pays for them.
+  const checks = gate.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(gate.target)];
+  const cache = new SchemaCache();
+  for (const schema of knownSchemas(gate)) cache.compile(schema);
+  return new PreparedGate({ checks, omitSource: gate.omitSource === true, cache });
+}
+
+/** The schemas known before the journal is read: `--schema`, and the tools of `--tools`. */
 function knownSchemas(gate: GateJobsOptions["gate"]): ToolSchema[] {
   const schemas: ToolSchema[] = gate.schema === undefined ? [] : [gate.schema];
   for (const name of gate.registry?.names() ?? []) {
@@ -207,40 +191,22 @@ class AnswerQueue<T> {
 /** The worker thread (gate-worker.ts): one answer per request, in the order sent. */
 class GateWorker {
   private readonly worker: Worker;
-  private readonly lines = new AnswerQueue<LineTransfer>();
-  private readonly outputs = new AnswerQueue<GateLines>();
+  private readonly answers = new AnswerQueue<GateAnswer>();
   private failure: Error | undefined;
   private stopping = false;
-  /** Whether the worker has loaded and splits what it is sent. */
-  ready = false;
 
   constructor(options: GateWorkerOptions) {
     this.worker = startWorker(options);
-    this.worker.on("message", (answer: GateAnswer) => {
-      switch (answer.kind) {
-        case "ready":
-          this.ready = true;
-          return;
-        case "lines":
-          return this.lines.put(answer.lines);
-        case "output":
-          return this.outputs.put(answer.output);
-        default:
-          return assertNever(answer);
-      }
-    });
+    this.worker.on("message", (answer: GateAnswer) => this.answers.put(answer));
     this.worker.on("error", (error: Error) => this.fail(new Error(`the gate's worker thread failed: ${error.message}`)));
     this.worker.on("exit", (code) => {
       if (!this.stopping) this.fail(new Error(`the gate's worker thread stopped (exit code ${code}) before the journal's end`));
     });
   }
 
-  get linesReady(): number {
-    return this.lines.size;
-  }
-
-  get outputReady(): number {
-    return this.outputs.size;
+  /** Answers that have come and are not yet taken. */
+  get ready(): number {
+    return this.answers.size;
   }
 
   send(request: GateRequest, transfer: ArrayBuffer[] = []): void {
@@ -248,12 +214,8 @@ class GateWorker {
     this.worker.postMessage(request, transfer);
   }
 
-  nextLines(): Promise<LineTransfer> {
-    return this.lines.take(this.failure);
-  }
-
-  nextOutput(): Promise<GateLines> {
-    return this.outputs.take(this.failure);
+  next(): Promise<GateAnswer> {
+    return this.answers.take(this.failure);
   }
 
   async stop(): Promise<void> {
@@ -263,8 +225,7 @@ class GateWorker {
 
   private fail(error: Error): void {
     this.failure ??= error;
-    this.lines.fail(this.failure);
-    this.outputs.fail(this.failure);
+    this.answers.fail(this.failure);
   }
 }
 
@@ -287,8 +248,4 @@ function startWorker(options: GateWorkerOptions): Worker {
   const entry = new URL("./gate-worker.ts", here).href;
   const bootstrap = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
   return new Worker(bootstrap, { eval: true, workerData: options, resourceLimits });
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unknown answer ${JSON.stringify(value)}`);
 }

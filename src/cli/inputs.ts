@@ -34,7 +34,7 @@ export async function* inputLines(sources: readonly string[], io: CommandIO, opt
 /** A chunk of one source's bytes, or the end of that source. */
 export type InputChunk = { source: string; bytes: Buffer } | { source: string; end: true };
 
-/** The bytes of every source, in order, in chunks (of 64 KiB from a file), each source followed by its end. */
+/** The bytes of every source, in order, in chunks (of 64 KiB from a file) that are the caller's own, each source followed by its end. */
 export async function* inputChunks(sources: readonly string[], io: CommandIO): AsyncGenerator<InputChunk> {
   for (const source of sources) {
     const chunks = source === "-" ? (io.stdin as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]() : readFileChunks(source);
@@ -47,7 +47,9 @@ export async function* inputChunks(sources: readonly string[], io: CommandIO): A
         const { done, value } = await next;
         if (done) break;
         next = chunks.next();
-        const bytes = typeof value === "string" ? Buffer.from(value, "utf8") : value;
+        // Each chunk handed on is a buffer of its own, which may be moved to another
+        // thread (`gate --jobs`): a file's chunks are read so, stdin's are copied.
+        const bytes = typeof value === "string" ? Buffer.from(value, "utf8") : source === "-" ? Buffer.from(value) : value;
         if (bytes.length > 0) yield { source, bytes };
       }
     } catch (error) {

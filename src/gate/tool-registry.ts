@@ -42,9 +42,17 @@ interface ToolDefinition {
 }
 
 /** The names a choice allows; `undefined` allows every name. */
-interface Choice {
+export interface Choice {
   names: ReadonlySet<string> | undefined;
   where: string;
+}
+
+/** What a registry holds: `ToolRegistry.data()`. */
+export interface ToolRegistryData {
+  schemas: ReadonlyMap<string, ToolSchema>;
+  pinnedNames: ReadonlySet<string>;
+  pinnedChoice: Choice;
+  choice: Choice;
 }
 
 const EVERY_NAME: Choice = { names: undefined, where: "" };
@@ -55,6 +63,21 @@ export class ToolRegistry {
   private readonly pinnedNames = new Set<string>();
   private pinnedChoice: Choice = EVERY_NAME;
   private choice: Choice = EVERY_NAME;
+
+  /** A registry holding what `data()` gave, in this thread or another (`gate --jobs`). */
+  static fromData(data: ToolRegistryData): ToolRegistry {
+    const registry = new ToolRegistry();
+    for (const [name, schema] of data.schemas) registry.schemas.set(name, schema);
+    for (const name of data.pinnedNames) registry.pinnedNames.add(name);
+    registry.pinnedChoice = data.pinnedChoice;
+    registry.choice = data.choice;
+    return registry;
+  }
+
+  /** What the registry holds, as data a thread can be sent (Maps, Sets and plain objects). */
+  data(): ToolRegistryData {
+    return { schemas: new Map(this.schemas), pinnedNames: new Set(this.pinnedNames), pinnedChoice: this.pinnedChoice, choice: this.choice };
+  }
 
   /**
    * A registry built from the `--tools FILE` of the gate: a tools array in either

@@ -3,7 +3,7 @@
 // thread, or in a worker thread that hands the records over (`gate --jobs`); both
 // go through this one class, so the records are the same either way.
 import { JournalNormalizer, type NormalizedRecord, type NormalizeOptions } from "./normalize.js";
-import { LineSplitter, type JournalLine, type ReadOptions, type SplitterState } from "./read.js";
+import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 
 /** What one step gave: how many lines it completed and their records, in input order. */
 export interface NormalizedBatch {
@@ -31,25 +31,9 @@ export class ChunkNormalizer {
     return this.normalize(lines);
   }
 
-  /** Lines already split (by a splitter in another thread), in order. */
-  pushLines(lines: readonly JournalLine[]): NormalizedBatch {
-    return this.normalize(lines);
-  }
-
   /** The end of the current source: its last line, when it had no newline. */
   end(): NormalizedBatch {
     return this.normalize(this.endSource());
-  }
-
-  /**
-   * Splitting goes on elsewhere (in another thread) from here: the state of the
-   * source being split, none between sources. Lines then come through `pushLines`.
-   */
-  handOver(): SplitterState | undefined {
-    const state = this.splitter?.state();
-    this.splitter = undefined;
-    this.source = undefined;
-    return state;
   }
 
   /** The end of the journal: whatever the normalizer still holds (an open stream). */

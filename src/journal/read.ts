@@ -77,16 +77,6 @@ export async function* readFileChunks(path: string, readBytes = 1024 * 1024, chu
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** How far a `LineSplitter` has got: lines given, and the start of the line being read. */
-export interface SplitterState {
-  line: number;
-  /** The bytes kept of the line being read (none once it is known to be too long). */
-  pending: Uint8Array;
-  /** How many bytes that line has so far, kept or not. */
-  pendingBytes: number;
-  lastByte: number;
-}
-
 /**
  * Splits bytes into journal lines as they arrive, in chunks of any size: the
  * reader of a stream, and of chunks handed over by another thread.
@@ -103,20 +93,8 @@ export class LineSplitter {
   constructor(
     private readonly source: string,
     options: ReadOptions = {},
-    from?: SplitterState,
   ) {
     this.limit = lineLimit(options.maxLineBytes);
-    if (from) {
-      this.line = from.line;
-      this.pending = from.pending.length > 0 ? [Buffer.from(from.pending.buffer, from.pending.byteOffset, from.pending.byteLength)] : [];
-      this.pendingBytes = from.pendingBytes;
-      this.lastByte = from.lastByte;
-    }
-  }
-
-  /** Where the splitter is: another splitter made `from` it (in another thread) goes on from there. */
-  state(): SplitterState {
-    return { line: this.line, pending: Buffer.concat(this.pending), pendingBytes: this.pendingBytes, lastByte: this.lastByte };
   }
 
   /** The lines a chunk completes, in order. */

@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { LineSplitter, readLines, type JournalLine } from "../../src/journal/read.js";
+import { readLines } from "../../src/journal/read.js";
 
 async function textsOf(chunks: Buffer[], maxLineBytes?: number): Promise<Array<string | undefined>> {
   const texts: Array<string | undefined> = [];
@@ -66,27 +66,6 @@ describe("lines read from any chunking of the bytes", () => {
         expect(await textsOf(cut(journal, offsets))).toEqual(expected);
       }),
       { numRuns: 300 },
-    );
-  });
-  test("a splitter made from another's state, after any chunk, goes on with the same lines", () => {
-    // Lines of any bytes, some too long for the limit, some not UTF-8, with a BOM at times.
-    const lineBytes = fc.oneof(fc.uint8Array({ maxLength: 14 }).map((bytes) => Buffer.from(bytes.map((byte) => (byte === 0x0a ? 0x20 : byte)))), fc.constant(Buffer.from("\ufeff{}\r")));
-    fc.assert(
-      fc.property(fc.array(lineBytes, { minLength: 1 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 12 }), fc.nat(), fc.nat({ max: 16 }), (lines, finalNewline, offsets, handOverAt, limit) => {
-        let journal = Buffer.concat(lines.flatMap((bytes) => [bytes, Buffer.from("\n")]));
-        if (!finalNewline) journal = journal.subarray(0, -1);
-        const chunks = cut(journal, offsets);
-        const whole = new LineSplitter("j", { maxLineBytes: limit });
-        const expected: JournalLine[] = [...chunks.flatMap((chunk) => whole.push(chunk)), ...whole.finish()];
-        const at = handOverAt % (chunks.length + 1);
-        const first = new LineSplitter("j", { maxLineBytes: limit });
-        const before = chunks.slice(0, at).flatMap((chunk) => first.push(chunk));
-        // The state crosses as a thread would copy it.
-        const second = new LineSplitter("j", { maxLineBytes: limit }, structuredClone(first.state()));
-        const after = [...chunks.slice(at).flatMap((chunk) => second.push(chunk)), ...second.finish()];
-        expect([...before, ...after]).toEqual(expected);
-      }),
-      { numRuns: 500 },
     );
   });
 });
