@@ -44,8 +44,8 @@ Options:
                    report a line longer than N bytes as an error record, without
                    reading it into memory, and go on with the next line
   --jobs N         threads to use (default: the number of cores, here ${defaultJobs()}).
-                   With 2 or more, one thread parses and normalizes while
-                   another splits lines, gives verdicts and runs the checks;
+                   With 2 or more, one thread splits, parses and normalizes
+                   lines while another gives verdicts and runs the checks;
                    the output is the same, byte for byte, as with --jobs 1.
                    The gate uses at most 2 threads (each step must see the
                    journal in order), and gates a journal under ${WORKER_MIN_BYTES / 1024 / 1024} MiB in
