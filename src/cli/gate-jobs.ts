@@ -42,6 +42,8 @@ export interface GateJobsOptions {
   colour: boolean;
   /** The size from which a second thread is used (`WORKER_MIN_BYTES`); tests lower it to run small journals in two threads. */
   workerMinBytes?: number;
+  /** The worker's module, gate-worker by default; tests give one that fails. */
+  workerModule?: URL;
 }
 
 /** The lines for a stretch of the journal: how many input lines and bytes they answer, and how many threads gate it. */
@@ -109,14 +111,17 @@ const HEAP_GROWING_PERCENT = 30;
 async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonly string[], options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   // The flag is the process's: it is read at each collection, in this thread and the worker.
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const worker = new GateWorker({
-    sources,
-    read: options.read,
-    normalize: options.normalize,
-    schema: options.gate.schema,
-    registry: options.gate.registry?.data(),
-    wholeItems: options.gate.target !== undefined,
-  });
+  const worker = new GateWorker(
+    {
+      sources,
+      read: options.read,
+      normalize: options.normalize,
+      schema: options.gate.schema,
+      registry: options.gate.registry?.data(),
+      wholeItems: options.gate.target !== undefined,
+    },
+    options.workerModule,
+  );
   try {
     // While the worker loads, this thread loads Ajv and compiles the schemas known from the start.
     const gate = await secondHalf(options.gate);
@@ -209,8 +214,8 @@ class GateWorker {
   private failure: Error | undefined;
   private stopping = false;
 
-  constructor(options: GateWorkerOptions) {
-    this.worker = startWorker(options);
+  constructor(options: GateWorkerOptions, module?: URL) {
+    this.worker = startWorker(options, module);
     this.worker.on("message", (answer: GateAnswer) => this.answers.put(answer));
     this.worker.on("error", (error: Error) => this.fail(new Error(`the gate's worker thread failed: ${error.message}`)));
     this.worker.on("exit", (code) => {
@@ -254,10 +259,10 @@ function ownBytes(bytes: Buffer): Uint8Array {
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
-function startWorker(options: GateWorkerOptions): Worker {
+function startWorker(options: GateWorkerOptions, module: URL | undefined): Worker {
   const here = import.meta.url;
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
-  if (!here.endsWith(".ts")) return new Worker(new URL("./gate-worker.js", here), { workerData: options, resourceLimits });
+  if (module !== undefined || !here.endsWith(".ts")) return new Worker(module ?? new URL("./gate-worker.js", here), { workerData: options, resourceLimits });
   // Run from the TypeScript sources (tests, tsx): the worker loads them through tsx too.
   const entry = new URL("./gate-worker.ts", here).href;
   const bootstrap = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;

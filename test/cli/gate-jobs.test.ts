@@ -225,3 +225,23 @@ describe("orbridge gate --jobs", () => {
     expect(run).toEqual({ code: 2, stdout: "", stderr: `orbridge gate: --jobs must be a positive whole number of threads (got "${value}")\n` });
   });
 });
+
+describe("a worker that fails", () => {
+  // The journal says when the stand-in worker fails (test/support/failing-gate-worker.mjs).
+  const workerModule = new URL("../support/failing-gate-worker.mjs", import.meta.url);
+  async function gateWithFailingWorker(pieces: string[]): Promise<number> {
+    const io = { stdin: Readable.from(pieces.map((piece) => Buffer.from(piece))), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+    let batches = 0;
+    const options: GateJobsOptions = { jobs: 2, read: {}, normalize: {}, gate: { schema: true, omitSource: true }, format: "json", colour: false, workerMinBytes: 0, workerModule };
+    for await (const batch of gatedBatches(["-"], io, options)) batches += batch.threads === 2 ? 1 : 0;
+    return batches;
+  }
+
+  test("with an error: the gate fails with it, and never ends the journal as if it were whole", async () => {
+    await expect(gateWithFailingWorker([jsonl(call("call_1", "{}")), "THROW\n", jsonl(call("call_2", "{}"))])).rejects.toThrow("the gate's worker thread failed: the normalizer broke");
+  });
+
+  test("by exiting: the gate fails, saying so", async () => {
+    await expect(gateWithFailingWorker([jsonl(call("call_1", "{}")), "EXIT\n"])).rejects.toThrow("the gate's worker thread stopped (exit code 3) before the journal's end");
+  });
+});

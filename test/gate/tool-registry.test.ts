@@ -183,6 +183,36 @@ describe("a pinned tools file", () => {
   });
 });
 
+describe("a registry sent to another thread (data, fromData)", () => {
+  test("goes on as the original does: pinned tools and choice, then the journal's", () => {
+    const original = ToolRegistry.fromToolsFile({ tools: chatTools, tool_choice: { type: "function", function: { name: "get_weather" } }, messages: [] }, "tools.json");
+    original.addRequestBody({ input: [], tools: [{ type: "function", name: "send_email", parameters: {} }], tool_choice: "required" }, "line 2");
+    // Copied as a thread copies it.
+    const copy = ToolRegistry.fromData(structuredClone(original.data()));
+    const names = ["get_latest_sales_report", "get_weather", "send_email", "unknown"];
+    for (const registry of [original, copy]) {
+      registry.addRequestBody({ input: [], tools: [{ type: "function", name: "get_weather", parameters: {} }], tool_choice: { type: "function", name: "send_email" } }, "line 9");
+    }
+    expect(copy.names()).toEqual(original.names());
+    for (const name of names) {
+      expect(copy.schemaFor(name)).toEqual(original.schemaFor(name));
+      expect(copy.notAllowedReason(name)).toBe(original.notAllowedReason(name));
+    }
+    // The pinned schema stayed, the pinned choice still narrows the journal's.
+    expect(copy.schemaFor("get_weather")).toEqual(weatherParameters);
+    expect(copy.notAllowedReason("send_email")).toBe('tool_choice of tools.json allows only "get_weather"');
+  });
+
+  test("the copy and the original change apart", () => {
+    const original = ToolRegistry.fromToolsFile(responsesTools, "tools.json");
+    const copy = ToolRegistry.fromData(original.data());
+    copy.addRequestBody({ input: [], tools: [{ type: "function", name: "send_email", parameters: {} }], tool_choice: "none" }, "line 1");
+    expect(original.names()).toEqual(["get_latest_sales_report", "get_weather"]);
+    expect(original.isAllowed("get_weather")).toBe(true);
+    expect(copy.isAllowed("get_weather")).toBe(false);
+  });
+});
+
 describe("hostile names", () => {
   test("names of Object.prototype are ordinary names", () => {
     const registry = new ToolRegistry();
