@@ -21,7 +21,6 @@ import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { JournalGateOptions } from "../gate/gate-journal.js";
 import type { PreparedGate } from "../gate/prepared-gate.js";
-import type { ToolSchema } from "../gate/schema.js";
 import type { Target } from "../gate/targets.js";
 import { RecordDecoder } from "../gate/transfer-records.js";
 import type { ReadOptions } from "../journal/read.js";
@@ -123,14 +122,15 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     options.workerModule,
   );
   try {
-    // While the worker loads, this thread loads Ajv and compiles the schemas known from the start.
-    const gate = await secondHalf(options.gate);
+    // Ajv loads while the first chunks go to the worker; each schema is compiled when a call first needs it.
+    const loading = secondHalf(options.gate);
+    loading.catch(() => undefined);
     const decoder = new RecordDecoder(sources);
     const output = new GateOutput(options.format, options.colour);
     // The bytes of each request sent and not yet answered, in the order sent.
     const sent: number[] = [];
     const gated = async (): Promise<GatedBatch> => {
-      const answer = await worker.next();
+      const [answer, gate] = await Promise.all([worker.next(), loading]);
       output.addGated(decoder.decode(answer.transfer), gate);
       return { ...output.take(), lines: answer.lines, bytes: sent.shift()!, threads: 2 };
     };
@@ -152,31 +152,19 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     worker.send({ kind: "finish" });
     sent.push(0);
     while (sent.length > 0) yield await gated();
-    output.add(gate.finish());
+    output.add((await loading).finish());
     yield { ...output.take(), lines: 0, bytes: 0, threads: 2 };
   } finally {
     await worker.stop();
   }
 }
 
-/** The verdicts and checks, with the schemas known before the journal is read already compiled. */
+/** The verdicts and checks: the gate's second half. */
 async function secondHalf(gate: GateJobsOptions["gate"]): Promise<PreparedGate> {
-  const [{ PreparedGate }, { SchemaCache }] = await Promise.all([import("../gate/prepared-gate.js"), import("../gate/schema.js")]);
+  const { PreparedGate } = await import("../gate/prepared-gate.js");
   // The replay targets load Zod and the models: only a run that checks one pays for them.
   const checks = gate.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(gate.target)];
-  const cache = new SchemaCache();
-  for (const schema of knownSchemas(gate)) cache.compile(schema);
-  return new PreparedGate({ checks, omitSource: gate.omitSource === true, cache });
-}
-
-/** The schemas known before the journal is read: `--schema`, and the tools of `--tools`. */
-function knownSchemas(gate: GateJobsOptions["gate"]): ToolSchema[] {
-  const schemas: ToolSchema[] = gate.schema === undefined ? [] : [gate.schema];
-  for (const name of gate.registry?.names() ?? []) {
-    const schema = gate.registry!.schemaFor(name);
-    if (schema !== undefined) schemas.push(schema);
-  }
-  return schemas;
+  return new PreparedGate({ checks, omitSource: gate.omitSource === true });
 }
 
 /** Answers of one kind, taken in the order they came. */
