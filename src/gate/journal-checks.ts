@@ -49,6 +49,7 @@ import type { Finding } from "../models/finding.js";
 import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable } from "./fingerprint-table.js";
+import { describeId, describeItem, foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -74,59 +75,6 @@ export interface JournalCheckOptions {
   registry?: ToolRegistry;
   /** More checks; their findings come first on each item. */
   checks?: readonly ItemCheck[];
-}
-
-/** What an item is, for the checks and the targets. */
-export type ItemKind =
-  | "message"
-  /** A message without `type` (Chat-style `{role, content}`), which only some envelopes accept. */
-  | "untyped_message"
-  | "function_call"
-  | "function_call_output"
-  | "reasoning"
-  | "item_reference"
-  | "compaction"
-  | "extension"
-  /** No type, a type that is not a string, or a type no envelope defines. */
-  | "unknown";
-
-export function itemKind(fields: Record<string, unknown>): ItemKind {
-  const type = fields.type;
-  if (type === undefined || type === null) {
-    if (typeof fields.role === "string") return "untyped_message";
-    if (typeof fields.id === "string" && Object.keys(fields).length <= 2) return "item_reference";
-    return "unknown";
-  }
-  if (typeof type !== "string") return "unknown";
-  if (type.includes(":")) return "extension";
-  switch (type) {
-    case "message":
-    case "function_call":
-    case "function_call_output":
-    case "reasoning":
-    case "item_reference":
-    case "compaction":
-      return type;
-  }
-  return "unknown";
-}
-
-/** The fields of an item, or none when the record is not an object. */
-export function itemFields(item: unknown): Record<string, unknown> {
-  return item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : {};
-}
-
-/** Why an item's id is not one a provider gave it, or `undefined` when it may be. */
-export function foreignIdReason(fields: Record<string, unknown>, kind: ItemKind = itemKind(fields)): string | undefined {
-  const id = fields.id;
-  if (id === undefined || id === null || kind === "item_reference") return undefined;
-  if (typeof id !== "string") return `the id is ${describe(id)}, not a string`;
-  if (id.trim() === "") return "the id is empty";
-  if (/^__.*__$/.test(id)) return `${describe(id)} is a placeholder id`;
-  if (id.startsWith("chatcmpl-")) return `${describe(id)} is a Chat completion id, not an item id`;
-  if (kind === "function_call" && id.startsWith("call_")) return `${describe(id)} is a call id put in the item id`;
-  if ((kind === "function_call" || kind === "function_call_output") && id === fields.call_id) return `the id repeats the call_id ${describe(id)}`;
-  return undefined;
 }
 
 /**
@@ -217,7 +165,7 @@ export class JournalChecker {
     if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
       const first = this.ids.find(fields.id);
-      if (first >= 0) findings.push({ code: "duplicate_id", detail: `the id ${describe(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(first, "line") });
+      if (first >= 0) findings.push({ code: "duplicate_id", detail: `the id ${describeId(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(first, "line") });
       else this.ids.set(this.ids.add(fields.id), "line", checked.provenance.line);
     }
     switch (kind) {
@@ -262,7 +210,7 @@ export class JournalChecker {
     const earlier = this.calls.find(callId);
     if (earlier >= 0) {
       const earlierLine = this.calls.get(earlier, "line");
-      findings.push({ code: "duplicate_call_id", detail: `the call_id ${describe(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
+      findings.push({ code: "duplicate_call_id", detail: `the call_id ${describeId(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
       return;
     }
     this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
@@ -296,12 +244,12 @@ export class JournalChecker {
     // A call_id still waiting confirms the pair exactly; any other is paired on its fingerprint alone (see the top of the file).
     const call = this.calls.find(callId);
     if (call < 0) {
-      findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${describe(callId)}`, path: "/call_id" });
+      findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${describeId(callId)}`, path: "/call_id" });
       return;
     }
     if (this.calls.get(call, "answered") === 1) {
       const outputLine = this.calls.get(call, "outputLine");
-      findings.push({ code: "duplicate_call_id", detail: `the call ${describe(callId)} was already answered on line ${outputLine}`, path: "/call_id", related_line: outputLine });
+      findings.push({ code: "duplicate_call_id", detail: `the call ${describeId(callId)} was already answered on line ${outputLine}`, path: "/call_id", related_line: outputLine });
       return;
     }
     this.calls.set(call, "outputLine", checked.provenance.line);
@@ -311,7 +259,7 @@ export class JournalChecker {
     if (reason !== "ok") {
       const callLine = this.calls.get(call, "line");
       const why = reason === "unchecked" ? "was not gated" : `is blocked (${reason})`;
-      findings.push({ code: "output_for_blocked_call", detail: `its call ${describe(callId)} on line ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: callLine });
+      findings.push({ code: "output_for_blocked_call", detail: `its call ${describeId(callId)} on line ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: callLine });
     }
   }
 
@@ -328,7 +276,7 @@ export class JournalChecker {
       if (mayJoinTurn && call.turn === turn) continue;
       checked.findings.push({
         code: "missing_output",
-        detail: `the call ${describe(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
+        detail: `the call ${describeId(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
         related_line: call.line,
       });
       this.waiting.delete(callId);
@@ -342,7 +290,7 @@ export class JournalChecker {
     if (last > index) {
       checked.findings.push({ code: "incomplete_not_last", detail: `the item is incomplete, yet ${last - index} more item(s) of its response follow it`, path: "/status" });
     } else if (response.status !== "incomplete") {
-      const status = response.status === undefined ? "no status" : `status ${describe(response.status)}`;
+      const status = response.status === undefined ? "no status" : `status ${describeValue(response.status)}`;
       checked.findings.push({ code: "incomplete_not_last", detail: `the item is incomplete inside a response with ${status}`, path: "/status" });
     }
   }
@@ -418,33 +366,9 @@ function nonEmptyString(value: unknown): string | undefined {
 function describeMissing(value: unknown): string {
   if (value === undefined) return "no";
   if (value === "") return "an empty";
-  return `a non-string (${describe(value)})`;
+  return `a non-string (${describeId(value)})`;
 }
 
-function describeItem(kind: ItemKind, fields: Record<string, unknown>): string {
-  switch (kind) {
-    case "message":
-    case "untyped_message":
-      return typeof fields.role === "string" ? `${fields.role} message` : "message";
-    case "function_call":
-    case "function_call_output":
-    case "reasoning":
-    case "item_reference":
-    case "compaction":
-      return kind;
-    case "extension":
-      return `${String(fields.type)} item`;
-    case "unknown":
-      return typeof fields.type === "string" ? `${fields.type} item` : "item without a type";
-    default:
-      return assertNever(kind);
-  }
-}
-
-/** Ids and call_ids are quoted at more length than other values: they are what a reader looks for. */
-function describe(value: unknown): string {
-  return describeValue(value, 60);
-}
 
 function assertNever(value: never): never {
   throw new Error(`unhandled item kind ${String(value)}`);

@@ -9,7 +9,7 @@
 // it is; `gate --for` then reports what stayed out of order.
 import type { JournalItem } from "../models/journal-item.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
-import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./journal-checks.js";
+import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
 import {
   assertNever,
   DEFAULT_MAX_TURN_ITEMS,

@@ -18,7 +18,8 @@
 import { pointer, type LossCode } from "../models/loss.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { functionCallItemSchema, functionCallOutputItemSchema, messageItemSchema } from "../models/open-responses.js";
-import { foreignIdReason, itemFields, itemKind, type Finding, type ItemCheck, type ItemKind } from "./journal-checks.js";
+import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
+import type { Finding, ItemCheck } from "./journal-checks.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 
 export const TARGETS = ["open-responses", "openai-responses", "chat-completions", "strict", "adjacent"] as const;

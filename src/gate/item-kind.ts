@@ -1,0 +1,87 @@
+// What an item is, as the journal checks, the replay targets and the rewriter
+// toward a target see it: its kind, its fields, whether its id is one a provider
+// could have given it, and how a finding names it.
+import { describeValue } from "../models/json-value.js";
+
+/** What an item is, for the checks and the targets. */
+export type ItemKind =
+  | "message"
+  /** A message without `type` (Chat-style `{role, content}`), which only some envelopes accept. */
+  | "untyped_message"
+  | "function_call"
+  | "function_call_output"
+  | "reasoning"
+  | "item_reference"
+  | "compaction"
+  | "extension"
+  /** No type, a type that is not a string, or a type no envelope defines. */
+  | "unknown";
+
+export function itemKind(fields: Record<string, unknown>): ItemKind {
+  const type = fields.type;
+  if (type === undefined || type === null) {
+    if (typeof fields.role === "string") return "untyped_message";
+    if (typeof fields.id === "string" && Object.keys(fields).length <= 2) return "item_reference";
+    return "unknown";
+  }
+  if (typeof type !== "string") return "unknown";
+  if (type.includes(":")) return "extension";
+  switch (type) {
+    case "message":
+    case "function_call":
+    case "function_call_output":
+    case "reasoning":
+    case "item_reference":
+    case "compaction":
+      return type;
+  }
+  return "unknown";
+}
+
+/** The fields of an item, or none when the record is not an object. */
+export function itemFields(item: unknown): Record<string, unknown> {
+  return item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : {};
+}
+
+/** Why an item's id is not one a provider gave it, or `undefined` when it may be. */
+export function foreignIdReason(fields: Record<string, unknown>, kind: ItemKind = itemKind(fields)): string | undefined {
+  const id = fields.id;
+  if (id === undefined || id === null || kind === "item_reference") return undefined;
+  if (typeof id !== "string") return `the id is ${describeId(id)}, not a string`;
+  if (id.trim() === "") return "the id is empty";
+  if (/^__.*__$/.test(id)) return `${describeId(id)} is a placeholder id`;
+  if (id.startsWith("chatcmpl-")) return `${describeId(id)} is a Chat completion id, not an item id`;
+  if (kind === "function_call" && id.startsWith("call_")) return `${describeId(id)} is a call id put in the item id`;
+  if ((kind === "function_call" || kind === "function_call_output") && id === fields.call_id) return `the id repeats the call_id ${describeId(id)}`;
+  return undefined;
+}
+
+/** The item as a finding names it: "assistant message", "function_call", "item without a type". */
+export function describeItem(kind: ItemKind, fields: Record<string, unknown>): string {
+  switch (kind) {
+    case "message":
+    case "untyped_message":
+      return typeof fields.role === "string" ? `${fields.role} message` : "message";
+    case "function_call":
+    case "function_call_output":
+    case "reasoning":
+    case "item_reference":
+    case "compaction":
+      return kind;
+    case "extension":
+      return `${String(fields.type)} item`;
+    case "unknown":
+      return typeof fields.type === "string" ? `${fields.type} item` : "item without a type";
+    default:
+      return assertNever(kind);
+  }
+}
+
+/** Ids and call_ids are quoted at more length than other values: they are what a reader looks for. */
+export function describeId(value: unknown): string {
+  return describeValue(value, 60);
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled item kind ${String(value)}`);
+}
