@@ -24,7 +24,6 @@ import type {
   ChatFunctionMessage,
   ChatMessage,
   ChatSystemMessage,
-  ChatTextPart,
   ChatToolMessage,
   ChatUserMessage,
   ChatUserPart,
@@ -34,12 +33,11 @@ import type {
   AssistantContentPartParam,
   CanonicalItem,
   FunctionCallOutputPart,
-  InputImagePart,
-  InputTextPart,
   ItemStatus,
   UrlCitationParam,
   UserContentPart,
 } from "../../src/models/open-responses.js";
+import { textParts, userPart } from "./input-parts.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
 
 const TARGET = "Open Responses";
@@ -160,71 +158,6 @@ function userMessage(message: ChatUserMessage, at: PointerTokens): Converted<Can
     if (converted) parts.push(converted);
   });
   return { value: [{ type: "message", role: "user", content: parts }], losses };
-}
-
-function userPart(part: ChatUserPart, at: PointerTokens, losses: Loss[]): UserContentPart | undefined {
-  switch (part.type) {
-    case "text":
-      if (typeof part.text !== "string") return lostPart(at, losses, "a text part without text has nothing to carry");
-      return textPart(part, at, losses);
-    case "image_url": {
-      const image: unknown = part.image_url;
-      if (!isRecord(image) || typeof image.url !== "string") return lostPart(at, losses, "an image_url part without url has nothing to carry");
-      losses.push(...extensionFieldLosses(part, ["type", "image_url"], at, TARGET));
-      losses.push(...extensionFieldLosses(image, ["url", "detail"], [...at, "image_url"], TARGET));
-      return isPresent(image.detail)
-        ? { type: "input_image", image_url: image.url, detail: image.detail as InputImagePart["detail"] }
-        : { type: "input_image", image_url: image.url };
-    }
-    case "file": {
-      const file: unknown = part.file;
-      if (!isRecord(file) || !isPresent(file.file_data)) {
-        losses.push(lossAt(at, "unsupported_part", "a file known only by its file_id cannot be sent as an Open Responses input_file"));
-        return undefined;
-      }
-      losses.push(...extensionFieldLosses(part, ["type", "file"], at, TARGET));
-      losses.push(...extensionFieldLosses(file, ["filename", "file_data", "file_id"], [...at, "file"], TARGET));
-      if (isPresent(file.file_id)) {
-        losses.push(lossAt([...at, "file", "file_id"], "unsupported_field", "input_file has no file_id; the inline file_data is kept"));
-      }
-      return isPresent(file.filename)
-        ? { type: "input_file", filename: file.filename as string, file_data: file.file_data as string }
-        : { type: "input_file", file_data: file.file_data as string };
-    }
-    case "input_audio":
-      losses.push(lossAt(at, "unsupported_part", "Open Responses messages take no audio input"));
-      return undefined;
-    default: {
-      const unknownPart: never = part;
-      const type = (unknownPart as { type?: unknown }).type;
-      losses.push(lossAt(at, "unsupported_part", `a "${String(type)}" part has no Open Responses equivalent`));
-      return undefined;
-    }
-  }
-}
-
-function lostPart(at: PointerTokens, losses: Loss[], detail: string): undefined {
-  losses.push(lossAt(at, "unsupported_part", detail));
-  return undefined;
-}
-
-function textPart(part: ChatTextPart, at: PointerTokens, losses: Loss[]): InputTextPart {
-  losses.push(...extensionFieldLosses(part, ["type", "text"], at, TARGET));
-  return { type: "input_text", text: part.text };
-}
-
-/** Text parts of system, developer and tool messages: anything else is a lost part. */
-function textParts(parts: readonly unknown[], at: PointerTokens, losses: Loss[]): InputTextPart[] {
-  const converted: InputTextPart[] = [];
-  parts.forEach((part, index) => {
-    if (isRecord(part) && part.type === "text" && typeof part.text === "string") {
-      converted.push(textPart(part as ChatTextPart, [...at, index], losses));
-    } else {
-      const type = isRecord(part) ? String(part.type) : typeof part;
-      losses.push(lossAt([...at, index], "unsupported_part", `only text parts are kept here, not a "${type}" part`));
-    }
-  });
-  return converted;
 }
 
 function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
