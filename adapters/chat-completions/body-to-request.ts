@@ -15,7 +15,8 @@
 // | every other key               | params.ts                                                |
 // A null where Chat accepts none is omitted with a form_changed loss.
 import type { ChatMessage, ChatRequestBody } from "../../src/models/chat-completions.js";
-import { pointer, prefixLosses, type Converted, type Loss } from "../../src/models/loss.js";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import { pointer, prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, CreateResponseBody, FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { assignEntry, extraKeyLosses, isRecord, responsesParamToChat, type Entries } from "./params.js";

@@ -28,7 +28,8 @@
 // reports a field as lost only when it differs from these.
 import { createHash } from "node:crypto";
 import type { ChatCompletion } from "../../src/models/chat-completions.js";
-import { pointer, type Converted, type Loss } from "../../src/models/loss.js";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ItemField, ItemParam, ResponseResource } from "../../src/models/open-responses.js";
 import { messagesToItems } from "./messages-to-items.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";

@@ -2,7 +2,8 @@
 // parsed loosely, so a record can carry fields neither converter reads; listing
 // the fields a converter does read lets every other one be reported as a loss
 // instead of vanishing.
-import { pointer, type Loss } from "../../src/models/loss.js";
+import type { Loss } from "../../src/models/loss.js";
+import { pointer } from "../../src/models/json-pointer.js";
 import { isPlainObject as isRecord } from "../../src/models/json-value.js";
 
 export type PointerTokens = ReadonlyArray<string | number>;

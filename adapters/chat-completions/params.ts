@@ -33,7 +33,8 @@
 // | any other key                       | loss provider_extension                             |
 // A null that the target does not accept is omitted with a form_changed loss:
 // absent means the same, but the round trip does not give the key back.
-import { pointer, prefixLosses, type Loss } from "../../src/models/loss.js";
+import type { Loss } from "../../src/models/loss.js";
+import { pointer, prefixLosses } from "../../src/models/json-pointer.js";
 import { extensionFieldLosses } from "./message-fields.js";
 import { isPlainObject as isRecord } from "../../src/models/json-value.js";
 

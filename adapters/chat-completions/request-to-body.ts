@@ -10,7 +10,8 @@
 // | response_format                    | text.format (tools.ts)                               |
 // | every other key                    | params.ts                                            |
 import type { ChatRequestBody } from "../../src/models/chat-completions.js";
-import { prefixLosses, type Loss, type Converted } from "../../src/models/loss.js";
+import type { Loss, Converted } from "../../src/models/loss.js";
+import { prefixLosses } from "../../src/models/json-pointer.js";
 import type { CreateResponseBody } from "../../src/models/open-responses.js";
 import { messagesToItems } from "./messages-to-items.js";
 import { assignEntry, chatParamToResponses, isRecord, type Entries } from "./params.js";

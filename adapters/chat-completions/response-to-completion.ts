@@ -25,7 +25,8 @@
 // | other keys                           | loss provider_extension                              |
 import { isDeepStrictEqual } from "node:util";
 import type { ChatAssistantMessage, ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
-import { pointer, type Converted, type Loss } from "../../src/models/loss.js";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { outputItemId, RESPONSE_NEUTRALS } from "./completion-to-response.js";
 import { itemsToMessages } from "./items-to-messages.js";

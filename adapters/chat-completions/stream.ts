@@ -29,7 +29,8 @@
 import type { ChatAssistantMessage, ChatFinishReason } from "../../src/models/chat-completions.js";
 import type { AssembledResponse, StreamedCompletion, StreamLoss } from "../../src/models/assembled-response.js";
 import { isPlainObject } from "../../src/models/json-value.js";
-import { pointer, type Loss } from "../../src/models/loss.js";
+import type { Loss } from "../../src/models/loss.js";
+import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { messagesToItems } from "./messages-to-items.js";
 

@@ -33,7 +33,8 @@ import type {
   ChatToolChoice,
   chatFunctionToolSchema,
 } from "../../src/models/chat-completions.js";
-import { pointer, type Converted, type Loss } from "../../src/models/loss.js";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import { pointer } from "../../src/models/json-pointer.js";
 import type { FunctionToolParam, ToolChoiceParam, textFormatParamSchema } from "../../src/models/open-responses.js";
 import { extraKeyLosses, isRecord } from "./params.js";
 

@@ -1,6 +1,6 @@
 // `orbridge gate`: one verdict per item, in input order, with the journal-wide
 // findings attached; exit 1 when any item is blocked for replay.
-import { isTarget, TARGETS } from "../gate/targets.js";
+import { isTarget, TARGETS } from "../gate/target-names.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { commandArgs, stringOption } from "./args.js";

@@ -1,28 +1,26 @@
 // Dispatches a command line to its command and turns a usage error into its one
 // line on stderr and exit 2. Returns the exit code; only main.ts exits.
 import type { Command, CommandName } from "./command.js";
-import { convertCommand } from "./convert.js";
-import { diffCommand } from "./diff.js";
-import { gateCommand } from "./gate.js";
-import { normalizeCommand } from "./normalize.js";
 import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
-import { schemaCommand } from "./schema.js";
 
-export const COMMANDS: Record<CommandName, Command> = {
-  normalize: normalizeCommand,
-  convert: convertCommand,
-  gate: gateCommand,
-  diff: diffCommand,
-  schema: schemaCommand,
+// A command's code loads only when it runs: each brings its own dependencies (Ajv,
+// Zod and the models, the adapters), and loading all of them would make every run
+// pay for every command's start-up.
+const COMMANDS: Record<CommandName, () => Promise<Command>> = {
+  normalize: async () => (await import("./normalize.js")).normalizeCommand,
+  convert: async () => (await import("./convert.js")).convertCommand,
+  gate: async () => (await import("./gate.js")).gateCommand,
+  diff: async () => (await import("./diff.js")).diffCommand,
+  schema: async () => (await import("./schema.js")).schemaCommand,
 };
 
-const usage = () => `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]
+const usage = async () => `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]
 
 Moves LLM conversation journals between Chat Completions and Open Responses,
 and refuses to replay a tool call that is not safe to replay.
 
 Commands:
-${Object.values(COMMANDS)
+${(await Promise.all(Object.values(COMMANDS).map((load) => load())))
   .map((command) => `  ${command.name.padEnd(10)} ${command.summary}`)
   .join("\n")}
 
@@ -32,7 +30,7 @@ Run "orbridge COMMAND --help" for a command's options and examples.
 export async function runCli(argv: readonly string[], io: CommandIO): Promise<ExitCode> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    await write(name === undefined ? io.stderr : io.stdout, usage());
+    await write(name === undefined ? io.stderr : io.stdout, await usage());
     return name === undefined ? 2 : 0;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
@@ -40,7 +38,8 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<Ex
     return 2;
   }
   try {
-    return await COMMANDS[name as CommandName].run(rest, io);
+    const command = await COMMANDS[name as CommandName]();
+    return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       for (const line of error.message.split("\n")) await write(io.stderr, `orbridge ${name}: ${line}\n`);

@@ -15,19 +15,16 @@
 // Checks give findings: `target_rejects` for an item or field the target cannot
 // hold, `target_order` for an output away from where the target needs it. A
 // foreign id is already a journal finding (`foreign_id`) and is not reported twice.
-import { pointer, type LossCode } from "../models/loss.js";
+import type { LossCode } from "../models/loss.js";
+import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { functionCallItemSchema, functionCallOutputItemSchema, messageItemSchema } from "../models/open-responses.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
+import type { Target } from "./target-names.js";
 import type { Finding, ItemCheck } from "./journal-checks.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 
-export const TARGETS = ["open-responses", "openai-responses", "chat-completions", "strict", "adjacent"] as const;
-export type Target = (typeof TARGETS)[number];
-
-export function isTarget(value: string): value is Target {
-  return (TARGETS as readonly string[]).includes(value);
-}
+export { isTarget, TARGETS, type Target } from "./target-names.js";
 
 export const TARGET_CHANGE_CODES = [
   /** An item the target cannot hold was removed (reasoning, an extension item…). */

@@ -23,7 +23,8 @@ import type { AssembledResponse, StreamLoss } from "../models/assembled-response
 import type { ChatCompletion } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
-import { pointer, type Loss } from "../models/loss.js";
+import type { Loss } from "../models/loss.js";
+import { pointer } from "../models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../models/open-responses.js";
 
 type Fields = Record<string, unknown>;

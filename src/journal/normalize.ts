@@ -23,7 +23,8 @@
 import { messagesToItems, type LegacyCounts } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
-import { prefixLosses, type Loss } from "../models/loss.js";
+import type { Loss } from "../models/loss.js";
+import { prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";

@@ -37,9 +37,6 @@ export interface Converted<T> {
   losses: Loss[];
 }
 
-export { pointer, pointerToken } from "./json-pointer.js";
-
-/** Re-roots losses found inside a part of a record (`/messages` + `/3/name`). */
-export function prefixLosses(prefix: string, losses: readonly Loss[]): Loss[] {
-  return losses.map((loss) => ({ ...loss, path: prefix + loss.path }));
-}
+// Kept apart from this file, which loads Zod, so that code that only builds paths
+// does not load it.
+export { pointer, pointerToken, prefixLosses } from "./json-pointer.js";

@@ -1,0 +1,8 @@
+// The names of the replay targets (targets.ts), in a file of their own: a command
+// that only reads `--for` knows them without loading the checks and their models.
+export const TARGETS = ["open-responses", "openai-responses", "chat-completions", "strict", "adjacent"] as const;
+export type Target = (typeof TARGETS)[number];
+
+export function isTarget(value: string): value is Target {
+  return (TARGETS as readonly string[]).includes(value);
+}
