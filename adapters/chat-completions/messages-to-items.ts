@@ -3,7 +3,7 @@
 // | Chat                                    | Open Responses                                                  |
 // |-----------------------------------------|-----------------------------------------------------------------|
 // | system / developer / user message       | `message` of the same role; a string stays a string, parts stay parts |
-// |   text / image_url / file part          |   input_text / input_image (`detail` only if present) / input_file |
+// |   its parts                             |   input parts, as input-parts.ts maps them                      |
 // | assistant content, refusal, annotations | assistant `message`: text -> output_text, refusal field or part -> refusal part, nested url citations -> flat annotations |
 // | assistant tool_calls                    | one `function_call` per call, in order, after the message; `id` -> `call_id` |
 // | assistant function_call (legacy)        | `function_call` with a synthesized `call_id`                    |

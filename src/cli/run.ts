@@ -14,6 +14,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   schema: async () => (await import("./schema.js")).schemaCommand,
 };
 
+// The list of commands loads them all, which only `--help` and a bare `orbridge` pay for.
 const usage = async () => `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]
 
 Moves LLM conversation journals between Chat Completions and Open Responses,

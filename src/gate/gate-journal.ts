@@ -31,7 +31,12 @@ export interface GateInput {
   request?: Record<string, unknown>;
 }
 
-/** Gates a normalized journal record by record (both halves in one thread). */
+/**
+ * Gates a normalized journal record by record (both halves in one thread): the
+ * library's gate. The `gate` command puts the same halves together itself
+ * (gate-jobs.ts), so that it loads the replay targets, and Zod with them, only
+ * for `--for`.
+ */
 export class JournalGate {
   private readonly tools: ToolsInForce;
   private readonly gate: PreparedGate;

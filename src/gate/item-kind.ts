@@ -47,12 +47,12 @@ export function itemFields(item: unknown): Record<string, unknown> {
 export function foreignIdReason(fields: Record<string, unknown>, kind: ItemKind = itemKind(fields)): string | undefined {
   const id = fields.id;
   if (id === undefined || id === null || kind === "item_reference") return undefined;
-  if (typeof id !== "string") return `the id is ${describeId(id)}, not a string`;
+  if (typeof id !== "string") return `the id is ${quoteValue(id)}, not a string`;
   if (id.trim() === "") return "the id is empty";
-  if (/^__.*__$/.test(id)) return `${describeId(id)} is a placeholder id`;
-  if (id.startsWith("chatcmpl-")) return `${describeId(id)} is a Chat completion id, not an item id`;
-  if (kind === "function_call" && id.startsWith("call_")) return `${describeId(id)} is a call id put in the item id`;
-  if ((kind === "function_call" || kind === "function_call_output") && id === fields.call_id) return `the id repeats the call_id ${describeId(id)}`;
+  if (/^__.*__$/.test(id)) return `${quoteValue(id)} is a placeholder id`;
+  if (id.startsWith("chatcmpl-")) return `${quoteValue(id)} is a Chat completion id, not an item id`;
+  if (kind === "function_call" && id.startsWith("call_")) return `${quoteValue(id)} is a call id put in the item id`;
+  if ((kind === "function_call" || kind === "function_call_output") && id === fields.call_id) return `the id repeats the call_id ${quoteValue(id)}`;
   return undefined;
 }
 
@@ -77,8 +77,11 @@ export function describeItem(kind: ItemKind, fields: Record<string, unknown>): s
   }
 }
 
-/** Ids and call_ids are quoted at more length than other values: they are what a reader looks for. */
-export function describeId(value: unknown): string {
+/**
+ * A value as the checks' findings quote it (ids, call_ids, statuses): at more length
+ * than elsewhere, since an id is what a reader looks for.
+ */
+export function quoteValue(value: unknown): string {
   return describeValue(value, 60);
 }
 

@@ -44,12 +44,11 @@
 // (`ToolRegistry.addRequestBody`) before it gates the record's items and pushes
 // them, so a request's tool_choice governs the calls of its own record and of
 // every later record, until the next request body.
-import { describeValue } from "../models/json-value.js";
 import type { Finding } from "../models/finding.js";
 import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable } from "./fingerprint-table.js";
-import { describeId, describeItem, foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
+import { describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -165,7 +164,7 @@ export class JournalChecker {
     if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
       const first = this.ids.find(fields.id);
-      if (first >= 0) findings.push({ code: "duplicate_id", detail: `the id ${describeId(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(first, "line") });
+      if (first >= 0) findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(first, "line") });
       else this.ids.set(this.ids.add(fields.id), "line", checked.provenance.line);
     }
     switch (kind) {
@@ -210,7 +209,7 @@ export class JournalChecker {
     const earlier = this.calls.find(callId);
     if (earlier >= 0) {
       const earlierLine = this.calls.get(earlier, "line");
-      findings.push({ code: "duplicate_call_id", detail: `the call_id ${describeId(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
+      findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
       return;
     }
     this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
@@ -244,12 +243,12 @@ export class JournalChecker {
     // A call_id still waiting confirms the pair exactly; any other is paired on its fingerprint alone (see the top of the file).
     const call = this.calls.find(callId);
     if (call < 0) {
-      findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${describeId(callId)}`, path: "/call_id" });
+      findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${quoteValue(callId)}`, path: "/call_id" });
       return;
     }
     if (this.calls.get(call, "answered") === 1) {
       const outputLine = this.calls.get(call, "outputLine");
-      findings.push({ code: "duplicate_call_id", detail: `the call ${describeId(callId)} was already answered on line ${outputLine}`, path: "/call_id", related_line: outputLine });
+      findings.push({ code: "duplicate_call_id", detail: `the call ${quoteValue(callId)} was already answered on line ${outputLine}`, path: "/call_id", related_line: outputLine });
       return;
     }
     this.calls.set(call, "outputLine", checked.provenance.line);
@@ -259,7 +258,7 @@ export class JournalChecker {
     if (reason !== "ok") {
       const callLine = this.calls.get(call, "line");
       const why = reason === "unchecked" ? "was not gated" : `is blocked (${reason})`;
-      findings.push({ code: "output_for_blocked_call", detail: `its call ${describeId(callId)} on line ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: callLine });
+      findings.push({ code: "output_for_blocked_call", detail: `its call ${quoteValue(callId)} on line ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: callLine });
     }
   }
 
@@ -276,7 +275,7 @@ export class JournalChecker {
       if (mayJoinTurn && call.turn === turn) continue;
       checked.findings.push({
         code: "missing_output",
-        detail: `the call ${describeId(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
+        detail: `the call ${quoteValue(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
         related_line: call.line,
       });
       this.waiting.delete(callId);
@@ -290,7 +289,7 @@ export class JournalChecker {
     if (last > index) {
       checked.findings.push({ code: "incomplete_not_last", detail: `the item is incomplete, yet ${last - index} more item(s) of its response follow it`, path: "/status" });
     } else if (response.status !== "incomplete") {
-      const status = response.status === undefined ? "no status" : `status ${describeValue(response.status)}`;
+      const status = response.status === undefined ? "no status" : `status ${quoteValue(response.status)}`;
       checked.findings.push({ code: "incomplete_not_last", detail: `the item is incomplete inside a response with ${status}`, path: "/status" });
     }
   }
@@ -366,9 +365,8 @@ function nonEmptyString(value: unknown): string | undefined {
 function describeMissing(value: unknown): string {
   if (value === undefined) return "no";
   if (value === "") return "an empty";
-  return `a non-string (${describeId(value)})`;
+  return `a non-string (${quoteValue(value)})`;
 }
-
 
 function assertNever(value: never): never {
   throw new Error(`unhandled item kind ${String(value)}`);

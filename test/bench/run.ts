@@ -203,6 +203,8 @@ interface SizeRun {
 async function run(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const startLoad = loadavg()[0];
+  // Read before the build, which is what gets measured: sources edited during the run do not count.
+  const version = sourceVersion();
 
   if (options.build) {
     log("building (tsc -p tsconfig.json)");
@@ -254,7 +256,7 @@ async function run(): Promise<void> {
       profiles = `#### Stages (in one process, CPU time)\n\n${stages.status === 0 ? stages.stdout : `stages.ts failed: ${stages.stderr.trim().split("\n").pop()}`}\n${profiles}`;
     }
 
-    const report = render({ all, startup, sizes, agreement, profiles, startLoad, endLoad: loadavg()[0] });
+    const report = render({ all, startup, sizes, agreement, profiles, startLoad, endLoad: loadavg()[0], version });
     process.stdout.write(report);
     if (options.json) writeFileSync(options.json, JSON.stringify({ startup: [...startup.values()], sizes: sizes.map((s) => ({ ...s, results: [...s.results.values()] })) }, null, 2));
   } finally {
@@ -316,16 +318,21 @@ interface Report {
   profiles: string;
   startLoad: number;
   endLoad: number;
+  /** The commit the measured build came from, and whether src/ or adapters/ differed from it. */
+  version: string;
 }
 
-function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad }: Report): string {
+function sourceVersion(): string {
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).stdout?.trim();
+  const changed = spawnSync("git", ["status", "--porcelain", "--", "src", "adapters"], { cwd: root, encoding: "utf8" }).stdout?.trim();
+  return commit ? `commit ${commit}${changed ? " with uncommitted changes in src/ or adapters/" : ""}` : "not a git checkout";
+}
+
+function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad, version }: Report): string {
   const out: string[] = [];
   const cpu = cpus();
   const python = spawnSync("python3", ["--version"], { encoding: "utf8" }).stdout.trim();
   out.push(`## orbridge benchmark\n`);
-  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).stdout?.trim();
-  const changed = spawnSync("git", ["status", "--porcelain", "--", "src", "adapters"], { cwd: root, encoding: "utf8" }).stdout?.trim();
-  const version = commit ? `commit ${commit}${changed ? " with uncommitted changes in src/ or adapters/" : ""}` : "not a git checkout";
   out.push(`${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, ${python || "no Python"}; ${version}; peak RSS from ${memorySource === "time" ? "/usr/bin/time -v" : "/proc VmHWM sampling"}; load average ${fixed(startLoad)} at start, ${fixed(endLoad)} at end; seed ${DEFAULT_SEED}.\n`);
 
   out.push(`### Journals\n`);

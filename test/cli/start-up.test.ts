@@ -16,8 +16,11 @@ interface Loaded {
   packages: Set<string>;
 }
 
-// `import … from "x"`, `export … from "x"` and `import "x"`, over several lines if need be.
-const STATIC_IMPORT = /^\s*(?:(import|export)\s+([^;]*?)\s+from\s+|import\s+)"([^"]+)";/gm;
+// `import … from "x"`, `export … from "x"` and `import "x"`, over several lines if
+// need be, with either quote and with import attributes after the specifier.
+const STATIC_IMPORT = /^(?:(?:import|export)\s+([^;]*?)\s*\bfrom\s*|import\s*)(["'])([^"']+)\2[^;\n]*;/gm;
+// Any statement that names a module, read or not: each must be one STATIC_IMPORT reads.
+const NAMES_A_MODULE = /^(?:import|export)\b[^;]*?(?:\bfrom\s*["']|^import\s*["']|\brequire\s*\()/gm;
 
 function loadedBy(entry: string): Loaded {
   const loaded: Loaded = { files: new Set(), packages: new Set() };
@@ -26,15 +29,28 @@ function loadedBy(entry: string): Loaded {
     const file = pending.pop()!;
     if (loaded.files.has(file)) continue;
     loaded.files.add(file);
-    for (const match of readFileSync(join(root, file), "utf8").matchAll(STATIC_IMPORT)) {
-      const [, , clause, specifier] = match;
-      if (clause !== undefined && isTypeOnly(clause)) continue;
+    for (const specifier of valueImports(file, readFileSync(join(root, file), "utf8"))) {
       if (specifier.startsWith("node:")) continue;
       if (specifier.startsWith(".")) pending.push(sourceOf(file, specifier));
       else loaded.packages.add(packageName(specifier));
     }
   }
   return loaded;
+}
+
+/** The modules a source file imports in a way the built code keeps; a statement naming a module that cannot be read fails. */
+function valueImports(file: string, text: string): string[] {
+  const specifiers: string[] = [];
+  const read = new Set<number>();
+  for (const match of text.matchAll(STATIC_IMPORT)) {
+    read.add(match.index);
+    const [, clause, , specifier] = match;
+    if (clause === undefined || !isTypeOnly(clause)) specifiers.push(specifier);
+  }
+  for (const statement of text.matchAll(NAMES_A_MODULE)) {
+    if (!read.has(statement.index)) throw new Error(`${file}: cannot read the import at line ${text.slice(0, statement.index).split("\n").length}`);
+  }
+  return specifiers;
 }
 
 /** Whether TypeScript drops the statement from the built code: `import type`, or braces holding only `type` names. */
@@ -98,9 +114,25 @@ describe("the reading of imports", () => {
     const { files, packages } = loadedBy("src/cli/convert.ts");
     expect(packages).toContain("zod");
     expect(files).toContain("src/models/chat-completions.ts");
-    expect(isTypeOnly("type { Loss }")).toBe(true);
-    expect(isTypeOnly("{ type Loss, type LossCode }")).toBe(true);
-    expect(isTypeOnly("{ pointer, type Loss }")).toBe(false);
-    expect(isTypeOnly("* as chat")).toBe(false);
+    // An import of eight lines (request-to-body.ts, of tools.ts).
+    expect(loadedBy("adapters/chat-completions/request-to-body.ts").files).toContain("adapters/chat-completions/tools.ts");
+  });
+
+  test("reads every form of a static import, keeps those the build keeps, and refuses what it cannot read", () => {
+    const text = [
+      `import type { Loss } from "./loss.js";`,
+      `import { type Loss, type LossCode } from "./types-only.js";`,
+      `import { pointer, type Loss } from "./json-pointer.js";`,
+      `import * as chat from './chat.js';`,
+      `import data from "./data.json" with { type: "json" };`,
+      `import "./side-effect.js";`,
+      `export * from "./everything.js";`,
+      `export { type Target } from "./names.js";`,
+      `import {\n  a,\n  b,\n} from "./several-lines.js";`,
+      `export const x = 1;`,
+    ].join("\n");
+    expect(valueImports("example.ts", text)).toEqual(["./json-pointer.js", "./chat.js", "./data.json", "./side-effect.js", "./everything.js", "./several-lines.js"]);
+    expect(() => valueImports("example.ts", `export const x = 1;\nimport x = require("./old.js");\n`)).toThrow("example.ts: cannot read the import at line 2");
+    expect(() => valueImports("example.ts", `import { a } from "./no-semicolon.js"\n`)).toThrow("cannot read the import at line 1");
   });
 });

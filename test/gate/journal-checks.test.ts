@@ -318,6 +318,19 @@ describe("incomplete items", () => {
     expect(findingsOf(checked)).toEqual([["1.0", [{ code: "incomplete_not_last", detail: 'the item is incomplete inside a response with status "completed"', path: "/status" }]]]);
   });
 
+  test("a response status is quoted as ids are: whole up to 60 characters, cut after", () => {
+    const status = "finished_by_the_gateway_after_the_upstream_timed_out"; // 52 characters
+    const longer = `${status}_then_retried`; // 65 characters
+    const checked = check([
+      { line: 1, envelope: "chat", response: { id: "chatcmpl-8", status }, items: [{ ...chatCall("call_1", "get_weather", "{\"city\":"), status: "incomplete" }] },
+      { line: 2, envelope: "chat", response: { id: "chatcmpl-9", status: longer }, items: [{ ...chatCall("call_2", "get_weather", "{\"city\":"), status: "incomplete" }] },
+    ]);
+    expect(findingsOf(checked)).toEqual([
+      ["1.0", [{ code: "incomplete_not_last", detail: `the item is incomplete inside a response with status "${status}"`, path: "/status" }]],
+      ["2.0", [{ code: "incomplete_not_last", detail: `the item is incomplete inside a response with status "${longer.slice(0, 60)}…"`, path: "/status" }]],
+    ]);
+  });
+
   test("the last item of an incomplete response may be incomplete", () => {
     const checked = check([
       { line: 1, envelope: "responses", response: { id: "resp_8", status: "incomplete" }, items: [reasoning("rs_1"), { ...assistant("msg_1", "The report for ap"), status: "incomplete" }] },
