@@ -19,7 +19,7 @@
 import { availableParallelism } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
-import type { GateInput, JournalGateOptions } from "../gate/gate-journal.js";
+import type { JournalGateOptions } from "../gate/gate-journal.js";
 import type { PreparedGate } from "../gate/prepared-gate.js";
 import type { Target } from "../gate/targets.js";
 import { RecordDecoder } from "../gate/transfer-records.js";
@@ -91,19 +91,15 @@ async function* concat(first: readonly InputChunk[], rest: AsyncIterable<InputCh
 
 async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   // Loaded here, not with this module: with two threads, the normalizer and the tools in force are the worker's alone.
-  const [{ ChunkNormalizer }, { ToolsInForce }, prepared] = await Promise.all([
+  const [{ ChunkNormalizer }, { ToolsInForce }, { GateHalves }, prepared] = await Promise.all([
     import("../journal/normalize-chunks.js"),
     import("../gate/tools-in-force.js"),
+    import("../gate/gate-halves.js"),
     secondHalf(options.gate),
   ]);
   const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item" });
-  // The two halves of JournalGate, put together here so that the replay targets load only when asked for.
-  const tools = new ToolsInForce(options.gate);
-  const gate = {
-    push: (input: GateInput) => prepared.push(tools.prepare(input)),
-    error: (source: string | undefined, line: number, detail: string) => prepared.error(source, line, detail),
-    finish: () => prepared.finish(),
-  };
+  // JournalGate's halves, put together here so that the replay targets load only when asked for.
+  const gate = new GateHalves(new ToolsInForce(options.gate), prepared);
   const output = new GateOutput(options.format, options.colour);
   for await (const chunk of chunks) {
     const batch = "bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end();

@@ -2,7 +2,8 @@
 // verdict (with the schema of its tool), then the journal-wide checks attach
 // their findings. Any finding blocks, like a blocking verdict.
 import type { JournalItem } from "../models/journal-item.js";
-import { PreparedGate, type GateRecord } from "./prepared-gate.js";
+import { GateHalves } from "./gate-halves.js";
+import { PreparedGate } from "./prepared-gate.js";
 import type { SchemaCache, ToolSchema } from "./schema.js";
 import { TargetChecker, type Target } from "./targets.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -34,29 +35,14 @@ export interface GateInput {
 /**
  * Gates a normalized journal record by record (both halves in one thread): the
  * library's gate. The `gate` command puts the same halves together itself
- * (gate-jobs.ts), so that it loads the replay targets, and Zod with them, only
- * for `--for`.
+ * (GateHalves, in gate-jobs.ts), so that it loads the replay targets, and Zod
+ * with them, only for `--for`.
  */
-export class JournalGate {
-  private readonly tools: ToolsInForce;
-  private readonly gate: PreparedGate;
-
+export class JournalGate extends GateHalves {
   constructor(options: JournalGateOptions = {}) {
-    this.tools = new ToolsInForce(options);
-    this.gate = new PreparedGate({ checks: options.target ? [new TargetChecker(options.target)] : [], omitSource: options.omitSource, cache: options.cache });
-  }
-
-  /** The items of one record; returns the records whose findings are final. */
-  push(input: GateInput): GateRecord[] {
-    return this.gate.push(this.tools.prepare(input));
-  }
-
-  /** A line that gave no item (not JSON, unreadable): blocked, since nothing on it was checked. */
-  error(source: string | undefined, line: number, detail: string): GateRecord[] {
-    return this.gate.error(source, line, detail);
-  }
-
-  finish(): GateRecord[] {
-    return this.gate.finish();
+    super(
+      new ToolsInForce(options),
+      new PreparedGate({ checks: options.target ? [new TargetChecker(options.target)] : [], omitSource: options.omitSource, cache: options.cache }),
+    );
   }
 }
