@@ -28,6 +28,7 @@ import { prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
+import { ConversationSoFar } from "./conversation-so-far.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 
 export interface NormalizeOptions {
@@ -61,9 +62,7 @@ export type NormalizedRecord =
     }
   | { kind: "error"; source?: string; line: number; detail: string };
 
-const MAX_CONVERSATION_ITEMS = 10_000;
 const MESSAGE_ROLES = new Set(["user", "assistant", "system", "developer"]);
-const MAX_CONVERSATION_CHARS = 16 * 1024 * 1024;
 
 export class JournalNormalizer {
   private readonly origin: string;
@@ -73,11 +72,8 @@ export class JournalNormalizer {
   private readonly records = new StreamRecords();
   /** Legacy function calls and answers met in loose Chat messages, counted across the journal. */
   private readonly legacyCounts: LegacyCounts = { calls: new Map(), outputs: new Map() };
-  /** Keys of the conversation so far, to recognise a request that replays it. */
-  private conversation: string[] = [];
-  /** Characters held in `conversation`; past the limit the conversation is no longer followed. */
-  private conversationSize = 0;
-  private conversationLost = false;
+  /** The conversation so far, to recognise a request that replays it. */
+  private readonly conversation = new ConversationSoFar();
 
   constructor(options: NormalizeOptions = {}) {
     this.origin = (options.origin ?? "openai").replace(/:$/, "");
@@ -137,7 +133,7 @@ export class JournalNormalizer {
     switch (kind) {
       case "chat_message": {
         const converted = messagesToItems({ messages: [record as ChatMessage], legacyCounts: this.legacyCounts });
-        this.extendConversation(converted.value);
+        this.conversation.extend(converted.value);
         return {
           kind: "items",
           source: this.source,
@@ -172,7 +168,7 @@ export class JournalNormalizer {
     const items = response.items.map((item) => this.canonical(item));
     const losses: Loss[] = [...response.losses];
     if (entry.damage) losses.push(entry.damage);
-    this.extendConversation(items);
+    this.conversation.extend(items);
     return {
       kind: "items",
       source: this.source,
@@ -190,9 +186,9 @@ export class JournalNormalizer {
     if ("error" in parts) return { kind: "error", source: this.source, line, detail: parts.error };
     const carriesHistory = parts.requestItemCount > 0;
     // A request carries the conversation so far: emit what is new.
-    const repeated = carriesHistory && !this.keepRepeats ? this.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
-    if (carriesHistory) this.forgetConversation(false);
-    this.extendConversation(parts.items);
+    const repeated = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
+    if (carriesHistory) this.conversation.restart();
+    this.conversation.extend(parts.items);
     return {
       kind: "items",
       source: this.source,
@@ -279,32 +275,6 @@ export class JournalNormalizer {
     if (typeof item.type !== "string" || !UNPREFIXED_PROVIDER_ITEM_TYPES.has(item.type)) return item;
     return { ...item, type: `${this.origin}:${item.type}` } as CanonicalItem;
   }
-
-  /** How many leading items of a request repeat the conversation so far. */
-  private repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
-    const count = requestItemCount > 0 ? requestItemCount : items.length;
-    if (this.conversationLost || this.conversation.length === 0 || this.conversation.length > count) return 0;
-    for (let i = 0; i < this.conversation.length; i++) if (conversationKey(items[i]) !== this.conversation[i]) return 0;
-    return this.conversation.length;
-  }
-
-  private extendConversation(items: readonly CanonicalItem[]): void {
-    if (this.conversationLost) return;
-    for (const item of items) {
-      const key = conversationKey(item);
-      this.conversation.push(key);
-      this.conversationSize += key.length;
-    }
-    // Memory stays bounded: a conversation this long is not followed further, and
-    // a request that replays it is then emitted whole rather than guessed at.
-    if (this.conversation.length > MAX_CONVERSATION_ITEMS || this.conversationSize > MAX_CONVERSATION_CHARS) this.forgetConversation(true);
-  }
-
-  private forgetConversation(lost: boolean): void {
-    this.conversation = [];
-    this.conversationSize = 0;
-    this.conversationLost = lost;
-  }
 }
 
 interface RecordParts {
@@ -329,35 +299,6 @@ function parts(envelope: Envelope, items: CanonicalItem[], losses: Loss[], extra
     responseOf: (index) => (extra.response && index >= result.requestItemCount ? extra.response : undefined),
   };
   return result;
-}
-
-/**
- * The identity of an item within a conversation, stable across replays: a replay
- * may add an `id` or drop a `status`, but keeps the call_id, role and content.
- */
-function conversationKey(item: unknown): string {
-  if (!isPlainObject(item)) return JSON.stringify(item);
-  switch (item.type) {
-    case "function_call":
-      return `call ${String(item.call_id)} ${String(item.name)} ${String(item.arguments)}`;
-    case "function_call_output":
-      // A string output is its own key: serializing it would copy it for nothing.
-      return `output ${String(item.call_id)} ${typeof item.output === "string" ? item.output : JSON.stringify(item.output)}`;
-    case "message":
-    case undefined:
-      return `message ${String(item.role)} ${textOf(item.content)}`;
-    case "reasoning":
-      return `reasoning ${String(item.id ?? item.encrypted_content)}`;
-    default:
-      return `${String(item.type)} ${String(item.id ?? JSON.stringify(item))}`;
-  }
-}
-
-/** The text of a content field, whatever its form (string or parts). */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((part) => (isPlainObject(part) ? String(part.text ?? part.refusal ?? part.image_url ?? "") : "")).join("");
 }
 
 /** A loss of a one-element conversion points at `/0/…`; the record itself is that element. */
