@@ -19,16 +19,17 @@
 // with a line that cannot be read gives no completed call.
 //
 // A request that replays the conversation so far (as logged exchanges do) gives
-// only its new items; the repeated ones are counted and reported, not emitted twice.
+// only its new items; the repeated ones are counted and reported, not emitted twice
+// (ConversationSoFar tells which they are).
 import { messagesToItems, type LegacyCounts } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
 import { prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
+import { ConversationSoFar } from "./conversation-so-far.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
-import { ConversationSoFar } from "./conversation-so-far.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 
 export interface NormalizeOptions {
