@@ -5,8 +5,6 @@ export type CommandName = "normalize" | "convert" | "gate" | "diff" | "schema";
 
 export interface Command {
   name: CommandName;
-  /** One line for the command list. */
-  summary: string;
   /** The whole `--help` text. */
   help: string;
   run(argv: readonly string[], io: CommandIO): Promise<ExitCode>;

@@ -122,7 +122,6 @@ interface Counts {
 
 export const convertCommand: Command = {
   name: "convert",
-  summary: "convert a journal between Chat Completions and Open Responses",
   help,
   async run(argv, io) {
     const args = await commandArgs(argv, { to: { value: true, choices: ["responses", "chat"] }, out: { value: true }, report: { value: true }, "max-line-bytes": { value: true } }, help, io.stdout);

@@ -33,7 +33,6 @@ Example:
 
 export const diffCommand: Command = {
   name: "diff",
-  summary: "compare an origin journal with the journal about to be replayed",
   help,
   async run(argv, io) {
     const args = await commandArgs(argv, { format: { value: true, choices: ["text", "json"] } }, help, io.stdout);

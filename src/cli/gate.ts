@@ -65,7 +65,6 @@ Examples:
 
 export const gateCommand: Command = {
   name: "gate",
-  summary: "check that each tool call of a journal is safe to replay",
   help,
   async run(argv, io) {
     const options = {

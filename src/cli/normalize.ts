@@ -54,7 +54,6 @@ Examples:
 
 export const normalizeCommand: Command = {
   name: "normalize",
-  summary: "turn any journal into canonical Open Responses items",
   help,
   async run(argv, io) {
     const options = {

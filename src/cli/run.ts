@@ -5,24 +5,24 @@ import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 
 // A command's code loads only when it runs: each brings its own dependencies (Ajv,
 // Zod and the models, the adapters), and loading all of them would make every run
-// pay for every command's start-up.
-const COMMANDS: Record<CommandName, () => Promise<Command>> = {
-  normalize: async () => (await import("./normalize.js")).normalizeCommand,
-  convert: async () => (await import("./convert.js")).convertCommand,
-  gate: async () => (await import("./gate.js")).gateCommand,
-  diff: async () => (await import("./diff.js")).diffCommand,
-  schema: async () => (await import("./schema.js")).schemaCommand,
+// pay for every command's start-up. Its one-line summary is here, so that the list
+// of commands loads none of them.
+const COMMANDS: Record<CommandName, { summary: string; load(): Promise<Command> }> = {
+  normalize: { summary: "turn any journal into canonical Open Responses items", load: async () => (await import("./normalize.js")).normalizeCommand },
+  convert: { summary: "convert a journal between Chat Completions and Open Responses", load: async () => (await import("./convert.js")).convertCommand },
+  gate: { summary: "check that each tool call of a journal is safe to replay", load: async () => (await import("./gate.js")).gateCommand },
+  diff: { summary: "compare an origin journal with the journal about to be replayed", load: async () => (await import("./diff.js")).diffCommand },
+  schema: { summary: "print the JSON Schema of a model (no name: list the models)", load: async () => (await import("./schema.js")).schemaCommand },
 };
 
-// The list of commands loads them all, which only `--help` and a bare `orbridge` pay for.
-const usage = async () => `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]
+const USAGE = `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]
 
 Moves LLM conversation journals between Chat Completions and Open Responses,
 and refuses to replay a tool call that is not safe to replay.
 
 Commands:
-${(await Promise.all(Object.values(COMMANDS).map((load) => load())))
-  .map((command) => `  ${command.name.padEnd(10)} ${command.summary}`)
+${Object.entries(COMMANDS)
+  .map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`)
   .join("\n")}
 
 Run "orbridge COMMAND --help" for a command's options and examples.
@@ -31,7 +31,7 @@ Run "orbridge COMMAND --help" for a command's options and examples.
 export async function runCli(argv: readonly string[], io: CommandIO): Promise<ExitCode> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    await write(name === undefined ? io.stderr : io.stdout, await usage());
+    await write(name === undefined ? io.stderr : io.stdout, USAGE);
     return name === undefined ? 2 : 0;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
@@ -39,7 +39,7 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<Ex
     return 2;
   }
   try {
-    const command = await COMMANDS[name as CommandName]();
+    const command = await COMMANDS[name as CommandName].load();
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {

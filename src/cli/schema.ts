@@ -54,7 +54,6 @@ Examples:
 
 export const schemaCommand: Command = {
   name: "schema",
-  summary: "print the JSON Schema of a model (no name: list the models)",
   help,
   async run(argv, io) {
     const args = await commandArgs(argv, {}, help, io.stdout);
