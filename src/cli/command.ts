@@ -1,11 +1,9 @@
-// The shape every command file exports.
+// The shape every command file exports. A command prints its own `--help`; its
+// name and its line in the list of commands are in the entry's table (run.ts).
 import type { CommandIO, ExitCode } from "./io.js";
 
 export type CommandName = "normalize" | "convert" | "gate" | "diff" | "schema";
 
 export interface Command {
-  name: CommandName;
-  /** The whole `--help` text. */
-  help: string;
   run(argv: readonly string[], io: CommandIO): Promise<ExitCode>;
 }

@@ -121,8 +121,6 @@ interface Counts {
 }
 
 export const convertCommand: Command = {
-  name: "convert",
-  help,
   async run(argv, io) {
     const args = await commandArgs(argv, { to: { value: true, choices: ["responses", "chat"] }, out: { value: true }, report: { value: true }, "max-line-bytes": { value: true } }, help, io.stdout);
     if (!args) return 0;

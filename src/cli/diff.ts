@@ -32,8 +32,6 @@ Example:
 `;
 
 export const diffCommand: Command = {
-  name: "diff",
-  help,
   async run(argv, io) {
     const args = await commandArgs(argv, { format: { value: true, choices: ["text", "json"] } }, help, io.stdout);
     if (!args) return 0;

@@ -64,8 +64,6 @@ Examples:
 `;
 
 export const gateCommand: Command = {
-  name: "gate",
-  help,
   async run(argv, io) {
     const options = {
       schema: { value: true },

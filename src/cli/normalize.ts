@@ -53,8 +53,6 @@ Examples:
 `;
 
 export const normalizeCommand: Command = {
-  name: "normalize",
-  help,
   async run(argv, io) {
     const options = {
       for: { value: true, choices: TARGETS },

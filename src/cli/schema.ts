@@ -53,8 +53,6 @@ Examples:
 `;
 
 export const schemaCommand: Command = {
-  name: "schema",
-  help,
   async run(argv, io) {
     const args = await commandArgs(argv, {}, help, io.stdout);
     if (!args) return 0;
