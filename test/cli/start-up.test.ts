@@ -95,6 +95,20 @@ describe("gate", () => {
     expect(files).toContain("src/cli/gate-jobs.ts");
   });
 
+  test("what it loads as it runs brings Zod only with the replay targets, for --for", () => {
+    // gate-jobs.ts loads the one-thread gate's halves and the verdicts when it needs them;
+    // the library's JournalGate, which loads the targets at once, is not among them.
+    const onDemand = [...readFileSync(join(root, "src/cli/gate-jobs.ts"), "utf8").matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((match) => sourceOf("src/cli/gate-jobs.ts", match[1]));
+    expect(onDemand).toEqual(expect.arrayContaining(["src/gate/gate-halves.ts", "src/gate/prepared-gate.ts", "src/gate/targets.ts"]));
+    for (const file of onDemand.filter((file) => file !== "src/gate/targets.ts")) {
+      const { files, packages } = loadedBy(file);
+      expect(packages, file).not.toContain("zod");
+      expect(files, file).not.toContain("src/gate/targets.ts");
+      expect(files, file).not.toContain("src/gate/gate-journal.ts");
+    }
+    expect(loadedBy("src/gate/targets.ts").packages).toContain("zod");
+  });
+
   test("its worker thread loads neither Ajv nor Zod: it normalizes, and gives no verdict", () => {
     const { files, packages } = loadedBy("src/cli/gate-worker.ts");
     expect(packages).not.toContain("ajv");
