@@ -7,7 +7,9 @@
 // | output                               | choices[0].message: itemsToMessages of the output,   |
 // |                                      |   its assistant messages merged into one (texts      |
 // |                                      |   joined by a blank line: loss form_changed), text   |
-// |                                      |   parts joined into one string                       |
+// |                                      |   parts joined into one string, citations shifted    |
+// |                                      |   to the merged text                                 |
+// | refusal part of a merged message     | the message's refusal: loss form_changed             |
 // | output item id, status               | dropped; a loss unless it is what the way in writes  |
 // | output_text logprobs                 | choices[0].logprobs.content                          |
 // | message phase                        | loss unsupported_field                               |
@@ -172,10 +174,26 @@ function mergeAssistantMessages(messages: readonly ChatMessage[], items: readonl
       losses.push({ path: pointer("output", index), code: "form_changed", detail: "merged into the first assistant message (a completion holds one); texts joined by a blank line" });
     }
   }
+  if (assistants.length > 1) {
+    // The merged content is one string, which holds no refusal part: a refusal
+    // part joins the message's own refusal, where Chat keeps refusals.
+    items.forEach((item, index) => {
+      if (item.type !== "message" || !Array.isArray(item.content)) return;
+      item.content.forEach((part, at) => {
+        if (isRecord(part) && part.type === "refusal") {
+          losses.push({ path: pointer("output", origins[index], "content", at), code: "form_changed", detail: "a refusal part of a merged message moved to the message's refusal" });
+        }
+      });
+    });
+    merged.content = textOf(merged.content);
+    merged.refusal = joinText(merged.refusal ?? null, refusalOf(assistants[0].content)) ?? merged.refusal;
+  }
   for (const next of assistants.slice(1)) {
+    // Citations index into the message's text: the next message's text starts after
+    // the text merged so far and the blank line between them.
     const offset = typeof merged.content === "string" && merged.content !== "" ? merged.content.length + 2 : 0;
     merged.content = joinText(textOf(merged.content), textOf(next.content));
-    merged.refusal = joinText(merged.refusal ?? null, next.refusal ?? null) ?? merged.refusal;
+    merged.refusal = joinText(joinText(merged.refusal ?? null, next.refusal ?? null), refusalOf(next.content)) ?? merged.refusal;
     if (next.tool_calls) merged.tool_calls = [...(merged.tool_calls ?? []), ...next.tool_calls];
     if (next.annotations) {
       const shifted = next.annotations.map((annotation) => ({
@@ -196,6 +214,13 @@ function textOf(content: ChatAssistantMessage["content"]): string | null {
   if (content === undefined || content === null) return null;
   if (typeof content === "string") return content;
   return content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/** The refusal parts of a content array, joined as one refusal. */
+function refusalOf(content: ChatAssistantMessage["content"]): string | null {
+  if (!Array.isArray(content)) return null;
+  const refusals = content.flatMap((part) => (part.type === "refusal" ? [part.refusal] : []));
+  return refusals.length === 0 ? null : refusals.join("\n\n");
 }
 
 function joinText(first: string | null, second: string | null): string | null {

@@ -319,6 +319,66 @@ describe("response object to chat.completion", () => {
     });
   });
 
+  test("a refusal part of a merged message moves to the message's refusal, with a loss", () => {
+    const response = {
+      id: "resp_1",
+      object: "response",
+      created_at: 1,
+      status: "completed",
+      model: "m",
+      output: [
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Part one.", annotations: [] }, { type: "refusal", refusal: "I won't do the rest." }] },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Part two.", annotations: [] }] },
+      ],
+    } as unknown as ResponseResource;
+    expect(responseToChatCompletion({ response })).toEqual({
+      value: {
+        id: "resp_1",
+        object: "chat.completion",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, message: { role: "assistant", content: "Part one.\n\nPart two.", refusal: "I won't do the rest." }, logprobs: null, finish_reason: "stop" }],
+      },
+      losses: [
+        { path: "/output/0/content/1", code: "form_changed", detail: "a refusal part of a merged message moved to the message's refusal" },
+        { path: "/output/1", code: "form_changed", detail: "merged into the first assistant message (a completion holds one); texts joined by a blank line" },
+      ],
+    });
+  });
+
+  test("citations of a merged message point into the merged text, whatever the form of the first message", () => {
+    const response = {
+      id: "resp_2",
+      object: "response",
+      created_at: 1,
+      status: "completed",
+      model: "m",
+      output: [
+        {
+          type: "message",
+          role: "assistant",
+          content: [
+            { type: "output_text", text: "Hello ", annotations: [] },
+            { type: "output_text", text: "world", annotations: [{ type: "url_citation", url: "http://w", title: "W", start_index: 0, end_index: 5 }] },
+          ],
+        },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Second", annotations: [{ type: "url_citation", url: "http://s", title: "S", start_index: 0, end_index: 6 }] }] },
+      ],
+    } as unknown as ResponseResource;
+    const { value, losses } = responseToChatCompletion({ response });
+    const message = value.choices[0].message;
+    expect(message).toEqual({
+      role: "assistant",
+      content: "Hello world\n\nSecond",
+      annotations: [{ type: "url_citation", url_citation: { url: "http://s", title: "S", start_index: 13, end_index: 19 } }],
+    });
+    expect((message.content as string).slice(13, 19)).toBe("Second");
+    expect(losses).toEqual([
+      { path: "/output/0/content/1/annotations", code: "unsupported_field", detail: "citations of one of several text parts have no place in a Chat message" },
+      { path: "/output/1", code: "form_changed", detail: "merged into the first assistant message (a completion holds one); texts joined by a blank line" },
+    ]);
+  });
+
   test("a reasoning item and fields away from their neutral value are losses", () => {
     const response = {
       ...phaseResponse,
