@@ -6,6 +6,7 @@
 // |   its parts                             |   input parts, as input-parts.ts maps them                      |
 // | assistant content, refusal, annotations | assistant `message`: text -> output_text, refusal field or part -> refusal part, nested url citations -> flat annotations |
 // | assistant tool_calls                    | one `function_call` per call, in order, after the message; `id` -> `call_id` |
+// |   tool_calls, function_call or refusal of another shape | a loss: nothing is read from it              |
 // | assistant function_call (legacy)        | `function_call` with a synthesized `call_id`                    |
 // | tool message                            | `function_call_output`; `tool_call_id` -> `call_id`, text parts -> input_text parts |
 // | function message (legacy)               | `function_call_output`, paired in order with the legacy call of its name |
@@ -167,6 +168,17 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
   }
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   const legacyCall = isRecord(message.function_call) ? message.function_call : undefined;
+  // A known field in a shape no Chat message has: what it held cannot be read as
+  // calls or a refusal, so it goes as a loss rather than unseen.
+  if (isPresent(message.tool_calls) && !Array.isArray(message.tool_calls)) {
+    losses.push(lossAt([...at, "tool_calls"], "unsupported_tool_call", `tool_calls is ${describe(message.tool_calls)}, not an array of calls: no call is read from it`));
+  }
+  if (isPresent(message.function_call) && legacyCall === undefined) {
+    losses.push(lossAt([...at, "function_call"], "unsupported_tool_call", `function_call is ${describe(message.function_call)}, not an object with a name and arguments: no call is read from it`));
+  }
+  if (isPresent(message.refusal) && typeof message.refusal !== "string") {
+    losses.push(lossAt([...at, "refusal"], "unsupported_field", `refusal is ${describe(message.refusal)}, not text: it has no item form`));
+  }
   const items: CanonicalItem[] = [];
   const content = assistantContent(message, at, toolCalls.length > 0 || legacyCall !== undefined, losses);
   if (content !== undefined) items.push({ type: "message", role: "assistant", content });
@@ -290,6 +302,13 @@ function flatCitations(annotations: readonly unknown[], at: PointerTokens, losse
     });
   });
   return flat;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function functionCall(callId: string, name: string, args: string, status: ItemStatus): CanonicalItem {

@@ -180,6 +180,28 @@ describe("messagesToItems, input its envelope forbids", () => {
     });
   });
 
+  test("tool_calls, function_call and refusal in a shape no Chat message has are reported, not dropped unseen", () => {
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: "I'll check.", tool_calls: { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } } },
+        { role: "assistant", content: "Checking.", function_call: '{"name":"f","arguments":"{}"}' },
+        { role: "assistant", content: "ok", refusal: { text: "no" } },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "message", role: "assistant", content: "I'll check." },
+        { type: "message", role: "assistant", content: "Checking." },
+        { type: "message", role: "assistant", content: "ok" },
+      ],
+      losses: [
+        { path: "/0/tool_calls", code: "unsupported_tool_call", detail: "tool_calls is an object, not an array of calls: no call is read from it" },
+        { path: "/1/function_call", code: "unsupported_tool_call", detail: "function_call is a string, not an object with a name and arguments: no call is read from it" },
+        { path: "/2/refusal", code: "unsupported_field", detail: "refusal is an object, not text: it has no item form" },
+      ],
+    });
+  });
+
   test("a field name holding a slash is escaped in the loss path", () => {
     const converted = messagesToItems({ messages: messages([{ role: "user", content: "hi", "x-trace/id": "abc" }]) });
     expect(converted.losses).toStrictEqual([
