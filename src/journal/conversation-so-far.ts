@@ -50,23 +50,43 @@ export class ConversationSoFar {
 /**
  * The identity of an item within a conversation, stable across replays: a replay
  * may add an `id` or drop a `status`, but keeps the call_id, role and content.
+ * Each key is a tag and its fields, each field written with its kind and length,
+ * so that no item can be written to take another's key: a key that matches
+ * makes the normalizer leave a call out as already seen, and the gate never
+ * judges it.
  */
 function conversationKey(item: unknown): string {
-  if (!isPlainObject(item)) return JSON.stringify(item);
+  if (!isPlainObject(item)) return "v" + field(item);
   switch (item.type) {
     case "function_call":
-      return `call ${String(item.call_id)} ${String(item.name)} ${String(item.arguments)}`;
+      return "c" + field(item.call_id) + field(item.name) + field(item.arguments);
     case "function_call_output":
-      // A string output is its own key: serializing it would copy it for nothing.
-      return `output ${String(item.call_id)} ${typeof item.output === "string" ? item.output : JSON.stringify(item.output)}`;
+      return "o" + field(item.call_id) + field(item.output);
     case "message":
     case undefined:
-      return `message ${String(item.role)} ${textOf(item.content)}`;
+      return "m" + field(item.role) + field(textOf(item.content));
     case "reasoning":
-      return `reasoning ${String(item.id ?? item.encrypted_content)}`;
+      return "r" + field(item.id ?? item.encrypted_content);
     default:
-      return `${String(item.type)} ${String(item.id ?? JSON.stringify(item))}`;
+      return "i" + field(item.type) + (item.id === undefined ? field(item) : field(item.id));
   }
+}
+
+/** Keys given to values too deep to serialize, each its own. */
+let unmatched = 0;
+
+/** One field of a key: a string as it is, any other value as JSON, each after its kind and length. */
+function field(value: unknown): string {
+  if (typeof value === "string") return `s${value.length}:${value}`;
+  if (value === undefined) return "u";
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    // Too deep to serialize: a key that matches nothing, so the item is never taken for a repeat.
+    return `x${(unmatched += 1)}:`;
+  }
+  return json === undefined ? "u" : `j${json.length}:${json}`;
 }
 
 /** The text of a content field, whatever its form (string or parts). */

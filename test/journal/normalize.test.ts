@@ -138,6 +138,37 @@ describe("requests that replay the conversation so far", () => {
     const records = await normalize([{ messages: [{ role: "user", content: "Hi" }] }, { messages: [{ role: "user", content: "Something else" }] }]);
     expect(records.map((record) => record.kind === "items" && record.repeated)).toEqual([0, 0]);
   });
+
+  test("no item can be written to pass for a call already seen: the call is emitted, for the gate to judge", async () => {
+    const call = callItem("c1", "global");
+    const records = await normalize(
+      [
+        // Fields that would spell the call's key if keys were the fields joined by spaces.
+        { type: "call", id: `c1 get_latest_sales_report {"region":"global"}` },
+        { input: [call] },
+        // A number where the call had a string.
+        { type: "function_call", call_id: 123, name: "f", arguments: "{}" },
+        { input: [{ type: "function_call", call_id: "123", name: "f", arguments: "{}" }] },
+      ],
+      { unknownObjects: "item" },
+    );
+    expect(records.map((record) => record.kind === "items" && [record.repeated, record.items.length])).toEqual([
+      [0, 1],
+      [0, 1],
+      [0, 1],
+      [0, 1],
+    ]);
+    expect(itemsOf(records)[1]).toEqual(call);
+  });
+
+  test("an item nested too deep to serialize is never taken for a repeat, and does not stop the journal", async () => {
+    const deep = `{"type":"function_call_output","call_id":"c1","output":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    const records = await normalize([`{"input":[${deep}]}`, `{"input":[${deep},{"type":"message","role":"user","content":"next"}]}`], { unknownObjects: "item" });
+    expect(records.map((record) => record.kind === "items" && [record.repeated, record.items.length])).toEqual([
+      [0, 1],
+      [0, 2],
+    ]);
+  });
 });
 
 describe("streams inside a journal", () => {
