@@ -190,8 +190,9 @@ class AnswerQueue<T> {
   }
 
   take(failure: Error | undefined): Promise<T> {
-    if (this.ready.length > 0) return Promise.resolve(this.ready.shift()!);
+    // After a failure the answers may no longer line up with the requests: none is taken.
     if (failure) return Promise.reject(failure);
+    if (this.ready.length > 0) return Promise.resolve(this.ready.shift()!);
     return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
   }
 
@@ -212,6 +213,8 @@ class GateWorker {
     this.worker = startWorker(options, module);
     this.worker.on("message", (answer: GateAnswer) => this.answers.put(answer));
     this.worker.on("error", (error: Error) => this.fail(new Error(`the gate's worker thread failed: ${error.message}`)));
+    // An answer that cannot be read is one answer fewer: the next would be taken for it.
+    this.worker.on("messageerror", (error: Error) => this.fail(new Error(`an answer of the gate's worker thread could not be read: ${error.message}`)));
     this.worker.on("exit", (code) => {
       if (!this.stopping) this.fail(new Error(`the gate's worker thread stopped (exit code ${code}) before the journal's end`));
     });

@@ -241,6 +241,11 @@ describe("a worker that fails", () => {
     await expect(gateWithFailingWorker([jsonl(call("call_1", "{}")), "THROW\n", jsonl(call("call_2", "{}"))])).rejects.toThrow("the gate's worker thread failed: the normalizer broke");
   });
 
+  test("with an answer this thread cannot read: the gate fails, saying so, rather than wait for it", async () => {
+    const pieces = [jsonl(call("call_1", "{}")), "UNREADABLE\n", jsonl(call("call_2", "{}")), jsonl(call("call_3", "{}"))];
+    await expect(gateWithFailingWorker(pieces)).rejects.toThrow("an answer of the gate's worker thread could not be read");
+  });
+
   test("by exiting: the gate fails, saying so", async () => {
     await expect(gateWithFailingWorker([jsonl(call("call_1", "{}")), "EXIT\n"])).rejects.toThrow("the gate's worker thread stopped (exit code 3) before the journal's end");
   });
