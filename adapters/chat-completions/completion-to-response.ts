@@ -15,7 +15,8 @@
 // |   stop, tool_calls, function_call   |   completed, null, completed                          |
 // |   length                            |   incomplete, {reason:"max_output_tokens"}, incomplete |
 // |   content_filter                    |   incomplete, {reason:"content_filter"}, incomplete   |
-// |   null (the choice never finished)  |   in_progress, null, in_progress                      |
+// |   another reason (the choice was cut) |   incomplete, null, incomplete                      |
+// |   null or none (it never finished)  |   in_progress, null, in_progress                      |
 // | choices[0].logprobs.content         | logprobs of the first output_text part                |
 // | choices[1..]                        | loss unsupported_item (a response has one output)     |
 // | usage prompt/completion/total_tokens| usage input/output/total_tokens                       |
@@ -31,7 +32,7 @@ import type { ChatCompletion } from "../../src/models/chat-completions.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ItemField, ItemParam, ResponseResource } from "../../src/models/open-responses.js";
-import { messagesToItems } from "./messages-to-items.js";
+import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 
 /** What a completion cannot tell: the value each such response field gets. */
@@ -93,12 +94,11 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
   if (choice !== undefined) {
     const base = "/choices/0";
     losses.push(...extraKeyLosses(choice, CHOICE_KEYS, base, "Open Responses"));
-    const finishReason = choice.finish_reason;
+    // A choice with no finish_reason never said it finished, as a stream without one.
+    const finishReason = choice.finish_reason ?? null;
+    status = callStatusOf(finishReason);
     if (finishReason === "length" || finishReason === "content_filter") {
-      status = "incomplete";
       incompleteDetails = { reason: finishReason === "length" ? "max_output_tokens" : "content_filter" };
-    } else if (finishReason === null) {
-      status = "in_progress";
     }
     const converted = messagesToItems({ messages: [choice.message], finishReason });
     losses.push(...converted.losses.map((loss: Loss) => ({ ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, base + "/message") })));
@@ -109,9 +109,12 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     });
     // The way back derives the finish_reason from the status and the calls in
     // the output; a finish_reason it would not give again is reported here.
-    const comesBack = status !== "completed" ? finishReason : output.some((item) => item.type === "function_call") ? "tool_calls" : "stop";
+    const comesBack =
+      status === "in_progress" ? null
+      : status === "incomplete" ? (finishReason === "content_filter" ? "content_filter" : "length")
+      : output.some((item) => item.type === "function_call") ? "tool_calls" : "stop";
     if (finishReason !== comesBack) {
-      losses.push({ path: base + "/finish_reason", code: "form_changed", detail: `finish_reason ${finishReason} written as status completed; it comes back as ${comesBack}` });
+      losses.push({ path: base + "/finish_reason", code: "form_changed", detail: `finish_reason ${JSON.stringify(finishReason)} written as status ${status}; it comes back as ${JSON.stringify(comesBack)}` });
     }
   }
 

@@ -53,7 +53,11 @@ const FIELDS = {
 
 export interface MessagesToItemsArgs {
   messages: readonly ChatMessage[];
-  /** The finish_reason of the choice the assistant messages come from. */
+  /**
+   * The finish_reason of the choice the assistant messages come from (null when
+   * the choice has none): it sets the calls' status (`callStatusOf`). Messages that
+   * come from no choice (a request's history) leave it out: their calls are completed.
+   */
   finishReason?: ChatFinishReason | null;
   /** Gives each item an `id` (e.g. `msg_…`, `fc_…`), placed after its `type`. Without it items have none. */
   itemId?: (item: CanonicalItem, position: number) => string;
@@ -76,7 +80,7 @@ export function messagesToItems({ messages, finishReason, itemId, legacyCounts }
   const context: Context = {
     // A cut-short choice may have cut the arguments too, and a choice with no
     // finish reason never finished: the gate must not run their calls.
-    callStatus: finishReason === null ? "in_progress" : finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed",
+    callStatus: finishReason === undefined ? "completed" : callStatusOf(finishReason),
     legacyCalls: legacyCounts?.calls ?? new Map(),
     legacyOutputs: legacyCounts?.outputs ?? new Map(),
     droppedCalls: new Map(),
@@ -90,6 +94,18 @@ export function messagesToItems({ messages, finishReason, itemId, legacyCounts }
   });
   const value = itemId ? items.map((item, position) => withId(item, itemId(item, position))) : items;
   return { value, losses };
+}
+
+/**
+ * The status of the calls of a choice that ended with this finish_reason, as a
+ * stream's are: only stop, tool_calls and function_call say the choice finished;
+ * null (or none) says it never did; length, content_filter and any reason not
+ * known here say it was cut, arguments perhaps with it.
+ */
+export function callStatusOf(finishReason: unknown): ItemStatus {
+  if (finishReason === null || finishReason === undefined) return "in_progress";
+  if (finishReason === "stop" || finishReason === "tool_calls" || finishReason === "function_call") return "completed";
+  return "incomplete";
 }
 
 interface Context {

@@ -21,7 +21,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
-import { messagesToItems, type LegacyCounts } from "../../adapters/chat-completions/messages-to-items.js";
+import { callStatusOf, messagesToItems, type LegacyCounts } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
@@ -213,10 +213,11 @@ export class JournalNormalizer {
         const choices = Array.isArray(record.choices) ? record.choices : [];
         const choice = choices[0];
         if (!isPlainObject(choice) || !isPlainObject(choice.message)) return { error: "chat.completion has no choice with a message" };
-        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason: choice.finish_reason as ChatFinishReason | null });
+        const finishReason = (choice.finish_reason ?? null) as ChatFinishReason | null;
+        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason });
         const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
         for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
-        const status = choice.finish_reason === null ? "in_progress" : choice.finish_reason === "length" || choice.finish_reason === "content_filter" ? "incomplete" : "completed";
+        const status = callStatusOf(finishReason);
         return parts("chat", converted.value, losses, { response: { id: stringOrUndefined(record.id), status } });
       }
       case "response": {

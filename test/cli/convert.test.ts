@@ -371,7 +371,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
       ],
       stderr: "read 2 lines: 2 records, 0 errors; 1 losses\n",
     });
-    expect(readReport(report)).toEqual([{ line: 2, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "eos" written as status incomplete' }]);
+    expect(readReport(report)).toEqual([{ line: 2, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "eos" written as status incomplete; it comes back as "length"' }]);
   });
 
   test("a stream ends at the first record that is not part of it, and the output keeps the input order", async () => {

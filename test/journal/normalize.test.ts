@@ -254,6 +254,17 @@ describe("a stream with a piece missing never yields a completed call", () => {
       { item: { type: "function_call", call_id: "call_o1", name: "f", arguments: "{}", status: "in_progress" }, provenance: { source: "-", line: 1, index: 0, envelope: "chat", response: { id: "chatcmpl-open", status: "in_progress" } } },
     ]);
   });
+
+  test.each([
+    ["no finish_reason key", "in_progress", undefined],
+    ["a reason not known here", "incomplete", "insufficient_system_resource"],
+    ["an error", "incomplete", "error"],
+    ["tool_calls", "completed", "tool_calls"],
+  ])("a stored chat.completion with %s gives calls the status its stream would: %s", async (_, status, finishReason) => {
+    const choice = { index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "call_f1", type: "function", function: { name: "f", arguments: "{}" } }] }, finish_reason: finishReason };
+    const [record] = await normalize([{ id: "chatcmpl-f", object: "chat.completion", created: 1, model: "m", choices: [choice] }]);
+    expect(record.kind === "items" && record.items.map((entry) => [entry.item.status, entry.provenance.response?.status])).toEqual([[status, status]]);
+  });
 });
 
 describe("stream records that go into no response", () => {

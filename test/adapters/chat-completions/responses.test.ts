@@ -181,7 +181,7 @@ describe("chat.completion to response object", () => {
     };
     const result = toResponse(completion);
     expect(result.value.status).toBe("completed");
-    expect(result.losses).toEqual([{ path: "/choices/0/finish_reason", code: "form_changed", detail: "finish_reason stop written as status completed; it comes back as tool_calls" }]);
+    expect(result.losses).toEqual([{ path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "stop" written as status completed; it comes back as "tool_calls"' }]);
     expect(responseToChatCompletion({ response: result.value }).value.choices[0].finish_reason).toBe("tool_calls");
   });
 
