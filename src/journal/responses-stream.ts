@@ -7,7 +7,8 @@
 // | event                                            | effect                                           |
 // |--------------------------------------------------|--------------------------------------------------|
 // | response.created / .queued / .in_progress        | opens a response (another id closes the last)    |
-// | response.output_item.added                       | opens the item at `output_index`                 |
+// | response.output_item.added                       | opens the item at `output_index`; until its      |
+// |                                                  | `.done`, a `completed` status is in_progress     |
 // | response.function_call_arguments.delta           | appends to the call's arguments                  |
 // | response.function_call_arguments.done            | sets the arguments (the status stays)            |
 // | response.content_part.added / .done              | sets a content part                              |
@@ -81,6 +82,8 @@ interface OpenResponse {
   snapshot?: StreamedResource["snapshot"];
   /** Line of the event that last set the item at each `output_index`. */
   itemLines: Map<number, number>;
+  /** Indexes of items opened by `output_item.added` and not yet done. */
+  unfinished: Set<number>;
 }
 
 export interface ResponsesStreamOptions {
@@ -121,7 +124,7 @@ export class ResponsesStreamAssembler {
     if (this.current && responseId !== undefined && this.current.id !== undefined && this.current.id !== responseId) {
       closed.push(...this.finish());
     }
-    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), byId: new Map<string, Fields>(), losses: [], itemLines: new Map<number, number>() });
+    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), byId: new Map<string, Fields>(), losses: [], itemLines: new Map<number, number>(), unfinished: new Set<number>() });
     open.lastLine = line;
     if (responseId !== undefined) open.id ??= responseId;
     if (typeof response?.status === "string") open.status = response.status;
@@ -156,6 +159,8 @@ export class ResponsesStreamAssembler {
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
           open.items.set(index, item);
           open.itemLines.set(index, line);
+          if (type === "response.output_item.added") open.unfinished.add(index);
+          else open.unfinished.delete(index);
           if (typeof item.id === "string") open.byId.set(item.id, item);
         }
         return closed;
@@ -252,6 +257,16 @@ export class ResponsesStreamAssembler {
 
 function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse {
   const placed = [...open.items.entries()].sort(([a], [b]) => a - b);
+  if (!open.output) {
+    // An item is done only at its `output_item.done`: one the stream added as
+    // completed and never finished may lack the rest of its arguments.
+    for (const [index, item] of placed) {
+      if (!open.unfinished.has(index) || item.status !== "completed") continue;
+      item.status = "in_progress";
+      const detail = "added as completed, but the stream ended before the item was done: it is in_progress";
+      open.losses.push({ line: open.itemLines.get(index)!, path: "/item/status", code: "form_changed", detail });
+    }
+  }
   const source = open.output ?? placed.map(([, item]) => item);
   const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),

@@ -216,6 +216,8 @@ describe("unknown and misplaced events", () => {
   });
 });
 
+const unfinished = (line: number) => ({ line, path: "/item/status", code: "form_changed", detail: "added as completed, but the stream ended before the item was done: it is in_progress" });
+
 describe("several responses in one recording", () => {
   const second = "resp_0b7f2c1e9a4e";
   const answer = { id: MSG, type: "message", status: "completed", content: [{ type: "output_text", annotations: [], text: "Lyon." }], role: "assistant" };
@@ -232,7 +234,18 @@ describe("several responses in one recording", () => {
     const events = [created(), added(0, callOpened), argsDelta(0, "{\"ci"), created(second), added(0, answer)];
     expect(run(events)).toEqual([
       { id: RESP, status: "in_progress", items: [{ ...callOpened, arguments: "{\"ci" }], losses: [], line: 1, lastLine: 3 },
-      { id: second, status: "in_progress", items: [answer], losses: [], line: 4, lastLine: 5 },
+      { id: second, status: "in_progress", items: [{ ...answer, status: "in_progress" }], losses: [unfinished(5)], line: 4, lastLine: 5 },
+    ]);
+  });
+
+  test("an item added as completed is not done until its output_item.done: cut before it, a call is in_progress", () => {
+    const claimed = { ...callOpened, status: "completed" };
+    expect(run([created(), added(0, claimed), argsDelta(0, "{\"city\":\"Paris\"}")])).toEqual([
+      { id: RESP, status: "in_progress", items: [{ ...claimed, arguments: "{\"city\":\"Paris\"}", status: "in_progress" }], losses: [unfinished(2)], line: 1, lastLine: 3 },
+    ]);
+    const done = { type: "response.output_item.done", output_index: 0, item: { ...claimed, arguments: "{\"city\":\"Paris\"}" } };
+    expect(run([created(), added(0, claimed), argsDelta(0, "{\"city\":\"Paris\"}"), done])).toEqual([
+      { id: RESP, status: "in_progress", items: [{ ...claimed, arguments: "{\"city\":\"Paris\"}" }], losses: [], line: 1, lastLine: 4 },
     ]);
   });
 
