@@ -99,7 +99,7 @@ export class StreamRecords {
       for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line));
       this.sse = undefined;
     }
-    if (text.trim() === "") return out;
+    if (isBlank(text)) return out;
     let record: unknown;
     try {
       record = JSON.parse(text);
@@ -213,4 +213,13 @@ function unassembledDetail(envelope: Envelope, line: number, lastLine: number, r
   return envelope === "chat"
     ? `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion`
     : `${one ? "a streaming event" : "streaming events"} of no known type${which} ${one ? "opens" : "open"} no response (ignored, as the specification asks)`;
+}
+
+/**
+ * A line of JSON whitespace only (RFC 8259: space, tab, CR, LF), which holds no
+ * record. `trim()` would also take a no-break space, a form feed or a stray byte
+ * order mark for blank, and the line would vanish instead of failing to parse.
+ */
+function isBlank(text: string): boolean {
+  return text.length === 0 || /^[ \t\r\n]*$/.test(text);
 }

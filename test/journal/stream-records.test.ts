@@ -57,6 +57,11 @@ describe("JSON lines", () => {
     expect(read([userMessage, "", "   ", output])).toEqual([plain(1, userMessage, "chat_message"), plain(4, output, "responses_item")]);
   });
 
+  test("a line of whitespace JSON does not allow (no-break space, form feed, line separator, byte order mark) is an error, not a blank line", () => {
+    const lines = ["\u00a0", "\f", "\u2028", "\ufeff", " \t\r"];
+    expect(read(lines)).toEqual(lines.slice(0, 4).map((text, i) => ({ kind: "error", line: i + 1, detail: `line is not JSON: ${parseError(text)}` })));
+  });
+
   test("a line that is not JSON, and a line the reader did not read, are errors on their lines", () => {
     expect(read(["{not json", { error: "line is longer than 64 bytes (120 bytes); not read" }, userMessage])).toEqual([
       { kind: "error", line: 1, detail: `line is not JSON: ${parseError("{not json")}` },
