@@ -13,6 +13,10 @@
 // |                   | `{ id }` alone is an item_reference                             |
 // | chat_message      | a chat `role` and no `type`                                     |
 // | unknown           | anything else                                                   |
+//
+// A record detected as one of the first six kinds that also has an item's `type`
+// or a Chat `role` is of two kinds at once: `ambiguity` says so, and readers take
+// it as an error on its line.
 
 import { isPlainObject } from "../models/json-value.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
@@ -59,6 +63,48 @@ export function detectRecord(record: unknown): RecordKind {
   if (typeof record.id === "string" && (type === undefined || type === null) && Object.keys(record).length <= 2) return "responses_item";
   return "unknown";
 }
+
+/**
+ * Why a record cannot be read as the kind it was detected as, when it also has
+ * the shape of an item or a Chat message: `{"type":"function_call", …,
+ * "messages":[]}` is a request body with no message and a call at once. Read one
+ * way, the other would go unseen, and a reader that dispatches on `type` or
+ * `role` would see what the gate did not judge; so it is read neither way.
+ */
+export function ambiguity(record: unknown, kind: RecordKind): string | undefined {
+  switch (kind) {
+    case "chat_chunk":
+    case "chat_completion":
+    case "response":
+    case "exchange":
+    case "chat_request":
+    case "responses_request": {
+      const { type, role } = record as Record<string, unknown>;
+      const isItem = typeof type === "string" && (PORTABLE_ITEM_TYPES.has(type) || UNPREFIXED_PROVIDER_ITEM_TYPES.has(type) || type.includes(":"));
+      if (isItem) return `the record has the shape of a ${KIND_NAMES[kind]} and of a "${type}" item; it is read as neither`;
+      if (typeof role === "string" && CHAT_ROLES.has(role)) return `the record has the shape of a ${KIND_NAMES[kind]} and of a Chat ${role} message; it is read as neither`;
+      return undefined;
+    }
+    case "responses_event":
+    case "responses_item":
+    case "chat_message":
+    case "unknown":
+      return undefined;
+    default: {
+      const unknownKind: never = kind;
+      return unknownKind;
+    }
+  }
+}
+
+const KIND_NAMES = {
+  chat_chunk: "chat.completion.chunk",
+  chat_completion: "chat.completion",
+  response: "response object",
+  exchange: "logged {request, response} exchange",
+  chat_request: "Chat request body",
+  responses_request: "Open Responses request body",
+} as const;
 
 /** A message without `type` whose parts are Open Responses parts (`input_text`…) is an item, not a chat message. */
 function isResponsesShapedMessage(record: Record<string, unknown>): boolean {

@@ -8,6 +8,8 @@
 // | SSE `data: [DONE]`                       | nothing: framing, which ends the Chat stream            |
 // | a blank line                             | nothing                                                 |
 // | a line not read, not JSON, SSE data not  | `error`; inside a stream, the stream is damaged         |
+// |   JSON, or a record of two kinds at once  |                                                         |
+// |   (detect.ts, `ambiguity`)               |                                                         |
 // |   JSON                                   |                                                         |
 // | a chunk or event of a reassembled        | nothing until the record that closes its response; then |
 // |   envelope                               |   `response`, with how many records went into it        |
@@ -25,7 +27,7 @@ import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
-import { detectRecord, type RecordKind } from "./detect.js";
+import { ambiguity, detectRecord, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser } from "./sse.js";
@@ -115,6 +117,8 @@ export class StreamRecords {
   /** A record already parsed (a library caller's object, or an SSE payload). */
   pushRecord(record: unknown, line: number): JournalRecord[] {
     const recordKind = detectRecord(record);
+    const ambiguous = ambiguity(record, recordKind);
+    if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
     const plain: JournalRecord | undefined = reassembled === undefined ? { kind: "plain", line, record, recordKind } : undefined;

@@ -70,6 +70,22 @@ describe("JSON lines", () => {
     ]);
   });
 
+  test("a record of two kinds at once is an error on its line, read neither way", () => {
+    const call = { type: "function_call", call_id: "call_1", name: "f", arguments: "{\"region\":\"global\"}", status: "completed" };
+    const records = [
+      { ...call, messages: [] },
+      { ...call, object: "response", output: [] },
+      { ...call, object: "chat.completion.chunk", choices: [] },
+      { model: "m", messages: [userMessage], role: "assistant", tool_calls: [] },
+    ];
+    expect(read(records)).toEqual([
+      { kind: "error", line: 1, detail: 'the record has the shape of a Chat request body and of a "function_call" item; it is read as neither' },
+      { kind: "error", line: 2, detail: 'the record has the shape of a response object and of a "function_call" item; it is read as neither' },
+      { kind: "error", line: 3, detail: 'the record has the shape of a chat.completion.chunk and of a "function_call" item; it is read as neither' },
+      { kind: "error", line: 4, detail: "the record has the shape of a Chat request body and of a Chat assistant message; it is read as neither" },
+    ]);
+  });
+
   test("a record of no known kind is a plain record for the reader to judge", () => {
     expect(read([{ hello: "world" }])).toEqual([plain(1, { hello: "world" }, "unknown")]);
   });
