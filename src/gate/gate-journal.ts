@@ -2,6 +2,7 @@
 // verdict (with the schema of its tool), then the journal-wide checks attach
 // their findings. Any finding blocks, like a blocking verdict.
 import type { JournalItem } from "../models/journal-item.js";
+import type { Loss } from "../models/loss.js";
 import { GateHalves } from "./gate-halves.js";
 import { PreparedGate } from "./prepared-gate.js";
 import type { SchemaCache, ToolSchema } from "./schema.js";
@@ -30,6 +31,8 @@ export interface GateInput {
   line: number;
   items: readonly JournalItem[];
   request?: Record<string, unknown>;
+  /** What the normalizer could not carry: a tool call it gave no item for blocks the line. */
+  losses?: readonly Loss[];
 }
 
 /**

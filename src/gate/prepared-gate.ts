@@ -25,14 +25,15 @@ export interface GateRecord {
 
 /**
  * A record whose items know what the tools in force say of them: the schema of
- * each call's tool, and whether its name may run. `requestError` when the
- * record's request body had tools that cannot be read (the tools in force then
- * stay as they were).
+ * each call's tool, and whether its name may run. `recordError` when the line
+ * holds something that was not checked: a request body's tools that cannot be
+ * read (the tools in force then stay as they were), or a tool call that gave no
+ * item. It makes a blocked line of its own, before the record's items.
  */
 export interface PreparedRecord {
   source?: string;
   line: number;
-  requestError?: string;
+  recordError?: string;
   items: PreparedItem[];
 }
 
@@ -66,7 +67,7 @@ export class PreparedGate {
 
   /** The items of one record; returns the records whose findings are final. */
   push(prepared: PreparedRecord): GateRecord[] {
-    const records = prepared.requestError !== undefined ? this.error(prepared.source, prepared.line, prepared.requestError) : [];
+    const records = prepared.recordError !== undefined ? this.error(prepared.source, prepared.line, prepared.recordError) : [];
     if (prepared.items.length === 0) return records;
     // Built field by field: a spread per item is a measurable share of the gate's time.
     const gated = prepared.items.map((item): GatedItem => ({ item: item.item, provenance: item.provenance, verdict: replayGate(item.item, item.schema, this.gateOptions), notAllowed: item.notAllowed }));

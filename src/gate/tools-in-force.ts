@@ -22,19 +22,24 @@ export class ToolsInForce {
   }
 
   prepare(input: GateInput): PreparedRecord {
-    let requestError: string | undefined;
+    const errors: string[] = [];
     if (input.request) {
       try {
         this.registry.addRequestBody(input.request, `line ${input.line}`);
       } catch (error) {
         // A request whose tools cannot be read leaves the registry as it was; its
         // calls then meet the tools in force, and the line is reported.
-        requestError = (error as Error).message;
+        errors.push((error as Error).message);
       }
+    }
+    // A tool call the normalizer could not make an item of (no type, a custom
+    // call…) has no verdict: the line says so, blocked, rather than nothing.
+    for (const loss of input.losses ?? []) {
+      if (loss.code === "unsupported_tool_call") errors.push(`a tool call that was not checked, since it gave no item: ${loss.detail} (at ${loss.path})`);
     }
     const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem)) };
     if (input.source !== undefined) prepared.source = input.source;
-    if (requestError !== undefined) prepared.requestError = requestError;
+    if (errors.length > 0) prepared.recordError = errors.join("; ");
     return prepared;
   }
 

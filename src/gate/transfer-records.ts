@@ -18,7 +18,7 @@
 // when a replay target's checks (`gate --for`), which read every field, are on.
 //
 // Layout, value by value (a mask says which of the optional values follow):
-//   record:  tag (RECORD | REQUEST_ERROR | ERROR_LINE), source, line, [requestError | detail], item count
+//   record:  tag (RECORD | RECORD_ERROR | ERROR_LINE), source, line, [recordError | detail], item count
 //   item:    field mask (or WHOLE, then the item), the fields present, [content part types]
 //   then:    provenance mask, [source], [line], index, envelope, [response id, response status]
 //   then:    [schema number], [notAllowed]
@@ -41,7 +41,7 @@ const PROVENANCE_LINE = 2;
 const PROVENANCE_RESPONSE = 4;
 
 const RECORD = 0;
-const REQUEST_ERROR = 1;
+const RECORD_ERROR = 1;
 const ERROR_LINE = 2;
 const NO_SOURCE = -1;
 
@@ -77,8 +77,8 @@ export class RecordEncoder {
 
   add(record: PreparedRecord): void {
     const values = this.pending.values;
-    if (record.requestError === undefined) values.push(RECORD, this.sourceNumber(record.source), record.line);
-    else values.push(REQUEST_ERROR, this.sourceNumber(record.source), record.line, record.requestError);
+    if (record.recordError === undefined) values.push(RECORD, this.sourceNumber(record.source), record.line);
+    else values.push(RECORD_ERROR, this.sourceNumber(record.source), record.line, record.recordError);
     values.push(record.items.length);
     for (const item of record.items) this.addItem(values, item, record);
   }
@@ -194,7 +194,7 @@ function decodeValues(values: readonly unknown[], sources: readonly string[], sc
     }
     const record: TransferredRecord & { kind: "items" } = { kind: "items", line, items: [] };
     if (source !== undefined) record.source = source;
-    if (tag === REQUEST_ERROR) record.requestError = values[at++] as string;
+    if (tag === RECORD_ERROR) record.recordError = values[at++] as string;
     const count = values[at++] as number;
     for (let i = 0; i < count; i++) {
       let item: unknown;

@@ -132,6 +132,18 @@ describe("lines and records written to break the gate", () => {
     Buffer.from("x".repeat(2_000) + "\n"),
     Buffer.from(JSON.stringify(call("call_last", '{"region":"amer"}'))),
   ]);
+  test("a tool call that gives no item blocks its line, in one thread and in two", async () => {
+    const untyped = { role: "assistant", content: null, tool_calls: [{ id: "call_u", function: { name: "get_latest_sales_report", arguments: '{"region":"mars"}' } }] };
+    const run = await expectSameBothWays(jsonl(untyped, call("call_ok", '{"region":"apac"}')), { schema: salesSchema });
+    expect(run.counts).toEqual({ lines: 2, items: 1, errors: 1, blocked: 1 });
+    expect(JSON.parse(run.text.split("\n")[0])).toMatchObject({
+      line: 1,
+      reason: "error",
+      blocked: true,
+      detail: "a tool call that was not checked, since it gave no item: a tool call without its function or custom body has nothing to carry (at /tool_calls/0)",
+    });
+  });
+
   test("one source, in chunks of every size", async () => {
     for (const chunkBytes of [1, 5, 64, 4096]) await expectSameBothWays(hostile, { schema: salesSchema, chunkBytes, maxLineBytes: 1_000 });
   });

@@ -51,11 +51,11 @@ describe("a record after the crossing", () => {
   test("keeps a record's error lines and request errors in their places", () => {
     const encoder = new RecordEncoder(SOURCES, false);
     encoder.addError("-", 1, "line is not JSON");
-    encoder.add({ source: "-", line: 2, requestError: "line 2: tools is not an array", items: [] });
+    encoder.add({ source: "-", line: 2, recordError: "line 2: tools is not an array", items: [] });
     encoder.addError(undefined, 3, "no source");
     expect(new RecordDecoder(SOURCES).decode(structuredClone(encoder.take()))).toEqual([
       { kind: "error", source: "-", line: 1, detail: "line is not JSON" },
-      { kind: "items", source: "-", line: 2, requestError: "line 2: tools is not an array", items: [] },
+      { kind: "items", source: "-", line: 2, recordError: "line 2: tools is not an array", items: [] },
       { kind: "error", line: 3, detail: "no source" },
     ]);
   });
@@ -120,7 +120,7 @@ describe("gating after the crossing", () => {
   const schema = fc.option(fc.constantFrom<ToolSchema>(true, false, { type: "object", required: ["q"] }, { type: "object", properties: { q: { pattern: "^x$" } } }), { nil: undefined });
   const notAllowed = fc.option(fc.oneof(fc.constant(null), fc.constant("tool_choice of line 1 allows only \"g\"")), { nil: undefined });
   const records = fc.array(
-    fc.record({ items: fc.array(fc.record({ item, response, schema, notAllowed }), { maxLength: 4 }), requestError: fc.option(fc.constant("line 1: tools is not an array"), { nil: undefined }) }),
+    fc.record({ items: fc.array(fc.record({ item, response, schema, notAllowed }), { maxLength: 4 }), recordError: fc.option(fc.constant("line 1: tools is not an array"), { nil: undefined }) }),
     { maxLength: 12 },
   );
 
@@ -130,7 +130,7 @@ describe("gating after the crossing", () => {
         const prepared: PreparedRecord[] = generated.map((record, line) => ({
           source: "a.jsonl",
           line: line + 1,
-          ...(record.requestError ? { requestError: record.requestError } : {}),
+          ...(record.recordError ? { recordError: record.recordError } : {}),
           items: record.items.map((entry, index) => ({
             item: entry.item as PreparedRecord["items"][number]["item"],
             provenance: provenance(line + 1, index, entry.response),
