@@ -52,8 +52,10 @@ Options:
                    one, where a second thread costs more to start than it saves
   -h, --help       show this help
 
-Reads stdin when no FILE is given or FILE is "-". A line that is not JSON is a
-blocked error record; a JSON object of no known kind is gated as it is.
+Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, a
+record of two kinds at once (a function_call item with a "messages" array), and
+a line with a tool call that gives no item (no type, a custom call) are blocked
+error records; a JSON object of no known kind is gated as it is.
 Exit status: 0 nothing blocked, 1 some item blocked, 2 usage error or
 unreadable input.
 
