@@ -203,10 +203,11 @@ export class JournalNormalizer {
     };
   }
 
-  private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string): RecordParts | { error: string } {
+  /** `legacyCounts`: legacy calls counted so far in the same exchange, so that its response's calls number on from its request's. */
+  private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string, legacyCounts?: LegacyCounts): RecordParts | { error: string } {
     switch (kind) {
       case "chat_request": {
-        const converted = messagesToItems({ messages: record.messages as ChatMessage[] });
+        const converted = messagesToItems({ messages: record.messages as ChatMessage[], legacyCounts });
         return parts("chat", converted.value, prefixLosses(`${at}/messages`, converted.losses), { request: record });
       }
       case "chat_completion": {
@@ -214,7 +215,7 @@ export class JournalNormalizer {
         const choice = choices[0];
         if (!isPlainObject(choice) || !isPlainObject(choice.message)) return { error: "chat.completion has no choice with a message" };
         const finishReason = (choice.finish_reason ?? null) as ChatFinishReason | null;
-        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason });
+        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason, legacyCounts });
         const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
         for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
         const status = callStatusOf(finishReason);
@@ -245,8 +246,11 @@ export class JournalNormalizer {
         const responseKind = detectRecord(response);
         if (requestKind !== "chat_request" && requestKind !== "responses_request") return { error: `exchange request is ${requestKind === "unknown" ? "of no known kind" : `a ${requestKind}`}, not a request body` };
         if (responseKind !== "chat_completion" && responseKind !== "response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
-        const requestParts = this.partsOf(request, requestKind, `${at}/request`);
-        const responseParts = this.partsOf(response, responseKind, `${at}/response`);
+        // The response continues the request's conversation: a legacy call it makes
+        // is numbered after the request's, as the next request, replaying both, numbers it.
+        const legacyCounts: LegacyCounts = { calls: new Map(), outputs: new Map() };
+        const requestParts = this.partsOf(request, requestKind, `${at}/request`, legacyCounts);
+        const responseParts = this.partsOf(response, responseKind, `${at}/response`, legacyCounts);
         if ("error" in requestParts) return requestParts;
         if ("error" in responseParts) return responseParts;
         const combined = parts(requestParts.envelope, [...requestParts.items, ...responseParts.items], [...requestParts.losses, ...responseParts.losses], {

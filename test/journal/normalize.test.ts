@@ -297,4 +297,24 @@ describe("legacy function calls in loose Chat messages", () => {
       ["function_call_output", "legacy_2_get_weather"],
     ]);
   });
+
+  test("in logged exchanges, a response's call is numbered after its request's, as the next request numbers it", async () => {
+    const user = (content: string) => ({ role: "user", content });
+    const legacy = (city: string) => ({ role: "assistant", content: null, function_call: { name: "get_weather", arguments: `{"city":"${city}"}` } });
+    const answer = (content: string) => ({ role: "function", name: "get_weather", content });
+    const completion = (message: object) => ({ id: "chatcmpl-l", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message, finish_reason: "function_call" }] });
+    const history = [user("Paris?"), legacy("Paris"), answer("sunny"), user("Rome?")];
+    const records = await normalize([
+      { request: { model: "m", messages: history.slice(0, 1) }, response: completion(legacy("Paris")) },
+      { request: { model: "m", messages: history }, response: completion(legacy("Rome")) },
+      { request: { model: "m", messages: [...history, legacy("Rome"), answer("rainy")] }, response: completion({ role: "assistant", content: "Done." }) },
+    ]);
+    expect(records.map((record) => record.kind === "items" && record.repeated)).toEqual([0, 2, 5]);
+    expect(itemsOf(records).flatMap((item) => ("call_id" in item ? [[item.type, item.call_id]] : []))).toEqual([
+      ["function_call", "legacy_1_get_weather"],
+      ["function_call_output", "legacy_1_get_weather"],
+      ["function_call", "legacy_2_get_weather"],
+      ["function_call_output", "legacy_2_get_weather"],
+    ]);
+  });
 });
