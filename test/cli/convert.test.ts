@@ -74,6 +74,22 @@ describe("orbridge convert --to responses", () => {
     });
   });
 
+  test("legacy calls of one name in two turns get two call_ids, each paired with its answer", async () => {
+    const legacy = (city: string) => ({ role: "assistant", content: null, function_call: { name: "get_weather", arguments: `{"city":"${city}"}` } });
+    const stdin = lines(
+      { role: "user", content: "Paris?" },
+      legacy("Paris"),
+      { role: "function", name: "get_weather", content: "sunny" },
+      { role: "user", content: "Rome?" },
+      legacy("Rome"),
+      { role: "function", name: "get_weather", content: "rainy" },
+    );
+    const result = await runOrbridge(["convert", "--to", "responses"], stdin);
+    const callIds = result.stdout.trim().split("\n").map((line) => JSON.parse(line).call_id).filter((callId) => callId !== undefined);
+    expect(callIds).toEqual(["legacy_1_get_weather", "legacy_1_get_weather", "legacy_2_get_weather", "legacy_2_get_weather"]);
+    expect(result.code).toBe(0);
+  });
+
   test("a request body stays one request body and a completion becomes one response object", async () => {
     const stdin = lines(golden("body-response-format-json-schema", "chat.json"), golden("completion-refusal", "chat.json"));
     expect(await runOrbridge(["convert", "--to", "responses", "-"], stdin)).toEqual({
