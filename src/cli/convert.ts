@@ -273,8 +273,11 @@ function startsTurn(record: unknown): boolean {
   return isPlainObject(record) && (record.role === "user" || record.role === "system" || record.role === "developer");
 }
 
-/** A run of loose messages (to items) or items (to messages), each loss sent back to its own line. */
-/** `legacyCounts`: the journal's legacy calls so far, so that runs of one journal never give two calls one synthesized call_id. */
+/**
+ * A run of loose messages (to items) or items (to messages), each loss sent back
+ * to its own line. `legacyCounts`: the journal's legacy calls so far, so that two
+ * runs never give two calls one synthesized call_id.
+ */
 function convertRun(run: readonly Pending[], target: Envelope, legacyCounts: LegacyCounts): Emitted {
   let converted: Converted<unknown[]>;
   try {

@@ -8,9 +8,8 @@
 // | SSE `data: [DONE]`                       | nothing: framing, which ends the Chat stream            |
 // | a blank line                             | nothing                                                 |
 // | a line not read, not JSON, SSE data not  | `error`; inside a stream, the stream is damaged         |
-// |   JSON, or a record of two kinds at once  |                                                         |
+// |   JSON, or a record of two kinds at once |                                                         |
 // |   (detect.ts, `ambiguity`)               |                                                         |
-// |   JSON                                   |                                                         |
 // | a chunk or event of a reassembled        | nothing until the record that closes its response; then |
 // |   envelope                               |   `response`, with how many records went into it        |
 // | a stream record the assembler rejects    | `rejected`; the stream is damaged, unless told not to   |
