@@ -35,7 +35,7 @@ export class ToolsInForce {
     // A tool call the normalizer could not make an item of (no type, a custom
     // call…) has no verdict: the line says so, blocked, rather than nothing.
     for (const loss of input.losses ?? []) {
-      if (loss.code === "unsupported_tool_call") errors.push(`a tool call that was not checked, since it gave no item: ${loss.detail} (at ${loss.path})`);
+      if (loss.code === "unsupported_tool_call") errors.push(`not checked, since it gave no item: ${loss.detail}${loss.path === "" ? "" : ` (at ${loss.path})`}`);
     }
     const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem)) };
     if (input.source !== undefined) prepared.source = input.source;

@@ -140,7 +140,7 @@ describe("lines and records written to break the gate", () => {
       line: 1,
       reason: "error",
       blocked: true,
-      detail: "a tool call that was not checked, since it gave no item: a tool call without its function or custom body has nothing to carry (at /tool_calls/0)",
+      detail: "not checked, since it gave no item: a tool call without its function or custom body has nothing to carry (at /tool_calls/0)",
     });
   });
 
