@@ -30,6 +30,7 @@ import type {
   ChatUserPart,
 } from "../../src/models/chat-completions.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
+import { describeValue } from "../../src/models/json-value.js";
 import type {
   AssistantContentPartParam,
   CanonicalItem,
@@ -187,13 +188,13 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
   // A known field in a shape no Chat message has: what it held cannot be read as
   // calls or a refusal, so it goes as a loss rather than unseen.
   if (isPresent(message.tool_calls) && !Array.isArray(message.tool_calls)) {
-    losses.push(lossAt([...at, "tool_calls"], "unsupported_tool_call", `tool_calls is ${describe(message.tool_calls)}, not an array of calls: no call is read from it`));
+    losses.push(lossAt([...at, "tool_calls"], "unsupported_tool_call", `tool_calls is ${describeValue(message.tool_calls)}, not an array of calls: no call is read from it`));
   }
   if (isPresent(message.function_call) && legacyCall === undefined) {
-    losses.push(lossAt([...at, "function_call"], "unsupported_tool_call", `function_call is ${describe(message.function_call)}, not an object with a name and arguments: no call is read from it`));
+    losses.push(lossAt([...at, "function_call"], "unsupported_tool_call", `function_call is ${describeValue(message.function_call)}, not an object with a name and arguments: no call is read from it`));
   }
   if (isPresent(message.refusal) && typeof message.refusal !== "string") {
-    losses.push(lossAt([...at, "refusal"], "unsupported_field", `refusal is ${describe(message.refusal)}, not text: it has no item form`));
+    losses.push(lossAt([...at, "refusal"], "unsupported_field", `refusal is ${describeValue(message.refusal)}, not text: it has no item form`));
   }
   const items: CanonicalItem[] = [];
   const content = assistantContent(message, at, toolCalls.length > 0 || legacyCall !== undefined, losses);
@@ -318,13 +319,6 @@ function flatCitations(annotations: readonly unknown[], at: PointerTokens, losse
     });
   });
   return flat;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function functionCall(callId: string, name: string, args: string, status: ItemStatus): CanonicalItem {

@@ -173,8 +173,6 @@ function mergeAssistantMessages(messages: readonly ChatMessage[], items: readonl
     for (const index of messageIndexes.slice(1)) {
       losses.push({ path: pointer("output", index), code: "form_changed", detail: "merged into the first assistant message (a completion holds one); texts joined by a blank line" });
     }
-  }
-  if (assistants.length > 1) {
     // The merged content is one string, which holds no refusal part: a refusal
     // part joins the message's own refusal, where Chat keeps refusals.
     items.forEach((item, index) => {

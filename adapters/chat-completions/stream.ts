@@ -32,7 +32,7 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
-import { messagesToItems } from "./messages-to-items.js";
+import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 
 type Fields = Record<string, unknown>;
 
@@ -257,7 +257,7 @@ function assemble(open: OpenCompletion): AssembledResponse {
   let items: CanonicalItem[] = [];
   let status: string | undefined;
   if (first) {
-    status = statusOf(first.finishReason);
+    status = callStatusOf(first.finishReason);
     const converted = convertChoice(first, status);
     items = converted.items;
     losses.push(...converted.losses);
@@ -284,14 +284,6 @@ function completionOf(fields: StreamedCompletion["fields"], first: ChoiceState |
   if (first?.finishReason !== undefined && first.finishOrigin) completion.finish = { value: first.finishReason, line: first.finishOrigin.line, position: first.finishOrigin.position };
   if (usage) completion.usage = usage;
   return completion;
-}
-
-function statusOf(finishReason: string | undefined): string {
-  if (finishReason === undefined) return "in_progress";
-  if (finishReason === "stop" || finishReason === "tool_calls" || finishReason === "function_call") return "completed";
-  // length, content_filter, and any reason this project does not know: the
-  // output may be cut, so nothing in it counts as finished.
-  return "incomplete";
 }
 
 /** The message the non-streamed API would have returned for this choice, as items. */

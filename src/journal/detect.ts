@@ -54,10 +54,8 @@ export function detectRecord(record: unknown): RecordKind {
   if (isPlainObject(record.request) && isPlainObject(record.response)) return "exchange";
   if (Array.isArray(record.messages)) return "chat_request";
   if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return "responses_request";
-  if (typeof type === "string" && (PORTABLE_ITEM_TYPES.has(type) || UNPREFIXED_PROVIDER_ITEM_TYPES.has(type) || type.includes(":"))) {
-    return "responses_item";
-  }
-  if (typeof record.role === "string" && CHAT_ROLES.has(record.role) && type === undefined) {
+  if (namesItem(type)) return "responses_item";
+  if (isChatRole(record.role) && type === undefined) {
     return isResponsesShapedMessage(record) ? "responses_item" : "chat_message";
   }
   if (typeof record.id === "string" && (type === undefined || type === null) && Object.keys(record).length <= 2) return "responses_item";
@@ -80,9 +78,8 @@ export function ambiguity(record: unknown, kind: RecordKind): string | undefined
     case "chat_request":
     case "responses_request": {
       const { type, role } = record as Record<string, unknown>;
-      const isItem = typeof type === "string" && (PORTABLE_ITEM_TYPES.has(type) || UNPREFIXED_PROVIDER_ITEM_TYPES.has(type) || type.includes(":"));
-      if (isItem) return `the record has the shape of a ${KIND_NAMES[kind]} and of a "${type}" item; it is read as neither`;
-      if (typeof role === "string" && CHAT_ROLES.has(role)) return `the record has the shape of a ${KIND_NAMES[kind]} and of a Chat ${role} message; it is read as neither`;
+      if (namesItem(type)) return `the record has the shape of a ${KIND_NAMES[kind]} and of a "${type}" item; it is read as neither`;
+      if (isChatRole(role)) return `the record has the shape of a ${KIND_NAMES[kind]} and of a Chat ${role} message; it is read as neither`;
       return undefined;
     }
     case "responses_event":
@@ -105,6 +102,15 @@ const KIND_NAMES = {
   chat_request: "Chat request body",
   responses_request: "Open Responses request body",
 } as const;
+
+/** A `type` that makes a record an item: one of the spec's, a provider's without its slug, or a prefixed one. */
+function namesItem(type: unknown): type is string {
+  return typeof type === "string" && (PORTABLE_ITEM_TYPES.has(type) || UNPREFIXED_PROVIDER_ITEM_TYPES.has(type) || type.includes(":"));
+}
+
+function isChatRole(role: unknown): role is string {
+  return typeof role === "string" && CHAT_ROLES.has(role);
+}
 
 /** A message without `type` whose parts are Open Responses parts (`input_text`…) is an item, not a chat message. */
 function isResponsesShapedMessage(record: Record<string, unknown>): boolean {

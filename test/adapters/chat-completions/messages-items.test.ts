@@ -196,7 +196,7 @@ describe("messagesToItems, input its envelope forbids", () => {
       ],
       losses: [
         { path: "/0/tool_calls", code: "unsupported_tool_call", detail: "tool_calls is an object, not an array of calls: no call is read from it" },
-        { path: "/1/function_call", code: "unsupported_tool_call", detail: "function_call is a string, not an object with a name and arguments: no call is read from it" },
+        { path: "/1/function_call", code: "unsupported_tool_call", detail: 'function_call is "{\\"name\\":\\"f\\",\\"arguments\\":\\"{}\\"}", not an object with a name and arguments: no call is read from it' },
         { path: "/2/refusal", code: "unsupported_field", detail: "refusal is an object, not text: it has no item form" },
       ],
     });
