@@ -1,5 +1,6 @@
 // Dispatches a command line to its command and turns a usage error into its one
 // line on stderr and exit 2. Returns the exit code; only main.ts exits.
+import { readFileSync } from "node:fs";
 import type { Command, CommandName } from "./command.js";
 import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 
@@ -25,11 +26,31 @@ ${Object.entries(COMMANDS)
   .map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`)
   .join("\n")}
 
-Run "orbridge COMMAND --help" for a command's options and examples.
+Run "orbridge help COMMAND" (or "orbridge COMMAND --help") for a command's
+options and examples; "orbridge --version" prints the version.
 `;
+
+/** The package's version, read from its package.json (one level further up once compiled into dist/). */
+function packageVersion(): string {
+  for (const relative of ["../../package.json", "../../../package.json"]) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), "utf8")) as { name?: unknown; version?: unknown };
+      if (manifest.name === "orbridge" && typeof manifest.version === "string") return manifest.version;
+    } catch {
+      // Not at this depth: try the next.
+    }
+  }
+  return "unknown";
+}
 
 export async function runCli(argv: readonly string[], io: CommandIO): Promise<ExitCode> {
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-V") {
+    await write(io.stdout, `orbridge ${packageVersion()}\n`);
+    return 0;
+  }
+  // `help COMMAND` is the command's own --help.
+  if (name === "help" && rest.length > 0) return runCli([rest[0], "--help"], io);
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     await write(name === undefined ? io.stderr : io.stdout, USAGE);
     return name === undefined ? 2 : 0;

@@ -1,6 +1,7 @@
 // The entry's list of commands: every command, with its summary, without loading
 // any of them (each brings its own dependencies; the list is shown on every bare
 // `orbridge` and `--help`, and must cost none of their start-up).
+import { readFileSync } from "node:fs";
 import { describe, expect, test, vi } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 
@@ -39,5 +40,22 @@ describe("the list of commands", () => {
     const result = await runOrbridge(["schema"]);
     expect(result.code).toBe(0);
     expect(loaded).toEqual(["schema"]);
+  });
+});
+
+describe("help and version", () => {
+  test("help COMMAND prints that command's own --help, exit 0", async () => {
+    const viaHelp = await runOrbridge(["help", "gate"]);
+    const viaOption = await runOrbridge(["gate", "--help"]);
+    expect(viaHelp).toEqual(viaOption);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toMatch(/^Usage: orbridge gate /);
+  });
+  test("help of an unknown command is the unknown-command error, exit 2", async () => {
+    expect(await runOrbridge(["help", "nope"])).toEqual({ code: 2, stdout: "", stderr: 'orbridge: unknown command "nope" (orbridge --help lists them)\n' });
+  });
+  test("--version prints the package's version on stdout, exit 0", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(await runOrbridge(["--version"])).toEqual({ code: 0, stdout: `orbridge ${version}\n`, stderr: "" });
   });
 });
