@@ -1,17 +1,58 @@
-// The conversation so far, as keys of its items, so that the normalizer can tell
-// when a request replays it (logged exchanges send the whole history each time)
-// and emit only what is new. Memory stays bounded: past a size the conversation
-// is no longer followed, and a request that replays it is then emitted whole
-// rather than guessed at.
+// The conversation so far, as the meaning of each of its items, so that the
+// normalizer can tell when a request replays it (logged exchanges send the whole
+// history each time) and emit only what is new. Memory stays bounded: past a
+// size the conversation is no longer followed, and a request that replays it is
+// then emitted whole rather than guessed at.
+//
+// | field of an item       | a replayed item matches when                                  |
+// |------------------------|---------------------------------------------------------------|
+// | `id`, `status`         | it leaves the field out, or has the same value                |
+// | `arguments` (a string) | it is the same JSON value (members in any order, any spacing), |
+// |                        |   or, when either is not JSON or names a member twice, the    |
+// |                        |   same string                                                 |
+// | every other field      | it has the same value: the same fields, nested at any depth,  |
+// |                        |   whatever their order                                        |
+//
+// Recordings replay output items as input items that drop `status` (pydantic-ai)
+// or both `id` and `status`, and Python SDKs write the arguments again with
+// their own spacing; nothing else is dropped or rewritten in a faithful replay.
+// An item that differs in anything else is new, and is emitted for the gate to
+// judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
+import { jsonTextMeaning, jsonValueMeaning } from "./json-meaning.js";
 
 const MAX_CONVERSATION_ITEMS = 10_000;
 const MAX_CONVERSATION_CHARS = 16 * 1024 * 1024;
 
+/** An item as the conversation remembers it. */
+interface SeenItem {
+  /**
+   * The item as JSON.stringify writes it: a replay written the same is the same
+   * item, with no more work. Undefined for an item too deep to write, which no
+   * replay matches.
+   */
+  text: string | undefined;
+  /**
+   * False when the text holds a number a lossless parser kept exactly: such a
+   * number is an object that JSON.stringify writes as it writes a plain object
+   * with the same fields, so the same text does not prove the same item.
+   */
+  textTells: boolean;
+  /** Its meaning, worked out the first time a replay is not written the same. */
+  meaning?: ItemMeaning;
+}
+
+interface ItemMeaning {
+  /** Every field but `id` and `status`, canonically written. */
+  body: string;
+  id?: string;
+  status?: string;
+}
+
 export class ConversationSoFar {
-  private keys: string[] = [];
-  /** Characters held in `keys`. */
+  private seen: SeenItem[] = [];
+  /** Characters held in `seen`. */
   private size = 0;
   /** Set once the conversation outgrew the limits: nothing is recognised as repeated until it restarts. */
   private lost = false;
@@ -19,20 +60,21 @@ export class ConversationSoFar {
   /** How many leading items of a request repeat the conversation so far. */
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
-    if (this.lost || this.keys.length === 0 || this.keys.length > count) return 0;
-    for (let i = 0; i < this.keys.length; i++) if (conversationKey(items[i]) !== this.keys[i]) return 0;
-    return this.keys.length;
+    if (this.lost || this.seen.length === 0 || this.seen.length > count) return 0;
+    for (let i = 0; i < this.seen.length; i++) if (!replays(items[i], this.seen[i])) return 0;
+    return this.seen.length;
   }
 
   /** Items that continue the conversation. */
   extend(items: readonly CanonicalItem[]): void {
     if (this.lost) return;
     for (const item of items) {
-      const key = conversationKey(item);
-      this.keys.push(key);
-      this.size += key.length;
+      const text = textOf(item);
+      // Where the text cannot tell, the meaning is worked out now, from the item itself.
+      this.seen.push(text?.includes(LOSSLESS_NUMBER) ? { text, textTells: false, meaning: meaningOf(item) } : { text, textTells: true });
+      this.size += text?.length ?? 1;
     }
-    if (this.keys.length > MAX_CONVERSATION_ITEMS || this.size > MAX_CONVERSATION_CHARS) this.forget(true);
+    if (this.seen.length > MAX_CONVERSATION_ITEMS || this.size > MAX_CONVERSATION_CHARS) this.forget(true);
   }
 
   /** A request carries the whole history: the conversation starts again from it. */
@@ -41,57 +83,54 @@ export class ConversationSoFar {
   }
 
   private forget(lost: boolean): void {
-    this.keys = [];
+    this.seen = [];
     this.size = 0;
     this.lost = lost;
   }
 }
 
-/**
- * The identity of an item within a conversation, stable across replays: a replay
- * may add an `id` or drop a `status`, but keeps the call_id, role and content.
- * Each key is a tag and its fields, each field written with its kind and length,
- * so that no item can be written to take another's key: a key that matches
- * makes the normalizer leave a call out as already seen, and the gate never
- * judges it.
- */
-function conversationKey(item: unknown): string {
-  if (!isPlainObject(item)) return "v" + field(item);
-  switch (item.type) {
-    case "function_call":
-      return "c" + field(item.call_id) + field(item.name) + field(item.arguments);
-    case "function_call_output":
-      return "o" + field(item.call_id) + field(item.output);
-    case "message":
-    case undefined:
-      return "m" + field(item.role) + field(textOf(item.content));
-    case "reasoning":
-      return "r" + field(item.id ?? item.encrypted_content);
-    default:
-      return "i" + field(item.type) + (item.id === undefined ? field(item) : field(item.id));
-  }
+const LOSSLESS_NUMBER = '"isLosslessNumber":true';
+
+/** Whether `item` replays `seen`: written the same, or the same body with no id or status of its own that `seen` lacks. */
+function replays(item: unknown, seen: SeenItem): boolean {
+  if (seen.text === undefined) return false;
+  const text = textOf(item);
+  if (text === undefined) return false;
+  if (text === seen.text && seen.textTells) return true;
+  const replay = meaningOf(item);
+  if (seen.textTells && !("meaning" in seen)) seen.meaning = meaningOf(JSON.parse(seen.text));
+  if (replay === undefined || seen.meaning === undefined || replay.body !== seen.meaning.body) return false;
+  if (replay.id !== undefined && replay.id !== seen.meaning.id) return false;
+  return replay.status === undefined || replay.status === seen.meaning.status;
 }
 
-/** Keys given to values too deep to serialize, each its own. */
-let unmatched = 0;
-
-/** One field of a key: a string as it is, any other value as JSON, each after its kind and length. */
-function field(value: unknown): string {
-  if (typeof value === "string") return `s${value.length}:${value}`;
-  if (value === undefined) return "u";
-  let json: string | undefined;
+/** The item as JSON; undefined when it is too deep to write (or is not JSON at all). */
+function textOf(item: unknown): string | undefined {
   try {
-    json = JSON.stringify(value);
+    return JSON.stringify(item);
   } catch {
-    // Too deep to serialize: a key that matches nothing, so the item is never taken for a repeat.
-    return `x${(unmatched += 1)}:`;
+    return undefined;
   }
-  return json === undefined ? "u" : `j${json.length}:${json}`;
 }
 
-/** The text of a content field, whatever its form (string or parts). */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((part) => (isPlainObject(part) ? String(part.text ?? part.refusal ?? part.image_url ?? "") : "")).join("");
+/** The meaning of an item; undefined when it is too deep to compare. */
+function meaningOf(item: unknown): ItemMeaning | undefined {
+  try {
+    if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
+    const { id, status, arguments: args, ...rest } = item;
+    // The arguments are written apart, tagged with how they compare: as a JSON
+    // value (J) or, when they have no single meaning, as the string they are (S).
+    let argumentsField = "";
+    if (typeof args === "string") {
+      const meaning = jsonTextMeaning(args);
+      argumentsField = meaning === undefined ? "S" + JSON.stringify(args) : "J" + meaning;
+    } else if (args !== undefined) argumentsField = "V" + jsonValueMeaning(args);
+    return {
+      body: "o" + jsonValueMeaning(rest) + argumentsField,
+      ...(id !== undefined ? { id: jsonValueMeaning(id) } : {}),
+      ...(status !== undefined ? { status: jsonValueMeaning(status) } : {}),
+    };
+  } catch {
+    return undefined;
+  }
 }

@@ -171,6 +171,79 @@ describe("requests that replay the conversation so far", () => {
   });
 });
 
+describe("a replayed item is the item it replays when it means the same", () => {
+  // Shaped as pydantic-ai's Responses cassette: the response's output, then the
+  // next request replaying it without `status`, the arguments written again by a
+  // Python serializer (a space after each colon and comma).
+  const plan = { type: "function_call", id: "fc_68c42d3e9e4881968b15fbb8253f58540e8bc41441c948f6", call_id: "call_gL7JE6GDeGGsFubqO2XGytyO", name: "update_plan", arguments: '{"plan":"1) list the towns","done":false}', status: "completed" };
+  const reasoning = { id: "rs_68c42d28fa0c819686c2d0c9a8cbc4b20e8bc41441c948f6", type: "reasoning", summary: [{ type: "summary_text", text: "Plan first, then write." }], encrypted_content: "gAAAAABoxC0_sealed" };
+  const user = { role: "user", content: "Write a short poem about towns." };
+  const first = { request: { model: "gpt-5", input: [user] }, response: { id: "resp_68c42d28", object: "response", status: "completed", output: [reasoning, plan] } };
+  const second = (replayed: object[]) => ({
+    request: { model: "gpt-5", input: [user, ...replayed, { type: "function_call_output", call_id: plan.call_id, output: "plan updated" }] },
+    response: { id: "resp_68c42d40", object: "response", status: "completed", output: [{ id: "msg_68c42d40", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Towns in a row.", annotations: [] }] }] },
+  });
+  const { status: _status, ...planReplayed } = plan;
+  const repeatedAndItems = (records: NormalizedRecord[]) => records.map((record) => record.kind === "items" && [record.repeated, record.items.map((entry) => entry.item.type)]);
+
+  test("arguments written with other spacing and member order, status left out: the history is not emitted again", async () => {
+    const replayed = { ...planReplayed, arguments: '{"done": false, "plan": "1) list the towns"}' };
+    const records = await normalize([first, second([reasoning, replayed])]);
+    expect(repeatedAndItems(records)).toEqual([
+      [0, ["message", "reasoning", "function_call"]],
+      [3, ["function_call_output", "message"]],
+    ]);
+  });
+
+  test("the id left out too, and the fields in another order: still the same call", async () => {
+    const { id: _id, ...withoutId } = planReplayed;
+    const reordered = Object.fromEntries(Object.entries({ ...withoutId, arguments: '{"plan": "1) list the towns", "done": false}' }).reverse());
+    const records = await normalize([first, second([reasoning, reordered])]);
+    expect(records.map((record) => record.kind === "items" && record.repeated)).toEqual([0, 3]);
+  });
+
+  test.each([
+    ["a value differs", { arguments: '{"plan": "1) list the towns", "done": true}' }],
+    ["a number is written otherwise (1.0 is not 1)", { arguments: '{"plan":"1) list the towns","done":false,"step":1.0}' }],
+    ["a member is named twice", { arguments: '{"plan":"1) list the towns","done":false,"done":false}' }],
+    ["the arguments are not JSON, and not the same string", { arguments: '{"plan":"1) list the towns","done":false' }],
+    ["the status says something else", { status: "in_progress" }],
+    ["another id", { id: "fc_other" }],
+    ["another call_id (the item id put in its place)", { call_id: plan.id }],
+    ["a field the call did not have", { namespace: "tools" }],
+  ])("a call whose %s is a new item: the whole request is emitted, for the gate to judge", async (_, change) => {
+    const records = await normalize([first, second([reasoning, { ...planReplayed, ...change }])]);
+    expect(repeatedAndItems(records)).toEqual([
+      [0, ["message", "reasoning", "function_call"]],
+      [0, ["message", "reasoning", "function_call", "function_call_output", "message"]],
+    ]);
+  });
+
+  test("a status where the item had none is a new item", async () => {
+    const records = await normalize([{ input: [planReplayed] }, { input: [{ ...planReplayed, status: "completed" }, { role: "user", content: "next" }] }]);
+    expect(records.map((record) => record.kind === "items" && record.repeated)).toEqual([0, 0]);
+  });
+
+  test("the same arguments string that is not JSON is the same call", async () => {
+    const broken = { ...plan, arguments: '{"plan":' };
+    const records = await normalize([{ input: [broken] }, { input: [broken, { role: "user", content: "next" }] }]);
+    expect(records.map((record) => record.kind === "items" && record.repeated)).toEqual([0, 1]);
+  });
+
+  test.each([
+    ["a message with a call's fields", { type: "message", role: "user", content: "Write a short poem about towns.", call_id: "c1", name: "delete_all", arguments: "{}" }],
+    ["an item with no type and no role", { content: "Write a short poem about towns." }],
+    ["an item with no type and a role that is not a message's", { role: "tool", content: "Write a short poem about towns." }],
+    ["text parts in place of the string", { type: "message", role: "user", content: [{ type: "input_text", text: "Write a short poem about towns." }] }],
+  ])("%s does not pass for the message it spells: it is emitted", async (_, item) => {
+    const records = await normalize([{ input: [user] }, { input: [item, { role: "user", content: "next" }] }], { unknownObjects: "item" });
+    expect(repeatedAndItems(records)).toEqual([
+      [0, ["message"]],
+      [0, [(item as { type?: string }).type, "message"]],
+    ]);
+  });
+});
+
 describe("streams inside a journal", () => {
   const streamCase = (name: string) => {
     const folder = `golden/streams/${name}`;

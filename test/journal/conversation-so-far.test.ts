@@ -1,0 +1,52 @@
+import { describe, expect, test } from "vitest";
+import { ConversationSoFar } from "../../src/journal/conversation-so-far.js";
+import type { CanonicalItem } from "../../src/models/open-responses.js";
+
+/** How a lossless JSON parser hands over a number a double cannot hold. */
+class LosslessNumber {
+  readonly isLosslessNumber = true;
+  constructor(readonly value: string) {}
+}
+
+const repeated = (seen: unknown[], request: unknown[]): number => {
+  const conversation = new ConversationSoFar();
+  conversation.extend(seen as CanonicalItem[]);
+  return conversation.repeatedPrefix(request.length, request as CanonicalItem[]);
+};
+
+describe("items holding numbers a lossless parser kept", () => {
+  const output = (value: unknown) => ({ type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "order" }], order_id: value });
+
+  test("the same number, from either parser, is the same item", () => {
+    expect(repeated([output(new LosslessNumber("12345678901234567890"))], [output(new LosslessNumber("12345678901234567890"))])).toBe(1);
+    expect(repeated([output(new LosslessNumber("42"))], [output(42)])).toBe(1);
+  });
+
+  test("two integers past 2^53 that a double would round alike are different items", () => {
+    expect(repeated([output(new LosslessNumber("12345678901234567890"))], [output(new LosslessNumber("12345678901234567891"))])).toBe(0);
+  });
+
+  test("a plain object spelling the parser's fields does not pass for the number", () => {
+    expect(repeated([output(new LosslessNumber("42"))], [output({ isLosslessNumber: true, value: "42" })])).toBe(0);
+    expect(repeated([output({ isLosslessNumber: true, value: "42" })], [output(new LosslessNumber("42"))])).toBe(0);
+  });
+});
+
+describe("the fields a replay may leave out", () => {
+  const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "f", arguments: "{}", status: "completed" };
+
+  test("id and status, each or both", () => {
+    const { id: _id, status: _status, ...bare } = call;
+    expect(repeated([call], [{ ...bare, id: "fc_1" }])).toBe(1);
+    expect(repeated([call], [{ ...bare, status: "completed" }])).toBe(1);
+    expect(repeated([call], [bare])).toBe(1);
+  });
+
+  test("no other field", () => {
+    for (const key of ["type", "call_id", "name", "arguments"]) {
+      const replay: Record<string, unknown> = { ...call };
+      delete replay[key];
+      expect(repeated([call], [replay])).toBe(0);
+    }
+  });
+});

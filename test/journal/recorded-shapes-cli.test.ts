@@ -1,0 +1,41 @@
+// The commands on journals shaped as real recordings: what a user sees, from
+// the command line, for each shape the readers once got wrong.
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+
+const jsonl = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
+const parse = (stdout: string) => stdout.trimEnd().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
+
+describe("logged exchanges whose request replays the calls with re-serialized arguments", () => {
+  // Shaped as pydantic-ai's streaming Responses cassette: one tool, a call, then a
+  // request replaying it as a Python SDK writes it (spaces, no status).
+  const tool = { type: "function", name: "get_capital", description: "", parameters: { additionalProperties: false, properties: { country: { type: "string" } }, required: ["country"], type: "object" }, strict: true };
+  const call = { type: "function_call", id: "fc_67e554a1de488191af0831d35cbe082e0794405d35281ae2", call_id: "call_kL0PCQV7M2WMoVX8V8OtYSAL", name: "get_capital", arguments: '{"country":"France"}', status: "completed" };
+  const { status: _status, ...replayed } = call;
+  const user = { role: "user", content: "Which city governs France?" };
+  const journal = jsonl([
+    { request: { model: "gpt-4o", input: [user], tools: [tool] }, response: { id: "resp_67e554a1", object: "response", status: "completed", output: [call] } },
+    {
+      request: { model: "gpt-4o", input: [user, { ...replayed, arguments: '{"country": "France"}' }, { type: "function_call_output", call_id: call.call_id, output: "Paris" }], tools: [tool] },
+      response: { id: "resp_67e554a2", object: "response", status: "completed", output: [{ type: "message", id: "msg_67e554a28bec", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Paris governs France.", annotations: [] }] }] },
+    },
+  ]);
+
+  test("normalize emits the history once", async () => {
+    const result = await runOrbridge(["normalize"], journal);
+    expect(parse(result.stdout).map((item) => item.type)).toEqual(["message", "function_call", "function_call_output", "message"]);
+    expect(result.stderr).toBe("read 2 lines, 2 records: 2 emitted (4 items, 2 repeated items skipped), 0 reported; 0 losses\n");
+    expect(result.code).toBe(0);
+  });
+
+  test("gate lets the call run: no duplicate ids, no missing output", async () => {
+    const result = await runOrbridge(["gate", "--format", "json"], journal);
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked, verdict.findings])).toEqual([
+      [1, "message", "not_function_call", false, []],
+      [1, "function_call", "ok", false, []],
+      [2, "function_call_output", "not_function_call", false, []],
+      [2, "message", "not_function_call", false, []],
+    ]);
+    expect(result.code).toBe(0);
+  });
+});
