@@ -5,7 +5,8 @@
 // |-----------------------------------------------------------|---------------------------------------|
 // | tools[] Chat `{type:"function", function:{name, parameters}}` | name -> parameters                 |
 // | tools[] Open Responses `{type:"function", name, parameters}`  | name -> parameters                 |
-// | tools[] of another kind (`web_search`, `custom`, `mcp`…)  | nothing: no function_call can name it |
+// | tools[] of another kind (`web_search`, `custom`, `mcp`,   | a tool no function_call can run: a    |
+// |   an extension `acme:search`)                             |   call naming it is refused, and why  |
 // | legacy Chat `functions[]` `{name, parameters}`            | name -> parameters                    |
 // | a function without `parameters` (or `null`)               | NO_PARAMETERS: only `{}` validates     |
 // | tool_choice absent, null, "auto", "required"              | every name                            |
@@ -41,6 +42,19 @@ interface ToolDefinition {
   field: string;
 }
 
+/**
+ * A hosted, custom, MCP or extension tool: a tool, but one that is called
+ * through items of its own (`web_search_call`, `custom_tool_call`…), never
+ * through a function_call. Known by the name a call would carry: its `name`
+ * when it has one (a custom tool), else its type.
+ */
+export interface OtherTool {
+  name: string;
+  type: string;
+  /** Where it was read: `tools[0] of tools.json`. */
+  where: string;
+}
+
 /** The names a choice allows; `undefined` allows every name. */
 export interface Choice {
   names: ReadonlySet<string> | undefined;
@@ -50,6 +64,7 @@ export interface Choice {
 /** What a registry holds: `ToolRegistry.data()`. */
 export interface ToolRegistryData {
   schemas: ReadonlyMap<string, ToolSchema>;
+  otherTools: ReadonlyMap<string, OtherTool>;
   pinnedNames: ReadonlySet<string>;
   pinnedChoice: Choice;
   choice: Choice;
@@ -60,6 +75,7 @@ const LISTED_NAMES_IN_DETAIL = 5;
 
 export class ToolRegistry {
   private readonly schemas = new Map<string, ToolSchema>();
+  private readonly otherTools = new Map<string, OtherTool>();
   private readonly pinnedNames = new Set<string>();
   private pinnedChoice: Choice = EVERY_NAME;
   private choice: Choice = EVERY_NAME;
@@ -68,6 +84,7 @@ export class ToolRegistry {
   static fromData(data: ToolRegistryData): ToolRegistry {
     const registry = new ToolRegistry();
     for (const [name, schema] of data.schemas) registry.schemas.set(name, schema);
+    for (const [name, tool] of data.otherTools) registry.otherTools.set(name, tool);
     for (const name of data.pinnedNames) registry.pinnedNames.add(name);
     registry.pinnedChoice = data.pinnedChoice;
     registry.choice = data.choice;
@@ -76,7 +93,7 @@ export class ToolRegistry {
 
   /** What the registry holds, as data a thread can be sent (Maps, Sets and plain objects). */
   data(): ToolRegistryData {
-    return { schemas: new Map(this.schemas), pinnedNames: new Set(this.pinnedNames), pinnedChoice: this.pinnedChoice, choice: this.choice };
+    return { schemas: new Map(this.schemas), otherTools: new Map(this.otherTools), pinnedNames: new Set(this.pinnedNames), pinnedChoice: this.pinnedChoice, choice: this.choice };
   }
 
   /**
@@ -92,9 +109,10 @@ export class ToolRegistry {
     return registry;
   }
 
-  /** Adds the function tools of a tools array, in either envelope. */
+  /** Adds the tools of a tools array, in either envelope. */
   addTools(tools: unknown, where: string): void {
-    this.define(parseTools(tools, where, "tools"));
+    const { definitions, others } = parseTools(tools, where, "tools");
+    this.define(definitions, others);
   }
 
   /**
@@ -105,7 +123,12 @@ export class ToolRegistry {
   addRequestBody(body: unknown, where: string): void {
     if (!isPlainObject(body)) throw new Error(`${where}: a request body must be a JSON object, found ${describe(body)}`);
     const definitions: ToolDefinition[] = [];
-    if (body.tools !== undefined && body.tools !== null) definitions.push(...parseTools(body.tools, where, "tools"));
+    const others: OtherTool[] = [];
+    if (body.tools !== undefined && body.tools !== null) {
+      const tools = parseTools(body.tools, where, "tools");
+      definitions.push(...tools.definitions);
+      others.push(...tools.others);
+    }
     if (body.functions !== undefined && body.functions !== null) definitions.push(...parseLegacyFunctions(body.functions, where));
     rejectDuplicates(definitions, where);
     const hasToolChoice = body.tool_choice !== undefined && body.tool_choice !== null;
@@ -115,13 +138,13 @@ export class ToolRegistry {
         ? parseLegacyFunctionCall(body.function_call, where)
         : undefined;
     const field = hasToolChoice ? "tool_choice" : body.function_call !== undefined && body.function_call !== null ? "function_call" : "";
-    this.define(definitions);
+    this.define(definitions, others);
     this.choice = { names, where: field ? `${field} of ${where}` : where };
   }
 
   /** From now on, what is defined holds for the whole journal (see the top of this file). */
   pin(): void {
-    for (const name of this.schemas.keys()) this.pinnedNames.add(name);
+    for (const name of this.names()) this.pinnedNames.add(name);
     this.pinnedChoice = this.choice;
     this.choice = EVERY_NAME;
   }
@@ -138,39 +161,62 @@ export class ToolRegistry {
 
   /** Why `name` may not run, in a sentence; `undefined` when it may. */
   notAllowedReason(name: string): string | undefined {
+    const other = this.schemas.has(name) ? undefined : this.otherTools.get(name);
+    if (other !== undefined) return describeOtherTool(other);
     for (const choice of [this.pinnedChoice, this.choice]) {
       if (choice.names !== undefined && !choice.names.has(name)) return `${choice.where} ${describeNames(choice.names)}`;
     }
     return undefined;
   }
 
-  /** The names of the known tools. */
+  /**
+   * The names of the known tools: every function, then every other tool (by
+   * the name its calls carry) that no function shares a name with.
+   */
   names(): string[] {
-    return [...this.schemas.keys()];
+    const names = [...this.schemas.keys()];
+    for (const name of this.otherTools.keys()) if (!this.schemas.has(name)) names.push(name);
+    return names;
+  }
+
+  /** The hosted, custom, MCP and extension tools: tools that no function_call runs. */
+  others(): OtherTool[] {
+    return [...this.otherTools.values()];
   }
 
   get size(): number {
     return this.schemas.size;
   }
 
-  private define(definitions: readonly ToolDefinition[]): void {
+  private define(definitions: readonly ToolDefinition[], others: readonly OtherTool[]): void {
+    // Within one tools array a function wins over another tool of its name: a
+    // function_call of that name is the function's.
+    for (const tool of others) {
+      if (this.pinnedNames.has(tool.name)) continue;
+      this.otherTools.set(tool.name, tool);
+      this.schemas.delete(tool.name);
+    }
     for (const { name, schema } of definitions) {
       if (this.pinnedNames.has(name)) continue;
       this.schemas.set(name, schema);
+      this.otherTools.delete(name);
     }
   }
 
 }
 
-function parseTools(tools: unknown, where: string, field: string): ToolDefinition[] {
+function parseTools(tools: unknown, where: string, field: string): { definitions: ToolDefinition[]; others: OtherTool[] } {
   if (!Array.isArray(tools)) throw new Error(`${where}: ${field} must be an array, found ${describe(tools)}`);
   const definitions: ToolDefinition[] = [];
+  const others: OtherTool[] = [];
   tools.forEach((tool, index) => {
     const at = `${field}[${index}]`;
     if (!isPlainObject(tool)) throw new Error(`${where}: ${at} must be an object, found ${describe(tool)}`);
-    if (typeof tool.type !== "string") throw new Error(`${where}: ${at}.type must be a string, found ${describe(tool.type)}`);
-    // Hosted, custom and MCP tools never answer a function_call: nothing to register.
-    if (tool.type !== "function") return;
+    if (typeof tool.type !== "string" || tool.type === "") throw new Error(`${where}: ${at}.type must be a non-empty string, found ${describe(tool.type)}`);
+    if (tool.type !== "function") {
+      others.push({ name: otherToolName(tool, tool.type), type: tool.type, where: `${at} of ${where}` });
+      return;
+    }
     if (tool.function !== undefined) {
       if (!isPlainObject(tool.function)) throw new Error(`${where}: ${at}.function must be an object, found ${describe(tool.function)}`);
       definitions.push(definition(tool.function, where, `${at}.function`));
@@ -179,7 +225,19 @@ function parseTools(tools: unknown, where: string, field: string): ToolDefinitio
     }
   });
   rejectDuplicates(definitions, where);
-  return definitions;
+  return { definitions, others };
+}
+
+/** The name a call of a tool that is not a function carries: a custom tool's own name (either envelope), else its type. */
+function otherToolName(tool: Record<string, unknown>, type: string): string {
+  if (typeof tool.name === "string" && tool.name !== "") return tool.name;
+  if (isPlainObject(tool.custom) && typeof tool.custom.name === "string" && tool.custom.name !== "") return tool.custom.name;
+  return type;
+}
+
+function describeOtherTool(tool: OtherTool): string {
+  const kind = tool.type === "custom" ? "a custom tool" : tool.type.includes(":") ? "an extension tool" : tool.type === "mcp" ? "an MCP tool" : "a hosted tool";
+  return `${tool.where} defines it as ${kind} (type "${tool.type}"), which is called through items of its own, never through a function_call`;
 }
 
 function parseLegacyFunctions(functions: unknown, where: string): ToolDefinition[] {

@@ -1,6 +1,10 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { NO_PARAMETERS, ToolRegistry } from "../../src/gate/tool-registry.js";
 import { replayGate } from "../../src/gate/replay-gate.js";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
 
 const salesParameters = {
   type: "object",
@@ -43,11 +47,13 @@ describe("a Chat tools array", () => {
     expect(replayGate({ ...call, arguments: "{\"region\":\"apac\"}" }, schema).reason).toBe("arguments_schema");
   });
 
-  test("a custom tool registers nothing: no function_call can name it", () => {
+  test("a custom tool is a tool no function_call runs, known by its name", () => {
     const registry = new ToolRegistry();
     registry.addTools([{ type: "custom", custom: { name: "run_sql", format: { type: "text" } } }], "tools.json");
     expect(registry.size).toBe(0);
     expect(registry.schemaFor("run_sql")).toBeUndefined();
+    expect(registry.others()).toEqual([{ name: "run_sql", type: "custom", where: "tools[0] of tools.json" }]);
+    expect(registry.notAllowedReason("run_sql")).toBe('tools[0] of tools.json defines it as a custom tool (type "custom"), which is called through items of its own, never through a function_call');
   });
 });
 
@@ -65,10 +71,34 @@ describe("an Open Responses tools array", () => {
     expect(registry.schemaFor("list_regions")).toEqual(NO_PARAMETERS);
   });
 
-  test("hosted tools register nothing", () => {
+  test("hosted, MCP and extension tools are tools no function_call runs, known by their type", () => {
     const registry = new ToolRegistry();
-    registry.addTools([{ type: "web_search" }, { type: "mcp", server_label: "docs" }, ...responsesTools], "tools.json");
-    expect(registry.names()).toEqual(["get_latest_sales_report", "get_weather"]);
+    registry.addTools([{ type: "web_search" }, { type: "mcp", server_label: "docs" }, ...responsesTools, { type: "acme:lookup" }], "tools.json");
+    expect(registry.names()).toEqual(["get_latest_sales_report", "get_weather", "web_search", "mcp", "acme:lookup"]);
+    expect(registry.others()).toEqual([
+      { name: "web_search", type: "web_search", where: "tools[0] of tools.json" },
+      { name: "mcp", type: "mcp", where: "tools[1] of tools.json" },
+      { name: "acme:lookup", type: "acme:lookup", where: "tools[4] of tools.json" },
+    ]);
+    expect(registry.schemaFor("web_search")).toBeUndefined();
+    expect([registry.notAllowedReason("web_search"), registry.notAllowedReason("acme:lookup")]).toEqual([
+      'tools[0] of tools.json defines it as a hosted tool (type "web_search"), which is called through items of its own, never through a function_call',
+      'tools[4] of tools.json defines it as an extension tool (type "acme:lookup"), which is called through items of its own, never through a function_call',
+    ]);
+  });
+
+  test("an Open Responses custom tool is known by its name", () => {
+    const registry = new ToolRegistry();
+    registry.addTools([{ type: "custom", name: "run_sql", format: { type: "grammar", syntax: "lark", definition: "start: /.+/" } }], "tools.json");
+    expect(registry.names()).toEqual(["run_sql"]);
+  });
+
+  test("a function of the same name as a hosted tool is the one a function_call runs", () => {
+    const registry = new ToolRegistry();
+    registry.addTools([{ type: "web_search" }, { type: "function", name: "web_search", parameters: { type: "object" } }], "tools.json");
+    expect(registry.schemaFor("web_search")).toEqual({ type: "object" });
+    expect(registry.notAllowedReason("web_search")).toBeUndefined();
+    expect(registry.names()).toEqual(["web_search"]);
   });
 });
 
@@ -226,7 +256,7 @@ describe("hostile names", () => {
 describe("malformed tools", () => {
   test.each([
     ["a tools value that is not an array", { tools: { type: "function" } }, "tools.json: tools must be an array, found an object"],
-    ["a tool without a type", { tools: [{ function: { name: "a" } }] }, "tools.json: tools[0].type must be a string, found nothing"],
+    ["a tool without a type", { tools: [{ function: { name: "a" } }] }, "tools.json: tools[0].type must be a non-empty string, found nothing"],
     ["a Chat tool without a name", { tools: [{ type: "function", function: { parameters: {} } }] }, "tools.json: tools[0].function.name must be a non-empty string, found nothing"],
     ["an Open Responses tool with an empty name", { tools: [{ type: "function", name: "" }] }, 'tools.json: tools[0].name must be a non-empty string, found ""'],
     ["parameters that are not a schema", { tools: [{ type: "function", name: "a", parameters: "{}" }] }, 'tools.json: tools[0].parameters must be a JSON Schema (an object or a boolean), found "{}"'],
@@ -250,5 +280,40 @@ describe("malformed tools", () => {
     expect(() => registry.addRequestBody({ input: [], tools: [{ type: "function", name: "send_email", parameters: {} }], tool_choice: "sometimes" }, "line 2")).toThrow();
     expect(registry.names()).toEqual(["get_latest_sales_report", "get_weather"]);
     expect(registry.notAllowedReason("get_latest_sales_report")).toBe('tool_choice of line 1 allows only "get_weather"');
+  });
+});
+
+describe("orbridge gate --tools with a file of hosted tools only", () => {
+  const folder = scratchFolder("hosted-tools");
+  const tools = join(folder, "hosted.json");
+  writeFileSync(tools, JSON.stringify([{ type: "web_search" }]));
+  const journal = join(folder, "journal.jsonl");
+  writeFileSync(
+    journal,
+    [
+      { type: "function_call", id: "fc_1", call_id: "call_1", name: "web_search", arguments: "{}", status: "completed" },
+      { type: "function_call", id: "fc_2", call_id: "call_2", name: "get_weather", arguments: "{}", status: "completed" },
+      { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "weather in Lyon" } },
+    ]
+      .map((item) => JSON.stringify(item) + "\n")
+      .join(""),
+  );
+
+  test("reads the file, gates function calls as unknown tools, and says a call naming the hosted tool is no function call", async () => {
+    expect(await runOrbridge(["gate", "--tools", tools, journal])).toEqual({
+      code: 1,
+      stdout:
+        'line 1  function_call call_1  BLOCKED unknown_tool: no schema is known for "web_search"\n' +
+        `    tool_not_allowed: "web_search" is not allowed: tools[0] of ${tools} defines it as a hosted tool (type "web_search"), which is called through items of its own, never through a function_call\n` +
+        'line 2  function_call call_2  BLOCKED unknown_tool: no schema is known for "get_weather"\n' +
+        'line 3  openai:web_search_call -  BLOCKED namespaced: "openai:web_search_call" is an extension item, never a portable call\n',
+      stderr: "read 3 lines: 3 items, 0 errors; 3 blocked\n",
+    });
+  });
+
+  test("a file with no tool at all is still refused", async () => {
+    const empty = join(folder, "empty.json");
+    writeFileSync(empty, "[]");
+    expect(await runOrbridge(["gate", "--tools", empty, journal])).toEqual({ code: 2, stdout: "", stderr: `orbridge gate: tools file ${empty} defines no function tool\n` });
   });
 });
