@@ -23,39 +23,22 @@
 // a name replaces an earlier one, and each request body's choice replaces the
 // previous one (a body without tool_choice means "auto").
 //
-// A malformed definition throws an Error naming `where` and the field; nothing
-// of that tools array or request body is applied then.
+// A tools file must be read whole: a part that cannot be read throws, naming
+// `where` and the field. A journal's request body is read as far as it can be
+// (read-request-tools.ts): what cannot be read is returned as problems, and
+// never makes the registry looser than what was read. A definition that cannot
+// be read refuses the calls of its name until a later one can be; a choice that
+// cannot be read allows no function, and tools of which some cannot be named
+// allow only the functions the body defines readably, until the next request
+// body. A record that carries tools or a choice but is not read as a request
+// body (`narrow`) only narrows.
 import type { ToolSchema } from "./schema.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
+import { readRequestTools, readToolsArray, type OtherTool, type ToolsRead } from "./read-request-tools.js";
 
-/**
- * The schema of a function declared without `parameters`: it takes no
- * arguments, so only `{}` passes. Accepting anything would let a call with
- * arguments the tool never declared run unchecked.
- */
-export const NO_PARAMETERS: ToolSchema = Object.freeze({ type: "object", properties: Object.freeze({}), additionalProperties: false });
+export { NO_PARAMETERS, type OtherTool } from "./read-request-tools.js";
 
-interface ToolDefinition {
-  name: string;
-  schema: ToolSchema;
-  /** Where the definition was read, for messages: `tools[2].function.name`. */
-  field: string;
-}
-
-/**
- * A hosted, custom, MCP or extension tool: a tool, but one that is called
- * through items of its own (`web_search_call`, `custom_tool_call`…), never
- * through a function_call. Known by the name a call would carry: its `name`
- * when it has one (a custom tool), else its type.
- */
-export interface OtherTool {
-  name: string;
-  type: string;
-  /** Where it was read: `tools[0] of tools.json`. */
-  where: string;
-}
-
-/** The names a choice allows; `undefined` allows every name. */
+/** The names a choice allows; `undefined` allows every name. `where` starts the sentence that says so. */
 export interface Choice {
   names: ReadonlySet<string> | undefined;
   where: string;
@@ -65,88 +48,110 @@ export interface Choice {
 export interface ToolRegistryData {
   schemas: ReadonlyMap<string, ToolSchema>;
   otherTools: ReadonlyMap<string, OtherTool>;
+  unreadable: ReadonlyMap<string, string>;
   pinnedNames: ReadonlySet<string>;
-  pinnedChoice: Choice;
-  choice: Choice;
+  pinnedChoices: readonly Choice[];
+  choices: readonly Choice[];
 }
 
-const EVERY_NAME: Choice = { names: undefined, where: "" };
 const LISTED_NAMES_IN_DETAIL = 5;
 
 export class ToolRegistry {
   private readonly schemas = new Map<string, ToolSchema>();
   private readonly otherTools = new Map<string, OtherTool>();
+  /** Names whose latest definition could not be read, with why: their calls are refused. */
+  private readonly unreadable = new Map<string, string>();
   private readonly pinnedNames = new Set<string>();
-  private pinnedChoice: Choice = EVERY_NAME;
-  private choice: Choice = EVERY_NAME;
+  private pinnedChoices: readonly Choice[] = [];
+  /** What the latest request body (and records after it that only narrow) allow: every one must allow a name. */
+  private choices: Choice[] = [];
 
   /** A registry holding what `data()` gave, in this thread or another (`gate --jobs`). */
   static fromData(data: ToolRegistryData): ToolRegistry {
     const registry = new ToolRegistry();
     for (const [name, schema] of data.schemas) registry.schemas.set(name, schema);
     for (const [name, tool] of data.otherTools) registry.otherTools.set(name, tool);
+    for (const [name, why] of data.unreadable) registry.unreadable.set(name, why);
     for (const name of data.pinnedNames) registry.pinnedNames.add(name);
-    registry.pinnedChoice = data.pinnedChoice;
-    registry.choice = data.choice;
+    registry.pinnedChoices = [...data.pinnedChoices];
+    registry.choices = [...data.choices];
     return registry;
   }
 
   /** What the registry holds, as data a thread can be sent (Maps, Sets and plain objects). */
   data(): ToolRegistryData {
-    return { schemas: new Map(this.schemas), otherTools: new Map(this.otherTools), pinnedNames: new Set(this.pinnedNames), pinnedChoice: this.pinnedChoice, choice: this.choice };
+    return {
+      schemas: new Map(this.schemas),
+      otherTools: new Map(this.otherTools),
+      unreadable: new Map(this.unreadable),
+      pinnedNames: new Set(this.pinnedNames),
+      pinnedChoices: [...this.pinnedChoices],
+      choices: [...this.choices],
+    };
   }
 
   /**
    * A registry built from the `--tools FILE` of the gate: a tools array in either
-   * envelope, or a request body of either envelope. It is pinned.
+   * envelope, or a request body of either envelope. It is pinned. A part that
+   * cannot be read throws, with every problem, one a line.
    */
   static fromToolsFile(value: unknown, where: string): ToolRegistry {
     const registry = new ToolRegistry();
     if (Array.isArray(value)) registry.addTools(value, where);
-    else if (isPlainObject(value)) registry.addRequestBody(value, where);
+    else if (isPlainObject(value)) registry.applyWhole(readRequestTools(value, where), where);
     else throw new Error(`${where}: expected a tools array or a request body (a JSON object), found ${describe(value)}`);
     registry.pin();
     return registry;
   }
 
-  /** Adds the tools of a tools array, in either envelope. */
+  /** Adds the tools of a tools array, in either envelope; a part that cannot be read throws, and nothing is added. */
   addTools(tools: unknown, where: string): void {
-    const { definitions, others } = parseTools(tools, where, "tools");
-    this.define(definitions, others);
+    const read = readToolsArray(tools, where);
+    if (read.problems.length > 0) throw new Error(read.problems.join("\n"));
+    this.define(read);
   }
 
   /**
    * Applies a request body of either envelope: its `tools` (and legacy
    * `functions`) are added, and its `tool_choice` (or legacy `function_call`)
-   * becomes the choice in force.
+   * becomes the choice in force. Returns what could not be read, one sentence
+   * each; the calls it governs are refused (see the top of this file).
    */
-  addRequestBody(body: unknown, where: string): void {
-    if (!isPlainObject(body)) throw new Error(`${where}: a request body must be a JSON object, found ${describe(body)}`);
-    const definitions: ToolDefinition[] = [];
-    const others: OtherTool[] = [];
-    if (body.tools !== undefined && body.tools !== null) {
-      const tools = parseTools(body.tools, where, "tools");
-      definitions.push(...tools.definitions);
-      others.push(...tools.others);
+  addRequestBody(body: unknown, where: string): string[] {
+    if (!isPlainObject(body)) {
+      this.choices = [{ names: new Set(), where: `${where}, a request body that is not an object,` }];
+      return [`${where}: a request body must be a JSON object, found ${describe(body)}`];
     }
-    if (body.functions !== undefined && body.functions !== null) definitions.push(...parseLegacyFunctions(body.functions, where));
-    rejectDuplicates(definitions, where);
-    const hasToolChoice = body.tool_choice !== undefined && body.tool_choice !== null;
-    const names = hasToolChoice
-      ? parseToolChoice(body.tool_choice, where)
-      : body.function_call !== undefined && body.function_call !== null
-        ? parseLegacyFunctionCall(body.function_call, where)
-        : undefined;
-    const field = hasToolChoice ? "tool_choice" : body.function_call !== undefined && body.function_call !== null ? "function_call" : "";
-    this.define(definitions, others);
-    this.choice = { names, where: field ? `${field} of ${where}` : where };
+    const read = readRequestTools(body, where);
+    this.define(read);
+    const { names, field, whole } = read.choice;
+    const source = field === "" ? where : `${field} of ${where}`;
+    this.choices = [{ names, where: whole ? source : `${source} cannot all be read, so it` }];
+    if (read.unknownTools) this.choices.push({ names: new Set(read.functions.map(({ name }) => name)), where: `${where} has tools that cannot be named; until the next request body, it` });
+    return read.problems;
+  }
+
+  /**
+   * A record that carries tools or a tool choice but is not read as a request
+   * body: its choice narrows the one in force, never widens it, and the tools it
+   * names are refused until a request body defines them again, since what it
+   * makes of them cannot be known. Returns what could not be read.
+   */
+  narrow(fields: Record<string, unknown>, where: string): string[] {
+    const read = readRequestTools(fields, where);
+    const refused = `${where}, a record not read as a request body, defines it`;
+    for (const name of [...read.functions.map((fn) => fn.name), ...read.others.map((tool) => tool.name), ...read.unreadable.keys()]) this.refuse(name, refused);
+    const { names, field } = read.choice;
+    if (names !== undefined) this.choices.push({ names, where: `${field} of ${where}, a record not read as a request body,` });
+    if (read.unknownTools) this.choices.push({ names: new Set(), where: `${where}, a record not read as a request body, has tools that cannot be named; until the next request body, it` });
+    return read.problems;
   }
 
   /** From now on, what is defined holds for the whole journal (see the top of this file). */
   pin(): void {
     for (const name of this.names()) this.pinnedNames.add(name);
-    this.pinnedChoice = this.choice;
-    this.choice = EVERY_NAME;
+    this.pinnedChoices = this.choices;
+    this.choices = [];
   }
 
   /** The JSON Schema of a function's parameters, or `undefined` when no tool of that name is known. */
@@ -161,10 +166,14 @@ export class ToolRegistry {
 
   /** Why `name` may not run, in a sentence; `undefined` when it may. */
   notAllowedReason(name: string): string | undefined {
+    const unreadable = this.unreadable.get(name);
+    if (unreadable !== undefined) return unreadable;
     const other = this.schemas.has(name) ? undefined : this.otherTools.get(name);
     if (other !== undefined) return describeOtherTool(other);
-    for (const choice of [this.pinnedChoice, this.choice]) {
-      if (choice.names !== undefined && !choice.names.has(name)) return `${choice.where} ${describeNames(choice.names)}`;
+    for (const choices of [this.pinnedChoices, this.choices]) {
+      for (const choice of choices) {
+        if (choice.names !== undefined && !choice.names.has(name)) return `${choice.where} ${describeNames(choice.names)}`;
+      }
     }
     return undefined;
   }
@@ -188,130 +197,45 @@ export class ToolRegistry {
     return this.schemas.size;
   }
 
-  private define(definitions: readonly ToolDefinition[], others: readonly OtherTool[]): void {
+  /** A tools file's request body: every part must be read. */
+  private applyWhole(read: ToolsRead, where: string): void {
+    if (read.problems.length > 0) throw new Error(read.problems.join("\n"));
+    this.define(read);
+    const { names, field } = read.choice;
+    this.choices = [{ names, where: field === "" ? where : `${field} of ${where}` }];
+  }
+
+  private define(read: ToolsRead): void {
     // Within one tools array a function wins over another tool of its name: a
     // function_call of that name is the function's.
-    for (const tool of others) {
+    for (const tool of read.others) {
       if (this.pinnedNames.has(tool.name)) continue;
       this.otherTools.set(tool.name, tool);
       this.schemas.delete(tool.name);
+      this.unreadable.delete(tool.name);
     }
-    for (const { name, schema } of definitions) {
+    for (const { name, schema } of read.functions) {
       if (this.pinnedNames.has(name)) continue;
       this.schemas.set(name, schema);
       this.otherTools.delete(name);
+      this.unreadable.delete(name);
     }
+    // Last: a name also defined readably in the same body has no single definition.
+    for (const [name, why] of read.unreadable) this.refuse(name, why);
   }
 
-}
-
-function parseTools(tools: unknown, where: string, field: string): { definitions: ToolDefinition[]; others: OtherTool[] } {
-  if (!Array.isArray(tools)) throw new Error(`${where}: ${field} must be an array, found ${describe(tools)}`);
-  const definitions: ToolDefinition[] = [];
-  const others: OtherTool[] = [];
-  tools.forEach((tool, index) => {
-    const at = `${field}[${index}]`;
-    if (!isPlainObject(tool)) throw new Error(`${where}: ${at} must be an object, found ${describe(tool)}`);
-    if (typeof tool.type !== "string" || tool.type === "") throw new Error(`${where}: ${at}.type must be a non-empty string, found ${describe(tool.type)}`);
-    if (tool.type !== "function") {
-      others.push({ name: otherToolName(tool, tool.type), type: tool.type, where: `${at} of ${where}` });
-      return;
-    }
-    if (tool.function !== undefined) {
-      if (!isPlainObject(tool.function)) throw new Error(`${where}: ${at}.function must be an object, found ${describe(tool.function)}`);
-      definitions.push(definition(tool.function, where, `${at}.function`));
-    } else {
-      definitions.push(definition(tool, where, at));
-    }
-  });
-  rejectDuplicates(definitions, where);
-  return { definitions, others };
-}
-
-/** The name a call of a tool that is not a function carries: a custom tool's own name (either envelope), else its type. */
-function otherToolName(tool: Record<string, unknown>, type: string): string {
-  if (typeof tool.name === "string" && tool.name !== "") return tool.name;
-  if (isPlainObject(tool.custom) && typeof tool.custom.name === "string" && tool.custom.name !== "") return tool.custom.name;
-  return type;
+  /** Calls of `name` are refused, saying why, until a definition of it can be read; a pinned tool keeps the file's definition. */
+  private refuse(name: string, why: string): void {
+    if (this.pinnedNames.has(name)) return;
+    this.schemas.delete(name);
+    this.otherTools.delete(name);
+    this.unreadable.set(name, why);
+  }
 }
 
 function describeOtherTool(tool: OtherTool): string {
   const kind = tool.type === "custom" ? "a custom tool" : tool.type.includes(":") ? "an extension tool" : tool.type === "mcp" ? "an MCP tool" : "a hosted tool";
   return `${tool.where} defines it as ${kind} (type "${tool.type}"), which is called through items of its own, never through a function_call`;
-}
-
-function parseLegacyFunctions(functions: unknown, where: string): ToolDefinition[] {
-  if (!Array.isArray(functions)) throw new Error(`${where}: functions must be an array, found ${describe(functions)}`);
-  return functions.map((fn, index) => {
-    if (!isPlainObject(fn)) throw new Error(`${where}: functions[${index}] must be an object, found ${describe(fn)}`);
-    return definition(fn, where, `functions[${index}]`);
-  });
-}
-
-function definition(fields: Record<string, unknown>, where: string, at: string): ToolDefinition {
-  const { name, parameters } = fields;
-  if (typeof name !== "string" || name === "") throw new Error(`${where}: ${at}.name must be a non-empty string, found ${describe(name)}`);
-  if (parameters === undefined || parameters === null) return { name, schema: NO_PARAMETERS, field: `${at}.name` };
-  if (typeof parameters !== "boolean" && !isPlainObject(parameters)) {
-    throw new Error(`${where}: ${at}.parameters must be a JSON Schema (an object or a boolean), found ${describe(parameters)}`);
-  }
-  return { name, schema: parameters, field: `${at}.name` };
-}
-
-function rejectDuplicates(definitions: readonly ToolDefinition[], where: string): void {
-  const seen = new Map<string, string>();
-  for (const { name, field } of definitions) {
-    const first = seen.get(name);
-    if (first !== undefined) throw new Error(`${where}: ${field} defines "${name}" again (first at ${first})`);
-    seen.set(name, field);
-  }
-}
-
-/** The names a `tool_choice` allows, in either envelope; `undefined` allows every name. */
-function parseToolChoice(choice: unknown, where: string): ReadonlySet<string> | undefined {
-  if (choice === "auto" || choice === "required") return undefined;
-  if (choice === "none") return new Set();
-  if (typeof choice === "string") throw new Error(`${where}: tool_choice must be "none", "auto", "required" or an object, found ${describe(choice)}`);
-  if (!isPlainObject(choice)) throw new Error(`${where}: tool_choice must be a string or an object, found ${describe(choice)}`);
-  if (typeof choice.type !== "string") throw new Error(`${where}: tool_choice.type must be a string, found ${describe(choice.type)}`);
-  if (choice.type === "function") return new Set([functionName(choice, where, "tool_choice")]);
-  if (choice.type !== "allowed_tools") return new Set();
-  // Chat nests the list in `allowed_tools`; Open Responses puts it on the choice.
-  const holder = choice.allowed_tools !== undefined ? choice.allowed_tools : choice;
-  const at = choice.allowed_tools !== undefined ? "tool_choice.allowed_tools" : "tool_choice";
-  if (!isPlainObject(holder)) throw new Error(`${where}: ${at} must be an object, found ${describe(holder)}`);
-  if (!Array.isArray(holder.tools)) throw new Error(`${where}: ${at}.tools must be an array, found ${describe(holder.tools)}`);
-  if (holder.mode !== undefined && holder.mode !== "auto" && holder.mode !== "required" && holder.mode !== "none") {
-    throw new Error(`${where}: ${at}.mode must be "auto" or "required", found ${describe(holder.mode)}`);
-  }
-  const names = new Set<string>();
-  holder.tools.forEach((tool, index) => {
-    const toolAt = `${at}.tools[${index}]`;
-    if (!isPlainObject(tool)) throw new Error(`${where}: ${toolAt} must be an object, found ${describe(tool)}`);
-    if (typeof tool.type !== "string") throw new Error(`${where}: ${toolAt}.type must be a string, found ${describe(tool.type)}`);
-    if (tool.type === "function") names.add(functionName(tool, where, toolAt));
-  });
-  return holder.mode === "none" ? new Set() : names;
-}
-
-function parseLegacyFunctionCall(choice: unknown, where: string): ReadonlySet<string> | undefined {
-  if (choice === "auto") return undefined;
-  if (choice === "none") return new Set();
-  if (isPlainObject(choice) && typeof choice.name === "string" && choice.name !== "") return new Set([choice.name]);
-  throw new Error(`${where}: function_call must be "none", "auto" or {"name": …}, found ${describe(choice)}`);
-}
-
-/** The name of a function choice: `{type, name}` (Open Responses) or `{type, function:{name}}` (Chat). */
-function functionName(choice: Record<string, unknown>, where: string, at: string): string {
-  if (choice.function !== undefined) {
-    const fn = choice.function;
-    if (!isPlainObject(fn) || typeof fn.name !== "string" || fn.name === "") {
-      throw new Error(`${where}: ${at}.function.name must be a non-empty string, found ${describe(isPlainObject(fn) ? fn.name : fn)}`);
-    }
-    return fn.name;
-  }
-  if (typeof choice.name !== "string" || choice.name === "") throw new Error(`${where}: ${at}.name must be a non-empty string, found ${describe(choice.name)}`);
-  return choice.name;
 }
 
 function describeNames(names: ReadonlySet<string>): string {
@@ -320,4 +244,3 @@ function describeNames(names: ReadonlySet<string>): string {
   const more = names.size > LISTED_NAMES_IN_DETAIL ? ` and ${names.size - LISTED_NAMES_IN_DETAIL} more` : "";
   return `allows only ${listed.join(", ")}${more}`;
 }
-

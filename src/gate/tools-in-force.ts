@@ -23,15 +23,10 @@ export class ToolsInForce {
 
   prepare(input: GateInput): PreparedRecord {
     const errors: string[] = [];
-    if (input.request) {
-      try {
-        this.registry.addRequestBody(input.request, `line ${input.line}`);
-      } catch (error) {
-        // A request whose tools cannot be read leaves the registry as it was; its
-        // calls then meet the tools in force, and the line is reported.
-        errors.push((error as Error).message);
-      }
-    }
+    // What a request body says of its tools is read as far as it can be; what
+    // cannot be read blocks the line, and the calls it governs are refused.
+    if (input.request) errors.push(...this.registry.addRequestBody(input.request, `line ${input.line}`));
+    else for (const { item } of input.items) if (carriesTools(item)) errors.push(...this.registry.narrow(item, `line ${input.line}`));
     // A tool call the normalizer could not make an item of (no type, a custom
     // call…) has no verdict: the line says so, blocked, rather than nothing.
     for (const loss of input.losses ?? []) {
@@ -56,3 +51,14 @@ export class ToolsInForce {
   }
 }
 
+/**
+ * An object of no known kind (no type, no role) that holds a request's tool
+ * fields: a request body the reader could not place, whose restrictions must
+ * still hold.
+ */
+function carriesTools(item: unknown): item is Record<string, unknown> {
+  if (item === null || typeof item !== "object" || Array.isArray(item)) return false;
+  const fields = item as Record<string, unknown>;
+  if (typeof fields.type === "string" || typeof fields.role === "string") return false;
+  return fields.tools !== undefined || fields.tool_choice !== undefined || fields.functions !== undefined || fields.function_call !== undefined;
+}

@@ -144,6 +144,22 @@ describe("lines and records written to break the gate", () => {
     });
   });
 
+  test("request bodies whose tools cannot all be read narrow alike in one thread and in two", async () => {
+    const readFile = { type: "function", name: "read_file", parameters: { type: "object" } };
+    const run = await expectSameBothWays(
+      jsonl(
+        { model: "m", input: "go", tools: [readFile, { type: "function", name: "delete_file" }, { type: "function" }], tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "read_file" }] } },
+        call("call_1", "{}", "delete_file"),
+        { model: "m", input: [], tools: [{ type: "function", name: "read_file", parameters: "loose" }] },
+        call("call_2", "{}", "read_file"),
+        { model: "m", messages: "lost", tool_choice: "none" },
+        call("call_3", "{}", "delete_file"),
+      ),
+      { chunkBytes: 50 },
+    );
+    expect(run.counts).toEqual({ lines: 6, items: 5, errors: 2, blocked: 6 });
+  });
+
   test("one source, in chunks of every size", async () => {
     for (const chunkBytes of [1, 5, 64, 4096]) await expectSameBothWays(hostile, { schema: salesSchema, chunkBytes, maxLineBytes: 1_000 });
   });

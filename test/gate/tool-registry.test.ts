@@ -254,7 +254,7 @@ describe("hostile names", () => {
 });
 
 describe("malformed tools", () => {
-  test.each([
+  const cases: [string, Record<string, unknown>, string][] = [
     ["a tools value that is not an array", { tools: { type: "function" } }, "tools.json: tools must be an array, found an object"],
     ["a tool without a type", { tools: [{ function: { name: "a" } }] }, "tools.json: tools[0].type must be a non-empty string, found nothing"],
     ["a Chat tool without a name", { tools: [{ type: "function", function: { parameters: {} } }] }, "tools.json: tools[0].function.name must be a non-empty string, found nothing"],
@@ -266,20 +266,140 @@ describe("malformed tools", () => {
     ["a function choice without a name", { tool_choice: { type: "function" } }, "tools.json: tool_choice.name must be a non-empty string, found nothing"],
     ["allowed_tools without tools", { tool_choice: { type: "allowed_tools", mode: "auto" } }, "tools.json: tool_choice.tools must be an array, found nothing"],
     ["a Chat allowed_tools entry without a name", { tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: {} }] } } }, "tools.json: tool_choice.allowed_tools.tools[0].function.name must be a non-empty string, found nothing"],
-  ])("%s", (_label, body, message) => {
-    expect(() => new ToolRegistry().addRequestBody(body, "tools.json")).toThrow(new Error(message));
+  ];
+
+  test.each(cases)("%s, in a tools file: refused", (_label, body, message) => {
+    expect(() => ToolRegistry.fromToolsFile(body, "tools.json")).toThrow(new Error(message));
+  });
+
+  test.each(cases)("%s, in a journal's request body: returned as a problem", (_label, body, message) => {
+    expect(new ToolRegistry().addRequestBody(body, "tools.json")).toEqual([message]);
+  });
+
+  test("a tools array with a part that cannot be read adds nothing", () => {
+    const registry = new ToolRegistry();
+    expect(() => registry.addTools([...responsesTools, { type: "function" }], "tools.json")).toThrow(new Error("tools.json: tools[2].name must be a non-empty string, found nothing"));
+    expect(registry.names()).toEqual([]);
   });
 
   test("a file that is neither a tools array nor a request body", () => {
     expect(() => ToolRegistry.fromToolsFile("tools", "tools.json")).toThrow(new Error('tools.json: expected a tools array or a request body (a JSON object), found "tools"'));
   });
 
-  test("a malformed request body applies nothing", () => {
+  test("a tools file with several problems names each, one a line", () => {
+    expect(() => ToolRegistry.fromToolsFile({ tools: [{ type: "function" }, 5], tool_choice: "any" }, "tools.json")).toThrow(
+      new Error(
+        [
+          "tools.json: tools[0].name must be a non-empty string, found nothing",
+          "tools.json: tools[1] must be an object, found number 5",
+          'tools.json: tool_choice must be "none", "auto", "required" or an object, found "any"',
+        ].join("\n"),
+      ),
+    );
+  });
+});
+
+describe("a journal's request body read in part", () => {
+  const readFile = { type: "function", name: "read_file", parameters: { type: "object" } };
+  const deleteFile = { type: "function", name: "delete_file", parameters: { type: "object" } };
+  const onlyReadFile = { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "read_file" }] };
+
+  test("a tool without a name: the choice still narrows, and only the functions read may run", () => {
+    const registry = new ToolRegistry();
+    expect(registry.addRequestBody({ input: [], tools: [readFile, deleteFile, { type: "function", parameters: {} }], tool_choice: onlyReadFile }, "line 1")).toEqual([
+      "line 1: tools[2].name must be a non-empty string, found nothing",
+    ]);
+    expect(registry.schemaFor("read_file")).toEqual({ type: "object" });
+    expect(allowedOf(registry, ["read_file", "delete_file", "send_email"])).toEqual({ read_file: true, delete_file: false, send_email: false });
+    expect(registry.notAllowedReason("delete_file")).toBe('tool_choice of line 1 allows only "read_file"');
+    expect(registry.notAllowedReason("send_email")).toBe('tool_choice of line 1 allows only "read_file"');
+  });
+
+  test("a tool without a name and no choice: the functions the body defines readably may run, no other", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ input: [], tools: responsesTools }, "line 1");
+    registry.addRequestBody({ input: [], tools: [readFile, 7] }, "line 2");
+    expect(allowedOf(registry, ["read_file", "get_weather"])).toEqual({ read_file: true, get_weather: false });
+    expect(registry.notAllowedReason("get_weather")).toBe('line 2 has tools that cannot be named; until the next request body, it allows only "read_file"');
+    registry.addRequestBody({ input: [] }, "line 3");
+    expect(allowedOf(registry, ["read_file", "get_weather"])).toEqual({ read_file: true, get_weather: true });
+  });
+
+  test("a definition whose name can be read but not its parameters: that name is refused until a later body defines it", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ input: [], tools: responsesTools }, "line 1");
+    expect(registry.addRequestBody({ input: [], tools: [{ type: "function", name: "get_weather", parameters: "loose" }] }, "line 2")).toEqual([
+      'line 2: tools[0].parameters must be a JSON Schema (an object or a boolean), found "loose"',
+    ]);
+    expect(registry.schemaFor("get_weather")).toBeUndefined();
+    expect(registry.notAllowedReason("get_weather")).toBe("tools[0] of line 2 defines it with parameters that cannot be read");
+    expect(registry.isAllowed("get_latest_sales_report")).toBe(true);
+    registry.addRequestBody({ input: [], tools: [{ type: "function", name: "get_weather", parameters: weatherParameters }] }, "line 3");
+    expect(registry.isAllowed("get_weather")).toBe(true);
+  });
+
+  test("a name defined twice: neither definition is taken, and its calls are refused", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ input: [], tools: [readFile, { ...readFile, parameters: true }] }, "line 1");
+    expect(registry.schemaFor("read_file")).toBeUndefined();
+    expect(registry.notAllowedReason("read_file")).toBe("line 1 defines it more than once");
+  });
+
+  test("an allowed_tools entry that cannot be read allows nothing; the names read still narrow", () => {
+    const registry = new ToolRegistry();
+    const choice = { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "read_file" }, { type: "function" }] };
+    expect(registry.addRequestBody({ input: [], tools: [readFile, deleteFile], tool_choice: choice }, "line 1")).toEqual(["line 1: tool_choice.tools[1].name must be a non-empty string, found nothing"]);
+    expect(allowedOf(registry, ["read_file", "delete_file"])).toEqual({ read_file: true, delete_file: false });
+    expect(registry.notAllowedReason("delete_file")).toBe('tool_choice of line 1 cannot all be read, so it allows only "read_file"');
+  });
+
+  test.each([
+    ["an unknown mode", { type: "allowed_tools", mode: "sometimes", tools: [{ type: "function", name: "read_file" }] }],
+    ["a list that is not an array", { type: "allowed_tools", mode: "auto", tools: "read_file" }],
+    ["an unknown string", "sometimes"],
+    ["a function choice without a name", { type: "function" }],
+  ])("a tool_choice with %s allows no function", (_label, choice) => {
+    const registry = new ToolRegistry();
+    expect(registry.addRequestBody({ input: [], tools: [readFile, deleteFile], tool_choice: choice }, "line 1")).toHaveLength(1);
+    expect(allowedOf(registry, ["read_file", "delete_file"])).toEqual({ read_file: false, delete_file: false });
+    expect(registry.notAllowedReason("read_file")).toBe("tool_choice of line 1 cannot all be read, so it allows no function");
+  });
+
+  test("a legacy function_call that cannot be read allows no function", () => {
+    const registry = new ToolRegistry();
+    expect(registry.addRequestBody({ messages: [], functions: [{ name: "get_weather" }], function_call: { arguments: "{}" } }, "line 1")).toEqual([
+      'line 1: function_call must be "none", "auto" or {"name": …}, found an object',
+    ]);
+    expect(registry.notAllowedReason("get_weather")).toBe("function_call of line 1 cannot all be read, so it allows no function");
+  });
+
+  test("a pinned tool keeps the file's definition, whatever the journal's cannot be read", () => {
+    const registry = ToolRegistry.fromToolsFile(responsesTools, "tools.json");
+    registry.addRequestBody({ input: [], tools: [{ type: "function", name: "get_weather", parameters: 3 }] }, "line 1");
+    expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
+    expect(registry.isAllowed("get_weather")).toBe(true);
+  });
+});
+
+describe("a record that carries tools but is not read as a request body (narrow)", () => {
+  test("its choice narrows the one in force and never widens it", () => {
     const registry = new ToolRegistry();
     registry.addRequestBody({ input: [], tools: responsesTools, tool_choice: { type: "function", name: "get_weather" } }, "line 1");
-    expect(() => registry.addRequestBody({ input: [], tools: [{ type: "function", name: "send_email", parameters: {} }], tool_choice: "sometimes" }, "line 2")).toThrow();
-    expect(registry.names()).toEqual(["get_latest_sales_report", "get_weather"]);
+    expect(registry.narrow({ model: "m", messages: "lost", tool_choice: "auto" }, "line 2")).toEqual([]);
     expect(registry.notAllowedReason("get_latest_sales_report")).toBe('tool_choice of line 1 allows only "get_weather"');
+    registry.narrow({ model: "m", tool_choice: "none" }, "line 3");
+    expect(registry.notAllowedReason("get_weather")).toBe("tool_choice of line 3, a record not read as a request body, allows no function");
+  });
+
+  test("the tools it names are refused until a request body defines them again", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ input: [], tools: responsesTools }, "line 1");
+    registry.narrow({ tools: [{ type: "function", name: "get_weather", parameters: { type: "object" } }] }, "line 2");
+    expect(registry.schemaFor("get_weather")).toBeUndefined();
+    expect(registry.notAllowedReason("get_weather")).toBe("line 2, a record not read as a request body, defines it");
+    expect(registry.isAllowed("get_latest_sales_report")).toBe(true);
+    registry.addRequestBody({ input: [], tools: responsesTools }, "line 3");
+    expect(registry.isAllowed("get_weather")).toBe(true);
   });
 });
 

@@ -1,0 +1,250 @@
+// What a request body (or a tools file) says of its tools, in either envelope,
+// read as far as it can be read. Nothing here throws: each part that cannot be
+// read is a problem (a sentence naming `where` and the field), and the reader
+// says what that part governed, so that the registry refuses those calls rather
+// than forget a restriction it could not read.
+//
+// | part that cannot be read                                  | what it still says                        |
+// |-----------------------------------------------------------|-------------------------------------------|
+// | a definition whose name can be read (bad `parameters`,    | that name: its calls are refused          |
+// |   no type, a name defined twice)                          |                                           |
+// | a definition with no name that can be read, or `tools`    | some tool, unknown: only the functions    |
+// |   (or `functions`) that is not an array                   |   read here may run under this body       |
+// | an entry of `allowed_tools`                               | nothing: the names read are allowed       |
+// | `tool_choice` or `function_call`, or an allowed_tools     | a narrowing, unknown: no function may run |
+// |   `mode` or list                                          |                                           |
+import type { ToolSchema } from "./schema.js";
+import { describeValue as describe, isPlainObject } from "../models/json-value.js";
+
+/**
+ * The schema of a function declared without `parameters`: it takes no
+ * arguments, so only `{}` passes. Accepting anything would let a call with
+ * arguments the tool never declared run unchecked.
+ */
+export const NO_PARAMETERS: ToolSchema = Object.freeze({ type: "object", properties: Object.freeze({}), additionalProperties: false });
+
+export interface FunctionDefinition {
+  name: string;
+  schema: ToolSchema;
+  /** Where the definition was read, for messages: `tools[2].function.name`. */
+  field: string;
+}
+
+/**
+ * A hosted, custom, MCP or extension tool: a tool, but one that is called
+ * through items of its own (`web_search_call`, `custom_tool_call`…), never
+ * through a function_call. Known by the name a call would carry: its `name`
+ * when it has one (a custom tool), else its type.
+ */
+export interface OtherTool {
+  name: string;
+  type: string;
+  /** Where it was read: `tools[0] of tools.json`. */
+  where: string;
+}
+
+/** The names a choice allows (`undefined`: every name), and the field they were read from ("" when the body has none). */
+export interface ChoiceRead {
+  names: ReadonlySet<string> | undefined;
+  field: string;
+  /** False when part of the choice could not be read: `names` then holds only what could be. */
+  whole: boolean;
+}
+
+export interface ToolsRead {
+  functions: FunctionDefinition[];
+  others: OtherTool[];
+  /** Names whose definition here cannot be read, each with why, in a sentence: their calls are refused. */
+  unreadable: Map<string, string>;
+  /** Some definition here names no tool that can be read, or the list is no array: which tools the body defines is not known. */
+  unknownTools: boolean;
+  choice: ChoiceRead;
+  problems: string[];
+}
+
+const EVERY_NAME: ChoiceRead = { names: undefined, field: "", whole: true };
+
+/** A request body's `tools` and legacy `functions`, and its `tool_choice` or legacy `function_call`. */
+export function readRequestTools(body: Record<string, unknown>, where: string): ToolsRead {
+  const read = emptyRead();
+  if (present(body.tools)) readTools(body.tools, where, "tools", read);
+  if (present(body.functions)) readLegacyFunctions(body.functions, where, read);
+  settleDuplicates(read, where);
+  if (present(body.tool_choice)) read.choice = readToolChoice(body.tool_choice, where, read.problems);
+  else if (present(body.function_call)) read.choice = readLegacyFunctionCall(body.function_call, where, read.problems);
+  return read;
+}
+
+/** A tools array of either envelope, without a choice. */
+export function readToolsArray(tools: unknown, where: string): ToolsRead {
+  const read = emptyRead();
+  readTools(tools, where, "tools", read);
+  settleDuplicates(read, where);
+  return read;
+}
+
+function emptyRead(): ToolsRead {
+  return { functions: [], others: [], unreadable: new Map(), unknownTools: false, choice: EVERY_NAME, problems: [] };
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function readTools(tools: unknown, where: string, field: string, read: ToolsRead): void {
+  if (!Array.isArray(tools)) {
+    read.problems.push(`${where}: ${field} must be an array, found ${describe(tools)}`);
+    read.unknownTools = true;
+    return;
+  }
+  tools.forEach((tool, index) => {
+    const at = `${field}[${index}]`;
+    if (!isPlainObject(tool)) return unknownTool(read, `${where}: ${at} must be an object, found ${describe(tool)}`);
+    if (typeof tool.type !== "string" || tool.type === "") {
+      return unreadableTool(read, tool, `${where}: ${at}.type must be a non-empty string, found ${describe(tool.type)}`, `${at} of ${where}`);
+    }
+    if (tool.type !== "function") {
+      read.others.push({ name: otherToolName(tool, tool.type), type: tool.type, where: `${at} of ${where}` });
+      return;
+    }
+    if (tool.function === undefined) return readDefinition(tool, where, at, read);
+    if (!isPlainObject(tool.function)) return unreadableTool(read, tool, `${where}: ${at}.function must be an object, found ${describe(tool.function)}`, `${at} of ${where}`);
+    readDefinition(tool.function, where, `${at}.function`, read);
+  });
+}
+
+function readLegacyFunctions(functions: unknown, where: string, read: ToolsRead): void {
+  if (!Array.isArray(functions)) {
+    read.problems.push(`${where}: functions must be an array, found ${describe(functions)}`);
+    read.unknownTools = true;
+    return;
+  }
+  functions.forEach((fn, index) => {
+    if (!isPlainObject(fn)) return unknownTool(read, `${where}: functions[${index}] must be an object, found ${describe(fn)}`);
+    readDefinition(fn, where, `functions[${index}]`, read);
+  });
+}
+
+function readDefinition(fields: Record<string, unknown>, where: string, at: string, read: ToolsRead): void {
+  const { name, parameters } = fields;
+  if (typeof name !== "string" || name === "") return unknownTool(read, `${where}: ${at}.name must be a non-empty string, found ${describe(name)}`);
+  if (!present(parameters)) {
+    read.functions.push({ name, schema: NO_PARAMETERS, field: `${at}.name` });
+    return;
+  }
+  if (typeof parameters !== "boolean" && !isPlainObject(parameters)) {
+    read.problems.push(`${where}: ${at}.parameters must be a JSON Schema (an object or a boolean), found ${describe(parameters)}`);
+    read.unreadable.set(name, `${at} of ${where} defines it with parameters that cannot be read`);
+    return;
+  }
+  read.functions.push({ name, schema: parameters as ToolSchema, field: `${at}.name` });
+}
+
+/** A definition that names no tool that can be read. */
+function unknownTool(read: ToolsRead, problem: string): void {
+  read.problems.push(problem);
+  read.unknownTools = true;
+}
+
+/** A definition that cannot be read but whose name can: calls of that name are refused; with no name, some tool is unknown. */
+function unreadableTool(read: ToolsRead, tool: Record<string, unknown>, problem: string, at: string): void {
+  read.problems.push(problem);
+  const name = [tool.name, isPlainObject(tool.function) ? tool.function.name : undefined, isPlainObject(tool.custom) ? tool.custom.name : undefined].find(
+    (candidate): candidate is string => typeof candidate === "string" && candidate !== "",
+  );
+  if (name === undefined) read.unknownTools = true;
+  else read.unreadable.set(name, `${at} defines it in a form that cannot be read`);
+}
+
+/** A name defined twice in one body has no single definition: neither is taken, and its calls are refused. */
+function settleDuplicates(read: ToolsRead, where: string): void {
+  const first = new Map<string, string>();
+  const twice = new Set<string>();
+  for (const { name, field } of read.functions) {
+    const earlier = first.get(name);
+    if (earlier === undefined) {
+      first.set(name, field);
+      continue;
+    }
+    read.problems.push(`${where}: ${field} defines "${name}" again (first at ${earlier})`);
+    twice.add(name);
+    read.unreadable.set(name, `${where} defines it more than once`);
+  }
+  if (twice.size > 0) read.functions = read.functions.filter(({ name }) => !twice.has(name));
+}
+
+/** The name a call of a tool that is not a function carries: a custom tool's own name (either envelope), else its type. */
+function otherToolName(tool: Record<string, unknown>, type: string): string {
+  if (typeof tool.name === "string" && tool.name !== "") return tool.name;
+  if (isPlainObject(tool.custom) && typeof tool.custom.name === "string" && tool.custom.name !== "") return tool.custom.name;
+  return type;
+}
+
+const NO_NAME: ReadonlySet<string> = new Set();
+
+/** The names a `tool_choice` allows, in either envelope. */
+export function readToolChoice(choice: unknown, where: string, problems: string[]): ChoiceRead {
+  const field = "tool_choice";
+  const unread = (problem: string): ChoiceRead => {
+    problems.push(`${where}: ${problem}`);
+    return { names: NO_NAME, field, whole: false };
+  };
+  if (choice === "auto" || choice === "required") return { names: undefined, field, whole: true };
+  if (choice === "none") return { names: NO_NAME, field, whole: true };
+  if (typeof choice === "string") return unread(`tool_choice must be "none", "auto", "required" or an object, found ${describe(choice)}`);
+  if (!isPlainObject(choice)) return unread(`tool_choice must be a string or an object, found ${describe(choice)}`);
+  if (typeof choice.type !== "string") return unread(`tool_choice.type must be a string, found ${describe(choice.type)}`);
+  if (choice.type === "function") {
+    const name = functionName(choice, "tool_choice");
+    return typeof name === "string" ? { names: new Set([name]), field, whole: true } : unread(name.problem);
+  }
+  // A hosted or custom tool forced: no function may run.
+  if (choice.type !== "allowed_tools") return { names: NO_NAME, field, whole: true };
+  // Chat nests the list in `allowed_tools`; Open Responses puts it on the choice.
+  const holder = choice.allowed_tools !== undefined ? choice.allowed_tools : choice;
+  const at = choice.allowed_tools !== undefined ? "tool_choice.allowed_tools" : "tool_choice";
+  if (!isPlainObject(holder)) return unread(`${at} must be an object, found ${describe(holder)}`);
+  if (!Array.isArray(holder.tools)) return unread(`${at}.tools must be an array, found ${describe(holder.tools)}`);
+  if (holder.mode !== undefined && holder.mode !== "auto" && holder.mode !== "required" && holder.mode !== "none") {
+    return unread(`${at}.mode must be "auto" or "required", found ${describe(holder.mode)}`);
+  }
+  const names = new Set<string>();
+  let whole = true;
+  holder.tools.forEach((tool, index) => {
+    const toolAt = `${at}.tools[${index}]`;
+    // An entry that cannot be read allows nothing: the names that can be read still narrow.
+    const skip = (problem: string) => {
+      problems.push(`${where}: ${problem}`);
+      whole = false;
+    };
+    if (!isPlainObject(tool)) return skip(`${toolAt} must be an object, found ${describe(tool)}`);
+    if (typeof tool.type !== "string") return skip(`${toolAt}.type must be a string, found ${describe(tool.type)}`);
+    if (tool.type !== "function") return;
+    const name = functionName(tool, toolAt);
+    if (typeof name === "string") names.add(name);
+    else skip(name.problem);
+  });
+  return { names: holder.mode === "none" ? NO_NAME : names, field, whole };
+}
+
+function readLegacyFunctionCall(choice: unknown, where: string, problems: string[]): ChoiceRead {
+  const field = "function_call";
+  if (choice === "auto") return { names: undefined, field, whole: true };
+  if (choice === "none") return { names: NO_NAME, field, whole: true };
+  if (isPlainObject(choice) && typeof choice.name === "string" && choice.name !== "") return { names: new Set([choice.name]), field, whole: true };
+  problems.push(`${where}: function_call must be "none", "auto" or {"name": …}, found ${describe(choice)}`);
+  return { names: NO_NAME, field, whole: false };
+}
+
+/** The name of a function choice: `{type, name}` (Open Responses) or `{type, function:{name}}` (Chat). */
+function functionName(choice: Record<string, unknown>, at: string): string | { problem: string } {
+  if (choice.function !== undefined) {
+    const fn = choice.function;
+    if (!isPlainObject(fn) || typeof fn.name !== "string" || fn.name === "") {
+      return { problem: `${at}.function.name must be a non-empty string, found ${describe(isPlainObject(fn) ? fn.name : fn)}` };
+    }
+    return fn.name;
+  }
+  if (typeof choice.name !== "string" || choice.name === "") return { problem: `${at}.name must be a non-empty string, found ${describe(choice.name)}` };
+  return choice.name;
+}

@@ -1,0 +1,138 @@
+// A line whose tools the gate cannot read in full must never make a later call
+// pass that what was read, or what the line meant to say, excludes. Through
+// `orbridge gate`, journal by journal, with the verdicts asserted whole.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const folder = scratchFolder("tools-narrowing");
+const objectSchema = { type: "object" };
+const readFile = { type: "function", name: "read_file", parameters: objectSchema };
+const deleteFile = { type: "function", name: "delete_file", parameters: objectSchema };
+const onlyReadFile = { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "read_file" }] };
+const call = (callId: string, name: string) => ({ type: "function_call", id: `fc_${callId}`, call_id: callId, name, arguments: "{}", status: "completed" });
+const OK = "completed call with arguments valid for its schema";
+
+let files = 0;
+function toolsFile(content: unknown): string {
+  const path = join(folder, `tools-${++files}.json`);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+const journal = (...records: unknown[]) => {
+  const path = join(folder, `journal-${++files}.jsonl`);
+  writeFileSync(path, records.map((record) => JSON.stringify(record) + "\n").join(""));
+  return path;
+};
+
+async function gate(path: string, tools?: string): Promise<{ code: number; verdicts: unknown[]; stderr: string }> {
+  const args = ["gate", "--format", "json", ...(tools === undefined ? [] : ["--tools", tools]), path];
+  const run = await runOrbridge(args);
+  return { code: run.code, verdicts: run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown), stderr: run.stderr };
+}
+
+const callVerdict = (line: number, callId: string, name: string, notAllowed?: string) => ({
+  line,
+  index: 0,
+  type: "function_call",
+  call_id: callId,
+  name,
+  reason: "ok",
+  detail: OK,
+  blocked: notAllowed !== undefined,
+  findings: notAllowed === undefined ? [] : [{ code: "tool_not_allowed", detail: `"${name}" is not allowed: ${notAllowed}`, path: "/name" }],
+});
+const errorLine = (line: number, detail: string) => ({ line, index: 0, reason: "error", detail, blocked: true, findings: [] });
+const userMessage = (line: number) => ({ line, index: 0, type: "message", reason: "not_function_call", detail: '"message" is not a function_call', path: "/type", blocked: false, findings: [] });
+
+describe("a request body with a tools entry that cannot be read", () => {
+  test("its allowed_tools still holds: the next line's call of a tool it excluded is blocked", async () => {
+    const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile, { type: "function", parameters: {} }], tool_choice: onlyReadFile }, call("call_1", "delete_file"), call("call_2", "read_file"));
+    expect(await gate(path)).toEqual({
+      code: 1,
+      verdicts: [
+        errorLine(1, "line 1: tools[2].name must be a non-empty string, found nothing"),
+        userMessage(1),
+        callVerdict(2, "call_1", "delete_file", 'tool_choice of line 1 allows only "read_file"'),
+        callVerdict(3, "call_2", "read_file"),
+      ],
+      stderr: "read 3 lines: 3 items, 1 errors; 2 blocked\n",
+    });
+  });
+
+  test("without a tool_choice, only the functions it defines readably may run", async () => {
+    const path = journal({ model: "m", input: "go", tools: [readFile] }, { model: "m", input: [], tools: [deleteFile, 42] }, call("call_1", "read_file"), call("call_2", "delete_file"));
+    const reason = 'line 2 has tools that cannot be named; until the next request body, it allows only "delete_file"';
+    expect(await gate(path)).toEqual({
+      code: 1,
+      verdicts: [userMessage(1), errorLine(2, "line 2: tools[1] must be an object, found number 42"), callVerdict(3, "call_1", "read_file", reason), callVerdict(4, "call_2", "delete_file")],
+      stderr: "read 4 lines: 3 items, 1 errors; 2 blocked\n",
+    });
+  });
+});
+
+describe("a request body whose tool_choice cannot be read", () => {
+  test("allows no function until the next request body", async () => {
+    const path = journal(
+      { model: "m", input: "go", tools: [readFile, deleteFile], tool_choice: { type: "allowed_tools", mode: "sometimes", tools: [{ type: "function", name: "read_file" }] } },
+      call("call_1", "read_file"),
+      { model: "m", input: [], tools: [readFile] },
+      call("call_2", "read_file"),
+    );
+    expect(await gate(path)).toEqual({
+      code: 1,
+      verdicts: [
+        errorLine(1, 'line 1: tool_choice.mode must be "auto" or "required", found "sometimes"'),
+        userMessage(1),
+        callVerdict(2, "call_1", "read_file", "tool_choice of line 1 cannot all be read, so it allows no function"),
+        callVerdict(4, "call_2", "read_file"),
+      ],
+      stderr: "read 4 lines: 3 items, 1 errors; 2 blocked\n",
+    });
+  });
+});
+
+describe("a logged exchange whose request has a tool that cannot be read", () => {
+  test("the calls of its response meet the request's narrowing", async () => {
+    const request = { model: "m", input: "go", tools: [readFile, deleteFile, { type: "function" }], tool_choice: onlyReadFile };
+    const response = { object: "response", id: "resp_1", status: "completed", output: [call("call_1", "delete_file")] };
+    expect((await gate(journal({ request, response }))).verdicts).toEqual([
+      errorLine(1, "line 1: tools[2].name must be a non-empty string, found nothing"),
+      userMessage(1),
+      { ...callVerdict(1, "call_1", "delete_file", 'tool_choice of line 1 allows only "read_file"'), index: 1 },
+    ]);
+  });
+});
+
+describe("a record that carries a tool choice but is not read as a request body", () => {
+  test("its narrowing holds for the calls after it", async () => {
+    const path = journal({ model: "m", messages: "lost in logging", tool_choice: { type: "function", function: { name: "read_file" } } }, call("call_1", "delete_file"));
+    const run = await gate(path, toolsFile([readFile, deleteFile]));
+    expect(run.verdicts).toEqual([
+      { line: 1, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] },
+      callVerdict(2, "call_1", "delete_file", 'tool_choice of line 1, a record not read as a request body, allows only "read_file"'),
+    ]);
+    expect(run.code).toBe(1);
+  });
+
+  test("its tool_choice never widens the one in force", async () => {
+    const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile], tool_choice: onlyReadFile }, { tool_choice: "auto" }, call("call_1", "delete_file"));
+    expect((await gate(path)).verdicts[2]).toEqual(callVerdict(3, "call_1", "delete_file", 'tool_choice of line 1 allows only "read_file"'));
+  });
+});
+
+describe("a tools file's narrowing", () => {
+  test("holds whatever a request body of the journal cannot read", async () => {
+    const path = journal({ model: "m", input: "go", tools: [{ type: "function", name: "read_file", parameters: "loose" }], tool_choice: "auto" }, call("call_1", "delete_file"), call("call_2", "read_file"));
+    const tools = toolsFile({ tools: [readFile, deleteFile], tool_choice: onlyReadFile });
+    const run = await gate(path, tools);
+    expect(run.verdicts).toEqual([
+      errorLine(1, 'line 1: tools[0].parameters must be a JSON Schema (an object or a boolean), found "loose"'),
+      userMessage(1),
+      callVerdict(2, "call_1", "delete_file", `tool_choice of ${tools} allows only "read_file"`),
+      callVerdict(3, "call_2", "read_file"),
+    ]);
+  });
+});
