@@ -6,14 +6,20 @@
 // |   input_text / input_image / input_file |   text / image_url (`detail` only if set) / file                 |
 // | assistant `message`                     | opens an assistant message: output_text -> text, one lone refusal part -> `refusal`, flat url citations -> nested `annotations` |
 // | `function_call`                         | joins the open assistant message as a `tool_calls` entry (one is opened, content null, if none is); `call_id` -> `id` |
-// | `function_call_output`                  | `tool` message placed directly after the assistant message holding its call, in call order; in place when no call matches |
+// |   without call_id                       |   a synthesized `id` (call-ids.ts), reported                    |
+// |   arguments not a string                |   written as they are, reported: Chat rejects them              |
+// | `function_call_output`                  | `tool` message placed after the assistant message holding its call, outputs in the order they came; in place when no call matches here |
+// |   before its call                       |   moved after it, reported `reordered`                          |
+// |   without call_id                       |   answers the earliest call without call_id still unanswered, reported |
 // | reasoning, compaction, item_reference, extension items | losses (no Chat equivalent); they close nothing    |
 // | item `id`, message `status`, `phase`, a call not completed | losses                                      |
 //
 // The open assistant message takes the run of function_call items after an
-// assistant message, so text and parallel calls stay one message. Any other
-// message or a function_call_output closes it: calls answered one by one stay
-// separate turns.
+// assistant message, so text and parallel calls stay one message; assistant text
+// that comes between its calls and their outputs joins it too (`reordered`), as
+// the chat-completions replay target writes a turn. Any other message or a
+// function_call_output closes it: calls answered one by one stay separate turns.
+// A tool message written ahead of an item that came before it is reported.
 import type {
   ChatAssistantMessage,
   ChatAssistantPart,
@@ -22,6 +28,7 @@ import type {
   ChatUserPart,
 } from "../../src/models/chat-completions.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
+import { describeValue } from "../../src/models/json-value.js";
 import type {
   AssistantMessageItem,
   CanonicalItem,
@@ -31,6 +38,7 @@ import type {
   UrlCitationParam,
   UserContentPart,
 } from "../../src/models/open-responses.js";
+import { answered, callShapeLosses, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
 
 const TARGET = "Chat Completions";
@@ -40,24 +48,44 @@ const OUTPUT_FIELDS = ["type", "id", "call_id", "output", "status"];
 
 export interface ItemsToMessagesArgs {
   items: readonly CanonicalItem[];
+  /**
+   * Calls without call_id met so far. A caller that converts a conversation in
+   * parts passes the same state each time, so that an output without call_id
+   * still answers the call it follows and no two calls share a synthesized id.
+   */
+  idless?: IdlessCalls;
 }
 
 /** One message, and when it is an assistant message with calls, the tool messages that answer them. */
 interface Block {
   message: ChatMessage;
+  /** The index of the item the message comes from (its first, for a turn's message). */
+  origin: number;
   callIds: string[];
-  answers: Array<{ callIndex: number; message: ChatToolMessage }>;
+  /** Tool messages answering the block's calls, in the order their outputs came. */
+  answers: Answer[];
+  /** An output written here only until its call, which comes after it, is found. */
+  early?: { callId: string };
+  moved?: boolean;
 }
 
-export function itemsToMessages({ items }: ItemsToMessagesArgs): Converted<ChatMessage[]> {
+interface Answer {
+  origin: number;
+  message: ChatToolMessage;
+  /** Came before its call and was moved after it (reported when moved). */
+  early?: boolean;
+}
+
+export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessagesArgs): Converted<ChatMessage[]> {
   if (!Array.isArray(items)) throw new TypeError("itemsToMessages expects an array of Open Responses items");
   const losses: Loss[] = [];
   const blocks: Block[] = [];
   let open: Block | undefined;
   const callBlocks = new Map<string, Block[]>();
+  const unanswered = (block: Block, callId: string) => !block.answers.some((answer) => answer.message.tool_call_id === callId);
 
-  const append = (message: ChatMessage): Block => {
-    const block: Block = { message, callIds: [], answers: [] };
+  const append = (message: ChatMessage, origin: number): Block => {
+    const block: Block = { message, origin, callIds: [], answers: [] };
     blocks.push(block);
     return block;
   };
@@ -68,38 +96,61 @@ export function itemsToMessages({ items }: ItemsToMessagesArgs): Converted<ChatM
     switch (kind) {
       case "message": {
         const converted = messageFromItem(item as MessageItem, at, losses);
-        const block = converted ? append(converted) : undefined;
+        if (converted?.role === "assistant" && open && open.callIds.length > 0) {
+          // Text after a call and before the outputs is still the model's turn, and
+          // Chat holds a turn in one message: the text joins the calls' message.
+          joinTurn(open.message as ChatAssistantMessage, converted, at, losses);
+          return;
+        }
+        const block = converted ? append(converted, index) : undefined;
         open = converted?.role === "assistant" ? block : undefined;
         return;
       }
       case "function_call": {
         const call = item as FunctionCallItem;
-        if (typeof call.call_id !== "string") {
-          losses.push(lossAt(at, "unsupported_item", "a function_call without call_id cannot become a Chat tool call, which needs an id"));
+        let callId: unknown = call.call_id;
+        if (lacksId(callId)) {
+          callId = synthesizeCallId(idless, call.name, call.arguments);
+          losses.push(lossAt(at, "synthesized", `a function_call without call_id: the tool call id "${String(callId)}" was synthesized; an output without call_id that follows answers it`));
+        }
+        if (typeof callId !== "string") {
+          losses.push(lossAt([...at, "call_id"], "unsupported_item", `call_id is ${describeValue(callId)}, not text: a Chat tool call needs an id`));
           return;
         }
-        losses.push(...callLosses(call, at));
-        open ??= append({ role: "assistant", content: null });
+        losses.push(...callLosses(call, callId, at));
+        losses.push(...callShapeLosses({ callId, name: call.name, args: call.arguments }, { callId: [...at, "call_id"], name: [...at, "name"], args: [...at, "arguments"] }, TARGET));
+        open ??= append({ role: "assistant", content: null }, index);
         const assistant = open.message as ChatAssistantMessage;
         assistant.tool_calls ??= [];
-        assistant.tool_calls.push({ id: call.call_id, type: "function", function: { name: call.name, arguments: call.arguments } });
-        open.callIds.push(call.call_id);
-        callBlocks.set(call.call_id, [...(callBlocks.get(call.call_id) ?? []), open]);
+        assistant.tool_calls.push({ id: callId, type: "function", function: { name: call.name, arguments: call.arguments } });
+        open.callIds.push(callId);
+        callBlocks.set(callId, [...(callBlocks.get(callId) ?? []), open]);
         return;
       }
       case "function_call_output": {
         open = undefined;
         const output = item as FunctionCallOutputItem;
         losses.push(...extensionFieldLosses(output, OUTPUT_FIELDS, at, TARGET), ...idAndStatusLosses(output, at));
-        if (typeof output.call_id !== "string") {
-          losses.push(lossAt(at, "unsupported_item", "a function_call_output without call_id answers no call; Chat needs the tool_call_id"));
+        let callId: unknown = output.call_id;
+        if (lacksId(callId)) {
+          callId = takeWaitingId(idless);
+          if (callId === undefined) {
+            losses.push(lossAt(at, "unsupported_item", "a function_call_output without call_id answers no call, and no call without call_id waits for an answer; Chat needs the tool_call_id"));
+            return;
+          }
+          losses.push(lossAt(at, "synthesized", `a function_call_output without call_id answers the earliest call without call_id still unanswered: tool_call_id "${String(callId)}"`));
+        }
+        if (typeof callId !== "string") {
+          losses.push(lossAt([...at, "call_id"], "unsupported_item", `call_id is ${describeValue(callId)}, not text: the output answers no call; Chat needs the tool_call_id`));
           return;
         }
-        const message: ChatToolMessage = { role: "tool", tool_call_id: output.call_id, content: toolContent(output.output, [...at, "output"], losses) };
-        const block = callBlocks.get(output.call_id)?.find((candidate) => !candidate.answers.some((answer) => answer.message.tool_call_id === output.call_id));
+        answered(idless, callId);
+        const answerId = callId;
+        const message: ChatToolMessage = { role: "tool", tool_call_id: answerId, content: toolContent(output.output, [...at, "output"], losses) };
+        const block = callBlocks.get(answerId)?.find((candidate) => unanswered(candidate, answerId));
         // Chat accepts a tool message only directly after the assistant message that made the call.
-        if (block) block.answers.push({ callIndex: block.callIds.indexOf(output.call_id), message });
-        else append(message);
+        if (block) block.answers.push({ origin: index, message });
+        else append(message, index).early = { callId: answerId };
         return;
       }
       case "reasoning":
@@ -124,13 +175,91 @@ export function itemsToMessages({ items }: ItemsToMessagesArgs): Converted<ChatM
     }
   });
 
+  placeEarlyOutputs(blocks, callBlocks, unanswered, losses);
   const messages: ChatMessage[] = [];
+  const written: Array<{ origin: number; answer?: Answer }> = [];
   for (const block of blocks) {
+    if (block.moved) continue;
     messages.push(block.message);
-    const answers = [...block.answers].sort((a, b) => a.callIndex - b.callIndex);
-    messages.push(...answers.map((answer) => answer.message));
+    written.push({ origin: block.origin });
+    const answers = [...block.answers].sort((a, b) => a.origin - b.origin);
+    for (const answer of answers) {
+      messages.push(answer.message);
+      written.push({ origin: answer.origin, answer });
+    }
   }
-  return { value: messages, losses };
+  reportAnswersMovedUp(written, losses);
+  return { value: messages, losses: byItem(losses) };
+}
+
+/**
+ * An output that came before its call is written after the call, when the call
+ * comes later among these items; one whose call is not here stays in place (its
+ * call may be in an earlier record, and the gate says whether it answers any).
+ */
+function placeEarlyOutputs(blocks: Block[], callBlocks: ReadonlyMap<string, Block[]>, unanswered: (block: Block, callId: string) => boolean, losses: Loss[]): void {
+  for (const held of blocks) {
+    if (!held.early) continue;
+    const { callId } = held.early;
+    const block = callBlocks.get(callId)?.find((candidate) => candidate.origin > held.origin && unanswered(candidate, callId));
+    if (!block) continue;
+    held.moved = true;
+    block.answers.push({ origin: held.origin, message: held.message as ChatToolMessage, early: true });
+    losses.push(lossAt([held.origin], "reordered", `the output comes before its call (item ${block.origin}): its tool message is written after the assistant message that makes the call, as Chat requires`));
+  }
+}
+
+/** Reports each tool message written ahead of an item that came before it: Chat wants it right after its call. */
+function reportAnswersMovedUp(written: ReadonlyArray<{ origin: number; answer?: Answer }>, losses: Loss[]): void {
+  let earliest = Number.POSITIVE_INFINITY;
+  for (let index = written.length - 1; index >= 0; index--) {
+    const { origin, answer } = written[index];
+    if (answer && !answer.early && earliest < origin) {
+      losses.push(lossAt([origin], "reordered", `the tool message is written right after the assistant message that makes its call, as Chat requires: ahead of item ${earliest}, which came before it`));
+    }
+    earliest = Math.min(earliest, origin);
+  }
+}
+
+/**
+ * An assistant message after a call of the turn and before its outputs, joined to
+ * the message that makes the turn's calls: its text (and refusal) in place of a
+ * null content, or after the text already there as parts.
+ */
+function joinTurn(turn: ChatAssistantMessage, next: ChatAssistantMessage, at: PointerTokens, losses: Loss[]): void {
+  losses.push(lossAt(at, "reordered", "assistant text between the calls of a turn and their outputs: written in the message that makes the turn's calls, as Chat holds a turn's text and calls in one message"));
+  if (isEmpty(turn.content) && turn.refusal === undefined && turn.annotations === undefined) {
+    const { role: _role, ...fields } = next;
+    const calls = turn.tool_calls;
+    delete turn.tool_calls;
+    Object.assign(turn, fields);
+    // Chat writes a message's text before its calls.
+    if (calls) turn.tool_calls = calls;
+    return;
+  }
+  if (turn.annotations !== undefined || next.annotations !== undefined) {
+    losses.push(lossAt([...at, "content"], "unsupported_field", "citations of text joined to another text of its turn have no place in a Chat message"));
+    delete turn.annotations;
+  }
+  losses.push(lossAt([...at, "content"], "form_changed", "joined to the text already in the turn's message: the message's content becomes parts"));
+  const calls = turn.tool_calls;
+  delete turn.tool_calls;
+  turn.content = [...contentParts(turn), ...contentParts(next)];
+  delete turn.refusal;
+  if (calls) turn.tool_calls = calls;
+}
+
+/** An assistant message's text and refusal as content parts, in the order Chat reads them. */
+function contentParts(message: ChatAssistantMessage): ChatAssistantPart[] {
+  const parts: ChatAssistantPart[] = typeof message.content === "string" ? (message.content === "" ? [] : [{ type: "text", text: message.content }]) : [...(message.content ?? [])];
+  if (typeof message.refusal === "string" && message.refusal !== "") parts.push({ type: "refusal", refusal: message.refusal });
+  return parts;
+}
+
+/** Losses in the order of the items they point into; losses of one item keep their order. */
+function byItem(losses: Loss[]): Loss[] {
+  const first = (loss: Loss) => Number(/^\/(\d+)/.exec(loss.path)?.[1] ?? Number.MAX_SAFE_INTEGER);
+  return losses.map((loss, position) => ({ loss, position, index: first(loss) })).sort((a, b) => a.index - b.index || a.position - b.position).map((entry) => entry.loss);
 }
 
 type ItemKind = "message" | "function_call" | "function_call_output" | "reasoning" | "compaction" | "item_reference" | "extension" | "unknown";
@@ -154,10 +283,10 @@ function idAndStatusLosses(item: Record<string, unknown>, at: PointerTokens): Lo
   return losses;
 }
 
-function callLosses(call: FunctionCallItem, at: PointerTokens): Loss[] {
+function callLosses(call: FunctionCallItem, callId: string, at: PointerTokens): Loss[] {
   const losses = extensionFieldLosses(call, CALL_FIELDS, at, TARGET);
   if (isPresent(call.id)) {
-    losses.push(lossAt([...at, "id"], "unsupported_field", `Chat Completions has no item ids; the call keeps its call_id "${call.call_id}"`));
+    losses.push(lossAt([...at, "id"], "unsupported_field", `Chat Completions has no item ids; the call keeps its call_id "${callId}"`));
   }
   // A Chat tool call is always a finished one: only another status is lost.
   if (isPresent(call.status) && call.status !== "completed") {

@@ -6,17 +6,20 @@
 // |   its parts                             |   input parts, as input-parts.ts maps them                      |
 // | assistant content, refusal, annotations | assistant `message`: text -> output_text, refusal field or part -> refusal part, nested url citations -> flat annotations |
 // | assistant tool_calls                    | one `function_call` per call, in order, after the message; `id` -> `call_id` |
+// |   a call without id                     |   a synthesized `call_id` (call-ids.ts), reported               |
 // |   tool_calls, function_call or refusal of another shape | a loss: nothing is read from it              |
 // | assistant function_call (legacy)        | `function_call` with a synthesized `call_id`                    |
 // | tool message                            | `function_call_output`; `tool_call_id` -> `call_id`, text parts -> input_text parts |
+// |   without tool_call_id                  |   the call_id of the earliest call without id still unanswered, reported |
 // | function message (legacy)               | `function_call_output`, paired in order with the legacy call of its name |
 // | custom tool call, and the tool message answering it | losses (an answer to no call is rejected by providers) |
 // | name, audio, input_audio, file_id, provider fields | losses                                         |
 //
 // Tool-only assistant content may be null, "" or absent: no message item is made
 // for it. `arguments` and ids are copied as they are, whatever they hold; the gate
-// judges them, not the converter. Items get no `id` unless `itemId` gives one, so
-// a call id or a completion id never poses as an item id.
+// judges them, not the converter, and what Open Responses rejects of them is
+// reported. Items get no `id` unless `itemId` gives one, so a call id or a
+// completion id never poses as an item id.
 import type {
   ChatAssistantMessage,
   ChatAssistantPart,
@@ -39,6 +42,7 @@ import type {
   UrlCitationParam,
   UserContentPart,
 } from "../../src/models/open-responses.js";
+import { answered, callShapeLosses, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
 import { textParts, userPart } from "./input-parts.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
 
@@ -63,27 +67,36 @@ export interface MessagesToItemsArgs {
   /** Gives each item an `id` (e.g. `msg_…`, `fc_…`), placed after its `type`. Without it items have none. */
   itemId?: (item: CanonicalItem, position: number) => string;
   /**
-   * Legacy calls and answers counted so far, per function name. A caller that
+   * The calls whose call_id is synthesized, counted so far. A caller that
    * converts a conversation one message at a time passes the same counts each
-   * time, so that the k-th call of a name keeps pairing with its k-th answer and
-   * no two calls share a synthesized call_id.
+   * time, so that the k-th call of a name keeps pairing with its k-th answer, an
+   * answer without id with the call without id it follows, and no two calls
+   * share a synthesized call_id.
    */
-  legacyCounts?: LegacyCounts;
+  callCounts?: CallCounts;
 }
 
-export interface LegacyCounts {
+/** Calls that get a synthesized call_id: legacy calls and answers per function name, and tool calls without id. */
+export interface CallCounts {
   calls: Map<string, number>;
   outputs: Map<string, number>;
+  idless?: IdlessCalls;
 }
 
-export function messagesToItems({ messages, finishReason, itemId, legacyCounts }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
+export function callCounts(): Required<CallCounts> {
+  return { calls: new Map(), outputs: new Map(), idless: idlessCalls() };
+}
+
+export function messagesToItems({ messages, finishReason, itemId, callCounts: counts }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Chat Completions messages");
+  if (counts && !counts.idless) counts.idless = idlessCalls();
   const context: Context = {
     // A cut-short choice may have cut the arguments too, and a choice with no
     // finish reason never finished: the gate must not run their calls.
     callStatus: finishReason === undefined ? "completed" : callStatusOf(finishReason),
-    legacyCalls: legacyCounts?.calls ?? new Map(),
-    legacyOutputs: legacyCounts?.outputs ?? new Map(),
+    legacyCalls: counts?.calls ?? new Map(),
+    legacyOutputs: counts?.outputs ?? new Map(),
+    idless: counts?.idless ?? idlessCalls(),
     droppedCalls: new Map(),
   };
   const items: CanonicalItem[] = [];
@@ -114,6 +127,8 @@ interface Context {
   /** Legacy calls and legacy answers seen so far, counted per function name. */
   legacyCalls: Map<string, number>;
   legacyOutputs: Map<string, number>;
+  /** Tool calls without id: how many so far, and which still wait for an answer without id. */
+  idless: IdlessCalls;
   /** Calls left out (custom tool calls), by id: their answers would answer nothing. */
   droppedCalls: Map<string, string>;
 }
@@ -207,11 +222,20 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
       return;
     }
     switch (call.type) {
-      case "function":
+      case "function": {
         losses.push(...extensionFieldLosses(call, ["id", "type", "function"], callAt, TARGET));
         losses.push(...extensionFieldLosses(call.function, ["name", "arguments"], [...callAt, "function"], TARGET));
-        items.push(functionCall(call.id, call.function.name, call.function.arguments, context.callStatus));
+        const { name, arguments: args } = call.function;
+        let callId: string = call.id;
+        if (lacksId(callId)) {
+          callId = synthesizeCallId(context.idless, name, args);
+          losses.push(lossAt(callAt, "synthesized", `a tool call without id: call_id "${callId}" was synthesized; a tool message without tool_call_id that follows answers it`));
+        }
+        const functionAt = [...callAt, "function"];
+        losses.push(...callShapeLosses({ callId, name, args }, { callId: [...callAt, "id"], name: [...functionAt, "name"], args: [...functionAt, "arguments"] }, TARGET));
+        items.push(functionCall(callId, name, args, context.callStatus));
         return;
+      }
       case "custom":
         context.droppedCalls.set(call.id, call.custom.name);
         losses.push(lossAt(callAt, "unsupported_tool_call", `custom tool call "${call.custom.name}" has no portable Open Responses item`));
@@ -228,6 +252,8 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
     const callId = legacyCallId(String(legacyCall.name), nextCount(context.legacyCalls, String(legacyCall.name)));
     losses.push(...extensionFieldLosses(legacyCall, ["name", "arguments"], [...at, "function_call"], TARGET));
     losses.push(lossAt([...at, "function_call"], "synthesized", `a legacy function call has no id: call_id "${callId}" was synthesized`));
+    const callAt = [...at, "function_call"];
+    losses.push(...callShapeLosses({ callId, name: legacyCall.name, args: legacyCall.arguments }, { callId: callAt, name: [...callAt, "name"], args: [...callAt, "arguments"] }, TARGET));
     items.push(functionCall(callId, legacyCall.name, legacyCall.arguments, context.callStatus));
   }
   if (items.length === 0) {
@@ -327,10 +353,17 @@ function functionCall(callId: string, name: string, args: string, status: ItemSt
 
 function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "tool", at);
-  if (typeof message.tool_call_id !== "string") {
-    return { value: [], losses: [...losses, lossAt(at, "unsupported_item", "a tool message without tool_call_id answers no call")] };
+  let callId: unknown = message.tool_call_id;
+  if (lacksId(callId)) {
+    callId = takeWaitingId(context.idless);
+    if (callId === undefined) return { value: [], losses: [...losses, lossAt(at, "unsupported_item", "a tool message without tool_call_id answers no call, and no call without id waits for an answer")] };
+    losses.push(lossAt(at, "synthesized", `a tool message without tool_call_id answers the earliest call without id still unanswered: call_id "${String(callId)}"`));
   }
-  const droppedCall = context.droppedCalls.get(message.tool_call_id);
+  if (typeof callId !== "string") {
+    return { value: [], losses: [...losses, lossAt([...at, "tool_call_id"], "unsupported_item", `tool_call_id is ${describeValue(callId)}, not text: the tool message answers no call`)] };
+  }
+  answered(context.idless, callId);
+  const droppedCall = context.droppedCalls.get(callId);
   if (droppedCall !== undefined) {
     // Kept, it would be an output with no call, which providers reject.
     const detail = `answers custom tool call "${droppedCall}", which has no portable item`;
@@ -342,7 +375,7 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
   }
   const output: string | FunctionCallOutputPart[] =
     typeof content === "string" ? content : Array.isArray(content) ? textParts(content, [...at, "content"], losses) : "";
-  return { value: [{ type: "function_call_output", call_id: message.tool_call_id, output }], losses };
+  return { value: [{ type: "function_call_output", call_id: callId, output }], losses };
 }
 
 function functionMessage(message: ChatFunctionMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {

@@ -22,7 +22,7 @@
 import { responsesBodyToChatRequest } from "../../adapters/chat-completions/body-to-request.js";
 import { chatCompletionToResponse } from "../../adapters/chat-completions/completion-to-response.js";
 import { itemsToMessages } from "../../adapters/chat-completions/items-to-messages.js";
-import { messagesToItems, type LegacyCounts } from "../../adapters/chat-completions/messages-to-items.js";
+import { callCounts, messagesToItems, type CallCounts } from "../../adapters/chat-completions/messages-to-items.js";
 import { chatRequestToResponsesBody } from "../../adapters/chat-completions/request-to-body.js";
 import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
@@ -187,8 +187,8 @@ class JournalConverter {
   private readonly looseKind: RecordKind;
   private readonly records: StreamRecords;
   private run: Pending[] = [];
-  /** Legacy calls and answers counted so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
-  private readonly legacyCounts: LegacyCounts = { calls: new Map(), outputs: new Map() };
+  /** Calls given a synthesized call_id so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
+  private readonly callCounts: Required<CallCounts> = callCounts();
 
   constructor(private readonly target: Envelope) {
     this.looseKind = target === "responses" ? "chat_message" : "responses_item";
@@ -247,7 +247,7 @@ class JournalConverter {
     if (this.run.length === 0) return [];
     const pending = this.run;
     this.run = [];
-    return [convertRun(pending, this.target, this.legacyCounts)];
+    return [convertRun(pending, this.target, this.callCounts)];
   }
 }
 
@@ -275,21 +275,21 @@ function startsTurn(record: unknown): boolean {
 
 /**
  * A run of loose messages (to items) or items (to messages), each loss sent back
- * to its own line. `legacyCounts`: the journal's legacy calls so far, so that two
- * runs never give two calls one synthesized call_id.
+ * to its own line. `counts`: the journal's calls given a synthesized call_id so
+ * far, so that two runs never give two calls one synthesized call_id.
  */
-function convertRun(run: readonly Pending[], target: Envelope, legacyCounts: LegacyCounts): Emitted {
+function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>): Emitted {
   let converted: Converted<unknown[]>;
   try {
     converted =
       target === "responses"
-        ? messagesToItems({ messages: run.map((pending) => pending.record as ChatMessage), legacyCounts })
-        : itemsToMessages({ items: run.map((pending) => pending.record as CanonicalItem) });
+        ? messagesToItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
+        : itemsToMessages({ items: run.map((pending) => pending.record as CanonicalItem), idless: counts.idless });
   } catch (error) {
     // A run that cannot be converted whole is converted line by line, so that
     // only the lines at fault are lost.
     if (run.length > 1) {
-      const parts = run.map((pending) => convertRun([pending], target, legacyCounts));
+      const parts = run.map((pending) => convertRun([pending], target, counts));
       return {
         line: run[0].line,
         records: parts.flatMap((part) => part.records),

@@ -21,7 +21,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
-import { callStatusOf, messagesToItems, type LegacyCounts } from "../../adapters/chat-completions/messages-to-items.js";
+import { callCounts, callStatusOf, messagesToItems, type CallCounts } from "../../adapters/chat-completions/messages-to-items.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
@@ -71,8 +71,8 @@ export class JournalNormalizer {
   private readonly unknownObjects: "error" | "item";
   private source: string | undefined;
   private readonly records = new StreamRecords();
-  /** Legacy function calls and answers met in loose Chat messages, counted across the journal. */
-  private readonly legacyCounts: LegacyCounts = { calls: new Map(), outputs: new Map() };
+  /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
+  private readonly callCounts: CallCounts = callCounts();
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
 
@@ -133,7 +133,7 @@ export class JournalNormalizer {
     const fields = record as Record<string, unknown>;
     switch (kind) {
       case "chat_message": {
-        const converted = messagesToItems({ messages: [record as ChatMessage], legacyCounts: this.legacyCounts });
+        const converted = messagesToItems({ messages: [record as ChatMessage], callCounts: this.callCounts });
         this.conversation.extend(converted.value);
         return {
           kind: "items",
@@ -203,11 +203,11 @@ export class JournalNormalizer {
     };
   }
 
-  /** `legacyCounts`: legacy calls counted so far in the same exchange, so that its response's calls number on from its request's. */
-  private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string, legacyCounts?: LegacyCounts): RecordParts | { error: string } {
+  /** `counts`: calls given a synthesized call_id so far in the same exchange, so that its response's calls number on from its request's. */
+  private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string, counts?: CallCounts): RecordParts | { error: string } {
     switch (kind) {
       case "chat_request": {
-        const converted = messagesToItems({ messages: record.messages as ChatMessage[], legacyCounts });
+        const converted = messagesToItems({ messages: record.messages as ChatMessage[], callCounts: counts });
         return parts("chat", converted.value, prefixLosses(`${at}/messages`, converted.losses), { request: record });
       }
       case "chat_completion": {
@@ -215,7 +215,7 @@ export class JournalNormalizer {
         const choice = choices[0];
         if (!isPlainObject(choice) || !isPlainObject(choice.message)) return { error: "chat.completion has no choice with a message" };
         const finishReason = (choice.finish_reason ?? null) as ChatFinishReason | null;
-        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason, legacyCounts });
+        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason, callCounts: counts });
         const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
         for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
         const status = callStatusOf(finishReason);
@@ -248,9 +248,9 @@ export class JournalNormalizer {
         if (responseKind !== "chat_completion" && responseKind !== "response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
-        const legacyCounts: LegacyCounts = { calls: new Map(), outputs: new Map() };
-        const requestParts = this.partsOf(request, requestKind, `${at}/request`, legacyCounts);
-        const responseParts = this.partsOf(response, responseKind, `${at}/response`, legacyCounts);
+        const exchangeCounts = callCounts();
+        const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts);
+        const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts);
         if ("error" in requestParts) return requestParts;
         if ("error" in responseParts) return responseParts;
         const combined = parts(requestParts.envelope, [...requestParts.items, ...responseParts.items], [...requestParts.losses, ...responseParts.losses], {

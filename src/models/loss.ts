@@ -18,8 +18,12 @@ export const LOSS_CODES = [
   "form_changed",
   /** A provider extension field carried by neither envelope (`reasoning_content`…). */
   "provider_extension",
-  /** A value the target requires was synthesized (a legacy call's `call_id`…). */
+  /** A value the target requires was synthesized (a legacy call's `call_id`, a field a response object requires…). */
   "synthesized",
+  /** An item or message moved to where the target needs it (a tool message after its call, a turn's text before its calls). */
+  "reordered",
+  /** Written as the source holds it, though the target rejects it (`arguments` that are not a string…): never "fixed". */
+  "target_rejects",
 ] as const;
 
 export const lossSchema = z.object({

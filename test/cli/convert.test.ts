@@ -36,6 +36,8 @@ const outputItemId = (prefix: string, responseId: string, outputIndex: number) =
 /** A response object as a completion gives it. */
 const responseObject = (fields: { id: string; created_at: number; status: string; model: string; output: unknown[]; usage: unknown }) => responseWith(fields);
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+/** The id a call without one gets: its rank among such calls, and 16 hex digits of sha256 of its name and arguments. */
+const synthesizedId = (rank: number, name: string, args: string) => `synth_${rank}_${createHash("sha256").update(`${name}\u0000${args}`).digest("hex").slice(0, 16)}`;
 
 /** Runs a command whose stdin gives `text` and then fails, as a disk or a pipe can. */
 async function runWithFailingStdin(argv: string[], text: string): Promise<CliResult> {
@@ -162,8 +164,33 @@ describe("orbridge convert --to responses", () => {
   });
 });
 
+describe("orbridge convert --to responses: tool calls without id", () => {
+  test("a tool call without id gets a synthesized call_id, and the tool message without tool_call_id on a later line answers it", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const stdin = lines(
+      { role: "user", content: "Weather in Lima?" },
+      { role: "assistant", content: null, tool_calls: [{ type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }] },
+      { role: "tool", content: "overcast" },
+    );
+    const id = synthesizedId(1, "get_weather", '{"city":"Lima"}');
+    expect(await runOrbridge(["convert", "--to", "responses", "--report", report], stdin)).toEqual({
+      code: 0,
+      stdout: lines(
+        { type: "message", role: "user", content: "Weather in Lima?" },
+        { type: "function_call", call_id: id, name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+        { type: "function_call_output", call_id: id, output: "overcast" },
+      ),
+      stderr: "read 3 lines: 3 records, 0 errors; 2 losses\n",
+    });
+    expect(readReport(report)).toEqual([
+      { line: 2, path: "/tool_calls/0", code: "synthesized", detail: `a tool call without id: call_id "${id}" was synthesized; a tool message without tool_call_id that follows answers it` },
+      { line: 3, path: "", code: "synthesized", detail: `a tool message without tool_call_id answers the earliest call without id still unanswered: call_id "${id}"` },
+    ]);
+  });
+});
+
 describe("orbridge convert --to chat", () => {
-  test("consecutive loose items merge into messages: one assistant message with its calls, each tool message after it in call order", async () => {
+  test("consecutive loose items merge into messages: one assistant message with its calls, the tool messages after it in the order the outputs came", async () => {
     const stdin = lines(
       { type: "message", role: "user", content: "Country and product?" },
       { type: "message", role: "assistant", content: "Looking both up." },
@@ -184,11 +211,71 @@ describe("orbridge convert --to chat", () => {
             { id: "call_b5", type: "function", function: { name: "get_product_name", arguments: "" } },
           ],
         },
-        { role: "tool", tool_call_id: "call_q2", content: "Peru" },
         { role: "tool", tool_call_id: "call_b5", content: "Orbridge Lite" },
+        { role: "tool", tool_call_id: "call_q2", content: "Peru" },
       ),
       stderr: "read 6 lines: 6 records, 0 errors; 0 losses\n",
     });
+  });
+
+  test("call A, text, call B, then both outputs: one assistant message for the turn, the text's move reported on its line", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const stdin = lines(
+      { type: "message", role: "user", content: "Weather in Lima and Quito?" },
+      { type: "function_call", call_id: "call_A", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+      { type: "message", role: "assistant", content: "Now Quito." },
+      { type: "function_call", call_id: "call_B", name: "get_weather", arguments: '{"city":"Quito"}', status: "completed" },
+      { type: "function_call_output", call_id: "call_A", output: "overcast" },
+      { type: "function_call_output", call_id: "call_B", output: "sunny" },
+    );
+    expect(await runOrbridge(["convert", "--to", "chat", "--report", report], stdin)).toEqual({
+      code: 0,
+      stdout: lines(
+        { role: "user", content: "Weather in Lima and Quito?" },
+        {
+          role: "assistant",
+          content: "Now Quito.",
+          tool_calls: [
+            { id: "call_A", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } },
+            { id: "call_B", type: "function", function: { name: "get_weather", arguments: '{"city":"Quito"}' } },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_A", content: "overcast" },
+        { role: "tool", tool_call_id: "call_B", content: "sunny" },
+      ),
+      stderr: "read 6 lines: 6 records, 0 errors; 1 losses\n",
+    });
+    expect(readReport(report)).toEqual([
+      {
+        line: 3,
+        path: "",
+        code: "reordered",
+        detail: "assistant text between the calls of a turn and their outputs: written in the message that makes the turn's calls, as Chat holds a turn's text and calls in one message",
+      },
+    ]);
+  });
+
+  test("a function_call without call_id, in one run and its output in the next, still pair under one synthesized id", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const stdin = lines(
+      { type: "function_call", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+      { type: "message", role: "user", content: "And?" },
+      { type: "function_call_output", output: "overcast" },
+    );
+    const id = synthesizedId(1, "get_weather", '{"city":"Lima"}');
+    expect(await runOrbridge(["convert", "--to", "chat", "--report", report], stdin)).toEqual({
+      code: 0,
+      stdout: lines(
+        { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }] },
+        { role: "user", content: "And?" },
+        { role: "tool", tool_call_id: id, content: "overcast" },
+      ),
+      stderr: "read 3 lines: 3 records, 0 errors; 2 losses\n",
+    });
+    expect(readReport(report)).toEqual([
+      { line: 1, path: "", code: "synthesized", detail: `a function_call without call_id: the tool call id "${id}" was synthesized; an output without call_id that follows answers it` },
+      { line: 3, path: "", code: "synthesized", detail: `a function_call_output without call_id answers the earliest call without call_id still unanswered: tool_call_id "${id}"` },
+    ]);
   });
 
   test("a run of items ends at the next record of another kind, and output keeps the input order", async () => {

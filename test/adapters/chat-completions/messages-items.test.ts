@@ -1,9 +1,10 @@
 // Behaviours of the two message converters that the golden cases do not pin:
 // options, input their envelope forbids, and the edges of pairing and grouping.
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { itemsToMessages } from "../../../adapters/chat-completions/items-to-messages.js";
-import { messagesToItems } from "../../../adapters/chat-completions/messages-to-items.js";
+import { callCounts, messagesToItems } from "../../../adapters/chat-completions/messages-to-items.js";
 import type { ChatMessage } from "../../../src/models/chat-completions.js";
 import { lossSchema, type Loss } from "../../../src/models/loss.js";
 import type { CanonicalItem } from "../../../src/models/open-responses.js";
@@ -11,6 +12,8 @@ import type { CanonicalItem } from "../../../src/models/open-responses.js";
 const messages = (value: unknown[]) => value as ChatMessage[];
 const items = (value: unknown[]) => value as CanonicalItem[];
 const call = (id: string, name = "get_capital", args = '{"country":"Peru"}') => ({ id, type: "function", function: { name, arguments: args } });
+/** The id a call without one gets: its rank among such calls, and 16 hex digits of sha256 of its name and arguments. */
+const synthesizedId = (rank: number, name: string, args: string) => `synth_${rank}_${createHash("sha256").update(`${name}\u0000${args}`).digest("hex").slice(0, 16)}`;
 
 describe("messagesToItems, options", () => {
   test("itemId gives each item an id, placed after its type", () => {
@@ -110,6 +113,105 @@ describe("messagesToItems, legacy function calls", () => {
   });
 });
 
+describe("messagesToItems, tool calls without id", () => {
+  const idless = (name: string, args: string) => ({ type: "function", function: { name, arguments: args } });
+
+  test("a call without id gets a synthesized call_id, and the tool message without tool_call_id after it answers it", () => {
+    const A = synthesizedId(1, "get_weather", '{"city":"Lima"}');
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: null, tool_calls: [idless("get_weather", '{"city":"Lima"}')] },
+        { role: "tool", content: "overcast" },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "function_call", call_id: A, name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+        { type: "function_call_output", call_id: A, output: "overcast" },
+      ],
+      losses: [
+        { path: "/0/tool_calls/0", code: "synthesized", detail: `a tool call without id: call_id "${A}" was synthesized; a tool message without tool_call_id that follows answers it` },
+        { path: "/1", code: "synthesized", detail: `a tool message without tool_call_id answers the earliest call without id still unanswered: call_id "${A}"` },
+      ],
+    });
+  });
+
+  test("answers without id pair with the calls without id in order; an empty id counts as none", () => {
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: null, tool_calls: [idless("a", "{}"), { id: "", ...idless("b", "{}") }] },
+        { role: "tool", content: "first" },
+        { role: "tool", tool_call_id: "", content: "second" },
+      ]),
+    });
+    expect(converted.value).toStrictEqual([
+      { type: "function_call", call_id: synthesizedId(1, "a", "{}"), name: "a", arguments: "{}", status: "completed" },
+      { type: "function_call", call_id: synthesizedId(2, "b", "{}"), name: "b", arguments: "{}", status: "completed" },
+      { type: "function_call_output", call_id: synthesizedId(1, "a", "{}"), output: "first" },
+      { type: "function_call_output", call_id: synthesizedId(2, "b", "{}"), output: "second" },
+    ]);
+  });
+
+  test("converted one message at a time with the same counts, a call and its answer still pair", () => {
+    const counts = callCounts();
+    const first = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: [idless("a", "{}")] }]), callCounts: counts });
+    const second = messagesToItems({ messages: messages([{ role: "tool", content: "done" }]), callCounts: counts });
+    expect([first.value, second.value]).toStrictEqual([
+      [{ type: "function_call", call_id: synthesizedId(1, "a", "{}"), name: "a", arguments: "{}", status: "completed" }],
+      [{ type: "function_call_output", call_id: synthesizedId(1, "a", "{}"), output: "done" }],
+    ]);
+  });
+
+  test("an answer with its own tool_call_id leaves the call without id waiting", () => {
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: null, tool_calls: [idless("a", "{}"), call("call_2")] },
+        { role: "tool", tool_call_id: "call_2", content: "second" },
+        { role: "tool", content: "first" },
+      ]),
+    });
+    expect(converted.value.slice(2)).toStrictEqual([
+      { type: "function_call_output", call_id: "call_2", output: "second" },
+      { type: "function_call_output", call_id: synthesizedId(1, "a", "{}"), output: "first" },
+    ]);
+  });
+
+  test("a conversation converted again gives its calls the same ids; another call at the same rank gets another", () => {
+    const conversation = (args: string) => messages([{ role: "assistant", content: null, tool_calls: [idless("a", args)] }]);
+    const ids = [conversation("{}"), conversation("{}"), conversation('{"x":1}')].map((history) => (messagesToItems({ messages: history }).value[0] as { call_id: string }).call_id);
+    expect(ids).toEqual([synthesizedId(1, "a", "{}"), synthesizedId(1, "a", "{}"), synthesizedId(1, "a", '{"x":1}')]);
+  });
+});
+
+describe("messagesToItems, what Open Responses rejects", () => {
+  test("object arguments, a name outside the spec's form and a call_id over 64 characters are written as they are and reported", () => {
+    const longId = "call_" + "x".repeat(60);
+    const converted = messagesToItems({
+      messages: messages([{ role: "assistant", content: null, tool_calls: [{ id: longId, type: "function", function: { name: "get weather", arguments: { city: "Lima" } } }] }]),
+    });
+    expect(converted).toStrictEqual({
+      value: [{ type: "function_call", call_id: longId, name: "get weather", arguments: { city: "Lima" }, status: "completed" }],
+      losses: [
+        {
+          path: "/0/tool_calls/0/function/arguments",
+          code: "target_rejects",
+          detail: "arguments is an object, not a JSON string: written as it is, which Open Responses rejects and the gate blocks (arguments_type)",
+        },
+        {
+          path: "/0/tool_calls/0/function/name",
+          code: "target_rejects",
+          detail: 'the function name "get weather" is not 1 to 64 letters, digits, _ or -: written as it is, which Open Responses rejects',
+        },
+        {
+          path: "/0/tool_calls/0/id",
+          code: "target_rejects",
+          detail: "the call id has 65 characters, more than the spec's 64: written as it is, which Open Responses rejects",
+        },
+      ],
+    });
+  });
+});
+
 describe("messagesToItems, input its envelope forbids", () => {
   test("throws when messages is not an array", () => {
     expect(() => messagesToItems({ messages: { role: "user", content: "hi" } as never })).toThrow(TypeError);
@@ -134,11 +236,11 @@ describe("messagesToItems, input its envelope forbids", () => {
     });
   });
 
-  test("a tool message without tool_call_id is reported, not given an invented id", () => {
+  test("a tool message without tool_call_id, with no call without id before it, is reported, not given an invented id", () => {
     const converted = messagesToItems({ messages: messages([{ role: "tool", content: "Lima" }]) });
     expect(converted).toStrictEqual({
       value: [],
-      losses: [{ path: "/0", code: "unsupported_item", detail: "a tool message without tool_call_id answers no call" }],
+      losses: [{ path: "/0", code: "unsupported_item", detail: "a tool message without tool_call_id answers no call, and no call without id waits for an answer" }],
     });
   });
 
@@ -229,7 +331,7 @@ describe("itemsToMessages, grouping", () => {
     ]);
   });
 
-  test("a user message between a call and its output moves behind the output", () => {
+  test("a user message between a call and its output moves behind the output, and the move is reported", () => {
     const converted = itemsToMessages({
       items: items([
         { type: "function_call", call_id: "call_1", name: "get_capital", arguments: "{}" },
@@ -237,24 +339,169 @@ describe("itemsToMessages, grouping", () => {
         { type: "function_call_output", call_id: "call_1", output: "Lima" },
       ]),
     });
-    expect(converted.value).toStrictEqual([
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] },
-      { role: "tool", tool_call_id: "call_1", content: "Lima" },
-      { role: "user", content: "Hurry up." },
-    ]);
+    expect(converted).toStrictEqual({
+      value: [
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "call_1", content: "Lima" },
+        { role: "user", content: "Hurry up." },
+      ],
+      losses: [
+        {
+          path: "/2",
+          code: "reordered",
+          detail: "the tool message is written right after the assistant message that makes its call, as Chat requires: ahead of item 1, which came before it",
+        },
+      ],
+    });
   });
 
-  test("an output that comes before its call stays where it is", () => {
+  test("an output that comes before its call is written after it, and the move is reported", () => {
     const converted = itemsToMessages({
       items: items([
+        { type: "message", role: "user", content: "Capital of Peru?" },
         { type: "function_call_output", call_id: "call_1", output: "Lima" },
         { type: "function_call", call_id: "call_1", name: "get_capital", arguments: "{}" },
       ]),
     });
-    expect(converted.value).toStrictEqual([
-      { role: "tool", tool_call_id: "call_1", content: "Lima" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] },
-    ]);
+    expect(converted).toStrictEqual({
+      value: [
+        { role: "user", content: "Capital of Peru?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_capital", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "call_1", content: "Lima" },
+      ],
+      losses: [
+        {
+          path: "/1",
+          code: "reordered",
+          detail: "the output comes before its call (item 2): its tool message is written after the assistant message that makes the call, as Chat requires",
+        },
+      ],
+    });
+  });
+
+  test("an output whose call is not among the items stays where it is: its call may be in an earlier record", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "message", role: "user", content: "Go on." },
+        { type: "function_call_output", call_id: "call_0", output: "Lima" },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        { role: "user", content: "Go on." },
+        { role: "tool", tool_call_id: "call_0", content: "Lima" },
+      ],
+      losses: [],
+    });
+  });
+
+  test("outputs keep the order they came in, whatever the order of their calls", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "function_call", call_id: "call_1", name: "a", arguments: "{}" },
+        { type: "function_call", call_id: "call_2", name: "b", arguments: "{}" },
+        { type: "function_call_output", call_id: "call_2", output: "second" },
+        { type: "function_call_output", call_id: "call_1", output: "first" },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "a", arguments: "{}" } },
+            { id: "call_2", type: "function", function: { name: "b", arguments: "{}" } },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_2", content: "second" },
+        { role: "tool", tool_call_id: "call_1", content: "first" },
+      ],
+      losses: [],
+    });
+  });
+
+  test("text between two calls of a turn joins the message that makes them, and the move is reported", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "function_call", call_id: "call_A", name: "get_weather", arguments: '{"city":"Lima"}' },
+        { type: "message", role: "assistant", content: "Now Quito." },
+        { type: "function_call", call_id: "call_B", name: "get_weather", arguments: '{"city":"Quito"}' },
+        { type: "function_call_output", call_id: "call_A", output: "overcast" },
+        { type: "function_call_output", call_id: "call_B", output: "sunny" },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        {
+          role: "assistant",
+          content: "Now Quito.",
+          tool_calls: [
+            { id: "call_A", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } },
+            { id: "call_B", type: "function", function: { name: "get_weather", arguments: '{"city":"Quito"}' } },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_A", content: "overcast" },
+        { role: "tool", tool_call_id: "call_B", content: "sunny" },
+      ],
+      losses: [
+        {
+          path: "/1",
+          code: "reordered",
+          detail: "assistant text between the calls of a turn and their outputs: written in the message that makes the turn's calls, as Chat holds a turn's text and calls in one message",
+        },
+      ],
+    });
+  });
+
+  test("text between calls of a turn that already has text is joined as parts, and both changes are reported", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "message", role: "assistant", content: "Lima first." },
+        { type: "function_call", call_id: "call_A", name: "get_weather", arguments: '{"city":"Lima"}' },
+        { type: "message", role: "assistant", content: [{ type: "refusal", refusal: "Not Quito." }] },
+        { type: "function_call_output", call_id: "call_A", output: "overcast" },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Lima first." },
+            { type: "refusal", refusal: "Not Quito." },
+          ],
+          tool_calls: [{ id: "call_A", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }],
+        },
+        { role: "tool", tool_call_id: "call_A", content: "overcast" },
+      ],
+      losses: [
+        {
+          path: "/2",
+          code: "reordered",
+          detail: "assistant text between the calls of a turn and their outputs: written in the message that makes the turn's calls, as Chat holds a turn's text and calls in one message",
+        },
+        { path: "/2/content", code: "form_changed", detail: "joined to the text already in the turn's message: the message's content becomes parts" },
+      ],
+    });
+  });
+
+  test("text after an answered call starts a turn of its own", () => {
+    const converted = itemsToMessages({
+      items: items([
+        { type: "function_call", call_id: "call_A", name: "get_weather", arguments: "{}" },
+        { type: "function_call_output", call_id: "call_A", output: "overcast" },
+        { type: "message", role: "assistant", content: "Overcast in Lima." },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        { role: "assistant", content: null, tool_calls: [{ id: "call_A", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "call_A", content: "overcast" },
+        { role: "assistant", content: "Overcast in Lima." },
+      ],
+      losses: [],
+    });
   });
 
   test("a call_id used twice: each output answers the earliest call not yet answered", () => {
@@ -288,11 +535,46 @@ describe("itemsToMessages, what Chat cannot hold", () => {
     });
   });
 
-  test("a function_call without call_id is reported, not given an invented id", () => {
-    const converted = itemsToMessages({ items: items([{ type: "function_call", id: "fc_1", name: "a", arguments: "{}" }]) });
+  test("a function_call without call_id gets a synthesized id, never its item id, and the output without call_id after it answers it", () => {
+    const A = synthesizedId(1, "a", "{}");
+    const converted = itemsToMessages({
+      items: items([
+        { type: "function_call", id: "fc_1", name: "a", arguments: "{}" },
+        { type: "function_call_output", output: "done" },
+      ]),
+    });
     expect(converted).toStrictEqual({
-      value: [],
-      losses: [{ path: "/0", code: "unsupported_item", detail: "a function_call without call_id cannot become a Chat tool call, which needs an id" }],
+      value: [
+        { role: "assistant", content: null, tool_calls: [{ id: A, type: "function", function: { name: "a", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: A, content: "done" },
+      ],
+      losses: [
+        {
+          path: "/0",
+          code: "synthesized",
+          detail: `a function_call without call_id: the tool call id "${A}" was synthesized; an output without call_id that follows answers it`,
+        },
+        { path: "/0/id", code: "unsupported_field", detail: `Chat Completions has no item ids; the call keeps its call_id "${A}"` },
+        {
+          path: "/1",
+          code: "synthesized",
+          detail: `a function_call_output without call_id answers the earliest call without call_id still unanswered: tool_call_id "${A}"`,
+        },
+      ],
+    });
+  });
+
+  test("arguments that are not a string are written as they are and reported", () => {
+    const converted = itemsToMessages({ items: items([{ type: "function_call", call_id: "call_1", name: "a", arguments: { city: "Lima" } }]) });
+    expect(converted).toStrictEqual({
+      value: [{ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "a", arguments: { city: "Lima" } } }] }],
+      losses: [
+        {
+          path: "/0/arguments",
+          code: "target_rejects",
+          detail: "arguments is an object, not a JSON string: written as it is, which Chat Completions rejects and the gate blocks (arguments_type)",
+        },
+      ],
     });
   });
 

@@ -1,0 +1,85 @@
+// Call ids a source lacks, and what both envelopes demand of a call's fields.
+//
+// | source                                   | target                                                  |
+// |------------------------------------------|---------------------------------------------------------|
+// | a call with no id (absent, null or "")   | a synthesized id: `synth_<k>_<16 hex>`, k the call's    |
+// |                                          |   rank among the id-less calls, hex from its name and   |
+// |                                          |   arguments; reported `synthesized`                     |
+// | an answer with no id                     | the id of the earliest id-less call still unanswered;   |
+// |                                          |   none waiting: it answers nothing (a loss)             |
+// | arguments that are not a string, a name  | written as they are, reported `target_rejects`: the     |
+// |   or id of a shape the target refuses    |   gate judges them, the converter never "fixes" them    |
+//
+// The id depends only on where the call stands among the id-less calls counted
+// so far and on what it calls, so a request that replays a conversation gives
+// its calls the ids the first conversion gave them, and two conversations that
+// make different calls never share one.
+import { createHash } from "node:crypto";
+import type { Loss } from "../../src/models/loss.js";
+import { describeValue } from "../../src/models/json-value.js";
+import { lossAt, type PointerTokens } from "./message-fields.js";
+
+/** Id-less calls counted so far, and the ids of those still waiting for an answer without an id. */
+export interface IdlessCalls {
+  count: number;
+  waiting: string[];
+}
+
+export function idlessCalls(): IdlessCalls {
+  return { count: 0, waiting: [] };
+}
+
+/** True when a call or answer carries no id at all: the field is absent, null or empty. */
+export function lacksId(id: unknown): boolean {
+  return id === undefined || id === null || id === "";
+}
+
+/** The id given to the next id-less call; the call then waits for its answer. */
+export function synthesizeCallId(calls: IdlessCalls, name: unknown, args: unknown): string {
+  calls.count += 1;
+  const digest = createHash("sha256").update(`${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`).digest("hex");
+  const id = `synth_${calls.count}_${digest.slice(0, 16)}`;
+  calls.waiting.push(id);
+  return id;
+}
+
+/** The id of the earliest id-less call not yet answered, taken by an answer without an id. */
+export function takeWaitingId(calls: IdlessCalls): string | undefined {
+  return calls.waiting.shift();
+}
+
+/** Forgets that a call waits, when its answer came with the synthesized id. */
+export function answered(calls: IdlessCalls, id: string): void {
+  const index = calls.waiting.indexOf(id);
+  if (index !== -1) calls.waiting.splice(index, 1);
+}
+
+const SPEC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const SPEC_MAX_CALL_ID = 64;
+
+/**
+ * What the target refuses in a call written as the source has it: `arguments`
+ * that are not a string, a name that is not one (or, for Open Responses, not of
+ * the spec's form), a call_id the spec would not take. Paths point into the source.
+ */
+export function callShapeLosses(
+  fields: { callId: unknown; name: unknown; args: unknown },
+  at: { callId: PointerTokens; name: PointerTokens; args: PointerTokens },
+  target: "Open Responses" | "Chat Completions",
+): Loss[] {
+  const losses: Loss[] = [];
+  if (typeof fields.args !== "string") {
+    losses.push(lossAt(at.args, "target_rejects", `arguments is ${describeValue(fields.args)}, not a JSON string: written as it is, which ${target} rejects and the gate blocks (arguments_type)`));
+  }
+  if (typeof fields.name !== "string") {
+    losses.push(lossAt(at.name, "target_rejects", `the function name is ${describeValue(fields.name)}, not text: written as it is, which ${target} rejects`));
+  } else if (target === "Open Responses" && !SPEC_NAME.test(fields.name)) {
+    losses.push(lossAt(at.name, "target_rejects", `the function name ${describeValue(fields.name)} is not 1 to 64 letters, digits, _ or -: written as it is, which Open Responses rejects`));
+  }
+  if (typeof fields.callId !== "string") {
+    if (!lacksId(fields.callId)) losses.push(lossAt(at.callId, "target_rejects", `the call id is ${describeValue(fields.callId)}, not text: written as it is, which ${target} rejects`));
+  } else if (target === "Open Responses" && fields.callId.length > SPEC_MAX_CALL_ID) {
+    losses.push(lossAt(at.callId, "target_rejects", `the call id has ${fields.callId.length} characters, more than the spec's ${SPEC_MAX_CALL_ID}: written as it is, which Open Responses rejects`));
+  }
+  return losses;
+}
