@@ -5,7 +5,10 @@
 // | chat_chunk        | `object: "chat.completion.chunk"`, or Azure's filter chunk      |
 // | chat_completion   | `object: "chat.completion"`                                     |
 // | response          | `object: "response"` with `output`                              |
-// | responses_event   | `type` starting with `response.` (a streaming event)            |
+// | responses_event   | `type` starting with `response.` (a streaming event); `type`    |
+// |                   | `error` with its error; an extension event: a prefixed `type`,  |
+// |                   | a `sequence_number` and no `id` (an item has one; inside a      |
+// |                   | stream, `continuesResponsesStream` takes it with one too)       |
 // | exchange          | `{ request, response }`, both objects                           |
 // | chat_request      | a `messages` array                                              |
 // | responses_request | an `input` (string or array) or a `previous_response_id`        |
@@ -50,7 +53,7 @@ export function detectRecord(record: unknown): RecordKind {
   if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return "chat_chunk";
   if (object === "chat.completion") return "chat_completion";
   if (object === "response" && Array.isArray(record.output)) return "response";
-  if (typeof type === "string" && type.startsWith("response.")) return "responses_event";
+  if (typeof type === "string" && (type.startsWith("response.") || isErrorEvent(record) || isExtensionEvent(record))) return "responses_event";
   if (isPlainObject(record.request) && isPlainObject(record.response)) return "exchange";
   if (Array.isArray(record.messages)) return "chat_request";
   if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return "responses_request";
@@ -106,6 +109,30 @@ const KIND_NAMES = {
 /** A `type` that makes a record an item: one of the spec's, a provider's without its slug, or a prefixed one. */
 function namesItem(type: unknown): type is string {
   return typeof type === "string" && (PORTABLE_ITEM_TYPES.has(type) || UNPREFIXED_PROVIDER_ITEM_TYPES.has(type) || type.includes(":"));
+}
+
+/**
+ * The stream's `error` event: the specification nests the error under `error`;
+ * OpenAI writes its `code` and `message` at the top.
+ */
+function isErrorEvent(record: Record<string, unknown>): boolean {
+  return record.type === "error" && (isPlainObject(record.error) || typeof record.message === "string" || typeof record.code === "string");
+}
+
+/**
+ * An extension streaming event (`acme:trace_event`): the specification requires
+ * its prefixed type and a `sequence_number`. An extension item must have an
+ * `id`, an event need not: on its own, a record with an `id` is read as the item
+ * it may be; inside an Open Responses stream it is one of the stream's events
+ * (`StreamRecords` asks `continuesResponsesStream`).
+ */
+function isExtensionEvent(record: Record<string, unknown>): boolean {
+  return continuesResponsesStream(record) && !("id" in record);
+}
+
+/** Whether a record read as an extension item is, inside an open Open Responses stream, one of its events. */
+export function continuesResponsesStream(record: unknown): boolean {
+  return isPlainObject(record) && typeof record.type === "string" && record.type.includes(":") && typeof record.sequence_number === "number";
 }
 
 function isChatRole(role: unknown): role is string {

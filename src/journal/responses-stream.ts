@@ -21,11 +21,17 @@
 // | response.output_item.done                        | replaces the item: authoritative, with status    |
 // | response.completed / .incomplete / .failed       | sets the status; its `output`, if any, wins;     |
 // |                                                  | closes the response                              |
-// | any other event                                  | ignored, as the specification asks of clients    |
+// | error                                            | the response has failed: the error is a loss;    |
+// |                                                  | the response.failed that follows closes it       |
+// | an extension event (`acme:trace_event`)          | ignored, as the specification lets clients: one  |
+// |                                                  | provider_extension loss per type                 |
+// | any other event                                  | ignored: one unsupported_item loss per type      |
 //
 // Output items become input items as they are: `id`, `status` and every field
 // the output carried are kept; a reasoning item without `summary` gets the
-// empty one the input shape requires. Asked to (`resource`), the assembler also
+// empty one the input shape requires. A call of a failed response never ran in
+// the recording: a completed one is written incomplete, with a loss, so that
+// the gate does not run it now. Asked to (`resource`), the assembler also
 // keeps the last response object the stream showed and the line that set each
 // item, for the response object the stream amounts to.
 import type { AssembledResponse, StreamedResource, StreamLoss } from "../models/assembled-response.js";
@@ -60,6 +66,7 @@ const EVENT_TYPES = [
   "response.completed",
   "response.incomplete",
   "response.failed",
+  "error",
 ] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_TYPES);
@@ -84,6 +91,16 @@ interface OpenResponse {
   itemLines: Map<number, number>;
   /** Indexes of items opened by `output_item.added` and not yet done. */
   unfinished: Set<number>;
+  /** Whether an `error` event failed the response. */
+  failed: boolean;
+  /** Events of no known type, by type: the loss that reports them and how many there were. */
+  ignored: Map<string, IgnoredEvents>;
+}
+
+interface IgnoredEvents {
+  loss: StreamLoss;
+  count: number;
+  lastLine: number;
 }
 
 export interface ResponsesStreamOptions {
@@ -91,8 +108,21 @@ export interface ResponsesStreamOptions {
   resource?: boolean;
 }
 
+/**
+ * Events that came when no response was open: what they say goes to the next
+ * response that opens, or, if none does, is told by `unplaced`.
+ */
+interface Unplaced {
+  losses: StreamLoss[];
+  ignored: Map<string, IgnoredEvents>;
+  failed: boolean;
+}
+
+const nothingUnplaced = (): Unplaced => ({ losses: [], ignored: new Map<string, IgnoredEvents>(), failed: false });
+
 export class ResponsesStreamAssembler {
   private current: OpenResponse | undefined;
+  private unplacedEvents: Unplaced = nothingUnplaced();
   private readonly keepResource: boolean;
 
   constructor(options: ResponsesStreamOptions = {}) {
@@ -105,7 +135,16 @@ export class ResponsesStreamAssembler {
       throw new TypeError("a streaming event is an object with a string type");
     }
     const type = event.type;
-    if (!KNOWN_EVENTS.has(type)) return [];
+    if (!KNOWN_EVENTS.has(type)) {
+      // Part of the response in progress, which goes on; before any, it opens none.
+      if (this.current) this.current.lastLine = line;
+      ignore(this.current ?? this.unplacedEvents, type, line);
+      return [];
+    }
+    if (type === "error" && !this.current) {
+      failWith(this.unplacedEvents, event, line);
+      return [];
+    }
     return this.apply(type as EventType, event, line);
   }
 
@@ -116,6 +155,17 @@ export class ResponsesStreamAssembler {
     return open ? [assemble(open, this.keepResource)] : [];
   }
 
+  /**
+   * What the events that went into no response said, each loss with its line;
+   * empty when every event went into one. Taken once: the assembler forgets them.
+   */
+  unplaced(): StreamLoss[] {
+    const { losses, ignored } = this.unplacedEvents;
+    this.unplacedEvents = nothingUnplaced();
+    describeIgnored(ignored);
+    return losses;
+  }
+
   private apply(type: EventType, event: Fields, line: number): AssembledResponse[] {
     const closed: AssembledResponse[] = [];
     const response = isPlainObject(event.response) ? event.response : undefined;
@@ -124,12 +174,16 @@ export class ResponsesStreamAssembler {
     if (this.current && responseId !== undefined && this.current.id !== undefined && this.current.id !== responseId) {
       closed.push(...this.finish());
     }
-    const open: OpenResponse = (this.current ??= { line, lastLine: line, items: new Map<number, Fields>(), byId: new Map<string, Fields>(), losses: [], itemLines: new Map<number, number>(), unfinished: new Set<number>() });
+    const open: OpenResponse = (this.current ??= this.open(line));
     open.lastLine = line;
     if (responseId !== undefined) open.id ??= responseId;
     if (typeof response?.status === "string") open.status = response.status;
 
     switch (type) {
+      case "error":
+        // The response.failed that follows (the specification's order) closes the response, so the error does not end it here.
+        failWith(open, event, line);
+        return closed;
       case "response.created":
       case "response.queued":
       case "response.in_progress":
@@ -218,6 +272,23 @@ export class ResponsesStreamAssembler {
     }
   }
 
+  /** A response opened on this line, holding what the events before it said. */
+  private open(line: number): OpenResponse {
+    const { losses, ignored, failed } = this.unplacedEvents;
+    this.unplacedEvents = nothingUnplaced();
+    return {
+      line,
+      lastLine: line,
+      items: new Map<number, Fields>(),
+      byId: new Map<string, Fields>(),
+      losses,
+      itemLines: new Map<number, number>(),
+      unfinished: new Set<number>(),
+      failed,
+      ignored,
+    };
+  }
+
   /** Appends a delta to, or sets the final value of, one text field of a part. */
   private text(open: OpenResponse, event: Fields, line: number, list: "content" | "summary", index: unknown, partType: string, field: string, isDelta: boolean): void {
     const item = this.itemFor(open, event, line);
@@ -267,11 +338,21 @@ function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse 
       open.losses.push({ line: open.itemLines.get(index)!, path: "/item/status", code: "form_changed", detail });
     }
   }
+  describeIgnored(open.ignored);
   const source = open.output ?? placed.map(([, item]) => item);
+  // An error fails the response whatever the events after it say.
+  const status = open.failed ? "failed" : open.status;
+  let items = source.map(toInputItem);
+  if (status === "failed") {
+    // Where each item was set: the terminal event's output, or the output_item event.
+    const where = (index: number): Pick<StreamLoss, "line" | "path"> =>
+      open.output ? { line: open.snapshot?.line ?? open.lastLine, path: `/response/output/${index}/status` } : { line: open.itemLines.get(placed[index]![0])!, path: "/item/status" };
+    items = items.map((item, index) => stopCall(item, () => where(index), open.losses));
+  }
   const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),
-    ...(open.status !== undefined ? { status: open.status } : {}),
-    items: source.map(toInputItem),
+    ...(status !== undefined ? { status } : {}),
+    items,
     losses: open.losses,
     line: open.line,
     lastLine: open.lastLine,
@@ -283,6 +364,50 @@ function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse 
     response.resource = resource;
   }
   return response;
+}
+
+/** A completed call of a failed response, written incomplete: the recording never ran it. */
+function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "path">, losses: StreamLoss[]): CanonicalItem {
+  if (!isPlainObject(item) || item.type !== "function_call" || item.status !== "completed") return item;
+  losses.push({ ...where(), code: "form_changed", detail: "the response failed: its completed call is written incomplete, as the recording never ran it" });
+  return { ...item, status: "incomplete" } as CanonicalItem;
+}
+
+/** Notes an event of no known type: one loss per type, its detail written by `describeIgnored`. */
+function ignore(target: Unplaced, type: string, line: number): void {
+  const seen = target.ignored.get(type);
+  if (seen) {
+    seen.count += 1;
+    seen.lastLine = line;
+    return;
+  }
+  const loss: StreamLoss = { line, path: "", code: type.includes(":") ? "provider_extension" : "unsupported_item", detail: "" };
+  target.losses.push(loss);
+  target.ignored.set(type, { loss, count: 1, lastLine: line });
+}
+
+function describeIgnored(ignored: ReadonlyMap<string, IgnoredEvents>): void {
+  for (const [type, { loss, count, lastLine }] of ignored) {
+    const where = count === 1 ? `line ${loss.line}` : `${count} events, lines ${loss.line}–${lastLine}`;
+    loss.detail =
+      loss.code === "provider_extension"
+        ? `${type} (${where}) is an extension event: ignored, as the specification lets clients; its fields are not read`
+        : `${type} (${where}) is an event of no known type: ignored; its fields are not read`;
+  }
+}
+
+/** An error event: the response fails, and the error is kept as a loss on its line. */
+function failWith(target: Unplaced, event: Fields, line: number): void {
+  target.failed = true;
+  target.losses.push({ line, path: "", code: "unsupported_item", detail: `error event: ${describeError(event)}; the response failed` });
+}
+
+/** An error event's error, as `type code: message` (the specification nests it under `error`; OpenAI writes it flat). */
+function describeError(event: Fields): string {
+  const error = isPlainObject(event.error) ? event.error : event;
+  const words = [error.type, error.code].filter((word, index, all): word is string => typeof word === "string" && word !== "" && all.indexOf(word) === index && word !== "error");
+  const message = typeof error.message === "string" ? error.message : "no message";
+  return `${words.length > 0 ? words.join(" ") + ": " : ""}${JSON.stringify(message)}`;
 }
 
 /** An output item in the input-item shape; nothing it carried is dropped. */

@@ -26,7 +26,7 @@ import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
-import { ambiguity, detectRecord, type RecordKind } from "./detect.js";
+import { ambiguity, continuesResponsesStream, detectRecord, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser } from "./sse.js";
@@ -115,7 +115,9 @@ export class StreamRecords {
 
   /** A record already parsed (a library caller's object, or an SSE payload). */
   pushRecord(record: unknown, line: number): JournalRecord[] {
-    const recordKind = detectRecord(record);
+    let recordKind = detectRecord(record);
+    // An extension event that has an `id` reads as an extension item, unless a stream is there for it to continue.
+    if (recordKind === "responses_item" && this.stream?.envelope === "responses" && continuesResponsesStream(record)) recordKind = "responses_event";
     const ambiguous = ambiguity(record, recordKind);
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : undefined;
@@ -197,7 +199,8 @@ export class StreamRecords {
     if (closed.length > 0) return [this.closedResponse(stream, closed[0], stream.pending)];
     if (stream.pending === 0) return [];
     const { envelope, firstPending: line, lastPending: lastLine, pending: records } = stream;
-    return [{ kind: "unassembled", envelope, line, lastLine, records, afterResponse: stream.closedAny, detail: unassembledDetail(envelope, line, lastLine, records) }];
+    const said = stream.assembler instanceof ResponsesStreamAssembler ? stream.assembler.unplaced().map((loss) => loss.detail) : [];
+    return [{ kind: "unassembled", envelope, line, lastLine, records, afterResponse: stream.closedAny, detail: unassembledDetail(envelope, line, lastLine, records, said) }];
   }
 
   private closedResponse(stream: OpenStream, response: AssembledResponse, records: number): JournalRecord {
@@ -210,12 +213,12 @@ export class StreamRecords {
   }
 }
 
-function unassembledDetail(envelope: Envelope, line: number, lastLine: number, records: number): string {
+/** `said`: what the events themselves said (an error, the types ignored), each a sentence. */
+function unassembledDetail(envelope: Envelope, line: number, lastLine: number, records: number, said: readonly string[]): string {
   const one = records === 1;
   const which = one ? "" : ` (${records} records, lines ${line}-${lastLine})`;
-  return envelope === "chat"
-    ? `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion`
-    : `${one ? "a streaming event" : "streaming events"} of no known type${which} ${one ? "opens" : "open"} no response (ignored, as the specification asks)`;
+  if (envelope === "chat") return `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion`;
+  return `${one ? "a streaming event" : "streaming events"}${which} ${one ? "opens" : "open"} no response${said.length > 0 ? ": " + said.join("; ") : ""}`;
 }
 
 /**

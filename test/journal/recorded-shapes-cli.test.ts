@@ -1,7 +1,10 @@
 // The commands on journals shaped as real recordings: what a user sees, from
 // the command line, for each shape the readers once got wrong.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
 
 const jsonl = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
 const parse = (stdout: string) => stdout.trimEnd().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
@@ -37,5 +40,35 @@ describe("logged exchanges whose request replays the calls with re-serialized ar
       [2, "message", "not_function_call", false, []],
     ]);
     expect(result.code).toBe(0);
+  });
+});
+
+describe("Open Responses streams holding extension and error events", () => {
+  const folder = scratchFolder("stream-events");
+  const tools = join(folder, "tools.json");
+  writeFileSync(tools, JSON.stringify([{ type: "function", name: "weather", parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"] } }]));
+  const golden = (name: string) => readFileSync(`golden/streams/${name}/chunks.jsonl`, "utf8");
+
+  test("extension events: one response, its call emitted once, the events a loss", async () => {
+    const result = await runOrbridge(["normalize"], golden("responses-extension-events"));
+    expect(parse(result.stdout)).toEqual([
+      { id: "fc_04041325ab8ae30400698c51c5468c8197a395f18875a5339f", type: "function_call", status: "completed", arguments: '{"location":"San Francisco"}', call_id: "call_H5DxLSFnsGhiROnUiDHmgyc8", name: "weather" },
+    ]);
+    expect(result.stderr).toBe("read 14 lines, 1 records: 1 emitted (1 items), 0 reported; 1 losses\n");
+  });
+
+  test("extension events: the gate lets the call run", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools], golden("responses-extension-events"));
+    expect(result.stdout).toBe("line 1  function_call call_H5DxLSFnsGhiROnUiDHmgyc8  pass ok: completed call with arguments valid for its schema\n");
+    expect(result.code).toBe(0);
+  });
+
+  test("an error after the call was done: one failed response, the call blocked, the error reported", async () => {
+    const normalized = await runOrbridge(["normalize"], golden("responses-error-after-call-done"));
+    expect(parse(normalized.stdout).map((item) => [item.call_id, item.status])).toEqual([["call_H5DxLSFnsGhiROnUiDHmgyc8", "incomplete"]]);
+    expect(normalized.stderr).toBe("read 13 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses\n");
+    const gated = await runOrbridge(["gate", "--tools", tools, "--format", "json"], golden("responses-error-after-call-done"));
+    expect(parse(gated.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked, verdict.findings.map((finding: { code: string }) => finding.code)])).toEqual([[1, "status", true, ["incomplete_not_last"]]]);
+    expect(gated.code).toBe(1);
   });
 });

@@ -155,16 +155,130 @@ describe("message and reasoning events", () => {
   });
 });
 
+describe("extension events", () => {
+  const trace = (sequence: number) => ({ type: "acme:trace_event", sequence_number: sequence, phase: "tool_resolution", latency_ms: 34 });
+
+  test("are ignored inside the response, one provider_extension loss per type: the stream goes on", () => {
+    expect(run([created(), added(0, callOpened), trace(3), argsDone(0, "{\"city\":\"Lyon\"}"), trace(5), itemDone(0, callFinal), completed([callFinal])])).toEqual([
+      {
+        id: RESP,
+        status: "completed",
+        items: [callFinal],
+        losses: [{ line: 3, path: "", code: "provider_extension", detail: "acme:trace_event (2 events, lines 3–5) is an extension event: ignored, as the specification lets clients; its fields are not read" }],
+        line: 1,
+        lastLine: 7,
+      },
+    ]);
+  });
+});
+
+describe("error events", () => {
+  const error = { type: "error", sequence_number: 4, error: { type: "server_error", code: "server_error", message: "The server had an error while processing your request.", param: null } };
+  const errorLoss = (line: number) => ({ line, path: "", code: "unsupported_item", detail: 'error event: server_error: "The server had an error while processing your request."; the response failed' });
+  const failed = (output: unknown[]) => ({ type: "response.failed", response: { ...response("failed", output), error: { code: "server_error", message: "The server had an error while processing your request." } } });
+
+  test("mid-arguments: the response fails, the call stays in_progress, and the response.failed after it closes the same response", () => {
+    expect(run([created(), added(0, callOpened), argsDelta(0, "{\"ci"), error, failed([])])).toEqual([
+      { id: RESP, status: "failed", items: [{ ...callOpened, arguments: "{\"ci" }], losses: [errorLoss(4)], line: 1, lastLine: 5 },
+    ]);
+  });
+
+  test("with no response.failed after it, the response still failed when the stream ends", () => {
+    expect(run([created(), added(0, callOpened), error])).toEqual([{ id: RESP, status: "failed", items: [callOpened], losses: [errorLoss(3)], line: 1, lastLine: 3 }]);
+  });
+
+  test("a call completed before the error is written incomplete, with a loss, at the event that set it", () => {
+    expect(run([created(), added(0, callOpened), itemDone(0, callFinal), error])).toEqual([
+      {
+        id: RESP,
+        status: "failed",
+        items: [{ ...callFinal, status: "incomplete" }],
+        losses: [errorLoss(4), { line: 3, path: "/item/status", code: "form_changed", detail: "the response failed: its completed call is written incomplete, as the recording never ran it" }],
+        line: 1,
+        lastLine: 4,
+      },
+    ]);
+  });
+
+  test("a response.failed whose output holds a completed call: incomplete, with a loss into that output", () => {
+    expect(run([created(), added(0, callOpened), itemDone(0, callFinal), failed([callFinal])])).toEqual([
+      {
+        id: RESP,
+        status: "failed",
+        items: [{ ...callFinal, status: "incomplete" }],
+        losses: [{ line: 4, path: "/response/output/0/status", code: "form_changed", detail: "the response failed: its completed call is written incomplete, as the recording never ran it" }],
+        line: 1,
+        lastLine: 4,
+      },
+    ]);
+  });
+
+  test("before any response, an error opens none: the assembler tells it as unplaced", () => {
+    const flat = { type: "error", sequence_number: 1, code: "rate_limit_exceeded", message: "Slow down.", param: null };
+    const assembler = new ResponsesStreamAssembler();
+    expect(assembler.push(flat, 1)).toEqual([]);
+    expect(assembler.finish()).toEqual([]);
+    expect(assembler.unplaced()).toEqual([{ line: 1, path: "", code: "unsupported_item", detail: 'error event: rate_limit_exceeded: "Slow down."; the response failed' }]);
+    expect(assembler.unplaced()).toEqual([]);
+  });
+
+  test("before a response, an error fails the response that opens after it", () => {
+    const [result] = run([error, created(), added(0, callOpened), itemDone(0, callFinal), completed([callFinal])]);
+    expect(result).toEqual({
+      id: RESP,
+      status: "failed",
+      items: [{ ...callFinal, status: "incomplete" }],
+      losses: [errorLoss(1), { line: 5, path: "/response/output/0/status", code: "form_changed", detail: "the response failed: its completed call is written incomplete, as the recording never ran it" }],
+      line: 2,
+      lastLine: 5,
+    });
+  });
+});
+
 describe("unknown and misplaced events", () => {
-  test("events this assembler does not know are ignored", () => {
+  test("events this assembler does not know are ignored, each type reported once as a loss", () => {
     const [result] = run([
       created(),
       { type: "response.web_search_call.searching", output_index: 0, item_id: "ws_1" },
       { type: "response.vendor_custom.delta", output_index: 0, delta: "x" },
+      { type: "response.vendor_custom.delta", output_index: 0, delta: "y" },
       { type: "keepalive" },
       added(0, callOpened),
     ]);
-    expect(result).toEqual({ id: RESP, status: "in_progress", items: [callOpened], losses: [], line: 1, lastLine: 5 });
+    expect(result).toEqual({
+      id: RESP,
+      status: "in_progress",
+      items: [callOpened],
+      losses: [
+        { line: 2, path: "", code: "unsupported_item", detail: "response.web_search_call.searching (line 2) is an event of no known type: ignored; its fields are not read" },
+        { line: 3, path: "", code: "unsupported_item", detail: "response.vendor_custom.delta (2 events, lines 3–4) is an event of no known type: ignored; its fields are not read" },
+        { line: 5, path: "", code: "unsupported_item", detail: "keepalive (line 5) is an event of no known type: ignored; its fields are not read" },
+      ],
+      line: 1,
+      lastLine: 6,
+    });
+  });
+
+  test("an event of no known type that says otherwise (arguments for the call) changes nothing", () => {
+    const wrong = { type: "response.function_call.done", output_index: 0, item_id: FC, arguments: "{\"city\":\"Oslo\"}" };
+    const [result] = run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), wrong, itemDone(0, callFinal), completed([callFinal])]);
+    expect(result).toEqual({
+      id: RESP,
+      status: "completed",
+      items: [callFinal],
+      losses: [{ line: 4, path: "", code: "unsupported_item", detail: "response.function_call.done (line 4) is an event of no known type: ignored; its fields are not read" }],
+      line: 1,
+      lastLine: 6,
+    });
+  });
+
+  test("before any response, an event of no known type opens none; the response that opens after it reports it", () => {
+    const assembler = new ResponsesStreamAssembler();
+    expect(assembler.push({ type: "response.vendor_custom.delta", delta: "x" }, 1)).toEqual([]);
+    expect(assembler.finish()).toEqual([]);
+    expect(run([{ type: "response.vendor_custom.delta", delta: "x" }, created(), added(0, callOpened)])).toEqual([
+      { id: RESP, status: "in_progress", items: [callOpened], losses: [{ line: 1, path: "", code: "unsupported_item", detail: "response.vendor_custom.delta (line 1) is an event of no known type: ignored; its fields are not read" }], line: 2, lastLine: 3 },
+    ]);
   });
 
   test("a delta whose item_id names another open item is applied to that item", () => {

@@ -183,10 +183,18 @@ describe("Open Responses events", () => {
 
   test("events of no known type open no response: unassembled before any response, counted with the stream after one", () => {
     expect(read([unknownEvent])).toEqual([
-      { kind: "unassembled", envelope: "responses", line: 1, lastLine: 1, records: 1, afterResponse: false, detail: "a streaming event of no known type opens no response (ignored, as the specification asks)" },
+      { kind: "unassembled", envelope: "responses", line: 1, lastLine: 1, records: 1, afterResponse: false, detail: "a streaming event opens no response: response.audio.delta (line 1) is an event of no known type: ignored; its fields are not read" },
     ]);
-    expect(read([created, completed, unknownEvent]).slice(1)).toEqual([
-      { kind: "unassembled", envelope: "responses", line: 3, lastLine: 3, records: 1, afterResponse: true, detail: "a streaming event of no known type opens no response (ignored, as the specification asks)" },
+    expect(read([created, completed, unknownEvent, unknownEvent]).slice(1)).toEqual([
+      {
+        kind: "unassembled",
+        envelope: "responses",
+        line: 3,
+        lastLine: 4,
+        records: 2,
+        afterResponse: true,
+        detail: "streaming events (2 records, lines 3-4) open no response: response.audio.delta (2 events, lines 3–4) is an event of no known type: ignored; its fields are not read",
+      },
     ]);
   });
 
@@ -198,6 +206,46 @@ describe("Open Responses events", () => {
       response: { id: RESP, status: "in_progress", items: [callFinal], losses: [], line: 1, lastLine: 3, resource: { snapshot: { value: created.response, line: 1 }, itemLines: [3] } },
       records: 3,
     });
+  });
+});
+
+describe("events that must not split an Open Responses stream", () => {
+  const trace = { type: "acme:trace_event", sequence_number: 3, phase: "tool_resolution", latency_ms: 34 };
+  const error = { type: "error", sequence_number: 4, error: { type: "server_error", code: "server_error", message: "The server had an error.", param: null } };
+
+  test("an extension event is one of the stream's records: one response, every record counted", () => {
+    expect(read([created, added, trace, argsDelta("{\"city\":\"Lyon\"}"), itemDone, completed])).toEqual([
+      {
+        kind: "response",
+        envelope: "responses",
+        response: { id: RESP, status: "completed", items: [callFinal], losses: [{ line: 3, path: "", code: "provider_extension", detail: "acme:trace_event (line 3) is an extension event: ignored, as the specification lets clients; its fields are not read" }], line: 1, lastLine: 6 },
+        records: 6,
+      },
+    ]);
+  });
+
+  test("an extension event that has an id continues the stream; on its own it is an extension item", () => {
+    const withId = { ...trace, id: "evt_1" };
+    expect(read([created, added, withId, itemDone, completed]).map((record) => [record.kind, "records" in record ? record.records : undefined])).toEqual([["response", 5]]);
+    expect(read([withId])).toEqual([plain(1, withId, "responses_item")]);
+  });
+
+  test("an error event before any response opens none: unassembled, the error in its detail", () => {
+    expect(read([{ ...error, sequence_number: 0 }])).toEqual([
+      { kind: "unassembled", envelope: "responses", line: 1, lastLine: 1, records: 1, afterResponse: false, detail: 'a streaming event opens no response: error event: server_error: "The server had an error."; the response failed' },
+    ]);
+  });
+
+  test("an error event fails the response it is in; the response.failed after it closes that same response", () => {
+    const failed = { type: "response.failed", response: { id: RESP, object: "response", status: "failed", output: [] } };
+    expect(read([created, added, argsDelta("{\"ci"), error, failed])).toEqual([
+      {
+        kind: "response",
+        envelope: "responses",
+        response: { id: RESP, status: "failed", items: [{ ...callOpened, arguments: "{\"ci" }], losses: [{ line: 4, path: "", code: "unsupported_item", detail: 'error event: server_error: "The server had an error."; the response failed' }], line: 1, lastLine: 5 },
+        records: 5,
+      },
+    ]);
   });
 });
 
