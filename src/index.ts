@@ -1,8 +1,6 @@
 // The public API of orbridge: every command is also a function, typed from the
 // models, working on iterables or async iterables of records, so an agent runtime
 // can gate items in-process before it replays them.
-import { JournalGate, type GateRecord, type JournalGateOptions } from "./gate/gate-journal.js";
-import { normalizeJournal, type JournalInput, type NormalizeOptions } from "./journal/normalize.js";
 
 export * from "./models/open-responses.js";
 export * from "./models/chat-completions.js";
@@ -32,7 +30,11 @@ export { ToolRegistry } from "./gate/tool-registry.js";
 export { JournalChecker, FINDING_CODES, type Finding, type FindingCode, type GatedItem, type CheckedItem } from "./gate/journal-checks.js";
 export { TARGETS, TargetChecker, checkTarget, type Target, type TargetChange } from "./gate/targets.js";
 export { TargetRewriter, rewriteForTarget } from "./gate/target-rewriter.js";
-export { JournalGate, type GateRecord, type GateInput, type JournalGateOptions } from "./gate/gate-journal.js";
+export { JournalGate, gateJournal, type GateRecord, type GateInput, type JournalGateOptions, type ConversationOptions } from "./gate/gate-journal.js";
+export { conversationGate, withConversation, GateLane, type ConversationGateOptions, type ConversationGateRecord } from "./gate/conversation-gate.js";
+export { ConversationRouter, DEFAULT_MAX_OPEN_CONVERSATIONS, type ConversationLane, type ConversationRouterOptions, type LinePlace, type Routed, type RouterCounts } from "./gate/conversation-router.js";
+export { conversationKeyOf, type ConversationKey, type KeyReading } from "./journal/conversation-key.js";
+export { parsePointer, resolvePointer, type JsonPointer, type PointerResolution } from "./journal/json-pointer.js";
 export { diffJournals, diffJournalsAsync, JournalDiffer, DIFFERENCE_CODES, type Difference, type DifferenceCode } from "./diff.js";
 
 export { detectRecord, type RecordKind } from "./journal/detect.js";
@@ -41,17 +43,3 @@ export { ResponsesStreamAssembler } from "./journal/responses-stream.js";
 export { SseParser, isSseFraming, type SseEvent } from "./journal/sse.js";
 export { StreamRecords, type JournalRecord, type StreamRecordsOptions } from "./journal/stream-records.js";
 export { readLines, type JournalLine, type ReadOptions } from "./journal/read.js";
-
-/**
- * Normalizes a journal and gates every item: one `GateRecord` per item (or per
- * line that gave none), in journal order, with the journal-wide findings.
- * `record.blocked` is the answer: replay only what is not blocked.
- */
-export async function* gateJournal(input: JournalInput, options: JournalGateOptions & NormalizeOptions = {}): AsyncGenerator<GateRecord> {
-  const gate = new JournalGate(options);
-  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item" })) {
-    if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
-    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request });
-  }
-  yield* gate.finish();
-}

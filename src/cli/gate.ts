@@ -1,17 +1,25 @@
 // `orbridge gate`: one verdict per item, in input order, with the journal-wide
 // findings attached; exit 1 when any item is blocked for replay.
-import { isTarget, TARGETS } from "../gate/target-names.js";
+import type { ConversationGateOptions } from "../gate/conversation-gate.js";
+import type { GateRecord } from "../gate/prepared-gate.js";
+import { DEFAULT_MAX_OPEN_CONVERSATIONS, type Routed } from "../gate/conversation-router.js";
+import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { defaultJobs, gatedBatches, WORKER_MIN_BYTES } from "./gate-jobs.js";
-import { checkInputs, maxLineBytesOption, readJsonFile } from "./inputs.js";
-import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
+import { keyText } from "../journal/conversation-key.js";
+import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
+import { LineSplitter, type ReadOptions } from "../journal/read.js";
+import { defaultJobs, gatedBatches, WORKER_MIN_BYTES, type GatedBatch } from "./gate-jobs.js";
+import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
+import { checkInputs, inputChunks, maxLineBytesOption, readJsonFile } from "./inputs.js";
+import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
 
-const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json] [--jobs N] [FILE...|-]
+const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json]
+                     [--conversation POINTER [--max-open-conversations N]] [--jobs N] [FILE...|-]
 
 Decides, for each item of a journal, whether it may be replayed. The journal may
 mix envelopes (Chat messages, request bodies, responses, streams: see
@@ -39,6 +47,29 @@ Options:
   --for TARGET     also check the target would accept each item: ${TARGETS.join(", ")}
   --format FORMAT  text (default): one line per item; json: one JSON object per
                    item with line, index, type, call_id, reason, detail, findings
+                   (and conversation, with --conversation)
+  --conversation POINTER
+                   the JSON Pointer (RFC 6901) of each record's conversation
+                   key, as /conversation_id or /metadata/session. Without it the
+                   whole input is one conversation. With it, everything that
+                   spans lines (streams, replayed history, the tools and
+                   tool_choice in force, calls waiting for their output, the
+                   call_ids and ids seen) is kept per conversation: each
+                   conversation gets the verdicts it gets alone, however the
+                   journal interleaves it with others. A key is a string or a
+                   whole number ("7" and 7 are two keys). Each verdict names its
+                   conversation (text: conversation "c-1" first; json: a
+                   "conversation" field); a verdict is written once every
+                   earlier line is answered. A line that is not JSON, or where
+                   the pointer finds no string or whole number, is a blocked
+                   error record naming the line and the pointer, in no
+                   conversation. Runs in one thread, whatever --jobs says
+  --max-open-conversations N
+                   with --conversation: conversations kept open at once
+                   (default ${DEFAULT_MAX_OPEN_CONVERSATIONS}). Opening one more first closes the
+                   one seen least recently, as the end of the input would; a
+                   later line of it starts it afresh, without what came before,
+                   and its first verdict carries a "note" saying so
   --origin SLUG    slug for unprefixed provider item types (default: openai)
   --max-line-bytes N
                    report a line longer than N bytes as an error record, without
@@ -63,6 +94,7 @@ Examples:
   orbridge gate --schema golden/examples/sales-report.schema.json \\
     golden/examples/sales-report.jsonl
   orbridge gate --tools tools.json --for chat-completions --format json journal.jsonl
+  orbridge gate --tools tools.json --conversation /conversation_id --format json service.jsonl
 `;
 
 export const gateCommand: Command = {
@@ -75,6 +107,8 @@ export const gateCommand: Command = {
       origin: { value: true },
       "max-line-bytes": { value: true },
       jobs: { value: true },
+      conversation: { value: true },
+      "max-open-conversations": { value: true },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -105,19 +139,21 @@ export const gateCommand: Command = {
     const format = stringOption(args, "format") ?? "text";
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const jobs = jobsOption(stringOption(args, "jobs"));
+    const conversation = conversationOption(stringOption(args, "conversation"));
+    const maxOpen = maxOpenOption(stringOption(args, "max-open-conversations"), conversation);
     const sources = await checkInputs(args.operands);
     const progress = progressFor(sources, io.stderr);
     const counts = { lines: 0, items: 0, errors: 0, blocked: 0 };
     const out = new LineWriter(io.stdout);
+    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 };
+    const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env) };
+    const origin = stringOption(args, "origin");
+    const conversations = conversation === undefined ? undefined : { conversations: 0, reopened: 0 };
     try {
-      const batches = gatedBatches(sources, io, {
-        jobs,
-        read: readOptions,
-        normalize: { origin: stringOption(args, "origin") },
-        gate: { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 },
-        format: format === "json" ? "json" : "text",
-        colour: wantsColour(io.stdout, io.env),
-      });
+      const batches =
+        conversation === undefined
+          ? gatedBatches(sources, io, { jobs, read: readOptions, normalize: { origin }, gate, ...output })
+          : batchesByConversation(sources, io, { conversation, maxOpen, read: readOptions, origin, gate, ...output }, conversations!);
       for await (const batch of batches) {
         counts.lines += batch.lines;
         counts.items += batch.items;
@@ -132,7 +168,8 @@ export const gateCommand: Command = {
     } finally {
       progress.done();
     }
-    await write(io.stderr, `read ${counts.lines} lines: ${counts.items} items, ${counts.errors} errors; ${counts.blocked} blocked\n`);
+    const byConversation = conversations === undefined ? "" : `; ${conversations.conversations} conversations${conversations.reopened > 0 ? ` (${conversations.reopened} reopened after --max-open-conversations closed them)` : ""}`;
+    await write(io.stderr, `read ${counts.lines} lines: ${counts.items} items, ${counts.errors} errors; ${counts.blocked} blocked${byConversation}\n`);
     return (counts.blocked > 0 ? 1 : 0) as ExitCode;
   },
 };
@@ -142,4 +179,114 @@ function jobsOption(value: string | undefined): number {
   if (value === undefined) return defaultJobs();
   if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`--jobs must be a positive whole number of threads (got "${value}")`);
   return Number(value);
+}
+
+/** `--conversation POINTER`: a JSON Pointer to a member of each record. */
+function conversationOption(value: string | undefined): JsonPointer | undefined {
+  if (value === undefined) return undefined;
+  let pointer: JsonPointer;
+  try {
+    pointer = parsePointer(value);
+  } catch (error) {
+    throw new UsageError(`--conversation: ${(error as Error).message}`);
+  }
+  if (pointer.tokens.length === 0) throw new UsageError('--conversation must point to a member of each record, as /conversation_id, not to the whole record ("")');
+  return pointer;
+}
+
+/** `--max-open-conversations N`: a positive whole number, with --conversation only. */
+function maxOpenOption(value: string | undefined, conversation: JsonPointer | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_OPEN_CONVERSATIONS;
+  if (conversation === undefined) throw new UsageError("--max-open-conversations is for --conversation, which was not given");
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--max-open-conversations must be a positive whole number (got "${value}")`);
+  return Number(value);
+}
+
+interface ConversationRun {
+  conversation: JsonPointer;
+  maxOpen: number;
+  read: ReadOptions;
+  origin: string | undefined;
+  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
+  format: GateFormat;
+  colour: boolean;
+}
+
+/**
+ * The verdicts of a journal gated conversation by conversation (conversation-gate.ts),
+ * in journal order, a chunk's worth at a time. In this thread only: the second
+ * thread of --jobs normalizes the journal as one conversation.
+ */
+async function* batchesByConversation(sources: readonly string[], io: CommandIO, run: ConversationRun, counts: { conversations: number; reopened: number }): AsyncGenerator<GatedBatch> {
+  // Loaded here, as the one-thread gate loads its halves: the normalizer and Ajv come with them.
+  const [{ conversationGate }, targets] = await Promise.all([import("../gate/conversation-gate.js"), run.gate.target === undefined ? undefined : import("../gate/targets.js")]);
+  const target = run.gate.target;
+  const router = conversationGate({
+    conversation: run.conversation,
+    maxOpenConversations: run.maxOpen,
+    schema: run.gate.schema,
+    registry: run.gate.registry,
+    omitSource: run.gate.omitSource,
+    checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target)],
+    normalize: { origin: run.origin },
+  });
+  const output = new ConversationOutput(run.format, run.colour);
+  let splitter: LineSplitter | undefined;
+  for await (const chunk of inputChunks(sources, io)) {
+    let bytes = 0;
+    let lines;
+    if ("bytes" in chunk) {
+      splitter ??= new LineSplitter(chunk.source, run.read);
+      lines = splitter.push(chunk.bytes);
+      bytes = chunk.bytes.length;
+    } else {
+      lines = splitter ? splitter.finish() : [];
+      splitter = undefined;
+    }
+    for (const line of lines) output.add(router.pushLine(line));
+    yield { ...output.take(), lines: lines.length, bytes, threads: 1 };
+  }
+  output.add(router.finish());
+  counts.conversations = router.counts.conversations;
+  counts.reopened = router.counts.reopened;
+  yield { ...output.take(), lines: 0, bytes: 0, threads: 1 };
+}
+
+/** The lines of routed verdicts: GateOutput's, each led by its conversation and followed by its note. */
+class ConversationOutput {
+  private readonly lines: GateOutput;
+  private text = "";
+  private counts = { items: 0, errors: 0, blocked: 0 };
+
+  constructor(
+    private readonly format: GateFormat,
+    colour: boolean,
+  ) {
+    this.lines = new GateOutput(format, colour);
+  }
+
+  add(routed: readonly Routed<GateRecord>[]): void {
+    for (const { output: record, conversation, note } of routed) {
+      this.lines.add([record]);
+      const { text, items, errors, blocked } = this.lines.take();
+      this.counts.items += items;
+      this.counts.errors += errors;
+      this.counts.blocked += blocked;
+      // `text` is one record's lines, ending with a newline.
+      if (this.format === "json") {
+        const led = conversation === undefined ? text : `{"conversation":${keyText(conversation)},${text.slice(1)}`;
+        this.text += note === undefined ? led : `${led.slice(0, -2)},"note":${JSON.stringify(note)}}\n`;
+      } else {
+        const led = conversation === undefined ? text : `conversation ${keyText(conversation)}  ${text}`;
+        this.text += note === undefined ? led : `${led.slice(0, -1)}\n    note: ${note}\n`;
+      }
+    }
+  }
+
+  take(): GateLines {
+    const lines = { text: this.text, ...this.counts };
+    this.text = "";
+    this.counts = { items: 0, errors: 0, blocked: 0 };
+    return lines;
+  }
 }

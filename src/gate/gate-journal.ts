@@ -1,10 +1,15 @@
 // Gates a normalized journal record by record: each item gets the single-item
 // verdict (with the schema of its tool), then the journal-wide checks attach
 // their findings. Any finding blocks, like a blocking verdict.
+import type { JournalLine } from "../journal/read.js";
+import { normalizeJournal, type JournalInput, type NormalizeOptions } from "../journal/normalize.js";
 import type { JournalItem } from "../models/journal-item.js";
+import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
+import { conversationGate, withConversation, type ConversationGateRecord } from "./conversation-gate.js";
+import type { Routed } from "./conversation-router.js";
 import { GateHalves } from "./gate-halves.js";
-import { PreparedGate } from "./prepared-gate.js";
+import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import type { SchemaCache, ToolSchema } from "./schema.js";
 import { TargetChecker, type Target } from "./targets.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -23,6 +28,18 @@ export interface JournalGateOptions {
   /** Leave `source` out of the records (a journal read from one source). */
   omitSource?: boolean;
   cache?: SchemaCache;
+}
+
+/** How `gateJournal` tells the conversations of a journal apart. */
+export interface ConversationOptions {
+  /**
+   * A JSON Pointer to each record's conversation key (`/conversation_id`): every
+   * state that spans lines is then kept per conversation, and each record says
+   * its `conversation`. Without it the whole journal is one conversation.
+   */
+  conversation?: string;
+  /** Conversations open at once (10,000 by default); opening one more closes the least recently seen. */
+  maxOpenConversations?: number;
 }
 
 /** One record of a normalized journal: its items and, for a request body, the body. */
@@ -48,4 +65,47 @@ export class JournalGate extends GateHalves {
       new PreparedGate({ checks: options.target ? [new TargetChecker(options.target)] : [], omitSource: options.omitSource, cache: options.cache }),
     );
   }
+}
+
+/**
+ * Normalizes a journal and gates every item: one `GateRecord` per item (or per
+ * line that gave none), in journal order, with the journal-wide findings.
+ * `record.blocked` is the answer: replay only what is not blocked. With
+ * `conversation`, each conversation is gated as if it were alone in the journal.
+ */
+export async function* gateJournal(input: JournalInput, options: JournalGateOptions & NormalizeOptions & ConversationOptions = {}): AsyncGenerator<ConversationGateRecord> {
+  const conversation = options.conversation;
+  if (conversation !== undefined) {
+    yield* gateConversations(input, { ...options, conversation });
+    return;
+  }
+  const gate = new JournalGate(options);
+  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item" })) {
+    if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
+    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request });
+  }
+  yield* gate.finish();
+}
+
+async function* gateConversations(input: JournalInput, options: JournalGateOptions & NormalizeOptions & ConversationOptions & { conversation: string }): AsyncGenerator<ConversationGateRecord> {
+  const target = options.target;
+  const router = conversationGate({
+    ...options,
+    checks: target === undefined ? undefined : () => [new TargetChecker(target)],
+    normalize: { origin: options.origin },
+  });
+  const records = (routed: Routed<GateRecord>[]) => routed.map(withConversation);
+  // Numbered as normalizeJournal numbers them: strings are lines of stdin, other values records.
+  let line = 0;
+  for await (const entry of input as AsyncIterable<unknown>) {
+    line += 1;
+    if (typeof entry === "string") yield* records(router.pushLine({ source: "-", line, text: entry }));
+    else if (isJournalLine(entry)) yield* records(router.pushLine(entry));
+    else yield* records(router.pushRecord(entry, { line }));
+  }
+  yield* records(router.finish());
+}
+
+function isJournalLine(value: unknown): value is JournalLine {
+  return isPlainObject(value) && typeof value.text === "string" && typeof value.line === "number" && typeof value.source === "string" && Object.keys(value).length <= 4;
 }

@@ -1,0 +1,164 @@
+// The gate, one conversation at a time: each conversation of an interleaved
+// journal gets its own pipeline (JournalNormalizer, then the tools in force, then
+// the verdicts and checks), the one `gate` runs on a whole journal, and the
+// router (conversation-router.ts) merges their verdicts back in journal order.
+// Every state that spans lines is therefore a conversation's own: streams being
+// reassembled, the history a request replays, the tools and tool_choice in force,
+// the calls waiting for their output, the call_ids and ids already seen.
+//
+// What each lane holds back, which the router must wait for before it writes a
+// later line:
+//
+// | held back                    | from                        | until                                  |
+// |------------------------------|-----------------------------|----------------------------------------|
+// | a stream being reassembled   | its first chunk or event,   | a record outside the stream, the end   |
+// |                              |   or the record that closed |   of the conversation (StreamRecords)  |
+// |                              |   the stream's last response|                                        |
+// | a reasoning item             | its line                    | the next item (JournalChecker)         |
+//
+// Both are told from what the lane sees go in and come out, never guessed from
+// timing: a line the reader refuses (a record of two kinds at once) leaves an
+// open stream open, and a chunk that closes a response may already open the next.
+import type { JournalLine } from "../journal/read.js";
+import { ambiguity, detectRecord } from "../journal/detect.js";
+import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
+import { JournalNormalizer, type NormalizedRecord, type NormalizeOptions } from "../journal/normalize.js";
+import type { ConversationKey } from "../journal/conversation-key.js";
+import { ConversationRouter, type ConversationLane, type LinePlace, type Routed } from "./conversation-router.js";
+import { GateHalves } from "./gate-halves.js";
+import type { ItemCheck } from "./journal-checks.js";
+import { PreparedGate, type GateRecord } from "./prepared-gate.js";
+import { SchemaCache, type ToolSchema } from "./schema.js";
+import { ToolRegistry, type ToolRegistryData } from "./tool-registry.js";
+import { ToolsInForce } from "./tools-in-force.js";
+
+export interface ConversationGateOptions {
+  /** Where each record holds its conversation's key: a JSON Pointer, as text or read. */
+  conversation: string | JsonPointer;
+  /** Conversations open at once (DEFAULT_MAX_OPEN_CONVERSATIONS when absent). */
+  maxOpenConversations?: number;
+  /** One schema for every call; otherwise each call's tool schema from the registry. */
+  schema?: ToolSchema;
+  /** The tools given for the whole journal; each conversation starts from a copy, which its request bodies then change. */
+  registry?: ToolRegistry;
+  /** The per-item checks of one conversation (a replay target's): made for each, as they keep state. */
+  checks?: () => ItemCheck[];
+  /** Leave `source` out of the records (a journal read from one source). */
+  omitSource?: boolean;
+  cache?: SchemaCache;
+  normalize?: Pick<NormalizeOptions, "origin">;
+}
+
+/** A verdict with the conversation it belongs to (absent on a line that names none). */
+export type ConversationGateRecord = GateRecord & { conversation?: ConversationKey; note?: string };
+
+/** A router whose lanes gate: push the journal's lines (or records), then `finish`. */
+export function conversationGate(options: ConversationGateOptions): ConversationRouter<GateRecord> {
+  const pointer = typeof options.conversation === "string" ? parsePointer(options.conversation) : options.conversation;
+  if (pointer.tokens.length === 0) throw new RangeError("the conversation key must be a member of the record (as in /conversation_id), not the whole record");
+  const cache = options.cache ?? new SchemaCache();
+  // Read once: each lane copies it into a registry of its own.
+  const registry = options.registry?.data();
+  const lines = new PreparedGate({ omitSource: options.omitSource, cache });
+  return new ConversationRouter<GateRecord>({
+    pointer,
+    maxOpen: options.maxOpenConversations,
+    openLane: () => new GateLane({ ...options, cache, registry }),
+    keyless: (place, detail) => lines.error(place.source, place.line, detail),
+    placeOf: (record) => record,
+  });
+}
+
+/** A routed verdict as one record: the conversation first, the note last. */
+export function withConversation(routed: Routed<GateRecord>): ConversationGateRecord {
+  const { output, conversation, note } = routed;
+  const record: ConversationGateRecord = conversation === undefined ? { ...output } : { conversation, ...output };
+  if (note !== undefined) record.note = note;
+  return record;
+}
+
+type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "maxOpenConversations"> & { cache: SchemaCache; registry?: ToolRegistryData };
+
+/** One conversation's gate. */
+export class GateLane implements ConversationLane<GateRecord> {
+  private readonly normalizer: JournalNormalizer;
+  private readonly gate: GateHalves;
+  private source: string | undefined;
+  /** The stream the normalizer may still be reassembling: where its unanswered records may begin. */
+  private stream: { from: LinePlace; envelope: "chat" | "responses" } | undefined;
+  /** Items pushed to the checks and not yet given back (a reasoning item waits for the next), and the line of the last. */
+  private heldItems = 0;
+  private lastItem: LinePlace | undefined;
+
+  constructor(options: LaneOptions) {
+    this.normalizer = new JournalNormalizer({ ...options.normalize, unknownObjects: "item" });
+    const registry = options.registry === undefined ? undefined : ToolRegistry.fromData(options.registry);
+    this.gate = new GateHalves(
+      new ToolsInForce({ schema: options.schema, registry }),
+      new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache }),
+    );
+  }
+
+  pushLine(line: JournalLine, record: unknown): GateRecord[] {
+    // A new source ends the stream of the last one (JournalNormalizer.push).
+    if (line.source !== this.source) {
+      this.source = line.source;
+      this.stream = undefined;
+    }
+    const normalized = this.normalizer.push(line);
+    this.follow(record, { source: line.source, line: line.line }, normalized);
+    return this.gated(normalized);
+  }
+
+  pushRecord(record: unknown, place: LinePlace): GateRecord[] {
+    const normalized = this.normalizer.pushRecord(record, place.line);
+    this.follow(record, place, normalized);
+    return this.gated(normalized);
+  }
+
+  finish(): GateRecord[] {
+    const out = this.gated(this.normalizer.finish());
+    out.push(...this.gate.finish());
+    this.stream = undefined;
+    this.heldItems = 0;
+    return out;
+  }
+
+  pending(): readonly LinePlace[] {
+    if (this.heldItems > 0 && this.lastItem) return this.stream ? [this.stream.from, this.lastItem] : [this.lastItem];
+    return this.stream ? [this.stream.from] : [];
+  }
+
+  private gated(records: readonly NormalizedRecord[]): GateRecord[] {
+    const out: GateRecord[] = [];
+    for (const record of records) {
+      const gated = record.kind === "error" ? this.gate.error(record.source, record.line, record.detail) : this.gate.push(record);
+      if (record.kind === "items" && record.items.length > 0) {
+        this.heldItems += record.items.length;
+        this.lastItem = { source: record.source, line: record.line };
+      }
+      for (const verdict of gated) {
+        // An item's verdict, not a line's error: one item fewer held.
+        if (verdict.reason !== "error") this.heldItems -= 1;
+        out.push(verdict);
+      }
+    }
+    return out;
+  }
+
+  /** What the record does to the stream the normalizer reassembles (StreamRecords.pushRecord). */
+  private follow(record: unknown, place: LinePlace, normalized: readonly NormalizedRecord[]): void {
+    const kind = detectRecord(record);
+    // A record of two kinds at once is refused before it reaches the stream.
+    if (ambiguity(record, kind) !== undefined) return;
+    const envelope = kind === "chat_chunk" ? "chat" : kind === "responses_event" ? "responses" : undefined;
+    if (envelope === undefined) {
+      // A record outside the stream ends it, once it was read as a record: its own items then come out.
+      if (normalized.some((entry) => entry.kind === "items" && entry.line === place.line)) this.stream = undefined;
+      return;
+    }
+    // A response closed by this record: what is left of the stream begins here at the earliest.
+    const closed = normalized.some((entry) => entry.kind === "items" && (entry.recordKind === "chat_chunk" || entry.recordKind === "responses_event"));
+    if (!this.stream || this.stream.envelope !== envelope || closed) this.stream = { from: place, envelope };
+  }
+}

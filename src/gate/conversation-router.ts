@@ -1,0 +1,352 @@
+// Routes the lines of a journal that interleaves conversations, by the key each
+// record carries, to one pipeline ("lane") per conversation, and merges what the
+// lanes give back into one output in journal order. A lane is any one-journal
+// pipeline (the gate's, the normalizer's): it sees its conversation's lines alone,
+// in order, so what it gives for them is what it gives for the conversation run
+// on its own, whatever else the journal holds around them.
+//
+// | line                                   | goes to                                        |
+// |----------------------------------------|------------------------------------------------|
+// | not read (too long, not UTF-8)         | the caller's `keyless` output, on its own line |
+// | JSON whitespace only                   | nowhere                                        |
+// | not JSON, or no key at the pointer     | the caller's `keyless` output, on its own line |
+// |   (conversation-key.ts)                |                                                |
+// | a record with a key                    | its conversation's lane, opened at its first   |
+// |                                        |   line, closed at the end of the input         |
+//
+// Open conversations are bounded (`maxOpen`): opening one more first closes the
+// one whose last line is the oldest, as the end of the input would. A closed
+// conversation is remembered as a 64-bit fingerprint of its key (FingerprintTable,
+// about 20 bytes); a later line with that key opens it afresh, and the first
+// output of the new lane carries a note that says so. Memory therefore grows with
+// the open conversations and by a few bytes per conversation closed early, not
+// with the journal.
+//
+// Order: every line gets a position, counted over every line of every source.
+// An output goes at the position of the line it answers, raised when need be to
+// the position of its conversation's previous output, so that each conversation's
+// outputs keep the order its lane gave them (a lane may answer a line late: a
+// stream is answered when it ends). Outputs wait in a heap and leave in position
+// order once no lane can still give one at or before them: each lane says which
+// of its lines it may still answer (`pending`). Since a position is a line of one
+// conversation, two outputs share one only within a conversation, so the order
+// of the whole output does not depend on how the conversations were interleaved.
+import type { JournalLine } from "../journal/read.js";
+import { conversationKeyOf, type ConversationKey } from "../journal/conversation-key.js";
+import type { JsonPointer } from "../journal/json-pointer.js";
+import { FingerprintTable } from "./fingerprint-table.js";
+
+export type { ConversationKey } from "../journal/conversation-key.js";
+
+/** The conversations open at once when the caller does not say (`--max-open-conversations`). */
+export const DEFAULT_MAX_OPEN_CONVERSATIONS = 10_000;
+
+/** Where a line is: its source (absent for records handed over already parsed) and its number there. */
+export interface LinePlace {
+  source?: string;
+  line: number;
+}
+
+/** One conversation's pipeline. It gets only that conversation's records, in journal order. */
+export interface ConversationLane<Output> {
+  /** A line of the conversation, with the record the router parsed from it (the lane may read the text itself). */
+  pushLine(line: JournalLine, record: unknown): Output[];
+  /** A record handed over already parsed (a library caller's object). */
+  pushRecord(record: unknown, place: LinePlace): Output[];
+  /** The end of the conversation: the end of the input, or its closing to keep within the bound. */
+  finish(): Output[];
+  /** Lines already pushed that may still get an output (an open stream, an item waiting for the next); none when every line pushed was answered. */
+  pending(): readonly LinePlace[];
+}
+
+export interface ConversationRouterOptions<Output> {
+  /** Where each record holds its conversation's key. */
+  pointer: JsonPointer;
+  /** Conversations open at once; opening one more closes the least recently seen. */
+  maxOpen?: number;
+  /** A new lane, for a conversation's first line (or its first after being closed early). */
+  openLane(key: ConversationKey): ConversationLane<Output>;
+  /** The output for a line that names no conversation. */
+  keyless(place: LinePlace, detail: string): Output[];
+  /** The line an output answers. */
+  placeOf(output: Output): LinePlace;
+}
+
+/** An output with the conversation it belongs to; `note` on a conversation's first output after it was reopened. */
+export interface Routed<Output> {
+  output: Output;
+  conversation?: ConversationKey;
+  note?: string;
+}
+
+interface PlacedLine {
+  source?: string;
+  line: number;
+  position: number;
+}
+
+interface Conversation<Output> {
+  key: ConversationKey;
+  id: string;
+  lane: ConversationLane<Output>;
+  /** The lines pushed since the first one the lane may still answer, with their positions. */
+  places: PlacedLine[];
+  /** The position of the conversation's last output. */
+  lastPosition: number;
+  /** The position of the first line the lane may still answer; undefined when it answered all. */
+  pending: number | undefined;
+  lastLine: number;
+  note: string | undefined;
+  closed: boolean;
+}
+
+interface Waiting<Output> extends Routed<Output> {
+  position: number;
+  /** Order of arrival, which breaks ties between outputs of one position (one conversation's). */
+  order: number;
+}
+
+interface Hold<Output> {
+  position: number;
+  conversation: Conversation<Output>;
+}
+
+export interface RouterCounts {
+  /** Conversations opened, a conversation opened again after being closed early counting once. */
+  conversations: number;
+  /** Conversations opened again after being closed early. */
+  reopened: number;
+}
+
+export class ConversationRouter<Output> {
+  private readonly pointer: JsonPointer;
+  private readonly maxOpen: number;
+  private readonly options: ConversationRouterOptions<Output>;
+  /** Open conversations by key id, least recently seen first. */
+  private readonly open = new Map<string, Conversation<Output>>();
+  private latest: Conversation<Output> | undefined;
+  private readonly closedEarly = new FingerprintTable<"line">({ line: "whole" });
+  private readonly waiting = new MinHeap<Waiting<Output>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
+  private readonly holds = new MinHeap<Hold<Output>>((a, b) => a.position < b.position);
+  private position = 0;
+  private order = 0;
+  /** The position of the last output released: nothing is placed before it. */
+  private released = 0;
+  readonly counts: RouterCounts = { conversations: 0, reopened: 0 };
+
+  constructor(options: ConversationRouterOptions<Output>) {
+    const maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN_CONVERSATIONS;
+    if (!Number.isSafeInteger(maxOpen) || maxOpen < 1) throw new RangeError(`the number of open conversations must be a whole number of at least 1, not ${maxOpen}`);
+    this.options = options;
+    this.pointer = options.pointer;
+    this.maxOpen = maxOpen;
+  }
+
+  /** One line of the journal; returns the outputs that can now be written, in order. */
+  pushLine(line: JournalLine): Routed<Output>[] {
+    const position = (this.position += 1);
+    const place: LinePlace = { source: line.source, line: line.line };
+    if (line.error !== undefined) return this.keyless(place, position, line.error);
+    if (isBlank(line.text)) return this.release();
+    let record: unknown;
+    try {
+      record = JSON.parse(line.text);
+    } catch (error) {
+      return this.keyless(place, position, `line is not JSON, so it names no conversation: ${(error as Error).message}`);
+    }
+    const key = conversationKeyOf(record, this.pointer);
+    if ("error" in key) return this.keyless(place, position, key.error);
+    const conversation = this.conversationOf(key.key, key.id, place);
+    conversation.places.push({ source: line.source, line: line.line, position });
+    conversation.lastLine = line.line;
+    this.place(conversation, conversation.lane.pushLine(line, record));
+    this.settle(conversation);
+    return this.release();
+  }
+
+  /** One record already parsed, at `place`; returns the outputs that can now be written, in order. */
+  pushRecord(record: unknown, place: LinePlace): Routed<Output>[] {
+    const position = (this.position += 1);
+    const key = conversationKeyOf(record, this.pointer);
+    if ("error" in key) return this.keyless(place, position, key.error);
+    const conversation = this.conversationOf(key.key, key.id, place);
+    conversation.places.push({ source: place.source, line: place.line, position });
+    conversation.lastLine = place.line;
+    this.place(conversation, conversation.lane.pushRecord(record, place));
+    this.settle(conversation);
+    return this.release();
+  }
+
+  /** The end of the input: every conversation still open ends, and every output left is released. */
+  finish(): Routed<Output>[] {
+    for (const conversation of this.open.values()) this.close(conversation, false);
+    this.open.clear();
+    this.latest = undefined;
+    return this.release(Number.POSITIVE_INFINITY);
+  }
+
+  private keyless(place: LinePlace, position: number, detail: string): Routed<Output>[] {
+    for (const output of this.options.keyless(place, detail)) {
+      this.waiting.push({ output, position: Math.max(position, this.released), order: (this.order += 1) });
+    }
+    return this.release();
+  }
+
+  private conversationOf(key: ConversationKey, id: string, place: LinePlace): Conversation<Output> {
+    const known = this.open.get(id);
+    if (known) {
+      if (known !== this.latest) {
+        // Seen again: it becomes the most recently seen.
+        this.open.delete(id);
+        this.open.set(id, known);
+        this.latest = known;
+      }
+      return known;
+    }
+    if (this.open.size >= this.maxOpen) {
+      const [oldestId, oldest] = this.open.entries().next().value!;
+      this.open.delete(oldestId);
+      this.close(oldest, true);
+    }
+    const slot = this.closedEarly.find(id);
+    let note: string | undefined;
+    if (slot >= 0) {
+      this.counts.reopened += 1;
+      note = `this conversation was closed after its line ${this.closedEarly.get(slot, "line")} to keep at most ${this.maxOpen} conversations open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history`;
+    } else {
+      this.counts.conversations += 1;
+    }
+    const conversation: Conversation<Output> = { key, id, lane: this.options.openLane(key), places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false };
+    this.open.set(id, conversation);
+    this.latest = conversation;
+    return conversation;
+  }
+
+  private close(conversation: Conversation<Output>, early: boolean): void {
+    this.place(conversation, conversation.lane.finish());
+    conversation.closed = true;
+    conversation.pending = undefined;
+    conversation.places = [];
+    if (early) this.closedEarly.set(this.closedEarly.add(conversation.id), "line", conversation.lastLine);
+    if (this.latest === conversation) this.latest = undefined;
+  }
+
+  /** Gives each output of a lane its position, and puts it to wait for its turn. */
+  private place(conversation: Conversation<Output>, outputs: readonly Output[]): void {
+    for (const output of outputs) {
+      const line = positionOf(conversation.places, this.options.placeOf(output));
+      // A line the lane was not known to hold back (which its `pending` should have
+      // said) is answered where the output can still go: its conversation's order is kept.
+      const position = Math.max(line ?? this.position, conversation.lastPosition, this.released);
+      conversation.lastPosition = position;
+      const waiting: Waiting<Output> = { output, conversation: conversation.key, position, order: (this.order += 1) };
+      if (conversation.note !== undefined) {
+        waiting.note = conversation.note;
+        conversation.note = undefined;
+      }
+      this.waiting.push(waiting);
+    }
+  }
+
+  /** After a push: which of the conversation's lines its lane may still answer, and the lines it no longer needs to place. */
+  private settle(conversation: Conversation<Output>): void {
+    let pending: number | undefined;
+    for (const place of conversation.lane.pending()) {
+      // A place no longer among the lines kept is older than all of them.
+      const position = positionOf(conversation.places, place) ?? conversation.places[0]?.position ?? this.position;
+      if (pending === undefined || position < pending) pending = position;
+    }
+    if (pending === undefined) {
+      if (conversation.places.length > 0) conversation.places = [];
+    } else {
+      let drop = 0;
+      while (drop < conversation.places.length && conversation.places[drop].position < pending) drop += 1;
+      if (drop > 0) conversation.places.splice(0, drop);
+    }
+    if (pending !== conversation.pending) {
+      conversation.pending = pending;
+      if (pending !== undefined) this.holds.push({ position: pending, conversation });
+    }
+  }
+
+  /** The outputs placed before `bound`: by default, before every line still pending, and up to the last line read. */
+  private release(bound = this.bound()): Routed<Output>[] {
+    const out: Routed<Output>[] = [];
+    for (let next = this.waiting.peek(); next !== undefined && next.position < bound; next = this.waiting.peek()) {
+      this.waiting.pop();
+      this.released = next.position;
+      out.push(next);
+    }
+    return out;
+  }
+
+  private bound(): number {
+    for (let hold = this.holds.peek(); hold !== undefined; hold = this.holds.peek()) {
+      // A pending position a conversation has since moved past (or closed on) holds nothing back.
+      if (!hold.conversation.closed && hold.conversation.pending === hold.position) return Math.min(hold.position, this.position + 1);
+      this.holds.pop();
+    }
+    return this.position + 1;
+  }
+}
+
+/** The position of the line at `place` among a conversation's kept lines; the latest such line when a source was read twice. */
+function positionOf(places: readonly PlacedLine[], place: LinePlace): number | undefined {
+  for (let i = places.length - 1; i >= 0; i--) {
+    const kept = places[i];
+    if (kept.line === place.line && (place.source === undefined || kept.source === place.source)) return kept.position;
+  }
+  return undefined;
+}
+
+/** JSON whitespace only (RFC 8259): a line that holds no record, as the journal readers skip it. */
+function isBlank(text: string): boolean {
+  return text.length === 0 || /^[ \t\r\n]*$/.test(text);
+}
+
+/** A binary heap: the least element by `before` first. */
+class MinHeap<T> {
+  private readonly items: T[] = [];
+
+  constructor(private readonly before: (a: T, b: T) => boolean) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): T | undefined {
+    return this.items[0];
+  }
+
+  push(item: T): void {
+    const items = this.items;
+    let at = items.length;
+    items.push(item);
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.before(item, items[parent])) break;
+      items[at] = items[parent];
+      at = parent;
+    }
+    items[at] = item;
+  }
+
+  pop(): T | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length === 0 || last === undefined) return top;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= items.length) break;
+      const right = left + 1;
+      const child = right < items.length && this.before(items[right], items[left]) ? right : left;
+      if (!this.before(items[child], last)) break;
+      items[at] = items[child];
+      at = child;
+    }
+    items[at] = last;
+    return top;
+  }
+}

@@ -1,0 +1,39 @@
+// The conversation a record belongs to, read at a JSON Pointer the user gives
+// (`--conversation /conversation_id`). Two records are of one conversation when
+// their keys are the same string, or the same number.
+//
+// | value at the pointer                         | key                                 |
+// |----------------------------------------------|-------------------------------------|
+// | a string (the empty string too)              | that string                         |
+// | a whole number a double holds exactly        | that number (`7`, `7.0` and `7e0`   |
+// |   (|n| <= 2^53 - 1)                          |   are one key; `"7"` is another)     |
+// | a larger or fractional number                | none: two ids a double cannot tell  |
+// |                                              |   apart would become one            |
+// | null, true, false, an object, an array       | none                                |
+// | nothing (the path stops before the end)      | none                                |
+//
+// A record with no key belongs to no conversation: the caller reports its line.
+import { describeValue } from "../models/json-value.js";
+import { resolvePointer, type JsonPointer } from "./json-pointer.js";
+
+export type ConversationKey = string | number;
+
+export type KeyReading =
+  /** `id` tells keys apart whatever their type: the same for two records of one conversation only. */
+  | { key: ConversationKey; id: string }
+  | { error: string };
+
+export function conversationKeyOf(record: unknown, pointer: JsonPointer): KeyReading {
+  const found = resolvePointer(record, pointer);
+  if (!found.found) return { error: `no conversation key at ${pointer.text}: ${found.reason}` };
+  const value = found.value;
+  if (typeof value === "string") return { key: value, id: "s" + value };
+  if (typeof value === "number" && Number.isSafeInteger(value)) return { key: value, id: "n" + String(value) };
+  const what = typeof value === "number" ? `the number ${String(value)}, which is not a whole number a double holds exactly` : describeValue(value);
+  return { error: `no conversation key at ${pointer.text}: it is ${what}; a key is a string or a whole number up to 2^53 - 1` };
+}
+
+/** A key as the text output writes it: a string in quotes, a number as it is. */
+export function keyText(key: ConversationKey): string {
+  return JSON.stringify(key);
+}
