@@ -11,6 +11,7 @@
 // | assistant function_call (legacy)        | `function_call` with a synthesized `call_id`                    |
 // | tool message                            | `function_call_output`; `tool_call_id` -> `call_id`, text parts -> input_text parts |
 // |   without tool_call_id                  |   the call_id of the earliest call without id still unanswered, reported |
+// |   before the message making its call    |   its output written after that call's turn, reported `reordered` |
 // | function message (legacy)               | `function_call_output`, paired in order with the legacy call of its name |
 // | custom tool call, and the tool message answering it | losses (an answer to no call is rejected by providers) |
 // | name, audio, input_audio, file_id, provider fields | losses                                         |
@@ -99,15 +100,63 @@ export function messagesToItems({ messages, finishReason, itemId, callCounts: co
     idless: counts?.idless ?? idlessCalls(),
     droppedCalls: new Map(),
   };
-  const items: CanonicalItem[] = [];
+  const entries: Entry[] = [];
   const losses: Loss[] = [];
   messages.forEach((message, index) => {
     const converted = convertMessage(message, [index], context);
-    items.push(...converted.value);
+    for (const item of converted.value) entries.push({ item, message: index });
     losses.push(...converted.losses);
   });
+  const items = outputsAfterTheirCalls(entries, losses);
   const value = itemId ? items.map((item, position) => withId(item, itemId(item, position))) : items;
   return { value, losses };
+}
+
+interface Entry {
+  item: CanonicalItem;
+  /** The index of the message it comes from. */
+  message: number;
+}
+
+/**
+ * A tool message that comes before the assistant message making its call (among
+ * these messages) gives an output that is written after that call's turn: after
+ * the run of calls holding it, ahead of the outputs already there. The gate would
+ * block it where it was, as an output that answers no call.
+ */
+function outputsAfterTheirCalls(entries: readonly Entry[], losses: Loss[]): CanonicalItem[] {
+  const callIdOf = (entry: Entry | undefined, type: string) => (entry?.item.type === type && typeof (entry.item as { call_id?: unknown }).call_id === "string" ? (entry.item as { call_id: string }).call_id : undefined);
+  const firstCall = new Map<string, number>();
+  entries.forEach((entry, position) => {
+    const callId = callIdOf(entry, "function_call");
+    if (callId !== undefined && !firstCall.has(callId)) firstCall.set(callId, position);
+  });
+  const held = new Map<string, Entry[]>();
+  entries.forEach((entry, position) => {
+    const callId = callIdOf(entry, "function_call_output");
+    const call = callId === undefined ? undefined : firstCall.get(callId);
+    if (callId === undefined || call === undefined || call < position) return;
+    held.set(callId, [...(held.get(callId) ?? []), entry]);
+    losses.push(lossAt([entry.message], "reordered", `the tool message comes before the assistant message that makes its call (message ${entries[call].message}): its output is written after the call, where the gate looks for it`));
+  });
+  if (held.size === 0) return entries.map((entry) => entry.item);
+  const items: CanonicalItem[] = [];
+  let run: string[] = [];
+  entries.forEach((entry, position) => {
+    const output = callIdOf(entry, "function_call_output");
+    if (output !== undefined && held.get(output)?.includes(entry)) return;
+    items.push(entry.item);
+    const callId = callIdOf(entry, "function_call");
+    if (callId !== undefined) run.push(callId);
+    if (run.length > 0 && callIdOf(entries[position + 1], "function_call") === undefined) {
+      for (const id of run) {
+        for (const early of held.get(id) ?? []) items.push(early.item);
+        held.delete(id);
+      }
+      run = [];
+    }
+  });
+  return items;
 }
 
 /**

@@ -7,6 +7,12 @@
 // turn (a message other than the turn's own assistant text, or anything after an
 // output while calls still wait). A turn longer than `maxTurnItems` is released as
 // it is; `gate --for` then reports what stayed out of order.
+//
+// An output whose call has not come yet is held, with every item after it, until
+// the call comes: the output is then written after its call (reported), and the
+// items held before the call go on in their order. When the call does not come
+// within `maxTurnItems` items, or before the end, the held items are released as
+// they came and the output is reported as one the target rejects.
 import type { JournalItem } from "../models/journal-item.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
@@ -118,6 +124,10 @@ export class TargetRewriter {
   private readonly reorders: boolean;
   private turn: Turn | undefined;
   private seq = 0;
+  /** Every call_id met so far: an output whose call is not among them came before it. */
+  private readonly calls = new Set<string>();
+  /** Items held since an output whose call has not come yet, and those outputs by call_id. */
+  private hold: { entries: TurnEntry[]; early: Map<string, TurnEntry[]>; waiting: Set<TurnEntry> } | undefined;
 
   constructor(target: Target, options: RewriteOptions = {}) {
     this.target = target;
@@ -132,16 +142,67 @@ export class TargetRewriter {
       out.changes.push(...changes);
       if (item === undefined) continue;
       if (!this.reorders) out.items.push(item);
-      else this.place({ item, seq: this.seq++ }, out);
+      else this.accept({ item, seq: this.seq++ }, out);
     }
     return out;
   }
 
-  /** The end of the journal: the open turn is released as far as it got. */
+  /** The end of the journal: held items as they came, then the open turn as far as it got. */
   finish(): Rewritten {
     const out: Rewritten = { items: [], changes: [] };
+    this.releaseHold(out);
     this.flush(out);
     return out;
+  }
+
+  /** Holds an output that came before its call, and what follows it, until the call comes. */
+  private accept(entry: TurnEntry, out: Rewritten): void {
+    const fields = itemFields(entry.item.item);
+    const kind = itemKind(fields);
+    const callId = typeof fields.call_id === "string" && fields.call_id !== "" ? fields.call_id : undefined;
+    if (kind === "function_call" && callId !== undefined) this.calls.add(callId);
+    const early = kind === "function_call_output" && callId !== undefined && !this.calls.has(callId);
+    if (!this.hold) {
+      if (!early) {
+        this.place(entry, out);
+        return;
+      }
+      this.hold = { entries: [], early: new Map(), waiting: new Set() };
+    }
+    const hold = this.hold;
+    if (early) {
+      hold.early.set(callId!, [...(hold.early.get(callId!) ?? []), entry]);
+      hold.waiting.add(entry);
+    }
+    const answers = kind === "function_call" && callId !== undefined ? hold.early.get(callId) : undefined;
+    if (answers) {
+      // The call its outputs waited for: they follow it, with a place of their own in the order.
+      hold.early.delete(callId!);
+      for (const answer of answers) hold.waiting.delete(answer);
+      hold.entries = hold.entries.filter((held) => !answers.includes(held));
+      hold.entries.push(entry);
+      for (const answer of answers) {
+        out.changes.push({ ...placeOf(answer.item), path: "", code: "reordered", detail: `the output came before its call (line ${entry.item.provenance.line}, item ${entry.item.provenance.index}): moved after it` });
+        hold.entries.push({ item: answer.item, seq: this.seq++ });
+      }
+    } else {
+      hold.entries.push(entry);
+    }
+    if (hold.waiting.size === 0 || hold.entries.length > this.maxTurnItems) this.releaseHold(out);
+  }
+
+  /** Places the held items in their order; an output still waiting for its call stays where it came, reported. */
+  private releaseHold(out: Rewritten): void {
+    const hold = this.hold;
+    this.hold = undefined;
+    if (!hold) return;
+    hold.entries.forEach((entry, position) => {
+      if (hold.waiting.has(entry)) {
+        const after = hold.entries.length - position - 1;
+        out.changes.push({ ...placeOf(entry.item), path: "", code: "orphan_output", detail: `its call comes neither before it nor in what followed (${after} item${after === 1 ? "" : "s"} held): left where it is; the target rejects an output without its call` });
+      }
+      this.place(entry, out);
+    });
   }
 
   private place(entry: TurnEntry, out: Rewritten): void {

@@ -6,9 +6,9 @@
 // | open-responses    | message, function_call, function_call_output      | other items removed; foreign ids removed; a typeless message gets `type` |
 // | openai-responses  | the portable items, reasoning with an `rs` id,    | `openai:` slug removed from OpenAI's types;  |
 // |                   | item_reference, compaction, OpenAI's own types    | other extensions removed; ids of another provider's form removed |
-// | chat-completions  | messages, function_call, function_call_output     | other items removed; a turn's text, then its calls, then their outputs |
+// | chat-completions  | messages, function_call, function_call_output     | other items removed; a turn's text, then its calls, then their outputs (an output that came before its call too) |
 // | strict            | everything, without `status`                      | `status` removed from every item             |
-// | adjacent          | everything                                        | each output moved directly after its call    |
+// | adjacent          | everything                                        | each output moved directly after its call, even one that came before it |
 //
 // The rewrite itself, with its reordering, is in target-rewriter.ts.
 //
@@ -35,9 +35,11 @@ export const TARGET_CHANGE_CODES = [
   "form_changed",
   /** A placeholder or another provider's id was removed; the target assigns its own. */
   "foreign_id_removed",
-  /** The item was moved ahead of earlier items, to where the target needs it. */
+  /** The item was moved to where the target needs it: ahead of earlier items, or an output after its call. */
   "reordered",
-] as const satisfies ReadonlyArray<LossCode | "foreign_id_removed" | "reordered">;
+  /** An output whose call comes neither before it nor soon after: left where it is, which the target rejects. */
+  "orphan_output",
+] as const satisfies ReadonlyArray<LossCode | "foreign_id_removed" | "orphan_output">;
 export type TargetChangeCode = (typeof TARGET_CHANGE_CODES)[number];
 
 /** One change made for a target: a loss, placed by the item's line and index. */

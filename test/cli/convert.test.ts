@@ -353,6 +353,63 @@ const groqLosses = [
   })),
 ];
 
+describe("orbridge convert: what the gate would block is moved or reported", () => {
+  test("--to chat: an output before its call is written after the assistant message with the call, reported", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const stdin = lines(
+      { type: "message", role: "user", content: "Weather in Lima?" },
+      { type: "function_call_output", call_id: "call_late", output: "overcast" },
+      { type: "function_call", call_id: "call_late", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+    );
+    expect(await runOrbridge(["convert", "--to", "chat", "--report", report], stdin)).toEqual({
+      code: 0,
+      stdout: lines(
+        { role: "user", content: "Weather in Lima?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_late", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }] },
+        { role: "tool", tool_call_id: "call_late", content: "overcast" },
+      ),
+      stderr: "read 3 lines: 3 records, 0 errors; 1 losses\n",
+    });
+    expect(readReport(report)).toEqual([
+      { line: 2, path: "", code: "reordered", detail: "the output comes before its call (item 2): its tool message is written after the assistant message that makes the call, as Chat requires" },
+    ]);
+  });
+
+  test("--to responses: a tool message before the assistant message with its call gives an output after the call, reported", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const stdin = lines(
+      { role: "user", content: "Weather in Lima?" },
+      { role: "tool", tool_call_id: "call_late", content: "overcast" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_late", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }] },
+    );
+    expect(await runOrbridge(["convert", "--to", "responses", "--report", report], stdin)).toEqual({
+      code: 0,
+      stdout: lines(
+        { type: "message", role: "user", content: "Weather in Lima?" },
+        { type: "function_call", call_id: "call_late", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+        { type: "function_call_output", call_id: "call_late", output: "overcast" },
+      ),
+      stderr: "read 3 lines: 3 records, 0 errors; 1 losses\n",
+    });
+    expect(readReport(report)).toEqual([
+      { line: 2, path: "", code: "reordered", detail: "the tool message comes before the assistant message that makes its call (message 2): its output is written after the call, where the gate looks for it" },
+    ]);
+  });
+
+  test.each([
+    ["chat", { type: "function_call", call_id: "call_obj", name: "get_weather", arguments: { city: "Lima" }, status: "completed" }, "/arguments", "Chat Completions"],
+    ["responses", { role: "assistant", content: null, tool_calls: [{ id: "call_obj", type: "function", function: { name: "get_weather", arguments: { city: "Lima" } } }] }, "/tool_calls/0/function/arguments", "Open Responses"],
+  ])("--to %s: object arguments are written as they are and reported", async (target, record, path, envelope) => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", target, "--report", report], lines(record));
+    expect([result.code, result.stderr]).toEqual([0, "read 1 lines: 1 records, 0 errors; 1 losses\n"]);
+    expect(JSON.stringify(records(result.stdout))).toContain('"arguments":{"city":"Lima"}');
+    expect(readReport(report)).toEqual([
+      { line: 1, path, code: "target_rejects", detail: `arguments is an object, not a JSON string: written as it is, which ${envelope} rejects and the gate blocks (arguments_type)` },
+    ]);
+  });
+});
+
 describe("orbridge convert --to responses: Chat streams", () => {
   test("a Chat SSE stream becomes the response object of the completion it streams, its calls completed", async () => {
     const report = join(scratch(), "losses.jsonl");

@@ -310,6 +310,61 @@ describe("adjacent", () => {
   });
 });
 
+describe.each(["adjacent", "chat-completions"] as const)("%s: an output that comes before its call", (target) => {
+  const journal = [
+    at("1.0", "chat", user("weather in Paris?")),
+    at("2.0", "responses", output("call_late", "light rain")),
+    at("3.0", "responses", call("call_late", paris, "fc_late")),
+  ];
+
+  test("is moved after its call, and the move is reported", () => {
+    const rewritten = rewriteForTarget(journal, target);
+    expect(placesOf(rewritten)).toEqual(["1.0", "3.0", "2.0"]);
+    expect(rewritten.changes).toEqual([{ line: 2, index: 0, path: "", code: "reordered", detail: "the output came before its call (line 3, item 0): moved after it" }]);
+  });
+
+  test("the rewrite leaves the journal checks nothing to block", () => {
+    const gated = (items: JournalItem[]) => new JournalChecker({ checks: [new TargetChecker(target)] }).push(items.map((item) => ({ ...item, verdict: { reason: "ok" as const, detail: "" } })));
+    expect(gated(rewriteForTarget(journal, target).items).flatMap((checked) => checked.findings.map((finding) => finding.code))).toEqual([]);
+    expect(gated(journal).flatMap((checked) => checked.findings.map((finding) => finding.code))).toEqual(["orphan_output"]);
+  });
+
+  test("the items after it are held until its call comes, then released in their order", () => {
+    const rewriter = new TargetRewriter(target);
+    const between = at("2.1", "chat", user("still there?"));
+    expect(rewriter.push([journal[0]]).items).toEqual([journal[0]]);
+    expect(rewriter.push([journal[1], between]).items).toEqual([]);
+    const released = rewriter.push([journal[2], at("4.0", "chat", user("thanks"))]);
+    expect(released.items.map(placeOf)).toEqual(["2.1", "3.0", "2.0", "4.0"]);
+    expect(rewriter.finish()).toEqual({ items: [], changes: [] });
+  });
+
+  test("one whose call never comes stays where it is, reported as one the target rejects", () => {
+    const orphan = [at("1.0", "chat", user("weather?")), at("2.0", "responses", output("call_nowhere", "light rain")), at("3.0", "chat", user("thanks"))];
+    expect(rewriteForTarget(orphan, target)).toEqual({
+      items: orphan,
+      changes: [
+        {
+          line: 2,
+          index: 0,
+          path: "",
+          code: "orphan_output",
+          detail: "its call comes neither before it nor in what followed (1 item held): left where it is; the target rejects an output without its call",
+        },
+      ],
+    });
+  });
+
+  test("one whose call comes only after the limit is released where it is, with what was held", () => {
+    const late = [at("1.0", "responses", output("call_late", "light rain")), at("2.0", "chat", user("a")), at("3.0", "chat", user("b")), at("4.0", "responses", call("call_late", paris))];
+    const rewritten = rewriteForTarget(late, target, { maxTurnItems: 2 });
+    expect(placesOf(rewritten)).toEqual(["1.0", "2.0", "3.0", "4.0"]);
+    expect(rewritten.changes).toEqual([
+      { line: 1, index: 0, path: "", code: "orphan_output", detail: "its call comes neither before it nor in what followed (2 items held): left where it is; the target rejects an output without its call" },
+    ]);
+  });
+});
+
 describe("a target check inside the journal checks", () => {
   test("its findings join the journal findings of each item", () => {
     const target: Target = "strict";

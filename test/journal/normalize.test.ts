@@ -1,6 +1,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { join } from "node:path";
 import { normalizeJournal, type NormalizedRecord, type NormalizeOptions } from "../../src/journal/normalize.js";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
 
 async function normalize(lines: Array<string | unknown>, options: NormalizeOptions = {}): Promise<NormalizedRecord[]> {
   const records: NormalizedRecord[] = [];
@@ -389,5 +392,28 @@ describe("legacy function calls in loose Chat messages", () => {
       ["function_call", "legacy_2_get_weather"],
       ["function_call_output", "legacy_2_get_weather"],
     ]);
+  });
+});
+
+describe("orbridge normalize --for a target that places outputs after their calls", () => {
+  const jsonl = (...records: unknown[]) => records.map((record) => JSON.stringify(record) + "\n").join("");
+  const late = jsonl(
+    { type: "message", role: "user", content: "Weather in Lima?" },
+    { type: "function_call_output", call_id: "call_late", output: "overcast" },
+    { type: "function_call", call_id: "call_late", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+  );
+
+  test.each(["adjacent", "chat-completions"])("--for %s moves an output that came before its call after it, and reports the change", async (target) => {
+    const report = join(scratchFolder("normalize"), "changes.jsonl");
+    expect(await runOrbridge(["normalize", "--for", target, "--report", report], late)).toEqual({
+      code: 0,
+      stdout: jsonl(
+        { type: "message", role: "user", content: "Weather in Lima?" },
+        { type: "function_call", call_id: "call_late", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
+        { type: "function_call_output", call_id: "call_late", output: "overcast" },
+      ),
+      stderr: `read 3 lines, 3 records: 3 emitted (3 items), 0 reported; 0 losses; 1 changes for ${target}\n`,
+    });
+    expect(readFileSync(report, "utf8")).toEqual(jsonl({ line: 2, index: 0, path: "", code: "reordered", detail: "the output came before its call (line 3, item 0): moved after it" }));
   });
 });

@@ -183,6 +183,46 @@ describe("messagesToItems, tool calls without id", () => {
   });
 });
 
+describe("messagesToItems, a tool message before its call", () => {
+  test("its output is written after the run of calls holding its call, ahead of the outputs there, and the move reported", () => {
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "user", content: "Weather in Lima and Quito?" },
+        { role: "tool", tool_call_id: "call_1", content: "overcast" },
+        { role: "assistant", content: null, tool_calls: [call("call_1", "get_weather", "{}"), call("call_2", "get_weather", "{}")] },
+        { role: "tool", tool_call_id: "call_2", content: "sunny" },
+      ]),
+    });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "message", role: "user", content: "Weather in Lima and Quito?" },
+        { type: "function_call", call_id: "call_1", name: "get_weather", arguments: "{}", status: "completed" },
+        { type: "function_call", call_id: "call_2", name: "get_weather", arguments: "{}", status: "completed" },
+        { type: "function_call_output", call_id: "call_1", output: "overcast" },
+        { type: "function_call_output", call_id: "call_2", output: "sunny" },
+      ],
+      losses: [
+        {
+          path: "/1",
+          code: "reordered",
+          detail: "the tool message comes before the assistant message that makes its call (message 2): its output is written after the call, where the gate looks for it",
+        },
+      ],
+    });
+  });
+
+  test("one whose call is not among the messages stays where it is: its call may be in an earlier record", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "user", content: "Go on." }, { role: "tool", tool_call_id: "call_0", content: "Lima" }]) });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "message", role: "user", content: "Go on." },
+        { type: "function_call_output", call_id: "call_0", output: "Lima" },
+      ],
+      losses: [],
+    });
+  });
+});
+
 describe("messagesToItems, what Open Responses rejects", () => {
   test("object arguments, a name outside the spec's form and a call_id over 64 characters are written as they are and reported", () => {
     const longId = "call_" + "x".repeat(60);
