@@ -1,0 +1,158 @@
+// Tool definitions and tool_choice, both ways. Paths are relative to the
+// `tools` array or the `tool_choice` value; the body converters prefix them.
+//
+// | Anthropic                                  | Open Responses                                        |
+// |--------------------------------------------|-------------------------------------------------------|
+// | custom tool {name, description,            | function tool {name, description, parameters, strict} |
+// |   input_schema, strict}                    |                                                       |
+// |   cache_control, defer_loading, type…      |   `anthropic:<field>` (fields.ts)                     |
+// | server tool {type: web_search_20250305…}   | extension tool `anthropic:<type>` holding every field |
+// | (back) function tool without parameters   | input_schema {type: "object", properties: {}}: loss synthesized |
+// | (back) another provider's tool             | loss unsupported_tool                                 |
+// | tool_choice auto / any / none              | "auto" / "required" / "none"                          |
+// | tool_choice tool {name}                    | {type: "function", name}                              |
+// | disable_parallel_tool_use                  | parallel_tool_calls, negated                          |
+// | (back) allowed_tools                       | omitted: loss (Anthropic has no subset of tools)      |
+// | (back) parallel_tool_calls false without   | {type: "auto", disable_parallel_tool_use: true}: loss |
+// |   tool_choice                              |   synthesized                                         |
+// | (back) parallel_tool_calls true without    | omitted (Anthropic's default): loss form_changed      |
+// |   tool_choice, or beside "none"            |                                                       |
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
+import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
+import type { AnthropicTool, AnthropicToolChoice } from "./models.js";
+
+/** A tool only one provider has, kept whole under its slug: `{type: "anthropic:web_search_20250305", name, …}`. */
+export type ExtensionTool = { type: string; [key: string]: unknown };
+
+const FUNCTION_FIELDS = ["type", "name", "description", "parameters", "strict"];
+
+export function anthropicToolsToResponses(args: { tools: readonly AnthropicTool[] }): Converted<Array<FunctionToolParam | ExtensionTool>> {
+  const value: Array<FunctionToolParam | ExtensionTool> = [];
+  const losses: Loss[] = [];
+  args.tools.forEach((tool: unknown, index) => {
+    if (!isRecord(tool) || typeof tool.name !== "string") {
+      losses.push(lossAt([index], "unsupported_tool", `a tool without a name (${typeOf(tool)}) has no Open Responses form`));
+      return;
+    }
+    const custom = tool.type === undefined || tool.type === null || tool.type === "custom";
+    if (!custom && typeof tool.type === "string") {
+      const { type, ...rest } = tool;
+      value.push({ type: PREFIX + type, ...rest });
+      return;
+    }
+    if (!isRecord(tool.input_schema)) losses.push(lossAt([index, "input_schema"], "target_rejects", `input_schema is ${typeOf(tool.input_schema)}: written as the parameters as it is`));
+    const fn: Fields = { type: "function", name: tool.name };
+    if (tool.description !== undefined) fn.description = tool.description;
+    fn.parameters = tool.input_schema;
+    if (tool.strict !== undefined) fn.strict = tool.strict;
+    carryFields(tool, ["name", "description", "input_schema", "strict"], fn);
+    value.push(fn as FunctionToolParam);
+  });
+  return { value, losses };
+}
+
+export function responsesToolsToAnthropic(args: { tools: ReadonlyArray<FunctionToolParam | ExtensionTool> }): Converted<AnthropicTool[]> {
+  const value: AnthropicTool[] = [];
+  const losses: Loss[] = [];
+  args.tools.forEach((tool: unknown, index) => {
+    if (!isRecord(tool)) {
+      losses.push(lossAt([index], "unsupported_tool", `a ${typeOf(tool)} is not a tool`));
+      return;
+    }
+    const own = ownExtensionType(tool.type);
+    if (own !== undefined) {
+      const { type: _type, ...rest } = tool;
+      value.push({ type: own, ...rest } as AnthropicTool);
+      return;
+    }
+    if (tool.type !== "function") {
+      losses.push(lossAt([index], "unsupported_tool", `a tool of type ${typeOf(tool)} has no counterpart in ${TARGET}`));
+      return;
+    }
+    const custom: Fields = { name: tool.name };
+    if (typeof tool.description === "string") custom.description = tool.description;
+    else if (tool.description === null) losses.push(lossAt([index, "description"], "form_changed", "description: null omitted (absent means the same)"));
+    if (isPresent(tool.parameters)) custom.input_schema = tool.parameters;
+    else {
+      custom.input_schema = { type: "object", properties: {} };
+      losses.push(lossAt(tool.parameters === null ? [index, "parameters"] : [index], "synthesized", 'Anthropic requires an input_schema: {"type":"object","properties":{}} written for a function without parameters'));
+    }
+    if (tool.strict !== undefined) custom.strict = tool.strict;
+    restoreFields(tool, FUNCTION_FIELDS, custom, [index], losses);
+    value.push(custom as AnthropicTool);
+  });
+  return { value, losses };
+}
+
+export interface ResponsesToolChoice {
+  toolChoice?: ToolChoiceParam;
+  parallelToolCalls?: boolean;
+}
+
+export function anthropicToolChoiceToResponses(args: { toolChoice: AnthropicToolChoice }): Converted<ResponsesToolChoice> {
+  const choice: unknown = args.toolChoice;
+  const losses: Loss[] = [];
+  if (!isRecord(choice)) return { value: {}, losses: [lossAt([], "unsupported_field", `tool_choice is ${typeOf(choice)}, not an object: omitted`)] };
+  const value: ResponsesToolChoice = {};
+  const known = ["type", "disable_parallel_tool_use"];
+  const type = (choice as AnthropicToolChoice).type;
+  switch (type) {
+    case "auto":
+      value.toolChoice = "auto";
+      break;
+    case "any":
+      value.toolChoice = "required";
+      break;
+    case "none":
+      value.toolChoice = "none";
+      break;
+    case "tool":
+      known.push("name");
+      value.toolChoice = { type: "function", name: choice.name as string };
+      break;
+    default: {
+      const unknownType: never = type;
+      losses.push(lossAt(["type"], "unsupported_field", `tool_choice of type ${JSON.stringify(unknownType)} has no Open Responses counterpart: omitted`));
+      return { value, losses };
+    }
+  }
+  if (typeof choice.disable_parallel_tool_use === "boolean") value.parallelToolCalls = !choice.disable_parallel_tool_use;
+  for (const key of Object.keys(choice)) {
+    if (!known.includes(key) && isPresent(choice[key])) losses.push(lossAt([key], "provider_extension", `"${key}" of tool_choice has no Open Responses place`));
+  }
+  return { value, losses };
+}
+
+/** tool_choice and parallel_tool_calls of an Open Responses body, as one Anthropic tool_choice. Paths are from the body's root. */
+export function responsesToolChoiceToAnthropic(args: ResponsesToolChoice): Converted<AnthropicToolChoice | undefined> {
+  const { toolChoice, parallelToolCalls } = args;
+  const losses: Loss[] = [];
+  let value: Fields | undefined;
+  if (typeof toolChoice === "string") {
+    value = { type: toolChoice === "required" ? "any" : toolChoice };
+  } else if (isRecord(toolChoice)) {
+    const type: string = toolChoice.type;
+    if (type === "function" && typeof toolChoice.name === "string") {
+      value = { type: "tool", name: toolChoice.name };
+      for (const key of Object.keys(toolChoice)) {
+        if (key !== "type" && key !== "name" && isPresent(toolChoice[key])) losses.push(lossAt(["tool_choice", key], "provider_extension", `"${key}" of tool_choice has no Anthropic place`));
+      }
+    } else {
+      const detail = type === "allowed_tools" ? "Anthropic cannot limit the tools a turn may call to some of them: tool_choice omitted" : `tool_choice of type ${JSON.stringify(type)} has no Anthropic counterpart: omitted`;
+      losses.push(lossAt(["tool_choice"], "unsupported_field", detail));
+    }
+  } else if (toolChoice !== undefined) {
+    losses.push(lossAt(["tool_choice"], "unsupported_field", `tool_choice is ${typeOf(toolChoice)}: omitted`));
+  }
+  if (parallelToolCalls !== undefined) {
+    if (value !== undefined && value.type !== "none") value.disable_parallel_tool_use = !parallelToolCalls;
+    else if (value === undefined && parallelToolCalls === false && toolChoice === undefined) {
+      value = { type: "auto", disable_parallel_tool_use: true };
+      losses.push(lossAt(["parallel_tool_calls"], "synthesized", 'parallel_tool_calls false written as tool_choice {"type":"auto","disable_parallel_tool_use":true}'));
+    } else {
+      losses.push(lossAt(["parallel_tool_calls"], "form_changed", `parallel_tool_calls ${parallelToolCalls} has no tool_choice to go on: omitted`));
+    }
+  }
+  return { value: value as AnthropicToolChoice | undefined, losses };
+}
