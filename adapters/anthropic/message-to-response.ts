@@ -1,0 +1,208 @@
+// An Anthropic response (`type: "message"`) as an Open Responses response object.
+//
+// | Anthropic response                  | response object                                           |
+// |-------------------------------------|-----------------------------------------------------------|
+// | id, model                           | id, model                                                 |
+// | content                             | output: messagesToItems of the one assistant message, each item completed |
+// |                                     |   as an output item (a string text -> one output_text part); server tool  |
+// |                                     |   blocks stay `anthropic:` extension items, as they are   |
+// | (no item ids)                       | id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index): stable,   |
+// |                                     |   never a placeholder, never a call_id                    |
+// | stop_reason                         | status, incomplete_details, item status:                  |
+// |   end_turn, tool_use, stop_sequence |   completed, null, completed                              |
+// |   refusal                           |   completed, null; a refusal part ends the output, its    |
+// |                                     |   text stop_details.explanation (or "")                   |
+// |   max_tokens                        |   incomplete, {reason: "max_output_tokens"}; the last item incomplete, so |
+// |                                     |   a call it cut is blocked by the gate                    |
+// |   model_context_window_exceeded     |   incomplete, {reason: the same}; the last item incomplete |
+// |   pause_turn                        |   incomplete, {reason: "pause_turn"}: the server paused a long turn, which |
+// |                                     |   goes on when the response is sent back as it is         |
+// |   null (not finished)               |   in_progress, null, in_progress                          |
+// |   a stop_reason the status does not | also `anthropic:stop_reason` (stop_sequence, or tool_use  |
+// |   give back                         |   without a call)                                         |
+// | usage                               | usage: input_tokens + both cache counts -> input_tokens,  |
+// |                                     |   cache_read -> cached_tokens, thinking_tokens ->         |
+// |                                     |   reasoning_tokens; and `anthropic:usage` as written      |
+// | stop_sequence, stop_details,        | `anthropic:<key>`                                         |
+// |   container, any other key          |                                                           |
+// | (no creation time)                  | created_at 0: loss synthesized                            |
+// Fields a message does not carry are set to the spec's neutral values
+// (RESPONSE_NEUTRALS); the way back reports a field only when it differs.
+import { createHash } from "node:crypto";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import { callStatusOf, messagesToItems } from "./messages-to-items.js";
+import type { AnthropicResponse } from "./models.js";
+
+/** What an Anthropic message cannot tell: the value each such response field gets. */
+export const RESPONSE_NEUTRALS = {
+  completed_at: null,
+  previous_response_id: null,
+  instructions: null,
+  error: null,
+  tools: [],
+  tool_choice: "auto",
+  truncation: "disabled",
+  parallel_tool_calls: true,
+  text: { format: { type: "text" } },
+  top_p: 1,
+  presence_penalty: 0,
+  frequency_penalty: 0,
+  top_logprobs: 0,
+  temperature: 1,
+  reasoning: null,
+  max_output_tokens: null,
+  max_tool_calls: null,
+  store: false,
+  background: false,
+  service_tier: "default",
+  metadata: {},
+  safety_identifier: null,
+  prompt_cache_key: null,
+} as const;
+
+const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
+
+/** The id an output item converted from a message gets: a pure function of where it came from. */
+export function outputItemId(responseId: unknown, outputIndex: number, type: string): string | undefined {
+  const prefix = ID_PREFIXES[type];
+  if (prefix === undefined) return undefined;
+  return `${prefix}_${createHash("sha256").update(`${String(responseId)}\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
+}
+
+/** The status and incomplete reason a stop_reason gives a response. */
+export function responseStatusOf(stopReason: unknown): { status: "completed" | "incomplete" | "in_progress"; reason: string | null } {
+  if (stopReason === null || stopReason === undefined) return { status: "in_progress", reason: null };
+  switch (stopReason) {
+    case "end_turn":
+    case "tool_use":
+    case "stop_sequence":
+    case "refusal":
+      return { status: "completed", reason: null };
+    case "max_tokens":
+      return { status: "incomplete", reason: "max_output_tokens" };
+    default:
+      return { status: "incomplete", reason: String(stopReason) };
+  }
+}
+
+/** The stop_reason a response object gives back, when it does not keep Anthropic's own. */
+export function derivedStopReason(status: unknown, reason: unknown, output: readonly unknown[]): string | null {
+  if (status === "completed") {
+    const last = output[output.length - 1];
+    const parts = isRecord(last) && last.type === "message" && Array.isArray(last.content) ? last.content : [];
+    const lastPart = parts[parts.length - 1];
+    if (isRecord(lastPart) && lastPart.type === "refusal") return "refusal";
+    return output.some((item) => isRecord(item) && item.type === "function_call") ? "tool_use" : "end_turn";
+  }
+  if (status === "incomplete") return reason === "max_output_tokens" || reason === undefined || reason === null ? "max_tokens" : String(reason);
+  return null;
+}
+
+const MAPPED = ["id", "type", "role", "model", "content", "stop_reason", "usage"];
+
+export function messageToResponse(args: { message: AnthropicResponse }): Converted<ResponseResource> {
+  const { message } = args;
+  if (!isRecord(message) || message.type !== "message" || !Array.isArray(message.content)) {
+    throw new TypeError("not an Anthropic response: it has no type \"message\" and content array");
+  }
+  const losses: Loss[] = [lossAt([], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
+  const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
+  const { status, reason } = responseStatusOf(stopReason);
+  const converted = messagesToItems({
+    messages: [{ role: "assistant", content: message.content }],
+    model: typeof message.model === "string" ? message.model : undefined,
+    stopReason,
+  });
+  losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "") })));
+  const items = converted.value;
+  if (stopReason === "refusal") refuse(items, message);
+  const output = items.map((item, index) => outputItem(item, index, items.length, message.id, stopReason));
+
+  const response: Fields = {
+    id: message.id,
+    object: "response",
+    created_at: 0,
+    completed_at: RESPONSE_NEUTRALS.completed_at,
+    status,
+    incomplete_details: reason === null ? null : { reason },
+    model: message.model,
+    previous_response_id: RESPONSE_NEUTRALS.previous_response_id,
+    instructions: RESPONSE_NEUTRALS.instructions,
+    output,
+    error: RESPONSE_NEUTRALS.error,
+    tools: [],
+    tool_choice: RESPONSE_NEUTRALS.tool_choice,
+    truncation: RESPONSE_NEUTRALS.truncation,
+    parallel_tool_calls: RESPONSE_NEUTRALS.parallel_tool_calls,
+    text: { format: { type: "text" } },
+    top_p: RESPONSE_NEUTRALS.top_p,
+    presence_penalty: RESPONSE_NEUTRALS.presence_penalty,
+    frequency_penalty: RESPONSE_NEUTRALS.frequency_penalty,
+    top_logprobs: RESPONSE_NEUTRALS.top_logprobs,
+    temperature: RESPONSE_NEUTRALS.temperature,
+    reasoning: RESPONSE_NEUTRALS.reasoning,
+    usage: responseUsage(message.usage, losses),
+    max_output_tokens: RESPONSE_NEUTRALS.max_output_tokens,
+    max_tool_calls: RESPONSE_NEUTRALS.max_tool_calls,
+    store: RESPONSE_NEUTRALS.store,
+    background: RESPONSE_NEUTRALS.background,
+    service_tier: RESPONSE_NEUTRALS.service_tier,
+    metadata: {},
+    safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
+    prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
+  };
+  if (stopReason !== derivedStopReason(status, reason, output)) response[PREFIX + "stop_reason"] = stopReason;
+  for (const key of Object.keys(message)) {
+    if (!MAPPED.includes(key) && (message as Fields)[key] !== undefined) response[PREFIX + key] = (message as Fields)[key];
+  }
+  if (message.usage !== undefined) response[PREFIX + "usage"] = message.usage;
+  return { value: response as ResponseResource, losses };
+}
+
+/** A refusal ends the output as a refusal part, in the last message when the output ends with one. */
+function refuse(items: CanonicalItem[], message: Fields): void {
+  const details = message.stop_details;
+  const refusal = { type: "refusal", refusal: isRecord(details) && typeof details.explanation === "string" ? details.explanation : "" };
+  const last = items[items.length - 1] as Fields | undefined;
+  if (last?.type === "message" && Array.isArray(last.content)) last.content = [...last.content, refusal];
+  else if (last?.type === "message" && typeof last.content === "string") last.content = [{ type: "output_text", text: last.content, annotations: [] }, refusal];
+  else items.push({ type: "message", role: "assistant", content: [refusal] } as CanonicalItem);
+}
+
+function outputItem(item: CanonicalItem, index: number, count: number, responseId: unknown, stopReason: string | null): Fields {
+  const fields = item as Fields;
+  const id = outputItemId(responseId, index, String(fields.type));
+  if (id === undefined) return fields;
+  const status = callStatusOf(stopReason, index === count - 1);
+  const { type, ...rest } = fields;
+  switch (type) {
+    case "message": {
+      const content = typeof rest.content === "string" ? [{ type: "output_text", text: rest.content, annotations: [] }] : rest.content;
+      return { id, type, status, role: rest.role, content };
+    }
+    case "function_call":
+      return { id, type, ...rest, status };
+    default:
+      return { id, type, ...rest };
+  }
+}
+
+function responseUsage(usage: unknown, losses: Loss[]): Fields | null {
+  if (usage === undefined || usage === null) return null;
+  if (!isRecord(usage)) {
+    losses.push(lossAt(["usage"], "form_changed", `usage is ${typeOf(usage)}: written as null`));
+    return null;
+  }
+  const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
+  const input = count("input_tokens") + count("cache_creation_input_tokens") + count("cache_read_input_tokens");
+  const details = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  return {
+    input_tokens: input,
+    output_tokens: count("output_tokens"),
+    total_tokens: input + count("output_tokens"),
+    input_tokens_details: { cached_tokens: count("cache_read_input_tokens") },
+    output_tokens_details: { reasoning_tokens: typeof details.thinking_tokens === "number" ? details.thinking_tokens : 0 },
+  };
+}
