@@ -6,7 +6,8 @@
 // |-------------------------------|----------------------------------------------------------|
 // | instructions (non-empty)      | a leading system message: loss form_changed              |
 // | instructions ""               | omitted: loss form_changed                               |
-// | input (item array)            | messages (itemsToMessages), after that system message     |
+// | input (item array)            | messages (itemsToMessages), after that system message;   |
+// |                               |   reasoning into `reasoningField` when one is given      |
 // | input (string)                | one user message with that string: loss form_changed     |
 // | tools                         | tools (tools.ts)                                         |
 // | tool_choice                   | tool_choice (tools.ts)                                   |
@@ -19,11 +20,12 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer, prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, CreateResponseBody, FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { itemsToMessages } from "./items-to-messages.js";
+import type { ReasoningField } from "./reasoning-fields.js";
 import { assignEntry, extraKeyLosses, isRecord, responsesParamToChat, type Entries } from "./params.js";
 import { responsesToolChoiceToChat, responsesToolsToChat, textFormatToResponseFormat, type TextFormat } from "./tools.js";
 
-export function responsesBodyToChatRequest(args: { body: CreateResponseBody }): Converted<ChatRequestBody> {
-  const { body } = args;
+export function responsesBodyToChatRequest(args: { body: CreateResponseBody; reasoningField?: ReasoningField }): Converted<ChatRequestBody> {
+  const { body, reasoningField } = args;
   if (!isRecord(body) || body.object === "response" || (body.input !== undefined && body.input !== null && typeof body.input !== "string" && !Array.isArray(body.input))) {
     throw new TypeError("not an Open Responses request body");
   }
@@ -55,7 +57,7 @@ export function responsesBodyToChatRequest(args: { body: CreateResponseBody }): 
           conversation = [{ role: "user", content: value }];
           losses.push({ path: "/input", code: "form_changed", detail: "a string input written as one user message" });
         } else {
-          const converted = itemsToMessages({ items: value as CanonicalItem[] });
+          const converted = itemsToMessages({ items: value as CanonicalItem[], reasoningField });
           conversation = converted.value;
           losses.push(...prefixLosses("/input", converted.losses));
         }

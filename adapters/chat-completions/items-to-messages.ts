@@ -11,7 +11,8 @@
 // | `function_call_output`                  | `tool` message placed after the assistant message holding its call, outputs in the order they came; in place when no call matches here |
 // |   before its call                       |   moved after it, reported `reordered`                          |
 // |   without call_id                       |   answers the earliest call without call_id still unanswered, reported |
-// | reasoning, compaction, item_reference, extension items | losses (no Chat equivalent); they close nothing    |
+// | reasoning                               | with `reasoningField`: that dialect's field on the next assistant message (reasoning-fields.ts); else a loss |
+// | compaction, item_reference, extension items | losses (no Chat equivalent); they close nothing                |
 // | item `id`, message `status`, `phase`, a call not completed | losses                                      |
 //
 // The open assistant message takes the run of function_call items after an
@@ -40,6 +41,7 @@ import type {
 } from "../../src/models/open-responses.js";
 import { answered, callShapeLosses, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
+import { reasoningMessageFields, withReasoning, type ReasoningField } from "./reasoning-fields.js";
 
 const TARGET = "Chat Completions";
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
@@ -54,6 +56,12 @@ export interface ItemsToMessagesArgs {
    * still answers the call it follows and no two calls share a synthesized id.
    */
   idless?: IdlessCalls;
+  /**
+   * The field of the Chat dialect that takes the model's reasoning
+   * (`reasoning_content`, `reasoning`, `reasoning_details`): a reasoning item
+   * then goes into the assistant message after it. Without it, reasoning is lost.
+   */
+  reasoningField?: ReasoningField;
 }
 
 /** One message, and when it is an assistant message with calls, the tool messages that answer them. */
@@ -76,7 +84,7 @@ interface Answer {
   early?: boolean;
 }
 
-export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessagesArgs): Converted<ChatMessage[]> {
+export function itemsToMessages({ items, idless = idlessCalls(), reasoningField }: ItemsToMessagesArgs): Converted<ChatMessage[]> {
   if (!Array.isArray(items)) throw new TypeError("itemsToMessages expects an array of Open Responses items");
   const losses: Loss[] = [];
   const blocks: Block[] = [];
@@ -89,6 +97,16 @@ export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessag
     blocks.push(block);
     return block;
   };
+  // Reasoning waits for the assistant message it leads to, which carries it.
+  let reasoning: Array<{ fields: Record<string, unknown>; at: PointerTokens }> = [];
+  const carryReasoning = (block: Block) => {
+    for (const { fields, at } of reasoning) withReasoning(block.message as unknown as Record<string, unknown>, fields, at, losses);
+    reasoning = [];
+  };
+  const dropReasoning = () => {
+    for (const { at } of reasoning) losses.push(lossAt(at, "unsupported_item", "no assistant message follows the reasoning to carry it"));
+    reasoning = [];
+  };
 
   items.forEach((item, index) => {
     const at = [index];
@@ -100,10 +118,13 @@ export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessag
           // Text after a call and before the outputs is still the model's turn, and
           // Chat holds a turn in one message: the text joins the calls' message.
           joinTurn(open.message as ChatAssistantMessage, converted, at, losses);
+          carryReasoning(open);
           return;
         }
         const block = converted ? append(converted, index) : undefined;
         open = converted?.role === "assistant" ? block : undefined;
+        if (open) carryReasoning(open);
+        else if (converted) dropReasoning();
         return;
       }
       case "function_call": {
@@ -120,6 +141,7 @@ export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessag
         losses.push(...callLosses(call, callId, at));
         losses.push(...callShapeLosses({ callId, name: call.name, args: call.arguments }, { callId: [...at, "call_id"], name: [...at, "name"], args: [...at, "arguments"] }, TARGET));
         open ??= append({ role: "assistant", content: null }, index);
+        carryReasoning(open);
         const assistant = open.message as ChatAssistantMessage;
         assistant.tool_calls ??= [];
         assistant.tool_calls.push({ id: callId, type: "function", function: { name: call.name, arguments: call.arguments } });
@@ -129,6 +151,7 @@ export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessag
       }
       case "function_call_output": {
         open = undefined;
+        dropReasoning();
         const output = item as FunctionCallOutputItem;
         losses.push(...extensionFieldLosses(output, OUTPUT_FIELDS, at, TARGET), ...idAndStatusLosses(output, at));
         let callId: unknown = output.call_id;
@@ -153,9 +176,16 @@ export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessag
         else append(message, index).early = { callId: answerId };
         return;
       }
-      case "reasoning":
-        losses.push(lossAt(at, "unsupported_item", "Chat Completions cannot replay a reasoning item"));
+      case "reasoning": {
+        if (reasoningField === undefined) {
+          losses.push(lossAt(at, "unsupported_item", "Chat Completions cannot replay a reasoning item"));
+          return;
+        }
+        const fields = reasoningMessageFields(item as Record<string, unknown>, reasoningField, at, losses);
+        if (fields) reasoning.push({ fields, at });
+        else losses.push(lossAt(at, "unsupported_item", `a reasoning item with no text: ${reasoningField} has nothing to carry`));
         return;
+      }
       case "compaction":
         losses.push(lossAt(at, "unsupported_item", "Chat Completions cannot replay a compaction item"));
         return;
@@ -175,6 +205,7 @@ export function itemsToMessages({ items, idless = idlessCalls() }: ItemsToMessag
     }
   });
 
+  dropReasoning();
   placeEarlyOutputs(blocks, callBlocks, unanswered, losses);
   const messages: ChatMessage[] = [];
   const written: Array<{ origin: number; answer?: Answer }> = [];

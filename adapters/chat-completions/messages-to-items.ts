@@ -14,6 +14,7 @@
 // |   before the message making its call    |   its output written after that call's turn, reported `reordered` |
 // | function message (legacy)               | `function_call_output`, paired in order with the legacy call of its name |
 // | custom tool call, and the tool message answering it | losses (an answer to no call is rejected by providers) |
+// | reasoning_content, reasoning, reasoning_details | a `reasoning` item ahead of the message's items (reasoning-fields.ts) |
 // | name, audio, input_audio, file_id, provider fields | losses                                         |
 //
 // Tool-only assistant content may be null, "" or absent: no message item is made
@@ -45,6 +46,7 @@ import type {
 } from "../../src/models/open-responses.js";
 import { answered, callShapeLosses, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
 import { textParts, userPart } from "./input-parts.js";
+import { REASONING_FIELDS, reasoningFromMessage } from "./reasoning-fields.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
 
 const TARGET = "Open Responses";
@@ -52,7 +54,7 @@ const FIELDS = {
   system: ["role", "content", "name"],
   developer: ["role", "content", "name"],
   user: ["role", "content", "name"],
-  assistant: ["role", "content", "refusal", "name", "tool_calls", "function_call", "audio", "annotations"],
+  assistant: ["role", "content", "refusal", "name", "tool_calls", "function_call", "audio", "annotations", ...REASONING_FIELDS],
   tool: ["role", "tool_call_id", "content"],
   function: ["role", "name", "content"],
 } as const satisfies Record<ChatMessage["role"], readonly string[]>;
@@ -261,6 +263,9 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
     losses.push(lossAt([...at, "refusal"], "unsupported_field", `refusal is ${describeValue(message.refusal)}, not text: it has no item form`));
   }
   const items: CanonicalItem[] = [];
+  // The model reasons before it answers: its reasoning comes first, as in a response.
+  const reasoning = reasoningFromMessage(message, at, losses);
+  if (reasoning) items.push(reasoning as CanonicalItem);
   const content = assistantContent(message, at, toolCalls.length > 0 || legacyCall !== undefined, losses);
   if (content !== undefined) items.push({ type: "message", role: "assistant", content });
 

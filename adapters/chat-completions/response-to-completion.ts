@@ -11,6 +11,8 @@
 // |                                      |   to the merged text                                 |
 // | refusal part of a merged message     | the message's refusal: loss form_changed             |
 // | output item id, status               | dropped; a loss unless it is what the way in writes  |
+// | reasoning                            | with `reasoningField`, that dialect's field of the   |
+// |                                      |   message (reasoning-fields.ts); else a loss         |
 // | output_text logprobs                 | choices[0].logprobs.content                          |
 // | message phase                        | loss unsupported_field                               |
 // | user/system/developer messages,      | loss unsupported_item (a completion holds the        |
@@ -32,13 +34,14 @@ import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { outputItemId, RESPONSE_NEUTRALS } from "./completion-to-response.js";
 import { itemsToMessages } from "./items-to-messages.js";
+import { REASONING_FIELDS, withReasoning, type ReasoningField } from "./reasoning-fields.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 
 const MAPPED_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", "service_tier", "text"]);
 const SPEC_KEYS = new Set([...MAPPED_KEYS, ...Object.keys(RESPONSE_NEUTRALS)]);
 
-export function responseToChatCompletion(args: { response: ResponseResource }): Converted<ChatCompletion> {
-  const { response } = args;
+export function responseToChatCompletion(args: { response: ResponseResource; reasoningField?: ReasoningField }): Converted<ChatCompletion> {
+  const { response, reasoningField } = args;
   if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) {
     throw new TypeError("not an Open Responses response object");
   }
@@ -67,7 +70,7 @@ export function responseToChatCompletion(args: { response: ResponseResource }): 
     origins.push(index);
   });
 
-  const converted = itemsToMessages({ items });
+  const converted = itemsToMessages({ items, reasoningField });
   for (const loss of converted.losses) {
     const match = /^\/(\d+)(.*)$/.exec(loss.path);
     const path = match ? pointer("output", origins[Number(match[1])] ?? Number(match[1])) + match[2] : "/output" + loss.path;
@@ -128,6 +131,11 @@ function inputItem(
     losses.push({ path, code: "unsupported_item", detail: `${what} has no place in a chat.completion, which holds the assistant's turn only` });
     return undefined;
   }
+  if (raw.type === "reasoning" && raw.id !== undefined && raw.id === expectedId) {
+    // The id the way in gave it: nothing a completion lacked.
+    const { id: _id, ...reasoning } = raw;
+    return reasoning as CanonicalItem;
+  }
   if (raw.type !== "message" && raw.type !== "function_call") return raw as CanonicalItem;
   const { id, status, ...item } = raw;
   if (id !== undefined && id !== expectedId) {
@@ -187,6 +195,8 @@ function mergeAssistantMessages(messages: readonly ChatMessage[], items: readonl
     merged.refusal = joinText(merged.refusal ?? null, refusalOf(assistants[0].content)) ?? merged.refusal;
   }
   for (const next of assistants.slice(1)) {
+    const reasoning = Object.fromEntries(REASONING_FIELDS.filter((field) => field in next).map((field) => [field, (next as Record<string, unknown>)[field]]));
+    if (Object.keys(reasoning).length > 0) withReasoning(merged as unknown as Record<string, unknown>, reasoning, ["output"], losses);
     // Citations index into the message's text: the next message's text starts after
     // the text merged so far and the blank line between them.
     const offset = typeof merged.content === "string" && merged.content !== "" ? merged.content.length + 2 : 0;

@@ -24,6 +24,7 @@ import { chatCompletionToResponse } from "../../adapters/chat-completions/comple
 import { itemsToMessages } from "../../adapters/chat-completions/items-to-messages.js";
 import { callCounts, messagesToItems, type CallCounts } from "../../adapters/chat-completions/messages-to-items.js";
 import { chatRequestToResponsesBody } from "../../adapters/chat-completions/request-to-body.js";
+import { REASONING_FIELDS, type ReasoningField } from "../../adapters/chat-completions/reasoning-fields.js";
 import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
@@ -43,7 +44,7 @@ import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
 
-const help = `Usage: orbridge convert --to responses|chat [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
+const help = `Usage: orbridge convert --to responses|chat [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
 
 Converts a journal between Chat Completions and Open Responses, one record at
 a time, keeping each record's kind:
@@ -71,8 +72,18 @@ Nothing is dropped silently: every field the target cannot hold is a loss,
 counted on stderr and, with --report, written with its line and JSON Pointer
 (a loss in a stream names the line of the record it points into).
 
+The model's reasoning that OpenAI-compatible providers write in Chat messages
+(reasoning_content: DeepSeek; reasoning: vLLM, OpenRouter, Groq;
+reasoning_details: OpenRouter) becomes a reasoning item that names its field.
+Chat itself has no reasoning: going to chat, reasoning is a loss unless
+--reasoning-field names the field of the dialect that takes it.
+
 Options:
   --to ENVELOPE    responses or chat: the envelope to write
+  --reasoning-field FIELD
+                   with --to chat: write reasoning into each assistant message
+                   as FIELD (reasoning_content, reasoning or reasoning_details);
+                   reasoning read from that field comes back as it was
   --out FILE       write the records to FILE, atomically (all or nothing)
   --report FILE    write every loss and error as JSONL: {line, path, code, detail}
   --max-line-bytes N
@@ -122,16 +133,25 @@ interface Counts {
 
 export const convertCommand: Command = {
   async run(argv, io) {
-    const args = await commandArgs(argv, { to: { value: true, choices: ["responses", "chat"] }, out: { value: true }, report: { value: true }, "max-line-bytes": { value: true } }, help, io.stdout);
+    const options = {
+      to: { value: true, choices: ["responses", "chat"] },
+      out: { value: true },
+      report: { value: true },
+      "max-line-bytes": { value: true },
+      "reasoning-field": { value: true, choices: [...REASONING_FIELDS] },
+    };
+    const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
     const target = stringOption(args, "to") as Envelope | undefined;
     if (target === undefined) throw new UsageError("convert needs --to responses or --to chat (see orbridge convert --help)");
+    const reasoningField = stringOption(args, "reasoning-field") as ReasoningField | undefined;
+    if (reasoningField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout);
     const progress = progressFor(sources, io.stderr);
     const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0 };
-    const converter = new JournalConverter(target);
+    const converter = new JournalConverter(target, reasoningField);
 
     const where = (source: string, line: number) => (sources.length > 1 ? `${source}:${line}` : `line ${line}`);
     const sourceField = (source: string) => (sources.length > 1 ? { source } : {});
@@ -190,7 +210,11 @@ class JournalConverter {
   /** Calls given a synthesized call_id so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
   private readonly callCounts: Required<CallCounts> = callCounts();
 
-  constructor(private readonly target: Envelope) {
+  constructor(
+    private readonly target: Envelope,
+    /** The Chat field that takes the model's reasoning, when one was asked for. */
+    private readonly reasoningField?: ReasoningField,
+  ) {
     this.looseKind = target === "responses" ? "chat_message" : "responses_item";
     // A stream in the target envelope stays a stream: only the other one is reassembled.
     this.records = new StreamRecords({ reassemble: [target === "responses" ? "chat" : "responses"], wholeRecords: true });
@@ -220,7 +244,7 @@ class JournalConverter {
       out.push(...this.flushRun());
       switch (entry.kind) {
         case "plain":
-          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line));
+          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.reasoningField));
           break;
         case "error":
           out.push(notConverted(entry.line, entry.detail));
@@ -247,7 +271,7 @@ class JournalConverter {
     if (this.run.length === 0) return [];
     const pending = this.run;
     this.run = [];
-    return [convertRun(pending, this.target, this.callCounts)];
+    return [convertRun(pending, this.target, this.callCounts, this.reasoningField)];
   }
 }
 
@@ -278,18 +302,18 @@ function startsTurn(record: unknown): boolean {
  * to its own line. `counts`: the journal's calls given a synthesized call_id so
  * far, so that two runs never give two calls one synthesized call_id.
  */
-function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>): Emitted {
+function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>, reasoningField?: ReasoningField): Emitted {
   let converted: Converted<unknown[]>;
   try {
     converted =
       target === "responses"
         ? messagesToItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
-        : itemsToMessages({ items: run.map((pending) => pending.record as CanonicalItem), idless: counts.idless });
+        : itemsToMessages({ items: run.map((pending) => pending.record as CanonicalItem), idless: counts.idless, reasoningField });
   } catch (error) {
     // A run that cannot be converted whole is converted line by line, so that
     // only the lines at fault are lost.
     if (run.length > 1) {
-      const parts = run.map((pending) => convertRun([pending], target, counts));
+      const parts = run.map((pending) => convertRun([pending], target, counts, reasoningField));
       return {
         line: run[0].line,
         records: parts.flatMap((part) => part.records),
@@ -313,7 +337,7 @@ function notConverted(line: number, detail: string, records = 1): Emitted {
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number): Emitted {
+function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, reasoningField?: ReasoningField): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -322,7 +346,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       case "responses_request":
       case "response": {
         if (envelopeOf(kind) === target) return done([record], []);
-        const converted = convertWhole(record, kind);
+        const converted = convertWhole(record, kind, reasoningField);
         return done([converted.value], converted.losses);
       }
       case "exchange": {
@@ -335,7 +359,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
           if (envelopeOf(partKind) === target) continue;
-          const result = convertWhole(exchange[part], partKind);
+          const result = convertWhole(exchange[part], partKind, reasoningField);
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
         }
@@ -382,16 +406,16 @@ function envelopeOf(kind: WholeKind): Envelope {
   return kind === "chat_request" || kind === "chat_completion" ? "chat" : "responses";
 }
 
-function convertWhole(record: unknown, kind: WholeKind): Converted<unknown> {
+function convertWhole(record: unknown, kind: WholeKind, reasoningField?: ReasoningField): Converted<unknown> {
   switch (kind) {
     case "chat_request":
       return chatRequestToResponsesBody({ request: record as ChatRequestBody });
     case "chat_completion":
       return chatCompletionToResponse({ completion: record as ChatCompletion });
     case "responses_request":
-      return responsesBodyToChatRequest({ body: record as CreateResponseBody });
+      return responsesBodyToChatRequest({ body: record as CreateResponseBody, reasoningField });
     case "response":
-      return responseToChatCompletion({ response: record as ResponseResource });
+      return responseToChatCompletion({ response: record as ResponseResource, reasoningField });
     default: {
       const unknownKind: never = kind;
       throw new TypeError(`record kind ${String(unknownKind)} is not a whole record`);

@@ -1,6 +1,7 @@
 // `orbridge normalize`: any journal to canonical items, one per line.
 import { TargetRewriter } from "../gate/target-rewriter.js";
 import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
+import { REASONING_FIELDS } from "../../adapters/chat-completions/reasoning-fields.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -9,7 +10,7 @@ import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
 
-const help = `Usage: orbridge normalize [--for TARGET] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
+const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
 
 Turns any journal into canonical Open Responses items, one JSON item per line:
 Chat messages, Chat request bodies, chat.completion objects and chunk streams,
@@ -20,6 +21,9 @@ Provider item types that arrive without their slug (web_search_call,
 computer_call, mcp_call...) are given the origin's slug, as the Open Responses
 spec requires of extension items, so the gate sees them for what they are.
 A request that replays the conversation so far gives only its new items.
+The reasoning OpenAI-compatible providers write in Chat messages
+(reasoning_content, reasoning, reasoning_details) becomes a reasoning item
+that names its field.
 
 Options:
   --for TARGET     rewrite the items for a replay target and report each change:
@@ -30,6 +34,11 @@ Options:
                      chat-completions  calls grouped, outputs right after them
                      strict            no status on input items
                      adjacent          each output right after its call
+  --reasoning-field FIELD
+                   with --for chat-completions: the Chat dialect's field that
+                   will carry the model's reasoning (reasoning_content,
+                   reasoning or reasoning_details); reasoning items with text
+                   are then kept, with the text of their turn
   --origin SLUG    slug for unprefixed provider item types (default: openai)
   --max-line-bytes N
                    report a line longer than N bytes as an error record, without
@@ -61,6 +70,7 @@ export const normalizeCommand: Command = {
       out: { value: true },
       report: { value: true },
       "keep-repeats": {},
+      "reasoning-field": { value: true, choices: REASONING_FIELDS },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -72,7 +82,11 @@ export const normalizeCommand: Command = {
     const out = new LineWriter(output.stream);
     const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });
     const target = stringOption(args, "for");
-    const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target) : undefined;
+    const reasoningField = stringOption(args, "reasoning-field");
+    if (reasoningField !== undefined && target !== "chat-completions") {
+      throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --for chat-completions");
+    }
+    const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target, { reasoningField }) : undefined;
     const progress = progressFor(sources, io.stderr);
     const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, repeated: 0, changes: 0 };
     const multiple = sources.length > 1;

@@ -33,7 +33,7 @@ import {
 type Outcome = { item: JournalItem | undefined; changes: TargetChange[] };
 
 /** Rewrites one item for the target, before any reordering. */
-function rewriteItem(journalItem: JournalItem, target: Target): Outcome {
+function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteOptions): Outcome {
   const fields = itemFields(journalItem.item);
   const kind = itemKind(fields);
   const changes: TargetChange[] = [];
@@ -42,7 +42,7 @@ function rewriteItem(journalItem: JournalItem, target: Target): Outcome {
     change("", "unsupported_item", why);
     return { item: undefined, changes };
   };
-  const rejection = rejectionOf(target, kind, fields);
+  const rejection = rejectionOf(target, kind, fields, options);
   let rewritten: Record<string, unknown> | undefined;
   const edit = () => (rewritten ??= { ...fields });
   switch (target) {
@@ -122,6 +122,7 @@ export class TargetRewriter {
   private readonly target: Target;
   private readonly maxTurnItems: number;
   private readonly reorders: boolean;
+  private readonly options: RewriteOptions;
   private turn: Turn | undefined;
   private seq = 0;
   /** Every call_id met so far: an output whose call is not among them came before it. */
@@ -133,12 +134,13 @@ export class TargetRewriter {
     this.target = target;
     this.maxTurnItems = options.maxTurnItems ?? DEFAULT_MAX_TURN_ITEMS;
     this.reorders = target === "chat-completions" || target === "adjacent";
+    this.options = options;
   }
 
   push(items: readonly JournalItem[]): Rewritten {
     const out: Rewritten = { items: [], changes: [] };
     for (const journalItem of items) {
-      const { item, changes } = rewriteItem(journalItem, this.target);
+      const { item, changes } = rewriteItem(journalItem, this.target, this.options);
       out.changes.push(...changes);
       if (item === undefined) continue;
       if (!this.reorders) out.items.push(item);
@@ -242,6 +244,8 @@ export class TargetRewriter {
   /** Items that may sit inside a turn before its outputs: the model's own output. */
   private belongsToTurn(kind: ItemKind, fields: Record<string, unknown>): boolean {
     if (kind === "message" || kind === "untyped_message") return fields.role === "assistant";
+    // Reasoning a Chat dialect takes goes into the turn's message, with its text.
+    if (kind === "reasoning" && this.target === "chat-completions") return this.options.reasoningField !== undefined;
     // Chat holds nothing else between calls; for adjacent, a reasoning or a
     // provider item between calls stays in front of the call after it.
     return this.target === "adjacent" && (kind === "reasoning" || kind === "extension" || kind === "item_reference");

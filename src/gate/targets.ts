@@ -6,7 +6,8 @@
 // | open-responses    | message, function_call, function_call_output      | other items removed; foreign ids removed; a typeless message gets `type` |
 // | openai-responses  | the portable items, reasoning with an `rs` id,    | `openai:` slug removed from OpenAI's types;  |
 // |                   | item_reference, compaction, OpenAI's own types    | other extensions removed; ids of another provider's form removed |
-// | chat-completions  | messages, function_call, function_call_output     | other items removed; a turn's text, then its calls, then their outputs (an output that came before its call too) |
+// | chat-completions  | messages, function_call, function_call_output;    | other items removed; a turn's text, then its calls, then their outputs (an output that came before its call too) |
+// |                   |   reasoning with text when a dialect's field takes it (`reasoningField`) | reasoning kept with the turn's text |
 // | strict            | everything, without `status`                      | `status` removed from every item             |
 // | adjacent          | everything                                        | each output moved directly after its call, even one that came before it |
 //
@@ -58,7 +59,16 @@ export interface Rewritten {
   changes: TargetChange[];
 }
 
-export interface RewriteOptions {
+export interface TargetOptions {
+  /**
+   * chat-completions: the field of the Chat dialect that takes the model's
+   * reasoning (`reasoning_content`, `reasoning`, `reasoning_details`). A reasoning
+   * item with text is then kept, with the turn it leads to, where it would be removed.
+   */
+  reasoningField?: string;
+}
+
+export interface RewriteOptions extends TargetOptions {
   /** The longest turn held back for reordering. */
   maxTurnItems?: number;
 }
@@ -73,7 +83,7 @@ export const MESSAGE_ROLES = new Set(["user", "assistant", "system", "developer"
 // ---------------------------------------------------------------- what a target holds
 
 /** Why the target cannot hold an item of this kind, or `undefined`. */
-export function rejectionOf(target: Target, kind: ItemKind, fields: Record<string, unknown>): string | undefined {
+export function rejectionOf(target: Target, kind: ItemKind, fields: Record<string, unknown>, options: TargetOptions = {}): string | undefined {
   switch (target) {
     case "open-responses":
       switch (kind) {
@@ -123,6 +133,8 @@ export function rejectionOf(target: Target, kind: ItemKind, fields: Record<strin
         case "function_call_output":
           return undefined;
         case "reasoning":
+          if (options.reasoningField === undefined) return 'an item of type "reasoning" has no Chat Completions form';
+          return hasReasoningText(fields) ? undefined : `a reasoning item with no text: ${options.reasoningField} has nothing to carry`;
         case "item_reference":
         case "compaction":
           return `an item of type "${kind}" has no Chat Completions form`;
@@ -139,6 +151,12 @@ export function rejectionOf(target: Target, kind: ItemKind, fields: Record<strin
     default:
       return assertNever(target);
   }
+}
+
+/** A reasoning item a Chat dialect's field can carry: text in its summary or reasoning content, or reasoning_details read from such a field. */
+function hasReasoningText(fields: Record<string, unknown>): boolean {
+  const hasText = (parts: unknown) => Array.isArray(parts) && parts.some((part) => part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" && (part as { text: string }).text !== "");
+  return hasText(fields.summary) || hasText(fields.content) || (Array.isArray(fields.reasoning_details) && fields.reasoning_details.length > 0);
 }
 
 function unknownItem(fields: Record<string, unknown>): string {
@@ -163,15 +181,18 @@ export class TargetChecker implements ItemCheck {
   /** Chat: the calls of the current assistant turn still waiting for their tool message. */
   private readonly group = new Set<string>();
 
-  constructor(target: Target) {
+  private readonly options: TargetOptions;
+
+  constructor(target: Target, options: TargetOptions = {}) {
     this.target = target;
+    this.options = options;
   }
 
   check(journalItem: JournalItem): Finding[] {
     const fields = itemFields(journalItem.item);
     const kind = itemKind(fields);
     const findings: Finding[] = [];
-    const rejection = rejectionOf(this.target, kind, fields);
+    const rejection = rejectionOf(this.target, kind, fields, this.options);
     if (rejection) findings.push({ code: "target_rejects", detail: rejection, path: kind === "untyped_message" ? "/type" : "" });
     switch (this.target) {
       case "open-responses":
@@ -240,7 +261,8 @@ export class TargetChecker implements ItemCheck {
       case "compaction":
       case "extension":
       case "unknown":
-        // Rejected by the target already; they do not end a turn.
+        // Rejected by the target already, or (reasoning a dialect takes) carried by
+        // the assistant message after it; they do not end a turn.
         return [];
       default:
         return assertNever(kind);
@@ -260,8 +282,8 @@ function portableShapeFindings(kind: ItemKind, fields: Record<string, unknown>):
 }
 
 /** Checks a whole journal against a target (`TargetChecker` streams). */
-export function checkTarget(items: Iterable<JournalItem>, target: Target): Array<JournalItem & { findings: Finding[] }> {
-  const checker = new TargetChecker(target);
+export function checkTarget(items: Iterable<JournalItem>, target: Target, options: TargetOptions = {}): Array<JournalItem & { findings: Finding[] }> {
+  const checker = new TargetChecker(target, options);
   const checked: Array<JournalItem & { findings: Finding[] }> = [];
   for (const item of items) checked.push({ ...item, findings: checker.check(item) });
   return checked;

@@ -410,6 +410,56 @@ describe("orbridge convert: what the gate would block is moved or reported", () 
   });
 });
 
+describe("orbridge convert: reasoning in Chat dialects", () => {
+  const completion = golden("completion-deepseek-reasoning-tool-call", "chat.json");
+  const reasoning = completion.choices[0].message.reasoning_content;
+
+  test("--to responses: DeepSeek's reasoning_content becomes a reasoning item ahead of the call, the dialect named in the report", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", report], lines(completion));
+    expect(records(result.stdout)[0].output.slice(0, 1)).toEqual([
+      { id: outputItemId("rs", completion.id, 0), type: "reasoning", summary: [{ type: "summary_text", text: reasoning }], chat_field: "reasoning_content" },
+    ]);
+    expect(readReport(report)[0]).toEqual({
+      line: 1,
+      path: "/choices/0/message/reasoning_content",
+      code: "form_changed",
+      detail: "reasoning_content (DeepSeek's dialect, vLLM's before it took `reasoning`) read as a reasoning item: its text is the item's summary",
+    });
+  });
+
+  test("--to chat --reasoning-field reasoning_content: the reasoning goes back into the assistant message, nothing lost", async () => {
+    const response = records((await runOrbridge(["convert", "--to", "responses"], lines(completion))).stdout)[0];
+    const result = await runOrbridge(["convert", "--to", "chat", "--reasoning-field", "reasoning_content"], lines(response));
+    expect([result.code, result.stderr]).toEqual([0, "read 1 lines: 1 records, 0 errors; 0 losses\n"]);
+    expect(records(result.stdout)[0].choices[0].message).toEqual({
+      role: "assistant",
+      content: null,
+      reasoning_content: reasoning,
+      tool_calls: [{ id: "call_00_9V0vrf86Pc9aelHCJMZqnJBo", type: "function", function: { name: "weather", arguments: '{"location": "Porto"}' } }],
+    });
+  });
+
+  test("--to chat without a reasoning field: the reasoning is a loss", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const response = records((await runOrbridge(["convert", "--to", "responses"], lines(completion))).stdout)[0];
+    const result = await runOrbridge(["convert", "--to", "chat", "--report", report], lines(response));
+    expect(records(result.stdout)[0].choices[0].message.reasoning_content).toBeUndefined();
+    expect(readReport(report)).toEqual([{ line: 1, path: "/output/0", code: "unsupported_item", detail: "Chat Completions cannot replay a reasoning item" }]);
+  });
+
+  test("loose items: --reasoning-field writes an OpenRouter dialect back as it was", async () => {
+    const chat = golden("openrouter-reasoning-details-kept", "chat.json");
+    const items = (await runOrbridge(["convert", "--to", "responses"], lines(...chat))).stdout;
+    const back = await runOrbridge(["convert", "--to", "chat", "--reasoning-field", "reasoning_details"], items);
+    expect({ ...back, stdout: records(back.stdout) }).toEqual({
+      code: 0,
+      stdout: golden("openrouter-reasoning-details-kept", "chat-roundtrip.json"),
+      stderr: "read 4 lines: 4 records, 0 errors; 0 losses\n",
+    });
+  });
+});
+
 describe("orbridge convert --to responses: Chat streams", () => {
   test("a Chat SSE stream becomes the response object of the completion it streams, its calls completed", async () => {
     const report = join(scratch(), "losses.jsonl");
@@ -831,6 +881,19 @@ describe("usage errors exit 2 with one line each", () => {
     });
   });
 
+  test("--reasoning-field goes with --to chat only, and names a field a dialect uses", async () => {
+    expect(await runOrbridge(["convert", "--to", "responses", "--reasoning-field", "reasoning"], "")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "orbridge convert: --reasoning-field names the Chat field that takes reasoning: it goes with --to chat\n",
+    });
+    expect(await runOrbridge(["convert", "--to", "chat", "--reasoning-field", "thinking"], "")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'orbridge convert: --reasoning-field must be one of reasoning_content, reasoning, reasoning_details (got "thinking")\n',
+    });
+  });
+
   test("unknown options and an unreadable input", async () => {
     expect(await runOrbridge(["convert", "--to", "chat", "--strict"], "")).toEqual({ code: 2, stdout: "", stderr: "orbridge convert: unknown option: --strict\n" });
     expect(await runOrbridge(["convert", "--to", "chat", "no/such/journal.jsonl"])).toEqual({
@@ -846,7 +909,8 @@ describe("help", () => {
     const result = await runOrbridge(["convert", "--help"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(/^Usage: orbridge convert --to responses\|chat \[--out FILE\] \[--report FILE\] \[--max-line-bytes N\] \[FILE\.\.\.\|-\]\n/);
+    expect(result.stdout).toMatch(/^Usage: orbridge convert --to responses\|chat \[--reasoning-field FIELD\] \[--out FILE\] \[--report FILE\] \[--max-line-bytes N\] \[FILE\.\.\.\|-\]\n/);
+    expect(result.stdout).toContain("  --reasoning-field FIELD\n                   with --to chat: write reasoning into each assistant message\n");
     expect(result.stdout).toContain("  --out FILE       write the records to FILE, atomically (all or nothing)\n");
     expect(result.stdout).toContain("  --max-line-bytes N\n                   report a line longer than N bytes as an error");
     expect(result.stdout).toContain("  --report FILE    write every loss and error as JSONL: {line, path, code, detail}\n");

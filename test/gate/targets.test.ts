@@ -221,6 +221,38 @@ describe("chat-completions", () => {
   });
 });
 
+describe("chat-completions with a Chat dialect's reasoning field", () => {
+  const dialectReasoning = { type: "reasoning", summary: [{ type: "summary_text", text: "Paris first, then Lyon." }], chat_field: "reasoning_content" };
+  const journal = [
+    at("1.0", "chat", user("weather in Paris and Lyon?")),
+    at("2.0", "chat", call("call_A", paris)),
+    at("2.1", "chat", dialectReasoning),
+    at("2.2", "chat", call("call_B", lyon)),
+    at("3.0", "chat", reasoning("rs_02")),
+    at("4.0", "chat", output("call_A", "light rain")),
+    at("5.0", "chat", output("call_B", "sunny")),
+  ];
+
+  test("keeps reasoning with text, written with the turn's text ahead of its calls; reasoning with no text is removed", () => {
+    const rewritten = rewriteForTarget(journal, "chat-completions", { reasoningField: "reasoning_content" });
+    expect(placesOf(rewritten)).toEqual(["1.0", "2.1", "2.0", "2.2", "4.0", "5.0"]);
+    expect(rewritten.changes).toEqual([
+      { line: 3, index: 0, path: "", code: "unsupported_item", detail: "a reasoning item with no text: reasoning_content has nothing to carry" },
+      { line: 2, index: 1, path: "", code: "reordered", detail: "moved before the turn's calls: Chat keeps a turn's text and calls in one assistant message (now ahead of line 2, item 0)" },
+    ]);
+  });
+
+  test("without the field, every reasoning item is removed", () => {
+    expect(placesOf(rewriteForTarget(journal, "chat-completions"))).toEqual(["1.0", "2.0", "2.2", "4.0", "5.0"]);
+  });
+
+  test("the check given the same field accepts the reasoning it keeps", () => {
+    const rewritten = rewriteForTarget(journal, "chat-completions", { reasoningField: "reasoning_content" });
+    expect(checkTarget(rewritten.items, "chat-completions", { reasoningField: "reasoning_content" }).flatMap((item) => item.findings)).toEqual([]);
+    expect(checkTarget(rewritten.items, "chat-completions").flatMap((item) => item.findings.map((finding) => finding.code))).toEqual(["target_rejects"]);
+  });
+});
+
 describe("strict", () => {
   test("removes status from every item that has one", () => {
     const journal = [at("1.0", "chat", user("hi")), at("2.0", "responses", call("call_A", paris, "fc_A"), response), at("2.1", "responses", { ...assistant("msg_1", "Hello."), status: null }, response)];

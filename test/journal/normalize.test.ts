@@ -417,3 +417,37 @@ describe("orbridge normalize --for a target that places outputs after their call
     expect(readFileSync(report, "utf8")).toEqual(jsonl({ line: 2, index: 0, path: "", code: "reordered", detail: "the output came before its call (line 3, item 0): moved after it" }));
   });
 });
+
+describe("reasoning in Chat dialects", () => {
+  test("a DeepSeek completion's reasoning_content becomes a reasoning item ahead of its call, its dialect named in the loss", async () => {
+    const completion = JSON.parse(readFileSync("golden/chat-completions/completion-deepseek-reasoning-tool-call/chat.json", "utf8"));
+    const [record] = await normalize([completion]);
+    expect(record.kind === "items" ? [record.items.map((entry) => entry.item.type), record.losses[0]] : record).toEqual([
+      ["reasoning", "function_call"],
+      {
+        path: "/choices/0/message/reasoning_content",
+        code: "form_changed",
+        detail: "reasoning_content (DeepSeek's dialect, vLLM's before it took `reasoning`) read as a reasoning item: its text is the item's summary",
+      },
+    ]);
+  });
+
+  test("orbridge normalize takes --reasoning-field only with --for chat-completions", async () => {
+    expect(await runOrbridge(["normalize", "--reasoning-field", "reasoning"], "")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "orbridge normalize: --reasoning-field names the Chat field that takes reasoning: it goes with --for chat-completions\n",
+    });
+  });
+
+  test("orbridge normalize --for chat-completions --reasoning-field keeps the reasoning a dialect will carry", async () => {
+    const completion = readFileSync("golden/chat-completions/completion-deepseek-reasoning-tool-call/chat.json", "utf8").replace(/\n\s*/g, "");
+    const kept = await runOrbridge(["normalize", "--for", "chat-completions", "--reasoning-field", "reasoning_content"], completion + "\n");
+    const removed = await runOrbridge(["normalize", "--for", "chat-completions"], completion + "\n");
+    expect([kept.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line).type), kept.stderr]).toEqual([
+      ["reasoning", "function_call"],
+      "read 1 lines, 1 records: 1 emitted (2 items), 0 reported; 2 losses; 0 changes for chat-completions\n",
+    ]);
+    expect(removed.stderr).toBe("read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses; 1 changes for chat-completions\n");
+  });
+});

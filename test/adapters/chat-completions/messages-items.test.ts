@@ -252,6 +252,51 @@ describe("messagesToItems, what Open Responses rejects", () => {
   });
 });
 
+describe("messagesToItems, reasoning in Chat dialects", () => {
+  test.each([
+    ["reasoning_content", "DeepSeek's dialect, vLLM's before it took `reasoning`"],
+    ["reasoning", "the dialect of vLLM, OpenRouter and Groq"],
+  ])("%s becomes a reasoning item ahead of the message's items, naming its field and its dialect", (field, dialect) => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "Lima.", [field]: "The capital of Peru is Lima." }]) });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "reasoning", summary: [{ type: "summary_text", text: "The capital of Peru is Lima." }], chat_field: field },
+        { type: "message", role: "assistant", content: "Lima." },
+      ],
+      losses: [{ path: `/0/${field}`, code: "form_changed", detail: `${field} (${dialect}) read as a reasoning item: its text is the item's summary` }],
+    });
+  });
+
+  test("reasoning_details alone give their text entries as the summary and are kept whole", () => {
+    const details = [
+      { type: "reasoning.summary", summary: "Look up the capital.", format: "openai-responses-v1", index: 0 },
+      { type: "reasoning.encrypted", data: "gAAAAB-opaque", format: "openai-responses-v1", index: 1 },
+    ];
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "Lima.", reasoning_details: details }]) });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "reasoning", summary: [{ type: "summary_text", text: "Look up the capital." }], chat_field: "reasoning_details", reasoning_details: details },
+        { type: "message", role: "assistant", content: "Lima." },
+      ],
+      losses: [{ path: "/0/reasoning_details", code: "form_changed", detail: "reasoning_details (OpenRouter's dialect) kept whole on the reasoning item; its text entries are the item's summary" }],
+    });
+  });
+
+  test("empty or null reasoning gives no item; reasoning that is not text is reported, not read", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "Lima.", reasoning_content: "", reasoning: { text: "x" }, reasoning_details: null }]) });
+    expect(converted).toStrictEqual({
+      value: [{ type: "message", role: "assistant", content: "Lima." }],
+      losses: [{ path: "/0/reasoning", code: "unsupported_field", detail: "reasoning is an object, not text: no reasoning is read from it" }],
+    });
+  });
+
+  test("a second reasoning text unlike the first is reported, not merged", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "Lima.", reasoning_content: "first", reasoning: "second" }]) });
+    expect(converted.value[0]).toStrictEqual({ type: "reasoning", summary: [{ type: "summary_text", text: "first" }], chat_field: "reasoning_content" });
+    expect(converted.losses[1]).toStrictEqual({ path: "/0/reasoning", code: "unsupported_field", detail: "a second reasoning text, unlike the reasoning_content beside it: a reasoning item holds one" });
+  });
+});
+
 describe("messagesToItems, input its envelope forbids", () => {
   test("throws when messages is not an array", () => {
     expect(() => messagesToItems({ messages: { role: "user", content: "hi" } as never })).toThrow(TypeError);
@@ -559,6 +604,105 @@ describe("itemsToMessages, grouping", () => {
       { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "a", arguments: "2" } }] },
       { role: "tool", tool_call_id: "call_1", content: "second" },
     ]);
+  });
+});
+
+describe("itemsToMessages, reasoning for a Chat dialect", () => {
+  const deepseek = { type: "reasoning", summary: [{ type: "summary_text", text: "Call the tool for Lima." }], chat_field: "reasoning_content" };
+  const weatherCall = { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Lima"}' };
+  const chatCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } };
+
+  test("without a reasoning field asked for, a reasoning item is lost, and said", () => {
+    expect(itemsToMessages({ items: items([deepseek, weatherCall]) })).toStrictEqual({
+      value: [{ role: "assistant", content: null, tool_calls: [chatCall] }],
+      losses: [{ path: "/0", code: "unsupported_item", detail: "Chat Completions cannot replay a reasoning item" }],
+    });
+  });
+
+  test("with its own field, it goes back into the assistant message after it, before the calls, with nothing lost", () => {
+    const converted = itemsToMessages({ items: items([deepseek, weatherCall]), reasoningField: "reasoning_content" });
+    expect(converted).toStrictEqual({ value: [{ role: "assistant", content: null, reasoning_content: "Call the tool for Lima.", tool_calls: [chatCall] }], losses: [] });
+    expect(Object.keys(converted.value[0])).toEqual(["role", "content", "reasoning_content", "tool_calls"]);
+  });
+
+  test("with another dialect's field, the text goes there and the change of dialect is reported", () => {
+    expect(itemsToMessages({ items: items([deepseek, weatherCall]), reasoningField: "reasoning" })).toStrictEqual({
+      value: [{ role: "assistant", content: null, reasoning: "Call the tool for Lima.", tool_calls: [chatCall] }],
+      losses: [
+        {
+          path: "/0/chat_field",
+          code: "form_changed",
+          detail: "reasoning read from reasoning_content (DeepSeek's dialect, vLLM's before it took `reasoning`) written as reasoning (the dialect of vLLM, OpenRouter and Groq)",
+        },
+      ],
+    });
+  });
+
+  test("an Open Responses reasoning item gives its summary, parts joined; its id and encrypted content are lost", () => {
+    const reasoning = {
+      type: "reasoning",
+      id: "rs_68c42d29",
+      summary: [
+        { type: "summary_text", text: "**Stops**\n\nThree by the water." },
+        { type: "summary_text", text: "**Plan**\n\nStore it first." },
+      ],
+      encrypted_content: "gAAAAB-opaque",
+    };
+    expect(itemsToMessages({ items: items([reasoning, { type: "message", role: "assistant", content: "Done." }]), reasoningField: "reasoning_content" })).toStrictEqual({
+      value: [{ role: "assistant", content: "Done.", reasoning_content: "**Stops**\n\nThree by the water.\n\n**Plan**\n\nStore it first." }],
+      losses: [
+        { path: "/0/summary", code: "form_changed", detail: "2 reasoning parts joined into one text by blank lines" },
+        { path: "/0/encrypted_content", code: "unsupported_field", detail: "encrypted reasoning goes back only to the provider that made it, never into a Chat message" },
+        { path: "/0/id", code: "unsupported_field", detail: "Chat Completions has no item ids" },
+      ],
+    });
+  });
+
+  test("reasoning_text content is the full text and wins over the summary", () => {
+    const reasoning = { type: "reasoning", summary: [{ type: "summary_text", text: "short" }], content: [{ type: "reasoning_text", text: "the whole thought" }] };
+    expect(itemsToMessages({ items: items([reasoning, { type: "message", role: "assistant", content: "Done." }]), reasoningField: "reasoning" }).value).toStrictEqual([
+      { role: "assistant", content: "Done.", reasoning: "the whole thought" },
+    ]);
+  });
+
+  test("reasoning between a turn's text and its call joins that message; a second reasoning joins the first", () => {
+    const second = { ...deepseek, summary: [{ type: "summary_text", text: "Then Quito." }] };
+    const converted = itemsToMessages({
+      items: items([{ type: "message", role: "assistant", content: "Checking." }, deepseek, weatherCall, second, { ...weatherCall, call_id: "call_2" }]),
+      reasoningField: "reasoning_content",
+    });
+    expect(converted).toStrictEqual({
+      value: [{ role: "assistant", content: "Checking.", reasoning_content: "Call the tool for Lima.\n\nThen Quito.", tool_calls: [chatCall, { ...chatCall, id: "call_2" }] }],
+      losses: [{ path: "/3", code: "form_changed", detail: "a second reasoning for one assistant message: its text joins the first's reasoning_content after a blank line" }],
+    });
+  });
+
+  test("reasoning with no assistant message after it, and reasoning with no text, are reported", () => {
+    const converted = itemsToMessages({
+      items: items([deepseek, { type: "message", role: "user", content: "Stop." }, { type: "reasoning", summary: [], encrypted_content: "gAAAAB" }]),
+      reasoningField: "reasoning_content",
+    });
+    expect(converted).toStrictEqual({
+      value: [{ role: "user", content: "Stop." }],
+      losses: [
+        { path: "/0", code: "unsupported_item", detail: "no assistant message follows the reasoning to carry it" },
+        { path: "/2", code: "unsupported_item", detail: "a reasoning item with no text: reasoning_content has nothing to carry" },
+      ],
+    });
+  });
+
+  test("reasoning_details asked for: an item from text gives one reasoning.text entry, reported", () => {
+    expect(itemsToMessages({ items: items([deepseek, weatherCall]), reasoningField: "reasoning_details" })).toStrictEqual({
+      value: [{ role: "assistant", content: null, reasoning_details: [{ type: "reasoning.text", text: "Call the tool for Lima." }], tool_calls: [chatCall] }],
+      losses: [
+        { path: "/0/summary", code: "form_changed", detail: "the reasoning text written as one reasoning.text entry of reasoning_details" },
+        {
+          path: "/0/chat_field",
+          code: "form_changed",
+          detail: "reasoning read from reasoning_content (DeepSeek's dialect, vLLM's before it took `reasoning`) written as reasoning_details (OpenRouter's dialect)",
+        },
+      ],
+    });
   });
 });
 

@@ -62,7 +62,7 @@ describe("chat.completion to response object", () => {
     });
   });
 
-  test("tool calls become function_call items with their call_id and arguments as they are; provider fields are losses", () => {
+  test("tool calls become function_call items with their call_id and arguments as they are; DeepSeek's reasoning a reasoning item ahead of them; provider fields are losses", () => {
     const completion = {
       id: "7a630f5b-b7e6-4878-82f8-d77db164d42b",
       object: "chat.completion",
@@ -91,7 +91,13 @@ describe("chat.completion to response object", () => {
         model: "deepseek-reasoner",
         output: [
           {
-            id: "fc_9d95207a0b86366a70603629e009512c5b8158bc871e0ab2",
+            id: outputItemId({ responseId: "7a630f5b-b7e6-4878-82f8-d77db164d42b", choiceIndex: 0, outputIndex: 0, type: "reasoning" }),
+            type: "reasoning",
+            summary: [{ type: "summary_text", text: "The user wants a forecast, so I call the tool." }],
+            chat_field: "reasoning_content",
+          },
+          {
+            id: outputItemId({ responseId: "7a630f5b-b7e6-4878-82f8-d77db164d42b", choiceIndex: 0, outputIndex: 1, type: "function_call" }),
             type: "function_call",
             status: "completed",
             arguments: '{"location": "Lisbon"}',
@@ -104,8 +110,8 @@ describe("chat.completion to response object", () => {
       losses: [
         {
           path: "/choices/0/message/reasoning_content",
-          code: "provider_extension",
-          detail: '"reasoning_content" is not a field of the portable shape; Open Responses has no place for it',
+          code: "form_changed",
+          detail: "reasoning_content (DeepSeek's dialect, vLLM's before it took `reasoning`) read as a reasoning item: its text is the item's summary",
         },
         { path: "/choices/0/message/tool_calls/0/index", code: "provider_extension", detail: '"index" is not a field of the portable shape; Open Responses has no place for it' },
         { path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
@@ -520,10 +526,10 @@ if (!hasCorpus) console.warn(`recorded completions and responses skipped: ${corp
 const recorded = (file: string) => JSON.parse(readFileSync(join(corpus, file), "utf8"));
 
 describe.skipIf(!hasCorpus)("recorded completions and responses (skipped when ../shared/corpus is absent)", () => {
-  test.each(recordedCompletions)("%s converts to a valid response object and back with its call intact", (file) => {
+  test.each(recordedCompletions)("%s converts to a valid response object and back, to its own reasoning dialect, with its call intact", (file) => {
     const completion = recorded(file) as ChatCompletion;
     const response = toResponse(completion).value;
-    const back = responseToChatCompletion({ response });
+    const back = responseToChatCompletion({ response, reasoningField: "reasoning_content" });
     expect(back.losses).toEqual([]);
     expect(back.value.choices[0].message.tool_calls).toEqual(
       completion.choices[0].message.tool_calls!.map(({ id, type, function: fn }) => ({ id, type, function: { name: fn.name, arguments: fn.arguments } })),
