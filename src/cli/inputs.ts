@@ -1,9 +1,8 @@
 // Turns the operand list of a command into line streams: files in order, `-` or
 // nothing for stdin. Every file is checked before any output, so an unreadable
 // input is a usage error (exit 2) rather than a half-written result.
-import { realpathSync } from "node:fs";
 import { access, constants, readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { identityOfPath, identityOfStream, sameFile, type FileIdentity } from "./file-identity.js";
 import { openSource, readFileChunks, readLines, type JournalLine, type ReadOptions } from "../journal/read.js";
 import { UsageError, type CommandIO } from "./io.js";
 
@@ -21,6 +20,8 @@ export async function checkInputs(operands: readonly string[]): Promise<string[]
 }
 
 export async function* inputLines(sources: readonly string[], io: CommandIO, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
+  const standard = standardFiles(io);
+  checkStandardStreams(inputFiles(sources, standard.stdin), standard);
   for (const source of sources) {
     const stream = openSource(source, io.stdin);
     try {
@@ -36,6 +37,8 @@ export type InputChunk = { source: string; bytes: Buffer } | { source: string; e
 
 /** The bytes of every source, in order, in chunks (of 64 KiB from a file) that are the caller's own, each source followed by its end. */
 export async function* inputChunks(sources: readonly string[], io: CommandIO): AsyncGenerator<InputChunk> {
+  const standard = standardFiles(io);
+  checkStandardStreams(inputFiles(sources, standard.stdin), standard);
   for (const source of sources) {
     const chunks = source === "-" ? (io.stdin as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]() : readFileChunks(source);
     try {
@@ -75,19 +78,42 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   }
 }
 
-/** Refuses an output path that names one of the inputs, by whatever path or link. */
-export function checkOutputIsNotInput(option: string, output: string, sources: readonly string[]): void {
-  const real = (path: string) => {
-    try {
-      return realpathSync(path);
-    } catch {
-      return resolve(path);
-    }
-  };
-  const target = real(output);
-  for (const source of sources) {
-    if (source !== "-" && real(source) === target) throw new UsageError(`${option} ${output} is also an input; inputs are never overwritten`);
+/** An input of the run and the file it stands for: a file named, or stdin when it is read. */
+export interface InputFile {
+  /** The operand: a path, or "-". */
+  source: string;
+  identity: FileIdentity | undefined;
+}
+
+export function inputFiles(sources: readonly string[], stdin: FileIdentity | undefined): InputFile[] {
+  return sources.map((source) => ({ source, identity: source === "-" ? stdin : identityOfPath(source) }));
+}
+
+/** The files behind the standard streams; `undefined` for a stream in memory (a library caller's, a test's). */
+export interface StandardFiles {
+  stdin: FileIdentity | undefined;
+  stdout: FileIdentity | undefined;
+  stderr: FileIdentity | undefined;
+}
+
+export function standardFiles(io: Pick<CommandIO, "stdin" | "stdout" | "stderr">): StandardFiles {
+  return { stdin: identityOfStream(io.stdin), stdout: identityOfStream(io.stdout), stderr: identityOfStream(io.stderr) };
+}
+
+/**
+ * Refuses a run whose standard output or standard error is one of its inputs
+ * (`orbridge gate journal.jsonl >> journal.jsonl`): each line written would be
+ * read again, and the journal would grow for as long as the run lasts.
+ */
+export function checkStandardStreams(inputs: readonly InputFile[], standard: StandardFiles): void {
+  for (const [name, identity] of [["standard output", standard.stdout], ["standard error", standard.stderr]] as const) {
+    const input = inputs.find((candidate) => sameFile(candidate.identity, identity));
+    if (input) throw new UsageError(`${name} is also an input (${describeInput(input.source)}); inputs are never overwritten`);
   }
+}
+
+export function describeInput(source: string): string {
+  return source === "-" ? "standard input" : source;
 }
 
 /** `--max-line-bytes N`: a positive whole number of bytes. */
