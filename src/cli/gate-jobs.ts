@@ -25,6 +25,8 @@ import type { Target } from "../gate/targets.js";
 import { RecordDecoder } from "../gate/transfer-records.js";
 import type { ReadOptions } from "../journal/read.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
+import type { ToolSchema } from "../gate/schema.js";
+import { registryCrossing, restoreShelved, toCrossing } from "./deep-values.js";
 import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
 import type { GateAnswer, GateRequest, GateWorkerOptions } from "./gate-worker.js";
 import { inputChunks, type InputChunk } from "./inputs.js";
@@ -121,8 +123,8 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       sources,
       read: options.read,
       normalize: options.normalize,
-      schema: options.gate.schema,
-      registry: options.gate.registry?.data(),
+      schema: options.gate.schema === undefined ? undefined : toCrossing(options.gate.schema),
+      registry: options.gate.registry === undefined ? undefined : registryCrossing(options.gate.registry.data()),
       wholeItems: options.gate.target !== undefined,
     },
     options.workerModule,
@@ -137,6 +139,12 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     const sent: number[] = [];
     const gated = async (): Promise<GatedBatch> => {
       const [answer, gate] = await Promise.all([worker.next(), loading]);
+      if (answer.shelved) restoreShelved(answer.transfer.values, answer.shelved);
+      if (answer.shelvedSchemas) {
+        const schemas = answer.transfer.schemas.map(([, schema]) => schema as unknown);
+        restoreShelved(schemas, answer.shelvedSchemas);
+        for (const { at } of answer.shelvedSchemas) answer.transfer.schemas[at][1] = schemas[at] as ToolSchema;
+      }
       output.addGated(decoder.decode(answer.transfer), gate);
       return { ...output.take(), lines: answer.lines, bytes: sent.shift()!, threads: 2 };
     };

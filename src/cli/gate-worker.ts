@@ -4,12 +4,15 @@
 // the records it completed, cut down to what the second half reads
 // (transfer-records.ts). Parsing makes most of the garbage of a run, and a worker's
 // heap can be kept small (`resourceLimits`), while the first thread's cannot.
+import { randomUUID } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
+import type { PreparedRecord } from "../gate/prepared-gate.js";
 import type { ToolSchema } from "../gate/schema.js";
-import { ToolRegistry, type ToolRegistryData } from "../gate/tool-registry.js";
+import { ToolRegistry } from "../gate/tool-registry.js";
 import { ToolsInForce } from "../gate/tools-in-force.js";
 import { RecordEncoder, type RecordTransfer } from "../gate/transfer-records.js";
 import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
+import { CROSSING_DEPTH, deeperThan, flatten, fromCrossing, shelveDeepValues, type Crossing, type CrossingRegistryData, type Shelved } from "./deep-values.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import type { ReadOptions } from "../journal/read.js";
 
@@ -21,26 +24,40 @@ export type GateRequest =
   /** The end of the journal. */
   | { kind: "finish" };
 
-/** The answer to each request, in the order sent: the records it completed, and how many input lines they answer. */
+/**
+ * The answer to each request, in the order sent: the records it completed, and
+ * how many input lines they answer. Values too deep to cross as they are cross
+ * flat (deep-values.ts): `shelved` for those of `transfer.values`, `shelvedSchemas`
+ * for the schemas of `transfer.schemas`, each put back by its place.
+ */
 export interface GateAnswer {
   kind: "records";
   lines: number;
   transfer: RecordTransfer;
+  shelved?: Shelved[];
+  shelvedSchemas?: Shelved[];
 }
 
 export interface GateWorkerOptions {
   sources: readonly string[];
   read: ReadOptions;
   normalize: NormalizeOptions;
-  schema?: ToolSchema;
-  registry?: ToolRegistryData;
+  schema?: Crossing;
+  registry?: CrossingRegistryData;
   /** Whether a replay target's checks read every field of each item (`gate --for`): items then go whole. */
   wholeItems: boolean;
 }
 
+function registryOf(data: CrossingRegistryData): ToolRegistry {
+  return ToolRegistry.fromData({ ...data, schemas: new Map([...data.schemas].map(([name, crossing]) => [name, fromCrossing(crossing) as ToolSchema])) });
+}
+
 const options = workerData as GateWorkerOptions;
 const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item" });
-const tools = new ToolsInForce({ schema: options.schema, registry: options.registry === undefined ? undefined : ToolRegistry.fromData(options.registry) });
+const tools = new ToolsInForce({
+  schema: options.schema === undefined ? undefined : (fromCrossing(options.schema) as ToolSchema),
+  registry: options.registry === undefined ? undefined : registryOf(options.registry),
+});
 const encoder = new RecordEncoder(options.sources, options.wholeItems);
 
 parentPort!.on("message", (request: GateRequest) => {
@@ -63,10 +80,57 @@ function answer(request: GateRequest): GateAnswer {
 function encoded(batch: NormalizedBatch): GateAnswer {
   for (const record of batch.records) {
     if (record.kind === "error") encoder.addError(record.source, record.line, record.detail);
-    else encoder.add(tools.prepare(record));
+    else encoder.add(deepSchemas.standIn(tools.prepare(record)));
   }
-  return { kind: "records", lines: batch.lines, transfer: encoder.take() };
+  const transfer = encoder.take();
+  const answer: GateAnswer = { kind: "records", lines: batch.lines, transfer };
+  const shelved = shelveDeepValues(transfer.values);
+  if (shelved.length > 0) answer.shelved = shelved;
+  const shelvedSchemas = deepSchemas.shelve(transfer.schemas);
+  if (shelvedSchemas.length > 0) answer.shelvedSchemas = shelvedSchemas;
+  return answer;
 }
+
+/**
+ * Tool schemas too deep to cross as they are, nor to be keyed by their JSON text
+ * as the encoder keys schemas: each is encoded as a shallow stand-in, unique to
+ * it and holding a secret of this run (so that no schema of the journal can be
+ * taken for it), and crosses flat in the stand-in's place.
+ */
+class DeepSchemas {
+  private readonly secret = randomUUID();
+  private count = 0;
+  private readonly standInOf = new WeakMap<object, ToolSchema>();
+  private readonly schemaOf = new WeakMap<object, object>();
+
+  standIn(record: PreparedRecord): PreparedRecord {
+    for (const item of record.items) {
+      const schema = item.schema;
+      if (schema === undefined || typeof schema !== "object" || schema === null || !deeperThan(schema, CROSSING_DEPTH)) continue;
+      let standIn = this.standInOf.get(schema);
+      if (standIn === undefined) {
+        standIn = { "x-orbridge-deep-schema": `${this.secret} ${this.count++}` };
+        this.standInOf.set(schema, standIn);
+        this.schemaOf.set(standIn, schema);
+      }
+      item.schema = standIn;
+    }
+    return record;
+  }
+
+  /** The stand-ins among the schemas a batch sends, each replaced by null and returned flat with its place. */
+  shelve(schemas: RecordTransfer["schemas"]): Shelved[] {
+    const shelved: Shelved[] = [];
+    schemas.forEach((entry, at) => {
+      const schema = typeof entry[1] === "object" && entry[1] !== null ? this.schemaOf.get(entry[1]) : undefined;
+      if (schema === undefined) return;
+      shelved.push({ at, flat: flatten(schema) });
+      entry[1] = null as unknown as ToolSchema;
+    });
+    return shelved;
+  }
+}
+const deepSchemas = new DeepSchemas();
 
 function assertNever(value: never): never {
   throw new Error(`unknown request ${JSON.stringify(value)}`);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { gatedBatches, WORKER_MIN_BYTES, type GateJobsOptions } from "../../src/cli/gate-jobs.js";
+import { CROSSING_DEPTH, deeperThan, flatten, fromCrossing, restoreShelved, shelveDeepValues, toCrossing } from "../../src/cli/deep-values.js";
 import { ToolRegistry } from "../../src/gate/tool-registry.js";
 import { TARGETS, type Target } from "../../src/gate/targets.js";
 import type { ToolSchema } from "../../src/gate/schema.js";
@@ -178,6 +179,84 @@ describe("lines and records written to break the gate", () => {
   });
 });
 
+/** Values nested `depth` deep, written as JSON text. */
+const deepArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+const deepObject = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+const deepSchema = (depth: number) => '{"items":'.repeat(depth) + "{}" + "}".repeat(depth);
+
+/** Lines holding values too deep for a thread's serializer where the gate reads them, and where it does not. */
+function deepLines(depth: number): string {
+  return [
+    `{"model":"m","input":[],"tools":[{"type":"function","name":"deep_${depth}","parameters":${deepSchema(depth)}}]}`,
+    JSON.stringify(call(`call_d${depth}`, "[]", `deep_${depth}`)),
+    `{"untyped":${deepObject(depth)}}`,
+    `{"type":"function_call","id":"fc_a${depth}","call_id":"call_a${depth}","name":"get_latest_sales_report","status":"completed","arguments":${deepArray(depth)}}`,
+    `{"type":"message","role":"user","content":[{"type":${deepArray(depth)}}]}`,
+    `{"role":"assistant","content":null,"tool_calls":[{"id":"call_t${depth}","type":"function","function":{"name":"lookup","arguments":${deepObject(depth)}}}]}`,
+    `{"type":"function_call","id":"fc_f${depth}","call_id":"call_f${depth}","name":"lookup","status":"completed","arguments":"{}","function":${deepObject(depth)}}`,
+    JSON.stringify(call(`call_after${depth}`, '{"region":"apac"}')),
+  ].join("\n") + "\n";
+}
+
+describe("values nested deeper than a thread's serializer takes", () => {
+  // 6,000 levels are past what the main thread's serializer takes (about 1,900
+  // objects); 100,000 are past what any recursion does.
+  for (const depth of [6_000, 100_000]) {
+    test(`${depth} deep, with the tools of the journal's request bodies`, async () => {
+      const run = await expectSameBothWays(deepLines(depth), { chunkBytes: 4096 });
+      expect(run.counts).toEqual({ lines: 8, items: 7, errors: 0, blocked: 7 });
+    }, 60_000);
+    test(`${depth} deep in a schema of the tools file`, async () => {
+      const tools = JSON.parse(`[{"type":"function","name":"lookup","parameters":${deepSchema(depth)}}]`) as unknown;
+      const run = await expectSameBothWays(jsonl(call("call_1", "{}", "lookup"), call("call_2", "[]", "lookup")), { tools });
+      expect(run.counts).toEqual({ lines: 2, items: 2, errors: 0, blocked: 2 });
+    }, 60_000);
+  }
+  test("6000 deep, with one schema for every call", async () => {
+    await expectSameBothWays(deepLines(6_000), { schema: salesSchema });
+  }, 60_000);
+  test("6000 deep, items going whole for a replay target", async () => {
+    await expectSameBothWays(deepLines(6_000), { tools: salesTools, target: "chat-completions" });
+  }, 60_000);
+});
+
+describe("a value as it crosses between the threads (deep-values)", () => {
+  const deep = JSON.parse(`{"x":${deepObject(50_000)},"__proto__":{"polluted":true},"list":[1,"two",null,true]}`) as Record<string, unknown>;
+
+  test("a shallow value crosses as it is", () => {
+    const value = { type: "function_call", arguments: "{}" };
+    expect(toCrossing(value)).toEqual({ value });
+  });
+  test("a deep value crosses flat and comes back equal, its own __proto__ key kept as a key", () => {
+    const crossing = toCrossing(deep);
+    expect("flat" in crossing).toBe(true);
+    const back = fromCrossing(structuredClone(crossing)) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.keys(back)).toEqual(["x", "__proto__", "list"]);
+    expect(back.list).toEqual([1, "two", null, true]);
+    expect(deeperThan(back.x, 49_999)).toBe(true);
+    expect(deeperThan(back.x, 50_000)).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+  test("only the deep values of an array are shelved, and put back in their places", () => {
+    const values: unknown[] = [1, deep, "x", { shallow: [1] }, deep];
+    const shelved = structuredClone(shelveDeepValues(values));
+    expect(values).toEqual([1, null, "x", { shallow: [1] }, null]);
+    expect(shelved.map(({ at }) => at)).toEqual([1, 4]);
+    restoreShelved(values, shelved);
+    expect(Object.keys(values[4] as object)).toEqual(["x", "__proto__", "list"]);
+  });
+  test("a shared container stays shared, and a cycle is no trouble", () => {
+    const shared = { leaf: 1 };
+    const cyclic: Record<string, unknown> = { left: shared, right: shared };
+    cyclic.self = cyclic;
+    expect(deeperThan(cyclic, CROSSING_DEPTH)).toBe(true);
+    const back = fromCrossing({ flat: flatten(cyclic) }) as Record<string, unknown>;
+    expect(back.left).toBe(back.right);
+    expect(back.self).toBe(back);
+  });
+});
+
 describe("a generated journal of every kind of record", () => {
   test("2,000 lines with 20 tools", async () => {
     const path = join(folder, "generated.jsonl");
@@ -238,6 +317,17 @@ describe("the built command", () => {
     expect(one.status).toBe(1);
     expect({ status: two.status, stdout: two.stdout, stderr: two.stderr }).toEqual({ status: one.status, stdout: one.stdout, stderr: one.stderr });
   }, 60_000);
+  test("a journal over the threshold with values nested 100,000 deep: one verdict per line with 1 and 2 jobs", async () => {
+    const { path, tools } = await large();
+    const deep = join(folder, "large-deep.jsonl");
+    writeFileSync(deep, Buffer.concat([readFileSync(path), Buffer.from(deepLines(6_000) + deepLines(100_000))]));
+    const run = (jobs: string) => spawnSync(process.execPath, [join(build, "src/cli/main.js"), "gate", "--jobs", jobs, "--tools", tools, "--format", "json", deep], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const one = run("1");
+    const two = run("2");
+    expect(one.status).toBe(1);
+    expect(one.stderr).toMatch(/^read \d+ lines: \d+ items, 0 errors; \d+ blocked\n$/);
+    expect({ status: two.status, stdout: two.stdout, stderr: two.stderr }).toEqual({ status: one.status, stdout: one.stdout, stderr: one.stderr });
+  }, 120_000);
 });
 
 describe("orbridge gate --jobs", () => {
