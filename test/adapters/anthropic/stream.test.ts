@@ -1,0 +1,204 @@
+// The stream assembler on events shaped like the recorded ones: what each delta
+// does, where a cut stream leaves its calls, and what is reported.
+import { describe, expect, test } from "vitest";
+import { AnthropicStreamAssembler, type AnthropicAssembledResponse } from "../../../adapters/anthropic/stream.js";
+import { replayGate } from "../../../src/gate/replay-gate.js";
+
+const ID = "msg_013zKrzHmx2EAPhcF2gQKQ4k";
+const secretSchema = { type: "object", properties: { password: { type: "string" } }, required: ["password"], additionalProperties: false };
+
+const start = (id = ID) => ({
+  type: "message_start",
+  message: { model: "claude-sonnet-4-20250514", id, type: "message", role: "assistant", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 416, output_tokens: 1 } },
+});
+const blockStart = (index: number, block: Record<string, unknown>) => ({ type: "content_block_start", index, content_block: block });
+const delta = (index: number, value: Record<string, unknown>) => ({ type: "content_block_delta", index, delta: value });
+const text = (index: number, value: string) => delta(index, { type: "text_delta", text: value });
+const json = (index: number, value: string) => delta(index, { type: "input_json_delta", partial_json: value });
+const stop = (index: number) => ({ type: "content_block_stop", index });
+const messageDelta = (stopReason: string) => ({ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 109 } });
+const messageStop = { type: "message_stop" };
+const toolUse = (index: number, id: string) => blockStart(index, { type: "tool_use", id, name: "secret_retrieval_tool", input: {} });
+const call = (callId: string, args: string, status: string) => ({ type: "function_call", call_id: callId, name: "secret_retrieval_tool", arguments: args, status });
+
+/** Pushes events numbered from 1; returns what push and finish gave, in order. */
+function run(events: unknown[], message = false): AnthropicAssembledResponse[] {
+  const assembler = new AnthropicStreamAssembler({ message });
+  const out = events.flatMap((event, i) => assembler.push(event, i + 1));
+  return [...out, ...assembler.finish()];
+}
+
+describe("text and thinking deltas", () => {
+  test("text deltas become one assistant message; ping is ignored", () => {
+    const events = [start(), blockStart(0, { type: "text", text: "" }), text(0, "Mellon"), { type: "ping" }, text(0, " it is."), stop(0), messageDelta("end_turn"), messageStop];
+    expect(run(events)).toEqual([
+      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Mellon it is.", annotations: [] }] }], losses: [], line: 1, lastLine: 8 },
+    ]);
+  });
+
+  test("thinking and signature deltas become a reasoning item holding the signature", () => {
+    const events = [
+      start(),
+      blockStart(0, { type: "thinking", thinking: "", signature: "" }),
+      delta(0, { type: "thinking_delta", thinking: "Speak" }),
+      delta(0, { type: "thinking_delta", thinking: " friend." }),
+      delta(0, { type: "signature_delta", signature: "EusBClsIDRgC" }),
+      stop(0),
+      messageDelta("end_turn"),
+      messageStop,
+    ];
+    expect(run(events)[0].items).toEqual([
+      {
+        type: "reasoning",
+        summary: [{ type: "summary_text", text: "Speak friend." }],
+        encrypted_content: "EusBClsIDRgC",
+        provenance: { envelope: "anthropic", block: "thinking", model: "claude-sonnet-4-20250514" },
+      },
+    ]);
+  });
+
+  test("citations deltas add citations to their text block", () => {
+    const citation = { type: "web_search_result_location", cited_text: "Doors of Durin.", url: "https://example.org/moria", title: "Moria", encrypted_index: "Eo8BCio" };
+    const events = [start(), blockStart(0, { type: "text", text: "", citations: [] }), delta(0, { type: "citations_delta", citation }), text(0, "West gate."), stop(0), messageDelta("end_turn"), messageStop];
+    expect(run(events)[0].items).toEqual([
+      {
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: "West gate.", annotations: [{ type: "url_citation", start_index: 0, end_index: 10, url: "https://example.org/moria", title: "Moria" }], "anthropic:citations": [citation] }],
+      },
+    ]);
+  });
+});
+
+describe("tool_use deltas", () => {
+  test("input_json_delta fragments are the arguments, as streamed; the message's input is them parsed", () => {
+    const events = [start(), toolUse(0, "toolu_015c"), json(0, ""), json(0, '{"passwo'), json(0, 'rd": "mellon'), json(0, '"}'), stop(0), messageDelta("tool_use"), messageStop];
+    const [result] = run(events, true);
+    expect(result.items).toEqual([call("toolu_015c", '{"password": "mellon"}', "completed")]);
+    expect(result.message?.content).toEqual([{ type: "tool_use", id: "toolu_015c", name: "secret_retrieval_tool", input: { password: "mellon" } }]);
+    expect(replayGate(result.items[0], secretSchema).reason).toBe("ok");
+  });
+
+  test("a call whose fragments are all empty keeps the input it started with", () => {
+    const events = [start(), blockStart(0, { type: "tool_use", id: "toolu_01C3", name: "get_mixed_content", input: {} }), json(0, ""), stop(0), messageDelta("tool_use"), messageStop];
+    expect(run(events)[0].items).toEqual([{ type: "function_call", call_id: "toolu_01C3", name: "get_mixed_content", arguments: "{}", status: "completed" }]);
+  });
+
+  test("a server tool call's fragments become the extension item's parsed input", () => {
+    const events = [
+      start(),
+      blockStart(0, { type: "server_tool_use", id: "srvtoolu_01Mw", name: "bash_code_execution", input: {} }),
+      json(0, '{"command": "ec'),
+      json(0, 'ho 1"}'),
+      stop(0),
+      blockStart(1, { type: "bash_code_execution_tool_result", tool_use_id: "srvtoolu_01Mw", content: { type: "bash_code_execution_result", stdout: "1\n", stderr: "", return_code: 0, content: [] } }),
+      stop(1),
+      messageDelta("end_turn"),
+      messageStop,
+    ];
+    expect(run(events)[0].items).toEqual([
+      { type: "anthropic:server_tool_use", id: "srvtoolu_01Mw", name: "bash_code_execution", input: { command: "echo 1" } },
+      { type: "anthropic:bash_code_execution_tool_result", tool_use_id: "srvtoolu_01Mw", content: { type: "bash_code_execution_result", stdout: "1\n", stderr: "", return_code: 0, content: [] } },
+    ]);
+  });
+
+  test("max_tokens with a call as the last block: the call is incomplete, and the gate blocks it", () => {
+    const events = [start(), toolUse(0, "toolu_015c"), json(0, '{"password": "mel'), stop(0), messageDelta("max_tokens"), messageStop];
+    const [result] = run(events);
+    expect(result.status).toBe("incomplete");
+    expect(result.items).toEqual([call("toolu_015c", '{"password": "mel', "incomplete")]);
+    expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
+  });
+});
+
+describe("streams cut short", () => {
+  test("cut before content_block_stop: the call is in_progress, both the block and the missing message_stop reported", () => {
+    const events = [start(), toolUse(0, "toolu_015c"), json(0, '{"password": "mellon"}')];
+    const [result] = run(events, true);
+    expect(result).toEqual({
+      id: ID,
+      status: "in_progress",
+      items: [call("toolu_015c", '{"password": "mellon"}', "in_progress")],
+      losses: [
+        { line: 2, path: "/content_block", code: "form_changed", detail: "the stream ended before this tool_use block's content_block_stop: its call is in_progress" },
+        { line: 3, path: "", code: "form_changed", detail: "the stream ended without message_stop or a stop_reason: the response is in_progress" },
+      ],
+      line: 1,
+      lastLine: 3,
+      message: { ...start().message, content: [{ type: "tool_use", id: "toolu_015c", name: "secret_retrieval_tool", input: { password: "mellon" } }], stop_reason: null },
+    });
+    expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
+  });
+
+  test("cut mid-arguments: the item keeps the text that came, the message the input the block started with", () => {
+    const [result] = run([start(), toolUse(0, "toolu_015c"), json(0, '{"passwo')], true);
+    expect(result.items).toEqual([call("toolu_015c", '{"passwo', "in_progress")]);
+    expect(result.message?.content).toEqual([{ type: "tool_use", id: "toolu_015c", name: "secret_retrieval_tool", input: {} }]);
+  });
+
+  test("a stop_reason without message_stop gives the status, and the missing message_stop is reported", () => {
+    const [result] = run([start(), blockStart(0, { type: "text", text: "" }), text(0, "Done."), stop(0), messageDelta("end_turn")]);
+    expect(result.status).toBe("completed");
+    expect(result.losses).toEqual([{ line: 5, path: "", code: "form_changed", detail: 'the stream ended without message_stop; the status comes from the stop_reason "end_turn" of message_delta' }]);
+  });
+
+  test("an error event fails the response: its calls are in_progress and the error reported", () => {
+    const events = [start(), toolUse(0, "toolu_015c"), json(0, '{"password": "mellon"}'), stop(0), { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }];
+    expect(run(events)).toEqual([
+      {
+        id: ID,
+        status: "failed",
+        items: [call("toolu_015c", '{"password": "mellon"}', "in_progress")],
+        losses: [{ line: 5, path: "/error", code: "unsupported_field", detail: "the stream failed with overloaded_error: Overloaded; the response is failed, its calls in_progress" }],
+        line: 1,
+        lastLine: 5,
+      },
+    ]);
+  });
+});
+
+describe("several messages and stray events", () => {
+  test("message_stop closes a message; the next message_start opens another", () => {
+    const events = [start("msg_A"), blockStart(0, { type: "text", text: "" }), text(0, "One."), stop(0), messageDelta("end_turn"), messageStop, start("msg_B"), blockStart(0, { type: "text", text: "Two." }), stop(0), messageDelta("end_turn"), messageStop];
+    expect(run(events).map((response) => [response.id, response.line, response.lastLine])).toEqual([
+      ["msg_A", 1, 6],
+      ["msg_B", 7, 11],
+    ]);
+  });
+
+  test("a message_start while a message is open closes it, reported", () => {
+    const results = run([start("msg_A"), blockStart(0, { type: "text", text: "One" }), start("msg_B"), messageDelta("end_turn"), messageStop]);
+    expect(results.map((response) => [response.id, response.status])).toEqual([
+      ["msg_A", "in_progress"],
+      ["msg_B", "completed"],
+    ]);
+    expect(results[0].losses.map((loss) => [loss.line, loss.path])).toEqual([
+      [2, "/content_block"],
+      [2, ""],
+    ]);
+  });
+
+  test("a delta for an index no block started at, or of an unknown type, is reported and not applied", () => {
+    const [result] = run([start(), blockStart(0, { type: "text", text: "A" }), text(3, "B"), delta(0, { type: "sparkle_delta", sparkle: 1 }), stop(0), messageDelta("end_turn"), messageStop]);
+    expect(result.items).toEqual([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "A", annotations: [] }] }]);
+    expect(result.losses).toEqual([
+      { line: 3, path: "/delta", code: "unsupported_field", detail: "a delta for index 3, which no block started at: not applied" },
+      { line: 4, path: "/delta", code: "unsupported_field", detail: 'a delta of type "sparkle_delta" is not one this assembler knows: not applied' },
+    ]);
+  });
+
+  test("an event before message_start opens a message without id, reported", () => {
+    const [result] = run([blockStart(0, { type: "text", text: "Hi" }), stop(0), messageStop]);
+    expect(result).toEqual({
+      status: "in_progress",
+      items: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Hi", annotations: [] }] }],
+      losses: [{ line: 1, path: "", code: "form_changed", detail: "an event before message_start: the message has no id, model or usage" }],
+      line: 1,
+      lastLine: 3,
+    });
+  });
+
+  test("an event that is not an object with a type is refused", () => {
+    expect(() => new AnthropicStreamAssembler().push([1], 1)).toThrow(TypeError);
+  });
+});
