@@ -1,0 +1,137 @@
+// The recognisers claim Anthropic records and never a record of Chat or Open
+// Responses: every record of the other envelopes' golden cases and examples is
+// run through them, as are records of both shapes at once.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { anthropic } from "../../../adapters/anthropic/index.js";
+import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent } from "../../../adapters/anthropic/recognise.js";
+import { detectRecord } from "../../../src/journal/detect.js";
+
+const GOLDEN = fileURLToPath(new URL("../../../golden/", import.meta.url));
+const recognisers = [isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent];
+const claimed = (record: unknown) => recognisers.filter((recognise) => recognise(record)).map((recognise) => recognise.name);
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Every record of the other envelopes' golden files: each JSON value, its array entries, each JSONL line, each SSE data payload. */
+function otherEnvelopeRecords(): Array<[string, unknown]> {
+  const records: Array<[string, unknown]> = [];
+  for (const path of filesUnder(GOLDEN).filter((file) => !file.includes("/anthropic/"))) {
+    const label = path.slice(GOLDEN.length);
+    const text = readFileSync(path, "utf8");
+    if (path.endsWith(".json")) {
+      const value: unknown = JSON.parse(text);
+      records.push([label, value]);
+      if (Array.isArray(value)) value.forEach((entry, index) => records.push([`${label}[${index}]`, entry]));
+    } else if (path.endsWith(".jsonl") || path.endsWith(".sse")) {
+      text.split("\n").forEach((line, index) => {
+        const data = line.startsWith("data:") ? line.slice(5).trim() : line.trim();
+        if (!data.startsWith("{")) return;
+        try {
+          records.push([`${label}:${index + 1}`, JSON.parse(data)]);
+        } catch {
+          // A line the golden case holds on purpose as broken is no record.
+        }
+      });
+    }
+  }
+  return records;
+}
+
+describe("records of other envelopes", () => {
+  const records = otherEnvelopeRecords();
+
+  test("are there to run", () => {
+    expect(records.length).toBeGreaterThan(300);
+  });
+
+  test("none is claimed", () => {
+    expect(records.flatMap(([label, record]) => (claimed(record).length > 0 ? [`${label}: ${claimed(record).join(", ")}`] : []))).toEqual([]);
+  });
+});
+
+describe("isAnthropicMessage", () => {
+  test("claims a message holding a tool_use, tool_result, thinking or image block", () => {
+    expect(isAnthropicMessage({ role: "assistant", content: [{ type: "text", text: "Hi" }, { type: "tool_use", id: "toolu_01", name: "f", input: {} }] })).toBe(true);
+    expect(isAnthropicMessage({ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "ok" }] })).toBe(true);
+    expect(isAnthropicMessage({ role: "user", content: [{ type: "image", source: { type: "url", url: "https://example.org/a.png" } }] })).toBe(true);
+  });
+
+  test("leaves a message Chat could have written to Chat", () => {
+    expect(isAnthropicMessage({ role: "user", content: "Hi" })).toBe(false);
+    expect(isAnthropicMessage({ role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] })).toBe(false);
+    expect(detectRecord({ role: "user", content: "Hi" })).toBe("chat_message");
+  });
+
+  test("refuses a message with a Chat field beside Anthropic blocks", () => {
+    expect(isAnthropicMessage({ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: {} }], tool_calls: [] })).toBe(false);
+  });
+});
+
+describe("isAnthropicRequestBody", () => {
+  const base = { model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "Hi" }] };
+
+  test("claims a body with system, an object tool_choice or an input_schema tool", () => {
+    expect(isAnthropicRequestBody({ ...base, system: "Be brief." })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, tool_choice: { type: "any" } })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, tools: [{ name: "f", input_schema: { type: "object" } }] })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, tools: [{ type: "web_search_20250305", name: "web_search" }] })).toBe(true);
+  });
+
+  test("leaves a body both envelopes could have written to Chat", () => {
+    expect(isAnthropicRequestBody(base)).toBe(false);
+  });
+
+  test("refuses a body with anything only Chat has", () => {
+    expect(isAnthropicRequestBody({ ...base, system: "x", response_format: { type: "text" } })).toBe(false);
+    expect(isAnthropicRequestBody({ ...base, system: "x", messages: [{ role: "tool", tool_call_id: "c", content: "ok" }] })).toBe(false);
+    expect(isAnthropicRequestBody({ ...base, system: "x", tools: [{ type: "function", function: { name: "f" } }] })).toBe(false);
+  });
+});
+
+describe("isAnthropicResponse", () => {
+  test("claims a message response, even one with no content yet", () => {
+    expect(isAnthropicResponse({ id: "msg_01", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: {} })).toBe(true);
+  });
+
+  test("leaves an Open Responses message item alone, which detect reads as an item", () => {
+    const item = { type: "message", id: "msg_01", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Hi", annotations: [] }] };
+    expect(isAnthropicResponse(item)).toBe(false);
+    expect(detectRecord(item)).toBe("responses_item");
+  });
+});
+
+describe("isAnthropicStreamEvent", () => {
+  test.each([
+    [{ type: "message_start", message: { id: "msg_01", type: "message", role: "assistant", content: [] } }],
+    [{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
+    [{ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "a" } }],
+    [{ type: "content_block_stop", index: 0 }],
+    [{ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } }],
+    [{ type: "message_stop" }],
+    [{ type: "ping" }],
+    [{ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }],
+  ])("claims %j", (event) => {
+    expect(isAnthropicStreamEvent(event)).toBe(true);
+  });
+
+  test("leaves the Responses error event alone", () => {
+    expect(isAnthropicStreamEvent({ type: "error", code: "server_error", message: "boom", param: null, sequence_number: 3 })).toBe(false);
+  });
+});
+
+describe("the descriptor", () => {
+  test("names the envelope and lists its converters by role", () => {
+    expect(anthropic.name).toBe("anthropic");
+    expect(Object.keys(anthropic)).toEqual(["name", "slug", "recognise", "messages", "requestBodies", "tools", "toolChoice", "responses", "stream"]);
+    expect(anthropic.recognise.message).toBe(isAnthropicMessage);
+    expect(anthropic.stream.assembler().finish()).toEqual([]);
+  });
+});
