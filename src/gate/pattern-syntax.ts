@@ -1,0 +1,45 @@
+// Reads a JSON Schema pattern as ECMA-262 reads it with the u flag (the dialect
+// JSON Schema names). regexpp gives the syntax tree and rejects what the grammar
+// rejects; this process's own RegExp must accept the pattern too, so a construct
+// newer than the running engine (modifiers, a duplicate group name, a property of a
+// later Unicode version) is refused rather than given a meaning the engine would
+// not give it.
+import { RegExpParser, type AST } from "@eslint-community/regexpp";
+
+// The newest grammar regexpp knows; the check against RegExp narrows it to what
+// this engine accepts.
+const parser = new RegExpParser({ ecmaVersion: 2025 });
+
+export type ParsedPattern = { ok: true; tree: AST.Pattern } | { ok: false; reason: string };
+
+/** The syntax tree of `pattern` in u mode, or why it is not an ECMA-262 pattern. */
+export function parseEcmaPattern(pattern: string): ParsedPattern {
+  let tree: AST.Pattern;
+  try {
+    tree = parser.parsePattern(pattern, 0, pattern.length, { unicode: true });
+  } catch (error) {
+    return { ok: false, reason: `is not an ECMA-262 regular expression with the u flag (${reasonOf(pattern, error)})` };
+  }
+  try {
+    new RegExp(pattern, "u");
+  } catch (error) {
+    return { ok: false, reason: `is not accepted by this JavaScript engine's RegExp with the u flag (${reasonOf(pattern, error)})` };
+  }
+  return { ok: true, tree };
+}
+
+/** Whether `pattern` is an ECMA-262 regular expression with the u flag, as this engine reads it. */
+export function isEcmaPattern(pattern: string): boolean {
+  return parseEcmaPattern(pattern).ok;
+}
+
+// regexpp's and RegExp's messages repeat the whole pattern before their reason;
+// the caller quotes the pattern already.
+function reasonOf(pattern: string, error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const prefix = `Invalid regular expression: /${pattern}/u: `;
+  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const index = (error as { index?: unknown }).index;
+  const said = reason.charAt(0).toLowerCase() + reason.slice(1);
+  return typeof index === "number" ? `${said} at offset ${index}` : said;
+}
