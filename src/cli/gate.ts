@@ -1,5 +1,6 @@
 // `orbridge gate`: one verdict per item, in input order, with the journal-wide
 // findings attached; exit 1 when any item is blocked for replay.
+import { setFlagsFromString } from "node:v8";
 import type { ConversationGateOptions } from "../gate/conversation-gate.js";
 import type { GateRecord } from "../gate/prepared-gate.js";
 import { DEFAULT_MAX_OPEN_CONVERSATIONS, type Routed } from "../gate/conversation-router.js";
@@ -181,6 +182,9 @@ function jobsOption(value: string | undefined): number {
   return Number(value);
 }
 
+/** How far an old generation grows past what a collection left alive: gate-jobs.ts tells why 30. */
+const HEAP_GROWING_PERCENT = 30;
+
 /** `--conversation POINTER`: a JSON Pointer to a member of each record. */
 function conversationOption(value: string | undefined): JsonPointer | undefined {
   if (value === undefined) return undefined;
@@ -218,19 +222,24 @@ interface ConversationRun {
  * thread of --jobs normalizes the journal as one conversation.
  */
 async function* batchesByConversation(sources: readonly string[], io: CommandIO, run: ConversationRun, counts: { conversations: number; reopened: number }): AsyncGenerator<GatedBatch> {
+  // As gate-jobs.ts sets it for the gate's other paths: V8 collects before its heap grows to four times what is alive.
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   // Loaded here, as the one-thread gate loads its halves: the normalizer and Ajv come with them.
   const [{ conversationGate }, targets] = await Promise.all([import("../gate/conversation-gate.js"), run.gate.target === undefined ? undefined : import("../gate/targets.js")]);
   const target = run.gate.target;
-  const router = conversationGate({
-    conversation: run.conversation,
-    maxOpenConversations: run.maxOpen,
-    schema: run.gate.schema,
-    registry: run.gate.registry,
-    omitSource: run.gate.omitSource,
-    checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target)],
-    normalize: { origin: run.origin },
-  });
   const output = new ConversationOutput(run.format, run.colour);
+  const router = conversationGate(
+    {
+      conversation: run.conversation,
+      maxOpenConversations: run.maxOpen,
+      schema: run.gate.schema,
+      registry: run.gate.registry,
+      omitSource: run.gate.omitSource,
+      checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target)],
+      normalize: { origin: run.origin },
+    },
+    output.present,
+  );
   let splitter: LineSplitter | undefined;
   for await (const chunk of inputChunks(sources, io)) {
     let bytes = 0;
@@ -252,7 +261,11 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
   yield { ...output.take(), lines: 0, bytes: 0, threads: 1 };
 }
 
-/** The lines of routed verdicts: GateOutput's, each led by its conversation and followed by its note. */
+/**
+ * The lines of routed verdicts: GateOutput's, each led by its conversation and
+ * followed by its note. A verdict is written as soon as it is routed, and waits
+ * for its turn as text; it is counted then too.
+ */
 class ConversationOutput {
   private readonly lines: GateOutput;
   private text = "";
@@ -265,22 +278,32 @@ class ConversationOutput {
     this.lines = new GateOutput(format, colour);
   }
 
-  add(routed: readonly Routed<GateRecord>[]): void {
-    for (const { output: record, conversation, note } of routed) {
-      this.lines.add([record]);
-      const { text, items, errors, blocked } = this.lines.take();
-      this.counts.items += items;
-      this.counts.errors += errors;
-      this.counts.blocked += blocked;
-      // `text` is one record's lines, ending with a newline.
-      if (this.format === "json") {
-        const led = conversation === undefined ? text : `{"conversation":${keyText(conversation)},${text.slice(1)}`;
-        this.text += note === undefined ? led : `${led.slice(0, -2)},"note":${JSON.stringify(note)}}\n`;
-      } else {
-        const led = conversation === undefined ? text : `conversation ${keyText(conversation)}  ${text}`;
-        this.text += note === undefined ? led : `${led.slice(0, -1)}\n    note: ${note}\n`;
-      }
+  readonly present = (routed: Routed<GateRecord>): string => {
+    const line = this.line(routed);
+    // The line is built piece by piece, and a string built so holds every piece
+    // until it is read whole; reading it as a number makes V8 lay it out flat, at
+    // a third of the memory, while it waits for its turn.
+    Number(line);
+    return line;
+  };
+
+  private line({ output: record, conversation, note }: Routed<GateRecord>): string {
+    this.lines.add([record]);
+    const { text, items, errors, blocked } = this.lines.take();
+    this.counts.items += items;
+    this.counts.errors += errors;
+    this.counts.blocked += blocked;
+    // `text` is the record's lines, ending with a newline.
+    if (this.format === "json") {
+      const led = conversation === undefined ? text : `{"conversation":${keyText(conversation)},${text.slice(1)}`;
+      return note === undefined ? led : `${led.slice(0, -2)},"note":${JSON.stringify(note)}}\n`;
     }
+    const led = conversation === undefined ? text : `conversation ${keyText(conversation)}  ${text}`;
+    return note === undefined ? led : `${led.slice(0, -1)}\n    note: ${note}\n`;
+  }
+
+  add(lines: readonly string[]): void {
+    for (const line of lines) this.text += line;
   }
 
   take(): GateLines {

@@ -25,7 +25,6 @@ import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
 import { JournalNormalizer, type NormalizedRecord, type NormalizeOptions } from "../journal/normalize.js";
 import type { ConversationKey } from "../journal/conversation-key.js";
 import { ConversationRouter, type ConversationLane, type LinePlace, type Routed } from "./conversation-router.js";
-import { GateHalves } from "./gate-halves.js";
 import type { ItemCheck } from "./journal-checks.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
@@ -52,20 +51,27 @@ export interface ConversationGateOptions {
 /** A verdict with the conversation it belongs to (absent on a line that names none). */
 export type ConversationGateRecord = GateRecord & { conversation?: ConversationKey; note?: string };
 
-/** A router whose lanes gate: push the journal's lines (or records), then `finish`. */
-export function conversationGate(options: ConversationGateOptions): ConversationRouter<GateRecord> {
+/**
+ * A router whose lanes gate: push the journal's lines (or records), then `finish`.
+ * `present` makes what is kept of each verdict until its turn comes
+ * (`withConversation` keeps the record).
+ */
+export function conversationGate<Presented>(options: ConversationGateOptions, present: (routed: Routed<GateRecord>) => Presented): ConversationRouter<GateRecord, Presented> {
   const pointer = typeof options.conversation === "string" ? parsePointer(options.conversation) : options.conversation;
   if (pointer.tokens.length === 0) throw new RangeError("the conversation key must be a member of the record (as in /conversation_id), not the whole record");
   const cache = options.cache ?? new SchemaCache();
-  // Read once: each lane copies it into a registry of its own.
+  // Read once: a lane that meets a request body copies it into a registry of its own.
   const registry = options.registry?.data();
+  // The tools in force change only at a request body: until its first, every lane reads the same.
+  const tools = new ToolsInForce({ schema: options.schema, registry: registry === undefined ? undefined : ToolRegistry.fromData(registry) });
   const lines = new PreparedGate({ omitSource: options.omitSource, cache });
-  return new ConversationRouter<GateRecord>({
+  return new ConversationRouter<GateRecord, Presented>({
     pointer,
     maxOpen: options.maxOpenConversations,
-    openLane: () => new GateLane({ ...options, cache, registry }),
+    openLane: () => new GateLane({ ...options, cache, registry, tools }),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
+    present,
   });
 }
 
@@ -77,12 +83,22 @@ export function withConversation(routed: Routed<GateRecord>): ConversationGateRe
   return record;
 }
 
-type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "maxOpenConversations"> & { cache: SchemaCache; registry?: ToolRegistryData };
+type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "maxOpenConversations"> & {
+  cache: SchemaCache;
+  /** The tools given for the whole journal, which each conversation starts from. */
+  registry?: ToolRegistryData;
+  /** The tools in force of a conversation with no request body yet, shared by all such: no request body ever reaches them. */
+  tools?: ToolsInForce;
+};
 
-/** One conversation's gate. */
+/** One conversation's gate: the halves of JournalGate, with the tools in force its own from its first request body. */
 export class GateLane implements ConversationLane<GateRecord> {
   private readonly normalizer: JournalNormalizer;
-  private readonly gate: GateHalves;
+  private readonly gate: PreparedGate;
+  private tools: ToolsInForce;
+  private ownTools: boolean;
+  private readonly schema: ToolSchema | undefined;
+  private readonly registry: ToolRegistryData | undefined;
   private source: string | undefined;
   /** The stream the normalizer may still be reassembling: where its unanswered records may begin. */
   private stream: { from: LinePlace; envelope: "chat" | "responses" } | undefined;
@@ -92,11 +108,11 @@ export class GateLane implements ConversationLane<GateRecord> {
 
   constructor(options: LaneOptions) {
     this.normalizer = new JournalNormalizer({ ...options.normalize, unknownObjects: "item" });
-    const registry = options.registry === undefined ? undefined : ToolRegistry.fromData(options.registry);
-    this.gate = new GateHalves(
-      new ToolsInForce({ schema: options.schema, registry }),
-      new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache }),
-    );
+    this.gate = new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache });
+    this.schema = options.schema;
+    this.registry = options.registry;
+    this.ownTools = options.tools === undefined;
+    this.tools = options.tools ?? this.toolsOfItsOwn();
   }
 
   pushLine(line: JournalLine, record: unknown): GateRecord[] {
@@ -132,7 +148,11 @@ export class GateLane implements ConversationLane<GateRecord> {
   private gated(records: readonly NormalizedRecord[]): GateRecord[] {
     const out: GateRecord[] = [];
     for (const record of records) {
-      const gated = record.kind === "error" ? this.gate.error(record.source, record.line, record.detail) : this.gate.push(record);
+      if (record.kind === "items" && record.request !== undefined && !this.ownTools) {
+        this.tools = this.toolsOfItsOwn();
+        this.ownTools = true;
+      }
+      const gated = record.kind === "error" ? this.gate.error(record.source, record.line, record.detail) : this.gate.push(this.tools.prepare(record));
       if (record.kind === "items" && record.items.length > 0) {
         this.heldItems += record.items.length;
         this.lastItem = { source: record.source, line: record.line };
@@ -144,6 +164,10 @@ export class GateLane implements ConversationLane<GateRecord> {
       }
     }
     return out;
+  }
+
+  private toolsOfItsOwn(): ToolsInForce {
+    return new ToolsInForce({ schema: this.schema, registry: this.registry === undefined ? undefined : ToolRegistry.fromData(this.registry) });
   }
 
   /** What the record does to the stream the normalizer reassembles (StreamRecords.pushRecord). */

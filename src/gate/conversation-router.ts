@@ -59,7 +59,7 @@ export interface ConversationLane<Output> {
   pending(): readonly LinePlace[];
 }
 
-export interface ConversationRouterOptions<Output> {
+export interface ConversationRouterOptions<Output, Presented> {
   /** Where each record holds its conversation's key. */
   pointer: JsonPointer;
   /** Conversations open at once; opening one more closes the least recently seen. */
@@ -70,6 +70,12 @@ export interface ConversationRouterOptions<Output> {
   keyless(place: LinePlace, detail: string): Output[];
   /** The line an output answers. */
   placeOf(output: Output): LinePlace;
+  /**
+   * What is kept of an output, with its conversation, while it waits for its turn
+   * (a line written as text is a fraction of the record it comes from), and what
+   * the router gives back.
+   */
+  present(routed: Routed<Output>): Presented;
 }
 
 /** An output with the conversation it belongs to; `note` on a conversation's first output after it was reopened. */
@@ -100,7 +106,8 @@ interface Conversation<Output> {
   closed: boolean;
 }
 
-interface Waiting<Output> extends Routed<Output> {
+interface Waiting<Presented> {
+  presented: Presented;
   position: number;
   /** Order of arrival, which breaks ties between outputs of one position (one conversation's). */
   order: number;
@@ -118,15 +125,15 @@ export interface RouterCounts {
   reopened: number;
 }
 
-export class ConversationRouter<Output> {
+export class ConversationRouter<Output, Presented> {
   private readonly pointer: JsonPointer;
   private readonly maxOpen: number;
-  private readonly options: ConversationRouterOptions<Output>;
+  private readonly options: ConversationRouterOptions<Output, Presented>;
   /** Open conversations by key id, least recently seen first. */
   private readonly open = new Map<string, Conversation<Output>>();
   private latest: Conversation<Output> | undefined;
   private readonly closedEarly = new FingerprintTable<"line">({ line: "whole" });
-  private readonly waiting = new MinHeap<Waiting<Output>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
+  private readonly waiting = new MinHeap<Waiting<Presented>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
   private readonly holds = new MinHeap<Hold<Output>>((a, b) => a.position < b.position);
   private position = 0;
   private order = 0;
@@ -134,7 +141,7 @@ export class ConversationRouter<Output> {
   private released = 0;
   readonly counts: RouterCounts = { conversations: 0, reopened: 0 };
 
-  constructor(options: ConversationRouterOptions<Output>) {
+  constructor(options: ConversationRouterOptions<Output, Presented>) {
     const maxOpen = options.maxOpen ?? DEFAULT_MAX_OPEN_CONVERSATIONS;
     if (!Number.isSafeInteger(maxOpen) || maxOpen < 1) throw new RangeError(`the number of open conversations must be a whole number of at least 1, not ${maxOpen}`);
     this.options = options;
@@ -143,7 +150,7 @@ export class ConversationRouter<Output> {
   }
 
   /** One line of the journal; returns the outputs that can now be written, in order. */
-  pushLine(line: JournalLine): Routed<Output>[] {
+  pushLine(line: JournalLine): Presented[] {
     const position = (this.position += 1);
     const place: LinePlace = { source: line.source, line: line.line };
     if (line.error !== undefined) return this.keyless(place, position, line.error);
@@ -165,7 +172,7 @@ export class ConversationRouter<Output> {
   }
 
   /** One record already parsed, at `place`; returns the outputs that can now be written, in order. */
-  pushRecord(record: unknown, place: LinePlace): Routed<Output>[] {
+  pushRecord(record: unknown, place: LinePlace): Presented[] {
     const position = (this.position += 1);
     const key = conversationKeyOf(record, this.pointer);
     if ("error" in key) return this.keyless(place, position, key.error);
@@ -178,16 +185,16 @@ export class ConversationRouter<Output> {
   }
 
   /** The end of the input: every conversation still open ends, and every output left is released. */
-  finish(): Routed<Output>[] {
+  finish(): Presented[] {
     for (const conversation of this.open.values()) this.close(conversation, false);
     this.open.clear();
     this.latest = undefined;
     return this.release(Number.POSITIVE_INFINITY);
   }
 
-  private keyless(place: LinePlace, position: number, detail: string): Routed<Output>[] {
+  private keyless(place: LinePlace, position: number, detail: string): Presented[] {
     for (const output of this.options.keyless(place, detail)) {
-      this.waiting.push({ output, position: Math.max(position, this.released), order: (this.order += 1) });
+      this.waiting.push({ presented: this.options.present({ output }), position: Math.max(position, this.released), order: (this.order += 1) });
     }
     return this.release();
   }
@@ -212,7 +219,7 @@ export class ConversationRouter<Output> {
     let note: string | undefined;
     if (slot >= 0) {
       this.counts.reopened += 1;
-      note = `this conversation was closed after its line ${this.closedEarly.get(slot, "line")} to keep at most ${this.maxOpen} conversations open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history`;
+      note = `this conversation was closed after its line ${this.closedEarly.get(slot, "line")} to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history`;
     } else {
       this.counts.conversations += 1;
     }
@@ -239,12 +246,12 @@ export class ConversationRouter<Output> {
       // said) is answered where the output can still go: its conversation's order is kept.
       const position = Math.max(line ?? this.position, conversation.lastPosition, this.released);
       conversation.lastPosition = position;
-      const waiting: Waiting<Output> = { output, conversation: conversation.key, position, order: (this.order += 1) };
+      const routed: Routed<Output> = { output, conversation: conversation.key };
       if (conversation.note !== undefined) {
-        waiting.note = conversation.note;
+        routed.note = conversation.note;
         conversation.note = undefined;
       }
-      this.waiting.push(waiting);
+      this.waiting.push({ presented: this.options.present(routed), position, order: (this.order += 1) });
     }
   }
 
@@ -270,12 +277,12 @@ export class ConversationRouter<Output> {
   }
 
   /** The outputs placed before `bound`: by default, before every line still pending, and up to the last line read. */
-  private release(bound = this.bound()): Routed<Output>[] {
-    const out: Routed<Output>[] = [];
+  private release(bound = this.bound()): Presented[] {
+    const out: Presented[] = [];
     for (let next = this.waiting.peek(); next !== undefined && next.position < bound; next = this.waiting.peek()) {
       this.waiting.pop();
       this.released = next.position;
-      out.push(next);
+      out.push(next.presented);
     }
     return out;
   }

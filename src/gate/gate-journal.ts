@@ -7,7 +7,6 @@ import type { JournalItem } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { conversationGate, withConversation, type ConversationGateRecord } from "./conversation-gate.js";
-import type { Routed } from "./conversation-router.js";
 import { GateHalves } from "./gate-halves.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import type { SchemaCache, ToolSchema } from "./schema.js";
@@ -89,21 +88,23 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
 
 async function* gateConversations(input: JournalInput, options: JournalGateOptions & NormalizeOptions & ConversationOptions & { conversation: string }): AsyncGenerator<ConversationGateRecord> {
   const target = options.target;
-  const router = conversationGate({
-    ...options,
-    checks: target === undefined ? undefined : () => [new TargetChecker(target)],
-    normalize: { origin: options.origin },
-  });
-  const records = (routed: Routed<GateRecord>[]) => routed.map(withConversation);
+  const router = conversationGate(
+    {
+      ...options,
+      checks: target === undefined ? undefined : () => [new TargetChecker(target)],
+      normalize: { origin: options.origin },
+    },
+    withConversation,
+  );
   // Numbered as normalizeJournal numbers them: strings are lines of stdin, other values records.
   let line = 0;
   for await (const entry of input as AsyncIterable<unknown>) {
     line += 1;
-    if (typeof entry === "string") yield* records(router.pushLine({ source: "-", line, text: entry }));
-    else if (isJournalLine(entry)) yield* records(router.pushLine(entry));
-    else yield* records(router.pushRecord(entry, { line }));
+    if (typeof entry === "string") yield* router.pushLine({ source: "-", line, text: entry });
+    else if (isJournalLine(entry)) yield* router.pushLine(entry);
+    else yield* router.pushRecord(entry, { line });
   }
-  yield* records(router.finish());
+  yield* router.finish();
 }
 
 function isJournalLine(value: unknown): value is JournalLine {

@@ -29,7 +29,7 @@ export function conversationKeyOf(record: unknown, pointer: JsonPointer): KeyRea
   const value = found.value;
   if (typeof value === "string") return { key: value, id: "s" + value };
   if (typeof value === "number" && Number.isSafeInteger(value)) return { key: value, id: "n" + String(value) };
-  const what = typeof value === "number" ? `the number ${String(value)}, which is not a whole number a double holds exactly` : describeValue(value);
+  const what = typeof value !== "number" ? describeValue(value) : Number.isInteger(value) ? "a number past 2^53 - 1, where two different ids can read as one" : `the number ${String(value)}, not a whole number`;
   return { error: `no conversation key at ${pointer.text}: it is ${what}; a key is a string or a whole number up to 2^53 - 1` };
 }
 

@@ -140,7 +140,7 @@ const question = (w: Writer) => w.pick(["what is the weather where the team meet
 
 function chat(w: Writer): void {
   w.write({ role: "user", content: question(w) });
-  const turns = 1 + Math.floor(w.random() * 2);
+  const turns = 1 + Math.floor(w.random() * 3);
   for (let turn = 0; turn < turns; turn++) {
     const calls = Array.from({ length: w.chance(0.3) ? 2 : 1 }, () => w.call(["schema", "parse", "unknown_tool", "unanswered"]));
     w.write({ role: "assistant", content: null, tool_calls: calls.map((c) => ({ id: c.callId, type: "function", function: { name: c.name, arguments: c.arguments } })) });
@@ -155,7 +155,7 @@ function chat(w: Writer): void {
 
 function items(w: Writer): void {
   w.write({ type: "message", role: "user", content: question(w) });
-  const turns = 1 + Math.floor(w.random() * 2);
+  const turns = 1 + Math.floor(w.random() * 3);
   for (let turn = 0; turn < turns; turn++) {
     if (w.chance(0.4)) w.write({ type: "reasoning", id: w.itemId("rs"), summary: [] });
     const c = w.call(["schema", "parse", "unknown_tool", "cut", "unanswered"]);
@@ -178,7 +178,7 @@ function allowedTools(names: readonly string[]): Record<string, unknown> {
 
 function requests(w: Writer): void {
   const messages: Record<string, unknown>[] = [{ role: "user", content: question(w) }];
-  const turns = 1 + Math.floor(w.random() * 2);
+  const turns = 1 + Math.floor(w.random() * 3);
   for (let turn = 0; turn < turns; turn++) {
     w.write({ model: "gpt-test", messages, tools: TOOLS, tool_choice: allowedTools(["get_weather", "get_latest_sales_report"]) });
     const c = w.call(["schema", "parse", "not_allowed"]);
@@ -191,7 +191,7 @@ function requests(w: Writer): void {
 function exchanges(w: Writer): void {
   const input: Record<string, unknown>[] = [{ type: "message", role: "user", content: question(w) }];
   const tools = TOOL_NAMES.map((name) => ({ type: "function", name, parameters: SCHEMAS[name] }));
-  const turns = 1 + Math.floor(w.random() * 2);
+  const turns = 1 + Math.floor(w.random() * 3);
   for (let turn = 0; turn < turns; turn++) {
     const c = w.call(["schema", "parse", "not_allowed"]);
     const output = [{ type: "function_call", id: c.itemId, call_id: c.callId, name: c.name, arguments: c.arguments, status: "completed" }];
@@ -204,7 +204,7 @@ function exchanges(w: Writer): void {
 
 function streams(w: Writer): void {
   w.write({ role: "user", content: question(w) });
-  const turns = 1 + Math.floor(w.random() * 2);
+  const turns = 1 + Math.floor(w.random() * 3);
   for (let turn = 0; turn < turns; turn++) {
     const c = w.call(["schema", "parse", "unknown_tool", "cut"]);
     if (w.chance(0.5)) chatChunks(w, c);

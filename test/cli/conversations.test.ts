@@ -1,0 +1,340 @@
+// `gate --conversation POINTER`: a journal that interleaves conversations is gated
+// conversation by conversation, and the verdicts come back in journal order,
+// each naming its conversation.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { gateJournal, parsePointer, resolvePointer, ToolRegistry, type ConversationGateRecord } from "../../src/index.js";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const tools = "golden/examples/sales-tools.json";
+const jsonl = (...records: unknown[]) => records.map((record) => (typeof record === "string" ? record : JSON.stringify(record)) + "\n").join("");
+const json = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+
+const report = (region: string) => JSON.stringify({ region });
+const chunk = (conversation: string, delta: Record<string, unknown>, finish: string | null) => ({ conversation_id: conversation, object: "chat.completion.chunk", id: `chatcmpl-${conversation}`, choices: [{ index: 0, delta, finish_reason: finish }] });
+
+// Two conversations written at once, each numbering its call call_0 as services
+// do; "b" streams its call while "a" goes on, and "a" reasons before its call.
+const twoConversations = jsonl(
+  { conversation_id: "a", type: "message", role: "user", content: "apac figures please" },
+  { conversation_id: "b", type: "message", role: "user", content: "emea figures please" },
+  { conversation_id: "a", type: "reasoning", id: "rs_0", summary: [] },
+  chunk("b", { role: "assistant", tool_calls: [{ index: 0, id: "call_0", type: "function", function: { name: "get_latest_sales_report", arguments: "" } }] }, null),
+  { conversation_id: "a", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" },
+  chunk("b", { tool_calls: [{ index: 0, function: { arguments: report("emea") } }] }, "tool_calls"),
+  { conversation_id: "a", type: "function_call_output", call_id: "call_0", output: "apac: up" },
+  { conversation_id: "b", role: "tool", tool_call_id: "call_0", content: "emea: flat" },
+);
+
+describe("gate --conversation: each conversation gated as if alone", () => {
+  test("two interleaved conversations that both call call_0, one streaming, pass as each passes alone, in journal order", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "-"], twoConversations);
+    expect(result).toEqual({
+      code: 0,
+      stdout: [
+        'conversation "a"  line 1  message -  pass not_function_call: "message" is not a function_call',
+        'conversation "b"  line 2  message -  pass not_function_call: "message" is not a function_call',
+        'conversation "a"  line 3  reasoning -  pass not_function_call: "reasoning" is not a function_call',
+        'conversation "b"  line 4  function_call call_0  pass ok: completed call with arguments valid for its schema',
+        'conversation "a"  line 5  function_call call_0  pass ok: completed call with arguments valid for its schema',
+        'conversation "a"  line 7  function_call_output call_0  pass not_function_call: "function_call_output" is not a function_call',
+        'conversation "b"  line 8  function_call_output call_0  pass not_function_call: "function_call_output" is not a function_call',
+        "",
+      ].join("\n"),
+      stderr: "read 8 lines: 7 items, 0 errors; 0 blocked; 2 conversations\n",
+    });
+  });
+
+  test("without --conversation the whole input is one conversation, as it always was: the stream is cut and call_0 is a duplicate", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "-"], twoConversations);
+    expect(result).toEqual({
+      code: 1,
+      stdout: [
+        'line 1  message -  pass not_function_call: "message" is not a function_call',
+        'line 2  message -  pass not_function_call: "message" is not a function_call',
+        'line 3  reasoning -  pass not_function_call: "reasoning" is not a function_call',
+        'line 4  function_call call_0  BLOCKED status: status is "in_progress"; only "completed" may run',
+        "line 5  function_call call_0  BLOCKED ok: completed call with arguments valid for its schema",
+        '    duplicate_call_id: the call_id "call_0" was already used by the call of line 4',
+        'line 6  function_call synth_1_cd10928e7d0172ea  BLOCKED unknown_tool: no schema is known for ""',
+        "    missing_field: the call has an empty name: no tool can be chosen for it",
+        'line 7  function_call_output call_0  BLOCKED not_function_call: "function_call_output" is not a function_call',
+        '    output_for_blocked_call: its call "call_0" on line 4 is blocked (status): only a completed, valid call may get an output',
+        'line 8  function_call_output call_0  BLOCKED not_function_call: "function_call_output" is not a function_call',
+        '    duplicate_call_id: the call "call_0" was already answered on line 7',
+        "",
+      ].join("\n"),
+      stderr: "read 8 lines: 8 items, 0 errors; 5 blocked\n",
+    });
+  });
+
+  test("JSON verdicts lead with a conversation field", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], twoConversations);
+    expect(result.code).toBe(0);
+    expect(json(result.stdout).slice(3, 5)).toEqual([
+      { conversation: "b", line: 4, index: 0, type: "function_call", call_id: "call_0", name: "get_latest_sales_report", reason: "ok", detail: "completed call with arguments valid for its schema", blocked: false, findings: [] },
+      { conversation: "a", line: 5, index: 0, type: "function_call", call_id: "call_0", name: "get_latest_sales_report", reason: "ok", detail: "completed call with arguments valid for its schema", blocked: false, findings: [] },
+    ]);
+    expect(Object.keys(json(result.stdout)[0])[0]).toBe("conversation");
+  });
+
+  test("one conversation's allowed_tools do not govern another's calls", async () => {
+    const stdin = jsonl(
+      { conversation_id: "a", model: "m", messages: [{ role: "user", content: "only reports" }], tools: [], tool_choice: "none" },
+      { conversation_id: "b", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("amer"), status: "completed" },
+      { conversation_id: "a", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("amer"), status: "completed" },
+    );
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], stdin);
+    expect(result.code).toBe(1);
+    expect(json(result.stdout).map((record) => [record.conversation, record.line, record.reason, record.blocked, record.findings.map((finding: { code: string }) => finding.code)])).toEqual([
+      ["a", 1, "not_function_call", false, []],
+      ["b", 2, "ok", false, []],
+      ["a", 3, "ok", true, ["tool_not_allowed"]],
+    ]);
+  });
+
+  test("--for checks each conversation's order on its own: outputs that follow their calls within a conversation are adjacent", async () => {
+    const stdin = jsonl(
+      { conversation_id: "a", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" },
+      { conversation_id: "b", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("emea"), status: "completed" },
+      { conversation_id: "a", type: "function_call_output", call_id: "call_0", output: "apac: up" },
+      { conversation_id: "b", type: "function_call_output", call_id: "call_0", output: "emea: flat" },
+    );
+    const keyed = await runOrbridge(["gate", "--tools", tools, "--for", "adjacent", "--conversation", "/conversation_id", "-"], stdin);
+    expect(keyed.code).toBe(0);
+    expect(keyed.stderr).toBe("read 4 lines: 4 items, 0 errors; 0 blocked; 2 conversations\n");
+    const whole = await runOrbridge(["gate", "--tools", tools, "--for", "adjacent", "-"], stdin);
+    expect(whole.code).toBe(1);
+    expect(whole.stdout).toContain("    target_order: the output does not directly follow its call (line 1)\n");
+  });
+
+  test("--jobs 2 writes what --jobs 1 writes: the gate runs in one thread with --conversation", async () => {
+    const one = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--jobs", "1", "--format", "json", "-"], twoConversations);
+    const two = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--jobs", "2", "--format", "json", "-"], twoConversations);
+    expect(two).toEqual(one);
+  });
+
+  test("a conversation that goes on in the next file keeps its state; records say their source", async () => {
+    const folder = scratchFolder("conversations");
+    const first = join(folder, "first.jsonl");
+    const second = join(folder, "second.jsonl");
+    writeFileSync(first, jsonl({ conversation_id: "a", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" }, { conversation_id: "b", role: "user", content: "hello" }));
+    writeFileSync(second, jsonl({ conversation_id: "b", role: "user", content: "again" }, { conversation_id: "a", type: "function_call_output", call_id: "call_0", output: "apac: up" }));
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", first, second]);
+    expect(result.code).toBe(0);
+    expect(json(result.stdout).map((record) => [record.conversation, record.source, record.line, record.type, record.blocked])).toEqual([
+      ["a", first, 1, "function_call", false],
+      ["b", first, 2, "message", false],
+      ["b", second, 1, "message", false],
+      ["a", second, 2, "function_call_output", false],
+    ]);
+  });
+});
+
+describe("the key", () => {
+  const keys = jsonl(
+    { metadata: { session: 7 }, role: "user", content: "number seven" },
+    { metadata: { session: "7" }, role: "user", content: "string seven" },
+    '{"metadata":{"session":7.0},"role":"assistant","content":"seven again"}',
+    { metadata: { session: "" }, role: "user", content: "an empty key is a key" },
+  );
+
+  test("is read at any depth; a number and a string are two keys, 7 and 7.0 one", async () => {
+    const result = await runOrbridge(["gate", "--conversation", "/metadata/session", "-"], keys);
+    expect(result).toEqual({
+      code: 0,
+      stdout: [
+        'conversation 7  line 1  message -  pass not_function_call: "message" is not a function_call',
+        'conversation "7"  line 2  message -  pass not_function_call: "message" is not a function_call',
+        'conversation 7  line 3  message -  pass not_function_call: "message" is not a function_call',
+        'conversation ""  line 4  message -  pass not_function_call: "message" is not a function_call',
+        "",
+      ].join("\n"),
+      stderr: "read 4 lines: 4 items, 0 errors; 0 blocked; 3 conversations\n",
+    });
+  });
+
+  test("a member name with / or ~ is written ~1 and ~0", async () => {
+    const result = await runOrbridge(["gate", "--conversation", "/trace~1ids/a~0b", "--format", "json", "-"], jsonl({ "trace/ids": { "a~b": "t-1" }, role: "user", content: "hi" }));
+    expect(json(result.stdout).map((record) => record.conversation)).toEqual(["t-1"]);
+  });
+});
+
+describe("a line that names no conversation is a blocked error record naming the line and the pointer", () => {
+  test("one line for each way the key can be missing", async () => {
+    const stdin = jsonl(
+      { metadata: { session: null }, role: "user", content: "null" },
+      '{"metadata":{"session":1.5},"role":"user","content":"a fraction"}',
+      '{"metadata":{"session":12345678901234567890},"role":"user","content":"past 2^53"}',
+      { metadata: "s-1", role: "user", content: "metadata is text" },
+      { role: "user", content: "no metadata" },
+      ["metadata"],
+      { metadata: { session: { id: "x" } }, role: "user", content: "an object" },
+      { metadata: { session: true }, role: "user", content: "a boolean" },
+      "not json",
+      "",
+      { metadata: { session: "s-2" }, role: "user", content: "this one has a key" },
+    );
+    const result = await runOrbridge(["gate", "--conversation", "/metadata/session", "-"], stdin);
+    const missing = (line: number, why: string) => `line ${line}  - -  BLOCKED error: no conversation key at /metadata/session: ${why}`;
+    const notAKey = "; a key is a string or a whole number up to 2^53 - 1";
+    expect(result).toEqual({
+      code: 1,
+      stdout: [
+        missing(1, `it is null${notAKey}`),
+        missing(2, `it is the number 1.5, not a whole number${notAKey}`),
+        missing(3, `it is a number past 2^53 - 1, where two different ids can read as one${notAKey}`),
+        missing(4, '/metadata is "s-1", not an object or an array'),
+        missing(5, 'the record has no member "metadata"'),
+        missing(6, 'the record is an array, and "metadata" is not an index'),
+        missing(7, `it is an object${notAKey}`),
+        missing(8, `it is boolean true${notAKey}`),
+        `line 9  - -  BLOCKED error: line is not JSON, so it names no conversation: Unexpected token 'o', "not json" is not valid JSON`,
+        'conversation "s-2"  line 11  message -  pass not_function_call: "message" is not a function_call',
+        "",
+      ].join("\n"),
+      stderr: "read 11 lines: 1 items, 9 errors; 9 blocked; 1 conversations\n",
+    });
+  });
+
+  test("in JSON, such a record has no conversation field", async () => {
+    const result = await runOrbridge(["gate", "--conversation", "/conversation_id", "--format", "json", "-"], jsonl({ role: "user", content: "no key" }));
+    expect(json(result.stdout)).toEqual([{ line: 1, index: 0, reason: "error", detail: 'no conversation key at /conversation_id: the record has no member "conversation_id"', blocked: true, findings: [] }]);
+  });
+});
+
+describe("--max-open-conversations", () => {
+  const evicted = jsonl(
+    { conversation_id: "a", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" },
+    { conversation_id: "b", type: "message", role: "user", content: "hello" },
+    { conversation_id: "a", type: "function_call_output", call_id: "call_0", output: "apac: up" },
+    { conversation_id: "a", type: "message", role: "assistant", content: "apac is up" },
+  );
+  const note = "this conversation was closed after its line 1 to keep at most 1 conversation open; from line 3 it is gated afresh, without its earlier calls, tools and history";
+
+  test("closes the conversation seen least recently; when it comes back it starts afresh, and its first verdict says so", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "-"], evicted);
+    expect(result).toEqual({
+      code: 1,
+      stdout: [
+        'conversation "a"  line 1  function_call call_0  pass ok: completed call with arguments valid for its schema',
+        'conversation "b"  line 2  message -  pass not_function_call: "message" is not a function_call',
+        'conversation "a"  line 3  function_call_output call_0  BLOCKED not_function_call: "function_call_output" is not a function_call',
+        '    orphan_output: no earlier function_call has the call_id "call_0"',
+        `    note: ${note}`,
+        'conversation "a"  line 4  message -  pass not_function_call: "message" is not a function_call',
+        "",
+      ].join("\n"),
+      stderr: "read 4 lines: 4 items, 0 errors; 1 blocked; 2 conversations (1 reopened after --max-open-conversations closed them)\n",
+    });
+  });
+
+  test("in JSON the note is a field of that verdict", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "--format", "json", "-"], evicted);
+    expect(json(result.stdout)[2]).toEqual({
+      conversation: "a",
+      line: 3,
+      index: 0,
+      type: "function_call_output",
+      call_id: "call_0",
+      reason: "not_function_call",
+      detail: '"function_call_output" is not a function_call',
+      path: "/type",
+      blocked: true,
+      findings: [{ code: "orphan_output", detail: 'no earlier function_call has the call_id "call_0"', path: "/call_id" }],
+      note,
+    });
+  });
+
+  test("with room for both, nothing is closed early", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "2", "-"], evicted);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("read 4 lines: 4 items, 0 errors; 0 blocked; 2 conversations\n");
+  });
+
+  test("a conversation closed with its stream open is finished as the end of the input would finish it", async () => {
+    const stdin = jsonl(
+      chunk("a", { role: "assistant", tool_calls: [{ index: 0, id: "call_0", type: "function", function: { name: "get_latest_sales_report", arguments: report("apac") } }] }, "tool_calls"),
+      { conversation_id: "b", role: "user", content: "hello" },
+    );
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "--format", "json", "-"], stdin);
+    expect(json(result.stdout).map((record) => [record.conversation, record.line, record.reason, record.blocked])).toEqual([
+      ["a", 1, "ok", false],
+      ["b", 2, "not_function_call", false],
+    ]);
+  });
+});
+
+describe("usage errors exit 2 with one line", () => {
+  const cases: Array<[string[], string]> = [
+    [["--conversation", "conversation_id"], 'orbridge gate: --conversation: a JSON Pointer starts with "/" (got "conversation_id")\n'],
+    [["--conversation", "/a~2"], 'orbridge gate: --conversation: in the JSON Pointer "/a~2", "~" must be followed by 0 or 1 ("~0" is "~", "~1" is "/")\n'],
+    [["--conversation", ""], 'orbridge gate: --conversation must point to a member of each record, as /conversation_id, not to the whole record ("")\n'],
+    [["--max-open-conversations", "5"], "orbridge gate: --max-open-conversations is for --conversation, which was not given\n"],
+    [["--conversation", "/c", "--max-open-conversations", "0"], 'orbridge gate: --max-open-conversations must be a positive whole number (got "0")\n'],
+  ];
+  test.each(cases)("gate %j", async (argv, stderr) => {
+    expect(await runOrbridge(["gate", ...argv, "-"], jsonl({ c: "x", role: "user", content: "hi" }))).toEqual({ code: 2, stdout: "", stderr });
+  });
+
+  test("--help says what the key is, that without it the input is one conversation, and that it runs in one thread", async () => {
+    const result = await runOrbridge(["gate", "--help"]);
+    expect(result.code).toBe(0);
+    for (const text of ["--conversation POINTER", "Without it the\n                   whole input is one conversation", "Runs in one thread, whatever --jobs says", "--max-open-conversations N"]) {
+      expect(result.stdout).toContain(text);
+    }
+  });
+});
+
+describe("gateJournal with a conversation key", () => {
+  const registry = () => ToolRegistry.fromToolsFile(JSON.parse(JSON.stringify([{ type: "function", function: { name: "get_latest_sales_report", parameters: { type: "object", properties: { region: { type: "string" } }, required: ["region"] } } }])), "tools");
+
+  test("parsed records get the verdicts of their conversation alone, each with its conversation", async () => {
+    const records = twoConversations.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const answers: ConversationGateRecord[] = [];
+    for await (const record of gateJournal(records, { registry: registry(), conversation: "/conversation_id" })) answers.push(record);
+    expect(answers.map((record) => [record.conversation, record.line, record.type, record.blocked])).toEqual([
+      ["a", 1, "message", false],
+      ["b", 2, "message", false],
+      ["a", 3, "reasoning", false],
+      ["b", 4, "function_call", false],
+      ["a", 5, "function_call", false],
+      ["a", 7, "function_call_output", false],
+      ["b", 8, "function_call_output", false],
+    ]);
+  });
+
+  test("lines of text too, and a line with no key is an error record with no conversation", async () => {
+    const answers: ConversationGateRecord[] = [];
+    for await (const record of gateJournal(['{"conversation_id":"a","role":"user","content":"hi"}', '{"role":"user"}'], { conversation: "/conversation_id" })) answers.push(record);
+    expect(answers).toEqual([
+      { conversation: "a", source: "-", line: 1, index: 0, type: "message", reason: "not_function_call", detail: '"message" is not a function_call', path: "/type", blocked: false, findings: [] },
+      { source: "-", line: 2, index: 0, reason: "error", detail: 'no conversation key at /conversation_id: the record has no member "conversation_id"', blocked: true, findings: [] },
+    ]);
+  });
+});
+
+describe("JSON Pointers (RFC 6901)", () => {
+  test("tokens are unescaped ~1 first, then ~0", () => {
+    expect(parsePointer("/a~1b/~01/0/")).toEqual({ text: "/a~1b/~01/0/", tokens: ["a/b", "~1", "0", ""] });
+    expect(parsePointer("")).toEqual({ text: "", tokens: [] });
+  });
+
+  test("array elements by index only; own members only", () => {
+    const record = JSON.parse('{"items":[{"id":"x"}],"__proto__":{"id":"own"},"":{"id":"empty"}}');
+    expect(resolvePointer(record, parsePointer("/items/0/id"))).toEqual({ found: true, value: "x" });
+    expect(resolvePointer(record, parsePointer("/__proto__/id"))).toEqual({ found: true, value: "own" });
+    expect(resolvePointer(record, parsePointer("//id"))).toEqual({ found: true, value: "empty" });
+    expect(resolvePointer(record, parsePointer("/items/01"))).toEqual({ found: false, reason: '/items is an array, and "01" is not an index' });
+    expect(resolvePointer(record, parsePointer("/items/-"))).toEqual({ found: false, reason: '/items is an array, and "-" is not an index' });
+    expect(resolvePointer(record, parsePointer("/items/1"))).toEqual({ found: false, reason: "/items is an array of 1 element" });
+    expect(resolvePointer({}, parsePointer("/constructor"))).toEqual({ found: false, reason: 'the record has no member "constructor"' });
+    expect(resolvePointer({ "a/b": 1 }, parsePointer("/a~1b/c"))).toEqual({ found: false, reason: "/a~1b is number 1, not an object or an array" });
+  });
+});
