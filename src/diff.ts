@@ -1,21 +1,33 @@
 // The last look before sending: the origin provider's items on the left, the
-// items about to be replayed on the right. Items are lined up by call_id first
-// (a call with a call, an output with an output), then by position; each pair is
-// compared on what decides a replay.
+// items about to be replayed on the right, lined up, and each pair compared on
+// what decides a replay.
 //
 // | difference        | when                                                                |
 // |-------------------|---------------------------------------------------------------------|
 // | type_changed      | the two types differ (above all `function_call` -> `openai:function_call`) |
-// | call_id_mismatch  | the call_ids differ (the pair was lined up by position)             |
+// | call_id_mismatch  | the call_ids differ (the pair was lined up otherwise)               |
 // | name_changed      | the function names differ                                           |
-// | arguments_changed | the arguments differ, byte for byte                                 |
+// | arguments_changed | the arguments differ as JSON values (`{"a":1}` and `{"a": 1}` do not) |
 // | missing_in_replay | an origin item with nothing to pair with                            |
 // | extra_in_replay   | a replay item with nothing to pair with                             |
 //
-// Both journals are read in step, one item from each at a time. Items with a
-// call_id wait in maps keyed by it until their partner comes; items without one
-// pair by position as they arrive. What is still unpaired at the end pairs by
-// position among itself, in journal order; the rest is missing or extra.
+// How the items are lined up, each step over what the steps before left:
+//
+// | step     | pairs                                                                       |
+// |----------|-----------------------------------------------------------------------------|
+// | call_id  | a call with the call of its call_id, an output with the output (the k-th   |
+// |          |   of a repeated call_id with the k-th), wherever they stand                  |
+// | item id  | items of the same `id`                                                      |
+// | content  | between the pairs above that keep their order on both sides, items that say |
+// |          |   the same (every field but `id`, arguments as JSON values), along a longest common subsequence |
+// | kind     | between those, items of the same type (and role), the same way             |
+// | position | between those, items left on both sides, one with one: a changed item      |
+// So one item dropped or added is one difference, not a shift of every pair after
+// it. The content and kind steps are bounded (align-sequences.ts): a stretch too
+// large to align is paired by position, and a note says where.
+import { createHash } from "node:crypto";
+import { alignSequences, longestIncreasing, type Stretch } from "./align-sequences.js";
+import { jsonTextMeaning } from "./journal/json-meaning.js";
 import type { JournalItem } from "./models/journal-item.js";
 
 export const DIFFERENCE_CODES = [
@@ -25,7 +37,7 @@ export const DIFFERENCE_CODES = [
   "call_id_mismatch",
   /** The function name differs. */
   "name_changed",
-  /** The arguments differ, byte for byte. */
+  /** The arguments differ as JSON values. */
   "arguments_changed",
   /** An origin item has no counterpart in the replay. */
   "missing_in_replay",
@@ -50,173 +62,395 @@ export interface Difference {
   replay?: ItemPlace;
 }
 
-type Side = "origin" | "replay";
-
-interface Entry {
-  item: JournalItem;
-  fields: Record<string, unknown>;
-  /** Arrival order on its side. */
-  seq: number;
+/** A stretch of the two journals lined up by position, being too large to align: its differences may be false. */
+export interface DiffNote {
+  detail: string;
+  origin: ItemPlace;
+  replay: ItemPlace;
 }
+
+export interface DiffOptions {
+  /** The largest stretch the content and kind steps align, in pairs of items (origin items × replay items). */
+  maxAlignCells?: number;
+}
+
+/** About 4 million pairs: a table of 8 MB, and a fraction of a second. */
+export const MAX_ALIGN_CELLS = 4_000_000;
+
+/** A field of an item as the comparison needs it: a key equal for equal values (of any kind), and how to show it. */
+interface Field {
+  present: boolean;
+  key: string;
+  shown: string;
+  /** The value, when it is a string. */
+  text?: string;
+}
+
+/** What is kept of an item: no more than the comparison and the messages need. */
+interface Entry {
+  place: ItemPlace;
+  type: Field;
+  callId: Field;
+  name: Field;
+  arguments: Field;
+  /** The call_id pairing key: a call and an output of one call_id are kept apart. */
+  callKey: string | undefined;
+  id: string | undefined;
+  content: string;
+  kind: string;
+  description: string;
+}
+
+type Side = "origin" | "replay";
 
 /**
  * Lines up two journals given item by item. Feed each side in journal order (in
- * step, or one after the other); `finish` pairs what is left and returns every
- * difference found.
+ * step, or one after the other); `finish` lines them up and returns every
+ * difference found, and leaves in `notes` the stretches it paired by position.
  */
 export class JournalDiffer {
-  private readonly differences: Difference[] = [];
-  private readonly keyed = { origin: new Map<string, Entry>(), replay: new Map<string, Entry>() };
-  private readonly unkeyed = { origin: [] as Entry[], replay: [] as Entry[] };
-  private readonly keysSeen = { origin: new Set<string>(), replay: new Set<string>() };
-  private readonly seq = { origin: 0, replay: 0 };
-  /** Index of the next unkeyed entry of each side not yet paired (the arrays are consumed from the front). */
-  private readonly head = { origin: 0, replay: 0 };
+  private readonly entries: Record<Side, Entry[]> = { origin: [], replay: [] };
+  private readonly maxAlignCells: number;
+  readonly notes: DiffNote[] = [];
+
+  constructor(options: DiffOptions = {}) {
+    this.maxAlignCells = options.maxAlignCells ?? MAX_ALIGN_CELLS;
+  }
 
   pushOrigin(item: JournalItem): void {
-    this.push("origin", item);
+    this.entries.origin.push(entryOf(item));
   }
 
   pushReplay(item: JournalItem): void {
-    this.push("replay", item);
+    this.entries.replay.push(entryOf(item));
   }
 
   finish(): Difference[] {
-    const left = this.leftovers("origin");
-    const right = this.leftovers("replay");
-    const paired = Math.min(left.length, right.length);
-    for (let i = 0; i < paired; i++) this.compare(left[i], right[i]);
-    for (const entry of left.slice(paired)) {
-      this.differences.push({ code: "missing_in_replay", detail: `${describeItem(entry.fields)} has no counterpart in the replay`, path: "", origin: placeOf(entry.item) });
-    }
-    for (const entry of right.slice(paired)) {
-      this.differences.push({ code: "extra_in_replay", detail: `${describeItem(entry.fields)} has no counterpart in the origin`, path: "", replay: placeOf(entry.item) });
-    }
-    return this.differences;
-  }
+    const { origin, replay } = this.entries;
+    const pairOfOrigin = new Int32Array(origin.length).fill(-1);
+    const pairOfReplay = new Int32Array(replay.length).fill(-1);
+    const pair = (o: number, r: number) => {
+      pairOfOrigin[o] = r;
+      pairOfReplay[r] = o;
+    };
+    pairByKey(origin, replay, pairOfOrigin, pairOfReplay, (entry) => entry.callKey, pair);
+    pairByKey(origin, replay, pairOfOrigin, pairOfReplay, (entry) => entry.id, pair);
+    for (const gap of gapsBetween(frameOf(pairOfOrigin), pairOfOrigin, pairOfReplay)) this.alignGap(gap.origin, gap.replay, pair);
 
-  private push(side: Side, item: JournalItem): void {
-    const other: Side = side === "origin" ? "replay" : "origin";
-    const fields = fieldsOf(item.item);
-    const entry: Entry = { item, fields, seq: this.seq[side]++ };
-    const key = keyOf(fields);
-    // A call_id seen twice on one side pairs by position: the key names one item only.
-    if (key !== undefined && !this.keysSeen[side].has(key)) {
-      this.keysSeen[side].add(key);
-      const partner = this.keyed[other].get(key);
-      if (partner) {
-        this.keyed[other].delete(key);
-        if (side === "origin") this.compare(entry, partner);
-        else this.compare(partner, entry);
+    const ordered: Array<{ at: [number, number]; differences: Difference[] }> = [];
+    let lastPairedOrigin = -0.5;
+    for (let r = 0; r < replay.length; r++) {
+      const o = pairOfReplay[r];
+      if (o >= 0) {
+        lastPairedOrigin = o;
+        ordered.push({ at: [o, r], differences: compare(origin[o], replay[r]) });
       } else {
-        this.keyed[side].set(key, entry);
+        const entry = replay[r];
+        ordered.push({ at: [lastPairedOrigin + 0.5, r], differences: [{ code: "extra_in_replay", detail: `${entry.description} has no counterpart in the origin`, path: "", replay: entry.place }] });
       }
-      return;
     }
-    const waiting = this.unkeyed[other];
-    if (this.head[other] < waiting.length) {
-      const partner = waiting[this.head[other]++];
-      if (this.head[other] === waiting.length) {
-        waiting.length = 0;
-        this.head[other] = 0;
-      }
-      if (side === "origin") this.compare(entry, partner);
-      else this.compare(partner, entry);
-      return;
+    for (let o = 0; o < origin.length; o++) {
+      if (pairOfOrigin[o] >= 0) continue;
+      const entry = origin[o];
+      ordered.push({ at: [o, -1], differences: [{ code: "missing_in_replay", detail: `${entry.description} has no counterpart in the replay`, path: "", origin: entry.place }] });
     }
-    this.unkeyed[side].push(entry);
+    ordered.sort((x, y) => x.at[0] - y.at[0] || x.at[1] - y.at[1]);
+    return ordered.flatMap(({ differences }) => differences);
   }
 
-  private leftovers(side: Side): Entry[] {
-    return [...this.keyed[side].values(), ...this.unkeyed[side].slice(this.head[side])].sort((a, b) => a.seq - b.seq);
-  }
-
-  private compare(origin: Entry, replay: Entry): void {
-    const at = { origin: placeOf(origin.item), replay: placeOf(replay.item) };
-    const before = origin.fields;
-    const after = replay.fields;
-    if (before.type !== after.type) {
-      this.differences.push({ code: "type_changed", detail: describeTypeChange(before.type, after.type), path: "/type", ...at });
-    }
-    if ((hasOwn(before, "call_id") || hasOwn(after, "call_id")) && before.call_id !== after.call_id) {
-      this.differences.push({
-        code: "call_id_mismatch",
-        detail: `call_id ${show(before.call_id)} in the origin, ${show(after.call_id)} in the replay: an output written for one answers no call of the other`,
-        path: "/call_id",
-        ...at,
-      });
-    }
-    if ((hasOwn(before, "name") || hasOwn(after, "name")) && before.name !== after.name) {
-      this.differences.push({ code: "name_changed", detail: `name ${show(before.name)} in the origin, ${show(after.name)} in the replay`, path: "/name", ...at });
-    }
-    if ((hasOwn(before, "arguments") || hasOwn(after, "arguments")) && argumentsText(before.arguments) !== argumentsText(after.arguments)) {
-      this.differences.push({ code: "arguments_changed", detail: `arguments ${show(before.arguments)} in the origin, ${show(after.arguments)} in the replay`, path: "/arguments", ...at });
+  /** Steps content, kind and position over one gap between the pairs that keep their order. */
+  private alignGap(origin: readonly number[], replay: readonly number[], pair: (o: number, r: number) => void): void {
+    if (origin.length === 0 || replay.length === 0) return;
+    const entries = this.entries;
+    const contents = new Interner();
+    const byContent = alignSequences(
+      origin.map((o) => contents.number(entries.origin[o].content)),
+      replay.map((r) => contents.number(entries.replay[r].content)),
+      this.maxAlignCells,
+    );
+    for (const [i, j] of byContent.pairs) pair(origin[i], replay[j]);
+    for (const between of stretchesBetween(byContent.pairs, origin.length, replay.length)) {
+      const subOrigin = origin.slice(between.aFrom, between.aTo);
+      const subReplay = replay.slice(between.bFrom, between.bTo);
+      const kinds = new Interner();
+      const byKind = alignSequences(
+        subOrigin.map((o) => kinds.number(entries.origin[o].kind)),
+        subReplay.map((r) => kinds.number(entries.replay[r].kind)),
+        this.maxAlignCells,
+      );
+      for (const [i, j] of byKind.pairs) pair(subOrigin[i], subReplay[j]);
+      for (const stretch of byKind.tooLarge) {
+        this.notes.push({
+          detail: `${stretch.aTo - stretch.aFrom} origin items and ${stretch.bTo - stretch.bFrom} replay items, too many to align (more than ${this.maxAlignCells} pairs) and with no item found once on each side, were lined up by position: differences there may come from the lining up`,
+          origin: entries.origin[subOrigin[stretch.aFrom]].place,
+          replay: entries.replay[subReplay[stretch.bFrom]].place,
+        });
+      }
+      // What is left between two lined-up items, on both sides, is one item changed into another.
+      for (const rest of stretchesBetween(byKind.pairs, subOrigin.length, subReplay.length)) {
+        const count = Math.min(rest.aTo - rest.aFrom, rest.bTo - rest.bFrom);
+        for (let k = 0; k < count; k++) pair(subOrigin[rest.aFrom + k], subReplay[rest.bFrom + k]);
+      }
     }
   }
 }
 
 /** Lines up two journals and returns every difference (see the top of this file). */
-export function diffJournals(origin: Iterable<JournalItem>, replay: Iterable<JournalItem>): Difference[] {
-  const differ = new JournalDiffer();
-  const left = origin[Symbol.iterator]();
-  const right = replay[Symbol.iterator]();
-  let leftDone = false;
-  let rightDone = false;
-  while (!leftDone || !rightDone) {
-    if (!leftDone) {
-      const next = left.next();
-      if (next.done) leftDone = true;
-      else differ.pushOrigin(next.value);
-    }
-    if (!rightDone) {
-      const next = right.next();
-      if (next.done) rightDone = true;
-      else differ.pushReplay(next.value);
-    }
-  }
+export function diffJournals(origin: Iterable<JournalItem>, replay: Iterable<JournalItem>, options: DiffOptions = {}): Difference[] {
+  const differ = new JournalDiffer(options);
+  for (const item of origin) differ.pushOrigin(item);
+  for (const item of replay) differ.pushReplay(item);
   return differ.finish();
 }
 
-/** The same, for journals read as async iterables (files, streams). */
-export async function diffJournalsAsync(origin: AsyncIterable<JournalItem> | Iterable<JournalItem>, replay: AsyncIterable<JournalItem> | Iterable<JournalItem>): Promise<Difference[]> {
-  const differ = new JournalDiffer();
-  const left = iteratorOf(origin);
-  const right = iteratorOf(replay);
-  let leftDone = false;
-  let rightDone = false;
-  while (!leftDone || !rightDone) {
-    const [a, b] = await Promise.all([leftDone ? undefined : left.next(), rightDone ? undefined : right.next()]);
-    if (a) {
-      if (a.done) leftDone = true;
-      else differ.pushOrigin(a.value);
-    }
-    if (b) {
-      if (b.done) rightDone = true;
-      else differ.pushReplay(b.value);
-    }
-  }
+/** The same, for journals read as async iterables (files, streams), both read at once. */
+export async function diffJournalsAsync(
+  origin: AsyncIterable<JournalItem> | Iterable<JournalItem>,
+  replay: AsyncIterable<JournalItem> | Iterable<JournalItem>,
+  options: DiffOptions = {},
+): Promise<Difference[]> {
+  const differ = new JournalDiffer(options);
+  await Promise.all([feed(origin, (item) => differ.pushOrigin(item)), feed(replay, (item) => differ.pushReplay(item))]);
   return differ.finish();
 }
 
-function iteratorOf(items: AsyncIterable<JournalItem> | Iterable<JournalItem>): AsyncIterator<JournalItem> | Iterator<JournalItem> {
-  return Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
+async function feed(items: AsyncIterable<JournalItem> | Iterable<JournalItem>, push: (item: JournalItem) => void): Promise<void> {
+  for await (const item of items) push(item);
+}
+
+/** Pairs the k-th item of each key on one side with the k-th of that key on the other, among items not yet paired. */
+function pairByKey(
+  origin: readonly Entry[],
+  replay: readonly Entry[],
+  pairOfOrigin: Int32Array,
+  pairOfReplay: Int32Array,
+  keyOf: (entry: Entry) => string | undefined,
+  pair: (o: number, r: number) => void,
+): void {
+  const waiting = new Map<string, number[]>();
+  origin.forEach((entry, o) => {
+    const key = keyOf(entry);
+    if (key === undefined || pairOfOrigin[o] >= 0) return;
+    const list = waiting.get(key);
+    if (list) list.push(o);
+    else waiting.set(key, [o]);
+  });
+  const taken = new Map<string, number>();
+  replay.forEach((entry, r) => {
+    const key = keyOf(entry);
+    if (key === undefined || pairOfReplay[r] >= 0) return;
+    const list = waiting.get(key);
+    const next = taken.get(key) ?? 0;
+    if (!list || next >= list.length) return;
+    taken.set(key, next + 1);
+    pair(list[next], r);
+  });
+}
+
+/** The pairs that keep their order on both sides, as many as can: the frame the other items are lined up within. */
+function frameOf(pairOfOrigin: Int32Array): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  pairOfOrigin.forEach((r, o) => {
+    if (r >= 0) pairs.push([o, r]);
+  });
+  return longestIncreasing(pairs);
+}
+
+/** Items not yet paired between two consecutive frame pairs, on each side. */
+function gapsBetween(frame: ReadonlyArray<[number, number]>, pairOfOrigin: Int32Array, pairOfReplay: Int32Array): Array<{ origin: number[]; replay: number[] }> {
+  const gaps: Array<{ origin: number[]; replay: number[] }> = [];
+  let fromO = 0;
+  let fromR = 0;
+  for (const [o, r] of [...frame, [pairOfOrigin.length, pairOfReplay.length] as [number, number]]) {
+    const gap = { origin: [] as number[], replay: [] as number[] };
+    for (let i = fromO; i < o; i++) if (pairOfOrigin[i] < 0) gap.origin.push(i);
+    for (let j = fromR; j < r; j++) if (pairOfReplay[j] < 0) gap.replay.push(j);
+    gaps.push(gap);
+    fromO = o + 1;
+    fromR = r + 1;
+  }
+  return gaps;
+}
+
+/** The stretches between consecutive pairs (and before the first, after the last). */
+function stretchesBetween(pairs: ReadonlyArray<[number, number]>, aLength: number, bLength: number): Stretch[] {
+  const stretches: Stretch[] = [];
+  let aFrom = 0;
+  let bFrom = 0;
+  for (const [i, j] of [...pairs, [aLength, bLength] as [number, number]]) {
+    if (i > aFrom || j > bFrom) stretches.push({ aFrom, aTo: i, bFrom, bTo: j });
+    aFrom = i + 1;
+    bFrom = j + 1;
+  }
+  return stretches;
+}
+
+/** Numbers for keys, equal for equal keys. */
+class Interner {
+  private readonly numbers = new Map<string, number>();
+  number(key: string): number {
+    let number = this.numbers.get(key);
+    if (number === undefined) {
+      number = this.numbers.size;
+      this.numbers.set(key, number);
+    }
+    return number;
+  }
+}
+
+function compare(origin: Entry, replay: Entry): Difference[] {
+  const at = { origin: origin.place, replay: replay.place };
+  const differences: Difference[] = [];
+  if (origin.type.key !== replay.type.key) {
+    differences.push({ code: "type_changed", detail: describeTypeChange(origin.type, replay.type), path: "/type", ...at });
+  }
+  if ((origin.callId.present || replay.callId.present) && origin.callId.key !== replay.callId.key) {
+    differences.push({
+      code: "call_id_mismatch",
+      detail: `call_id ${origin.callId.shown} in the origin, ${replay.callId.shown} in the replay: an output written for one answers no call of the other`,
+      path: "/call_id",
+      ...at,
+    });
+  }
+  if ((origin.name.present || replay.name.present) && origin.name.key !== replay.name.key) {
+    differences.push({ code: "name_changed", detail: `name ${origin.name.shown} in the origin, ${replay.name.shown} in the replay`, path: "/name", ...at });
+  }
+  if ((origin.arguments.present || replay.arguments.present) && origin.arguments.key !== replay.arguments.key) {
+    differences.push({ code: "arguments_changed", detail: describeArguments(origin.arguments, replay.arguments), path: "/arguments", ...at });
+  }
+  return differences;
+}
+
+function entryOf(item: JournalItem): Entry {
+  const fields = fieldsOf(item.item);
+  const argumentsField = argumentsFieldOf(fields);
+  const callId = typeof fields.call_id === "string" && fields.call_id !== "" ? fields.call_id : undefined;
+  const output = typeof fields.type === "string" && fields.type.endsWith("_output");
+  // What the item says, whatever id it goes by: every other field, its arguments by their meaning.
+  const said: Record<string, unknown> = { ...fields };
+  delete said.id;
+  if (argumentsField.present) said.arguments = argumentsField.key;
+  const role = typeof fields.role === "string" ? fields.role : undefined;
+  return {
+    place: placeOf(item),
+    type: fieldOf(fields, "type"),
+    callId: fieldOf(fields, "call_id"),
+    name: fieldOf(fields, "name"),
+    arguments: argumentsField,
+    callKey: callId === undefined ? undefined : `${output ? "output" : "call"} ${callId}`,
+    id: typeof fields.id === "string" && fields.id !== "" ? fields.id : undefined,
+    content: digest(writeJson(said, true)),
+    kind: `${typeof fields.type === "string" ? fields.type : writeJson(fields.type ?? null, true)} ${role ?? ""}`,
+    description: describeItem(fields),
+  };
+}
+
+function fieldOf(fields: Record<string, unknown>, name: string): Field {
+  const value = fields[name];
+  const present = Object.hasOwn(fields, name);
+  if (typeof value === "string") return { present, key: `string ${value}`, shown: show(value), text: value };
+  if (value === undefined) return { present, key: "absent", shown: show(value) };
+  if (value === null || typeof value !== "object") return { present, key: `${typeof value} ${String(value)}`, shown: show(value) };
+  return { present, key: `value ${digest(writeJson(value, true))}`, shown: show(value) };
 }
 
 /**
- * The key an item lines up by: its call_id, and whether it is a call or an
- * output, so a call that changed its type still finds its counterpart.
+ * Arguments by their meaning: a JSON text by its canonical writing (member
+ * order and spacing aside), a text that is not JSON or names a member twice as
+ * written, and a value that is not a string (never right) apart from any text.
+ * A string's `text` is what it is compared as, to show where two differ.
  */
-function keyOf(fields: Record<string, unknown>): string | undefined {
-  if (typeof fields.call_id !== "string" || fields.call_id === "") return undefined;
-  const output = typeof fields.type === "string" && fields.type.endsWith("_output");
-  return `${output ? "output" : "call"} ${fields.call_id}`;
+function argumentsFieldOf(fields: Record<string, unknown>): Field {
+  const value = fields.arguments;
+  const present = Object.hasOwn(fields, "arguments");
+  if (typeof value === "string") {
+    const meaning = jsonTextMeaning(value);
+    return meaning === undefined ? { present, key: `bytes ${value}`, shown: show(value), text: value } : { present, key: `text ${meaning}`, shown: show(value), text: meaning };
+  }
+  if (value === undefined) return { present, key: "absent", shown: show(value) };
+  return { present, key: `value ${digest(writeJson(value, true))}`, shown: show(value) };
 }
 
-function describeTypeChange(before: unknown, after: unknown): string {
-  if (before === "function_call" && typeof after === "string" && after.includes(":")) {
-    return `the function_call became the extension item "${after}": it is never replayed as a call, and its output would answer nothing`;
+/** The arguments of a pair that differ: from a little before the first character that differs, when both are text. */
+function describeArguments(origin: Field, replay: Field): string {
+  if (origin.text === undefined || replay.text === undefined) return `arguments ${origin.shown} in the origin, ${replay.shown} in the replay`;
+  const before = origin.text;
+  const after = replay.text;
+  let first = 0;
+  while (first < before.length && first < after.length && before.charCodeAt(first) === after.charCodeAt(first)) first += 1;
+  if (first < ARGUMENTS_CONTEXT) return `arguments ${origin.shown} in the origin, ${replay.shown} in the replay`;
+  const from = first - ARGUMENTS_CONTEXT;
+  const excerpt = (text: string) => "…" + show(text.slice(from));
+  return `arguments differ at character ${first} of their JSON, spacing and member order aside: ${excerpt(before)} in the origin, ${excerpt(after)} in the replay`;
+}
+
+/** Characters shown before the first that differs. */
+const ARGUMENTS_CONTEXT = 20;
+
+function digest(text: string): string {
+  return createHash("sha256").update(text).digest("base64");
+}
+
+/**
+ * A value written as JSON, without recursion, so that no depth stops it: members
+ * in their order or sorted by name, each stopped once `limit` characters are
+ * written. A number kept exactly by a lossless parser is written as its text.
+ */
+function writeJson(value: unknown, sorted: boolean, limit = Infinity): string {
+  type Frame = { array: unknown[]; next: number } | { object: Record<string, unknown>; names: string[]; next: number };
+  const stack: Frame[] = [];
+  let out = "";
+  const open = (node: unknown): void => {
+    if (node === null || typeof node !== "object") {
+      out += typeof node === "bigint" ? String(node) : (JSON.stringify(node) ?? "null");
+      return;
+    }
+    if (Array.isArray(node)) {
+      out += "[";
+      stack.push({ array: node, next: 0 });
+      return;
+    }
+    const fields = node as Record<string, unknown>;
+    if (fields.isLosslessNumber === true && typeof fields.value === "string" && Object.getPrototypeOf(fields) !== Object.prototype) {
+      out += fields.value;
+      return;
+    }
+    const names = Object.keys(fields).filter((name) => fields[name] !== undefined);
+    if (sorted) names.sort();
+    out += "{";
+    stack.push({ object: fields, names, next: 0 });
+  };
+  open(value);
+  while (stack.length > 0 && out.length <= limit) {
+    const frame = stack[stack.length - 1];
+    if ("array" in frame) {
+      if (frame.next >= frame.array.length) {
+        out += "]";
+        stack.pop();
+        continue;
+      }
+      if (frame.next > 0) out += ",";
+      open(frame.array[frame.next++]);
+      continue;
+    }
+    if (frame.next >= frame.names.length) {
+      out += "}";
+      stack.pop();
+      continue;
+    }
+    if (frame.next > 0) out += ",";
+    const name = frame.names[frame.next++];
+    out += JSON.stringify(name) + ":";
+    open(frame.object[name]);
   }
-  return `type ${show(before)} in the origin, ${show(after)} in the replay`;
+  return out;
+}
+
+function describeTypeChange(before: Field, after: Field): string {
+  if (before.text === "function_call" && after.text !== undefined && after.text.includes(":")) {
+    return `the function_call became the extension item "${after.text}": it is never replayed as a call, and its output would answer nothing`;
+  }
+  return `type ${before.shown} in the origin, ${after.shown} in the replay`;
 }
 
 function describeItem(fields: Record<string, unknown>): string {
@@ -224,15 +458,13 @@ function describeItem(fields: Record<string, unknown>): string {
   return typeof fields.call_id === "string" ? `${type} ${JSON.stringify(fields.call_id)}` : type;
 }
 
-function argumentsText(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  return typeof value === "string" ? value : `\u0000${JSON.stringify(value)}`;
-}
+const SHOWN_LENGTH = 80;
 
 function show(value: unknown): string {
   if (value === undefined) return "absent";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? text.slice(0, 80) + "…" : text;
+  // A string's first characters are all its writing starts with; a value is written only as far as shown.
+  const text = typeof value === "string" ? JSON.stringify(value.length > SHOWN_LENGTH + 20 ? value.slice(0, SHOWN_LENGTH + 20) : value) : writeJson(value, false, SHOWN_LENGTH + 20);
+  return text.length > SHOWN_LENGTH ? text.slice(0, SHOWN_LENGTH) + "…" : text;
 }
 
 function placeOf(item: JournalItem): ItemPlace {
@@ -242,8 +474,4 @@ function placeOf(item: JournalItem): ItemPlace {
 
 function fieldsOf(item: unknown): Record<string, unknown> {
   return item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : {};
-}
-
-function hasOwn(fields: Record<string, unknown>, key: string): boolean {
-  return Object.hasOwn(fields, key);
 }

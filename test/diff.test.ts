@@ -57,14 +57,21 @@ describe("calls lined up by call_id", () => {
     expect(diffJournals(origin, replay)).toEqual([]);
   });
 
-  test("a changed name and changed arguments", () => {
+  test("a changed name, with the arguments only written otherwise", () => {
     const origin = [at("1.0", "chat", salesCall)];
     const replay = [at("7.2", "responses", { ...salesCall, name: "get_sales_report", arguments: "{\"region\": \"apac\"}" })];
     expect(diffJournals(origin, replay)).toEqual([
       { code: "name_changed", detail: 'name "get_latest_sales_report" in the origin, "get_sales_report" in the replay', path: "/name", origin: { line: 1, index: 0 }, replay: { line: 7, index: 2 } },
+    ]);
+  });
+
+  test("changed arguments", () => {
+    const origin = [at("1.0", "chat", salesCall)];
+    const replay = [at("7.2", "responses", { ...salesCall, arguments: "{\"region\": \"emea\"}" })];
+    expect(diffJournals(origin, replay)).toEqual([
       {
         code: "arguments_changed",
-        detail: 'arguments "{\\"region\\":\\"apac\\"}" in the origin, "{\\"region\\": \\"apac\\"}" in the replay',
+        detail: 'arguments "{\\"region\\":\\"apac\\"}" in the origin, "{\\"region\\": \\"emea\\"}" in the replay',
         path: "/arguments",
         origin: { line: 1, index: 0 },
         replay: { line: 7, index: 2 },
@@ -102,9 +109,10 @@ describe("items with nothing to pair with", () => {
     ]);
   });
 
-  test("items without call_id pair by position and compare their types", () => {
-    const origin = [at("1.0", "chat", question), at("2.0", "chat", { type: "message", role: "assistant", content: "Here." })];
-    const replay = [at("1.0", "responses", question), at("2.0", "responses", { type: "reasoning", id: "rs_1", summary: [] })];
+  test("an item changed into another between two that line up is a changed type", () => {
+    const answer = { type: "message", role: "assistant", content: "Done." };
+    const origin = [at("1.0", "chat", question), at("2.0", "chat", { type: "message", role: "assistant", content: "Here." }), at("3.0", "chat", answer)];
+    const replay = [at("1.0", "responses", question), at("2.0", "responses", { type: "reasoning", id: "rs_1", summary: [] }), at("3.0", "responses", answer)];
     expect(diffJournals(origin, replay)).toEqual([
       { code: "type_changed", detail: 'type "message" in the origin, "reasoning" in the replay', path: "/type", origin: { line: 2, index: 0 }, replay: { line: 2, index: 0 } },
     ]);
@@ -140,6 +148,181 @@ describe("streaming input", () => {
         origin: { line: 2, index: 0 },
         replay: { line: 2, index: 0 },
       },
+    ]);
+  });
+});
+
+describe("arguments compared as JSON values", () => {
+  const withArguments = (args: unknown) => [at("1.0", "responses", { ...salesCall, arguments: args })];
+  const codes = (before: unknown, after: unknown) => diffJournals(withArguments(before), withArguments(after)).map((difference) => difference.code);
+
+  test("spacing and member order are no difference", () => {
+    expect(codes('{"region":"apac","limit":1}', '{ "limit" : 1,\n  "region": "apac" }')).toEqual([]);
+  });
+  test("escapes that write the same string are no difference", () => {
+    expect(codes('{"region":"apac"}', '{"region":"\\u0061pac"}')).toEqual([]);
+  });
+  test("a number written otherwise is a difference", () => {
+    expect(codes('{"limit":1}', '{"limit":1.0}')).toEqual(["arguments_changed"]);
+  });
+  test("integers past 2^53 that a double takes for one are a difference", () => {
+    expect(codes('{"id":12345678901234567890}', '{"id":12345678901234567891}')).toEqual(["arguments_changed"]);
+  });
+  test("a member named twice is compared as written", () => {
+    expect(codes('{"region":"apac","region":"emea"}', '{"region":"emea"}')).toEqual(["arguments_changed"]);
+    expect(codes('{"region":"apac","region":"emea"}', '{"region":"apac","region":"emea"}')).toEqual([]);
+  });
+  test("text that is not JSON is compared as written", () => {
+    expect(codes("{region: apac}", "{region: apac}")).toEqual([]);
+    expect(codes("{region: apac}", "{region:apac}")).toEqual(["arguments_changed"]);
+  });
+  test("objects are compared by value, whatever their member order", () => {
+    expect(codes({ region: "apac", limit: 1 }, { limit: 1, region: "apac" })).toEqual([]);
+  });
+  test("a long change is shown from a little before where it starts", () => {
+    const plan = (word: string) => JSON.stringify({ plan: `Keep the six initials, rhyme each pair of lines, then check the ${word} again.` });
+    const [difference] = diffJournals(withArguments(plan("initials")), withArguments(JSON.stringify(JSON.parse(plan("rhymes")), null, 1)));
+    expect(difference).toEqual({
+      code: "arguments_changed",
+      detail: 'arguments differ at character 73 of their JSON, spacing and member order aside: …"nes, then check the initials again.\\"}" in the origin, …"nes, then check the rhymes again.\\"}" in the replay',
+      path: "/arguments",
+      origin: { line: 1, index: 0 },
+      replay: { line: 1, index: 0 },
+    });
+  });
+});
+
+describe("items lined up by identity, then content, then type", () => {
+  const reasoning = (id: string) => ({ type: "reasoning", id, summary: [{ type: "summary_text", text: `thinking ${id}` }] });
+  const reply = (text: string) => ({ type: "message", role: "assistant", content: text });
+  const call = (n: number) => ({ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "get_weather", arguments: `{"city":"c${n}"}`, status: "completed" });
+  const output = (n: number) => ({ type: "function_call_output", call_id: `call_${n}`, output: `sunny ${n}` });
+  const loop = (turns: number, skip?: string): Record<string, unknown>[] => {
+    const items: Record<string, unknown>[] = [question];
+    for (let n = 1; n <= turns; n++) items.push(reasoning(`rs_${n}`), call(n), output(n), reply(`weather ${n}`));
+    return skip === undefined ? items : items.filter((item) => item.id !== skip);
+  };
+  const journal = (items: Record<string, unknown>[], envelope: Envelope) => items.map((item, i) => at(`${i + 1}.0`, envelope, item));
+
+  test("one reasoning item dropped is one difference, not a shift of every pair after it", () => {
+    expect(diffJournals(journal(loop(12), "responses"), journal(loop(12, "rs_2"), "responses"))).toEqual([
+      { code: "missing_in_replay", detail: "reasoning has no counterpart in the replay", path: "", origin: { line: 6, index: 0 } },
+    ]);
+  });
+
+  test("a message added without an id is one extra item", () => {
+    const replay = loop(3);
+    replay.splice(5, 0, reply("one more thing"));
+    expect(diffJournals(journal(loop(3), "responses"), journal(replay, "chat"))).toEqual([
+      { code: "extra_in_replay", detail: "message has no counterpart in the origin", path: "", replay: { line: 6, index: 0 } },
+    ]);
+  });
+
+  test("the same item id pairs a call whose call_id changed", () => {
+    const replay = loop(2).map((item) => (item.call_id === "call_2" && item.type === "function_call" ? { ...item, call_id: "call_X" } : item));
+    expect(diffJournals(journal(loop(2), "responses"), journal(replay, "responses"))).toEqual([
+      {
+        code: "call_id_mismatch",
+        detail: 'call_id "call_2" in the origin, "call_X" in the replay: an output written for one answers no call of the other',
+        path: "/call_id",
+        origin: { line: 7, index: 0 },
+        replay: { line: 7, index: 0 },
+      },
+    ]);
+  });
+
+  test("a call_id used twice pairs the first with the first and the second with the second", () => {
+    const origin = [at("1.0", "responses", call(1)), at("2.0", "responses", { ...call(1), id: "fc_again", arguments: '{"city":"again"}' })];
+    const replay = [at("1.0", "responses", { ...call(1), id: undefined }), at("2.0", "responses", { ...call(1), id: undefined, arguments: '{"city":"again"}' })];
+    expect(diffJournals(origin, replay)).toEqual([]);
+  });
+
+  test("messages without ids line up by what they say", () => {
+    const origin = ["one", "two", "three", "four"].map((text, i) => at(`${i + 1}.0`, "chat", reply(text)));
+    const replay = ["one", "three", "four", "five"].map((text, i) => at(`${i + 1}.0`, "chat", reply(text)));
+    expect(diffJournals(origin, replay)).toEqual([
+      { code: "missing_in_replay", detail: "message has no counterpart in the replay", path: "", origin: { line: 2, index: 0 } },
+      { code: "extra_in_replay", detail: "message has no counterpart in the origin", path: "", replay: { line: 4, index: 0 } },
+    ]);
+  });
+});
+
+describe("a stretch too large to align", () => {
+  // Items that repeat on both sides, of two types in another order: no item found once, no long common run.
+  const items = (first: string, second: string, count: number, envelope: Envelope) =>
+    Array.from({ length: count }, (_, i) => at(`${i + 1}.0`, envelope, i % 2 === 0 ? { type: first, summary: [] } : { type: second, summary: [] }));
+
+  test("is lined up by position, with a note saying where", () => {
+    const differ = new JournalDiffer({ maxAlignCells: 10 });
+    for (const item of items("reasoning", "compaction", 4, "responses")) differ.pushOrigin(item);
+    for (const item of items("compaction", "reasoning", 4, "responses")) differ.pushReplay(item);
+    const differences = differ.finish();
+    expect(differences.map((difference) => [difference.code, difference.origin?.line, difference.replay?.line])).toEqual([
+      ["type_changed", 1, 1],
+      ["type_changed", 2, 2],
+      ["type_changed", 3, 3],
+      ["type_changed", 4, 4],
+    ]);
+    expect(differ.notes).toEqual([
+      {
+        detail: "4 origin items and 4 replay items, too many to align (more than 10 pairs) and with no item found once on each side, were lined up by position: differences there may come from the lining up",
+        origin: { line: 1, index: 0 },
+        replay: { line: 1, index: 0 },
+      },
+    ]);
+  });
+
+  test("within the bound, the same journals line up along their longest common run", () => {
+    const differ = new JournalDiffer();
+    for (const item of items("reasoning", "compaction", 4, "responses")) differ.pushOrigin(item);
+    for (const item of items("compaction", "reasoning", 4, "responses")) differ.pushReplay(item);
+    expect(differ.finish().map((difference) => [difference.code, difference.origin?.line, difference.replay?.line])).toEqual([
+      ["missing_in_replay", 1, undefined],
+      ["extra_in_replay", undefined, 4],
+    ]);
+    expect(differ.notes).toEqual([]);
+  });
+
+  test("20,000 items a side with no id, one dropped and one added far apart, are lined up exactly", () => {
+    const texts = Array.from({ length: 20_000 }, (_, i) => `message ${i}`);
+    const origin = texts.map((text, i) => at(`${i + 1}.0`, "chat", { type: "message", role: "user", content: text }));
+    const replay = origin.filter((_, i) => i !== 10);
+    replay.splice(18_000, 0, at("30000.0", "chat", { type: "reasoning", summary: [] }));
+    const differ = new JournalDiffer();
+    for (const item of origin) differ.pushOrigin(item);
+    for (const item of replay) differ.pushReplay(item);
+    expect(differ.finish()).toEqual([
+      { code: "missing_in_replay", detail: "message has no counterpart in the replay", path: "", origin: { line: 11, index: 0 } },
+      { code: "extra_in_replay", detail: "reasoning has no counterpart in the origin", path: "", replay: { line: 30000, index: 0 } },
+    ]);
+    expect(differ.notes).toEqual([]);
+  }, 60_000);
+});
+
+describe("values nested 100,000 deep", () => {
+  const deepText = "[".repeat(100_000) + "]".repeat(100_000);
+  const deepValue = JSON.parse('{"a":'.repeat(100_000) + "1" + "}".repeat(100_000)) as unknown;
+
+  test("the same deep arguments are no difference, as text or as a value", () => {
+    expect(diffJournals([at("1.0", "responses", { ...salesCall, arguments: deepText })], [at("1.0", "responses", { ...salesCall, arguments: deepText })])).toEqual([]);
+    expect(diffJournals([at("1.0", "responses", { ...salesCall, arguments: deepValue })], [at("1.0", "responses", { ...salesCall, arguments: deepValue })])).toEqual([]);
+  });
+
+  test("deep arguments that differ are a difference, shown in part", () => {
+    const [difference] = diffJournals([at("1.0", "responses", { ...salesCall, arguments: deepText })], [at("1.0", "responses", { ...salesCall, arguments: deepValue })]);
+    expect(difference).toEqual({
+      code: "arguments_changed",
+      detail: `arguments "${"[".repeat(79)}… in the origin, ${'{"a":'.repeat(16)}… in the replay`,
+      path: "/arguments",
+      origin: { line: 1, index: 0 },
+      replay: { line: 1, index: 0 },
+    });
+  });
+
+  test("a deep field of an item lines it up by what it says, like any other", () => {
+    const deepItem = { type: "message", role: "user", content: "hi", metadata: deepValue };
+    expect(diffJournals([at("1.0", "chat", question), at("2.0", "chat", deepItem)], [at("1.0", "chat", deepItem)])).toEqual([
+      { code: "missing_in_replay", detail: "message has no counterpart in the replay", path: "", origin: { line: 1, index: 0 } },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 // `orbridge diff ORIGIN REPLAY`: the last look before sending.
-import { diffJournalsAsync, type Difference } from "../diff.js";
+import { JournalDiffer, type Difference, type DiffNote, type ItemPlace } from "../diff.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { normalizeJournal } from "../journal/normalize.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -9,15 +9,22 @@ import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 
 const help = `Usage: orbridge diff ORIGIN REPLAY [--format text|json]
 
-Lines up the items of two journals (by call_id, then by position) and reports
-what would make the replay differ from what the origin provider answered:
+Lines up the items of two journals and reports what would make the replay
+differ from what the origin provider answered:
   type_changed       the item type differs (a function_call that became an
                      extension such as "openai:function_call" is never a call)
   call_id_mismatch   the call_ids differ
   name_changed       the function names differ
-  arguments_changed  the arguments differ, byte for byte
+  arguments_changed  the arguments differ as JSON values (spacing and member
+                     order are no difference; a member named twice, text that
+                     is not JSON and numbers written otherwise are compared as
+                     written)
   missing_in_replay  an origin item with no counterpart
   extra_in_replay    a replay item with no counterpart
+Items are lined up by call_id, then by item id, then, between those, items
+that say the same and items of the same type, in order: an item dropped or
+added is one difference, not a shift of every pair after it. A stretch too
+large to line up that way is lined up by position, and a note on stderr says so.
 Both journals are normalized first, so either may be in either envelope.
 
 Options:
@@ -40,14 +47,25 @@ export const diffCommand: Command = {
     const [origin, replay] = await checkInputs(args.operands);
     const format = stringOption(args, "format") ?? "text";
     const errors = { count: 0 };
-    const differences = await diffJournalsAsync(itemsOf(origin, io, errors), itemsOf(replay, io, errors));
+    const differ = new JournalDiffer();
+    await Promise.all([
+      feed(itemsOf(origin, io, errors), (item) => differ.pushOrigin(item)),
+      feed(itemsOf(replay, io, errors), (item) => differ.pushReplay(item)),
+    ]);
+    const differences = differ.finish();
     for (const difference of differences) {
       await write(io.stdout, format === "json" ? JSON.stringify(difference) + "\n" : textLine(difference));
     }
-    await write(io.stderr, `${differences.length} differences${errors.count > 0 ? `; ${errors.count} lines could not be read` : ""}\n`);
+    for (const note of differ.notes) await write(io.stderr, noteLine(note));
+    const notes = differ.notes.length > 0 ? `; ${differ.notes.length} stretches lined up by position` : "";
+    await write(io.stderr, `${differences.length} differences${notes}${errors.count > 0 ? `; ${errors.count} lines could not be read` : ""}\n`);
     return (differences.length > 0 || errors.count > 0 ? 1 : 0) as ExitCode;
   },
 };
+
+async function feed(items: AsyncIterable<JournalItem>, push: (item: JournalItem) => void): Promise<void> {
+  for await (const item of items) push(item);
+}
 
 async function* itemsOf(source: string, io: CommandIO, errors: { count: number }): AsyncGenerator<JournalItem> {
   for await (const record of normalizeJournal(inputLines([source], io))) {
@@ -61,6 +79,13 @@ async function* itemsOf(source: string, io: CommandIO, errors: { count: number }
 }
 
 function textLine(difference: Difference): string {
-  const place = (side: Difference["origin"]) => (side ? `line ${side.line}${side.index > 0 ? `.${side.index}` : ""}` : "-");
-  return `${difference.code}  origin ${place(difference.origin)}  replay ${place(difference.replay)}  ${difference.detail}\n`;
+  return `${difference.code}  origin ${placeText(difference.origin)}  replay ${placeText(difference.replay)}  ${difference.detail}\n`;
+}
+
+function noteLine(note: DiffNote): string {
+  return `orbridge diff: note: from origin ${placeText(note.origin)} and replay ${placeText(note.replay)}: ${note.detail}\n`;
+}
+
+function placeText(place: ItemPlace | undefined): string {
+  return place ? `line ${place.line}${place.index > 0 ? `.${place.index}` : ""}` : "-";
 }
