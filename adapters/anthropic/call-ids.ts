@@ -55,6 +55,11 @@ export class CallIds {
     return { id: rewrite, rewritten: true };
   }
 
+  /** Every rewrite made so far, from the id of the items to Anthropic's: what undoes them. */
+  rewritten(): ReadonlyMap<string, string> {
+    return this.rewrites;
+  }
+
   /** The id given to the next call that has none; the call then waits for its output. */
   synthesize(name: unknown, args: unknown): string {
     this.synthesized += 1;

@@ -348,6 +348,7 @@ describe("itemsToMessages, call ids", () => {
     const first = itemsToMessages({ items: items([call("a|b")]), callIds: ids });
     const second = itemsToMessages({ items: items([output("a|b")]), callIds: ids });
     expect((first.value.messages[0].content as Array<{ id: string }>)[0].id).toBe((second.value.messages[0].content as Array<{ tool_use_id: string }>)[0].tool_use_id);
+    expect(ids.rewritten()).toEqual(new Map([["a|b", `a_b_${hex("a|b")}`]]));
   });
 
   test("a call without call_id gets a synthesized id, which the output without call_id that follows answers", () => {

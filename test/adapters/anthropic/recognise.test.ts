@@ -57,6 +57,26 @@ describe("records of other envelopes", () => {
   });
 });
 
+describe("the Anthropic golden cases", () => {
+  const cases = readdirSync(join(GOLDEN, "anthropic"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(GOLDEN, "anthropic", entry.name));
+  const read = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
+
+  test("every request body and response is claimed as what it is", () => {
+    const records = cases.filter((dir) => readdirSync(dir).includes("anthropic.json")).map((dir) => [dir.slice(GOLDEN.length), read(dir, "anthropic.json")] as const);
+    const wrong = records.flatMap(([label, record]) => {
+      const expected = record.type === "message" ? ["isAnthropicResponse"] : "model" in record ? ["isAnthropicRequestBody"] : [];
+      return expected.length > 0 && JSON.stringify(claimed(record)) !== JSON.stringify(expected) ? [`${label}: ${claimed(record).join(", ") || "nothing"}`] : [];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  test("every event of a JSON-lines stream is claimed as an event", () => {
+    const lines = cases.filter((dir) => readdirSync(dir).includes("events.jsonl")).flatMap((dir) => readFileSync(join(dir, "events.jsonl"), "utf8").split("\n").filter(Boolean));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.map((line) => claimed(JSON.parse(line))).filter((names) => names.join() !== "isAnthropicStreamEvent")).toEqual([]);
+  });
+});
+
 describe("isAnthropicMessage", () => {
   test("claims a message holding a tool_use, tool_result, thinking or image block", () => {
     expect(isAnthropicMessage({ role: "assistant", content: [{ type: "text", text: "Hi" }, { type: "tool_use", id: "toolu_01", name: "f", input: {} }] })).toBe(true);
