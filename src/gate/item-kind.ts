@@ -2,6 +2,24 @@
 // toward a target see it: its kind, its fields, whether its id is one a provider
 // could have given it, and how a finding names it.
 import { describeValue } from "../models/json-value.js";
+import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
+
+/**
+ * The item types the Open Responses spec defines (the `type` of each item in its
+ * `ItemParam` and `ItemField` unions), spelled exactly.
+ */
+export const SPEC_ITEM_TYPES: ReadonlySet<string> = new Set(["message", "function_call", "function_call_output", "reasoning", "item_reference", "compaction"]);
+
+/**
+ * Whether a type without a colon is one the gate can name: the spec's, or a
+ * provider's that normalization gives the origin's slug (`web_search_call`).
+ * Anything else (`Function_Call`, `function_call ` or `function_call\u200b`,
+ * `openai\uff1ashell_call`) is a type no one defined, which a replayer that trims,
+ * folds case or normalizes Unicode could turn into a call.
+ */
+export function isKnownBareType(type: string): boolean {
+  return SPEC_ITEM_TYPES.has(type) || OPENAI_ITEM_TYPES.has(type);
+}
 
 /** What an item is, for the checks and the targets. */
 export type ItemKind =

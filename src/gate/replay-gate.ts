@@ -4,15 +4,23 @@
 //
 // | # | reason            | fails when                                              |
 // |---|-------------------|---------------------------------------------------------|
-// | 1 | namespaced        | `type` missing, not a string, or containing ":"          |
-// | 2 | not_function_call | `type` is another string than "function_call"            |
+// | 1 | namespaced        | `type` missing, not a string, containing ":", or a type  |
+// |   |                   |   neither the spec nor the provider slugs define         |
+// | 2 | not_function_call | `type` is another item type than "function_call"         |
 // | 3 | status            | `status` is not exactly "completed" (missing counts)     |
 // | 4 | arguments_type    | `arguments` is not a string                              |
-// | 5 | arguments_parse   | the string is not RFC 8259 JSON                          |
-// | 6 | arguments_schema  | the value fails the tool's JSON Schema                   |
+// | 5 | arguments_parse   | the string is not RFC 8259 JSON, or names a member twice |
+// |   |                   |   in one object                                          |
+// | 6 | arguments_schema  | the value fails the tool's JSON Schema, or the schema    |
+// |   |                   |   judges numbers and one is written past what a double   |
+// |   |                   |   holds (exact-arguments.ts)                             |
 // |   | unknown_tool      | in place of 6 when no schema is known for the name       |
 // | 7 | ok                |                                                         |
+import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { describeValue as describe } from "../models/json-value.js";
+import { quoteVisible } from "../models/quote-visible.js";
+import { constrainsNumbers, inexactNumber } from "./exact-arguments.js";
+import { isKnownBareType } from "./item-kind.js";
 import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
 
 export const GATE_REASONS = [
@@ -64,6 +72,9 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     if (type.includes(":")) {
       return { reason: "namespaced", detail: `"${type}" is an extension item, never a portable call`, path: "/type" };
     }
+    if (!isKnownBareType(type)) {
+      return { reason: "namespaced", detail: `${quoteVisible(type)} is not a type the Open Responses spec defines, nor a provider type with a slug; it is never a portable call`, path: "/type" };
+    }
     step = "not_function_call";
     if (type !== "function_call") return { reason: "not_function_call", detail: `"${type}" is not a function_call`, path: "/type" };
 
@@ -86,6 +97,8 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     } catch (error) {
       return { reason: "arguments_parse", detail: `arguments is not JSON: ${messageOf(error)}`, path: "/arguments" };
     }
+    const duplicate = duplicateName(args, value);
+    if (duplicate !== undefined) return { reason: "arguments_parse", detail: describeDuplicateName("arguments", duplicate), path: "/arguments" };
 
     step = "arguments_schema";
     if (schema === undefined) {
@@ -97,6 +110,11 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     if (!compiled.validate(value)) {
       return { reason: "arguments_schema", detail: describeSchemaErrors(compiled.validate.errors), path: "/arguments" };
     }
+    // The schema judged doubles; only a number the double stands for was judged as written.
+    const inexact = constrainsNumbers(schema) ? inexactNumber(args) : undefined;
+    if (inexact !== undefined) {
+      return { reason: "arguments_schema", detail: `arguments${inexact.path} is ${describeLiteral(inexact.literal)}, which cannot be held exactly by a double; the gate does not compare it`, path: "/arguments" };
+    }
     return { reason: "ok", detail: "completed call with arguments valid for its schema" };
   } catch (error) {
     // Fail closed: whatever went wrong, the step that was running blocks the call.
@@ -105,6 +123,10 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const reason = step === "not_function_call" ? "namespaced" : step;
     return { reason, detail: `the gate could not finish the ${reason} check: ${messageOf(error)}` };
   }
+}
+
+function describeLiteral(literal: string): string {
+  return literal.length > 40 ? `${literal.slice(0, 40)}…` : literal;
 }
 
 type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown> };

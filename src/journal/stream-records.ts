@@ -27,6 +27,7 @@ import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ambiguity, continuesResponsesStream, detectRecord, type RecordKind } from "./detect.js";
+import { parseRecord } from "./parse-record.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser } from "./sse.js";
@@ -101,13 +102,12 @@ export class StreamRecords {
       this.sse = undefined;
     }
     if (isBlank(text)) return out;
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch (error) {
-      out.push(this.unreadable(line.line, `line is not JSON: ${(error as Error).message}`));
+    const parsed = parseRecord(text, "line");
+    if (!parsed.ok) {
+      out.push(this.unreadable(line.line, parsed.detail));
       return out;
     }
+    const record = parsed.value;
     if (out.length === 0) return this.pushRecord(record, line.line);
     out.push(...this.pushRecord(record, line.line));
     return out;
@@ -144,13 +144,9 @@ export class StreamRecords {
   private pushSseData(data: string, line: number): JournalRecord[] {
     // `[DONE]` is framing, not a record: it ends the Chat stream.
     if (data === "[DONE]") return this.stream?.envelope === "chat" ? this.endStream() : [];
-    let record: unknown;
-    try {
-      record = JSON.parse(data);
-    } catch (error) {
-      return [this.unreadable(line, `SSE data is not JSON: ${(error as Error).message}`)];
-    }
-    return this.pushRecord(record, line);
+    const parsed = parseRecord(data, "SSE data");
+    if (!parsed.ok) return [this.unreadable(line, parsed.detail)];
+    return this.pushRecord(parsed.value, line);
   }
 
   private unreadable(line: number, detail: string): JournalRecord {

@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { readFileSync } from "node:fs";
+import { isKnownBareType, SPEC_ITEM_TYPES } from "../../src/gate/item-kind.js";
 import { replayGate, isBlocked, type GateReason } from "../../src/gate/replay-gate.js";
 import { SchemaCache } from "../../src/gate/schema.js";
+import { OPENAI_ITEM_TYPES } from "../../src/models/provider-item-types.js";
 
 const salesSchema = {
   type: "object",
@@ -206,5 +209,100 @@ describe("the order of the checks (property)", () => {
         expect(["namespaced", "not_function_call", "status", "arguments_type", "arguments_parse", "arguments_schema", "ok"]).toContain(replayGate(value, salesSchema).reason);
       }),
     );
+  });
+});
+
+describe("a type the spec does not define", () => {
+  const unknownDetail = (quoted: string) => `${quoted} is not a type the Open Responses spec defines, nor a provider type with a slug; it is never a portable call`;
+  test.each([
+    ["a fullwidth colon", "openai\uff1ashell_call", '"openai\\uff1ashell_call"'],
+    ["a zero-width space", "function_call\u200b", '"function_call\\u200b"'],
+    ["another case", "Function_Call", '"Function_Call"'],
+    ["a trailing space", "function_call ", '"function_call "'],
+    ["a no-break space", "function_call\u00a0", '"function_call\\u00a0"'],
+    ["a leading tab", "\tmessage", '"\\tmessage"'],
+    ["an empty string", "", '""'],
+    ["a made-up type", "tool_call", '"tool_call"'],
+  ])("%s is namespaced, named with its invisible characters shown", (_label, type, quoted) => {
+    const verdict = replayGate({ ...okCall, type }, salesSchema);
+    expect(verdict).toEqual({ reason: "namespaced", detail: unknownDetail(quoted), path: "/type" });
+    expect(isBlocked(verdict)).toBe(true);
+  });
+
+  test("a long type is cut in the detail", () => {
+    expect(replayGate({ ...okCall, type: "x".repeat(100) }, salesSchema).detail).toBe(unknownDetail(`"${"x".repeat(60)}"…`));
+  });
+
+  test.each([...SPEC_ITEM_TYPES].filter((type) => type !== "function_call"))("the spec's %s is not a function_call, and not blocked", (type) => {
+    const verdict = replayGate({ type }, salesSchema);
+    expect(verdict).toEqual({ reason: "not_function_call", detail: `"${type}" is not a function_call`, path: "/type" });
+    expect(isBlocked(verdict)).toBe(false);
+  });
+
+  test.each([...OPENAI_ITEM_TYPES])("OpenAI's unprefixed %s, which normalization gives its slug, is not a function_call", (type) => {
+    expect(replayGate({ type, status: "completed" }, salesSchema).reason).toBe("not_function_call");
+  });
+
+  test("the spec's item types are the types of the items in its ItemParam and ItemField unions", () => {
+    type Schemas = Record<string, { oneOf?: Array<{ $ref: string }>; properties?: { type?: { enum?: string[]; anyOf?: Array<{ enum?: string[] }> } } }>;
+    const schemas = (JSON.parse(readFileSync("src/models/spec/open-responses.components.json", "utf8")) as { components: { schemas: Schemas } }).components.schemas;
+    const types = new Set<string>();
+    for (const union of ["ItemParam", "ItemField"]) {
+      for (const { $ref } of schemas[union].oneOf!) {
+        const type = schemas[$ref.split("/").pop()!].properties!.type!;
+        for (const value of type.enum ?? type.anyOf!.flatMap((choice) => choice.enum ?? [])) types.add(value);
+      }
+    }
+    expect([...SPEC_ITEM_TYPES].sort()).toEqual([...types].sort());
+  });
+
+  test("known bare types are the spec's and OpenAI's, spelled exactly", () => {
+    expect(isKnownBareType("function_call")).toBe(true);
+    expect(isKnownBareType("web_search_call")).toBe(true);
+    expect(isKnownBareType("FUNCTION_CALL")).toBe(false);
+    expect(isKnownBareType("function_call\u200b")).toBe(false);
+  });
+});
+
+describe("a member named twice in the arguments", () => {
+  const args = (text: string) => replayGate({ ...okCall, arguments: text }, true);
+  const twice = (name: string, path: string) => ({
+    reason: "arguments_parse",
+    detail: `arguments has the name ${name} twice in one object, at ${path}; JSON.parse keeps the last value, other readers keep the first`,
+    path: "/arguments",
+  });
+
+  test("blocks the value JSON.parse kept, which the schema passes", () => {
+    expect(replayGate({ ...okCall, arguments: '{"region":"global","region":"apac"}' }, salesSchema)).toEqual(twice('"region"', '"/region"'));
+  });
+  test("blocks the other order too", () => {
+    expect(replayGate({ ...okCall, arguments: '{"region":"apac","region":"global"}' }, salesSchema)).toEqual(twice('"region"', '"/region"'));
+  });
+  test("is found deep inside, with its JSON Pointer", () => {
+    expect(args('{"orders":[{"id":1},{"id":2,"ship":{"to":"a","to":"b"}}]}')).toEqual(twice('"to"', '"/orders/1/ship/to"'));
+  });
+  test("is one name however it is escaped", () => {
+    expect(args('{"a":1,"\\u0061":2}')).toEqual(twice('"a"', '"/a"'));
+    expect(args('{"a/b~":1,"a\\/b~":2}')).toEqual(twice('"a/b~"', '"/a~1b~0"'));
+  });
+  test("__proto__, which JSON.parse makes an own key, counts as a name", () => {
+    expect(args('{"__proto__":{"admin":true},"__proto__":{}}')).toEqual(twice('"__proto__"', '"/__proto__"'));
+    expect(args('{"__proto__":{"admin":true}}').reason).toBe("ok");
+  });
+  test("a name whose characters do not show is written with escapes", () => {
+    expect(args('{"a\u200b":1,"a\u200b":2}')).toEqual(twice('"a\\u200b"', '"/a\\u200b"'));
+  });
+  test("the same name in two objects, and names or quotes inside strings, are not twice", () => {
+    expect(args('{"a":{"x":1},"b":{"x":2},"c":[{"x":3},{"x":4}]}').reason).toBe("ok");
+    expect(args('{"a":"\\"a\\":1","b":"a:","c":"\\\\"}').reason).toBe("ok");
+  });
+  test("comes before the unknown tool: the call is unreadable before it is unknown", () => {
+    expect(replayGate({ ...okCall, arguments: '{"a":1,"a":1}' }, undefined).reason).toBe("arguments_parse");
+  });
+  test("is found 100,000 levels deep without running out of stack", () => {
+    const deep = '{"a":'.repeat(100_000) + '{"z":1,"z":2}' + "}".repeat(100_000);
+    const verdict = args(deep);
+    expect(verdict.reason).toBe("arguments_parse");
+    expect(verdict.detail).toMatch(/^arguments has the name "z" twice in one object, at "(\/a){100}/);
   });
 });

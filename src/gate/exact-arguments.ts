@@ -1,0 +1,128 @@
+// Number literals in a call's arguments that the gate cannot compare. JSON.parse
+// reads every number as a double, and the tool schema is checked on the double;
+// a tool that reads the text exactly (Python's json.loads for integers, a
+// decimal type) may see another value: `9007199254740993` reads as
+// 9007199254740992 and passes `maximum: 9007199254740992`, `1.0000000000000000001`
+// reads as 1 and passes `type: integer`.
+//
+// A literal is compared as a double only when the double stands for it:
+// - its value is the shortest decimal that reads back as the same double (what
+//   Number#toString writes), so `0.1`, `2.50` and `1e300` stand, while
+//   `0.30000000000000001` (read as 0.3) and `1e-400` (read as 0) do not;
+// - and the double is a finite number within ±(2^53 − 1). Past it every double
+//   also reads for the whole numbers around it, and so does a schema bound
+//   written there: `maximum: 9223372036854775807` reads as 2^63, which
+//   `9223372036854775808` then meets.
+// A double compares with a double in the same order as the shortest decimals
+// they read back as, and a whole double within ±(2^53 − 1) is one whole number,
+// so for the literals that stand, the comparison on doubles is the exact one.
+//
+// A literal written with at most 15 digits and no exponent always stands (15
+// significant digits survive a double, and it is below 10^15), so the text is
+// walked only when it holds a run of 16 digits, a decimal point between them or
+// not, or a digit followed by an exponent mark.
+import type { ToolSchema } from "./schema.js";
+import { pointerToken } from "../models/json-pointer.js";
+import { scanJson } from "../models/json-scan.js";
+
+export interface InexactNumber {
+  /** The literal as written. */
+  literal: string;
+  /** JSON Pointer into the arguments. */
+  path: string;
+}
+
+const MAY_HOLD_INEXACT = /[0-9](?:\.?[0-9]){15}|[0-9][eE]/;
+
+/** The first number literal of `text` (JSON the gate has parsed) that a double does not stand for. */
+export function inexactNumber(text: string): InexactNumber | undefined {
+  if (!MAY_HOLD_INEXACT.test(text)) return undefined;
+  let found: InexactNumber | undefined;
+  scanJson(text, {
+    number: (literal, path) => {
+      if (standsAsDouble(literal)) return false;
+      found = { literal, path: path.map((token) => "/" + pointerToken(token)).join("") };
+      return true;
+    },
+  });
+  return found;
+}
+
+/** Whether a JSON number literal is one its double stands for (see the top of this file). */
+export function standsAsDouble(literal: string): boolean {
+  const double = Number(literal);
+  if (!Number.isFinite(double) || Math.abs(double) > Number.MAX_SAFE_INTEGER) return false;
+  return decimalValue(literal) === decimalValue(String(double));
+}
+
+const DECIMAL = /^(-?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/;
+
+/** A decimal number written one way per value: sign, significant digits, exponent. */
+function decimalValue(text: string): string | undefined {
+  const parts = DECIMAL.exec(text);
+  if (parts === null) return undefined;
+  const [, sign, whole, fraction = "", exponent = "0"] = parts;
+  let digits = (whole + fraction).replace(/^0+/, "");
+  if (digits === "") return "0";
+  let power = Number(exponent) - fraction.length;
+  const trimmed = digits.replace(/0+$/, "");
+  power += digits.length - trimmed.length;
+  digits = trimmed;
+  return `${sign}${digits}e${power}`;
+}
+
+/** Keywords whose answer on a double can differ from their answer on the number written. */
+const NUMBER_KEYWORDS = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"] as const;
+/** Formats of ajv-formats that check a number is whole. */
+const WHOLE_NUMBER_FORMATS = new Set(["int32", "int64"]);
+
+const constrainsNumbersOf = new WeakMap<object, boolean>();
+
+/**
+ * Whether the schema could judge a number by its value anywhere: a bound,
+ * `multipleOf`, `integer` among the types, a `const` or `enum` holding a number,
+ * `uniqueItems`, a whole-number format. Every object in the schema is read as if
+ * it were a subschema, so a property named `maximum` counts too: more calls are
+ * blocked, none passed.
+ */
+export function constrainsNumbers(schema: ToolSchema): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  let answer = constrainsNumbersOf.get(schema);
+  if (answer === undefined) {
+    answer = findsNumberConstraint(schema);
+    constrainsNumbersOf.set(schema, answer);
+  }
+  return answer;
+}
+
+function findsNumberConstraint(schema: object): boolean {
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== "object") continue;
+    if (Array.isArray(next)) {
+      for (const element of next) pending.push(element);
+      continue;
+    }
+    const fields = next as Record<string, unknown>;
+    for (const keyword of NUMBER_KEYWORDS) if (Object.hasOwn(fields, keyword)) return true;
+    if (Object.hasOwn(fields, "uniqueItems") && fields.uniqueItems !== false) return true;
+    if (Object.hasOwn(fields, "type") && (fields.type === "integer" || (Array.isArray(fields.type) && fields.type.includes("integer")))) return true;
+    if (Object.hasOwn(fields, "format") && typeof fields.format === "string" && WHOLE_NUMBER_FORMATS.has(fields.format)) return true;
+    if (Object.hasOwn(fields, "const") && holdsNumber(fields.const)) return true;
+    if (Object.hasOwn(fields, "enum") && holdsNumber(fields.enum)) return true;
+    for (const key in fields) if (Object.hasOwn(fields, key)) pending.push(fields[key]);
+  }
+  return false;
+}
+
+function holdsNumber(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "number") return true;
+    if (next === null || typeof next !== "object") continue;
+    for (const child of Array.isArray(next) ? next : Object.values(next)) pending.push(child);
+  }
+  return false;
+}

@@ -1,0 +1,93 @@
+// A member name given twice in one object: `{"region":"global","region":"apac"}`.
+// JSON.parse keeps the last value, other readers keep the first or refuse, so the
+// gate would judge one value and a tool could act on another. Both the lines of
+// a journal and a call's arguments are checked.
+//
+// Every line pays for the check, so it is done in two steps. JSON.parse gives an
+// object one own key per distinct name (`__proto__` included), while the text
+// holds one member per name written: the two counts, summed over the whole
+// value, are equal exactly when no object names a member twice. A string token
+// followed by a colon is a member name and nothing else, so one regular
+// expression that steps over every string token counts the members, quotes and
+// escapes inside strings included. Only when the counts differ does a precise
+// walk (json-scan) find the first name given twice, decoded (`"a"` and
+// `"\u0061"` are one name), and where it sits.
+import { pointerToken } from "./json-pointer.js";
+import { scanJson } from "./json-scan.js";
+import { quoteVisible } from "./quote-visible.js";
+
+export interface DuplicateName {
+  name: string;
+  /** JSON Pointer to the member named the second time. */
+  path: string;
+}
+
+// Each match is one whole string token, and the colon after it when it is a name.
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(?:[ \t\n\r]*:)?/g;
+
+/**
+ * The first name given twice in one object of `text`, which JSON.parse read as
+ * `value`; `undefined` when every object names each member once. Throws when the
+ * counts differ and no name is found twice, so that a caller blocks rather than
+ * trusts a value the check could not explain.
+ */
+export function duplicateName(text: string, value: unknown): DuplicateName | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const written = membersWritten(text);
+  if (written === 0 || written === membersParsed(value)) return undefined;
+  const found = firstDuplicate(text);
+  if (found === undefined && written !== undefined) throw new Error("the text names more object members than the parsed value holds, and no name is given twice");
+  return found;
+}
+
+/** The sentence that reports a duplicate name: `what` is the text's subject ("line", "arguments"). */
+export function describeDuplicateName(what: string, duplicate: DuplicateName): string {
+  return `${what} has the name ${quoteVisible(duplicate.name)} twice in one object, at ${quoteVisible(duplicate.path, 200)}; JSON.parse keeps the last value, other readers keep the first`;
+}
+
+/** Members written in the text, or `undefined` when the expression could not finish: the precise walk then decides alone. */
+function membersWritten(text: string): number | undefined {
+  let members = 0;
+  STRING_TOKEN.lastIndex = 0;
+  try {
+    while (STRING_TOKEN.test(text)) if (text.charCodeAt(STRING_TOKEN.lastIndex - 1) === 0x3a) members += 1;
+  } catch {
+    // A string of millions of escapes can exhaust the expression's backtracking stack.
+    STRING_TOKEN.lastIndex = 0;
+    return undefined;
+  }
+  return members;
+}
+
+/** Own keys of every object in the parsed value. */
+function membersParsed(value: object): number {
+  let members = 0;
+  const pending: object[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    if (!Array.isArray(next)) members += children.length;
+    for (const child of children) if (child !== null && typeof child === "object") pending.push(child);
+  }
+  return members;
+}
+
+function firstDuplicate(text: string): DuplicateName | undefined {
+  // The names met so far in each open object; `undefined` for an array.
+  const open: Array<Set<string> | undefined> = [];
+  let found: DuplicateName | undefined;
+  scanJson(text, {
+    enter: (isObject) => void open.push(isObject ? new Set() : undefined),
+    leave: () => void open.pop(),
+    name: (name, path) => {
+      const names = open[open.length - 1]!;
+      if (!names.has(name)) {
+        names.add(name);
+        return false;
+      }
+      found = { name, path: path.map((token) => "/" + pointerToken(token)).join("") };
+      return true;
+    },
+  });
+  return found;
+}
