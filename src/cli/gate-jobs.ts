@@ -264,9 +264,24 @@ function ownBytes(bytes: Buffer): Uint8Array {
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
+/**
+ * The worker's stack, in MB: as deep as this thread's, so that a value nested
+ * deep enough to run a recursion of the normalizer out of stack (JSON.stringify
+ * of an item, for one) does so in the worker as it does here, and a line gets the
+ * same record either way. A worker has 4 MB by default, four times as deep.
+ * V8 lets this thread use `--stack-size` KB (984 unless given); Node keeps 192 KB
+ * of a worker's stack in reserve.
+ */
+const WORKER_STACK_MB = (stackSizeKb() + 192) / 1024;
+
+function stackSizeKb(): number {
+  const given = process.execArgv.map((arg) => /^--stack[-_]size=(\d+)$/.exec(arg)).find((match) => match !== null);
+  return given ? Number(given[1]) : 984;
+}
+
 function startWorker(options: GateWorkerOptions, module: URL | undefined): Worker {
   const here = import.meta.url;
-  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, stackSizeMb: WORKER_STACK_MB };
   if (module !== undefined || !here.endsWith(".ts")) return new Worker(module ?? new URL("./gate-worker.js", here), { workerData: options, resourceLimits });
   // Run from the TypeScript sources (tests, tsx): the worker loads them through tsx too.
   const entry = new URL("./gate-worker.ts", here).href;

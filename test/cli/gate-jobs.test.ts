@@ -212,6 +212,19 @@ describe("values nested deeper than a thread's serializer takes", () => {
       expect(run.counts).toEqual({ lines: 2, items: 2, errors: 0, blocked: 2 });
     }, 60_000);
   }
+  // Between about 4,100 and 16,500 levels JSON.stringify writes an item in a
+  // worker's default stack but not in the main thread's: a request that replays
+  // such an item was taken for new in one thread and for a repeat in two.
+  for (const depth of [4_100, 8_000]) {
+    test(`${depth} deep in the history a request replays: the same records`, async () => {
+      const message = `{"type":"message","role":"user","content":[{"type":"input_text","text":"hi","extra":${deepObject(depth)}}]}`;
+      const run = await expectSameBothWays(
+        jsonl(`{"model":"m","input":[${message}]}`, `{"model":"m","input":[${message},{"type":"message","role":"user","content":"next"}]}`, call("call_1", '{"region":"apac"}')),
+        { schema: salesSchema },
+      );
+      expect(run.counts.lines).toBe(3);
+    }, 60_000);
+  }
   test("6000 deep, with one schema for every call", async () => {
     await expectSameBothWays(deepLines(6_000), { schema: salesSchema });
   }, 60_000);
