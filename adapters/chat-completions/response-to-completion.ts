@@ -22,7 +22,8 @@
 // | status incomplete, reason            | finish_reason length (max_output_tokens) or          |
 // |                                      |   content_filter; another reason: length, with a loss |
 // | other status (failed, in_progress…)  | finish_reason null: loss                             |
-// | usage                                | usage with prompt/completion_tokens_details          |
+// | usage                                | usage; prompt/completion_tokens_details only where   |
+// |                                      |   the response gives them                            |
 // | service_tier                         | service_tier                                         |
 // | fields a completion cannot hold      | loss unsupported_field, unless they hold the neutral |
 // |   (tools, temperature, reasoning…)   |   value the way in writes (RESPONSE_NEUTRALS)         |
@@ -242,13 +243,13 @@ function chatUsage(usage: NonNullable<ResponseResource["usage"]>, losses: Loss[]
   losses.push(...extraKeyLosses(usage, known, "/usage", "Chat Completions"));
   losses.push(...extraKeyLosses(usage.input_tokens_details ?? {}, new Set(["cached_tokens"]), "/usage/input_tokens_details", "Chat Completions"));
   losses.push(...extraKeyLosses(usage.output_tokens_details ?? {}, new Set(["reasoning_tokens"]), "/usage/output_tokens_details", "Chat Completions"));
-  return {
-    prompt_tokens: usage.input_tokens,
-    completion_tokens: usage.output_tokens,
-    total_tokens: usage.total_tokens,
-    prompt_tokens_details: { cached_tokens: usage.input_tokens_details?.cached_tokens ?? 0 },
-    completion_tokens_details: { reasoning_tokens: usage.output_tokens_details?.reasoning_tokens ?? 0 },
-  };
+  // Details the usage does not give are left out, not written as zeros it never said.
+  const chat: Record<string, unknown> = { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.total_tokens };
+  const cached = usage.input_tokens_details?.cached_tokens;
+  const reasoning = usage.output_tokens_details?.reasoning_tokens;
+  if (cached !== undefined) chat.prompt_tokens_details = { cached_tokens: cached };
+  if (reasoning !== undefined) chat.completion_tokens_details = { reasoning_tokens: reasoning };
+  return chat;
 }
 
 function notNeutral(field: string, neutral: unknown): string {

@@ -44,7 +44,10 @@ Options:
                    report a line longer than N bytes as an error record, without
                    reading it into memory, and go on with the next line
   --out FILE       write the items to FILE, atomically (all or nothing)
-  --report FILE    write every loss and error as JSONL: {line, path, code, detail}
+  --report FILE    write every loss and error as JSONL: {line, path, code, detail};
+                   the fields of a record that no item holds (a request's model
+                   and tools, a completion's usage, a response's id...) are
+                   there too, code left_behind, and counted apart on stderr
   --keep-repeats   emit the items a request repeats from earlier records too
   -h, --help       show this help
 
@@ -88,7 +91,7 @@ export const normalizeCommand: Command = {
     }
     const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target, { reasoningField }) : undefined;
     const progress = progressFor(sources, io.stderr);
-    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, repeated: 0, changes: 0 };
+    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0 };
     const multiple = sources.length > 1;
 
     const emitItems = async (rewritten: Rewritten) => {
@@ -128,7 +131,9 @@ export const normalizeCommand: Command = {
         }
         counts.repeated += record.repeated;
         for (const loss of record.losses) {
-          counts.losses += 1;
+          // A record's own fields are not losses of a conversion: they are counted apart.
+          if (loss.code === "left_behind") counts.leftBehind += 1;
+          else counts.losses += 1;
           // A stream's loss names the line of the record it points into.
           await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
         }
@@ -155,9 +160,10 @@ export const normalizeCommand: Command = {
     });
     const repeated = counts.repeated > 0 ? `, ${counts.repeated} repeated items skipped` : "";
     const changes = rewriter ? `; ${counts.changes} changes for ${target}` : "";
+    const leftBehind = counts.leftBehind > 0 ? `, ${counts.leftBehind} record fields left behind` : "";
     await write(
       io.stderr,
-      `read ${counts.lines} lines, ${counts.records} records: ${counts.records - counts.errors} emitted (${counts.items} items${repeated}), ${counts.errors} reported; ${counts.losses} losses${changes}\n`,
+      `read ${counts.lines} lines, ${counts.records} records: ${counts.records - counts.errors} emitted (${counts.items} items${repeated}), ${counts.errors} reported; ${counts.losses} losses${leftBehind}${changes}\n`,
     );
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },

@@ -18,6 +18,9 @@
 // Lines become records, and streams whole responses, in StreamRecords: a stream
 // with a line that cannot be read gives no completed call.
 //
+// Each field of a record that no item holds (a request's `model` and `tools`, a
+// completion's `usage`, a response's `id`…) is reported `left_behind`.
+//
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
@@ -25,7 +28,7 @@ import { callCounts, callStatusOf, messagesToItems, type CallCounts } from "../.
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
-import { prefixLosses } from "../models/json-pointer.js";
+import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
 import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
@@ -208,7 +211,8 @@ export class JournalNormalizer {
     switch (kind) {
       case "chat_request": {
         const converted = messagesToItems({ messages: record.messages as ChatMessage[], callCounts: counts });
-        return parts("chat", converted.value, prefixLosses(`${at}/messages`, converted.losses), { request: record });
+        const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
+        return parts("chat", converted.value, losses, { request: record });
       }
       case "chat_completion": {
         const choices = Array.isArray(record.choices) ? record.choices : [];
@@ -218,12 +222,15 @@ export class JournalNormalizer {
         const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason, callCounts: counts });
         const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
         for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
+        // A call's status says how the choice finished; with no call, nothing does.
+        const choiceKept = converted.value.some((item) => item.type === "function_call") ? CHOICE_ITEM_FIELDS_WITH_CALLS : CHOICE_ITEM_FIELDS;
+        losses.push(...leftBehind(record, COMPLETION_ITEM_FIELDS, at, "the chat.completion"), ...leftBehind(choice, choiceKept, `${at}/choices/0`, "the choice"));
         const status = callStatusOf(finishReason);
         return parts("chat", converted.value, losses, { response: { id: stringOrUndefined(record.id), status } });
       }
       case "response": {
         const output = (record.output as unknown[]).map((item) => this.canonical(item as CanonicalItem));
-        return parts("responses", output, [], { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
+        return parts("responses", output, leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"), { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
       }
       case "responses_request": {
         const items: CanonicalItem[] = [];
@@ -235,6 +242,7 @@ export class JournalNormalizer {
         const input = record.input;
         if (typeof input === "string") items.push({ type: "message", role: "user", content: input });
         else if (Array.isArray(input)) for (const item of input) items.push(this.canonical(item as CanonicalItem));
+        losses.push(...leftBehind(record, BODY_ITEM_FIELDS, at, "the request body"));
         return parts("responses", items, losses, { request: record });
       }
       case "responses_item":
@@ -253,7 +261,8 @@ export class JournalNormalizer {
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts);
         if ("error" in requestParts) return requestParts;
         if ("error" in responseParts) return responseParts;
-        const combined = parts(requestParts.envelope, [...requestParts.items, ...responseParts.items], [...requestParts.losses, ...responseParts.losses], {
+        const exchangeLosses = [...requestParts.losses, ...responseParts.losses, ...leftBehind(record, EXCHANGE_ITEM_FIELDS, at, "the exchange")];
+        const combined = parts(requestParts.envelope, [...requestParts.items, ...responseParts.items], exchangeLosses, {
           request,
           response: responseParts.response,
         });
@@ -281,6 +290,31 @@ export class JournalNormalizer {
     if (typeof item.type !== "string" || !UNPREFIXED_PROVIDER_ITEM_TYPES.has(item.type)) return item;
     return { ...item, type: `${this.origin}:${item.type}` } as CanonicalItem;
   }
+}
+
+// The fields each kind of record gives its items from; `object` only says the
+// kind. Every other field is left behind, and reported as such.
+const REQUEST_ITEM_FIELDS = new Set(["messages"]);
+const COMPLETION_ITEM_FIELDS = new Set(["object", "choices"]);
+const CHOICE_ITEM_FIELDS = new Set(["index", "message"]);
+const CHOICE_ITEM_FIELDS_WITH_CALLS = new Set(["index", "message", "finish_reason"]);
+const RESPONSE_ITEM_FIELDS = new Set(["object", "output"]);
+const BODY_ITEM_FIELDS = new Set(["input", "instructions"]);
+const EXCHANGE_ITEM_FIELDS = new Set(["request", "response"]);
+
+/**
+ * A `left_behind` loss for each field of a record that no item holds: normalize
+ * writes items only. A field that holds nothing (null, [], {}) has nothing to leave.
+ */
+function leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
+  const losses: Loss[] = [];
+  for (const key in record) {
+    if (!Object.hasOwn(record, key) || kept.has(key)) continue;
+    const value = record[key];
+    if (value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) continue;
+    losses.push({ path: `${at}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of ${what} is in no item: normalize writes items only` });
+  }
+  return losses;
 }
 
 interface RecordParts {

@@ -24,6 +24,8 @@ export const LOSS_CODES = [
   "reordered",
   /** Written as the source holds it, though the target rejects it (`arguments` that are not a string…): never "fixed". */
   "target_rejects",
+  /** A field of a record that no item holds, which `normalize` leaves behind (a request's `model`, a completion's `usage`…). */
+  "left_behind",
 ] as const;
 
 export const lossSchema = z.object({

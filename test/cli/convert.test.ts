@@ -769,7 +769,7 @@ describe("orbridge convert --to chat: Open Responses event streams", () => {
       code: 1,
       stdout: "",
       stderr:
-        "orbridge convert: line 1: streaming events of no known type (2 records, lines 1-2) open no response (ignored, as the specification asks): nothing to convert\n" +
+        "orbridge convert: line 1: streaming events (2 records, lines 1-2) open no response: response.audio.delta (2 events, lines 1–2) is an event of no known type: ignored; its fields are not read: nothing to convert\n" +
         "read 2 lines: 0 records, 2 errors; 0 losses\n",
     });
   });

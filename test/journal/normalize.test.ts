@@ -63,7 +63,94 @@ describe("chat records", () => {
     const message = { role: "assistant", content: "One." };
     const completion = { id: "chatcmpl-n2", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message, finish_reason: "stop" }, { index: 1, message: { role: "assistant", content: "Two." }, finish_reason: "stop" }] };
     const [record] = await normalize([completion]);
-    expect(record.kind === "items" && record.losses).toEqual([{ path: "/choices/1", code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" }]);
+    expect(record.kind === "items" && record.losses.filter((loss) => loss.code !== "left_behind")).toEqual([
+      { path: "/choices/1", code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" },
+    ]);
+  });
+});
+
+describe("the fields of a record that no item holds are left behind, and said", () => {
+  const leftBehind = (path: string, what: string) => ({ path, code: "left_behind", detail: `${path.split("/").pop()} of ${what} is in no item: normalize writes items only` });
+  const lossesOf = async (record: unknown) => {
+    const [normalized] = await normalize([record]);
+    return normalized.kind === "items" ? normalized.losses : normalized;
+  };
+
+  test("a Chat request body: its model, settings and tools; nothing for null, [] or {}", async () => {
+    const request = { model: "gpt-4o", temperature: 0.2, messages: [{ role: "user", content: "Sales?" }], tools: [salesTool], tool_choice: "auto", stop: null, metadata: {}, functions: [] };
+    expect(await lossesOf(request)).toEqual([
+      leftBehind("/model", "the request body"),
+      leftBehind("/temperature", "the request body"),
+      leftBehind("/tools", "the request body"),
+      leftBehind("/tool_choice", "the request body"),
+    ]);
+  });
+
+  test("a chat.completion: its id, model and usage, and the finish_reason when no call's status carries it", async () => {
+    const completion = {
+      id: "chatcmpl-9x",
+      object: "chat.completion",
+      created: 1,
+      model: "gpt-4o",
+      choices: [{ index: 0, message: { role: "assistant", content: "Sales are up." }, logprobs: null, finish_reason: "stop" }],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    };
+    expect(await lossesOf(completion)).toEqual([
+      leftBehind("/id", "the chat.completion"),
+      leftBehind("/created", "the chat.completion"),
+      leftBehind("/model", "the chat.completion"),
+      leftBehind("/usage", "the chat.completion"),
+      leftBehind("/choices/0/finish_reason", "the choice"),
+    ]);
+  });
+
+  test("a completion whose call carries the finish_reason as its status leaves only the record's own fields", async () => {
+    const completion = { id: "chatcmpl-9y", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message: assistantWithCalls, finish_reason: "tool_calls" }] };
+    expect((await lossesOf(completion)) as unknown[]).toEqual([leftBehind("/id", "the chat.completion"), leftBehind("/created", "the chat.completion"), leftBehind("/model", "the chat.completion")]);
+  });
+
+  test("a response object: every field but its output", async () => {
+    const response = { id: "resp_1", object: "response", status: "completed", model: "gpt-5", temperature: 1, tools: [], output: [], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } };
+    expect(await lossesOf(response)).toEqual([
+      leftBehind("/id", "the response"),
+      leftBehind("/status", "the response"),
+      leftBehind("/model", "the response"),
+      leftBehind("/temperature", "the response"),
+      leftBehind("/usage", "the response"),
+    ]);
+  });
+
+  test("a logged exchange: its own fields, and those of its request and response at their paths", async () => {
+    const exchange = {
+      request: { model: "gpt-5", input: [{ type: "message", role: "user", content: "Sales?" }] },
+      response: { id: "resp_1", object: "response", status: "completed", output: [] },
+      latency_ms: 840,
+    };
+    expect(await lossesOf(exchange)).toEqual([
+      leftBehind("/request/model", "the request body"),
+      leftBehind("/response/id", "the response"),
+      leftBehind("/response/status", "the response"),
+      leftBehind("/latency_ms", "the exchange"),
+    ]);
+  });
+
+  test("loose messages and items leave nothing behind", async () => {
+    expect(await lossesOf({ type: "message", role: "user", content: "Sales?" })).toEqual([]);
+    expect(await lossesOf({ role: "user", content: "Sales?" })).toEqual([]);
+  });
+
+  test("orbridge normalize counts them apart from the losses on stderr, and writes them to the report", async () => {
+    const report = join(scratchFolder("normalize"), "report.jsonl");
+    const request = { model: "gpt-4o", messages: [{ role: "user", content: "Sales?", name: "ana" }] };
+    expect(await runOrbridge(["normalize", "--report", report], JSON.stringify(request) + "\n")).toEqual({
+      code: 0,
+      stdout: JSON.stringify({ type: "message", role: "user", content: "Sales?" }) + "\n",
+      stderr: "read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 1 losses, 1 record fields left behind\n",
+    });
+    expect(readFileSync(report, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual([
+      { line: 1, path: "/messages/0/name", code: "unsupported_field", detail: "a participant name has no place in an Open Responses message" },
+      { line: 1, ...leftBehind("/model", "the request body") },
+    ]);
   });
 });
 
@@ -84,7 +171,10 @@ describe("Open Responses records", () => {
     expect(record).toMatchObject({
       recordKind: "responses_request",
       envelope: "responses",
-      losses: [{ path: "/instructions", code: "form_changed", detail: "instructions written as a leading system message item" }],
+      losses: [
+        { path: "/instructions", code: "form_changed", detail: "instructions written as a leading system message item" },
+        { path: "/model", code: "left_behind", detail: "model of the request body is in no item: normalize writes items only" },
+      ],
     });
     expect(itemsOf([record])).toEqual([
       { type: "message", role: "system", content: "Be brief." },
@@ -446,8 +536,8 @@ describe("reasoning in Chat dialects", () => {
     const removed = await runOrbridge(["normalize", "--for", "chat-completions"], completion + "\n");
     expect([kept.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line).type), kept.stderr]).toEqual([
       ["reasoning", "function_call"],
-      "read 1 lines, 1 records: 1 emitted (2 items), 0 reported; 2 losses; 0 changes for chat-completions\n",
+      "read 1 lines, 1 records: 1 emitted (2 items), 0 reported; 2 losses, 5 record fields left behind; 0 changes for chat-completions\n",
     ]);
-    expect(removed.stderr).toBe("read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses; 1 changes for chat-completions\n");
+    expect(removed.stderr).toBe("read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses, 5 record fields left behind; 1 changes for chat-completions\n");
   });
 });

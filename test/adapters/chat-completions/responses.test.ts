@@ -304,6 +304,13 @@ describe("response object to chat.completion", () => {
     service_tier: "default",
   } as ResponseResource;
 
+  test("a usage without token details, and a response without service_tier, give a completion without them: nothing written that the response did not say", () => {
+    const response = { ...phaseResponse, output: [phaseResponse.output[1]], usage: { input_tokens: 12, output_tokens: 3, total_tokens: 15 } } as ResponseResource;
+    delete (response as Partial<ResponseResource>).service_tier;
+    const completion = responseToChatCompletion({ response }).value;
+    expect([completion.usage, "service_tier" in completion]).toEqual([{ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 }, false]);
+  });
+
   test("several assistant messages merge into the one message of a completion", () => {
     expect(responseToChatCompletion({ response: phaseResponse })).toEqual({
       value: {
