@@ -8,7 +8,7 @@
 // | user `message`                            | a user message; a string stays a string, parts become blocks (content-parts.ts) |
 // | assistant `message`                       | opens an assistant message, or joins the one a reasoning, call or server block opened; |
 // |                                           |   output_text -> text (`anthropic:citations` back as citations) |
-// | reasoning of provenance anthropic         | joins the assistant message: thinking {thinking: the summary text, signature} or |
+// | reasoning of provenance anthropic         | joins the assistant message (thinking-block.ts): thinking {thinking, signature} or |
 // |                                           |   redacted_thinking {data}, encrypted_content copied exactly     |
 // | reasoning of any other provenance         | loss: its encrypted_content is not Anthropic's                 |
 // | `function_call`                           | tool_use in the open assistant message: call_id -> id (call-ids.ts), |
@@ -34,13 +34,13 @@ import { CallIds, lacksId } from "./call-ids.js";
 import { blockOfPart } from "./content-parts.js";
 import { isPresent, isRecord, lossAt, ownExtensionType, restoreFields, TARGET, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import type { AnthropicConversation, AnthropicMessage } from "./models.js";
+import { thinkingBlock } from "./thinking-block.js";
 import { inputOfArguments } from "./tool-input.js";
 
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
 const TEXT_FIELDS = ["type", "text", "annotations", "logprobs"];
 const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status"];
 const OUTPUT_FIELDS = ["type", "id", "call_id", "output", "status"];
-const REASONING_FIELDS = ["type", "id", "summary", "content", "encrypted_content", "provenance"];
 
 export interface ItemsToMessagesArgs {
   items: readonly CanonicalItem[];
@@ -281,13 +281,18 @@ function instructionsContent(message: MessageItem, at: PointerTokens, losses: Lo
   return userEntries(message, at, losses);
 }
 
+/** Whether a message item's content can give blocks; reports it when it cannot. */
+function hasParts(content: unknown, at: PointerTokens, losses: Loss[]): content is unknown[] {
+  if (Array.isArray(content) && content.length > 0) return true;
+  const what = Array.isArray(content) ? "no parts" : `content that is ${typeOf(content)}`;
+  losses.push(lossAt(at, "unsupported_item", `a message with ${what} gives no Anthropic message`));
+  return false;
+}
+
 function userEntries(message: MessageItem, at: PointerTokens, losses: Loss[]): Entry[] {
   const content: unknown = message.content;
   if (typeof content === "string") return [{ block: { type: "text", text: content }, at: [...at, "content"], fromString: true }];
-  if (!Array.isArray(content)) {
-    losses.push(lossAt(at, "unsupported_item", `a message whose content is ${typeOf(content)} gives no Anthropic message`));
-    return [];
-  }
+  if (!hasParts(content, at, losses)) return [];
   return content.flatMap((part: unknown, index) => {
     const partAt = [...at, "content", index];
     const block = blockOfPart(part, partAt, losses);
@@ -298,10 +303,7 @@ function userEntries(message: MessageItem, at: PointerTokens, losses: Loss[]): E
 function assistantEntries(message: MessageItem, at: PointerTokens, losses: Loss[]): Entry[] {
   const content: unknown = message.content;
   if (typeof content === "string") return [{ block: { type: "text", text: content }, at: [...at, "content"], fromString: true }];
-  if (!Array.isArray(content)) {
-    losses.push(lossAt(at, "unsupported_item", `a message whose content is ${typeOf(content)} gives no Anthropic message`));
-    return [];
-  }
+  if (!hasParts(content, at, losses)) return [];
   return content.flatMap((part: unknown, index) => {
     const partAt = [...at, "content", index];
     if (!isRecord(part) || part.type !== "output_text" || typeof part.text !== "string") {
@@ -365,32 +367,6 @@ function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds
 
 function rewrittenDetail(callId: string, id: string): string {
   return `call_id ${JSON.stringify(callId)} is not of Anthropic's form ^[a-zA-Z0-9_-]+$: written as "${id}", for the call and its result alike`;
-}
-
-function thinkingBlock(item: ReasoningItem, at: PointerTokens, losses: Loss[]): Fields | undefined {
-  const provenance: unknown = (item as Fields).provenance;
-  if (!isRecord(provenance) || provenance.envelope !== "anthropic" || (provenance.block !== "thinking" && provenance.block !== "redacted_thinking")) {
-    losses.push(lossAt(at, "unsupported_item", `a reasoning item not written by Anthropic cannot be replayed to it: its encrypted_content is not an Anthropic signature`));
-    return undefined;
-  }
-  const opaque: unknown = item.encrypted_content;
-  if (typeof opaque !== "string") {
-    losses.push(lossAt(at, "unsupported_item", `a ${provenance.block} block needs the ${provenance.block === "thinking" ? "signature" : "data"} encrypted_content held, and it is ${typeOf(opaque)}`));
-    return undefined;
-  }
-  const summary: unknown[] = Array.isArray(item.summary) ? item.summary : [];
-  const texts = summary.flatMap((part) => (isRecord(part) && typeof part.text === "string" ? [part.text] : []));
-  if (isPresent(item.id)) losses.push(lossAt([...at, "id"], "unsupported_field", "Anthropic has no item ids"));
-  let block: Fields;
-  if (provenance.block === "thinking") {
-    if (summary.length > 1) losses.push(lossAt([...at, "summary"], "form_changed", `${summary.length} summary parts joined into one thinking text`));
-    block = { type: "thinking", thinking: texts.join(""), signature: opaque };
-  } else {
-    if (summary.length > 0) losses.push(lossAt([...at, "summary"], "unsupported_field", "redacted thinking carries no text: the summary is not kept"));
-    block = { type: "redacted_thinking", data: opaque };
-  }
-  restoreFields(item as Fields, REASONING_FIELDS, block, at, losses);
-  return block;
 }
 
 function content(entries: readonly Entry[], losses: Loss[]): AnthropicMessage["content"] {

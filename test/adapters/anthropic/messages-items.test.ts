@@ -446,6 +446,13 @@ describe("itemsToMessages, opaque values", () => {
     });
   });
 
+  test("a message with no parts gives no message, reported", () => {
+    expect(itemsToMessages({ items: items([{ type: "message", role: "user", content: [] }]) })).toEqual({
+      value: { messages: [] },
+      losses: [{ path: "/0", code: "unsupported_item", detail: "a message with no parts gives no Anthropic message" }],
+    });
+  });
+
   test("url citations Anthropic did not write are reported", () => {
     const converted = itemsToMessages({
       items: items([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Deep.", annotations: [{ type: "url_citation", start_index: 0, end_index: 5, url: "https://example.org", title: "E" }] }] }]),
