@@ -39,7 +39,7 @@ const SPEC_MAX_CALL_ID = 64;
 export interface MessagesToItemsArgs {
   messages: readonly AnthropicMessage[];
   system?: AnthropicSystem;
-  /** The model that wrote the assistant turns, when known (a request's or response's `model`): kept in each reasoning item's provenance. */
+  /** The model that wrote the assistant turns, when the record says it (a response's `model`): kept in each reasoning item's provenance. */
   model?: string;
   /**
    * The stop_reason of the response the messages are (null when it has none

@@ -6,7 +6,8 @@
 // |--------------------------------|--------------------------------------------------------------|
 // | system, a string               | instructions                                                 |
 // | system, text blocks            | a leading system message item of input (blocks keep their cache_control) |
-// | messages                       | input (messagesToItems, the request's model in each reasoning item's provenance) |
+// | messages                       | input (messagesToItems); a reasoning item's provenance names no model: |
+// |                                |   the request names the model asked, not the one that wrote the turn |
 // | tools                          | tools (tools.ts)                                             |
 // | tool_choice                    | tool_choice, and parallel_tool_calls from disable_parallel_tool_use |
 // | max_tokens                     | max_output_tokens (below the spec's 16: loss target_rejects) |
@@ -33,7 +34,6 @@ export function requestToBody(args: { request: AnthropicRequestBody }): Converte
   }
   const body: Fields = {};
   const losses: Loss[] = [];
-  const model = typeof request.model === "string" ? request.model : undefined;
   let systemItem: CanonicalItem | undefined;
   let conversation: CanonicalItem[] = [];
 
@@ -48,7 +48,7 @@ export function requestToBody(args: { request: AnthropicRequestBody }): Converte
       case "system":
       case "messages": {
         if (!("input" in body)) body.input = [];
-        const converted = key === "system" ? messagesToItems({ messages: [], system: value as AnthropicRequestBody["system"] }) : messagesToItems({ messages: value as AnthropicRequestBody["messages"], model });
+        const converted = key === "system" ? messagesToItems({ messages: [], system: value as AnthropicRequestBody["system"] }) : messagesToItems({ messages: value as AnthropicRequestBody["messages"] });
         losses.push(...converted.losses);
         if (key === "messages") conversation = converted.value;
         else if (typeof value === "string") body.instructions = value;
