@@ -6,10 +6,10 @@
 // |------------------------------------------|--------------------------------------------------|
 // | character, class, `.`, `\d \s \w \p{…}`  | one state consuming a code point of a set        |
 // | `^` `$` `\b` `\B`                        | an assertion state, judged between code points   |
-// | alternation, `?`, `*`, `{n,m}`           | split states; `{n,m}` repeats its atom's states   |
+// | alternation, `?`, `*`, `{n,m}`           | split states; `{n,m}` repeats its atom's states  |
 // | groups (capturing, named or not)         | their contents: captures mean nothing to a test  |
 // | greedy or lazy                           | the same: a test asks whether any match exists   |
-// | lookahead, lookbehind, backreference     | refused: no finite automaton runs them in        |
+// | lookahead, lookbehind, backreference     | refused: this automaton has no state for them    |
 // | modifiers `(?i:…)`                       | refused: flags inside a pattern are not built    |
 // | more than STATE_BOUND states             | refused: the run costs states × input length     |
 import type { AST } from "@eslint-community/regexpp";

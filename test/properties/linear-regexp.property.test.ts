@@ -4,8 +4,12 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { linearRegExp } from "../../src/gate/linear-regexp.js";
+import { buildAutomaton } from "../../src/gate/pattern-automaton.js";
+import { PatternMatcher, type CacheBounds } from "../../src/gate/pattern-matcher.js";
+import { parseEcmaPattern } from "../../src/gate/pattern-syntax.js";
 
 const RUNS = 4_000;
+const CRAMPED_RUNS = 1_000;
 // A fixed seed: a failure reproduces from the printed seed and path alone.
 const SEED = 20_260_424;
 
@@ -14,7 +18,7 @@ const literal = fc.constantFrom(
   "\\.", "\\/", "\\*", "\\(", "\\[", "\\]", "\\{", "\\}", "\\|", "\\^", "\\$", "\\\\",
   "\\t", "\\n", "\\r", "\\v", "\\f", "\\0", "\\x41", "\\u00a0", "\\cJ", "\\u2028", "\\u3000", "\\uFEFF",
   "\u{1f600}", "\\u{1F600}", "\\uD83D\\uDE00", "\\u{10FFFF}",
-  "\\uD83D", "\\uDE00", "\\uDBFF", "\\uDC00",
+  "\\uD83D", "\\uDE00", "\\uDBFF", "\\uDC00", "\\u{D83D}", "\ud83d", "\ude00",
 );
 const classEscape = fc.constantFrom("\\s", "\\S", "\\d", "\\D", "\\w", "\\W");
 const property = fc.constantFrom("\\p{L}", "\\P{L}", "\\p{Lu}", "\\p{Script=Greek}", "\\p{White_Space}", "\\P{White_Space}", "\\p{Nd}");
@@ -74,6 +78,7 @@ const piece = fc.oneof(
   fc.constantFrom("\ude00", "\udc00", "\udfff"),
 );
 const input = fc.array(piece, { maxLength: 10 }).map((pieces) => pieces.join(""));
+const longInput = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(""));
 
 const REFUSED_ON_PURPOSE = /^pattern ".*" (uses an? (negative )?(lookahead|lookbehind|backreference|named backreference) |uses the modifier group |needs more than \d+ automaton states)/s;
 
@@ -82,6 +87,21 @@ function compiled(source: string): { test(text: string): boolean } | Error {
     return linearRegExp(source, "u");
   } catch (error) {
     return error as Error;
+  }
+}
+
+// DFA caches so small that runs empty them again and again: one full after two
+// states (a run that keeps filling it finishes in the NFA simulation), one full
+// after a few kernel members (it is refilled).
+const crampedBounds = fc.constantFrom({ states: 2, kernelSize: 1_000 }, { states: 1_000, kernelSize: 6 });
+
+function crampedOf(source: string, bounds: CacheBounds): PatternMatcher | undefined {
+  const parsed = parseEcmaPattern(source);
+  if (!parsed.ok) return undefined;
+  try {
+    return new PatternMatcher(buildAutomaton(source, parsed.tree), bounds);
+  } catch {
+    return undefined;
   }
 }
 
@@ -128,5 +148,20 @@ describe("random patterns against random strings", () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-  });
+    // A few seconds alone; more on a busy machine, where the default 5 s is short.
+  }, 60_000);
+});
+
+describe("random patterns with a cramped DFA cache", () => {
+  test("emptying the cache and finishing in the NFA simulation change no answer", () => {
+    fc.assert(
+      fc.property(pattern, crampedBounds, fc.array(longInput, { minLength: 1, maxLength: 6 }), (source, bounds, texts) => {
+        const cramped = crampedOf(source, bounds);
+        const native = nativeOf(source);
+        if (cramped === undefined || native === undefined) return;
+        expect(texts.map((text) => cramped.test(text))).toEqual(texts.map((text) => regExpTest(native, text)));
+      }),
+      { numRuns: CRAMPED_RUNS, seed: SEED },
+    );
+  }, 60_000);
 });
