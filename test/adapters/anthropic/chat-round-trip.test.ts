@@ -92,3 +92,28 @@ describe("the chat golden histories", () => {
     expect(reported.every((line) => line.endsWith("/input form_changed"))).toBe(true);
   });
 });
+
+describe("Anthropic's items, written for Chat", () => {
+  const anthropicGolden = (name: string) => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../golden/anthropic/${name}/items.json`, import.meta.url)), "utf8")) as Json;
+
+  test("is_error, cache_control and caller are reported by the Chat writer, never forwarded", () => {
+    const converted = chatFromItems({ items: anthropicGolden("messages-tool-result-is-error") as never });
+    expect(converted.losses.filter((loss) => loss.path.endsWith("/anthropic:is_error")).map((loss) => [loss.path, loss.code])).toEqual([
+      ["/3/anthropic:is_error", "provider_extension"],
+      ["/6/anthropic:is_error", "provider_extension"],
+      ["/9/anthropic:is_error", "provider_extension"],
+    ]);
+    expect(JSON.stringify(converted.value)).not.toContain("anthropic:");
+  });
+
+  test("thinking and server tool blocks are reported by the Chat writer, never forwarded", () => {
+    const items = anthropicGolden("messages-web-search-replay") as unknown as Json[];
+    const converted = chatFromItems({ items: items as never });
+    expect(converted.losses.filter((loss) => /^\/[1-3]$/.test(loss.path)).map((loss) => [loss.path, loss.code])).toEqual([
+      ["/1", "unsupported_item"],
+      ["/2", "unsupported_item"],
+      ["/3", "unsupported_item"],
+    ]);
+    expect(JSON.stringify(converted.value)).not.toContain((items[1] as Json).encrypted_content as string);
+  });
+});
