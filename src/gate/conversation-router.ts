@@ -104,6 +104,9 @@ interface Conversation<Output> {
   lastLine: number;
   note: string | undefined;
   closed: boolean;
+  /** Neighbours in the order last seen, the least recently seen first. */
+  older: Conversation<Output> | undefined;
+  newer: Conversation<Output> | undefined;
 }
 
 interface Waiting<Presented> {
@@ -129,8 +132,10 @@ export class ConversationRouter<Output, Presented> {
   private readonly pointer: JsonPointer;
   private readonly maxOpen: number;
   private readonly options: ConversationRouterOptions<Output, Presented>;
-  /** Open conversations by key id, least recently seen first. */
+  /** Open conversations by key id. */
   private readonly open = new Map<string, Conversation<Output>>();
+  /** The open conversations in the order last seen, linked through `older` and `newer`: moving one costs no change to the map. */
+  private oldest: Conversation<Output> | undefined;
   private latest: Conversation<Output> | undefined;
   private readonly closedEarly = new FingerprintTable<"line">({ line: "whole" });
   private readonly waiting = new MinHeap<Waiting<Presented>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
@@ -188,6 +193,7 @@ export class ConversationRouter<Output, Presented> {
   finish(): Presented[] {
     for (const conversation of this.open.values()) this.close(conversation, false);
     this.open.clear();
+    this.oldest = undefined;
     this.latest = undefined;
     return this.release(Number.POSITIVE_INFINITY);
   }
@@ -202,17 +208,17 @@ export class ConversationRouter<Output, Presented> {
   private conversationOf(key: ConversationKey, id: string, place: LinePlace): Conversation<Output> {
     const known = this.open.get(id);
     if (known) {
+      // Seen again: it becomes the most recently seen.
       if (known !== this.latest) {
-        // Seen again: it becomes the most recently seen.
-        this.open.delete(id);
-        this.open.set(id, known);
-        this.latest = known;
+        this.unlink(known);
+        this.link(known);
       }
       return known;
     }
     if (this.open.size >= this.maxOpen) {
-      const [oldestId, oldest] = this.open.entries().next().value!;
-      this.open.delete(oldestId);
+      const oldest = this.oldest!;
+      this.unlink(oldest);
+      this.open.delete(oldest.id);
       this.close(oldest, true);
     }
     const slot = this.closedEarly.find(id);
@@ -223,10 +229,28 @@ export class ConversationRouter<Output, Presented> {
     } else {
       this.counts.conversations += 1;
     }
-    const conversation: Conversation<Output> = { key, id, lane: this.options.openLane(key), places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false };
+    const conversation: Conversation<Output> = { key, id, lane: this.options.openLane(key), places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, older: undefined, newer: undefined };
     this.open.set(id, conversation);
-    this.latest = conversation;
+    this.link(conversation);
     return conversation;
+  }
+
+  /** Makes `conversation` the most recently seen. */
+  private link(conversation: Conversation<Output>): void {
+    conversation.older = this.latest;
+    conversation.newer = undefined;
+    if (this.latest) this.latest.newer = conversation;
+    else this.oldest = conversation;
+    this.latest = conversation;
+  }
+
+  private unlink(conversation: Conversation<Output>): void {
+    if (conversation.older) conversation.older.newer = conversation.newer;
+    else this.oldest = conversation.newer;
+    if (conversation.newer) conversation.newer.older = conversation.older;
+    else this.latest = conversation.older;
+    conversation.older = undefined;
+    conversation.newer = undefined;
   }
 
   private close(conversation: Conversation<Output>, early: boolean): void {
@@ -235,7 +259,6 @@ export class ConversationRouter<Output, Presented> {
     conversation.pending = undefined;
     conversation.places = [];
     if (early) this.closedEarly.set(this.closedEarly.add(conversation.id), "line", conversation.lastLine);
-    if (this.latest === conversation) this.latest = undefined;
   }
 
   /** Gives each output of a lane its position, and puts it to wait for its turn. */
