@@ -9,11 +9,11 @@
 // |                         |   block of a type only Anthropic has (tool_use, tool_result, thinking,  |
 // |                         |   image, document, server tool blocks…)                                |
 // | isAnthropicRequestBody  | a `messages` array and no `input`, `object`, `type` or `role`; at least |
-// |                         |   one sign only Anthropic gives (`system`, `stop_sequences`, an object  |
-// |                         |   tool_choice of type auto/any/tool/none, a tool with input_schema or a |
-// |                         |   dated server type, a message as above) and none only Chat gives (a    |
-// |                         |   tool, function or developer message, tool_calls, a `function` tool,   |
-// |                         |   Chat-only keys)                                                       |
+// |                         |   one sign only Anthropic gives (`system`, `stop_sequences`, thinking   |
+// |                         |   with budget_tokens, an object tool_choice of type auto/any/tool/none, |
+// |                         |   a tool with input_schema or a dated server type, a message as above)  |
+// |                         |   and none only Chat gives (a tool, function or developer message,      |
+// |                         |   tool_calls, a `function` tool, Chat-only keys)                        |
 // | isAnthropicResponse     | `type: "message"`, `role: "assistant"`, a `content` array, a string     |
 // |                         |   `model` and a `stop_reason` key: an Open Responses message item has   |
 // |                         |   neither of the last two                                               |
@@ -68,6 +68,7 @@ export function isAnthropicRequestBody(record: unknown): boolean {
   return (
     "system" in record ||
     Array.isArray(record.stop_sequences) ||
+    (isRecord(record.thinking) && typeof record.thinking.budget_tokens === "number") ||
     (isRecord(choice) && TOOL_CHOICE_TYPES.has(String(choice.type))) ||
     tools.some((tool) => isRecord(tool) && ("input_schema" in tool || (typeof tool.type === "string" && /_\d{8}$/.test(tool.type)))) ||
     record.messages.some(isAnthropicMessage)

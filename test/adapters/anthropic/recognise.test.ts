@@ -103,10 +103,12 @@ describe("isAnthropicRequestBody", () => {
     expect(isAnthropicRequestBody({ ...base, tool_choice: { type: "any" } })).toBe(true);
     expect(isAnthropicRequestBody({ ...base, tools: [{ name: "f", input_schema: { type: "object" } }] })).toBe(true);
     expect(isAnthropicRequestBody({ ...base, tools: [{ type: "web_search_20250305", name: "web_search" }] })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, thinking: { type: "enabled", budget_tokens: 1024 } })).toBe(true);
   });
 
   test("leaves a body both envelopes could have written to Chat", () => {
     expect(isAnthropicRequestBody(base)).toBe(false);
+    expect(isAnthropicRequestBody({ ...base, thinking: { type: "enabled" } })).toBe(false);
   });
 
   test("refuses a body with anything only Chat has", () => {
