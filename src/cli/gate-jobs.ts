@@ -45,6 +45,8 @@ export interface GateJobsOptions {
   workerMinBytes?: number;
   /** The worker's module, gate-worker by default; tests give one that fails. */
   workerModule?: URL;
+  /** The worker's stack in MB, as deep as this thread's by default; tests give a deeper one, for a worker that sends what this thread cannot read. */
+  workerStackMb?: number;
 }
 
 /** The lines for a stretch of the journal: how many input lines and bytes they answer, and how many threads gate it. */
@@ -128,6 +130,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       wholeItems: options.gate.target !== undefined,
     },
     options.workerModule,
+    options.workerStackMb,
   );
   try {
     // Ajv loads while the first chunks go to the worker; each schema is compiled when a call first needs it.
@@ -217,8 +220,8 @@ class GateWorker {
   private failure: Error | undefined;
   private stopping = false;
 
-  constructor(options: GateWorkerOptions, module?: URL) {
-    this.worker = startWorker(options, module);
+  constructor(options: GateWorkerOptions, module?: URL, stackMb?: number) {
+    this.worker = startWorker(options, module, stackMb);
     this.worker.on("message", (answer: GateAnswer) => this.answers.put(answer));
     this.worker.on("error", (error: Error) => this.fail(new Error(`the gate's worker thread failed: ${error.message}`)));
     // An answer that cannot be read is one answer fewer: the next would be taken for it.
@@ -279,9 +282,9 @@ function stackSizeKb(): number {
   return given ? Number(given[1]) : 984;
 }
 
-function startWorker(options: GateWorkerOptions, module: URL | undefined): Worker {
+function startWorker(options: GateWorkerOptions, module: URL | undefined, stackMb = WORKER_STACK_MB): Worker {
   const here = import.meta.url;
-  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, stackSizeMb: WORKER_STACK_MB };
+  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, stackSizeMb: stackMb };
   if (module !== undefined || !here.endsWith(".ts")) return new Worker(module ?? new URL("./gate-worker.js", here), { workerData: options, resourceLimits });
   // Run from the TypeScript sources (tests, tsx): the worker loads them through tsx too.
   const entry = new URL("./gate-worker.ts", here).href;

@@ -163,7 +163,7 @@ describe("lines and records written to break the gate", () => {
 
   test("one source, in chunks of every size", async () => {
     for (const chunkBytes of [1, 5, 64, 4096]) await expectSameBothWays(hostile, { schema: salesSchema, chunkBytes, maxLineBytes: 1_000 });
-  });
+  }, 60_000);
   test("with tools from the journal's request bodies", async () => {
     const run = await expectSameBothWays(hostile, { tools: salesTools, chunkBytes: 97 });
     expect(run.counts.errors).toBeGreaterThan(3);
@@ -363,7 +363,8 @@ describe("a worker that fails", () => {
   async function gateWithFailingWorker(pieces: string[]): Promise<number> {
     const io = { stdin: Readable.from(pieces.map((piece) => Buffer.from(piece))), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
     let batches = 0;
-    const options: GateJobsOptions = { jobs: 2, read: {}, normalize: {}, gate: { schema: true, omitSource: true }, format: "json", colour: false, workerMinBytes: 0, workerModule };
+    // A stack deeper than this thread's, so that the stand-in can send a value this thread cannot read.
+    const options: GateJobsOptions = { jobs: 2, read: {}, normalize: {}, gate: { schema: true, omitSource: true }, format: "json", colour: false, workerMinBytes: 0, workerModule, workerStackMb: 4 };
     for await (const batch of gatedBatches(["-"], io, options)) batches += batch.threads === 2 ? 1 : 0;
     return batches;
   }
