@@ -53,8 +53,10 @@ a time, keeping each record's kind:
   {request, response}    <->  the same exchange, both parts converted
   loose Chat message      ->  one line per item (text, then each tool call)
   loose items             ->  Chat messages: a message and the function_call
-                              items after it merge into one assistant message,
-                              each tool message follows it in call order
+                              items after it merge into one assistant message
+                              (text between its calls too), the tool messages
+                              follow it in the order the outputs came; an
+                              output that came before its call moves after it
   chat.completion.chunk   ->  one response object per streamed completion, as
     stream                    the completion would give, with the status the
                               stream left: a cut stream is in_progress, and so
