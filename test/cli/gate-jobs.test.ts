@@ -176,7 +176,7 @@ describe("lines and records written to break the gate", () => {
     await expectSameBothWays(Buffer.alloc(0), { schema: salesSchema }, [first, second]);
     await expectSameBothWays(Buffer.alloc(0), { tools: salesTools }, [second, second, first]);
     await expectSameBothWays(Buffer.from(jsonl(call("call_c", "{}"))), { schema: salesSchema }, [first, "-", first]);
-  });
+  }, 60_000);
 });
 
 /** Values nested `depth` deep, written as JSON text. */
