@@ -28,6 +28,7 @@
 import { createHash } from "node:crypto";
 import { alignSequences, longestIncreasing, type Stretch } from "./align-sequences.js";
 import { jsonTextMeaning } from "./journal/json-meaning.js";
+import { writeJson } from "./write-json.js";
 import type { JournalItem } from "./models/journal-item.js";
 
 export const DIFFERENCE_CODES = [
@@ -389,61 +390,6 @@ const ARGUMENTS_CONTEXT = 20;
 
 function digest(text: string): string {
   return createHash("sha256").update(text).digest("base64");
-}
-
-/**
- * A value written as JSON, without recursion, so that no depth stops it: members
- * in their order or sorted by name, each stopped once `limit` characters are
- * written. A number kept exactly by a lossless parser is written as its text.
- */
-function writeJson(value: unknown, sorted: boolean, limit = Infinity): string {
-  type Frame = { array: unknown[]; next: number } | { object: Record<string, unknown>; names: string[]; next: number };
-  const stack: Frame[] = [];
-  let out = "";
-  const open = (node: unknown): void => {
-    if (node === null || typeof node !== "object") {
-      out += typeof node === "bigint" ? String(node) : (JSON.stringify(node) ?? "null");
-      return;
-    }
-    if (Array.isArray(node)) {
-      out += "[";
-      stack.push({ array: node, next: 0 });
-      return;
-    }
-    const fields = node as Record<string, unknown>;
-    if (fields.isLosslessNumber === true && typeof fields.value === "string" && Object.getPrototypeOf(fields) !== Object.prototype) {
-      out += fields.value;
-      return;
-    }
-    const names = Object.keys(fields).filter((name) => fields[name] !== undefined);
-    if (sorted) names.sort();
-    out += "{";
-    stack.push({ object: fields, names, next: 0 });
-  };
-  open(value);
-  while (stack.length > 0 && out.length <= limit) {
-    const frame = stack[stack.length - 1];
-    if ("array" in frame) {
-      if (frame.next >= frame.array.length) {
-        out += "]";
-        stack.pop();
-        continue;
-      }
-      if (frame.next > 0) out += ",";
-      open(frame.array[frame.next++]);
-      continue;
-    }
-    if (frame.next >= frame.names.length) {
-      out += "}";
-      stack.pop();
-      continue;
-    }
-    if (frame.next > 0) out += ",";
-    const name = frame.names[frame.next++];
-    out += JSON.stringify(name) + ":";
-    open(frame.object[name]);
-  }
-  return out;
 }
 
 function describeTypeChange(before: Field, after: Field): string {
