@@ -58,7 +58,7 @@ export const diffCommand: Command = {
     }
     for (const note of differ.notes) await write(io.stderr, noteLine(note));
     const notes = differ.notes.length > 0 ? `; ${differ.notes.length} stretches lined up by position` : "";
-    await write(io.stderr, `${differences.length} differences${notes}${errors.count > 0 ? `; ${errors.count} lines could not be read` : ""}\n`);
+    await write(io.stderr, `${differences.length} ${differences.length === 1 ? "difference" : "differences"}${notes}${errors.count > 0 ? `; ${errors.count} ${errors.count === 1 ? "line" : "lines"} could not be read` : ""}\n`);
     return (differences.length > 0 || errors.count > 0 ? 1 : 0) as ExitCode;
   },
 };
