@@ -71,6 +71,16 @@ describe("orbridge gate on a mixed journal", () => {
   });
 });
 
+// The fields of mixed.jsonl's request body (line 1) and chat.completion (line 2) that no item holds.
+const LEFT_BEHIND = [
+  [1, "/model"],
+  [1, "/tools"],
+  [2, "/id"],
+  [2, "/created"],
+  [2, "/model"],
+  [2, "/usage"],
+];
+
 describe("orbridge normalize", () => {
   test("turns a mixed journal into canonical items, one per line", async () => {
     const result = await runOrbridge(["normalize", mixed]);
@@ -86,7 +96,7 @@ describe("orbridge normalize", () => {
       ["openai:web_search_call", "ws_68c1a2"],
       ["function_call", "call_emea03"],
     ]);
-    expect(result.stderr).toBe("read 6 lines, 6 records: 6 emitted (9 items), 0 reported; 0 losses\n");
+    expect(result.stderr).toBe("read 6 lines, 6 records: 6 emitted (9 items), 0 reported; 0 losses, 6 record fields left behind\n");
   });
 
   test("--for chat-completions removes the extension item and reports it", async () => {
@@ -95,10 +105,13 @@ describe("orbridge normalize", () => {
     const result = await runOrbridge(["normalize", "--for", "chat-completions", "--report", report, mixed]);
     expect(result.code).toBe(0);
     expect(parse(result.stdout).some((item) => item.type === "openai:web_search_call")).toBe(false);
-    expect(parse(readFileSync(report, "utf8"))).toEqual([
+    const entries = parse(readFileSync(report, "utf8"));
+    expect(entries.filter((entry) => entry.code !== "left_behind")).toEqual([
       { line: 5, index: 0, path: "", code: "unsupported_item", detail: "\"openai:web_search_call\" is one provider's extension and has no Chat Completions form" },
     ]);
-    expect(result.stderr).toBe("read 6 lines, 6 records: 6 emitted (8 items), 0 reported; 0 losses; 1 changes for chat-completions\n");
+    // The request body's and the completion's fields that no item holds are named, one entry each.
+    expect(entries.filter((entry) => entry.code === "left_behind").map((entry) => [entry.line, entry.path])).toEqual(LEFT_BEHIND);
+    expect(result.stderr).toBe("read 6 lines, 6 records: 6 emitted (8 items), 0 reported; 0 losses, 6 record fields left behind; 1 changes for chat-completions\n");
   });
 
   test("--origin gives unprefixed provider types another slug", async () => {
