@@ -150,7 +150,7 @@ export const convertCommand: Command = {
     if (reasoningField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
-    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout);
+    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);
     const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0 };
     const converter = new JournalConverter(target, reasoningField);

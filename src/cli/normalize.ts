@@ -81,7 +81,7 @@ export const normalizeCommand: Command = {
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
-    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout);
+    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const out = new LineWriter(output.stream);
     const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });
     const target = stringOption(args, "for");
