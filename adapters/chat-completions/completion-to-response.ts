@@ -27,12 +27,32 @@
 // Fields a completion does not carry are set to the spec's neutral values (see
 // RESPONSE_NEUTRALS: null, 0, 1, [], {}, "auto", "disabled", false); the way back
 // reports a field as lost only when it differs from these.
+//
+// `completionToItems` gives a completion as a journal's items, choice by choice,
+// the same for a stored completion and for the one its chunks rebuild (see
+// stream.ts). What no item holds is `left_behind`, at its path, as normalize
+// reports every record field it does not write (null, [] and {} hold nothing):
+//
+// | completion                          | items and losses                                      |
+// |-------------------------------------|-------------------------------------------------------|
+// | every field but object and choices  | left_behind (id, model, usage, x_groq…)               |
+// | choice message                      | messagesToItems, calls given the finish_reason's status |
+// | finish_reason stop / tool_calls /   | status completed; left_behind when no call carries it |
+// |   function_call                     |                                                       |
+// | finish_reason length, content_filter, | every item of the choice gets the status (incomplete, |
+// |   another reason, null or none      |   in_progress); a reason given is a form_changed loss |
+// | other choice fields (logprobs,      | left_behind                                           |
+// |   content_filter_results,           |                                                       |
+// |   native_finish_reason…)            |                                                       |
+// | a choice after the first            | its items are a response of their own; a form_changed |
+// |                                     |   loss says so: one answer continues the conversation |
 import { createHash } from "node:crypto";
-import type { ChatCompletion } from "../../src/models/chat-completions.js";
+import type { ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
-import { pointer } from "../../src/models/json-pointer.js";
+import { pointer, pointerToken, prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ItemField, ItemParam, ResponseResource } from "../../src/models/open-responses.js";
-import { callStatusOf, messagesToItems } from "./messages-to-items.js";
+import type { ItemStatus } from "../../src/models/open-responses.js";
+import { callStatusOf, messagesToItems, type CallCounts } from "./messages-to-items.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 
 /** What a completion cannot tell: the value each such response field gets. */
@@ -152,6 +172,71 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
   };
   return { value: response, losses: inRecordOrder(losses, completion) };
+}
+
+export interface ChoiceItems {
+  /** The choice's `index` (its position when it has none). */
+  index: number;
+  items: CanonicalItem[];
+  /** The status its finish_reason gives (callStatusOf): the choice's response's status. */
+  status: ItemStatus;
+  /** What the choice's items do not carry, paths into the completion. */
+  losses: Loss[];
+}
+
+/**
+ * A chat.completion as a journal's items, each choice's (choiceToItems), with
+ * the completion's own fields as `left_behind` losses: a stream and its
+ * non-streamed twin go through it alike. `callCounts`: the calls given a
+ * synthesized call_id so far (see messagesToItems).
+ */
+export function completionToItems(args: { completion: Record<string, unknown>; callCounts?: CallCounts }): Converted<ChoiceItems[]> {
+  const { completion, callCounts } = args;
+  const choices = Array.isArray(completion.choices) ? completion.choices : [];
+  const value = choices.map((choice, position) => {
+    const converted = choiceToItems({ choice, position, callCounts });
+    return { ...converted.value, losses: converted.losses };
+  });
+  return { value, losses: leftBehind(completion, new Set(["object", "choices"]), "", "the chat.completion") };
+}
+
+/** One choice of a chat.completion as a journal's items: the choice at `position` of its `choices`, loss paths into the completion. */
+export function choiceToItems(args: { choice: unknown; position: number; callCounts?: CallCounts }): Converted<Omit<ChoiceItems, "losses">> {
+  const { choice, position, callCounts } = args;
+  const base = pointer("choices", position);
+  const index = isRecord(choice) && typeof choice.index === "number" && Number.isInteger(choice.index) ? choice.index : position;
+  const alternative: Loss[] =
+    position > 0 ? [{ path: base, code: "form_changed", detail: `choice ${index} is another answer to the same request: its items are a response of their own, after the first choice's; only one answer continues the conversation` }] : [];
+  if (!isRecord(choice) || !isRecord(choice.message)) {
+    const status = callStatusOf(isRecord(choice) ? choice.finish_reason : null);
+    return { value: { index, items: [], status }, losses: [...alternative, { path: base, code: "unsupported_item", detail: "the choice has no message object: it gives no item" }] };
+  }
+  // Paths into the choice first, for inRecordOrder; then into the completion.
+  const losses: Loss[] = [];
+  const finishReason: unknown = choice.finish_reason ?? null;
+  const status = callStatusOf(finishReason);
+  const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason: finishReason as ChatFinishReason | null, callCounts });
+  losses.push(...converted.losses.map((loss: Loss) => ({ ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, "/message") })));
+  // A choice that did not finish may have cut any of its items, not only its calls.
+  const items = status === "completed" ? converted.value : converted.value.map((item) => ({ ...item, status }) as CanonicalItem);
+  if (status !== "completed" && finishReason !== null) {
+    losses.push({ path: "/finish_reason", code: "form_changed", detail: `finish_reason ${JSON.stringify(finishReason)} written as status ${status} on the choice's items` });
+  }
+  // The finish_reason is kept where an item's status carries it.
+  const carried = status !== "completed" || items.some((item) => item.type === "function_call");
+  losses.push(...leftBehind(choice, new Set(carried ? ["index", "message", "finish_reason"] : ["index", "message"]), "", "the choice"));
+  return { value: { index, items, status }, losses: [...alternative, ...prefixLosses(base, inRecordOrder(losses, choice))] };
+}
+
+/** A `left_behind` loss for each field of `record` outside `kept` that holds something (null, [] and {} hold nothing). */
+function leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
+  const losses: Loss[] = [];
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (kept.has(key) || value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) continue;
+    losses.push({ path: `${at}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of ${what} is in no item: normalize writes items only` });
+  }
+  return losses;
 }
 
 type OutputItem = Extract<ItemField, { type: keyof typeof ID_PREFIXES }>;

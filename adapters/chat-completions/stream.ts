@@ -1,51 +1,75 @@
 // Rebuilds Chat Completions responses from `chat.completion.chunk` records. The
-// fragments of a completion are put back together into the assistant message the
-// non-streamed API would have returned, and that message goes through
-// messagesToItems, so a streamed answer and its non-streamed twin give the same
-// items. A call is final only when its choice says so (`finish_reason`); arguments
-// that happen to parse prove nothing (`{}` is a prefix of real arguments).
+// fragments of a completion are put back together into the chat.completion the
+// non-streamed API would have returned (every choice, with its message, logprobs,
+// finish_reason and provider fields), which goes through completionToItems as a
+// stored completion does: a streamed answer and its non-streamed twin give the
+// same items, statuses and losses. A call is final only when its choice says so
+// (`finish_reason`); arguments that happen to parse prove nothing (`{}` is a
+// prefix of real arguments).
 //
 // | chunk                                            | effect                                            |
 // |--------------------------------------------------|---------------------------------------------------|
 // | a new non-empty `id`                             | closes the completion in progress, opens another  |
-// | `choices: []` (usage chunk, Azure filter chunk)  | skipped                                           |
+// | `choices: []` (usage chunk, Azure filter chunk)  | no delta; its fields are the completion's (before |
+// |                                                  |   any completion, the next one's)                 |
 // | `choices[].index`                                | the choice the delta belongs to                   |
 // | `delta.role`                                     | the message role                                  |
 // | `delta.content` / `delta.refusal`                | appended to the text / the refusal                |
 // | `delta.tool_calls[].index`                       | the call a fragment belongs to; `id`, `type`,     |
 // |                                                  | `name` come once, `arguments` are appended        |
 // | `delta.function_call`                            | the legacy call, appended the same way            |
-// | any other `delta` key (`reasoning_content`…)     | loss provider_extension, never merged into text   |
-// | `finish_reason` stop / tool_calls / function_call | status completed                                 |
-// | `finish_reason` length / content_filter / other  | status incomplete                                 |
-// | no `finish_reason` by the end of the recording   | status in_progress                                |
-// | choices other than the first                     | loss: only one choice continues the conversation  |
+// | any other `delta` key (`reasoning_content`…), or | a field of the rebuilt message (or call): text    |
+// |   of a call fragment                             |   and arrays appended, other values the last one  |
+// | `choices[].logprobs`                             | `content` and `refusal` tokens appended           |
+// | any other choice key (`content_filter_results`,  | a field of the rebuilt choice, the last value     |
+// |   `native_finish_reason`…)                       |   that holds something                            |
+// | `finish_reason`                                  | the choice's: stop / tool_calls / function_call   |
+// |                                                  |   completed, another incomplete, none in_progress |
+// | any other chunk key (`x_groq`,                   | a field of the rebuilt completion: the opening    |
+// |   `prompt_filter_results`, a stray `tool_calls`) |   chunk's, else the first chunk's that held it    |
+// | `obfuscation`                                    | nothing: padding of the transport                 |
 //
-// Chunk metadata (`model`, `usage`, `obfuscation`, `system_fingerprint`,
-// `x_groq`, `content_filter_results`, `logprobs`…) describes the response, not
-// its items, as it does for a non-streamed completion. Asked to (`completion`),
-// the assembler also keeps what the chat.completion the stream amounts to needs
-// beyond the items: the opening chunk's fields, the finish_reason, the usage.
-import type { ChatAssistantMessage, ChatFinishReason } from "../../src/models/chat-completions.js";
+// Each choice is a response of its own, in index order, with its own status; a
+// choice after the first says so in a loss. What no item holds (the choice's
+// logprobs, the completion's id, model, usage…) is `left_behind`, as for a
+// stored completion. Every loss points into the chunk that carried the field:
+// the first that held it. Asked to (`completion`), the assembler instead gives
+// one response per completion, the first choice's, with the chat.completion it
+// rebuilt and where each of its fields came from: what converting it needs.
 import type { AssembledResponse, StreamedCompletion, StreamLoss } from "../../src/models/assembled-response.js";
 import { isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
-import type { CanonicalItem } from "../../src/models/open-responses.js";
-import { callStatusOf, messagesToItems } from "./messages-to-items.js";
+import { completionToItems } from "./completion-to-response.js";
+import { extraKeyLosses } from "./params.js";
+
+declare module "../../src/models/assembled-response.js" {
+  interface StreamedCompletion {
+    /** The chat.completion the chunks amount to, every choice rebuilt, and where its fields came from. */
+    rebuilt?: RebuiltCompletion;
+  }
+}
+
+/** A completion rebuilt from its chunks. */
+export interface RebuiltCompletion {
+  /** The chat.completion as the non-streamed API would have written it. */
+  value: Record<string, unknown>;
+  /** Where a field of `value`, named by a JSON Pointer into it, came from: a chunk's line and a pointer into that chunk. */
+  place(path: string): Pick<StreamLoss, "line" | "path">;
+}
 
 type Fields = Record<string, unknown>;
 
 const DELTA_KEYS = new Set(["role", "content", "refusal", "tool_calls", "function_call"]);
 const CALL_KEYS = new Set(["index", "id", "type", "function", "custom"]);
-const CALL_FUNCTION_KEYS = new Set(["name", "arguments"]);
-const CALL_CUSTOM_KEYS = new Set(["name", "input"]);
-const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "tool_calls", "content_filter", "function_call"]);
+const CHOICE_KEYS = new Set(["index", "delta", "finish_reason", "logprobs"]);
+/** Chunk fields a completion has in the same sense, and `obfuscation`, padding that belongs to no response. */
+const CHUNK_KEYS = new Set(["id", "object", "created", "model", "system_fingerprint", "service_tier", "choices", "usage", "obfuscation"]);
 
 /**
- * Where a field of the rebuilt message was first seen: the record's line and the
- * place in it (`/choices/<position>/delta/<key>/<fragment>`). The pointer itself
- * is built only for a loss, as most fields never need one.
+ * Where a field was first seen: the record's line and the place in it
+ * (`/choices/<position>/delta/<key>/<fragment>`). The pointer itself is built
+ * only for a loss, as most fields never need one.
  */
 interface Origin {
   line: number;
@@ -61,6 +85,12 @@ function pathOf(origin: Origin, ...tail: ReadonlyArray<string | number>): string
   return pointer(...tokens, ...tail);
 }
 
+/** A field rebuilt from the chunks: its value so far and where it first held something. */
+interface Gathered {
+  value: unknown;
+  origin: Origin;
+}
+
 interface CallState {
   /** `tool_calls[].index` as the stream gave it. */
   index: number;
@@ -72,10 +102,14 @@ interface CallState {
   /** `arguments` of a function call, `input` of a custom one. */
   text: string;
   origin: Origin;
+  /** Fields of the fragments no envelope defines, and of their `function` (or `custom`) object. */
+  extra: Map<string, Gathered>;
+  bodyExtra: Map<string, Gathered>;
 }
 
 interface ChoiceState {
   origin: Origin;
+  lastLine: number;
   content?: string;
   contentNull: boolean;
   refusal?: string;
@@ -83,12 +117,25 @@ interface ChoiceState {
   /** The latest call at each `tool_calls[].index`. */
   callAt: Map<number, CallState>;
   legacyCall?: { name?: string; arguments: string };
-  finishReason?: string;
+  finishReason?: unknown;
   /** Where the last finish_reason came from. */
   finishOrigin?: Origin;
+  /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
-  /** Provider fields of the delta, one loss per key, counted over the chunks. */
-  extensions: Map<string, { loss: StreamLoss; chunks: number; lastLine: number }>;
+  /** Delta fields no envelope defines (`reasoning_content`…). */
+  deltaExtra: Map<string, Gathered>;
+  /** `logprobs`: whether a chunk had the key, its token lists and other fields, and the first chunk that held any. */
+  logprobsSeen: boolean;
+  logprobs: Map<string, Gathered>;
+  logprobsOrigin?: Origin;
+  /** Choice fields other than index, delta, finish_reason and logprobs. */
+  choiceExtra: Map<string, Gathered>;
+}
+
+/** A chunk field: the value of the first chunk that held it, and its line. */
+interface ChunkField {
+  value: unknown;
+  line: number;
 }
 
 interface OpenCompletion {
@@ -96,25 +143,29 @@ interface OpenCompletion {
   line: number;
   lastLine: number;
   choices: Map<number, ChoiceState>;
-  /** Kept only when the assembler is asked for the completion's fields. */
-  fields?: StreamedCompletion["fields"];
+  /** The opening chunk's fields (without `choices`, `usage` and `obfuscation`), and its line. */
+  fields: { value: Fields; line: number };
+  /** Fields the opening chunk lacks, from the first chunk that held each (`prompt_filter_results`…). */
+  later: Map<string, ChunkField>;
   usage?: StreamedCompletion["usage"];
 }
 
 export interface ChatStreamOptions {
-  /** Also give each response the fields of its chat.completion (`AssembledResponse.completion`). */
+  /** Give one response per completion with the chat.completion it rebuilt (`AssembledResponse.completion`). */
   completion?: boolean;
 }
 
 export class ChatStreamAssembler {
   private current: OpenCompletion | undefined;
+  /** Fields of chunks with no choices that belong to no open completion: the next completion's. */
+  private unplacedFields = new Map<string, ChunkField>();
   private readonly keepCompletion: boolean;
 
   constructor(options: ChatStreamOptions = {}) {
     this.keepCompletion = options.completion ?? false;
   }
 
-  /** One chunk and its journal line; returns the completions it closes. */
+  /** One chunk and its journal line; returns the responses it closes. */
   push(chunk: unknown, line: number): AssembledResponse[] {
     if (!isPlainObject(chunk) || !Array.isArray(chunk.choices)) {
       throw new TypeError("a chat.completion.chunk is an object with a choices array");
@@ -122,27 +173,24 @@ export class ChatStreamAssembler {
     const id = typeof chunk.id === "string" && chunk.id !== "" ? chunk.id : undefined;
     // The usage chunk and Azure's prompt filter chunk carry no delta.
     if (chunk.choices.length === 0) {
-      if (this.current && id !== undefined && id === this.current.id) this.current.lastLine = line;
-      // A usage chunk without an id, or with the id of the opening chunk, reports on this completion.
-      if (this.current?.fields && isPlainObject(chunk.usage) && (id === undefined || id === this.current.fields.value.id)) this.current.usage = { value: chunk.usage, line };
+      const open = this.current;
+      // A chunk with another completion's id is not this one's.
+      if (open && (id === undefined || id === open.id || id === open.fields.value.id)) {
+        open.lastLine = line;
+        if (isPlainObject(chunk.usage)) open.usage = { value: chunk.usage, line };
+        gatherChunkFields(open.later, chunk, line, open.fields.value);
+      } else gatherChunkFields(this.unplacedFields, chunk, line, {});
       return [];
     }
     const closed: AssembledResponse[] = [];
     if (this.current && this.startsAnother(this.current, id, chunk.choices)) closed.push(...this.finish());
-    if (!this.current) {
-      this.current = { line, lastLine: line, choices: new Map<number, ChoiceState>() };
-      if (this.keepCompletion) {
-        const { choices: _choices, usage: _usage, obfuscation: _obfuscation, ...fields } = chunk;
-        this.current.fields = { value: fields, line };
-      }
-    }
-    const open = this.current;
+    let open = this.current;
+    if (!open) open = this.current = this.open(chunk, line);
+    else gatherChunkFields(open.later, chunk, line, open.fields.value);
     if (id !== undefined) open.id ??= id;
     open.lastLine = line;
-    chunk.choices.forEach((choice, position) => {
-      if (isPlainObject(choice)) this.pushChoice(open, choice, position, line);
-    });
-    if (open.fields && isPlainObject(chunk.usage)) open.usage = { value: chunk.usage, line };
+    for (const [position, choice] of chunk.choices.entries()) if (isPlainObject(choice)) pushChoice(open, choice, position, line);
+    if (isPlainObject(chunk.usage)) open.usage = { value: chunk.usage, line };
     return closed;
   }
 
@@ -150,7 +198,25 @@ export class ChatStreamAssembler {
   finish(): AssembledResponse[] {
     const open = this.current;
     this.current = undefined;
-    return open ? [assemble(open)] : [];
+    if (!open) return [];
+    return this.keepCompletion ? [wholeCompletion(open)] : choiceResponses(open);
+  }
+
+  /**
+   * What the chunks with no choices that went into no completion held beyond
+   * a completion's own fields, as losses on their lines. Taken once.
+   */
+  unplaced(): StreamLoss[] {
+    const fields = this.unplacedFields;
+    this.unplacedFields = new Map();
+    return [...fields].flatMap(([key, field]) => extraKeyLosses({ [key]: field.value }, CHUNK_KEYS, "", "Open Responses").map((loss) => ({ line: field.line, ...loss })));
+  }
+
+  private open(chunk: Fields, line: number): OpenCompletion {
+    const { choices: _choices, usage: _usage, obfuscation: _obfuscation, ...fields } = chunk;
+    const later = this.unplacedFields;
+    this.unplacedFields = new Map();
+    return { line, lastLine: line, choices: new Map<number, ChoiceState>(), fields: { value: fields, line }, later };
   }
 
   /**
@@ -162,42 +228,91 @@ export class ChatStreamAssembler {
     const finished = [...open.choices.values()].every((choice) => choice.finishReason !== undefined);
     return finished && choices.some((choice) => isPlainObject(choice) && isPlainObject(choice.delta) && typeof choice.delta.role === "string");
   }
+}
 
-  private pushChoice(open: OpenCompletion, choice: Fields, position: number, line: number): void {
-    const index = typeof choice.index === "number" && Number.isInteger(choice.index) ? choice.index : 0;
-    let state = open.choices.get(index);
-    if (!state) {
-      state = { origin: { line, position }, contentNull: false, calls: [], callAt: new Map(), fieldOrigins: new Map(), extensions: new Map() };
-      open.choices.set(index, state);
+/** A field holds something worth keeping: not null, not undefined, not "" and not an empty object or array. */
+function isPresent(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return !isPlainObject(value) || Object.keys(value).length > 0;
+}
+
+/**
+ * Puts a field's fragments together: text and arrays appended, any other value
+ * replaced by the last one. An array is the field's own copy, appended in place,
+ * so that a long stream of token lists costs what its tokens do.
+ */
+function gather(fields: Map<string, Gathered>, key: string, fragment: unknown, origin: Origin): void {
+  if (!isPresent(fragment)) return;
+  const seen = fields.get(key);
+  if (!seen) fields.set(key, { value: Array.isArray(fragment) ? [...fragment] : fragment, origin });
+  else if (typeof seen.value === "string" && typeof fragment === "string") seen.value += fragment;
+  else if (Array.isArray(seen.value) && Array.isArray(fragment)) for (const element of fragment) seen.value.push(element);
+  else seen.value = Array.isArray(fragment) ? [...fragment] : fragment;
+}
+
+/** A chunk's fields beyond `opening`'s (the opening chunk's, which win), each from the first chunk that held it. */
+function gatherChunkFields(fields: Map<string, ChunkField>, chunk: Fields, line: number, opening: Fields): void {
+  for (const key of Object.keys(chunk)) {
+    if (key === "choices" || key === "usage" || key === "obfuscation" || Object.hasOwn(opening, key) || fields.has(key) || !isPresent(chunk[key])) continue;
+    fields.set(key, { value: chunk[key], line });
+  }
+}
+
+function pushChoice(open: OpenCompletion, choice: Fields, position: number, line: number): void {
+  const index = typeof choice.index === "number" && Number.isInteger(choice.index) ? choice.index : 0;
+  let state = open.choices.get(index);
+  if (!state) {
+    state = {
+      origin: { line, position },
+      lastLine: line,
+      contentNull: false,
+      calls: [],
+      callAt: new Map(),
+      fieldOrigins: new Map(),
+      deltaExtra: new Map(),
+      logprobsSeen: false,
+      logprobs: new Map(),
+      choiceExtra: new Map(),
+    };
+    open.choices.set(index, state);
+  }
+  state.lastLine = line;
+  const delta = isPlainObject(choice.delta) ? choice.delta : {};
+  for (const key in delta) {
+    if (!Object.hasOwn(delta, key)) continue;
+    const value = delta[key];
+    if (!DELTA_KEYS.has(key)) {
+      gather(state.deltaExtra, key, value, { line, position, key });
+      continue;
     }
-    const delta = isPlainObject(choice.delta) ? choice.delta : {};
-    for (const key in delta) {
-      if (!Object.hasOwn(delta, key)) continue;
-      const value = delta[key];
-      if (!DELTA_KEYS.has(key)) {
-        noteExtension(state, key, value, { line, position, key });
-        continue;
-      }
-      if (!state.fieldOrigins.has(key) && value !== null && value !== undefined) state.fieldOrigins.set(key, { line, position, key });
-      // The role is always the assistant's: the message is rebuilt as one.
-      if (key === "content") {
-        if (typeof value === "string") state.content = (state.content ?? "") + value;
-        else if (value === null) state.contentNull = true;
-      } else if (key === "refusal" && typeof value === "string") state.refusal = (state.refusal ?? "") + value;
-      else if (key === "tool_calls" && Array.isArray(value)) {
-        value.forEach((fragment, k) => {
-          if (isPlainObject(fragment)) pushCallFragment(state, fragment, { line, position, key, fragment: k });
-        });
-      } else if (key === "function_call" && isPlainObject(value)) {
-        state.legacyCall ??= { arguments: "" };
-        if (typeof value.name === "string") state.legacyCall.name = joinName(state.legacyCall.name, value.name);
-        if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
-      }
+    if (!state.fieldOrigins.has(key) && value !== null && value !== undefined) state.fieldOrigins.set(key, { line, position, key });
+    // The role is always the assistant's: the message is rebuilt as one.
+    if (key === "content") {
+      if (typeof value === "string") state.content = (state.content ?? "") + value;
+      else if (value === null) state.contentNull = true;
+    } else if (key === "refusal" && typeof value === "string") state.refusal = (state.refusal ?? "") + value;
+    else if (key === "tool_calls" && Array.isArray(value)) {
+      value.forEach((fragment, k) => {
+        if (isPlainObject(fragment)) pushCallFragment(state, fragment, { line, position, key, fragment: k });
+      });
+    } else if (key === "function_call" && isPlainObject(value)) {
+      state.legacyCall ??= { arguments: "" };
+      if (typeof value.name === "string") state.legacyCall.name = joinName(state.legacyCall.name, value.name);
+      if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
     }
-    if (typeof choice.finish_reason === "string") {
-      state.finishReason = choice.finish_reason;
-      state.finishOrigin = { line, position };
-    }
+  }
+  if ("logprobs" in choice) state.logprobsSeen = true;
+  if (isPlainObject(choice.logprobs)) {
+    for (const [key, value] of Object.entries(choice.logprobs)) gather(state.logprobs, key, value, { line, position });
+    if (state.logprobs.size > 0) state.logprobsOrigin ??= { line, position };
+  }
+  for (const [key, value] of Object.entries(choice)) {
+    if (!CHOICE_KEYS.has(key)) gather(state.choiceExtra, key, value, { line, position });
+  }
+  if (choice.finish_reason !== null && choice.finish_reason !== undefined) {
+    state.finishReason = choice.finish_reason;
+    state.finishOrigin = { line, position };
   }
 }
 
@@ -209,7 +324,7 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   // another call: some providers put every parallel call at index 0.
   let call = state.callAt.get(index);
   if (!call || (id !== undefined && call.id !== undefined && call.id !== id)) {
-    call = { index, order: state.calls.length, text: "", origin };
+    call = { index, order: state.calls.length, text: "", origin, extra: new Map(), bodyExtra: new Map() };
     state.calls.push(call);
     state.callAt.set(index, call);
   }
@@ -219,17 +334,12 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   if (isPlainObject(fragment.custom)) call.type ??= "custom";
   if (body) {
     if (typeof body.name === "string") call.name = joinName(call.name, body.name);
-    const text = call.type === "custom" ? body.input : body.arguments;
+    const textKey = call.type === "custom" ? "input" : "arguments";
+    const text = body[textKey];
     if (typeof text === "string") call.text += text;
-    const known = call.type === "custom" ? CALL_CUSTOM_KEYS : CALL_FUNCTION_KEYS;
-    const bodyKey = isPlainObject(fragment.function) ? "function" : "custom";
-    for (const [key, value] of Object.entries(body)) {
-      if (!known.has(key)) noteExtension(state, `tool_calls[].${bodyKey}.${key}`, value, origin, bodyKey, key);
-    }
+    for (const [key, value] of Object.entries(body)) if (key !== "name" && key !== textKey) gather(call.bodyExtra, key, value, origin);
   }
-  for (const [key, value] of Object.entries(fragment)) {
-    if (!CALL_KEYS.has(key)) noteExtension(state, `tool_calls[].${key}`, value, origin, key);
-  }
+  for (const [key, value] of Object.entries(fragment)) if (!CALL_KEYS.has(key)) gather(call.extra, key, value, origin);
 }
 
 /** A name sent again on a later fragment is the same name; a different one continues it. */
@@ -238,98 +348,147 @@ function joinName(current: string | undefined, fragment: string): string {
   return current + fragment;
 }
 
-function noteExtension(state: ChoiceState, key: string, value: unknown, origin: Origin, ...tail: string[]): void {
-  // `reasoning_content: ""` or `null` on a role chunk carries nothing.
-  if (value === null || value === undefined || value === "") return;
-  const seen = state.extensions.get(key);
-  if (seen) {
-    seen.chunks++;
-    seen.lastLine = origin.line;
-    return;
-  }
-  state.extensions.set(key, { loss: { line: origin.line, path: pathOf(origin, ...tail), code: "provider_extension", detail: "" }, chunks: 1, lastLine: origin.line });
+function valuesOf(fields: ReadonlyMap<string, Gathered>): Fields {
+  return Object.fromEntries([...fields].map(([key, { value }]) => [key, value]));
 }
 
-function assemble(open: OpenCompletion): AssembledResponse {
-  const losses: StreamLoss[] = [];
-  const indexes = [...open.choices.keys()].sort((a, b) => a - b);
-  const first = indexes.length > 0 ? open.choices.get(indexes[0]) : undefined;
-  let items: CanonicalItem[] = [];
-  let status: string | undefined;
-  if (first) {
-    status = callStatusOf(first.finishReason);
-    const converted = convertChoice(first, status);
-    items = converted.items;
-    losses.push(...converted.losses);
-  }
-  for (const index of indexes.slice(1)) {
-    const other = open.choices.get(index)!;
-    losses.push({ line: other.origin.line, path: pathOf(other.origin), code: "unsupported_field", detail: `only the first choice continues the conversation; choice ${index} is not items` });
-  }
-  const response: AssembledResponse = {
-    ...(open.id !== undefined ? { id: open.id } : {}),
-    ...(status !== undefined ? { status } : {}),
-    items,
-    losses,
-    line: open.line,
-    lastLine: open.lastLine,
-  };
-  if (open.fields) response.completion = completionOf(open.fields, first, open.usage);
-  return response;
+/** Writes a field named by the journal: defined, never assigned, so that `__proto__` stays a field like any other. */
+function put(target: Fields, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function completionOf(fields: StreamedCompletion["fields"], first: ChoiceState | undefined, usage: StreamedCompletion["usage"]): StreamedCompletion {
-  const completion: StreamedCompletion = { fields };
-  if (first) completion.position = first.origin.position;
-  if (first?.finishReason !== undefined && first.finishOrigin) completion.finish = { value: first.finishReason, line: first.finishOrigin.line, position: first.finishOrigin.position };
-  if (usage) completion.usage = usage;
-  return completion;
+/** The choices in index order. */
+function choicesOf(open: OpenCompletion): ChoiceState[] {
+  return [...open.choices.entries()].sort(([a], [b]) => a - b).map(([, choice]) => choice);
 }
 
-/** The message the non-streamed API would have returned for this choice, as items. */
-function convertChoice(choice: ChoiceState, status: string): { items: CanonicalItem[]; losses: StreamLoss[] } {
+/** The calls of a choice in the order the message lists them. */
+function callsOf(choice: ChoiceState): CallState[] {
+  return [...choice.calls].sort((a, b) => a.index - b.index || a.order - b.order);
+}
+
+/** The choice the non-streamed API would have returned: index, message, logprobs, finish_reason, its other fields. */
+function rebuildChoice(index: number, choice: ChoiceState): Fields {
   const message: Fields = { role: "assistant" };
   if (choice.content !== undefined) message.content = choice.content;
   else if (choice.contentNull) message.content = null;
   if (choice.refusal !== undefined) message.refusal = choice.refusal;
-  const calls = [...choice.calls].sort((a, b) => a.index - b.index || a.order - b.order);
+  for (const [key, { value }] of choice.deltaExtra) put(message, key, value);
+  const calls = callsOf(choice);
   if (calls.length > 0) {
-    message.tool_calls = calls.map((call) =>
-      call.type === "custom"
-        ? { id: call.id, type: "custom", custom: { name: call.name ?? "", input: call.text } }
-        : { id: call.id, type: call.type ?? "function", function: { name: call.name ?? "", arguments: call.text } },
-    );
+    message.tool_calls = calls.map((call) => {
+      const body = call.type === "custom" ? { name: call.name ?? "", input: call.text } : { name: call.name ?? "", arguments: call.text };
+      const kind = call.type === "custom" ? "custom" : "function";
+      return { id: call.id, type: call.type ?? "function", [kind]: { ...body, ...valuesOf(call.bodyExtra) }, ...valuesOf(call.extra) };
+    });
   }
   if (choice.legacyCall) message.function_call = { name: choice.legacyCall.name ?? "", arguments: choice.legacyCall.arguments };
-
-  const finishReason = choice.finishReason !== undefined && FINISH_REASONS.has(choice.finishReason) ? (choice.finishReason as ChatFinishReason) : null;
-  const converted = messagesToItems({ messages: [message as ChatAssistantMessage], finishReason });
-  const items = converted.value.map((item) => withStatus(item, status));
-  const losses: StreamLoss[] = converted.losses.map((loss) => placeLoss(loss, choice, calls));
-  for (const [key, { loss, chunks, lastLine }] of choice.extensions) {
-    const where = chunks === 1 ? `line ${loss.line}` : `${chunks} chunks, lines ${loss.line}–${lastLine}`;
-    losses.push({ ...loss, detail: `${key} (${where}) is a provider field neither envelope carries; it is not merged into the text` });
-  }
-  return { items, losses };
+  const rebuilt: Fields = { index, message };
+  if (choice.logprobsSeen) rebuilt.logprobs = choice.logprobs.size > 0 ? { content: null, refusal: null, ...valuesOf(choice.logprobs) } : null;
+  rebuilt.finish_reason = choice.finishReason ?? null;
+  for (const [key, { value }] of choice.choiceExtra) put(rebuilt, key, value);
+  return rebuilt;
 }
 
-/** A streamed call is as final as its choice: the stream, not the message, decides. */
-function withStatus(item: CanonicalItem, status: string): CanonicalItem {
-  if (!isPlainObject(item)) return item;
-  if (item.type !== "function_call" && !("status" in item)) return item;
-  return { ...item, status } as CanonicalItem;
+/** The chat.completion the chunks amount to, as the non-streamed API would have written it. */
+function rebuildCompletion(open: OpenCompletion, choices: readonly ChoiceState[]): Fields {
+  const indexes = [...open.choices.keys()].sort((a, b) => a - b);
+  const value: Fields = { ...open.fields.value, object: "chat.completion" };
+  for (const [key, field] of open.later) if (!Object.hasOwn(value, key)) put(value, key, field.value);
+  value.choices = choices.map((choice, position) => rebuildChoice(indexes[position]!, choice));
+  if (open.usage) value.usage = open.usage.value;
+  return value;
 }
 
-/** Moves a loss found in the rebuilt message to the record that carried the field. */
-function placeLoss(loss: Loss, choice: ChoiceState, calls: CallState[]): StreamLoss {
-  const tokens = loss.path.split("/").slice(1);
-  // Paths are into the one-message array: /0/<field>/…
-  const [, field, second, ...rest] = tokens;
-  if (field === "tool_calls" && second !== undefined && calls[Number(second)]) {
-    const origin = calls[Number(second)].origin;
-    return { ...loss, line: origin.line, path: pathOf(origin) + (rest.length > 0 ? "/" + rest.join("/") : "") };
+/**
+ * One response per choice, in index order, with the items completionToItems
+ * gives the rebuilt completion; the completion's own losses go with the first.
+ */
+function choiceResponses(open: OpenCompletion): AssembledResponse[] {
+  const choices = choicesOf(open);
+  const place = placer(open, choices);
+  const converted = completionToItems({ completion: rebuildCompletion(open, choices) });
+  const placed = (losses: readonly Loss[]): StreamLoss[] => losses.map(({ path, code, detail }) => ({ ...place(path), code, detail }));
+  const id = open.id !== undefined ? { id: open.id } : {};
+  const responses = converted.value.map((choice, position): AssembledResponse => {
+    const first = position === 0;
+    return { ...id, status: choice.status, items: choice.items, losses: placed(choice.losses), line: first ? open.line : choices[position]!.origin.line, lastLine: first ? open.lastLine : choices[position]!.lastLine };
+  });
+  // No chunk held a choice object: nothing to rebuild, and the completion's fields still said.
+  if (responses.length === 0) return [{ ...id, status: "in_progress", items: [], losses: placed(converted.losses), line: open.line, lastLine: open.lastLine }];
+  responses[0]!.losses.push(...placed(converted.losses));
+  return responses;
+}
+
+/** One response for the whole completion: the first choice's items, and the chat.completion rebuilt. */
+function wholeCompletion(open: OpenCompletion): AssembledResponse {
+  const choices = choicesOf(open);
+  const value = rebuildCompletion(open, choices);
+  const [first] = completionToItems({ completion: value }).value;
+  const completion: StreamedCompletion = { fields: { value: open.fields.value, line: open.fields.line }, rebuilt: { value, place: placer(open, choices) } };
+  const firstChoice = choices[0];
+  if (firstChoice) completion.position = firstChoice.origin.position;
+  if (firstChoice?.finishReason !== undefined && firstChoice.finishOrigin) completion.finish = { value: String(firstChoice.finishReason), line: firstChoice.finishOrigin.line, position: firstChoice.finishOrigin.position };
+  if (open.usage) completion.usage = open.usage;
+  return {
+    ...(open.id !== undefined ? { id: open.id } : {}),
+    status: first?.status ?? "in_progress",
+    items: first?.items ?? [],
+    losses: [],
+    line: open.line,
+    lastLine: open.lastLine,
+    completion,
+  };
+}
+
+/**
+ * Where a field of the rebuilt completion came from. A field of a choice points
+ * into the chunk that first held it; a field of the message into the delta that
+ * first held it (a call into its first fragment); the message itself into its
+ * choice's first delta; a field of the completion into the chunk that gave it.
+ */
+function placer(open: OpenCompletion, choices: readonly ChoiceState[]): (path: string) => Pick<StreamLoss, "line" | "path"> {
+  return (path) => {
+    const tokens = path.split("/").slice(1);
+    const [first, second, field, ...rest] = tokens;
+    const tail = (from: readonly string[]) => from.map((token) => "/" + token).join("");
+    if (first === "choices" && second !== undefined && choices[Number(second)]) {
+      const choice = choices[Number(second)]!;
+      if (field === undefined || field === "index") return { line: choice.origin.line, path: pathOf(choice.origin) };
+      if (field === "message") return placeInMessage(choice, rest);
+      if (field === "finish_reason") {
+        const origin = choice.finishOrigin ?? choice.origin;
+        return { line: origin.line, path: pathOf(origin, "finish_reason") };
+      }
+      const gathered = field === "logprobs" ? (rest[0] === undefined ? choice.logprobsOrigin : choice.logprobs.get(unescape(rest[0]))?.origin) : choice.choiceExtra.get(unescape(field))?.origin;
+      const origin = gathered ?? choice.origin;
+      return { line: origin.line, path: pathOf(origin) + "/" + field + tail(rest) };
+    }
+    if (first === "usage" && open.usage) return { line: open.usage.line, path };
+    const later = first === undefined || Object.hasOwn(open.fields.value, unescape(first)) ? undefined : open.later.get(unescape(first));
+    return { line: later?.line ?? open.fields.line, path };
+  };
+}
+
+function placeInMessage(choice: ChoiceState, tokens: readonly string[]): Pick<StreamLoss, "line" | "path"> {
+  const [field, second, ...rest] = tokens;
+  const tail = (from: ReadonlyArray<string | undefined>) => from.filter((token) => token !== undefined).map((token) => "/" + token).join("");
+  if (field === "tool_calls" && second !== undefined) {
+    const call = callsOf(choice)[Number(second)];
+    if (call) {
+      // A field of the call's `function` object sits in the fragment's `function` object too.
+      const [inner, key] = rest;
+      const extra = inner !== undefined && (inner === "function" || inner === "custom") && key !== undefined ? call.bodyExtra.get(unescape(key)) : inner !== undefined ? call.extra.get(unescape(inner)) : undefined;
+      const origin = extra?.origin ?? call.origin;
+      return { line: origin.line, path: pathOf(origin) + tail(rest) };
+    }
   }
-  const origin = (field !== undefined ? choice.fieldOrigins.get(field) : undefined) ?? choice.origin;
-  const tail = field !== undefined && choice.fieldOrigins.has(field) ? [second, ...rest].filter((token) => token !== undefined) : [];
-  return { ...loss, line: origin.line, path: pathOf(origin) + (tail.length > 0 ? "/" + tail.join("/") : "") };
+  const key = field === undefined ? undefined : unescape(field);
+  const origin = key === undefined ? undefined : (choice.fieldOrigins.get(key) ?? choice.deltaExtra.get(key)?.origin);
+  if (origin) return { line: origin.line, path: pathOf(origin) + tail([second, ...rest]) };
+  return { line: choice.origin.line, path: pathOf(choice.origin, "delta") };
+}
+
+function unescape(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }

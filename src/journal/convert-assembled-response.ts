@@ -4,28 +4,29 @@
 //
 // | stream              | written as                                                          |
 // |---------------------|---------------------------------------------------------------------|
-// | chat.completion     | a response object: the chat.completion the chunks give (the opening |
-// |   chunks            |   chunk's fields, the message rebuilt from the items, the           |
-// |                     |   finish_reason, the usage), with the status the stream left when a |
-// |                     |   finish_reason cannot give it (a cut stream is in_progress)        |
+// | chat.completion     | a response object: the chat.completion the chunks rebuild (every    |
+// |   chunks            |   choice, its logprobs and provider fields, the completion's fields |
+// |                     |   and usage), converted as a stored one is                          |
 // | Open Responses      | a chat.completion: the last response object the events showed, with |
 // |   events            |   the reassembled output and status                                 |
 // | a damaged stream    | a loss; when the response holds calls, status incomplete where it   |
 // |                     |   would be completed, so that no call comes out completed           |
 //
 // Every loss names the line of the record it points into: a field of the rebuilt
-// message points at the delta of the opening chunk, an output item at the event
-// that last set it, a field of the response object at the event that carried it.
+// completion points at the chunk that first carried it, an output item at the
+// event that last set it, a field of the response object at the event that
+// carried it.
 import { chatCompletionToResponse } from "../../adapters/chat-completions/completion-to-response.js";
-import { itemsToMessages } from "../../adapters/chat-completions/items-to-messages.js";
 import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
+// The Chat assembler adds the rebuilt completion to what a stream gives.
+import type {} from "../../adapters/chat-completions/stream.js";
 import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
 import type { ChatCompletion } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
-import type { CanonicalItem, ResponseResource } from "../models/open-responses.js";
+import type { ResponseResource } from "../models/open-responses.js";
 
 type Fields = Record<string, unknown>;
 
@@ -57,41 +58,24 @@ function statusOf(response: AssembledResponse, damaged: boolean): string | undef
 }
 
 /**
- * The chat.completion the chunks give (its message rebuilt from the items) goes
- * through the same converter as a non-streamed one. A status a finish_reason
- * cannot give (a cut stream is in_progress; an unknown reason incomplete) is the
- * stream's.
+ * The chat.completion the chunks rebuild goes through the same converter as a
+ * non-streamed one, and each loss is moved to the chunk that carried its field.
+ * A damaged stream's status, which no finish_reason gives, is the stream's.
  */
 function chatStreamToResponse(response: AssembledResponse, damaged: boolean): ConvertedStream {
   const streamed = response.completion;
-  const items = response.items.map((item) => {
-    if (!isPlainObject(item) || !("status" in item)) return item;
-    const { status: _status, ...rest } = item;
-    return rest as CanonicalItem;
-  });
-  const line = streamed?.fields.line ?? response.line;
-  const delta = pointer("choices", streamed?.position ?? 0, "delta");
-  const rebuilt = itemsToMessages({ items });
-  const losses: StreamLoss[] = rebuilt.losses.map((loss) => ({ ...loss, line, path: delta }));
-  const message = rebuilt.value.find((candidate) => candidate.role === "assistant") ?? { role: "assistant", content: null };
-  const finish = streamed?.finish;
-  const completion: Fields = {
-    ...(streamed?.fields.value ?? (response.id !== undefined ? { id: response.id } : {})),
-    object: "chat.completion",
-    choices: [{ index: 0, message, finish_reason: finish?.value ?? null }],
-  };
-  if (streamed?.usage !== undefined) completion.usage = streamed.usage.value;
-  const converted = chatCompletionToResponse({ completion: completion as ChatCompletion });
+  const rebuilt = streamed?.rebuilt;
+  if (!rebuilt) throw new TypeError("the Chat stream was not reassembled with its completion");
+  const converted = chatCompletionToResponse({ completion: rebuilt.value as ChatCompletion });
   const value = converted.value as ResponseResource & Fields;
   const streamStatus = statusOf(response, damaged);
   const restatus = streamStatus !== undefined && streamStatus !== value.status;
+  const finish = streamed.finish;
+  const losses: StreamLoss[] = [];
   for (const loss of converted.losses) {
-    if (loss.path === "/choices/0/finish_reason") {
-      if (restatus) continue;
-      losses.push({ ...loss, line: finish?.line ?? line, path: pointer("choices", finish?.position ?? 0, "finish_reason") });
-    } else if (loss.path.startsWith("/usage")) losses.push({ ...loss, line: streamed?.usage?.line ?? line });
-    else if (loss.path.startsWith("/choices/0/message")) losses.push({ ...loss, line, path: delta });
-    else losses.push({ ...loss, line });
+    // The finish_reason the damage overrides is reported below, once.
+    if (restatus && loss.path === "/choices/0/finish_reason") continue;
+    losses.push({ ...rebuilt.place(loss.path), code: loss.code, detail: loss.detail });
   }
   if (restatus) {
     value.status = streamStatus;

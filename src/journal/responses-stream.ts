@@ -31,11 +31,14 @@
 // the output carried are kept; a reasoning item without `summary` gets the
 // empty one the input shape requires. A call of a failed response never ran in
 // the recording: a completed one is written incomplete, with a loss, so that
-// the gate does not run it now. Asked to (`resource`), the assembler also
-// keeps the last response object the stream showed and the line that set each
-// item, for the response object the stream amounts to.
+// the gate does not run it now. The last response object the stream showed is
+// the response's record: each of its fields but `object` and `output` is
+// `left_behind`, as normalize reports a stored response's. Asked to
+// (`resource`), the assembler instead gives that object and the line that set
+// each item, for the response object the stream amounts to.
 import type { AssembledResponse, StreamedResource, StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
+import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject } from "./detect.js";
 
 export type { AssembledResponse } from "../models/assembled-response.js";
@@ -362,8 +365,18 @@ function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse 
     if (open.snapshot) resource.snapshot = open.snapshot;
     if (!open.output) resource.itemLines = placed.map(([index]) => open.itemLines.get(index)!);
     response.resource = resource;
-  }
+  } else if (open.snapshot) response.losses.push(...leftBehind(open.snapshot));
   return response;
+}
+
+/** The fields of the response object no item holds (null, [] and {} hold nothing), at the event that showed it. */
+function leftBehind(snapshot: NonNullable<StreamedResource["snapshot"]>): StreamLoss[] {
+  const losses: StreamLoss[] = [];
+  for (const [key, value] of Object.entries(snapshot.value)) {
+    if (key === "object" || key === "output" || value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) continue;
+    losses.push({ line: snapshot.line, path: `/response/${pointerToken(key)}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` });
+  }
+  return losses;
 }
 
 /** A completed call of a failed response, written incomplete: the recording never ran it. */

@@ -192,10 +192,15 @@ export class StreamRecords {
     this.stream = undefined;
     if (!stream) return [];
     const closed = stream.assembler.finish();
-    if (closed.length > 0) return [this.closedResponse(stream, closed[0], stream.pending)];
+    // What records that went into no response said: the response they are counted with says it, or their own record.
+    const unplaced = stream.assembler.unplaced();
+    if (closed.length > 0) {
+      closed[0]!.losses.push(...unplaced);
+      return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0));
+    }
     if (stream.pending === 0) return [];
     const { envelope, firstPending: line, lastPending: lastLine, pending: records } = stream;
-    const said = stream.assembler instanceof ResponsesStreamAssembler ? stream.assembler.unplaced().map((loss) => loss.detail) : [];
+    const said = unplaced.map((loss) => loss.detail);
     return [{ kind: "unassembled", envelope, line, lastLine, records, afterResponse: stream.closedAny, detail: unassembledDetail(envelope, line, lastLine, records, said) }];
   }
 
@@ -213,8 +218,9 @@ export class StreamRecords {
 function unassembledDetail(envelope: Envelope, line: number, lastLine: number, records: number, said: readonly string[]): string {
   const one = records === 1;
   const which = one ? "" : ` (${records} records, lines ${line}-${lastLine})`;
-  if (envelope === "chat") return `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion`;
-  return `${one ? "a streaming event" : "streaming events"}${which} ${one ? "opens" : "open"} no response${said.length > 0 ? ": " + said.join("; ") : ""}`;
+  const what = said.length > 0 ? ": " + said.join("; ") : "";
+  if (envelope === "chat") return `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion${what}`;
+  return `${one ? "a streaming event" : "streaming events"}${which} ${one ? "opens" : "open"} no response${what}`;
 }
 
 /**

@@ -24,20 +24,18 @@ describe("Chat chunks, asked for the completion", () => {
       chunk([choice(0, {}, "stop")]),
       chunk([], { usage }),
     ]);
-    expect(response).toEqual({
-      id: CHAT_ID,
-      status: "completed",
-      items: [{ type: "message", role: "assistant", content: "Lyon." }],
-      losses: [],
-      line: 1,
-      lastLine: 4,
-      completion: {
-        fields: { value: fields, line: 1 },
-        position: 0,
-        finish: { value: "stop", line: 3, position: 0 },
-        usage: { value: usage, line: 4 },
-      },
-    });
+    const { completion, ...rest } = response;
+    const { rebuilt, ...streamed } = completion!;
+    expect(rest).toEqual({ id: CHAT_ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Lyon." }], losses: [], line: 1, lastLine: 4 });
+    expect(streamed).toEqual({ fields: { value: fields, line: 1 }, position: 0, finish: { value: "stop", line: 3, position: 0 }, usage: { value: usage, line: 4 } });
+    expect(rebuilt?.value).toEqual({ ...fields, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Lyon." }, logprobs: null, finish_reason: "stop" }], usage });
+    expect(["/system_fingerprint", "/usage/total_tokens", "/choices/0/message/content", "/choices/0/finish_reason", "/choices/0"].map((path) => rebuilt?.place(path))).toEqual([
+      { line: 1, path: "/system_fingerprint" },
+      { line: 4, path: "/usage/total_tokens" },
+      { line: 1, path: "/choices/0/delta/content" },
+      { line: 3, path: "/choices/0/finish_reason" },
+      { line: 1, path: "/choices/0" },
+    ]);
   });
 
   test("the choice that continues the conversation is the lowest index, wherever it stands in its chunk", () => {
@@ -45,17 +43,36 @@ describe("Chat chunks, asked for the completion", () => {
       chunk([choice(1, { role: "assistant", content: "Nantes." }), choice(0, { role: "assistant", content: "Lyon." })]),
       chunk([choice(0, {}, "stop"), choice(1, {}, "length")]),
     ]);
-    expect(response.completion).toEqual({ fields: { value: fields, line: 1 }, position: 1, finish: { value: "stop", line: 2, position: 0 } });
+    const { rebuilt, ...streamed } = response.completion!;
+    expect(streamed).toEqual({ fields: { value: fields, line: 1 }, position: 1, finish: { value: "stop", line: 2, position: 0 } });
+    expect(rebuilt?.value.choices).toEqual([
+      { index: 0, message: { role: "assistant", content: "Lyon." }, logprobs: null, finish_reason: "stop" },
+      { index: 1, message: { role: "assistant", content: "Nantes." }, logprobs: null, finish_reason: "length" },
+    ]);
+    expect(["/choices/0/message/content", "/choices/1/finish_reason"].map((path) => rebuilt?.place(path))).toEqual([
+      { line: 1, path: "/choices/1/delta/content" },
+      { line: 2, path: "/choices/1/finish_reason" },
+    ]);
   });
 
   test("a usage chunk that names another completion is not this one's", () => {
     const [response] = run(new ChatStreamAssembler({ completion: true }), [chunk([choice(0, { role: "assistant", content: "Lyon." })]), chunk([], { id: "chatcmpl-other", usage })]);
-    expect(response.completion).toEqual({ fields: { value: fields, line: 1 }, position: 0 });
+    const { rebuilt, ...streamed } = response.completion!;
+    expect(streamed).toEqual({ fields: { value: fields, line: 1 }, position: 0 });
+    expect(rebuilt?.value).not.toHaveProperty("usage");
   });
 
   test("not asked, the response holds no completion", () => {
     const [response] = run(new ChatStreamAssembler(), [chunk([choice(0, { role: "assistant", content: "Lyon." }, "stop")], { usage })]);
-    expect(response).toEqual({ id: CHAT_ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Lyon." }], losses: [], line: 1, lastLine: 1 });
+    const leftBehind = (path: string, what = "the chat.completion") => ({ line: 1, path, code: "left_behind", detail: `${path.split("/").pop()} of ${what} is in no item: normalize writes items only` });
+    expect(response).toEqual({
+      id: CHAT_ID,
+      status: "completed",
+      items: [{ type: "message", role: "assistant", content: "Lyon." }],
+      losses: [leftBehind("/choices/0/finish_reason", "the choice"), ...["/id", "/created", "/model", "/system_fingerprint", "/usage"].map((path) => leftBehind(path))],
+      line: 1,
+      lastLine: 1,
+    });
   });
 });
 
@@ -83,6 +100,7 @@ describe("Open Responses events, asked for the resource", () => {
 
   test("not asked, the response holds no resource", () => {
     const [response] = run(new ResponsesStreamAssembler(), [created, itemEvent("done", 0, call)]);
-    expect(response).toEqual({ id: RESP, status: "in_progress", items: [call], losses: [], line: 1, lastLine: 2 });
+    const leftBehind = (key: string) => ({ line: 1, path: `/response/${key}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` });
+    expect(response).toEqual({ id: RESP, status: "in_progress", items: [call], losses: ["id", "created_at", "status", "model"].map(leftBehind), line: 1, lastLine: 2 });
   });
 });

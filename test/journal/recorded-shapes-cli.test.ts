@@ -27,7 +27,7 @@ describe("logged exchanges whose request replays the calls with re-serialized ar
   test("normalize emits the history once", async () => {
     const result = await runOrbridge(["normalize"], journal);
     expect(parse(result.stdout).map((item) => item.type)).toEqual(["message", "function_call", "function_call_output", "message"]);
-    expect(result.stderr).toBe("read 2 lines, 2 records: 2 emitted (4 items, 2 repeated items skipped), 0 reported; 0 losses\n");
+    expect(result.stderr).toBe("read 2 lines, 2 records: 2 emitted (4 items, 2 repeated items skipped), 0 reported; 0 losses, 8 record fields left behind\n");
     expect(result.code).toBe(0);
   });
 
@@ -54,7 +54,7 @@ describe("Open Responses streams holding extension and error events", () => {
     expect(parse(result.stdout)).toEqual([
       { id: "fc_04041325ab8ae30400698c51c5468c8197a395f18875a5339f", type: "function_call", status: "completed", arguments: '{"location":"San Francisco"}', call_id: "call_H5DxLSFnsGhiROnUiDHmgyc8", name: "weather" },
     ]);
-    expect(result.stderr).toBe("read 14 lines, 1 records: 1 emitted (1 items), 0 reported; 1 losses\n");
+    expect(result.stderr).toBe("read 14 lines, 1 records: 1 emitted (1 items), 0 reported; 1 losses, 19 record fields left behind\n");
   });
 
   test("extension events: the gate lets the call run", async () => {
@@ -66,9 +66,60 @@ describe("Open Responses streams holding extension and error events", () => {
   test("an error after the call was done: one failed response, the call blocked, the error reported", async () => {
     const normalized = await runOrbridge(["normalize"], golden("responses-error-after-call-done"));
     expect(parse(normalized.stdout).map((item) => [item.call_id, item.status])).toEqual([["call_H5DxLSFnsGhiROnUiDHmgyc8", "incomplete"]]);
-    expect(normalized.stderr).toBe("read 13 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses\n");
+    expect(normalized.stderr).toBe("read 13 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses, 19 record fields left behind\n");
     const gated = await runOrbridge(["gate", "--tools", tools, "--format", "json"], golden("responses-error-after-call-done"));
     expect(parse(gated.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked, verdict.findings.map((finding: { code: string }) => finding.code)])).toEqual([[1, "status", true, ["incomplete_not_last"]]]);
     expect(gated.code).toBe(1);
+  });
+});
+
+describe("Chat streams and their non-streamed twins", () => {
+  const folder = scratchFolder("chat-twins");
+  const tools = join(folder, "tools.json");
+  writeFileSync(tools, JSON.stringify([{ type: "function", function: { name: "GetWeatherArgs", parameters: { type: "object", properties: { city: { type: "string" }, country: { type: "string" }, units: { type: "string" } }, required: ["city", "country", "units"] } } }]));
+  const sse = (name: string) => readFileSync(`golden/streams/${name}/stream.sse`, "utf8");
+  const head = { created: 1727346178, model: "gpt-4o-2024-08-06", system_fingerprint: "fp_5050236cbd" };
+  const call = { id: "call_JMW1whyEaYG438VE1OIflxA2", type: "function", function: { name: "GetWeatherArgs", arguments: '{"city": "Edinburgh", "country": "GB", "units": "c"}' } };
+  const twoChoicesTwin = {
+    id: "chatcmpl-ABfwAwrNePHUgBBezonVC6MX3zd63",
+    object: "chat.completion",
+    ...head,
+    choices: [
+      { index: 0, message: { role: "assistant", content: "Edinburgh is cool and grey most days.", refusal: null }, logprobs: null, finish_reason: "stop" },
+      { index: 1, message: { role: "assistant", content: null, tool_calls: [call] }, logprobs: null, finish_reason: "tool_calls" },
+    ],
+    usage: { prompt_tokens: 150, completion_tokens: 51, total_tokens: 201, completion_tokens_details: { reasoning_tokens: 0 } },
+  };
+  const reportOf = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+
+  test("n: 2 — the call in the second choice reaches the gate, and runs", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--format", "json"], sse("chat-openai-two-choices-call-in-second"));
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.call_id ?? null, verdict.reason, verdict.blocked])).toEqual([
+      [1, "message", null, "not_function_call", false],
+      [3, "function_call", "call_JMW1whyEaYG438VE1OIflxA2", "ok", false],
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  test("a stream cut by max_tokens: normalize writes its message incomplete and reports the reason", async () => {
+    const report = join(folder, "length.jsonl");
+    const result = await runOrbridge(["normalize", "--report", report], sse("chat-openai-length-cut-text"));
+    expect(parse(result.stdout)).toEqual([{ type: "message", role: "assistant", content: "The form asks for a name, a", status: "incomplete" }]);
+    expect(reportOf(report).filter((loss) => loss.code !== "left_behind")).toEqual([
+      { line: 19, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "length" written as status incomplete on the choice\'s items' },
+    ]);
+  });
+
+  test("convert --to responses writes a stream as it writes its twin, with the same losses", async () => {
+    const streamReport = join(folder, "stream.jsonl");
+    const twinReport = join(folder, "twin.jsonl");
+    const streamed = await runOrbridge(["convert", "--to", "responses", "--report", streamReport], sse("chat-openai-two-choices-call-in-second"));
+    const stored = await runOrbridge(["convert", "--to", "responses", "--report", twinReport], JSON.stringify(twoChoicesTwin) + "\n");
+    expect(streamed.stdout).toBe(stored.stdout);
+    expect(reportOf(streamReport)).toEqual([
+      { line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
+      { line: 3, path: "/choices/0", code: "unsupported_item", detail: "choice 1 dropped: a response holds one output" },
+    ]);
+    expect(reportOf(twinReport).map(({ code, detail }) => ({ code, detail }))).toEqual(reportOf(streamReport).map(({ code, detail }) => ({ code, detail })));
   });
 });

@@ -23,10 +23,15 @@ const callOpened = { id: FC, type: "function_call", status: "in_progress", argum
 const callFinal = { id: FC, type: "function_call", status: "completed", arguments: "{\"city\":\"Lyon\"}", call_id: CALL, name: "lookup_city" };
 
 /** Pushes events numbered from 1; returns what push and finish gave, in order. */
-function run(events: unknown[]): AssembledResponse[] {
+function runWhole(events: unknown[]): AssembledResponse[] {
   const assembler = new ResponsesStreamAssembler();
   const out = events.flatMap((event, i) => assembler.push(event, i + 1));
   return [...out, ...assembler.finish()];
+}
+
+/** The same, less the response object's fields left behind, which "the response object's fields" tests. */
+function run(events: unknown[]): AssembledResponse[] {
+  return runWhole(events).map((response) => ({ ...response, losses: response.losses.filter((loss) => loss.code !== "left_behind") }));
 }
 
 describe("function call events", () => {
@@ -40,7 +45,8 @@ describe("function call events", () => {
     const assembler = new ResponsesStreamAssembler();
     const returned = full.map((event, i) => assembler.push(event, i + 1));
     expect(returned.slice(0, 7).every((responses) => responses.length === 0)).toBe(true);
-    expect(returned[7]).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 8 }]);
+    const leftBehind = (key: string) => ({ line: 8, path: `/response/${key}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` });
+    expect(returned[7]).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [leftBehind("id"), leftBehind("status")], line: 1, lastLine: 8 }]);
     expect(assembler.finish()).toEqual([]);
   });
 
@@ -342,6 +348,26 @@ describe("several responses in one recording", () => {
       { id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 4 },
       { id: second, status: "completed", items: [answer], losses: [], line: 5, lastLine: 8 },
     ]);
+  });
+
+  test("the fields of the last response object the stream showed are left behind, as a stored response's are", () => {
+    const withSettings = { type: "response.completed", response: { ...response("completed", [callFinal]), model: "gpt-5.1", temperature: 1, tools: [], metadata: {}, error: null } };
+    expect(runWhole([created(), added(0, callOpened), itemDone(0, callFinal), withSettings])).toEqual([
+      {
+        id: RESP,
+        status: "completed",
+        items: [callFinal],
+        losses: ["id", "status", "model", "temperature"].map((key) => ({ line: 4, path: `/response/${key}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` })),
+        line: 1,
+        lastLine: 4,
+      },
+    ]);
+  });
+
+  test("asked for the resource, the assembler leaves the response object to its converter: nothing is left behind", () => {
+    const assembler = new ResponsesStreamAssembler({ resource: true });
+    const [whole] = [created(), added(0, callOpened), itemDone(0, callFinal), completed([callFinal])].flatMap((event, i) => assembler.push(event, i + 1));
+    expect(whole.losses).toEqual([]);
   });
 
   test("a response.created with another id closes the response left open, as last seen", () => {

@@ -49,6 +49,11 @@ const completed = { type: "response.completed", response: { id: RESP, object: "r
 const unknownEvent = { type: "response.audio.delta", delta: "AAAA" };
 
 const userMessage = { role: "user", content: "Weather in Lyon?" };
+/** The fields of a rebuilt completion no item holds, from its opening chunk: normalize writes items only. */
+const leftBehind = (line: number, path: string, what = "the chat.completion") => ({ line, path, code: "left_behind", detail: `${path.split("/").pop()} of ${what} is in no item: normalize writes items only` });
+const chatFields = (line: number) => ["/id", "/created", "/model"].map((path) => leftBehind(line, path));
+/** The same for the last response object an event stream showed. */
+const responseFields = (line: number) => ["/response/id", "/response/status"].map((path) => leftBehind(line, path, "the response"));
 const plain = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind });
 
 describe("JSON lines", () => {
@@ -94,7 +99,7 @@ describe("JSON lines", () => {
     const records = new StreamRecords();
     expect(records.pushRecord(userMessage, 7)).toEqual([plain(7, userMessage, "chat_message")]);
     expect(records.pushRecord(callChunk("{}"), 8)).toEqual([]);
-    expect(records.finish()).toEqual([{ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "in_progress", items: [weatherCall("in_progress")], losses: [], line: 8, lastLine: 8 }, records: 1 }]);
+    expect(records.finish()).toEqual([{ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "in_progress", items: [weatherCall("in_progress")], losses: chatFields(8), line: 8, lastLine: 8 }, records: 1 }]);
   });
 });
 
@@ -119,7 +124,7 @@ describe("SSE text", () => {
     const out = [...sse, "data: [DONE]"].flatMap((text, i) => records.push({ source: "-", line: i + 1, text }));
     expect(out).toEqual([]);
     expect(records.push({ source: "-", line: 8, text: "" })).toEqual([
-      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 5 }, records: 3 },
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: chatFields(1), line: 1, lastLine: 5 }, records: 3 },
     ]);
     expect(records.finish()).toEqual([]);
   });
@@ -129,7 +134,7 @@ describe("Chat chunks", () => {
   test("a stream gives its response at the first record that is not part of it, counting the chunks that went into it", () => {
     expect(read([userMessage, roleChunk(), callChunk("{}"), finishChunk(), userMessage])).toEqual([
       plain(1, userMessage, "chat_message"),
-      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 2, lastLine: 4 }, records: 3 },
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: chatFields(2), line: 2, lastLine: 4 }, records: 3 },
       plain(5, userMessage, "chat_message"),
     ]);
   });
@@ -138,8 +143,13 @@ describe("Chat chunks", () => {
     const other = "chatcmpl-c720e66a-0a67-4bdb-9938-35c5ac83d750";
     const text = chunk({ role: "assistant", content: "Sunny in Lyon." }, null, other);
     expect(read([roleChunk(), callChunk("{}"), finishChunk(), text, chunk({}, "stop", other)])).toEqual([
-      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 3 }, records: 3 },
-      { kind: "response", envelope: "chat", response: { id: other, status: "completed", items: [{ type: "message", role: "assistant", content: "Sunny in Lyon." }], losses: [], line: 4, lastLine: 5 }, records: 2 },
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: chatFields(1), line: 1, lastLine: 3 }, records: 3 },
+      {
+        kind: "response",
+        envelope: "chat",
+        response: { id: other, status: "completed", items: [{ type: "message", role: "assistant", content: "Sunny in Lyon." }], losses: [leftBehind(5, "/choices/0/finish_reason", "the choice"), ...chatFields(4)], line: 4, lastLine: 5 },
+        records: 2,
+      },
     ]);
   });
 
@@ -152,7 +162,7 @@ describe("Chat chunks", () => {
 
   test("chunks of an envelope that is not reassembled are plain records, and end the other envelope's stream", () => {
     expect(read([created, roleChunk()], { reassemble: ["responses"] })).toEqual([
-      { kind: "response", envelope: "responses", response: { id: RESP, status: "in_progress", items: [], losses: [], line: 1, lastLine: 1 }, records: 1 },
+      { kind: "response", envelope: "responses", response: { id: RESP, status: "in_progress", items: [], losses: responseFields(1), line: 1, lastLine: 1 }, records: 1 },
       plain(2, roleChunk(), "chat_chunk"),
     ]);
   });
@@ -161,7 +171,7 @@ describe("Chat chunks", () => {
     const rejected = { object: "chat.completion.chunk", choices: "none" };
     expect(read([roleChunk(), rejected, callChunk("{}"), finishChunk()], { rejectionDamages: false })).toEqual([
       { kind: "rejected", line: 2, envelope: "chat", reason: "a chat.completion.chunk is an object with a choices array" },
-      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 4 }, records: 3 },
+      { kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: chatFields(1), line: 1, lastLine: 4 }, records: 3 },
     ]);
   });
 });
@@ -176,7 +186,7 @@ describe("Open Responses events", () => {
       [],
       [],
       [],
-      [{ kind: "response", envelope: "responses", response: { id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 5 }, records: 5 }],
+      [{ kind: "response", envelope: "responses", response: { id: RESP, status: "completed", items: [callFinal], losses: responseFields(5), line: 1, lastLine: 5 }, records: 5 }],
     ]);
     expect(records.finish()).toEqual([]);
   });
@@ -218,7 +228,14 @@ describe("events that must not split an Open Responses stream", () => {
       {
         kind: "response",
         envelope: "responses",
-        response: { id: RESP, status: "completed", items: [callFinal], losses: [{ line: 3, path: "", code: "provider_extension", detail: "acme:trace_event (line 3) is an extension event: ignored, as the specification lets clients; its fields are not read" }], line: 1, lastLine: 6 },
+        response: {
+          id: RESP,
+          status: "completed",
+          items: [callFinal],
+          losses: [{ line: 3, path: "", code: "provider_extension", detail: "acme:trace_event (line 3) is an extension event: ignored, as the specification lets clients; its fields are not read" }, ...responseFields(6)],
+          line: 1,
+          lastLine: 6,
+        },
         records: 6,
       },
     ]);
@@ -242,7 +259,14 @@ describe("events that must not split an Open Responses stream", () => {
       {
         kind: "response",
         envelope: "responses",
-        response: { id: RESP, status: "failed", items: [{ ...callOpened, arguments: "{\"ci" }], losses: [{ line: 4, path: "", code: "unsupported_item", detail: 'error event: server_error: "The server had an error."; the response failed' }], line: 1, lastLine: 5 },
+        response: {
+          id: RESP,
+          status: "failed",
+          items: [{ ...callOpened, arguments: "{\"ci" }],
+          losses: [{ line: 4, path: "", code: "unsupported_item", detail: 'error event: server_error: "The server had an error."; the response failed' }, ...responseFields(5)],
+          line: 1,
+          lastLine: 5,
+        },
         records: 5,
       },
     ]);
@@ -259,7 +283,7 @@ describe("a stream with a line that could not be read", () => {
       {
         kind: "response",
         envelope: "chat",
-        response: { id: CHAT_ID, status: "completed", items: [weatherCall("incomplete", "{\"city\":\"Lyon\"}")], losses: [], line: 1, lastLine: 6 },
+        response: { id: CHAT_ID, status: "completed", items: [weatherCall("incomplete", "{\"city\":\"Lyon\"}")], losses: chatFields(1), line: 1, lastLine: 6 },
         records: 5,
         damage: damage(4),
       },
@@ -270,18 +294,18 @@ describe("a stream with a line that could not be read", () => {
     const out = read([created, added, { error: "line is longer than 64 bytes; not read" }, itemDone, completed]);
     expect(out).toEqual([
       { kind: "error", line: 3, detail: "line is longer than 64 bytes; not read" },
-      { kind: "response", envelope: "responses", response: { id: RESP, status: "completed", items: [{ ...callFinal, status: "incomplete" }], losses: [], line: 1, lastLine: 5 }, records: 4, damage: damage(3) },
+      { kind: "response", envelope: "responses", response: { id: RESP, status: "completed", items: [{ ...callFinal, status: "incomplete" }], losses: responseFields(5), line: 1, lastLine: 5 }, records: 4, damage: damage(3) },
     ]);
   });
 
   test("a line that cannot be read outside any stream damages none", () => {
     const out = read(["{not json", roleChunk(), callChunk("{}"), finishChunk()]);
-    expect(out[1]).toEqual({ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 2, lastLine: 4 }, records: 3 });
+    expect(out[1]).toEqual({ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: chatFields(2), line: 2, lastLine: 4 }, records: 3 });
   });
 
   test("the damage ends with its stream", () => {
     const out = read([roleChunk(), "{not json", finishChunk(), userMessage, roleChunk(), callChunk("{}"), finishChunk()]);
-    expect(out.slice(3)).toEqual([{ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 5, lastLine: 7 }, records: 3 }]);
+    expect(out.slice(3)).toEqual([{ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: chatFields(5), line: 5, lastLine: 7 }, records: 3 }]);
   });
 
   test("a stream record the assembler rejects damages its stream, unless told otherwise", () => {
@@ -289,14 +313,14 @@ describe("a stream with a line that could not be read", () => {
     expect(read(lines)[1]).toEqual({
       kind: "response",
       envelope: "chat",
-      response: { id: CHAT_ID, status: "completed", items: [weatherCall("incomplete")], losses: [], line: 1, lastLine: 4 },
+      response: { id: CHAT_ID, status: "completed", items: [weatherCall("incomplete")], losses: chatFields(1), line: 1, lastLine: 4 },
       records: 3,
       damage: damage(3),
     });
     expect(read(lines, { rejectionDamages: false })[1]).toEqual({
       kind: "response",
       envelope: "chat",
-      response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: [], line: 1, lastLine: 4 },
+      response: { id: CHAT_ID, status: "completed", items: [weatherCall("completed")], losses: chatFields(1), line: 1, lastLine: 4 },
       records: 3,
     });
   });

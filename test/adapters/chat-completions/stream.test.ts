@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { completionToItems } from "../../../adapters/chat-completions/completion-to-response.js";
 import { ChatStreamAssembler } from "../../../adapters/chat-completions/stream.js";
 import { replayGate } from "../../../src/gate/replay-gate.js";
 import type { AssembledResponse } from "../../../src/models/assembled-response.js";
@@ -16,6 +17,13 @@ const finish = (reason: string) => chunk({}, reason);
 const usage = () => ({ id: ID, object: "chat.completion.chunk", created: 1754693439, model: "gpt-4o-2024-08-06", choices: [], usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 } });
 const call = (callId: string, name: string, args: string, status: string) => ({ type: "function_call", call_id: callId, name, arguments: args, status });
 
+/** A field the items do not hold, as normalize reports it: at the first chunk that held it. */
+const leftBehind = (line: number, path: string, what = "the chat.completion") => ({ line, path, code: "left_behind", detail: `${path.split("/").pop()} of ${what} is in no item: normalize writes items only` });
+/** The fields of the completion the chunks above rebuild that no item holds: its id, created and model, from the opening chunk. */
+const recordFields = (line = 1) => ["/id", "/created", "/model"].map((path) => leftBehind(line, path));
+/** A completed choice with no call: no item's status says how it finished. */
+const finishLeftBehind = (line: number) => leftBehind(line, "/choices/0/finish_reason", "the choice");
+
 /** Pushes chunks numbered from 1; returns what push and finish gave, in order. */
 function run(chunks: unknown[]): AssembledResponse[] {
   const assembler = new ChatStreamAssembler();
@@ -26,34 +34,40 @@ function run(chunks: unknown[]): AssembledResponse[] {
 describe("text and refusal deltas", () => {
   test("text fragments become one assistant message, its text a string as the non-streamed message has it", () => {
     expect(run([chunk({ role: "assistant", content: "" }), chunk({ content: "Lyon" }), chunk({ content: " it is." }), finish("stop"), usage()])).toEqual([
-      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Lyon it is." }], losses: [], line: 1, lastLine: 5 },
+      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Lyon it is." }], losses: [finishLeftBehind(4), ...recordFields(), leftBehind(5, "/usage")], line: 1, lastLine: 5 },
     ]);
   });
 
   test("refusal fragments become a refusal part", () => {
     const chunks = [chunk({ role: "assistant", content: null, refusal: "" }), chunk({ refusal: "Not" }), chunk({ refusal: " that one." }), finish("stop")];
     expect(run(chunks)).toEqual([
-      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: [{ type: "refusal", refusal: "Not that one." }] }], losses: [], line: 1, lastLine: 4 },
+      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: [{ type: "refusal", refusal: "Not that one." }] }], losses: [finishLeftBehind(4), ...recordFields()], line: 1, lastLine: 4 },
     ]);
   });
 
   test("a refusal beside text: both parts, and the loss points at the chunk that carried the refusal", () => {
     const [result] = run([chunk({ role: "assistant", content: "Partly" }), chunk({ refusal: "No more." }), finish("stop")]);
     expect(result.items).toEqual([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Partly", annotations: [] }, { type: "refusal", refusal: "No more." }] }]);
-    expect(result.losses).toEqual([{ line: 2, path: "/choices/0/delta/refusal", code: "form_changed", detail: "a refusal beside text becomes a refusal part next to the text parts" }]);
+    expect(result.losses).toEqual([
+      { line: 2, path: "/choices/0/delta/refusal", code: "form_changed", detail: "a refusal beside text becomes a refusal part next to the text parts" },
+      finishLeftBehind(3),
+      ...recordFields(),
+    ]);
   });
 
-  test("reasoning_content is reported once with its chunks and lines, never merged into the text", () => {
+  test("a delta field no envelope defines is a field of the rebuilt message, never merged into the text: the stored message's loss, at the first chunk that held it", () => {
     const [result] = run([
-      chunk({ role: "assistant", content: null, reasoning_content: "" }),
-      chunk({ content: null, reasoning_content: "Think" }),
-      chunk({ content: null, reasoning_content: " twice." }),
+      chunk({ role: "assistant", content: null, vendor_note: "" }),
+      chunk({ content: null, vendor_note: "Think" }),
+      chunk({ content: null, vendor_note: " twice." }),
       chunk({ content: "Done." }),
-      chunk({ content: "", reasoning_content: null }, "stop"),
+      chunk({ content: "", vendor_note: null }, "stop"),
     ]);
     expect(result.items).toEqual([{ type: "message", role: "assistant", content: "Done." }]);
     expect(result.losses).toEqual([
-      { line: 2, path: "/choices/0/delta/reasoning_content", code: "provider_extension", detail: "reasoning_content (2 chunks, lines 2–3) is a provider field neither envelope carries; it is not merged into the text" },
+      { line: 2, path: "/choices/0/delta/vendor_note", code: "provider_extension", detail: '"vendor_note" is not a field of the portable shape; Open Responses has no place for it' },
+      finishLeftBehind(5),
+      ...recordFields(),
     ]);
   });
 
@@ -80,7 +94,7 @@ describe("tool call fragments", () => {
       fragment({ index: 0, function: { arguments: "on\"}" } }),
       finish("tool_calls"),
     ]);
-    expect(result).toEqual({ id: ID, status: "completed", items: [call("call_Lk2", "lookup_city", "{\"city\": \"Lyon\"}", "completed")], losses: [], line: 1, lastLine: 6 });
+    expect(result).toEqual({ id: ID, status: "completed", items: [call("call_Lk2", "lookup_city", "{\"city\": \"Lyon\"}", "completed")], losses: recordFields(), line: 1, lastLine: 6 });
   });
 
   test("parallel calls stream one after another and keep their order", () => {
@@ -143,7 +157,8 @@ describe("tool call fragments", () => {
     ]);
     expect(result.items).toEqual([call("call_A1", "first", "{}", "completed")]);
     expect(result.losses).toEqual([
-      { line: 2, path: "/choices/0/delta/tool_calls/0/extra_content", code: "provider_extension", detail: "tool_calls[].extra_content (line 2) is a provider field neither envelope carries; it is not merged into the text" },
+      { line: 2, path: "/choices/0/delta/tool_calls/0/extra_content", code: "provider_extension", detail: '"extra_content" is not a field of the portable shape; Open Responses has no place for it' },
+      ...recordFields(),
     ]);
   });
 
@@ -151,15 +166,20 @@ describe("tool call fragments", () => {
     const [result] = run([role(), fragment({ index: 0, id: "call_C3", type: "custom", custom: { name: "shell", input: "ls" } }), finish("tool_calls")]);
     expect(result.items).toEqual([]);
     expect(result.losses).toEqual([
+      { line: 1, path: "/choices/0/delta", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" },
       { line: 2, path: "/choices/0/delta/tool_calls/0", code: "unsupported_tool_call", detail: "custom tool call \"shell\" has no portable Open Responses item" },
-      { line: 1, path: "/choices/0", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" },
+      finishLeftBehind(3),
+      ...recordFields(),
     ]);
   });
 
   test("legacy function_call deltas make a call with a synthesized call_id, reported", () => {
     const [result] = run([role(), chunk({ function_call: { name: "lookup_city", arguments: "{\"city\"" } }), chunk({ function_call: { arguments: ":\"Lyon\"}" } }), finish("function_call")]);
     expect(result.items).toEqual([call("legacy_1_lookup_city", "lookup_city", "{\"city\":\"Lyon\"}", "completed")]);
-    expect(result.losses).toEqual([{ line: 2, path: "/choices/0/delta/function_call", code: "synthesized", detail: "a legacy function call has no id: call_id \"legacy_1_lookup_city\" was synthesized" }]);
+    expect(result.losses).toEqual([
+      { line: 2, path: "/choices/0/delta/function_call", code: "synthesized", detail: "a legacy function call has no id: call_id \"legacy_1_lookup_city\" was synthesized" },
+      ...recordFields(),
+    ]);
   });
 });
 
@@ -169,18 +189,36 @@ describe("finish reasons and status", () => {
   test.each([
     ["tool_calls", "completed"],
     ["stop", "completed"],
-    ["length", "incomplete"],
-    ["content_filter", "incomplete"],
-    ["an_unknown_reason", "incomplete"],
   ])("finish_reason %s gives status %s to the response and its calls", (reason, status) => {
     const [result] = run([...opened, finish(reason)]);
     expect(result.status).toBe(status);
     expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Ly", status)]);
+    expect(result.losses).toEqual(recordFields());
+  });
+
+  test.each(["length", "content_filter", "an_unknown_reason"])("finish_reason %s gives status incomplete to the response and its calls, and the reason is a loss", (reason) => {
+    const [result] = run([...opened, finish(reason)]);
+    expect(result.status).toBe("incomplete");
+    expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Ly", "incomplete")]);
+    expect(result.losses).toEqual([{ line: 4, path: "/choices/0/finish_reason", code: "form_changed", detail: `finish_reason "${reason}" written as status incomplete on the choice's items` }, ...recordFields()]);
+  });
+
+  test("a text cut by max_tokens: the message is incomplete too, and the reason is a loss", () => {
+    expect(run([chunk({ role: "assistant", content: "" }), chunk({ content: "Lyon is the" }), finish("length")])).toEqual([
+      {
+        id: ID,
+        status: "incomplete",
+        items: [{ type: "message", role: "assistant", content: "Lyon is the", status: "incomplete" }],
+        losses: [{ line: 3, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "length" written as status incomplete on the choice\'s items' }, ...recordFields()],
+        line: 1,
+        lastLine: 3,
+      },
+    ]);
   });
 
   test("cut mid-arguments without finish_reason: in_progress, and the gate blocks the call with status", () => {
     const [result] = run(opened);
-    expect(result).toEqual({ id: ID, status: "in_progress", items: [call("call_Lk2", "lookup_city", "{\"city\":\"Ly", "in_progress")], losses: [], line: 1, lastLine: 3 });
+    expect(result).toEqual({ id: ID, status: "in_progress", items: [call("call_Lk2", "lookup_city", "{\"city\":\"Ly", "in_progress")], losses: recordFields(), line: 1, lastLine: 3 });
     expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
   });
 
@@ -197,7 +235,7 @@ describe("finish reasons and status", () => {
 
   test("a stream cut right after its role chunk gives no item, and says so", () => {
     expect(run([role()])).toEqual([
-      { id: ID, status: "in_progress", items: [], losses: [{ line: 1, path: "/choices/0", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" }], line: 1, lastLine: 1 },
+      { id: ID, status: "in_progress", items: [], losses: [{ line: 1, path: "/choices/0/delta", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" }, ...recordFields()], line: 1, lastLine: 1 },
     ]);
   });
 });
@@ -205,20 +243,45 @@ describe("finish reasons and status", () => {
 describe("chunks that carry no delta", () => {
   test("the usage chunk is skipped but counts as the completion's last line", () => {
     const [result] = run([chunk({ role: "assistant", content: "Hi" }), finish("stop"), usage()]);
-    expect(result).toEqual({ id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Hi" }], losses: [], line: 1, lastLine: 3 });
+    expect(result).toEqual({ id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Hi" }], losses: [finishLeftBehind(2), ...recordFields(), leftBehind(3, "/usage")], line: 1, lastLine: 3 });
   });
 
-  test("Azure's prompt filter chunk opens nothing", () => {
+  test("Azure's prompt filter chunk opens nothing; what it holds is the next completion's, left behind", () => {
     const filter = { choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] };
     expect(run([filter, chunk({ role: "assistant", content: "Hi" }), finish("stop")])).toEqual([
-      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Hi" }], losses: [], line: 2, lastLine: 3 },
+      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Hi" }], losses: [finishLeftBehind(3), ...recordFields(2), leftBehind(1, "/prompt_filter_results")], line: 2, lastLine: 3 },
     ]);
   });
 
-  test("obfuscation, x_groq, content_filter_results and logprobs describe the chunk, not the message: no loss", () => {
+  test("obfuscation and a null logprobs carry nothing; x_groq and content_filter_results are left behind, as the stored completion's", () => {
     const withMetadata = { ...chunk({ role: "assistant", content: "Hi" }, "stop", { obfuscation: "D3Wb", x_groq: { id: "req_01" } }) };
     (withMetadata.choices[0] as Record<string, unknown>).content_filter_results = { hate: { filtered: false } };
-    expect(run([withMetadata])).toEqual([{ id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Hi" }], losses: [], line: 1, lastLine: 1 }]);
+    expect(run([withMetadata])).toEqual([
+      {
+        id: ID,
+        status: "completed",
+        items: [{ type: "message", role: "assistant", content: "Hi" }],
+        losses: [finishLeftBehind(1), leftBehind(1, "/choices/0/content_filter_results", "the choice"), ...recordFields(), leftBehind(1, "/x_groq")],
+        line: 1,
+        lastLine: 1,
+      },
+    ]);
+  });
+
+  test("a chunk with no choices and a tool call beside them: the call is no item, and it is left behind on its line", () => {
+    const stray = { ...usage(), usage: undefined, tool_calls: [{ id: "call_z9", type: "function", function: { name: "delete_all", arguments: "{}" } }] };
+    const [result] = run([chunk({ role: "assistant", content: "Hi" }), stray, finish("stop")]);
+    expect(result.items).toEqual([{ type: "message", role: "assistant", content: "Hi" }]);
+    expect(result.losses).toEqual([finishLeftBehind(3), ...recordFields(), leftBehind(2, "/tool_calls")]);
+  });
+
+  test("chunks with no choices that go into no completion are told by unplaced", () => {
+    const assembler = new ChatStreamAssembler();
+    const stray = { ...usage(), tool_calls: [{ id: "call_z9", type: "function", function: { name: "delete_all", arguments: "{}" } }] };
+    expect(assembler.push(stray, 1)).toEqual([]);
+    expect(assembler.finish()).toEqual([]);
+    expect(assembler.unplaced()).toEqual([{ line: 1, path: "/tool_calls", code: "provider_extension", detail: '"tool_calls" is not a field of the portable shape; Open Responses has no place for it' }]);
+    expect(assembler.unplaced()).toEqual([]);
   });
 });
 
@@ -230,32 +293,54 @@ describe("completion boundaries", () => {
     expect(assembler.push(chunk({ role: "assistant", content: "One" }), 1)).toEqual([]);
     expect(assembler.push(finish("stop"), 2)).toEqual([]);
     expect(assembler.push(other({ role: "assistant", content: "Two" }), 3)).toEqual([
-      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "One" }], losses: [], line: 1, lastLine: 2 },
+      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "One" }], losses: [finishLeftBehind(2), ...recordFields()], line: 1, lastLine: 2 },
     ]);
     expect(assembler.finish()).toEqual([
-      { id: "chatcmpl-Zr4Yv8Qe1Nd6Hc3J", status: "in_progress", items: [{ type: "message", role: "assistant", content: "Two" }], losses: [], line: 3, lastLine: 3 },
+      { id: "chatcmpl-Zr4Yv8Qe1Nd6Hc3J", status: "in_progress", items: [{ type: "message", role: "assistant", content: "Two", status: "in_progress" }], losses: recordFields(3), line: 3, lastLine: 3 },
     ]);
   });
 
   test("without ids, a new message after every choice finished is another completion", () => {
     const bare = (delta: Record<string, unknown>, reason: string | null = null) => ({ object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: reason }] });
     expect(run([bare({ role: "assistant", content: "One" }), bare({}, "stop"), bare({ role: "assistant", content: "Two" }), bare({}, "stop")])).toEqual([
-      { status: "completed", items: [{ type: "message", role: "assistant", content: "One" }], losses: [], line: 1, lastLine: 2 },
-      { status: "completed", items: [{ type: "message", role: "assistant", content: "Two" }], losses: [], line: 3, lastLine: 4 },
+      { status: "completed", items: [{ type: "message", role: "assistant", content: "One" }], losses: [finishLeftBehind(2)], line: 1, lastLine: 2 },
+      { status: "completed", items: [{ type: "message", role: "assistant", content: "Two" }], losses: [finishLeftBehind(4)], line: 3, lastLine: 4 },
     ]);
   });
 
-  test("choices other than the first are reported, not turned into items", () => {
+  test("a choice after the first is a response of its own, after the first, saying so in a loss", () => {
     const two = { ...chunk({ role: "assistant", content: "A" }), choices: [{ index: 0, delta: { role: "assistant", content: "A" }, finish_reason: "stop" }, { index: 1, delta: { role: "assistant", content: "B" }, finish_reason: "stop" }] };
     expect(run([two])).toEqual([
+      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "A" }], losses: [finishLeftBehind(1), ...recordFields()], line: 1, lastLine: 1 },
       {
         id: ID,
         status: "completed",
-        items: [{ type: "message", role: "assistant", content: "A" }],
-        losses: [{ line: 1, path: "/choices/1", code: "unsupported_field", detail: "only the first choice continues the conversation; choice 1 is not items" }],
+        items: [{ type: "message", role: "assistant", content: "B" }],
+        losses: [
+          { line: 1, path: "/choices/1", code: "form_changed", detail: "choice 1 is another answer to the same request: its items are a response of their own, after the first choice's; only one answer continues the conversation" },
+          leftBehind(1, "/choices/1/finish_reason", "the choice"),
+        ],
         line: 1,
         lastLine: 1,
       },
+    ]);
+  });
+
+  test("a field named __proto__, in a delta, a choice or a chunk, is a field like any other: no call comes of it", () => {
+    const hostile = JSON.parse(
+      `{"id":"${ID}","object":"chat.completion.chunk","created":1754693439,"model":"gpt-4o-2024-08-06","__proto__":{"x":1},` +
+        `"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi","__proto__":{"tool_calls":[{"id":"call_p","type":"function","function":{"name":"delete_all","arguments":"{}"}}]}},"__proto__":{"finish_reason":"stop"},"finish_reason":"stop"}]}`,
+    );
+    const [result] = run([hostile]);
+    expect(result.items).toEqual([{ type: "message", role: "assistant", content: "Hi" }]);
+    expect(result.losses.map(({ line, path, code }) => [line, path, code])).toEqual([
+      [1, "/choices/0/delta/__proto__", "provider_extension"],
+      [1, "/choices/0/finish_reason", "left_behind"],
+      [1, "/choices/0/__proto__", "left_behind"],
+      [1, "/id", "left_behind"],
+      [1, "/created", "left_behind"],
+      [1, "/model", "left_behind"],
+      [1, "/__proto__", "left_behind"],
     ]);
   });
 
@@ -270,5 +355,85 @@ describe("completion boundaries", () => {
     const before = structuredClone(chunks);
     run(chunks);
     expect(chunks).toEqual(before);
+  });
+});
+
+describe("a stream and its non-streamed twin", () => {
+  // Each case: the chunks, and the chat.completion the API returns for the same answer.
+  const twinOf = (choices: unknown[]) => ({ id: ID, object: "chat.completion", created: 1754693439, model: "gpt-4o-2024-08-06", choices });
+  const token = (text: string) => ({ token: text, logprob: -0.01, bytes: [...Buffer.from(text)], top_logprobs: [] });
+  const cases: Array<[string, unknown[], ReturnType<typeof twinOf>]> = [
+    [
+      "logprobs of the text and of the refusal",
+      [
+        { ...chunk({ role: "assistant", content: "Ly" }), choices: [{ index: 0, delta: { role: "assistant", content: "Ly" }, logprobs: { content: [token("Ly")], refusal: null }, finish_reason: null }] },
+        { ...chunk({ content: "on" }), choices: [{ index: 0, delta: { content: "on" }, logprobs: { content: [token("on")], refusal: null }, finish_reason: null }] },
+        { ...chunk({ refusal: "No." }), choices: [{ index: 0, delta: { refusal: "No." }, logprobs: { content: null, refusal: [token("No.")] }, finish_reason: null }] },
+        finish("stop"),
+      ],
+      twinOf([{ index: 0, message: { role: "assistant", content: "Lyon", refusal: "No." }, logprobs: { content: [token("Ly"), token("on")], refusal: [token("No.")] }, finish_reason: "stop" }]),
+    ],
+    [
+      "Azure's content_filter_results on every chunk, and OpenRouter's native_finish_reason",
+      [
+        { ...chunk({}), choices: [{ content_filter_results: {}, delta: { content: "", role: "assistant" }, finish_reason: null, index: 0, logprobs: null, native_finish_reason: null }] },
+        { ...chunk({}), choices: [{ content_filter_results: { hate: { filtered: false, severity: "safe" } }, delta: { content: "Lyon." }, finish_reason: null, index: 0, logprobs: null, native_finish_reason: null }] },
+        { ...chunk({}), choices: [{ content_filter_results: {}, delta: {}, finish_reason: "stop", index: 0, logprobs: null, native_finish_reason: "STOP" }] },
+      ],
+      twinOf([{ content_filter_results: { hate: { filtered: false, severity: "safe" } }, finish_reason: "stop", index: 0, logprobs: null, message: { role: "assistant", content: "Lyon." }, native_finish_reason: "STOP" }]),
+    ],
+    [
+      "two choices, the second with a call, finishing apart",
+      [
+        { ...chunk({}), choices: [{ index: 0, delta: { role: "assistant", content: "Lyon." }, finish_reason: null }, { index: 1, delta: { role: "assistant", content: null }, finish_reason: null }] },
+        { ...chunk({}), choices: [{ index: 1, delta: { tool_calls: [{ index: 0, id: "call_N2", type: "function", function: { name: "lookup_city", arguments: "{\"city\":\"Lyon\"}" } }] }, finish_reason: null }] },
+        { ...chunk({}), choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
+        { ...chunk({}), choices: [{ index: 1, delta: {}, finish_reason: "length" }] },
+      ],
+      twinOf([
+        { index: 0, message: { role: "assistant", content: "Lyon." }, finish_reason: "stop" },
+        { index: 1, message: { role: "assistant", content: null, tool_calls: [{ id: "call_N2", type: "function", function: { name: "lookup_city", arguments: "{\"city\":\"Lyon\"}" } }] }, finish_reason: "length" },
+      ]),
+    ],
+    ["a text cut by max_tokens", [chunk({ role: "assistant", content: "Lyon is" }), finish("length")], twinOf([{ index: 0, message: { role: "assistant", content: "Lyon is" }, logprobs: null, finish_reason: "length" }])],
+  ];
+
+  test.each(cases)("%s: the same items, statuses and losses, choice by choice", (_, chunks, twin) => {
+    // Losses in any order: a rebuilt choice lists its fields in the API's order, a stored one in its own.
+    const said = (losses: ReadonlyArray<{ code: string; detail: string }>) => losses.map(({ code, detail }) => `${code}: ${detail}`).sort();
+    const streamed = run(chunks).map((response) => ({ items: response.items, status: response.status, losses: said(response.losses) }));
+    const converted = completionToItems({ completion: twin });
+    const stored = converted.value.map((choice, position) => ({
+      items: choice.items,
+      status: choice.status,
+      // The completion's own fields are said with the first choice's response.
+      losses: said([...choice.losses, ...(position === 0 ? converted.losses : [])]),
+    }));
+    expect(streamed).toEqual(stored);
+  });
+
+  test("the second choice's call is an item of its own response, with its choice's status, for the gate to judge", () => {
+    const [, second] = run(cases[2]![1]);
+    expect(second).toEqual({
+      id: ID,
+      status: "incomplete",
+      items: [call("call_N2", "lookup_city", "{\"city\":\"Lyon\"}", "incomplete")],
+      losses: [
+        { line: 1, path: "/choices/1", code: "form_changed", detail: "choice 1 is another answer to the same request: its items are a response of their own, after the first choice's; only one answer continues the conversation" },
+        { line: 4, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "length" written as status incomplete on the choice\'s items' },
+      ],
+      line: 1,
+      lastLine: 4,
+    });
+  });
+
+  test("the logprobs are left behind, at the first chunk that held any", () => {
+    const [result] = run(cases[0]![1]);
+    expect(result.losses).toEqual([
+      { line: 3, path: "/choices/0/delta/refusal", code: "form_changed", detail: "a refusal beside text becomes a refusal part next to the text parts" },
+      leftBehind(1, "/choices/0/logprobs", "the choice"),
+      finishLeftBehind(4),
+      ...recordFields(),
+    ]);
   });
 });
