@@ -49,8 +49,14 @@ export class LineWriter {
     this.pending += lines;
   }
 
-  flushIfFull(): Promise<void> | undefined {
-    return this.pending.length >= 65_536 ? this.flush() : undefined;
+  /**
+   * Called once per batch. Besides writing, it lets the event loop turn: input read
+   * ahead and output that does not block would otherwise keep it from turning for
+   * many batches, and a SIGINT or SIGTERM handler (main.ts) only runs when it does.
+   */
+  async flushIfFull(): Promise<void> {
+    if (this.pending.length >= 65_536) await this.flush();
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   flush(): Promise<void> | undefined {
