@@ -3,27 +3,21 @@
 // content is found by its serialized form, computed once per object.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
-import type { ValidateFunction } from "ajv";
 import { linearRegExp } from "./linear-regexp.js";
 import { createRequire } from "node:module";
+import { addWorkKeywords, instrumented, referenceIntoData, reservedKeywordUsed } from "./schema-instrument.js";
+import { jsonEqual } from "./schema-equal.js";
+import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-evaluator.js";
+import { endlessReference } from "./schema-cycles.js";
+import { schemaLimitBroken } from "./schema-limits.js";
+import { SchemaResources } from "./schema-resources.js";
+import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
 // reads `constructor`, `valueOf` and `toString` through the value; JSON values
 // are compared by their own keys only.
 const ajvEqual = createRequire(import.meta.url)("ajv/dist/runtime/equal.js") as { default: ((a: unknown, b: unknown) => boolean) & { code?: string } };
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((value, i) => jsonEqual(value, other[i]));
-  }
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}
-ajvEqual.default = Object.assign(jsonEqual, { code: ajvEqual.default.code });
+ajvEqual.default = Object.assign((a: unknown, b: unknown) => jsonEqual(a, b), { code: ajvEqual.default.code });
 
 /** A `properties`-like keyword naming "__proto__", which Ajv skips without a word. */
 function namesProtoProperty(schema: unknown): boolean {
@@ -42,10 +36,18 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => 
 /** A tool's JSON Schema: an object or a boolean schema. */
 export type ToolSchema = Record<string, unknown> | boolean;
 
-/** A compiled schema, or the reason it could not be compiled (the call is then blocked). */
-export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
+export type { SchemaError, SchemaValidator } from "./schema-work.js";
+
+/**
+ * A compiled schema, or the reason it could not be compiled (the call is then
+ * blocked). `validate` runs within a work budget: past it, it returns false with
+ * an error that states the bound.
+ */
+export type CompiledSchema = { ok: true; validate: SchemaValidator } | { ok: false; error: string };
 
 export const DEFAULT_CACHE_LIMIT = 1024;
+
+const META_SCHEMA_PREFIX = "https://json-schema.org/draft/2020-12/";
 
 function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({
@@ -54,11 +56,21 @@ function createAjv(): Ajv2020 {
     logger: false,
     allErrors: false,
     validateFormats: true,
-    code: { regExp: linearRegExp },
+    // A $ref becomes a call to the target's own validator rather than a copy of its
+    // code, so compile time and code size stay linear in the schema.
+    inlineRefs: false,
+    code: { regExp: linearRegExp, optimize: false },
     // A remote $ref is never fetched: compilation fails and the call is blocked.
     loadSchema: undefined,
   });
+  // Ajv2020 always tracks which properties and items each subschema evaluated, for
+  // unevaluatedProperties/Items; that also makes anyOf try every branch after one
+  // passed. Schemas that use those keywords (or $dynamicRef) are validated by the
+  // project's evaluator instead (schema-evaluator.ts), so Ajv runs without the
+  // tracking, as it does for drafts before 2019-09.
+  (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
   addFormats(ajv);
+  addWorkKeywords(ajv);
   return ajv;
 }
 
@@ -82,7 +94,13 @@ export class SchemaCache {
       const known = this.byObject.get(schema);
       if (known) return known;
     }
-    const key = typeof schema === "boolean" ? String(schema) : JSON.stringify(schema);
+    let key: string;
+    try {
+      key = typeof schema === "boolean" ? String(schema) : JSON.stringify(schema);
+    } catch (error) {
+      // Too deep to serialize: the bounds say why, where the stack ran out.
+      return { ok: false, error: `tool schema is refused: ${schemaLimitBroken(schema) ?? messageOf(error)}` };
+    }
     let compiled = this.byContent.get(key);
     if (compiled) {
       // Refresh recency: Map iteration order is insertion order.
@@ -101,7 +119,14 @@ export class SchemaCache {
     if (typeof schema !== "boolean" && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
       return { ok: false, error: "tool schema is not a JSON Schema (an object or a boolean)" };
     }
+    // The bounds come first: every later walk over the schema relies on them.
+    const tooLarge = schemaLimitBroken(schema);
+    if (tooLarge !== undefined) return { ok: false, error: `tool schema is refused: ${tooLarge}` };
     if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
+    const refused = reservedKeywordUsed(schema) ?? referenceIntoData(schema);
+    if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
+    const endless = endlessReferenceIn(schema);
+    if (endless !== undefined) return { ok: false, error: `tool schema does not compile: ${endless} leads back to a schema it started from through $ref and allOf alone, so validation would never end` };
     // Ajv keeps every schema it compiled in its code scope; a fresh instance after
     // `limit` compiles lets the old one go once its validators leave the cache.
     if (++this.compiledByAjv > this.limit) {
@@ -109,21 +134,52 @@ export class SchemaCache {
       this.compiledByAjv = 1;
     }
     try {
-      const validate = this.ajv.compile(schema);
+      if (typeof schema === "object" && needsEvaluator(schema)) return { ok: true, validate: runWithinBudget(this.evaluatorFor(schema)) };
+      // Ajv compiles a copy that counts its own work (schema-instrument.ts).
+      const counted = instrumented(schema) as ToolSchema;
+      const validate = this.ajv.compile(counted);
       // The validator lives on in this cache; Ajv's own registry (keyed by object
       // and by $id) lets go of it, so memory stays bounded by `limit` and two
       // tools may reuse one $id.
-      if (typeof schema === "object") this.ajv.removeSchema(schema);
-      return { ok: true, validate };
+      if (typeof counted === "object") this.ajv.removeSchema(counted);
+      return { ok: true, validate: runWithinBudget(validate as SchemaValidator) };
     } catch (error) {
       return { ok: false, error: `tool schema does not compile: ${messageOf(error)}` };
     }
+  }
+
+  /**
+   * The project's evaluator, for a schema whose keywords Ajv evaluates wrong. Ajv
+   * still checks the schema against the 2020-12 meta-schema and lends its formats.
+   */
+  private evaluatorFor(schema: Record<string, unknown>): SchemaValidator {
+    if (!this.ajv.validateSchema(schema)) throw new Error(`schema is invalid: ${this.ajv.errorsText(this.ajv.errors)}`);
+    return compileEvaluator(schema, this.ajv.formats as Record<string, FormatEntry | undefined>, (uri) => this.metaSchema(uri));
+  }
+
+  /**
+   * A 2020-12 meta-schema Ajv holds, for a schema that refers to one. Only those:
+   * the schemas of other tools, which Ajv may also hold by $id, are never reached.
+   */
+  private metaSchema(uri: string): unknown {
+    return uri.startsWith(META_SCHEMA_PREFIX) ? this.ajv.getSchema(uri)?.schema : undefined;
   }
 
   private evictOldest(): void {
     const oldest = this.byContent.keys().next();
     if (!oldest.done) this.byContent.delete(oldest.value);
   }
+}
+
+function endlessReferenceIn(schema: ToolSchema): string | undefined {
+  let resources: SchemaResources;
+  try {
+    resources = new SchemaResources(schema);
+  } catch {
+    // Two schemas claim one identifier: compiling the schema says so.
+    return undefined;
+  }
+  return endlessReference(schema, resources);
 }
 
 export function messageOf(error: unknown): string {

@@ -1,0 +1,136 @@
+// The work budget of one validation. A schema can ask for work exponential in its
+// size (a chain of anyOf, each branch a $ref to the level below, tries every path
+// on a value that fails), and no bound on the schema's size alone can stop that.
+// So every subschema evaluation adds its cost, in steps, to one counter; past the
+// budget the validation stops and the call is blocked. Steps are counted, not
+// timed, so a verdict is the same on every run and with any number of threads.
+//
+// The budget grows with the arguments: a fixed number of steps, plus a number per
+// unit of the arguments (each JSON value, each 64 characters of a string or a
+// property name). An ordinary schema spends a few steps per unit, so large valid
+// arguments pass, while a schema that revisits the same values again and again
+// runs out.
+
+export const BASE_STEPS = 2_000;
+export const STEPS_PER_UNIT = 64;
+
+/** Thrown from inside a validator when its call spent its budget; caught by `runWithinBudget`. */
+export class SchemaWorkExceeded extends Error {
+  constructor(readonly limit: number) {
+    super(`schema work exceeded ${limit} steps`);
+    this.name = "SchemaWorkExceeded";
+  }
+}
+
+/**
+ * The counter that compiled validators add to. Validation is synchronous and a
+ * validator never runs another one, so one counter serves every schema.
+ */
+export class SchemaWork {
+  steps = 0;
+  limit = Infinity;
+  private value: unknown;
+  private grown = true;
+
+  /** Adds steps; past the budget, throws `SchemaWorkExceeded`. */
+  charge(steps: number): void {
+    this.steps += steps;
+    if (this.steps > this.limit) this.exceeded();
+  }
+
+  /**
+   * Called when the steps pass the limit. The first time, the limit grows from the
+   * fixed part to the whole budget for these arguments: measuring them costs a walk
+   * over the value, paid only by a validation that needed more than the fixed part.
+   */
+  exceeded(): void {
+    if (!this.grown) {
+      this.grown = true;
+      this.limit = BASE_STEPS + STEPS_PER_UNIT * argumentUnits(this.value);
+      if (this.steps <= this.limit) return;
+    }
+    throw new SchemaWorkExceeded(this.limit);
+  }
+
+  /** Runs one validation of `value` within its budget; a validation nested in another keeps its own count. */
+  run(validate: (value: unknown) => boolean, value: unknown): boolean {
+    const steps = this.steps;
+    const limit = this.limit;
+    const outer = this.value;
+    const grown = this.grown;
+    this.steps = 0;
+    this.limit = BASE_STEPS;
+    this.value = value;
+    this.grown = false;
+    try {
+      return validate(value);
+    } finally {
+      this.steps = steps;
+      this.limit = limit;
+      this.value = outer;
+      this.grown = grown;
+    }
+  }
+}
+
+export const schemaWork = new SchemaWork();
+
+/** The size of a JSON value in budget units: one per value, one more per 64 characters of each string and property name. */
+export function argumentUnits(value: unknown): number {
+  let units = 0;
+  // An explicit stack: arguments may be nested far deeper than the call stack allows.
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    units += 1;
+    if (typeof next === "string") units += next.length >> 6;
+    else if (Array.isArray(next)) for (const item of next) stack.push(item);
+    else if (next !== null && typeof next === "object") {
+      for (const [key, item] of Object.entries(next)) {
+        units += key.length >> 6;
+        stack.push(item);
+      }
+    }
+  }
+  return units;
+}
+
+/** What a validator reports: Ajv's error objects, or ones of the same shape. */
+export interface SchemaError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A compiled tool schema: true when the value is valid; otherwise `errors` says why. */
+export type SchemaValidator = ((value: unknown) => boolean) & { errors?: SchemaError[] | null };
+
+/**
+ * The validator run within the budget: past it, the value is invalid with one
+ * error that states the bound, so the gate blocks the call and says why.
+ */
+export function runWithinBudget(validate: SchemaValidator): SchemaValidator {
+  const bounded: SchemaValidator = (value: unknown) => {
+    try {
+      const valid = schemaWork.run(validate, value);
+      bounded.errors = validate.errors;
+      return valid;
+    } catch (error) {
+      if (!(error instanceof SchemaWorkExceeded)) throw error;
+      bounded.errors = [
+        {
+          instancePath: "",
+          schemaPath: "#",
+          keyword: "orbridge:steps",
+          params: { limit: error.limit },
+          message: `could not be checked: schema work exceeded ${error.limit} steps, the bound for arguments of this size`,
+        },
+      ];
+      return false;
+    }
+  };
+  bounded.errors = null;
+  return bounded;
+}

@@ -1,0 +1,134 @@
+// Constructs plain Ajv (8.x, draft 2020-12) evaluates wrong: it gives ok to values
+// these schemas forbid, and blocks some they allow. The gate validates schemas
+// that use them with its own evaluator (schema-evaluator.ts). Each test holds a
+// value the gate must block and one it must pass.
+import { describe, expect, test } from "vitest";
+import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
+import { SchemaCache, type ToolSchema } from "../../src/gate/schema.js";
+import { call, OK_DETAIL } from "../hostile/support.js";
+
+const gate = (schema: ToolSchema, args: unknown): Verdict => replayGate(call("call_1", JSON.stringify(args)), schema, { cache: new SchemaCache() });
+const blocked = (detail: string): Verdict => ({ reason: "arguments_schema", detail, path: "/arguments" });
+const ok: Verdict = { reason: "ok", detail: OK_DETAIL };
+
+describe("$dynamicRef", () => {
+  // One generic "series" schema whose readings take their type from the resource
+  // that refers to it: integers through "counts", strings through "labels". Ajv
+  // resolves the dynamic reference once, whichever path reached it.
+  const exportSchema = {
+    $id: "https://tools.example/export",
+    type: "object",
+    required: ["unit", "readings"],
+    if: { properties: { unit: { const: "count" } } },
+    then: { $ref: "counts" },
+    else: { $ref: "labels" },
+    $defs: {
+      series: { $id: "series", properties: { readings: { type: "array", items: { $dynamicRef: "#reading" } } }, $defs: { open: { $dynamicAnchor: "reading" } } },
+      counts: { $id: "counts", $ref: "series", $defs: { reading: { $dynamicAnchor: "reading", type: "integer" } } },
+      labels: { $id: "labels", $ref: "series", $defs: { reading: { $dynamicAnchor: "reading", type: "string" } } },
+    },
+  };
+
+  test("reached by two paths, each path resolves it to its own anchor: a string among counts is blocked", () => {
+    expect(gate(exportSchema, { unit: "count", readings: ["seven"] })).toEqual(blocked("arguments/readings/0 must be integer"));
+  });
+  test("reached by two paths: a number among labels is blocked", () => {
+    expect(gate(exportSchema, { unit: "label", readings: [7] })).toEqual(blocked("arguments/readings/0 must be string"));
+  });
+  test("reached by two paths: readings of the right type pass on both", () => {
+    expect(gate(exportSchema, { unit: "count", readings: [1, 2] })).toEqual(ok);
+    expect(gate(exportSchema, { unit: "label", readings: ["a", "b"] })).toEqual(ok);
+  });
+
+  // A JSON Pointer $dynamicRef is a plain reference; Ajv takes it for a missing
+  // anchor and applies the root schema instead of the false schema it names.
+  const reservedSchema = { properties: { reserved: { $dynamicRef: "#/$defs/nothing" }, note: { $dynamicRef: "#/$defs/anything" } }, $defs: { nothing: false, anything: true } };
+
+  test("to a false schema: any value there is blocked", () => {
+    expect(gate(reservedSchema, { reserved: 1 })).toEqual(blocked("arguments/reserved boolean schema is false"));
+  });
+  test("to a true schema: any value there passes", () => {
+    expect(gate(reservedSchema, { note: 1 })).toEqual(ok);
+  });
+});
+
+describe("unevaluatedItems", () => {
+  // Only the items `contains` matched are evaluated by it; Ajv counts every item.
+  const taggedRow = { type: "array", prefixItems: [{ type: "string" }], contains: { type: "number" }, unevaluatedItems: false };
+
+  test("next to contains: an item contains did not match is still unevaluated, and blocked", () => {
+    expect(gate(taggedRow, ["id", 1, true])).toEqual(blocked("arguments must NOT have unevaluated items"));
+  });
+  test("next to contains: items the prefix and contains cover pass", () => {
+    expect(gate(taggedRow, ["id", 1, 2])).toEqual(ok);
+  });
+
+  const twoMarkers = { allOf: [{ contains: { const: "x" } }, { contains: { const: "y" } }], unevaluatedItems: { type: "number" } };
+
+  test("with contains in allOf: an item neither matched goes to unevaluatedItems, and is blocked", () => {
+    expect(gate(twoMarkers, ["x", "y", "z"])).toEqual(blocked("arguments/2 must be number"));
+  });
+  test("with contains in allOf: the rest passes unevaluatedItems", () => {
+    expect(gate(twoMarkers, ["x", "y", 3])).toEqual(ok);
+  });
+
+  // A branch of anyOf that fails evaluates nothing; Ajv keeps the items it looked at.
+  const stringsOrFlags = { anyOf: [{ items: { type: "string" } }, true], unevaluatedItems: { type: "boolean" } };
+
+  test("after a failing anyOf branch: its items are unevaluated, and a string among flags is blocked", () => {
+    expect(gate(stringsOrFlags, ["a", false])).toEqual(blocked("arguments/0 must be boolean"));
+  });
+  test("after a passing anyOf branch: its items are evaluated", () => {
+    expect(gate(stringsOrFlags, ["a", "b"])).toEqual(ok);
+    expect(gate(stringsOrFlags, [true, false])).toEqual(ok);
+  });
+
+  // With minContains 0 the array may match nothing, and the items it does match are still evaluated; Ajv blocks them.
+  const optionalNames = { contains: { type: "string" }, minContains: 0, unevaluatedItems: false };
+
+  test("with minContains 0: an item contains did not match is blocked", () => {
+    expect(gate(optionalNames, ["a", 1])).toEqual(blocked("arguments must NOT have unevaluated items"));
+  });
+  test("with minContains 0: items contains matched pass", () => {
+    expect(gate(optionalNames, ["a", "b"])).toEqual(ok);
+  });
+
+  // `if` without `then` or `else` still evaluates what it applies to, when it passes.
+  const versioned = { type: "array", if: { prefixItems: [{ const: "v1" }] }, unevaluatedItems: false };
+
+  test("next to if alone: a failing if evaluates nothing, so its item is blocked", () => {
+    expect(gate(versioned, ["v2"])).toEqual(blocked("arguments must NOT have unevaluated items"));
+  });
+  test("next to if alone: a passing if evaluates its item", () => {
+    expect(gate(versioned, ["v1"])).toEqual(ok);
+  });
+});
+
+describe("unevaluatedProperties", () => {
+  // When `if` fails, its properties are not evaluated; Ajv keeps them when there is no `then`.
+  const document = {
+    type: "object",
+    if: { properties: { kind: { const: "pdf" } }, required: ["kind"] },
+    else: { properties: { pages: { type: "integer" } }, required: ["pages"] },
+    unevaluatedProperties: false,
+  };
+
+  test("with if and else, no then: a property only the failing if named is blocked", () => {
+    expect(gate(document, { kind: "png", pages: 3 })).toEqual(blocked("arguments must NOT have unevaluated properties"));
+  });
+  test("with if and else, no then: a passing if evaluates its properties", () => {
+    expect(gate(document, { kind: "pdf" })).toEqual(ok);
+  });
+  test("with if and else, no then: else evaluates its own", () => {
+    expect(gate(document, { pages: 3 })).toEqual(ok);
+  });
+
+  const headers = { type: "object", if: { patternProperties: { "^x-": { type: "string" } } }, unevaluatedProperties: false };
+
+  test("next to if alone: a name no subschema evaluated is blocked", () => {
+    expect(gate(headers, { other: "abc" })).toEqual(blocked("arguments must NOT have unevaluated properties"));
+  });
+  test("next to if alone: a name the passing if evaluated passes", () => {
+    expect(gate(headers, { "x-trace": "abc" })).toEqual(ok);
+  });
+});

@@ -1,0 +1,164 @@
+// A tool schema cannot make the gate work without bound. Past a size, a depth or a
+// count of subschemas it is refused before compiling; a $ref compiles once, not
+// once per use; and each validation runs within a budget of steps that grows with
+// the arguments, past which the call is blocked with the bound it broke. The
+// verdicts are counted, not timed, so they are the same on every run.
+import { describe, expect, test } from "vitest";
+import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
+import { SchemaCache, type ToolSchema } from "../../src/gate/schema.js";
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, MAX_SUBSCHEMAS } from "../../src/gate/schema-limits.js";
+import { argumentUnits, BASE_STEPS, STEPS_PER_UNIT } from "../../src/gate/schema-work.js";
+import { call, OK_DETAIL } from "../hostile/support.js";
+
+const gate = (schema: ToolSchema, args: unknown, cache = new SchemaCache()): Verdict => replayGate(call("call_1", JSON.stringify(args)), schema, { cache });
+const blocked = (detail: string): Verdict => ({ reason: "arguments_schema", detail, path: "/arguments" });
+const refused = (why: string): Verdict => blocked(`tool schema is refused: ${why}`);
+const ok: Verdict = { reason: "ok", detail: OK_DETAIL };
+const overBudget = (args: unknown): Verdict => blocked(`arguments could not be checked: schema work exceeded ${BASE_STEPS + STEPS_PER_UNIT * argumentUnits(args)} steps, the bound for arguments of this size`);
+
+/** `levels` objects, each the value of "a" in the one around it. */
+function nested(levels: number, innermost: unknown): unknown {
+  let value = innermost;
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+}
+
+/** A chain of levels, each an anyOf of two references to the level below: 2^levels paths for a value that fails. */
+function refChain(levels: number): ToolSchema {
+  const defs: Record<string, unknown> = { d0: { type: "string" } };
+  for (let i = 1; i <= levels; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+  return { $defs: defs, $ref: `#/$defs/d${levels}` };
+}
+
+describe("the size of a schema", () => {
+  // Each {"properties":{"a":…}} adds two levels; {"type":"string"} and its string are the last two.
+  const schemaOfDepth = (depth: number): ToolSchema => {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let levels = 2; levels < depth; levels += 2) schema = { properties: { a: schema } };
+    return schema;
+  };
+
+  test(`nested ${MAX_SCHEMA_DEPTH} levels, it compiles`, () => {
+    expect(gate(schemaOfDepth(MAX_SCHEMA_DEPTH), {})).toEqual(ok);
+  });
+  test("nested deeper, it is refused with its depth and the bound", () => {
+    expect(gate(schemaOfDepth(MAX_SCHEMA_DEPTH + 2), {})).toEqual(refused(`it is nested ${MAX_SCHEMA_DEPTH + 2} levels deep, over the bound of ${MAX_SCHEMA_DEPTH}`));
+  });
+  test("nested 100,000 deep, it is refused by the same bound, not by the stack", () => {
+    const schema = JSON.parse("{\"items\":".repeat(100_000) + "{}" + "}".repeat(100_000)) as ToolSchema;
+    expect(gate(schema, [])).toEqual(refused(`it is nested 100001 levels deep, over the bound of ${MAX_SCHEMA_DEPTH}`));
+  });
+  test("holding more JSON values than the bound, it is refused", () => {
+    const schema = { enum: Array.from({ length: MAX_SCHEMA_NODES }, (_, i) => i) };
+    expect(gate(schema, 1)).toEqual(refused(`it holds ${MAX_SCHEMA_NODES + 2} JSON values, over the bound of ${MAX_SCHEMA_NODES}`));
+  });
+  test(`with ${MAX_SUBSCHEMAS} subschemas, it compiles`, () => {
+    const schema = { type: "object", properties: Object.fromEntries(Array.from({ length: MAX_SUBSCHEMAS - 1 }, (_, i) => [`p${i}`, { type: "string" }])) };
+    expect(gate(schema, { p1: "x" })).toEqual(ok);
+  });
+  test("with one subschema more, it is refused with the count and the bound", () => {
+    const schema = { type: "object", properties: Object.fromEntries(Array.from({ length: MAX_SUBSCHEMAS }, (_, i) => [`p${i}`, { type: "string" }])) };
+    expect(gate(schema, {})).toEqual(refused(`it has ${MAX_SUBSCHEMAS + 1} subschemas, over the bound of ${MAX_SUBSCHEMAS}`));
+  });
+  test("entries of dependentRequired count as subschemas: Ajv turns each into code", () => {
+    const schema = { type: "object", dependentRequired: Object.fromEntries(Array.from({ length: MAX_SUBSCHEMAS }, (_, i) => [`d${i}`, ["x"]])) };
+    expect(gate(schema, {})).toEqual(refused(`it has ${MAX_SUBSCHEMAS + 1} subschemas, over the bound of ${MAX_SUBSCHEMAS}`));
+  });
+});
+
+describe("$ref", () => {
+  // Inlined, 300 uses of a 300-property definition would be 90,000 properties of code.
+  test("a definition used 300 times compiles once and judges every use", () => {
+    const schema = {
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`r${i}`, { $ref: "#/$defs/record" }])),
+      $defs: { record: { type: "object", properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, { type: "integer" }])) } },
+    };
+    const cache = new SchemaCache();
+    expect(gate(schema, { r0: { f1: 1 }, r299: { f2: 2 } }, cache)).toEqual(ok);
+    expect(gate(schema, { r0: { f1: 1 }, r299: { f2: "two" } }, cache)).toEqual(blocked("arguments/r299/f2 must be integer"));
+  });
+  test("a chain of 32 levels, each anyOf of two references to the one below, compiles; a string passes", () => {
+    expect(gate(refChain(32), "x")).toEqual(ok);
+  });
+  test("the same chain blocks a value that fails, at the budget, instead of trying 2^32 paths", () => {
+    expect(gate(refChain(32), 5)).toEqual(overBudget(5));
+  });
+  test("references that lead back through $ref and allOf alone are refused: validation would never end", () => {
+    const schema = { $ref: "#/$defs/a", $defs: { a: { allOf: [{ $ref: "#/$defs/b" }] }, b: { $ref: "#/$defs/a" } } };
+    expect(gate(schema, 1)).toEqual(blocked("tool schema does not compile: $ref \"#/$defs/a\" leads back to a schema it started from through $ref and allOf alone, so validation would never end"));
+  });
+  test("a schema that refers to itself under anyOf judges what an earlier branch settles, and stops at the budget otherwise", () => {
+    const schema = { anyOf: [{ type: "string" }, { $ref: "#" }] };
+    expect(gate(schema, "a")).toEqual(ok);
+    expect(gate(schema, 1)).toEqual(overBudget(1));
+  });
+  test("a $ref into data is refused: an enum value is not a schema", () => {
+    expect(gate({ enum: [{ type: "string" }], properties: { a: { $ref: "#/enum/0" } } }, {})).toEqual(refused("$ref \"#/enum/0\" points into data, not at a schema"));
+    expect(gate({ default: { anyOf: [] }, $ref: "#/default" }, 1)).toEqual(refused("$ref \"#/default\" points into data, not at a schema"));
+  });
+  test("a $ref to a property named like a data keyword is a schema", () => {
+    expect(gate({ properties: { enum: { type: "string" }, b: { $ref: "#/properties/enum" } } }, { b: 1 })).toEqual(blocked("arguments/b must be string"));
+  });
+});
+
+describe("the work budget", () => {
+  // Each level tries a branch that descends to the bottom and then fails, then the
+  // other: work doubles with each level of the arguments.
+  const doubling = {
+    $defs: { n: { anyOf: [{ allOf: [{ properties: { a: { $ref: "#/$defs/n" } } }, false] }, { properties: { a: { $ref: "#/$defs/n" } } }] } },
+    $ref: "#/$defs/n",
+  };
+
+  test("arguments that make the work double per level are blocked with the bound for their size", () => {
+    expect(gate(doubling, nested(40, 1))).toEqual(overBudget(nested(40, 1)));
+  });
+  test("the same schema passes shallow arguments", () => {
+    expect(gate(doubling, nested(3, 1))).toEqual(ok);
+  });
+  test("the verdict is the same on every run", () => {
+    const cache = new SchemaCache();
+    const verdicts = Array.from({ length: 5 }, () => gate(doubling, nested(40, 1), cache));
+    expect(new Set(verdicts.map((verdict) => verdict.detail)).size).toBe(1);
+  });
+  test("the budget grows with the arguments: 5,000 items each checked against 10 branches pass", () => {
+    const schema = { type: "array", items: { oneOf: Array.from({ length: 10 }, (_, i) => ({ type: "object", required: ["kind"], properties: { kind: { const: `k${i}` }, value: { type: "number" } } })) } };
+    expect(gate(schema, Array.from({ length: 5000 }, (_, i) => ({ kind: `k${i % 10}`, value: i })))).toEqual(ok);
+  });
+  test("schemas validated by the project's evaluator run within the same budget", () => {
+    expect(gate({ ...doubling, unevaluatedProperties: false }, nested(40, 1))).toEqual(overBudget(nested(40, 1)));
+  });
+  test("in the evaluator, a schema that comes back to itself on the same value stops with the reason", () => {
+    const schema = { $dynamicAnchor: "node", anyOf: [{ type: "string" }, { $dynamicRef: "#node" }] };
+    expect(gate(schema, "leaf")).toEqual(ok);
+    expect(gate(schema, 1)).toEqual(blocked("arguments could not be checked: the schema refers back to itself here without moving into the value"));
+  });
+});
+
+describe("uniqueItems", () => {
+  const unique = { type: "array", uniqueItems: true };
+
+  // Ajv compares objects pair by pair: 20,000 of them would be 200 million comparisons.
+  test("20,000 distinct objects are checked in one pass and pass", () => {
+    expect(gate(unique, Array.from({ length: 20_000 }, (_, i) => ({ id: i, tags: ["a", "b"] })))).toEqual(ok);
+  });
+  test("two equal objects are blocked with the pair Ajv names", () => {
+    expect(gate(unique, [{ a: 1 }, { b: 2 }, { a: 1 }])).toEqual(blocked("arguments must NOT have duplicate items (items ## 0 and 2 are identical)"));
+  });
+  test("objects equal but for the order of their keys are equal", () => {
+    expect(gate(unique, [{ a: 1, b: [2] }, { b: [2], a: 1 }])).toEqual(blocked("arguments must NOT have duplicate items (items ## 0 and 1 are identical)"));
+  });
+  test("1 and 1.0 are one number, \"1\" is another value", () => {
+    expect(gate(unique, [[1], [1.0]])).toEqual(blocked("arguments must NOT have duplicate items (items ## 0 and 1 are identical)"));
+    expect(gate(unique, [1, "1", [1], { "1": 1 }])).toEqual(ok);
+  });
+  test("items declared of a scalar type keep Ajv's own one-pass check and its message", () => {
+    expect(gate({ type: "array", items: { type: "integer" }, uniqueItems: true }, [1, 2, 1])).toEqual(blocked("arguments must NOT have duplicate items (items ## 2 and 0 are identical)"));
+  });
+});
+
+describe("names the gate keeps for itself", () => {
+  test("a schema that uses the budget's keyword is refused", () => {
+    expect(gate({ type: "object", "orbridge:steps": 1 }, {})).toEqual(refused("the keyword \"orbridge:steps\" is reserved by the gate"));
+  });
+});
