@@ -1,7 +1,8 @@
 // `orbridge gate` run as a process on a tool schema whose work doubles with each of
 // its 32 levels: the call that would take 2^32 steps is blocked at the budget,
 // the run finishes, one thread and two give the same lines, and SIGTERM or SIGINT
-// stops a long run within a second, leaving only whole lines on stdout.
+// stops a long run before its end, leaving only whole lines on stdout. How soon it
+// stops is measured by hand, not asserted: a test never asserts a duration.
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,35 +37,29 @@ interface Exit {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** Milliseconds from the signal to the exit, when one was sent. */
-  afterSignal?: number;
 }
 
 /**
  * Runs `orbridge gate` from the sources. With `signal`, sends it once the first
- * lines are out (the run is gating by then) and times the exit.
+ * lines are out (the run is gating by then).
  */
 function runGate(args: string[], signal?: NodeJS.Signals): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "gate", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    let sentAt: number | undefined;
+    let sent = false;
     child.stdout.on("data", (chunk: Buffer) => {
       out.push(chunk);
-      if (signal !== undefined && sentAt === undefined) {
-        sentAt = performance.now();
+      if (signal !== undefined && !sent) {
+        sent = true;
         child.kill(signal);
       }
     });
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", reject);
-    let afterSignal: number | undefined;
-    child.on("exit", () => {
-      if (sentAt !== undefined) afterSignal = performance.now() - sentAt;
-    });
     // After "exit", once stdout and stderr are read to their end.
-    child.on("close", (code, exitSignal) => resolve({ code, signal: exitSignal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), afterSignal }));
+    child.on("close", (code, exitSignal) => resolve({ code, signal: exitSignal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
   });
 }
 
@@ -102,12 +97,12 @@ describe("a signal during a long run", () => {
     ["SIGTERM", "1", 143],
     ["SIGINT", "1", 130],
     ["SIGTERM", "2", 143],
-  ] as const)("%s stops it within a second (--jobs %s), with whole lines on stdout", async (signal, jobs, code) => {
+  ] as const)("%s stops it before the journal ends (--jobs %s), with its exit status and whole lines on stdout", async (signal, jobs, code) => {
     const run = await runGate(["--schema", schemaPath, "--format", "json", "--jobs", jobs, journal], signal);
     expect(run.code).toBe(code);
-    expect(run.afterSignal).toBeLessThan(1000);
     expect(run.stdout.endsWith("\n")).toBe(true);
     const lines = run.stdout.trimEnd().split("\n");
+    // The whole run would take some 20 seconds: fewer lines than the journal holds show the signal was taken mid-run.
     expect(lines.length).toBeLessThan(45_000);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
   }, 60_000);
