@@ -3,7 +3,7 @@
 // content is found by its serialized form, computed once per object.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
-import { linearRegExp } from "./linear-regexp.js";
+import { isEcmaPattern, linearRegExp } from "./linear-regexp.js";
 import { createRequire } from "node:module";
 import { addWorkKeywords, instrumented, referenceIntoData, reservedKeywordUsed } from "./schema-instrument.js";
 import { jsonEqual } from "./schema-equal.js";
@@ -70,6 +70,10 @@ function createAjv(): Ajv2020 {
   // tracking, as it does for drafts before 2019-09.
   (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
   addFormats(ajv);
+  // ajv-formats checks `format: "regex"` with `new RegExp(text)`, without the u
+  // flag: `\pL`, `\8` or `a{,3}` would pass. A regex format means what a
+  // `pattern` means, ECMA-262 with the u flag.
+  ajv.addFormat("regex", { type: "string", validate: isEcmaPattern });
   addWorkKeywords(ajv);
   return ajv;
 }
