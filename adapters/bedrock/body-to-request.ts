@@ -1,0 +1,71 @@
+// An Open Responses request body as a Bedrock Converse request body.
+//
+// | Open Responses body                 | Bedrock request                                              |
+// |-------------------------------------|--------------------------------------------------------------|
+// | input (a string: one user message)  | system and messages (itemsToMessages)                        |
+// | instructions                        | the first system text block                                  |
+// | tools, tool_choice                  | toolConfig {tools, toolChoice} (tools.ts); tool_choice without tools: loss |
+// | max_output_tokens, temperature,     | inferenceConfig {maxTokens, temperature, topP}, with what    |
+// |   top_p, `bedrock:inferenceConfig`  |   `bedrock:inferenceConfig` kept                             |
+// | `bedrock:<key>`                     | <key> (additionalModelRequestFields…)                        |
+// | model                               | not in the body (Bedrock takes it in the URL): loss          |
+// | any other key                       | loss unsupported_field, unless it holds nothing              |
+import type { Converted, Loss } from "../../src/models/loss.js";
+import { prefixLosses } from "../../src/models/json-pointer.js";
+import type { CanonicalItem, CreateResponseBody, ToolChoiceParam } from "../../src/models/open-responses.js";
+import { isPresent, isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fields.js";
+import { itemsToMessages } from "./items-to-messages.js";
+import type { BedrockRequestBody } from "./models.js";
+import { responsesToolChoiceToBedrock, responsesToolsToBedrock, type ExtensionTool } from "./tools.js";
+
+const INFERENCE_KEYS: Record<string, string> = { max_output_tokens: "maxTokens", temperature: "temperature", top_p: "topP" };
+
+export function bodyToRequest(args: { body: CreateResponseBody }): Converted<BedrockRequestBody> {
+  const { body } = args;
+  if (!isRecord(body) || !("input" in body)) throw new TypeError("not an Open Responses request body: it has no input");
+  const fields = body as Fields;
+  const losses: Loss[] = [];
+  const request: Fields = {};
+  const input: unknown = fields.input;
+  const items = (typeof input === "string" ? [{ type: "message", role: "user", content: input }] : Array.isArray(input) ? input : []) as CanonicalItem[];
+  const converted = itemsToMessages({ items });
+  losses.push(...prefixLosses("/input", converted.losses));
+  const system = converted.value.system ?? [];
+  if (typeof fields.instructions === "string") system.unshift({ text: fields.instructions });
+  request.messages = converted.value.messages;
+  if (system.length > 0) request.system = system;
+
+  const inference: Fields = {};
+  let hasInference = false;
+  for (const key of Object.keys(fields)) {
+    const value = fields[key];
+    if (key === "input" || key === "instructions" || key === "tool_choice" || value === undefined) continue;
+    if (key in INFERENCE_KEYS) {
+      if (value !== null) inference[INFERENCE_KEYS[key]] = value;
+      hasInference = true;
+    } else if (key === PREFIX + "inferenceConfig") {
+      if (isRecord(value)) Object.assign(inference, value);
+      hasInference = true;
+    } else if (key === "tools") {
+      if (!Array.isArray(value) || value.length === 0) continue;
+      const tools = responsesToolsToBedrock({ tools: value as Array<ExtensionTool> });
+      losses.push(...prefixLosses("/tools", tools.losses));
+      const toolConfig: Fields = { tools: tools.value };
+      if (fields.tool_choice !== undefined) {
+        const choice = responsesToolChoiceToBedrock({ toolChoice: fields.tool_choice as ToolChoiceParam });
+        losses.push(...prefixLosses("/tool_choice", choice.losses));
+        if (choice.value !== undefined) toolConfig.toolChoice = choice.value;
+      }
+      request.toolConfig = toolConfig;
+    } else if (key.startsWith(PREFIX)) {
+      if (!(key.slice(PREFIX.length) in request)) request[key.slice(PREFIX.length)] = value;
+    } else if (key === "model") {
+      losses.push(lossAt([key], "unsupported_field", `${TARGET} takes the model in the request URL, not in the body`));
+    } else if (isPresent(value)) {
+      losses.push(lossAt([key], "unsupported_field", `${TARGET} has no place for ${key}`));
+    }
+  }
+  if (fields.tool_choice !== undefined && !Array.isArray(fields.tools)) losses.push(lossAt(["tool_choice"], "unsupported_field", `${TARGET} takes a toolChoice only beside tools`));
+  if (hasInference) request.inferenceConfig = inference;
+  return { value: request as BedrockRequestBody, losses };
+}

@@ -1,0 +1,190 @@
+// A Bedrock Converse response as an Open Responses response object.
+//
+// | Converse response                   | response object                                           |
+// |-------------------------------------|-----------------------------------------------------------|
+// | (no id)                             | id `resp_` + 48 hex of sha256 of the response's JSON: loss synthesized |
+// | (no model: it is in the URL)        | model, as the caller gives it, else "": loss synthesized  |
+// | output.message                      | output: messagesToItems of the message, each item an output item (a string |
+// |                                     |   text -> one output_text part); server blocks stay `bedrock:` extension items |
+// | (no item ids)                       | id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index) |
+// | stopReason                          | status, incomplete_details, item status:                  |
+// |   end_turn, tool_use, stop_sequence |   completed, null, completed                              |
+// |   max_tokens                        |   incomplete, {reason: "max_output_tokens"}; the last item incomplete, so |
+// |                                     |   a call it cut is blocked by the gate                    |
+// |   guardrail_intervened,             |   incomplete, {reason: "content_filter"}; every call incomplete |
+// |     content_filtered                |                                                           |
+// |   any other                         |   incomplete, {reason: the stopReason}                    |
+// |   a stopReason the status does not  | also `bedrock:stopReason`                                 |
+// |   give back                         |                                                           |
+// | usage                               | usage: inputTokens + both cache counts -> input_tokens, cacheReadInputTokens -> |
+// |                                     |   cached_tokens; and `bedrock:usage` as written           |
+// | metrics, trace, any other key       | `bedrock:<key>`                                           |
+// | (no creation time)                  | created_at 0: loss synthesized                            |
+import { createHash } from "node:crypto";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import { callStatusOf, messagesToItems } from "./messages-to-items.js";
+import type { BedrockResponse } from "./models.js";
+
+/** What a Converse response cannot tell: the value each such response field gets. */
+export const RESPONSE_NEUTRALS = {
+  completed_at: null,
+  previous_response_id: null,
+  instructions: null,
+  error: null,
+  tools: [],
+  tool_choice: "auto",
+  truncation: "disabled",
+  parallel_tool_calls: true,
+  text: { format: { type: "text" } },
+  top_p: 1,
+  presence_penalty: 0,
+  frequency_penalty: 0,
+  top_logprobs: 0,
+  temperature: 1,
+  reasoning: null,
+  max_output_tokens: null,
+  max_tool_calls: null,
+  store: false,
+  background: false,
+  service_tier: "default",
+  metadata: {},
+  safety_identifier: null,
+  prompt_cache_key: null,
+} as const;
+
+const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
+
+/** The id an output item converted from a message gets: a pure function of where it came from. */
+export function outputItemId(responseId: unknown, outputIndex: number, type: string): string | undefined {
+  const prefix = ID_PREFIXES[type];
+  if (prefix === undefined) return undefined;
+  return `${prefix}_${createHash("sha256").update(`${String(responseId)}\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
+}
+
+/** The status and incomplete reason a stopReason gives a response. */
+export function responseStatusOf(stopReason: unknown): { status: "completed" | "incomplete" | "in_progress"; reason: string | null } {
+  switch (stopReason) {
+    case null:
+    case undefined:
+      return { status: "in_progress", reason: null };
+    case "end_turn":
+    case "tool_use":
+    case "stop_sequence":
+      return { status: "completed", reason: null };
+    case "max_tokens":
+      return { status: "incomplete", reason: "max_output_tokens" };
+    case "guardrail_intervened":
+    case "content_filtered":
+      return { status: "incomplete", reason: "content_filter" };
+    default:
+      return { status: "incomplete", reason: String(stopReason) };
+  }
+}
+
+/** The stopReason a response object gives back, when it does not keep Bedrock's own. */
+export function derivedStopReason(status: unknown, reason: unknown, output: readonly unknown[]): string | null {
+  if (status === "completed") return output.some((item) => isRecord(item) && item.type === "function_call") ? "tool_use" : "end_turn";
+  if (status === "incomplete") return reason === "max_output_tokens" || !reason ? "max_tokens" : reason === "content_filter" ? "content_filtered" : String(reason);
+  return null;
+}
+
+const MAPPED = ["output", "stopReason", "usage"];
+
+export function converseToResponse(args: { response: BedrockResponse; model?: string }): Converted<ResponseResource> {
+  const { response, model } = args;
+  const message = isRecord(response) && isRecord(response.output) ? response.output.message : undefined;
+  if (!isRecord(response) || !isRecord(message) || !Array.isArray(message.content)) {
+    throw new TypeError("not a Bedrock Converse response: it has no output.message");
+  }
+  const id = `resp_${createHash("sha256").update(JSON.stringify(response)).digest("hex").slice(0, 48)}`;
+  const losses: Loss[] = [
+    lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
+    lossAt([], "synthesized", "a Converse response has no creation time: created_at 0 written"),
+  ];
+  if (model === undefined) losses.push(lossAt([], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));
+  const stopReason = typeof response.stopReason === "string" ? response.stopReason : null;
+  const { status, reason } = responseStatusOf(stopReason);
+  const converted = messagesToItems({ messages: [{ role: "assistant", content: message.content } as never], model, stopReason });
+  losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "/output/message") })));
+  const items = converted.value;
+  const output = items.map((item, index) => outputItem(item, index, items.length, id, stopReason));
+  const result: Fields = {
+    id,
+    object: "response",
+    created_at: 0,
+    completed_at: RESPONSE_NEUTRALS.completed_at,
+    status,
+    incomplete_details: reason === null ? null : { reason },
+    model: model ?? "",
+    previous_response_id: RESPONSE_NEUTRALS.previous_response_id,
+    instructions: RESPONSE_NEUTRALS.instructions,
+    output,
+    error: RESPONSE_NEUTRALS.error,
+    tools: [],
+    tool_choice: RESPONSE_NEUTRALS.tool_choice,
+    truncation: RESPONSE_NEUTRALS.truncation,
+    parallel_tool_calls: RESPONSE_NEUTRALS.parallel_tool_calls,
+    text: { format: { type: "text" } },
+    top_p: RESPONSE_NEUTRALS.top_p,
+    presence_penalty: RESPONSE_NEUTRALS.presence_penalty,
+    frequency_penalty: RESPONSE_NEUTRALS.frequency_penalty,
+    top_logprobs: RESPONSE_NEUTRALS.top_logprobs,
+    temperature: RESPONSE_NEUTRALS.temperature,
+    reasoning: RESPONSE_NEUTRALS.reasoning,
+    usage: responseUsage(response.usage, losses),
+    max_output_tokens: RESPONSE_NEUTRALS.max_output_tokens,
+    max_tool_calls: RESPONSE_NEUTRALS.max_tool_calls,
+    store: RESPONSE_NEUTRALS.store,
+    background: RESPONSE_NEUTRALS.background,
+    service_tier: RESPONSE_NEUTRALS.service_tier,
+    metadata: {},
+    safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
+    prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
+  };
+  if (stopReason !== derivedStopReason(status, reason, output)) result[PREFIX + "stopReason"] = stopReason;
+  for (const key of Object.keys(response)) {
+    if (!MAPPED.includes(key) && (response as Fields)[key] !== undefined) result[PREFIX + key] = (response as Fields)[key];
+  }
+  for (const key of Object.keys(message)) {
+    if (key !== "role" && key !== "content") losses.push(lossAt(["output", "message", key], "provider_extension", `"${key}" is not a field of a Bedrock message; Open Responses has no place for it`));
+  }
+  if (response.usage !== undefined) result[PREFIX + "usage"] = response.usage;
+  return { value: result as ResponseResource, losses };
+}
+
+function outputItem(item: CanonicalItem, index: number, count: number, responseId: string, stopReason: string | null): Fields {
+  const fields = item as Fields;
+  const id = outputItemId(responseId, index, String(fields.type));
+  if (id === undefined) return fields;
+  const status = callStatusOf(stopReason, index === count - 1);
+  const { type, ...rest } = fields;
+  switch (type) {
+    case "message": {
+      const content = typeof rest.content === "string" ? [{ type: "output_text", text: rest.content, annotations: [] }] : rest.content;
+      return { id, type, status, role: rest.role, content };
+    }
+    case "function_call":
+      return { id, type, ...rest, status };
+    default:
+      return { id, type, ...rest };
+  }
+}
+
+function responseUsage(usage: unknown, losses: Loss[]): Fields | null {
+  if (usage === undefined || usage === null) return null;
+  if (!isRecord(usage)) {
+    losses.push(lossAt(["usage"], "form_changed", `usage is ${typeOf(usage)}: written as null`));
+    return null;
+  }
+  const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
+  const input = count("inputTokens") + count("cacheReadInputTokens") + count("cacheWriteInputTokens");
+  return {
+    input_tokens: input,
+    output_tokens: count("outputTokens"),
+    total_tokens: input + count("outputTokens"),
+    input_tokens_details: { cached_tokens: count("cacheReadInputTokens") },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
+}

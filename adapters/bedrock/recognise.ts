@@ -1,0 +1,49 @@
+// Tells a Bedrock Converse record by its shape, never by a model name or a file
+// name. Bedrock's content blocks are objects of one member naming their kind
+// (`{text}`, `{toolUse}`), where Chat, Anthropic and Open Responses parts all
+// carry a `type`; that is what sets a Bedrock record apart.
+//
+// | recogniser             | shape                                                                   |
+// |------------------------|-------------------------------------------------------------------------|
+// | isBedrockMessage       | only `role` (user, assistant) and `content`, a non-empty array of blocks of |
+// |                        |   one member each, a kind Bedrock has (text, image, document, toolUse,  |
+// |                        |   toolResult, reasoningContent, cachePoint, guardContent…)              |
+// | isBedrockRequestBody   | a `messages` array of such messages and no `input`, `model` or `object`; |
+// |                        |   `system`, when present, an array of such blocks                       |
+// | isBedrockResponse      | `output.message` such a message of role assistant, and a `stopReason`   |
+// | isBedrockStreamEvent   | an object of one member, a ConverseStream event name, holding an object |
+// |                        |   (`contentBlockIndex` a number where the event has one)               |
+import { blockKind, isRecord } from "./fields.js";
+
+const BLOCK_KINDS = new Set(["text", "image", "document", "video", "toolUse", "toolResult", "reasoningContent", "cachePoint", "guardContent", "citationsContent", "searchResult"]);
+const INDEXED = new Set(["contentBlockStart", "contentBlockDelta", "contentBlockStop"]);
+const EVENTS = new Set(["messageStart", "messageStop", "metadata", ...INDEXED]);
+
+export function isBedrockMessage(record: unknown): boolean {
+  if (!isRecord(record) || !Object.keys(record).every((key) => key === "role" || key === "content")) return false;
+  if (record.role !== "user" && record.role !== "assistant") return false;
+  return Array.isArray(record.content) && record.content.length > 0 && record.content.every(isBedrockBlock);
+}
+
+export function isBedrockRequestBody(record: unknown): boolean {
+  if (!isRecord(record) || !Array.isArray(record.messages) || "input" in record || "model" in record || "object" in record) return false;
+  if (record.system !== undefined && !(Array.isArray(record.system) && record.system.every(isBedrockBlock))) return false;
+  return record.messages.length > 0 && record.messages.every(isBedrockMessage);
+}
+
+export function isBedrockResponse(record: unknown): boolean {
+  if (!isRecord(record) || !isRecord(record.output) || !("stopReason" in record)) return false;
+  const message = record.output.message;
+  return isBedrockMessage(message) && isRecord(message) && message.role === "assistant";
+}
+
+export function isBedrockStreamEvent(record: unknown): boolean {
+  const name = isRecord(record) ? blockKind(record) : undefined;
+  if (!isRecord(record) || name === undefined || !EVENTS.has(name) || !isRecord(record[name])) return false;
+  return !INDEXED.has(name) || typeof (record[name] as Record<string, unknown>).contentBlockIndex === "number";
+}
+
+function isBedrockBlock(block: unknown): boolean {
+  const kind = isRecord(block) ? blockKind(block) : undefined;
+  return kind !== undefined && BLOCK_KINDS.has(kind);
+}

@@ -1,0 +1,222 @@
+// Rebuilds Converse responses from ConverseStream events, each an object whose
+// one member names it (`{contentBlockDelta: {…}}`: a JSON-lines journal writes
+// them so, and `eventOfFrame` gives them so from event-stream bytes). The
+// blocks are put back together into the message Converse would have returned,
+// which goes through messagesToItems, so a streamed answer and its non-streamed
+// twin give the same items; only a call's arguments keep the bytes streamed.
+// Nothing is final until the stream says so: a call whose block never stopped
+// is in_progress, and the gate blocks it.
+//
+// | event                                  | effect                                                 |
+// |----------------------------------------|--------------------------------------------------------|
+// | messageStart                           | opens a message (one still open is closed, reported)   |
+// | contentBlockStart {start {toolUse}}    | opens the call at contentBlockIndex                    |
+// | contentBlockDelta text                 | appends to the block's text (a block may start with its first delta) |
+// |   toolUse.input                        | appends to the call's arguments, as streamed           |
+// |   reasoningContent text / signature /  | appends to the reasoning text / sets the signature /   |
+// |     redactedContent                    |   appends to the redacted content                      |
+// |   another delta                        | loss: not applied                                      |
+// | contentBlockStop                       | the block is done                                      |
+// | messageStop {stopReason}               | the stopReason; additionalModelResponseFields kept     |
+// | metadata {usage, metrics}              | usage and metrics; closes the response                 |
+// | an exception event                     | closes the message as failed: loss with its message    |
+// | the end of the recording               | the message still open, as far as it got: loss         |
+//
+// The padding member `p` every payload carries is not content, and is ignored.
+import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
+import type { CanonicalItem } from "../../src/models/open-responses.js";
+import { responseStatusOf } from "./converse-to-response.js";
+import { blockKind, isRecord, type Fields } from "./fields.js";
+import { messagesToItems } from "./messages-to-items.js";
+import type { BedrockResponse } from "./models.js";
+
+export interface BedrockStreamOptions {
+  /** Also give each response the Converse response the stream amounts to (`BedrockAssembledResponse.message`). */
+  message?: boolean;
+  /** The model the request named (Bedrock streams do not): kept in each reasoning item's provenance. */
+  model?: string;
+}
+
+export interface BedrockAssembledResponse extends AssembledResponse {
+  /** The non-streamed Converse response the events amount to; kept when the assembler is asked to. */
+  message?: BedrockResponse;
+}
+
+interface BlockState {
+  kind?: "text" | "toolUse" | "reasoningContent";
+  text: string;
+  toolUse?: Fields;
+  /** The toolUse.input fragments, joined. */
+  json: string;
+  signature?: string;
+  redacted?: string;
+  line: number;
+  stopped: boolean;
+}
+
+interface OpenMessage {
+  line: number;
+  lastLine: number;
+  role: unknown;
+  blocks: Map<number, BlockState>;
+  stopReason: string | null;
+  fields: Fields;
+  error?: string;
+  losses: StreamLoss[];
+}
+
+export class BedrockStreamAssembler {
+  private current: OpenMessage | undefined;
+  private readonly keepMessage: boolean;
+  private readonly model: string | undefined;
+
+  constructor(options: BedrockStreamOptions = {}) {
+    this.keepMessage = options.message ?? false;
+    this.model = options.model;
+  }
+
+  /** One stream event and the journal line it came from; returns the responses it closes. */
+  push(event: unknown, line: number): BedrockAssembledResponse[] {
+    const name = isRecord(event) ? blockKind(event) : undefined;
+    if (!isRecord(event) || name === undefined) throw new TypeError("a Bedrock stream event is an object of one member, the event's name");
+    const body = isRecord(event[name]) ? (event[name] as Fields) : {};
+    const closed: BedrockAssembledResponse[] = [];
+    if (name === "messageStart" && this.current) {
+      this.current.losses.push({ path: "", code: "unsupported_item", detail: "a message opened before the one before it ended: that one is closed as far as it got", line });
+      closed.push(...this.finish());
+    }
+    const open = this.current ?? this.open(line);
+    open.lastLine = line;
+    const index = typeof body.contentBlockIndex === "number" ? body.contentBlockIndex : 0;
+    switch (name) {
+      case "messageStart":
+        open.role = body.role;
+        break;
+      case "contentBlockStart": {
+        const start = isRecord(body.start) ? body.start : {};
+        const block = this.block(open, index, line);
+        if (isRecord(start.toolUse)) {
+          block.kind = "toolUse";
+          block.toolUse = { ...start.toolUse };
+        } else {
+          open.losses.push({ path: "/contentBlockStart/start", code: "unsupported_part", detail: `a block starting as ${JSON.stringify(Object.keys(start))} is not rebuilt`, line });
+        }
+        break;
+      }
+      case "contentBlockDelta":
+        this.delta(open, this.block(open, index, line), body.delta, line);
+        break;
+      case "contentBlockStop":
+        this.block(open, index, line).stopped = true;
+        break;
+      case "messageStop":
+        open.stopReason = typeof body.stopReason === "string" ? body.stopReason : null;
+        for (const [key, value] of Object.entries(body)) if (key !== "stopReason" && key !== "p") open.fields[key] = value;
+        break;
+      case "metadata":
+        for (const [key, value] of Object.entries(body)) if (key !== "p") open.fields[key] = value;
+        closed.push(...this.finish());
+        break;
+      default:
+        if (/Exception$/.test(name)) {
+          open.error = typeof body.message === "string" ? body.message : name;
+          open.losses.push({ path: `/${name}`, code: "unsupported_item", detail: `the stream failed: ${name}: ${open.error}`, line });
+          closed.push(...this.finish());
+        } else {
+          open.losses.push({ path: `/${name}`, code: "unsupported_item", detail: `a ${name} event is not one of ConverseStream's: not applied`, line });
+        }
+    }
+    return closed;
+  }
+
+  /** Closes the message still open, as far as it got. */
+  finish(): BedrockAssembledResponse[] {
+    const open = this.current;
+    if (!open) return [];
+    this.current = undefined;
+    const known = open.stopReason !== null || open.error !== undefined;
+    if (!known) open.losses.push({ path: "", code: "unsupported_item", detail: "the recording ends before messageStop: the response is in_progress", line: open.lastLine });
+    const ordered = [...open.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
+    const content: Fields[] = [];
+    const streamed: Array<{ json: string; stopped: boolean }> = [];
+    for (const block of ordered) {
+      switch (block.kind) {
+        case "text":
+          content.push({ text: block.text });
+          break;
+        case "toolUse":
+          content.push({ toolUse: { ...block.toolUse, input: parsedInput(block.json) } });
+          streamed.push({ json: block.json, stopped: block.stopped });
+          break;
+        case "reasoningContent":
+          if (block.redacted !== undefined) content.push({ reasoningContent: { redactedContent: block.redacted } });
+          else content.push({ reasoningContent: { reasoningText: block.signature === undefined ? { text: block.text } : { text: block.text, signature: block.signature } } });
+          break;
+        case undefined:
+          break;
+        default: {
+          const unknownKind: never = block.kind;
+          throw new Error(`unhandled block kind ${String(unknownKind)}`);
+        }
+      }
+    }
+    const stopReason = open.error !== undefined ? "error" : open.stopReason;
+    const converted = messagesToItems({ messages: [{ role: "assistant", content } as never], model: this.model, stopReason });
+    const items = converted.value as Fields[];
+    let call = 0;
+    for (const item of items) {
+      if (item.type !== "function_call") continue;
+      const state = streamed[call++];
+      item.arguments = state.json;
+      if (!state.stopped) item.status = "in_progress";
+    }
+    const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
+    const response: BedrockAssembledResponse = { status, items: items as CanonicalItem[], losses: open.losses, line: open.line, lastLine: open.lastLine };
+    if (this.keepMessage) {
+      const message: Fields = { output: { message: { role: "assistant", content } }, stopReason: open.stopReason };
+      for (const [key, value] of Object.entries(open.fields)) message[key] = value;
+      response.message = message as BedrockResponse;
+    }
+    return [response];
+  }
+
+  private open(line: number): OpenMessage {
+    this.current = { line, lastLine: line, role: undefined, blocks: new Map(), stopReason: null, fields: {}, losses: [] };
+    return this.current;
+  }
+
+  private block(open: OpenMessage, index: number, line: number): BlockState {
+    let block = open.blocks.get(index);
+    if (!block) {
+      block = { text: "", json: "", line, stopped: false };
+      open.blocks.set(index, block);
+    }
+    return block;
+  }
+
+  private delta(open: OpenMessage, block: BlockState, delta: unknown, line: number): void {
+    const kind = isRecord(delta) ? Object.keys(delta).find((key) => key !== "p") : undefined;
+    const value = isRecord(delta) && kind !== undefined ? delta[kind] : undefined;
+    if (kind === "text" && typeof value === "string" && (block.kind ?? "text") === "text") {
+      block.kind = "text";
+      block.text += value;
+    } else if (kind === "toolUse" && isRecord(value) && typeof value.input === "string" && block.kind === "toolUse") {
+      block.json += value.input;
+    } else if (kind === "reasoningContent" && isRecord(value) && (block.kind ?? "reasoningContent") === "reasoningContent") {
+      block.kind = "reasoningContent";
+      if (typeof value.text === "string") block.text += value.text;
+      if (typeof value.signature === "string") block.signature = (block.signature ?? "") + value.signature;
+      if (typeof value.redactedContent === "string") block.redacted = (block.redacted ?? "") + value.redactedContent;
+    } else {
+      open.losses.push({ path: "/contentBlockDelta/delta", code: "unsupported_part", detail: `a ${JSON.stringify(kind)} delta does not fit its block: not applied`, line });
+    }
+  }
+}
+
+function parsedInput(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return {};
+  }
+}

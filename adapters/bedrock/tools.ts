@@ -1,0 +1,116 @@
+// Tool definitions and toolChoice, both ways. Paths are relative to the `tools`
+// array or the `toolChoice` value; the body converters prefix them.
+//
+// | Bedrock                                    | Open Responses                                        |
+// |--------------------------------------------|-------------------------------------------------------|
+// | toolSpec {name, description, inputSchema   | function tool {name, description, parameters, strict} |
+// |   {json}, strict}                          |                                                       |
+// |   any other field of toolSpec              |   `bedrock:<field>` (fields.ts)                       |
+// | systemTool {name}, any other tool kind     | extension tool `{type: "bedrock:<kind>", <kind>: …}`   |
+// | cachePoint after a tool                    | `bedrock:cachePoint` on that tool                     |
+// | (back) another provider's tool             | loss unsupported_tool                                 |
+// | toolChoice {auto} / {any}                  | "auto" / "required"                                   |
+// | toolChoice {tool {name}}                   | {type: "function", name}                              |
+// | (back) "none"                              | no toolChoice: loss (Bedrock has no way to forbid calls but to send no tools) |
+// | (back) allowed_tools                       | no toolChoice: loss (Bedrock has no subset of tools)  |
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
+import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
+import type { BedrockTool, BedrockToolChoice } from "./models.js";
+
+/** A tool only one provider has, kept whole under its slug: `{type: "bedrock:systemTool", systemTool: {name}}`. */
+export type ExtensionTool = { type: string; [key: string]: unknown };
+
+const FUNCTION_FIELDS = ["type", "name", "description", "parameters", "strict"];
+
+export function bedrockToolsToResponses(args: { tools: readonly BedrockTool[] }): Converted<Array<FunctionToolParam | ExtensionTool>> {
+  const value: Fields[] = [];
+  const losses: Loss[] = [];
+  args.tools.forEach((tool: unknown, index) => {
+    const kind = isRecord(tool) ? blockKind(tool) : undefined;
+    if (!isRecord(tool) || kind === undefined) {
+      losses.push(lossAt([index], "unsupported_tool", `a ${typeOf(tool)} is not a tool of one member`));
+      return;
+    }
+    const inner = tool[kind];
+    if (kind === "cachePoint") {
+      const previous = value[value.length - 1];
+      if (previous && !(CACHE_POINT in previous)) previous[CACHE_POINT] = inner;
+      else losses.push(lossAt([index], "unsupported_tool", "a cachePoint that follows no tool is not kept"));
+      return;
+    }
+    if (kind !== "toolSpec" || !isRecord(inner) || typeof inner.name !== "string") {
+      value.push({ type: PREFIX + kind, [kind]: inner });
+      return;
+    }
+    const schema = isRecord(inner.inputSchema) ? inner.inputSchema.json : undefined;
+    if (!isRecord(schema)) losses.push(lossAt([index, kind, "inputSchema"], "target_rejects", `inputSchema.json is ${typeOf(schema)}: written as the parameters as it is`));
+    const fn: Fields = { type: "function", name: inner.name };
+    if (inner.description !== undefined) fn.description = inner.description;
+    fn.parameters = schema;
+    if (inner.strict !== undefined) fn.strict = inner.strict;
+    carryFields(inner, ["name", "description", "inputSchema", "strict"], fn);
+    value.push(fn);
+  });
+  return { value: value as Array<FunctionToolParam | ExtensionTool>, losses };
+}
+
+export function responsesToolsToBedrock(args: { tools: ReadonlyArray<FunctionToolParam | ExtensionTool> }): Converted<BedrockTool[]> {
+  const value: Fields[] = [];
+  const losses: Loss[] = [];
+  args.tools.forEach((tool: unknown, index) => {
+    if (!isRecord(tool)) {
+      losses.push(lossAt([index], "unsupported_tool", `a ${typeOf(tool)} is not a tool`));
+      return;
+    }
+    const own = ownExtensionType(tool.type);
+    if (own !== undefined) {
+      const { type: _type, ...rest } = tool;
+      value.push(rest);
+      return;
+    }
+    if (tool.type !== "function" || typeof tool.name !== "string") {
+      losses.push(lossAt([index], "unsupported_tool", `a ${typeOf(tool)} tool has no ${TARGET} form`));
+      return;
+    }
+    const toolSpec: Fields = { name: tool.name };
+    if (isPresent(tool.description)) toolSpec.description = tool.description;
+    let schema = tool.parameters;
+    if (!isPresent(schema)) {
+      schema = { type: "object", properties: {} };
+      losses.push(lossAt([index], "synthesized", `${TARGET} requires an inputSchema: an empty object schema written`));
+    }
+    toolSpec.inputSchema = { json: schema };
+    if (isPresent(tool.strict)) toolSpec.strict = tool.strict;
+    restoreFields(tool, FUNCTION_FIELDS, toolSpec, [index], losses);
+    value.push({ toolSpec });
+    if (isRecord(tool[CACHE_POINT])) value.push({ cachePoint: tool[CACHE_POINT] });
+  });
+  return { value: value as BedrockTool[], losses };
+}
+
+export function bedrockToolChoiceToResponses(args: { toolChoice: BedrockToolChoice }): Converted<ToolChoiceParam | undefined> {
+  const choice: unknown = args.toolChoice;
+  const kind = isRecord(choice) ? blockKind(choice) : undefined;
+  const inner = isRecord(choice) && kind !== undefined ? choice[kind] : undefined;
+  switch (kind) {
+    case "auto":
+      return { value: "auto", losses: [] };
+    case "any":
+      return { value: "required", losses: [] };
+    case "tool":
+      if (isRecord(inner) && typeof inner.name === "string") return { value: { type: "function", name: inner.name }, losses: [] };
+      return { value: undefined, losses: [lossAt(["tool"], "unsupported_field", "a toolChoice tool without a name names no function")] };
+    default:
+      return { value: undefined, losses: [lossAt([], "unsupported_field", `a toolChoice ${typeOf(choice)} has no Open Responses form`)] };
+  }
+}
+
+export function responsesToolChoiceToBedrock(args: { toolChoice: ToolChoiceParam }): Converted<BedrockToolChoice | undefined> {
+  const choice: unknown = args.toolChoice;
+  if (choice === "auto") return { value: { auto: {} }, losses: [] };
+  if (choice === "required") return { value: { any: {} }, losses: [] };
+  if (choice === "none") return { value: undefined, losses: [lossAt([], "unsupported_field", `${TARGET} cannot forbid tool calls while it has tools: no toolChoice written`)] };
+  if (isRecord(choice) && choice.type === "function" && typeof choice.name === "string") return { value: { tool: { name: choice.name } }, losses: [] };
+  return { value: undefined, losses: [lossAt([], "unsupported_field", `a tool_choice ${typeOf(choice)} has no ${TARGET} form: no toolChoice written`)] };
+}
