@@ -44,6 +44,8 @@
 // | other choice fields (logprobs,      | left_behind                                           |
 // |   content_filter_results,           |                                                       |
 // |   native_finish_reason…)            |                                                       |
+// | a `tool_calls` or `function_call`   | unsupported_tool_call: a call no message holds gives  |
+// |   beside the choices or the message |   no item, and the gate blocks its line               |
 // | a choice after the first            | its items are a response of their own; a form_changed |
 // |                                     |   loss says so: one answer continues the conversation |
 import { createHash } from "node:crypto";
@@ -200,6 +202,26 @@ export function completionToItems(args: { completion: Record<string, unknown>; c
   return { value, losses: leftBehind(completion, new Set(["object", "choices"]), "", "the chat.completion") };
 }
 
+/** Fields that hold a call wherever they stand: outside a message, no item is made of them. */
+const CALL_FIELDS = new Set(["tool_calls", "function_call"]);
+
+/**
+ * A `left_behind` loss for each field of `record` outside `kept` that holds
+ * something (null, [] and {} hold nothing); for a call out of place, an
+ * `unsupported_tool_call`.
+ */
+function leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
+  const losses: Loss[] = [];
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (kept.has(key) || value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) continue;
+    const path = `${at}/${pointerToken(key)}`;
+    if (CALL_FIELDS.has(key)) losses.push({ path, code: "unsupported_tool_call", detail: `${key} of ${what} stands outside any message: no item is made of it, and its call is not checked` });
+    else losses.push({ path, code: "left_behind", detail: `${key} of ${what} is in no item: normalize writes items only` });
+  }
+  return losses;
+}
+
 /** One choice of a chat.completion as a journal's items: the choice at `position` of its `choices`, loss paths into the completion. */
 export function choiceToItems(args: { choice: unknown; position: number; callCounts?: CallCounts }): Converted<Omit<ChoiceItems, "losses">> {
   const { choice, position, callCounts } = args;
@@ -226,17 +248,6 @@ export function choiceToItems(args: { choice: unknown; position: number; callCou
   const carried = status !== "completed" || items.some((item) => item.type === "function_call");
   losses.push(...leftBehind(choice, new Set(carried ? ["index", "message", "finish_reason"] : ["index", "message"]), "", "the choice"));
   return { value: { index, items, status }, losses: [...alternative, ...prefixLosses(base, inRecordOrder(losses, choice))] };
-}
-
-/** A `left_behind` loss for each field of `record` outside `kept` that holds something (null, [] and {} hold nothing). */
-function leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
-  const losses: Loss[] = [];
-  for (const key of Object.keys(record)) {
-    const value = record[key];
-    if (kept.has(key) || value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) continue;
-    losses.push({ path: `${at}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of ${what} is in no item: normalize writes items only` });
-  }
-  return losses;
 }
 
 type OutputItem = Extract<ItemField, { type: keyof typeof ID_PREFIXES }>;

@@ -37,7 +37,7 @@
 // one response per completion, the first choice's, with the chat.completion it
 // rebuilt and where each of its fields came from: what converting it needs.
 import type { AssembledResponse, StreamedCompletion, StreamLoss } from "../../src/models/assembled-response.js";
-import { isPlainObject } from "../../src/models/json-value.js";
+import { describeValue, isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import { completionToItems } from "./completion-to-response.js";
@@ -124,6 +124,8 @@ interface ChoiceState {
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
   deltaExtra: Map<string, Gathered>;
+  /** Delta fields of the message whose value has another type than the stream's (a tool_calls that is no array…): the last, as sent. */
+  deltaOdd: Map<string, Gathered>;
   /** `logprobs`: whether a chunk had the key, its token lists and other fields, and the first chunk that held any. */
   logprobsSeen: boolean;
   logprobs: Map<string, Gathered>;
@@ -148,6 +150,8 @@ interface OpenCompletion {
   /** Fields the opening chunk lacks, from the first chunk that held each (`prompt_filter_results`…). */
   later: Map<string, ChunkField>;
   usage?: StreamedCompletion["usage"];
+  /** Parts of chunks that hold nothing a completion can take (a choice that is no object…), each said on its line. */
+  unread: StreamLoss[];
 }
 
 export interface ChatStreamOptions {
@@ -189,7 +193,10 @@ export class ChatStreamAssembler {
     else gatherChunkFields(open.later, chunk, line, open.fields.value);
     if (id !== undefined) open.id ??= id;
     open.lastLine = line;
-    for (const [position, choice] of chunk.choices.entries()) if (isPlainObject(choice)) pushChoice(open, choice, position, line);
+    for (const [position, choice] of chunk.choices.entries()) {
+      if (isPlainObject(choice)) pushChoice(open, choice, position, line);
+      else open.unread.push({ line, path: pointer("choices", position), code: "unsupported_item", detail: `the choice is ${describeValue(choice)}, not an object: it is not read` });
+    }
     if (isPlainObject(chunk.usage)) open.usage = { value: chunk.usage, line };
     return closed;
   }
@@ -216,7 +223,7 @@ export class ChatStreamAssembler {
     const { choices: _choices, usage: _usage, obfuscation: _obfuscation, ...fields } = chunk;
     const later = this.unplacedFields;
     this.unplacedFields = new Map();
-    return { line, lastLine: line, choices: new Map<number, ChoiceState>(), fields: { value: fields, line }, later };
+    return { line, lastLine: line, choices: new Map<number, ChoiceState>(), fields: { value: fields, line }, later, unread: [] };
   }
 
   /**
@@ -271,6 +278,7 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
       callAt: new Map(),
       fieldOrigins: new Map(),
       deltaExtra: new Map(),
+      deltaOdd: new Map(),
       logprobsSeen: false,
       logprobs: new Map(),
       choiceExtra: new Map(),
@@ -278,6 +286,9 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     open.choices.set(index, state);
   }
   state.lastLine = line;
+  if (choice.delta !== undefined && choice.delta !== null && !isPlainObject(choice.delta)) {
+    open.unread.push({ line, path: pointer("choices", position, "delta"), code: "unsupported_field", detail: `the delta is ${describeValue(choice.delta)}, not an object: it is not read` });
+  }
   const delta = isPlainObject(choice.delta) ? choice.delta : {};
   for (const key in delta) {
     if (!Object.hasOwn(delta, key)) continue;
@@ -288,18 +299,23 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     }
     if (!state.fieldOrigins.has(key) && value !== null && value !== undefined) state.fieldOrigins.set(key, { line, position, key });
     // The role is always the assistant's: the message is rebuilt as one.
-    if (key === "content") {
-      if (typeof value === "string") state.content = (state.content ?? "") + value;
-      else if (value === null) state.contentNull = true;
-    } else if (key === "refusal" && typeof value === "string") state.refusal = (state.refusal ?? "") + value;
+    if (key === "role" || value === null || value === undefined) {
+      if (key === "content" && value === null) state.contentNull = true;
+    } else if (key === "content" && typeof value === "string") state.content = (state.content ?? "") + value;
+    else if (key === "refusal" && typeof value === "string") state.refusal = (state.refusal ?? "") + value;
     else if (key === "tool_calls" && Array.isArray(value)) {
       value.forEach((fragment, k) => {
-        if (isPlainObject(fragment)) pushCallFragment(state, fragment, { line, position, key, fragment: k });
+        const origin = { line, position, key, fragment: k };
+        if (isPlainObject(fragment)) pushCallFragment(state, fragment, origin);
+        else open.unread.push({ line, path: pathOf(origin), code: "unsupported_item", detail: `the tool call fragment is ${describeValue(fragment)}, not an object: it is not read` });
       });
     } else if (key === "function_call" && isPlainObject(value)) {
       state.legacyCall ??= { arguments: "" };
       if (typeof value.name === "string") state.legacyCall.name = joinName(state.legacyCall.name, value.name);
       if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
+    } else {
+      // Kept as sent, so that the message converter says what it says of a stored one.
+      state.deltaOdd.set(key, { value, origin: { line, position, key } });
     }
   }
   if ("logprobs" in choice) state.logprobsSeen = true;
@@ -383,6 +399,7 @@ function rebuildChoice(index: number, choice: ChoiceState): Fields {
     });
   }
   if (choice.legacyCall) message.function_call = { name: choice.legacyCall.name ?? "", arguments: choice.legacyCall.arguments };
+  for (const [key, { value }] of choice.deltaOdd) if (!Object.hasOwn(message, key)) put(message, key, value);
   const rebuilt: Fields = { index, message };
   if (choice.logprobsSeen) rebuilt.logprobs = choice.logprobs.size > 0 ? { content: null, refusal: null, ...valuesOf(choice.logprobs) } : null;
   rebuilt.finish_reason = choice.finishReason ?? null;
@@ -415,8 +432,8 @@ function choiceResponses(open: OpenCompletion): AssembledResponse[] {
     return { ...id, status: choice.status, items: choice.items, losses: placed(choice.losses), line: first ? open.line : choices[position]!.origin.line, lastLine: first ? open.lastLine : choices[position]!.lastLine };
   });
   // No chunk held a choice object: nothing to rebuild, and the completion's fields still said.
-  if (responses.length === 0) return [{ ...id, status: "in_progress", items: [], losses: placed(converted.losses), line: open.line, lastLine: open.lastLine }];
-  responses[0]!.losses.push(...placed(converted.losses));
+  if (responses.length === 0) return [{ ...id, status: "in_progress", items: [], losses: [...open.unread, ...placed(converted.losses)], line: open.line, lastLine: open.lastLine }];
+  responses[0]!.losses.push(...open.unread, ...placed(converted.losses));
   return responses;
 }
 
@@ -434,7 +451,8 @@ function wholeCompletion(open: OpenCompletion): AssembledResponse {
     ...(open.id !== undefined ? { id: open.id } : {}),
     status: first?.status ?? "in_progress",
     items: first?.items ?? [],
-    losses: [],
+    // What the chunks held that the completion cannot: the converter's losses are the rest.
+    losses: [...open.unread],
     line: open.line,
     lastLine: open.lastLine,
     completion,
@@ -484,7 +502,7 @@ function placeInMessage(choice: ChoiceState, tokens: readonly string[]): Pick<St
     }
   }
   const key = field === undefined ? undefined : unescape(field);
-  const origin = key === undefined ? undefined : (choice.fieldOrigins.get(key) ?? choice.deltaExtra.get(key)?.origin);
+  const origin = key === undefined ? undefined : (choice.fieldOrigins.get(key) ?? choice.deltaExtra.get(key)?.origin ?? choice.deltaOdd.get(key)?.origin);
   if (origin) return { line: origin.line, path: pathOf(origin) + tail([second, ...rest]) };
   return { line: choice.origin.line, path: pathOf(choice.origin, "delta") };
 }

@@ -39,6 +39,7 @@
 import type { AssembledResponse, StreamedResource, StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { pointerToken } from "../models/json-pointer.js";
+import { describeValue } from "../models/json-value.js";
 import { isPlainObject } from "./detect.js";
 
 export type { AssembledResponse } from "../models/assembled-response.js";
@@ -141,7 +142,7 @@ export class ResponsesStreamAssembler {
     if (!KNOWN_EVENTS.has(type)) {
       // Part of the response in progress, which goes on; before any, it opens none.
       if (this.current) this.current.lastLine = line;
-      ignore(this.current ?? this.unplacedEvents, type, line);
+      ignore(this.current ?? this.unplacedEvents, type, line, carriesCall(event));
       return [];
     }
     if (type === "error" && !this.current) {
@@ -226,11 +227,11 @@ export class ResponsesStreamAssembler {
       case "response.function_call_arguments.done": {
         const item = this.itemFor(open, event, line);
         if (!item) return closed;
-        if (type === "response.function_call_arguments.delta") {
-          if (typeof event.delta === "string") item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + event.delta;
-        } else if (typeof event.arguments === "string") {
-          item.arguments = event.arguments;
-        }
+        const field = type === "response.function_call_arguments.delta" ? "delta" : "arguments";
+        const text = event[field];
+        if (typeof text !== "string") open.losses.push(unusable(line, field, text, type));
+        else if (field === "delta") item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + text;
+        else item.arguments = text;
         return closed;
       }
       case "response.content_part.added":
@@ -238,35 +239,49 @@ export class ResponsesStreamAssembler {
       case "response.reasoning_summary_part.added":
       case "response.reasoning_summary_part.done": {
         const item = this.itemFor(open, event, line);
-        const summary = type.startsWith("response.reasoning_summary_part");
-        const index = summary ? event.summary_index : event.content_index;
-        if (item && isIndex(index) && isPlainObject(event.part)) partsOf(item, summary ? "summary" : "content")[index] = { ...event.part };
+        if (!item) return closed;
+        const list = type.startsWith("response.reasoning_summary_part") ? "summary" : "content";
+        const index = this.partIndex(open, item, list, event, line);
+        if (index === undefined) return closed;
+        if (!isPlainObject(event.part)) open.losses.push(unusable(line, "part", event.part, type));
+        else partsOf(item, list)[index] = { ...event.part };
         return closed;
       }
       case "response.output_text.delta":
       case "response.output_text.done":
-        this.text(open, event, line, "content", event.content_index, "output_text", "text", type.endsWith(".delta"));
+        this.text(open, event, line, "content", "output_text", "text", type.endsWith(".delta"));
         return closed;
       case "response.refusal.delta":
       case "response.refusal.done":
-        this.text(open, event, line, "content", event.content_index, "refusal", "refusal", type.endsWith(".delta"));
+        this.text(open, event, line, "content", "refusal", "refusal", type.endsWith(".delta"));
         return closed;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_summary_text.done":
-        this.text(open, event, line, "summary", event.summary_index, "summary_text", "text", type.endsWith(".delta"));
+        this.text(open, event, line, "summary", "summary_text", "text", type.endsWith(".delta"));
         return closed;
       case "response.reasoning_text.delta":
       case "response.reasoning_text.done":
-        this.text(open, event, line, "content", event.content_index, "reasoning_text", "text", type.endsWith(".delta"));
+        this.text(open, event, line, "content", "reasoning_text", "text", type.endsWith(".delta"));
         return closed;
       case "response.output_text.annotation.added": {
         const item = this.itemFor(open, event, line);
-        const index = event.content_index;
-        if (!item || !isIndex(index) || event.annotation === undefined) return closed;
+        if (!item) return closed;
+        const index = this.partIndex(open, item, "content", event, line);
+        if (index === undefined) return closed;
+        if (event.annotation === undefined) {
+          open.losses.push(unusable(line, "annotation", undefined, type));
+          return closed;
+        }
         const part = partAt(item, "content", index, "output_text", "text");
         const annotations = Array.isArray(part.annotations) ? [...part.annotations] : [];
-        if (isIndex(event.annotation_index)) annotations[event.annotation_index] = event.annotation;
-        else annotations.push(event.annotation);
+        const at = event.annotation_index;
+        // A hostile index must not size the array: one past the end at most.
+        if (at === undefined || at === annotations.length) annotations.push(event.annotation);
+        else if (isIndex(at) && at < annotations.length) annotations[at] = event.annotation;
+        else {
+          open.losses.push(unusable(line, "annotation_index", at, type));
+          return closed;
+        }
         part.annotations = annotations;
         return closed;
       }
@@ -293,20 +308,39 @@ export class ResponsesStreamAssembler {
   }
 
   /** Appends a delta to, or sets the final value of, one text field of a part. */
-  private text(open: OpenResponse, event: Fields, line: number, list: "content" | "summary", index: unknown, partType: string, field: string, isDelta: boolean): void {
+  private text(open: OpenResponse, event: Fields, line: number, list: "content" | "summary", partType: string, field: string, isDelta: boolean): void {
     const item = this.itemFor(open, event, line);
-    if (!item || !isIndex(index)) return;
+    if (!item) return;
+    const index = this.partIndex(open, item, list, event, line);
+    if (index === undefined) return;
+    const eventField = isDelta ? "delta" : field;
+    const value = event[eventField];
+    if (typeof value !== "string") {
+      open.losses.push(unusable(line, eventField, value, event.type as string));
+      return;
+    }
     const part = partAt(item, list, index, partType, field);
     if (isDelta) {
-      if (typeof event.delta === "string") part[field] = (typeof part[field] === "string" ? part[field] : "") + event.delta;
-      if (Array.isArray(event.logprobs) && event.logprobs.length > 0) {
-        part.logprobs = [...(Array.isArray(part.logprobs) ? part.logprobs : []), ...event.logprobs];
-      }
+      part[field] = (typeof part[field] === "string" ? part[field] : "") + value;
+      if (Array.isArray(event.logprobs) && event.logprobs.length > 0) part.logprobs = appended(part.logprobs, event.logprobs);
     } else {
-      const value = event[field];
-      if (typeof value === "string") part[field] = value;
+      part[field] = value;
       if (Array.isArray(event.logprobs)) part.logprobs = event.logprobs;
     }
+  }
+
+  /**
+   * The part an event is about (`content_index`, or `summary_index` for a
+   * summary): an existing part, or the next one. Any other index is reported:
+   * a hostile index must not size the item's list.
+   */
+  private partIndex(open: OpenResponse, item: Fields, list: "content" | "summary", event: Fields, line: number): number | undefined {
+    const key = list === "summary" ? "summary_index" : "content_index";
+    const index = event[key];
+    const length = Array.isArray(item[list]) ? (item[list] as unknown[]).length : 0;
+    if (isIndex(index) && index <= length) return index;
+    open.losses.push(unusable(line, key, index, event.type as string, `not an index of the item's ${list} parts (${length} so far)`));
+    return undefined;
   }
 
   /**
@@ -386,26 +420,35 @@ function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "p
   return { ...item, status: "incomplete" } as CanonicalItem;
 }
 
-/** Notes an event of no known type: one loss per type, its detail written by `describeIgnored`. */
-function ignore(target: Unplaced, type: string, line: number): void {
+/**
+ * Notes an event of no known type: one loss per type, its detail written by
+ * `describeIgnored`. One that carries a call's fields is an
+ * `unsupported_tool_call`: a call no item holds, which the gate must not pass
+ * by in silence.
+ */
+function ignore(target: Unplaced, type: string, line: number, withCall: boolean): void {
   const seen = target.ignored.get(type);
   if (seen) {
     seen.count += 1;
     seen.lastLine = line;
+    if (withCall) seen.loss.code = "unsupported_tool_call";
     return;
   }
-  const loss: StreamLoss = { line, path: "", code: type.includes(":") ? "provider_extension" : "unsupported_item", detail: "" };
+  const loss: StreamLoss = { line, path: "", code: withCall ? "unsupported_tool_call" : type.includes(":") ? "provider_extension" : "unsupported_item", detail: "" };
   target.losses.push(loss);
   target.ignored.set(type, { loss, count: 1, lastLine: line });
+}
+
+/** Whether an event holds what a call is made of: its arguments, its call_id, or an item. */
+function carriesCall(event: Fields): boolean {
+  return event.arguments !== undefined || event.call_id !== undefined || event.item !== undefined;
 }
 
 function describeIgnored(ignored: ReadonlyMap<string, IgnoredEvents>): void {
   for (const [type, { loss, count, lastLine }] of ignored) {
     const where = count === 1 ? `line ${loss.line}` : `${count} events, lines ${loss.line}–${lastLine}`;
-    loss.detail =
-      loss.code === "provider_extension"
-        ? `${type} (${where}) is an extension event: ignored, as the specification lets clients; its fields are not read`
-        : `${type} (${where}) is an event of no known type: ignored; its fields are not read`;
+    const what = type.includes(":") ? "an extension event: ignored, as the specification lets clients" : "an event of no known type: ignored";
+    loss.detail = loss.code === "unsupported_tool_call" ? `${type} (${where}) is ${what}; it holds a call's fields, which are not read: the call is not checked` : `${type} (${where}) is ${what}; its fields are not read`;
   }
 }
 
@@ -456,6 +499,26 @@ function partAt(item: Fields, list: "content" | "summary", index: number, partTy
   const part: Fields = partType === "output_text" ? { type: partType, [field]: "", annotations: [] } : { type: partType, [field]: "" };
   parts[index] = part;
   return part;
+}
+
+/** Lists the assembler made, which it may append to; any other list is a caller's. */
+const ownLists = new WeakSet<unknown[]>();
+
+/** `list` with `more` after it: appended in place when the list is the assembler's own, so that a long stream costs what its tokens do. */
+function appended(list: unknown, more: readonly unknown[]): unknown[] {
+  let own: unknown[];
+  if (Array.isArray(list) && ownLists.has(list)) own = list;
+  else {
+    own = Array.isArray(list) ? [...list] : [];
+    ownLists.add(own);
+  }
+  for (const element of more) own.push(element);
+  return own;
+}
+
+/** An event field the assembler cannot use: the event is not applied, and says so. */
+function unusable(line: number, field: string, value: unknown, type: string, why = value === undefined ? "missing" : `not usable (${describeValue(value)})`): StreamLoss {
+  return { line, path: `/${field}`, code: "unsupported_field", detail: `${type}: ${field} is ${why}; the event is not applied` };
 }
 
 function unplaced(line: number, path: string, detail: string): StreamLoss {

@@ -123,3 +123,48 @@ describe("Chat streams and their non-streamed twins", () => {
     expect(reportOf(twinReport).map(({ code, detail }) => ({ code, detail }))).toEqual(reportOf(streamReport).map(({ code, detail }) => ({ code, detail })));
   });
 });
+
+describe("records no reader takes: every line emitted or reported", () => {
+  const golden = (name: string) => readFileSync(`golden/streams/${name}/chunks.jsonl`, "utf8").trimEnd().split("\n");
+  // An event type the specification does not define, carrying arguments that are not the call's.
+  const stray = { type: "response.function_call.done", sequence_number: 10, item_id: "fc_04041325ab8ae30400698c51c5468c8197a395f18875a5339f", output_index: 0, arguments: '{"location":"Oslo"}' };
+
+  test("inside a stream, an event of no known type holding a call's fields: the gate blocks its response's line and says why", async () => {
+    const lines = golden("responses-azure-function-call");
+    const stdin = [...lines.slice(0, 9), JSON.stringify(stray), ...lines.slice(9)].join("\n") + "\n";
+    const result = await runOrbridge(["gate", "--format", "json"], stdin);
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type ?? null, verdict.reason, verdict.blocked, verdict.detail])).toEqual([
+      [1, null, "error", true, "not checked, since it gave no item: response.function_call.done (line 10) is an event of no known type: ignored; it holds a call's fields, which are not read: the call is not checked"],
+      [1, "function_call", "unknown_tool", true, 'no schema is known for "weather"'],
+    ]);
+  });
+
+  test("a chunk with no choices and a tool call beside them, inside a completion: the gate blocks its line and says why", async () => {
+    const lines = golden("chat-groq-whole-call");
+    const strayChunk = { id: "chatcmpl-b610d559-f156-4aca-8827-24b4fe6af54f", object: "chat.completion.chunk", created: 1770770843, model: "llama-3.3-70b-versatile", choices: [], tool_calls: [{ id: "call_z9", type: "function", function: { name: "delete_all", arguments: "{}" } }] };
+    const result = await runOrbridge(["gate", "--format", "json"], [...lines.slice(0, 2), JSON.stringify(strayChunk), lines[2]].join("\n") + "\n");
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked])).toEqual([
+      [1, "error", true],
+      [1, "unknown_tool", true],
+    ]);
+    expect(parse(result.stdout)[0].detail).toBe("not checked, since it gave no item: tool_calls of the chat.completion stands outside any message: no item is made of it, and its call is not checked (at /tool_calls)");
+  });
+
+  test("on its own, the event is reported by normalize, on its line, and convert says there is nothing to convert", async () => {
+    const folder = scratchFolder("stray-event");
+    const report = join(folder, "report.jsonl");
+    const normalized = await runOrbridge(["normalize", "--report", report], JSON.stringify(stray) + "\n");
+    expect([normalized.stdout, normalized.stderr]).toEqual(["", "read 1 lines, 1 records: 1 emitted (0 items), 0 reported; 1 losses\n"]);
+    expect(readFileSync(report, "utf8")).toBe(
+      JSON.stringify({ line: 1, path: "", code: "unsupported_item", detail: "a streaming event opens no response: response.function_call.done (line 1) is an event of no known type: ignored; it holds a call's fields, which are not read: the call is not checked" }) + "\n",
+    );
+    const converted = await runOrbridge(["convert", "--to", "chat"], JSON.stringify(stray) + "\n");
+    expect(converted).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "orbridge convert: line 1: a streaming event opens no response: response.function_call.done (line 1) is an event of no known type: ignored; it holds a call's fields, which are not read: the call is not checked: nothing to convert\n" +
+        "read 1 lines: 0 records, 1 errors; 0 losses\n",
+    });
+  });
+});

@@ -241,6 +241,42 @@ describe("error events", () => {
   });
 });
 
+describe("events whose fields cannot be used", () => {
+  const textOpened = { id: MSG, type: "message", status: "in_progress", role: "assistant", content: [] };
+  const contentDelta = (index: unknown, delta: unknown) => ({ type: "response.output_text.delta", item_id: MSG, output_index: 0, content_index: index, delta });
+
+  test("a part index past the next part is reported, and no list is sized by it", () => {
+    const [result] = run([created(), added(0, textOpened), contentDelta(0, "Lyon"), contentDelta(1_000_000_000, "!")]);
+    expect(result.items).toEqual([{ ...textOpened, content: [{ type: "output_text", text: "Lyon", annotations: [] }] }]);
+    expect(result.losses).toEqual([{ line: 4, path: "/content_index", code: "unsupported_field", detail: "response.output_text.delta: content_index is not an index of the item's content parts (1 so far); the event is not applied" }]);
+  });
+
+  test("a delta that is no text is reported, not appended", () => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, "{\"ci"), { ...argsDelta(0, ""), delta: 42 }, added(1, textOpened), { ...contentDelta(0, null), output_index: 1 }]);
+    expect(result.items).toEqual([{ ...callOpened, arguments: "{\"ci" }, textOpened]);
+    expect(result.losses).toEqual([
+      { line: 4, path: "/delta", code: "unsupported_field", detail: "response.function_call_arguments.delta: delta is not usable (number 42); the event is not applied" },
+      { line: 6, path: "/delta", code: "unsupported_field", detail: "response.output_text.delta: delta is not usable (null); the event is not applied" },
+    ]);
+  });
+
+  test("an annotation index past the end is reported, and the list keeps its size", () => {
+    const annotation = (index: number) => ({ type: "response.output_text.annotation.added", item_id: MSG, output_index: 0, content_index: 0, annotation_index: index, annotation: { type: "url_citation", url: "https://example.org/lyon" } });
+    const [result] = run([created(), added(0, textOpened), contentDelta(0, "Lyon"), annotation(0), annotation(5_000_000)]);
+    expect(result.items).toEqual([{ ...textOpened, content: [{ type: "output_text", text: "Lyon", annotations: [{ type: "url_citation", url: "https://example.org/lyon" }] }] }]);
+    expect(result.losses).toEqual([{ line: 5, path: "/annotation_index", code: "unsupported_field", detail: "response.output_text.annotation.added: annotation_index is not usable (number 5000000); the event is not applied" }]);
+  });
+
+  test("the events given to the assembler are not changed, logprobs included", () => {
+    const logprob = (token: string) => ({ token, logprob: -0.1, bytes: [], top_logprobs: [] });
+    const events = [created(), added(0, textOpened), { ...contentDelta(0, "Ly"), logprobs: [logprob("Ly")] }, { ...contentDelta(0, "on"), logprobs: [logprob("on")] }];
+    const before = structuredClone(events);
+    const [result] = run(events);
+    expect(events).toEqual(before);
+    expect(result.items).toEqual([{ ...textOpened, content: [{ type: "output_text", text: "Lyon", annotations: [], logprobs: [logprob("Ly"), logprob("on")] }] }]);
+  });
+});
+
 describe("unknown and misplaced events", () => {
   test("events this assembler does not know are ignored, each type reported once as a loss", () => {
     const [result] = run([
@@ -265,14 +301,14 @@ describe("unknown and misplaced events", () => {
     });
   });
 
-  test("an event of no known type that says otherwise (arguments for the call) changes nothing", () => {
+  test("an event of no known type that holds a call's fields changes nothing, and says the call is not checked", () => {
     const wrong = { type: "response.function_call.done", output_index: 0, item_id: FC, arguments: "{\"city\":\"Oslo\"}" };
     const [result] = run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), wrong, itemDone(0, callFinal), completed([callFinal])]);
     expect(result).toEqual({
       id: RESP,
       status: "completed",
       items: [callFinal],
-      losses: [{ line: 4, path: "", code: "unsupported_item", detail: "response.function_call.done (line 4) is an event of no known type: ignored; its fields are not read" }],
+      losses: [{ line: 4, path: "", code: "unsupported_tool_call", detail: "response.function_call.done (line 4) is an event of no known type: ignored; it holds a call's fields, which are not read: the call is not checked" }],
       line: 1,
       lastLine: 6,
     });

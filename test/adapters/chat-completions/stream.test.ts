@@ -268,11 +268,15 @@ describe("chunks that carry no delta", () => {
     ]);
   });
 
-  test("a chunk with no choices and a tool call beside them: the call is no item, and it is left behind on its line", () => {
+  test("a chunk with no choices and a tool call beside them: the call is no item, and a loss on its line says it is not checked", () => {
     const stray = { ...usage(), usage: undefined, tool_calls: [{ id: "call_z9", type: "function", function: { name: "delete_all", arguments: "{}" } }] };
     const [result] = run([chunk({ role: "assistant", content: "Hi" }), stray, finish("stop")]);
     expect(result.items).toEqual([{ type: "message", role: "assistant", content: "Hi" }]);
-    expect(result.losses).toEqual([finishLeftBehind(3), ...recordFields(), leftBehind(2, "/tool_calls")]);
+    expect(result.losses).toEqual([
+      finishLeftBehind(3),
+      ...recordFields(),
+      { line: 2, path: "/tool_calls", code: "unsupported_tool_call", detail: "tool_calls of the chat.completion stands outside any message: no item is made of it, and its call is not checked" },
+    ]);
   });
 
   test("chunks with no choices that go into no completion are told by unplaced", () => {
@@ -282,6 +286,43 @@ describe("chunks that carry no delta", () => {
     expect(assembler.finish()).toEqual([]);
     expect(assembler.unplaced()).toEqual([{ line: 1, path: "/tool_calls", code: "provider_extension", detail: '"tool_calls" is not a field of the portable shape; Open Responses has no place for it' }]);
     expect(assembler.unplaced()).toEqual([]);
+  });
+});
+
+describe("parts of a chunk that hold nothing a completion can take", () => {
+  test("a choice that is no object, a delta that is no object, a tool call fragment that is no object: each said on its line", () => {
+    const odd = [
+      { ...chunk({ role: "assistant", content: "Hi" }), choices: [null, { index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }] },
+      { ...chunk({}), choices: [{ index: 0, delta: "more", finish_reason: null }] },
+      chunk({ tool_calls: [7] }),
+      finish("stop"),
+    ];
+    expect(run(odd)).toEqual([
+      {
+        id: ID,
+        status: "completed",
+        items: [{ type: "message", role: "assistant", content: "Hi" }],
+        losses: [
+          finishLeftBehind(4),
+          { line: 1, path: "/choices/0", code: "unsupported_item", detail: "the choice is null, not an object: it is not read" },
+          { line: 2, path: "/choices/0/delta", code: "unsupported_field", detail: 'the delta is "more", not an object: it is not read' },
+          { line: 3, path: "/choices/0/delta/tool_calls/0", code: "unsupported_item", detail: "the tool call fragment is number 7, not an object: it is not read" },
+          ...recordFields(),
+        ],
+        line: 1,
+        lastLine: 4,
+      },
+    ]);
+  });
+
+  test("a delta field of the message with another type than the stream's is kept as sent: the stored message's loss", () => {
+    const chunks = [chunk({ role: "assistant", content: "Hi", tool_calls: { id: "call_x", function: { name: "f", arguments: "{}" } } }), finish("stop")];
+    const twin = { id: ID, object: "chat.completion", created: 1754693439, model: "gpt-4o-2024-08-06", choices: [{ index: 0, message: { role: "assistant", content: "Hi", tool_calls: { id: "call_x", function: { name: "f", arguments: "{}" } } }, logprobs: null, finish_reason: "stop" }] };
+    const [result] = run(chunks);
+    const converted = completionToItems({ completion: twin });
+    expect(result.items).toEqual(converted.value[0]!.items);
+    expect(result.losses.map(({ code, detail }) => ({ code, detail }))).toEqual([...converted.value[0]!.losses, ...converted.losses].map(({ code, detail }) => ({ code, detail })));
+    expect(result.losses[0]).toMatchObject({ line: 1, path: "/choices/0/delta/tool_calls" });
   });
 });
 
