@@ -2,7 +2,8 @@
 //
 // | Converse response                   | response object                                           |
 // |-------------------------------------|-----------------------------------------------------------|
-// | (no id)                             | id `resp_` + 48 hex of sha256 of the response's JSON: loss synthesized |
+// | (no id)                             | id `resp_` + 48 hex of sha256 of the response's JSON, keys sorted (a writer's key order |
+// |                                     |   is not content): loss synthesized                       |
 // | (no model: it is in the URL)        | model, as the caller gives it, else "": loss synthesized  |
 // | output.message                      | output: messagesToItems of the message, each item an output item (a string |
 // |                                     |   text -> one output_text part); server blocks stay `bedrock:` extension items |
@@ -98,7 +99,7 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   if (!isRecord(response) || !isRecord(message) || !Array.isArray(message.content)) {
     throw new TypeError("not a Bedrock Converse response: it has no output.message");
   }
-  const id = `resp_${createHash("sha256").update(JSON.stringify(response)).digest("hex").slice(0, 48)}`;
+  const id = `resp_${createHash("sha256").update(sortedJson(response)).digest("hex").slice(0, 48)}`;
   const losses: Loss[] = [
     lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
     lossAt([], "synthesized", "a Converse response has no creation time: created_at 0 written"),
@@ -187,4 +188,14 @@ function responseUsage(usage: unknown, losses: Loss[]): Fields | null {
     input_tokens_details: { cached_tokens: count("cacheReadInputTokens") },
     output_tokens_details: { reasoning_tokens: 0 },
   };
+}
+
+/** JSON text with every object's keys sorted, so that two writers' key orders give one text. */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${sortedJson(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }

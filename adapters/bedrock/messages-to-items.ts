@@ -2,7 +2,7 @@
 //
 // | Bedrock                                   | Open Responses                                                 |
 // |-------------------------------------------|----------------------------------------------------------------|
-// | system blocks                             | a leading system `message` of input_text parts                 |
+// | system blocks                             | a leading system `message`: one text block alone is a string, else input_text parts |
 // | user message                              | a user `message`; one text block alone is a string (Bedrock has no string |
 // |                                           |   form), other blocks become parts (content-parts.ts)          |
 // |   toolResult {toolUseId, content, status} |   one `function_call_output` each, where the block stands; the user's other |
@@ -59,7 +59,7 @@ export function messagesToItems({ messages, system, model, stopReason }: Message
   if (Array.isArray(system) && system.length > 0) {
     const parts: Fields[] = [];
     system.forEach((block, index) => readBlock(block, ["system", index], parts, losses));
-    if (parts.length > 0) items.push({ type: "message", role: "system", content: parts } as CanonicalItem);
+    if (parts.length > 0) items.push({ type: "message", role: "system", content: contentOf(parts) } as CanonicalItem);
   } else if (system !== undefined && !Array.isArray(system)) {
     losses.push(lossAt(["system"], "unsupported_item", `system is ${typeOf(system)}, not a list of blocks`));
   }

@@ -23,6 +23,8 @@
 // | the end of the recording               | the message still open, as far as it got: loss         |
 //
 // The padding member `p` every payload carries is not content, and is ignored.
+// A call whose block never stopped is incomplete when messageStop came (the
+// stopReason cut it), in_progress when the recording ends first.
 import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { responseStatusOf } from "./converse-to-response.js";
@@ -168,7 +170,10 @@ export class BedrockStreamAssembler {
       if (item.type !== "function_call") continue;
       const state = streamed[call++];
       item.arguments = state.json;
-      if (!state.stopped) item.status = "in_progress";
+      // A block the message ended without stopping was cut: by max_tokens or
+      // the like when the message said it stopped (terminal), by the recording
+      // otherwise (still streaming). The gate blocks both.
+      if (!state.stopped) item.status = known ? "incomplete" : "in_progress";
     }
     const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
     const response: BedrockAssembledResponse = { status, items: items as CanonicalItem[], losses: open.losses, line: open.line, lastLine: open.lastLine };

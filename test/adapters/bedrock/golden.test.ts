@@ -1,0 +1,294 @@
+// Runs every case of golden/bedrock/ (its README describes the files). The kind
+// of a case is read from its files: `events.jsonl` is a stream case; otherwise
+// the shape of bedrock.json says it: `output` a Converse response, a `messages`
+// array beside other request keys a request body, `{system?, messages}` alone
+// a conversation.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import type { z } from "zod";
+import { bodyToRequest } from "../../../adapters/bedrock/body-to-request.js";
+import { converseToResponse } from "../../../adapters/bedrock/converse-to-response.js";
+import { itemsToMessages } from "../../../adapters/bedrock/items-to-messages.js";
+import { messagesToItems } from "../../../adapters/bedrock/messages-to-items.js";
+import { conversationSchema, requestBodySchema, responseSchema, streamEventSchema } from "../../../adapters/bedrock/models.js";
+import { requestToBody } from "../../../adapters/bedrock/request-to-body.js";
+import { responseToConverse } from "../../../adapters/bedrock/response-to-converse.js";
+import { BedrockStreamAssembler, type BedrockAssembledResponse } from "../../../adapters/bedrock/stream.js";
+import type { Converted, Loss } from "../../../src/models/loss.js";
+import { resolve, tokensOf, withoutPaths } from "../../support/json-pointer.js";
+import { specErrors } from "../../support/spec-validator.js";
+
+const GOLDEN = fileURLToPath(new URL("../../../golden/bedrock/", import.meta.url));
+const CASE_FILES = [
+  "bedrock.json",
+  "items.json",
+  "losses.json",
+  "options.json",
+  "bedrock-roundtrip.json",
+  "items-roundtrip.json",
+  "spec-errors.json",
+  "events.jsonl",
+  "assembled.json",
+  "message.json",
+];
+
+type Direction = "bedrock_to_items" | "items_to_bedrock";
+type Kind = "messages" | "request" | "response";
+type Json = Record<string, unknown>;
+
+interface Adapter {
+  toItems(bedrock: unknown, options: Json): Converted<unknown>;
+  toBedrock(items: unknown, options: Json): Converted<unknown>;
+  /** The Zod model bedrock.json follows. */
+  model: z.ZodType;
+  /** Errors of what bedrock → items gives against the project's copy of the spec; extension items and tools are not the spec's to judge. */
+  specErrors(value: unknown): string[];
+}
+
+const ITEM_COMPONENTS: Record<string, string> = {
+  function_call: "FunctionCallItemParam",
+  function_call_output: "FunctionCallOutputItemParam",
+  reasoning: "ReasoningItemParam",
+  "message/user": "UserMessageItemParam",
+  "message/system": "SystemMessageItemParam",
+  "message/developer": "DeveloperMessageItemParam",
+  "message/assistant": "AssistantMessageItemParam",
+};
+
+const isExtension = (value: unknown) => typeof (value as Json | null)?.type === "string" && ((value as Json).type as string).includes(":");
+const portable = (values: unknown) => (Array.isArray(values) ? values.filter((value) => !isExtension(value)) : values);
+
+function itemSpecErrors(items: unknown[]): string[] {
+  return items.flatMap((item, index) => {
+    if (isExtension(item)) return [];
+    const { type, role } = item as Json;
+    const component = ITEM_COMPONENTS[type === "message" ? `message/${String(role)}` : String(type)] ?? "ItemParam";
+    return specErrors(component, item).map((error) => `/${index}${error}`);
+  });
+}
+
+const ADAPTERS: Record<Kind, Adapter> = {
+  messages: {
+    toItems: (bedrock, options) => messagesToItems({ ...options, ...(bedrock as Json) } as never),
+    toBedrock: (items, options) => itemsToMessages({ ...options, items: items as never }),
+    model: conversationSchema,
+    specErrors: (items) => itemSpecErrors(items as unknown[]),
+  },
+  request: {
+    toItems: (bedrock, options) => requestToBody({ ...options, request: bedrock as never }),
+    toBedrock: (body, options) => bodyToRequest({ ...options, body: body as never }),
+    model: requestBodySchema,
+    specErrors: (body) => {
+      const fields = body as Json;
+      const slugged = Object.keys(fields).filter((key) => key.includes(":"));
+      const checked = { ...fields, input: portable(fields.input), tools: portable(fields.tools) };
+      for (const key of slugged) delete (checked as Json)[key];
+      if (fields.tools === undefined) delete (checked as Json).tools;
+      return [...specErrors("CreateResponseBody", checked), ...itemSpecErrors(Array.isArray(fields.input) ? fields.input : []).map((error) => `/input${error}`)];
+    },
+  },
+  response: {
+    toItems: (bedrock, options) => converseToResponse({ ...options, response: bedrock as never }),
+    toBedrock: (response, options) => responseToConverse({ ...options, response: response as never }),
+    model: responseSchema,
+    specErrors: (response) => specErrors("ResponseResource", { ...(response as Json), output: portable((response as Json).output) }),
+  },
+};
+
+function readJson(dir: string, file: string): unknown {
+  return JSON.parse(readFileSync(join(dir, file), "utf8"));
+}
+
+function kindOf(bedrock: unknown): Kind {
+  const fields = (bedrock ?? {}) as Json;
+  if (isRecordLike(fields.output)) return "response";
+  if (!Array.isArray(fields.messages)) throw new Error("bedrock.json is neither a conversation, a request body nor a response");
+  return Object.keys(fields).every((key) => key === "system" || key === "messages") ? "messages" : "request";
+}
+
+function isRecordLike(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+interface GoldenCase {
+  name: string;
+  kind: Kind;
+  bedrock: unknown;
+  items: unknown;
+  losses: Record<Direction, Loss[]>;
+  options: Record<Direction, Json>;
+  /** What bedrock → items gives. */
+  itemsFromBedrock: unknown;
+  /** What items → bedrock gives. */
+  bedrockFromItems: unknown;
+  /** What bedrock → items → bedrock gives. */
+  bedrockBack: unknown;
+  /** What items → bedrock → items gives. */
+  itemsBack: unknown;
+  specErrors: string[];
+}
+
+interface StreamCase {
+  name: string;
+  /** Each event with the journal line it starts on. */
+  events: Array<{ line: number; event: unknown }>;
+  assembled: unknown;
+  message?: unknown;
+}
+
+/** Codes of losses that drop what they point at: a round trip gives the source back less those paths. */
+const DROPPING = new Set<Loss["code"]>(["unsupported_field", "unsupported_item", "unsupported_part", "unsupported_tool", "unsupported_tool_call", "provider_extension"]);
+const dropped = (losses: readonly Loss[]) => losses.filter((loss) => DROPPING.has(loss.code));
+
+function loadCase(name: string, dir: string, files: string[]): GoldenCase {
+  const optional = (file: string) => (files.includes(file) ? readJson(dir, file) : undefined);
+  const bedrock = readJson(dir, "bedrock.json");
+  const items = readJson(dir, "items.json");
+  const losses = (optional("losses.json") ?? {}) as Partial<Record<Direction, Loss[]>>;
+  const options = (optional("options.json") ?? {}) as Partial<Record<Direction, Json>>;
+  const declared = { bedrock_to_items: losses.bedrock_to_items ?? [], items_to_bedrock: losses.items_to_bedrock ?? [] };
+  const bedrockBack = optional("bedrock-roundtrip.json") ?? withoutPaths(bedrock, dropped(declared.bedrock_to_items));
+  const itemsBack = optional("items-roundtrip.json") ?? withoutPaths(items, dropped(declared.items_to_bedrock));
+  // items.json is the source when only the items' round trip has a file of its
+  // own: bedrock.json is then exactly what it converts to.
+  const itemsAreSource = files.includes("items-roundtrip.json") && !files.includes("bedrock-roundtrip.json");
+  return {
+    name,
+    kind: kindOf(bedrock),
+    bedrock,
+    items,
+    losses: declared,
+    options: { bedrock_to_items: options.bedrock_to_items ?? {}, items_to_bedrock: options.items_to_bedrock ?? {} },
+    itemsFromBedrock: itemsAreSource ? itemsBack : items,
+    bedrockFromItems: itemsAreSource ? bedrock : bedrockBack,
+    bedrockBack: itemsAreSource ? bedrock : bedrockBack,
+    itemsBack,
+    specErrors: (optional("spec-errors.json") ?? []) as string[],
+  };
+}
+
+function loadStream(name: string, dir: string, files: string[]): StreamCase {
+  const events: StreamCase["events"] = [];
+  readFileSync(join(dir, "events.jsonl"), "utf8").split("\n").forEach((line, index) => {
+    if (line.trim() !== "") events.push({ line: index + 1, event: JSON.parse(line) });
+  });
+  return { name, events, assembled: readJson(dir, "assembled.json"), message: files.includes("message.json") ? readJson(dir, "message.json") : undefined };
+}
+
+function assemble(events: StreamCase["events"]): BedrockAssembledResponse[] {
+  const assembler = new BedrockStreamAssembler({ message: true });
+  return [...events.flatMap(({ line, event }) => assembler.push(event, line)), ...assembler.finish()];
+}
+
+// ---------------------------------------------------------------- the cases
+
+const names = existsSync(GOLDEN) ? readdirSync(GOLDEN, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort() : [];
+const loaded = names.map((name) => {
+  const dir = join(GOLDEN, name);
+  const files = readdirSync(dir);
+  try {
+    const stream = files.includes("events.jsonl");
+    return { name, files, stream, value: stream ? loadStream(name, dir, files) : loadCase(name, dir, files) };
+  } catch (error) {
+    return { name, files, stream: false, error: error as Error };
+  }
+});
+const cases = loaded.flatMap((golden) => ("value" in golden && !golden.stream ? [golden.value as GoldenCase] : []));
+const streams = loaded.flatMap((golden) => ("value" in golden && golden.stream ? [golden.value as StreamCase] : []));
+
+describe("the golden folder", () => {
+  test("holds cases of every kind", () => {
+    expect(new Set(cases.map((golden) => golden.kind))).toEqual(new Set(["messages", "request", "response"]));
+    expect(streams.length).toBeGreaterThanOrEqual(5);
+  });
+
+  test("holds only cases whose files can be read", () => {
+    expect(loaded.flatMap((golden) => ("error" in golden ? [`${golden.name}: ${golden.error?.message}`] : []))).toEqual([]);
+  });
+
+  test("holds no file the runner does not read", () => {
+    expect(loaded.flatMap((golden) => golden.files.filter((file) => !CASE_FILES.includes(file)).map((file) => `${golden.name}/${file}`))).toEqual([]);
+  });
+});
+
+describe.each(cases)("golden case $name", (golden) => {
+  const adapter = ADAPTERS[golden.kind];
+  const toItems = (bedrock: unknown) => adapter.toItems(bedrock, golden.options.bedrock_to_items);
+  const toBedrock = (items: unknown) => adapter.toBedrock(items, golden.options.items_to_bedrock);
+
+  test("bedrock.json follows the Bedrock model", () => {
+    expect(adapter.model.safeParse(golden.bedrock).error?.issues ?? []).toEqual([]);
+  });
+
+  test("bedrock → items gives items.json", () => {
+    expect(toItems(golden.bedrock).value).toStrictEqual(golden.itemsFromBedrock);
+  });
+
+  test("bedrock → items reports the declared losses", () => {
+    expect(toItems(golden.bedrock).losses).toStrictEqual(golden.losses.bedrock_to_items);
+  });
+
+  test("items → bedrock gives bedrock.json", () => {
+    expect(toBedrock(golden.items).value).toStrictEqual(golden.bedrockFromItems);
+  });
+
+  test("items → bedrock reports the declared losses", () => {
+    expect(toBedrock(golden.items).losses).toStrictEqual(golden.losses.items_to_bedrock);
+  });
+
+  test("bedrock → items → bedrock gives bedrock.json back", () => {
+    expect(toBedrock(toItems(golden.bedrock).value).value).toStrictEqual(golden.bedrockBack);
+  });
+
+  test("items → bedrock → items gives items.json back", () => {
+    expect(toItems(toBedrock(golden.items).value).value).toStrictEqual(golden.itemsBack);
+  });
+
+  test("what bedrock → items gives validates against the Open Responses schema", () => {
+    expect(adapter.specErrors(toItems(golden.bedrock).value)).toEqual(golden.specErrors);
+  });
+
+  test("every declared loss points into its source", () => {
+    const dangling = [
+      ...golden.losses.bedrock_to_items.filter((loss) => !resolve(golden.bedrock, tokensOf(loss.path)).found),
+      ...golden.losses.items_to_bedrock.filter((loss) => !resolve(golden.items, tokensOf(loss.path)).found),
+    ];
+    expect(dangling).toEqual([]);
+  });
+});
+
+describe.each(streams)("golden stream $name", (golden) => {
+  test("every event follows the Bedrock model", () => {
+    const failing = golden.events.filter(({ event }) => !streamEventSchema.safeParse(event).success).map(({ line }) => line);
+    expect(failing).toEqual([]);
+  });
+
+  test("assembling gives assembled.json", () => {
+    expect(assemble(golden.events).map(({ message: _message, ...response }) => response)).toStrictEqual(golden.assembled);
+  });
+
+  test.skipIf(golden.message === undefined)("the message each response amounts to is message.json", () => {
+    expect(assemble(golden.events).map((response) => response.message)).toStrictEqual(golden.message);
+  });
+
+  test("a finished response and the message it amounts to give the same items, arguments compared as JSON", () => {
+    const normalized = (items: unknown[]) => items.map((item) => ((item as Json).type === "function_call" ? { ...(item as Json), arguments: JSON.parse((item as Json).arguments as string) } : item));
+    for (const response of assemble(golden.events).filter((response) => response.status === "completed")) {
+      const twin = response.message!;
+      const items = messagesToItems({ messages: [twin.output.message], stopReason: twin.stopReason }).value;
+      expect(normalized(items)).toEqual(normalized(response.items));
+    }
+  });
+
+  test("the items validate against the Open Responses schema", () => {
+    expect(assemble(golden.events).flatMap((response) => itemSpecErrors(response.items))).toEqual([]);
+  });
+
+  test("every loss points into the event on its line", () => {
+    const byLine = new Map(golden.events.map(({ line, event }) => [line, event]));
+    const dangling = assemble(golden.events).flatMap((response) => response.losses.filter((loss) => !byLine.has(loss.line) || !resolve(byLine.get(loss.line), tokensOf(loss.path)).found));
+    expect(dangling).toEqual([]);
+  });
+});
