@@ -1,0 +1,141 @@
+// The event-stream decoder and the ConverseStream assembler: the edges the
+// golden streams do not pin.
+import { describe, expect, test } from "vitest";
+import { decodeEventStream, eventOfFrame } from "../../../adapters/bedrock/event-stream.js";
+import { BedrockStreamAssembler } from "../../../adapters/bedrock/stream.js";
+import { eventFrame, frame } from "./event-stream-frames.js";
+
+function assemble(events: unknown[], options = {}) {
+  const assembler = new BedrockStreamAssembler(options);
+  return [...events.flatMap((event, index) => assembler.push(event, index + 1)), ...assembler.finish()];
+}
+
+describe("decodeEventStream, frames", () => {
+  test("gives each frame's headers and payload, and the event it stands for", () => {
+    const bytes = Buffer.concat([eventFrame("messageStart", { p: "abc", role: "assistant" }), eventFrame("messageStop", { p: "ab", stopReason: "end_turn" })]);
+    const decoded = decodeEventStream({ bytes });
+    expect(decoded.rest).toBe(0);
+    expect(decoded.frames.map((one) => one.headers)).toEqual([
+      { ":event-type": "messageStart", ":content-type": "application/json", ":message-type": "event" },
+      { ":event-type": "messageStop", ":content-type": "application/json", ":message-type": "event" },
+    ]);
+    expect(decoded.frames.map(eventOfFrame)).toEqual([{ messageStart: { p: "abc", role: "assistant" } }, { messageStop: { p: "ab", stopReason: "end_turn" } }]);
+  });
+
+  test("counts the bytes of a frame the recording cut", () => {
+    const whole = eventFrame("messageStart", { role: "assistant" });
+    const cut = eventFrame("messageStop", { stopReason: "end_turn" }).subarray(0, 20);
+    const decoded = decodeEventStream({ bytes: Buffer.concat([whole, cut]) });
+    expect([decoded.frames.length, decoded.rest]).toEqual([1, 20]);
+  });
+
+  test("refuses a frame whose prelude CRC does not match", () => {
+    expect(() => decodeEventStream({ bytes: frame({ ":event-type": "messageStart" }, "{}", "prelude") })).toThrow("event-stream frame at byte 0: the prelude CRC does not match");
+  });
+
+  test("refuses a frame whose message CRC does not match", () => {
+    const bytes = Buffer.concat([eventFrame("messageStart", {}), frame({ ":event-type": "messageStop" }, "{}", "message")]);
+    expect(() => decodeEventStream({ bytes })).toThrow(/the message CRC does not match/);
+  });
+
+  test("an exception frame names its event by its exception type", () => {
+    const [exception] = decodeEventStream({ bytes: frame({ ":exception-type": "throttlingException", ":message-type": "exception" }, '{"message":"Too many requests"}') }).frames;
+    expect(eventOfFrame(exception)).toEqual({ throttlingException: { message: "Too many requests" } });
+  });
+});
+
+describe("BedrockStreamAssembler, events", () => {
+  test("joins toolUse input fragments as streamed, and closes at metadata", () => {
+    const events = [
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song" } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"sign": ' } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '"WKRP"}' } } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { messageStop: { stopReason: "tool_use" } },
+      { metadata: { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, metrics: { latencyMs: 100 } } },
+    ];
+    const assembler = new BedrockStreamAssembler({ message: true });
+    const closed = events.map((event, index) => assembler.push(event, index + 1));
+    expect(closed.map((responses) => responses.length)).toEqual([0, 0, 0, 0, 0, 0, 1]);
+    expect(closed[6]).toEqual([
+      {
+        status: "completed",
+        items: [{ type: "function_call", call_id: "tooluse_A", name: "top_song", arguments: '{"sign": "WKRP"}', status: "completed" }],
+        losses: [],
+        line: 1,
+        lastLine: 7,
+        message: {
+          output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "tooluse_A", name: "top_song", input: { sign: "WKRP" } } }] } },
+          stopReason: "tool_use",
+          usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+          metrics: { latencyMs: 100 },
+        },
+      },
+    ]);
+  });
+
+  test("a recording that ends inside a toolUse leaves it in_progress, reported", () => {
+    const responses = assemble([
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "f" } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"a":' } } } },
+    ]);
+    expect(responses).toEqual([
+      {
+        status: "in_progress",
+        items: [{ type: "function_call", call_id: "tooluse_A", name: "f", arguments: '{"a":', status: "in_progress" }],
+        losses: [{ path: "", code: "unsupported_item", detail: "the recording ends before messageStop: the response is in_progress", line: 3 }],
+        line: 1,
+        lastLine: 3,
+      },
+    ]);
+  });
+
+  test("a call whose arguments parse before its block stops is not completed", () => {
+    const [response] = assemble([
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "f" } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: "{}" } } } },
+    ]);
+    expect(response.items).toEqual([{ type: "function_call", call_id: "tooluse_A", name: "f", arguments: "{}", status: "in_progress" }]);
+  });
+
+  test("a delta that does not fit its block is reported, not applied", () => {
+    const [response] = assemble([
+      { messageStart: { role: "assistant" } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Hi" } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: "{}" } } } },
+      { messageStop: { stopReason: "end_turn" } },
+    ]);
+    expect(response.items).toEqual([{ type: "message", role: "assistant", content: "Hi" }]);
+    expect(response.losses).toEqual([{ path: "/contentBlockDelta/delta", code: "unsupported_part", detail: 'a "toolUse" delta does not fit its block: not applied', line: 3 }]);
+  });
+
+  test("redacted content deltas give a reasoning item holding them, with the model given", () => {
+    const [response] = assemble(
+      [
+        { messageStart: { role: "assistant" } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { reasoningContent: { redactedContent: "RXU4" } } } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { reasoningContent: { redactedContent: "RUNr" } } } },
+        { contentBlockStop: { contentBlockIndex: 0 } },
+        { messageStop: { stopReason: "end_turn" } },
+      ],
+      { model: "us.anthropic.claude-3-7-sonnet-20250219-v1:0" },
+    );
+    expect(response.items).toEqual([{ type: "reasoning", summary: [], encrypted_content: "RXU4RUNr", provenance: { envelope: "bedrock", block: "redactedContent", model: "us.anthropic.claude-3-7-sonnet-20250219-v1:0" } }]);
+  });
+
+  test("an exception event fails the response, reported", () => {
+    const [response] = assemble([
+      { messageStart: { role: "assistant" } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Par" } } },
+      { modelStreamErrorException: { message: "The model stopped" } },
+    ]);
+    expect([response.status, response.losses]).toEqual(["failed", [{ path: "/modelStreamErrorException", code: "unsupported_item", detail: "the stream failed: modelStreamErrorException: The model stopped", line: 3 }]]);
+  });
+
+  test("throws on what is not a Bedrock event", () => {
+    expect(() => new BedrockStreamAssembler().push({ a: 1, b: 2 }, 1)).toThrow("a Bedrock stream event is an object of one member, the event's name");
+  });
+});
