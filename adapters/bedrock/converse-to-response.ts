@@ -14,7 +14,8 @@
 // |                                     |   a call it cut is blocked by the gate                    |
 // |   guardrail_intervened,             |   incomplete, {reason: "content_filter"}; every call incomplete |
 // |     content_filtered                |                                                           |
-// |   any other                         |   incomplete, {reason: the stopReason}                    |
+// |   any other (malformed_tool_use,    |   incomplete, {reason: the stopReason}; every call incomplete |
+// |     malformed_model_output…)        |                                                           |
 // |   a stopReason the status does not  | also `bedrock:stopReason`                                 |
 // |   give back                         |                                                           |
 // | usage                               | usage: inputTokens + both cache counts -> input_tokens, cacheReadInputTokens -> |

@@ -78,7 +78,17 @@ export const requestBodySchema = z.looseObject({
 
 // ---------------------------------------------------------------- response
 
-export const STOP_REASONS = ["end_turn", "tool_use", "max_tokens", "stop_sequence", "guardrail_intervened", "content_filtered", "model_context_window_exceeded"] as const;
+export const STOP_REASONS = [
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "guardrail_intervened",
+  "content_filtered",
+  "malformed_model_output",
+  "malformed_tool_use",
+  "model_context_window_exceeded",
+] as const;
 export const usageSchema = z.looseObject({ inputTokens: z.int(), outputTokens: z.int(), totalTokens: z.int().optional() });
 export const responseSchema = z.looseObject({
   output: z.looseObject({ message: messageSchema }),

@@ -15,7 +15,7 @@
 // |                        |   (`contentBlockIndex` a number where the event has one)               |
 import { blockKind, isRecord } from "./fields.js";
 
-const BLOCK_KINDS = new Set(["text", "image", "document", "video", "toolUse", "toolResult", "reasoningContent", "cachePoint", "guardContent", "citationsContent", "searchResult"]);
+const BLOCK_KINDS = new Set(["text", "image", "document", "video", "audio", "toolUse", "toolResult", "reasoningContent", "cachePoint", "guardContent", "citationsContent", "searchResult"]);
 const INDEXED = new Set(["contentBlockStart", "contentBlockDelta", "contentBlockStop"]);
 const EVENTS = new Set(["messageStart", "messageStop", "metadata", ...INDEXED]);
 

@@ -8,13 +8,14 @@ const converse = (stopReason: string, content: unknown[] = [{ text: "Done." }]) 
 
 describe("converseToResponse", () => {
   test("each stopReason gives its status and incomplete reason", () => {
-    expect(["end_turn", "tool_use", "stop_sequence", "max_tokens", "guardrail_intervened", "content_filtered", "model_context_window_exceeded"].map(responseStatusOf)).toEqual([
+    expect(["end_turn", "tool_use", "stop_sequence", "max_tokens", "guardrail_intervened", "content_filtered", "malformed_tool_use", "model_context_window_exceeded"].map(responseStatusOf)).toEqual([
       { status: "completed", reason: null },
       { status: "completed", reason: null },
       { status: "completed", reason: null },
       { status: "incomplete", reason: "max_output_tokens" },
       { status: "incomplete", reason: "content_filter" },
       { status: "incomplete", reason: "content_filter" },
+      { status: "incomplete", reason: "malformed_tool_use" },
       { status: "incomplete", reason: "model_context_window_exceeded" },
     ]);
   });
@@ -34,6 +35,12 @@ describe("converseToResponse", () => {
     const response = converseToResponse({ response: converse("stop_sequence"), model: "m" }).value as unknown as Record<string, unknown>;
     expect(response["bedrock:stopReason"]).toBe("stop_sequence");
     expect(responseToConverse({ response: response as never }).value.stopReason).toBe("stop_sequence");
+  });
+
+  test("a malformed_tool_use stop leaves its call incomplete, and is kept for the way back", () => {
+    const response = converseToResponse({ response: converse("malformed_tool_use", [{ toolUse: { toolUseId: "tooluse_A", name: "f", input: {} } }, { text: "…" }]), model: "m" }).value as unknown as Record<string, unknown>;
+    expect([(response.output as Array<Record<string, unknown>>)[0].status, response.incomplete_details, response["bedrock:stopReason"]]).toEqual(["incomplete", { reason: "malformed_tool_use" }, undefined]);
+    expect(responseToConverse({ response: response as never }).value.stopReason).toBe("malformed_tool_use");
   });
 
   test("throws on what is not a Converse response", () => {
