@@ -1,0 +1,278 @@
+// Gemini `contents` (and `systemInstruction`) -> Open Responses items.
+//
+// | Gemini                                     | Open Responses                                                  |
+// |--------------------------------------------|-----------------------------------------------------------------|
+// | systemInstruction {role?, parts}           | a leading system `message` of input_text parts (`gemini:role` when it names one) |
+// | content role user                          | a user `message` of input parts (parts.ts), one per run of parts |
+// |   functionResponse {name, response, id?}   |   `function_call_output` where it stands: call_id by id, else by name and |
+// |                                            |   order (call-ids.ts); output the response (response-output.ts) |
+// |   a run of parts after functionResponses   |   a user message marked `gemini:joined`, which goes back into the same content |
+// | content role model                         | one assistant `message` per run of text parts: output_text      |
+// |   functionCall {name, args, id?}           |   `function_call`: id -> call_id, or synthesized and reported; args -> arguments (args.ts) |
+// |   text with thought: true                  |   `reasoning`: summary [summary_text], encrypted_content the thoughtSignature when |
+// |                                            |   it has one, provenance {envelope "gemini", part "thought", model} |
+// |   thoughtSignature on any other part       |   `gemini:thoughtSignature` on the part or item, byte for byte   |
+// |   executableCode, codeExecutionResult,     |   an extension item `gemini:<key>` holding the whole part        |
+// |   toolCall, toolResponse, any other part   |                                                                 |
+// | snake_case spellings (function_call…)      | read alike; `gemini:spelling` "snake" on the item or part, so the way back writes them |
+// | a field no item holds (partMetadata…)      | `gemini:<field>` on the item or part                            |
+// | a content field other than role and parts, | losses                                                          |
+// |   a call in a user content, a role other   |                                                                 |
+// |   than user and model                      |                                                                 |
+//
+// A request's calls are completed; a response's take their status from its
+// finishReason (`callStatusOf`). Items get no `id`.
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type { CanonicalItem, ItemStatus } from "../../src/models/open-responses.js";
+import { argumentsOfArgs } from "./args.js";
+import { CallPairing } from "./call-ids.js";
+import { carryFields, isRecord, lossAt, PREFIX, read, SLUG, typeOf, type Fields, type PointerTokens, type Spelling } from "./fields.js";
+import { inputPartOf, type InputPart } from "./parts.js";
+import { outputOfResponse } from "./response-output.js";
+
+const TARGET = "Open Responses";
+
+export interface ContentsToItemsArgs {
+  contents: readonly unknown[];
+  systemInstruction?: unknown;
+  /** The model that wrote the model turns, when the record says it: kept in each reasoning item's provenance. */
+  model?: string;
+  /** A response's finishReason (null while streaming): it sets the calls' status. A request leaves it out. */
+  finishReason?: string | null;
+  /** What makes a synthesized call_id unique beyond its position: a response's responseId and candidate. */
+  scope?: string;
+  /** Pairing state, when a conversation is converted in parts. */
+  pairing?: CallPairing;
+}
+
+/** What a reasoning item carries to say whose signature its encrypted_content is. */
+export interface Provenance {
+  envelope: typeof SLUG;
+  part: "thought";
+  model?: string;
+}
+
+/** The keys of a part that say what it is; any other key is a field of it. */
+const DATA_KEYS = ["text", "inlineData", "fileData", "functionCall", "functionResponse"] as const;
+
+export function contentsToItems({ contents, systemInstruction, model, finishReason, scope = "", pairing }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
+  if (!Array.isArray(contents)) throw new TypeError("contentsToItems expects an array of Gemini contents");
+  const items: CanonicalItem[] = [];
+  const losses: Loss[] = [];
+  if (systemInstruction !== undefined && systemInstruction !== null) {
+    const item = instructions(systemInstruction, ["systemInstruction"], losses);
+    if (item) items.push(item);
+  }
+  const context: Context = { model, finishReason, items, losses, pairing: pairing ?? new CallPairing(scope) };
+  contents.forEach((content, index) => convertContent(content, ["contents", index], index, index === contents.length - 1, context));
+  return { value: items, losses };
+}
+
+/**
+ * The status of a response's call: finishReason null (still streaming) leaves it
+ * in_progress; STOP completes it; MAX_TOKENS cuts the last part, so a call that
+ * is the last part is incomplete; any other reason (SAFETY, RECITATION,
+ * MALFORMED_FUNCTION_CALL…) says the turn did not end as the model meant, so
+ * its calls are incomplete and blocked.
+ */
+export function callStatusOf(finishReason: string | null | undefined, isLastPart: boolean): ItemStatus {
+  if (finishReason === undefined) return "completed";
+  if (finishReason === null) return "in_progress";
+  switch (finishReason) {
+    case "STOP":
+      return "completed";
+    case "MAX_TOKENS":
+      return isLastPart ? "incomplete" : "completed";
+    default:
+      return "incomplete";
+  }
+}
+
+interface Context {
+  model?: string;
+  finishReason?: string | null;
+  items: CanonicalItem[];
+  losses: Loss[];
+  pairing: CallPairing;
+}
+
+function instructions(system: unknown, at: PointerTokens, losses: Loss[]): CanonicalItem | undefined {
+  if (typeof system === "string") return { type: "message", role: "system", content: system };
+  if (!isRecord(system) || !Array.isArray(system.parts)) {
+    losses.push(lossAt(at, "unsupported_item", `systemInstruction is ${typeOf(system)}, not a content of parts`));
+    return undefined;
+  }
+  const parts = system.parts.flatMap((part: unknown, index) => {
+    const input = inputPartOf(part, [...at, "parts", index], losses);
+    return input ? [input] : [];
+  });
+  const item: Fields = { type: "message", role: "system", content: parts };
+  if (system.role !== undefined) item[`${PREFIX}role`] = system.role;
+  carryFields(system, ["role", "parts"], item);
+  return item as CanonicalItem;
+}
+
+function convertContent(content: unknown, at: PointerTokens, index: number, isLast: boolean, context: Context): void {
+  const { losses } = context;
+  if (!isRecord(content) || !Array.isArray(content.parts)) {
+    losses.push(lossAt(at, "unsupported_item", `a ${typeOf(content)} is not a Gemini content: it has no parts`));
+    return;
+  }
+  for (const key of Object.keys(content)) {
+    if (key !== "role" && key !== "parts" && content[key] !== undefined) {
+      losses.push(lossAt([...at, key], "provider_extension", `"${key}" is not a field of a Gemini content; ${TARGET} has no place for it`));
+    }
+  }
+  if (content.parts.length === 0) {
+    losses.push(lossAt(at, "unsupported_item", "a content without parts gives no item"));
+    return;
+  }
+  const role: unknown = content.role ?? "user";
+  switch (role) {
+    case "user":
+      userParts(content.parts, [...at, "parts"], index, context);
+      return;
+    case "model":
+      modelParts(content.parts, [...at, "parts"], index, isLast, context);
+      return;
+    default:
+      losses.push(lossAt([...at, "role"], "unsupported_item", `role ${JSON.stringify(role)} has no Open Responses item`));
+  }
+}
+
+function userParts(parts: readonly unknown[], at: PointerTokens, contentIndex: number, { items, losses, pairing }: Context): void {
+  let run: InputPart[] = [];
+  let afterOutputs = false;
+  const flush = () => {
+    if (run.length === 0) return;
+    const item: Fields = { type: "message", role: "user", content: run };
+    if (afterOutputs) item[`${PREFIX}joined`] = true;
+    items.push(item as CanonicalItem);
+    run = [];
+  };
+  parts.forEach((part, index) => {
+    const partAt = [...at, index];
+    if (isRecord(part)) {
+      const response = read(part, "functionResponse");
+      if (response.value !== undefined) {
+        flush();
+        items.push(functionResponse(part, response.value, response.spelling, partAt, `${contentIndex}.${index}`, pairing, losses));
+        afterOutputs = true;
+        return;
+      }
+      if (read(part, "functionCall").value !== undefined || part.thought === true) {
+        losses.push(lossAt(partAt, "unsupported_part", "a call or a thought belongs to a model content, not a user content"));
+        return;
+      }
+    }
+    const input = inputPartOf(part, partAt, losses);
+    if (input) run.push(input);
+  });
+  flush();
+}
+
+function functionResponse(part: Fields, response: unknown, spelling: Spelling, at: PointerTokens, position: string, pairing: CallPairing, losses: Loss[]): CanonicalItem {
+  const fields = isRecord(response) ? response : {};
+  const responseAt = [...at, spelling === "snake" ? "function_response" : "functionResponse"];
+  if (!isRecord(response)) losses.push(lossAt(responseAt, "unsupported_part", `a functionResponse that is ${typeOf(response)} answers nothing`));
+  const { callId, synthesized, paired } = pairing.output(fields.id, fields.name, position);
+  if (synthesized) losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
+  else if (!paired && fields.id === undefined) losses.push(lossAt(responseAt, "reordered", "paired by name and order"));
+  const output = outputOfResponse(fields.response, [...responseAt, "response"], losses);
+  const item: Fields = { type: "function_call_output", call_id: callId, output };
+  if (typeof fields.name === "string") item[`${PREFIX}name`] = fields.name;
+  if (spelling === "snake") item[`${PREFIX}spelling`] = "snake";
+  carryFields(fields, ["id", "name", "response"], item);
+  carryFields(part, [spelling === "snake" ? "function_response" : "functionResponse"], item);
+  return item as CanonicalItem;
+}
+
+function modelParts(parts: readonly unknown[], at: PointerTokens, contentIndex: number, isLast: boolean, context: Context): void {
+  const { items, losses, pairing } = context;
+  let run: Fields[] = [];
+  const flush = () => {
+    if (run.length > 0) items.push({ type: "message", role: "assistant", content: run } as CanonicalItem);
+    run = [];
+  };
+  parts.forEach((part, index) => {
+    const partAt = [...at, index];
+    if (!isRecord(part)) {
+      losses.push(lossAt(partAt, "unsupported_part", `a ${typeOf(part)} is not a Gemini part`));
+      return;
+    }
+    const kind = partKind(part);
+    if (kind === "text" && part.thought !== true) {
+      if (typeof part.text !== "string") {
+        losses.push(lossAt(partAt, "unsupported_part", "a text part without text has nothing to carry"));
+        return;
+      }
+      const text: Fields = { type: "output_text", text: part.text, annotations: [] };
+      carryFields(part, ["text"], text);
+      run.push(text);
+      return;
+    }
+    flush();
+    switch (kind) {
+      case "text":
+        items.push(thought(part, context.model));
+        return;
+      case "functionCall": {
+        const call = read(part, "functionCall");
+        const fields = isRecord(call.value) ? call.value : {};
+        const callAt = [...partAt, call.key];
+        const { callId, synthesized } = pairing.call(fields.id, fields.name, `${contentIndex}.${index}`);
+        if (synthesized) losses.push(lossAt([...callAt, "id"], "synthesized", `a functionCall without id: call_id ${callId} synthesized from its position and name`));
+        if (typeof fields.name !== "string") losses.push(lossAt([...callAt, "name"], "target_rejects", `the call's name is ${typeOf(fields.name)}: written as it is`));
+        const args = argumentsOfArgs(fields.args);
+        if (args.loss) losses.push(lossAt([...callAt, "args"], args.loss.code, args.loss.detail));
+        const status = callStatusOf(context.finishReason, isLast && index === parts.length - 1);
+        const item: Fields = { type: "function_call", call_id: callId, name: fields.name, arguments: args.value, status };
+        if (call.spelling === "snake") item[`${PREFIX}spelling`] = "snake";
+        carryFields(fields, ["id", "name", "args"], item);
+        carryFields(part, [call.key], item);
+        items.push(item as CanonicalItem);
+        return;
+      }
+      case "functionResponse":
+      case "inlineData":
+      case "fileData":
+        losses.push(lossAt(partAt, "unsupported_part", `a ${kind} part belongs to a user content, not a model content`));
+        return;
+      case "other":
+        // Code execution, server-side tool calls and their results, parts not
+        // known yet: the same provider takes them back as they are; no other runs them.
+        items.push({ type: `${PREFIX}${extensionName(part)}`, ...part } as CanonicalItem);
+        return;
+      default: {
+        const unknownKind: never = kind;
+        losses.push(lossAt(partAt, "unsupported_part", `a ${String(unknownKind)} part has no item`));
+      }
+    }
+  });
+  flush();
+}
+
+type PartKind = (typeof DATA_KEYS)[number] | "other";
+
+export function partKind(part: Fields): PartKind {
+  for (const key of DATA_KEYS) if (read(part, key).value !== undefined) return key;
+  return "other";
+}
+
+/** The data key of a part that is none of the portable ones: `executableCode`, `toolCall`… */
+function extensionName(part: Fields): string {
+  const key = Object.keys(part).find((name) => !/^thought(_s|S)ignature$/.test(name) && name !== "thought" && name !== "partMetadata" && name !== "part_metadata");
+  return key ?? "part";
+}
+
+function thought(part: Fields, model: string | undefined): CanonicalItem {
+  const signature = read(part, "thoughtSignature");
+  const provenance: Provenance = { envelope: SLUG, part: "thought" };
+  if (model !== undefined) provenance.model = model;
+  const item: Fields = { type: "reasoning", summary: [{ type: "summary_text", text: part.text }] };
+  if (signature.value !== undefined) item.encrypted_content = signature.value;
+  item.provenance = provenance;
+  if (signature.spelling === "snake") item[`${PREFIX}spelling`] = "snake";
+  carryFields(part, ["text", "thought", signature.key], item);
+  return item as CanonicalItem;
+}

@@ -1,0 +1,61 @@
+// A functionResponse's `response` (a JSON object) and a function_call_output's
+// `output` (text or parts).
+//
+// | Gemini `response`                          | Open Responses `output`                                |
+// |--------------------------------------------|--------------------------------------------------------|
+// | {output: text}, the text not itself the    | the text: the form Gemini's documentation gives a plain |
+// |   text of a JSON object                    |   result, unwrapped                                    |
+// | any other object                           | JSON.stringify(response): member order kept            |
+// | absent or not an object                    | its JSON text, or "": reported                         |
+//
+// | Open Responses `output`                    | Gemini `response`                                      |
+// |--------------------------------------------|--------------------------------------------------------|
+// | the text of a JSON object                  | the parsed object                                      |
+// | any other text                             | {output: text}                                         |
+// | parts                                      | the texts joined as above (reported when several); the |
+// |                                            |   other parts go to functionResponse `parts`           |
+import type { Loss } from "../../src/models/loss.js";
+import { isRecord, lossAt, typeOf, type Fields, type PointerTokens } from "./fields.js";
+import { partOfInput } from "./parts.js";
+
+export function outputOfResponse(response: unknown, at: PointerTokens, losses: Loss[]): string {
+  if (isRecord(response)) {
+    const keys = Object.keys(response);
+    if (keys.length === 1 && keys[0] === "output" && typeof response.output === "string" && !isObjectText(response.output)) return response.output;
+    return JSON.stringify(response);
+  }
+  losses.push(lossAt(at, "form_changed", `a response that is ${typeOf(response)}, not an object: ${response === undefined ? "an empty output" : "its JSON text"} written`));
+  return response === undefined ? "" : JSON.stringify(response);
+}
+
+export function responseOfOutput(output: unknown, at: PointerTokens, losses: Loss[]): { response: unknown; parts?: Fields[] } {
+  if (typeof output === "string") return { response: responseOfText(output) };
+  if (!Array.isArray(output)) {
+    losses.push(lossAt(at, "target_rejects", `an output that is ${typeOf(output)}: written as {output: its JSON text}`));
+    return { response: { output: JSON.stringify(output) ?? "" } };
+  }
+  const texts: string[] = [];
+  const parts: Fields[] = [];
+  output.forEach((part: unknown, index) => {
+    if (isRecord(part) && part.type === "input_text" && typeof part.text === "string") texts.push(part.text);
+    else {
+      const converted = partOfInput(part, [...at, index], losses);
+      if (converted) parts.push(converted);
+    }
+  });
+  if (texts.length > 1) losses.push(lossAt(at, "form_changed", `${texts.length} text parts joined into one response`));
+  return parts.length > 0 ? { response: responseOfText(texts.join("")), parts } : { response: responseOfText(texts.join("")) };
+}
+
+function responseOfText(text: string): unknown {
+  if (isObjectText(text)) return JSON.parse(text);
+  return { output: text };
+}
+
+function isObjectText(text: string): boolean {
+  try {
+    return isRecord(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
