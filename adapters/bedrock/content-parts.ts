@@ -12,8 +12,8 @@
 // |   guardContent, any other block            |                                                       |
 // | a field of image or document beyond these  | kept as `bedrock:<field>` (fields.ts)                 |
 //
-// Back, a data URL gives the bytes and the format its media type names; an
-// image by URL, a file by URL or file_id, a video, an image's `detail`, and a
+// Back, a data URL gives the bytes and the format its media type names; text
+// annotations and logprobs, an image by URL, a file by URL or file_id, a video, an image's `detail`, and a
 // media type Bedrock has no format for are losses. A document without filename
 // is named "document" (loss synthesized): Bedrock requires a name.
 import type { Loss } from "../../src/models/loss.js";
@@ -84,6 +84,8 @@ export function blockOfPart(part: unknown, at: PointerTokens, losses: Loss[]): F
     case "input_text":
     case "output_text": {
       if (typeof part.text !== "string") return lost(at, losses, "a text part without text has nothing to carry");
+      if (Array.isArray(part.annotations) && part.annotations.length > 0) losses.push(lossAt([...at, "annotations"], "unsupported_field", `${TARGET} text has no annotations: ${part.annotations.length} not written`));
+      if (Array.isArray(part.logprobs) && part.logprobs.length > 0) losses.push(lossAt([...at, "logprobs"], "unsupported_field", `${TARGET} has no logprobs`));
       restoreFields(part, [...TEXT_FIELDS, "annotations", "logprobs"], {}, at, losses);
       if (part[JSON_MARK] === true) {
         try {

@@ -276,6 +276,19 @@ describe("itemsToMessages", () => {
     expect(converted.losses).toEqual([{ path: "/1/anthropic:is_error", code: "provider_extension", detail: '"anthropic:is_error" is not a field of the portable shape; Bedrock Converse has no place for it' }]);
   });
 
+  test("url citations and logprobs of an assistant text are reported, the text kept", () => {
+    const converted = itemsToMessages({
+      items: items([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "See the report.", annotations: [{ type: "url_citation", start_index: 0, end_index: 3, url: "https://example.org", title: "" }], logprobs: [{ token: "See", logprob: -0.1, bytes: [], top_logprobs: [] }] }] }]),
+    });
+    expect(converted).toEqual({
+      value: { messages: [{ role: "assistant", content: [{ text: "See the report." }] }] },
+      losses: [
+        { path: "/0/content/0/annotations", code: "unsupported_field", detail: "Bedrock Converse text has no annotations: 1 not written" },
+        { path: "/0/content/0/logprobs", code: "unsupported_field", detail: "Bedrock Converse has no logprobs" },
+      ],
+    });
+  });
+
   test("an image by URL has no Bedrock block, reported", () => {
     const converted = itemsToMessages({ items: items([{ type: "message", role: "user", content: [{ type: "input_image", image_url: "https://example.org/a.png" }, { type: "input_text", text: "What is it?" }] }]) });
     expect(converted.value.messages).toEqual([{ role: "user", content: [{ text: "What is it?" }] }]);
