@@ -36,7 +36,7 @@ describe("the journals of the README", () => {
       code: 1,
       stdout:
         'call_id_mismatch  origin line 3  replay line 2.1  call_id "call_emea02" in the origin, "call_emea99" in the replay: an output written for one answers no call of the other\n',
-      stderr: "1 differences\n",
+      stderr: "1 difference\n",
     });
   });
 });
@@ -59,7 +59,7 @@ describe("arguments nested deeper than any recursion goes", () => {
       expect(await runOrbridge(["diff", origin, replay])).toEqual({
         code: 1,
         stdout: `arguments_changed  origin line 1  replay line 1  arguments "${"[".repeat(79)}… in the origin, ${'{"a":'.repeat(16)}… in the replay\n`,
-        stderr: "1 differences\n",
+        stderr: "1 difference\n",
       });
     }, 60_000);
   }
