@@ -17,10 +17,10 @@
 // Open conversations are bounded (`maxOpen`): opening one more first closes the
 // one whose last line is the oldest, as the end of the input would. A closed
 // conversation is remembered as a 64-bit fingerprint of its key (FingerprintTable,
-// about 20 bytes); a later line with that key opens it afresh, and the first
-// output of the new lane carries a note that says so. Memory therefore grows with
-// the open conversations and by a few bytes per conversation closed early, not
-// with the journal.
+// about 20 bytes), the last CLOSED_REMEMBERED of them at least; a later line with
+// that key opens it afresh, and the first output of the new lane carries a note
+// that says so. Memory therefore grows with the open conversations, and not with
+// the journal.
 //
 // Order: every line gets a position, counted over every line of every source.
 // An output goes at the position of the line it answers, raised when need be to
@@ -38,8 +38,18 @@ import { FingerprintTable } from "./fingerprint-table.js";
 
 export type { ConversationKey } from "../journal/conversation-key.js";
 
-/** The conversations open at once when the caller does not say (`--max-open-conversations`). */
-export const DEFAULT_MAX_OPEN_CONVERSATIONS = 10_000;
+/**
+ * The conversations open at once when the caller does not say
+ * (`--max-open-conversations`). An open conversation costs about 17 KB of
+ * resident memory: its pipeline's state (8 KB, a third of it the checks' empty
+ * tables), the verdicts of later lines waiting behind it when it holds its last
+ * stream back, and the collector's room. 4096 of them keep a journal of a
+ * million conversations at 186 MB; 10,000 took it to 281 MB.
+ */
+export const DEFAULT_MAX_OPEN_CONVERSATIONS = 4096;
+
+/** Conversations closed early that are remembered at least, to say so when one comes back. */
+const CLOSED_REMEMBERED = 1 << 18;
 
 /** Where a line is: its source (absent for records handed over already parsed) and its number there. */
 export interface LinePlace {
@@ -137,7 +147,7 @@ export class ConversationRouter<Output, Presented> {
   /** The open conversations in the order last seen, linked through `older` and `newer`: moving one costs no change to the map. */
   private oldest: Conversation<Output> | undefined;
   private latest: Conversation<Output> | undefined;
-  private readonly closedEarly = new FingerprintTable<"line">({ line: "whole" });
+  private readonly closedEarly = new ClosedKeys(CLOSED_REMEMBERED);
   private readonly waiting = new MinHeap<Waiting<Presented>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
   private readonly holds = new MinHeap<Hold<Output>>((a, b) => a.position < b.position);
   private position = 0;
@@ -221,11 +231,11 @@ export class ConversationRouter<Output, Presented> {
       this.open.delete(oldest.id);
       this.close(oldest, true);
     }
-    const slot = this.closedEarly.find(id);
+    const closedAfter = this.closedEarly.lastLine(id);
     let note: string | undefined;
-    if (slot >= 0) {
+    if (closedAfter !== undefined) {
       this.counts.reopened += 1;
-      note = `this conversation was closed after its line ${this.closedEarly.get(slot, "line")} to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history`;
+      note = `this conversation was closed after its line ${closedAfter} to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history`;
     } else {
       this.counts.conversations += 1;
     }
@@ -258,7 +268,7 @@ export class ConversationRouter<Output, Presented> {
     conversation.closed = true;
     conversation.pending = undefined;
     conversation.places = [];
-    if (early) this.closedEarly.set(this.closedEarly.add(conversation.id), "line", conversation.lastLine);
+    if (early) this.closedEarly.add(conversation.id, conversation.lastLine);
   }
 
   /** Gives each output of a lane its position, and puts it to wait for its turn. */
@@ -317,6 +327,35 @@ export class ConversationRouter<Output, Presented> {
       this.holds.pop();
     }
     return this.position + 1;
+  }
+}
+
+/**
+ * The keys of conversations closed early, with the last line each had: the last
+ * `perTable` closed at least, in two tables used in turn, so that memory stays
+ * bounded however many conversations close (about 12 MB at 2^18 a table).
+ */
+class ClosedKeys {
+  private current = new FingerprintTable<"line">({ line: "whole" });
+  private previous: FingerprintTable<"line"> | undefined;
+
+  constructor(private readonly perTable: number) {}
+
+  add(id: string, lastLine: number): void {
+    if (this.current.size >= this.perTable) {
+      this.previous = this.current;
+      this.current = new FingerprintTable<"line">({ line: "whole" });
+    }
+    this.current.set(this.current.add(id), "line", lastLine);
+  }
+
+  /** The last line of the conversation when it was last closed early; undefined when it was not (or too long ago to be remembered). */
+  lastLine(id: string): number | undefined {
+    for (const table of [this.current, this.previous]) {
+      const slot = table === undefined ? -1 : table.find(id);
+      if (slot >= 0) return table!.get(slot, "line");
+    }
+    return undefined;
   }
 }
 

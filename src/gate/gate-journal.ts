@@ -37,7 +37,7 @@ export interface ConversationOptions {
    * its `conversation`. Without it the whole journal is one conversation.
    */
   conversation?: string;
-  /** Conversations open at once (10,000 by default); opening one more closes the least recently seen. */
+  /** Conversations open at once (DEFAULT_MAX_OPEN_CONVERSATIONS, 4096, by default); opening one more closes the least recently seen. */
   maxOpenConversations?: number;
 }
 
