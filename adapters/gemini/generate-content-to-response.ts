@@ -1,0 +1,211 @@
+// A Gemini response (`GenerateContentResponse`, or a stream's chunks joined) as
+// an Open Responses response object.
+//
+// | Gemini response                      | response object                                            |
+// |--------------------------------------|------------------------------------------------------------|
+// | responseId, modelVersion             | id, model; no responseId: `gemini_resp_<16 hex>` of the body, reported |
+// | createTime (Vertex)                  | created_at in seconds; none: 0, reported                   |
+// | candidates[k].content                | output: contentsToItems of its one model content, each item an output item |
+// |   (no item ids)                      |   id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index) |
+// | several candidates                   | every candidate's items in candidate order, each with `gemini:candidate` k: |
+// |                                      |   they are alternatives, not one turn, but a call in any of them is gated; |
+// |                                      |   reported once. One candidate: no mark                    |
+// | candidates[k] other fields           | `gemini:candidates` [k], without the content that has parts: |
+// |   (finishReason, index, safetyRatings, |   what the way back rebuilds each candidate from           |
+// |   citationMetadata, groundingMetadata…) |                                                         |
+// | finishReason of every candidate      | status, incomplete_details, item status:                   |
+// |   STOP                               |   completed, null, completed                               |
+// |   MAX_TOKENS                         |   incomplete, {reason: "max_output_tokens"}; the last part incomplete, |
+// |                                      |   so a call it cut is blocked                              |
+// |   SAFETY, RECITATION, MALFORMED_     |   incomplete, {reason: the finishReason}; every call of that candidate |
+// |   FUNCTION_CALL, any other           |   incomplete                                               |
+// |   absent (still streaming)           |   in_progress, null, in_progress                           |
+// | promptFeedback.blockReason, no       | output [], incomplete, {reason: the blockReason}; promptFeedback kept |
+// |   candidates                         |   as `gemini:promptFeedback`                               |
+// | usageMetadata                        | usage: promptTokenCount -> input_tokens, candidates + thoughts -> |
+// |                                      |   output_tokens, cachedContentTokenCount -> cached_tokens, |
+// |                                      |   thoughtsTokenCount -> reasoning_tokens; and `gemini:usageMetadata` as written |
+// | any other key (sdkHttpResponse…)     | `gemini:<key>`                                             |
+import { createHash } from "node:crypto";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { callStatusOf, contentsToItems } from "./contents-to-items.js";
+import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+
+/** What a Gemini response cannot tell: the value each such response field gets. */
+export const RESPONSE_NEUTRALS = {
+  completed_at: null,
+  previous_response_id: null,
+  instructions: null,
+  error: null,
+  tools: [],
+  tool_choice: "auto",
+  truncation: "disabled",
+  parallel_tool_calls: true,
+  text: { format: { type: "text" } },
+  top_p: 1,
+  presence_penalty: 0,
+  frequency_penalty: 0,
+  top_logprobs: 0,
+  temperature: 1,
+  reasoning: null,
+  max_output_tokens: null,
+  max_tool_calls: null,
+  store: false,
+  background: false,
+  service_tier: "default",
+  metadata: {},
+  safety_identifier: null,
+  prompt_cache_key: null,
+} as const;
+
+const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
+const MAPPED = ["responseId", "modelVersion", "createTime", "candidates", "usageMetadata"];
+const SYNTHESIZED_RESPONSE_ID = /^gemini_resp_[0-9a-f]{16}$/;
+
+export function outputItemId(responseId: unknown, outputIndex: number, type: string): string | undefined {
+  const prefix = ID_PREFIXES[type];
+  if (prefix === undefined) return undefined;
+  return `${prefix}_${createHash("sha256").update(`${String(responseId)}\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
+}
+
+export function isSynthesizedResponseId(id: unknown): boolean {
+  return typeof id === "string" && SYNTHESIZED_RESPONSE_ID.test(id);
+}
+
+/** The status and incomplete reason the finishReasons of a response's candidates give it. */
+export function responseStatusOf(finishReasons: readonly unknown[], blockReason?: unknown): { status: "completed" | "incomplete" | "in_progress"; reason: string | null } {
+  if (finishReasons.length === 0) return blockReason === undefined ? { status: "in_progress", reason: null } : { status: "incomplete", reason: String(blockReason) };
+  if (finishReasons.some((reason) => reason === undefined || reason === null)) return { status: "in_progress", reason: null };
+  const cut = finishReasons.find((reason) => reason !== "STOP");
+  if (cut === undefined) return { status: "completed", reason: null };
+  return { status: "incomplete", reason: cut === "MAX_TOKENS" ? "max_output_tokens" : String(cut) };
+}
+
+export function generateContentToResponse(args: { response: unknown }): Converted<ResponseResource> {
+  const { response } = args;
+  if (!isRecord(response) || (!Array.isArray(response.candidates) && !isRecord(response.promptFeedback) && !isRecord(response.usageMetadata))) {
+    throw new TypeError("not a Gemini response: it has no candidates, promptFeedback or usageMetadata");
+  }
+  const losses: Loss[] = [];
+  let id = response.responseId;
+  if (typeof id !== "string" || id === "") {
+    id = `gemini_resp_${digest(JSON.stringify(response), 16)}`;
+    losses.push(lossAt([], "synthesized", `a response without responseId: id ${String(id)} derived from its body`));
+  }
+  let createdAt = 0;
+  const created = typeof response.createTime === "string" ? Date.parse(response.createTime) : Number.NaN;
+  if (Number.isNaN(created)) losses.push(lossAt([], "synthesized", "a Gemini response has no creation time: created_at 0 written"));
+  else createdAt = Math.floor(created / 1000);
+
+  const candidates: unknown[] = Array.isArray(response.candidates) ? response.candidates : [];
+  const several = candidates.length > 1;
+  if (several) losses.push(lossAt(["candidates"], "form_changed", `${candidates.length} candidates are alternatives: the output holds each one's items in turn, marked gemini:candidate, so that a call in any of them is gated`));
+  const output: Fields[] = [];
+  const kept: Fields[] = [];
+  const finishReasons: unknown[] = [];
+  const model = typeof response.modelVersion === "string" ? response.modelVersion : undefined;
+  candidates.forEach((candidate, k) => {
+    if (!isRecord(candidate)) {
+      losses.push(lossAt(["candidates", k], "unsupported_item", `a ${typeOf(candidate)} is not a candidate`));
+      kept.push({});
+      finishReasons.push(undefined);
+      return;
+    }
+    const finishReason = typeof candidate.finishReason === "string" ? candidate.finishReason : null;
+    finishReasons.push(finishReason ?? undefined);
+    const content = candidate.content;
+    const meta: Fields = {};
+    for (const key of Object.keys(candidate)) if (key !== "content") meta[key] = candidate[key];
+    const hasParts = isRecord(content) && Array.isArray(content.parts) && content.parts.length > 0;
+    if (!hasParts) {
+      if (content !== undefined) meta.content = content;
+      kept.push(meta);
+      return;
+    }
+    kept.push(meta);
+    const converted = contentsToItems({ contents: [content], model, finishReason, scope: `${String(id)}#${k}` });
+    losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/contents\/0(?=\/|$)/, `/candidates/${k}/content`) })));
+    converted.value.forEach((item, index) => {
+      const out = outputItem(item, output.length, id, finishReason, index === converted.value.length - 1);
+      if (several) out[`${PREFIX}candidate`] = k;
+      output.push(out);
+    });
+  });
+  const blockReason = isRecord(response.promptFeedback) ? response.promptFeedback.blockReason : undefined;
+  const { status, reason } = responseStatusOf(finishReasons, blockReason);
+
+  const value: Fields = {
+    id,
+    object: "response",
+    created_at: createdAt,
+    completed_at: RESPONSE_NEUTRALS.completed_at,
+    status,
+    incomplete_details: reason === null ? null : { reason },
+    model: model ?? "",
+    previous_response_id: RESPONSE_NEUTRALS.previous_response_id,
+    instructions: RESPONSE_NEUTRALS.instructions,
+    output,
+    error: RESPONSE_NEUTRALS.error,
+    tools: [],
+    tool_choice: RESPONSE_NEUTRALS.tool_choice,
+    truncation: RESPONSE_NEUTRALS.truncation,
+    parallel_tool_calls: RESPONSE_NEUTRALS.parallel_tool_calls,
+    text: { format: { type: "text" } },
+    top_p: RESPONSE_NEUTRALS.top_p,
+    presence_penalty: RESPONSE_NEUTRALS.presence_penalty,
+    frequency_penalty: RESPONSE_NEUTRALS.frequency_penalty,
+    top_logprobs: RESPONSE_NEUTRALS.top_logprobs,
+    temperature: RESPONSE_NEUTRALS.temperature,
+    reasoning: RESPONSE_NEUTRALS.reasoning,
+    usage: responseUsage(response.usageMetadata, losses),
+    max_output_tokens: RESPONSE_NEUTRALS.max_output_tokens,
+    max_tool_calls: RESPONSE_NEUTRALS.max_tool_calls,
+    store: RESPONSE_NEUTRALS.store,
+    background: RESPONSE_NEUTRALS.background,
+    service_tier: RESPONSE_NEUTRALS.service_tier,
+    metadata: {},
+    safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
+    prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
+  };
+  if (model === undefined) losses.push(lossAt([], "synthesized", "a response without modelVersion: model \"\" written"));
+  if (Array.isArray(response.candidates)) value[`${PREFIX}candidates`] = kept;
+  for (const key of Object.keys(response)) {
+    if ((!MAPPED.includes(key) || key === "createTime") && response[key] !== undefined) value[PREFIX + key] = response[key];
+  }
+  if (response.usageMetadata !== undefined) value[`${PREFIX}usageMetadata`] = response.usageMetadata;
+  return { value: value as ResponseResource, losses };
+}
+
+function outputItem(item: CanonicalItem, index: number, responseId: unknown, finishReason: string | null, isLast: boolean): Fields {
+  const fields = item as Fields;
+  const id = outputItemId(responseId, index, String(fields.type));
+  if (id === undefined) return { ...fields };
+  const { type, ...rest } = fields;
+  switch (type) {
+    case "message":
+      return { id, type, status: callStatusOf(finishReason, isLast), ...rest };
+    case "function_call":
+      return { id, type, ...rest };
+    default:
+      return { id, type, ...rest };
+  }
+}
+
+function responseUsage(usage: unknown, losses: Loss[]): Fields | null {
+  if (usage === undefined || usage === null) return null;
+  if (!isRecord(usage)) {
+    losses.push(lossAt(["usageMetadata"], "form_changed", `usageMetadata is ${typeOf(usage)}: usage null written`));
+    return null;
+  }
+  const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
+  const input = count("promptTokenCount") + count("toolUsePromptTokenCount");
+  const output = count("candidatesTokenCount") + count("thoughtsTokenCount");
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: typeof usage.totalTokenCount === "number" ? usage.totalTokenCount : input + output,
+    input_tokens_details: { cached_tokens: count("cachedContentTokenCount") },
+    output_tokens_details: { reasoning_tokens: count("thoughtsTokenCount") },
+  };
+}

@@ -1,0 +1,122 @@
+// An Open Responses response object as a Gemini response (`GenerateContentResponse`).
+//
+// | response object                      | Gemini response                                           |
+// |--------------------------------------|-----------------------------------------------------------|
+// | output                               | candidates: the items of each `gemini:candidate` (0 when unmarked) |
+// |                                      |   through itemsToContents, one model content each         |
+// | output item id, status               | dropped; a loss unless it is what the way in writes       |
+// | `gemini:candidates` [k]              | the other fields of candidate k, as written               |
+// | status (no kept candidate)           | finishReason: completed STOP; incomplete MAX_TOKENS for   |
+// |                                      |   max_output_tokens, else the reason; in_progress none    |
+// | id, model                            | responseId (not when synthesized), modelVersion           |
+// | `gemini:usageMetadata`, else usage   | usageMetadata                                             |
+// | `gemini:<key>` (createTime,          | <key>                                                     |
+// |   promptFeedback…)                   |                                                           |
+// | user or system messages, outputs     | loss unsupported_item: a candidate holds the model's turn only |
+// | fields a response cannot hold (tools,| loss unsupported_field, unless they hold the neutral value the way in writes |
+// |   temperature…); other keys          |                                                           |
+import { isDeepStrictEqual } from "node:util";
+import type { Converted, Loss } from "../../src/models/loss.js";
+import { prefixLosses } from "../../src/models/json-pointer.js";
+import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import { isSynthesizedResponseId, outputItemId, RESPONSE_NEUTRALS } from "./generate-content-to-response.js";
+import { itemsToContents } from "./items-to-contents.js";
+
+const SPEC_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", ...Object.keys(RESPONSE_NEUTRALS)]);
+
+export function responseToGenerateContent(args: { response: ResponseResource }): Converted<Fields> {
+  const { response } = args;
+  if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) throw new TypeError("not an Open Responses response object");
+  const fields = response as Fields;
+  const losses: Loss[] = [];
+  const output: unknown[] = response.output;
+  const keptCandidates = Array.isArray(fields[`${PREFIX}candidates`]) ? (fields[`${PREFIX}candidates`] as unknown[]) : undefined;
+  const groups = new Map<number, Array<{ item: CanonicalItem; index: number }>>();
+  output.forEach((raw, index) => {
+    if (!isRecord(raw)) {
+      losses.push(lossAt(["output", index], "unsupported_item", `a ${typeOf(raw)} is not an output item`));
+      return;
+    }
+    const mark = raw[`${PREFIX}candidate`];
+    const k = typeof mark === "number" ? mark : 0;
+    const { [`${PREFIX}candidate`]: _mark, ...item } = raw;
+    const type = String(item.type);
+    if (item.id !== undefined && item.id === outputItemId(response.id, index, type)) delete item.id;
+    if (item.status !== undefined && (type === "function_call" || type === "message")) {
+      // A way in writes the status the finishReason gives; the way back gives the same finishReason.
+      delete item.status;
+    }
+    if (type === "message" && item.role !== "assistant") {
+      losses.push(lossAt(["output", index], "unsupported_item", `a ${String(item.role)} message is no part of a candidate`));
+      return;
+    }
+    if (type === "function_call_output") {
+      losses.push(lossAt(["output", index], "unsupported_item", "an output is no part of a candidate"));
+      return;
+    }
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push({ item: item as CanonicalItem, index });
+  });
+
+  const count = Math.max(keptCandidates?.length ?? 0, ...[...groups.keys()].map((k) => k + 1), 0);
+  const candidates: Fields[] = [];
+  for (let k = 0; k < count; k++) {
+    const meta = isRecord(keptCandidates?.[k]) ? (keptCandidates![k] as Fields) : undefined;
+    const group = groups.get(k) ?? [];
+    const candidate: Fields = {};
+    if (group.length > 0) {
+      const converted = itemsToContents({ items: group.map((entry) => entry.item) });
+      for (const loss of converted.losses) {
+        const position = Number(/^\/(\d+)/.exec(loss.path)?.[1] ?? 0);
+        losses.push({ ...loss, path: loss.path.replace(/^\/\d+/, `/output/${group[position]?.index ?? 0}`) });
+      }
+      const parts = converted.value.contents.flatMap((content) => content.parts);
+      if (converted.value.contents.length > 1) losses.push(lossAt(["output"], "form_changed", `candidate ${k} held ${converted.value.contents.length} turns: joined into one content`));
+      candidate.content = { parts, role: "model" };
+    } else if (meta?.content !== undefined) candidate.content = meta.content;
+    if (meta) {
+      for (const [key, value] of Object.entries(meta)) if (key !== "content") candidate[key] = value;
+    } else {
+      const finishReason = finishReasonOf(response.status, response.incomplete_details?.reason);
+      if (finishReason !== undefined) candidate.finishReason = finishReason;
+      candidate.index = k;
+    }
+    candidates.push(candidate);
+  }
+
+  const value: Fields = {};
+  if (keptCandidates !== undefined || candidates.length > 0) value.candidates = candidates;
+  if (isRecord(fields[`${PREFIX}usageMetadata`])) value.usageMetadata = fields[`${PREFIX}usageMetadata`];
+  else if (isRecord(response.usage)) {
+    const usage = response.usage as Fields;
+    const reasoning = isRecord(usage.output_tokens_details) && typeof usage.output_tokens_details.reasoning_tokens === "number" ? usage.output_tokens_details.reasoning_tokens : 0;
+    const usageMetadata: Fields = { promptTokenCount: usage.input_tokens, candidatesTokenCount: Number(usage.output_tokens) - reasoning, totalTokenCount: usage.total_tokens };
+    if (reasoning > 0) usageMetadata.thoughtsTokenCount = reasoning;
+    value.usageMetadata = usageMetadata;
+  }
+  if (typeof response.model === "string" && response.model !== "") value.modelVersion = response.model;
+  if (!isSynthesizedResponseId(response.id)) value.responseId = response.id;
+  for (const [key, held] of Object.entries(fields)) {
+    if (key.startsWith(PREFIX)) {
+      const field = key.slice(PREFIX.length);
+      if (field !== "candidates" && field !== "usageMetadata" && !(field in value)) value[field] = held;
+      continue;
+    }
+    if (!SPEC_KEYS.has(key)) {
+      losses.push(lossAt([key], "provider_extension", `"${key}" is not a field of the portable shape; Gemini has no place for it`));
+      continue;
+    }
+    if (key in RESPONSE_NEUTRALS && !isDeepStrictEqual(held, RESPONSE_NEUTRALS[key as keyof typeof RESPONSE_NEUTRALS])) {
+      losses.push(lossAt([key], "unsupported_field", `a Gemini response has no ${key}`));
+    }
+  }
+  return { value, losses: prefixLosses("", losses) };
+}
+
+function finishReasonOf(status: unknown, reason: unknown): string | undefined {
+  if (status === "completed") return "STOP";
+  if (status === "incomplete") return reason === "max_output_tokens" || reason === undefined || reason === null ? "MAX_TOKENS" : String(reason);
+  return undefined;
+}
+
