@@ -1,0 +1,259 @@
+// Rebuilds Gemini responses from `streamGenerateContent` chunks. Each chunk is a
+// partial GenerateContentResponse; the chunks of one response are joined into
+// the response the non-streamed API would have returned, and that goes through
+// generateContentToResponse, so a streamed answer and its non-streamed twin give
+// the same items. Nothing is final until the stream says so.
+//
+// | chunk                                        | effect                                                 |
+// |----------------------------------------------|--------------------------------------------------------|
+// | another responseId than the open response's, | closes the open response and opens another             |
+// |   or any chunk after every candidate finished|                                                        |
+// | candidates[k] (by `index`, else position)    | the candidate k of the response                        |
+// |   text part                                  | appended to the candidate's last part when that is text of the |
+// |                                              |   same kind (thought or not) without a thoughtSignature yet; a |
+// |                                              |   signature arriving with it is set there               |
+// |   functionCall with a name, no willContinue  | a whole call part                                      |
+// |   functionCall {name, willContinue: true}    | opens a call whose args come in pieces                 |
+// |   functionCall {partialArgs, willContinue}   | each piece sets the value at its jsonPath; a string    |
+// |                                              |   that will continue is appended to                    |
+// |   functionCall {} (no willContinue)          | closes the call: arguments are the args built          |
+// |   any other part                             | appended whole                                         |
+// |   finishReason, safetyRatings, other fields  | set on the candidate, the last value kept              |
+// | usageMetadata, promptFeedback                | the last value kept                                    |
+// | responseId, modelVersion, createTime         | the first value kept                                   |
+// | the end of the recording                     | the open response as far as it got; a candidate without |
+// |                                              |   finishReason, or with a call still open, leaves its   |
+// |                                              |   calls in_progress: reported                           |
+import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
+import type { Loss } from "../../src/models/loss.js";
+import { isRecord, read, typeOf, type Fields } from "./fields.js";
+import { generateContentToResponse } from "./generate-content-to-response.js";
+
+export interface GeminiStreamOptions {
+  /** Also give each response the GenerateContentResponse its chunks amount to (`GeminiAssembledResponse.response`). */
+  response?: boolean;
+}
+
+export interface GeminiAssembledResponse extends AssembledResponse {
+  /** The non-streamed response the chunks amount to; kept when the assembler is asked to. */
+  response?: Fields;
+}
+
+interface PartState {
+  part: Fields;
+  /** Where the part first came: its chunk's line and its place there. */
+  line: number;
+  path: string;
+  /** Args of a call still coming in pieces. */
+  building?: Fields;
+  open?: boolean;
+}
+
+interface CandidateState {
+  fields: Fields;
+  parts: PartState[];
+  role?: unknown;
+}
+
+interface OpenResponse {
+  line: number;
+  lastLine: number;
+  fields: Fields;
+  candidates: Map<number, CandidateState>;
+  losses: StreamLoss[];
+  finished: boolean;
+}
+
+export class GeminiStreamAssembler {
+  private current: OpenResponse | undefined;
+
+  constructor(private readonly options: GeminiStreamOptions = {}) {}
+
+  push(chunk: unknown, line: number): GeminiAssembledResponse[] {
+    if (!isRecord(chunk)) throw new TypeError("not a Gemini stream chunk: not an object");
+    const closed: GeminiAssembledResponse[] = [];
+    const open = this.current;
+    if (open && (open.finished || (typeof chunk.responseId === "string" && typeof open.fields.responseId === "string" && chunk.responseId !== open.fields.responseId))) {
+      closed.push(...this.finish());
+    }
+    const response: OpenResponse = (this.current ??= { line, lastLine: line, fields: {} as Fields, candidates: new Map<number, CandidateState>(), losses: [], finished: false });
+    response.lastLine = line;
+    for (const [key, value] of Object.entries(chunk)) {
+      if (key === "candidates") continue;
+      if (key === "responseId" || key === "modelVersion" || key === "createTime") {
+        if (!(key in response.fields)) response.fields[key] = value;
+      } else response.fields[key] = value;
+    }
+    if (Array.isArray(chunk.candidates)) {
+      chunk.candidates.forEach((candidate: unknown, position) => this.mergeCandidate(response, candidate, position, line));
+      response.finished = response.candidates.size > 0 && [...response.candidates.values()].every((state) => typeof state.fields.finishReason === "string");
+    }
+    return closed;
+  }
+
+  finish(): GeminiAssembledResponse[] {
+    const open = this.current;
+    if (!open) return [];
+    this.current = undefined;
+    return [assemble(open, this.options)];
+  }
+
+  private mergeCandidate(response: OpenResponse, candidate: unknown, position: number, line: number): void {
+    if (!isRecord(candidate)) {
+      response.losses.push({ line, path: `/candidates/${position}`, code: "unsupported_item", detail: `a ${typeOf(candidate)} is not a candidate: not applied` });
+      return;
+    }
+    const index = typeof candidate.index === "number" ? candidate.index : position;
+    let state = response.candidates.get(index);
+    if (!state) {
+      state = { fields: {}, parts: [] };
+      response.candidates.set(index, state);
+    }
+    for (const [key, value] of Object.entries(candidate)) if (key !== "content") state.fields[key] = value;
+    const content = candidate.content;
+    if (!isRecord(content)) return;
+    if (content.role !== undefined) state.role ??= content.role;
+    const parts: unknown[] = Array.isArray(content.parts) ? content.parts : [];
+    parts.forEach((part, partIndex) => mergePart(state!, part, line, `/candidates/${position}/content/parts/${partIndex}`, response.losses));
+  }
+}
+
+function mergePart(state: CandidateState, part: unknown, line: number, path: string, losses: StreamLoss[]): void {
+  if (!isRecord(part)) {
+    losses.push({ line, path, code: "unsupported_part", detail: `a ${typeOf(part)} is not a part: not applied` });
+    return;
+  }
+  const last = state.parts[state.parts.length - 1];
+  const call = read(part, "functionCall");
+  if (isRecord(call.value)) {
+    const pieces = read(call.value, "partialArgs").value;
+    const opening = typeof call.value.name === "string" && call.value.willContinue === true;
+    if (!opening && last?.open && (Array.isArray(pieces) || Object.keys(call.value).length === 0 || call.value.willContinue === undefined)) {
+      if (Array.isArray(pieces)) pieces.forEach((piece, k) => applyPiece(last.building!, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses));
+      if (call.value.willContinue !== true) {
+        last.open = false;
+        const inner = last.part[call.key] as Fields;
+        delete inner.willContinue;
+        inner.args = last.building;
+      }
+      for (const [key, value] of Object.entries(part)) if (key !== call.key) last.part[key] = value;
+      return;
+    }
+    if (opening) {
+      const { willContinue: _continues, partialArgs: _pieces, ...inner } = call.value;
+      const building: Fields = {};
+      if (Array.isArray(pieces)) pieces.forEach((piece, k) => applyPiece(building, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses));
+      state.parts.push({ part: { ...part, [call.key]: inner }, line, path, building, open: true });
+      return;
+    }
+    state.parts.push({ part: { ...part }, line, path });
+    return;
+  }
+  if (typeof part.text === "string" && last && typeof last.part.text === "string" && !last.open && (last.part.thought === true) === (part.thought === true) && read(last.part, "thoughtSignature").value === undefined && onlyText(part)) {
+    last.part.text += part.text;
+    const signature = read(part, "thoughtSignature");
+    if (signature.value !== undefined) last.part[signature.key] = signature.value;
+    return;
+  }
+  state.parts.push({ part: { ...part }, line, path });
+}
+
+/** A text part that holds nothing but its text, its thought mark and a signature can be appended to another. */
+function onlyText(part: Fields): boolean {
+  return Object.keys(part).every((key) => key === "text" || key === "thought" || key === "thoughtSignature" || key === "thought_signature");
+}
+
+/** Sets the value a partialArgs piece carries at its jsonPath (`$.a.b[0]`). */
+function applyPiece(args: Fields, piece: unknown, line: number, path: string, losses: StreamLoss[]): void {
+  if (!isRecord(piece) || typeof piece.jsonPath !== "string") {
+    losses.push({ line, path, code: "unsupported_field", detail: "a partialArgs piece without a jsonPath: not applied" });
+    return;
+  }
+  const steps = pathSteps(piece.jsonPath);
+  if (steps === undefined || steps.length === 0) {
+    losses.push({ line, path: `${path}/jsonPath`, code: "unsupported_field", detail: `jsonPath ${JSON.stringify(piece.jsonPath)} is not of the form $.name or $.name[0]: not applied` });
+    return;
+  }
+  const valueKey = Object.keys(piece).find((key) => key.endsWith("Value"));
+  if (valueKey === undefined) {
+    losses.push({ line, path, code: "unsupported_field", detail: "a partialArgs piece without a value: not applied" });
+    return;
+  }
+  const value = valueKey === "nullValue" ? null : piece[valueKey];
+  let target: Fields | unknown[] = args;
+  for (let i = 0; i < steps.length - 1; i++) {
+    const step = steps[i]!;
+    const next = steps[i + 1]!;
+    const holder = target as Record<string | number, unknown>;
+    if (holder[step] === undefined) holder[step] = typeof next === "number" ? [] : {};
+    target = holder[step] as Fields | unknown[];
+  }
+  const holder = target as Record<string | number, unknown>;
+  const lastStep = steps[steps.length - 1]!;
+  if (typeof value === "string" && typeof holder[lastStep] === "string") holder[lastStep] = (holder[lastStep] as string) + value;
+  else holder[lastStep] = value;
+}
+
+function pathSteps(jsonPath: string): Array<string | number> | undefined {
+  if (!jsonPath.startsWith("$")) return undefined;
+  const steps: Array<string | number> = [];
+  const pattern = /\.([A-Za-z_][\w-]*)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/y;
+  pattern.lastIndex = 1;
+  while (pattern.lastIndex < jsonPath.length) {
+    const start = pattern.lastIndex;
+    const match = pattern.exec(jsonPath);
+    if (!match || pattern.lastIndex === start) return undefined;
+    steps.push(match[2] !== undefined ? Number(match[2]) : (match[1] ?? match[3] ?? match[4])!);
+  }
+  return steps;
+}
+
+function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssembledResponse {
+  const losses: StreamLoss[] = [...open.losses];
+  const candidates: Fields[] = [];
+  const partOrigins: PartState[][] = [];
+  for (const index of [...open.candidates.keys()].sort((a, b) => a - b)) {
+    const state = open.candidates.get(index)!;
+    const cut = state.parts.filter((part) => part.open);
+    for (const part of cut) {
+      const inner = read(part.part, "functionCall");
+      (inner.value as Fields).args = part.building;
+      delete (inner.value as Fields).willContinue;
+      losses.push({ line: part.line, path: part.path, code: "form_changed", detail: "the stream ended before this call's last piece: it stays in_progress" });
+    }
+    const candidate: Fields = {};
+    if (state.parts.length > 0) candidate.content = { role: state.role ?? "model", parts: state.parts.map((part) => part.part) };
+    Object.assign(candidate, state.fields);
+    if (cut.length > 0) delete candidate.finishReason;
+    if (typeof candidate.finishReason !== "string" && state.parts.length > 0 && cut.length === 0) {
+      losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `the stream ended before candidate ${index} said why it finished: its calls stay in_progress` });
+    }
+    candidates.push(candidate);
+    partOrigins.push(state.parts);
+  }
+  const response: Fields = {};
+  if (candidates.length > 0) response.candidates = candidates;
+  Object.assign(response, open.fields);
+  if (!isRecord(response.promptFeedback) && !isRecord(response.usageMetadata) && candidates.length === 0) response.candidates = [];
+  const converted = generateContentToResponse({ response });
+  for (const loss of converted.losses) losses.push(placeLoss(loss, partOrigins, open.line));
+  const assembled: GeminiAssembledResponse = { id: converted.value.id, status: converted.value.status, items: converted.value.output.map(inputItem) as GeminiAssembledResponse["items"], losses, line: open.line, lastLine: open.lastLine };
+  if (options.response) assembled.response = response;
+  return assembled;
+}
+
+/** An output item as an input item: without the id the way in derived. */
+function inputItem(item: unknown): unknown {
+  if (!isRecord(item)) return item;
+  const { id: _id, ...rest } = item;
+  if (rest.type === "message") delete rest.status;
+  return rest;
+}
+
+function placeLoss(loss: Loss, origins: PartState[][], firstLine: number): StreamLoss {
+  const match = /^\/candidates\/(\d+)\/content\/parts\/(\d+)(.*)$/.exec(loss.path);
+  const origin = match ? origins[Number(match[1])]?.[Number(match[2])] : undefined;
+  if (!match || !origin) return { ...loss, line: firstLine, path: loss.path === "" ? "" : loss.path };
+  return { ...loss, line: origin.line, path: origin.path + match[3] };
+}
+
