@@ -1,0 +1,61 @@
+// The Gemini envelope (`generateContent`, `streamGenerateContent`; the Gemini API
+// and Vertex AI share the shape), as one descriptor: how to recognise its
+// records, and its converters to the canonical form and back, each returning
+// `{ value, losses }`. What only Gemini has travels under the `gemini:` slug
+// (extension items for code execution and server-side tool parts, extension
+// tools, fields of items and parts such as `gemini:thoughtSignature`) or, for a
+// thought part's signature, in a reasoning item whose `provenance.envelope` is
+// "gemini". Calls without an id get a call_id derived from their position and
+// name, reported, and go back without one.
+import { bodyToRequest } from "./body-to-request.js";
+import { contentsToItems } from "./contents-to-items.js";
+import { generateContentToResponse } from "./generate-content-to-response.js";
+import { itemsToContents } from "./items-to-contents.js";
+import { isGeminiContent, isGeminiRequestBody, isGeminiResponse, isGeminiStreamChunk } from "./recognise.js";
+import { requestToBody } from "./request-to-body.js";
+import { responseToGenerateContent } from "./response-to-generate-content.js";
+import { GeminiStreamAssembler, type GeminiStreamOptions } from "./stream.js";
+import { geminiToolConfigToResponses, geminiToolsToResponses, responsesToolChoiceToGemini, responsesToolsToGemini } from "./tools.js";
+
+export const gemini = {
+  name: "gemini",
+  /** The slug of its extension items, tools and fields (`gemini:executableCode`). */
+  slug: "gemini",
+  recognise: {
+    message: isGeminiContent,
+    requestBody: isGeminiRequestBody,
+    response: isGeminiResponse,
+    streamEvent: isGeminiStreamChunk,
+  },
+  /** `{systemInstruction?, contents}` ⇄ items. */
+  messages: { toItems: contentsToItems, fromItems: itemsToContents },
+  /** Request body ⇄ Open Responses request body. */
+  requestBodies: { toResponses: requestToBody, fromResponses: bodyToRequest },
+  tools: { toResponses: geminiToolsToResponses, fromResponses: responsesToolsToGemini },
+  toolChoice: { toResponses: geminiToolConfigToResponses, fromResponses: responsesToolChoiceToGemini },
+  /** GenerateContentResponse ⇄ Open Responses response object. */
+  responses: { toResponses: generateContentToResponse, fromResponses: responseToGenerateContent },
+  /** Stream chunks -> the responses they carry, with `push(chunk, line)` and `finish()`. */
+  stream: { assembler: (options?: GeminiStreamOptions) => new GeminiStreamAssembler(options) },
+} as const;
+
+export {
+  bodyToRequest,
+  contentsToItems,
+  GeminiStreamAssembler,
+  geminiToolConfigToResponses,
+  geminiToolsToResponses,
+  generateContentToResponse,
+  isGeminiContent,
+  isGeminiRequestBody,
+  isGeminiResponse,
+  isGeminiStreamChunk,
+  itemsToContents,
+  requestToBody,
+  responsesToolChoiceToGemini,
+  responsesToolsToGemini,
+  responseToGenerateContent,
+};
+export type { GeminiAssembledResponse, GeminiStreamOptions } from "./stream.js";
+export type { Provenance } from "./contents-to-items.js";
+export type { GeminiContent, GeminiConversation } from "./items-to-contents.js";
