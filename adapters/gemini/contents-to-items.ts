@@ -8,7 +8,8 @@
 // |                                            |   order (call-ids.ts); output the response (response-output.ts) |
 // |   a run of parts after functionResponses   |   a user message marked `gemini:joined`, which goes back into the same content |
 // | content role model                         | one assistant `message` per run of text parts: output_text      |
-// |   functionCall {name, args, id?}           |   `function_call`: id -> call_id, or synthesized and reported; args -> arguments (args.ts) |
+// |   functionCall {name, args, id?}           |   `function_call`: id -> call_id, or synthesized and reported; args -> arguments (args.ts); |
+// |                                            |   no args: "{}" and `gemini:argsAbsent`, so the way back writes none again |
 // |   text with thought: true                  |   `reasoning`: summary [summary_text], encrypted_content the thoughtSignature when |
 // |                                            |   it has one, provenance {envelope "gemini", part "thought", model} |
 // |   thoughtSignature on any other part       |   `gemini:thoughtSignature` on the part or item, byte for byte   |
@@ -228,6 +229,7 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, contentIndex: 
         const status = callStatusOf(context.finishReason, isLast && index === parts.length - 1);
         const item: Fields = { type: "function_call", call_id: callId, name: fields.name, arguments: args.value, status };
         if (call.spelling === "snake") item[`${PREFIX}spelling`] = "snake";
+        if (fields.args === undefined) item[`${PREFIX}argsAbsent`] = true;
         carryFields(fields, ["id", "name", "args"], item);
         carryFields(part, [call.key], item);
         items.push(item as CanonicalItem);

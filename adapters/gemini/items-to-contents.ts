@@ -34,7 +34,7 @@ import { partOfInput } from "./parts.js";
 import { responseOfOutput } from "./response-output.js";
 
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
-const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status", `${PREFIX}spelling`];
+const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status", `${PREFIX}spelling`, `${PREFIX}argsAbsent`];
 const OUTPUT_FIELDS = ["type", "id", "call_id", "output", "status", `${PREFIX}spelling`, `${PREFIX}name`];
 const REASONING_FIELDS = ["type", "id", "summary", "content", "encrypted_content", "provenance", `${PREFIX}spelling`];
 
@@ -251,7 +251,9 @@ function functionCall(call: FunctionCallItem, at: PointerTokens, losses: Loss[])
   if (isPresent(fields.status) && fields.status !== "completed") losses.push(lossAt([...at, "status"], "unsupported_field", `a ${String(fields.status)} call is written as a whole one; Gemini has no status`));
   const args = argsOfArguments(call.arguments);
   if (args.loss) losses.push(lossAt([...at, "arguments"], args.loss.code, args.loss.detail));
-  const inner: Fields = { name: call.name, args: args.value };
+  const inner: Fields = { name: call.name };
+  // A call the model made without args goes back without them, as long as its arguments are still none.
+  if (!(fields[`${PREFIX}argsAbsent`] === true && call.arguments === "{}")) inner.args = args.value;
   if (typeof call.call_id === "string" && call.call_id !== "" && !isSynthesizedCallId(call.call_id)) inner.id = call.call_id;
   const part: Fields = {};
   part[spelled("functionCall", spelling)] = inner;
