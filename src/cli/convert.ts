@@ -19,13 +19,7 @@
 // object (not loose items), whose id, status and usage say what the stream said
 // (StreamRecords reads the streams, convertAssembledResponse writes them). A cut
 // stream, or one with a line that could not be read, never gives a completed call.
-import { responsesBodyToChatRequest } from "../../adapters/chat-completions/body-to-request.js";
-import { chatCompletionToResponse } from "../../adapters/chat-completions/completion-to-response.js";
-import { itemsToMessages } from "../../adapters/chat-completions/items-to-messages.js";
-import { callCounts, messagesToItems, type CallCounts } from "../../adapters/chat-completions/messages-to-items.js";
-import { chatRequestToResponsesBody } from "../../adapters/chat-completions/request-to-body.js";
-import { REASONING_FIELDS, type ReasoningField } from "../../adapters/chat-completions/reasoning-fields.js";
-import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
+import { chat, type CallCounts, type ChatRequests, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import type { JournalLine } from "../journal/read.js";
@@ -108,6 +102,14 @@ Examples:
 
 type Fields = Record<string, unknown>;
 
+/** Chat's request-body converters, which load with their models before the first record is read. */
+let loadedChatRequests: ChatRequests | undefined;
+
+function chatRequests(): ChatRequests {
+  if (!loadedChatRequests) throw new Error("the Chat request-body converters are not loaded");
+  return loadedChatRequests;
+}
+
 /** One input line waiting in a run of loose messages or items. */
 interface Pending {
   line: number;
@@ -140,7 +142,7 @@ export const convertCommand: Command = {
       out: { value: true },
       report: { value: true },
       "max-line-bytes": { value: true },
-      "reasoning-field": { value: true, choices: [...REASONING_FIELDS] },
+      "reasoning-field": { value: true, choices: [...chat.reasoningFields] },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -153,6 +155,7 @@ export const convertCommand: Command = {
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);
     const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0 };
+    loadedChatRequests ??= await chat.requests();
     const converter = new JournalConverter(target, reasoningField);
 
     const where = (source: string, line: number) => (sources.length > 1 ? `${source}:${line}` : `line ${line}`);
@@ -210,7 +213,7 @@ class JournalConverter {
   private readonly records: StreamRecords;
   private run: Pending[] = [];
   /** Calls given a synthesized call_id so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
-  private readonly callCounts: Required<CallCounts> = callCounts();
+  private readonly callCounts: Required<CallCounts> = chat.callCounts();
 
   constructor(
     private readonly target: Envelope,
@@ -309,8 +312,8 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
   try {
     converted =
       target === "responses"
-        ? messagesToItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
-        : itemsToMessages({ items: run.map((pending) => pending.record as CanonicalItem), idless: counts.idless, reasoningField });
+        ? chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
+        : chat.messages.fromItems({ items: run.map((pending) => pending.record as CanonicalItem), idless: counts.idless, reasoningField });
   } catch (error) {
     // A run that cannot be converted whole is converted line by line, so that
     // only the lines at fault are lost.
@@ -411,13 +414,13 @@ function envelopeOf(kind: WholeKind): Envelope {
 function convertWhole(record: unknown, kind: WholeKind, reasoningField?: ReasoningField): Converted<unknown> {
   switch (kind) {
     case "chat_request":
-      return chatRequestToResponsesBody({ request: record as ChatRequestBody });
+      return chatRequests().requestBodies.toResponses({ request: record as ChatRequestBody });
     case "chat_completion":
-      return chatCompletionToResponse({ completion: record as ChatCompletion });
+      return chat.responses.toResponses({ completion: record as ChatCompletion });
     case "responses_request":
-      return responsesBodyToChatRequest({ body: record as CreateResponseBody, reasoningField });
+      return chatRequests().requestBodies.fromResponses({ body: record as CreateResponseBody, reasoningField });
     case "response":
-      return responseToChatCompletion({ response: record as ResponseResource, reasoningField });
+      return chat.responses.fromResponses({ response: record as ResponseResource, reasoningField });
     default: {
       const unknownKind: never = kind;
       throw new TypeError(`record kind ${String(unknownKind)} is not a whole record`);

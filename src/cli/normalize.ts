@@ -1,7 +1,7 @@
 // `orbridge normalize`: any journal to canonical items, one per line.
 import { TargetRewriter } from "../gate/target-rewriter.js";
 import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
-import { REASONING_FIELDS } from "../../adapters/chat-completions/reasoning-fields.js";
+import { chat } from "../../adapters/index.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -73,7 +73,7 @@ export const normalizeCommand: Command = {
       out: { value: true },
       report: { value: true },
       "keep-repeats": {},
-      "reasoning-field": { value: true, choices: REASONING_FIELDS },
+      "reasoning-field": { value: true, choices: chat.reasoningFields },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;

@@ -16,10 +16,8 @@
 // completion points at the chunk that first carried it, an output item at the
 // event that last set it, a field of the response object at the event that
 // carried it.
-import { chatCompletionToResponse } from "../../adapters/chat-completions/completion-to-response.js";
-import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
-// The Chat assembler adds the rebuilt completion to what a stream gives.
-import type {} from "../../adapters/chat-completions/stream.js";
+// The Chat descriptor brings its assembler, which adds the rebuilt completion to what a stream gives.
+import { chat } from "../../adapters/index.js";
 import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
 import type { ChatCompletion } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
@@ -66,7 +64,7 @@ function chatStreamToResponse(response: AssembledResponse, damaged: boolean): Co
   const streamed = response.completion;
   const rebuilt = streamed?.rebuilt;
   if (!rebuilt) throw new TypeError("the Chat stream was not reassembled with its completion");
-  const converted = chatCompletionToResponse({ completion: rebuilt.value as ChatCompletion });
+  const converted = chat.responses.toResponses({ completion: rebuilt.value as ChatCompletion });
   const value = converted.value as ResponseResource & Fields;
   const streamStatus = statusOf(response, damaged);
   const restatus = streamStatus !== undefined && streamStatus !== value.status;
@@ -97,7 +95,7 @@ function responsesStreamToCompletion(response: AssembledResponse, damaged: boole
   const status = statusOf(response, damaged);
   const restatus = status !== response.status;
   const resource = { ...(snapshot?.value ?? (response.id !== undefined ? { id: response.id } : {})), object: "response", status, output: response.items };
-  const converted = responseToChatCompletion({ response: resource as unknown as ResponseResource });
+  const converted = chat.responses.fromResponses({ response: resource as unknown as ResponseResource });
   const losses: StreamLoss[] = [];
   for (const loss of converted.losses) {
     // The incomplete status is the damage's, which its own loss reports.

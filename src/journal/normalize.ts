@@ -24,7 +24,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
-import { callCounts, callStatusOf, messagesToItems, type CallCounts } from "../../adapters/chat-completions/messages-to-items.js";
+import { chat, type CallCounts } from "../../adapters/index.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
@@ -75,7 +75,7 @@ export class JournalNormalizer {
   private source: string | undefined;
   private readonly records = new StreamRecords();
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
-  private readonly callCounts: CallCounts = callCounts();
+  private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
 
@@ -136,7 +136,7 @@ export class JournalNormalizer {
     const fields = record as Record<string, unknown>;
     switch (kind) {
       case "chat_message": {
-        const converted = messagesToItems({ messages: [record as ChatMessage], callCounts: this.callCounts });
+        const converted = chat.messages.toItems({ messages: [record as ChatMessage], callCounts: this.callCounts });
         this.conversation.extend(converted.value);
         return {
           kind: "items",
@@ -210,7 +210,7 @@ export class JournalNormalizer {
   private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string, counts?: CallCounts): RecordParts | { error: string } {
     switch (kind) {
       case "chat_request": {
-        const converted = messagesToItems({ messages: record.messages as ChatMessage[], callCounts: counts });
+        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts });
         const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
         return parts("chat", converted.value, losses, { request: record });
       }
@@ -219,13 +219,13 @@ export class JournalNormalizer {
         const choice = choices[0];
         if (!isPlainObject(choice) || !isPlainObject(choice.message)) return { error: "chat.completion has no choice with a message" };
         const finishReason = (choice.finish_reason ?? null) as ChatFinishReason | null;
-        const converted = messagesToItems({ messages: [choice.message as ChatMessage], finishReason, callCounts: counts });
+        const converted = chat.messages.toItems({ messages: [choice.message as ChatMessage], finishReason, callCounts: counts });
         const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
         for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
         // A call's status says how the choice finished; with no call, nothing does.
         const choiceKept = converted.value.some((item) => item.type === "function_call") ? CHOICE_ITEM_FIELDS_WITH_CALLS : CHOICE_ITEM_FIELDS;
         losses.push(...leftBehind(record, COMPLETION_ITEM_FIELDS, at, "the chat.completion"), ...leftBehind(choice, choiceKept, `${at}/choices/0`, "the choice"));
-        const status = callStatusOf(finishReason);
+        const status = chat.callStatusOf(finishReason);
         return parts("chat", converted.value, losses, { response: { id: stringOrUndefined(record.id), status } });
       }
       case "response": {
@@ -256,7 +256,7 @@ export class JournalNormalizer {
         if (responseKind !== "chat_completion" && responseKind !== "response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
-        const exchangeCounts = callCounts();
+        const exchangeCounts = chat.callCounts();
         const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts);
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts);
         if ("error" in requestParts) return requestParts;

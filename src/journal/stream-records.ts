@@ -20,7 +20,7 @@
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
-import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
+import { chat, type ChatStreamAssembler } from "../../adapters/index.js";
 import type { AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
@@ -183,7 +183,7 @@ export class StreamRecords {
   }
 
   private open(envelope: Envelope): OpenStream {
-    const assembler = envelope === "chat" ? new ChatStreamAssembler({ completion: this.wholeRecords }) : new ResponsesStreamAssembler({ resource: this.wholeRecords });
+    const assembler = envelope === "chat" ? chat.stream.assembler({ completion: this.wholeRecords }) : new ResponsesStreamAssembler({ resource: this.wholeRecords });
     return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
   }
 

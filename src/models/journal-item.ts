@@ -3,7 +3,8 @@
 // converted to canonical items first, and each item remembers its record.
 import type { CanonicalItem } from "./open-responses.js";
 
-export type Envelope = "chat" | "responses";
+/** The canonical form, Chat Completions, and the envelopes of the registry (adapters/index.ts). */
+export type Envelope = "chat" | "responses" | "anthropic" | "gemini" | "bedrock";
 
 export interface Provenance {
   /** The input file, or "-" for stdin. */

@@ -1,0 +1,88 @@
+// The registry: one line per envelope. Detection, normalize, convert and the
+// gate ask it about an envelope's records and never import an envelope's folder.
+//
+// Open Responses is the canonical form, not an envelope adapter: it is in no
+// folder, and every envelope converts to it and back. Chat Completions is named
+// as it is (its readers predate the registry and keep their own detection rules);
+// every later envelope is reached through `EnvelopeAdapter`, which calls its
+// descriptor the same way whatever the envelope names its arguments.
+//
+// Adding an envelope: a folder `adapters/<name>/` whose `index.ts` exports a
+// descriptor of the shape of `anthropic`'s, its name in `Envelope`
+// (src/models/journal-item.ts), and one line in `ENVELOPES` below.
+import type { AssembledResponse } from "../src/models/assembled-response.js";
+import type { Converted } from "../src/models/loss.js";
+import type { CanonicalItem, CreateResponseBody, ResponseResource } from "../src/models/open-responses.js";
+import { anthropic } from "./anthropic/index.js";
+import { chat } from "./chat-completions/index.js";
+
+export { chat };
+export type { CallCounts, ChatRequests, ChatStreamAssembler, ReasoningField } from "./chat-completions/index.js";
+
+/** What a stream assembler of any envelope does: events in, whole responses out. */
+export interface StreamAssembler {
+  push(event: unknown, line: number): AssembledResponse[];
+  finish(): AssembledResponse[];
+  /** What records that went into no response said, when the envelope keeps them apart. */
+  unplaced?(): AssembledResponse["losses"];
+}
+
+/** A conversation of an envelope whose system prompt stands beside its messages. */
+export interface Conversation {
+  system?: unknown;
+  messages: unknown[];
+}
+
+/** One envelope, called the same way whatever its descriptor names its arguments. */
+export interface EnvelopeAdapter {
+  name: string;
+  recognise: { message(record: unknown): boolean; requestBody(record: unknown): boolean; response(record: unknown): boolean; streamEvent(record: unknown): boolean };
+  /** Messages (with the system prompt, when the envelope keeps it apart) to items. */
+  messagesToItems(conversation: Conversation): Converted<CanonicalItem[]>;
+  itemsToMessages(items: readonly CanonicalItem[]): Converted<Conversation>;
+  requestToBody(request: unknown): Converted<CreateResponseBody>;
+  bodyToRequest(body: CreateResponseBody): Converted<unknown>;
+  responseToResource(response: unknown): Converted<ResponseResource>;
+  resourceToResponse(resource: ResponseResource): Converted<unknown>;
+  assembler(): StreamAssembler;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- each descriptor types its own records; the adapter is where they meet */
+interface ConversationalDescriptor {
+  name: string;
+  recognise: EnvelopeAdapter["recognise"];
+  messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[] }): Converted<any> };
+  requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody }): Converted<any> };
+  responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource }): Converted<any> };
+  stream: { assembler(): StreamAssembler };
+}
+
+/** `responseKey`: the name the descriptor's response converter gives its record (`message`, `response`). */
+function conversational(descriptor: ConversationalDescriptor, responseKey: string): EnvelopeAdapter {
+  return {
+    name: descriptor.name,
+    recognise: descriptor.recognise,
+    messagesToItems: ({ messages, system }) => descriptor.messages.toItems({ messages, ...(system === undefined ? {} : { system }) }),
+    itemsToMessages: (items) => descriptor.messages.fromItems({ items }),
+    requestToBody: (request) => descriptor.requestBodies.toResponses({ request }),
+    bodyToRequest: (body) => descriptor.requestBodies.fromResponses({ body }),
+    responseToResource: (response) => descriptor.responses.toResponses({ [responseKey]: response }),
+    resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource }),
+    assembler: () => descriptor.stream.assembler(),
+  };
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** The envelopes reached through the registry, in the order detection asks them. */
+export const ENVELOPES = {
+  anthropic: conversational(anthropic, "message"),
+} as const;
+
+export type AdapterName = keyof typeof ENVELOPES;
+
+/** Every envelope `convert --to` can write: the canonical form, Chat, then the registry's. */
+export const ENVELOPE_NAMES = ["responses", chat.name, ...(Object.keys(ENVELOPES) as AdapterName[])] as const;
+
+export function isAdapterName(name: string): name is AdapterName {
+  return Object.hasOwn(ENVELOPES, name);
+}
