@@ -40,14 +40,14 @@ export class CallPairing {
   }
 
   /** The call_id an output answers: its own id, or the earliest unanswered call of its name. */
-  output(id: unknown, name: unknown, position: string): { callId: string; synthesized: boolean; paired: boolean } {
+  output(id: unknown, name: unknown, position: string): { callId: string; synthesized: boolean } {
     if (typeof id === "string" && id !== "") {
       const index = this.waiting.findIndex((call) => call.callId === id);
       if (index !== -1) this.waiting.splice(index, 1);
-      return { callId: id, synthesized: false, paired: index !== -1 };
+      return { callId: id, synthesized: false };
     }
     const index = this.waiting.findIndex((call) => call.name === name);
-    if (index !== -1) return { callId: this.waiting.splice(index, 1)[0]!.callId, synthesized: false, paired: true };
-    return { callId: synthesizeCallId(this.scope, position, name), synthesized: true, paired: false };
+    if (index !== -1) return { callId: this.waiting.splice(index, 1)[0]!.callId, synthesized: false };
+    return { callId: synthesizeCallId(this.scope, position, name), synthesized: true };
   }
 }

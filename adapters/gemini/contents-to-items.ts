@@ -176,9 +176,8 @@ function functionResponse(part: Fields, response: unknown, spelling: Spelling, a
   const fields = isRecord(response) ? response : {};
   const responseAt = [...at, spelling === "snake" ? "function_response" : "functionResponse"];
   if (!isRecord(response)) losses.push(lossAt(responseAt, "unsupported_part", `a functionResponse that is ${typeOf(response)} answers nothing`));
-  const { callId, synthesized, paired } = pairing.output(fields.id, fields.name, position);
+  const { callId, synthesized } = pairing.output(fields.id, fields.name, position);
   if (synthesized) losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
-  else if (!paired && fields.id === undefined) losses.push(lossAt(responseAt, "reordered", "paired by name and order"));
   const output = outputOfResponse(fields.response, [...responseAt, "response"], losses);
   const item: Fields = { type: "function_call_output", call_id: callId, output };
   if (typeof fields.name === "string") item[`${PREFIX}name`] = fields.name;
