@@ -1,0 +1,171 @@
+// Gemini contents ⇄ items on small conversations shaped like the recorded ones:
+// each rule of contents-to-items.ts and items-to-contents.ts, the losses with it.
+import { describe, expect, test } from "vitest";
+import { contentsToItems } from "../../../adapters/gemini/contents-to-items.js";
+import { itemsToContents } from "../../../adapters/gemini/items-to-contents.js";
+import { synthesizeCallId } from "../../../adapters/gemini/call-ids.js";
+
+const SIGNATURE = "Es8FCswFAXLI2nxFGW9oAYt0fTQoHlYcudYTgqNXlir9nzbXoqFX";
+const weather = (city: string, id?: string) => ({ functionCall: { args: { city }, name: "get_weather", ...(id ? { id } : {}) } });
+const answer = (text: string, id?: string) => ({ functionResponse: { name: "get_weather", response: { result: text }, ...(id ? { id } : {}) } });
+
+describe("calls without ids", () => {
+  const contents = [
+    { parts: [{ text: "Weather in Lisbon and Oslo?" }], role: "user" },
+    { parts: [weather("Lisbon"), weather("Oslo")], role: "model" },
+    { parts: [answer("sunny"), answer("rain")], role: "user" },
+  ];
+
+  test("get call_ids derived from their position and name, the same on every run", () => {
+    const first = contentsToItems({ contents });
+    const second = contentsToItems({ contents });
+    expect(first.value).toEqual(second.value);
+    expect(first.value.slice(1)).toEqual([
+      { type: "function_call", call_id: synthesizeCallId("", "1.0", "get_weather"), name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" },
+      { type: "function_call", call_id: synthesizeCallId("", "1.1", "get_weather"), name: "get_weather", arguments: '{"city":"Oslo"}', status: "completed" },
+      { type: "function_call_output", call_id: synthesizeCallId("", "1.0", "get_weather"), output: '{"result":"sunny"}', "gemini:name": "get_weather" },
+      { type: "function_call_output", call_id: synthesizeCallId("", "1.1", "get_weather"), output: '{"result":"rain"}', "gemini:name": "get_weather" },
+    ]);
+  });
+
+  test("every synthesized id is reported", () => {
+    expect(contentsToItems({ contents }).losses).toEqual([
+      { path: "/contents/1/parts/0/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${synthesizeCallId("", "1.0", "get_weather")} synthesized from its position and name` },
+      { path: "/contents/1/parts/1/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${synthesizeCallId("", "1.1", "get_weather")} synthesized from its position and name` },
+    ]);
+  });
+
+  test("go back without an id, as they came", () => {
+    const back = itemsToContents({ items: contentsToItems({ contents }).value });
+    expect(back).toEqual({ value: { contents }, losses: [] });
+  });
+
+  test("a result that follows no call of its name gets an id of its own, reported", () => {
+    const converted = contentsToItems({ contents: [{ parts: [answer("sunny")], role: "user" }] });
+    const callId = synthesizeCallId("", "0.0", "get_weather");
+    expect(converted).toEqual({
+      value: [{ type: "function_call_output", call_id: callId, output: '{"result":"sunny"}', "gemini:name": "get_weather" }],
+      losses: [{ path: "/contents/0/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call` }],
+    });
+  });
+});
+
+describe("calls with ids", () => {
+  test("the id is the call_id, and goes back in id", () => {
+    const contents = [
+      { parts: [weather("Lisbon", "oqeiriep")], role: "model" },
+      { parts: [answer("sunny", "oqeiriep")], role: "user" },
+    ];
+    const items = contentsToItems({ contents });
+    expect(items).toEqual({
+      value: [
+        { type: "function_call", call_id: "oqeiriep", name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" },
+        { type: "function_call_output", call_id: "oqeiriep", output: '{"result":"sunny"}', "gemini:name": "get_weather" },
+      ],
+      losses: [],
+    });
+    expect(itemsToContents({ items: items.value })).toEqual({ value: { contents }, losses: [] });
+  });
+});
+
+describe("thought parts and signatures", () => {
+  const contents = [
+    {
+      parts: [
+        { text: "Planning the answer.", thought: true },
+        { text: "Cross at the lights.", thoughtSignature: SIGNATURE },
+      ],
+      role: "model",
+    },
+  ];
+
+  test("a thought is a reasoning item of provenance gemini; the signature stays on its part", () => {
+    expect(contentsToItems({ contents, model: "gemini-3-pro-preview" })).toEqual({
+      value: [
+        { type: "reasoning", summary: [{ type: "summary_text", text: "Planning the answer." }], provenance: { envelope: "gemini", part: "thought", model: "gemini-3-pro-preview" } },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Cross at the lights.", annotations: [], "gemini:thoughtSignature": SIGNATURE }] },
+      ],
+      losses: [],
+    });
+  });
+
+  test("both go back byte for byte", () => {
+    expect(itemsToContents({ items: contentsToItems({ contents }).value })).toEqual({ value: { contents }, losses: [] });
+  });
+
+  test("a signed thought holds its signature as encrypted_content", () => {
+    const signed = [{ parts: [{ text: "Thinking.", thought: true, thoughtSignature: SIGNATURE }], role: "model" }];
+    const items = contentsToItems({ contents: signed });
+    expect(items.value).toEqual([{ type: "reasoning", summary: [{ type: "summary_text", text: "Thinking." }], encrypted_content: SIGNATURE, provenance: { envelope: "gemini", part: "thought" } }]);
+    expect(itemsToContents({ items: items.value }).value).toEqual({ contents: signed });
+  });
+
+  test("a reasoning item of another provider is reported, never sent as a thought", () => {
+    const items = [{ type: "reasoning" as const, summary: [], encrypted_content: "EqQBCkgIBxAB", provenance: { envelope: "anthropic", block: "thinking" } }];
+    expect(itemsToContents({ items: items as never })).toEqual({
+      value: { contents: [] },
+      losses: [{ path: "/0", code: "unsupported_item", detail: "a reasoning item not written by Gemini cannot be replayed to it: its encrypted_content is not a thoughtSignature" }],
+    });
+  });
+});
+
+describe("snake_case parts", () => {
+  test("are read alike and written back as read", () => {
+    const contents = [
+      { parts: [{ function_call: { args: {}, id: "fc_1", name: "get_file" }, thought_signature: "Ab-_c" }], role: "model" },
+      { parts: [{ function_response: { id: "fc_1", name: "get_file", response: { error: "not found" } } }], role: "user" },
+      { parts: [{ file_data: { file_uri: "gs://bucket/photo.jpg", mime_type: "image/jpeg" } }], role: "user" },
+    ];
+    const items = contentsToItems({ contents });
+    expect(items.value).toEqual([
+      { type: "function_call", call_id: "fc_1", name: "get_file", arguments: "{}", status: "completed", "gemini:spelling": "snake", "gemini:thought_signature": "Ab-_c" },
+      { type: "function_call_output", call_id: "fc_1", output: '{"error":"not found"}', "gemini:name": "get_file", "gemini:spelling": "snake" },
+      { type: "message", role: "user", content: [{ type: "input_image", image_url: "gs://bucket/photo.jpg", "gemini:mimeType": "image/jpeg", "gemini:spelling": "snake" }] },
+    ]);
+    expect(itemsToContents({ items: items.value })).toEqual({ value: { contents }, losses: [] });
+  });
+});
+
+describe("content rules", () => {
+  test("text next to calls is kept, in its place", () => {
+    const contents = [{ parts: [{ text: "Checking." }, weather("Oslo", "c1"), { text: "Done." }], role: "model" }];
+    expect(contentsToItems({ contents }).value).toEqual([
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Checking.", annotations: [] }] },
+      { type: "function_call", call_id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}', status: "completed" },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", annotations: [] }] },
+    ]);
+  });
+
+  test("a text result is sent as {output} and comes back as the text", () => {
+    const items = [
+      { type: "function_call" as const, call_id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' },
+      { type: "function_call_output" as const, call_id: "call_1", output: "rain" },
+    ];
+    const gemini = itemsToContents({ items });
+    expect(gemini).toEqual({
+      value: {
+        contents: [
+          { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" }, id: "call_1" } }] },
+          { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "rain" }, id: "call_1" } }] },
+        ],
+      },
+      losses: [],
+    });
+    expect(contentsToItems(gemini.value).value[1]).toEqual({ type: "function_call_output", call_id: "call_1", output: "rain", "gemini:name": "get_weather" });
+  });
+
+  test("arguments that are not a JSON object are written as the string, reported", () => {
+    const items = [{ type: "function_call" as const, call_id: "call_1", name: "get_weather", arguments: '{"city":' }];
+    expect(itemsToContents({ items })).toEqual({
+      value: { contents: [{ role: "model", parts: [{ functionCall: { name: "get_weather", args: '{"city":', id: "call_1" } }] }] },
+      losses: [{ path: "/0/arguments", code: "target_rejects", detail: "arguments are not the text of a JSON object: written as the string, which Gemini rejects" }],
+    });
+  });
+
+  test("an extension part of Gemini is an extension item and goes back whole", () => {
+    const part = { executableCode: { code: "print(1 + 1)", id: "8xju7mua", language: "PYTHON" }, thoughtSignature: SIGNATURE };
+    const items = contentsToItems({ contents: [{ parts: [part], role: "model" }] });
+    expect(items.value).toEqual([{ type: "gemini:executableCode", ...part }]);
+    expect(itemsToContents({ items: items.value }).value).toEqual({ contents: [{ role: "model", parts: [part] }] });
+  });
+});
