@@ -1,0 +1,101 @@
+// GenerateContentResponse ⇄ response object: finishReason, several candidates,
+// a blocked prompt, usage.
+import { describe, expect, test } from "vitest";
+import { synthesizeCallId } from "../../../adapters/gemini/call-ids.js";
+import { generateContentToResponse, outputItemId } from "../../../adapters/gemini/generate-content-to-response.js";
+import { responseToGenerateContent } from "../../../adapters/gemini/response-to-generate-content.js";
+
+const ID = "N1xeaOK1DJiTz7IP0tuo8Q4";
+const call = { functionCall: { args: { region: "apac" }, name: "get_latest_sales_report" } };
+const response = (candidates: unknown[], extra: Record<string, unknown> = {}) => ({ candidates, modelVersion: "gemini-2.0-flash", responseId: ID, ...extra });
+const pick = (value: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((key) => [key, value[key]]));
+
+describe("finishReason", () => {
+  test("STOP completes the response and its call", () => {
+    const { value } = generateContentToResponse({ response: response([{ content: { parts: [call], role: "model" }, finishReason: "STOP", index: 0 }]) });
+    expect(pick(value, ["status", "incomplete_details", "output"])).toEqual({
+      status: "completed",
+      incomplete_details: null,
+      output: [{ id: outputItemId(ID, 0, "function_call"), type: "function_call", call_id: synthesizeCallId(`${ID}#0`, "0.0", "get_latest_sales_report"), name: "get_latest_sales_report", arguments: '{"region":"apac"}', status: "completed" }],
+    });
+  });
+
+  test("MAX_TOKENS leaves the call it cut incomplete", () => {
+    const { value } = generateContentToResponse({ response: response([{ content: { parts: [{ text: "Saving." }, call], role: "model" }, finishReason: "MAX_TOKENS", index: 0 }]) });
+    expect(value.status).toBe("incomplete");
+    expect(value.incomplete_details).toEqual({ reason: "max_output_tokens" });
+    expect(value.output.map((item) => [item.type, (item as { status?: string }).status])).toEqual([
+      ["message", "completed"],
+      ["function_call", "incomplete"],
+    ]);
+  });
+
+  test("SAFETY with an empty content gives no output, the reason kept", () => {
+    const candidate = { content: {}, finishReason: "SAFETY", safetyRatings: [{ blocked: true, category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW" }] };
+    const { value } = generateContentToResponse({ response: response([candidate]) });
+    expect(pick(value, ["status", "incomplete_details", "output", "gemini:candidates"])).toEqual({ status: "incomplete", incomplete_details: { reason: "SAFETY" }, output: [], "gemini:candidates": [candidate] });
+  });
+
+  test("MALFORMED_FUNCTION_CALL leaves every call of its candidate incomplete", () => {
+    const { value } = generateContentToResponse({ response: response([{ content: { parts: [call, call], role: "model" }, finishReason: "MALFORMED_FUNCTION_CALL" }]) });
+    expect(value.output.map((item) => (item as { status?: string }).status)).toEqual(["incomplete", "incomplete"]);
+  });
+});
+
+describe("a blocked prompt", () => {
+  test("is a response with no output, incomplete with the block reason, promptFeedback kept", () => {
+    const blocked = { promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 10, totalTokenCount: 10 }, responseId: ID, modelVersion: "gemini-2.5-flash" };
+    const converted = generateContentToResponse({ response: blocked });
+    expect(pick(converted.value, ["status", "incomplete_details", "output", "gemini:promptFeedback"])).toEqual({
+      status: "incomplete",
+      incomplete_details: { reason: "PROHIBITED_CONTENT" },
+      output: [],
+      "gemini:promptFeedback": { blockReason: "PROHIBITED_CONTENT" },
+    });
+    expect(responseToGenerateContent({ response: converted.value })).toEqual({ value: blocked, losses: [] });
+  });
+});
+
+describe("several candidates", () => {
+  const two = response([
+    { content: { parts: [{ text: "Not ready yet." }], role: "model" }, finishReason: "STOP", index: 0 },
+    { content: { parts: [call], role: "model" }, finishReason: "STOP", index: 1 },
+  ]);
+
+  test("each is read, its items marked with its index, and the choice reported", () => {
+    const converted = generateContentToResponse({ response: two });
+    expect(converted.value.output.map((item) => [item.type, (item as Record<string, unknown>)["gemini:candidate"]])).toEqual([
+      ["message", 0],
+      ["function_call", 1],
+    ]);
+    expect(converted.losses.filter((loss) => loss.path === "/candidates")).toEqual([
+      { path: "/candidates", code: "form_changed", detail: "2 candidates are alternatives: the output holds each one's items in turn, marked gemini:candidate, so that a call in any of them is gated" },
+    ]);
+  });
+
+  test("come back as the candidates they were", () => {
+    expect(responseToGenerateContent({ response: generateContentToResponse({ response: two }).value })).toEqual({ value: two, losses: [] });
+  });
+});
+
+describe("usage", () => {
+  test("thoughts count as output and reasoning tokens, cached content as cached tokens", () => {
+    const usageMetadata = { cachedContentTokenCount: 20, candidatesTokenCount: 36, promptTokenCount: 97, thoughtsTokenCount: 164, totalTokenCount: 297 };
+    const { value } = generateContentToResponse({ response: response([], { usageMetadata }) });
+    expect(value.usage).toEqual({ input_tokens: 97, output_tokens: 200, total_tokens: 297, input_tokens_details: { cached_tokens: 20 }, output_tokens_details: { reasoning_tokens: 164 } });
+  });
+});
+
+describe("a response object of another provider", () => {
+  test("becomes one candidate whose finishReason its status gives", () => {
+    const resource = {
+      ...generateContentToResponse({ response: response([]) }).value,
+      id: "resp_1",
+      status: "completed",
+      output: [{ id: "msg_1", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Hello.", annotations: [] }] }],
+      "gemini:candidates": undefined,
+    };
+    const converted = responseToGenerateContent({ response: resource as never });
+    expect(converted.value.candidates).toEqual([{ content: { parts: [{ text: "Hello." }], role: "model" }, finishReason: "STOP", index: 0 }]);
+  });
+});
