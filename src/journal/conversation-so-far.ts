@@ -56,20 +56,36 @@ export class ConversationSoFar {
   private size = 0;
   /** Set once the conversation outgrew the limits: nothing is recognised as repeated until it restarts. */
   private lost = false;
+  /**
+   * The texts repeatedPrefix wrote of a request's leading items. The normalizer
+   * hands the same items, unchanged, to extend right after, and writing a long
+   * history twice per request would be most of this class's cost.
+   */
+  private written: { items: readonly CanonicalItem[]; texts: Array<string | undefined> } | undefined;
 
   /** How many leading items of a request repeat the conversation so far. */
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
+    this.written = undefined;
     if (this.lost || this.seen.length === 0 || this.seen.length > count) return 0;
-    for (let i = 0; i < this.seen.length; i++) if (!replays(items[i], this.seen[i])) return 0;
+    const texts: Array<string | undefined> = [];
+    this.written = { items, texts };
+    for (let i = 0; i < this.seen.length; i++) {
+      const text = textOf(items[i]);
+      texts.push(text);
+      if (!replays(items[i], text, this.seen[i])) return 0;
+    }
     return this.seen.length;
   }
 
   /** Items that continue the conversation. */
   extend(items: readonly CanonicalItem[]): void {
+    const written = this.written?.items === items ? this.written.texts : [];
+    this.written = undefined;
     if (this.lost) return;
-    for (const item of items) {
-      const text = textOf(item);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const text = i < written.length ? written[i] : textOf(item);
       // Where the text cannot tell, the meaning is worked out now, from the item itself.
       this.seen.push(text?.includes(LOSSLESS_NUMBER) ? { text, textTells: false, meaning: meaningOf(item) } : { text, textTells: true });
       this.size += text?.length ?? 1;
@@ -91,11 +107,9 @@ export class ConversationSoFar {
 
 const LOSSLESS_NUMBER = '"isLosslessNumber":true';
 
-/** Whether `item` replays `seen`: written the same, or the same body with no id or status of its own that `seen` lacks. */
-function replays(item: unknown, seen: SeenItem): boolean {
-  if (seen.text === undefined) return false;
-  const text = textOf(item);
-  if (text === undefined) return false;
+/** Whether `item`, written as `text`, replays `seen`: written the same, or the same body with no id or status of its own that `seen` lacks. */
+function replays(item: unknown, text: string | undefined, seen: SeenItem): boolean {
+  if (seen.text === undefined || text === undefined) return false;
   if (text === seen.text && seen.textTells) return true;
   const replay = meaningOf(item);
   if (seen.textTells && !("meaning" in seen)) seen.meaning = meaningOf(JSON.parse(seen.text));

@@ -50,3 +50,38 @@ describe("the fields a replay may leave out", () => {
     }
   });
 });
+
+describe("a request's items written once", () => {
+  const message = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
+
+  test("the items a request continues with are remembered as they are", () => {
+    const conversation = new ConversationSoFar();
+    conversation.extend([message("a")] as CanonicalItem[]);
+    const request = [message("a"), message("b")] as CanonicalItem[];
+    expect(conversation.repeatedPrefix(2, request)).toBe(1);
+    conversation.restart();
+    conversation.extend(request);
+    expect(conversation.repeatedPrefix(3, [message("a"), message("b"), message("c")] as CanonicalItem[])).toBe(2);
+  });
+
+  test("other items than the request's are written afresh", () => {
+    const conversation = new ConversationSoFar();
+    conversation.extend([message("a")] as CanonicalItem[]);
+    expect(conversation.repeatedPrefix(2, [message("a"), message("b")] as CanonicalItem[])).toBe(1);
+    conversation.restart();
+    conversation.extend([message("x"), message("y")] as CanonicalItem[]);
+    expect(conversation.repeatedPrefix(2, [message("a"), message("b")] as CanonicalItem[])).toBe(0);
+    expect(conversation.repeatedPrefix(2, [message("x"), message("y")] as CanonicalItem[])).toBe(2);
+  });
+
+  test("a request that stops matching part way leaves nothing behind for the next items", () => {
+    const conversation = new ConversationSoFar();
+    conversation.extend([message("a"), message("b")] as CanonicalItem[]);
+    const request = [message("a"), message("c")] as CanonicalItem[];
+    expect(conversation.repeatedPrefix(2, request)).toBe(0);
+    conversation.restart();
+    conversation.extend(request);
+    expect(conversation.repeatedPrefix(2, [message("a"), message("c")] as CanonicalItem[])).toBe(2);
+    expect(conversation.repeatedPrefix(2, [message("a"), message("b")] as CanonicalItem[])).toBe(0);
+  });
+});
