@@ -5,7 +5,8 @@
 // | systemInstruction {role?, parts}           | a leading system `message` of input_text parts (`gemini:role` when it names one) |
 // | content role user                          | a user `message` of input parts (parts.ts), one per run of parts |
 // |   functionResponse {name, response, id?}   |   `function_call_output` where it stands: call_id by id, else by name and |
-// |                                            |   order (call-ids.ts); output the response (response-output.ts) |
+// |                                            |   order (call-ids.ts); output the response (response-output.ts); with |
+// |                                            |   `parts` (a multimodal result) an output of parts: the response's text, then the files |
 // |   a run of parts after functionResponses   |   a user message marked `gemini:joined`, which goes back into the same content |
 // | content role model                         | one assistant `message` per run of text parts: output_text      |
 // |   functionCall {name, args, id?}           |   `function_call`: id -> call_id, or synthesized and reported; args -> arguments (args.ts); |
@@ -178,11 +179,15 @@ function functionResponse(part: Fields, response: unknown, spelling: Spelling, a
   if (!isRecord(response)) losses.push(lossAt(responseAt, "unsupported_part", `a functionResponse that is ${typeOf(response)} answers nothing`));
   const { callId, synthesized } = pairing.output(fields.id, fields.name, position);
   if (synthesized) losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
-  const output = outputOfResponse(fields.response, [...responseAt, "response"], losses);
+  const text = outputOfResponse(fields.response, [...responseAt, "response"], losses);
+  // A multimodal result (`parts` beside `response`) is an output of parts: the response's text first, then its files.
+  const output = Array.isArray(fields.parts)
+    ? [{ type: "input_text", text }, ...fields.parts.flatMap((part: unknown, index) => inputPartOf(part, [...responseAt, "parts", index], losses) ?? [])]
+    : text;
   const item: Fields = { type: "function_call_output", call_id: callId, output };
   if (typeof fields.name === "string") item[`${PREFIX}name`] = fields.name;
   if (spelling === "snake") item[`${PREFIX}spelling`] = "snake";
-  carryFields(fields, ["id", "name", "response"], item);
+  carryFields(fields, ["id", "name", "response", ...(Array.isArray(fields.parts) ? ["parts"] : [])], item);
   carryFields(part, [spelling === "snake" ? "function_response" : "functionResponse"], item);
   return item as CanonicalItem;
 }
