@@ -11,6 +11,7 @@ import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { bodyToRequest } from "../../../adapters/gemini/body-to-request.js";
 import { generateContentToResponse } from "../../../adapters/gemini/generate-content-to-response.js";
+import { requestBodySchema, responseSchema, streamChunkSchema } from "../../../adapters/gemini/models.js";
 import { isGeminiRequestBody, isGeminiResponse, isGeminiStreamChunk } from "../../../adapters/gemini/recognise.js";
 import { requestToBody } from "../../../adapters/gemini/request-to-body.js";
 import { responseToGenerateContent } from "../../../adapters/gemini/response-to-generate-content.js";
@@ -86,8 +87,9 @@ describe("the Gemini recordings", () => {
 });
 
 describe.skipIf(!present)("recorded request bodies", () => {
-  test.each(label(requests))("%s is recognised", (_label, { value }) => {
+  test.each(label(requests))("%s is recognised and follows the Gemini model", (_label, { value }) => {
     expect(isGeminiRequestBody(value)).toBe(true);
+    expect(requestBodySchema.safeParse(value).error).toBeUndefined();
   });
 
   test.each(label(requests))("%s: gemini → body → gemini gives it back exactly", (_label, { value }) => {
@@ -109,8 +111,9 @@ describe.skipIf(!present)("recorded request bodies", () => {
 });
 
 describe.skipIf(!present)("recorded responses", () => {
-  test.each(label(responses))("%s is recognised", (_label, { value }) => {
+  test.each(label(responses))("%s is recognised and follows the Gemini model", (_label, { value }) => {
     expect(isGeminiResponse(value)).toBe(true);
+    expect(responseSchema.safeParse(value).error).toBeUndefined();
   });
 
   test.each(label(responses))("%s: gemini → response object → gemini gives it back exactly", (_label, { value }) => {
@@ -127,8 +130,9 @@ describe.skipIf(!present)("recorded responses", () => {
 });
 
 describe.skipIf(!present)("recorded streams", () => {
-  test.each(label(streams))("%s: every chunk is recognised", (_label, { chunks }) => {
+  test.each(label(streams))("%s: every chunk is recognised and follows the Gemini model", (_label, { chunks }) => {
     expect(chunks.every(({ chunk }) => isGeminiStreamChunk(chunk))).toBe(true);
+    expect(chunks.flatMap(({ line, chunk }) => (streamChunkSchema.safeParse(chunk).success ? [] : [line]))).toEqual([]);
   });
 
   test.each(label(streams))("%s: assembles to one completed response, every call completed, only ids and creation time synthesized", (_label, { chunks }) => {
