@@ -7,7 +7,6 @@
 // converters to read.
 import { z } from "zod";
 
-
 export const blobSchema = z.looseObject({ mimeType: z.string().optional(), mime_type: z.string().optional(), data: z.string() });
 export const fileDataSchema = z.looseObject({ mimeType: z.string().optional(), mime_type: z.string().optional(), fileUri: z.string().optional(), file_uri: z.string().optional() });
 export const functionCallSchema = z.looseObject({
