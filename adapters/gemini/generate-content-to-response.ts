@@ -182,14 +182,8 @@ function outputItem(item: CanonicalItem, index: number, responseId: unknown, fin
   const id = outputItemId(responseId, index, String(fields.type));
   if (id === undefined) return { ...fields };
   const { type, ...rest } = fields;
-  switch (type) {
-    case "message":
-      return { id, type, status: callStatusOf(finishReason, isLast), ...rest };
-    case "function_call":
-      return { id, type, ...rest };
-    default:
-      return { id, type, ...rest };
-  }
+  // A message gets the status its finishReason gives; a call has its own already, and reasoning has none.
+  return type === "message" ? { id, type, status: callStatusOf(finishReason, isLast), ...rest } : { id, type, ...rest };
 }
 
 function responseUsage(usage: unknown, losses: Loss[]): Fields | null {

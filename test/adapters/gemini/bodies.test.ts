@@ -4,6 +4,7 @@ import { bodyToRequest } from "../../../adapters/gemini/body-to-request.js";
 import { requestToBody } from "../../../adapters/gemini/request-to-body.js";
 import { jsonSchemaOfGemini } from "../../../adapters/gemini/schema.js";
 import { geminiToolConfigToResponses, responsesToolChoiceToGemini } from "../../../adapters/gemini/tools.js";
+import { replayGate } from "../../../src/gate/replay-gate.js";
 import type { Loss } from "../../../src/models/loss.js";
 
 describe("Gemini schemas", () => {
@@ -35,6 +36,24 @@ describe("Gemini schemas", () => {
     const losses: Loss[] = [];
     expect(jsonSchemaOfGemini({ type: "TYPE_UNSPECIFIED" }, [], losses)).toEqual({ not: {} });
     expect(losses).toEqual([{ path: "/type", code: "target_rejects", detail: 'type "TYPE_UNSPECIFIED" has no JSON Schema meaning: no value is accepted here' }]);
+  });
+});
+
+describe("the gate on a translated schema", () => {
+  const schema = jsonSchemaOfGemini({ type: "OBJECT", properties: { unit: { type: "STRING", enum: ["C", "F"], nullable: true } }, required: ["unit"] }, [], []) as Record<string, unknown>;
+  const call = (args: string) => ({ type: "function_call", call_id: "call_1", name: "get_weather", arguments: args, status: "completed" });
+
+  test("takes a value of the enum and null", () => {
+    expect([replayGate(call('{"unit":"C"}'), schema).reason, replayGate(call('{"unit":null}'), schema).reason]).toEqual(["ok", "ok"]);
+  });
+
+  test("refuses a value outside the enum", () => {
+    expect(replayGate(call('{"unit":"K"}'), schema).reason).toBe("arguments_schema");
+  });
+
+  test("refuses anything where a keyword could not be read", () => {
+    const refusing = jsonSchemaOfGemini({ type: "OBJECT", x_rule: "only on Tuesdays" }, [], []) as Record<string, unknown>;
+    expect(replayGate(call("{}"), refusing).reason).toBe("arguments_schema");
   });
 });
 
