@@ -16,11 +16,10 @@
 // |                              |   the stream's last response|                                        |
 // | a reasoning item             | its line                    | the next item (JournalChecker)         |
 //
-// Both are told from what the lane sees go in and come out, never guessed from
-// timing: a line the reader refuses (a record of two kinds at once) leaves an
-// open stream open, and a chunk that closes a response may already open the next.
+// Both are told from what the lane sees go in and come out (the stream by
+// ConversationStream), never guessed from timing.
 import type { JournalLine } from "../journal/read.js";
-import { ambiguity, detectRecord } from "../journal/detect.js";
+import { ConversationStream } from "../journal/conversation-stream.js";
 import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
 import { JournalNormalizer, type NormalizedRecord, type NormalizeOptions } from "../journal/normalize.js";
 import type { ConversationKey } from "../journal/conversation-key.js";
@@ -99,9 +98,8 @@ export class GateLane implements ConversationLane<GateRecord> {
   private ownTools: boolean;
   private readonly schema: ToolSchema | undefined;
   private readonly registry: ToolRegistryData | undefined;
-  private source: string | undefined;
-  /** The stream the normalizer may still be reassembling: where its unanswered records may begin. */
-  private stream: { from: LinePlace; envelope: "chat" | "responses" } | undefined;
+  /** The stream the normalizer may still be reassembling. */
+  private readonly stream = new ConversationStream();
   /** Items pushed to the checks and not yet given back (a reasoning item waits for the next), and the line of the last. */
   private heldItems = 0;
   private lastItem: LinePlace | undefined;
@@ -116,33 +114,30 @@ export class GateLane implements ConversationLane<GateRecord> {
   }
 
   pushLine(line: JournalLine, record: unknown): GateRecord[] {
-    // A new source ends the stream of the last one (JournalNormalizer.push).
-    if (line.source !== this.source) {
-      this.source = line.source;
-      this.stream = undefined;
-    }
+    this.stream.line(line.source);
     const normalized = this.normalizer.push(line);
-    this.follow(record, { source: line.source, line: line.line }, normalized);
+    this.stream.follow(record, { source: line.source, line: line.line }, normalized);
     return this.gated(normalized);
   }
 
   pushRecord(record: unknown, place: LinePlace): GateRecord[] {
     const normalized = this.normalizer.pushRecord(record, place.line);
-    this.follow(record, place, normalized);
+    this.stream.follow(record, place, normalized);
     return this.gated(normalized);
   }
 
   finish(): GateRecord[] {
     const out = this.gated(this.normalizer.finish());
     out.push(...this.gate.finish());
-    this.stream = undefined;
+    this.stream.finish();
     this.heldItems = 0;
     return out;
   }
 
   pending(): readonly LinePlace[] {
-    if (this.heldItems > 0 && this.lastItem) return this.stream ? [this.stream.from, this.lastItem] : [this.lastItem];
-    return this.stream ? [this.stream.from] : [];
+    const stream = this.stream.from;
+    if (this.heldItems > 0 && this.lastItem) return stream ? [stream, this.lastItem] : [this.lastItem];
+    return stream ? [stream] : [];
   }
 
   private gated(records: readonly NormalizedRecord[]): GateRecord[] {
@@ -168,21 +163,5 @@ export class GateLane implements ConversationLane<GateRecord> {
 
   private toolsOfItsOwn(): ToolsInForce {
     return new ToolsInForce({ schema: this.schema, registry: this.registry === undefined ? undefined : ToolRegistry.fromData(this.registry) });
-  }
-
-  /** What the record does to the stream the normalizer reassembles (StreamRecords.pushRecord). */
-  private follow(record: unknown, place: LinePlace, normalized: readonly NormalizedRecord[]): void {
-    const kind = detectRecord(record);
-    // A record of two kinds at once is refused before it reaches the stream.
-    if (ambiguity(record, kind) !== undefined) return;
-    const envelope = kind === "chat_chunk" ? "chat" : kind === "responses_event" ? "responses" : undefined;
-    if (envelope === undefined) {
-      // A record outside the stream ends it, once it was read as a record: its own items then come out.
-      if (normalized.some((entry) => entry.kind === "items" && entry.line === place.line)) this.stream = undefined;
-      return;
-    }
-    // A response closed by this record: what is left of the stream begins here at the earliest.
-    const closed = normalized.some((entry) => entry.kind === "items" && (entry.recordKind === "chat_chunk" || entry.recordKind === "responses_event"));
-    if (!this.stream || this.stream.envelope !== envelope || closed) this.stream = { from: place, envelope };
   }
 }

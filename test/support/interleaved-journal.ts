@@ -15,8 +15,9 @@
 //
 // Bad calls: arguments outside the schema, arguments that are not JSON, an unknown
 // tool, a call the allowed_tools do not allow, a call left in_progress (a cut
-// stream), a call passed by without its output. Every conversation numbers its
-// calls and items from 0 (`call_0`, `fc_0`), as services do, so any state shared
+// stream), a call passed by without its output. Most conversations have ids of
+// their own, as providers write them (`call_7f3a_0`); some number their calls and
+// items from 0 (`call_0`, `fc_0`), as some gateways do, so any state shared
 // between conversations shows as duplicate call_ids and ids.
 //
 // Deterministic: the same options give the same lines.
@@ -44,6 +45,8 @@ export interface ConversationOptions {
   numericKeys?: boolean;
   /** The share of calls made bad, about 0.1 by default. */
   badShare?: number;
+  /** The share of conversations that number their ids from 0, as the others do too (0.3 by default). */
+  sharedIdShare?: number;
 }
 
 const SCHEMAS = {
@@ -96,6 +99,8 @@ class Writer {
     private readonly keyField: string,
     private readonly random: () => number,
     private readonly badShare: number,
+    /** What makes this conversation's ids its own: "" when it numbers them from 0 as others do. */
+    private readonly idTag: string,
   ) {}
 
   write(record: Record<string, unknown>): void {
@@ -111,11 +116,11 @@ class Writer {
   }
 
   itemId(prefix: string): string {
-    return `${prefix}_${this.items++}`;
+    return `${prefix}_${this.idTag}${this.items++}`;
   }
 
   responseId(prefix: string): string {
-    return `${prefix}_${this.responses++}`;
+    return `${prefix}_${this.idTag}${this.responses++}`;
   }
 
   /** A call; `allowed` the bad kinds this style can show. */
@@ -128,7 +133,7 @@ class Writer {
     else args = JSON.stringify({ to: "ops@example.com", body: "weekly figures" });
     if (bad === "schema") args = name === "get_weather" ? JSON.stringify({ city: "" }) : JSON.stringify({ region: "global" });
     if (bad === "parse") args = args.slice(0, -3);
-    return { callId: `call_${this.calls++}`, itemId: this.itemId("fc"), name, arguments: args, bad };
+    return { callId: `call_${this.idTag}${this.calls++}`, itemId: this.itemId("fc"), name, arguments: args, bad };
   }
 
   answer(call: Call): string {
@@ -253,7 +258,8 @@ export function generateConversations(options: ConversationOptions): GeneratedCo
   const conversations: GeneratedConversation[] = [];
   for (let i = 0; i < options.conversations; i++) {
     const key: Key = options.numericKeys && i % 3 === 0 ? 100_000 + i : `conv-${options.seed}-${i}`;
-    const writer = new Writer(key, keyField, random, options.badShare ?? 0.1);
+    const idTag = random() < (options.sharedIdShare ?? 0.3) ? "" : `${Math.floor(random() * 0xffffff).toString(16).padStart(6, "0")}_`;
+    const writer = new Writer(key, keyField, random, options.badShare ?? 0.1, idTag);
     BUILDERS[STYLES[Math.floor(random() * STYLES.length)]](writer);
     conversations.push({ key, lines: writer.lines });
   }
