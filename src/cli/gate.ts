@@ -60,17 +60,20 @@ Options:
                    journal interleaves it with others. A key is a string or a
                    whole number ("7" and 7 are two keys). Each verdict names its
                    conversation (text: conversation "c-1" first; json: a
-                   "conversation" field); a verdict is written once every
-                   earlier line is answered. A line that is not JSON, or where
-                   the pointer finds no string or whole number, is a blocked
-                   error record naming the line and the pointer, in no
-                   conversation. Runs in one thread, whatever --jobs says
+                   "conversation" field), in journal order: a verdict waits
+                   until every earlier line is answered (a stream is answered
+                   when its conversation's next record or its end closes it).
+                   A line that is not JSON, or where the pointer finds no
+                   string or whole number, is a blocked error record naming
+                   the line and the pointer, in no conversation. Runs in one
+                   thread, whatever --jobs says
   --max-open-conversations N
                    with --conversation: conversations kept open at once
-                   (default ${DEFAULT_MAX_OPEN_CONVERSATIONS}). Opening one more first closes the
-                   one seen least recently, as the end of the input would; a
-                   later line of it starts it afresh, without what came before,
-                   and its first verdict carries a "note" saying so
+                   (default ${DEFAULT_MAX_OPEN_CONVERSATIONS}, about 17 KB each). Opening one
+                   more first closes the one seen least recently, as the end
+                   of the input would; a later line of it starts it afresh,
+                   without what came before, and its first verdict carries a
+                   "note" saying so
   --origin SLUG    slug for unprefixed provider item types (default: openai)
   --max-line-bytes N
                    report a line longer than N bytes as an error record, without
