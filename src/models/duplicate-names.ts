@@ -7,14 +7,13 @@
 // object one own key per distinct name (`__proto__` included), while the text
 // holds one member per name written: the two counts, summed over the whole
 // value, are equal exactly when no object names a member twice. A string token
-// followed by a colon is a member name and nothing else, and outside strings
-// every quote opens one, so a walk from quote to quote (indexOf, the native
-// search, steps over the text between) counts the members, quotes and escapes
-// inside strings included. Only when the counts differ does a precise
+// followed by a colon is a member name and nothing else, so one regular
+// expression that steps over every string token counts the members, quotes and
+// escapes inside strings included. Only when the counts differ does a precise
 // walk (json-scan) find the first name given twice, decoded (`"a"` and
 // `"\u0061"` are one name), and where it sits.
 import { pointerToken } from "./json-pointer.js";
-import { scanJson, stringEnd } from "./json-scan.js";
+import { scanJson } from "./json-scan.js";
 import { quoteVisible } from "./quote-visible.js";
 
 export interface DuplicateName {
@@ -22,6 +21,9 @@ export interface DuplicateName {
   /** JSON Pointer to the member named the second time. */
   path: string;
 }
+
+// Each match is one whole string token, and the colon after it when it is a name.
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(?:[ \t\n\r]*:)?/g;
 
 /**
  * The first name given twice in one object of `text`, which JSON.parse read as
@@ -34,7 +36,7 @@ export function duplicateName(text: string, value: unknown): DuplicateName | und
   const written = membersWritten(text);
   if (written === 0 || written === membersParsed(value)) return undefined;
   const found = firstDuplicate(text);
-  if (found === undefined) throw new Error("the text names more object members than the parsed value holds, and no name is given twice");
+  if (found === undefined && written !== undefined) throw new Error("the text names more object members than the parsed value holds, and no name is given twice");
   return found;
 }
 
@@ -43,16 +45,16 @@ export function describeDuplicateName(what: string, duplicate: DuplicateName): s
   return `${what} has the name ${quoteVisible(duplicate.name)} twice in one object, at ${quoteVisible(duplicate.path, 200)}; JSON.parse keeps the last value, other readers keep the first`;
 }
 
-/** Members written in `text`, which JSON.parse accepted: string tokens followed by a colon. */
-function membersWritten(text: string): number {
+/** Members written in the text, or `undefined` when the expression could not finish: the precise walk then decides alone. */
+function membersWritten(text: string): number | undefined {
   let members = 0;
-  let at = text.indexOf('"');
-  while (at >= 0) {
-    let next = stringEnd(text, at);
-    let code = text.charCodeAt(next);
-    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) code = text.charCodeAt(++next);
-    if (code === 0x3a) members += 1;
-    at = text.indexOf('"', next);
+  STRING_TOKEN.lastIndex = 0;
+  try {
+    while (STRING_TOKEN.test(text)) if (text.charCodeAt(STRING_TOKEN.lastIndex - 1) === 0x3a) members += 1;
+  } catch {
+    // A string of millions of escapes can exhaust the expression's backtracking stack.
+    STRING_TOKEN.lastIndex = 0;
+    return undefined;
   }
   return members;
 }
@@ -63,17 +65,9 @@ function membersParsed(value: object): number {
   const pending: object[] = [value];
   while (pending.length > 0) {
     const next = pending.pop()!;
-    if (Array.isArray(next)) {
-      for (const child of next) if (child !== null && typeof child === "object") pending.push(child);
-      continue;
-    }
-    // Object.keys, not for-in: only own names count, whatever Object.prototype holds.
-    const names = Object.keys(next);
-    members += names.length;
-    for (const name of names) {
-      const child = (next as Record<string, unknown>)[name];
-      if (child !== null && typeof child === "object") pending.push(child);
-    }
+    const children = Array.isArray(next) ? next : Object.values(next);
+    if (!Array.isArray(next)) members += children.length;
+    for (const child of children) if (child !== null && typeof child === "object") pending.push(child);
   }
   return members;
 }

@@ -72,7 +72,7 @@ export function scanJson(text: string, visitor: JsonScanVisitor): void {
 }
 
 /** The index just past the string token that opens at `start`. */
-export function stringEnd(text: string, start: number): number {
+function stringEnd(text: string, start: number): number {
   let from = start + 1;
   for (;;) {
     const quote = text.indexOf('"', from);
