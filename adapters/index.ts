@@ -14,6 +14,7 @@ import type { AssembledResponse } from "../src/models/assembled-response.js";
 import type { Converted } from "../src/models/loss.js";
 import type { CanonicalItem, CreateResponseBody, ResponseResource } from "../src/models/open-responses.js";
 import { anthropic } from "./anthropic/index.js";
+import { bedrock } from "./bedrock/index.js";
 import { chat } from "./chat-completions/index.js";
 
 export { chat };
@@ -37,6 +38,8 @@ export interface Conversation {
 export interface EnvelopeAdapter {
   name: string;
   recognise: { message(record: unknown): boolean; requestBody(record: unknown): boolean; response(record: unknown): boolean; streamEvent(record: unknown): boolean };
+  /** The field of a request body that holds its messages (`messages`, `contents`), and the one that holds its system prompt. */
+  fields: { messages: string; system: string };
   /** Messages (with the system prompt, when the envelope keeps it apart) to items. */
   messagesToItems(conversation: Conversation): Converted<CanonicalItem[]>;
   itemsToMessages(items: readonly CanonicalItem[]): Converted<Conversation>;
@@ -57,16 +60,26 @@ interface ConversationalDescriptor {
   stream: { assembler(): StreamAssembler };
 }
 
-/** `responseKey`: the name the descriptor's response converter gives its record (`message`, `response`). */
-function conversational(descriptor: ConversationalDescriptor, responseKey: string): EnvelopeAdapter {
+/**
+ * `names`: what the descriptor calls its records: the response converter's
+ * argument (`message`, `response`), and the fields of a conversation (those of
+ * its request body, which its messages converter takes as arguments).
+ */
+function conversational(descriptor: ConversationalDescriptor, names: { response: string; messages?: string; system?: string }): EnvelopeAdapter {
+  const fields = { messages: names.messages ?? "messages", system: names.system ?? "system" };
   return {
     name: descriptor.name,
     recognise: descriptor.recognise,
-    messagesToItems: ({ messages, system }) => descriptor.messages.toItems({ messages, ...(system === undefined ? {} : { system }) }),
-    itemsToMessages: (items) => descriptor.messages.fromItems({ items }),
+    fields,
+    messagesToItems: ({ messages, system }) => descriptor.messages.toItems({ [fields.messages]: messages, ...(system === undefined ? {} : { [fields.system]: system }) }),
+    itemsToMessages: (items) => {
+      const converted = descriptor.messages.fromItems({ items });
+      const conversation = converted.value as Record<string, unknown>;
+      return { value: { system: conversation[fields.system], messages: conversation[fields.messages] as unknown[] }, losses: converted.losses };
+    },
     requestToBody: (request) => descriptor.requestBodies.toResponses({ request }),
     bodyToRequest: (body) => descriptor.requestBodies.fromResponses({ body }),
-    responseToResource: (response) => descriptor.responses.toResponses({ [responseKey]: response }),
+    responseToResource: (response) => descriptor.responses.toResponses({ [names.response]: response }),
     resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource }),
     assembler: () => descriptor.stream.assembler(),
   };
@@ -75,10 +88,18 @@ function conversational(descriptor: ConversationalDescriptor, responseKey: strin
 
 /** The envelopes reached through the registry, in the order detection asks them. */
 export const ENVELOPES = {
-  anthropic: conversational(anthropic, "message"),
+  anthropic: conversational(anthropic, { response: "message" }),
+  bedrock: conversational(bedrock, { response: "response" }),
 } as const;
 
 export type AdapterName = keyof typeof ENVELOPES;
+
+/**
+ * The order detection asks them, the strictest recognisers first: Bedrock's
+ * blocks carry no `type`, and Anthropic's request-body recogniser, which looks
+ * for a `system` field, does not check the blocks of the messages beside it.
+ */
+export const RECOGNITION_ORDER: readonly AdapterName[] = ["bedrock", "anthropic"];
 
 /** Every envelope `convert --to` can write: the canonical form, Chat, then the registry's. */
 export const ENVELOPE_NAMES = ["responses", chat.name, ...(Object.keys(ENVELOPES) as AdapterName[])] as const;

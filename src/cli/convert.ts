@@ -1,5 +1,8 @@
-// `orbridge convert --to responses|chat`: each record in the other envelope,
-// keeping its kind.
+// `orbridge convert --to ENVELOPE`: each record in the target envelope, keeping
+// its kind. Chat and Open Responses convert to each other directly; to and from
+// a registered envelope (Anthropic…), a record goes through its Open Responses
+// form (request body, response object, items), and the losses of both steps
+// are reported.
 //
 // | record                             | written as                                               |
 // |------------------------------------|----------------------------------------------------------|
@@ -19,9 +22,9 @@
 // object (not loose items), whose id, status and usage say what the stream said
 // (StreamRecords reads the streams, convertAssembledResponse writes them). A cut
 // stream, or one with a line that could not be read, never gives a completed call.
-import { chat, type CallCounts, type ChatRequests, type ReasoningField } from "../../adapters/index.js";
+import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
-import { detectRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
 import { z } from "zod";
@@ -38,10 +41,11 @@ import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
 
-const help = `Usage: orbridge convert --to responses|chat [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
+const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
 
-Converts a journal between Chat Completions and Open Responses, one record at
-a time, keeping each record's kind:
+Converts a journal between envelopes (${ENVELOPE_NAMES.join(", ")}), one
+record at a time, keeping each record's kind. Between Chat Completions and
+Open Responses:
   Chat request body      <->  Open Responses request body (one line each)
   chat.completion        <->  response object (one line each)
   {request, response}    <->  the same exchange, both parts converted
@@ -58,6 +62,10 @@ a time, keeping each record's kind:
   Open Responses event    ->  one chat.completion per streamed response, as the
     stream                    response object would give (a cut stream has a
                               null finish_reason, reported as a loss)
+To and from Anthropic Messages, a record goes through its Open Responses form:
+a request body, a response (type "message") and loose messages keep their kind,
+a stream of events becomes one response; loose system text is written as a
+{"role":"system"} line, which reads back as the same item.
 Streams are read as JSON lines or raw SSE text (data: lines, data: [DONE]).
 A stream with a line that could not be read has its calls incomplete (a
 finish_reason of length in a chat.completion), and a loss names that line.
@@ -75,7 +83,7 @@ Chat itself has no reasoning: going to chat, reasoning is a loss unless
 --reasoning-field names the field of the dialect that takes it.
 
 Options:
-  --to ENVELOPE    responses or chat: the envelope to write
+  --to ENVELOPE    the envelope to write: ${ENVELOPE_NAMES.join(", ")}
   --reasoning-field FIELD
                    with --to chat: write reasoning into each assistant message
                    as FIELD (reasoning_content, reasoning or reasoning_details);
@@ -97,6 +105,7 @@ Examples:
   orbridge convert --to responses chat-log.jsonl > responses-log.jsonl
   orbridge convert --to chat --report losses.jsonl responses-log.jsonl
   orbridge convert --to responses --out completions.jsonl chat-stream.sse
+  orbridge convert --to anthropic --report losses.jsonl chat-log.jsonl
   cat request.json | orbridge convert --to responses -
 `;
 
@@ -138,7 +147,7 @@ interface Counts {
 export const convertCommand: Command = {
   async run(argv, io) {
     const options = {
-      to: { value: true, choices: ["responses", "chat"] },
+      to: { value: true, choices: [...ENVELOPE_NAMES] },
       out: { value: true },
       report: { value: true },
       "max-line-bytes": { value: true },
@@ -147,7 +156,7 @@ export const convertCommand: Command = {
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
     const target = stringOption(args, "to") as Envelope | undefined;
-    if (target === undefined) throw new UsageError("convert needs --to responses or --to chat (see orbridge convert --help)");
+    if (target === undefined) throw new UsageError(`convert needs --to and an envelope: ${ENVELOPE_NAMES.join(", ")} (see orbridge convert --help)`);
     const reasoningField = stringOption(args, "reasoning-field") as ReasoningField | undefined;
     if (reasoningField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
@@ -209,9 +218,11 @@ export const convertCommand: Command = {
  * reassembled by StreamRecords and come back as whole responses.
  */
 class JournalConverter {
-  private readonly looseKind: RecordKind;
+  /** The loose records that wait in a run; a run holds one kind. */
+  private readonly looseKinds: ReadonlySet<RecordKind>;
   private readonly records: StreamRecords;
   private run: Pending[] = [];
+  private runKind: RecordKind | undefined;
   /** Calls given a synthesized call_id so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
   private readonly callCounts: Required<CallCounts> = chat.callCounts();
 
@@ -220,9 +231,9 @@ class JournalConverter {
     /** The Chat field that takes the model's reasoning, when one was asked for. */
     private readonly reasoningField?: ReasoningField,
   ) {
-    this.looseKind = target === "responses" ? "chat_message" : "responses_item";
-    // A stream in the target envelope stays a stream: only the other one is reassembled.
-    this.records = new StreamRecords({ reassemble: [target === "responses" ? "chat" : "responses"], wholeRecords: true });
+    this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
+    // A stream in the target envelope stays a stream: only the others are reassembled.
+    this.records = new StreamRecords({ reassemble: ENVELOPE_NAMES.filter((name) => name !== target), wholeRecords: true });
   }
 
   push(line: JournalLine): Emitted[] {
@@ -239,17 +250,18 @@ class JournalConverter {
   private convert(records: JournalRecord[]): Emitted[] {
     const out: Emitted[] = [];
     for (const entry of records) {
-      if (entry.kind === "plain" && entry.recordKind === this.looseKind) {
+      if (entry.kind === "plain" && this.looseKinds.has(entry.recordKind)) {
         // A user, system or developer message starts a new turn: no call of
         // the run so far reaches past it, so the run can be written.
-        if (startsTurn(entry.record)) out.push(...this.flushRun());
+        if (startsTurn(entry.record) || entry.recordKind !== this.runKind) out.push(...this.flushRun());
+        this.runKind = entry.recordKind;
         this.run.push({ line: entry.line, record: entry.record });
         continue;
       }
       out.push(...this.flushRun());
       switch (entry.kind) {
         case "plain":
-          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.reasoningField));
+          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.reasoningField, entry.envelope));
           break;
         case "error":
           out.push(notConverted(entry.line, entry.detail));
@@ -258,7 +270,7 @@ class JournalConverter {
           out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
           break;
         case "response":
-          out.push(convertStreamed(entry));
+          out.push(convertStreamed(entry, this.target));
           break;
         case "unassembled":
           out.push(unassembled(entry));
@@ -276,15 +288,18 @@ class JournalConverter {
     if (this.run.length === 0) return [];
     const pending = this.run;
     this.run = [];
+    const kind = this.runKind!;
+    this.runKind = undefined;
+    if (isAdapterName(this.target)) return [convertRunToEnvelope(pending, kind, this.target, this.callCounts)];
     return [convertRun(pending, this.target, this.callCounts, this.reasoningField)];
   }
 }
 
 /** A response reassembled from a stream, as the other envelope's whole record; each input record is counted with it. */
-function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>): Emitted {
+function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope): Emitted {
   const { response, records } = entry;
   try {
-    const converted = convertAssembledResponse(entry);
+    const converted = convertAssembledResponse({ ...entry, target });
     return { line: response.line, records: [converted.value], losses: converted.losses, errors: [], converted: records };
   } catch (error) {
     return notConverted(response.line, `the response streamed on lines ${response.line}-${response.lastLine} was not converted: ${(error as Error).message}`, records);
@@ -342,16 +357,18 @@ function notConverted(line: number, detail: string, records = 1): Emitted {
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, reasoningField?: ReasoningField): Emitted {
+function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, reasoningField?: ReasoningField, envelope?: AdapterName): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
       case "chat_request":
       case "chat_completion":
       case "responses_request":
-      case "response": {
-        if (envelopeOf(kind) === target) return done([record], []);
-        const converted = convertWhole(record, kind, reasoningField);
+      case "response":
+      case "envelope_request":
+      case "envelope_response": {
+        if (envelopeOf(kind, envelope) === target) return done([record], []);
+        const converted = convertWhole(record, kind, target, reasoningField, envelope);
         return done([converted.value], converted.losses);
       }
       case "exchange": {
@@ -359,16 +376,25 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
         const losses: Loss[] = [];
         const converted: Fields = { ...exchange };
         for (const part of ["request", "response"] as const) {
-          const partKind = detectRecord(exchange[part]);
-          if (partKind !== "chat_request" && partKind !== "chat_completion" && partKind !== "responses_request" && partKind !== "response") {
+          const { kind: partKind, envelope: partEnvelope } = detectEnvelopeRecord(exchange[part]);
+          if (!isWholeKind(partKind)) {
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
-          if (envelopeOf(partKind) === target) continue;
-          const result = convertWhole(exchange[part], partKind, reasoningField);
+          if (envelopeOf(partKind, partEnvelope) === target) continue;
+          const result = convertWhole(exchange[part], partKind, target, reasoningField, partEnvelope);
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
         }
         return done([converted], losses);
+      }
+      case "envelope_message": {
+        if (envelope === target) return done([record], []);
+        const adapter = ENVELOPES[envelope!];
+        const items = adapter.messagesToItems({ messages: [record] });
+        const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
+        const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
+        const written = itemsToEnvelope(items.value, target, reasoningField);
+        return done(written.value, [...itemLosses, ...written.losses]);
       }
       case "chat_message":
       case "responses_item":
@@ -376,6 +402,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       // written as they are.
       case "chat_chunk":
       case "responses_event":
+      case "envelope_event":
         return done([record], []);
       case "unknown":
         return notConverted(line, "record of no known kind (not a message, item, request body, completion or response)");
@@ -386,6 +413,46 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
     }
   } catch (error) {
     return notConverted(line, whyNotConverted(record, kind, error));
+  }
+}
+
+/** Items as the target's loose records: items themselves, Chat messages, or an envelope's messages (its system text first, as a system line). */
+function itemsToEnvelope(items: readonly CanonicalItem[], target: Envelope, reasoningField?: ReasoningField): Converted<unknown[]> {
+  if (target === "responses") return { value: [...items], losses: [] };
+  if (target === "chat") return chat.messages.fromItems({ items, reasoningField });
+  const converted = ENVELOPES[target as AdapterName].itemsToMessages(items);
+  return { value: conversationRecords(converted.value), losses: converted.losses };
+}
+
+function conversationRecords(conversation: Conversation): unknown[] {
+  const system = conversation.system === undefined || conversation.system === null ? [] : [{ role: "system", content: conversation.system }];
+  return [...system, ...conversation.messages];
+}
+
+/**
+ * A run of loose Chat messages or items, written as a registered envelope's
+ * messages. A loss of the step to items names its line; a loss of the step
+ * from items points into the items, and names the line of the item (loose
+ * items) or of the run's first message.
+ */
+function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>): Emitted {
+  const first = run[0]!.line;
+  const lineOf = (path: string): { line: number; path: string } => {
+    const match = /^\/(\d+)(.*)$/.exec(path);
+    const pending = match ? run[Number(match[1])] : undefined;
+    return pending ? { line: pending.line, path: match![2]! } : { line: first, path };
+  };
+  try {
+    const items =
+      kind === "chat_message"
+        ? chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
+        : { value: run.map((pending) => pending.record as CanonicalItem), losses: [] as Loss[] };
+    const written = ENVELOPES[target].itemsToMessages(items.value);
+    const losses: StreamLoss[] = items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) }));
+    for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, line: first });
+    return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length };
+  } catch (error) {
+    return notConverted(first, `not converted: ${(error as Error).message}`, run.length);
   }
 }
 
@@ -405,13 +472,61 @@ function whyNotConverted(record: unknown, kind: RecordKind, error: unknown): str
   return `not converted: ${(error as Error).message}`;
 }
 
-type WholeKind = "chat_request" | "chat_completion" | "responses_request" | "response";
+type WholeKind = "chat_request" | "chat_completion" | "responses_request" | "response" | "envelope_request" | "envelope_response";
 
-function envelopeOf(kind: WholeKind): Envelope {
+function isWholeKind(kind: RecordKind): kind is WholeKind {
+  return kind === "chat_request" || kind === "chat_completion" || kind === "responses_request" || kind === "response" || kind === "envelope_request" || kind === "envelope_response";
+}
+
+function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
+  if (kind === "envelope_request" || kind === "envelope_response") return envelope!;
   return kind === "chat_request" || kind === "chat_completion" ? "chat" : "responses";
 }
 
-function convertWhole(record: unknown, kind: WholeKind, reasoningField?: ReasoningField): Converted<unknown> {
+/**
+ * A whole record in the target envelope. Between Chat and Open Responses, one
+ * converter; otherwise through the record's Open Responses form, whose losses
+ * (paths into that form) follow the first step's.
+ */
+function convertWhole(record: unknown, kind: WholeKind, target: Envelope, reasoningField?: ReasoningField, envelope?: AdapterName): Converted<unknown> {
+  const source = envelopeOf(kind, envelope);
+  if ((source === "chat" && target === "responses") || (source === "responses" && target === "chat")) return convertChatOrResponses(record, kind, reasoningField);
+  const canonical = toResponses(record, kind, envelope);
+  if (target === "responses") return canonical;
+  const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
+  const written: Converted<unknown> =
+    target === "chat"
+      ? isBody
+        ? chatRequests().requestBodies.fromResponses({ body: canonical.value as CreateResponseBody, reasoningField })
+        : chat.responses.fromResponses({ response: canonical.value as ResponseResource, reasoningField })
+      : isBody
+        ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
+        : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
+  return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+}
+
+/** A whole record's Open Responses form: a request body or a response object. */
+function toResponses(record: unknown, kind: WholeKind, envelope?: AdapterName): Converted<unknown> {
+  switch (kind) {
+    case "chat_request":
+      return chatRequests().requestBodies.toResponses({ request: record as ChatRequestBody });
+    case "chat_completion":
+      return chat.responses.toResponses({ completion: record as ChatCompletion });
+    case "responses_request":
+    case "response":
+      return { value: record, losses: [] };
+    case "envelope_request":
+      return ENVELOPES[envelope!].requestToBody(record);
+    case "envelope_response":
+      return ENVELOPES[envelope!].responseToResource(record);
+    default: {
+      const unknownKind: never = kind;
+      throw new TypeError(`record kind ${String(unknownKind)} is not a whole record`);
+    }
+  }
+}
+
+function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField?: ReasoningField): Converted<unknown> {
   switch (kind) {
     case "chat_request":
       return chatRequests().requestBodies.toResponses({ request: record as ChatRequestBody });
@@ -421,6 +536,9 @@ function convertWhole(record: unknown, kind: WholeKind, reasoningField?: Reasoni
       return chatRequests().requestBodies.fromResponses({ body: record as CreateResponseBody, reasoningField });
     case "response":
       return chat.responses.fromResponses({ response: record as ResponseResource, reasoningField });
+    case "envelope_request":
+    case "envelope_response":
+      throw new TypeError(`a ${kind} record is neither Chat nor Open Responses`);
     default: {
       const unknownKind: never = kind;
       throw new TypeError(`record kind ${String(unknownKind)} is not a whole record`);

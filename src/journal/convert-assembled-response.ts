@@ -9,6 +9,11 @@
 // |                     |   and usage), converted as a stored one is                          |
 // | Open Responses      | a chat.completion: the last response object the events showed, with |
 // |   events            |   the reassembled output and status                                 |
+// | a registered        | the target's record, from the response object the items give    |
+// |   envelope's stream |   (with the stream's id and status)                             |
+// | any stream, to a    | the response object it amounts to (as above), then the          |
+// |   registered        |   envelope's response converter; the losses of that step point  |
+// |   envelope          |   into the response object, on the stream's first line          |
 // | a damaged stream    | a loss; when the response holds calls, status incomplete where it   |
 // |                     |   would be completed, so that no call comes out completed           |
 //
@@ -17,7 +22,7 @@
 // event that last set it, a field of the response object at the event that
 // carried it.
 // The Chat descriptor brings its assembler, which adds the rebuilt completion to what a stream gives.
-import { chat } from "../../adapters/index.js";
+import { chat, ENVELOPES, type AdapterName } from "../../adapters/index.js";
 import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
 import type { ChatCompletion } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
@@ -40,14 +45,34 @@ export interface ConvertedStream {
  * from and, when a line inside that stream could not be read, the damage loss.
  * Throws when the record the stream amounts to cannot be converted.
  */
-export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss }): ConvertedStream {
+export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope }): ConvertedStream {
   const { envelope, response, damage } = args;
+  const target = args.target ?? (envelope === "chat" ? "responses" : "chat");
   // A chat.completion has no status per call: only the response's can keep one from passing as completed.
   const damaged = damage !== undefined && response.items.some((item) => isPlainObject(item) && item.type === "function_call");
-  const converted = envelope === "chat" ? chatStreamToResponse(response, damaged) : responsesStreamToCompletion(response, damaged);
+  const converted =
+    envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
+    : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged)
+    : throughResource(envelope, target, response, damaged);
   const losses = [...response.losses, ...converted.losses];
   if (damage) losses.push({ ...damage, line: response.line });
   return { value: converted.value, losses: losses.sort((a, b) => a.line - b.line) };
+}
+
+/** Any other pair: the response object the stream amounts to, then the target's record of it. */
+function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean): ConvertedStream {
+  const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
+  if (envelope === "responses") {
+    const snapshot = response.resource?.snapshot;
+    resource.value = { ...(snapshot?.value ?? {}), ...(resource.value as Fields) };
+  }
+  if (envelope !== "chat" && envelope !== "responses") {
+    // The assembler gives the items, id and status; what else the events said is not carried.
+    resource.losses.push({ line: response.line, path: "", code: "left_behind", detail: `the ${envelope} stream's fields beyond its items, id and status (model, usage…) are not written` });
+  }
+  if (target === "responses") return resource;
+  const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
+  return { value: written.value, losses: [...resource.losses, ...written.losses.map((loss) => ({ ...loss, line: response.line }))] };
 }
 
 /** The status a damaged response with calls is written with: never completed. */

@@ -5,22 +5,33 @@
 // | chat_chunk        | `object: "chat.completion.chunk"`, or Azure's filter chunk      |
 // | chat_completion   | `object: "chat.completion"`                                     |
 // | response          | `object: "response"` with `output`                              |
+// | envelope_response | a response of a registered envelope (Anthropic `type: "message"`, |
+// |                   | asked before the item rule, which would take it for a message)  |
 // | responses_event   | `type` starting with `response.` (a streaming event); `type`    |
 // |                   | `error` with its error; an extension event: a prefixed `type`,  |
 // |                   | a `sequence_number` and no `id` (an item has one; inside a      |
 // |                   | stream, `continuesResponsesStream` takes it with one too)       |
+// | envelope_event    | a stream event of a registered envelope                         |
 // | exchange          | `{ request, response }`, both objects                           |
+// | envelope_request  | a request body of a registered envelope: asked before the Chat  |
+// |                   | body rule; a body both could have written stays Chat (the       |
+// |                   | recognisers leave it: both give the same items)                 |
 // | chat_request      | a `messages` array                                              |
 // | responses_request | an `input` (string or array) or a `previous_response_id`        |
 // | responses_item    | a string `type` naming an item, or a prefixed (extension) type; |
 // |                   | `{ id }` alone is an item_reference                             |
+// | envelope_message  | a message of a registered envelope, asked before the Chat rule  |
 // | chat_message      | a chat `role` and no `type`                                     |
 // | unknown           | anything else                                                   |
+//
+// The registered envelopes (adapters/index.ts) are asked in its RECOGNITION_ORDER;
+// `detectEnvelopeRecord` also says which one claimed the record.
 //
 // A record detected as one of the first six kinds that also has an item's `type`
 // or a Chat `role` is of two kinds at once: `ambiguity` says so, and readers take
 // it as an error on its line.
 
+import { ENVELOPES, RECOGNITION_ORDER, type AdapterName } from "../../adapters/index.js";
 import { isPlainObject } from "../models/json-value.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 
@@ -34,7 +45,32 @@ export type RecordKind =
   | "responses_request"
   | "responses_item"
   | "chat_message"
+  | "envelope_message"
+  | "envelope_request"
+  | "envelope_response"
+  | "envelope_event"
   | "unknown";
+
+/** A record's kind, and for the kinds of a registered envelope, which envelope. */
+export interface DetectedRecord {
+  kind: RecordKind;
+  envelope?: AdapterName;
+}
+
+const ADAPTERS = RECOGNITION_ORDER.map((name) => ENVELOPES[name]);
+
+type Recogniser = keyof (typeof ADAPTERS)[number]["recognise"];
+
+/** The first registered envelope whose recogniser of `which` claims the record. */
+function claimedBy(record: unknown, which: Recogniser): AdapterName | undefined {
+  for (const adapter of ADAPTERS) if (adapter.recognise[which](record)) return adapter.name as AdapterName;
+  return undefined;
+}
+
+/** Whether the record is a stream event of `envelope`: a stream of it is open, and it takes the record. */
+export function continuesEnvelopeStream(record: unknown, envelope: string): boolean {
+  return Object.hasOwn(ENVELOPES, envelope) && ENVELOPES[envelope as AdapterName].recognise.streamEvent(record);
+}
 
 const CHAT_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 
@@ -46,23 +82,32 @@ export const UNPREFIXED_PROVIDER_ITEM_TYPES = OPENAI_ITEM_TYPES;
 export { isPlainObject };
 
 export function detectRecord(record: unknown): RecordKind {
-  if (!isPlainObject(record)) return "unknown";
+  return detectEnvelopeRecord(record).kind;
+}
+
+export function detectEnvelopeRecord(record: unknown): DetectedRecord {
+  if (!isPlainObject(record)) return { kind: "unknown" };
   const { object, type } = record;
-  if (object === "chat.completion.chunk") return "chat_chunk";
+  if (object === "chat.completion.chunk") return { kind: "chat_chunk" };
   // Azure opens a chat stream with a filter chunk: `object: ""`, `id: ""`, `choices: []`.
-  if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return "chat_chunk";
-  if (object === "chat.completion") return "chat_completion";
-  if (object === "response" && Array.isArray(record.output)) return "response";
-  if (typeof type === "string" && (type.startsWith("response.") || isErrorEvent(record) || isExtensionEvent(record))) return "responses_event";
-  if (isPlainObject(record.request) && isPlainObject(record.response)) return "exchange";
-  if (Array.isArray(record.messages)) return "chat_request";
-  if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return "responses_request";
-  if (namesItem(type)) return "responses_item";
+  if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return { kind: "chat_chunk" };
+  if (object === "chat.completion") return { kind: "chat_completion" };
+  if (object === "response" && Array.isArray(record.output)) return { kind: "response" };
+  let envelope = claimedBy(record, "response");
+  if (envelope) return { kind: "envelope_response", envelope };
+  if (typeof type === "string" && (type.startsWith("response.") || isErrorEvent(record) || isExtensionEvent(record))) return { kind: "responses_event" };
+  if ((envelope = claimedBy(record, "streamEvent"))) return { kind: "envelope_event", envelope };
+  if (isPlainObject(record.request) && isPlainObject(record.response)) return { kind: "exchange" };
+  if ((envelope = claimedBy(record, "requestBody"))) return { kind: "envelope_request", envelope };
+  if (Array.isArray(record.messages)) return { kind: "chat_request" };
+  if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return { kind: "responses_request" };
+  if (namesItem(type)) return { kind: "responses_item" };
+  if ((envelope = claimedBy(record, "message"))) return { kind: "envelope_message", envelope };
   if (isChatRole(record.role) && type === undefined) {
-    return isResponsesShapedMessage(record) ? "responses_item" : "chat_message";
+    return { kind: isResponsesShapedMessage(record) ? "responses_item" : "chat_message" };
   }
-  if (typeof record.id === "string" && (type === undefined || type === null) && Object.keys(record).length <= 2) return "responses_item";
-  return "unknown";
+  if (typeof record.id === "string" && (type === undefined || type === null) && Object.keys(record).length <= 2) return { kind: "responses_item" };
+  return { kind: "unknown" };
 }
 
 /**
@@ -88,6 +133,11 @@ export function ambiguity(record: unknown, kind: RecordKind): string | undefined
     case "responses_event":
     case "responses_item":
     case "chat_message":
+    // An envelope's recogniser claims a record only by signs no other kind shares.
+    case "envelope_message":
+    case "envelope_request":
+    case "envelope_response":
+    case "envelope_event":
     case "unknown":
       return undefined;
     default: {

@@ -13,6 +13,10 @@
 // | response object     | its `output`, with the response's id and status                |
 // | streaming events    | reassembled per response (ResponsesStreamAssembler)            |
 // | {request, response} | the request's items, then the response's                       |
+// | a registered        | through its descriptor (adapters/index.ts): messages and request |
+// |   envelope's record |   bodies by its messages converter (the body's tools, as an Open |
+// |                     |   Responses body, kept aside), a response by its response       |
+// |                     |   converter, stream events by its assembler                     |
 // | raw SSE lines       | their `data:` payloads, as the records above                   |
 //
 // Lines become records, and streams whole responses, in StreamRecords: a stream
@@ -24,14 +28,14 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
-import { chat, type CallCounts } from "../../adapters/index.js";
+import { chat, ENVELOPES, type AdapterName, type CallCounts } from "../../adapters/index.js";
 import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
-import { detectRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
+import { detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 
@@ -105,12 +109,12 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain") return [this.plain(records[0].record, records[0].recordKind, records[0].line)];
+    if (records.length === 1 && records[0].kind === "plain") return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain":
-          out.push(this.plain(entry.record, entry.recordKind, entry.line));
+          out.push(this.plain(entry.record, entry.recordKind, entry.line, entry.envelope));
           break;
         case "error":
           out.push({ kind: "error", source: this.source, line: entry.line, detail: entry.detail });
@@ -122,8 +126,14 @@ export class JournalNormalizer {
           out.push(this.assembled(entry));
           break;
         case "unassembled":
+          // For the gate, stream records that opened no response are a line it must
+          // answer: a blocked error line, as an object of no known kind gets one.
+          if (this.unknownObjects === "item") {
+            out.push({ kind: "error", source: this.source, line: entry.line, detail: entry.detail });
+            break;
+          }
           // Stream records that opened no response hold no item; they are said, not dropped.
-          out.push({ kind: "items", source: this.source, line: entry.line, recordKind: entry.envelope === "chat" ? "chat_chunk" : "responses_event", envelope: entry.envelope, items: [], losses: [{ path: "", code: "unsupported_item", detail: entry.detail }], repeated: 0 });
+          out.push({ kind: "items", source: this.source, line: entry.line, recordKind: streamKindOf(entry.envelope), envelope: entry.envelope, items: [], losses: [{ path: "", code: "unsupported_item", detail: entry.detail }], repeated: 0 });
           break;
         default:
           return assertNever(entry);
@@ -132,9 +142,29 @@ export class JournalNormalizer {
     return out;
   }
 
-  private plain(record: unknown, kind: RecordKind, line: number): NormalizedRecord {
+  private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
     const fields = record as Record<string, unknown>;
     switch (kind) {
+      case "envelope_message": {
+        const adapter = ENVELOPES[envelope!];
+        const converted = adapter.messagesToItems({ messages: [record] });
+        const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
+        this.conversation.extend(converted.value);
+        return {
+          kind: "items",
+          source: this.source,
+          line,
+          recordKind: kind,
+          envelope: envelope!,
+          items: converted.value.map((item, index) => ({ item, provenance: this.provenance(line, index, envelope!) })),
+          losses: converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") })),
+          repeated: 0,
+        };
+      }
+      case "envelope_request":
+      case "envelope_response":
+      case "envelope_event":
+        return this.convertRecord(fields, kind, line, envelope);
       case "chat_message": {
         const converted = chat.messages.toItems({ messages: [record as ChatMessage], callCounts: this.callCounts });
         this.conversation.extend(converted.value);
@@ -177,7 +207,7 @@ export class JournalNormalizer {
       kind: "items",
       source: this.source,
       line: response.line,
-      recordKind: envelope === "chat" ? "chat_chunk" : "responses_event",
+      recordKind: streamKindOf(envelope),
       envelope,
       items: items.map((item, index) => ({ item, provenance: this.provenance(response.line, index, envelope, { id: response.id, status: response.status }) })),
       losses,
@@ -185,8 +215,8 @@ export class JournalNormalizer {
     };
   }
 
-  private convertRecord(record: Record<string, unknown>, kind: RecordKind, line: number): NormalizedRecord {
-    const parts = this.partsOf(record, kind, "");
+  private convertRecord(record: Record<string, unknown>, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
+    const parts = this.partsOf(record, kind, "", undefined, envelope);
     if ("error" in parts) return { kind: "error", source: this.source, line, detail: parts.error };
     const carriesHistory = parts.requestItemCount > 0;
     // A request carries the conversation so far: emit what is new.
@@ -207,8 +237,24 @@ export class JournalNormalizer {
   }
 
   /** `counts`: calls given a synthesized call_id so far in the same exchange, so that its response's calls number on from its request's. */
-  private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string, counts?: CallCounts): RecordParts | { error: string } {
+  private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string, counts?: CallCounts, envelope?: AdapterName): RecordParts | { error: string } {
     switch (kind) {
+      case "envelope_request": {
+        const adapter = ENVELOPES[envelope!];
+        const converted = adapter.messagesToItems({ messages: record[adapter.fields.messages] as unknown[], system: record[adapter.fields.system] });
+        const kept = new Set([adapter.fields.messages, adapter.fields.system]);
+        const losses = [...prefixLosses(at, converted.losses), ...leftBehind(record, kept, at, "the request body")];
+        return parts(envelope!, converted.value, losses, { request: this.requestTools(adapter, record) });
+      }
+      case "envelope_response": {
+        const converted = ENVELOPES[envelope!].responseToResource(record);
+        const resource = converted.value as unknown as Record<string, unknown>;
+        const output = (Array.isArray(resource.output) ? resource.output : []).map((item) => this.canonical(item as CanonicalItem));
+        // What the converter made up for the response object (its creation time) is in no item either.
+        const itemLosses = converted.losses.filter((loss) => !(loss.code === "synthesized" && loss.path === ""));
+        const losses = [...prefixLosses(at, itemLosses), ...leftBehind(record, ENVELOPE_RESPONSE_ITEM_FIELDS, at, "the response")];
+        return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
+      }
       case "chat_request": {
         const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts });
         const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
@@ -250,15 +296,15 @@ export class JournalNormalizer {
       case "exchange": {
         const request = record.request as Record<string, unknown>;
         const response = record.response as Record<string, unknown>;
-        const requestKind = detectRecord(request);
-        const responseKind = detectRecord(response);
-        if (requestKind !== "chat_request" && requestKind !== "responses_request") return { error: `exchange request is ${requestKind === "unknown" ? "of no known kind" : `a ${requestKind}`}, not a request body` };
-        if (responseKind !== "chat_completion" && responseKind !== "response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
+        const { kind: requestKind, envelope: requestEnvelope } = detectEnvelopeRecord(request);
+        const { kind: responseKind, envelope: responseEnvelope } = detectEnvelopeRecord(response);
+        if (requestKind !== "chat_request" && requestKind !== "responses_request" && requestKind !== "envelope_request") return { error: `exchange request is ${requestKind === "unknown" ? "of no known kind" : `a ${requestKind}`}, not a request body` };
+        if (responseKind !== "chat_completion" && responseKind !== "response" && responseKind !== "envelope_response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
         const exchangeCounts = chat.callCounts();
-        const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts);
-        const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts);
+        const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts, requestEnvelope);
+        const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts, responseEnvelope);
         if ("error" in requestParts) return requestParts;
         if ("error" in responseParts) return responseParts;
         const exchangeLosses = [...requestParts.losses, ...responseParts.losses, ...leftBehind(record, EXCHANGE_ITEM_FIELDS, at, "the exchange")];
@@ -271,6 +317,19 @@ export class JournalNormalizer {
       }
       default:
         return { error: `a ${kind} record cannot be converted on its own` };
+    }
+  }
+
+  /**
+   * What the gate reads of a request body's tools, as an Open Responses body; a
+   * body the descriptor cannot convert is handed over as it is, and the gate,
+   * which cannot read its tools, refuses the calls they govern.
+   */
+  private requestTools(adapter: (typeof ENVELOPES)[AdapterName], record: Record<string, unknown>): Record<string, unknown> {
+    try {
+      return adapter.requestToBody(record).value as unknown as Record<string, unknown>;
+    } catch {
+      return record;
     }
   }
 
@@ -301,6 +360,13 @@ const CHOICE_ITEM_FIELDS_WITH_CALLS = new Set(["index", "message", "finish_reaso
 const RESPONSE_ITEM_FIELDS = new Set(["object", "output"]);
 const BODY_ITEM_FIELDS = new Set(["input", "instructions"]);
 const EXCHANGE_ITEM_FIELDS = new Set(["request", "response"]);
+// A response's stop_reason gives its calls their status.
+const ENVELOPE_RESPONSE_ITEM_FIELDS = new Set(["type", "role", "content", "stop_reason"]);
+
+/** The record kind of a stream of `envelope`, as a whole response rebuilt from it is said to be. */
+function streamKindOf(envelope: Envelope): RecordKind {
+  return envelope === "chat" ? "chat_chunk" : envelope === "responses" ? "responses_event" : "envelope_event";
+}
 
 /**
  * A `left_behind` loss for each field of a record that no item holds: normalize

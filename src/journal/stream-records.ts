@@ -18,15 +18,21 @@
 // | any record that is not part of the open  | the open stream's last response first, then the record  |
 // |   stream                                 |                                                         |
 //
+// Chat chunks go to Chat's assembler, Open Responses events to ResponsesStreamAssembler,
+// and the events of a registered envelope to that envelope's assembler
+// (adapters/index.ts). While such a stream is open, a record its envelope takes
+// for an event continues it, even one detection gives another kind on its own
+// (Anthropic's `error` event has the shape of the Responses one).
+//
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
-import { chat, type ChatStreamAssembler } from "../../adapters/index.js";
+import { chat, ENVELOPES, type AdapterName, type StreamAssembler } from "../../adapters/index.js";
 import type { AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
-import { ambiguity, continuesResponsesStream, detectRecord, type RecordKind } from "./detect.js";
+import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
@@ -34,7 +40,7 @@ import { isSseFraming, SseParser } from "./sse.js";
 
 export type JournalRecord =
   /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
-  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind }
+  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
   | { kind: "error"; line: number; detail: string }
   /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
@@ -53,7 +59,7 @@ export type JournalRecord =
   | { kind: "unassembled"; envelope: Envelope; line: number; lastLine: number; records: number; afterResponse: boolean; detail: string };
 
 export interface StreamRecordsOptions {
-  /** Envelopes whose streams are reassembled (both by default); the other envelope's chunks or events are `plain` records. */
+  /** Envelopes whose streams are reassembled (all by default); the other envelopes' chunks or events are `plain` records. */
   reassemble?: readonly Envelope[];
   /** Whether a stream record the assembler rejects damages its stream, as an unreadable line does (true by default). */
   rejectionDamages?: boolean;
@@ -63,7 +69,7 @@ export interface StreamRecordsOptions {
 
 interface OpenStream {
   envelope: Envelope;
-  assembler: ChatStreamAssembler | ResponsesStreamAssembler;
+  assembler: StreamAssembler;
   /** Records pushed and not yet counted with a response, and the lines of the first and the last. */
   pending: number;
   firstPending: number;
@@ -81,7 +87,7 @@ export class StreamRecords {
   private stream: OpenStream | undefined;
 
   constructor(options: StreamRecordsOptions = {}) {
-    this.reassemble = new Set(options.reassemble ?? ["chat", "responses"]);
+    this.reassemble = new Set(options.reassemble ?? ["chat", "responses", ...(Object.keys(ENVELOPES) as AdapterName[])]);
     this.rejectionDamages = options.rejectionDamages ?? true;
     this.wholeRecords = options.wholeRecords ?? false;
   }
@@ -115,14 +121,21 @@ export class StreamRecords {
 
   /** A record already parsed (a library caller's object, or an SSE payload). */
   pushRecord(record: unknown, line: number): JournalRecord[] {
-    let recordKind = detectRecord(record);
+    const detected = detectEnvelopeRecord(record);
+    let recordKind = detected.kind;
+    let envelope = detected.envelope;
     // An extension event that has an `id` reads as an extension item, unless a stream is there for it to continue.
     if (recordKind === "responses_item" && this.stream?.envelope === "responses" && continuesResponsesStream(record)) recordKind = "responses_event";
+    const open = this.stream?.envelope;
+    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && continuesEnvelopeStream(record, open)) {
+      recordKind = "envelope_event";
+      envelope = open as AdapterName;
+    }
     const ambiguous = ambiguity(record, recordKind);
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
-    const streamed = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : undefined;
+    const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
-    const plain: JournalRecord | undefined = reassembled === undefined ? { kind: "plain", line, record, recordKind } : undefined;
+    const plain: JournalRecord | undefined = reassembled === undefined ? { kind: "plain", line, record, recordKind, ...(envelope ? { envelope } : {}) } : undefined;
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
     const out = this.endStream();
@@ -183,7 +196,12 @@ export class StreamRecords {
   }
 
   private open(envelope: Envelope): OpenStream {
-    const assembler = envelope === "chat" ? chat.stream.assembler({ completion: this.wholeRecords }) : new ResponsesStreamAssembler({ resource: this.wholeRecords });
+    const assembler: StreamAssembler =
+      envelope === "chat"
+        ? chat.stream.assembler({ completion: this.wholeRecords })
+        : envelope === "responses"
+          ? new ResponsesStreamAssembler({ resource: this.wholeRecords })
+          : ENVELOPES[envelope as AdapterName].assembler();
     return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
   }
 
@@ -193,7 +211,7 @@ export class StreamRecords {
     if (!stream) return [];
     const closed = stream.assembler.finish();
     // What records that went into no response said: the response they are counted with says it, or their own record.
-    const unplaced = stream.assembler.unplaced();
+    const unplaced = stream.assembler.unplaced?.() ?? [];
     if (closed.length > 0) {
       closed[0]!.losses.push(...unplaced);
       return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0));
@@ -220,6 +238,7 @@ function unassembledDetail(envelope: Envelope, line: number, lastLine: number, r
   const which = one ? "" : ` (${records} records, lines ${line}-${lastLine})`;
   const what = said.length > 0 ? ": " + said.join("; ") : "";
   if (envelope === "chat") return `${one ? "a chat.completion.chunk" : "chat.completion.chunk records"} with no choices${which} ${one ? "belongs" : "belong"} to no completion${what}`;
+  if (envelope !== "responses") return `${one ? `a ${envelope} stream event` : `${envelope} stream events`}${which} ${one ? "opens" : "open"} no response${what}`;
   return `${one ? "a streaming event" : "streaming events"}${which} ${one ? "opens" : "open"} no response${what}`;
 }
 

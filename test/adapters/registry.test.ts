@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { chat, ENVELOPE_NAMES, ENVELOPES } from "../../adapters/index.js";
+import { chat, ENVELOPE_NAMES, ENVELOPES, RECOGNITION_ORDER } from "../../adapters/index.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -82,5 +82,9 @@ describe("registered envelopes", () => {
       expect(typeof envelope.assembler().push).toBe("function");
     }
     expect(Object.keys(chat.recognise)).toEqual(["message", "requestBody", "response", "streamEvent"]);
+  });
+
+  test("detection asks each of them once", () => {
+    expect([...RECOGNITION_ORDER].sort()).toEqual(Object.keys(ENVELOPES).sort());
   });
 });

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
+import { ENVELOPE_NAMES } from "../../adapters/index.js";
 import { runCli } from "../../src/cli/run.js";
 import { runOrbridge, type CliResult } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
@@ -870,14 +871,14 @@ describe("--max-line-bytes N", () => {
 
 describe("usage errors exit 2 with one line each", () => {
   test("--to is required", async () => {
-    expect(await runOrbridge(["convert"], "")).toEqual({ code: 2, stdout: "", stderr: "orbridge convert: convert needs --to responses or --to chat (see orbridge convert --help)\n" });
+    expect(await runOrbridge(["convert"], "")).toEqual({ code: 2, stdout: "", stderr: `orbridge convert: convert needs --to and an envelope: ${ENVELOPE_NAMES.join(", ")} (see orbridge convert --help)\n` });
   });
 
-  test("--to takes responses or chat", async () => {
-    expect(await runOrbridge(["convert", "--to", "anthropic"], "")).toEqual({
+  test("--to takes a registered envelope", async () => {
+    expect(await runOrbridge(["convert", "--to", "cohere"], "")).toEqual({
       code: 2,
       stdout: "",
-      stderr: 'orbridge convert: --to must be one of responses, chat (got "anthropic")\n',
+      stderr: `orbridge convert: --to must be one of ${ENVELOPE_NAMES.join(", ")} (got "cohere")\n`,
     });
   });
 
@@ -909,7 +910,8 @@ describe("help", () => {
     const result = await runOrbridge(["convert", "--help"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(/^Usage: orbridge convert --to responses\|chat \[--reasoning-field FIELD\] \[--out FILE\] \[--report FILE\] \[--max-line-bytes N\] \[FILE\.\.\.\|-\]\n/);
+    expect(result.stdout.startsWith(`Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} `)).toBe(true);
+    expect(result.stdout).toMatch(/^Usage: orbridge convert --to [a-z|]+ \[--reasoning-field FIELD\] \[--out FILE\] \[--report FILE\] \[--max-line-bytes N\] \[FILE\.\.\.\|-\]\n/);
     expect(result.stdout).toContain("  --reasoning-field FIELD\n                   with --to chat: write reasoning into each assistant message\n");
     expect(result.stdout).toContain("  --out FILE       write the records to FILE, atomically (all or nothing)\n");
     expect(result.stdout).toContain("  --max-line-bytes N\n                   report a line longer than N bytes as an error");

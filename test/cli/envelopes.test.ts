@@ -1,0 +1,270 @@
+// The same conversation written in Anthropic Messages and in Chat Completions:
+// a request body, a response with parallel calls (one with arguments its schema
+// refuses), the results, and a streamed response. Every command reads the
+// Anthropic one through the registry, and the gate answers it as the Chat one.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { ENVELOPE_NAMES } from "../../adapters/index.js";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const weatherSchema = { type: "object", additionalProperties: false, required: ["city"], properties: { city: { type: "string" } } };
+
+const anthropicJournal = [
+  JSON.stringify({
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    system: "You answer with the weather.",
+    tools: [{ name: "get_weather", description: "Weather for a city", input_schema: weatherSchema }],
+    messages: [{ role: "user", content: "Weather in Paris and Lyon?" }],
+  }),
+  JSON.stringify({
+    id: "msg_01A",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-5",
+    content: [
+      { type: "text", text: "Checking both." },
+      { type: "tool_use", id: "toolu_01", name: "get_weather", input: { city: "Paris" } },
+      { type: "tool_use", id: "toolu_02", name: "get_weather", input: { town: "Lyon" } },
+    ],
+    stop_reason: "tool_use",
+    stop_sequence: null,
+    usage: { input_tokens: 50, output_tokens: 40 },
+  }),
+  JSON.stringify({
+    role: "user",
+    content: [
+      { type: "tool_result", tool_use_id: "toolu_01", content: "Sunny" },
+      { type: "tool_result", tool_use_id: "toolu_02", content: "Rain" },
+    ],
+  }),
+  ...sse([
+    ["message_start", { type: "message_start", message: { id: "msg_01B", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 80, output_tokens: 1 } } }],
+    ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_03", name: "get_weather", input: {} } }],
+    ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"city":' } }],
+    ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '"Nice"}' } }],
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    ["message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 12 } }],
+    ["message_stop", { type: "message_stop" }],
+  ]),
+].join("\n");
+
+const chatJournal = [
+  JSON.stringify({
+    model: "gpt-4.1",
+    messages: [
+      { role: "system", content: "You answer with the weather." },
+      { role: "user", content: "Weather in Paris and Lyon?" },
+    ],
+    tools: [{ type: "function", function: { name: "get_weather", description: "Weather for a city", parameters: weatherSchema } }],
+  }),
+  JSON.stringify({
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "gpt-4.1",
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: "Checking both.",
+          tool_calls: [
+            { id: "toolu_01", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+            { id: "toolu_02", type: "function", function: { name: "get_weather", arguments: '{"town":"Lyon"}' } },
+          ],
+        },
+        finish_reason: "tool_calls",
+      },
+    ],
+  }),
+  JSON.stringify({ role: "tool", tool_call_id: "toolu_01", content: "Sunny" }),
+  JSON.stringify({ role: "tool", tool_call_id: "toolu_02", content: "Rain" }),
+  `data: ${JSON.stringify({ id: "chatcmpl-2", object: "chat.completion.chunk", created: 2, model: "gpt-4.1", choices: [{ index: 0, delta: { role: "assistant", tool_calls: [{ index: 0, id: "toolu_03", type: "function", function: { name: "get_weather", arguments: '{"city":' } }] }, finish_reason: null }] })}`,
+  "",
+  `data: ${JSON.stringify({ id: "chatcmpl-2", object: "chat.completion.chunk", created: 2, model: "gpt-4.1", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Nice"}' } }] }, finish_reason: "tool_calls" }] })}`,
+  "",
+  "data: [DONE]",
+  "",
+].join("\n");
+
+function sse(events: Array<[string, unknown]>): string[] {
+  return events.flatMap(([name, data]) => [`event: ${name}`, `data: ${JSON.stringify(data)}`, ""]);
+}
+
+const folder = scratchFolder("envelopes");
+const anthropicFile = join(folder, "anthropic.jsonl");
+const chatFile = join(folder, "chat.jsonl");
+const toolsFile = join(folder, "tools.json");
+writeFileSync(anthropicFile, anthropicJournal + "\n");
+writeFileSync(chatFile, chatJournal);
+writeFileSync(toolsFile, JSON.stringify([{ type: "function", name: "get_weather", parameters: weatherSchema }]));
+
+function jsonLines(text: string): unknown[] {
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+const reportFile = (name: string) => join(folder, `${name}.report.jsonl`);
+
+const calls = {
+  paris: { type: "function_call", call_id: "toolu_01", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" },
+  lyon: { type: "function_call", call_id: "toolu_02", name: "get_weather", arguments: '{"town":"Lyon"}', status: "completed" },
+  nice: { type: "function_call", call_id: "toolu_03", name: "get_weather", arguments: '{"city":"Nice"}', status: "completed" },
+};
+
+describe("an Anthropic journal", () => {
+  test("normalize: the canonical items, with the fields no item holds reported", async () => {
+    const result = await runOrbridge(["normalize", "--report", reportFile("normalize"), anthropicFile]);
+    expect(result.code).toBe(0);
+    const items = jsonLines(result.stdout) as Array<Record<string, unknown>>;
+    expect(items.map(({ id: _id, ...item }) => item)).toEqual([
+      { type: "message", role: "system", content: "You answer with the weather." },
+      { type: "message", role: "user", content: "Weather in Paris and Lyon?" },
+      { type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Checking both.", annotations: [] }] },
+      calls.paris,
+      calls.lyon,
+      { type: "function_call_output", call_id: "toolu_01", output: "Sunny" },
+      { type: "function_call_output", call_id: "toolu_02", output: "Rain" },
+      calls.nice,
+    ]);
+    expect(jsonLines(readFileSync(reportFile("normalize"), "utf8"))).toEqual([
+      { line: 1, path: "/model", code: "left_behind", detail: "model of the request body is in no item: normalize writes items only" },
+      { line: 1, path: "/max_tokens", code: "left_behind", detail: "max_tokens of the request body is in no item: normalize writes items only" },
+      { line: 1, path: "/tools", code: "left_behind", detail: "tools of the request body is in no item: normalize writes items only" },
+      { line: 2, path: "/id", code: "left_behind", detail: "id of the response is in no item: normalize writes items only" },
+      { line: 2, path: "/model", code: "left_behind", detail: "model of the response is in no item: normalize writes items only" },
+      { line: 2, path: "/usage", code: "left_behind", detail: "usage of the response is in no item: normalize writes items only" },
+    ]);
+    expect(result.stderr).toBe("read 24 lines, 4 records: 4 emitted (8 items), 0 reported; 0 losses, 6 record fields left behind\n");
+  });
+
+  test("gate --tools: the verdicts of the same conversation written in Chat Completions", async () => {
+    const anthropic = await runOrbridge(["gate", "--tools", toolsFile, "--format", "json", anthropicFile]);
+    const chat = await runOrbridge(["gate", "--tools", toolsFile, "--format", "json", chatFile]);
+    const verdicts = (stdout: string) => (jsonLines(stdout) as Array<Record<string, unknown>>).map(({ type, reason, blocked, findings }) => ({ type, reason, blocked, findings: (findings as Array<{ code: string }>).map((finding) => finding.code) }));
+    expect(anthropic.code).toBe(1);
+    expect(chat.code).toBe(1);
+    expect(verdicts(anthropic.stdout)).toEqual(verdicts(chat.stdout));
+    expect(verdicts(anthropic.stdout).filter((verdict) => verdict.type === "function_call").map((verdict) => verdict.reason)).toEqual(["ok", "arguments_schema", "ok"]);
+  });
+
+  test("convert --to anthropic: the journal back as it was, the stream a stream", async () => {
+    const result = await runOrbridge(["convert", "--to", "anthropic", "--report", reportFile("anthropic"), anthropicFile]);
+    expect(result).toEqual({ code: 0, stdout: jsonLines(anthropicJournal.replace(/^(event: .*|data: )/gm, "")).map((record) => JSON.stringify(record) + "\n").join(""), stderr: "read 24 lines: 10 records, 0 errors; 0 losses\n" });
+    expect(readFileSync(reportFile("anthropic"), "utf8")).toBe("");
+  });
+
+  test("convert --to chat: a body, completions and tool messages, with losses", async () => {
+    const result = await runOrbridge(["convert", "--to", "chat", "--report", reportFile("chat"), anthropicFile]);
+    expect(result.code).toBe(0);
+    const [body, completion, paris, lyon, streamed] = jsonLines(result.stdout) as Array<Record<string, unknown>>;
+    expect(body).toMatchObject({ model: "claude-sonnet-4-5", max_completion_tokens: 1024, messages: [{ role: "system", content: "You answer with the weather." }, { role: "user", content: "Weather in Paris and Lyon?" }] });
+    expect((completion!.choices as unknown[])[0]).toEqual({
+      index: 0,
+      message: {
+        role: "assistant",
+        content: "Checking both.",
+        tool_calls: [
+          { id: "toolu_01", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+          { id: "toolu_02", type: "function", function: { name: "get_weather", arguments: '{"town":"Lyon"}' } },
+        ],
+      },
+      logprobs: null,
+      finish_reason: "tool_calls",
+    });
+    expect([paris, lyon]).toEqual([
+      { role: "tool", tool_call_id: "toolu_01", content: "Sunny" },
+      { role: "tool", tool_call_id: "toolu_02", content: "Rain" },
+    ]);
+    expect(streamed).toEqual({
+      id: "msg_01B",
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "toolu_03", type: "function", function: { name: "get_weather", arguments: '{"city":"Nice"}' } }] }, logprobs: null, finish_reason: "tool_calls" }],
+    });
+    const losses = jsonLines(readFileSync(reportFile("chat"), "utf8")) as Array<Record<string, unknown>>;
+    expect(losses.map(({ line, path, code }) => ({ line, path, code }))).toEqual([
+      { line: 1, path: "/instructions", code: "form_changed" },
+      { line: 2, path: "", code: "synthesized" },
+      { line: 2, path: "/output/0/id", code: "unsupported_field" },
+      { line: 2, path: "/output/1/id", code: "unsupported_field" },
+      { line: 2, path: "/output/2/id", code: "unsupported_field" },
+      { line: 2, path: "/anthropic:usage", code: "provider_extension" },
+      { line: 4, path: "", code: "left_behind" },
+    ]);
+    expect(result.stderr).toBe("read 24 lines: 10 records, 0 errors; 7 losses\n");
+  });
+
+  test("convert --to responses: a body, response objects and items", async () => {
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", reportFile("responses"), anthropicFile]);
+    expect(result.code).toBe(0);
+    const [body, response, paris, lyon, streamed] = jsonLines(result.stdout) as Array<Record<string, unknown>>;
+    expect(body).toEqual({
+      model: "claude-sonnet-4-5",
+      max_output_tokens: 1024,
+      input: [{ type: "message", role: "user", content: "Weather in Paris and Lyon?" }],
+      instructions: "You answer with the weather.",
+      tools: [{ type: "function", name: "get_weather", description: "Weather for a city", parameters: weatherSchema }],
+    });
+    expect(response).toMatchObject({ id: "msg_01A", object: "response", status: "completed", model: "claude-sonnet-4-5" });
+    expect((response!.output as Array<Record<string, unknown>>).slice(1).map(({ id: _id, ...item }) => item)).toEqual([calls.paris, calls.lyon]);
+    expect([paris, lyon]).toEqual([
+      { type: "function_call_output", call_id: "toolu_01", output: "Sunny" },
+      { type: "function_call_output", call_id: "toolu_02", output: "Rain" },
+    ]);
+    expect(streamed).toEqual({ id: "msg_01B", object: "response", status: "completed", output: [calls.nice] });
+    const losses = jsonLines(readFileSync(reportFile("responses"), "utf8")) as Array<Record<string, unknown>>;
+    expect(losses.map(({ line, path, code }) => ({ line, path, code }))).toEqual([
+      { line: 2, path: "", code: "synthesized" },
+      { line: 4, path: "", code: "left_behind" },
+    ]);
+  });
+
+  test("convert --to anthropic of the Chat journal: Anthropic records that read back as the same items", async () => {
+    const converted = await runOrbridge(["convert", "--to", "anthropic", chatFile]);
+    expect(converted.code).toBe(0);
+    const back = await runOrbridge(["normalize", "-"], converted.stdout);
+    const original = await runOrbridge(["normalize", chatFile]);
+    const calls = (stdout: string) => (jsonLines(stdout) as Array<Record<string, unknown>>).filter((item) => item.type !== "message").map(({ id: _id, ...item }) => item);
+    expect(calls(back.stdout)).toEqual(calls(original.stdout));
+  });
+});
+
+describe("a Bedrock Converse journal", () => {
+  const bedrockFile = join(folder, "bedrock.jsonl");
+  writeFileSync(bedrockFile, readFileSync(new URL("./envelopes/bedrock.jsonl", import.meta.url)));
+
+  test("gate --tools: the verdicts of the same conversation written in Chat Completions", async () => {
+    const bedrock = await runOrbridge(["gate", "--tools", toolsFile, "--format", "json", bedrockFile]);
+    const chat = await runOrbridge(["gate", "--tools", toolsFile, "--format", "json", chatFile]);
+    const verdicts = (stdout: string) => (jsonLines(stdout) as Array<Record<string, unknown>>).map(({ type, reason, blocked }) => ({ type, reason, blocked }));
+    expect(bedrock.code).toBe(1);
+    expect(verdicts(bedrock.stdout)).toEqual(verdicts(chat.stdout));
+  });
+
+  test("convert --to bedrock: the journal back, the stream a stream", async () => {
+    const result = await runOrbridge(["convert", "--to", "bedrock", bedrockFile]);
+    expect(result).toEqual({ code: 0, stdout: readFileSync(bedrockFile, "utf8"), stderr: "read 8 lines: 8 records, 0 errors; 0 losses\n" });
+  });
+});
+
+describe("convert --to", () => {
+  test("names every registered envelope in its help", async () => {
+    const result = await runOrbridge(["convert", "--help"]);
+    expect(result.stdout.split("\n")[0]).toBe(`Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]`);
+    expect(ENVELOPE_NAMES.slice(0, 3)).toEqual(["responses", "chat", "anthropic"]);
+  });
+});
+
+describe("gate of a lone stream record", () => {
+  test("an event of no known type, alone: a blocked error line", async () => {
+    const result = await runOrbridge(["gate", "--tools", toolsFile, "--format", "json", "-"], '{"type":"response.function_call.done","item_id":"fc_1","arguments":"{}"}\n');
+    expect(result.code).toBe(1);
+    const [verdict] = jsonLines(result.stdout) as Array<Record<string, unknown>>;
+    expect(verdict).toMatchObject({ line: 1, reason: "error", blocked: true });
+  });
+});
