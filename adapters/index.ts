@@ -16,6 +16,7 @@ import type { CanonicalItem, CreateResponseBody, ResponseResource } from "../src
 import { anthropic } from "./anthropic/index.js";
 import { bedrock } from "./bedrock/index.js";
 import { chat } from "./chat-completions/index.js";
+import { gemini } from "./gemini/index.js";
 
 export { chat };
 export type { CallCounts, ChatRequests, ChatStreamAssembler, ReasoningField } from "./chat-completions/index.js";
@@ -89,6 +90,7 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
 /** The envelopes reached through the registry, in the order detection asks them. */
 export const ENVELOPES = {
   anthropic: conversational(anthropic, { response: "message" }),
+  gemini: conversational(gemini, { response: "response", messages: "contents", system: "systemInstruction" }),
   bedrock: conversational(bedrock, { response: "response" }),
 } as const;
 
@@ -99,7 +101,7 @@ export type AdapterName = keyof typeof ENVELOPES;
  * blocks carry no `type`, and Anthropic's request-body recogniser, which looks
  * for a `system` field, does not check the blocks of the messages beside it.
  */
-export const RECOGNITION_ORDER: readonly AdapterName[] = ["bedrock", "anthropic"];
+export const RECOGNITION_ORDER: readonly AdapterName[] = ["bedrock", "anthropic", "gemini"];
 
 /** Every envelope `convert --to` can write: the canonical form, Chat, then the registry's. */
 export const ENVELOPE_NAMES = ["responses", chat.name, ...(Object.keys(ENVELOPES) as AdapterName[])] as const;

@@ -22,7 +22,10 @@
 // and the events of a registered envelope to that envelope's assembler
 // (adapters/index.ts). While such a stream is open, a record its envelope takes
 // for an event continues it, even one detection gives another kind on its own
-// (Anthropic's `error` event has the shape of the Responses one).
+// (Anthropic's `error` event has the shape of the Responses one). A record that
+// is a whole response of its envelope on a JSON line is a stream event in SSE
+// text when its envelope's stream takes it: a Gemini chunk has the shape of a
+// response.
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
@@ -120,16 +123,18 @@ export class StreamRecords {
   }
 
   /** A record already parsed (a library caller's object, or an SSE payload). */
-  pushRecord(record: unknown, line: number): JournalRecord[] {
+  pushRecord(record: unknown, line: number, fromSse = false): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
     let recordKind = detected.kind;
     let envelope = detected.envelope;
     // An extension event that has an `id` reads as an extension item, unless a stream is there for it to continue.
     if (recordKind === "responses_item" && this.stream?.envelope === "responses" && continuesResponsesStream(record)) recordKind = "responses_event";
     const open = this.stream?.envelope;
-    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && continuesEnvelopeStream(record, open)) {
+    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && (fromSse || recordKind !== "envelope_response") && continuesEnvelopeStream(record, open)) {
       recordKind = "envelope_event";
       envelope = open as AdapterName;
+    } else if (fromSse && recordKind === "envelope_response" && continuesEnvelopeStream(record, envelope!)) {
+      recordKind = "envelope_event";
     }
     const ambiguous = ambiguity(record, recordKind);
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
@@ -159,7 +164,7 @@ export class StreamRecords {
     if (data === "[DONE]") return this.stream?.envelope === "chat" ? this.endStream() : [];
     const parsed = parseRecord(data, "SSE data");
     if (!parsed.ok) return [this.unreadable(line, parsed.detail)];
-    return this.pushRecord(parsed.value, line);
+    return this.pushRecord(parsed.value, line, true);
   }
 
   private unreadable(line: number, detail: string): JournalRecord {

@@ -252,6 +252,29 @@ describe("a Bedrock Converse journal", () => {
   });
 });
 
+describe("a Gemini journal", () => {
+  const geminiFile = join(folder, "gemini.jsonl");
+  writeFileSync(geminiFile, readFileSync(new URL("./envelopes/gemini.jsonl", import.meta.url)));
+
+  test("normalize: a body, a response, contents and an SSE stream of chunks, one response", async () => {
+    const result = await runOrbridge(["normalize", geminiFile]);
+    expect(result.code).toBe(0);
+    const items = jsonLines(result.stdout) as Array<Record<string, unknown>>;
+    expect(items.map((item) => [item.type, item.role ?? item.arguments ?? item.output])).toEqual([
+      ["message", "system"],
+      ["message", "user"],
+      ["message", "assistant"],
+      ["function_call", '{"city":"Paris"}'],
+      ["function_call", '{"town":"Lyon"}'],
+      ["function_call_output", '{"result":"Sunny"}'],
+      ["function_call_output", '{"result":"Rain"}'],
+      ["function_call", '{"city":"Nice"}'],
+      ["message", "assistant"],
+    ]);
+    expect(result.stderr).toBe("read 7 lines, 4 records: 4 emitted (9 items), 0 reported; 6 losses, 4 record fields left behind\n");
+  });
+});
+
 describe("convert --to", () => {
   test("names every registered envelope in its help", async () => {
     const result = await runOrbridge(["convert", "--help"]);
