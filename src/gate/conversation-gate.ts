@@ -113,16 +113,16 @@ export class GateLane implements ConversationLane<GateRecord> {
     this.tools = options.tools ?? this.toolsOfItsOwn();
   }
 
-  pushLine(line: JournalLine, record: unknown): GateRecord[] {
+  pushLine(line: JournalLine, _record: unknown): GateRecord[] {
     this.stream.line(line.source);
     const normalized = this.normalizer.push(line);
-    this.stream.follow(record, { source: line.source, line: line.line }, normalized);
+    this.stream.follow({ source: line.source, line: line.line }, normalized);
     return this.gated(normalized);
   }
 
   pushRecord(record: unknown, place: LinePlace): GateRecord[] {
     const normalized = this.normalizer.pushRecord(record, place.line);
-    this.stream.follow(record, place, normalized);
+    this.stream.follow(place, normalized);
     return this.gated(normalized);
   }
 

@@ -4,23 +4,24 @@
 // it writes any later one; every lane built on a JournalNormalizer (the gate's,
 // normalize's, convert's) follows its stream with this.
 //
-// | record pushed                                  | the stream held back from            |
-// |------------------------------------------------|--------------------------------------|
-// | of two kinds at once (detect.ts, `ambiguity`)  | unchanged: it is refused before the  |
-// |                                                |   stream sees it                     |
-// | a chunk or event, no stream open, or the other | this record                          |
-// |   envelope's                                   |                                      |
-// | a chunk or event that closed a response        | this record: what is left of the     |
-// |                                                |   stream begins here at the earliest |
-// | another chunk or event of the open stream      | unchanged                            |
-// | any other record the normalizer read as one    | nothing: it ended the stream, and its|
-// |   (its items came out at its line)             |   own items came out after           |
-// | a line of another source                       | nothing: a new source ends the stream|
+// It is read from what the normalizer gives back for each line, not from what
+// the line holds, so that it follows whatever the normalizer takes for a stream
+// (any registered envelope's, events that continue the stream open):
 //
-// Told from what goes in and what comes out, as StreamRecords decides it. A line
-// the normalizer refuses (not JSON to it, a member named twice) leaves the stream
-// held back as it was: at worst later lines wait longer, never too little.
-import { ambiguity, detectRecord } from "./detect.js";
+// | what the normalizer gave back for line L        | the stream holds back from       |
+// |-------------------------------------------------|----------------------------------|
+// | items at L: a record outside any stream, or a   | nothing: whatever was open ended |
+// |   response that opened and closed at L          |   before them, or closed at L    |
+// | only an error at L (a line refused, a stream    | what it held back before: the    |
+// |   record its assembler rejects)                 |   stream, if any, is still open  |
+// | nothing at L, and responses of earlier lines    | L: they closed, and L began what |
+// |                                                 |   comes next                     |
+// | nothing at all                                  | L if nothing was held back, else |
+// |                                                 |   as before                      |
+// | a line of another source (before it is read)    | nothing: a new source ends it    |
+//
+// At worst a line is held back longer than it needed, never too little: a line
+// of items at L is always given after what the stream closed before it.
 import type { NormalizedRecord } from "./normalize.js";
 
 export interface StreamPlace {
@@ -29,37 +30,40 @@ export interface StreamPlace {
 }
 
 export class ConversationStream {
-  private open: { from: StreamPlace; envelope: "chat" | "responses" } | undefined;
+  private held: StreamPlace | undefined;
   private source: string | undefined;
 
-  /** The first line whose records may still come out of the stream; undefined when no stream is open. */
+  /** The first line whose records may still come out of the stream; undefined when none can. */
   get from(): StreamPlace | undefined {
-    return this.open?.from;
+    return this.held;
   }
 
   /** Before a line goes to the normalizer: a new source ends the open stream. */
   line(source: string): void {
     if (source !== this.source) {
       this.source = source;
-      this.open = undefined;
+      this.held = undefined;
     }
   }
 
-  /** After a record went to the normalizer, with what it gave back. */
-  follow(record: unknown, place: StreamPlace, normalized: readonly NormalizedRecord[]): void {
-    const kind = detectRecord(record);
-    if (ambiguity(record, kind) !== undefined) return;
-    const envelope = kind === "chat_chunk" ? "chat" : kind === "responses_event" ? "responses" : undefined;
-    if (envelope === undefined) {
-      if (normalized.some((entry) => entry.kind === "items" && entry.line === place.line)) this.open = undefined;
-      return;
+  /** After the record at `place` went to the normalizer, with what it gave back. */
+  follow(place: StreamPlace, normalized: readonly NormalizedRecord[]): void {
+    let itemsHere = false;
+    let errorHere = false;
+    let earlier = false;
+    for (const entry of normalized) {
+      if (entry.line === place.line && entry.source === place.source) {
+        if (entry.kind === "items") itemsHere = true;
+        else errorHere = true;
+      } else if (entry.kind === "items") earlier = true;
     }
-    const closed = normalized.some((entry) => entry.kind === "items" && (entry.recordKind === "chat_chunk" || entry.recordKind === "responses_event"));
-    if (!this.open || this.open.envelope !== envelope || closed) this.open = { from: place, envelope };
+    if (itemsHere) this.held = undefined;
+    else if (errorHere) return;
+    else if (earlier || this.held === undefined) this.held = place;
   }
 
   /** The end of the conversation. */
   finish(): void {
-    this.open = undefined;
+    this.held = undefined;
   }
 }
