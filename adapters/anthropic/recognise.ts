@@ -64,6 +64,10 @@ export function isAnthropicRequestBody(record: unknown): boolean {
   const tools = Array.isArray(record.tools) ? record.tools : [];
   if (tools.some((tool) => isRecord(tool) && ("function" in tool || tool.type === "function"))) return false;
   if (record.messages.some((message) => isRecord(message) && (CHAT_ROLES.has(String(message.role)) || CHAT_MESSAGE_KEYS.some((key) => key in message)))) return false;
+  // Every Anthropic block names its type; Bedrock Converse writes blocks keyed by
+  // their one member ({"text": …}, {"toolUse": …}) in the same places.
+  const untyped = (blocks: unknown) => Array.isArray(blocks) && blocks.some((block) => !isRecord(block) || typeof block.type !== "string");
+  if (untyped(record.system) || record.messages.some((message) => isRecord(message) && untyped(message.content))) return false;
   const choice = record.tool_choice;
   return (
     "system" in record ||
