@@ -28,6 +28,7 @@
 // | (no creation time)                  | created_at 0: loss synthesized                            |
 // Fields a message does not carry are set to the spec's neutral values
 // (RESPONSE_NEUTRALS); the way back reports a field only when it differs.
+import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
@@ -35,32 +36,7 @@ import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
 import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 import type { AnthropicResponse } from "./models.js";
 
-/** What an Anthropic message cannot tell: the value each such response field gets. */
-export const RESPONSE_NEUTRALS = {
-  completed_at: null,
-  previous_response_id: null,
-  instructions: null,
-  error: null,
-  tools: [],
-  tool_choice: "auto",
-  truncation: "disabled",
-  parallel_tool_calls: true,
-  text: { format: { type: "text" } },
-  top_p: 1,
-  presence_penalty: 0,
-  frequency_penalty: 0,
-  top_logprobs: 0,
-  temperature: 1,
-  reasoning: null,
-  max_output_tokens: null,
-  max_tool_calls: null,
-  store: false,
-  background: false,
-  service_tier: "default",
-  metadata: {},
-  safety_identifier: null,
-  prompt_cache_key: null,
-} as const;
+export { RESPONSE_NEUTRALS };
 
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 

@@ -22,6 +22,7 @@
 // |                                     |   cached_tokens; and `bedrock:usage` as written           |
 // | metrics, trace, any other key       | `bedrock:<key>`                                           |
 // | (no creation time)                  | created_at 0: loss synthesized                            |
+import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
@@ -29,32 +30,7 @@ import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
 import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 import type { BedrockResponse } from "./models.js";
 
-/** What a Converse response cannot tell: the value each such response field gets. */
-export const RESPONSE_NEUTRALS = {
-  completed_at: null,
-  previous_response_id: null,
-  instructions: null,
-  error: null,
-  tools: [],
-  tool_choice: "auto",
-  truncation: "disabled",
-  parallel_tool_calls: true,
-  text: { format: { type: "text" } },
-  top_p: 1,
-  presence_penalty: 0,
-  frequency_penalty: 0,
-  top_logprobs: 0,
-  temperature: 1,
-  reasoning: null,
-  max_output_tokens: null,
-  max_tool_calls: null,
-  store: false,
-  background: false,
-  service_tier: "default",
-  metadata: {},
-  safety_identifier: null,
-  prompt_cache_key: null,
-} as const;
+export { RESPONSE_NEUTRALS };
 
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 

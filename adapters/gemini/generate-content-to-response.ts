@@ -26,38 +26,14 @@
 // |                                      |   output_tokens, cachedContentTokenCount -> cached_tokens, |
 // |                                      |   thoughtsTokenCount -> reasoning_tokens; and `gemini:usageMetadata` as written |
 // | any other key (sdkHttpResponse…)     | `gemini:<key>`                                             |
+import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { callStatusOf, contentsToItems } from "./contents-to-items.js";
 import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
 
-/** What a Gemini response cannot tell: the value each such response field gets. */
-export const RESPONSE_NEUTRALS = {
-  completed_at: null,
-  previous_response_id: null,
-  instructions: null,
-  error: null,
-  tools: [],
-  tool_choice: "auto",
-  truncation: "disabled",
-  parallel_tool_calls: true,
-  text: { format: { type: "text" } },
-  top_p: 1,
-  presence_penalty: 0,
-  frequency_penalty: 0,
-  top_logprobs: 0,
-  temperature: 1,
-  reasoning: null,
-  max_output_tokens: null,
-  max_tool_calls: null,
-  store: false,
-  background: false,
-  service_tier: "default",
-  metadata: {},
-  safety_identifier: null,
-  prompt_cache_key: null,
-} as const;
+export { RESPONSE_NEUTRALS };
 
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 const MAPPED = ["responseId", "modelVersion", "createTime", "candidates", "usageMetadata"];
