@@ -22,7 +22,7 @@
 // object (not loose items), whose id, status and usage say what the stream said
 // (StreamRecords reads the streams, convertAssembledResponse writes them). A cut
 // stream, or one with a line that could not be read, never gives a completed call.
-import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type ReasoningField } from "../../adapters/index.js";
+import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import type { JournalLine } from "../journal/read.js";
@@ -225,6 +225,8 @@ class JournalConverter {
   private runKind: RecordKind | undefined;
   /** Calls given a synthesized call_id so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
   private readonly callCounts: Required<CallCounts> = chat.callCounts();
+  /** The registry's envelopes for this journal: a Gemini result on a later line than its call answers it, as `normalize` pairs them. */
+  private readonly envelopes: JournalEnvelopes = journalEnvelopes();
 
   constructor(
     private readonly target: Envelope,
@@ -233,7 +235,7 @@ class JournalConverter {
   ) {
     this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
     // A stream in the target envelope stays a stream: only the others are reassembled.
-    this.records = new StreamRecords({ reassemble: ENVELOPE_NAMES.filter((name) => name !== target), wholeRecords: true });
+    this.records = new StreamRecords({ reassemble: ENVELOPE_NAMES.filter((name) => name !== target), wholeRecords: true, envelopes: this.envelopes });
   }
 
   push(line: JournalLine): Emitted[] {
@@ -261,7 +263,7 @@ class JournalConverter {
       out.push(...this.flushRun());
       switch (entry.kind) {
         case "plain":
-          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.reasoningField, entry.envelope));
+          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope));
           break;
         case "error":
           out.push(notConverted(entry.line, entry.detail));
@@ -357,7 +359,7 @@ function notConverted(line: number, detail: string, records = 1): Emitted {
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, reasoningField?: ReasoningField, envelope?: AdapterName): Emitted {
+function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -368,7 +370,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       case "envelope_request":
       case "envelope_response": {
         if (envelopeOf(kind, envelope) === target) return done([record], []);
-        const converted = convertWhole(record, kind, target, reasoningField, envelope);
+        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope);
         return done([converted.value], converted.losses);
       }
       case "exchange": {
@@ -381,7 +383,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
           if (envelopeOf(partKind, partEnvelope) === target) continue;
-          const result = convertWhole(exchange[part], partKind, target, reasoningField, partEnvelope);
+          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope);
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
         }
@@ -389,7 +391,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       }
       case "envelope_message": {
         if (envelope === target) return done([record], []);
-        const adapter = ENVELOPES[envelope!];
+        const adapter = envelopes[envelope!];
         const items = adapter.messagesToItems({ messages: [record] });
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
@@ -488,10 +490,10 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
  * converter; otherwise through the record's Open Responses form, whose losses
  * (paths into that form) follow the first step's.
  */
-function convertWhole(record: unknown, kind: WholeKind, target: Envelope, reasoningField?: ReasoningField, envelope?: AdapterName): Converted<unknown> {
+function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName): Converted<unknown> {
   const source = envelopeOf(kind, envelope);
   if ((source === "chat" && target === "responses") || (source === "responses" && target === "chat")) return convertChatOrResponses(record, kind, reasoningField);
-  const canonical = toResponses(record, kind, envelope);
+  const canonical = toResponses(record, kind, envelopes, envelope);
   if (target === "responses") return canonical;
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
   const written: Converted<unknown> =
@@ -506,7 +508,7 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, reason
 }
 
 /** A whole record's Open Responses form: a request body or a response object. */
-function toResponses(record: unknown, kind: WholeKind, envelope?: AdapterName): Converted<unknown> {
+function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelopes, envelope?: AdapterName): Converted<unknown> {
   switch (kind) {
     case "chat_request":
       return chatRequests().requestBodies.toResponses({ request: record as ChatRequestBody });
@@ -516,9 +518,9 @@ function toResponses(record: unknown, kind: WholeKind, envelope?: AdapterName): 
     case "response":
       return { value: record, losses: [] };
     case "envelope_request":
-      return ENVELOPES[envelope!].requestToBody(record);
+      return envelopes[envelope!].requestToBody(record);
     case "envelope_response":
-      return ENVELOPES[envelope!].responseToResource(record);
+      return envelopes[envelope!].responseToResource(record);
     default: {
       const unknownKind: never = kind;
       throw new TypeError(`record kind ${String(unknownKind)} is not a whole record`);
