@@ -4,12 +4,7 @@
 import type { TargetProfile } from "../../src/models/target-profile.js";
 
 const CHAT_API = "OpenAI Chat Completions API reference: messages, tool messages";
-const TOOL_IMAGES = {
-  accepted: false,
-  rule: "a tool message holds text only; an image goes in a user message",
-  error: "Invalid 'messages[3]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL.",
-  source: CHAT_API,
-};
+const TOOL_IMAGES = { accepted: false, rule: "a tool message holds text only; an image goes in a user message" };
 const EMPTY_TEXT = { accepted: true, rule: "an assistant message with tool calls may have empty content", source: CHAT_API };
 const NO_OPAQUE = { rule: "a Chat message has no field for another provider's signature or encrypted reasoning", source: CHAT_API };
 
@@ -17,7 +12,14 @@ export const chatCompletionsProfile: TargetProfile = {
   name: "chat-completions",
   envelope: "chat",
   reasoning: { text: "dropped", foreign: NO_OPAQUE },
-  content: { emptyText: EMPTY_TEXT, toolResultImages: TOOL_IMAGES },
+  content: {
+    emptyText: EMPTY_TEXT,
+    toolResultImages: {
+      ...TOOL_IMAGES,
+      error: "Invalid 'messages[3]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL.",
+      source: CHAT_API,
+    },
+  },
 };
 
 export const deepseekProfile: TargetProfile = {
