@@ -13,6 +13,12 @@
 // items held before the call go on in their order. When the call does not come
 // within `maxTurnItems` items, or before the end, the held items are released as
 // they came and the output is reported as one the target rejects.
+//
+// A target's profile (handed over in the options) adds its rules: call ids
+// rewritten to its grammar (target-ids.ts), opaque reasoning of another family
+// removed (its text kept where the target reads text), empty text removed where
+// refused, and the images of a tool result, where tool results hold text only,
+// moved into a user message written after the turn's results.
 import type { JournalItem } from "../models/journal-item.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
@@ -33,7 +39,8 @@ import {
   type TargetChangeCode,
 } from "./targets.js";
 
-type Outcome = { item: JournalItem | undefined; changes: TargetChange[] };
+/** `moved`: what the target needs elsewhere (the images of a tool result, as a user message after the turn's results). */
+type Outcome = { item: JournalItem | undefined; changes: TargetChange[]; moved?: JournalItem };
 
 /** Rewrites one item for the target, before any reordering. `ids`: the journal's call-id rewrites, when the target has an id grammar. */
 function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteOptions, ids?: TargetIdRewrites): Outcome {
@@ -47,6 +54,7 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
   };
   const rejection = rejectionOf(target, kind, fields, options);
   let rewritten: Record<string, unknown> | undefined;
+  let moved: JournalItem | undefined;
   const edit = () => (rewritten ??= { ...fields });
   switch (target) {
     case "open-responses": {
@@ -116,6 +124,18 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
         if (content.length === 0) return remove(`only empty text, which ${profile.name} refuses`);
       }
     }
+    if (kind === "function_call_output" && !profile.content.toolResultImages.accepted && Array.isArray(fields.output)) {
+      const parts = fields.output as unknown[];
+      const isImage = (part: unknown) => part !== null && typeof part === "object" && (part as { type?: unknown }).type === "input_image";
+      if (parts.some(isImage)) {
+        const kept = parts.filter((part) => !isImage(part));
+        edit().output = kept.length > 0 ? kept : "";
+        parts.forEach((part, index) => {
+          if (isImage(part)) change(`/output/${index}`, "form_changed", `an image in a tool result, which ${profile.name} refuses: moved into a user message after the turn's tool results`);
+        });
+        moved = { item: { type: "message", role: "user", content: parts.filter(isImage) }, provenance: journalItem.provenance };
+      }
+    }
     if ((kind === "function_call" || kind === "function_call_output") && ids !== undefined && typeof fields.call_id === "string") {
       const target = ids.toTarget(fields.call_id);
       if (target.rewritten) {
@@ -124,7 +144,7 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
       }
     }
   }
-  return { item: rewritten ? { item: rewritten, provenance: journalItem.provenance } : journalItem, changes };
+  return { item: rewritten ? { item: rewritten, provenance: journalItem.provenance } : journalItem, changes, ...(moved ? { moved } : {}) };
 }
 
 function hasSummaryText(fields: Record<string, unknown>): boolean {
@@ -151,6 +171,8 @@ interface Turn {
   /** Items after the last call (adjacent), kept after its output. */
   after: TurnEntry[];
   outputs: TurnEntry[];
+  /** What the turn's results could not hold (their images), written after them. */
+  moved: TurnEntry[];
   waiting: number;
   size: number;
 }
@@ -193,11 +215,21 @@ export class TargetRewriter {
   push(items: readonly JournalItem[]): Rewritten {
     const out: Rewritten = { items: [], changes: [] };
     for (const journalItem of items) {
-      const { item, changes } = rewriteItem(journalItem, this.target, this.options, this.ids);
+      const { item, changes, moved } = rewriteItem(journalItem, this.target, this.options, this.ids);
       out.changes.push(...changes);
       if (item === undefined) continue;
-      if (!this.reorders) out.items.push(item);
-      else this.accept({ item, seq: this.seq++ }, out);
+      if (!this.reorders) {
+        out.items.push(item);
+        if (moved) out.items.push(moved);
+        continue;
+      }
+      const entry = { item, seq: this.seq++ };
+      this.accept(entry, out);
+      if (!moved) continue;
+      // Still in an open turn, the images wait for its last result; otherwise they follow at once.
+      const movedEntry = { item: moved, seq: this.seq++ };
+      if (this.turn?.outputs.includes(entry)) this.turn.moved.push(movedEntry);
+      else this.accept(movedEntry, out);
     }
     return out;
   }
@@ -305,7 +337,7 @@ export class TargetRewriter {
   }
 
   private open(entry: TurnEntry, callId: string): void {
-    this.turn = { text: [], calls: [], byCallId: new Map(), after: [], outputs: [], waiting: 0, size: 0 };
+    this.turn = { text: [], calls: [], byCallId: new Map(), after: [], outputs: [], moved: [], waiting: 0, size: 0 };
     this.addCall(this.turn, entry, callId);
   }
 
@@ -335,7 +367,8 @@ export class TargetRewriter {
       order.push(...turn.after);
     }
     this.reportMoves(order, out);
-    for (const entry of order) out.items.push(entry.item);
+    // What the results could not hold comes after them, a move already reported.
+    for (const entry of [...order, ...turn.moved]) out.items.push(entry.item);
   }
 
   /** Reports each item written ahead of an item that came before it. */

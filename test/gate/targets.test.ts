@@ -477,6 +477,22 @@ describe("a provider's target, judged by the profile handed over", () => {
     ]);
   });
 
+  test("normalize's rewrite for a Chat target moves a tool result's image into a user message after the turn's tool results", () => {
+    const chart = { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" };
+    const withImage = { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }, chart] };
+    const items = [at("1.0", "chat", call("call_1", paris)), at("1.1", "chat", call("call_2", lyon)), at("2.0", "chat", withImage), at("3.0", "chat", output("call_2", "rain"))];
+    const rewritten = rewriteForTarget(items, "chat-completions", { profile: profileOf("chat-completions") });
+    expect(rewritten.items.map((item) => item.item)).toEqual([
+      call("call_1", paris),
+      call("call_2", lyon),
+      { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }] },
+      output("call_2", "rain"),
+      { type: "message", role: "user", content: [chart] },
+    ]);
+    expect(rewritten.changes).toEqual([{ line: 2, index: 0, path: "/output/1", code: "form_changed", detail: "an image in a tool result, which chat-completions refuses: moved into a user message after the turn's tool results" }]);
+    expect(checkTarget(rewritten.items, "chat-completions", { profile: profileOf("chat-completions") }).flatMap((item) => item.findings)).toEqual([]);
+  });
+
   test("normalize's rewrite for anthropic removes another family's signed reasoning and empty text parts, each reported", () => {
     const message = { type: "message", role: "assistant", content: [{ type: "output_text", text: "", annotations: [] }, { type: "output_text", text: "Sunny.", annotations: [] }] };
     const rewritten = rewriteForTarget([at("1.0", "gemini", signed("gemini")), at("2.0", "chat", message)], "anthropic", anthropic);
