@@ -204,7 +204,7 @@ export class TargetRewriter {
     this.reorders = this.chatLike || target === "adjacent";
     this.options = options;
     const pattern = options.profile?.callIds?.pattern;
-    this.ids = pattern === undefined ? undefined : new TargetIdRewrites(pattern);
+    this.ids = pattern === undefined ? undefined : (options.ids ?? new TargetIdRewrites(pattern));
   }
 
   /** Every call id rewritten so far: what `restore-ids` undoes. */

@@ -34,6 +34,7 @@ import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import type { TargetProfile } from "../models/target-profile.js";
 import { PROFILE_TARGETS } from "./target-names.js";
 import { profileFindings, profileRejection } from "./target-profile-checks.js";
+import type { TargetIdRewrites } from "./target-ids.js";
 
 export { isTarget, PROFILE_TARGETS, TARGETS, type Target } from "./target-names.js";
 
@@ -83,6 +84,8 @@ export interface TargetOptions {
 }
 
 export interface RewriteOptions extends TargetOptions {
+  /** Call-id rewrites to share with other rewriters of the same journal (`convert --for` rewrites record by record). */
+  ids?: TargetIdRewrites;
   /** The longest turn held back for reordering. */
   maxTurnItems?: number;
 }

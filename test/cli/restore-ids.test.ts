@@ -56,6 +56,28 @@ describe("restore-ids", () => {
   });
 });
 
+describe("convert --to ENVELOPE --for TARGET", () => {
+  const journal = join(folder, "kimi-convert.jsonl");
+  writeFileSync(journal, chatJournal([["functions.get_weather:0", "functions.get_weather:1"]]));
+
+  test.each([
+    ["anthropic", "anthropic"],
+    ["chat", "mistral"],
+    ["bedrock", "bedrock"],
+  ])("--to %s --for %s writes what gate --for accepts, and restore-ids gives the original ids back", async (envelope, target) => {
+    const out = join(folder, `kimi.${target}.jsonl`);
+    const ids = join(folder, `kimi.${target}.ids.jsonl`);
+    const converted = await runOrbridge(["convert", "--to", envelope, "--for", target, "--id-map", ids, "--out", out, journal]);
+    expect(converted.code).toBe(0);
+    expect(linesOf(readFileSync(ids, "utf8")).map((entry) => entry.original)).toEqual(["functions.get_weather:0", "functions.get_weather:1"]);
+    const gated = await runOrbridge(["gate", "--for", target, "--format", "json", out]);
+    expect(linesOf(gated.stdout).flatMap((verdict) => (verdict.findings as Json[]).filter((finding) => finding.code === "target_rejects"))).toEqual([]);
+    const restored = await runOrbridge(["restore-ids", "--map", ids, out]);
+    const back = await runOrbridge(["normalize", "-"], restored.stdout);
+    expect(callIdsOf(linesOf(back.stdout))).toEqual(["functions.get_weather:0", "functions.get_weather:1", "functions.get_weather:0", "functions.get_weather:1"]);
+  });
+});
+
 describe("for generated journals", () => {
   // Ids as providers and converters write them: Kimi's, Codex's pairs, OpenAI's, Anthropic's, and ones only a log would hold.
   const hex = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength, maxLength });
