@@ -38,7 +38,7 @@ export interface GateJobsOptions {
   jobs: number;
   read: ReadOptions;
   normalize: NormalizeOptions;
-  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
+  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource" | "targetOptions"> & { target?: Target };
   format: GateFormat;
   colour: boolean;
   shown?: GateShown;
@@ -181,7 +181,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
 async function secondHalf(gate: GateJobsOptions["gate"]): Promise<PreparedGate> {
   const { PreparedGate } = await import("../gate/prepared-gate.js");
   // The replay targets load Zod and the models: only a run that checks one pays for them.
-  const checks = gate.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(gate.target)];
+  const checks = gate.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(gate.target, gate.targetOptions)];
   return new PreparedGate({ checks, omitSource: gate.omitSource === true });
 }
 

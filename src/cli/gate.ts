@@ -5,6 +5,7 @@ import type { ConversationGateOptions } from "../gate/conversation-gate.js";
 import type { GateRecord } from "../gate/prepared-gate.js";
 import { DEFAULT_MAX_OPEN_CONVERSATIONS, type Routed } from "../gate/conversation-router.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
+import type { TargetOptions } from "../gate/targets.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -170,7 +171,9 @@ export const gateCommand: Command = {
     const progress = quiet ? progressFor([], io.stderr) : progressFor(sources, io.stderr, io.env);
     const counts: GateCounts & { lines: number } = { lines: 0, items: 0, errors: 0, blocked: 0, blockedBy: {}, findings: {} };
     const out = new LineWriter(io.stdout);
-    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 };
+    // A provider's target is judged by its profile, kept beside its envelope's adapter: loaded only for --for.
+    const profile = target === undefined ? undefined : (await import("../../adapters/profiles.js")).profileOf(target);
+    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, targetOptions: { profile }, omitSource: sources.length === 1 };
     const shown: GateShown = quiet ? "none" : onlyBlocked ? "blocked" : "all";
     const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env), shown };
     const origin = stringOption(args, "origin");
@@ -265,7 +268,7 @@ interface ConversationRun {
   maxOpen: number;
   read: ReadOptions;
   origin: string | undefined;
-  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
+  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target; targetOptions?: TargetOptions };
   format: GateFormat;
   colour: boolean;
   shown: GateShown;
@@ -290,7 +293,7 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
       schema: run.gate.schema,
       registry: run.gate.registry,
       omitSource: run.gate.omitSource,
-      checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target)],
+      checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target, run.gate.targetOptions)],
       normalize: { origin: run.origin },
     },
     output.present,

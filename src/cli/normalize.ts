@@ -2,6 +2,9 @@
 import { TargetRewriter } from "../gate/target-rewriter.js";
 import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
 import { chat } from "../../adapters/index.js";
+import { profileOf } from "../../adapters/profiles.js";
+import { atomicFileOutput } from "../journal/write.js";
+import { resolve } from "node:path";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { Loss } from "../models/loss.js";
@@ -13,7 +16,7 @@ import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 
-const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
+const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD] [--id-map FILE]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
 
 Turns any journal into canonical Open Responses items, one JSON item per line:
 Chat messages, Chat request bodies, chat.completion objects and chunk streams,
@@ -37,6 +40,15 @@ Options:
                      chat-completions  calls grouped, outputs right after them
                      strict            no status on input items
                      adjacent          each output right after its call
+                     anthropic, gemini, bedrock, deepseek, mistral
+                                       what the provider's profile takes: call
+                                       ids rewritten to its grammar (the call
+                                       and its output alike), another
+                                       family's signatures and encrypted
+                                       reasoning removed, empty text removed
+                                       where it is refused
+  --id-map FILE    with --for: write each call id rewritten as JSONL
+                   {"original": ..., "rewritten": ...}, for restore-ids
   --reasoning-field FIELD
                    with --for chat-completions: the Chat dialect's field that
                    will carry the model's reasoning (reasoning_content,
@@ -77,6 +89,7 @@ export const normalizeCommand: Command = {
       report: { value: true },
       "keep-repeats": {},
       "reasoning-field": { value: true, choices: chat.reasoningFields },
+      "id-map": { value: true },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -92,7 +105,13 @@ export const normalizeCommand: Command = {
     if (reasoningField !== undefined && target !== "chat-completions") {
       throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --for chat-completions");
     }
-    const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target, { reasoningField }) : undefined;
+    const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target, { reasoningField, profile: profileOf(target) }) : undefined;
+    const idMapPath = stringOption(args, "id-map");
+    if (idMapPath !== undefined && rewriter === undefined) throw new UsageError("--id-map writes the call ids --for rewrites: it goes with --for");
+    if (idMapPath !== undefined && [...sources, stringOption(args, "out"), stringOption(args, "report")].some((path) => path !== undefined && path !== "-" && resolve(path) === resolve(idMapPath))) {
+      throw new UsageError(`--id-map ${idMapPath} names an input or another output; it needs a file of its own`);
+    }
+    const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const progress = progressFor(sources, io.stderr);
     const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0 };
     const multiple = sources.length > 1;
@@ -162,7 +181,7 @@ export const normalizeCommand: Command = {
       }
     };
 
-    await writeThenCommit([output, report], progress, async () => {
+    await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length + 1, 1);
@@ -175,6 +194,11 @@ export const normalizeCommand: Command = {
       await emit(normalizer.finish());
       if (rewriter) await emitItems(rewriter.finish());
       await out.flush();
+      if (idMap && rewriter) {
+        const map = new LineWriter(idMap.stream);
+        for (const entry of rewriter.idMap()) await map.line(JSON.stringify(entry));
+        await map.flush();
+      }
     });
     const repeated = counts.repeated > 0 ? `, ${counted(counts.repeated, "repeated item")} skipped` : "";
     const changes = rewriter ? `; ${counted(counts.changes, "change")} for ${target}` : "";
