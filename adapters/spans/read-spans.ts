@@ -144,7 +144,13 @@ function indexed(prefix: string): Source {
     if (found === undefined) return undefined;
     const read: MessagesRead = { items: [], messages: 0 };
     found.messages.forEach((entry, index) => {
+      const before = losses.length;
       const one = readMessages(entry, found.paths[index], side, losses, span.id);
+      for (const loss of losses.slice(before)) {
+        const inner = loss.path.slice(found.paths[index].length);
+        if (inner !== "") loss.detail += ` (at its message's ${inner.slice(1)})`;
+        loss.path = found.paths[index];
+      }
       // Each field is an attribute of its own: the message is placed at its first.
       read.items.push(...one.items.map((placed) => ({ ...placed, path: found.paths[index] })));
       read.messages += one.messages;
