@@ -25,7 +25,7 @@ export async function checkInputs(operands: readonly string[]): Promise<string[]
     try {
       isDirectory = (await stat(source)).isDirectory();
     } catch {
-      throw new UsageError(`cannot read ${source}: no such file`);
+      throw new UsageError(`cannot read ${source}: no such file or not readable`);
     }
     if (isDirectory) throw new UsageError(`${source} is a directory: give the journal files in it (as ${source.replace(/\/+$/, "")}/*.jsonl)`);
     try {
