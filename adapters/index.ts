@@ -113,13 +113,13 @@ export function isAdapterName(name: string): name is AdapterName {
 // Stored-log readers: one line per store. Read-only, they turn a whole document
 // (a trace export, a page of stored objects) into the records of the journal it
 // holds; detection asks them in READER_ORDER, `--from NAME` forces one.
-import type { StoredLogReader } from "./stored-log/reading.js";
+import type { StoredLogReader } from "./stored-log/index.js";
 import { jaeger } from "./jaeger/index.js";
 import { langfuse } from "./langfuse/index.js";
 import { openaiList } from "./openai-list/index.js";
 import { otlp } from "./otlp/index.js";
 
-export type { ReaderLoss, Reading, StoredLogReader, StoredRecord, UnitAccount, UnitFate } from "./stored-log/reading.js";
+export type { ReaderLoss, Reading, StoredLogReader, StoredRecord, UnitAccount, UnitFate } from "./stored-log/index.js";
 
 export const READERS = {
   "openai-list": openaiList,
