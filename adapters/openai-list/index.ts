@@ -117,10 +117,9 @@ export const openaiList: StoredLogReader = {
         if (id !== undefined) seen.add(id);
         group.entries.push({ value, path });
       });
-      if (page.body.has_more === true) {
+      if (page.body.has_more === true && !hasNextPage(page, pages, key)) {
         const last = page.body.last_id;
-        const next = pages.some((other) => other !== page && other.uri !== undefined && typeof last === "string" && other.uri.includes(`after=${encodeURIComponent(last)}`));
-        if (!next) losses.push({ path: `${page.path}/has_more`, code: "page_missing", detail: `the page says more follow${typeof last === "string" ? ` after "${last}"` : ""}, and the next page is not in the document` });
+        losses.push({ path: `${page.path}/has_more`, code: "page_missing", detail: `the page says more follow${typeof last === "string" ? ` after "${last}"` : ""}, and the next page is not in the document` });
       }
     }
     const records: StoredRecord[] = [];
@@ -142,6 +141,23 @@ export const openaiList: StoredLogReader = {
   },
 };
 
+/**
+ * Whether the page after `page` is in the document: a recorded request for the
+ * objects after its `last_id`, or, where pages carry no request, a later page of
+ * the same objects.
+ */
+function hasNextPage(page: Page, pages: readonly Page[], key: string): boolean {
+  const last = page.body.last_id;
+  const at = pages.indexOf(page);
+  return pages.some((other, index) => {
+    if (other === page) return false;
+    const kind = kindOf(other);
+    if (kind === undefined || `${kind}\u0000${ownerOf(other, kind)}` !== key) return false;
+    if (other.uri !== undefined) return typeof last === "string" && other.uri.includes(`after=${encodeURIComponent(last)}`);
+    return page.uri === undefined && index > at;
+  });
+}
+
 function messageIndex(message: Record<string, unknown>): number {
   const match = typeof message.id === "string" ? /-(\d+)$/.exec(message.id) : null;
   return match ? Number(match[1]) : 0;
@@ -149,11 +165,12 @@ function messageIndex(message: Record<string, unknown>): number {
 
 /**
  * A stored Chat message as a Chat message: its `content_parts` are the content it
- * was sent with (`content` joins their text, and drops the images); its `id` is
- * the store's, which no Chat message has.
+ * was sent with (`content` joins their text, and drops the images). Its other
+ * fields, the store's `id` among them, stay, for normalize to hold or report.
  */
 function storedMessage(value: Record<string, unknown>, path: string, losses: ReaderLoss[]): Record<string, unknown> {
-  const { id, content_parts: parts, ...message } = value;
+  const { content_parts: parts, ...message } = value;
+  const id = value.id;
   if (Array.isArray(parts) && parts.length > 0) {
     message.content = parts;
     losses.push({ path: `${path}/content`, code: "form_changed", detail: `the stored message "${String(id)}" holds its content twice: its content_parts are read, the joined content is not` });

@@ -33,10 +33,10 @@ function recogniseOne(value: unknown): boolean {
   return isBareSpan(value);
 }
 
-function collect(value: unknown, path: string, spans: Span[], losses: ReaderLoss[]): void {
-  if (Array.isArray(value)) return value.forEach((entry, index) => collect(entry, `${path}/${index}`, spans, losses));
+function collect(value: unknown, path: string, spans: Span[], losses: ReaderLoss[], inexact: string[]): void {
+  if (Array.isArray(value)) return value.forEach((entry, index) => collect(entry, `${path}/${index}`, spans, losses, inexact));
   if (!isPlainObject(value)) return;
-  if (isPlainObject(value.trace) && Array.isArray(value.trace.resourceSpans)) return collect(value.trace, `${path}/trace`, spans, losses);
+  if (isPlainObject(value.trace) && Array.isArray(value.trace.resourceSpans)) return collect(value.trace, `${path}/trace`, spans, losses, inexact);
   const resources = resourceSpans(value);
   if (resources) {
     const field = Array.isArray(value.resourceSpans) ? "resourceSpans" : "batches";
@@ -47,20 +47,23 @@ function collect(value: unknown, path: string, spans: Span[], losses: ReaderLoss
       if (!Array.isArray(scopes)) return;
       scopes.forEach((scope, s) => {
         if (!isPlainObject(scope) || !Array.isArray(scope.spans)) return;
-        scope.spans.forEach((span, index) => collect(span, `${path}/${field}/${r}/${scopesField}/${s}/spans/${index}`, spans, losses));
+        scope.spans.forEach((span, index) => collect(span, `${path}/${field}/${r}/${scopesField}/${s}/spans/${index}`, spans, losses, inexact));
       });
     });
     return;
   }
-  if (Array.isArray(value.spans)) return value.spans.forEach((span, index) => collect(span, `${path}/spans/${index}`, spans, losses));
-  if (isBareSpan(value)) spans.push(toSpan(value, path, spans.length, losses));
+  if (Array.isArray(value.spans)) return value.spans.forEach((span, index) => collect(span, `${path}/spans/${index}`, spans, losses, inexact));
+  if (isBareSpan(value)) spans.push(toSpan(value, path, spans.length, losses, inexact));
 }
 
-function toSpan(value: Record<string, unknown>, path: string, ordinal: number, losses: ReaderLoss[]): Span {
+function toSpan(value: Record<string, unknown>, path: string, ordinal: number, losses: ReaderLoss[], inexact: string[]): Span {
   const context = isPlainObject(value.context) ? value.context : {};
   const parent = isPlainObject(value.parent) ? value.parent : {};
   for (const [field, id] of [["context/trace_id", context.trace_id], ["context/span_id", context.span_id], ["parent/span_id", parent.span_id]] as const) {
-    if (typeof id === "number" && !Number.isSafeInteger(id)) losses.push({ path: `${path}/${field}`, code: "inexact_number", detail: `an id written as a JSON number wider than a double holds: read as ${String(id)}, which may not be its exact value` });
+    if (typeof id === "number" && !Number.isSafeInteger(id)) inexact.push(`${path}/${field}`);
+  }
+  if (typeof value.droppedAttributesCount === "number" && value.droppedAttributesCount > 0) {
+    losses.push({ path: `${path}/droppedAttributesCount`, code: "truncated", detail: `the exporter dropped ${value.droppedAttributesCount} attributes of the span "${String(value.name)}" (an attribute limit): what they held is not in the document` });
   }
   const id = value.spanId ?? context.span_id;
   const trace = value.traceId ?? context.trace_id;
@@ -83,7 +86,12 @@ export const otlp: StoredLogReader = {
   read(document) {
     const spans: Span[] = [];
     const losses: ReaderLoss[] = [];
-    collect(document, "", spans, losses);
+    const inexact: string[] = [];
+    collect(document, "", spans, losses, inexact);
+    // SDK span dicts write 128-bit trace ids and 64-bit span ids as JSON numbers: said once for the document.
+    if (inexact.length > 0) {
+      losses.unshift({ path: inexact[0], code: "inexact_number", detail: `${inexact.length} span and trace ids are written as JSON numbers wider than a double holds (this one and those of the same fields after it): read rounded, so they group and link spans but are not their exact values` });
+    }
     const reading = readSpans(spans);
     return { ...reading, losses: [...losses, ...reading.losses] };
   },

@@ -8,7 +8,8 @@
 // | `…message.contents.K.message_content.{type,text,image.image.url}` |                 |
 // | `…message.tool_calls.M.tool_call.{id,function.name,function.arguments}` |          |
 //
-// The result is Chat-shaped messages, which read-messages.ts reads like any other.
+// The result is Chat-shaped messages (with their `finish_reason`, which says
+// whether a call was cut short), which read-messages.ts reads like any other.
 import { isPlainObject } from "../../src/models/json-value.js";
 import type { Attributes } from "./attributes.js";
 
@@ -77,7 +78,7 @@ function unwrap(entry: unknown): unknown {
           if (isPlainObject(inner) && inner.type === "image" && isPlainObject(inner.image) && isPlainObject(inner.image.image)) return { type: "image_url", image_url: { url: inner.image.image.url } };
           return inner;
         });
-    } else if (key !== "finish_reason") {
+    } else {
       result[key] = value;
     }
   }

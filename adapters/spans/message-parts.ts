@@ -49,7 +49,7 @@ export function readPart(part: unknown, context: PartContext): PartRead {
     case "tool_call_response":
       return { item: outputItem(part.id, part.response ?? part.result) };
     case "tool-result":
-      return { item: outputItem(part.toolCallId, part.output ?? part.result) };
+      return { item: outputItem(part.toolCallId, vercelResult(part.output ?? part.result)) };
     case "blob":
       return { part: mediaPart(part, { data: part.content }) };
     case "uri":
@@ -84,6 +84,23 @@ function readUntypedPart(part: Record<string, unknown>, context: PartContext): P
   const file = part.file_data ?? part.fileData;
   if (isPlainObject(file)) return { part: mediaPart({ mime_type: file.mime_type ?? file.mimeType }, { url: file.file_uri ?? file.fileUri }) };
   return unknownPart(part, context, "a part with no type");
+}
+
+/**
+ * The AI SDK (v5) wraps a result in `{type, value}`: text and error text are the
+ * text they hold, JSON and error JSON the value; older versions store the value bare.
+ */
+function vercelResult(output: unknown): unknown {
+  if (!isPlainObject(output) || typeof output.type !== "string" || !("value" in output) || Object.keys(output).length !== 2) return output;
+  switch (output.type) {
+    case "text":
+    case "error-text":
+    case "json":
+    case "error-json":
+    case "content":
+      return output.value;
+  }
+  return output;
 }
 
 function unknownPart(part: unknown, context: PartContext, what: string): PartRead {

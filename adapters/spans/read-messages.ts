@@ -85,25 +85,45 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   }
   if (Array.isArray(value.choices)) {
     value.choices.forEach((choice, index) => {
-      if (isPlainObject(choice) && isPlainObject(choice.message)) readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context);
+      if (isPlainObject(choice) && isPlainObject(choice.message)) readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason);
       else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
     });
     return;
   }
   if (Array.isArray(value.candidates)) {
     value.candidates.forEach((candidate, index) => {
-      if (isPlainObject(candidate) && isPlainObject(candidate.content)) readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context);
+      if (isPlainObject(candidate) && isPlainObject(candidate.content)) readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason);
     });
     return;
   }
   if (isPlainObject(value.content) && Array.isArray(value.content.parts)) {
-    readMessage(value.content, `${path}/content`, side, read, context);
+    readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason);
     return;
   }
   readMessage(value, path, side, read, context);
 }
 
-function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context): void {
+/** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */
+const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
+
+/**
+ * A message, and the calls in it marked `incomplete` when its finish reason says
+ * the model was cut short (`length`, `max_tokens`): their arguments may be cut,
+ * and the gate blocks an incomplete call.
+ */
+function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context, finishReason?: unknown): void {
+  const before = read.items.length;
+  readOneMessage(entry, path, side, read, context);
+  const reason = finishReason ?? (isPlainObject(entry) ? (entry.finish_reason ?? entry.finishReason) : undefined);
+  if (typeof reason !== "string" || !CUT_SHORT.has(reason)) return;
+  for (const placed of read.items.slice(before)) {
+    if (placed.item.type !== "function_call") continue;
+    placed.item.status = "incomplete";
+    context.losses.push({ path: placed.path, code: "truncated", detail: `the call of "${String(placed.item.name)}" ends a message the model stopped at its length limit (finish reason "${reason}"): its arguments may be cut, so it is incomplete`, ...(context.span ? { span: context.span } : {}) });
+  }
+}
+
+function readOneMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context): void {
   read.messages += 1;
   if (typeof entry === "string") {
     read.items.push({ item: message(side === "input" ? "user" : "assistant", entry), path });

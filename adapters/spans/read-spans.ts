@@ -202,9 +202,28 @@ const OUTPUT_SOURCES: Source[] = [observation, attribute("gen_ai.output.messages
 function callSide(span: Span, side: Side, losses: ReaderLoss[]): MessagesRead {
   for (const source of side === "input" ? INPUT_SOURCES : OUTPUT_SOURCES) {
     const read = source(span, side, losses);
-    if (read !== undefined && read.items.length > 0) return read;
+    if (read !== undefined && read.items.length > 0) {
+      if (side === "output") markCutCalls(span, read, losses);
+      return read;
+    }
   }
   return { items: [], messages: 0 };
+}
+
+/** The span's own finish reasons (Vercel's, GenAI's): a call of an answer stopped at the length limit may be cut. */
+function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): void {
+  const reasons = [span.attributes.get("ai.response.finishReason"), span.attributes.get("gen_ai.response.finish_reasons")].flatMap((located) => {
+    if (located === undefined) return [];
+    const { value } = parsedValue(located.value);
+    return (Array.isArray(value) ? value : [value]).map((reason) => ({ reason, path: located.path }));
+  });
+  const cut = reasons.find(({ reason }) => reason === "length" || reason === "max_tokens");
+  if (cut === undefined) return;
+  for (const placed of read.items) {
+    if (placed.item.type !== "function_call" || placed.item.status === "incomplete") continue;
+    placed.item.status = "incomplete";
+    losses.push({ path: cut.path, code: "truncated", detail: `the call of "${String(placed.item.name)}" is in an answer the model stopped at its length limit (finish reason "${String(cut.reason)}"): its arguments may be cut, so it is incomplete`, span: span.id });
+  }
 }
 
 /**

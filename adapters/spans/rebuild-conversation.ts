@@ -65,7 +65,7 @@ export class ConversationBuilder {
         const loss = this.synthesized.get(call)!;
         this.losses.splice(this.losses.indexOf(loss), 1);
         this.synthesized.delete(call);
-        call.call_id = result.callId;
+        setCallId(call, result.callId);
       }
     }
     const callId = typeof call?.call_id === "string" ? call.call_id : result.callId;
@@ -140,11 +140,18 @@ export class ConversationBuilder {
   /** An id made from the conversation, the call's name and arguments, and how many such calls came before: the same on every run. */
   private synthesize(item: Record<string, unknown>, path: string, span: string | undefined): void {
     const hash = createHash("sha256").update(`${this.conversation}\u0000${String(item.name)}\u0000${String(item.arguments)}\u0000${this.synthesizedCount++}`).digest("hex");
-    item.call_id = `call_${hash.slice(0, 24)}`;
+    setCallId(item, `call_${hash.slice(0, 24)}`);
     const loss: ReaderLoss = { path, code: "synthesized", detail: `the call of "${String(item.name)}" has no id in the source: given "${item.call_id}"`, ...(span ? { span } : {}) };
     this.losses.push(loss);
     this.synthesized.set(item, loss);
   }
+}
+
+/** Gives a call its id in the place a call holds it, right after its type, as every other call of the journal has it. */
+function setCallId(call: Record<string, unknown>, callId: string): void {
+  const { type, call_id: _replaced, ...rest } = call;
+  for (const key of Object.keys(call)) delete call[key];
+  Object.assign(call, { type, call_id: callId, ...rest });
 }
 
 /** What makes two sightings of a message, reasoning or extension item the same one. */

@@ -1,15 +1,20 @@
 // The golden stored-log cases: each export, modeled on a real one, read by its
 // reader gives exactly its records, and exactly its losses, units and counts.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { READERS, READER_ORDER, type ReaderName } from "../../../adapters/index.js";
 
 const golden = join(import.meta.dirname, "../../../golden");
-const cases: [ReaderName, string][] = [
-  ["otlp", "genai-parts"],
-  ["openai-list", "completions-page"],
-];
+const cases: [ReaderName, string][] = READER_ORDER.flatMap((reader) =>
+  readdirSync(join(golden, reader), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry): [ReaderName, string] => [reader, entry.name]),
+);
+
+it("every reader has golden cases", () => {
+  expect(new Set(cases.map(([reader]) => reader))).toEqual(new Set(READER_ORDER));
+});
 
 const load = (reader: string, name: string, file: string) => JSON.parse(readFileSync(join(golden, reader, name, file), "utf8"));
 
