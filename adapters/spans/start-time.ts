@@ -6,7 +6,9 @@ export function startTime(value: unknown, unit: "ns" | "us"): bigint {
   if (typeof value === "number" && Number.isFinite(value)) return BigInt(Math.round(value)) * scale;
   if (typeof value === "string") {
     if (/^[0-9]+$/.test(value)) return BigInt(value) * scale;
-    const millis = Date.parse(value);
+    // Langfuse's exports write UTC as "2024-05-29 13:46:19.963000", with no zone.
+    const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/.test(value) ? `${value.replace(" ", "T")}Z` : value;
+    const millis = Date.parse(iso);
     if (!Number.isNaN(millis)) {
       // Digits past the millisecond, which Date drops.
       const fraction = /\.\d{3}(\d{1,6})/.exec(value)?.[1] ?? "";

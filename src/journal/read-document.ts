@@ -6,6 +6,7 @@
 // | the source opens with                         | it is read as                                  |
 // |-----------------------------------------------|------------------------------------------------|
 // | the gzip magic number                         | what its decompressed bytes are                |
+// | the Parquet magic number ("PAR1")             | its rows: records, or a stored log's documents |
 // | `[`                                           | one document (an array of records), else JSONL |
 // | `{` on a first line that is not whole JSON    | one document (pretty-printed), else JSONL; a lone `{` or `[` that does not parse stops with one error |
 // | a first line that a stored-log reader claims  | JSONL of documents, read by that reader        |
@@ -16,6 +17,7 @@
 // numbers follow the order of its conversations.
 import { READERS, READER_ORDER, type Reading, type ReaderName } from "../../adapters/index.js";
 import { isGzip, gunzipped } from "./read-gzip.js";
+import { isParquet, parquetRows } from "./read-parquet.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
@@ -47,6 +49,18 @@ export async function openSourceBytes(source: string, bytes: AsyncIterable<Buffe
   if (isGzip(Buffer.concat(head.chunks))) {
     chunks = gunzipped(replay(head.chunks, chunks))[Symbol.asyncIterator]();
     head = { chunks: [], ended: false };
+  }
+  head = await peek(chunks, (buffered) => buffered.length >= 4, head);
+  if (isParquet(Buffer.concat(head.chunks))) {
+    const parts: Buffer[] = [];
+    for await (const chunk of replay(head.chunks, chunks)) parts.push(chunk);
+    let rows: unknown[];
+    try {
+      rows = await parquetRows(Buffer.concat(parts));
+    } catch (error) {
+      throw new DocumentError(`${source} opens as a Parquet file and cannot be read as one: ${(error as Error).message}`);
+    }
+    return { kind: "records", lines: documentLines(source, rows, options, note, "a Parquet file") };
   }
   // Up to the end of the first line that holds more than whitespace.
   head = await peek(chunks, (buffered) => buffered.length > SNIFF_BYTES || firstLineEnd(buffered) !== -1, head);
@@ -100,11 +114,11 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
   yield* readerLines(source, reader, documents, note);
 }
 
-function* documentLines(source: string, document: unknown, options: SourceOptions, note: SourceNote): Generator<JournalLine> {
+function* documentLines(source: string, document: unknown, options: SourceOptions, note: SourceNote, container = "one JSON document"): Generator<JournalLine> {
   const reader = options.from ?? (options.record === undefined ? READER_ORDER.find((name) => READERS[name].recognise(document)) : undefined);
   if (reader !== undefined) return yield* readerLines(source, reader, document, note);
   const records = Array.isArray(document) ? document : [document];
-  note(Array.isArray(document) ? `${source} is one JSON document, an array of ${plural(records.length, "record")}: record N is element /${"{N-1}"}` : `${source} is one JSON document: read as one record`);
+  note(Array.isArray(document) ? `${source} is ${container}, ${container === "one JSON document" ? "an array" : "rows"} of ${plural(records.length, "record")}: record N is ${container === "one JSON document" ? "element" : "row"} /${"{N-1}"}` : `${source} is ${container}: read as one record`);
   for (let index = 0; index < records.length; index++) {
     const line: JournalLine = { source, line: index + 1, text: JSON.stringify(records[index]) ?? "null" };
     yield options.record === undefined ? line : unwrapRecord(line, options.record);
