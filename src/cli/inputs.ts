@@ -49,6 +49,7 @@ export const INPUT_OPTIONS_HELP = `  --from STORE     read each FILE as a stored
                    is recognised by its shape)
   --record POINTER the record is at POINTER (a JSON Pointer, as /message) inside
                    each line; a line where it is absent is an error on its line
+                   (other options that take a pointer then point into the record)
 `;
 
 /** `--max-line-bytes`, `--from` and `--record`, checked. */
