@@ -6,8 +6,8 @@
 // | stored Chat messages (`GET …/chat/completions/{id}/messages`)   | Chat messages in their order; `content_parts`, when present, is the content (`content` joins it) |
 // | Responses input items (`GET /v1/responses/{id}/input_items`)    | the items, oldest first (the API lists newest first unless `order=asc`) |
 //
-// A document is one page, an array of pages (a JSONL file's), or a recorded HTTP
-// session (`{Entries: [{RequestUri, RequestMethod, StatusCode, ResponseBody}]}`),
+// A document is one page, an array of pages (a JSONL file's), or a recording of
+// HTTP exchanges (`{Entries: [{RequestUri, RequestMethod, StatusCode, ResponseBody}]}`),
 // where only `GET`s answered with a page are stored data. A page that says
 // `has_more` with no page after its `last_id` is reported. The same object on two
 // pages is read once.
@@ -24,12 +24,12 @@ function isPage(value: unknown): value is Record<string, unknown> {
   return isPlainObject(value) && value.object === "list" && Array.isArray(value.data);
 }
 
-function isSession(value: unknown): value is { Entries: unknown[] } {
+function isRecording(value: unknown): value is { Entries: unknown[] } {
   return isPlainObject(value) && Array.isArray(value.Entries) && value.Entries.some((entry) => isPlainObject(entry) && typeof entry.RequestUri === "string" && isPage(entry.ResponseBody));
 }
 
 function recogniseOne(value: unknown): boolean {
-  return isPage(value) || isSession(value);
+  return isPage(value) || isRecording(value);
 }
 
 function collect(document: unknown, path: string, pages: Page[], units: UnitAccount[]): void {
@@ -39,7 +39,7 @@ function collect(document: unknown, path: string, pages: Page[], units: UnitAcco
     units.push({ path, fate: "page" });
     return;
   }
-  if (!isSession(document)) return;
+  if (!isRecording(document)) return;
   document.Entries.forEach((entry, index) => {
     const at = `${path}/Entries/${index}`;
     if (isPlainObject(entry) && entry.RequestMethod === "GET" && (entry.StatusCode === undefined || entry.StatusCode === 200) && isPage(entry.ResponseBody)) {
