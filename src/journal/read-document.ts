@@ -18,6 +18,7 @@
 import { READERS, READER_ORDER, type Reading, type ReaderName } from "../../adapters/index.js";
 import { isGzip, gunzipped } from "./read-gzip.js";
 import { isParquet, parquetRows } from "./read-parquet.js";
+import { recordTexts } from "./document-texts.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
@@ -85,7 +86,7 @@ export async function openSourceBytes(source: string, bytes: AsyncIterable<Buffe
       // A JSONL file whose first line is broken: each line is reported on its own.
       return { kind: "bytes", chunks: replay([Buffer.from(text, "utf8")], emptyIterator()) };
     }
-    return { kind: "records", lines: documentLines(source, document, options, note) };
+    return { kind: "records", lines: documentLines(source, document, options, note, "one JSON document", text) };
   }
   const reader = options.from ?? (options.record === undefined && firstValue !== undefined ? READER_ORDER.find((name) => READERS[name].recognise(firstValue)) : undefined);
   if (reader !== undefined) return { kind: "records", lines: documentsOfLines(source, reader, all, options, note) };
@@ -114,13 +115,19 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
   yield* readerLines(source, reader, documents, note);
 }
 
-function* documentLines(source: string, document: unknown, options: SourceOptions, note: SourceNote, container = "one JSON document"): Generator<JournalLine> {
+/**
+ * The records of a document: its elements, or itself. From the document's text
+ * when there is one, so that each is written as the document wrote it; a Parquet
+ * file's rows have no text of their own.
+ */
+function* documentLines(source: string, document: unknown, options: SourceOptions, note: SourceNote, container = "one JSON document", text?: string): Generator<JournalLine> {
   const reader = options.from ?? (options.record === undefined ? READER_ORDER.find((name) => READERS[name].recognise(document)) : undefined);
   if (reader !== undefined) return yield* readerLines(source, reader, document, note);
   const records = Array.isArray(document) ? document : [document];
+  const texts = text === undefined ? undefined : recordTexts(text);
   note(Array.isArray(document) ? `${source} is ${container}, ${container === "one JSON document" ? "an array" : "rows"} of ${plural(records.length, "record")}: record N is ${container === "one JSON document" ? "element" : "row"} /${"{N-1}"}` : `${source} is ${container}: read as one record`);
   for (let index = 0; index < records.length; index++) {
-    const line: JournalLine = { source, line: index + 1, text: JSON.stringify(records[index]) ?? "null" };
+    const line: JournalLine = { source, line: index + 1, text: texts?.[index] ?? JSON.stringify(records[index]) ?? "null" };
     yield options.record === undefined ? line : unwrapRecord(line, options.record);
   }
 }

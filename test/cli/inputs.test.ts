@@ -26,6 +26,17 @@ describe("a file that is one JSON document", () => {
     });
   });
 
+  test("a record that names a member twice is blocked as it is on a line of its own", async () => {
+    const folder = scratchFolder("inputs");
+    const file = join(folder, "twice.json");
+    writeFileSync(file, '[\n  {\n    "type": "openai:shell_call",\n    "type": "function_call",\n    "call_id": "call_123",\n    "name": "get_latest_sales_report",\n    "arguments": "{\\"region\\":\\"apac\\"}",\n    "status": "completed"\n  }\n]\n');
+    expect(await runOrbridge(["gate", "--schema", schema, file])).toEqual({
+      code: 1,
+      stdout: 'line 1  - -  BLOCKED error: line has the name "type" twice in one object, at "/type"; JSON.parse keeps the last value, other readers keep the first\n',
+      stderr: `orbridge: ${file} is one JSON document, an array of 1 record: record N is element /{N-1}\nread 1 lines: 0 items, 1 errors; 1 blocked\n`,
+    });
+  });
+
   test("a pretty-printed document that does not parse stops with one error", async () => {
     const folder = scratchFolder("inputs");
     const file = join(folder, "cut.json");

@@ -41,6 +41,18 @@ describe("one JSON document", () => {
     expect(read.notes).toEqual(["in is one JSON document, an array of 2 records: record N is element /{N-1}"]);
   });
 
+  it("each record is written as the document wrote it: number texts and a name given twice kept, whitespace in strings kept", async () => {
+    const text = '[\n  {\n    "temperature": 1.0,\n    "type": "openai:shell_call",\n    "type": "function_call",\n    "arguments": "{\\"a b\\": [1, 2]}"\n  },\n  {"role": "user", "content": "two  spaces, a \\" quote"}\n]\n';
+    expect((await lines(text)).lines).toEqual([
+      { source: "in", line: 1, text: '{"temperature":1.0,"type":"openai:shell_call","type":"function_call","arguments":"{\\"a b\\": [1, 2]}"}' },
+      { source: "in", line: 2, text: '{"role":"user","content":"two  spaces, a \\" quote"}' },
+    ]);
+  });
+
+  it("an empty array is no record", async () => {
+    expect((await lines("[\n]\n")).lines).toEqual([]);
+  });
+
   it("a pretty-printed body is one record", async () => {
     expect((await lines(JSON.stringify({ messages: [{ role: "user", content: "hi" }] }, null, 2))).lines).toEqual([{ source: "in", line: 1, text: '{"messages":[{"role":"user","content":"hi"}]}' }]);
   });
