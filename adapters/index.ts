@@ -129,3 +129,30 @@ export const ENVELOPE_NAMES = ["responses", chat.name, ...(Object.keys(ENVELOPES
 export function isAdapterName(name: string): name is AdapterName {
   return Object.hasOwn(ENVELOPES, name);
 }
+
+// Stored-log readers: one line per store. Read-only, they turn a whole document
+// (a trace export, a page of stored objects) into the records of the journal it
+// holds; detection asks them in READER_ORDER, `--from NAME` forces one.
+import type { StoredLogReader } from "./stored-log/index.js";
+import { jaeger } from "./jaeger/index.js";
+import { langfuse } from "./langfuse/index.js";
+import { openaiList } from "./openai-list/index.js";
+import { otlp } from "./otlp/index.js";
+
+export type { ReaderLoss, Reading, StoredLogReader, StoredRecord, UnitAccount, UnitFate } from "./stored-log/index.js";
+
+export const READERS = {
+  "openai-list": openaiList,
+  otlp,
+  jaeger,
+  langfuse,
+} as const satisfies Record<string, StoredLogReader>;
+
+export type ReaderName = keyof typeof READERS;
+
+/** Each recogniser claims only its own store's shape; the order settles nothing today but is fixed. */
+export const READER_ORDER: readonly ReaderName[] = ["langfuse", "jaeger", "openai-list", "otlp"];
+
+export function isReaderName(name: string): name is ReaderName {
+  return Object.hasOwn(READERS, name);
+}

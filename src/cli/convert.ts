@@ -42,7 +42,7 @@ import { pointer, prefixLosses } from "../models/json-pointer.js";
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
+import { checkInputs, inputLines, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
@@ -106,7 +106,7 @@ Options:
   --max-line-bytes N
                    report a line longer than N bytes as an error, without
                    reading it into memory, and go on with the next line
-  -h, --help       show this help
+${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or
 a record of no known kind, is reported on stderr with its line number; the
@@ -169,6 +169,7 @@ export const convertCommand: Command = {
       out: { value: true },
       report: { value: true },
       "max-line-bytes": { value: true },
+      ...INPUT_OPTIONS,
       "reasoning-field": { value: true, choices: [...chat.reasoningFields] },
       for: { value: true, choices: TARGETS },
       "id-map": { value: true },
@@ -179,7 +180,7 @@ export const convertCommand: Command = {
     if (target === undefined) throw new UsageError(`convert needs --to and an envelope: ${ENVELOPE_NAMES.join(", ")} (see orbridge convert --help)`);
     const reasoningField = stringOption(args, "reasoning-field") as ReasoningField | undefined;
     if (reasoningField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
-    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const readOptions = inputOptions(args);
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);

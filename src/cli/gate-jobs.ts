@@ -70,7 +70,7 @@ const HEAP_GROWING_PERCENT = 30;
 export async function* gatedBatches(sources: readonly string[], io: CommandIO, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   // The flag is the process's, read at each collection, in this thread and the worker.
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const chunks = inputChunks(sources, io);
+  const chunks = inputChunks(sources, io, options.read);
   // Whether the journal is large enough is known by reading ahead, which works for stdin too.
   const ahead: InputChunk[] = [];
   let aheadBytes = 0;

@@ -15,7 +15,7 @@ import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
 import { LineSplitter, type ReadOptions } from "../journal/read.js";
 import { defaultJobs, gatedBatches, WORKER_MIN_BYTES, type GatedBatch } from "./gate-jobs.js";
 import { addCounts, GateOutput, type GateCounts, type GateFormat, type GateLines, type GateShown } from "./gate-output.js";
-import { checkInputs, inputChunks, maxLineBytesOption, readJsonFile } from "./inputs.js";
+import { checkInputs, inputChunks, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions, readJsonFile } from "./inputs.js";
 import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
@@ -98,7 +98,7 @@ Options:
                    The gate uses at most 2 threads (each step must see the
                    journal in order), and gates a journal under ${WORKER_MIN_BYTES / 1024 / 1024} MiB in
                    one, where a second thread costs more to start than it saves
-  -h, --help       show this help
+${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, a
 record of two kinds at once (a function_call item with a "messages" array), and
@@ -124,6 +124,7 @@ export const gateCommand: Command = {
       format: { value: true, choices: ["text", "json"] },
       origin: { value: true },
       "max-line-bytes": { value: true },
+      ...INPUT_OPTIONS,
       jobs: { value: true },
       conversation: { value: true },
       "max-open-conversations": { value: true },
@@ -158,7 +159,7 @@ export const gateCommand: Command = {
     }
     const target = stringOption(args, "for");
     const format = stringOption(args, "format") ?? "text";
-    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const readOptions = inputOptions(args);
     const jobs = jobsOption(stringOption(args, "jobs"));
     const conversation = conversationOption(stringOption(args, "conversation"));
     const maxOpen = maxOpenOption(stringOption(args, "max-open-conversations"), conversation);
@@ -299,7 +300,7 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
     output.present,
   );
   let splitter: LineSplitter | undefined;
-  for await (const chunk of inputChunks(sources, io)) {
+  for await (const chunk of inputChunks(sources, io, run.read)) {
     let bytes = 0;
     let lines;
     if ("bytes" in chunk) {

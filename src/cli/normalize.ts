@@ -10,7 +10,7 @@ import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { Loss } from "../models/loss.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
+import { checkInputs, inputLines, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
@@ -64,7 +64,7 @@ Options:
                    and tools, a completion's usage, a response's id...) are
                    there too, code left_behind, and counted apart on stderr
   --keep-repeats   emit the items a request repeats from earlier records too
-  -h, --help       show this help
+${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or a
 record of no known kind, is reported on stderr with its line number and
@@ -85,6 +85,7 @@ export const normalizeCommand: Command = {
       for: { value: true, choices: TARGETS },
       origin: { value: true },
       "max-line-bytes": { value: true },
+      ...INPUT_OPTIONS,
       out: { value: true },
       report: { value: true },
       "keep-repeats": {},
@@ -95,7 +96,7 @@ export const normalizeCommand: Command = {
     if (!args) return 0;
     const origin = stringOption(args, "origin");
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
-    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const readOptions = inputOptions(args);
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const out = new LineWriter(output.stream);
