@@ -25,6 +25,7 @@
 import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
@@ -101,6 +102,11 @@ Options:
                    and reported as not rewritten)
   --id-map FILE    with --for: write each call id rewritten as JSONL
                    {"original": ..., "rewritten": ...}, for restore-ids
+  --repair double-encoded
+                   decode once the arguments of a call encoded twice (a JSON
+                   string holding JSON text) in the records written, each
+                   repair reported, code repaired; without it arguments stay
+                   byte for byte
   --out FILE       write the records to FILE, atomically (all or nothing)
   --report FILE    write every loss and error as JSONL: {line, path, code, detail}
   --max-line-bytes N
@@ -160,6 +166,8 @@ interface Counts {
   losses: number;
   /** Values the target requires and the source lacks, written and reported: counted apart from what was lost. */
   synthesized: number;
+  /** Calls whose arguments encoded twice were decoded, as --repair asked. */
+  repaired: number;
 }
 
 export const convertCommand: Command = {
@@ -173,6 +181,7 @@ export const convertCommand: Command = {
       "reasoning-field": { value: true, choices: [...chat.reasoningFields] },
       for: { value: true, choices: TARGETS },
       "id-map": { value: true },
+      repair: { value: true, choices: ["double-encoded"] },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -184,7 +193,8 @@ export const convertCommand: Command = {
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);
-    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0 };
+    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0, repaired: 0 };
+    const repairing = stringOption(args, "repair") === "double-encoded";
     loadedChatRequests ??= await chat.requests();
     const forTarget = stringOption(args, "for");
     const rewrite = forTarget !== undefined && isTarget(forTarget) ? new RecordRewrite(forTarget, profileOf(forTarget)) : undefined;
@@ -209,6 +219,7 @@ export const convertCommand: Command = {
         let text: string;
         const texts = numberTexts.between(emitted.line, lastLine);
         const restored: Loss[] = [];
+        if (repairing) for (const record of emitted.records) restored.push(...repairDoubleEncoded(record));
         try {
           text = emitted.records.map((record) => writtenWith(JSON.stringify(record), texts, restored) + "\n").join("");
         } catch (error) {
@@ -223,6 +234,7 @@ export const convertCommand: Command = {
         for (const error of emitted.errors) await fail(source, error.line, error.detail, error.records);
         for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line }))]) {
           if (loss.code === "synthesized") counts.synthesized += 1;
+          else if (loss.code === "repaired") counts.repaired += 1;
           else counts.losses += 1;
           await report?.write({ ...sourceField(source), line: loss.line, path: loss.path, code: loss.code, detail: loss.detail });
         }
@@ -249,7 +261,7 @@ export const convertCommand: Command = {
         for (const entry of rewrite.idMap()) await write(idMap.stream, `${JSON.stringify(entry)}\n`);
       }
     });
-    const synthesized = counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : "";
+    const synthesized = `${counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : ""}${repairing ? `, ${counted(counts.repaired, "call")} repaired` : ""}`;
     await write(io.stderr, `read ${counted(counts.lines, "line")}: ${counted(counts.records, "record")}, ${counted(counts.errors, "error")}; ${counted(counts.losses, "loss", "losses")}${synthesized}\n`);
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },

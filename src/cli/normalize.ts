@@ -6,6 +6,7 @@ import { profileOf } from "../../adapters/profiles.js";
 import { atomicFileOutput } from "../journal/write.js";
 import { resolve } from "node:path";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
+import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { Loss } from "../models/loss.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -64,6 +65,11 @@ Options:
                    and tools, a completion's usage, a response's id...) are
                    there too, code left_behind, and counted apart on stderr
   --keep-repeats   emit the items a request repeats from earlier records too
+  --repair double-encoded
+                   decode once the arguments of a call encoded twice (a JSON
+                   string holding JSON text), each repair reported, code
+                   repaired; without it arguments stay byte for byte (and the
+                   gate blocks such calls, saying "double-encoded")
 ${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or a
@@ -79,6 +85,24 @@ Examples:
   cat stream.sse | orbridge normalize -
 `;
 
+/**
+ * `--repair double-encoded`: the record's calls with arguments encoded twice,
+ * copied and decoded once (the normalizer keeps the items it read for the
+ * conversation so far); a repair for each, naming its item.
+ */
+function repairItems(record: Extract<NormalizedRecord, { kind: "items" }>): Loss[] {
+  const repairs: Loss[] = [];
+  record.items = record.items.map((entry) => {
+    if ((entry.item as { type?: unknown }).type !== "function_call") return entry;
+    const item = { ...entry.item };
+    const found = repairDoubleEncoded(item);
+    if (found.length === 0) return entry;
+    repairs.push(...found.map((repair) => ({ ...repair, detail: `item ${entry.provenance.index}: ${repair.detail}` })));
+    return { ...entry, item };
+  });
+  return repairs;
+}
+
 export const normalizeCommand: Command = {
   async run(argv, io) {
     const options = {
@@ -89,6 +113,7 @@ export const normalizeCommand: Command = {
       out: { value: true },
       report: { value: true },
       "keep-repeats": {},
+      repair: { value: true, choices: ["double-encoded"] },
       "reasoning-field": { value: true, choices: chat.reasoningFields },
       "id-map": { value: true },
     };
@@ -114,7 +139,8 @@ export const normalizeCommand: Command = {
     }
     const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const progress = progressFor(sources, io.stderr);
-    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0 };
+    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0, repaired: 0 };
+    const repairing = stringOption(args, "repair") === "double-encoded";
     const multiple = sources.length > 1;
     const numberTexts = new LineNumberTexts();
     let lastSource: string | undefined;
@@ -136,8 +162,9 @@ export const normalizeCommand: Command = {
 
     const reportLosses = async (losses: readonly Loss[], record: { source?: string; line: number }) => {
       for (const loss of losses) {
-        // A record's own fields are not losses of a conversion: they are counted apart.
+        // A record's own fields are not losses of a conversion, nor is a repair asked for: they are counted apart.
         if (loss.code === "left_behind") counts.leftBehind += 1;
+        else if (loss.code === "repaired") counts.repaired += 1;
         else counts.losses += 1;
         // A stream's loss names the line of the record it points into.
         await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
@@ -162,6 +189,7 @@ export const normalizeCommand: Command = {
         // write is reported whole before any of its items is written.
         let written: string[];
         const restored: Loss[] = [];
+        const repairs = repairing ? repairItems(record) : [];
         try {
           const texts = numberTexts.between(record.line, lastLine);
           written = record.items.map(({ item }) => writtenWith(JSON.stringify(item), texts, restored));
@@ -171,6 +199,7 @@ export const normalizeCommand: Command = {
         }
         counts.repeated += record.repeated;
         await reportLosses(rewriter ? record.losses : [...record.losses, ...restored], record);
+        await reportLosses(repairs, record);
         if (rewriter) {
           await emitItems(rewriter.push(record.items));
           continue;
@@ -203,10 +232,11 @@ export const normalizeCommand: Command = {
     });
     const repeated = counts.repeated > 0 ? `, ${counted(counts.repeated, "repeated item")} skipped` : "";
     const changes = rewriter ? `; ${counted(counts.changes, "change")} for ${target}` : "";
+    const repaired = repairing ? `, ${counted(counts.repaired, "call")} repaired` : "";
     const leftBehind = counts.leftBehind > 0 ? `, ${counted(counts.leftBehind, "record field")} left behind` : "";
     await write(
       io.stderr,
-      `read ${counted(counts.lines, "line")}, ${counted(counts.records, "record")}: ${counts.records - counts.errors} emitted (${counted(counts.items, "item")}${repeated}), ${counts.errors} reported; ${counted(counts.losses, "loss", "losses")}${leftBehind}${changes}\n`,
+      `read ${counted(counts.lines, "line")}, ${counted(counts.records, "record")}: ${counts.records - counts.errors} emitted (${counted(counts.items, "item")}${repeated}), ${counts.errors} reported; ${counted(counts.losses, "loss", "losses")}${leftBehind}${repaired}${changes}\n`,
     );
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },
