@@ -182,9 +182,12 @@ describe("an Anthropic journal", () => {
       { role: "tool", tool_call_id: "toolu_01", content: "Sunny" },
       { role: "tool", tool_call_id: "toolu_02", content: "Rain" },
     ]);
+    // A stream says no creation time or model in the items it rebuilds: a chat.completion requires both, synthesized and reported.
     expect(streamed).toEqual({
       id: "msg_01B",
       object: "chat.completion",
+      created: 0,
+      model: "",
       choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "toolu_03", type: "function", function: { name: "get_weather", arguments: '{"city":"Nice"}' } }] }, logprobs: null, finish_reason: "tool_calls" }],
     });
     const losses = jsonLines(readFileSync(reportFile("chat"), "utf8")) as Array<Record<string, unknown>>;
@@ -196,8 +199,10 @@ describe("an Anthropic journal", () => {
       { line: 2, path: "/output/2/id", code: "unsupported_field" },
       { line: 2, path: "/anthropic:usage", code: "provider_extension" },
       { line: 4, path: "", code: "left_behind" },
+      { line: 4, path: "/created", code: "synthesized" },
+      { line: 4, path: "/model", code: "synthesized" },
     ]);
-    expect(result.stderr).toBe("read 24 lines: 10 records, 0 errors; 6 losses, 24 values synthesized\n");
+    expect(result.stderr).toBe("read 24 lines: 10 records, 0 errors; 6 losses, 26 values synthesized\n");
   });
 
   test("convert --to responses: a body, response objects and items", async () => {
