@@ -33,7 +33,7 @@ describe("a file that is one JSON document", () => {
     expect(await runOrbridge(["gate", "--schema", schema, file])).toEqual({
       code: 1,
       stdout: 'line 1  - -  BLOCKED error: line has the name "type" twice in one object, at "/type"; JSON.parse keeps the last value, other readers keep the first\n',
-      stderr: `orbridge: ${file} is one JSON document, an array of 1 record: record N is element /{N-1}\nread 1 lines: 0 items, 1 errors; 1 blocked\n`,
+      stderr: `orbridge: ${file} is one JSON document, an array of 1 record: record N is element /{N-1}\nread 1 line: 0 items, 1 error; 1 blocked\n  blocked by: error 1\n`,
     });
   });
 
@@ -82,7 +82,7 @@ describe("--record", () => {
     expect(await runOrbridge(["normalize", "--record", "/message"], `${lines}\n`)).toEqual({
       code: 1,
       stdout: `${JSON.stringify(call)}\n`,
-      stderr: 'orbridge normalize: line 2: --record /message finds no record in this line: the record has no member "message"\nread 2 lines, 2 records: 1 emitted (1 items), 1 reported; 0 losses\n',
+      stderr: 'orbridge normalize: line 2: --record /message finds no record in this line: the record has no member "message"\nread 2 lines, 2 records: 1 emitted (1 item), 1 reported; 0 losses\n',
     });
   });
 
@@ -147,7 +147,7 @@ describe("inputs that are not journals", () => {
     const code = await runCli(["normalize"], { stdin, stdout, stderr, env: {} });
     expect({ code, stderr: Buffer.concat(err).toString("utf8") }).toEqual({
       code: 0,
-      stderr: "orbridge: reading a journal from the terminal: paste JSONL records, one per line, and end with Ctrl-D; or give a FILE\nread 1 lines, 1 records: 1 emitted (1 items), 0 reported; 0 losses\n",
+      stderr: "orbridge: reading a journal from the terminal: paste JSONL records, one per line, and end with Ctrl-D; or give a FILE\nread 1 line, 1 record: 1 emitted (1 item), 0 reported; 0 losses\n",
     });
   });
 });
