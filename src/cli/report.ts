@@ -1,0 +1,221 @@
+// `orbridge report`: one self-contained HTML page that shows a journal at a
+// glance: lines by kind, the gate's verdicts by reason and finding, the losses of
+// reading it (and of writing it in another envelope), the lines behind each
+// count, the conversation itself and, with --replay, what a replay changes.
+// Read in one pass with the readers and the gate `gate` uses, so its counts are
+// the ones `gate` prints.
+import { ENVELOPE_NAMES } from "../../adapters/index.js";
+import { JournalDiffer } from "../diff.js";
+import type { ToolSchema } from "../gate/schema.js";
+import { isTarget, TARGETS } from "../gate/target-names.js";
+import { ToolRegistry } from "../gate/tool-registry.js";
+import { normalizeJournal } from "../journal/normalize.js";
+import type { ReadOptions } from "../journal/read.js";
+import { commandArgs, stringOption } from "./args.js";
+import type { Command } from "./command.js";
+import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
+import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
+import { openOutputs, writeThenCommit } from "./outputs.js";
+import { progressFor } from "./progress.js";
+import { ReportCollector } from "./report/collect.js";
+import type { ReplayDiff } from "./report/report-data.js";
+import { renderHtml } from "./report/render-html.js";
+import { sideKey } from "./report/render-replay.js";
+
+const DEFAULT_MAX_ITEMS = 500;
+/** Differences shown side by side; all are counted. */
+const MAX_DIFFERENCES_SHOWN = 200;
+/** Items of each side kept for the side-by-side view. */
+const MAX_SIDE_ITEMS = 5_000;
+
+const help = `Usage: orbridge report [--schema FILE | --tools FILE] [--for TARGET] [--to ENVELOPE]
+                       [--replay FILE] [--out FILE] [--items-from N] [--max-items N] [FILE...|-]
+
+Writes one HTML page that shows a journal at a glance, to read before a
+migration or a replay. The page is one file: no script, no font, no request;
+it opens from disk, in light or dark mode, and reads with JavaScript off.
+
+It shows:
+  Summary       lines read by kind and envelope (the rows add up to the lines
+                read, and the page says so), items, errors, passed and blocked:
+                the counts "orbridge gate" prints with the same options
+  Verdicts      passed and blocked by reason, findings, blocked calls per tool,
+                as charts (inline SVG, with text alternatives) and tables
+  Losses        what reading the journal into the canonical form leaves out,
+                by code and by JSON Pointer path; with --to, what writing it in
+                that envelope would lose too
+  Drill-down    every count links to the first lines behind it, and each line
+                to its item in the conversation view
+  Conversation  the canonical items in order with their source lines and
+                verdicts: arguments pretty-printed with the value a schema
+                refused marked, outputs linked to their call by call_id
+  Replay        with --replay, the differences "orbridge diff" finds, origin
+                and replay side by side
+
+Everything read from the journal is shown as text: a message that says
+</script> or javascript: stays words on the page.
+
+Options:
+  --schema FILE      JSON Schema of every call's arguments, as for gate
+  --tools FILE       a tools array or request body, as for gate
+  --for TARGET       also judge against a replay target: ${TARGETS.join(", ")}
+  --to ENVELOPE      count what writing the items in this envelope would lose:
+                     ${ENVELOPE_NAMES.join(", ")}
+  --replay FILE      the journal about to be replayed: compared with the input
+  --out FILE         write the page to FILE (atomically); stdout without it
+  --items-from N     the conversation view starts at the Nth item (default 1)
+  --max-items N      items the conversation view embeds (default ${DEFAULT_MAX_ITEMS}); the
+                     others are counted, and the page says how to see them
+  --origin SLUG      slug for unprefixed provider item types (default: openai)
+  --max-line-bytes N report a longer line as an error, without reading it
+  -h, --help         show this help
+
+The whole input is one conversation, as gate reads it without --conversation.
+Memory stays flat however long the journal: counts are kept by key with the
+first lines behind each, and the view embeds a window of items (--replay
+holds both journals' items, as diff does).
+Exit status: 0 the page was written (blocked calls included), 2 usage error or
+unreadable input.
+
+Examples:
+  orbridge report --schema golden/examples/sales-report.schema.json \\
+    --out report.html golden/examples/sales-report.jsonl
+  orbridge report --tools tools.json --to anthropic --replay replay.jsonl \\
+    --out report.html origin.jsonl
+`;
+
+export const reportCommand: Command = {
+  async run(argv, io) {
+    const options = {
+      schema: { value: true },
+      tools: { value: true },
+      for: { value: true, choices: TARGETS },
+      to: { value: true, choices: ENVELOPE_NAMES },
+      replay: { value: true },
+      out: { value: true },
+      "items-from": { value: true },
+      "max-items": { value: true },
+      origin: { value: true },
+      "max-line-bytes": { value: true },
+    };
+    const args = await commandArgs(argv, options, help, io.stdout);
+    if (!args) return 0;
+    const schemaPath = stringOption(args, "schema");
+    const toolsPath = stringOption(args, "tools");
+    if (schemaPath && toolsPath) throw new UsageError("give --schema or --tools, not both");
+    const schema = schemaPath === undefined ? undefined : await readSchema(schemaPath);
+    const registry = toolsPath === undefined ? undefined : await readTools(toolsPath);
+    const target = stringOption(args, "for");
+    const itemsFrom = wholeNumber(stringOption(args, "items-from"), "--items-from", 1);
+    const maxItems = wholeNumber(stringOption(args, "max-items"), "--max-items", DEFAULT_MAX_ITEMS);
+    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const sources = await checkInputs(args.operands);
+    const replayPath = stringOption(args, "replay");
+    if (replayPath !== undefined) {
+      await checkInputs([replayPath]);
+      if (replayPath === "-" && sources.includes("-")) throw new UsageError("only one of the journal and --replay can be stdin");
+    }
+    const { output } = openOutputs(stringOption(args, "out"), undefined, replayPath === undefined ? sources : [...sources, replayPath], io.stdout, { stdin: io.stdin, stderr: io.stderr });
+    const differ = replayPath === undefined ? undefined : new JournalDiffer();
+    const originItems = new Map<string, unknown>();
+    const collector = new ReportCollector({
+      sources,
+      schema,
+      registry,
+      target: target !== undefined && isTarget(target) ? target : undefined,
+      to: stringOption(args, "to"),
+      origin: stringOption(args, "origin"),
+      itemsFrom,
+      maxItems,
+      settingsShown: { schema: schemaPath, tools: toolsPath },
+      onItem: differ === undefined ? undefined : (entry) => {
+        differ.pushOrigin(entry);
+        if (originItems.size < MAX_SIDE_ITEMS) originItems.set(sideKey(entry.provenance), entry.item);
+      },
+    });
+    const progress = progressFor(sources, io.stderr);
+    let summary = "";
+    await writeThenCommit([output], progress, async () => {
+      for await (const line of inputLines(sources, io, readOptions)) {
+        progress.tick(line.text.length + 1, 1);
+        collector.pushLine(line);
+      }
+      const data = collector.finish();
+      if (differ !== undefined && replayPath !== undefined) data.replay = await replayDiff(differ, replayPath, io, readOptions, originItems);
+      await write(output.stream, renderHtml(data, { command: commandLine(argv) }));
+      const { items, errors, blocked } = data.verdicts;
+      const differences = data.replay === undefined ? "" : `; ${data.replay.total} ${data.replay.total === 1 ? "difference" : "differences"} with the replay`;
+      summary = `read ${data.linesRead} lines: ${items} items, ${errors} errors; ${blocked} blocked${differences}\n`;
+    });
+    await write(io.stderr, summary);
+    return 0 as ExitCode;
+  },
+};
+
+async function readSchema(path: string): Promise<ToolSchema> {
+  const value = await readJsonFile(path, "schema");
+  if (typeof value !== "boolean" && (value === null || typeof value !== "object" || Array.isArray(value))) throw new UsageError(`schema ${path} is not a JSON Schema (an object or a boolean)`);
+  return value as ToolSchema;
+}
+
+async function readTools(path: string): Promise<ToolRegistry> {
+  const value = await readJsonFile(path, "tools file");
+  let registry: ToolRegistry;
+  try {
+    registry = ToolRegistry.fromToolsFile(value, path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (registry.names().length === 0) throw new UsageError(`tools file ${path} defines no function tool`);
+  return registry;
+}
+
+function wholeNumber(value: string | undefined, option: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${option} must be a positive whole number (got "${value}")`);
+  return Number(value);
+}
+
+/** The replay read after the journal, its items lined up with the journal's by the differ `diff` uses. */
+async function replayDiff(differ: JournalDiffer, source: string, io: CommandIO, readOptions: ReadOptions, originItems: Map<string, unknown>): Promise<ReplayDiff> {
+  const replayItems = new Map<string, unknown>();
+  let replayErrors = 0;
+  for await (const record of normalizeJournal(inputLines([source], io, readOptions))) {
+    if (record.kind === "error") {
+      replayErrors += 1;
+      continue;
+    }
+    for (const entry of record.items) {
+      differ.pushReplay(entry);
+      if (replayItems.size < MAX_SIDE_ITEMS) replayItems.set(sideKey(entry.provenance), entry.item);
+    }
+  }
+  const differences = differ.finish();
+  const byCode = new Map<string, number>();
+  for (const difference of differences) byCode.set(difference.code, (byCode.get(difference.code) ?? 0) + 1);
+  return {
+    source,
+    byCode: [...byCode].map(([key, count]) => ({ key, count, places: [] })).sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1)),
+    total: differences.length,
+    shown: differences.slice(0, MAX_DIFFERENCES_SHOWN),
+    notes: differ.notes,
+    replayErrors,
+    originItems,
+    replayItems,
+  };
+}
+
+/** The command line again, without the options that choose the conversation view's window, for the page to say how to move it. */
+function commandLine(argv: readonly string[]): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--items-from" || arg === "--max-items") {
+      i += 1;
+      continue;
+    }
+    if (arg.startsWith("--items-from=") || arg.startsWith("--max-items=")) continue;
+    kept.push(/^[\w./:=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+  }
+  return ["orbridge", "report", ...kept].join(" ");
+}

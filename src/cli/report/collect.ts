@@ -1,0 +1,183 @@
+// Reads a journal once, line by line, through the readers `normalize` and `gate`
+// use, and gathers what the report shows: lines by kind, the gate's verdicts,
+// reading losses and, with a target envelope, what writing in it would lose.
+// Memory stays flat: counts are kept by key (tally.ts) and the conversation view
+// keeps a window of items, the rest counted.
+import { chat, ENVELOPES, isAdapterName } from "../../../adapters/index.js";
+import { JournalGate } from "../../gate/gate-journal.js";
+import type { GateRecord } from "../../gate/prepared-gate.js";
+import type { ToolSchema } from "../../gate/schema.js";
+import type { Target } from "../../gate/target-names.js";
+import type { ToolRegistry } from "../../gate/tool-registry.js";
+import { JournalNormalizer, type NormalizedRecord } from "../../journal/normalize.js";
+import type { JournalLine } from "../../journal/read.js";
+import type { JournalItem } from "../../models/journal-item.js";
+import type { Loss } from "../../models/loss.js";
+import type { CanonicalItem } from "../../models/open-responses.js";
+import { classifyLine, lineClassKey } from "./classify-line.js";
+import { placeKey, type LineError, type LossTable, type ReportData, type ShownItem } from "./report-data.js";
+import { Tally, type Place } from "./tally.js";
+
+export interface CollectOptions {
+  sources: readonly string[];
+  schema?: ToolSchema;
+  registry?: ToolRegistry;
+  target?: Target;
+  /** The envelope whose writing losses are counted: "responses" writes the canonical form and loses nothing. */
+  to?: string;
+  origin?: string;
+  /** The first item (1-based) the conversation view shows, and how many it shows. */
+  itemsFrom: number;
+  maxItems: number;
+  /** Called with each item, in journal order: the replay diff's origin side. */
+  onItem?: (item: JournalItem) => void;
+  settingsShown: { schema?: string; tools?: string };
+}
+
+/** Distinct loss paths kept per table; more are counted as one overflow. */
+const MAX_LOSS_PATHS = 2_000;
+/** Line errors listed by line; more are counted. */
+const MAX_ERRORS_SHOWN = 500;
+
+class LossTally {
+  readonly byCode = new Tally();
+  readonly byPath = new Tally(MAX_LOSS_PATHS);
+
+  constructor(private readonly label: string) {}
+
+  add(losses: readonly Loss[], place: Place): void {
+    for (const loss of losses) {
+      this.byCode.add(loss.code, place);
+      this.byPath.add(`${generalPath(loss.path)}  ${loss.code}`, place);
+    }
+  }
+
+  table(): LossTable {
+    return { label: this.label, byCode: this.byCode.sorted(), byPath: this.byPath.sorted(), pathOverflow: this.byPath.overflow, total: this.byCode.total() };
+  }
+}
+
+/** A JSON Pointer with each array position written `*`: `/messages/3/content` and `/messages/7/content` are one field. */
+export function generalPath(path: string): string {
+  return path.replace(/\/(0|[1-9][0-9]*)(?=\/|$)/g, "/*");
+}
+
+export class ReportCollector {
+  private readonly normalizer: JournalNormalizer;
+  private readonly gate: JournalGate;
+  private readonly sourceIndex = new Map<string, number>();
+  private linesRead = 0;
+  private readonly lineKinds = new Tally();
+  private readonly verdicts = { items: 0, errors: 0, passed: 0, blocked: 0 };
+  private readonly passedByReason = new Tally();
+  private readonly blockedByReason = new Tally();
+  private readonly findings = new Tally();
+  private readonly blockedByTool = new Tally();
+  private readonly errors: LineError[] = [];
+  private errorTotal = 0;
+  private readonly reading = new LossTally("reading into the canonical form");
+  private readonly writing: LossTally | undefined;
+  private itemTotal = 0;
+  private readonly shown: ShownItem[] = [];
+  /** Shown items still waiting for their verdict, by place key. */
+  private readonly waiting = new Map<string, ShownItem>();
+
+  constructor(private readonly options: CollectOptions) {
+    options.sources.forEach((source, index) => {
+      if (!this.sourceIndex.has(source)) this.sourceIndex.set(source, index);
+    });
+    this.normalizer = new JournalNormalizer({ origin: options.origin, unknownObjects: "item" });
+    this.gate = new JournalGate({ schema: options.schema, registry: options.registry, target: options.target });
+    this.writing = options.to === undefined || options.to === "responses" ? undefined : new LossTally(`writing ${options.to}`);
+  }
+
+  pushLine(line: JournalLine): void {
+    this.linesRead += 1;
+    this.lineKinds.add(lineClassKey(classifyLine(line)), { source: this.indexOf(line.source), line: line.line, index: 0 });
+    this.records(this.normalizer.push(line));
+  }
+
+  finish(): ReportData {
+    this.records(this.normalizer.finish());
+    this.verdictsOf(this.gate.finish());
+    return {
+      sources: this.options.sources,
+      settings: { ...this.options.settingsShown, target: this.options.target, to: this.options.to, itemsFrom: this.options.itemsFrom, maxItems: this.options.maxItems },
+      linesRead: this.linesRead,
+      lineKinds: this.lineKinds.sorted(),
+      verdicts: { ...this.verdicts },
+      passedByReason: this.passedByReason.sorted(),
+      blockedByReason: this.blockedByReason.sorted(),
+      findings: this.findings.sorted(),
+      blockedByTool: this.blockedByTool.sorted(),
+      errors: { shown: this.errors, total: this.errorTotal },
+      reading: this.reading.table(),
+      ...(this.writing ? { writing: this.writing.table() } : {}),
+      conversations: this.linesRead > 0 ? 1 : 0,
+      items: { total: this.itemTotal, shown: this.shown },
+    };
+  }
+
+  private indexOf(source: string | undefined): number {
+    return source === undefined ? 0 : (this.sourceIndex.get(source) ?? 0);
+  }
+
+  private records(records: readonly NormalizedRecord[]): void {
+    for (const record of records) {
+      if (record.kind === "error") {
+        this.verdictsOf(this.gate.error(record.source, record.line, record.detail));
+        continue;
+      }
+      const source = this.indexOf(record.source);
+      const place = { source, line: record.line, index: 0 };
+      this.reading.add(record.losses, place);
+      if (this.writing && record.items.length > 0) this.writing.add(this.writingLosses(record.items.map((entry) => entry.item as CanonicalItem)), place);
+      for (const entry of record.items) {
+        this.itemTotal += 1;
+        const itemPlace = { source, line: entry.provenance.line, index: entry.provenance.index };
+        this.options.onItem?.(entry);
+        if (this.itemTotal >= this.options.itemsFrom && this.shown.length < this.options.maxItems) {
+          const shown: ShownItem = { ordinal: this.itemTotal, place: itemPlace, envelope: entry.provenance.envelope, item: entry.item };
+          this.shown.push(shown);
+          this.waiting.set(placeKey(itemPlace), shown);
+        }
+      }
+      this.verdictsOf(this.gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, losses: record.losses }));
+    }
+  }
+
+  /** What writing the record's items in the target envelope loses, paths into those items. */
+  private writingLosses(items: CanonicalItem[]): readonly Loss[] {
+    const to = this.options.to!;
+    if (to === "chat") return chat.messages.fromItems({ items }).losses;
+    if (isAdapterName(to)) return ENVELOPES[to].itemsToMessages(items).losses;
+    return [];
+  }
+
+  private verdictsOf(records: readonly GateRecord[]): void {
+    for (const record of records) {
+      const place = { source: this.indexOf(record.source), line: record.line, index: record.index };
+      if (record.reason === "error") {
+        this.verdicts.errors += 1;
+        this.errorTotal += 1;
+        if (this.errors.length < MAX_ERRORS_SHOWN) this.errors.push({ place, detail: record.detail });
+      } else {
+        this.verdicts.items += 1;
+        const shown = this.waiting.get(placeKey(place));
+        if (shown !== undefined) {
+          shown.verdict = record;
+          this.waiting.delete(placeKey(place));
+        }
+      }
+      if (record.blocked) {
+        this.verdicts.blocked += 1;
+        this.blockedByReason.add(record.reason, place);
+        if (record.type === "function_call") this.blockedByTool.add(typeof record.name === "string" ? record.name : "(no name)", place);
+      } else {
+        this.verdicts.passed += 1;
+        this.passedByReason.add(record.reason, place);
+      }
+      for (const finding of record.findings) this.findings.add(finding.code, place);
+    }
+  }
+}

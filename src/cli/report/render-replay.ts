@@ -1,0 +1,40 @@
+// Origin versus replay: the differences `orbridge diff` finds, counted by code,
+// then each side by side, the field that differs marked.
+import type { ItemPlace } from "../../diff.js";
+import { escapeHtml } from "./escape-html.js";
+import { jsonHtml } from "./json-html.js";
+import type { PageLinks } from "./page-links.js";
+import type { ReplayDiff } from "./report-data.js";
+
+export function sideKey(place: ItemPlace): string {
+  return `${place.source ?? "-"}:${place.line}-${place.index}`;
+}
+
+export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readonly string[]): string {
+  const rows = diff.byCode.map((entry) => `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${entry.count}</td></tr>`).join("");
+  const summary =
+    `<p>Replay <code>${escapeHtml(diff.source)}</code> against the journal: <strong data-count="differences">${diff.total}</strong> ${diff.total === 1 ? "difference" : "differences"}` +
+    `${diff.replayErrors > 0 ? `; ${diff.replayErrors} replay ${diff.replayErrors === 1 ? "line" : "lines"} could not be read` : ""}.</p>` +
+    (rows === "" ? "" : `<table><thead><tr><th>difference</th><th class="n">count</th></tr></thead><tbody>${rows}</tbody></table>`);
+  const notes = diff.notes.map((note) => `<li>from origin line ${note.origin.line} and replay line ${note.replay.line}: ${escapeHtml(note.detail)}</li>`).join("");
+  const pairs = diff.shown
+    .map((difference) => {
+      const origin = difference.origin;
+      const replay = difference.replay;
+      const originHref = origin === undefined ? undefined : links.hrefOf({ source: Math.max(0, sources.indexOf(origin.source ?? sources[0])), line: origin.line, index: origin.index });
+      const originTitle = origin === undefined ? "origin: none" : originHref === undefined ? `origin line ${origin.line}.${origin.index}` : `<a href="${originHref}">origin line ${origin.line}.${origin.index}</a>`;
+      const replayTitle = replay === undefined ? "replay: none" : `replay line ${replay.line}.${replay.index}`;
+      const side = (place: ItemPlace | undefined, items: Map<string, unknown>) => {
+        if (place === undefined) return `<pre class="muted">(no item)</pre>`;
+        const item = items.get(sideKey(place));
+        return item === undefined ? `<pre class="muted">(item not kept for this view)</pre>` : `<pre>${jsonHtml(item, difference.path)}</pre>`;
+      };
+      return (
+        `<div class="difference"><p><code>${escapeHtml(difference.code)}</code>: ${escapeHtml(difference.detail)}</p>` +
+        `<div class="pair"><div><h4>${originTitle}</h4>${side(origin, diff.originItems)}</div><div><h4>${replayTitle}</h4>${side(replay, diff.replayItems)}</div></div></div>`
+      );
+    })
+    .join("\n");
+  const more = diff.total > diff.shown.length ? `<p>The first ${diff.shown.length} differences are shown; <code>orbridge diff</code> lists all ${diff.total}.</p>` : "";
+  return `${summary}${notes === "" ? "" : `<p>Stretches lined up by position (their differences may be false):</p><ul>${notes}</ul>`}${more}${pairs}`;
+}

@@ -1,0 +1,80 @@
+// What the report shows, gathered in one pass and handed to the renderer: plain
+// data, every list bounded, so that rendering is apart from reading.
+import type { Difference, DiffNote } from "../../diff.js";
+import type { GateRecord } from "../../gate/prepared-gate.js";
+import type { Place, Tallied } from "./tally.js";
+
+/** An item shown in the conversation view, with its verdict once the gate gives it. */
+export interface ShownItem {
+  /** 1-based position among every item of the journal. */
+  ordinal: number;
+  place: Place;
+  envelope: string;
+  item: unknown;
+  verdict?: GateRecord;
+}
+
+/** A line that gave no item, as the gate reports it. */
+export interface LineError {
+  place: Place;
+  detail: string;
+}
+
+export interface LossTable {
+  /** The envelope the losses come from ("the canonical form" when reading). */
+  label: string;
+  byCode: Tallied[];
+  /** JSON Pointers with array positions written `*`, so that one field in every record is one row. */
+  byPath: Tallied[];
+  /** Losses whose path came after the kept paths were full. */
+  pathOverflow: number;
+  total: number;
+}
+
+export interface ReplayDiff {
+  source: string;
+  byCode: Tallied[];
+  total: number;
+  /** The first differences, in the order `orbridge diff` gives them. */
+  shown: Difference[];
+  notes: DiffNote[];
+  /** Lines of the replay that could not be read. */
+  replayErrors: number;
+  /** Items of each side, by place key, for the side-by-side view (the first ones only). */
+  originItems: Map<string, unknown>;
+  replayItems: Map<string, unknown>;
+}
+
+export interface ReportData {
+  sources: readonly string[];
+  settings: {
+    schema?: string;
+    tools?: string;
+    target?: string;
+    to?: string;
+    itemsFrom: number;
+    maxItems: number;
+  };
+  linesRead: number;
+  /** Every line read, in one row each: blank, not JSON, or a record by kind and envelope. */
+  lineKinds: Tallied[];
+  verdicts: { items: number; errors: number; passed: number; blocked: number };
+  /** Verdicts by reason; a line that gave no item is the reason "error". */
+  passedByReason: Tallied[];
+  blockedByReason: Tallied[];
+  findings: Tallied[];
+  /** Blocked function calls by the name they call. */
+  blockedByTool: Tallied[];
+  errors: { shown: LineError[]; total: number };
+  reading: LossTable;
+  writing?: LossTable;
+  /** The whole input is one conversation, as `gate` reads it without --conversation. */
+  conversations: number;
+  items: { total: number; shown: ShownItem[] };
+  replay?: ReplayDiff;
+}
+
+/** The key of a place, for the maps and the page's anchors. */
+export function placeKey(place: Place): string {
+  return `${place.source}-${place.line}-${place.index}`;
+}
