@@ -13,8 +13,8 @@ const COMMANDS: Record<CommandName, { summary: string; load(): Promise<Command> 
   convert: { summary: "convert a journal between Chat Completions and Open Responses", load: async () => (await import("./convert.js")).convertCommand },
   gate: { summary: "check that each tool call of a journal is safe to replay", load: async () => (await import("./gate.js")).gateCommand },
   diff: { summary: "compare an origin journal with the journal about to be replayed", load: async () => (await import("./diff.js")).diffCommand },
-  report: { summary: "write one HTML page that shows a journal's verdicts, losses and conversation", load: async () => (await import("./report.js")).reportCommand },
   schema: { summary: "print the JSON Schema of a model (no name: list the models)", load: async () => (await import("./schema.js")).schemaCommand },
+  report: { summary: "write one HTML page that shows a journal's verdicts, losses and conversation", load: async () => (await import("./report.js")).reportCommand },
 };
 
 const USAGE = `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]

@@ -40,7 +40,10 @@ article.item { border: 1px solid var(--line); border-left: 4px solid var(--line)
 article.item.is-blocked { border-left-color: var(--blocked); }
 article.item.is-passed { border-left-color: var(--passed); }
 article.item header { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; align-items: baseline; }
-:target { outline: 3px solid var(--neutral); outline-offset: 2px; }
+article:target, .drill:target, li:target { outline: 3px solid var(--neutral); outline-offset: 2px; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 0.75rem; }
+.legend span::before { content: ""; display: inline-block; width: 0.8em; height: 0.8em; margin: 0 0.3em 0 0.8em; vertical-align: -0.05em; }
+.legend .passed::before { background: var(--passed); }
+.legend .blocked::before { background: var(--blocked); }
 .pair h4 { margin: 0.25rem 0; }
 `;

@@ -117,6 +117,7 @@ function verdicts(data: ReportData, drills: Drills): string {
   });
   return (
     barChartSvg({ id: "chart-reasons", title: "Verdicts by reason: blocked and passed", rows: chartRows }) +
+    `<p class="legend muted"><span class="blocked">blocked</span><span class="passed">passed</span></p>` +
     `\n<table id="reasons"><thead><tr><th>reason</th><th class="n">passed</th><th class="n">blocked</th></tr></thead><tbody>${rows}</tbody></table>\n` +
     `<p class="muted">An item that is no call passes as <code>not_function_call</code> unless a finding blocks it; a finding blocks whatever its reason.</p>\n` +
     `<h3>Findings</h3>${findingRows === "" ? "<p>No finding.</p>" : `<table id="findings"><thead><tr><th>finding</th><th class="n">items</th></tr></thead><tbody>${findingRows}</tbody></table>`}\n` +
@@ -144,7 +145,7 @@ function losses(table: LossTable, which: string, drills: Drills): string {
   const rest = morePaths > 0 || table.pathOverflow > 0 ? `<p class="muted">${morePaths > 0 ? `${morePaths} more paths are not listed` : ""}${morePaths > 0 && table.pathOverflow > 0 ? "; " : ""}${table.pathOverflow > 0 ? `${table.pathOverflow} losses at paths past the ${table.byPath.length} kept are counted by code only` : ""}.</p>` : "";
   return (
     `${heading}${chart}<table><thead><tr><th>loss</th><th class="n">count</th></tr></thead><tbody>${codeRows}</tbody></table>` +
-    `<h4>Top paths (JSON Pointers into the record, array positions as <code>*</code>)</h4><table><thead><tr><th>path</th><th>loss</th><th class="n">count</th></tr></thead><tbody>${pathRows}</tbody></table>${rest}`
+    `<h4>Top paths (JSON Pointers into ${which === "reading" ? "the record" : "the items the record gave"}, array positions as <code>*</code>)</h4><table><thead><tr><th>path</th><th>loss</th><th class="n">count</th></tr></thead><tbody>${pathRows}</tbody></table>${rest}`
   );
 }
 

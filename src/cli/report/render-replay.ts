@@ -22,8 +22,8 @@ export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readon
       const origin = difference.origin;
       const replay = difference.replay;
       const originHref = origin === undefined ? undefined : links.hrefOf({ source: Math.max(0, sources.indexOf(origin.source ?? sources[0])), line: origin.line, index: origin.index });
-      const originTitle = origin === undefined ? "origin: none" : originHref === undefined ? `origin line ${origin.line}.${origin.index}` : `<a href="${originHref}">origin line ${origin.line}.${origin.index}</a>`;
-      const replayTitle = replay === undefined ? "replay: none" : `replay line ${replay.line}.${replay.index}`;
+      const originTitle = origin === undefined ? "origin: none" : originHref === undefined ? `origin ${placeText(origin)}` : `<a href="${originHref}">origin ${placeText(origin)}</a>`;
+      const replayTitle = replay === undefined ? "replay: none" : `replay ${placeText(replay)}`;
       const side = (place: ItemPlace | undefined, items: Map<string, unknown>) => {
         if (place === undefined) return `<pre class="muted">(no item)</pre>`;
         const item = items.get(sideKey(place));
@@ -37,4 +37,8 @@ export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readon
     .join("\n");
   const more = diff.total > diff.shown.length ? `<p>The first ${diff.shown.length} differences are shown; <code>orbridge diff</code> lists all ${diff.total}.</p>` : "";
   return `${summary}${notes === "" ? "" : `<p>Stretches lined up by position (their differences may be false):</p><ul>${notes}</ul>`}${more}${pairs}`;
+}
+
+function placeText(place: ItemPlace): string {
+  return `line ${place.line}${place.index > 0 ? `.${place.index}` : ""}`;
 }
