@@ -125,6 +125,21 @@ describe("origin versus replay", () => {
   });
 });
 
+describe("the README", () => {
+  test("shows the report of the shipped example with the summary line it prints", async () => {
+    const readme = readFileSync("README.md", "utf8");
+    const command = "npx orbridge report --schema golden/examples/sales-report.schema.json --out report.html golden/examples/sales-report.jsonl";
+    const block = "```sh\n" + command + "\n```\n\n```\n";
+    const at = readme.indexOf(block);
+    expect(at).toBeGreaterThan(-1);
+    const start = at + block.length;
+    const folder = scratchFolder("report");
+    const args = command.split(" ").slice(2).map((arg) => (arg === "report.html" ? join(folder, arg) : arg));
+    const result = await runOrbridge(args);
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: "", stderr: readme.slice(start, readme.indexOf("```\n", start)) });
+  });
+});
+
 describe("outputs and usage", () => {
   test("--out writes the page to a file and nothing to stdout", async () => {
     const folder = scratchFolder("report");
