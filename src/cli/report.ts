@@ -115,6 +115,7 @@ export const reportCommand: Command = {
       await checkInputs([replayPath]);
       if (replayPath === "-" && sources.includes("-")) throw new UsageError("only one of the journal and --replay can be stdin");
     }
+    if (stringOption(args, "out") === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true) throw new UsageError("the page is HTML: give --out FILE, or redirect standard output to a file");
     const { output } = openOutputs(stringOption(args, "out"), undefined, replayPath === undefined ? sources : [...sources, replayPath], io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const differ = replayPath === undefined ? undefined : new JournalDiffer();
     const originItems = new Map<string, unknown>();

@@ -2,7 +2,9 @@
 // journal text stays text, and usage errors get one line and exit 2.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
+import { runCli } from "../../src/cli/run.js";
 import { runOrbridge } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
@@ -120,7 +122,8 @@ describe("origin versus replay", () => {
     expect(diff.stderr).toEqual("1 difference\n");
     expect(report.stderr).toEqual("read 3 lines: 3 items, 0 errors; 0 blocked; 1 difference with the replay\n");
     expect(tiles(report.stdout).differences).toEqual(1);
-    expect(report.stdout).toContain("<tr><td><code>call_id_mismatch</code></td><td class=\"n\">1</td></tr>");
+    expect(report.stdout).toContain('<tr><td><code>call_id_mismatch</code></td><td class="n"><a href="#difference-0">1</a></td></tr>');
+    expect(report.stdout).toContain('<div class="difference" id="difference-0"><p><code>call_id_mismatch</code>: ');
     expect(report.stdout).toContain("&quot;call_id&quot;: <mark>&quot;call_emea99&quot;</mark>");
   });
 });
@@ -157,6 +160,15 @@ describe("outputs and usage", () => {
     [["--out", `${EXAMPLES}/sales-report.jsonl`, `${EXAMPLES}/sales-report.jsonl`], `orbridge report: --out ${EXAMPLES}/sales-report.jsonl is also an input; inputs are never overwritten\n`],
   ])("%j: one line on stderr, exit 2", async (args, stderr) => {
     expect(await runOrbridge(["report", ...args])).toEqual({ code: 2, stdout: "", stderr });
+  });
+
+  test("without --out, a terminal on stdout is refused: the page is HTML", async () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true });
+    const stderr = new PassThrough();
+    const said: Buffer[] = [];
+    stderr.on("data", (chunk: Buffer) => said.push(chunk));
+    const code = await runCli(["report", `${EXAMPLES}/sales-report.jsonl`], { stdin: Readable.from([""]), stdout: terminal, stderr, env: {} });
+    expect({ code, stderr: Buffer.concat(said).toString("utf8"), written: terminal.read() }).toEqual({ code: 2, stderr: "orbridge report: the page is HTML: give --out FILE, or redirect standard output to a file\n", written: null });
   });
 
   test("--help teaches the command, on stdout, exit 0", async () => {

@@ -11,14 +11,21 @@ export function sideKey(place: ItemPlace): string {
 }
 
 export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readonly string[]): string {
-  const rows = diff.byCode.map((entry) => `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${entry.count}</td></tr>`).join("");
+  // Each code's count leads to its first difference shown.
+  const firstOf = (code: string) => diff.shown.findIndex((difference) => difference.code === code);
+  const rows = diff.byCode
+    .map((entry) => {
+      const first = firstOf(entry.key);
+      return `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${first === -1 ? entry.count : `<a href="#difference-${first}">${entry.count}</a>`}</td></tr>`;
+    })
+    .join("");
   const summary =
     `<p>Replay <code>${escapeHtml(diff.source)}</code> against the journal: <strong data-count="differences">${diff.total}</strong> ${diff.total === 1 ? "difference" : "differences"}` +
     `${diff.replayErrors > 0 ? `; ${diff.replayErrors} replay ${diff.replayErrors === 1 ? "line" : "lines"} could not be read` : ""}.</p>` +
     (rows === "" ? "" : `<table><thead><tr><th>difference</th><th class="n">count</th></tr></thead><tbody>${rows}</tbody></table>`);
   const notes = diff.notes.map((note) => `<li>from origin line ${note.origin.line} and replay line ${note.replay.line}: ${escapeHtml(note.detail)}</li>`).join("");
   const pairs = diff.shown
-    .map((difference) => {
+    .map((difference, index) => {
       const origin = difference.origin;
       const replay = difference.replay;
       const originHref = origin === undefined ? undefined : links.hrefOf({ source: Math.max(0, sources.indexOf(origin.source ?? sources[0])), line: origin.line, index: origin.index });
@@ -30,7 +37,7 @@ export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readon
         return item === undefined ? `<pre class="muted">(item not kept for this view)</pre>` : `<pre>${jsonHtml(item, difference.path)}</pre>`;
       };
       return (
-        `<div class="difference"><p><code>${escapeHtml(difference.code)}</code>: ${escapeHtml(difference.detail)}</p>` +
+        `<div class="difference" id="difference-${index}"><p><code>${escapeHtml(difference.code)}</code>: ${escapeHtml(difference.detail)}</p>` +
         `<div class="pair"><div><h4>${originTitle}</h4>${side(origin, diff.originItems)}</div><div><h4>${replayTitle}</h4>${side(replay, diff.replayItems)}</div></div></div>`
       );
     })
