@@ -20,7 +20,8 @@ function textOf(html: string, id: string): string {
   return (match?.[1] ?? "").replace(/<[^>]+>/g, "");
 }
 
-describe("the counts", () => {
+// The first run loads the gate, Ajv and the models: on a busy machine that takes seconds.
+describe("the counts", { timeout: 60_000 }, () => {
   test.each([
     ["the sales report, with a schema", ["--schema", `${EXAMPLES}/sales-report.schema.json`, `${EXAMPLES}/sales-report.jsonl`]],
     ["the mixed journal, with a tools file", ["--tools", `${EXAMPLES}/sales-tools.json`, `${EXAMPLES}/mixed.jsonl`]],
