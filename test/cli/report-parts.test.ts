@@ -172,14 +172,14 @@ describe("ReportCollector", () => {
       reading: {
         label: "reading into the canonical form",
         byCode: [{ key: "left_behind", count: 1, places: [{ source: 0, line: 1, index: 0 }] }],
-        byPath: [{ key: "/model  left_behind", count: 1, places: [{ source: 0, line: 1, index: 0 }] }],
+        byPath: [{ key: '["/model","left_behind"]', count: 1, places: [{ source: 0, line: 1, index: 0 }] }],
         pathOverflow: 0,
         total: 1,
       },
       writing: {
         label: "writing anthropic",
         byCode: [{ key: "unsupported_field", count: 1, places: [{ source: 0, line: 2, index: 0 }] }],
-        byPath: [{ key: "/*/id  unsupported_field", count: 1, places: [{ source: 0, line: 2, index: 0 }] }],
+        byPath: [{ key: '["/*/id","unsupported_field"]', count: 1, places: [{ source: 0, line: 2, index: 0 }] }],
         pathOverflow: 0,
         total: 1,
       },

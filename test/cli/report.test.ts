@@ -89,6 +89,15 @@ describe("journal text stays text", () => {
     ]).toEqual([true, true, true, true]);
   });
 
+  test("a loss at a member the journal named, spaces and tags included, is one row of its own, escaped", async () => {
+    const folder = scratchFolder("report");
+    const journal = join(folder, "bodies.jsonl");
+    writeFileSync(journal, JSON.stringify({ model: "m", "</b>  x": 1, messages: [{ role: "user", content: "hi" }] }) + "\n");
+    const report = await runOrbridge(["report", journal]);
+    expect(report.stdout).toMatch(/<tr><td><code>\/&lt;~1b&gt;  x<\/code><\/td><td><code>left_behind<\/code><\/td><td class="n"><a href="#drill-path-reading-\d+">1<\/a><\/td><\/tr>/);
+    expect(report.stdout).toMatch(/<tr><td><code>\/model<\/code><\/td><td><code>left_behind<\/code><\/td><td class="n"><a href="#drill-path-reading-\d+">1<\/a><\/td><\/tr>/);
+  });
+
   test("the page forbids scripts and every request, whatever it holds", async () => {
     const report = await runOrbridge(["report", `${EXAMPLES}/sales-report.jsonl`]);
     expect(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(report.stdout)?.[1]).toEqual("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");

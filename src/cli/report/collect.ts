@@ -48,7 +48,8 @@ class LossTally {
   add(losses: readonly Loss[], place: Place): void {
     for (const loss of losses) {
       this.byCode.add(loss.code, place);
-      this.byPath.add(`${generalPath(loss.path)}  ${loss.code}`, place);
+      // A path may hold any character (a member name is journal text): the pair is kept as JSON.
+      this.byPath.add(JSON.stringify([generalPath(loss.path), loss.code]), place);
     }
   }
 

@@ -137,8 +137,8 @@ function losses(table: LossTable, which: string, drills: Drills): string {
   const top = table.byPath.slice(0, 25);
   const pathRows = top
     .map((entry) => {
-      const [path, code] = entry.key.split("  ");
-      return `<tr><td><code>${escapeHtml(path === "" ? '"" (the whole record)' : path)}</code></td><td><code>${escapeHtml(code ?? "")}</code></td><td class="n">${drills.link(entry, `loss ${which} at`, `path-${which}`)}</td></tr>`;
+      const [path, code] = JSON.parse(entry.key) as [string, string];
+      return `<tr><td><code>${escapeHtml(path === "" ? '"" (the whole record)' : path)}</code></td><td><code>${escapeHtml(code)}</code></td><td class="n">${drills.link({ ...entry, key: `${code} at ${path}` }, `loss ${which}:`, `path-${which}`)}</td></tr>`;
     })
     .join("");
   const morePaths = table.byPath.length - top.length;

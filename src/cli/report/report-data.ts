@@ -24,7 +24,7 @@ export interface LossTable {
   /** The envelope the losses come from ("the canonical form" when reading). */
   label: string;
   byCode: Tallied[];
-  /** JSON Pointers with array positions written `*`, so that one field in every record is one row. */
+  /** By `JSON.stringify([path, code])`, the path a JSON Pointer with array positions written `*`, so that one field in every record is one row. */
   byPath: Tallied[];
   /** Losses whose path came after the kept paths were full. */
   pathOverflow: number;
