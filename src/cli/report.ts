@@ -7,8 +7,10 @@
 import { ENVELOPE_NAMES } from "../../adapters/index.js";
 import { JournalDiffer } from "../diff.js";
 import type { ToolSchema } from "../gate/schema.js";
-import { isTarget, TARGETS } from "../gate/target-names.js";
+import type { ItemCheck } from "../gate/journal-checks.js";
+import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
+import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
 import { normalizeJournal } from "../journal/normalize.js";
 import type { ReadOptions } from "../journal/read.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -29,7 +31,8 @@ const MAX_DIFFERENCES_SHOWN = 200;
 const MAX_SIDE_ITEMS = 5_000;
 
 const help = `Usage: orbridge report [--schema FILE | --tools FILE] [--for TARGET] [--to ENVELOPE]
-                       [--replay FILE] [--out FILE] [--items-from N] [--max-items N] [FILE...|-]
+                       [--conversation POINTER [--show KEY]] [--replay FILE] [--out FILE]
+                       [--items-from N] [--max-items N] [FILE...|-]
 
 Writes one HTML page that shows a journal at a glance, to read before a
 migration or a replay. The page is one file: no script, no font, no request;
@@ -61,6 +64,16 @@ Options:
   --for TARGET       also judge against a replay target: ${TARGETS.join(", ")}
   --to ENVELOPE      count what writing the items in this envelope would lose:
                      ${ENVELOPE_NAMES.join(", ")}
+  --conversation POINTER
+                     gate each conversation apart, as gate --conversation does
+                     (POINTER: the JSON Pointer of each record's key, as
+                     /conversation_id); the page then counts verdicts and
+                     blocked items per conversation and shows the items
+                     conversation by conversation
+  --max-open-conversations N
+                     with --conversation: as for gate
+  --show KEY         with --conversation: the conversation view shows this
+                     conversation only (KEY as the page writes it: "c-17" or 17)
   --replay FILE      the journal about to be replayed: compared with the input
   --out FILE         write the page to FILE (atomically); stdout without it
   --items-from N     the conversation view starts at the Nth item (default 1)
@@ -70,7 +83,7 @@ Options:
   --max-line-bytes N report a longer line as an error, without reading it
   -h, --help         show this help
 
-The whole input is one conversation, as gate reads it without --conversation.
+Without --conversation the whole input is one conversation, as gate reads it.
 Memory stays flat however long the journal: counts are kept by key with the
 first lines behind each, and the view embeds a window of items (--replay
 holds both journals' items, as diff does).
@@ -92,6 +105,9 @@ export const reportCommand: Command = {
       for: { value: true, choices: TARGETS },
       to: { value: true, choices: ENVELOPE_NAMES },
       replay: { value: true },
+      conversation: { value: true },
+      "max-open-conversations": { value: true },
+      show: { value: true },
       out: { value: true },
       "items-from": { value: true },
       "max-items": { value: true },
@@ -109,6 +125,14 @@ export const reportCommand: Command = {
     const itemsFrom = wholeNumber(stringOption(args, "items-from"), "--items-from", 1);
     const maxItems = wholeNumber(stringOption(args, "max-items"), "--max-items", DEFAULT_MAX_ITEMS);
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const conversation = conversationOption(stringOption(args, "conversation"));
+    const maxOpenText = stringOption(args, "max-open-conversations");
+    const show = stringOption(args, "show");
+    if (conversation === undefined && maxOpenText !== undefined) throw new UsageError("--max-open-conversations is for --conversation, which was not given");
+    if (conversation === undefined && show !== undefined) throw new UsageError("--show names a conversation: it goes with --conversation POINTER");
+    const maxOpen = maxOpenText === undefined ? undefined : wholeNumber(maxOpenText, "--max-open-conversations", 1);
+    const targetName = target !== undefined && isTarget(target) ? target : undefined;
+    const checks = targetName === undefined || conversation === undefined ? undefined : await targetChecks(targetName);
     const sources = await checkInputs(args.operands);
     const replayPath = stringOption(args, "replay");
     if (replayPath !== undefined) {
@@ -123,7 +147,9 @@ export const reportCommand: Command = {
       sources,
       schema,
       registry,
-      target: target !== undefined && isTarget(target) ? target : undefined,
+      target: targetName,
+      conversation: conversation === undefined ? undefined : { pointer: conversation, maxOpen, checks },
+      show,
       to: stringOption(args, "to"),
       origin: stringOption(args, "origin"),
       itemsFrom,
@@ -146,7 +172,9 @@ export const reportCommand: Command = {
       await write(output.stream, renderHtml(data, { command: commandLine(argv) }));
       const { items, errors, blocked } = data.verdicts;
       const differences = data.replay === undefined ? "" : `; ${data.replay.total} ${data.replay.total === 1 ? "difference" : "differences"} with the replay`;
-      summary = `read ${data.linesRead} lines: ${items} items, ${errors} errors; ${blocked} blocked${differences}\n`;
+      const { count, reopened } = data.conversations;
+      const byConversation = conversation === undefined ? "" : `; ${count} conversations${reopened > 0 ? ` (${reopened} reopened after --max-open-conversations closed them)` : ""}`;
+      summary = `read ${data.linesRead} lines: ${items} items, ${errors} errors; ${blocked} blocked${byConversation}${differences}\n`;
     });
     await write(io.stderr, summary);
     return 0 as ExitCode;
@@ -169,6 +197,25 @@ async function readTools(path: string): Promise<ToolRegistry> {
   }
   if (registry.names().length === 0) throw new UsageError(`tools file ${path} defines no function tool`);
   return registry;
+}
+
+/** `--conversation POINTER`: a JSON Pointer to a member of each record, as gate reads it. */
+function conversationOption(value: string | undefined): JsonPointer | undefined {
+  if (value === undefined) return undefined;
+  let pointer: JsonPointer;
+  try {
+    pointer = parsePointer(value);
+  } catch (error) {
+    throw new UsageError(`--conversation: ${(error as Error).message}`);
+  }
+  if (pointer.tokens.length === 0) throw new UsageError('--conversation must point to a member of each record, as /conversation_id, not to the whole record ("")');
+  return pointer;
+}
+
+/** A target's checks, made afresh for each conversation, as they keep state; loaded only for --for. */
+async function targetChecks(target: Target): Promise<() => ItemCheck[]> {
+  const { TargetChecker } = await import("../gate/targets.js");
+  return () => [new TargetChecker(target)];
 }
 
 function wholeNumber(value: string | undefined, option: string, fallback: number): number {

@@ -130,7 +130,7 @@ describe("ReportCollector", () => {
     lines.forEach((text, index) => collector.pushLine({ source: "j.jsonl", line: index + 1, text }));
     const data = collector.finish();
     const call = { type: "function_call", id: "fc_1", call_id: "c1", name: "lookup", status: "in_progress", arguments: "{}" };
-    expect({ ...data, items: { total: data.items.total, shown: data.items.shown.map(({ verdict, ...rest }) => ({ ...rest, reason: verdict?.reason, blocked: verdict?.blocked })) } }).toEqual({
+    expect({ ...data, items: { total: data.items.total, inView: data.items.inView, shown: data.items.shown.map(({ verdict, ...rest }) => ({ ...rest, reason: verdict?.reason, blocked: verdict?.blocked })) } }).toEqual({
       sources: ["j.jsonl"],
       settings: { target: undefined, to: undefined, itemsFrom: 1, maxItems: 10 },
       linesRead: 4,
@@ -152,9 +152,10 @@ describe("ReportCollector", () => {
       blockedByTool: [{ key: "lookup", count: 1, places: [{ source: 0, line: 1, index: 0 }] }],
       errors: { shown: [{ place: { source: 0, line: 3, index: 0 }, detail: expect.stringMatching(/^line is not JSON: /) }], total: 1 },
       reading: { label: "reading into the canonical form", byCode: [], byPath: [], pathOverflow: 0, total: 0 },
-      conversations: 1,
+      conversations: { count: 1, reopened: 0, verdicts: [], blocked: [], overflow: 0 },
       items: {
         total: 2,
+        inView: 2,
         shown: [
           { ordinal: 1, place: { source: 0, line: 1, index: 0 }, envelope: "responses", item: call, reason: "status", blocked: true },
           { ordinal: 2, place: { source: 0, line: 4, index: 0 }, envelope: "responses", item: { type: "function_call_output", call_id: "c9", output: "x" }, reason: "not_function_call", blocked: true },

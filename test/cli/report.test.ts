@@ -6,6 +6,7 @@ import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { runCli } from "../../src/cli/run.js";
 import { runOrbridge } from "../support/run-cli.js";
+import { generateConversations, interleave, journalText, TOOLS } from "../support/interleaved-journal.js";
 import { scratchFolder } from "../support/scratch.js";
 
 const EXAMPLES = "golden/examples";
@@ -125,6 +126,51 @@ describe("the conversation view", () => {
   });
 });
 
+describe("conversations gated apart", { timeout: 60_000 }, () => {
+  const folder = scratchFolder("report");
+  const journal = join(folder, "interleaved.jsonl");
+  const tools = join(folder, "tools.json");
+  writeFileSync(journal, journalText(interleave(generateConversations({ seed: 7, conversations: 40, numericKeys: true }), 6, 8)));
+  writeFileSync(tools, JSON.stringify(TOOLS));
+
+  test.each([[[]], [["--max-open-conversations", "3"]]])("%j: the summary line is gate --conversation's, conversations and reopened ones included", async (extra) => {
+    const args = ["--tools", tools, "--conversation", "/conversation_id", ...extra, journal];
+    const gate = await runOrbridge(["gate", ...args]);
+    const report = await runOrbridge(["report", ...args]);
+    expect(report.stderr).toEqual(gate.stderr);
+    expect(report.stderr).toMatch(/; 40 conversations/);
+    expect(tiles(report.stdout).conversations).toEqual(40);
+  });
+
+  test("the table lists each conversation with its verdicts and blocked items, the most blocked first", async () => {
+    const report = await runOrbridge(["report", "--tools", tools, "--conversation", "/conversation_id", journal]);
+    const rows = [...report.stdout.matchAll(/<tr><td><code>([^<]+)<\/code><\/td><td class="n"><a href="#drill-conversation-\d+">(\d+)<\/a><\/td><td class="n">(?:<a [^>]+>)?(\d+)/g)].map((match) => [match[1], Number(match[2]), Number(match[3])]);
+    const gate = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", journal]);
+    const expected = new Map<string, [number, number]>();
+    for (const line of gate.stdout.trim().split("\n")) {
+      const record = JSON.parse(line) as { conversation: string | number; blocked: boolean };
+      const key = escapeText(JSON.stringify(record.conversation));
+      const [verdicts, blocked] = expected.get(key) ?? [0, 0];
+      expected.set(key, [verdicts + 1, blocked + (record.blocked ? 1 : 0)]);
+    }
+    expect(new Set(rows.map(([key, verdicts, blocked]) => JSON.stringify([key, verdicts, blocked])))).toEqual(new Set([...expected].map(([key, [verdicts, blocked]]) => JSON.stringify([key, verdicts, blocked]))));
+    const blockedColumn = rows.map((row) => row[2] as number);
+    expect(blockedColumn).toEqual([...blockedColumn].sort((a, b) => b - a));
+  });
+
+  test("--show shows one conversation's items, whatever its key looks like", async () => {
+    for (const show of ["conv-7-2", '"conv-7-2"']) {
+      const report = await runOrbridge(["report", "--tools", tools, "--conversation", "/conversation_id", "--show", show, journal]);
+      expect([...report.stdout.matchAll(/<h3>conversation <code>([^<]+)<\/code><\/h3>/g)].map((match) => match[1])).toEqual(["&quot;conv-7-2&quot;"]);
+      expect(textOf(report.stdout, "items-window")).toEqual("8 of the conversation's 8 items are shown (items 5–25 of the journal's 281).");
+    }
+  });
+});
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
 describe("origin versus replay", () => {
   test("the differences of diff, counted and side by side", async () => {
     const diff = await runOrbridge(["diff", `${EXAMPLES}/origin.jsonl`, `${EXAMPLES}/replay.jsonl`]);
@@ -166,6 +212,8 @@ describe("outputs and usage", () => {
     [["--schema", "a.json", "--tools", "b.json", "j.jsonl"], "orbridge report: give --schema or --tools, not both\n"],
     [["--max-items", "0", `${EXAMPLES}/sales-report.jsonl`], 'orbridge report: --max-items must be a positive whole number (got "0")\n'],
     [["--to", "xml", `${EXAMPLES}/sales-report.jsonl`], 'orbridge report: --to must be one of responses, chat, anthropic, gemini, bedrock (got "xml")\n'],
+    [["--show", "c-1", `${EXAMPLES}/sales-report.jsonl`], "orbridge report: --show names a conversation: it goes with --conversation POINTER\n"],
+    [["--conversation", "", `${EXAMPLES}/sales-report.jsonl`], 'orbridge report: --conversation must point to a member of each record, as /conversation_id, not to the whole record ("")\n'],
     [["missing.jsonl"], "orbridge report: cannot read missing.jsonl: no such file or not readable\n"],
     [["--out", `${EXAMPLES}/sales-report.jsonl`, `${EXAMPLES}/sales-report.jsonl`], `orbridge report: --out ${EXAMPLES}/sales-report.jsonl is also an input; inputs are never overwritten\n`],
   ])("%j: one line on stderr, exit 2", async (args, stderr) => {

@@ -11,6 +11,9 @@ import { renderItems } from "./render-items.js";
 import { renderReplay } from "./render-replay.js";
 import { PLACES_PER_KEY, type Tallied } from "./tally.js";
 
+/** Conversations listed in the summary, the most blocked first. */
+const MAX_CONVERSATION_ROWS = 50;
+
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 /** Blocked verdicts name their reason; a line that gave no item is counted under "error". */
@@ -65,7 +68,7 @@ function summary(data: ReportData, drills: Drills): string {
   const counts = [
     ["lines-read", "lines read", data.linesRead],
     ["records", "records", data.linesRead - blank],
-    ["conversations", "conversations", data.conversations],
+    ["conversations", "conversations", data.conversations.count],
     ["items", "items", items],
     ["errors", "errors", errors],
     ["passed", "passed", passed],
@@ -81,8 +84,32 @@ function summary(data: ReportData, drills: Drills): string {
     `<p class="balance${linesAddUp ? "" : " off"}" id="lines-add-up">${lineBalance}: ${linesAddUp ? "the rows add up to the lines read" : "the rows do NOT add up to the lines read"}.</p>\n` +
     `<p class="balance${verdictsAddUp ? "" : " off"}" id="verdicts-add-up">${verdictBalance}: ${verdictsAddUp ? "every verdict is counted once, by its reason below" : "the verdicts do NOT add up"}.</p>\n` +
     `<p class="muted">These are the counts <code>orbridge gate</code> prints on the same journal with the same options (<code>read N lines: N items, N errors; N blocked</code>). A record is a line that is not blank; a record may give several items (a request body, a response) or none (a stream chunk, whose response comes with the stream's last line).</p>\n` +
-    `<table><thead><tr><th>line kind (envelope)</th><th class="n">lines</th></tr></thead><tbody>${rows}</tbody></table>`
+    `<table><thead><tr><th>line kind (envelope)</th><th class="n">lines</th></tr></thead><tbody>${rows}</tbody></table>` +
+    conversations(data, drills)
   );
+}
+
+/** Conversations gated apart: the ones with the most blocked items first, each count leading to its lines. */
+function conversations(data: ReportData, drills: Drills): string {
+  const { pointer, verdicts, blocked, overflow, reopened, count } = data.conversations;
+  if (pointer === undefined) return `<p class="muted">The whole input is one conversation, as <code>orbridge gate</code> reads it without <code>--conversation</code>.</p>`;
+  const blockedOf = new Map(blocked.map((entry) => [entry.key, entry]));
+  const ordered = [...verdicts].sort((a, b) => (blockedOf.get(b.key)?.count ?? 0) - (blockedOf.get(a.key)?.count ?? 0) || b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const top = ordered.slice(0, MAX_CONVERSATION_ROWS);
+  const rows = top
+    .map((entry) => {
+      const blockedEntry = blockedOf.get(entry.key);
+      return `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "verdicts of conversation", "conversation")}</td><td class="n">${blockedEntry ? drills.link(blockedEntry, "blocked in conversation", "conversation-blocked") : "0"}</td></tr>`;
+    })
+    .join("");
+  const left = ordered.length - top.length;
+  const notes = [
+    `Each conversation is gated apart (key at <code>${escapeHtml(pointer)}</code>), as <code>orbridge gate --conversation</code> gates it.`,
+    reopened > 0 ? `${reopened} were reopened after --max-open-conversations closed them, and start afresh.` : "",
+    left > 0 ? `${left} more conversations are counted, not listed.` : "",
+    overflow > 0 ? `${overflow} verdicts of conversations past the first ${verdicts.length} are counted in the totals only.` : "",
+  ].filter((note) => note !== "");
+  return `<h3>Conversations: ${count}</h3><p class="muted">${notes.join(" ")}</p><table id="conversations"><thead><tr><th>conversation</th><th class="n">verdicts</th><th class="n">blocked</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function verdicts(data: ReportData, drills: Drills): string {

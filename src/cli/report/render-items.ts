@@ -8,22 +8,40 @@ import { itemAnchor, lineAnchor, PageLinks } from "./page-links.js";
 import type { ReportData, ShownItem } from "./report-data.js";
 
 export function renderItems(data: ReportData, links: PageLinks, command: string): string {
-  const { total, shown } = data.items;
+  const { total, inView, shown } = data.items;
   const calls = new Map<string, ShownItem>();
   for (const entry of shown) {
     const item = fieldsOf(entry.item);
-    if (item.type === "function_call" && typeof item.call_id === "string" && !calls.has(item.call_id)) calls.set(item.call_id, entry);
+    if (item.type === "function_call" && typeof item.call_id === "string" && !calls.has(callKey(entry.conversation, item.call_id))) calls.set(callKey(entry.conversation, item.call_id), entry);
   }
   const seenLines = new Set<string>();
   const first = shown.length > 0 ? shown[0].ordinal : 0;
   const last = shown.length > 0 ? shown[shown.length - 1].ordinal : 0;
-  const leftOut = total - shown.length;
+  const leftOut = inView - shown.length;
+  const shownText = data.conversations.show === undefined ? `Items ${first}–${last} of ${total} are shown` : `${shown.length} of the conversation's ${inView} items are shown (items ${first}–${last} of the journal's ${total})`;
   const window =
-    total === 0
-      ? "<p>The journal gave no item.</p>"
-      : `<p id="items-window">Items ${first}–${last} of ${total} are shown${leftOut > 0 ? `; ${leftOut} ${leftOut === 1 ? "is" : "are"} counted in the summary but left out of this view. To see them, run <code>${escapeHtml(command)} --items-from ${last < total ? last + 1 : 1} --max-items ${data.settings.maxItems}</code>` : ""}.</p>`;
-  const articles = shown.map((entry) => article(entry, links, calls, seenLines, data.sources)).join("\n");
-  return `<p>The whole input is one conversation, as <code>orbridge gate</code> reads it without <code>--conversation</code>.</p>\n${window}\n${articles}`;
+    inView === 0
+      ? `<p id="items-window">${total === 0 ? "The journal gave no item." : "No item is in this view."}</p>`
+      : `<p id="items-window">${shownText}${leftOut > 0 ? `; ${leftOut} ${leftOut === 1 ? "is" : "are"} counted in the summary but left out of this view. To see them, run <code>${escapeHtml(command)} --items-from ${shown.length === 0 ? 1 : last + 1} --max-items ${data.settings.maxItems}</code>` : ""}.</p>`;
+  const { pointer, show } = data.conversations;
+  if (pointer === undefined) {
+    const articles = shown.map((entry) => article(entry, links, calls, seenLines, data.sources)).join("\n");
+    return `<p>The whole input is one conversation, as <code>orbridge gate</code> reads it without <code>--conversation</code>.</p>\n${window}\n${articles}`;
+  }
+  // Interleaved in the journal, the items are shown conversation by conversation, each in journal order.
+  const groups = new Map<string, ShownItem[]>();
+  for (const entry of shown) {
+    const key = entry.conversation ?? "";
+    const group = groups.get(key);
+    if (group) group.push(entry);
+    else groups.set(key, [entry]);
+  }
+  const which =
+    show === undefined
+      ? `<p>To see one conversation whole, run <code>${escapeHtml(command)} --show KEY</code>, KEY as the table of conversations writes it.</p>`
+      : `<p>Only conversation <code>${escapeHtml(show)}</code> is shown${groups.size === 0 ? ", and no item of the journal belongs to it" : ""}.</p>`;
+  const sections = [...groups].map(([key, entries]) => `<h3>conversation <code>${escapeHtml(key)}</code></h3>\n${entries.map((entry) => article(entry, links, calls, seenLines, data.sources)).join("\n")}`).join("\n");
+  return `${which}\n${window}\n${sections}`;
 }
 
 function article(entry: ShownItem, links: PageLinks, calls: Map<string, ShownItem>, seenLines: Set<string>, sources: readonly string[]): string {
@@ -34,7 +52,7 @@ function article(entry: ShownItem, links: PageLinks, calls: Map<string, ShownIte
   const where = `${sources.length > 1 ? `${escapeHtml(sources[entry.place.source] ?? "")}:` : ""}line ${entry.place.line}${entry.place.index > 0 ? `.${entry.place.index}` : ""}`;
   const type = typeof item.type === "string" ? item.type : "(no type)";
   const header = `<header>${lineMark}<strong>#${entry.ordinal}</strong> <span>${where}</span> <code>${escapeHtml(type)}</code>${typeof item.role === "string" ? ` <span>${escapeHtml(item.role)}</span>` : ""} <span class="muted">${escapeHtml(entry.envelope)}</span></header>`;
-  return `<article class="item${state}" id="${itemAnchor(entry.place)}">${header}${verdictHtml(verdict)}${body(item, verdict, links, calls)}</article>`;
+  return `<article class="item${state}" id="${itemAnchor(entry.place)}">${header}${verdictHtml(verdict)}${body(item, entry.conversation, verdict, links, calls)}</article>`;
 }
 
 function verdictHtml(verdict: GateRecord | undefined): string {
@@ -44,14 +62,19 @@ function verdictHtml(verdict: GateRecord | undefined): string {
   return `<p class="verdict">${mark} <code>${escapeHtml(verdict.reason)}</code>: ${escapeHtml(verdict.detail)}</p>${findings === "" ? "" : `<ul class="findings">${findings}</ul>`}`;
 }
 
-function body(item: Record<string, unknown>, verdict: GateRecord | undefined, links: PageLinks, calls: Map<string, ShownItem>): string {
+/** A call_id is one conversation's: two conversations may use the same. */
+function callKey(conversation: string | undefined, callId: string): string {
+  return `${conversation ?? ""} ${callId}`;
+}
+
+function body(item: Record<string, unknown>, conversation: string | undefined, verdict: GateRecord | undefined, links: PageLinks, calls: Map<string, ShownItem>): string {
   switch (item.type) {
     case "message":
       return content(item.content);
     case "function_call":
       return `<p>calls <code>${escapeHtml(String(item.name ?? "(no name)"))}</code> with call_id <code>${escapeHtml(String(item.call_id ?? "(none)"))}</code></p>${argumentsHtml(item.arguments, verdict)}`;
     case "function_call_output": {
-      const call = typeof item.call_id === "string" ? calls.get(item.call_id) : undefined;
+      const call = typeof item.call_id === "string" ? calls.get(callKey(conversation, item.call_id)) : undefined;
       const href = call === undefined ? undefined : links.hrefOf(call.place);
       const callText = `<code>${escapeHtml(String(item.call_id ?? "(none)"))}</code>`;
       const to = href === undefined ? `answers call_id ${callText}${call === undefined ? " (its call is not in this view)" : ""}` : `answers <a href="${href}">the call ${callText}</a> (line ${call!.place.line})`;

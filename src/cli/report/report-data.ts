@@ -12,6 +12,8 @@ export interface ShownItem {
   envelope: string;
   item: unknown;
   verdict?: GateRecord;
+  /** The conversation's key as JSON text, when each conversation is gated apart. */
+  conversation?: string;
 }
 
 /** A line that gave no item, as the gate reports it. */
@@ -68,9 +70,23 @@ export interface ReportData {
   errors: { shown: LineError[]; total: number };
   reading: LossTable;
   writing?: LossTable;
-  /** The whole input is one conversation, as `gate` reads it without --conversation. */
-  conversations: number;
-  items: { total: number; shown: ShownItem[] };
+  /**
+   * Without a pointer the whole input is one conversation, as `gate` reads it
+   * without --conversation; with one, the conversations by key (JSON text), their
+   * verdicts and blocked items, and the one the view shows when asked.
+   */
+  conversations: {
+    count: number;
+    reopened: number;
+    pointer?: string;
+    verdicts: Tallied[];
+    blocked: Tallied[];
+    /** Verdicts of conversations past the ones counted one by one. */
+    overflow: number;
+    show?: string;
+  };
+  /** Every item of the journal; those of the conversation --show names (all without it); the ones embedded. */
+  items: { total: number; inView: number; shown: ShownItem[] };
   replay?: ReplayDiff;
 }
 
