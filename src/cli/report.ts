@@ -5,30 +5,22 @@
 // Read in one pass with the readers and the gate `gate` uses, so its counts are
 // the ones `gate` prints.
 import { ENVELOPE_NAMES } from "../../adapters/index.js";
-import { JournalDiffer } from "../diff.js";
 import type { ToolSchema } from "../gate/schema.js";
 import type { ItemCheck } from "../gate/journal-checks.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
-import { normalizeJournal } from "../journal/normalize.js";
-import type { ReadOptions } from "../journal/read.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
-import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
+import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
 import { ReportCollector } from "./report/collect.js";
-import type { ReplayDiff } from "./report/report-data.js";
 import { renderHtml } from "./report/render-html.js";
-import { sideKey } from "./report/render-replay.js";
+import { ReplayComparison } from "./report/replay-diff.js";
 
 const DEFAULT_MAX_ITEMS = 500;
-/** Differences shown side by side; all are counted. */
-const MAX_DIFFERENCES_SHOWN = 200;
-/** Items of each side kept for the side-by-side view. */
-const MAX_SIDE_ITEMS = 5_000;
 
 const help = `Usage: orbridge report [--schema FILE | --tools FILE] [--for TARGET] [--to ENVELOPE]
                        [--conversation POINTER [--show KEY]] [--replay FILE] [--out FILE]
@@ -141,8 +133,7 @@ export const reportCommand: Command = {
     }
     if (stringOption(args, "out") === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true) throw new UsageError("the page is HTML: give --out FILE, or redirect standard output to a file");
     const { output } = openOutputs(stringOption(args, "out"), undefined, replayPath === undefined ? sources : [...sources, replayPath], io.stdout, { stdin: io.stdin, stderr: io.stderr });
-    const differ = replayPath === undefined ? undefined : new JournalDiffer();
-    const originItems = new Map<string, unknown>();
+    const comparison = replayPath === undefined ? undefined : new ReplayComparison(conversation !== undefined);
     const collector = new ReportCollector({
       sources,
       schema,
@@ -155,10 +146,7 @@ export const reportCommand: Command = {
       itemsFrom,
       maxItems,
       settingsShown: { schema: schemaPath, tools: toolsPath },
-      onItem: differ === undefined ? undefined : (entry) => {
-        differ.pushOrigin(entry);
-        if (originItems.size < MAX_SIDE_ITEMS) originItems.set(sideKey(entry.provenance), entry.item);
-      },
+      onItem: comparison === undefined || conversation === undefined ? undefined : (entry, key) => key !== undefined && comparison.conversationOf(entry.provenance.source, entry.provenance.line, key),
     });
     const progress = progressFor(sources, io.stderr);
     let summary = "";
@@ -166,9 +154,10 @@ export const reportCommand: Command = {
       for await (const line of inputLines(sources, io, readOptions)) {
         progress.tick(line.text.length + 1, 1);
         collector.pushLine(line);
+        comparison?.pushOriginLine(line);
       }
       const data = collector.finish();
-      if (differ !== undefined && replayPath !== undefined) data.replay = await replayDiff(differ, replayPath, io, readOptions, originItems);
+      if (comparison !== undefined && replayPath !== undefined) data.replay = await comparison.finish(replayPath, inputLines([replayPath], io, readOptions));
       await write(output.stream, renderHtml(data, { command: commandLine(argv) }));
       const { items, errors, blocked } = data.verdicts;
       const differences = data.replay === undefined ? "" : `; ${data.replay.total} ${data.replay.total === 1 ? "difference" : "differences"} with the replay`;
@@ -222,35 +211,6 @@ function wholeNumber(value: string | undefined, option: string, fallback: number
   if (value === undefined) return fallback;
   if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${option} must be a positive whole number (got "${value}")`);
   return Number(value);
-}
-
-/** The replay read after the journal, its items lined up with the journal's by the differ `diff` uses. */
-async function replayDiff(differ: JournalDiffer, source: string, io: CommandIO, readOptions: ReadOptions, originItems: Map<string, unknown>): Promise<ReplayDiff> {
-  const replayItems = new Map<string, unknown>();
-  let replayErrors = 0;
-  for await (const record of normalizeJournal(inputLines([source], io, readOptions))) {
-    if (record.kind === "error") {
-      replayErrors += 1;
-      continue;
-    }
-    for (const entry of record.items) {
-      differ.pushReplay(entry);
-      if (replayItems.size < MAX_SIDE_ITEMS) replayItems.set(sideKey(entry.provenance), entry.item);
-    }
-  }
-  const differences = differ.finish();
-  const byCode = new Map<string, number>();
-  for (const difference of differences) byCode.set(difference.code, (byCode.get(difference.code) ?? 0) + 1);
-  return {
-    source,
-    byCode: [...byCode].map(([key, count]) => ({ key, count, places: [] })).sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1)),
-    total: differences.length,
-    shown: differences.slice(0, MAX_DIFFERENCES_SHOWN),
-    notes: differ.notes,
-    replayErrors,
-    originItems,
-    replayItems,
-  };
 }
 
 /** The command line again, without the options that choose the conversation view's window, for the page to say how to move it. */

@@ -158,6 +158,25 @@ describe("conversations gated apart", { timeout: 60_000 }, () => {
     expect(blockedColumn).toEqual([...blockedColumn].sort((a, b) => b - a));
   });
 
+  test("with --replay, the differences are diff's, each told by the conversation of its origin line", async () => {
+    const lines = readFileSync(journal, "utf8").trimEnd().split("\n");
+    const replay = join(folder, "replay.jsonl");
+    writeFileSync(replay, lines.filter((_, index) => index !== 40 && index !== 41 && index !== 200).join("\n") + "\n");
+    const diff = await runOrbridge(["diff", "--format", "json", journal, replay]);
+    const differences = diff.stdout.trim().split("\n").map((line) => JSON.parse(line) as { origin?: { line: number } });
+    const expected = new Map<string, number>();
+    for (const difference of differences) {
+      const key = difference.origin === undefined ? "(none)" : escapeText(JSON.stringify((JSON.parse(lines[difference.origin.line - 1]) as { conversation_id: string | number }).conversation_id));
+      expected.set(key, (expected.get(key) ?? 0) + 1);
+    }
+    const report = await runOrbridge(["report", "--tools", tools, "--conversation", "/conversation_id", "--replay", replay, journal]);
+    expect(report.stderr).toEqual(`read 362 lines: 281 items, 0 errors; 17 blocked; 40 conversations; ${differences.length} ${differences.length === 1 ? "difference" : "differences"} with the replay\n`);
+    const table = /<table id="differences-by-conversation">(.*?)<\/table>/.exec(report.stdout)![1];
+    const rows = [...table.matchAll(/<tr><td><code>([^<]+)<\/code><\/td><td class="n">(\d+)<\/td><\/tr>/g)].map((match) => [match[1], Number(match[2])]);
+    expect(new Map(rows as [string, number][])).toEqual(expected);
+    expect(differences.length).toBeGreaterThan(0);
+  });
+
   test("--show shows one conversation's items, whatever its key looks like", async () => {
     for (const show of ["conv-7-2", '"conv-7-2"']) {
       const report = await runOrbridge(["report", "--tools", tools, "--conversation", "/conversation_id", "--show", show, journal]);

@@ -36,7 +36,7 @@ export interface CollectOptions {
   itemsFrom: number;
   maxItems: number;
   /** Called with each item, in journal order: the replay diff's origin side. */
-  onItem?: (item: JournalItem) => void;
+  onItem?: (item: JournalItem, conversation?: string) => void;
   settingsShown: { schema?: string; tools?: string };
   /** Gate each conversation apart, as `gate --conversation` does: the pointer to each record's key, and the checks of a target, made per conversation. */
   conversation?: { pointer: JsonPointer; maxOpen?: number; checks?: () => ItemCheck[] };
@@ -196,7 +196,7 @@ export class ReportCollector {
         this.itemTotal += 1;
         if (shows) this.itemsInView += 1;
         const itemPlace = { source, line: entry.provenance.line, index: entry.provenance.index };
-        this.options.onItem?.(entry);
+        this.options.onItem?.(entry, conversation === undefined ? undefined : keyText(conversation));
         if (shows && this.itemTotal >= this.options.itemsFrom && this.shown.length < this.options.maxItems) {
           const shown: ShownItem = { ordinal: this.itemTotal, place: itemPlace, envelope: entry.provenance.envelope, item: entry.item, ...(conversation === undefined ? {} : { conversation: keyText(conversation) }) };
           this.shown.push(shown);

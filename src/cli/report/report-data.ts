@@ -36,14 +36,16 @@ export interface LossTable {
 export interface ReplayDiff {
   source: string;
   byCode: Tallied[];
+  /** With --conversation: differences by the conversation of their origin item ("(none)" for an item only the replay has, "(not kept)" past the kept items). */
+  byConversation?: Tallied[];
   total: number;
   /** The first differences, in the order `orbridge diff` gives them. */
   shown: Difference[];
   notes: DiffNote[];
   /** Lines of the replay that could not be read. */
   replayErrors: number;
-  /** Items of each side, by place key, for the side-by-side view (the first ones only). */
-  originItems: Map<string, unknown>;
+  /** Items of each side, by place key, for the side-by-side view (the first ones only); an origin item with its conversation's key, with --conversation. */
+  originItems: Map<string, { item: unknown; conversation?: string }>;
   replayItems: Map<string, unknown>;
 }
 
