@@ -48,6 +48,8 @@ export interface CollectOptions {
 const MAX_LOSS_PATHS = 2_000;
 /** Conversations counted one by one; more are counted together. */
 const MAX_CONVERSATIONS_KEPT = 10_000;
+/** Lines kept behind each conversation's counts: enough to open it, at a few bytes per conversation. */
+const PLACES_PER_CONVERSATION = 5;
 /** Line errors listed by line; more are counted. */
 const MAX_ERRORS_SHOWN = 500;
 
@@ -80,8 +82,8 @@ export class ReportCollector {
   private readonly whole: { normalizer: JournalNormalizer; gate: JournalGate } | undefined;
   /** One pipeline per conversation, as `gate --conversation` runs them. */
   private readonly router: ConversationRouter<GateRecord, Routed<GateRecord>> | undefined;
-  private readonly verdictsByConversation = new Tally(MAX_CONVERSATIONS_KEPT);
-  private readonly blockedByConversation = new Tally(MAX_CONVERSATIONS_KEPT);
+  private readonly verdictsByConversation = new Tally(MAX_CONVERSATIONS_KEPT, PLACES_PER_CONVERSATION);
+  private readonly blockedByConversation = new Tally(MAX_CONVERSATIONS_KEPT, PLACES_PER_CONVERSATION);
   private readonly sourceIndex = new Map<string, number>();
   private linesRead = 0;
   private readonly lineKinds = new Tally();

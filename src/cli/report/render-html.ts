@@ -9,7 +9,7 @@ import { PageLinks } from "./page-links.js";
 import type { LossTable, ReportData } from "./report-data.js";
 import { renderItems } from "./render-items.js";
 import { renderReplay } from "./render-replay.js";
-import { PLACES_PER_KEY, type Tallied } from "./tally.js";
+import type { Tallied } from "./tally.js";
 
 /** Conversations listed in the summary, the most blocked first. */
 const MAX_CONVERSATION_ROWS = 50;
@@ -221,7 +221,7 @@ class Drills {
         return `<li>${href === undefined ? `${where} <span class="muted">(not in the conversation view)</span>` : `<a href="${href}">${where}</a>`}</li>`;
       })
       .join("");
-    const more = entry.count > entry.places.length ? `<p class="muted">The first ${PLACES_PER_KEY} are listed; ${entry.count - entry.places.length} more are counted.</p>` : "";
+    const more = entry.count > entry.places.length ? `<p class="muted">The first ${entry.places.length} are listed; ${entry.count - entry.places.length} more are counted.</p>` : "";
     this.lists.push(`<div class="drill" id="${id}"><h3>${escapeHtml(what)} <code>${escapeHtml(entry.key)}</code>: ${entry.count}</h3><ul>${places}</ul>${more}</div>`);
     return anchor;
   }

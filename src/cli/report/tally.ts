@@ -23,8 +23,15 @@ export class Tally {
   private readonly entries = new Map<string, Tallied>();
   private overflowCount = 0;
 
-  /** `maxKeys`: past it, a new key is counted as overflow, not kept (keys such as loss paths have no bound of their own). */
-  constructor(private readonly maxKeys = Number.POSITIVE_INFINITY) {}
+  /**
+   * `maxKeys`: past it, a new key is counted as overflow, not kept (keys such as
+   * loss paths have no bound of their own). `placesPerKey`: fewer for keys that
+   * come by the thousand (conversations).
+   */
+  constructor(
+    private readonly maxKeys = Number.POSITIVE_INFINITY,
+    private readonly placesPerKey = PLACES_PER_KEY,
+  ) {}
 
   add(key: string, place?: Place): void {
     let entry = this.entries.get(key);
@@ -37,7 +44,7 @@ export class Tally {
       this.entries.set(key, entry);
     }
     entry.count += 1;
-    if (place !== undefined && entry.places.length < PLACES_PER_KEY) entry.places.push(place);
+    if (place !== undefined && entry.places.length < this.placesPerKey) entry.places.push(place);
   }
 
   /** Counts of keys that came after `maxKeys` were already kept. */
