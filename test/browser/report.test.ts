@@ -96,6 +96,10 @@ describe.skipIf(executable === undefined)(`the report in headless Chromium${skip
     expect(await item.getAttribute("id")).toEqual("item-0-3-0");
     expect(await item.locator(".verdict").textContent()).toEqual('BLOCKED arguments_schema: arguments/region must be equal to one of the allowed values ("apac", "emea", "amer")');
     expect(await item.locator("mark").textContent()).toEqual('"global"');
+    // An output leads back to its call.
+    await page.locator("#item-0-5-0 a", { hasText: "the call" }).click();
+    expect(await page.locator("article:target").getAttribute("id")).toEqual("item-0-2-0");
+    expect(await page.locator("article:target .verdict").textContent()).toEqual("pass ok: completed call with arguments valid for its schema");
     await close();
   }, 60_000);
 
