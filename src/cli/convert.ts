@@ -40,6 +40,7 @@ import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
+import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
@@ -223,8 +224,8 @@ export const convertCommand: Command = {
       }
       if (source !== undefined) await emit(source, converter.finish());
     });
-    const synthesized = counts.synthesized > 0 ? `, ${counts.synthesized} values synthesized` : "";
-    await write(io.stderr, `read ${counts.lines} lines: ${counts.records} records, ${counts.errors} errors; ${counts.losses} losses${synthesized}\n`);
+    const synthesized = counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : "";
+    await write(io.stderr, `read ${counted(counts.lines, "line")}: ${counted(counts.records, "record")}, ${counted(counts.errors, "error")}; ${counted(counts.losses, "loss", "losses")}${synthesized}\n`);
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },
 };

@@ -10,6 +10,7 @@ import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
+import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 
 const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
@@ -175,12 +176,12 @@ export const normalizeCommand: Command = {
       if (rewriter) await emitItems(rewriter.finish());
       await out.flush();
     });
-    const repeated = counts.repeated > 0 ? `, ${counts.repeated} repeated items skipped` : "";
-    const changes = rewriter ? `; ${counts.changes} changes for ${target}` : "";
-    const leftBehind = counts.leftBehind > 0 ? `, ${counts.leftBehind} record fields left behind` : "";
+    const repeated = counts.repeated > 0 ? `, ${counted(counts.repeated, "repeated item")} skipped` : "";
+    const changes = rewriter ? `; ${counted(counts.changes, "change")} for ${target}` : "";
+    const leftBehind = counts.leftBehind > 0 ? `, ${counted(counts.leftBehind, "record field")} left behind` : "";
     await write(
       io.stderr,
-      `read ${counts.lines} lines, ${counts.records} records: ${counts.records - counts.errors} emitted (${counts.items} items${repeated}), ${counts.errors} reported; ${counts.losses} losses${leftBehind}${changes}\n`,
+      `read ${counted(counts.lines, "line")}, ${counted(counts.records, "record")}: ${counts.records - counts.errors} emitted (${counted(counts.items, "item")}${repeated}), ${counts.errors} reported; ${counted(counts.losses, "loss", "losses")}${leftBehind}${changes}\n`,
     );
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },
