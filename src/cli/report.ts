@@ -15,10 +15,13 @@ import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
+import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 import { ReportCollector } from "./report/collect.js";
 import { renderHtml } from "./report/render-html.js";
+import type { ReportData } from "./report/report-data.js";
 import { ReplayComparison } from "./report/replay-diff.js";
+import type { Tallied } from "./report/tally.js";
 
 const DEFAULT_MAX_ITEMS = 500;
 
@@ -159,11 +162,7 @@ export const reportCommand: Command = {
       const data = collector.finish();
       if (comparison !== undefined && replayPath !== undefined) data.replay = await comparison.finish(replayPath, inputLines([replayPath], io, readOptions));
       await write(output.stream, renderHtml(data, { command: commandLine(argv) }));
-      const { items, errors, blocked } = data.verdicts;
-      const differences = data.replay === undefined ? "" : `; ${data.replay.total} ${data.replay.total === 1 ? "difference" : "differences"} with the replay`;
-      const { count, reopened } = data.conversations;
-      const byConversation = conversation === undefined ? "" : `; ${count} conversations${reopened > 0 ? ` (${reopened} reopened after --max-open-conversations closed them)` : ""}`;
-      summary = `read ${data.linesRead} lines: ${items} items, ${errors} errors; ${blocked} blocked${byConversation}${differences}\n`;
+      summary = summaryText(data, conversation !== undefined);
     });
     await write(io.stderr, summary);
     return 0 as ExitCode;
@@ -186,6 +185,20 @@ async function readTools(path: string): Promise<ToolRegistry> {
   }
   if (registry.names().length === 0) throw new UsageError(`tools file ${path} defines no function tool`);
   return registry;
+}
+
+/**
+ * The closing summary on stderr: gate's, word for word (the counts, then blocked
+ * records by what blocked them and findings by code, most frequent first), and
+ * the replay's differences.
+ */
+function summaryText(data: ReportData, byConversation: boolean): string {
+  const { items, errors, blocked } = data.verdicts;
+  const { count, reopened } = data.conversations;
+  const conversations = byConversation ? `; ${counted(count, "conversation")}${reopened > 0 ? ` (${reopened} reopened after --max-open-conversations closed them)` : ""}` : "";
+  const differences = data.replay === undefined ? "" : `; ${counted(data.replay.total, "difference")} with the replay`;
+  const tally = (label: string, entries: readonly Tallied[]) => (entries.length === 0 ? "" : `  ${label}: ${entries.map((entry) => `${entry.key} ${entry.count}`).join(", ")}\n`);
+  return `read ${counted(data.linesRead, "line")}: ${counted(items, "item")}, ${counted(errors, "error")}; ${blocked} blocked${conversations}${differences}\n${tally("blocked by", data.blockedBy)}${tally("findings", data.findings)}`;
 }
 
 /** `--conversation POINTER`: a JSON Pointer to a member of each record, as gate reads it. */

@@ -33,11 +33,11 @@ describe.skipIf(executable === undefined)(`the report in headless Chromium${skip
   const folder = scratchFolder("report-browser");
   const salesPage = join(folder, "sales.html");
   const hostilePage = join(folder, "hostile.html");
-  let gateSummary = "";
+  let gateSummary: Record<string, unknown> = {};
   let browser: Browser;
 
   beforeAll(async () => {
-    gateSummary = (await runOrbridge(["gate", ...SALES_ARGS])).stderr;
+    gateSummary = JSON.parse((await runOrbridge(["gate", "--summary", "json", ...SALES_ARGS])).stderr) as Record<string, unknown>;
     await runOrbridge(["report", "--out", salesPage, ...SALES_ARGS]);
     const hostile = join(folder, "hostile.jsonl");
     writeFileSync(
@@ -76,12 +76,16 @@ describe.skipIf(executable === undefined)(`the report in headless Chromium${skip
     await close();
   }, 60_000);
 
-  test("with JavaScript off, the summary shows the counts gate prints", async () => {
+  test("with JavaScript off, the summary shows the counts of gate --summary json", async () => {
     const { page, close } = await open(salesPage, { javaScriptEnabled: false });
     const shown: Record<string, number> = {};
     for (const tile of await page.locator("[data-count]").all()) shown[(await tile.getAttribute("data-count"))!] = Number(await tile.textContent());
-    const [, lines, items, errors, blocked] = /^read (\d+) lines: (\d+) items, (\d+) errors; (\d+) blocked\n$/.exec(gateSummary)!.map(Number);
-    expect({ lines: shown["lines-read"], items: shown.items, errors: shown.errors, blocked: shown.blocked }).toEqual({ lines, items, errors, blocked });
+    const rows = async (attribute: string) => {
+      const counts: Record<string, number> = {};
+      for (const row of await page.locator(`tr[${attribute}]`).all()) counts[(await row.getAttribute(attribute))!] = Number(await row.locator("td").nth(1).textContent());
+      return counts;
+    };
+    expect({ lines: shown["lines-read"], items: shown.items, errors: shown.errors, blocked: shown.blocked, blocked_by: await rows("data-blocked-by"), findings: await rows("data-finding") }).toEqual(gateSummary);
     expect(await page.locator("#lines-add-up").textContent()).toEqual("8 lines read = 8 responses_item (responses): the rows add up to the lines read.");
     await close();
   }, 60_000);

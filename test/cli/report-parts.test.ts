@@ -146,6 +146,11 @@ describe("ReportCollector", () => {
         { key: "not_function_call", count: 1, places: [{ source: 0, line: 4, index: 0 }] },
         { key: "status", count: 1, places: [{ source: 0, line: 1, index: 0 }] },
       ],
+      blockedBy: [
+        { key: "error", count: 1, places: [{ source: 0, line: 3, index: 0 }] },
+        { key: "orphan_output", count: 1, places: [{ source: 0, line: 4, index: 0 }] },
+        { key: "status", count: 1, places: [{ source: 0, line: 1, index: 0 }] },
+      ],
       findings: [
         { key: "orphan_output", count: 1, places: [{ source: 0, line: 4, index: 0 }] },
       ],

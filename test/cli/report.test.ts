@@ -27,14 +27,16 @@ describe("the counts", { timeout: 60_000 }, () => {
     ["the sales report, with a schema", ["--schema", `${EXAMPLES}/sales-report.schema.json`, `${EXAMPLES}/sales-report.jsonl`]],
     ["the mixed journal, with a tools file", ["--tools", `${EXAMPLES}/sales-tools.json`, `${EXAMPLES}/mixed.jsonl`]],
     ["the mixed journal, for chat-completions", ["--tools", `${EXAMPLES}/sales-tools.json`, "--for", "chat-completions", `${EXAMPLES}/mixed.jsonl`]],
-  ])("%s: the summary line and the page's numbers are gate's", async (_, args) => {
+  ])("%s: the summary on stderr is gate's, and the page's numbers are gate --summary json's", async (_, args) => {
     const gate = await runOrbridge(["gate", ...args]);
+    const summary = JSON.parse((await runOrbridge(["gate", "--summary", "json", ...args])).stderr) as Record<string, unknown>;
     const report = await runOrbridge(["report", ...args]);
     expect(report.code).toBe(0);
     expect(report.stderr).toEqual(gate.stderr);
-    const [, lines, items, errors, blocked] = /^read (\d+) lines: (\d+) items, (\d+) errors; (\d+) blocked\n$/.exec(gate.stderr)!.map(Number);
     const shown = tiles(report.stdout);
-    expect({ lines: shown["lines-read"], items: shown.items, errors: shown.errors, blocked: shown.blocked, passed: shown.passed }).toEqual({ lines, items, errors, blocked, passed: items + errors - blocked });
+    const rows = (attribute: string) => Object.fromEntries([...report.stdout.matchAll(new RegExp(`<tr ${attribute}="([a-z_]+)"><td><code>[a-z_]+</code></td><td class="n"><a href="#[^"]+">(\\d+)</a>`, "g"))].map((match) => [match[1], Number(match[2])]));
+    expect({ lines: shown["lines-read"], items: shown.items, errors: shown.errors, blocked: shown.blocked, blocked_by: rows("data-blocked-by"), findings: rows("data-finding") }).toEqual(summary);
+    expect(shown.passed).toEqual(shown.items + shown.errors - shown.blocked);
   });
 
   test("the sales report: every number of the summary, and the page says they add up", async () => {
@@ -61,7 +63,7 @@ describe("the counts", { timeout: 60_000 }, () => {
     const gate = await runOrbridge(["gate", journal]);
     const report = await runOrbridge(["report", journal]);
     expect(report.stderr).toEqual(gate.stderr);
-    expect(report.stderr).toEqual("read 5 lines: 2 items, 1 errors; 2 blocked\n");
+    expect(report.stderr).toEqual("read 5 lines: 2 items, 1 error; 2 blocked\n  blocked by: error 1, status 1\n  findings: incomplete_not_last 1\n");
     expect(textOf(report.stdout, "lines-add-up")).toEqual("5 lines read = 2 chat_chunk (chat) + 1 blank line + 1 chat_message (chat) + 1 not JSON: the rows add up to the lines read.");
     expect(textOf(report.stdout, "verdicts-add-up")).toEqual("2 items + 1 lines that gave no item = 3 verdicts = 1 passed + 2 blocked: every verdict is counted once, by its reason below.");
   });
@@ -170,7 +172,7 @@ describe("conversations gated apart", { timeout: 60_000 }, () => {
       expected.set(key, (expected.get(key) ?? 0) + 1);
     }
     const report = await runOrbridge(["report", "--tools", tools, "--conversation", "/conversation_id", "--replay", replay, journal]);
-    expect(report.stderr).toEqual(`read 362 lines: 281 items, 0 errors; 17 blocked; 40 conversations; ${differences.length} ${differences.length === 1 ? "difference" : "differences"} with the replay\n`);
+    expect(report.stderr.split("\n")[0]).toEqual(`read 362 lines: 281 items, 0 errors; 17 blocked; 40 conversations; ${differences.length} ${differences.length === 1 ? "difference" : "differences"} with the replay`);
     const table = /<table id="differences-by-conversation">(.*?)<\/table>/.exec(report.stdout)![1];
     const rows = [...table.matchAll(/<tr><td><code>([^<]+)<\/code><\/td><td class="n">(\d+)<\/td><\/tr>/g)].map((match) => [match[1], Number(match[2])]);
     expect(new Map(rows as [string, number][])).toEqual(expected);
@@ -223,7 +225,11 @@ describe("outputs and usage", () => {
     const folder = scratchFolder("report");
     const out = join(folder, "report.html");
     const result = await runOrbridge(["report", "--schema", `${EXAMPLES}/sales-report.schema.json`, "--out", out, `${EXAMPLES}/sales-report.jsonl`]);
-    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: "", stderr: "read 8 lines: 8 items, 0 errors; 5 blocked\n" });
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "read 8 lines: 8 items, 0 errors; 5 blocked\n  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n  findings: missing_output 1\n",
+    });
     expect(readFileSync(out, "utf8").startsWith("<!doctype html>\n")).toBe(true);
   });
 

@@ -19,6 +19,7 @@ import type { JournalLine } from "../../journal/read.js";
 import type { JournalItem } from "../../models/journal-item.js";
 import type { Loss } from "../../models/loss.js";
 import type { CanonicalItem } from "../../models/open-responses.js";
+import { blockedBy } from "../gate-output.js";
 import { classifyLine, lineClassKey } from "./classify-line.js";
 import { reportRouter } from "./conversation-lanes.js";
 import { placeKey, type LineError, type LossTable, type ReportData, type ShownItem } from "./report-data.js";
@@ -90,6 +91,7 @@ export class ReportCollector {
   private readonly verdicts = { items: 0, errors: 0, passed: 0, blocked: 0 };
   private readonly passedByReason = new Tally();
   private readonly blockedByReason = new Tally();
+  private readonly blockedBy = new Tally();
   private readonly findings = new Tally();
   private readonly blockedByTool = new Tally();
   private readonly errors: LineError[] = [];
@@ -137,6 +139,7 @@ export class ReportCollector {
       verdicts: { ...this.verdicts },
       passedByReason: this.passedByReason.sorted(),
       blockedByReason: this.blockedByReason.sorted(),
+      blockedBy: this.blockedBy.sorted(),
       findings: this.findings.sorted(),
       blockedByTool: this.blockedByTool.sorted(),
       errors: { shown: this.errors, total: this.errorTotal },
@@ -234,6 +237,7 @@ export class ReportCollector {
       if (record.blocked) {
         this.verdicts.blocked += 1;
         this.blockedByReason.add(record.reason, place);
+        this.blockedBy.add(blockedBy(record)!, place);
         if (record.type === "function_call") this.blockedByTool.add(typeof record.name === "string" ? record.name : "(no name)", place);
       } else {
         this.verdicts.passed += 1;

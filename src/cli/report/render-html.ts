@@ -135,7 +135,8 @@ function verdicts(data: ReportData, drills: Drills): string {
       return `<tr><td><code>${reason}</code></td><td class="n">${passed ? drills.link(passed, "passed", "pass") : "0"}</td><td class="n">${blocked ? drills.link(blocked, "blocked", "blocked") : "0"}</td></tr>`;
     })
     .join("");
-  const findingRows = data.findings.map((entry) => `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "finding", "finding")}</td></tr>`).join("");
+  const findingRows = data.findings.map((entry) => `<tr data-finding="${escapeHtml(entry.key)}"><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "finding", "finding")}</td></tr>`).join("");
+  const blockedByRows = data.blockedBy.map((entry) => `<tr data-blocked-by="${escapeHtml(entry.key)}"><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "blocked by", "blocked-by")}</td></tr>`).join("");
   const toolRows = data.blockedByTool.map((entry) => `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "blocked calls of", "tool")}</td></tr>`).join("");
   const toolChart = barChartSvg({
     id: "chart-tools",
@@ -147,6 +148,7 @@ function verdicts(data: ReportData, drills: Drills): string {
     `<p class="legend muted"><span class="blocked">blocked</span><span class="passed">passed</span></p>` +
     `\n<table id="reasons"><thead><tr><th>reason</th><th class="n">passed</th><th class="n">blocked</th></tr></thead><tbody>${rows}</tbody></table>\n` +
     `<p class="muted">An item that is no call passes as <code>not_function_call</code> unless a finding blocks it; a finding blocks whatever its reason.</p>\n` +
+    `<h3>Blocked by</h3>${blockedByRows === "" ? "<p>Nothing was blocked.</p>" : `<p class="muted">Each blocked record once, by what blocked it: its reason, or the finding that blocked an item whose reason does not block, as <code>orbridge gate</code>'s summary counts them (<code>blocked_by</code> in <code>--summary json</code>).</p><table id="blocked-by"><thead><tr><th>blocked by</th><th class="n">records</th></tr></thead><tbody>${blockedByRows}</tbody></table>`}\n` +
     `<h3>Findings</h3>${findingRows === "" ? "<p>No finding.</p>" : `<table id="findings"><thead><tr><th>finding</th><th class="n">items</th></tr></thead><tbody>${findingRows}</tbody></table>`}\n` +
     `<h3>Blocked calls per tool</h3>${toolRows === "" ? "<p>No function call was blocked.</p>" : `${toolChart}<table id="tools"><thead><tr><th>tool</th><th class="n">blocked calls</th></tr></thead><tbody>${toolRows}</tbody></table>`}`
   );

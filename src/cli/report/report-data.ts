@@ -66,6 +66,8 @@ export interface ReportData {
   /** Verdicts by reason; a line that gave no item is the reason "error". */
   passedByReason: Tallied[];
   blockedByReason: Tallied[];
+  /** Blocked records by what blocked them, as gate's summary counts them: the reason, or the finding that blocked an item whose reason does not block. */
+  blockedBy: Tallied[];
   findings: Tallied[];
   /** Blocked function calls by the name they call. */
   blockedByTool: Tallied[];
