@@ -25,7 +25,7 @@ import { identityOfDescriptor, identityOfPath, identityOfStream, sameFile, type 
 import { checkStandardStreams, inputFiles, type StandardFiles } from "./inputs.js";
 import { UsageError } from "./io.js";
 import type { Progress } from "./progress.js";
-import { ReportWriter } from "./report.js";
+import { ReportWriter } from "./loss-report.js";
 
 /**
  * Opens the output (a file for `--out`, else stdout) and the `--report` file, if

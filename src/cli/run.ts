@@ -15,6 +15,7 @@ const COMMANDS: Record<CommandName, { summary: string; load(): Promise<Command> 
   diff: { summary: "compare an origin journal with the journal about to be replayed", load: async () => (await import("./diff.js")).diffCommand },
   schema: { summary: "print the JSON Schema of a model (no name: list the models)", load: async () => (await import("./schema.js")).schemaCommand },
   "restore-ids": { summary: "put back the call ids normalize --for rewrote, from its --id-map", load: async () => (await import("./restore-ids.js")).restoreIdsCommand },
+  report: { summary: "write one HTML page that shows a journal's verdicts, losses and conversation", load: async () => (await import("./report.js")).reportCommand },
 };
 
 const USAGE = `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]

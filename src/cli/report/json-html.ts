@@ -1,0 +1,42 @@
+// A JSON value pretty-printed as escaped HTML, with the value at one JSON Pointer
+// marked: the argument a schema refused is shown where it sits.
+import { escapeHtml } from "./escape-html.js";
+
+/** Deeper values are written on one line: a hostile journal nests thousands deep. */
+const MAX_DEPTH = 40;
+
+export function jsonHtml(value: unknown, marked?: string): string {
+  return write(value, "", "", marked);
+}
+
+function write(value: unknown, pointer: string, indent: string, marked: string | undefined): string {
+  const text = pointer === marked ? `<mark>${inner(value, pointer, indent, marked)}</mark>` : inner(value, pointer, indent, marked);
+  return text;
+}
+
+function inner(value: unknown, pointer: string, indent: string, marked: string | undefined): string {
+  if (value === null || typeof value !== "object") return escapeHtml(JSON.stringify(value) ?? "null");
+  if (indent.length / 2 >= MAX_DEPTH) return escapeHtml(safeStringify(value));
+  const next = indent + "  ";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const parts = value.map((element, index) => next + write(element, `${pointer}/${index}`, next, marked));
+    return `[\n${parts.join(",\n")}\n${indent}]`;
+  }
+  const keys = Object.keys(value);
+  if (keys.length === 0) return "{}";
+  const parts = keys.map((key) => `${next}${escapeHtml(JSON.stringify(key))}: ${write((value as Record<string, unknown>)[key], `${pointer}/${escapePointerToken(key)}`, next, marked)}`);
+  return `{\n${parts.join(",\n")}\n${indent}}`;
+}
+
+function escapePointerToken(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    return `(not shown: ${(error as Error).message})`;
+  }
+}
