@@ -19,8 +19,9 @@ import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
 
-const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json]
-                     [--conversation POINTER [--max-open-conversations N]] [--jobs N] [FILE...|-]
+const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--assert-formats] [--for TARGET]
+                     [--format text|json] [--conversation POINTER [--max-open-conversations N]]
+                     [--jobs N] [FILE...|-]
 
 Decides, for each item of a journal, whether it may be replayed. The journal may
 mix envelopes (Chat messages, request bodies, responses, streams: see
@@ -45,6 +46,10 @@ Options:
   --tools FILE     a tools array (either envelope) or a request body whose tools
                    and tool_choice apply; request bodies inside the journal add
                    their tools and set the allowed tools too
+  --assert-formats check each "format" of a tool schema (date-time, email, uuid,
+                   regex as ECMA-262 with the u flag...) and block a value that
+                   fails it. Without it a format is an annotation, as JSON
+                   Schema 2020-12 says by default, and never blocks a call
   --for TARGET     also check the target would accept each item: ${TARGETS.join(", ")}
   --format FORMAT  text (default): one line per item; json: one JSON object per
                    item with line, index, type, call_id, reason, detail, findings
@@ -113,6 +118,7 @@ export const gateCommand: Command = {
       jobs: { value: true },
       conversation: { value: true },
       "max-open-conversations": { value: true },
+      "assert-formats": {},
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -149,7 +155,7 @@ export const gateCommand: Command = {
     const progress = progressFor(sources, io.stderr);
     const counts = { lines: 0, items: 0, errors: 0, blocked: 0 };
     const out = new LineWriter(io.stdout);
-    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 };
+    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1, assertFormats: args.options["assert-formats"] === true };
     const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env) };
     const origin = stringOption(args, "origin");
     const conversations = conversation === undefined ? undefined : { conversations: 0, reopened: 0 };
@@ -214,7 +220,7 @@ interface ConversationRun {
   maxOpen: number;
   read: ReadOptions;
   origin: string | undefined;
-  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
+  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource" | "assertFormats"> & { target?: Target };
   format: GateFormat;
   colour: boolean;
 }
@@ -238,6 +244,7 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
       schema: run.gate.schema,
       registry: run.gate.registry,
       omitSource: run.gate.omitSource,
+      assertFormats: run.gate.assertFormats,
       checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target)],
       normalize: { origin: run.origin },
     },

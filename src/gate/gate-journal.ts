@@ -26,7 +26,10 @@ export interface JournalGateOptions {
   target?: Target;
   /** Leave `source` out of the records (a journal read from one source). */
   omitSource?: boolean;
+  /** The compile cache; a new one by default. A cache brings its own `assertFormats`. */
   cache?: SchemaCache;
+  /** Check `format` as an assertion rather than an annotation (the 2020-12 default); `gate --assert-formats`. */
+  assertFormats?: boolean;
 }
 
 /** How `gateJournal` tells the conversations of a journal apart. */
@@ -61,7 +64,7 @@ export class JournalGate extends GateHalves {
   constructor(options: JournalGateOptions = {}) {
     super(
       new ToolsInForce(options),
-      new PreparedGate({ checks: options.target ? [new TargetChecker(options.target)] : [], omitSource: options.omitSource, cache: options.cache }),
+      new PreparedGate({ checks: options.target ? [new TargetChecker(options.target)] : [], omitSource: options.omitSource, cache: options.cache, assertFormats: options.assertFormats }),
     );
   }
 }

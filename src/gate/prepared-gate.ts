@@ -49,7 +49,10 @@ export interface PreparedGateOptions {
   checks?: readonly ItemCheck[];
   /** Leave `source` out of the records (a journal read from one source). */
   omitSource?: boolean;
+  /** The compile cache; a new one by default. A cache brings its own `assertFormats`. */
   cache?: SchemaCache;
+  /** Without a cache: check `format` as an assertion rather than an annotation (the 2020-12 default). */
+  assertFormats?: boolean;
 }
 
 export class PreparedGate {
@@ -59,7 +62,7 @@ export class PreparedGate {
   private readonly omitSource: boolean;
 
   constructor(options: PreparedGateOptions = {}) {
-    this.gateOptions = { cache: options.cache ?? new SchemaCache() };
+    this.gateOptions = { cache: options.cache ?? new SchemaCache(undefined, { assertFormats: options.assertFormats }) };
     this.omitSource = options.omitSource === true;
     this.toRecord = (checked) => toRecord(checked, this.omitSource);
     this.checker = new JournalChecker({ checks: options.checks ?? [] });
