@@ -5,8 +5,11 @@
 // per line at each size; bare times mean little on another machine, ratios do.
 //
 //   npm run bench -- [--sizes 10k,100k,1m] [--reps N] [--profile] [--stages]
-//                    [--keep] [--json FILE] [--no-build]
+//                    [--keep] [--json FILE] [--no-build] [--baseline DIR]
 //
+// --baseline DIR adds the gate of another build (a checkout of an earlier
+// commit, built: DIR/dist/src/cli/main.js), measured in the same rounds, so that
+// both gates' ratios to the floor come from one run.
 // --profile adds the hottest functions of each Node command (node --cpu-prof) and
 // --stages the cost of each stage of normalize and gate (stages.ts), both on the
 // second size (100k by default).
@@ -35,6 +38,7 @@ interface Options {
   keep: boolean;
   json?: string;
   build: boolean;
+  baseline?: string;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -53,6 +57,7 @@ function parseOptions(argv: string[]): Options {
     else if (arg === "--keep") options.keep = true;
     else if (arg === "--json") options.json = value();
     else if (arg === "--no-build") options.build = false;
+    else if (arg === "--baseline") options.baseline = resolve(value());
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
@@ -82,12 +87,38 @@ interface Subject {
   node: boolean;
 }
 
-function helpOf(args: string[]): { code: number | null; text: string } {
-  const result = spawnSync(node, [main, ...args], { encoding: "utf8" });
+function helpOf(args: string[], entry = main): { code: number | null; text: string } {
+  const result = spawnSync(node, [entry, ...args], { encoding: "utf8" });
   return { code: result.status, text: `${result.stdout}${result.stderr}` };
 }
 
-function subjects(files: { tools: string; schema: string }): Subject[] {
+/**
+ * The gate's arguments for the bench journal. A build that makes `format` an
+ * annotation by default is asked to assert formats, as earlier builds always
+ * did and as the Python reference does, so that every gate does the same work.
+ */
+function gateArgs(entry: string, tools: string): string[] {
+  const assertFormats = helpOf(["gate", "--help"], entry).text.includes("--assert-formats") ? ["--assert-formats"] : [];
+  return ["gate", "--tools", tools, ...assertFormats, "--format", "json"];
+}
+
+/** The gate of the build in `dir`, one job when it has --jobs. */
+function baselineSubject(dir: string, tools: string): Subject {
+  const entry = join(dir, "dist/src/cli/main.js");
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout?.trim() || dir;
+  const label = `baseline ${commit}: gate --tools`;
+  try {
+    statSync(entry);
+  } catch {
+    return { key: "baseline-gate", label, node: true, missing: `not built (${entry} is missing)`, argv: () => [] };
+  }
+  const help = helpOf(["gate", "--help"], entry).text;
+  const jobs = help.includes("--jobs") ? ["--jobs", "1"] : [];
+  const args = gateArgs(entry, tools);
+  return { key: "baseline-gate", label: `${label}${jobs.length > 0 ? " --jobs 1" : ""}`, node: true, argv: (journal) => [node, entry, ...args, ...jobs, journal] };
+}
+
+function subjects(files: { tools: string; schema: string }, baseline?: string): Subject[] {
   const built = (() => {
     try {
       statSync(main);
@@ -117,16 +148,20 @@ function subjects(files: { tools: string; schema: string }): Subject[] {
   }
   if (!list[1].missing) {
     const jobs = why("gate", "--jobs");
+    const gate = gateArgs(main, files.tools);
+    list[1] = { ...list[1], argv: (journal) => [node, main, ...gate, journal] };
     // The single-job target is about one thread: once the gate can use more, its main row asks for one.
     if (!jobs) {
-      list[1] = { ...list[1], label: "gate --tools --jobs 1", argv: (journal) => [node, main, "gate", "--tools", files.tools, "--format", "json", "--jobs", "1", journal] };
+      list[1] = { ...list[1], label: "gate --tools --jobs 1", argv: (journal) => [node, main, ...gate, "--jobs", "1", journal] };
     }
     for (const count of [1, 2]) {
-      list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: jobs, argv: (journal) => [node, main, "gate", "--tools", files.tools, "--format", "json", "--jobs", String(count), journal] });
+      list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: jobs, argv: (journal) => [node, main, ...gate, "--jobs", String(count), journal] });
     }
   } else {
     for (const count of [1, 2]) list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: list[1].missing, argv: () => [] });
   }
+  // Next to this build's gate, so that the table shows the two together.
+  if (baseline !== undefined) list.splice(2, 0, baselineSubject(baseline, files.tools));
   return list;
 }
 
@@ -218,7 +253,7 @@ async function run(): Promise<void> {
   writeFileSync(files.tools, toolsFileContent());
   writeFileSync(files.schema, JSON.stringify(BENCH_TOOLS[0].parameters));
   writeFileSync(files.empty, "");
-  const all = subjects(files);
+  const all = subjects(files, options.baseline);
   const runnable = all.filter((subject) => !subject.missing && !subject.key.startsWith("gate-jobs"));
   const jobs = all.filter((subject) => subject.key.startsWith("gate-jobs"));
   for (const subject of all) if (subject.missing) log(`${subject.label}: not available (${subject.missing})`);
@@ -477,6 +512,16 @@ function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>,
   {
     const two = result("gate-jobs-2");
     if (two.found) rows.push(["gate --jobs 2 against the floor (no target)", `${fixed(floor.wallMs / two.found.wallMs)}×`, "—"]);
+  }
+  if (all.some((s) => s.key === "baseline-gate")) {
+    const gate = result("gate");
+    const baseline = result("baseline-gate");
+    const label = "gate no slower than the baseline's gate (ratios to the floor, this run)";
+    if (gate.found && baseline.found) {
+      const ratio = (found: Result, clock: "wall" | "cpu") => (clock === "wall" ? floor.wallMs / found.wallMs : floor.cpuSeconds && found.cpuSeconds ? floor.cpuSeconds / found.cpuSeconds : NaN);
+      const measured = `${fixed(ratio(gate.found, "wall"))}× against ${fixed(ratio(baseline.found, "wall"))}× (CPU ${fixed(ratio(gate.found, "cpu"))}× against ${fixed(ratio(baseline.found, "cpu"))}×)`;
+      rows.push([label, measured, verdict(gate.found.wallMs <= baseline.found.wallMs)]);
+    } else rows.push([label, `not available (${gate.missing ?? baseline.missing})`, "—"]);
   }
   for (const subject of all.filter((s) => s.key !== "python" && s.key !== "floor")) {
     const { found, missing } = result(subject.key);
