@@ -94,17 +94,16 @@ export class PreparedGate {
 function toRecord(checked: CheckedItem, omitSource: boolean): GateRecord {
   const fields = checked.item !== null && typeof checked.item === "object" && !Array.isArray(checked.item) ? (checked.item as Record<string, unknown>) : {};
   const verdict = checked.verdict ?? { reason: "namespaced" as const, detail: "no verdict was given" };
-  const record: GateRecord = {
-    line: checked.provenance.line,
-    index: checked.provenance.index,
-    type: fields.type,
-    call_id: fields.call_id,
-    name: fields.name,
-    reason: verdict.reason,
-    detail: verdict.detail,
-    ...(verdict.path !== undefined ? { path: verdict.path } : {}),
-    blocked: isBlocked(verdict) || checked.findings.length > 0,
-    findings: checked.findings,
-  };
-  return checked.provenance.source !== undefined && !omitSource ? { source: checked.provenance.source, ...record } : record;
+  const { line, index, source } = checked.provenance;
+  const blocked = isBlocked(verdict) || checked.findings.length > 0;
+  // Each shape written out, in the order the output gives the fields: a spread
+  // per item is a measurable share of the gate's time.
+  if (source !== undefined && !omitSource) {
+    return verdict.path !== undefined
+      ? { source, line, index, type: fields.type, call_id: fields.call_id, name: fields.name, reason: verdict.reason, detail: verdict.detail, path: verdict.path, blocked, findings: checked.findings }
+      : { source, line, index, type: fields.type, call_id: fields.call_id, name: fields.name, reason: verdict.reason, detail: verdict.detail, blocked, findings: checked.findings };
+  }
+  return verdict.path !== undefined
+    ? { line, index, type: fields.type, call_id: fields.call_id, name: fields.name, reason: verdict.reason, detail: verdict.detail, path: verdict.path, blocked, findings: checked.findings }
+    : { line, index, type: fields.type, call_id: fields.call_id, name: fields.name, reason: verdict.reason, detail: verdict.detail, blocked, findings: checked.findings };
 }
