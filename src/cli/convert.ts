@@ -25,6 +25,7 @@
 import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
 import { z } from "zod";
@@ -39,6 +40,7 @@ import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
+import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
@@ -97,7 +99,10 @@ Options:
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or
 a record of no known kind, is reported on stderr with its line number; the
-summary counts input records: read = converted + reported.
+summary counts input records: read = converted + reported. A field the target
+requires and the source lacks (a response object's tools, temperature…) is
+written with the spec's neutral value and reported "synthesized" at its path in
+the output; the summary counts these apart from the losses.
 Exit status: 0 every record converted, 1 some record could not be converted,
 2 usage error or unreadable input.
 
@@ -142,6 +147,8 @@ interface Counts {
   records: number;
   errors: number;
   losses: number;
+  /** Values the target requires and the source lacks, written and reported: counted apart from what was lost. */
+  synthesized: number;
 }
 
 export const convertCommand: Command = {
@@ -163,9 +170,10 @@ export const convertCommand: Command = {
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);
-    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0 };
+    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0 };
     loadedChatRequests ??= await chat.requests();
     const converter = new JournalConverter(target, reasoningField);
+    const numberTexts = new LineNumberTexts();
 
     const where = (source: string, line: number) => (sources.length > 1 ? `${source}:${line}` : `line ${line}`);
     const sourceField = (source: string) => (sources.length > 1 ? { source } : {});
@@ -177,8 +185,10 @@ export const convertCommand: Command = {
     const emit = async (source: string, batch: Emitted[]) => {
       for (const emitted of batch) {
         let text: string;
+        const texts = numberTexts.between(emitted.line, lastLine);
+        const restored: Loss[] = [];
         try {
-          text = emitted.records.map((record) => JSON.stringify(record) + "\n").join("");
+          text = emitted.records.map((record) => writtenWith(JSON.stringify(record), texts, restored) + "\n").join("");
         } catch (error) {
           // A record nested deeper than the serializer can go: reported, so the
           // lines after it are still converted.
@@ -189,25 +199,33 @@ export const convertCommand: Command = {
         counts.records += emitted.converted;
         await write(output.stream, text);
         for (const error of emitted.errors) await fail(source, error.line, error.detail, error.records);
-        for (const loss of emitted.losses) {
-          counts.losses += 1;
+        for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line }))]) {
+          if (loss.code === "synthesized") counts.synthesized += 1;
+          else counts.losses += 1;
           await report?.write({ ...sourceField(source), line: loss.line, path: loss.path, code: loss.code, detail: loss.detail });
         }
       }
     };
 
     let source: string | undefined;
+    let lastLine = 0;
     await writeThenCommit([output, report], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length + 1, 1);
-        if (source !== undefined && line.source !== source) await emit(source, converter.finish());
+        if (source !== undefined && line.source !== source) {
+          await emit(source, converter.finish());
+          numberTexts.clear();
+        }
         source = line.source;
+        lastLine = line.line;
+        numberTexts.read(line);
         await emit(source, converter.push(line));
       }
       if (source !== undefined) await emit(source, converter.finish());
     });
-    await write(io.stderr, `read ${counts.lines} lines: ${counts.records} records, ${counts.errors} errors; ${counts.losses} losses\n`);
+    const synthesized = counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : "";
+    await write(io.stderr, `read ${counted(counts.lines, "line")}: ${counted(counts.records, "record")}, ${counted(counts.errors, "error")}; ${counted(counts.losses, "loss", "losses")}${synthesized}\n`);
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },
 };

@@ -338,7 +338,7 @@ describe("the built command", () => {
     const one = run("1");
     const two = run("2");
     expect(one.status).toBe(1);
-    expect(one.stderr).toMatch(/^read \d+ lines: \d+ items, 0 errors; \d+ blocked\n$/);
+    expect(one.stderr).toMatch(/^read \d+ lines: \d+ items, 0 errors; \d+ blocked\n(  (blocked by|findings): .*\n)*$/);
     expect({ status: two.status, stdout: two.stdout, stderr: two.stderr }).toEqual({ status: one.status, stdout: one.stdout, stderr: one.stderr });
   }, 120_000);
 });

@@ -59,12 +59,21 @@ describe("chat records", () => {
     ]);
   });
 
-  test("choices after the first are reported, not dropped silently", async () => {
+  test("every choice gives its items, each choice a response of its own, and a call in any choice is an item to gate", async () => {
     const message = { role: "assistant", content: "One." };
-    const completion = { id: "chatcmpl-n2", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message, finish_reason: "stop" }, { index: 1, message: { role: "assistant", content: "Two." }, finish_reason: "stop" }] };
+    const second = { role: "assistant", content: null, tool_calls: [assistantWithCalls.tool_calls[0]] };
+    const completion = { id: "chatcmpl-n2", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message, finish_reason: "stop" }, { index: 1, message: second, finish_reason: "tool_calls" }] };
     const [record] = await normalize([completion]);
+    expect(record.kind === "items" && record.items).toEqual([
+      { item: { type: "message", role: "assistant", content: "One." }, provenance: { source: "-", line: 1, index: 0, envelope: "chat", response: { id: "chatcmpl-n2", status: "completed" } } },
+      { item: { ...callItem("call_apac01", "apac"), status: "completed" }, provenance: { source: "-", line: 1, index: 1, envelope: "chat", response: { id: "chatcmpl-n2 choice 1", status: "completed" } } },
+    ]);
     expect(record.kind === "items" && record.losses.filter((loss) => loss.code !== "left_behind")).toEqual([
-      { path: "/choices/1", code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" },
+      {
+        path: "/choices/1",
+        code: "form_changed",
+        detail: "choice 1 is another answer to the same request: its items are a response of their own, after the first choice's; only one answer continues the conversation",
+      },
     ]);
   });
 });
@@ -96,11 +105,11 @@ describe("the fields of a record that no item holds are left behind, and said", 
       usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
     };
     expect(await lossesOf(completion)).toEqual([
+      leftBehind("/choices/0/finish_reason", "the choice"),
       leftBehind("/id", "the chat.completion"),
       leftBehind("/created", "the chat.completion"),
       leftBehind("/model", "the chat.completion"),
       leftBehind("/usage", "the chat.completion"),
-      leftBehind("/choices/0/finish_reason", "the choice"),
     ]);
   });
 
@@ -145,7 +154,7 @@ describe("the fields of a record that no item holds are left behind, and said", 
     expect(await runOrbridge(["normalize", "--report", report], JSON.stringify(request) + "\n")).toEqual({
       code: 0,
       stdout: JSON.stringify({ type: "message", role: "user", content: "Sales?" }) + "\n",
-      stderr: "read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 1 losses, 1 record fields left behind\n",
+      stderr: "read 1 line, 1 record: 1 emitted (1 item), 0 reported; 1 loss, 1 record field left behind\n",
     });
     expect(readFileSync(report, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual([
       { line: 1, path: "/messages/0/name", code: "unsupported_field", detail: "a participant name has no place in an Open Responses message" },
@@ -502,7 +511,7 @@ describe("orbridge normalize --for a target that places outputs after their call
         { type: "function_call", call_id: "call_late", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
         { type: "function_call_output", call_id: "call_late", output: "overcast" },
       ),
-      stderr: `read 3 lines, 3 records: 3 emitted (3 items), 0 reported; 0 losses; 1 changes for ${target}\n`,
+      stderr: `read 3 lines, 3 records: 3 emitted (3 items), 0 reported; 0 losses; 1 change for ${target}\n`,
     });
     expect(readFileSync(report, "utf8")).toEqual(jsonl({ line: 2, index: 0, path: "", code: "reordered", detail: "the output came before its call (line 3, item 0): moved after it" }));
   });
@@ -536,8 +545,8 @@ describe("reasoning in Chat dialects", () => {
     const removed = await runOrbridge(["normalize", "--for", "chat-completions"], completion + "\n");
     expect([kept.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line).type), kept.stderr]).toEqual([
       ["reasoning", "function_call"],
-      "read 1 lines, 1 records: 1 emitted (2 items), 0 reported; 2 losses, 5 record fields left behind; 0 changes for chat-completions\n",
+      "read 1 line, 1 record: 1 emitted (2 items), 0 reported; 2 losses, 5 record fields left behind; 0 changes for chat-completions\n",
     ]);
-    expect(removed.stderr).toBe("read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses, 5 record fields left behind; 1 changes for chat-completions\n");
+    expect(removed.stderr).toBe("read 1 line, 1 record: 1 emitted (1 item), 0 reported; 2 losses, 5 record fields left behind; 1 change for chat-completions\n");
   });
 });
