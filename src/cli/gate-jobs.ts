@@ -38,7 +38,7 @@ export interface GateJobsOptions {
   jobs: number;
   read: ReadOptions;
   normalize: NormalizeOptions;
-  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource" | "targetOptions"> & { target?: Target };
+  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource" | "targetOptions" | "assertFormats"> & { target?: Target };
   format: GateFormat;
   colour: boolean;
   shown?: GateShown;
@@ -182,7 +182,7 @@ async function secondHalf(gate: GateJobsOptions["gate"]): Promise<PreparedGate> 
   const { PreparedGate } = await import("../gate/prepared-gate.js");
   // The replay targets load Zod and the models: only a run that checks one pays for them.
   const checks = gate.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(gate.target, gate.targetOptions)];
-  return new PreparedGate({ checks, omitSource: gate.omitSource === true });
+  return new PreparedGate({ checks, omitSource: gate.omitSource === true, assertFormats: gate.assertFormats === true });
 }
 
 /** Answers of one kind, taken in the order they came. */

@@ -21,8 +21,8 @@ import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
 import { counted } from "./plural.js";
 
-const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json]
-                     [--only-blocked | --quiet] [--summary text|json]
+const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--assert-formats] [--for TARGET]
+                     [--format text|json] [--only-blocked | --quiet] [--summary text|json]
                      [--conversation POINTER [--max-open-conversations N]] [--jobs N] [FILE...|-]
 
 Decides, for each item of a journal, whether it may be replayed. The journal may
@@ -48,6 +48,10 @@ Options:
   --tools FILE     a tools array (either envelope) or a request body whose tools
                    and tool_choice apply; request bodies inside the journal add
                    their tools and set the allowed tools too
+  --assert-formats check each "format" of a tool schema (date-time, email, uuid,
+                   regex as ECMA-262 with the u flag...) and block a value that
+                   fails it. Without it a format is an annotation, as JSON
+                   Schema 2020-12 says by default, and never blocks a call
   --for TARGET     also check the target would accept each item: ${TARGETS.join(", ")}
   --format FORMAT  text (default): one line per item; json: one JSON object per
                    item with line, index, type, call_id, reason, detail, findings
@@ -128,6 +132,7 @@ export const gateCommand: Command = {
       jobs: { value: true },
       conversation: { value: true },
       "max-open-conversations": { value: true },
+      "assert-formats": {},
       "only-blocked": {},
       quiet: {},
       summary: { value: true, choices: ["text", "json"] },
@@ -174,7 +179,7 @@ export const gateCommand: Command = {
     const out = new LineWriter(io.stdout);
     // A provider's target is judged by its profile, kept beside its envelope's adapter: loaded only for --for.
     const profile = target === undefined ? undefined : (await import("../../adapters/profiles.js")).profileOf(target);
-    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, targetOptions: { profile }, omitSource: sources.length === 1 };
+    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, targetOptions: { profile }, omitSource: sources.length === 1, assertFormats: args.options["assert-formats"] === true };
     const shown: GateShown = quiet ? "none" : onlyBlocked ? "blocked" : "all";
     const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env), shown };
     const origin = stringOption(args, "origin");
@@ -269,7 +274,7 @@ interface ConversationRun {
   maxOpen: number;
   read: ReadOptions;
   origin: string | undefined;
-  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target; targetOptions?: TargetOptions };
+  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource" | "assertFormats"> & { target?: Target; targetOptions?: TargetOptions };
   format: GateFormat;
   colour: boolean;
   shown: GateShown;
@@ -294,6 +299,7 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
       schema: run.gate.schema,
       registry: run.gate.registry,
       omitSource: run.gate.omitSource,
+      assertFormats: run.gate.assertFormats,
       checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target, run.gate.targetOptions)],
       normalize: { origin: run.origin },
     },

@@ -43,7 +43,10 @@ export interface ConversationGateOptions {
   checks?: () => ItemCheck[];
   /** Leave `source` out of the records (a journal read from one source). */
   omitSource?: boolean;
+  /** The compile cache; a new one by default. A cache brings its own `assertFormats`. */
   cache?: SchemaCache;
+  /** Check `format` as an assertion rather than an annotation (the 2020-12 default). */
+  assertFormats?: boolean;
   normalize?: Pick<NormalizeOptions, "origin">;
 }
 
@@ -58,7 +61,7 @@ export type ConversationGateRecord = GateRecord & { conversation?: ConversationK
 export function conversationGate<Presented>(options: ConversationGateOptions, present: (routed: Routed<GateRecord>) => Presented): ConversationRouter<GateRecord, Presented> {
   const pointer = typeof options.conversation === "string" ? parsePointer(options.conversation) : options.conversation;
   if (pointer.tokens.length === 0) throw new RangeError("the conversation key must be a member of the record (as in /conversation_id), not the whole record");
-  const cache = options.cache ?? new SchemaCache();
+  const cache = options.cache ?? new SchemaCache(undefined, { assertFormats: options.assertFormats });
   // Read once: a lane that meets a request body copies it into a registry of its own.
   const registry = options.registry?.data();
   // The tools in force change only at a request body: until its first, every lane reads the same.

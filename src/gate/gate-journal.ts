@@ -28,7 +28,10 @@ export interface JournalGateOptions {
   targetOptions?: TargetOptions;
   /** Leave `source` out of the records (a journal read from one source). */
   omitSource?: boolean;
+  /** The compile cache; a new one by default. A cache brings its own `assertFormats`. */
   cache?: SchemaCache;
+  /** Check `format` as an assertion rather than an annotation (the 2020-12 default); `gate --assert-formats`. */
+  assertFormats?: boolean;
 }
 
 /** How `gateJournal` tells the conversations of a journal apart. */
@@ -63,7 +66,7 @@ export class JournalGate extends GateHalves {
   constructor(options: JournalGateOptions = {}) {
     super(
       new ToolsInForce(options),
-      new PreparedGate({ checks: options.target ? [new TargetChecker(options.target, options.targetOptions)] : [], omitSource: options.omitSource, cache: options.cache }),
+      new PreparedGate({ checks: options.target ? [new TargetChecker(options.target, options.targetOptions)] : [], omitSource: options.omitSource, cache: options.cache, assertFormats: options.assertFormats }),
     );
   }
 }

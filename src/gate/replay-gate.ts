@@ -48,13 +48,20 @@ export function isBlocked(verdict: Verdict): boolean {
 }
 
 export interface GateOptions {
-  /** The compile cache to use; one is shared by default. */
+  /** The compile cache to use; one is shared by default. A cache brings its own `assertFormats`. */
   cache?: SchemaCache;
+  /** Without a cache: check `format` as an assertion rather than an annotation (the 2020-12 default). */
+  assertFormats?: boolean;
 }
 
 // Made on first use: a caller that brings its own cache (the journal gate does)
 // never pays for a second Ajv instance at start-up.
-let sharedCache: SchemaCache | undefined;
+const sharedCaches: { annotating?: SchemaCache; asserting?: SchemaCache } = {};
+
+function sharedCache(assertFormats: boolean): SchemaCache {
+  if (assertFormats) return (sharedCaches.asserting ??= new SchemaCache(undefined, { assertFormats: true }));
+  return (sharedCaches.annotating ??= new SchemaCache());
+}
 
 /**
  * Decides whether `item` may be replayed as a tool call. `schema` is the JSON
@@ -105,7 +112,7 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
       const name = typeof fields!.name === "string" ? `"${fields!.name}"` : "this call";
       return { reason: "unknown_tool", detail: `no schema is known for ${name}`, path: "/name" };
     }
-    const compiled = (options.cache ?? (sharedCache ??= new SchemaCache())).compile(schema);
+    const compiled = (options.cache ?? sharedCache(options.assertFormats === true)).compile(schema);
     if (!compiled.ok) return { reason: "arguments_schema", detail: compiled.error, path: "/arguments" };
     if (!compiled.validate(value)) {
       return { reason: "arguments_schema", detail: describeSchemaErrors(compiled.validate.errors), path: "/arguments" };

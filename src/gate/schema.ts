@@ -49,13 +49,22 @@ export const DEFAULT_CACHE_LIMIT = 1024;
 
 const META_SCHEMA_PREFIX = "https://json-schema.org/draft/2020-12/";
 
-function createAjv(): Ajv2020 {
+export interface SchemaCacheOptions {
+  /**
+   * Check `format` as an assertion (`format: regex` then means ECMA-262 with the u
+   * flag). Off by default: in 2020-12 a format is an annotation unless the
+   * format-assertion vocabulary is asked for.
+   */
+  assertFormats?: boolean;
+}
+
+function createAjv(assertFormats: boolean): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     ownProperties: true,
     logger: false,
     allErrors: false,
-    validateFormats: true,
+    validateFormats: assertFormats,
     // A $ref becomes a call to the target's own validator rather than a copy of its
     // code, so compile time and code size stay linear in the schema.
     inlineRefs: false,
@@ -80,13 +89,16 @@ function createAjv(): Ajv2020 {
 
 export class SchemaCache {
   readonly limit: number;
-  private ajv = createAjv();
+  readonly assertFormats: boolean;
+  private ajv: Ajv2020;
   private compiledByAjv = 0;
   private byObject = new WeakMap<object, CompiledSchema>();
   private byContent = new Map<string, CompiledSchema>();
 
-  constructor(limit = DEFAULT_CACHE_LIMIT) {
+  constructor(limit = DEFAULT_CACHE_LIMIT, options: SchemaCacheOptions = {}) {
     this.limit = limit;
+    this.assertFormats = options.assertFormats === true;
+    this.ajv = createAjv(this.assertFormats);
   }
 
   get size(): number {
@@ -134,7 +146,7 @@ export class SchemaCache {
     // Ajv keeps every schema it compiled in its code scope; a fresh instance after
     // `limit` compiles lets the old one go once its validators leave the cache.
     if (++this.compiledByAjv > this.limit) {
-      this.ajv = createAjv();
+      this.ajv = createAjv(this.assertFormats);
       this.compiledByAjv = 1;
     }
     try {
@@ -154,11 +166,14 @@ export class SchemaCache {
 
   /**
    * The project's evaluator, for a schema whose keywords Ajv evaluates wrong. Ajv
-   * still checks the schema against the 2020-12 meta-schema and lends its formats.
+   * still checks the schema against the 2020-12 meta-schema and, when formats are
+   * asserted, lends its format checks.
    */
   private evaluatorFor(schema: Record<string, unknown>): SchemaValidator {
     if (!this.ajv.validateSchema(schema)) throw new Error(`schema is invalid: ${this.ajv.errorsText(this.ajv.errors)}`);
-    return compileEvaluator(schema, this.ajv.formats as Record<string, FormatEntry | undefined>, (uri) => this.metaSchema(uri));
+    // Without assertion every format is one the evaluator does not know: an annotation.
+    const formats = this.assertFormats ? (this.ajv.formats as Record<string, FormatEntry | undefined>) : {};
+    return compileEvaluator(schema, formats, (uri) => this.metaSchema(uri));
   }
 
   /**

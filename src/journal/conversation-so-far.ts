@@ -25,14 +25,23 @@ import { jsonTextMeaning, jsonValueMeaning } from "./json-meaning.js";
 const MAX_CONVERSATION_ITEMS = 10_000;
 const MAX_CONVERSATION_CHARS = 16 * 1024 * 1024;
 
-/** An item as the conversation remembers it. */
+/**
+ * An item as the conversation remembers it. Most items are never compared (a
+ * request that replays nothing differs at its first item, and the next request
+ * restarts the conversation), so an item is written only when a replay is
+ * compared with it. The normalizer's items are objects of its own, which no
+ * reader changes, so the item written then is the item seen.
+ */
 interface SeenItem {
+  /** The item, until it is written. */
+  item?: unknown;
   /**
    * The item as JSON.stringify writes it: a replay written the same is the same
-   * item, with no more work. Undefined for an item too deep to write, which no
-   * replay matches.
+   * item, with no more work. Undefined until written, and for an item too deep
+   * to write, which no replay matches.
    */
-  text: string | undefined;
+  text?: string;
+  written: boolean;
   /**
    * False when the text holds a number a lossless parser kept exactly: such a
    * number is an object that JSON.stringify writes as it writes a plain object
@@ -52,7 +61,7 @@ interface ItemMeaning {
 
 export class ConversationSoFar {
   private seen: SeenItem[] = [];
-  /** Characters held in `seen`. */
+  /** Characters held in `seen`, counted in the strings of each item, as its text would hold them. */
   private size = 0;
   /** Set once the conversation outgrew the limits: nothing is recognised as repeated until it restarts. */
   private lost = false;
@@ -73,7 +82,7 @@ export class ConversationSoFar {
     for (let i = 0; i < this.seen.length; i++) {
       const text = textOf(items[i]);
       texts.push(text);
-      if (!replays(items[i], text, this.seen[i])) return 0;
+      if (!replays(items[i], text, write(this.seen[i]))) return 0;
     }
     return this.seen.length;
   }
@@ -85,10 +94,13 @@ export class ConversationSoFar {
     if (this.lost) return;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      const text = i < written.length ? written[i] : textOf(item);
-      // Where the text cannot tell, the meaning is worked out now, from the item itself.
-      this.seen.push(text?.includes(LOSSLESS_NUMBER) ? { text, textTells: false, meaning: meaningOf(item) } : { text, textTells: true });
-      this.size += text?.length ?? 1;
+      if (i < written.length) {
+        this.seen.push(seenAs(item, written[i]));
+        this.size += written[i]?.length ?? 1;
+      } else {
+        this.seen.push({ item, written: false, textTells: true });
+        this.size += charsOf(item);
+      }
     }
     if (this.seen.length > MAX_CONVERSATION_ITEMS || this.size > MAX_CONVERSATION_CHARS) this.forget(true);
   }
@@ -103,6 +115,47 @@ export class ConversationSoFar {
     this.size = 0;
     this.lost = lost;
   }
+}
+
+/** An item with its text. Where the text cannot tell, the meaning is worked out now, from the item itself. */
+function seenAs(item: unknown, text: string | undefined): SeenItem {
+  return text?.includes(LOSSLESS_NUMBER) ? { text, written: true, textTells: false, meaning: meaningOf(item) } : { text, written: true, textTells: true };
+}
+
+/** `seen`, written if it was not yet; the item itself is let go then. */
+function write(seen: SeenItem): SeenItem {
+  if (seen.written) return seen;
+  const done = seenAs(seen.item, textOf(seen.item));
+  seen.item = undefined;
+  seen.written = true;
+  seen.text = done.text;
+  seen.textTells = done.textTells;
+  if (done.meaning !== undefined) seen.meaning = done.meaning;
+  return seen;
+}
+
+/**
+ * About the characters JSON.stringify would write for `value`: those of its
+ * strings and names, and one for each value. It bounds the memory the items held
+ * take without writing them.
+ */
+function charsOf(value: unknown): number {
+  let chars = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    chars += 1;
+    if (typeof next === "string") chars += next.length;
+    else if (Array.isArray(next)) for (let i = 0; i < next.length; i++) pending.push(next[i]);
+    else if (next !== null && typeof next === "object") {
+      const fields = next as Record<string, unknown>;
+      for (const name in fields) {
+        chars += name.length;
+        pending.push(fields[name]);
+      }
+    }
+  }
+  return chars;
 }
 
 const LOSSLESS_NUMBER = '"isLosslessNumber":true';

@@ -144,7 +144,7 @@ export class StreamRecords {
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
-    const plain: JournalRecord | undefined = reassembled === undefined ? { kind: "plain", line, record, recordKind, ...(envelope ? { envelope } : {}) } : undefined;
+    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope } : { kind: "plain", line, record, recordKind }) : undefined;
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
     const out = this.endStream();

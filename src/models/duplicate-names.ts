@@ -3,15 +3,21 @@
 // gate would judge one value and a tool could act on another. Both the lines of
 // a journal and a call's arguments are checked.
 //
-// Every line pays for the check, so it is done in two steps. JSON.parse gives an
-// object one own key per distinct name (`__proto__` included), while the text
-// holds one member per name written: the two counts, summed over the whole
-// value, are equal exactly when no object names a member twice. A string token
-// followed by a colon is a member name and nothing else, so one regular
-// expression that steps over every string token counts the members, quotes and
-// escapes inside strings included. Only when the counts differ does a precise
-// walk (json-scan) find the first name given twice, decoded (`"a"` and
-// `"\u0061"` are one name), and where it sits.
+// Every line pays for the check, so it is done in steps, each exact. JSON.parse
+// gives an object one own key per distinct name (`__proto__` included), while
+// the text holds one member per name written: the two counts, summed over the
+// whole value, are equal exactly when no object names a member twice.
+//
+// The first step bounds the members written from above without reading the
+// strings: every member's colon follows, across whitespace at most, the closing
+// quote of its name, a quote after an even run of backslashes. A colon inside a
+// string can follow such a quote only when that quote opens the string
+// (`":x"`); after an escaped quote it never counts. So these colons are at least
+// the members written, and when they are no more than the own keys parsed, no
+// name is given twice. Otherwise one regular expression that steps over every
+// string token counts the members exactly, and only when that count differs
+// does a precise walk (json-scan) find the first name given twice, decoded
+// (`"a"` and `"\u0061"` are one name), and where it sits.
 import { pointerToken } from "./json-pointer.js";
 import { scanJson } from "./json-scan.js";
 import { quoteVisible } from "./quote-visible.js";
@@ -33,8 +39,10 @@ const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(?:[ \t\n\r]*:)?/g;
  */
 export function duplicateName(text: string, value: unknown): DuplicateName | undefined {
   if (value === null || typeof value !== "object") return undefined;
+  const parsed = membersParsed(value);
+  if (parsed !== undefined && colonsAfterClosingQuotes(text) === parsed) return undefined;
   const written = membersWritten(text);
-  if (written === 0 || written === membersParsed(value)) return undefined;
+  if (written === 0 || written === (parsed ?? ownKeys(value))) return undefined;
   const found = firstDuplicate(text);
   if (found === undefined && written !== undefined) throw new Error("the text names more object members than the parsed value holds, and no name is given twice");
   return found;
@@ -59,8 +67,67 @@ function membersWritten(text: string): number | undefined {
   return members;
 }
 
-/** Own keys of every object in the parsed value. */
-function membersParsed(value: object): number {
+/**
+ * Colons after a quote that may close a string, across JSON whitespace: an upper
+ * bound of the members written. Each colon looks back over its own stretch of
+ * the text only, so the whole count is linear.
+ */
+function colonsAfterClosingQuotes(text: string): number {
+  let colons = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
+    let quote = at - 1;
+    let code = text.charCodeAt(quote);
+    while (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) code = text.charCodeAt(--quote);
+    if (code !== 0x22) continue;
+    let backslash = quote - 1;
+    while (text.charCodeAt(backslash) === 0x5c) backslash -= 1;
+    if ((quote - 1 - backslash) % 2 === 0) colons += 1;
+  }
+  return colons;
+}
+
+/** Past this depth the walk by recursion gives way to ownKeys, which keeps a stack of its own. */
+const MAX_RECURSION = 256;
+
+/**
+ * Own keys of every object in the parsed value, counted by for-in, which is the
+ * fastest walk; `undefined` when Object.prototype has an enumerable member,
+ * which for-in would count too, or when the value nests past MAX_RECURSION.
+ */
+function membersParsed(value: object): number | undefined {
+  for (const _inherited in Object.prototype) return undefined;
+  const members = membersIn(value, 0);
+  return members < 0 ? undefined : members;
+}
+
+/** -1 past MAX_RECURSION. */
+function membersIn(value: object, depth: number): number {
+  if (depth > MAX_RECURSION) return -1;
+  let members = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (child === null || typeof child !== "object") continue;
+      const inner = membersIn(child, depth + 1);
+      if (inner < 0) return -1;
+      members += inner;
+    }
+    return members;
+  }
+  const fields = value as Record<string, unknown>;
+  for (const name in fields) {
+    members += 1;
+    const child = fields[name];
+    if (child === null || typeof child !== "object") continue;
+    const inner = membersIn(child, depth + 1);
+    if (inner < 0) return -1;
+    members += inner;
+  }
+  return members;
+}
+
+/** Own keys of every object in the parsed value, with a stack of its own, for any value. */
+function ownKeys(value: object): number {
   let members = 0;
   const pending: object[] = [value];
   while (pending.length > 0) {

@@ -9,6 +9,13 @@
 // the schema (or are double-encoded), arguments that are not JSON, a call that is
 // not completed (cut streams, `finish_reason: "length"`, incomplete responses, a
 // replayed call without status), a tool no schema names, and extension items.
+//
+// Two more shapes of journal stand for what people keep besides: `short`, loose
+// Chat messages and Open Responses items of about 200 bytes a line (a sentence,
+// a small call, its output), with the same share of calls blocked; and
+// `blocked`, one function_call item a line, nearly all of which the gate must
+// block (unfinished, extension types, arguments that are not JSON or break the
+// schema), as a replay log of failed runs holds them.
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { Random } from "./random.js";
@@ -25,18 +32,33 @@ export type TurnShape =
   | "response_object"
   | "chat_stream"
   | "responses_stream"
-  | "exchange";
+  | "exchange"
+  | "short_chat"
+  | "short_items"
+  | "blocked_call";
 
-const TURN_WEIGHTS: Record<TurnShape, number> = {
-  chat_messages: 0.2,
-  responses_items: 0.2,
-  chat_request: 0.08,
-  responses_request: 0.08,
-  chat_completion: 0.12,
-  response_object: 0.12,
-  chat_stream: 0.07,
-  responses_stream: 0.07,
-  exchange: 0.06,
+/** The journals the bench writes: the mix of every record kind, short lines, mostly blocked calls. */
+export const JOURNAL_SHAPES = ["mixed", "short", "blocked"] as const;
+export type JournalShape = (typeof JOURNAL_SHAPES)[number];
+
+const NONE = { short_chat: 0, short_items: 0, blocked_call: 0 };
+const NO_MIX = { chat_messages: 0, responses_items: 0, chat_request: 0, responses_request: 0, chat_completion: 0, response_object: 0, chat_stream: 0, responses_stream: 0, exchange: 0 };
+
+const TURN_WEIGHTS: Record<JournalShape, Record<TurnShape, number>> = {
+  mixed: {
+    chat_messages: 0.2,
+    responses_items: 0.2,
+    chat_request: 0.08,
+    responses_request: 0.08,
+    chat_completion: 0.12,
+    response_object: 0.12,
+    chat_stream: 0.07,
+    responses_stream: 0.07,
+    exchange: 0.06,
+    ...NONE,
+  },
+  short: { ...NO_MIX, short_chat: 0.5, short_items: 0.5, blocked_call: 0 },
+  blocked: { ...NO_MIX, short_chat: 0, short_items: 0, blocked_call: 1 },
 };
 
 type Fate = "ok" | "schema" | "json" | "status" | "unknown_tool";
@@ -66,13 +88,15 @@ export class JournalGenerator {
   private readonly random: Random;
   readonly mix: JournalMix;
   private created = 1767225600;
+  private readonly weights: Record<TurnShape, number>;
 
-  constructor(seed = DEFAULT_SEED) {
+  constructor(seed = DEFAULT_SEED, shape: JournalShape = "mixed") {
     this.random = new Random(seed);
+    this.weights = TURN_WEIGHTS[shape];
     this.mix = {
       lines: 0,
       bytes: 0,
-      turns: Object.fromEntries(Object.keys(TURN_WEIGHTS).map((shape) => [shape, 0])) as Record<TurnShape, number>,
+      turns: Object.fromEntries(Object.keys(this.weights).map((turn) => [turn, 0])) as Record<TurnShape, number>,
       calls: 0,
       fates: { ok: 0, schema: 0, json: 0, status: 0, unknown_tool: 0, extension: 0 },
     };
@@ -80,7 +104,7 @@ export class JournalGenerator {
 
   /** The records of the next turn, in journal order. */
   nextTurn(): unknown[] {
-    const shape = this.random.weighted(TURN_WEIGHTS);
+    const shape = this.random.weighted(this.weights);
     this.mix.turns[shape] += 1;
     this.created += this.random.int(1, 90);
     switch (shape) {
@@ -102,6 +126,12 @@ export class JournalGenerator {
         return this.withOutputs(this.responsesStream());
       case "exchange":
         return this.exchange();
+      case "short_chat":
+        return this.shortChat();
+      case "short_items":
+        return this.shortItems();
+      case "blocked_call":
+        return [this.blockedCall()];
       default: {
         const unreachable: never = shape;
         throw new Error(`no generator for ${String(unreachable)}`);
@@ -399,6 +429,63 @@ export class JournalGenerator {
     return { records, calls: calls.filter((call) => call.status === "completed") };
   }
 
+  // ---- short lines and blocked calls -------------------------------------------------
+
+  /** A call with small arguments: a tool picked until its arguments are short, as most calls' are. */
+  private shortCall(where: "with_status" | "without_status"): Call {
+    let call = this.call(where);
+    for (let tries = 0; tries < 4 && call.arguments.length > 90; tries++) call = this.call(where);
+    return { ...call, output: this.random.text(this.random.int(8, 60)) };
+  }
+
+  /** A user's sentence, one call, its output when it finished, a short answer: Chat messages. */
+  private shortChat(): unknown[] {
+    const r = this.random;
+    const call = this.shortCall("without_status");
+    this.settle({ calls: [call] });
+    const records: unknown[] = [{ role: "user", content: r.text(r.int(20, 200)) }, { role: "assistant", content: null, tool_calls: [this.chatToolCall(call)] }];
+    records.push({ role: "tool", tool_call_id: call.callId, content: call.output });
+    records.push({ role: "assistant", content: r.text(r.int(20, 240)) });
+    return records;
+  }
+
+  /** The same as Open Responses items, with item ids and statuses. */
+  private shortItems(): unknown[] {
+    const r = this.random;
+    const call = this.shortCall("with_status");
+    this.settle({ calls: [call] });
+    const records: unknown[] = [{ type: "message", role: "user", content: r.text(r.int(20, 200)) }, this.functionCallItem(call)];
+    if (call.status === "completed") records.push(this.outputItem(call));
+    if (r.chance(0.1)) records.push({ type: "openai:web_search_call", id: `ws_${r.hex(24)}`, status: "completed" }), (this.mix.fates.extension += 1);
+    records.push({ id: `msg_${r.hex(24)}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", annotations: [], text: r.text(r.int(20, 240)) }] });
+    return records;
+  }
+
+  /** One function_call item that the gate must nearly always block, with small arguments, as the seed's replay logs hold them. */
+  private blockedCall(): Record<string, unknown> {
+    const r = this.random;
+    const fate = r.weighted<Fate | "extension">({ ok: 0.02, status: 0.3, extension: 0.2, json: 0.24, schema: 0.24 });
+    let tool = r.pick(BENCH_TOOLS);
+    let args = encode(r, tool.args(r));
+    for (let tries = 0; tries < 4 && args.length > 90; tries++) {
+      tool = r.pick(BENCH_TOOLS);
+      args = encode(r, tool.args(r));
+    }
+    const callId = `call_${r.alnum(24)}`;
+    if (fate === "extension") {
+      this.mix.fates.extension += 1;
+      const type = r.pick(["openai:shell_call", "shell_call", "openai:local_shell_call", "mcp_call", "custom_tool_call"]);
+      return { id: `sh_${r.hex(24)}`, type, status: "completed", call_id: callId, name: tool.name, arguments: args };
+    }
+    let status: Call["status"] = "completed";
+    if (fate === "status") status = r.pick(["in_progress", "incomplete", undefined] as const);
+    else if (fate === "json") args = args.slice(0, whole(args, r.int(1, args.length - 1)));
+    else if (fate === "schema") args = encode(r, breakArguments(r, tool.parameters, tool.args(r)));
+    const call: Call = { tool: tool.name, callId, itemId: `fc_${r.hex(24)}`, arguments: args, status, fate: fate === "status" ? "ok" : fate, output: "" };
+    this.settle({ calls: [call] });
+    return this.functionCallItem(call);
+  }
+
   // ---- both ---------------------------------------------------------------------------
 
   /** A turn's tool results follow it, as Chat `tool` messages or Open Responses outputs. */
@@ -455,8 +542,8 @@ function pieces(random: Random, text: string, max: number): string[] {
 }
 
 /** Writes a journal of at least `lines` lines (whole turns) to `path`. */
-export async function writeJournal(path: string, lines: number, seed = DEFAULT_SEED): Promise<JournalMix> {
-  const generator = new JournalGenerator(seed);
+export async function writeJournal(path: string, lines: number, seed = DEFAULT_SEED, shape: JournalShape = "mixed"): Promise<JournalMix> {
+  const generator = new JournalGenerator(seed, shape);
   const out = createWriteStream(path);
   let buffer = "";
   while (generator.mix.lines < lines) {

@@ -5,8 +5,16 @@
 // per line at each size; bare times mean little on another machine, ratios do.
 //
 //   npm run bench -- [--sizes 10k,100k,1m] [--reps N] [--profile] [--stages]
-//                    [--keep] [--json FILE] [--no-build]
+//                    [--keep] [--json FILE] [--no-build] [--baseline DIR]
+//                    [--shapes short:500k,blocked:300k | --shapes none]
 //
+// --shapes adds journals of other shapes (generate.ts): `short`, lines of about
+// 200 bytes, and `blocked`, function_call items nearly all of which the gate
+// blocks; each is measured with every command, the floor beside it, after the
+// mixed journals of --sizes. Both run by default.
+// --baseline DIR adds the gate of another build (a checkout of an earlier
+// commit, built: DIR/dist/src/cli/main.js), measured in the same rounds, so that
+// both gates' ratios to the floor come from one run.
 // --profile adds the hottest functions of each Node command (node --cpu-prof) and
 // --stages the cost of each stage of normalize and gate (stages.ts), both on the
 // second size (100k by default).
@@ -15,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeJournal, toolsFileContent, DEFAULT_SEED, type JournalMix } from "./generate.js";
+import { writeJournal, toolsFileContent, DEFAULT_SEED, JOURNAL_SHAPES, type JournalMix, type JournalShape } from "./generate.js";
 import { measure, memorySource, type Measurement } from "./measure.js";
 import { summarizeProfile } from "./profile.js";
 import { BENCH_TOOLS } from "./tools.js";
@@ -35,10 +43,22 @@ interface Options {
   keep: boolean;
   json?: string;
   build: boolean;
+  baseline?: string;
+  shapes: Array<{ shape: JournalShape; lines: number }>;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { sizes: [10_000, 100_000, 1_000_000], profile: false, stages: false, keep: false, build: true };
+  const options: Options = {
+    sizes: [10_000, 100_000, 1_000_000],
+    profile: false,
+    stages: false,
+    keep: false,
+    build: true,
+    shapes: [
+      { shape: "short", lines: 500_000 },
+      { shape: "blocked", lines: 300_000 },
+    ],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -53,9 +73,21 @@ function parseOptions(argv: string[]): Options {
     else if (arg === "--keep") options.keep = true;
     else if (arg === "--json") options.json = value();
     else if (arg === "--no-build") options.build = false;
+    else if (arg === "--baseline") options.baseline = resolve(value());
+    else if (arg === "--shapes") options.shapes = parseShapes(value());
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
+}
+
+/** `short:500k,blocked:300k`, or `none`. */
+function parseShapes(text: string): Options["shapes"] {
+  if (text === "none") return [];
+  return text.split(",").map((entry) => {
+    const [shape, size] = entry.split(":");
+    if (!(JOURNAL_SHAPES as readonly string[]).includes(shape) || shape === "mixed") throw new Error(`not a journal shape: ${shape} (try short or blocked)`);
+    return { shape: shape as JournalShape, lines: parseSize(size ?? "100k") };
+  });
 }
 
 function parseSize(text: string): number {
@@ -82,12 +114,38 @@ interface Subject {
   node: boolean;
 }
 
-function helpOf(args: string[]): { code: number | null; text: string } {
-  const result = spawnSync(node, [main, ...args], { encoding: "utf8" });
+function helpOf(args: string[], entry = main): { code: number | null; text: string } {
+  const result = spawnSync(node, [entry, ...args], { encoding: "utf8" });
   return { code: result.status, text: `${result.stdout}${result.stderr}` };
 }
 
-function subjects(files: { tools: string; schema: string }): Subject[] {
+/**
+ * The gate's arguments for the bench journal. A build that makes `format` an
+ * annotation by default is asked to assert formats, as earlier builds always
+ * did and as the Python reference does, so that every gate does the same work.
+ */
+function gateArgs(entry: string, tools: string): string[] {
+  const assertFormats = helpOf(["gate", "--help"], entry).text.includes("--assert-formats") ? ["--assert-formats"] : [];
+  return ["gate", "--tools", tools, ...assertFormats, "--format", "json"];
+}
+
+/** The gate of the build in `dir`, one job when it has --jobs. */
+function baselineSubject(dir: string, tools: string): Subject {
+  const entry = join(dir, "dist/src/cli/main.js");
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout?.trim() || dir;
+  const label = `baseline ${commit}: gate --tools`;
+  try {
+    statSync(entry);
+  } catch {
+    return { key: "baseline-gate", label, node: true, missing: `not built (${entry} is missing)`, argv: () => [] };
+  }
+  const help = helpOf(["gate", "--help"], entry).text;
+  const jobs = help.includes("--jobs") ? ["--jobs", "1"] : [];
+  const args = gateArgs(entry, tools);
+  return { key: "baseline-gate", label: `${label}${jobs.length > 0 ? " --jobs 1" : ""}`, node: true, argv: (journal) => [node, entry, ...args, ...jobs, journal] };
+}
+
+function subjects(files: { tools: string; schema: string }, baseline?: string): Subject[] {
   const built = (() => {
     try {
       statSync(main);
@@ -117,16 +175,20 @@ function subjects(files: { tools: string; schema: string }): Subject[] {
   }
   if (!list[1].missing) {
     const jobs = why("gate", "--jobs");
+    const gate = gateArgs(main, files.tools);
+    list[1] = { ...list[1], argv: (journal) => [node, main, ...gate, journal] };
     // The single-job target is about one thread: once the gate can use more, its main row asks for one.
     if (!jobs) {
-      list[1] = { ...list[1], label: "gate --tools --jobs 1", argv: (journal) => [node, main, "gate", "--tools", files.tools, "--format", "json", "--jobs", "1", journal] };
+      list[1] = { ...list[1], label: "gate --tools --jobs 1", argv: (journal) => [node, main, ...gate, "--jobs", "1", journal] };
     }
     for (const count of [1, 2]) {
-      list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: jobs, argv: (journal) => [node, main, "gate", "--tools", files.tools, "--format", "json", "--jobs", String(count), journal] });
+      list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: jobs, argv: (journal) => [node, main, ...gate, "--jobs", String(count), journal] });
     }
   } else {
     for (const count of [1, 2]) list.push({ key: `gate-jobs-${count}`, label: `gate --tools --jobs ${count}`, node: true, missing: list[1].missing, argv: () => [] });
   }
+  // Next to this build's gate, so that the table shows the two together.
+  if (baseline !== undefined) list.splice(2, 0, baselineSubject(baseline, files.tools));
   return list;
 }
 
@@ -195,6 +257,7 @@ function table(header: string[], rows: string[][]): string {
 }
 
 interface SizeRun {
+  shape: JournalShape;
   target: number;
   mix: JournalMix;
   results: Map<string, Result>;
@@ -218,7 +281,7 @@ async function run(): Promise<void> {
   writeFileSync(files.tools, toolsFileContent());
   writeFileSync(files.schema, JSON.stringify(BENCH_TOOLS[0].parameters));
   writeFileSync(files.empty, "");
-  const all = subjects(files);
+  const all = subjects(files, options.baseline);
   const runnable = all.filter((subject) => !subject.missing && !subject.key.startsWith("gate-jobs"));
   const jobs = all.filter((subject) => subject.key.startsWith("gate-jobs"));
   for (const subject of all) if (subject.missing) log(`${subject.label}: not available (${subject.missing})`);
@@ -242,9 +305,23 @@ async function run(): Promise<void> {
         // A ratio of two runs moves with the load on the machine: one more round of each than the other commands get.
         for (const [key, result] of await measureAll(runnableJobs, journal, mix.lines, reps + 1)) results.set(key, result);
       }
-      sizes.push({ target, mix, results });
+      sizes.push({ shape: "mixed", target, mix, results });
       if (sizes.length === 1) agreement = await compareVerdicts(all, journal, dir);
       if (target !== Math.max(...options.sizes) && !options.keep && !options.profile && !options.stages) rmSync(journal);
+    }
+
+    const shapes: SizeRun[] = [];
+    const shapeAgreement: string[] = [];
+    for (const { shape, lines } of options.shapes) {
+      const journal = join(dir, `journal-${shape}-${sizeName(lines)}.jsonl`);
+      log(`writing the ${shape} journal of ${sizeName(lines)} lines`);
+      const mix = await writeJournal(journal, lines, DEFAULT_SEED, shape);
+      const reps = repetitions(lines, options);
+      log(`measuring ${runnable.length} commands on the ${shape} journal: ${thousands(mix.lines)} lines (${fixed(mix.bytes / 1e6, 0)} MB), ${reps} run${reps > 1 ? "s" : ""} each`);
+      shapes.push({ shape, target: lines, mix, results: await measureAll(runnable, journal, mix.lines, reps) });
+      const agreed = await compareVerdicts(all, journal, dir);
+      if (agreed) shapeAgreement.push(`#### The ${shape} journal\n\n${agreed}`);
+      if (!options.keep) rmSync(journal);
     }
 
     const detailJournal = join(dir, `journal-${sizeName(options.sizes.length > 1 ? options.sizes[1] : options.sizes[0])}.jsonl`);
@@ -256,9 +333,9 @@ async function run(): Promise<void> {
       profiles = `#### Stages (in one process, CPU time)\n\n${stages.status === 0 ? stages.stdout : `stages.ts failed: ${stages.stderr.trim().split("\n").pop()}`}\n${profiles}`;
     }
 
-    const report = render({ all, startup, sizes, agreement, profiles, startLoad, endLoad: loadavg()[0], version });
+    const report = render({ all, startup, sizes, shapes, agreement: [agreement, ...shapeAgreement].filter(Boolean).join("\n\n"), profiles, startLoad, endLoad: loadavg()[0], version });
     process.stdout.write(report);
-    if (options.json) writeFileSync(options.json, JSON.stringify({ startup: [...startup.values()], sizes: sizes.map((s) => ({ ...s, results: [...s.results.values()] })) }, null, 2));
+    if (options.json) writeFileSync(options.json, JSON.stringify({ startup: [...startup.values()], sizes: [...sizes, ...shapes].map((s) => ({ ...s, results: [...s.results.values()] })) }, null, 2));
   } finally {
     if (options.keep) log(`journals kept in ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
@@ -314,6 +391,8 @@ interface Report {
   all: Subject[];
   startup: Map<string, Result>;
   sizes: SizeRun[];
+  /** The journals of other shapes than the mix. */
+  shapes: SizeRun[];
   agreement: string;
   profiles: string;
   startLoad: number;
@@ -328,7 +407,7 @@ function sourceVersion(): string {
   return commit ? `commit ${commit}${changed ? " with uncommitted changes in src/ or adapters/" : ""}` : "not a git checkout";
 }
 
-function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad, version }: Report): string {
+function render({ all, startup, sizes, shapes, agreement, profiles, startLoad, endLoad, version }: Report): string {
   const out: string[] = [];
   const cpu = cpus();
   const python = spawnSync("python3", ["--version"], { encoding: "utf8" }).stdout.trim();
@@ -338,21 +417,25 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad, 
   out.push(`### Journals\n`);
   out.push(
     table(
-      ["size", "lines", "MB", "calls + extension items", "blocked", "mix of turns"],
-      sizes.map(({ target, mix }) => {
+      ["journal", "lines", "MB", "bytes/line", "calls + extension items", "blocked", "mix of turns"],
+      [...sizes, ...shapes].map(({ shape, target, mix }) => {
         const blocked = mix.fates.schema + mix.fates.json + mix.fates.status + mix.fates.unknown_tool + mix.fates.extension;
         const callLike = mix.calls + mix.fates.extension;
         const turns = Object.values(mix.turns).reduce((a, b) => a + b, 0);
-        const shares = Object.entries(mix.turns).map(([shape, n]) => `${shape} ${Math.round((100 * n) / turns)}%`).join(", ");
-        return [sizeName(target), thousands(mix.lines), fixed(mix.bytes / 1e6, 0), thousands(callLike), `${fixed((100 * blocked) / callLike, 1)}% (schema ${mix.fates.schema}, JSON ${mix.fates.json}, status ${mix.fates.status}, unknown tool ${mix.fates.unknown_tool}, extension ${mix.fates.extension})`, shares];
+        const shares = Object.entries(mix.turns)
+          .filter(([, n]) => n > 0)
+          .map(([turn, n]) => `${turn} ${Math.round((100 * n) / turns)}%`)
+          .join(", ");
+        return [`${shape} ${sizeName(target)}`, thousands(mix.lines), fixed(mix.bytes / 1e6, 0), fixed(mix.bytes / mix.lines, 0), thousands(callLike), `${fixed((100 * blocked) / callLike, 1)}% (schema ${mix.fates.schema}, JSON ${mix.fates.json}, status ${mix.fates.status}, unknown tool ${mix.fates.unknown_tool}, extension ${mix.fates.extension})`, shares];
       }),
     ),
   );
   out.push("");
 
-  for (const { mix, results } of sizes) {
+  for (const { shape, mix, results } of [...sizes, ...shapes]) {
     const floor = results.get("floor");
-    out.push(`### ${sizeName(mix.lines)} lines (${thousands(mix.lines)}, ${fixed(mix.bytes / 1e6, 0)} MB)\n`);
+    const title = shape === "mixed" ? `${sizeName(mix.lines)} lines` : `The ${shape} journal: ${sizeName(mix.lines)} lines of ${fixed(mix.bytes / mix.lines, 0)} bytes`;
+    out.push(`### ${title} (${thousands(mix.lines)}, ${fixed(mix.bytes / 1e6, 0)} MB)\n`);
     out.push(
       table(
         ["command", "lines/s", "× floor", "× floor (CPU)", "peak RSS MB", "µs/line", "CPU s", "wall s"],
@@ -424,11 +507,11 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad, 
   out.push("");
 
   out.push(`### Targets (at ${sizeName(largest.mix.lines)} lines)\n`);
-  out.push(table(["target", "measured", "met"], targets(all, sizes, startup, cost)));
+  out.push(table(["target", "measured", "met"], [...targets(all, sizes, startup, cost), ...shapeTargets(all, shapes)]));
   out.push("");
 
   if (agreement) {
-    out.push(`### Verdicts on the ${sizeName(sizes[0].mix.lines)} journal, by reason\n`);
+    out.push(`### Verdicts on the ${sizeName(sizes[0].mix.lines)} journal${shapes.length > 0 ? " and the other shapes" : ""}, by reason\n`);
     out.push(`The same items should get the same reasons; the journal gate also turns journal-wide findings into blocks.\n`);
     out.push(agreement);
     out.push("");
@@ -439,6 +522,45 @@ function render({ all, startup, sizes, agreement, profiles, startLoad, endLoad, 
     out.push("");
   }
   return out.join("\n") + "\n";
+}
+
+/** On the short and the mostly blocked journals: gate ≥ 0.8× the floor, normalize and convert ≥ 0.6×, and on the blocked one the gate ≥ 2× the Python reference. */
+function shapeTargets(all: Subject[], shapes: SizeRun[]): string[][] {
+  const rows: string[][] = [];
+  const verdict = (ok: boolean) => (ok ? "yes" : "**no**");
+  for (const { shape, mix, results } of shapes) {
+    const floor = results.get("floor");
+    const found = (key: string) => {
+      const subject = all.find((s) => s.key === key);
+      const result = results.get(key);
+      return subject && !subject.missing && result && !result.failure ? result : undefined;
+    };
+    const name = `${shape} ${sizeName(mix.lines)}`;
+    for (const [key, label, want] of [
+      ["gate", "gate ≥ 0.8× floor", 0.8],
+      ["baseline-gate", "baseline's gate (no target)", 0],
+      ["normalize", "normalize ≥ 0.6× floor", 0.6],
+      ["convert-responses", "convert --to responses ≥ 0.6× floor", 0.6],
+      ["convert-chat", "convert --to chat ≥ 0.6× floor", 0.6],
+    ] as const) {
+      const result = found(key);
+      if (!all.some((s) => s.key === key)) continue;
+      if (!result || !floor) {
+        rows.push([`${name}: ${label}`, "not available", "—"]);
+        continue;
+      }
+      const cpu = floor.cpuSeconds && result.cpuSeconds ? ` (CPU ${fixed(floor.cpuSeconds / result.cpuSeconds)}×)` : "";
+      const rss = result.peakRssKb !== undefined ? `, ${fixed(result.peakRssKb / 1024, 0)} MB` : "";
+      rows.push([`${name}: ${label}`, `${fixed(floor.wallMs / result.wallMs)}×${cpu}${rss}`, want === 0 ? "—" : verdict(floor.wallMs / result.wallMs >= want)]);
+    }
+    const gate = found("gate");
+    const python = found("python");
+    if (shape === "blocked" && gate && python) {
+      const cpu = gate.cpuSeconds && python.cpuSeconds ? ` (CPU ${fixed(python.cpuSeconds / gate.cpuSeconds)}×)` : "";
+      rows.push([`${name}: gate (one job) ≥ 2× the Python reference`, `${fixed(python.wallMs / gate.wallMs)}×${cpu}`, verdict(python.wallMs / gate.wallMs >= 2)]);
+    }
+  }
+  return rows;
 }
 
 function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>, cost: (key: string, size: SizeRun, clock?: "wall" | "cpu") => number | undefined): string[][] {
@@ -477,6 +599,16 @@ function targets(all: Subject[], sizes: SizeRun[], startup: Map<string, Result>,
   {
     const two = result("gate-jobs-2");
     if (two.found) rows.push(["gate --jobs 2 against the floor (no target)", `${fixed(floor.wallMs / two.found.wallMs)}×`, "—"]);
+  }
+  if (all.some((s) => s.key === "baseline-gate")) {
+    const gate = result("gate");
+    const baseline = result("baseline-gate");
+    const label = "gate no slower than the baseline's gate (ratios to the floor, this run)";
+    if (gate.found && baseline.found) {
+      const ratio = (found: Result, clock: "wall" | "cpu") => (clock === "wall" ? floor.wallMs / found.wallMs : floor.cpuSeconds && found.cpuSeconds ? floor.cpuSeconds / found.cpuSeconds : NaN);
+      const measured = `${fixed(ratio(gate.found, "wall"))}× against ${fixed(ratio(baseline.found, "wall"))}× (CPU ${fixed(ratio(gate.found, "cpu"))}× against ${fixed(ratio(baseline.found, "cpu"))}×)`;
+      rows.push([label, measured, verdict(gate.found.wallMs <= baseline.found.wallMs)]);
+    } else rows.push([label, `not available (${gate.missing ?? baseline.missing})`, "—"]);
   }
   for (const subject of all.filter((s) => s.key !== "python" && s.key !== "floor")) {
     const { found, missing } = result(subject.key);

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 
@@ -53,6 +56,48 @@ describe("orbridge gate --schema", () => {
   });
 });
 
+describe("orbridge gate and format", () => {
+  const dateSchema = JSON.stringify({ type: "object", required: ["day"], properties: { day: { type: "string", format: "date" } } });
+  const call = (day: string, id: string) => JSON.stringify({ type: "function_call", call_id: id, name: "book", status: "completed", arguments: JSON.stringify({ day }), conversation_id: "c" });
+  const stdin = `${call("2026-12-02", "call_1")}\n${call("2026-13-40", "call_2")}\n`;
+  const reasons = (stdout: string) => stdout.trimEnd().split("\n").map((line) => { const record = JSON.parse(line); return [record.call_id, record.reason, record.detail]; });
+
+  async function withSchema(extra: string[]) {
+    const folder = await mkdtemp(join(tmpdir(), "orbridge-gate-format-"));
+    const path = join(folder, "schema.json");
+    await writeFile(path, dateSchema);
+    try {
+      return await runOrbridge(["gate", "--schema", path, "--format", "json", ...extra, "-"], stdin);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  test("a format is an annotation by default, as JSON Schema 2020-12 says: a date that is no date passes", async () => {
+    const result = await withSchema([]);
+    expect(result.code).toBe(0);
+    expect(reasons(result.stdout)).toEqual([
+      ["call_1", "ok", "completed call with arguments valid for its schema"],
+      ["call_2", "ok", "completed call with arguments valid for its schema"],
+    ]);
+  });
+
+  test.each([[[]], [["--conversation", "/conversation_id"]]])("--assert-formats blocks it (%j)", async (extra) => {
+    const result = await withSchema(["--assert-formats", ...extra]);
+    expect(result.code).toBe(1);
+    expect(reasons(result.stdout)).toEqual([
+      ["call_1", "ok", "completed call with arguments valid for its schema"],
+      ["call_2", "arguments_schema", 'arguments/day must match format "date"'],
+    ]);
+  });
+
+  test("--assert-formats takes no value", async () => {
+    const result = await runOrbridge(["gate", "--assert-formats=yes", "-"], "");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--assert-formats takes no value");
+  });
+});
+
 describe("usage errors exit 2 with one line each", () => {
   test("unknown options", async () => {
     const result = await runOrbridge(["gate", "--schema", schema, "--colour", "--x=1", journal]);
@@ -81,7 +126,7 @@ describe("help", () => {
   test("gate --help explains every option with an example and exits 0", async () => {
     const result = await runOrbridge(["gate", "--help"]);
     expect(result.code).toBe(0);
-    for (const option of ["--schema FILE", "--format FORMAT", "--help", "Example"]) expect(result.stdout).toContain(option);
+    for (const option of ["--schema FILE", "--format FORMAT", "--assert-formats", "--help", "Example"]) expect(result.stdout).toContain(option);
   });
 });
 

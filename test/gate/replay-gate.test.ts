@@ -112,9 +112,20 @@ describe("the schema check is full JSON Schema 2020-12", () => {
     expect(check(schema, [1, "a"])).toBe("arguments_schema");
     expect(check(schema, ["a", 1, 2])).toBe("arguments_schema");
   });
-  test("format date", () => {
+  test("format date, asserted when asked", () => {
+    const asserted = (value: unknown) => replayGate({ ...okCall, arguments: JSON.stringify(value) }, { type: "string", format: "date" }, { assertFormats: true }).reason;
+    expect(asserted("2026-12-02")).toBe("ok");
+    expect(asserted("2026-13-40")).toBe("arguments_schema");
+  });
+  test("format date, an annotation by default, as 2020-12 says", () => {
     expect(check({ type: "string", format: "date" }, "2026-12-02")).toBe("ok");
-    expect(check({ type: "string", format: "date" }, "2026-13-40")).toBe("arguments_schema");
+    expect(check({ type: "string", format: "date" }, "2026-13-40")).toBe("ok");
+  });
+  test("a cache given brings its own choice", () => {
+    const asserting = new SchemaCache(undefined, { assertFormats: true });
+    const item = { ...okCall, arguments: JSON.stringify("2026-13-40") };
+    expect(replayGate(item, { type: "string", format: "date" }, { cache: asserting }).reason).toBe("arguments_schema");
+    expect(replayGate(item, { type: "string", format: "date" }, { cache: new SchemaCache(), assertFormats: true }).reason).toBe("ok");
   });
   test("minLength and minimum", () => {
     expect(check({ type: "string", minLength: 2 }, "a")).toBe("arguments_schema");

@@ -85,3 +85,29 @@ describe("a request's items written once", () => {
     expect(conversation.repeatedPrefix(2, [message("a"), message("b")] as CanonicalItem[])).toBe(0);
   });
 });
+
+describe("a conversation past its limits", () => {
+  const message = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
+
+  test("items whose strings hold more than 16 MiB are not followed: their replay is emitted whole", () => {
+    const conversation = new ConversationSoFar();
+    const long = message("x".repeat(16 * 1024 * 1024));
+    conversation.extend([long] as CanonicalItem[]);
+    expect(conversation.repeatedPrefix(2, [long, message("b")] as CanonicalItem[])).toBe(0);
+  });
+
+  test("a request restarts it, and its items are followed again", () => {
+    const conversation = new ConversationSoFar();
+    conversation.extend([message("x".repeat(16 * 1024 * 1024))] as CanonicalItem[]);
+    conversation.restart();
+    conversation.extend([message("a")] as CanonicalItem[]);
+    expect(conversation.repeatedPrefix(2, [message("a"), message("b")] as CanonicalItem[])).toBe(1);
+  });
+
+  test("a short item, well under the limit, is followed", () => {
+    const conversation = new ConversationSoFar();
+    const item = message("x".repeat(1024 * 1024));
+    conversation.extend([item] as CanonicalItem[]);
+    expect(conversation.repeatedPrefix(2, [item, message("b")] as CanonicalItem[])).toBe(1);
+  });
+});

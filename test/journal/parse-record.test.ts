@@ -59,6 +59,24 @@ describe("a line with a name given twice", () => {
   test("the first name given twice, when there are several", () => {
     expect(parseRecord('{"a":{"b":1,"b":2},"c":1,"c":2}', "line")).toEqual(twice("line", '"b"', '"/a/b"'));
   });
+  test("next to a string that opens with a colon, which the first count takes for a member", () => {
+    expect(parseRecord('{"a":":x","b":" :y","a":1}', "line")).toEqual(twice("line", '"a"', '"/a"'));
+    expect(parseRecord('{"a":":x","b":" :y"}', "line")).toEqual({ ok: true, value: { a: ":x", b: " :y" } });
+  });
+  test("next to escaped quotes followed by colons, inside strings and arguments", () => {
+    expect(parseRecord('{"arguments":"{\\"a\\":1}","s":"\\\\\\" :","arguments":"{}"}', "line")).toEqual(twice("line", '"arguments"', '"/arguments"'));
+  });
+  test("with spaces and line breaks between a name and its colon", () => {
+    expect(parseRecord('{"a" \r\n\t: 1, "a"  :2}', "line")).toEqual(twice("line", '"a"', '"/a"'));
+  });
+  test("when Object.prototype has an enumerable member, which a walk by for-in would count", () => {
+    Object.defineProperty(Object.prototype, "injected", { value: 1, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(parseRecord('{"a":1,"a":2}', "line")).toEqual(twice("line", '"a"', '"/a"'));
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).injected;
+    }
+  });
   test("in SSE data", () => {
     expect(parseRecord('{"type":"response.output_item.done","item":{"status":"incomplete","status":"completed"}}', "SSE data")).toEqual(twice("SSE data", '"status"', '"/item/status"'));
   });
