@@ -1,0 +1,160 @@
+// "Nothing dropped or changed without a report", as a check: every leaf of every
+// input record (its JSON Pointer and literal) is either in the output unchanged
+// (a number with the very text it had) or named, by its path or a prefix of it,
+// in a report entry for its line. What is neither is returned, so that a test
+// can say which leaf of which line went missing.
+import { SseParser, isSseFraming } from "../../src/journal/sse.js";
+import { leavesOf, type Leaf } from "./exact-json.js";
+
+export interface ReportEntry {
+  line: number;
+  path: string;
+  code: string;
+  detail: string;
+}
+
+export interface InputRecord {
+  line: number;
+  /** A Chat chunk or an Open Responses event: its text may be a fragment of an output string. */
+  streamed: boolean;
+  leaves: Leaf[];
+}
+
+export interface Unaccounted {
+  line: number;
+  path: string;
+  value: string;
+}
+
+/** The records of a journal of JSON lines and raw SSE text, each with the line the commands report it on. */
+export function inputRecords(journal: string): InputRecord[] {
+  const records: InputRecord[] = [];
+  const parser = new SseParser();
+  const take = (data: string, line: number) => {
+    if (data === "[DONE]") return;
+    const leaves = leavesOf(data);
+    records.push({ line, streamed: isStreamed(leaves), leaves });
+  };
+  const lines = journal.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  lines.forEach((text, index) => {
+    const line = index + 1;
+    if (isSseFraming(text) || text.trim() === "") {
+      for (const event of parser.push(text, line)) take(event.data, event.line);
+      return;
+    }
+    for (const event of parser.finish()) take(event.data, event.line);
+    take(text, line);
+  });
+  for (const event of parser.finish()) take(event.data, event.line);
+  return records;
+}
+
+function isStreamed(leaves: Leaf[]): boolean {
+  const top = (name: string) => leaves.find((leaf) => leaf.path === `/${name}`)?.value;
+  const object = top("object");
+  const type = top("type");
+  return object === "chat.completion.chunk" || (object === "" && leaves.some((leaf) => leaf.path.startsWith("/choices") || leaf.path === "/choices")) || (type !== undefined && (type.startsWith("response.") || type.startsWith("message_") || type.startsWith("content_block_")));
+}
+
+/**
+ * Fields a stream spends on putting its pieces together: which choice, which call,
+ * which item and part a fragment goes to, and in what order. They are the stream's
+ * framing, not values of the conversation, and no whole record repeats them.
+ */
+const FRAMING = [
+  /^\/choices\/\d+\/delta\/tool_calls\/\d+\/index$/,
+  /^\/(sequence_number|output_index|content_index|summary_index|item_id|index)$/,
+];
+
+/**
+ * A discriminator names the kind of a value, and each envelope spells its kinds
+ * its own way (`tool_use`, `function_call`); what the value holds is checked leaf
+ * by leaf. A null carries nothing, and the converters leave it out.
+ */
+function carriesNothing(leaf: Leaf): boolean {
+  if (leaf.kind === "null" || leaf.kind === "empty_array" || leaf.kind === "empty_object") return true;
+  if (/\/(type|object)$/.test(leaf.path)) return true;
+  // An assistant's calls and a tool's answer are items of their own type, which say whose they are.
+  if (/\/role$/.test(leaf.path) && (leaf.value === "assistant" || leaf.value === "tool")) return true;
+  // A turn that ended as it should is what the items' "completed" status says.
+  return /\/(finish_reason|stop_reason)$/.test(leaf.path) && ["stop", "tool_calls", "end_turn", "tool_use"].includes(leaf.value);
+}
+
+/** The last token of a pointer that is not an array index: the field a value belongs to. */
+function fieldOf(path: string): string {
+  const tokens = path.split("/");
+  for (let i = tokens.length - 1; i > 0; i--) if (!/^\d+$/.test(tokens[i])) return tokens[i];
+  return "";
+}
+
+/** Values too common to be told apart by themselves: they count as kept only under the same field name. */
+function isTrivial(leaf: Leaf): boolean {
+  return leaf.kind !== "string" && leaf.kind !== "number" ? true : leaf.kind === "number" ? leaf.value.length <= 2 : leaf.value.length <= 1;
+}
+
+const covers = (path: string, reported: string) => reported === "" || path === reported || path.startsWith(reported + "/");
+
+/**
+ * The input leaves that are neither in the output nor covered by a report entry.
+ * `output` is the command's stdout (JSON lines); `report` its --report entries,
+ * whose `synthesized` entries point into the output and so cover no input leaf.
+ */
+export function unaccountedLeaves(journal: string, output: string, report: readonly ReportEntry[]): Unaccounted[] {
+  const outputLeaves = output
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .flatMap((line) => leavesOf(line));
+  const strings = new Set<string>();
+  const numbers = new Set<string>();
+  const byField = new Set<string>();
+  for (const leaf of outputLeaves) {
+    if (leaf.kind === "string") strings.add(leaf.value);
+    if (leaf.kind === "number") numbers.add(leaf.value);
+    byField.add(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`);
+  }
+  const allText = [...strings].join("\u0000");
+  const reportedAt = new Map<number, string[]>();
+  for (const entry of report) {
+    if (entry.code === "synthesized") continue;
+    reportedAt.set(entry.line, [...(reportedAt.get(entry.line) ?? []), entry.path]);
+  }
+  // A stream repeats its id, model and the like on every record; reported once, each repeat is the same value.
+  const reportedValues = new Set<string>();
+  const records = inputRecords(journal);
+  // How many times each streamed value comes again later: a snapshot (response.created…) is checked where it was last said.
+  const later = new Map<string, number>();
+  for (const record of records) if (record.streamed) for (const leaf of record.leaves) later.set(`${leaf.path}\u0000${leaf.value}`, (later.get(`${leaf.path}\u0000${leaf.value}`) ?? 0) + 1);
+  const missing: Unaccounted[] = [];
+  for (const record of records) {
+    const reported = reportedAt.get(record.line) ?? [];
+    for (const leaf of record.leaves) {
+      const key = `${leaf.path}\u0000${leaf.value}`;
+      const repeats = record.streamed ? later.get(key)! - 1 : 0;
+      if (record.streamed) later.set(key, repeats);
+      if (reported.some((path) => covers(leaf.path, path))) {
+        reportedValues.add(key);
+        continue;
+      }
+      if (carriesNothing(leaf) || /\/choices\/\d+\/index$/.test(leaf.path)) continue;
+      if (record.streamed && (repeats > 0 || reportedValues.has(key) || FRAMING.some((pattern) => pattern.test(leaf.path)))) continue;
+      // The state an item or response was in while it streamed, until its last event.
+      if (record.streamed && /\/status$/.test(leaf.path) && leaf.value === "in_progress") continue;
+      if (keptInOutput(leaf, record.streamed, { strings, numbers, byField, allText })) continue;
+      missing.push({ line: record.line, path: leaf.path, value: leaf.value });
+    }
+  }
+  return missing;
+}
+
+function keptInOutput(leaf: Leaf, streamed: boolean, output: { strings: Set<string>; numbers: Set<string>; byField: Set<string>; allText: string }): boolean {
+  if (output.byField.has(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`)) return true;
+  if (isTrivial(leaf)) {
+    // A fragment of streamed text may be one character, or none.
+    return streamed && leaf.kind === "string" && output.allText.includes(leaf.value);
+  }
+  // A value inside an object written as JSON text (Anthropic's `input` as `arguments`) is in that text.
+  const embedded = leaf.kind === "number" ? new RegExp(`[:\\[,]\\s*${leaf.value.replace(/[.+]/g, "\\$&")}\\s*[,}\\]]`).test(output.allText) : output.allText.includes(JSON.stringify(leaf.value));
+  if (leaf.kind === "number") return output.numbers.has(leaf.value) || embedded;
+  return output.strings.has(leaf.value) || embedded || (streamed && output.allText.includes(leaf.value));
+}
