@@ -28,7 +28,7 @@
 // | (no creation time)                  | created_at 0: loss synthesized                            |
 // Fields a message does not carry are set to the spec's neutral values
 // (RESPONSE_NEUTRALS); the way back reports a field only when it differs.
-import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
+import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
@@ -96,39 +96,21 @@ export function messageToResponse(args: { message: AnthropicResponse }): Convert
   if (stopReason === "refusal") refuse(items, message);
   const output = items.map((item, index) => outputItem(item, index, items.length, message.id, stopReason));
 
-  const response: Fields = {
-    id: message.id,
-    object: "response",
-    created_at: 0,
-    completed_at: RESPONSE_NEUTRALS.completed_at,
-    status,
-    incomplete_details: reason === null ? null : { reason },
-    model: message.model,
-    previous_response_id: RESPONSE_NEUTRALS.previous_response_id,
-    instructions: RESPONSE_NEUTRALS.instructions,
-    output,
-    error: RESPONSE_NEUTRALS.error,
-    tools: [],
-    tool_choice: RESPONSE_NEUTRALS.tool_choice,
-    truncation: RESPONSE_NEUTRALS.truncation,
-    parallel_tool_calls: RESPONSE_NEUTRALS.parallel_tool_calls,
-    text: { format: { type: "text" } },
-    top_p: RESPONSE_NEUTRALS.top_p,
-    presence_penalty: RESPONSE_NEUTRALS.presence_penalty,
-    frequency_penalty: RESPONSE_NEUTRALS.frequency_penalty,
-    top_logprobs: RESPONSE_NEUTRALS.top_logprobs,
-    temperature: RESPONSE_NEUTRALS.temperature,
-    reasoning: RESPONSE_NEUTRALS.reasoning,
-    usage: responseUsage(message.usage, losses),
-    max_output_tokens: RESPONSE_NEUTRALS.max_output_tokens,
-    max_tool_calls: RESPONSE_NEUTRALS.max_tool_calls,
-    store: RESPONSE_NEUTRALS.store,
-    background: RESPONSE_NEUTRALS.background,
-    service_tier: RESPONSE_NEUTRALS.service_tier,
-    metadata: {},
-    safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
-    prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
-  };
+  const completed = completeResponse(
+    {
+      id: message.id,
+      object: "response",
+      created_at: 0,
+      status,
+      incomplete_details: reason === null ? null : { reason },
+      model: message.model,
+      output,
+      usage: responseUsage(message.usage, losses),
+    },
+    "Anthropic message",
+  );
+  losses.push(...completed.losses);
+  const response: Fields = completed.value;
   if (stopReason !== derivedStopReason(status, reason, output)) response[PREFIX + "stop_reason"] = stopReason;
   for (const key of Object.keys(message)) {
     if (!MAPPED.includes(key) && (message as Fields)[key] !== undefined) response[PREFIX + key] = (message as Fields)[key];
@@ -165,8 +147,9 @@ function outputItem(item: CanonicalItem, index: number, count: number, responseI
   }
 }
 
-function responseUsage(usage: unknown, losses: Loss[]): Fields | null {
-  if (usage === undefined || usage === null) return null;
+function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefined {
+  if (usage === undefined) return undefined;
+  if (usage === null) return null;
   if (!isRecord(usage)) {
     losses.push(lossAt(["usage"], "form_changed", `usage is ${typeOf(usage)}: written as null`));
     return null;

@@ -22,7 +22,7 @@
 // |                                     |   cached_tokens; and `bedrock:usage` as written           |
 // | metrics, trace, any other key       | `bedrock:<key>`                                           |
 // | (no creation time)                  | created_at 0: loss synthesized                            |
-import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
+import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
@@ -88,39 +88,21 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "/output/message") })));
   const items = converted.value;
   const output = items.map((item, index) => outputItem(item, index, items.length, id, stopReason));
-  const result: Fields = {
-    id,
-    object: "response",
-    created_at: 0,
-    completed_at: RESPONSE_NEUTRALS.completed_at,
-    status,
-    incomplete_details: reason === null ? null : { reason },
-    model: model ?? "",
-    previous_response_id: RESPONSE_NEUTRALS.previous_response_id,
-    instructions: RESPONSE_NEUTRALS.instructions,
-    output,
-    error: RESPONSE_NEUTRALS.error,
-    tools: [],
-    tool_choice: RESPONSE_NEUTRALS.tool_choice,
-    truncation: RESPONSE_NEUTRALS.truncation,
-    parallel_tool_calls: RESPONSE_NEUTRALS.parallel_tool_calls,
-    text: { format: { type: "text" } },
-    top_p: RESPONSE_NEUTRALS.top_p,
-    presence_penalty: RESPONSE_NEUTRALS.presence_penalty,
-    frequency_penalty: RESPONSE_NEUTRALS.frequency_penalty,
-    top_logprobs: RESPONSE_NEUTRALS.top_logprobs,
-    temperature: RESPONSE_NEUTRALS.temperature,
-    reasoning: RESPONSE_NEUTRALS.reasoning,
-    usage: responseUsage(response.usage, losses),
-    max_output_tokens: RESPONSE_NEUTRALS.max_output_tokens,
-    max_tool_calls: RESPONSE_NEUTRALS.max_tool_calls,
-    store: RESPONSE_NEUTRALS.store,
-    background: RESPONSE_NEUTRALS.background,
-    service_tier: RESPONSE_NEUTRALS.service_tier,
-    metadata: {},
-    safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
-    prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
-  };
+  const completed = completeResponse(
+    {
+      id,
+      object: "response",
+      created_at: 0,
+      status,
+      incomplete_details: reason === null ? null : { reason },
+      model: model ?? "",
+      output,
+      usage: responseUsage(response.usage, losses),
+    },
+    "Converse response",
+  );
+  losses.push(...completed.losses);
+  const result: Fields = completed.value;
   if (stopReason !== derivedStopReason(status, reason, output)) result[PREFIX + "stopReason"] = stopReason;
   for (const key of Object.keys(response)) {
     if (!MAPPED.includes(key) && (response as Fields)[key] !== undefined) result[PREFIX + key] = (response as Fields)[key];
@@ -150,8 +132,9 @@ function outputItem(item: CanonicalItem, index: number, count: number, responseI
   }
 }
 
-function responseUsage(usage: unknown, losses: Loss[]): Fields | null {
-  if (usage === undefined || usage === null) return null;
+function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefined {
+  if (usage === undefined) return undefined;
+  if (usage === null) return null;
   if (!isRecord(usage)) {
     losses.push(lossAt(["usage"], "form_changed", `usage is ${typeOf(usage)}: written as null`));
     return null;

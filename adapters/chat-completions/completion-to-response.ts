@@ -20,12 +20,13 @@
 // | choices[0].logprobs.content         | logprobs of the first output_text part                |
 // | choices[1..]                        | loss unsupported_item (a response has one output)     |
 // | usage prompt/completion/total_tokens| usage input/output/total_tokens                       |
-// | usage *_details cached/reasoning    | input/output_tokens_details (absent: 0)               |
-// | service_tier                        | service_tier (absent: "default"; null: a loss)        |
+// | usage *_details cached/reasoning    | input/output_tokens_details (absent: 0, synthesized)  |
+// | service_tier                        | service_tier (absent: synthesized; null: a loss)      |
 // | system_fingerprint                  | loss unsupported_field                                |
 // | other keys                          | loss provider_extension                               |
-// Fields a completion does not carry are set to the spec's neutral values (see
-// RESPONSE_NEUTRALS: null, 0, 1, [], {}, "auto", "disabled", false); the way back
+// Fields the spec requires and a completion does not carry (usage when it has
+// none, tools, temperature, store…) are set to the spec's neutral values and
+// each is reported `synthesized` at its path (completeResponse); the way back
 // reports a field as lost only when it differs from these.
 //
 // `completionToItems` gives a completion as a journal's items, choice by choice,
@@ -55,33 +56,8 @@ import { pointer, pointerToken, prefixLosses } from "../../src/models/json-point
 import type { CanonicalItem, ItemField, ItemParam, ResponseResource } from "../../src/models/open-responses.js";
 import type { ItemStatus } from "../../src/models/open-responses.js";
 import { callStatusOf, messagesToItems, type CallCounts } from "./messages-to-items.js";
+import { completeResponse } from "../../src/models/response-neutrals.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
-
-/** What a completion cannot tell: the value each such response field gets. */
-export const RESPONSE_NEUTRALS = {
-  completed_at: null,
-  previous_response_id: null,
-  instructions: null,
-  error: null,
-  tools: [],
-  tool_choice: "auto",
-  truncation: "disabled",
-  parallel_tool_calls: true,
-  text: { format: { type: "text" } },
-  top_p: 1,
-  presence_penalty: 0,
-  frequency_penalty: 0,
-  top_logprobs: 0,
-  temperature: 1,
-  reasoning: null,
-  max_output_tokens: null,
-  max_tool_calls: null,
-  store: false,
-  background: false,
-  metadata: {},
-  safety_identifier: null,
-  prompt_cache_key: null,
-} as const;
 
 const ID_PREFIXES = { message: "msg", function_call: "fc", reasoning: "rs", compaction: "cmp" } as const;
 
@@ -140,39 +116,22 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     }
   }
 
-  const response: ResponseResource = {
-    id: completion.id,
-    object: "response",
-    created_at: completion.created,
-    completed_at: RESPONSE_NEUTRALS.completed_at,
-    status,
-    incomplete_details: incompleteDetails,
-    model: completion.model,
-    previous_response_id: RESPONSE_NEUTRALS.previous_response_id,
-    instructions: RESPONSE_NEUTRALS.instructions,
-    output,
-    error: RESPONSE_NEUTRALS.error,
-    tools: [],
-    tool_choice: RESPONSE_NEUTRALS.tool_choice,
-    truncation: RESPONSE_NEUTRALS.truncation,
-    parallel_tool_calls: RESPONSE_NEUTRALS.parallel_tool_calls,
-    text: { format: { type: "text" } },
-    top_p: RESPONSE_NEUTRALS.top_p,
-    presence_penalty: RESPONSE_NEUTRALS.presence_penalty,
-    frequency_penalty: RESPONSE_NEUTRALS.frequency_penalty,
-    top_logprobs: RESPONSE_NEUTRALS.top_logprobs,
-    temperature: RESPONSE_NEUTRALS.temperature,
-    reasoning: RESPONSE_NEUTRALS.reasoning,
-    usage: responseUsage(completion, losses),
-    max_output_tokens: RESPONSE_NEUTRALS.max_output_tokens,
-    max_tool_calls: RESPONSE_NEUTRALS.max_tool_calls,
-    store: RESPONSE_NEUTRALS.store,
-    background: RESPONSE_NEUTRALS.background,
-    service_tier: serviceTier(completion, losses),
-    metadata: {},
-    safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
-    prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
-  };
+  const completed = completeResponse(
+    {
+      id: completion.id,
+      object: "response",
+      created_at: completion.created,
+      status,
+      incomplete_details: incompleteDetails,
+      model: completion.model,
+      output,
+      usage: responseUsage(completion, losses),
+      service_tier: serviceTier(completion, losses),
+    },
+    "chat.completion",
+  );
+  const response = completed.value;
+  losses.push(...completed.losses);
   return { value: response, losses: inRecordOrder(losses, completion) };
 }
 
@@ -331,9 +290,9 @@ function choiceLogprobs(logprobs: unknown, base: string, losses: Loss[]): unknow
   return Array.isArray(logprobs.content) ? logprobs.content : [];
 }
 
-function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseResource["usage"] {
+function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseResource["usage"] | undefined {
   const usage: unknown = completion.usage;
-  if (usage === undefined) return null;
+  if (usage === undefined) return undefined;
   if (!isRecord(usage)) {
     losses.push({ path: "/usage", code: "form_changed", detail: "usage that is not an object written as null" });
     return null;
@@ -341,7 +300,10 @@ function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseReso
   const detail = (key: "prompt_tokens_details" | "completion_tokens_details", field: string): number => {
     const details = usage[key];
     const path = pointer("usage", key);
-    if (details === undefined || details === null) return 0;
+    if (details === undefined || details === null) {
+      losses.push({ path: pointer("usage", key === "prompt_tokens_details" ? "input_tokens_details" : "output_tokens_details", field), code: "synthesized", detail: `a response's usage requires ${field} and the chat.completion's usage has no ${key}: 0 written` });
+      return 0;
+    }
     if (!isRecord(details)) {
       losses.push({ path, code: "unsupported_field", detail: `${key} is not an object` });
       return 0;
@@ -369,9 +331,9 @@ function responseUsage(completion: ChatCompletion, losses: Loss[]): ResponseReso
   return converted;
 }
 
-function serviceTier(completion: ChatCompletion, losses: Loss[]): string {
+function serviceTier(completion: ChatCompletion, losses: Loss[]): string | undefined {
   const tier: unknown = completion.service_tier;
-  if (typeof tier === "string") return tier;
-  if (tier !== undefined) losses.push({ path: "/service_tier", code: "form_changed", detail: `service_tier ${JSON.stringify(tier)} written as "default"` });
+  if (typeof tier === "string" || tier === undefined) return tier;
+  losses.push({ path: "/service_tier", code: "form_changed", detail: `service_tier ${JSON.stringify(tier)} written as "default"` });
   return "default";
 }

@@ -33,7 +33,8 @@ import type { ChatAssistantMessage, ChatCompletion, ChatFinishReason, ChatMessag
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
-import { outputItemId, RESPONSE_NEUTRALS } from "./completion-to-response.js";
+import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
+import { outputItemId } from "./completion-to-response.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { REASONING_FIELDS, withReasoning, type ReasoningField } from "./reasoning-fields.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
@@ -92,7 +93,7 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
 
   for (const key of Object.keys(RESPONSE_NEUTRALS) as Array<keyof typeof RESPONSE_NEUTRALS>) {
     const value = response[key];
-    if (key === "text" || value === undefined || isDeepStrictEqual(value, RESPONSE_NEUTRALS[key])) continue;
+    if (key === "text" || key === "service_tier" || value === undefined || isDeepStrictEqual(value, RESPONSE_NEUTRALS[key])) continue;
     losses.push({ path: pointer(key), code: "unsupported_field", detail: notNeutral(key, RESPONSE_NEUTRALS[key]) });
   }
   losses.push(...textLosses(response.text));

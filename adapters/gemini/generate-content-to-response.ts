@@ -26,7 +26,7 @@
 // |                                      |   output_tokens, cachedContentTokenCount -> cached_tokens, |
 // |                                      |   thoughtsTokenCount -> reasoning_tokens; and `gemini:usageMetadata` as written |
 // | any other key (sdkHttpResponse…)     | `gemini:<key>`                                             |
-import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
+import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
@@ -111,39 +111,21 @@ export function generateContentToResponse(args: { response: unknown }): Converte
   const blockReason = isRecord(response.promptFeedback) ? response.promptFeedback.blockReason : undefined;
   const { status, reason } = responseStatusOf(finishReasons, blockReason);
 
-  const value: Fields = {
-    id,
-    object: "response",
-    created_at: createdAt,
-    completed_at: RESPONSE_NEUTRALS.completed_at,
-    status,
-    incomplete_details: reason === null ? null : { reason },
-    model: model ?? "",
-    previous_response_id: RESPONSE_NEUTRALS.previous_response_id,
-    instructions: RESPONSE_NEUTRALS.instructions,
-    output,
-    error: RESPONSE_NEUTRALS.error,
-    tools: [],
-    tool_choice: RESPONSE_NEUTRALS.tool_choice,
-    truncation: RESPONSE_NEUTRALS.truncation,
-    parallel_tool_calls: RESPONSE_NEUTRALS.parallel_tool_calls,
-    text: { format: { type: "text" } },
-    top_p: RESPONSE_NEUTRALS.top_p,
-    presence_penalty: RESPONSE_NEUTRALS.presence_penalty,
-    frequency_penalty: RESPONSE_NEUTRALS.frequency_penalty,
-    top_logprobs: RESPONSE_NEUTRALS.top_logprobs,
-    temperature: RESPONSE_NEUTRALS.temperature,
-    reasoning: RESPONSE_NEUTRALS.reasoning,
-    usage: responseUsage(response.usageMetadata, losses),
-    max_output_tokens: RESPONSE_NEUTRALS.max_output_tokens,
-    max_tool_calls: RESPONSE_NEUTRALS.max_tool_calls,
-    store: RESPONSE_NEUTRALS.store,
-    background: RESPONSE_NEUTRALS.background,
-    service_tier: RESPONSE_NEUTRALS.service_tier,
-    metadata: {},
-    safety_identifier: RESPONSE_NEUTRALS.safety_identifier,
-    prompt_cache_key: RESPONSE_NEUTRALS.prompt_cache_key,
-  };
+  const completed = completeResponse(
+    {
+      id,
+      object: "response",
+      created_at: createdAt,
+      status,
+      incomplete_details: reason === null ? null : { reason },
+      model: model ?? "",
+      output,
+      usage: responseUsage(response.usageMetadata, losses),
+    },
+    "Gemini response",
+  );
+  losses.push(...completed.losses);
+  const value: Fields = completed.value;
   if (model === undefined) losses.push(lossAt([], "synthesized", "a response without modelVersion: model \"\" written"));
   if (Array.isArray(response.candidates)) value[`${PREFIX}candidates`] = kept;
   for (const key of Object.keys(response)) {
@@ -162,8 +144,9 @@ function outputItem(item: CanonicalItem, index: number, responseId: unknown, fin
   return type === "message" ? { id, type, status: callStatusOf(finishReason, isLast), ...rest } : { id, type, ...rest };
 }
 
-function responseUsage(usage: unknown, losses: Loss[]): Fields | null {
-  if (usage === undefined || usage === null) return null;
+function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefined {
+  if (usage === undefined) return undefined;
+  if (usage === null) return null;
   if (!isRecord(usage)) {
     losses.push(lossAt(["usageMetadata"], "form_changed", `usageMetadata is ${typeOf(usage)}: usage null written`));
     return null;

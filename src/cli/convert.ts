@@ -97,7 +97,10 @@ Options:
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or
 a record of no known kind, is reported on stderr with its line number; the
-summary counts input records: read = converted + reported.
+summary counts input records: read = converted + reported. A field the target
+requires and the source lacks (a response object's tools, temperature…) is
+written with the spec's neutral value and reported "synthesized" at its path in
+the output; the summary counts these apart from the losses.
 Exit status: 0 every record converted, 1 some record could not be converted,
 2 usage error or unreadable input.
 
@@ -142,6 +145,8 @@ interface Counts {
   records: number;
   errors: number;
   losses: number;
+  /** Values the target requires and the source lacks, written and reported: counted apart from what was lost. */
+  synthesized: number;
 }
 
 export const convertCommand: Command = {
@@ -163,7 +168,7 @@ export const convertCommand: Command = {
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);
-    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0 };
+    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0 };
     loadedChatRequests ??= await chat.requests();
     const converter = new JournalConverter(target, reasoningField);
 
@@ -190,7 +195,8 @@ export const convertCommand: Command = {
         await write(output.stream, text);
         for (const error of emitted.errors) await fail(source, error.line, error.detail, error.records);
         for (const loss of emitted.losses) {
-          counts.losses += 1;
+          if (loss.code === "synthesized") counts.synthesized += 1;
+          else counts.losses += 1;
           await report?.write({ ...sourceField(source), line: loss.line, path: loss.path, code: loss.code, detail: loss.detail });
         }
       }
@@ -207,7 +213,8 @@ export const convertCommand: Command = {
       }
       if (source !== undefined) await emit(source, converter.finish());
     });
-    await write(io.stderr, `read ${counts.lines} lines: ${counts.records} records, ${counts.errors} errors; ${counts.losses} losses\n`);
+    const synthesized = counts.synthesized > 0 ? `, ${counts.synthesized} values synthesized` : "";
+    await write(io.stderr, `read ${counts.lines} lines: ${counts.records} records, ${counts.errors} errors; ${counts.losses} losses${synthesized}\n`);
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },
 };

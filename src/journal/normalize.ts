@@ -38,6 +38,7 @@ import { ConversationSoFar } from "./conversation-so-far.js";
 import { detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
+import { synthesizesResponseField } from "../models/response-neutrals.js";
 
 export interface NormalizeOptions {
   /** Slug given to unprefixed provider item types (`web_search_call` → `openai:web_search_call`). */
@@ -200,7 +201,8 @@ export class JournalNormalizer {
   private assembled(entry: Extract<JournalRecord, { kind: "response" }>): NormalizedRecord {
     const { response, envelope } = entry;
     const items = response.items.map((item) => this.canonical(item));
-    const losses: Loss[] = [...response.losses];
+    // The fields a stream's response object was given are in no item.
+    const losses: Loss[] = response.losses.filter((loss) => !synthesizesResponseField(loss));
     if (entry.damage) losses.push(entry.damage);
     this.conversation.extend(items);
     return {
@@ -250,8 +252,9 @@ export class JournalNormalizer {
         const converted = ENVELOPES[envelope!].responseToResource(record);
         const resource = converted.value as unknown as Record<string, unknown>;
         const output = (Array.isArray(resource.output) ? resource.output : []).map((item) => this.canonical(item as CanonicalItem));
-        // What the converter made up for the response object (its creation time) is in no item either.
-        const itemLosses = converted.losses.filter((loss) => !(loss.code === "synthesized" && loss.path === ""));
+        // What the converter made up for the response object (its creation time,
+        // the fields the spec requires of it) is in no item either.
+        const itemLosses = converted.losses.filter((loss) => !synthesizesResponseField(loss));
         const losses = [...prefixLosses(at, itemLosses), ...leftBehind(record, ENVELOPE_RESPONSE_ITEM_FIELDS, at, "the response")];
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }

@@ -98,7 +98,7 @@ describe("orbridge convert --to responses", () => {
     expect(await runOrbridge(["convert", "--to", "responses", "-"], stdin)).toEqual({
       code: 0,
       stdout: lines(golden("body-response-format-json-schema", "responses.json"), golden("completion-refusal", "responses.json")),
-      stderr: "read 2 lines: 2 records, 0 errors; 0 losses\n",
+      stderr: "read 2 lines: 2 records, 0 errors; 0 losses, 22 values synthesized\n",
     });
   });
 
@@ -113,7 +113,7 @@ describe("orbridge convert --to responses", () => {
     expect(result).toEqual({
       code: 0,
       stdout: lines({ request: golden("body-response-format-json-schema", "responses.json"), response: golden("completion-refusal", "responses.json"), latency_ms: 812 }),
-      stderr: "read 1 lines: 1 records, 0 errors; 0 losses\n",
+      stderr: "read 1 lines: 1 records, 0 errors; 0 losses, 22 values synthesized\n",
     });
   });
 
@@ -181,7 +181,7 @@ describe("orbridge convert --to responses: tool calls without id", () => {
         { type: "function_call", call_id: id, name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
         { type: "function_call_output", call_id: id, output: "overcast" },
       ),
-      stderr: "read 3 lines: 3 records, 0 errors; 2 losses\n",
+      stderr: "read 3 lines: 3 records, 0 errors; 0 losses, 2 values synthesized\n",
     });
     expect(readReport(report)).toEqual([
       { line: 2, path: "/tool_calls/0", code: "synthesized", detail: `a tool call without id: call_id "${id}" was synthesized; a tool message without tool_call_id that follows answers it` },
@@ -271,7 +271,7 @@ describe("orbridge convert --to chat", () => {
         { role: "user", content: "And?" },
         { role: "tool", tool_call_id: id, content: "overcast" },
       ),
-      stderr: "read 3 lines: 3 records, 0 errors; 2 losses\n",
+      stderr: "read 3 lines: 3 records, 0 errors; 0 losses, 2 values synthesized\n",
     });
     expect(readReport(report)).toEqual([
       { line: 1, path: "", code: "synthesized", detail: `a function_call without call_id: the tool call id "${id}" was synthesized; an output without call_id that follows answers it` },
@@ -495,7 +495,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
         }),
       ],
       // 52 lines of SSE text hold 25 records and `[DONE]`, which is framing.
-      stderr: "read 52 lines: 25 records, 0 errors; 1 losses\n",
+      stderr: "read 52 lines: 25 records, 0 errors; 1 losses, 24 values synthesized\n",
     });
     expect(readReport(report)).toEqual([{ line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" }]);
   });
@@ -503,7 +503,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
   test("a chunk stream of JSON lines becomes one response object; the losses name the chunk that carried each field", async () => {
     const report = join(scratch(), "losses.jsonl");
     const result = await runOrbridge(["convert", "--to", "responses", "--report", report, stream("chat-groq-whole-call", "chunks.jsonl")]);
-    expect({ ...result, stdout: records(result.stdout) }).toEqual({ code: 0, stdout: [groqResponse], stderr: "read 3 lines: 3 records, 0 errors; 6 losses\n" });
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({ code: 0, stdout: [groqResponse], stderr: "read 3 lines: 3 records, 0 errors; 6 losses, 25 values synthesized\n" });
     expect(readReport(report)).toEqual(groqLosses);
   });
 
@@ -554,7 +554,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
           usage: null,
         }),
       ],
-      stderr: "read 31 lines: 16 records, 0 errors; 1 losses\n",
+      stderr: "read 31 lines: 16 records, 0 errors; 1 losses, 24 values synthesized\n",
     });
   });
 
@@ -580,7 +580,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
           usage: null,
         }),
       ],
-      stderr: "read 2 lines: 2 records, 0 errors; 1 losses\n",
+      stderr: "read 2 lines: 2 records, 0 errors; 1 losses, 24 values synthesized\n",
     });
     expect(readReport(report)).toEqual([{ line: 2, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "eos" written as status incomplete; it comes back as "length"' }]);
   });
@@ -591,7 +591,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 0,
       stdout: [{ type: "message", role: "user", content: "Weather?" }, groqResponse, { type: "message", role: "user", content: "Thanks." }],
-      stderr: "read 5 lines: 5 records, 0 errors; 6 losses\n",
+      stderr: "read 5 lines: 5 records, 0 errors; 6 losses, 25 values synthesized\n",
     });
   });
 
@@ -604,7 +604,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 1,
       stdout: [damaged],
-      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 errors; 8 losses\n",
+      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 errors; 8 losses, 25 values synthesized\n",
     });
   });
 });
@@ -942,7 +942,7 @@ describe("a stream with a line that could not be read", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 1,
       stdout: [{ ...groqResponse, status: "incomplete", output: [{ ...groqResponse.output[0], status: "incomplete" }] }],
-      stderr: `orbridge convert: line 3: line is not JSON: ${notJson}\nread 4 lines: 3 records, 1 errors; 8 losses\n`,
+      stderr: `orbridge convert: line 3: line is not JSON: ${notJson}\nread 4 lines: 3 records, 1 errors; 8 losses, 25 values synthesized\n`,
     });
     expect(readReport(report)).toEqual([
       { line: 3, path: "", code: "error", detail: `line is not JSON: ${notJson}` },

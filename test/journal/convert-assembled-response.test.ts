@@ -8,6 +8,7 @@ import type { AssembledResponse } from "../../src/models/assembled-response.js";
 import type { ChatCompletion } from "../../src/models/chat-completions.js";
 import type { Loss } from "../../src/models/loss.js";
 import type { ResponseResource } from "../../src/models/open-responses.js";
+import { withoutNeutralFields } from "../support/response-neutrals.js";
 
 /** Pushes records numbered from 1 into an assembler asked for whole records; returns the responses, in order. */
 function assemble(assembler: ChatStreamAssembler | ResponsesStreamAssembler, records: unknown[]): AssembledResponse[] {
@@ -25,36 +26,45 @@ const callChunks = [chunk({ role: "assistant", content: null }), chunk({ tool_ca
 const callTwin = { id: CHAT_ID, object: "chat.completion", created: 1770770843, model: "llama-3.3-70b-versatile", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [toolCall] }, finish_reason: "tool_calls" }], usage };
 const textChunks = [chunk({ role: "assistant", content: "Sunny in " }), chunk({ content: "Lyon." }), chunk({}, "stop")];
 const textTwin = { ...callTwin, choices: [{ index: 0, message: { role: "assistant", content: "Sunny in Lyon." }, finish_reason: "stop" }], usage: undefined };
+/** The conversion, without the response fields every Chat response is given (test/adapters/response-fields.test.ts). */
+const withoutNeutrals = <T extends { losses: Array<{ code: string; path: string }> }>(converted: T): T => ({ ...converted, losses: withoutNeutralFields(converted.losses) });
+/** What a Chat usage without token details gives: the zeros a response's usage requires, reported on the chunk that carried the usage. */
+const zeroDetails = (line: number) => [
+  { line, path: "/usage/input_tokens_details/cached_tokens", code: "synthesized", detail: "a response's usage requires cached_tokens and the chat.completion's usage has no prompt_tokens_details: 0 written" },
+  { line, path: "/usage/output_tokens_details/reasoning_tokens", code: "synthesized", detail: "a response's usage requires reasoning_tokens and the chat.completion's usage has no completion_tokens_details: 0 written" },
+];
 const wholeOf = (completion: object) => chatCompletionToResponse({ completion: completion as ChatCompletion }).value as unknown as Record<string, unknown> & { output: Array<Record<string, unknown>> };
 
 describe("a Chat stream", () => {
   test("converts as the chat.completion it streams would", () => {
     const [response] = assemble(new ChatStreamAssembler({ completion: true }), callChunks);
-    expect(convertAssembledResponse({ envelope: "chat", response })).toEqual({ value: wholeOf(callTwin), losses: [] });
+    expect(withoutNeutrals(convertAssembledResponse({ envelope: "chat", response }))).toEqual({ value: wholeOf(callTwin), losses: zeroDetails(3) });
   });
 
   test("cut before its finish_reason, it keeps the in_progress status the stream left, and so do its calls", () => {
     const [response] = assemble(new ChatStreamAssembler({ completion: true }), callChunks.slice(0, 2));
     const whole = wholeOf({ ...callTwin, choices: [{ ...callTwin.choices[0], finish_reason: null }], usage: undefined });
-    expect(convertAssembledResponse({ envelope: "chat", response })).toEqual({ value: whole, losses: [] });
+    expect(withoutNeutrals(convertAssembledResponse({ envelope: "chat", response }))).toEqual({ value: whole, losses: [] });
     expect(whole.status).toBe("in_progress");
   });
 
   test("a loss of the conversion names the chunk that carried the field", () => {
     const [response] = assemble(new ChatStreamAssembler({ completion: true }), [chunk({ role: "assistant", content: "Hi." }, null, { system_fingerprint: "fp_f8b414701e" }), chunk({}, "stop", { usage: { ...usage, queue_time: 0.04 } })]);
-    expect(convertAssembledResponse({ envelope: "chat", response }).losses).toEqual([
+    expect(withoutNeutrals(convertAssembledResponse({ envelope: "chat", response })).losses).toEqual([
       { line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
       { line: 2, path: "/usage/queue_time", code: "provider_extension", detail: '"queue_time" is not a field of the portable shape; Open Responses has no place for it' },
+      ...zeroDetails(2),
     ]);
   });
 
   test("damaged, a response with calls is incomplete and so are its calls; the damage and the finish_reason it overrides are losses", () => {
     const [response] = assemble(new ChatStreamAssembler({ completion: true }), callChunks);
     const whole = wholeOf(callTwin);
-    expect(convertAssembledResponse({ envelope: "chat", response, damage: damage(2) })).toEqual({
+    expect(withoutNeutrals(convertAssembledResponse({ envelope: "chat", response, damage: damage(2) }))).toEqual({
       value: { ...whole, status: "incomplete", output: [{ ...whole.output[0], status: "incomplete" }] },
       losses: [
         { line: 1, ...damage(2) },
+        ...zeroDetails(3),
         { line: 3, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "tool_calls" written as status incomplete' },
       ],
     });
@@ -62,7 +72,7 @@ describe("a Chat stream", () => {
 
   test("damaged, a response without calls keeps its status; the damage is a loss", () => {
     const [response] = assemble(new ChatStreamAssembler({ completion: true }), textChunks);
-    expect(convertAssembledResponse({ envelope: "chat", response, damage: damage(2) })).toEqual({ value: wholeOf(textTwin), losses: [{ line: 1, ...damage(2) }] });
+    expect(withoutNeutrals(convertAssembledResponse({ envelope: "chat", response, damage: damage(2) }))).toEqual({ value: wholeOf(textTwin), losses: [{ line: 1, ...damage(2) }] });
   });
 });
 

@@ -6,6 +6,8 @@ import { chatCompletionToResponse, outputItemId } from "../../../adapters/chat-c
 import { responseToChatCompletion } from "../../../adapters/chat-completions/response-to-completion.js";
 import type { ChatCompletion } from "../../../src/models/chat-completions.js";
 import type { ResponseResource } from "../../../src/models/open-responses.js";
+import { RESPONSE_FIELDS, SYNTHESIZED_RESPONSE_VALUES } from "../../../src/models/response-neutrals.js";
+import { isNeutralField, withoutNeutralFields } from "../../support/response-neutrals.js";
 import { specErrors } from "../../support/spec-validator.js";
 import { responseWith } from "../../support/response-object.js";
 
@@ -25,10 +27,19 @@ const responseUsage = {
   total_tokens: 511,
 };
 
+/**
+ * The response a completion gives, valid against the spec, with every required
+ * field the completion cannot tell reported `synthesized` at its path (and no
+ * other field reported so); the losses returned are the rest.
+ */
 function toResponse(completion: ChatCompletion) {
   const result = chatCompletionToResponse({ completion });
   expect(specErrors("ResponseResource", result.value)).toEqual([]);
-  return result;
+  const given = new Set([completion.usage === undefined ? "" : "usage", completion.service_tier === undefined ? "" : "service_tier"]);
+  expect(result.losses.filter(isNeutralField).map((loss) => loss.path)).toEqual(
+    RESPONSE_FIELDS.filter((field) => field in SYNTHESIZED_RESPONSE_VALUES && !given.has(field)).map((field) => `/${field}`),
+  );
+  return { value: result.value, losses: withoutNeutralFields(result.losses) };
 }
 
 describe("chat.completion to response object", () => {
@@ -208,7 +219,7 @@ describe("chat.completion to response object", () => {
     expect(result.losses).toEqual([{ path: "/choices/1", code: "unsupported_item", detail: "choice 1 dropped: a response holds one output" }]);
   });
 
-  test("usage without details gets the neutral zeros; provider usage fields are losses", () => {
+  test("usage without details gets zeros, reported synthesized; provider usage fields are losses", () => {
     const completion = {
       id: "chatcmpl-1fd017fc-60b8-44eb-a736-375b8e1bc3e7",
       object: "chat.completion",
@@ -223,6 +234,16 @@ describe("chat.completion to response object", () => {
     expect(result.value.service_tier).toBe("on_demand");
     expect(result.losses).toEqual([
       { path: "/usage/queue_time", code: "provider_extension", detail: '"queue_time" is not a field of the portable shape; Open Responses has no place for it' },
+      {
+        path: "/usage/input_tokens_details/cached_tokens",
+        code: "synthesized",
+        detail: "a response's usage requires cached_tokens and the chat.completion's usage has no prompt_tokens_details: 0 written",
+      },
+      {
+        path: "/usage/output_tokens_details/reasoning_tokens",
+        code: "synthesized",
+        detail: "a response's usage requires reasoning_tokens and the chat.completion's usage has no completion_tokens_details: 0 written",
+      },
     ]);
   });
 
@@ -518,7 +539,7 @@ describe("round trips of completions", () => {
 
   test("a response made from a completion comes back exactly, its ids included", () => {
     const response = toResponse(completion).value;
-    const back = chatCompletionToResponse({ completion: responseToChatCompletion({ response }).value });
+    const back = toResponse(responseToChatCompletion({ response }).value);
     expect(back).toEqual({ value: response, losses: [] });
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { synthesizeCallId } from "../../../adapters/gemini/call-ids.js";
 import { GeminiStreamAssembler, type GeminiAssembledResponse } from "../../../adapters/gemini/stream.js";
+import { withoutNeutralFields } from "../../support/response-neutrals.js";
 
 const ID = "2FpeaMz2ApGtz7IP4rG2-QE";
 const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, responseId = ID) => ({
@@ -13,7 +14,8 @@ const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, responseId
 
 function run(chunks: unknown[]): GeminiAssembledResponse[] {
   const assembler = new GeminiStreamAssembler();
-  return [...chunks.flatMap((value, index) => assembler.push(value, index + 1)), ...assembler.finish()];
+  const assembled = [...chunks.flatMap((value, index) => assembler.push(value, index + 1)), ...assembler.finish()];
+  return assembled.map((response) => ({ ...response, losses: withoutNeutralFields(response.losses) }));
 }
 
 const created = { path: "", code: "synthesized", detail: "a Gemini response has no creation time: created_at 0 written", line: 1 };
