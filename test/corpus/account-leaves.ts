@@ -96,58 +96,87 @@ function isTrivial(leaf: Leaf): boolean {
 const covers = (path: string, reported: string) => reported === "" || path === reported || path.startsWith(reported + "/");
 
 /**
- * The input leaves that are neither in the output nor covered by a report entry.
- * `output` is the command's stdout (JSON lines); `report` its --report entries,
- * whose `synthesized` entries point into the output and so cover no input leaf.
+ * The leaves of a command's output (JSON lines), less those under a path its
+ * report says it synthesized: a value the command made up keeps nothing.
  */
-export function unaccountedLeaves(journal: string, output: string, report: readonly ReportEntry[]): Unaccounted[] {
-  const outputLeaves = output
+export function outputLeaves(output: string, report: readonly ReportEntry[] = []): Leaf[] {
+  const synthesized = report.filter((entry) => entry.code === "synthesized").map((entry) => entry.path);
+  return output
     .split("\n")
     .filter((line) => line.trim() !== "")
-    .flatMap((line) => leavesOf(line));
-  const strings = new Set<string>();
-  const numbers = new Set<string>();
-  const byField = new Set<string>();
-  for (const leaf of outputLeaves) {
-    if (leaf.kind === "string") strings.add(leaf.value);
-    if (leaf.kind === "number") numbers.add(leaf.value);
-    byField.add(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`);
-  }
-  const allText = [...strings].join("\u0000");
+    .flatMap((line) => leavesOf(line))
+    .filter((leaf) => !synthesized.some((path) => covers(leaf.path, path)));
+}
+
+/**
+ * The input leaves that are neither in the output nor covered by a report entry.
+ * `kept`: the leaves of the output (and of the way back, where a value comes
+ * back in its own form); `report`: the command's --report entries, whose
+ * `synthesized` entries point into the output and so cover no input leaf.
+ */
+export function unaccountedLeaves(journal: string, kept: readonly Leaf[], report: readonly ReportEntry[]): Unaccounted[] {
+  const output = keptValues(kept);
   const reportedAt = new Map<number, string[]>();
   for (const entry of report) {
     if (entry.code === "synthesized") continue;
     reportedAt.set(entry.line, [...(reportedAt.get(entry.line) ?? []), entry.path]);
   }
-  // A stream repeats its id, model and the like on every record; reported once, each repeat is the same value.
-  const reportedValues = new Set<string>();
   const records = inputRecords(journal);
-  // How many times each streamed value comes again later: a snapshot (response.created…) is checked where it was last said.
+  const isReported = (record: InputRecord, leaf: Leaf) => (reportedAt.get(record.line) ?? []).some((path) => covers(leaf.path, path));
+  // A stream says its id, model, items and text more than once (on each chunk,
+  // in snapshots, in fragments and then whole); a value it reports where it says
+  // it last, or whole, is reported for each time it says it.
+  const reported = keptValues(records.flatMap((record) => record.leaves.filter((leaf) => isReported(record, leaf))));
+  // How many more times each streamed value is said: a snapshot (response.created…) is checked where it is said last.
   const later = new Map<string, number>();
   for (const record of records) if (record.streamed) for (const leaf of record.leaves) later.set(`${leaf.path}\u0000${leaf.value}`, (later.get(`${leaf.path}\u0000${leaf.value}`) ?? 0) + 1);
+  // A response snapshot (response.created, response.in_progress) is replaced by the next one that says the same field.
+  const laterSnapshots = new Map<string, number>();
+  for (const record of records) if (record.streamed) for (const leaf of record.leaves) if (leaf.path.startsWith("/response/")) laterSnapshots.set(leaf.path, (laterSnapshots.get(leaf.path) ?? 0) + 1);
   const missing: Unaccounted[] = [];
   for (const record of records) {
-    const reported = reportedAt.get(record.line) ?? [];
     for (const leaf of record.leaves) {
-      const key = `${leaf.path}\u0000${leaf.value}`;
-      const repeats = record.streamed ? later.get(key)! - 1 : 0;
-      if (record.streamed) later.set(key, repeats);
-      if (reported.some((path) => covers(leaf.path, path))) {
-        reportedValues.add(key);
-        continue;
+      if (record.streamed && leaf.path.startsWith("/response/")) {
+        laterSnapshots.set(leaf.path, laterSnapshots.get(leaf.path)! - 1);
+        if (laterSnapshots.get(leaf.path)! > 0) continue;
       }
-      if (carriesNothing(leaf) || /\/choices\/\d+\/index$/.test(leaf.path)) continue;
-      if (record.streamed && (repeats > 0 || reportedValues.has(key) || FRAMING.some((pattern) => pattern.test(leaf.path)))) continue;
-      // The state an item or response was in while it streamed, until its last event.
-      if (record.streamed && /\/status$/.test(leaf.path) && leaf.value === "in_progress") continue;
-      if (keptInOutput(leaf, record.streamed, { strings, numbers, byField, allText })) continue;
+      const key = `${leaf.path}\u0000${leaf.value}`;
+      if (record.streamed) later.set(key, later.get(key)! - 1);
+      if (record.streamed && later.get(key)! > 0) continue;
+      if (isReported(record, leaf) || carriesNothing(leaf) || /\/choices\/\d+\/index$/.test(leaf.path)) continue;
+      if (record.streamed) {
+        if (FRAMING.some((pattern) => pattern.test(leaf.path))) continue;
+        // The state an item or response was in while it streamed, until its last event.
+        if (/\/status$/.test(leaf.path) && leaf.value === "in_progress") continue;
+        if (isKept(leaf, true, reported)) continue;
+      }
+      if (isKept(leaf, record.streamed, output)) continue;
       missing.push({ line: record.line, path: leaf.path, value: leaf.value });
     }
   }
   return missing;
 }
 
-function keptInOutput(leaf: Leaf, streamed: boolean, output: { strings: Set<string>; numbers: Set<string>; byField: Set<string>; allText: string }): boolean {
+interface Values {
+  strings: Set<string>;
+  numbers: Set<string>;
+  byField: Set<string>;
+  /** Every string, joined: where a fragment or a value written as JSON text is looked for. */
+  allText: string;
+}
+
+function keptValues(leaves: readonly Leaf[]): Values {
+  const values: Values = { strings: new Set(), numbers: new Set(), byField: new Set(), allText: "" };
+  for (const leaf of leaves) {
+    if (leaf.kind === "string") values.strings.add(leaf.value);
+    if (leaf.kind === "number") values.numbers.add(leaf.value);
+    values.byField.add(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`);
+  }
+  values.allText = [...values.strings].join("\u0000");
+  return values;
+}
+
+function isKept(leaf: Leaf, streamed: boolean, output: Values): boolean {
   if (output.byField.has(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`)) return true;
   if (isTrivial(leaf)) {
     // A fragment of streamed text may be one character, or none.
