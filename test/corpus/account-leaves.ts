@@ -75,8 +75,9 @@ const FRAMING = [
 function carriesNothing(leaf: Leaf): boolean {
   if (leaf.kind === "null" || leaf.kind === "empty_array" || leaf.kind === "empty_object") return true;
   if (/\/(type|object)$/.test(leaf.path)) return true;
-  // An assistant's calls and a tool's answer are items of their own type, which say whose they are.
-  if (/\/role$/.test(leaf.path) && (leaf.value === "assistant" || leaf.value === "tool")) return true;
+  // Who speaks: a call and a tool's answer are items of their own type, and a
+  // message's role is checked with its text (recordings.test.ts, essentials).
+  if (/\/role$/.test(leaf.path)) return true;
   // A turn that ended as it should is what the items' "completed" status says.
   return /\/(finish_reason|stop_reason)$/.test(leaf.path) && ["stop", "tool_calls", "end_turn", "tool_use"].includes(leaf.value);
 }
@@ -133,9 +134,18 @@ export function unaccountedLeaves(journal: string, kept: readonly Leaf[], report
   // A response snapshot (response.created, response.in_progress) is replaced by the next one that says the same field.
   const laterSnapshots = new Map<string, number>();
   for (const record of records) if (record.streamed) for (const leaf of record.leaves) if (leaf.path.startsWith("/response/")) laterSnapshots.set(leaf.path, (laterSnapshots.get(leaf.path) ?? 0) + 1);
+  // An output_item.done replaces the item its output_item.added opened (a reasoning item is re-encrypted in between).
+  const itemId = (record: InputRecord) => record.leaves.find((leaf) => leaf.path === "/item/id")?.value;
+  const eventType = (record: InputRecord) => record.leaves.find((leaf) => leaf.path === "/type")?.value;
+  const doneItems = new Set(records.filter((record) => eventType(record) === "response.output_item.done").map(itemId));
   const missing: Unaccounted[] = [];
   for (const record of records) {
+    const replaced = eventType(record) === "response.output_item.added" && itemId(record) !== undefined && doneItems.has(itemId(record));
+    const joined = (reportedAt.get(record.line) ?? []).length > 0 && report.some((entry) => entry.line === record.line && entry.code === "form_changed");
     for (const leaf of record.leaves) {
+      if (replaced && leaf.path.startsWith("/item/")) continue;
+      // A text merged with others (a completion holds one assistant message), as its line's report says, is part of the joined text.
+      if (joined && !record.streamed && leaf.kind === "string" && leaf.value.length > 1 && output.allText.includes(leaf.value)) continue;
       if (record.streamed && leaf.path.startsWith("/response/")) {
         laterSnapshots.set(leaf.path, laterSnapshots.get(leaf.path)! - 1);
         if (laterSnapshots.get(leaf.path)! > 0) continue;

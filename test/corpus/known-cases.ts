@@ -20,3 +20,28 @@ export const KNOWN_CASES: readonly KnownCase[] = [];
 export function excused(command: Command, file: string, leaf: Unaccounted): boolean {
   return KNOWN_CASES.some((known) => known.commands.includes(command) && (known.files?.test(file) ?? true) && known.path.test(leaf.path) && (known.value?.test(leaf.value) ?? true));
 }
+
+interface KnownGateCase {
+  /** What the verdict or one of its findings says. */
+  detail: RegExp;
+  why: string;
+}
+
+export const KNOWN_GATE_CASES: readonly KnownGateCase[] = [];
+
+export function gateExcused(file: string, verdict: Record<string, unknown>): boolean {
+  const said = [String(verdict.detail), ...((verdict.findings as Array<{ detail: string }> | undefined) ?? []).map((finding) => finding.detail)];
+  return KNOWN_GATE_CASES.some((known) => said.some((detail) => known.detail.test(detail)));
+}
+
+interface KnownSchemaCase {
+  files?: RegExp;
+  error: RegExp;
+  why: string;
+}
+
+export const KNOWN_SCHEMA_CASES: readonly KnownSchemaCase[] = [];
+
+export function schemaExcused(file: string, error: string): boolean {
+  return KNOWN_SCHEMA_CASES.some((known) => (known.files?.test(file) ?? true) && known.error.test(error));
+}

@@ -67,7 +67,9 @@ export async function runRecording(recording: Recording, folder: string): Promis
   const forward = await run(folder, "forward", ["convert", "--to", target], recording.journal);
   const forwardPath = join(folder, "forward.jsonl");
   writeFileSync(forwardPath, forward.stdout);
-  const back = await run(folder, "back", ["convert", "--to", source], forward.stdout);
+  // Reasoning read from a Chat dialect's field goes back to that field when asked to.
+  const dialect = source === "chat" ? /"(reasoning_content|reasoning_details|reasoning)":/.exec(recording.journal)?.[1] : undefined;
+  const back = await run(folder, "back", ["convert", "--to", source, ...(dialect ? ["--reasoning-field", dialect] : [])], forward.stdout);
   const backPath = join(folder, "back.jsonl");
   writeFileSync(backPath, back.stdout);
   const backItems = await run(folder, "back-items", ["normalize"], back.stdout);
