@@ -134,25 +134,32 @@ export function unaccountedLeaves(journal: string, kept: readonly Leaf[], report
   // A response snapshot (response.created, response.in_progress) is replaced by the next one that says the same field.
   const laterSnapshots = new Map<string, number>();
   for (const record of records) if (record.streamed) for (const leaf of record.leaves) if (leaf.path.startsWith("/response/")) laterSnapshots.set(leaf.path, (laterSnapshots.get(leaf.path) ?? 0) + 1);
-  // An output_item.done replaces the item its output_item.added opened (a reasoning item is re-encrypted in between).
+  // An output_item.done replaces the item its output_item.added opened, and a
+  // terminal response.* event's output replaces both (the service re-encrypts
+  // reasoning in between): the last one is checked.
   const itemId = (record: InputRecord) => record.leaves.find((leaf) => leaf.path === "/item/id")?.value;
   const eventType = (record: InputRecord) => record.leaves.find((leaf) => leaf.path === "/type")?.value;
-  const doneItems = new Set(records.filter((record) => eventType(record) === "response.output_item.done").map(itemId));
+  const idsFrom = (index: number) => new Set(records.slice(index + 1).flatMap((record) => record.leaves.filter((leaf) => leaf.path === "/item/id" || /^\/response\/output\/\d+\/id$/.test(leaf.path)).map((leaf) => leaf.value)));
   const missing: Unaccounted[] = [];
-  for (const record of records) {
-    const replaced = eventType(record) === "response.output_item.added" && itemId(record) !== undefined && doneItems.has(itemId(record));
+  for (const [index, record] of records.entries()) {
+    const type = eventType(record);
+    const id = itemId(record);
+    const replaced = (type === "response.output_item.added" || type === "response.output_item.done") && id !== undefined && idsFrom(index).has(id);
     const joined = (reportedAt.get(record.line) ?? []).length > 0 && report.some((entry) => entry.line === record.line && entry.code === "form_changed");
     for (const leaf of record.leaves) {
-      if (replaced && leaf.path.startsWith("/item/")) continue;
+      const key = `${leaf.path}\u0000${leaf.value}`;
+      let saidLater = false;
+      if (record.streamed) {
+        later.set(key, later.get(key)! - 1);
+        saidLater = later.get(key)! > 0;
+        if (leaf.path.startsWith("/response/")) {
+          laterSnapshots.set(leaf.path, laterSnapshots.get(leaf.path)! - 1);
+          saidLater ||= laterSnapshots.get(leaf.path)! > 0;
+        }
+      }
+      if (saidLater || (replaced && leaf.path.startsWith("/item/"))) continue;
       // A text merged with others (a completion holds one assistant message), as its line's report says, is part of the joined text.
       if (joined && !record.streamed && leaf.kind === "string" && leaf.value.length > 1 && output.allText.includes(leaf.value)) continue;
-      if (record.streamed && leaf.path.startsWith("/response/")) {
-        laterSnapshots.set(leaf.path, laterSnapshots.get(leaf.path)! - 1);
-        if (laterSnapshots.get(leaf.path)! > 0) continue;
-      }
-      const key = `${leaf.path}\u0000${leaf.value}`;
-      if (record.streamed) later.set(key, later.get(key)! - 1);
-      if (record.streamed && later.get(key)! > 0) continue;
       if (isReported(record, leaf) || carriesNothing(leaf) || /\/choices\/\d+\/index$/.test(leaf.path)) continue;
       if (record.streamed) {
         if (FRAMING.some((pattern) => pattern.test(leaf.path))) continue;
