@@ -100,7 +100,7 @@ export const KNOWN_GATE_CASES: readonly KnownGateCase[] = [
       "the conversation so far (its call_id differs from the one the response gave), so the replayed call is a new call without status, blocked",
   },
   {
-    detail: /tools(\[\d+\]\.type must be a non-empty string, found nothing| must be an array, found an object)|defines it in a form that cannot be read/,
+    detail: /tools(\[\d+\]\.type must be a non-empty string, found nothing| must be an array, found an object)|defines it in a form that cannot be read|has tools that cannot be named/,
     why:
       "The gate reads the tools of every request body as Open Responses or Chat tools: Anthropic's `{name, input_schema}` and Gemini's " +
       "`functionDeclarations` are unreadable to it, so each such request is an error line and every recorded call to those tools is unknown_tool (fail closed, but no call of these recordings can run)",
@@ -128,7 +128,7 @@ export const KNOWN_SCHEMA_CASES: readonly KnownSchemaCase[] = [
   },
   {
     files: /^providers\/gemini\//,
-    error: /^normalize item \d+: \/type must/,
+    error: /^normalize item \d+: (\/type must|\/ must have required property|\/ must match exactly one schema in oneOf)/,
     why:
       "Gemini chunks kept one per line (Vertex streaming with partialArgs) are not assembled into one response: each chunk is a response of its own, " +
       "whose function_call has no name yet (invalid against ItemParam), with in_progress status",
@@ -162,10 +162,24 @@ export function roundTripExcused(file: string, streamed: boolean): boolean {
  * Synthesized entries that point into the source, where the value is missing,
  * rather than into the output: call ids made for a provider that writes none.
  */
-export const SYNTHESIZED_AT_SOURCE = {
-  detail: /call_id \S+ synthesized from its position and name$/,
-  why: "Gemini call ids are reported synthesized at the functionCall/id path of the source, where the other synthesized entries name a path of the output",
-};
+export const KNOWN_SYNTHESIZED_CASES: ReadonlyArray<{ files: RegExp; detail: RegExp; why: string }> = [
+  {
+    files: /^providers\/gemini\//,
+    detail: /call_id \S+ synthesized from its position and name$|^a functionCall without args: arguments "\{\}" written/,
+    why: "Gemini call ids and the arguments of a call without args are reported synthesized at the functionCall path of the source, where the other synthesized entries name a path of the output",
+  },
+  {
+    files: /^providers\/gemini\//,
+    detail: /^(the response object requires \S+ and the Gemini response has none|a Gemini response has no creation time)/,
+    why:
+      "A reassembled Gemini stream converted to Open Responses reports the response fields it synthesized (created_at 0, completed_at null, " +
+      "tools [] and 21 more), but the response object it writes has none of them: only id, object, status and output",
+  },
+];
+
+export function synthesizedExcused(file: string, detail: string): boolean {
+  return KNOWN_SYNTHESIZED_CASES.some((known) => known.files.test(file) && known.detail.test(detail));
+}
 
 export function schemaExcused(file: string, error: string): boolean {
   return KNOWN_SCHEMA_CASES.some((known) => (known.files?.test(file) ?? true) && known.error.test(error));
