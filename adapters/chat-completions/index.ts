@@ -13,7 +13,7 @@
 // The recognisers say what a Chat record looks like on its own; detection keeps
 // its own ordered rules for Chat (src/journal/detect.ts), which also settle the
 // records another envelope shares.
-import { chatCompletionToResponse } from "./completion-to-response.js";
+import { chatCompletionToResponse, completionToItems } from "./completion-to-response.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { callCounts, callStatusOf, messagesToItems } from "./messages-to-items.js";
 import { REASONING_FIELDS } from "./reasoning-fields.js";
@@ -75,6 +75,8 @@ export const chat = {
   callCounts,
   /** The status a finish_reason gives a choice's calls. */
   callStatusOf,
+  /** A chat.completion as a journal's items, choice by choice, as its stream gives them. */
+  completionToItems,
   /** The fields OpenAI-compatible dialects write reasoning in. */
   reasoningFields: REASONING_FIELDS,
 } as const;

@@ -25,6 +25,7 @@
 import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
 import { z } from "zod";
@@ -171,6 +172,7 @@ export const convertCommand: Command = {
     const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0 };
     loadedChatRequests ??= await chat.requests();
     const converter = new JournalConverter(target, reasoningField);
+    const numberTexts = new LineNumberTexts();
 
     const where = (source: string, line: number) => (sources.length > 1 ? `${source}:${line}` : `line ${line}`);
     const sourceField = (source: string) => (sources.length > 1 ? { source } : {});
@@ -182,8 +184,10 @@ export const convertCommand: Command = {
     const emit = async (source: string, batch: Emitted[]) => {
       for (const emitted of batch) {
         let text: string;
+        const texts = numberTexts.between(emitted.line, lastLine);
+        const restored: Loss[] = [];
         try {
-          text = emitted.records.map((record) => JSON.stringify(record) + "\n").join("");
+          text = emitted.records.map((record) => writtenWith(JSON.stringify(record), texts, restored) + "\n").join("");
         } catch (error) {
           // A record nested deeper than the serializer can go: reported, so the
           // lines after it are still converted.
@@ -194,7 +198,7 @@ export const convertCommand: Command = {
         counts.records += emitted.converted;
         await write(output.stream, text);
         for (const error of emitted.errors) await fail(source, error.line, error.detail, error.records);
-        for (const loss of emitted.losses) {
+        for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line }))]) {
           if (loss.code === "synthesized") counts.synthesized += 1;
           else counts.losses += 1;
           await report?.write({ ...sourceField(source), line: loss.line, path: loss.path, code: loss.code, detail: loss.detail });
@@ -203,12 +207,18 @@ export const convertCommand: Command = {
     };
 
     let source: string | undefined;
+    let lastLine = 0;
     await writeThenCommit([output, report], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length + 1, 1);
-        if (source !== undefined && line.source !== source) await emit(source, converter.finish());
+        if (source !== undefined && line.source !== source) {
+          await emit(source, converter.finish());
+          numberTexts.clear();
+        }
         source = line.source;
+        lastLine = line.line;
+        numberTexts.read(line);
         await emit(source, converter.push(line));
       }
       if (source !== undefined) await emit(source, converter.finish());

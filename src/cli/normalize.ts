@@ -3,6 +3,8 @@ import { TargetRewriter } from "../gate/target-rewriter.js";
 import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
 import { chat } from "../../adapters/index.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
+import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
+import type { Loss } from "../models/loss.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
@@ -93,6 +95,9 @@ export const normalizeCommand: Command = {
     const progress = progressFor(sources, io.stderr);
     const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0 };
     const multiple = sources.length > 1;
+    const numberTexts = new LineNumberTexts();
+    let lastSource: string | undefined;
+    let lastLine = 0;
 
     const emitItems = async (rewritten: Rewritten) => {
       for (const change of rewritten.changes) {
@@ -100,9 +105,21 @@ export const normalizeCommand: Command = {
         const { source, ...rest } = change;
         await report?.write({ ...(multiple ? { source } : {}), ...rest });
       }
-      for (const { item } of rewritten.items) {
+      for (const { item, provenance } of rewritten.items) {
         counts.items += 1;
-        await out.line(JSON.stringify(item));
+        const restored: Loss[] = [];
+        await out.line(writtenWith(JSON.stringify(item), numberTexts.between(provenance.line, provenance.line), restored));
+        await reportLosses(restored, { source: provenance.source, line: provenance.line });
+      }
+    };
+
+    const reportLosses = async (losses: readonly Loss[], record: { source?: string; line: number }) => {
+      for (const loss of losses) {
+        // A record's own fields are not losses of a conversion: they are counted apart.
+        if (loss.code === "left_behind") counts.leftBehind += 1;
+        else counts.losses += 1;
+        // A stream's loss names the line of the record it points into.
+        await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
       }
     };
 
@@ -123,20 +140,16 @@ export const normalizeCommand: Command = {
         // JSON.parse reads any depth, JSON.stringify does not: a record too deep to
         // write is reported whole before any of its items is written.
         let written: string[];
+        const restored: Loss[] = [];
         try {
-          written = record.items.map(({ item }) => JSON.stringify(item));
+          const texts = numberTexts.between(record.line, lastLine);
+          written = record.items.map(({ item }) => writtenWith(JSON.stringify(item), texts, restored));
         } catch (error) {
           await reportError(record, `record cannot be written: ${(error as Error).message}`);
           continue;
         }
         counts.repeated += record.repeated;
-        for (const loss of record.losses) {
-          // A record's own fields are not losses of a conversion: they are counted apart.
-          if (loss.code === "left_behind") counts.leftBehind += 1;
-          else counts.losses += 1;
-          // A stream's loss names the line of the record it points into.
-          await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
-        }
+        await reportLosses(rewriter ? record.losses : [...record.losses, ...restored], record);
         if (rewriter) {
           await emitItems(rewriter.push(record.items));
           continue;
@@ -152,6 +165,10 @@ export const normalizeCommand: Command = {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length + 1, 1);
+        if (line.source !== lastSource) numberTexts.clear();
+        lastSource = line.source;
+        lastLine = line.line;
+        numberTexts.read(line);
         await emit(normalizer.push(line));
       }
       await emit(normalizer.finish());

@@ -29,7 +29,7 @@
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
 import { chat, ENVELOPES, type AdapterName, type CallCounts } from "../../adapters/index.js";
-import type { ChatFinishReason, ChatMessage } from "../models/chat-completions.js";
+import type { ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
@@ -264,18 +264,28 @@ export class JournalNormalizer {
         return parts("chat", converted.value, losses, { request: record });
       }
       case "chat_completion": {
-        const choices = Array.isArray(record.choices) ? record.choices : [];
-        const choice = choices[0];
-        if (!isPlainObject(choice) || !isPlainObject(choice.message)) return { error: "chat.completion has no choice with a message" };
-        const finishReason = (choice.finish_reason ?? null) as ChatFinishReason | null;
-        const converted = chat.messages.toItems({ messages: [choice.message as ChatMessage], finishReason, callCounts: counts });
-        const losses = prefixLosses(`${at}/choices/0/message`, converted.losses.map(dropFirstToken));
-        for (let i = 1; i < choices.length; i++) losses.push({ path: `${at}/choices/${i}`, code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" });
-        // A call's status says how the choice finished; with no call, nothing does.
-        const choiceKept = converted.value.some((item) => item.type === "function_call") ? CHOICE_ITEM_FIELDS_WITH_CALLS : CHOICE_ITEM_FIELDS;
-        losses.push(...leftBehind(record, COMPLETION_ITEM_FIELDS, at, "the chat.completion"), ...leftBehind(choice, choiceKept, `${at}/choices/0`, "the choice"));
-        const status = chat.callStatusOf(finishReason);
-        return parts("chat", converted.value, losses, { response: { id: stringOrUndefined(record.id), status } });
+        const first = Array.isArray(record.choices) ? record.choices[0] : undefined;
+        if (!isPlainObject(first) || !isPlainObject(first.message)) return { error: "chat.completion has no choice with a message" };
+        // Every choice gives items, as its stream does: a call in any answer is
+        // gated. Each choice is a response of its own, so that the findings of
+        // one (an incomplete item not last) do not reach into another.
+        const converted = chat.completionToItems({ completion: record, callCounts: counts });
+        const id = stringOrUndefined(record.id);
+        const items: CanonicalItem[] = [];
+        const responses: Array<Provenance["response"]> = [];
+        const losses: Loss[] = [];
+        converted.value.forEach((choice, position) => {
+          const response = { id: position === 0 || id === undefined ? id : `${id} choice ${choice.index}`, status: choice.status };
+          for (const item of choice.items) {
+            items.push(item);
+            responses.push(response);
+          }
+          losses.push(...prefixLosses(at, choice.losses));
+        });
+        losses.push(...prefixLosses(at, converted.losses));
+        const result = parts("chat", items, losses, { response: { id, status: converted.value[0]!.status } });
+        result.responseOf = (index) => responses[index];
+        return result;
       }
       case "response": {
         const output = (record.output as unknown[]).map((item) => this.canonical(item as CanonicalItem));
@@ -316,6 +326,7 @@ export class JournalNormalizer {
           response: responseParts.response,
         });
         combined.requestItemCount = requestParts.items.length;
+        combined.responseOf = (index) => (index >= combined.requestItemCount ? responseParts.responseOf(index - combined.requestItemCount) : undefined);
         return combined;
       }
       default:
@@ -357,9 +368,6 @@ export class JournalNormalizer {
 // The fields each kind of record gives its items from; `object` only says the
 // kind. Every other field is left behind, and reported as such.
 const REQUEST_ITEM_FIELDS = new Set(["messages"]);
-const COMPLETION_ITEM_FIELDS = new Set(["object", "choices"]);
-const CHOICE_ITEM_FIELDS = new Set(["index", "message"]);
-const CHOICE_ITEM_FIELDS_WITH_CALLS = new Set(["index", "message", "finish_reason"]);
 const RESPONSE_ITEM_FIELDS = new Set(["object", "output"]);
 const BODY_ITEM_FIELDS = new Set(["input", "instructions"]);
 const EXCHANGE_ITEM_FIELDS = new Set(["request", "response"]);

@@ -59,12 +59,21 @@ describe("chat records", () => {
     ]);
   });
 
-  test("choices after the first are reported, not dropped silently", async () => {
+  test("every choice gives its items, each choice a response of its own, and a call in any choice is an item to gate", async () => {
     const message = { role: "assistant", content: "One." };
-    const completion = { id: "chatcmpl-n2", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message, finish_reason: "stop" }, { index: 1, message: { role: "assistant", content: "Two." }, finish_reason: "stop" }] };
+    const second = { role: "assistant", content: null, tool_calls: [assistantWithCalls.tool_calls[0]] };
+    const completion = { id: "chatcmpl-n2", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message, finish_reason: "stop" }, { index: 1, message: second, finish_reason: "tool_calls" }] };
     const [record] = await normalize([completion]);
+    expect(record.kind === "items" && record.items).toEqual([
+      { item: { type: "message", role: "assistant", content: "One." }, provenance: { source: "-", line: 1, index: 0, envelope: "chat", response: { id: "chatcmpl-n2", status: "completed" } } },
+      { item: { ...callItem("call_apac01", "apac"), status: "completed" }, provenance: { source: "-", line: 1, index: 1, envelope: "chat", response: { id: "chatcmpl-n2 choice 1", status: "completed" } } },
+    ]);
     expect(record.kind === "items" && record.losses.filter((loss) => loss.code !== "left_behind")).toEqual([
-      { path: "/choices/1", code: "unsupported_field", detail: "only the first choice continues the conversation; other choices are not items" },
+      {
+        path: "/choices/1",
+        code: "form_changed",
+        detail: "choice 1 is another answer to the same request: its items are a response of their own, after the first choice's; only one answer continues the conversation",
+      },
     ]);
   });
 });
@@ -96,11 +105,11 @@ describe("the fields of a record that no item holds are left behind, and said", 
       usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
     };
     expect(await lossesOf(completion)).toEqual([
+      leftBehind("/choices/0/finish_reason", "the choice"),
       leftBehind("/id", "the chat.completion"),
       leftBehind("/created", "the chat.completion"),
       leftBehind("/model", "the chat.completion"),
       leftBehind("/usage", "the chat.completion"),
-      leftBehind("/choices/0/finish_reason", "the choice"),
     ]);
   });
 

@@ -102,6 +102,19 @@ describe("Chat streams and their non-streamed twins", () => {
     expect(result.code).toBe(0);
   });
 
+  test("n: 2 stored whole: normalize writes every choice's items as the stream gives them, and the gate judges the call in the second choice", async () => {
+    const twin = JSON.stringify(twoChoicesTwin) + "\n";
+    const [streamed, stored] = await Promise.all([runOrbridge(["normalize"], sse("chat-openai-two-choices-call-in-second")), runOrbridge(["normalize"], twin)]);
+    expect(stored.stdout).toBe(streamed.stdout);
+    const offSchema = JSON.stringify({ ...twoChoicesTwin, choices: [twoChoicesTwin.choices[0], { ...twoChoicesTwin.choices[1], message: { ...twoChoicesTwin.choices[1].message, tool_calls: [{ ...call, function: { ...call.function, arguments: '{"city": "Edinburgh"}' } }] } }] }) + "\n";
+    const result = await runOrbridge(["gate", "--tools", tools, "--format", "json"], offSchema);
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked])).toEqual([
+      [1, "message", "not_function_call", false],
+      [1, "function_call", "arguments_schema", true],
+    ]);
+    expect(result.code).toBe(1);
+  });
+
   test("a stream cut by max_tokens: normalize writes its message incomplete and reports the reason", async () => {
     const report = join(folder, "length.jsonl");
     const result = await runOrbridge(["normalize", "--report", report], sse("chat-openai-length-cut-text"));

@@ -1,0 +1,159 @@
+// Numbers as the journal wrote them. JSON.parse reads every number into a
+// double, and JSON.stringify writes the double's shortest text: `0.0` comes out
+// `0`, `1E3` as `1000`, and an integer beyond 2^53 (a 19-digit id) as another
+// integer. A line whose numbers all read back as they were written (nearly all
+// lines) costs one regular-expression test; for the others, the text of each
+// number is remembered by the text its double writes, and put back when the
+// record's conversion is written. Where one line writes the same double two
+// ways (`0` and `0.0`), the writer cannot tell which is which: that number is
+// written as the double writes it, and said.
+import type { Loss } from "../models/loss.js";
+
+/** For each double's text, the texts the line wrote it as (its own text included, when the line wrote it so). */
+export type NumberTexts = ReadonlyMap<string, ReadonlySet<string>>;
+
+// A number whose text JSON.stringify would not give back has an exponent, a
+// fraction ending in 0, a -0, 16 or more significant digits, or six leading
+// zeros in its fraction. Any line that could hold one matches (strings too:
+// a false match only costs the scan).
+const MAYBE_NOT_SHORTEST = /[eE][-+]?\d|\d\.\d*0(?!\d)|-0(?![.\d])|[\d.]{16}|\.0{6}/;
+
+/** The numbers of a line of JSON text that do not read back as written, or undefined when there are none. */
+export function numberTextsOf(text: string): NumberTexts | undefined {
+  if (!MAYBE_NOT_SHORTEST.test(text)) return undefined;
+  const texts = new Map<string, Set<string>>();
+  let odd = false;
+  forEachNumber(text, (written) => {
+    const shortest = JSON.stringify(Number(written));
+    if (shortest !== written) odd = true;
+    let seen = texts.get(shortest);
+    if (seen === undefined) texts.set(shortest, (seen = new Set()));
+    seen.add(written);
+  });
+  if (!odd) return undefined;
+  for (const [shortest, seen] of texts) if (seen.size === 1 && seen.has(shortest)) texts.delete(shortest);
+  return texts;
+}
+
+/** Texts from several lines (a stream's), as one table. */
+export function mergeNumberTexts(tables: readonly NumberTexts[]): NumberTexts | undefined {
+  if (tables.length === 0) return undefined;
+  if (tables.length === 1) return tables[0];
+  const merged = new Map<string, Set<string>>();
+  for (const table of tables) {
+    for (const [shortest, seen] of table) {
+      const into = merged.get(shortest) ?? new Set<string>();
+      for (const written of seen) into.add(written);
+      merged.set(shortest, into);
+    }
+  }
+  return merged;
+}
+
+/**
+ * JSON text written by JSON.stringify with the numbers of `texts` put back as
+ * the journal wrote them, and a loss for each number the journal wrote two ways.
+ */
+export function restoreNumberTexts(json: string, texts: NumberTexts): { text: string; losses: Loss[] } {
+  let out = "";
+  let from = 0;
+  const ambiguous = new Set<string>();
+  forEachNumber(json, (shortest, start, end) => {
+    const seen = texts.get(shortest);
+    if (seen === undefined) return;
+    if (seen.size > 1) {
+      ambiguous.add(shortest);
+      return;
+    }
+    const [written] = seen;
+    out += json.slice(from, start) + written;
+    from = end;
+  });
+  const losses: Loss[] = [...ambiguous].map((shortest) => ({
+    path: "",
+    code: "form_changed",
+    detail: `the line writes the number ${shortest} as ${[...texts.get(shortest)!].join(" and as ")}: each is written ${shortest}`,
+  }));
+  return { text: from === 0 ? json : out + json.slice(from), losses };
+}
+
+/** JSON text as JSON.stringify writes it, with the journal's own number texts put back; a number it cannot put back is a loss in `losses`. */
+export function writtenWith(json: string, texts: NumberTexts | undefined, losses: Loss[]): string {
+  if (texts === undefined) return json;
+  const restored = restoreNumberTexts(json, texts);
+  losses.push(...restored.losses);
+  return restored.text;
+}
+
+/** Calls `visit` with each number token of JSON text (outside strings), and where it starts and ends. */
+function forEachNumber(text: string, visit: (token: string, start: number, end: number) => void): void {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      // A string: skip to its closing quote, past escapes.
+      i += 1;
+      while (i < length) {
+        const inner = text.charCodeAt(i);
+        if (inner === 0x5c) i += 2;
+        else if (inner === 0x22) break;
+        else i += 1;
+      }
+      i += 1;
+      continue;
+    }
+    if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      const start = i;
+      i += 1;
+      while (i < length) {
+        const next = text.charCodeAt(i);
+        if ((next >= 0x30 && next <= 0x39) || next === 0x2e || next === 0x65 || next === 0x45 || next === 0x2b || next === 0x2d) i += 1;
+        else break;
+      }
+      visit(text.slice(start, i), start, i);
+      continue;
+    }
+    i += 1;
+  }
+}
+
+/**
+ * The number texts of a journal's recent lines, by line number, for a record
+ * written after the lines it comes from (a stream's, above all). Only lines
+ * that hold such a number take room, and only the last WINDOW of them: a
+ * stream longer than that is rare enough to be written as its doubles write.
+ */
+export class LineNumberTexts {
+  private static readonly WINDOW = 50_000;
+  private readonly lines = new Map<number, NumberTexts>();
+
+  read(line: { line: number; text: string; error?: string }): void {
+    if (line.error !== undefined) return;
+    const texts = numberTextsOf(line.text);
+    if (texts !== undefined) this.lines.set(line.line, texts);
+    for (const first of this.lines.keys()) {
+      if (first >= line.line - LineNumberTexts.WINDOW) break;
+      this.lines.delete(first);
+    }
+  }
+
+  /** The texts of lines first to last, as one table. */
+  between(first: number, last: number): NumberTexts | undefined {
+    if (this.lines.size === 0) return undefined;
+    const tables: NumberTexts[] = [];
+    if (last - first < this.lines.size) {
+      for (let line = first; line <= last; line++) {
+        const texts = this.lines.get(line);
+        if (texts !== undefined) tables.push(texts);
+      }
+    } else {
+      for (const [line, texts] of this.lines) if (line >= first && line <= last) tables.push(texts);
+    }
+    return mergeNumberTexts(tables);
+  }
+
+  clear(): void {
+    this.lines.clear();
+  }
+}

@@ -1,0 +1,87 @@
+// Numbers keep the text the journal wrote them in: what JSON.stringify would
+// write otherwise is put back, and a number a line writes two ways is said.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { LineNumberTexts, numberTextsOf, restoreNumberTexts } from "../../src/journal/number-texts.js";
+
+const roundTrip = (line: string) => {
+  const texts = numberTextsOf(line);
+  const json = JSON.stringify(JSON.parse(line));
+  return texts === undefined ? { text: json, losses: [] } : restoreNumberTexts(json, texts);
+};
+
+describe("numberTextsOf", () => {
+  test("a line whose numbers read back as written needs no table", () => {
+    expect(numberTextsOf('{"created":1745960880,"temperature":0.7,"n":-3,"text":"gpt-4o 1.0 e5"}')).toBeUndefined();
+  });
+
+  test("remembers each number that does not read back, by the text its double writes", () => {
+    expect(numberTextsOf('{"temperature":0.0,"seed":12345678901234567890,"scale":1E3,"tiny":0.0000001,"neg":-0}')).toEqual(
+      new Map([
+        ["0", new Set(["0.0", "-0"])],
+        ["12345678901234567000", new Set(["12345678901234567890"])],
+        ["1000", new Set(["1E3"])],
+        ["1e-7", new Set(["0.0000001"])],
+      ]),
+    );
+  });
+
+  test("numbers inside strings are text, not numbers", () => {
+    expect(numberTextsOf('{"content":"0.0 and 1E3 and \\"12345678901234567890\\""}')).toBeUndefined();
+  });
+});
+
+describe("a line written back", () => {
+  test("keeps 0.0, exponents and an integer beyond 2^53 exactly", () => {
+    const line = '{"temperature":0.0,"id":12345678901234567890,"limits":{"maximum":9007199254740993,"step":1.50,"scale":2e3},"list":[1.0,7]}';
+    expect(roundTrip(line)).toEqual({ text: line, losses: [] });
+  });
+
+  test("a double the line writes two ways is written as the double writes it, and said", () => {
+    const restored = roundTrip('{"temperature":1.0,"top_p":1}');
+    expect(restored).toEqual({
+      text: '{"temperature":1,"top_p":1}',
+      losses: [{ path: "", code: "form_changed", detail: "the line writes the number 1 as 1.0 and as 1: each is written 1" }],
+    });
+  });
+
+  test("any JSON number text comes back as written, alone or beside numbers that read back", () => {
+    const digits = (min: number, max: number) => fc.array(fc.constantFrom(..."0123456789"), { minLength: min, maxLength: max }).map((list) => list.join(""));
+    const numberText = fc
+      .tuple(
+        fc.boolean(),
+        fc.oneof(fc.constant("0"), fc.tuple(fc.constantFrom(..."123456789"), digits(0, 24)).map(([head, tail]) => head + tail)),
+        fc.option(digits(1, 20), { nil: undefined }),
+        fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), digits(1, 3)), { nil: undefined }),
+      )
+      .map(([minus, whole, fraction, exponent]) => `${minus ? "-" : ""}${whole}${fraction === undefined ? "" : "." + fraction}${exponent === undefined ? "" : exponent.join("")}`)
+      .filter((text) => Number.isFinite(Number(text)));
+    fc.assert(
+      fc.property(numberText, fc.integer({ min: 0, max: 1000 }), (text, plain) => {
+        const line = `{"value":${text},"other":"${text}","count":${plain === Number(text) ? text : plain}}`;
+        const written = roundTrip(line);
+        if (written.losses.length === 0) expect(written.text).toBe(line);
+        else expect(written.losses[0].code).toBe("form_changed");
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe("LineNumberTexts", () => {
+  test("gives the texts of the lines a record comes from, and none of another line's", () => {
+    const lines = new LineNumberTexts();
+    lines.read({ line: 1, text: '{"a":0.0}' });
+    lines.read({ line: 2, text: '{"b":1}' });
+    lines.read({ line: 3, text: '{"c":2.50}' });
+    expect(lines.between(1, 1)).toEqual(new Map([["0", new Set(["0.0"])]]));
+    expect(lines.between(2, 2)).toBeUndefined();
+    expect(lines.between(1, 3)).toEqual(new Map([["0", new Set(["0.0"])], ["2.5", new Set(["2.50"])]]));
+  });
+
+  test("a line that could not be read holds no number", () => {
+    const lines = new LineNumberTexts();
+    lines.read({ line: 1, text: "line 1 is longer than 10 bytes: 0.0", error: "too long" });
+    expect(lines.between(1, 1)).toBeUndefined();
+  });
+});
