@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { isMap, isScalar, isSeq, parseDocument, type Node } from "yaml";
 import { compactJson } from "./exact-json.js";
 
@@ -29,6 +30,8 @@ export interface Recording {
   /** The same stem with a streamed and a non-streamed form (`x.chunks.txt` and `x.json`). */
   stem: string;
   streamed: boolean;
+  /** Recorded bodies the reader could not make a journal line of, each said: none is left out unsaid. */
+  unread: string[];
 }
 
 function filesUnder(dir: string): string[] {
@@ -62,50 +65,81 @@ function child(node: Node | null | undefined, key: string): Node | undefined {
 
 const isSse = (text: string) => /^(data|event|id|retry):/m.test(text) && !/^\s*[{[]/.test(text);
 
+/** A body's text: a string, or bytes (gzip-compressed or not) kept as `!!binary`. */
+function bodyText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (!(value instanceof Uint8Array)) return undefined;
+  const bytes = value[0] === 0x1f && value[1] === 0x8b ? gunzipSync(value) : value;
+  return Buffer.from(bytes).toString("utf8");
+}
+
 /**
  * A recorded HTTP body as journal lines: JSON (parsed by the cassette or as text)
- * on one line, SSE text as it is. Undefined for a body that is neither.
+ * on one line, SSE text as it is; or why it gives none.
  */
-function bodyLines(message: Node | undefined): string[] | undefined {
+function bodyLines(message: Node | undefined): { lines: string[] } | { unread: string } {
   const parsed = child(message, "parsed_body");
-  if (parsed) return [yamlToJson(parsed)];
-  const body = child(message, "body");
-  const text = isScalar(body) ? body.value : isScalar(child(body, "string")) ? (child(body, "string") as { value: unknown }).value : undefined;
-  if (typeof text !== "string" || text.trim() === "") return undefined;
-  if (isSse(text)) return text.split("\n").filter((line, index, lines) => index < lines.length - 1 || line !== "");
+  if (parsed) return { lines: [yamlToJson(parsed)] };
+  const body = child(message, "body") ?? child(message, "content");
+  const scalar = isScalar(body) ? body : isScalar(child(body, "string")) ? child(body, "string") : undefined;
+  // No body, or a null one (a GET): nothing to read.
+  if (body === undefined || (isScalar(scalar) && scalar.value === null) || (isScalar(body) && body.value === null)) return { lines: [] };
+  const text = bodyText(isScalar(scalar) ? scalar.value : undefined);
+  if (text === undefined) return { unread: "a body the reader cannot take as text" };
+  if (text.trim() === "") return { lines: [] };
+  if (isSse(text)) return { lines: text.split("\n").filter((line, index, lines) => index < lines.length - 1 || line !== "") };
   try {
     JSON.parse(text);
-    return [compactJson(text)];
+    return { lines: [compactJson(text)] };
   } catch {
-    return undefined;
+    return { unread: `a body that is neither JSON nor SSE: ${JSON.stringify(text.slice(0, 60))}` };
   }
 }
 
-function cassetteJournal(text: string): { journal: string; streamed: boolean } {
-  const document = parseDocument(text);
+/** The status code of a recorded response, when the cassette keeps one. */
+function statusOf(response: Node | undefined): number | undefined {
+  const status = child(response, "status");
+  const code = isScalar(status) ? status.value : isScalar(child(status, "code")) ? (child(status, "code") as { value: unknown }).value : undefined;
+  return typeof code === "number" ? code : undefined;
+}
+
+function cassetteJournal(text: string): { journal: string; streamed: boolean; unread: string[] } {
+  const document = parseDocument(text, { customTags: ["binary"] });
   const interactions = child(document.contents as Node, "interactions");
   const lines: string[] = [];
+  const unread: string[] = [];
   let streamed = false;
-  for (const interaction of isSeq(interactions) ? interactions.items : []) {
+  (isSeq(interactions) ? interactions.items : []).forEach((interaction, index) => {
+    const responseNode = child(interaction as Node, "response");
+    const status = statusOf(responseNode);
+    // A failed HTTP exchange (a 4xx or 5xx answer) holds no conversation.
+    if (status !== undefined && (status < 200 || status > 299)) return;
     const request = bodyLines(child(interaction as Node, "request"));
-    const response = bodyLines(child(interaction as Node, "response"));
-    if (request && response && request.length === 1 && response.length === 1) {
-      lines.push(`{"request":${request[0]},"response":${response[0]}}`);
-      continue;
+    const response = bodyLines(responseNode);
+    if ("unread" in request) unread.push(`interaction ${index} request: ${request.unread}`);
+    if ("unread" in response) unread.push(`interaction ${index} response: ${response.unread}`);
+    const requestLines = "lines" in request ? request.lines : [];
+    const responseLines = "lines" in response ? response.lines : [];
+    if (requestLines.length === 1 && responseLines.length === 1) {
+      lines.push(`{"request":${requestLines[0]},"response":${responseLines[0]}}`);
+      return;
     }
-    streamed ||= (response?.length ?? 0) > 1;
-    lines.push(...(request ?? []), ...(response ?? []));
-  }
-  return { journal: lines.map((line) => line + "\n").join(""), streamed };
+    streamed ||= responseLines.length > 1;
+    lines.push(...requestLines, ...responseLines);
+  });
+  return { journal: lines.map((line) => line + "\n").join(""), streamed, unread };
 }
 
-function fileJournal(text: string): { journal: string; streamed: boolean } {
+function fileJournal(text: string): { journal: string; streamed: boolean; unread: string[] } {
+  let whole: unknown;
   try {
-    JSON.parse(text);
-    return { journal: compactJson(text) + "\n", streamed: false };
+    whole = JSON.parse(text);
   } catch {
-    return { journal: text.endsWith("\n") ? text : text + "\n", streamed: true };
+    return { journal: text.endsWith("\n") ? text : text + "\n", streamed: true, unread: [] };
   }
+  // A cassette kept as JSON (VCR's JSON serializer) reads as the YAML one: JSON is YAML.
+  if (typeof whole === "object" && whole !== null && Array.isArray((whole as { interactions?: unknown }).interactions)) return cassetteJournal(text);
+  return { journal: compactJson(text) + "\n", streamed: false, unread: [] };
 }
 
 function familyOf(file: string): Family | undefined {
@@ -125,9 +159,9 @@ export function readRecordings(): Recording[] {
     const family = familyOf(file);
     if (family === undefined || file.endsWith(".md")) continue;
     const text = readFileSync(path, "utf8");
-    const { journal, streamed } = path.endsWith(".yaml") || path.endsWith(".yml") ? cassetteJournal(text) : fileJournal(text);
+    const { journal, streamed, unread } = path.endsWith(".yaml") || path.endsWith(".yml") ? cassetteJournal(text) : fileJournal(text);
     const stem = file.replace(/(\.chunks)?\.(txt|json|yaml|yml|sse)$/, "").replace(/\.sse$/, "");
-    recordings.push({ file, family, journal, stem, streamed });
+    recordings.push({ file, family, journal, stem, streamed, unread });
   }
   return recordings;
 }

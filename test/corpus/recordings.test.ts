@@ -14,13 +14,16 @@
 //   - a streamed recording and its non-streamed twin give the same items and
 //     losses.
 // The corpus is not part of a clone: without it these tests are skipped, and say so.
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { specErrors } from "../support/spec-validator.js";
 import { scratchFolder } from "../support/scratch.js";
 import { inputRecords, outputLeaves, unaccountedLeaves, type ReportEntry, type Unaccounted } from "./account-leaves.js";
 import { excused, gateExcused, roundTripExcused, schemaExcused, synthesizedExcused, type Command } from "./known-cases.js";
 import { corpusPresent, CORPUS, readRecordings, type Recording } from "./read-recordings.js";
 import { runRecording, type RecordingRuns } from "./run-recording.js";
+
+// The first test of a recording runs its seven commands; a machine shared with other runs may take a while.
+vi.setConfig({ testTimeout: 120_000 });
 
 if (!corpusPresent) console.warn(`corpus check: ${CORPUS} is absent; the recordings are not run`);
 
@@ -59,6 +62,10 @@ describe.skipIf(!corpusPresent)(`every recording of ../shared/corpus${corpusPres
   });
 
   describe.each(labelled)("%s", (_file, recording) => {
+    test("the reader makes a journal line of every recorded body", () => {
+      expect(recording.unread).toEqual([]);
+    });
+
     test("every line is accounted for: normalize emits each record, convert converts each, gate reads each item", async () => {
       const { normalize, forward, gate } = await runsOf(recording);
       const lines = lineCount(recording.journal);
