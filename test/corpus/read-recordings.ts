@@ -142,6 +142,11 @@ function fileJournal(text: string): { journal: string; streamed: boolean; unread
   return { journal: compactJson(text) + "\n", streamed: false, unread: [] };
 }
 
+/** One recording file as a journal: a cassette by its extension (or its `interactions`), any other file by its content. */
+export function journalOf(path: string, text: string): { journal: string; streamed: boolean; unread: string[] } {
+  return path.endsWith(".yaml") || path.endsWith(".yml") ? cassetteJournal(text) : fileJournal(text);
+}
+
 function familyOf(file: string): Family | undefined {
   const [top, provider] = file.split("/");
   if (top === "traces") return undefined;
@@ -159,7 +164,7 @@ export function readRecordings(): Recording[] {
     const family = familyOf(file);
     if (family === undefined || file.endsWith(".md")) continue;
     const text = readFileSync(path, "utf8");
-    const { journal, streamed, unread } = path.endsWith(".yaml") || path.endsWith(".yml") ? cassetteJournal(text) : fileJournal(text);
+    const { journal, streamed, unread } = journalOf(path, text);
     const stem = file.replace(/(\.chunks)?\.(txt|json|yaml|yml|sse)$/, "").replace(/\.sse$/, "");
     recordings.push({ file, family, journal, stem, streamed, unread });
   }
