@@ -33,6 +33,8 @@ export interface StreamAssembler {
 export interface Conversation {
   system?: unknown;
   messages: unknown[];
+  /** The messages are a whole conversation (a request body's), not a continuation of the records before. */
+  whole?: boolean;
 }
 
 /** One envelope, called the same way whatever its descriptor names its arguments. */
@@ -49,6 +51,12 @@ export interface EnvelopeAdapter {
   responseToResource(response: unknown): Converted<ResponseResource>;
   resourceToResponse(resource: ResponseResource): Converted<unknown>;
   assembler(): StreamAssembler;
+  /**
+   * The same converters for the records of one journal, in order: they share
+   * what a record leaves for the next (a call without id waiting for its
+   * result, where the envelope writes no ids). Stateless envelopes give themselves.
+   */
+  journal(): EnvelopeAdapter;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- each descriptor types its own records; the adapter is where they meet */
@@ -58,7 +66,9 @@ interface ConversationalDescriptor {
   messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[] }): Converted<any> };
   requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody }): Converted<any> };
   responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource }): Converted<any> };
-  stream: { assembler(): StreamAssembler };
+  stream: { assembler(args?: any): StreamAssembler };
+  /** What the converters of one journal share, handed to each of them with its other arguments. */
+  journal?: () => Record<string, unknown>;
 }
 
 /**
@@ -66,23 +76,26 @@ interface ConversationalDescriptor {
  * argument (`message`, `response`), and the fields of a conversation (those of
  * its request body, which its messages converter takes as arguments).
  */
-function conversational(descriptor: ConversationalDescriptor, names: { response: string; messages?: string; system?: string }): EnvelopeAdapter {
+function conversational(descriptor: ConversationalDescriptor, names: { response: string; messages?: string; system?: string }, shared?: Record<string, unknown>): EnvelopeAdapter {
   const fields = { messages: names.messages ?? "messages", system: names.system ?? "system" };
+  const state = shared ?? {};
   return {
     name: descriptor.name,
     recognise: descriptor.recognise,
     fields,
-    messagesToItems: ({ messages, system }) => descriptor.messages.toItems({ [fields.messages]: messages, ...(system === undefined ? {} : { [fields.system]: system }) }),
+    messagesToItems: ({ messages, system, whole }) =>
+      descriptor.messages.toItems({ [fields.messages]: messages, ...(system === undefined ? {} : { [fields.system]: system }), ...(whole ? { whole } : {}), ...state }),
     itemsToMessages: (items) => {
       const converted = descriptor.messages.fromItems({ items });
       const conversation = converted.value as Record<string, unknown>;
       return { value: { system: conversation[fields.system], messages: conversation[fields.messages] as unknown[] }, losses: converted.losses };
     },
-    requestToBody: (request) => descriptor.requestBodies.toResponses({ request }),
+    requestToBody: (request) => descriptor.requestBodies.toResponses({ request, ...state }),
     bodyToRequest: (body) => descriptor.requestBodies.fromResponses({ body }),
-    responseToResource: (response) => descriptor.responses.toResponses({ [names.response]: response }),
+    responseToResource: (response) => descriptor.responses.toResponses({ [names.response]: response, ...state }),
     resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource }),
-    assembler: () => descriptor.stream.assembler(),
+    assembler: () => (shared ? descriptor.stream.assembler(state) : descriptor.stream.assembler()),
+    journal: () => (descriptor.journal ? conversational(descriptor, names, descriptor.journal()) : conversational(descriptor, names)),
   };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -96,6 +109,13 @@ export const ENVELOPES = {
 
 export type AdapterName = keyof typeof ENVELOPES;
 
+/** The registry's envelopes for one journal: converters that share what its records carry from one to the next. */
+export type JournalEnvelopes = Record<AdapterName, EnvelopeAdapter>;
+
+export function journalEnvelopes(): JournalEnvelopes {
+  return { anthropic: ENVELOPES.anthropic.journal(), gemini: ENVELOPES.gemini.journal(), bedrock: ENVELOPES.bedrock.journal() };
+}
+
 /**
  * The order detection asks them, the strictest recognisers first: Bedrock's
  * blocks carry no `type`, and Anthropic's request-body recogniser, which looks
@@ -108,4 +128,31 @@ export const ENVELOPE_NAMES = ["responses", chat.name, ...(Object.keys(ENVELOPES
 
 export function isAdapterName(name: string): name is AdapterName {
   return Object.hasOwn(ENVELOPES, name);
+}
+
+// Stored-log readers: one line per store. Read-only, they turn a whole document
+// (a trace export, a page of stored objects) into the records of the journal it
+// holds; detection asks them in READER_ORDER, `--from NAME` forces one.
+import type { StoredLogReader } from "./stored-log/index.js";
+import { jaeger } from "./jaeger/index.js";
+import { langfuse } from "./langfuse/index.js";
+import { openaiList } from "./openai-list/index.js";
+import { otlp } from "./otlp/index.js";
+
+export type { ReaderLoss, Reading, StoredLogReader, StoredRecord, UnitAccount, UnitFate } from "./stored-log/index.js";
+
+export const READERS = {
+  "openai-list": openaiList,
+  otlp,
+  jaeger,
+  langfuse,
+} as const satisfies Record<string, StoredLogReader>;
+
+export type ReaderName = keyof typeof READERS;
+
+/** Each recogniser claims only its own store's shape; the order settles nothing today but is fixed. */
+export const READER_ORDER: readonly ReaderName[] = ["langfuse", "jaeger", "openai-list", "otlp"];
+
+export function isReaderName(name: string): name is ReaderName {
+  return Object.hasOwn(READERS, name);
 }

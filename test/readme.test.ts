@@ -1,6 +1,6 @@
 // The README shows the main job with its output; this keeps that output true.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "./support/run-cli.js";
 
@@ -32,4 +32,30 @@ describe("the README's main command, as a user types it", () => {
     const run = spawnSync("npx", command.split(" ").slice(1), { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     expect({ status: run.status, output: run.stdout + run.stderr }).toEqual({ status: 1, output: shownOutput(command) });
   }, 60_000);
+});
+
+describe("the README's library example", { timeout: 30_000 }, () => {
+  // The snippet is plain JavaScript too: written beside the package, it imports
+  // "orbridge" by the package's own name, as an installed package is imported.
+  test("runs as written and names the blocked records of the journal", () => {
+    const start = readme.indexOf("```ts\n", readme.indexOf("## As a library")) + 6;
+    const snippet = readme.slice(start, readme.indexOf("```\n", start));
+    const file = `readme-library-${process.pid}.mjs`;
+    writeFileSync(file, snippet);
+    try {
+      const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
+      expect([run.status, run.stderr]).toEqual([0, ""]);
+      expect(run.stdout).toBe(
+        [
+          "line 2: arguments_schema []",
+          "line 4: not_function_call [ 'output_for_blocked_call' ]",
+          "line 5: namespaced []",
+          "line 6: status []",
+          "",
+        ].join("\n"),
+      );
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
 });

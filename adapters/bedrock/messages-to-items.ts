@@ -8,7 +8,7 @@
 // |   toolResult {toolUseId, content, status} |   one `function_call_output` each, where the block stands; the user's other |
 // |                                           |   blocks around it become user messages of their own; content ->  |
 // |                                           |   output (one text block alone a string), status -> `bedrock:status` |
-// | assistant message                         | one assistant `message` per run of text blocks (one text alone a string) |
+// | assistant message                         | one assistant `message` per run of text blocks, output_text parts |
 // |   toolUse {toolUseId, name, input}        |   `function_call`: toolUseId -> call_id exactly, input -> arguments text |
 // |                                           |   (tool-input.ts); `type` -> `bedrock:type`                    |
 // |   reasoningContent.reasoningText          |   `reasoning`: summary [summary_text text], encrypted_content the signature |
@@ -196,7 +196,8 @@ function assistantBlocks(blocks: readonly unknown[], at: PointerTokens, isLast: 
   const { items, losses } = context;
   let parts: Fields[] = [];
   const flush = () => {
-    if (parts.length > 0) items.push({ type: "message", role: "assistant", content: contentOf(parts) } as CanonicalItem);
+    // Parts, never a string: a response's message has parts, and a request that replays it must say the same.
+    if (parts.length > 0) items.push({ type: "message", role: "assistant", content: parts } as CanonicalItem);
     parts = [];
   };
   blocks.forEach((block, index) => {

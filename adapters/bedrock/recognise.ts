@@ -10,7 +10,8 @@
 // |                        |   toolResult, reasoningContent, cachePoint, guardContent…)              |
 // | isBedrockRequestBody   | a `messages` array of such messages and no `input`, `model` or `object`; |
 // |                        |   `system`, when present, an array of such blocks                       |
-// | isBedrockResponse      | `output.message` such a message of role assistant, and a `stopReason`   |
+// | isBedrockResponse      | `output.message` such a message of role assistant (its content may be   |
+// |                        |   empty: stopped before any block), and a `stopReason`                  |
 // | isBedrockStreamEvent   | an object of one member, a ConverseStream event name, holding an object |
 // |                        |   (`contentBlockIndex` a number where the event has one)               |
 import { blockKind, isRecord } from "./fields.js";
@@ -34,7 +35,9 @@ export function isBedrockRequestBody(record: unknown): boolean {
 export function isBedrockResponse(record: unknown): boolean {
   if (!isRecord(record) || !isRecord(record.output) || !("stopReason" in record)) return false;
   const message = record.output.message;
-  return isBedrockMessage(message) && isRecord(message) && message.role === "assistant";
+  // A response stopped before any block (a filter, a guardrail) has an empty content; no other envelope has `output.message`.
+  const stoppedEmpty = isRecord(message) && Object.keys(message).every((key) => key === "role" || key === "content") && Array.isArray(message.content) && message.content.length === 0;
+  return (isBedrockMessage(message) || stoppedEmpty) && isRecord(message) && message.role === "assistant";
 }
 
 export function isBedrockStreamEvent(record: unknown): boolean {

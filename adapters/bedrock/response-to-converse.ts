@@ -8,7 +8,8 @@
 // | `bedrock:stopReason`                 | stopReason                                               |
 // | status (no kept stopReason)          | completed: tool_use (a call in the output) or end_turn;  |
 // |                                      |   incomplete: max_tokens for max_output_tokens, content_filtered |
-// |                                      |   for content_filter, else the reason; other: loss, end_turn |
+// |                                      |   for content_filter, else the reason; in_progress or other: |
+// |                                      |   null, reported, so its calls stay unfinished            |
 // | `bedrock:usage`                      | usage                                                    |
 // | usage (none kept)                    | inputTokens (input_tokens less cached_tokens), outputTokens, totalTokens |
 // | `bedrock:<key>` (metrics, trace…)    | <key>                                                    |
@@ -34,10 +35,10 @@ export function responseToConverse(args: { response: ResponseResource }): Conver
   const losses: Loss[] = [];
   const output: unknown[] = response.output;
   const kept = PREFIX + "stopReason" in fields;
-  let stopReason = kept ? fields[PREFIX + "stopReason"] : derivedStopReason(response.status, response.incomplete_details?.reason, output);
+  const stopReason = kept ? fields[PREFIX + "stopReason"] : derivedStopReason(response.status, response.incomplete_details?.reason, output);
   if (stopReason === null) {
-    losses.push(lossAt(["status"], "unsupported_field", `status ${JSON.stringify(response.status)} has no stopReason: end_turn written`));
-    stopReason = "end_turn";
+    // end_turn would say that a call cut short was finished, and the gate would let it run.
+    losses.push(lossAt(["status"], "unsupported_field", `status ${JSON.stringify(response.status)} has no stopReason: stopReason null written, which the way back reads as a response not finished`));
   }
   const items: CanonicalItem[] = [];
   const origins: number[] = [];

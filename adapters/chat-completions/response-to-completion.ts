@@ -2,8 +2,9 @@
 //
 // | response object                      | chat.completion                                      |
 // |--------------------------------------|------------------------------------------------------|
-// | id, model                            | id, model                                            |
-// | created_at                           | created                                              |
+// | id, model                            | id, model (none, as from a stream: a hash of the     |
+// |                                      |   output, "": synthesized)                           |
+// | created_at                           | created (none: 0, synthesized)                       |
 // | output                               | choices[0].message: itemsToMessages of the output,   |
 // |                                      |   its assistant messages merged into one (texts      |
 // |                                      |   joined by a blank line: loss form_changed), text   |
@@ -33,6 +34,7 @@ import type { ChatAssistantMessage, ChatCompletion, ChatFinishReason, ChatMessag
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { createHash } from "node:crypto";
 import { RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { outputItemId } from "./completion-to-response.js";
 import { itemsToMessages } from "./items-to-messages.js";
@@ -81,10 +83,10 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
   const message = mergeAssistantMessages(converted.value, items, origins, losses);
 
   const completion: Record<string, unknown> = {
-    id: response.id,
+    id: given(response.id, "id", "string", () => `chatcmpl-${createHash("sha256").update(JSON.stringify(output)).digest("hex").slice(0, 32)}`, losses),
     object: "chat.completion",
-    created: response.created_at,
-    model: response.model,
+    created: given(response.created_at, "created_at", "number", () => 0, losses),
+    model: given(response.model, "model", "string", () => "", losses),
     choices: [{ index: 0, message, logprobs: logprobs.length > 0 ? { content: logprobs, refusal: null } : null, finish_reason: finishReason }],
   };
   if (isRecord(response.usage)) completion.usage = chatUsage(response.usage, losses);
@@ -237,6 +239,19 @@ function joinText(first: string | null, second: string | null): string | null {
   if (first === null || first === "") return second ?? first;
   if (second === null || second === "") return first;
   return `${first}\n\n${second}`;
+}
+
+/**
+ * A field a chat.completion requires, from the response; a response that lacks
+ * it (one rebuilt from a stream that never said it) gets `made()`, reported
+ * `synthesized` at its path in the completion.
+ */
+function given(value: unknown, field: "id" | "created_at" | "model", type: "string" | "number", made: () => string | number, losses: Loss[]): unknown {
+  if (typeof value === type) return value;
+  const written = made();
+  const path = field === "created_at" ? "/created" : `/${field}`;
+  losses.push({ path, code: "synthesized", detail: `a chat.completion requires ${path.slice(1)} and the response has no ${field}${value === undefined ? "" : ` of type ${type}`}: ${JSON.stringify(written)} written` });
+  return written;
 }
 
 function chatUsage(usage: NonNullable<ResponseResource["usage"]>, losses: Loss[]): Record<string, unknown> {

@@ -4,13 +4,21 @@
 // | Gemini                                       | Open Responses call_id                                      |
 // |----------------------------------------------|-------------------------------------------------------------|
 // | functionCall with `id`                       | the id, exactly                                             |
-// | functionCall without `id`                    | `gemini_call_<16 hex>`: sha256 of the scope (a response's   |
-// |                                              |   responseId, or none for a request), the part's position   |
-// |                                              |   and the name; reported                                    |
+// | functionCall without `id`                    | `gemini_call_<16 hex>`: sha256 of the call's rank among the |
+// |                                              |   conversation's calls without id, its name and its args;   |
+// |                                              |   reported                                                  |
 // | functionResponse with `id`                   | the id, exactly                                             |
 // | functionResponse without `id`                | the call_id of the earliest unanswered call of that name    |
-// |                                              |   (by name and order); none: synthesized from its position, |
-// |                                              |   reported, and it answers no call                          |
+// |                                              |   (by name and order), reported; none: `gemini_call_<16 hex>` |
+// |                                              |   of its rank among such outputs and its name, reported,    |
+// |                                              |   and it answers no call                                    |
+//
+// One pairing follows one conversation across the records of a journal: a
+// request body carries the whole conversation (generateContent keeps no state),
+// so it starts the count again; a response and loose contents continue it. A
+// call therefore gets the same id in the response that made it and in every
+// request that replays it, and a result written on a later line than its call
+// answers it. Other candidates than the first are alternatives, counted apart.
 //
 // Back, a call_id of the synthesized form goes without `id`, as the call came;
 // any other call_id is written in `id`, which Gemini accepts and echoes.
@@ -22,32 +30,69 @@ export function isSynthesizedCallId(id: unknown): boolean {
   return typeof id === "string" && SYNTHESIZED.test(id);
 }
 
-export function synthesizeCallId(scope: string, position: string, name: unknown): string {
-  return `gemini_call_${digest(`${scope}\u0000${position}\u0000${String(name)}`, 16)}`;
+/** The id of the `rank`-th call without id of a conversation (from 1). */
+export function synthesizedCallId(rank: number, name: unknown, argumentsText: string, scope = ""): string {
+  return `gemini_call_${digest(`${scope}\u0000${rank}\u0000${String(name)}\u0000${argumentsText}`, 16)}`;
+}
+
+/** The id of the `rank`-th output without id that answers no call (from 1). */
+export function unansweredOutputId(rank: number, name: unknown, scope = ""): string {
+  return `gemini_call_${digest(`${scope}\u0000output\u0000${rank}\u0000${String(name)}`, 16)}`;
+}
+
+export type Pairing = { callId: string; how: "own" | "synthesized" | "paired" };
+
+interface WaitingCall {
+  callId: string;
+  name: unknown;
 }
 
 export class CallPairing {
-  private readonly waiting: Array<{ callId: string; name: unknown }> = [];
+  private calls = 0;
+  private unanswerable = 0;
+  private waiting: WaitingCall[] = [];
 
+  /** `scope`: what sets apart ids counted outside the conversation (another candidate). */
   constructor(private readonly scope = "") {}
 
-  /** The call_id of a call: its own id, or one derived from where it stands. */
-  call(id: unknown, name: unknown, position: string): { callId: string; synthesized: boolean } {
-    const synthesized = typeof id !== "string" || id === "";
-    const callId = synthesized ? synthesizeCallId(this.scope, position, name) : (id as string);
-    this.waiting.push({ callId, name });
-    return { callId, synthesized };
+  /** A request body: the conversation starts again from its first content. */
+  restart(): void {
+    this.calls = 0;
+    this.unanswerable = 0;
+    this.waiting = [];
   }
 
-  /** The call_id an output answers: its own id, or the earliest unanswered call of its name. */
-  output(id: unknown, name: unknown, position: string): { callId: string; synthesized: boolean } {
+  /** A pairing for an alternative to what follows (another candidate): it starts where this one is and changes nothing here. */
+  fork(scope: string): CallPairing {
+    const fork = new CallPairing(`${this.scope}${scope}`);
+    fork.calls = this.calls;
+    fork.unanswerable = this.unanswerable;
+    fork.waiting = [...this.waiting];
+    return fork;
+  }
+
+  /** The call_id of a call: its own id, or one derived from its rank, name and arguments text. */
+  call(id: unknown, name: unknown, argumentsText: string): Pairing {
+    if (typeof id === "string" && id !== "") {
+      this.waiting.push({ callId: id, name });
+      return { callId: id, how: "own" };
+    }
+    this.calls += 1;
+    const callId = synthesizedCallId(this.calls, name, argumentsText, this.scope);
+    this.waiting.push({ callId, name });
+    return { callId, how: "synthesized" };
+  }
+
+  /** The call_id an output answers: its own id, or that of the earliest unanswered call of its name. */
+  output(id: unknown, name: unknown): Pairing {
     if (typeof id === "string" && id !== "") {
       const index = this.waiting.findIndex((call) => call.callId === id);
       if (index !== -1) this.waiting.splice(index, 1);
-      return { callId: id, synthesized: false };
+      return { callId: id, how: "own" };
     }
     const index = this.waiting.findIndex((call) => call.name === name);
-    if (index !== -1) return { callId: this.waiting.splice(index, 1)[0]!.callId, synthesized: false };
-    return { callId: synthesizeCallId(this.scope, position, name), synthesized: true };
+    if (index !== -1) return { callId: this.waiting.splice(index, 1)[0]!.callId, how: "paired" };
+    this.unanswerable += 1;
+    return { callId: unansweredOutputId(this.unanswerable, name, this.scope), how: "synthesized" };
   }
 }

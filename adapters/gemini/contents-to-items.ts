@@ -5,7 +5,7 @@
 // | systemInstruction {role?, parts}           | a leading system `message` of input_text parts (`gemini:role` when it names one) |
 // | content role user                          | a user `message` of input parts (parts.ts), one per run of parts |
 // |   functionResponse {name, response, id?}   |   `function_call_output` where it stands: call_id by id, else by name and |
-// |                                            |   order (call-ids.ts); output the response (response-output.ts); with |
+// |                                            |   order, reported (call-ids.ts); output the response (response-output.ts); with |
 // |                                            |   `parts` (a multimodal result) an output of parts: the response's text, then the files |
 // |   a run of parts after functionResponses   |   a user message marked `gemini:joined`, which goes back into the same content |
 // | content role model                         | one assistant `message` per run of text parts: output_text      |
@@ -41,10 +41,13 @@ export interface ContentsToItemsArgs {
   model?: string;
   /** A response's finishReason (null while streaming): it sets the calls' status. A request leaves it out. */
   finishReason?: string | null;
-  /** What makes a synthesized call_id unique beyond its position: a response's responseId and candidate. */
-  scope?: string;
-  /** Pairing state, when a conversation is converted in parts. */
+  /**
+   * The journal's pairing, when a conversation is converted record by record:
+   * calls without id wait there for the results of later records.
+   */
   pairing?: CallPairing;
+  /** The contents are a whole conversation (a request body's): the pairing starts again. */
+  whole?: boolean;
 }
 
 /** What a reasoning item carries to say whose signature its encrypted_content is. */
@@ -57,16 +60,17 @@ export interface Provenance {
 /** The keys of a part that say what it is; any other key is a field of it. */
 const DATA_KEYS = ["text", "inlineData", "fileData", "functionCall", "functionResponse"] as const;
 
-export function contentsToItems({ contents, systemInstruction, model, finishReason, scope = "", pairing }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
+export function contentsToItems({ contents, systemInstruction, model, finishReason, pairing, whole = false }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(contents)) throw new TypeError("contentsToItems expects an array of Gemini contents");
+  if (whole) pairing?.restart();
   const items: CanonicalItem[] = [];
   const losses: Loss[] = [];
   if (systemInstruction !== undefined && systemInstruction !== null) {
     const item = instructions(systemInstruction, ["systemInstruction"], losses);
     if (item) items.push(item);
   }
-  const context: Context = { model, finishReason, items, losses, pairing: pairing ?? new CallPairing(scope) };
-  contents.forEach((content, index) => convertContent(content, ["contents", index], index, index === contents.length - 1, context));
+  const context: Context = { model, finishReason, items, losses, pairing: pairing ?? new CallPairing() };
+  contents.forEach((content, index) => convertContent(content, ["contents", index], index === contents.length - 1, context));
   return { value: items, losses };
 }
 
@@ -114,7 +118,7 @@ function instructions(system: unknown, at: PointerTokens, losses: Loss[]): Canon
   return item as CanonicalItem;
 }
 
-function convertContent(content: unknown, at: PointerTokens, index: number, isLast: boolean, context: Context): void {
+function convertContent(content: unknown, at: PointerTokens, isLast: boolean, context: Context): void {
   const { losses } = context;
   if (!isRecord(content) || !Array.isArray(content.parts)) {
     losses.push(lossAt(at, "unsupported_item", `a ${typeOf(content)} is not a Gemini content: it has no parts`));
@@ -132,17 +136,17 @@ function convertContent(content: unknown, at: PointerTokens, index: number, isLa
   const role: unknown = content.role ?? "user";
   switch (role) {
     case "user":
-      userParts(content.parts, [...at, "parts"], index, context);
+      userParts(content.parts, [...at, "parts"], context);
       return;
     case "model":
-      modelParts(content.parts, [...at, "parts"], index, isLast, context);
+      modelParts(content.parts, [...at, "parts"], isLast, context);
       return;
     default:
       losses.push(lossAt([...at, "role"], "unsupported_item", `role ${JSON.stringify(role)} has no Open Responses item`));
   }
 }
 
-function userParts(parts: readonly unknown[], at: PointerTokens, contentIndex: number, { items, losses, pairing }: Context): void {
+function userParts(parts: readonly unknown[], at: PointerTokens, { items, losses, pairing }: Context): void {
   let run: InputPart[] = [];
   let afterOutputs = false;
   const flush = () => {
@@ -158,7 +162,7 @@ function userParts(parts: readonly unknown[], at: PointerTokens, contentIndex: n
       const response = read(part, "functionResponse");
       if (response.value !== undefined) {
         flush();
-        items.push(functionResponse(part, response.value, response.spelling, partAt, `${contentIndex}.${index}`, pairing, losses));
+        items.push(functionResponse(part, response.value, response.spelling, partAt, pairing, losses));
         afterOutputs = true;
         return;
       }
@@ -173,12 +177,13 @@ function userParts(parts: readonly unknown[], at: PointerTokens, contentIndex: n
   flush();
 }
 
-function functionResponse(part: Fields, response: unknown, spelling: Spelling, at: PointerTokens, position: string, pairing: CallPairing, losses: Loss[]): CanonicalItem {
+function functionResponse(part: Fields, response: unknown, spelling: Spelling, at: PointerTokens, pairing: CallPairing, losses: Loss[]): CanonicalItem {
   const fields = isRecord(response) ? response : {};
   const responseAt = [...at, spelling === "snake" ? "function_response" : "functionResponse"];
   if (!isRecord(response)) losses.push(lossAt(responseAt, "unsupported_part", `a functionResponse that is ${typeOf(response)} answers nothing`));
-  const { callId, synthesized } = pairing.output(fields.id, fields.name, position);
-  if (synthesized) losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
+  const { callId, how } = pairing.output(fields.id, fields.name);
+  if (how === "paired") losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id answers the earliest unanswered call of its name: call_id ${callId}`));
+  if (how === "synthesized") losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
   const text = outputOfResponse(fields.response, [...responseAt, "response"], losses);
   // A multimodal result (`parts` beside `response`) is an output of parts: the response's text first, then its files.
   const output = Array.isArray(fields.parts)
@@ -192,7 +197,7 @@ function functionResponse(part: Fields, response: unknown, spelling: Spelling, a
   return item as CanonicalItem;
 }
 
-function modelParts(parts: readonly unknown[], at: PointerTokens, contentIndex: number, isLast: boolean, context: Context): void {
+function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolean, context: Context): void {
   const { items, losses, pairing } = context;
   let run: Fields[] = [];
   const flush = () => {
@@ -225,10 +230,10 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, contentIndex: 
         const call = read(part, "functionCall");
         const fields = isRecord(call.value) ? call.value : {};
         const callAt = [...partAt, call.key];
-        const { callId, synthesized } = pairing.call(fields.id, fields.name, `${contentIndex}.${index}`);
-        if (synthesized) losses.push(lossAt([...callAt, "id"], "synthesized", `a functionCall without id: call_id ${callId} synthesized from its position and name`));
-        if (typeof fields.name !== "string") losses.push(lossAt([...callAt, "name"], "target_rejects", `the call's name is ${typeOf(fields.name)}: written as it is`));
         const args = argumentsOfArgs(fields.args);
+        const { callId, how } = pairing.call(fields.id, fields.name, args.value);
+        if (how === "synthesized") losses.push(lossAt([...callAt, "id"], "synthesized", `a functionCall without id: call_id ${callId} synthesized from its rank among the conversation's calls without id, its name and its args`));
+        if (typeof fields.name !== "string") losses.push(lossAt([...callAt, "name"], "target_rejects", `the call's name is ${typeOf(fields.name)}: written as it is`));
         if (args.loss) losses.push(lossAt([...callAt, "args"], args.loss.code, args.loss.detail));
         const status = callStatusOf(context.finishReason, isLast && index === parts.length - 1);
         const item: Fields = { type: "function_call", call_id: callId, name: fields.name, arguments: args.value, status };

@@ -5,7 +5,9 @@
 // |--------------------------------------|------------------------------------------------------------|
 // | responseId, modelVersion             | id, model; no responseId: `gemini_resp_<16 hex>` of the body, reported |
 // | createTime (Vertex)                  | created_at in seconds; none: 0, reported                   |
-// | candidates[k].content                | output: contentsToItems of its one model content, each item an output item |
+// | candidates[k].content                | output: contentsToItems of its one model content, each item an output item; |
+// |                                      |   the first candidate continues the journal's pairing (call-ids.ts), the |
+// |                                      |   others, alternatives, fork it                            |
 // |   (no item ids)                      |   id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index) |
 // | several candidates                   | every candidate's items in candidate order, each with `gemini:candidate` k: |
 // |                                      |   they are alternatives, not one turn, but a call in any of them is gated; |
@@ -30,6 +32,7 @@ import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-n
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { CallPairing } from "./call-ids.js";
 import { callStatusOf, contentsToItems } from "./contents-to-items.js";
 import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
 
@@ -58,8 +61,9 @@ export function responseStatusOf(finishReasons: readonly unknown[], blockReason?
   return { status: "incomplete", reason: cut === "MAX_TOKENS" ? "max_output_tokens" : String(cut) };
 }
 
-export function generateContentToResponse(args: { response: unknown }): Converted<ResponseResource> {
+export function generateContentToResponse(args: { response: unknown; pairing?: CallPairing }): Converted<ResponseResource> {
   const { response } = args;
+  const pairing = args.pairing ?? new CallPairing();
   if (!isRecord(response) || (!Array.isArray(response.candidates) && !isRecord(response.promptFeedback) && !isRecord(response.usageMetadata))) {
     throw new TypeError("not a Gemini response: it has no candidates, promptFeedback or usageMetadata");
   }
@@ -100,7 +104,7 @@ export function generateContentToResponse(args: { response: unknown }): Converte
       return;
     }
     kept.push(meta);
-    const converted = contentsToItems({ contents: [content], model, finishReason, scope: `${String(id)}#${k}` });
+    const converted = contentsToItems({ contents: [content], model, finishReason, pairing: k === 0 ? pairing : pairing.fork(`candidate ${k}`) });
     losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/contents\/0(?=\/|$)/, `/candidates/${k}/content`) })));
     converted.value.forEach((item, index) => {
       const out = outputItem(item, output.length, id, finishReason, index === converted.value.length - 1);

@@ -5,9 +5,11 @@
 // (extension items for code execution and server-side tool parts, extension
 // tools, fields of items and parts such as `gemini:thoughtSignature`) or, for a
 // thought part's signature, in a reasoning item whose `provenance.envelope` is
-// "gemini". Calls without an id get a call_id derived from their position and
-// name, reported, and go back without one.
+// "gemini". Calls without an id get a call_id derived from their rank, name and
+// args, reported, and go back without one; the converters of one journal share
+// one pairing (`journal`), so a result on a later line than its call answers it.
 import { bodyToRequest } from "./body-to-request.js";
+import { CallPairing } from "./call-ids.js";
 import { contentsToItems } from "./contents-to-items.js";
 import { generateContentToResponse } from "./generate-content-to-response.js";
 import { itemsToContents } from "./items-to-contents.js";
@@ -37,10 +39,13 @@ export const gemini = {
   responses: { toResponses: generateContentToResponse, fromResponses: responseToGenerateContent },
   /** Stream chunks -> the responses they carry, with `push(chunk, line)` and `finish()`. */
   stream: { assembler: (options?: GeminiStreamOptions) => new GeminiStreamAssembler(options) },
+  /** One journal's converters share one pairing: a result on a later line than its call answers it. */
+  journal: () => ({ pairing: new CallPairing() }),
 } as const;
 
 export {
   bodyToRequest,
+  CallPairing,
   contentsToItems,
   GeminiStreamAssembler,
   geminiToolConfigToResponses,

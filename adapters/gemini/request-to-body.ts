@@ -4,7 +4,8 @@
 //
 // | Gemini request                   | Open Responses body                                          |
 // |----------------------------------|--------------------------------------------------------------|
-// | systemInstruction, contents      | input (contentsToItems): a leading system message, then the conversation |
+// | systemInstruction, contents      | input (contentsToItems): a leading system message, then the conversation; |
+// |                                  |   the whole conversation, so the journal's pairing starts again |
 // | tools (an array, or one object   | tools (tools.ts); the single object form kept as `gemini:toolsForm` "object" |
 // |   as older clients sent)         |                                                              |
 // | toolConfig                       | tool_choice (tools.ts), the rest under `gemini:`             |
@@ -18,19 +19,20 @@
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, CreateResponseBody } from "../../src/models/open-responses.js";
+import type { CallPairing } from "./call-ids.js";
 import { contentsToItems } from "./contents-to-items.js";
 import { isRecord, PREFIX, read, type Fields } from "./fields.js";
 import { geminiToolConfigToResponses, geminiToolsToResponses } from "./tools.js";
 
 const GENERATION_FIELDS: Record<string, string> = { temperature: "temperature", topP: "top_p", top_p: "top_p", maxOutputTokens: "max_output_tokens", max_output_tokens: "max_output_tokens" };
 
-export function requestToBody(args: { request: unknown }): Converted<CreateResponseBody> {
+export function requestToBody(args: { request: unknown; pairing?: CallPairing }): Converted<CreateResponseBody> {
   const { request } = args;
   if (!isRecord(request) || !Array.isArray(request.contents)) throw new TypeError("not a Gemini request body: it has no contents array");
   const body: Fields = {};
   const losses: Loss[] = [];
   const system = read(request, "systemInstruction");
-  const converted = contentsToItems({ contents: request.contents, systemInstruction: system.value });
+  const converted = contentsToItems({ contents: request.contents, systemInstruction: system.value, pairing: args.pairing, whole: true });
   losses.push(...converted.losses);
   const input: CanonicalItem[] = converted.value;
   if (system.spelling === "snake") body[`${PREFIX}systemInstructionSpelling`] = "snake";

@@ -26,12 +26,15 @@
 // |                                              |   calls in_progress: reported                           |
 import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
+import type { CallPairing } from "./call-ids.js";
 import { isRecord, read, typeOf, type Fields } from "./fields.js";
 import { generateContentToResponse } from "./generate-content-to-response.js";
 
 export interface GeminiStreamOptions {
   /** Also give each response the GenerateContentResponse its chunks amount to (`GeminiAssembledResponse.response`). */
   response?: boolean;
+  /** The journal's pairing, which the calls of each response continue. */
+  pairing?: CallPairing;
 }
 
 export interface GeminiAssembledResponse extends AssembledResponse {
@@ -235,7 +238,7 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   if (candidates.length > 0) response.candidates = candidates;
   Object.assign(response, open.fields);
   if (!isRecord(response.promptFeedback) && !isRecord(response.usageMetadata) && candidates.length === 0) response.candidates = [];
-  const converted = generateContentToResponse({ response });
+  const converted = generateContentToResponse({ response, pairing: options.pairing });
   for (const loss of converted.losses) losses.push(placeLoss(loss, partOrigins, open.line));
   const assembled: GeminiAssembledResponse = { id: converted.value.id, status: converted.value.status, items: converted.value.output.map(inputItem) as GeminiAssembledResponse["items"], losses, line: open.line, lastLine: open.lastLine };
   if (options.response) assembled.response = response;

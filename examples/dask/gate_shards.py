@@ -53,10 +53,6 @@ import sys
 import tempfile
 import threading
 
-SUMMARY = re.compile(
-    r"^read (\d+) lines: (\d+) items, (\d+) errors; (\d+) blocked; (\d+) conversations"
-    r"(?: \((\d+) reopened after --max-open-conversations closed them\))?$"
-)
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
@@ -138,7 +134,7 @@ def gate_partition(partition, parts, counts, command, conversation, gate_args, w
     """Runs one orbridge process over the partition's lines, at their journal line numbers; returns its summary."""
     offsets = [sum(counts[:i]) for i in range(len(counts))]
     out_path = os.path.join(work_dir, f"part-{partition:05d}.jsonl")
-    argv = command + ["gate", "--conversation", conversation, "--format", "json", *gate_args, "-"]
+    argv = command + ["gate", "--conversation", conversation, "--format", "json", "--summary", "json", *gate_args, "-"]
     with open(out_path, "wb") as out:
         process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.PIPE, env={})
         failure = []
@@ -162,12 +158,23 @@ def gate_partition(partition, parts, counts, command, conversation, gate_args, w
         feeder.join()
     if status not in (0, 1):
         raise RuntimeError(f"partition {partition}: {shlex.join(argv)} exited with status {status}: {stderr.strip()}")
-    summary = SUMMARY.match(stderr.strip().splitlines()[-1] if stderr.strip() else "")
-    if not summary:
-        raise RuntimeError(f"partition {partition}: no summary from orbridge (status {status}): {stderr.strip()}")
-    items, errors, blocked, conversations = (int(summary.group(i)) for i in range(2, 6))
-    reopened = int(summary.group(6) or 0)
-    return {"path": out_path, "items": items, "errors": errors, "blocked": blocked, "conversations": conversations, "reopened": reopened}
+    try:
+        summary = json.loads(stderr.strip().splitlines()[-1])
+        counts = {field: summary[field] for field in ("items", "errors", "blocked", "conversations", "reopened", "blocked_by", "findings")}
+    except (IndexError, ValueError, KeyError, TypeError):
+        raise RuntimeError(f"partition {partition}: no summary from orbridge (status {status}): {stderr.strip()}") from None
+    return {"path": out_path, **counts}
+
+
+def counted(count, noun, plural=None):
+    """A count and its noun, as orbridge writes it: "1 line", "2 lines"."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def tally_line(label, tally):
+    """One of the lines beneath orbridge's summary: most frequent first, then by name."""
+    entries = sorted(tally.items(), key=lambda entry: (-entry[1], entry[0]))
+    return f"  {label}: {', '.join(f'{key} {count}' for key, count in entries)}\n" if entries else ""
 
 
 def positioned(path):
@@ -253,8 +260,18 @@ def main(argv):
         if not args.work_dir:
             shutil.rmtree(work_dir, ignore_errors=True)
     total = {field: sum(summary[field] for summary in summaries) for field in ("items", "errors", "blocked", "conversations", "reopened")}
+    tallies = {field: {} for field in ("blocked_by", "findings")}
+    for summary in summaries:
+        for field, tally in tallies.items():
+            for key, count in summary[field].items():
+                tally[key] = tally.get(key, 0) + count
     reopened = f" ({total['reopened']} reopened after --max-open-conversations closed them)" if total["reopened"] else ""
-    print(f"read {lines} lines: {total['items']} items, {total['errors']} errors; {total['blocked']} blocked; {total['conversations']} conversations{reopened}", file=sys.stderr)
+    sys.stderr.write(
+        f"read {counted(lines, 'line')}: {counted(total['items'], 'item')}, {counted(total['errors'], 'error')}; {total['blocked']} blocked; "
+        f"{counted(total['conversations'], 'conversation')}{reopened}\n"
+        + tally_line("blocked by", tallies["blocked_by"])
+        + tally_line("findings", tallies["findings"])
+    )
     return 1 if total["blocked"] > 0 else 0
 
 

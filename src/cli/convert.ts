@@ -22,12 +22,18 @@
 // object (not loose items), whose id, status and usage say what the stream said
 // (StreamRecords reads the streams, convertAssembledResponse writes them). A cut
 // stream, or one with a line that could not be read, never gives a completed call.
-import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type ReasoningField } from "../../adapters/index.js";
+import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
+import { atomicFileOutput } from "../journal/write.js";
+import { isTarget, TARGETS } from "../gate/target-names.js";
+import { profileOf } from "../../adapters/profiles.js";
+import { RecordRewrite } from "./record-rewrite.js";
+import { resolve } from "node:path";
 import { z } from "zod";
 import type { StreamLoss } from "../models/assembled-response.js";
 import { chatCompletionSchema, chatRequestBodySchema, type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
@@ -37,9 +43,10 @@ import { pointer, prefixLosses } from "../models/json-pointer.js";
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
+import { checkInputs, inputLines, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
+import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
@@ -89,12 +96,23 @@ Options:
                    with --to chat: write reasoning into each assistant message
                    as FIELD (reasoning_content, reasoning or reasoning_details);
                    reasoning read from that field comes back as it was
+  --for TARGET     also rewrite each record's items for a replay target, as
+                   normalize --for does, one record at a time: ${TARGETS.join(", ")};
+                   each change is reported (a stream is written as rebuilt,
+                   and reported as not rewritten)
+  --id-map FILE    with --for: write each call id rewritten as JSONL
+                   {"original": ..., "rewritten": ...}, for restore-ids
+  --repair double-encoded
+                   decode once the arguments of a call encoded twice (a JSON
+                   string holding JSON text) in the records written, each
+                   repair reported, code repaired; without it arguments stay
+                   byte for byte
   --out FILE       write the records to FILE, atomically (all or nothing)
   --report FILE    write every loss and error as JSONL: {line, path, code, detail}
   --max-line-bytes N
                    report a line longer than N bytes as an error, without
                    reading it into memory, and go on with the next line
-  -h, --help       show this help
+${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or
 a record of no known kind, is reported on stderr with its line number; the
@@ -148,6 +166,8 @@ interface Counts {
   losses: number;
   /** Values the target requires and the source lacks, written and reported: counted apart from what was lost. */
   synthesized: number;
+  /** Calls whose arguments encoded twice were decoded, as --repair asked. */
+  repaired: number;
 }
 
 export const convertCommand: Command = {
@@ -157,7 +177,11 @@ export const convertCommand: Command = {
       out: { value: true },
       report: { value: true },
       "max-line-bytes": { value: true },
+      ...INPUT_OPTIONS,
       "reasoning-field": { value: true, choices: [...chat.reasoningFields] },
+      for: { value: true, choices: TARGETS },
+      "id-map": { value: true },
+      repair: { value: true, choices: ["double-encoded"] },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -165,13 +189,22 @@ export const convertCommand: Command = {
     if (target === undefined) throw new UsageError(`convert needs --to and an envelope: ${ENVELOPE_NAMES.join(", ")} (see orbridge convert --help)`);
     const reasoningField = stringOption(args, "reasoning-field") as ReasoningField | undefined;
     if (reasoningField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
-    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const readOptions = inputOptions(args);
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);
-    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0 };
+    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0, repaired: 0 };
+    const repairing = stringOption(args, "repair") === "double-encoded";
     loadedChatRequests ??= await chat.requests();
-    const converter = new JournalConverter(target, reasoningField);
+    const forTarget = stringOption(args, "for");
+    const rewrite = forTarget !== undefined && isTarget(forTarget) ? new RecordRewrite(forTarget, profileOf(forTarget)) : undefined;
+    const idMapPath = stringOption(args, "id-map");
+    if (idMapPath !== undefined && rewrite === undefined) throw new UsageError("--id-map writes the call ids --for rewrites: it goes with --for");
+    if (idMapPath !== undefined && [...sources, stringOption(args, "out"), stringOption(args, "report")].some((path) => path !== undefined && path !== "-" && resolve(path) === resolve(idMapPath))) {
+      throw new UsageError(`--id-map ${idMapPath} names an input or another output; it needs a file of its own`);
+    }
+    const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
+    const converter = new JournalConverter(target, reasoningField, rewrite);
     const numberTexts = new LineNumberTexts();
 
     const where = (source: string, line: number) => (sources.length > 1 ? `${source}:${line}` : `line ${line}`);
@@ -186,6 +219,7 @@ export const convertCommand: Command = {
         let text: string;
         const texts = numberTexts.between(emitted.line, lastLine);
         const restored: Loss[] = [];
+        if (repairing) for (const record of emitted.records) restored.push(...repairDoubleEncoded(record));
         try {
           text = emitted.records.map((record) => writtenWith(JSON.stringify(record), texts, restored) + "\n").join("");
         } catch (error) {
@@ -200,6 +234,7 @@ export const convertCommand: Command = {
         for (const error of emitted.errors) await fail(source, error.line, error.detail, error.records);
         for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line }))]) {
           if (loss.code === "synthesized") counts.synthesized += 1;
+          else if (loss.code === "repaired") counts.repaired += 1;
           else counts.losses += 1;
           await report?.write({ ...sourceField(source), line: loss.line, path: loss.path, code: loss.code, detail: loss.detail });
         }
@@ -208,7 +243,7 @@ export const convertCommand: Command = {
 
     let source: string | undefined;
     let lastLine = 0;
-    await writeThenCommit([output, report], progress, async () => {
+    await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length + 1, 1);
@@ -222,9 +257,12 @@ export const convertCommand: Command = {
         await emit(source, converter.push(line));
       }
       if (source !== undefined) await emit(source, converter.finish());
+      if (idMap && rewrite) {
+        for (const entry of rewrite.idMap()) await write(idMap.stream, `${JSON.stringify(entry)}\n`);
+      }
     });
-    const synthesized = counts.synthesized > 0 ? `, ${counts.synthesized} values synthesized` : "";
-    await write(io.stderr, `read ${counts.lines} lines: ${counts.records} records, ${counts.errors} errors; ${counts.losses} losses${synthesized}\n`);
+    const synthesized = `${counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : ""}${repairing ? `, ${counted(counts.repaired, "call")} repaired` : ""}`;
+    await write(io.stderr, `read ${counted(counts.lines, "line")}: ${counted(counts.records, "record")}, ${counted(counts.errors, "error")}; ${counted(counts.losses, "loss", "losses")}${synthesized}\n`);
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },
 };
@@ -242,15 +280,19 @@ class JournalConverter {
   private runKind: RecordKind | undefined;
   /** Calls given a synthesized call_id so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
   private readonly callCounts: Required<CallCounts> = chat.callCounts();
+  /** The registry's envelopes for this journal: a Gemini result on a later line than its call answers it, as `normalize` pairs them. */
+  private readonly envelopes: JournalEnvelopes = journalEnvelopes();
 
   constructor(
     private readonly target: Envelope,
     /** The Chat field that takes the model's reasoning, when one was asked for. */
     private readonly reasoningField?: ReasoningField,
+    /** `--for`: each record's items rewritten toward a replay target. */
+    private readonly rewrite?: RecordRewrite,
   ) {
     this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
     // A stream in the target envelope stays a stream: only the others are reassembled.
-    this.records = new StreamRecords({ reassemble: ENVELOPE_NAMES.filter((name) => name !== target), wholeRecords: true });
+    this.records = new StreamRecords({ reassemble: ENVELOPE_NAMES.filter((name) => name !== target), wholeRecords: true, envelopes: this.envelopes });
   }
 
   push(line: JournalLine): Emitted[] {
@@ -278,7 +320,7 @@ class JournalConverter {
       out.push(...this.flushRun());
       switch (entry.kind) {
         case "plain":
-          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.reasoningField, entry.envelope));
+          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite));
           break;
         case "error":
           out.push(notConverted(entry.line, entry.detail));
@@ -286,9 +328,13 @@ class JournalConverter {
         case "rejected":
           out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
           break;
-        case "response":
-          out.push(convertStreamed(entry, this.target));
+        case "response": {
+          const streamed = convertStreamed(entry, this.target);
+          // A stream is rebuilt and written by the journal layer: its items do not pass the rewrite, and the report says so.
+          if (this.rewrite && streamed.converted > 0) streamed.losses.push({ line: entry.response.line, path: "", code: "target_rejects", detail: `a streamed response is written as it was rebuilt, not rewritten for ${this.rewrite.target}: check it with gate --for` });
+          out.push(streamed);
           break;
+        }
         case "unassembled":
           out.push(unassembled(entry));
           break;
@@ -307,8 +353,8 @@ class JournalConverter {
     this.run = [];
     const kind = this.runKind!;
     this.runKind = undefined;
-    if (isAdapterName(this.target)) return [convertRunToEnvelope(pending, kind, this.target, this.callCounts)];
-    return [convertRun(pending, this.target, this.callCounts, this.reasoningField)];
+    if (isAdapterName(this.target)) return [convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite)];
+    return [convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite)];
   }
 }
 
@@ -339,18 +385,31 @@ function startsTurn(record: unknown): boolean {
  * to its own line. `counts`: the journal's calls given a synthesized call_id so
  * far, so that two runs never give two calls one synthesized call_id.
  */
-function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>, reasoningField?: ReasoningField): Emitted {
+function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>, reasoningField?: ReasoningField, rewrite?: RecordRewrite): Emitted {
   let converted: Converted<unknown[]>;
+  let rewritten: StreamLoss[] = [];
   try {
-    converted =
-      target === "responses"
-        ? chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
-        : chat.messages.fromItems({ items: run.map((pending) => pending.record as CanonicalItem), idless: counts.idless, reasoningField });
+    if (target === "responses") {
+      converted = chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts });
+      if (rewrite) {
+        const items = rewrite.items(converted.value as CanonicalItem[], "chat", () => run[0]!.line, () => "");
+        converted = { value: items.items, losses: converted.losses };
+        rewritten = items.losses;
+      }
+    } else {
+      let items = run.map((pending) => pending.record as CanonicalItem);
+      if (rewrite) {
+        const result = rewrite.items(items, "responses", (index) => run[index]!.line, () => "");
+        items = result.items;
+        rewritten = result.losses;
+      }
+      converted = chat.messages.fromItems({ items, idless: counts.idless, reasoningField });
+    }
   } catch (error) {
     // A run that cannot be converted whole is converted line by line, so that
     // only the lines at fault are lost.
     if (run.length > 1) {
-      const parts = run.map((pending) => convertRun([pending], target, counts, reasoningField));
+      const parts = run.map((pending) => convertRun([pending], target, counts, reasoningField, rewrite));
       return {
         line: run[0].line,
         records: parts.flatMap((part) => part.records),
@@ -366,7 +425,7 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
     const pending = match ? run[Number(match[1])] : undefined;
     return pending ? { ...loss, line: pending.line, path: match![2] } : { ...loss, line: run[0].line };
   });
-  return { line: run[0].line, records: converted.value, losses, errors: [], converted: run.length };
+  return { line: run[0].line, records: converted.value, losses: [...losses, ...rewritten], errors: [], converted: run.length };
 }
 
 function notConverted(line: number, detail: string, records = 1): Emitted {
@@ -374,7 +433,7 @@ function notConverted(line: number, detail: string, records = 1): Emitted {
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, reasoningField?: ReasoningField, envelope?: AdapterName): Emitted {
+function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -384,8 +443,8 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       case "response":
       case "envelope_request":
       case "envelope_response": {
-        if (envelopeOf(kind, envelope) === target) return done([record], []);
-        const converted = convertWhole(record, kind, target, reasoningField, envelope);
+        if (envelopeOf(kind, envelope) === target && !rewrite) return done([record], []);
+        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line);
         return done([converted.value], converted.losses);
       }
       case "exchange": {
@@ -397,26 +456,29 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
           if (!isWholeKind(partKind)) {
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
-          if (envelopeOf(partKind, partEnvelope) === target) continue;
-          const result = convertWhole(exchange[part], partKind, target, reasoningField, partEnvelope);
+          if (envelopeOf(partKind, partEnvelope) === target && !rewrite) continue;
+          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line);
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
         }
         return done([converted], losses);
       }
       case "envelope_message": {
-        if (envelope === target) return done([record], []);
-        const adapter = ENVELOPES[envelope!];
+        if (envelope === target && !rewrite) return done([record], []);
+        const adapter = envelopes[envelope!];
         const items = adapter.messagesToItems({ messages: [record] });
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
-        const written = itemsToEnvelope(items.value, target, reasoningField);
-        return done(written.value, [...itemLosses, ...written.losses]);
+        const rewritten = rewrite ? rewrite.items(items.value, envelope!, () => line, () => "") : { items: items.value, losses: [] };
+        const written = itemsToEnvelope(rewritten.items, target, reasoningField);
+        return done(written.value, [...itemLosses, ...rewritten.losses, ...written.losses]);
       }
       case "chat_message":
       case "responses_item":
-      // The other envelope's loose records, and the target's own stream records:
-      // written as they are.
+        // A loose record already in the target's envelope: through its items when they are rewritten.
+        if (rewrite) return done(...rewriteLoose(record, kind, line, rewrite, reasoningField));
+      // falls through: the other envelope's loose records, and the target's own
+      // stream records, are written as they are.
       case "chat_chunk":
       case "responses_event":
       case "envelope_event":
@@ -452,7 +514,7 @@ function conversationRecords(conversation: Conversation): unknown[] {
  * from items points into the items, and names the line of the item (loose
  * items) or of the run's first message.
  */
-function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>): Emitted {
+function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite): Emitted {
   const first = run[0]!.line;
   const lineOf = (path: string): { line: number; path: string } => {
     const match = /^\/(\d+)(.*)$/.exec(path);
@@ -464,8 +526,9 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
       kind === "chat_message"
         ? chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
         : { value: run.map((pending) => pending.record as CanonicalItem), losses: [] as Loss[] };
-    const written = ENVELOPES[target].itemsToMessages(items.value);
-    const losses: StreamLoss[] = items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) }));
+    const rewritten = rewrite ? rewrite.items(items.value, kind === "chat_message" ? "chat" : "responses", (index) => (kind === "responses_item" ? run[index]!.line : first), () => "") : { items: items.value, losses: [] };
+    const written = ENVELOPES[target].itemsToMessages(rewritten.items);
+    const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses];
     for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, line: first });
     return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length };
   } catch (error) {
@@ -505,10 +568,11 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
  * converter; otherwise through the record's Open Responses form, whose losses
  * (paths into that form) follow the first step's.
  */
-function convertWhole(record: unknown, kind: WholeKind, target: Envelope, reasoningField?: ReasoningField, envelope?: AdapterName): Converted<unknown> {
+function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0): Converted<unknown> {
   const source = envelopeOf(kind, envelope);
-  if ((source === "chat" && target === "responses") || (source === "responses" && target === "chat")) return convertChatOrResponses(record, kind, reasoningField);
-  const canonical = toResponses(record, kind, envelope);
+  if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) return convertChatOrResponses(record, kind, reasoningField);
+  let canonical = toResponses(record, kind, envelopes, envelope);
+  if (rewrite) canonical = rewriteCanonical(canonical, source, rewrite, line);
   if (target === "responses") return canonical;
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
   const written: Converted<unknown> =
@@ -522,8 +586,29 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, reason
   return { value: written.value, losses: [...canonical.losses, ...written.losses] };
 }
 
+/** A loose Chat message or item written in its own envelope, its items rewritten for the `--for` target. */
+function rewriteLoose(record: unknown, kind: "chat_message" | "responses_item", line: number, rewrite: RecordRewrite, reasoningField?: ReasoningField): [unknown[], Loss[]] {
+  const items = kind === "chat_message" ? chat.messages.toItems({ messages: [record as ChatMessage] }) : { value: [record as CanonicalItem], losses: [] as Loss[] };
+  const rewritten = rewrite.items(items.value, kind === "chat_message" ? "chat" : "responses", () => line, () => "");
+  const changes = rewritten.losses.map(({ line: _line, ...loss }) => loss);
+  if (kind === "responses_item") return [rewritten.items, changes];
+  const written = chat.messages.fromItems({ items: rewritten.items, reasoningField });
+  return [written.value, [...items.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, "") })), ...changes, ...written.losses]];
+}
+
+/** A request body's input, or a response's output, rewritten for the `--for` target; each change a loss of the record's line. */
+function rewriteCanonical(canonical: Converted<unknown>, source: Envelope, rewrite: RecordRewrite, line: number): Converted<unknown> {
+  const value = canonical.value as Fields;
+  const field = Array.isArray(value.output) ? "output" : Array.isArray(value.input) ? "input" : undefined;
+  if (field === undefined) return canonical;
+  const rewritten = rewrite.items(value[field] as CanonicalItem[], source, () => line, (index) => `/${field}/${index}`);
+  // The record's own line is added by the caller: the changes keep their paths only.
+  const losses = rewritten.losses.map(({ line: _line, ...loss }) => loss);
+  return { value: { ...value, [field]: rewritten.items }, losses: [...canonical.losses, ...losses] };
+}
+
 /** A whole record's Open Responses form: a request body or a response object. */
-function toResponses(record: unknown, kind: WholeKind, envelope?: AdapterName): Converted<unknown> {
+function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelopes, envelope?: AdapterName): Converted<unknown> {
   switch (kind) {
     case "chat_request":
       return chatRequests().requestBodies.toResponses({ request: record as ChatRequestBody });
@@ -533,9 +618,9 @@ function toResponses(record: unknown, kind: WholeKind, envelope?: AdapterName): 
     case "response":
       return { value: record, losses: [] };
     case "envelope_request":
-      return ENVELOPES[envelope!].requestToBody(record);
+      return envelopes[envelope!].requestToBody(record);
     case "envelope_response":
-      return ENVELOPES[envelope!].responseToResource(record);
+      return envelopes[envelope!].responseToResource(record);
     default: {
       const unknownKind: never = kind;
       throw new TypeError(`record kind ${String(unknownKind)} is not a whole record`);

@@ -4,10 +4,11 @@ import type { JournalItem } from "../models/journal-item.js";
 import { normalizeJournal } from "../journal/normalize.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines } from "./inputs.js";
+import type { ReadOptions } from "../journal/read.js";
+import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 
-const help = `Usage: orbridge diff ORIGIN REPLAY [--format text|json]
+const help = `Usage: orbridge diff ORIGIN REPLAY [--format text|json] [--max-line-bytes N]
 
 Lines up the items of two journals and reports what would make the replay
 differ from what the origin provider answered:
@@ -29,6 +30,9 @@ Both journals are normalized first, so either may be in either envelope.
 
 Options:
   --format FORMAT  text (default) or json (one JSON object per difference)
+  --max-line-bytes N
+                   report a line longer than N bytes as a line that could not
+                   be read, without reading it into memory, and go on
   -h, --help       show this help
 
 Exit status: 0 no difference, 1 some difference (or a line that could not be
@@ -40,17 +44,18 @@ Example:
 
 export const diffCommand: Command = {
   async run(argv, io) {
-    const args = await commandArgs(argv, { format: { value: true, choices: ["text", "json"] } }, help, io.stdout);
+    const args = await commandArgs(argv, { format: { value: true, choices: ["text", "json"] }, "max-line-bytes": { value: true } }, help, io.stdout);
     if (!args) return 0;
     if (args.operands.length !== 2) throw new UsageError("diff needs two journals: ORIGIN REPLAY");
     if (args.operands.every((operand) => operand === "-")) throw new UsageError("only one of ORIGIN and REPLAY can be stdin");
     const [origin, replay] = await checkInputs(args.operands);
     const format = stringOption(args, "format") ?? "text";
+    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const errors = { count: 0 };
     const differ = new JournalDiffer();
     await Promise.all([
-      feed(itemsOf(origin, io, errors), (item) => differ.pushOrigin(item)),
-      feed(itemsOf(replay, io, errors), (item) => differ.pushReplay(item)),
+      feed(itemsOf(origin, io, errors, readOptions), (item) => differ.pushOrigin(item)),
+      feed(itemsOf(replay, io, errors, readOptions), (item) => differ.pushReplay(item)),
     ]);
     const differences = differ.finish();
     for (const difference of differences) {
@@ -67,8 +72,8 @@ async function feed(items: AsyncIterable<JournalItem>, push: (item: JournalItem)
   for await (const item of items) push(item);
 }
 
-async function* itemsOf(source: string, io: CommandIO, errors: { count: number }): AsyncGenerator<JournalItem> {
-  for await (const record of normalizeJournal(inputLines([source], io))) {
+async function* itemsOf(source: string, io: CommandIO, errors: { count: number }, readOptions: ReadOptions): AsyncGenerator<JournalItem> {
+  for await (const record of normalizeJournal(inputLines([source], io, readOptions))) {
     if (record.kind === "error") {
       errors.count += 1;
       await write(io.stderr, `orbridge diff: ${source}:${record.line}: ${record.detail}\n`);

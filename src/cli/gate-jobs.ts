@@ -27,7 +27,7 @@ import type { ReadOptions } from "../journal/read.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { registryCrossing, restoreShelved, toCrossing } from "./deep-values.js";
-import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
+import { GateOutput, type GateFormat, type GateShown, type GateLines } from "./gate-output.js";
 import type { GateAnswer, GateRequest, GateWorkerOptions } from "./gate-worker.js";
 import { inputChunks, type InputChunk } from "./inputs.js";
 import type { CommandIO } from "./io.js";
@@ -38,9 +38,10 @@ export interface GateJobsOptions {
   jobs: number;
   read: ReadOptions;
   normalize: NormalizeOptions;
-  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
+  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource" | "targetOptions"> & { target?: Target };
   format: GateFormat;
   colour: boolean;
+  shown?: GateShown;
   /** The size from which a second thread is used (`WORKER_MIN_BYTES`); tests lower it to run small journals in two threads. */
   workerMinBytes?: number;
   /** The worker's module, gate-worker by default; tests give one that fails. */
@@ -69,7 +70,7 @@ const HEAP_GROWING_PERCENT = 30;
 export async function* gatedBatches(sources: readonly string[], io: CommandIO, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
   // The flag is the process's, read at each collection, in this thread and the worker.
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const chunks = inputChunks(sources, io);
+  const chunks = inputChunks(sources, io, options.read);
   // Whether the journal is large enough is known by reading ahead, which works for stdin too.
   const ahead: InputChunk[] = [];
   let aheadBytes = 0;
@@ -104,7 +105,7 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
   const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item" });
   // JournalGate's halves, put together here so that the replay targets load only when asked for.
   const gate = new GateHalves(new ToolsInForce(options.gate), prepared);
-  const output = new GateOutput(options.format, options.colour);
+  const output = new GateOutput(options.format, options.colour, options.shown);
   for await (const chunk of chunks) {
     const batch = "bytes" in chunk ? normalizer.push(chunk.source, chunk.bytes) : normalizer.end();
     output.addGated(batch.records, gate);
@@ -137,7 +138,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     const loading = secondHalf(options.gate);
     loading.catch(() => undefined);
     const decoder = new RecordDecoder(sources);
-    const output = new GateOutput(options.format, options.colour);
+    const output = new GateOutput(options.format, options.colour, options.shown);
     // The bytes of each request sent and not yet answered, in the order sent.
     const sent: number[] = [];
     const gated = async (): Promise<GatedBatch> => {
@@ -180,7 +181,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
 async function secondHalf(gate: GateJobsOptions["gate"]): Promise<PreparedGate> {
   const { PreparedGate } = await import("../gate/prepared-gate.js");
   // The replay targets load Zod and the models: only a run that checks one pays for them.
-  const checks = gate.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(gate.target)];
+  const checks = gate.target === undefined ? [] : [new (await import("../gate/targets.js")).TargetChecker(gate.target, gate.targetOptions)];
   return new PreparedGate({ checks, omitSource: gate.omitSource === true });
 }
 

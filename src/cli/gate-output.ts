@@ -5,10 +5,38 @@ import { styleOf } from "./style.js";
 
 export type GateFormat = "text" | "json";
 
+/** Which verdicts are written: every one, the blocked ones (`--only-blocked`), or none (`--quiet`). All are counted. */
+export type GateShown = "all" | "blocked" | "none";
+
 export interface GateCounts {
   items: number;
   errors: number;
   blocked: number;
+  /** Blocked records by what blocked them: a reason, or the finding that blocked an item whose own reason does not block. */
+  blockedBy: Record<string, number>;
+  /** Findings by code, on every record. */
+  findings: Record<string, number>;
+}
+
+const noCounts = (): GateCounts => ({ items: 0, errors: 0, blocked: 0, blockedBy: {}, findings: {} });
+
+/** Adds `from` into `into`: the counts of two batches, or of a batch into a run's. */
+export function addCounts(into: GateCounts, from: GateCounts): void {
+  into.items += from.items;
+  into.errors += from.errors;
+  into.blocked += from.blocked;
+  for (const [key, count] of Object.entries(from.blockedBy)) into.blockedBy[key] = (into.blockedBy[key] ?? 0) + count;
+  for (const [key, count] of Object.entries(from.findings)) into.findings[key] = (into.findings[key] ?? 0) + count;
+}
+
+/**
+ * What blocked a record: its reason, unless the reason does not block (an `ok`
+ * call, an item that is not a call) and a finding did.
+ */
+export function blockedBy(record: GateRecord): string | undefined {
+  if (!record.blocked) return undefined;
+  if ((record.reason === "ok" || record.reason === "not_function_call") && record.findings.length > 0) return record.findings[0]!.code;
+  return record.reason;
 }
 
 /** The lines of a batch of records, newline-terminated, and what they counted. */
@@ -32,12 +60,13 @@ export interface RecordGate<Items> {
 
 export class GateOutput {
   private text = "";
-  private counts: GateCounts = { items: 0, errors: 0, blocked: 0 };
+  private counts: GateCounts = noCounts();
   private readonly style;
 
   constructor(
     private readonly format: GateFormat,
     colour: boolean,
+    private readonly shown: GateShown = "all",
   ) {
     this.style = styleOf(colour);
   }
@@ -51,8 +80,14 @@ export class GateOutput {
     for (const record of records) {
       if (record.reason === "error") this.counts.errors += 1;
       else this.counts.items += 1;
-      if (record.blocked) this.counts.blocked += 1;
-      this.text += (this.format === "json" ? jsonLine(record) : this.textLine(record)) + "\n";
+      const by = blockedBy(record);
+      if (by !== undefined) {
+        this.counts.blocked += 1;
+        this.counts.blockedBy[by] = (this.counts.blockedBy[by] ?? 0) + 1;
+      }
+      for (const finding of record.findings) this.counts.findings[finding.code] = (this.counts.findings[finding.code] ?? 0) + 1;
+      if (this.shown === "none" || (this.shown === "blocked" && !record.blocked)) continue;
+      this.text += (this.format === "json" ? jsonLine(record) : this.textLine(record, by)) + "\n";
     }
   }
 
@@ -60,16 +95,25 @@ export class GateOutput {
   take(): GateLines {
     const lines = { text: this.text, ...this.counts };
     this.text = "";
-    this.counts = { items: 0, errors: 0, blocked: 0 };
+    this.counts = noCounts();
     return lines;
   }
 
-  private textLine(record: GateRecord): string {
+  /**
+   * The headline names what blocked the record; when a finding blocked an item
+   * whose own verdict does not block, the verdict follows below the findings.
+   */
+  private textLine(record: GateRecord, by: string | undefined): string {
     const where = record.source ? `${record.source}:${record.line}` : `line ${record.line}`;
     const at = record.index > 0 ? `${where}.${record.index}` : where;
     const what = [typeof record.type === "string" ? record.type : "-", typeof record.call_id === "string" ? record.call_id : "-"].join(" ");
     const mark = record.blocked ? this.style.blocked("BLOCKED") : this.style.passed("pass");
     const findings = record.findings.map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
+    if (by !== undefined && by !== record.reason) {
+      const [first] = record.findings;
+      const rest = record.findings.slice(1).map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
+      return `${at}  ${what}  ${mark} ${by}: ${first!.detail}${rest}\n    verdict ${record.reason}: ${record.detail}`;
+    }
     return `${at}  ${what}  ${mark} ${record.reason}: ${record.detail}${findings}`;
   }
 }
@@ -88,6 +132,8 @@ export function jsonLine(record: GateRecord): string {
   if (record.name !== undefined) line += `,"name":${JSON.stringify(record.name)}`;
   line += `,"reason":${JSON.stringify(record.reason)},"detail":${JSON.stringify(record.detail)}`;
   if (record.path !== undefined) line += `,"path":${JSON.stringify(record.path)}`;
+  const by = blockedBy(record);
+  if (by !== undefined && by !== record.reason) line += `,"blocked_by":${JSON.stringify(by)}`;
   return `${line},"blocked":${record.blocked},"findings":${record.findings.length === 0 ? "[]" : JSON.stringify(record.findings)}}`;
 }
 

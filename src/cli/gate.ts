@@ -5,6 +5,7 @@ import type { ConversationGateOptions } from "../gate/conversation-gate.js";
 import type { GateRecord } from "../gate/prepared-gate.js";
 import { DEFAULT_MAX_OPEN_CONVERSATIONS, type Routed } from "../gate/conversation-router.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
+import type { TargetOptions } from "../gate/targets.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -13,13 +14,15 @@ import { keyText } from "../journal/conversation-key.js";
 import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
 import { LineSplitter, type ReadOptions } from "../journal/read.js";
 import { defaultJobs, gatedBatches, WORKER_MIN_BYTES, type GatedBatch } from "./gate-jobs.js";
-import { GateOutput, type GateFormat, type GateLines } from "./gate-output.js";
-import { checkInputs, inputChunks, maxLineBytesOption, readJsonFile } from "./inputs.js";
+import { addCounts, GateOutput, type GateCounts, type GateFormat, type GateLines, type GateShown } from "./gate-output.js";
+import { checkInputs, inputChunks, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions, readJsonFile } from "./inputs.js";
 import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
+import { counted } from "./plural.js";
 
 const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--for TARGET] [--format text|json]
+                     [--only-blocked | --quiet] [--summary text|json]
                      [--conversation POINTER [--max-open-conversations N]] [--jobs N] [FILE...|-]
 
 Decides, for each item of a journal, whether it may be replayed. The journal may
@@ -48,7 +51,17 @@ Options:
   --for TARGET     also check the target would accept each item: ${TARGETS.join(", ")}
   --format FORMAT  text (default): one line per item; json: one JSON object per
                    item with line, index, type, call_id, reason, detail, findings
-                   (and conversation, with --conversation)
+                   (and conversation, with --conversation); an item whose
+                   own reason does not block (ok, not_function_call) but a
+                   finding does has that finding in its headline (text) and
+                   in "blocked_by" (json)
+  --only-blocked   write the blocked verdicts only (all are still counted)
+  --quiet          write nothing: no verdict, no summary; the exit status says
+                   whether anything is blocked
+  --summary FORMAT the closing summary on stderr: text (default), the counts
+                   and, beneath, blocked records by what blocked them and
+                   findings by code; json: the same as one JSON object
+                   {lines, items, errors, blocked, blocked_by, findings}
   --conversation POINTER
                    the JSON Pointer (RFC 6901) of each record's conversation
                    key, as /conversation_id or /metadata/session. Without it the
@@ -85,7 +98,7 @@ Options:
                    The gate uses at most 2 threads (each step must see the
                    journal in order), and gates a journal under ${WORKER_MIN_BYTES / 1024 / 1024} MiB in
                    one, where a second thread costs more to start than it saves
-  -h, --help       show this help
+${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, a
 record of two kinds at once (a function_call item with a "messages" array), and
@@ -98,6 +111,7 @@ Examples:
   orbridge gate --schema golden/examples/sales-report.schema.json \\
     golden/examples/sales-report.jsonl
   orbridge gate --tools tools.json --for chat-completions --format json journal.jsonl
+  orbridge gate --tools tools.json --only-blocked --summary json big-journal.jsonl
   orbridge gate --tools tools.json --conversation /conversation_id --format json service.jsonl
 `;
 
@@ -110,9 +124,13 @@ export const gateCommand: Command = {
       format: { value: true, choices: ["text", "json"] },
       origin: { value: true },
       "max-line-bytes": { value: true },
+      ...INPUT_OPTIONS,
       jobs: { value: true },
       conversation: { value: true },
       "max-open-conversations": { value: true },
+      "only-blocked": {},
+      quiet: {},
+      summary: { value: true, choices: ["text", "json"] },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
@@ -141,16 +159,24 @@ export const gateCommand: Command = {
     }
     const target = stringOption(args, "for");
     const format = stringOption(args, "format") ?? "text";
-    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const readOptions = inputOptions(args);
     const jobs = jobsOption(stringOption(args, "jobs"));
     const conversation = conversationOption(stringOption(args, "conversation"));
     const maxOpen = maxOpenOption(stringOption(args, "max-open-conversations"), conversation);
     const sources = await checkInputs(args.operands);
-    const progress = progressFor(sources, io.stderr);
-    const counts = { lines: 0, items: 0, errors: 0, blocked: 0 };
+    const quiet = args.options.quiet === true;
+    const onlyBlocked = args.options["only-blocked"] === true;
+    if (quiet && onlyBlocked) throw new UsageError("--quiet writes no verdict and --only-blocked writes the blocked ones: give one of them");
+    const summary = stringOption(args, "summary") ?? "text";
+    if (quiet && stringOption(args, "summary") !== undefined) throw new UsageError("--quiet writes nothing, not even a summary: give --quiet or --summary");
+    const progress = quiet ? progressFor([], io.stderr) : progressFor(sources, io.stderr, io.env);
+    const counts: GateCounts & { lines: number } = { lines: 0, items: 0, errors: 0, blocked: 0, blockedBy: {}, findings: {} };
     const out = new LineWriter(io.stdout);
-    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, omitSource: sources.length === 1 };
-    const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env) };
+    // A provider's target is judged by its profile, kept beside its envelope's adapter: loaded only for --for.
+    const profile = target === undefined ? undefined : (await import("../../adapters/profiles.js")).profileOf(target);
+    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, targetOptions: { profile }, omitSource: sources.length === 1 };
+    const shown: GateShown = quiet ? "none" : onlyBlocked ? "blocked" : "all";
+    const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env), shown };
     const origin = stringOption(args, "origin");
     const conversations = conversation === undefined ? undefined : { conversations: 0, reopened: 0 };
     try {
@@ -160,10 +186,8 @@ export const gateCommand: Command = {
           : batchesByConversation(sources, io, { conversation, maxOpen, read: readOptions, origin, gate, ...output }, conversations!);
       for await (const batch of batches) {
         counts.lines += batch.lines;
-        counts.items += batch.items;
-        counts.errors += batch.errors;
-        counts.blocked += batch.blocked;
-        progress.tick(batch.bytes, batch.lines);
+        addCounts(counts, batch);
+        progress.tick(batch.bytes, batch.lines, counts.blocked);
         out.add(batch.text);
         // The output waits for its reader once per batch, when enough of it has gathered.
         await out.flushIfFull();
@@ -172,11 +196,42 @@ export const gateCommand: Command = {
     } finally {
       progress.done();
     }
-    const byConversation = conversations === undefined ? "" : `; ${conversations.conversations} conversations${conversations.reopened > 0 ? ` (${conversations.reopened} reopened after --max-open-conversations closed them)` : ""}`;
-    await write(io.stderr, `read ${counts.lines} lines: ${counts.items} items, ${counts.errors} errors; ${counts.blocked} blocked${byConversation}\n`);
-    return (counts.blocked > 0 ? 1 : 0) as ExitCode;
+    const exit = (counts.blocked > 0 ? 1 : 0) as ExitCode;
+    if (quiet) return exit;
+    if (summary === "json") {
+      await write(io.stderr, summaryJson(counts, conversations) + "\n");
+      return exit;
+    }
+    const byConversation = conversations === undefined ? "" : `; ${counted(conversations.conversations, "conversation")}${conversations.reopened > 0 ? ` (${conversations.reopened} reopened after --max-open-conversations closed them)` : ""}`;
+    await write(io.stderr, `read ${counted(counts.lines, "line")}: ${counted(counts.items, "item")}, ${counted(counts.errors, "error")}; ${counts.blocked} blocked${byConversation}\n${tallyLines(counts)}`);
+    return exit;
   },
 };
+
+/**
+ * The closing lines beneath the summary: blocked records by what blocked them,
+ * and findings by code, each most frequent first.
+ */
+function tallyLines(counts: GateCounts): string {
+  const line = (label: string, tally: Record<string, number>) => {
+    const entries = Object.entries(tally).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+    return entries.length === 0 ? "" : `  ${label}: ${entries.map(([key, count]) => `${key} ${count}`).join(", ")}\n`;
+  };
+  return line("blocked by", counts.blockedBy) + line("findings", counts.findings);
+}
+
+/** `--summary json`: the closing summary as one JSON object. */
+function summaryJson(counts: GateCounts & { lines: number }, conversations: { conversations: number; reopened: number } | undefined): string {
+  return JSON.stringify({
+    lines: counts.lines,
+    items: counts.items,
+    errors: counts.errors,
+    blocked: counts.blocked,
+    blocked_by: counts.blockedBy,
+    findings: counts.findings,
+    ...(conversations === undefined ? {} : { conversations: conversations.conversations, reopened: conversations.reopened }),
+  });
+}
 
 /** `--jobs N`: a positive whole number of threads. */
 function jobsOption(value: string | undefined): number {
@@ -214,9 +269,10 @@ interface ConversationRun {
   maxOpen: number;
   read: ReadOptions;
   origin: string | undefined;
-  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target };
+  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource"> & { target?: Target; targetOptions?: TargetOptions };
   format: GateFormat;
   colour: boolean;
+  shown: GateShown;
 }
 
 /**
@@ -230,7 +286,7 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
   // Loaded here, as the one-thread gate loads its halves: the normalizer and Ajv come with them.
   const [{ conversationGate }, targets] = await Promise.all([import("../gate/conversation-gate.js"), run.gate.target === undefined ? undefined : import("../gate/targets.js")]);
   const target = run.gate.target;
-  const output = new ConversationOutput(run.format, run.colour);
+  const output = new ConversationOutput(run.format, run.colour, run.shown);
   const router = conversationGate(
     {
       conversation: run.conversation,
@@ -238,13 +294,13 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
       schema: run.gate.schema,
       registry: run.gate.registry,
       omitSource: run.gate.omitSource,
-      checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target)],
+      checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target, run.gate.targetOptions)],
       normalize: { origin: run.origin },
     },
     output.present,
   );
   let splitter: LineSplitter | undefined;
-  for await (const chunk of inputChunks(sources, io)) {
+  for await (const chunk of inputChunks(sources, io, run.read)) {
     let bytes = 0;
     let lines;
     if ("bytes" in chunk) {
@@ -272,13 +328,14 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
 class ConversationOutput {
   private readonly lines: GateOutput;
   private text = "";
-  private counts = { items: 0, errors: 0, blocked: 0 };
+  private counts: GateCounts = { items: 0, errors: 0, blocked: 0, blockedBy: {}, findings: {} };
 
   constructor(
     private readonly format: GateFormat,
     colour: boolean,
+    shown: GateShown,
   ) {
-    this.lines = new GateOutput(format, colour);
+    this.lines = new GateOutput(format, colour, shown);
   }
 
   readonly present = (routed: Routed<GateRecord>): string => {
@@ -292,10 +349,9 @@ class ConversationOutput {
 
   private line({ output: record, conversation, note }: Routed<GateRecord>): string {
     this.lines.add([record]);
-    const { text, items, errors, blocked } = this.lines.take();
-    this.counts.items += items;
-    this.counts.errors += errors;
-    this.counts.blocked += blocked;
+    const { text, ...counts } = this.lines.take();
+    addCounts(this.counts, counts);
+    if (text === "") return text;
     // `text` is the record's lines, ending with a newline.
     if (this.format === "json") {
       const led = conversation === undefined ? text : `{"conversation":${keyText(conversation)},${text.slice(1)}`;
@@ -312,7 +368,7 @@ class ConversationOutput {
   take(): GateLines {
     const lines = { text: this.text, ...this.counts };
     this.text = "";
-    this.counts = { items: 0, errors: 0, blocked: 0 };
+    this.counts = { items: 0, errors: 0, blocked: 0, blockedBy: {}, findings: {} };
     return lines;
   }
 }

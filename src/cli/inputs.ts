@@ -1,46 +1,145 @@
 // Turns the operand list of a command into line streams: files in order, `-` or
 // nothing for stdin. Every file is checked before any output, so an unreadable
 // input is a usage error (exit 2) rather than a half-written result.
-import { access, constants, readFile } from "node:fs/promises";
+//
+// Each source is read whatever its container (read-document.ts): JSONL or SSE
+// text, one JSON document, a stored log (`--from NAME` forces its reader), gzip
+// of any of these; `--record POINTER` takes the record out of each wrapped line.
+// What a stored-log reading says (what became of each span or page, its losses)
+// is written on stderr, so nothing it leaves out goes unsaid.
+import { access, constants, readFile, stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { READER_ORDER, isReaderName } from "../../adapters/index.js";
 import { identityOfPath, identityOfStream, sameFile, type FileIdentity } from "./file-identity.js";
-import { openSource, readFileChunks, readLines, type JournalLine, type ReadOptions } from "../journal/read.js";
-import { UsageError, type CommandIO } from "./io.js";
+import { parsePointer } from "../journal/json-pointer.js";
+import { readFileChunks, type JournalLine, type ReadOptions } from "../journal/read.js";
+import { DocumentError, openSourceBytes, splitLines, type SourceOptions } from "../journal/read-document.js";
+import { stringOption, type OptionSpec, type ParsedArgs } from "./args.js";
+import { UsageError, write, type CommandIO } from "./io.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
   for (const source of sources) {
     if (source === "-") continue;
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(source)).isDirectory();
+    } catch {
+      throw new UsageError(`cannot read ${source}: no such file or not readable`);
+    }
+    if (isDirectory) throw new UsageError(`${source} is a directory: give the journal files in it (as ${source.replace(/\/+$/, "")}/*.jsonl)`);
     try {
       await access(source, constants.R_OK);
     } catch {
-      throw new UsageError(`cannot read ${source}: no such file or not readable`);
+      throw new UsageError(`cannot read ${source}: permission denied`);
     }
   }
   return sources;
 }
 
-export async function* inputLines(sources: readonly string[], io: CommandIO, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
+/** The options every reading command takes about its inputs. */
+export const INPUT_OPTIONS: Record<string, OptionSpec> = {
+  from: { value: true, choices: READER_ORDER },
+  record: { value: true },
+};
+
+/** The help lines of INPUT_OPTIONS, in the layout of every command's help. */
+export const INPUT_OPTIONS_HELP = `  --from STORE     read each FILE as a stored log of STORE, whatever its shape:
+                   ${[...READER_ORDER].sort().join(", ")} (without it, a stored log
+                   is recognised by its shape)
+  --record POINTER the record is at POINTER (a JSON Pointer, as /message) inside
+                   each line; a line where it is absent is an error on its line
+                   (other options that take a pointer then point into the record)
+`;
+
+/** `--max-line-bytes`, `--from` and `--record`, checked. */
+export function inputOptions(args: ParsedArgs): SourceOptions {
+  const options: SourceOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+  const from = stringOption(args, "from");
+  if (from !== undefined && isReaderName(from)) options.from = from;
+  const record = stringOption(args, "record");
+  if (record !== undefined) {
+    try {
+      options.record = parsePointer(record);
+    } catch (error) {
+      throw new UsageError(`--record: ${(error as Error).message}`);
+    }
+    if (options.from !== undefined) throw new UsageError("--record reads records out of wrapped lines; --from reads a stored log: give one of them");
+  }
+  return options;
+}
+
+/** The bytes of one source as it is stored: a file in large reads, or stdin (said to be awaited when it is a terminal). */
+async function* sourceBytes(source: string, io: CommandIO): AsyncGenerator<Buffer> {
+  if (source !== "-") return yield* readFileChunks(source);
+  if ((io.stdin as Readable & { isTTY?: boolean }).isTTY === true) {
+    await write(io.stderr, "orbridge: reading a journal from the terminal: paste JSONL records, one per line, and end with Ctrl-D; or give a FILE\n");
+  }
+  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) yield typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+}
+
+function noteOn(io: CommandIO): (text: string) => void {
+  // Written at once: a reading's notes come before any of its records.
+  return (text) => void write(io.stderr, `orbridge: ${text}\n`);
+}
+
+export async function* inputLines(sources: readonly string[], io: CommandIO, options: SourceOptions = {}): AsyncGenerator<JournalLine> {
   const standard = standardFiles(io);
   checkStandardStreams(inputFiles(sources, standard.stdin), standard);
   for (const source of sources) {
-    const stream = openSource(source, io.stdin);
     try {
-      yield* readLines(source, stream, options);
+      const opened = await openSourceBytes(source, sourceBytes(source, io), options, noteOn(io));
+      if (opened.kind === "records") yield* opened.lines;
+      else yield* splitLines(source, opened.chunks, options);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
+      if (error instanceof DocumentError) throw new UsageError(error.message);
       throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * The bytes of a source as JSONL: a JSONL file's own (a file's chunks are the
+ * reader's, which `gate --jobs` may move to another thread; stdin's are copied),
+ * or the records of a document, a stored log or `--record`, one per line.
+ */
+async function openedChunks(source: string, io: CommandIO, options: SourceOptions): Promise<AsyncIterable<Buffer | string>> {
+  const opened = await openSourceBytes(source, sourceBytes(source, io), options, noteOn(io));
+  if (opened.kind === "bytes" && options.record === undefined) return opened.chunks;
+  const lines = opened.kind === "records" ? opened.lines : splitLines(source, opened.chunks, options);
+  return recordChunks(lines);
+}
+
+/** Lines as JSONL chunks of about 64 KiB; a line that could not be read stays an error in its place. */
+async function* recordChunks(lines: Iterable<JournalLine> | AsyncIterable<JournalLine>): AsyncGenerator<Buffer> {
+  let pending = "";
+  for await (const line of lines) {
+    // An error line is written as its message, which is not JSON, so it is reported on its line.
+    pending += (line.error === undefined ? line.text : JSON.stringify(line.error).slice(1, -1)) + "\n";
+    if (pending.length >= 65_536) {
+      yield Buffer.from(pending, "utf8");
+      pending = "";
+    }
+  }
+  if (pending !== "") yield Buffer.from(pending, "utf8");
 }
 
 /** A chunk of one source's bytes, or the end of that source. */
 export type InputChunk = { source: string; bytes: Buffer } | { source: string; end: true };
 
 /** The bytes of every source, in order, in chunks (of 64 KiB from a file) that are the caller's own, each source followed by its end. */
-export async function* inputChunks(sources: readonly string[], io: CommandIO): AsyncGenerator<InputChunk> {
+export async function* inputChunks(sources: readonly string[], io: CommandIO, options: SourceOptions = {}): AsyncGenerator<InputChunk> {
   const standard = standardFiles(io);
   checkStandardStreams(inputFiles(sources, standard.stdin), standard);
   for (const source of sources) {
-    const chunks = source === "-" ? (io.stdin as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]() : readFileChunks(source);
+    let chunks: AsyncIterator<Buffer | string>;
+    try {
+      chunks = (await openedChunks(source, io, options))[Symbol.asyncIterator]();
+    } catch (error) {
+      if (error instanceof DocumentError) throw new UsageError(error.message);
+      throw new UsageError(`cannot read ${source}: ${(error as Error).message}`);
+    }
     try {
       // The next chunk is asked for before this one is handed on, so that it is
       // read while this one is worked on.

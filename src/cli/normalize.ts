@@ -2,17 +2,22 @@
 import { TargetRewriter } from "../gate/target-rewriter.js";
 import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
 import { chat } from "../../adapters/index.js";
+import { profileOf } from "../../adapters/profiles.js";
+import { atomicFileOutput } from "../journal/write.js";
+import { resolve } from "node:path";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
+import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { Loss } from "../models/loss.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
-import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
+import { checkInputs, inputLines, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
+import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 
-const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
+const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD] [--id-map FILE]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
 
 Turns any journal into canonical Open Responses items, one JSON item per line:
 Chat messages, Chat request bodies, chat.completion objects and chunk streams,
@@ -36,6 +41,15 @@ Options:
                      chat-completions  calls grouped, outputs right after them
                      strict            no status on input items
                      adjacent          each output right after its call
+                     anthropic, gemini, bedrock, deepseek, mistral
+                                       what the provider's profile takes: call
+                                       ids rewritten to its grammar (the call
+                                       and its output alike), another
+                                       family's signatures and encrypted
+                                       reasoning removed, empty text removed
+                                       where it is refused
+  --id-map FILE    with --for: write each call id rewritten as JSONL
+                   {"original": ..., "rewritten": ...}, for restore-ids
   --reasoning-field FIELD
                    with --for chat-completions: the Chat dialect's field that
                    will carry the model's reasoning (reasoning_content,
@@ -51,7 +65,12 @@ Options:
                    and tools, a completion's usage, a response's id...) are
                    there too, code left_behind, and counted apart on stderr
   --keep-repeats   emit the items a request repeats from earlier records too
-  -h, --help       show this help
+  --repair double-encoded
+                   decode once the arguments of a call encoded twice (a JSON
+                   string holding JSON text), each repair reported, code
+                   repaired; without it arguments stay byte for byte (and the
+                   gate blocks such calls, saying "double-encoded")
+${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or a
 record of no known kind, is reported on stderr with its line number and
@@ -66,22 +85,43 @@ Examples:
   cat stream.sse | orbridge normalize -
 `;
 
+/**
+ * `--repair double-encoded`: the record's calls with arguments encoded twice,
+ * copied and decoded once (the normalizer keeps the items it read for the
+ * conversation so far); a repair for each, naming its item.
+ */
+function repairItems(record: Extract<NormalizedRecord, { kind: "items" }>): Loss[] {
+  const repairs: Loss[] = [];
+  record.items = record.items.map((entry) => {
+    if ((entry.item as { type?: unknown }).type !== "function_call") return entry;
+    const item = { ...entry.item };
+    const found = repairDoubleEncoded(item);
+    if (found.length === 0) return entry;
+    repairs.push(...found.map((repair) => ({ ...repair, detail: `item ${entry.provenance.index}: ${repair.detail}` })));
+    return { ...entry, item };
+  });
+  return repairs;
+}
+
 export const normalizeCommand: Command = {
   async run(argv, io) {
     const options = {
       for: { value: true, choices: TARGETS },
       origin: { value: true },
       "max-line-bytes": { value: true },
+      ...INPUT_OPTIONS,
       out: { value: true },
       report: { value: true },
       "keep-repeats": {},
+      repair: { value: true, choices: ["double-encoded"] },
       "reasoning-field": { value: true, choices: chat.reasoningFields },
+      "id-map": { value: true },
     };
     const args = await commandArgs(argv, options, help, io.stdout);
     if (!args) return 0;
     const origin = stringOption(args, "origin");
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
-    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    const readOptions = inputOptions(args);
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const out = new LineWriter(output.stream);
@@ -91,9 +131,16 @@ export const normalizeCommand: Command = {
     if (reasoningField !== undefined && target !== "chat-completions") {
       throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --for chat-completions");
     }
-    const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target, { reasoningField }) : undefined;
+    const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target, { reasoningField, profile: profileOf(target) }) : undefined;
+    const idMapPath = stringOption(args, "id-map");
+    if (idMapPath !== undefined && rewriter === undefined) throw new UsageError("--id-map writes the call ids --for rewrites: it goes with --for");
+    if (idMapPath !== undefined && [...sources, stringOption(args, "out"), stringOption(args, "report")].some((path) => path !== undefined && path !== "-" && resolve(path) === resolve(idMapPath))) {
+      throw new UsageError(`--id-map ${idMapPath} names an input or another output; it needs a file of its own`);
+    }
+    const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const progress = progressFor(sources, io.stderr);
-    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0 };
+    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0, repaired: 0 };
+    const repairing = stringOption(args, "repair") === "double-encoded";
     const multiple = sources.length > 1;
     const numberTexts = new LineNumberTexts();
     let lastSource: string | undefined;
@@ -115,8 +162,9 @@ export const normalizeCommand: Command = {
 
     const reportLosses = async (losses: readonly Loss[], record: { source?: string; line: number }) => {
       for (const loss of losses) {
-        // A record's own fields are not losses of a conversion: they are counted apart.
+        // A record's own fields are not losses of a conversion, nor is a repair asked for: they are counted apart.
         if (loss.code === "left_behind") counts.leftBehind += 1;
+        else if (loss.code === "repaired") counts.repaired += 1;
         else counts.losses += 1;
         // A stream's loss names the line of the record it points into.
         await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
@@ -141,6 +189,7 @@ export const normalizeCommand: Command = {
         // write is reported whole before any of its items is written.
         let written: string[];
         const restored: Loss[] = [];
+        const repairs = repairing ? repairItems(record) : [];
         try {
           const texts = numberTexts.between(record.line, lastLine);
           written = record.items.map(({ item }) => writtenWith(JSON.stringify(item), texts, restored));
@@ -150,6 +199,7 @@ export const normalizeCommand: Command = {
         }
         counts.repeated += record.repeated;
         await reportLosses(rewriter ? record.losses : [...record.losses, ...restored], record);
+        await reportLosses(repairs, record);
         if (rewriter) {
           await emitItems(rewriter.push(record.items));
           continue;
@@ -161,7 +211,7 @@ export const normalizeCommand: Command = {
       }
     };
 
-    await writeThenCommit([output, report], progress, async () => {
+    await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
         progress.tick(line.text.length + 1, 1);
@@ -174,13 +224,19 @@ export const normalizeCommand: Command = {
       await emit(normalizer.finish());
       if (rewriter) await emitItems(rewriter.finish());
       await out.flush();
+      if (idMap && rewriter) {
+        const map = new LineWriter(idMap.stream);
+        for (const entry of rewriter.idMap()) await map.line(JSON.stringify(entry));
+        await map.flush();
+      }
     });
-    const repeated = counts.repeated > 0 ? `, ${counts.repeated} repeated items skipped` : "";
-    const changes = rewriter ? `; ${counts.changes} changes for ${target}` : "";
-    const leftBehind = counts.leftBehind > 0 ? `, ${counts.leftBehind} record fields left behind` : "";
+    const repeated = counts.repeated > 0 ? `, ${counted(counts.repeated, "repeated item")} skipped` : "";
+    const changes = rewriter ? `; ${counted(counts.changes, "change")} for ${target}` : "";
+    const repaired = repairing ? `, ${counted(counts.repaired, "call")} repaired` : "";
+    const leftBehind = counts.leftBehind > 0 ? `, ${counted(counts.leftBehind, "record field")} left behind` : "";
     await write(
       io.stderr,
-      `read ${counts.lines} lines, ${counts.records} records: ${counts.records - counts.errors} emitted (${counts.items} items${repeated}), ${counts.errors} reported; ${counts.losses} losses${leftBehind}${changes}\n`,
+      `read ${counted(counts.lines, "line")}, ${counted(counts.records, "record")}: ${counts.records - counts.errors} emitted (${counted(counts.items, "item")}${repeated}), ${counts.errors} reported; ${counted(counts.losses, "loss", "losses")}${leftBehind}${repaired}${changes}\n`,
     );
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },

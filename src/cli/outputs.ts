@@ -20,6 +20,7 @@ import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { atomicFileOutput, stdoutOutput, type JournalOutput } from "../journal/write.js";
+import { gzipFileOutput } from "../journal/write-gzip.js";
 import { identityOfDescriptor, identityOfPath, identityOfStream, sameFile, type FileIdentity } from "./file-identity.js";
 import { checkStandardStreams, inputFiles, type StandardFiles } from "./inputs.js";
 import { UsageError } from "./io.js";
@@ -40,7 +41,9 @@ export function openOutputs(
   streams?: { stdin: Readable; stderr: Writable },
 ): { output: JournalOutput; report?: ReportWriter } {
   checkOutputs(outPath, reportPath, sources, standardFilesOf(stdout, streams));
-  return { output: outPath ? atomicFileOutput(outPath) : stdoutOutput(stdout), ...(reportPath ? { report: new ReportWriter(reportPath) } : {}) };
+  // A name ending in .gz is the one place a name decides anything: the user asked for gzip.
+  const output = outPath === undefined || outPath === "" ? stdoutOutput(stdout) : outPath.endsWith(".gz") ? gzipFileOutput(outPath) : atomicFileOutput(outPath);
+  return { output, ...(reportPath ? { report: new ReportWriter(reportPath) } : {}) };
 }
 
 function standardFilesOf(stdout: Writable, streams: { stdin: Readable; stderr: Writable } | undefined): StandardFiles {

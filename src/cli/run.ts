@@ -14,6 +14,7 @@ const COMMANDS: Record<CommandName, { summary: string; load(): Promise<Command> 
   gate: { summary: "check that each tool call of a journal is safe to replay", load: async () => (await import("./gate.js")).gateCommand },
   diff: { summary: "compare an origin journal with the journal about to be replayed", load: async () => (await import("./diff.js")).diffCommand },
   schema: { summary: "print the JSON Schema of a model (no name: list the models)", load: async () => (await import("./schema.js")).schemaCommand },
+  "restore-ids": { summary: "put back the call ids normalize --for rewrote, from its --id-map", load: async () => (await import("./restore-ids.js")).restoreIdsCommand },
 };
 
 const USAGE = `Usage: orbridge COMMAND [OPTIONS] [FILE...|-]

@@ -10,7 +10,7 @@ import { conversationGate, withConversation, type ConversationGateRecord } from 
 import { GateHalves } from "./gate-halves.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import type { SchemaCache, ToolSchema } from "./schema.js";
-import { TargetChecker, type Target } from "./targets.js";
+import { TargetChecker, type Target, type TargetOptions } from "./targets.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { ToolsInForce } from "./tools-in-force.js";
 
@@ -24,6 +24,8 @@ export interface JournalGateOptions {
   registry?: ToolRegistry;
   /** Also check that the target would accept each item (`gate --for`). */
   target?: Target;
+  /** What the target is judged by: a provider's target needs its profile (adapters/profiles.ts), which the caller hands over. */
+  targetOptions?: TargetOptions;
   /** Leave `source` out of the records (a journal read from one source). */
   omitSource?: boolean;
   cache?: SchemaCache;
@@ -61,7 +63,7 @@ export class JournalGate extends GateHalves {
   constructor(options: JournalGateOptions = {}) {
     super(
       new ToolsInForce(options),
-      new PreparedGate({ checks: options.target ? [new TargetChecker(options.target)] : [], omitSource: options.omitSource, cache: options.cache }),
+      new PreparedGate({ checks: options.target ? [new TargetChecker(options.target, options.targetOptions)] : [], omitSource: options.omitSource, cache: options.cache }),
     );
   }
 }
@@ -91,7 +93,7 @@ async function* gateConversations(input: JournalInput, options: JournalGateOptio
   const router = conversationGate(
     {
       ...options,
-      checks: target === undefined ? undefined : () => [new TargetChecker(target)],
+      checks: target === undefined ? undefined : () => [new TargetChecker(target, options.targetOptions)],
       normalize: { origin: options.origin },
     },
     withConversation,

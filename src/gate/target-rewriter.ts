@@ -13,15 +13,24 @@
 // items held before the call go on in their order. When the call does not come
 // within `maxTurnItems` items, or before the end, the held items are released as
 // they came and the output is reported as one the target rejects.
+//
+// A target's profile (handed over in the options) adds its rules: call ids
+// rewritten to its grammar (target-ids.ts), opaque reasoning of another family
+// removed (its text kept where the target reads text), empty text removed where
+// refused, and the images of a tool result, where tool results hold text only,
+// moved into a user message written after the turn's results.
 import type { JournalItem } from "../models/journal-item.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
+import { TargetIdRewrites } from "./target-ids.js";
+import { emptyTexts, reasoningFamily } from "./target-profile-checks.js";
 import {
   assertNever,
   DEFAULT_MAX_TURN_ITEMS,
   MESSAGE_ROLES,
   OPENAI_ID_PREFIXES,
   placeOf,
+  profileFor,
   rejectionOf,
   type RewriteOptions,
   type Rewritten,
@@ -30,10 +39,11 @@ import {
   type TargetChangeCode,
 } from "./targets.js";
 
-type Outcome = { item: JournalItem | undefined; changes: TargetChange[] };
+/** `moved`: what the target needs elsewhere (the images of a tool result, as a user message after the turn's results). */
+type Outcome = { item: JournalItem | undefined; changes: TargetChange[]; moved?: JournalItem };
 
-/** Rewrites one item for the target, before any reordering. */
-function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteOptions): Outcome {
+/** Rewrites one item for the target, before any reordering. `ids`: the journal's call-id rewrites, when the target has an id grammar. */
+function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteOptions, ids?: TargetIdRewrites): Outcome {
   const fields = itemFields(journalItem.item);
   const kind = itemKind(fields);
   const changes: TargetChange[] = [];
@@ -44,6 +54,7 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
   };
   const rejection = rejectionOf(target, kind, fields, options);
   let rewritten: Record<string, unknown> | undefined;
+  let moved: JournalItem | undefined;
   const edit = () => (rewritten ??= { ...fields });
   switch (target) {
     case "open-responses": {
@@ -84,10 +95,60 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
       break;
     case "adjacent":
       break;
+    case "anthropic":
+    case "gemini":
+    case "bedrock":
+    case "deepseek":
+    case "mistral": {
+      if (!rejection) break;
+      // Opaque reasoning of another family is never sent; its text goes where the target reads text.
+      const keepsText = kind === "reasoning" && reasoningFamily(fields) !== undefined && profileFor(target, options).reasoning.text === "read" && hasSummaryText(fields);
+      if (!keepsText) return remove(rejection);
+      delete edit().encrypted_content;
+      delete edit().provenance;
+      change("/encrypted_content", "unsupported_field", `${rejection}: removed, its text kept`);
+      break;
+    }
     default:
       return assertNever(target);
   }
-  return { item: rewritten ? { item: rewritten, provenance: journalItem.provenance } : journalItem, changes };
+  if (options.profile !== undefined) {
+    const profile = options.profile;
+    if ((kind === "message" || kind === "untyped_message") && !profile.content.emptyText.accepted) {
+      const empty = emptyTexts((rewritten ?? fields).content);
+      if (empty.includes("/content")) return remove(`empty text, which ${profile.name} refuses`);
+      if (empty.length > 0) {
+        const content = ((rewritten ?? fields).content as unknown[]).filter((_part, index) => !empty.includes(`/content/${index}/text`));
+        edit().content = content;
+        for (const path of empty) change(path.replace(/\/text$/, ""), "unsupported_field", `an empty text part, which ${profile.name} refuses: removed`);
+        if (content.length === 0) return remove(`only empty text, which ${profile.name} refuses`);
+      }
+    }
+    if (kind === "function_call_output" && !profile.content.toolResultImages.accepted && Array.isArray(fields.output)) {
+      const parts = fields.output as unknown[];
+      const isImage = (part: unknown) => part !== null && typeof part === "object" && (part as { type?: unknown }).type === "input_image";
+      if (parts.some(isImage)) {
+        const kept = parts.filter((part) => !isImage(part));
+        edit().output = kept.length > 0 ? kept : "";
+        parts.forEach((part, index) => {
+          if (isImage(part)) change(`/output/${index}`, "form_changed", `an image in a tool result, which ${profile.name} refuses: moved into a user message after the turn's tool results`);
+        });
+        moved = { item: { type: "message", role: "user", content: parts.filter(isImage) }, provenance: journalItem.provenance };
+      }
+    }
+    if ((kind === "function_call" || kind === "function_call_output") && ids !== undefined && typeof fields.call_id === "string") {
+      const target = ids.toTarget(fields.call_id);
+      if (target.rewritten) {
+        edit().call_id = target.id;
+        change("/call_id", "id_rewritten", `call_id ${JSON.stringify(fields.call_id)} does not match ${profile.callIds!.pattern}: written as ${JSON.stringify(target.id)}, the call and its output alike`);
+      }
+    }
+  }
+  return { item: rewritten ? { item: rewritten, provenance: journalItem.provenance } : journalItem, changes, ...(moved ? { moved } : {}) };
+}
+
+function hasSummaryText(fields: Record<string, unknown>): boolean {
+  return Array.isArray(fields.summary) && fields.summary.some((part: unknown) => part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" && (part as { text: string }).text !== "");
 }
 
 interface TurnEntry {
@@ -110,6 +171,8 @@ interface Turn {
   /** Items after the last call (adjacent), kept after its output. */
   after: TurnEntry[];
   outputs: TurnEntry[];
+  /** What the turn's results could not hold (their images), written after them. */
+  moved: TurnEntry[];
   waiting: number;
   size: number;
 }
@@ -123,6 +186,10 @@ export class TargetRewriter {
   private readonly maxTurnItems: number;
   private readonly reorders: boolean;
   private readonly options: RewriteOptions;
+  /** Call ids rewritten toward the profile's grammar, when it has one. */
+  private readonly ids: TargetIdRewrites | undefined;
+  /** Chat and its dialects: a turn's text, then its calls, then their outputs. */
+  private readonly chatLike: boolean;
   private turn: Turn | undefined;
   private seq = 0;
   /** Every call_id met so far: an output whose call is not among them came before it. */
@@ -133,18 +200,36 @@ export class TargetRewriter {
   constructor(target: Target, options: RewriteOptions = {}) {
     this.target = target;
     this.maxTurnItems = options.maxTurnItems ?? DEFAULT_MAX_TURN_ITEMS;
-    this.reorders = target === "chat-completions" || target === "adjacent";
+    this.chatLike = target === "chat-completions" || target === "deepseek" || target === "mistral";
+    this.reorders = this.chatLike || target === "adjacent";
     this.options = options;
+    const pattern = options.profile?.callIds?.pattern;
+    this.ids = pattern === undefined ? undefined : (options.ids ?? new TargetIdRewrites(pattern));
+  }
+
+  /** Every call id rewritten so far: what `restore-ids` undoes. */
+  idMap(): Array<{ original: string; rewritten: string }> {
+    return this.ids?.map() ?? [];
   }
 
   push(items: readonly JournalItem[]): Rewritten {
     const out: Rewritten = { items: [], changes: [] };
     for (const journalItem of items) {
-      const { item, changes } = rewriteItem(journalItem, this.target, this.options);
+      const { item, changes, moved } = rewriteItem(journalItem, this.target, this.options, this.ids);
       out.changes.push(...changes);
       if (item === undefined) continue;
-      if (!this.reorders) out.items.push(item);
-      else this.accept({ item, seq: this.seq++ }, out);
+      if (!this.reorders) {
+        out.items.push(item);
+        if (moved) out.items.push(moved);
+        continue;
+      }
+      const entry = { item, seq: this.seq++ };
+      this.accept(entry, out);
+      if (!moved) continue;
+      // Still in an open turn, the images wait for its last result; otherwise they follow at once.
+      const movedEntry = { item: moved, seq: this.seq++ };
+      if (this.turn?.outputs.includes(entry)) this.turn.moved.push(movedEntry);
+      else this.accept(movedEntry, out);
     }
     return out;
   }
@@ -230,7 +315,7 @@ export class TargetRewriter {
       return;
     } else if (!answered && this.belongsToTurn(kind, fields)) {
       turn.size += 1;
-      if (this.target === "chat-completions") turn.text.push(entry);
+      if (this.chatLike) turn.text.push(entry);
       else turn.after.push(entry);
     } else {
       this.flush(out);
@@ -245,14 +330,14 @@ export class TargetRewriter {
   private belongsToTurn(kind: ItemKind, fields: Record<string, unknown>): boolean {
     if (kind === "message" || kind === "untyped_message") return fields.role === "assistant";
     // Reasoning a Chat dialect takes goes into the turn's message, with its text.
-    if (kind === "reasoning" && this.target === "chat-completions") return this.options.reasoningField !== undefined;
+    if (kind === "reasoning" && this.chatLike) return this.options.reasoningField !== undefined || this.target === "deepseek";
     // Chat holds nothing else between calls; for adjacent, a reasoning or a
     // provider item between calls stays in front of the call after it.
     return this.target === "adjacent" && (kind === "reasoning" || kind === "extension" || kind === "item_reference");
   }
 
   private open(entry: TurnEntry, callId: string): void {
-    this.turn = { text: [], calls: [], byCallId: new Map(), after: [], outputs: [], waiting: 0, size: 0 };
+    this.turn = { text: [], calls: [], byCallId: new Map(), after: [], outputs: [], moved: [], waiting: 0, size: 0 };
     this.addCall(this.turn, entry, callId);
   }
 
@@ -270,7 +355,7 @@ export class TargetRewriter {
     this.turn = undefined;
     if (!turn) return;
     const order: TurnEntry[] = [];
-    if (this.target === "chat-completions") {
+    if (this.chatLike) {
       order.push(...turn.text);
       for (const call of turn.calls) order.push(...call.before, call.entry);
       order.push(...turn.after, ...turn.outputs);
@@ -282,7 +367,8 @@ export class TargetRewriter {
       order.push(...turn.after);
     }
     this.reportMoves(order, out);
-    for (const entry of order) out.items.push(entry.item);
+    // What the results could not hold comes after them, a move already reported.
+    for (const entry of [...order, ...turn.moved]) out.items.push(entry.item);
   }
 
   /** Reports each item written ahead of an item that came before it. */

@@ -10,6 +10,13 @@
 // |                   |   reasoning with text when a dialect's field takes it (`reasoningField`) | reasoning kept with the turn's text |
 // | strict            | everything, without `status`                      | `status` removed from every item             |
 // | adjacent          | everything                                        | each output moved directly after its call, even one that came before it |
+// | anthropic, gemini,| what their profile takes (target-profile-checks.ts): | ids rewritten to the profile's grammar; opaque reasoning of |
+// | bedrock, deepseek,|   their own extension items and reasoning, ids of |   another family, extension items of another provider and |
+// | mistral           |   their grammar, non-empty text where required    |   empty text removed (target-rewriter.ts)   |
+//
+// A provider's target is data, its profile, kept beside its envelope's adapter;
+// the caller hands it over (`TargetOptions.profile`), since the gate imports no
+// adapter. A profile handed with another target adds its rules to that target's.
 //
 // The rewrite itself, with its reordering, is in target-rewriter.ts.
 //
@@ -24,8 +31,12 @@ import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kin
 import type { Target } from "./target-names.js";
 import type { Finding, ItemCheck } from "./journal-checks.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
+import type { TargetProfile } from "../models/target-profile.js";
+import { PROFILE_TARGETS } from "./target-names.js";
+import { profileFindings, profileRejection } from "./target-profile-checks.js";
+import type { TargetIdRewrites } from "./target-ids.js";
 
-export { isTarget, TARGETS, type Target } from "./target-names.js";
+export { isTarget, PROFILE_TARGETS, TARGETS, type Target } from "./target-names.js";
 
 export const TARGET_CHANGE_CODES = [
   /** An item the target cannot hold was removed (reasoning, an extension item…). */
@@ -40,7 +51,9 @@ export const TARGET_CHANGE_CODES = [
   "reordered",
   /** An output whose call comes neither before it nor soon after: left where it is, which the target rejects. */
   "orphan_output",
-] as const satisfies ReadonlyArray<LossCode | "foreign_id_removed" | "orphan_output">;
+  /** A call_id outside the target's grammar, rewritten for the call and its output (`--id-map` keeps the original). */
+  "id_rewritten",
+] as const satisfies ReadonlyArray<LossCode | "foreign_id_removed" | "orphan_output" | "id_rewritten">;
 export type TargetChangeCode = (typeof TARGET_CHANGE_CODES)[number];
 
 /** One change made for a target: a loss, placed by the item's line and index. */
@@ -66,9 +79,13 @@ export interface TargetOptions {
    * item with text is then kept, with the turn it leads to, where it would be removed.
    */
   reasoningField?: string;
+  /** The provider's profile: required for a provider's target, and adds its rules to any other. */
+  profile?: TargetProfile;
 }
 
 export interface RewriteOptions extends TargetOptions {
+  /** Call-id rewrites to share with other rewriters of the same journal (`convert --for` rewrites record by record). */
+  ids?: TargetIdRewrites;
   /** The longest turn held back for reordering. */
   maxTurnItems?: number;
 }
@@ -148,9 +165,21 @@ export function rejectionOf(target: Target, kind: ItemKind, fields: Record<strin
     case "strict":
     case "adjacent":
       return undefined;
+    case "anthropic":
+    case "gemini":
+    case "bedrock":
+    case "deepseek":
+    case "mistral":
+      return profileRejection(profileFor(target, options), kind, fields);
     default:
       return assertNever(target);
   }
+}
+
+/** The profile a provider's target is checked against; without it the target cannot be judged. */
+export function profileFor(target: Target, options: TargetOptions): TargetProfile {
+  if (options.profile === undefined || options.profile.name !== target) throw new TypeError(`the target ${target} is judged by its profile, and none was handed over for it`);
+  return options.profile;
 }
 
 /** A reasoning item a Chat dialect's field can carry: text in its summary or reasoning content, or reasoning_details read from such a field. */
@@ -186,6 +215,7 @@ export class TargetChecker implements ItemCheck {
   constructor(target: Target, options: TargetOptions = {}) {
     this.target = target;
     this.options = options;
+    if (PROFILE_TARGETS.includes(target)) profileFor(target, options);
   }
 
   check(journalItem: JournalItem): Finding[] {
@@ -214,9 +244,18 @@ export class TargetChecker implements ItemCheck {
       case "adjacent":
         findings.push(...this.adjacentOrder(kind, fields));
         break;
+      case "deepseek":
+      case "mistral":
+        findings.push(...this.chatOrder(kind, fields));
+        break;
+      case "anthropic":
+      case "gemini":
+      case "bedrock":
+        break;
       default:
         return assertNever(this.target);
     }
+    if (this.options.profile !== undefined) findings.push(...profileFindings(this.options.profile, kind, fields));
     if (kind === "function_call" && typeof fields.call_id === "string" && !this.calls.has(fields.call_id)) this.calls.set(fields.call_id, journalItem.provenance.line);
     this.previous = { kind, callId: fields.call_id };
     return findings;

@@ -28,7 +28,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
-import { chat, ENVELOPES, type AdapterName, type CallCounts } from "../../adapters/index.js";
+import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
 import type { ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
@@ -78,7 +78,9 @@ export class JournalNormalizer {
   private readonly keepRepeats: boolean;
   private readonly unknownObjects: "error" | "item";
   private source: string | undefined;
-  private readonly records = new StreamRecords();
+  /** The registry's envelopes for this journal: a Gemini result on a later line than its call pairs with it. */
+  private readonly envelopes: JournalEnvelopes = journalEnvelopes();
+  private readonly records = new StreamRecords({ envelopes: this.envelopes });
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
@@ -147,7 +149,7 @@ export class JournalNormalizer {
     const fields = record as Record<string, unknown>;
     switch (kind) {
       case "envelope_message": {
-        const adapter = ENVELOPES[envelope!];
+        const adapter = this.envelopes[envelope!];
         const converted = adapter.messagesToItems({ messages: [record] });
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         this.conversation.extend(converted.value);
@@ -242,14 +244,14 @@ export class JournalNormalizer {
   private partsOf(record: Record<string, unknown>, kind: RecordKind, at: string, counts?: CallCounts, envelope?: AdapterName): RecordParts | { error: string } {
     switch (kind) {
       case "envelope_request": {
-        const adapter = ENVELOPES[envelope!];
-        const converted = adapter.messagesToItems({ messages: record[adapter.fields.messages] as unknown[], system: record[adapter.fields.system] });
+        const adapter = this.envelopes[envelope!];
+        const converted = adapter.messagesToItems({ messages: record[adapter.fields.messages] as unknown[], system: record[adapter.fields.system], whole: true });
         const kept = new Set([adapter.fields.messages, adapter.fields.system]);
         const losses = [...prefixLosses(at, converted.losses), ...leftBehind(record, kept, at, "the request body")];
         return parts(envelope!, converted.value, losses, { request: this.requestTools(adapter, record) });
       }
       case "envelope_response": {
-        const converted = ENVELOPES[envelope!].responseToResource(record);
+        const converted = this.envelopes[envelope!].responseToResource(record);
         const resource = converted.value as unknown as Record<string, unknown>;
         const output = (Array.isArray(resource.output) ? resource.output : []).map((item) => this.canonical(item as CanonicalItem));
         // What the converter made up for the response object (its creation time,
@@ -339,7 +341,7 @@ export class JournalNormalizer {
    * body the descriptor cannot convert is handed over as it is, and the gate,
    * which cannot read its tools, refuses the calls they govern.
    */
-  private requestTools(adapter: (typeof ENVELOPES)[AdapterName], record: Record<string, unknown>): Record<string, unknown> {
+  private requestTools(adapter: JournalEnvelopes[AdapterName], record: Record<string, unknown>): Record<string, unknown> {
     try {
       return adapter.requestToBody(record).value as unknown as Record<string, unknown>;
     } catch {

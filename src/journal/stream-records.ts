@@ -29,7 +29,7 @@
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
-import { chat, ENVELOPES, type AdapterName, type StreamAssembler } from "../../adapters/index.js";
+import { chat, ENVELOPES, type AdapterName, type JournalEnvelopes, type StreamAssembler } from "../../adapters/index.js";
 import type { AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
@@ -68,6 +68,8 @@ export interface StreamRecordsOptions {
   rejectionDamages?: boolean;
   /** Whether each response also carries what its whole record needs beyond the items (`completion`, `resource`). */
   wholeRecords?: boolean;
+  /** The registry's envelopes as the journal's other records are converted with them, so that a stream's calls pair with their results. */
+  envelopes?: JournalEnvelopes;
 }
 
 interface OpenStream {
@@ -86,6 +88,7 @@ export class StreamRecords {
   private readonly reassemble: ReadonlySet<Envelope>;
   private readonly rejectionDamages: boolean;
   private readonly wholeRecords: boolean;
+  private readonly envelopes: JournalEnvelopes | typeof ENVELOPES;
   private sse: SseParser | undefined;
   private stream: OpenStream | undefined;
 
@@ -93,6 +96,7 @@ export class StreamRecords {
     this.reassemble = new Set(options.reassemble ?? ["chat", "responses", ...(Object.keys(ENVELOPES) as AdapterName[])]);
     this.rejectionDamages = options.rejectionDamages ?? true;
     this.wholeRecords = options.wholeRecords ?? false;
+    this.envelopes = options.envelopes ?? ENVELOPES;
   }
 
   /** One line of the journal; returns the records it completes, in input order. */
@@ -206,7 +210,7 @@ export class StreamRecords {
         ? chat.stream.assembler({ completion: this.wholeRecords })
         : envelope === "responses"
           ? new ResponsesStreamAssembler({ resource: this.wholeRecords })
-          : ENVELOPES[envelope as AdapterName].assembler();
+          : this.envelopes[envelope as AdapterName].assembler();
     return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
   }
 

@@ -26,6 +26,8 @@ export const LOSS_CODES = [
   "target_rejects",
   /** A field of a record that no item holds, which `normalize` leaves behind (a request's `model`, a completion's `usage`…). */
   "left_behind",
+  /** A value decoded on request (`--repair double-encoded`): arguments encoded twice, decoded once. */
+  "repaired",
 ] as const;
 
 export const lossSchema = z.object({

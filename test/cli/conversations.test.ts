@@ -60,17 +60,17 @@ describe("gate --conversation: each conversation gated as if alone", () => {
         'line 2  message -  pass not_function_call: "message" is not a function_call',
         'line 3  reasoning -  pass not_function_call: "reasoning" is not a function_call',
         'line 4  function_call call_0  BLOCKED status: status is "in_progress"; only "completed" may run',
-        "line 5  function_call call_0  BLOCKED ok: completed call with arguments valid for its schema",
-        '    duplicate_call_id: the call_id "call_0" was already used by the call of line 4',
+        'line 5  function_call call_0  BLOCKED duplicate_call_id: the call_id "call_0" was already used by the call of line 4',
+        "    verdict ok: completed call with arguments valid for its schema",
         'line 6  function_call synth_1_cd10928e7d0172ea  BLOCKED unknown_tool: no schema is known for ""',
         "    missing_field: the call has an empty name: no tool can be chosen for it",
-        'line 7  function_call_output call_0  BLOCKED not_function_call: "function_call_output" is not a function_call',
-        '    output_for_blocked_call: its call "call_0" on line 4 is blocked (status): only a completed, valid call may get an output',
-        'line 8  function_call_output call_0  BLOCKED not_function_call: "function_call_output" is not a function_call',
-        '    duplicate_call_id: the call "call_0" was already answered on line 7',
+        'line 7  function_call_output call_0  BLOCKED output_for_blocked_call: its call "call_0" on line 4 is blocked (status): only a completed, valid call may get an output',
+        '    verdict not_function_call: "function_call_output" is not a function_call',
+        'line 8  function_call_output call_0  BLOCKED duplicate_call_id: the call "call_0" was already answered on line 7',
+        '    verdict not_function_call: "function_call_output" is not a function_call',
         "",
       ].join("\n"),
-      stderr: "read 8 lines: 8 items, 0 errors; 5 blocked\n",
+      stderr: "read 8 lines: 8 items, 0 errors; 5 blocked\n  blocked by: duplicate_call_id 2, output_for_blocked_call 1, status 1, unknown_tool 1\n  findings: duplicate_call_id 2, missing_field 1, output_for_blocked_call 1\n",
     });
   });
 
@@ -111,7 +111,7 @@ describe("gate --conversation: each conversation gated as if alone", () => {
     expect(keyed.stderr).toBe("read 4 lines: 4 items, 0 errors; 0 blocked; 2 conversations\n");
     const whole = await runOrbridge(["gate", "--tools", tools, "--for", "adjacent", "-"], stdin);
     expect(whole.code).toBe(1);
-    expect(whole.stdout).toContain("    target_order: the output does not directly follow its call (line 1)\n");
+    expect(whole.stdout).toContain("BLOCKED target_order: the output does not directly follow its call (line 1)\n");
   });
 
   test("--jobs 2 writes what --jobs 1 writes: the gate runs in one thread with --conversation", async () => {
@@ -199,7 +199,7 @@ describe("a line that names no conversation is a blocked error record naming the
         'conversation "s-2"  line 11  message -  pass not_function_call: "message" is not a function_call',
         "",
       ].join("\n"),
-      stderr: "read 11 lines: 1 items, 9 errors; 9 blocked; 1 conversations\n",
+      stderr: "read 11 lines: 1 item, 9 errors; 9 blocked; 1 conversation\n  blocked by: error 9\n",
     });
   });
 
@@ -225,13 +225,13 @@ describe("--max-open-conversations", () => {
       stdout: [
         'conversation "a"  line 1  function_call call_0  pass ok: completed call with arguments valid for its schema',
         'conversation "b"  line 2  message -  pass not_function_call: "message" is not a function_call',
-        'conversation "a"  line 3  function_call_output call_0  BLOCKED not_function_call: "function_call_output" is not a function_call',
-        '    orphan_output: no earlier function_call has the call_id "call_0"',
+        'conversation "a"  line 3  function_call_output call_0  BLOCKED orphan_output: no earlier function_call has the call_id "call_0"',
+        '    verdict not_function_call: "function_call_output" is not a function_call',
         `    note: ${note}`,
         'conversation "a"  line 4  message -  pass not_function_call: "message" is not a function_call',
         "",
       ].join("\n"),
-      stderr: "read 4 lines: 4 items, 0 errors; 1 blocked; 2 conversations (1 reopened after --max-open-conversations closed them)\n",
+      stderr: "read 4 lines: 4 items, 0 errors; 1 blocked; 2 conversations (1 reopened after --max-open-conversations closed them)\n  blocked by: orphan_output 1\n  findings: orphan_output 1\n",
     });
   });
 
@@ -246,6 +246,7 @@ describe("--max-open-conversations", () => {
       reason: "not_function_call",
       detail: '"function_call_output" is not a function_call',
       path: "/type",
+      blocked_by: "orphan_output",
       blocked: true,
       findings: [{ code: "orphan_output", detail: 'no earlier function_call has the call_id "call_0"', path: "/call_id" }],
       note,

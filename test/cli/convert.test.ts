@@ -8,15 +8,19 @@ import { runCli } from "../../src/cli/run.js";
 import { runOrbridge, type CliResult } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 import { responseWith } from "../support/response-object.js";
+import { withoutNeutralFields } from "../support/response-neutrals.js";
 
 const lines = (...records: unknown[]) => records.map((record) => (typeof record === "string" ? record : JSON.stringify(record)) + "\n").join("");
 const golden = (name: string, file: string) => JSON.parse(readFileSync(join("golden/chat-completions", name, file), "utf8"));
 const scratch = () => scratchFolder("convert");
+/** The report's entries, without the response fields every converted response is given (asserted in test/adapters/response-fields.test.ts and counted in the summaries here). */
 const readReport = (path: string) =>
-  readFileSync(path, "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line));
+  withoutNeutralFields(
+    readFileSync(path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { line: number; path: string; code: string; detail: string; source?: string }),
+  );
 const records = (text: string) =>
   text
     .trimEnd()
@@ -29,7 +33,8 @@ const sseRecords = (path: string) =>
     ...readFileSync(path, "utf8")
       .split("\n")
       .filter((line) => line.startsWith("data: ") && line !== "data: [DONE]")
-      .map((line) => JSON.parse(line.slice("data: ".length))),
+      // Each event as the stream wrote it: convert keeps its numbers' text (1.0 stays 1.0).
+      .map((line) => line.slice("data: ".length)),
   );
 /** The id a converted completion gives its output item at `outputIndex`: sha256 of the response id, choice 0 and the index. */
 const outputItemId = (prefix: string, responseId: string, outputIndex: number) =>
@@ -113,7 +118,7 @@ describe("orbridge convert --to responses", () => {
     expect(result).toEqual({
       code: 0,
       stdout: lines({ request: golden("body-response-format-json-schema", "responses.json"), response: golden("completion-refusal", "responses.json"), latency_ms: 812 }),
-      stderr: "read 1 lines: 1 records, 0 errors; 0 losses, 22 values synthesized\n",
+      stderr: "read 1 line: 1 record, 0 errors; 0 losses, 22 values synthesized\n",
     });
   });
 
@@ -129,7 +134,7 @@ describe("orbridge convert --to responses", () => {
       { line: 3, path: "/n", code: "unsupported_field", detail: "n has no counterpart in Open Responses" },
     ]);
     expect(result.stderr).toBe(
-      "orbridge convert: line 2: line is not JSON: Unexpected token 'o', \"not json\" is not valid JSON\nread 3 lines: 2 records, 1 errors; 2 losses\n",
+      "orbridge convert: line 2: line is not JSON: Unexpected token 'o', \"not json\" is not valid JSON\nread 3 lines: 2 records, 1 error; 2 losses\n",
     );
   });
 
@@ -141,7 +146,7 @@ describe("orbridge convert --to responses", () => {
       stderr:
         "orbridge convert: line 1: record of no known kind (not a message, item, request body, completion or response)\n" +
         "orbridge convert: line 3: a chat.completion.chunk with no choices belongs to no completion: nothing to convert\n" +
-        "read 4 lines: 1 records, 2 errors; 0 losses\n",
+        "read 4 lines: 1 record, 2 errors; 0 losses\n",
     });
   });
 
@@ -151,7 +156,7 @@ describe("orbridge convert --to responses", () => {
     expect(await runOrbridge(["convert", "--to", "responses"], stdin)).toEqual({
       code: 1,
       stdout: lines({ type: "message", role: "user", content: "after" }),
-      stderr: "orbridge convert: line 1: not written: Maximum call stack size exceeded\nread 2 lines: 1 records, 1 errors; 0 losses\n",
+      stderr: "orbridge convert: line 1: not written: Maximum call stack size exceeded\nread 2 lines: 1 record, 1 error; 0 losses\n",
     });
   });
 
@@ -160,7 +165,7 @@ describe("orbridge convert --to responses", () => {
     expect(await runOrbridge(["convert", "--to", "responses"], stdin)).toEqual({
       code: 1,
       stdout: "",
-      stderr: "orbridge convert: line 1: not a valid Chat request body: /tools: Invalid input: expected array, received string\nread 1 lines: 0 records, 1 errors; 0 losses\n",
+      stderr: "orbridge convert: line 1: not a valid Chat request body: /tools: Invalid input: expected array, received string\nread 1 line: 0 records, 1 error; 0 losses\n",
     });
   });
 });
@@ -244,7 +249,7 @@ describe("orbridge convert --to chat", () => {
         { role: "tool", tool_call_id: "call_A", content: "overcast" },
         { role: "tool", tool_call_id: "call_B", content: "sunny" },
       ),
-      stderr: "read 6 lines: 6 records, 0 errors; 1 losses\n",
+      stderr: "read 6 lines: 6 records, 0 errors; 1 loss\n",
     });
     expect(readReport(report)).toEqual([
       {
@@ -343,6 +348,12 @@ const groqResponse = responseObject({
   output: [{ id: outputItemId("fc", GROQ_ID, 0), type: "function_call", status: "completed", arguments: "{}", call_id: "tk85n1k4m", name: "weather" }],
   usage: { input_tokens: 210, input_tokens_details: { cached_tokens: 0 }, output_tokens: 15, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 225 },
 });
+/** A response's usage count the completion's usage did not give: written 0, reported on the chunk that carried the usage. */
+const zeroDetail = (line: number, field: "cached_tokens" | "reasoning_tokens") =>
+  field === "cached_tokens"
+    ? { line, path: "/usage/input_tokens_details/cached_tokens", code: "synthesized", detail: "a response's usage requires cached_tokens and the chat.completion's usage has no prompt_tokens_details: 0 written" }
+    : { line, path: "/usage/output_tokens_details/reasoning_tokens", code: "synthesized", detail: "a response's usage requires reasoning_tokens and the chat.completion's usage has no completion_tokens_details: 0 written" };
+
 const groqLosses = [
   { line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
   { line: 1, path: "/x_groq", code: "provider_extension", detail: '"x_groq" is not a field of the portable shape; Open Responses has no place for it' },
@@ -369,7 +380,7 @@ describe("orbridge convert: what the gate would block is moved or reported", () 
         { role: "assistant", content: null, tool_calls: [{ id: "call_late", type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }] },
         { role: "tool", tool_call_id: "call_late", content: "overcast" },
       ),
-      stderr: "read 3 lines: 3 records, 0 errors; 1 losses\n",
+      stderr: "read 3 lines: 3 records, 0 errors; 1 loss\n",
     });
     expect(readReport(report)).toEqual([
       { line: 2, path: "", code: "reordered", detail: "the output comes before its call (item 2): its tool message is written after the assistant message that makes the call, as Chat requires" },
@@ -390,7 +401,7 @@ describe("orbridge convert: what the gate would block is moved or reported", () 
         { type: "function_call", call_id: "call_late", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
         { type: "function_call_output", call_id: "call_late", output: "overcast" },
       ),
-      stderr: "read 3 lines: 3 records, 0 errors; 1 losses\n",
+      stderr: "read 3 lines: 3 records, 0 errors; 1 loss\n",
     });
     expect(readReport(report)).toEqual([
       { line: 2, path: "", code: "reordered", detail: "the tool message comes before the assistant message that makes its call (message 2): its output is written after the call, where the gate looks for it" },
@@ -403,7 +414,7 @@ describe("orbridge convert: what the gate would block is moved or reported", () 
   ])("--to %s: object arguments are written as they are and reported", async (target, record, path, envelope) => {
     const report = join(scratch(), "losses.jsonl");
     const result = await runOrbridge(["convert", "--to", target, "--report", report], lines(record));
-    expect([result.code, result.stderr]).toEqual([0, "read 1 lines: 1 records, 0 errors; 1 losses\n"]);
+    expect([result.code, result.stderr]).toEqual([0, "read 1 line: 1 record, 0 errors; 1 loss\n"]);
     expect(JSON.stringify(records(result.stdout))).toContain('"arguments":{"city":"Lima"}');
     expect(readReport(report)).toEqual([
       { line: 1, path, code: "target_rejects", detail: `arguments is an object, not a JSON string: written as it is, which ${envelope} rejects and the gate blocks (arguments_type)` },
@@ -432,7 +443,7 @@ describe("orbridge convert: reasoning in Chat dialects", () => {
   test("--to chat --reasoning-field reasoning_content: the reasoning goes back into the assistant message, nothing lost", async () => {
     const response = records((await runOrbridge(["convert", "--to", "responses"], lines(completion))).stdout)[0];
     const result = await runOrbridge(["convert", "--to", "chat", "--reasoning-field", "reasoning_content"], lines(response));
-    expect([result.code, result.stderr]).toEqual([0, "read 1 lines: 1 records, 0 errors; 0 losses\n"]);
+    expect([result.code, result.stderr]).toEqual([0, "read 1 line: 1 record, 0 errors; 0 losses\n"]);
     expect(records(result.stdout)[0].choices[0].message).toEqual({
       role: "assistant",
       content: null,
@@ -495,16 +506,19 @@ describe("orbridge convert --to responses: Chat streams", () => {
         }),
       ],
       // 52 lines of SSE text hold 25 records and `[DONE]`, which is framing.
-      stderr: "read 52 lines: 25 records, 0 errors; 1 losses, 24 values synthesized\n",
+      stderr: "read 52 lines: 25 records, 0 errors; 1 loss, 24 values synthesized\n",
     });
-    expect(readReport(report)).toEqual([{ line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" }]);
+    expect(readReport(report)).toEqual([
+      { line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
+      zeroDetail(49, "cached_tokens"),
+    ]);
   });
 
   test("a chunk stream of JSON lines becomes one response object; the losses name the chunk that carried each field", async () => {
     const report = join(scratch(), "losses.jsonl");
     const result = await runOrbridge(["convert", "--to", "responses", "--report", report, stream("chat-groq-whole-call", "chunks.jsonl")]);
     expect({ ...result, stdout: records(result.stdout) }).toEqual({ code: 0, stdout: [groqResponse], stderr: "read 3 lines: 3 records, 0 errors; 6 losses, 25 values synthesized\n" });
-    expect(readReport(report)).toEqual(groqLosses);
+    expect(readReport(report)).toEqual([...groqLosses, zeroDetail(3, "cached_tokens"), zeroDetail(3, "reasoning_tokens")]);
   });
 
   test("a streamed completion converts as its non-streamed twin", async () => {
@@ -554,7 +568,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
           usage: null,
         }),
       ],
-      stderr: "read 31 lines: 16 records, 0 errors; 1 losses, 24 values synthesized\n",
+      stderr: "read 31 lines: 16 records, 0 errors; 1 loss, 24 values synthesized\n",
     });
   });
 
@@ -580,7 +594,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
           usage: null,
         }),
       ],
-      stderr: "read 2 lines: 2 records, 0 errors; 1 losses, 24 values synthesized\n",
+      stderr: "read 2 lines: 2 records, 0 errors; 1 loss, 24 values synthesized\n",
     });
     expect(readReport(report)).toEqual([{ line: 2, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "eos" written as status incomplete; it comes back as "length"' }]);
   });
@@ -604,7 +618,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 1,
       stdout: [damaged],
-      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 errors; 8 losses, 25 values synthesized\n",
+      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 error; 8 losses, 25 values synthesized\n",
     });
   });
 });
@@ -792,7 +806,7 @@ describe("--out FILE", () => {
   test("writes the records to FILE and nothing to stdout", async () => {
     const out = join(scratch(), "chat.jsonl");
     const result = await runOrbridge(["convert", "--to", "chat", "--out", out], lines({ type: "message", role: "user", content: "Capital of France?" }));
-    expect(result).toEqual({ code: 0, stdout: "", stderr: "read 1 lines: 1 records, 0 errors; 0 losses\n" });
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "read 1 line: 1 record, 0 errors; 0 losses\n" });
     expect(readFileSync(out, "utf8")).toBe(lines({ role: "user", content: "Capital of France?" }));
   });
 
@@ -856,7 +870,7 @@ describe("--max-line-bytes N", () => {
     expect(await runOrbridge(["convert", "--to", "responses", "--max-line-bytes", "100"], stdin)).toEqual({
       code: 1,
       stdout: lines({ type: "message", role: "user", content: "short" }, { type: "message", role: "user", content: "after" }),
-      stderr: `orbridge convert: line 2: line is ${Buffer.byteLength(long)} bytes, over the limit of 100 bytes; it was not read\nread 3 lines: 2 records, 1 errors; 0 losses\n`,
+      stderr: `orbridge convert: line 2: line is ${Buffer.byteLength(long)} bytes, over the limit of 100 bytes; it was not read\nread 3 lines: 2 records, 1 error; 0 losses\n`,
     });
   });
 
@@ -942,7 +956,7 @@ describe("a stream with a line that could not be read", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 1,
       stdout: [{ ...groqResponse, status: "incomplete", output: [{ ...groqResponse.output[0], status: "incomplete" }] }],
-      stderr: `orbridge convert: line 3: line is not JSON: ${notJson}\nread 4 lines: 3 records, 1 errors; 8 losses, 25 values synthesized\n`,
+      stderr: `orbridge convert: line 3: line is not JSON: ${notJson}\nread 4 lines: 3 records, 1 error; 8 losses, 25 values synthesized\n`,
     });
     expect(readReport(report)).toEqual([
       { line: 3, path: "", code: "error", detail: `line is not JSON: ${notJson}` },
@@ -950,6 +964,8 @@ describe("a stream with a line that could not be read", () => {
       groqLosses[1],
       damage(1, 3),
       ...groqLosses.slice(2).map((loss) => ({ ...loss, line: 4 })),
+      zeroDetail(4, "cached_tokens"),
+      zeroDetail(4, "reasoning_tokens"),
       { line: 4, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "tool_calls" written as status incomplete' },
     ]);
   });
@@ -985,7 +1001,7 @@ describe("a stream with a line that could not be read", () => {
           service_tier: "default",
         },
       ],
-      stderr: `orbridge convert: line 6: ${tooLong}\nread 13 lines: 12 records, 1 errors; 8 losses\n`,
+      stderr: `orbridge convert: line 6: ${tooLong}\nread 13 lines: 12 records, 1 error; 8 losses\n`,
     });
     expect(readReport(report)).toEqual([
       { line: 6, path: "", code: "error", detail: tooLong },

@@ -63,7 +63,7 @@ const rawCall = (fields: string) => `{${fields},"id":"fc_1","call_id":"call_1","
 describe("a record with a name given twice", () => {
   test("an extension whose type is written over with function_call is an error line, blocked", async () => {
     const run = await gate(rawCall('"type":"openai:shell_call","type":"function_call","status":"completed"') + "\n");
-    expect(run).toEqual({ code: 1, stderr: "read 1 lines: 0 items, 1 errors; 1 blocked\n", verdicts: [errorLine(1, twice("line", "type", "/type"))] });
+    expect(run).toEqual({ code: 1, stderr: "read 1 line: 0 items, 1 error; 1 blocked\n  blocked by: error 1\n", verdicts: [errorLine(1, twice("line", "type", "/type"))] });
   });
   test("a streaming call whose status is written over with completed is an error line, blocked", async () => {
     const run = await gate(rawCall('"type":"function_call","status":"in_progress","status":"completed"') + "\n");
@@ -87,7 +87,7 @@ describe("a record with a name given twice", () => {
     expect(await runOrbridge(["normalize", journal])).toEqual({
       code: 1,
       stdout: '{"type":"message","role":"user","content":"hi"}\n',
-      stderr: `orbridge normalize: line 1: ${detail}\nread 2 lines, 2 records: 1 emitted (1 items), 1 reported; 0 losses\n`,
+      stderr: `orbridge normalize: line 1: ${detail}\nread 2 lines, 2 records: 1 emitted (1 item), 1 reported; 0 losses\n`,
     });
     const converted = await runOrbridge(["convert", "--to", "chat", journal]);
     expect(converted.code).toBe(1);

@@ -10,6 +10,7 @@ import { gatedBatches, WORKER_MIN_BYTES, type GateJobsOptions } from "../../src/
 import { CROSSING_DEPTH, deeperThan, flatten, fromCrossing, restoreShelved, shelveDeepValues, toCrossing } from "../../src/cli/deep-values.js";
 import { ToolRegistry } from "../../src/gate/tool-registry.js";
 import { TARGETS, type Target } from "../../src/gate/targets.js";
+import { profileOf } from "../../adapters/profiles.js";
 import type { ToolSchema } from "../../src/gate/schema.js";
 import { writeJournal, toolsFileContent } from "../bench/generate.js";
 import { runOrbridge } from "../support/run-cli.js";
@@ -45,7 +46,7 @@ async function gate(sources: string[], stdin: Buffer, setup: Setup, jobs: 1 | 2)
     jobs,
     read: setup.maxLineBytes === undefined ? {} : { maxLineBytes: setup.maxLineBytes },
     normalize: {},
-    gate: { schema: setup.schema, registry: setup.tools === undefined ? undefined : ToolRegistry.fromToolsFile(setup.tools, "tools"), target: setup.target, omitSource: sources.length === 1 },
+    gate: { schema: setup.schema, registry: setup.tools === undefined ? undefined : ToolRegistry.fromToolsFile(setup.tools, "tools"), target: setup.target, targetOptions: { profile: setup.target === undefined ? undefined : profileOf(setup.target) }, omitSource: sources.length === 1 },
     format: setup.format ?? "json",
     colour: setup.colour ?? false,
     workerMinBytes: 0,
@@ -338,7 +339,7 @@ describe("the built command", () => {
     const one = run("1");
     const two = run("2");
     expect(one.status).toBe(1);
-    expect(one.stderr).toMatch(/^read \d+ lines: \d+ items, 0 errors; \d+ blocked\n$/);
+    expect(one.stderr).toMatch(/^read \d+ lines: \d+ items, 0 errors; \d+ blocked\n(  (blocked by|findings): .*\n)*$/);
     expect({ status: two.status, stdout: two.stdout, stderr: two.stderr }).toEqual({ status: one.status, stdout: one.stdout, stderr: one.stderr });
   }, 120_000);
 });

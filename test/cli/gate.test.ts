@@ -31,7 +31,7 @@ describe("orbridge gate --schema", () => {
       blocked: true,
       findings: [],
     });
-    expect(result.stderr).toBe("read 8 lines: 8 items, 0 errors; 5 blocked\n");
+    expect(result.stderr).toBe("read 8 lines: 8 items, 0 errors; 5 blocked\n  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n  findings: missing_output 1\n");
   });
 
   test("exits 0 when nothing is blocked, reading stdin", async () => {
@@ -49,7 +49,7 @@ describe("orbridge gate --schema", () => {
     const records = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
     expect(records[1]).toMatchObject({ line: 2, reason: "error", blocked: true });
     expect(records[1].detail).toMatch(/^line is not JSON: /);
-    expect(result.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
+    expect(result.stderr).toBe("read 2 lines: 1 item, 1 error; 1 blocked\n  blocked by: error 1\n");
   });
 });
 

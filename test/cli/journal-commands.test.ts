@@ -23,7 +23,7 @@ describe("orbridge gate on a mixed journal", () => {
       [5, 0, "openai:web_search_call", null, "namespaced", true, []],
       [6, 0, "function_call", "call_emea03", "status", true, []],
     ]);
-    expect(result.stderr).toBe("read 6 lines: 9 items, 0 errors; 4 blocked\n");
+    expect(result.stderr).toBe("read 6 lines: 9 items, 0 errors; 4 blocked\n  blocked by: arguments_schema 1, namespaced 1, output_for_blocked_call 1, status 1\n  findings: output_for_blocked_call 1\n");
   });
 
   test("a call whose tool has no schema is unknown_tool (fail closed)", async () => {
@@ -111,7 +111,7 @@ describe("orbridge normalize", () => {
     ]);
     // The request body's and the completion's fields that no item holds are named, one entry each.
     expect(entries.filter((entry) => entry.code === "left_behind").map((entry) => [entry.line, entry.path])).toEqual(LEFT_BEHIND);
-    expect(result.stderr).toBe("read 6 lines, 6 records: 6 emitted (8 items), 0 reported; 0 losses, 6 record fields left behind; 1 changes for chat-completions\n");
+    expect(result.stderr).toBe("read 6 lines, 6 records: 6 emitted (8 items), 0 reported; 0 losses, 6 record fields left behind; 1 change for chat-completions\n");
   });
 
   test("--origin gives unprefixed provider types another slug", async () => {
@@ -126,7 +126,7 @@ describe("orbridge normalize", () => {
     expect(result.stderr.split("\n")).toEqual([
       expect.stringMatching(/^orbridge normalize: line 2: line is not JSON: /),
       'orbridge normalize: line 3: record of no known kind (keys: "hello")',
-      "read 3 lines, 3 records: 1 emitted (1 items), 2 reported; 0 losses",
+      "read 3 lines, 3 records: 1 emitted (1 item), 2 reported; 0 losses",
       "",
     ]);
   });

@@ -29,7 +29,7 @@ describe("numbers as the journal wrote them", { timeout: 30_000 }, () => {
     const result = await runOrbridge(["convert", "--to", "responses", "--report", report], '{"model":"m","temperature":1.0,"top_p":1,"messages":[{"role":"user","content":"hi"}]}\n');
     expect(result.stdout).toBe('{"model":"m","temperature":1,"top_p":1,"input":[{"type":"message","role":"user","content":"hi"}]}\n');
     expect(readFileSync(report, "utf8")).toBe('{"line":1,"path":"","code":"form_changed","detail":"the line writes the number 1 as 1.0 and as 1: each is written 1"}\n');
-    expect(result.stderr).toBe("read 1 lines: 1 records, 0 errors; 1 losses\n");
+    expect(result.stderr).toBe("read 1 line: 1 record, 0 errors; 1 loss\n");
   });
 
   test("normalize writes a stored response's numbers as they were", async () => {

@@ -72,7 +72,7 @@ describe("a schema whose work doubles per level", () => {
       { line: 1, index: 0, type: "function_call", call_id: "call_1", name: "lookup", reason: "arguments_schema", detail: overBudget, path: "/arguments", blocked: true, findings: [] },
       { line: 2, index: 0, type: "function_call", call_id: "call_2", name: "lookup", reason: "ok", detail: "completed call with arguments valid for its schema", blocked: false, findings: [] },
     ]);
-    expect(run.stderr).toBe("read 2 lines: 2 items, 0 errors; 1 blocked\n");
+    expect(run.stderr).toBe("read 2 lines: 2 items, 0 errors; 1 blocked\n  blocked by: arguments_schema 1\n");
     expect(run.code).toBe(1);
   }, 60_000);
 
@@ -82,7 +82,7 @@ describe("a schema whose work doubles per level", () => {
     const one = await runGate(["--schema", schemaPath, "--format", "json", "--jobs", "1", journal]);
     const two = await runGate(["--schema", schemaPath, "--format", "json", "--jobs", "2", journal]);
     expect(one.code).toBe(1);
-    expect(one.stderr).toBe("read 45000 lines: 45000 items, 0 errors; 150 blocked\n");
+    expect(one.stderr).toBe("read 45000 lines: 45000 items, 0 errors; 150 blocked\n  blocked by: arguments_schema 150\n");
     expect(two.stdout).toBe(one.stdout);
     expect(two.stderr).toBe(one.stderr);
     expect(two.code).toBe(one.code);

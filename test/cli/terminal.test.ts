@@ -16,10 +16,25 @@ const journal = "golden/examples/mixed.jsonl";
 describe("the progress line", () => {
   test("is drawn on a terminal while a file is read, and cleared at the end", () => {
     const { stream, text } = terminal(true);
-    const progress = progressFor([journal], stream);
+    const progress = progressFor([journal], stream, {});
     progress.tick(101, 1);
     progress.done();
-    expect(text()).toMatch(/^\r\[#*\.*\] +\d+%  1 lines\r\x1b\[2K$/);
+    expect(text()).toMatch(/^\r\[#*\.*\] +\d+%  1 line(  \d+ lines\/s)?\r\x1b\[2K$/);
+  });
+  test("says how many records the gate has blocked so far", () => {
+    const { stream, text } = terminal(true);
+    const progress = progressFor([journal], stream, {});
+    progress.tick(101, 1, 3);
+    expect(text()).toMatch(/^\r\[#*\.*\] +\d+%  1 line, 3 blocked(  \d+ lines\/s)?$/);
+  });
+  test("with NO_COLOR, writes no escape sequence: the line is cleared with spaces", () => {
+    const { stream, text } = terminal(true);
+    const progress = progressFor([journal], stream, { NO_COLOR: "1" });
+    progress.tick(101, 1);
+    progress.done();
+    const drawn = text().split("\r")[1]!;
+    expect(text()).toBe(`\r${drawn}\r${" ".repeat(drawn.length)}\r`);
+    expect(text()).not.toContain("\x1b");
   });
   test("is not drawn when stderr is not a terminal", () => {
     const { stream, text } = terminal(false);

@@ -3,6 +3,7 @@ import { TargetRewriter, rewriteForTarget } from "../../src/gate/target-rewriter
 import { checkTarget, isTarget, TargetChecker, TARGETS, type Rewritten, type Target } from "../../src/gate/targets.js";
 import { JournalChecker } from "../../src/gate/journal-checks.js";
 import type { Envelope, JournalItem, Provenance } from "../../src/models/journal-item.js";
+import { profileOf } from "../../adapters/profiles.js";
 
 /** An item of a normalized journal: `line.index`, its envelope, optionally its response. */
 function at(place: string, envelope: Envelope, item: Record<string, unknown>, response?: Provenance["response"]): JournalItem {
@@ -26,9 +27,9 @@ const webSearch = { type: "openai:web_search_call", id: "ws_001", status: "compl
 const response = { id: "resp_01", status: "completed" };
 
 describe("the target names", () => {
-  test("are the five of the design", () => {
-    expect(TARGETS).toEqual(["open-responses", "openai-responses", "chat-completions", "strict", "adjacent"]);
-    expect([isTarget("adjacent"), isTarget("anthropic")]).toEqual([true, false]);
+  test("are the five shapes of the design and the five providers known by their profile", () => {
+    expect(TARGETS).toEqual(["open-responses", "openai-responses", "chat-completions", "strict", "adjacent", "anthropic", "gemini", "bedrock", "deepseek", "mistral"]);
+    expect([isTarget("adjacent"), isTarget("anthropic"), isTarget("openrouter")]).toEqual([true, true, false]);
   });
 });
 
@@ -407,6 +408,98 @@ describe("a target check inside the journal checks", () => {
         { code: "target_rejects", detail: "strict input items carry no status", path: "/status" },
         { code: "foreign_id", detail: '"call_A" is a call id put in the item id', path: "/id" },
       ],
+    ]);
+  });
+});
+
+describe("a provider's target, judged by the profile handed over", () => {
+  const kimi = "functions.get_weather:0";
+  const anthropic = { profile: profileOf("anthropic") };
+  const mistral = { profile: profileOf("mistral") };
+  const signed = (envelope: string) => ({ type: "reasoning", summary: [{ type: "summary_text", text: "Check the sky." }], encrypted_content: "EqQBCkYIBRgCKkB-sig", provenance: { envelope, block: "thinking" } });
+
+  test("without its profile, it cannot be judged: the checker refuses to start", () => {
+    expect(() => new TargetChecker("anthropic")).toThrow("the target anthropic is judged by its profile, and none was handed over for it");
+    expect(() => new TargetChecker("anthropic", mistral)).toThrow("the target anthropic is judged by its profile");
+  });
+
+  test("anthropic: a call id of another grammar, the call and its output, with Anthropic's own error text", () => {
+    const checked = checkTarget([at("1.0", "chat", call(kimi, paris)), at("2.0", "chat", output(kimi, "sunny"))], "anthropic", anthropic);
+    const detail = `call_id "${kimi}" does not match ^[a-zA-Z0-9_-]+$: a tool_use id (and the tool_use_id of its tool_result) is letters, digits, _ and - only; anthropic answers "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"`;
+    expect(checked.map((item) => item.findings)).toEqual([[{ code: "target_rejects", detail, path: "/call_id" }], [{ code: "target_rejects", detail, path: "/call_id" }]]);
+  });
+
+  test("anthropic: another family's signature and an empty text are refused, its own signature is taken", () => {
+    const checked = checkTarget([at("1.0", "gemini", signed("gemini")), at("2.0", "anthropic", signed("anthropic")), at("3.0", "chat", { type: "message", role: "assistant", content: "" })], "anthropic", anthropic);
+    expect(checked.map((item) => item.findings)).toEqual([
+      [{ code: "target_rejects", detail: 'the reasoning carries gemini\'s opaque payload: a thinking block\'s signature is Anthropic\'s own, bound to the model family that wrote it; anthropic answers "Invalid signature in thinking block"', path: "" }],
+      [],
+      [{ code: "target_rejects", detail: 'empty text: a text block holds at least one character; anthropic answers "messages: text content blocks must be non-empty"', path: "/content" }],
+    ]);
+  });
+
+  test("mistral: ids of exactly 9 letters or digits, no reasoning at all, no image in a tool message", () => {
+    const image = { type: "function_call_output", call_id: "a1b2c3d4e", output: [{ type: "input_text", text: "the chart" }, { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" }] };
+    const checked = checkTarget([at("1.0", "chat", call("a1b2c3d4e", paris)), at("2.0", "chat", image), at("3.0", "chat", { type: "reasoning", summary: [{ type: "summary_text", text: "Think." }] })], "mistral", mistral);
+    expect(checked.map((item) => item.findings)).toEqual([
+      [],
+      [{ code: "target_rejects", detail: "an image in a tool result: a tool message holds text only; an image goes in a user message", path: "/output/1" }],
+      [{ code: "target_rejects", detail: "a reasoning item without the target's own payload: an assistant message carries no reasoning input", path: "" }],
+    ]);
+  });
+
+  test("normalize's rewrite for mistral gives 9-character ids, the call and its output alike, distinct ids kept distinct, the same on every run", () => {
+    const items = [at("1.0", "chat", call(kimi, paris)), at("1.1", "chat", call("functions.get_weather:1", lyon)), at("2.0", "chat", output(kimi, "sunny")), at("2.1", "chat", output("functions.get_weather:1", "rain"))];
+    const first = new TargetRewriter("mistral", mistral);
+    const rewritten = first.push(items);
+    const ids = rewritten.items.map((item) => (item.item as { call_id: string }).call_id);
+    expect(ids.every((id) => /^[a-zA-Z0-9]{9}$/.test(id))).toBe(true);
+    expect([ids[0] === ids[2], ids[1] === ids[3], ids[0] !== ids[1]]).toEqual([true, true, true]);
+    expect(first.idMap()).toEqual([
+      { original: kimi, rewritten: ids[0] },
+      { original: "functions.get_weather:1", rewritten: ids[1] },
+    ]);
+    expect(new TargetRewriter("mistral", mistral).push(items).items).toEqual(rewritten.items);
+    expect(rewritten.changes.map((change) => [change.line, change.index, change.path, change.code])).toEqual([
+      [1, 0, "/call_id", "id_rewritten"],
+      [1, 1, "/call_id", "id_rewritten"],
+      [2, 0, "/call_id", "id_rewritten"],
+      [2, 1, "/call_id", "id_rewritten"],
+    ]);
+    expect(checkTarget(rewritten.items, "mistral", mistral).flatMap((item) => item.findings)).toEqual([]);
+  });
+
+  test("normalize's rewrite for deepseek keeps another family's reasoning text and drops its payload, reported", () => {
+    const rewritten = rewriteForTarget([at("1.0", "anthropic", signed("anthropic"))], "deepseek", { profile: profileOf("deepseek") });
+    expect(rewritten.items.map((item) => item.item)).toEqual([{ type: "reasoning", summary: [{ type: "summary_text", text: "Check the sky." }] }]);
+    expect(rewritten.changes).toEqual([
+      { line: 1, index: 0, path: "/encrypted_content", code: "unsupported_field", detail: "the reasoning carries anthropic's opaque payload: a Chat message has no field for another provider's signature or encrypted reasoning: removed, its text kept" },
+    ]);
+  });
+
+  test("normalize's rewrite for a Chat target moves a tool result's image into a user message after the turn's tool results", () => {
+    const chart = { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" };
+    const withImage = { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }, chart] };
+    const items = [at("1.0", "chat", call("call_1", paris)), at("1.1", "chat", call("call_2", lyon)), at("2.0", "chat", withImage), at("3.0", "chat", output("call_2", "rain"))];
+    const rewritten = rewriteForTarget(items, "chat-completions", { profile: profileOf("chat-completions") });
+    expect(rewritten.items.map((item) => item.item)).toEqual([
+      call("call_1", paris),
+      call("call_2", lyon),
+      { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }] },
+      output("call_2", "rain"),
+      { type: "message", role: "user", content: [chart] },
+    ]);
+    expect(rewritten.changes).toEqual([{ line: 2, index: 0, path: "/output/1", code: "form_changed", detail: "an image in a tool result, which chat-completions refuses: moved into a user message after the turn's tool results" }]);
+    expect(checkTarget(rewritten.items, "chat-completions", { profile: profileOf("chat-completions") }).flatMap((item) => item.findings)).toEqual([]);
+  });
+
+  test("normalize's rewrite for anthropic removes another family's signed reasoning and empty text parts, each reported", () => {
+    const message = { type: "message", role: "assistant", content: [{ type: "output_text", text: "", annotations: [] }, { type: "output_text", text: "Sunny.", annotations: [] }] };
+    const rewritten = rewriteForTarget([at("1.0", "gemini", signed("gemini")), at("2.0", "chat", message)], "anthropic", anthropic);
+    expect(rewritten.items.map((item) => item.item)).toEqual([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Sunny.", annotations: [] }] }]);
+    expect(rewritten.changes.map((change) => [change.line, change.path, change.code])).toEqual([
+      [1, "", "unsupported_item"],
+      [2, "/content/0", "unsupported_field"],
     ]);
   });
 });

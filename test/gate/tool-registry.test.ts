@@ -427,7 +427,7 @@ describe("orbridge gate --tools with a file of hosted tools only", () => {
         `    tool_not_allowed: "web_search" is not allowed: tools[0] of ${tools} defines it as a hosted tool (type "web_search"), which is called through items of its own, never through a function_call\n` +
         'line 2  function_call call_2  BLOCKED unknown_tool: no schema is known for "get_weather"\n' +
         'line 3  openai:web_search_call -  BLOCKED namespaced: "openai:web_search_call" is an extension item, never a portable call\n',
-      stderr: "read 3 lines: 3 items, 0 errors; 3 blocked\n",
+      stderr: "read 3 lines: 3 items, 0 errors; 3 blocked\n  blocked by: unknown_tool 2, namespaced 1\n  findings: tool_not_allowed 1\n",
     });
   });
 

@@ -41,6 +41,7 @@ const callVerdict = (line: number, callId: string, name: string, notAllowed?: st
   name,
   reason: "ok",
   detail: OK,
+  ...(notAllowed === undefined ? {} : { blocked_by: "tool_not_allowed" }),
   blocked: notAllowed !== undefined,
   findings: notAllowed === undefined ? [] : [{ code: "tool_not_allowed", detail: `"${name}" is not allowed: ${notAllowed}`, path: "/name" }],
 });
@@ -58,7 +59,7 @@ describe("a request body with a tools entry that cannot be read", () => {
         callVerdict(2, "call_1", "delete_file", 'tool_choice of line 1 allows only "read_file"'),
         callVerdict(3, "call_2", "read_file"),
       ],
-      stderr: "read 3 lines: 3 items, 1 errors; 2 blocked\n",
+      stderr: "read 3 lines: 3 items, 1 error; 2 blocked\n  blocked by: error 1, tool_not_allowed 1\n  findings: tool_not_allowed 1\n",
     });
   });
 
@@ -68,7 +69,7 @@ describe("a request body with a tools entry that cannot be read", () => {
     expect(await gate(path)).toEqual({
       code: 1,
       verdicts: [userMessage(1), errorLine(2, "line 2: tools[1] must be an object, found number 42"), callVerdict(3, "call_1", "read_file", reason), callVerdict(4, "call_2", "delete_file")],
-      stderr: "read 4 lines: 3 items, 1 errors; 2 blocked\n",
+      stderr: "read 4 lines: 3 items, 1 error; 2 blocked\n  blocked by: error 1, tool_not_allowed 1\n  findings: tool_not_allowed 1\n",
     });
   });
 });
@@ -89,7 +90,7 @@ describe("a request body whose tool_choice cannot be read", () => {
         callVerdict(2, "call_1", "read_file", "tool_choice of line 1 cannot all be read, so it allows no function"),
         callVerdict(4, "call_2", "read_file"),
       ],
-      stderr: "read 4 lines: 3 items, 1 errors; 2 blocked\n",
+      stderr: "read 4 lines: 3 items, 1 error; 2 blocked\n  blocked by: error 1, tool_not_allowed 1\n  findings: tool_not_allowed 1\n",
     });
   });
 });

@@ -45,7 +45,7 @@ describe("lines that are not records", () => {
     expect(run).toEqual({
       code: 1,
       stdout: jsonl(questionItem),
-      stderr: reported(2, "line is not JSON: Unterminated string in JSON at position 20") + "read 2 lines: 1 records, 1 errors; 0 losses\n",
+      stderr: reported(2, "line is not JSON: Unterminated string in JSON at position 20") + "read 2 lines: 1 record, 1 error; 0 losses\n",
       unchanged: true,
     });
   });
@@ -57,7 +57,7 @@ describe("values nested 100,000 deep", () => {
     const run = await convert("responses", jsonl(`{"role":"user","content":"hi","metadata":${deep}}`, question));
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(jsonl({ type: "message", role: "user", content: "hi" }, questionItem));
-    expect(run.stderr).toBe("read 2 lines: 2 records, 0 errors; 1 losses\n");
+    expect(run.stderr).toBe("read 2 lines: 2 records, 0 errors; 1 loss\n");
   });
   // A record already in the target envelope is written as it is: JSON.stringify
   // throws RangeError in the write loop and the whole run stops.
@@ -65,7 +65,7 @@ describe("values nested 100,000 deep", () => {
     const run = await convert("chat", jsonl(`{"role":"user","content":"hi","metadata":${deep}}`, question));
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(jsonl(question));
-    expect(run.stderr).toMatch(/^orbridge convert: line 1: .+\nread 2 lines: 1 records, 1 errors; 0 losses\n$/);
+    expect(run.stderr).toMatch(/^orbridge convert: line 1: .+\nread 2 lines: 1 record, 1 error; 0 losses\n$/);
   });
 });
 

@@ -79,7 +79,7 @@ describe("through orbridge gate", () => {
       passed(2, "call_2"),
       { line: 3, index: 0, type: "function_call", call_id: "call_3", name: "get_latest_sales_report", reason: "arguments_schema", detail: "arguments/tree/0/0 must be array", path: "/arguments", blocked: true, findings: [] },
     ]);
-    expect(run.stderr).toBe("read 3 lines: 3 items, 0 errors; 2 blocked\n");
+    expect(run.stderr).toBe("read 3 lines: 3 items, 0 errors; 2 blocked\n  blocked by: arguments_schema 2\n");
     expect(run.code).toBe(1);
   });
   test("a record that is itself nested 100,000 deep is gated by its fields", async () => {

@@ -37,7 +37,7 @@ describe("a validator that throws", () => {
       passed(2, "call_2"),
       { line: 3, index: 0, type: "function_call_output", call_id: "call_2", reason: "not_function_call", detail: "\"function_call_output\" is not a function_call", path: "/type", blocked: false, findings: [] },
     ]);
-    expect(run.stderr).toBe("read 3 lines: 3 items, 0 errors; 1 blocked\n");
+    expect(run.stderr).toBe("read 3 lines: 3 items, 0 errors; 1 blocked\n  blocked by: arguments_schema 1\n");
     expect(run.code).toBe(1);
   });
   test("that throws something other than an Error still blocks", async () => {
@@ -66,7 +66,7 @@ describe("a compile cache that throws", () => {
       blockedBecause(1, "call_1", "the gate could not finish the arguments_schema check: out of memory compiling the schema"),
       blockedBecause(2, "call_2", "the gate could not finish the arguments_schema check: out of memory compiling the schema"),
     ]);
-    expect(run.stderr).toBe("read 2 lines: 2 items, 0 errors; 2 blocked\n");
+    expect(run.stderr).toBe("read 2 lines: 2 items, 0 errors; 2 blocked\n  blocked by: arguments_schema 2\n");
     expect(run.code).toBe(1);
   });
 });

@@ -17,13 +17,13 @@ describe("lines that are not JSON", () => {
       { line: 3, index: 0, reason: "error", detail: "line is not JSON: Unexpected end of JSON input", blocked: true, findings: [] },
       passed(4, "call_2"),
     ]);
-    expect(run.stderr).toBe("read 4 lines: 2 items, 2 errors; 2 blocked\n");
+    expect(run.stderr).toBe("read 4 lines: 2 items, 2 errors; 2 blocked\n  blocked by: error 2\n");
     expect(run.code).toBe(1);
   });
   test("a truncated last line without newline is an error record", async () => {
     const run = await gateJournal(file, salesSchema, emea + "\n" + apac.slice(0, 60));
     expect(run.verdicts).toEqual([passed(1, "call_1"), { line: 2, index: 0, reason: "error", detail: "line is not JSON: Expected double-quoted property name in JSON at position 60", blocked: true, findings: [] }]);
-    expect(run.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
+    expect(run.stderr).toBe("read 2 lines: 1 item, 1 error; 1 blocked\n  blocked by: error 1\n");
     expect(run.code).toBe(1);
   });
   test("a complete last line without newline is gated", async () => {
@@ -90,7 +90,7 @@ describe("bytes that are not text", () => {
       { line: 1, index: 0, reason: "error", detail: `line is not valid UTF-8 (byte 21 of ${line.length - 1}); it was not read`, blocked: true, findings: [] },
       passed(2, "call_2"),
     ]);
-    expect(run.stderr).toBe("read 2 lines: 1 items, 1 errors; 1 blocked\n");
+    expect(run.stderr).toBe("read 2 lines: 1 item, 1 error; 1 blocked\n  blocked by: error 1\n");
     expect(run.code).toBe(1);
   });
 });
@@ -107,7 +107,7 @@ describe("records of every JSON type at top level", () => {
       { line: 6, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] },
       passed(7, "call_2"),
     ]);
-    expect(run.stderr).toBe("read 7 lines: 2 items, 5 errors; 6 blocked\n");
+    expect(run.stderr).toBe("read 7 lines: 2 items, 5 errors; 6 blocked\n  blocked by: error 5, namespaced 1\n");
     expect(run.code).toBe(1);
   });
 });
@@ -122,7 +122,7 @@ describe("long lines", () => {
       { line: 2, index: 0, reason: "error", detail: `line is ${long.length} bytes, over the limit of 1024 bytes; it was not read`, blocked: true, findings: [] },
       passed(3, "call_2"),
     ]);
-    expect(run.stderr).toBe("read 3 lines: 2 items, 1 errors; 1 blocked\n");
+    expect(run.stderr).toBe("read 3 lines: 2 items, 1 error; 1 blocked\n  blocked by: error 1\n");
     expect(run.code).toBe(1);
   });
   test.each(["0", "-1", "1.5", "lots"])("--max-line-bytes %s is a usage error", async (value) => {

@@ -24,8 +24,9 @@ function notJson(text: string): string {
 }
 
 const reported = (line: number, detail: string) => `orbridge normalize: line ${line}: ${detail}\n`;
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 const summary = (lines: number, records: number, items: number, errors: number) =>
-  `read ${lines} lines, ${records} records: ${records - errors} emitted (${items} items), ${errors} reported; 0 losses\n`;
+  `read ${plural(lines, "line")}, ${plural(records, "record")}: ${records - errors} emitted (${plural(items, "item")}), ${errors} reported; 0 losses\n`;
 
 describe("lines that are not JSON", () => {
   test("are reported with their line, and the next lines are emitted", async () => {
@@ -135,7 +136,7 @@ describe("values nested 100,000 deep", () => {
     const run = await normalize(jsonl(`{"type":"message","role":"user","content":"hi","metadata":${deep}}`, question));
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(jsonl(question));
-    expect(run.stderr).toMatch(/^orbridge normalize: line 1: .+\nread 2 lines, 2 records: 1 emitted \(1 items\), 1 reported; 0 losses\n$/);
+    expect(run.stderr).toMatch(/^orbridge normalize: line 1: .+\nread 2 lines, 2 records: 1 emitted \(1 item\), 1 reported; 0 losses\n$/);
   });
   test("deep arguments are a string, copied as they are", async () => {
     const deepCall = JSON.stringify({ type: "function_call", call_id: "call_1", name: "get_latest_sales_report", arguments: deep, status: "completed" });

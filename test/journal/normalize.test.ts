@@ -154,7 +154,7 @@ describe("the fields of a record that no item holds are left behind, and said", 
     expect(await runOrbridge(["normalize", "--report", report], JSON.stringify(request) + "\n")).toEqual({
       code: 0,
       stdout: JSON.stringify({ type: "message", role: "user", content: "Sales?" }) + "\n",
-      stderr: "read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 1 losses, 1 record fields left behind\n",
+      stderr: "read 1 line, 1 record: 1 emitted (1 item), 0 reported; 1 loss, 1 record field left behind\n",
     });
     expect(readFileSync(report, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual([
       { line: 1, path: "/messages/0/name", code: "unsupported_field", detail: "a participant name has no place in an Open Responses message" },
@@ -511,7 +511,7 @@ describe("orbridge normalize --for a target that places outputs after their call
         { type: "function_call", call_id: "call_late", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
         { type: "function_call_output", call_id: "call_late", output: "overcast" },
       ),
-      stderr: `read 3 lines, 3 records: 3 emitted (3 items), 0 reported; 0 losses; 1 changes for ${target}\n`,
+      stderr: `read 3 lines, 3 records: 3 emitted (3 items), 0 reported; 0 losses; 1 change for ${target}\n`,
     });
     expect(readFileSync(report, "utf8")).toEqual(jsonl({ line: 2, index: 0, path: "", code: "reordered", detail: "the output came before its call (line 3, item 0): moved after it" }));
   });
@@ -545,8 +545,8 @@ describe("reasoning in Chat dialects", () => {
     const removed = await runOrbridge(["normalize", "--for", "chat-completions"], completion + "\n");
     expect([kept.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line).type), kept.stderr]).toEqual([
       ["reasoning", "function_call"],
-      "read 1 lines, 1 records: 1 emitted (2 items), 0 reported; 2 losses, 5 record fields left behind; 0 changes for chat-completions\n",
+      "read 1 line, 1 record: 1 emitted (2 items), 0 reported; 2 losses, 5 record fields left behind; 0 changes for chat-completions\n",
     ]);
-    expect(removed.stderr).toBe("read 1 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses, 5 record fields left behind; 1 changes for chat-completions\n");
+    expect(removed.stderr).toBe("read 1 line, 1 record: 1 emitted (1 item), 0 reported; 2 losses, 5 record fields left behind; 1 change for chat-completions\n");
   });
 });

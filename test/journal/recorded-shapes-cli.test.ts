@@ -55,7 +55,7 @@ describe("Open Responses streams holding extension and error events", () => {
     expect(parse(result.stdout)).toEqual([
       { id: "fc_04041325ab8ae30400698c51c5468c8197a395f18875a5339f", type: "function_call", status: "completed", arguments: '{"location":"San Francisco"}', call_id: "call_H5DxLSFnsGhiROnUiDHmgyc8", name: "weather" },
     ]);
-    expect(result.stderr).toBe("read 14 lines, 1 records: 1 emitted (1 items), 0 reported; 1 losses, 19 record fields left behind\n");
+    expect(result.stderr).toBe("read 14 lines, 1 record: 1 emitted (1 item), 0 reported; 1 loss, 19 record fields left behind\n");
   });
 
   test("extension events: the gate lets the call run", async () => {
@@ -67,7 +67,7 @@ describe("Open Responses streams holding extension and error events", () => {
   test("an error after the call was done: one failed response, the call blocked, the error reported", async () => {
     const normalized = await runOrbridge(["normalize"], golden("responses-error-after-call-done"));
     expect(parse(normalized.stdout).map((item) => [item.call_id, item.status])).toEqual([["call_H5DxLSFnsGhiROnUiDHmgyc8", "incomplete"]]);
-    expect(normalized.stderr).toBe("read 13 lines, 1 records: 1 emitted (1 items), 0 reported; 2 losses, 19 record fields left behind\n");
+    expect(normalized.stderr).toBe("read 13 lines, 1 record: 1 emitted (1 item), 0 reported; 2 losses, 19 record fields left behind\n");
     const gated = await runOrbridge(["gate", "--tools", tools, "--format", "json"], golden("responses-error-after-call-done"));
     expect(parse(gated.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked, verdict.findings.map((finding: { code: string }) => finding.code)])).toEqual([[1, "status", true, ["incomplete_not_last"]]]);
     expect(gated.code).toBe(1);
@@ -171,7 +171,7 @@ describe("records no reader takes: every line emitted or reported", () => {
     const folder = scratchFolder("stray-event");
     const report = join(folder, "report.jsonl");
     const normalized = await runOrbridge(["normalize", "--report", report], JSON.stringify(stray) + "\n");
-    expect([normalized.stdout, normalized.stderr]).toEqual(["", "read 1 lines, 1 records: 1 emitted (0 items), 0 reported; 1 losses\n"]);
+    expect([normalized.stdout, normalized.stderr]).toEqual(["", "read 1 line, 1 record: 1 emitted (0 items), 0 reported; 1 loss\n"]);
     expect(readFileSync(report, "utf8")).toBe(
       JSON.stringify({ line: 1, path: "", code: "unsupported_item", detail: "a streaming event opens no response: response.function_call.done (line 1) is an event of no known type: ignored; it holds a call's fields, which are not read: the call is not checked" }) + "\n",
     );
@@ -181,7 +181,7 @@ describe("records no reader takes: every line emitted or reported", () => {
       stdout: "",
       stderr:
         "orbridge convert: line 1: a streaming event opens no response: response.function_call.done (line 1) is an event of no known type: ignored; it holds a call's fields, which are not read: the call is not checked: nothing to convert\n" +
-        "read 1 lines: 0 records, 1 errors; 0 losses\n",
+        "read 1 line: 0 records, 1 error; 0 losses\n",
     });
   });
 });

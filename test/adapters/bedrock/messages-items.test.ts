@@ -89,7 +89,7 @@ describe("messagesToItems, assistant messages", () => {
     });
     expect(converted).toEqual({
       value: [
-        { type: "message", role: "assistant", content: "Checking both." },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Checking both.", annotations: [] }] },
         { type: "function_call", call_id: "tooluse_A", name: "get_weather", arguments: '{"city":"Oslo","days":2}', status: "completed" },
         { type: "function_call", call_id: "tooluse_B", name: "get_weather", arguments: "{}", status: "completed" },
       ],
@@ -101,7 +101,7 @@ describe("messagesToItems, assistant messages", () => {
     const converted = messagesToItems({ messages: messages([{ role: "assistant", content: [{ reasoningContent: { reasoningText: { text: "Short." } } }, { text: "Done." }] }]), model: "openai.gpt-oss-120b-1:0" });
     expect(converted.value).toEqual([
       { type: "reasoning", summary: [{ type: "summary_text", text: "Short." }], provenance: { envelope: "bedrock", block: "reasoningText", model: "openai.gpt-oss-120b-1:0" } },
-      { type: "message", role: "assistant", content: "Done." },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", annotations: [] }] },
     ]);
   });
 

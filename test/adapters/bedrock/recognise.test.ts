@@ -41,6 +41,12 @@ describe("isBedrockResponse", () => {
   test("leaves an Open Responses response alone", () => {
     expect(isBedrockResponse({ object: "response", output: [{ type: "message", role: "assistant", content: [] }], status: "completed" })).toBe(false);
   });
+
+  test("claims a response stopped before any block, its content empty, and no message of another shape", () => {
+    expect(isBedrockResponse({ output: { message: { role: "assistant", content: [] } }, stopReason: "content_filtered", usage: {} })).toBe(true);
+    expect(isBedrockResponse({ output: { message: { role: "user", content: [] } }, stopReason: "content_filtered" })).toBe(false);
+    expect(isBedrockResponse({ output: { message: { role: "assistant", content: [], status: "x" } }, stopReason: "end_turn" })).toBe(false);
+  });
 });
 
 describe("isBedrockStreamEvent", () => {

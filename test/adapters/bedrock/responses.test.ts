@@ -72,8 +72,19 @@ describe("responseToConverse", () => {
     });
   });
 
-  test("a failed response has no stopReason: end_turn written, reported", () => {
+  test("a failed response has no stopReason: null written, reported", () => {
     const converted = responseToConverse({ response: { id: "r", object: "response", status: "failed", output: [] } as never });
-    expect([converted.value.stopReason, converted.losses]).toEqual(["end_turn", [{ path: "/status", code: "unsupported_field", detail: 'status "failed" has no stopReason: end_turn written' }]]);
+    expect([converted.value.stopReason, converted.losses]).toEqual([null, [{ path: "/status", code: "unsupported_field", detail: 'status "failed" has no stopReason: stopReason null written, which the way back reads as a response not finished' }]]);
+  });
+
+  test("a response still in progress keeps its call unfinished: stopReason null, never end_turn", () => {
+    const call = { type: "function_call", call_id: "call_21", name: "get_weather", arguments: '{"city":"Oslo"}', status: "in_progress" };
+    const converted = responseToConverse({ response: { id: "s1", object: "response", status: "in_progress", output: [call] } as never });
+    expect(converted).toEqual({
+      value: { output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "call_21", name: "get_weather", input: { city: "Oslo" } } }] } }, stopReason: null, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } },
+      losses: [{ path: "/status", code: "unsupported_field", detail: 'status "in_progress" has no stopReason: stopReason null written, which the way back reads as a response not finished' }],
+    });
+    const back = converseToResponse({ response: converted.value });
+    expect(back.value.output.map((item) => [item.type, (item as { status?: string }).status])).toEqual([["function_call", "in_progress"]]);
   });
 });

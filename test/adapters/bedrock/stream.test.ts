@@ -108,7 +108,7 @@ describe("BedrockStreamAssembler, events", () => {
       { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: "{}" } } } },
       { messageStop: { stopReason: "end_turn" } },
     ]);
-    expect(response.items).toEqual([{ type: "message", role: "assistant", content: "Hi" }]);
+    expect(response.items).toEqual([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Hi", annotations: [] }] }]);
     expect(response.losses).toEqual([{ path: "/contentBlockDelta/delta", code: "unsupported_part", detail: 'a "toolUse" delta does not fit its block: not applied', line: 3 }]);
   });
 

@@ -572,3 +572,18 @@ describe.skipIf(!hasCorpus)("recorded completions and responses (skipped when ..
     toResponse(completion.value);
   });
 });
+
+describe("a response that does not say its id, creation time or model (one rebuilt from another provider's stream)", () => {
+  test("becomes a valid chat.completion whose id, created and model are synthesized and reported", () => {
+    const output = [{ type: "message", id: "msg_1", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Dry.", annotations: [] }] }];
+    const { value, losses } = responseToChatCompletion({ response: { object: "response", status: "completed", output } as unknown as ResponseResource });
+    expect(value.id).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
+    expect([value.created, value.model]).toEqual([0, ""]);
+    expect(losses.filter((loss) => loss.code === "synthesized")).toEqual([
+      { path: "/id", code: "synthesized", detail: `a chat.completion requires id and the response has no id: ${JSON.stringify(value.id)} written` },
+      { path: "/created", code: "synthesized", detail: "a chat.completion requires created and the response has no created_at: 0 written" },
+      { path: "/model", code: "synthesized", detail: 'a chat.completion requires model and the response has no model: "" written' },
+    ]);
+    expect(responseToChatCompletion({ response: { object: "response", status: "completed", output } as unknown as ResponseResource }).value.id).toBe(value.id);
+  });
+});

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { contentsToItems } from "../../../adapters/gemini/contents-to-items.js";
 import { itemsToContents } from "../../../adapters/gemini/items-to-contents.js";
-import { synthesizeCallId } from "../../../adapters/gemini/call-ids.js";
+import { CallPairing, synthesizedCallId, unansweredOutputId } from "../../../adapters/gemini/call-ids.js";
 
 const SIGNATURE = "Es8FCswFAXLI2nxFGW9oAYt0fTQoHlYcudYTgqNXlir9nzbXoqFX";
 const weather = (city: string, id?: string) => ({ functionCall: { args: { city }, name: "get_weather", ...(id ? { id } : {}) } });
@@ -16,22 +16,29 @@ describe("calls without ids", () => {
     { parts: [answer("sunny"), answer("rain")], role: "user" },
   ];
 
-  test("get call_ids derived from their position and name, the same on every run", () => {
+  const lisbon = synthesizedCallId(1, "get_weather", '{"city":"Lisbon"}');
+  const oslo = synthesizedCallId(2, "get_weather", '{"city":"Oslo"}');
+
+  test("get call_ids derived from their rank, name and args, the same on every run", () => {
     const first = contentsToItems({ contents });
     const second = contentsToItems({ contents });
     expect(first.value).toEqual(second.value);
+    // sha256 of "\0" "1" "\0" "get_weather" "\0" and the args text, as `printf` and `sha256sum` give it.
+    expect(lisbon).toBe("gemini_call_797dd687dbcc9a8b");
     expect(first.value.slice(1)).toEqual([
-      { type: "function_call", call_id: synthesizeCallId("", "1.0", "get_weather"), name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" },
-      { type: "function_call", call_id: synthesizeCallId("", "1.1", "get_weather"), name: "get_weather", arguments: '{"city":"Oslo"}', status: "completed" },
-      { type: "function_call_output", call_id: synthesizeCallId("", "1.0", "get_weather"), output: '{"result":"sunny"}', "gemini:name": "get_weather" },
-      { type: "function_call_output", call_id: synthesizeCallId("", "1.1", "get_weather"), output: '{"result":"rain"}', "gemini:name": "get_weather" },
+      { type: "function_call", call_id: lisbon, name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" },
+      { type: "function_call", call_id: oslo, name: "get_weather", arguments: '{"city":"Oslo"}', status: "completed" },
+      { type: "function_call_output", call_id: lisbon, output: '{"result":"sunny"}', "gemini:name": "get_weather" },
+      { type: "function_call_output", call_id: oslo, output: '{"result":"rain"}', "gemini:name": "get_weather" },
     ]);
   });
 
-  test("every synthesized id is reported", () => {
+  test("every synthesized id is reported, and every result paired by name and order", () => {
     expect(contentsToItems({ contents }).losses).toEqual([
-      { path: "/contents/1/parts/0/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${synthesizeCallId("", "1.0", "get_weather")} synthesized from its position and name` },
-      { path: "/contents/1/parts/1/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${synthesizeCallId("", "1.1", "get_weather")} synthesized from its position and name` },
+      { path: "/contents/1/parts/0/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${lisbon} synthesized from its rank among the conversation's calls without id, its name and its args` },
+      { path: "/contents/1/parts/1/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${oslo} synthesized from its rank among the conversation's calls without id, its name and its args` },
+      { path: "/contents/2/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` },
+      { path: "/contents/2/parts/1/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${oslo}` },
     ]);
   });
 
@@ -42,11 +49,42 @@ describe("calls without ids", () => {
 
   test("a result that follows no call of its name gets an id of its own, reported", () => {
     const converted = contentsToItems({ contents: [{ parts: [answer("sunny")], role: "user" }] });
-    const callId = synthesizeCallId("", "0.0", "get_weather");
+    const callId = unansweredOutputId(1, "get_weather");
     expect(converted).toEqual({
       value: [{ type: "function_call_output", call_id: callId, output: '{"result":"sunny"}', "gemini:name": "get_weather" }],
       losses: [{ path: "/contents/0/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call` }],
     });
+  });
+});
+
+describe("one pairing across the records of a journal", () => {
+  const call = { parts: [weather("Lisbon")], role: "model" };
+  const result = { parts: [answer("sunny")], role: "user" };
+  const lisbon = synthesizedCallId(1, "get_weather", '{"city":"Lisbon"}');
+
+  test("a result on a later record answers the call of an earlier one", () => {
+    const pairing = new CallPairing();
+    const first = contentsToItems({ contents: [call], pairing });
+    const second = contentsToItems({ contents: [result], pairing });
+    expect(first.value).toEqual([{ type: "function_call", call_id: lisbon, name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" }]);
+    expect(second).toEqual({
+      value: [{ type: "function_call_output", call_id: lisbon, output: '{"result":"sunny"}', "gemini:name": "get_weather" }],
+      losses: [{ path: "/contents/0/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` }],
+    });
+  });
+
+  test("a whole conversation (a request body's) starts the count again, so a replayed call keeps its id", () => {
+    const pairing = new CallPairing();
+    contentsToItems({ contents: [{ parts: [{ text: "Lisbon?" }], role: "user" }, call], pairing });
+    const replay = contentsToItems({ contents: [{ parts: [{ text: "Lisbon?" }], role: "user" }, call, result], pairing, whole: true });
+    expect(replay.value.slice(1).map((item) => (item as { call_id: string }).call_id)).toEqual([lisbon, lisbon]);
+    const next = contentsToItems({ contents: [call], pairing });
+    expect(next.value).toEqual([{ type: "function_call", call_id: synthesizedCallId(2, "get_weather", '{"city":"Lisbon"}'), name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" }]);
+  });
+
+  test("without a pairing, each conversion pairs only within itself: the result answers no call", () => {
+    contentsToItems({ contents: [call] });
+    expect(contentsToItems({ contents: [result] }).value).toEqual([{ type: "function_call_output", call_id: unansweredOutputId(1, "get_weather"), output: '{"result":"sunny"}', "gemini:name": "get_weather" }]);
   });
 });
 

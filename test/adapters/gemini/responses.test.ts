@@ -1,7 +1,7 @@
 // GenerateContentResponse ⇄ response object: finishReason, several candidates,
 // a blocked prompt, usage.
 import { describe, expect, test } from "vitest";
-import { synthesizeCallId } from "../../../adapters/gemini/call-ids.js";
+import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
 import { generateContentToResponse, outputItemId } from "../../../adapters/gemini/generate-content-to-response.js";
 import { responseToGenerateContent } from "../../../adapters/gemini/response-to-generate-content.js";
 
@@ -16,7 +16,7 @@ describe("finishReason", () => {
     expect(pick(value, ["status", "incomplete_details", "output"])).toEqual({
       status: "completed",
       incomplete_details: null,
-      output: [{ id: outputItemId(ID, 0, "function_call"), type: "function_call", call_id: synthesizeCallId(`${ID}#0`, "0.0", "get_latest_sales_report"), name: "get_latest_sales_report", arguments: '{"region":"apac"}', status: "completed" }],
+      output: [{ id: outputItemId(ID, 0, "function_call"), type: "function_call", call_id: synthesizedCallId(1, "get_latest_sales_report", '{"region":"apac"}'), name: "get_latest_sales_report", arguments: '{"region":"apac"}', status: "completed" }],
     });
   });
 

@@ -1,7 +1,7 @@
 // The stream assembler on chunks shaped like the recorded ones: text joined,
 // whole calls, partialArgs pieces, a cut stream, two responses in one recording.
 import { describe, expect, test } from "vitest";
-import { synthesizeCallId } from "../../../adapters/gemini/call-ids.js";
+import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
 import { GeminiStreamAssembler, type GeminiAssembledResponse } from "../../../adapters/gemini/stream.js";
 import { withoutNeutralFields } from "../../support/response-neutrals.js";
 
@@ -45,7 +45,7 @@ describe("calls", () => {
   test("a whole call in one chunk is completed by its STOP", () => {
     const [response] = run([chunk([{ functionCall: { name: "get_capital", args: { country: "Portugal" } } }], { finishReason: "STOP" })]);
     expect(response!.items).toEqual([
-      { type: "function_call", call_id: synthesizeCallId(`${ID}#0`, "0.0", "get_capital"), name: "get_capital", arguments: '{"country":"Portugal"}', status: "completed" },
+      { type: "function_call", call_id: synthesizedCallId(1, "get_capital", '{"country":"Portugal"}'), name: "get_capital", arguments: '{"country":"Portugal"}', status: "completed" },
     ]);
   });
 
@@ -57,13 +57,13 @@ describe("calls", () => {
       chunk([{ functionCall: {} }]),
       chunk([{ text: "" }], { finishReason: "STOP" }),
     ]);
-    expect(response!.items[0]).toEqual({ type: "function_call", call_id: synthesizeCallId(`${ID}#0`, "0.0", "write_note"), name: "write_note", arguments: '{"title":"Shopping","tags":["home"],"count":3}', status: "completed" });
+    expect(response!.items[0]).toEqual({ type: "function_call", call_id: synthesizedCallId(1, "write_note", '{"title":"Shopping","tags":["home"],"count":3}'), name: "write_note", arguments: '{"title":"Shopping","tags":["home"],"count":3}', status: "completed" });
   });
 
   test("a call whose pieces were still coming when the stream ended is in_progress, reported on its line", () => {
     const [response] = run([chunk([{ functionCall: { name: "write_note", willContinue: true } }]), chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.title", stringValue: "Sho", willContinue: true }], willContinue: true } }])]);
     expect(response!.status).toBe("in_progress");
-    expect(response!.items).toEqual([{ type: "function_call", call_id: synthesizeCallId(`${ID}#0`, "0.0", "write_note"), name: "write_note", arguments: '{"title":"Sho"}', status: "in_progress" }]);
+    expect(response!.items).toEqual([{ type: "function_call", call_id: synthesizedCallId(1, "write_note", '{"title":"Sho"}'), name: "write_note", arguments: '{"title":"Sho"}', status: "in_progress" }]);
     expect(response!.losses[0]).toEqual({ line: 1, path: "/candidates/0/content/parts/0", code: "form_changed", detail: "the stream ended before this call's last piece: it stays in_progress" });
   });
 

@@ -1,0 +1,50 @@
+// Chat Completions and its OpenAI-compatible dialects as replay targets: what
+// `gate --for` checks and `normalize --for` rewrites toward. Data only; the gate
+// is handed it.
+import type { TargetProfile } from "../../src/models/target-profile.js";
+
+const CHAT_API = "OpenAI Chat Completions API reference: messages, tool messages";
+const TOOL_IMAGES = { accepted: false, rule: "a tool message holds text only; an image goes in a user message" };
+const EMPTY_TEXT = { accepted: true, rule: "an assistant message with tool calls may have empty content", source: CHAT_API };
+const NO_OPAQUE = { rule: "a Chat message has no field for another provider's signature or encrypted reasoning", source: CHAT_API };
+
+export const chatCompletionsProfile: TargetProfile = {
+  name: "chat-completions",
+  envelope: "chat",
+  reasoning: { text: "dropped", foreign: NO_OPAQUE },
+  content: {
+    emptyText: EMPTY_TEXT,
+    toolResultImages: {
+      ...TOOL_IMAGES,
+      error: "Invalid 'messages[3]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL.",
+      source: CHAT_API,
+    },
+  },
+};
+
+export const deepseekProfile: TargetProfile = {
+  name: "deepseek",
+  envelope: "chat",
+  reasoning: {
+    text: "read",
+    foreign: NO_OPAQUE,
+  },
+  content: { emptyText: EMPTY_TEXT, toolResultImages: { ...TOOL_IMAGES, source: "DeepSeek API reference: chat completion messages" } },
+};
+
+export const mistralProfile: TargetProfile = {
+  name: "mistral",
+  envelope: "chat",
+  callIds: {
+    pattern: "^[a-zA-Z0-9]{9}$",
+    rule: "a tool call id is exactly 9 letters or digits",
+    error: "Tool call id was call_abc123 but must be a-z, A-Z, 0-9, with a length of 9.",
+    source: "Mistral chat completion API: tool_calls[].id",
+  },
+  reasoning: {
+    text: "refused",
+    foreign: NO_OPAQUE,
+    refused: { rule: "an assistant message carries no reasoning input", source: "Mistral chat completion API: assistant messages" },
+  },
+  content: { emptyText: EMPTY_TEXT, toolResultImages: { ...TOOL_IMAGES, source: "Mistral chat completion API: tool messages" } },
+};

@@ -1,0 +1,179 @@
+// OpenAI's stored objects as list pages, read as journals (read-only):
+//
+// | page (`{object: "list", data, has_more, first_id, last_id}`) of | records                                   |
+// |-----------------------------------------------------------------|-------------------------------------------|
+// | `chat.completion` objects (`GET /v1/chat/completions`)          | each completion, oldest first (`created`, then id) |
+// | stored Chat messages (`GET …/chat/completions/{id}/messages`)   | Chat messages in their order; `content_parts`, when present, is the content (`content` joins it) |
+// | Responses input items (`GET /v1/responses/{id}/input_items`)    | the items, oldest first (the API lists newest first unless `order=asc`) |
+//
+// A document is one page, an array of pages (a JSONL file's), or a recording of
+// HTTP exchanges (`{Entries: [{RequestUri, RequestMethod, StatusCode, ResponseBody}]}`),
+// where only `GET`s answered with a page are stored data. A page that says
+// `has_more` with no page after its `last_id` is reported. The same object on two
+// pages is read once.
+import { isPlainObject } from "../../src/models/json-value.js";
+import { emptyCounts, type Reading, type ReaderLoss, type StoredLogReader, type StoredRecord, type UnitAccount } from "../stored-log/reading.js";
+
+interface Page {
+  body: Record<string, unknown>;
+  path: string;
+  uri?: string;
+}
+
+function isPage(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && value.object === "list" && Array.isArray(value.data);
+}
+
+function isRecording(value: unknown): value is { Entries: unknown[] } {
+  return isPlainObject(value) && Array.isArray(value.Entries) && value.Entries.some((entry) => isPlainObject(entry) && typeof entry.RequestUri === "string" && isPage(entry.ResponseBody));
+}
+
+function recogniseOne(value: unknown): boolean {
+  return isPage(value) || isRecording(value);
+}
+
+function collect(document: unknown, path: string, pages: Page[], units: UnitAccount[]): void {
+  if (Array.isArray(document)) return document.forEach((entry, index) => collect(entry, `${path}/${index}`, pages, units));
+  if (isPage(document)) {
+    pages.push({ body: document, path });
+    units.push({ path, fate: "page" });
+    return;
+  }
+  if (!isRecording(document)) return;
+  document.Entries.forEach((entry, index) => {
+    const at = `${path}/Entries/${index}`;
+    if (isPlainObject(entry) && entry.RequestMethod === "GET" && (entry.StatusCode === undefined || entry.StatusCode === 200) && isPage(entry.ResponseBody)) {
+      pages.push({ body: entry.ResponseBody, path: `${at}/ResponseBody`, uri: typeof entry.RequestUri === "string" ? entry.RequestUri : undefined });
+      units.push({ path: at, fate: "page" });
+    } else units.push({ path: at, fate: "not_stored" });
+  });
+}
+
+type Kind = "completions" | "messages" | "input_items";
+
+function kindOf(page: Page): Kind | undefined {
+  const first = (page.body.data as unknown[]).find(isPlainObject);
+  if (page.uri !== undefined) {
+    if (/\/chat\/completions\/[^/?]+\/messages/.test(page.uri)) return "messages";
+    if (/\/input_items/.test(page.uri)) return "input_items";
+    if (/\/chat\/completions(?:\?|$)/.test(page.uri)) return "completions";
+  }
+  if (first === undefined) return undefined;
+  if (first.object === "chat.completion") return "completions";
+  if (typeof first.role === "string" && first.type === undefined) return "messages";
+  if (typeof first.type === "string") return "input_items";
+  return undefined;
+}
+
+/** The completion or response a page of messages or items belongs to: from its URI, else from its ids (`<completion id>-N`). */
+function ownerOf(page: Page, kind: Kind): string {
+  const uri = page.uri ?? "";
+  const match = kind === "messages" ? /\/chat\/completions\/([^/?]+)\/messages/.exec(uri) : /\/responses\/([^/?]+)\/input_items/.exec(uri);
+  if (match) return decodeURIComponent(match[1]);
+  const first = (page.body.data as unknown[]).find(isPlainObject);
+  const id = typeof first?.id === "string" ? first.id : "";
+  return kind === "messages" ? id.replace(/-\d+$/, "") : "";
+}
+
+export const openaiList: StoredLogReader = {
+  name: "openai-list",
+  recognise: (document) => (Array.isArray(document) ? document.length > 0 && document.every(recogniseOne) : recogniseOne(document)),
+  read(document): Reading {
+    const pages: Page[] = [];
+    const units: UnitAccount[] = [];
+    const losses: ReaderLoss[] = [];
+    collect(document, "", pages, units);
+    const counts = emptyCounts();
+    const seen = new Set<string>();
+    const groups = new Map<string, { kind: Kind; owner: string; entries: { value: Record<string, unknown>; path: string }[]; descending: boolean }>();
+    for (const page of pages) {
+      const kind = kindOf(page);
+      const data = page.body.data as unknown[];
+      if (kind === undefined) {
+        if (data.length > 0) losses.push({ path: `${page.path}/data`, code: "unreadable", detail: "a page of objects that are neither completions, Chat messages nor input items: not read" });
+        continue;
+      }
+      const owner = ownerOf(page, kind);
+      const key = `${kind}\u0000${owner}`;
+      const descending = kind === "input_items" ? !/[?&]order=asc\b/.test(page.uri ?? "") : kind === "messages" ? /[?&]order=desc\b/.test(page.uri ?? "") : true;
+      if (kind === "input_items" && page.uri === undefined) {
+        losses.push({ path: page.path, code: "order_assumed", detail: "a page of input items that does not say its order: read as the API lists them by default, newest first" });
+      }
+      const group = groups.get(key) ?? { kind, owner, entries: [], descending };
+      groups.set(key, group);
+      data.forEach((value, index) => {
+        counts.read += 1;
+        const path = `${page.path}/data/${index}`;
+        if (!isPlainObject(value)) {
+          counts.reported += 1;
+          losses.push({ path, code: "unreadable", detail: "an element of the page that is not an object: not read" });
+          return;
+        }
+        const id = typeof value.id === "string" ? `${key}\u0000${value.id}` : undefined;
+        if (id !== undefined && seen.has(id)) {
+          counts.repeated += 1;
+          return;
+        }
+        if (id !== undefined) seen.add(id);
+        group.entries.push({ value, path });
+      });
+      if (page.body.has_more === true && !hasNextPage(page, pages, key)) {
+        const last = page.body.last_id;
+        losses.push({ path: `${page.path}/has_more`, code: "page_missing", detail: `the page says more follow${typeof last === "string" ? ` after "${last}"` : ""}, and the next page is not in the document` });
+      }
+    }
+    const records: StoredRecord[] = [];
+    for (const group of groups.values()) {
+      const entries = [...group.entries];
+      if (group.kind === "completions") {
+        entries.sort((a, b) => Number(a.value.created ?? 0) - Number(b.value.created ?? 0) || String(a.value.id).localeCompare(String(b.value.id)));
+        for (const { value, path } of entries) records.push({ record: value, conversation: String(value.id ?? ""), path });
+      } else if (group.kind === "messages") {
+        entries.sort((a, b) => messageIndex(a.value) - messageIndex(b.value));
+        for (const { value, path } of entries) records.push({ record: storedMessage(value, path, losses), conversation: group.owner, path });
+      } else {
+        if (group.descending) entries.reverse();
+        for (const { value, path } of entries) records.push({ record: value, conversation: group.owner, path });
+      }
+      counts.emitted += entries.length;
+    }
+    return { records, losses, units, messages: counts };
+  },
+};
+
+/**
+ * Whether the page after `page` is in the document: a recorded request for the
+ * objects after its `last_id`, or, where pages carry no request, a later page of
+ * the same objects.
+ */
+function hasNextPage(page: Page, pages: readonly Page[], key: string): boolean {
+  const last = page.body.last_id;
+  const at = pages.indexOf(page);
+  return pages.some((other, index) => {
+    if (other === page) return false;
+    const kind = kindOf(other);
+    if (kind === undefined || `${kind}\u0000${ownerOf(other, kind)}` !== key) return false;
+    if (other.uri !== undefined) return typeof last === "string" && other.uri.includes(`after=${encodeURIComponent(last)}`);
+    return page.uri === undefined && index > at;
+  });
+}
+
+function messageIndex(message: Record<string, unknown>): number {
+  const match = typeof message.id === "string" ? /-(\d+)$/.exec(message.id) : null;
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * A stored Chat message as a Chat message: its `content_parts` are the content it
+ * was sent with (`content` joins their text, and drops the images). Its other
+ * fields, the store's `id` among them, stay, for normalize to hold or report.
+ */
+function storedMessage(value: Record<string, unknown>, path: string, losses: ReaderLoss[]): Record<string, unknown> {
+  const { content_parts: parts, ...message } = value;
+  const id = value.id;
+  if (Array.isArray(parts) && parts.length > 0) {
+    message.content = parts;
+    losses.push({ path: `${path}/content`, code: "form_changed", detail: `the stored message "${String(id)}" holds its content twice: its content_parts are read, the joined content is not` });
+  }
+  return message;
+}

@@ -1,0 +1,98 @@
+// OpenTelemetry spans as they are exported, read as conversations (read-only):
+//
+// | document                                                        | form                 |
+// |-----------------------------------------------------------------|----------------------|
+// | `{resourceSpans: [{scopeSpans: [{spans}]}]}`                     | OTLP/JSON            |
+// | `{trace: {resourceSpans}}`                                      | Grafana Tempo        |
+// | `{batches: [{instrumentationLibrarySpans \| scopeSpans: [{spans}]}]}` | Tempo's older form |
+// | `{name, attributes: [{key, value}]…}`, or an array of them      | bare spans           |
+// | `{spans: [{context, parent, attributes: {…}}]}`                 | SDK span dicts (any-agent's AgentTrace) |
+// | an array of any of these (a JSONL file's documents)             |                      |
+import { isPlainObject } from "../../src/models/json-value.js";
+import { pointerToken } from "../../src/models/json-pointer.js";
+import { readAttributes } from "../spans/attributes.js";
+import { readSpans, type Span } from "../spans/read-spans.js";
+import { startTime } from "../spans/start-time.js";
+import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
+
+function isBareSpan(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && typeof value.name === "string" && (Array.isArray(value.attributes) || isPlainObject(value.attributes)) && (value.kind !== undefined || value.spanId !== undefined || value.context !== undefined || value.status !== undefined);
+}
+
+function resourceSpans(value: Record<string, unknown>): unknown[] | undefined {
+  if (Array.isArray(value.resourceSpans)) return value.resourceSpans;
+  if (Array.isArray(value.batches)) return value.batches;
+  return undefined;
+}
+
+function recogniseOne(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  if (resourceSpans(value)) return true;
+  if (isPlainObject(value.trace) && Array.isArray(value.trace.resourceSpans)) return true;
+  if (Array.isArray(value.spans) && value.spans.length > 0 && value.spans.every(isBareSpan)) return true;
+  return isBareSpan(value);
+}
+
+function collect(value: unknown, path: string, spans: Span[], losses: ReaderLoss[], inexact: string[]): void {
+  if (Array.isArray(value)) return value.forEach((entry, index) => collect(entry, `${path}/${index}`, spans, losses, inexact));
+  if (!isPlainObject(value)) return;
+  if (isPlainObject(value.trace) && Array.isArray(value.trace.resourceSpans)) return collect(value.trace, `${path}/trace`, spans, losses, inexact);
+  const resources = resourceSpans(value);
+  if (resources) {
+    const field = Array.isArray(value.resourceSpans) ? "resourceSpans" : "batches";
+    resources.forEach((resource, r) => {
+      if (!isPlainObject(resource)) return;
+      const scopesField = Array.isArray(resource.scopeSpans) ? "scopeSpans" : "instrumentationLibrarySpans";
+      const scopes = resource[scopesField];
+      if (!Array.isArray(scopes)) return;
+      scopes.forEach((scope, s) => {
+        if (!isPlainObject(scope) || !Array.isArray(scope.spans)) return;
+        scope.spans.forEach((span, index) => collect(span, `${path}/${field}/${r}/${scopesField}/${s}/spans/${index}`, spans, losses, inexact));
+      });
+    });
+    return;
+  }
+  if (Array.isArray(value.spans)) return value.spans.forEach((span, index) => collect(span, `${path}/spans/${index}`, spans, losses, inexact));
+  if (isBareSpan(value)) spans.push(toSpan(value, path, spans.length, losses, inexact));
+}
+
+function toSpan(value: Record<string, unknown>, path: string, ordinal: number, losses: ReaderLoss[], inexact: string[]): Span {
+  const context = isPlainObject(value.context) ? value.context : {};
+  const parent = isPlainObject(value.parent) ? value.parent : {};
+  for (const [field, id] of [["context/trace_id", context.trace_id], ["context/span_id", context.span_id], ["parent/span_id", parent.span_id]] as const) {
+    if (typeof id === "number" && !Number.isSafeInteger(id)) inexact.push(`${path}/${field}`);
+  }
+  if (typeof value.droppedAttributesCount === "number" && value.droppedAttributesCount > 0) {
+    losses.push({ path: `${path}/droppedAttributesCount`, code: "truncated", detail: `the exporter dropped ${value.droppedAttributesCount} attributes of the span "${String(value.name)}" (an attribute limit): what they held is not in the document` });
+  }
+  const id = value.spanId ?? context.span_id;
+  const trace = value.traceId ?? context.trace_id;
+  const parentId = value.parentSpanId ?? parent.span_id;
+  return {
+    // A span exported without its ids (a test fixture) is named by its place.
+    id: id === undefined || id === null || id === "" ? `#${ordinal}` : String(id),
+    ...(parentId === undefined || parentId === null || parentId === "" ? {} : { parent: String(parentId) }),
+    trace: trace === undefined || trace === null || trace === "" ? "" : String(trace),
+    name: String(value.name),
+    start: startTime(value.startTimeUnixNano ?? value.start_time, "ns"),
+    path,
+    attributes: readAttributes(value.attributes, `${path}/${pointerToken("attributes")}`),
+  };
+}
+
+export const otlp: StoredLogReader = {
+  name: "otlp",
+  recognise: (document) => (Array.isArray(document) ? document.length > 0 && document.every(recogniseOne) : recogniseOne(document)),
+  read(document) {
+    const spans: Span[] = [];
+    const losses: ReaderLoss[] = [];
+    const inexact: string[] = [];
+    collect(document, "", spans, losses, inexact);
+    // SDK span dicts write 128-bit trace ids and 64-bit span ids as JSON numbers: said once for the document.
+    if (inexact.length > 0) {
+      losses.unshift({ path: inexact[0], code: "inexact_number", detail: `${inexact.length} span and trace ids are written as JSON numbers wider than a double holds (this one and those of the same fields after it): read rounded, so they group and link spans but are not their exact values` });
+    }
+    const reading = readSpans(spans);
+    return { ...reading, losses: [...losses, ...reading.losses] };
+  },
+};

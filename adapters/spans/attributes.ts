@@ -1,0 +1,91 @@
+// Span attributes as one map, whatever the export wrote them as:
+//
+// | written as                                               | by                        |
+// |----------------------------------------------------------|---------------------------|
+// | `[{key, value: {stringValue\|intValue\|…}}]`              | OTLP JSON, Tempo          |
+// | `[{key, type, value}]`                                   | Jaeger query JSON (`tags`) |
+// | `{key: value}`                                           | SDK span dicts, Langfuse  |
+//
+// Each value keeps the JSON Pointer of where it stands in the document, so that a
+// loss found inside it names its place.
+import { isPlainObject } from "../../src/models/json-value.js";
+import { pointerToken } from "../../src/models/json-pointer.js";
+
+export interface Located {
+  value: unknown;
+  path: string;
+}
+
+export type Attributes = Map<string, Located>;
+
+export function readAttributes(written: unknown, path: string): Attributes {
+  const attributes: Attributes = new Map();
+  if (Array.isArray(written)) {
+    written.forEach((entry, index) => {
+      if (!isPlainObject(entry) || typeof entry.key !== "string") return;
+      const at = `${path}/${index}/value`;
+      // A Jaeger tag holds its value bare beside its type; an OTLP attribute wraps it.
+      if (typeof entry.type === "string") attributes.set(entry.key, { value: entry.value, path: at });
+      else attributes.set(entry.key, anyValue(entry.value, at));
+    });
+  } else if (isPlainObject(written)) {
+    for (const [key, value] of Object.entries(written)) attributes.set(key, { value, path: `${path}/${pointerToken(key)}` });
+  }
+  return attributes;
+}
+
+/** An OTLP `AnyValue`, unwrapped; an `intValue` stays the decimal text it is, unless a double holds it exactly. */
+function anyValue(value: unknown, path: string): Located {
+  if (!isPlainObject(value)) return { value, path };
+  for (const [field, inner] of Object.entries(value)) {
+    const at = `${path}/${field}`;
+    switch (field) {
+      case "stringValue":
+      case "boolValue":
+      case "doubleValue":
+      case "bytesValue":
+        return { value: inner, path: at };
+      case "intValue": {
+        const number = typeof inner === "string" ? Number(inner) : inner;
+        return { value: typeof number === "number" && Number.isSafeInteger(number) ? number : inner, path: at };
+      }
+      case "arrayValue": {
+        const values = isPlainObject(inner) && Array.isArray(inner.values) ? inner.values : [];
+        return { value: values.map((element, index) => anyValue(element, `${at}/values/${index}`).value), path: at };
+      }
+      case "kvlistValue": {
+        const values = isPlainObject(inner) && Array.isArray(inner.values) ? inner.values : [];
+        const object: Record<string, unknown> = {};
+        values.forEach((entry, index) => {
+          if (isPlainObject(entry) && typeof entry.key === "string") object[entry.key] = anyValue(entry.value, `${at}/values/${index}/value`).value;
+        });
+        return { value: object, path: at };
+      }
+    }
+  }
+  return { value, path };
+}
+
+/**
+ * A value some instrumentations store as JSON text, some parsed, and Langfuse
+ * sometimes as JSON text of JSON text: parsed until it is no longer text that
+ * holds JSON. Text that is not JSON stays the text it is.
+ */
+export function parsedValue(value: unknown): { value: unknown; parsed: boolean; broken: boolean } {
+  let current = value;
+  let parsed = false;
+  for (let depth = 0; depth < 3 && typeof current === "string"; depth++) {
+    const text = current.trim();
+    const first = text[0];
+    if (first !== "{" && first !== "[" && first !== '"') break;
+    try {
+      current = JSON.parse(text);
+      parsed = true;
+    } catch {
+      // Text that opens as JSON and does not parse was cut short, or was never JSON;
+      // a quoted string of prose is the second, an object or array the first.
+      return { value: current, parsed, broken: first !== '"' };
+    }
+  }
+  return { value: current, parsed, broken: false };
+}

@@ -1,0 +1,160 @@
+// Message parts of every dialect a span or stored log writes, to canonical
+// content parts or to items of their own:
+//
+// | part                                                    | becomes                               |
+// |---------------------------------------------------------|---------------------------------------|
+// | OTel `text` {content}, Vercel/Chat `text` {text}, ADK {text} | `input_text` / `output_text`      |
+// | `input_text`, `output_text`, `refusal` (already canonical) | kept                              |
+// | OTel `reasoning`, Vercel `reasoning`, ADK {text, thought}  | a `reasoning` item                |
+// | OTel `tool_call`, Vercel `tool-call`, ADK `function_call`  | a `function_call` item            |
+// | OTel `tool_call_response`, Vercel `tool-result`, ADK `function_response` | a `function_call_output` item |
+// | OTel `blob` (base64), ADK `inline_data`                 | `input_image` / `input_file` with a data URL |
+// | OTel `uri`, ADK `file_data`, Chat `image_url`           | `input_image` / `input_file` by URL   |
+// | OTel `file` {file_id}                                   | `input_image` / `input_file` by `file_id` |
+// | OTel `server_tool_call`, `server_tool_call_response`    | an `otel:` extension item            |
+// | any other part                                          | an `otel:<type>` extension item, reported |
+import { isPlainObject } from "../../src/models/json-value.js";
+import type { ReaderLoss } from "../stored-log/reading.js";
+
+/** What one part turned into: a content part of its message, or an item of its own. */
+export type PartRead = { part: Record<string, unknown> } | { item: Record<string, unknown>; pendingName?: string } | { skip: true };
+
+export interface PartContext {
+  role: string;
+  path: string;
+  span?: string;
+  losses: ReaderLoss[];
+}
+
+export function readPart(part: unknown, context: PartContext): PartRead {
+  if (typeof part === "string") return { part: textPart(context.role, part) };
+  if (!isPlainObject(part)) return unknownPart(part, context, "a part that is not an object");
+  const type = part.type;
+  if (typeof type !== "string") return readUntypedPart(part, context);
+  switch (type) {
+    case "text":
+      return { part: textPart(context.role, typeof part.content === "string" ? part.content : String(part.text ?? "")) };
+    case "input_text":
+    case "output_text":
+    case "refusal":
+    case "input_image":
+    case "input_file":
+      return { part };
+    case "reasoning":
+      return { item: reasoningItem(typeof part.content === "string" ? part.content : String(part.text ?? "")) };
+    case "tool_call":
+      return { item: callItem(part.id, part.name, part.arguments, context, "arguments") };
+    case "tool-call":
+      return { item: callItem(part.toolCallId, part.toolName, part.input ?? part.args, context, part.input === undefined ? "args" : "input") };
+    case "tool_call_response":
+      return { item: outputItem(part.id, part.response ?? part.result) };
+    case "tool-result":
+      return { item: outputItem(part.toolCallId, vercelResult(part.output ?? part.result)) };
+    case "blob":
+      return { part: mediaPart(part, { data: part.content }) };
+    case "uri":
+      return { part: mediaPart(part, { url: part.uri }) };
+    case "file":
+      return { part: mediaPart(part, { fileId: part.file_id }) };
+    case "image_url": {
+      const image = isPlainObject(part.image_url) ? part.image_url : { url: part.image_url };
+      return { part: { type: "input_image", image_url: image.url ?? null, ...(image.detail === undefined ? {} : { detail: image.detail }) } };
+    }
+    case "image":
+      return { part: mediaPart({ mime_type: part.mediaType ?? part.mimeType, modality: "image" }, typeof part.image === "string" && /^[a-z]+:/i.test(part.image) ? { url: part.image } : { data: part.image }) };
+    case "server_tool_call":
+    case "server_tool_call_response":
+      return { item: { ...part, type: `otel:${type}` } };
+  }
+  return unknownPart(part, context, `a part of type "${type}"`);
+}
+
+/** Parts that carry no `type`: Gemini's and ADK's, in either spelling. */
+function readUntypedPart(part: Record<string, unknown>, context: PartContext): PartRead {
+  const call = part.function_call ?? part.functionCall;
+  if (isPlainObject(call)) return { item: callItem(call.id, call.name, call.args, { ...context, path: `${context.path}/${part.function_call === undefined ? "functionCall" : "function_call"}` }, "args") };
+  const response = part.function_response ?? part.functionResponse;
+  if (isPlainObject(response)) {
+    const output = outputItem(response.id, response.response);
+    return typeof response.id === "string" ? { item: output } : { item: output, pendingName: String(response.name ?? "") };
+  }
+  if (typeof part.text === "string") return part.thought === true ? { item: reasoningItem(part.text) } : { part: textPart(context.role, part.text) };
+  const inline = part.inline_data ?? part.inlineData;
+  if (isPlainObject(inline)) return { part: mediaPart({ mime_type: inline.mime_type ?? inline.mimeType }, { data: inline.data }) };
+  const file = part.file_data ?? part.fileData;
+  if (isPlainObject(file)) return { part: mediaPart({ mime_type: file.mime_type ?? file.mimeType }, { url: file.file_uri ?? file.fileUri }) };
+  return unknownPart(part, context, "a part with no type");
+}
+
+/**
+ * The AI SDK (v5) wraps a result in `{type, value}`: text and error text are the
+ * text they hold, JSON and error JSON the value; older versions store the value bare.
+ */
+function vercelResult(output: unknown): unknown {
+  if (!isPlainObject(output) || typeof output.type !== "string" || !("value" in output) || Object.keys(output).length !== 2) return output;
+  switch (output.type) {
+    case "text":
+    case "error-text":
+    case "json":
+    case "error-json":
+    case "content":
+      return output.value;
+  }
+  return output;
+}
+
+function unknownPart(part: unknown, context: PartContext, what: string): PartRead {
+  const type = isPlainObject(part) && typeof part.type === "string" && /^[a-z0-9_.-]+$/i.test(part.type) ? part.type : "part";
+  context.losses.push({ path: context.path, code: "unknown_part", detail: `${what} is of no dialect orbridge reads: kept as the extension item "otel:${type}"`, ...(context.span ? { span: context.span } : {}) });
+  return { item: { type: `otel:${type}`, role: context.role, part } };
+}
+
+export function textPart(role: string, text: string): Record<string, unknown> {
+  return role === "assistant" ? { type: "output_text", text } : { type: "input_text", text };
+}
+
+export function reasoningItem(text: string): Record<string, unknown> {
+  return { type: "reasoning", summary: [], content: [{ type: "reasoning_text", text }] };
+}
+
+/**
+ * A call as the source wrote it: arguments held as text are copied byte for
+ * byte; arguments stored parsed become JSON text in the order they were stored,
+ * and that change of form is reported. A call without an id keeps none here: the
+ * conversation gives it one.
+ */
+export function callItem(callId: unknown, name: unknown, args: unknown, context: PartContext, field: string): Record<string, unknown> {
+  let text: string;
+  if (typeof args === "string") {
+    text = args;
+    if (text !== "" && !parses(text)) {
+      context.losses.push({ path: `${context.path}/${field}`, code: "truncated", detail: `the arguments of "${String(name)}" are not JSON (cut short, or never JSON): copied as they are, and the gate will block the call`, ...(context.span ? { span: context.span } : {}) });
+    }
+  } else {
+    text = JSON.stringify(args ?? {});
+    context.losses.push({ path: `${context.path}/${field}`, code: "form_changed", detail: `the arguments of "${String(name)}" were stored as parsed JSON: written as JSON text, members in their stored order`, ...(context.span ? { span: context.span } : {}) });
+  }
+  return { type: "function_call", ...(typeof callId === "string" && callId !== "" ? { call_id: callId } : {}), name: String(name ?? ""), arguments: text, status: "completed" };
+}
+
+export function outputItem(callId: unknown, output: unknown): Record<string, unknown> {
+  return { type: "function_call_output", ...(typeof callId === "string" && callId !== "" ? { call_id: callId } : {}), output: typeof output === "string" ? output : JSON.stringify(output ?? null) };
+}
+
+function mediaPart(part: Record<string, unknown>, source: { data?: unknown; url?: unknown; fileId?: unknown }): Record<string, unknown> {
+  const mime = typeof part.mime_type === "string" ? part.mime_type : typeof part.mimeType === "string" ? part.mimeType : undefined;
+  const image = part.modality === "image" || (mime !== undefined && mime.startsWith("image/"));
+  if (source.fileId !== undefined) return image ? { type: "input_image", file_id: source.fileId, image_url: null } : { type: "input_file", file_id: source.fileId };
+  const url = source.url !== undefined ? String(source.url) : `data:${mime ?? "application/octet-stream"};base64,${String(source.data ?? "")}`;
+  if (image) return { type: "input_image", image_url: url };
+  return source.url !== undefined ? { type: "input_file", file_url: url } : { type: "input_file", file_data: url };
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,233 @@
+// The messages of one side of an LLM call, in whichever dialect the
+// instrumentation wrote them, as canonical items in their order:
+//
+// | value                                              | dialect                          |
+// |----------------------------------------------------|----------------------------------|
+// | `[{role, parts: [{type, …}]}]`                     | OTel GenAI                       |
+// | `[{role, parts: [{text} \| {function_call} …]}]`   | Gemini contents, Google ADK      |
+// | `{contents, config.system_instruction}`            | ADK LlmRequest                   |
+// | `{content: {role, parts}}`, `{candidates}`         | ADK LlmResponse, Gemini response |
+// | `[{role, content, tool_calls?, tool_call_id?}]`    | Chat, OpenInference flattened    |
+// | `{additional_kwargs: {tool_calls}}` on a message   | LangChain                        |
+// | `[{role, content: [{type: "tool-call"…}]}]`        | Vercel AI SDK `ai.prompt.messages` |
+// | `[{toolCallId, toolName, input}]`                  | Vercel AI SDK tool calls          |
+// | `[{"tool.name", "tool.args"}]`                     | any-agent `gen_ai.output`        |
+// | `[{type: "message" \| "function_call" …}]`         | Open Responses items             |
+// | `{object: "response", output, instructions}`       | a Response object                |
+// | `{messages}`, `{choices}`                          | a Chat request body, a completion |
+// | a string                                           | one message of the side's role   |
+import { isPlainObject } from "../../src/models/json-value.js";
+import type { ReaderLoss } from "../stored-log/reading.js";
+import { readPart, textPart, type PartContext } from "./message-parts.js";
+
+/** An item read from a span, with where it came from. */
+export interface Placed {
+  item: Record<string, unknown>;
+  path: string;
+  /** A result that names its tool but not its call (Gemini): the conversation finds the call. */
+  pendingName?: string;
+}
+
+export interface MessagesRead {
+  items: Placed[];
+  /** How many messages (or stand-alone items) the value held. */
+  messages: number;
+  /** A system prompt that stands apart from the messages (a Response's `instructions`). */
+  instructions?: Placed;
+}
+
+export type Side = "input" | "output";
+
+const ROLES: Record<string, string> = { system: "system", developer: "developer", user: "user", human: "user", assistant: "assistant", ai: "assistant", model: "assistant", tool: "tool", function: "tool" };
+const ITEM_TYPES = new Set(["message", "function_call", "function_call_output", "reasoning", "item_reference"]);
+
+export function readMessages(value: unknown, path: string, side: Side, losses: ReaderLoss[], span?: string): MessagesRead {
+  const read: MessagesRead = { items: [], messages: 0 };
+  const context = { losses, span };
+  if (typeof value === "string") {
+    if (value !== "") read.items.push({ item: message(side === "input" ? "user" : "assistant", value), path });
+    read.messages += 1;
+  } else if (Array.isArray(value)) {
+    value.forEach((entry, index) => readMessage(entry, `${path}/${index}`, side, read, context));
+  } else if (isPlainObject(value)) {
+    readContainer(value, path, side, read, context);
+  } else if (value !== null && value !== undefined) {
+    unreadable(read, context, path, "a value that is no message");
+  }
+  return read;
+}
+
+interface Context {
+  losses: ReaderLoss[];
+  span?: string;
+}
+
+function readContainer(value: Record<string, unknown>, path: string, side: Side, read: MessagesRead, context: Context): void {
+  if (Array.isArray(value.contents)) {
+    const config = isPlainObject(value.config) ? value.config : {};
+    const system = config.system_instruction ?? config.systemInstruction ?? value.system_instruction ?? value.systemInstruction;
+    const systemField = config.system_instruction !== undefined ? "/config/system_instruction" : config.systemInstruction !== undefined ? "/config/systemInstruction" : value.system_instruction !== undefined ? "/system_instruction" : "/systemInstruction";
+    if (typeof system === "string") {
+      read.items.push({ item: message("system", system), path: path + systemField });
+      read.messages += 1;
+    } else if (isPlainObject(system)) readMessage({ role: "system", ...system }, path + systemField, side, read, context);
+    value.contents.forEach((entry, index) => readMessage(entry, `${path}/contents/${index}`, side, read, context));
+    return;
+  }
+  if (value.object === "response" || (Array.isArray(value.output) && value.role === undefined)) {
+    if (typeof value.instructions === "string" && value.instructions !== "") read.instructions = { item: message("system", value.instructions), path: `${path}/instructions` };
+    (value.output as unknown[]).forEach((entry, index) => readMessage(entry, `${path}/output/${index}`, side, read, context));
+    return;
+  }
+  if (Array.isArray(value.messages)) {
+    value.messages.forEach((entry, index) => readMessage(entry, `${path}/messages/${index}`, side, read, context));
+    return;
+  }
+  if (Array.isArray(value.choices)) {
+    value.choices.forEach((choice, index) => {
+      if (isPlainObject(choice) && isPlainObject(choice.message)) readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason);
+      else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
+    });
+    return;
+  }
+  if (Array.isArray(value.candidates)) {
+    value.candidates.forEach((candidate, index) => {
+      if (isPlainObject(candidate) && isPlainObject(candidate.content)) readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason);
+    });
+    return;
+  }
+  if (isPlainObject(value.content) && Array.isArray(value.content.parts)) {
+    readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason);
+    return;
+  }
+  readMessage(value, path, side, read, context);
+}
+
+/** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */
+const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
+
+/**
+ * A message, and the calls in it marked `incomplete` when its finish reason says
+ * the model was cut short (`length`, `max_tokens`): their arguments may be cut,
+ * and the gate blocks an incomplete call.
+ */
+function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context, finishReason?: unknown): void {
+  const before = read.items.length;
+  readOneMessage(entry, path, side, read, context);
+  const reason = finishReason ?? (isPlainObject(entry) ? (entry.finish_reason ?? entry.finishReason) : undefined);
+  if (typeof reason !== "string" || !CUT_SHORT.has(reason)) return;
+  for (const placed of read.items.slice(before)) {
+    if (placed.item.type !== "function_call") continue;
+    placed.item.status = "incomplete";
+    context.losses.push({ path: placed.path, code: "truncated", detail: `the call of "${String(placed.item.name)}" ends a message the model stopped at its length limit (finish reason "${reason}"): its arguments may be cut, so it is incomplete`, ...(context.span ? { span: context.span } : {}) });
+  }
+}
+
+function readOneMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context): void {
+  read.messages += 1;
+  if (typeof entry === "string") {
+    read.items.push({ item: message(side === "input" ? "user" : "assistant", entry), path });
+    return;
+  }
+  if (!isPlainObject(entry)) return unreadable(read, context, path, "a message that is not an object");
+  const type = entry.type;
+  if (type === "message" || (typeof type === "string" && (ITEM_TYPES.has(type) || type.includes(":")) && entry.role === undefined)) {
+    read.items.push({ item: entry, path });
+    return;
+  }
+  if (typeof entry.toolCallId === "string" && entry.toolName !== undefined && entry.type === undefined) {
+    const partContext: PartContext = { role: "assistant", path, losses: context.losses, span: context.span };
+    const call = readPart({ ...entry, type: "tool-call" }, partContext);
+    if ("item" in call) read.items.push({ item: call.item, path });
+    return;
+  }
+  if (entry["tool.name"] !== undefined) {
+    const call = readPart({ type: "tool-call", toolName: entry["tool.name"], input: entry["tool.args"] }, { role: "assistant", path, losses: context.losses, span: context.span });
+    if ("item" in call) read.items.push({ item: call.item, path });
+    return;
+  }
+  const written = typeof entry.role === "string" ? entry.role : typeof entry.type === "string" ? entry.type : side === "input" ? "user" : "assistant";
+  const role = ROLES[written];
+  if (role === undefined) return unreadable(read, context, path, `a message of role "${written}"`);
+  if (Array.isArray(entry.parts)) return readParts(entry.parts, `${path}/parts`, role, read, context);
+  if (role === "tool") return readToolMessage(entry, path, read, context);
+  const content = entry.content;
+  const partContext = (at: string): PartContext => ({ role, path: at, losses: context.losses, span: context.span });
+  if (typeof content === "string") {
+    const calls = toolCalls(entry);
+    if (content !== "" || calls.length === 0) read.items.push({ item: message(role, content), path: `${path}/content` });
+  } else if (Array.isArray(content)) {
+    readParts(content, `${path}/content`, role, read, context, true);
+  } else if (content !== null && content !== undefined) {
+    unreadable(read, context, `${path}/content`, "content that is neither text nor parts");
+  }
+  for (const { call, at } of toolCalls(entry).map((call, index) => ({ call, at: `${path}/${toolCallsField(entry)}/${index}` }))) {
+    if (!isPlainObject(call)) {
+      unreadable(read, context, at, "a tool call that is not an object");
+      continue;
+    }
+    const fn = isPlainObject(call.function) ? call.function : call;
+    const argsField = isPlainObject(call.function) ? (fn.arguments !== undefined ? "function/arguments" : "function/args") : fn.arguments !== undefined ? "arguments" : "args";
+    const part = readPart({ type: "tool_call", id: call.id, name: fn.name, arguments: fn.arguments ?? fn.args }, { ...partContext(at), path: at });
+    if ("item" in part) {
+      // The arguments' own field, so that a loss on them points at it.
+      for (const loss of context.losses) if (loss.path === `${at}/arguments`) loss.path = `${at}/${argsField}`;
+      read.items.push({ item: part.item, path: at });
+    }
+  }
+}
+
+function toolCallsField(entry: Record<string, unknown>): string {
+  if (Array.isArray(entry.tool_calls)) return "tool_calls";
+  return "additional_kwargs/tool_calls";
+}
+
+function toolCalls(entry: Record<string, unknown>): unknown[] {
+  if (Array.isArray(entry.tool_calls)) return entry.tool_calls;
+  if (isPlainObject(entry.additional_kwargs) && Array.isArray(entry.additional_kwargs.tool_calls)) return entry.additional_kwargs.tool_calls;
+  return [];
+}
+
+function readToolMessage(entry: Record<string, unknown>, path: string, read: MessagesRead, context: Context): void {
+  const callId = entry.tool_call_id ?? entry.toolCallId;
+  const content = entry.content;
+  if (Array.isArray(content)) return readParts(content, `${path}/content`, "tool", read, context);
+  if (typeof callId !== "string" && isPlainObject(content) && content.type === "function" && isPlainObject(content.function)) {
+    context.losses.push({ path: `${path}/content`, code: "not_a_result", detail: `a tool message that holds the definition of "${String(content.function.name)}", not a result: not read as one`, ...(context.span ? { span: context.span } : {}) });
+    return;
+  }
+  const output = { type: "function_call_output", ...(typeof callId === "string" ? { call_id: callId } : {}), output: typeof content === "string" ? content : JSON.stringify(content ?? null) };
+  read.items.push({ item: output, path, ...(typeof callId === "string" ? {} : { pendingName: String(entry.name ?? "") }) });
+}
+
+/** Parts in order: consecutive content parts make one message; a part that is an item of its own closes it. */
+function readParts(parts: unknown[], path: string, role: string, read: MessagesRead, context: Context, keepForm = false): void {
+  let open: { content: Record<string, unknown>[]; path: string } | undefined;
+  const flush = () => {
+    if (open && open.content.length > 0) read.items.push({ item: { type: "message", role, content: open.content }, path: open.path });
+    open = undefined;
+  };
+  parts.forEach((part, index) => {
+    const at = `${path}/${index}`;
+    const result = readPart(part, { role, path: at, losses: context.losses, span: context.span });
+    if ("skip" in result) return;
+    if ("part" in result) {
+      open ??= { content: [], path: keepForm ? path : at };
+      open.content.push(result.part);
+      return;
+    }
+    flush();
+    read.items.push({ item: result.item, path: at, ...(result.pendingName !== undefined ? { pendingName: result.pendingName } : {}) });
+  });
+  flush();
+}
+
+export function message(role: string, content: string): Record<string, unknown> {
+  return { type: "message", role, content };
+}
+
+function unreadable(read: MessagesRead, context: Context, path: string, what: string): void {
+  context.losses.push({ path, code: "unreadable", detail: `${what}: of no dialect orbridge reads, not read`, ...(context.span ? { span: context.span } : {}) });
+}
+
+export { textPart };

@@ -1,0 +1,286 @@
+// The conversations a set of spans records, each rebuilt once (one per trace),
+// whatever exported the spans (OTLP, Tempo, Jaeger, Langfuse, SDK span dicts).
+//
+// | span                                                        | fate      |
+// |-------------------------------------------------------------|-----------|
+// | an LLM call (messages attributes, `gen_ai.operation.name` chat/call_llm…, OpenInference kind LLM, a Langfuse GENERATION) with no LLM call inside it | `llm_call`: input, then output, read |
+// | an LLM call with another inside it (Vercel's `ai.generateText` around `doGenerate`, ADK's `call_llm` around `openai.chat`) | `wrapper`: the inner one is read |
+// | a tool execution (`execute_tool`, OpenInference kind TOOL, `ai.toolCall.*`, a Langfuse TOOL, a LangChain ToolMessage output) | `tool`: its result read |
+// | anything else                                               | `other`   |
+//
+// Within a trace, calls and tools are taken in start-time order (document order
+// on a tie). Each side of a call is read from the first source that holds it, in
+// the order of `INPUT_SOURCES` / `OUTPUT_SOURCES`; a system prompt the call's own
+// messages lack is taken from the nearest span above that holds
+// `gen_ai.system_instructions` (an agent span).
+import { isPlainObject } from "../../src/models/json-value.js";
+import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
+import { parsedValue, type Attributes, type Located } from "./attributes.js";
+import { indexedMessages } from "./indexed-messages.js";
+import { message, readMessages, type MessagesRead, type Side } from "./read-messages.js";
+import { ConversationBuilder, type ToolResult } from "./rebuild-conversation.js";
+
+export interface Span {
+  id: string;
+  parent?: string;
+  /** The conversation key: the trace id. */
+  trace: string;
+  name: string;
+  /** Start time in nanoseconds; ties keep document order. */
+  start: bigint;
+  /** JSON Pointer to the span in the document. */
+  path: string;
+  attributes: Attributes;
+  /** A Langfuse observation's type (GENERATION, TOOL, SPAN, AGENT, CHAIN…). */
+  type?: string;
+  input?: Located;
+  output?: Located;
+}
+
+const MESSAGE_ATTRIBUTES = /^(?:gen_ai\.(?:input|output)\.messages|gen_ai\.(?:prompt|completion)\.\d|llm\.(?:input|output)_messages\.\d|ai\.prompt\.messages|ai\.response\.(?:text|toolCalls)|gcp\.vertex\.agent\.llm_(?:request|response))/;
+const LLM_OPERATIONS = new Set(["chat", "text_completion", "generate_content", "call_llm"]);
+
+function isLlmCall(span: Span): boolean {
+  if (span.type !== undefined) return span.type === "GENERATION";
+  const operation = span.attributes.get("gen_ai.operation.name")?.value;
+  if (typeof operation === "string" && LLM_OPERATIONS.has(operation)) return true;
+  if (span.attributes.get("openinference.span.kind")?.value === "LLM") return true;
+  for (const key of span.attributes.keys()) if (MESSAGE_ATTRIBUTES.test(key)) return true;
+  return false;
+}
+
+function isToolRun(span: Span): boolean {
+  if (span.type === "TOOL") return true;
+  if (span.attributes.get("gen_ai.operation.name")?.value === "execute_tool") return true;
+  if (span.attributes.get("openinference.span.kind")?.value === "TOOL") return true;
+  if (span.attributes.has("ai.toolCall.id")) return true;
+  const output = span.output === undefined ? undefined : parsedValue(span.output.value).value;
+  return isPlainObject(output) && output.type === "tool" && typeof output.tool_call_id === "string";
+}
+
+export function readSpans(spans: readonly Span[]): Reading {
+  const losses: ReaderLoss[] = [];
+  const units: UnitAccount[] = [];
+  const counts = emptyCounts();
+  const records: Reading["records"] = [];
+  const traces = new Map<string, Span[]>();
+  for (const span of spans) {
+    const list = traces.get(span.trace);
+    if (list) list.push(span);
+    else traces.set(span.trace, [span]);
+  }
+  for (const [trace, members] of traces) {
+    const byId = new Map(members.map((span) => [span.id, span]));
+    const calls = new Set(members.filter(isLlmCall));
+    // A call with another inside it records that same call again.
+    const wrappers = new Set<Span>();
+    for (const call of calls) {
+      for (let parent = call.parent === undefined ? undefined : byId.get(call.parent), hops = 0; parent !== undefined && hops < members.length; parent = parent.parent === undefined ? undefined : byId.get(parent.parent), hops++) {
+        if (calls.has(parent)) wrappers.add(parent);
+      }
+    }
+    const conversation = new ConversationBuilder(trace, losses);
+    const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
+    for (const { span } of ordered) {
+      const unit = { path: span.path, span: span.id };
+      if (calls.has(span) && wrappers.has(span)) units.push({ ...unit, fate: "wrapper" });
+      else if (calls.has(span)) {
+        units.push({ ...unit, fate: "llm_call" });
+        const input = callSide(span, "input", losses);
+        const output = callSide(span, "output", losses);
+        const system = systemPrompt(span, byId, input, output, losses);
+        const placed = [...(system ? [system] : []), ...input.items];
+        counts.read += placed.length + output.items.length;
+        conversation.addInput(placed, span.id);
+        conversation.addOutput(output.items, span.id);
+      } else if (isToolRun(span)) {
+        units.push({ ...unit, fate: "tool" });
+        const result = toolResult(span);
+        if (result) {
+          counts.read += 1;
+          conversation.addToolResult(result);
+        }
+      } else units.push({ ...unit, fate: "other" });
+    }
+    counts.emitted += conversation.emitted;
+    counts.repeated += conversation.repeated;
+    for (const { item, path, span } of conversation.items) records.push({ record: item, conversation: trace, path, span });
+  }
+  counts.reported = losses.filter((loss) => loss.code === "unreadable" || loss.code === "not_a_result").length;
+  return { records, losses, units, messages: counts };
+}
+
+type Source = (span: Span, side: Side, losses: ReaderLoss[]) => MessagesRead | undefined;
+
+/** A JSON attribute, or JSON text in one, read as messages; JSON text that no longer parses is reported as cut short. */
+function attribute(key: string): Source {
+  return (span, side, losses) => {
+    const located = span.attributes.get(key);
+    if (located === undefined) return undefined;
+    return located.value === undefined || located.value === null ? undefined : parsedMessages(located, side, losses, span.id, key);
+  };
+}
+
+function parsedMessages(located: Located, side: Side, losses: ReaderLoss[], span: string, what: string): MessagesRead {
+  const { value, broken } = parsedValue(located.value);
+  if (broken) {
+    losses.push({ path: located.path, code: "truncated", detail: `${what} is JSON text that does not parse (cut short by the instrumentation?): not read`, span });
+    return { items: [], messages: 0 };
+  }
+  if (typeof located.value !== "string") return readMessages(value, located.path, side, losses, span);
+  // A JSON Pointer reaches the text, not into it: what was read inside it is placed at the text.
+  const before = losses.length;
+  const read = readMessages(value, "", side, losses, span);
+  for (const loss of losses.slice(before)) {
+    if (loss.path !== "") loss.detail += ` (at ${loss.path} in its JSON text)`;
+    loss.path = located.path;
+  }
+  return { ...read, items: read.items.map((entry) => ({ ...entry, path: located.path })), ...(read.instructions ? { instructions: { ...read.instructions, path: located.path } } : {}) };
+}
+
+function indexed(prefix: string): Source {
+  return (span, side, losses) => {
+    const found = indexedMessages(span.attributes, prefix);
+    if (found === undefined) return undefined;
+    const read: MessagesRead = { items: [], messages: 0 };
+    found.messages.forEach((entry, index) => {
+      const before = losses.length;
+      const one = readMessages(entry, found.paths[index], side, losses, span.id);
+      for (const loss of losses.slice(before)) {
+        const inner = loss.path.slice(found.paths[index].length);
+        if (inner !== "") loss.detail += ` (at its message's ${inner.slice(1)})`;
+        loss.path = found.paths[index];
+      }
+      // Each field is an attribute of its own: the message is placed at its first.
+      read.items.push(...one.items.map((placed) => ({ ...placed, path: found.paths[index] })));
+      read.messages += one.messages;
+    });
+    return read;
+  };
+}
+
+/** The Langfuse observation's own input or output, which Langfuse keeps in the instrumentation's dialect. */
+const observation: Source = (span, side, losses) => {
+  const located = side === "input" ? span.input : span.output;
+  if (located === undefined || located.value === null || located.value === undefined) return undefined;
+  return parsedMessages(located, side, losses, span.id, `the observation's ${side}`);
+};
+
+/** Vercel's answer: its text and its calls, each in an attribute of its own. */
+const vercelResponse: Source = (span, side, losses) => {
+  const text = span.attributes.get("ai.response.text");
+  const calls = span.attributes.get("ai.response.toolCalls");
+  if (text === undefined && calls === undefined) return undefined;
+  const read: MessagesRead = { items: [], messages: 0 };
+  if (text !== undefined && typeof text.value === "string" && text.value !== "") {
+    read.items.push({ item: message("assistant", text.value), path: text.path });
+    read.messages += 1;
+  }
+  if (calls !== undefined) {
+    const more = parsedMessages(calls, side, losses, span.id, "ai.response.toolCalls");
+    read.items.push(...more.items);
+    read.messages += more.messages;
+  }
+  return read;
+};
+
+/** any-agent's `gen_ai.output`: JSON (calls, or a structured answer) or text, as `gen_ai.output.type` says. */
+const agentOutput: Source = (span, side, losses) => {
+  const located = span.attributes.get("gen_ai.output");
+  if (located === undefined || typeof located.value !== "string") return undefined;
+  const kind = span.attributes.get("gen_ai.output.type")?.value;
+  if (kind === "json") {
+    const { value, broken } = parsedValue(located.value);
+    if (!broken && Array.isArray(value) && value.every((entry) => isPlainObject(entry) && entry["tool.name"] !== undefined)) return readMessages(value, located.path, side, losses, span.id);
+  }
+  return { items: [{ item: message("assistant", located.value), path: located.path }], messages: 1 };
+};
+
+const INPUT_SOURCES: Source[] = [observation, attribute("gen_ai.input.messages"), attribute("ai.prompt.messages"), indexed("gen_ai.prompt"), indexed("llm.input_messages"), attribute("gcp.vertex.agent.llm_request"), attribute("input.value")];
+const OUTPUT_SOURCES: Source[] = [observation, attribute("gen_ai.output.messages"), vercelResponse, indexed("gen_ai.completion"), indexed("llm.output_messages"), attribute("gcp.vertex.agent.llm_response"), agentOutput, attribute("output.value")];
+
+function callSide(span: Span, side: Side, losses: ReaderLoss[]): MessagesRead {
+  for (const source of side === "input" ? INPUT_SOURCES : OUTPUT_SOURCES) {
+    const read = source(span, side, losses);
+    if (read !== undefined && read.items.length > 0) {
+      if (side === "output") markCutCalls(span, read, losses);
+      return read;
+    }
+  }
+  return { items: [], messages: 0 };
+}
+
+/** The span's own finish reasons (Vercel's, GenAI's): a call of an answer stopped at the length limit may be cut. */
+function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): void {
+  const reasons = [span.attributes.get("ai.response.finishReason"), span.attributes.get("gen_ai.response.finish_reasons")].flatMap((located) => {
+    if (located === undefined) return [];
+    const { value } = parsedValue(located.value);
+    return (Array.isArray(value) ? value : [value]).map((reason) => ({ reason, path: located.path }));
+  });
+  const cut = reasons.find(({ reason }) => reason === "length" || reason === "max_tokens");
+  if (cut === undefined) return;
+  for (const placed of read.items) {
+    if (placed.item.type !== "function_call" || placed.item.status === "incomplete") continue;
+    placed.item.status = "incomplete";
+    losses.push({ path: cut.path, code: "truncated", detail: `the call of "${String(placed.item.name)}" is in an answer the model stopped at its length limit (finish reason "${String(cut.reason)}"): its arguments may be cut, so it is incomplete`, span: span.id });
+  }
+}
+
+/**
+ * The system prompt, when the call's own messages hold none: a Response's
+ * `instructions`, else `gen_ai.system_instructions` of the span or of the
+ * nearest span above it.
+ */
+function systemPrompt(span: Span, byId: Map<string, Span>, input: MessagesRead, output: MessagesRead, losses: ReaderLoss[]) {
+  if (input.items.some(({ item }) => item.type === "message" && (item.role === "system" || item.role === "developer"))) return undefined;
+  if (output.instructions) return output.instructions;
+  if (input.instructions) return input.instructions;
+  for (let at: Span | undefined = span, hops = 0; at !== undefined && hops <= byId.size; at = at.parent === undefined ? undefined : byId.get(at.parent), hops++) {
+    const located = at.attributes.get("gen_ai.system_instructions");
+    if (located === undefined) continue;
+    const { value } = parsedValue(located.value);
+    const parts = Array.isArray(value) ? value : [value];
+    const read = readMessages([{ role: "system", parts }], located.path, "input", losses, at.id);
+    if (read.items.length > 0) return { ...read.items[0], path: located.path };
+  }
+  return undefined;
+}
+
+const CALL_ID_ATTRIBUTES = ["gen_ai.tool.call.id", "ai.toolCall.id", "tool_call.id"];
+const NAME_ATTRIBUTES = ["gen_ai.tool.name", "ai.toolCall.name", "tool.name"];
+const ARGUMENT_ATTRIBUTES = ["gen_ai.tool.call.arguments", "gen_ai.tool.args", "ai.toolCall.args", "gcp.vertex.agent.tool_call_args", "input.value"];
+const RESULT_ATTRIBUTES = ["gen_ai.tool.call.result", "ai.toolCall.result", "gcp.vertex.agent.tool_response", "gen_ai.output", "output.value"];
+
+function first(span: Span, keys: readonly string[]): Located | undefined {
+  for (const key of keys) {
+    const located = span.attributes.get(key);
+    if (located !== undefined && located.value !== undefined && located.value !== null) return located;
+  }
+  return undefined;
+}
+
+/** A tool execution's result, as text: text kept as written, a JSON value written as JSON text. */
+function toolResult(span: Span): ToolResult | undefined {
+  const observed = span.output === undefined ? undefined : parsedValue(span.output.value).value;
+  const toolMessage = isPlainObject(observed) && observed.type === "tool" && typeof observed.tool_call_id === "string" ? observed : undefined;
+  const callId = first(span, CALL_ID_ATTRIBUTES)?.value ?? toolMessage?.tool_call_id;
+  const name = first(span, NAME_ATTRIBUTES)?.value ?? toolMessage?.name ?? (span.type === "TOOL" ? span.name : undefined);
+  const resultAttribute = first(span, RESULT_ATTRIBUTES);
+  let output: unknown;
+  let path: string;
+  if (resultAttribute !== undefined) ({ value: output, path } = resultAttribute);
+  else if (toolMessage !== undefined && span.output !== undefined) ({ value: output, path } = { value: toolMessage.content, path: span.output.path });
+  else if (span.output !== undefined && span.output.value !== null && span.output.value !== undefined) ({ value: output, path } = { value: observed, path: span.output.path });
+  else return undefined;
+  const argsAttribute = first(span, ARGUMENT_ATTRIBUTES);
+  const observedArgs = span.input === undefined ? undefined : parsedValue(span.input.value);
+  const args = typeof argsAttribute?.value === "string" ? argsAttribute.value : observedArgs !== undefined && !observedArgs.broken && isPlainObject(observedArgs.value) && observedArgs.parsed ? JSON.stringify(observedArgs.value) : undefined;
+  return {
+    ...(typeof callId === "string" && callId !== "" ? { callId } : {}),
+    ...(typeof name === "string" ? { name } : {}),
+    ...(args === undefined ? {} : { arguments: args }),
+    output: typeof output === "string" ? output : JSON.stringify(output ?? null),
+    path,
+    span: span.id,
+  };
+}

@@ -1,0 +1,178 @@
+// One conversation rebuilt once from LLM calls that each repeat the history
+// before them, and from tool executions that hold results the messages lack.
+//
+// | what arrives                         | what happens                                            |
+// |--------------------------------------|---------------------------------------------------------|
+// | an item already in the conversation  | a repeat: counted, not emitted again                    |
+// |   (a call or result: the same `call_id` anywhere; a message: the same role and text after the last one matched) | |
+// | a new item                           | appended, in the order of the calls                     |
+// | a call with no `call_id`             | matched by name and arguments, else given a synthesized id (reported) |
+// | a result with no `call_id`           | paired with the latest call of its tool name            |
+// | a tool execution's result            | paired by call id, else by name and arguments; appended unless its result is already there |
+import { createHash } from "node:crypto";
+import type { ReaderLoss } from "../stored-log/reading.js";
+import type { Placed } from "./read-messages.js";
+
+export interface ConversationItem {
+  item: Record<string, unknown>;
+  path: string;
+  span?: string;
+}
+
+export interface ToolResult {
+  callId?: string;
+  name?: string;
+  arguments?: string;
+  output: string;
+  path: string;
+  span?: string;
+}
+
+export class ConversationBuilder {
+  readonly items: ConversationItem[] = [];
+  /** Just after the last item the call's input matched: its next repeated message is looked for from here. */
+  private cursor = 0;
+  private readonly synthesized = new Map<Record<string, unknown>, ReaderLoss>();
+  private synthesizedCount = 0;
+  emitted = 0;
+  repeated = 0;
+
+  constructor(
+    private readonly conversation: string,
+    private readonly losses: ReaderLoss[],
+  ) {}
+
+  /** The messages an LLM call was sent: only those not already in the conversation are added. */
+  addInput(placed: readonly Placed[], span?: string): void {
+    // Each call sends its history from the start.
+    this.cursor = 0;
+    for (const entry of placed) this.add(entry, span, true);
+  }
+
+  /** What an LLM call answered. */
+  addOutput(placed: readonly Placed[], span?: string): void {
+    for (const entry of placed) this.add(entry, span, false);
+    this.cursor = this.items.length;
+  }
+
+  addToolResult(result: ToolResult): void {
+    let call = result.callId === undefined ? undefined : this.callById(result.callId);
+    if (call === undefined && result.name !== undefined) {
+      const candidates = this.items.filter(({ item }) => item.type === "function_call" && item.name === result.name && !this.hasOutput(item.call_id) && (result.arguments === undefined || sameArguments(item.arguments, result.arguments)));
+      call = candidates[candidates.length - 1]?.item;
+      // The id the tool was run with is the source's own: it replaces one made up for the call.
+      if (call !== undefined && result.callId !== undefined && this.synthesized.has(call)) {
+        const loss = this.synthesized.get(call)!;
+        this.losses.splice(this.losses.indexOf(loss), 1);
+        this.synthesized.delete(call);
+        setCallId(call, result.callId);
+      }
+    }
+    const callId = typeof call?.call_id === "string" ? call.call_id : result.callId;
+    this.repeatedOr(callId !== undefined && this.hasOutput(callId), () => {
+      if (call === undefined) {
+        this.losses.push({ path: result.path, code: "unmatched_result", detail: `a result of ${result.name === undefined ? "a tool" : `"${result.name}"`} that no call of the conversation made: kept as an output${callId === undefined ? " without a call_id" : ""}`, ...(result.span ? { span: result.span } : {}) });
+      }
+      this.items.push({ item: { type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId }), output: result.output }, path: result.path, span: result.span });
+    });
+  }
+
+  private add(entry: Placed, span: string | undefined, input: boolean): void {
+    const item = entry.item;
+    if (item.type === "function_call") {
+      const found = typeof item.call_id === "string" ? this.callById(item.call_id) : this.callByContent(item);
+      return this.repeatedOr(found !== undefined, () => {
+        if (typeof item.call_id !== "string") this.synthesize(item, entry.path, span);
+        this.items.push({ item, path: entry.path, span });
+      });
+    }
+    if (item.type === "function_call_output") {
+      let callId = item.call_id;
+      if (typeof callId !== "string" && entry.pendingName !== undefined) {
+        const calls = this.items.filter((candidate) => candidate.item.type === "function_call" && candidate.item.name === entry.pendingName);
+        const call = calls.find((candidate) => !this.hasOutput(candidate.item.call_id)) ?? calls[calls.length - 1];
+        if (call !== undefined) {
+          callId = call.item.call_id;
+          entry = { ...entry, item: { type: "function_call_output", call_id: callId, output: item.output } };
+        }
+      }
+      if (typeof callId !== "string") {
+        this.losses.push({ path: entry.path, code: "unmatched_result", detail: `a result${entry.pendingName ? ` of "${entry.pendingName}"` : ""} that no call of the conversation made: kept as an output without a call_id`, ...(span ? { span } : {}) });
+      }
+      const known = typeof callId === "string" && this.hasOutput(callId);
+      return this.repeatedOr(known, () => this.items.push({ item: entry.item, path: entry.path, span }));
+    }
+    const key = contentKey(item);
+    if (input) {
+      for (let index = this.cursor; index < this.items.length; index++) {
+        if (contentKey(this.items[index].item) === key) {
+          this.cursor = index + 1;
+          this.repeated += 1;
+          return;
+        }
+      }
+    }
+    this.emitted += 1;
+    this.items.push({ item, path: entry.path, span });
+    if (input) this.cursor = this.items.length;
+  }
+
+  private repeatedOr(repeated: boolean, append: () => void): void {
+    if (repeated) this.repeated += 1;
+    else {
+      this.emitted += 1;
+      append();
+    }
+  }
+
+  private callById(callId: string): Record<string, unknown> | undefined {
+    return this.items.find(({ item }) => item.type === "function_call" && item.call_id === callId)?.item;
+  }
+
+  private callByContent(call: Record<string, unknown>): Record<string, unknown> | undefined {
+    return this.items.find(({ item }) => item.type === "function_call" && item.name === call.name && sameArguments(item.arguments, call.arguments))?.item;
+  }
+
+  private hasOutput(callId: unknown): boolean {
+    return typeof callId === "string" && this.items.some(({ item }) => item.type === "function_call_output" && item.call_id === callId);
+  }
+
+  /** An id made from the conversation, the call's name and arguments, and how many such calls came before: the same on every run. */
+  private synthesize(item: Record<string, unknown>, path: string, span: string | undefined): void {
+    const hash = createHash("sha256").update(`${this.conversation}\u0000${String(item.name)}\u0000${String(item.arguments)}\u0000${this.synthesizedCount++}`).digest("hex");
+    setCallId(item, `call_${hash.slice(0, 24)}`);
+    const loss: ReaderLoss = { path, code: "synthesized", detail: `the call of "${String(item.name)}" has no id in the source: given "${item.call_id}"`, ...(span ? { span } : {}) };
+    this.losses.push(loss);
+    this.synthesized.set(item, loss);
+  }
+}
+
+/** Gives a call its id in the place a call holds it, right after its type, as every other call of the journal has it. */
+function setCallId(call: Record<string, unknown>, callId: string): void {
+  const { type, call_id: _replaced, ...rest } = call;
+  for (const key of Object.keys(call)) delete call[key];
+  Object.assign(call, { type, call_id: callId, ...rest });
+}
+
+/** What makes two sightings of a message, reasoning or extension item the same one. */
+function contentKey(item: Record<string, unknown>): string {
+  if (item.type === "message") return JSON.stringify(["message", item.role === "developer" ? "system" : item.role, textOf(item.content)]);
+  if (item.type === "reasoning") return JSON.stringify(["reasoning", textOf(item.content), textOf(item.summary)]);
+  return JSON.stringify(item);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return JSON.stringify(content ?? null);
+  return content.map((part) => (part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : JSON.stringify(part))).join("");
+}
+
+/** Arguments compared as JSON values, so that spacing is no difference; text that is not JSON compared as text. */
+export function sameArguments(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  try {
+    return JSON.stringify(JSON.parse(String(left))) === JSON.stringify(JSON.parse(String(right)));
+  } catch {
+    return false;
+  }
+}

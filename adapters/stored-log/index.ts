@@ -1,0 +1,1 @@
+export type { ReaderLoss, Reading, StoredLogReader, StoredRecord, UnitAccount, UnitFate, MessageCounts } from "./reading.js";

@@ -1,0 +1,44 @@
+// `convert --for TARGET`: the canonical items of each record rewritten toward the
+// target as `normalize --for` rewrites a journal, one record at a time (a record
+// is written whole, so nothing is held back past it), the call-id rewrites shared
+// by the whole journal so that a call and its output, on two lines, still match.
+import type { StreamLoss } from "../models/assembled-response.js";
+import type { Envelope } from "../models/journal-item.js";
+import type { CanonicalItem } from "../models/open-responses.js";
+import type { TargetProfile } from "../models/target-profile.js";
+import { TargetIdRewrites, type IdRewrite } from "../gate/target-ids.js";
+import { TargetRewriter } from "../gate/target-rewriter.js";
+import type { Target } from "../gate/targets.js";
+
+export class RecordRewrite {
+  private readonly ids: TargetIdRewrites | undefined;
+
+  constructor(
+    readonly target: Target,
+    private readonly profile: TargetProfile | undefined,
+  ) {
+    const pattern = profile?.callIds?.pattern;
+    this.ids = pattern === undefined ? undefined : new TargetIdRewrites(pattern);
+  }
+
+  /**
+   * The items of one record rewritten for the target, and each change as a loss
+   * of `lineOf(index)`, its path `pathOf(index)` followed by the change's own.
+   */
+  items(items: readonly CanonicalItem[], envelope: Envelope, lineOf: (index: number) => number, pathOf: (index: number) => string): { items: CanonicalItem[]; losses: StreamLoss[] } {
+    const rewriter = new TargetRewriter(this.target, { profile: this.profile, ids: this.ids });
+    const journalItems = items.map((item, index) => ({ item, provenance: { line: lineOf(index), index, envelope } }));
+    const pushed = rewriter.push(journalItems);
+    const finished = rewriter.finish();
+    const changes = [...pushed.changes, ...finished.changes];
+    return {
+      items: [...pushed.items, ...finished.items].map((entry) => entry.item as CanonicalItem),
+      losses: changes.map((change) => ({ line: change.line, path: `${pathOf(change.index)}${change.path}`, code: change.code === "id_rewritten" || change.code === "foreign_id_removed" || change.code === "reordered" || change.code === "orphan_output" ? "form_changed" : change.code, detail: change.detail })),
+    };
+  }
+
+  /** Every call id rewritten so far in the journal. */
+  idMap(): IdRewrite[] {
+    return this.ids?.map() ?? [];
+  }
+}

@@ -1,0 +1,223 @@
+// Reads one source whatever its container: JSONL (or SSE text) line by line, a
+// file that is one JSON document (an array of records, one pretty-printed body,
+// a trace export or a page of stored objects), gzip of either, and JSONL whose
+// lines are documents of a stored log. Nothing is guessed from a file's name.
+//
+// | the source opens with                         | it is read as                                  |
+// |-----------------------------------------------|------------------------------------------------|
+// | the gzip magic number                         | what its decompressed bytes are                |
+// | the Parquet magic number ("PAR1")             | its rows: records, or a stored log's documents |
+// | `[`                                           | one document (an array of records), else JSONL |
+// | `{` on a first line that is not whole JSON    | one document (pretty-printed), else JSONL; a lone `{` or `[` that does not parse stops with one error |
+// | a first line that a stored-log reader claims  | JSONL of documents, read by that reader        |
+// | anything else                                 | JSONL, streamed                                |
+//
+// `from` forces a stored-log reader, whatever the document looks like. A
+// document's records are numbered 1, 2, … as lines are; a stored log's record
+// numbers follow the order of its conversations.
+import { READERS, READER_ORDER, type Reading, type ReaderName } from "../../adapters/index.js";
+import { isGzip, gunzipped } from "./read-gzip.js";
+import { isParquet, parquetRows } from "./read-parquet.js";
+import { recordTexts } from "./document-texts.js";
+import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
+import { unwrapRecord } from "./record-pointer.js";
+import type { JsonPointer } from "./json-pointer.js";
+
+export interface SourceOptions extends ReadOptions {
+  /** A stored-log reader to read the source with, whatever its shape. */
+  from?: ReaderName;
+  /** Where the record is inside each line or element. */
+  record?: JsonPointer;
+}
+
+/** A source that is neither JSONL nor one JSON document: the one error given for it. */
+export class DocumentError extends Error {}
+
+/** What a reading says about the source as a whole: one sentence, then its losses. */
+export type SourceNote = (text: string) => void;
+
+const LF = 0x0a;
+
+/** What a source turned out to be: JSONL (or SSE) bytes, decompressed, to split into lines; or records read from a document. */
+export type OpenedSource = { kind: "bytes"; chunks: AsyncIterable<Buffer> } | { kind: "records"; lines: Iterable<JournalLine> | AsyncIterable<JournalLine> };
+
+/** The longest first line looked at to tell a document from JSONL: a pretty-printed document's is short, and a huge line is streamed. */
+const SNIFF_BYTES = 1024 * 1024;
+
+export async function openSourceBytes(source: string, bytes: AsyncIterable<Buffer>, options: SourceOptions = {}, note: SourceNote = () => undefined): Promise<OpenedSource> {
+  let chunks = bytes[Symbol.asyncIterator]();
+  let head = await peek(chunks, (buffered) => buffered.length >= 2);
+  if (isGzip(Buffer.concat(head.chunks))) {
+    chunks = gunzipped(replay(head.chunks, chunks))[Symbol.asyncIterator]();
+    head = { chunks: [], ended: false };
+  }
+  head = await peek(chunks, (buffered) => buffered.length >= 4, head);
+  if (isParquet(Buffer.concat(head.chunks))) {
+    const parts: Buffer[] = [];
+    for await (const chunk of replay(head.chunks, chunks)) parts.push(chunk);
+    let rows: unknown[];
+    try {
+      rows = await parquetRows(Buffer.concat(parts));
+    } catch (error) {
+      throw new DocumentError(`${source} opens as a Parquet file and cannot be read as one: ${(error as Error).message}`);
+    }
+    return { kind: "records", lines: documentLines(source, rows, options, note, "a Parquet file") };
+  }
+  // Up to the end of the first line that holds more than whitespace.
+  head = await peek(chunks, (buffered) => buffered.length > SNIFF_BYTES || firstLineEnd(buffered) !== -1, head);
+  const start = Buffer.concat(head.chunks);
+  const opening = firstNonBlank(start);
+  const lineEnd = firstLineEnd(start);
+  const seen = lineEnd !== -1 || head.ended;
+  const firstLine = seen ? start.toString("utf8", opening === -1 ? 0 : opening, lineEnd === -1 ? start.length : lineEnd).trim() : "";
+  const firstValue = parseOrUndefined(firstLine);
+  const all = replay(head.chunks, chunks);
+
+  const documentLike = seen && opening !== -1 && (start[opening] === 0x5b || (start[opening] === 0x7b && firstValue === undefined));
+  if (documentLike || (options.from !== undefined && firstValue === undefined)) {
+    const text = await readAll(all);
+    let document: unknown;
+    try {
+      document = JSON.parse(stripBom(text));
+    } catch (error) {
+      if (options.from !== undefined || firstLine === "{" || firstLine === "[") {
+        throw new DocumentError(`${source} is neither JSONL (one JSON record per line) nor one JSON document: ${(error as Error).message}`);
+      }
+      // A JSONL file whose first line is broken: each line is reported on its own.
+      return { kind: "bytes", chunks: replay([Buffer.from(text, "utf8")], emptyIterator()) };
+    }
+    return { kind: "records", lines: documentLines(source, document, options, note, "one JSON document", text) };
+  }
+  const reader = options.from ?? (options.record === undefined && firstValue !== undefined ? READER_ORDER.find((name) => READERS[name].recognise(firstValue)) : undefined);
+  if (reader !== undefined) return { kind: "records", lines: documentsOfLines(source, reader, all, options, note) };
+  return { kind: "bytes", chunks: all };
+}
+
+/** The lines of one source, whatever its container; `--record` applied to each. */
+export async function* readSource(source: string, bytes: AsyncIterable<Buffer>, options: SourceOptions = {}, note: SourceNote = () => undefined): AsyncGenerator<JournalLine> {
+  const opened = await openSourceBytes(source, bytes, options, note);
+  if (opened.kind === "records") yield* opened.lines;
+  else yield* splitLines(source, opened.chunks, options);
+}
+
+/** JSONL of documents: each line one document of the store. */
+async function* documentsOfLines(source: string, reader: ReaderName, chunks: AsyncIterable<Buffer>, options: SourceOptions, note: SourceNote): AsyncGenerator<JournalLine> {
+  const documents: unknown[] = [];
+  for await (const line of splitLines(source, chunks, { ...options, record: undefined })) {
+    if (line.error !== undefined) throw new DocumentError(`${source}:${line.line}: ${line.error}`);
+    if (line.text.trim() === "") continue;
+    try {
+      documents.push(JSON.parse(line.text));
+    } catch (error) {
+      throw new DocumentError(`${source}:${line.line}: a line of a ${reader} export that is not JSON: ${(error as Error).message}`);
+    }
+  }
+  yield* readerLines(source, reader, documents, note);
+}
+
+/**
+ * The records of a document: its elements, or itself. From the document's text
+ * when there is one, so that each is written as the document wrote it; a Parquet
+ * file's rows have no text of their own.
+ */
+function* documentLines(source: string, document: unknown, options: SourceOptions, note: SourceNote, container = "one JSON document", text?: string): Generator<JournalLine> {
+  const reader = options.from ?? (options.record === undefined ? READER_ORDER.find((name) => READERS[name].recognise(document)) : undefined);
+  if (reader !== undefined) return yield* readerLines(source, reader, document, note);
+  const records = Array.isArray(document) ? document : [document];
+  const texts = text === undefined ? undefined : recordTexts(text);
+  note(Array.isArray(document) ? `${source} is ${container}, ${container === "one JSON document" ? "an array" : "rows"} of ${plural(records.length, "record")}: record N is ${container === "one JSON document" ? "element" : "row"} /${"{N-1}"}` : `${source} is ${container}: read as one record`);
+  for (let index = 0; index < records.length; index++) {
+    const line: JournalLine = { source, line: index + 1, text: texts?.[index] ?? JSON.stringify(records[index]) ?? "null" };
+    yield options.record === undefined ? line : unwrapRecord(line, options.record);
+  }
+}
+
+function* readerLines(source: string, name: ReaderName, document: unknown, note: SourceNote): Generator<JournalLine> {
+  const reading = READERS[name].read(document);
+  note(describeReading(source, name, reading));
+  for (const loss of reading.losses) note(`${source}#${loss.path}${loss.span ? ` (span ${loss.span})` : ""}: ${loss.code}: ${loss.detail}`);
+  let line = 0;
+  for (const { record } of reading.records) yield { source, line: ++line, text: JSON.stringify(record) };
+}
+
+/** One sentence on a reading: what every unit became, how the items fared, how many conversations. */
+export function describeReading(source: string, name: ReaderName, reading: Reading): string {
+  const fates = new Map<string, number>();
+  for (const unit of reading.units) fates.set(unit.fate, (fates.get(unit.fate) ?? 0) + 1);
+  const units = [...fates].map(([fate, count]) => `${count} ${fate}`).join(", ");
+  const conversations = new Set(reading.records.map((record) => record.conversation)).size;
+  const { read, emitted, repeated, reported } = reading.messages;
+  return `${source}: read as ${name}: ${plural(reading.units.length, "unit")} (${units || "none"}); ${read} read, ${emitted} emitted, ${repeated} repeats, ${reported} not read; ${plural(reading.records.length, "record")} in ${plural(conversations, "conversation")}; ${plural(reading.losses.length, "loss", "losses")}`;
+}
+
+export async function* splitLines(source: string, chunks: AsyncIterable<Buffer>, options: SourceOptions): AsyncGenerator<JournalLine> {
+  const splitter = new LineSplitter(source, options);
+  const record = options.record;
+  for await (const chunk of chunks) for (const line of splitter.push(chunk)) yield record === undefined ? line : unwrapRecord(line, record);
+  for (const line of splitter.finish()) yield record === undefined ? line : unwrapRecord(line, record);
+}
+
+interface Peeked {
+  chunks: Buffer[];
+  ended: boolean;
+}
+
+/** Reads chunks until `enough` holds of what was read, or the source ends. */
+async function peek(chunks: AsyncIterator<Buffer>, enough: (buffered: Buffer) => boolean, from: Peeked = { chunks: [], ended: false }): Promise<Peeked> {
+  const peeked = { chunks: [...from.chunks], ended: from.ended };
+  while (!peeked.ended && !enough(Buffer.concat(peeked.chunks))) {
+    const next = await chunks.next();
+    if (next.done) peeked.ended = true;
+    else peeked.chunks.push(typeof next.value === "string" ? Buffer.from(next.value, "utf8") : next.value);
+  }
+  return peeked;
+}
+
+async function* replay(head: readonly Buffer[], rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  yield* head;
+  for (;;) {
+    const next = await rest.next();
+    if (next.done) return;
+    yield typeof next.value === "string" ? Buffer.from(next.value, "utf8") : next.value;
+  }
+}
+
+function emptyIterator(): AsyncIterator<Buffer> {
+  return { next: async () => ({ done: true, value: undefined }) };
+}
+
+async function readAll(chunks: AsyncIterable<Buffer>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts).toString("utf8");
+}
+
+/** Where the first byte that is not blank (BOM, space, tab, CR, LF) is, or -1. */
+function firstNonBlank(bytes: Buffer): number {
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (at < bytes.length && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0d || bytes[at] === LF)) at++;
+  return at < bytes.length ? at : -1;
+}
+
+/** The end of the first line holding more than blanks, or -1 when it has not ended yet. */
+function firstLineEnd(bytes: Buffer): number {
+  const opening = firstNonBlank(bytes);
+  return opening === -1 ? -1 : bytes.indexOf(LF, opening);
+}
+
+function parseOrUndefined(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -1,0 +1,26 @@
+// `--out FILE.gz`: the output compressed as it is written, through the same
+// atomic file as any output, so a run that fails leaves no partial archive.
+import { createGzip } from "node:zlib";
+import { atomicFileOutput, type JournalOutput } from "./write.js";
+
+export function gzipFileOutput(path: string): JournalOutput {
+  const file = atomicFileOutput(path);
+  const gzip = createGzip();
+  gzip.pipe(file.stream);
+  const flushed = new Promise<void>((resolve, reject) => {
+    gzip.once("end", resolve);
+    gzip.once("error", reject);
+  });
+  return {
+    stream: gzip,
+    async commit() {
+      gzip.end();
+      await flushed;
+      await file.commit();
+    },
+    async abort() {
+      gzip.destroy();
+      await file.abort();
+    },
+  };
+}

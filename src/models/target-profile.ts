@@ -1,0 +1,54 @@
+// What a replay target accepts, as data: each envelope keeps its profile beside
+// its adapter (adapters/<envelope>/profile.ts), the registry lists them
+// (adapters/profiles.ts), and whoever runs the gate or a rewrite hands the one it
+// needs over. Each rule names the provider's own words where they are known, so
+// that a finding can quote the error the provider would answer with.
+import { z } from "zod";
+
+/** A rule of the provider, with what it answers when the rule is broken. */
+const ruleSchema = z.object({
+  /** The rule, as the provider states it. */
+  rule: z.string(),
+  /** The error text the provider answers with, where it is known. */
+  error: z.string().optional(),
+  /** Where the rule is written down. */
+  source: z.string(),
+});
+
+export const targetProfileSchema = z.object({
+  /** The target's name, as `--for` takes it. */
+  name: z.string(),
+  /** The envelope a journal for this target is written in. */
+  envelope: z.enum(["responses", "chat", "anthropic", "gemini", "bedrock"]),
+  /** The slug of the extension items the target takes back (`anthropic` for `anthropic:server_tool_use`); none: it takes none. */
+  slug: z.string().optional(),
+  /** Call ids (`call_id`, and the `tool_call_id` / `tool_use_id` that answers it). */
+  callIds: ruleSchema
+    .extend({
+      /** The grammar, an ECMAScript pattern anchored at both ends; none: any non-empty string. */
+      pattern: z.string().optional(),
+    })
+    .optional(),
+  reasoning: z.object({
+    /**
+     * The family whose opaque reasoning (a signature, a thoughtSignature,
+     * encrypted_content, redacted data) the target takes back; any other
+     * family's is refused. None: the target takes no opaque reasoning.
+     */
+    family: z.string().optional(),
+    /** What the target does with reasoning that carries only text. */
+    text: z.enum(["read", "refused", "dropped"]),
+    /** Rule for opaque reasoning of another family. */
+    foreign: ruleSchema,
+    /** Rule for reasoning the target does not take at all, when it refuses it. */
+    refused: ruleSchema.optional(),
+  }),
+  content: z.object({
+    /** A text part or message content that is empty. */
+    emptyText: ruleSchema.extend({ accepted: z.boolean() }),
+    /** An image among the parts of a tool result. */
+    toolResultImages: ruleSchema.extend({ accepted: z.boolean() }),
+  }),
+});
+export type TargetProfile = z.infer<typeof targetProfileSchema>;
+export type TargetRule = z.infer<typeof ruleSchema>;

@@ -1,0 +1,98 @@
+// Gemini calls without id, and their results on later lines of a journal: the
+// shapes a logged conversation takes (a request and its response per line, the
+// next request replaying both; or one content per line). `gate`, `normalize` and
+// `convert` must pair each result with its call, give a call the same id in the
+// response that made it and in the requests that replay it, and say so.
+import { describe, expect, test } from "vitest";
+import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
+import { runOrbridge } from "../../support/run-cli.js";
+
+type Json = Record<string, unknown>;
+
+const declarations = [{ functionDeclarations: [{ name: "get_weather", parameters: { type: "OBJECT", required: ["city"], properties: { city: { type: "STRING" } } } }] }];
+const ask = { role: "user", parts: [{ text: "Weather in Paris and Lyon?" }] };
+const calls = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }, { functionCall: { name: "get_weather", args: { city: "Lyon" } } }] };
+const results = { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "Sunny" } } }, { functionResponse: { name: "get_weather", response: { result: "Rain" } } }] };
+const nice = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Nice" } } }] };
+const response = (id: string, content: Json) => ({ candidates: [{ content, finishReason: "STOP", index: 0 }], modelVersion: "gemini-2.5-flash", responseId: id });
+const journal = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
+const linesOf = (text: string): Json[] => text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Json);
+
+const paris = synthesizedCallId(1, "get_weather", '{"city":"Paris"}');
+const lyon = synthesizedCallId(2, "get_weather", '{"city":"Lyon"}');
+const niceId = synthesizedCallId(3, "get_weather", '{"city":"Nice"}');
+
+/** Each call and output the gate judged: line, type, call_id, reason, finding codes. */
+async function gate(text: string): Promise<{ code: number; verdicts: unknown[] }> {
+  const run = await runOrbridge(["gate", "--format", "json"], text);
+  const verdicts = linesOf(run.stdout)
+    .filter((verdict) => verdict.type === "function_call" || verdict.type === "function_call_output")
+    .map((verdict) => [verdict.line, verdict.type, verdict.call_id, verdict.reason, (verdict.findings as Json[]).map((finding) => finding.code)]);
+  return { code: run.code, verdicts };
+}
+
+describe("a request and its response per line, each request replaying the conversation", () => {
+  const text = journal([
+    { contents: [ask], tools: declarations },
+    response("r1", calls),
+    { contents: [ask, calls, results], tools: declarations },
+    response("r2", nice),
+    { contents: [ask, calls, results, nice, { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "Cloudy" } } }] }], tools: declarations },
+  ]);
+
+  test("the gate pairs every result with its call: the replayed calls are the same calls, not new ones", async () => {
+    expect(await gate(text)).toEqual({
+      code: 0,
+      verdicts: [
+        [2, "function_call", paris, "ok", []],
+        [2, "function_call", lyon, "ok", []],
+        [3, "function_call_output", paris, "not_function_call", []],
+        [3, "function_call_output", lyon, "not_function_call", []],
+        [4, "function_call", niceId, "ok", []],
+        [5, "function_call_output", niceId, "not_function_call", []],
+      ],
+    });
+  });
+
+  test("normalize emits each call once and reports each pairing, the same on every run", async () => {
+    const first = await runOrbridge(["normalize"], text);
+    const second = await runOrbridge(["normalize"], text);
+    expect(second.stdout).toBe(first.stdout);
+    expect(linesOf(first.stdout).map((item) => [item.type, item.call_id])).toEqual([
+      ["message", undefined],
+      ["function_call", paris],
+      ["function_call", lyon],
+      ["function_call_output", paris],
+      ["function_call_output", lyon],
+      ["function_call", niceId],
+      ["function_call_output", niceId],
+    ]);
+  });
+});
+
+describe("one content per line, the results on the line after their calls", () => {
+  const text = journal([{ contents: [ask], tools: declarations }, calls, results]);
+
+  test("the gate pairs them, where each line alone would leave the results orphans", async () => {
+    expect(await gate(text)).toEqual({
+      code: 0,
+      verdicts: [
+        [2, "function_call", paris, "ok", []],
+        [2, "function_call", lyon, "ok", []],
+        [3, "function_call_output", paris, "not_function_call", []],
+        [3, "function_call_output", lyon, "not_function_call", []],
+      ],
+    });
+  });
+
+  test("convert --to chat gives each tool message the id of its call", async () => {
+    const run = await runOrbridge(["convert", "--to", "chat"], text);
+    const records = linesOf(run.stdout);
+    expect(records.map((record) => [record.role, (record.tool_calls as Json[] | undefined)?.map((entry) => entry.id), record.tool_call_id])).toEqual([
+      [undefined, undefined, undefined],
+      ["assistant", [paris, lyon], undefined],
+      ["tool", undefined, paris],
+      ["tool", undefined, lyon],
+    ]);
+  });
+});

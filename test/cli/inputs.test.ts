@@ -1,0 +1,153 @@
+// Inputs as people store them: one JSON document, gzip, wrapped lines, stored
+// logs, and the mistakes of giving a directory, a missing file or nothing at all.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { describe, expect, test } from "vitest";
+import { runCli } from "../../src/cli/run.js";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const call = { type: "function_call", call_id: "call_123", name: "get_latest_sales_report", arguments: '{"region":"apac"}', status: "completed" };
+const output = { type: "function_call_output", call_id: "call_123", output: "sales report for apac" };
+const schema = "golden/examples/sales-report.schema.json";
+const otlpExport = "golden/otlp/genai-parts/export.json";
+
+describe("a file that is one JSON document", () => {
+  test("an array of records is read record by record", async () => {
+    const folder = scratchFolder("inputs");
+    const file = join(folder, "array.json");
+    writeFileSync(file, JSON.stringify([call, output], null, 2));
+    expect(await runOrbridge(["normalize", file])).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify(call)}\n${JSON.stringify(output)}\n`,
+      stderr: `orbridge: ${file} is one JSON document, an array of 2 records: record N is element /{N-1}\nread 2 lines, 2 records: 2 emitted (2 items), 0 reported; 0 losses\n`,
+    });
+  });
+
+  test("a record that names a member twice is blocked as it is on a line of its own", async () => {
+    const folder = scratchFolder("inputs");
+    const file = join(folder, "twice.json");
+    writeFileSync(file, '[\n  {\n    "type": "openai:shell_call",\n    "type": "function_call",\n    "call_id": "call_123",\n    "name": "get_latest_sales_report",\n    "arguments": "{\\"region\\":\\"apac\\"}",\n    "status": "completed"\n  }\n]\n');
+    expect(await runOrbridge(["gate", "--schema", schema, file])).toEqual({
+      code: 1,
+      stdout: 'line 1  - -  BLOCKED error: line has the name "type" twice in one object, at "/type"; JSON.parse keeps the last value, other readers keep the first\n',
+      stderr: `orbridge: ${file} is one JSON document, an array of 1 record: record N is element /{N-1}\nread 1 lines: 0 items, 1 errors; 1 blocked\n`,
+    });
+  });
+
+  test("a pretty-printed document that does not parse stops with one error", async () => {
+    const folder = scratchFolder("inputs");
+    const file = join(folder, "cut.json");
+    const text = '[\n  {"type": "function_call",\n';
+    writeFileSync(file, text);
+    // The parser's own words, which differ between Node versions.
+    const reason = (() => {
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(await runOrbridge(["gate", "--schema", schema, file])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `orbridge gate: ${file} is neither JSONL (one JSON record per line) nor one JSON document: ${reason}\n`,
+    });
+  });
+});
+
+describe("gzip", () => {
+  test("a compressed journal is gated as its plain form is", async () => {
+    const folder = scratchFolder("inputs");
+    const plain = readFileSync("golden/examples/sales-report.jsonl");
+    writeFileSync(join(folder, "journal.jsonl.gz"), gzipSync(plain));
+    const expected = await runOrbridge(["gate", "--schema", schema, "golden/examples/sales-report.jsonl"]);
+    expect(await runOrbridge(["gate", "--schema", schema, join(folder, "journal.jsonl.gz")])).toEqual(expected);
+  });
+
+  test("--out FILE.gz writes the output compressed", async () => {
+    const folder = scratchFolder("inputs");
+    const out = join(folder, "items.jsonl.gz");
+    const result = await runOrbridge(["normalize", "--out", out], `${JSON.stringify(call)}\n`);
+    expect(result.code).toBe(0);
+    expect(gunzipSync(readFileSync(out)).toString("utf8")).toBe(`${JSON.stringify(call)}\n`);
+  });
+});
+
+describe("--record", () => {
+  test("reads the record inside each wrapped line, and a line without it is an error on its line", async () => {
+    const lines = [{ timestamp: "2026-01-01T00:00:00Z", conversation_id: "c1", message: call }, { timestamp: "2026-01-01T00:00:01Z", conversation_id: "c1" }].map((line) => JSON.stringify(line)).join("\n");
+    expect(await runOrbridge(["normalize", "--record", "/message"], `${lines}\n`)).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify(call)}\n`,
+      stderr: 'orbridge normalize: line 2: --record /message finds no record in this line: the record has no member "message"\nread 2 lines, 2 records: 1 emitted (1 items), 1 reported; 0 losses\n',
+    });
+  });
+
+  test("a pointer that is not one is a usage error", async () => {
+    expect(await runOrbridge(["gate", "--record", "message"], "")).toEqual({ code: 2, stdout: "", stderr: 'orbridge gate: --record: a JSON Pointer starts with "/" (got "message")\n' });
+  });
+});
+
+describe("stored logs", () => {
+  test("a trace export is read by its reader, said on stderr, and normalized", async () => {
+    const result = await runOrbridge(["normalize", otlpExport]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line).type)).toEqual(["message", "message", "reasoning", "function_call", "function_call_output", "otel:server_tool_call", "message", "otel:hologram"]);
+    expect(result.stderr.split("\n")[0]).toBe(`orbridge: ${otlpExport}: read as otlp: 4 units (1 other, 2 llm_call, 1 tool); 13 read, 8 emitted, 5 repeats, 0 not read; 8 records in 1 conversation; 3 losses`);
+    expect(result.stderr.split("\n").at(-2)).toBe("read 8 lines, 8 records: 8 emitted (8 items), 0 reported; 0 losses");
+  });
+
+  test("the gate sees each call of a trace once, with its result", async () => {
+    const result = await runOrbridge(["gate", "--format", "json", otlpExport]);
+    const verdicts = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(verdicts.map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked])).toEqual([
+      [1, "message", "not_function_call", false],
+      [2, "message", "not_function_call", false],
+      [3, "reasoning", "not_function_call", false],
+      [4, "function_call", "unknown_tool", true],
+      [5, "function_call_output", "not_function_call", true],
+      [6, "otel:server_tool_call", "namespaced", true],
+      [7, "message", "not_function_call", false],
+      [8, "otel:hologram", "namespaced", true],
+    ]);
+    expect(result.code).toBe(1);
+  });
+
+  test("--from forces a reader, which says it found nothing of its store", async () => {
+    const result = await runOrbridge(["normalize", "--from", "jaeger", otlpExport]);
+    expect(result).toEqual({ code: 0, stdout: "", stderr: `orbridge: ${otlpExport}: read as jaeger: 0 units (none); 0 read, 0 emitted, 0 repeats, 0 not read; 0 records in 0 conversations; 0 losses\nread 0 lines, 0 records: 0 emitted (0 items), 0 reported; 0 losses\n` });
+  });
+
+  test("--from names a store orbridge reads", async () => {
+    expect(await runOrbridge(["normalize", "--from", "splunk", otlpExport])).toEqual({ code: 2, stdout: "", stderr: 'orbridge normalize: --from must be one of langfuse, jaeger, openai-list, otlp (got "splunk")\n' });
+  });
+});
+
+describe("inputs that are not journals", () => {
+  test("a directory is named as one", async () => {
+    const folder = scratchFolder("inputs");
+    mkdirSync(join(folder, "logs"));
+    expect(await runOrbridge(["normalize", join(folder, "logs")])).toEqual({ code: 2, stdout: "", stderr: `orbridge normalize: ${join(folder, "logs")} is a directory: give the journal files in it (as ${join(folder, "logs")}/*.jsonl)\n` });
+  });
+
+  test("a missing file is named as one", async () => {
+    expect(await runOrbridge(["convert", "--to", "chat", "no/such/journal.jsonl"])).toEqual({ code: 2, stdout: "", stderr: "orbridge convert: cannot read no/such/journal.jsonl: no such file or not readable\n" });
+  });
+
+  test("on a terminal with no file, what is expected is said before reading", async () => {
+    const stdin = Object.assign(Readable.from([`${JSON.stringify(call)}\n`]), { isTTY: true });
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const err: Buffer[] = [];
+    stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    stdout.resume();
+    const code = await runCli(["normalize"], { stdin, stdout, stderr, env: {} });
+    expect({ code, stderr: Buffer.concat(err).toString("utf8") }).toEqual({
+      code: 0,
+      stderr: "orbridge: reading a journal from the terminal: paste JSONL records, one per line, and end with Ctrl-D; or give a FILE\nread 1 lines, 1 records: 1 emitted (1 items), 0 reported; 0 losses\n",
+    });
+  });
+});

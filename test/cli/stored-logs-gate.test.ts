@@ -1,0 +1,79 @@
+// A conversation read from a stored log is gated as the same conversation
+// written in Chat Completions: each call once, with its result, and the same
+// verdicts, a cut call blocked in both.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+interface Verdict {
+  type: string;
+  call_id?: string;
+  reason: string;
+  blocked: boolean;
+  findings: { code: string }[];
+}
+
+async function verdicts(args: string[], stdin = ""): Promise<{ code: number; verdicts: [string, string | null, string, boolean, string[]][] }> {
+  const result = await runOrbridge(["gate", "--format", "json", ...args], stdin);
+  const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Verdict);
+  return { code: result.code, verdicts: lines.map((verdict) => [verdict.type, verdict.call_id ?? null, verdict.reason, verdict.blocked, verdict.findings.map((finding) => finding.code)]) };
+}
+
+function toolsFile(tools: unknown[]): string {
+  const file = join(scratchFolder("stored-logs-gate"), "tools.json");
+  writeFileSync(file, JSON.stringify(tools));
+  return file;
+}
+
+const chatLines = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
+
+describe("the gate on a stored log and on the same conversation in Chat Completions", () => {
+  test("a Jaeger trace: a call and its result, once each", async () => {
+    const tools = toolsFile([{ type: "function", function: { name: "list_releases", parameters: { type: "object", required: ["namespace"], properties: { namespace: { type: "string" } } } } }]);
+    const chat = chatLines([
+      { role: "system", content: "You look after the Helm releases of the orchard cluster." },
+      { role: "user", content: "which releases run in the cider namespace?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_Xq2mB7rVt0LkP4sN", type: "function", function: { name: "list_releases", arguments: '{"namespace": "cider"}' } }] },
+      { role: "tool", tool_call_id: "call_Xq2mB7rVt0LkP4sN", content: '{"releases": ["cider-press", "apple-store"]}' },
+      { role: "assistant", content: "Two releases run there: cider-press and apple-store." },
+    ]);
+    const fromTrace = await verdicts(["--tools", tools, "golden/jaeger/indexed-tool-call/export.json"]);
+    expect(fromTrace).toEqual(await verdicts(["--tools", tools, "-"], chat));
+    expect(fromTrace).toEqual({
+      code: 0,
+      verdicts: [
+        ["message", null, "not_function_call", false, []],
+        ["message", null, "not_function_call", false, []],
+        ["function_call", "call_Xq2mB7rVt0LkP4sN", "ok", false, []],
+        ["function_call_output", "call_Xq2mB7rVt0LkP4sN", "not_function_call", false, []],
+        ["message", null, "not_function_call", false, []],
+      ],
+    });
+  });
+
+  test("a Vercel call cut at the length limit is blocked as the cut Chat completion's is", async () => {
+    const tools = toolsFile([{ type: "function", function: { name: "planRound", parameters: { type: "object" } } }]);
+    const chat = chatLines([
+      { role: "system", content: "You plan picking rounds." },
+      { role: "user", content: [{ type: "text", text: "Plan a picking round for rows 1 to 3." }] },
+      {
+        id: "chatcmpl-cut",
+        object: "chat.completion",
+        created: 1763391318,
+        model: "gpt-5",
+        choices: [{ index: 0, finish_reason: "length", message: { role: "assistant", content: null, tool_calls: [{ id: "call_DgKARp7a7IhJPDczfifMp6Ra", type: "function", function: { name: "planRound", arguments: '{"rows":[1,2,3],"order":"asc' } }] } }],
+      },
+      { role: "tool", tool_call_id: "call_DgKARp7a7IhJPDczfifMp6Ra", content: '{"error": "arguments were cut"}' },
+    ]);
+    const fromTrace = await verdicts(["--tools", tools, "golden/otlp/tempo-vercel-cut-call/export.json"]);
+    const fromChat = await verdicts(["--tools", tools, "-"], chat);
+    expect(fromTrace).toEqual(fromChat);
+    expect(fromTrace.code).toBe(1);
+    expect(fromTrace.verdicts.filter(([type]) => type.startsWith("function_call"))).toEqual([
+      ["function_call", "call_DgKARp7a7IhJPDczfifMp6Ra", "status", true, []],
+      ["function_call_output", "call_DgKARp7a7IhJPDczfifMp6Ra", "not_function_call", true, ["output_for_blocked_call"]],
+    ]);
+  });
+});

@@ -1,0 +1,106 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { DocumentError, readSource } from "../../src/journal/read-document.js";
+import { parsePointer } from "../../src/journal/json-pointer.js";
+import type { JournalLine } from "../../src/journal/read.js";
+
+async function lines(text: string | Buffer, options = {}): Promise<{ lines: JournalLine[]; notes: string[] }> {
+  const notes: string[] = [];
+  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+  async function* chunks() {
+    // Small chunks, so that sniffing crosses chunk ends.
+    for (let at = 0; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7);
+  }
+  const read: JournalLine[] = [];
+  for await (const line of readSource("in", chunks(), options, (note) => notes.push(note))) read.push(line);
+  return { lines: read, notes };
+}
+
+const call = { type: "function_call", call_id: "call_1", name: "count_trees", arguments: '{"row":4}', status: "completed" };
+
+describe("JSONL", () => {
+  it("is read line by line, untouched", async () => {
+    expect((await lines(`${JSON.stringify(call)}\n{"role":"user","content":"hi"}\n`)).lines).toEqual([
+      { source: "in", line: 1, text: JSON.stringify(call) },
+      { source: "in", line: 2, text: '{"role":"user","content":"hi"}' },
+    ]);
+  });
+
+  it("with a broken first line is still read line by line", async () => {
+    expect((await lines('{"type":\n{"role":"user","content":"hi"}\n')).lines.map((line) => line.text)).toEqual(['{"type":', '{"role":"user","content":"hi"}']);
+  });
+});
+
+describe("one JSON document", () => {
+  it("an array of records gives one record per element", async () => {
+    const read = await lines(JSON.stringify([call, { role: "user", content: "hi" }], null, 2));
+    expect(read.lines).toEqual([
+      { source: "in", line: 1, text: JSON.stringify(call) },
+      { source: "in", line: 2, text: '{"role":"user","content":"hi"}' },
+    ]);
+    expect(read.notes).toEqual(["in is one JSON document, an array of 2 records: record N is element /{N-1}"]);
+  });
+
+  it("each record is written as the document wrote it: number texts and a name given twice kept, whitespace in strings kept", async () => {
+    const text = '[\n  {\n    "temperature": 1.0,\n    "type": "openai:shell_call",\n    "type": "function_call",\n    "arguments": "{\\"a b\\": [1, 2]}"\n  },\n  {"role": "user", "content": "two  spaces, a \\" quote"}\n]\n';
+    expect((await lines(text)).lines).toEqual([
+      { source: "in", line: 1, text: '{"temperature":1.0,"type":"openai:shell_call","type":"function_call","arguments":"{\\"a b\\": [1, 2]}"}' },
+      { source: "in", line: 2, text: '{"role":"user","content":"two  spaces, a \\" quote"}' },
+    ]);
+  });
+
+  it("an empty array is no record", async () => {
+    expect((await lines("[\n]\n")).lines).toEqual([]);
+  });
+
+  it("a pretty-printed body is one record", async () => {
+    expect((await lines(JSON.stringify({ messages: [{ role: "user", content: "hi" }] }, null, 2))).lines).toEqual([{ source: "in", line: 1, text: '{"messages":[{"role":"user","content":"hi"}]}' }]);
+  });
+
+  it("that does not parse stops with one error", async () => {
+    await expect(lines('{\n  "messages": [\n')).rejects.toThrow(new DocumentError("in is neither JSONL (one JSON record per line) nor one JSON document: Unexpected end of JSON input"));
+  });
+});
+
+describe("gzip", () => {
+  it("is read as what it holds", async () => {
+    expect((await lines(gzipSync(Buffer.from(`${JSON.stringify(call)}\n`)))).lines).toEqual([{ source: "in", line: 1, text: JSON.stringify(call) }]);
+  });
+});
+
+describe("--record", () => {
+  it("takes the record out of each wrapped line, and makes a line without it an error on its line", async () => {
+    const text = `{"timestamp":"2026-01-01T00:00:00Z","message":${JSON.stringify(call)}}\n{"timestamp":"2026-01-01T00:00:01Z"}\n`;
+    expect((await lines(text, { record: parsePointer("/message") })).lines).toEqual([
+      { source: "in", line: 1, text: JSON.stringify(call) },
+      { source: "in", line: 2, text: '--record /message finds no record in this line: the record has no member "message"', error: '--record /message finds no record in this line: the record has no member "message"' },
+    ]);
+  });
+});
+
+describe("stored logs", () => {
+  it("a bare span is read by the otlp reader, and its reading said", async () => {
+    const span = {
+      name: "ChatCompletion",
+      kind: "SPAN_KIND_INTERNAL",
+      attributes: [
+        { key: "llm.input_messages.0.message.role", value: { stringValue: "user" } },
+        { key: "llm.input_messages.0.message.content", value: { stringValue: "Which row is ripe?" } },
+        { key: "llm.output_messages.0.message.role", value: { stringValue: "assistant" } },
+        { key: "llm.output_messages.0.message.tool_calls.0.tool_call.id", value: { stringValue: "call_8fxy" } },
+        { key: "llm.output_messages.0.message.tool_calls.0.tool_call.function.name", value: { stringValue: "ripeness" } },
+        { key: "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", value: { stringValue: '{"row":' } },
+      ],
+      status: { code: "STATUS_CODE_OK" },
+    };
+    const read = await lines(JSON.stringify(span, null, 2));
+    expect(read.lines).toEqual([
+      { source: "in", line: 1, text: '{"type":"message","role":"user","content":"Which row is ripe?"}' },
+      { source: "in", line: 2, text: '{"type":"function_call","call_id":"call_8fxy","name":"ripeness","arguments":"{\\"row\\":","status":"completed"}' },
+    ]);
+    expect(read.notes).toEqual([
+      "in: read as otlp: 1 unit (1 llm_call); 2 read, 2 emitted, 0 repeats, 0 not read; 2 records in 1 conversation; 1 loss",
+      'in#/attributes/2/value/stringValue (span #0): truncated: the arguments of "ripeness" are not JSON (cut short, or never JSON): copied as they are, and the gate will block the call (at its message\'s tool_calls/0/function/arguments)',
+    ]);
+  });
+});
