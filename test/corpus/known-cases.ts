@@ -165,8 +165,10 @@ export function roundTripExcused(file: string, streamed: boolean): boolean {
 export const KNOWN_SYNTHESIZED_CASES: ReadonlyArray<{ files: RegExp; detail: RegExp; why: string }> = [
   {
     files: /^providers\/gemini\//,
-    detail: /call_id \S+ synthesized from its position and name$|^a functionCall without args: arguments "\{\}" written/,
-    why: "Gemini call ids and the arguments of a call without args are reported synthesized at the functionCall path of the source, where the other synthesized entries name a path of the output",
+    detail: /call_id \S+ synthesized from |^a functionResponse without id answers |^a functionCall without args: arguments "\{\}" written/,
+    why:
+      "Gemini call ids (of a functionCall, and the one a functionResponse is given) and the arguments of a call without args are reported " +
+      "synthesized at the functionCall or functionResponse path of the source, where the other synthesized entries name a path of the output",
   },
   {
     files: /^providers\/gemini\//,

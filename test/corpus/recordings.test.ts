@@ -70,9 +70,9 @@ describe.skipIf(!corpusPresent)(`every recording of ../shared/corpus${corpusPres
       const { normalize, forward, gate } = await runsOf(recording);
       const lines = lineCount(recording.journal);
       const records = inputRecords(recording.journal).length;
-      const normalized = /^read (\d+) lines, (\d+) records: (\d+) emitted \((\d+) items[^)]*\), (\d+) reported;/.exec(normalize.stderr);
-      const converted = /^read (\d+) lines: (\d+) records, (\d+) errors;/.exec(forward.stderr);
-      const gated = /^read (\d+) lines: (\d+) items, (\d+) errors;/m.exec(gate.stderr);
+      const normalized = /^read (\d+) lines?, (\d+) records?: (\d+) emitted \((\d+) items?[^)]*\), (\d+) reported;/.exec(normalize.stderr);
+      const converted = /^read (\d+) lines?: (\d+) records?, (\d+) errors?;/.exec(forward.stderr);
+      const gated = /^read (\d+) lines?: (\d+) items?, (\d+) errors?;/m.exec(gate.stderr);
       // Request bodies whose tools the gate cannot read are error lines (known-cases.ts): counted, not missing.
       const knownErrors = jsonLines(gate.stdout).filter((verdict) => verdict.reason === "error" && gateExcused(verdict)).length;
       expect({
