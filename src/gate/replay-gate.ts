@@ -22,6 +22,7 @@ import { quoteVisible } from "../models/quote-visible.js";
 import { constrainsNumbers, inexactNumber } from "./exact-arguments.js";
 import { isKnownBareType } from "./item-kind.js";
 import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
+import { innerArguments } from "../models/double-encoded-arguments.js";
 
 export const GATE_REASONS = [
   "namespaced",
@@ -115,7 +116,12 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const compiled = (options.cache ?? sharedCache(options.assertFormats === true)).compile(schema);
     if (!compiled.ok) return { reason: "arguments_schema", detail: compiled.error, path: "/arguments" };
     if (!compiled.validate(value)) {
-      return { reason: "arguments_schema", detail: describeSchemaErrors(compiled.validate.errors), path: "/arguments" };
+      const errors = describeSchemaErrors(compiled.validate.errors);
+      // Arguments encoded twice fail as a string; the detail says why, so that no one "fixes" the schema to take strings.
+      if (typeof value === "string" && innerArguments(args) !== undefined) {
+        return { reason: "arguments_schema", detail: `arguments are double-encoded (a JSON string holding JSON text; normalize --repair double-encoded decodes them once): ${errors}`, path: "/arguments" };
+      }
+      return { reason: "arguments_schema", detail: errors, path: "/arguments" };
     }
     // The schema judged doubles; only a number the double stands for was judged as written.
     const inexact = constrainsNumbers(schema) ? inexactNumber(args) : undefined;

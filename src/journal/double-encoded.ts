@@ -4,28 +4,10 @@
 // arguments its schema refuses; `--repair double-encoded` decodes them once,
 // and only then, reporting each repair. Nothing else is decoded: a string that
 // holds other text, or JSON text of a string or a number, is left as it is.
+import { innerArguments } from "../models/double-encoded-arguments.js";
 import type { Loss } from "../models/loss.js";
 
-/** The JSON text inside arguments encoded twice, or undefined when they are not. */
-export function innerArguments(argumentsText: string): string | undefined {
-  // Cheap test first: encoded twice, the text is a JSON string literal.
-  if (argumentsText.length < 4 || argumentsText.trimStart()[0] !== '"') return undefined;
-  let inner: unknown;
-  try {
-    inner = JSON.parse(argumentsText);
-  } catch {
-    return undefined;
-  }
-  if (typeof inner !== "string") return undefined;
-  const first = inner.trimStart()[0];
-  if (first !== "{" && first !== "[") return undefined;
-  try {
-    JSON.parse(inner);
-  } catch {
-    return undefined;
-  }
-  return inner;
-}
+export { innerArguments };
 
 /**
  * A record written for the journal with each call's arguments encoded twice

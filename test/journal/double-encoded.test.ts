@@ -66,12 +66,15 @@ describe("--repair double-encoded from the CLI", { timeout: 30_000 }, () => {
     expect(result.stderr).toBe("read 1 line: 1 record, 0 errors; 0 losses, 1 call repaired\n");
   });
 
-  test("the repaired call passes the gate that blocked it", async () => {
+  test("the gate blocks the call and says double-encoded; repaired, it passes", async () => {
     const schema = join(scratchFolder("double-encoded-schema"), "schema.json");
     writeFileSync(schema, JSON.stringify({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }));
     const before = await runOrbridge(["gate", "--schema", schema, "--format", "json"], line);
     const repaired = (await runOrbridge(["normalize", "--repair", "double-encoded"], line)).stdout;
     const after = await runOrbridge(["gate", "--schema", schema, "--format", "json"], repaired);
     expect([JSON.parse(before.stdout).reason, JSON.parse(after.stdout).reason]).toEqual(["arguments_schema", "ok"]);
+    expect(JSON.parse(before.stdout).detail).toBe(
+      "arguments are double-encoded (a JSON string holding JSON text; normalize --repair double-encoded decodes them once): arguments must be object",
+    );
   });
 });
