@@ -14,7 +14,7 @@
 // | tool_not_allowed                 | the call                         | the registry in force when it is pushed does not allow it |
 // | reasoning_without_following_item | the reasoning                    | the next item is not an item a reasoning precedes         |
 // | foreign_id                       | the item                         | a placeholder, Chat or call id, or an empty id            |
-// | mixed_envelope                   | the item                         | a Chat structure inside the item                          |
+// | mixed_envelope                   | the item                         | a Chat structure, or another envelope's call, inside it   |
 //
 // Passing by: a call waits for its output while its turn lasts. The turn ends, and
 // the calls still waiting are reported, at a message (an assistant message of the
@@ -97,6 +97,13 @@ const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
 const CHAT_FIELDS = ["tool_calls", "tool_call_id", "function_call"] as const;
 const CHAT_ROLES = new Set(["tool", "function"]);
 const CHAT_PART_TYPES = new Set(["image_url", "input_audio", "file"]);
+/**
+ * Content parts that are another envelope's tool call or result (Anthropic's
+ * blocks by type, Gemini's and Bedrock's by member): inside an item they are
+ * never gated as calls, so an item that holds one is blocked.
+ */
+const CALL_PART_TYPES = new Set(["tool_use", "server_tool_use", "mcp_tool_use", "tool_result", "function_call", "function_call_output", "tool_call"]);
+const CALL_PART_MEMBERS = ["functionCall", "functionResponse", "toolUse", "toolResult"] as const;
 
 export class JournalChecker {
   private readonly registry: ToolRegistry | undefined;
@@ -328,11 +335,23 @@ function mixedEnvelopeFindings(fields: Record<string, unknown>): Finding[] {
   if (typeof fields.role === "string" && CHAT_ROLES.has(fields.role)) {
     findings.push({ code: "mixed_envelope", detail: `the role "${fields.role}" is a Chat Completions role; an output is a function_call_output item`, path: "/role" });
   }
+  // Gemini writes its parts in `parts`: a call hidden there is as hidden as in `content`.
+  if (Array.isArray(fields.parts)) {
+    fields.parts.forEach((part, index) => {
+      const member = CALL_PART_MEMBERS.find((name) => Object.hasOwn(itemFields(part), name));
+      if (member !== undefined) findings.push({ code: "mixed_envelope", detail: `a part with "${member}" is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("parts", index, member) });
+    });
+  }
   if (Array.isArray(fields.content)) {
     fields.content.forEach((part, index) => {
       const type = itemFields(part).type;
       if (typeof type === "string" && CHAT_PART_TYPES.has(type)) {
         findings.push({ code: "mixed_envelope", detail: `a "${type}" part is a Chat Completions content part`, path: pointer("content", index, "type") });
+      } else if (typeof type === "string" && CALL_PART_TYPES.has(type)) {
+        findings.push({ code: "mixed_envelope", detail: `a "${type}" part is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("content", index, "type") });
+      } else {
+        const member = CALL_PART_MEMBERS.find((name) => Object.hasOwn(itemFields(part), name));
+        if (member !== undefined) findings.push({ code: "mixed_envelope", detail: `a part with "${member}" is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("content", index, member) });
       }
     });
   }
