@@ -329,6 +329,8 @@ function assistantContent(
   if (isEmpty(content) && refusal === undefined) {
     if (annotations.length > 0) losses.push(lossAt([...at, "annotations"], "unsupported_field", "citations without text have nothing to annotate"));
     // Tool-only messages come with null, "" or no content at all: all mean "no text".
+    // Null and absence say so; an empty text or list is a value the items do not keep, and is said.
+    if (hasCalls && isPresent(content)) losses.push(lossAt([...at, "content"], "form_changed", `content ${JSON.stringify(content)} beside tool calls holds no text: no message item is made of it`));
     if (hasCalls || !isPresent(content)) return undefined;
     return content as string | [];
   }

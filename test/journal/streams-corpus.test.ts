@@ -159,7 +159,10 @@ describe.skipIf(!present)(`recorded Chat streams in ../shared/corpus${present ? 
     const [response] = responses;
     expect(response.items.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
     expect(response.items[1]).toEqual(call("call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", "weather", "{\"location\": \"San Francisco\"}"));
-    expect(response.losses.map(({ line, path, code }) => [line, path, code])).toEqual([[2, "/choices/0/delta/reasoning_content", "form_changed"]]);
+    expect(response.losses.map(({ line, path, code }) => [line, path, code])).toEqual([
+      [52, "/choices/0/delta/content", "form_changed"],
+      [2, "/choices/0/delta/reasoning_content", "form_changed"],
+    ]);
     expect([response.id, response.status, response.line, response.lastLine]).toEqual(["cca85624-4056-401f-b220-d77601d1f70d", "completed", 1, 52]);
   });
 

@@ -119,6 +119,7 @@ describe("chat.completion to response object", () => {
         usage: { input_tokens: 339, input_tokens_details: { cached_tokens: 320 }, output_tokens: 92, output_tokens_details: { reasoning_tokens: 48 }, total_tokens: 431 },
       }),
       losses: [
+        { path: "/choices/0/message/content", code: "form_changed", detail: 'content "" beside tool calls holds no text: no message item is made of it' },
         {
           path: "/choices/0/message/reasoning_content",
           code: "form_changed",
