@@ -11,7 +11,7 @@ import { ToolRegistry } from "../gate/tool-registry.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { keyText } from "../journal/conversation-key.js";
-import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
+import type { JsonPointer } from "../journal/json-pointer.js";
 import { LineSplitter, type ReadOptions } from "../journal/read.js";
 import { defaultJobs, gatedBatches, WORKER_MIN_BYTES, type GatedBatch } from "./gate-jobs.js";
 import { addCounts, GateOutput, type GateCounts, type GateFormat, type GateLines, type GateShown } from "./gate-output.js";
@@ -20,6 +20,7 @@ import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
 import { counted } from "./plural.js";
+import { conversationOption } from "./conversation-option.js";
 
 const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--assert-formats] [--for TARGET]
                      [--format text|json] [--only-blocked | --quiet] [--summary text|json]
@@ -248,18 +249,6 @@ function jobsOption(value: string | undefined): number {
 /** How far an old generation grows past what a collection left alive: gate-jobs.ts tells why 30. */
 const HEAP_GROWING_PERCENT = 30;
 
-/** `--conversation POINTER`: a JSON Pointer to a member of each record. */
-function conversationOption(value: string | undefined): JsonPointer | undefined {
-  if (value === undefined) return undefined;
-  let pointer: JsonPointer;
-  try {
-    pointer = parsePointer(value);
-  } catch (error) {
-    throw new UsageError(`--conversation: ${(error as Error).message}`);
-  }
-  if (pointer.tokens.length === 0) throw new UsageError('--conversation must point to a member of each record, as /conversation_id, not to the whole record ("")');
-  return pointer;
-}
 
 /** `--max-open-conversations N`: a positive whole number, with --conversation only. */
 function maxOpenOption(value: string | undefined, conversation: JsonPointer | undefined): number {

@@ -9,7 +9,7 @@ import type { ToolSchema } from "../gate/schema.js";
 import type { ItemCheck } from "../gate/journal-checks.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
-import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
+import type { JsonPointer } from "../journal/json-pointer.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
@@ -22,6 +22,7 @@ import { renderHtml } from "./report/render-html.js";
 import type { ReportData } from "./report/report-data.js";
 import { ReplayComparison } from "./report/replay-diff.js";
 import type { Tallied } from "./report/tally.js";
+import { conversationOption } from "./conversation-option.js";
 
 const DEFAULT_MAX_ITEMS = 500;
 
@@ -201,18 +202,6 @@ function summaryText(data: ReportData, byConversation: boolean): string {
   return `read ${counted(data.linesRead, "line")}: ${counted(items, "item")}, ${counted(errors, "error")}; ${blocked} blocked${conversations}${differences}\n${tally("blocked by", data.blockedBy)}${tally("findings", data.findings)}`;
 }
 
-/** `--conversation POINTER`: a JSON Pointer to a member of each record, as gate reads it. */
-function conversationOption(value: string | undefined): JsonPointer | undefined {
-  if (value === undefined) return undefined;
-  let pointer: JsonPointer;
-  try {
-    pointer = parsePointer(value);
-  } catch (error) {
-    throw new UsageError(`--conversation: ${(error as Error).message}`);
-  }
-  if (pointer.tokens.length === 0) throw new UsageError('--conversation must point to a member of each record, as /conversation_id, not to the whole record ("")');
-  return pointer;
-}
 
 /** A target's checks, made afresh for each conversation, as they keep state; loaded only for --for. */
 async function targetChecks(target: Target): Promise<() => ItemCheck[]> {
