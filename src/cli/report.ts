@@ -9,7 +9,6 @@ import type { ToolSchema } from "../gate/schema.js";
 import type { ItemCheck } from "../gate/journal-checks.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
-import type { JsonPointer } from "../journal/json-pointer.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
