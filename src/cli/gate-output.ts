@@ -1,6 +1,7 @@
 // The lines `gate` writes, and the counts it ends with, gathered batch by batch:
 // in the thread that gates, whichever that is (`--jobs`).
 import type { GateRecord } from "../gate/prepared-gate.js";
+import { counted } from "./plural.js";
 import { styleOf } from "./style.js";
 
 export type GateFormat = "text" | "json";
@@ -27,6 +28,36 @@ export function addCounts(into: GateCounts, from: GateCounts): void {
   into.blocked += from.blocked;
   for (const [key, count] of Object.entries(from.blockedBy)) into.blockedBy[key] = (into.blockedBy[key] ?? 0) + count;
   for (const [key, count] of Object.entries(from.findings)) into.findings[key] = (into.findings[key] ?? 0) + count;
+}
+
+/** A gate run's counts, as its closing summary says them. */
+export interface GateSummary extends GateCounts {
+  lines: number;
+  /** With --conversation: the conversations met, and those opened again after --max-open-conversations closed them. */
+  conversations?: { count: number; reopened: number };
+}
+
+/**
+ * The closing summary on stderr, the same for gate and report: the counts
+ * (then `more`), and beneath them blocked records by what blocked them and
+ * findings by code, most frequent first.
+ */
+export function summaryText(summary: GateSummary, more = ""): string {
+  const { conversations } = summary;
+  const byConversation =
+    conversations === undefined
+      ? ""
+      : `; ${counted(conversations.count, "conversation")}${conversations.reopened > 0 ? ` (${conversations.reopened} reopened after --max-open-conversations closed them)` : ""}`;
+  return (
+    `read ${counted(summary.lines, "line")}: ${counted(summary.items, "item")}, ${counted(summary.errors, "error")}; ${summary.blocked} blocked${byConversation}${more}\n` +
+    tallyLine("blocked by", summary.blockedBy) +
+    tallyLine("findings", summary.findings)
+  );
+}
+
+function tallyLine(label: string, tally: Record<string, number>): string {
+  const entries = Object.entries(tally).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  return entries.length === 0 ? "" : `  ${label}: ${entries.map(([key, count]) => `${key} ${count}`).join(", ")}\n`;
 }
 
 /**

@@ -14,12 +14,11 @@ import { keyText } from "../journal/conversation-key.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
 import { LineSplitter, type ReadOptions } from "../journal/read.js";
 import { defaultJobs, gatedBatches, WORKER_MIN_BYTES, type GatedBatch } from "./gate-jobs.js";
-import { addCounts, GateOutput, type GateCounts, type GateFormat, type GateLines, type GateShown } from "./gate-output.js";
+import { addCounts, GateOutput, summaryText, type GateCounts, type GateFormat, type GateLines, type GateShown } from "./gate-output.js";
 import { checkInputs, inputChunks, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions, readJsonFile } from "./inputs.js";
 import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
-import { counted } from "./plural.js";
 import { conversationOption } from "./conversation-option.js";
 
 const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--assert-formats] [--for TARGET]
@@ -208,23 +207,11 @@ export const gateCommand: Command = {
       await write(io.stderr, summaryJson(counts, conversations) + "\n");
       return exit;
     }
-    const byConversation = conversations === undefined ? "" : `; ${counted(conversations.conversations, "conversation")}${conversations.reopened > 0 ? ` (${conversations.reopened} reopened after --max-open-conversations closed them)` : ""}`;
-    await write(io.stderr, `read ${counted(counts.lines, "line")}: ${counted(counts.items, "item")}, ${counted(counts.errors, "error")}; ${counts.blocked} blocked${byConversation}\n${tallyLines(counts)}`);
+    await write(io.stderr, summaryText({ ...counts, ...(conversations === undefined ? {} : { conversations: { count: conversations.conversations, reopened: conversations.reopened } }) }));
     return exit;
   },
 };
 
-/**
- * The closing lines beneath the summary: blocked records by what blocked them,
- * and findings by code, each most frequent first.
- */
-function tallyLines(counts: GateCounts): string {
-  const line = (label: string, tally: Record<string, number>) => {
-    const entries = Object.entries(tally).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-    return entries.length === 0 ? "" : `  ${label}: ${entries.map(([key, count]) => `${key} ${count}`).join(", ")}\n`;
-  };
-  return line("blocked by", counts.blockedBy) + line("findings", counts.findings);
-}
 
 /** `--summary json`: the closing summary as one JSON object. */
 function summaryJson(counts: GateCounts & { lines: number }, conversations: { conversations: number; reopened: number } | undefined): string {

@@ -22,6 +22,7 @@ import type { ReportData } from "./report/report-data.js";
 import { ReplayComparison } from "./report/replay-diff.js";
 import type { Tallied } from "./report/tally.js";
 import { conversationOption } from "./conversation-option.js";
+import { summaryText as gateSummaryText } from "./gate-output.js";
 
 const DEFAULT_MAX_ITEMS = 500;
 
@@ -193,12 +194,18 @@ async function readTools(path: string): Promise<ToolRegistry> {
  * the replay's differences.
  */
 function summaryText(data: ReportData, byConversation: boolean): string {
-  const { items, errors, blocked } = data.verdicts;
-  const { count, reopened } = data.conversations;
-  const conversations = byConversation ? `; ${counted(count, "conversation")}${reopened > 0 ? ` (${reopened} reopened after --max-open-conversations closed them)` : ""}` : "";
+  const tally = (entries: readonly Tallied[]) => Object.fromEntries(entries.map((entry) => [entry.key, entry.count]));
   const differences = data.replay === undefined ? "" : `; ${counted(data.replay.total, "difference")} with the replay`;
-  const tally = (label: string, entries: readonly Tallied[]) => (entries.length === 0 ? "" : `  ${label}: ${entries.map((entry) => `${entry.key} ${entry.count}`).join(", ")}\n`);
-  return `read ${counted(data.linesRead, "line")}: ${counted(items, "item")}, ${counted(errors, "error")}; ${blocked} blocked${conversations}${differences}\n${tally("blocked by", data.blockedBy)}${tally("findings", data.findings)}`;
+  return gateSummaryText(
+    {
+      lines: data.linesRead,
+      ...data.verdicts,
+      blockedBy: tally(data.blockedBy),
+      findings: tally(data.findings),
+      ...(byConversation ? { conversations: data.conversations } : {}),
+    },
+    differences,
+  );
 }
 
 
