@@ -28,6 +28,11 @@ export const deepseekProfile: TargetProfile = {
   reasoning: {
     text: "read",
     foreign: NO_OPAQUE,
+    requiredWithCalls: {
+      rule: "in thinking mode, an assistant message with tool calls carries back the reasoning_content the model wrote with them",
+      error: "The `reasoning_content` in the thinking mode must be passed back to the API.",
+      source: "DeepSeek API docs: thinking mode, tool calls",
+    },
   },
   content: { emptyText: EMPTY_TEXT, toolResultImages: { ...TOOL_IMAGES, source: "DeepSeek API reference: chat completion messages" } },
 };

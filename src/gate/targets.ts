@@ -33,7 +33,7 @@ import type { Finding, ItemCheck } from "./journal-checks.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import type { TargetProfile } from "../models/target-profile.js";
 import { PROFILE_TARGETS } from "./target-names.js";
-import { profileFindings, profileRejection } from "./target-profile-checks.js";
+import { profileFindings, profileRejection, ruleDetail } from "./target-profile-checks.js";
 import type { TargetIdRewrites } from "./target-ids.js";
 
 export { isTarget, PROFILE_TARGETS, TARGETS, type Target } from "./target-names.js";
@@ -209,6 +209,10 @@ export class TargetChecker implements ItemCheck {
   private phase: ChatPhase = "none";
   /** Chat: the calls of the current assistant turn still waiting for their tool message. */
   private readonly group = new Set<string>();
+  /** Whether the conversation so far shows a model that reasons, with text a target could take back. */
+  private thinking = false;
+  /** The current assistant turn: whether reasoning leads it, and whether it has made a call yet. */
+  private turn = { reasoning: false, calls: false };
 
   private readonly options: TargetOptions;
 
@@ -255,10 +259,50 @@ export class TargetChecker implements ItemCheck {
       default:
         return assertNever(this.target);
     }
-    if (this.options.profile !== undefined) findings.push(...profileFindings(this.options.profile, kind, fields));
+    if (this.options.profile !== undefined) findings.push(...profileFindings(this.options.profile, kind, fields), ...this.reasoningWithCalls(this.options.profile, kind, fields));
     if (kind === "function_call" && typeof fields.call_id === "string" && !this.calls.has(fields.call_id)) this.calls.set(fields.call_id, journalItem.provenance.line);
     this.previous = { kind, callId: fields.call_id };
     return findings;
+  }
+
+  /**
+   * A target that needs the reasoning back with a turn's calls (DeepSeek in
+   * thinking mode) refuses a turn whose calls come without it. Thinking mode is
+   * read from the conversation: once reasoning with text has been seen, every
+   * later turn that makes calls needs its own. The first call of the turn carries
+   * the finding, once.
+   */
+  private reasoningWithCalls(profile: TargetProfile, kind: ItemKind, fields: Record<string, unknown>): Finding[] {
+    const rule = profile.reasoning.requiredWithCalls;
+    if (rule === undefined) return [];
+    switch (kind) {
+      case "reasoning":
+        if (hasReasoningText(fields)) {
+          this.thinking = true;
+          this.turn.reasoning = true;
+        }
+        return [];
+      case "function_call": {
+        const first = !this.turn.calls;
+        this.turn.calls = true;
+        if (!first || !this.thinking || this.turn.reasoning) return [];
+        return [{ code: "target_rejects", detail: ruleDetail(profile, "an assistant turn makes tool calls without the reasoning written with them", rule), path: "" }];
+      }
+      case "function_call_output":
+        this.turn = { reasoning: false, calls: false };
+        return [];
+      case "message":
+      case "untyped_message":
+        if (fields.role !== "assistant") this.turn = { reasoning: false, calls: false };
+        return [];
+      case "item_reference":
+      case "compaction":
+      case "extension":
+      case "unknown":
+        return [];
+      default:
+        return assertNever(kind);
+    }
   }
 
   private adjacentOrder(kind: ItemKind, fields: Record<string, unknown>): Finding[] {

@@ -42,6 +42,12 @@ export const targetProfileSchema = z.object({
     foreign: ruleSchema,
     /** Rule for reasoning the target does not take at all, when it refuses it. */
     refused: ruleSchema.optional(),
+    /**
+     * Rule for an assistant turn that makes tool calls without the reasoning the
+     * model wrote with them, once the conversation shows the model reasons
+     * (thinking mode); none: the target does not need it back.
+     */
+    requiredWithCalls: ruleSchema.optional(),
   }),
   content: z.object({
     /** A text part or message content that is empty. */

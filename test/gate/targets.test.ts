@@ -469,6 +469,60 @@ describe("a provider's target, judged by the profile handed over", () => {
     expect(checkTarget(rewritten.items, "mistral", mistral).flatMap((item) => item.findings)).toEqual([]);
   });
 
+  test("deepseek in thinking mode: a later turn whose calls come without their reasoning is refused, in DeepSeek's words, once per turn", () => {
+    const thought = (text: string) => ({ type: "reasoning", summary: [{ type: "summary_text", text }], chat_field: "reasoning_content" });
+    const deepseek = { profile: profileOf("deepseek") };
+    const journal = [
+      at("1.0", "chat", user("Weather in Paris and Lyon?")),
+      at("2.0", "chat", thought("Both cities, one call each.")),
+      at("2.1", "chat", call("call_1", paris)),
+      at("3.0", "chat", output("call_1", "sunny")),
+      at("4.0", "chat", call("call_2", lyon)),
+      at("4.1", "chat", call("call_3", lyon)),
+      at("5.0", "chat", output("call_2", "rain")),
+      at("6.0", "chat", output("call_3", "rain")),
+      at("7.0", "chat", user("And Nice?")),
+      at("8.0", "chat", thought("One more.")),
+      at("8.1", "chat", assistant("msg_1", "Checking Nice.")),
+      at("8.2", "chat", call("call_4", "{\"city\":\"Nice\"}")),
+    ];
+    const findings = checkTarget(journal, "deepseek", deepseek).map((item) => item.findings);
+    expect(findings).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [
+        {
+          code: "target_rejects",
+          detail:
+            "an assistant turn makes tool calls without the reasoning written with them: in thinking mode, an assistant message with tool calls carries back the reasoning_content the model wrote with them; deepseek answers \"The `reasoning_content` in the thinking mode must be passed back to the API.\"",
+          path: "",
+        },
+      ],
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
+  });
+
+  test("deepseek: a conversation that shows no reasoning is not in thinking mode, and its calls need none", () => {
+    const journal = [at("1.0", "chat", user("Weather in Paris?")), at("2.0", "chat", call("call_1", paris)), at("3.0", "chat", output("call_1", "sunny")), at("4.0", "chat", call("call_2", lyon))];
+    expect(checkTarget(journal, "deepseek", { profile: profileOf("deepseek") }).flatMap((item) => item.findings)).toEqual([]);
+  });
+
+  test("the rule is DeepSeek's: mistral and chat-completions have no such rule for the same journal", () => {
+    const journal = [at("1.0", "chat", { type: "reasoning", summary: [{ type: "summary_text", text: "Think." }] }), at("1.1", "chat", call("a1b2c3d4e", paris)), at("2.0", "chat", output("a1b2c3d4e", "sunny")), at("3.0", "chat", call("b1b2c3d4e", lyon))];
+    const codes = (target: Target) => checkTarget(journal, target, { profile: profileOf(target as "mistral") }).flatMap((item) => item.findings.map((finding) => `${item.provenance.line}:${finding.code}`));
+    expect(codes("chat-completions")).toEqual(["1:target_rejects"]);
+    expect(codes("mistral")).toEqual(["1:target_rejects"]);
+    expect(codes("deepseek")).toEqual(["3:target_rejects"]);
+  });
+
   test("normalize's rewrite for deepseek keeps another family's reasoning text and drops its payload, reported", () => {
     const rewritten = rewriteForTarget([at("1.0", "anthropic", signed("anthropic"))], "deepseek", { profile: profileOf("deepseek") });
     expect(rewritten.items.map((item) => item.item)).toEqual([{ type: "reasoning", summary: [{ type: "summary_text", text: "Check the sky." }] }]);
