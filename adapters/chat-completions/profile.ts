@@ -27,6 +27,7 @@ export const deepseekProfile: TargetProfile = {
   envelope: "chat",
   reasoning: {
     text: "read",
+    chatField: "reasoning_content",
     foreign: NO_OPAQUE,
     requiredWithCalls: {
       rule: "in thinking mode, an assistant message with tool calls carries back the reasoning_content the model wrote with them",

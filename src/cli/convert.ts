@@ -88,7 +88,8 @@ The model's reasoning that OpenAI-compatible providers write in Chat messages
 (reasoning_content: DeepSeek; reasoning: vLLM, OpenRouter, Groq;
 reasoning_details: OpenRouter) becomes a reasoning item that names its field.
 Chat itself has no reasoning: going to chat, reasoning is a loss unless
---reasoning-field names the field of the dialect that takes it.
+--reasoning-field names the field of the dialect that takes it, or --for names
+a dialect that reads it (deepseek: reasoning_content).
 
 Options:
   --to ENVELOPE    the envelope to write: ${ENVELOPE_NAMES.join(", ")}
@@ -187,8 +188,8 @@ export const convertCommand: Command = {
     if (!args) return 0;
     const target = stringOption(args, "to") as Envelope | undefined;
     if (target === undefined) throw new UsageError(`convert needs --to and an envelope: ${ENVELOPE_NAMES.join(", ")} (see orbridge convert --help)`);
-    const reasoningField = stringOption(args, "reasoning-field") as ReasoningField | undefined;
-    if (reasoningField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
+    const namedField = stringOption(args, "reasoning-field") as ReasoningField | undefined;
+    if (namedField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
     const readOptions = inputOptions(args);
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
@@ -198,6 +199,9 @@ export const convertCommand: Command = {
     loadedChatRequests ??= await chat.requests();
     const forTarget = stringOption(args, "for");
     const rewrite = forTarget !== undefined && isTarget(forTarget) ? new RecordRewrite(forTarget, profileOf(forTarget)) : undefined;
+    // A Chat dialect that reads reasoning takes it in its own field unless told another.
+    const dialectField = target === "chat" && forTarget !== undefined && isTarget(forTarget) ? profileOf(forTarget)?.reasoning.chatField : undefined;
+    const reasoningField = namedField ?? (dialectField as ReasoningField | undefined);
     const idMapPath = stringOption(args, "id-map");
     if (idMapPath !== undefined && rewrite === undefined) throw new UsageError("--id-map writes the call ids --for rewrites: it goes with --for");
     if (idMapPath !== undefined && [...sources, stringOption(args, "out"), stringOption(args, "report")].some((path) => path !== undefined && path !== "-" && resolve(path) === resolve(idMapPath))) {

@@ -38,6 +38,8 @@ export const targetProfileSchema = z.object({
     family: z.string().optional(),
     /** What the target does with reasoning that carries only text. */
     text: z.enum(["read", "refused", "dropped"]),
+    /** The Chat message field that carries reasoning text to the target (`reasoning_content`), for a Chat dialect that reads it. */
+    chatField: z.string().optional(),
     /** Rule for opaque reasoning of another family. */
     foreign: ruleSchema,
     /** Rule for reasoning the target does not take at all, when it refuses it. */
