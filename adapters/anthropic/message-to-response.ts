@@ -83,7 +83,7 @@ export function messageToResponse(args: { message: AnthropicResponse }): Convert
   if (!isRecord(message) || message.type !== "message" || !Array.isArray(message.content)) {
     throw new TypeError("not an Anthropic response: it has no type \"message\" and content array");
   }
-  const losses: Loss[] = [lossAt([], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
+  const losses: Loss[] = [lossAt(["created_at"], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
   const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
   const { status, reason } = responseStatusOf(stopReason);
   const converted = messagesToItems({

@@ -257,7 +257,9 @@ export class JournalNormalizer {
         // What the converter made up for the response object (its creation time,
         // the fields the spec requires of it) is in no item either.
         const itemLosses = converted.losses.filter((loss) => !synthesizesResponseField(loss));
-        const losses = [...prefixLosses(at, itemLosses), ...leftBehind(record, ENVELOPE_RESPONSE_ITEM_FIELDS, at, "the response")];
+        // A field the converter kept on the response object under its slug (a stop_reason no status says) is in no item either.
+        const kept = new Set([...ENVELOPE_RESPONSE_ITEM_FIELDS].filter((field) => !Object.keys(resource).some((key) => key.endsWith(`:${field}`))));
+        const losses = [...prefixLosses(at, itemLosses), ...leftBehind(record, kept, at, "the response")];
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
