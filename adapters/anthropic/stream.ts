@@ -328,8 +328,10 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
   value.status = status;
   value.output = withStreamedCalls(value.output as CanonicalItem[], states, (item, state) => (state.stopped ? item : ({ ...item, status: "in_progress" } as CanonicalItem)));
   const losses: StreamLoss[] = [...streamLosses, ...open.replaced, ...synthesized];
+  // A call's arguments written from the streamed text are the text, not a value re-serialized.
+  const streamedArguments = new Set((value.output as Fields[]).flatMap((item, index) => (item.type === "function_call" && streamedText(item, states) ? [`/output/${index}/arguments`] : [])));
   for (const loss of converted.losses) {
-    if (ofStreamedInput(loss.path, states)) continue;
+    if (ofStreamedInput(loss.path, states) || (loss.code === "synthesized" && streamedArguments.has(loss.path))) continue;
     losses.push(loss.code === "synthesized" ? { line: open.line, ...loss } : place(loss, loss.path));
   }
   return { value, losses: byLine(losses) };
@@ -378,6 +380,11 @@ function twinBlock(state: BlockState, losses: StreamLoss[]): Fields {
     for (const line of state.jsonLines) losses.push({ line, path: "/delta/partial_json", code: "form_changed", detail: "the server tool's streamed input is kept as the object it parses to: the spacing of its text is not" });
   }
   return block;
+}
+
+/** Whether a call's arguments are the text a tool_use block streamed. */
+function streamedText(item: Fields, states: readonly BlockState[]): boolean {
+  return states.some((state) => state.block.type === "tool_use" && state.block.id === item.call_id && state.json !== undefined && state.json !== "");
 }
 
 /** A loss about a tool_use input the stream gave as text: the arguments are that text, so it does not hold. */

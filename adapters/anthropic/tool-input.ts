@@ -3,7 +3,8 @@
 //
 // | Anthropic `input`            | Open Responses `arguments`                                       |
 // |------------------------------|------------------------------------------------------------------|
-// | an object                    | JSON.stringify(input): member order kept                         |
+// | an object                    | JSON.stringify(input): member order kept, no spaces; reported    |
+// |                              |   synthesized, as the record holds a value, not its text         |
 // | a string                     | the string itself, as written: no call has it, so it is text a   |
 // |                              |   writer put there for arguments it could not parse (see below)  |
 // | any other value              | its JSON text: loss, the gate judges it against the schema       |
@@ -32,7 +33,7 @@ export function argumentsOfInput(input: unknown): { value: string; loss?: InputL
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     return { value: text, loss: { code: "form_changed", detail: `input is ${Array.isArray(input) ? "an array" : String(input)}, not an object: its JSON text is the arguments; the gate judges it` } };
   }
-  return { value: text };
+  return { value: text, loss: { code: "synthesized", detail: "input is an object, not a text: the arguments are its JSON text as JSON.stringify writes it (no spaces, member order kept)" } };
 }
 
 export function inputOfArguments(args: string): { value: unknown; loss?: InputLoss } {

@@ -31,7 +31,7 @@ describe("messageToResponse, stop reasons", () => {
         "anthropic:stop_sequence": null,
         "anthropic:usage": usage,
       }),
-      losses: [created],
+      losses: [created, { path: "/output/0/id", code: "synthesized", detail: `an Anthropic block has no item id: ${itemId("msg", 0)} derived from the message id and the item's place` }],
     });
   });
 
