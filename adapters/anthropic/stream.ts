@@ -294,7 +294,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   const response: AnthropicAssembledResponse = {
     ...(typeof message.id === "string" ? { id: message.id } : {}),
     status,
-    items: withStreamedCalls(converted.value, states, (item) => item),
+    items: withStreamedCalls(converted.value, states),
     losses: byLine([...streamLosses, ...itemLosses, ...leftBehind(open)]),
     line: open.line,
     lastLine: open.lastLine,
@@ -326,7 +326,7 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
   const converted = messageToResponse({ message: whole as AnthropicResponse });
   const value = converted.value as unknown as Fields;
   value.status = status;
-  value.output = withStreamedCalls(value.output as CanonicalItem[], states, (item, state) => (state.stopped ? item : ({ ...item, status: "in_progress" } as CanonicalItem)));
+  value.output = withStreamedCalls(value.output as CanonicalItem[], states);
   const losses: StreamLoss[] = [...streamLosses, ...open.replaced, ...synthesized];
   // A call's arguments written from the streamed text are the text, not a value re-serialized.
   const streamedArguments = new Set((value.output as Fields[]).flatMap((item, index) => (item.type === "function_call" && streamedText(item, states) ? [`/output/${index}/arguments`] : [])));
@@ -341,9 +341,8 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
  * The items of the twin with each tool_use call's arguments the text streamed,
  * byte for byte (the twin's input is that text parsed, and JSON.stringify of it
  * would lose its spacing), and in_progress where its block never stopped.
- * `finish` adjusts a call further, given its block.
  */
-function withStreamedCalls(items: readonly CanonicalItem[], states: readonly BlockState[], finish: (item: CanonicalItem, state: BlockState) => CanonicalItem): CanonicalItem[] {
+function withStreamedCalls(items: readonly CanonicalItem[], states: readonly BlockState[]): CanonicalItem[] {
   const calls = states.filter((state) => state.block.type === "tool_use");
   let call = 0;
   return items.map((item): CanonicalItem => {
@@ -353,7 +352,7 @@ function withStreamedCalls(items: readonly CanonicalItem[], states: readonly Blo
     const patched = { ...item } as Fields;
     if (state.json !== undefined && state.json !== "") patched.arguments = state.json;
     if (!state.stopped) patched.status = "in_progress";
-    return finish(patched as CanonicalItem, state);
+    return patched as CanonicalItem;
   });
 }
 

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { join } from "node:path";
 import { runOrbridge } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
@@ -11,6 +11,9 @@ import { scratchFolder } from "../../support/scratch.js";
 const golden = (name: string, file: string) => readFileSync(fileURLToPath(new URL(`../../../golden/anthropic/${name}/${file}`, import.meta.url)), "utf8");
 const lines = (text: string) => text.split("\n").filter((line) => line !== "");
 const left = (line: number, path: string, what: string) => ({ line, path, code: "left_behind", detail: `${what} is in no item: normalize writes items only` });
+
+// The first run loads the command's modules; a machine shared with other runs may take a while.
+vi.setConfig({ testTimeout: 60_000 });
 
 const folder = scratchFolder("anthropic-normalize");
 let runs = 0;
