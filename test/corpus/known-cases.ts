@@ -100,7 +100,7 @@ export const KNOWN_SCHEMA_CASES: readonly KnownSchemaCase[] = [
     files: /^providers\/gemini\//,
     error: /^convert line \d+: (\/|\/output\/\d+(\/type)?) must (have required property|be equal to one of the allowed values|match exactly one schema in oneOf)/,
     why:
-      "A reassembled Anthropic or Gemini stream converted to Open Responses is a response object without the fields the spec requires " +
+      "A reassembled Gemini stream converted to Open Responses is a response object without the fields the spec requires " +
       "(created_at, model, tools…), whose output items lack id and status: they are neither written nor reported synthesized",
   },
   {
