@@ -56,25 +56,31 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged)
     : throughResource(envelope, target, response, damaged);
   // A stream written whole by its envelope's converter says its losses with it.
-  const losses = [...(response.record && envelope !== "chat" && envelope !== "responses" ? [] : response.losses), ...converted.losses];
+  const losses = [...(wholeOf(envelope, response) ? [] : response.losses), ...converted.losses];
   if (damage) losses.push({ ...damage, line: response.line });
   return { value: converted.value, losses: losses.sort((a, b) => a.line - b.line) };
 }
 
 /** Any other pair: the response object the stream amounts to, then the target's record of it. */
 function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean): ConvertedStream {
-  const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : response.record && envelope !== "responses" ? wholeRecord(response.record, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
+  const whole = wholeOf(envelope, response);
+  const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : whole ? wholeRecord(whole, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
   if (envelope === "responses") {
     const snapshot = response.resource?.snapshot;
     resource.value = { ...(snapshot?.value ?? {}), ...(resource.value as Fields) };
   }
-  if (envelope !== "chat" && envelope !== "responses" && !response.record) {
+  if (envelope !== "chat" && envelope !== "responses" && !whole) {
     // The assembler gives the items, id and status; what else the events said is not carried.
     resource.losses.push({ line: response.line, path: "", code: "left_behind", detail: `the ${envelope} stream's fields beyond its items, id and status (model, usage…) are not written` });
   }
   if (target === "responses") return resource;
   const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
   return { value: written.value, losses: [...resource.losses, ...written.losses.map((loss) => ({ ...loss, line: response.line }))] };
+}
+
+/** The response object a registered envelope's assembler wrote of the stream, when it wrote one. */
+function wholeOf(envelope: Envelope, response: AssembledResponse): AssembledResponse["record"] {
+  return envelope === "chat" || envelope === "responses" ? undefined : response.record;
 }
 
 /** The response object a registered envelope's assembler wrote; a damaged one has no completed call. */

@@ -84,3 +84,22 @@ describe("a stream there and back", () => {
     ]);
   });
 });
+
+describe("a stream with a line that cannot be read", () => {
+  test("converts with no completed call: the response and its calls incomplete", async () => {
+    const stream = golden("stream-parallel-tools").split("\n");
+    // A data line between the two calls' fragments, cut in the middle.
+    const at = stream.findIndex((line) => line.includes('"type":"content_block_stop"'));
+    const journal = [...stream.slice(0, at), "data: {\"type\":\"content_blo", ...stream.slice(at)].join("\n");
+    const result = await runOrbridge(["convert", "--to", "responses"], journal);
+    const [response] = lines(result.stdout);
+    expect([response!.status, (response!.output as Array<Record<string, unknown>>).map((item) => [item.type, item.status])]).toEqual([
+      "incomplete",
+      [
+        ["message", "completed"],
+        ["function_call", "incomplete"],
+        ["function_call", "incomplete"],
+      ],
+    ]);
+  });
+});
