@@ -18,7 +18,8 @@
 // | message_delta                          | stop_reason, stop_sequence and the other delta fields (container, |
 // |                                        |   stop_details) set the message's; usage merged        |
 // | message_stop                           | closes the message                                     |
-// | error                                  | closes the message as failed: loss with the error      |
+// | error                                  | closes the message as failed: loss with the error (the |
+// |                                        |   response object convert writes holds it as `error`)  |
 // | ping, any other event                  | ignored, as Anthropic asks of clients                  |
 // | the end of the recording               | the message still open, as far as it got: loss, status |
 // |                                        |   from the stop_reason if one came, else in_progress   |
@@ -92,7 +93,7 @@ interface OpenMessage {
   said: Array<Origin & { key: string }>;
   blocks: Map<number, BlockState>;
   stopped: boolean;
-  error?: { line: number; detail: string };
+  error?: { line: number; detail: string; code: unknown; message: unknown };
   losses: StreamLoss[];
 }
 
@@ -184,7 +185,7 @@ export class AnthropicStreamAssembler {
       case "error": {
         const open = this.ensure(line);
         const error = isRecord(event.error) ? event.error : {};
-        open.error = { line, detail: `the stream failed with ${String(error.type)}: ${String(error.message)}; the response is failed, its calls in_progress` };
+        open.error = { line, code: error.type, message: error.message, detail: `the stream failed with ${String(error.type)}: ${String(error.message)}; the response is failed, its calls in_progress` };
         closed.push(...this.finish());
         return closed;
       }
@@ -328,13 +329,21 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
   value.status = status;
   value.output = withStreamedCalls(value.output as CanonicalItem[], states);
   const losses: StreamLoss[] = [...streamLosses, ...open.replaced, ...synthesized];
+  const error = open.error;
+  if (error && typeof error.code === "string" && typeof error.message === "string") {
+    // The response object has a place for the error: it is kept there, not lost.
+    value.error = { code: error.code, message: error.message };
+    const at = losses.findIndex((loss) => loss.line === error.line && loss.path === "/error");
+    losses[at] = { line: error.line, path: "/error", code: "form_changed", detail: "the stream failed: the response is written failed, with the error, and its calls in_progress" };
+  }
+  const written = (loss: StreamLoss) => !(loss.code === "synthesized" && loss.path === "/error" && value.error !== null);
   // A call's arguments written from the streamed text are the text, not a value re-serialized.
   const streamedArguments = new Set((value.output as Fields[]).flatMap((item, index) => (item.type === "function_call" && streamedText(item, states) ? [`/output/${index}/arguments`] : [])));
   for (const loss of converted.losses) {
     if (ofStreamedInput(loss.path, states) || (loss.code === "synthesized" && streamedArguments.has(loss.path))) continue;
     losses.push(loss.code === "synthesized" ? { line: open.line, ...loss } : place(loss, loss.path));
   }
-  return { value, losses: byLine(losses) };
+  return { value, losses: byLine(losses.filter(written)) };
 }
 
 /**
