@@ -42,7 +42,7 @@
 // with when they do not parse.
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
+import type { AssembledResponse, StreamLoss, WholeRecord } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
@@ -299,7 +299,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
     losses: byLine([...streamLosses, ...itemLosses, ...leftBehind(open)]),
     line: open.line,
     lastLine: open.lastLine,
-    record: wholeRecord(twin, status, states, place, open, streamLosses),
+    record: () => wholeRecord(twin, status, states, place, open, streamLosses),
   };
   if (keepMessage) response.message = twin;
   return response;
@@ -312,7 +312,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
  * said the value; one pointing into the object written (a synthesized field)
  * stays on the stream's first line.
  */
-function wholeRecord(twin: AnthropicResponse, status: string, states: readonly BlockState[], place: Placer, open: OpenMessage, streamLosses: readonly StreamLoss[]): NonNullable<AssembledResponse["record"]> {
+function wholeRecord(twin: AnthropicResponse, status: string, states: readonly BlockState[], place: Placer, open: OpenMessage, streamLosses: readonly StreamLoss[]): WholeRecord {
   const synthesized: StreamLoss[] = [];
   const whole = { ...twin } as Fields;
   // A stream without message_start says neither; the response object needs both.

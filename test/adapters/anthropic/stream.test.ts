@@ -236,7 +236,7 @@ describe("the message's own fields", () => {
 
   test("convert's response object holds them: id, model and usage in their places, the rest under the slug; a usage count message_delta replaced is reported", () => {
     const [result] = assembled(events);
-    const record = result.record!;
+    const record = result.record!();
     expect({ value: record.value, losses: withoutNeutralFields(record.losses) }).toEqual({
       value: {
         ...responseWith({
@@ -261,14 +261,14 @@ describe("the message's own fields", () => {
 
   test("a call's arguments in the response object are the text streamed, byte for byte, and not said synthesized", () => {
     const [result] = assembled([start(), toolUse(0, "toolu_015c"), json(0, '{"passwo'), json(0, 'rd":  "mellon" }'), stop(0), messageDelta("tool_use"), messageStop]);
-    const record = result.record!;
+    const record = result.record!();
     expect((record.value.output as unknown[])).toEqual([{ id: itemId("fc", 0), ...call("toolu_015c", '{"passwo' + 'rd":  "mellon" }', "completed") }]);
     expect(record.losses.filter((loss) => loss.path.startsWith("/output/0/arguments"))).toEqual([]);
   });
 
   test("a stream without message_start gets an id and model written for its response object, reported", () => {
     const [result] = assembled([blockStart(0, { type: "text", text: "Hi" }), stop(0), messageStop]);
-    const record = result.record!;
+    const record = result.record!();
     const id = `msg_${createHash("sha256").update(JSON.stringify([{ type: "text", text: "Hi" }])).digest("hex").slice(0, 24)}`;
     expect([record.value.id, record.value.model, record.value.status]).toEqual([id, "", "in_progress"]);
     expect(withoutNeutralFields(record.losses).filter((loss) => loss.path === "/id" || loss.path === "/model")).toEqual([
