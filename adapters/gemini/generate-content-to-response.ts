@@ -104,7 +104,7 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
       return;
     }
     kept.push(meta);
-    const converted = contentsToItems({ contents: [content], model, finishReason, pairing: k === 0 ? pairing : pairing.fork(`candidate ${k}`) });
+    const converted = contentsToItems({ contents: [content], model, finishReason, pairing: k === 0 ? pairing : pairing.fork(`candidate ${k}`), itemsAt: { path: "/output", offset: output.length } });
     losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/contents\/0(?=\/|$)/, `/candidates/${k}/content`) })));
     converted.value.forEach((item, index) => {
       const out = outputItem(item, output.length, id, finishReason, index === converted.value.length - 1);

@@ -29,6 +29,14 @@ export interface AssembledResponse {
   completion?: StreamedCompletion;
   /** What an event stream showed of its response object beyond the items; kept when the assembler is asked to. */
   resource?: StreamedResource;
+  /**
+   * A registered envelope's stream as the one response object it amounts to,
+   * written by that envelope's own response converter, and what writing it
+   * loses (the stream's losses included). `items` and `losses` are what
+   * normalize writes; convert writes this instead, as it holds the fields
+   * normalize leaves behind.
+   */
+  record?: { value: Record<string, unknown>; losses: StreamLoss[] };
 }
 
 /** A value a stream gave, with the journal line of the record that gave it. */
