@@ -286,7 +286,6 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   if (!isRecord(response.promptFeedback) && !isRecord(response.usageMetadata) && candidates.length === 0) response.candidates = [];
   const converted = generateContentToResponse({ response, pairing: options.pairing });
   for (const loss of converted.losses) losses.push(placeLoss(loss, partOrigins, open.line));
-  const candidateKeys = [...open.candidates.keys()].sort((a, b) => a - b);
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
     status: converted.value.status,
@@ -294,7 +293,7 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
     losses: byLine([...losses, ...open.said.flatMap(leftBehind)]),
     line: open.line,
     lastLine: open.lastLine,
-    record: { value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open, candidateKeys)]) },
+    record: { value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]) },
   };
   if (options.response) assembled.response = response;
   return assembled;
@@ -314,12 +313,12 @@ function leftBehind(said: Said): StreamLoss[] {
 }
 
 /** The values of earlier chunks that the joined response does not hold, as a later chunk said the field again. */
-function replaced(open: OpenResponse, candidateKeys: readonly number[]): StreamLoss[] {
+function replaced(open: OpenResponse): StreamLoss[] {
   const losses: StreamLoss[] = [];
   for (const said of open.said) {
     const holder = said.candidate === undefined ? open.fields : open.candidates.get(said.candidate)?.fields;
     if (holder !== undefined && JSON.stringify(holder[said.key]) === JSON.stringify(said.value)) continue;
-    const whose = said.candidate === undefined ? "the response" : `candidate ${candidateKeys.indexOf(said.candidate)}`;
+    const whose = said.candidate === undefined ? "the response" : `candidate ${said.candidate}`;
     losses.push({ line: said.line, path: said.path, code: "left_behind", detail: `${said.key} of ${whose} as this chunk said it, which another chunk's replaced: the response holds one value` });
   }
   return losses;
