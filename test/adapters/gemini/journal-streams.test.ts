@@ -1,12 +1,17 @@
-// A Gemini stream kept one chunk per JSON line (Vertex streaming with
-// partialArgs, as vercel/ai stores it), through the commands: its chunks are
-// one response, as the same chunks in SSE text are, told by their shape and
-// their responseId, never by the file's name. golden/gemini/stream-vertex-partial-args
-// is the recording's shape; its assembled.json and record.json say what the
-// assembler gives, and the commands must give the same.
+// Gemini streams through the commands. Chunks kept one per JSON line (Vertex
+// streaming with partialArgs, as vercel/ai stores them) are one response, as
+// the same chunks in SSE text are, told by their shape and their responseId,
+// never by the file's name. Every chunk says the response's own fields again:
+// normalize leaves each behind on its line, convert writes the last and reports
+// the earlier values it replaced. The golden cases are the recordings' shapes;
+// their assembled.json and record.json say what the assembler gives, and the
+// commands must give the same.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { withoutNeutralFields } from "../../support/response-neutrals.js";
 import { runOrbridge } from "../../support/run-cli.js";
+import { scratchFolder } from "../../support/scratch.js";
 import { specErrors } from "../../support/spec-validator.js";
 
 type Json = Record<string, unknown>;
@@ -58,5 +63,34 @@ describe("chunks one per JSON line", () => {
     const stored = { candidates: [{ content: { role: "model", parts: [{ text: "Done." }] }, finishReason: "STOP" }], modelVersion: "gemini-2.5-flash", responseId: "same" };
     const result = await runOrbridge(["normalize"], `${JSON.stringify(stored)}\n${JSON.stringify(stored)}\n`);
     expect(result.stderr).toMatch(/^read 2 lines, 2 records: 2 emitted \(2 items\)/);
+  });
+});
+
+describe("an SSE stream whose chunks each say their usage", () => {
+  const CASE_SSE = new URL("../../../golden/gemini/stream-sse-text-chunks/", import.meta.url);
+  const stream = readFileSync(new URL("stream.sse", CASE_SSE), "utf8");
+  const record = (JSON.parse(readFileSync(new URL("record.json", CASE_SSE), "utf8")) as Json[])[0]!;
+  const reportOf = (file: string) => linesOf(readFileSync(file, "utf8")).map(({ line, path, code, detail }) => ({ line, path, code, detail }));
+
+  test("convert writes the response object with the last usage, and reports the first chunk's on its line", async () => {
+    const report = join(scratchFolder("gemini-sse"), "report.jsonl");
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", report], stream);
+    expect(result.code).toBe(0);
+    expect(linesOf(result.stdout)).toEqual([record.value]);
+    expect(withoutNeutralFields(reportOf(report))).toEqual(record.losses);
+  });
+
+  test("normalize leaves each chunk's usage, model and id behind on its line", async () => {
+    const report = join(scratchFolder("gemini-sse"), "report.jsonl");
+    await runOrbridge(["normalize", "--report", report], stream);
+    expect(reportOf(report).filter((entry) => entry.code === "left_behind").map((entry) => `${entry.line} ${entry.path}`)).toEqual([
+      "1 /usageMetadata",
+      "1 /modelVersion",
+      "1 /responseId",
+      "3 /usageMetadata",
+      "3 /modelVersion",
+      "3 /responseId",
+      "3 /candidates/0/finishReason",
+    ]);
   });
 });
