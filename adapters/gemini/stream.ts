@@ -293,7 +293,7 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
     losses: byLine([...losses, ...open.said.flatMap(leftBehind)]),
     line: open.line,
     lastLine: open.lastLine,
-    record: { value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]) },
+    record: () => ({ value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]) }),
   };
   if (options.response) assembled.response = response;
   return assembled;

@@ -34,9 +34,16 @@ export interface AssembledResponse {
    * written by that envelope's own response converter, and what writing it
    * loses (the stream's losses included). `items` and `losses` are what
    * normalize writes; convert writes this instead, as it holds the fields
-   * normalize leaves behind.
+   * normalize leaves behind. Written when asked for, so that normalize and the
+   * gate do not pay for it.
    */
-  record?: { value: Record<string, unknown>; losses: StreamLoss[] };
+  record?: () => WholeRecord;
+}
+
+/** A response object written whole, and what writing it loses, each loss on its line. */
+export interface WholeRecord {
+  value: Record<string, unknown>;
+  losses: StreamLoss[];
 }
 
 /** A value a stream gave, with the journal line of the record that gave it. */

@@ -119,7 +119,7 @@ describe("the fields every chunk says again", () => {
 
   test("convert writes the response object the last chunk completes, and reports the earlier value it replaced", () => {
     const [response] = records(chunks);
-    const { value, losses } = response!.record!;
+    const { value, losses } = response!.record!();
     expect(value).toEqual({
       ...RESPONSE_NEUTRALS,
       id: ID,
