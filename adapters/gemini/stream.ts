@@ -290,7 +290,8 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
     id: converted.value.id,
     status: converted.value.status,
     items: converted.value.output.map(inputItem) as GeminiAssembledResponse["items"],
-    losses: byLine([...losses, ...open.said.flatMap(leftBehind)]),
+    // The items go without the ids the response object gives them, so their report does too.
+    losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
     line: open.line,
     lastLine: open.lastLine,
     record: () => ({ value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]) }),

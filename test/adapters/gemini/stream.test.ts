@@ -25,7 +25,7 @@ function records(chunks: unknown[]): GeminiAssembledResponse[] {
   return [...chunks.flatMap((value, index) => assembler.push(value, index + 1)), ...assembler.finish()];
 }
 
-const created = { path: "", code: "synthesized", detail: "a Gemini response has no creation time: created_at 0 written", line: 1 };
+const created = { path: "/created_at", code: "synthesized", detail: "a Gemini response has no creation time: created_at 0 written", line: 1 };
 const leftBehind = (line: number, key: string, whose = "the response") => ({ line, path: whose === "the response" ? `/${key}` : `/candidates/0/${key}`, code: "left_behind", detail: `${key} of ${whose} is in no item: normalize writes items only` });
 const modelAndId = (line: number) => [leftBehind(line, "modelVersion"), leftBehind(line, "responseId")];
 
@@ -135,6 +135,7 @@ describe("the fields every chunk says again", () => {
     });
     expect(withoutNeutralFields(losses)).toEqual([
       created,
+      { line: 1, path: "/output/0/id", code: "synthesized", detail: `a Gemini part has no item id: ${outputItemId(ID, 0, "message")} derived from the response id and the item's place` },
       { line: 1, path: "/usageMetadata", code: "left_behind", detail: "usageMetadata of the response as this chunk said it, which another chunk's replaced: the response holds one value" },
     ]);
     expect(specErrors("ResponseResource", value)).toEqual([]);
