@@ -25,7 +25,9 @@
 // (Anthropic's `error` event has the shape of the Responses one). A record that
 // is a whole response of its envelope on a JSON line is a stream event in SSE
 // text when its envelope's stream takes it: a Gemini chunk has the shape of a
-// response.
+// response. On a JSON line it is one when the open stream's assembler says it
+// continues the response (a Gemini chunk kept one per line, the last of which
+// has every finishReason).
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
@@ -134,7 +136,7 @@ export class StreamRecords {
     // An extension event that has an `id` reads as an extension item, unless a stream is there for it to continue.
     if (recordKind === "responses_item" && this.stream?.envelope === "responses" && continuesResponsesStream(record)) recordKind = "responses_event";
     const open = this.stream?.envelope;
-    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && (fromSse || recordKind !== "envelope_response") && continuesEnvelopeStream(record, open)) {
+    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && (fromSse || recordKind !== "envelope_response" || this.stream!.assembler.continues?.(record) === true) && continuesEnvelopeStream(record, open)) {
       recordKind = "envelope_event";
       envelope = open as AdapterName;
     } else if (fromSse && recordKind === "envelope_response" && continuesEnvelopeStream(record, envelope!)) {

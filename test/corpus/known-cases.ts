@@ -43,20 +43,6 @@ export const KNOWN_CASES: readonly KnownCase[] = [
       "(RESPONSE_NEUTRALS: `temperature: 1.0`, `top_p: 1.0`, `store: false`, `truncation: \"disabled\"`…), though the recording said them: " +
       "response-to-completion.ts reports a field only when it differs from the value the way in would synthesize",
   },
-  {
-    commands: ["normalize", "convert"],
-    files: /^providers\/gemini\//,
-    path: /^\/(usageMetadata\/.*|modelVersion|responseId|candidates\/\d+\/(index|finishReason))$/,
-    why:
-      "A Gemini stream (SSE in pydantic-ai's cassettes) says its usageMetadata, modelVersion, responseId and finishReason on every chunk; " +
-      "the values of the chunks before the last are neither kept nor reported (normalize, and convert for the usage counts)",
-  },
-  {
-    commands: ["normalize"],
-    files: /^providers\/gemini\//,
-    path: /^\/request\/contents\/\d+\/parts\/\d+\/(thought|functionResponse\/response\/.*)$/,
-    why: "A Gemini request's thought flag on a replayed part, and a functionResponse's structured response, are not found in the items normalize writes, nor reported",
-  },
 ];
 
 export function excused(command: Command, file: string, leaf: Unaccounted): boolean {
@@ -96,20 +82,6 @@ interface KnownSchemaCase {
 }
 
 export const KNOWN_SCHEMA_CASES: readonly KnownSchemaCase[] = [
-  {
-    files: /^providers\/gemini\//,
-    error: /^convert line \d+: (\/|\/output\/\d+(\/type)?) must (have required property|be equal to one of the allowed values|match exactly one schema in oneOf)/,
-    why:
-      "A reassembled Gemini stream converted to Open Responses is a response object without the fields the spec requires " +
-      "(created_at, model, tools…), whose output items lack id and status: they are neither written nor reported synthesized",
-  },
-  {
-    files: /^providers\/gemini\//,
-    error: /^normalize item \d+: (\/type must|\/ must have required property|\/ must match exactly one schema in oneOf)/,
-    why:
-      "Gemini chunks kept one per line (Vertex streaming with partialArgs) are not assembled into one response: each chunk is a response of its own, " +
-      "whose function_call has no name yet (invalid against ItemParam), with in_progress status",
-  },
 ];
 
 interface KnownRoundTripCase {
@@ -139,20 +111,6 @@ export function roundTripExcused(file: string, streamed: boolean): boolean {
  * rather than into the output: call ids made for a provider that writes none.
  */
 export const KNOWN_SYNTHESIZED_CASES: ReadonlyArray<{ files: RegExp; detail: RegExp; why: string }> = [
-  {
-    files: /^providers\/gemini\//,
-    detail: /call_id \S+ synthesized from |^a functionResponse without id answers |^a functionCall without args: arguments "\{\}" written/,
-    why:
-      "Gemini call ids (of a functionCall, and the one a functionResponse is given) and the arguments of a call without args are reported " +
-      "synthesized at the functionCall or functionResponse path of the source, where the other synthesized entries name a path of the output",
-  },
-  {
-    files: /^providers\/gemini\//,
-    detail: /^(the response object requires \S+ and the Gemini response has none|a Gemini response has no creation time)/,
-    why:
-      "A reassembled Gemini stream converted to Open Responses reports the response fields it synthesized (created_at 0, completed_at null, " +
-      "tools [] and 21 more), but the response object it writes has none of them: only id, object, status and output",
-  },
 ];
 
 export function synthesizedExcused(file: string, detail: string): boolean {
