@@ -30,12 +30,6 @@ export const KNOWN_CASES: readonly KnownCase[] = [
     why: "Azure's prompt-filter chunk (`choices: []`, `id: \"\"`) says `created: 0`; the Chat stream assembler takes `created` from the next chunk and drops this one unreported",
   },
   {
-    commands: ["normalize", "convert"],
-    path: /^\/choices\/\d+\/message\/content$/,
-    value: /^$/,
-    why: "A stored chat.completion whose message has `content: \"\"` beside its tool_calls (DeepSeek) gives items without it and no loss; the way back writes `content: null`",
-  },
-  {
     commands: ["convert"],
     path: /^(\/response)?\/(background|parallel_tool_calls|temperature|top_p|top_logprobs|truncation|tool_choice|store|service_tier|presence_penalty|frequency_penalty)$/,
     why:
