@@ -26,6 +26,8 @@
 // | an extension event (`acme:trace_event`)          | ignored, as the specification lets clients: one  |
 // |                                                  | provider_extension loss per type                 |
 // | any other event                                  | ignored: one unsupported_item loss per type      |
+// | `obfuscation` of any event read                  | nothing: padding of the transport, said on the   |
+// |                                                  | event's line (left_behind)                       |
 //
 // Output items become input items as they are: `id`, `status` and every field
 // the output carried are kept; a reasoning item without `summary` gets the
@@ -36,7 +38,7 @@
 // `left_behind`, as normalize reports a stored response's. Asked to
 // (`resource`), the assembler instead gives that object and the line that set
 // each item, for the response object the stream amounts to.
-import type { AssembledResponse, StreamedResource, StreamLoss } from "../models/assembled-response.js";
+import { transportPadding, type AssembledResponse, type StreamedResource, type StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { describeValue } from "../models/json-value.js";
@@ -147,6 +149,7 @@ export class ResponsesStreamAssembler {
     }
     if (type === "error" && !this.current) {
       failWith(this.unplacedEvents, event, line);
+      if (event.obfuscation !== undefined) this.unplacedEvents.losses.push(transportPadding(line));
       return [];
     }
     return this.apply(type as EventType, event, line);
@@ -180,6 +183,7 @@ export class ResponsesStreamAssembler {
     }
     const open: OpenResponse = (this.current ??= this.open(line));
     open.lastLine = line;
+    if (event.obfuscation !== undefined) open.losses.push(transportPadding(line));
     if (responseId !== undefined) open.id ??= responseId;
     if (typeof response?.status === "string") open.status = response.status;
 

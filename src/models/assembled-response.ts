@@ -63,3 +63,15 @@ export interface StreamedResource {
    */
   itemLines?: number[];
 }
+
+/**
+ * What a record's `obfuscation` became: nothing. OpenAI and Azure pad every
+ * streamed chunk and event with it against length side channels; it belongs to
+ * the transport, no item or record of either envelope holds it, and each record
+ * that carried one says so on its own line.
+ */
+export const TRANSPORT_PADDING_DETAIL = "obfuscation is padding of the transport: no item or record holds it";
+
+export function transportPadding(line: number): StreamLoss {
+  return { line, path: "/obfuscation", code: "left_behind", detail: TRANSPORT_PADDING_DETAIL };
+}

@@ -17,19 +17,6 @@ interface KnownCase {
 
 export const KNOWN_CASES: readonly KnownCase[] = [
   {
-    commands: ["normalize", "convert"],
-    path: /^\/obfuscation$/,
-    why:
-      "Every streamed Chat chunk and Open Responses event from OpenAI and Azure carries `obfuscation` (padding against length side channels); " +
-      "the Chat stream assembler and the Open Responses one drop it with no left_behind entry and no loss, in normalize and convert alike",
-  },
-  {
-    commands: ["normalize", "convert"],
-    path: /^\/created$/,
-    value: /^0$/,
-    why: "Azure's prompt-filter chunk (`choices: []`, `id: \"\"`) says `created: 0`; the Chat stream assembler takes `created` from the next chunk and drops this one unreported",
-  },
-  {
     commands: ["convert"],
     path: /^(\/response)?\/(background|parallel_tool_calls|temperature|top_p|top_logprobs|truncation|tool_choice|store|service_tier|presence_penalty|frequency_penalty)$/,
     why:

@@ -55,7 +55,7 @@ describe("Open Responses streams holding extension and error events", () => {
     expect(parse(result.stdout)).toEqual([
       { id: "fc_04041325ab8ae30400698c51c5468c8197a395f18875a5339f", type: "function_call", status: "completed", arguments: '{"location":"San Francisco"}', call_id: "call_H5DxLSFnsGhiROnUiDHmgyc8", name: "weather" },
     ]);
-    expect(result.stderr).toBe("read 14 lines, 1 record: 1 emitted (1 item), 0 reported; 1 loss, 19 record fields left behind\n");
+    expect(result.stderr).toBe("read 14 lines, 1 record: 1 emitted (1 item), 0 reported; 1 loss, 25 record fields left behind\n");
   });
 
   test("extension events: the gate lets the call run", async () => {
@@ -67,7 +67,7 @@ describe("Open Responses streams holding extension and error events", () => {
   test("an error after the call was done: one failed response, the call blocked, the error reported", async () => {
     const normalized = await runOrbridge(["normalize"], golden("responses-error-after-call-done"));
     expect(parse(normalized.stdout).map((item) => [item.call_id, item.status])).toEqual([["call_H5DxLSFnsGhiROnUiDHmgyc8", "incomplete"]]);
-    expect(normalized.stderr).toBe("read 13 lines, 1 record: 1 emitted (1 item), 0 reported; 2 losses, 19 record fields left behind\n");
+    expect(normalized.stderr).toBe("read 13 lines, 1 record: 1 emitted (1 item), 0 reported; 2 losses, 25 record fields left behind\n");
     const gated = await runOrbridge(["gate", "--tools", tools, "--format", "json"], golden("responses-error-after-call-done"));
     expect(parse(gated.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked, verdict.findings.map((finding: { code: string }) => finding.code)])).toEqual([[1, "status", true, ["incomplete_not_last"]]]);
     expect(gated.code).toBe(1);
