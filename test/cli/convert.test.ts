@@ -645,6 +645,8 @@ const chatUsage = (prompt: number, completion: number) => ({
   prompt_tokens_details: { cached_tokens: 0 },
   completion_tokens_details: { reasoning_tokens: 0 },
 });
+/** An event's obfuscation, which no record holds: said on its line. */
+const padding = (line: number) => ({ line, path: "/obfuscation", code: "left_behind", detail: "obfuscation is padding of the transport: no item or record holds it" });
 const notNeutral = (line: number, field: string, neutral: string) => ({
   line,
   path: `/response/${field}`,
@@ -680,9 +682,10 @@ describe("orbridge convert --to chat: Open Responses event streams", () => {
           service_tier: "default",
         },
       ],
-      stderr: "read 12 lines: 12 records, 0 errors; 7 losses\n",
+      stderr: "read 12 lines: 12 records, 0 errors; 7 losses, 6 padding fields left behind\n",
     });
     expect(readReport(report)).toEqual([
+      ...[4, 5, 6, 7, 8, 9].map(padding),
       notNeutral(12, "completed_at", "null"),
       { line: 12, path: "/response/content_filters", code: "provider_extension", detail: '"content_filters" is not a field of the portable shape; Chat Completions has no place for it' },
       { line: 12, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
@@ -1001,11 +1004,12 @@ describe("a stream with a line that could not be read", () => {
           service_tier: "default",
         },
       ],
-      stderr: `orbridge convert: line 6: ${tooLong}\nread 13 lines: 12 records, 1 error; 8 losses\n`,
+      stderr: `orbridge convert: line 6: ${tooLong}\nread 13 lines: 12 records, 1 error; 8 losses, 6 padding fields left behind\n`,
     });
     expect(readReport(report)).toEqual([
       { line: 6, path: "", code: "error", detail: tooLong },
       damage(1, 6),
+      ...[4, 5, 7, 8, 9, 10].map(padding),
       notNeutral(13, "completed_at", "null"),
       { line: 13, path: "/response/content_filters", code: "provider_extension", detail: '"content_filters" is not a field of the portable shape; Chat Completions has no place for it' },
       { line: 13, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
