@@ -26,8 +26,10 @@
 // | usage                                | usage; prompt/completion_tokens_details only where   |
 // |                                      |   the response gives them                            |
 // | service_tier                         | service_tier                                         |
-// | fields a completion cannot hold      | loss unsupported_field, unless they hold the neutral |
-// |   (tools, temperature, reasoning…)   |   value the way in writes (RESPONSE_NEUTRALS)         |
+// | fields a completion cannot hold      | loss unsupported_field; a neutral value              |
+// |   (tools, temperature, reasoning…)   |   (RESPONSE_NEUTRALS) only when the response said it: |
+// |                                      |   not when null or empty, nor when the way in wrote  |
+// |                                      |   the response (its items carry the ids it makes)    |
 // | other keys                           | loss provider_extension                              |
 import { isDeepStrictEqual } from "node:util";
 import type { ChatAssistantMessage, ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
@@ -59,6 +61,8 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
   const items: CanonicalItem[] = [];
   const origins: number[] = [];
   const logprobs: unknown[] = [];
+  // Whether every output item carries the id the way in gives it: then the way in wrote this response.
+  let idsOfTheWayIn = output.length > 0;
   output.forEach((raw, index) => {
     const path = pointer("output", index);
     if (!isRecord(raw)) {
@@ -68,6 +72,7 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
     const expectedId = raw.type === "message" || raw.type === "function_call" || raw.type === "reasoning" || raw.type === "compaction"
       ? outputItemId({ responseId: response.id, choiceIndex: 0, outputIndex: index, type: raw.type })
       : undefined;
+    if (expectedId === undefined || raw.id !== expectedId) idsOfTheWayIn = false;
     const item = inputItem(raw, path, expectedId, itemStatus, logprobs, losses);
     if (item === undefined) return;
     items.push(item);
@@ -93,10 +98,13 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
   else if (response.usage !== undefined && response.usage !== null) losses.push({ path: "/usage", code: "unsupported_field", detail: "usage is not an object" });
   if (response.service_tier !== undefined) completion.service_tier = response.service_tier;
 
+  // A neutral setting the way in wrote was reported synthesized then; one the response itself said is lost here.
   for (const key of Object.keys(RESPONSE_NEUTRALS) as Array<keyof typeof RESPONSE_NEUTRALS>) {
     const value = response[key];
-    if (key === "text" || key === "service_tier" || value === undefined || isDeepStrictEqual(value, RESPONSE_NEUTRALS[key])) continue;
-    losses.push({ path: pointer(key), code: "unsupported_field", detail: notNeutral(key, RESPONSE_NEUTRALS[key]) });
+    if (key === "text" || key === "service_tier" || value === undefined) continue;
+    const neutral = isDeepStrictEqual(value, RESPONSE_NEUTRALS[key]);
+    if (neutral && (idsOfTheWayIn || holdsNothing(value))) continue;
+    losses.push({ path: pointer(key), code: "unsupported_field", detail: neutral ? neutralDropped(key, value) : notNeutral(key, RESPONSE_NEUTRALS[key]) });
   }
   losses.push(...textLosses(response.text));
   losses.push(...extraKeyLosses(response, SPEC_KEYS, "", "Chat Completions"));
@@ -266,6 +274,15 @@ function chatUsage(usage: NonNullable<ResponseResource["usage"]>, losses: Loss[]
   if (cached !== undefined) chat.prompt_tokens_details = { cached_tokens: cached };
   if (reasoning !== undefined) chat.completion_tokens_details = { reasoning_tokens: reasoning };
   return chat;
+}
+
+function neutralDropped(field: string, value: unknown): string {
+  return `a chat.completion has no ${field}: the response's ${JSON.stringify(value)} (the neutral value) is not written`;
+}
+
+/** null, [] and {}: nothing said, and nothing to lose. */
+function holdsNothing(value: unknown): boolean {
+  return value === null || (typeof value === "object" && Object.keys(value).length === 0);
 }
 
 function notNeutral(field: string, neutral: unknown): string {

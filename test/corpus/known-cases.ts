@@ -17,14 +17,6 @@ interface KnownCase {
 
 export const KNOWN_CASES: readonly KnownCase[] = [
   {
-    commands: ["convert"],
-    path: /^(\/response)?\/(background|parallel_tool_calls|temperature|top_p|top_logprobs|truncation|tool_choice|store|service_tier|presence_penalty|frequency_penalty)$/,
-    why:
-      "A response object converted to a chat.completion loses the settings a completion has no place for without a loss when they hold the neutral value " +
-      "(RESPONSE_NEUTRALS: `temperature: 1.0`, `top_p: 1.0`, `store: false`, `truncation: \"disabled\"`…), though the recording said them: " +
-      "response-to-completion.ts reports a field only when it differs from the value the way in would synthesize",
-  },
-  {
     commands: ["normalize", "convert"],
     files: /^providers\/anthropic\//,
     path: /^\/(message\/(id|model|usage\/.*)|usage\/.*|delta\/(stop_reason|stop_sequence|container\/.*))$/,
