@@ -33,7 +33,9 @@
 // |   kept (Azure's filter chunk says `created: 0`)  |   opening chunk's (or the first that held it)     |
 //
 // Each choice is a response of its own, in index order, with its own status; a
-// choice after the first says so in a loss. What no item holds (the choice's
+// choice after the first says so in a loss. Its items were completed by the
+// chunk with its finish_reason (else by the completion's last chunk): the line
+// a call is reported at. What no item holds (the choice's
 // logprobs, the completion's id, model, usage…) is `left_behind`, as for a
 // stored completion. Every loss points into the chunk that carried the field:
 // the first that held it. Asked to (`completion`), the assembler instead gives
@@ -162,6 +164,8 @@ interface OpenCompletion {
 export interface ChatStreamOptions {
   /** Give one response per completion with the chat.completion it rebuilt (`AssembledResponse.completion`). */
   completion?: boolean;
+  /** Say which chunk completed each item (`AssembledResponse.itemLines`). */
+  itemLines?: boolean;
 }
 
 export class ChatStreamAssembler {
@@ -171,9 +175,11 @@ export class ChatStreamAssembler {
   /** What those chunks said that no completion keeps (their padding, a field that differs), said on their lines. */
   private unplacedUnkept: StreamLoss[] = [];
   private readonly keepCompletion: boolean;
+  private readonly sayItemLines: boolean;
 
   constructor(options: ChatStreamOptions = {}) {
     this.keepCompletion = options.completion ?? false;
+    this.sayItemLines = options.itemLines ?? false;
   }
 
   /** One chunk and its journal line; returns the responses it closes. */
@@ -213,7 +219,7 @@ export class ChatStreamAssembler {
     const open = this.current;
     this.current = undefined;
     if (!open) return [];
-    return this.keepCompletion ? [wholeCompletion(open)] : choiceResponses(open);
+    return this.keepCompletion ? [wholeCompletion(open, this.sayItemLines)] : choiceResponses(open, this.sayItemLines);
   }
 
   /**
@@ -465,7 +471,7 @@ function rebuildCompletion(open: OpenCompletion, choices: readonly ChoiceState[]
  * One response per choice, in index order, with the items completionToItems
  * gives the rebuilt completion; the completion's own losses go with the first.
  */
-function choiceResponses(open: OpenCompletion): AssembledResponse[] {
+function choiceResponses(open: OpenCompletion, sayItemLines: boolean): AssembledResponse[] {
   const choices = choicesOf(open);
   const place = placer(open, choices);
   const converted = completionToItems({ completion: rebuildCompletion(open, choices) });
@@ -480,7 +486,9 @@ function choiceResponses(open: OpenCompletion): AssembledResponse[] {
     open.id !== undefined ? { id: open.id, status, items, losses, line, lastLine } : { status, items, losses, line, lastLine };
   const responses = converted.value.map((choice, position): AssembledResponse => {
     const first = position === 0;
-    return response(choice.status, choice.items, placed(choice.losses), first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    const answer = response(choice.status, choice.items, placed(choice.losses), first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    if (sayItemLines) answer.itemLines = choice.items.map(() => completedAt(open, choices[position]));
+    return answer;
   });
   // No chunk held a choice object: nothing to rebuild, and the completion's fields still said.
   if (responses.length === 0) return [response("in_progress", [], [...open.unread, ...placed(converted.losses), ...open.unkept], open.line, open.lastLine)];
@@ -489,25 +497,33 @@ function choiceResponses(open: OpenCompletion): AssembledResponse[] {
 }
 
 /** One response for the whole completion: the first choice's items, and the chat.completion rebuilt. */
-function wholeCompletion(open: OpenCompletion): AssembledResponse {
+function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): AssembledResponse {
   const choices = choicesOf(open);
   const value = rebuildCompletion(open, choices);
   const [first] = completionToItems({ completion: value }).value;
   const completion: StreamedCompletion = { fields: { value: open.fields.value, line: open.fields.line }, rebuilt: { value, place: placer(open, choices) } };
   const firstChoice = choices[0];
+  const items = first?.items ?? [];
   if (firstChoice) completion.position = firstChoice.origin.position;
   if (firstChoice?.finishReason !== undefined && firstChoice.finishOrigin) completion.finish = { value: String(firstChoice.finishReason), line: firstChoice.finishOrigin.line, position: firstChoice.finishOrigin.position };
   if (open.usage) completion.usage = open.usage;
-  return {
+  const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),
     status: first?.status ?? "in_progress",
-    items: first?.items ?? [],
+    items,
     // What the chunks held that the completion cannot: the converter's losses are the rest.
     losses: [...open.unread, ...open.unkept],
     line: open.line,
     lastLine: open.lastLine,
     completion,
   };
+  if (sayItemLines) response.itemLines = items.map(() => completedAt(open, firstChoice));
+  return response;
+}
+
+/** The line that completed a choice's items: the chunk with its finish_reason, else the completion's last chunk. */
+function completedAt(open: OpenCompletion, choice: ChoiceState | undefined): number {
+  return choice?.finishOrigin?.line ?? open.lastLine;
 }
 
 /**

@@ -29,6 +29,10 @@
 // | `obfuscation` of any event read                  | nothing: padding of the transport, said on the   |
 // |                                                  | event's line (left_behind)                       |
 //
+// An item was completed by its `output_item.done` (or, before that, its call's
+// `function_call_arguments.done`), else by the response's last event: the line
+// it is reported at.
+//
 // Output items become input items as they are: `id`, `status` and every field
 // the output carried are kept; a reasoning item without `summary` gets the
 // empty one the input shape requires. A call of a failed response never ran in
@@ -95,6 +99,8 @@ interface OpenResponse {
   snapshot?: StreamedResource["snapshot"];
   /** Line of the event that last set the item at each `output_index`. */
   itemLines: Map<number, number>;
+  /** Line of the `output_item.done` or `function_call_arguments.done` that last finished each item. */
+  doneLines: WeakMap<Fields, number>;
   /** Indexes of items opened by `output_item.added` and not yet done. */
   unfinished: Set<number>;
   /** Whether an `error` event failed the response. */
@@ -112,6 +118,8 @@ interface IgnoredEvents {
 export interface ResponsesStreamOptions {
   /** Also give each response what its events showed of the response object (`AssembledResponse.resource`). */
   resource?: boolean;
+  /** Say which event completed each item (`AssembledResponse.itemLines`). */
+  itemLines?: boolean;
 }
 
 /**
@@ -130,9 +138,11 @@ export class ResponsesStreamAssembler {
   private current: OpenResponse | undefined;
   private unplacedEvents: Unplaced = nothingUnplaced();
   private readonly keepResource: boolean;
+  private readonly sayItemLines: boolean;
 
   constructor(options: ResponsesStreamOptions = {}) {
     this.keepResource = options.resource ?? false;
+    this.sayItemLines = options.itemLines ?? false;
   }
 
   /** One streaming event and the journal line it came from; returns the responses it closes. */
@@ -159,7 +169,7 @@ export class ResponsesStreamAssembler {
   finish(): AssembledResponse[] {
     const open = this.current;
     this.current = undefined;
-    return open ? [assemble(open, this.keepResource)] : [];
+    return open ? [assemble(open, this.keepResource, this.sayItemLines)] : [];
   }
 
   /**
@@ -221,6 +231,7 @@ export class ResponsesStreamAssembler {
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
           open.items.set(index, item);
           open.itemLines.set(index, line);
+          if (type === "response.output_item.done") open.doneLines.set(item, line);
           if (type === "response.output_item.added") open.unfinished.add(index);
           else open.unfinished.delete(index);
           if (typeof item.id === "string") open.byId.set(item.id, item);
@@ -235,7 +246,10 @@ export class ResponsesStreamAssembler {
         const text = event[field];
         if (typeof text !== "string") open.losses.push(unusable(line, field, text, type));
         else if (field === "delta") item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + text;
-        else item.arguments = text;
+        else {
+          item.arguments = text;
+          open.doneLines.set(item, line);
+        }
         return closed;
       }
       case "response.content_part.added":
@@ -305,6 +319,7 @@ export class ResponsesStreamAssembler {
       byId: new Map<string, Fields>(),
       losses,
       itemLines: new Map<number, number>(),
+      doneLines: new WeakMap<Fields, number>(),
       unfinished: new Set<number>(),
       failed,
       ignored,
@@ -367,7 +382,7 @@ export class ResponsesStreamAssembler {
   }
 }
 
-function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse {
+function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boolean): AssembledResponse {
   const placed = [...open.items.entries()].sort(([a], [b]) => a - b);
   if (!open.output) {
     // An item is done only at its `output_item.done`: one the stream added as
@@ -398,6 +413,13 @@ function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse 
     line: open.line,
     lastLine: open.lastLine,
   };
+  if (sayItemLines) {
+    // The terminal event's output stands where the streamed items stood, index for index.
+    response.itemLines = items.map((_item, index) => {
+      const streamed = open.output ? open.items.get(index) : placed[index]?.[1];
+      return (streamed && open.doneLines.get(streamed)) ?? open.lastLine;
+    });
+  }
   if (keepResource) {
     const resource: StreamedResource = {};
     if (open.snapshot) resource.snapshot = open.snapshot;

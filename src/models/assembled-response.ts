@@ -25,6 +25,13 @@ export interface AssembledResponse {
   line: number;
   /** Journal line of the last record that belonged to the response. */
   lastLine: number;
+  /**
+   * Journal line of the record that completed each item, in the order of
+   * `items`: where a call's arguments became final, which is where a reader
+   * looks for it. Given when the assembler is asked to; absent, every item
+   * counts as completed by the response's last record.
+   */
+  itemLines?: number[];
   /** What a Chat stream said of its chat.completion beyond the items; kept when the assembler is asked to. */
   completion?: StreamedCompletion;
   /** What an event stream showed of its response object beyond the items; kept when the assembler is asked to. */
