@@ -29,7 +29,8 @@
 // | fields a completion cannot hold      | loss unsupported_field; a neutral value              |
 // |   (tools, temperature, reasoning…)   |   (RESPONSE_NEUTRALS) only when the response said it: |
 // |                                      |   not when null or empty, nor when the way in wrote  |
-// |                                      |   the response (its items carry the ids it makes)    |
+// |                                      |   the response (its items carry the ids it makes),   |
+// |                                      |   nor when the caller says the step before wrote it  |
 // | other keys                           | loss provider_extension                              |
 import { isDeepStrictEqual } from "node:util";
 import type { ChatAssistantMessage, ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
@@ -46,8 +47,14 @@ import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 const MAPPED_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", "service_tier", "text"]);
 const SPEC_KEYS = new Set([...MAPPED_KEYS, ...Object.keys(RESPONSE_NEUTRALS)]);
 
-export function responseToChatCompletion(args: { response: ResponseResource; reasoningField?: ReasoningField }): Converted<ChatCompletion> {
+export function responseToChatCompletion(args: {
+  response: ResponseResource;
+  reasoningField?: ReasoningField;
+  /** Paths of the response's fields the step that made it wrote and reported synthesized (another envelope's record, converted): no one said them. */
+  synthesized?: readonly string[];
+}): Converted<ChatCompletion> {
   const { response, reasoningField } = args;
+  const synthesized = new Set(args.synthesized ?? []);
   if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) {
     throw new TypeError("not an Open Responses response object");
   }
@@ -103,7 +110,7 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
     const value = response[key];
     if (key === "text" || key === "service_tier" || value === undefined) continue;
     const neutral = isDeepStrictEqual(value, RESPONSE_NEUTRALS[key]);
-    if (neutral && (idsOfTheWayIn || holdsNothing(value))) continue;
+    if (neutral && (idsOfTheWayIn || holdsNothing(value) || synthesized.has(pointer(key)))) continue;
     losses.push({ path: pointer(key), code: "unsupported_field", detail: neutral ? neutralDropped(key, value) : notNeutral(key, RESPONSE_NEUTRALS[key]) });
   }
   losses.push(...textLosses(response.text));

@@ -587,11 +587,16 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
     target === "chat"
       ? isBody
         ? chatRequests().requestBodies.fromResponses({ body: canonical.value as CreateResponseBody, reasoningField })
-        : chat.responses.fromResponses({ response: canonical.value as ResponseResource, reasoningField })
+        : chat.responses.fromResponses({ response: canonical.value as ResponseResource, reasoningField, synthesized: synthesizedPaths(canonical.losses) })
       : isBody
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
   return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+}
+
+/** Where the step to Open Responses wrote a value no record said, so that the next step does not report it lost. */
+function synthesizedPaths(losses: readonly Loss[]): string[] {
+  return losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
 }
 
 /** A loose Chat message or item written in its own envelope, its items rewritten for the `--for` target. */

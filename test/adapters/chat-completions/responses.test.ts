@@ -502,6 +502,17 @@ describe("response object to chat.completion", () => {
     expect(responseToChatCompletion({ response: said }).losses).toEqual([{ path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" }, ...neutralSettingsLost]);
   });
 
+  test("a neutral setting the step before wrote, as its synthesized entries say, is not reported lost; the others are", () => {
+    const response = responseWith({ id: "msg_01XFDUDYJgAACzvnptvVoYEL", created_at: 0, model: "claude-sonnet-4-5", output: [{ id: "msg_01XFDUDYJgAACzvnptvVoYEL", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Dry today.", annotations: [] }] }], usage: null });
+    const said = ["/top_p", "/temperature"];
+    const synthesized = neutralSettingsLost.map((loss) => loss.path).filter((path) => !said.includes(path));
+    expect(responseToChatCompletion({ response, synthesized }).losses).toEqual([
+      { path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      neutralLost("top_p", 1),
+      neutralLost("temperature", 1),
+    ]);
+  });
+
   test.each([
     ["max_output_tokens", "length", neutralSettingsLost],
     ["content_filter", "content_filter", neutralSettingsLost],
