@@ -80,7 +80,7 @@ export class JournalNormalizer {
   private source: string | undefined;
   /** The registry's envelopes for this journal: a Gemini result on a later line than its call pairs with it. */
   private readonly envelopes: JournalEnvelopes = journalEnvelopes();
-  private readonly records = new StreamRecords({ envelopes: this.envelopes });
+  private readonly records = new StreamRecords({ envelopes: this.envelopes, itemLines: true });
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
@@ -213,7 +213,8 @@ export class JournalNormalizer {
       line: response.line,
       recordKind: streamKindOf(envelope),
       envelope,
-      items: items.map((item, index) => ({ item, provenance: this.provenance(response.line, index, envelope, { id: response.id, status: response.status }) })),
+      // Each item at the line that completed it: a call is where its arguments became final.
+      items: items.map((item, index) => ({ item, provenance: this.provenance(response.itemLines?.[index] ?? response.lastLine, index, envelope, { id: response.id, status: response.status }) })),
       losses,
       repeated: 0,
     };

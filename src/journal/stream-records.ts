@@ -70,6 +70,8 @@ export interface StreamRecordsOptions {
   rejectionDamages?: boolean;
   /** Whether each response also carries what its whole record needs beyond the items (`completion`, `resource`). */
   wholeRecords?: boolean;
+  /** Whether each response also says which record completed each of its items (`itemLines`), where a reassembler can tell. */
+  itemLines?: boolean;
   /** The registry's envelopes as the journal's other records are converted with them, so that a stream's calls pair with their results. */
   envelopes?: JournalEnvelopes;
 }
@@ -90,6 +92,7 @@ export class StreamRecords {
   private readonly reassemble: ReadonlySet<Envelope>;
   private readonly rejectionDamages: boolean;
   private readonly wholeRecords: boolean;
+  private readonly itemLines: boolean;
   private readonly envelopes: JournalEnvelopes | typeof ENVELOPES;
   private sse: SseParser | undefined;
   private stream: OpenStream | undefined;
@@ -98,6 +101,7 @@ export class StreamRecords {
     this.reassemble = new Set(options.reassemble ?? ["chat", "responses", ...(Object.keys(ENVELOPES) as AdapterName[])]);
     this.rejectionDamages = options.rejectionDamages ?? true;
     this.wholeRecords = options.wholeRecords ?? false;
+    this.itemLines = options.itemLines ?? false;
     this.envelopes = options.envelopes ?? ENVELOPES;
   }
 
@@ -209,9 +213,9 @@ export class StreamRecords {
   private open(envelope: Envelope): OpenStream {
     const assembler: StreamAssembler =
       envelope === "chat"
-        ? chat.stream.assembler({ completion: this.wholeRecords })
+        ? chat.stream.assembler({ completion: this.wholeRecords, itemLines: this.itemLines })
         : envelope === "responses"
-          ? new ResponsesStreamAssembler({ resource: this.wholeRecords })
+          ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines })
           : this.envelopes[envelope as AdapterName].assembler();
     return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
   }

@@ -25,6 +25,13 @@ export interface AssembledResponse {
   line: number;
   /** Journal line of the last record that belonged to the response. */
   lastLine: number;
+  /**
+   * Journal line of the record that completed each item, in the order of
+   * `items`: where a call's arguments became final, which is where a reader
+   * looks for it. Given when the assembler is asked to; absent, every item
+   * counts as completed by the response's last record.
+   */
+  itemLines?: number[];
   /** What a Chat stream said of its chat.completion beyond the items; kept when the assembler is asked to. */
   completion?: StreamedCompletion;
   /** What an event stream showed of its response object beyond the items; kept when the assembler is asked to. */
@@ -77,4 +84,16 @@ export interface StreamedResource {
    * `items`; absent when the items are the `output` of the terminal event.
    */
   itemLines?: number[];
+}
+
+/**
+ * What a record's `obfuscation` became: nothing. OpenAI and Azure pad every
+ * streamed chunk and event with it against length side channels; it belongs to
+ * the transport, no item or record of either envelope holds it, and each record
+ * that carried one says so on its own line.
+ */
+export const TRANSPORT_PADDING_DETAIL = "obfuscation is padding of the transport: no item or record holds it";
+
+export function transportPadding(line: number): StreamLoss {
+  return { line, path: "/obfuscation", code: "left_behind", detail: TRANSPORT_PADDING_DETAIL };
 }
