@@ -139,7 +139,7 @@ export const normalizeCommand: Command = {
     }
     const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const progress = progressFor(sources, io.stderr);
-    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, repeated: 0, changes: 0, repaired: 0 };
+    const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, synthesized: 0, repeated: 0, changes: 0, repaired: 0 };
     const repairing = stringOption(args, "repair") === "double-encoded";
     const multiple = sources.length > 1;
     const numberTexts = new LineNumberTexts();
@@ -162,9 +162,10 @@ export const normalizeCommand: Command = {
 
     const reportLosses = async (losses: readonly Loss[], record: { source?: string; line: number }) => {
       for (const loss of losses) {
-        // A record's own fields are not losses of a conversion, nor is a repair asked for: they are counted apart.
+        // A record's own fields are not losses of a conversion, nor is a repair asked for, nor a value made where the record had none: they are counted apart.
         if (loss.code === "left_behind") counts.leftBehind += 1;
         else if (loss.code === "repaired") counts.repaired += 1;
+        else if (loss.code === "synthesized") counts.synthesized += 1;
         else counts.losses += 1;
         // A stream's loss names the line of the record it points into.
         await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, ...loss });
@@ -233,7 +234,7 @@ export const normalizeCommand: Command = {
     const repeated = counts.repeated > 0 ? `, ${counted(counts.repeated, "repeated item")} skipped` : "";
     const changes = rewriter ? `; ${counted(counts.changes, "change")} for ${target}` : "";
     const repaired = repairing ? `, ${counted(counts.repaired, "call")} repaired` : "";
-    const leftBehind = counts.leftBehind > 0 ? `, ${counted(counts.leftBehind, "record field")} left behind` : "";
+    const leftBehind = `${counts.leftBehind > 0 ? `, ${counted(counts.leftBehind, "record field")} left behind` : ""}${counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : ""}`;
     await write(
       io.stderr,
       `read ${counted(counts.lines, "line")}, ${counted(counts.records, "record")}: ${counts.records - counts.errors} emitted (${counted(counts.items, "item")}${repeated}), ${counts.errors} reported; ${counted(counts.losses, "loss", "losses")}${leftBehind}${repaired}${changes}\n`,

@@ -155,7 +155,7 @@ describe("an Anthropic journal", () => {
       { line: 19, path: "/delta/stop_reason", code: "left_behind", detail: "stop_reason of the message is in no item: normalize writes items only" },
       { line: 19, path: "/usage", code: "left_behind", detail: "usage of the message is in no item: normalize writes items only" },
     ]);
-    expect(result.stderr).toBe("read 24 lines, 4 records: 4 emitted (8 items), 0 reported; 5 losses, 11 record fields left behind\n");
+    expect(result.stderr).toBe("read 24 lines, 4 records: 4 emitted (8 items), 0 reported; 0 losses, 11 record fields left behind, 5 values synthesized\n");
   });
 
   test("gate --tools: the verdicts of the same conversation written in Chat Completions", async () => {
@@ -311,7 +311,7 @@ describe("a Gemini journal", () => {
       ["function_call", '{"city":"Nice"}'],
       ["message", "assistant"],
     ]);
-    expect(result.stderr).toBe("read 7 lines, 4 records: 4 emitted (9 items), 0 reported; 10 losses, 11 record fields left behind\n");
+    expect(result.stderr).toBe("read 7 lines, 4 records: 4 emitted (9 items), 0 reported; 2 losses, 11 record fields left behind, 8 values synthesized\n");
   });
 });
 
