@@ -17,6 +17,9 @@ import { anthropic } from "./anthropic/index.js";
 import { bedrock } from "./bedrock/index.js";
 import { chat } from "./chat-completions/index.js";
 import { gemini } from "./gemini/index.js";
+import { readAnthropicRequestTools } from "./anthropic/tools.js";
+import { readBedrockRequestTools } from "./bedrock/tools.js";
+import { readGeminiRequestTools } from "./gemini/tools.js";
 
 export { chat };
 export type { CallCounts, ChatRequests, ChatStreamAssembler, ReasoningField } from "./chat-completions/index.js";
@@ -57,6 +60,26 @@ export interface EnvelopeAdapter {
    * result, where the envelope writes no ids). Stateless envelopes give themselves.
    */
   journal(): EnvelopeAdapter;
+}
+
+/**
+ * What a request body of an envelope says of its tools, for the gate: its
+ * tools and tool choice as Open Responses tools and tool_choice, taken only
+ * where they convert without a loss, and every other part named with what it
+ * restricts, so that a part that cannot be read never loosens what it governs.
+ */
+export interface ToolsReading {
+  tools: unknown[];
+  toolChoice?: unknown;
+  unread: UnreadToolPart[];
+}
+
+/** A part of a request body the reading could not take: `path` from the body's root, `governs` what it restricts. */
+export interface UnreadToolPart {
+  path: string;
+  detail: string;
+  /** A named tool (its calls are refused), the list of tools (which tools exist is unknown), or the tool choice (no function may run). */
+  governs: { tool: string } | "tools" | "choice";
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- each descriptor types its own records; the adapter is where they meet */
@@ -129,6 +152,13 @@ export const ENVELOPE_NAMES = ["responses", chat.name, ...(Object.keys(ENVELOPES
 export function isAdapterName(name: string): name is AdapterName {
   return Object.hasOwn(ENVELOPES, name);
 }
+
+/** Each envelope's reading of a request body's tools for the gate, which imports no adapter and is handed these by its caller. */
+export const TOOL_READERS: Record<AdapterName, (body: Record<string, unknown>) => ToolsReading> = {
+  anthropic: (body) => readAnthropicRequestTools({ body }),
+  gemini: (body) => readGeminiRequestTools({ body }),
+  bedrock: (body) => readBedrockRequestTools({ body }),
+};
 
 // Stored-log readers: one line per store. Read-only, they turn a whole document
 // (a trace export, a page of stored objects) into the records of the journal it
