@@ -152,7 +152,9 @@ export function readBedrockRequestTools(args: { body: Record<string, unknown> })
   }
   if (isPresent(toolChoice)) {
     const converted = bedrockToolChoiceToResponses({ toolChoice: toolChoice as BedrockToolChoice });
-    if (converted.losses.length > 0) reading.unread.push({ path: "toolConfig.toolChoice", detail: converted.losses.map((loss) => loss.detail).join("; "), governs: "choice" });
+    if (!isRecord(toolChoice) || blockKind(toolChoice) === undefined) {
+      reading.unread.push({ path: "toolConfig.toolChoice", detail: `toolChoice must hold exactly one of auto, any and tool, found ${isRecord(toolChoice) ? Object.keys(toolChoice).join(", ") || "none" : typeOf(toolChoice)}`, governs: "choice" });
+    } else if (converted.losses.length > 0) reading.unread.push({ path: "toolConfig.toolChoice", detail: converted.losses.map((loss) => loss.detail).join("; "), governs: "choice" });
     else reading.toolChoice = converted.value;
   }
   return reading;

@@ -115,7 +115,7 @@ export function readConvertedTools(foreign: EnvelopeTools, where: string): Tools
   settleDuplicates(read, at);
   if (present(foreign.toolChoice)) read.choice = readToolChoice(foreign.toolChoice, at, read.problems);
   for (const { path, detail, governs } of foreign.unread) {
-    read.problems.push(`${where}: ${path} cannot be read as a ${foreign.envelope} tool definition: ${detail}`);
+    read.problems.push(`${where}: ${path} of the ${foreign.envelope} request cannot be read: ${detail}`);
     if (governs === "tools") read.unknownTools = true;
     else if (governs === "choice") read.choice = { names: NO_NAME, field: path, whole: false };
     else {
