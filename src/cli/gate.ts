@@ -46,9 +46,10 @@ target_rejects and target_order.
 
 Options:
   --schema FILE    JSON Schema (2020-12) of the arguments, applied to every call
-  --tools FILE     a tools array (either envelope) or a request body whose tools
-                   and tool_choice apply; request bodies inside the journal add
-                   their tools and set the allowed tools too
+  --tools FILE     a tools array or a request body whose tools and tool_choice
+                   apply, of Chat, Open Responses, Anthropic, Gemini or Bedrock;
+                   request bodies inside the journal add their tools and set the
+                   allowed tools too
   --assert-formats check each "format" of a tool schema (date-time, email, uuid,
                    regex as ECMA-262 with the u flag...) and block a value that
                    fails it. Without it a format is an annotation, as JSON
