@@ -17,9 +17,6 @@ import { anthropic } from "./anthropic/index.js";
 import { bedrock } from "./bedrock/index.js";
 import { chat } from "./chat-completions/index.js";
 import { gemini } from "./gemini/index.js";
-import { readAnthropicRequestTools } from "./anthropic/tools.js";
-import { readBedrockRequestTools } from "./bedrock/tools.js";
-import { readGeminiRequestTools } from "./gemini/tools.js";
 
 export { chat };
 export type { CallCounts, ChatRequests, ChatStreamAssembler, ReasoningField } from "./chat-completions/index.js";
@@ -155,9 +152,9 @@ export function isAdapterName(name: string): name is AdapterName {
 
 /** Each envelope's reading of a request body's tools for the gate, which imports no adapter and is handed these by its caller. */
 export const TOOL_READERS: Record<AdapterName, (body: Record<string, unknown>) => ToolsReading> = {
-  anthropic: (body) => readAnthropicRequestTools({ body }),
-  gemini: (body) => readGeminiRequestTools({ body }),
-  bedrock: (body) => readBedrockRequestTools({ body }),
+  anthropic: (body) => anthropic.tools.readRequest({ body }),
+  gemini: (body) => gemini.tools.readRequest({ body }),
+  bedrock: (body) => bedrock.tools.readRequest({ body }),
 };
 
 // Stored-log readers: one line per store. Read-only, they turn a whole document
