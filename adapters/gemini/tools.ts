@@ -17,6 +17,7 @@
 // |   NONE                                     |                                                        |
 // |   VALIDATED                                | "auto": reported, and `gemini:mode` keeps it for the way back |
 // |   allowedFunctionNames                     | {type: "allowed_tools", mode, tools: [{type: "function", name}…]} |
+// |   allowedFunctionNames beside NONE         | "none": the names dropped, a loss                      |
 // | (back) {type: "function", name}            | mode ANY, allowedFunctionNames [name]                  |
 // | (back) a tool of another provider          | loss unsupported_tool                                  |
 //
@@ -152,7 +153,10 @@ export function geminiToolConfigToResponses(args: { toolConfig: unknown }): Conv
     kept[`${PREFIX}mode`] = mode;
     losses.push(lossAt([calling.key, "mode"], "unsupported_field", `mode ${JSON.stringify(mode)} has no tool_choice: kept as gemini:mode`));
   }
-  if (Array.isArray(allowed) && allowed.length > 0) {
+  if (Array.isArray(allowed) && allowed.length > 0 && choice === "none") {
+    // NONE allows no call whatever the list says: an allowed_tools choice would allow the names.
+    losses.push(lossAt([calling.key, read(calling.value, "allowedFunctionNames").key], "unsupported_field", 'allowedFunctionNames beside mode NONE: tool_choice "none" written, the names dropped'));
+  } else if (Array.isArray(allowed) && allowed.length > 0) {
     const allowedTools: Fields = { type: "allowed_tools", tools: allowed.map((name) => ({ type: "function", name })) };
     if (choice !== undefined && choice !== "none") allowedTools.mode = choice;
     choice = allowedTools as ToolChoiceParam;
