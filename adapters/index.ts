@@ -27,6 +27,8 @@ export interface StreamAssembler {
   finish(): AssembledResponse[];
   /** What records that went into no response said, when the envelope keeps them apart. */
   unplaced?(): AssembledResponse["losses"];
+  /** Whether a record that reads as a whole response on a JSON line continues the open response, when the envelope's chunks can say so. */
+  continues?(record: unknown): boolean;
 }
 
 /** A conversation of an envelope whose system prompt stands beside its messages. */

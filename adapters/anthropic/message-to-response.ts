@@ -7,7 +7,8 @@
 // |                                     |   as an output item (a string text -> one output_text part); server tool  |
 // |                                     |   blocks stay `anthropic:` extension items, as they are   |
 // | (no item ids)                       | id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index): stable,   |
-// |                                     |   never a placeholder, never a call_id                    |
+// |                                     |   never a placeholder, never a call_id; synthesized       |
+// | tool_use input (an object)          | arguments, its JSON text: synthesized at the arguments    |
 // | stop_reason                         | status, incomplete_details, item status:                  |
 // |   end_turn, tool_use, stop_sequence |   completed, null, completed                              |
 // |   refusal                           |   completed, null; a refusal part ends the output, its    |
@@ -30,6 +31,7 @@
 // (RESPONSE_NEUTRALS); the way back reports a field only when it differs.
 import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
+import { pointer } from "../../src/models/json-pointer.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
@@ -83,7 +85,7 @@ export function messageToResponse(args: { message: AnthropicResponse }): Convert
   if (!isRecord(message) || message.type !== "message" || !Array.isArray(message.content)) {
     throw new TypeError("not an Anthropic response: it has no type \"message\" and content array");
   }
-  const losses: Loss[] = [lossAt([], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
+  const losses: Loss[] = [lossAt(["created_at"], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
   const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
   const { status, reason } = responseStatusOf(stopReason);
   const converted = messagesToItems({
@@ -95,6 +97,7 @@ export function messageToResponse(args: { message: AnthropicResponse }): Convert
   const items = converted.value;
   if (stopReason === "refusal") refuse(items, message);
   const output = items.map((item, index) => outputItem(item, index, items.length, message.id, stopReason));
+  placeInOutput(losses, message.content, output);
 
   const completed = completeResponse(
     {
@@ -117,6 +120,27 @@ export function messageToResponse(args: { message: AnthropicResponse }): Convert
   }
   if (message.usage !== undefined) response[PREFIX + "usage"] = message.usage;
   return { value: response as ResponseResource, losses };
+}
+
+/**
+ * What the response object writes that the message never held, at its path in
+ * the output: each item's id, and each call's arguments, the text of its
+ * tool_use input (the j-th tool_use block is the j-th function_call).
+ */
+function placeInOutput(losses: Loss[], content: readonly unknown[], output: readonly Fields[]): void {
+  const calls = output.flatMap((item, index) => (item.type === "function_call" ? [index] : []));
+  const callOfBlock = new Map<number, number>();
+  content.forEach((block, index) => {
+    if (isRecord(block) && block.type === "tool_use") callOfBlock.set(index, calls[callOfBlock.size] ?? -1);
+  });
+  losses.forEach((loss, at) => {
+    const block = loss.code === "synthesized" ? /^\/content\/(\d+)\/input$/.exec(loss.path) : null;
+    const call = block ? callOfBlock.get(Number(block[1])) : undefined;
+    if (call !== undefined && call >= 0) losses[at] = { ...loss, path: pointer("output", call, "arguments") };
+  });
+  output.forEach((item, index) => {
+    if (Object.hasOwn(ID_PREFIXES, String(item.type))) losses.push(lossAt(["output", index, "id"], "synthesized", `an Anthropic block has no item id: ${item.id} derived from the message id and the item's place`));
+  });
 }
 
 /** A refusal ends the output as a refusal part, in the last message when the output ends with one. */

@@ -7,7 +7,8 @@
 // | system, a string               | instructions                                                 |
 // | system, text blocks            | a leading system message item of input (blocks keep their cache_control) |
 // | messages                       | input (messagesToItems); a reasoning item's provenance names no model: |
-// |                                |   the request names the model asked, not the one that wrote the turn |
+// |                                |   the request names the model asked, not the one that wrote the turn; |
+// |                                |   a call's arguments, its input's JSON text, synthesized at `/input/k/arguments` |
 // | tools                          | tools (tools.ts)                                             |
 // | tool_choice                    | tool_choice, and parallel_tool_calls from disable_parallel_tool_use |
 // | max_tokens                     | max_output_tokens (below the spec's 16: loss target_rejects) |
@@ -99,5 +100,24 @@ export function requestToBody(args: { request: AnthropicRequestBody }): Converte
     }
   }
   if ("input" in body) body.input = systemItem ? [systemItem, ...conversation] : conversation;
-  return { value: body as CreateResponseBody, losses };
+  return { value: body as CreateResponseBody, losses: argumentsInInput(losses, request, Array.isArray(body.input) ? (body.input as Fields[]) : []) };
+}
+
+/**
+ * A call's arguments written from an input object are a value of the body, not
+ * of the request: the synthesized entry points at them in `input`, the call
+ * found by its call_id (a tool_use id, copied exactly).
+ */
+function argumentsInInput(losses: readonly Loss[], request: AnthropicRequestBody, input: readonly Fields[]): Loss[] {
+  const taken = new Set<number>();
+  return losses.map((loss) => {
+    const at = loss.code === "synthesized" ? /^\/messages\/(\d+)\/content\/(\d+)\/input$/.exec(loss.path) : null;
+    if (!at) return loss;
+    const message = (request.messages as unknown[])[Number(at[1])];
+    const block = isRecord(message) && Array.isArray(message.content) ? (message.content as unknown[])[Number(at[2])] : undefined;
+    const index = input.findIndex((item, k) => !taken.has(k) && item.type === "function_call" && isRecord(block) && item.call_id === block.id);
+    if (index === -1) return loss;
+    taken.add(index);
+    return { ...loss, path: `/input/${index}/arguments` };
+  });
 }

@@ -1,9 +1,9 @@
 // Rebuilds Anthropic responses from their stream events. The blocks of a message
 // are put back together into the message the non-streamed API would have
-// returned, and that message goes through messagesToItems, so a streamed answer
-// and its non-streamed twin give the same items; only a call's arguments keep
-// the bytes streamed. Nothing is final until the stream says so: a call whose
-// block never stopped is in_progress, and the gate blocks it.
+// returned (the twin), and that message goes through messagesToItems, so a
+// streamed answer and its non-streamed twin give the same items; only a call's
+// arguments keep the bytes streamed. Nothing is final until the stream says so:
+// a call whose block never stopped is in_progress, and the gate blocks it.
 //
 // | event                                  | effect                                                 |
 // |----------------------------------------|--------------------------------------------------------|
@@ -18,21 +18,36 @@
 // | message_delta                          | stop_reason, stop_sequence and the other delta fields (container, |
 // |                                        |   stop_details) set the message's; usage merged        |
 // | message_stop                           | closes the message                                     |
-// | error                                  | closes the message as failed: loss with the error      |
+// | error                                  | closes the message as failed: loss with the error (the |
+// |                                        |   response object convert writes holds it as `error`)  |
 // | ping, any other event                  | ignored, as Anthropic asks of clients                  |
 // | the end of the recording               | the message still open, as far as it got: loss, status |
 // |                                        |   from the stop_reason if one came, else in_progress   |
 //
 // The status of the response and of its calls is the stop_reason's
 // (`callStatusOf`); a call whose block did not stop is in_progress whatever it
-// says. Asked to (`message`), the assembler also gives the message the stream
-// amounts to: a call's input there is its parsed arguments, or the input its
-// block started with when they do not parse.
-import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
+// says. A server tool's streamed input is kept as the object it parses to, in
+// its extension item: where the streamed text says more than that object (its
+// spacing), each fragment's line reports it.
+//
+// Each response comes two ways. `items` and `losses` are what normalize writes:
+// the message's own fields (id, model, usage, stop_reason, stop_sequence,
+// container…) are in no item, and each is `left_behind` at the event and path
+// that said it. `record` is what convert writes: the twin through
+// messageToResponse, as a stored message goes (id, model, usage, the fields the
+// spec requires synthesized and reported), its calls' arguments and statuses
+// the stream's; a usage count message_start gave and message_delta replaced is
+// reported there. Asked to (`message`), the assembler also gives the twin: a
+// call's input there is its parsed arguments, or the input its block started
+// with when they do not parse.
+import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import type { AssembledResponse, StreamLoss, WholeRecord } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
+import { pointerToken } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { isRecord, type Fields } from "./fields.js";
-import { responseStatusOf } from "./message-to-response.js";
+import { messageToResponse, responseStatusOf } from "./message-to-response.js";
 import { messagesToItems } from "./messages-to-items.js";
 import type { AnthropicResponse } from "./models.js";
 
@@ -46,12 +61,21 @@ export interface AnthropicAssembledResponse extends AssembledResponse {
   message?: AnthropicResponse;
 }
 
+/** Where a value of the message was said: the event's line and the path in it. */
+interface Origin {
+  line: number;
+  path: string;
+}
+
 interface BlockState {
   block: Fields;
-  /** Line of the content_block_start. */
+  /** Line of the event that opened the block, and the block's path in it. */
   line: number;
+  path: string;
   /** The input_json_delta fragments, joined; undefined when none came. */
   json?: string;
+  /** The lines of those fragments. */
+  jsonLines: number[];
   stopped: boolean;
 }
 
@@ -60,13 +84,22 @@ interface OpenMessage {
   lastLine: number;
   /** The message of message_start, its content rebuilt from the blocks. */
   message: Fields;
+  /** Where each field of the message, and each usage count, was last said. */
+  origins: Map<string, Origin>;
+  usageOrigins: Map<string, Origin>;
+  /** Values message_start said that message_delta replaced: what convert cannot write. */
+  replaced: StreamLoss[];
+  /** Each field of the message an event said, for normalize to leave behind. */
+  said: Array<Origin & { key: string }>;
   blocks: Map<number, BlockState>;
   stopped: boolean;
-  error?: { line: number; detail: string };
+  error?: { line: number; detail: string; code: unknown; message: unknown };
   losses: StreamLoss[];
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
+/** What the twin's items hold of the message; every other field is left behind by normalize. */
+const ITEM_FIELDS = new Set(["type", "role", "content"]);
 
 export class AnthropicStreamAssembler {
   private current: OpenMessage | undefined;
@@ -85,9 +118,16 @@ export class AnthropicStreamAssembler {
         if (this.current) closed.push(...this.finish());
         const message = isRecord(event.message) ? { ...event.message } : {};
         const open = this.open(line, message);
+        for (const [key, value] of Object.entries(message)) {
+          if (key === "content") continue;
+          const origin = { line, path: `/message/${pointerToken(key)}` };
+          if (key !== "usage") open.origins.set(key, origin);
+          if (!ITEM_FIELDS.has(key) && holdsSomething(value)) open.said.push({ ...origin, key });
+        }
+        if (isRecord(message.usage)) for (const key of Object.keys(message.usage)) open.usageOrigins.set(key, { line, path: `/message/usage/${pointerToken(key)}` });
         if (Array.isArray(message.content)) {
           message.content.forEach((block, index) => {
-            if (isRecord(block)) open.blocks.set(index, { block: { ...block }, line, stopped: true });
+            if (isRecord(block)) open.blocks.set(index, { block: { ...block }, line, path: `/message/content/${index}`, jsonLines: [], stopped: true });
           });
         }
         return closed;
@@ -100,7 +140,7 @@ export class AnthropicStreamAssembler {
           return closed;
         }
         if (open.blocks.has(index)) open.losses.push({ line, path: "/index", code: "form_changed", detail: `a second block started at index ${index}: it replaces the first` });
-        open.blocks.set(index, { block: copyBlock(event.content_block), line, stopped: false });
+        open.blocks.set(index, { block: copyBlock(event.content_block), line, path: "/content_block", jsonLines: [], stopped: false });
         return closed;
       }
       case "content_block_delta":
@@ -115,11 +155,24 @@ export class AnthropicStreamAssembler {
       }
       case "message_delta": {
         const open = this.ensure(line);
-        if (isRecord(event.delta)) Object.assign(open.message, event.delta);
+        if (isRecord(event.delta)) {
+          for (const [key, value] of Object.entries(event.delta)) {
+            replace(open, open.message[key], value, open.origins.get(key), key);
+            open.message[key] = value;
+            open.origins.set(key, { line, path: `/delta/${pointerToken(key)}` });
+            if (holdsSomething(value)) open.said.push({ line, path: `/delta/${pointerToken(key)}`, key });
+          }
+        }
         if (isRecord(event.usage)) {
           const usage: Fields = isRecord(open.message.usage) ? { ...open.message.usage } : {};
-          for (const [key, value] of Object.entries(event.usage)) if (value !== null && value !== undefined) usage[key] = value;
+          for (const [key, value] of Object.entries(event.usage)) {
+            if (value === null || value === undefined) continue;
+            replace(open, usage[key], value, open.usageOrigins.get(key), `usage ${key}`);
+            usage[key] = value;
+            open.usageOrigins.set(key, { line, path: `/usage/${pointerToken(key)}` });
+          }
           open.message.usage = usage;
+          if (holdsSomething(event.usage)) open.said.push({ line, path: "/usage", key: "usage" });
         }
         return closed;
       }
@@ -132,7 +185,7 @@ export class AnthropicStreamAssembler {
       case "error": {
         const open = this.ensure(line);
         const error = isRecord(event.error) ? event.error : {};
-        open.error = { line, detail: `the stream failed with ${String(error.type)}: ${String(error.message)}; the response is failed, its calls in_progress` };
+        open.error = { line, code: error.type, message: error.message, detail: `the stream failed with ${String(error.type)}: ${String(error.message)}; the response is failed, its calls in_progress` };
         closed.push(...this.finish());
         return closed;
       }
@@ -150,7 +203,7 @@ export class AnthropicStreamAssembler {
   }
 
   private open(line: number, message: Fields): OpenMessage {
-    this.current = { line, lastLine: line, message: { ...message, content: [] }, blocks: new Map(), stopped: false, losses: [] };
+    this.current = { line, lastLine: line, message: { ...message, content: [] }, origins: new Map(), usageOrigins: new Map(), replaced: [], said: [], blocks: new Map(), stopped: false, losses: [] };
     return this.current;
   }
 
@@ -185,6 +238,7 @@ export class AnthropicStreamAssembler {
       case "input_json_delta":
         if (!CALL_TYPES.has(String(block.type)) || typeof delta.partial_json !== "string") return notApplied(`an input_json_delta for a ${String(block.type)} block`);
         state.json = (state.json ?? "") + delta.partial_json;
+        state.jsonLines.push(line);
         return;
       case "thinking_delta":
         if (block.type !== "thinking" || typeof delta.thinking !== "string") return notApplied(`a thinking_delta for a ${String(block.type)} block`);
@@ -204,23 +258,103 @@ export class AnthropicStreamAssembler {
   }
 }
 
+/** A value message_delta replaces: said where it was said, unless it held nothing or the same. */
+function replace(open: OpenMessage, before: unknown, after: unknown, origin: Origin | undefined, what: string): void {
+  if (origin === undefined || before === null || before === undefined || isDeepStrictEqual(before, after)) return;
+  open.replaced.push({ ...origin, code: "form_changed", detail: `${what} ${JSON.stringify(before)} is replaced by message_delta's ${JSON.stringify(after)}, which the response holds` });
+}
+
 function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledResponse {
-  const losses = [...open.losses];
+  const streamLosses = [...open.losses];
   const states = [...open.blocks.entries()].sort(([a], [b]) => a - b).map(([, state]) => state);
   const message = open.message;
   const stopReason = open.error ? null : message.stop_reason === undefined ? null : (message.stop_reason as string | null);
-  const content = states.map((state) => twinBlock(state));
+  const content = states.map((state) => twinBlock(state, streamLosses));
   message.content = content;
+  const twin = { ...message, type: "message", content, stop_reason: stopReason } as AnthropicResponse;
+
+  for (const state of states) {
+    if (state.stopped) continue;
+    const what = state.block.type === "tool_use" ? "its call is in_progress" : CALL_TYPES.has(String(state.block.type)) ? "its partial input is not kept" : "it may be cut";
+    streamLosses.push({ line: state.line, path: state.path, code: "form_changed", detail: `the stream ended before this ${String(state.block.type)} block's content_block_stop: ${what}` });
+  }
+  if (open.error) streamLosses.push({ line: open.error.line, path: "/error", code: "unsupported_field", detail: open.error.detail });
+  else if (!open.stopped) {
+    const detail = stopReason === null ? "the stream ended without message_stop or a stop_reason: the response is in_progress" : `the stream ended without message_stop; the status comes from the stop_reason ${JSON.stringify(stopReason)} of message_delta`;
+    streamLosses.push({ line: open.lastLine, path: "", code: "form_changed", detail });
+  }
 
   const converted = messagesToItems({
     messages: [{ role: "assistant", content: content as AnthropicResponse["content"] }],
     model: typeof message.model === "string" ? message.model : undefined,
     stopReason,
   });
-  losses.push(...converted.losses.map((loss) => placeLoss(loss, states)));
+  const place = placer(open, states);
+  const itemLosses = converted.losses.filter((loss) => !ofStreamedInput(loss.path, states)).map((loss) => place(loss, loss.path.replace(/^\/messages\/0(?=\/|$)/, "")));
+  const status = open.error ? "failed" : responseStatusOf(stopReason).status;
+  const response: AnthropicAssembledResponse = {
+    ...(typeof message.id === "string" ? { id: message.id } : {}),
+    status,
+    items: withStreamedCalls(converted.value, states),
+    losses: byLine([...streamLosses, ...itemLosses, ...leftBehind(open)]),
+    line: open.line,
+    lastLine: open.lastLine,
+    record: () => wholeRecord(twin, status, states, place, open, streamLosses),
+  };
+  if (keepMessage) response.message = twin;
+  return response;
+}
+
+/**
+ * The response object the stream amounts to: the twin through the converter a
+ * stored message goes through, with each call's arguments as streamed and its
+ * status the stream's. A loss pointing into the twin goes to the event that
+ * said the value; one pointing into the object written (a synthesized field)
+ * stays on the stream's first line.
+ */
+function wholeRecord(twin: AnthropicResponse, status: string, states: readonly BlockState[], place: Placer, open: OpenMessage, streamLosses: readonly StreamLoss[]): WholeRecord {
+  const synthesized: StreamLoss[] = [];
+  const whole = { ...twin } as Fields;
+  // A stream without message_start says neither; the response object needs both.
+  if (typeof whole.id !== "string") {
+    whole.id = `msg_${createHash("sha256").update(JSON.stringify(twin.content)).digest("hex").slice(0, 24)}`;
+    synthesized.push({ line: open.line, path: "/id", code: "synthesized", detail: `the stream has no message id: ${String(whole.id)} written, from its content` });
+  }
+  if (typeof whole.model !== "string") {
+    whole.model = "";
+    synthesized.push({ line: open.line, path: "/model", code: "synthesized", detail: "the stream does not name its model: \"\" written" });
+  }
+  const converted = messageToResponse({ message: whole as AnthropicResponse });
+  const value = converted.value as unknown as Fields;
+  value.status = status;
+  value.output = withStreamedCalls(value.output as CanonicalItem[], states);
+  const losses: StreamLoss[] = [...streamLosses, ...open.replaced, ...synthesized];
+  const error = open.error;
+  if (error && typeof error.code === "string" && typeof error.message === "string") {
+    // The response object has a place for the error: it is kept there, not lost.
+    value.error = { code: error.code, message: error.message };
+    const at = losses.findIndex((loss) => loss.line === error.line && loss.path === "/error");
+    losses[at] = { line: error.line, path: "/error", code: "form_changed", detail: "the stream failed: the response is written failed, with the error, and its calls in_progress" };
+  }
+  const written = (loss: StreamLoss) => !(loss.code === "synthesized" && loss.path === "/error" && value.error !== null);
+  // A call's arguments written from the streamed text are the text, not a value re-serialized.
+  const streamedArguments = new Set((value.output as Fields[]).flatMap((item, index) => (item.type === "function_call" && streamedText(item, states) ? [`/output/${index}/arguments`] : [])));
+  for (const loss of converted.losses) {
+    if (ofStreamedInput(loss.path, states) || (loss.code === "synthesized" && streamedArguments.has(loss.path))) continue;
+    losses.push(loss.code === "synthesized" ? { line: open.line, ...loss } : place(loss, loss.path));
+  }
+  return { value, losses: byLine(losses.filter(written)) };
+}
+
+/**
+ * The items of the twin with each tool_use call's arguments the text streamed,
+ * byte for byte (the twin's input is that text parsed, and JSON.stringify of it
+ * would lose its spacing), and in_progress where its block never stopped.
+ */
+function withStreamedCalls(items: readonly CanonicalItem[], states: readonly BlockState[]): CanonicalItem[] {
   const calls = states.filter((state) => state.block.type === "tool_use");
   let call = 0;
-  const items = converted.value.map((item): CanonicalItem => {
+  return items.map((item): CanonicalItem => {
     if (item.type !== "function_call") return item;
     const state = calls[call++];
     if (!state) return item;
@@ -229,49 +363,84 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
     if (!state.stopped) patched.status = "in_progress";
     return patched as CanonicalItem;
   });
-
-  for (const state of states) {
-    if (state.stopped) continue;
-    const what = state.block.type === "tool_use" ? "its call is in_progress" : CALL_TYPES.has(String(state.block.type)) ? "its partial input is not kept" : "it may be cut";
-    losses.push({ line: state.line, path: "/content_block", code: "form_changed", detail: `the stream ended before this ${String(state.block.type)} block's content_block_stop: ${what}` });
-  }
-  if (open.error) losses.push({ line: open.error.line, path: "/error", code: "unsupported_field", detail: open.error.detail });
-  else if (!open.stopped) {
-    const detail = stopReason === null ? "the stream ended without message_stop or a stop_reason: the response is in_progress" : `the stream ended without message_stop; the status comes from the stop_reason ${JSON.stringify(stopReason)} of message_delta`;
-    losses.push({ line: open.lastLine, path: "", code: "form_changed", detail });
-  }
-  const status = open.error ? "failed" : responseStatusOf(stopReason).status;
-  const response: AnthropicAssembledResponse = {
-    ...(typeof message.id === "string" ? { id: message.id } : {}),
-    status,
-    items,
-    losses: losses.sort((a, b) => a.line - b.line),
-    line: open.line,
-    lastLine: open.lastLine,
-  };
-  if (keepMessage) response.message = { ...message, stop_reason: stopReason } as AnthropicResponse;
-  return response;
 }
 
-/** The block as the non-streamed message holds it: a call's input parsed from its arguments when they parse. */
-function twinBlock(state: BlockState): Fields {
+/**
+ * The block as the non-streamed message holds it: a call's input parsed from
+ * its streamed text when that parses. A server tool keeps only the parsed
+ * object: where the text says more (its spacing), each fragment's line says so.
+ */
+function twinBlock(state: BlockState, losses: StreamLoss[]): Fields {
   const block = { ...state.block };
-  if (CALL_TYPES.has(String(block.type)) && state.json !== undefined && state.json !== "") {
-    try {
-      block.input = JSON.parse(state.json);
-    } catch {
-      // Arguments cut short keep the input the block started with; the call's item holds what came.
+  if (!CALL_TYPES.has(String(block.type)) || state.json === undefined || state.json === "") return block;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(state.json);
+  } catch {
+    // Arguments cut short keep the input the block started with; the call's item holds what came.
+    if (block.type === "server_tool_use" && state.stopped) {
+      for (const line of state.jsonLines) losses.push({ line, path: "/delta/partial_json", code: "unsupported_field", detail: "the server tool's streamed input does not parse: its block keeps the input it started with" });
     }
+    return block;
+  }
+  block.input = parsed;
+  if (block.type === "server_tool_use" && JSON.stringify(parsed) !== state.json) {
+    for (const line of state.jsonLines) losses.push({ line, path: "/delta/partial_json", code: "form_changed", detail: "the server tool's streamed input is kept as the object it parses to: the spacing of its text is not" });
   }
   return block;
 }
 
-/** Moves a loss found in the rebuilt message to the content_block_start that carried the block. */
-function placeLoss(loss: Loss, states: readonly BlockState[]): StreamLoss {
-  const match = /^\/messages\/0\/content\/(\d+)(.*)$/.exec(loss.path);
+/** Whether a call's arguments are the text a tool_use block streamed. */
+function streamedText(item: Fields, states: readonly BlockState[]): boolean {
+  return states.some((state) => state.block.type === "tool_use" && state.block.id === item.call_id && state.json !== undefined && state.json !== "");
+}
+
+/** A loss about a tool_use input the stream gave as text: the arguments are that text, so it does not hold. */
+function ofStreamedInput(path: string, states: readonly BlockState[]): boolean {
+  const match = /^(?:\/messages\/0)?\/content\/(\d+)\/input$/.exec(path);
   const state = match ? states[Number(match[1])] : undefined;
-  if (!match || !state) return { ...loss, line: states[0]?.line ?? 0, path: "" };
-  return { ...loss, line: state.line, path: "/content_block" + match[2] };
+  return state !== undefined && state.block.type === "tool_use" && state.json !== undefined && state.json !== "";
+}
+
+type Placer = (loss: Loss, path: string) => StreamLoss;
+
+/**
+ * Moves a loss found in the twin (`path` into it) to the event that said the
+ * value: a block's to the event that opened it, a usage count's to the event
+ * that last said it, a field's to message_start or message_delta.
+ */
+function placer(open: OpenMessage, states: readonly BlockState[]): Placer {
+  return (loss, path) => {
+    const [, first = "", second = ""] = path.split("/");
+    const rest = (tokens: number) => path.split("/").slice(tokens + 1).map((token) => "/" + token).join("");
+    if (first === "content" && /^\d+$/.test(second)) {
+      const state = states[Number(second)];
+      if (state) return { line: state.line, ...loss, path: state.path + rest(2) };
+    }
+    if (first === "usage" && second !== "") {
+      const origin = open.usageOrigins.get(second.replace(/~1/g, "/").replace(/~0/g, "~"));
+      if (origin) return { line: origin.line, ...loss, path: origin.path + rest(2) };
+    }
+    const origin = open.origins.get(first.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (origin && first !== "usage") return { line: origin.line, ...loss, path: origin.path + rest(1) };
+    // The usage as a whole: where its last count was said.
+    const usage = first === "usage" ? [...open.usageOrigins.values()].pop() : undefined;
+    return { line: usage?.line ?? open.line, ...loss, path: usage ? usage.path.replace(/\/[^/]*$/, "") + rest(1) : path };
+  };
+}
+
+/**
+ * The fields of the message no item holds, each where the stream said it:
+ * message_start's id, model and usage, message_delta's stop_reason,
+ * stop_sequence, container and usage. A field that holds nothing (null, [], {})
+ * has nothing to leave.
+ */
+function leftBehind(open: OpenMessage): StreamLoss[] {
+  return open.said.map(({ line, path, key }) => ({ line, path, code: "left_behind", detail: `${key} of the message is in no item: normalize writes items only` }));
+}
+
+function holdsSomething(value: unknown): boolean {
+  return value !== null && value !== undefined && (typeof value !== "object" || Object.keys(value).length > 0);
 }
 
 function copyBlock(block: Fields): Fields {
@@ -282,4 +451,8 @@ function copyBlock(block: Fields): Fields {
 
 function isIndex(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+function byLine(losses: StreamLoss[]): StreamLoss[] {
+  return losses.sort((a, b) => a.line - b.line);
 }

@@ -26,8 +26,11 @@
 // | usage                                | usage; prompt/completion_tokens_details only where   |
 // |                                      |   the response gives them                            |
 // | service_tier                         | service_tier                                         |
-// | fields a completion cannot hold      | loss unsupported_field, unless they hold the neutral |
-// |   (tools, temperature, reasoning…)   |   value the way in writes (RESPONSE_NEUTRALS)         |
+// | fields a completion cannot hold      | loss unsupported_field; a neutral value              |
+// |   (tools, temperature, reasoning…)   |   (RESPONSE_NEUTRALS) only when the response said it: |
+// |                                      |   not when null or empty, nor when the way in wrote  |
+// |                                      |   the response (its items carry the ids it makes),   |
+// |                                      |   nor when the caller says the step before wrote it  |
 // | other keys                           | loss provider_extension                              |
 import { isDeepStrictEqual } from "node:util";
 import type { ChatAssistantMessage, ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
@@ -44,8 +47,14 @@ import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 const MAPPED_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", "service_tier", "text"]);
 const SPEC_KEYS = new Set([...MAPPED_KEYS, ...Object.keys(RESPONSE_NEUTRALS)]);
 
-export function responseToChatCompletion(args: { response: ResponseResource; reasoningField?: ReasoningField }): Converted<ChatCompletion> {
+export function responseToChatCompletion(args: {
+  response: ResponseResource;
+  reasoningField?: ReasoningField;
+  /** Paths of the response's fields the step that made it wrote and reported synthesized (another envelope's record, converted): no one said them. */
+  synthesized?: readonly string[];
+}): Converted<ChatCompletion> {
   const { response, reasoningField } = args;
+  const synthesized = new Set(args.synthesized ?? []);
   if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) {
     throw new TypeError("not an Open Responses response object");
   }
@@ -59,6 +68,8 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
   const items: CanonicalItem[] = [];
   const origins: number[] = [];
   const logprobs: unknown[] = [];
+  // Whether every output item carries the id the way in gives it: then the way in wrote this response.
+  let idsOfTheWayIn = output.length > 0;
   output.forEach((raw, index) => {
     const path = pointer("output", index);
     if (!isRecord(raw)) {
@@ -68,6 +79,7 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
     const expectedId = raw.type === "message" || raw.type === "function_call" || raw.type === "reasoning" || raw.type === "compaction"
       ? outputItemId({ responseId: response.id, choiceIndex: 0, outputIndex: index, type: raw.type })
       : undefined;
+    if (expectedId === undefined || raw.id !== expectedId) idsOfTheWayIn = false;
     const item = inputItem(raw, path, expectedId, itemStatus, logprobs, losses);
     if (item === undefined) return;
     items.push(item);
@@ -93,10 +105,13 @@ export function responseToChatCompletion(args: { response: ResponseResource; rea
   else if (response.usage !== undefined && response.usage !== null) losses.push({ path: "/usage", code: "unsupported_field", detail: "usage is not an object" });
   if (response.service_tier !== undefined) completion.service_tier = response.service_tier;
 
+  // A neutral setting the way in wrote was reported synthesized then; one the response itself said is lost here.
   for (const key of Object.keys(RESPONSE_NEUTRALS) as Array<keyof typeof RESPONSE_NEUTRALS>) {
     const value = response[key];
-    if (key === "text" || key === "service_tier" || value === undefined || isDeepStrictEqual(value, RESPONSE_NEUTRALS[key])) continue;
-    losses.push({ path: pointer(key), code: "unsupported_field", detail: notNeutral(key, RESPONSE_NEUTRALS[key]) });
+    if (key === "text" || key === "service_tier" || value === undefined) continue;
+    const neutral = isDeepStrictEqual(value, RESPONSE_NEUTRALS[key]);
+    if (neutral && (idsOfTheWayIn || holdsNothing(value) || synthesized.has(pointer(key)))) continue;
+    losses.push({ path: pointer(key), code: "unsupported_field", detail: neutral ? neutralDropped(key, value) : notNeutral(key, RESPONSE_NEUTRALS[key]) });
   }
   losses.push(...textLosses(response.text));
   losses.push(...extraKeyLosses(response, SPEC_KEYS, "", "Chat Completions"));
@@ -266,6 +281,15 @@ function chatUsage(usage: NonNullable<ResponseResource["usage"]>, losses: Loss[]
   if (cached !== undefined) chat.prompt_tokens_details = { cached_tokens: cached };
   if (reasoning !== undefined) chat.completion_tokens_details = { reasoning_tokens: reasoning };
   return chat;
+}
+
+function neutralDropped(field: string, value: unknown): string {
+  return `a chat.completion has no ${field}: the response's ${JSON.stringify(value)} (the neutral value) is not written`;
+}
+
+/** null, [] and {}: nothing said, and nothing to lose. */
+function holdsNothing(value: unknown): boolean {
+  return value === null || (typeof value === "object" && Object.keys(value).length === 0);
 }
 
 function notNeutral(field: string, neutral: unknown): string {

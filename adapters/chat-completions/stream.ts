@@ -27,16 +27,21 @@
 // |                                                  |   completed, another incomplete, none in_progress |
 // | any other chunk key (`x_groq`,                   | a field of the rebuilt completion: the opening    |
 // |   `prompt_filter_results`, a stray `tool_calls`) |   chunk's, else the first chunk's that held it    |
-// | `obfuscation`                                    | nothing: padding of the transport                 |
+// | `obfuscation`                                    | nothing: padding of the transport, said on the    |
+// |                                                  |   chunk's line (left_behind)                      |
+// | a completion field that differs from the one     | left_behind on its line: the completion keeps the |
+// |   kept (Azure's filter chunk says `created: 0`)  |   opening chunk's (or the first that held it)     |
 //
 // Each choice is a response of its own, in index order, with its own status; a
-// choice after the first says so in a loss. What no item holds (the choice's
+// choice after the first says so in a loss. Its items were completed by the
+// chunk with its finish_reason (else by the completion's last chunk): the line
+// a call is reported at. What no item holds (the choice's
 // logprobs, the completion's id, model, usage…) is `left_behind`, as for a
 // stored completion. Every loss points into the chunk that carried the field:
 // the first that held it. Asked to (`completion`), the assembler instead gives
 // one response per completion, the first choice's, with the chat.completion it
 // rebuilt and where each of its fields came from: what converting it needs.
-import type { AssembledResponse, StreamedCompletion, StreamLoss } from "../../src/models/assembled-response.js";
+import { transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
 import { describeValue, isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
@@ -152,21 +157,29 @@ interface OpenCompletion {
   usage?: StreamedCompletion["usage"];
   /** Parts of chunks that hold nothing a completion can take (a choice that is no object…), each said on its line. */
   unread: StreamLoss[];
+  /** What the chunks said and the completion does not keep: each `obfuscation`, a field that differs from the completion's. */
+  unkept: StreamLoss[];
 }
 
 export interface ChatStreamOptions {
   /** Give one response per completion with the chat.completion it rebuilt (`AssembledResponse.completion`). */
   completion?: boolean;
+  /** Say which chunk completed each item (`AssembledResponse.itemLines`). */
+  itemLines?: boolean;
 }
 
 export class ChatStreamAssembler {
   private current: OpenCompletion | undefined;
   /** Fields of chunks with no choices that belong to no open completion: the next completion's. */
   private unplacedFields = new Map<string, ChunkField>();
+  /** What those chunks said that no completion keeps (their padding, a field that differs), said on their lines. */
+  private unplacedUnkept: StreamLoss[] = [];
   private readonly keepCompletion: boolean;
+  private readonly sayItemLines: boolean;
 
   constructor(options: ChatStreamOptions = {}) {
     this.keepCompletion = options.completion ?? false;
+    this.sayItemLines = options.itemLines ?? false;
   }
 
   /** One chunk and its journal line; returns the responses it closes. */
@@ -182,15 +195,15 @@ export class ChatStreamAssembler {
       if (open && (id === undefined || id === open.id || id === open.fields.value.id)) {
         open.lastLine = line;
         if (isPlainObject(chunk.usage)) open.usage = { value: chunk.usage, line };
-        gatherChunkFields(open.later, chunk, line, open.fields.value);
-      } else gatherChunkFields(this.unplacedFields, chunk, line, {});
+        gatherChunkFields(open.later, chunk, line, open.fields.value, open.unkept);
+      } else gatherChunkFields(this.unplacedFields, chunk, line, {}, this.unplacedUnkept);
       return [];
     }
     const closed: AssembledResponse[] = [];
     if (this.current && this.startsAnother(this.current, id, chunk.choices)) closed.push(...this.finish());
     let open = this.current;
     if (!open) open = this.current = this.open(chunk, line);
-    else gatherChunkFields(open.later, chunk, line, open.fields.value);
+    else gatherChunkFields(open.later, chunk, line, open.fields.value, open.unkept);
     if (id !== undefined) open.id ??= id;
     open.lastLine = line;
     for (const [position, choice] of chunk.choices.entries()) {
@@ -206,7 +219,7 @@ export class ChatStreamAssembler {
     const open = this.current;
     this.current = undefined;
     if (!open) return [];
-    return this.keepCompletion ? [wholeCompletion(open)] : choiceResponses(open);
+    return this.keepCompletion ? [wholeCompletion(open, this.sayItemLines)] : choiceResponses(open, this.sayItemLines);
   }
 
   /**
@@ -215,15 +228,28 @@ export class ChatStreamAssembler {
    */
   unplaced(): StreamLoss[] {
     const fields = this.unplacedFields;
+    const unkept = this.unplacedUnkept;
     this.unplacedFields = new Map();
-    return [...fields].flatMap(([key, field]) => extraKeyLosses({ [key]: field.value }, CHUNK_KEYS, "", "Open Responses").map((loss) => ({ line: field.line, ...loss })));
+    this.unplacedUnkept = [];
+    const extra = [...fields].flatMap(([key, field]) => extraKeyLosses({ [key]: field.value }, CHUNK_KEYS, "", "Open Responses").map((loss) => ({ line: field.line, ...loss })));
+    return [...extra, ...unkept].sort((a, b) => a.line - b.line);
   }
 
   private open(chunk: Fields, line: number): OpenCompletion {
     const { choices: _choices, usage: _usage, obfuscation: _obfuscation, ...fields } = chunk;
     const later = this.unplacedFields;
+    const unkept = this.unplacedUnkept;
     this.unplacedFields = new Map();
-    return { line, lastLine: line, choices: new Map<number, ChoiceState>(), fields: { value: fields, line }, later, unread: [] };
+    this.unplacedUnkept = [];
+    // A field the chunks before this one said, which this one says otherwise: the completion keeps this one's.
+    for (const [key, field] of later) {
+      if (!Object.hasOwn(fields, key) || !isPresent(fields[key]) || !differs(field.value, fields[key])) continue;
+      unkept.push(differing(key, field.value, fields[key], field.line));
+      later.delete(key);
+    }
+    if (chunk.obfuscation !== undefined) unkept.push(transportPadding(line));
+    unkept.sort((a, b) => a.line - b.line);
+    return { line, lastLine: line, choices: new Map<number, ChoiceState>(), fields: { value: fields, line }, later, unread: [], unkept };
   }
 
   /**
@@ -258,12 +284,36 @@ function gather(fields: Map<string, Gathered>, key: string, fragment: unknown, o
   else seen.value = Array.isArray(fragment) ? [...fragment] : fragment;
 }
 
-/** A chunk's fields beyond `opening`'s (the opening chunk's, which win), each from the first chunk that held it. */
-function gatherChunkFields(fields: Map<string, ChunkField>, chunk: Fields, line: number, opening: Fields): void {
+/**
+ * A chunk's fields beyond `opening`'s (the opening chunk's, which win), each from
+ * the first chunk that held it. What the completion will not keep goes to
+ * `unkept`: the chunk's padding, and a value that differs from the one kept.
+ */
+function gatherChunkFields(fields: Map<string, ChunkField>, chunk: Fields, line: number, opening: Fields, unkept: StreamLoss[]): void {
   for (const key of Object.keys(chunk)) {
-    if (key === "choices" || key === "usage" || key === "obfuscation" || Object.hasOwn(opening, key) || fields.has(key) || !isPresent(chunk[key])) continue;
-    fields.set(key, { value: chunk[key], line });
+    if (key === "obfuscation") {
+      unkept.push(transportPadding(line));
+      continue;
+    }
+    if (key === "choices" || key === "usage" || key === "object" || !isPresent(chunk[key])) continue;
+    // The opening chunk's null (`system_fingerprint: null`) holds nothing: a later value fills it.
+    const kept = Object.hasOwn(opening, key) && isPresent(opening[key]) ? opening[key] : fields.get(key)?.value;
+    if (kept === undefined) fields.set(key, { value: chunk[key], line });
+    else if (differs(chunk[key], kept)) unkept.push(differing(key, chunk[key], kept, line));
   }
+}
+
+/**
+ * Whether a chunk's value is another than the one the completion keeps. Only
+ * plain values are compared: an object (`prompt_filter_results`) is the first
+ * chunk's, and comparing it on every chunk would cost what the stream does.
+ */
+function differs(value: unknown, kept: unknown): boolean {
+  return value !== kept && (value === null || typeof value !== "object") && isPresent(value);
+}
+
+function differing(key: string, value: unknown, kept: unknown, line: number): StreamLoss {
+  return { line, path: pointer(key), code: "left_behind", detail: `${key} ${JSON.stringify(value)} of this chunk is not the completion's (${JSON.stringify(kept)}, which is written)` };
 }
 
 function pushChoice(open: OpenCompletion, choice: Fields, position: number, line: number): void {
@@ -411,7 +461,7 @@ function rebuildChoice(index: number, choice: ChoiceState): Fields {
 function rebuildCompletion(open: OpenCompletion, choices: readonly ChoiceState[]): Fields {
   const indexes = [...open.choices.keys()].sort((a, b) => a - b);
   const value: Fields = { ...open.fields.value, object: "chat.completion" };
-  for (const [key, field] of open.later) if (!Object.hasOwn(value, key)) put(value, key, field.value);
+  for (const [key, field] of open.later) if (!Object.hasOwn(value, key) || !isPresent(value[key])) put(value, key, field.value);
   value.choices = choices.map((choice, position) => rebuildChoice(indexes[position]!, choice));
   if (open.usage) value.usage = open.usage.value;
   return value;
@@ -421,7 +471,7 @@ function rebuildCompletion(open: OpenCompletion, choices: readonly ChoiceState[]
  * One response per choice, in index order, with the items completionToItems
  * gives the rebuilt completion; the completion's own losses go with the first.
  */
-function choiceResponses(open: OpenCompletion): AssembledResponse[] {
+function choiceResponses(open: OpenCompletion, sayItemLines: boolean): AssembledResponse[] {
   const choices = choicesOf(open);
   const place = placer(open, choices);
   const converted = completionToItems({ completion: rebuildCompletion(open, choices) });
@@ -436,34 +486,44 @@ function choiceResponses(open: OpenCompletion): AssembledResponse[] {
     open.id !== undefined ? { id: open.id, status, items, losses, line, lastLine } : { status, items, losses, line, lastLine };
   const responses = converted.value.map((choice, position): AssembledResponse => {
     const first = position === 0;
-    return response(choice.status, choice.items, placed(choice.losses), first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    const answer = response(choice.status, choice.items, placed(choice.losses), first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    if (sayItemLines) answer.itemLines = choice.items.map(() => completedAt(open, choices[position]));
+    return answer;
   });
   // No chunk held a choice object: nothing to rebuild, and the completion's fields still said.
-  if (responses.length === 0) return [response("in_progress", [], [...open.unread, ...placed(converted.losses)], open.line, open.lastLine)];
-  responses[0]!.losses.push(...open.unread, ...placed(converted.losses));
+  if (responses.length === 0) return [response("in_progress", [], [...open.unread, ...placed(converted.losses), ...open.unkept], open.line, open.lastLine)];
+  responses[0]!.losses.push(...open.unread, ...placed(converted.losses), ...open.unkept);
   return responses;
 }
 
 /** One response for the whole completion: the first choice's items, and the chat.completion rebuilt. */
-function wholeCompletion(open: OpenCompletion): AssembledResponse {
+function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): AssembledResponse {
   const choices = choicesOf(open);
   const value = rebuildCompletion(open, choices);
   const [first] = completionToItems({ completion: value }).value;
   const completion: StreamedCompletion = { fields: { value: open.fields.value, line: open.fields.line }, rebuilt: { value, place: placer(open, choices) } };
   const firstChoice = choices[0];
+  const items = first?.items ?? [];
   if (firstChoice) completion.position = firstChoice.origin.position;
   if (firstChoice?.finishReason !== undefined && firstChoice.finishOrigin) completion.finish = { value: String(firstChoice.finishReason), line: firstChoice.finishOrigin.line, position: firstChoice.finishOrigin.position };
   if (open.usage) completion.usage = open.usage;
-  return {
+  const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),
     status: first?.status ?? "in_progress",
-    items: first?.items ?? [],
+    items,
     // What the chunks held that the completion cannot: the converter's losses are the rest.
-    losses: [...open.unread],
+    losses: [...open.unread, ...open.unkept],
     line: open.line,
     lastLine: open.lastLine,
     completion,
   };
+  if (sayItemLines) response.itemLines = items.map(() => completedAt(open, firstChoice));
+  return response;
+}
+
+/** The line that completed a choice's items: the chunk with its finish_reason, else the completion's last chunk. */
+function completedAt(open: OpenCompletion, choice: ChoiceState | undefined): number {
+  return choice?.finishOrigin?.line ?? open.lastLine;
 }
 
 /**
@@ -490,7 +550,7 @@ function placer(open: OpenCompletion, choices: readonly ChoiceState[]): (path: s
       return { line: origin.line, path: pathOf(origin) + "/" + field + tail(rest) };
     }
     if (first === "usage" && open.usage) return { line: open.usage.line, path };
-    const later = first === undefined || Object.hasOwn(open.fields.value, unescape(first)) ? undefined : open.later.get(unescape(first));
+    const later = first === undefined ? undefined : open.later.get(unescape(first));
     return { line: later?.line ?? open.fields.line, path };
   };
 }

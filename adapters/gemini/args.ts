@@ -12,12 +12,14 @@
 //
 // | Open Responses `arguments`   | Gemini `args`                                                     |
 // |------------------------------|-------------------------------------------------------------------|
-// | the text of a JSON object    | the parsed object                                                 |
+// | the text of a JSON object    | the parsed object; a name given twice or a number a double does   |
+// |                              |   not hold is reported (inexact-json.ts)                          |
 // | ""                           | {}: reported (providers write "" for a call without parameters)   |
 // | anything else                | the text as a string: target_rejects. Gemini rejects the request  |
 // |                              |   rather than run a call whose arguments were never an object;    |
 // |                              |   {} would forge a call                                           |
 import type { Loss } from "../../src/models/loss.js";
+import { inexactness } from "../../src/models/inexact-json.js";
 import { isRecord } from "./fields.js";
 
 export type ArgsLoss = { code: Loss["code"]; detail: string };
@@ -35,7 +37,10 @@ export function argsOfArguments(text: unknown): { value: unknown; loss?: ArgsLos
   if (typeof text !== "string") return { value: text, loss: { code: "target_rejects", detail: "arguments are not a string: written as they are, which Gemini rejects unless they are an object" } };
   try {
     const parsed: unknown = JSON.parse(text);
-    if (isRecord(parsed)) return { value: parsed };
+    if (isRecord(parsed)) {
+      const inexact = inexactness(text);
+      return inexact === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: `${inexact}: the args object does not hold what the arguments text says` } };
+    }
   } catch {
     // Not JSON: written as the text below.
   }

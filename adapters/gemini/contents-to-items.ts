@@ -22,6 +22,10 @@
 // |   a call in a user content, a role other   |                                                                 |
 // |   than user and model                      |                                                                 |
 //
+// A call_id or arguments made up for a part that has none are reported at the
+// item's field in the record being made (`itemsAt`), as every synthesized value
+// is; a caller that writes the items alone gets the part's path.
+//
 // A request's calls are completed; a response's take their status from its
 // finishReason (`callStatusOf`). Items get no `id`.
 import type { Converted, Loss } from "../../src/models/loss.js";
@@ -48,6 +52,17 @@ export interface ContentsToItemsArgs {
   pairing?: CallPairing;
   /** The contents are a whole conversation (a request body's): the pairing starts again. */
   whole?: boolean;
+  /**
+   * Where the items are written in the record being made (`/input`, `/output`)
+   * and the index there of the first: a value synthesized for an item is
+   * reported at the item's path. Without it, at the path of the part that lacks it.
+   */
+  itemsAt?: ItemsAt;
+}
+
+export interface ItemsAt {
+  path: string;
+  offset: number;
 }
 
 /** What a reasoning item carries to say whose signature its encrypted_content is. */
@@ -60,7 +75,7 @@ export interface Provenance {
 /** The keys of a part that say what it is; any other key is a field of it. */
 const DATA_KEYS = ["text", "inlineData", "fileData", "functionCall", "functionResponse"] as const;
 
-export function contentsToItems({ contents, systemInstruction, model, finishReason, pairing, whole = false }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
+export function contentsToItems({ contents, systemInstruction, model, finishReason, pairing, whole = false, itemsAt }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(contents)) throw new TypeError("contentsToItems expects an array of Gemini contents");
   if (whole) pairing?.restart();
   const items: CanonicalItem[] = [];
@@ -69,7 +84,7 @@ export function contentsToItems({ contents, systemInstruction, model, finishReas
     const item = instructions(systemInstruction, ["systemInstruction"], losses);
     if (item) items.push(item);
   }
-  const context: Context = { model, finishReason, items, losses, pairing: pairing ?? new CallPairing() };
+  const context: Context = { model, finishReason, items, losses, pairing: pairing ?? new CallPairing(), itemsAt };
   contents.forEach((content, index) => convertContent(content, ["contents", index], index === contents.length - 1, context));
   return { value: items, losses };
 }
@@ -100,6 +115,13 @@ interface Context {
   items: CanonicalItem[];
   losses: Loss[];
   pairing: CallPairing;
+  itemsAt?: ItemsAt;
+}
+
+/** Where a value synthesized for the next item is reported: the item's field in the record made, else the part's field it stands for. */
+function synthesizedAt({ items, itemsAt }: Context, field: string, source: PointerTokens): PointerTokens {
+  if (itemsAt === undefined) return source;
+  return [...itemsAt.path.split("/").slice(1), itemsAt.offset + items.length, field];
 }
 
 function instructions(system: unknown, at: PointerTokens, losses: Loss[]): CanonicalItem | undefined {
@@ -146,7 +168,8 @@ function convertContent(content: unknown, at: PointerTokens, isLast: boolean, co
   }
 }
 
-function userParts(parts: readonly unknown[], at: PointerTokens, { items, losses, pairing }: Context): void {
+function userParts(parts: readonly unknown[], at: PointerTokens, context: Context): void {
+  const { items, losses } = context;
   let run: InputPart[] = [];
   let afterOutputs = false;
   const flush = () => {
@@ -162,7 +185,7 @@ function userParts(parts: readonly unknown[], at: PointerTokens, { items, losses
       const response = read(part, "functionResponse");
       if (response.value !== undefined) {
         flush();
-        items.push(functionResponse(part, response.value, response.spelling, partAt, pairing, losses));
+        items.push(functionResponse(part, response.value, response.spelling, partAt, context));
         afterOutputs = true;
         return;
       }
@@ -177,13 +200,15 @@ function userParts(parts: readonly unknown[], at: PointerTokens, { items, losses
   flush();
 }
 
-function functionResponse(part: Fields, response: unknown, spelling: Spelling, at: PointerTokens, pairing: CallPairing, losses: Loss[]): CanonicalItem {
+function functionResponse(part: Fields, response: unknown, spelling: Spelling, at: PointerTokens, context: Context): CanonicalItem {
+  const { losses, pairing } = context;
   const fields = isRecord(response) ? response : {};
   const responseAt = [...at, spelling === "snake" ? "function_response" : "functionResponse"];
   if (!isRecord(response)) losses.push(lossAt(responseAt, "unsupported_part", `a functionResponse that is ${typeOf(response)} answers nothing`));
   const { callId, how } = pairing.output(fields.id, fields.name);
-  if (how === "paired") losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id answers the earliest unanswered call of its name: call_id ${callId}`));
-  if (how === "synthesized") losses.push(lossAt([...responseAt, "id"], "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
+  const callIdAt = synthesizedAt(context, "call_id", [...responseAt, "id"]);
+  if (how === "paired") losses.push(lossAt(callIdAt, "synthesized", `a functionResponse without id answers the earliest unanswered call of its name: call_id ${callId}`));
+  if (how === "synthesized") losses.push(lossAt(callIdAt, "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
   const text = outputOfResponse(fields.response, [...responseAt, "response"], losses);
   // A multimodal result (`parts` beside `response`) is an output of parts: the response's text first, then its files.
   const output = Array.isArray(fields.parts)
@@ -224,6 +249,8 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
     flush();
     switch (kind) {
       case "text":
+        // The flag is what makes the part a reasoning item; the way back writes it again from the item's type.
+        losses.push(lossAt([...partAt, "thought"], "form_changed", "thought: true is said by the reasoning item the part becomes, not written as a field"));
         items.push(thought(part, context.model));
         return;
       case "functionCall": {
@@ -232,9 +259,9 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         const callAt = [...partAt, call.key];
         const args = argumentsOfArgs(fields.args);
         const { callId, how } = pairing.call(fields.id, fields.name, args.value);
-        if (how === "synthesized") losses.push(lossAt([...callAt, "id"], "synthesized", `a functionCall without id: call_id ${callId} synthesized from its rank among the conversation's calls without id, its name and its args`));
+        if (how === "synthesized") losses.push(lossAt(synthesizedAt(context, "call_id", [...callAt, "id"]), "synthesized", `a functionCall without id: call_id ${callId} synthesized from its rank among the conversation's calls without id, its name and its args`));
         if (typeof fields.name !== "string") losses.push(lossAt([...callAt, "name"], "target_rejects", `the call's name is ${typeOf(fields.name)}: written as it is`));
-        if (args.loss) losses.push(lossAt([...callAt, "args"], args.loss.code, args.loss.detail));
+        if (args.loss) losses.push(lossAt(args.loss.code === "synthesized" ? synthesizedAt(context, "arguments", [...callAt, "args"]) : [...callAt, "args"], args.loss.code, args.loss.detail));
         const status = callStatusOf(context.finishReason, isLast && index === parts.length - 1);
         const item: Fields = { type: "function_call", call_id: callId, name: fields.name, arguments: args.value, status };
         if (call.spelling === "snake") item[`${PREFIX}spelling`] = "snake";

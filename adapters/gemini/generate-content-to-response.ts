@@ -8,7 +8,8 @@
 // | candidates[k].content                | output: contentsToItems of its one model content, each item an output item; |
 // |                                      |   the first candidate continues the journal's pairing (call-ids.ts), the |
 // |                                      |   others, alternatives, fork it                            |
-// |   (no item ids)                      |   id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index) |
+// |   (no item ids)                      |   id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index), |
+// |                                      |   reported synthesized at /output/<n>/id                   |
 // | several candidates                   | every candidate's items in candidate order, each with `gemini:candidate` k: |
 // |                                      |   they are alternatives, not one turn, but a call in any of them is gated; |
 // |                                      |   reported once. One candidate: no mark                    |
@@ -71,11 +72,11 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   let id = response.responseId;
   if (typeof id !== "string" || id === "") {
     id = `gemini_resp_${digest(JSON.stringify(response), 16)}`;
-    losses.push(lossAt([], "synthesized", `a response without responseId: id ${String(id)} derived from its body`));
+    losses.push(lossAt(["id"], "synthesized", `a response without responseId: id ${String(id)} derived from its body`));
   }
   let createdAt = 0;
   const created = typeof response.createTime === "string" ? Date.parse(response.createTime) : Number.NaN;
-  if (Number.isNaN(created)) losses.push(lossAt([], "synthesized", "a Gemini response has no creation time: created_at 0 written"));
+  if (Number.isNaN(created)) losses.push(lossAt(["created_at"], "synthesized", "a Gemini response has no creation time: created_at 0 written"));
   else createdAt = Math.floor(created / 1000);
 
   const candidates: unknown[] = Array.isArray(response.candidates) ? response.candidates : [];
@@ -104,11 +105,12 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
       return;
     }
     kept.push(meta);
-    const converted = contentsToItems({ contents: [content], model, finishReason, pairing: k === 0 ? pairing : pairing.fork(`candidate ${k}`) });
+    const converted = contentsToItems({ contents: [content], model, finishReason, pairing: k === 0 ? pairing : pairing.fork(`candidate ${k}`), itemsAt: { path: "/output", offset: output.length } });
     losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/contents\/0(?=\/|$)/, `/candidates/${k}/content`) })));
     converted.value.forEach((item, index) => {
       const out = outputItem(item, output.length, id, finishReason, index === converted.value.length - 1);
       if (several) out[`${PREFIX}candidate`] = k;
+      if (out.id !== (item as Fields).id) losses.push(lossAt(["output", output.length, "id"], "synthesized", `a Gemini part has no item id: ${String(out.id)} derived from the response id and the item's place`));
       output.push(out);
     });
   });
@@ -130,7 +132,7 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   );
   losses.push(...completed.losses);
   const value: Fields = completed.value;
-  if (model === undefined) losses.push(lossAt([], "synthesized", "a response without modelVersion: model \"\" written"));
+  if (model === undefined) losses.push(lossAt(["model"], "synthesized", "a response without modelVersion: model \"\" written"));
   if (Array.isArray(response.candidates)) value[`${PREFIX}candidates`] = kept;
   for (const key of Object.keys(response)) {
     if ((!MAPPED.includes(key) || key === "createTime") && response[key] !== undefined) value[PREFIX + key] = response[key];

@@ -7,9 +7,10 @@
 // | isGeminiContent        | only `role` (user, model, or none) and `parts`, an array of objects     |
 // | isGeminiRequestBody    | a `contents` array of contents, and no `messages`, `input` or `object`  |
 // | isGeminiResponse       | a `candidates` array, or a `promptFeedback` object, and no `object` or  |
-// |                        |   `type`                                                               |
-// | isGeminiStreamChunk    | the same shape: a streamed chunk is a partial response. Which one a     |
-// |                        |   record is depends on where it sits (an SSE stream, a `?alt=sse` call) |
+// |                        |   `type`; every candidate with its finishReason                        |
+// | isGeminiStreamChunk    | the same shape, finished or not: a streamed chunk is a partial response.|
+// |                        |   A finished one is a chunk where it sits in a stream (an SSE stream, a |
+// |                        |   `?alt=sse` call, the next line of a stream kept one chunk per line)   |
 import { isRecord } from "./fields.js";
 
 export function isGeminiContent(record: unknown): boolean {
@@ -24,10 +25,20 @@ export function isGeminiRequestBody(record: unknown): boolean {
 }
 
 export function isGeminiResponse(record: unknown): boolean {
+  return hasResponseShape(record) && !isUnfinished(record as Record<string, unknown>);
+}
+
+export function isGeminiStreamChunk(record: unknown): boolean {
+  return hasResponseShape(record);
+}
+
+function hasResponseShape(record: unknown): boolean {
   if (!isRecord(record) || "object" in record || "type" in record) return false;
   return Array.isArray(record.candidates) || isRecord(record.promptFeedback);
 }
 
-export function isGeminiStreamChunk(record: unknown): boolean {
-  return isGeminiResponse(record);
+/** generateContent answers every candidate with its finishReason; a candidate without one is still streaming. */
+function isUnfinished(record: Record<string, unknown>): boolean {
+  const candidates: unknown[] = Array.isArray(record.candidates) ? record.candidates : [];
+  return candidates.some((candidate) => isRecord(candidate) && candidate.finishReason === undefined && candidate.finish_reason === undefined);
 }

@@ -32,7 +32,7 @@ export function requestToBody(args: { request: unknown; pairing?: CallPairing })
   const body: Fields = {};
   const losses: Loss[] = [];
   const system = read(request, "systemInstruction");
-  const converted = contentsToItems({ contents: request.contents, systemInstruction: system.value, pairing: args.pairing, whole: true });
+  const converted = contentsToItems({ contents: request.contents, systemInstruction: system.value, pairing: args.pairing, whole: true, itemsAt: { path: "/input", offset: 0 } });
   losses.push(...converted.losses);
   const input: CanonicalItem[] = converted.value;
   if (system.spelling === "snake") body[`${PREFIX}systemInstructionSpelling`] = "snake";

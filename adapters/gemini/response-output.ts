@@ -5,7 +5,8 @@
 // |--------------------------------------------|--------------------------------------------------------|
 // | {output: text}, the text not itself the    | the text: the form Gemini's documentation gives a plain |
 // |   text of a JSON object                    |   result, unwrapped                                    |
-// | any other object                           | JSON.stringify(response): member order kept            |
+// | any other object                           | JSON.stringify(response): member order kept; reported  |
+// |                                            |   (form_changed), as the output is text, not an object |
 // | absent or not an object                    | its JSON text, or "": reported                         |
 //
 // | Open Responses `output`                    | Gemini `response`                                      |
@@ -22,6 +23,8 @@ export function outputOfResponse(response: unknown, at: PointerTokens, losses: L
   if (isRecord(response)) {
     const keys = Object.keys(response);
     if (keys.length === 1 && keys[0] === "output" && typeof response.output === "string" && !isObjectText(response.output)) return response.output;
+    // An output is text or parts: the structure lives on in the text, which the way back parses.
+    losses.push(lossAt(at, "form_changed", "the response object is written as its JSON text, member order kept; the way back parses it again"));
     return JSON.stringify(response);
   }
   losses.push(lossAt(at, "form_changed", `a response that is ${typeOf(response)}, not an object: ${response === undefined ? "an empty output" : "its JSON text"} written`));

@@ -24,9 +24,20 @@
 // | the end of the recording                     | the open response as far as it got; a candidate without |
 // |                                              |   finishReason, or with a call still open, leaves its   |
 // |                                              |   calls in_progress: reported                           |
+// | a whole response on a JSON line (a chunk with | the next chunk of the open response (`continues`): the  |
+// |   every finishReason) with the open response's|   last chunk of a stream kept one chunk per line        |
+// |   responseId                                 |                                                        |
+//
+// Every chunk says the response's own fields again (usageMetadata, modelVersion,
+// responseId, each candidate's finishReason and index), and none is in an item.
+// What normalize writes (`items`, `losses`) leaves each one behind where its
+// chunk said it. What convert writes (`record`) is the response object the
+// joined response amounts to, which holds the values kept above; a value of an
+// earlier chunk that a later one replaced is reported where it was said.
 import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
 import type { CallPairing } from "./call-ids.js";
+import { pointerToken } from "../../src/models/json-pointer.js";
 import { isRecord, read, typeOf, type Fields } from "./fields.js";
 import { generateContentToResponse } from "./generate-content-to-response.js";
 
@@ -58,10 +69,21 @@ interface CandidateState {
   role?: unknown;
 }
 
+/** A field of the response or of a candidate, as one chunk said it. */
+interface Said {
+  line: number;
+  path: string;
+  key: string;
+  value: unknown;
+  /** The candidate it belongs to; absent for a field of the response. */
+  candidate?: number;
+}
+
 interface OpenResponse {
   line: number;
   lastLine: number;
   fields: Fields;
+  said: Said[];
   candidates: Map<number, CandidateState>;
   losses: StreamLoss[];
   finished: boolean;
@@ -79,10 +101,11 @@ export class GeminiStreamAssembler {
     if (open && (open.finished || (typeof chunk.responseId === "string" && typeof open.fields.responseId === "string" && chunk.responseId !== open.fields.responseId))) {
       closed.push(...this.finish());
     }
-    const response: OpenResponse = (this.current ??= { line, lastLine: line, fields: {} as Fields, candidates: new Map<number, CandidateState>(), losses: [], finished: false });
+    const response: OpenResponse = (this.current ??= { line, lastLine: line, fields: {} as Fields, said: [], candidates: new Map<number, CandidateState>(), losses: [], finished: false });
     response.lastLine = line;
     for (const [key, value] of Object.entries(chunk)) {
       if (key === "candidates") continue;
+      response.said.push({ line, path: `/${pointerToken(key)}`, key, value });
       if (key === "responseId" || key === "modelVersion" || key === "createTime") {
         if (!(key in response.fields)) response.fields[key] = value;
       } else response.fields[key] = value;
@@ -92,6 +115,16 @@ export class GeminiStreamAssembler {
       response.finished = response.candidates.size > 0 && [...response.candidates.values()].every((state) => typeof state.fields.finishReason === "string");
     }
     return closed;
+  }
+
+  /**
+   * Whether a record that reads as a whole response is the last chunk of the
+   * open one: a stream kept one chunk per JSON line ends with a chunk whose
+   * candidates all finished, which has the shape of a stored response.
+   */
+  continues(record: unknown): boolean {
+    const open = this.current;
+    return open !== undefined && !open.finished && isRecord(record) && typeof record.responseId === "string" && record.responseId === open.fields.responseId;
   }
 
   finish(): GeminiAssembledResponse[] {
@@ -112,7 +145,11 @@ export class GeminiStreamAssembler {
       state = { fields: {}, parts: [] };
       response.candidates.set(index, state);
     }
-    for (const [key, value] of Object.entries(candidate)) if (key !== "content") state.fields[key] = value;
+    for (const [key, value] of Object.entries(candidate)) {
+      if (key === "content") continue;
+      state.fields[key] = value;
+      response.said.push({ line, path: `/candidates/${position}/${pointerToken(key)}`, key, value, candidate: index });
+    }
     const content = candidate.content;
     if (!isRecord(content)) return;
     if (content.role !== undefined) state.role ??= content.role;
@@ -130,6 +167,7 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
   const call = read(part, "functionCall");
   if (isRecord(call.value)) {
     const pieces = read(call.value, "partialArgs").value;
+    reportFraming(call.value, `${path}/${call.key}`, line, losses);
     const opening = typeof call.value.name === "string" && call.value.willContinue === true;
     if (!opening && last?.open && (Array.isArray(pieces) || Object.keys(call.value).length === 0 || call.value.willContinue === undefined)) {
       if (Array.isArray(pieces)) pieces.forEach((piece, k) => applyPiece(last.building!, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses));
@@ -159,6 +197,14 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     return;
   }
   state.parts.push({ part: { ...part }, line, path });
+}
+
+/** The pieces a call's args come in, and the marks that more follow, are spent on the whole call: written, they are its args. */
+function reportFraming(call: Fields, at: string, line: number, losses: StreamLoss[]): void {
+  const pieces = read(call, "partialArgs");
+  const continues = read(call, "willContinue");
+  if (Array.isArray(pieces.value) && pieces.value.length > 0) losses.push({ line, path: `${at}/${pieces.key}`, code: "form_changed", detail: "partialArgs pieces are set at their jsonPath into the call's args: the call is written whole" });
+  if (continues.value !== undefined) losses.push({ line, path: `${at}/${continues.key}`, code: "form_changed", detail: "willContinue marks a call whose args come in pieces: the call is written once they have all come" });
 }
 
 /** A text part that holds nothing but its text, its thought mark and a signature can be appended to another. */
@@ -240,9 +286,43 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   if (!isRecord(response.promptFeedback) && !isRecord(response.usageMetadata) && candidates.length === 0) response.candidates = [];
   const converted = generateContentToResponse({ response, pairing: options.pairing });
   for (const loss of converted.losses) losses.push(placeLoss(loss, partOrigins, open.line));
-  const assembled: GeminiAssembledResponse = { id: converted.value.id, status: converted.value.status, items: converted.value.output.map(inputItem) as GeminiAssembledResponse["items"], losses, line: open.line, lastLine: open.lastLine };
+  const assembled: GeminiAssembledResponse = {
+    id: converted.value.id,
+    status: converted.value.status,
+    items: converted.value.output.map(inputItem) as GeminiAssembledResponse["items"],
+    // The items go without the ids the response object gives them, so their report does too.
+    losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
+    line: open.line,
+    lastLine: open.lastLine,
+    record: () => ({ value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]) }),
+  };
   if (options.response) assembled.response = response;
   return assembled;
+}
+
+/** Losses in the order of the lines they point into; those of one line as they were found. */
+function byLine(losses: StreamLoss[]): StreamLoss[] {
+  return losses.sort((a, b) => a.line - b.line);
+}
+
+/** A field the response was given is in no item: normalize writes items only. */
+function leftBehind(said: Said): StreamLoss[] {
+  const { value } = said;
+  if (value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) return [];
+  const whose = said.candidate === undefined ? "the response" : `candidate ${said.candidate}`;
+  return [{ line: said.line, path: said.path, code: "left_behind", detail: `${said.key} of ${whose} is in no item: normalize writes items only` }];
+}
+
+/** The values of earlier chunks that the joined response does not hold, as a later chunk said the field again. */
+function replaced(open: OpenResponse): StreamLoss[] {
+  const losses: StreamLoss[] = [];
+  for (const said of open.said) {
+    const holder = said.candidate === undefined ? open.fields : open.candidates.get(said.candidate)?.fields;
+    if (holder !== undefined && JSON.stringify(holder[said.key]) === JSON.stringify(said.value)) continue;
+    const whose = said.candidate === undefined ? "the response" : `candidate ${said.candidate}`;
+    losses.push({ line: said.line, path: said.path, code: "left_behind", detail: `${said.key} of ${whose} as this chunk said it, which another chunk's replaced: the response holds one value` });
+  }
+  return losses;
 }
 
 /** An output item as an input item: without the id the way in derived. */

@@ -35,7 +35,7 @@ import { profileOf } from "../../adapters/profiles.js";
 import { RecordRewrite } from "./record-rewrite.js";
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { StreamLoss } from "../models/assembled-response.js";
+import { TRANSPORT_PADDING_DETAIL, type StreamLoss } from "../models/assembled-response.js";
 import { chatCompletionSchema, chatRequestBodySchema, type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
 import type { Converted, Loss } from "../models/loss.js";
@@ -121,7 +121,8 @@ a record of no known kind, is reported on stderr with its line number; the
 summary counts input records: read = converted + reported. A field the target
 requires and the source lacks (a response object's tools, temperature…) is
 written with the spec's neutral value and reported "synthesized" at its path in
-the output; the summary counts these apart from the losses.
+the output; the summary counts these apart from the losses, and the padding a
+stream's records carry for the transport (obfuscation, reported left_behind).
 Exit status: 0 every record converted, 1 some record could not be converted,
 2 usage error or unreadable input.
 
@@ -172,6 +173,8 @@ interface Counts {
   synthesized: number;
   /** Calls whose arguments encoded twice were decoded, as --repair asked. */
   repaired: number;
+  /** Stream records' transport padding (`obfuscation`), reported one a record: counted apart, as it carries nothing of the conversation. */
+  padding: number;
 }
 
 export const convertCommand: Command = {
@@ -197,7 +200,7 @@ export const convertCommand: Command = {
     const sources = await checkInputs(args.operands);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
     const progress = progressFor(sources, io.stderr);
-    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0, repaired: 0 };
+    const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0, repaired: 0, padding: 0 };
     const repairing = stringOption(args, "repair") === "double-encoded";
     loadedChatRequests ??= await chat.requests();
     const forTarget = stringOption(args, "for");
@@ -257,6 +260,7 @@ export const convertCommand: Command = {
         for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line })), ...unwrapped]) {
           if (loss.code === "synthesized") counts.synthesized += 1;
           else if (loss.code === "repaired") counts.repaired += 1;
+          else if (loss.detail === TRANSPORT_PADDING_DETAIL) counts.padding += 1;
           else counts.losses += 1;
           await report?.write({ ...sourceField(source), line: loss.line, path: loss.path, code: loss.code, detail: loss.detail });
         }
@@ -284,7 +288,7 @@ export const convertCommand: Command = {
         for (const entry of rewrite.idMap()) await write(idMap.stream, `${JSON.stringify(entry)}\n`);
       }
     });
-    const synthesized = `${counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : ""}${repairing ? `, ${counted(counts.repaired, "call")} repaired` : ""}`;
+    const synthesized = `${counts.synthesized > 0 ? `, ${counted(counts.synthesized, "value")} synthesized` : ""}${repairing ? `, ${counted(counts.repaired, "call")} repaired` : ""}${counts.padding > 0 ? `, ${counted(counts.padding, "padding field")} left behind` : ""}`;
     await write(io.stderr, `read ${counted(counts.lines, "line")}: ${counted(counts.records, "record")}, ${counted(counts.errors, "error")}; ${counted(counts.losses, "loss", "losses")}${synthesized}\n`);
     return (counts.errors > 0 ? 1 : 0) as ExitCode;
   },
@@ -607,11 +611,16 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
     target === "chat"
       ? isBody
         ? chatRequests().requestBodies.fromResponses({ body: canonical.value as CreateResponseBody, reasoningField })
-        : chat.responses.fromResponses({ response: canonical.value as ResponseResource, reasoningField })
+        : chat.responses.fromResponses({ response: canonical.value as ResponseResource, reasoningField, synthesized: synthesizedPaths(canonical.losses) })
       : isBody
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
   return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+}
+
+/** Where the step to Open Responses wrote a value no record said, so that the next step does not report it lost. */
+function synthesizedPaths(losses: readonly Loss[]): string[] {
+  return losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
 }
 
 /** A loose Chat message or item written in its own envelope, its items rewritten for the `--for` target. */

@@ -9,8 +9,9 @@
 // |                     |   and usage), converted as a stored one is                          |
 // | Open Responses      | a chat.completion: the last response object the events showed, with |
 // |   events            |   the reassembled output and status                                 |
-// | a registered        | the target's record, from the response object the items give    |
-// |   envelope's stream |   (with the stream's id and status)                             |
+// | a registered        | the target's record, from the response object the envelope's   |
+// |   envelope's stream |   assembler wrote (`record`), else the one the items give (with |
+// |                     |   the stream's id and status)                                   |
 // | any stream, to a    | the response object it amounts to (as above), then the          |
 // |   registered        |   envelope's response converter; the losses of that step point  |
 // |   envelope          |   into the response object, on the stream's first line          |
@@ -23,7 +24,7 @@
 // carried it.
 // The Chat descriptor brings its assembler, which adds the rebuilt completion to what a stream gives.
 import { chat, ENVELOPES, type AdapterName } from "../../adapters/index.js";
-import type { AssembledResponse, StreamLoss } from "../models/assembled-response.js";
+import type { AssembledResponse, StreamLoss, WholeRecord } from "../models/assembled-response.js";
 import type { ChatCompletion } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
@@ -54,25 +55,39 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged)
     : throughResource(envelope, target, response, damaged);
-  const losses = [...response.losses, ...converted.losses];
+  // A stream written whole by its envelope's converter says its losses with it.
+  const losses = [...(envelope !== "chat" && envelope !== "responses" && response.record ? [] : response.losses), ...converted.losses];
   if (damage) losses.push({ ...damage, line: response.line });
   return { value: converted.value, losses: losses.sort((a, b) => a.line - b.line) };
 }
 
 /** Any other pair: the response object the stream amounts to, then the target's record of it. */
 function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean): ConvertedStream {
-  const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
+  const whole = wholeOf(envelope, response);
+  const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : whole ? wholeRecord(whole, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
   if (envelope === "responses") {
     const snapshot = response.resource?.snapshot;
     resource.value = { ...(snapshot?.value ?? {}), ...(resource.value as Fields) };
   }
-  if (envelope !== "chat" && envelope !== "responses") {
+  if (envelope !== "chat" && envelope !== "responses" && !whole) {
     // The assembler gives the items, id and status; what else the events said is not carried.
     resource.losses.push({ line: response.line, path: "", code: "left_behind", detail: `the ${envelope} stream's fields beyond its items, id and status (model, usage…) are not written` });
   }
   if (target === "responses") return resource;
   const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
   return { value: written.value, losses: [...resource.losses, ...written.losses.map((loss) => ({ ...loss, line: response.line }))] };
+}
+
+/** The response object a registered envelope's assembler wrote of the stream, when it wrote one. */
+function wholeOf(envelope: Envelope, response: AssembledResponse): WholeRecord | undefined {
+  return envelope === "chat" || envelope === "responses" ? undefined : response.record?.();
+}
+
+/** The response object a registered envelope's assembler wrote; a damaged one has no completed call. */
+function wholeRecord(record: WholeRecord, damaged: boolean): ConvertedStream {
+  if (!damaged) return { value: record.value, losses: [...record.losses] };
+  const output = (record.value.output as Fields[]).map((item) => (item.type === "function_call" && item.status === "completed" ? { ...item, status: "incomplete" } : item));
+  return { value: { ...record.value, status: record.value.status === "completed" ? "incomplete" : record.value.status, output }, losses: [...record.losses] };
 }
 
 /** The status a damaged response with calls is written with: never completed. */

@@ -80,7 +80,7 @@ export class JournalNormalizer {
   private source: string | undefined;
   /** The registry's envelopes for this journal: a Gemini result on a later line than its call pairs with it. */
   private readonly envelopes: JournalEnvelopes = journalEnvelopes();
-  private readonly records = new StreamRecords({ envelopes: this.envelopes });
+  private readonly records = new StreamRecords({ envelopes: this.envelopes, itemLines: true });
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
@@ -213,7 +213,8 @@ export class JournalNormalizer {
       line: response.line,
       recordKind: streamKindOf(envelope),
       envelope,
-      items: items.map((item, index) => ({ item, provenance: this.provenance(response.line, index, envelope, { id: response.id, status: response.status }) })),
+      // Each item at the line that completed it: a call is where its arguments became final.
+      items: items.map((item, index) => ({ item, provenance: this.provenance(response.itemLines?.[index] ?? response.lastLine, index, envelope, { id: response.id, status: response.status }) })),
       losses,
       repeated: 0,
     };
@@ -258,7 +259,9 @@ export class JournalNormalizer {
         // What the converter made up for the response object (its creation time,
         // the fields the spec requires of it) is in no item either.
         const itemLosses = converted.losses.filter((loss) => !synthesizesResponseField(loss));
-        const losses = [...prefixLosses(at, itemLosses), ...leftBehind(record, ENVELOPE_RESPONSE_ITEM_FIELDS, at, "the response")];
+        // A field the converter kept on the response object under its slug (a stop_reason no status says) is in no item either.
+        const kept = new Set([...ENVELOPE_RESPONSE_ITEM_FIELDS].filter((field) => !Object.keys(resource).some((key) => key.endsWith(`:${field}`))));
+        const losses = [...prefixLosses(at, itemLosses), ...leftBehind(record, kept, at, "the response")];
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {

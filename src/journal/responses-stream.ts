@@ -26,6 +26,12 @@
 // | an extension event (`acme:trace_event`)          | ignored, as the specification lets clients: one  |
 // |                                                  | provider_extension loss per type                 |
 // | any other event                                  | ignored: one unsupported_item loss per type      |
+// | `obfuscation` of any event read                  | nothing: padding of the transport, said on the   |
+// |                                                  | event's line (left_behind)                       |
+//
+// An item was completed by its `output_item.done` (or, before that, its call's
+// `function_call_arguments.done`), else by the response's last event: the line
+// it is reported at.
 //
 // Output items become input items as they are: `id`, `status` and every field
 // the output carried are kept; a reasoning item without `summary` gets the
@@ -36,7 +42,7 @@
 // `left_behind`, as normalize reports a stored response's. Asked to
 // (`resource`), the assembler instead gives that object and the line that set
 // each item, for the response object the stream amounts to.
-import type { AssembledResponse, StreamedResource, StreamLoss } from "../models/assembled-response.js";
+import { transportPadding, type AssembledResponse, type StreamedResource, type StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { describeValue } from "../models/json-value.js";
@@ -93,6 +99,8 @@ interface OpenResponse {
   snapshot?: StreamedResource["snapshot"];
   /** Line of the event that last set the item at each `output_index`. */
   itemLines: Map<number, number>;
+  /** Line of the `output_item.done` or `function_call_arguments.done` that last finished each item. */
+  doneLines: WeakMap<Fields, number>;
   /** Indexes of items opened by `output_item.added` and not yet done. */
   unfinished: Set<number>;
   /** Whether an `error` event failed the response. */
@@ -110,6 +118,8 @@ interface IgnoredEvents {
 export interface ResponsesStreamOptions {
   /** Also give each response what its events showed of the response object (`AssembledResponse.resource`). */
   resource?: boolean;
+  /** Say which event completed each item (`AssembledResponse.itemLines`). */
+  itemLines?: boolean;
 }
 
 /**
@@ -128,9 +138,11 @@ export class ResponsesStreamAssembler {
   private current: OpenResponse | undefined;
   private unplacedEvents: Unplaced = nothingUnplaced();
   private readonly keepResource: boolean;
+  private readonly sayItemLines: boolean;
 
   constructor(options: ResponsesStreamOptions = {}) {
     this.keepResource = options.resource ?? false;
+    this.sayItemLines = options.itemLines ?? false;
   }
 
   /** One streaming event and the journal line it came from; returns the responses it closes. */
@@ -147,6 +159,7 @@ export class ResponsesStreamAssembler {
     }
     if (type === "error" && !this.current) {
       failWith(this.unplacedEvents, event, line);
+      if (event.obfuscation !== undefined) this.unplacedEvents.losses.push(transportPadding(line));
       return [];
     }
     return this.apply(type as EventType, event, line);
@@ -156,7 +169,7 @@ export class ResponsesStreamAssembler {
   finish(): AssembledResponse[] {
     const open = this.current;
     this.current = undefined;
-    return open ? [assemble(open, this.keepResource)] : [];
+    return open ? [assemble(open, this.keepResource, this.sayItemLines)] : [];
   }
 
   /**
@@ -180,6 +193,7 @@ export class ResponsesStreamAssembler {
     }
     const open: OpenResponse = (this.current ??= this.open(line));
     open.lastLine = line;
+    if (event.obfuscation !== undefined) open.losses.push(transportPadding(line));
     if (responseId !== undefined) open.id ??= responseId;
     if (typeof response?.status === "string") open.status = response.status;
 
@@ -217,6 +231,7 @@ export class ResponsesStreamAssembler {
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
           open.items.set(index, item);
           open.itemLines.set(index, line);
+          if (type === "response.output_item.done") open.doneLines.set(item, line);
           if (type === "response.output_item.added") open.unfinished.add(index);
           else open.unfinished.delete(index);
           if (typeof item.id === "string") open.byId.set(item.id, item);
@@ -231,7 +246,10 @@ export class ResponsesStreamAssembler {
         const text = event[field];
         if (typeof text !== "string") open.losses.push(unusable(line, field, text, type));
         else if (field === "delta") item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + text;
-        else item.arguments = text;
+        else {
+          item.arguments = text;
+          open.doneLines.set(item, line);
+        }
         return closed;
       }
       case "response.content_part.added":
@@ -301,6 +319,7 @@ export class ResponsesStreamAssembler {
       byId: new Map<string, Fields>(),
       losses,
       itemLines: new Map<number, number>(),
+      doneLines: new WeakMap<Fields, number>(),
       unfinished: new Set<number>(),
       failed,
       ignored,
@@ -363,7 +382,7 @@ export class ResponsesStreamAssembler {
   }
 }
 
-function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse {
+function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boolean): AssembledResponse {
   const placed = [...open.items.entries()].sort(([a], [b]) => a - b);
   if (!open.output) {
     // An item is done only at its `output_item.done`: one the stream added as
@@ -394,6 +413,13 @@ function assemble(open: OpenResponse, keepResource: boolean): AssembledResponse 
     line: open.line,
     lastLine: open.lastLine,
   };
+  if (sayItemLines) {
+    // The terminal event's output stands where the streamed items stood, index for index.
+    response.itemLines = items.map((_item, index) => {
+      const streamed = open.output ? open.items.get(index) : placed[index]?.[1];
+      return (streamed && open.doneLines.get(streamed)) ?? open.lastLine;
+    });
+  }
   if (keepResource) {
     const resource: StreamedResource = {};
     if (open.snapshot) resource.snapshot = open.snapshot;

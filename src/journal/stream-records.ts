@@ -25,7 +25,9 @@
 // (Anthropic's `error` event has the shape of the Responses one). A record that
 // is a whole response of its envelope on a JSON line is a stream event in SSE
 // text when its envelope's stream takes it: a Gemini chunk has the shape of a
-// response.
+// response. On a JSON line it is one when the open stream's assembler says it
+// continues the response (a Gemini chunk kept one per line, the last of which
+// has every finishReason).
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
@@ -68,6 +70,8 @@ export interface StreamRecordsOptions {
   rejectionDamages?: boolean;
   /** Whether each response also carries what its whole record needs beyond the items (`completion`, `resource`). */
   wholeRecords?: boolean;
+  /** Whether each response also says which record completed each of its items (`itemLines`), where a reassembler can tell. */
+  itemLines?: boolean;
   /** The registry's envelopes as the journal's other records are converted with them, so that a stream's calls pair with their results. */
   envelopes?: JournalEnvelopes;
 }
@@ -88,6 +92,7 @@ export class StreamRecords {
   private readonly reassemble: ReadonlySet<Envelope>;
   private readonly rejectionDamages: boolean;
   private readonly wholeRecords: boolean;
+  private readonly itemLines: boolean;
   private readonly envelopes: JournalEnvelopes | typeof ENVELOPES;
   private sse: SseParser | undefined;
   private stream: OpenStream | undefined;
@@ -96,6 +101,7 @@ export class StreamRecords {
     this.reassemble = new Set(options.reassemble ?? ["chat", "responses", ...(Object.keys(ENVELOPES) as AdapterName[])]);
     this.rejectionDamages = options.rejectionDamages ?? true;
     this.wholeRecords = options.wholeRecords ?? false;
+    this.itemLines = options.itemLines ?? false;
     this.envelopes = options.envelopes ?? ENVELOPES;
   }
 
@@ -134,7 +140,7 @@ export class StreamRecords {
     // An extension event that has an `id` reads as an extension item, unless a stream is there for it to continue.
     if (recordKind === "responses_item" && this.stream?.envelope === "responses" && continuesResponsesStream(record)) recordKind = "responses_event";
     const open = this.stream?.envelope;
-    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && (fromSse || recordKind !== "envelope_response") && continuesEnvelopeStream(record, open)) {
+    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && (fromSse || recordKind !== "envelope_response" || this.stream!.assembler.continues?.(record) === true) && continuesEnvelopeStream(record, open)) {
       recordKind = "envelope_event";
       envelope = open as AdapterName;
     } else if (fromSse && recordKind === "envelope_response" && continuesEnvelopeStream(record, envelope!)) {
@@ -207,9 +213,9 @@ export class StreamRecords {
   private open(envelope: Envelope): OpenStream {
     const assembler: StreamAssembler =
       envelope === "chat"
-        ? chat.stream.assembler({ completion: this.wholeRecords })
+        ? chat.stream.assembler({ completion: this.wholeRecords, itemLines: this.itemLines })
         : envelope === "responses"
-          ? new ResponsesStreamAssembler({ resource: this.wholeRecords })
+          ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines })
           : this.envelopes[envelope as AdapterName].assembler();
     return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
   }

@@ -25,10 +25,32 @@ export interface AssembledResponse {
   line: number;
   /** Journal line of the last record that belonged to the response. */
   lastLine: number;
+  /**
+   * Journal line of the record that completed each item, in the order of
+   * `items`: where a call's arguments became final, which is where a reader
+   * looks for it. Given when the assembler is asked to; absent, every item
+   * counts as completed by the response's last record.
+   */
+  itemLines?: number[];
   /** What a Chat stream said of its chat.completion beyond the items; kept when the assembler is asked to. */
   completion?: StreamedCompletion;
   /** What an event stream showed of its response object beyond the items; kept when the assembler is asked to. */
   resource?: StreamedResource;
+  /**
+   * A registered envelope's stream as the one response object it amounts to,
+   * written by that envelope's own response converter, and what writing it
+   * loses (the stream's losses included). `items` and `losses` are what
+   * normalize writes; convert writes this instead, as it holds the fields
+   * normalize leaves behind. Written when asked for, so that normalize and the
+   * gate do not pay for it.
+   */
+  record?: () => WholeRecord;
+}
+
+/** A response object written whole, and what writing it loses, each loss on its line. */
+export interface WholeRecord {
+  value: Record<string, unknown>;
+  losses: StreamLoss[];
 }
 
 /** A value a stream gave, with the journal line of the record that gave it. */
@@ -62,4 +84,16 @@ export interface StreamedResource {
    * `items`; absent when the items are the `output` of the terminal event.
    */
   itemLines?: number[];
+}
+
+/**
+ * What a record's `obfuscation` became: nothing. OpenAI and Azure pad every
+ * streamed chunk and event with it against length side channels; it belongs to
+ * the transport, no item or record of either envelope holds it, and each record
+ * that carried one says so on its own line.
+ */
+export const TRANSPORT_PADDING_DETAIL = "obfuscation is padding of the transport: no item or record holds it";
+
+export function transportPadding(line: number): StreamLoss {
+  return { line, path: "/obfuscation", code: "left_behind", detail: TRANSPORT_PADDING_DETAIL };
 }

@@ -63,7 +63,7 @@ const journals = present
 
 /** The summary line `convert` writes: lines read, records written, errors. */
 function summary(stderr: string): { read: number; records: number; errors: number } {
-  const match = /read (\d+) lines: (\d+) records, (\d+) errors/.exec(stderr);
+  const match = /read (\d+) lines?: (\d+) records?, (\d+) errors?/.exec(stderr);
   expect(match, stderr).not.toBeNull();
   return { read: Number(match![1]), records: Number(match![2]), errors: Number(match![3]) };
 }

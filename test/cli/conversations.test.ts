@@ -41,8 +41,9 @@ describe("gate --conversation: each conversation gated as if alone", () => {
         'conversation "a"  line 1  message -  pass not_function_call: "message" is not a function_call',
         'conversation "b"  line 2  message -  pass not_function_call: "message" is not a function_call',
         'conversation "a"  line 3  reasoning -  pass not_function_call: "reasoning" is not a function_call',
-        'conversation "b"  line 4  function_call call_0  pass ok: completed call with arguments valid for its schema',
+        // b's streamed call is at the chunk that finished it, after a's call.
         'conversation "a"  line 5  function_call call_0  pass ok: completed call with arguments valid for its schema',
+        'conversation "b"  line 6  function_call call_0  pass ok: completed call with arguments valid for its schema',
         'conversation "a"  line 7  function_call_output call_0  pass not_function_call: "function_call_output" is not a function_call',
         'conversation "b"  line 8  function_call_output call_0  pass not_function_call: "function_call_output" is not a function_call',
         "",
@@ -78,8 +79,8 @@ describe("gate --conversation: each conversation gated as if alone", () => {
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], twoConversations);
     expect(result.code).toBe(0);
     expect(json(result.stdout).slice(3, 5)).toEqual([
-      { conversation: "b", line: 4, index: 0, type: "function_call", call_id: "call_0", name: "get_latest_sales_report", reason: "ok", detail: "completed call with arguments valid for its schema", blocked: false, findings: [] },
       { conversation: "a", line: 5, index: 0, type: "function_call", call_id: "call_0", name: "get_latest_sales_report", reason: "ok", detail: "completed call with arguments valid for its schema", blocked: false, findings: [] },
+      { conversation: "b", line: 6, index: 0, type: "function_call", call_id: "call_0", name: "get_latest_sales_report", reason: "ok", detail: "completed call with arguments valid for its schema", blocked: false, findings: [] },
     ]);
     expect(Object.keys(json(result.stdout)[0])[0]).toBe("conversation");
   });
@@ -305,8 +306,8 @@ describe("gateJournal with a conversation key", () => {
       ["a", 1, "message", false],
       ["b", 2, "message", false],
       ["a", 3, "reasoning", false],
-      ["b", 4, "function_call", false],
       ["a", 5, "function_call", false],
+      ["b", 6, "function_call", false],
       ["a", 7, "function_call_output", false],
       ["b", 8, "function_call_output", false],
     ]);

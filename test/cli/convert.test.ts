@@ -645,6 +645,15 @@ const chatUsage = (prompt: number, completion: number) => ({
   prompt_tokens_details: { cached_tokens: 0 },
   completion_tokens_details: { reasoning_tokens: 0 },
 });
+/** An event's obfuscation, which no record holds: said on its line. */
+const padding = (line: number) => ({ line, path: "/obfuscation", code: "left_behind", detail: "obfuscation is padding of the transport: no item or record holds it" });
+/** A setting the response said at its neutral value, which a chat.completion has no place for. */
+const neutralSaid = (line: number, field: string, value: string) => ({
+  line,
+  path: `/response/${field}`,
+  code: "unsupported_field",
+  detail: `a chat.completion has no ${field}: the response's ${value} (the neutral value) is not written`,
+});
 const notNeutral = (line: number, field: string, neutral: string) => ({
   line,
   path: `/response/${field}`,
@@ -680,16 +689,24 @@ describe("orbridge convert --to chat: Open Responses event streams", () => {
           service_tier: "default",
         },
       ],
-      stderr: "read 12 lines: 12 records, 0 errors; 7 losses\n",
+      stderr: "read 12 lines: 12 records, 0 errors; 14 losses, 6 padding fields left behind\n",
     });
     expect(readReport(report)).toEqual([
+      ...[4, 5, 6, 7, 8, 9].map(padding),
+      neutralSaid(12, "background", "false"),
       notNeutral(12, "completed_at", "null"),
       { line: 12, path: "/response/content_filters", code: "provider_extension", detail: '"content_filters" is not a field of the portable shape; Chat Completions has no place for it' },
       { line: 12, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      neutralSaid(12, "parallel_tool_calls", "true"),
       notNeutral(12, "reasoning", "null"),
       notNeutral(12, "store", "false"),
+      neutralSaid(12, "temperature", "1"),
       { line: 12, path: "/response/text/verbosity", code: "unsupported_field", detail: "text.verbosity has no place in a chat.completion" },
+      neutralSaid(12, "tool_choice", '"auto"'),
       notNeutral(12, "tools", "[]"),
+      neutralSaid(12, "top_logprobs", "0"),
+      neutralSaid(12, "top_p", "1"),
+      neutralSaid(12, "truncation", '"disabled"'),
     ]);
   });
 
@@ -727,15 +744,20 @@ describe("orbridge convert --to chat: Open Responses event streams", () => {
           usage: chatUsage(278, 9),
         },
       ],
-      stderr: "read 78 lines: 26 records, 0 errors; 10 losses\n",
+      stderr: "read 78 lines: 26 records, 0 errors; 20 losses\n",
     });
     expect(readReport(report)).toEqual(
       [31, 76].flatMap((line) => [
         notNeutral(line, "instructions", "null"),
         { line, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+        neutralSaid(line, "parallel_tool_calls", "true"),
         notNeutral(line, "reasoning", "null"),
         notNeutral(line, "store", "false"),
+        neutralSaid(line, "temperature", "1"),
+        neutralSaid(line, "tool_choice", '"auto"'),
         notNeutral(line, "tools", "[]"),
+        neutralSaid(line, "top_p", "1"),
+        neutralSaid(line, "truncation", '"disabled"'),
       ]),
     );
   });
@@ -765,14 +787,19 @@ describe("orbridge convert --to chat: Open Responses event streams", () => {
           ],
         },
       ],
-      stderr: "read 17 lines: 6 records, 0 errors; 7 losses\n",
+      stderr: "read 17 lines: 6 records, 0 errors; 12 losses\n",
     });
     expect(readReport(report)).toEqual([
       { line: 4, path: "/response/status", code: "unsupported_field", detail: 'status "in_progress" has no finish_reason; null written' },
       notNeutral(4, "instructions", "null"),
+      neutralSaid(4, "parallel_tool_calls", "true"),
       notNeutral(4, "reasoning", "null"),
       notNeutral(4, "store", "false"),
+      neutralSaid(4, "temperature", "1"),
+      neutralSaid(4, "tool_choice", '"auto"'),
       notNeutral(4, "tools", "[]"),
+      neutralSaid(4, "top_p", "1"),
+      neutralSaid(4, "truncation", '"disabled"'),
       { line: 7, path: "/item/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
       { line: 7, path: "/item/status", code: "unsupported_field", detail: 'item status "in_progress" differs from the finish_reason\'s; it is not kept' },
     ]);
@@ -1001,18 +1028,26 @@ describe("a stream with a line that could not be read", () => {
           service_tier: "default",
         },
       ],
-      stderr: `orbridge convert: line 6: ${tooLong}\nread 13 lines: 12 records, 1 error; 8 losses\n`,
+      stderr: `orbridge convert: line 6: ${tooLong}\nread 13 lines: 12 records, 1 error; 15 losses, 6 padding fields left behind\n`,
     });
     expect(readReport(report)).toEqual([
       { line: 6, path: "", code: "error", detail: tooLong },
       damage(1, 6),
+      ...[4, 5, 7, 8, 9, 10].map(padding),
+      neutralSaid(13, "background", "false"),
       notNeutral(13, "completed_at", "null"),
       { line: 13, path: "/response/content_filters", code: "provider_extension", detail: '"content_filters" is not a field of the portable shape; Chat Completions has no place for it' },
       { line: 13, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      neutralSaid(13, "parallel_tool_calls", "true"),
       notNeutral(13, "reasoning", "null"),
       notNeutral(13, "store", "false"),
+      neutralSaid(13, "temperature", "1"),
       { line: 13, path: "/response/text/verbosity", code: "unsupported_field", detail: "text.verbosity has no place in a chat.completion" },
+      neutralSaid(13, "tool_choice", '"auto"'),
       notNeutral(13, "tools", "[]"),
+      neutralSaid(13, "top_logprobs", "0"),
+      neutralSaid(13, "top_p", "1"),
+      neutralSaid(13, "truncation", '"disabled"'),
     ]);
   });
 

@@ -133,15 +133,29 @@ describe("an Anthropic journal", () => {
       { type: "function_call_output", call_id: "toolu_02", output: "Rain" },
       calls.nice,
     ]);
-    expect(jsonLines(readFileSync(reportFile("normalize"), "utf8"))).toEqual([
+    const report = jsonLines(readFileSync(reportFile("normalize"), "utf8")) as Array<{ line: number; path: string; code: string }>;
+    // The stored message's items carry ids and arguments it never wrote: synthesized, at their place in the response object they come from.
+    expect(report.filter((entry) => entry.code === "synthesized").map(({ line, path }) => [line, path])).toEqual([
+      [2, "/output/1/arguments"],
+      [2, "/output/2/arguments"],
+      [2, "/output/0/id"],
+      [2, "/output/1/id"],
+      [2, "/output/2/id"],
+    ]);
+    expect(report.filter((entry) => entry.code !== "synthesized")).toEqual([
       { line: 1, path: "/model", code: "left_behind", detail: "model of the request body is in no item: normalize writes items only" },
       { line: 1, path: "/max_tokens", code: "left_behind", detail: "max_tokens of the request body is in no item: normalize writes items only" },
       { line: 1, path: "/tools", code: "left_behind", detail: "tools of the request body is in no item: normalize writes items only" },
       { line: 2, path: "/id", code: "left_behind", detail: "id of the response is in no item: normalize writes items only" },
       { line: 2, path: "/model", code: "left_behind", detail: "model of the response is in no item: normalize writes items only" },
       { line: 2, path: "/usage", code: "left_behind", detail: "usage of the response is in no item: normalize writes items only" },
+      { line: 4, path: "/message/id", code: "left_behind", detail: "id of the message is in no item: normalize writes items only" },
+      { line: 4, path: "/message/model", code: "left_behind", detail: "model of the message is in no item: normalize writes items only" },
+      { line: 4, path: "/message/usage", code: "left_behind", detail: "usage of the message is in no item: normalize writes items only" },
+      { line: 19, path: "/delta/stop_reason", code: "left_behind", detail: "stop_reason of the message is in no item: normalize writes items only" },
+      { line: 19, path: "/usage", code: "left_behind", detail: "usage of the message is in no item: normalize writes items only" },
     ]);
-    expect(result.stderr).toBe("read 24 lines, 4 records: 4 emitted (8 items), 0 reported; 0 losses, 6 record fields left behind\n");
+    expect(result.stderr).toBe("read 24 lines, 4 records: 4 emitted (8 items), 0 reported; 5 losses, 11 record fields left behind\n");
   });
 
   test("gate --tools: the verdicts of the same conversation written in Chat Completions", async () => {
@@ -182,27 +196,37 @@ describe("an Anthropic journal", () => {
       { role: "tool", tool_call_id: "toolu_01", content: "Sunny" },
       { role: "tool", tool_call_id: "toolu_02", content: "Rain" },
     ]);
-    // A stream says no creation time or model in the items it rebuilds: a chat.completion requires both, synthesized and reported.
+    // A stream is written as the message it amounts to: its model and usage kept, as the stored message's are.
     expect(streamed).toEqual({
       id: "msg_01B",
       object: "chat.completion",
       created: 0,
-      model: "",
+      model: "claude-sonnet-4-5",
       choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "toolu_03", type: "function", function: { name: "get_weather", arguments: '{"city":"Nice"}' } }] }, logprobs: null, finish_reason: "tool_calls" }],
+      usage: { prompt_tokens: 80, completion_tokens: 12, total_tokens: 92, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } },
+      service_tier: "default",
     });
+    expect(Object.keys(completion!)).toEqual(Object.keys(streamed!));
     const losses = jsonLines(readFileSync(reportFile("chat"), "utf8")) as Array<Record<string, unknown>>;
     expect(withoutNeutralFields(losses as Array<{ line: number; path: string; code: string }>).map(({ line, path, code }) => ({ line, path, code }))).toEqual([
       { line: 1, path: "/instructions", code: "form_changed" },
-      { line: 2, path: "", code: "synthesized" },
+      { line: 2, path: "/created_at", code: "synthesized" },
+      { line: 2, path: "/output/1/arguments", code: "synthesized" },
+      { line: 2, path: "/output/2/arguments", code: "synthesized" },
+      { line: 2, path: "/output/0/id", code: "synthesized" },
+      { line: 2, path: "/output/1/id", code: "synthesized" },
+      { line: 2, path: "/output/2/id", code: "synthesized" },
       { line: 2, path: "/output/0/id", code: "unsupported_field" },
       { line: 2, path: "/output/1/id", code: "unsupported_field" },
       { line: 2, path: "/output/2/id", code: "unsupported_field" },
       { line: 2, path: "/anthropic:usage", code: "provider_extension" },
-      { line: 4, path: "", code: "left_behind" },
-      { line: 4, path: "/created", code: "synthesized" },
-      { line: 4, path: "/model", code: "synthesized" },
+      { line: 4, path: "/message/usage/output_tokens", code: "form_changed" },
+      { line: 4, path: "/created_at", code: "synthesized" },
+      { line: 4, path: "/output/0/id", code: "synthesized" },
+      { line: 4, path: "/output/0/id", code: "unsupported_field" },
+      { line: 4, path: "/anthropic:usage", code: "provider_extension" },
     ]);
-    expect(result.stderr).toBe("read 24 lines: 10 records, 0 errors; 6 losses, 26 values synthesized\n");
+    expect(result.stderr).toBe("read 24 lines: 10 records, 0 errors; 8 losses, 54 values synthesized\n");
   });
 
   test("convert --to responses: a body, response objects and items", async () => {
@@ -222,11 +246,21 @@ describe("an Anthropic journal", () => {
       { type: "function_call_output", call_id: "toolu_01", output: "Sunny" },
       { type: "function_call_output", call_id: "toolu_02", output: "Rain" },
     ]);
-    expect(streamed).toEqual({ id: "msg_01B", object: "response", status: "completed", output: [calls.nice] });
+    // A stream is written as the message it amounts to, as the stored one is: every field the spec requires, its output items with ids.
+    expect(streamed).toMatchObject({ id: "msg_01B", object: "response", status: "completed", model: "claude-sonnet-4-5", usage: { input_tokens: 80, output_tokens: 12, total_tokens: 92 } });
+    expect((streamed!.output as Array<Record<string, unknown>>).map(({ id, ...item }) => [String(id).slice(0, 3), item])).toEqual([["fc_", calls.nice]]);
+    expect(Object.keys(streamed!)).toEqual(Object.keys(response!));
     const losses = jsonLines(readFileSync(reportFile("responses"), "utf8")) as Array<Record<string, unknown>>;
     expect(withoutNeutralFields(losses as Array<{ line: number; path: string; code: string }>).map(({ line, path, code }) => ({ line, path, code }))).toEqual([
-      { line: 2, path: "", code: "synthesized" },
-      { line: 4, path: "", code: "left_behind" },
+      { line: 2, path: "/created_at", code: "synthesized" },
+      { line: 2, path: "/output/1/arguments", code: "synthesized" },
+      { line: 2, path: "/output/2/arguments", code: "synthesized" },
+      { line: 2, path: "/output/0/id", code: "synthesized" },
+      { line: 2, path: "/output/1/id", code: "synthesized" },
+      { line: 2, path: "/output/2/id", code: "synthesized" },
+      { line: 4, path: "/message/usage/output_tokens", code: "form_changed" },
+      { line: 4, path: "/created_at", code: "synthesized" },
+      { line: 4, path: "/output/0/id", code: "synthesized" },
     ]);
   });
 
@@ -277,7 +311,7 @@ describe("a Gemini journal", () => {
       ["function_call", '{"city":"Nice"}'],
       ["message", "assistant"],
     ]);
-    expect(result.stderr).toBe("read 7 lines, 4 records: 4 emitted (9 items), 0 reported; 5 losses, 4 record fields left behind\n");
+    expect(result.stderr).toBe("read 7 lines, 4 records: 4 emitted (9 items), 0 reported; 10 losses, 11 record fields left behind\n");
   });
 });
 

@@ -15,6 +15,7 @@ const opening = { ...fields, obfuscation: "x8Qe" };
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ ...opening, choices, ...extra });
 const choice = (index: number, delta: Record<string, unknown>, finishReason: string | null = null) => ({ index, delta, logprobs: null, finish_reason: finishReason });
 const usage = { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 };
+const padding = (line: number) => ({ line, path: "/obfuscation", code: "left_behind", detail: "obfuscation is padding of the transport: no item or record holds it" });
 
 describe("Chat chunks, asked for the completion", () => {
   test("the opening chunk's fields, the first choice's finish_reason and the usage, each with its line", () => {
@@ -26,7 +27,8 @@ describe("Chat chunks, asked for the completion", () => {
     ]);
     const { completion, ...rest } = response;
     const { rebuilt, ...streamed } = completion!;
-    expect(rest).toEqual({ id: CHAT_ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Lyon." }], losses: [], line: 1, lastLine: 4 });
+    // The converter says what the completion cannot hold; the chunks' padding no completion holds.
+    expect(rest).toEqual({ id: CHAT_ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Lyon." }], losses: [1, 2, 3, 4].map(padding), line: 1, lastLine: 4 });
     expect(streamed).toEqual({ fields: { value: fields, line: 1 }, position: 0, finish: { value: "stop", line: 3, position: 0 }, usage: { value: usage, line: 4 } });
     expect(rebuilt?.value).toEqual({ ...fields, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Lyon." }, logprobs: null, finish_reason: "stop" }], usage });
     expect(["/system_fingerprint", "/usage/total_tokens", "/choices/0/message/content", "/choices/0/finish_reason", "/choices/0"].map((path) => rebuilt?.place(path))).toEqual([
@@ -69,7 +71,7 @@ describe("Chat chunks, asked for the completion", () => {
       id: CHAT_ID,
       status: "completed",
       items: [{ type: "message", role: "assistant", content: "Lyon." }],
-      losses: [leftBehind("/choices/0/finish_reason", "the choice"), ...["/id", "/created", "/model", "/system_fingerprint", "/usage"].map((path) => leftBehind(path))],
+      losses: [leftBehind("/choices/0/finish_reason", "the choice"), ...["/id", "/created", "/model", "/system_fingerprint", "/usage"].map((path) => leftBehind(path)), padding(1)],
       line: 1,
       lastLine: 1,
     });

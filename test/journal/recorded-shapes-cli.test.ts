@@ -55,21 +55,21 @@ describe("Open Responses streams holding extension and error events", () => {
     expect(parse(result.stdout)).toEqual([
       { id: "fc_04041325ab8ae30400698c51c5468c8197a395f18875a5339f", type: "function_call", status: "completed", arguments: '{"location":"San Francisco"}', call_id: "call_H5DxLSFnsGhiROnUiDHmgyc8", name: "weather" },
     ]);
-    expect(result.stderr).toBe("read 14 lines, 1 record: 1 emitted (1 item), 0 reported; 1 loss, 19 record fields left behind\n");
+    expect(result.stderr).toBe("read 14 lines, 1 record: 1 emitted (1 item), 0 reported; 1 loss, 25 record fields left behind\n");
   });
 
-  test("extension events: the gate lets the call run", async () => {
+  test("extension events: the gate lets the call run, reported at its output_item.done", async () => {
     const result = await runOrbridge(["gate", "--tools", tools], golden("responses-extension-events"));
-    expect(result.stdout).toBe("line 1  function_call call_H5DxLSFnsGhiROnUiDHmgyc8  pass ok: completed call with arguments valid for its schema\n");
+    expect(result.stdout).toBe("line 13  function_call call_H5DxLSFnsGhiROnUiDHmgyc8  pass ok: completed call with arguments valid for its schema\n");
     expect(result.code).toBe(0);
   });
 
   test("an error after the call was done: one failed response, the call blocked, the error reported", async () => {
     const normalized = await runOrbridge(["normalize"], golden("responses-error-after-call-done"));
     expect(parse(normalized.stdout).map((item) => [item.call_id, item.status])).toEqual([["call_H5DxLSFnsGhiROnUiDHmgyc8", "incomplete"]]);
-    expect(normalized.stderr).toBe("read 13 lines, 1 record: 1 emitted (1 item), 0 reported; 2 losses, 19 record fields left behind\n");
+    expect(normalized.stderr).toBe("read 13 lines, 1 record: 1 emitted (1 item), 0 reported; 2 losses, 25 record fields left behind\n");
     const gated = await runOrbridge(["gate", "--tools", tools, "--format", "json"], golden("responses-error-after-call-done"));
-    expect(parse(gated.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked, verdict.findings.map((finding: { code: string }) => finding.code)])).toEqual([[1, "status", true, ["incomplete_not_last"]]]);
+    expect(parse(gated.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked, verdict.findings.map((finding: { code: string }) => finding.code)])).toEqual([[11, "status", true, ["incomplete_not_last"]]]);
     expect(gated.code).toBe(1);
   });
 });
@@ -96,8 +96,9 @@ describe("Chat streams and their non-streamed twins", () => {
   test("n: 2 — the call in the second choice reaches the gate, and runs", async () => {
     const result = await runOrbridge(["gate", "--tools", tools, "--format", "json"], sse("chat-openai-two-choices-call-in-second"));
     expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.call_id ?? null, verdict.reason, verdict.blocked])).toEqual([
-      [1, "message", null, "not_function_call", false],
-      [3, "function_call", "call_JMW1whyEaYG438VE1OIflxA2", "ok", false],
+      // Each at the chunk with its choice's finish_reason.
+      [19, "message", null, "not_function_call", false],
+      [21, "function_call", "call_JMW1whyEaYG438VE1OIflxA2", "ok", false],
     ]);
     expect(result.code).toBe(0);
   });
@@ -152,7 +153,7 @@ describe("records no reader takes: every line emitted or reported", () => {
     const result = await runOrbridge(["gate", "--format", "json"], stdin);
     expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type ?? null, verdict.reason, verdict.blocked, verdict.detail])).toEqual([
       [1, null, "error", true, "not checked, since it gave no item: response.function_call.done (line 10) is an event of no known type: ignored; it holds a call's fields, which are not read: the call is not checked"],
-      [1, "function_call", "unknown_tool", true, 'no schema is known for "weather"'],
+      [12, "function_call", "unknown_tool", true, 'no schema is known for "weather"'],
     ]);
   });
 
@@ -162,7 +163,7 @@ describe("records no reader takes: every line emitted or reported", () => {
     const result = await runOrbridge(["gate", "--format", "json"], [...lines.slice(0, 2), JSON.stringify(strayChunk), lines[2]].join("\n") + "\n");
     expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.reason, verdict.blocked])).toEqual([
       [1, "error", true],
-      [1, "unknown_tool", true],
+      [4, "unknown_tool", true],
     ]);
     expect(parse(result.stdout)[0].detail).toBe("not checked, since it gave no item: tool_calls of the chat.completion stands outside any message: no item is made of it, and its call is not checked (at /tool_calls)");
   });

@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { completionToItems } from "../../adapters/chat-completions/completion-to-response.js";
 import { assembleRecording, linesOf, type RecordingFormat } from "./stream-recording.js";
+import { TRANSPORT_PADDING_DETAIL } from "../../src/models/assembled-response.js";
 
 const corpus = resolve(import.meta.dirname, "../../../shared/corpus");
 const present = existsSync(corpus);
@@ -245,9 +246,14 @@ describe.skipIf(!present)(`recorded Open Responses streams in ../shared/corpus${
         .filter(([key, value]) => key !== "object" && key !== "output" && value !== null && !(typeof value === "object" && Object.keys(value).length === 0))
         .map(([key]) => ({ path: `/response/${key}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` }));
     const terminal = records.filter((record) => record.type === "response.completed").map((record) => record.response as Fields);
-    expect(responses.map(({ id, status, items, losses }) => ({ id, status, output: items, losses: losses.map(({ path, code, detail }) => ({ path, code, detail })) }))).toEqual(
+    const isPadding = (loss: { path: string }) => loss.path === "/obfuscation";
+    expect(responses.map(({ id, status, items, losses }) => ({ id, status, output: items, losses: losses.filter((loss) => !isPadding(loss)).map(({ path, code, detail }) => ({ path, code, detail })) }))).toEqual(
       completedOutputs(records).map(({ id, output }, index) => ({ id, status: "completed", output, losses: leftBehind(terminal[index]!) })),
     );
+    // Each event's padding is said on the event's own line (a JSON line is one record).
+    const padded = records.flatMap((record, index) => (record.obfuscation === undefined ? [] : [index + 1]));
+    const said = responses.flatMap((response) => response.losses.filter(isPadding).map((loss) => (loss.code === "left_behind" && loss.detail === TRANSPORT_PADDING_DETAIL ? loss.line : -loss.line)));
+    expect(format === "jsonl" ? said : said.length).toEqual(format === "jsonl" ? padded : padded.length);
   });
 
   test.each(recordings)("%s: the items built from the events alone agree with response.completed", (_name, load) => {

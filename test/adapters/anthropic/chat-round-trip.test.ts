@@ -89,7 +89,8 @@ describe("the chat golden histories", () => {
   test("Anthropic reads back, with no loss, what its writer wrote of them", () => {
     const reported = histories.flatMap(([name, chat]) => roundTrip(chat).back.losses.map((loss) => `${name}: ${loss.path} ${loss.code}`));
     // Arguments that were never an object are written as their text, which comes back as it was: reported both ways.
-    expect(reported.every((line) => line.endsWith("/input form_changed"))).toBe(true);
+    // An object input has no text: the arguments read back are its JSON text, said synthesized.
+    expect(reported.filter((line) => !line.endsWith("/input form_changed") && !line.endsWith("/input synthesized"))).toEqual([]);
   });
 });
 

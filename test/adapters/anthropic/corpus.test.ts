@@ -211,9 +211,12 @@ describe.skipIf(!present)("recorded streams", () => {
     expect(events.filter(({ event }) => !isAnthropicStreamEvent(event) || !streamEventSchema.safeParse(event).success).map(({ line }) => line)).toEqual([]);
   });
 
-  test.each(label(streams))("%s: assembles to one completed response, nothing lost, every call completed", (_label, { events }) => {
+  test.each(label(streams))("%s: assembles to one completed response, nothing lost but the message's own fields, every call completed", (_label, { events }) => {
     const assembled = assemble(events);
-    expect(assembled.map((response) => [response.status, response.losses])).toEqual([[expect.stringMatching(/^(completed|incomplete)$/), []]]);
+    // A server tool's input is an object in its item: the spacing of its streamed text is said lost.
+    const lost = (response: (typeof assembled)[number]) => response.losses.filter((loss) => loss.code !== "left_behind" && loss.path !== "/delta/partial_json");
+    expect(assembled.map((response) => [response.status, lost(response)])).toEqual([[expect.stringMatching(/^(completed|incomplete)$/), []]]);
+    expect(assembled[0].losses.filter((loss) => loss.code === "left_behind").map((loss) => loss.path)).toEqual(expect.arrayContaining(["/message/id", "/message/model", "/message/usage", "/delta/stop_reason", "/usage"]));
     const statuses = assembled[0].items.flatMap((item) => (item.type === "function_call" ? [item.status] : []));
     expect(statuses.every((status) => status === "completed")).toBe(true);
   });

@@ -35,6 +35,7 @@ const CASE_FILES = [
   "events.jsonl",
   "assembled.json",
   "message.json",
+  "record.json",
 ];
 
 type Direction = "anthropic_to_items" | "items_to_anthropic";
@@ -136,6 +137,7 @@ interface StreamCase {
   events: Array<{ line: number; event: unknown }>;
   assembled: unknown;
   message?: unknown;
+  record: unknown;
 }
 
 /** Codes of losses that drop what they point at: a round trip gives the source back less those paths. */
@@ -181,7 +183,7 @@ function loadStream(name: string, dir: string, files: string[]): StreamCase {
       if (line.trim() !== "") events.push({ line: index + 1, event: JSON.parse(line) });
     });
   }
-  return { name, events, assembled: readJson(dir, "assembled.json"), message: files.includes("message.json") ? readJson(dir, "message.json") : undefined };
+  return { name, events, assembled: readJson(dir, "assembled.json"), message: files.includes("message.json") ? readJson(dir, "message.json") : undefined, record: readJson(dir, "record.json") };
 }
 
 function assemble(events: StreamCase["events"]): AnthropicAssembledResponse[] {
@@ -257,9 +259,9 @@ describe.each(cases)("golden case $name", (golden) => {
     expect(adapter.specErrors(toItems(golden.anthropic).value)).toEqual(golden.specErrors);
   });
 
-  test("every declared loss points into its source", () => {
+  test("every declared loss points into its source, a synthesized value into what it was written in", () => {
     const dangling = [
-      ...golden.losses.anthropic_to_items.filter((loss) => !resolve(golden.anthropic, tokensOf(loss.path)).found),
+      ...golden.losses.anthropic_to_items.filter((loss) => !resolve(golden.anthropic, tokensOf(loss.path)).found && !(loss.code === "synthesized" && resolve(golden.items, tokensOf(loss.path)).found)),
       ...golden.losses.items_to_anthropic.filter((loss) => !resolve(golden.items, tokensOf(loss.path)).found),
     ];
     expect(dangling).toEqual([]);
@@ -273,7 +275,28 @@ describe.each(streams)("golden stream $name", (golden) => {
   });
 
   test("assembling gives assembled.json", () => {
-    expect(assemble(golden.events).map(({ message: _message, ...response }) => response)).toStrictEqual(golden.assembled);
+    expect(assemble(golden.events).map(({ message: _message, record: _record, ...response }) => response)).toStrictEqual(golden.assembled);
+  });
+
+  test("the response object convert writes of each response, and its losses, are record.json", () => {
+    expect(assemble(golden.events).map((response) => response.record!())).toStrictEqual(golden.record);
+  });
+
+  test("the response object convert writes validates against the Open Responses schema", () => {
+    const errors = assemble(golden.events).flatMap((response) => {
+      const value = response.record!().value;
+      return specErrors("ResponseResource", { ...value, output: portable(value.output) });
+    });
+    expect(errors).toEqual([]);
+  });
+
+  test("every loss of the response object points into the event on its line, or a synthesized one into the object", () => {
+    const byLine = new Map(golden.events.map(({ line, event }) => [line, event]));
+    const dangling = assemble(golden.events).flatMap((response) => {
+      const record = response.record!();
+      return record.losses.filter((loss) => !resolve(loss.code === "synthesized" ? record.value : byLine.get(loss.line), tokensOf(loss.path)).found);
+    });
+    expect(dangling).toEqual([]);
   });
 
   test.skipIf(golden.message === undefined)("the message each response amounts to is message.json", () => {

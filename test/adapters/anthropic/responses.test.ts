@@ -16,7 +16,7 @@ const message = (fields: Record<string, unknown>) =>
   ({ id: ID, type: "message", role: "assistant", model: "claude-sonnet-4-5-20250929", content: [], stop_reason: "end_turn", stop_sequence: null, usage, ...fields }) as AnthropicResponse;
 const text = (value: string) => ({ type: "text", text: value });
 const toolUse = (id: string) => ({ type: "tool_use", id, name: "get_weather", input: { city: "Oslo" } });
-const created = { path: "", code: "synthesized", detail: "an Anthropic message has no creation time: created_at 0 written" };
+const created = { path: "/created_at", code: "synthesized", detail: "an Anthropic message has no creation time: created_at 0 written" };
 
 describe("messageToResponse, stop reasons", () => {
   test("end_turn is completed, with item ids derived from the response id and usage counted as Open Responses counts it", () => {
@@ -31,7 +31,7 @@ describe("messageToResponse, stop reasons", () => {
         "anthropic:stop_sequence": null,
         "anthropic:usage": usage,
       }),
-      losses: [created],
+      losses: [created, { path: "/output/0/id", code: "synthesized", detail: `an Anthropic block has no item id: ${itemId("msg", 0)} derived from the message id and the item's place` }],
     });
   });
 

@@ -3,6 +3,9 @@
 import { describe, expect, test } from "vitest";
 import { AnthropicStreamAssembler, type AnthropicAssembledResponse } from "../../../adapters/anthropic/stream.js";
 import { replayGate } from "../../../src/gate/replay-gate.js";
+import { createHash } from "node:crypto";
+import { responseWith } from "../../support/response-object.js";
+import { withoutNeutralFields } from "../../support/response-neutrals.js";
 
 const ID = "msg_013zKrzHmx2EAPhcF2gQKQ4k";
 const secretSchema = { type: "object", properties: { password: { type: "string" } }, required: ["password"], additionalProperties: false };
@@ -22,10 +25,19 @@ const toolUse = (index: number, id: string) => blockStart(index, { type: "tool_u
 const call = (callId: string, args: string, status: string) => ({ type: "function_call", call_id: callId, name: "secret_retrieval_tool", arguments: args, status });
 
 /** Pushes events numbered from 1; returns what push and finish gave, in order. */
-function run(events: unknown[], message = false): AnthropicAssembledResponse[] {
+function assembled(events: unknown[], message = false): AnthropicAssembledResponse[] {
   const assembler = new AnthropicStreamAssembler({ message });
   const out = events.flatMap((event, i) => assembler.push(event, i + 1));
   return [...out, ...assembler.finish()];
+}
+
+/**
+ * What normalize takes of each response, less what the tests of the message's
+ * own fields look at apart: the response object convert writes, and the fields
+ * left behind.
+ */
+function run(events: unknown[], message = false): AnthropicAssembledResponse[] {
+  return assembled(events, message).map(({ record: _record, ...response }) => ({ ...response, losses: response.losses.filter((loss) => loss.code !== "left_behind") }));
 }
 
 describe("text and thinking deltas", () => {
@@ -200,5 +212,68 @@ describe("several messages and stray events", () => {
 
   test("an event that is not an object with a type is refused", () => {
     expect(() => new AnthropicStreamAssembler().push([1], 1)).toThrow(TypeError);
+  });
+});
+
+describe("the message's own fields", () => {
+  const itemId = (prefix: string, index: number) => `${prefix}_${createHash("sha256").update(`${ID}\u0000${index}`).digest("hex").slice(0, 48)}`;
+  const container = { id: "container_011CbRk4", expires_at: "2026-05-02T09:41:07.218840Z" };
+  const closing = { type: "message_delta", delta: { stop_reason: "stop_sequence", stop_sequence: "END", container }, usage: { input_tokens: 416, output_tokens: 31 } };
+  const events = [start(), blockStart(0, { type: "text", text: "" }), text(0, "Fed twice a day"), stop(0), closing, messageStop];
+
+  test("normalize leaves each behind where its event said it: message_start's id, model and usage, message_delta's stop_reason, stop_sequence, container and usage", () => {
+    const [result] = assembled(events);
+    expect(result.losses).toEqual([
+      { line: 1, path: "/message/model", code: "left_behind", detail: "model of the message is in no item: normalize writes items only" },
+      { line: 1, path: "/message/id", code: "left_behind", detail: "id of the message is in no item: normalize writes items only" },
+      { line: 1, path: "/message/usage", code: "left_behind", detail: "usage of the message is in no item: normalize writes items only" },
+      { line: 5, path: "/delta/stop_reason", code: "left_behind", detail: "stop_reason of the message is in no item: normalize writes items only" },
+      { line: 5, path: "/delta/stop_sequence", code: "left_behind", detail: "stop_sequence of the message is in no item: normalize writes items only" },
+      { line: 5, path: "/delta/container", code: "left_behind", detail: "container of the message is in no item: normalize writes items only" },
+      { line: 5, path: "/usage", code: "left_behind", detail: "usage of the message is in no item: normalize writes items only" },
+    ]);
+  });
+
+  test("convert's response object holds them: id, model and usage in their places, the rest under the slug; a usage count message_delta replaced is reported", () => {
+    const [result] = assembled(events);
+    const record = result.record!();
+    expect({ value: record.value, losses: withoutNeutralFields(record.losses) }).toEqual({
+      value: {
+        ...responseWith({
+          id: ID,
+          created_at: 0,
+          model: "claude-sonnet-4-20250514",
+          output: [{ id: itemId("msg", 0), type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Fed twice a day", annotations: [] }] }],
+          usage: { input_tokens: 416, output_tokens: 31, total_tokens: 447, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+        }),
+        "anthropic:stop_reason": "stop_sequence",
+        "anthropic:stop_sequence": "END",
+        "anthropic:usage": { input_tokens: 416, output_tokens: 31 },
+        "anthropic:container": container,
+      },
+      losses: [
+        { line: 1, path: "/message/usage/output_tokens", code: "form_changed", detail: "usage output_tokens 1 is replaced by message_delta's 31, which the response holds" },
+        { line: 1, path: "/created_at", code: "synthesized", detail: "an Anthropic message has no creation time: created_at 0 written" },
+        { line: 1, path: "/output/0/id", code: "synthesized", detail: `an Anthropic block has no item id: ${itemId("msg", 0)} derived from the message id and the item's place` },
+      ],
+    });
+  });
+
+  test("a call's arguments in the response object are the text streamed, byte for byte, and not said synthesized", () => {
+    const [result] = assembled([start(), toolUse(0, "toolu_015c"), json(0, '{"passwo'), json(0, 'rd":  "mellon" }'), stop(0), messageDelta("tool_use"), messageStop]);
+    const record = result.record!();
+    expect((record.value.output as unknown[])).toEqual([{ id: itemId("fc", 0), ...call("toolu_015c", '{"passwo' + 'rd":  "mellon" }', "completed") }]);
+    expect(record.losses.filter((loss) => loss.path.startsWith("/output/0/arguments"))).toEqual([]);
+  });
+
+  test("a stream without message_start gets an id and model written for its response object, reported", () => {
+    const [result] = assembled([blockStart(0, { type: "text", text: "Hi" }), stop(0), messageStop]);
+    const record = result.record!();
+    const id = `msg_${createHash("sha256").update(JSON.stringify([{ type: "text", text: "Hi" }])).digest("hex").slice(0, 24)}`;
+    expect([record.value.id, record.value.model, record.value.status]).toEqual([id, "", "in_progress"]);
+    expect(withoutNeutralFields(record.losses).filter((loss) => loss.path === "/id" || loss.path === "/model")).toEqual([
+      { line: 1, path: "/id", code: "synthesized", detail: `the stream has no message id: ${id} written, from its content` },
+      { line: 1, path: "/model", code: "synthesized", detail: 'the stream does not name its model: "" written' },
+    ]);
   });
 });

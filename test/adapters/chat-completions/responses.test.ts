@@ -32,6 +32,24 @@ const responseUsage = {
  * field the completion cannot tell reported `synthesized` at its path (and no
  * other field reported so); the losses returned are the rest.
  */
+/** A setting a completion has no place for, said by the response at its neutral value: lost, and reported. */
+const neutralLost = (field: string, value: unknown) => ({ path: `/${field}`, code: "unsupported_field", detail: `a chat.completion has no ${field}: the response's ${JSON.stringify(value)} (the neutral value) is not written` });
+/** What a response written as responseWith writes it, with ids of its own, loses of its settings: every one that says something. */
+const neutralSettingsLost = (
+  [
+    ["tool_choice", "auto"],
+    ["truncation", "disabled"],
+    ["parallel_tool_calls", true],
+    ["top_p", 1],
+    ["presence_penalty", 0],
+    ["frequency_penalty", 0],
+    ["top_logprobs", 0],
+    ["temperature", 1],
+    ["store", false],
+    ["background", false],
+  ] as const
+).map(([field, value]) => neutralLost(field, value));
+
 function toResponse(completion: ChatCompletion) {
   const result = chatCompletionToResponse({ completion });
   expect(specErrors("ResponseResource", result.value)).toEqual([]);
@@ -414,7 +432,7 @@ describe("response object to chat.completion", () => {
     ]);
   });
 
-  test("a reasoning item and fields away from their neutral value are losses", () => {
+  test("a reasoning item, fields away from their neutral value, and a neutral value the response said are losses", () => {
     const response = {
       ...phaseResponse,
       output: [
@@ -435,6 +453,7 @@ describe("response object to chat.completion", () => {
       { path: "/output/1/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
       { path: "/billing", code: "provider_extension", detail: '"billing" is not a field of the portable shape; Chat Completions has no place for it' },
       { path: "/reasoning", code: "unsupported_field", detail: "a chat.completion has no reasoning (a value other than null is lost)" },
+      neutralLost("temperature", 1),
       { path: "/text/verbosity", code: "unsupported_field", detail: "text.verbosity has no place in a chat.completion" },
       { path: "/tools", code: "unsupported_field", detail: "a chat.completion has no tools (a value other than [] is lost)" },
     ]);
@@ -464,14 +483,40 @@ describe("response object to chat.completion", () => {
         ],
         service_tier: "default",
       },
-      losses: [{ path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" }],
+      losses: [{ path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" }, ...neutralSettingsLost],
     });
   });
 
+  test("a response the way in wrote (its items carry the ids it makes) said none of its neutral settings: none is reported again", () => {
+    const completion = {
+      id: "chatcmpl-CfQ2ns8Yd1",
+      object: "chat.completion",
+      created: 1757687080,
+      model: "gpt-5",
+      choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "call_gL7JE6", type: "function", function: { name: "update_plan", arguments: '{"plan":"rhyme"}' } }] }, logprobs: null, finish_reason: "tool_calls" }],
+    } as ChatCompletion;
+    const response = toResponse(completion).value;
+    expect(responseToChatCompletion({ response }).losses).toEqual([]);
+    // The same response, its call id no longer the way in's: its settings are the response's own, each lost.
+    const said = { ...response, output: [{ ...(response.output[0] as Record<string, unknown>), id: "fc_68c42d3e" }] } as ResponseResource;
+    expect(responseToChatCompletion({ response: said }).losses).toEqual([{ path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" }, ...neutralSettingsLost]);
+  });
+
+  test("a neutral setting the step before wrote, as its synthesized entries say, is not reported lost; the others are", () => {
+    const response = responseWith({ id: "msg_01XFDUDYJgAACzvnptvVoYEL", created_at: 0, model: "claude-sonnet-4-5", output: [{ id: "msg_01XFDUDYJgAACzvnptvVoYEL", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Dry today.", annotations: [] }] }], usage: null });
+    const said = ["/top_p", "/temperature"];
+    const synthesized = neutralSettingsLost.map((loss) => loss.path).filter((path) => !said.includes(path));
+    expect(responseToChatCompletion({ response, synthesized }).losses).toEqual([
+      { path: "/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
+      neutralLost("top_p", 1),
+      neutralLost("temperature", 1),
+    ]);
+  });
+
   test.each([
-    ["max_output_tokens", "length", []],
-    ["content_filter", "content_filter", []],
-    ["tool_limit", "length", [{ path: "/incomplete_details", code: "form_changed", detail: 'incomplete for reason "tool_limit" written as finish_reason length' }]],
+    ["max_output_tokens", "length", neutralSettingsLost],
+    ["content_filter", "content_filter", neutralSettingsLost],
+    ["tool_limit", "length", [{ path: "/incomplete_details", code: "form_changed", detail: 'incomplete for reason "tool_limit" written as finish_reason length' }, ...neutralSettingsLost]],
   ])("incomplete for %s is finish_reason %s", (reason, finishReason, losses) => {
     const response = responseWith({ id: "resp_cut", created_at: 1, model: "gpt-4o", output: [], usage: null, status: "incomplete", incomplete_details: { reason } });
     const result = responseToChatCompletion({ response });
@@ -486,6 +531,7 @@ describe("response object to chat.completion", () => {
     expect(result.losses).toEqual([
       { path: "/status", code: "unsupported_field", detail: 'status "failed" has no finish_reason; null written' },
       { path: "/error", code: "unsupported_field", detail: "a chat.completion has no error (a value other than null is lost)" },
+      ...neutralSettingsLost,
     ]);
   });
 
@@ -503,6 +549,7 @@ describe("response object to chat.completion", () => {
     expect(responseToChatCompletion({ response }).losses).toEqual([
       { path: "/output/0", code: "unsupported_item", detail: "a user message has no place in a chat.completion, which holds the assistant's turn only" },
       { path: "/output/1", code: "unsupported_item", detail: "a function_call_output has no place in a chat.completion, which holds the assistant's turn only" },
+      ...neutralSettingsLost,
     ]);
   });
 });

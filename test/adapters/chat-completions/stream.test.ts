@@ -246,14 +246,67 @@ describe("chunks that carry no delta", () => {
     expect(result).toEqual({ id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Hi" }], losses: [finishLeftBehind(2), ...recordFields(), leftBehind(3, "/usage")], line: 1, lastLine: 3 });
   });
 
-  test("Azure's prompt filter chunk opens nothing; what it holds is the next completion's, left behind", () => {
+  test("Azure's prompt filter chunk opens nothing; what it holds is the next completion's, left behind, and its created 0, which the completion does not take, is said on its line", () => {
     const filter = { choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] };
     expect(run([filter, chunk({ role: "assistant", content: "Hi" }), finish("stop")])).toEqual([
-      { id: ID, status: "completed", items: [{ type: "message", role: "assistant", content: "Hi" }], losses: [finishLeftBehind(3), ...recordFields(2), leftBehind(1, "/prompt_filter_results")], line: 2, lastLine: 3 },
+      {
+        id: ID,
+        status: "completed",
+        items: [{ type: "message", role: "assistant", content: "Hi" }],
+        losses: [
+          finishLeftBehind(3),
+          ...recordFields(2),
+          leftBehind(1, "/prompt_filter_results"),
+          { line: 1, path: "/created", code: "left_behind", detail: "created 0 of this chunk is not the completion's (1754693439, which is written)" },
+        ],
+        line: 2,
+        lastLine: 3,
+      },
     ]);
   });
 
-  test("obfuscation and a null logprobs carry nothing; x_groq and content_filter_results are left behind, as the stored completion's", () => {
+  test("a completion field a later chunk says otherwise: the opening chunk's is kept, the other said on its line; a null the opening chunk held is filled by the later value", () => {
+    const opening = chunk({ role: "assistant", content: "Hi" }, null, { system_fingerprint: null });
+    const later = chunk({}, "stop", { model: "gpt-4o-mini-2024-07-18", system_fingerprint: "fp_7c4e1a" });
+    const [result] = run([opening, later]);
+    expect(result.losses).toEqual([
+      finishLeftBehind(2),
+      ...recordFields(),
+      leftBehind(2, "/system_fingerprint"),
+      { line: 2, path: "/model", code: "left_behind", detail: 'model "gpt-4o-mini-2024-07-18" of this chunk is not the completion\'s ("gpt-4o-2024-08-06", which is written)' },
+    ]);
+  });
+
+  test("obfuscation is padding of the transport: no item holds it, and each chunk that carried one says so on its line", () => {
+    const padded = (record: ReturnType<typeof chunk>, obfuscation: string) => ({ ...record, obfuscation });
+    const filter = { choices: [], created: 0, id: "", model: "", object: "", obfuscation: "q1" };
+    const [result] = run([filter, padded(chunk({ role: "assistant", content: "Hi" }), "D3Wb"), padded(finish("stop"), "NNpA6"), padded(usage(), "Zx")]);
+    expect(result).toEqual({
+      id: ID,
+      status: "completed",
+      items: [{ type: "message", role: "assistant", content: "Hi" }],
+      losses: [
+        finishLeftBehind(3),
+        ...recordFields(2),
+        leftBehind(4, "/usage"),
+        // In line order: what the filter chunk said is known when the completion opens.
+        { line: 1, path: "/obfuscation", code: "left_behind", detail: "obfuscation is padding of the transport: no item or record holds it" },
+        { line: 1, path: "/created", code: "left_behind", detail: "created 0 of this chunk is not the completion's (1754693439, which is written)" },
+        ...[2, 3, 4].map((line) => ({ line, path: "/obfuscation", code: "left_behind", detail: "obfuscation is padding of the transport: no item or record holds it" })),
+      ],
+      line: 2,
+      lastLine: 4,
+    });
+  });
+
+  test("padding of chunks that go into no completion is said with what else they held", () => {
+    const assembler = new ChatStreamAssembler();
+    expect(assembler.push({ ...usage(), obfuscation: "q1" }, 1)).toEqual([]);
+    expect(assembler.finish()).toEqual([]);
+    expect(assembler.unplaced()).toEqual([{ line: 1, path: "/obfuscation", code: "left_behind", detail: "obfuscation is padding of the transport: no item or record holds it" }]);
+  });
+
+  test("a null logprobs carries nothing; x_groq and content_filter_results are left behind, as the stored completion's; obfuscation is said as padding", () => {
     const withMetadata = { ...chunk({ role: "assistant", content: "Hi" }, "stop", { obfuscation: "D3Wb", x_groq: { id: "req_01" } }) };
     (withMetadata.choices[0] as Record<string, unknown>).content_filter_results = { hate: { filtered: false } };
     expect(run([withMetadata])).toEqual([
@@ -261,7 +314,13 @@ describe("chunks that carry no delta", () => {
         id: ID,
         status: "completed",
         items: [{ type: "message", role: "assistant", content: "Hi" }],
-        losses: [finishLeftBehind(1), leftBehind(1, "/choices/0/content_filter_results", "the choice"), ...recordFields(), leftBehind(1, "/x_groq")],
+        losses: [
+          finishLeftBehind(1),
+          leftBehind(1, "/choices/0/content_filter_results", "the choice"),
+          ...recordFields(),
+          leftBehind(1, "/x_groq"),
+          { line: 1, path: "/obfuscation", code: "left_behind", detail: "obfuscation is padding of the transport: no item or record holds it" },
+        ],
         line: 1,
         lastLine: 1,
       },

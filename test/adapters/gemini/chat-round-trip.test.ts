@@ -120,8 +120,8 @@ describe("the chat golden histories", () => {
     expect(histories.length).toBeGreaterThanOrEqual(30);
   });
 
-  test("Gemini reads back what its writer wrote of them, reporting only arguments that were never an object", () => {
+  test("Gemini reads back what its writer wrote of them, reporting only arguments that were never an object and results that are JSON text", () => {
     const reported = histories.flatMap(([name, chat]) => roundTrip(chat).back.losses.map((loss) => `${name}: ${loss.path} ${loss.code}`));
-    expect(reported.filter((line) => !line.endsWith("/args form_changed"))).toEqual([]);
+    expect(reported.filter((line) => !line.endsWith("/args form_changed") && !line.endsWith("/functionResponse/response form_changed"))).toEqual([]);
   });
 });

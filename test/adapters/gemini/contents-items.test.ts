@@ -8,6 +8,7 @@ import { CallPairing, synthesizedCallId, unansweredOutputId } from "../../../ada
 const SIGNATURE = "Es8FCswFAXLI2nxFGW9oAYt0fTQoHlYcudYTgqNXlir9nzbXoqFX";
 const weather = (city: string, id?: string) => ({ functionCall: { args: { city }, name: "get_weather", ...(id ? { id } : {}) } });
 const answer = (text: string, id?: string) => ({ functionResponse: { name: "get_weather", response: { result: text }, ...(id ? { id } : {}) } });
+const asText = (at: string) => ({ path: `${at}/functionResponse/response`, code: "form_changed", detail: "the response object is written as its JSON text, member order kept; the way back parses it again" });
 
 describe("calls without ids", () => {
   const contents = [
@@ -38,8 +39,27 @@ describe("calls without ids", () => {
       { path: "/contents/1/parts/0/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${lisbon} synthesized from its rank among the conversation's calls without id, its name and its args` },
       { path: "/contents/1/parts/1/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${oslo} synthesized from its rank among the conversation's calls without id, its name and its args` },
       { path: "/contents/2/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` },
+      asText("/contents/2/parts/0"),
       { path: "/contents/2/parts/1/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${oslo}` },
+      asText("/contents/2/parts/1"),
     ]);
+  });
+
+  test("written into a record, a synthesized id is reported at the item's call_id there", () => {
+    expect(contentsToItems({ contents, itemsAt: { path: "/input", offset: 2 } }).losses.filter((loss) => loss.code === "synthesized")).toEqual([
+      { path: "/input/3/call_id", code: "synthesized", detail: `a functionCall without id: call_id ${lisbon} synthesized from its rank among the conversation's calls without id, its name and its args` },
+      { path: "/input/4/call_id", code: "synthesized", detail: `a functionCall without id: call_id ${oslo} synthesized from its rank among the conversation's calls without id, its name and its args` },
+      { path: "/input/5/call_id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` },
+      { path: "/input/6/call_id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${oslo}` },
+    ]);
+  });
+
+  test("a call without args, written into a record, reports its arguments there", () => {
+    const converted = contentsToItems({ contents: [{ parts: [{ functionCall: { name: "get_time", id: "c1" } }], role: "model" }], itemsAt: { path: "/output", offset: 0 } });
+    expect(converted).toEqual({
+      value: [{ type: "function_call", call_id: "c1", name: "get_time", arguments: "{}", status: "completed", "gemini:argsAbsent": true }],
+      losses: [{ path: "/output/0/arguments", code: "synthesized", detail: 'a functionCall without args: arguments "{}" written, a call without parameters' }],
+    });
   });
 
   test("go back without an id, as they came", () => {
@@ -52,7 +72,7 @@ describe("calls without ids", () => {
     const callId = unansweredOutputId(1, "get_weather");
     expect(converted).toEqual({
       value: [{ type: "function_call_output", call_id: callId, output: '{"result":"sunny"}', "gemini:name": "get_weather" }],
-      losses: [{ path: "/contents/0/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call` }],
+      losses: [{ path: "/contents/0/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call` }, asText("/contents/0/parts/0")],
     });
   });
 });
@@ -69,7 +89,7 @@ describe("one pairing across the records of a journal", () => {
     expect(first.value).toEqual([{ type: "function_call", call_id: lisbon, name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" }]);
     expect(second).toEqual({
       value: [{ type: "function_call_output", call_id: lisbon, output: '{"result":"sunny"}', "gemini:name": "get_weather" }],
-      losses: [{ path: "/contents/0/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` }],
+      losses: [{ path: "/contents/0/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` }, asText("/contents/0/parts/0")],
     });
   });
 
@@ -100,7 +120,7 @@ describe("calls with ids", () => {
         { type: "function_call", call_id: "oqeiriep", name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" },
         { type: "function_call_output", call_id: "oqeiriep", output: '{"result":"sunny"}', "gemini:name": "get_weather" },
       ],
-      losses: [],
+      losses: [asText("/contents/1/parts/0")],
     });
     expect(itemsToContents({ items: items.value })).toEqual({ value: { contents }, losses: [] });
   });
@@ -123,7 +143,7 @@ describe("thought parts and signatures", () => {
         { type: "reasoning", summary: [{ type: "summary_text", text: "Planning the answer." }], provenance: { envelope: "gemini", part: "thought", model: "gemini-3-pro-preview" } },
         { type: "message", role: "assistant", content: [{ type: "output_text", text: "Cross at the lights.", annotations: [], "gemini:thoughtSignature": SIGNATURE }] },
       ],
-      losses: [],
+      losses: [{ path: "/contents/0/parts/0/thought", code: "form_changed", detail: "thought: true is said by the reasoning item the part becomes, not written as a field" }],
     });
   });
 

@@ -54,7 +54,11 @@ export function chunksOf(name: string): Array<{ line: number; chunk: unknown }> 
 export function assemble(name: string): GeminiAssembledResponse[] {
   const assembler = new GeminiStreamAssembler({ response: true });
   const assembled = [...chunksOf(name).flatMap(({ line, chunk }) => assembler.push(chunk, line)), ...assembler.finish()];
-  return assembled.map((response) => ({ ...response, losses: withoutNeutralFields(response.losses) }));
+  return assembled.map((response) => ({
+    ...response,
+    losses: withoutNeutralFields(response.losses),
+    ...(response.record ? { record: () => ({ value: response.record!().value, losses: withoutNeutralFields(response.record!().losses) }) } : {}),
+  }));
 }
 
 const cases = existsSync(GOLDEN) ? readdirSync(GOLDEN).filter((name) => !name.includes(".")) : [];
@@ -102,7 +106,11 @@ describe.each(byKind("items"))("%s", (name) => {
 
 describe.each(byKind("stream"))("%s", (name) => {
   test("assembles to assembled.json, losses and lines included", () => {
-    expect(assemble(name).map(({ response: _response, ...rest }) => rest)).toEqual(read(name, "assembled.json"));
+    expect(assemble(name).map(({ response: _response, record: _record, ...rest }) => rest)).toEqual(read(name, "assembled.json"));
+  });
+
+  test("is written by convert as record.json: the response object, and the values of earlier chunks it does not hold reported", () => {
+    expect(assemble(name).map((response) => response.record?.())).toEqual(read(name, "record.json"));
   });
 
   test("amounts to response.json, the non-streamed response", () => {

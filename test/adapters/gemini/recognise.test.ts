@@ -31,6 +31,12 @@ describe("responses and chunks", () => {
     expect(isGeminiStreamChunk({ candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" } }] })).toBe(true);
   });
 
+  test("a candidate without finishReason is still streaming: a chunk, not a response; with it, either", () => {
+    const streaming = { candidates: [{ content: { parts: [{ functionCall: { name: "read_screen", willContinue: true } }], role: "model" } }], responseId: "r" };
+    const finished = { candidates: [{ content: { parts: [{ text: "" }], role: "model" }, finishReason: "STOP" }], responseId: "r" };
+    expect([isGeminiResponse(streaming), isGeminiStreamChunk(streaming), isGeminiResponse(finished), isGeminiStreamChunk(finished)]).toEqual([false, true, true, true]);
+  });
+
   test("an Open Responses response object is not", () => {
     expect(isGeminiResponse({ object: "response", output: [], candidates: [] })).toBe(false);
   });

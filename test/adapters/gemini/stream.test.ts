@@ -3,7 +3,10 @@
 import { describe, expect, test } from "vitest";
 import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
 import { GeminiStreamAssembler, type GeminiAssembledResponse } from "../../../adapters/gemini/stream.js";
+import { outputItemId } from "../../../adapters/gemini/generate-content-to-response.js";
+import { RESPONSE_NEUTRALS } from "../../../src/models/response-neutrals.js";
 import { withoutNeutralFields } from "../../support/response-neutrals.js";
+import { specErrors } from "../../support/spec-validator.js";
 
 const ID = "2FpeaMz2ApGtz7IP4rG2-QE";
 const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, responseId = ID) => ({
@@ -12,13 +15,19 @@ const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, responseId
   responseId,
 });
 
+/** The responses as normalize reads them: items and losses; what convert writes is `record`, looked at apart. */
 function run(chunks: unknown[]): GeminiAssembledResponse[] {
-  const assembler = new GeminiStreamAssembler();
-  const assembled = [...chunks.flatMap((value, index) => assembler.push(value, index + 1)), ...assembler.finish()];
-  return assembled.map((response) => ({ ...response, losses: withoutNeutralFields(response.losses) }));
+  return records(chunks).map(({ record: _record, ...response }) => ({ ...response, losses: withoutNeutralFields(response.losses) }));
 }
 
-const created = { path: "", code: "synthesized", detail: "a Gemini response has no creation time: created_at 0 written", line: 1 };
+function records(chunks: unknown[]): GeminiAssembledResponse[] {
+  const assembler = new GeminiStreamAssembler();
+  return [...chunks.flatMap((value, index) => assembler.push(value, index + 1)), ...assembler.finish()];
+}
+
+const created = { path: "/created_at", code: "synthesized", detail: "a Gemini response has no creation time: created_at 0 written", line: 1 };
+const leftBehind = (line: number, key: string, whose = "the response") => ({ line, path: whose === "the response" ? `/${key}` : `/candidates/0/${key}`, code: "left_behind", detail: `${key} of ${whose} is in no item: normalize writes items only` });
+const modelAndId = (line: number) => [leftBehind(line, "modelVersion"), leftBehind(line, "responseId")];
 
 describe("text chunks", () => {
   test("are joined into one part, the signature of the last set on it", () => {
@@ -28,7 +37,7 @@ describe("text chunks", () => {
         id: ID,
         status: "completed",
         items: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "The capital is Lisbon.", annotations: [], "gemini:thoughtSignature": "EoECCv4B" }] }],
-        losses: [created],
+        losses: [created, ...modelAndId(1), ...modelAndId(2), ...modelAndId(3), leftBehind(3, "finishReason", "candidate 0")],
         line: 1,
         lastLine: 3,
       },
@@ -64,7 +73,12 @@ describe("calls", () => {
     const [response] = run([chunk([{ functionCall: { name: "write_note", willContinue: true } }]), chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.title", stringValue: "Sho", willContinue: true }], willContinue: true } }])]);
     expect(response!.status).toBe("in_progress");
     expect(response!.items).toEqual([{ type: "function_call", call_id: synthesizedCallId(1, "write_note", '{"title":"Sho"}'), name: "write_note", arguments: '{"title":"Sho"}', status: "in_progress" }]);
-    expect(response!.losses[0]).toEqual({ line: 1, path: "/candidates/0/content/parts/0", code: "form_changed", detail: "the stream ended before this call's last piece: it stays in_progress" });
+    expect(response!.losses.filter((loss) => loss.code === "form_changed")).toEqual([
+      { line: 1, path: "/candidates/0/content/parts/0/functionCall/willContinue", code: "form_changed", detail: "willContinue marks a call whose args come in pieces: the call is written once they have all come" },
+      { line: 1, path: "/candidates/0/content/parts/0", code: "form_changed", detail: "the stream ended before this call's last piece: it stays in_progress" },
+      { line: 2, path: "/candidates/0/content/parts/0/functionCall/partialArgs", code: "form_changed", detail: "partialArgs pieces are set at their jsonPath into the call's args: the call is written whole" },
+      { line: 2, path: "/candidates/0/content/parts/0/functionCall/willContinue", code: "form_changed", detail: "willContinue marks a call whose args come in pieces: the call is written once they have all come" },
+    ]);
   });
 
   test("a whole call in a stream that never finished is in_progress", () => {
@@ -80,5 +94,50 @@ describe("several responses", () => {
       ["first", 1, 1],
       ["second", 2, 2],
     ]);
+  });
+});
+
+describe("the fields every chunk says again", () => {
+  const usage = (prompt: number, candidates?: number) => ({ usageMetadata: { promptTokenCount: prompt, ...(candidates === undefined ? {} : { candidatesTokenCount: candidates }) } });
+  const chunks = [
+    { ...chunk([{ text: "Lisbon" }]), ...usage(12) },
+    { ...chunk([{ text: " it is." }], { finishReason: "STOP", index: 0 }), ...usage(12, 4) },
+  ];
+
+  test("normalize leaves each one behind where its chunk said it", () => {
+    const [response] = run(chunks);
+    expect(response!.losses).toEqual([
+      created,
+      ...modelAndId(1),
+      { line: 1, path: "/usageMetadata", code: "left_behind", detail: "usageMetadata of the response is in no item: normalize writes items only" },
+      ...modelAndId(2),
+      { line: 2, path: "/usageMetadata", code: "left_behind", detail: "usageMetadata of the response is in no item: normalize writes items only" },
+      leftBehind(2, "finishReason", "candidate 0"),
+      leftBehind(2, "index", "candidate 0"),
+    ]);
+  });
+
+  test("convert writes the response object the last chunk completes, and reports the earlier value it replaced", () => {
+    const [response] = records(chunks);
+    const { value, losses } = response!.record!();
+    expect(value).toEqual({
+      ...RESPONSE_NEUTRALS,
+      id: ID,
+      object: "response",
+      created_at: 0,
+      status: "completed",
+      incomplete_details: null,
+      model: "gemini-2.0-flash",
+      output: [{ id: outputItemId(ID, 0, "message"), type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Lisbon it is.", annotations: [] }] }],
+      usage: { input_tokens: 12, output_tokens: 4, total_tokens: 16, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+      "gemini:candidates": [{ finishReason: "STOP", index: 0 }],
+      "gemini:usageMetadata": { promptTokenCount: 12, candidatesTokenCount: 4 },
+    });
+    expect(withoutNeutralFields(losses)).toEqual([
+      created,
+      { line: 1, path: "/output/0/id", code: "synthesized", detail: `a Gemini part has no item id: ${outputItemId(ID, 0, "message")} derived from the response id and the item's place` },
+      { line: 1, path: "/usageMetadata", code: "left_behind", detail: "usageMetadata of the response as this chunk said it, which another chunk's replaced: the response holds one value" },
+    ]);
+    expect(specErrors("ResponseResource", value)).toEqual([]);
   });
 });

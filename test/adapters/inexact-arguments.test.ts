@@ -1,0 +1,39 @@
+// A call's arguments become an input object in Anthropic, Gemini and Bedrock:
+// what JSON.parse does not keep of the text must be reported, in every one of them.
+import { describe, expect, test } from "vitest";
+import { ENVELOPES, type AdapterName } from "../../adapters/index.js";
+import { inexactness } from "../../src/models/inexact-json.js";
+
+const call = (args: string) => ({ type: "function_call", call_id: "call_1", name: "lookup_order", arguments: args, status: "completed" }) as const;
+const argumentLosses = (envelope: AdapterName, args: string) =>
+  ENVELOPES[envelope]
+    .itemsToMessages([{ type: "message", role: "user", content: "Where is my order?" }, call(args)])
+    .losses.filter((loss: { path: string }) => loss.path.endsWith("/arguments"))
+    .map((loss: { code: string; detail: string }) => [loss.code, loss.detail]);
+
+describe("inexactness of a JSON text", () => {
+  test("names a member name given twice, even spelled with an escape, and a number a double does not hold", () => {
+    expect(inexactness('{"region":"global","region":"apac"}')).toBe('the name "region" is given twice in one object');
+    expect(inexactness('{"a":{"region":1},"b":[{"region":2,"regio\\u006e":3}]}')).toBe('the name "region" is given twice in one object');
+    expect(inexactness('{"order":12345678901234567891}')).toBe("the number 12345678901234567891 is not one a double holds");
+    expect(inexactness('{"order":-9007199254740993}')).toBe("the number -9007199254740993 is not one a double holds");
+  });
+
+  test("says nothing of spelling: spaces, escapes, exponents, trailing zeros, the same name in two objects", () => {
+    expect(inexactness('{ "a" : 1.50, "b": 1e2, "c": -0.0, "d": "\\u0041", "e": [{"x":1},{"x":2}], "f": 9007199254740992 }')).toBeUndefined();
+  });
+});
+
+describe.each(["anthropic", "gemini", "bedrock"] as const)("%s: arguments written as an object", (envelope) => {
+  test("a name given twice is reported: the object keeps one of the two values", () => {
+    expect(argumentLosses(envelope, '{"region":"global","region":"apac"}')).toEqual([["form_changed", expect.stringMatching(/^the name "region" is given twice in one object: the (input|args) object does not hold what the arguments text says$/)]]);
+  });
+
+  test("an integer a double does not hold is reported, not rounded unsaid", () => {
+    expect(argumentLosses(envelope, '{"order":12345678901234567891}')).toEqual([["form_changed", expect.stringMatching(/^the number 12345678901234567891 is not one a double holds: /)]]);
+  });
+
+  test("arguments the object holds exactly give no loss", () => {
+    expect(argumentLosses(envelope, '{"order": 42, "note": "caf\\u00e9"}')).toEqual([]);
+  });
+});
