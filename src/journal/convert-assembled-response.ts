@@ -74,7 +74,9 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
     resource.losses.push({ line: response.line, path: "", code: "left_behind", detail: `the ${envelope} stream's fields beyond its items, id and status (model, usage…) are not written` });
   }
   if (target === "responses") return resource;
-  const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
+  // What the first step synthesized no one said: the second does not report it lost.
+  const synthesized = resource.losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
+  const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
   return { value: written.value, losses: [...resource.losses, ...written.losses.map((loss) => ({ ...loss, line: response.line }))] };
 }
 
