@@ -61,6 +61,26 @@ export interface EnvelopeAdapter {
   journal(): EnvelopeAdapter;
 }
 
+/**
+ * What a request body of an envelope says of its tools, for the gate: its
+ * tools and tool choice as Open Responses tools and tool_choice, taken only
+ * where they convert without a loss, and every other part named with what it
+ * restricts, so that a part that cannot be read never loosens what it governs.
+ */
+export interface ToolsReading {
+  tools: unknown[];
+  toolChoice?: unknown;
+  unread: UnreadToolPart[];
+}
+
+/** A part of a request body the reading could not take: `path` from the body's root, `governs` what it restricts. */
+export interface UnreadToolPart {
+  path: string;
+  detail: string;
+  /** A named tool (its calls are refused), the list of tools (which tools exist is unknown), or the tool choice (no function may run). */
+  governs: { tool: string } | "tools" | "choice";
+}
+
 /* eslint-disable @typescript-eslint/no-explicit-any -- each descriptor types its own records; the adapter is where they meet */
 interface ConversationalDescriptor {
   name: string;
@@ -131,6 +151,13 @@ export const ENVELOPE_NAMES = ["responses", chat.name, ...(Object.keys(ENVELOPES
 export function isAdapterName(name: string): name is AdapterName {
   return Object.hasOwn(ENVELOPES, name);
 }
+
+/** Each envelope's reading of a request body's tools for the gate, which imports no adapter and is handed these by its caller. */
+export const TOOL_READERS: Record<AdapterName, (body: Record<string, unknown>) => ToolsReading> = {
+  anthropic: (body) => anthropic.tools.readRequest({ body }),
+  gemini: (body) => gemini.tools.readRequest({ body }),
+  bedrock: (body) => bedrock.tools.readRequest({ body }),
+};
 
 // Stored-log readers: one line per store. Read-only, they turn a whole document
 // (a trace export, a page of stored objects) into the records of the journal it

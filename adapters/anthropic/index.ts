@@ -12,7 +12,7 @@ import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnth
 import { requestToBody } from "./request-to-body.js";
 import { responseToMessage } from "./response-to-message.js";
 import { AnthropicStreamAssembler, type AnthropicStreamOptions } from "./stream.js";
-import { anthropicToolChoiceToResponses, anthropicToolsToResponses, responsesToolChoiceToAnthropic, responsesToolsToAnthropic } from "./tools.js";
+import { anthropicToolChoiceToResponses, anthropicToolsToResponses, readAnthropicRequestTools, responsesToolChoiceToAnthropic, responsesToolsToAnthropic } from "./tools.js";
 
 export const anthropic = {
   name: "anthropic",
@@ -28,7 +28,7 @@ export const anthropic = {
   messages: { toItems: messagesToItems, fromItems: itemsToMessages },
   /** Request body ⇄ Open Responses request body. */
   requestBodies: { toResponses: requestToBody, fromResponses: bodyToRequest },
-  tools: { toResponses: anthropicToolsToResponses, fromResponses: responsesToolsToAnthropic },
+  tools: { toResponses: anthropicToolsToResponses, fromResponses: responsesToolsToAnthropic, readRequest: readAnthropicRequestTools },
   toolChoice: { toResponses: anthropicToolChoiceToResponses, fromResponses: responsesToolChoiceToAnthropic },
   /** Response (`type: "message"`) ⇄ Open Responses response object. */
   responses: { toResponses: messageToResponse, fromResponses: responseToMessage },

@@ -17,9 +17,12 @@
 // |   tool_choice                              |   synthesized                                         |
 // | (back) parallel_tool_calls true without    | omitted (Anthropic's default): loss form_changed      |
 // |   tool_choice, or beside "none"            |                                                       |
+// | (for the gate) a tool or tool_choice that  | not taken: named as unread, with what it restricts    |
+// |   converts with a loss                     |                                                       |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
+import type { ToolsReading } from "../index.js";
 import type { AnthropicTool, AnthropicToolChoice } from "./models.js";
 
 /** A tool only one provider has, kept whole under its slug: `{type: "anthropic:web_search_20250305", name, …}`. */
@@ -155,4 +158,36 @@ export function responsesToolChoiceToAnthropic(args: ResponsesToolChoice): Conve
     }
   }
   return { value: value as AnthropicToolChoice | undefined, losses };
+}
+
+/**
+ * A request body's tools and tool_choice as the gate reads them: each tool
+ * that converts without a loss, and every other part named with what it
+ * restricts. A server tool (`web_search_20250305`) is a tool of its own kind,
+ * never run through a function call.
+ */
+export function readAnthropicRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
+  const reading: ToolsReading = { tools: [], unread: [] };
+  const { tools, tool_choice: toolChoice } = args.body;
+  if (isPresent(tools) && !Array.isArray(tools)) reading.unread.push({ path: "tools", detail: `tools is ${typeOf(tools)}, not a list`, governs: "tools" });
+  if (Array.isArray(tools)) {
+    tools.forEach((tool: unknown, index) => {
+      const converted = anthropicToolsToResponses({ tools: [tool as AnthropicTool] });
+      if (converted.losses.length === 0) {
+        reading.tools.push(...converted.value);
+        return;
+      }
+      const name = isRecord(tool) && typeof tool.name === "string" && tool.name !== "" ? tool.name : undefined;
+      reading.unread.push({ path: `tools[${index}]`, detail: converted.losses.map((loss) => loss.detail).join("; "), governs: name === undefined ? "tools" : { tool: name } });
+    });
+  }
+  if (isPresent(toolChoice)) {
+    const converted = anthropicToolChoiceToResponses({ toolChoice: toolChoice as AnthropicToolChoice });
+    const name = isRecord(toolChoice) ? toolChoice.name : undefined;
+    if (converted.losses.length > 0 || (isRecord(toolChoice) && toolChoice.type === "tool" && (typeof name !== "string" || name === ""))) {
+      const detail = converted.losses.map((loss) => loss.detail).join("; ") || `a tool_choice of type "tool" names no tool (name is ${typeOf(name)})`;
+      reading.unread.push({ path: "tool_choice", detail, governs: "choice" });
+    } else if (converted.value.toolChoice !== undefined) reading.toolChoice = converted.value.toolChoice;
+  }
+  return reading;
 }

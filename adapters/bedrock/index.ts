@@ -14,7 +14,7 @@ import { isBedrockMessage, isBedrockRequestBody, isBedrockResponse, isBedrockStr
 import { requestToBody } from "./request-to-body.js";
 import { responseToConverse } from "./response-to-converse.js";
 import { BedrockStreamAssembler, type BedrockStreamOptions } from "./stream.js";
-import { bedrockToolChoiceToResponses, bedrockToolsToResponses, responsesToolChoiceToBedrock, responsesToolsToBedrock } from "./tools.js";
+import { bedrockToolChoiceToResponses, bedrockToolsToResponses, readBedrockRequestTools, responsesToolChoiceToBedrock, responsesToolsToBedrock } from "./tools.js";
 
 export const bedrock = {
   name: "bedrock",
@@ -30,7 +30,7 @@ export const bedrock = {
   messages: { toItems: messagesToItems, fromItems: itemsToMessages },
   /** Converse request body ⇄ Open Responses request body. */
   requestBodies: { toResponses: requestToBody, fromResponses: bodyToRequest },
-  tools: { toResponses: bedrockToolsToResponses, fromResponses: responsesToolsToBedrock },
+  tools: { toResponses: bedrockToolsToResponses, fromResponses: responsesToolsToBedrock, readRequest: readBedrockRequestTools },
   toolChoice: { toResponses: bedrockToolChoiceToResponses, fromResponses: responsesToolChoiceToBedrock },
   /** Converse response (`{output.message, stopReason}`) ⇄ Open Responses response object. */
   responses: { toResponses: converseToResponse, fromResponses: responseToConverse },

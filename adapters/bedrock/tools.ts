@@ -13,9 +13,12 @@
 // | toolChoice {tool {name}}                   | {type: "function", name}                              |
 // | (back) "none"                              | no toolChoice: loss (Bedrock has no way to forbid calls but to send no tools) |
 // | (back) allowed_tools                       | no toolChoice: loss (Bedrock has no subset of tools)  |
+// | (for the gate) a tool or toolChoice that   | not taken: named as unread, with what it restricts    |
+// |   converts with a loss                     |                                                       |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
+import type { ToolsReading } from "../index.js";
 import type { BedrockTool, BedrockToolChoice } from "./models.js";
 
 /** A tool only one provider has, kept whole under its slug: `{type: "bedrock:systemTool", systemTool: {name}}`. */
@@ -113,4 +116,46 @@ export function responsesToolChoiceToBedrock(args: { toolChoice: ToolChoiceParam
   if (choice === "none") return { value: undefined, losses: [lossAt([], "unsupported_field", `${TARGET} cannot forbid tool calls while it has tools: no toolChoice written`)] };
   if (isRecord(choice) && choice.type === "function" && typeof choice.name === "string") return { value: { tool: { name: choice.name } }, losses: [] };
   return { value: undefined, losses: [lossAt([], "unsupported_field", `a tool_choice ${typeOf(choice)} has no ${TARGET} form: no toolChoice written`)] };
+}
+
+/**
+ * A request body's toolConfig as the gate reads it: each toolSpec that
+ * converts without a loss, every other part named with what it restricts. A
+ * cachePoint restricts nothing; a systemTool is a tool of its own kind, never
+ * run through a function call.
+ */
+export function readBedrockRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
+  const reading: ToolsReading = { tools: [], unread: [] };
+  const config = args.body.toolConfig;
+  if (!isPresent(config)) return reading;
+  if (!isRecord(config)) {
+    const detail = `toolConfig is ${typeOf(config)}, not an object`;
+    reading.unread.push({ path: "toolConfig", detail, governs: "tools" }, { path: "toolConfig", detail, governs: "choice" });
+    return reading;
+  }
+  const { tools, toolChoice } = config;
+  if (isPresent(tools) && !Array.isArray(tools)) reading.unread.push({ path: "toolConfig.tools", detail: `tools is ${typeOf(tools)}, not a list`, governs: "tools" });
+  if (Array.isArray(tools)) {
+    tools.forEach((tool: unknown, index) => {
+      const kind = isRecord(tool) ? blockKind(tool) : undefined;
+      if (kind === "cachePoint") return;
+      const spec = isRecord(tool) && kind === "toolSpec" && isRecord(tool.toolSpec) ? tool.toolSpec : undefined;
+      const name = spec !== undefined && typeof spec.name === "string" && spec.name !== "" ? spec.name : undefined;
+      const converted = bedrockToolsToResponses({ tools: [tool as BedrockTool] });
+      if (converted.losses.length === 0 && (kind !== "toolSpec" || name !== undefined)) {
+        reading.tools.push(...converted.value);
+        return;
+      }
+      const detail = converted.losses.map((loss) => loss.detail).join("; ") || "a toolSpec without a name names no tool";
+      reading.unread.push({ path: `toolConfig.tools[${index}]`, detail, governs: name === undefined ? "tools" : { tool: name } });
+    });
+  }
+  if (isPresent(toolChoice)) {
+    const converted = bedrockToolChoiceToResponses({ toolChoice: toolChoice as BedrockToolChoice });
+    if (!isRecord(toolChoice) || blockKind(toolChoice) === undefined) {
+      reading.unread.push({ path: "toolConfig.toolChoice", detail: `toolChoice must hold exactly one of auto, any and tool, found ${isRecord(toolChoice) ? Object.keys(toolChoice).join(", ") || "none" : typeOf(toolChoice)}`, governs: "choice" });
+    } else if (converted.losses.length > 0) reading.unread.push({ path: "toolConfig.toolChoice", detail: converted.losses.map((loss) => loss.detail).join("; "), governs: "choice" });
+    else reading.toolChoice = converted.value;
+  }
+  return reading;
 }

@@ -17,7 +17,7 @@ import { isGeminiContent, isGeminiRequestBody, isGeminiResponse, isGeminiStreamC
 import { requestToBody } from "./request-to-body.js";
 import { responseToGenerateContent } from "./response-to-generate-content.js";
 import { GeminiStreamAssembler, type GeminiStreamOptions } from "./stream.js";
-import { geminiToolConfigToResponses, geminiToolsToResponses, responsesToolChoiceToGemini, responsesToolsToGemini } from "./tools.js";
+import { geminiToolConfigToResponses, geminiToolsToResponses, readGeminiRequestTools, responsesToolChoiceToGemini, responsesToolsToGemini } from "./tools.js";
 
 export const gemini = {
   name: "gemini",
@@ -33,7 +33,7 @@ export const gemini = {
   messages: { toItems: contentsToItems, fromItems: itemsToContents },
   /** Request body ⇄ Open Responses request body. */
   requestBodies: { toResponses: requestToBody, fromResponses: bodyToRequest },
-  tools: { toResponses: geminiToolsToResponses, fromResponses: responsesToolsToGemini },
+  tools: { toResponses: geminiToolsToResponses, fromResponses: responsesToolsToGemini, readRequest: readGeminiRequestTools },
   toolChoice: { toResponses: geminiToolConfigToResponses, fromResponses: responsesToolChoiceToGemini },
   /** GenerateContentResponse ⇄ Open Responses response object. */
   responses: { toResponses: generateContentToResponse, fromResponses: responseToGenerateContent },

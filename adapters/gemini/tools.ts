@@ -17,13 +17,20 @@
 // |   NONE                                     |                                                        |
 // |   VALIDATED                                | "auto": reported, and `gemini:mode` keeps it for the way back |
 // |   allowedFunctionNames                     | {type: "allowed_tools", mode, tools: [{type: "function", name}…]} |
+// |   allowedFunctionNames beside NONE         | "none": the names dropped, a loss                      |
 // | (back) {type: "function", name}            | mode ANY, allowedFunctionNames [name]                  |
 // | (back) a tool of another provider          | loss unsupported_tool                                  |
 //
 // Consecutive function tools go back as one `functionDeclarations` object.
+//
+// For the gate (readGeminiRequestTools): a declaration whose schema does not
+// translate whole is not taken but named, with its calls refused; mode NONE
+// allows no function even beside allowedFunctionNames; a mode or a list that
+// cannot be read allows no function.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
+import type { ToolsReading } from "../index.js";
 import { jsonSchemaOfGemini } from "./schema.js";
 
 export type ExtensionTool = { type: string; [key: string]: unknown };
@@ -146,7 +153,10 @@ export function geminiToolConfigToResponses(args: { toolConfig: unknown }): Conv
     kept[`${PREFIX}mode`] = mode;
     losses.push(lossAt([calling.key, "mode"], "unsupported_field", `mode ${JSON.stringify(mode)} has no tool_choice: kept as gemini:mode`));
   }
-  if (Array.isArray(allowed) && allowed.length > 0) {
+  if (Array.isArray(allowed) && allowed.length > 0 && choice === "none") {
+    // NONE allows no call whatever the list says: an allowed_tools choice would allow the names.
+    losses.push(lossAt([calling.key, read(calling.value, "allowedFunctionNames").key], "unsupported_field", 'allowedFunctionNames beside mode NONE: tool_choice "none" written, the names dropped'));
+  } else if (Array.isArray(allowed) && allowed.length > 0) {
     const allowedTools: Fields = { type: "allowed_tools", tools: allowed.map((name) => ({ type: "function", name })) };
     if (choice !== undefined && choice !== "none") allowedTools.mode = choice;
     choice = allowedTools as ToolChoiceParam;
@@ -176,4 +186,75 @@ export function responsesToolChoiceToGemini(args: { toolChoice: unknown; kept?: 
   const rest = isRecord(kept[`${PREFIX}toolConfig`]) ? (kept[`${PREFIX}toolConfig`] as Fields) : {};
   if (Object.keys(calling).length === 0) return { value: Object.keys(rest).length > 0 ? { ...rest } : undefined, losses };
   return { value: { ...rest, [spelled("functionCallingConfig", spelling)]: calling }, losses };
+}
+
+/**
+ * A request body's tools and toolConfig as the gate reads them: each
+ * declaration that converts without a loss (a `parameters` schema in Gemini's
+ * dialect only when every keyword of it translates), every other part named
+ * with what it restricts. `tools` written as one tool object rather than a
+ * list, as older clients send it, is read as that one tool.
+ */
+export function readGeminiRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
+  const reading: ToolsReading = { tools: [], unread: [] };
+  const tools = read(args.body, "tools");
+  const list = isRecord(tools.value) ? [tools.value] : tools.value;
+  if (isPresent(list) && !Array.isArray(list)) reading.unread.push({ path: tools.key, detail: `tools is ${typeOf(list)}, not a list`, governs: "tools" });
+  if (Array.isArray(list)) list.forEach((tool: unknown, index) => readGeminiTool(tool, Array.isArray(tools.value) ? `${tools.key}[${index}]` : tools.key, reading));
+  const config = read(args.body, "toolConfig");
+  if (isPresent(config.value)) readFunctionCallingConfig(config.value, config.key, reading);
+  return reading;
+}
+
+function readGeminiTool(tool: unknown, path: string, reading: ToolsReading): void {
+  if (!isRecord(tool)) {
+    reading.unread.push({ path, detail: `a ${typeOf(tool)} is not a Gemini tool`, governs: "tools" });
+    return;
+  }
+  const declarations = read(tool, "functionDeclarations");
+  // Every other member is a hosted tool of its own (googleSearch, codeExecution…).
+  for (const key of Object.keys(tool)) if (key !== declarations.key) reading.tools.push(...geminiToolsToResponses({ tools: [{ [key]: tool[key] }] }).value);
+  if (declarations.value === undefined) return;
+  if (!Array.isArray(declarations.value)) {
+    reading.unread.push({ path: `${path}.${declarations.key}`, detail: `functionDeclarations is ${typeOf(declarations.value)}, not a list`, governs: "tools" });
+    return;
+  }
+  declarations.value.forEach((declaration: unknown, position) => {
+    const converted = geminiToolsToResponses({ tools: [{ [declarations.key]: [declaration] }] });
+    if (converted.losses.length === 0) {
+      reading.tools.push(...converted.value);
+      return;
+    }
+    const name = isRecord(declaration) && typeof declaration.name === "string" && declaration.name !== "" ? declaration.name : undefined;
+    const detail = converted.losses.map((loss) => loss.detail).join("; ");
+    reading.unread.push({ path: `${path}.${declarations.key}[${position}]`, detail, governs: name === undefined ? "tools" : { tool: name } });
+  });
+}
+
+const READ_MODES = new Set(["AUTO", "ANY", "NONE", "VALIDATED", "MODE_UNSPECIFIED"]);
+
+/** functionCallingConfig as a tool_choice: NONE allows nothing whatever the names; names narrow in every other mode. */
+function readFunctionCallingConfig(config: unknown, path: string, reading: ToolsReading): void {
+  const unread = (at: string, detail: string): void => {
+    reading.unread.push({ path: at, detail, governs: "choice" });
+  };
+  if (!isRecord(config)) return unread(path, `toolConfig is ${typeOf(config)}, not an object`);
+  const calling = read(config, "functionCallingConfig");
+  if (calling.value === undefined || calling.value === null) return;
+  const at = `${path}.${calling.key}`;
+  if (!isRecord(calling.value)) return unread(at, `functionCallingConfig is ${typeOf(calling.value)}, not an object`);
+  const mode = calling.value.mode;
+  if (mode !== undefined && (typeof mode !== "string" || !READ_MODES.has(mode))) return unread(`${at}.mode`, `mode ${JSON.stringify(mode)} is not one of ${[...READ_MODES].join(", ")}`);
+  if (mode === "NONE") {
+    reading.toolChoice = "none";
+    return;
+  }
+  const allowed = read(calling.value, "allowedFunctionNames");
+  const listed = allowed.value;
+  if (listed !== undefined && (!Array.isArray(listed) || !listed.every((name) => typeof name === "string" && name !== ""))) {
+    return unread(`${at}.${allowed.key}`, `allowedFunctionNames must be a list of names, found ${typeOf(listed)}`);
+  }
+  const required = mode === "ANY" || mode === "VALIDATED";
+  if (Array.isArray(listed)) reading.toolChoice = { type: "allowed_tools", mode: required ? "required" : "auto", tools: listed.map((name) => ({ type: "function", name })) };
+  else reading.toolChoice = required ? "required" : "auto";
 }

@@ -43,6 +43,7 @@ import { pointer, prefixLosses } from "../models/json-pointer.js";
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
+import { LineWrappers, rewrap, type RecordWrapper } from "../journal/record-pointer.js";
 import { checkInputs, inputLines, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions } from "./inputs.js";
 import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
@@ -159,6 +160,8 @@ interface Emitted {
   errors: Array<{ line: number; detail: string; records?: number }>;
   /** Input records converted. */
   converted: number;
+  /** The input lines of a run converted together, whose records are written as one group. */
+  runLines?: number[];
 }
 
 interface Counts {
@@ -213,6 +216,9 @@ export const convertCommand: Command = {
     const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const converter = new JournalConverter(target, reasoningField, rewrite);
     const numberTexts = new LineNumberTexts();
+    // With --record, each output record goes back into the wrapper of the line it is written for.
+    const wrappers = readOptions.record === undefined ? undefined : new LineWrappers();
+    const inWrapper = (text: string, wrapper: RecordWrapper | undefined) => (wrapper === undefined ? text : rewrap(wrapper, text));
 
     const where = (source: string, line: number) => (sources.length > 1 ? `${source}:${line}` : `line ${line}`);
     const sourceField = (source: string) => (sources.length > 1 ? { source } : {});
@@ -226,9 +232,21 @@ export const convertCommand: Command = {
         let text: string;
         const texts = numberTexts.between(emitted.line, lastLine);
         const restored: Loss[] = [];
+        const unwrapped: StreamLoss[] = [];
         if (repairing) for (const record of emitted.records) restored.push(...repairDoubleEncoded(record));
         try {
-          text = emitted.records.map((record) => writtenWith(JSON.stringify(record), texts, restored) + "\n").join("");
+          const wrapper = wrappers?.of(source, emitted.line);
+          text = emitted.records.map((record) => inWrapper(writtenWith(JSON.stringify(record), texts, restored), wrapper) + "\n").join("");
+          if (wrappers !== undefined && wrapper === undefined && emitted.records.length > 0) {
+            restored.push({ path: "", code: "form_changed", detail: "the wrapper of this line is no longer held: the record is written without it" });
+          }
+          // A run's records are written as one group, in the wrapper of its first line: the others' wrappers are not kept.
+          for (const line of (emitted.runLines ?? []).filter((line) => line !== emitted.line)) {
+            const other = wrappers?.of(source, line);
+            if (wrapper !== undefined && other !== undefined && !sameWrapper(other, wrapper)) {
+              unwrapped.push({ line, path: "", code: "unsupported_field", detail: `converted with the run of line ${emitted.line} and written in that line's wrapper: this line's wrapper fields are not kept` });
+            }
+          }
         } catch (error) {
           // A record nested deeper than the serializer can go: reported, so the
           // lines after it are still converted.
@@ -239,7 +257,7 @@ export const convertCommand: Command = {
         counts.records += emitted.converted;
         await write(output.stream, text);
         for (const error of emitted.errors) await fail(source, error.line, error.detail, error.records);
-        for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line }))]) {
+        for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line })), ...unwrapped]) {
           if (loss.code === "synthesized") counts.synthesized += 1;
           else if (loss.code === "repaired") counts.repaired += 1;
           else if (loss.detail === TRANSPORT_PADDING_DETAIL) counts.padding += 1;
@@ -262,6 +280,7 @@ export const convertCommand: Command = {
         source = line.source;
         lastLine = line.line;
         numberTexts.read(line);
+        wrappers?.hold(line);
         await emit(source, converter.push(line));
       }
       if (source !== undefined) await emit(source, converter.finish());
@@ -433,7 +452,12 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
     const pending = match ? run[Number(match[1])] : undefined;
     return pending ? { ...loss, line: pending.line, path: match![2] } : { ...loss, line: run[0].line };
   });
-  return { line: run[0].line, records: converted.value, losses: [...losses, ...rewritten], errors: [], converted: run.length };
+  return { line: run[0].line, records: converted.value, losses: [...losses, ...rewritten], errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
+}
+
+/** Two wrappers that hold the same fields beside their records. */
+function sameWrapper(one: RecordWrapper, other: RecordWrapper): boolean {
+  return one.text.slice(0, one.start) === other.text.slice(0, other.start) && one.text.slice(one.end) === other.text.slice(other.end);
 }
 
 function notConverted(line: number, detail: string, records = 1): Emitted {

@@ -38,7 +38,7 @@ export interface GateJobsOptions {
   jobs: number;
   read: ReadOptions;
   normalize: NormalizeOptions;
-  gate: Pick<JournalGateOptions, "schema" | "registry" | "omitSource" | "targetOptions" | "assertFormats"> & { target?: Target };
+  gate: Pick<JournalGateOptions, "schema" | "registry" | "readTools" | "omitSource" | "targetOptions" | "assertFormats"> & { target?: Target };
   format: GateFormat;
   colour: boolean;
   shown?: GateShown;

@@ -10,6 +10,7 @@ import type { PreparedRecord } from "../gate/prepared-gate.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { ToolsInForce } from "../gate/tools-in-force.js";
+import { readEnvelopeTools } from "./envelope-tools.js";
 import { RecordEncoder, type RecordTransfer } from "../gate/transfer-records.js";
 import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chunks.js";
 import { CROSSING_DEPTH, deeperThan, flatten, fromCrossing, shelveDeepValues, type Crossing, type CrossingRegistryData, type Shelved } from "./deep-values.js";
@@ -57,6 +58,7 @@ const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, 
 const tools = new ToolsInForce({
   schema: options.schema === undefined ? undefined : (fromCrossing(options.schema) as ToolSchema),
   registry: options.registry === undefined ? undefined : registryOf(options.registry),
+  readTools: readEnvelopeTools,
 });
 const encoder = new RecordEncoder(options.sources, options.wholeItems);
 

@@ -8,6 +8,7 @@ import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import type { TargetOptions } from "../gate/targets.js";
 import type { ToolSchema } from "../gate/schema.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
+import { readEnvelopeTools } from "./envelope-tools.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { keyText } from "../journal/conversation-key.js";
@@ -45,9 +46,10 @@ target_rejects and target_order.
 
 Options:
   --schema FILE    JSON Schema (2020-12) of the arguments, applied to every call
-  --tools FILE     a tools array (either envelope) or a request body whose tools
-                   and tool_choice apply; request bodies inside the journal add
-                   their tools and set the allowed tools too
+  --tools FILE     a tools array or a request body whose tools and tool_choice
+                   apply, of Chat, Open Responses, Anthropic, Gemini or Bedrock;
+                   request bodies inside the journal add their tools and set the
+                   allowed tools too
   --assert-formats check each "format" of a tool schema (date-time, email, uuid,
                    regex as ECMA-262 with the u flag...) and block a value that
                    fails it. Without it a format is an annotation, as JSON
@@ -154,7 +156,7 @@ export const gateCommand: Command = {
     if (toolsPath) {
       const value = await readJsonFile(toolsPath, "tools file");
       try {
-        registry = ToolRegistry.fromToolsFile(value, toolsPath);
+        registry = ToolRegistry.fromToolsFile(value, toolsPath, readEnvelopeTools);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
@@ -179,7 +181,7 @@ export const gateCommand: Command = {
     const out = new LineWriter(io.stdout);
     // A provider's target is judged by its profile, kept beside its envelope's adapter: loaded only for --for.
     const profile = target === undefined ? undefined : (await import("../../adapters/profiles.js")).profileOf(target);
-    const gate = { schema, registry, target: target !== undefined && isTarget(target) ? target : undefined, targetOptions: { profile }, omitSource: sources.length === 1, assertFormats: args.options["assert-formats"] === true };
+    const gate = { schema, registry, readTools: readEnvelopeTools, target: target !== undefined && isTarget(target) ? target : undefined, targetOptions: { profile }, omitSource: sources.length === 1, assertFormats: args.options["assert-formats"] === true };
     const shown: GateShown = quiet ? "none" : onlyBlocked ? "blocked" : "all";
     const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env), shown };
     const origin = stringOption(args, "origin");
@@ -250,7 +252,7 @@ interface ConversationRun {
   maxOpen: number;
   read: ReadOptions;
   origin: string | undefined;
-  gate: Pick<ConversationGateOptions, "schema" | "registry" | "omitSource" | "assertFormats"> & { target?: Target; targetOptions?: TargetOptions };
+  gate: Pick<ConversationGateOptions, "schema" | "registry" | "readTools" | "omitSource" | "assertFormats"> & { target?: Target; targetOptions?: TargetOptions };
   format: GateFormat;
   colour: boolean;
   shown: GateShown;
@@ -274,6 +276,7 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
       maxOpenConversations: run.maxOpen,
       schema: run.gate.schema,
       registry: run.gate.registry,
+      readTools: run.gate.readTools,
       omitSource: run.gate.omitSource,
       assertFormats: run.gate.assertFormats,
       checks: targets === undefined || target === undefined ? undefined : () => [new targets.TargetChecker(target, run.gate.targetOptions)],

@@ -49,7 +49,9 @@ export const INPUT_OPTIONS_HELP = `  --from STORE     read each FILE as a stored
                    is recognised by its shape)
   --record POINTER the record is at POINTER (a JSON Pointer, as /message) inside
                    each line; a line where it is absent is an error on its line
-                   (other options that take a pointer then point into the record)
+                   (other options that take a pointer then point into the record);
+                   normalize and convert write each output record back at POINTER
+                   in its line's wrapper, the other fields as the line wrote them
 `;
 
 /** `--max-line-bytes`, `--from` and `--record`, checked. */

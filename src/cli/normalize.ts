@@ -6,6 +6,7 @@ import { profileOf } from "../../adapters/profiles.js";
 import { atomicFileOutput } from "../journal/write.js";
 import { resolve } from "node:path";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
+import { LineWrappers, rewrap } from "../journal/record-pointer.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { Loss } from "../models/loss.js";
@@ -143,6 +144,15 @@ export const normalizeCommand: Command = {
     const repairing = stringOption(args, "repair") === "double-encoded";
     const multiple = sources.length > 1;
     const numberTexts = new LineNumberTexts();
+    // With --record, each item goes back into the wrapper of the line it came from.
+    const wrappers = readOptions.record === undefined ? undefined : new LineWrappers();
+    const inWrapper = async (text: string, place: { source?: string; line: number }): Promise<string> => {
+      if (wrappers === undefined) return text;
+      const wrapper = wrappers.of(place.source, place.line);
+      if (wrapper !== undefined) return rewrap(wrapper, text);
+      await reportLosses([{ path: "", code: "form_changed", detail: "the wrapper of this line is no longer held: the item is written without it" }], place);
+      return text;
+    };
     let lastSource: string | undefined;
     let lastLine = 0;
 
@@ -155,7 +165,7 @@ export const normalizeCommand: Command = {
       for (const { item, provenance } of rewritten.items) {
         counts.items += 1;
         const restored: Loss[] = [];
-        await out.line(writtenWith(JSON.stringify(item), numberTexts.between(provenance.line, provenance.line), restored));
+        await out.line(await inWrapper(writtenWith(JSON.stringify(item), numberTexts.between(provenance.line, provenance.line), restored), provenance));
         await reportLosses(restored, { source: provenance.source, line: provenance.line });
       }
     };
@@ -207,7 +217,7 @@ export const normalizeCommand: Command = {
         }
         for (const line of written) {
           counts.items += 1;
-          await out.line(line);
+          await out.line(await inWrapper(line, record));
         }
       }
     };
@@ -220,6 +230,7 @@ export const normalizeCommand: Command = {
         lastSource = line.source;
         lastLine = line.line;
         numberTexts.read(line);
+        wrappers?.hold(line);
         await emit(normalizer.push(line));
       }
       await emit(normalizer.finish());

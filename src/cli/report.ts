@@ -9,6 +9,7 @@ import type { ToolSchema } from "../gate/schema.js";
 import type { ItemCheck } from "../gate/journal-checks.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
+import { readEnvelopeTools } from "./envelope-tools.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption, readJsonFile } from "./inputs.js";
@@ -180,7 +181,7 @@ async function readTools(path: string): Promise<ToolRegistry> {
   const value = await readJsonFile(path, "tools file");
   let registry: ToolRegistry;
   try {
-    registry = ToolRegistry.fromToolsFile(value, path);
+    registry = ToolRegistry.fromToolsFile(value, path, readEnvelopeTools);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -27,7 +27,7 @@ import { ConversationRouter, type ConversationLane, type LinePlace, type Routed 
 import type { ItemCheck } from "./journal-checks.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
-import { ToolRegistry, type ToolRegistryData } from "./tool-registry.js";
+import { ToolRegistry, type EnvelopeToolsReader, type ToolRegistryData } from "./tool-registry.js";
 import { ToolsInForce } from "./tools-in-force.js";
 
 export interface ConversationGateOptions {
@@ -39,6 +39,8 @@ export interface ConversationGateOptions {
   schema?: ToolSchema;
   /** The tools given for the whole journal; each conversation starts from a copy, which its request bodies then change. */
   registry?: ToolRegistry;
+  /** Reads the tools of a request body of another envelope; handed over by the caller, since the gate imports no adapter. */
+  readTools?: EnvelopeToolsReader;
   /** The per-item checks of one conversation (a replay target's): made for each, as they keep state. */
   checks?: () => ItemCheck[];
   /** Leave `source` out of the records (a journal read from one source). */
@@ -65,7 +67,7 @@ export function conversationGate<Presented>(options: ConversationGateOptions, pr
   // Read once: a lane that meets a request body copies it into a registry of its own.
   const registry = options.registry?.data();
   // The tools in force change only at a request body: until its first, every lane reads the same.
-  const tools = new ToolsInForce({ schema: options.schema, registry: registry === undefined ? undefined : ToolRegistry.fromData(registry) });
+  const tools = new ToolsInForce({ schema: options.schema, registry: registry === undefined ? undefined : ToolRegistry.fromData(registry), readTools: options.readTools });
   const lines = new PreparedGate({ omitSource: options.omitSource, cache });
   return new ConversationRouter<GateRecord, Presented>({
     pointer,
@@ -101,6 +103,7 @@ export class GateLane implements ConversationLane<GateRecord> {
   private ownTools: boolean;
   private readonly schema: ToolSchema | undefined;
   private readonly registry: ToolRegistryData | undefined;
+  private readonly readTools: EnvelopeToolsReader | undefined;
   /** The stream the normalizer may still be reassembling. */
   private readonly stream = new ConversationStream();
   /** Items pushed to the checks and not yet given back (a reasoning item waits for the next), and the line of the last. */
@@ -111,6 +114,7 @@ export class GateLane implements ConversationLane<GateRecord> {
     this.normalizer = new JournalNormalizer({ ...options.normalize, unknownObjects: "item" });
     this.gate = new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache });
     this.schema = options.schema;
+    this.readTools = options.readTools;
     this.registry = options.registry;
     this.ownTools = options.tools === undefined;
     this.tools = options.tools ?? this.toolsOfItsOwn();
@@ -165,6 +169,6 @@ export class GateLane implements ConversationLane<GateRecord> {
   }
 
   private toolsOfItsOwn(): ToolsInForce {
-    return new ToolsInForce({ schema: this.schema, registry: this.registry === undefined ? undefined : ToolRegistry.fromData(this.registry) });
+    return new ToolsInForce({ schema: this.schema, registry: this.registry === undefined ? undefined : ToolRegistry.fromData(this.registry), readTools: this.readTools });
   }
 }

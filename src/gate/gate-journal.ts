@@ -11,7 +11,7 @@ import { GateHalves } from "./gate-halves.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import type { SchemaCache, ToolSchema } from "./schema.js";
 import { TargetChecker, type Target, type TargetOptions } from "./targets.js";
-import type { ToolRegistry } from "./tool-registry.js";
+import type { EnvelopeToolsReader, ToolRegistry } from "./tool-registry.js";
 import { ToolsInForce } from "./tools-in-force.js";
 
 export { PreparedGate, type GateRecord, type PreparedItem, type PreparedRecord } from "./prepared-gate.js";
@@ -22,6 +22,8 @@ export interface JournalGateOptions {
   schema?: ToolSchema;
   /** The tools in force; request bodies met in the journal are added to it. */
   registry?: ToolRegistry;
+  /** Reads the tools of a request body of another envelope (Anthropic, Gemini, Bedrock): the caller hands it over, since the gate imports no adapter. */
+  readTools?: EnvelopeToolsReader;
   /** Also check that the target would accept each item (`gate --for`). */
   target?: Target;
   /** What the target is judged by: a provider's target needs its profile (adapters/profiles.ts), which the caller hands over. */

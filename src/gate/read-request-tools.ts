@@ -13,6 +13,12 @@
 // | an entry of `allowed_tools`                               | nothing: the names read are allowed       |
 // | `tool_choice` or `function_call`, or an allowed_tools     | a narrowing, unknown: no function may run |
 // |   `mode` or list                                          |                                           |
+//
+// A body of another envelope (Anthropic, Gemini, Bedrock) is read by the
+// `EnvelopeToolsReader` its caller hands over, since the gate imports no
+// adapter: it gives the tools and choice as Open Responses ones, and names each
+// part it could not take with what that part restricts, which the table above
+// then applies.
 import type { ToolSchema } from "./schema.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 
@@ -62,10 +68,28 @@ export interface ToolsRead {
   problems: string[];
 }
 
+/** What an envelope's reader gives: its tools and choice in Open Responses form, and the parts it could not take. */
+export interface EnvelopeTools {
+  /** The envelope's name, for messages. */
+  envelope: string;
+  tools: unknown[];
+  toolChoice?: unknown;
+  unread: Array<{ path: string; detail: string; governs: { tool: string } | "tools" | "choice" }>;
+}
+
+/**
+ * Reads the tools of a request body (or of a tools file: a tools array, a
+ * body) of an envelope the gate does not know; `undefined` for one of none (a
+ * Chat or Open Responses body, read here).
+ */
+export type EnvelopeToolsReader = (body: unknown) => EnvelopeTools | undefined;
+
 const EVERY_NAME: ChoiceRead = { names: undefined, field: "", whole: true };
 
 /** A request body's `tools` and legacy `functions`, and its `tool_choice` or legacy `function_call`. */
-export function readRequestTools(body: Record<string, unknown>, where: string): ToolsRead {
+export function readRequestTools(body: Record<string, unknown>, where: string, readEnvelope?: EnvelopeToolsReader): ToolsRead {
+  const foreign = readEnvelope?.(body);
+  if (foreign !== undefined) return readConvertedTools(foreign, where);
   const read = emptyRead();
   if (present(body.tools)) readTools(body.tools, where, "tools", read);
   if (present(body.functions)) readLegacyFunctions(body.functions, where, read);
@@ -80,6 +104,25 @@ export function readToolsArray(tools: unknown, where: string): ToolsRead {
   const read = emptyRead();
   readTools(tools, where, "tools", read);
   settleDuplicates(read, where);
+  return read;
+}
+
+/** Another envelope's tools, as converted by its reader, with the parts it could not take applied as the table at the top says. */
+export function readConvertedTools(foreign: EnvelopeTools, where: string): ToolsRead {
+  const read = emptyRead();
+  const at = `${where} (${foreign.envelope} tools read as Open Responses ones)`;
+  readTools(foreign.tools, at, "tools", read);
+  settleDuplicates(read, at);
+  if (present(foreign.toolChoice)) read.choice = readToolChoice(foreign.toolChoice, at, read.problems);
+  for (const { path, detail, governs } of foreign.unread) {
+    read.problems.push(`${where}: ${path} of the ${foreign.envelope} request cannot be read: ${detail}`);
+    if (governs === "tools") read.unknownTools = true;
+    else if (governs === "choice") read.choice = { names: NO_NAME, field: path, whole: false };
+    else {
+      read.functions = read.functions.filter(({ name }) => name !== governs.tool);
+      read.unreadable.set(governs.tool, `${path} of ${where} defines it in a form that cannot be read`);
+    }
+  }
   return read;
 }
 

@@ -34,9 +34,9 @@
 // body (`narrow`) only narrows.
 import type { ToolSchema } from "./schema.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
-import { readRequestTools, readToolsArray, type OtherTool, type ToolsRead } from "./read-request-tools.js";
+import { readConvertedTools, readRequestTools, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
 
-export { NO_PARAMETERS, type OtherTool } from "./read-request-tools.js";
+export { NO_PARAMETERS, type EnvelopeTools, type EnvelopeToolsReader, type OtherTool } from "./read-request-tools.js";
 
 /** The names a choice allows; `undefined` allows every name. `where` starts the sentence that says so. */
 export interface Choice {
@@ -92,12 +92,16 @@ export class ToolRegistry {
 
   /**
    * A registry built from the `--tools FILE` of the gate: a tools array in either
-   * envelope, or a request body of either envelope. It is pinned. A part that
-   * cannot be read throws, with every problem, one a line.
+   * envelope, or a request body of either envelope; with `readEnvelope`, also
+   * the tools of another envelope (Anthropic, Gemini, Bedrock), as that reader
+   * finds them. It is pinned. A part that cannot be read throws, with every
+   * problem, one a line.
    */
-  static fromToolsFile(value: unknown, where: string): ToolRegistry {
+  static fromToolsFile(value: unknown, where: string, readEnvelope?: EnvelopeToolsReader): ToolRegistry {
     const registry = new ToolRegistry();
-    if (Array.isArray(value)) registry.addTools(value, where);
+    const foreign = readEnvelope?.(value);
+    if (foreign !== undefined) registry.applyWhole(readConvertedTools(foreign, where), where);
+    else if (Array.isArray(value)) registry.addTools(value, where);
     else if (isPlainObject(value)) registry.applyWhole(readRequestTools(value, where), where);
     else throw new Error(`${where}: expected a tools array or a request body (a JSON object), found ${describe(value)}`);
     registry.pin();
@@ -117,12 +121,12 @@ export class ToolRegistry {
    * becomes the choice in force. Returns what could not be read, one sentence
    * each; the calls it governs are refused (see the top of this file).
    */
-  addRequestBody(body: unknown, where: string): string[] {
+  addRequestBody(body: unknown, where: string, readEnvelope?: EnvelopeToolsReader): string[] {
     if (!isPlainObject(body)) {
       this.choices = [{ names: new Set(), where: `${where}, a request body that is not an object,` }];
       return [`${where}: a request body must be a JSON object, found ${describe(body)}`];
     }
-    const read = readRequestTools(body, where);
+    const read = readRequestTools(body, where, readEnvelope);
     this.define(read);
     const { names, field, whole } = read.choice;
     const source = field === "" ? where : `${field} of ${where}`;
@@ -137,8 +141,8 @@ export class ToolRegistry {
    * names are refused until a request body defines them again, since what it
    * makes of them cannot be known. Returns what could not be read.
    */
-  narrow(fields: Record<string, unknown>, where: string): string[] {
-    const read = readRequestTools(fields, where);
+  narrow(fields: Record<string, unknown>, where: string, readEnvelope?: EnvelopeToolsReader): string[] {
+    const read = readRequestTools(fields, where, readEnvelope);
     const refused = `${where}, a record not read as a request body, defines it`;
     for (const name of [...read.functions.map((fn) => fn.name), ...read.others.map((tool) => tool.name), ...read.unreadable.keys()]) this.refuse(name, refused);
     const { names, field } = read.choice;

@@ -4,7 +4,7 @@ import type { JournalItem } from "../models/journal-item.js";
 import type { GateInput, JournalGateOptions } from "./gate-journal.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
-import { ToolRegistry } from "./tool-registry.js";
+import { ToolRegistry, type EnvelopeToolsReader } from "./tool-registry.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -15,18 +15,20 @@ import { ToolRegistry } from "./tool-registry.js";
 export class ToolsInForce {
   private readonly schema: ToolSchema | undefined;
   private readonly registry: ToolRegistry;
+  private readonly readTools: EnvelopeToolsReader | undefined;
 
-  constructor(options: Pick<JournalGateOptions, "schema" | "registry"> = {}) {
+  constructor(options: Pick<JournalGateOptions, "schema" | "registry" | "readTools"> = {}) {
     this.schema = options.schema;
     this.registry = options.registry ?? new ToolRegistry();
+    this.readTools = options.readTools;
   }
 
   prepare(input: GateInput): PreparedRecord {
     const errors: string[] = [];
     // What a request body says of its tools is read as far as it can be; what
     // cannot be read blocks the line, and the calls it governs are refused.
-    if (input.request) errors.push(...this.registry.addRequestBody(input.request, `line ${input.line}`));
-    else for (const { item } of input.items) if (carriesTools(item)) errors.push(...this.registry.narrow(item, `line ${input.line}`));
+    if (input.request) errors.push(...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools));
+    else for (const { item } of input.items) if (carriesTools(item)) errors.push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
     // A tool call the normalizer could not make an item of (no type, a custom
     // call…) has no verdict: the line says so, blocked, rather than nothing.
     for (const loss of input.losses ?? []) {

@@ -249,7 +249,8 @@ export class JournalNormalizer {
         const converted = adapter.messagesToItems({ messages: record[adapter.fields.messages] as unknown[], system: record[adapter.fields.system], whole: true });
         const kept = new Set([adapter.fields.messages, adapter.fields.system]);
         const losses = [...prefixLosses(at, converted.losses), ...leftBehind(record, kept, at, "the request body")];
-        return parts(envelope!, converted.value, losses, { request: this.requestTools(adapter, record) });
+        // The gate reads the body's tools in its own envelope, through the reader its caller hands it.
+        return parts(envelope!, converted.value, losses, { request: record });
       }
       case "envelope_response": {
         const converted = this.envelopes[envelope!].responseToResource(record);
@@ -336,19 +337,6 @@ export class JournalNormalizer {
       }
       default:
         return { error: `a ${kind} record cannot be converted on its own` };
-    }
-  }
-
-  /**
-   * What the gate reads of a request body's tools, as an Open Responses body; a
-   * body the descriptor cannot convert is handed over as it is, and the gate,
-   * which cannot read its tools, refuses the calls they govern.
-   */
-  private requestTools(adapter: JournalEnvelopes[AdapterName], record: Record<string, unknown>): Record<string, unknown> {
-    try {
-      return adapter.requestToBody(record).value as unknown as Record<string, unknown>;
-    } catch {
-      return record;
     }
   }
 

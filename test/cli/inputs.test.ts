@@ -77,11 +77,11 @@ describe("gzip", () => {
 });
 
 describe("--record", () => {
-  test("reads the record inside each wrapped line, and a line without it is an error on its line", async () => {
+  test("reads the record inside each wrapped line and writes its item back in the wrapper; a line without it is an error on its line", async () => {
     const lines = [{ timestamp: "2026-01-01T00:00:00Z", conversation_id: "c1", message: call }, { timestamp: "2026-01-01T00:00:01Z", conversation_id: "c1" }].map((line) => JSON.stringify(line)).join("\n");
     expect(await runOrbridge(["normalize", "--record", "/message"], `${lines}\n`)).toEqual({
       code: 1,
-      stdout: `${JSON.stringify(call)}\n`,
+      stdout: `${JSON.stringify({ timestamp: "2026-01-01T00:00:00Z", conversation_id: "c1", message: call })}\n`,
       stderr: 'orbridge normalize: line 2: --record /message finds no record in this line: the record has no member "message"\nread 2 lines, 2 records: 1 emitted (1 item), 1 reported; 0 losses\n',
     });
   });

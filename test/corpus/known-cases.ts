@@ -22,6 +22,10 @@ export function excused(command: Command, file: string, leaf: Unaccounted): bool
 }
 
 interface KnownGateCase {
+  /** The recordings it is seen in, by a part of their corpus path; any when absent. */
+  files?: RegExp;
+  /** The tool the call names, when the case is one call's. */
+  name?: string;
   /** What the verdict or one of its findings says. */
   detail: RegExp;
   why: string;
@@ -32,19 +36,33 @@ export const KNOWN_GATE_CASES: readonly KnownGateCase[] = [
     detail: /^the call has no status; only a completed call may run$/,
     why:
       "pydantic-ai's Responses cassette replays its call with the item id (`fc_…`) as call_id and no status: the request is not recognised as " +
-      "the conversation so far (its call_id differs from the one the response gave), so the replayed call is a new call without status, blocked",
+      "the conversation so far (its call_id differs from the one the response gave), so the replayed call is a new call without status. " +
+      "Blocking it is right, and stays: a call whose status is not said may have been cut, and taking the item id for the call_id to match " +
+      "it with the earlier call would be a guess the gate must not make (an item id is never a call_id)",
   },
   {
-    detail: /tools(\[\d+\]\.type must be a non-empty string, found nothing| must be an array, found an object)|defines it in a form that cannot be read|has tools that cannot be named/,
+    files: /^providers\/anthropic\/pydantic-ai-tool-result-error\//,
+    name: "stock_lookup",
+    detail: /^arguments must have required property 'symbol'$/,
     why:
-      "The gate reads the tools of every request body as Open Responses or Chat tools: Anthropic's `{name, input_schema}` and Gemini's " +
-      "`functionDeclarations` are unreadable to it, so each such request is an error line and every recorded call to those tools is unknown_tool (fail closed, but no call of these recordings can run)",
+      "The model called stock_lookup with `{\"ticker\": \"AAPL\"}` where its input_schema requires `symbol` and allows nothing else (the cassette records the " +
+      "tool's error answer): the call is invalid as recorded, and blocking it is right",
+  },
+  {
+    files: /^providers\/gemini\/pydantic-ai-vertex-snake-case-tool-errors\//,
+    name: "get_file",
+    detail: /^arguments must NOT have additional properties$/,
+    why:
+      "The model called get_file with `{\"type\": \"IMAGE\"}` where its parametersJsonSchema has no property and additionalProperties false: " +
+      "the call is invalid as recorded, and blocking it is right",
   },
 ];
 
-export function gateExcused(verdict: Record<string, unknown>): boolean {
+export function gateExcused(file: string, verdict: Record<string, unknown>): boolean {
   const said = [String(verdict.detail), ...((verdict.findings as Array<{ detail: string }> | undefined) ?? []).map((finding) => finding.detail)];
-  return KNOWN_GATE_CASES.some((known) => said.some((detail) => known.detail.test(detail)));
+  return KNOWN_GATE_CASES.some(
+    (known) => (known.files?.test(file) ?? true) && (known.name === undefined || known.name === verdict.name) && said.some((detail) => known.detail.test(detail)),
+  );
 }
 
 interface KnownSchemaCase {

@@ -12,6 +12,7 @@ import type { GateRecord } from "../../gate/prepared-gate.js";
 import type { ToolSchema } from "../../gate/schema.js";
 import type { Target } from "../../gate/target-names.js";
 import type { ToolRegistry } from "../../gate/tool-registry.js";
+import { readEnvelopeTools } from "../envelope-tools.js";
 import { keyText, type ConversationKey } from "../../journal/conversation-key.js";
 import type { JsonPointer } from "../../journal/json-pointer.js";
 import { JournalNormalizer, type NormalizedRecord } from "../../journal/normalize.js";
@@ -110,7 +111,7 @@ export class ReportCollector {
       if (!this.sourceIndex.has(source)) this.sourceIndex.set(source, index);
     });
     if (options.conversation === undefined) {
-      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, unknownObjects: "item" }), gate: new JournalGate({ schema: options.schema, registry: options.registry, target: options.target }) };
+      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, unknownObjects: "item" }), gate: new JournalGate({ schema: options.schema, registry: options.registry, readTools: readEnvelopeTools, target: options.target }) };
     } else {
       const { pointer, maxOpen, checks } = options.conversation;
       this.router = reportRouter({ pointer, maxOpen, checks, schema: options.schema, registry: options.registry, origin: options.origin, onRecords: (key, records) => this.itemsOf(records, key) });

@@ -11,6 +11,7 @@ import { PreparedGate, type GateRecord } from "../../gate/prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "../../gate/schema.js";
 import { ToolRegistry } from "../../gate/tool-registry.js";
 import { ToolsInForce } from "../../gate/tools-in-force.js";
+import { readEnvelopeTools } from "../envelope-tools.js";
 import type { ConversationKey } from "../../journal/conversation-key.js";
 import type { JsonPointer } from "../../journal/json-pointer.js";
 import { JournalNormalizer, type NormalizedRecord } from "../../journal/normalize.js";
@@ -31,13 +32,13 @@ export function reportRouter(options: ReportRouterOptions): ConversationRouter<G
   const cache = new SchemaCache();
   const registry = options.registry?.data();
   // As conversationGate sets its lanes up: one tools-in-force shared until a conversation's first request body.
-  const tools = new ToolsInForce({ schema: options.schema, registry: registry === undefined ? undefined : ToolRegistry.fromData(registry) });
+  const tools = new ToolsInForce({ schema: options.schema, registry: registry === undefined ? undefined : ToolRegistry.fromData(registry), readTools: readEnvelopeTools });
   const lines = new PreparedGate({ cache });
   const normalize = { origin: options.origin };
   return new ConversationRouter<GateRecord, Routed<GateRecord>>({
     pointer: options.pointer,
     maxOpen: options.maxOpen,
-    openLane: (key) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools }), new JournalNormalizer({ ...normalize, unknownObjects: "item" }), options.onRecords),
+    openLane: (key) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools }), new JournalNormalizer({ ...normalize, unknownObjects: "item" }), options.onRecords),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present: (routed) => routed,

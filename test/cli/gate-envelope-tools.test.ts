@@ -1,0 +1,355 @@
+// The gate reads the tools of Anthropic, Gemini and Bedrock request bodies, in a
+// journal and in --tools, as the SDK cassettes record them (logged exchanges
+// of pydantic-ai's shape), with our own words for the text.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+
+type Fields = Record<string, unknown>;
+
+const jsonl = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
+const verdicts = (stdout: string) => stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Fields);
+/** The fields of each verdict that say what was decided. */
+const decided = (stdout: string) => verdicts(stdout).map(({ line, index, type, name, reason, detail, findings }) => ({ line, index, type, name, reason, detail, findings }));
+
+const forecastSchema = { properties: { city: { type: "string" } }, required: ["city"], type: "object" };
+
+function anthropicExchange(request: Fields, toolUse: { id: string; name: string; input: unknown }): Fields {
+  return {
+    request: { max_tokens: 1024, messages: [{ content: [{ text: "Will it rain in Lyon tomorrow?", type: "text" }], role: "user" }], model: "claude-sonnet-4-5", stream: false, ...request },
+    response: {
+      content: [{ ...toolUse, type: "tool_use" }],
+      id: "msg_01Forecast",
+      model: "claude-sonnet-4-5-20250929",
+      role: "assistant",
+      stop_reason: "tool_use",
+      stop_sequence: null,
+      type: "message",
+      usage: { input_tokens: 310, output_tokens: 28 },
+    },
+  };
+}
+
+function geminiExchange(request: Fields, functionCalls: Array<{ id: string; name: string; args: unknown }>): Fields {
+  return {
+    request: { contents: [{ parts: [{ text: "Which city is the largest in the country of the user?" }], role: "user" }], ...request },
+    response: {
+      candidates: [{ content: { parts: functionCalls.map((functionCall) => ({ functionCall })), role: "model" }, finishReason: "STOP" }],
+      modelVersion: "gemini-2.5-flash",
+      responseId: "resp_cities",
+      usageMetadata: { candidatesTokenCount: 12, promptTokenCount: 90, totalTokenCount: 102 },
+    },
+  };
+}
+
+function bedrockExchange(toolConfig: Fields, toolUse: { toolUseId: string; name: string; input: unknown }): Fields {
+  return {
+    request: { messages: [{ content: [{ text: "Where is the user?" }], role: "user" }], toolConfig },
+    response: { output: { message: { content: [{ toolUse }], role: "assistant" } }, stopReason: "tool_use", usage: { inputTokens: 200, outputTokens: 30, totalTokens: 230 } },
+  };
+}
+
+const anthropicTools = [
+  { description: "Forecast for a city", input_schema: forecastSchema, name: "get_forecast" },
+  { description: "Time in a timezone", input_schema: { properties: { zone: { type: "string" } }, required: ["zone"], type: "object" }, name: "get_clock" },
+];
+
+describe("gate: Anthropic request bodies", () => {
+  test("a call to a tool the request defines runs, under a tool_choice that forces it", async () => {
+    const journal = jsonl([anthropicExchange({ tool_choice: { name: "get_forecast", type: "tool" }, tools: anthropicTools }, { id: "toolu_01Lyon", name: "get_forecast", input: { city: "Lyon" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect({ code: result.code, verdicts: decided(result.stdout), stderr: result.stderr }).toEqual({
+      code: 0,
+      verdicts: [
+        { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+        { line: 1, index: 1, type: "function_call", name: "get_forecast", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] },
+      ],
+      stderr: "read 1 line: 2 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("the tool's input_schema is the schema the arguments are held to", async () => {
+    const journal = jsonl([anthropicExchange({ tools: anthropicTools }, { id: "toolu_01NoCity", name: "get_forecast", input: { town: "Lyon" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)[1]).toEqual({ line: 1, index: 1, type: "function_call", name: "get_forecast", reason: "arguments_schema", detail: "arguments must have required property 'city'", findings: [] });
+  });
+
+  test("a tool_choice that forces one tool leaves the other one not allowed", async () => {
+    const journal = jsonl([anthropicExchange({ tool_choice: { name: "get_forecast", type: "tool" }, tools: anthropicTools }, { id: "toolu_01Clock", name: "get_clock", input: { zone: "Europe/Paris" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)[1]).toEqual({
+      line: 1,
+      index: 1,
+      type: "function_call",
+      name: "get_clock",
+      reason: "ok",
+      detail: "completed call with arguments valid for its schema",
+      findings: [{ code: "tool_not_allowed", detail: '"get_clock" is not allowed: tool_choice of line 1 allows only "get_forecast"', path: "/name" }],
+    });
+  });
+
+  test("a tool_choice that cannot be read is an error line and allows no function: it never widens", async () => {
+    const journal = jsonl([anthropicExchange({ tool_choice: { type: "every_tool" }, tools: anthropicTools }, { id: "toolu_01Lyon", name: "get_forecast", input: { city: "Lyon" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: 'line 1: tool_choice of the Anthropic request cannot be read: tool_choice of type "every_tool" has no Open Responses counterpart: omitted',
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_forecast",
+        reason: "ok",
+        detail: "completed call with arguments valid for its schema",
+        findings: [{ code: "tool_not_allowed", detail: '"get_forecast" is not allowed: tool_choice of line 1 cannot all be read, so it allows no function', path: "/name" }],
+      },
+    ]);
+  });
+
+  test("a tool whose input_schema cannot be read refuses its own calls only", async () => {
+    const tools = [anthropicTools[0], { description: "Time in a timezone", input_schema: "zone: string", name: "get_clock" }];
+    const journal = jsonl([
+      anthropicExchange({ tools }, { id: "toolu_01Clock", name: "get_clock", input: { zone: "Europe/Paris" } }),
+      { type: "function_call", call_id: "toolu_01Lyon", name: "get_forecast", arguments: '{"city":"Lyon"}', status: "completed" },
+    ]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      { line: 1, index: 0, type: undefined, name: undefined, reason: "error", detail: "line 1: tools[1] of the Anthropic request cannot be read: input_schema is string: written as the parameters as it is", findings: [] },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_clock",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_clock"',
+        findings: [{ code: "tool_not_allowed", detail: '"get_clock" is not allowed: tools[1] of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+      { line: 2, index: 0, type: "function_call", name: "get_forecast", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] },
+    ]);
+  });
+});
+
+describe("gate: Gemini request bodies", () => {
+  const countryTool = { description: "", name: "get_user_country" };
+  const answerTool = {
+    description: "The final answer",
+    name: "final_result",
+    parameters: { properties: { city: { type: "STRING" }, country: { type: "STRING" }, note: { nullable: true, type: "STRING" } }, required: ["city", "country"], type: "OBJECT" },
+  };
+
+  test("tools written as one object, an OpenAPI schema in upper case, and allowedFunctionNames under mode ANY", async () => {
+    const request = { toolConfig: { function_calling_config: { allowed_function_names: ["get_user_country", "final_result"], mode: "ANY" } }, tools: { functionDeclarations: [countryTool, answerTool] } };
+    const journal = jsonl([geminiExchange(request, [{ id: "call_country", name: "get_user_country", args: {} }, { id: "call_answer", name: "final_result", args: { city: "Lima", country: "Peru", note: null } }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(decided(result.stdout)).toEqual([
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      { line: 1, index: 1, type: "function_call", name: "get_user_country", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] },
+      { line: 1, index: 2, type: "function_call", name: "final_result", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] },
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  test("nullable is no wider than it says: an integer where a string or null is expected fails the schema", async () => {
+    const request = { tools: [{ functionDeclarations: [answerTool] }] };
+    const journal = jsonl([geminiExchange(request, [{ id: "call_answer", name: "final_result", args: { city: "Lima", country: "Peru", note: 7 } }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([{ line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] }, { line: 1, index: 1, type: "function_call", name: "final_result", reason: "arguments_schema", detail: "arguments/note must be string,null", findings: [] }]);
+  });
+
+  test("a schema keyword Gemini's dialect does not have refuses the declaration's calls, on an error line", async () => {
+    const odd = { name: "final_result", parameters: { properties: { city: { type: "STRING", "x-min-population": 100000 } }, type: "OBJECT" } };
+    const journal = jsonl([geminiExchange({ tools: [{ functionDeclarations: [odd] }] }, [{ id: "call_answer", name: "final_result", args: { city: "Lima" } }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail:
+          'line 1: tools[0].functionDeclarations[0] of the Gemini request cannot be read: "x-min-population" is not a keyword of Gemini\'s schema, and the gate cannot tell what it allows: no value is accepted here',
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "final_result",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "final_result"',
+        findings: [{ code: "tool_not_allowed", detail: '"final_result" is not allowed: tools[0].functionDeclarations[0] of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+    ]);
+  });
+
+  test("mode NONE allows no function, whatever allowedFunctionNames lists", async () => {
+    const request = { toolConfig: { functionCallingConfig: { allowedFunctionNames: ["get_user_country"], mode: "NONE" } }, tools: [{ functionDeclarations: [countryTool] }] };
+    const journal = jsonl([geminiExchange(request, [{ id: "call_country", name: "get_user_country", args: {} }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "ok",
+        detail: "completed call with arguments valid for its schema",
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: tool_choice of line 1 allows no function', path: "/name" }],
+      },
+    ]);
+  });
+
+  test("a hosted tool beside the functions is a tool: a function_call of its name is refused", async () => {
+    const request = { tools: [{ googleSearch: {} }, { functionDeclarations: [countryTool] }] };
+    const journal = jsonl([geminiExchange(request, [{ id: "call_search", name: "googleSearch", args: { query: "largest city" } }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([{ line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] }, { line: 1, index: 1, type: "function_call", name: "googleSearch", reason: "unknown_tool", detail: 'no schema is known for "googleSearch"', findings: [] }]);
+  });
+});
+
+describe("gate: Bedrock request bodies", () => {
+  const toolSpec = { name: "get_user_country", description: "The country of the user", inputSchema: { json: { additionalProperties: false, properties: {}, type: "object" } } };
+
+  test("a toolSpec's inputSchema.json holds the call, and toolChoice tool narrows to it", async () => {
+    const journal = jsonl([
+      bedrockExchange({ toolChoice: { tool: { name: "get_user_country" } }, tools: [{ toolSpec }, { cachePoint: { type: "default" } }] }, { toolUseId: "tooluse_country", name: "get_user_country", input: {} }),
+    ]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(decided(result.stdout)).toEqual([{ line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] }, { line: 1, index: 1, type: "function_call", name: "get_user_country", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] }]);
+    expect(result.code).toBe(0);
+  });
+
+  test("a toolChoice that cannot be read allows no function", async () => {
+    const journal = jsonl([bedrockExchange({ toolChoice: { auto: {}, any: {} }, tools: [{ toolSpec }] }, { toolUseId: "tooluse_country", name: "get_user_country", input: {} })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      { line: 1, index: 0, type: undefined, name: undefined, reason: "error", detail: "line 1: toolConfig.toolChoice of the Bedrock request cannot be read: toolChoice must hold exactly one of auto, any and tool, found auto, any", findings: [] },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "ok",
+        detail: "completed call with arguments valid for its schema",
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: toolConfig.toolChoice of line 1 cannot all be read, so it allows no function', path: "/name" }],
+      },
+    ]);
+  });
+});
+
+describe("gate --tools FILE of another envelope", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "orbridge-envelope-tools-"));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+  const calls = jsonl([
+    { type: "function_call", id: "fc_1", call_id: "call_forecast", name: "get_forecast", arguments: '{"city":"Lyon"}', status: "completed" },
+    { type: "function_call", id: "fc_2", call_id: "call_search", name: "web_search", arguments: '{"query":"rain"}', status: "completed" },
+  ]);
+  const toolsFile = async (name: string, tools: unknown) => {
+    const path = join(folder, name);
+    await writeFile(path, JSON.stringify(tools));
+    return path;
+  };
+
+  test("Anthropic tools, a server tool among them: its calls are not function calls", async () => {
+    const path = await toolsFile("anthropic.json", [anthropicTools[0], { max_uses: 3, name: "web_search", type: "web_search_20250305" }]);
+    const result = await runOrbridge(["gate", "--tools", path, "--format", "json", "-"], calls);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout.replaceAll(folder, "FOLDER"))).toEqual([
+      { line: 1, index: 0, type: "function_call", name: "get_forecast", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] },
+      {
+        line: 2,
+        index: 0,
+        type: "function_call",
+        name: "web_search",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "web_search"',
+        findings: [
+          {
+            code: "tool_not_allowed",
+            detail:
+              '"web_search" is not allowed: tools[1] of FOLDER/anthropic.json (Anthropic tools read as Open Responses ones) defines it as an extension tool (type "anthropic:web_search_20250305"), which is called through items of its own, never through a function_call',
+            path: "/name",
+          },
+        ],
+      },
+    ]);
+  });
+
+  test("Gemini tools in Gemini's schema dialect, a hosted tool beside them", async () => {
+    const path = await toolsFile("gemini.json", [{ functionDeclarations: [{ name: "get_forecast", parameters: { properties: { city: { type: "STRING" } }, required: ["city"], type: "OBJECT" } }] }, { googleSearch: {} }]);
+    const result = await runOrbridge(["gate", "--tools", path, "--format", "json", "-"], calls);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([{ line: 1, index: 0, type: "function_call", name: "get_forecast", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] }, { line: 2, index: 0, type: "function_call", name: "web_search", reason: "unknown_tool", detail: 'no schema is known for "web_search"', findings: [] }]);
+  });
+
+  test("Bedrock tools, as a toolConfig", async () => {
+    const path = await toolsFile("bedrock.json", { toolConfig: { tools: [{ toolSpec: { name: "get_forecast", inputSchema: { json: forecastSchema } } }] } });
+    const result = await runOrbridge(["gate", "--tools", path, "--format", "json", "-"], calls);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([{ line: 1, index: 0, type: "function_call", name: "get_forecast", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] }, { line: 2, index: 0, type: "function_call", name: "web_search", reason: "unknown_tool", detail: 'no schema is known for "web_search"', findings: [] }]);
+  });
+
+  test("a part of the file that cannot be read stops the run, naming it", async () => {
+    const path = await toolsFile("gemini-odd.json", [{ functionDeclarations: [{ name: "get_forecast", parameters: { type: "OBJECT", propertyNames: { pattern: "^c" } } }] }]);
+    const result = await runOrbridge(["gate", "--tools", path, "--format", "json", "-"], calls);
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr.replaceAll(folder, "FOLDER") }).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "orbridge gate: FOLDER/gemini-odd.json: tools[0].functionDeclarations[0] of the Gemini request cannot be read: \"propertyNames\" is not a keyword of Gemini's schema, and the gate cannot tell what it allows: no value is accepted here\n",
+    });
+  });
+
+  test("a file of hosted tools only is read: every function call is then an unknown tool", async () => {
+    const path = await toolsFile("hosted.json", [{ type: "web_search" }]);
+    const result = await runOrbridge(["gate", "--tools", path, "--format", "json", "-"], calls);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 1, stderr: "read 2 lines: 2 items, 0 errors; 2 blocked\n  blocked by: unknown_tool 2\n  findings: tool_not_allowed 1\n" });
+    expect(decided(result.stdout.replaceAll(folder, "FOLDER"))).toEqual([
+      { line: 1, index: 0, type: "function_call", name: "get_forecast", reason: "unknown_tool", detail: 'no schema is known for "get_forecast"', findings: [] },
+      {
+        line: 2,
+        index: 0,
+        type: "function_call",
+        name: "web_search",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "web_search"',
+        findings: [
+          {
+            code: "tool_not_allowed",
+            detail: '"web_search" is not allowed: tools[0] of FOLDER/hosted.json defines it as a hosted tool (type "web_search"), which is called through items of its own, never through a function_call',
+            path: "/name",
+          },
+        ],
+      },
+    ]);
+  });
+});
