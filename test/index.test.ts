@@ -7,6 +7,23 @@ const tools = JSON.parse(readFileSync("golden/examples/sales-tools.json", "utf8"
 const records = readFileSync("golden/examples/mixed.jsonl", "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
 
 describe("gateJournal", () => {
+  test("reads the tools of an Anthropic request body, as the CLI does, and gates the call against them", async () => {
+    const body = {
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      tools: [{ name: "get_stock", description: "Price of a stock", input_schema: { type: "object", properties: { symbol: { type: "string" } }, required: ["symbol"], additionalProperties: false } }],
+      messages: [{ role: "user", content: "Price of ACME?" }],
+    };
+    const message = (input: unknown) => ({ id: "msg_01", type: "message", role: "assistant", model: "claude-sonnet-4-5", stop_reason: "tool_use", content: [{ type: "tool_use", id: "toolu_01", name: "get_stock", input }] });
+    const verdicts = async (input: unknown) => {
+      const answers: GateRecord[] = [];
+      for await (const record of gateJournal([body, message(input)])) answers.push(record);
+      return answers.filter((record) => record.type === "function_call").map((record) => [record.call_id, record.reason]);
+    };
+    expect(await verdicts({ symbol: "ACME" })).toEqual([["toolu_01", "ok"]]);
+    expect(await verdicts({ ticker: "ACME" })).toEqual([["toolu_01", "arguments_schema"]]);
+  });
+
   test("answers every item of parsed records, blocking what may not be replayed", async () => {
     const registry = ToolRegistry.fromToolsFile(tools, "tools");
     const answers: GateRecord[] = [];
