@@ -88,7 +88,8 @@ const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", re
 interface WaitingCall {
   line: number;
   name: string | undefined;
-  turn: string;
+  /** Where the call came from, kept as it is: a call waits until its turn ends, and a string per call cost more than the compare. */
+  provenance: JournalItem["provenance"];
 }
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
@@ -220,7 +221,7 @@ export class JournalChecker {
       return;
     }
     this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
-    this.waiting.set(callId, { line, name, turn: turnOf(checked) });
+    this.waiting.set(callId, { line, name, provenance: checked.provenance });
   }
 
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
@@ -275,11 +276,10 @@ export class JournalChecker {
     const outputsCame = this.afterOutputs;
     this.afterOutputs = false;
     if (!(isMessage || outputsCame) || this.waiting.size === 0) return;
-    const turn = turnOf(checked);
     // An assistant message of the calls' own response, before any output, is part of their turn.
     const mayJoinTurn = isMessage && fields.role === "assistant" && !outputsCame;
     for (const [callId, call] of this.waiting) {
-      if (mayJoinTurn && call.turn === turn) continue;
+      if (mayJoinTurn && sameTurn(call.provenance, checked.provenance)) continue;
       checked.findings.push({
         code: "missing_output",
         detail: `the call ${quoteValue(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
@@ -366,10 +366,11 @@ function callPartMember(part: Record<string, unknown>): (typeof CALL_PART_MEMBER
   return undefined;
 }
 
-/** The items of one response: same input, same line, same response id. */
-function turnOf(item: JournalItem): string {
-  const { source, line, response } = item.provenance;
-  return response ? `response ${source ?? ""} ${line} ${response.id ?? ""}` : `record ${source ?? ""} ${line}`;
+/** Whether two items are of one response: same input, same line, same response id (or both of no response). */
+function sameTurn(a: JournalItem["provenance"], b: JournalItem["provenance"]): boolean {
+  if (a.line !== b.line || (a.source ?? "") !== (b.source ?? "")) return false;
+  if (a.response === undefined || b.response === undefined) return a.response === b.response;
+  return (a.response.id ?? "") === (b.response.id ?? "");
 }
 
 function responseKey(item: JournalItem): string {
