@@ -137,7 +137,9 @@ export class FingerprintTable<Column extends string> {
     this.high = new Uint32Array(capacity);
     this.low = new Uint32Array(capacity);
     this.columns = makeColumns(this.kinds, capacity);
-    const names = Object.keys(this.kinds) as Column[];
+    // Where each old slot went, then one column at a time: a loop over one typed
+    // array stays monomorphic, where a loop over the columns inside each slot did not.
+    const moved = new Int32Array(oldHigh.length).fill(-1);
     for (let old = 0; old < oldHigh.length; old += 1) {
       const high = oldHigh[old]!;
       const low = oldLow[old]!;
@@ -145,8 +147,9 @@ export class FingerprintTable<Column extends string> {
       const slot = this.probe(high, low);
       this.high[slot] = high;
       this.low[slot] = low;
-      for (const name of names) this.columns[name][slot] = oldColumns[name][old]!;
+      moved[old] = slot;
     }
+    for (const name of Object.keys(this.kinds) as Column[]) copyMoved(oldColumns[name], this.columns[name], moved);
   }
 }
 
@@ -236,6 +239,13 @@ function rounds(count: number): void {
 
 function rotl(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
+}
+
+function copyMoved(from: ColumnArray, to: ColumnArray, moved: Int32Array): void {
+  for (let old = 0; old < moved.length; old += 1) {
+    const slot = moved[old]!;
+    if (slot >= 0) to[slot] = from[old]!;
+  }
 }
 
 function assertNever(value: never): never {

@@ -88,7 +88,8 @@ const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", re
 interface WaitingCall {
   line: number;
   name: string | undefined;
-  turn: string;
+  /** Where the call came from, kept as it is: a call waits until its turn ends, and a string per call cost more than the compare. */
+  provenance: JournalItem["provenance"];
 }
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
@@ -166,7 +167,7 @@ export class JournalChecker {
 
   private checkItem(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind, notAllowed: string | null | undefined): void {
     const findings = checked.findings;
-    findings.push(...mixedEnvelopeFindings(fields));
+    addMixedEnvelopeFindings(fields, findings);
     const foreign = foreignIdReason(fields, kind);
     if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
@@ -220,7 +221,7 @@ export class JournalChecker {
       return;
     }
     this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
-    this.waiting.set(callId, { line, name, turn: turnOf(checked) });
+    this.waiting.set(callId, { line, name, provenance: checked.provenance });
   }
 
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
@@ -275,11 +276,10 @@ export class JournalChecker {
     const outputsCame = this.afterOutputs;
     this.afterOutputs = false;
     if (!(isMessage || outputsCame) || this.waiting.size === 0) return;
-    const turn = turnOf(checked);
     // An assistant message of the calls' own response, before any output, is part of their turn.
     const mayJoinTurn = isMessage && fields.role === "assistant" && !outputsCame;
     for (const [callId, call] of this.waiting) {
-      if (mayJoinTurn && call.turn === turn) continue;
+      if (mayJoinTurn && sameTurn(call.provenance, checked.provenance)) continue;
       checked.findings.push({
         code: "missing_output",
         detail: `the call ${quoteValue(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
@@ -322,8 +322,8 @@ function precedesReasoningFollower(kind: ItemKind, fields: Record<string, unknow
   }
 }
 
-function mixedEnvelopeFindings(fields: Record<string, unknown>): Finding[] {
-  const findings: Finding[] = [];
+/** Adds to `findings` what marks the item as written partly in another envelope; pushed in place, as nearly every item has none. */
+function addMixedEnvelopeFindings(fields: Record<string, unknown>, findings: Finding[]): void {
   for (const field of CHAT_FIELDS) {
     if (fields[field] !== undefined && Object.hasOwn(fields, field)) {
       findings.push({ code: "mixed_envelope", detail: `"${field}" is a Chat Completions field, not part of an item`, path: pointer(field) });
@@ -336,32 +336,41 @@ function mixedEnvelopeFindings(fields: Record<string, unknown>): Finding[] {
     findings.push({ code: "mixed_envelope", detail: `the role "${fields.role}" is a Chat Completions role; an output is a function_call_output item`, path: "/role" });
   }
   // Gemini writes its parts in `parts`: a call hidden there is as hidden as in `content`.
-  if (Array.isArray(fields.parts)) {
-    fields.parts.forEach((part, index) => {
-      const member = CALL_PART_MEMBERS.find((name) => Object.hasOwn(itemFields(part), name));
+  const parts = fields.parts;
+  if (Array.isArray(parts)) {
+    for (let index = 0; index < parts.length; index++) {
+      const member = callPartMember(itemFields(parts[index]));
       if (member !== undefined) findings.push({ code: "mixed_envelope", detail: `a part with "${member}" is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("parts", index, member) });
-    });
+    }
   }
-  if (Array.isArray(fields.content)) {
-    fields.content.forEach((part, index) => {
-      const type = itemFields(part).type;
+  const content = fields.content;
+  if (Array.isArray(content)) {
+    for (let index = 0; index < content.length; index++) {
+      const part = itemFields(content[index]);
+      const type = part.type;
       if (typeof type === "string" && CHAT_PART_TYPES.has(type)) {
         findings.push({ code: "mixed_envelope", detail: `a "${type}" part is a Chat Completions content part`, path: pointer("content", index, "type") });
       } else if (typeof type === "string" && CALL_PART_TYPES.has(type)) {
         findings.push({ code: "mixed_envelope", detail: `a "${type}" part is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("content", index, "type") });
       } else {
-        const member = CALL_PART_MEMBERS.find((name) => Object.hasOwn(itemFields(part), name));
+        const member = callPartMember(part);
         if (member !== undefined) findings.push({ code: "mixed_envelope", detail: `a part with "${member}" is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("content", index, member) });
       }
-    });
+    }
   }
-  return findings;
 }
 
-/** The items of one response: same input, same line, same response id. */
-function turnOf(item: JournalItem): string {
-  const { source, line, response } = item.provenance;
-  return response ? `response ${source ?? ""} ${line} ${response.id ?? ""}` : `record ${source ?? ""} ${line}`;
+/** The first member of a part that holds another envelope's call or result. */
+function callPartMember(part: Record<string, unknown>): (typeof CALL_PART_MEMBERS)[number] | undefined {
+  for (const name of CALL_PART_MEMBERS) if (Object.hasOwn(part, name)) return name;
+  return undefined;
+}
+
+/** Whether two items are of one response: same input, same line, same response id (or both of no response). */
+function sameTurn(a: JournalItem["provenance"], b: JournalItem["provenance"]): boolean {
+  if (a.line !== b.line || (a.source ?? "") !== (b.source ?? "")) return false;
+  if (a.response === undefined || b.response === undefined) return a.response === b.response;
+  return (a.response.id ?? "") === (b.response.id ?? "");
 }
 
 function responseKey(item: JournalItem): string {

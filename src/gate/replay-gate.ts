@@ -17,7 +17,7 @@
 // |   | unknown_tool      | in place of 6 when no schema is known for the name       |
 // | 7 | ok                |                                                         |
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
-import { describeValue as describe } from "../models/json-value.js";
+import { describeValue as describe, parseJsonText } from "../models/json-value.js";
 import { quoteVisible } from "../models/quote-visible.js";
 import { constrainsNumbers, inexactNumber } from "./exact-arguments.js";
 import { isKnownBareType } from "./item-kind.js";
@@ -99,12 +99,9 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     }
 
     step = "arguments_parse";
-    let value: unknown;
-    try {
-      value = JSON.parse(args);
-    } catch (error) {
-      return { reason: "arguments_parse", detail: `arguments is not JSON: ${messageOf(error)}`, path: "/arguments" };
-    }
+    const parsed = parseJsonText(args);
+    if (!parsed.ok) return { reason: "arguments_parse", detail: `arguments is not JSON: ${parsed.message}`, path: "/arguments" };
+    const value = parsed.value;
     const duplicate = duplicateName(args, value);
     if (duplicate !== undefined) return { reason: "arguments_parse", detail: describeDuplicateName("arguments", duplicate), path: "/arguments" };
 

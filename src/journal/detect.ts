@@ -61,11 +61,48 @@ const ADAPTERS = RECOGNITION_ORDER.map((name) => ENVELOPES[name]);
 
 type Recogniser = keyof (typeof ADAPTERS)[number]["recognise"];
 
-/** The first registered envelope whose recogniser of `which` claims the record. */
-function claimedBy(record: unknown, which: Recogniser): AdapterName | undefined {
-  for (const adapter of ADAPTERS) if (adapter.recognise[which](record)) return adapter.name as AdapterName;
+interface Claimant {
+  name: AdapterName;
+  claims: (record: unknown) => boolean;
+}
+
+/**
+ * Each recogniser's claimants in recognition order, taken out of the descriptors
+ * once: every record of a journal asks up to twelve of them, and looking each up
+ * by name on every record cost more than most of the answers.
+ */
+function claimants(which: Recogniser): readonly Claimant[] {
+  return ADAPTERS.map((adapter) => ({ name: adapter.name as AdapterName, claims: adapter.recognise[which].bind(adapter.recognise) }));
+}
+
+const RESPONSE_CLAIMANTS = claimants("response");
+const STREAM_EVENT_CLAIMANTS = claimants("streamEvent");
+const REQUEST_BODY_CLAIMANTS = claimants("requestBody");
+const MESSAGE_CLAIMANTS = claimants("message");
+
+/** The first registered envelope whose recogniser claims the record. */
+function claimedBy(record: unknown, claimantsOf: readonly Claimant[]): AdapterName | undefined {
+  for (let i = 0; i < claimantsOf.length; i++) if (claimantsOf[i]!.claims(record)) return claimantsOf[i]!.name;
   return undefined;
 }
+
+/** The answers that name no envelope, made once: detection runs on every record and its callers only read them. */
+const DETECTED: { readonly [Kind in RecordKind]: Readonly<DetectedRecord> } = {
+  chat_chunk: { kind: "chat_chunk" },
+  chat_completion: { kind: "chat_completion" },
+  response: { kind: "response" },
+  responses_event: { kind: "responses_event" },
+  exchange: { kind: "exchange" },
+  chat_request: { kind: "chat_request" },
+  responses_request: { kind: "responses_request" },
+  responses_item: { kind: "responses_item" },
+  chat_message: { kind: "chat_message" },
+  envelope_message: { kind: "envelope_message" },
+  envelope_request: { kind: "envelope_request" },
+  envelope_response: { kind: "envelope_response" },
+  envelope_event: { kind: "envelope_event" },
+  unknown: { kind: "unknown" },
+};
 
 /** Whether the record is a stream event of `envelope`: a stream of it is open, and it takes the record. */
 export function continuesEnvelopeStream(record: unknown, envelope: string): boolean {
@@ -86,28 +123,28 @@ export function detectRecord(record: unknown): RecordKind {
 }
 
 export function detectEnvelopeRecord(record: unknown): DetectedRecord {
-  if (!isPlainObject(record)) return { kind: "unknown" };
+  if (!isPlainObject(record)) return DETECTED.unknown;
   const { object, type } = record;
-  if (object === "chat.completion.chunk") return { kind: "chat_chunk" };
+  if (object === "chat.completion.chunk") return DETECTED.chat_chunk;
   // Azure opens a chat stream with a filter chunk: `object: ""`, `id: ""`, `choices: []`.
-  if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return { kind: "chat_chunk" };
-  if (object === "chat.completion") return { kind: "chat_completion" };
-  if (object === "response" && Array.isArray(record.output)) return { kind: "response" };
-  let envelope = claimedBy(record, "response");
+  if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return DETECTED.chat_chunk;
+  if (object === "chat.completion") return DETECTED.chat_completion;
+  if (object === "response" && Array.isArray(record.output)) return DETECTED.response;
+  let envelope = claimedBy(record, RESPONSE_CLAIMANTS);
   if (envelope) return { kind: "envelope_response", envelope };
-  if (typeof type === "string" && (type.startsWith("response.") || isErrorEvent(record) || isExtensionEvent(record))) return { kind: "responses_event" };
-  if ((envelope = claimedBy(record, "streamEvent"))) return { kind: "envelope_event", envelope };
-  if (isPlainObject(record.request) && isPlainObject(record.response)) return { kind: "exchange" };
-  if ((envelope = claimedBy(record, "requestBody"))) return { kind: "envelope_request", envelope };
-  if (Array.isArray(record.messages)) return { kind: "chat_request" };
-  if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return { kind: "responses_request" };
-  if (namesItem(type)) return { kind: "responses_item" };
-  if ((envelope = claimedBy(record, "message"))) return { kind: "envelope_message", envelope };
+  if (typeof type === "string" && (type.startsWith("response.") || isErrorEvent(record) || isExtensionEvent(record))) return DETECTED.responses_event;
+  if ((envelope = claimedBy(record, STREAM_EVENT_CLAIMANTS))) return { kind: "envelope_event", envelope };
+  if (isPlainObject(record.request) && isPlainObject(record.response)) return DETECTED.exchange;
+  if ((envelope = claimedBy(record, REQUEST_BODY_CLAIMANTS))) return { kind: "envelope_request", envelope };
+  if (Array.isArray(record.messages)) return DETECTED.chat_request;
+  if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return DETECTED.responses_request;
+  if (namesItem(type)) return DETECTED.responses_item;
+  if ((envelope = claimedBy(record, MESSAGE_CLAIMANTS))) return { kind: "envelope_message", envelope };
   if (isChatRole(record.role) && type === undefined) {
-    return { kind: isResponsesShapedMessage(record) ? "responses_item" : "chat_message" };
+    return isResponsesShapedMessage(record) ? DETECTED.responses_item : DETECTED.chat_message;
   }
-  if (typeof record.id === "string" && (type === undefined || type === null) && Object.keys(record).length <= 2) return { kind: "responses_item" };
-  return { kind: "unknown" };
+  if (typeof record.id === "string" && (type === undefined || type === null) && Object.keys(record).length <= 2) return DETECTED.responses_item;
+  return DETECTED.unknown;
 }
 
 /**

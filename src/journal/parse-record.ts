@@ -4,17 +4,15 @@
 // (`"type":"openai:shell_call","type":"function_call"`), so it is no record at
 // all: the line becomes an error, which the gate blocks and normalize reports.
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
+import { parseJsonText } from "../models/json-value.js";
 
 export type ParsedRecord = { ok: true; value: unknown } | { ok: false; detail: string };
 
 /** `what` names the text in the detail: "line", "SSE data". */
 export function parseRecord(text: string, what: string): ParsedRecord {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, detail: `${what} is not JSON: ${(error as Error).message}` };
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { ok: false, detail: `${what} is not JSON: ${parsed.message}` };
+  const value = parsed.value;
   try {
     const duplicate = duplicateName(text, value);
     return duplicate === undefined ? { ok: true, value } : { ok: false, detail: describeDuplicateName(what, duplicate) };

@@ -14,3 +14,20 @@ export function describeValue(value: unknown, maxLength = 40): string {
   if (typeof value === "string") return JSON.stringify(value.length > maxLength ? value.slice(0, maxLength) + "…" : value);
   return `${typeof value} ${String(value)}`;
 }
+
+/**
+ * `JSON.parse(text)`, or the message of its error. Only the message is ever shown,
+ * so no stack is captured: on a journal of broken lines or arguments, capturing it
+ * cost twice the failed parse itself.
+ */
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

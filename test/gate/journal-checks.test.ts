@@ -276,6 +276,18 @@ describe("calls passed by without an output", () => {
     ]);
   });
 
+  test("assistant text in the calls' own record, outside any response, is part of the turn; in the next record it passes them", () => {
+    const checked = check([
+      { line: 1, envelope: "responses", items: [responsesCall("fc_1", "call_1", "get_weather", paris), assistant("msg_1", "Checking.")] },
+      { line: 2, envelope: "responses", items: [assistant("msg_2", "It rains.")] },
+    ]);
+    expect(findingsOf(checked)).toEqual([
+      ["1.0", []],
+      ["1.1", []],
+      ["2.0", [{ code: "missing_output", detail: 'the call "call_1" (get_weather) on line 1 has no function_call_output before this assistant message', related_line: 1 }]],
+    ]);
+  });
+
   test("outputs written each right after its call", () => {
     const checked = check([
       { line: 1, envelope: "responses", items: [responsesCall("fc_1", "call_1", "get_weather", paris)] },
