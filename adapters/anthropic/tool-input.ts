@@ -15,13 +15,15 @@
 // | the text of a JSON object    | the parsed object                                                |
 // |   a name given twice, a      |   the object JSON.parse gives: loss, what the text said is not   |
 // |   number a double cannot hold|   what the object holds                                          |
+// |   other spacing, escapes or  |   the same object: loss form_changed, the values are kept, the   |
+// |   number forms               |   text is not                                                    |
 // | ""                           | {}: loss (providers write "" for a call without parameters)      |
 // | anything else (not JSON, an  | the text as a string: loss target_rejects. Anthropic rejects the |
 // |   array, a string…)          |   request rather than run a call whose arguments were never an   |
 // |                              |   object; {} would forge a call, and dropping it would lose it    |
 // |                              |   unseen. The way back gives the same text again.                |
 import type { Loss } from "../../src/models/loss.js";
-import { inexactness } from "../../src/models/inexact-json.js";
+import { argumentsObjectChange } from "../../src/models/inexact-json.js";
 
 export type InputLoss = { code: Loss["code"]; detail: string };
 
@@ -48,6 +50,6 @@ export function inputOfArguments(args: string): { value: unknown; loss?: InputLo
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     return { value: args, loss: { code: "target_rejects", detail: "arguments that are not a JSON object cannot be an input object: written as the text it is, which Anthropic rejects" } };
   }
-  const inexact = inexactness(args);
-  return inexact === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: `${inexact}: the input object does not hold what the arguments text says` } };
+  const change = argumentsObjectChange(args, parsed, "input");
+  return change === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: change } };
 }

@@ -12,13 +12,14 @@
 // | Open Responses `arguments` | Bedrock `input`                                               |
 // |----------------------------|---------------------------------------------------------------|
 // | the text of a JSON object  | the parsed object; a name given twice or a number a double    |
-// |                            |   does not hold is reported (inexact-json.ts)                 |
+// |                            |   does not hold is reported, and so is other spelling (spaces,|
+// |                            |   escapes) the object's JSON text does not keep (inexact-json.ts) |
 // | ""                         | {}: loss (providers write "" for a call without parameters)   |
 // | anything else              | the text as a string: loss target_rejects. Bedrock rejects the |
 // |                            |   request rather than run a call whose arguments were never an |
 // |                            |   object; {} would forge a call. The way back gives the text.  |
 import type { Loss } from "../../src/models/loss.js";
-import { inexactness } from "../../src/models/inexact-json.js";
+import { argumentsObjectChange } from "../../src/models/inexact-json.js";
 
 export type InputLoss = { code: Loss["code"]; detail: string };
 
@@ -43,6 +44,6 @@ export function inputOfArguments(args: string): { value: unknown; loss?: InputLo
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     return { value: args, loss: { code: "target_rejects", detail: "arguments that are not a JSON object cannot be an input object: written as the text it is, which Bedrock rejects" } };
   }
-  const inexact = inexactness(args);
-  return inexact === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: `${inexact}: the input object does not hold what the arguments text says` } };
+  const change = argumentsObjectChange(args, parsed, "input");
+  return change === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: change } };
 }

@@ -13,13 +13,14 @@
 // | Open Responses `arguments`   | Gemini `args`                                                     |
 // |------------------------------|-------------------------------------------------------------------|
 // | the text of a JSON object    | the parsed object; a name given twice or a number a double does   |
-// |                              |   not hold is reported (inexact-json.ts)                          |
+// |                              |   not hold is reported, and so is other spelling (spaces, escapes)|
+// |                              |   that the object's JSON text does not keep (inexact-json.ts)     |
 // | ""                           | {}: reported (providers write "" for a call without parameters)   |
 // | anything else                | the text as a string: target_rejects. Gemini rejects the request  |
 // |                              |   rather than run a call whose arguments were never an object;    |
 // |                              |   {} would forge a call                                           |
 import type { Loss } from "../../src/models/loss.js";
-import { inexactness } from "../../src/models/inexact-json.js";
+import { argumentsObjectChange } from "../../src/models/inexact-json.js";
 import { isRecord } from "./fields.js";
 
 export type ArgsLoss = { code: Loss["code"]; detail: string };
@@ -38,8 +39,8 @@ export function argsOfArguments(text: unknown): { value: unknown; loss?: ArgsLos
   try {
     const parsed: unknown = JSON.parse(text);
     if (isRecord(parsed)) {
-      const inexact = inexactness(text);
-      return inexact === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: `${inexact}: the args object does not hold what the arguments text says` } };
+      const change = argumentsObjectChange(text, parsed, "args");
+      return change === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: change } };
     }
   } catch {
     // Not JSON: written as the text below.

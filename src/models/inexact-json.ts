@@ -1,11 +1,24 @@
 // What a JSON text says that the value JSON.parse gives of it does not hold: an
 // envelope whose calls carry an input object (Anthropic, Gemini, Bedrock) writes
 // that value, so a converter names what it cannot carry instead of changing a
-// call's arguments in passing.
+// call's arguments in passing. Their spelling (spaces, escapes, `1.0`) is not
+// value, but the text is what a journal keeps, so it is named too.
+
+/**
+ * Why arguments written as an object (`noun`: what the envelope calls it) do
+ * not come back as the same text, or `undefined` when they do: a value the
+ * object does not hold first, else the spelling.
+ */
+export function argumentsObjectChange(text: string, parsed: unknown, noun: string): string | undefined {
+  const inexact = inexactness(text);
+  if (inexact !== undefined) return `${inexact}: the ${noun} object does not hold what the arguments text says`;
+  if (JSON.stringify(parsed) === text) return undefined;
+  return `the arguments text becomes the ${noun} object, whose JSON text is spelled otherwise (spaces, escapes or number forms): the values are kept, not the text`;
+}
 /**
  * What JSON.parse does not keep of a JSON text it accepted: a member name given
  * twice in one object (the last value wins) or a number whose value a double
- * does not hold. Spacing and escapes are spelling, not value, and are not reported.
+ * does not hold. Spacing and escapes are spelling, not value.
  */
 export function inexactness(text: string): string | undefined {
   const names: Array<Set<string> | undefined> = [];

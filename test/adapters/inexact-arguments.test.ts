@@ -33,7 +33,15 @@ describe.each(["anthropic", "gemini", "bedrock"] as const)("%s: arguments writte
     expect(argumentLosses(envelope, '{"order":12345678901234567891}')).toEqual([["form_changed", expect.stringMatching(/^the number 12345678901234567891 is not one a double holds: /)]]);
   });
 
-  test("arguments the object holds exactly give no loss", () => {
-    expect(argumentLosses(envelope, '{"order": 42, "note": "caf\\u00e9"}')).toEqual([]);
+  test("arguments spelled as the object's JSON text gives them give no loss", () => {
+    expect(argumentLosses(envelope, '{"order":42,"note":"café","tags":["a"]}')).toEqual([]);
+  });
+
+  test("other spelling (spaces, an escape, 1.0) is reported: the values are kept, the text is not", () => {
+    for (const args of ['{"order": 42}', '{"note":"caf\\u00e9"}', '{"weight":1.0}']) {
+      expect(argumentLosses(envelope, args)).toEqual([
+        ["form_changed", expect.stringMatching(/^the arguments text becomes the (input|args) object, whose JSON text is spelled otherwise \(spaces, escapes or number forms\): the values are kept, not the text$/)],
+      ]);
+    }
   });
 });

@@ -88,7 +88,7 @@ export const KNOWN_ROUND_TRIP_CASES: readonly KnownRoundTripCase[] = [
     why:
       "A streamed tool input is the argument string as streamed (`{\"password\": \"mellon\"}`, with its spaces); the way back is an Anthropic " +
       "message, whose tool_use input is an object, which normalize writes as its compact JSON text (`{\"password\":\"mellon\"}`): the same " +
-      "arguments as JSON values (diff finds no difference), not the same bytes",
+      "arguments as JSON values (diff finds no difference), not the same bytes; the way there reports it (form_changed at the call's arguments)",
   },
 ];
 

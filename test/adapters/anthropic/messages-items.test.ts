@@ -372,8 +372,15 @@ describe("itemsToMessages, arguments", () => {
     return { input: (converted.value.messages[0].content as Array<{ input: unknown }>)[0].input, losses: converted.losses };
   };
 
-  test("a JSON object text becomes the input object, with nothing reported for spacing", () => {
-    expect(inputOf('{ "city" : "Oslo" }')).toEqual({ input: { city: "Oslo" }, losses: [] });
+  test("a JSON object text becomes the input object; spelled as its JSON text, nothing is reported", () => {
+    expect(inputOf('{"city":"Oslo"}')).toEqual({ input: { city: "Oslo" }, losses: [] });
+  });
+
+  test("spacing the input object's JSON text does not keep is reported: the values are kept, not the text", () => {
+    expect(inputOf('{ "city" : "Oslo" }')).toEqual({
+      input: { city: "Oslo" },
+      losses: [{ path: "/0/arguments", code: "form_changed", detail: "the arguments text becomes the input object, whose JSON text is spelled otherwise (spaces, escapes or number forms): the values are kept, not the text" }],
+    });
   });
 
   test('"" becomes the empty input, reported', () => {
@@ -398,11 +405,13 @@ describe("itemsToMessages, arguments", () => {
     });
   });
 
-  test("a number a double cannot hold is reported; one spelled otherwise is not", () => {
+  test("a number a double cannot hold is reported as a value lost; one spelled otherwise as spelling only", () => {
     expect(inputOf('{"id":12345678901234567890}').losses.map((loss) => loss.detail)).toEqual([
       "the number 12345678901234567890 is not one a double holds: the input object does not hold what the arguments text says",
     ]);
-    expect(inputOf('{"a":1.50,"b":1e2,"c":-0.0}').losses).toEqual([]);
+    expect(inputOf('{"a":1.50,"b":1e2,"c":-0.0}').losses.map((loss) => loss.detail)).toEqual([
+      "the arguments text becomes the input object, whose JSON text is spelled otherwise (spaces, escapes or number forms): the values are kept, not the text",
+    ]);
   });
 });
 
