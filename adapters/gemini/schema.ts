@@ -7,8 +7,8 @@
 // |                                          |   and `not: {}` there, so no value passes unseen           |
 // | nullable: true                           | type [t, "null"]; an enum also takes null                  |
 // | properties, items, anyOf                 | the same, each translated                                  |
-// | format, enum, required, min/max Items,   | the same                                                   |
-// |   Length, Properties, minimum, maximum,  |                                                            |
+// | format, enum, required, min/max Items,   | the same; a count written as a decimal string (int64 in    |
+// |   Length, Properties, minimum, maximum,  |   protobuf's JSON: "3") is the number it spells            |
 // |   pattern, title, description, default   |                                                            |
 // | example, propertyOrdering                | kept: annotations that constrain nothing                   |
 // | any other key                            | kept and reported, with `not: {}` beside it: a constraint the |
@@ -54,6 +54,15 @@ export function jsonSchemaOfGemini(schema: unknown, at: PointerTokens, losses: L
         break;
       case "anyOf":
         out.anyOf = Array.isArray(value) ? value.map((sub, index) => jsonSchemaOfGemini(sub, [...at, key, index], losses)) : value;
+        break;
+      case "minItems":
+      case "maxItems":
+      case "minLength":
+      case "maxLength":
+      case "minProperties":
+      case "maxProperties":
+        // Gemini's API writes these int64 counts as decimal strings in JSON ("3"), as protobuf's JSON does.
+        out[key] = typeof value === "string" && /^(0|[1-9]\d{0,14})$/.test(value) ? Number(value) : value;
         break;
       default:
         out[key] = value;

@@ -23,6 +23,17 @@ describe("Gemini schemas", () => {
     expect(losses).toEqual([]);
   });
 
+  test("counts written as int64 decimal strings, as Gemini's JSON writes them, are the numbers they spell; any other string stays and fails to compile", () => {
+    const losses: Loss[] = [];
+    const schema = { type: "OBJECT", properties: { tags: { type: "ARRAY", items: { type: "STRING" }, minItems: "1", maxItems: "2" }, code: { type: "STRING", maxLength: "3" }, odd: { type: "STRING", maxLength: "-1" } } };
+    const translated = jsonSchemaOfGemini(schema, [], losses) as { properties: Record<string, unknown> };
+    expect(translated.properties).toEqual({ tags: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 2 }, code: { type: "string", maxLength: 3 }, odd: { type: "string", maxLength: "-1" } });
+    expect(losses).toEqual([]);
+    const counted = { type: "object", properties: { tags: translated.properties.tags } };
+    const gate = (args: unknown) => replayGate({ type: "function_call", call_id: "c1", name: "tag", arguments: JSON.stringify(args), status: "completed" }, counted).reason;
+    expect([gate({ tags: ["a"] }), gate({ tags: ["a", "b", "c"] }), gate({ tags: [] })]).toEqual(["ok", "arguments_schema", "arguments_schema"]);
+  });
+
   test("a keyword the gate cannot read refuses every value there, reported", () => {
     const losses: Loss[] = [];
     expect(jsonSchemaOfGemini({ type: "OBJECT", properties: { code: { type: "STRING", x_pattern: "^[A-Z]+$" } } }, [], losses)).toEqual({
