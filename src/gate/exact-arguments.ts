@@ -24,6 +24,7 @@
 import type { ToolSchema } from "./schema.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { scanJson } from "../models/json-scan.js";
+import { readsBackAsWritten } from "../models/decimal-value.js";
 
 export interface InexactNumber {
   /** The literal as written. */
@@ -52,23 +53,7 @@ export function inexactNumber(text: string): InexactNumber | undefined {
 export function standsAsDouble(literal: string): boolean {
   const double = Number(literal);
   if (!Number.isFinite(double) || Math.abs(double) > Number.MAX_SAFE_INTEGER) return false;
-  return decimalValue(literal) === decimalValue(String(double));
-}
-
-const DECIMAL = /^(-?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/;
-
-/** A decimal number written one way per value: sign, significant digits, exponent. */
-function decimalValue(text: string): string | undefined {
-  const parts = DECIMAL.exec(text);
-  if (parts === null) return undefined;
-  const [, sign, whole, fraction = "", exponent = "0"] = parts;
-  let digits = (whole + fraction).replace(/^0+/, "");
-  if (digits === "") return "0";
-  let power = Number(exponent) - fraction.length;
-  const trimmed = digits.replace(/0+$/, "");
-  power += digits.length - trimmed.length;
-  digits = trimmed;
-  return `${sign}${digits}e${power}`;
+  return readsBackAsWritten(literal);
 }
 
 /** Keywords whose answer on a double can differ from their answer on the number written. */
