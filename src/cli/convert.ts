@@ -204,10 +204,10 @@ export const convertCommand: Command = {
     const repairing = stringOption(args, "repair") === "double-encoded";
     loadedChatRequests ??= await chat.requests();
     const forTarget = stringOption(args, "for");
-    const rewrite = forTarget !== undefined && isTarget(forTarget) ? new RecordRewrite(forTarget, profileOf(forTarget)) : undefined;
+    const profile = forTarget !== undefined && isTarget(forTarget) ? profileOf(forTarget) : undefined;
+    const rewrite = forTarget !== undefined && isTarget(forTarget) ? new RecordRewrite(forTarget, profile) : undefined;
     // A Chat dialect that reads reasoning takes it in its own field unless told another.
-    const dialectField = target === "chat" && forTarget !== undefined && isTarget(forTarget) ? profileOf(forTarget)?.reasoning.chatField : undefined;
-    const reasoningField = namedField ?? (dialectField as ReasoningField | undefined);
+    const reasoningField = namedField ?? (target === "chat" ? (profile?.reasoning.chatField as ReasoningField | undefined) : undefined);
     const idMapPath = stringOption(args, "id-map");
     if (idMapPath !== undefined && rewrite === undefined) throw new UsageError("--id-map writes the call ids --for rewrites: it goes with --for");
     if (idMapPath !== undefined && [...sources, stringOption(args, "out"), stringOption(args, "report")].some((path) => path !== undefined && path !== "-" && resolve(path) === resolve(idMapPath))) {

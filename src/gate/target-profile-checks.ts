@@ -76,7 +76,8 @@ function reasoningRejection(profile: TargetProfile, fields: Record<string, unkno
   }
 }
 
-function hasText(fields: Record<string, unknown>): boolean {
+/** Whether a reasoning item carries text: a non-empty text part in its summary or content. */
+export function hasText(fields: Record<string, unknown>): boolean {
   const texts = (parts: unknown) => Array.isArray(parts) && parts.some((part) => part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" && (part as { text: string }).text !== "");
   return texts(fields.summary) || texts(fields.content);
 }

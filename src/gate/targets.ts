@@ -33,7 +33,7 @@ import type { Finding, ItemCheck } from "./journal-checks.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import type { TargetProfile } from "../models/target-profile.js";
 import { PROFILE_TARGETS } from "./target-names.js";
-import { profileFindings, profileRejection, ruleDetail } from "./target-profile-checks.js";
+import { hasText, profileFindings, profileRejection, ruleDetail } from "./target-profile-checks.js";
 import type { TargetIdRewrites } from "./target-ids.js";
 
 export { isTarget, PROFILE_TARGETS, TARGETS, type Target } from "./target-names.js";
@@ -184,8 +184,7 @@ export function profileFor(target: Target, options: TargetOptions): TargetProfil
 
 /** A reasoning item a Chat dialect's field can carry: text in its summary or reasoning content, or reasoning_details read from such a field. */
 function hasReasoningText(fields: Record<string, unknown>): boolean {
-  const hasText = (parts: unknown) => Array.isArray(parts) && parts.some((part) => part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" && (part as { text: string }).text !== "");
-  return hasText(fields.summary) || hasText(fields.content) || (Array.isArray(fields.reasoning_details) && fields.reasoning_details.length > 0);
+  return hasText(fields) || (Array.isArray(fields.reasoning_details) && fields.reasoning_details.length > 0);
 }
 
 function unknownItem(fields: Record<string, unknown>): string {
