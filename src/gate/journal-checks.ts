@@ -48,6 +48,7 @@ import type { Finding } from "../models/finding.js";
 import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable } from "./fingerprint-table.js";
+import { WaitingCalls } from "./waiting-calls.js";
 import { describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -78,19 +79,12 @@ export interface JournalCheckOptions {
 
 /**
  * What is kept of every call for the rest of the journal: its line, the line of its
- * first output, whether it was answered, and its verdict's reason as an index into
- * `reasons` (an extension call counts as `namespaced`).
+ * first output, whether it was answered, its verdict's reason as an index into
+ * `reasons` (an extension call counts as `namespaced`), and while it waits for its
+ * output, its position among the waiting calls plus one.
  */
-type CallColumn = "line" | "outputLine" | "answered" | "reason";
-const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8" } as const;
-
-/** What is kept of a call while it waits for its output. */
-interface WaitingCall {
-  line: number;
-  name: string | undefined;
-  /** Where the call came from, kept as it is: a call waits until its turn ends, and a string per call cost more than the compare. */
-  provenance: JournalItem["provenance"];
-}
+type CallColumn = "line" | "outputLine" | "answered" | "reason" | "waiting";
+const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8", waiting: "whole" } as const;
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
 
@@ -113,7 +107,11 @@ export class JournalChecker {
   /** The verdict reasons met so far, indexed by the calls' `reason` column (a handful: `GateReason` is a closed union). */
   private readonly reasons: string[] = [];
   /** Calls waiting for their output, in call order. */
-  private readonly waiting = new Map<string, WaitingCall>();
+  private readonly waiting = new WaitingCalls();
+  private readonly movedWaiting = (callId: string, position: number): void => {
+    const slot = this.calls.find(callId);
+    if (slot >= 0) this.calls.set(slot, "waiting", position + 1);
+  };
   /** The line of each item id's first item. */
   private readonly ids = new FingerprintTable<"line">({ line: "whole" });
   /** An output came since the last item of another kind: the next such item starts a turn. */
@@ -220,8 +218,8 @@ export class JournalChecker {
       findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
       return;
     }
-    this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
-    this.waiting.set(callId, { line, name, provenance: checked.provenance });
+    const slot = this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
+    this.calls.set(slot, "waiting", this.waiting.add(callId, name, checked.provenance) + 1);
   }
 
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
@@ -230,7 +228,7 @@ export class JournalChecker {
     this.addCall(callId, checked.provenance.line, "namespaced");
   }
 
-  private addCall(callId: string, line: number, reason: string): void {
+  private addCall(callId: string, line: number, reason: string): number {
     let reasonIndex = this.reasons.indexOf(reason);
     if (reasonIndex < 0) reasonIndex = this.reasons.push(reason) - 1;
     // The column holds a byte: a reason past it must not wrap onto another, such as "ok".
@@ -238,6 +236,7 @@ export class JournalChecker {
     const slot = this.calls.add(callId);
     this.calls.set(slot, "line", line);
     this.calls.set(slot, "reason", reasonIndex);
+    return slot;
   }
 
   private checkOutput(checked: CheckedItem, fields: Record<string, unknown>): void {
@@ -261,7 +260,11 @@ export class JournalChecker {
     }
     this.calls.set(call, "outputLine", checked.provenance.line);
     this.calls.set(call, "answered", 1);
-    this.waiting.delete(callId);
+    const waitingAt = this.calls.get(call, "waiting");
+    if (waitingAt > 0) {
+      this.calls.set(call, "waiting", 0);
+      this.waiting.answer(waitingAt - 1, callId);
+    }
     const reason = this.reasons[this.calls.get(call, "reason")]!;
     if (reason !== "ok") {
       const callLine = this.calls.get(call, "line");
@@ -278,14 +281,14 @@ export class JournalChecker {
     if (!(isMessage || outputsCame) || this.waiting.size === 0) return;
     // An assistant message of the calls' own response, before any output, is part of their turn.
     const mayJoinTurn = isMessage && fields.role === "assistant" && !outputsCame;
-    for (const [callId, call] of this.waiting) {
-      if (mayJoinTurn && sameTurn(call.provenance, checked.provenance)) continue;
+    for (const call of this.waiting.passBy(checked.provenance, mayJoinTurn, this.movedWaiting)) {
+      const slot = this.calls.find(call.callId);
+      if (slot >= 0) this.calls.set(slot, "waiting", 0);
       checked.findings.push({
         code: "missing_output",
-        detail: `the call ${quoteValue(callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
+        detail: `the call ${quoteValue(call.callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
         related_line: call.line,
       });
-      this.waiting.delete(callId);
     }
   }
 
@@ -364,13 +367,6 @@ function addMixedEnvelopeFindings(fields: Record<string, unknown>, findings: Fin
 function callPartMember(part: Record<string, unknown>): (typeof CALL_PART_MEMBERS)[number] | undefined {
   for (const name of CALL_PART_MEMBERS) if (Object.hasOwn(part, name)) return name;
   return undefined;
-}
-
-/** Whether two items are of one response: same input, same line, same response id (or both of no response). */
-function sameTurn(a: JournalItem["provenance"], b: JournalItem["provenance"]): boolean {
-  if (a.line !== b.line || (a.source ?? "") !== (b.source ?? "")) return false;
-  if (a.response === undefined || b.response === undefined) return a.response === b.response;
-  return (a.response.id ?? "") === (b.response.id ?? "");
 }
 
 function responseKey(item: JournalItem): string {

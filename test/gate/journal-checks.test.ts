@@ -288,6 +288,27 @@ describe("calls passed by without an output", () => {
     ]);
   });
 
+  test("the calls a message keeps in its turn are still paired with their outputs, and passed by later on their own", () => {
+    const checked = check([
+      { line: 1, envelope: "chat", items: [chatCall("call_X", "get_weather", paris)] },
+      { line: 2, envelope: "responses", items: [responsesCall("fc_A", "call_A", "get_weather", paris), responsesCall("fc_B", "call_B", "get_latest_sales_report", apac), assistant("msg_1", "Checking both.")] },
+      { line: 3, envelope: "responses", items: [output("call_B", "report")] },
+      { line: 4, envelope: "responses", items: [user("and Lyon?")] },
+      { line: 5, envelope: "chat", items: [output("call_X", "late answer")] },
+      { line: 6, envelope: "responses", items: [output("call_A", "later still")] },
+    ]);
+    expect(findingsOf(checked)).toEqual([
+      ["1.0", []],
+      ["2.0", []],
+      ["2.1", []],
+      ["2.2", [{ code: "missing_output", detail: 'the call "call_X" (get_weather) on line 1 has no function_call_output before this assistant message', related_line: 1 }]],
+      ["3.0", []],
+      ["4.0", [{ code: "missing_output", detail: 'the call "call_A" (get_weather) on line 2 has no function_call_output before this user message', related_line: 2 }]],
+      ["5.0", []],
+      ["6.0", []],
+    ]);
+  });
+
   test("outputs written each right after its call", () => {
     const checked = check([
       { line: 1, envelope: "responses", items: [responsesCall("fc_1", "call_1", "get_weather", paris)] },
