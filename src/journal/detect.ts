@@ -27,9 +27,10 @@
 // The registered envelopes (adapters/index.ts) are asked in its RECOGNITION_ORDER;
 // `detectEnvelopeRecord` also says which one claimed the record.
 //
-// A record detected as one of the first six kinds that also has an item's `type`
-// or a Chat `role` is of two kinds at once: `ambiguity` says so, and readers take
-// it as an error on its line.
+// A record detected as any kind but an item, a Chat message or a Responses event
+// that also has an item's `type` or a Chat `role` is of two kinds at once (a
+// registered envelope's message and response keep the role and type that are
+// their own): `ambiguity` says so, and readers take it as an error on its line.
 
 import { ENVELOPES, RECOGNITION_ORDER, type AdapterName } from "../../adapters/index.js";
 import { isPlainObject } from "../models/json-value.js";
@@ -154,27 +155,32 @@ export function detectEnvelopeRecord(record: unknown): DetectedRecord {
  * way, the other would go unseen, and a reader that dispatches on `type` or
  * `role` would see what the gate did not judge; so it is read neither way.
  */
-export function ambiguity(record: unknown, kind: RecordKind): string | undefined {
+export function ambiguity(record: unknown, kind: RecordKind, envelope?: AdapterName): string | undefined {
   switch (kind) {
     case "chat_chunk":
     case "chat_completion":
     case "response":
     case "exchange":
     case "chat_request":
-    case "responses_request": {
-      const { type, role } = record as Record<string, unknown>;
-      if (namesItem(type)) return `the record has the shape of a ${KIND_NAMES[kind]} and of a "${type}" item; it is read as neither`;
-      if (isChatRole(role)) return `the record has the shape of a ${KIND_NAMES[kind]} and of a Chat ${role} message; it is read as neither`;
-      return undefined;
+    case "responses_request":
+      return twoKinds(record as Record<string, unknown>, KIND_NAMES[kind], true);
+    // A registered envelope's record is told by signs of its own, which need not
+    // exclude an item's `type` or a Chat `role` (a Gemini body is any record with
+    // `contents`). Its message has a role of its own, and its response may be typed
+    // "message" (Anthropic's is, and has a role) by the signs its recogniser requires.
+    case "envelope_message":
+      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} message`, false);
+    case "envelope_response": {
+      const fields = record as Record<string, unknown>;
+      return fields.type === "message" ? undefined : twoKinds(fields, `${envelopeTitle(envelope)} response`, true);
     }
+    case "envelope_request":
+      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} request body`, true);
+    case "envelope_event":
+      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} stream event`, true);
     case "responses_event":
     case "responses_item":
     case "chat_message":
-    // An envelope's recogniser claims a record only by signs no other kind shares.
-    case "envelope_message":
-    case "envelope_request":
-    case "envelope_response":
-    case "envelope_event":
     case "unknown":
       return undefined;
     default: {
@@ -182,6 +188,17 @@ export function ambiguity(record: unknown, kind: RecordKind): string | undefined
       return unknownKind;
     }
   }
+}
+
+function envelopeTitle(envelope: AdapterName | undefined): string {
+  return envelope === undefined ? "registered envelope" : envelope[0]!.toUpperCase() + envelope.slice(1);
+}
+
+function twoKinds(record: Record<string, unknown>, shape: string, withRole: boolean): string | undefined {
+  const { type, role } = record;
+  if (namesItem(type)) return `the record has the shape of a ${shape} and of a "${type}" item; it is read as neither`;
+  if (withRole && isChatRole(role)) return `the record has the shape of a ${shape} and of a Chat ${role} message; it is read as neither`;
+  return undefined;
 }
 
 const KIND_NAMES = {

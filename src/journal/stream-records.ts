@@ -146,7 +146,7 @@ export class StreamRecords {
     } else if (fromSse && recordKind === "envelope_response" && continuesEnvelopeStream(record, envelope!)) {
       recordKind = "envelope_event";
     }
-    const ambiguous = ambiguity(record, recordKind);
+    const ambiguous = ambiguity(record, recordKind, envelope);
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;

@@ -91,6 +91,32 @@ describe("JSON lines", () => {
     ]);
   });
 
+  test("a record a registered envelope claims is of two kinds at once when it also has an item's type or a Chat role", () => {
+    const call = { type: "function_call", call_id: "call_1", name: "f", arguments: "{\"region\":\"global\"}", status: "completed" };
+    const assistantCalls = { role: "assistant", content: null, tool_calls: [{ id: "call_2", type: "function", function: { name: "f", arguments: "{}" } }] };
+    const bedrockOutput = { output: { message: { role: "assistant", content: [] } }, stopReason: "end_turn" };
+    const records = [
+      { ...call, contents: [] },
+      { ...assistantCalls, contents: [] },
+      { ...call, ...bedrockOutput },
+      { ...assistantCalls, ...bedrockOutput },
+      { type: "function_call_output", call_id: "call_1", output: "ok", messages: [{ role: "user", content: [{ text: "hi" }] }] },
+    ];
+    expect(read(records)).toEqual([
+      { kind: "error", line: 1, detail: 'the record has the shape of a Gemini request body and of a "function_call" item; it is read as neither' },
+      { kind: "error", line: 2, detail: "the record has the shape of a Gemini request body and of a Chat assistant message; it is read as neither" },
+      { kind: "error", line: 3, detail: 'the record has the shape of a Bedrock response and of a "function_call" item; it is read as neither' },
+      { kind: "error", line: 4, detail: "the record has the shape of a Bedrock response and of a Chat assistant message; it is read as neither" },
+      { kind: "error", line: 5, detail: 'the record has the shape of a Bedrock request body and of a "function_call_output" item; it is read as neither' },
+    ]);
+  });
+
+  test("an envelope's own message role and its response typed \"message\" are not a second kind", () => {
+    const anthropicResponse = { id: "msg_01", type: "message", role: "assistant", model: "claude", content: [{ type: "text", text: "hi" }], stop_reason: "end_turn", usage: {} };
+    const geminiContent = { role: "model", parts: [{ text: "hi" }] };
+    expect(read([anthropicResponse, geminiContent]).map((record) => record.kind)).toEqual(["plain", "plain"]);
+  });
+
   test("a record of no known kind is a plain record for the reader to judge", () => {
     expect(read([{ hello: "world" }])).toEqual([plain(1, { hello: "world" }, "unknown")]);
   });
