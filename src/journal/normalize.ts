@@ -35,7 +35,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
-import { detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
+import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 import { synthesizesResponseField } from "../models/response-neutrals.js";
@@ -319,6 +319,8 @@ export class JournalNormalizer {
         const { kind: responseKind, envelope: responseEnvelope } = detectEnvelopeRecord(response);
         if (requestKind !== "chat_request" && requestKind !== "responses_request" && requestKind !== "envelope_request") return { error: `exchange request is ${requestKind === "unknown" ? "of no known kind" : `a ${requestKind}`}, not a request body` };
         if (responseKind !== "chat_completion" && responseKind !== "response" && responseKind !== "envelope_response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
+        const twoKinds = ambiguity(request, requestKind, requestEnvelope) ?? ambiguity(response, responseKind, responseEnvelope);
+        if (twoKinds !== undefined) return { error: `exchange ${ambiguity(request, requestKind, requestEnvelope) !== undefined ? "request" : "response"}: ${twoKinds}` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
         const exchangeCounts = chat.callCounts();

@@ -386,6 +386,20 @@ describe("errors are records with their line", () => {
     ]);
   });
 
+  test("an exchange whose request or response is of two kinds at once is an error, read neither way", async () => {
+    const badCall = { type: "function_call", status: "completed", name: "get_latest_sales_report", call_id: "call_1", arguments: '{"region":7}' };
+    const geminiAnswer = { candidates: [{ content: { role: "model", parts: [{ text: "done" }] }, finishReason: "STOP" }] };
+    const completion = { object: "chat.completion", id: "chatcmpl-1", choices: [{ index: 0, message: { role: "assistant", content: "done" }, finish_reason: "stop" }] };
+    const records = await normalize([
+      { request: { ...badCall, contents: [] }, response: geminiAnswer },
+      { request: { model: "m", messages: [{ role: "user", content: "hi" }] }, response: { ...completion, role: "assistant", tool_calls: [] } },
+    ]);
+    expect(records).toEqual([
+      { kind: "error", source: "-", line: 1, detail: 'exchange request: the record has the shape of a Gemini request body and of a "function_call" item; it is read as neither' },
+      { kind: "error", source: "-", line: 2, detail: "exchange response: the record has the shape of a chat.completion and of a Chat assistant message; it is read as neither" },
+    ]);
+  });
+
   test("for the gate, an object of no known kind is kept as an item", async () => {
     expect(itemsOf(await normalize([{ hello: "world" }], { unknownObjects: "item" }))).toEqual([{ hello: "world" }]);
   });
