@@ -52,9 +52,9 @@ const CHAT_BODY_KEYS = [
 const TOOL_CHOICE_TYPES = new Set(["auto", "any", "tool", "none"]);
 
 export function isAnthropicMessage(record: unknown): boolean {
-  if (!isRecord(record) || !Object.keys(record).every((key) => key === "role" || key === "content")) return false;
-  if (record.role !== "user" && record.role !== "assistant" && record.role !== "system") return false;
-  return Array.isArray(record.content) && record.content.some(isAnthropicBlock);
+  if (!isRecord(record) || (record.role !== "user" && record.role !== "assistant" && record.role !== "system") || !Array.isArray(record.content)) return false;
+  if (!Object.keys(record).every((key) => key === "role" || key === "content")) return false;
+  return record.content.some(isAnthropicBlock);
 }
 
 export function isAnthropicRequestBody(record: unknown): boolean {

@@ -36,6 +36,12 @@ export function typeOf(value: unknown): string {
 
 /** The member a Bedrock content block holds (`text`, `toolUse`…): its only key. Undefined when it has none or several. */
 export function blockKind(block: Fields): string | undefined {
-  const keys = Object.keys(block).filter((key) => block[key] !== undefined);
-  return keys.length === 1 ? keys[0] : undefined;
+  // Counted without a list of the keys: detection asks this of every record of a journal.
+  let kind: string | undefined;
+  for (const key in block) {
+    if (!Object.hasOwn(block, key) || block[key] === undefined) continue;
+    if (kind !== undefined) return undefined;
+    kind = key;
+  }
+  return kind;
 }

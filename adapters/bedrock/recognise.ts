@@ -21,9 +21,9 @@ const INDEXED = new Set(["contentBlockStart", "contentBlockDelta", "contentBlock
 const EVENTS = new Set(["messageStart", "messageStop", "metadata", ...INDEXED]);
 
 export function isBedrockMessage(record: unknown): boolean {
-  if (!isRecord(record) || !Object.keys(record).every((key) => key === "role" || key === "content")) return false;
-  if (record.role !== "user" && record.role !== "assistant") return false;
-  return Array.isArray(record.content) && record.content.length > 0 && record.content.every(isBedrockBlock);
+  if (!isRecord(record) || (record.role !== "user" && record.role !== "assistant") || !Array.isArray(record.content)) return false;
+  if (!Object.keys(record).every((key) => key === "role" || key === "content")) return false;
+  return record.content.length > 0 && record.content.every(isBedrockBlock);
 }
 
 export function isBedrockRequestBody(record: unknown): boolean {

@@ -14,14 +14,14 @@
 import { isRecord } from "./fields.js";
 
 export function isGeminiContent(record: unknown): boolean {
-  if (!isRecord(record) || !Object.keys(record).every((key) => key === "role" || key === "parts")) return false;
-  if (record.role !== undefined && record.role !== "user" && record.role !== "model") return false;
-  return Array.isArray(record.parts) && record.parts.every(isRecord);
+  if (!isRecord(record) || !Array.isArray(record.parts) || (record.role !== undefined && record.role !== "user" && record.role !== "model")) return false;
+  if (!Object.keys(record).every((key) => key === "role" || key === "parts")) return false;
+  return record.parts.every(isRecord);
 }
 
 export function isGeminiRequestBody(record: unknown): boolean {
-  if (!isRecord(record) || "messages" in record || "input" in record || "object" in record) return false;
-  return Array.isArray(record.contents) && record.contents.every((content: unknown) => isRecord(content) && Array.isArray(content.parts));
+  if (!isRecord(record) || !Array.isArray(record.contents) || "messages" in record || "input" in record || "object" in record) return false;
+  return record.contents.every((content: unknown) => isRecord(content) && Array.isArray(content.parts));
 }
 
 export function isGeminiResponse(record: unknown): boolean {
@@ -33,8 +33,8 @@ export function isGeminiStreamChunk(record: unknown): boolean {
 }
 
 function hasResponseShape(record: unknown): boolean {
-  if (!isRecord(record) || "object" in record || "type" in record) return false;
-  return Array.isArray(record.candidates) || isRecord(record.promptFeedback);
+  if (!isRecord(record) || !(Array.isArray(record.candidates) || isRecord(record.promptFeedback))) return false;
+  return !("object" in record) && !("type" in record);
 }
 
 /** generateContent answers every candidate with its finishReason; a candidate without one is still streaming. */
