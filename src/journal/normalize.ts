@@ -182,22 +182,30 @@ export class JournalNormalizer {
           repeated: 0,
         };
       }
+      case "responses_item":
+        return this.looseItem(record as CanonicalItem, line);
       case "chat_request":
       case "chat_completion":
       case "response":
       case "responses_request":
-      case "responses_item":
       case "exchange":
       // Chunks and events are reassembled before they get here; on their own they are errors.
       case "chat_chunk":
       case "responses_event":
         return this.convertRecord(fields, kind, line);
       case "unknown":
-        if (this.unknownObjects === "item" && isPlainObject(record)) return this.convertRecord(fields, "responses_item", line);
+        if (this.unknownObjects === "item" && isPlainObject(record)) return this.looseItem(record as CanonicalItem, line);
         return { kind: "error", source: this.source, line, detail: describeUnknown(record) };
       default:
         return assertNever(kind);
     }
+  }
+
+  /** An item on a line of its own, the commonest record: what `convertRecord` gives it, without the parts a record of several items needs. */
+  private looseItem(record: CanonicalItem, line: number): NormalizedRecord {
+    const items = [this.canonical(record)];
+    this.conversation.extend(items);
+    return { kind: "items", source: this.source, line, recordKind: "responses_item", envelope: "responses", items: [{ item: items[0]!, provenance: this.provenance(line, 0, "responses") }], losses: [], repeated: 0 };
   }
 
   private assembled(entry: Extract<JournalRecord, { kind: "response" }>): NormalizedRecord {

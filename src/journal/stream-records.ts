@@ -109,9 +109,13 @@ export class StreamRecords {
   push(line: JournalLine): JournalRecord[] {
     if (line.error !== undefined) return [this.unreadable(line.line, line.error)];
     const text = line.text;
-    const out: JournalRecord[] = [];
-    if (this.sse || isSseFraming(text)) {
+    // Made only for SSE text: a JSON line, nearly every line, needs no list of its own.
+    let out: JournalRecord[] | undefined;
+    // A line that opens an object is neither SSE framing nor blank: the two tests are left for other lines.
+    const opensObject = text.charCodeAt(0) === 0x7b;
+    if (this.sse || (!opensObject && isSseFraming(text))) {
       this.sse ??= new SseParser();
+      out = [];
       if (isSseFraming(text) || text.trim() === "") {
         for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseData(event.data, event.line));
         return out;
@@ -120,14 +124,16 @@ export class StreamRecords {
       for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line));
       this.sse = undefined;
     }
-    if (isBlank(text)) return out;
+    if (!opensObject && isBlank(text)) return out ?? [];
     const parsed = parseRecord(text, "line");
     if (!parsed.ok) {
-      out.push(this.unreadable(line.line, parsed.detail));
+      const unreadable = this.unreadable(line.line, parsed.detail);
+      if (out === undefined) return [unreadable];
+      out.push(unreadable);
       return out;
     }
     const record = parsed.value;
-    if (out.length === 0) return this.pushRecord(record, line.line);
+    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line);
     out.push(...this.pushRecord(record, line.line));
     return out;
   }
