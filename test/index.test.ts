@@ -45,6 +45,15 @@ describe("gateJournal", () => {
       [2, "status", true],
     ]);
   });
+
+  test("a tool call that gives no item blocks its line, as the CLI blocks it", async () => {
+    const custom = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "custom", custom: { name: "shell", input: "rm -rf /" } }] };
+    const answers: GateRecord[] = [];
+    for await (const record of gateJournal([JSON.stringify(custom)])) answers.push(record);
+    expect(answers).toEqual([
+      { source: "-", line: 1, index: 0, reason: "error", detail: 'not checked, since it gave no item: custom tool call "shell" has no portable Open Responses item (at /tool_calls/0)', blocked: true, findings: [] },
+    ]);
+  });
 });
 
 describe("the converters are exported under their command names", () => {

@@ -86,9 +86,9 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
     return;
   }
   const gate = new JournalGate(options);
-  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item" })) {
+  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item", leftBehind: false })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
-    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request });
+    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, losses: record.losses });
   }
   yield* gate.finish();
 }

@@ -51,6 +51,12 @@ export interface NormalizeOptions {
    * non-string `type`; one verdict still answers every object line.
    */
   unknownObjects?: "error" | "item";
+  /**
+   * Whether each field of a record that no item holds is reported `left_behind`
+   * (true by default). The gate reads no such loss, and building one for every
+   * request body, response and streamed response was a measurable share of its time.
+   */
+  leftBehind?: boolean;
 }
 
 /** The items of one record, or the reason it gave none. */
@@ -80,7 +86,8 @@ export class JournalNormalizer {
   private source: string | undefined;
   /** The registry's envelopes for this journal: a Gemini result on a later line than its call pairs with it. */
   private readonly envelopes: JournalEnvelopes = journalEnvelopes();
-  private readonly records = new StreamRecords({ envelopes: this.envelopes, itemLines: true });
+  private readonly records: StreamRecords;
+  private readonly sayLeftBehind: boolean;
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
@@ -90,6 +97,8 @@ export class JournalNormalizer {
     this.origin = (options.origin ?? "openai").replace(/:$/, "");
     this.keepRepeats = options.keepRepeats ?? false;
     this.unknownObjects = options.unknownObjects ?? "error";
+    this.sayLeftBehind = options.leftBehind ?? true;
+    this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind });
   }
 
   /** One line of the journal; returns the records it completes, in input order. */
@@ -201,6 +210,10 @@ export class JournalNormalizer {
     }
   }
 
+  private leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
+    return this.sayLeftBehind ? fieldsLeftBehind(record, kept, at, what) : [];
+  }
+
   /** An item on a line of its own, the commonest record: what `convertRecord` gives it, without the parts a record of several items needs. */
   private looseItem(record: CanonicalItem, line: number): NormalizedRecord {
     const items = [this.canonical(record)];
@@ -256,7 +269,7 @@ export class JournalNormalizer {
         const adapter = this.envelopes[envelope!];
         const converted = adapter.messagesToItems({ messages: record[adapter.fields.messages] as unknown[], system: record[adapter.fields.system], whole: true });
         const kept = new Set([adapter.fields.messages, adapter.fields.system]);
-        const losses = [...prefixLosses(at, converted.losses), ...leftBehind(record, kept, at, "the request body")];
+        const losses = [...prefixLosses(at, converted.losses), ...this.leftBehind(record, kept, at, "the request body")];
         // The gate reads the body's tools in its own envelope, through the reader its caller hands it.
         return parts(envelope!, converted.value, losses, { request: record });
       }
@@ -269,12 +282,12 @@ export class JournalNormalizer {
         const itemLosses = converted.losses.filter((loss) => !synthesizesResponseField(loss));
         // A field the converter kept on the response object under its slug (a stop_reason no status says) is in no item either.
         const kept = new Set([...ENVELOPE_RESPONSE_ITEM_FIELDS].filter((field) => !Object.keys(resource).some((key) => key.endsWith(`:${field}`))));
-        const losses = [...prefixLosses(at, itemLosses), ...leftBehind(record, kept, at, "the response")];
+        const losses = [...prefixLosses(at, itemLosses), ...this.leftBehind(record, kept, at, "the response")];
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
         const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts });
-        const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
+        const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...this.leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
         return parts("chat", converted.value, losses, { request: record });
       }
       case "chat_completion": {
@@ -303,7 +316,7 @@ export class JournalNormalizer {
       }
       case "response": {
         const output = (record.output as unknown[]).map((item) => this.canonical(item as CanonicalItem));
-        return parts("responses", output, leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"), { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
+        return parts("responses", output, this.leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"), { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
       }
       case "responses_request": {
         const items: CanonicalItem[] = [];
@@ -315,7 +328,7 @@ export class JournalNormalizer {
         const input = record.input;
         if (typeof input === "string") items.push({ type: "message", role: "user", content: input });
         else if (Array.isArray(input)) for (const item of input) items.push(this.canonical(item as CanonicalItem));
-        losses.push(...leftBehind(record, BODY_ITEM_FIELDS, at, "the request body"));
+        losses.push(...this.leftBehind(record, BODY_ITEM_FIELDS, at, "the request body"));
         return parts("responses", items, losses, { request: record });
       }
       case "responses_item":
@@ -336,7 +349,7 @@ export class JournalNormalizer {
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts, responseEnvelope);
         if ("error" in requestParts) return requestParts;
         if ("error" in responseParts) return responseParts;
-        const exchangeLosses = [...requestParts.losses, ...responseParts.losses, ...leftBehind(record, EXCHANGE_ITEM_FIELDS, at, "the exchange")];
+        const exchangeLosses = [...requestParts.losses, ...responseParts.losses, ...this.leftBehind(record, EXCHANGE_ITEM_FIELDS, at, "the exchange")];
         const combined = parts(requestParts.envelope, [...requestParts.items, ...responseParts.items], exchangeLosses, {
           request,
           response: responseParts.response,
@@ -386,7 +399,7 @@ function streamKindOf(envelope: Envelope): RecordKind {
  * A `left_behind` loss for each field of a record that no item holds: normalize
  * writes items only. A field that holds nothing (null, [], {}) has nothing to leave.
  */
-function leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
+function fieldsLeftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
   const losses: Loss[] = [];
   for (const key in record) {
     if (!Object.hasOwn(record, key) || kept.has(key)) continue;

@@ -120,6 +120,8 @@ export interface ResponsesStreamOptions {
   resource?: boolean;
   /** Say which event completed each item (`AssembledResponse.itemLines`). */
   itemLines?: boolean;
+  /** Report the response object's fields that no item holds (true by default). */
+  leftBehind?: boolean;
 }
 
 /**
@@ -139,10 +141,12 @@ export class ResponsesStreamAssembler {
   private unplacedEvents: Unplaced = nothingUnplaced();
   private readonly keepResource: boolean;
   private readonly sayItemLines: boolean;
+  private readonly sayLeftBehind: boolean;
 
   constructor(options: ResponsesStreamOptions = {}) {
     this.keepResource = options.resource ?? false;
     this.sayItemLines = options.itemLines ?? false;
+    this.sayLeftBehind = options.leftBehind ?? true;
   }
 
   /** One streaming event and the journal line it came from; returns the responses it closes. */
@@ -169,7 +173,7 @@ export class ResponsesStreamAssembler {
   finish(): AssembledResponse[] {
     const open = this.current;
     this.current = undefined;
-    return open ? [assemble(open, this.keepResource, this.sayItemLines)] : [];
+    return open ? [assemble(open, this.keepResource, this.sayItemLines, this.sayLeftBehind)] : [];
   }
 
   /**
@@ -382,7 +386,7 @@ export class ResponsesStreamAssembler {
   }
 }
 
-function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boolean): AssembledResponse {
+function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boolean, sayLeftBehind: boolean): AssembledResponse {
   const placed = [...open.items.entries()].sort(([a], [b]) => a - b);
   if (!open.output) {
     // An item is done only at its `output_item.done`: one the stream added as
@@ -425,7 +429,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
     if (open.snapshot) resource.snapshot = open.snapshot;
     if (!open.output) resource.itemLines = placed.map(([index]) => open.itemLines.get(index)!);
     response.resource = resource;
-  } else if (open.snapshot) response.losses.push(...leftBehind(open.snapshot));
+  } else if (open.snapshot && sayLeftBehind) response.losses.push(...leftBehind(open.snapshot));
   return response;
 }
 

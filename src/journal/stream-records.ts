@@ -72,6 +72,8 @@ export interface StreamRecordsOptions {
   wholeRecords?: boolean;
   /** Whether each response also says which record completed each of its items (`itemLines`), where a reassembler can tell. */
   itemLines?: boolean;
+  /** Whether a rebuilt response reports its fields that no item holds (true by default). */
+  leftBehind?: boolean;
   /** The registry's envelopes as the journal's other records are converted with them, so that a stream's calls pair with their results. */
   envelopes?: JournalEnvelopes;
 }
@@ -93,6 +95,7 @@ export class StreamRecords {
   private readonly rejectionDamages: boolean;
   private readonly wholeRecords: boolean;
   private readonly itemLines: boolean;
+  private readonly leftBehind: boolean;
   private readonly envelopes: JournalEnvelopes | typeof ENVELOPES;
   private sse: SseParser | undefined;
   private stream: OpenStream | undefined;
@@ -102,6 +105,7 @@ export class StreamRecords {
     this.rejectionDamages = options.rejectionDamages ?? true;
     this.wholeRecords = options.wholeRecords ?? false;
     this.itemLines = options.itemLines ?? false;
+    this.leftBehind = options.leftBehind ?? true;
     this.envelopes = options.envelopes ?? ENVELOPES;
   }
 
@@ -221,7 +225,7 @@ export class StreamRecords {
       envelope === "chat"
         ? chat.stream.assembler({ completion: this.wholeRecords, itemLines: this.itemLines })
         : envelope === "responses"
-          ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines })
+          ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines, leftBehind: this.leftBehind })
           : this.envelopes[envelope as AdapterName].assembler();
     return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
   }
