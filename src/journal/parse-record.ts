@@ -15,7 +15,7 @@ export function parseRecord(text: string, what: string): ParsedRecord {
   const value = parsed.value;
   try {
     const duplicate = duplicateName(text, value);
-    return duplicate === undefined ? { ok: true, value } : { ok: false, detail: describeDuplicateName(what, duplicate) };
+    return duplicate === undefined ? parsed : { ok: false, detail: describeDuplicateName(what, duplicate) };
   } catch (error) {
     return { ok: false, detail: `${what} could not be checked for names given twice: ${(error as Error).message}` };
   }
