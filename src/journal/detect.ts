@@ -164,21 +164,20 @@ export function ambiguity(record: unknown, kind: RecordKind, envelope?: AdapterN
     case "exchange":
     case "chat_request":
     case "responses_request":
-      return twoKinds(record as Record<string, unknown>, KIND_NAMES[kind], true);
+      return twoKinds(record as Record<string, unknown>, KIND_NAMES[kind]);
     // A registered envelope's record is told by signs of its own, which need not
     // exclude an item's `type` or a Chat `role` (a Gemini body is any record with
-    // `contents`). Its message has a role of its own, and its response may be typed
-    // "message" (Anthropic's is, and has a role) by the signs its recogniser requires.
+    // `contents`). A `type` or `role` is the envelope's own only when its recogniser
+    // needs it (Anthropic's response is typed "message", with an assistant role);
+    // a message's role is always its own.
     case "envelope_message":
-      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} message`, false);
-    case "envelope_response": {
-      const fields = record as Record<string, unknown>;
-      return fields.type === "message" ? undefined : twoKinds(fields, `${envelopeTitle(envelope)} response`, true);
-    }
+      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} message`, { envelope: envelope!, recogniser: "message", ownRole: true });
+    case "envelope_response":
+      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} response`, { envelope: envelope!, recogniser: "response" });
     case "envelope_request":
-      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} request body`, true);
+      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} request body`, { envelope: envelope!, recogniser: "requestBody" });
     case "envelope_event":
-      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} stream event`, true);
+      return twoKinds(record as Record<string, unknown>, `${envelopeTitle(envelope)} stream event`, { envelope: envelope!, recogniser: "streamEvent" });
     case "responses_event":
     case "responses_item":
     case "chat_message":
@@ -195,11 +194,25 @@ function envelopeTitle(envelope: AdapterName | undefined): string {
   return envelope === undefined ? "registered envelope" : envelope[0]!.toUpperCase() + envelope.slice(1);
 }
 
-function twoKinds(record: Record<string, unknown>, shape: string, withRole: boolean): string | undefined {
+/** The envelope that claimed a record, and by which recogniser. */
+interface Claim {
+  envelope: AdapterName;
+  recogniser: Recogniser;
+  /** Whether the record's role is the envelope's own whatever it is. */
+  ownRole?: boolean;
+}
+
+function twoKinds(record: Record<string, unknown>, shape: string, claim?: Claim): string | undefined {
   const { type, role } = record;
-  if (namesItem(type)) return `the record has the shape of a ${shape} and of a "${type}" item; it is read as neither`;
-  if (withRole && isChatRole(role)) return `the record has the shape of a ${shape} and of a Chat ${role} message; it is read as neither`;
+  if (namesItem(type) && !(claim && needs(claim, record, "type"))) return `the record has the shape of a ${shape} and of a "${type}" item; it is read as neither`;
+  if (isChatRole(role) && !(claim && (claim.ownRole || needs(claim, record, "role")))) return `the record has the shape of a ${shape} and of a Chat ${role} message; it is read as neither`;
   return undefined;
+}
+
+/** Whether the claiming recogniser needs `field`: without it, the record is no longer its envelope's. */
+function needs(claim: Claim, record: Record<string, unknown>, field: "type" | "role"): boolean {
+  const { [field]: _left, ...rest } = record;
+  return !ENVELOPES[claim.envelope].recognise[claim.recogniser](rest);
 }
 
 const KIND_NAMES = {

@@ -101,6 +101,7 @@ describe("JSON lines", () => {
       { ...call, ...bedrockOutput },
       { ...assistantCalls, ...bedrockOutput },
       { type: "function_call_output", call_id: "call_1", output: "ok", messages: [{ role: "user", content: [{ text: "hi" }] }] },
+      { type: "message", ...assistantCalls, ...bedrockOutput },
     ];
     expect(read(records)).toEqual([
       { kind: "error", line: 1, detail: 'the record has the shape of a Gemini request body and of a "function_call" item; it is read as neither' },
@@ -108,6 +109,7 @@ describe("JSON lines", () => {
       { kind: "error", line: 3, detail: 'the record has the shape of a Bedrock response and of a "function_call" item; it is read as neither' },
       { kind: "error", line: 4, detail: "the record has the shape of a Bedrock response and of a Chat assistant message; it is read as neither" },
       { kind: "error", line: 5, detail: 'the record has the shape of a Bedrock request body and of a "function_call_output" item; it is read as neither' },
+      { kind: "error", line: 6, detail: 'the record has the shape of a Bedrock response and of a "message" item; it is read as neither' },
     ]);
   });
 
