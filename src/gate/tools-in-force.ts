@@ -24,19 +24,23 @@ export class ToolsInForce {
   }
 
   prepare(input: GateInput): PreparedRecord {
-    const errors: string[] = [];
+    // Made only when the line has something to say: most lines are one item and no request.
+    let errors: string[] | undefined;
     // What a request body says of its tools is read as far as it can be; what
     // cannot be read blocks the line, and the calls it governs are refused.
-    if (input.request) errors.push(...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools));
-    else for (const { item } of input.items) if (carriesTools(item)) errors.push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
+    if (input.request) errors = [...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools)];
+    else for (const { item } of input.items) if (carriesTools(item)) (errors ??= []).push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
     // A tool call the normalizer could not make an item of (no type, a custom
     // call…) has no verdict: the line says so, blocked, rather than nothing.
-    for (const loss of input.losses ?? []) {
-      if (loss.code === "unsupported_tool_call") errors.push(`not checked, since it gave no item: ${loss.detail}${loss.path === "" ? "" : ` (at ${loss.path})`}`);
+    const losses = input.losses;
+    if (losses !== undefined) {
+      for (const loss of losses) {
+        if (loss.code === "unsupported_tool_call") (errors ??= []).push(`not checked, since it gave no item: ${loss.detail}${loss.path === "" ? "" : ` (at ${loss.path})`}`);
+      }
     }
     const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem)) };
     if (input.source !== undefined) prepared.source = input.source;
-    if (errors.length > 0) prepared.recordError = errors.join("; ");
+    if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
     return prepared;
   }
 
