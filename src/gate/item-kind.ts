@@ -11,6 +11,13 @@ import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 export const SPEC_ITEM_TYPES: ReadonlySet<string> = new Set(["message", "function_call", "function_call_output", "reasoning", "item_reference", "compaction"]);
 
 /**
+ * The members by which Gemini parts and Bedrock blocks hold a tool call or its
+ * result: inside an item they are never gated as calls, so the journal checks
+ * block an item that holds one.
+ */
+export const CALL_PART_MEMBERS: readonly string[] = ["functionCall", "functionResponse", "toolUse", "toolResult"];
+
+/**
  * Whether a type without a colon is one the gate can name: the spec's, or a
  * provider's that normalization gives the origin's slug (`web_search_call`).
  * Anything else (`Function_Call`, `function_call ` or `function_call\u200b`,

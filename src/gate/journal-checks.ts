@@ -49,7 +49,7 @@ import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable } from "./fingerprint-table.js";
 import { WaitingCalls } from "./waiting-calls.js";
-import { describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
+import { CALL_PART_MEMBERS, describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -98,7 +98,6 @@ const CHAT_PART_TYPES = new Set(["image_url", "input_audio", "file"]);
  * never gated as calls, so an item that holds one is blocked.
  */
 const CALL_PART_TYPES = new Set(["tool_use", "server_tool_use", "mcp_tool_use", "tool_result", "function_call", "function_call_output", "tool_call"]);
-const CALL_PART_MEMBERS = ["functionCall", "functionResponse", "toolUse", "toolResult"] as const;
 
 export class JournalChecker {
   private readonly registry: ToolRegistry | undefined;
@@ -364,7 +363,7 @@ function addMixedEnvelopeFindings(fields: Record<string, unknown>, findings: Fin
 }
 
 /** The first member of a part that holds another envelope's call or result. */
-function callPartMember(part: Record<string, unknown>): (typeof CALL_PART_MEMBERS)[number] | undefined {
+function callPartMember(part: Record<string, unknown>): string | undefined {
   for (const name of CALL_PART_MEMBERS) if (Object.hasOwn(part, name)) return name;
   return undefined;
 }

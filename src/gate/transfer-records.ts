@@ -14,8 +14,10 @@
 // Every reader takes a field that is absent and one that is `undefined` alike,
 // and a content part that is not an object as one without a type. Only an item
 // whose `type` is a string is cut down: without one, its kind depends on how many
-// keys it has, so it goes whole, as do items that are not objects, and every item
-// when a replay target's checks (`gate --for`), which read every field, are on.
+// keys it has, so it goes whole, as do items that are not objects, items with
+// Gemini `parts` or a content part that holds a call by member (the checks read
+// those members), and every item when a replay target's checks (`gate --for`),
+// which read every field, are on.
 //
 // Layout, value by value (a mask says which of the optional values follow):
 //   record:  tag (RECORD | RECORD_ERROR | ERROR_LINE), source, line, [recordError | detail], item count
@@ -28,6 +30,7 @@
 import type { Envelope, Provenance } from "../models/journal-item.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
+import { CALL_PART_MEMBERS } from "./item-kind.js";
 
 const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "tool_calls", "tool_call_id", "function_call", "function"] as const;
 type ViewField = (typeof VIEW_FIELDS)[number];
@@ -100,7 +103,7 @@ export class RecordEncoder {
     let mask = 0;
     if (prepared.schema !== undefined) mask |= SCHEMA_BIT;
     if (prepared.notAllowed !== undefined) mask |= NOT_ALLOWED_BIT;
-    if (!this.wholeItems && item !== null && typeof item === "object" && !Array.isArray(item) && typeof (item as { type?: unknown }).type === "string") {
+    if (!this.wholeItems && item !== null && typeof item === "object" && !Array.isArray(item) && typeof (item as { type?: unknown }).type === "string" && !holdsCallParts(item as Record<string, unknown>)) {
       const fields = item as Record<ViewField | "content", unknown>;
       for (let i = 0; i < VIEW_FIELDS.length; i++) if (fields[VIEW_FIELDS[i]] !== undefined) mask |= 1 << i;
       if (Array.isArray(fields.content)) mask |= CONTENT_BIT;
@@ -159,6 +162,22 @@ function contentKey(schema: ToolSchema): string {
     contentKeyOf.set(schema, key);
   }
   return key;
+}
+
+/**
+ * Whether the checks read more of the item than the view holds: Gemini `parts`,
+ * or a content part that holds another envelope's call by member. Such an item
+ * crosses whole, so that the checks find the call as they would in one thread.
+ */
+function holdsCallParts(fields: Record<string, unknown>): boolean {
+  if (fields.parts !== undefined) return true;
+  const content = fields.content;
+  if (!Array.isArray(content)) return false;
+  for (const part of content) {
+    if (part === null || typeof part !== "object" || Array.isArray(part)) continue;
+    for (const member of CALL_PART_MEMBERS) if (Object.hasOwn(part, member)) return true;
+  }
+  return false;
 }
 
 function partType(part: unknown): unknown {

@@ -67,6 +67,23 @@ describe("a record after the crossing", () => {
     const [{ records: cut }] = across([[{ line: 2, items: [{ item: untyped, provenance: provenance(2, 0) }] }]]);
     expect(cut[0].kind === "items" && cut[0].items[0].item).toEqual(untyped);
   });
+
+  test("sends whole an item whose Gemini parts or content parts hold a call by member, and the checks block it as they do before the crossing", () => {
+    const geminiCall = { type: "message", role: "model", parts: [{ functionCall: { name: "f", args: { region: "global" } } }] };
+    const bedrockCall = { type: "message", role: "assistant", content: [{ toolUse: { toolUseId: "tu1", name: "f", input: { region: "global" } } }] };
+    const records: PreparedRecord[] = [
+      { source: "a.jsonl", line: 1, items: [{ item: geminiCall, provenance: provenance(1, 0) }] },
+      { source: "a.jsonl", line: 2, items: [{ item: bedrockCall, provenance: provenance(2, 0) }] },
+    ];
+    const [{ records: crossed }] = across([records]);
+    expect(crossed.flatMap((record) => (record.kind === "items" ? record.items.map((entry) => entry.item) : []))).toEqual([geminiCall, bedrockCall]);
+    const direct = gateAll(records);
+    expect(direct.map((record) => [record.line, record.blocked, record.findings.map((finding) => finding.code)])).toEqual([
+      [1, true, ["mixed_envelope"]],
+      [2, true, ["mixed_envelope"]],
+    ]);
+    expect(gateAll(crossed.filter((record) => record.kind === "items"))).toEqual(direct);
+  });
 });
 
 describe("the schema table", () => {
