@@ -89,7 +89,7 @@ export async function openSourceBytes(source: string, bytes: AsyncIterable<Buffe
     return { kind: "records", lines: documentLines(source, document, options, note, "one JSON document", text) };
   }
   const reader = options.from ?? (options.record === undefined && firstValue !== undefined ? READER_ORDER.find((name) => READERS[name].recognise(firstValue)) : undefined);
-  if (reader !== undefined) return { kind: "records", lines: documentsOfLines(source, reader, all, options, note) };
+  if (reader !== undefined) return { kind: "records", lines: documentsOfLines(source, reader, all, options, note, options.from === undefined) };
   return { kind: "bytes", chunks: all };
 }
 
@@ -100,17 +100,44 @@ export async function* readSource(source: string, bytes: AsyncIterable<Buffer>, 
   else yield* splitLines(source, opened.chunks, options);
 }
 
-/** JSONL of documents: each line one document of the store. */
-async function* documentsOfLines(source: string, reader: ReaderName, chunks: AsyncIterable<Buffer>, options: SourceOptions, note: SourceNote): AsyncGenerator<JournalLine> {
+/**
+ * JSONL of documents: each line one document of the store. When the reader was
+ * chosen by the first line alone (`guessed`), every other line must be a document
+ * it recognises too; otherwise the guess was wrong, and the source is read as the
+ * JSONL it is, every line a record of its own, rather than have the reader pass
+ * over lines that are not its own (a call among them would get no verdict).
+ */
+async function* documentsOfLines(source: string, reader: ReaderName, chunks: AsyncIterable<Buffer>, options: SourceOptions, note: SourceNote, guessed: boolean): AsyncGenerator<JournalLine> {
   const documents: unknown[] = [];
+  const lines: JournalLine[] = [];
+  let notOwn: number | undefined;
   for await (const line of splitLines(source, chunks, { ...options, record: undefined })) {
-    if (line.error !== undefined) throw new DocumentError(`${source}:${line.line}: ${line.error}`);
+    if (guessed) lines.push(line);
+    if (line.error !== undefined) {
+      if (guessed) {
+        notOwn ??= line.line;
+        continue;
+      }
+      throw new DocumentError(`${source}:${line.line}: ${line.error}`);
+    }
     if (line.text.trim() === "") continue;
+    let document: unknown;
     try {
-      documents.push(JSON.parse(line.text));
+      document = JSON.parse(line.text);
     } catch (error) {
+      if (guessed) {
+        notOwn ??= line.line;
+        continue;
+      }
       throw new DocumentError(`${source}:${line.line}: a line of a ${reader} export that is not JSON: ${(error as Error).message}`);
     }
+    if (guessed && notOwn === undefined && !READERS[reader].recognise(document)) notOwn = line.line;
+    if (notOwn === undefined) documents.push(document);
+  }
+  if (notOwn !== undefined) {
+    note(`${source}: line 1 reads as ${reader} and line ${notOwn} does not: every line is read as a record of its own`);
+    yield* lines;
+    return;
   }
   yield* readerLines(source, reader, documents, note);
 }

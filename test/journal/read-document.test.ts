@@ -103,4 +103,23 @@ describe("stored logs", () => {
       'in#/attributes/2/value/stringValue (span #0): truncated: the arguments of "ripeness" are not JSON (cut short, or never JSON): copied as they are, and the gate will block the call (at its message\'s tool_calls/0/function/arguments)',
     ]);
   });
+
+  it("JSONL whose first line a stored-log reader claims and whose later lines it does not is read line by line, every line kept", async () => {
+    const page = '{"object":"list","data":[],"has_more":false}';
+    const otlp = '{"resourceSpans":[]}';
+    const text = `${page}\n${JSON.stringify(call)}\nnot json\n`;
+    const read = await lines(text);
+    expect(read.lines).toEqual([
+      { source: "in", line: 1, text: page },
+      { source: "in", line: 2, text: JSON.stringify(call) },
+      { source: "in", line: 3, text: "not json" },
+    ]);
+    expect(read.notes).toEqual(["in: line 1 reads as openai-list and line 2 does not: every line is read as a record of its own"]);
+    const spans = await lines(`${otlp}\n${JSON.stringify(call)}\n`);
+    expect(spans.lines.map((line) => line.text)).toEqual([otlp, JSON.stringify(call)]);
+  });
+
+  it("with --from, a line the reader cannot read stops the source with one error", async () => {
+    await expect(lines(`{"object":"list","data":[],"has_more":false}\nnot json\n`, { from: "openai-list" })).rejects.toThrow(DocumentError);
+  });
 });
