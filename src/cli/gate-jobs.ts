@@ -102,7 +102,7 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
     import("../gate/gate-halves.js"),
     secondHalf(options.gate),
   ]);
-  const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item", leftBehind: false });
+  const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true });
   // JournalGate's halves, put together here so that the replay targets load only when asked for.
   const gate = new GateHalves(new ToolsInForce(options.gate), prepared);
   const output = new GateOutput(options.format, options.colour, options.shown);

@@ -54,7 +54,7 @@ function registryOf(data: CrossingRegistryData): ToolRegistry {
 }
 
 const options = workerData as GateWorkerOptions;
-const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item", leftBehind: false });
+const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true });
 const tools = new ToolsInForce({
   schema: options.schema === undefined ? undefined : (fromCrossing(options.schema) as ToolSchema),
   registry: options.registry === undefined ? undefined : registryOf(options.registry),

@@ -111,7 +111,7 @@ export class GateLane implements ConversationLane<GateRecord> {
   private lastItem: LinePlace | undefined;
 
   constructor(options: LaneOptions) {
-    this.normalizer = new JournalNormalizer({ ...options.normalize, unknownObjects: "item", leftBehind: false });
+    this.normalizer = new JournalNormalizer({ ...options.normalize, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true });
     this.gate = new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache });
     this.schema = options.schema;
     this.readTools = options.readTools;

@@ -86,7 +86,7 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
     return;
   }
   const gate = new JournalGate(options);
-  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item", leftBehind: false })) {
+  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
     else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, losses: record.losses });
   }

@@ -205,6 +205,7 @@ interface Claim {
 function twoKinds(record: Record<string, unknown>, shape: string, claim?: Claim): string | undefined {
   const { type, role } = record;
   if (namesItem(type) && !(claim && needs(claim, record, "type"))) return `the record has the shape of a ${shape} and of a "${type}" item; it is read as neither`;
+  if (typeof type === "string" && type.startsWith("response.") && !(claim && needs(claim, record, "type"))) return `the record has the shape of a ${shape} and of a "${type}" streaming event; it is read as neither`;
   if (isChatRole(role) && !(claim && (claim.ownRole || needs(claim, record, "role")))) return `the record has the shape of a ${shape} and of a Chat ${role} message; it is read as neither`;
   return undefined;
 }

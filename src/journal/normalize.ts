@@ -35,6 +35,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
+import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
@@ -57,6 +58,13 @@ export interface NormalizeOptions {
    * request body, response and streamed response was a measurable share of its time.
    */
   leftBehind?: boolean;
+  /**
+   * Whether a record that holds more tool calls, in any envelope's form, than it
+   * gave call items is an error record (the gate's reading: a call that gave no
+   * item would go unjudged) rather than items and the losses that say what was
+   * dropped (count-written-calls.ts).
+   */
+  refuseUnreadCalls?: boolean;
 }
 
 /** The items of one record, or the reason it gave none. */
@@ -88,6 +96,7 @@ export class JournalNormalizer {
   private readonly envelopes: JournalEnvelopes = journalEnvelopes();
   private readonly records: StreamRecords;
   private readonly sayLeftBehind: boolean;
+  private readonly refuseUnreadCalls: boolean;
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
@@ -98,6 +107,7 @@ export class JournalNormalizer {
     this.keepRepeats = options.keepRepeats ?? false;
     this.unknownObjects = options.unknownObjects ?? "error";
     this.sayLeftBehind = options.leftBehind ?? true;
+    this.refuseUnreadCalls = options.refuseUnreadCalls ?? false;
     this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind });
   }
 
@@ -161,6 +171,8 @@ export class JournalNormalizer {
         const adapter = this.envelopes[envelope!];
         const converted = adapter.messagesToItems({ messages: [record] });
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
+        const unread = this.unreadCalls(record, converted.value, converted.losses, line);
+        if (unread) return unread;
         this.conversation.extend(converted.value);
         return {
           kind: "items",
@@ -179,6 +191,8 @@ export class JournalNormalizer {
         return this.convertRecord(fields, kind, line, envelope);
       case "chat_message": {
         const converted = chat.messages.toItems({ messages: [record as ChatMessage], callCounts: this.callCounts });
+        const unread = this.unreadCalls(record, converted.value, converted.losses, line);
+        if (unread) return unread;
         this.conversation.extend(converted.value);
         return {
           kind: "items",
@@ -210,6 +224,30 @@ export class JournalNormalizer {
     }
   }
 
+  /**
+   * With `refuseUnreadCalls`: the error record for a record that holds more tool
+   * calls than it gave items the gate judges (calls, extension items, and calls
+   * reported `unsupported_tool_call`, which block the line themselves).
+   */
+  private unreadCalls(record: unknown, items: readonly CanonicalItem[], losses: readonly Loss[], line: number): NormalizedRecord | undefined {
+    if (!this.refuseUnreadCalls) return undefined;
+    const written = countWrittenCalls(record);
+    if (written === 0) return undefined;
+    let read = 0;
+    for (const item of items) {
+      const type = isPlainObject(item) ? item.type : undefined;
+      if (type === "function_call" || (typeof type === "string" && type.includes(":"))) read += 1;
+    }
+    for (const loss of losses) if (loss.code === "unsupported_tool_call") read += 1;
+    if (written <= read) return undefined;
+    return {
+      kind: "error",
+      source: this.source,
+      line,
+      detail: `the record holds ${written} tool call${written === 1 ? "" : "s"} (at ${writtenCallPaths(record, 3).map(shortPath).join(", ")}${written > 3 ? ", …" : ""}) and gave ${read} to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it`,
+    };
+  }
+
   private leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
     return this.sayLeftBehind ? fieldsLeftBehind(record, kept, at, what) : [];
   }
@@ -217,6 +255,8 @@ export class JournalNormalizer {
   /** An item on a line of its own, the commonest record: what `convertRecord` gives it, without the parts a record of several items needs. */
   private looseItem(record: CanonicalItem, line: number): NormalizedRecord {
     const items = [this.canonical(record)];
+    const unread = this.unreadCalls(record, items, [], line);
+    if (unread) return unread;
     this.conversation.extend(items);
     return { kind: "items", source: this.source, line, recordKind: "responses_item", envelope: "responses", items: [{ item: items[0]!, provenance: this.provenance(line, 0, "responses") }], losses: [], repeated: 0 };
   }
@@ -244,6 +284,8 @@ export class JournalNormalizer {
   private convertRecord(record: Record<string, unknown>, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
     const parts = this.partsOf(record, kind, "", undefined, envelope);
     if ("error" in parts) return { kind: "error", source: this.source, line, detail: parts.error };
+    const unread = this.unreadCalls(record, parts.items, parts.losses, line);
+    if (unread) return unread;
     const carriesHistory = parts.requestItemCount > 0;
     // A request carries the conversation so far: emit what is new.
     const repeated = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
@@ -437,6 +479,11 @@ function parts(envelope: Envelope, items: CanonicalItem[], losses: Loss[], extra
 /** A loss of a one-element conversion points at `/0/…`; the record itself is that element. */
 function dropFirstToken(loss: Loss): Loss {
   return { ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, "") };
+}
+
+/** A path as a detail shows it: its last 200 characters, where it is deeper than a reader can follow. */
+function shortPath(path: string): string {
+  return path.length > 200 ? `…${path.slice(-200)}` : path;
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

@@ -1,5 +1,6 @@
 // A tool call written in another envelope's form inside an item is never gated
-// as a call, so the item that hides it is blocked, whatever reads the line.
+// as a call, so the line that hides it is blocked, whatever reads the line; a
+// tool result of another envelope inside an item blocks the item.
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 
@@ -10,16 +11,33 @@ const verdicts = async (...records: object[]) => {
 
 describe("a message item holding another envelope's tool call", { timeout: 30_000 }, () => {
   test.each([
-    ["an Anthropic tool_use block", { type: "message", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "delete_files", input: { path: "/" } }] }, "/content/0/type", '"tool_use" part'],
-    ["an Anthropic tool_result block", { type: "message", role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done" }] }, "/content/0/type", '"tool_result" part'],
-    ["a Bedrock toolUse part", { type: "message", role: "assistant", content: [{ toolUse: { toolUseId: "t1", name: "delete_files", input: {} } }] }, "/content/0/toolUse", 'part with "toolUse"'],
-    ["a Gemini functionCall part", { type: "message", role: "model", parts: [{ functionCall: { name: "delete_files", args: {} } }] }, "/parts/0/functionCall", 'part with "functionCall"'],
-  ])("%s is blocked by mixed_envelope, which names it", async (_, record, path, named) => {
+    ["an Anthropic tool_use block", { type: "message", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "delete_files", input: { path: "/" } }] }, "/content/0"],
+    ["a Bedrock toolUse part", { type: "message", role: "assistant", content: [{ toolUse: { toolUseId: "t1", name: "delete_files", input: {} } }] }, "/content/0/toolUse"],
+    ["a Gemini functionCall part", { type: "message", role: "model", parts: [{ functionCall: { name: "delete_files", args: {} } }] }, "/parts/0/functionCall"],
+  ])("%s blocks its line, which names where the call is", async (_, record, path) => {
+    const result = await verdicts(record);
+    expect(result.code).toBe(1);
+    expect(result.verdicts).toEqual([
+      {
+        line: 1,
+        index: 0,
+        reason: "error",
+        detail: `the record holds 1 tool call (at ${path}) and gave 0 to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it`,
+        blocked: true,
+        findings: [],
+      },
+    ]);
+  });
+
+  test.each([["an Anthropic tool_result block", { type: "message", role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done" }] }, "/content/0/type", '"tool_result" part']])(
+    "%s is blocked by mixed_envelope, which names it",
+    async (_, record, path, named) => {
     const { code, verdicts: [verdict] } = await verdicts(record);
     expect(code).toBe(1);
     expect([verdict!.reason, verdict!.blocked, verdict!.blocked_by]).toEqual(["not_function_call", true, "mixed_envelope"]);
     expect(verdict!.findings).toEqual([{ code: "mixed_envelope", detail: `a ${named} is a tool call or result of another envelope inside the item: it is never gated as a call`, path }]);
-  });
+    },
+  );
 
   test("a message of text parts passes as before", async () => {
     const { code, verdicts: [verdict] } = await verdicts({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", annotations: [] }] });

@@ -138,7 +138,8 @@ describe("through orbridge gate", () => {
     const run = await gateJournal(file, schema, journal);
     expect(run.verdicts).toEqual([
       passed(1, "call_1", "t"),
-      { line: 2, index: 0, call_id: "call_2", reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] },
+      // What `__proto__` holds is a member like any other: a call written there blocks the line.
+      { line: 2, index: 0, reason: "error", detail: "the record holds 1 tool call (at /__proto__) and gave 0 to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it", blocked: true, findings: [] },
       { line: 3, index: 0, type: "function_call", call_id: "call_3", name: "t", reason: "arguments_schema", detail: "arguments/prototype must be string", path: "/arguments", blocked: true, findings: [] },
     ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

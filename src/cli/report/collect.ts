@@ -111,7 +111,7 @@ export class ReportCollector {
       if (!this.sourceIndex.has(source)) this.sourceIndex.set(source, index);
     });
     if (options.conversation === undefined) {
-      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, unknownObjects: "item" }), gate: new JournalGate({ schema: options.schema, registry: options.registry, readTools: readEnvelopeTools, target: options.target }) };
+      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, unknownObjects: "item", refuseUnreadCalls: true }), gate: new JournalGate({ schema: options.schema, registry: options.registry, readTools: readEnvelopeTools, target: options.target }) };
     } else {
       const { pointer, maxOpen, checks } = options.conversation;
       this.router = reportRouter({ pointer, maxOpen, checks, schema: options.schema, registry: options.registry, origin: options.origin, onRecords: (key, records) => this.itemsOf(records, key) });

@@ -1,0 +1,87 @@
+// Counts the tool calls a record holds, in the form of any envelope and wherever
+// they sit in it. Each envelope's converter reads the calls where its envelope
+// puts them; a call written anywhere else (a Chat `tool_calls` on a message of
+// no role, a Gemini `functionCall` beside a part's text, a Responses item inside
+// a Chat request's messages, a `choices` array on a response object) is read by
+// no converter, yet an SDK of its envelope would run it. The gate compares this
+// count with the calls the record gave: fewer means a call went unjudged.
+//
+// | counted, in any object of the record                 | envelope  |
+// |------------------------------------------------------|-----------|
+// | each object in a `tool_calls` array                  | Chat      |
+// | `function_call`: an object with `name` and `arguments` | Chat (legacy); a request's `function_call` forcing a name has no arguments |
+// | `functionCall`: an object                            | Gemini    |
+// | `toolUse`: an object                                 | Bedrock   |
+// | `type` "function_call"                               | Responses |
+// | `type` "tool_use"                                    | Anthropic |
+
+const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
+
+export function countWrittenCalls(record: unknown): number {
+  let calls = 0;
+  // An explicit stack: a record may nest far deeper than the call stack allows.
+  const pending: unknown[] = [record];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== "object") continue;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (value[i] !== null && typeof value[i] === "object") pending.push(value[i]);
+      continue;
+    }
+    const fields = value as Record<string, unknown>;
+    calls += callCount(fields);
+    for (const key in fields) {
+      const child = fields[key];
+      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push(child);
+    }
+  }
+  return calls;
+}
+
+/** JSON Pointers to the first `limit` calls of the record, in the order the record writes them. */
+export function writtenCallPaths(record: unknown, limit: number): string[] {
+  const paths: string[] = [];
+  const pending: Array<{ value: unknown; path: string }> = [{ value: record, path: "" }];
+  while (pending.length > 0 && paths.length < limit) {
+    const { value, path } = pending.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    const children: Array<{ value: unknown; path: string }> = [];
+    if (Array.isArray(value)) {
+      value.forEach((child, index) => children.push({ value: child, path: `${path}/${index}` }));
+    } else {
+      const fields = value as Record<string, unknown>;
+      for (const at of callsIn(fields)) if (paths.length < limit) paths.push(at === "" ? path || "the record itself" : `${path}/${at}`);
+      for (const key of Object.keys(fields)) children.push({ value: fields[key], path: `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` });
+    }
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+  }
+  return paths;
+}
+
+/** How many calls the object writes itself: `callsIn`, counted without a list, since every object of every record is asked. */
+function callCount(fields: Record<string, unknown>): number {
+  let calls = 0;
+  const toolCalls = fields.tool_calls;
+  if (Array.isArray(toolCalls)) for (const call of toolCalls) if (call !== null && typeof call === "object" && !Array.isArray(call)) calls += 1;
+  if (isObject(fields.function_call) && "name" in fields.function_call && "arguments" in fields.function_call) calls += 1;
+  if (isObject(fields.functionCall)) calls += 1;
+  if (isObject(fields.toolUse)) calls += 1;
+  if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) calls += 1;
+  return calls;
+}
+
+/** Where, relative to the object, each call it writes itself sits: "" for the object itself. */
+function callsIn(fields: Record<string, unknown>): string[] {
+  const at: string[] = [];
+  const toolCalls = fields.tool_calls;
+  if (Array.isArray(toolCalls)) toolCalls.forEach((call, index) => (call !== null && typeof call === "object" && !Array.isArray(call) ? at.push(`tool_calls/${index}`) : 0));
+  if (isObject(fields.function_call) && "name" in fields.function_call && "arguments" in fields.function_call) at.push("function_call");
+  if (isObject(fields.functionCall)) at.push("functionCall");
+  if (isObject(fields.toolUse)) at.push("toolUse");
+  if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) at.push("");
+  return at;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
