@@ -114,7 +114,12 @@ export type SchemaValidator = ((value: unknown) => boolean) & { errors?: SchemaE
 export function runWithinBudget(validate: SchemaValidator): SchemaValidator {
   const bounded: SchemaValidator = (value: unknown) => {
     try {
-      const valid = schemaWork.run(validate, value);
+      const valid: unknown = schemaWork.run(validate, value);
+      // Only `true` is valid: anything else a validator might answer (a promise) blocks.
+      if (valid !== true && valid !== false) {
+        bounded.errors = [{ instancePath: "", schemaPath: "#", keyword: "orbridge:answer", params: {}, message: "could not be checked: the validator gave no answer of valid or invalid" }];
+        return false;
+      }
       bounded.errors = validate.errors;
       return valid;
     } catch (error) {

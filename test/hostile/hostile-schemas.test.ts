@@ -73,6 +73,11 @@ describe("schemas that do not compile", () => {
   test("the boolean schema false blocks every call", () => {
     expect(replayGate(call("call_1", "{}"), false, { cache: new SchemaCache() })).toEqual(rejected("arguments boolean schema is false"));
   });
+  test("Ajv's $async, at the top or in a subschema, refuses the schema: its validator answers with a promise", () => {
+    for (const schema of [{ $async: true, type: "object", properties: { cmd: { enum: ["ls"] } } }, { type: "object", properties: { cmd: { $async: true, enum: ["ls"] } } }]) {
+      expect(replayGate(call("call_1", '{"cmd":"rm -rf /"}'), schema, { cache: new SchemaCache() })).toEqual(rejected('tool schema is refused: the keyword "$async" makes the check answer later, and the gate answers now'));
+    }
+  });
   test("a $dynamicRef with no anchor to resolve refuses the schema and blocks the call", () => {
     expect(gate("{\"$dynamicRef\":\"#meta\"}", "\"x\"")).toEqual(refused("can't resolve reference #meta from id #"));
   });
