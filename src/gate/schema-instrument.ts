@@ -88,6 +88,9 @@ export function instrumented(schema: unknown): unknown {
   const entries: Array<[string, unknown]> = [];
   for (const [keyword, value] of Object.entries(schema)) {
     const role = keywordRole(keyword);
+    // OpenAPI's `nullable` is no keyword of JSON Schema 2020-12, where it annotates
+    // and allows nothing; Ajv reads it as OpenAPI does and lets null through any type.
+    if (keyword === "nullable") continue;
     if (keyword === "uniqueItems" && quadraticUnique) entries.push([UNIQUE_KEYWORD, true]);
     else if (role === "data") entries.push([keyword, value]);
     else if (role === "schemaMap" && isSchemaObject(value)) entries.push([keyword, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, instrumented(sub)]))]);

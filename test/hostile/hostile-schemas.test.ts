@@ -124,3 +124,11 @@ describe("unknown formats", () => {
     expect(warn).not.toHaveBeenCalled();
   });
 });
+
+describe("keywords of other dialects", () => {
+  test("OpenAPI's nullable allows no null in a 2020-12 schema: it is an annotation there", () => {
+    const schema = { type: "object", required: ["amount"], properties: { amount: { type: "integer", nullable: true } } };
+    expect(replayGate(call("call_1", '{"amount":null}'), schema, { cache: new SchemaCache() })).toEqual(rejected("arguments/amount must be integer"));
+    expect(replayGate(call("call_1", '{"amount":3}'), schema, { cache: new SchemaCache() }).reason).toBe("ok");
+  });
+});
