@@ -16,6 +16,7 @@ import { readFileChunks, type JournalLine, type ReadOptions } from "../journal/r
 import { DocumentError, openSourceBytes, splitLines, type SourceOptions } from "../journal/read-document.js";
 import { stringOption, type OptionSpec, type ParsedArgs } from "./args.js";
 import { UsageError, write, type CommandIO } from "./io.js";
+import { parseRecord } from "../journal/parse-record.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
@@ -172,11 +173,11 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   } catch {
     throw new UsageError(`cannot read ${what} ${path}: no such file or not readable`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${what} ${path} is not JSON: ${(error as Error).message}`);
-  }
+  // A name given twice is refused here as in a journal's request bodies: the gate
+  // would judge by the last value, a reader that keeps the first by another.
+  const parsed = parseRecord(text, `${what} ${path}`);
+  if (!parsed.ok) throw new UsageError(parsed.detail);
+  return parsed.value;
 }
 
 /** An input of the run and the file it stands for: a file named, or stdin when it is read. */

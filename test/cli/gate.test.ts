@@ -112,6 +112,14 @@ describe("usage errors exit 2 with one line each", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^orbridge gate: schema golden\/examples\/sales-report.jsonl is not JSON: /);
   });
+  test("a tools file that names a member twice, which the gate would read one way and a reader that keeps the first another", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "orbridge-tools-"));
+    const tools = join(folder, "tools.json");
+    await writeFile(tools, '[{"type":"function","name":"f","parameters":{"type":"object","properties":{"region":{"enum":["apac"],"enum":["apac","global"]}}}}]');
+    const result = await runOrbridge(["gate", "--tools", tools, journal]);
+    await rm(folder, { recursive: true });
+    expect(result).toEqual({ code: 2, stdout: "", stderr: `orbridge gate: tools file ${tools} has the name "enum" twice in one object, at "/0/parameters/properties/region/enum"; JSON.parse keeps the last value, other readers keep the first\n` });
+  });
   test("a bad --format value", async () => {
     const result = await runOrbridge(["gate", "--schema", schema, "--format", "yaml", journal]);
     expect(result).toEqual({ code: 2, stdout: "", stderr: 'orbridge gate: --format must be one of text, json (got "yaml")\n' });
