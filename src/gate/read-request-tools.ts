@@ -152,6 +152,11 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
     }
     if (tool.function === undefined) return readDefinition(tool, where, at, read);
     if (!isPlainObject(tool.function)) return unreadableTool(read, tool, `${where}: ${at}.function must be an object, found ${describe(tool.function)}`, `${at} of ${where}`);
+    // Both forms at once: a Responses reader takes the top-level definition, a Chat reader the `function` one.
+    const topLevel = ["name", "parameters"].filter((key) => tool[key] !== undefined);
+    if (topLevel.length > 0) {
+      return unreadableTool(read, tool, `${where}: ${at} defines the function twice, in the Chat form (function) and the Responses form (${topLevel.join(", ")}), which two readers would read apart`, `${at} of ${where}`);
+    }
     readDefinition(tool.function, where, `${at}.function`, read);
   });
 }

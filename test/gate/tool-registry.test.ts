@@ -57,6 +57,18 @@ describe("a Chat tools array", () => {
   });
 });
 
+describe("a tool in both forms", () => {
+  test("a function defined in the Chat form and the Responses form at once is read in neither, and its calls are refused", () => {
+    const registry = new ToolRegistry();
+    const twice = { type: "function", name: "get_latest_sales_report", parameters: salesParameters, function: { name: "get_latest_sales_report", parameters: { type: "object" } } };
+    expect(registry.addRequestBody({ model: "m", input: "hi", tools: [twice] }, "line 1")).toEqual([
+      "line 1: tools[0] defines the function twice, in the Chat form (function) and the Responses form (name, parameters), which two readers would read apart",
+    ]);
+    expect(registry.schemaFor("get_latest_sales_report")).toBeUndefined();
+    expect(registry.notAllowedReason("get_latest_sales_report")).toBe("tools[0] of line 1 defines it in a form that cannot be read");
+  });
+});
+
 describe("an Open Responses tools array", () => {
   test("registers the flat function tools", () => {
     const registry = new ToolRegistry();
