@@ -357,8 +357,18 @@ export class JournalNormalizer {
         return result;
       }
       case "response": {
-        const output = (record.output as unknown[]).map((item) => this.canonical(item as CanonicalItem));
-        return parts("responses", output, this.leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"), { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
+        const losses: Loss[] = [];
+        // A response that failed or was cancelled never ran its calls in the
+        // recording: a completed one is written incomplete, as a failed stream's is.
+        const stopped = record.status === "failed" || record.status === "cancelled";
+        const output = (record.output as unknown[]).map((item, index) => {
+          const canonical = this.canonical(item as CanonicalItem);
+          if (!stopped || !isPlainObject(canonical) || canonical.type !== "function_call" || canonical.status !== "completed") return canonical;
+          losses.push({ path: `${at}/output/${index}/status`, code: "form_changed", detail: `the response ${record.status}: its completed call is written incomplete, as the recording never ran it` });
+          return { ...canonical, status: "incomplete" } as CanonicalItem;
+        });
+        losses.push(...this.leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"));
+        return parts("responses", output, losses, { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
       }
       case "responses_request": {
         const items: CanonicalItem[] = [];

@@ -164,6 +164,17 @@ describe("the fields of a record that no item holds are left behind, and said", 
 });
 
 describe("Open Responses records", () => {
+  test("a stored response that failed or was cancelled gives its completed calls incomplete, each with a loss, as a failed stream does", async () => {
+    const response = (status: string) => ({ id: `resp_${status}`, object: "response", status, output: [callItem("call_1", "apac"), { type: "message", role: "assistant", content: "partial" }] });
+    for (const status of ["failed", "cancelled"]) {
+      const [record] = await normalize([response(status)], { leftBehind: false });
+      expect(record).toMatchObject({ kind: "items", losses: [{ path: "/output/0/status", code: "form_changed", detail: `the response ${status}: its completed call is written incomplete, as the recording never ran it` }] });
+      expect(itemsOf([record!])).toEqual([{ ...callItem("call_1", "apac"), status: "incomplete" }, { type: "message", role: "assistant", content: "partial" }]);
+    }
+    const [completed] = await normalize([response("completed")], { leftBehind: false });
+    expect(itemsOf([completed!])[0]).toEqual(callItem("call_1", "apac"));
+  });
+
   test("unprefixed provider item types get the origin's slug", async () => {
     const search = { type: "web_search_call", id: "ws_1", status: "completed" };
     expect(itemsOf(await normalize([search]))).toEqual([{ ...search, type: "openai:web_search_call" }]);
