@@ -72,7 +72,7 @@ export function conversationGate<Presented>(options: ConversationGateOptions, pr
   return new ConversationRouter<GateRecord, Presented>({
     pointer,
     maxOpen: options.maxOpenConversations,
-    openLane: () => new GateLane({ ...options, cache, registry, tools }),
+    openLane: (_key, reopened) => new GateLane({ ...options, cache, registry, tools, reopened }),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present,
@@ -93,6 +93,12 @@ type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "
   registry?: ToolRegistryData;
   /** The tools in force of a conversation with no request body yet, shared by all such: no request body ever reaches them. */
   tools?: ToolsInForce;
+  /**
+   * Set when the conversation was closed early and is open again: what its
+   * earlier request bodies allowed is gone, so no function may run until its
+   * next request body says what may.
+   */
+  reopened?: { closedAfter: number };
 };
 
 /** One conversation's gate: the halves of JournalGate, with the tools in force its own from its first request body. */
@@ -116,8 +122,8 @@ export class GateLane implements ConversationLane<GateRecord> {
     this.schema = options.schema;
     this.readTools = options.readTools;
     this.registry = options.registry;
-    this.ownTools = options.tools === undefined;
-    this.tools = options.tools ?? this.toolsOfItsOwn();
+    this.ownTools = options.tools === undefined || options.reopened !== undefined;
+    this.tools = options.reopened === undefined ? (options.tools ?? this.toolsOfItsOwn()) : this.toolsOfItsOwn(`this conversation was closed after its line ${options.reopened.closedAfter} and opened again, so what its earlier request bodies allowed is not known; until its next request body, it`);
   }
 
   pushLine(line: JournalLine, _record: unknown): GateRecord[] {
@@ -168,7 +174,10 @@ export class GateLane implements ConversationLane<GateRecord> {
     return out;
   }
 
-  private toolsOfItsOwn(): ToolsInForce {
-    return new ToolsInForce({ schema: this.schema, registry: this.registry === undefined ? undefined : ToolRegistry.fromData(this.registry), readTools: this.readTools });
+  /** `allowNone`: the tools start allowing no function, for the reason it gives. */
+  private toolsOfItsOwn(allowNone?: string): ToolsInForce {
+    const registry = this.registry === undefined ? new ToolRegistry() : ToolRegistry.fromData(this.registry);
+    if (allowNone !== undefined) registry.allowNone(allowNone);
+    return new ToolsInForce({ schema: this.schema, registry: this.registry === undefined && allowNone === undefined ? undefined : registry, readTools: this.readTools });
   }
 }

@@ -74,8 +74,11 @@ export interface ConversationRouterOptions<Output, Presented> {
   pointer: JsonPointer;
   /** Conversations open at once; opening one more closes the least recently seen. */
   maxOpen?: number;
-  /** A new lane, for a conversation's first line (or its first after being closed early). */
-  openLane(key: ConversationKey): ConversationLane<Output>;
+  /**
+   * A new lane, for a conversation's first line, or its first after being closed
+   * early: then `reopened` says after which of its lines it was closed.
+   */
+  openLane(key: ConversationKey, reopened?: { closedAfter: number }): ConversationLane<Output>;
   /** The output for a line that names no conversation. */
   keyless(place: LinePlace, detail: string): Output[];
   /** The line an output answers. */
@@ -235,11 +238,12 @@ export class ConversationRouter<Output, Presented> {
     let note: string | undefined;
     if (closedAfter !== undefined) {
       this.counts.reopened += 1;
-      note = `this conversation was closed after its line ${closedAfter} to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history`;
+      note = `this conversation was closed after its line ${closedAfter} to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history, and no function may run until its next request body`;
     } else {
       this.counts.conversations += 1;
     }
-    const conversation: Conversation<Output> = { key, id, lane: this.options.openLane(key), places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, older: undefined, newer: undefined };
+    const lane = this.options.openLane(key, closedAfter === undefined ? undefined : { closedAfter });
+    const conversation: Conversation<Output> = { key, id, lane, places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, older: undefined, newer: undefined };
     this.open.set(id, conversation);
     this.link(conversation);
     return conversation;

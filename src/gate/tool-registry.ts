@@ -168,6 +168,11 @@ export class ToolRegistry {
     return this.notAllowedReason(name) === undefined;
   }
 
+  /** No function may run until the next request body sets a choice: `where` says why, as a sentence's subject. */
+  allowNone(where: string): void {
+    this.choices = [{ names: new Set(), where }];
+  }
+
   /** Why `name` may not run, in a sentence; `undefined` when it may. */
   notAllowedReason(name: string): string | undefined {
     const unreadable = this.unreadable.get(name);

@@ -217,7 +217,7 @@ describe("--max-open-conversations", () => {
     { conversation_id: "a", type: "function_call_output", call_id: "call_0", output: "apac: up" },
     { conversation_id: "a", type: "message", role: "assistant", content: "apac is up" },
   );
-  const note = "this conversation was closed after its line 1 to keep at most 1 conversation open; from line 3 it is gated afresh, without its earlier calls, tools and history";
+  const note = "this conversation was closed after its line 1 to keep at most 1 conversation open; from line 3 it is gated afresh, without its earlier calls, tools and history, and no function may run until its next request body";
 
   test("closes the conversation seen least recently; when it comes back it starts afresh, and its first verdict says so", async () => {
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "-"], evicted);
@@ -252,6 +252,18 @@ describe("--max-open-conversations", () => {
       findings: [{ code: "orphan_output", detail: 'no earlier function_call has the call_id "call_0"', path: "/call_id" }],
       note,
     });
+  });
+
+  test("a conversation opened again lets no function run until its next request body: the choice its earlier bodies set is gone", async () => {
+    const body = (choice: unknown) => ({ conversation_id: "a", model: "gpt-4o", input: "hi", tools: [{ type: "function", name: "get_latest_sales_report", parameters: { type: "object" } }], ...(choice === undefined ? {} : { tool_choice: choice }) });
+    const call = (id: string) => ({ conversation_id: "a", type: "function_call", id: `fc_${id}`, call_id: `call_${id}`, name: "get_latest_sales_report", arguments: report("apac"), status: "completed" });
+    const lines = jsonl(body("none"), { conversation_id: "b", type: "message", role: "user", content: "hello" }, call("1"), body(undefined), call("2"));
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "--format", "json", "-"], lines);
+    const verdicts = json(result.stdout) as Array<Record<string, unknown>>;
+    expect(verdicts.filter((verdict) => verdict.type === "function_call").map((verdict) => [verdict.call_id, verdict.blocked, (verdict.findings as Array<{ detail: string }>).map((finding) => finding.detail)])).toEqual([
+      ["call_1", true, ['"get_latest_sales_report" is not allowed: this conversation was closed after its line 1 and opened again, so what its earlier request bodies allowed is not known; until its next request body, it allows no function']],
+      ["call_2", false, []],
+    ]);
   });
 
   test("with room for both, nothing is closed early", async () => {

@@ -38,7 +38,7 @@ export function reportRouter(options: ReportRouterOptions): ConversationRouter<G
   return new ConversationRouter<GateRecord, Routed<GateRecord>>({
     pointer: options.pointer,
     maxOpen: options.maxOpen,
-    openLane: (key) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools }), new JournalNormalizer({ ...normalize, unknownObjects: "item", refuseUnreadCalls: true }), options.onRecords),
+    openLane: (key, reopened) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools, reopened }), new JournalNormalizer({ ...normalize, unknownObjects: "item", refuseUnreadCalls: true }), options.onRecords),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present: (routed) => routed,
