@@ -107,6 +107,13 @@ interface OpenResponse {
   failed: boolean;
   /** Events of no known type, by type: the loss that reports them and how many there were. */
   ignored: Map<string, IgnoredEvents>;
+  /**
+   * Each call an event finished, by `output_index`: its call_id, name and
+   * arguments. A reader that runs a call as soon as it is done runs this one.
+   */
+  finishedCalls: Map<number, string>;
+  /** Set when the stream finished a call one way and later said otherwise: the event that did, for the loss. */
+  contradiction?: { line: number; detail: string };
 }
 
 interface IgnoredEvents {
@@ -220,6 +227,7 @@ export class ResponsesStreamAssembler {
         // the output, not one that says there was none.
         if (Array.isArray(response?.output) && (response.output.length > 0 || open.items.size === 0)) {
           open.output = response.output;
+          keepsFinishedCalls(open, response.output, line);
         }
         closed.push(...this.finish());
         return closed;
@@ -232,6 +240,7 @@ export class ResponsesStreamAssembler {
         else {
           const item = copyItem(event.item);
           const replaced = open.items.get(index);
+          if (type === "response.output_item.done") finishCall(open, index, item, line, replaced);
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
           open.items.set(index, item);
           open.itemLines.set(index, line);
@@ -253,6 +262,7 @@ export class ResponsesStreamAssembler {
         else {
           item.arguments = text;
           open.doneLines.set(item, line);
+          if (isIndex(event.output_index) && open.items.get(event.output_index) === item) finishCall(open, event.output_index, item, line);
         }
         return closed;
       }
@@ -325,6 +335,7 @@ export class ResponsesStreamAssembler {
       itemLines: new Map<number, number>(),
       doneLines: new WeakMap<Fields, number>(),
       unfinished: new Set<number>(),
+      finishedCalls: new Map<number, string>(),
       failed,
       ignored,
     };
@@ -403,11 +414,13 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   // An error fails the response whatever the events after it say.
   const status = open.failed ? "failed" : open.status;
   let items = source.map(toInputItem);
-  if (status === "failed") {
+  if (status === "failed" || open.contradiction) {
     // Where each item was set: the terminal event's output, or the output_item event.
     const where = (index: number): Pick<StreamLoss, "line" | "path"> =>
       open.output ? { line: open.snapshot?.line ?? open.lastLine, path: `/response/output/${index}/status` } : { line: open.itemLines.get(placed[index]![0])!, path: "/item/status" };
-    items = items.map((item, index) => stopCall(item, () => where(index), open.losses));
+    const contradiction = status === "failed" ? undefined : open.contradiction;
+    if (contradiction) open.losses.push({ line: contradiction.line, path: "", code: "form_changed", detail: contradiction.detail });
+    items = items.map((item, index) => stopCall(item, () => where(index), open.losses, contradiction === undefined ? "the response failed" : "the stream said two things of one call"));
   }
   const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),
@@ -444,10 +457,47 @@ function leftBehind(snapshot: NonNullable<StreamedResource["snapshot"]>): Stream
 }
 
 /** A completed call of a failed response, written incomplete: the recording never ran it. */
-function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "path">, losses: StreamLoss[]): CanonicalItem {
+function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "path">, losses: StreamLoss[], why: string): CanonicalItem {
   if (!isPlainObject(item) || item.type !== "function_call" || item.status !== "completed") return item;
-  losses.push({ ...where(), code: "form_changed", detail: "the response failed: its completed call is written incomplete, as the recording never ran it" });
+  const detail = why === "the response failed" ? "the response failed: its completed call is written incomplete, as the recording never ran it" : `${why}: its completed call is written incomplete, as no one reading of the stream runs it`;
+  losses.push({ ...where(), code: "form_changed", detail });
   return { ...item, status: "incomplete" } as CanonicalItem;
+}
+
+/** A call's identity and arguments, as one string to compare. */
+function callKey(item: Fields): string {
+  return JSON.stringify([item.call_id, item.name, item.arguments]);
+}
+
+/**
+ * Notes a call an event finished at `index`. A call finished before with other
+ * arguments, name or call_id (a second `output_item.done`, or one that says
+ * otherwise than the `function_call_arguments.done` before it) is a stream that
+ * said two things: one reader ran the first, the gate would judge the last.
+ */
+function finishCall(open: OpenResponse, index: number, item: Fields, line: number, replaced?: Fields): void {
+  if (item.type !== "function_call") return;
+  const key = callKey(item);
+  const before = open.finishedCalls.get(index);
+  if (before === undefined && replaced?.type === "function_call" && open.doneLines.has(replaced) && callKey(replaced) !== key) {
+    open.contradiction ??= { line, detail: `output_item.done at output_index ${index} finishes the call otherwise than the function_call_arguments.done before it` };
+  } else if (before !== undefined && before !== key) {
+    open.contradiction ??= { line, detail: `the call at output_index ${index} is finished twice, each time otherwise` };
+  }
+  open.finishedCalls.set(index, key);
+}
+
+/** The terminal event's output must hold every call the stream finished, as it was finished. */
+function keepsFinishedCalls(open: OpenResponse, output: readonly unknown[], line: number): void {
+  if (open.finishedCalls.size === 0) return;
+  const kept = new Set<string>();
+  for (const item of output) if (isPlainObject(item) && item.type === "function_call") kept.add(callKey(item));
+  for (const [index, key] of open.finishedCalls) {
+    if (!kept.has(key)) {
+      open.contradiction ??= { line, detail: `the terminal event's output does not hold the call finished at output_index ${index} as it was finished` };
+      return;
+    }
+  }
 }
 
 /**

@@ -107,6 +107,40 @@ describe("function call events", () => {
   });
 });
 
+describe("a stream that finishes a call one way and then says otherwise", () => {
+  const other = { ...callFinal, arguments: "{\"city\":\"Paris\"}" };
+  const stopped = (item: object, line: number, path: string, why: string) => [{ ...item, status: "incomplete" }, { line, path, code: "form_changed", detail: `${why}: its completed call is written incomplete, as no one reading of the stream runs it` }] as const;
+
+  test("a terminal output without the call an output_item.done finished: the calls are written incomplete, and the gate blocks them", () => {
+    const [result] = run([created(), added(0, callOpened), itemDone(0, callFinal), completed([other])]);
+    const [item, loss] = stopped(other, 4, "/response/output/0/status", "the stream said two things of one call");
+    expect(result).toEqual({
+      id: RESP,
+      status: "completed",
+      items: [item],
+      losses: [{ line: 4, path: "", code: "form_changed", detail: "the terminal event's output does not hold the call finished at output_index 0 as it was finished" }, loss],
+      line: 1,
+      lastLine: 4,
+    });
+    expect(replayGate(result!.items[0], lookupSchema).reason).toBe("status");
+  });
+
+  test("two output_item.done events for one call, each otherwise", () => {
+    const [result] = run([itemDone(0, callFinal), itemDone(0, other)]);
+    expect(result!.items).toEqual([{ ...other, status: "incomplete" }]);
+    expect(result!.losses[0]).toEqual({ line: 2, path: "", code: "form_changed", detail: "the call at output_index 0 is finished twice, each time otherwise" });
+  });
+
+  test("an output_item.done that says otherwise than the function_call_arguments.done before it", () => {
+    const [result] = run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, other), completed([other])]);
+    expect(result!.items).toEqual([{ ...other, status: "incomplete" }]);
+  });
+
+  test("the same call finished by both events and held by the terminal output is completed", () => {
+    expect(run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, callFinal), completed([callFinal])])[0]!.items).toEqual([callFinal]);
+  });
+});
+
 describe("message and reasoning events", () => {
   const messageOpened = { id: MSG, type: "message", status: "in_progress", content: [], role: "assistant" };
   const partAdded = { type: "response.content_part.added", item_id: MSG, output_index: 0, content_index: 0, part: { type: "output_text", annotations: [], logprobs: [], text: "" } };
