@@ -95,6 +95,8 @@ interface OpenMessage {
   stopped: boolean;
   error?: { line: number; detail: string; code: unknown; message: unknown };
   losses: StreamLoss[];
+  /** Set when a block started over a tool_use block: the stream says two things of its calls, so none of them is completed. */
+  replacedCall?: boolean;
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
@@ -139,7 +141,14 @@ export class AnthropicStreamAssembler {
           open.losses.push({ line, path: "", code: "unsupported_field", detail: "content_block_start without an index and a content_block: no block opened" });
           return closed;
         }
-        if (open.blocks.has(index)) open.losses.push({ line, path: "/index", code: "form_changed", detail: `a second block started at index ${index}: it replaces the first` });
+        const replaced = open.blocks.get(index)?.block;
+        if (replaced !== undefined && typeof replaced.type === "string" && replaced.type.endsWith("tool_use")) {
+          // The SDK's accumulator keeps both blocks: the call replaced here would run unjudged, so it blocks the stream's line.
+          open.losses.push({ line, path: "/index", code: "unsupported_tool_call", detail: `a second block started at index ${index}: it replaces a ${replaced.type} block whose call then gives no item and is not checked` });
+          open.replacedCall = true;
+        } else if (replaced !== undefined) {
+          open.losses.push({ line, path: "/index", code: "form_changed", detail: `a second block started at index ${index}: it replaces the first` });
+        }
         open.blocks.set(index, { block: copyBlock(event.content_block), line, path: "/content_block", jsonLines: [], stopped: false });
         return closed;
       }
@@ -295,7 +304,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   const response: AnthropicAssembledResponse = {
     ...(typeof message.id === "string" ? { id: message.id } : {}),
     status,
-    items: withStreamedCalls(converted.value, states),
+    items: open.replacedCall ? stopCalls(withStreamedCalls(converted.value, states), open, streamLosses) : withStreamedCalls(converted.value, states),
     losses: byLine([...streamLosses, ...itemLosses, ...leftBehind(open)]),
     line: open.line,
     lastLine: open.lastLine,
@@ -303,6 +312,16 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   };
   if (keepMessage) response.message = twin;
   return response;
+}
+
+/** The completed calls of a stream that replaced a tool_use block, written incomplete: which of its readings runs is not known. */
+function stopCalls(items: CanonicalItem[], open: OpenMessage, losses: StreamLoss[]): CanonicalItem[] {
+  return items.map((item) => {
+    const fields = item as Fields;
+    if (fields.type !== "function_call" || fields.status !== "completed") return item;
+    losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `a block started over a tool_use block: the call ${JSON.stringify(fields.call_id)} is written incomplete, as no one reading of the stream runs it` });
+    return { ...fields, status: "incomplete" } as CanonicalItem;
+  });
 }
 
 /**

@@ -114,6 +114,17 @@ describe("tool_use deltas", () => {
     ]);
   });
 
+  test("a block started over a tool_use block: the replaced call is reported unsupported_tool_call, and the call left is incomplete", () => {
+    const events = [start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), toolUse(0, "toolu_2"), json(0, '{"password": "b"}'), stop(0), messageDelta("tool_use"), messageStop];
+    const [result] = run(events);
+    expect(result.items).toEqual([call("toolu_2", '{"password": "b"}', "incomplete")]);
+    expect(result.losses.filter((loss) => loss.code === "unsupported_tool_call" || loss.path === "")).toEqual([
+      { line: 4, path: "/index", code: "unsupported_tool_call", detail: "a second block started at index 0: it replaces a tool_use block whose call then gives no item and is not checked" },
+      { line: 8, path: "", code: "form_changed", detail: 'a block started over a tool_use block: the call "toolu_2" is written incomplete, as no one reading of the stream runs it' },
+    ]);
+    expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
+  });
+
   test("max_tokens with a call as the last block: the call is incomplete, and the gate blocks it", () => {
     const events = [start(), toolUse(0, "toolu_015c"), json(0, '{"password": "mel'), stop(0), messageDelta("max_tokens"), messageStop];
     const [result] = run(events);
