@@ -98,6 +98,8 @@ export class StreamRecords {
   private readonly leftBehind: boolean;
   private readonly envelopes: JournalEnvelopes | typeof ENVELOPES;
   private sse: SseParser | undefined;
+  /** Whether an event of the SSE text read so far had an `event:` name: then each must have one. */
+  private sseNamed = false;
   private stream: OpenStream | undefined;
 
   constructor(options: StreamRecordsOptions = {}) {
@@ -121,12 +123,13 @@ export class StreamRecords {
       this.sse ??= new SseParser();
       out = [];
       if (isSseFraming(text) || text.trim() === "") {
-        for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseData(event.data, event.line));
+        for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseData(event.data, event.line, event.event));
         return out;
       }
       // A JSON line after SSE text ends the SSE part of the journal.
-      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line));
+      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line, event.event));
       this.sse = undefined;
+      this.sseNamed = false;
     }
     if (!opensObject && isBlank(text)) return out ?? [];
     const parsed = parseRecord(text, "line");
@@ -172,18 +175,22 @@ export class StreamRecords {
   finish(): JournalRecord[] {
     const out: JournalRecord[] = [];
     if (this.sse) {
-      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line));
+      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line, event.event));
       this.sse = undefined;
+      this.sseNamed = false;
     }
     out.push(...this.endStream());
     return out;
   }
 
-  private pushSseData(data: string, line: number): JournalRecord[] {
+  private pushSseData(data: string, line: number, name: string | undefined): JournalRecord[] {
     // `[DONE]` is framing, not a record: it ends the Chat stream.
     if (data === "[DONE]") return this.stream?.envelope === "chat" ? this.endStream() : [];
     const parsed = parseRecord(data, "SSE data");
     if (!parsed.ok) return [this.unreadable(line, parsed.detail)];
+    const misnamed = misnamedEvent(parsed.value, name, this.sseNamed);
+    if (name !== undefined) this.sseNamed = true;
+    if (misnamed !== undefined) return [this.unreadable(line, misnamed)];
     return this.pushRecord(parsed.value, line, true);
   }
 
@@ -272,6 +279,19 @@ function unassembledDetail(envelope: Envelope, line: number, lastLine: number, r
  * record. `trim()` would also take a no-break space, a form feed or a stray byte
  * order mark for blank, and the line would vanish instead of failing to parse.
  */
+/**
+ * Why an SSE event is read two ways: its `event:` name and its data's `type`
+ * differ, or it has no name where the events before it had. Anthropic's SDK goes
+ * by the name (and skips a `ping`, or an event of no name), the gate by the
+ * type, so each would build a call of its own.
+ */
+function misnamedEvent(value: unknown, name: string | undefined, named: boolean): string | undefined {
+  if (!isPlainObject(value) || typeof value.type !== "string") return undefined;
+  if (name !== undefined && name !== value.type) return `SSE event "${name}" carries data of type "${value.type}": a reader that goes by the name and one that goes by the type read it apart`;
+  if (name === undefined && named) return `SSE event with no name carries data of type "${value.type}", where the events before it were named: a reader that goes by the name skips it`;
+  return undefined;
+}
+
 function isBlank(text: string): boolean {
   return text.length === 0 || /^[ \t\r\n]*$/.test(text);
 }

@@ -137,6 +137,18 @@ describe("SSE text", () => {
     expect(read(lines)).toEqual([plain(2, userMessage, "chat_message")]);
   });
 
+  test("an event whose name is not its data's type, or that has no name among named events, is an error that damages its stream", () => {
+    const event = (name: string | undefined, record: object) => [...(name === undefined ? [] : [`event: ${name}`]), `data: ${JSON.stringify(record)}`, ""];
+    const lines = [...event("response.created", created), ...event("response.output_item.added", added), ...event("ping", argsDelta("{\"city\"")), ...event(undefined, argsDelta(":\"Lyon\"}")), ...event("response.output_item.done", itemDone), ...event("response.completed", completed)];
+    const records = read(lines);
+    expect(records.filter((record) => record.kind === "error")).toEqual([
+      { kind: "error", line: 7, detail: 'SSE event "ping" carries data of type "response.function_call_arguments.delta": a reader that goes by the name and one that goes by the type read it apart' },
+      { kind: "error", line: 10, detail: 'SSE event with no name carries data of type "response.function_call_arguments.delta", where the events before it were named: a reader that goes by the name skips it' },
+    ]);
+    const response = records.find((record) => record.kind === "response");
+    expect(response?.kind === "response" && response.response.items.map((item) => (item as { status?: string }).status)).toEqual(["incomplete"]);
+  });
+
   test("data that is not JSON is an error on its line", () => {
     expect(read(["data: {broken", ""])).toEqual([{ kind: "error", line: 1, detail: `SSE data is not JSON: ${parseError("{broken")}` }]);
   });
