@@ -63,6 +63,8 @@ export class ToolRegistry {
   private readonly unreadable = new Map<string, string>();
   private readonly pinnedNames = new Set<string>();
   private pinnedChoices: readonly Choice[] = [];
+  /** The pinned names by their folded form (`foldName`), made when first asked. */
+  private foldedPinned: Map<string, string> | undefined;
   /** What the latest request body (and records after it that only narrow) allow: every one must allow a name. */
   private choices: Choice[] = [];
 
@@ -154,6 +156,7 @@ export class ToolRegistry {
   /** From now on, what is defined holds for the whole journal (see the top of this file). */
   pin(): void {
     for (const name of this.names()) this.pinnedNames.add(name);
+    this.foldedPinned = undefined;
     this.pinnedChoices = this.choices;
     this.choices = [];
   }
@@ -219,18 +222,36 @@ export class ToolRegistry {
     // function_call of that name is the function's.
     for (const tool of read.others) {
       if (this.pinnedNames.has(tool.name)) continue;
+      if (this.refuseLookalike(tool.name)) continue;
       this.otherTools.set(tool.name, tool);
       this.schemas.delete(tool.name);
       this.unreadable.delete(tool.name);
     }
     for (const { name, schema } of read.functions) {
       if (this.pinnedNames.has(name)) continue;
+      if (this.refuseLookalike(name)) continue;
       this.schemas.set(name, schema);
       this.otherTools.delete(name);
       this.unreadable.delete(name);
     }
     // Last: a name also defined readably in the same body has no single definition.
     for (const [name, why] of read.unreadable) this.refuse(name, why);
+  }
+
+  /**
+   * A journal's tool whose name reads as a pinned one once case, spacing,
+   * invisible characters and Unicode compatibility forms are folded
+   * (`GET_REPORT`, `get_report\u200b` beside a pinned `get_report`) is refused: a
+   * replayer that matches names that loosely would run the pinned tool with
+   * arguments its schema never judged.
+   */
+  private refuseLookalike(name: string): boolean {
+    if (this.pinnedNames.size === 0) return false;
+    this.foldedPinned ??= new Map([...this.pinnedNames].map((pinned) => [foldName(pinned), pinned]));
+    const pinned = this.foldedPinned.get(foldName(name));
+    if (pinned === undefined) return false;
+    this.refuse(name, `a request body of the journal defines it, and it reads as the tool "${pinned}" of the tools given for the whole journal once case, spacing and Unicode forms are folded`);
+    return true;
   }
 
   /** Calls of `name` are refused, saying why, until a definition of it can be read; a pinned tool keeps the file's definition. */
@@ -240,6 +261,11 @@ export class ToolRegistry {
     this.otherTools.delete(name);
     this.unreadable.set(name, why);
   }
+}
+
+/** A name as a loose reader may compare it: NFKC, lower case, without white space or invisible format characters. */
+function foldName(name: string): string {
+  return name.normalize("NFKC").toLowerCase().replace(/[\p{White_Space}\p{Cf}]/gu, "");
 }
 
 function describeOtherTool(tool: OtherTool): string {

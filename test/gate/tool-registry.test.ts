@@ -57,6 +57,20 @@ describe("a Chat tools array", () => {
   });
 });
 
+describe("names that read as a pinned tool's", () => {
+  test("a journal body's tool named like a tool of the tools file but for case, spacing, invisible characters or compatibility forms is refused; another name is its own", () => {
+    const registry = ToolRegistry.fromToolsFile(responsesTools, "tools.json");
+    const lookalikes = ["GET_WEATHER", "get_weather\u200b", " get_weather", "ｇｅｔ_ｗｅａｔｈｅｒ"];
+    registry.addRequestBody({ model: "m", input: "hi", tools: [...lookalikes, "get_forecast"].map((name) => ({ type: "function", name, parameters: { type: "object" } })) }, "line 1");
+    for (const name of lookalikes) {
+      expect(registry.schemaFor(name)).toBeUndefined();
+      expect(registry.notAllowedReason(name)).toBe('a request body of the journal defines it, and it reads as the tool "get_weather" of the tools given for the whole journal once case, spacing and Unicode forms are folded');
+    }
+    expect(registry.schemaFor("get_forecast")).toEqual({ type: "object" });
+    expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
+  });
+});
+
 describe("a tool in both forms", () => {
   test("a function defined in the Chat form and the Responses form at once is read in neither, and its calls are refused", () => {
     const registry = new ToolRegistry();
