@@ -66,6 +66,13 @@ describe("gzip", () => {
   it("is read as what it holds", async () => {
     expect((await lines(gzipSync(Buffer.from(`${JSON.stringify(call)}\n`)))).lines).toEqual([{ source: "in", line: 1, text: JSON.stringify(call) }]);
   });
+
+  it("zero padding after the last member is read as padding; a member after padding stops the source with an error, not silently", async () => {
+    const first = gzipSync(Buffer.from(`${JSON.stringify(call)}\n`));
+    expect((await lines(Buffer.concat([first, Buffer.alloc(16)]))).lines).toEqual([{ source: "in", line: 1, text: JSON.stringify(call) }]);
+    const hidden = Buffer.concat([first, Buffer.alloc(16), gzipSync(Buffer.from(`${JSON.stringify({ ...call, call_id: "call_2" })}\n`))]);
+    await expect(lines(hidden)).rejects.toThrow(`the gzip data ends at byte ${first.length} of ${hidden.length}, and bytes other than zero padding follow it`);
+  });
 });
 
 describe("--record", () => {
