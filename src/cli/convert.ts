@@ -232,6 +232,10 @@ export const convertCommand: Command = {
         let text: string;
         const texts = numberTexts.between(emitted.line, lastLine);
         const restored: Loss[] = [];
+        const forgotten = numberTexts.forgottenFrom(emitted.line);
+        if (forgotten !== undefined) {
+          restored.push({ path: "", code: "form_changed", detail: `numbers of lines ${emitted.line} to ${forgotten} written otherwise than JSON.stringify writes them (0.0, 1E3, 19 digits) were kept for ${LineNumberTexts.WINDOW} lines only: the record is written with them as their doubles write them` });
+        }
         const unwrapped: StreamLoss[] = [];
         if (repairing) for (const record of emitted.records) restored.push(...repairDoubleEncoded(record));
         try {

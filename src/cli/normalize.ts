@@ -204,6 +204,10 @@ export const normalizeCommand: Command = {
         try {
           const texts = numberTexts.between(record.line, lastLine);
           written = record.items.map(({ item }) => writtenWith(JSON.stringify(item), texts, restored));
+          const forgotten = numberTexts.forgottenFrom(record.line);
+          if (forgotten !== undefined) {
+            restored.push({ path: "", code: "form_changed", detail: `numbers of lines ${record.line} to ${forgotten} written otherwise than JSON.stringify writes them (0.0, 1E3, 19 digits) were kept for ${LineNumberTexts.WINDOW} lines only: the record is written with them as their doubles write them` });
+          }
         } catch (error) {
           await reportError(record, `record cannot be written: ${(error as Error).message}`);
           continue;

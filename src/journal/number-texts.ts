@@ -125,17 +125,31 @@ function forEachNumber(text: string, visit: (token: string, start: number, end: 
  * stream longer than that is rare enough to be written as its doubles write.
  */
 export class LineNumberTexts {
-  private static readonly WINDOW = 50_000;
+  static readonly WINDOW = 50_000;
   private readonly lines = new Map<number, NumberTexts>();
+  /** The last line whose texts were let go, past the window. */
+  private forgotten = 0;
+
+  constructor(private readonly window = LineNumberTexts.WINDOW) {}
 
   read(line: { line: number; text: string; error?: string }): void {
     if (line.error !== undefined) return;
     const texts = numberTextsOf(line.text);
     if (texts !== undefined) this.lines.set(line.line, texts);
     for (const first of this.lines.keys()) {
-      if (first >= line.line - LineNumberTexts.WINDOW) break;
+      if (first >= line.line - this.window) break;
       this.lines.delete(first);
+      this.forgotten = first;
     }
+  }
+
+  /**
+   * The last line from `first` on whose texts were let go: a record that waited
+   * longer than the window (a long run of loose items) is written with its
+   * numbers as their doubles write them, and the writer says so.
+   */
+  forgottenFrom(first: number): number | undefined {
+    return this.forgotten >= first ? this.forgotten : undefined;
   }
 
   /** The texts of lines first to last, as one table. */
@@ -155,5 +169,6 @@ export class LineNumberTexts {
 
   clear(): void {
     this.lines.clear();
+    this.forgotten = 0;
   }
 }

@@ -79,6 +79,18 @@ describe("LineNumberTexts", () => {
     expect(lines.between(1, 3)).toEqual(new Map([["0", new Set(["0.0"])], ["2.5", new Set(["2.50"])]]));
   });
 
+  test("texts are kept for a window of lines; a record from before it is told which of its lines were let go", () => {
+    const lines = new LineNumberTexts(3);
+    lines.read({ line: 1, text: '{"a":1}' });
+    lines.read({ line: 2, text: '{"a":0.0}' });
+    for (let line = 3; line <= 5; line++) lines.read({ line, text: '{"b":1}' });
+    expect(lines.forgottenFrom(1)).toBeUndefined();
+    lines.read({ line: 6, text: '{"b":1}' });
+    expect(lines.between(1, 6)).toBeUndefined();
+    expect(lines.forgottenFrom(1)).toBe(2);
+    expect(lines.forgottenFrom(3)).toBeUndefined();
+  });
+
   test("a line that could not be read holds no number", () => {
     const lines = new LineNumberTexts();
     lines.read({ line: 1, text: "line 1 is longer than 10 bytes: 0.0", error: "too long" });
