@@ -149,11 +149,15 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
   const written = typeof entry.role === "string" ? entry.role : typeof entry.type === "string" ? entry.type : side === "input" ? "user" : "assistant";
   const role = ROLES[written];
   if (role === undefined) return unreadable(read, context, path, `a message of role "${written}"`);
-  if (Array.isArray(entry.parts)) return readParts(entry.parts, `${path}/parts`, role, read, context);
-  if (role === "tool") return readToolMessage(entry, path, read, context);
-  const content = entry.content;
   const partContext = (at: string): PartContext => ({ role, path: at, losses: context.losses, span: context.span });
-  if (typeof content === "string") {
+  const content = entry.content;
+  if (Array.isArray(entry.parts)) {
+    readParts(entry.parts, `${path}/parts`, role, read, context);
+    // Calls written beside the parts as well are read too: a Chat or OpenInference reader runs them.
+    if (content !== null && content !== undefined && content !== "") unreadable(read, context, `${path}/content`, "content beside parts, which the parts stand for");
+  } else if (role === "tool") {
+    return readToolMessage(entry, path, read, context);
+  } else if (typeof content === "string") {
     const calls = toolCalls(entry);
     if (content !== "" || calls.length === 0) read.items.push({ item: message(role, content), path: `${path}/content` });
   } else if (Array.isArray(content)) {

@@ -64,6 +64,23 @@ describe("Vercel AI SDK messages", () => {
   });
 });
 
+describe("a message in two dialects at once", () => {
+  it("calls written beside parts are read as well, and content beside parts is said not read", () => {
+    const message = {
+      role: "assistant",
+      content: "ok",
+      parts: [{ type: "tool_call", id: "c4", name: "weather", arguments: { city: "Porto" } }],
+      tool_calls: [{ id: "c5", type: "function", function: { name: "weather", arguments: '{"city":"Lyon"}' } }],
+    };
+    const { items, losses } = read([message], "output");
+    expect(items.map(({ item, path }) => [(item as { call_id?: string }).call_id, path])).toEqual([
+      ["c4", "/in/0/parts/0"],
+      ["c5", "/in/0/tool_calls/0"],
+    ]);
+    expect(losses.filter((loss) => loss.code === "unreadable")).toEqual([{ path: "/in/0/content", code: "unreadable", detail: "content beside parts, which the parts stand for: of no dialect orbridge reads, not read", span: "span1" }]);
+  });
+});
+
 describe("Open Responses items and Response objects", () => {
   it("items are kept as they are; a Response's instructions are the system prompt", () => {
     const call = { arguments: '{"city":"Tokyo"}', call_id: "call_4", name: "get_weather", type: "function_call", id: "fc_1", status: "completed" };
