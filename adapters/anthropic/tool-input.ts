@@ -24,14 +24,13 @@
 // |                              |   unseen. The way back gives the same text again.                |
 import type { Loss } from "../../src/models/loss.js";
 import { argumentsObjectChange } from "../../src/models/inexact-json.js";
+import { argumentsOfStringInput } from "../../src/models/string-input.js";
 
 export type InputLoss = { code: Loss["code"]; detail: string };
 
 export function argumentsOfInput(input: unknown): { value: string; loss?: InputLoss } {
   if (input === undefined) return { value: "", loss: { code: "form_changed", detail: "a tool_use without input: empty arguments written, which the gate blocks" } };
-  if (typeof input === "string") {
-    return { value: input, loss: { code: "form_changed", detail: "input is a string, not an object: taken as the arguments text as it is; the gate judges it" } };
-  }
+  if (typeof input === "string") return argumentsOfStringInput(input, "input");
   const text = JSON.stringify(input);
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     return { value: text, loss: { code: "form_changed", detail: `input is ${Array.isArray(input) ? "an array" : String(input)}, not an object: its JSON text is the arguments; the gate judges it` } };

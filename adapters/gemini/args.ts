@@ -21,13 +21,14 @@
 // |                              |   {} would forge a call                                           |
 import type { Loss } from "../../src/models/loss.js";
 import { argumentsObjectChange } from "../../src/models/inexact-json.js";
+import { argumentsOfStringInput } from "../../src/models/string-input.js";
 import { isRecord } from "./fields.js";
 
 export type ArgsLoss = { code: Loss["code"]; detail: string };
 
 export function argumentsOfArgs(args: unknown): { value: string; loss?: ArgsLoss } {
   if (args === undefined) return { value: "{}", loss: { code: "synthesized", detail: "a functionCall without args: arguments \"{}\" written, a call without parameters" } };
-  if (typeof args === "string") return { value: args, loss: { code: "form_changed", detail: "args is a string, not an object: taken as the arguments text as it is; the gate judges it" } };
+  if (typeof args === "string") return argumentsOfStringInput(args, "args");
   const text = JSON.stringify(args);
   if (!isRecord(args)) return { value: text, loss: { code: "form_changed", detail: `args is ${Array.isArray(args) ? "an array" : String(args)}, not an object: its JSON text is the arguments; the gate judges it` } };
   return { value: text };

@@ -45,3 +45,19 @@ describe.each(["anthropic", "gemini", "bedrock"] as const)("%s: arguments writte
     }
   });
 });
+
+describe("an input written as a string", () => {
+  const records = {
+    anthropic: { type: "message", role: "assistant", id: "msg_1", model: "claude", content: [{ type: "tool_use", id: "toolu_1", name: "lookup_order", input: '{"order":42}' }], stop_reason: "tool_use" },
+    gemini: { candidates: [{ content: { role: "model", parts: [{ functionCall: { id: "call_1", name: "lookup_order", args: '{"order":42}' } }] }, finishReason: "STOP" }] },
+    bedrock: { output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "tu_1", name: "lookup_order", input: '{"order":42}' } }] } }, stopReason: "tool_use" },
+  } as const;
+
+  test.each(["anthropic", "gemini", "bedrock"] as const)("%s: the text of an object in a string is the string, as the tool is handed it, and the gate does not take it for the object", (envelope) => {
+    const resource = ENVELOPES[envelope].responseToResource(records[envelope]);
+    const output = (resource.value as unknown as { output: Array<Record<string, unknown>> }).output;
+    const call = output.find((item) => item.type === "function_call")!;
+    expect(call.arguments).toBe(JSON.stringify('{"order":42}'));
+    expect(resource.losses.filter((loss) => loss.code === "form_changed" && /holds the text of a JSON object/.test(loss.detail))).toHaveLength(1);
+  });
+});
