@@ -167,7 +167,8 @@ export const gateCommand: Command = {
     }
     const target = stringOption(args, "for");
     const format = stringOption(args, "format") ?? "text";
-    const readOptions = inputOptions(args);
+    // A message a stored-log reader could not read blocks a line of its own: a call in it would go unjudged.
+    const readOptions = { ...inputOptions(args), unreadableAsErrors: true };
     const jobs = jobsOption(stringOption(args, "jobs"));
     const conversation = conversationOption(stringOption(args, "conversation"));
     const maxOpen = maxOpenOption(stringOption(args, "max-open-conversations"), conversation);

@@ -28,6 +28,12 @@ export interface SourceOptions extends ReadOptions {
   from?: ReaderName;
   /** Where the record is inside each line or element. */
   record?: JsonPointer;
+  /**
+   * Whether each message a stored-log reader could not read is also an error
+   * line, after the records, besides the note that says so: the gate's reading,
+   * since a call in such a message would go unjudged.
+   */
+  unreadableAsErrors?: boolean;
 }
 
 /** A source that is neither JSONL nor one JSON document: the one error given for it. */
@@ -139,7 +145,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
     yield* lines;
     return;
   }
-  yield* readerLines(source, reader, documents, note);
+  yield* readerLines(source, reader, documents, note, options);
 }
 
 /**
@@ -149,7 +155,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
  */
 function* documentLines(source: string, document: unknown, options: SourceOptions, note: SourceNote, container = "one JSON document", text?: string): Generator<JournalLine> {
   const reader = options.from ?? (options.record === undefined ? READER_ORDER.find((name) => READERS[name].recognise(document)) : undefined);
-  if (reader !== undefined) return yield* readerLines(source, reader, document, note);
+  if (reader !== undefined) return yield* readerLines(source, reader, document, note, options);
   const records = Array.isArray(document) ? document : [document];
   const texts = text === undefined ? undefined : recordTexts(text);
   note(Array.isArray(document) ? `${source} is ${container}, ${container === "one JSON document" ? "an array" : "rows"} of ${plural(records.length, "record")}: record N is ${container === "one JSON document" ? "element" : "row"} /${"{N-1}"}` : `${source} is ${container}: read as one record`);
@@ -159,12 +165,16 @@ function* documentLines(source: string, document: unknown, options: SourceOption
   }
 }
 
-function* readerLines(source: string, name: ReaderName, document: unknown, note: SourceNote): Generator<JournalLine> {
+function* readerLines(source: string, name: ReaderName, document: unknown, note: SourceNote, options: SourceOptions): Generator<JournalLine> {
   const reading = READERS[name].read(document);
   note(describeReading(source, name, reading));
   for (const loss of reading.losses) note(`${source}#${loss.path}${loss.span ? ` (span ${loss.span})` : ""}: ${loss.code}: ${loss.detail}`);
   let line = 0;
   for (const { record } of reading.records) yield { source, line: ++line, text: JSON.stringify(record) };
+  if (!options.unreadableAsErrors) return;
+  for (const loss of reading.losses) {
+    if (loss.code === "unreadable") yield { source, line: ++line, text: "", error: `not read: ${source}#${loss.path}: ${loss.detail}, and a call in it would go unjudged` };
+  }
 }
 
 /** One sentence on a reading: what every unit became, how the items fared, how many conversations. */
