@@ -74,7 +74,12 @@ function callCount(fields: Record<string, unknown>): number {
 function callsIn(fields: Record<string, unknown>): string[] {
   const at: string[] = [];
   const toolCalls = fields.tool_calls;
-  if (Array.isArray(toolCalls)) toolCalls.forEach((call, index) => (call !== null && typeof call === "object" && !Array.isArray(call) ? at.push(`tool_calls/${index}`) : 0));
+  if (Array.isArray(toolCalls)) {
+    for (let index = 0; index < toolCalls.length; index++) {
+      const call: unknown = toolCalls[index];
+      if (call !== null && typeof call === "object" && !Array.isArray(call)) at.push(`tool_calls/${index}`);
+    }
+  }
   if (isObject(fields.function_call) && "name" in fields.function_call && "arguments" in fields.function_call) at.push("function_call");
   if (isObject(fields.functionCall)) at.push("functionCall");
   if (isObject(fields.toolUse)) at.push("toolUse");

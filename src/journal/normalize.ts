@@ -226,18 +226,16 @@ export class JournalNormalizer {
 
   /**
    * With `refuseUnreadCalls`: the error record for a record that holds more tool
-   * calls than it gave items the gate judges (calls, extension items, and calls
-   * reported `unsupported_tool_call`, which block the line themselves).
+   * calls than it gave calls the gate judges (function_call items, and calls
+   * reported `unsupported_tool_call`, which block the line themselves). An
+   * extension item is not one: it may stand for a call no count here knows.
    */
   private unreadCalls(record: unknown, items: readonly CanonicalItem[], losses: readonly Loss[], line: number): NormalizedRecord | undefined {
     if (!this.refuseUnreadCalls) return undefined;
     const written = countWrittenCalls(record);
     if (written === 0) return undefined;
     let read = 0;
-    for (const item of items) {
-      const type = isPlainObject(item) ? item.type : undefined;
-      if (type === "function_call" || (typeof type === "string" && type.includes(":"))) read += 1;
-    }
+    for (const item of items) if (isPlainObject(item) && item.type === "function_call") read += 1;
     for (const loss of losses) if (loss.code === "unsupported_tool_call") read += 1;
     if (written <= read) return undefined;
     return {

@@ -17,6 +17,7 @@ describe("orbridge gate, on calls no reader of their record reads", { timeout: 6
     ["a response object with a Chat choices array", { object: "response", id: "resp_1", status: "completed", output: [], choices: [{ index: 0, message: { role: "assistant", tool_calls: [chatCall] } }] }, said(1, "/choices/0/message/tool_calls/0", 0)],
     ["a Responses item inside a Chat request's messages", { model: "m", messages: [{ role: "user", content: "hi" }, item] }, said(1, "/messages/1", 0)],
     ["a call item that also carries a Chat choices array", { ...item, choices: [{ index: 0, message: { role: "assistant", tool_calls: [chatCall] } }] }, said(2, "the record itself, /choices/0/message/tool_calls/0", 1)],
+    ["a response whose extension item stands beside a Chat choices array", { object: "response", id: "resp_2", status: "completed", output: [{ type: "web_search_call", id: "ws_1", status: "completed" }], choices: [{ index: 0, message: { role: "assistant", tool_calls: [chatCall] } }] }, said(1, "/choices/0/message/tool_calls/0", 0)],
   ])("%s blocks its line", async (_, record, detail) => {
     const run = await runOrbridge(["gate", "--format", "json"], JSON.stringify(record) + "\n");
     expect(run.code).toBe(1);
