@@ -263,9 +263,9 @@ export class ToolRegistry {
   }
 }
 
-/** A name as a loose reader may compare it: NFKC, lower case, without white space or invisible format characters. */
+/** A name as a loose reader may compare it: NFKC, lower case, without white space, format or other characters Unicode says to ignore when not shown. */
 function foldName(name: string): string {
-  return name.normalize("NFKC").toLowerCase().replace(/[\p{White_Space}\p{Cf}]/gu, "");
+  return name.normalize("NFKC").toLowerCase().replace(/[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "");
 }
 
 function describeOtherTool(tool: OtherTool): string {

@@ -10,6 +10,7 @@
 // |------------------------------------------------------|-----------|
 // | each object in a `tool_calls` array                  | Chat      |
 // | `function_call`: an object with `name` and `arguments` | Chat (legacy); a request's `function_call` forcing a name has no arguments |
+// |   or `args`                                          | Gemini parts in snake case                                               |
 // | `functionCall`: an object                            | Gemini    |
 // | `toolUse`: an object                                 | Bedrock   |
 // | `type` "function_call"                               | Responses |
@@ -63,7 +64,7 @@ function callCount(fields: Record<string, unknown>): number {
   let calls = 0;
   const toolCalls = fields.tool_calls;
   if (Array.isArray(toolCalls)) for (const call of toolCalls) if (call !== null && typeof call === "object" && !Array.isArray(call)) calls += 1;
-  if (isObject(fields.function_call) && "name" in fields.function_call && "arguments" in fields.function_call) calls += 1;
+  if (isLegacyCall(fields.function_call)) calls += 1;
   if (isObject(fields.functionCall)) calls += 1;
   if (isObject(fields.toolUse)) calls += 1;
   if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) calls += 1;
@@ -80,11 +81,16 @@ function callsIn(fields: Record<string, unknown>): string[] {
       if (call !== null && typeof call === "object" && !Array.isArray(call)) at.push(`tool_calls/${index}`);
     }
   }
-  if (isObject(fields.function_call) && "name" in fields.function_call && "arguments" in fields.function_call) at.push("function_call");
+  if (isLegacyCall(fields.function_call)) at.push("function_call");
   if (isObject(fields.functionCall)) at.push("functionCall");
   if (isObject(fields.toolUse)) at.push("toolUse");
   if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) at.push("");
   return at;
+}
+
+/** Chat's legacy call, or a Gemini part's call in snake case: a name and its arguments or args. A request's `function_call` forcing a name has neither. */
+function isLegacyCall(value: unknown): boolean {
+  return isObject(value) && "name" in value && ("arguments" in value || "args" in value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -358,11 +358,12 @@ export class JournalNormalizer {
         const losses: Loss[] = [];
         // A response that failed or was cancelled never ran its calls in the
         // recording: a completed one is written incomplete, as a failed stream's is.
-        const stopped = record.status === "failed" || record.status === "cancelled";
+        // So is one of a status the spec does not define: it cannot be told apart.
+        const stopped = stoppedResponse(record);
         const output = (record.output as unknown[]).map((item, index) => {
           const canonical = this.canonical(item as CanonicalItem);
-          if (!stopped || !isPlainObject(canonical) || canonical.type !== "function_call" || canonical.status !== "completed") return canonical;
-          losses.push({ path: `${at}/output/${index}/status`, code: "form_changed", detail: `the response ${record.status}: its completed call is written incomplete, as the recording never ran it` });
+          if (stopped === undefined || !isPlainObject(canonical) || canonical.type !== "function_call" || canonical.status !== "completed") return canonical;
+          losses.push({ path: `${at}/output/${index}/status`, code: "form_changed", detail: `${stopped}: its completed call is written incomplete, as the recording never ran it` });
           return { ...canonical, status: "incomplete" } as CanonicalItem;
         });
         losses.push(...this.leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"));
@@ -487,6 +488,18 @@ function parts(envelope: Envelope, items: CanonicalItem[], losses: Loss[], extra
 /** A loss of a one-element conversion points at `/0/…`; the record itself is that element. */
 function dropFirstToken(loss: Loss): Loss {
   return { ...loss, path: loss.path.replace(/^\/0(?=\/|$)/, "") };
+}
+
+/** The statuses of a response object the spec defines, and those whose calls ran. */
+const RESPONSE_STATUSES: ReadonlySet<unknown> = new Set(["completed", "incomplete", "in_progress", "queued", "failed", "cancelled"]);
+
+/** Why a stored response's completed calls did not run: it failed, was cancelled, or says a status the spec does not define. */
+function stoppedResponse(record: Record<string, unknown>): string | undefined {
+  if (!("status" in record)) return undefined;
+  const status = record.status;
+  if (status === "failed" || status === "cancelled") return `the response ${status}`;
+  if (RESPONSE_STATUSES.has(status)) return undefined;
+  return `the response's status ${JSON.stringify(status)} is none the spec defines`;
 }
 
 /** A path as a detail shows it: its last 200 characters, where it is deeper than a reader can follow. */

@@ -60,7 +60,7 @@ describe("a Chat tools array", () => {
 describe("names that read as a pinned tool's", () => {
   test("a journal body's tool named like a tool of the tools file but for case, spacing, invisible characters or compatibility forms is refused; another name is its own", () => {
     const registry = ToolRegistry.fromToolsFile(responsesTools, "tools.json");
-    const lookalikes = ["GET_WEATHER", "get_weather\u200b", " get_weather", "ｇｅｔ_ｗｅａｔｈｅｒ"];
+    const lookalikes = ["GET_WEATHER", "get_weather\u200b", " get_weather", "ｇｅｔ_ｗｅａｔｈｅｒ", "get_weather\u034f", "get_weather\ufe0f", "get_weather\u3164"];
     registry.addRequestBody({ model: "m", input: "hi", tools: [...lookalikes, "get_forecast"].map((name) => ({ type: "function", name, parameters: { type: "object" } })) }, "line 1");
     for (const name of lookalikes) {
       expect(registry.schemaFor(name)).toBeUndefined();

@@ -11,8 +11,9 @@ describe("the calls a record writes, in any envelope's form", () => {
       output: { message: { content: [{ toolUse: { toolUseId: "t", name: "f", input: {} } }] } },
       input: [{ type: "function_call", call_id: "c", name: "f", arguments: "{}" }],
       content: [{ type: "tool_use", id: "toolu_1", name: "f", input: {} }],
+      contents: [{ parts: [{ text: "x", function_call: { name: "f", args: {} } }] }],
     };
-    expect(countWrittenCalls(record)).toBe(7);
+    expect(countWrittenCalls(record)).toBe(8);
     expect(writtenCallPaths(record, 10)).toEqual([
       "/choices/0/message/tool_calls/0",
       "/choices/0/message/tool_calls/1",
@@ -21,6 +22,7 @@ describe("the calls a record writes, in any envelope's form", () => {
       "/output/message/content/0/toolUse",
       "/input/0",
       "/content/0",
+      "/contents/0/parts/0/function_call",
     ]);
     expect(writtenCallPaths(record, 2)).toEqual(["/choices/0/message/tool_calls/0", "/choices/0/message/tool_calls/1"]);
   });

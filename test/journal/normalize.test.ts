@@ -173,6 +173,11 @@ describe("Open Responses records", () => {
     }
     const [completed] = await normalize([response("completed")], { leftBehind: false });
     expect(itemsOf([completed!])[0]).toEqual(callItem("call_1", "apac"));
+    for (const status of ["Completed", "expired", null]) {
+      const [record] = await normalize([{ ...response("completed"), status }], { leftBehind: false });
+      expect(itemsOf([record!])[0]).toEqual({ ...callItem("call_1", "apac"), status: "incomplete" });
+      expect(record).toMatchObject({ losses: [{ path: "/output/0/status", code: "form_changed", detail: `the response's status ${JSON.stringify(status)} is none the spec defines: its completed call is written incomplete, as the recording never ran it` }] });
+    }
   });
 
   test("unprefixed provider item types get the origin's slug", async () => {
