@@ -112,6 +112,8 @@ interface OpenResponse {
    * arguments. A reader that runs a call as soon as it is done runs this one.
    */
   finishedCalls: Map<number, string>;
+  /** Items whose arguments came as deltas, which a reader may build the call from. */
+  streamedArguments: WeakSet<Fields>;
   /** Set when the stream finished a call one way and later said otherwise: the event that did, for the loss. */
   contradiction?: { line: number; detail: string };
 }
@@ -240,7 +242,12 @@ export class ResponsesStreamAssembler {
         else {
           const item = copyItem(event.item);
           const replaced = open.items.get(index);
-          if (type === "response.output_item.done") finishCall(open, index, item, line, replaced);
+          if (type === "response.output_item.done") {
+            if (replaced !== undefined && open.streamedArguments.has(replaced) && !open.doneLines.has(replaced) && item.type === "function_call" && replaced.arguments !== item.arguments) {
+              open.contradiction ??= { line, detail: `output_item.done at output_index ${index} says otherwise than the argument deltas before it spell` };
+            }
+            finishCall(open, index, item, line, replaced);
+          }
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
           open.items.set(index, item);
           open.itemLines.set(index, line);
@@ -258,8 +265,12 @@ export class ResponsesStreamAssembler {
         const field = type === "response.function_call_arguments.delta" ? "delta" : "arguments";
         const text = event[field];
         if (typeof text !== "string") open.losses.push(unusable(line, field, text, type));
-        else if (field === "delta") item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + text;
-        else {
+        else if (field === "delta") {
+          item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + text;
+          open.streamedArguments.add(item);
+        } else {
+          // A reader that builds the call from its deltas runs what they spell.
+          if (open.streamedArguments.has(item) && item.arguments !== text) open.contradiction ??= { line, detail: "function_call_arguments.done says otherwise than the deltas before it spell" };
           item.arguments = text;
           open.doneLines.set(item, line);
           if (isIndex(event.output_index) && open.items.get(event.output_index) === item) finishCall(open, event.output_index, item, line);
@@ -336,6 +347,7 @@ export class ResponsesStreamAssembler {
       doneLines: new WeakMap<Fields, number>(),
       unfinished: new Set<number>(),
       finishedCalls: new Map<number, string>(),
+      streamedArguments: new WeakSet<Fields>(),
       failed,
       ignored,
     };
@@ -487,14 +499,16 @@ function finishCall(open: OpenResponse, index: number, item: Fields, line: numbe
   open.finishedCalls.set(index, key);
 }
 
-/** The terminal event's output must hold every call the stream finished, as it was finished. */
+/** The terminal event's output must hold every call the stream finished, or spelled in deltas, as it was. */
 function keepsFinishedCalls(open: OpenResponse, output: readonly unknown[], line: number): void {
-  if (open.finishedCalls.size === 0) return;
+  const said = new Map(open.finishedCalls);
+  for (const [index, item] of open.items) if (!said.has(index) && item.type === "function_call" && open.streamedArguments.has(item)) said.set(index, callKey(item));
+  if (said.size === 0) return;
   const kept = new Set<string>();
   for (const item of output) if (isPlainObject(item) && item.type === "function_call") kept.add(callKey(item));
-  for (const [index, key] of open.finishedCalls) {
+  for (const [index, key] of said) {
     if (!kept.has(key)) {
-      open.contradiction ??= { line, detail: `the terminal event's output does not hold the call finished at output_index ${index} as it was finished` };
+      open.contradiction ??= { line, detail: `the terminal event's output does not hold the call at output_index ${index} as the stream gave it` };
       return;
     }
   }

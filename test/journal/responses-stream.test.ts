@@ -118,7 +118,7 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
       id: RESP,
       status: "completed",
       items: [item],
-      losses: [{ line: 4, path: "", code: "form_changed", detail: "the terminal event's output does not hold the call finished at output_index 0 as it was finished" }, loss],
+      losses: [{ line: 4, path: "", code: "form_changed", detail: "the terminal event's output does not hold the call at output_index 0 as the stream gave it" }, loss],
       line: 1,
       lastLine: 4,
     });
@@ -134,6 +134,17 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
   test("an output_item.done that says otherwise than the function_call_arguments.done before it", () => {
     const [result] = run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, other), completed([other])]);
     expect(result!.items).toEqual([{ ...other, status: "incomplete" }]);
+  });
+
+  test("deltas that spell other arguments than the done event or the terminal output say", () => {
+    const mars = "{\"city\":\"Mars\"}";
+    for (const events of [
+      [created(), added(0, callOpened), argsDelta(0, mars), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, callFinal), completed([callFinal])],
+      [created(), added(0, callOpened), argsDelta(0, mars), itemDone(0, callFinal), completed([callFinal])],
+      [created(), added(0, callOpened), argsDelta(0, mars), completed([callFinal])],
+    ]) {
+      expect(run(events)[0]!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    }
   });
 
   test("the same call finished by both events and held by the terminal output is completed", () => {
