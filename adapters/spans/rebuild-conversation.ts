@@ -81,7 +81,9 @@ export class ConversationBuilder {
     const item = entry.item;
     if (item.type === "function_call") {
       const found = typeof item.call_id === "string" ? this.callById(item.call_id) : this.callByContent(item);
-      return this.repeatedOr(found !== undefined, () => {
+      // A call of a known call_id that says another name or arguments is no repeat: both go on, and the gate finds the call_id given twice.
+      const repeats = found !== undefined && found.name === item.name && sameArguments(found.arguments, item.arguments);
+      return this.repeatedOr(repeats, () => {
         if (typeof item.call_id !== "string") this.synthesize(item, entry.path, span);
         this.items.push({ item, path: entry.path, span });
       });

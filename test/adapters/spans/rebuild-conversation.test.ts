@@ -25,6 +25,19 @@ describe("repeated history", () => {
   });
 });
 
+describe("a call_id seen before", () => {
+  it("with the same name and arguments (spacing aside) is a repeat; with other arguments it is another call, kept for the gate to find the call_id twice", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t3", losses);
+    const call = (args: string) => ({ item: { type: "function_call", call_id: "call_X", name: "report", arguments: args, status: "completed" }, path: "/c" });
+    conversation.addOutput([call('{"region":"apac"}')]);
+    conversation.addInput([call('{"region": "apac"}')]);
+    conversation.addOutput([call('{"region":"mars"}')]);
+    expect(conversation.items.map(({ item }) => item.arguments)).toEqual(['{"region":"apac"}', '{"region":"mars"}']);
+    expect({ emitted: conversation.emitted, repeated: conversation.repeated }).toEqual({ emitted: 2, repeated: 1 });
+  });
+});
+
 describe("calls without ids", () => {
   it("take the id of the tool run that names them; a repeat of the call in a later request is matched by name and arguments", () => {
     const losses: ReaderLoss[] = [];
