@@ -84,7 +84,8 @@ export const openaiList: StoredLogReader = {
     const losses: ReaderLoss[] = [];
     collect(document, "", pages, units);
     const counts = emptyCounts();
-    const seen = new Set<string>();
+    /** Each object's text by its id: an object seen again the same is a repeat; one of the same id that says otherwise is kept, for the gate to judge. */
+    const seen = new Map<string, string>();
     const groups = new Map<string, { kind: Kind; owner: string; entries: { value: Record<string, unknown>; path: string }[]; descending: boolean }>();
     for (const page of pages) {
       const kind = kindOf(page);
@@ -110,11 +111,12 @@ export const openaiList: StoredLogReader = {
           return;
         }
         const id = typeof value.id === "string" ? `${key}\u0000${value.id}` : undefined;
-        if (id !== undefined && seen.has(id)) {
+        const text = id === undefined ? undefined : JSON.stringify(value);
+        if (id !== undefined && seen.get(id) === text) {
           counts.repeated += 1;
           return;
         }
-        if (id !== undefined) seen.add(id);
+        if (id !== undefined && !seen.has(id)) seen.set(id, text!);
         group.entries.push({ value, path });
       });
       if (page.body.has_more === true && !hasNextPage(page, pages, key)) {

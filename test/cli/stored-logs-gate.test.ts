@@ -103,3 +103,24 @@ describe("a message of a stored log that the reader cannot read", () => {
     ]);
   });
 });
+
+describe("an object of a stored list seen twice", () => {
+  test("the same object again is a repeat; one of the same id that says otherwise is kept and judged", async () => {
+    const completion = (created: number, region: string) => ({
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      created,
+      model: "m",
+      choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: `call_${region}`, type: "function", function: { name: "list_releases", arguments: JSON.stringify({ namespace: region }) } }] }, finish_reason: "tool_calls" }],
+    });
+    const tools = toolsFile([{ type: "function", function: { name: "list_releases", parameters: { type: "object", properties: { namespace: { enum: ["cider"] } } } } }]);
+    const page = (data: unknown[]) => JSON.stringify({ object: "list", data, has_more: false }) + "\n";
+    expect((await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), completion(1, "cider")]))).verdicts).toEqual([["function_call", "call_cider", "ok", false, []]]);
+    const changed = await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), completion(2, "kube-system")]));
+    expect(changed.code).toBe(1);
+    expect(changed.verdicts).toEqual([
+      ["function_call", "call_cider", "ok", false, []],
+      ["function_call", "call_kube-system", "arguments_schema", true, []],
+    ]);
+  });
+});
