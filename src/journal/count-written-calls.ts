@@ -15,8 +15,11 @@
 // | `toolUse`: an object                                 | Bedrock   |
 // | `type` "function_call"                               | Responses |
 // | `type` "tool_use"                                    | Anthropic |
+import { pointerToken } from "../models/json-pointer.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
+/** Members that hold one call each, in the order a path lists them. */
+const CALL_MEMBERS = ["function_call", "functionCall", "toolUse"] as const;
 
 export function countWrittenCalls(record: unknown): number {
   let calls = 0;
@@ -30,7 +33,7 @@ export function countWrittenCalls(record: unknown): number {
       continue;
     }
     const fields = value as Record<string, unknown>;
-    calls += callCount(fields);
+    calls += callsIn(fields);
     for (const key in fields) {
       const child = fields[key];
       if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push(child);
@@ -51,41 +54,42 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
       value.forEach((child, index) => children.push({ value: child, path: `${path}/${index}` }));
     } else {
       const fields = value as Record<string, unknown>;
-      for (const at of callsIn(fields)) if (paths.length < limit) paths.push(at === "" ? path || "the record itself" : `${path}/${at}`);
-      for (const key of Object.keys(fields)) children.push({ value: fields[key], path: `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` });
+      const own: string[] = [];
+      callsIn(fields, own);
+      for (const at of own) if (paths.length < limit) paths.push(at === "" ? path || "the record itself" : `${path}/${at}`);
+      for (const key of Object.keys(fields)) children.push({ value: fields[key], path: `${path}/${pointerToken(key)}` });
     }
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }
   return paths;
 }
 
-/** How many calls the object writes itself: `callsIn`, counted without a list, since every object of every record is asked. */
-function callCount(fields: Record<string, unknown>): number {
+/**
+ * How many calls the object writes itself; with `paths`, where each sits
+ * relative to the object ("" for the object itself) is added to it. Counting
+ * alone builds nothing: every object of every record is asked.
+ */
+function callsIn(fields: Record<string, unknown>, paths?: string[]): number {
   let calls = 0;
-  const toolCalls = fields.tool_calls;
-  if (Array.isArray(toolCalls)) for (const call of toolCalls) if (call !== null && typeof call === "object" && !Array.isArray(call)) calls += 1;
-  if (isLegacyCall(fields.function_call)) calls += 1;
-  if (isObject(fields.functionCall)) calls += 1;
-  if (isObject(fields.toolUse)) calls += 1;
-  if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) calls += 1;
-  return calls;
-}
-
-/** Where, relative to the object, each call it writes itself sits: "" for the object itself. */
-function callsIn(fields: Record<string, unknown>): string[] {
-  const at: string[] = [];
   const toolCalls = fields.tool_calls;
   if (Array.isArray(toolCalls)) {
     for (let index = 0; index < toolCalls.length; index++) {
       const call: unknown = toolCalls[index];
-      if (call !== null && typeof call === "object" && !Array.isArray(call)) at.push(`tool_calls/${index}`);
+      if (!isObject(call)) continue;
+      calls += 1;
+      paths?.push(`tool_calls/${index}`);
     }
   }
-  if (isLegacyCall(fields.function_call)) at.push("function_call");
-  if (isObject(fields.functionCall)) at.push("functionCall");
-  if (isObject(fields.toolUse)) at.push("toolUse");
-  if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) at.push("");
-  return at;
+  for (const member of CALL_MEMBERS) {
+    if (member === "function_call" ? !isLegacyCall(fields.function_call) : !isObject(fields[member])) continue;
+    calls += 1;
+    paths?.push(member);
+  }
+  if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) {
+    calls += 1;
+    paths?.push("");
+  }
+  return calls;
 }
 
 /** Chat's legacy call, or a Gemini part's call in snake case: a name and its arguments or args. A request's `function_call` forcing a name has neither. */
