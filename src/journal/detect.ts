@@ -204,8 +204,8 @@ interface Claim {
 
 function twoKinds(record: Record<string, unknown>, shape: string, claim?: Claim): string | undefined {
   const { type, role } = record;
-  if (namesItem(type) && !(claim && needs(claim, record, "type"))) return `the record has the shape of a ${shape} and of a "${type}" item; it is read as neither`;
-  if (typeof type === "string" && type.startsWith("response.") && !(claim && needs(claim, record, "type"))) return `the record has the shape of a ${shape} and of a "${type}" streaming event; it is read as neither`;
+  const second = namesItem(type) ? "item" : typeof type === "string" && type.startsWith("response.") ? "streaming event" : undefined;
+  if (second !== undefined && !(claim && needs(claim, record, "type"))) return `the record has the shape of a ${shape} and of a "${type}" ${second}; it is read as neither`;
   if (isChatRole(role) && !(claim && (claim.ownRole || needs(claim, record, "role")))) return `the record has the shape of a ${shape} and of a Chat ${role} message; it is read as neither`;
   return undefined;
 }
