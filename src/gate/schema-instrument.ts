@@ -61,14 +61,26 @@ export function addWorkKeywords(ajv: Ajv2020): void {
   });
 }
 
-/** Why the schema cannot be instrumented (it uses a keyword name the copy needs), or undefined. */
-export function reservedKeywordUsed(schema: unknown): string | undefined {
+/**
+ * Keywords a tool schema may not use anywhere, and why: the two the instrumented
+ * copy adds, and Ajv's `$async`, which compiles to a validator that answers with
+ * a promise, which a synchronous check would take for "valid" and whose
+ * rejection nothing awaits (JSON Schema has no such keyword).
+ */
+const REFUSED_KEYWORDS: ReadonlyMap<string, string> = new Map([
+  [STEP_KEYWORD, `the keyword "${STEP_KEYWORD}" is reserved by the gate`],
+  [UNIQUE_KEYWORD, `the keyword "${UNIQUE_KEYWORD}" is reserved by the gate`],
+  ["$async", 'the keyword "$async" makes the check answer later, and the gate answers now'],
+]);
+
+/** Why the schema is refused for a keyword it uses (REFUSED_KEYWORDS), or undefined. */
+export function refusedKeywordUsed(schema: unknown): string | undefined {
   const stack: unknown[] = [schema];
   while (stack.length > 0) {
     const value = stack.pop();
     if (value === null || typeof value !== "object") continue;
     if (!Array.isArray(value)) {
-      for (const name of [STEP_KEYWORD, UNIQUE_KEYWORD]) if (Object.hasOwn(value, name)) return `the keyword "${name}" is reserved by the gate`;
+      for (const [name, why] of REFUSED_KEYWORDS) if (Object.hasOwn(value, name)) return why;
     }
     for (const child of Object.values(value)) stack.push(child);
   }

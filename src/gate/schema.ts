@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import * as addFormatsModule from "ajv-formats";
 import { isEcmaPattern, linearRegExp } from "./linear-regexp.js";
 import { createRequire } from "node:module";
-import { addWorkKeywords, instrumented, referenceIntoData, reservedKeywordUsed } from "./schema-instrument.js";
+import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } from "./schema-instrument.js";
 import { jsonEqual } from "./schema-equal.js";
 import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-evaluator.js";
 import { endlessReference } from "./schema-cycles.js";
@@ -139,7 +139,7 @@ export class SchemaCache {
     const tooLarge = schemaLimitBroken(schema);
     if (tooLarge !== undefined) return { ok: false, error: `tool schema is refused: ${tooLarge}` };
     if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
-    const refused = reservedKeywordUsed(schema) ?? asynchronousSchema(schema) ?? referenceIntoData(schema);
+    const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
     const endless = endlessReferenceIn(schema);
     if (endless !== undefined) return { ok: false, error: `tool schema does not compile: ${endless} leads back to a schema it started from through $ref and allOf alone, so validation would never end` };
@@ -204,20 +204,4 @@ function endlessReferenceIn(schema: ToolSchema): string | undefined {
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
-}
-
-/**
- * Why a schema with Ajv's `$async` is refused: Ajv compiles it to a validator
- * that answers with a promise, which a synchronous check would take for "valid",
- * and whose rejection nothing awaits. JSON Schema has no such keyword.
- */
-function asynchronousSchema(schema: ToolSchema): string | undefined {
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (value === null || typeof value !== "object") continue;
-    if (!Array.isArray(value) && Object.hasOwn(value, "$async")) return 'the keyword "$async" makes the check answer later, and the gate answers now';
-    for (const child of Object.values(value)) stack.push(child);
-  }
-  return undefined;
 }
