@@ -42,7 +42,7 @@
 // with when they do not parse.
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import type { AssembledResponse, StreamLoss, WholeRecord } from "../../src/models/assembled-response.js";
+import { stoppedCall, type AssembledResponse, type StreamLoss, type WholeRecord } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
@@ -317,10 +317,10 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
 /** The completed calls of a stream that replaced a tool_use block, written incomplete: which of its readings runs is not known. */
 function stopCalls(items: CanonicalItem[], open: OpenMessage, losses: StreamLoss[]): CanonicalItem[] {
   return items.map((item) => {
-    const fields = item as Fields;
-    if (fields.type !== "function_call" || fields.status !== "completed") return item;
-    losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `a block started over a tool_use block: the call ${JSON.stringify(fields.call_id)} is written incomplete, as no one reading of the stream runs it` });
-    return { ...fields, status: "incomplete" } as CanonicalItem;
+    const stopped = stoppedCall(item);
+    if (stopped === undefined) return item;
+    losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `a block started over a tool_use block: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
+    return stopped;
   });
 }
 

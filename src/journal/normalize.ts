@@ -40,6 +40,7 @@ import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITE
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 import { synthesizesResponseField } from "../models/response-neutrals.js";
+import { stoppedCall } from "../models/assembled-response.js";
 
 export interface NormalizeOptions {
   /** Slug given to unprefixed provider item types (`web_search_call` → `openai:web_search_call`). */
@@ -362,9 +363,10 @@ export class JournalNormalizer {
         const stopped = stoppedResponse(record);
         const output = (record.output as unknown[]).map((item, index) => {
           const canonical = this.canonical(item as CanonicalItem);
-          if (stopped === undefined || !isPlainObject(canonical) || canonical.type !== "function_call" || canonical.status !== "completed") return canonical;
+          const call = stopped === undefined ? undefined : stoppedCall(canonical);
+          if (call === undefined) return canonical;
           losses.push({ path: `${at}/output/${index}/status`, code: "form_changed", detail: `${stopped}: its completed call is written incomplete, as the recording never ran it` });
-          return { ...canonical, status: "incomplete" } as CanonicalItem;
+          return call;
         });
         losses.push(...this.leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"));
         return parts("responses", output, losses, { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });

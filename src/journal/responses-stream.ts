@@ -42,7 +42,7 @@
 // `left_behind`, as normalize reports a stored response's. Asked to
 // (`resource`), the assembler instead gives that object and the line that set
 // each item, for the response object the stream amounts to.
-import { transportPadding, type AssembledResponse, type StreamedResource, type StreamLoss } from "../models/assembled-response.js";
+import { stoppedCall, transportPadding, type AssembledResponse, type StreamedResource, type StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { describeValue } from "../models/json-value.js";
@@ -470,10 +470,11 @@ function leftBehind(snapshot: NonNullable<StreamedResource["snapshot"]>): Stream
 
 /** A completed call of a failed response, written incomplete: the recording never ran it. */
 function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "path">, losses: StreamLoss[], why: string): CanonicalItem {
-  if (!isPlainObject(item) || item.type !== "function_call" || item.status !== "completed") return item;
+  const stopped = stoppedCall(item);
+  if (stopped === undefined) return item;
   const detail = why === "the response failed" ? "the response failed: its completed call is written incomplete, as the recording never ran it" : `${why}: its completed call is written incomplete, as no one reading of the stream runs it`;
   losses.push({ ...where(), code: "form_changed", detail });
-  return { ...item, status: "incomplete" } as CanonicalItem;
+  return stopped;
 }
 
 /** A call's identity and arguments, as one string to compare. */

@@ -3,6 +3,7 @@
 // names the journal line of the record its pointer goes into.
 import type { Loss } from "./loss.js";
 import type { CanonicalItem } from "./open-responses.js";
+import { isPlainObject } from "./json-value.js";
 
 /** A loss inside one record of a stream: `path` points into the record on `line`. */
 export interface StreamLoss extends Loss {
@@ -96,4 +97,14 @@ export const TRANSPORT_PADDING_DETAIL = "obfuscation is padding of the transport
 
 export function transportPadding(line: number): StreamLoss {
   return { line, path: "/obfuscation", code: "left_behind", detail: TRANSPORT_PADDING_DETAIL };
+}
+
+/**
+ * A completed call written incomplete, for a response whose calls never ran or
+ * cannot be told to have (it failed, or says two things of a call); undefined
+ * for any other item, which stays as it is.
+ */
+export function stoppedCall(item: CanonicalItem): CanonicalItem | undefined {
+  if (!isPlainObject(item) || item.type !== "function_call" || item.status !== "completed") return undefined;
+  return { ...item, status: "incomplete" } as CanonicalItem;
 }
