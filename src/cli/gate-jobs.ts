@@ -31,6 +31,7 @@ import { GateOutput, type GateFormat, type GateShown, type GateLines } from "./g
 import type { GateAnswer, GateRequest, GateWorkerOptions } from "./gate-worker.js";
 import { inputChunks, type InputChunk } from "./inputs.js";
 import type { CommandIO } from "./io.js";
+import { GATE_READING } from "../journal/gate-reading.js";
 
 /** Below this many bytes a journal is gated in one thread: starting a worker costs about as much as it saves. */
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
@@ -102,7 +103,7 @@ async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJob
     import("../gate/gate-halves.js"),
     secondHalf(options.gate),
   ]);
-  const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true });
+  const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, ...GATE_READING });
   // JournalGate's halves, put together here so that the replay targets load only when asked for.
   const gate = new GateHalves(new ToolsInForce(options.gate), prepared);
   const output = new GateOutput(options.format, options.colour, options.shown);

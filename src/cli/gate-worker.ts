@@ -16,6 +16,7 @@ import { ChunkNormalizer, type NormalizedBatch } from "../journal/normalize-chun
 import { CROSSING_DEPTH, deeperThan, flatten, fromCrossing, shelveDeepValues, type Crossing, type CrossingRegistryData, type Shelved } from "./deep-values.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import type { ReadOptions } from "../journal/read.js";
+import { GATE_READING } from "../journal/gate-reading.js";
 
 export type GateRequest =
   /** A chunk of a source's bytes; a chunk of a new source follows the end of the last. */
@@ -54,7 +55,7 @@ function registryOf(data: CrossingRegistryData): ToolRegistry {
 }
 
 const options = workerData as GateWorkerOptions;
-const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true });
+const normalizer = new ChunkNormalizer({ ...options.normalize, ...options.read, ...GATE_READING });
 const tools = new ToolsInForce({
   schema: options.schema === undefined ? undefined : (fromCrossing(options.schema) as ToolSchema),
   registry: options.registry === undefined ? undefined : registryOf(options.registry),

@@ -29,6 +29,7 @@ import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
 import { ToolRegistry, type EnvelopeToolsReader, type ToolRegistryData } from "./tool-registry.js";
 import { ToolsInForce } from "./tools-in-force.js";
+import { GATE_READING } from "../journal/gate-reading.js";
 
 export interface ConversationGateOptions {
   /** Where each record holds its conversation's key: a JSON Pointer, as text or read. */
@@ -117,7 +118,7 @@ export class GateLane implements ConversationLane<GateRecord> {
   private lastItem: LinePlace | undefined;
 
   constructor(options: LaneOptions) {
-    this.normalizer = new JournalNormalizer({ ...options.normalize, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true });
+    this.normalizer = new JournalNormalizer({ ...options.normalize, ...GATE_READING });
     this.gate = new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache });
     this.schema = options.schema;
     this.readTools = options.readTools;

@@ -13,6 +13,7 @@ import type { SchemaCache, ToolSchema } from "./schema.js";
 import { TargetChecker, type Target, type TargetOptions } from "./targets.js";
 import type { EnvelopeToolsReader, ToolRegistry } from "./tool-registry.js";
 import { ToolsInForce } from "./tools-in-force.js";
+import { GATE_READING } from "../journal/gate-reading.js";
 
 export { PreparedGate, type GateRecord, type PreparedItem, type PreparedRecord } from "./prepared-gate.js";
 export { ToolsInForce } from "./tools-in-force.js";
@@ -86,7 +87,7 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
     return;
   }
   const gate = new JournalGate(options);
-  for await (const record of normalizeJournal(input, { ...options, unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true })) {
+  for await (const record of normalizeJournal(input, { ...options, ...GATE_READING })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
     else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, losses: record.losses });
   }

@@ -25,6 +25,7 @@ import { classifyLine, lineClassKey } from "./classify-line.js";
 import { reportRouter } from "./conversation-lanes.js";
 import { placeKey, type LineError, type LossTable, type ReportData, type ShownItem } from "./report-data.js";
 import { Tally, type Place } from "./tally.js";
+import { GATE_READING } from "../../journal/gate-reading.js";
 
 export interface CollectOptions {
   sources: readonly string[];
@@ -111,7 +112,7 @@ export class ReportCollector {
       if (!this.sourceIndex.has(source)) this.sourceIndex.set(source, index);
     });
     if (options.conversation === undefined) {
-      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, unknownObjects: "item", refuseUnreadCalls: true }), gate: new JournalGate({ schema: options.schema, registry: options.registry, readTools: readEnvelopeTools, target: options.target }) };
+      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, ...GATE_READING, leftBehind: true }), gate: new JournalGate({ schema: options.schema, registry: options.registry, readTools: readEnvelopeTools, target: options.target }) };
     } else {
       const { pointer, maxOpen, checks } = options.conversation;
       this.router = reportRouter({ pointer, maxOpen, checks, schema: options.schema, registry: options.registry, origin: options.origin, onRecords: (key, records) => this.itemsOf(records, key) });

@@ -16,6 +16,7 @@ import type { ConversationKey } from "../../journal/conversation-key.js";
 import type { JsonPointer } from "../../journal/json-pointer.js";
 import { JournalNormalizer, type NormalizedRecord } from "../../journal/normalize.js";
 import type { JournalLine } from "../../journal/read.js";
+import { GATE_READING } from "../../journal/gate-reading.js";
 
 export interface ReportRouterOptions {
   pointer: JsonPointer;
@@ -38,7 +39,7 @@ export function reportRouter(options: ReportRouterOptions): ConversationRouter<G
   return new ConversationRouter<GateRecord, Routed<GateRecord>>({
     pointer: options.pointer,
     maxOpen: options.maxOpen,
-    openLane: (key, reopened) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools, reopened }), new JournalNormalizer({ ...normalize, unknownObjects: "item", refuseUnreadCalls: true }), options.onRecords),
+    openLane: (key, reopened) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools, reopened }), new JournalNormalizer({ ...normalize, ...GATE_READING, leftBehind: true }), options.onRecords),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present: (routed) => routed,
