@@ -15,7 +15,13 @@ export const SPEC_ITEM_TYPES: ReadonlySet<string> = new Set(["message", "functio
  * result: inside an item they are never gated as calls, so the journal checks
  * block an item that holds one.
  */
-export const CALL_PART_MEMBERS: readonly string[] = ["functionCall", "functionResponse", "toolUse", "toolResult"];
+const CALL_PART_MEMBERS: readonly string[] = ["functionCall", "functionResponse", "toolUse", "toolResult"];
+
+/** The first member of a part that holds another envelope's call or result (CALL_PART_MEMBERS), or undefined. */
+export function callPartMember(part: Record<string, unknown>): string | undefined {
+  for (const name of CALL_PART_MEMBERS) if (Object.hasOwn(part, name)) return name;
+  return undefined;
+}
 
 /**
  * Whether a type without a colon is one the gate can name: the spec's, or a

@@ -49,7 +49,7 @@ import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable } from "./fingerprint-table.js";
 import { WaitingCalls } from "./waiting-calls.js";
-import { CALL_PART_MEMBERS, describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
+import { callPartMember, describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -360,12 +360,6 @@ function addMixedEnvelopeFindings(fields: Record<string, unknown>, findings: Fin
       }
     }
   }
-}
-
-/** The first member of a part that holds another envelope's call or result. */
-function callPartMember(part: Record<string, unknown>): string | undefined {
-  for (const name of CALL_PART_MEMBERS) if (Object.hasOwn(part, name)) return name;
-  return undefined;
 }
 
 function responseKey(item: JournalItem): string {

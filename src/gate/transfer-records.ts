@@ -30,7 +30,7 @@
 import type { Envelope, Provenance } from "../models/journal-item.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
-import { CALL_PART_MEMBERS } from "./item-kind.js";
+import { callPartMember } from "./item-kind.js";
 
 const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "tool_calls", "tool_call_id", "function_call", "function"] as const;
 type ViewField = (typeof VIEW_FIELDS)[number];
@@ -175,7 +175,7 @@ function holdsCallParts(fields: Record<string, unknown>): boolean {
   if (!Array.isArray(content)) return false;
   for (const part of content) {
     if (part === null || typeof part !== "object" || Array.isArray(part)) continue;
-    for (const member of CALL_PART_MEMBERS) if (Object.hasOwn(part, member)) return true;
+    if (callPartMember(part as Record<string, unknown>) !== undefined) return true;
   }
   return false;
 }
