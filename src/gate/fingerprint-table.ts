@@ -175,67 +175,64 @@ function makeColumns<Column extends string>(kinds: Readonly<Record<Column, Colum
   return columns;
 }
 
-/** The four state words of the hash, kept between calls so that hashing allocates nothing. */
-const state = new Int32Array(4);
-
 /**
  * HalfSipHash-2-4 with a 64-bit output, keyed by `seed` (two 32-bit words), over the
  * key's UTF-16 code units taken two to a little-endian 32-bit word: a keyed function,
  * so fingerprints cannot be foreseen without the seed, and cheap enough for every id
- * of a journal.
+ * of a journal. The four state words stay in locals, rounds written out: every id
+ * and call_id of a journal is hashed, and keeping the state in a shared array cost
+ * a memory round trip per step.
  */
 export function keyedFingerprint(seed: Uint32Array): Fingerprint {
   const k0 = seed[0]! | 0;
   const k1 = seed[1]! | 0;
   return (key, out) => {
-    state[0] = k0;
-    state[1] = k1 ^ 0xee;
-    state[2] = k0 ^ 0x6c796765;
-    state[3] = k1 ^ 0x74656462;
+    let v0 = k0;
+    let v1 = k1 ^ 0xee;
+    let v2 = k0 ^ 0x6c796765;
+    let v3 = k1 ^ 0x74656462;
     const length = key.length;
     let index = 0;
-    for (; index + 1 < length; index += 2) absorb(key.charCodeAt(index) | (key.charCodeAt(index + 1) << 16));
     // The last word holds the odd code unit, if any, and the length in bytes.
-    absorb((index < length ? key.charCodeAt(index) : 0) | ((length * 2) << 24));
-    state[2]! ^= 0xee;
-    rounds(4);
-    out[0] = state[1]! ^ state[3]!;
-    state[1]! ^= 0xdd;
-    rounds(4);
-    out[1] = state[1]! ^ state[3]!;
+    for (let last = false; !last; index += 2) {
+      last = index + 1 >= length;
+      const word = last ? (index < length ? key.charCodeAt(index) : 0) | ((length * 2) << 24) : key.charCodeAt(index) | (key.charCodeAt(index + 1) << 16);
+      v3 ^= word;
+      for (let round = 0; round < 2; round += 1) {
+        v0 = (v0 + v1) | 0;
+        v1 = rotl(v1, 5) ^ v0;
+        v0 = rotl(v0, 16);
+        v2 = (v2 + v3) | 0;
+        v3 = rotl(v3, 8) ^ v2;
+        v0 = (v0 + v3) | 0;
+        v3 = rotl(v3, 7) ^ v0;
+        v2 = (v2 + v1) | 0;
+        v1 = rotl(v1, 13) ^ v2;
+        v2 = rotl(v2, 16);
+      }
+      v0 ^= word;
+    }
+    v2 ^= 0xee;
+    for (let pass = 0; pass < 2; pass += 1) {
+      for (let round = 0; round < 4; round += 1) {
+        v0 = (v0 + v1) | 0;
+        v1 = rotl(v1, 5) ^ v0;
+        v0 = rotl(v0, 16);
+        v2 = (v2 + v3) | 0;
+        v3 = rotl(v3, 8) ^ v2;
+        v0 = (v0 + v3) | 0;
+        v3 = rotl(v3, 7) ^ v0;
+        v2 = (v2 + v1) | 0;
+        v1 = rotl(v1, 13) ^ v2;
+        v2 = rotl(v2, 16);
+      }
+      out[pass] = v1 ^ v3;
+      v1 ^= 0xdd;
+    }
   };
 }
 
 const processFingerprint = keyedFingerprint(getRandomValues(new Uint32Array(2)));
-
-function absorb(word: number): void {
-  state[3]! ^= word;
-  rounds(2);
-  state[0]! ^= word;
-}
-
-function rounds(count: number): void {
-  let v0 = state[0]!;
-  let v1 = state[1]!;
-  let v2 = state[2]!;
-  let v3 = state[3]!;
-  for (let round = 0; round < count; round += 1) {
-    v0 = (v0 + v1) | 0;
-    v1 = rotl(v1, 5) ^ v0;
-    v0 = rotl(v0, 16);
-    v2 = (v2 + v3) | 0;
-    v3 = rotl(v3, 8) ^ v2;
-    v0 = (v0 + v3) | 0;
-    v3 = rotl(v3, 7) ^ v0;
-    v2 = (v2 + v1) | 0;
-    v1 = rotl(v1, 13) ^ v2;
-    v2 = rotl(v2, 16);
-  }
-  state[0] = v0;
-  state[1] = v1;
-  state[2] = v2;
-  state[3] = v3;
-}
 
 function rotl(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
