@@ -127,6 +127,8 @@ interface Entry {
  * block it where it was, as an output that answers no call.
  */
 function outputsAfterTheirCalls(entries: readonly Entry[], losses: Loss[]): CanonicalItem[] {
+  // Most conversions (one loose message, a completion's choice) hold no call and its output both.
+  if (!entries.some((entry) => entry.item.type === "function_call") || !entries.some((entry) => entry.item.type === "function_call_output")) return entries.map((entry) => entry.item);
   const callIdOf = (entry: Entry | undefined, type: string) => (entry?.item.type === type && typeof (entry.item as { call_id?: unknown }).call_id === "string" ? (entry.item as { call_id: string }).call_id : undefined);
   const firstCall = new Map<string, number>();
   entries.forEach((entry, position) => {
