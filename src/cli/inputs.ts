@@ -12,7 +12,7 @@ import type { Readable } from "node:stream";
 import { READER_ORDER, isReaderName } from "../../adapters/index.js";
 import { identityOfPath, identityOfStream, sameFile, type FileIdentity } from "./file-identity.js";
 import { parsePointer } from "../journal/json-pointer.js";
-import { readFileChunks, type JournalLine, type ReadOptions } from "../journal/read.js";
+import { readFileChunks, unreadableLineText, type JournalLine, type ReadOptions } from "../journal/read.js";
 import { DocumentError, openSourceBytes, splitLines, type SourceOptions } from "../journal/read-document.js";
 import { stringOption, type OptionSpec, type ParsedArgs } from "./args.js";
 import { UsageError, write, type CommandIO } from "./io.js";
@@ -118,8 +118,7 @@ async function openedChunks(source: string, io: CommandIO, options: SourceOption
 async function* recordChunks(lines: Iterable<JournalLine> | AsyncIterable<JournalLine>): AsyncGenerator<Buffer> {
   let pending = "";
   for await (const line of lines) {
-    // An error line is written as its message, which is not JSON, so it is reported on its line.
-    pending += (line.error === undefined ? line.text : JSON.stringify(line.error).slice(1, -1)) + "\n";
+    pending += (line.error === undefined ? line.text : unreadableLineText(line.error)) + "\n";
     if (pending.length >= 65_536) {
       yield Buffer.from(pending, "utf8");
       pending = "";

@@ -29,6 +29,8 @@ interface Setup {
   maxLineBytes?: number;
   /** How stdin is cut into chunks, in bytes. */
   chunkBytes?: number;
+  /** A stored log's messages that cannot be read are error lines, as `gate` reads them. */
+  unreadableAsErrors?: boolean;
 }
 
 interface Run {
@@ -44,7 +46,7 @@ async function gate(sources: string[], stdin: Buffer, setup: Setup, jobs: 1 | 2)
   const io = { stdin: Readable.from(pieces), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
   const options: GateJobsOptions = {
     jobs,
-    read: setup.maxLineBytes === undefined ? {} : { maxLineBytes: setup.maxLineBytes },
+    read: { ...(setup.maxLineBytes === undefined ? {} : { maxLineBytes: setup.maxLineBytes }), ...(setup.unreadableAsErrors ? { unreadableAsErrors: true } : {}) },
     normalize: {},
     gate: { schema: setup.schema, registry: setup.tools === undefined ? undefined : ToolRegistry.fromToolsFile(setup.tools, "tools"), target: setup.target, targetOptions: { profile: setup.target === undefined ? undefined : profileOf(setup.target) }, omitSource: sources.length === 1 },
     format: setup.format ?? "json",
@@ -144,6 +146,33 @@ describe("lines and records written to break the gate", () => {
       blocked: true,
       detail: "not checked, since it gave no item: a tool call without its function or custom body has nothing to carry (at /tool_calls/0)",
     });
+  });
+
+  test("a stored log's message that cannot be read is an error line saying why, in one thread and in two", async () => {
+    const span = {
+      traceId: "6f1c0a5e2b7d4c19a8e3f0b2c4d6e8fa",
+      spanId: "b0913e7cd82d72b3",
+      name: "chat gpt",
+      kind: 3,
+      startTimeUnixNano: "1765964260555000000",
+      attributes: [
+        { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
+        { key: "gen_ai.output.messages", value: { stringValue: JSON.stringify([{ role: "wizard", parts: [{ type: "tool_call", id: "c4", name: "list_releases", arguments: {} }] }]) } },
+      ],
+    };
+    const log = join(folder, "wizard.json");
+    writeFileSync(log, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "x" }, spans: [span] }] }] }));
+    const run = await expectSameBothWays(Buffer.alloc(0), { schema: true, unreadableAsErrors: true }, [log]);
+    expect(run.text.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        reason: "error",
+        detail: `not read: ${log}#/0/resourceSpans/0/scopeSpans/0/spans/0/attributes/1/value/stringValue: a message of role "wizard": of no dialect orbridge reads, not read (at /0 in its JSON text), and a call in it would go unjudged`,
+        blocked: true,
+        findings: [],
+      },
+    ]);
   });
 
   test("request bodies whose tools cannot all be read narrow alike in one thread and in two", async () => {
