@@ -179,9 +179,9 @@ function makeColumns<Column extends string>(kinds: Readonly<Record<Column, Colum
  * HalfSipHash-2-4 with a 64-bit output, keyed by `seed` (two 32-bit words), over the
  * key's UTF-16 code units taken two to a little-endian 32-bit word: a keyed function,
  * so fingerprints cannot be foreseen without the seed, and cheap enough for every id
- * of a journal. The four state words stay in locals, rounds written out: every id
- * and call_id of a journal is hashed, and keeping the state in a shared array cost
- * a memory round trip per step.
+ * of a journal. The four state words stay in locals: every id and call_id of a
+ * journal is hashed, and keeping the state in a shared array cost a memory round
+ * trip per step.
  */
 export function keyedFingerprint(seed: Uint32Array): Fingerprint {
   const k0 = seed[0]! | 0;
@@ -192,13 +192,22 @@ export function keyedFingerprint(seed: Uint32Array): Fingerprint {
     let v2 = k0 ^ 0x6c796765;
     let v3 = k1 ^ 0x74656462;
     const length = key.length;
-    let index = 0;
-    // The last word holds the odd code unit, if any, and the length in bytes.
-    for (let last = false; !last; index += 2) {
-      last = index + 1 >= length;
-      const word = last ? (index < length ? key.charCodeAt(index) : 0) | ((length * 2) << 24) : key.charCodeAt(index) | (key.charCodeAt(index + 1) << 16);
-      v3 ^= word;
-      for (let round = 0; round < 2; round += 1) {
+    // The key's words, the last holding the odd code unit, if any, and the length
+    // in bytes; then the two finalization steps, each giving half the output.
+    const words = (length >> 1) + 1;
+    for (let step = 0; step < words + 2; step += 1) {
+      let word = 0;
+      let rounds = 2;
+      if (step < words) {
+        const index = step * 2;
+        word = step < words - 1 ? key.charCodeAt(index) | (key.charCodeAt(index + 1) << 16) : (index < length ? key.charCodeAt(index) : 0) | ((length * 2) << 24);
+        v3 ^= word;
+      } else {
+        rounds = 4;
+        if (step === words) v2 ^= 0xee;
+        else v1 ^= 0xdd;
+      }
+      for (let round = 0; round < rounds; round += 1) {
         v0 = (v0 + v1) | 0;
         v1 = rotl(v1, 5) ^ v0;
         v0 = rotl(v0, 16);
@@ -210,24 +219,8 @@ export function keyedFingerprint(seed: Uint32Array): Fingerprint {
         v1 = rotl(v1, 13) ^ v2;
         v2 = rotl(v2, 16);
       }
-      v0 ^= word;
-    }
-    v2 ^= 0xee;
-    for (let pass = 0; pass < 2; pass += 1) {
-      for (let round = 0; round < 4; round += 1) {
-        v0 = (v0 + v1) | 0;
-        v1 = rotl(v1, 5) ^ v0;
-        v0 = rotl(v0, 16);
-        v2 = (v2 + v3) | 0;
-        v3 = rotl(v3, 8) ^ v2;
-        v0 = (v0 + v3) | 0;
-        v3 = rotl(v3, 7) ^ v0;
-        v2 = (v2 + v1) | 0;
-        v1 = rotl(v1, 13) ^ v2;
-        v2 = rotl(v2, 16);
-      }
-      out[pass] = v1 ^ v3;
-      v1 ^= 0xdd;
+      if (step < words) v0 ^= word;
+      else out[step - words] = v1 ^ v3;
     }
   };
 }
