@@ -14,6 +14,7 @@ import { profileOf } from "../../adapters/profiles.js";
 import type { ToolSchema } from "../../src/gate/schema.js";
 import { writeJournal, toolsFileContent } from "../bench/generate.js";
 import { runOrbridge } from "../support/run-cli.js";
+import { chatSpanExport } from "../support/otlp-export.js";
 import { scratchFolder } from "../support/scratch.js";
 import { call, jsonl, salesSchema } from "../hostile/support.js";
 
@@ -149,19 +150,8 @@ describe("lines and records written to break the gate", () => {
   });
 
   test("a stored log's message that cannot be read is an error line saying why, in one thread and in two", async () => {
-    const span = {
-      traceId: "6f1c0a5e2b7d4c19a8e3f0b2c4d6e8fa",
-      spanId: "b0913e7cd82d72b3",
-      name: "chat gpt",
-      kind: 3,
-      startTimeUnixNano: "1765964260555000000",
-      attributes: [
-        { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
-        { key: "gen_ai.output.messages", value: { stringValue: JSON.stringify([{ role: "wizard", parts: [{ type: "tool_call", id: "c4", name: "list_releases", arguments: {} }] }]) } },
-      ],
-    };
     const log = join(folder, "wizard.json");
-    writeFileSync(log, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "x" }, spans: [span] }] }] }));
+    writeFileSync(log, chatSpanExport({ output: [{ role: "wizard", parts: [{ type: "tool_call", id: "c4", name: "list_releases", arguments: {} }] }] }));
     const run = await expectSameBothWays(Buffer.alloc(0), { schema: true, unreadableAsErrors: true }, [log]);
     expect(run.text.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual([
       {

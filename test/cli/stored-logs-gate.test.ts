@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
+import { chatSpanExport } from "../support/otlp-export.js";
 import { scratchFolder } from "../support/scratch.js";
 
 interface Verdict {
@@ -80,21 +81,14 @@ describe("the gate on a stored log and on the same conversation in Chat Completi
 
 describe("a message of a stored log that the reader cannot read", () => {
   test("blocks a line of its own after the records: a call in it would go unjudged", async () => {
-    const messages = (value: unknown) => ({ stringValue: JSON.stringify(value) });
-    const span = {
-      traceId: "6f1c0a5e2b7d4c19a8e3f0b2c4d6e8fa",
-      spanId: "b0913e7cd82d72b3",
-      name: "chat gpt",
-      kind: 3,
-      startTimeUnixNano: "1765964260555000000",
-      attributes: [
-        { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
-        { key: "gen_ai.input.messages", value: messages([{ role: "user", parts: [{ type: "text", content: "APAC?" }] }]) },
-        { key: "gen_ai.output.messages", value: messages([{ role: "wizard", parts: [{ type: "tool_call", id: "c4", name: "list_releases", arguments: { namespace: "cider" } }] }]) },
-      ],
-    };
     const file = join(scratchFolder("stored-logs-gate"), "wizard.json");
-    writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "x" }, spans: [span] }] }] }));
+    writeFileSync(
+      file,
+      chatSpanExport({
+        input: [{ role: "user", parts: [{ type: "text", content: "APAC?" }] }],
+        output: [{ role: "wizard", parts: [{ type: "tool_call", id: "c4", name: "list_releases", arguments: { namespace: "cider" } }] }],
+      }),
+    );
     const result = await verdicts([file]);
     expect(result.code).toBe(1);
     expect(result.verdicts).toEqual([
