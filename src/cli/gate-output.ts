@@ -156,16 +156,36 @@ export class GateOutput {
  * `undefined` is left out, as JSON.stringify leaves it out.
  */
 export function jsonLine(record: GateRecord): string {
-  let line = record.source !== undefined ? `{"source":${JSON.stringify(record.source)},"line":` : `{"line":`;
+  let line = record.source !== undefined ? `{"source":${quoted(record.source)},"line":` : `{"line":`;
   line += `${number(record.line)},"index":${number(record.index)}`;
-  if (record.type !== undefined) line += `,"type":${JSON.stringify(record.type)}`;
+  if (record.type !== undefined) line += `,"type":${quoted(record.type)}`;
   if (record.call_id !== undefined) line += `,"call_id":${JSON.stringify(record.call_id)}`;
-  if (record.name !== undefined) line += `,"name":${JSON.stringify(record.name)}`;
-  line += `,"reason":${JSON.stringify(record.reason)},"detail":${JSON.stringify(record.detail)}`;
-  if (record.path !== undefined) line += `,"path":${JSON.stringify(record.path)}`;
+  if (record.name !== undefined) line += `,"name":${quoted(record.name)}`;
+  line += `,"reason":${quoted(record.reason)},"detail":${quoted(record.detail)}`;
+  if (record.path !== undefined) line += `,"path":${quoted(record.path)}`;
   const by = blockedBy(record);
-  if (by !== undefined && by !== record.reason) line += `,"blocked_by":${JSON.stringify(by)}`;
+  if (by !== undefined && by !== record.reason) line += `,"blocked_by":${quoted(by)}`;
   return `${line},"blocked":${record.blocked},"findings":${record.findings.length === 0 ? "[]" : JSON.stringify(record.findings)}}`;
+}
+
+/**
+ * The JSON text of the short strings that come back verdict after verdict (types,
+ * reasons, paths, tool names, the details of `ok` and `not_function_call`), kept
+ * as first written: looking one up costs half what writing it again does. The
+ * table stops growing at its size, so a journal of ever new strings only misses.
+ */
+const QUOTED_LIMIT = 4_096;
+const QUOTED_LENGTH = 64;
+const quotedStrings = new Map<string, string>();
+
+function quoted(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.length > QUOTED_LENGTH) return JSON.stringify(value);
+  let text = quotedStrings.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    if (quotedStrings.size < QUOTED_LIMIT) quotedStrings.set(value, text);
+  }
+  return text;
 }
 
 function number(value: number): string {

@@ -49,6 +49,11 @@ describe("a JSON line of the gate", () => {
       { numRuns: 2000 },
     );
   });
+  test("stays JSON.stringify of its record past the thousands of short strings whose text it keeps", () => {
+    const gated = (detail: string): GateRecord => ({ line: 1, index: 0, type: "function_call", reason: "arguments_schema", detail, path: "/arguments", blocked: true, findings: [] });
+    const details = Array.from({ length: 10_000 }, (_, i) => `arguments/region must be one of "apac" \u2028 ${i}`);
+    for (const detail of [...details, ...details.reverse()]) expect(jsonLine(gated(detail))).toBe(JSON.stringify(gated(detail)));
+  });
   test("leaves out fields that are undefined, as JSON.stringify does", () => {
     const gated: GateRecord = { line: 3, index: 0, type: undefined, call_id: "call_1", name: undefined, reason: "status", detail: 'status is "in_progress"', path: undefined, blocked: true, findings: [] };
     expect(jsonLine(gated)).toBe('{"line":3,"index":0,"call_id":"call_1","reason":"status","detail":"status is \\"in_progress\\"","blocked":true,"findings":[]}');
