@@ -44,6 +44,8 @@ export class FingerprintTable<Column extends string> {
   private columns: Record<Column, ColumnArray>;
   private mask: number;
   private count = 0;
+  /** Whether the last `add` added its key, rather than finding it there. */
+  private addedLast = false;
 
   constructor(columns: Readonly<Record<Column, ColumnKind>>, options: FingerprintTableOptions = {}) {
     this.kinds = { ...columns };
@@ -74,7 +76,8 @@ export class FingerprintTable<Column extends string> {
   }
 
   /**
-   * The slot of `key`, added with every column 0 when absent. Adding may move the
+   * The slot of `key`, added with every column 0 when absent (`added` then says
+   * so): one fingerprint where `find` and then `add` took two. Adding may move the
    * other keys to new slots: a slot is good until the next `add`.
    */
   add(key: string): number {
@@ -83,12 +86,18 @@ export class FingerprintTable<Column extends string> {
     const high = this.scratch[0]!;
     const low = this.scratch[1]!;
     const slot = this.probe(high, low);
-    if (this.isFree(slot)) {
+    this.addedLast = this.isFree(slot);
+    if (this.addedLast) {
       this.high[slot] = high;
       this.low[slot] = low;
       this.count += 1;
     }
     return slot;
+  }
+
+  /** Whether the last `add` added its key; false when the key (or its fingerprint) was there. */
+  get added(): boolean {
+    return this.addedLast;
   }
 
   get(slot: number, column: Column): number {

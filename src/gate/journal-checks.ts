@@ -168,9 +168,9 @@ export class JournalChecker {
     const foreign = foreignIdReason(fields, kind);
     if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
-      const first = this.ids.find(fields.id);
-      if (first >= 0) findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(first, "line") });
-      else this.ids.set(this.ids.add(fields.id), "line", checked.provenance.line);
+      const slot = this.ids.add(fields.id);
+      if (this.ids.added) this.ids.set(slot, "line", checked.provenance.line);
+      else findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(slot, "line") });
     }
     switch (kind) {
       case "function_call":
@@ -211,31 +211,31 @@ export class JournalChecker {
       if (refusal) findings.push({ code: "tool_not_allowed", detail: `"${name}" is not allowed: ${refusal}`, path: "/name" });
     }
     if (callId === undefined) return;
-    const earlier = this.calls.find(callId);
-    if (earlier >= 0) {
-      const earlierLine = this.calls.get(earlier, "line");
+    const slot = this.calls.add(callId);
+    if (!this.calls.added) {
+      const earlierLine = this.calls.get(slot, "line");
       findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
       return;
     }
-    const slot = this.addCall(callId, line, checked.verdict?.reason ?? "unchecked");
+    this.newCall(slot, line, checked.verdict?.reason ?? "unchecked");
     this.calls.set(slot, "waiting", this.waiting.add(callId, name, checked.provenance) + 1);
   }
 
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
     const callId = nonEmptyString(fields.call_id);
-    if (callId === undefined || this.calls.find(callId) >= 0) return;
-    this.addCall(callId, checked.provenance.line, "namespaced");
+    if (callId === undefined) return;
+    const slot = this.calls.add(callId);
+    if (this.calls.added) this.newCall(slot, checked.provenance.line, "namespaced");
   }
 
-  private addCall(callId: string, line: number, reason: string): number {
+  /** Fills the slot of a call_id just added. */
+  private newCall(slot: number, line: number, reason: string): void {
     let reasonIndex = this.reasons.indexOf(reason);
     if (reasonIndex < 0) reasonIndex = this.reasons.push(reason) - 1;
     // The column holds a byte: a reason past it must not wrap onto another, such as "ok".
     if (reasonIndex > 255) throw new Error(`more than 256 verdict reasons: ${reason}`);
-    const slot = this.calls.add(callId);
     this.calls.set(slot, "line", line);
     this.calls.set(slot, "reason", reasonIndex);
-    return slot;
   }
 
   private checkOutput(checked: CheckedItem, fields: Record<string, unknown>): void {

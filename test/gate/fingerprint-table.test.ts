@@ -40,6 +40,15 @@ describe("a key added again", () => {
     const again = table.add("call_a");
     expect({ again, line: table.get(again, "line"), size: table.size }).toEqual({ again: slot, line: 7, size: 1 });
   });
+
+  it("says it was there, where a new key says it was added, through a doubling too", () => {
+    const table = lineTable(8);
+    const answers = ["call_a", "call_b", "call_a", ...Array.from({ length: 20 }, (_, i) => `call_${i}`), "call_b", "call_19"].map((key) => {
+      table.add(key);
+      return table.added;
+    });
+    expect(answers).toEqual([true, true, false, ...Array.from({ length: 20 }, () => true), false, false]);
+  });
 });
 
 describe("an update", () => {
