@@ -100,7 +100,6 @@ export function messagesToItems({ messages, finishReason, itemId, callCounts: co
     legacyCalls: counts?.calls ?? new Map(),
     legacyOutputs: counts?.outputs ?? new Map(),
     idless: counts?.idless ?? idlessCalls(),
-    droppedCalls: new Map(),
   };
   const entries: Entry[] = [];
   const losses: Loss[] = [];
@@ -182,8 +181,8 @@ interface Context {
   legacyOutputs: Map<string, number>;
   /** Tool calls without id: how many so far, and which still wait for an answer without id. */
   idless: IdlessCalls;
-  /** Calls left out (custom tool calls), by id: their answers would answer nothing. */
-  droppedCalls: Map<string, string>;
+  /** Calls left out (custom tool calls), by id: their answers would answer nothing. Made at the first such call. */
+  droppedCalls?: Map<string, string>;
 }
 
 function convertMessage(message: ChatMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
@@ -293,7 +292,7 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
         return;
       }
       case "custom":
-        context.droppedCalls.set(call.id, call.custom.name);
+        (context.droppedCalls ??= new Map()).set(call.id, call.custom.name);
         losses.push(lossAt(callAt, "unsupported_tool_call", `custom tool call "${call.custom.name}" has no portable Open Responses item`));
         return;
       default: {
@@ -421,7 +420,7 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
     return { value: [], losses: [...losses, lossAt([...at, "tool_call_id"], "unsupported_item", `tool_call_id is ${describeValue(callId)}, not text: the tool message answers no call`)] };
   }
   answered(context.idless, callId);
-  const droppedCall = context.droppedCalls.get(callId);
+  const droppedCall = context.droppedCalls?.get(callId);
   if (droppedCall !== undefined) {
     // Kept, it would be an output with no call, which providers reject.
     const detail = `answers custom tool call "${droppedCall}", which has no portable item`;
