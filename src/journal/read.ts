@@ -121,7 +121,7 @@ export class LineSplitter {
         for (let end = bytes.indexOf(LF, start); end !== -1 && end <= last; end = bytes.indexOf(LF, start)) {
           this.line += 1;
           const text = bytes.toString("utf8", start, end > start && bytes[end - 1] === CR ? end - 1 : end);
-          lines.push(text.charCodeAt(0) === 0 && text.startsWith(UNREADABLE_MARK) ? unreadableLine(source, this.line, text) : { source, line: this.line, text });
+          lines.push(journalLine(source, this.line, text));
           start = end + 1;
         }
       } else {
@@ -161,7 +161,7 @@ export class LineSplitter {
     const raw = whole.toString("utf8");
     // A UTF-8 byte order mark on the first line is framing, not content.
     const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    return text.charCodeAt(0) === 0 && text.startsWith(UNREADABLE_MARK) ? unreadableLine(source, line, text) : { source, line, text };
+    return journalLine(source, line, text);
   }
 
   private keep(segment: Buffer): void {
@@ -179,7 +179,7 @@ export class LineSplitter {
  * after a mark that starts with a NUL, which starts no JSON text and no SSE
  * field. The splitter gives it back as an error on its line, where JSON.parse
  * would have said only that the message is not JSON. A line of a journal that
- * starts with the mark is an error either way.
+ * starts with the mark is an error too, its detail the rest of the line.
  */
 export function unreadableLineText(error: string): string {
   return UNREADABLE_MARK + error.replace(/[\r\n]+/g, " ");
@@ -187,7 +187,9 @@ export function unreadableLineText(error: string): string {
 
 const UNREADABLE_MARK = "\u0000orbridge: unreadable\u0000";
 
-function unreadableLine(source: string, line: number, text: string): JournalLine {
+/** A decoded line: its text, or the error its text carries behind the mark. */
+function journalLine(source: string, line: number, text: string): JournalLine {
+  if (text.charCodeAt(0) !== 0 || !text.startsWith(UNREADABLE_MARK)) return { source, line, text };
   const error = text.slice(UNREADABLE_MARK.length);
   return { source, line, text: error, error };
 }
