@@ -105,11 +105,17 @@ class DeepSchemas {
   private count = 0;
   private readonly standInOf = new WeakMap<object, ToolSchema>();
   private readonly schemaOf = new WeakMap<object, object>();
+  /** Schemas found shallow enough: the calls of one tool share its schema, which is walked once rather than once a call. */
+  private readonly shallow = new WeakSet<object>();
 
   standIn(record: PreparedRecord): PreparedRecord {
     for (const item of record.items) {
       const schema = item.schema;
-      if (schema === undefined || typeof schema !== "object" || schema === null || !deeperThan(schema, CROSSING_DEPTH)) continue;
+      if (schema === undefined || typeof schema !== "object" || schema === null || this.shallow.has(schema)) continue;
+      if (!deeperThan(schema, CROSSING_DEPTH)) {
+        this.shallow.add(schema);
+        continue;
+      }
       let standIn = this.standInOf.get(schema);
       if (standIn === undefined) {
         standIn = { "x-orbridge-deep-schema": `${this.secret} ${this.count++}` };
