@@ -16,6 +16,16 @@
 // `blocked`, one function_call item a line, nearly all of which the gate must
 // block (unfinished, extension types, arguments that are not JSON or break the
 // schema), as a replay log of failed runs holds them.
+//
+// `providers` holds the records journals of the other envelopes keep: Anthropic
+// Messages, Gemini generateContent and Bedrock Converse request bodies and
+// responses, each response followed by the user turn that carries its tool
+// results, modelled on recorded traffic (field order, id forms, usage blocks).
+// These envelopes carry arguments as objects, so a blocked call there is one
+// whose arguments break the schema, one to a tool no schema names, or the last
+// call of a response cut at its token limit (`stop_reason: "max_tokens"`,
+// `finishReason: "MAX_TOKENS"`, `stopReason: "max_tokens"`); a client answers
+// the first two with an error result, as recorded clients do.
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { Random } from "./random.js";
@@ -35,14 +45,21 @@ export type TurnShape =
   | "exchange"
   | "short_chat"
   | "short_items"
-  | "blocked_call";
+  | "blocked_call"
+  | "anthropic_request"
+  | "anthropic_response"
+  | "gemini_request"
+  | "gemini_response"
+  | "bedrock_request"
+  | "bedrock_response";
 
-/** The journals the bench writes: the mix of every record kind, short lines, mostly blocked calls. */
-export const JOURNAL_SHAPES = ["mixed", "short", "blocked"] as const;
+/** The journals the bench writes: the mix of every record kind, short lines, mostly blocked calls, the other envelopes. */
+export const JOURNAL_SHAPES = ["mixed", "short", "blocked", "providers"] as const;
 export type JournalShape = (typeof JOURNAL_SHAPES)[number];
 
 const NONE = { short_chat: 0, short_items: 0, blocked_call: 0 };
 const NO_MIX = { chat_messages: 0, responses_items: 0, chat_request: 0, responses_request: 0, chat_completion: 0, response_object: 0, chat_stream: 0, responses_stream: 0, exchange: 0 };
+const NO_PROVIDERS = { anthropic_request: 0, anthropic_response: 0, gemini_request: 0, gemini_response: 0, bedrock_request: 0, bedrock_response: 0 };
 
 const TURN_WEIGHTS: Record<JournalShape, Record<TurnShape, number>> = {
   mixed: {
@@ -56,9 +73,11 @@ const TURN_WEIGHTS: Record<JournalShape, Record<TurnShape, number>> = {
     responses_stream: 0.07,
     exchange: 0.06,
     ...NONE,
+    ...NO_PROVIDERS,
   },
-  short: { ...NO_MIX, short_chat: 0.5, short_items: 0.5, blocked_call: 0 },
-  blocked: { ...NO_MIX, short_chat: 0, short_items: 0, blocked_call: 1 },
+  short: { ...NO_MIX, short_chat: 0.5, short_items: 0.5, blocked_call: 0, ...NO_PROVIDERS },
+  blocked: { ...NO_MIX, short_chat: 0, short_items: 0, blocked_call: 1, ...NO_PROVIDERS },
+  providers: { ...NO_MIX, ...NONE, anthropic_request: 1, anthropic_response: 1, gemini_request: 1, gemini_response: 1, bedrock_request: 1, bedrock_response: 1 },
 };
 
 type Fate = "ok" | "schema" | "json" | "status" | "unknown_tool";
@@ -83,6 +102,21 @@ interface Call {
   fate: Fate;
   output: string;
 }
+
+/** A call of the Anthropic, Gemini or Bedrock envelope: arguments are an object there. */
+interface ProviderCall {
+  tool: string;
+  /** `undefined` where the record gives the call no id (Gemini). */
+  id: string | undefined;
+  input: Record<string, unknown>;
+  /** `status`: the last call of a response cut at its token limit. */
+  fate: Fate;
+  output: string;
+}
+
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 export class JournalGenerator {
   private readonly random: Random;
@@ -132,6 +166,18 @@ export class JournalGenerator {
         return this.shortItems();
       case "blocked_call":
         return [this.blockedCall()];
+      case "anthropic_request":
+        return [this.anthropicRequest()];
+      case "anthropic_response":
+        return this.anthropicResponse();
+      case "gemini_request":
+        return [this.geminiRequest()];
+      case "gemini_response":
+        return this.geminiResponse();
+      case "bedrock_request":
+        return [this.bedrockRequest()];
+      case "bedrock_response":
+        return this.bedrockResponse();
       default: {
         const unreachable: never = shape;
         throw new Error(`no generator for ${String(unreachable)}`);
@@ -486,6 +532,211 @@ export class JournalGenerator {
     return this.functionCallItem(call);
   }
 
+  // ---- Anthropic, Gemini and Bedrock envelopes ----------------------------------------
+
+  /**
+   * The calls of one turn of these envelopes, from `tools` (the request's, or all
+   * of them for a response). A response may be cut at its token limit: then its
+   * last call is unfinished, whatever arguments it got.
+   */
+  private providerCalls(tools: readonly BenchTool[], cut: boolean, id: () => string | undefined): ProviderCall[] {
+    const r = this.random;
+    const count = r.weighted({ one: 0.6, two: 0.25, three: 0.15 });
+    const calls = Array.from({ length: count === "one" ? 1 : count === "two" ? 2 : 3 }, (): ProviderCall => {
+      const fate = r.weighted<Fate>({ ok: 0.87, schema: 0.11, unknown_tool: 0.02 });
+      const tool = r.pick(tools);
+      const name = fate === "unknown_tool" ? r.pick(UNKNOWN_TOOL_NAMES) : tool.name;
+      const input = fate === "schema" ? breakArguments(r, tool.parameters, tool.args(r)) : tool.args(r);
+      return { tool: name, id: id(), input, fate, output: fate === "ok" ? tool.output(r) : toolError(r, name, fate) };
+    });
+    if (cut) {
+      const last = calls[calls.length - 1];
+      // Cut while its arguments were written: the last of them is missing.
+      const keys = Object.keys(last.input);
+      if (keys.length > 1) delete last.input[keys[keys.length - 1]];
+      last.fate = "status";
+    }
+    for (const call of calls) {
+      this.mix.calls += 1;
+      this.mix.fates[call.fate] += 1;
+    }
+    return calls;
+  }
+
+  /** Whether a response stops at its token limit, in the middle of its last call. */
+  private cutShort(): boolean {
+    return this.random.chance(0.08);
+  }
+
+  private finished(calls: ProviderCall[]): ProviderCall[] {
+    return calls.filter((call) => call.fate !== "status");
+  }
+
+  private anthropicToolUse(call: ProviderCall): Record<string, unknown> {
+    return { type: "tool_use", id: call.id, name: call.tool, input: call.input };
+  }
+
+  private anthropicResults(calls: ProviderCall[]): Record<string, unknown> {
+    const r = this.random;
+    return {
+      role: "user",
+      content: calls.map((call) => {
+        const content = r.chance(0.3) ? [{ type: "text", text: call.output }] : call.output;
+        const error = call.fate === "ok" ? (r.chance(0.5) ? { is_error: false } : {}) : { is_error: true };
+        return { type: "tool_result", tool_use_id: call.id, content, ...error };
+      }),
+    };
+  }
+
+  private anthropicId(): string {
+    return `toolu_01${this.random.chars(BASE58, 22)}`;
+  }
+
+  /** The body that sends a round of tool results: the user's question, the calls, their results. */
+  private anthropicRequest(): Record<string, unknown> {
+    const r = this.random;
+    const tools = this.tools();
+    const calls = this.providerCalls(tools, false, () => this.anthropicId());
+    const question = r.text(r.size(20, 200, 2000));
+    const assistant = [...(r.chance(0.6) ? [{ type: "text", text: r.text(r.size(20, 120, 800)) }] : []), ...calls.map((call) => this.anthropicToolUse(call))];
+    return {
+      max_tokens: r.pick([1024, 4096, 8192, 16000]),
+      messages: [{ role: "user", content: r.chance(0.5) ? question : [{ type: "text", text: question }] }, { role: "assistant", content: assistant }, this.anthropicResults(calls)],
+      model: r.pick(["claude-sonnet-4-5", "claude-haiku-4-5", "claude-sonnet-4-0", "claude-opus-4-1"]),
+      ...(r.chance(0.6) ? { system: r.text(r.size(40, 300, 2000)) } : {}),
+      tool_choice: { type: "auto" },
+      tools: tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+      ...(r.chance(0.5) ? { stream: false } : {}),
+    };
+  }
+
+  /** A message with its calls, then the user message that carries their results. */
+  private anthropicResponse(): unknown[] {
+    const r = this.random;
+    const cut = this.cutShort();
+    const calls = this.providerCalls(BENCH_TOOLS, cut, () => this.anthropicId());
+    const input = r.int(300, 20000);
+    const message = {
+      id: `msg_01${r.chars(BASE58, 22)}`,
+      type: "message",
+      role: "assistant",
+      model: r.pick(["claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001", "claude-sonnet-4-20250514"]),
+      content: [...(r.chance(0.7) ? [{ type: "text", text: r.text(r.size(20, 120, 800)) }] : []), ...calls.map((call) => this.anthropicToolUse(call))],
+      stop_reason: cut ? "max_tokens" : "tool_use",
+      stop_sequence: null,
+      usage: {
+        input_tokens: input,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: r.chance(0.3) ? r.int(1000, input) : 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        output_tokens: r.int(20, 2000),
+        service_tier: "standard",
+      },
+    };
+    const done = this.finished(calls);
+    return done.length > 0 ? [message, this.anthropicResults(done)] : [message];
+  }
+
+  /** Gemini's functionCall parts: the first of a turn often carries the thought signature. */
+  private geminiCallParts(calls: ProviderCall[], order: "request" | "response"): Record<string, unknown>[] {
+    const r = this.random;
+    const signed = r.chance(0.4);
+    return calls.map((call, index) => {
+      const functionCall = order === "request" ? { ...(call.id === undefined ? {} : { id: call.id }), args: call.input, name: call.tool } : { name: call.tool, args: call.input, ...(call.id === undefined ? {} : { id: call.id }) };
+      return index === 0 && signed ? { functionCall, thoughtSignature: r.chars(BASE64, r.size(100, 700, 3000)) } : { functionCall };
+    });
+  }
+
+  private geminiResults(calls: ProviderCall[]): Record<string, unknown> {
+    return {
+      role: "user",
+      parts: calls.map((call) => ({ functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.tool, response: call.fate === "ok" ? { result: call.output } : { error: call.output } } })),
+    };
+  }
+
+  /** The body that sends a round of results; some clients give calls ids of their own, others none, as Gemini does. */
+  private geminiRequest(): Record<string, unknown> {
+    const r = this.random;
+    const tools = this.tools();
+    const ids = r.chance(0.5);
+    const calls = this.providerCalls(tools, false, () => (ids ? `pyd_ai_${r.hex(32)}` : undefined));
+    return {
+      contents: [{ role: "user", parts: [{ text: r.text(r.size(20, 200, 2000)) }] }, { role: "model", parts: this.geminiCallParts(calls, "request") }, this.geminiResults(calls)],
+      ...(r.chance(0.6) ? { systemInstruction: { parts: [{ text: r.text(r.size(40, 300, 2000)) }], role: "user" } } : {}),
+      tools: [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters })) }],
+      toolConfig: { functionCallingConfig: { mode: "AUTO" } },
+      generationConfig: { temperature: r.pick([0, 0.4, 1]), maxOutputTokens: r.pick([1024, 8192, 65536]) },
+    };
+  }
+
+  /** A generateContent response with its calls (ids only where the model assigns them), then the functionResponse parts. */
+  private geminiResponse(): unknown[] {
+    const r = this.random;
+    const cut = this.cutShort();
+    const ids = r.chance(0.3);
+    const calls = this.providerCalls(BENCH_TOOLS, cut, () => (ids ? r.chars("abcdefghijklmnopqrstuvwxyz0123456789", 8) : undefined));
+    const prompt = r.int(300, 20000);
+    const output = r.int(20, 2000);
+    const thoughts = r.chance(0.5) ? r.int(50, 1500) : 0;
+    const response = {
+      candidates: [{ content: { parts: [...(r.chance(0.4) ? [{ text: r.text(r.size(20, 120, 800)) }] : []), ...this.geminiCallParts(calls, "response")], role: "model" }, finishReason: cut ? "MAX_TOKENS" : "STOP", index: 0 }],
+      usageMetadata: {
+        promptTokenCount: prompt,
+        candidatesTokenCount: output,
+        totalTokenCount: prompt + output + thoughts,
+        promptTokensDetails: [{ modality: "TEXT", tokenCount: prompt }],
+        ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
+      },
+      modelVersion: r.pick(["gemini-2.5-flash", "gemini-2.5-pro", "gemini-3-flash-preview"]),
+      responseId: r.chars(BASE64URL, 22),
+    };
+    const done = this.finished(calls);
+    return done.length > 0 ? [response, this.geminiResults(done)] : [response];
+  }
+
+  private bedrockToolUse(call: ProviderCall): Record<string, unknown> {
+    return { toolUse: { toolUseId: call.id, name: call.tool, input: call.input } };
+  }
+
+  private bedrockResults(calls: ProviderCall[]): Record<string, unknown> {
+    return { role: "user", content: calls.map((call) => ({ toolResult: { toolUseId: call.id, content: [{ text: call.output }], status: call.fate === "ok" ? "success" : "error" } })) };
+  }
+
+  private bedrockId(): string {
+    return `tooluse_${this.random.chars(BASE64URL, 22)}`;
+  }
+
+  /** A Converse body: the model is in the URL, not the body. */
+  private bedrockRequest(): Record<string, unknown> {
+    const r = this.random;
+    const tools = this.tools();
+    const calls = this.providerCalls(tools, false, () => this.bedrockId());
+    const assistant = [...(r.chance(0.6) ? [{ text: r.text(r.size(20, 120, 800)) }] : []), ...calls.map((call) => this.bedrockToolUse(call))];
+    return {
+      messages: [{ role: "user", content: [{ text: r.text(r.size(20, 200, 2000)) }] }, { role: "assistant", content: assistant }, this.bedrockResults(calls)],
+      ...(r.chance(0.6) ? { system: [{ text: r.text(r.size(40, 300, 2000)) }] } : {}),
+      inferenceConfig: { maxTokens: r.pick([1024, 4096, 8192]), temperature: r.pick([0, 0.5, 1]) },
+      toolConfig: { tools: tools.map((tool) => ({ toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.parameters } } })), toolChoice: { auto: {} } },
+    };
+  }
+
+  /** A Converse response with its calls, then the user message with the toolResult blocks. */
+  private bedrockResponse(): unknown[] {
+    const r = this.random;
+    const cut = this.cutShort();
+    const calls = this.providerCalls(BENCH_TOOLS, cut, () => this.bedrockId());
+    const input = r.int(300, 20000);
+    const output = r.int(20, 2000);
+    const response = {
+      output: { message: { content: [...(r.chance(0.7) ? [{ text: r.text(r.size(20, 120, 800)) }] : []), ...calls.map((call) => this.bedrockToolUse(call))], role: "assistant" } },
+      stopReason: cut ? "max_tokens" : "tool_use",
+      usage: { inputTokens: input, outputTokens: output, totalTokens: input + output },
+      metrics: { latencyMs: r.int(300, 9000) },
+    };
+    const done = this.finished(calls);
+    return done.length > 0 ? [response, this.bedrockResults(done)] : [response];
+  }
+
   // ---- both ---------------------------------------------------------------------------
 
   /** A turn's tool results follow it, as Chat `tool` messages or Open Responses outputs. */
@@ -510,6 +761,12 @@ export class JournalGenerator {
     const completion = r.int(5, 2000);
     return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
   }
+}
+
+/** What a client answers a call it could not run, as recorded clients do. */
+function toolError(random: Random, name: string, fate: Fate): string {
+  if (fate === "unknown_tool") return `Unknown tool name: '${name}'.`;
+  return `${random.int(1, 3)} validation error${random.chance(0.5) ? "" : "s"} for ${name}: ${random.text(random.int(30, 160))}\n\nFix the errors and try again.`;
 }
 
 /** Arguments as models write them: mostly compact, some with spaces after separators. */
