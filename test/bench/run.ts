@@ -480,12 +480,15 @@ function render({ all, startup, sizes, shapes, agreement, profiles, startLoad, e
     out.push("");
   }
 
-  out.push(`What each command said on stderr at ${sizeName(sizes[sizes.length - 1].mix.lines)} lines (its last line):\n`);
-  for (const subject of all) {
-    const result = sizes[sizes.length - 1].results.get(subject.key);
-    if (result) out.push(`- ${subject.label}: \`${result.runs[0].stderrTail.split("\n").pop()}\``);
+  // The gate's findings differ from shape to shape, so each journal's last lines are shown.
+  for (const { shape, mix, results } of [sizes[sizes.length - 1], ...shapes]) {
+    out.push(`What each command said on stderr ${shape === "mixed" ? "at" : `on the ${shape} journal of`} ${sizeName(mix.lines)} lines (its last line):\n`);
+    for (const subject of all) {
+      const result = results.get(subject.key);
+      if (result) out.push(`- ${subject.label}: \`${result.runs[0].stderrTail.split("\n").pop()}\``);
+    }
+    out.push("");
   }
-  out.push("");
 
   out.push(`### Cost per line by size\n`);
   out.push(`µs per line with the start-up (measured on an empty journal) taken off, in wall time and in CPU time (user + system, which other processes on the machine disturb less); the ratios are the cost at the largest size over the cost at 100k.\n`);
