@@ -77,6 +77,15 @@ export const RESPONSE_FIELDS = [
 export const SYNTHESIZED_RESPONSE_VALUES = { ...RESPONSE_NEUTRALS, usage: null } as const;
 
 /**
+ * Each field `SYNTHESIZED_RESPONSE_VALUES` fills, with its pointer and its value's
+ * JSON text worked out once: every response of a provider envelope leaves out
+ * twenty of them, and converting a journal writes each one per response.
+ */
+const SYNTHESIZED_FIELDS: ReadonlyMap<string, { path: string; text: string; value: unknown; object: boolean }> = new Map(
+  Object.entries(SYNTHESIZED_RESPONSE_VALUES).map(([field, value]) => [field, { path: pointer(field), text: JSON.stringify(value), value, object: value !== null && typeof value === "object" }]),
+);
+
+/**
  * A response object with the fields `given` holds (undefined counts as not
  * given), in the spec's order, and every other required field synthesized and
  * reported. `source` names the record the given fields come from, for the
@@ -90,10 +99,11 @@ export function completeResponse(given: Partial<Record<ResponseField, unknown>> 
       response[field] = given[field];
       continue;
     }
-    if (!(field in SYNTHESIZED_RESPONSE_VALUES)) throw new TypeError(`a response object needs its ${field}, which only the source can give`);
-    const value = SYNTHESIZED_RESPONSE_VALUES[field as keyof typeof SYNTHESIZED_RESPONSE_VALUES];
-    response[field] = structuredClone(value);
-    losses.push({ path: pointer(field), code: "synthesized", detail: `the response object requires ${field} and the ${source} has none: ${JSON.stringify(value)} written` });
+    const synthesized = SYNTHESIZED_FIELDS.get(field);
+    if (synthesized === undefined) throw new TypeError(`a response object needs its ${field}, which only the source can give`);
+    // An object value is written afresh each time: a caller may change the response it gets.
+    response[field] = synthesized.object ? JSON.parse(synthesized.text) : synthesized.value;
+    losses.push({ path: synthesized.path, code: "synthesized", detail: `the response object requires ${field} and the ${source} has none: ${synthesized.text} written` });
   }
   for (const [field, value] of Object.entries(given)) if (!(field in response) && value !== undefined) response[field] = value;
   return { value: response as ResponseResource, losses };
