@@ -33,6 +33,21 @@
 // `function_call_arguments.done`), else by the response's last event: the line
 // it is reported at.
 //
+// A stream that says two things of one call is one that a reader running calls
+// as they finish, or building them from their events, reads otherwise than the
+// gate would: every completed call of its response is written incomplete, with
+// a loss, so that the gate runs none. It says two things when:
+// - a call is finished (`output_item.done`, `function_call_arguments.done`)
+//   twice, each time otherwise, or its terminal output holds it otherwise;
+// - an `output_item.done` gives another call_id, name or arguments than the
+//   call's `output_item.added` and the deltas after it gave;
+// - an output_item event puts another item where a call stood, or opens a call
+//   again where one had arguments or was finished;
+// - an arguments event fits no open call, or comes after its call was finished.
+// A call the stream gave and then put another item in the place of, or that its
+// terminal output leaves out, is kept after the response's items: a reader may
+// have run it, so it is judged rather than lost.
+//
 // Output items become input items as they are: `id`, `status` and every field
 // the output carried are kept; a reasoning item without `summary` gets the
 // empty one the input shape requires. A call of a failed response never ran in
@@ -116,6 +131,13 @@ interface OpenResponse {
   streamedArguments: WeakSet<Fields>;
   /** Set when the stream finished a call one way and later said otherwise: the event that did, for the loss. */
   contradiction?: { line: number; detail: string };
+  /**
+   * Calls the stream gave and then put something else in the place of (another
+   * item at their output_index, or a terminal output without them), each with
+   * the line that last set it: kept after the response's items, so that a call a
+   * reader may have run is judged rather than lost.
+   */
+  dropped: Array<{ item: Fields; line: number }>;
 }
 
 interface IgnoredEvents {
@@ -242,12 +264,8 @@ export class ResponsesStreamAssembler {
         else {
           const item = copyItem(event.item);
           const replaced = open.items.get(index);
-          if (type === "response.output_item.done") {
-            if (replaced !== undefined && open.streamedArguments.has(replaced) && !open.doneLines.has(replaced) && item.type === "function_call" && replaced.arguments !== item.arguments) {
-              open.contradiction ??= { line, detail: `output_item.done at output_index ${index} says otherwise than the argument deltas before it spell` };
-            }
-            finishCall(open, index, item, line, replaced);
-          }
+          if (replaced !== undefined) replaceCall(open, type, index, replaced, item, line);
+          if (type === "response.output_item.done") finishCall(open, index, item, line, replaced);
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);
           open.items.set(index, item);
           open.itemLines.set(index, line);
@@ -261,11 +279,17 @@ export class ResponsesStreamAssembler {
       case "response.function_call_arguments.delta":
       case "response.function_call_arguments.done": {
         const item = this.itemFor(open, event, line);
-        if (!item) return closed;
+        // Arguments that fit no call here may belong to one a reader places them in.
+        if (!item || item.type !== "function_call") {
+          open.contradiction ??= { line, detail: `${type} at ${isIndex(event.output_index) ? `output_index ${event.output_index}` : "no output_index"} fits no call the stream opened: a reader that places it otherwise runs other arguments` };
+          if (item) open.losses.push(unplaced(line, "", `${type} is about an item of type ${describeValue(item.type)}, not a function_call; not applied`));
+          return closed;
+        }
         const field = type === "response.function_call_arguments.delta" ? "delta" : "arguments";
         const text = event[field];
         if (typeof text !== "string") open.losses.push(unusable(line, field, text, type));
         else if (field === "delta") {
+          if (open.doneLines.has(item)) open.contradiction ??= { line, detail: "function_call_arguments.delta comes after its call was finished, and changes its arguments" };
           item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + text;
           open.streamedArguments.add(item);
         } else {
@@ -348,6 +372,7 @@ export class ResponsesStreamAssembler {
       unfinished: new Set<number>(),
       finishedCalls: new Map<number, string>(),
       streamedArguments: new WeakSet<Fields>(),
+      dropped: [],
       failed,
       ignored,
     };
@@ -425,13 +450,22 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   const source = open.output ?? placed.map(([, item]) => item);
   // An error fails the response whatever the events after it say.
   const status = open.failed ? "failed" : open.status;
-  let items = source.map(toInputItem);
+  // Calls put out of place go after the items, each with a loss; only a stream that said two things drops one.
+  const dropped = open.contradiction ? open.dropped : [];
+  let items = [...source.map(toInputItem), ...dropped.map(({ item }) => toInputItem(item))];
   if (status === "failed" || open.contradiction) {
-    // Where each item was set: the terminal event's output, or the output_item event.
+    // Where each item was set: the terminal event's output, or the output_item event; a call put out of place, the event that last set it.
     const where = (index: number): Pick<StreamLoss, "line" | "path"> =>
-      open.output ? { line: open.snapshot?.line ?? open.lastLine, path: `/response/output/${index}/status` } : { line: open.itemLines.get(placed[index]![0])!, path: "/item/status" };
+      index >= source.length
+        ? { line: dropped[index - source.length]!.line, path: "/item/status" }
+        : open.output
+          ? { line: open.snapshot?.line ?? open.lastLine, path: `/response/output/${index}/status` }
+          : { line: open.itemLines.get(placed[index]![0])!, path: "/item/status" };
     const contradiction = status === "failed" ? undefined : open.contradiction;
     if (contradiction) open.losses.push({ line: contradiction.line, path: "", code: "form_changed", detail: contradiction.detail });
+    for (const { line } of dropped) {
+      open.losses.push({ line, path: "/item", code: "form_changed", detail: "the stream later put another item in this call's place, or left it out of its terminal output: the call is kept, after the response's items" });
+    }
     items = items.map((item, index) => stopCall(item, () => where(index), open.losses, contradiction === undefined ? "the response failed" : "the stream said two things of one call"));
   }
   const response: AssembledResponse = {
@@ -445,6 +479,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   if (sayItemLines) {
     // The terminal event's output stands where the streamed items stood, index for index.
     response.itemLines = items.map((_item, index) => {
+      if (index >= source.length) return dropped[index - source.length]!.line;
       const streamed = open.output ? open.items.get(index) : placed[index]?.[1];
       return (streamed && open.doneLines.get(streamed)) ?? open.lastLine;
     });
@@ -452,7 +487,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   if (keepResource) {
     const resource: StreamedResource = {};
     if (open.snapshot) resource.snapshot = open.snapshot;
-    if (!open.output) resource.itemLines = placed.map(([index]) => open.itemLines.get(index)!);
+    if (!open.output) resource.itemLines = [...placed.map(([index]) => open.itemLines.get(index)!), ...dropped.map(({ line }) => line)];
     response.resource = resource;
   } else if (open.snapshot && sayLeftBehind) response.losses.push(...leftBehind(open.snapshot));
   return response;
@@ -500,18 +535,59 @@ function finishCall(open: OpenResponse, index: number, item: Fields, line: numbe
   open.finishedCalls.set(index, key);
 }
 
-/** The terminal event's output must hold every call the stream finished, or spelled in deltas, as it was. */
+/**
+ * The terminal event's output must hold every call the stream finished, or
+ * spelled in deltas, as it was; a call it leaves out is kept (`dropped`).
+ */
 function keepsFinishedCalls(open: OpenResponse, output: readonly unknown[], line: number): void {
   const said = new Map(open.finishedCalls);
   for (const [index, item] of open.items) if (!said.has(index) && item.type === "function_call" && open.streamedArguments.has(item)) said.set(index, callKey(item));
   if (said.size === 0) return;
   const kept = new Set<string>();
-  for (const item of output) if (isPlainObject(item) && item.type === "function_call") kept.add(callKey(item));
+  const callIds = new Set<unknown>();
+  for (const item of output) {
+    if (!isPlainObject(item) || item.type !== "function_call") continue;
+    kept.add(callKey(item));
+    callIds.add(item.call_id);
+  }
   for (const [index, key] of said) {
-    if (!kept.has(key)) {
-      open.contradiction ??= { line, detail: `the terminal event's output does not hold the call at output_index ${index} as the stream gave it` };
-      return;
+    if (kept.has(key)) continue;
+    open.contradiction ??= { line, detail: `the terminal event's output does not hold the call at output_index ${index} as the stream gave it` };
+    // A call the output holds under its call_id, otherwise, stands there; one it leaves out is kept apart.
+    const streamed = open.items.get(index);
+    if (streamed?.type === "function_call" && !callIds.has(streamed.call_id)) open.dropped.push({ item: streamed, line: open.doneLines.get(streamed) ?? open.itemLines.get(index) ?? line });
+  }
+}
+
+/**
+ * An output_item event puts `item` where the call `replaced` stood. A reader that
+ * ran the call when it was finished, or built it from the event that opened it
+ * and the arguments that came after, runs another call than the one that now
+ * stands: the stream said two things of one call. Between an `added` and its
+ * `done`, the call keeps its call_id and name, and its arguments so far (when it
+ * had any) are what the `done` says.
+ */
+function replaceCall(open: OpenResponse, type: "response.output_item.added" | "response.output_item.done", index: number, replaced: Fields, item: Fields, line: number): void {
+  if (replaced.type !== "function_call") return;
+  const finished = open.doneLines.has(replaced);
+  const deltas = open.streamedArguments.has(replaced);
+  const spelled = deltas || (typeof replaced.arguments === "string" && replaced.arguments !== "");
+  const event = type === "response.output_item.added" ? "output_item.added" : "output_item.done";
+  let detail: string | undefined;
+  if (item.type !== "function_call") detail = `${event} at output_index ${index} puts an item of type ${describeValue(item.type)} where the stream had given a call`;
+  else if (type === "response.output_item.added") {
+    if (finished || spelled || callKey(replaced) !== callKey(item)) detail = `output_item.added at output_index ${index} opens a call again where the stream had already given one`;
+  } else if (!finished) {
+    if (replaced.call_id !== item.call_id || replaced.name !== item.name) detail = `output_item.done at output_index ${index} names the call otherwise than the output_item.added that opened it`;
+    else if (spelled && replaced.arguments !== item.arguments) {
+      detail = `output_item.done at output_index ${index} says otherwise than the ${deltas ? "argument deltas" : "arguments of the output_item.added"} before it ${deltas ? "spell" : "give"}`;
     }
+  }
+  if (detail === undefined) return;
+  open.contradiction ??= { line, detail };
+  // The call no longer stands at its index under its call_id: it is kept apart.
+  if (item.type !== "function_call" || item.call_id !== replaced.call_id) {
+    open.dropped.push({ item: replaced, line: open.doneLines.get(replaced) ?? open.itemLines.get(index) ?? line });
   }
 }
 

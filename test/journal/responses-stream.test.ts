@@ -147,6 +147,70 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
     }
   });
 
+  const invalid = { ...callFinal, arguments: "{\"city\":7}" };
+  const message = { id: MSG, type: "message", status: "completed", role: "assistant", content: [] };
+  const kept = (line: number) => ({ line, path: "/item", code: "form_changed", detail: "the stream later put another item in this call's place, or left it out of its terminal output: the call is kept, after the response's items" });
+  const said = (line: number, detail: string) => ({ line, path: "", code: "form_changed", detail });
+  const verdicts = (result: AssembledResponse) => result.items.map((item) => replayGate(item, lookupSchema).reason);
+
+  test("a finished call that a later output_item event puts a message in the place of is kept, incomplete, after the items", () => {
+    for (const last of ["response.output_item.added", "response.output_item.done"]) {
+      const [result] = run([itemDone(0, invalid), { type: last, output_index: 0, item: message }, itemDone(0, message)]);
+      const [item, loss] = stopped(invalid, 1, "/item/status", "the stream said two things of one call");
+      expect(result!.items).toEqual([message, item]);
+      expect(result!.losses).toEqual([said(2, `${last.slice("response.".length)} at output_index 0 puts an item of type "message" where the stream had given a call`), kept(1), loss]);
+      expect(verdicts(result!)).toEqual(["not_function_call", "status"]);
+    }
+  });
+
+  test("a terminal output that holds no call, where the stream finished one: the call is kept, incomplete", () => {
+    const [result] = run([created(), itemDone(0, invalid), itemDone(1, message), completed([message])]);
+    expect(result!.items).toEqual([message, { ...invalid, status: "incomplete" }]);
+    expect(verdicts(result!)).toEqual(["not_function_call", "status"]);
+    expect(result!.losses.slice(0, 2)).toEqual([said(4, "the terminal event's output does not hold the call at output_index 0 as the stream gave it"), kept(2)]);
+  });
+
+  test("an output_item.done that names the call otherwise than its output_item.added", () => {
+    for (const renamed of [{ ...callFinal, name: "lookup_town" }, { ...callFinal, call_id: "call_9" }]) {
+      const [result] = run([created(), added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, renamed)]);
+      expect(result!.losses[0]).toEqual(said(4, "output_item.done at output_index 0 names the call otherwise than the output_item.added that opened it"));
+      expect(verdicts(result!).every((reason) => reason === "status")).toBe(true);
+    }
+    const [renamedId] = run([created(), added(0, callOpened), itemDone(0, { ...callFinal, call_id: "call_9" })]);
+    expect(renamedId!.items).toEqual([{ ...callFinal, call_id: "call_9", status: "incomplete" }, callOpened]);
+  });
+
+  test("arguments carried by output_item.added that the output_item.done contradicts", () => {
+    const [result] = run([created(), added(0, { ...callOpened, arguments: invalid.arguments }), itemDone(0, callFinal)]);
+    expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(result!.losses[0]).toEqual(said(3, "output_item.done at output_index 0 says otherwise than the arguments of the output_item.added before it give"));
+  });
+
+  test("argument deltas that fit no call, or come after the call was finished, block the response's calls", () => {
+    for (const events of [
+      [created(), argsDelta(0, invalid.arguments), added(0, callOpened), itemDone(0, callFinal)],
+      [created(), added(0, callOpened), argsDelta(0, invalid.arguments, "fc_X"), itemDone(0, callFinal)],
+      [created(), added(0, message), argsDelta(0, invalid.arguments), added(1, callOpened), itemDone(1, callFinal)],
+    ]) {
+      const [result] = run(events);
+      expect(verdicts(result!).filter((reason) => reason !== "not_function_call")).toEqual(["status"]);
+      expect(result!.losses.some((loss) => loss.code === "form_changed" && loss.path === "" && loss.detail.includes("fits no call the stream opened"))).toBe(true);
+    }
+    const [late] = run([created(), added(0, callOpened), itemDone(0, { ...callFinal, arguments: "{\"city\":\"Lyon\"" }), argsDelta(0, "}")]);
+    expect(verdicts(late!)).toEqual(["status"]);
+    expect(late!.losses[0]).toEqual(said(4, "function_call_arguments.delta comes after its call was finished, and changes its arguments"));
+  });
+
+  test("the same call added again after deltas: the deltas a reader may have kept make it say two things", () => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, invalid.arguments), added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, callFinal)]);
+    expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(result!.losses[0]).toEqual(said(4, "output_item.added at output_index 0 opens a call again where the stream had already given one"));
+  });
+
+  test("an output_item.added sent twice for one call, before any argument, says one thing", () => {
+    expect(run([created(), added(0, callOpened), added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, callFinal)])[0]!.items).toEqual([callFinal]);
+  });
+
   test("the same call finished by both events and held by the terminal output is completed", () => {
     expect(run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, callFinal), completed([callFinal])])[0]!.items).toEqual([callFinal]);
   });
@@ -374,13 +438,14 @@ describe("unknown and misplaced events", () => {
     expect(result.items).toEqual([callOpened, { ...other, arguments: "{}" }]);
   });
 
-  test("a delta that matches no open item is reported with its line, not applied", () => {
+  test("a delta that matches no open item is reported with its line, not applied, and the stream is taken to say two things of its calls", () => {
     const withoutItemId = { type: "response.function_call_arguments.delta", output_index: 3, delta: "{}" };
     const [result] = run([created(), added(0, callOpened), argsDelta(0, "{}", "fc_unknown"), withoutItemId]);
     expect(result.items).toEqual([callOpened]);
     expect(result.losses).toEqual([
       { line: 3, path: "/delta", code: "unsupported_field", detail: "response.function_call_arguments.delta for item fc_unknown at output_index 0 matches no open item; not applied" },
       { line: 4, path: "/delta", code: "unsupported_field", detail: "response.function_call_arguments.delta at output_index 3 matches no open item; not applied" },
+      { line: 3, path: "", code: "form_changed", detail: "response.function_call_arguments.delta at output_index 0 fits no call the stream opened: a reader that places it otherwise runs other arguments" },
     ]);
   });
 
@@ -396,12 +461,14 @@ describe("unknown and misplaced events", () => {
     expect(result.losses).toEqual([{ line: 2, path: "/output_index", code: "unsupported_field", detail: "output_index is not a non-negative integer; the item is not placed" }]);
   });
 
-  test("an item replaced at its output_index no longer takes events by its id", () => {
+  test("an item replaced at its output_index no longer takes events by its id; the call it replaced is kept after the items", () => {
     const other = { ...callOpened, id: "fc_other", call_id: "call_other" };
     const [result] = run([created(), added(0, callOpened), added(0, other), argsDelta(4, "{}")]);
-    expect(result.items).toEqual([other]);
+    expect(result.items).toEqual([other, callOpened]);
     expect(result.losses).toEqual([
       { line: 4, path: "/delta", code: "unsupported_field", detail: `response.function_call_arguments.delta for item ${FC} at output_index 4 matches no open item; not applied` },
+      { line: 3, path: "", code: "form_changed", detail: "output_item.added at output_index 0 opens a call again where the stream had already given one" },
+      { line: 2, path: "/item", code: "form_changed", detail: "the stream later put another item in this call's place, or left it out of its terminal output: the call is kept, after the response's items" },
     ]);
   });
 
