@@ -49,6 +49,7 @@ import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
 
@@ -224,7 +225,7 @@ export const convertCommand: Command = {
     const sourceField = (source: string) => (sources.length > 1 ? { source } : {});
     const fail = async (source: string, line: number, detail: string, records = 1) => {
       counts.errors += records;
-      await write(io.stderr, `orbridge convert: ${where(source, line)}: ${detail}\n`);
+      await write(io.stderr, `orbridge convert: ${visibleInLine(where(source, line))}: ${visibleInLine(detail)}\n`);
       await report?.write({ ...sourceField(source), line, path: "", code: "error", detail });
     };
     const emit = async (source: string, batch: Emitted[]) => {

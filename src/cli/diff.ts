@@ -7,6 +7,7 @@ import type { Command } from "./command.js";
 import type { ReadOptions } from "../journal/read.js";
 import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge diff ORIGIN REPLAY [--format text|json] [--max-line-bytes N]
 
@@ -76,7 +77,7 @@ async function* itemsOf(source: string, io: CommandIO, errors: { count: number }
   for await (const record of normalizeJournal(inputLines([source], io, readOptions))) {
     if (record.kind === "error") {
       errors.count += 1;
-      await write(io.stderr, `orbridge diff: ${source}:${record.line}: ${record.detail}\n`);
+      await write(io.stderr, `orbridge diff: ${visibleInLine(source)}:${record.line}: ${visibleInLine(record.detail)}\n`);
       continue;
     }
     yield* record.items;

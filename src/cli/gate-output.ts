@@ -3,6 +3,7 @@
 import type { GateRecord } from "../gate/prepared-gate.js";
 import { counted } from "./plural.js";
 import { styleOf } from "./style.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 export type GateFormat = "text" | "json";
 
@@ -135,17 +136,18 @@ export class GateOutput {
    * whose own verdict does not block, the verdict follows below the findings.
    */
   private textLine(record: GateRecord, by: string | undefined): string {
-    const where = record.source ? `${record.source}:${record.line}` : `line ${record.line}`;
+    // What the journal wrote is shown with no character that could start a line or reorder one.
+    const where = record.source ? `${visibleInLine(record.source)}:${record.line}` : `line ${record.line}`;
     const at = record.index > 0 ? `${where}.${record.index}` : where;
-    const what = [typeof record.type === "string" ? record.type : "-", typeof record.call_id === "string" ? record.call_id : "-"].join(" ");
+    const what = [typeof record.type === "string" ? visibleInLine(record.type) : "-", typeof record.call_id === "string" ? visibleInLine(record.call_id) : "-"].join(" ");
     const mark = record.blocked ? this.style.blocked("BLOCKED") : this.style.passed("pass");
-    const findings = record.findings.map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
+    const findingLine = (finding: GateRecord["findings"][number]) => `\n    ${finding.code}: ${visibleInLine(finding.detail)}`;
     if (by !== undefined && by !== record.reason) {
       const [first] = record.findings;
-      const rest = record.findings.slice(1).map((finding) => `\n    ${finding.code}: ${finding.detail}`).join("");
-      return `${at}  ${what}  ${mark} ${by}: ${first!.detail}${rest}\n    verdict ${record.reason}: ${record.detail}`;
+      const rest = record.findings.slice(1).map(findingLine).join("");
+      return `${at}  ${what}  ${mark} ${by}: ${visibleInLine(first!.detail)}${rest}\n    verdict ${record.reason}: ${visibleInLine(record.detail)}`;
     }
-    return `${at}  ${what}  ${mark} ${record.reason}: ${record.detail}${findings}`;
+    return `${at}  ${what}  ${mark} ${record.reason}: ${visibleInLine(record.detail)}${record.findings.map(findingLine).join("")}`;
   }
 }
 

@@ -17,6 +17,7 @@ import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD] [--id-map FILE]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
 
@@ -185,7 +186,7 @@ export const normalizeCommand: Command = {
     const reportError = async (record: { source?: string; line: number }, detail: string) => {
       counts.errors += 1;
       const where = record.source && multiple ? `${record.source}:${record.line}` : `line ${record.line}`;
-      await write(io.stderr, `orbridge normalize: ${where}: ${detail}\n`);
+      await write(io.stderr, `orbridge normalize: ${visibleInLine(where)}: ${visibleInLine(detail)}\n`);
       await report?.write({ ...(multiple ? { source: record.source } : {}), line: record.line, path: "", code: "error", detail });
     };
 

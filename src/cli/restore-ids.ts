@@ -8,6 +8,7 @@ import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { progressFor } from "./progress.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge restore-ids --map FILE [--out FILE] [--report FILE] [FILE...|-]
 
@@ -84,7 +85,7 @@ export const restoreIdsCommand: Command = {
         progress.tick(line.text.length + 1, 1);
         if (line.error !== undefined) {
           counts.errors += 1;
-          await write(io.stderr, `orbridge restore-ids: line ${line.line}: ${line.error}\n`);
+          await write(io.stderr, `orbridge restore-ids: line ${line.line}: ${visibleInLine(line.error)}\n`);
           continue;
         }
         const sse = /^data: ?/.exec(line.text);

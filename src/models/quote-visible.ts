@@ -9,3 +9,18 @@ export function quoteVisible(text: string, maxLength = 60): string {
   const quoted = JSON.stringify(shown).replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return shown === text ? quoted : `${quoted}…`;
 }
+
+// Characters that, printed as they are, end a line or reorder what follows it:
+// C0 and C1 controls, DEL, the line and paragraph separators, the bidirectional
+// marks and embeddings, and a surrogate that has no partner.
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` for one line of a terminal: every character that could end the line or
+ * reorder it written as a \u escape, the rest as it is. A value a journal gives
+ * (a call_id, a type, a tool name) cannot then print a line of its own that
+ * reads as another verdict.
+ */
+export function visibleInLine(text: string): string {
+  return text.replace(UNSAFE_IN_A_LINE, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
