@@ -19,7 +19,7 @@ import { chat } from "./chat-completions/index.js";
 import { gemini } from "./gemini/index.js";
 
 export { chat };
-export type { CallCounts, ChatRequests, ChatStreamAssembler, ReasoningField } from "./chat-completions/index.js";
+export type { CallCounts, ChatRequests, ChatStreamAssembler, ItemOrigin, ReasoningField } from "./chat-completions/index.js";
 
 /** What a stream assembler of any envelope does: events in, whole responses out. */
 export interface StreamAssembler {

@@ -81,6 +81,6 @@ export const chat = {
   reasoningFields: REASONING_FIELDS,
 } as const;
 
-export type { CallCounts } from "./messages-to-items.js";
+export type { CallCounts, ItemOrigin } from "./messages-to-items.js";
 export type { ReasoningField } from "./reasoning-fields.js";
 export type { ChatStreamAssembler, ChatStreamOptions } from "./stream.js";

@@ -36,6 +36,7 @@ import type {
 } from "../../src/models/chat-completions.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { describeValue } from "../../src/models/json-value.js";
+import { pointer } from "../../src/models/json-pointer.js";
 import type {
   AssistantContentPartParam,
   CanonicalItem,
@@ -77,6 +78,35 @@ export interface MessagesToItemsArgs {
    * share a synthesized call_id.
    */
   callCounts?: CallCounts;
+  /**
+   * Filled, when given, with where each item comes from: so that a loss a later
+   * step reports at an item's field can name the message and the field of it
+   * that gave the value.
+   */
+  origins?: Map<CanonicalItem, ItemOrigin>;
+}
+
+/** The message an item comes from (its index), and the pointer in that message of each item field it gave ("": the item as a whole). */
+export interface ItemOrigin {
+  message: number;
+  fields: Readonly<Record<string, string>>;
+}
+
+/** Pointers, within the message (`at` less its first token, the message's index), to each field under `at`. */
+function withinMessage(at: PointerTokens, fields: Record<string, readonly (string | number)[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).map(([field, tokens]) => [field, pointer(...at.slice(1), ...tokens)]));
+}
+
+/** An item made of a whole message: its content from the message's content, a tool message's call_id from its tool_call_id. */
+function messageFields(item: CanonicalItem, message: ChatMessage): Readonly<Record<string, string>> {
+  switch (item.type) {
+    case "message":
+      return { "": "", role: "/role", content: "/content" };
+    case "function_call_output":
+      return isRecord(message) && message.role === "tool" ? { "": "", call_id: "/tool_call_id", output: "/content" } : { "": "", output: "/content" };
+    default:
+      return { "": "" };
+  }
 }
 
 /** Calls that get a synthesized call_id: legacy calls and answers per function name, and tool calls without id. */
@@ -90,7 +120,7 @@ export function callCounts(): Required<CallCounts> {
   return { calls: new Map(), outputs: new Map(), idless: idlessCalls() };
 }
 
-export function messagesToItems({ messages, finishReason, itemId, callCounts: counts }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
+export function messagesToItems({ messages, finishReason, itemId, callCounts: counts, origins }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Chat Completions messages");
   if (counts && !counts.idless) counts.idless = idlessCalls();
   const context: Context = {
@@ -100,12 +130,16 @@ export function messagesToItems({ messages, finishReason, itemId, callCounts: co
     legacyCalls: counts?.calls ?? new Map(),
     legacyOutputs: counts?.outputs ?? new Map(),
     idless: counts?.idless ?? idlessCalls(),
+    ...(origins ? { callFields: new Map<CanonicalItem, Record<string, string>>() } : {}),
   };
   const entries: Entry[] = [];
   const losses: Loss[] = [];
   messages.forEach((message, index) => {
     const converted = convertMessage(message, [index], context);
-    for (const item of converted.value) entries.push({ item, message: index });
+    for (const item of converted.value) {
+      entries.push({ item, message: index });
+      origins?.set(item, { message: index, fields: context.callFields?.get(item) ?? messageFields(item, message) });
+    }
     losses.push(...converted.losses);
   });
   const items = outputsAfterTheirCalls(entries, losses);
@@ -183,6 +217,8 @@ interface Context {
   idless: IdlessCalls;
   /** Calls left out (custom tool calls), by id: their answers would answer nothing. Made at the first such call. */
   droppedCalls?: Map<string, string>;
+  /** Where in its message each call's fields were read, when the caller asks for origins. */
+  callFields?: Map<CanonicalItem, Record<string, string>>;
 }
 
 function convertMessage(message: ChatMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
@@ -288,7 +324,9 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
         }
         const functionAt = [...callAt, "function"];
         losses.push(...callShapeLosses({ callId, name, args }, { callId: [...callAt, "id"], name: [...functionAt, "name"], args: [...functionAt, "arguments"] }, TARGET));
-        items.push(functionCall(callId, name, args, context.callStatus));
+        const item = functionCall(callId, name, args, context.callStatus);
+        context.callFields?.set(item, withinMessage(callAt, { "": [], call_id: ["id"], name: ["function", "name"], arguments: ["function", "arguments"] }));
+        items.push(item);
         return;
       }
       case "custom":
@@ -309,7 +347,9 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
     losses.push(lossAt([...at, "function_call"], "synthesized", `a legacy function call has no id: call_id "${callId}" was synthesized`));
     const callAt = [...at, "function_call"];
     losses.push(...callShapeLosses({ callId, name: legacyCall.name, args: legacyCall.arguments }, { callId: callAt, name: [...callAt, "name"], args: [...callAt, "arguments"] }, TARGET));
-    items.push(functionCall(callId, legacyCall.name, legacyCall.arguments, context.callStatus));
+    const item = functionCall(callId, legacyCall.name, legacyCall.arguments, context.callStatus);
+    context.callFields?.set(item, withinMessage(callAt, { "": [], call_id: [], name: ["name"], arguments: ["arguments"] }));
+    items.push(item);
   }
   if (items.length === 0) {
     losses.push(lossAt(at, "unsupported_item", "an assistant message with no content, refusal or tool call gives no item"));

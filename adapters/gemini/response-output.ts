@@ -11,13 +11,16 @@
 //
 // | Open Responses `output`                    | Gemini `response`                                      |
 // |--------------------------------------------|--------------------------------------------------------|
-// | the text of a JSON object                  | the parsed object                                      |
+// | the text of a JSON object                  | the parsed object; reported (form_changed) when its    |
+// |                                            |   JSON text is not the output's (a number a double     |
+// |                                            |   cannot hold, a name twice, other spelling)           |
 // | any other text                             | {output: text}                                         |
 // | parts                                      | the texts joined as above (reported when several); the |
 // |                                            |   other parts go to functionResponse `parts`           |
 import type { Loss } from "../../src/models/loss.js";
 import { isRecord, lossAt, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import { partOfInput } from "./parts.js";
+import { argumentsObjectChange } from "../../src/models/inexact-json.js";
 
 export function outputOfResponse(response: unknown, at: PointerTokens, losses: Loss[]): string {
   if (isRecord(response)) {
@@ -32,7 +35,7 @@ export function outputOfResponse(response: unknown, at: PointerTokens, losses: L
 }
 
 export function responseOfOutput(output: unknown, at: PointerTokens, losses: Loss[]): { response: unknown; parts?: Fields[] } {
-  if (typeof output === "string") return { response: responseOfText(output) };
+  if (typeof output === "string") return { response: responseOfText(output, at, losses) };
   if (!Array.isArray(output)) {
     losses.push(lossAt(at, "target_rejects", `an output that is ${typeOf(output)}: written as {output: its JSON text}`));
     return { response: { output: JSON.stringify(output) ?? "" } };
@@ -47,12 +50,16 @@ export function responseOfOutput(output: unknown, at: PointerTokens, losses: Los
     }
   });
   if (texts.length > 1) losses.push(lossAt(at, "form_changed", `${texts.length} text parts joined into one response`));
-  return parts.length > 0 ? { response: responseOfText(texts.join("")), parts } : { response: responseOfText(texts.join("")) };
+  const response = responseOfText(texts.join(""), at, losses);
+  return parts.length > 0 ? { response, parts } : { response };
 }
 
-function responseOfText(text: string): unknown {
-  if (isObjectText(text)) return JSON.parse(text);
-  return { output: text };
+function responseOfText(text: string, at: PointerTokens, losses: Loss[]): unknown {
+  if (!isObjectText(text)) return { output: text };
+  const parsed: unknown = JSON.parse(text);
+  const change = argumentsObjectChange(text, parsed, "response", "output");
+  if (change !== undefined) losses.push(lossAt(at, "form_changed", change));
+  return parsed;
 }
 
 function isObjectText(text: string): boolean {

@@ -22,7 +22,7 @@
 // object (not loose items), whose id, status and usage say what the stream said
 // (StreamRecords reads the streams, convertAssembledResponse writes them). A cut
 // stream, or one with a line that could not be read, never gives a completed call.
-import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
+import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type ItemOrigin, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
@@ -549,7 +549,8 @@ function conversationRecords(conversation: Conversation): unknown[] {
  * A run of loose Chat messages or items, written as a registered envelope's
  * messages. A loss of the step to items names its line; a loss of the step
  * from items points into the items, and names the line of the item (loose
- * items) or of the run's first message.
+ * items) or of the message that gave it, at the field that gave the value
+ * (`ItemOrigin`); an item no message gave names the run's first line.
  */
 function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite): Emitted {
   const first = run[0]!.line;
@@ -559,18 +560,36 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
     return pending ? { line: pending.line, path: match![2]! } : { line: first, path };
   };
   try {
+    const origins = new Map<CanonicalItem, ItemOrigin>();
     const items =
       kind === "chat_message"
-        ? chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts })
+        ? chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts, origins })
         : { value: run.map((pending) => pending.record as CanonicalItem), losses: [] as Loss[] };
     const rewritten = rewrite ? rewrite.items(items.value, kind === "chat_message" ? "chat" : "responses", (index) => (kind === "responses_item" ? run[index]!.line : first), () => "") : { items: items.value, losses: [] };
     const written = ENVELOPES[target].itemsToMessages(rewritten.items);
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses];
-    for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, line: first });
+    for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
     return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length };
   } catch (error) {
     return notConverted(first, `not converted: ${(error as Error).message}`, run.length);
   }
+}
+
+/**
+ * Where a loss at an item's field (`/3/arguments`) sits in the Chat message that
+ * gave the item: that message's line, and the field of it that gave the value
+ * (`/tool_calls/0/function/arguments`), else the part of it that gave the item.
+ * An item no message gave (one a rewrite made) keeps the item path, on `first`.
+ */
+function messageFieldOf(path: string, items: readonly CanonicalItem[], origins: ReadonlyMap<CanonicalItem, ItemOrigin>, run: readonly Pending[], first: number): { line: number; path: string } {
+  const match = /^\/(\d+)(?:\/([^/]*))?(.*)$/.exec(path);
+  const item = match ? items[Number(match[1])] : undefined;
+  const origin = item === undefined ? undefined : origins.get(item);
+  const pending = origin === undefined ? undefined : run[origin.message];
+  if (!match || !origin || !pending) return { line: first, path };
+  const field = match[2];
+  const within = field !== undefined ? origin.fields[field] : undefined;
+  return { line: pending.line, path: within !== undefined ? within + match[3] : (origin.fields[""] ?? "") };
 }
 
 const SCHEMAS: Partial<Record<RecordKind, { name: string; schema: z.ZodType }>> = {

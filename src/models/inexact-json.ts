@@ -11,12 +11,12 @@ import { scanJson } from "./json-scan.js";
  * not come back as the same text, or `undefined` when they do: a value the
  * object does not hold first, else the spelling.
  */
-export function argumentsObjectChange(text: string, parsed: unknown, noun: string): string | undefined {
+export function argumentsObjectChange(text: string, parsed: unknown, noun: string, textNoun = "arguments"): string | undefined {
   // The object's own JSON text names each member once and writes each number as its double: nothing to walk for.
   if (JSON.stringify(parsed) === text) return undefined;
   const inexact = inexactness(text);
-  if (inexact !== undefined) return `${inexact}: the ${noun} object does not hold what the arguments text says`;
-  return `the arguments text becomes the ${noun} object, whose JSON text is spelled otherwise (spaces, escapes or number forms): the values are kept, not the text`;
+  if (inexact !== undefined) return `${inexact}: the ${noun} object does not hold what the ${textNoun} text says`;
+  return `the ${textNoun} text becomes the ${noun} object, whose JSON text is spelled otherwise (spaces, escapes or number forms): the values are kept, not the text`;
 }
 
 /**

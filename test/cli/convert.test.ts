@@ -1062,3 +1062,34 @@ describe("a stream with a line that could not be read", () => {
     expect(statuses(fromCompletion.stdout)).toEqual(["incomplete"]);
   });
 });
+
+describe("orbridge convert --to an envelope whose calls and results hold objects", () => {
+  const journal = lines(
+    { role: "user", content: "Which order?" },
+    { role: "assistant", content: null, tool_calls: [{ id: "call_big", type: "function", function: { name: "find_order", arguments: '{"order":9007199254740993}' } }] },
+    { role: "tool", tool_call_id: "call_big", content: '{"order":12345678901234567890,"total":1.0}' },
+  );
+  const argumentsLoss = (noun: string) => ({
+    line: 2,
+    path: "/tool_calls/0/function/arguments",
+    code: "form_changed",
+    detail: `the number 9007199254740993 is not one a double holds: the ${noun} object does not hold what the arguments text says`,
+  });
+
+  test.each([
+    ["anthropic", [argumentsLoss("input")]],
+    ["bedrock", [argumentsLoss("input")]],
+    [
+      "gemini",
+      [
+        argumentsLoss("args"),
+        { line: 3, path: "/content", code: "form_changed", detail: "the number 12345678901234567890 is not one a double holds: the response object does not hold what the output text says" },
+      ],
+    ],
+  ])("--to %s reports a value the object cannot hold on the line and at the field of the message that gave it", async (target, expected) => {
+    const report = join(scratch(), `${target}-report.jsonl`);
+    const result = await runOrbridge(["convert", "--to", target, "--report", report], journal);
+    expect(result.code).toBe(0);
+    expect(readReport(report)).toEqual(expected);
+  });
+});
