@@ -384,6 +384,7 @@ function assistantContent(
   const parts: AssistantContentPartParam[] = [];
   if (typeof content === "string") {
     if (content !== "") parts.push({ type: "output_text", text: content, annotations: [] });
+    else losses.push(lossAt([...at, "content"], "form_changed", `content "" beside the refusal holds no text: no output_text part is made of it`));
   } else if (Array.isArray(content)) {
     content.forEach((entry: unknown, index) => {
       const partAt = [...at, "content", index];

@@ -367,6 +367,13 @@ describe("messagesToItems, input its envelope forbids", () => {
     });
   });
 
+  test("an empty text content beside a refusal makes no part, and says so", () => {
+    expect(messagesToItems({ messages: messages([{ role: "assistant", content: "", refusal: "I cannot help with that." }]) })).toStrictEqual({
+      value: [{ type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I cannot help with that." }] }],
+      losses: [{ path: "/0/content", code: "form_changed", detail: 'content "" beside the refusal holds no text: no output_text part is made of it' }],
+    });
+  });
+
   test("tool_calls, function_call and refusal in a shape no Chat message has are reported, not dropped unseen", () => {
     const converted = messagesToItems({
       messages: messages([
