@@ -56,6 +56,14 @@ export function standsAsDouble(literal: string): boolean {
   return readsBackAsWritten(literal);
 }
 
+/** Why a double does not stand for `literal` (one `standsAsDouble` refuses), as a clause of a verdict's detail. */
+export function whyNotStanding(literal: string): string {
+  const double = Number(literal);
+  if (!Number.isFinite(double)) return "which is past the largest double";
+  if (!readsBackAsWritten(literal)) return "which a double reads as another number";
+  return "which is past ±(2^53 − 1), where one double stands for several whole numbers";
+}
+
 /** Keywords whose answer on a double can differ from their answer on the number written. */
 const NUMBER_KEYWORDS = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"] as const;
 /** Formats of ajv-formats that check a number is whole. */

@@ -19,7 +19,7 @@
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { describeValue as describe, parseJsonText } from "../models/json-value.js";
 import { quoteVisible } from "../models/quote-visible.js";
-import { constrainsNumbers, inexactNumber } from "./exact-arguments.js";
+import { constrainsNumbers, inexactNumber, whyNotStanding } from "./exact-arguments.js";
 import { isKnownBareType } from "./item-kind.js";
 import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
 import { innerArguments } from "../models/double-encoded-arguments.js";
@@ -123,7 +123,7 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     // The schema judged doubles; only a number the double stands for was judged as written.
     const inexact = constrainsNumbers(schema) ? inexactNumber(args) : undefined;
     if (inexact !== undefined) {
-      return { reason: "arguments_schema", detail: `arguments${inexact.path} is ${describeLiteral(inexact.literal)}, which cannot be held exactly by a double; the gate does not compare it`, path: "/arguments" };
+      return { reason: "arguments_schema", detail: `arguments${inexact.path} is ${describeLiteral(inexact.literal)}, ${whyNotStanding(inexact.literal)}; the gate does not compare it`, path: "/arguments" };
     }
     return { reason: "ok", detail: "completed call with arguments valid for its schema" };
   } catch (error) {

@@ -42,7 +42,7 @@ async function gate(journal: string, extra: string[] = []) {
 const OK_DETAIL = "completed call with arguments valid for its schema";
 const twice = (what: string, name: string, path: string) => `${what} has the name "${name}" twice in one object, at "${path}"; JSON.parse keeps the last value, other readers keep the first`;
 const unknownType = (quoted: string) => `${quoted} is not a type the Open Responses spec defines, nor a provider type with a slug; it is never a portable call`;
-const notCompared = (where: string, literal: string) => `arguments${where} is ${literal}, which cannot be held exactly by a double; the gate does not compare it`;
+const notCompared = (where: string, literal: string) => `arguments${where} is ${literal}, which a double reads as another number; the gate does not compare it`;
 const errorLine = (line: number, detail: string) => ({ line, index: 0, reason: "error", detail, blocked: true, findings: [] });
 const verdict = (callId: string, reason: string, detail: string, path?: string) => ({
   line: 1,

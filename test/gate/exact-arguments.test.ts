@@ -7,9 +7,11 @@ const call = (args: string) => ({ type: "function_call", id: "fc_1", call_id: "c
 const cache = new SchemaCache();
 const gate = (args: string, schema: Record<string, unknown> | boolean) => replayGate(call(args), schema, { cache });
 const OK = { reason: "ok", detail: "completed call with arguments valid for its schema" };
-const notCompared = (where: string, literal: string) => ({
+const READS_AS_ANOTHER = "which a double reads as another number";
+const PAST_SAFE = "which is past ±(2^53 − 1), where one double stands for several whole numbers";
+const notCompared = (where: string, literal: string, why = READS_AS_ANOTHER) => ({
   reason: "arguments_schema",
-  detail: `arguments${where} is ${literal}, which cannot be held exactly by a double; the gate does not compare it`,
+  detail: `arguments${where} is ${literal}, ${why}; the gate does not compare it`,
   path: "/arguments",
 });
 
@@ -133,9 +135,15 @@ describe("the gate", () => {
   test("blocks such a literal anywhere once the schema judges numbers somewhere", () => {
     expect(gate('{"limit":5,"id":12345678901234567891}', { type: "object", properties: { limit: { maximum: 10 } } })).toEqual(notCompared("/id", "12345678901234567891"));
   });
+  test("says which of the two ways a literal fails to stand: a double reads it as another number, or it is past 2^53 − 1", () => {
+    const schema = { type: "object", properties: { a: { const: 9007199254740993 } } };
+    expect(gate('{"a":9007199254740992}', schema)).toEqual(notCompared("/a", "9007199254740992", PAST_SAFE));
+    expect(gate('{"a":9007199254740993}', schema)).toEqual(notCompared("/a", "9007199254740993", READS_AS_ANOTHER));
+    expect(gate('{"a":1e400}', { type: "object", properties: { a: { minimum: 0 } } })).toEqual(notCompared("/a", "1e400", "which is past the largest double"));
+  });
   test("cuts a long literal in the detail", () => {
     const literal = "1" + "0".repeat(60);
-    expect(gate(`[${literal}]`, { type: "array", items: { minimum: 0 } }).detail).toBe(`arguments/0 is ${literal.slice(0, 40)}…, which cannot be held exactly by a double; the gate does not compare it`);
+    expect(gate(`[${literal}]`, { type: "array", items: { minimum: 0 } }).detail).toBe(`arguments/0 is ${literal.slice(0, 40)}…, ${PAST_SAFE}; the gate does not compare it`);
   });
   test("compares literals the double stands for", () => {
     const schema = { type: "object", properties: { n: { type: "integer", maximum: 9007199254740991 }, x: { type: "number", minimum: 0, multipleOf: 0.5 }, p: { enum: [0.1, 0.3] } } };
