@@ -35,6 +35,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
+import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
@@ -132,13 +133,15 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain") return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
-        case "plain":
-          out.push(this.plain(entry.record, entry.recordKind, entry.line, entry.envelope));
+        case "plain": {
+          const normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope);
+          out.push(entry.inexact === undefined ? normalized : this.valuesOfObjects(normalized, entry.inexact));
           break;
+        }
         case "error":
           out.push({ kind: "error", source: this.source, line: entry.line, detail: entry.detail });
           break;
@@ -245,6 +248,34 @@ export class JournalNormalizer {
       line,
       detail: `the record holds ${written} tool call${written === 1 ? "" : "s"} (at ${writtenCallPaths(record, 3).map(shortPath).join(", ")}${written > 3 ? ", …" : ""}) and gave ${read} to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it`,
     };
+  }
+
+  /**
+   * A record of an envelope that writes arguments and results as objects, whose
+   * line holds numbers its doubles do not stand for (inexact-numbers.ts): an
+   * argument or output text that writes such a double is not what the record
+   * wrote. For the gate (`refuseUnreadCalls`), a call of it is refused, as it
+   * cannot be judged as written; otherwise each such text is reported.
+   */
+  private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals): NormalizedRecord {
+    if (normalized.kind !== "items") return normalized;
+    const losses: Loss[] = [];
+    for (const [index, { item }] of normalized.items.entries()) {
+      const fields = item as Record<string, unknown>;
+      const field = fields.type === "function_call" ? "arguments" : fields.type === "function_call_output" ? "output" : undefined;
+      const value = field === undefined ? undefined : fields[field];
+      // An output is text, or parts whose texts may hold a result object's JSON text.
+      const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value.map((part) => (isPlainObject(part) ? part.text : undefined)) : [];
+      let literal: string | undefined;
+      for (const text of texts) if (literal === undefined && typeof text === "string") literal = writtenFromInexact(text, inexact);
+      if (literal === undefined) continue;
+      const written = `${literal.length > 40 ? literal.slice(0, 40) + "…" : literal}`;
+      if (this.refuseUnreadCalls && field === "arguments") {
+        return { kind: "error", source: this.source, line: normalized.line, detail: `the record writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
+      }
+      losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of the record as its double writes it, ${JSON.stringify(Number(literal))}` });
+    }
+    return losses.length === 0 ? normalized : { ...normalized, losses: [...normalized.losses, ...losses] };
   }
 
   private leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {

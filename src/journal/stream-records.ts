@@ -39,13 +39,14 @@ import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
+import { inexactLiterals, type InexactLiterals } from "./inexact-numbers.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser } from "./sse.js";
 
 export type JournalRecord =
   /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
-  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName }
+  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName; inexact?: InexactLiterals }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
   | { kind: "error"; line: number; detail: string }
   /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
@@ -140,13 +141,17 @@ export class StreamRecords {
       return out;
     }
     const record = parsed.value;
-    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line);
-    out.push(...this.pushRecord(record, line.line));
+    const inexact = inexactLiterals(text);
+    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, inexact);
+    out.push(...this.pushRecord(record, line.line, false, inexact));
     return out;
   }
 
-  /** A record already parsed (a library caller's object, or an SSE payload). */
-  pushRecord(record: unknown, line: number, fromSse = false): JournalRecord[] {
+  /**
+   * A record already parsed (a library caller's object, or an SSE payload).
+   * `inexact`: the literals of its text that its doubles do not stand for.
+   */
+  pushRecord(record: unknown, line: number, fromSse = false, inexact?: InexactLiterals): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
     let recordKind = detected.kind;
     let envelope = detected.envelope;
@@ -163,7 +168,7 @@ export class StreamRecords {
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
-    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope } : { kind: "plain", line, record, recordKind }) : undefined;
+    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}) } : { kind: "plain", line, record, recordKind }) : undefined;
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
     const out = this.endStream();

@@ -580,3 +580,40 @@ describe("reasoning in Chat dialects", () => {
     expect(removed.stderr).toBe("read 1 line, 1 record: 1 emitted (1 item), 0 reported; 3 losses, 5 record fields left behind; 1 change for chat-completions\n");
   });
 });
+
+describe("numbers of an envelope that writes arguments as objects, which the line's doubles do not stand for", () => {
+  const anthropicCall = (input: string) => `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_01","name":"transfer","input":${input}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}`;
+  const geminiCall = (args: string) => `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"transfer","id":"g1","args":${args}}}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash","responseId":"r1"}`;
+  const bedrockResult = (json: string) => `{"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"json":${json}}]}}]}`;
+  const run = async (lines: string[], options: NormalizeOptions = {}) => {
+    const out: NormalizedRecord[] = [];
+    for await (const record of normalizeJournal(lines, options)) out.push(record);
+    return out;
+  };
+
+  test("normalize reports an arguments or output text that writes such a number as its double does", async () => {
+    const records = await run([anthropicCall('{"amount":0.1000000000000000055}'), geminiCall('{"account":12345678901234567890}'), bedrockResult('{"balance":1e400}')]);
+    expect(records.map((record) => (record.kind === "items" ? record.losses.filter((loss) => loss.code === "form_changed" && loss.path === "") : record))).toEqual([
+      [{ path: "", code: "form_changed", detail: "the arguments text of item 0 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1" }],
+      [{ path: "", code: "form_changed", detail: "the arguments text of item 0 holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000" }],
+      [{ path: "", code: "form_changed", detail: "the output text of item 0 holds the number 1e400 of the record as its double writes it, null" }],
+    ]);
+  });
+
+  test("the gate's reading refuses a call whose arguments text writes one: it cannot be judged as the record wrote it", async () => {
+    const records = await run([anthropicCall('{"amount":0.1000000000000000055}'), anthropicCall('{"amount":0.5,"note":"12345678901234567890"}')], { refuseUnreadCalls: true, unknownObjects: "item" });
+    expect(records[0]).toEqual({
+      kind: "error",
+      source: "-",
+      line: 1,
+      detail: "the record writes the number 0.1000000000000000055 in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged",
+    });
+    // Digits inside a string are text the record wrote: the call is read as usual.
+    expect(records[1]!.kind).toBe("items");
+  });
+
+  test("a Chat or Open Responses call keeps its arguments text, which the gate reads as written: no record is refused", async () => {
+    const records = await run(['{"type":"function_call","call_id":"call_1","name":"transfer","status":"completed","arguments":"{\\"amount\\":0.1000000000000000055}","trace":12345678901234567890}'], { refuseUnreadCalls: true, unknownObjects: "item" });
+    expect(records[0]!.kind).toBe("items");
+  });
+});

@@ -1,0 +1,54 @@
+// Number literals of a line that the line's doubles do not stand for. Anthropic,
+// Gemini and Bedrock write a call's arguments, and some tool results, as JSON
+// objects inside the record: JSON.parse reads their numbers into doubles, and the
+// arguments text made of them (JSON.stringify) writes the doubles' digits, not
+// the record's. `0.1000000000000000055` becomes `0.1`, and then passes
+// `maximum: 0.1`; `12345678901234567890` becomes `12345678901234567000`, an
+// account number no one wrote. The gate judges arguments by their text, so a
+// call whose text holds such a number cannot be judged as the record wrote it.
+//
+// A literal stands when its value is the shortest decimal that reads back as the
+// same double, finite and within ±(2^53 − 1) (as the gate's exact-arguments.ts
+// says); the literals that do not are kept by the text their double writes.
+import { readsBackAsWritten } from "../models/decimal-value.js";
+import { scanJson } from "../models/json-scan.js";
+
+/** For each double's text, a literal of the line that it does not stand for. */
+export type InexactLiterals = ReadonlyMap<string, string>;
+
+// A literal of at most 15 digits and no exponent always stands: only a line with
+// a run of 16 digits (a point between them or not) or an exponent is scanned.
+const MAY_HOLD_INEXACT = /[0-9](?:\.?[0-9]){15}|[0-9][eE]/;
+
+/** The literals of a line of JSON text that their doubles do not stand for; undefined when there are none. */
+export function inexactLiterals(text: string): InexactLiterals | undefined {
+  if (!MAY_HOLD_INEXACT.test(text)) return undefined;
+  let found: Map<string, string> | undefined;
+  scanJson(text, {
+    number: (literal) => {
+      const double = Number(literal);
+      if (Number.isFinite(double) && Math.abs(double) <= Number.MAX_SAFE_INTEGER && readsBackAsWritten(literal)) return false;
+      (found ??= new Map()).set(JSON.stringify(double) ?? literal, literal);
+      return false;
+    },
+  });
+  return found;
+}
+
+/**
+ * The first literal of `literals` whose double's text is a number of `json`
+ * (text JSON.stringify wrote), if any. A literal past the largest double reads
+ * as Infinity, which JSON.stringify writes `null`: any null of the text may be it.
+ */
+export function writtenFromInexact(json: string, literals: InexactLiterals): string | undefined {
+  let found: string | undefined;
+  scanJson(json, {
+    number: (literal) => {
+      found = literals.get(literal);
+      return found !== undefined;
+    },
+  });
+  const infinite = literals.get("null");
+  if (found === undefined && infinite !== undefined && /\bnull\b/.test(json)) return infinite;
+  return found;
+}
