@@ -5,6 +5,7 @@ import { isPlainObject } from "../models/json-value.js";
 import { jsonEqual } from "./schema-equal.js";
 import type { SchemaObject } from "./schema-keywords.js";
 import type { SchemaError } from "./schema-work.js";
+import { isWholeMultiple } from "../models/decimal-value.js";
 
 export function schemaError(path: string, keyword: string, params: Record<string, unknown>, message: string): SchemaError {
   return { instancePath: path, schemaPath: `#/${keyword}`, keyword, params, message };
@@ -55,8 +56,8 @@ export function checkNumber(schema: SchemaObject, value: number, path: string): 
     const limit = schema[keyword];
     if (typeof limit === "number" && !holds(limit)) return schemaError(path, keyword, { comparison, limit }, `must be ${comparison} ${limit}`);
   }
-  // A quotient that is a whole number, however large: 1e22 is a multiple of 1.
-  if (typeof schema.multipleOf === "number" && !Number.isInteger(value / schema.multipleOf)) return schemaError(path, "multipleOf", { multipleOf: schema.multipleOf }, `must be multiple of ${schema.multipleOf}`);
+  // Exactly, on the decimals the doubles write: 1e22 is a multiple of 1, 53.199999999999996 is none of 0.7.
+  if (typeof schema.multipleOf === "number" && !isWholeMultiple(value, schema.multipleOf)) return schemaError(path, "multipleOf", { multipleOf: schema.multipleOf }, `must be multiple of ${schema.multipleOf}`);
   return undefined;
 }
 

@@ -15,14 +15,17 @@
 //
 // Everything else a keyword does is bounded by the schema's own size or is itself
 // a counted evaluation of a subschema. `uniqueItems` over objects or arrays, which
-// Ajv checks pair by pair, is replaced by a check that compares each item once.
+// Ajv checks pair by pair, is replaced by a check that compares each item once;
+// `multipleOf`, which Ajv checks by dividing doubles, by an exact decimal check.
 import { _, type Ajv2020, type KeywordCxt } from "ajv/dist/2020.js";
 import { canonicalJson } from "./schema-equal.js";
+import { isWholeMultiple } from "../models/decimal-value.js";
 import { isSchemaObject, keywordRole, type SchemaObject } from "./schema-keywords.js";
 import { schemaWork } from "./schema-work.js";
 
 export const STEP_KEYWORD = "orbridge:steps";
 export const UNIQUE_KEYWORD = "orbridge:uniqueItems";
+export const MULTIPLE_KEYWORD = "orbridge:multipleOf";
 
 /** Adds the two keywords the instrumented copy uses to an Ajv instance. */
 export function addWorkKeywords(ajv: Ajv2020): void {
@@ -42,6 +45,18 @@ export function addWorkKeywords(ajv: Ajv2020): void {
       if (perKey > 0) gen.if(_`${data} && typeof ${data} == "object" && !Array.isArray(${data})`, () => gen.code(_`${work}.steps += Object.keys(${data}).length * ${perKey}`));
       if (chargesItems(parentSchema as SchemaObject)) gen.if(_`Array.isArray(${data})`, () => gen.code(_`${work}.steps += ${data}.length`));
       gen.if(_`${work}.steps > ${work}.limit`, () => gen.code(_`${work}.exceeded()`));
+    },
+  });
+  ajv.addKeyword({
+    keyword: MULTIPLE_KEYWORD,
+    type: "number",
+    schemaType: "number",
+    errors: true,
+    validate: function multipleOf(this: unknown, divisor: number, data: number): boolean {
+      if (isWholeMultiple(data, divisor)) return true;
+      // Ajv's own message and params, so the verdict reads the same either way.
+      (multipleOf as { errors?: unknown[] }).errors = [{ keyword: "multipleOf", params: { multipleOf: divisor }, message: `must be multiple of ${divisor}` }];
+      return false;
     },
   });
   ajv.addKeyword({
@@ -70,6 +85,7 @@ export function addWorkKeywords(ajv: Ajv2020): void {
 const REFUSED_KEYWORDS: ReadonlyMap<string, string> = new Map([
   [STEP_KEYWORD, `the keyword "${STEP_KEYWORD}" is reserved by the gate`],
   [UNIQUE_KEYWORD, `the keyword "${UNIQUE_KEYWORD}" is reserved by the gate`],
+  [MULTIPLE_KEYWORD, `the keyword "${MULTIPLE_KEYWORD}" is reserved by the gate`],
   ["$async", 'the keyword "$async" makes the check answer later, and the gate answers now'],
 ]);
 
@@ -104,6 +120,7 @@ export function instrumented(schema: unknown): unknown {
     // and allows nothing; Ajv reads it as OpenAPI does and lets null through any type.
     if (keyword === "nullable") continue;
     if (keyword === "uniqueItems" && quadraticUnique) entries.push([UNIQUE_KEYWORD, true]);
+    else if (keyword === "multipleOf" && typeof value === "number" && value > 0) entries.push([MULTIPLE_KEYWORD, value]);
     else if (role === "data") entries.push([keyword, value]);
     else if (role === "schemaMap" && isSchemaObject(value)) entries.push([keyword, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, instrumented(sub)]))]);
     else entries.push([keyword, instrumented(value)]);

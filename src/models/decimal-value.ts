@@ -23,3 +23,28 @@ export function decimalValue(text: string): string | undefined {
 export function readsBackAsWritten(literal: string): boolean {
   return decimalValue(literal) === decimalValue(String(Number(literal)));
 }
+
+/**
+ * Whether `value` is a whole multiple of `divisor`, as the decimals the two
+ * doubles write (their shortest texts) say, computed exactly. Division on
+ * doubles rounds: 53.199999999999996 / 0.7 gives 76, and 53.2 / 0.7 gives
+ * 76.00000000000001. A double's shortest text is the number a JSON text that
+ * reads back as written wrote, which is what JSON Schema's multipleOf judges.
+ */
+export function isWholeMultiple(value: number, divisor: number): boolean {
+  if (!Number.isFinite(value) || !Number.isFinite(divisor) || !(divisor > 0)) return false;
+  const [valueDigits, valuePower] = decimalParts(String(value));
+  const [divisorDigits, divisorPower] = decimalParts(String(divisor));
+  if (valueDigits === 0n) return true;
+  // Both as whole numbers over the smaller power of ten; doubles keep the powers within a few hundred.
+  const power = Math.min(valuePower, divisorPower);
+  const scaledValue = valueDigits * 10n ** BigInt(valuePower - power);
+  const scaledDivisor = divisorDigits * 10n ** BigInt(divisorPower - power);
+  return scaledValue % scaledDivisor === 0n;
+}
+
+/** A finite double's text as significant digits (sign dropped: a multiple's sign does not matter) and a power of ten. */
+function decimalParts(text: string): [bigint, number] {
+  const [digits, power] = decimalValue(text)!.replace(/^-/, "").split("e") as [string, string?];
+  return [BigInt(digits), power === undefined ? 0 : Number(power)];
+}

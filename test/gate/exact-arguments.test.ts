@@ -168,3 +168,25 @@ describe("the gate", () => {
     }
   });
 });
+
+describe("multipleOf, judged exactly on the decimals the doubles write", () => {
+  const cases: Array<[number, string, boolean]> = [
+    [0.7, "53.2", true],
+    [0.7, "53.199999999999996", false],
+    [0.1, "0.3", true],
+    [0.1, "-0.3", true],
+    [0.1, "114821858834.70001", false],
+    [0.01, "4.35", true],
+    [0.01, "105610348.71000001", false],
+    [0.05, "1032864739.9000001", false],
+    [1e-320, "1", true],
+    [1, "4.5", false],
+    [2, "0", true],
+  ];
+  test.each(cases)("multipleOf %s: %s is %s", (multipleOf, literal, valid) => {
+    const verdicts = [{ type: "object", properties: { n: { multipleOf } } }, { type: "object", properties: { n: { multipleOf } }, unevaluatedProperties: false }].map((schema) => gate(`{"n":${literal}}`, schema));
+    const expected = valid ? OK : { reason: "arguments_schema", detail: `arguments/n must be multiple of ${multipleOf}`, path: "/arguments" };
+    // Through Ajv, and through the project's evaluator (which unevaluatedProperties sends a schema to).
+    expect(verdicts).toEqual([expected, expected]);
+  });
+});
