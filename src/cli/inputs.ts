@@ -17,6 +17,7 @@ import { DocumentError, openSourceBytes, splitLines, type SourceOptions } from "
 import { stringOption, type OptionSpec, type ParsedArgs } from "./args.js";
 import { UsageError, write, type CommandIO } from "./io.js";
 import { parseRecord } from "../journal/parse-record.js";
+import { inexactSchemaNumber } from "../journal/inexact-numbers.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
@@ -176,6 +177,12 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   // would judge by the last value, a reader that keeps the first by another.
   const parsed = parseRecord(text, `${what} ${path}`);
   if (!parsed.ok) throw new UsageError(parsed.detail);
+  // A bound or constant that its double does not stand for would be compared as another number.
+  const inexact = inexactSchemaNumber(text);
+  if (inexact !== undefined) {
+    const shown = inexact.literal.length > 40 ? `${inexact.literal.slice(0, 40)}…` : inexact.literal;
+    throw new UsageError(`${what} ${path}: the number ${shown} at ${inexact.path} is not one a double stands for exactly: the gate would compare arguments against another number`);
+  }
   return parsed.value;
 }
 

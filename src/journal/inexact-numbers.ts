@@ -52,3 +52,26 @@ export function writtenFromInexact(json: string, literals: InexactLiterals): str
   if (found === undefined && infinite !== undefined && /\bnull\b/.test(json)) return infinite;
   return found;
 }
+
+/** Keywords whose number a schema judges arguments by: bounds, multipleOf, and the values of const and enum. */
+const JUDGING_KEYWORDS = new Set(["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf", "const", "enum"]);
+
+/**
+ * The first number a tool schema's text writes under a keyword that judges
+ * numbers, and that its double does not stand for (`maximum: 0.29999999999999999`
+ * reads as 0.3, which 0.3 then meets), with its JSON Pointer; undefined when none.
+ */
+export function inexactSchemaNumber(text: string): { literal: string; path: string } | undefined {
+  if (!MAY_HOLD_INEXACT.test(text)) return undefined;
+  let found: { literal: string; path: string } | undefined;
+  scanJson(text, {
+    number: (literal, path) => {
+      const double = Number(literal);
+      if (Number.isFinite(double) && Math.abs(double) <= Number.MAX_SAFE_INTEGER && readsBackAsWritten(literal)) return false;
+      if (!path.some((token) => typeof token === "string" && JUDGING_KEYWORDS.has(token))) return false;
+      found = { literal, path: path.map((token) => "/" + String(token).replace(/~/g, "~0").replace(/\//g, "~1")).join("") };
+      return true;
+    },
+  });
+  return found;
+}

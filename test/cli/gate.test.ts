@@ -119,6 +119,21 @@ describe("the text output shows what a journal wrote without letting it write a 
 });
 
 describe("usage errors exit 2 with one line each", () => {
+  test("a tools file whose bound or constant is a number its double does not stand for", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "orbridge-gate-inexact-"));
+    const tools = join(folder, "tools.json");
+    await writeFile(tools, '[{"type":"function","name":"set_ratio","parameters":{"type":"object","properties":{"ratio":{"type":"number","maximum":0.29999999999999999}}}}]');
+    try {
+      const result = await runOrbridge(["gate", "--tools", tools, journal]);
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `orbridge gate: tools file ${tools}: the number 0.29999999999999999 at /0/parameters/properties/ratio/maximum is not one a double stands for exactly: the gate would compare arguments against another number\n`,
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
   test("unknown options", async () => {
     const result = await runOrbridge(["gate", "--schema", schema, "--colour", "--x=1", journal]);
     expect(result).toEqual({ code: 2, stdout: "", stderr: "orbridge gate: unknown option: --colour\norbridge gate: unknown option: --x=1\n" });
