@@ -181,7 +181,7 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   const inexact = inexactSchemaNumber(text);
   if (inexact !== undefined) {
     const shown = inexact.literal.length > 40 ? `${inexact.literal.slice(0, 40)}…` : inexact.literal;
-    throw new UsageError(`${what} ${path}: the number ${shown} at ${inexact.path} is not one a double stands for exactly: the gate would compare arguments against another number`);
+    throw new UsageError(`${what} ${path}: the number ${shown} at ${inexact.path} is one a double reads as another number: the gate would compare arguments against that other number`);
   }
   return parsed.value;
 }

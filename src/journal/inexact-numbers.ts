@@ -58,16 +58,19 @@ const JUDGING_KEYWORDS = new Set(["maximum", "minimum", "exclusiveMaximum", "exc
 
 /**
  * The first number a tool schema's text writes under a keyword that judges
- * numbers, and that its double does not stand for (`maximum: 0.29999999999999999`
- * reads as 0.3, which 0.3 then meets), with its JSON Pointer; undefined when none.
+ * numbers, within ±(2^53 − 1), that its double reads as another number
+ * (`maximum: 0.29999999999999999` reads as 0.3, which 0.3 then meets;
+ * `minimum: 1e-400` as 0), with its JSON Pointer; undefined when none.
  */
 export function inexactSchemaNumber(text: string): { literal: string; path: string } | undefined {
   if (!MAY_HOLD_INEXACT.test(text)) return undefined;
   let found: { literal: string; path: string } | undefined;
   scanJson(text, {
     number: (literal, path) => {
+      // Past ±(2^53 − 1) a bound is far from every argument the gate compares
+      // (those beyond it block), so only a nearer number read as another matters.
       const double = Number(literal);
-      if (Number.isFinite(double) && Math.abs(double) <= Number.MAX_SAFE_INTEGER && readsBackAsWritten(literal)) return false;
+      if (!Number.isFinite(double) || Math.abs(double) > Number.MAX_SAFE_INTEGER || readsBackAsWritten(literal)) return false;
       if (!path.some((token) => typeof token === "string" && JUDGING_KEYWORDS.has(token))) return false;
       found = { literal, path: path.map((token) => "/" + String(token).replace(/~/g, "~0").replace(/\//g, "~1")).join("") };
       return true;
