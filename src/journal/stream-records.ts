@@ -141,17 +141,17 @@ export class StreamRecords {
       return out;
     }
     const record = parsed.value;
-    const inexact = inexactLiterals(text);
-    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, inexact);
-    out.push(...this.pushRecord(record, line.line, false, inexact));
+    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, text);
+    out.push(...this.pushRecord(record, line.line, false, text));
     return out;
   }
 
   /**
    * A record already parsed (a library caller's object, or an SSE payload).
-   * `inexact`: the literals of its text that its doubles do not stand for.
+   * `text`: the line it was parsed from, read again for the numbers its doubles
+   * do not stand for when the record is of an envelope that holds arguments as objects.
    */
-  pushRecord(record: unknown, line: number, fromSse = false, inexact?: InexactLiterals): JournalRecord[] {
+  pushRecord(record: unknown, line: number, fromSse = false, text?: string): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
     let recordKind = detected.kind;
     let envelope = detected.envelope;
@@ -168,6 +168,7 @@ export class StreamRecords {
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
+    const inexact = reassembled === undefined && envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
     const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}) } : { kind: "plain", line, record, recordKind }) : undefined;
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
