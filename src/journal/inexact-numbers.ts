@@ -11,6 +11,7 @@
 // same double, finite and within ±(2^53 − 1) (as the gate's exact-arguments.ts
 // says); the literals that do not are kept by the text their double writes.
 import { readsBackAsWritten } from "../models/decimal-value.js";
+import { pointer } from "../models/json-pointer.js";
 import { scanJson } from "../models/json-scan.js";
 
 /** For each double's text, a literal of the line that it does not stand for. */
@@ -72,7 +73,7 @@ export function inexactSchemaNumber(text: string): { literal: string; path: stri
       const double = Number(literal);
       if (!Number.isFinite(double) || Math.abs(double) > Number.MAX_SAFE_INTEGER || readsBackAsWritten(literal)) return false;
       if (!path.some((token) => typeof token === "string" && JUDGING_KEYWORDS.has(token))) return false;
-      found = { literal, path: path.map((token) => "/" + String(token).replace(/~/g, "~0").replace(/\//g, "~1")).join("") };
+      found = { literal, path: pointer(...path) };
       return true;
     },
   });

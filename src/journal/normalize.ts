@@ -269,7 +269,7 @@ export class JournalNormalizer {
       let literal: string | undefined;
       for (const text of texts) if (literal === undefined && typeof text === "string") literal = writtenFromInexact(text, inexact);
       if (literal === undefined) continue;
-      const written = `${literal.length > 40 ? literal.slice(0, 40) + "…" : literal}`;
+      const written = literal.length > 40 ? `${literal.slice(0, 40)}…` : literal;
       if (this.refuseUnreadCalls && field === "arguments") {
         return { kind: "error", source: this.source, line: normalized.line, detail: `the record writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }
