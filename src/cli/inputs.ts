@@ -18,6 +18,7 @@ import { stringOption, type OptionSpec, type ParsedArgs } from "./args.js";
 import { UsageError, write, type CommandIO } from "./io.js";
 import { parseRecord } from "../journal/parse-record.js";
 import { inexactSchemaNumber } from "../journal/inexact-numbers.js";
+import { shownLiteral } from "../models/decimal-value.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
@@ -180,8 +181,7 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   // A bound or constant that its double does not stand for would be compared as another number.
   const inexact = inexactSchemaNumber(text);
   if (inexact !== undefined) {
-    const shown = inexact.literal.length > 40 ? `${inexact.literal.slice(0, 40)}…` : inexact.literal;
-    throw new UsageError(`${what} ${path}: the number ${shown} at ${inexact.path} is one a double reads as another number: the gate would compare arguments against that other number`);
+    throw new UsageError(`${what} ${path}: the number ${shownLiteral(inexact.literal)} at ${inexact.path} is one a double reads as another number: the gate would compare arguments against that other number`);
   }
   return parsed.value;
 }

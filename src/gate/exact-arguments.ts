@@ -24,7 +24,9 @@
 import type { ToolSchema } from "./schema.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { scanJson } from "../models/json-scan.js";
-import { readsBackAsWritten } from "../models/decimal-value.js";
+import { mayHoldInexact, readsBackAsWritten, standsAsDouble } from "../models/decimal-value.js";
+
+export { standsAsDouble };
 
 export interface InexactNumber {
   /** The literal as written. */
@@ -33,11 +35,9 @@ export interface InexactNumber {
   path: string;
 }
 
-const MAY_HOLD_INEXACT = /[0-9](?:\.?[0-9]){15}|[0-9][eE]/;
-
 /** The first number literal of `text` (JSON the gate has parsed) that a double does not stand for. */
 export function inexactNumber(text: string): InexactNumber | undefined {
-  if (!MAY_HOLD_INEXACT.test(text)) return undefined;
+  if (!mayHoldInexact(text)) return undefined;
   let found: InexactNumber | undefined;
   scanJson(text, {
     number: (literal, path) => {
@@ -47,13 +47,6 @@ export function inexactNumber(text: string): InexactNumber | undefined {
     },
   });
   return found;
-}
-
-/** Whether a JSON number literal is one its double stands for (see the top of this file). */
-export function standsAsDouble(literal: string): boolean {
-  const double = Number(literal);
-  if (!Number.isFinite(double) || Math.abs(double) > Number.MAX_SAFE_INTEGER) return false;
-  return readsBackAsWritten(literal);
 }
 
 /** Why a double does not stand for `literal` (one `standsAsDouble` refuses), as a clause of a verdict's detail. */

@@ -23,6 +23,7 @@ import { constrainsNumbers, inexactNumber, whyNotStanding } from "./exact-argume
 import { isKnownBareType } from "./item-kind.js";
 import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
 import { innerArguments } from "../models/double-encoded-arguments.js";
+import { shownLiteral } from "../models/decimal-value.js";
 
 export const GATE_REASONS = [
   "namespaced",
@@ -123,7 +124,7 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     // The schema judged doubles; only a number the double stands for was judged as written.
     const inexact = constrainsNumbers(schema) ? inexactNumber(args) : undefined;
     if (inexact !== undefined) {
-      return { reason: "arguments_schema", detail: `arguments${inexact.path} is ${describeLiteral(inexact.literal)}, ${whyNotStanding(inexact.literal)}; the gate does not compare it`, path: "/arguments" };
+      return { reason: "arguments_schema", detail: `arguments${inexact.path} is ${shownLiteral(inexact.literal)}, ${whyNotStanding(inexact.literal)}; the gate does not compare it`, path: "/arguments" };
     }
     return { reason: "ok", detail: "completed call with arguments valid for its schema" };
   } catch (error) {
@@ -133,10 +134,6 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const reason = step === "not_function_call" ? "namespaced" : step;
     return { reason, detail: `the gate could not finish the ${reason} check: ${messageOf(error)}` };
   }
-}
-
-function describeLiteral(literal: string): string {
-  return literal.length > 40 ? `${literal.slice(0, 40)}…` : literal;
 }
 
 type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown> };

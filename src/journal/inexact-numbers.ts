@@ -8,28 +8,24 @@
 // call whose text holds such a number cannot be judged as the record wrote it.
 //
 // A literal stands when its value is the shortest decimal that reads back as the
-// same double, finite and within ±(2^53 − 1) (as the gate's exact-arguments.ts
-// says); the literals that do not are kept by the text their double writes.
-import { readsBackAsWritten } from "../models/decimal-value.js";
+// same double, finite and within ±(2^53 − 1) (`standsAsDouble`, which the gate
+// judges arguments by); the literals that do not are kept by the text their
+// double writes.
+import { mayHoldInexact, readsBackAsWritten, standsAsDouble } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
 import { scanJson } from "../models/json-scan.js";
 
 /** For each double's text, a literal of the line that it does not stand for. */
 export type InexactLiterals = ReadonlyMap<string, string>;
 
-// A literal of at most 15 digits and no exponent always stands: only a line with
-// a run of 16 digits (a point between them or not) or an exponent is scanned.
-const MAY_HOLD_INEXACT = /[0-9](?:\.?[0-9]){15}|[0-9][eE]/;
-
 /** The literals of a line of JSON text that their doubles do not stand for; undefined when there are none. */
 export function inexactLiterals(text: string): InexactLiterals | undefined {
-  if (!MAY_HOLD_INEXACT.test(text)) return undefined;
+  if (!mayHoldInexact(text)) return undefined;
   let found: Map<string, string> | undefined;
   scanJson(text, {
     number: (literal) => {
-      const double = Number(literal);
-      if (Number.isFinite(double) && Math.abs(double) <= Number.MAX_SAFE_INTEGER && readsBackAsWritten(literal)) return false;
-      (found ??= new Map()).set(JSON.stringify(double) ?? literal, literal);
+      if (standsAsDouble(literal)) return false;
+      (found ??= new Map()).set(JSON.stringify(Number(literal)) ?? literal, literal);
       return false;
     },
   });
@@ -64,7 +60,7 @@ const JUDGING_KEYWORDS = new Set(["maximum", "minimum", "exclusiveMaximum", "exc
  * `minimum: 1e-400` as 0), with its JSON Pointer; undefined when none.
  */
 export function inexactSchemaNumber(text: string): { literal: string; path: string } | undefined {
-  if (!MAY_HOLD_INEXACT.test(text)) return undefined;
+  if (!mayHoldInexact(text)) return undefined;
   let found: { literal: string; path: string } | undefined;
   scanJson(text, {
     number: (literal, path) => {

@@ -42,6 +42,7 @@ import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 import { synthesizesResponseField } from "../models/response-neutrals.js";
 import { stoppedCall } from "../models/assembled-response.js";
+import { shownLiteral } from "../models/decimal-value.js";
 
 export interface NormalizeOptions {
   /** Slug given to unprefixed provider item types (`web_search_call` → `openai:web_search_call`). */
@@ -269,7 +270,7 @@ export class JournalNormalizer {
       let literal: string | undefined;
       for (const text of texts) if (literal === undefined && typeof text === "string") literal = writtenFromInexact(text, inexact);
       if (literal === undefined) continue;
-      const written = literal.length > 40 ? `${literal.slice(0, 40)}…` : literal;
+      const written = shownLiteral(literal);
       if (this.refuseUnreadCalls && field === "arguments") {
         return { kind: "error", source: this.source, line: normalized.line, detail: `the record writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }

@@ -19,9 +19,35 @@ export function decimalValue(text: string): string | undefined {
   return `${sign}${digits}e${power}`;
 }
 
+/** A number literal as a detail shows it: cut after 40 characters, so that a line of digits does not swamp the message. */
+export function shownLiteral(literal: string): string {
+  return literal.length > 40 ? `${literal.slice(0, 40)}…` : literal;
+}
+
 /** Whether the double a literal reads as writes back as the same number (not a finite double: no). */
 export function readsBackAsWritten(literal: string): boolean {
   return decimalValue(literal) === decimalValue(String(Number(literal)));
+}
+
+/**
+ * Whether a JSON number literal is one its double stands for: it reads back as
+ * written, and the double is finite and within ±(2^53 − 1), past which one
+ * double also stands for the whole numbers around it.
+ */
+export function standsAsDouble(literal: string): boolean {
+  const double = Number(literal);
+  if (!Number.isFinite(double) || Math.abs(double) > Number.MAX_SAFE_INTEGER) return false;
+  return readsBackAsWritten(literal);
+}
+
+// A literal of at most 15 digits and no exponent always stands (15 significant
+// digits survive a double, and it is below 10^15): only a text with a run of 16
+// digits, a point between them or not, or an exponent can hold one that does not.
+const MAY_HOLD_INEXACT = /[0-9](?:\.?[0-9]){15}|[0-9][eE]/;
+
+/** Whether JSON text may hold a number literal that its double does not stand for; false means it surely holds none. */
+export function mayHoldInexact(text: string): boolean {
+  return MAY_HOLD_INEXACT.test(text);
 }
 
 /**

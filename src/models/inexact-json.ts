@@ -3,7 +3,7 @@
 // that value, so a converter names what it cannot carry instead of changing a
 // call's arguments in passing. Their spelling (spaces, escapes, `1.0`) is not
 // value, but the text is what a journal keeps, so it is named too.
-import { readsBackAsWritten } from "./decimal-value.js";
+import { readsBackAsWritten, shownLiteral } from "./decimal-value.js";
 import { scanJson } from "./json-scan.js";
 
 /**
@@ -43,7 +43,7 @@ export function inexactness(text: string): string | undefined {
     },
     number: (literal) => {
       if (readsBackAsWritten(literal)) return false;
-      found = `the number ${literal.length > 40 ? literal.slice(0, 40) + "…" : literal} is not one a double holds`;
+      found = `the number ${shownLiteral(literal)} is not one a double holds`;
       return true;
     },
   });
