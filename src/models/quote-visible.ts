@@ -6,7 +6,7 @@
 /** `text` as a JSON string whose characters are all printable ASCII, cut after `maxLength` characters. */
 export function quoteVisible(text: string, maxLength = 60): string {
   const shown = text.length > maxLength ? text.slice(0, maxLength) : text;
-  const quoted = JSON.stringify(shown).replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const quoted = JSON.stringify(shown).replace(/[^\x20-\x7e]/g, unicodeEscape);
   return shown === text ? quoted : `${quoted}…`;
 }
 
@@ -22,5 +22,10 @@ const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u2
  * reads as another verdict.
  */
 export function visibleInLine(text: string): string {
-  return text.replace(UNSAFE_IN_A_LINE, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(UNSAFE_IN_A_LINE, unicodeEscape);
+}
+
+/** One UTF-16 unit as a \u escape. */
+function unicodeEscape(unit: string): string {
+  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
