@@ -555,7 +555,7 @@ function keepsFinishedCalls(open: OpenResponse, output: readonly unknown[], line
     open.contradiction ??= { line, detail: `the terminal event's output does not hold the call at output_index ${index} as the stream gave it` };
     // A call the output holds under its call_id, otherwise, stands there; one it leaves out is kept apart.
     const streamed = open.items.get(index);
-    if (streamed?.type === "function_call" && !callIds.has(streamed.call_id)) open.dropped.push({ item: streamed, line: open.doneLines.get(streamed) ?? open.itemLines.get(index) ?? line });
+    if (streamed?.type === "function_call" && !callIds.has(streamed.call_id)) dropCall(open, streamed, index, line);
   }
 }
 
@@ -586,9 +586,12 @@ function replaceCall(open: OpenResponse, type: "response.output_item.added" | "r
   if (detail === undefined) return;
   open.contradiction ??= { line, detail };
   // The call no longer stands at its index under its call_id: it is kept apart.
-  if (item.type !== "function_call" || item.call_id !== replaced.call_id) {
-    open.dropped.push({ item: replaced, line: open.doneLines.get(replaced) ?? open.itemLines.get(index) ?? line });
-  }
+  if (item.type !== "function_call" || item.call_id !== replaced.call_id) dropCall(open, replaced, index, line);
+}
+
+/** Keeps apart a call the stream gave at `index` and put out of place, with the line of the event that last set it. */
+function dropCall(open: OpenResponse, call: Fields, index: number, line: number): void {
+  open.dropped.push({ item: call, line: open.doneLines.get(call) ?? open.itemLines.get(index) ?? line });
 }
 
 /**
