@@ -14,23 +14,82 @@ export const MAX_SCHEMA_DEPTH = 100;
 
 /** Why the schema is too large to compile, or undefined when it is within bounds. */
 export function schemaLimitBroken(schema: unknown): string | undefined {
-  // Explicit stacks: a schema nested far past the bound must not exhaust ours.
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: schema, depth: 1 }];
-  let nodes = 0;
-  let depth = 0;
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    nodes += 1;
-    if (next.depth > depth) depth = next.depth;
-    const value = next.value;
-    if (value === null || typeof value !== "object") continue;
-    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push({ value: child, depth: next.depth + 1 });
-  }
-  if (depth > MAX_SCHEMA_DEPTH) return `it is nested ${depth} levels deep, over the bound of ${MAX_SCHEMA_DEPTH}`;
-  if (nodes > MAX_SCHEMA_NODES) return `it holds ${nodes} JSON values, over the bound of ${MAX_SCHEMA_NODES}`;
+  const shape = measure(schema);
+  if ("cycle" in shape) return `it holds itself: the object at ${shape.cycle.inner === "" ? "the root" : shape.cycle.inner} is the object at ${shape.cycle.outer === "" ? "the root" : shape.cycle.outer} around it, which no JSON text can write`;
+  if (shape.depth > MAX_SCHEMA_DEPTH) return `it is nested ${shape.depth} levels deep, over the bound of ${MAX_SCHEMA_DEPTH}`;
+  if (shape.nodes > MAX_SCHEMA_NODES) return `it holds ${shape.nodes > Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER}` : shape.nodes} JSON values, over the bound of ${MAX_SCHEMA_NODES}`;
+  // Within the node bound, a walk of the written-out tree is bounded too.
   const subschemas = countSubschemas(schema);
   if (subschemas > MAX_SUBSCHEMAS) return `it has ${subschemas} subschemas, over the bound of ${MAX_SUBSCHEMAS}`;
   return undefined;
+}
+
+type Shape = { nodes: number; depth: number } | { cycle: { outer: string; inner: string } };
+
+/**
+ * Values and depth of the schema as its JSON text would write it. A schema built in
+ * code may hold one object in many places, or hold itself: each object is measured
+ * once and its measure reused wherever it appears again, so a shared subschema
+ * counts once per place (as in its text) without being walked once per place, and
+ * an object met again inside itself is a cycle.
+ */
+function measure(schema: unknown): Shape {
+  const measured = new Map<object, { nodes: number; depth: number }>();
+  // Explicit stack of open objects: a schema nested far past the bound must not exhaust ours.
+  const open: Array<{ value: object; key: string; children: unknown[]; keys: string[]; next: number; nodes: number; depth: number }> = [];
+  const onPath = new Map<object, number>();
+  const enter = (value: object, key: string): void => {
+    const keys = Array.isArray(value) ? value.map((_, i) => String(i)) : Object.keys(value);
+    const children = Array.isArray(value) ? value : Object.values(value);
+    onPath.set(value, open.length);
+    open.push({ value, key, children, keys, next: 0, nodes: 1, depth: 1 });
+  };
+  if (schema === null || typeof schema !== "object") return { nodes: 1, depth: 1 };
+  enter(schema, "");
+  let result = { nodes: 1, depth: 1 };
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (top.next < top.children.length) {
+      const key = top.keys[top.next];
+      const child = top.children[top.next++];
+      if (child === null || typeof child !== "object") {
+        top.nodes += 1;
+        if (top.depth < 2) top.depth = 2;
+        continue;
+      }
+      const known = measured.get(child);
+      if (known !== undefined) {
+        top.nodes += known.nodes;
+        if (top.depth < known.depth + 1) top.depth = known.depth + 1;
+        continue;
+      }
+      const at = onPath.get(child);
+      if (at !== undefined) return { cycle: { outer: pointerOf(open, at), inner: `${pointerOf(open, open.length - 1)}/${escape(key)}` } };
+      enter(child, key);
+      continue;
+    }
+    open.pop();
+    onPath.delete(top.value);
+    result = { nodes: top.nodes, depth: top.depth };
+    measured.set(top.value, result);
+    const parent = open[open.length - 1];
+    if (parent !== undefined) {
+      parent.nodes += top.nodes;
+      if (parent.depth < top.depth + 1) parent.depth = top.depth + 1;
+    }
+  }
+  return result;
+}
+
+/** The JSON Pointer of the open object at `index`, from the keys that led to it. */
+function pointerOf(open: ReadonlyArray<{ key: string }>, index: number): string {
+  let pointer = "";
+  for (let i = 1; i <= index; i++) pointer += `/${escape(open[i].key)}`;
+  return pointer;
+}
+
+function escape(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /** Objects in a schema's place, as the gate's instrumented copy sees them (schema-instrument.ts). */

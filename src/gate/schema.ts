@@ -2,8 +2,7 @@
 // A schema object seen before is found by identity; a new object with the same
 // content is found by its serialized form, computed once per object.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import * as addFormatsModule from "ajv-formats";
-import { isEcmaPattern, linearRegExp } from "./linear-regexp.js";
+import { linearRegExp } from "./linear-regexp.js";
 import { createRequire } from "node:module";
 import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } from "./schema-instrument.js";
 import { jsonEqual } from "./schema-equal.js";
@@ -11,6 +10,8 @@ import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-eva
 import { endlessReference } from "./schema-cycles.js";
 import { schemaLimitBroken } from "./schema-limits.js";
 import { SchemaResources } from "./schema-resources.js";
+import { assertedFormats } from "./schema-formats.js";
+import { unrunnablePart } from "./schema-unrunnable.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
@@ -29,9 +30,6 @@ function namesProtoProperty(schema: unknown): boolean {
   }
   return false;
 }
-
-// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
 
 /** A tool's JSON Schema: an object or a boolean schema. */
 export type ToolSchema = Record<string, unknown> | boolean;
@@ -78,11 +76,9 @@ function createAjv(assertFormats: boolean): Ajv2020 {
   // project's evaluator instead (schema-evaluator.ts), so Ajv runs without the
   // tracking, as it does for drafts before 2019-09.
   (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
-  addFormats(ajv);
-  // ajv-formats checks `format: "regex"` with `new RegExp(text)`, without the u
-  // flag: `\pL`, `\8` or `a{,3}` would pass. A regex format means what a
-  // `pattern` means, ECMA-262 with the u flag.
-  ajv.addFormat("regex", { type: "string", validate: isEcmaPattern });
+  // The gate's own checkers, each by its RFC's grammar (schema-formats.ts); a
+  // format without one refuses the schema before a value is judged.
+  if (assertFormats) for (const [name, definition] of assertedFormats()) ajv.addFormat(name, definition);
   addWorkKeywords(ajv);
   return ajv;
 }
@@ -110,12 +106,20 @@ export class SchemaCache {
       const known = this.byObject.get(schema);
       if (known) return known;
     }
+    // The bounds come first, on the object as given: one built in code may hold
+    // itself, or one subschema in so many places that writing it out as text (the
+    // cache key) would never end. Every later walk over the schema relies on them.
+    const tooLarge = typeof schema === "object" && schema !== null ? schemaLimitBroken(schema) : undefined;
+    if (tooLarge !== undefined) {
+      const refused: CompiledSchema = { ok: false, error: `tool schema is refused: ${tooLarge}` };
+      this.byObject.set(schema as object, refused);
+      return refused;
+    }
     let key: string;
     try {
       key = typeof schema === "boolean" ? String(schema) : JSON.stringify(schema);
     } catch (error) {
-      // Too deep to serialize: the bounds say why, where the stack ran out.
-      return { ok: false, error: `tool schema is refused: ${schemaLimitBroken(schema) ?? messageOf(error)}` };
+      return { ok: false, error: `tool schema is refused: ${messageOf(error)}` };
     }
     let compiled = this.byContent.get(key);
     if (compiled) {
@@ -135,9 +139,6 @@ export class SchemaCache {
     if (typeof schema !== "boolean" && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
       return { ok: false, error: "tool schema is not a JSON Schema (an object or a boolean)" };
     }
-    // The bounds come first: every later walk over the schema relies on them.
-    const tooLarge = schemaLimitBroken(schema);
-    if (tooLarge !== undefined) return { ok: false, error: `tool schema is refused: ${tooLarge}` };
     if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
@@ -150,15 +151,21 @@ export class SchemaCache {
       this.compiledByAjv = 1;
     }
     try {
-      if (typeof schema === "object" && needsEvaluator(schema)) return { ok: true, validate: runWithinBudget(this.evaluatorFor(schema)) };
-      // Ajv compiles a copy that counts its own work (schema-instrument.ts).
-      const counted = instrumented(schema) as ToolSchema;
-      const validate = this.ajv.compile(counted);
-      // The validator lives on in this cache; Ajv's own registry (keyed by object
-      // and by $id) lets go of it, so memory stays bounded by `limit` and two
-      // tools may reuse one $id.
-      if (typeof counted === "object") this.ajv.removeSchema(counted);
-      return { ok: true, validate: runWithinBudget(validate as SchemaValidator) };
+      let validate: SchemaValidator;
+      if (typeof schema === "object" && needsEvaluator(schema)) validate = this.evaluatorFor(schema);
+      else {
+        // Ajv compiles a copy that counts its own work (schema-instrument.ts).
+        const counted = instrumented(schema) as ToolSchema;
+        validate = this.ajv.compile(counted) as SchemaValidator;
+        // The validator lives on in this cache; Ajv's own registry (keyed by object
+        // and by $id) lets go of it, so memory stays bounded by `limit` and two
+        // tools may reuse one $id.
+        if (typeof counted === "object") this.ajv.removeSchema(counted);
+      }
+      // What compiling left unread (parts no value reaches) is read now, once.
+      const unrunnable = unrunnablePart(schema, this.assertFormats);
+      if (unrunnable !== undefined) return { ok: false, error: unrunnable };
+      return { ok: true, validate: runWithinBudget(validate) };
     } catch (error) {
       return { ok: false, error: `tool schema does not compile: ${messageOf(error)}` };
     }
