@@ -27,11 +27,23 @@ const OLDER_DRAFT_KEYWORDS: ReadonlyMap<string, string> = new Map([
   ["additionalItems", "the keyword of drafts before 2020-12 for the items after an array of items, which 2020-12 replaced with prefixItems and items"],
 ]);
 
+/** Why the schema is refused for a keyword of an older draft, with its JSON Pointer, or undefined. Runs before compiling, whose own complaint about it would say less. */
+export function olderDraftKeyword(schema: unknown): string | undefined {
+  return firstRefusal(schema, droppedKeywordIn);
+}
+
 /**
- * Why the gate cannot run this schema, with the JSON Pointer of the part that
- * says so, or undefined. Runs once per schema, after it compiled.
+ * Why the gate cannot run this schema (a pattern, or an asserted format), with
+ * the JSON Pointer of the part that says so, or undefined. Runs once per schema,
+ * after it compiled: a pattern a value reaches has been refused by then, in the
+ * compiler's words.
  */
 export function unrunnablePart(schema: unknown, assertFormats: boolean): string | undefined {
+  return firstRefusal(schema, (place, pointer) => unrunnableIn(place, pointer, assertFormats));
+}
+
+/** Every schema of the document, each once, in the order of its text; then what references reach elsewhere. */
+function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer: string) => string | undefined): string | undefined {
   let resources: SchemaResources | undefined;
   try {
     resources = new SchemaResources(schema);
@@ -50,7 +62,7 @@ export function unrunnablePart(schema: unknown, assertFormats: boolean): string 
     const { schema: place, pointer, base } = pending.pop() ?? referred.shift()!;
     if (!isSchemaObject(place) || seen.has(place)) continue;
     seen.add(place);
-    const why = refusalOf(place, pointer, assertFormats);
+    const why = refusalOf(place, pointer);
     if (why !== undefined) return why;
     const here = resources?.resourceOf(place) ?? base;
     for (const { keyword, key, schema: sub } of subschemasOf(place)) {
@@ -66,10 +78,14 @@ export function unrunnablePart(schema: unknown, assertFormats: boolean): string 
   return undefined;
 }
 
-function refusalOf(schema: SchemaObject, pointer: string, assertFormats: boolean): string | undefined {
+function droppedKeywordIn(schema: SchemaObject, pointer: string): string | undefined {
   for (const [keyword, what] of OLDER_DRAFT_KEYWORDS) {
     if (Object.hasOwn(schema, keyword)) return `tool schema is refused: "${keyword}" at ${shown(`${pointer}/${escape(keyword)}`)} is ${what}; 2020-12 reads it as an annotation where its writer meant a constraint, so the gate runs neither reading`;
   }
+  return undefined;
+}
+
+function unrunnableIn(schema: SchemaObject, pointer: string, assertFormats: boolean): string | undefined {
   if (typeof schema.pattern === "string") {
     const broken = unrunnablePattern(schema.pattern);
     if (broken !== undefined) return `tool schema does not compile: at ${shown(`${pointer}/pattern`)}: ${broken}`;

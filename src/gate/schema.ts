@@ -11,7 +11,7 @@ import { endlessReference } from "./schema-cycles.js";
 import { schemaLimitBroken } from "./schema-limits.js";
 import { SchemaResources } from "./schema-resources.js";
 import { assertedFormats } from "./schema-formats.js";
-import { unrunnablePart } from "./schema-unrunnable.js";
+import { olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
@@ -142,6 +142,8 @@ export class SchemaCache {
     if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
+    const dropped = olderDraftKeyword(schema);
+    if (dropped !== undefined) return { ok: false, error: dropped };
     const endless = endlessReferenceIn(schema);
     if (endless !== undefined) return { ok: false, error: `tool schema does not compile: ${endless} leads back to a schema it started from through $ref and allOf alone, so validation would never end` };
     // Ajv keeps every schema it compiled in its code scope; a fresh instance after
