@@ -112,3 +112,21 @@ describe("formats as annotations (the default)", () => {
     expect(gate(field(format), { at: value }, false)).toEqual(ok);
   });
 });
+
+describe("the same rules wherever the schema is judged", () => {
+  test("under the project's evaluator (a schema with unevaluatedProperties), date-time follows RFC 3339 too", () => {
+    const schema = { type: "object", properties: { at: { type: "string", format: "date-time" } }, unevaluatedProperties: false };
+    expect(gate(schema, { at: "2026-01-01 10:00:00Z" })).toEqual(blocked('arguments/at must match format "date-time"'));
+    expect(gate(schema, { at: "2026-01-01T10:00:00Z" })).toEqual(ok);
+  });
+  test("under the project's evaluator, a format without a checker refuses the schema", () => {
+    expect(gate({ type: "object", properties: { to: { format: "idn-email" } }, unevaluatedProperties: false }, {})).toEqual(
+      blocked('tool schema is refused: format "idn-email" at /properties/to/format is asserted (formats are checked) but the gate has no checker for it, so its values could not be judged'),
+    );
+  });
+  test("the library's assertFormats option, without a cache of its own, asserts the same way", () => {
+    const item = call("call_1", JSON.stringify({ at: "2026-01-01T10:00:00+0100" }));
+    expect(replayGate(item, field("date-time"), { assertFormats: true })).toEqual(blocked('arguments/at must match format "date-time"'));
+    expect(replayGate(item, field("date-time"))).toEqual(ok);
+  });
+});
