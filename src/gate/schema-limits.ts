@@ -24,6 +24,24 @@ export function schemaLimitBroken(schema: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether writing the schema out as JSON text would pass the bound on values: a
+ * plain walk that gives up at the bound, cheap enough to run before that text is
+ * written (it stops on an object that holds itself, or one shared past the bound).
+ */
+export function mayExceedBounds(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (++nodes > MAX_SCHEMA_NODES) return true;
+    if (value === null || typeof value !== "object") continue;
+    if (Array.isArray(value)) for (const child of value) stack.push(child);
+    else for (const key in value) if (Object.hasOwn(value, key)) stack.push((value as Record<string, unknown>)[key]);
+  }
+  return false;
+}
+
 type Shape = { nodes: number; depth: number } | { cycle: { outer: string; inner: string } };
 
 /**
@@ -34,23 +52,20 @@ type Shape = { nodes: number; depth: number } | { cycle: { outer: string; inner:
  * an object met again inside itself is a cycle.
  */
 function measure(schema: unknown): Shape {
+  if (schema === null || typeof schema !== "object") return { nodes: 1, depth: 1 };
+  // Each object's measure once it is closed; OPEN while it is on the path being walked.
   const measured = new Map<object, { nodes: number; depth: number }>();
   // Explicit stack of open objects: a schema nested far past the bound must not exhaust ours.
-  const open: Array<{ value: object; key: string; children: unknown[]; keys: string[]; next: number; nodes: number; depth: number }> = [];
-  const onPath = new Map<object, number>();
-  const enter = (value: object, key: string): void => {
-    const keys = Array.isArray(value) ? value.map((_, i) => String(i)) : Object.keys(value);
-    const children = Array.isArray(value) ? value : Object.values(value);
-    onPath.set(value, open.length);
-    open.push({ value, key, children, keys, next: 0, nodes: 1, depth: 1 });
+  const open: Array<{ value: object; children: unknown[]; next: number; nodes: number; depth: number }> = [];
+  const enter = (value: object): void => {
+    measured.set(value, OPEN);
+    open.push({ value, children: Array.isArray(value) ? value : Object.values(value), next: 0, nodes: 1, depth: 1 });
   };
-  if (schema === null || typeof schema !== "object") return { nodes: 1, depth: 1 };
-  enter(schema, "");
+  enter(schema);
   let result = { nodes: 1, depth: 1 };
   while (open.length > 0) {
     const top = open[open.length - 1];
     if (top.next < top.children.length) {
-      const key = top.keys[top.next];
       const child = top.children[top.next++];
       if (child === null || typeof child !== "object") {
         top.nodes += 1;
@@ -58,18 +73,16 @@ function measure(schema: unknown): Shape {
         continue;
       }
       const known = measured.get(child);
+      if (known === OPEN) return { cycle: { outer: pointerOf(open, open.findIndex((frame) => frame.value === child)), inner: pointerOf(open, open.length) } };
       if (known !== undefined) {
         top.nodes += known.nodes;
         if (top.depth < known.depth + 1) top.depth = known.depth + 1;
         continue;
       }
-      const at = onPath.get(child);
-      if (at !== undefined) return { cycle: { outer: pointerOf(open, at), inner: `${pointerOf(open, open.length - 1)}/${escape(key)}` } };
-      enter(child, key);
+      enter(child);
       continue;
     }
     open.pop();
-    onPath.delete(top.value);
     result = { nodes: top.nodes, depth: top.depth };
     measured.set(top.value, result);
     const parent = open[open.length - 1];
@@ -81,10 +94,19 @@ function measure(schema: unknown): Shape {
   return result;
 }
 
-/** The JSON Pointer of the open object at `index`, from the keys that led to it. */
-function pointerOf(open: ReadonlyArray<{ key: string }>, index: number): string {
+const OPEN = { nodes: 0, depth: 0 };
+
+/**
+ * The JSON Pointer of the place the walk entered at depth `length` (the root is
+ * 0): each open object's last child taken is the next step. Only a cycle asks,
+ * so the keys are read again here rather than kept for every object.
+ */
+function pointerOf(open: ReadonlyArray<{ value: object; next: number }>, length: number): string {
   let pointer = "";
-  for (let i = 1; i <= index; i++) pointer += `/${escape(open[i].key)}`;
+  for (let i = 0; i < length; i++) {
+    const { value, next } = open[i];
+    pointer += `/${escape(Array.isArray(value) ? String(next - 1) : Object.keys(value)[next - 1])}`;
+  }
   return pointer;
 }
 

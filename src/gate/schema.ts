@@ -8,7 +8,7 @@ import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } 
 import { jsonEqual } from "./schema-equal.js";
 import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-evaluator.js";
 import { endlessReference } from "./schema-cycles.js";
-import { schemaLimitBroken } from "./schema-limits.js";
+import { mayExceedBounds, schemaLimitBroken } from "./schema-limits.js";
 import { SchemaResources } from "./schema-resources.js";
 import { assertedFormats } from "./schema-formats.js";
 import { olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
@@ -106,10 +106,10 @@ export class SchemaCache {
       const known = this.byObject.get(schema);
       if (known) return known;
     }
-    // The bounds come first, on the object as given: one built in code may hold
-    // itself, or one subschema in so many places that writing it out as text (the
-    // cache key) would never end. Every later walk over the schema relies on them.
-    const tooLarge = typeof schema === "object" && schema !== null ? schemaLimitBroken(schema) : undefined;
+    // A schema built in code may hold itself, or one subschema in so many places
+    // that writing it out as text (the cache key) would never end: a walk that
+    // gives up at the bound on values looks first, and the bounds say why.
+    const tooLarge = typeof schema === "object" && schema !== null && mayExceedBounds(schema) ? schemaLimitBroken(schema) : undefined;
     if (tooLarge !== undefined) {
       const refused: CompiledSchema = { ok: false, error: `tool schema is refused: ${tooLarge}` };
       this.byObject.set(schema as object, refused);
@@ -139,6 +139,9 @@ export class SchemaCache {
     if (typeof schema !== "boolean" && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
       return { ok: false, error: "tool schema is not a JSON Schema (an object or a boolean)" };
     }
+    // The bounds come first: every later walk over the schema relies on them.
+    const tooLarge = schemaLimitBroken(schema);
+    if (tooLarge !== undefined) return { ok: false, error: `tool schema is refused: ${tooLarge}` };
     if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
