@@ -42,13 +42,14 @@ export function unrunnablePart(schema: unknown, assertFormats: boolean): string 
   return firstRefusal(schema, (place, pointer) => unrunnableIn(place, pointer, assertFormats));
 }
 
-/** Every schema of the document, each once, in the order of its text; then what references reach elsewhere. */
+/** The first refusal among the schemas of the document, each read once; then among what references reach elsewhere. */
 function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer: string) => string | undefined): string | undefined {
   let resources: SchemaResources | undefined;
   try {
     resources = new SchemaResources(schema);
   } catch {
-    // Two schemas claim one identifier: compiling refused it before this runs.
+    // Two schemas claim one identifier, which compiling refuses: the tree is still
+    // read, without following references.
     resources = undefined;
   }
   const rootResource = isSchemaObject(schema) ? resources?.resourceOf(schema) : undefined;

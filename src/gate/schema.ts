@@ -49,9 +49,10 @@ const META_SCHEMA_PREFIX = "https://json-schema.org/draft/2020-12/";
 
 export interface SchemaCacheOptions {
   /**
-   * Check `format` as an assertion (`format: regex` then means ECMA-262 with the u
-   * flag). Off by default: in 2020-12 a format is an annotation unless the
-   * format-assertion vocabulary is asked for.
+   * Check `format` as an assertion, each by its RFC's grammar (schema-formats.ts;
+   * `format: regex` means ECMA-262 with the u flag), and refuse a schema that asks
+   * for a format without a checker. Off by default: in 2020-12 a format is an
+   * annotation unless the format-assertion vocabulary is asked for.
    */
   assertFormats?: boolean;
 }
