@@ -38,6 +38,11 @@ describe("a pattern the linear engine cannot run, where no value reaches it", ()
   test("data is not a schema: a default or an example holding a pattern-like string passes", () => {
     expect(gate({ type: "object", default: { pattern: LOOKBEHIND }, examples: [{ pattern: LOOKBEHIND }], properties: { pattern: { type: "string" } } }, { pattern: LOOKBEHIND })).toEqual(ok);
   });
+  test("a const beside format regex is data, not a pattern: asserted, the format blocks it; not asserted, it passes", () => {
+    const schema = { type: "object", properties: { filter: { format: "regex", const: "(" } } };
+    expect(gate(schema, { filter: "(" })).toEqual(ok);
+    expect(replayGate(call("call_1", JSON.stringify({ filter: "(" })), schema, { cache: new SchemaCache(undefined, { assertFormats: true }) })).toEqual(blocked('arguments/filter must match format "regex"'));
+  });
   test("valid patterns in unreached parts compile and pass", () => {
     expect(gate({ type: "object", $defs: { unused: { pattern: "^[a-z]+$", patternProperties: { "^x-": true } } }, anyOf: [true, { pattern: "^b" }] }, {})).toEqual(ok);
   });
