@@ -120,7 +120,8 @@ export class SchemaCache {
     try {
       key = typeof schema === "boolean" ? String(schema) : JSON.stringify(schema);
     } catch (error) {
-      return { ok: false, error: `tool schema is refused: ${messageOf(error)}` };
+      // Too deep to serialize: the bounds say why, where the stack ran out.
+      return { ok: false, error: `tool schema is refused: ${schemaLimitBroken(schema) ?? messageOf(error)}` };
     }
     let compiled = this.byContent.get(key);
     if (compiled) {
