@@ -50,10 +50,15 @@ Options:
                    apply, of Chat, Open Responses, Anthropic, Gemini or Bedrock;
                    request bodies inside the journal add their tools and set the
                    allowed tools too
-  --assert-formats check each "format" of a tool schema (date-time, email, uuid,
-                   regex as ECMA-262 with the u flag...) and block a value that
-                   fails it. Without it a format is an annotation, as JSON
-                   Schema 2020-12 says by default, and never blocks a call
+  --assert-formats check each "format" of a tool schema by the grammar of its
+                   RFC (date-time, date, time, duration, email, hostname, ipv4,
+                   ipv6, uri, uri-reference, uri-template, uuid, json-pointer,
+                   relative-json-pointer; regex as ECMA-262 with the u flag)
+                   and block a value that fails it. A schema that asks for any
+                   other format (idn-email, iri, a name of its own) is refused,
+                   and its calls blocked with the format and where it is.
+                   Without it a format is an annotation, as JSON Schema
+                   2020-12 says by default, and never blocks a call
   --for TARGET     also check the target would accept each item: ${TARGETS.join(", ")}
   --format FORMAT  text (default): one line per item; json: one JSON object per
                    item with line, index, type, call_id, reason, detail, findings

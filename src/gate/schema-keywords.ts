@@ -5,7 +5,8 @@
 // | role of the keyword's value | keywords                                                        |
 // |-----------------------------|-----------------------------------------------------------------|
 // | one subschema               | not, if, then, else, items, contains, additionalProperties,     |
-// |                             | propertyNames, unevaluatedItems, unevaluatedProperties          |
+// |                             | propertyNames, unevaluatedItems, unevaluatedProperties,         |
+// |                             | contentSchema (never applied: an annotation, but a schema)      |
 // | an array of subschemas      | allOf, anyOf, oneOf, prefixItems                                |
 // | a map of subschemas         | properties, patternProperties, dependentSchemas, $defs,         |
 // |                             | definitions (older name Ajv still reads), dependencies (Ajv     |
@@ -28,6 +29,7 @@ const ROLES: Readonly<Record<string, KeywordRole>> = {
   propertyNames: "subschema",
   unevaluatedItems: "subschema",
   unevaluatedProperties: "subschema",
+  contentSchema: "subschema",
   allOf: "subschemas",
   anyOf: "subschemas",
   oneOf: "subschemas",

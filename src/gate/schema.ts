@@ -2,15 +2,16 @@
 // A schema object seen before is found by identity; a new object with the same
 // content is found by its serialized form, computed once per object.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import * as addFormatsModule from "ajv-formats";
-import { isEcmaPattern, linearRegExp } from "./linear-regexp.js";
+import { linearRegExp } from "./linear-regexp.js";
 import { createRequire } from "node:module";
 import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } from "./schema-instrument.js";
 import { jsonEqual } from "./schema-equal.js";
 import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-evaluator.js";
 import { endlessReference } from "./schema-cycles.js";
-import { schemaLimitBroken } from "./schema-limits.js";
+import { mayExceedBounds, schemaLimitBroken } from "./schema-limits.js";
 import { SchemaResources } from "./schema-resources.js";
+import { assertedFormats } from "./schema-formats.js";
+import { olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
@@ -30,9 +31,6 @@ function namesProtoProperty(schema: unknown): boolean {
   return false;
 }
 
-// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default;
-
 /** A tool's JSON Schema: an object or a boolean schema. */
 export type ToolSchema = Record<string, unknown> | boolean;
 
@@ -51,9 +49,10 @@ const META_SCHEMA_PREFIX = "https://json-schema.org/draft/2020-12/";
 
 export interface SchemaCacheOptions {
   /**
-   * Check `format` as an assertion (`format: regex` then means ECMA-262 with the u
-   * flag). Off by default: in 2020-12 a format is an annotation unless the
-   * format-assertion vocabulary is asked for.
+   * Check `format` as an assertion, each by its RFC's grammar (schema-formats.ts;
+   * `format: regex` means ECMA-262 with the u flag), and refuse a schema that asks
+   * for a format without a checker. Off by default: in 2020-12 a format is an
+   * annotation unless the format-assertion vocabulary is asked for.
    */
   assertFormats?: boolean;
 }
@@ -78,11 +77,9 @@ function createAjv(assertFormats: boolean): Ajv2020 {
   // project's evaluator instead (schema-evaluator.ts), so Ajv runs without the
   // tracking, as it does for drafts before 2019-09.
   (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
-  addFormats(ajv);
-  // ajv-formats checks `format: "regex"` with `new RegExp(text)`, without the u
-  // flag: `\pL`, `\8` or `a{,3}` would pass. A regex format means what a
-  // `pattern` means, ECMA-262 with the u flag.
-  ajv.addFormat("regex", { type: "string", validate: isEcmaPattern });
+  // The gate's own checkers, each by its RFC's grammar (schema-formats.ts); a
+  // format without one refuses the schema before a value is judged.
+  if (assertFormats) for (const [name, definition] of assertedFormats()) ajv.addFormat(name, definition);
   addWorkKeywords(ajv);
   return ajv;
 }
@@ -109,6 +106,15 @@ export class SchemaCache {
     if (typeof schema === "object" && schema !== null) {
       const known = this.byObject.get(schema);
       if (known) return known;
+    }
+    // A schema built in code may hold itself, or one subschema in so many places
+    // that writing it out as text (the cache key) would never end: a walk that
+    // gives up at the bound on values looks first, and the bounds say why.
+    const tooLarge = typeof schema === "object" && schema !== null && mayExceedBounds(schema) ? schemaLimitBroken(schema) : undefined;
+    if (tooLarge !== undefined) {
+      const refused: CompiledSchema = { ok: false, error: `tool schema is refused: ${tooLarge}` };
+      this.byObject.set(schema as object, refused);
+      return refused;
     }
     let key: string;
     try {
@@ -141,6 +147,8 @@ export class SchemaCache {
     if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
+    const dropped = olderDraftKeyword(schema);
+    if (dropped !== undefined) return { ok: false, error: dropped };
     const endless = endlessReferenceIn(schema);
     if (endless !== undefined) return { ok: false, error: `tool schema does not compile: ${endless} leads back to a schema it started from through $ref and allOf alone, so validation would never end` };
     // Ajv keeps every schema it compiled in its code scope; a fresh instance after
@@ -150,15 +158,21 @@ export class SchemaCache {
       this.compiledByAjv = 1;
     }
     try {
-      if (typeof schema === "object" && needsEvaluator(schema)) return { ok: true, validate: runWithinBudget(this.evaluatorFor(schema)) };
-      // Ajv compiles a copy that counts its own work (schema-instrument.ts).
-      const counted = instrumented(schema) as ToolSchema;
-      const validate = this.ajv.compile(counted);
-      // The validator lives on in this cache; Ajv's own registry (keyed by object
-      // and by $id) lets go of it, so memory stays bounded by `limit` and two
-      // tools may reuse one $id.
-      if (typeof counted === "object") this.ajv.removeSchema(counted);
-      return { ok: true, validate: runWithinBudget(validate as SchemaValidator) };
+      let validate: SchemaValidator;
+      if (typeof schema === "object" && needsEvaluator(schema)) validate = this.evaluatorFor(schema);
+      else {
+        // Ajv compiles a copy that counts its own work (schema-instrument.ts).
+        const counted = instrumented(schema) as ToolSchema;
+        validate = this.ajv.compile(counted) as SchemaValidator;
+        // The validator lives on in this cache; Ajv's own registry (keyed by object
+        // and by $id) lets go of it, so memory stays bounded by `limit` and two
+        // tools may reuse one $id.
+        if (typeof counted === "object") this.ajv.removeSchema(counted);
+      }
+      // What compiling left unread (parts no value reaches) is read now, once.
+      const unrunnable = unrunnablePart(schema, this.assertFormats);
+      if (unrunnable !== undefined) return { ok: false, error: unrunnable };
+      return { ok: true, validate: runWithinBudget(validate) };
     } catch (error) {
       return { ok: false, error: `tool schema does not compile: ${messageOf(error)}` };
     }

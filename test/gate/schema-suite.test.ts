@@ -5,9 +5,10 @@
 // block). No invalid value may get ok; every valid value passes, except the
 // refusals listed here on purpose. These files run as the gate runs by default,
 // with `format` an annotation, as 2020-12 says; the optional/format files run
-// with formats asserted (`gate --assert-formats`), and are counted, not held to
-// the rule: the gate asserts the formats Ajv's ajv-formats knows, and takes an
-// unknown one for an annotation.
+// with formats asserted (`gate --assert-formats`) and are held to half the rule:
+// no invalid value may get ok, while valid values blocked are counted (a format
+// the gate has no checker for refuses its schema; IDNA A-labels in a hostname
+// and an apostrophe in a URI template, which the RFC grammars leave out, block).
 //
 // The suite is not part of the project. It is read from the folder named by
 // JSON_SCHEMA_TEST_SUITE, or taken from a git mirror of it when one is present;
@@ -81,6 +82,11 @@ const REFUSED_ON_PURPOSE: Array<{ file: string; groups: readonly string[] | "all
     why: "its $schema is a remote meta-schema, never fetched",
   },
   { file: "properties.json", groups: ["properties whose names are Javascript object property names"], why: "a property named \"__proto__\" cannot be checked" },
+  ...["idn-email", "idn-hostname", "iri", "iri-reference", "unknown"].map((format) => ({
+    file: `optional/format/${format}.json`,
+    groups: "all" as const,
+    why: "the gate has no checker for this format, and refuses a schema that asks to assert it",
+  })),
 ];
 
 function refusedOnPurpose(file: string, group: SuiteGroup): { why: string } | undefined {
@@ -195,9 +201,9 @@ if ("missing" in located) {
           const passed = compiled.ok && compiled.validate(testCase.data) === true;
           count(row.ours, testCase.valid, passed);
           count(row.ajv, testCase.valid, plainVerdicts[i]);
-          if (formats) return;
           if (!testCase.valid && passed) unexpected.push(`${group.description} / ${testCase.description}: invalid, and got ok`);
           if (!testCase.valid || passed) return;
+          if (formats && !onPurpose) return;
           if (onPurpose) row.refused += 1;
           else if (RECORDED_ONLY.has(file)) row.recorded.push(`${group.description} / ${testCase.description}`);
           else unexpected.push(`${group.description} / ${testCase.description}: valid, and blocked`);
@@ -205,7 +211,7 @@ if ("missing" in located) {
       }
       table.push(row);
       expect(unexpected).toEqual([]);
-      if (!formats) expect(row.ours.falseOk).toBe(0);
+      expect(row.ours.falseOk).toBe(0);
     });
   });
 
@@ -262,7 +268,7 @@ function printTable(rows: Array<{ file: string; ours: Counts; ajv: Counts; refus
     `${"file".padEnd(34)} ${"ours".padStart(14).padEnd(23)} | ${"plain Ajv".padStart(16).padEnd(23)} | ours blocked on purpose`,
     ...[...rows]
       .sort((a, b) => a.file.localeCompare(b.file))
-      .map((row) => `${row.file.padEnd(34)} ${cells(row.ours)} | ${cells(row.ajv)} | ${row.refused > 0 ? `${row.refused} refused schema` : ""}${isFormatFile(row.file) ? "formats asserted, counted only" : ""}${row.recorded.length > 0 ? `${row.recorded.length} pattern engine` : ""}`),
+      .map((row) => `${row.file.padEnd(34)} ${cells(row.ours)} | ${cells(row.ajv)} | ${row.refused > 0 ? `${row.refused} refused schema` : ""}${isFormatFile(row.file) && row.ours.falseBlock > row.refused ? `${row.ours.falseBlock - row.refused} valid value blocked` : ""}${row.recorded.length > 0 ? `${row.recorded.length} pattern engine` : ""}`),
     `${"total, required and ecmascript-regex".padEnd(34)} ${cells(total((row) => row.ours, held))} | ${cells(total((row) => row.ajv, held))}`,
     `${"total, optional/format (asserted)".padEnd(34)} ${cells(total((row) => row.ours, asserted))} | ${cells(total((row) => row.ajv, asserted))}`,
     ...rows.flatMap((row) => row.recorded.map((name) => `recorded, pattern engine: ${row.file}: ${name}`)),

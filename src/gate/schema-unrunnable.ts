@@ -1,0 +1,132 @@
+// What a tool schema holds that the gate cannot run, looked for in every part of
+// the schema whether or not a value reaches it: Ajv turns into code only the
+// parts a value can reach (a `$defs` entry no one refers to, an `anyOf` after a
+// branch that always passes), so a broken part there would compile and pass.
+//
+// | found anywhere a schema sits                     | why the schema is refused           |
+// |--------------------------------------------------|-------------------------------------|
+// | a `pattern` or `patternProperties` key the       | a careful reader refuses it, in     |
+// |   linear engine cannot read or run               |   whichever branch it sits          |
+// | `$recursiveRef`, `$recursiveAnchor`,             | keywords of older drafts that       |
+// |   `additionalItems`                              |   2020-12 dropped: an annotation    |
+// |                                                  |   there, a constraint where written |
+// | with formats asserted, a `format` the gate has   | its values could not be judged      |
+// |   no checker for                                 |                                     |
+//
+// `items` as an array is refused by the 2020-12 meta-schema already; `dependencies`
+// kept its one meaning in every draft that had it and is applied, as the 2020-12
+// meta-schema still describes it.
+import { linearRegExp } from "./linear-regexp.js";
+import { isAssertedFormat } from "./schema-formats.js";
+import { isSchemaObject, subschemasOf, type SchemaObject } from "./schema-keywords.js";
+import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
+
+const OLDER_DRAFT_KEYWORDS: ReadonlyMap<string, string> = new Map([
+  ["$recursiveRef", "draft 2019-09's dynamic reference, which 2020-12 replaced with $dynamicRef"],
+  ["$recursiveAnchor", "draft 2019-09's dynamic anchor, which 2020-12 replaced with $dynamicAnchor"],
+  ["additionalItems", "the keyword of drafts before 2020-12 for the items after an array of items, which 2020-12 replaced with prefixItems and items"],
+]);
+
+/** Why the schema is refused for a keyword of an older draft, with its JSON Pointer, or undefined. Runs before compiling, whose own complaint about it would say less. */
+export function olderDraftKeyword(schema: unknown): string | undefined {
+  return firstRefusal(schema, droppedKeywordIn);
+}
+
+/**
+ * Why the gate cannot run this schema (a pattern, or an asserted format), with
+ * the JSON Pointer of the part that says so, or undefined. Runs once per schema,
+ * after it compiled: a pattern a value reaches has been refused by then, in the
+ * compiler's words.
+ */
+export function unrunnablePart(schema: unknown, assertFormats: boolean): string | undefined {
+  return firstRefusal(schema, (place, pointer) => unrunnableIn(place, pointer, assertFormats));
+}
+
+/** The first refusal among the schemas of the document, each read once; then among what references reach elsewhere. */
+function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer: string) => string | undefined): string | undefined {
+  let resources: SchemaResources | undefined;
+  try {
+    resources = new SchemaResources(schema);
+  } catch {
+    // Two schemas claim one identifier, which compiling refuses: the tree is still
+    // read, without following references.
+    resources = undefined;
+  }
+  const rootResource = isSchemaObject(schema) ? resources?.resourceOf(schema) : undefined;
+  const seen = new Set<SchemaObject>();
+  const pending: Array<{ schema: unknown; pointer: string; base: string }> = [{ schema, pointer: "", base: DOCUMENT_URI }];
+  // The document's own tree first, so that each part is named by where it is
+  // written; then what references reach outside it (a schema kept under a keyword
+  // no table knows, such as "x-shared"), named by the reference.
+  const referred: Array<{ schema: unknown; pointer: string; base: string }> = [];
+  while (pending.length > 0 || referred.length > 0) {
+    const { schema: place, pointer, base } = pending.pop() ?? referred.shift()!;
+    if (!isSchemaObject(place) || seen.has(place)) continue;
+    seen.add(place);
+    const why = refusalOf(place, pointer);
+    if (why !== undefined) return why;
+    const here = resources?.resourceOf(place) ?? base;
+    for (const { keyword, key, schema: sub } of subschemasOf(place)) {
+      pending.push({ schema: sub, pointer: `${pointer}/${keyword}${key === undefined ? "" : `/${escape(String(key))}`}`, base: here });
+    }
+    for (const keyword of ["$ref", "$dynamicRef"]) {
+      const reference = place[keyword];
+      if (typeof reference !== "string" || resources === undefined) continue;
+      const target = resources.resolve(reference, here);
+      if (target !== undefined) referred.push({ schema: target.schema, pointer: (target.resource === rootResource ? pointerOfReference(reference) : undefined) ?? `${pointer}/${keyword}`, base: target.resource });
+    }
+  }
+  return undefined;
+}
+
+function droppedKeywordIn(schema: SchemaObject, pointer: string): string | undefined {
+  for (const [keyword, what] of OLDER_DRAFT_KEYWORDS) {
+    if (Object.hasOwn(schema, keyword)) return `tool schema is refused: "${keyword}" at ${shown(`${pointer}/${escape(keyword)}`)} is ${what}; 2020-12 reads it as an annotation where its writer meant a constraint, so the gate runs neither reading`;
+  }
+  return undefined;
+}
+
+function unrunnableIn(schema: SchemaObject, pointer: string, assertFormats: boolean): string | undefined {
+  if (typeof schema.pattern === "string") {
+    const broken = unrunnablePattern(schema.pattern);
+    if (broken !== undefined) return `tool schema does not compile: at ${shown(`${pointer}/pattern`)}: ${broken}`;
+  }
+  if (isSchemaObject(schema.patternProperties)) {
+    for (const source of Object.keys(schema.patternProperties)) {
+      const broken = unrunnablePattern(source);
+      if (broken !== undefined) return `tool schema does not compile: at ${shown(`${pointer}/patternProperties/${escape(source)}`)}: ${broken}`;
+    }
+  }
+  if (assertFormats && typeof schema.format === "string" && !isAssertedFormat(schema.format)) {
+    return `tool schema is refused: format "${schema.format}" at ${shown(`${pointer}/format`)} is asserted (formats are checked) but the gate has no checker for it, so its values could not be judged`;
+  }
+  return undefined;
+}
+
+/** Why the linear engine refuses the pattern, or undefined; its matcher is kept for the validator that uses it. */
+function unrunnablePattern(source: string): string | undefined {
+  try {
+    linearRegExp(source, "u");
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function shown(pointer: string): string {
+  return pointer === "" ? "the root" : pointer;
+}
+
+/** The document's own pointer a reference names ("#/x-shared/a"), or undefined for one that names a resource or an anchor. */
+function pointerOfReference(reference: string): string | undefined {
+  if (!reference.startsWith("#/")) return undefined;
+  try {
+    return decodeURIComponent(reference.slice(1));
+  } catch {
+    return undefined;
+  }
+}
+
+function escape(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}

@@ -1,0 +1,88 @@
+// A tool schema is read whole before it runs: a part no value reaches (a `$defs`
+// entry no one refers to, a branch after one that always passes, an annotation
+// keyword that holds a schema) refuses the schema when a careful reader would
+// refuse it, whichever branch the arguments take. So do keywords of older drafts
+// that 2020-12 dropped, where its reading and their writer's would differ.
+import { describe, expect, test } from "vitest";
+import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
+import { SchemaCache, type ToolSchema } from "../../src/gate/schema.js";
+import { call, OK_DETAIL } from "../hostile/support.js";
+
+const gate = (schema: ToolSchema, args: unknown): Verdict => replayGate(call("call_1", JSON.stringify(args)), schema, { cache: new SchemaCache() });
+const blocked = (detail: string): Verdict => ({ reason: "arguments_schema", detail, path: "/arguments" });
+const ok: Verdict = { reason: "ok", detail: OK_DETAIL };
+
+const LOOKBEHIND = "(?<=a)b";
+const lookbehindAt = (pointer: string): Verdict =>
+  blocked(`tool schema does not compile: at ${pointer}: pattern "${LOOKBEHIND}" uses a lookbehind "(?<=a)", which a linear-time engine cannot run; the schema is refused`);
+
+describe("a pattern the linear engine cannot run, where no value reaches it", () => {
+  test.each<[string, ToolSchema, string]>([
+    ["under $defs no one refers to", { type: "object", $defs: { unused: { pattern: LOOKBEHIND } } }, "/$defs/unused/pattern"],
+    ["under definitions no one refers to", { type: "object", definitions: { unused: { pattern: LOOKBEHIND } } }, "/definitions/unused/pattern"],
+    ["in an anyOf branch after one that always passes", { type: "object", anyOf: [true, { pattern: LOOKBEHIND }] }, "/anyOf/1/pattern"],
+    ["in contentSchema, an annotation that holds a schema", { type: "object", contentMediaType: "application/json", contentSchema: { pattern: LOOKBEHIND } }, "/contentSchema/pattern"],
+    ["as a patternProperties key under $defs", { type: "object", $defs: { unused: { patternProperties: { [LOOKBEHIND]: true } } } }, `/$defs/unused/patternProperties/${LOOKBEHIND}`],
+    ["under a keyword no table knows, reached by a $ref in a branch no value reaches", { type: "object", anyOf: [true, { $ref: "#/x-shared/code" }], "x-shared": { code: { pattern: LOOKBEHIND } } }, "/x-shared/code/pattern"],
+  ])("%s: the schema is refused, with the pattern's pointer", (_label, schema, pointer) => {
+    expect(gate(schema, {})).toEqual(lookbehindAt(pointer));
+  });
+  test("a pattern that is no ECMA-262 regular expression, under $defs, refuses the schema", () => {
+    expect(gate({ type: "object", $defs: { unused: { pattern: "(" } } }, {})).toEqual(
+      blocked('tool schema does not compile: at /$defs/unused/pattern: pattern "(" is not an ECMA-262 regular expression with the u flag (unterminated group at offset 1); the schema is refused'),
+    );
+  });
+  test("where a value reaches it, the refusal reads as before", () => {
+    expect(gate({ type: "object", not: { pattern: LOOKBEHIND } }, {})).toEqual(blocked(`tool schema does not compile: pattern "${LOOKBEHIND}" uses a lookbehind "(?<=a)", which a linear-time engine cannot run; the schema is refused`));
+  });
+  test("data is not a schema: a default or an example holding a pattern-like string passes", () => {
+    expect(gate({ type: "object", default: { pattern: LOOKBEHIND }, examples: [{ pattern: LOOKBEHIND }], properties: { pattern: { type: "string" } } }, { pattern: LOOKBEHIND })).toEqual(ok);
+  });
+  test("a const beside format regex is data, not a pattern: asserted, the format blocks it; not asserted, it passes", () => {
+    const schema = { type: "object", properties: { filter: { format: "regex", const: "(" } } };
+    expect(gate(schema, { filter: "(" })).toEqual(ok);
+    expect(replayGate(call("call_1", JSON.stringify({ filter: "(" })), schema, { cache: new SchemaCache(undefined, { assertFormats: true }) })).toEqual(blocked('arguments/filter must match format "regex"'));
+  });
+  test("valid patterns in unreached parts compile and pass", () => {
+    expect(gate({ type: "object", $defs: { unused: { pattern: "^[a-z]+$", patternProperties: { "^x-": true } } }, anyOf: [true, { pattern: "^b" }] }, {})).toEqual(ok);
+  });
+});
+
+describe("keywords of older drafts", () => {
+  const dropped = (keyword: string, pointer: string, what: string): Verdict =>
+    blocked(`tool schema is refused: "${keyword}" at ${pointer} is ${what}; 2020-12 reads it as an annotation where its writer meant a constraint, so the gate runs neither reading`);
+  const RECURSIVE_REF = "draft 2019-09's dynamic reference, which 2020-12 replaced with $dynamicRef";
+  const ADDITIONAL_ITEMS = "the keyword of drafts before 2020-12 for the items after an array of items, which 2020-12 replaced with prefixItems and items";
+
+  test.each([
+    ["with $schema 2020-12", { $schema: "https://json-schema.org/draft/2020-12/schema" }],
+    ["with no $schema", {}],
+  ])("$recursiveRef, %s, refuses the schema where it was applied as a $ref", (_label, header) => {
+    expect(gate({ ...header, type: "object", properties: { child: { $recursiveRef: "#" } } }, { child: 1 })).toEqual(dropped("$recursiveRef", "/properties/child/$recursiveRef", RECURSIVE_REF));
+  });
+  test("$recursiveAnchor refuses the schema", () => {
+    expect(gate({ $recursiveAnchor: true, type: "object" }, {})).toEqual(
+      dropped("$recursiveAnchor", "/$recursiveAnchor", "draft 2019-09's dynamic anchor, which 2020-12 replaced with $dynamicAnchor"),
+    );
+  });
+  test.each([
+    ["with $schema 2020-12", { $schema: "https://json-schema.org/draft/2020-12/schema" }],
+    ["with no $schema", {}],
+  ])("additionalItems, %s, refuses the schema where 2020-12 would let the extra item through", (_label, header) => {
+    expect(gate({ ...header, type: "array", prefixItems: [{ type: "string" }], additionalItems: false }, ["a", 1])).toEqual(dropped("additionalItems", "/additionalItems", ADDITIONAL_ITEMS));
+  });
+  test("items as an array is refused by the 2020-12 meta-schema", () => {
+    expect(gate({ type: "array", items: [{ type: "string" }] }, [1])).toEqual(blocked("tool schema does not compile: schema is invalid: data/items must be object,boolean"));
+  });
+  test("dependencies keeps its one meaning, as the 2020-12 meta-schema still describes it: a missing dependent property blocks", () => {
+    expect(gate({ type: "object", dependencies: { card: ["billing"] } }, { card: "x" })).toEqual(blocked("arguments must have property billing when property card is present"));
+    expect(gate({ type: "object", dependencies: { card: { required: ["billing"] } } }, { card: "x" })).toEqual(blocked("arguments must have required property 'billing'"));
+    expect(gate({ type: "object", dependencies: { card: ["billing"] } }, { card: "x", billing: "y" })).toEqual(ok);
+  });
+  test("a property named after an older keyword is a property", () => {
+    expect(gate({ type: "object", properties: { additionalItems: { type: "string" }, $recursiveRef: { type: "string" } } }, { additionalItems: "x", $recursiveRef: "y" })).toEqual(ok);
+  });
+  test("a $schema of another draft is never fetched: the schema is refused", () => {
+    expect(gate({ $schema: "http://json-schema.org/draft-07/schema#", type: "object" }, {})).toEqual(blocked('tool schema does not compile: no schema with key or ref "http://json-schema.org/draft-07/schema#"'));
+  });
+});
