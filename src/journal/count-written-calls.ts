@@ -35,6 +35,39 @@ export function writesNoCall(text: string): boolean {
   return !CALL_NAMES.test(text);
 }
 
+/** Past this depth `tallyWritten` gives up, and the walks that keep a stack of their own decide. */
+const MAX_TALLY_DEPTH = 256;
+
+/**
+ * The members every object of a parsed record names (what the duplicate-name
+ * check compares with its text) and the calls it writes, in one walk: a line
+ * that may hold a call is walked once for both. `undefined` past MAX_TALLY_DEPTH.
+ */
+export function tallyWritten(record: object): { members: number; calls: number } | undefined {
+  const tally = { members: 0, calls: 0 };
+  return tallyInto(record, 0, tally) ? tally : undefined;
+}
+
+function tallyInto(value: object, depth: number, tally: { members: number; calls: number }): boolean {
+  if (depth > MAX_TALLY_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (child !== null && typeof child === "object" && !tallyInto(child, depth + 1, tally)) return false;
+    }
+    return true;
+  }
+  const fields = value as Record<string, unknown>;
+  tally.calls += callsIn(fields);
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    tally.members += 1;
+    const child = fields[key];
+    if (child !== null && typeof child === "object" && !tallyInto(child, depth + 1, tally)) return false;
+  }
+  return true;
+}
+
 export function countWrittenCalls(record: unknown): number {
   let calls = 0;
   // An explicit stack: a record may nest far deeper than the call stack allows.

@@ -36,7 +36,7 @@ import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
 import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
-import { countWrittenCalls, writesNoCall, writtenCallPaths } from "./count-written-calls.js";
+import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
@@ -104,8 +104,8 @@ export class JournalNormalizer {
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
-  /** The line of the record being converted, while it is. */
-  private recordText: string | undefined;
+  /** The calls the record being converted writes, while it is, when its parse counted them. */
+  private writtenCalls: number | undefined;
 
   constructor(options: NormalizeOptions = {}) {
     this.origin = (options.origin ?? "openai").replace(/:$/, "");
@@ -136,12 +136,12 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].text)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].writtenCalls)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain": {
-          const normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.text);
+          const normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.writtenCalls);
           out.push(entry.inexact === undefined ? normalized : this.valuesOfObjects(normalized, entry.inexact));
           break;
         }
@@ -171,13 +171,13 @@ export class JournalNormalizer {
     return out;
   }
 
-  /** `text`: the line the record was parsed from, which may show that it writes no call (see unreadCalls). */
-  private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName, text?: string): NormalizedRecord {
-    this.recordText = text;
+  /** `writtenCalls`: the tool calls the record writes, when its parse counted them (see unreadCalls). */
+  private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName, writtenCalls?: number): NormalizedRecord {
+    this.writtenCalls = writtenCalls;
     try {
       return this.plainOf(record, kind, line, envelope);
     } finally {
-      this.recordText = undefined;
+      this.writtenCalls = undefined;
     }
   }
 
@@ -249,9 +249,7 @@ export class JournalNormalizer {
    */
   private unreadCalls(record: unknown, items: readonly CanonicalItem[], losses: readonly Loss[], line: number): NormalizedRecord | undefined {
     if (!this.refuseUnreadCalls) return undefined;
-    // A line that writes no call's name needs no walk: it writes no call.
-    if (this.recordText !== undefined && writesNoCall(this.recordText)) return undefined;
-    const written = countWrittenCalls(record);
+    const written = this.writtenCalls ?? countWrittenCalls(record);
     if (written === 0) return undefined;
     let read = 0;
     for (const item of items) if (isPlainObject(item) && item.type === "function_call") read += 1;

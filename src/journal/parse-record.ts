@@ -3,10 +3,17 @@
 // one thing to JSON.parse and another to a reader that keeps the first value
 // (`"type":"openai:shell_call","type":"function_call"`), so it is no record at
 // all: the line becomes an error, which the gate blocks and normalize reports.
+//
+// The same walk counts the tool calls the record writes in any envelope's form
+// (count-written-calls.ts), when its text may hold one: the gate compares that
+// count with the calls the record gives, and a second walk of every object of
+// every line was a tenth of what reading a journal cost.
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { parseJsonText } from "../models/json-value.js";
+import { tallyWritten, writesNoCall } from "./count-written-calls.js";
 
-export type ParsedRecord = { ok: true; value: unknown } | { ok: false; detail: string };
+/** `writtenCalls`: the tool calls the record writes, when counted here. */
+export type ParsedRecord = { ok: true; value: unknown; writtenCalls?: number } | { ok: false; detail: string };
 
 /** `what` names the text in the detail: "line", "SSE data". */
 export function parseRecord(text: string, what: string): ParsedRecord {
@@ -14,8 +21,15 @@ export function parseRecord(text: string, what: string): ParsedRecord {
   if (!parsed.ok) return { ok: false, detail: `${what} is not JSON: ${parsed.message}` };
   const value = parsed.value;
   try {
-    const duplicate = duplicateName(text, value);
-    return duplicate === undefined ? parsed : { ok: false, detail: describeDuplicateName(what, duplicate) };
+    if (value === null || typeof value !== "object") return { ok: true, value, writtenCalls: 0 };
+    if (writesNoCall(text)) {
+      const duplicate = duplicateName(text, value);
+      return duplicate === undefined ? { ok: true, value, writtenCalls: 0 } : { ok: false, detail: describeDuplicateName(what, duplicate) };
+    }
+    const tally = tallyWritten(value);
+    const duplicate = duplicateName(text, value, tally?.members);
+    if (duplicate !== undefined) return { ok: false, detail: describeDuplicateName(what, duplicate) };
+    return tally === undefined ? { ok: true, value } : { ok: true, value, writtenCalls: tally.calls };
   } catch (error) {
     return { ok: false, detail: `${what} could not be checked for names given twice: ${(error as Error).message}` };
   }

@@ -46,7 +46,7 @@ import { isSseFraming, SseParser } from "./sse.js";
 
 export type JournalRecord =
   /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
-  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName; inexact?: InexactLiterals; /** The line the record was parsed from, when it was one. */ text?: string }
+  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName; inexact?: InexactLiterals; /** The tool calls the record writes, when its parse counted them (parse-record.ts). */ writtenCalls?: number }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
   | { kind: "error"; line: number; detail: string }
   /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
@@ -141,8 +141,8 @@ export class StreamRecords {
       return out;
     }
     const record = parsed.value;
-    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, text);
-    out.push(...this.pushRecord(record, line.line, false, text));
+    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, text, parsed.writtenCalls);
+    out.push(...this.pushRecord(record, line.line, false, text, parsed.writtenCalls));
     return out;
   }
 
@@ -151,7 +151,7 @@ export class StreamRecords {
    * `text`: the line it was parsed from, read again for the numbers its doubles
    * do not stand for when the record is of an envelope that holds arguments as objects.
    */
-  pushRecord(record: unknown, line: number, fromSse = false, text?: string): JournalRecord[] {
+  pushRecord(record: unknown, line: number, fromSse = false, text?: string, writtenCalls?: number): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
     let recordKind = detected.kind;
     let envelope = detected.envelope;
@@ -169,7 +169,7 @@ export class StreamRecords {
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
     const inexact = reassembled === undefined && envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
-    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), text } : { kind: "plain", line, record, recordKind, text }) : undefined;
+    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls }) : undefined;
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
     const out = this.endStream();
@@ -197,7 +197,7 @@ export class StreamRecords {
     const misnamed = misnamedEvent(parsed.value, name, this.sseNamed);
     if (name !== undefined) this.sseNamed = true;
     if (misnamed !== undefined) return [this.unreadable(line, misnamed)];
-    return this.pushRecord(parsed.value, line, true);
+    return this.pushRecord(parsed.value, line, true, undefined, parsed.writtenCalls);
   }
 
   private unreadable(line: number, detail: string): JournalRecord {

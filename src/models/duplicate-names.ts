@@ -35,11 +35,12 @@ const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(?:[ \t\n\r]*:)?/g;
  * The first name given twice in one object of `text`, which JSON.parse read as
  * `value`; `undefined` when every object names each member once. Throws when the
  * counts differ and no name is found twice, so that a caller blocks rather than
- * trusts a value the check could not explain.
+ * trusts a value the check could not explain. `membersCounted`: the own keys of
+ * every object of `value`, when the caller counted them in a walk of its own.
  */
-export function duplicateName(text: string, value: unknown): DuplicateName | undefined {
+export function duplicateName(text: string, value: unknown, membersCounted?: number): DuplicateName | undefined {
   if (value === null || typeof value !== "object") return undefined;
-  const parsed = membersParsed(value);
+  const parsed = membersCounted ?? membersParsed(value);
   if (parsed !== undefined && colonsAfterClosingQuotes(text) === parsed) return undefined;
   const written = membersWritten(text);
   if (written === 0 || written === (parsed ?? ownKeys(value))) return undefined;

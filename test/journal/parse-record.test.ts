@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseRecord } from "../../src/journal/parse-record.js";
+import { countWrittenCalls } from "../../src/journal/count-written-calls.js";
 import { StreamRecords } from "../../src/journal/stream-records.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { quoteVisible } from "../../src/models/quote-visible.js";
@@ -22,7 +23,7 @@ describe("a line with each name once", () => {
     ["empty containers", '{"a":{},"b":[],"c":[{}]}'],
     ["__proto__ once", '{"__proto__":{"admin":true}}'],
   ])("%s is its value", (_label, text) => {
-    expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text) });
+    expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text), writtenCalls: countWrittenCalls(JSON.parse(text)) });
   });
 });
 
@@ -61,7 +62,7 @@ describe("a line with a name given twice", () => {
   });
   test("next to a string that opens with a colon, which the first count takes for a member", () => {
     expect(parseRecord('{"a":":x","b":" :y","a":1}', "line")).toEqual(twice("line", '"a"', '"/a"'));
-    expect(parseRecord('{"a":":x","b":" :y"}', "line")).toEqual({ ok: true, value: { a: ":x", b: " :y" } });
+    expect(parseRecord('{"a":":x","b":" :y"}', "line")).toEqual({ ok: true, value: { a: ":x", b: " :y" }, writtenCalls: 0 });
   });
   test("next to escaped quotes followed by colons, inside strings and arguments", () => {
     expect(parseRecord('{"arguments":"{\\"a\\":1}","s":"\\\\\\" :","arguments":"{}"}', "line")).toEqual(twice("line", '"arguments"', '"/arguments"'));
@@ -100,12 +101,25 @@ describe("hostile lines", () => {
   });
 });
 
+describe("the calls a record writes, counted in the same walk", () => {
+  test("a line that may hold calls is counted as countWrittenCalls counts it; one that cannot is 0", () => {
+    const completion = { object: "chat.completion", choices: [{ message: { role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }, { id: "c2", type: "function", function: { name: "g", arguments: "{}" } }] } }] };
+    expect(parseRecord(JSON.stringify(completion), "line")).toEqual({ ok: true, value: completion, writtenCalls: 2 });
+    expect(parseRecord('{"role":"user","content":"hi"}', "line")).toEqual({ ok: true, value: { role: "user", content: "hi" }, writtenCalls: 0 });
+  });
+
+  test("past the depth of the walk, the count is left to the normalizer, which keeps a stack of its own", () => {
+    const text = '{"type":"function_call","x":' + "[".repeat(300) + "]".repeat(300) + "}";
+    expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text) });
+  });
+});
+
 describe("any JSON value (property)", () => {
   test("written by JSON.stringify, it is read as JSON.parse reads it", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = JSON.stringify(value);
-        expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text) });
+        expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text), writtenCalls: countWrittenCalls(JSON.parse(text)) });
       }),
     );
   });
@@ -146,7 +160,7 @@ describe("through StreamRecords", () => {
       { kind: "error", line: 1, detail: twice("line", '"type"', '"/type"').detail },
     ]);
     expect(records.push({ source: "-", line: 2, text: '{"type":"message","role":"user","content":"hi"}' })).toEqual([
-      { kind: "plain", line: 2, record: { type: "message", role: "user", content: "hi" }, recordKind: "responses_item", text: '{"type":"message","role":"user","content":"hi"}' },
+      { kind: "plain", line: 2, record: { type: "message", role: "user", content: "hi" }, recordKind: "responses_item", writtenCalls: 0 },
     ]);
   });
   test("SSE data with a name given twice is an error record", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { StreamRecords, type JournalRecord, type StreamRecordsOptions } from "../../src/journal/stream-records.js";
+import { countWrittenCalls } from "../../src/journal/count-written-calls.js";
 
 type Line = string | { error: string };
 
@@ -54,9 +55,9 @@ const leftBehind = (line: number, path: string, what = "the chat.completion") =>
 const chatFields = (line: number) => ["/id", "/created", "/model"].map((path) => leftBehind(line, path));
 /** The same for the last response object an event stream showed. */
 const responseFields = (line: number) => ["/response/id", "/response/status"].map((path) => leftBehind(line, path, "the response"));
-/** A record read from a JSON line carries the line (written here by JSON.stringify)… */
-const plain = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind, text: JSON.stringify(record) });
-/** …and one already parsed, or read from SSE data, does not. */
+/** A record read from a line or SSE data carries the count of the calls it writes, which its parse made… */
+const plain = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind, writtenCalls: countWrittenCalls(record) });
+/** …and one a caller parsed does not. */
 const parsed = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind });
 
 describe("JSON lines", () => {
@@ -137,7 +138,7 @@ describe("JSON lines", () => {
 describe("SSE text", () => {
   test("each data payload is a record on the line of its first field; comments, event names and [DONE] give none", () => {
     const lines = [": keep-alive", "event: message", `data: ${JSON.stringify(userMessage)}`, "", "data: [DONE]", ""];
-    expect(read(lines)).toEqual([parsed(2, userMessage, "chat_message")]);
+    expect(read(lines)).toEqual([plain(2, userMessage, "chat_message")]);
   });
 
   test("an event whose name is not its data's type, or that has no name among named events, is an error that damages its stream", () => {
@@ -158,7 +159,7 @@ describe("SSE text", () => {
 
   test("a JSON line after SSE text ends the SSE part: the event still being read comes first", () => {
     const output = { type: "function_call_output", call_id: "tk85n1k4m", output: "sunny" };
-    expect(read([`data: ${JSON.stringify(userMessage)}`, JSON.stringify(output)])).toEqual([parsed(1, userMessage, "chat_message"), plain(2, output, "responses_item")]);
+    expect(read([`data: ${JSON.stringify(userMessage)}`, JSON.stringify(output)])).toEqual([plain(1, userMessage, "chat_message"), plain(2, output, "responses_item")]);
   });
 
   test("a Chat stream in SSE text ends at [DONE]", () => {
