@@ -35,7 +35,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
-import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
+import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
@@ -83,6 +83,12 @@ export type NormalizedRecord =
       losses: Loss[];
       /** A request body's tools and tool_choice, for the gate. */
       request?: Record<string, unknown>;
+      /**
+       * The numbers of the request body's line that a schema judges by and a
+       * double reads as others: `path` a JSON Pointer into the line, `tokens`
+       * into `request`. The gate refuses a tool whose schema holds one.
+       */
+      requestNumbers?: InexactSchemaNumber[];
       /** Items of the record not emitted because they repeat the conversation so far. */
       repeated: number;
     }
@@ -134,13 +140,15 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].schemaNumbers === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain": {
-          const normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope);
-          out.push(entry.inexact === undefined ? normalized : this.valuesOfObjects(normalized, entry.inexact));
+          let normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope);
+          if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact);
+          if (entry.schemaNumbers !== undefined) normalized = withRequestNumbers(normalized, entry.recordKind, entry.schemaNumbers);
+          out.push(normalized);
           break;
         }
         case "error":
@@ -578,4 +586,15 @@ export async function* normalizeJournal(input: JournalInput, options: NormalizeO
 
 function isJournalLine(value: unknown): value is JournalLine {
   return isPlainObject(value) && typeof value.text === "string" && typeof value.line === "number" && typeof value.source === "string" && Object.keys(value).length <= 4;
+}
+
+/**
+ * A request body's record with the numbers of its line that a schema judges by
+ * and a double reads as others, re-rooted at the body: an exchange's are those
+ * of its request.
+ */
+function withRequestNumbers(normalized: NormalizedRecord, kind: RecordKind, numbers: readonly InexactSchemaNumber[]): NormalizedRecord {
+  if (normalized.kind !== "items" || normalized.request === undefined) return normalized;
+  const requestNumbers = kind === "exchange" ? numbers.filter(({ tokens }) => tokens[0] === "request").map((number) => ({ ...number, tokens: number.tokens.slice(1) })) : [...numbers];
+  return requestNumbers.length === 0 ? normalized : { ...normalized, requestNumbers };
 }

@@ -39,14 +39,23 @@ import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
-import { inexactLiterals, type InexactLiterals } from "./inexact-numbers.js";
+import { inexactLiterals, inexactSchemaNumbers, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser } from "./sse.js";
 
 export type JournalRecord =
   /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
-  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName; inexact?: InexactLiterals }
+  | {
+      kind: "plain";
+      line: number;
+      record: unknown;
+      recordKind: RecordKind;
+      envelope?: AdapterName;
+      inexact?: InexactLiterals;
+      /** A record that defines tools: the numbers of its line that a schema judges by and a double reads as others. */
+      schemaNumbers?: InexactSchemaNumber[];
+    }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
   | { kind: "error"; line: number; detail: string }
   /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
@@ -63,6 +72,9 @@ export type JournalRecord =
    * the stream had closed a response before them; `detail` says what they were.
    */
   | { kind: "unassembled"; envelope: Envelope; line: number; lastLine: number; records: number; afterResponse: boolean; detail: string };
+
+/** The kinds of record whose tools the gate reads as a request body's. */
+const DEFINES_TOOLS: ReadonlySet<RecordKind> = new Set(["chat_request", "responses_request", "envelope_request", "exchange"]);
 
 export interface StreamRecordsOptions {
   /** Envelopes whose streams are reassembled (all by default); the other envelopes' chunks or events are `plain` records. */
@@ -169,7 +181,12 @@ export class StreamRecords {
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
     const inexact = reassembled === undefined && envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
-    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}) } : { kind: "plain", line, record, recordKind }) : undefined;
+    const schemaNumbers = reassembled === undefined && text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
+    let plain: JournalRecord | undefined;
+    if (reassembled === undefined) {
+      plain = envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}) } : { kind: "plain", line, record, recordKind };
+      if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
+    }
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
     const out = this.endStream();
