@@ -158,7 +158,7 @@ export class JournalNormalizer {
           out.push({ kind: "error", source: this.source, line: entry.line, detail: `stream record cannot be reassembled: ${entry.reason}` });
           break;
         case "response":
-          out.push(this.assembled(entry));
+          out.push(entry.inexact === undefined ? this.assembled(entry) : this.valuesOfObjects(this.assembled(entry), entry.inexact, "a record of the stream"));
           break;
         case "unassembled":
           // For the gate, stream records that opened no response are a line it must
@@ -265,8 +265,10 @@ export class JournalNormalizer {
    * argument or output text that writes such a double is not what the record
    * wrote. For the gate (`refuseUnreadCalls`), a call of it is refused, as it
    * cannot be judged as written; otherwise each such text is reported.
+   * `writer`: what wrote the number, for the detail (a stream's response is
+   * made of several records).
    */
-  private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals): NormalizedRecord {
+  private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals, writer = "the record"): NormalizedRecord {
     if (normalized.kind !== "items") return normalized;
     const losses: Loss[] = [];
     for (const [index, { item }] of normalized.items.entries()) {
@@ -280,7 +282,7 @@ export class JournalNormalizer {
       if (literal === undefined) continue;
       const written = shownLiteral(literal);
       if (this.refuseUnreadCalls && field === "arguments") {
-        return { kind: "error", source: this.source, line: normalized.line, detail: `the record writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
+        return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }
       losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of the record as its double writes it, ${JSON.stringify(Number(literal))}` });
     }

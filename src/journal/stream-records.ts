@@ -65,7 +65,7 @@ export type JournalRecord =
    * `damage`, when a line inside the stream could not be read: the loss that says
    * which, path `""` into the response; its completed calls are already incomplete.
    */
-  | { kind: "response"; envelope: Envelope; response: AssembledResponse; records: number; damage?: Loss }
+  | { kind: "response"; envelope: Envelope; response: AssembledResponse; records: number; damage?: Loss; inexact?: InexactLiterals }
   /**
    * Stream records that went into no response (a usage chunk with no completion,
    * events of no known type), counted when the stream ends; `afterResponse` when
@@ -101,6 +101,8 @@ interface OpenStream {
   closedAny: boolean;
   /** The first line inside the stream that could not be read. */
   damagedAt?: number;
+  /** The numbers of the pending records' lines that their doubles do not stand for. */
+  inexact?: InexactLiterals;
 }
 
 export class StreamRecords {
@@ -180,7 +182,9 @@ export class StreamRecords {
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
-    const inexact = reassembled === undefined && envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
+    // A chunk or event of an envelope that writes arguments as objects may hold
+    // such a number as well: the response it goes into carries it.
+    const inexact = envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
     const schemaNumbers = reassembled === undefined && text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined) {
@@ -188,9 +192,9 @@ export class StreamRecords {
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }
     // A stream ends at the first record that is not part of it.
-    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
+    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact);
     const out = this.endStream();
-    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line)));
+    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact)));
     return out;
   }
 
@@ -214,7 +218,7 @@ export class StreamRecords {
     const misnamed = misnamedEvent(parsed.value, name, this.sseNamed);
     if (name !== undefined) this.sseNamed = true;
     if (misnamed !== undefined) return [this.unreadable(line, misnamed)];
-    return this.pushRecord(parsed.value, line, true);
+    return this.pushRecord(parsed.value, line, true, data);
   }
 
   private unreadable(line: number, detail: string): JournalRecord {
@@ -222,7 +226,8 @@ export class StreamRecords {
     return { kind: "error", line, detail };
   }
 
-  private pushStreamed(envelope: Envelope, record: unknown, line: number): JournalRecord[] {
+  /** `inexact`: the numbers of the record's line that their doubles do not stand for, which the response it goes into carries. */
+  private pushStreamed(envelope: Envelope, record: unknown, line: number, inexact?: InexactLiterals): JournalRecord[] {
     const stream = (this.stream ??= this.open(envelope));
     let closed: AssembledResponse[];
     try {
@@ -238,14 +243,22 @@ export class StreamRecords {
     // a response closed by it (a terminal event), else to the one it opens.
     let earlier = stream.pending - 1;
     let current = 1;
+    let earlierInexact = stream.inexact;
+    let currentInexact = inexact;
     const out = closed.map((response): JournalRecord => {
       const includesCurrent = current === 1 && response.lastLine >= line;
       const records = earlier + (includesCurrent ? current : 0);
+      const literals = joined(earlierInexact, includesCurrent ? currentInexact : undefined);
       earlier = 0;
-      if (includesCurrent) current = 0;
-      return this.closedResponse(stream, response, records);
+      earlierInexact = undefined;
+      if (includesCurrent) {
+        current = 0;
+        currentInexact = undefined;
+      }
+      return this.closedResponse(stream, response, records, literals);
     });
     stream.pending = earlier + current;
+    stream.inexact = joined(earlierInexact, currentInexact);
     if (closed.length > 0 && stream.pending > 0) stream.firstPending = line;
     return out;
   }
@@ -269,7 +282,7 @@ export class StreamRecords {
     const unplaced = stream.assembler.unplaced?.() ?? [];
     if (closed.length > 0) {
       closed[0]!.losses.push(...unplaced);
-      return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0));
+      return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0, index === 0 ? stream.inexact : undefined));
     }
     if (stream.pending === 0) return [];
     const { envelope, firstPending: line, lastPending: lastLine, pending: records } = stream;
@@ -277,14 +290,24 @@ export class StreamRecords {
     return [{ kind: "unassembled", envelope, line, lastLine, records, afterResponse: stream.closedAny, detail: unassembledDetail(envelope, line, lastLine, records, said) }];
   }
 
-  private closedResponse(stream: OpenStream, response: AssembledResponse, records: number): JournalRecord {
+  private closedResponse(stream: OpenStream, response: AssembledResponse, records: number, inexact: InexactLiterals | undefined): JournalRecord {
     stream.closedAny = true;
     const damagedAt = stream.damagedAt;
-    if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records };
+    const literals = inexact === undefined ? {} : { inexact };
+    if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records, ...literals };
     const items = response.items.map((item) => (isPlainObject(item) && item.type === "function_call" && item.status === "completed" ? ({ ...item, status: "incomplete" } as CanonicalItem) : item));
     const damage: Loss = { path: "", code: "form_changed", detail: `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
-    return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage };
+    return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage, ...literals };
   }
+}
+
+/** The literals of two sets of records as one; undefined when neither has any. */
+function joined(first: InexactLiterals | undefined, second: InexactLiterals | undefined): InexactLiterals | undefined {
+  if (second === undefined) return first;
+  if (first === undefined) return second;
+  const literals = new Map(first);
+  for (const [double, literal] of second ?? []) if (!literals.has(double)) literals.set(double, literal);
+  return literals;
 }
 
 /** `said`: what the events themselves said (an error, the types ignored), each a sentence. */
