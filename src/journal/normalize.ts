@@ -284,7 +284,7 @@ export class JournalNormalizer {
       if (this.refuseUnreadCalls && field === "arguments") {
         return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }
-      losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of the record as its double writes it, ${JSON.stringify(Number(literal))}` });
+      losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of ${writer} as its double writes it, ${JSON.stringify(Number(literal))}` });
     }
     return losses.length === 0 ? normalized : { ...normalized, losses: [...normalized.losses, ...losses] };
   }
