@@ -11,16 +11,27 @@
 // same double, finite and within ±(2^53 − 1) (`standsAsDouble`, which the gate
 // judges arguments by); the literals that do not are kept by the text their
 // double writes.
-import { mayHoldInexact, readsBackAsWritten, standsAsDouble } from "../models/decimal-value.js";
+import { readsBackAsWritten, standsAsDouble } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
 import { scanJson } from "../models/json-scan.js";
+
+// mayHoldInexact's test, asked only where a number literal may start: after the
+// `:`, `,` or `[` that comes before every value inside an object or an array,
+// and JSON's white space. A run of digits in an id or a text (`rs_2f57…e8`)
+// then needs no walk, and most lines of a journal hold one.
+const MAY_HOLD_INEXACT_VALUE = /[:,[][ \t\r\n]*-?[0-9.]*(?:[0-9][eE]|[0-9](?:\.?[0-9]){15})/;
+
+/** Whether a JSON object or array's text may hold a number literal its double does not stand for; false means it surely holds none. */
+function mayHoldInexactValue(text: string): boolean {
+  return MAY_HOLD_INEXACT_VALUE.test(text);
+}
 
 /** For each double's text, a literal of the line that it does not stand for. */
 export type InexactLiterals = ReadonlyMap<string, string>;
 
 /** The literals of a line of JSON text that their doubles do not stand for; undefined when there are none. */
 export function inexactLiterals(text: string): InexactLiterals | undefined {
-  if (!mayHoldInexact(text)) return undefined;
+  if (!mayHoldInexactValue(text)) return undefined;
   let found: Map<string, string> | undefined;
   scanJson(text, {
     number: (literal) => {
@@ -82,7 +93,7 @@ const JUDGING_KEYWORD_TEXT = /"(?:maximum|minimum|exclusiveMaximum|exclusiveMini
  * stops at the first. Undefined when there is none.
  */
 export function inexactSchemaNumbers(text: string, first = false): InexactSchemaNumber[] | undefined {
-  if (!mayHoldInexact(text) || !JUDGING_KEYWORD_TEXT.test(text)) return undefined;
+  if (!mayHoldInexactValue(text) || !JUDGING_KEYWORD_TEXT.test(text)) return undefined;
   let found: InexactSchemaNumber[] | undefined;
   scanJson(text, {
     number: (literal, path) => {

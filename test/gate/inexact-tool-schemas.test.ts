@@ -105,6 +105,29 @@ describe("an Open Responses request body", () => {
   });
 });
 
+describe("where the number is written", () => {
+  test("a keyword spelled with escapes is the keyword: the number under it is found", async () => {
+    const schema = String.raw`{"type":"object","properties":{"level":{"type":"number","maxim\u0075m":0.29999999999999999}}}`;
+    const pointer = "/tools/0/parameters/properties/level/maximum";
+    expect((await gate(journal(responsesBody(schema), responsesCall("call_1", '{"level":0.3}')))).verdicts).toEqual([
+      unreadLine(1, "0.29999999999999999", pointer, "0.3", "set_level"),
+      message(1),
+      refused(2, "call_1", "set_level", judgedOther(1, "0.29999999999999999", pointer, "0.3")),
+    ]);
+  });
+
+  test("in the tools but in no definition's schema: which tools the body defines is not known, and only those read may run", async () => {
+    const body = `{"model":"m","input":"go","tools":[{"type":"function","name":"set_level","parameters":${level("0.3")},"x-limits":{"maximum":0.29999999999999999}}]}`;
+    const other = JSON.stringify({ type: "function_call", id: "fc_2", call_id: "call_2", name: "ping", status: "completed", arguments: "{}" });
+    expect((await gate(journal(body, responsesCall("call_1", '{"level":0.3}'), other))).verdicts).toEqual([
+      errorLine(1, "line 1: the number 0.29999999999999999 at /tools/0/x-limits/maximum is one a double reads as another number (0.3), in no definition whose name can be read: which tools the body defines is not known"),
+      message(1),
+      passed(2, "call_1", "set_level"),
+      refused(3, "call_2", "ping", 'line 1 has tools that cannot be named; until the next request body, it allows only "set_level"'),
+    ]);
+  });
+});
+
 describe("each envelope's request body names the tool whose schema holds the number", () => {
   const cases: Array<{ envelope: string; body: string; call: string; pointer: string; literal: string; double: string; items: number }> = [
     {
