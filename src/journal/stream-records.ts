@@ -31,6 +31,13 @@
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
+//
+// An envelope that writes arguments as objects does so in its stream too (a
+// Gemini chunk's `args`, a `partialArgs` piece's value, an Anthropic tool_use
+// block started with its input): a response carries the numbers its records'
+// lines write and their doubles do not stand for (inexact-numbers.ts), as a
+// `plain` record of such an envelope does, and a record that defines tools
+// carries the numbers of its tool schemas that a double reads as others.
 import { chat, ENVELOPES, type AdapterName, type JournalEnvelopes, type StreamAssembler } from "../../adapters/index.js";
 import type { AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
@@ -306,7 +313,7 @@ function joined(first: InexactLiterals | undefined, second: InexactLiterals | un
   if (second === undefined) return first;
   if (first === undefined) return second;
   const literals = new Map(first);
-  for (const [double, literal] of second ?? []) if (!literals.has(double)) literals.set(double, literal);
+  for (const [double, literal] of second) if (!literals.has(double)) literals.set(double, literal);
   return literals;
 }
 
