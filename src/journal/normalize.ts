@@ -36,7 +36,7 @@ import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
-import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
+import { countWrittenCalls, writesNoCall, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
@@ -110,6 +110,8 @@ export class JournalNormalizer {
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
+  /** The line of the record being converted, while it is. */
+  private recordText: string | undefined;
 
   constructor(options: NormalizeOptions = {}) {
     this.origin = (options.origin ?? "openai").replace(/:$/, "");
@@ -140,12 +142,12 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].schemaNumbers === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].schemaNumbers === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].text)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain": {
-          let normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope);
+          let normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.text);
           if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact);
           if (entry.schemaNumbers !== undefined) normalized = withRequestNumbers(normalized, entry.recordKind, entry.schemaNumbers);
           out.push(normalized);
@@ -177,7 +179,17 @@ export class JournalNormalizer {
     return out;
   }
 
-  private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
+  /** `text`: the line the record was parsed from, which may show that it writes no call (see unreadCalls). */
+  private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName, text?: string): NormalizedRecord {
+    this.recordText = text;
+    try {
+      return this.plainOf(record, kind, line, envelope);
+    } finally {
+      this.recordText = undefined;
+    }
+  }
+
+  private plainOf(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
     const fields = record as Record<string, unknown>;
     switch (kind) {
       case "envelope_message": {
@@ -245,6 +257,8 @@ export class JournalNormalizer {
    */
   private unreadCalls(record: unknown, items: readonly CanonicalItem[], losses: readonly Loss[], line: number): NormalizedRecord | undefined {
     if (!this.refuseUnreadCalls) return undefined;
+    // A line that writes no call's name needs no walk: it writes no call.
+    if (this.recordText !== undefined && writesNoCall(this.recordText)) return undefined;
     const written = countWrittenCalls(record);
     if (written === 0) return undefined;
     let read = 0;

@@ -62,6 +62,8 @@ export type JournalRecord =
       inexact?: InexactLiterals;
       /** A record that defines tools: the numbers of its line that a schema judges by and a double reads as others. */
       schemaNumbers?: InexactSchemaNumber[];
+      /** The line the record was parsed from, when it was one. */
+      text?: string;
     }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
   | { kind: "error"; line: number; detail: string }
@@ -169,8 +171,9 @@ export class StreamRecords {
 
   /**
    * A record already parsed (a library caller's object, or an SSE payload).
-   * `text`: the line it was parsed from, read again for the numbers its doubles
-   * do not stand for when the record is of an envelope that holds arguments as objects.
+   * `text`: the line it was parsed from (or the SSE payload), read again for
+   * the numbers its doubles do not stand for when the record is of an envelope
+   * that holds arguments as objects, or defines tools.
    */
   pushRecord(record: unknown, line: number, fromSse = false, text?: string): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
@@ -192,10 +195,12 @@ export class StreamRecords {
     // A chunk or event of an envelope that writes arguments as objects may hold
     // such a number as well: the response it goes into carries it.
     const inexact = envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
-    const schemaNumbers = reassembled === undefined && text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined) {
-      plain = envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}) } : { kind: "plain", line, record, recordKind };
+      // An SSE payload's text is read for its numbers, but is no line of the journal.
+      const lineText = fromSse ? undefined : text;
+      plain = envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), text: lineText } : { kind: "plain", line, record, recordKind, text: lineText };
+      const schemaNumbers = text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }
     // A stream ends at the first record that is not part of it.
