@@ -1,6 +1,7 @@
 // Gates a normalized journal record by record: each item gets the single-item
 // verdict (with the schema of its tool), then the journal-wide checks attach
 // their findings. Any finding blocks, like a blocking verdict.
+import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { JournalLine } from "../journal/read.js";
 import { normalizeJournal, type JournalInput, type NormalizeOptions } from "../journal/normalize.js";
 import type { JournalItem } from "../models/journal-item.js";
@@ -55,6 +56,8 @@ export interface GateInput {
   line: number;
   items: readonly JournalItem[];
   request?: Record<string, unknown>;
+  /** The numbers of the request body's line that a schema judges by and a double reads as others (NormalizedRecord's `requestNumbers`). */
+  requestNumbers?: readonly InexactSchemaNumber[];
   /** What the normalizer could not carry: a tool call it gave no item for blocks the line. */
   losses?: readonly Loss[];
 }
@@ -89,7 +92,7 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
   const gate = new JournalGate(options);
   for await (const record of normalizeJournal(input, { ...options, ...GATE_READING })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
-    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, losses: record.losses });
+    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses });
   }
   yield* gate.finish();
 }

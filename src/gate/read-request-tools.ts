@@ -20,6 +20,8 @@
 // part it could not take with what that part restricts, which the table above
 // then applies.
 import type { ToolSchema } from "./schema.js";
+import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
+import { shownLiteral } from "../models/decimal-value.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 
 /**
@@ -86,8 +88,19 @@ export type EnvelopeToolsReader = (body: unknown) => EnvelopeTools | undefined;
 
 const EVERY_NAME: ChoiceRead = { names: undefined, field: "", whole: true };
 
-/** A request body's `tools` and legacy `functions`, and its `tool_choice` or legacy `function_call`. */
-export function readRequestTools(body: Record<string, unknown>, where: string, readEnvelope?: EnvelopeToolsReader): ToolsRead {
+/**
+ * A request body's `tools` and legacy `functions`, and its `tool_choice` or
+ * legacy `function_call`. `numbers`: those of the body's line that a schema
+ * judges by and a double reads as others (the body parsed holds only the
+ * doubles); a definition that holds one is refused.
+ */
+export function readRequestTools(body: Record<string, unknown>, where: string, readEnvelope?: EnvelopeToolsReader, numbers?: readonly InexactSchemaNumber[]): ToolsRead {
+  const read = readBodyTools(body, where, readEnvelope);
+  if (numbers !== undefined) for (const number of numbers) refuseInexactDefinition(read, body, number, where);
+  return read;
+}
+
+function readBodyTools(body: Record<string, unknown>, where: string, readEnvelope?: EnvelopeToolsReader): ToolsRead {
   const foreign = readEnvelope?.(body);
   if (foreign !== undefined) return readConvertedTools(foreign, where);
   const read = emptyRead();
@@ -124,6 +137,44 @@ export function readConvertedTools(foreign: EnvelopeTools, where: string): Tools
     }
   }
   return read;
+}
+
+// Where a definition, in any envelope, holds the schema of its arguments:
+// Chat's and Open Responses' `parameters`, Anthropic's `input_schema`, Gemini's
+// `parameters` or `parametersJsonSchema`, Bedrock's `inputSchema` (its `json`).
+const SCHEMA_FIELDS: ReadonlySet<string> = new Set(["parameters", "input_schema", "parametersJsonSchema", "parameters_json_schema", "inputSchema"]);
+// The fields of a request body that hold its tools, in any envelope.
+const TOOLS_FIELDS: ReadonlySet<string> = new Set(["tools", "functions", "toolConfig", "tool_config"]);
+
+/**
+ * A number of the body's line that a schema judges by (a bound, multipleOf,
+ * const, enum) and whose double is another number: the body parsed holds the
+ * other number, which the gate would judge arguments against (`maximum:
+ * 0.29999999999999999` lets 0.3 pass). The definition whose schema holds it is
+ * the first object on the way down from the tools that has a name and goes on
+ * by one of the schema fields, in whichever envelope; its calls are refused.
+ * A number in the tools that no named definition holds leaves which tools the
+ * body defines unknown. The body's other fields (messages, an output format)
+ * define no tool, and their numbers are judged elsewhere or not at all.
+ */
+function refuseInexactDefinition(read: ToolsRead, body: Record<string, unknown>, number: InexactSchemaNumber, where: string): void {
+  const { tokens } = number;
+  if (typeof tokens[0] !== "string" || !TOOLS_FIELDS.has(tokens[0])) return;
+  const written = `the number ${shownLiteral(number.literal)} at ${number.path}`;
+  const double = String(Number(number.literal));
+  let node: unknown = body;
+  for (const token of tokens) {
+    if (isPlainObject(node) && typeof node.name === "string" && node.name !== "" && typeof token === "string" && SCHEMA_FIELDS.has(token)) {
+      const name = node.name;
+      read.problems.push(`${where}: ${written} is one a double reads as another number (${double}), so the definition of "${name}" there cannot be read as written`);
+      read.functions = read.functions.filter((definition) => definition.name !== name);
+      if (!read.unreadable.has(name)) read.unreadable.set(name, `${where} defines it with ${written}, which a double reads as ${double}: its calls would be judged against ${double}, not the number written`);
+      return;
+    }
+    node = (isPlainObject(node) || Array.isArray(node)) && Object.hasOwn(node, token) ? (node as Record<string | number, unknown>)[token] : undefined;
+  }
+  read.problems.push(`${where}: ${written} is one a double reads as another number (${double}), in no definition whose name can be read: which tools the body defines is not known`);
+  read.unknownTools = true;
 }
 
 function emptyRead(): ToolsRead {

@@ -32,6 +32,7 @@
 // allow only the functions the body defines readably, until the next request
 // body. A record that carries tools or a choice but is not read as a request
 // body (`narrow`) only narrows.
+import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { ToolSchema } from "./schema.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 import { readConvertedTools, readRequestTools, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
@@ -122,13 +123,15 @@ export class ToolRegistry {
    * `functions`) are added, and its `tool_choice` (or legacy `function_call`)
    * becomes the choice in force. Returns what could not be read, one sentence
    * each; the calls it governs are refused (see the top of this file).
+   * `numbers`: those of the body's line that a schema judges by and a double
+   * reads as others; a definition that holds one is refused.
    */
-  addRequestBody(body: unknown, where: string, readEnvelope?: EnvelopeToolsReader): string[] {
+  addRequestBody(body: unknown, where: string, readEnvelope?: EnvelopeToolsReader, numbers?: readonly InexactSchemaNumber[]): string[] {
     if (!isPlainObject(body)) {
       this.choices = [{ names: new Set(), where: `${where}, a request body that is not an object,` }];
       return [`${where}: a request body must be a JSON object, found ${describe(body)}`];
     }
-    const read = readRequestTools(body, where, readEnvelope);
+    const read = readRequestTools(body, where, readEnvelope, numbers);
     this.define(read);
     const { names, field, whole } = read.choice;
     const source = field === "" ? where : `${field} of ${where}`;

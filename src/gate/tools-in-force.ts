@@ -28,7 +28,7 @@ export class ToolsInForce {
     let errors: string[] | undefined;
     // What a request body says of its tools is read as far as it can be; what
     // cannot be read blocks the line, and the calls it governs are refused.
-    if (input.request) errors = [...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools)];
+    if (input.request) errors = [...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools, input.requestNumbers)];
     else for (const { item } of input.items) if (carriesTools(item)) (errors ??= []).push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
     // A tool call the normalizer could not make an item of (no type, a custom
     // call…) has no verdict: the line says so, blocked, rather than nothing.

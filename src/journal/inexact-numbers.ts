@@ -11,16 +11,27 @@
 // same double, finite and within ±(2^53 − 1) (`standsAsDouble`, which the gate
 // judges arguments by); the literals that do not are kept by the text their
 // double writes.
-import { mayHoldInexact, readsBackAsWritten, standsAsDouble } from "../models/decimal-value.js";
+import { readsBackAsWritten, standsAsDouble } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
 import { scanJson } from "../models/json-scan.js";
+
+// mayHoldInexact's test, asked only where a number literal may start: after the
+// `:`, `,` or `[` that comes before every value inside an object or an array,
+// and JSON's white space. A run of digits in an id or a text (`rs_2f57…e8`)
+// then needs no walk, and most lines of a journal hold one.
+const MAY_HOLD_INEXACT_VALUE = /[:,[][ \t\r\n]*-?[0-9.]*(?:[0-9][eE]|[0-9](?:\.?[0-9]){15})/;
+
+/** Whether a JSON object or array's text may hold a number literal its double does not stand for; false means it surely holds none. */
+function mayHoldInexactValue(text: string): boolean {
+  return MAY_HOLD_INEXACT_VALUE.test(text);
+}
 
 /** For each double's text, a literal of the line that it does not stand for. */
 export type InexactLiterals = ReadonlyMap<string, string>;
 
 /** The literals of a line of JSON text that their doubles do not stand for; undefined when there are none. */
 export function inexactLiterals(text: string): InexactLiterals | undefined {
-  if (!mayHoldInexact(text)) return undefined;
+  if (!mayHoldInexactValue(text)) return undefined;
   let found: Map<string, string> | undefined;
   scanJson(text, {
     number: (literal) => {
@@ -53,6 +64,13 @@ export function writtenFromInexact(json: string, literals: InexactLiterals): str
 /** Keywords whose number a schema judges arguments by: bounds, multipleOf, and the values of const and enum. */
 const JUDGING_KEYWORDS = new Set(["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf", "const", "enum"]);
 
+/** A number of a schema that its double reads as another: the literal, its JSON Pointer, and that pointer's tokens. */
+export interface InexactSchemaNumber {
+  literal: string;
+  path: string;
+  tokens: ReadonlyArray<string | number>;
+}
+
 /**
  * The first number a tool schema's text writes under a keyword that judges
  * numbers, within ±(2^53 − 1), that its double reads as another number
@@ -60,8 +78,23 @@ const JUDGING_KEYWORDS = new Set(["maximum", "minimum", "exclusiveMaximum", "exc
  * `minimum: 1e-400` as 0), with its JSON Pointer; undefined when none.
  */
 export function inexactSchemaNumber(text: string): { literal: string; path: string } | undefined {
-  if (!mayHoldInexact(text)) return undefined;
-  let found: { literal: string; path: string } | undefined;
+  const found = inexactSchemaNumbers(text, true);
+  return found === undefined ? undefined : { literal: found[0]!.literal, path: found[0]!.path };
+}
+
+// A schema's judging keywords, as a line's text writes them: a line without one
+// (nearly every request body, whose tools hold no bound) needs no walk. A name
+// may also be written with escapes (`"maxim\u0075m"`): a text with one is walked.
+const JUDGING_KEYWORD_TEXT = /"(?:maximum|minimum|exclusiveMaximum|exclusiveMinimum|multipleOf|const|enum)"|\\u/;
+
+/**
+ * Every such number of a JSON text (a tools file, or a journal line whose
+ * request body defines tools), as `inexactSchemaNumber` finds them; `first`
+ * stops at the first. Undefined when there is none.
+ */
+export function inexactSchemaNumbers(text: string, first = false): InexactSchemaNumber[] | undefined {
+  if (!mayHoldInexactValue(text) || !JUDGING_KEYWORD_TEXT.test(text)) return undefined;
+  let found: InexactSchemaNumber[] | undefined;
   scanJson(text, {
     number: (literal, path) => {
       // Past ±(2^53 − 1) a bound is far from every argument the gate compares
@@ -69,8 +102,8 @@ export function inexactSchemaNumber(text: string): { literal: string; path: stri
       const double = Number(literal);
       if (!Number.isFinite(double) || Math.abs(double) > Number.MAX_SAFE_INTEGER || readsBackAsWritten(literal)) return false;
       if (!path.some((token) => typeof token === "string" && JUDGING_KEYWORDS.has(token))) return false;
-      found = { literal, path: pointer(...path) };
-      return true;
+      (found ??= []).push({ literal, path: pointer(...path), tokens: [...path] });
+      return first;
     },
   });
   return found;

@@ -35,7 +35,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
-import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
+import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
@@ -83,6 +83,12 @@ export type NormalizedRecord =
       losses: Loss[];
       /** A request body's tools and tool_choice, for the gate. */
       request?: Record<string, unknown>;
+      /**
+       * The numbers of the request body's line that a schema judges by and a
+       * double reads as others: `path` a JSON Pointer into the line, `tokens`
+       * into `request`. The gate refuses a tool whose schema holds one.
+       */
+      requestNumbers?: InexactSchemaNumber[];
       /** Items of the record not emitted because they repeat the conversation so far. */
       repeated: number;
     }
@@ -136,13 +142,15 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].writtenCalls)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].schemaNumbers === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].writtenCalls)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain": {
-          const normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.writtenCalls);
-          out.push(entry.inexact === undefined ? normalized : this.valuesOfObjects(normalized, entry.inexact));
+          let normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.writtenCalls);
+          if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact);
+          if (entry.schemaNumbers !== undefined) normalized = withRequestNumbers(normalized, entry.recordKind, entry.schemaNumbers);
+          out.push(normalized);
           break;
         }
         case "error":
@@ -152,7 +160,7 @@ export class JournalNormalizer {
           out.push({ kind: "error", source: this.source, line: entry.line, detail: `stream record cannot be reassembled: ${entry.reason}` });
           break;
         case "response":
-          out.push(this.assembled(entry));
+          out.push(entry.inexact === undefined ? this.assembled(entry) : this.valuesOfObjects(this.assembled(entry), entry.inexact, "a record of the stream"));
           break;
         case "unassembled":
           // For the gate, stream records that opened no response are a line it must
@@ -269,8 +277,10 @@ export class JournalNormalizer {
    * argument or output text that writes such a double is not what the record
    * wrote. For the gate (`refuseUnreadCalls`), a call of it is refused, as it
    * cannot be judged as written; otherwise each such text is reported.
+   * `writer`: what wrote the number, for the detail (a stream's response is
+   * made of several records).
    */
-  private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals): NormalizedRecord {
+  private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals, writer = "the record"): NormalizedRecord {
     if (normalized.kind !== "items") return normalized;
     const losses: Loss[] = [];
     for (const [index, { item }] of normalized.items.entries()) {
@@ -284,9 +294,9 @@ export class JournalNormalizer {
       if (literal === undefined) continue;
       const written = shownLiteral(literal);
       if (this.refuseUnreadCalls && field === "arguments") {
-        return { kind: "error", source: this.source, line: normalized.line, detail: `the record writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
+        return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }
-      losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of the record as its double writes it, ${JSON.stringify(Number(literal))}` });
+      losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of ${writer} as its double writes it, ${JSON.stringify(Number(literal))}` });
     }
     return losses.length === 0 ? normalized : { ...normalized, losses: [...normalized.losses, ...losses] };
   }
@@ -590,4 +600,15 @@ export async function* normalizeJournal(input: JournalInput, options: NormalizeO
 
 function isJournalLine(value: unknown): value is JournalLine {
   return isPlainObject(value) && typeof value.text === "string" && typeof value.line === "number" && typeof value.source === "string" && Object.keys(value).length <= 4;
+}
+
+/**
+ * A request body's record with the numbers of its line that a schema judges by
+ * and a double reads as others, re-rooted at the body: an exchange's are those
+ * of its request.
+ */
+function withRequestNumbers(normalized: NormalizedRecord, kind: RecordKind, numbers: readonly InexactSchemaNumber[]): NormalizedRecord {
+  if (normalized.kind !== "items" || normalized.request === undefined) return normalized;
+  const requestNumbers = kind === "exchange" ? numbers.filter(({ tokens }) => tokens[0] === "request").map((number) => ({ ...number, tokens: number.tokens.slice(1) })) : [...numbers];
+  return requestNumbers.length === 0 ? normalized : { ...normalized, requestNumbers };
 }

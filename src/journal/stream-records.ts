@@ -31,6 +31,13 @@
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
+//
+// An envelope that writes arguments as objects does so in its stream too (a
+// Gemini chunk's `args`, a `partialArgs` piece's value, an Anthropic tool_use
+// block started with its input): a response carries the numbers its records'
+// lines write and their doubles do not stand for (inexact-numbers.ts), as a
+// `plain` record of such an envelope does, and a record that defines tools
+// carries the numbers of its tool schemas that a double reads as others.
 import { chat, ENVELOPES, type AdapterName, type JournalEnvelopes, type StreamAssembler } from "../../adapters/index.js";
 import type { AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
@@ -39,14 +46,25 @@ import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
-import { inexactLiterals, type InexactLiterals } from "./inexact-numbers.js";
+import { inexactLiterals, inexactSchemaNumbers, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser } from "./sse.js";
 
 export type JournalRecord =
   /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
-  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName; inexact?: InexactLiterals; /** The tool calls the record writes, when its parse counted them (parse-record.ts). */ writtenCalls?: number }
+  | {
+      kind: "plain";
+      line: number;
+      record: unknown;
+      recordKind: RecordKind;
+      envelope?: AdapterName;
+      inexact?: InexactLiterals;
+      /** A record that defines tools: the numbers of its line that a schema judges by and a double reads as others. */
+      schemaNumbers?: InexactSchemaNumber[];
+      /** The tool calls the record writes, when its parse counted them (parse-record.ts). */
+      writtenCalls?: number;
+    }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
   | { kind: "error"; line: number; detail: string }
   /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
@@ -56,13 +74,16 @@ export type JournalRecord =
    * `damage`, when a line inside the stream could not be read: the loss that says
    * which, path `""` into the response; its completed calls are already incomplete.
    */
-  | { kind: "response"; envelope: Envelope; response: AssembledResponse; records: number; damage?: Loss }
+  | { kind: "response"; envelope: Envelope; response: AssembledResponse; records: number; damage?: Loss; inexact?: InexactLiterals }
   /**
    * Stream records that went into no response (a usage chunk with no completion,
    * events of no known type), counted when the stream ends; `afterResponse` when
    * the stream had closed a response before them; `detail` says what they were.
    */
   | { kind: "unassembled"; envelope: Envelope; line: number; lastLine: number; records: number; afterResponse: boolean; detail: string };
+
+/** The kinds of record whose tools the gate reads as a request body's. */
+const DEFINES_TOOLS: ReadonlySet<RecordKind> = new Set(["chat_request", "responses_request", "envelope_request", "exchange"]);
 
 export interface StreamRecordsOptions {
   /** Envelopes whose streams are reassembled (all by default); the other envelopes' chunks or events are `plain` records. */
@@ -89,6 +110,8 @@ interface OpenStream {
   closedAny: boolean;
   /** The first line inside the stream that could not be read. */
   damagedAt?: number;
+  /** The numbers of the pending records' lines that their doubles do not stand for. */
+  inexact?: InexactLiterals;
 }
 
 export class StreamRecords {
@@ -148,8 +171,9 @@ export class StreamRecords {
 
   /**
    * A record already parsed (a library caller's object, or an SSE payload).
-   * `text`: the line it was parsed from, read again for the numbers its doubles
-   * do not stand for when the record is of an envelope that holds arguments as objects.
+   * `text`: the line it was parsed from (or the SSE payload), read again for
+   * the numbers its doubles do not stand for when the record is of an envelope
+   * that holds arguments as objects, or defines tools.
    */
   pushRecord(record: unknown, line: number, fromSse = false, text?: string, writtenCalls?: number): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
@@ -168,12 +192,19 @@ export class StreamRecords {
     if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
-    const inexact = reassembled === undefined && envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
-    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls }) : undefined;
+    // A chunk or event of an envelope that writes arguments as objects may hold
+    // such a number as well: the response it goes into carries it.
+    const inexact = envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
+    let plain: JournalRecord | undefined;
+    if (reassembled === undefined) {
+      plain = envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls };
+      const schemaNumbers = text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
+      if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
+    }
     // A stream ends at the first record that is not part of it.
-    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
+    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact);
     const out = this.endStream();
-    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line)));
+    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact)));
     return out;
   }
 
@@ -197,7 +228,7 @@ export class StreamRecords {
     const misnamed = misnamedEvent(parsed.value, name, this.sseNamed);
     if (name !== undefined) this.sseNamed = true;
     if (misnamed !== undefined) return [this.unreadable(line, misnamed)];
-    return this.pushRecord(parsed.value, line, true, undefined, parsed.writtenCalls);
+    return this.pushRecord(parsed.value, line, true, data, parsed.writtenCalls);
   }
 
   private unreadable(line: number, detail: string): JournalRecord {
@@ -205,7 +236,8 @@ export class StreamRecords {
     return { kind: "error", line, detail };
   }
 
-  private pushStreamed(envelope: Envelope, record: unknown, line: number): JournalRecord[] {
+  /** `inexact`: the numbers of the record's line that their doubles do not stand for, which the response it goes into carries. */
+  private pushStreamed(envelope: Envelope, record: unknown, line: number, inexact?: InexactLiterals): JournalRecord[] {
     const stream = (this.stream ??= this.open(envelope));
     let closed: AssembledResponse[];
     try {
@@ -221,14 +253,22 @@ export class StreamRecords {
     // a response closed by it (a terminal event), else to the one it opens.
     let earlier = stream.pending - 1;
     let current = 1;
+    let earlierInexact = stream.inexact;
+    let currentInexact = inexact;
     const out = closed.map((response): JournalRecord => {
       const includesCurrent = current === 1 && response.lastLine >= line;
       const records = earlier + (includesCurrent ? current : 0);
+      const literals = joined(earlierInexact, includesCurrent ? currentInexact : undefined);
       earlier = 0;
-      if (includesCurrent) current = 0;
-      return this.closedResponse(stream, response, records);
+      earlierInexact = undefined;
+      if (includesCurrent) {
+        current = 0;
+        currentInexact = undefined;
+      }
+      return this.closedResponse(stream, response, records, literals);
     });
     stream.pending = earlier + current;
+    stream.inexact = joined(earlierInexact, currentInexact);
     if (closed.length > 0 && stream.pending > 0) stream.firstPending = line;
     return out;
   }
@@ -252,7 +292,7 @@ export class StreamRecords {
     const unplaced = stream.assembler.unplaced?.() ?? [];
     if (closed.length > 0) {
       closed[0]!.losses.push(...unplaced);
-      return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0));
+      return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0, index === 0 ? stream.inexact : undefined));
     }
     if (stream.pending === 0) return [];
     const { envelope, firstPending: line, lastPending: lastLine, pending: records } = stream;
@@ -260,14 +300,24 @@ export class StreamRecords {
     return [{ kind: "unassembled", envelope, line, lastLine, records, afterResponse: stream.closedAny, detail: unassembledDetail(envelope, line, lastLine, records, said) }];
   }
 
-  private closedResponse(stream: OpenStream, response: AssembledResponse, records: number): JournalRecord {
+  private closedResponse(stream: OpenStream, response: AssembledResponse, records: number, inexact: InexactLiterals | undefined): JournalRecord {
     stream.closedAny = true;
     const damagedAt = stream.damagedAt;
-    if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records };
+    const literals = inexact === undefined ? {} : { inexact };
+    if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records, ...literals };
     const items = response.items.map((item) => (isPlainObject(item) && item.type === "function_call" && item.status === "completed" ? ({ ...item, status: "incomplete" } as CanonicalItem) : item));
     const damage: Loss = { path: "", code: "form_changed", detail: `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
-    return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage };
+    return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage, ...literals };
   }
+}
+
+/** The literals of two sets of records as one; undefined when neither has any. */
+function joined(first: InexactLiterals | undefined, second: InexactLiterals | undefined): InexactLiterals | undefined {
+  if (second === undefined) return first;
+  if (first === undefined) return second;
+  const literals = new Map(first);
+  for (const [double, literal] of second) if (!literals.has(double)) literals.set(double, literal);
+  return literals;
 }
 
 /** `said`: what the events themselves said (an error, the types ignored), each a sentence. */

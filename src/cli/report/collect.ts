@@ -175,7 +175,7 @@ export class ReportCollector {
         continue;
       }
       this.itemsOf([record]);
-      this.verdictsOf(gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, losses: record.losses }));
+      this.verdictsOf(gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses }));
     }
   }
 
