@@ -40,6 +40,9 @@ import type { AnthropicResponse } from "./models.js";
 
 export { RESPONSE_NEUTRALS };
 
+/** Where a message holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = { id: "/id", model: "/model", output: "/content", status: "/stop_reason", incomplete_details: "/stop_reason", usage: "/usage" };
+
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 
 /** The id an output item converted from a message gets: a pure function of where it came from. */

@@ -32,6 +32,9 @@ import type { BedrockResponse } from "./models.js";
 
 export { RESPONSE_NEUTRALS };
 
+/** Where a Converse response holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = { output: "/output/message/content", status: "/stopReason", incomplete_details: "/stopReason", usage: "/usage" };
+
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 
 /** The id an output item converted from a message gets: a pure function of where it came from. */
@@ -76,12 +79,12 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   if (!isRecord(response) || !isRecord(message) || !Array.isArray(message.content)) {
     throw new TypeError("not a Bedrock Converse response: it has no output.message");
   }
-  const id = `resp_${createHash("sha256").update(sortedJson(response)).digest("hex").slice(0, 48)}`;
+  const id = responseIdOf(response);
   const losses: Loss[] = [
-    lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
-    lossAt([], "synthesized", "a Converse response has no creation time: created_at 0 written"),
+    lossAt(["id"], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
+    lossAt(["created_at"], "synthesized", "a Converse response has no creation time: created_at 0 written"),
   ];
-  if (model === undefined) losses.push(lossAt([], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));
+  if (model === undefined) losses.push(lossAt(["model"], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));
   const stopReason = typeof response.stopReason === "string" ? response.stopReason : null;
   const { status, reason } = responseStatusOf(stopReason);
   const converted = messagesToItems({ messages: [{ role: "assistant", content: message.content } as never], model, stopReason });
@@ -148,6 +151,11 @@ function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefine
     input_tokens_details: { cached_tokens: count("cacheReadInputTokens") },
     output_tokens_details: { reasoning_tokens: 0 },
   };
+}
+
+/** The id the way in gives a Converse response, which has none: a pure function of its content, whatever its key order. */
+export function responseIdOf(response: unknown): string {
+  return `resp_${createHash("sha256").update(sortedJson(response)).digest("hex").slice(0, 48)}`;
 }
 
 /** JSON text with every object's keys sorted, so that two writers' key orders give one text. */

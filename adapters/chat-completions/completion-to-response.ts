@@ -59,6 +59,18 @@ import { callStatusOf, messagesToItems, type CallCounts } from "./messages-to-it
 import { completeResponse } from "../../src/models/response-neutrals.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 
+/** Where a chat.completion holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = {
+  id: "/id",
+  created_at: "/created",
+  model: "/model",
+  output: "/choices",
+  status: "/choices",
+  incomplete_details: "/choices",
+  usage: "/usage",
+  service_tier: "/service_tier",
+};
+
 const ID_PREFIXES = { message: "msg", function_call: "fc", reasoning: "rs", compaction: "cmp" } as const;
 
 /** The id an output item converted from a completion gets: a pure function of where it came from. */

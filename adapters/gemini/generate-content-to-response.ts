@@ -39,6 +39,17 @@ import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.
 
 export { RESPONSE_NEUTRALS };
 
+/** Where a Gemini response holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = {
+  id: "/responseId",
+  model: "/modelVersion",
+  created_at: "/createTime",
+  output: "/candidates",
+  status: "/candidates",
+  incomplete_details: "/candidates",
+  usage: "/usageMetadata",
+};
+
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 const MAPPED = ["responseId", "modelVersion", "createTime", "candidates", "usageMetadata"];
 const SYNTHESIZED_RESPONSE_ID = /^gemini_resp_[0-9a-f]{16}$/;

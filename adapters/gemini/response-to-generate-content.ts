@@ -9,6 +9,7 @@
 // | status (no kept candidate)           | finishReason: completed STOP; incomplete MAX_TOKENS for   |
 // |                                      |   max_output_tokens, else the reason; in_progress none    |
 // | id, model                            | responseId (not when synthesized), modelVersion           |
+// | created_at (not 0)                   | createTime, as an RFC 3339 time; `gemini:createTime` wins |
 // | `gemini:usageMetadata`, else usage   | usageMetadata                                             |
 // | `gemini:<key>` (createTime,          | <key>                                                     |
 // |   promptFeedback…)                   |                                                           |
@@ -93,10 +94,16 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
     const reasoning = isRecord(usage.output_tokens_details) && typeof usage.output_tokens_details.reasoning_tokens === "number" ? usage.output_tokens_details.reasoning_tokens : 0;
     const usageMetadata: Fields = { promptTokenCount: usage.input_tokens, candidatesTokenCount: Number(usage.output_tokens) - reasoning, totalTokenCount: usage.total_tokens };
     if (reasoning > 0) usageMetadata.thoughtsTokenCount = reasoning;
+    const cached = isRecord(usage.input_tokens_details) && typeof usage.input_tokens_details.cached_tokens === "number" ? usage.input_tokens_details.cached_tokens : 0;
+    if (cached > 0) usageMetadata.cachedContentTokenCount = cached;
     value.usageMetadata = usageMetadata;
   }
   if (typeof response.model === "string" && response.model !== "") value.modelVersion = response.model;
   if (!isSynthesizedResponseId(response.id)) value.responseId = response.id;
+  // The time Gemini wrote, as it wrote it, wins over the seconds the way in kept; 0 is what the way in writes for none.
+  if (fields[`${PREFIX}createTime`] === undefined && typeof response.created_at === "number" && response.created_at > 0) {
+    value.createTime = new Date(response.created_at * 1000).toISOString();
+  }
   for (const [key, held] of Object.entries(fields)) {
     if (key.startsWith(PREFIX)) {
       const field = key.slice(PREFIX.length);

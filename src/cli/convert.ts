@@ -29,6 +29,7 @@ import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
+import { joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
 import { atomicFileOutput } from "../journal/write.js";
 import { isTarget, TARGETS } from "../gate/target-names.js";
 import { profileOf } from "../../adapters/profiles.js";
@@ -621,8 +622,9 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
 
 /**
  * A whole record in the target envelope. Between Chat and Open Responses, one
- * converter; otherwise through the record's Open Responses form, whose losses
- * (paths into that form) follow the first step's.
+ * converter; otherwise through the record's Open Responses form. A response's
+ * second-step losses are pointed back into the record (joinStepLosses); a
+ * request body's follow the first step's, at their paths in that form.
  */
 function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0): Converted<unknown> {
   const source = envelopeOf(kind, envelope);
@@ -639,7 +641,16 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
       : isBody
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
-  return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+  if (isBody) return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+  return { value: written.value, losses: joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second: written.losses, written: written.value }) };
+}
+
+/** What the losses of a response's two steps need to know of an envelope: its slug and where its response holds each field. */
+function stepEnvelope(envelope: Envelope, envelopes: JournalEnvelopes): StepEnvelope {
+  if (envelope === "responses") return "responses";
+  if (envelope === "chat") return { responseFields: chat.responses.fieldPaths };
+  const adapter = envelopes[envelope];
+  return { slug: adapter.slug, responseFields: adapter.responseFields };
 }
 
 /** Where the step to Open Responses wrote a value no record said, so that the next step does not report it lost. */
