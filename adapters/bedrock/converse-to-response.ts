@@ -64,10 +64,18 @@ export function responseStatusOf(stopReason: unknown): { status: "completed" | "
   }
 }
 
+/** The stopReasons Converse writes: another envelope's reason is never written as one. */
+export const STOP_REASONS = new Set(["end_turn", "tool_use", "max_tokens", "stop_sequence", "guardrail_intervened", "content_filtered", "malformed_model_output", "malformed_tool_use", "model_context_window_exceeded"]);
+
 /** The stopReason a response object gives back, when it does not keep Bedrock's own. */
 export function derivedStopReason(status: unknown, reason: unknown, output: readonly unknown[]): string | null {
   if (status === "completed") return output.some((item) => isRecord(item) && item.type === "function_call") ? "tool_use" : "end_turn";
-  if (status === "incomplete") return reason === "max_output_tokens" || !reason ? "max_tokens" : reason === "content_filter" ? "content_filtered" : String(reason);
+  if (status === "incomplete") {
+    if (reason === "max_output_tokens" || !reason) return "max_tokens";
+    if (reason === "content_filter") return "content_filtered";
+    // Another envelope's reason (pause_turn, a Gemini finishReason) is no stopReason: max_tokens still leaves the turn unfinished.
+    return typeof reason === "string" && STOP_REASONS.has(reason) ? reason : "max_tokens";
+  }
   return null;
 }
 

@@ -8,7 +8,8 @@
 // | `bedrock:stopReason`                 | stopReason                                               |
 // | status (no kept stopReason)          | completed: tool_use (a call in the output) or end_turn;  |
 // |                                      |   incomplete: max_tokens for max_output_tokens, content_filtered |
-// |                                      |   for content_filter, else the reason; in_progress or other: |
+// |                                      |   for content_filter, a Converse stopReason as it is, another |
+// |                                      |   reason max_tokens (a loss); in_progress or other:       |
 // |                                      |   null, reported, so its calls stay unfinished            |
 // | `bedrock:usage`                      | usage                                                    |
 // | usage (none kept)                    | inputTokens (input_tokens less cached_tokens), outputTokens, totalTokens |
@@ -39,6 +40,10 @@ export function responseToConverse(args: { response: ResponseResource }): Conver
   const output: unknown[] = response.output;
   const kept = PREFIX + "stopReason" in fields;
   const stopReason = kept ? fields[PREFIX + "stopReason"] : derivedStopReason(response.status, response.incomplete_details?.reason, output);
+  const reason = response.incomplete_details?.reason;
+  if (!kept && response.status === "incomplete" && typeof reason === "string" && reason !== "max_output_tokens" && reason !== "content_filter" && reason !== stopReason) {
+    losses.push(lossAt(["incomplete_details", "reason"], "form_changed", `incomplete for reason ${JSON.stringify(reason)}, which ${TARGET} has no stopReason for: ${JSON.stringify(stopReason)} written`));
+  }
   if (stopReason === null) {
     // end_turn would say that a call cut short was finished, and the gate would let it run.
     losses.push(lossAt(["status"], "unsupported_field", `status ${JSON.stringify(response.status)} has no stopReason: stopReason null written, which the way back reads as a response not finished`));
