@@ -89,10 +89,10 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   }
   const id = responseIdOf(response);
   const losses: Loss[] = [
-    lossAt(["id"], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
-    lossAt(["created_at"], "synthesized", "a Converse response has no creation time: created_at 0 written"),
+    lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
+    lossAt([], "synthesized", "a Converse response has no creation time: created_at 0 written"),
   ];
-  if (model === undefined) losses.push(lossAt(["model"], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));
+  if (model === undefined) losses.push(lossAt([], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));
   const stopReason = typeof response.stopReason === "string" ? response.stopReason : null;
   const { status, reason } = responseStatusOf(stopReason);
   const converted = messagesToItems({ messages: [{ role: "assistant", content: message.content } as never], model, stopReason });

@@ -17,7 +17,8 @@
 // | usage reasoning_tokens               | none in Converse usage: a loss when not 0                |
 // | no usage                             | zero counts, reported synthesized                        |
 // | id, model, created_at                | none in a Converse response: a loss unless they are what |
-// |                                      |   the way in writes (the id of the content, "", 0)       |
+// |                                      |   the way in writes (the id of the content, "" or the    |
+// |                                      |   model the caller's URL names, 0)                       |
 // | user/system messages or outputs in   | loss unsupported_item: a response holds the assistant's  |
 // |   the output                         |   turn only                                              |
 // | fields a response cannot hold        | loss unsupported_field, unless they hold the neutral value the way in writes |
@@ -32,7 +33,8 @@ import { derivedStopReason, outputItemId, RESPONSE_NEUTRALS, responseIdOf } from
 
 const SILENT = new Set(["object", "status", "incomplete_details", "output", "usage"]);
 
-export function responseToConverse(args: { response: ResponseResource }): Converted<BedrockResponse> {
+/** `model`: the model the request URL names, where the response is sent back to Bedrock: it goes there, not into the record. */
+export function responseToConverse(args: { response: ResponseResource; model?: string }): Converted<BedrockResponse> {
   const { response } = args;
   if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) throw new TypeError("not an Open Responses response object");
   const fields = response as Fields;
@@ -86,7 +88,7 @@ export function responseToConverse(args: { response: ResponseResource }): Conver
     losses.push(lossAt([key], "unsupported_field", `a ${TARGET} response has no place for ${key}`));
   }
   // What the way in writes where a Converse response says nothing is no loss; anything else is.
-  const written: Fields = { id: responseIdOf(result), model: "", created_at: 0 };
+  const written: Fields = { id: responseIdOf(result), model: args.model ?? "", created_at: 0 };
   for (const key of unheld) {
     if (fields[key] !== undefined && fields[key] !== written[key]) losses.push(lossAt([key], "unsupported_field", `a ${TARGET} response has no ${key}: ${JSON.stringify(fields[key])} is not kept`));
   }
