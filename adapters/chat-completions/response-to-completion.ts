@@ -97,7 +97,7 @@ export function responseToChatCompletion(args: {
     losses.push({ ...loss, path });
   }
   const message = mergeAssistantMessages(converted.value, items, origins, losses);
-  if (!noChoice && converted.value.length === 0) {
+  if (!noChoice && !converted.value.some((message) => message.role === "assistant")) {
     losses.push({ path: "/choices/0/message", code: "synthesized", detail: "a chat.completion's choice requires a message and the response's output has no assistant message: an empty one written" });
   }
 
