@@ -7,12 +7,15 @@
 // |----------------------------------------|----------------------------------------------------|
 // | a value the first step synthesized     | not reported: the source never held it             |
 // |   (or a field inside it)               |                                                    |
+// | a value the second step synthesized    | as it is: a path into the record written           |
 // | /output/<n>/id, /output/<n>/status,    | not reported: no envelope but Open Responses has   |
 // |   source other than Open Responses     |   item ids or item statuses, the first step made them |
 // | /<slug>:<key>… (the source's own slug) | /<key>…: the field the first step kept as it was   |
 // | a response field the source names      | the source's field (`created_at` -> `/created`,    |
 // |   otherwise (responseFields)           |   `/output/3/…` -> `/content`)                     |
 // | any other path                         | "" (the record): the detail names the field        |
+// | a source field already reported by the | not reported again (`createTime`: both the seconds |
+// |   second step with the same code       |   of created_at and `gemini:createTime` as written) |
 //
 // | first step's `synthesized` value       | reported                                           |
 // |----------------------------------------|----------------------------------------------------|
@@ -38,6 +41,7 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
   const { source, target } = args;
   const made = args.first.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
   const losses: Loss[] = [];
+  const reported = new Set<string>();
   for (const loss of args.first) {
     if (loss.code !== "synthesized" || target === "responses") {
       losses.push(loss);
@@ -54,12 +58,16 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
   }
   for (const loss of args.second) {
     if (made.some((path) => path !== "" && (loss.path === path || loss.path.startsWith(path + "/")))) continue;
-    if (source === "responses") {
+    // A value the second step wrote for want of one is reported where it was written, in the output.
+    if (source === "responses" || loss.code === "synthesized") {
       losses.push(loss);
       continue;
     }
     if (ITEM_FIELD.test(loss.path)) continue;
-    losses.push({ ...loss, path: sourcePath(loss.path, source) });
+    const path = sourcePath(loss.path, source);
+    if (path !== "" && reported.has(`${loss.code} ${path}`)) continue;
+    reported.add(`${loss.code} ${path}`);
+    losses.push({ ...loss, path });
   }
   return losses;
 }
