@@ -42,6 +42,10 @@ export interface Conversation {
 /** One envelope, called the same way whatever its descriptor names its arguments. */
 export interface EnvelopeAdapter {
   name: string;
+  /** The slug of the fields its converters keep as they were (`gemini:createTime`). */
+  slug: string;
+  /** Where its response holds what each top-level field of the response object it gives says (`created_at`: `/createTime`). */
+  responseFields: Readonly<Record<string, string>>;
   recognise: { message(record: unknown): boolean; requestBody(record: unknown): boolean; response(record: unknown): boolean; streamEvent(record: unknown): boolean };
   /** The field of a request body that holds its messages (`messages`, `contents`), and the one that holds its system prompt. */
   fields: { messages: string; system: string };
@@ -84,10 +88,11 @@ export interface UnreadToolPart {
 /* eslint-disable @typescript-eslint/no-explicit-any -- each descriptor types its own records; the adapter is where they meet */
 interface ConversationalDescriptor {
   name: string;
+  slug: string;
   recognise: EnvelopeAdapter["recognise"];
   messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[] }): Converted<any> };
   requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody }): Converted<any> };
-  responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource }): Converted<any> };
+  responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource }): Converted<any>; fieldPaths: Readonly<Record<string, string>> };
   stream: { assembler(args?: any): StreamAssembler };
   /** What the converters of one journal share, handed to each of them with its other arguments. */
   journal?: () => Record<string, unknown>;
@@ -103,6 +108,8 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
   const state = shared ?? {};
   return {
     name: descriptor.name,
+    slug: descriptor.slug,
+    responseFields: descriptor.responses.fieldPaths,
     recognise: descriptor.recognise,
     fields,
     messagesToItems: ({ messages, system, whole }) =>

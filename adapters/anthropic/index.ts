@@ -6,14 +6,13 @@
 // `provenance.envelope` is "anthropic".
 import { bodyToRequest } from "./body-to-request.js";
 import { itemsToMessages } from "./items-to-messages.js";
-import { messageToResponse } from "./message-to-response.js";
+import { messageToResponse, RESPONSE_FIELD_PATHS } from "./message-to-response.js";
 import { messagesToItems } from "./messages-to-items.js";
 import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent } from "./recognise.js";
 import { requestToBody } from "./request-to-body.js";
 import { responseToMessage } from "./response-to-message.js";
 import { AnthropicStreamAssembler, type AnthropicStreamOptions } from "./stream.js";
 import { anthropicToolChoiceToResponses, anthropicToolsToResponses, readAnthropicRequestTools, responsesToolChoiceToAnthropic, responsesToolsToAnthropic } from "./tools.js";
-
 export const anthropic = {
   name: "anthropic",
   /** The slug of its extension items, tools and fields (`anthropic:server_tool_use`). */
@@ -31,7 +30,7 @@ export const anthropic = {
   tools: { toResponses: anthropicToolsToResponses, fromResponses: responsesToolsToAnthropic, readRequest: readAnthropicRequestTools },
   toolChoice: { toResponses: anthropicToolChoiceToResponses, fromResponses: responsesToolChoiceToAnthropic },
   /** Response (`type: "message"`) ⇄ Open Responses response object. */
-  responses: { toResponses: messageToResponse, fromResponses: responseToMessage },
+  responses: { toResponses: messageToResponse, fromResponses: responseToMessage, fieldPaths: RESPONSE_FIELD_PATHS },
   /** Stream events -> the responses they carry, with `push(event, line)` and `finish()`. */
   stream: { assembler: (options?: AnthropicStreamOptions) => new AnthropicStreamAssembler(options) },
 } as const;

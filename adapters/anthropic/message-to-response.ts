@@ -40,6 +40,9 @@ import type { AnthropicResponse } from "./models.js";
 
 export { RESPONSE_NEUTRALS };
 
+/** Where a message holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = { id: "/id", model: "/model", output: "/content", status: "/stop_reason", incomplete_details: "/stop_reason", usage: "/usage" };
+
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 
 /** The id an output item converted from a message gets: a pure function of where it came from. */
@@ -65,6 +68,9 @@ export function responseStatusOf(stopReason: unknown): { status: "completed" | "
   }
 }
 
+/** The stop_reasons Anthropic writes: another envelope's reason is never written as one. */
+export const STOP_REASONS = new Set(["end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal", "model_context_window_exceeded"]);
+
 /** The stop_reason a response object gives back, when it does not keep Anthropic's own. */
 export function derivedStopReason(status: unknown, reason: unknown, output: readonly unknown[]): string | null {
   if (status === "completed") {
@@ -74,7 +80,12 @@ export function derivedStopReason(status: unknown, reason: unknown, output: read
     if (isRecord(lastPart) && lastPart.type === "refusal") return "refusal";
     return output.some((item) => isRecord(item) && item.type === "function_call") ? "tool_use" : "end_turn";
   }
-  if (status === "incomplete") return reason === "max_output_tokens" || reason === undefined || reason === null ? "max_tokens" : String(reason);
+  if (status === "incomplete") {
+    if (reason === "max_output_tokens" || reason === undefined || reason === null) return "max_tokens";
+    // A filter that stopped the turn is what Anthropic's classifiers stopping it is called.
+    if (reason === "content_filter") return "refusal";
+    return typeof reason === "string" && STOP_REASONS.has(reason) ? reason : "max_tokens";
+  }
   return null;
 }
 

@@ -11,7 +11,9 @@
 // | `anthropic:stop_reason`              | stop_reason                                              |
 // | status (no kept stop_reason)         | completed: refusal, tool_use (a call in the output) or   |
 // |                                      |   end_turn; incomplete: max_tokens for max_output_tokens, |
-// |                                      |   else the reason; in_progress: null; failed: null, loss |
+// |                                      |   refusal for content_filter (a loss), an Anthropic       |
+// |                                      |   stop_reason as it is, another reason max_tokens (a loss); |
+// |                                      |   in_progress: null; failed: null, loss                   |
 // | `anthropic:usage`                    | usage                                                    |
 // | usage (none kept)                    | input_tokens less cached_tokens, cache_read_input_tokens, |
 // |                                      |   output_tokens                                          |
@@ -46,6 +48,10 @@ export function responseToMessage(args: { response: ResponseResource }): Convert
   const stopReason = kept ? (fields[PREFIX + "stop_reason"] as string | null) : derivedStopReason(response.status, response.incomplete_details?.reason, output);
   if (!kept && response.status !== "completed" && response.status !== "incomplete" && response.status !== "in_progress") {
     losses.push(lossAt(["status"], "unsupported_field", `status ${JSON.stringify(response.status)} has no stop_reason; null written`));
+  }
+  const reason = response.incomplete_details?.reason;
+  if (!kept && response.status === "incomplete" && typeof reason === "string" && reason !== "max_output_tokens" && reason !== stopReason) {
+    losses.push(lossAt(["incomplete_details", "reason"], "form_changed", `incomplete for reason ${JSON.stringify(reason)}, which Anthropic has no stop_reason for: ${JSON.stringify(stopReason)} written`));
   }
 
   const items: CanonicalItem[] = [];

@@ -32,6 +32,9 @@ import type { BedrockResponse } from "./models.js";
 
 export { RESPONSE_NEUTRALS };
 
+/** Where a Converse response holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = { output: "/output/message/content", status: "/stopReason", incomplete_details: "/stopReason", usage: "/usage" };
+
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 
 /** The id an output item converted from a message gets: a pure function of where it came from. */
@@ -61,10 +64,18 @@ export function responseStatusOf(stopReason: unknown): { status: "completed" | "
   }
 }
 
+/** The stopReasons Converse writes: another envelope's reason is never written as one. */
+export const STOP_REASONS = new Set(["end_turn", "tool_use", "max_tokens", "stop_sequence", "guardrail_intervened", "content_filtered", "malformed_model_output", "malformed_tool_use", "model_context_window_exceeded"]);
+
 /** The stopReason a response object gives back, when it does not keep Bedrock's own. */
 export function derivedStopReason(status: unknown, reason: unknown, output: readonly unknown[]): string | null {
   if (status === "completed") return output.some((item) => isRecord(item) && item.type === "function_call") ? "tool_use" : "end_turn";
-  if (status === "incomplete") return reason === "max_output_tokens" || !reason ? "max_tokens" : reason === "content_filter" ? "content_filtered" : String(reason);
+  if (status === "incomplete") {
+    if (reason === "max_output_tokens" || !reason) return "max_tokens";
+    if (reason === "content_filter") return "content_filtered";
+    // Another envelope's reason (pause_turn, a Gemini finishReason) is no stopReason: max_tokens still leaves the turn unfinished.
+    return typeof reason === "string" && STOP_REASONS.has(reason) ? reason : "max_tokens";
+  }
   return null;
 }
 
@@ -76,7 +87,7 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   if (!isRecord(response) || !isRecord(message) || !Array.isArray(message.content)) {
     throw new TypeError("not a Bedrock Converse response: it has no output.message");
   }
-  const id = `resp_${createHash("sha256").update(sortedJson(response)).digest("hex").slice(0, 48)}`;
+  const id = responseIdOf(response);
   const losses: Loss[] = [
     lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
     lossAt([], "synthesized", "a Converse response has no creation time: created_at 0 written"),
@@ -148,6 +159,11 @@ function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefine
     input_tokens_details: { cached_tokens: count("cacheReadInputTokens") },
     output_tokens_details: { reasoning_tokens: 0 },
   };
+}
+
+/** The id the way in gives a Converse response, which has none: a pure function of its content, whatever its key order. */
+export function responseIdOf(response: unknown): string {
+  return `resp_${createHash("sha256").update(sortedJson(response)).digest("hex").slice(0, 48)}`;
 }
 
 /** JSON text with every object's keys sorted, so that two writers' key orders give one text. */

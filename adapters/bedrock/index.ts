@@ -6,7 +6,7 @@
 // signatures and redacted content, in a reasoning item whose
 // `provenance.envelope` is "bedrock".
 import { bodyToRequest } from "./body-to-request.js";
-import { converseToResponse } from "./converse-to-response.js";
+import { converseToResponse, RESPONSE_FIELD_PATHS } from "./converse-to-response.js";
 import { decodeEventStream, eventOfFrame } from "./event-stream.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { messagesToItems } from "./messages-to-items.js";
@@ -15,7 +15,6 @@ import { requestToBody } from "./request-to-body.js";
 import { responseToConverse } from "./response-to-converse.js";
 import { BedrockStreamAssembler, type BedrockStreamOptions } from "./stream.js";
 import { bedrockToolChoiceToResponses, bedrockToolsToResponses, readBedrockRequestTools, responsesToolChoiceToBedrock, responsesToolsToBedrock } from "./tools.js";
-
 export const bedrock = {
   name: "bedrock",
   /** The slug of its extension items, tools and fields (`bedrock:toolResult`). */
@@ -33,7 +32,7 @@ export const bedrock = {
   tools: { toResponses: bedrockToolsToResponses, fromResponses: responsesToolsToBedrock, readRequest: readBedrockRequestTools },
   toolChoice: { toResponses: bedrockToolChoiceToResponses, fromResponses: responsesToolChoiceToBedrock },
   /** Converse response (`{output.message, stopReason}`) ⇄ Open Responses response object. */
-  responses: { toResponses: converseToResponse, fromResponses: responseToConverse },
+  responses: { toResponses: converseToResponse, fromResponses: responseToConverse, fieldPaths: RESPONSE_FIELD_PATHS },
   /** Stream events (`{contentBlockDelta: {…}}`) -> the responses they carry, with `push(event, line)` and `finish()`. */
   stream: { assembler: (options?: BedrockStreamOptions) => new BedrockStreamAssembler(options) },
   /** AWS event-stream bytes (`application/vnd.amazon.eventstream`) -> frames, and a frame -> its stream event. */

@@ -17,6 +17,7 @@
 // |   content_filter                    |   incomplete, {reason:"content_filter"}, incomplete   |
 // |   another reason (the choice was cut) |   incomplete, null, incomplete                      |
 // |   null or none (it never finished)  |   in_progress, null, in_progress                      |
+// | choices [] (no choice)              | output [], in_progress: loss form_changed             |
 // | choices[0].logprobs.content         | logprobs of the first output_text part                |
 // | choices[1..]                        | loss unsupported_item (a response has one output)     |
 // | usage prompt/completion/total_tokens| usage input/output/total_tokens                       |
@@ -59,6 +60,18 @@ import { callStatusOf, messagesToItems, type CallCounts } from "./messages-to-it
 import { completeResponse } from "../../src/models/response-neutrals.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 
+/** Where a chat.completion holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = {
+  id: "/id",
+  created_at: "/created",
+  model: "/model",
+  output: "/choices",
+  status: "/choices",
+  incomplete_details: "/choices",
+  usage: "/usage",
+  service_tier: "/service_tier",
+};
+
 const ID_PREFIXES = { message: "msg", function_call: "fc", reasoning: "rs", compaction: "cmp" } as const;
 
 /** The id an output item converted from a completion gets: a pure function of where it came from. */
@@ -86,7 +99,9 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
   });
 
   const choice = completion.choices[0];
-  let status: "completed" | "incomplete" | "in_progress" = "completed";
+  // No choice, no finish_reason: the completion never said it finished, as a choice without one.
+  let status: "completed" | "incomplete" | "in_progress" = choice === undefined ? "in_progress" : "completed";
+  if (choice === undefined) losses.push({ path: "/choices", code: "form_changed", detail: "a chat.completion with no choice says no finish_reason: output [] and status in_progress written" });
   let incompleteDetails: { reason: string } | null = null;
   let output: OutputItem[] = [];
   if (choice !== undefined) {

@@ -13,7 +13,7 @@
 // The recognisers say what a Chat record looks like on its own; detection keeps
 // its own ordered rules for Chat (src/journal/detect.ts), which also settle the
 // records another envelope shares.
-import { chatCompletionToResponse, completionToItems } from "./completion-to-response.js";
+import { chatCompletionToResponse, completionToItems, RESPONSE_FIELD_PATHS as CHAT_RESPONSE_FIELD_PATHS } from "./completion-to-response.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { callCounts, callStatusOf, messagesToItems } from "./messages-to-items.js";
 import { REASONING_FIELDS } from "./reasoning-fields.js";
@@ -68,7 +68,7 @@ export const chat = {
   /** Request bodies (Chat ⇄ Open Responses), tools and tool_choice, loaded with their models. */
   requests: loadRequests,
   /** chat.completion ⇄ Open Responses response object. */
-  responses: { toResponses: chatCompletionToResponse, fromResponses: responseToChatCompletion },
+  responses: { toResponses: chatCompletionToResponse, fromResponses: responseToChatCompletion, fieldPaths: CHAT_RESPONSE_FIELD_PATHS },
   /** chat.completion.chunk records -> the responses they carry, with `push(chunk, line)`, `finish()` and `unplaced()`. */
   stream: { assembler: (options?: ChatStreamOptions) => new ChatStreamAssembler(options) },
   /** Calls a Chat journal gives no id are numbered across the journal: one counter shared by its converters. */

@@ -62,6 +62,8 @@ export interface ItemsToMessagesArgs {
    * then goes into the assistant message after it. Without it, reasoning is lost.
    */
   reasoningField?: ReasoningField;
+  /** Filled, when given, with the indexes of the items each message written comes from, in item order. */
+  sources?: number[][];
 }
 
 /** One message, and when it is an assistant message with calls, the tool messages that answer them. */
@@ -69,6 +71,8 @@ interface Block {
   message: ChatMessage;
   /** The index of the item the message comes from (its first, for a turn's message). */
   origin: number;
+  /** Every item the message holds: the turn's text, calls and reasoning folded into it. */
+  folded: number[];
   callIds: string[];
   /** Tool messages answering the block's calls, in the order their outputs came. */
   answers: Answer[];
@@ -84,7 +88,7 @@ interface Answer {
   early?: boolean;
 }
 
-export function itemsToMessages({ items, idless = idlessCalls(), reasoningField }: ItemsToMessagesArgs): Converted<ChatMessage[]> {
+export function itemsToMessages({ items, idless = idlessCalls(), reasoningField, sources }: ItemsToMessagesArgs): Converted<ChatMessage[]> {
   if (!Array.isArray(items)) throw new TypeError("itemsToMessages expects an array of Open Responses items");
   const losses: Loss[] = [];
   const blocks: Block[] = [];
@@ -93,14 +97,17 @@ export function itemsToMessages({ items, idless = idlessCalls(), reasoningField 
   const unanswered = (block: Block, callId: string) => !block.answers.some((answer) => answer.message.tool_call_id === callId);
 
   const append = (message: ChatMessage, origin: number): Block => {
-    const block: Block = { message, origin, callIds: [], answers: [] };
+    const block: Block = { message, origin, folded: [origin], callIds: [], answers: [] };
     blocks.push(block);
     return block;
   };
   // Reasoning waits for the assistant message it leads to, which carries it.
   let reasoning: Array<{ fields: Record<string, unknown>; at: PointerTokens }> = [];
   const carryReasoning = (block: Block) => {
-    for (const { fields, at } of reasoning) withReasoning(block.message as unknown as Record<string, unknown>, fields, at, losses);
+    for (const { fields, at } of reasoning) {
+      withReasoning(block.message as unknown as Record<string, unknown>, fields, at, losses);
+      block.folded.push(at[0] as number);
+    }
     reasoning = [];
   };
   const dropReasoning = () => {
@@ -118,6 +125,7 @@ export function itemsToMessages({ items, idless = idlessCalls(), reasoningField 
           // Text after a call and before the outputs is still the model's turn, and
           // Chat holds a turn in one message: the text joins the calls' message.
           joinTurn(open.message as ChatAssistantMessage, converted, at, losses);
+          open.folded.push(index);
           carryReasoning(open);
           return;
         }
@@ -140,7 +148,8 @@ export function itemsToMessages({ items, idless = idlessCalls(), reasoningField 
         }
         losses.push(...callLosses(call, callId, at));
         losses.push(...callShapeLosses({ callId, name: call.name, args: call.arguments }, { callId: [...at, "call_id"], name: [...at, "name"], args: [...at, "arguments"] }, TARGET));
-        open ??= append({ role: "assistant", content: null }, index);
+        if (open) open.folded.push(index);
+        else open = append({ role: "assistant", content: null }, index);
         carryReasoning(open);
         const assistant = open.message as ChatAssistantMessage;
         assistant.tool_calls ??= [];
@@ -213,10 +222,12 @@ export function itemsToMessages({ items, idless = idlessCalls(), reasoningField 
     if (block.moved) continue;
     messages.push(block.message);
     written.push({ origin: block.origin });
+    sources?.push([...block.folded].sort((a, b) => a - b));
     const answers = [...block.answers].sort((a, b) => a.origin - b.origin);
     for (const answer of answers) {
       messages.push(answer.message);
       written.push({ origin: answer.origin, answer });
+      sources?.push([answer.origin]);
     }
   }
   reportAnswersMovedUp(written, losses);

@@ -23,9 +23,11 @@
 // | status incomplete, reason            | finish_reason length (max_output_tokens) or          |
 // |                                      |   content_filter; another reason: length, with a loss |
 // | other status (failed, in_progress…)  | finish_reason null: loss                             |
+// | status in_progress, output []        | choices []: a completion with no choice, as the way in reads it |
+// | no assistant message in the output   | an empty one (content null): loss synthesized        |
+// | service_tier                         | service_tier, unless the step before synthesized it  |
 // | usage                                | usage; prompt/completion_tokens_details only where   |
 // |                                      |   the response gives them                            |
-// | service_tier                         | service_tier                                         |
 // | fields a completion cannot hold      | loss unsupported_field; a neutral value              |
 // |   (tools, temperature, reasoning…)   |   (RESPONSE_NEUTRALS) only when the response said it: |
 // |                                      |   not when null or empty, nor when the way in wrote  |
@@ -60,7 +62,9 @@ export function responseToChatCompletion(args: {
   }
   const losses: Loss[] = [];
   const output: unknown[] = response.output;
-  const finishReason = finishReasonOf(response, output, losses);
+  // An unfinished response with no output is a completion with no choice yet, as the way in reads one.
+  const noChoice = output.length === 0 && response.status === "in_progress";
+  const finishReason = noChoice ? null : finishReasonOf(response, output, losses);
   const itemStatus = finishReason === "length" || finishReason === "content_filter" ? "incomplete" : "completed";
 
   // Output items become input items for itemsToMessages; `origins` maps each
@@ -93,17 +97,21 @@ export function responseToChatCompletion(args: {
     losses.push({ ...loss, path });
   }
   const message = mergeAssistantMessages(converted.value, items, origins, losses);
+  if (!noChoice && !converted.value.some((message) => message.role === "assistant")) {
+    losses.push({ path: "/choices/0/message", code: "synthesized", detail: "a chat.completion's choice requires a message and the response's output has no assistant message: an empty one written" });
+  }
 
   const completion: Record<string, unknown> = {
     id: given(response.id, "id", "string", () => `chatcmpl-${createHash("sha256").update(JSON.stringify(output)).digest("hex").slice(0, 32)}`, losses),
     object: "chat.completion",
     created: given(response.created_at, "created_at", "number", () => 0, losses),
     model: given(response.model, "model", "string", () => "", losses),
-    choices: [{ index: 0, message, logprobs: logprobs.length > 0 ? { content: logprobs, refusal: null } : null, finish_reason: finishReason }],
+    choices: noChoice ? [] : [{ index: 0, message, logprobs: logprobs.length > 0 ? { content: logprobs, refusal: null } : null, finish_reason: finishReason }],
   };
   if (isRecord(response.usage)) completion.usage = chatUsage(response.usage, losses);
   else if (response.usage !== undefined && response.usage !== null) losses.push({ path: "/usage", code: "unsupported_field", detail: "usage is not an object" });
-  if (response.service_tier !== undefined) completion.service_tier = response.service_tier;
+  // A service tier the step before wrote for want of one is no tier the completion had.
+  if (response.service_tier !== undefined && !synthesized.has("/service_tier")) completion.service_tier = response.service_tier;
 
   // A neutral setting the way in wrote was reported synthesized then; one the response itself said is lost here.
   for (const key of Object.keys(RESPONSE_NEUTRALS) as Array<keyof typeof RESPONSE_NEUTRALS>) {
@@ -230,7 +238,8 @@ function mergeAssistantMessages(messages: readonly ChatMessage[], items: readonl
       merged.annotations = [...(merged.annotations ?? []), ...shifted];
     }
   }
-  if (Array.isArray(merged.content) && merged.content.every((part) => part.type === "text")) {
+  // Text parts become the string a completion writes; no parts at all stay no parts, which "" would not say.
+  if (Array.isArray(merged.content) && merged.content.length > 0 && merged.content.every((part) => part.type === "text")) {
     merged.content = textOf(merged.content);
   }
   if (merged.refusal === undefined) delete merged.refusal;

@@ -20,10 +20,12 @@
 // |   STOP                               |   completed, null, completed                               |
 // |   MAX_TOKENS                         |   incomplete, {reason: "max_output_tokens"}; the last part incomplete, |
 // |                                      |   so a call it cut is blocked                              |
-// |   SAFETY, RECITATION, MALFORMED_     |   incomplete, {reason: the finishReason}; every call of that candidate |
-// |   FUNCTION_CALL, any other           |   incomplete                                               |
+// |   SAFETY, RECITATION, BLOCKLIST,     |   incomplete, {reason: "content_filter"}, the finishReason kept in |
+// |   PROHIBITED_CONTENT, SPII, IMAGE_…  |   `gemini:candidates`; every call of that candidate incomplete |
+// |   MALFORMED_FUNCTION_CALL, any other |   incomplete, {reason: the finishReason}; every call of that candidate |
+// |                                      |   incomplete                                               |
 // |   absent (still streaming)           |   in_progress, null, in_progress                           |
-// | promptFeedback.blockReason, no       | output [], incomplete, {reason: the blockReason}; promptFeedback kept |
+// | promptFeedback.blockReason, no       | output [], incomplete, {reason: "content_filter"}; promptFeedback kept |
 // |   candidates                         |   as `gemini:promptFeedback`                               |
 // | usageMetadata                        | usage: promptTokenCount -> input_tokens, candidates + thoughts -> |
 // |                                      |   output_tokens, cachedContentTokenCount -> cached_tokens, |
@@ -39,6 +41,17 @@ import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.
 
 export { RESPONSE_NEUTRALS };
 
+/** Where a Gemini response holds what each field of the response object it gives says: a loss at that field points there. */
+export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = {
+  id: "/responseId",
+  model: "/modelVersion",
+  created_at: "/createTime",
+  output: "/candidates",
+  status: "/candidates",
+  incomplete_details: "/candidates",
+  usage: "/usageMetadata",
+};
+
 const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 const MAPPED = ["responseId", "modelVersion", "createTime", "candidates", "usageMetadata"];
 const SYNTHESIZED_RESPONSE_ID = /^gemini_resp_[0-9a-f]{16}$/;
@@ -53,13 +66,24 @@ export function isSynthesizedResponseId(id: unknown): boolean {
   return typeof id === "string" && SYNTHESIZED_RESPONSE_ID.test(id);
 }
 
+/**
+ * The finishReasons that say a filter stopped the candidate: Open Responses and
+ * Chat call that `content_filter`, Bedrock `content_filtered`. Which filter
+ * stays in the candidate kept beside the response.
+ */
+const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"]);
+
+/** The finishReasons Gemini writes, so that the way back never writes another envelope's word as one. */
+export const FINISH_REASONS = new Set(["FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "LANGUAGE", "OTHER", "MALFORMED_FUNCTION_CALL", "IMAGE_OTHER", "NO_IMAGE", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "MISSING_THOUGHT_SIGNATURE", ...FILTERED]);
+
 /** The status and incomplete reason the finishReasons of a response's candidates give it. */
 export function responseStatusOf(finishReasons: readonly unknown[], blockReason?: unknown): { status: "completed" | "incomplete" | "in_progress"; reason: string | null } {
-  if (finishReasons.length === 0) return blockReason === undefined ? { status: "in_progress", reason: null } : { status: "incomplete", reason: String(blockReason) };
+  // A prompt blocked before any candidate was filtered, whatever the blockReason (SAFETY, BLOCKLIST, OTHER…).
+  if (finishReasons.length === 0) return blockReason === undefined ? { status: "in_progress", reason: null } : { status: "incomplete", reason: "content_filter" };
   if (finishReasons.some((reason) => reason === undefined || reason === null)) return { status: "in_progress", reason: null };
   const cut = finishReasons.find((reason) => reason !== "STOP");
   if (cut === undefined) return { status: "completed", reason: null };
-  return { status: "incomplete", reason: cut === "MAX_TOKENS" ? "max_output_tokens" : String(cut) };
+  return { status: "incomplete", reason: cut === "MAX_TOKENS" ? "max_output_tokens" : FILTERED.has(String(cut)) ? "content_filter" : String(cut) };
 }
 
 export function generateContentToResponse(args: { response: unknown; pairing?: CallPairing }): Converted<ResponseResource> {

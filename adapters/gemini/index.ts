@@ -11,14 +11,13 @@
 import { bodyToRequest } from "./body-to-request.js";
 import { CallPairing } from "./call-ids.js";
 import { contentsToItems } from "./contents-to-items.js";
-import { generateContentToResponse } from "./generate-content-to-response.js";
+import { generateContentToResponse, RESPONSE_FIELD_PATHS } from "./generate-content-to-response.js";
 import { itemsToContents } from "./items-to-contents.js";
 import { isGeminiContent, isGeminiRequestBody, isGeminiResponse, isGeminiStreamChunk } from "./recognise.js";
 import { requestToBody } from "./request-to-body.js";
 import { responseToGenerateContent } from "./response-to-generate-content.js";
 import { GeminiStreamAssembler, type GeminiStreamOptions } from "./stream.js";
 import { geminiToolConfigToResponses, geminiToolsToResponses, readGeminiRequestTools, responsesToolChoiceToGemini, responsesToolsToGemini } from "./tools.js";
-
 export const gemini = {
   name: "gemini",
   /** The slug of its extension items, tools and fields (`gemini:executableCode`). */
@@ -36,7 +35,7 @@ export const gemini = {
   tools: { toResponses: geminiToolsToResponses, fromResponses: responsesToolsToGemini, readRequest: readGeminiRequestTools },
   toolChoice: { toResponses: geminiToolConfigToResponses, fromResponses: responsesToolChoiceToGemini },
   /** GenerateContentResponse ⇄ Open Responses response object. */
-  responses: { toResponses: generateContentToResponse, fromResponses: responseToGenerateContent },
+  responses: { toResponses: generateContentToResponse, fromResponses: responseToGenerateContent, fieldPaths: RESPONSE_FIELD_PATHS },
   /** Stream chunks -> the responses they carry, with `push(chunk, line)` and `finish()`. */
   stream: { assembler: (options?: GeminiStreamOptions) => new GeminiStreamAssembler(options) },
   /** One journal's converters share one pairing: a result on a later line than its call answers it. */

@@ -9,6 +9,7 @@
 // |                                            |   outputs, it joins their content                               |
 // | assistant `message`                        | opens a model content, or joins the one a thought or call opened; |
 // |                                            |   output_text -> text                                           |
+// | a message with content [] (no parts)       | loss unsupported_item: Gemini refuses a content without parts |
 // | reasoning of provenance gemini             | a text part with thought: true, thoughtSignature the encrypted_content exactly |
 // | reasoning of any other provenance          | loss: its encrypted_content is not Gemini's                     |
 // | `function_call`                            | functionCall {name, args, id} in the open model content: call_id -> id, |
@@ -81,6 +82,11 @@ export function itemsToContents({ items }: { items: readonly CanonicalItem[] }):
       case "message": {
         const message = item as MessageItem;
         messageLosses(message, at, losses);
+        if (Array.isArray(message.content) && message.content.length === 0) {
+          // A content with no parts is refused by Gemini, and dropped quietly it would change the turns.
+          losses.push(lossAt(at, "unsupported_item", "a message with no parts gives no Gemini content"));
+          return;
+        }
         const role = message.role;
         switch (role) {
           case "system":

@@ -7,8 +7,11 @@
 // | output item id, status               | dropped; a loss unless it is what the way in writes       |
 // | `gemini:candidates` [k]              | the other fields of candidate k, as written               |
 // | status (no kept candidate)           | finishReason: completed STOP; incomplete MAX_TOKENS for   |
-// |                                      |   max_output_tokens, else the reason; in_progress none    |
+// |                                      |   max_output_tokens, SAFETY for content_filter, a Gemini  |
+// |                                      |   finishReason as it is, another reason OTHER (a loss);   |
+// |                                      |   in_progress none                                        |
 // | id, model                            | responseId (not when synthesized), modelVersion           |
+// | created_at (not 0)                   | createTime, as an RFC 3339 time; `gemini:createTime` wins |
 // | `gemini:usageMetadata`, else usage   | usageMetadata                                             |
 // | `gemini:<key>` (createTime,          | <key>                                                     |
 // |   promptFeedback…)                   |                                                           |
@@ -20,7 +23,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import { prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
-import { isSynthesizedResponseId, outputItemId, RESPONSE_NEUTRALS } from "./generate-content-to-response.js";
+import { FINISH_REASONS, isSynthesizedResponseId, outputItemId, RESPONSE_NEUTRALS } from "./generate-content-to-response.js";
 import { itemsToContents } from "./items-to-contents.js";
 
 const SPEC_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", ...Object.keys(RESPONSE_NEUTRALS)]);
@@ -78,7 +81,7 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
     if (meta) {
       for (const [key, value] of Object.entries(meta)) if (key !== "content") candidate[key] = value;
     } else {
-      const finishReason = finishReasonOf(response.status, response.incomplete_details?.reason);
+      const finishReason = finishReasonOf(response.status, response.incomplete_details?.reason, losses);
       if (finishReason !== undefined) candidate.finishReason = finishReason;
       candidate.index = k;
     }
@@ -93,10 +96,16 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
     const reasoning = isRecord(usage.output_tokens_details) && typeof usage.output_tokens_details.reasoning_tokens === "number" ? usage.output_tokens_details.reasoning_tokens : 0;
     const usageMetadata: Fields = { promptTokenCount: usage.input_tokens, candidatesTokenCount: Number(usage.output_tokens) - reasoning, totalTokenCount: usage.total_tokens };
     if (reasoning > 0) usageMetadata.thoughtsTokenCount = reasoning;
+    const cached = isRecord(usage.input_tokens_details) && typeof usage.input_tokens_details.cached_tokens === "number" ? usage.input_tokens_details.cached_tokens : 0;
+    if (cached > 0) usageMetadata.cachedContentTokenCount = cached;
     value.usageMetadata = usageMetadata;
   }
   if (typeof response.model === "string" && response.model !== "") value.modelVersion = response.model;
   if (!isSynthesizedResponseId(response.id)) value.responseId = response.id;
+  // The time Gemini wrote, as it wrote it, wins over the seconds the way in kept; 0 is what the way in writes for none.
+  if (fields[`${PREFIX}createTime`] === undefined && typeof response.created_at === "number" && response.created_at > 0) {
+    value.createTime = new Date(response.created_at * 1000).toISOString();
+  }
   for (const [key, held] of Object.entries(fields)) {
     if (key.startsWith(PREFIX)) {
       const field = key.slice(PREFIX.length);
@@ -114,9 +123,14 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
   return { value, losses: prefixLosses("", losses) };
 }
 
-function finishReasonOf(status: unknown, reason: unknown): string | undefined {
+function finishReasonOf(status: unknown, reason: unknown, losses: Loss[]): string | undefined {
   if (status === "completed") return "STOP";
-  if (status === "incomplete") return reason === "max_output_tokens" || reason === undefined || reason === null ? "MAX_TOKENS" : String(reason);
-  return undefined;
+  if (status !== "incomplete") return undefined;
+  if (reason === "max_output_tokens" || reason === undefined || reason === null) return "MAX_TOKENS";
+  if (reason === "content_filter") return "SAFETY";
+  if (typeof reason === "string" && FINISH_REASONS.has(reason)) return reason;
+  // Another envelope's reason (pause_turn, malformed_tool_use…) is no finishReason: OTHER still leaves the candidate unfinished.
+  losses.push(lossAt(["incomplete_details", "reason"], "form_changed", `incomplete for reason ${JSON.stringify(reason)}, which Gemini has no finishReason for: OTHER written`));
+  return "OTHER";
 }
 

@@ -29,6 +29,7 @@ import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
+import { joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
 import { atomicFileOutput } from "../journal/write.js";
 import { isTarget, TARGETS } from "../gate/target-names.js";
 import { profileOf } from "../../adapters/profiles.js";
@@ -161,8 +162,14 @@ interface Emitted {
   errors: Array<{ line: number; detail: string; records?: number }>;
   /** Input records converted. */
   converted: number;
-  /** The input lines of a run converted together, whose records are written as one group. */
+  /** The input lines of a run converted together, whose records are written as one group, in the first line's wrapper. */
   runLines?: number[];
+  /**
+   * The input lines each output record comes from, first first, when the run
+   * can tell: each record is written in its first line's wrapper, and the
+   * wrappers of the others it folds in are reported as not kept.
+   */
+  recordLines?: number[][];
 }
 
 interface Counts {
@@ -241,15 +248,21 @@ export const convertCommand: Command = {
         if (repairing) for (const record of emitted.records) restored.push(...repairDoubleEncoded(record));
         try {
           const wrapper = wrappers?.of(source, emitted.line);
-          text = emitted.records.map((record) => inWrapper(writtenWith(JSON.stringify(record), texts, restored), wrapper) + "\n").join("");
+          const recordLines = wrappers === undefined ? undefined : emitted.recordLines;
+          text = emitted.records
+            .map((record, index) => inWrapper(writtenWith(JSON.stringify(record), texts, restored), recordLines ? wrappers!.of(source, recordLines[index]?.[0] ?? emitted.line) : wrapper) + "\n")
+            .join("");
           if (wrappers !== undefined && wrapper === undefined && emitted.records.length > 0) {
             restored.push({ path: "", code: "form_changed", detail: "the wrapper of this line is no longer held: the record is written without it" });
           }
-          // A run's records are written as one group, in the wrapper of its first line: the others' wrappers are not kept.
-          for (const line of (emitted.runLines ?? []).filter((line) => line !== emitted.line)) {
-            const other = wrappers?.of(source, line);
-            if (wrapper !== undefined && other !== undefined && !sameWrapper(other, wrapper)) {
-              unwrapped.push({ line, path: "", code: "unsupported_field", detail: `converted with the run of line ${emitted.line} and written in that line's wrapper: this line's wrapper fields are not kept` });
+          if (recordLines) unwrapped.push(...foldedWrappers(recordLines, (line) => wrappers!.of(source, line)));
+          else {
+            // A run's records are written as one group, in the wrapper of its first line: the others' wrappers are not kept.
+            for (const line of (emitted.runLines ?? []).filter((line) => line !== emitted.line)) {
+              const other = wrappers?.of(source, line);
+              if (wrapper !== undefined && other !== undefined && !sameWrapper(other, wrapper)) {
+                unwrapped.push({ line, path: "", code: "unsupported_field", detail: `converted with the run of line ${emitted.line} and written in that line's wrapper: this line's wrapper fields are not kept` });
+              }
             }
           }
         } catch (error) {
@@ -395,7 +408,10 @@ function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, ta
   const { response, records } = entry;
   try {
     const converted = convertAssembledResponse({ ...entry, target });
-    return { line: response.line, records: [converted.value], losses: converted.losses, errors: [], converted: records };
+    // A stream whose records stand on lines of their own is one response, written in its first line's wrapper.
+    const contiguous = response.lastLine - response.line + 1 === records;
+    const runLines = contiguous ? Array.from({ length: records }, (_, offset) => response.line + offset) : undefined;
+    return { line: response.line, records: [converted.value], losses: converted.losses, errors: [], converted: records, ...(runLines ? { runLines } : {}) };
   } catch (error) {
     return notConverted(response.line, `the response streamed on lines ${response.line}-${response.lastLine} was not converted: ${(error as Error).message}`, records);
   }
@@ -420,10 +436,16 @@ function startsTurn(record: unknown): boolean {
 function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>, reasoningField?: ReasoningField, rewrite?: RecordRewrite): Emitted {
   let converted: Converted<unknown[]>;
   let rewritten: StreamLoss[] = [];
+  // Which lines each record comes from, while no rewrite has changed the items the run gave.
+  let recordLines: number[][] | undefined;
   try {
     if (target === "responses") {
-      converted = chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts });
+      const origins = new Map<CanonicalItem, ItemOrigin>();
+      converted = chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts, origins });
+      const lines = converted.value.map((item) => origins.get(item as CanonicalItem)?.message);
+      if (lines.every((index) => index !== undefined)) recordLines = lines.map((index) => [run[index!]!.line]);
       if (rewrite) {
+        recordLines = undefined;
         const items = rewrite.items(converted.value as CanonicalItem[], "chat", () => run[0]!.line, () => "");
         converted = { value: items.items, losses: converted.losses };
         rewritten = items.losses;
@@ -435,7 +457,9 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
         items = result.items;
         rewritten = result.losses;
       }
-      converted = chat.messages.fromItems({ items, idless: counts.idless, reasoningField });
+      const sources: number[][] = [];
+      converted = chat.messages.fromItems({ items, idless: counts.idless, reasoningField, sources });
+      if (!rewrite) recordLines = sources.map((indexes) => indexes.map((index) => run[index]!.line));
     }
   } catch (error) {
     // A run that cannot be converted whole is converted line by line, so that
@@ -445,6 +469,7 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
       return {
         line: run[0].line,
         records: parts.flatMap((part) => part.records),
+        recordLines: parts.flatMap((part) => part.records.map((_, index) => part.recordLines?.[index] ?? [part.line])),
         losses: parts.flatMap((part) => part.losses),
         errors: parts.flatMap((part) => part.errors),
         converted: parts.reduce((sum, part) => sum + part.converted, 0),
@@ -457,7 +482,29 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
     const pending = match ? run[Number(match[1])] : undefined;
     return pending ? { ...loss, line: pending.line, path: match![2] } : { ...loss, line: run[0].line };
   });
-  return { line: run[0].line, records: converted.value, losses: [...losses, ...rewritten], errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
+  return { line: run[0].line, records: converted.value, losses: [...losses, ...rewritten], errors: [], converted: run.length, runLines: run.map((pending) => pending.line), ...(recordLines ? { recordLines } : {}) };
+}
+
+/**
+ * Each record goes in the wrapper of the first line it comes from; a line
+ * folded into a record of another line loses its wrapper's fields where they
+ * differ, and is reported once.
+ */
+function foldedWrappers(recordLines: readonly number[][], wrapperOf: (line: number) => RecordWrapper | undefined): StreamLoss[] {
+  const losses: StreamLoss[] = [];
+  const reported = new Set<number>();
+  const written = new Set(recordLines.map((lines) => lines[0]));
+  for (const lines of recordLines) {
+    const [first, ...folded] = lines;
+    const wrapper = first === undefined ? undefined : wrapperOf(first);
+    for (const line of folded) {
+      const other = wrapperOf(line);
+      if (written.has(line) || reported.has(line) || wrapper === undefined || other === undefined || sameWrapper(other, wrapper)) continue;
+      reported.add(line);
+      losses.push({ line, path: "", code: "unsupported_field", detail: `folded into the record of line ${first} and written in that line's wrapper: this line's wrapper fields are not kept` });
+    }
+  }
+  return losses;
 }
 
 /** Two wrappers that hold the same fields beside their records. */
@@ -569,7 +616,7 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
     const written = ENVELOPES[target].itemsToMessages(rewritten.items);
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses];
     for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
-    return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length };
+    return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
   } catch (error) {
     return notConverted(first, `not converted: ${(error as Error).message}`, run.length);
   }
@@ -621,8 +668,9 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
 
 /**
  * A whole record in the target envelope. Between Chat and Open Responses, one
- * converter; otherwise through the record's Open Responses form, whose losses
- * (paths into that form) follow the first step's.
+ * converter; otherwise through the record's Open Responses form. A response's
+ * second-step losses are pointed back into the record (joinStepLosses); a
+ * request body's follow the first step's, at their paths in that form.
  */
 function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0): Converted<unknown> {
   const source = envelopeOf(kind, envelope);
@@ -639,7 +687,16 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
       : isBody
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
-  return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+  if (isBody) return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+  return { value: written.value, losses: joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second: written.losses, written: written.value }) };
+}
+
+/** What the losses of a response's two steps need to know of an envelope: its slug and where its response holds each field. */
+function stepEnvelope(envelope: Envelope, envelopes: JournalEnvelopes): StepEnvelope {
+  if (envelope === "responses") return "responses";
+  if (envelope === "chat") return { responseFields: chat.responses.fieldPaths };
+  const adapter = envelopes[envelope];
+  return { slug: adapter.slug, responseFields: adapter.responseFields };
 }
 
 /** Where the step to Open Responses wrote a value no record said, so that the next step does not report it lost. */

@@ -183,7 +183,7 @@ describe.skipIf(!present)("recorded responses", () => {
 
   test.each(label(responses))("%s: bedrock → response object → bedrock gives it back, less what its losses drop", (_label, { value, model }) => {
     const response = converseToResponse({ response: value as never, model });
-    const back = responseToConverse({ response: response.value });
+    const back = responseToConverse({ response: response.value, model });
     expect(back.value).toStrictEqual(lessDropped(value, response.losses));
     expect(back.losses).toEqual([]);
     expect(essentials(back.value)).toEqual(essentials(value));

@@ -68,13 +68,25 @@ describe("responseToConverse", () => {
         stopReason: "max_tokens",
         usage: { inputTokens: 12, outputTokens: 3, totalTokens: 15, cacheReadInputTokens: 8 },
       },
-      losses: [{ path: "/output/0/id", code: "unsupported_field", detail: "Bedrock Converse messages have no item ids" }],
+      losses: [
+        { path: "/output/0/id", code: "unsupported_field", detail: "Bedrock Converse messages have no item ids" },
+        { path: "/id", code: "unsupported_field", detail: 'a Bedrock Converse response has no id: "resp_1" is not kept' },
+        { path: "/model", code: "unsupported_field", detail: 'a Bedrock Converse response has no model: "gpt-5" is not kept' },
+        { path: "/created_at", code: "unsupported_field", detail: "a Bedrock Converse response has no created_at: 1 is not kept" },
+      ],
     });
   });
 
   test("a failed response has no stopReason: null written, reported", () => {
     const converted = responseToConverse({ response: { id: "r", object: "response", status: "failed", output: [] } as never });
-    expect([converted.value.stopReason, converted.losses]).toEqual([null, [{ path: "/status", code: "unsupported_field", detail: 'status "failed" has no stopReason: stopReason null written, which the way back reads as a response not finished' }]]);
+    expect([converted.value.stopReason, converted.losses]).toEqual([
+      null,
+      [
+        { path: "/status", code: "unsupported_field", detail: 'status "failed" has no stopReason: stopReason null written, which the way back reads as a response not finished' },
+        { path: "/usage", code: "synthesized", detail: "a Bedrock Converse response requires usage and the response has none: zero counts written" },
+        { path: "/id", code: "unsupported_field", detail: 'a Bedrock Converse response has no id: "r" is not kept' },
+      ],
+    ]);
   });
 
   test("a response still in progress keeps its call unfinished: stopReason null, never end_turn", () => {
@@ -82,7 +94,11 @@ describe("responseToConverse", () => {
     const converted = responseToConverse({ response: { id: "s1", object: "response", status: "in_progress", output: [call] } as never });
     expect(converted).toEqual({
       value: { output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "call_21", name: "get_weather", input: { city: "Oslo" } } }] } }, stopReason: null, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } },
-      losses: [{ path: "/status", code: "unsupported_field", detail: 'status "in_progress" has no stopReason: stopReason null written, which the way back reads as a response not finished' }],
+      losses: [
+        { path: "/status", code: "unsupported_field", detail: 'status "in_progress" has no stopReason: stopReason null written, which the way back reads as a response not finished' },
+        { path: "/usage", code: "synthesized", detail: "a Bedrock Converse response requires usage and the response has none: zero counts written" },
+        { path: "/id", code: "unsupported_field", detail: 'a Bedrock Converse response has no id: "s1" is not kept' },
+      ],
     });
     const back = converseToResponse({ response: converted.value });
     expect(back.value.output.map((item) => [item.type, (item as { status?: string }).status])).toEqual([["function_call", "in_progress"]]);

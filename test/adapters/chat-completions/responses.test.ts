@@ -513,10 +513,13 @@ describe("response object to chat.completion", () => {
     ]);
   });
 
+  /** A completion's choice needs a message, which an output without one does not give. */
+  const emptyMessage = { path: "/choices/0/message", code: "synthesized", detail: "a chat.completion's choice requires a message and the response's output has no assistant message: an empty one written" };
+
   test.each([
-    ["max_output_tokens", "length", neutralSettingsLost],
-    ["content_filter", "content_filter", neutralSettingsLost],
-    ["tool_limit", "length", [{ path: "/incomplete_details", code: "form_changed", detail: 'incomplete for reason "tool_limit" written as finish_reason length' }, ...neutralSettingsLost]],
+    ["max_output_tokens", "length", [...neutralSettingsLost, emptyMessage]],
+    ["content_filter", "content_filter", [...neutralSettingsLost, emptyMessage]],
+    ["tool_limit", "length", [{ path: "/incomplete_details", code: "form_changed", detail: 'incomplete for reason "tool_limit" written as finish_reason length' }, ...neutralSettingsLost, emptyMessage]],
   ])("incomplete for %s is finish_reason %s", (reason, finishReason, losses) => {
     const response = responseWith({ id: "resp_cut", created_at: 1, model: "gpt-4o", output: [], usage: null, status: "incomplete", incomplete_details: { reason } });
     const result = responseToChatCompletion({ response });
@@ -532,6 +535,7 @@ describe("response object to chat.completion", () => {
       { path: "/status", code: "unsupported_field", detail: 'status "failed" has no finish_reason; null written' },
       { path: "/error", code: "unsupported_field", detail: "a chat.completion has no error (a value other than null is lost)" },
       ...neutralSettingsLost,
+      emptyMessage,
     ]);
   });
 
@@ -550,6 +554,7 @@ describe("response object to chat.completion", () => {
       { path: "/output/0", code: "unsupported_item", detail: "a user message has no place in a chat.completion, which holds the assistant's turn only" },
       { path: "/output/1", code: "unsupported_item", detail: "a function_call_output has no place in a chat.completion, which holds the assistant's turn only" },
       ...neutralSettingsLost,
+      emptyMessage,
     ]);
   });
 });

@@ -227,3 +227,21 @@ describe("content rules", () => {
     expect(itemsToContents({ items: items.value }).value).toEqual({ contents: [{ role: "model", parts: [part] }] });
   });
 });
+
+describe("messages with no parts", () => {
+  test("are reported, never dropped quietly: Gemini refuses a content without parts", () => {
+    const items = [
+      { type: "message" as const, role: "user" as const, content: "Is the ferry running?" },
+      { type: "message" as const, role: "assistant" as const, content: [] },
+      { type: "message" as const, role: "user" as const, content: [] },
+      { type: "message" as const, role: "user" as const, content: "Again?" },
+    ];
+    expect(itemsToContents({ items })).toEqual({
+      value: { contents: [{ role: "user", parts: [{ text: "Is the ferry running?" }] }, { role: "user", parts: [{ text: "Again?" }] }] },
+      losses: [
+        { path: "/1", code: "unsupported_item", detail: "a message with no parts gives no Gemini content" },
+        { path: "/2", code: "unsupported_item", detail: "a message with no parts gives no Gemini content" },
+      ],
+    });
+  });
+});

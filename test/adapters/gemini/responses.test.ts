@@ -30,10 +30,10 @@ describe("finishReason", () => {
     ]);
   });
 
-  test("SAFETY with an empty content gives no output, the reason kept", () => {
+  test("SAFETY with an empty content gives no output, a content_filter, the finishReason kept in its candidate", () => {
     const candidate = { content: {}, finishReason: "SAFETY", safetyRatings: [{ blocked: true, category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW" }] };
     const { value } = generateContentToResponse({ response: response([candidate]) });
-    expect(pick(value, ["status", "incomplete_details", "output", "gemini:candidates"])).toEqual({ status: "incomplete", incomplete_details: { reason: "SAFETY" }, output: [], "gemini:candidates": [candidate] });
+    expect(pick(value, ["status", "incomplete_details", "output", "gemini:candidates"])).toEqual({ status: "incomplete", incomplete_details: { reason: "content_filter" }, output: [], "gemini:candidates": [candidate] });
   });
 
   test("MALFORMED_FUNCTION_CALL leaves every call of its candidate incomplete", () => {
@@ -43,12 +43,12 @@ describe("finishReason", () => {
 });
 
 describe("a blocked prompt", () => {
-  test("is a response with no output, incomplete with the block reason, promptFeedback kept", () => {
+  test("is a response with no output, incomplete by a content_filter, promptFeedback kept", () => {
     const blocked = { promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 10, totalTokenCount: 10 }, responseId: ID, modelVersion: "gemini-2.5-flash" };
     const converted = generateContentToResponse({ response: blocked });
     expect(pick(converted.value, ["status", "incomplete_details", "output", "gemini:promptFeedback"])).toEqual({
       status: "incomplete",
-      incomplete_details: { reason: "PROHIBITED_CONTENT" },
+      incomplete_details: { reason: "content_filter" },
       output: [],
       "gemini:promptFeedback": { blockReason: "PROHIBITED_CONTENT" },
     });

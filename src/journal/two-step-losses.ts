@@ -1,0 +1,97 @@
+// The losses of a whole record converted through its Open Responses form
+// (Anthropic -> Chat, Chat -> Bedrock…), as paths into the record the user
+// wrote. The first step's losses already point into that record; the second
+// step's point into the Open Responses form, which the user never saw.
+//
+// | second step's loss at                  | reported at                                        |
+// |----------------------------------------|----------------------------------------------------|
+// | a value the first step synthesized     | not reported: the source never held it             |
+// |   (or a field inside it)               |                                                    |
+// | a value the second step synthesized    | as it is: a path into the record written           |
+// | /output/<n>/id, /output/<n>/status,    | not reported: no envelope but Open Responses has   |
+// |   source other than Open Responses     |   item ids or item statuses, the first step made them |
+// | /<slug>:<key>… (the source's own slug) | /<key>…: the field the first step kept as it was   |
+// | a response field the source names      | the source's field (`created_at` -> `/created`,    |
+// |   otherwise (responseFields)           |   `/output/3/…` -> `/content`)                     |
+// | any other path                         | "" (the record): the detail names the field        |
+// | a source field already reported by the | not reported again (`createTime`: both the seconds |
+// |   second step with the same code       |   of created_at and `gemini:createTime` as written) |
+//
+// | first step's `synthesized` value       | reported                                           |
+// |----------------------------------------|----------------------------------------------------|
+// | target Open Responses                  | as it is: the value is in the output, at that path |
+// | a neutral setting (`tools`, `top_p`…)  | not reported: only a response object holds them,   |
+// |   or an item id, another target        |   and the target writes none of them               |
+// | another field                          | at the target's field for it, when the record      |
+// |                                        |   written holds that field; else not reported      |
+import type { Loss } from "../models/loss.js";
+import { RESPONSE_NEUTRALS } from "../models/response-neutrals.js";
+
+/** What an envelope calls the fields of an Open Responses response object: a JSON Pointer into its own response, per top-level field. */
+export type ResponseFieldPaths = Readonly<Record<string, string>>;
+
+/** One side of the conversion: the canonical form itself, or an envelope's slug and response fields. */
+export type StepEnvelope = "responses" | { slug?: string; responseFields: ResponseFieldPaths };
+
+const ITEM_FIELD = /^\/output\/\d+\/(id|status)$/;
+const NEUTRAL_KEYS = new Set(Object.keys(RESPONSE_NEUTRALS));
+
+/** `written`: the record the second step wrote, which says whether a synthesized value reached it. */
+export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelope; first: readonly Loss[]; second: readonly Loss[]; written: unknown }): Loss[] {
+  const { source, target } = args;
+  const made = args.first.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
+  const losses: Loss[] = [];
+  const reported = new Set<string>();
+  for (const loss of args.first) {
+    if (loss.code !== "synthesized" || target === "responses") {
+      losses.push(loss);
+      continue;
+    }
+    const key = topKey(loss.path);
+    if (NEUTRAL_KEYS.has(key) || /^\/output\/\d+\/id$/.test(loss.path)) continue;
+    if (loss.path === "") {
+      losses.push(loss);
+      continue;
+    }
+    const at = target.responseFields[key];
+    if (at !== undefined && holds(args.written, at)) losses.push({ ...loss, path: at });
+  }
+  for (const loss of args.second) {
+    if (made.some((path) => path !== "" && (loss.path === path || loss.path.startsWith(path + "/")))) continue;
+    // A value the second step wrote for want of one is reported where it was written, in the output.
+    if (source === "responses" || loss.code === "synthesized") {
+      losses.push(loss);
+      continue;
+    }
+    if (ITEM_FIELD.test(loss.path)) continue;
+    const path = sourcePath(loss.path, source);
+    if (path !== "" && reported.has(`${loss.code} ${path}`)) continue;
+    reported.add(`${loss.code} ${path}`);
+    losses.push({ ...loss, path });
+  }
+  return losses;
+}
+
+function holds(record: unknown, path: string): boolean {
+  let value = record;
+  for (const token of path.split("/").slice(1)) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+function topKey(path: string): string {
+  return (path.split("/")[1] ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function sourcePath(path: string, source: Exclude<StepEnvelope, "responses">): string {
+  const key = topKey(path);
+  const rest = path.slice(path.indexOf("/", 1) === -1 ? path.length : path.indexOf("/", 1));
+  if (source.slug !== undefined && key.startsWith(`${source.slug}:`)) {
+    const own = key.slice(source.slug.length + 1);
+    return "/" + own.replace(/~/g, "~0").replace(/\//g, "~1") + rest;
+  }
+  return source.responseFields[key] ?? "";
+}
