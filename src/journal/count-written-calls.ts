@@ -59,10 +59,11 @@ function tallyInto(value: object, depth: number, tally: { members: number; calls
   }
   const fields = value as Record<string, unknown>;
   tally.calls += callsIn(fields);
-  for (const key in fields) {
-    if (!Object.hasOwn(fields, key)) continue;
-    tally.members += 1;
-    const child = fields[key];
+  // Object.values: own members only, and on the objects JSON.parse makes faster than for-in.
+  const children = Object.values(fields);
+  tally.members += children.length;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
     if (child !== null && typeof child === "object" && !tallyInto(child, depth + 1, tally)) return false;
   }
   return true;
