@@ -33,6 +33,8 @@ describe("orbridge --for deepseek", () => {
           "an assistant turn makes tool calls without the reasoning written with them: in thinking mode, an assistant message with tool calls carries back the reasoning_content the model wrote with them; deepseek answers \"The `reasoning_content` in the thinking mode must be passed back to the API.\"",
         ],
       ],
+      // Its output may not be replayed without it.
+      [5, "call_2", "output_for_blocked_call", ['its call "call_2" on line 4 is blocked (target_rejects): only a completed, valid call may get an output']],
     ]);
     expect((await runOrbridge(["gate", "--tools", toolsFile, "--quiet"], journal)).code).toBe(0);
   });
