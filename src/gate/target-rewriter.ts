@@ -140,7 +140,8 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
       const target = ids.toTarget(fields.call_id);
       if (target.rewritten) {
         edit().call_id = target.id;
-        change("/call_id", "id_rewritten", `call_id ${JSON.stringify(fields.call_id)} does not match ${profile.callIds!.pattern}: written as ${JSON.stringify(target.id)}, the call and its output alike`);
+        const why = target.clashesWith === undefined ? `does not match ${profile.callIds!.pattern}` : `is what ${JSON.stringify(target.clashesWith)} was written as`;
+        change("/call_id", "id_rewritten", `call_id ${JSON.stringify(fields.call_id)} ${why}: written as ${JSON.stringify(target.id)}, the call and its output alike`);
       }
     }
   }
