@@ -35,6 +35,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
+import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
@@ -134,12 +135,12 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plainOrTooDeep(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain": {
-          const normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope);
+          const normalized = this.plainOrTooDeep(entry.record, entry.recordKind, entry.line, entry.envelope);
           out.push(entry.inexact === undefined ? normalized : this.valuesOfObjects(normalized, entry.inexact));
           break;
         }
@@ -167,6 +168,20 @@ export class JournalNormalizer {
       }
     }
     return out;
+  }
+
+  /**
+   * A record nested deeper than a converter's walk can follow (JSON.parse reads
+   * any depth) is an error on its line that names the field, never a crash of
+   * the whole journal.
+   */
+  private plainOrTooDeep(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
+    try {
+      return this.plain(record, kind, line, envelope);
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      return { kind: "error", source: this.source, line, detail: tooDeepDetail(record, "not read") };
+    }
   }
 
   private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {

@@ -108,7 +108,7 @@ describe("for generated journals", () => {
   });
 });
 
-describe("ids that a rewrite could give twice", () => {
+describe("ids that a rewrite could give twice", { timeout: 30_000 }, () => {
   // "call.1" is written as "call_1_e8b7b7b3" for anthropic, and as "e8b7b7b37" for mistral: a journal that holds those ids as well.
   const hostile = (taken: string) =>
     [

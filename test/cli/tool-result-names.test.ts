@@ -23,7 +23,7 @@ const bedrock = jsonl([
   { role: "user", content: [{ toolResult: { toolUseId: "tooluse_01", content: [{ text: "sunny" }] } }] },
 ]);
 
-describe("normalize --for gemini", () => {
+describe("normalize --for gemini", { timeout: 30_000 }, () => {
   test("an Anthropic tool_result on a later line gets its call's name, reported", async () => {
     const report = join(folder, "anthropic.report.jsonl");
     expect(await runOrbridge(["normalize", "--for", "gemini", "--report", report, "-"], anthropic)).toEqual({
@@ -54,7 +54,7 @@ describe("normalize --for gemini", () => {
   });
 });
 
-describe("convert --to gemini --for gemini", () => {
+describe("convert --to gemini --for gemini", { timeout: 30_000 }, () => {
   test("a Bedrock toolResult on a later line is written with its call's name, not an empty one", async () => {
     const report = join(folder, "bedrock.report.jsonl");
     expect(await runOrbridge(["convert", "--to", "gemini", "--for", "gemini", "--report", report, "-"], bedrock)).toEqual({
