@@ -90,7 +90,7 @@ describe("for generated journals", () => {
   );
   const turns = fc.array(fc.uniqueArray(callId, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }).filter((all) => new Set(all.flat()).size === all.flat().length);
 
-  test.each(["anthropic", "bedrock", "mistral"])("normalize --for %s passes gate --for %s with no target_rejects, and restore-ids gives the original ids back exactly", async (target) => {
+  test.each(["anthropic", "bedrock", "mistral"])("normalize --for %s passes gate --for the same target with no target_rejects, and restore-ids gives the original ids back exactly", async (target) => {
     await fc.assert(
       fc.asyncProperty(turns, async (generated) => {
         const journal = join(folder, `generated-${target}.jsonl`);
