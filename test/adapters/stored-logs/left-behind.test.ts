@@ -159,6 +159,30 @@ describe("openai-list", () => {
   });
 });
 
+describe("a request or completion stored whole in an attribute", () => {
+  test("its model, settings, usage and ids are each reported at their place in its JSON text", () => {
+    const request = { messages: [{ role: "user", content: "Is the shop open?" }], model: "gpt-4o", temperature: 0.2 };
+    const answer = { id: "chatcmpl-1", object: "chat.completion", model: "gpt-4o", choices: [{ index: 0, message: { role: "assistant", content: "Until six." }, finish_reason: "stop", logprobs: { content: [] } }], usage: { prompt_tokens: 3 } };
+    const bare = { name: "chat", kind: 3, spanId: "s1", traceId: "t1", attributes: { "openinference.span.kind": "LLM", "input.value": JSON.stringify(request), "output.value": JSON.stringify(answer) } };
+    const reading = READERS.otlp.read(bare);
+    expect(reading.records.map((record) => record.record)).toEqual([
+      { type: "message", role: "user", content: "Is the shop open?" },
+      { type: "message", role: "assistant", content: "Until six." },
+    ]);
+    const input = "/attributes/input.value";
+    const output = "/attributes/output.value";
+    expect(reading.losses).toEqual([
+      { path: input, code: "left_behind", detail: "model of the request is in no item (at /model in its JSON text)", span: "s1" },
+      { path: input, code: "left_behind", detail: "temperature of the request is in no item (at /temperature in its JSON text)", span: "s1" },
+      { path: output, code: "left_behind", detail: "logprobs of the choice is in no item (at /choices/0/logprobs in its JSON text)", span: "s1" },
+      { path: output, code: "left_behind", detail: "id of the completion is in no item (at /id in its JSON text)", span: "s1" },
+      { path: output, code: "left_behind", detail: "model of the completion is in no item (at /model in its JSON text)", span: "s1" },
+      { path: output, code: "left_behind", detail: "usage of the completion is in no item (at /usage in its JSON text)", span: "s1" },
+      { path: "", code: "left_behind", detail: SPAN_TRANSPORT, span: "s1" },
+    ]);
+  });
+});
+
 describe("on stderr", { timeout: 30_000 }, () => {
   test("each thing left behind is said once, at its first place, with how many more hold the same", async () => {
     const twoSpans = { ...jaeger, data: [{ ...jaeger.data[0]!, spans: [jaeger.data[0]!.spans[0]!, { ...jaeger.data[0]!.spans[0]!, spanID: "s2", startTime: 2 }] }] };
