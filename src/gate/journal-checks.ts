@@ -5,7 +5,7 @@
 // | finding                          | attached to                      | found when                                                |
 // |----------------------------------|----------------------------------|-----------------------------------------------------------|
 // | orphan_output                    | the output                       | no earlier function_call has its call_id                  |
-// | output_for_blocked_call          | the output                       | its call's verdict is not `ok` (or the call is an extension) |
+// | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension |
 // | duplicate_call_id                | the later call, or later output  | a call_id already called, or already answered             |
 // | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted)         |
 // | missing_output                   | the item that passes the call by | see "passing by" below; related_line is the call's line    |
@@ -22,7 +22,9 @@
 // other item that comes after an output (the model answered the outputs: a new
 // turn). Another call or a reasoning before any output is the same turn (parallel
 // calls, interleaved reasoning). A call still waiting at the end of the journal is
-// normal: its output has not been written yet.
+// normal: its output has not been written yet. A blocked call waits for nothing:
+// no output may follow it (one that does is itself a finding), so its turn ending
+// without one is what should happen, not a finding on the item that ends it.
 //
 // Memory: every call_id and id must be remembered to the end of the journal, so they
 // are kept as 64-bit keyed fingerprints in a `FingerprintTable` (about 20 bytes a key
@@ -217,8 +219,11 @@ export class JournalChecker {
       findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
       return;
     }
-    this.newCall(slot, line, checked.verdict?.reason ?? "unchecked");
-    this.calls.set(slot, "waiting", this.waiting.add(callId, name, checked.provenance) + 1);
+    const reason = checked.verdict?.reason ?? "unchecked";
+    // What blocks the call, if anything: its verdict, else the first finding it already has (each finding blocks its item).
+    const blockedBy = reason !== "ok" && reason !== "unchecked" ? reason : findings[0]?.code;
+    this.newCall(slot, line, blockedBy ?? reason);
+    if (blockedBy === undefined) this.calls.set(slot, "waiting", this.waiting.add(callId, name, checked.provenance) + 1);
   }
 
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {

@@ -21,6 +21,20 @@ const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
 /** Members that hold one call each, in the order a path lists them. */
 const CALL_MEMBERS = ["function_call", "functionCall", "toolUse"] as const;
 
+// Every form above writes one of these names, as a member or as a `type`, and
+// the only way to write one without these exact characters is a \u escape.
+const CALL_NAMES = /"(?:tool_calls|function_call|functionCall|toolUse|tool_use)"|\\u/;
+
+/**
+ * True when the text a record was parsed from can hold no call in any form: it
+ * writes none of the names above, and no \u escape that could spell one. Most
+ * lines of a journal (messages, outputs, events) pass this test, and are then
+ * not walked.
+ */
+export function writesNoCall(text: string): boolean {
+  return !CALL_NAMES.test(text);
+}
+
 export function countWrittenCalls(record: unknown): number {
   let calls = 0;
   // An explicit stack: a record may nest far deeper than the call stack allows.

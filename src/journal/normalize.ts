@@ -37,7 +37,7 @@ import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
-import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
+import { countWrittenCalls, writesNoCall, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
@@ -105,6 +105,8 @@ export class JournalNormalizer {
   private readonly callCounts: CallCounts = chat.callCounts();
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
+  /** The line of the record being converted, while it is. */
+  private recordText: string | undefined;
 
   constructor(options: NormalizeOptions = {}) {
     this.origin = (options.origin ?? "openai").replace(/:$/, "");
@@ -135,12 +137,12 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plainOrTooDeep(records[0].record, records[0].recordKind, records[0].line, records[0].envelope)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].text)];
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain": {
-          const normalized = this.plainOrTooDeep(entry.record, entry.recordKind, entry.line, entry.envelope);
+          const normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.text);
           out.push(entry.inexact === undefined ? normalized : this.valuesOfObjects(normalized, entry.inexact));
           break;
         }
@@ -171,20 +173,24 @@ export class JournalNormalizer {
   }
 
   /**
+   * `text`: the line the record was parsed from, which may show that it writes no call (see unreadCalls).
    * A record nested deeper than a converter's walk can follow (JSON.parse reads
    * any depth) is an error on its line that names the field, never a crash of
    * the whole journal.
    */
-  private plainOrTooDeep(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
+  private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName, text?: string): NormalizedRecord {
+    this.recordText = text;
     try {
-      return this.plain(record, kind, line, envelope);
+      return this.plainOf(record, kind, line, envelope);
     } catch (error) {
       if (!isStackOverflow(error)) throw error;
       return { kind: "error", source: this.source, line, detail: tooDeepDetail(record, "not read") };
+    } finally {
+      this.recordText = undefined;
     }
   }
 
-  private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
+  private plainOf(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
     const fields = record as Record<string, unknown>;
     switch (kind) {
       case "envelope_message": {
@@ -252,6 +258,8 @@ export class JournalNormalizer {
    */
   private unreadCalls(record: unknown, items: readonly CanonicalItem[], losses: readonly Loss[], line: number): NormalizedRecord | undefined {
     if (!this.refuseUnreadCalls) return undefined;
+    // A line that writes no call's name needs no walk: it writes no call.
+    if (this.recordText !== undefined && writesNoCall(this.recordText)) return undefined;
     const written = countWrittenCalls(record);
     if (written === 0) return undefined;
     let read = 0;

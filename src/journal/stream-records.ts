@@ -46,7 +46,7 @@ import { isSseFraming, SseParser } from "./sse.js";
 
 export type JournalRecord =
   /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
-  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName; inexact?: InexactLiterals }
+  | { kind: "plain"; line: number; record: unknown; recordKind: RecordKind; envelope?: AdapterName; inexact?: InexactLiterals; /** The line the record was parsed from, when it was one. */ text?: string }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
   | { kind: "error"; line: number; detail: string }
   /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
@@ -169,7 +169,7 @@ export class StreamRecords {
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
     const inexact = reassembled === undefined && envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
-    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}) } : { kind: "plain", line, record, recordKind }) : undefined;
+    const plain: JournalRecord | undefined = reassembled === undefined ? (envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), text } : { kind: "plain", line, record, recordKind, text }) : undefined;
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line);
     const out = this.endStream();

@@ -1,29 +1,38 @@
 // What a run over a large journal needs: only the blocked verdicts, or none,
 // and a closing summary counted by what blocked each record and by finding.
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 
 const schema = ["--schema", "golden/examples/sales-report.schema.json"];
 const journal = "golden/examples/sales-report.jsonl";
 const counts = "read 8 lines: 8 items, 0 errors; 5 blocked\n";
-const tally = "  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n  findings: missing_output 1\n";
+const tally = "  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n";
+// The example, then an output for its blocked call and one for no call: two findings of two codes.
+const withFindings =
+  readFileSync(journal, "utf8") + '{"type":"function_call_output","call_id":"call_124","output":"global"}\n{"type":"function_call_output","call_id":"call_9","output":"done"}\n';
 
 describe("gate's closing summary", { timeout: 30_000 }, () => {
   test("counts blocked records by what blocked them, then findings by code, beneath the totals", async () => {
     const result = await runOrbridge(["gate", ...schema, journal]);
     expect([result.code, result.stderr]).toEqual([1, counts + tally]);
+    const found = await runOrbridge(["gate", ...schema], withFindings);
+    expect([found.code, found.stderr]).toEqual([
+      1,
+      "read 10 lines: 10 items, 0 errors; 7 blocked\n  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, orphan_output 1, output_for_blocked_call 1, status 1\n  findings: orphan_output 1, output_for_blocked_call 1\n",
+    ]);
   });
 
   test("--summary json gives the same counts as one JSON object", async () => {
-    const result = await runOrbridge(["gate", ...schema, "--summary", "json", journal]);
+    const result = await runOrbridge(["gate", ...schema, "--summary", "json", "-"], withFindings);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stderr)).toEqual({
-      lines: 8,
-      items: 8,
+      lines: 10,
+      items: 10,
       errors: 0,
-      blocked: 5,
-      blocked_by: { arguments_schema: 1, namespaced: 1, status: 1, arguments_type: 1, arguments_parse: 1 },
-      findings: { missing_output: 1 },
+      blocked: 7,
+      blocked_by: { arguments_schema: 1, namespaced: 1, status: 1, arguments_type: 1, arguments_parse: 1, orphan_output: 1, output_for_blocked_call: 1 },
+      findings: { orphan_output: 1, output_for_blocked_call: 1 },
     });
     expect(result.stderr.endsWith("}\n") && result.stderr.split("\n").length).toBe(2);
   });

@@ -34,7 +34,7 @@ describe("orbridge gate --schema", () => {
       blocked: true,
       findings: [],
     });
-    expect(result.stderr).toBe("read 8 lines: 8 items, 0 errors; 5 blocked\n  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n  findings: missing_output 1\n");
+    expect(result.stderr).toBe("read 8 lines: 8 items, 0 errors; 5 blocked\n  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n");
   });
 
   test("exits 0 when nothing is blocked, reading stdin", async () => {

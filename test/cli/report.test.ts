@@ -228,7 +228,7 @@ describe("outputs and usage", () => {
     expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
       code: 0,
       stdout: "",
-      stderr: "read 8 lines: 8 items, 0 errors; 5 blocked\n  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n  findings: missing_output 1\n",
+      stderr: "read 8 lines: 8 items, 0 errors; 5 blocked\n  blocked by: arguments_parse 1, arguments_schema 1, arguments_type 1, namespaced 1, status 1\n",
     });
     expect(readFileSync(out, "utf8").startsWith("<!doctype html>\n")).toBe(true);
   });

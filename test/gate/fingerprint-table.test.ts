@@ -96,12 +96,20 @@ describe("growth", () => {
     const table = lineTable(8);
     const keys = Array.from({ length: 1000 }, (_, index) => `call_${index}`);
     addAll(table, keys);
-    // 1000 keys at most three quarters full: 8 doubled 8 times.
+    // 1000 keys at most seven eighths full: 8 doubled 8 times.
     expect({ size: table.size, capacity: table.capacity, lines: linesOf(table, keys) }).toEqual({
       size: 1000,
       capacity: 2048,
       lines: keys.map((_, index) => index + 1),
     });
+  });
+
+  it("fills seven eighths of its slots before it doubles", () => {
+    const table = lineTable(1024);
+    addAll(table, Array.from({ length: 896 }, (_, index) => `fc_${index}`));
+    const full = table.capacity;
+    table.add("fc_896");
+    expect([full, table.capacity]).toEqual([1024, 2048]);
   });
 
   it("keeps every column through the doublings", () => {

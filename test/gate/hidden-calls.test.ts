@@ -39,6 +39,24 @@ describe("a message item holding another envelope's tool call", { timeout: 30_00
     },
   );
 
+  test.each([
+    ["a tool_use type spelled with an escape", String.raw`{"type":"message","role":"assistant","content":[{"type":"tool\u005fuse","id":"toolu_1","name":"delete_files","input":{"path":"/"}}]}`, "/content/0"],
+    ["a toolUse member spelled with an escape", String.raw`{"type":"message","role":"assistant","content":[{"\u0074oolUse":{"toolUseId":"t1","name":"delete_files","input":{}}}]}`, "/content/0/toolUse"],
+  ])("%s, which no text search for the name finds, blocks its line all the same", async (_, line, path) => {
+    const result = await runOrbridge(["gate", "--format", "json"], line + "\n");
+    expect([result.code, JSON.parse(result.stdout)]).toEqual([
+      1,
+      {
+        line: 1,
+        index: 0,
+        reason: "error",
+        detail: `the record holds 1 tool call (at ${path}) and gave 0 to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it`,
+        blocked: true,
+        findings: [],
+      },
+    ]);
+  });
+
   test("a message of text parts passes as before", async () => {
     const { code, verdicts: [verdict] } = await verdicts({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", annotations: [] }] });
     expect([code, verdict!.blocked, verdict!.findings]).toEqual([0, false, []]);

@@ -326,6 +326,49 @@ describe("calls passed by without an output", () => {
     ]);
     expect(findingsOf(checked)).toEqual([["1.0", []], ["2.0", []]]);
   });
+
+  test("a blocked call waits for no output: the turn ends without one, and the next call is not blocked for it", () => {
+    const inProgress = { ...chatCall("call_2", "get_weather", '{"city":"Ly'), status: "in_progress" };
+    const checked = check([
+      { line: 1, envelope: "chat", items: [chatCall("call_1", "get_weather", "{\"town\":\"Paris\"}"), inProgress, chatCall("call_3", "get_weather", paris)] },
+      { line: 2, envelope: "responses", items: [output("call_3", "light rain")] },
+      { line: 3, envelope: "responses", items: [user("and tomorrow?")] },
+      { line: 4, envelope: "responses", items: [responsesCall("fc_4", "call_4", "get_weather", paris)] },
+    ]);
+    expect(checked.map((item) => item.verdict?.reason)).toEqual(["arguments_schema", "status", "ok", undefined, undefined, "ok"]);
+    expect(findingsOf(checked)).toEqual([["1.0", []], ["1.1", []], ["1.2", []], ["2.0", []], ["3.0", []], ["4.0", []]]);
+  });
+
+  test("a call a finding blocks waits for no output, and an output for it is one for a blocked call", () => {
+    const chatRequest = {
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "weather in Paris?" }],
+      tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "get_weather" } }] } },
+    };
+    const checked = check([
+      { line: 1, envelope: "chat", request: chatRequest, items: [user("weather in Paris?")] },
+      { line: 2, envelope: "chat", items: [chatCall("call_1", "get_latest_sales_report", apac), chatCall("call_2", "get_weather", paris)] },
+      { line: 3, envelope: "chat", items: [output("call_1", "sales report for apac")] },
+      { line: 4, envelope: "chat", items: [user("thanks")] },
+    ]);
+    expect(findingsOf(checked)).toEqual([
+      ["1.0", []],
+      ["2.0", [{ code: "tool_not_allowed", detail: '"get_latest_sales_report" is not allowed: tool_choice of line 1 allows only "get_weather"', path: "/name" }]],
+      ["2.1", []],
+      [
+        "3.0",
+        [
+          {
+            code: "output_for_blocked_call",
+            detail: 'its call "call_1" on line 2 is blocked (tool_not_allowed): only a completed, valid call may get an output',
+            path: "/call_id",
+            related_line: 2,
+          },
+        ],
+      ],
+      ["4.0", [{ code: "missing_output", detail: 'the call "call_2" (get_weather) on line 2 has no function_call_output before this user message', related_line: 2 }]],
+    ]);
+  });
 });
 
 describe("incomplete items", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { countWrittenCalls, writtenCallPaths } from "../../src/journal/count-written-calls.js";
+import { countWrittenCalls, writesNoCall, writtenCallPaths } from "../../src/journal/count-written-calls.js";
 
 const chatCall = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
 
@@ -46,5 +46,47 @@ describe("the calls a record writes, in any envelope's form", () => {
     let deep: unknown = { type: "function_call" };
     for (let i = 0; i < 100_000; i++) deep = { inner: deep };
     expect(countWrittenCalls(deep)).toBe(1);
+  });
+});
+
+describe("a line that can write no call", () => {
+  test("is one that writes none of the names a call is written with, and no \\u escape", () => {
+    const lines = {
+      message: '{"type":"message","role":"user","content":"what is a \\"tool_calls\\" array?"}',
+      output: '{"type":"function_call_output","call_id":"call_1","output":"done"}',
+      toolCalls: '{"role":"assistant","tool_calls":[]}',
+      finishReason: '{"finish_reason":"tool_calls"}',
+      functionCall: '{"type":"function_call"}',
+      geminiCall: '{"functionCall":{}}',
+      bedrockCall: '{"toolUse":{}}',
+      anthropicCall: '{"type":"tool_use"}',
+      escapedName: String.raw`{"type":"tool\u005fuse"}`,
+      escapedText: String.raw`{"content":"caf\u00e9"}`,
+    };
+    const results = Object.fromEntries(Object.entries(lines).map(([name, line]) => [name, writesNoCall(line)]));
+    expect(results).toEqual({
+      message: true,
+      output: true,
+      toolCalls: false,
+      finishReason: false,
+      functionCall: false,
+      geminiCall: false,
+      bedrockCall: false,
+      anthropicCall: false,
+      escapedName: false,
+      escapedText: false,
+    });
+  });
+
+  test("agrees with the count: every line it clears writes no call", () => {
+    const records = [
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "tool_use and functionCall are names", annotations: [] }] },
+      { role: "tool", tool_call_id: "call_1", content: "a toolUse part" },
+      { type: "function_call_output", call_id: "call_1", output: "{\"tool_calls\":1}" },
+    ];
+    for (const record of records) {
+      const line = JSON.stringify(record);
+      expect([writesNoCall(line), countWrittenCalls(record)]).toEqual([true, 0]);
+    }
   });
 });

@@ -146,7 +146,7 @@ describe("through StreamRecords", () => {
       { kind: "error", line: 1, detail: twice("line", '"type"', '"/type"').detail },
     ]);
     expect(records.push({ source: "-", line: 2, text: '{"type":"message","role":"user","content":"hi"}' })).toEqual([
-      { kind: "plain", line: 2, record: { type: "message", role: "user", content: "hi" }, recordKind: "responses_item" },
+      { kind: "plain", line: 2, record: { type: "message", role: "user", content: "hi" }, recordKind: "responses_item", text: '{"type":"message","role":"user","content":"hi"}' },
     ]);
   });
   test("SSE data with a name given twice is an error record", () => {

@@ -54,7 +54,10 @@ const leftBehind = (line: number, path: string, what = "the chat.completion") =>
 const chatFields = (line: number) => ["/id", "/created", "/model"].map((path) => leftBehind(line, path));
 /** The same for the last response object an event stream showed. */
 const responseFields = (line: number) => ["/response/id", "/response/status"].map((path) => leftBehind(line, path, "the response"));
-const plain = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind });
+/** A record read from a JSON line carries the line (written here by JSON.stringify)… */
+const plain = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind, text: JSON.stringify(record) });
+/** …and one already parsed, or read from SSE data, does not. */
+const parsed = (line: number, record: unknown, recordKind: string) => ({ kind: "plain", line, record, recordKind });
 
 describe("JSON lines", () => {
   test("each record comes out with its line and kind; blank lines give nothing", () => {
@@ -125,7 +128,7 @@ describe("JSON lines", () => {
 
   test("a record already parsed goes through the same routing", () => {
     const records = new StreamRecords();
-    expect(records.pushRecord(userMessage, 7)).toEqual([plain(7, userMessage, "chat_message")]);
+    expect(records.pushRecord(userMessage, 7)).toEqual([parsed(7, userMessage, "chat_message")]);
     expect(records.pushRecord(callChunk("{}"), 8)).toEqual([]);
     expect(records.finish()).toEqual([{ kind: "response", envelope: "chat", response: { id: CHAT_ID, status: "in_progress", items: [weatherCall("in_progress")], losses: chatFields(8), line: 8, lastLine: 8 }, records: 1 }]);
   });
@@ -134,7 +137,7 @@ describe("JSON lines", () => {
 describe("SSE text", () => {
   test("each data payload is a record on the line of its first field; comments, event names and [DONE] give none", () => {
     const lines = [": keep-alive", "event: message", `data: ${JSON.stringify(userMessage)}`, "", "data: [DONE]", ""];
-    expect(read(lines)).toEqual([plain(2, userMessage, "chat_message")]);
+    expect(read(lines)).toEqual([parsed(2, userMessage, "chat_message")]);
   });
 
   test("an event whose name is not its data's type, or that has no name among named events, is an error that damages its stream", () => {
@@ -155,7 +158,7 @@ describe("SSE text", () => {
 
   test("a JSON line after SSE text ends the SSE part: the event still being read comes first", () => {
     const output = { type: "function_call_output", call_id: "tk85n1k4m", output: "sunny" };
-    expect(read([`data: ${JSON.stringify(userMessage)}`, JSON.stringify(output)])).toEqual([plain(1, userMessage, "chat_message"), plain(2, output, "responses_item")]);
+    expect(read([`data: ${JSON.stringify(userMessage)}`, JSON.stringify(output)])).toEqual([parsed(1, userMessage, "chat_message"), plain(2, output, "responses_item")]);
   });
 
   test("a Chat stream in SSE text ends at [DONE]", () => {
