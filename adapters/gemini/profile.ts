@@ -9,6 +9,7 @@ export const geminiProfile: TargetProfile = {
   envelope: "gemini",
   slug: "gemini",
   // A functionCall id is any string Gemini echoes: no grammar.
+  toolResultNames: { field: "gemini:name", rule: "a functionResponse names the function whose call it answers", source: GEMINI_API },
   reasoning: {
     family: "gemini",
     text: "read",

@@ -2,7 +2,7 @@
 // `{data: [{traceID, spans: [{spanID, operationName, references, startTime (µs), tags: [{key, type, value}]}], processes}]}`.
 // A span's parent is its `CHILD_OF` reference; an array of such documents (JSONL) is read as one.
 import { isPlainObject } from "../../src/models/json-value.js";
-import { readAttributes } from "../spans/attributes.js";
+import { Attributes, readAttributes } from "../spans/attributes.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
 import { startTime } from "../spans/start-time.js";
 import type { StoredLogReader } from "../stored-log/reading.js";
@@ -29,6 +29,7 @@ function collect(document: unknown, path: string, spans: Span[]): void {
         start: startTime(span.startTime, "us"),
         path: at,
         attributes: readAttributes(span.tags, `${at}/tags`),
+        fields: contentFields(span, at),
       });
     });
   });
@@ -43,3 +44,13 @@ export const jaeger: StoredLogReader = {
     return readSpans(spans);
   },
 };
+
+/** A span's logs and warnings hold content (events, errors); its ids, references, times, flags and process are transport. */
+function contentFields(span: Record<string, unknown>, at: string): Attributes {
+  const fields = new Attributes();
+  for (const key of ["logs", "warnings"]) {
+    const list = span[key];
+    if (Array.isArray(list) && list.length > 0) fields.set(key, { value: list, path: `${at}/${key}` });
+  }
+  return fields;
+}

@@ -75,6 +75,9 @@ function ownerOf(page: Page, kind: Kind): string {
   return kind === "messages" ? id.replace(/-\d+$/, "") : "";
 }
 
+/** Said once for each page: the same words for every page, so that a summary counts them as one. */
+export const PAGE_TRANSPORT_DETAIL = "a page's object, first_id, last_id and has_more, and the recorded request around it, are transport of the listing: no record holds them";
+
 export const openaiList: StoredLogReader = {
   name: "openai-list",
   recognise: (document) => (Array.isArray(document) ? document.length > 0 && document.every(recogniseOne) : recogniseOne(document)),
@@ -88,6 +91,7 @@ export const openaiList: StoredLogReader = {
     const seen = new Map<string, string>();
     const groups = new Map<string, { kind: Kind; owner: string; entries: { value: Record<string, unknown>; path: string }[]; descending: boolean }>();
     for (const page of pages) {
+      losses.push({ path: page.path, code: "left_behind", detail: PAGE_TRANSPORT_DETAIL });
       const kind = kindOf(page);
       const data = page.body.data as unknown[];
       if (kind === undefined) {

@@ -10,7 +10,7 @@
 // | an array of any of these (a JSONL file's documents)             |                      |
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
-import { readAttributes } from "../spans/attributes.js";
+import { Attributes, readAttributes } from "../spans/attributes.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
 import { startTime } from "../spans/start-time.js";
 import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
@@ -77,7 +77,31 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
     start: startTime(value.startTimeUnixNano ?? value.start_time, "ns"),
     path,
     attributes: readAttributes(value.attributes, `${path}/${pointerToken("attributes")}`),
+    fields: contentFields(value, path),
   };
+}
+
+/**
+ * A span's fields beside its attributes that hold content: events and links
+ * (OTel GenAI events carry messages in older conventions), and a status that
+ * says the span failed. An unset or ok status, the ids, name, kind, times,
+ * flags and the resource and scope around the span are transport.
+ */
+function contentFields(value: Record<string, unknown>, path: string): Attributes {
+  const fields = new Attributes();
+  for (const key of ["events", "links"]) {
+    const list = value[key];
+    if (Array.isArray(list) && list.length > 0) fields.set(key, { value: list, path: `${path}/${key}` });
+  }
+  if (failed(value.status)) fields.set("status", { value: value.status, path: `${path}/status` });
+  return fields;
+}
+
+function failed(status: unknown): boolean {
+  if (!isPlainObject(status)) return false;
+  const code = status.code ?? status.status_code;
+  const message = status.message ?? status.description;
+  return code === 2 || (typeof code === "string" && /error/i.test(code)) || (typeof message === "string" && message !== "");
 }
 
 export const otlp: StoredLogReader = {

@@ -16,10 +16,34 @@ export interface Located {
   path: string;
 }
 
-export type Attributes = Map<string, Located>;
+/**
+ * A span's attributes (or its other fields) by name, each remembered once it is
+ * read, so that what no reading looked at can be reported as left behind.
+ * Iterating does not count as reading: a reader that scans the names for a
+ * pattern has not taken their values.
+ */
+export class Attributes extends Map<string, Located> {
+  private readonly taken = new Set<string>();
+
+  override get(key: string): Located | undefined {
+    const located = super.get(key);
+    if (located !== undefined) this.taken.add(key);
+    return located;
+  }
+
+  /** Marks each named entry read (a dialect that reads attributes by a prefix it scans for). */
+  take(keys: Iterable<string>): void {
+    for (const key of keys) if (this.has(key)) this.taken.add(key);
+  }
+
+  /** The entries no reading looked at, in their order, leaving out those that hold nothing. */
+  untaken(): Array<[string, Located]> {
+    return [...this.entries()].filter(([key, located]) => !this.taken.has(key) && located.value !== undefined && located.value !== null);
+  }
+}
 
 export function readAttributes(written: unknown, path: string): Attributes {
-  const attributes: Attributes = new Map();
+  const attributes = new Attributes();
   if (Array.isArray(written)) {
     written.forEach((entry, index) => {
       if (!isPlainObject(entry) || typeof entry.key !== "string") return;

@@ -17,12 +17,15 @@ export interface IndexedMessages {
   messages: unknown[];
   /** Where each message's first attribute stands in the document. */
   paths: string[];
+  /** Every attribute the messages were built from. */
+  keys: string[];
 }
 
 /** The messages under `prefix` (`gen_ai.prompt`, `llm.input_messages`), or undefined when there are none. */
 export function indexedMessages(attributes: Attributes, prefix: string): IndexedMessages | undefined {
   const tree: unknown[] = [];
   const paths: string[] = [];
+  const keys: string[] = [];
   const head = prefix + ".";
   for (const [key, located] of attributes) {
     if (!key.startsWith(head)) continue;
@@ -30,6 +33,7 @@ export function indexedMessages(attributes: Attributes, prefix: string): Indexed
     if (!/^(?:0|[1-9][0-9]*)$/.test(tokens[0])) continue;
     const index = Number(tokens[0]);
     paths[index] ??= located.path;
+    keys.push(key);
     setPath(tree, tokens, located.value);
   }
   if (tree.length === 0) return undefined;
@@ -40,7 +44,7 @@ export function indexedMessages(attributes: Attributes, prefix: string): Indexed
     messages.push(unwrap(entry));
     kept.push(paths[index]);
   });
-  return { messages, paths: kept };
+  return { messages, paths: kept, keys };
 }
 
 function setPath(root: unknown[] | Record<string, unknown>, tokens: string[], value: unknown): void {

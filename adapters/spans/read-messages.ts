@@ -17,6 +17,7 @@
 // | `{messages}`, `{choices}`                          | a Chat request body, a completion |
 // | a string                                           | one message of the side's role   |
 import { isPlainObject } from "../../src/models/json-value.js";
+import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import { readPart, textPart, type PartContext } from "./message-parts.js";
 
@@ -72,35 +73,59 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
       read.messages += 1;
     } else if (isPlainObject(system)) readMessage({ role: "system", ...system }, path + systemField, side, read, context);
     value.contents.forEach((entry, index) => readMessage(entry, `${path}/contents/${index}`, side, read, context));
+    leftBehind(value, ["contents", "config", "system_instruction", "systemInstruction"], path, "the request", context);
+    if (isPlainObject(value.config)) leftBehind(value.config, ["system_instruction", "systemInstruction"], `${path}/config`, "the request's config", context);
     return;
   }
   if (value.object === "response" || (Array.isArray(value.output) && value.role === undefined)) {
     if (typeof value.instructions === "string" && value.instructions !== "") read.instructions = { item: message("system", value.instructions), path: `${path}/instructions` };
     (value.output as unknown[]).forEach((entry, index) => readMessage(entry, `${path}/output/${index}`, side, read, context));
+    leftBehind(value, ["object", "output", "instructions"], path, "the response", context);
     return;
   }
   if (Array.isArray(value.messages)) {
     value.messages.forEach((entry, index) => readMessage(entry, `${path}/messages/${index}`, side, read, context));
+    leftBehind(value, ["messages"], path, "the request", context);
     return;
   }
   if (Array.isArray(value.choices)) {
     value.choices.forEach((choice, index) => {
-      if (isPlainObject(choice) && isPlainObject(choice.message)) readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason);
-      else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
+      if (isPlainObject(choice) && isPlainObject(choice.message)) {
+        readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason);
+        leftBehind(choice, ["message", "index", "finish_reason"], `${path}/choices/${index}`, "the choice", context);
+      } else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
     });
+    leftBehind(value, ["object", "choices"], path, "the completion", context);
     return;
   }
   if (Array.isArray(value.candidates)) {
     value.candidates.forEach((candidate, index) => {
-      if (isPlainObject(candidate) && isPlainObject(candidate.content)) readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason);
+      if (!isPlainObject(candidate) || !isPlainObject(candidate.content)) return;
+      readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason);
+      leftBehind(candidate, ["content", "index", "finishReason", "finish_reason"], `${path}/candidates/${index}`, "the candidate", context);
     });
+    leftBehind(value, ["candidates"], path, "the response", context);
     return;
   }
   if (isPlainObject(value.content) && Array.isArray(value.content.parts)) {
     readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason);
+    leftBehind(value, ["content", "finish_reason", "finishReason"], path, "the response", context);
     return;
   }
   readMessage(value, path, side, read, context);
+}
+
+/**
+ * The members of a request, response or completion around the messages that no
+ * item holds (its model, settings, tools, usage, ids): each reported at its
+ * place. A finish reason is read (it marks a cut call), an index is the
+ * message's place, and `object` names the kind the reading took it for.
+ */
+function leftBehind(value: Record<string, unknown>, read: readonly string[], path: string, what: string, context: Context): void {
+  for (const [key, member] of Object.entries(value)) {
+    if (read.includes(key) || member === null || member === undefined) continue;
+    context.losses.push({ path: `${path}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of ${what} is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  }
 }
 
 /** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */

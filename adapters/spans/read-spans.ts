@@ -13,6 +13,11 @@
 // the order of `INPUT_SOURCES` / `OUTPUT_SOURCES`; a system prompt the call's own
 // messages lack is taken from the nearest span above that holds
 // `gen_ai.system_instructions` (an agent span).
+//
+// Of a call or tool span, what no item holds is reported `left_behind`: each
+// attribute no reading looked at and each field of content the reader names
+// (`Span.fields`), at its place; the span's transport once, in the same words for
+// every span. A wrapper or other span is accounted for whole by its fate.
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
@@ -35,7 +40,18 @@ export interface Span {
   type?: string;
   input?: Located;
   output?: Located;
+  /**
+   * The span's own fields that hold content beside its attributes, by name (a
+   * Langfuse observation's input, output, model and usage, an OTel span's events
+   * or error status): each one no reading takes is left behind, reported. The
+   * span's other fields (ids, name, times, the exporter's bookkeeping) are
+   * transport, reported once for the span.
+   */
+  fields?: Attributes;
 }
+
+/** Said once for each span whose messages were read: the same words for every span, so that a summary counts them as one. */
+export const SPAN_TRANSPORT_DETAIL = "the span's ids, name, times and the exporter's bookkeeping are transport of the trace: no item holds them";
 
 const MESSAGE_ATTRIBUTES = /^(?:gen_ai\.(?:input|output)\.messages|gen_ai\.(?:prompt|completion)\.\d|llm\.(?:input|output)_messages\.\d|ai\.prompt\.messages|ai\.response\.(?:text|toolCalls)|gcp\.vertex\.agent\.llm_(?:request|response))/;
 const LLM_OPERATIONS = new Set(["chat", "text_completion", "generate_content", "call_llm"]);
@@ -49,12 +65,19 @@ function isLlmCall(span: Span): boolean {
   return false;
 }
 
+/** The observation's input or output, taken: a side the reading looks at is not left behind. */
+function sideOf(span: Span, side: Side): Located | undefined {
+  span.fields?.get(side);
+  return side === "input" ? span.input : span.output;
+}
+
 function isToolRun(span: Span): boolean {
   if (span.type === "TOOL") return true;
   if (span.attributes.get("gen_ai.operation.name")?.value === "execute_tool") return true;
   if (span.attributes.get("openinference.span.kind")?.value === "TOOL") return true;
   if (span.attributes.has("ai.toolCall.id")) return true;
-  const output = span.output === undefined ? undefined : parsedValue(span.output.value).value;
+  const located = sideOf(span, "output");
+  const output = located === undefined ? undefined : parsedValue(located.value).value;
   return isPlainObject(output) && output.type === "tool" && typeof output.tool_call_id === "string";
 }
 
@@ -80,12 +103,14 @@ export function readSpans(spans: readonly Span[]): Reading {
       }
     }
     const conversation = new ConversationBuilder(trace, losses);
+    const read: Span[] = [];
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
       const unit = { path: span.path, span: span.id };
       if (calls.has(span) && wrappers.has(span)) units.push({ ...unit, fate: "wrapper" });
       else if (calls.has(span)) {
         units.push({ ...unit, fate: "llm_call" });
+        read.push(span);
         const input = callSide(span, "input", losses);
         const output = callSide(span, "output", losses);
         const system = systemPrompt(span, byId, input, output, losses);
@@ -95,6 +120,7 @@ export function readSpans(spans: readonly Span[]): Reading {
         conversation.addOutput(output.items, span.id);
       } else if (isToolRun(span)) {
         units.push({ ...unit, fate: "tool" });
+        read.push(span);
         const result = toolResult(span);
         if (result) {
           counts.read += 1;
@@ -102,12 +128,25 @@ export function readSpans(spans: readonly Span[]): Reading {
         }
       } else units.push({ ...unit, fate: "other" });
     }
+    // After the whole trace: a later span may read an earlier one's attributes (a system prompt from the span above).
+    for (const span of read) losses.push(...leftBehind(span));
     counts.emitted += conversation.emitted;
     counts.repeated += conversation.repeated;
     for (const { item, path, span } of conversation.items) records.push({ record: item, conversation: trace, path, span });
   }
   counts.reported = losses.filter((loss) => loss.code === "unreadable" || loss.code === "not_a_result").length;
   return { records, losses, units, messages: counts };
+}
+
+/**
+ * What of a span whose messages were read no item holds: its transport, once,
+ * and each attribute or field of content that no reading looked at, at its place.
+ */
+function leftBehind(span: Span): ReaderLoss[] {
+  const losses: ReaderLoss[] = [{ path: span.path, code: "left_behind", detail: SPAN_TRANSPORT_DETAIL, span: span.id }];
+  for (const [key, located] of span.attributes.untaken()) losses.push({ path: located.path, code: "left_behind", detail: `the attribute ${key} is in no item`, span: span.id });
+  for (const [key, located] of span.fields?.untaken() ?? []) losses.push({ path: located.path, code: "left_behind", detail: `the span's field ${key} is in no item`, span: span.id });
+  return losses;
 }
 
 type Source = (span: Span, side: Side, losses: ReaderLoss[]) => MessagesRead | undefined;
@@ -142,6 +181,7 @@ function indexed(prefix: string): Source {
   return (span, side, losses) => {
     const found = indexedMessages(span.attributes, prefix);
     if (found === undefined) return undefined;
+    span.attributes.take(found.keys);
     const read: MessagesRead = { items: [], messages: 0 };
     found.messages.forEach((entry, index) => {
       const before = losses.length;
@@ -161,7 +201,7 @@ function indexed(prefix: string): Source {
 
 /** The Langfuse observation's own input or output, which Langfuse keeps in the instrumentation's dialect. */
 const observation: Source = (span, side, losses) => {
-  const located = side === "input" ? span.input : span.output;
+  const located = sideOf(span, side);
   if (located === undefined || located.value === null || located.value === undefined) return undefined;
   return parsedMessages(located, side, losses, span.id, `the observation's ${side}`);
 };
@@ -261,7 +301,8 @@ function first(span: Span, keys: readonly string[]): Located | undefined {
 
 /** A tool execution's result, as text: text kept as written, a JSON value written as JSON text. */
 function toolResult(span: Span): ToolResult | undefined {
-  const observed = span.output === undefined ? undefined : parsedValue(span.output.value).value;
+  const observedOutput = sideOf(span, "output");
+  const observed = observedOutput === undefined ? undefined : parsedValue(observedOutput.value).value;
   const toolMessage = isPlainObject(observed) && observed.type === "tool" && typeof observed.tool_call_id === "string" ? observed : undefined;
   const callId = first(span, CALL_ID_ATTRIBUTES)?.value ?? toolMessage?.tool_call_id;
   const name = first(span, NAME_ATTRIBUTES)?.value ?? toolMessage?.name ?? (span.type === "TOOL" ? span.name : undefined);
@@ -269,11 +310,12 @@ function toolResult(span: Span): ToolResult | undefined {
   let output: unknown;
   let path: string;
   if (resultAttribute !== undefined) ({ value: output, path } = resultAttribute);
-  else if (toolMessage !== undefined && span.output !== undefined) ({ value: output, path } = { value: toolMessage.content, path: span.output.path });
-  else if (span.output !== undefined && span.output.value !== null && span.output.value !== undefined) ({ value: output, path } = { value: observed, path: span.output.path });
+  else if (toolMessage !== undefined && observedOutput !== undefined) ({ value: output, path } = { value: toolMessage.content, path: observedOutput.path });
+  else if (observedOutput !== undefined && observedOutput.value !== null && observedOutput.value !== undefined) ({ value: output, path } = { value: observed, path: observedOutput.path });
   else return undefined;
   const argsAttribute = first(span, ARGUMENT_ATTRIBUTES);
-  const observedArgs = span.input === undefined ? undefined : parsedValue(span.input.value);
+  const observedInput = sideOf(span, "input");
+  const observedArgs = observedInput === undefined ? undefined : parsedValue(observedInput.value);
   const args = typeof argsAttribute?.value === "string" ? argsAttribute.value : observedArgs !== undefined && !observedArgs.broken && isPlainObject(observedArgs.value) && observedArgs.parsed ? JSON.stringify(observedArgs.value) : undefined;
   return {
     ...(typeof callId === "string" && callId !== "" ? { callId } : {}),

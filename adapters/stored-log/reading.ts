@@ -27,6 +27,12 @@ export const READER_LOSS_CODES = [
   "order_assumed",
   /** A number a double cannot hold exactly (a 128-bit trace id written as a JSON number): read rounded. */
   "inexact_number",
+  /**
+   * A field of the document that no record holds: content (an attribute no
+   * dialect reads, usage, a model's name, an error status) at its own place;
+   * transport (a span's ids and times, a page's cursors) once for its span or page.
+   */
+  "left_behind",
 ] as const;
 export type ReaderLossCode = (typeof READER_LOSS_CODES)[number];
 

@@ -9,6 +9,7 @@ import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.j
 import { LineWrappers, rewrap } from "../journal/record-pointer.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
+import { isStackOverflow, tooDeepItemsDetail } from "../journal/deep-field.js";
 import type { Loss } from "../models/loss.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -210,7 +211,7 @@ export const normalizeCommand: Command = {
             restored.push({ path: "", code: "form_changed", detail: `numbers of lines ${record.line} to ${forgotten} written otherwise than JSON.stringify writes them (0.0, 1E3, 19 digits) were kept for ${LineNumberTexts.WINDOW} lines only: the record is written with them as their doubles write them` });
           }
         } catch (error) {
-          await reportError(record, `record cannot be written: ${(error as Error).message}`);
+          await reportError(record, isStackOverflow(error) ? tooDeepItemsDetail(record.items.map(({ item }) => item), "record cannot be written") : `record cannot be written: ${(error as Error).message}`);
           continue;
         }
         counts.repeated += record.repeated;

@@ -1,17 +1,20 @@
 // `convert --for TARGET`: the canonical items of each record rewritten toward the
 // target as `normalize --for` rewrites a journal, one record at a time (a record
-// is written whole, so nothing is held back past it), the call-id rewrites shared
-// by the whole journal so that a call and its output, on two lines, still match.
+// is written whole, so nothing is held back past it), the call-id rewrites and
+// the calls' names shared by the whole journal so that a call and its output, on
+// two lines, still match.
 import type { StreamLoss } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import type { TargetProfile } from "../models/target-profile.js";
+import { ConversationCalls } from "../journal/conversation-calls.js";
 import { TargetIdRewrites, type IdRewrite } from "../gate/target-ids.js";
 import { TargetRewriter } from "../gate/target-rewriter.js";
 import type { Target } from "../gate/targets.js";
 
 export class RecordRewrite {
   private readonly ids: TargetIdRewrites | undefined;
+  private readonly calls = new ConversationCalls();
 
   constructor(
     readonly target: Target,
@@ -26,7 +29,7 @@ export class RecordRewrite {
    * of `lineOf(index)`, its path `pathOf(index)` followed by the change's own.
    */
   items(items: readonly CanonicalItem[], envelope: Envelope, lineOf: (index: number) => number, pathOf: (index: number) => string): { items: CanonicalItem[]; losses: StreamLoss[] } {
-    const rewriter = new TargetRewriter(this.target, { profile: this.profile, ids: this.ids });
+    const rewriter = new TargetRewriter(this.target, { profile: this.profile, ids: this.ids, calls: this.calls });
     const journalItems = items.map((item, index) => ({ item, provenance: { line: lineOf(index), index, envelope } }));
     const pushed = rewriter.push(journalItems);
     const finished = rewriter.finish();

@@ -1,6 +1,7 @@
 // `orbridge restore-ids`: the original call ids back into a journal, from the
 // map `normalize --for TARGET --id-map FILE` wrote.
 import { readFile } from "node:fs/promises";
+import { isStackOverflow, tooDeepDetail } from "../journal/deep-field.js";
 import { idMapOf, restoreIds, type IdMapEntry } from "../journal/restore-ids.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -97,13 +98,24 @@ export const restoreIdsCommand: Command = {
           await out.line(line.text);
           continue;
         }
-        const restored = restoreIds(record, map);
+        let restored: ReturnType<typeof restoreIds>;
+        let written: string;
+        try {
+          restored = restoreIds(record, map);
+          written = restored.restored === 0 ? line.text : `${sse ? sse[0] : ""}${JSON.stringify(restored.value)}`;
+        } catch (error) {
+          if (!isStackOverflow(error)) throw error;
+          // Its ids cannot all be looked at: written as it came, it could keep a rewritten id unsaid.
+          counts.errors += 1;
+          await write(io.stderr, `orbridge restore-ids: line ${line.line}: ${tooDeepDetail(record, "not restored")}\n`);
+          continue;
+        }
         counts.restored += restored.restored;
         for (const unknown of restored.unknown) {
           counts.unknown += 1;
           await report?.write({ ...(multiple ? { source: line.source } : {}), line: line.line, path: unknown.path, code: "id_not_in_map", detail: `call id ${JSON.stringify(unknown.id)} is not in the map: kept as it is` });
         }
-        await out.line(restored.restored === 0 ? line.text : `${sse ? sse[0] : ""}${JSON.stringify(restored.value)}`);
+        await out.line(written);
       }
       await out.flush();
     });

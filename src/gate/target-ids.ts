@@ -1,18 +1,21 @@
 // Call ids rewritten toward a target's grammar (its profile's `callIds.pattern`),
 // the call and its output alike, as a journal is read.
 //
-// | call_id                                | written as                                                   |
-// |----------------------------------------|--------------------------------------------------------------|
-// | of the target's grammar                | itself                                                       |
-// | already rewritten                      | the same rewrite: an output gets its call's                  |
-// | another                                | the first of these that the grammar takes and that no id met |
-// |                                        |   so far has: the id with each run of other characters as    |
-// |                                        |   `_`, `_`, 8 hex digits of its sha256 (then 12, 16); those  |
-// |                                        |   hex digits alone, 9 of them (then of sha256 of the id and  |
-// |                                        |   a counter), for grammars of letters and digits only        |
+// | call_id                                 | written as                                                     |
+// |-----------------------------------------|----------------------------------------------------------------|
+// | already met                             | what it was written as then: an output gets its call's         |
+// | of the target's grammar                 | itself, unless it is already an earlier id's rewrite           |
+// | of the grammar, an earlier id's rewrite | rewritten as below: two ids read never share one written       |
+// | another                                 | the first of these that the grammar takes and that no id       |
+// |                                         |   written so far has: the id with each run of other characters |
+// |                                         |   as `_`, `_`, 8 hex digits of its sha256 (then 12, 16); those |
+// |                                         |   hex digits alone, 9 of them (then of sha256 of the id and a  |
+// |                                         |   counter), for grammars of letters and digits only            |
 //
 // The rewrite depends on the id and on the ids met before it, never on chance,
-// so the same journal gives the same ids; two ids that differ stay different.
+// so the same journal gives the same ids. It is one-to-one over the whole
+// journal, the ids kept included: each id written stands for one id read, which
+// is what lets `restore-ids` put every original back.
 import { createHash } from "node:crypto";
 
 export interface IdRewrite {
@@ -20,36 +23,52 @@ export interface IdRewrite {
   rewritten: string;
 }
 
+/** The id the target gets for a call id; `clashesWith`: the id whose rewrite it already is, when that is why it is rewritten. */
+export interface TargetId {
+  id: string;
+  rewritten: boolean;
+  clashesWith?: string;
+}
+
 const MAX_LENGTH = 64;
 
 export class TargetIdRewrites {
   private readonly grammar: RegExp;
   private readonly rewrites = new Map<string, string>();
-  private readonly taken = new Set<string>();
+  /** The ids of the grammar rewritten because an earlier id was written as them, with that id. */
+  private readonly clashes = new Map<string, string>();
+  /** Each id written so far, with the id read that it stands for. */
+  private readonly owners = new Map<string, string>();
 
   constructor(pattern: string) {
     this.grammar = new RegExp(pattern, "u");
   }
 
   /** The id the target gets; `rewritten` when it is not the id as it came. */
-  toTarget(id: string): { id: string; rewritten: boolean } {
+  toTarget(id: string): TargetId {
     const known = this.rewrites.get(id);
-    if (known !== undefined) return { id: known, rewritten: true };
-    if (this.grammar.test(id)) {
-      this.taken.add(id);
+    if (known !== undefined) {
+      const clash = this.clashes.get(id);
+      return { id: known, rewritten: true, ...(clash !== undefined ? { clashesWith: clash } : {}) };
+    }
+    const owner = this.owners.get(id);
+    if (this.grammar.test(id) && (owner === undefined || owner === id)) {
+      this.owners.set(id, id);
       return { id, rewritten: false };
     }
     let rewrite: string | undefined;
     for (const candidate of this.candidates(id)) {
-      if (this.grammar.test(candidate) && !this.taken.has(candidate)) {
+      if (this.grammar.test(candidate) && !this.owners.has(candidate)) {
         rewrite = candidate;
         break;
       }
     }
     if (rewrite === undefined) throw new RangeError(`no id of the target's grammar ${this.grammar.source} could be made for ${JSON.stringify(id)}`);
-    this.taken.add(rewrite);
+    this.owners.set(rewrite, id);
     this.rewrites.set(id, rewrite);
-    return { id: rewrite, rewritten: true };
+    if (owner === undefined) return { id: rewrite, rewritten: true };
+    this.clashes.set(id, owner);
+    return { id: rewrite, rewritten: true, clashesWith: owner };
   }
 
   /** Every rewrite made so far, in the order they were made. */

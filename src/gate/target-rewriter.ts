@@ -15,11 +15,15 @@
 // they came and the output is reported as one the target rejects.
 //
 // A target's profile (handed over in the options) adds its rules: call ids
-// rewritten to its grammar (target-ids.ts), opaque reasoning of another family
+// rewritten to its grammar (target-ids.ts), an output given the function name of
+// its call where the target's results name it (the call may be on an earlier
+// line: conversation-calls.ts), opaque reasoning of another family
 // removed (its text kept where the target reads text), empty text removed where
 // refused, and the images of a tool result, where tool results hold text only,
 // moved into a user message written after the turn's results.
+import { ConversationCalls } from "../journal/conversation-calls.js";
 import type { JournalItem } from "../models/journal-item.js";
+import { pointerToken } from "../models/json-pointer.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
 import { TargetIdRewrites } from "./target-ids.js";
@@ -43,7 +47,7 @@ import {
 type Outcome = { item: JournalItem | undefined; changes: TargetChange[]; moved?: JournalItem };
 
 /** Rewrites one item for the target, before any reordering. `ids`: the journal's call-id rewrites, when the target has an id grammar. */
-function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteOptions, ids?: TargetIdRewrites): Outcome {
+function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteOptions, ids?: TargetIdRewrites, calls?: ConversationCalls): Outcome {
   const fields = itemFields(journalItem.item);
   const kind = itemKind(fields);
   const changes: TargetChange[] = [];
@@ -136,11 +140,21 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
         moved = { item: { type: "message", role: "user", content: parts.filter(isImage) }, provenance: journalItem.provenance };
       }
     }
+    if (calls !== undefined && profile.toolResultNames !== undefined && typeof fields.call_id === "string") {
+      const field = profile.toolResultNames.field;
+      if (kind === "function_call" && typeof fields.name === "string") calls.call(fields.call_id, fields.name, journalItem.provenance.line);
+      const call = kind === "function_call_output" && !Object.hasOwn(fields, field) ? calls.nameOf(fields.call_id) : undefined;
+      if (call !== undefined) {
+        edit()[field] = call.name;
+        change(`/${pointerToken(field)}`, "synthesized", `${profile.toolResultNames.rule}: the output gets the name of its call on line ${call.line}, ${JSON.stringify(call.name)}`);
+      }
+    }
     if ((kind === "function_call" || kind === "function_call_output") && ids !== undefined && typeof fields.call_id === "string") {
       const target = ids.toTarget(fields.call_id);
       if (target.rewritten) {
         edit().call_id = target.id;
-        change("/call_id", "id_rewritten", `call_id ${JSON.stringify(fields.call_id)} does not match ${profile.callIds!.pattern}: written as ${JSON.stringify(target.id)}, the call and its output alike`);
+        const why = target.clashesWith === undefined ? `does not match ${profile.callIds!.pattern}` : `is what ${JSON.stringify(target.clashesWith)} was written as`;
+        change("/call_id", "id_rewritten", `call_id ${JSON.stringify(fields.call_id)} ${why}: written as ${JSON.stringify(target.id)}, the call and its output alike`);
       }
     }
   }
@@ -188,6 +202,8 @@ export class TargetRewriter {
   private readonly options: RewriteOptions;
   /** Call ids rewritten toward the profile's grammar, when it has one. */
   private readonly ids: TargetIdRewrites | undefined;
+  /** The names of the calls met so far, when the target's tool results name their call. */
+  private readonly callNames: ConversationCalls | undefined;
   /** Chat and its dialects: a turn's text, then its calls, then their outputs. */
   private readonly chatLike: boolean;
   private turn: Turn | undefined;
@@ -205,6 +221,7 @@ export class TargetRewriter {
     this.options = options;
     const pattern = options.profile?.callIds?.pattern;
     this.ids = pattern === undefined ? undefined : (options.ids ?? new TargetIdRewrites(pattern));
+    this.callNames = options.profile?.toolResultNames === undefined ? undefined : (options.calls ?? new ConversationCalls());
   }
 
   /** Every call id rewritten so far: what `restore-ids` undoes. */
@@ -215,7 +232,7 @@ export class TargetRewriter {
   push(items: readonly JournalItem[]): Rewritten {
     const out: Rewritten = { items: [], changes: [] };
     for (const journalItem of items) {
-      const { item, changes, moved } = rewriteItem(journalItem, this.target, this.options, this.ids);
+      const { item, changes, moved } = rewriteItem(journalItem, this.target, this.options, this.ids, this.callNames);
       out.changes.push(...changes);
       if (item === undefined) continue;
       if (!this.reorders) {

@@ -34,6 +34,7 @@ import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import type { TargetProfile } from "../models/target-profile.js";
 import { PROFILE_TARGETS } from "./target-names.js";
 import { hasText, profileFindings, profileRejection, ruleDetail } from "./target-profile-checks.js";
+import type { ConversationCalls } from "../journal/conversation-calls.js";
 import type { TargetIdRewrites } from "./target-ids.js";
 
 export { isTarget, PROFILE_TARGETS, TARGETS, type Target } from "./target-names.js";
@@ -53,6 +54,8 @@ export const TARGET_CHANGE_CODES = [
   "orphan_output",
   /** A call_id outside the target's grammar, rewritten for the call and its output (`--id-map` keeps the original). */
   "id_rewritten",
+  /** A value the target needs and the item lacked, taken from the journal (an output's function name, from its call). */
+  "synthesized",
 ] as const satisfies ReadonlyArray<LossCode | "foreign_id_removed" | "orphan_output" | "id_rewritten">;
 export type TargetChangeCode = (typeof TARGET_CHANGE_CODES)[number];
 
@@ -86,6 +89,8 @@ export interface TargetOptions {
 export interface RewriteOptions extends TargetOptions {
   /** Call-id rewrites to share with other rewriters of the same journal (`convert --for` rewrites record by record). */
   ids?: TargetIdRewrites;
+  /** The names of the journal's calls so far, to share the same way: a result on a later line than its call gets its name where the target needs it. */
+  calls?: ConversationCalls;
   /** The longest turn held back for reordering. */
   maxTurnItems?: number;
 }

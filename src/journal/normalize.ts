@@ -35,6 +35,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
+import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
@@ -179,11 +180,19 @@ export class JournalNormalizer {
     return out;
   }
 
-  /** `writtenCalls`: the tool calls the record writes, when its parse counted them (see unreadCalls). */
+  /**
+   * `writtenCalls`: the tool calls the record writes, when its parse counted them (see unreadCalls).
+   * A record nested deeper than a converter's walk can follow (JSON.parse reads
+   * any depth) is an error on its line that names the field, never a crash of
+   * the whole journal.
+   */
   private plain(record: unknown, kind: RecordKind, line: number, envelope?: AdapterName, writtenCalls?: number): NormalizedRecord {
     this.writtenCalls = writtenCalls;
     try {
       return this.plainOf(record, kind, line, envelope);
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      return { kind: "error", source: this.source, line, detail: tooDeepDetail(record, "not read") };
     } finally {
       this.writtenCalls = undefined;
     }

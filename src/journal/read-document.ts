@@ -168,7 +168,11 @@ function* documentLines(source: string, document: unknown, options: SourceOption
 function* readerLines(source: string, name: ReaderName, document: unknown, note: SourceNote, options: SourceOptions): Generator<JournalLine> {
   const reading = READERS[name].read(document);
   note(describeReading(source, name, reading));
-  for (const loss of reading.losses) note(`${source}#${loss.path}${loss.span ? ` (span ${loss.span})` : ""}: ${loss.code}: ${loss.detail}`);
+  for (const loss of reading.losses) if (loss.code !== "left_behind") note(`${source}#${loss.path}${loss.span ? ` (span ${loss.span})` : ""}: ${loss.code}: ${loss.detail}`);
+  // What no record holds is said once for each thing left behind (a span's transport, an attribute), at its first place and with how many more.
+  for (const { first, more } of groupedBy(reading.losses.filter((loss) => loss.code === "left_behind"), (loss) => loss.detail)) {
+    note(`${source}#${first.path}${first.span ? ` (span ${first.span})` : ""}${more > 0 ? ` and ${more} more` : ""}: left_behind: ${first.detail}`);
+  }
   let line = 0;
   for (const { record } of reading.records) yield { source, line: ++line, text: JSON.stringify(record) };
   if (!options.unreadableAsErrors) return;
@@ -178,6 +182,17 @@ function* readerLines(source: string, name: ReaderName, document: unknown, note:
     const error = `not read: ${source}#${loss.path}: ${loss.detail}, and a call in it would go unjudged`;
     yield { source, line: ++line, text: error, error };
   }
+}
+
+/** Each group of `values` by `key`, in the order of their first, with how many more it holds. */
+function groupedBy<T>(values: readonly T[], key: (value: T) => string): Array<{ first: T; more: number }> {
+  const groups = new Map<string, { first: T; more: number }>();
+  for (const value of values) {
+    const group = groups.get(key(value));
+    if (group) group.more += 1;
+    else groups.set(key(value), { first: value, more: 0 });
+  }
+  return [...groups.values()];
 }
 
 /** One sentence on a reading: what every unit became, how the items fared, how many conversations. */

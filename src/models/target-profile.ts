@@ -29,6 +29,12 @@ export const targetProfileSchema = z.object({
       pattern: z.string().optional(),
     })
     .optional(),
+  /**
+   * A tool result that names the function of the call it answers, in `field` of
+   * the output item (the field the envelope's writer reads); none: a result
+   * names only its call's id.
+   */
+  toolResultNames: ruleSchema.extend({ field: z.string() }).optional(),
   reasoning: z.object({
     /**
      * The family whose opaque reasoning (a signature, a thoughtSignature,

@@ -90,7 +90,7 @@ describe("for generated journals", () => {
   );
   const turns = fc.array(fc.uniqueArray(callId, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }).filter((all) => new Set(all.flat()).size === all.flat().length);
 
-  test.each(["anthropic", "bedrock", "mistral"])("normalize --for %s passes gate --for %s with no target_rejects, and restore-ids gives the original ids back exactly", async (target) => {
+  test.each(["anthropic", "bedrock", "mistral"])("normalize --for %s passes gate --for the same target with no target_rejects, and restore-ids gives the original ids back exactly", async (target) => {
     await fc.assert(
       fc.asyncProperty(turns, async (generated) => {
         const journal = join(folder, `generated-${target}.jsonl`);
@@ -105,5 +105,96 @@ describe("for generated journals", () => {
       }),
       { numRuns: 15, seed: 25 },
     );
+  });
+});
+
+describe("ids that a rewrite could give twice", { timeout: 30_000 }, () => {
+  // "call.1" is written as "call_1_e8b7b7b3" for anthropic, and as "e8b7b7b37" for mistral: a journal that holds those ids as well.
+  const hostile = (taken: string) =>
+    [
+      { type: "function_call", call_id: "call.1", name: "f", arguments: "{}", status: "completed" },
+      { type: "function_call_output", call_id: "call.1", output: "one" },
+      { type: "function_call", call_id: taken, name: "f", arguments: "{}", status: "completed" },
+      { type: "function_call_output", call_id: taken, output: "two" },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join("\n") + "\n";
+
+  test.each([
+    ["anthropic", "call_1_e8b7b7b3", "call_1_e8b7b7b3_04e13108", "^[a-zA-Z0-9_-]+$"],
+    ["mistral", "e8b7b7b37", "3972e52eb", "^[a-zA-Z0-9]{9}$"],
+  ])("normalize --for %s rewrites the later id that an earlier id was written as, reports it, and restore-ids gives every id back", async (target, taken, again, pattern) => {
+    const journal = join(folder, `taken-${target}.jsonl`);
+    writeFileSync(journal, hostile(taken));
+    const [ids, report, out] = ["ids", "report", "out"].map((name) => join(folder, `taken-${target}.${name}.jsonl`)) as [string, string, string];
+    const normalized = await runOrbridge(["normalize", "--for", target, "--id-map", ids, "--report", report, "--out", out, journal]);
+    expect(normalized).toEqual({ code: 0, stdout: "", stderr: `read 4 lines, 4 records: 4 emitted (4 items), 0 reported; 0 losses; 4 changes for ${target}\n` });
+    expect(readFileSync(out, "utf8")).toEqual(hostile(taken).replaceAll(`"${taken}"`, `"${again}"`).replaceAll('"call.1"', `"${taken}"`));
+    expect(linesOf(readFileSync(ids, "utf8"))).toEqual([
+      { original: "call.1", rewritten: taken },
+      { original: taken, rewritten: again },
+    ]);
+    const first = `call_id "call.1" does not match ${pattern}: written as "${taken}", the call and its output alike`;
+    const second = `call_id "${taken}" is what "call.1" was written as: written as "${again}", the call and its output alike`;
+    expect(linesOf(readFileSync(report, "utf8"))).toEqual([
+      { line: 1, index: 0, path: "/call_id", code: "id_rewritten", detail: first },
+      { line: 2, index: 0, path: "/call_id", code: "id_rewritten", detail: first },
+      { line: 3, index: 0, path: "/call_id", code: "id_rewritten", detail: second },
+      { line: 4, index: 0, path: "/call_id", code: "id_rewritten", detail: second },
+    ]);
+    expect(await runOrbridge(["restore-ids", "--map", ids, out])).toEqual({ code: 0, stdout: hostile(taken), stderr: "read 4 lines: 4 ids restored, 0 call ids not in the map, 0 errors\n" });
+  });
+
+  test("convert --to anthropic --for anthropic rewrites them the same way, and restore-ids gives every id back", async () => {
+    const journal = join(folder, "taken-convert.jsonl");
+    writeFileSync(journal, hostile("call_1_e8b7b7b3"));
+    const ids = join(folder, "taken-convert.ids.jsonl");
+    const converted = await runOrbridge(["convert", "--to", "anthropic", "--for", "anthropic", "--id-map", ids, journal]);
+    const toolUse = (id: string) => JSON.stringify({ role: "assistant", content: [{ type: "tool_use", id, name: "f", input: {} }] });
+    const toolResult = (id: string, content: string) => JSON.stringify({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content }] });
+    expect(converted).toEqual({
+      code: 0,
+      stdout: [toolUse("call_1_e8b7b7b3"), toolResult("call_1_e8b7b7b3", "one"), toolUse("call_1_e8b7b7b3_04e13108"), toolResult("call_1_e8b7b7b3_04e13108", "two")].join("\n") + "\n",
+      stderr: "read 4 lines: 4 records, 0 errors; 4 losses\n",
+    });
+    const restored = await runOrbridge(["restore-ids", "--map", ids, "-"], converted.stdout);
+    expect(restored.stdout).toEqual([toolUse("call.1"), toolResult("call.1", "one"), toolUse("call_1_e8b7b7b3"), toolResult("call_1_e8b7b7b3", "two")].join("\n") + "\n");
+  });
+
+  test("restore-ids refuses a map that rewrites one id two ways (exit 2)", async () => {
+    const ids = join(folder, "two-ways.ids.jsonl");
+    writeFileSync(ids, `${JSON.stringify({ original: "call.1", rewritten: "aaaaaaaaa" })}\n${JSON.stringify({ original: "call.1", rewritten: "bbbbbbbbb" })}\n`);
+    expect(await runOrbridge(["restore-ids", "--map", ids, "-"], "{}\n")).toEqual({ code: 2, stdout: "", stderr: `orbridge restore-ids: --map ${ids}: the map rewrites "call.1" two ways: as "aaaaaaaaa" and as "bbbbbbbbb"\n` });
+  });
+
+  test("restore-ids refuses a map that gives one rewritten id two originals (exit 2)", async () => {
+    const ids = join(folder, "two-originals.ids.jsonl");
+    writeFileSync(ids, `${JSON.stringify({ original: "call.1", rewritten: "aaaaaaaaa" })}\n${JSON.stringify({ original: "call.2", rewritten: "aaaaaaaaa" })}\n`);
+    expect(await runOrbridge(["restore-ids", "--map", ids, "-"], "{}\n")).toEqual({ code: 2, stdout: "", stderr: `orbridge restore-ids: --map ${ids}: the map gives "aaaaaaaaa" two originals: "call.1" and "call.2"\n` });
+  });
+
+  test("restore-ids changes the id of a call, never an item's or a message's id that happens to hold a rewritten id", async () => {
+    const ids = join(folder, "item-ids.ids.jsonl");
+    writeFileSync(ids, `${JSON.stringify({ original: "call.1", rewritten: "aaaaaaaaa" })}\n`);
+    const lines = [
+      { type: "function_call", id: "aaaaaaaaa", call_id: "aaaaaaaaa", name: "f", arguments: "{}", status: "completed" },
+      { role: "assistant", id: "aaaaaaaaa", content: null, tool_calls: [{ id: "aaaaaaaaa", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "model", parts: [{ functionCall: { id: "aaaaaaaaa", name: "f", args: {} } }] },
+      { id: "aaaaaaaaa", type: "message", role: "assistant", content: [{ type: "tool_use", id: "aaaaaaaaa", name: "f", input: {} }] },
+    ];
+    const restored = await runOrbridge(["restore-ids", "--map", ids, "-"], lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    expect(restored).toEqual({
+      code: 0,
+      stdout:
+        [
+          { type: "function_call", id: "aaaaaaaaa", call_id: "call.1", name: "f", arguments: "{}", status: "completed" },
+          { role: "assistant", id: "aaaaaaaaa", content: null, tool_calls: [{ id: "call.1", type: "function", function: { name: "f", arguments: "{}" } }] },
+          { role: "model", parts: [{ functionCall: { id: "call.1", name: "f", args: {} } }] },
+          { id: "aaaaaaaaa", type: "message", role: "assistant", content: [{ type: "tool_use", id: "call.1", name: "f", input: {} }] },
+        ]
+          .map((line) => JSON.stringify(line))
+          .join("\n") + "\n",
+      stderr: "read 4 lines: 4 ids restored, 0 call ids not in the map, 0 errors\n",
+    });
   });
 });

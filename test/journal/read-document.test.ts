@@ -106,8 +106,10 @@ describe("stored logs", () => {
       { source: "in", line: 2, text: '{"type":"function_call","call_id":"call_8fxy","name":"ripeness","arguments":"{\\"row\\":","status":"completed"}' },
     ]);
     expect(read.notes).toEqual([
-      "in: read as otlp: 1 unit (1 llm_call); 2 read, 2 emitted, 0 repeats, 0 not read; 2 records in 1 conversation; 1 loss",
+      "in: read as otlp: 1 unit (1 llm_call); 2 read, 2 emitted, 0 repeats, 0 not read; 2 records in 1 conversation; 2 losses",
       'in#/attributes/2/value/stringValue (span #0): truncated: the arguments of "ripeness" are not JSON (cut short, or never JSON): copied as they are, and the gate will block the call (at its message\'s tool_calls/0/function/arguments)',
+      // Every attribute was read; an ok status is transport.
+      "in# (span #0): left_behind: the span's ids, name, times and the exporter's bookkeeping are transport of the trace: no item holds them",
     ]);
   });
 

@@ -64,7 +64,7 @@ describe("a Langfuse export of observation rows", () => {
   it("in Parquet gives the records its download gives", async () => {
     const read = await readAll(parquetOf(rows));
     expect(read.texts).toEqual(downloadRecords(download));
-    expect(read.notes[0]).toBe("in: read as langfuse: 5 units (2 other, 2 llm_call, 1 tool); 9 read, 5 emitted, 4 repeats, 0 not read; 5 records in 1 conversation; 2 losses");
+    expect(read.notes[0]).toBe("in: read as langfuse: 5 units (2 other, 2 llm_call, 1 tool); 9 read, 5 emitted, 4 repeats, 0 not read; 5 records in 1 conversation; 20 losses");
   });
 
   it("in JSONL gives the same records", async () => {
