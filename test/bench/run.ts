@@ -275,8 +275,26 @@ function notApplicable(shape: JournalShape): Map<string, string> {
   return shape === "providers" ? new Map([["python", "it reads only Chat and Open Responses records, not the Anthropic, Gemini and Bedrock ones"]]) : new Map();
 }
 
+/** The usage at the top of this file, for `npm run bench -- --help`. */
+function usage(): string {
+  const source = readFileSync(fileURLToPath(import.meta.url), "utf8");
+  return source.slice(0, source.indexOf("\nimport ")).split("\n").map((line) => line.replace(/^\/\/ ?/, "")).join("\n") + "\n";
+}
+
 async function run(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(usage());
+    return;
+  }
+  let options: Options;
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message} (npm run bench -- --help lists the options)\n`);
+    process.exitCode = 2;
+    return;
+  }
   const startLoad = loadavg()[0];
   // Read before the build, which is what gets measured: sources edited during the run do not count.
   const version = sourceVersion();
