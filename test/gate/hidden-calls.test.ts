@@ -9,6 +9,16 @@ const verdicts = async (...records: object[]) => {
   return { code: result.code, verdicts: result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>) };
 };
 
+/** The verdict of line 1 when it holds one call, at `path`, that no item stands for. */
+const unreadCallVerdict = (path: string) => ({
+  line: 1,
+  index: 0,
+  reason: "error",
+  detail: `the record holds 1 tool call (at ${path}) and gave 0 to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it`,
+  blocked: true,
+  findings: [],
+});
+
 describe("a message item holding another envelope's tool call", { timeout: 30_000 }, () => {
   test.each([
     ["an Anthropic tool_use block", { type: "message", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "delete_files", input: { path: "/" } }] }, "/content/0"],
@@ -17,16 +27,7 @@ describe("a message item holding another envelope's tool call", { timeout: 30_00
   ])("%s blocks its line, which names where the call is", async (_, record, path) => {
     const result = await verdicts(record);
     expect(result.code).toBe(1);
-    expect(result.verdicts).toEqual([
-      {
-        line: 1,
-        index: 0,
-        reason: "error",
-        detail: `the record holds 1 tool call (at ${path}) and gave 0 to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it`,
-        blocked: true,
-        findings: [],
-      },
-    ]);
+    expect(result.verdicts).toEqual([unreadCallVerdict(path)]);
   });
 
   test.each([["an Anthropic tool_result block", { type: "message", role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done" }] }, "/content/0/type", '"tool_result" part']])(
@@ -44,17 +45,7 @@ describe("a message item holding another envelope's tool call", { timeout: 30_00
     ["a toolUse member spelled with an escape", String.raw`{"type":"message","role":"assistant","content":[{"\u0074oolUse":{"toolUseId":"t1","name":"delete_files","input":{}}}]}`, "/content/0/toolUse"],
   ])("%s, which no text search for the name finds, blocks its line all the same", async (_, line, path) => {
     const result = await runOrbridge(["gate", "--format", "json"], line + "\n");
-    expect([result.code, JSON.parse(result.stdout)]).toEqual([
-      1,
-      {
-        line: 1,
-        index: 0,
-        reason: "error",
-        detail: `the record holds 1 tool call (at ${path}) and gave 0 to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it`,
-        blocked: true,
-        findings: [],
-      },
-    ]);
+    expect([result.code, JSON.parse(result.stdout)]).toEqual([1, unreadCallVerdict(path)]);
   });
 
   test("a message of text parts passes as before", async () => {

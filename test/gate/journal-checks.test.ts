@@ -183,15 +183,17 @@ describe("calls", () => {
   });
 });
 
+/** A Chat request body whose tool_choice allows get_weather alone. */
+const weatherOnlyRequest = {
+  model: "gpt-4o",
+  messages: [{ role: "user", content: "weather in Paris?" }],
+  tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "get_weather" } }] } },
+};
+
 describe("allowed tools from request bodies", () => {
   test("a call outside the allowed_tools of its request body", () => {
-    const chatRequest = {
-      model: "gpt-4o",
-      messages: [{ role: "user", content: "weather in Paris?" }],
-      tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "get_weather" } }] } },
-    };
     const checked = check([
-      { line: 1, envelope: "chat", request: chatRequest, items: [user("weather in Paris?")] },
+      { line: 1, envelope: "chat", request: weatherOnlyRequest, items: [user("weather in Paris?")] },
       { line: 2, envelope: "chat", response: { id: "chatcmpl-3", status: "completed" }, items: [chatCall("call_1", "get_weather", paris), chatCall("call_2", "get_latest_sales_report", apac)] },
     ]);
     expect(findingsOf(checked)).toEqual([
@@ -340,13 +342,8 @@ describe("calls passed by without an output", () => {
   });
 
   test("a call a finding blocks waits for no output, and an output for it is one for a blocked call", () => {
-    const chatRequest = {
-      model: "gpt-4o",
-      messages: [{ role: "user", content: "weather in Paris?" }],
-      tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "get_weather" } }] } },
-    };
     const checked = check([
-      { line: 1, envelope: "chat", request: chatRequest, items: [user("weather in Paris?")] },
+      { line: 1, envelope: "chat", request: weatherOnlyRequest, items: [user("weather in Paris?")] },
       { line: 2, envelope: "chat", items: [chatCall("call_1", "get_latest_sales_report", apac), chatCall("call_2", "get_weather", paris)] },
       { line: 3, envelope: "chat", items: [output("call_1", "sales report for apac")] },
       { line: 4, envelope: "chat", items: [user("thanks")] },
