@@ -350,6 +350,8 @@ function placeField(path: string, open: OpenResponse, origins: PartState[][]): P
     const held = JSON.stringify(holder?.[key]);
     const said = open.said.filter((entry) => entry.candidate === candidate && entry.key === key && JSON.stringify(entry.value) === held).pop();
     if (said) return { line: said.line, path: said.path + field[3] };
+    // Candidates come in pieces over the chunks: the response's last chunk names them as a whole.
+    if (candidate === undefined && key === "candidates" && field[3] === "") return { line: open.lastLine, path: "/candidates" };
   }
   return { line: open.line, path: "" };
 }
