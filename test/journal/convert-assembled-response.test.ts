@@ -164,3 +164,17 @@ describe("a Gemini stream written in another envelope", () => {
     ]);
   });
 });
+
+describe("a Chat stream written in another envelope", () => {
+  test("a loss of the second step names the chunk that carried the field, at its Chat name", () => {
+    const [response] = assemble(new ChatStreamAssembler({ completion: true }), [chunk({ role: "assistant", content: "Hi." }), chunk({}, "stop", { usage })]);
+    expect(convertAssembledResponse({ envelope: "chat", response, target: "anthropic" })).toEqual({
+      value: { id: CHAT_ID, type: "message", role: "assistant", model: "llama-3.3-70b-versatile", content: [{ type: "text", text: "Hi." }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 210, cache_read_input_tokens: 0, output_tokens: 15 } },
+      losses: [
+        { line: 1, path: "/created", code: "unsupported_field", detail: "an Anthropic message has no creation time" },
+        { line: 2, path: "/usage", code: "synthesized", detail: "a response's usage requires cached_tokens and the chat.completion's usage has no prompt_tokens_details: 0 written" },
+        { line: 2, path: "/usage", code: "synthesized", detail: "a response's usage requires reasoning_tokens and the chat.completion's usage has no completion_tokens_details: 0 written" },
+      ],
+    });
+  });
+});
