@@ -362,7 +362,11 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
     if (ofStreamedInput(loss.path, states) || (loss.code === "synthesized" && streamedArguments.has(loss.path))) continue;
     losses.push(loss.code === "synthesized" ? { line: open.line, ...loss } : place(loss, loss.path));
   }
-  return { value, losses: byLine(losses.filter(written)) };
+  const where = (path: string) => {
+    const placed = place({ path, code: "form_changed", detail: "" }, path);
+    return { line: placed.line, path: placed.path };
+  };
+  return { value, losses: byLine(losses.filter(written)), place: where };
 }
 
 /**

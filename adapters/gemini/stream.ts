@@ -294,7 +294,7 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
     losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
     line: open.line,
     lastLine: open.lastLine,
-    record: () => ({ value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]) }),
+    record: () => ({ value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]), place: (path) => placeField(path, open, partOrigins) }),
   };
   if (options.response) assembled.response = response;
   return assembled;
@@ -331,6 +331,29 @@ function inputItem(item: unknown): unknown {
   const { id: _id, ...rest } = item;
   if (rest.type === "message") delete rest.status;
   return rest;
+}
+
+/**
+ * Where a field of the joined response was said: a part where it first came,
+ * a field of the response or of a candidate in the last chunk that said the
+ * value the response holds, else the response's first chunk.
+ */
+function placeField(path: string, open: OpenResponse, origins: PartState[][]): Pick<StreamLoss, "line" | "path"> {
+  const part = /^\/candidates\/(\d+)\/content\/parts\/(\d+)(.*)$/.exec(path);
+  const origin = part ? origins[Number(part[1])]?.[Number(part[2])] : undefined;
+  if (part && origin) return { line: origin.line, path: origin.path + part[3] };
+  const field = /^(?:\/candidates\/(\d+))?\/([^/]+)(.*)$/.exec(path);
+  if (field) {
+    const candidate = field[1] === undefined ? undefined : Number(field[1]);
+    const key = field[2]!.replace(/~1/g, "/").replace(/~0/g, "~");
+    const holder = candidate === undefined ? open.fields : open.candidates.get(candidate)?.fields;
+    const held = JSON.stringify(holder?.[key]);
+    const said = open.said.filter((entry) => entry.candidate === candidate && entry.key === key && JSON.stringify(entry.value) === held).pop();
+    if (said) return { line: said.line, path: said.path + field[3] };
+    // Candidates come in pieces over the chunks: the response's last chunk names them as a whole.
+    if (candidate === undefined && key === "candidates" && field[3] === "") return { line: open.lastLine, path: "/candidates" };
+  }
+  return { line: open.line, path: "" };
 }
 
 function placeLoss(loss: Loss, origins: PartState[][], firstLine: number): StreamLoss {

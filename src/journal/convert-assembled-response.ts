@@ -13,8 +13,10 @@
 // |   envelope's stream |   assembler wrote (`record`), else the one the items give (with |
 // |                     |   the stream's id and status)                                   |
 // | any stream, to a    | the response object it amounts to (as above), then the          |
-// |   registered        |   envelope's response converter; the losses of that step point  |
-// |   envelope          |   into the response object, on the stream's first line          |
+// |   registered        |   envelope's response converter; the losses of that step are    |
+// |   envelope          |   pointed back into the source's own record (joinStepLosses),   |
+// |                     |   then to the line of the record that said the value and the    |
+// |                     |   field there (`/usage` of a message: message_delta's `/usage`) |
 // | a damaged stream    | a loss; when the response holds calls, status incomplete where it   |
 // |                     |   would be completed, so that no call comes out completed           |
 //
@@ -30,6 +32,7 @@ import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
+import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
 type Fields = Record<string, unknown>;
@@ -77,7 +80,48 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   // What the first step synthesized no one said: the second does not report it lost.
   const synthesized = resource.losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
   const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
-  return { value: written.value, losses: [...resource.losses, ...written.losses.map((loss) => ({ ...loss, line: response.line }))] };
+  const joined = joinStepLosses({ source: stepEnvelope(envelope), target: stepEnvelope(target), first: resource.losses, second: written.losses, written: written.value });
+  const place = placer(envelope, response, whole);
+  // The first step's losses name their line already; the second's point into the source's own record, or into the record written.
+  const losses = joined.map((loss): StreamLoss => {
+    if ("line" in loss && typeof loss.line === "number") return loss as StreamLoss;
+    if (loss.code === "synthesized") return { ...loss, line: response.line };
+    return { ...loss, ...place(loss.path) };
+  });
+  return { value: written.value, losses };
+}
+
+/** What the losses of the two steps need to know of an envelope: its slug and where its response holds each field. */
+function stepEnvelope(envelope: Envelope): StepEnvelope {
+  if (envelope === "responses") return "responses";
+  if (envelope === "chat") return { responseFields: chat.responses.fieldPaths };
+  const adapter = ENVELOPES[envelope as AdapterName];
+  return { slug: adapter.slug, responseFields: adapter.responseFields };
+}
+
+/**
+ * Where a path into the record the stream amounts to (the chat.completion, the
+ * response object, the envelope's own response) was said: the line of the
+ * record that carried the value and the field there; a value no one record
+ * holds, the stream's last record as a whole.
+ */
+function placer(envelope: Envelope, response: AssembledResponse, whole: WholeRecord | undefined): (path: string) => Pick<StreamLoss, "line" | "path"> {
+  const stream = { line: response.lastLine, path: "" };
+  if (envelope === "chat") {
+    const rebuilt = response.completion?.rebuilt;
+    return (path) => (rebuilt && path !== "" ? rebuilt.place(path) : stream);
+  }
+  if (envelope === "responses") {
+    const snapshot = response.resource?.snapshot;
+    const itemLines = response.resource?.itemLines;
+    return (path) => {
+      const item = /^\/output\/(\d+)(.*)$/.exec(path);
+      const itemLine = item ? itemLines?.[Number(item[1])] : undefined;
+      if (item && itemLine !== undefined) return { line: itemLine, path: "/item" + item[2] };
+      return snapshot !== undefined ? { line: snapshot.line, path: "/response" + path } : stream;
+    };
+  }
+  return (path) => (path !== "" && whole?.place ? whole.place(path) : stream);
 }
 
 /** The response object a registered envelope's assembler wrote of the stream, when it wrote one. */

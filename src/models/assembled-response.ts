@@ -52,6 +52,12 @@ export interface AssembledResponse {
 export interface WholeRecord {
   value: Record<string, unknown>;
   losses: StreamLoss[];
+  /**
+   * Where the stream said a value of the envelope's own response that the
+   * stream amounts to (`/usage` of an Anthropic message: the event that said
+   * its last count, at `/usage`): the line of that record and the path in it.
+   */
+  place?: (path: string) => Pick<StreamLoss, "line" | "path">;
 }
 
 /** A value a stream gave, with the journal line of the record that gave it. */

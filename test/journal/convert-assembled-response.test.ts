@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { chatCompletionToResponse } from "../../adapters/chat-completions/completion-to-response.js";
 import { responseToChatCompletion } from "../../adapters/chat-completions/response-to-completion.js";
 import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
+import { GeminiStreamAssembler } from "../../adapters/gemini/stream.js";
 import { convertAssembledResponse } from "../../src/journal/convert-assembled-response.js";
 import { ResponsesStreamAssembler } from "../../src/journal/responses-stream.js";
 import type { AssembledResponse } from "../../src/models/assembled-response.js";
@@ -127,6 +128,52 @@ describe("an Open Responses event stream", () => {
         { line: 1, ...damage(3) },
         { line: 5, path: "/response/output/0/id", code: "unsupported_field", detail: "item ids have no place in a chat.completion" },
         { line: 5, path: "/response/store", code: "unsupported_field", detail: "a chat.completion has no store (a value other than false is lost)" },
+      ],
+    });
+  });
+});
+
+describe("a Gemini stream written in another envelope", () => {
+  const chunks = [
+    { candidates: [{ content: { role: "model", parts: [{ text: "Hi" }] }, index: 0 }], modelVersion: "gemini-2.5-flash", responseId: "r1" },
+    { candidates: [{ content: { role: "model", parts: [{ text: " there" }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7, thoughtsTokenCount: 3 }, modelVersion: "gemini-2.5-flash", responseId: "r1" },
+  ];
+  const assembled = () => {
+    const assembler = new GeminiStreamAssembler();
+    return [...chunks.flatMap((chunk, i) => assembler.push(chunk, i + 1)), ...assembler.finish()];
+  };
+
+  test("a loss of the second step names the chunk that said the field and the field there, not the Open Responses form", () => {
+    const [response] = assembled();
+    expect(convertAssembledResponse({ envelope: "gemini", response, target: "anthropic" })).toEqual({
+      value: { id: "r1", type: "message", role: "assistant", model: "gemini-2.5-flash", content: [{ type: "text", text: "Hi there" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 5, cache_read_input_tokens: 0, output_tokens: 5 } },
+      losses: [
+        { line: 2, path: "/usageMetadata", code: "unsupported_field", detail: "reasoning_tokens: Anthropic counts thinking within output_tokens" },
+        { line: 2, path: "/candidates", code: "provider_extension", detail: '"gemini:candidates" is not a field of a response object; an Anthropic message has no place for it' },
+        { line: 2, path: "/usageMetadata", code: "provider_extension", detail: '"gemini:usageMetadata" is not a field of a response object; an Anthropic message has no place for it' },
+      ],
+    });
+  });
+
+  test("to Chat, the created it never had is reported at the completion's field", () => {
+    const [response] = assembled();
+    expect(convertAssembledResponse({ envelope: "gemini", response, target: "chat" }).losses).toEqual([
+      { line: 1, path: "/created", code: "synthesized", detail: "a Gemini response has no creation time: created_at 0 written" },
+      { line: 2, path: "/candidates", code: "provider_extension", detail: '"gemini:candidates" is not a field of the portable shape; Chat Completions has no place for it' },
+      { line: 2, path: "/usageMetadata", code: "provider_extension", detail: '"gemini:usageMetadata" is not a field of the portable shape; Chat Completions has no place for it' },
+    ]);
+  });
+});
+
+describe("a Chat stream written in another envelope", () => {
+  test("a loss of the second step names the chunk that carried the field, at its Chat name", () => {
+    const [response] = assemble(new ChatStreamAssembler({ completion: true }), [chunk({ role: "assistant", content: "Hi." }), chunk({}, "stop", { usage })]);
+    expect(convertAssembledResponse({ envelope: "chat", response, target: "anthropic" })).toEqual({
+      value: { id: CHAT_ID, type: "message", role: "assistant", model: "llama-3.3-70b-versatile", content: [{ type: "text", text: "Hi." }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 210, cache_read_input_tokens: 0, output_tokens: 15 } },
+      losses: [
+        { line: 1, path: "/created", code: "unsupported_field", detail: "an Anthropic message has no creation time" },
+        { line: 2, path: "/usage", code: "synthesized", detail: "a response's usage requires cached_tokens and the chat.completion's usage has no prompt_tokens_details: 0 written" },
+        { line: 2, path: "/usage", code: "synthesized", detail: "a response's usage requires reasoning_tokens and the chat.completion's usage has no completion_tokens_details: 0 written" },
       ],
     });
   });

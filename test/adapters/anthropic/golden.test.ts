@@ -279,7 +279,8 @@ describe.each(streams)("golden stream $name", (golden) => {
   });
 
   test("the response object convert writes of each response, and its losses, are record.json", () => {
-    expect(assemble(golden.events).map((response) => response.record!())).toStrictEqual(golden.record);
+    // `place` is where a field of the message was said, which the losses of another envelope's step use.
+    expect(assemble(golden.events).map((response) => (({ place: _place, ...record }) => record)(response.record!()))).toStrictEqual(golden.record);
   });
 
   test("the response object convert writes validates against the Open Responses schema", () => {
