@@ -104,7 +104,9 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
   if (!isSynthesizedResponseId(response.id)) value.responseId = response.id;
   // The time Gemini wrote, as it wrote it, wins over the seconds the way in kept; 0 is what the way in writes for none.
   if (fields[`${PREFIX}createTime`] === undefined && typeof response.created_at === "number" && response.created_at > 0) {
-    value.createTime = new Date(response.created_at * 1000).toISOString();
+    const createTime = rfc3339Seconds(response.created_at);
+    if (createTime !== undefined) value.createTime = createTime;
+    else losses.push(lossAt(["created_at"], "unsupported_field", `created_at ${response.created_at} is no time an RFC 3339 timestamp can write (years 0000 to 9999): createTime is not written`));
   }
   for (const [key, held] of Object.entries(fields)) {
     if (key.startsWith(PREFIX)) {
@@ -134,3 +136,9 @@ function finishReasonOf(status: unknown, reason: unknown, losses: Loss[]): strin
   return "OTHER";
 }
 
+/** Seconds since 1970 as RFC 3339 text, or `undefined` past the years it writes (Date would throw, or write a six-digit year). */
+function rfc3339Seconds(seconds: number): string | undefined {
+  const date = new Date(seconds * 1000);
+  const year = date.getUTCFullYear();
+  return Number.isNaN(date.getTime()) || year > 9999 ? undefined : date.toISOString();
+}

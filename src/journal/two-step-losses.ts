@@ -65,8 +65,11 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
     }
     if (ITEM_FIELD.test(loss.path)) continue;
     const path = sourcePath(loss.path, source);
-    if (path !== "" && reported.has(`${loss.code} ${path}`)) continue;
-    reported.add(`${loss.code} ${path}`);
+    // Only whole fields are taken for one: losses inside a field that maps to a
+    // container (`/output/3/…` -> `/content`, `/usage/…` -> `/usage`) say different things.
+    const key = `${loss.code} ${path} ${loss.path.indexOf("/", 1) === -1 ? "" : loss.path}`;
+    if (path !== "" && reported.has(key)) continue;
+    reported.add(key);
     losses.push({ ...loss, path });
   }
   return losses;

@@ -98,4 +98,16 @@ describe("a response object of another provider", () => {
     const converted = responseToGenerateContent({ response: resource as never });
     expect(converted.value.candidates).toEqual([{ content: { parts: [{ text: "Hello." }], role: "model" }, finishReason: "STOP", index: 0 }]);
   });
+
+  test("its creation time becomes createTime, or a loss when no RFC 3339 text can write it", () => {
+    const resource = (createdAt: number) => ({ ...generateContentToResponse({ response: response([]) }).value, id: "resp_1", created_at: createdAt, "gemini:candidates": undefined });
+    expect(responseToGenerateContent({ response: resource(1_767_225_760) as never }).value.createTime).toBe("2026-01-01T00:02:40.000Z");
+    for (const createdAt of [1_767_225_760_000, 9e12]) {
+      const converted = responseToGenerateContent({ response: resource(createdAt) as never });
+      expect([converted.value.createTime, converted.losses.filter((loss) => loss.path === "/created_at")]).toEqual([
+        undefined,
+        [{ path: "/created_at", code: "unsupported_field", detail: `created_at ${createdAt} is no time an RFC 3339 timestamp can write (years 0000 to 9999): createTime is not written` }],
+      ]);
+    }
+  });
 });

@@ -1,0 +1,26 @@
+import { describe, expect, test } from "vitest";
+import { joinStepLosses } from "../../src/journal/two-step-losses.js";
+
+const anthropic = { slug: "anthropic", responseFields: { output: "/content", usage: "/usage", created_at: "/created" } };
+const bedrock = { slug: "bedrock", responseFields: { output: "/output/message/content" } };
+
+describe("the second step's losses, at the source's fields", () => {
+  test("two losses inside one container field are two losses at that field", () => {
+    const second = [
+      { path: "/output/0/content/0/annotations", code: "unsupported_field" as const, detail: "the citations of the first text" },
+      { path: "/output/1/content/0/annotations", code: "unsupported_field" as const, detail: "the citations of the second text" },
+    ];
+    expect(joinStepLosses({ source: anthropic, target: bedrock, first: [], second, written: {} })).toEqual([
+      { path: "/content", code: "unsupported_field", detail: "the citations of the first text" },
+      { path: "/content", code: "unsupported_field", detail: "the citations of the second text" },
+    ]);
+  });
+
+  test("one whole field said twice, as the source's own field and as the response's, is said once", () => {
+    const second = [
+      { path: "/created_at", code: "form_changed" as const, detail: "created_at written as a date" },
+      { path: "/anthropic:created", code: "form_changed" as const, detail: "anthropic:created is not written" },
+    ];
+    expect(joinStepLosses({ source: anthropic, target: bedrock, first: [], second, written: {} })).toEqual([{ path: "/created", code: "form_changed", detail: "created_at written as a date" }]);
+  });
+});
