@@ -59,7 +59,7 @@ export function whyNotStanding(literal: string): string {
 
 /** Keywords whose answer on a double can differ from their answer on the number written. */
 const NUMBER_KEYWORDS = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"] as const;
-/** Formats of ajv-formats that check a number is whole. */
+/** Format names that ask for a whole number: read as judging numbers, whether or not formats are asserted (asserted, they refuse the schema). */
 const WHOLE_NUMBER_FORMATS = new Set(["int32", "int64"]);
 
 const constrainsNumbersOf = new WeakMap<object, boolean>();

@@ -10,8 +10,8 @@
 // |             | column is 4 bytes a slot until a value needs 8                           |
 // | growth      | the capacity doubles before the table is more than seven eighths full:   |
 // |             | the first probes of a key stay within a cache line or two, so a full     |
-// |             | table costs little more time, and a journal's million ids keep to a      |
-// |             | million slots where three quarters would have taken two million          |
+// |             | table costs little more time, and 2^20 slots hold up to 917,504 keys,    |
+// |             | where three quarters doubled them at 786,432                             |
 //
 // Two different keys share a fingerprint with a chance of about n² / 2^65 over n
 // keys (under 1e-8 for a million). The hash is keyed by a random seed drawn once a
