@@ -3,6 +3,7 @@
 // millisecond each, measured), and both its code generation and the code it
 // generates nest once per level; a schema past these bounds is refused with the
 // bound it broke, where it would otherwise stall the gate or run out of stack.
+import { pointerToken } from "../models/json-pointer.js";
 import { keywordRole } from "./schema-keywords.js";
 
 /** Schema objects (the root and every subschema), plus the entries of dependentRequired, which Ajv also turns into code one by one. */
@@ -105,13 +106,9 @@ function pointerOf(open: ReadonlyArray<{ value: object; next: number }>, length:
   let pointer = "";
   for (let i = 0; i < length; i++) {
     const { value, next } = open[i];
-    pointer += `/${escape(Array.isArray(value) ? String(next - 1) : Object.keys(value)[next - 1])}`;
+    pointer += `/${pointerToken(Array.isArray(value) ? String(next - 1) : Object.keys(value)[next - 1])}`;
   }
   return pointer;
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /** Objects in a schema's place, as the gate's instrumented copy sees them (schema-instrument.ts). */

@@ -16,6 +16,7 @@
 // `items` as an array is refused by the 2020-12 meta-schema already; `dependencies`
 // kept its one meaning in every draft that had it and is applied, as the 2020-12
 // meta-schema still describes it.
+import { pointerToken } from "../models/json-pointer.js";
 import { linearRegExp } from "./linear-regexp.js";
 import { isAssertedFormat } from "./schema-formats.js";
 import { isSchemaObject, subschemasOf, type SchemaObject } from "./schema-keywords.js";
@@ -67,7 +68,7 @@ function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer:
     if (why !== undefined) return why;
     const here = resources?.resourceOf(place) ?? base;
     for (const { keyword, key, schema: sub } of subschemasOf(place)) {
-      pending.push({ schema: sub, pointer: `${pointer}/${keyword}${key === undefined ? "" : `/${escape(String(key))}`}`, base: here });
+      pending.push({ schema: sub, pointer: `${pointer}/${keyword}${key === undefined ? "" : `/${pointerToken(String(key))}`}`, base: here });
     }
     for (const keyword of ["$ref", "$dynamicRef"]) {
       const reference = place[keyword];
@@ -81,7 +82,7 @@ function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer:
 
 function droppedKeywordIn(schema: SchemaObject, pointer: string): string | undefined {
   for (const [keyword, what] of OLDER_DRAFT_KEYWORDS) {
-    if (Object.hasOwn(schema, keyword)) return `tool schema is refused: "${keyword}" at ${shown(`${pointer}/${escape(keyword)}`)} is ${what}; 2020-12 reads it as an annotation where its writer meant a constraint, so the gate runs neither reading`;
+    if (Object.hasOwn(schema, keyword)) return `tool schema is refused: "${keyword}" at ${shown(`${pointer}/${pointerToken(keyword)}`)} is ${what}; 2020-12 reads it as an annotation where its writer meant a constraint, so the gate runs neither reading`;
   }
   return undefined;
 }
@@ -94,7 +95,7 @@ function unrunnableIn(schema: SchemaObject, pointer: string, assertFormats: bool
   if (isSchemaObject(schema.patternProperties)) {
     for (const source of Object.keys(schema.patternProperties)) {
       const broken = unrunnablePattern(source);
-      if (broken !== undefined) return `tool schema does not compile: at ${shown(`${pointer}/patternProperties/${escape(source)}`)}: ${broken}`;
+      if (broken !== undefined) return `tool schema does not compile: at ${shown(`${pointer}/patternProperties/${pointerToken(source)}`)}: ${broken}`;
     }
   }
   if (assertFormats && typeof schema.format === "string" && !isAssertedFormat(schema.format)) {
@@ -125,8 +126,4 @@ function pointerOfReference(reference: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
