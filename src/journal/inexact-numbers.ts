@@ -85,7 +85,7 @@ export function inexactSchemaNumber(text: string): { literal: string; path: stri
 // A schema's judging keywords, as a line's text writes them: a line without one
 // (nearly every request body, whose tools hold no bound) needs no walk. A name
 // may also be written with escapes (`"maxim\u0075m"`): a text with one is walked.
-const JUDGING_KEYWORD_TEXT = /"(?:maximum|minimum|exclusiveMaximum|exclusiveMinimum|multipleOf|const|enum)"|\\u/;
+const JUDGING_KEYWORD_TEXT = new RegExp(`"(?:${[...JUDGING_KEYWORDS].join("|")})"|\\\\u`);
 
 /**
  * Every such number of a JSON text (a tools file, or a journal line whose
