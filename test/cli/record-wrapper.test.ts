@@ -14,18 +14,21 @@ const chatLog = [
   '{"timestamp":"2026-03-01T10:00:02.000Z","conversation_id":"conv-7","message":{"role":"tool","tool_call_id":"call_ferry","content":"running, 20 min late"}}',
 ].join("\n");
 
+/** The chat log's items, each in the wrapper of the line its message was on. */
+const itemsInWrappers = [
+  '{"timestamp":"2026-03-01T10:00:00.000Z","conversation_id":"conv-7","message":{"type":"message","role":"user","content":"Is the ferry running?"},"meta":{"latency":0.0,"trace":12345678901234567890}}',
+  '{"timestamp":"2026-03-01T10:00:01.500Z","conversation_id":"conv-7","message":{"type":"message","role":"assistant","content":"Let me look."},"meta":{"latency":1.50}}',
+  '{"timestamp":"2026-03-01T10:00:01.500Z","conversation_id":"conv-7","message":{"type":"function_call","call_id":"call_ferry","name":"ferry_status","arguments":"{\\"route\\": \\"north\\"}","status":"completed"},"meta":{"latency":1.50}}',
+  '{"timestamp":"2026-03-01T10:00:02.000Z","conversation_id":"conv-7","message":{"type":"function_call_output","call_id":"call_ferry","output":"running, 20 min late"}}',
+  "",
+].join("\n");
+
 describe("normalize --record", () => {
   test("each item is written in the wrapper of its line; a message that gives two items gives two wrapped lines", async () => {
     const result = await runOrbridge(["normalize", "--record", "/message"], `${chatLog}\n`);
     expect(result).toEqual({
       code: 0,
-      stdout: [
-        '{"timestamp":"2026-03-01T10:00:00.000Z","conversation_id":"conv-7","message":{"type":"message","role":"user","content":"Is the ferry running?"},"meta":{"latency":0.0,"trace":12345678901234567890}}',
-        '{"timestamp":"2026-03-01T10:00:01.500Z","conversation_id":"conv-7","message":{"type":"message","role":"assistant","content":"Let me look."},"meta":{"latency":1.50}}',
-        '{"timestamp":"2026-03-01T10:00:01.500Z","conversation_id":"conv-7","message":{"type":"function_call","call_id":"call_ferry","name":"ferry_status","arguments":"{\\"route\\": \\"north\\"}","status":"completed"},"meta":{"latency":1.50}}',
-        '{"timestamp":"2026-03-01T10:00:02.000Z","conversation_id":"conv-7","message":{"type":"function_call_output","call_id":"call_ferry","output":"running, 20 min late"}}',
-        "",
-      ].join("\n"),
+      stdout: itemsInWrappers,
       stderr: "read 3 lines, 3 records: 3 emitted (4 items), 0 reported; 0 losses\n",
     });
   });
@@ -66,13 +69,7 @@ describe("convert --record", () => {
     const result = await runOrbridge(["convert", "--to", "responses", "--record", "/message"], `${chatLog}\n`);
     expect(result).toEqual({
       code: 0,
-      stdout: [
-        '{"timestamp":"2026-03-01T10:00:00.000Z","conversation_id":"conv-7","message":{"type":"message","role":"user","content":"Is the ferry running?"},"meta":{"latency":0.0,"trace":12345678901234567890}}',
-        '{"timestamp":"2026-03-01T10:00:01.500Z","conversation_id":"conv-7","message":{"type":"message","role":"assistant","content":"Let me look."},"meta":{"latency":1.50}}',
-        '{"timestamp":"2026-03-01T10:00:01.500Z","conversation_id":"conv-7","message":{"type":"function_call","call_id":"call_ferry","name":"ferry_status","arguments":"{\\"route\\": \\"north\\"}","status":"completed"},"meta":{"latency":1.50}}',
-        '{"timestamp":"2026-03-01T10:00:02.000Z","conversation_id":"conv-7","message":{"type":"function_call_output","call_id":"call_ferry","output":"running, 20 min late"}}',
-        "",
-      ].join("\n"),
+      stdout: itemsInWrappers,
       stderr: "read 3 lines: 3 records, 0 errors; 0 losses\n",
     });
   });
