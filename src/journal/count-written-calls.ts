@@ -15,6 +15,7 @@
 // | `toolUse`: an object                                 | Bedrock   |
 // | `type` "function_call"                               | Responses |
 // | `type` "tool_use"                                    | Anthropic |
+import { membersParsed } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
@@ -35,38 +36,18 @@ export function writesNoCall(text: string): boolean {
   return !CALL_NAMES.test(text);
 }
 
-/** Past this depth `tallyWritten` gives up, and the walks that keep a stack of their own decide. */
-const MAX_TALLY_DEPTH = 256;
-
 /**
  * The members every object of a parsed record names (what the duplicate-name
  * check compares with its text) and the calls it writes, in one walk: a line
- * that may hold a call is walked once for both. `undefined` past MAX_TALLY_DEPTH.
+ * that may hold a call is walked once for both. `undefined` when the record nests
+ * past the depth that walk follows.
  */
 export function tallyWritten(record: object): { members: number; calls: number } | undefined {
-  const tally = { members: 0, calls: 0 };
-  return tallyInto(record, 0, tally) ? tally : undefined;
-}
-
-function tallyInto(value: object, depth: number, tally: { members: number; calls: number }): boolean {
-  if (depth > MAX_TALLY_DEPTH) return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const child: unknown = value[i];
-      if (child !== null && typeof child === "object" && !tallyInto(child, depth + 1, tally)) return false;
-    }
-    return true;
-  }
-  const fields = value as Record<string, unknown>;
-  tally.calls += callsIn(fields);
-  // Object.values: own members only, and on the objects JSON.parse makes faster than for-in.
-  const children = Object.values(fields);
-  tally.members += children.length;
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i];
-    if (child !== null && typeof child === "object" && !tallyInto(child, depth + 1, tally)) return false;
-  }
-  return true;
+  let calls = 0;
+  const members = membersParsed(record, (fields) => {
+    calls += callsIn(fields);
+  });
+  return members === undefined ? undefined : { members, calls };
 }
 
 export function countWrittenCalls(record: unknown): number {

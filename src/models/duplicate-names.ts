@@ -93,23 +93,26 @@ const MAX_RECURSION = 256;
 /**
  * Own keys of every object in the parsed value, by recursion over each object's
  * values (Object.values, which on the objects JSON.parse makes walks faster than
- * for-in); `undefined` when the value nests past MAX_RECURSION.
+ * for-in); `undefined` when the value nests past MAX_RECURSION. `visit` is
+ * handed each object on the way, for a caller that counts something else of
+ * every object in the same walk.
  */
-function membersParsed(value: object): number | undefined {
-  const members = membersIn(value, 0);
+export function membersParsed(value: object, visit?: (fields: Record<string, unknown>) => void): number | undefined {
+  const members = membersIn(value, 0, visit);
   return members < 0 ? undefined : members;
 }
 
 /** -1 past MAX_RECURSION. */
-function membersIn(value: object, depth: number): number {
+function membersIn(value: object, depth: number, visit: ((fields: Record<string, unknown>) => void) | undefined): number {
   if (depth > MAX_RECURSION) return -1;
   const isArray = Array.isArray(value);
+  if (!isArray && visit !== undefined) visit(value as Record<string, unknown>);
   const children: unknown[] = isArray ? value : Object.values(value);
   let members = isArray ? 0 : children.length;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (child === null || typeof child !== "object") continue;
-    const inner = membersIn(child, depth + 1);
+    const inner = membersIn(child, depth + 1, visit);
     if (inner < 0) return -1;
     members += inner;
   }
