@@ -22,6 +22,7 @@
 // |                                     |   cached_tokens; and `bedrock:usage` as written           |
 // | metrics, trace, any other key       | `bedrock:<key>`                                           |
 // | (no creation time)                  | created_at 0: loss synthesized                            |
+import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
 import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
@@ -81,13 +82,13 @@ export function derivedStopReason(status: unknown, reason: unknown, output: read
 
 const MAPPED = ["output", "stopReason", "usage"];
 
-export function converseToResponse(args: { response: BedrockResponse; model?: string }): Converted<ResponseResource> {
+export function converseToResponse(args: { response: BedrockResponse; model?: string; responses?: IdlessResponses }): Converted<ResponseResource> {
   const { response, model } = args;
   const message = isRecord(response) && isRecord(response.output) ? response.output.message : undefined;
   if (!isRecord(response) || !isRecord(message) || !Array.isArray(message.content)) {
     throw new TypeError("not a Bedrock Converse response: it has no output.message");
   }
-  const id = responseIdOf(response);
+  const id = responseIdOf(response, args.responses?.next());
   const losses: Loss[] = [
     lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
     lossAt([], "synthesized", "a Converse response has no creation time: created_at 0 written"),
@@ -161,9 +162,13 @@ function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefine
   };
 }
 
-/** The id the way in gives a Converse response, which has none: a pure function of its content, whatever its key order. */
-export function responseIdOf(response: unknown): string {
-  return `resp_${createHash("sha256").update(sortedJson(response)).digest("hex").slice(0, 48)}`;
+/**
+ * The id the way in gives a Converse response, which has none: a pure function
+ * of its content, whatever its key order, and of its rank among the journal's
+ * id-less responses (`IdlessResponses`), when it has one.
+ */
+export function responseIdOf(response: unknown, rank?: number): string {
+  return `resp_${createHash("sha256").update(sortedJson(response) + rankSuffix(rank)).digest("hex").slice(0, 48)}`;
 }
 
 /** JSON text with every object's keys sorted, so that two writers' key orders give one text. */

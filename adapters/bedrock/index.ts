@@ -5,6 +5,7 @@
 // fields of items and parts such as a tool result's status) or, for reasoning
 // signatures and redacted content, in a reasoning item whose
 // `provenance.envelope` is "bedrock".
+import { IdlessResponses } from "../../src/models/idless-responses.js";
 import { bodyToRequest } from "./body-to-request.js";
 import { converseToResponse, RESPONSE_FIELD_PATHS } from "./converse-to-response.js";
 import { decodeEventStream, eventOfFrame } from "./event-stream.js";
@@ -37,6 +38,8 @@ export const bedrock = {
   stream: { assembler: (options?: BedrockStreamOptions) => new BedrockStreamAssembler(options) },
   /** AWS event-stream bytes (`application/vnd.amazon.eventstream`) -> frames, and a frame -> its stream event. */
   eventStream: { decode: decodeEventStream, eventOfFrame },
+  /** One journal's responses, which carry no id, are counted, so that two alike get two ids. */
+  journal: () => ({ responses: new IdlessResponses() }),
 } as const;
 
 export {

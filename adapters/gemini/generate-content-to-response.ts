@@ -35,6 +35,7 @@ import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-n
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
+import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
 import { CallPairing } from "./call-ids.js";
 import { callStatusOf, contentsToItems } from "./contents-to-items.js";
 import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
@@ -86,7 +87,7 @@ export function responseStatusOf(finishReasons: readonly unknown[], blockReason?
   return { status: "incomplete", reason: cut === "MAX_TOKENS" ? "max_output_tokens" : FILTERED.has(String(cut)) ? "content_filter" : String(cut) };
 }
 
-export function generateContentToResponse(args: { response: unknown; pairing?: CallPairing }): Converted<ResponseResource> {
+export function generateContentToResponse(args: { response: unknown; pairing?: CallPairing; responses?: IdlessResponses }): Converted<ResponseResource> {
   const { response } = args;
   const pairing = args.pairing ?? new CallPairing();
   if (!isRecord(response) || (!Array.isArray(response.candidates) && !isRecord(response.promptFeedback) && !isRecord(response.usageMetadata))) {
@@ -95,7 +96,7 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   const losses: Loss[] = [];
   let id = response.responseId;
   if (typeof id !== "string" || id === "") {
-    id = `gemini_resp_${digest(JSON.stringify(response), 16)}`;
+    id = `gemini_resp_${digest(JSON.stringify(response) + rankSuffix(args.responses?.next()), 16)}`;
     losses.push(lossAt(["id"], "synthesized", `a response without responseId: id ${String(id)} derived from its body`));
   }
   let createdAt = 0;

@@ -8,6 +8,7 @@
 // "gemini". Calls without an id get a call_id derived from their rank, name and
 // args, reported, and go back without one; the converters of one journal share
 // one pairing (`journal`), so a result on a later line than its call answers it.
+import { IdlessResponses } from "../../src/models/idless-responses.js";
 import { bodyToRequest } from "./body-to-request.js";
 import { CallPairing } from "./call-ids.js";
 import { contentsToItems } from "./contents-to-items.js";
@@ -38,8 +39,12 @@ export const gemini = {
   responses: { toResponses: generateContentToResponse, fromResponses: responseToGenerateContent, fieldPaths: RESPONSE_FIELD_PATHS },
   /** Stream chunks -> the responses they carry, with `push(chunk, line)` and `finish()`. */
   stream: { assembler: (options?: GeminiStreamOptions) => new GeminiStreamAssembler(options) },
-  /** One journal's converters share one pairing: a result on a later line than its call answers it. */
-  journal: () => ({ pairing: new CallPairing() }),
+  /**
+   * One journal's converters share one pairing, so a result on a later line than
+   * its call answers it, and one count of responses without responseId, so two
+   * alike get two ids.
+   */
+  journal: () => ({ pairing: new CallPairing(), responses: new IdlessResponses() }),
 } as const;
 
 export {

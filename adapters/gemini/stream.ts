@@ -36,6 +36,7 @@
 // earlier chunk that a later one replaced is reported where it was said.
 import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
+import type { IdlessResponses } from "../../src/models/idless-responses.js";
 import type { CallPairing } from "./call-ids.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { isRecord, read, typeOf, type Fields } from "./fields.js";
@@ -46,6 +47,8 @@ export interface GeminiStreamOptions {
   response?: boolean;
   /** The journal's pairing, which the calls of each response continue. */
   pairing?: CallPairing;
+  /** The journal's count of responses without responseId, which each such response continues. */
+  responses?: IdlessResponses;
 }
 
 export interface GeminiAssembledResponse extends AssembledResponse {
@@ -284,7 +287,7 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   if (candidates.length > 0) response.candidates = candidates;
   Object.assign(response, open.fields);
   if (!isRecord(response.promptFeedback) && !isRecord(response.usageMetadata) && candidates.length === 0) response.candidates = [];
-  const converted = generateContentToResponse({ response, pairing: options.pairing });
+  const converted = generateContentToResponse({ response, pairing: options.pairing, responses: options.responses });
   for (const loss of converted.losses) losses.push(placeLoss(loss, partOrigins, open.line));
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
