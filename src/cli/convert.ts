@@ -26,6 +26,8 @@ import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type 
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
+import { ConversationCalls } from "../journal/conversation-calls.js";
+import { nameResults } from "../journal/name-results.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
@@ -327,6 +329,8 @@ class JournalConverter {
   private readonly callCounts: Required<CallCounts> = chat.callCounts();
   /** The registry's envelopes for this journal: a Gemini result on a later line than its call answers it, as `normalize` pairs them. */
   private readonly envelopes: JournalEnvelopes = journalEnvelopes();
+  /** The journal's calls, when the target's results name their call and no rewrite names them: a result on a later line than its call gets its name. */
+  private readonly names: ResultNames | undefined;
 
   constructor(
     private readonly target: Envelope,
@@ -335,6 +339,8 @@ class JournalConverter {
     /** `--for`: each record's items rewritten toward a replay target. */
     private readonly rewrite?: RecordRewrite,
   ) {
+    const named = rewrite === undefined ? profileOf(target)?.toolResultNames : undefined;
+    this.names = named === undefined ? undefined : { calls: new ConversationCalls(), field: named.field, rule: named.rule };
     this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
     // A stream in the target envelope stays a stream: only the others are reassembled.
     this.records = new StreamRecords({ reassemble: ENVELOPE_NAMES.filter((name) => name !== target), wholeRecords: true, envelopes: this.envelopes });
@@ -365,7 +371,7 @@ class JournalConverter {
       out.push(...this.flushRun());
       switch (entry.kind) {
         case "plain":
-          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite));
+          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names));
           break;
         case "error":
           out.push(notConverted(entry.line, entry.detail));
@@ -375,6 +381,7 @@ class JournalConverter {
           break;
         case "response": {
           const streamed = convertStreamed(entry, this.target);
+          if (this.names) nameResults({ items: entry.response.items, calls: this.names.calls, field: this.names.field, lineOf: () => entry.response.line });
           // A stream is rebuilt and written by the journal layer: its items do not pass the rewrite, and the report says so.
           if (this.rewrite && streamed.converted > 0) streamed.losses.push({ line: entry.response.line, path: "", code: "target_rejects", detail: `a streamed response is written as it was rebuilt, not rewritten for ${this.rewrite.target}: check it with gate --for` });
           out.push(streamed);
@@ -398,7 +405,7 @@ class JournalConverter {
     this.run = [];
     const kind = this.runKind!;
     this.runKind = undefined;
-    if (isAdapterName(this.target)) return [convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite)];
+    if (isAdapterName(this.target)) return [convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names)];
     return [convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite)];
   }
 }
@@ -422,6 +429,35 @@ function unassembled(entry: Extract<JournalRecord, { kind: "unassembled" }>): Em
   // A trailing usage chunk, or an event this project does not know, went with the stream.
   if (entry.afterResponse) return { line: entry.line, records: [], losses: [], errors: [], converted: entry.records };
   return notConverted(entry.line, `${entry.detail}: nothing to convert`, entry.records);
+}
+
+/** The journal's calls by call_id, for a target whose results name their call (`TargetProfile.toolResultNames`). */
+interface ResultNames {
+  calls: ConversationCalls;
+  field: string;
+  rule: string;
+}
+
+/**
+ * Items whose results, answering a call on an earlier line, take its name;
+ * each such result a loss (`synthesized`) of its line, at the field that names
+ * its call. `origins`, when given, follows each item given a name.
+ */
+function namedResults(items: readonly CanonicalItem[], names: ResultNames, lineOf: (index: number) => number, pathOf: (index: number) => string, origins?: Map<CanonicalItem, ItemOrigin>): { items: CanonicalItem[]; losses: StreamLoss[] } {
+  const named = nameResults({ items, calls: names.calls, field: names.field, lineOf });
+  const losses = named.named.map(({ index, name, callLine }): StreamLoss => {
+    const origin = origins?.get(items[index]!);
+    if (origin) origins!.set(named.items[index]!, origin);
+    return { line: lineOf(index), path: pathOf(index), code: "synthesized", detail: `${names.rule}: the result gets the name of its call on line ${callLine}, ${JSON.stringify(name)}` };
+  });
+  return { items: named.items, losses };
+}
+
+/** The calls of a whole record, in its Open Responses form, kept for the results of later lines. */
+function recordCalls(canonical: unknown, names: ResultNames, line: number): void {
+  if (!isPlainObject(canonical)) return;
+  const items = Array.isArray(canonical.output) ? canonical.output : Array.isArray(canonical.input) ? canonical.input : [];
+  nameResults({ items: items as CanonicalItem[], calls: names.calls, field: names.field, lineOf: () => line });
 }
 
 function startsTurn(record: unknown): boolean {
@@ -517,7 +553,7 @@ function notConverted(line: number, detail: string, records = 1): Emitted {
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite): Emitted {
+function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -528,7 +564,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       case "envelope_request":
       case "envelope_response": {
         if (envelopeOf(kind, envelope) === target && !rewrite) return done([record], []);
-        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line);
+        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line, names);
         return done([converted.value], converted.losses);
       }
       case "exchange": {
@@ -541,7 +577,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
           if (envelopeOf(partKind, partEnvelope) === target && !rewrite) continue;
-          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line);
+          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names);
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
         }
@@ -553,7 +589,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
         const items = adapter.messagesToItems({ messages: [record] });
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
-        const rewritten = rewrite ? rewrite.items(items.value, envelope!, () => line, () => "") : { items: items.value, losses: [] };
+        const rewritten = rewrite ? rewrite.items(items.value, envelope!, () => line, () => "") : names ? namedResults(items.value, names, () => line, () => "") : { items: items.value, losses: [] };
         const written = itemsToEnvelope(rewritten.items, target, reasoningField);
         return done(written.value, [...itemLosses, ...rewritten.losses, ...written.losses]);
       }
@@ -599,7 +635,7 @@ function conversationRecords(conversation: Conversation): unknown[] {
  * items) or of the message that gave it, at the field that gave the value
  * (`ItemOrigin`); an item no message gave names the run's first line.
  */
-function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite): Emitted {
+function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames): Emitted {
   const first = run[0]!.line;
   const lineOf = (path: string): { line: number; path: string } => {
     const match = /^\/(\d+)(.*)$/.exec(path);
@@ -612,7 +648,16 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
       kind === "chat_message"
         ? chat.messages.toItems({ messages: run.map((pending) => pending.record as ChatMessage), callCounts: counts, origins })
         : { value: run.map((pending) => pending.record as CanonicalItem), losses: [] as Loss[] };
-    const rewritten = rewrite ? rewrite.items(items.value, kind === "chat_message" ? "chat" : "responses", (index) => (kind === "responses_item" ? run[index]!.line : first), () => "") : { items: items.value, losses: [] };
+    const origin = (index: number): { line: number; path: string } => {
+      if (kind === "responses_item") return { line: run[index]!.line, path: "/call_id" };
+      const from = origins.get(items.value[index]!);
+      return from === undefined ? { line: first, path: "" } : { line: run[from.message]!.line, path: from.fields.call_id ?? from.fields[""] ?? "" };
+    };
+    const rewritten = rewrite
+      ? rewrite.items(items.value, kind === "chat_message" ? "chat" : "responses", (index) => (kind === "responses_item" ? run[index]!.line : first), () => "")
+      : names
+        ? namedResults(items.value, names, (index) => origin(index).line, (index) => origin(index).path, origins)
+        : { items: items.value, losses: [] };
     const written = ENVELOPES[target].itemsToMessages(rewritten.items);
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses];
     for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
@@ -672,11 +717,12 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
  * second-step losses are pointed back into the record (joinStepLosses); a
  * request body's follow the first step's, at their paths in that form.
  */
-function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0): Converted<unknown> {
+function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames): Converted<unknown> {
   const source = envelopeOf(kind, envelope);
   if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) return convertChatOrResponses(record, kind, reasoningField);
   let canonical = toResponses(record, kind, envelopes, envelope);
   if (rewrite) canonical = rewriteCanonical(canonical, source, rewrite, line);
+  if (names) recordCalls(canonical.value, names, line);
   if (target === "responses") return canonical;
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
   const written: Converted<unknown> =
