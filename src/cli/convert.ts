@@ -26,6 +26,7 @@ import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type 
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
+import { deepestPath, isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
 import { ConversationCalls } from "../journal/conversation-calls.js";
 import { nameResults } from "../journal/name-results.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
@@ -270,7 +271,7 @@ export const convertCommand: Command = {
         } catch (error) {
           // A record nested deeper than the serializer can go: reported, so the
           // lines after it are still converted.
-          if (emitted.converted > 0) await fail(source, emitted.line, `not written: ${(error as Error).message}`, emitted.converted);
+          if (emitted.converted > 0) await fail(source, emitted.line, whyNotWritten(error, emitted.records), emitted.converted);
           for (const failed of emitted.errors) await fail(source, failed.line, failed.detail, failed.records);
           continue;
         }
@@ -420,7 +421,8 @@ function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, ta
     const runLines = contiguous ? Array.from({ length: records }, (_, offset) => response.line + offset) : undefined;
     return { line: response.line, records: [converted.value], losses: converted.losses, errors: [], converted: records, ...(runLines ? { runLines } : {}) };
   } catch (error) {
-    return notConverted(response.line, `the response streamed on lines ${response.line}-${response.lastLine} was not converted: ${(error as Error).message}`, records);
+    const step = `the response streamed on lines ${response.line}-${response.lastLine} was not converted`;
+    return notConverted(response.line, isStackOverflow(error) ? tooDeepItemsDetail(response.items, step) : `${step}: ${(error as Error).message}`, records);
   }
 }
 
@@ -511,7 +513,7 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
         converted: parts.reduce((sum, part) => sum + part.converted, 0),
       };
     }
-    return notConverted(run[0].line, `not converted: ${(error as Error).message}`);
+    return notConverted(run[0].line, whyRunNotConverted(error, run));
   }
   const losses = converted.losses.map((loss) => {
     const match = /^\/(\d+)(.*)$/.exec(loss.path);
@@ -663,7 +665,7 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
     for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
     return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
   } catch (error) {
-    return notConverted(first, `not converted: ${(error as Error).message}`, run.length);
+    return notConverted(first, whyRunNotConverted(error, run), run.length);
   }
 }
 
@@ -691,8 +693,28 @@ const SCHEMAS: Partial<Record<RecordKind, { name: string; schema: z.ZodType }>> 
   response: { name: "response object", schema: responseResourceSchema },
 };
 
+/** Why a run of lines was not converted; when a record of it nests past what the converters follow, which line's record, and where. */
+function whyRunNotConverted(error: unknown, run: readonly Pending[]): string {
+  if (!isStackOverflow(error)) return `not converted: ${(error as Error).message}`;
+  let deepest = run[0]!;
+  let depth = -1;
+  for (const pending of run) {
+    const found = deepestPath(pending.record).depth;
+    if (found > depth) [deepest, depth] = [pending, found];
+  }
+  return tooDeepDetail(deepest.record, "not converted", `the record of line ${deepest.line}`);
+}
+
+/** Why converted records could not be written: the engine's serializer ran out of stack on one, or another error. */
+function whyNotWritten(error: unknown, records: readonly unknown[]): string {
+  if (!isStackOverflow(error)) return `not written: ${(error as Error).message}`;
+  return records.length === 1 ? tooDeepDetail(records[0], "not written") : tooDeepItemsDetail(records, "not written", "record");
+}
+
 /** Says where a record that made a converter throw departs from its envelope's model, when the model can tell. */
 function whyNotConverted(record: unknown, kind: RecordKind, error: unknown): string {
+  // The model's own walk would run out of stack on the same record.
+  if (isStackOverflow(error)) return tooDeepDetail(record, "not converted");
   const model = SCHEMAS[kind];
   const parsed = model?.schema.safeParse(record);
   const issue = parsed && !parsed.success ? parsed.error.issues[0] : undefined;

@@ -46,13 +46,13 @@ export function tooDeepDetail(value: unknown, step: string, what = "the record")
   return `${step}: ${what} nests ${depth.toLocaleString("en-US")} levels deep, at ${pointer}, deeper than orbridge follows`;
 }
 
-/** The same for the items of a record: the deepest item, by its index. */
-export function tooDeepItemsDetail(items: readonly unknown[], step: string): string {
+/** The same for the items of a record (or the records of a line: `noun`): the deepest, by its index. */
+export function tooDeepItemsDetail(items: readonly unknown[], step: string, noun = "item"): string {
   let deepest = 0;
   let depth = -1;
   items.forEach((item, index) => {
     const itemDepth = deepestPath(item).depth;
     if (itemDepth > depth) [deepest, depth] = [index, itemDepth];
   });
-  return tooDeepDetail(items[deepest], step, `its item ${deepest}`);
+  return tooDeepDetail(items[deepest], step, `its ${noun} ${deepest}`);
 }

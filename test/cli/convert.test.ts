@@ -156,7 +156,19 @@ describe("orbridge convert --to responses", () => {
     expect(await runOrbridge(["convert", "--to", "responses"], stdin)).toEqual({
       code: 1,
       stdout: lines({ type: "message", role: "user", content: "after" }),
-      stderr: "orbridge convert: line 1: not written: Maximum call stack size exceeded\nread 2 lines: 1 record, 1 error; 0 losses\n",
+      stderr: "orbridge convert: line 1: not written: the record nests 100,001 levels deep, at /metadata/0/0/0/0/0/…, deeper than orbridge follows\nread 2 lines: 1 record, 1 error; 0 losses\n",
+    });
+  });
+
+  test("a record nested too deep to be converted names its line, the field and its depth, not the engine's stack", async () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const stdin =
+      `{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"lookup","input":{"filter":${deep}}}]}\n` +
+      lines({ role: "user", content: [{ type: "text", text: "after" }] });
+    expect(await runOrbridge(["convert", "--to", "gemini"], stdin)).toEqual({
+      code: 1,
+      stdout: lines({ role: "user", parts: [{ text: "after" }] }),
+      stderr: "orbridge convert: line 1: not converted: the record nests 100,004 levels deep, at /content/0/input/filter/0/0/…, deeper than orbridge follows\nread 2 lines: 1 record, 1 error; 0 losses\n",
     });
   });
 
