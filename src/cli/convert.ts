@@ -29,6 +29,7 @@ import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { deepestPath, isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
 import { ConversationCalls } from "../journal/conversation-calls.js";
 import { nameResults } from "../journal/name-results.js";
+import { inexactTextLosses } from "../journal/inexact-texts.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
@@ -371,9 +372,12 @@ class JournalConverter {
       }
       out.push(...this.flushRun());
       switch (entry.kind) {
-        case "plain":
-          out.push(convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names));
+        case "plain": {
+          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names);
+          if (entry.inexact !== undefined) emitted.losses.push(...inexactTextLosses(emitted.records, entry.inexact, entry.record).map((loss) => ({ ...loss, line: entry.line })));
+          out.push(emitted);
           break;
+        }
         case "error":
           out.push(notConverted(entry.line, entry.detail));
           break;
@@ -382,6 +386,7 @@ class JournalConverter {
           break;
         case "response": {
           const streamed = convertStreamed(entry, this.target);
+          if (entry.inexact !== undefined) streamed.losses.push(...inexactTextLosses(streamed.records, entry.inexact, undefined).map((loss) => ({ ...loss, line: entry.response.line })));
           if (this.names) nameResults({ items: entry.response.items, calls: this.names.calls, field: this.names.field, lineOf: () => entry.response.line });
           // A stream is rebuilt and written by the journal layer: its items do not pass the rewrite, and the report says so.
           if (this.rewrite && streamed.converted > 0) streamed.losses.push({ line: entry.response.line, path: "", code: "target_rejects", detail: `a streamed response is written as it was rebuilt, not rewritten for ${this.rewrite.target}: check it with gate --for` });

@@ -1,0 +1,47 @@
+// Anthropic, Gemini and Bedrock write a call's arguments as an object. Written
+// as an arguments text (Open Responses, Chat), each number is its double's
+// digits: a number the record wrote with more digits than a double holds
+// changes, and the report says so; a text the record wrote itself is its own.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const folder = scratchFolder("inexact-texts");
+
+async function convert(target: string, line: string): Promise<{ stdout: string; report: unknown[] }> {
+  const input = join(folder, `${target}-${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(input, line + "\n");
+  const result = await runOrbridge(["convert", "--to", target, "--report", `${input}.report`, input]);
+  expect(result.code).toBe(0);
+  return { stdout: result.stdout, report: readFileSync(`${input}.report`, "utf8").trim().split("\n").filter(Boolean).map((text) => JSON.parse(text) as unknown) };
+}
+
+const toolUse = '{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"set_limit","input":{"limit":0.1000000000000000055,"count":2}}]}';
+const changed = (at: string) => ({ line: 1, path: "", code: "form_changed", detail: `the text written at ${at} holds the number 0.1000000000000000055 of the record as its double writes it, 0.1: a double does not stand for the number as written` });
+
+describe("a number a double does not hold, in a call's arguments object", () => {
+  test("written as Open Responses arguments: reported", async () => {
+    const { stdout, report } = await convert("responses", toolUse);
+    expect(stdout).toBe('{"type":"function_call","call_id":"toolu_01","name":"set_limit","arguments":"{\\"limit\\":0.1,\\"count\\":2}","status":"completed"}\n');
+    expect(report).toContainEqual(changed("/arguments"));
+  });
+
+  test("written as Chat arguments: reported at the field written", async () => {
+    const { report } = await convert("chat", toolUse);
+    expect(report).toContainEqual(changed("/tool_calls/0/function/arguments"));
+  });
+
+  test("written as another envelope's object: kept as written, nothing reported of it", async () => {
+    const { stdout, report } = await convert("gemini", toolUse);
+    expect(stdout).toBe('{"role":"model","parts":[{"functionCall":{"name":"set_limit","args":{"limit":0.1000000000000000055,"count":2},"id":"toolu_01"}}]}\n');
+    expect(report.filter((loss) => (loss as { code: string }).code === "form_changed")).toEqual([]);
+  });
+
+  test("a text the record wrote itself, holding the double's digits, is its own: only the arguments are reported", async () => {
+    const line = '{"role":"assistant","content":[{"type":"text","text":"{\\"limit\\":0.1}"},{"type":"tool_use","id":"toolu_01","name":"set_limit","input":{"limit":0.1000000000000000055}}]}';
+    const { report } = await convert("responses", line);
+    expect(report.filter((loss) => (loss as { code: string }).code === "form_changed")).toEqual([changed("/1/arguments")]);
+  });
+});
