@@ -5,9 +5,10 @@
 //
 // | recogniser              | shape                                                                  |
 // |-------------------------|------------------------------------------------------------------------|
-// | isAnthropicMessage      | only `role` (user, assistant, system) and `content`, an array holding a |
+// | isAnthropicMessage      | `role` (user, assistant, system) and `content`, an array holding a      |
 // |                         |   block of a type only Anthropic has (tool_use, tool_result, thinking,  |
-// |                         |   image, document, server tool blocks…)                                |
+// |                         |   image, document, server tool blocks…); no `type` and no key only a    |
+// |                         |   Chat message has (other keys a logger added are reported)             |
 // | isAnthropicRequestBody  | a `messages` array and no `input`, `object`, `type` or `role`; at least |
 // |                         |   one sign only Anthropic gives (`system`, `stop_sequences`, thinking   |
 // |                         |   with budget_tokens, an object tool_choice of type auto/any/tool/none, |
@@ -53,7 +54,9 @@ const TOOL_CHOICE_TYPES = new Set(["auto", "any", "tool", "none"]);
 
 export function isAnthropicMessage(record: unknown): boolean {
   if (!isRecord(record) || (record.role !== "user" && record.role !== "assistant" && record.role !== "system") || !Array.isArray(record.content)) return false;
-  if (!Object.keys(record).every((key) => key === "role" || key === "content")) return false;
+  // Keys a logger adds beside role and content do not make it another envelope's,
+  // but an item type or a Chat message's own keys do.
+  if ("type" in record || CHAT_MESSAGE_KEYS.some((key) => key in record)) return false;
   return record.content.some(isAnthropicBlock);
 }
 

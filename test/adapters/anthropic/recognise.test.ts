@@ -8,6 +8,8 @@ import { describe, expect, test } from "vitest";
 import { anthropic } from "../../../adapters/anthropic/index.js";
 import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent } from "../../../adapters/anthropic/recognise.js";
 import { detectRecord } from "../../../src/journal/detect.js";
+import { runOrbridge } from "../../support/run-cli.js";
+import { scratchFolder } from "../../support/scratch.js";
 
 const GOLDEN = fileURLToPath(new URL("../../../golden/", import.meta.url));
 const recognisers = [isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent];
@@ -90,8 +92,19 @@ describe("isAnthropicMessage", () => {
     expect(detectRecord({ role: "user", content: "Hi" })).toBe("chat_message");
   });
 
-  test("refuses a message with a Chat field beside Anthropic blocks", () => {
+  test("refuses a message with a Chat field or an item type beside Anthropic blocks", () => {
     expect(isAnthropicMessage({ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: {} }], tool_calls: [] })).toBe(false);
+    expect(isAnthropicMessage({ type: "message", role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] })).toBe(false);
+  });
+
+  test("claims Anthropic blocks beside a key a logger added, so that a tool_result stays a call's output", async () => {
+    const logged = { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "ok" }], cache_control: { type: "ephemeral" } };
+    expect(isAnthropicMessage(logged)).toBe(true);
+    expect(isAnthropicRequestBody({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ ...logged, cache_control: undefined, logged_at: "2026-01-02T03:04:05Z" }] })).toBe(true);
+    const report = join(scratchFolder("recognise"), "report.jsonl");
+    const result = await runOrbridge(["normalize", "--report", report, "-"], JSON.stringify(logged) + "\n");
+    expect(result.stdout).toBe('{"type":"function_call_output","call_id":"toolu_01","output":"ok"}\n');
+    expect(readFileSync(report, "utf8")).toBe(JSON.stringify({ line: 1, path: "/cache_control", code: "provider_extension", detail: '"cache_control" is not a field of an Anthropic message; Open Responses has no place for it' }) + "\n");
   });
 });
 
