@@ -5,9 +5,10 @@
 //
 // | recogniser             | shape                                                                   |
 // |------------------------|-------------------------------------------------------------------------|
-// | isBedrockMessage       | only `role` (user, assistant) and `content`, a non-empty array of blocks of |
+// | isBedrockMessage       | `role` (user, assistant) and `content`, a non-empty array of blocks of  |
 // |                        |   one member each, a kind Bedrock has (text, image, document, toolUse,  |
-// |                        |   toolResult, reasoningContent, cachePoint, guardContent…)              |
+// |                        |   toolResult, reasoningContent, cachePoint, guardContent…); no `type`   |
+// |                        |   (other keys a logger added are reported)                              |
 // | isBedrockRequestBody   | a `messages` array of such messages and no `input`, `model` or `object`; |
 // |                        |   `system`, when present, an array of such blocks                       |
 // | isBedrockResponse      | `output.message` such a message of role assistant (its content may be   |
@@ -22,7 +23,8 @@ const EVENTS = new Set(["messageStart", "messageStop", "metadata", ...INDEXED]);
 
 export function isBedrockMessage(record: unknown): boolean {
   if (!isRecord(record) || (record.role !== "user" && record.role !== "assistant") || !Array.isArray(record.content)) return false;
-  if (!Object.keys(record).every((key) => key === "role" || key === "content")) return false;
+  // Keys a logger adds beside role and content do not make it another envelope's (they are reported), an item type does.
+  if ("type" in record) return false;
   return record.content.length > 0 && record.content.every(isBedrockBlock);
 }
 

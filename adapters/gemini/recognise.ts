@@ -4,7 +4,8 @@
 //
 // | recogniser             | shape                                                                  |
 // |------------------------|------------------------------------------------------------------------|
-// | isGeminiContent        | only `role` (user, model, or none) and `parts`, an array of objects     |
+// | isGeminiContent        | `role` (user, model, or none) and `parts`, an array of objects; no      |
+// |                        |   `type` or `content` (other keys a logger added are reported)          |
 // | isGeminiRequestBody    | a `contents` array of contents, and no `messages`, `input` or `object`  |
 // | isGeminiResponse       | a `candidates` array, or a `promptFeedback` object, and no `object` or  |
 // |                        |   `type`; every candidate with its finishReason                        |
@@ -15,7 +16,8 @@ import { isRecord } from "./fields.js";
 
 export function isGeminiContent(record: unknown): boolean {
   if (!isRecord(record) || !Array.isArray(record.parts) || (record.role !== undefined && record.role !== "user" && record.role !== "model")) return false;
-  if (!Object.keys(record).every((key) => key === "role" || key === "parts")) return false;
+  // Keys a logger adds beside role and parts do not make it another envelope's (they are reported), an item type does.
+  if ("type" in record || "content" in record) return false;
   return record.parts.every(isRecord);
 }
 
