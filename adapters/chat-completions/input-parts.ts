@@ -11,6 +11,7 @@
 // | any part but text, in system, developer and tool messages | loss                       |
 import type { ChatTextPart, ChatUserPart } from "../../src/models/chat-completions.js";
 import type { Loss } from "../../src/models/loss.js";
+import { describeValue } from "../../src/models/json-value.js";
 import type { InputImagePart, InputTextPart, UserContentPart } from "../../src/models/open-responses.js";
 import { extensionFieldLosses, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
 
@@ -52,7 +53,7 @@ export function userPart(part: ChatUserPart, at: PointerTokens, losses: Loss[]):
     default: {
       const unknownPart: never = part;
       const type = (unknownPart as { type?: unknown }).type;
-      losses.push(lossAt(at, "unsupported_part", `a "${String(type)}" part has no Open Responses equivalent`));
+      losses.push(lossAt(at, "unsupported_part", typeof type === "string" ? `a ${JSON.stringify(type)} part has no Open Responses equivalent` : `a part with ${describeValue(type)} for its type has no Open Responses equivalent`));
       return undefined;
     }
   }

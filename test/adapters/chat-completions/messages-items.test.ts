@@ -224,6 +224,17 @@ describe("messagesToItems, a tool message before its call", () => {
 });
 
 describe("messagesToItems, what Open Responses rejects", () => {
+  test("a user part whose type is no string is reported as such, not as a part of type \"undefined\"", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "user", content: [{ type: 7 }, { kind: "text" }] }]) });
+    expect(converted).toStrictEqual({
+      value: [{ type: "message", role: "user", content: [] }],
+      losses: [
+        { path: "/0/content/0", code: "unsupported_part", detail: "a part with number 7 for its type has no Open Responses equivalent" },
+        { path: "/0/content/1", code: "unsupported_part", detail: "a part with nothing for its type has no Open Responses equivalent" },
+      ],
+    });
+  });
+
   test("object arguments, a name outside the spec's form and a call_id over 64 characters are written as they are and reported", () => {
     const longId = "call_" + "x".repeat(60);
     const converted = messagesToItems({
