@@ -385,7 +385,7 @@ export class JournalNormalizer {
         // the fields the spec requires of it) is in no item either.
         const itemLosses = converted.losses.filter((loss) => !synthesizesResponseField(loss));
         // A field the converter kept on the response object under its slug (a stop_reason no status says) is in no item either.
-        const kept = new Set([...ENVELOPE_RESPONSE_ITEM_FIELDS].filter((field) => !Object.keys(resource).some((key) => key.endsWith(`:${field}`))));
+        const kept = new Set([...envelopeResponseItemFields(this.envelopes[envelope!].responseFields)].filter((field) => !Object.keys(resource).some((key) => key.endsWith(`:${field}`))));
         const losses = [...prefixLosses(at, itemLosses), ...this.leftBehind(record, kept, at, "the response")];
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
@@ -503,8 +503,14 @@ const REQUEST_ITEM_FIELDS = new Set(["messages"]);
 const RESPONSE_ITEM_FIELDS = new Set(["object", "output"]);
 const BODY_ITEM_FIELDS = new Set(["input", "instructions"]);
 const EXCHANGE_ITEM_FIELDS = new Set(["request", "response"]);
-// A response's stop_reason gives its calls their status.
-const ENVELOPE_RESPONSE_ITEM_FIELDS = new Set(["type", "role", "content", "stop_reason"]);
+// An envelope's response gives its items from the field that holds its output
+// (Anthropic `content`, Bedrock `output`, Gemini `candidates`) and their status
+// from the field that says why it stopped (`stop_reason`, `stopReason`); `type`
+// and `role` only say the kind.
+function envelopeResponseItemFields(responseFields: Readonly<Record<string, string>>): Set<string> {
+  const topField = (path: string | undefined) => (path === undefined ? [] : [path.split("/")[1]!]);
+  return new Set(["type", "role", ...topField(responseFields.output), ...topField(responseFields.status)]);
+}
 
 /** The record kind of a stream of `envelope`, as a whole response rebuilt from it is said to be. */
 function streamKindOf(envelope: Envelope): RecordKind {
