@@ -281,6 +281,16 @@ function userMessage(message: ChatUserMessage, at: PointerTokens): Converted<Can
   return { value: [{ type: "message", role: "user", content: parts }], losses };
 }
 
+/** Why a tool call is not read: what it is, what its type says, or which body it lacks. */
+function unreadCall(call: unknown): string {
+  if (!isRecord(call)) return `a tool call that is ${describeValue(call)}, not an object, has nothing to carry`;
+  if (call.type !== "function" && call.type !== "custom") {
+    const type = call.type === undefined ? "with no type" : `whose type is ${describeValue(call.type)}`;
+    return `a tool call ${type} is not read: only a "function" or a "custom" call is, by its type`;
+  }
+  return `a ${call.type} tool call without its ${call.type} object has nothing to carry`;
+}
+
 function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "assistant", at);
   if (isPresent(message.audio)) {
@@ -309,7 +319,7 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, cont
   toolCalls.forEach((call, index) => {
     const callAt = [...at, "tool_calls", index];
     if (!isRecord(call) || !isRecord(call[call.type as string])) {
-      losses.push(lossAt(callAt, "unsupported_tool_call", "a tool call without its function or custom body has nothing to carry"));
+      losses.push(lossAt(callAt, "unsupported_tool_call", unreadCall(call)));
       return;
     }
     switch (call.type) {

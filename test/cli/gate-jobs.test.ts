@@ -145,7 +145,7 @@ describe("lines and records written to break the gate", () => {
       line: 1,
       reason: "error",
       blocked: true,
-      detail: "not checked, since it gave no item: a tool call without its function or custom body has nothing to carry (at /tool_calls/0)",
+      detail: 'not checked, since it gave no item: a tool call with no type is not read: only a "function" or a "custom" call is, by its type (at /tool_calls/0)',
     });
   });
 

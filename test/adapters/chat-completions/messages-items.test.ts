@@ -224,6 +224,18 @@ describe("messagesToItems, a tool message before its call", () => {
 });
 
 describe("messagesToItems, what Open Responses rejects", () => {
+  test("a tool call that is not read says why: what it is, what its type says, or which object it lacks", () => {
+    const calls = [7, { id: "c1", function: { name: "f", arguments: "{}" } }, { id: "c2", type: "Function", function: { name: "f", arguments: "{}" } }, { id: "c3", type: "function", custom: { name: "f", input: "" } }];
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: calls }]) });
+    expect(converted.losses).toStrictEqual([
+      { path: "/0/tool_calls/0", code: "unsupported_tool_call", detail: "a tool call that is number 7, not an object, has nothing to carry" },
+      { path: "/0/tool_calls/1", code: "unsupported_tool_call", detail: 'a tool call with no type is not read: only a "function" or a "custom" call is, by its type' },
+      { path: "/0/tool_calls/2", code: "unsupported_tool_call", detail: 'a tool call whose type is "Function" is not read: only a "function" or a "custom" call is, by its type' },
+      { path: "/0/tool_calls/3", code: "unsupported_tool_call", detail: "a function tool call without its function object has nothing to carry" },
+      { path: "/0", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" },
+    ]);
+  });
+
   test("a user part whose type is no string is reported as such, not as a part of type \"undefined\"", () => {
     const converted = messagesToItems({ messages: messages([{ role: "user", content: [{ type: 7 }, { kind: "text" }] }]) });
     expect(converted).toStrictEqual({
