@@ -88,9 +88,10 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   if (!isRecord(response) || !isRecord(message) || !Array.isArray(message.content)) {
     throw new TypeError("not a Bedrock Converse response: it has no output.message");
   }
-  const id = responseIdOf(response, args.responses?.next());
+  const rank = args.responses?.next();
+  const id = responseIdOf(response, rank);
   const losses: Loss[] = [
-    lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content`),
+    lossAt([], "synthesized", `a Converse response has no id: "${id}" written, from its content${rankSuffix(rank) === "" ? "" : ` and its rank (${rank}) among the journal's responses without one`}`),
     lossAt([], "synthesized", "a Converse response has no creation time: created_at 0 written"),
   ];
   if (model === undefined) losses.push(lossAt([], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));

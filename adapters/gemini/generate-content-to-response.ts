@@ -96,8 +96,9 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   const losses: Loss[] = [];
   let id = response.responseId;
   if (typeof id !== "string" || id === "") {
-    id = `gemini_resp_${digest(JSON.stringify(response) + rankSuffix(args.responses?.next()), 16)}`;
-    losses.push(lossAt(["id"], "synthesized", `a response without responseId: id ${String(id)} derived from its body`));
+    const rank = args.responses?.next();
+    id = `gemini_resp_${digest(JSON.stringify(response) + rankSuffix(rank), 16)}`;
+    losses.push(lossAt(["id"], "synthesized", `a response without responseId: id ${String(id)} derived from its body${rankSuffix(rank) === "" ? "" : ` and its rank (${rank}) among the journal's responses without one`}`));
   }
   let createdAt = 0;
   const created = typeof response.createTime === "string" ? Date.parse(response.createTime) : Number.NaN;
