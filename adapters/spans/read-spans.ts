@@ -17,7 +17,9 @@
 // Of a call or tool span, what no item holds is reported `left_behind`: each
 // attribute no reading looked at and each field of content the reader names
 // (`Span.fields`), at its place; the span's transport once, in the same words for
-// every span. A wrapper or other span is accounted for whole by its fate.
+// every span; a wrapper's too, since it holds more than the call inside it (its
+// messages, which repeat that call's, are reported with the rest). Any other
+// span is accounted for whole by its fate.
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
@@ -107,7 +109,12 @@ export function readSpans(spans: readonly Span[]): Reading {
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
       const unit = { path: span.path, span: span.id };
-      if (calls.has(span) && wrappers.has(span)) units.push({ ...unit, fate: "wrapper" });
+      if (calls.has(span) && wrappers.has(span)) {
+        units.push({ ...unit, fate: "wrapper" });
+        // Its messages repeat the inner call's, but what it holds beside them (ADK's tool
+        // declarations and config, the provider's response id, usage) is nowhere else.
+        read.push(span);
+      }
       else if (calls.has(span)) {
         units.push({ ...unit, fate: "llm_call" });
         read.push(span);
