@@ -91,7 +91,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   if (Array.isArray(value.choices)) {
     value.choices.forEach((choice, index) => {
       if (isPlainObject(choice) && isPlainObject(choice.message)) {
-        readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason);
+        readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason, `${path}/choices/${index}/finish_reason`);
         leftBehind(choice, ["message", "index", "finish_reason"], `${path}/choices/${index}`, "the choice", context);
       } else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
     });
@@ -101,14 +101,14 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   if (Array.isArray(value.candidates)) {
     value.candidates.forEach((candidate, index) => {
       if (!isPlainObject(candidate) || !isPlainObject(candidate.content)) return;
-      readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason);
+      readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason, `${path}/candidates/${index}/${candidate.finishReason === undefined ? "finish_reason" : "finishReason"}`);
       leftBehind(candidate, ["content", "index", "finishReason", "finish_reason"], `${path}/candidates/${index}`, "the candidate", context);
     });
     leftBehind(value, ["candidates"], path, "the response", context);
     return;
   }
   if (isPlainObject(value.content) && Array.isArray(value.content.parts)) {
-    readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason);
+    readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason, `${path}/${value.finish_reason === undefined ? "finishReason" : "finish_reason"}`);
     leftBehind(value, ["content", "finish_reason", "finishReason"], path, "the response", context);
     return;
   }
@@ -128,6 +128,17 @@ function leftBehind(value: Record<string, unknown>, read: readonly string[], pat
   }
 }
 
+/**
+ * Finish reasons that say the model ended its answer itself, or to call tools:
+ * what the items already say. Any other (a content filter, a refusal, a length
+ * limit, an error) says something no item holds, and is reported.
+ */
+const USUAL_FINISH = new Set(["stop", "end_turn", "tool_calls", "tool_call", "tool-calls", "function_call", "tool_use", "stop_sequence", "completed"]);
+
+export function isUsualFinish(reason: unknown): boolean {
+  return typeof reason === "string" && USUAL_FINISH.has(reason.toLowerCase());
+}
+
 /** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */
 const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
 
@@ -136,10 +147,18 @@ const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
  * the model was cut short (`length`, `max_tokens`): their arguments may be cut,
  * and the gate blocks an incomplete call.
  */
-function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context, finishReason?: unknown): void {
+function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context, finishReason?: unknown, reasonPath?: string): void {
   const before = read.items.length;
   readOneMessage(entry, path, side, read, context);
   const reason = finishReason ?? (isPlainObject(entry) ? (entry.finish_reason ?? entry.finishReason) : undefined);
+  if (reason === undefined || reason === null) return;
+  const cutCalls = typeof reason === "string" && CUT_SHORT.has(reason) && read.items.slice(before).some((placed) => placed.item.type === "function_call");
+  // A cut call says it itself (incomplete, reported); a cut text, a filter or a refusal says it nowhere.
+  if (!isUsualFinish(reason) && !cutCalls) {
+    // Where the message's own reason sits inside it, the pointer names it; an indexed message's is its own attribute.
+    const at = reasonPath ?? (isPlainObject(entry) && entry.finish_reason !== undefined ? `${path}/finish_reason` : isPlainObject(entry) && entry.finishReason !== undefined ? `${path}/finishReason` : path);
+    context.losses.push({ path: at, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  }
   if (typeof reason !== "string" || !CUT_SHORT.has(reason)) return;
   for (const placed of read.items.slice(before)) {
     if (placed.item.type !== "function_call") continue;

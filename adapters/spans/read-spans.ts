@@ -24,7 +24,7 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { indexedMessages } from "./indexed-messages.js";
-import { message, readMessages, type MessagesRead, type Side } from "./read-messages.js";
+import { isUsualFinish, message, readMessages, type MessagesRead, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult } from "./rebuild-conversation.js";
 
 export interface Span {
@@ -264,6 +264,11 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
     const { value } = parsedValue(located.value);
     return (Array.isArray(value) ? value : [value]).map((reason) => ({ reason, path: located.path }));
   });
+  const hasCalls = read.items.some((placed) => placed.item.type === "function_call");
+  for (const { reason, path } of reasons) {
+    if (reason === undefined || reason === null || isUsualFinish(reason) || ((reason === "length" || reason === "max_tokens") && hasCalls)) continue;
+    losses.push({ path, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, span: span.id });
+  }
   const cut = reasons.find(({ reason }) => reason === "length" || reason === "max_tokens");
   if (cut === undefined) return;
   for (const placed of read.items) {
