@@ -83,6 +83,13 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     leftBehind(value, ["object", "output", "instructions"], path, "the response", context);
     return;
   }
+  // A Responses request body: its input items, its instructions the system prompt.
+  if (Array.isArray(value.input) && value.role === undefined) {
+    if (typeof value.instructions === "string" && value.instructions !== "") read.instructions = { item: message("system", value.instructions), path: `${path}/instructions` };
+    value.input.forEach((entry, index) => readMessage(entry, `${path}/input/${index}`, side, read, context));
+    leftBehind(value, ["input", "instructions"], path, "the request", context);
+    return;
+  }
   if (Array.isArray(value.messages)) {
     value.messages.forEach((entry, index) => readMessage(entry, `${path}/messages/${index}`, side, read, context));
     leftBehind(value, ["messages"], path, "the request", context);
@@ -139,6 +146,28 @@ export function isUsualFinish(reason: unknown): boolean {
   return typeof reason === "string" && USUAL_FINISH.has(reason.toLowerCase());
 }
 
+/** The members of a message that its items hold, or that say how it is read (its role, its kind, its finish reason). */
+const MESSAGE_MEMBERS_READ = new Set(["role", "type", "content", "parts", "tool_calls", "tool_call_id", "toolCallId", "finish_reason", "finishReason"]);
+
+/**
+ * A message's other members (a participant's `name`, a `refusal`, LangChain's
+ * `id`, `response_metadata`, `usage_metadata`, another member of
+ * `additional_kwargs`): each reported at its place. An empty one holds nothing;
+ * a tool message's `name` is the name of the call it answers, which pairs them.
+ */
+function messageLeftBehind(entry: Record<string, unknown>, path: string, role: string, context: Context): void {
+  const holds = (member: unknown) => member !== null && member !== undefined && !(Array.isArray(member) && member.length === 0) && !(isPlainObject(member) && Object.keys(member).length === 0);
+  const report = (at: string, key: string) => context.losses.push({ path: at, code: "left_behind", detail: `${key} of the message is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  for (const [key, member] of Object.entries(entry)) {
+    if (MESSAGE_MEMBERS_READ.has(key) || !holds(member) || (key === "name" && role === "tool")) continue;
+    if (key === "additional_kwargs" && isPlainObject(member)) {
+      for (const [inner, value] of Object.entries(member)) if (inner !== "tool_calls" && holds(value)) report(`${path}/additional_kwargs/${pointerToken(inner)}`, `additional_kwargs.${inner}`);
+      continue;
+    }
+    report(`${path}/${pointerToken(key)}`, key);
+  }
+}
+
 /** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */
 const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
 
@@ -193,6 +222,7 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
   const written = typeof entry.role === "string" ? entry.role : typeof entry.type === "string" ? entry.type : side === "input" ? "user" : "assistant";
   const role = ROLES[written];
   if (role === undefined) return unreadable(read, context, path, `a message of role "${written}"`);
+  messageLeftBehind(entry, path, role, context);
   const partContext = (at: string): PartContext => ({ role, path: at, losses: context.losses, span: context.span });
   const content = entry.content;
   if (Array.isArray(entry.parts)) {
