@@ -289,6 +289,7 @@ function readParts(parts: unknown[], path: string, role: string, read: MessagesR
     const at = `${path}/${index}`;
     const result = readPart(part, { role, path: at, losses: context.losses, span: context.span });
     if ("skip" in result) return;
+    partLeftBehind(part, at, context);
     if ("part" in result) {
       open ??= { content: [], path: keepForm ? path : at };
       open.content.push(result.part);
@@ -298,6 +299,28 @@ function readParts(parts: unknown[], path: string, role: string, read: MessagesR
     read.items.push({ item: result.item, path: at, ...(result.pendingName !== undefined ? { pendingName: result.pendingName } : {}) });
   });
   flush();
+}
+
+/** Of each part type read into an item or a canonical part, the members that the item holds or that name the part. */
+const PART_MEMBERS_READ: Record<string, ReadonlySet<string>> = {
+  text: new Set(["type", "content", "text"]),
+  reasoning: new Set(["type", "content", "text"]),
+  tool_call: new Set(["type", "id", "name", "arguments"]),
+  "tool-call": new Set(["type", "toolCallId", "toolName", "input", "args"]),
+  tool_call_response: new Set(["type", "id", "response", "result"]),
+  // Its tool's name is the name of the call it answers, which pairs them.
+  "tool-result": new Set(["type", "toolCallId", "toolName", "output", "result"]),
+};
+
+/** A part's other members (a call's provider options, a part's own metadata): each reported at its place. */
+function partLeftBehind(part: unknown, path: string, context: Context): void {
+  if (!isPlainObject(part) || typeof part.type !== "string") return;
+  const read = PART_MEMBERS_READ[part.type];
+  if (read === undefined) return;
+  for (const [key, member] of Object.entries(part)) {
+    if (read.has(key) || member === null || member === undefined) continue;
+    context.losses.push({ path: `${path}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of the ${part.type} part is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  }
 }
 
 export function message(role: string, content: string): Record<string, unknown> {
