@@ -128,7 +128,7 @@ export function readSpans(spans: readonly Span[]): Reading {
       } else if (isToolRun(span)) {
         units.push({ ...unit, fate: "tool" });
         read.push(span);
-        const result = toolResult(span);
+        const result = toolResult(span, losses);
         if (result) {
           counts.read += 1;
           conversation.addToolResult(result);
@@ -312,7 +312,25 @@ function first(span: Span, keys: readonly string[]): Located | undefined {
 }
 
 /** A tool execution's result, as text: text kept as written, a JSON value written as JSON text. */
-function toolResult(span: Span): ToolResult | undefined {
+/** The members of a LangChain ToolMessage that the result read. */
+const TOOL_MESSAGE_READ = new Set(["type", "tool_call_id", "name", "content"]);
+
+/**
+ * A LangChain ToolMessage's other members that hold something (an error
+ * status, an artifact, its id and metadata): each reported. A status of
+ * "success" is what a result already says.
+ */
+function toolMessageLeftBehind(toolMessage: Record<string, unknown>, located: Located, span: Span, losses: ReaderLoss[]): void {
+  const asText = parsedValue(located.value).parsed;
+  for (const [key, member] of Object.entries(toolMessage)) {
+    if (TOOL_MESSAGE_READ.has(key) || member === null || member === undefined || (key === "status" && member === "success")) continue;
+    if ((Array.isArray(member) && member.length === 0) || (isPlainObject(member) && Object.keys(member).length === 0)) continue;
+    const inner = `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    losses.push({ path: asText ? located.path : `${located.path}${inner}`, code: "left_behind", detail: `${key} of the tool message is in no item${asText ? ` (at ${inner} in its JSON text)` : ""}`, span: span.id });
+  }
+}
+
+function toolResult(span: Span, losses: ReaderLoss[]): ToolResult | undefined {
   const observedOutput = sideOf(span, "output");
   const observed = observedOutput === undefined ? undefined : parsedValue(observedOutput.value).value;
   const toolMessage = isPlainObject(observed) && observed.type === "tool" && typeof observed.tool_call_id === "string" ? observed : undefined;
@@ -322,7 +340,10 @@ function toolResult(span: Span): ToolResult | undefined {
   let output: unknown;
   let path: string;
   if (resultAttribute !== undefined) ({ value: output, path } = resultAttribute);
-  else if (toolMessage !== undefined && observedOutput !== undefined) ({ value: output, path } = { value: toolMessage.content, path: observedOutput.path });
+  else if (toolMessage !== undefined && observedOutput !== undefined) {
+    ({ value: output, path } = { value: toolMessage.content, path: observedOutput.path });
+    toolMessageLeftBehind(toolMessage, observedOutput, span, losses);
+  }
   else if (observedOutput !== undefined && observedOutput.value !== null && observedOutput.value !== undefined) ({ value: output, path } = { value: observed, path: observedOutput.path });
   else return undefined;
   const argsAttribute = first(span, ARGUMENT_ATTRIBUTES);
