@@ -5,17 +5,27 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import { Attributes, readAttributes } from "../spans/attributes.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
 import { startTime } from "../spans/start-time.js";
-import type { StoredLogReader } from "../stored-log/reading.js";
+import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
+
+/** Said once for each trace and each query answer, outside every span's own place. */
+export const PROCESSES_TRANSPORT_DETAIL = "the processes the spans were recorded in (service names and their tags) are transport of the trace: no item holds them";
+export const QUERY_TRANSPORT_DETAIL = "the query's total, limit and offset are transport of the answer: no item holds them";
 
 function recogniseOne(value: unknown): boolean {
   return isPlainObject(value) && Array.isArray(value.data) && value.data.length > 0 && value.data.every((trace) => isPlainObject(trace) && typeof trace.traceID === "string" && Array.isArray(trace.spans));
 }
 
-function collect(document: unknown, path: string, spans: Span[]): void {
-  if (Array.isArray(document)) return document.forEach((entry, index) => collect(entry, `${path}/${index}`, spans));
+function collect(document: unknown, path: string, spans: Span[], losses: ReaderLoss[]): void {
+  if (Array.isArray(document)) return document.forEach((entry, index) => collect(entry, `${path}/${index}`, spans, losses));
   if (!isPlainObject(document) || !Array.isArray(document.data)) return;
+  const bookkeeping = ["total", "limit", "offset"].find((key) => document[key] !== undefined && document[key] !== null);
+  if (bookkeeping !== undefined) losses.push({ path: `${path}/${bookkeeping}`, code: "left_behind", detail: QUERY_TRANSPORT_DETAIL });
+  if (Array.isArray(document.errors) ? document.errors.length > 0 : document.errors !== undefined && document.errors !== null) {
+    losses.push({ path: `${path}/errors`, code: "left_behind", detail: "the errors the query answered with are in no item" });
+  }
   document.data.forEach((trace, t) => {
     if (!isPlainObject(trace) || !Array.isArray(trace.spans)) return;
+    if (isPlainObject(trace.processes) && Object.keys(trace.processes).length > 0) losses.push({ path: `${path}/data/${t}/processes`, code: "left_behind", detail: PROCESSES_TRANSPORT_DETAIL });
     trace.spans.forEach((span, index) => {
       if (!isPlainObject(span)) return;
       const at = `${path}/data/${t}/spans/${index}`;
@@ -40,8 +50,10 @@ export const jaeger: StoredLogReader = {
   recognise: (document) => (Array.isArray(document) ? document.length > 0 && document.every(recogniseOne) : recogniseOne(document)),
   read(document) {
     const spans: Span[] = [];
-    collect(document, "", spans);
-    return readSpans(spans);
+    const losses: ReaderLoss[] = [];
+    collect(document, "", spans, losses);
+    const reading = readSpans(spans);
+    return { ...reading, losses: [...losses, ...reading.losses] };
   },
 };
 

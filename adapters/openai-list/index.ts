@@ -18,13 +18,15 @@ interface Page {
   body: Record<string, unknown>;
   path: string;
   uri?: string;
+  /** The recorded exchange the page is the response of: its request, headers and status are the page's transport too. */
+  exchange?: string;
 }
 
 function isPage(value: unknown): value is Record<string, unknown> {
   return isPlainObject(value) && value.object === "list" && Array.isArray(value.data);
 }
 
-function isRecording(value: unknown): value is { Entries: unknown[] } {
+function isRecording(value: unknown): value is { Entries: unknown[]; Variables?: unknown } {
   return isPlainObject(value) && Array.isArray(value.Entries) && value.Entries.some((entry) => isPlainObject(entry) && typeof entry.RequestUri === "string" && isPage(entry.ResponseBody));
 }
 
@@ -32,18 +34,19 @@ function recogniseOne(value: unknown): boolean {
   return isPage(value) || isRecording(value);
 }
 
-function collect(document: unknown, path: string, pages: Page[], units: UnitAccount[]): void {
-  if (Array.isArray(document)) return document.forEach((entry, index) => collect(entry, `${path}/${index}`, pages, units));
+function collect(document: unknown, path: string, pages: Page[], units: UnitAccount[], losses: ReaderLoss[]): void {
+  if (Array.isArray(document)) return document.forEach((entry, index) => collect(entry, `${path}/${index}`, pages, units, losses));
   if (isPage(document)) {
     pages.push({ body: document, path });
     units.push({ path, fate: "page" });
     return;
   }
   if (!isRecording(document)) return;
+  if (isPlainObject(document.Variables) && Object.keys(document.Variables).length > 0) losses.push({ path: `${path}/Variables`, code: "left_behind", detail: RECORDING_VARIABLES_DETAIL });
   document.Entries.forEach((entry, index) => {
     const at = `${path}/Entries/${index}`;
     if (isPlainObject(entry) && entry.RequestMethod === "GET" && (entry.StatusCode === undefined || entry.StatusCode === 200) && isPage(entry.ResponseBody)) {
-      pages.push({ body: entry.ResponseBody, path: `${at}/ResponseBody`, uri: typeof entry.RequestUri === "string" ? entry.RequestUri : undefined });
+      pages.push({ body: entry.ResponseBody, path: `${at}/ResponseBody`, exchange: at, uri: typeof entry.RequestUri === "string" ? entry.RequestUri : undefined });
       units.push({ path: at, fate: "page" });
     } else units.push({ path: at, fate: "not_stored" });
   });
@@ -78,6 +81,9 @@ function ownerOf(page: Page, kind: Kind): string {
 /** Said once for each page: the same words for every page, so that a summary counts them as one. */
 export const PAGE_TRANSPORT_DETAIL = "a page's object, first_id, last_id and has_more, and the recorded request around it, are transport of the listing: no record holds them";
 
+/** A recording's variables (the placeholders its secrets were replaced by) belong to the recorder, not to the listing. */
+export const RECORDING_VARIABLES_DETAIL = "the recording's Variables are the recorder's placeholders: no record holds them";
+
 export const openaiList: StoredLogReader = {
   name: "openai-list",
   recognise: (document) => (Array.isArray(document) ? document.length > 0 && document.every(recogniseOne) : recogniseOne(document)),
@@ -85,13 +91,13 @@ export const openaiList: StoredLogReader = {
     const pages: Page[] = [];
     const units: UnitAccount[] = [];
     const losses: ReaderLoss[] = [];
-    collect(document, "", pages, units);
+    collect(document, "", pages, units, losses);
     const counts = emptyCounts();
     /** Each object's text by its id: an object seen again the same is a repeat; one of the same id that says otherwise is kept, for the gate to judge. */
     const seen = new Map<string, string>();
     const groups = new Map<string, { kind: Kind; owner: string; entries: { value: Record<string, unknown>; path: string }[]; descending: boolean }>();
     for (const page of pages) {
-      losses.push({ path: page.path, code: "left_behind", detail: PAGE_TRANSPORT_DETAIL });
+      losses.push({ path: page.exchange ?? page.path, code: "left_behind", detail: PAGE_TRANSPORT_DETAIL });
       const kind = kindOf(page);
       const data = page.body.data as unknown[];
       if (kind === undefined) {

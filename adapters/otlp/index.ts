@@ -33,6 +33,10 @@ function recogniseOne(value: unknown): boolean {
   return isBareSpan(value);
 }
 
+/** Said once for each resource and each scope of an OTLP export: the same words for every one, so that a summary counts them as one. */
+export const RESOURCE_TRANSPORT_DETAIL = "the resource the spans were exported from (service, host, SDK) is transport of the trace: no item holds it";
+export const SCOPE_TRANSPORT_DETAIL = "the instrumentation scope the spans were recorded under is transport of the trace: no item holds it";
+
 function collect(value: unknown, path: string, spans: Span[], losses: ReaderLoss[], inexact: string[]): void {
   if (Array.isArray(value)) return value.forEach((entry, index) => collect(entry, `${path}/${index}`, spans, losses, inexact));
   if (!isPlainObject(value)) return;
@@ -45,8 +49,12 @@ function collect(value: unknown, path: string, spans: Span[], losses: ReaderLoss
       const scopesField = Array.isArray(resource.scopeSpans) ? "scopeSpans" : "instrumentationLibrarySpans";
       const scopes = resource[scopesField];
       if (!Array.isArray(scopes)) return;
+      // Outside every span's own place: said once for each, or no report would cover them.
+      if (isPlainObject(resource.resource)) losses.push({ path: `${path}/${field}/${r}/resource`, code: "left_behind", detail: RESOURCE_TRANSPORT_DETAIL });
       scopes.forEach((scope, s) => {
         if (!isPlainObject(scope) || !Array.isArray(scope.spans)) return;
+        const scopeKey = isPlainObject(scope.scope) ? "scope" : isPlainObject(scope.instrumentationLibrary) ? "instrumentationLibrary" : undefined;
+        if (scopeKey !== undefined) losses.push({ path: `${path}/${field}/${r}/${scopesField}/${s}/${scopeKey}`, code: "left_behind", detail: SCOPE_TRANSPORT_DETAIL });
         scope.spans.forEach((span, index) => collect(span, `${path}/${field}/${r}/${scopesField}/${s}/spans/${index}`, spans, losses, inexact));
       });
     });

@@ -83,6 +83,13 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     leftBehind(value, ["object", "output", "instructions"], path, "the response", context);
     return;
   }
+  // A Responses request body: its input items, its instructions the system prompt.
+  if (Array.isArray(value.input) && value.role === undefined) {
+    if (typeof value.instructions === "string" && value.instructions !== "") read.instructions = { item: message("system", value.instructions), path: `${path}/instructions` };
+    value.input.forEach((entry, index) => readMessage(entry, `${path}/input/${index}`, side, read, context));
+    leftBehind(value, ["input", "instructions"], path, "the request", context);
+    return;
+  }
   if (Array.isArray(value.messages)) {
     value.messages.forEach((entry, index) => readMessage(entry, `${path}/messages/${index}`, side, read, context));
     leftBehind(value, ["messages"], path, "the request", context);
@@ -91,7 +98,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   if (Array.isArray(value.choices)) {
     value.choices.forEach((choice, index) => {
       if (isPlainObject(choice) && isPlainObject(choice.message)) {
-        readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason);
+        readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason, `${path}/choices/${index}/finish_reason`);
         leftBehind(choice, ["message", "index", "finish_reason"], `${path}/choices/${index}`, "the choice", context);
       } else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
     });
@@ -101,14 +108,14 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   if (Array.isArray(value.candidates)) {
     value.candidates.forEach((candidate, index) => {
       if (!isPlainObject(candidate) || !isPlainObject(candidate.content)) return;
-      readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason);
+      readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason, `${path}/candidates/${index}/${candidate.finishReason === undefined ? "finish_reason" : "finishReason"}`);
       leftBehind(candidate, ["content", "index", "finishReason", "finish_reason"], `${path}/candidates/${index}`, "the candidate", context);
     });
     leftBehind(value, ["candidates"], path, "the response", context);
     return;
   }
   if (isPlainObject(value.content) && Array.isArray(value.content.parts)) {
-    readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason);
+    readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason, `${path}/${value.finish_reason === undefined ? "finishReason" : "finish_reason"}`);
     leftBehind(value, ["content", "finish_reason", "finishReason"], path, "the response", context);
     return;
   }
@@ -128,6 +135,39 @@ function leftBehind(value: Record<string, unknown>, read: readonly string[], pat
   }
 }
 
+/**
+ * Finish reasons that say the model ended its answer itself, or to call tools:
+ * what the items already say. Any other (a content filter, a refusal, a length
+ * limit, an error) says something no item holds, and is reported.
+ */
+const USUAL_FINISH = new Set(["stop", "end_turn", "tool_calls", "tool_call", "tool-calls", "function_call", "tool_use", "stop_sequence", "completed"]);
+
+export function isUsualFinish(reason: unknown): boolean {
+  return typeof reason === "string" && USUAL_FINISH.has(reason.toLowerCase());
+}
+
+/** The members of a message that its items hold, or that say how it is read (its role, its kind, its finish reason). */
+const MESSAGE_MEMBERS_READ = new Set(["role", "type", "content", "parts", "tool_calls", "tool_call_id", "toolCallId", "finish_reason", "finishReason"]);
+
+/**
+ * A message's other members (a participant's `name`, a `refusal`, LangChain's
+ * `id`, `response_metadata`, `usage_metadata`, another member of
+ * `additional_kwargs`): each reported at its place. An empty one holds nothing;
+ * a tool message's `name` is the name of the call it answers, which pairs them.
+ */
+function messageLeftBehind(entry: Record<string, unknown>, path: string, role: string, context: Context): void {
+  const holds = (member: unknown) => member !== null && member !== undefined && !(Array.isArray(member) && member.length === 0) && !(isPlainObject(member) && Object.keys(member).length === 0);
+  const report = (at: string, key: string) => context.losses.push({ path: at, code: "left_behind", detail: `${key} of the message is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  for (const [key, member] of Object.entries(entry)) {
+    if (MESSAGE_MEMBERS_READ.has(key) || !holds(member) || (key === "name" && role === "tool")) continue;
+    if (key === "additional_kwargs" && isPlainObject(member)) {
+      for (const [inner, value] of Object.entries(member)) if (inner !== "tool_calls" && holds(value)) report(`${path}/additional_kwargs/${pointerToken(inner)}`, `additional_kwargs.${inner}`);
+      continue;
+    }
+    report(`${path}/${pointerToken(key)}`, key);
+  }
+}
+
 /** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */
 const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
 
@@ -136,10 +176,18 @@ const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
  * the model was cut short (`length`, `max_tokens`): their arguments may be cut,
  * and the gate blocks an incomplete call.
  */
-function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context, finishReason?: unknown): void {
+function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context, finishReason?: unknown, reasonPath?: string): void {
   const before = read.items.length;
   readOneMessage(entry, path, side, read, context);
   const reason = finishReason ?? (isPlainObject(entry) ? (entry.finish_reason ?? entry.finishReason) : undefined);
+  if (reason === undefined || reason === null) return;
+  const cutCalls = typeof reason === "string" && CUT_SHORT.has(reason) && read.items.slice(before).some((placed) => placed.item.type === "function_call");
+  // A cut call says it itself (incomplete, reported); a cut text, a filter or a refusal says it nowhere.
+  if (!isUsualFinish(reason) && !cutCalls) {
+    // Where the message's own reason sits inside it, the pointer names it; an indexed message's is its own attribute.
+    const at = reasonPath ?? (isPlainObject(entry) && entry.finish_reason !== undefined ? `${path}/finish_reason` : isPlainObject(entry) && entry.finishReason !== undefined ? `${path}/finishReason` : path);
+    context.losses.push({ path: at, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  }
   if (typeof reason !== "string" || !CUT_SHORT.has(reason)) return;
   for (const placed of read.items.slice(before)) {
     if (placed.item.type !== "function_call") continue;
@@ -174,6 +222,7 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
   const written = typeof entry.role === "string" ? entry.role : typeof entry.type === "string" ? entry.type : side === "input" ? "user" : "assistant";
   const role = ROLES[written];
   if (role === undefined) return unreadable(read, context, path, `a message of role "${written}"`);
+  messageLeftBehind(entry, path, role, context);
   const partContext = (at: string): PartContext => ({ role, path: at, losses: context.losses, span: context.span });
   const content = entry.content;
   if (Array.isArray(entry.parts)) {
@@ -240,6 +289,7 @@ function readParts(parts: unknown[], path: string, role: string, read: MessagesR
     const at = `${path}/${index}`;
     const result = readPart(part, { role, path: at, losses: context.losses, span: context.span });
     if ("skip" in result) return;
+    partLeftBehind(part, at, context);
     if ("part" in result) {
       open ??= { content: [], path: keepForm ? path : at };
       open.content.push(result.part);
@@ -249,6 +299,28 @@ function readParts(parts: unknown[], path: string, role: string, read: MessagesR
     read.items.push({ item: result.item, path: at, ...(result.pendingName !== undefined ? { pendingName: result.pendingName } : {}) });
   });
   flush();
+}
+
+/** Of each part type read into an item or a canonical part, the members that the item holds or that name the part. */
+const PART_MEMBERS_READ: Record<string, ReadonlySet<string>> = {
+  text: new Set(["type", "content", "text"]),
+  reasoning: new Set(["type", "content", "text"]),
+  tool_call: new Set(["type", "id", "name", "arguments"]),
+  "tool-call": new Set(["type", "toolCallId", "toolName", "input", "args"]),
+  tool_call_response: new Set(["type", "id", "response", "result"]),
+  // Its tool's name is the name of the call it answers, which pairs them.
+  "tool-result": new Set(["type", "toolCallId", "toolName", "output", "result"]),
+};
+
+/** A part's other members (a call's provider options, a part's own metadata): each reported at its place. */
+function partLeftBehind(part: unknown, path: string, context: Context): void {
+  if (!isPlainObject(part) || typeof part.type !== "string") return;
+  const read = PART_MEMBERS_READ[part.type];
+  if (read === undefined) return;
+  for (const [key, member] of Object.entries(part)) {
+    if (read.has(key) || member === null || member === undefined) continue;
+    context.losses.push({ path: `${path}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of the ${part.type} part is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  }
 }
 
 export function message(role: string, content: string): Record<string, unknown> {

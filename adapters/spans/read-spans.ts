@@ -17,12 +17,14 @@
 // Of a call or tool span, what no item holds is reported `left_behind`: each
 // attribute no reading looked at and each field of content the reader names
 // (`Span.fields`), at its place; the span's transport once, in the same words for
-// every span. A wrapper or other span is accounted for whole by its fate.
+// every span; a wrapper's too, since it holds more than the call inside it (its
+// messages, which repeat that call's, are reported with the rest). Any other
+// span is accounted for whole by its fate.
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { indexedMessages } from "./indexed-messages.js";
-import { message, readMessages, type MessagesRead, type Side } from "./read-messages.js";
+import { isUsualFinish, message, readMessages, type MessagesRead, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult } from "./rebuild-conversation.js";
 
 export interface Span {
@@ -107,7 +109,12 @@ export function readSpans(spans: readonly Span[]): Reading {
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
       const unit = { path: span.path, span: span.id };
-      if (calls.has(span) && wrappers.has(span)) units.push({ ...unit, fate: "wrapper" });
+      if (calls.has(span) && wrappers.has(span)) {
+        units.push({ ...unit, fate: "wrapper" });
+        // Its messages repeat the inner call's, but what it holds beside them (ADK's tool
+        // declarations and config, the provider's response id, usage) is nowhere else.
+        read.push(span);
+      }
       else if (calls.has(span)) {
         units.push({ ...unit, fate: "llm_call" });
         read.push(span);
@@ -121,7 +128,7 @@ export function readSpans(spans: readonly Span[]): Reading {
       } else if (isToolRun(span)) {
         units.push({ ...unit, fate: "tool" });
         read.push(span);
-        const result = toolResult(span);
+        const result = toolResult(span, losses);
         if (result) {
           counts.read += 1;
           conversation.addToolResult(result);
@@ -257,6 +264,11 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
     const { value } = parsedValue(located.value);
     return (Array.isArray(value) ? value : [value]).map((reason) => ({ reason, path: located.path }));
   });
+  const hasCalls = read.items.some((placed) => placed.item.type === "function_call");
+  for (const { reason, path } of reasons) {
+    if (reason === undefined || reason === null || isUsualFinish(reason) || ((reason === "length" || reason === "max_tokens") && hasCalls)) continue;
+    losses.push({ path, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, span: span.id });
+  }
   const cut = reasons.find(({ reason }) => reason === "length" || reason === "max_tokens");
   if (cut === undefined) return;
   for (const placed of read.items) {
@@ -300,7 +312,25 @@ function first(span: Span, keys: readonly string[]): Located | undefined {
 }
 
 /** A tool execution's result, as text: text kept as written, a JSON value written as JSON text. */
-function toolResult(span: Span): ToolResult | undefined {
+/** The members of a LangChain ToolMessage that the result read. */
+const TOOL_MESSAGE_READ = new Set(["type", "tool_call_id", "name", "content"]);
+
+/**
+ * A LangChain ToolMessage's other members that hold something (an error
+ * status, an artifact, its id and metadata): each reported. A status of
+ * "success" is what a result already says.
+ */
+function toolMessageLeftBehind(toolMessage: Record<string, unknown>, located: Located, span: Span, losses: ReaderLoss[]): void {
+  const asText = parsedValue(located.value).parsed;
+  for (const [key, member] of Object.entries(toolMessage)) {
+    if (TOOL_MESSAGE_READ.has(key) || member === null || member === undefined || (key === "status" && member === "success")) continue;
+    if ((Array.isArray(member) && member.length === 0) || (isPlainObject(member) && Object.keys(member).length === 0)) continue;
+    const inner = `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    losses.push({ path: asText ? located.path : `${located.path}${inner}`, code: "left_behind", detail: `${key} of the tool message is in no item${asText ? ` (at ${inner} in its JSON text)` : ""}`, span: span.id });
+  }
+}
+
+function toolResult(span: Span, losses: ReaderLoss[]): ToolResult | undefined {
   const observedOutput = sideOf(span, "output");
   const observed = observedOutput === undefined ? undefined : parsedValue(observedOutput.value).value;
   const toolMessage = isPlainObject(observed) && observed.type === "tool" && typeof observed.tool_call_id === "string" ? observed : undefined;
@@ -310,7 +340,10 @@ function toolResult(span: Span): ToolResult | undefined {
   let output: unknown;
   let path: string;
   if (resultAttribute !== undefined) ({ value: output, path } = resultAttribute);
-  else if (toolMessage !== undefined && observedOutput !== undefined) ({ value: output, path } = { value: toolMessage.content, path: observedOutput.path });
+  else if (toolMessage !== undefined && observedOutput !== undefined) {
+    ({ value: output, path } = { value: toolMessage.content, path: observedOutput.path });
+    toolMessageLeftBehind(toolMessage, observedOutput, span, losses);
+  }
   else if (observedOutput !== undefined && observedOutput.value !== null && observedOutput.value !== undefined) ({ value: output, path } = { value: observed, path: observedOutput.path });
   else return undefined;
   const argsAttribute = first(span, ARGUMENT_ATTRIBUTES);

@@ -1,8 +1,7 @@
 // `orbridge restore-ids`: the original call ids back into a journal, from the
 // map `normalize --for TARGET --id-map FILE` wrote.
 import { readFile } from "node:fs/promises";
-import { isStackOverflow, tooDeepDetail } from "../journal/deep-field.js";
-import { idMapOf, restoreIds, type IdMapEntry } from "../journal/restore-ids.js";
+import { idMapOf, restoreIdsInText, type IdMapEntry } from "../journal/restore-ids.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
@@ -17,7 +16,9 @@ Puts back the call ids that "normalize --for TARGET --id-map FILE" rewrote to
 the target's grammar, in a journal of any envelope (results that come back
 from the target, for instance): every call_id, tool_call_id, tool_use_id,
 toolUseId, and the id of a tool call, that the map names as a rewrite becomes
-its original again. Every other line is written as it came.
+its original again, in the line's own text: nothing else of the line changes.
+Ids inside a call's arguments or a result's content are the tool's data and
+are kept. Every other line is written as it came.
 
 Options:
   --map FILE       the id map: JSONL, {"original": ..., "rewritten": ...}
@@ -98,18 +99,8 @@ export const restoreIdsCommand: Command = {
           await out.line(line.text);
           continue;
         }
-        let restored: ReturnType<typeof restoreIds>;
-        let written: string;
-        try {
-          restored = restoreIds(record, map);
-          written = restored.restored === 0 ? line.text : `${sse ? sse[0] : ""}${JSON.stringify(restored.value)}`;
-        } catch (error) {
-          if (!isStackOverflow(error)) throw error;
-          // Its ids cannot all be looked at: written as it came, it could keep a rewritten id unsaid.
-          counts.errors += 1;
-          await write(io.stderr, `orbridge restore-ids: line ${line.line}: ${tooDeepDetail(record, "not restored")}\n`);
-          continue;
-        }
+        const restored = restoreIdsInText(payload, record, map);
+        const written = restored.restored === 0 ? line.text : `${sse ? sse[0] : ""}${restored.text}`;
         counts.restored += restored.restored;
         for (const unknown of restored.unknown) {
           counts.unknown += 1;

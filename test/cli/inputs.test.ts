@@ -96,7 +96,7 @@ describe("stored logs", () => {
     const result = await runOrbridge(["normalize", otlpExport]);
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line).type)).toEqual(["message", "message", "reasoning", "function_call", "function_call_output", "otel:server_tool_call", "message", "otel:hologram"]);
-    expect(result.stderr.split("\n")[0]).toBe(`orbridge: ${otlpExport}: read as otlp: 4 units (1 other, 2 llm_call, 1 tool); 13 read, 8 emitted, 5 repeats, 0 not read; 8 records in 1 conversation; 6 losses`);
+    expect(result.stderr.split("\n")[0]).toBe(`orbridge: ${otlpExport}: read as otlp: 4 units (1 other, 2 llm_call, 1 tool); 13 read, 8 emitted, 5 repeats, 0 not read; 8 records in 1 conversation; 8 losses`);
     expect(result.stderr.split("\n").at(-2)).toBe("read 8 lines, 8 records: 8 emitted (8 items), 0 reported; 0 losses");
   });
 

@@ -4,6 +4,8 @@
 // transport (ids, times, a page's cursors) once for each span or page.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
+import { PROCESSES_TRANSPORT_DETAIL, QUERY_TRANSPORT_DETAIL } from "../../../adapters/jaeger/index.js";
+import { RESOURCE_TRANSPORT_DETAIL, SCOPE_TRANSPORT_DETAIL } from "../../../adapters/otlp/index.js";
 import { runOrbridge } from "../../support/run-cli.js";
 
 const SPAN_TRANSPORT = "the span's ids, name, times and the exporter's bookkeeping are transport of the trace: no item holds them";
@@ -105,6 +107,9 @@ describe("otlp", () => {
       { type: "message", role: "assistant", content: [{ type: "output_text", text: "Until six." }] },
     ]);
     expect(reading.losses).toEqual([
+      // Outside the span's place: the resource and the scope, each said once.
+      { path: "/resourceSpans/0/resource", code: "left_behind", detail: RESOURCE_TRANSPORT_DETAIL },
+      { path: "/resourceSpans/0/scopeSpans/0/scope", code: "left_behind", detail: SCOPE_TRANSPORT_DETAIL },
       { path: span, code: "left_behind", detail: SPAN_TRANSPORT, span: "s1" },
       { path: `${span}/attributes/1/value/stringValue`, code: "left_behind", detail: "the attribute gen_ai.request.model is in no item", span: "s1" },
       { path: `${span}/attributes/2/value/intValue`, code: "left_behind", detail: "the attribute gen_ai.usage.input_tokens is in no item", span: "s1" },
@@ -144,6 +149,7 @@ describe("jaeger", () => {
       { type: "message", role: "assistant", content: "Until six." },
     ]);
     expect(reading.losses).toEqual([
+      { path: "/data/0/processes", code: "left_behind", detail: PROCESSES_TRANSPORT_DETAIL },
       { path: "/data/0/spans/0", code: "left_behind", detail: SPAN_TRANSPORT, span: "s1" },
       { path: "/data/0/spans/0/tags/4/value", code: "left_behind", detail: "the attribute gen_ai.usage.prompt_tokens is in no item", span: "s1" },
       { path: "/data/0/spans/0/logs", code: "left_behind", detail: "the span's field logs is in no item", span: "s1" },
@@ -189,9 +195,21 @@ describe("on stderr", { timeout: 30_000 }, () => {
     // Read from JSONL, a document a line: the pointers start at the line's document.
     const run = await runOrbridge(["normalize", "--from", "jaeger", "-"], JSON.stringify(twoSpans));
     expect(run.stderr.split("\n").filter((line) => line.includes("left_behind"))).toEqual([
+      `orbridge: -#/0/data/0/processes: left_behind: ${PROCESSES_TRANSPORT_DETAIL}`,
       `orbridge: -#/0/data/0/spans/0 (span s1) and 1 more: left_behind: ${SPAN_TRANSPORT}`,
       "orbridge: -#/0/data/0/spans/0/tags/4/value (span s1) and 1 more: left_behind: the attribute gen_ai.usage.prompt_tokens is in no item",
       "orbridge: -#/0/data/0/spans/0/logs (span s1) and 1 more: left_behind: the span's field logs is in no item",
+    ]);
+  });
+});
+
+describe("a Jaeger query answer", () => {
+  test("its total, limit and offset are said once as transport, and errors it answered with are reported", () => {
+    const answer = { ...jaeger, total: 0, limit: 0, offset: 0, errors: [{ code: 500, msg: "storage timed out" }] };
+    const losses = READERS.jaeger.read(answer).losses.filter((loss) => !loss.path.startsWith("/data/"));
+    expect(losses).toEqual([
+      { path: "/total", code: "left_behind", detail: QUERY_TRANSPORT_DETAIL },
+      { path: "/errors", code: "left_behind", detail: "the errors the query answered with are in no item" },
     ]);
   });
 });
