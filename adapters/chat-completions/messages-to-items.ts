@@ -488,7 +488,8 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
 
 function functionMessage(message: ChatFunctionMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "function", at);
-  const name = String(message.name);
+  // A name that is no string is named by its JSON text: String() of a value can throw.
+  const name = typeof message.name === "string" ? message.name : String(JSON.stringify(message.name));
   const count = nextCount(context.legacyOutputs, name);
   const callId = legacyCallId(name, count);
   const paired = (context.legacyCalls.get(name) ?? 0) >= count;
