@@ -463,12 +463,16 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
   const losses = commonLosses(message, "tool", at);
   let callId: unknown = message.tool_call_id;
   if (lacksId(callId)) {
-    callId = takeWaitingId(context.idless);
-    if (callId === undefined) return { value: [], losses: [...losses, lossAt(at, "unsupported_item", "a tool message without tool_call_id answers no call, and no call without id waits for an answer")] };
-    losses.push(lossAt(at, "synthesized", `a tool message without tool_call_id answers the earliest call without id still unanswered: call_id "${String(callId)}"`));
+    const waiting = takeWaitingId(context.idless);
+    if (waiting !== undefined) {
+      callId = waiting;
+      losses.push(lossAt(at, "synthesized", `a tool message without tool_call_id answers the earliest call without id still unanswered: call_id "${waiting}"`));
+    }
   }
-  if (typeof callId !== "string") {
-    return { value: [], losses: [...losses, lossAt([...at, "tool_call_id"], "unsupported_item", `tool_call_id is ${describeValue(callId)}, not text: the tool message answers no call`)] };
+  // Kept, with the id as it is: a result that is dropped would not be judged, and a replay of the log would still send it.
+  if (typeof callId !== "string" || callId === "") {
+    losses.push(lossAt([...at, "tool_call_id"], "target_rejects", `tool_call_id is ${callId === undefined ? "missing, and no call without id waits for an answer" : describeValue(callId)}: written as it is; the output answers no call`));
+    return { value: [{ type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId as string }), output: toolOutput(message.content, at, losses) }], losses };
   }
   answered(context.idless, callId);
   const droppedCall = context.droppedCalls?.get(callId);
@@ -477,13 +481,14 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
     const detail = `answers custom tool call "${droppedCall}", which has no portable item`;
     return { value: [], losses: [...losses, lossAt(at, "unsupported_tool_call", detail)] };
   }
-  const content: unknown = message.content;
+  return { value: [{ type: "function_call_output", call_id: callId, output: toolOutput(message.content, at, losses) }], losses };
+}
+
+function toolOutput(content: unknown, at: PointerTokens, losses: Loss[]): string | FunctionCallOutputPart[] {
   if (typeof content !== "string" && !Array.isArray(content)) {
     losses.push(lossAt([...at, "content"], "form_changed", "a tool result that is neither text nor parts becomes an empty output"));
   }
-  const output: string | FunctionCallOutputPart[] =
-    typeof content === "string" ? content : Array.isArray(content) ? textParts(content, [...at, "content"], losses) : "";
-  return { value: [{ type: "function_call_output", call_id: callId, output }], losses };
+  return typeof content === "string" ? content : Array.isArray(content) ? textParts(content, [...at, "content"], losses) : "";
 }
 
 function functionMessage(message: ChatFunctionMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {

@@ -344,11 +344,25 @@ describe("messagesToItems, input its envelope forbids", () => {
     });
   });
 
-  test("a tool message without tool_call_id, with no call without id before it, is reported, not given an invented id", () => {
+  test("a tool message without tool_call_id, with no call without id before it, is kept without an id and reported, not given an invented id", () => {
     const converted = messagesToItems({ messages: messages([{ role: "tool", content: "Lima" }]) });
     expect(converted).toStrictEqual({
-      value: [],
-      losses: [{ path: "/0", code: "unsupported_item", detail: "a tool message without tool_call_id answers no call, and no call without id waits for an answer" }],
+      value: [{ type: "function_call_output", output: "Lima" }],
+      losses: [{ path: "/0/tool_call_id", code: "target_rejects", detail: "tool_call_id is missing, and no call without id waits for an answer: written as it is; the output answers no call" }],
+    });
+  });
+
+  test("a tool message whose tool_call_id is no text keeps it as it is, reported", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "tool", tool_call_id: 42, content: "Lima" } as never, { role: "tool", tool_call_id: null, content: "Quito" } as never]) });
+    expect(converted).toStrictEqual({
+      value: [
+        { type: "function_call_output", call_id: 42, output: "Lima" },
+        { type: "function_call_output", call_id: null, output: "Quito" },
+      ],
+      losses: [
+        { path: "/0/tool_call_id", code: "target_rejects", detail: "tool_call_id is number 42: written as it is; the output answers no call" },
+        { path: "/1/tool_call_id", code: "target_rejects", detail: "tool_call_id is null: written as it is; the output answers no call" },
+      ],
     });
   });
 
