@@ -25,6 +25,8 @@
 // |   `native_finish_reason`…)                       |   that holds something                            |
 // | `finish_reason`                                  | the choice's: stop / tool_calls / function_call   |
 // |                                                  |   completed, another incomplete, none in_progress |
+// | a delta that holds something, after its choice's | still appended, but the choice's calls are        |
+// |   finish_reason                                  |   written incomplete (see below)                  |
 // | any other chunk key (`x_groq`,                   | a field of the rebuilt completion: the opening    |
 // |   `prompt_filter_results`, a stray `tool_calls`) |   chunk's, else the first chunk's that held it    |
 // | `obfuscation`                                    | nothing: padding of the transport, said on the    |
@@ -41,6 +43,14 @@
 // the first that held it. Asked to (`completion`), the assembler instead gives
 // one response per completion, the first choice's, with the chat.completion it
 // rebuilt and where each of its fields came from: what converting it needs.
+//
+// A reader that stops at a choice's finish_reason and one that reads to the end
+// of the stream (as the SDKs' accumulators do) see different calls when a delta
+// comes after it: `{"city":"Paris"` at the finish, `{"city":"Paris"}` with the
+// late fragment. Neither is the call the model finished, so the choice's calls
+// are given as incomplete items, which the gate blocks, and the late delta is
+// reported. The chat.completion rebuilt for conversion holds every delta, as a
+// reader to the end sees it, and the late delta is reported there too.
 import { transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
 import { describeValue, isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
@@ -125,6 +135,8 @@ interface ChoiceState {
   finishReason?: unknown;
   /** Where the last finish_reason came from. */
   finishOrigin?: Origin;
+  /** The first delta that held something after a finish_reason of the choice, and the line of that finish_reason. */
+  afterFinish?: Origin & { finished: number };
   /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
@@ -340,6 +352,7 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     open.unread.push({ line, path: pointer("choices", position, "delta"), code: "unsupported_field", detail: `the delta is ${describeValue(choice.delta)}, not an object: it is not read` });
   }
   const delta = isPlainObject(choice.delta) ? choice.delta : {};
+  if (state.finishOrigin !== undefined && state.afterFinish === undefined && holdsSomething(delta)) state.afterFinish = { line, position, finished: state.finishOrigin.line };
   for (const key in delta) {
     if (!Object.hasOwn(delta, key)) continue;
     const value = delta[key];
@@ -380,6 +393,34 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     state.finishReason = choice.finish_reason;
     state.finishOrigin = { line, position };
   }
+}
+
+/** Whether a delta adds to the message: a key other than `role` with a value that is not null, "" or []. */
+function holdsSomething(delta: Fields): boolean {
+  for (const key in delta) {
+    if (!Object.hasOwn(delta, key) || key === "role") continue;
+    const value = delta[key];
+    if (value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The items of a choice whose stream went on after its finish_reason, and the
+ * loss that says so, on the late delta's line: as items, its calls are made
+ * incomplete; in the rebuilt completion (`whole`), every delta is kept.
+ */
+function lateDelta(choice: ChoiceState | undefined, items: AssembledResponse["items"], whole: boolean): { items: AssembledResponse["items"]; losses: StreamLoss[] } {
+  const late = choice?.afterFinish;
+  if (late === undefined) return { items, losses: [] };
+  const said = `a delta came after the choice's finish_reason (line ${late.finished}): a reader that stops there and one that reads on see different calls`;
+  const path = pointer("choices", late.position, "delta");
+  if (whole) return { items, losses: [{ line: late.line, path, code: "form_changed", detail: `${said}; the completion holds every delta, as the second sees it` }] };
+  return {
+    items: items.map((item) => (item.type === "function_call" && (item as { status?: unknown }).status === "completed" ? { ...item, status: "incomplete" } : item)),
+    losses: [{ line: late.line, path, code: "form_changed", detail: `${said}, so its calls are written incomplete` }],
+  };
 }
 
 function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin): void {
@@ -486,7 +527,8 @@ function choiceResponses(open: OpenCompletion, sayItemLines: boolean): Assembled
     open.id !== undefined ? { id: open.id, status, items, losses, line, lastLine } : { status, items, losses, line, lastLine };
   const responses = converted.value.map((choice, position): AssembledResponse => {
     const first = position === 0;
-    const answer = response(choice.status, choice.items, placed(choice.losses), first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    const late = lateDelta(choices[position], choice.items, false);
+    const answer = response(choice.status, late.items, [...placed(choice.losses), ...late.losses], first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
     if (sayItemLines) answer.itemLines = choice.items.map(() => completedAt(open, choices[position]));
     return answer;
   });
@@ -503,7 +545,8 @@ function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): Assembled
   const [first] = completionToItems({ completion: value }).value;
   const completion: StreamedCompletion = { fields: { value: open.fields.value, line: open.fields.line }, rebuilt: { value, place: placer(open, choices) } };
   const firstChoice = choices[0];
-  const items = first?.items ?? [];
+  const late = lateDelta(firstChoice, first?.items ?? [], true);
+  const items = late.items;
   if (firstChoice) completion.position = firstChoice.origin.position;
   if (firstChoice?.finishReason !== undefined && firstChoice.finishOrigin) completion.finish = { value: String(firstChoice.finishReason), line: firstChoice.finishOrigin.line, position: firstChoice.finishOrigin.position };
   if (open.usage) completion.usage = open.usage;
@@ -512,7 +555,7 @@ function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): Assembled
     status: first?.status ?? "in_progress",
     items,
     // What the chunks held that the completion cannot: the converter's losses are the rest.
-    losses: [...open.unread, ...open.unkept],
+    losses: [...open.unread, ...open.unkept, ...late.losses],
     line: open.line,
     lastLine: open.lastLine,
     completion,

@@ -233,6 +233,43 @@ describe("finish reasons and status", () => {
     expect(replayGate(result.items[0], lookupSchema).reason).toBe("ok");
   });
 
+  describe("a delta after the choice's finish_reason", () => {
+    const late = (line: number) => ({ line, path: "/choices/0/delta", code: "form_changed", detail: "a delta came after the choice's finish_reason (line 4): a reader that stops there and one that reads on see different calls, so its calls are written incomplete" });
+    const completing = fragment({ index: 0, function: { arguments: "on\"}" } });
+
+    test("that completes the arguments makes the call incomplete, and the gate blocks it", () => {
+      const [result] = run([...opened, finish("tool_calls"), completing]);
+      expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Lyon\"}", "incomplete")]);
+      expect(result.losses).toContainEqual(late(5));
+      expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
+    });
+
+    test("that adds a call or text does too, and a second finish_reason does not make them complete", () => {
+      for (const after of [fragment({ index: 1, id: "call_Zp9", type: "function", function: { name: "lookup_city", arguments: "{\"city\":\"Nice\"}" } }), chunk({ content: "Done." })]) {
+        const [result] = run([...opened, fragment({ index: 0, function: { arguments: "on\"}" } }), finish("tool_calls"), after, finish("tool_calls")]);
+        expect(result.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: unknown }).status)).toEqual(after.choices[0]!.delta.tool_calls ? ["incomplete", "incomplete"] : ["incomplete"]);
+        expect(result.losses).toContainEqual({ ...late(6), detail: late(6).detail.replace("line 4", "line 5") });
+      }
+    });
+
+    test("that holds nothing (an empty delta, a filter chunk, a usage chunk) changes nothing", () => {
+      const filter = chunk({}, null);
+      (filter.choices[0] as Record<string, unknown>).content_filter_results = { hate: { filtered: false } };
+      const [result] = run([...opened, completing, finish("tool_calls"), chunk({ content: "", role: "assistant" }), chunk({ tool_calls: [] }), filter, usage()]);
+      expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Lyon\"}", "completed")]);
+      expect(result.losses.filter((loss) => loss.detail.includes("finish_reason"))).toEqual([]);
+    });
+
+    test("is kept in the rebuilt completion, and reported there", () => {
+      const assembler = new ChatStreamAssembler({ completion: true });
+      const chunks = [...opened, finish("tool_calls"), completing];
+      const [result] = [...chunks.flatMap((record, i) => assembler.push(record, i + 1)), ...assembler.finish()];
+      const rebuilt = result.completion?.rebuilt?.value as { choices: Array<{ message: { tool_calls: Array<{ function: { arguments: string } }> } }> };
+      expect(rebuilt.choices[0]!.message.tool_calls[0]!.function.arguments).toBe("{\"city\":\"Lyon\"}");
+      expect(result.losses).toContainEqual({ line: 5, path: "/choices/0/delta", code: "form_changed", detail: "a delta came after the choice's finish_reason (line 4): a reader that stops there and one that reads on see different calls; the completion holds every delta, as the second sees it" });
+    });
+  });
+
   test("a stream cut right after its role chunk gives no item, and says so", () => {
     expect(run([role()])).toEqual([
       { id: ID, status: "in_progress", items: [], losses: [{ line: 1, path: "/choices/0/delta", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" }, ...recordFields()], line: 1, lastLine: 1 },
