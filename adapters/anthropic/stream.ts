@@ -14,7 +14,8 @@
 // |   thinking_delta / signature_delta     | appends to the thinking / sets the signature           |
 // |   citations_delta                      | adds a citation to the text block                      |
 // |   another delta type                   | loss: not applied                                      |
-// | content_block_stop                     | the block is done                                      |
+// | content_block_stop                     | the block is done; a delta after it is not applied, and|
+// |                                        |   makes the call of a tool_use block incomplete        |
 // | message_delta                          | stop_reason, stop_sequence and the other delta fields (container, |
 // |                                        |   stop_details) set the message's; usage merged        |
 // | message_stop                           | closes the message                                     |
@@ -77,6 +78,8 @@ interface BlockState {
   /** The lines of those fragments. */
   jsonLines: number[];
   stopped: boolean;
+  /** The line of the first delta after the block's content_block_stop. */
+  late?: number;
 }
 
 interface OpenMessage {
@@ -238,7 +241,13 @@ export class AnthropicStreamAssembler {
     const notApplied = (why: string): void => {
       open.losses.push({ line, path: "/delta", code: "unsupported_field", detail: `${why}: not applied` });
     };
-    if (state.stopped) return notApplied(`a ${String(delta.type)} after the block's content_block_stop`);
+    if (state.stopped) {
+      if (block.type !== "tool_use") return notApplied(`a ${String(delta.type)} after the block's content_block_stop`);
+      // The SDKs' accumulators apply it, a reader that stops at content_block_stop does not: neither reading is sure to be the call.
+      state.late ??= line;
+      open.losses.push({ line, path: "/delta", code: "unsupported_field", detail: `a ${String(delta.type)} after the block's content_block_stop: not applied; a reader that applies it reads another call, so the call is written incomplete` });
+      return;
+    }
     switch (delta.type) {
       case "text_delta":
         if (block.type !== "text" || typeof delta.text !== "string") return notApplied(`a text_delta for a ${String(block.type)} block`);
@@ -372,7 +381,8 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
 /**
  * The items of the twin with each tool_use call's arguments the text streamed,
  * byte for byte (the twin's input is that text parsed, and JSON.stringify of it
- * would lose its spacing), and in_progress where its block never stopped.
+ * would lose its spacing), in_progress where its block never stopped, and
+ * incomplete where a delta came after its block stopped.
  */
 function withStreamedCalls(items: readonly CanonicalItem[], states: readonly BlockState[]): CanonicalItem[] {
   const calls = states.filter((state) => state.block.type === "tool_use");
@@ -384,6 +394,7 @@ function withStreamedCalls(items: readonly CanonicalItem[], states: readonly Blo
     const patched = { ...item } as Fields;
     if (state.json !== undefined && state.json !== "") patched.arguments = state.json;
     if (!state.stopped) patched.status = "in_progress";
+    else if (state.late !== undefined && patched.status === "completed") patched.status = "incomplete";
     return patched as CanonicalItem;
   });
 }

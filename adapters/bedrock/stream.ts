@@ -16,7 +16,8 @@
 // |   reasoningContent text / signature /  | appends to the reasoning text / sets the signature /   |
 // |     redactedContent                    |   appends to the redacted content                      |
 // |   another delta                        | loss: not applied                                      |
-// | contentBlockStop                       | the block is done                                      |
+// | contentBlockStop                       | the block is done; a toolUse delta after it is still   |
+// |                                        |   appended, but makes the call incomplete (reported)   |
 // | messageStop {stopReason}               | the stopReason; additionalModelResponseFields kept     |
 // | metadata {usage, metrics}              | usage and metrics; closes the response                 |
 // | an exception event                     | closes the message as failed: loss with its message    |
@@ -54,6 +55,8 @@ interface BlockState {
   redacted?: string;
   line: number;
   stopped: boolean;
+  /** A delta came after the block's contentBlockStop. */
+  late?: boolean;
 }
 
 interface OpenMessage {
@@ -140,7 +143,7 @@ export class BedrockStreamAssembler {
     if (!known) open.losses.push({ path: "", code: "unsupported_item", detail: "the recording ends before messageStop: the response is in_progress", line: open.lastLine });
     const ordered = [...open.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
     const content: Fields[] = [];
-    const streamed: Array<{ json: string; stopped: boolean }> = [];
+    const streamed: Array<{ json: string; stopped: boolean; late: boolean }> = [];
     for (const block of ordered) {
       switch (block.kind) {
         case "text":
@@ -148,7 +151,7 @@ export class BedrockStreamAssembler {
           break;
         case "toolUse":
           content.push({ toolUse: { ...block.toolUse, input: parsedInput(block.json) } });
-          streamed.push({ json: block.json, stopped: block.stopped });
+          streamed.push({ json: block.json, stopped: block.stopped, late: block.late === true });
           break;
         case "reasoningContent":
           if (block.redacted !== undefined) content.push({ reasoningContent: { redactedContent: block.redacted } });
@@ -174,6 +177,7 @@ export class BedrockStreamAssembler {
       // the like when the message said it stopped (terminal), by the recording
       // otherwise (still streaming). The gate blocks both.
       if (!state.stopped) item.status = known ? "incomplete" : "in_progress";
+      else if (state.late && item.status === "completed") item.status = "incomplete";
     }
     const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
     const response: BedrockAssembledResponse = { status, items: items as CanonicalItem[], losses: open.losses, line: open.line, lastLine: open.lastLine };
@@ -207,6 +211,11 @@ export class BedrockStreamAssembler {
       block.text += value;
     } else if (kind === "toolUse" && isRecord(value) && typeof value.input === "string" && block.kind === "toolUse") {
       block.json += value.input;
+      if (block.stopped && !block.late) {
+        // A reader that stops at contentBlockStop and one that reads on see different calls: neither is sure to be the call.
+        block.late = true;
+        open.losses.push({ path: "/contentBlockDelta/delta", code: "form_changed", detail: "a toolUse delta after the block's contentBlockStop: appended, as a reader that reads on sees it; one that stops there sees another call, so the call is written incomplete", line });
+      }
     } else if (kind === "reasoningContent" && isRecord(value) && (block.kind ?? "reasoningContent") === "reasoningContent") {
       block.kind = "reasoningContent";
       if (typeof value.text === "string") block.text += value.text;

@@ -125,6 +125,22 @@ describe("tool_use deltas", () => {
     expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
   });
 
+  test("a delta after a tool_use block's content_block_stop is not applied, and the call is incomplete, here and in the response object", () => {
+    const events = [start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), json(0, ', "x": 1}'), messageDelta("tool_use"), messageStop];
+    const [response] = assembled(events);
+    expect(response!.items).toEqual([call("toolu_1", '{"password": "a"}', "incomplete")]);
+    expect(response!.losses).toContainEqual({ line: 5, path: "/delta", code: "unsupported_field", detail: "a input_json_delta after the block's content_block_stop: not applied; a reader that applies it reads another call, so the call is written incomplete" });
+    expect(replayGate(response!.items[0], secretSchema).reason).toBe("status");
+    expect((response!.record().value.output as Array<{ status?: unknown }>)[0]!.status).toBe("incomplete");
+  });
+
+  test("a delta after a text block's content_block_stop is not applied, and leaves the call of another block as it was", () => {
+    const events = [start(), blockStart(0, { type: "text", text: "" }), text(0, "Here."), stop(0), text(0, " More."), toolUse(1, "toolu_1"), json(1, '{"password": "a"}'), stop(1), messageDelta("tool_use"), messageStop];
+    const [result] = run(events);
+    expect(result.items.at(-1)).toEqual(call("toolu_1", '{"password": "a"}', "completed"));
+    expect(result.losses).toContainEqual({ line: 5, path: "/delta", code: "unsupported_field", detail: "a text_delta after the block's content_block_stop: not applied" });
+  });
+
   test("max_tokens with a call as the last block: the call is incomplete, and the gate blocks it", () => {
     const events = [start(), toolUse(0, "toolu_015c"), json(0, '{"password": "mel'), stop(0), messageDelta("max_tokens"), messageStop];
     const [result] = run(events);

@@ -45,6 +45,22 @@ describe("decodeEventStream, frames", () => {
 });
 
 describe("BedrockStreamAssembler, events", () => {
+  test("a toolUse delta after the block's contentBlockStop is appended, and the call is incomplete, reported", () => {
+    const events = [
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song" } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"sign": "WKRP"' } } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: "}" } } } },
+      { messageStop: { stopReason: "tool_use" } },
+    ];
+    const [response] = assemble(events);
+    expect(response!.items).toEqual([{ type: "function_call", call_id: "tooluse_A", name: "top_song", arguments: '{"sign": "WKRP"}', status: "incomplete" }]);
+    expect(response!.losses).toEqual([
+      { path: "/contentBlockDelta/delta", code: "form_changed", detail: "a toolUse delta after the block's contentBlockStop: appended, as a reader that reads on sees it; one that stops there sees another call, so the call is written incomplete", line: 5 },
+    ]);
+  });
+
   test("joins toolUse input fragments as streamed, and closes at metadata", () => {
     const events = [
       { messageStart: { role: "assistant" } },
