@@ -34,6 +34,7 @@ import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
 import { joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
+import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { atomicFileOutput } from "../journal/write.js";
 import { isTarget, TARGETS } from "../gate/target-names.js";
 import { profileOf } from "../../adapters/profiles.js";
@@ -740,9 +741,10 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
 
 /**
  * A whole record in the target envelope. Between Chat and Open Responses, one
- * converter; otherwise through the record's Open Responses form. A response's
- * second-step losses are pointed back into the record (joinStepLosses); a
- * request body's follow the first step's, at their paths in that form.
+ * converter; otherwise through the record's Open Responses form. The
+ * second-step losses are pointed back into the record: a response's by its
+ * fields (joinStepLosses), a request body's by the message each item came from
+ * (joinBodyStepLosses).
  */
 function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames): Converted<unknown> {
   const source = envelopeOf(kind, envelope);
@@ -760,8 +762,36 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
       : isBody
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
-  if (isBody) return { value: written.value, losses: [...canonical.losses, ...written.losses] };
+  if (isBody) return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses) };
   return { value: written.value, losses: joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second: written.losses, written: written.value }) };
+}
+
+/** A request body's losses of both steps, the second's pointed into the messages of the body written. */
+function bodyLosses(record: unknown, source: Envelope, canonical: Converted<unknown>, second: readonly Loss[]): Loss[] {
+  if (source === "responses") return [...canonical.losses, ...second];
+  const input = (canonical.value as { input?: unknown }).input;
+  const adapter = source === "chat" ? undefined : ENVELOPES[source];
+  return joinBodyStepLosses({
+    record,
+    messagesField: adapter ? adapter.fields.messages : "messages",
+    system: adapter ? systemItems(record, adapter) : undefined,
+    itemsOf: adapter ? (message) => adapter.messagesToItems({ messages: [message] }).value.length : (message) => chat.messages.toItems({ messages: [message as ChatMessage] }).value.length,
+    slug: adapter?.slug,
+    input: Array.isArray(input) ? input : [],
+    first: canonical.losses,
+    second,
+  });
+}
+
+/** The input items a body's own system prompt gives, when it has one. */
+function systemItems(record: unknown, adapter: (typeof ENVELOPES)[AdapterName]): { field: string; items: number } | undefined {
+  const system = (record as Fields)[adapter.fields.system];
+  if (system === undefined || system === null) return undefined;
+  try {
+    return { field: adapter.fields.system, items: adapter.messagesToItems({ system, messages: [] }).value.length };
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the losses of a response's two steps need to know of an envelope: its slug and where its response holds each field. */

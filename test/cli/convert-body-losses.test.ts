@@ -1,0 +1,69 @@
+// A request body converted to another envelope goes through its Open Responses
+// form. What the second step cannot write is reported at the field of the body
+// the user wrote, not at a path of that form.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const folder = scratchFolder("convert-body-losses");
+const jsonl = (lines: readonly unknown[]) => lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+
+const anthropic = {
+  model: "claude-sonnet-4",
+  max_tokens: 100,
+  messages: [
+    { role: "user", content: "Weather in Paris?" },
+    { role: "assistant", content: [{ type: "text", text: "Checking." }, { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" }, cache_control: { type: "ephemeral" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "sunny", is_error: true }] },
+  ],
+};
+const bedrock = {
+  system: [{ text: "Be brief." }],
+  messages: [
+    { role: "user", content: [{ text: "Weather in Paris?" }] },
+    { role: "assistant", content: [{ toolUse: { toolUseId: "tu_1", name: "get_weather", input: { city: "Paris" } } }] },
+    { role: "user", content: [{ toolResult: { toolUseId: "tu_1", content: [{ text: "sunny" }], status: "error" } }] },
+  ],
+  inferenceConfig: { maxTokens: 100 },
+};
+const gemini = {
+  systemInstruction: { parts: [{ text: "Be brief." }] },
+  contents: [
+    { role: "user", parts: [{ text: "Weather in Paris?" }] },
+    { role: "model", parts: [{ functionCall: { id: "g1", name: "get_weather", args: { city: "Paris" } }, thoughtSignature: "c2ln" }] },
+  ],
+};
+
+async function reported(target: string, body: unknown): Promise<Array<[string, string]>> {
+  const report = join(folder, `${target}.report.jsonl`);
+  const run = await runOrbridge(["convert", "--to", target, "--report", report, "-"], jsonl([body]));
+  expect(run.code).toBe(0);
+  return readFileSync(report, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { path: string; detail: string })
+    .map(({ path, detail }) => [path, detail.split(":")[0]!]);
+}
+
+describe("convert, a request body to another envelope", { timeout: 30_000 }, () => {
+  test("Anthropic to Chat: a block's kept fields at the block, the arguments made from an object at the tool_use block", async () => {
+    expect(await reported("chat", anthropic)).toEqual([
+      ["/messages/1/content/1", "input is an object, not a text"],
+      ["/messages/1/content/1/cache_control", '"anthropic'],
+      ["/messages/2/content/0/is_error", '"anthropic'],
+    ]);
+  });
+
+  test("Bedrock to Anthropic: past the system prompt's items, a result's status at its toolResult; a field of the body at that field", async () => {
+    expect((await reported("anthropic", bedrock)).filter(([path]) => path !== "")).toEqual([
+      ["/messages/2/content/0/toolResult/status", '"bedrock'],
+      ["/inferenceConfig", '"bedrock'],
+    ]);
+  });
+
+  test("Gemini to Chat: a part's thoughtSignature at the part", async () => {
+    expect(await reported("chat", gemini)).toEqual([["/contents/1/parts/0/thoughtSignature", '"gemini']]);
+  });
+});

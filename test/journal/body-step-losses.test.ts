@@ -1,0 +1,38 @@
+// The second step's losses of a request body, pointed back into the body: by the
+// message each input item came from, or left as they are when that is not known.
+import { describe, expect, test } from "vitest";
+import { joinBodyStepLosses, type BodySteps } from "../../src/journal/body-step-losses.js";
+
+const record = { messages: [{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] }, { role: "assistant", content: "ok", note: 1 }] };
+const steps = (over: Partial<BodySteps> = {}): BodySteps => ({
+  record,
+  messagesField: "messages",
+  itemsOf: () => 1,
+  slug: "anthropic",
+  input: [{ type: "message", "anthropic:cache_control": { type: "ephemeral" } }, { type: "message", "anthropic:note": 2 }],
+  first: [],
+  second: [],
+  ...over,
+});
+const loss = (path: string) => ({ path, code: "provider_extension" as const, detail: "d" });
+
+describe("joinBodyStepLosses", () => {
+  test("a kept field goes to the block that holds its value; one no block holds with that value, to the message", () => {
+    expect(joinBodyStepLosses(steps({ second: [loss("/input/0/anthropic:cache_control"), loss("/input/1/anthropic:note"), loss("/input/1/content")] })).map((one) => one.path)).toEqual([
+      "/messages/0/content/0/cache_control",
+      "/messages/1",
+      "/messages/1",
+    ]);
+  });
+
+  test("when the messages' items do not add up to the input, every loss stays as it was", () => {
+    const second = [loss("/input/1/anthropic:note")];
+    expect(joinBodyStepLosses(steps({ itemsOf: () => 2, second }))).toEqual(second);
+    expect(joinBodyStepLosses(steps({ itemsOf: () => { throw new Error("not a message"); }, second }))).toEqual(second);
+  });
+
+  test("the first step's synthesized values move to their message; its other losses already point into the body", () => {
+    const first = [{ path: "/input/1/arguments", code: "synthesized" as const, detail: "d" }, { path: "/messages/0/content/0/text", code: "form_changed" as const, detail: "d" }];
+    expect(joinBodyStepLosses(steps({ first })).map((one) => one.path)).toEqual(["/messages/1", "/messages/0/content/0/text"]);
+  });
+});
