@@ -10,10 +10,12 @@ export function quoteVisible(text: string, maxLength = 60): string {
   return shown === text ? quoted : `${quoted}…`;
 }
 
-// Characters that, printed as they are, end a line or reorder what follows it:
-// C0 and C1 controls, DEL, the line and paragraph separators, the bidirectional
-// marks and embeddings, and a surrogate that has no partner.
-const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// Characters that, printed as they are, end a line, reorder what follows it or
+// do not show at all: C0 and C1 controls, DEL, the line and paragraph
+// separators, the bidirectional marks and embeddings, the zero-width and other
+// invisible format characters (so that `call_1` and `call_1\u200b` do not look
+// alike), and a surrogate that has no partner.
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * `text` for one line of a terminal: every character that could end the line or
