@@ -384,9 +384,14 @@ export class JournalNormalizer {
         // What the converter made up for the response object (its creation time,
         // the fields the spec requires of it) is in no item either.
         const itemLosses = converted.losses.filter((loss) => !synthesizesResponseField(loss));
-        // A field the converter kept on the response object under its slug (a stop_reason no status says) is in no item either.
-        const kept = new Set([...envelopeResponseItemFields(this.envelopes[envelope!].responseFields)].filter((field) => !Object.keys(resource).some((key) => key.endsWith(`:${field}`))));
+        // A field the converter kept on the response object under its slug (a stop_reason no status says) is in no item either:
+        // the whole field, or, where the items hold the rest of each element (Gemini's candidates), what the slug keeps of each.
+        const itemFields = envelopeResponseItemFields(this.envelopes[envelope!].responseFields);
+        const slugged = new Map([...itemFields].flatMap((field) => Object.keys(resource).filter((key) => key.endsWith(`:${field}`)).map((key) => [field, resource[key]] as const)));
+        const elementwise = [...slugged].filter(([field, value]) => Array.isArray(value) && Array.isArray(record[field]) && value.length === (record[field] as unknown[]).length);
+        const kept = new Set([...itemFields].filter((field) => !slugged.has(field) || elementwise.some(([one]) => one === field)));
         const losses = [...prefixLosses(at, itemLosses), ...this.leftBehind(record, kept, at, "the response")];
+        if (this.sayLeftBehind) for (const [field, value] of elementwise) losses.push(...elementsLeftBehind(field, value as unknown[], at));
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
@@ -529,6 +534,18 @@ function fieldsLeftBehind(record: Record<string, unknown>, kept: ReadonlySet<str
     if (value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) continue;
     losses.push({ path: `${at}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of ${what} is in no item: normalize writes items only` });
   }
+  return losses;
+}
+
+/** What a slug kept of each element of a response's field whose elements gave items (`gemini:candidates`), left behind at the element's own field. */
+function elementsLeftBehind(field: string, kept: readonly unknown[], at: string): Loss[] {
+  const losses: Loss[] = [];
+  kept.forEach((element, index) => {
+    if (!isPlainObject(element)) return;
+    for (const key of Object.keys(element)) {
+      losses.push({ path: `${at}/${pointerToken(field)}/${index}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of ${field.replace(/s$/, "")} ${index} is in no item: normalize writes items only` });
+    }
+  });
   return losses;
 }
 

@@ -307,7 +307,20 @@ describe("a Gemini journal", () => {
       ["function_call", '{"city":"Nice"}'],
       ["message", "assistant"],
     ]);
-    expect(result.stderr).toBe("read 7 lines, 4 records: 4 emitted (9 items), 0 reported; 2 losses, 11 record fields left behind, 8 values synthesized\n");
+    expect(result.stderr).toBe("read 7 lines, 4 records: 4 emitted (9 items), 0 reported; 2 losses, 12 record fields left behind, 8 values synthesized\n");
+  });
+
+  test("normalize: what a response's candidate holds besides its parts is left behind at its own field, as a stream's is, not the whole candidates", async () => {
+    const report = join(folder, "gemini.report.jsonl");
+    await runOrbridge(["normalize", "--report", report, geminiFile]);
+    const leftBehind = jsonLines(readFileSync(report, "utf8")) as Array<{ line: number; path: string; code: string }>;
+    expect(leftBehind.filter((loss) => loss.code === "left_behind" && loss.path.startsWith("/candidates")).map((loss) => [loss.line, loss.path])).toEqual([
+      [2, "/candidates/0/finishReason"],
+      [2, "/candidates/0/index"],
+      [4, "/candidates/0/index"],
+      [6, "/candidates/0/finishReason"],
+      [6, "/candidates/0/index"],
+    ]);
   });
 });
 
