@@ -101,6 +101,9 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "/output/message") })));
   const items = converted.value;
   const output = items.map((item, index) => outputItem(item, index, items.length, id, stopReason));
+  output.forEach((item, index) => {
+    if (item.id !== (items[index] as Fields).id) losses.push(lossAt(["output", index, "id"], "synthesized", `a Converse block has no item id: ${String(item.id)} derived from the response id and the item's place`));
+  });
   const completed = completeResponse(
     {
       id,
