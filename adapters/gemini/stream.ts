@@ -19,6 +19,8 @@
 // |   functionCall {} (no willContinue)          | closes the call: arguments are the args built          |
 // |   any other part                             | appended whole                                         |
 // |   finishReason, safetyRatings, other fields  | set on the candidate, the last value kept              |
+// |   a part after the candidate's finishReason  | appended; every call of the response is incomplete     |
+// |                                              |   (a reader that stops there sees other calls), reported|
 // | usageMetadata, promptFeedback                | the last value kept                                    |
 // | responseId, modelVersion, createTime         | the first value kept                                   |
 // | the end of the recording                     | the open response as far as it got; a candidate without |
@@ -70,6 +72,10 @@ interface CandidateState {
   fields: Fields;
   parts: PartState[];
   role?: unknown;
+  /** The first parts that came after the candidate's finishReason, and the line of that finishReason. */
+  late?: { line: number; path: string; finished: number };
+  /** The line of the candidate's last finishReason. */
+  finishedAt?: number;
 }
 
 /** A field of the response or of a candidate, as one chunk said it. */
@@ -148,6 +154,8 @@ export class GeminiStreamAssembler {
       state = { fields: {}, parts: [] };
       response.candidates.set(index, state);
     }
+    const finished = state.finishedAt;
+    if (typeof candidate.finishReason === "string") state.finishedAt = line;
     for (const [key, value] of Object.entries(candidate)) {
       if (key === "content") continue;
       state.fields[key] = value;
@@ -157,8 +165,14 @@ export class GeminiStreamAssembler {
     if (!isRecord(content)) return;
     if (content.role !== undefined) state.role ??= content.role;
     const parts: unknown[] = Array.isArray(content.parts) ? content.parts : [];
+    if (finished !== undefined && parts.some(holdsSomething)) state.late ??= { line, path: `/candidates/${position}/content/parts`, finished };
     parts.forEach((part, partIndex) => mergePart(state!, part, line, `/candidates/${position}/content/parts/${partIndex}`, response.losses));
   }
+}
+
+/** Whether a part adds to its candidate: anything but an empty text. */
+function holdsSomething(part: unknown): boolean {
+  return !(isRecord(part) && Object.keys(part).length === 1 && part.text === "");
 }
 
 function mergePart(state: CandidateState, part: unknown, line: number, path: string, losses: StreamLoss[]): void {
@@ -289,10 +303,17 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   if (!isRecord(response.promptFeedback) && !isRecord(response.usageMetadata) && candidates.length === 0) response.candidates = [];
   const converted = generateContentToResponse({ response, pairing: options.pairing, responses: options.responses });
   for (const loss of converted.losses) losses.push(placeLoss(loss, partOrigins, open.line));
+  // Parts after a candidate's finishReason: a reader that stops there and one that
+  // reads on see different calls, so no call of the response is taken as completed.
+  const late = [...open.candidates.entries()].flatMap(([index, state]) => (state.late ? [{ index, ...state.late }] : []));
+  for (const { index, line, path, finished } of late) {
+    losses.push({ line, path, code: "form_changed", detail: `parts came after candidate ${index}'s finishReason (line ${finished}): a reader that stops there and one that reads on see different calls, so the response's calls are written incomplete` });
+  }
+  const items = (converted.value.output.map(inputItem) as Fields[]).map((item) => (late.length > 0 && item.type === "function_call" && item.status === "completed" ? { ...item, status: "incomplete" } : item));
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
     status: converted.value.status,
-    items: converted.value.output.map(inputItem) as GeminiAssembledResponse["items"],
+    items: items as GeminiAssembledResponse["items"],
     // The items go without the ids the response object gives them, so their report does too.
     losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
     line: open.line,

@@ -87,6 +87,30 @@ describe("calls", () => {
   });
 });
 
+describe("two candidates, one of which goes on after its finishReason", () => {
+  const both = (first: unknown[], second: unknown[], finish: [string | undefined, string | undefined]) => ({
+    candidates: [
+      { content: { role: "model", parts: first }, index: 0, ...(finish[0] ? { finishReason: finish[0] } : {}) },
+      { content: { role: "model", parts: second }, index: 1, ...(finish[1] ? { finishReason: finish[1] } : {}) },
+    ],
+    modelVersion: "gemini-2.0-flash",
+    responseId: ID,
+  });
+  const call = { functionCall: { name: "get_capital", args: { country: "Portugal" } } };
+
+  test("writes the response's calls incomplete, reported on the late chunk's line", () => {
+    const [response] = run([both([call], [{ text: "Thinking" }], ["STOP", undefined]), both([{ functionCall: { name: "get_capital", args: { country: "Spain" } } }], [{ text: " done." }], [undefined, "STOP"])]);
+    expect(response!.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: string }).status)).toEqual(["incomplete", "incomplete"]);
+    expect(response!.losses).toContainEqual({ line: 2, path: "/candidates/0/content/parts", code: "form_changed", detail: "parts came after candidate 0's finishReason (line 1): a reader that stops there and one that reads on see different calls, so the response's calls are written incomplete" });
+  });
+
+  test("an empty text after the finishReason changes nothing", () => {
+    const [response] = run([both([call], [{ text: "Thinking" }], ["STOP", undefined]), both([{ text: "" }], [{ text: " done." }], [undefined, "STOP"])]);
+    expect(response!.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: string }).status)).toEqual(["completed"]);
+    expect(response!.losses.filter((loss) => loss.detail.includes("finishReason ("))).toEqual([]);
+  });
+});
+
 describe("several responses", () => {
   test("a new responseId closes the one before", () => {
     const out = run([chunk([{ text: "One." }], { finishReason: "STOP" }, "first"), chunk([{ text: "Two." }], { finishReason: "STOP" }, "second")]);
