@@ -23,8 +23,8 @@
 //
 // The first step's `synthesized` values at `/input/<k>/…` are the message's too:
 // the target is not Open Responses (which takes the first step alone), so the
-// value is not written where its path points. When the runs do not add up (a message the body keeps apart, as
-// a system prompt), every loss stays as it was.
+// value is not written where its path points. When the runs do not add up, the
+// losses at `/input/<k>…` stay as they were.
 import { isDeepStrictEqual } from "node:util";
 import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
@@ -50,22 +50,25 @@ const INPUT_PATH = /^\/input\/(\d+)(\/.*)?$/;
 
 export function joinBodyStepLosses(steps: BodySteps): Loss[] {
   const messageOf = messageIndexes(steps);
-  if (messageOf === undefined) return [...steps.first, ...steps.second];
   const messages = (steps.record as Record<string, unknown>)[steps.messagesField] as unknown[];
   const system = steps.system?.items ?? 0;
   const place = (loss: Loss): Loss => {
     const match = INPUT_PATH.exec(loss.path);
     if (!match) {
       const key = slugKey(loss.path, steps.slug);
-      return key === undefined ? loss : { ...loss, path: `/${pointerToken(key)}${loss.path.slice(loss.path.indexOf("/", 1) === -1 ? loss.path.length : loss.path.indexOf("/", 1))}` };
+      if (key === undefined) return loss;
+      const rest = loss.path.indexOf("/", 1);
+      return { ...loss, path: `/${pointerToken(key)}${rest === -1 ? "" : loss.path.slice(rest)}` };
     }
-    if (Number(match[1]) < system) return { ...loss, path: `/${pointerToken(steps.system!.field)}` };
-    const message = messageOf[Number(match[1]) - system];
+    if (messageOf === undefined) return loss;
+    const index = Number(match[1]);
+    if (index < system) return { ...loss, path: `/${pointerToken(steps.system!.field)}` };
+    const message = messageOf[index - system];
     if (message === undefined) return loss;
     const at = `/${pointerToken(steps.messagesField)}/${message}`;
-    const item = steps.input[Number(match![1])];
+    const item = steps.input[index];
     const fields = isObject(item) ? item : {};
-    const key = slugKey(match![2], steps.slug);
+    const key = slugKey(match[2], steps.slug);
     if (key === undefined) return { ...loss, path: at + (typeof fields.call_id === "string" ? (blockHolding(messages[message], fields.call_id) ?? "") : "") };
     return { ...loss, path: at + (fieldHolding(messages[message], key, fields[`${steps.slug}:${key}`]) ?? "") };
   };
