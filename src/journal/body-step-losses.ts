@@ -50,7 +50,8 @@ const INPUT_PATH = /^\/input\/(\d+)(\/.*)?$/;
 
 export function joinBodyStepLosses(steps: BodySteps): Loss[] {
   const messageOf = messageIndexes(steps);
-  const messages = (steps.record as Record<string, unknown>)[steps.messagesField] as unknown[];
+  // Known to be the body's array of messages whenever `messageOf` is.
+  const messages = messageOf === undefined ? [] : ((steps.record as Record<string, unknown>)[steps.messagesField] as unknown[]);
   const system = steps.system?.items ?? 0;
   const place = (loss: Loss): Loss => {
     const match = INPUT_PATH.exec(loss.path);

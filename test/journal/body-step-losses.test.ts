@@ -29,6 +29,7 @@ describe("joinBodyStepLosses", () => {
     const second = [loss("/input/1/anthropic:note")];
     expect(joinBodyStepLosses(steps({ itemsOf: () => 2, second }))).toEqual(second);
     expect(joinBodyStepLosses(steps({ itemsOf: () => { throw new Error("not a message"); }, second }))).toEqual(second);
+    expect(joinBodyStepLosses(steps({ record: null, second }))).toEqual(second);
   });
 
   test("the first step's synthesized values move to their message; its other losses already point into the body", () => {
