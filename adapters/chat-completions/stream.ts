@@ -51,7 +51,7 @@
 // are given as incomplete items, which the gate blocks, and the late delta is
 // reported. The chat.completion rebuilt for conversion holds every delta, as a
 // reader to the end sees it, and the late delta is reported there too.
-import { transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
+import { stoppedCall, transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
 import { describeValue, isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
@@ -418,7 +418,7 @@ function lateDelta(choice: ChoiceState | undefined, items: AssembledResponse["it
   const path = pointer("choices", late.position, "delta");
   if (whole) return { items, losses: [{ line: late.line, path, code: "form_changed", detail: `${said}; the completion holds every delta, as the second sees it` }] };
   return {
-    items: items.map((item) => (item.type === "function_call" && (item as { status?: unknown }).status === "completed" ? { ...item, status: "incomplete" } : item)),
+    items: items.map((item) => stoppedCall(item) ?? item),
     losses: [{ line: late.line, path, code: "form_changed", detail: `${said}, so its calls are written incomplete` }],
   };
 }

@@ -36,7 +36,7 @@
 // chunk said it. What convert writes (`record`) is the response object the
 // joined response amounts to, which holds the values kept above; a value of an
 // earlier chunk that a later one replaced is reported where it was said.
-import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
+import { stoppedCall, type AssembledResponse, type StreamLoss } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
 import type { IdlessResponses } from "../../src/models/idless-responses.js";
 import type { CallPairing } from "./call-ids.js";
@@ -309,11 +309,11 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   for (const { index, line, path, finished } of late) {
     losses.push({ line, path, code: "form_changed", detail: `parts came after candidate ${index}'s finishReason (line ${finished}): a reader that stops there and one that reads on see different calls, so the response's calls are written incomplete` });
   }
-  const items = (converted.value.output.map(inputItem) as Fields[]).map((item) => (late.length > 0 && item.type === "function_call" && item.status === "completed" ? { ...item, status: "incomplete" } : item));
+  const items = converted.value.output.map(inputItem) as GeminiAssembledResponse["items"];
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
     status: converted.value.status,
-    items: items as GeminiAssembledResponse["items"],
+    items: late.length > 0 ? items.map((item) => stoppedCall(item) ?? item) : items,
     // The items go without the ids the response object gives them, so their report does too.
     losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
     line: open.line,

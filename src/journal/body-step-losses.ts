@@ -28,6 +28,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
+import { slugField } from "./two-step-losses.js";
 
 export interface BodySteps {
   /** The body as the user wrote it. */
@@ -49,19 +50,19 @@ export interface BodySteps {
 const INPUT_PATH = /^\/input\/(\d+)(\/.*)?$/;
 
 export function joinBodyStepLosses(steps: BodySteps): Loss[] {
-  const messageOf = messageIndexes(steps);
-  // Known to be the body's array of messages whenever `messageOf` is.
-  const messages = messageOf === undefined ? [] : ((steps.record as Record<string, unknown>)[steps.messagesField] as unknown[]);
+  // Counted only when a loss points into the input: each message is converted again for it.
+  let messageOf: number[] | undefined | null = null;
   const system = steps.system?.items ?? 0;
   const place = (loss: Loss): Loss => {
     const match = INPUT_PATH.exec(loss.path);
     if (!match) {
-      const key = slugKey(loss.path, steps.slug);
-      if (key === undefined) return loss;
-      const rest = loss.path.indexOf("/", 1);
-      return { ...loss, path: `/${pointerToken(key)}${rest === -1 ? "" : loss.path.slice(rest)}` };
+      const own = slugField(loss.path, steps.slug);
+      return own === undefined ? loss : { ...loss, path: `/${pointerToken(own.key)}${own.rest}` };
     }
+    if (messageOf === null) messageOf = messageIndexes(steps);
     if (messageOf === undefined) return loss;
+    // The body's array of messages, as `messageOf` was found.
+    const messages = (steps.record as Record<string, unknown>)[steps.messagesField] as unknown[];
     const index = Number(match[1]);
     if (index < system) return { ...loss, path: `/${pointerToken(steps.system!.field)}` };
     const message = messageOf[index - system];
@@ -69,9 +70,9 @@ export function joinBodyStepLosses(steps: BodySteps): Loss[] {
     const at = `/${pointerToken(steps.messagesField)}/${message}`;
     const item = steps.input[index];
     const fields = isObject(item) ? item : {};
-    const key = slugKey(match[2], steps.slug);
-    if (key === undefined) return { ...loss, path: at + (typeof fields.call_id === "string" ? (blockHolding(messages[message], fields.call_id) ?? "") : "") };
-    return { ...loss, path: at + (fieldHolding(messages[message], key, fields[`${steps.slug}:${key}`]) ?? "") };
+    const own = slugField(match[2] ?? "", steps.slug);
+    if (own === undefined) return { ...loss, path: at + (typeof fields.call_id === "string" ? (blockHolding(messages[message], fields.call_id) ?? "") : "") };
+    return { ...loss, path: at + (fieldHolding(messages[message], own.key, fields[`${steps.slug}:${own.key}`]) ?? "") };
   };
   const first = steps.first.map((loss) => (loss.code === "synthesized" ? place(loss) : loss));
   return [...first, ...steps.second.map(place)];
@@ -96,29 +97,14 @@ function messageIndexes(steps: BodySteps): number[] | undefined {
   return owner.length + (steps.system?.items ?? 0) === steps.input.length ? owner : undefined;
 }
 
-/** `key` of a path `/<slug>:<key>…` under an item. */
-function slugKey(rest: string | undefined, slug: string | undefined): string | undefined {
-  if (rest === undefined || slug === undefined) return undefined;
-  const token = rest.slice(1).split("/")[0]!.replace(/~1/g, "/").replace(/~0/g, "~");
-  return token.startsWith(`${slug}:`) ? token.slice(slug.length + 1) : undefined;
-}
-
 /** The pointer, within the message, of the field `key` that holds `value`: the message's own, a block's, or a block's one object's. */
 function fieldHolding(message: unknown, key: string, value: unknown): string | undefined {
   if (!isObject(message)) return undefined;
-  if (Object.hasOwn(message, key) && isDeepStrictEqual(message[key], value)) return `/${pointerToken(key)}`;
-  for (const blocksField of ["content", "parts"]) {
-    const blocks = message[blocksField];
-    if (!Array.isArray(blocks)) continue;
-    for (let b = 0; b < blocks.length; b++) {
-      const block = blocks[b];
-      if (!isObject(block)) continue;
-      const at = `/${blocksField}/${b}`;
-      if (Object.hasOwn(block, key) && isDeepStrictEqual(block[key], value)) return `${at}/${pointerToken(key)}`;
-      const members = Object.keys(block);
-      const inner = members.length === 1 ? block[members[0]!] : undefined;
-      if (isObject(inner) && Object.hasOwn(inner, key) && isDeepStrictEqual(inner[key], value)) return `${at}/${pointerToken(members[0]!)}/${pointerToken(key)}`;
-    }
+  const holds = (fields: Record<string, unknown>) => Object.hasOwn(fields, key) && isDeepStrictEqual(fields[key], value);
+  if (holds(message)) return `/${pointerToken(key)}`;
+  for (const { at, block, member, inner } of blocksOf(message, ["content", "parts"])) {
+    if (holds(block)) return `${at}/${pointerToken(key)}`;
+    if (inner !== undefined && holds(inner)) return `${at}/${pointerToken(member!)}/${pointerToken(key)}`;
   }
   return undefined;
 }
@@ -126,18 +112,25 @@ function fieldHolding(message: unknown, key: string, value: unknown): string | u
 /** The pointer, within the message, of the block (a content part, a Chat tool call) one of whose ids, or its one object's, is `id`. */
 function blockHolding(message: unknown, id: string): string | undefined {
   if (!isObject(message)) return undefined;
-  for (const blocksField of ["content", "parts", "tool_calls"]) {
-    const blocks = message[blocksField];
+  for (const { at, block, inner } of blocksOf(message, ["content", "parts", "tool_calls"])) {
+    if (holdsId(block, id) || (inner !== undefined && holdsId(inner, id))) return at;
+  }
+  return undefined;
+}
+
+/** The object blocks of a message's arrays `fields`, each with its pointer, and the one object it holds when it has one member only (Bedrock's `toolUse`). */
+function* blocksOf(message: Record<string, unknown>, fields: readonly string[]): Generator<{ at: string; block: Record<string, unknown>; member?: string; inner?: Record<string, unknown> }> {
+  for (const field of fields) {
+    const blocks = message[field];
     if (!Array.isArray(blocks)) continue;
     for (let b = 0; b < blocks.length; b++) {
       const block = blocks[b];
       if (!isObject(block)) continue;
       const members = Object.keys(block);
       const inner = members.length === 1 ? block[members[0]!] : undefined;
-      if (holdsId(block, id) || (isObject(inner) && holdsId(inner, id))) return `/${blocksField}/${b}`;
+      yield isObject(inner) ? { at: `/${field}/${b}`, block, member: members[0]!, inner } : { at: `/${field}/${b}`, block };
     }
   }
-  return undefined;
 }
 
 const ID_FIELDS = ["id", "tool_use_id", "toolUseId", "tool_call_id"];

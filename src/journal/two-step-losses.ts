@@ -24,6 +24,7 @@
 // |   or an item id, another target        |   and the target writes none of them               |
 // | another field                          | at the target's field for it, when the record      |
 // |                                        |   written holds that field; else not reported      |
+import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { RESPONSE_NEUTRALS } from "../models/response-neutrals.js";
 
@@ -89,12 +90,20 @@ function topKey(path: string): string {
   return (path.split("/")[1] ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-function sourcePath(path: string, source: Exclude<StepEnvelope, "responses">): string {
+/**
+ * The field a path's first token names under `slug` (`/anthropic:is_error/x` ->
+ * `is_error`), and the rest of the path (`/x`); undefined when that token has
+ * no such slug.
+ */
+export function slugField(path: string, slug: string | undefined): { key: string; rest: string } | undefined {
   const key = topKey(path);
-  const rest = path.slice(path.indexOf("/", 1) === -1 ? path.length : path.indexOf("/", 1));
-  if (source.slug !== undefined && key.startsWith(`${source.slug}:`)) {
-    const own = key.slice(source.slug.length + 1);
-    return "/" + own.replace(/~/g, "~0").replace(/\//g, "~1") + rest;
-  }
-  return source.responseFields[key] ?? "";
+  if (slug === undefined || !key.startsWith(`${slug}:`)) return undefined;
+  const next = path.indexOf("/", 1);
+  return { key: key.slice(slug.length + 1), rest: next === -1 ? "" : path.slice(next) };
+}
+
+function sourcePath(path: string, source: Exclude<StepEnvelope, "responses">): string {
+  const own = slugField(path, source.slug);
+  if (own !== undefined) return "/" + pointerToken(own.key) + own.rest;
+  return source.responseFields[topKey(path)] ?? "";
 }
