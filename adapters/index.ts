@@ -13,6 +13,7 @@
 import type { AssembledResponse } from "../src/models/assembled-response.js";
 import type { Converted } from "../src/models/loss.js";
 import type { CanonicalItem, CreateResponseBody, ResponseResource } from "../src/models/open-responses.js";
+import type { ResponsePathsOption } from "../src/models/response-paths.js";
 import { anthropic } from "./anthropic/index.js";
 import { bedrock } from "./bedrock/index.js";
 import { chat } from "./chat-completions/index.js";
@@ -54,7 +55,8 @@ export interface EnvelopeAdapter {
   itemsToMessages(items: readonly CanonicalItem[]): Converted<Conversation>;
   requestToBody(request: unknown): Converted<CreateResponseBody>;
   bodyToRequest(body: CreateResponseBody): Converted<unknown>;
-  responseToResource(response: unknown): Converted<ResponseResource>;
+  /** `sourcePaths`: the values made up for the items reported where each item comes from, not in the response object (response-paths.ts). */
+  responseToResource(response: unknown, options?: ResponsePathsOption): Converted<ResponseResource>;
   resourceToResponse(resource: ResponseResource): Converted<unknown>;
   assembler(): StreamAssembler;
   /**
@@ -121,7 +123,7 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     },
     requestToBody: (request) => descriptor.requestBodies.toResponses({ request, ...state }),
     bodyToRequest: (body) => descriptor.requestBodies.fromResponses({ body }),
-    responseToResource: (response) => descriptor.responses.toResponses({ [names.response]: response, ...state }),
+    responseToResource: (response, options) => descriptor.responses.toResponses({ [names.response]: response, ...state, ...options }),
     resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource }),
     assembler: () => (shared ? descriptor.stream.assembler(state) : descriptor.stream.assembler()),
     journal: () => (descriptor.journal ? conversational(descriptor, names, descriptor.journal()) : conversational(descriptor, names)),

@@ -34,7 +34,8 @@ import { createHash } from "node:crypto";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
-import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import { isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
+import type { ResponsePathsOption } from "../../src/models/response-paths.js";
 import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 import type { AnthropicResponse } from "./models.js";
 
@@ -91,7 +92,7 @@ export function derivedStopReason(status: unknown, reason: unknown, output: read
 
 const MAPPED = ["id", "type", "role", "model", "content", "stop_reason", "usage"];
 
-export function messageToResponse(args: { message: AnthropicResponse }): Converted<ResponseResource> {
+export function messageToResponse(args: { message: AnthropicResponse } & ResponsePathsOption): Converted<ResponseResource> {
   const { message } = args;
   if (!isRecord(message) || message.type !== "message" || !Array.isArray(message.content)) {
     throw new TypeError("not an Anthropic response: it has no type \"message\" and content array");
@@ -99,16 +100,19 @@ export function messageToResponse(args: { message: AnthropicResponse }): Convert
   const losses: Loss[] = [lossAt(["created_at"], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
   const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
   const { status, reason } = responseStatusOf(stopReason);
+  const origins: PointerTokens[] = [];
   const converted = messagesToItems({
     messages: [{ role: "assistant", content: message.content }],
     model: typeof message.model === "string" ? message.model : undefined,
     stopReason,
+    origins,
   });
   losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "") })));
   const items = converted.value;
   if (stopReason === "refusal") refuse(items, message);
   const output = items.map((item, index) => outputItem(item, index, items.length, message.id, stopReason));
-  placeInOutput(losses, message.content, output);
+  if (args.sourcePaths) placeInSource(losses, output, origins.map((at) => pointer(...at.slice(2))));
+  else placeInOutput(losses, message.content, output);
 
   const completed = completeResponse(
     {
@@ -151,6 +155,17 @@ function placeInOutput(losses: Loss[], content: readonly unknown[], output: read
   });
   output.forEach((item, index) => {
     if (Object.hasOwn(ID_PREFIXES, String(item.type))) losses.push(lossAt(["output", index, "id"], "synthesized", `an Anthropic block has no item id: ${item.id} derived from the message id and the item's place`));
+  });
+}
+
+/**
+ * The same values reported at the message's block each item comes from, for a
+ * caller that writes no response object: `sources[i]` is item i's block. An
+ * item no block gave (the refusal a stop_reason makes) is reported at the content.
+ */
+function placeInSource(losses: Loss[], output: readonly Fields[], sources: readonly string[]): void {
+  output.forEach((item, index) => {
+    if (Object.hasOwn(ID_PREFIXES, String(item.type))) losses.push({ path: sources[index] ?? "/content", code: "synthesized", detail: `an Anthropic block has no item id: ${item.id} derived from the message id and the item's place (item ${index} of the response)` });
   });
 }
 

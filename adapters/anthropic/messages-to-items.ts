@@ -47,6 +47,8 @@ export interface MessagesToItemsArgs {
    * calls are completed.
    */
   stopReason?: string | null;
+  /** Filled, when given, with the pointer of the block each item of an assistant message comes from (the first of the text blocks joined into one message). */
+  origins?: PointerTokens[];
 }
 
 /** What a reasoning item carries to say whose opaque value its encrypted_content is. */
@@ -56,7 +58,7 @@ export interface Provenance {
   model?: string;
 }
 
-export function messagesToItems({ messages, system, model, stopReason }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
+export function messagesToItems({ messages, system, model, stopReason, origins }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Anthropic messages");
   const items: CanonicalItem[] = [];
   const losses: Loss[] = [];
@@ -64,7 +66,7 @@ export function messagesToItems({ messages, system, model, stopReason }: Message
     const item = instructions(system, ["system"], losses);
     if (item) items.push(item);
   }
-  const context: Context = { model, stopReason, items, losses };
+  const context: Context = { model, stopReason, items, losses, origins };
   messages.forEach((message, index) => convertMessage(message, ["messages", index], index === messages.length - 1, context));
   return { value: items, losses };
 }
@@ -99,6 +101,7 @@ interface Context {
   stopReason?: string | null;
   items: CanonicalItem[];
   losses: Loss[];
+  origins?: PointerTokens[];
 }
 
 function instructions(system: unknown, at: PointerTokens, losses: Loss[]): CanonicalItem | undefined {
@@ -207,14 +210,20 @@ function toolResult(block: Fields, at: PointerTokens, losses: Loss[]): Canonical
 }
 
 function assistantBlocks(blocks: readonly unknown[], at: PointerTokens, isLast: boolean, context: Context): void {
-  const { items, losses } = context;
+  const { losses } = context;
   let parts: Fields[] = [];
+  let partsAt: PointerTokens = at;
+  const push = (item: CanonicalItem, from: PointerTokens) => {
+    context.items.push(item);
+    context.origins?.push(from);
+  };
   const flush = () => {
-    if (parts.length > 0) items.push({ type: "message", role: "assistant", content: parts } as CanonicalItem);
+    if (parts.length > 0) push({ type: "message", role: "assistant", content: parts } as CanonicalItem, partsAt);
     parts = [];
   };
   blocks.forEach((block, index) => {
     const blockAt = [...at, index];
+    if (parts.length === 0) partsAt = blockAt;
     if (!isRecord(block) || typeof block.type !== "string" || block.type === "") {
       losses.push(lossAt(blockAt, "unsupported_part", `a ${typeOf(block)} is not a content block`));
       return;
@@ -230,11 +239,11 @@ function assistantBlocks(blocks: readonly unknown[], at: PointerTokens, isLast: 
     flush();
     switch (block.type) {
       case "tool_use":
-        items.push(toolUse(block, blockAt, callStatusOf(context.stopReason, isLast && index === blocks.length - 1), losses));
+        push(toolUse(block, blockAt, callStatusOf(context.stopReason, isLast && index === blocks.length - 1), losses), blockAt);
         return;
       case "thinking":
       case "redacted_thinking":
-        items.push(reasoning(block, blockAt, context.model, losses));
+        push(reasoning(block, blockAt, context.model, losses), blockAt);
         return;
       case "tool_result":
       case "image":
@@ -245,7 +254,7 @@ function assistantBlocks(blocks: readonly unknown[], at: PointerTokens, isLast: 
         // Server tool calls and their results, and blocks not known yet: the
         // same provider takes them back as they are; no other runs them.
         const { type, ...rest } = block;
-        items.push({ type: PREFIX + type, ...rest } as CanonicalItem);
+        push({ type: PREFIX + type, ...rest } as CanonicalItem, blockAt);
       }
     }
   });

@@ -27,7 +27,9 @@ import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-n
 import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
-import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import { isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
+import { pointer } from "../../src/models/json-pointer.js";
+import type { ResponsePathsOption } from "../../src/models/response-paths.js";
 import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 import type { BedrockResponse } from "./models.js";
 
@@ -82,7 +84,7 @@ export function derivedStopReason(status: unknown, reason: unknown, output: read
 
 const MAPPED = ["output", "stopReason", "usage"];
 
-export function converseToResponse(args: { response: BedrockResponse; model?: string; responses?: IdlessResponses }): Converted<ResponseResource> {
+export function converseToResponse(args: { response: BedrockResponse; model?: string; responses?: IdlessResponses } & ResponsePathsOption): Converted<ResponseResource> {
   const { response, model } = args;
   const message = isRecord(response) && isRecord(response.output) ? response.output.message : undefined;
   if (!isRecord(response) || !isRecord(message) || !Array.isArray(message.content)) {
@@ -97,12 +99,18 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   if (model === undefined) losses.push(lossAt([], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));
   const stopReason = typeof response.stopReason === "string" ? response.stopReason : null;
   const { status, reason } = responseStatusOf(stopReason);
-  const converted = messagesToItems({ messages: [{ role: "assistant", content: message.content } as never], model, stopReason });
-  losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "/output/message") })));
+  const origins: PointerTokens[] = [];
+  const converted = messagesToItems({ messages: [{ role: "assistant", content: message.content } as never], model, stopReason, origins });
+  const inResponse = (path: string) => path.replace(/^\/messages\/0(?=\/|$)/, "/output/message");
+  losses.push(...converted.losses.map((loss) => ({ ...loss, path: inResponse(loss.path) })));
   const items = converted.value;
   const output = items.map((item, index) => outputItem(item, index, items.length, id, stopReason));
   output.forEach((item, index) => {
-    if (item.id !== (items[index] as Fields).id) losses.push(lossAt(["output", index, "id"], "synthesized", `a Converse block has no item id: ${String(item.id)} derived from the response id and the item's place`));
+    if (item.id === (items[index] as Fields).id) return;
+    const detail = `a Converse block has no item id: ${String(item.id)} derived from the response id and the item's place`;
+    const from = origins[index];
+    if (!args.sourcePaths) losses.push(lossAt(["output", index, "id"], "synthesized", detail));
+    else losses.push({ path: from ? inResponse(pointer(...from)) : "/output/message/content", code: "synthesized", detail: `${detail} (item ${index} of the response)` });
   });
   const completed = completeResponse(
     {

@@ -43,6 +43,8 @@ export interface MessagesToItemsArgs {
   model?: string;
   /** The stopReason of the response the messages are (null when it has none yet); a request's history leaves it out. */
   stopReason?: string | null;
+  /** Filled, when given, with the pointer of the block each item of an assistant message comes from (the first of the text blocks joined into one message). */
+  origins?: PointerTokens[];
 }
 
 /** What a reasoning item carries to say whose opaque value its encrypted_content is. */
@@ -52,7 +54,7 @@ export interface Provenance {
   model?: string;
 }
 
-export function messagesToItems({ messages, system, model, stopReason }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
+export function messagesToItems({ messages, system, model, stopReason, origins }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Bedrock messages");
   const items: CanonicalItem[] = [];
   const losses: Loss[] = [];
@@ -63,7 +65,7 @@ export function messagesToItems({ messages, system, model, stopReason }: Message
   } else if (system !== undefined && !Array.isArray(system)) {
     losses.push(lossAt(["system"], "unsupported_item", `system is ${typeOf(system)}, not a list of blocks`));
   }
-  const context: Context = { model, stopReason, items, losses };
+  const context: Context = { model, stopReason, items, losses, origins };
   messages.forEach((message, index) => convertMessage(message, ["messages", index], index === messages.length - 1, context));
   return { value: items, losses };
 }
@@ -96,6 +98,7 @@ interface Context {
   stopReason?: string | null;
   items: CanonicalItem[];
   losses: Loss[];
+  origins?: PointerTokens[];
 }
 
 /** Adds a user-side block to `parts`; a cachePoint rides on the part before it. */
@@ -193,15 +196,21 @@ function toolResult(result: unknown, at: PointerTokens, losses: Loss[]): Fields 
 }
 
 function assistantBlocks(blocks: readonly unknown[], at: PointerTokens, isLast: boolean, context: Context): void {
-  const { items, losses } = context;
+  const { losses } = context;
   let parts: Fields[] = [];
+  let partsAt: PointerTokens = at;
+  const push = (item: CanonicalItem, from: PointerTokens) => {
+    context.items.push(item);
+    context.origins?.push(from);
+  };
   const flush = () => {
     // Parts, never a string: a response's message has parts, and a request that replays it must say the same.
-    if (parts.length > 0) items.push({ type: "message", role: "assistant", content: parts } as CanonicalItem);
+    if (parts.length > 0) push({ type: "message", role: "assistant", content: parts } as CanonicalItem, partsAt);
     parts = [];
   };
   blocks.forEach((block, index) => {
     const blockAt = [...at, index];
+    if (parts.length === 0) partsAt = blockAt;
     const kind = isRecord(block) ? blockKind(block) : undefined;
     if (!isRecord(block) || kind === undefined) {
       losses.push(lossAt(blockAt, "unsupported_part", `a ${typeOf(block)} is not a content block of one member`));
@@ -215,15 +224,15 @@ function assistantBlocks(blocks: readonly unknown[], at: PointerTokens, isLast: 
     }
     flush();
     if (kind === "toolUse" && isRecord(inner) && (inner.type === undefined || inner.type === "tool_use")) {
-      items.push(toolUse(inner, [...blockAt, kind], callStatusOf(context.stopReason, isLast && index === blocks.length - 1), losses));
+      push(toolUse(inner, [...blockAt, kind], callStatusOf(context.stopReason, isLast && index === blocks.length - 1), losses), blockAt);
     } else if (kind === "reasoningContent" && isRecord(inner) && (isRecord(inner.reasoningText) || typeof inner.redactedContent === "string")) {
-      items.push(reasoning(inner, [...blockAt, kind], context.model, losses));
+      push(reasoning(inner, [...blockAt, kind], context.model, losses), blockAt);
     } else if (kind === "image" || kind === "document") {
       losses.push(lossAt(blockAt, "unsupported_part", `a ${kind} block belongs to a user message, not an assistant message`));
     } else {
       // Server tool calls and their results, cache points, and blocks not known
       // yet: Bedrock takes them back as they are; no other provider runs them.
-      items.push({ type: PREFIX + kind, [kind]: inner } as CanonicalItem);
+      push({ type: PREFIX + kind, [kind]: inner } as CanonicalItem, blockAt);
     }
   });
   flush();

@@ -58,6 +58,8 @@ export interface ContentsToItemsArgs {
    * reported at the item's path. Without it, at the path of the part that lacks it.
    */
   itemsAt?: ItemsAt;
+  /** Filled, when given, with the pointer of the part each item of a model content comes from (the first of the text parts joined into one message). */
+  origins?: PointerTokens[];
 }
 
 export interface ItemsAt {
@@ -75,7 +77,7 @@ export interface Provenance {
 /** The keys of a part that say what it is; any other key is a field of it. */
 const DATA_KEYS = ["text", "inlineData", "fileData", "functionCall", "functionResponse"] as const;
 
-export function contentsToItems({ contents, systemInstruction, model, finishReason, pairing, whole = false, itemsAt }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
+export function contentsToItems({ contents, systemInstruction, model, finishReason, pairing, whole = false, itemsAt, origins }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(contents)) throw new TypeError("contentsToItems expects an array of Gemini contents");
   if (whole) pairing?.restart();
   const items: CanonicalItem[] = [];
@@ -84,7 +86,7 @@ export function contentsToItems({ contents, systemInstruction, model, finishReas
     const item = instructions(systemInstruction, ["systemInstruction"], losses);
     if (item) items.push(item);
   }
-  const context: Context = { model, finishReason, items, losses, pairing: pairing ?? new CallPairing(), itemsAt };
+  const context: Context = { model, finishReason, items, losses, pairing: pairing ?? new CallPairing(), itemsAt, origins };
   contents.forEach((content, index) => convertContent(content, ["contents", index], index === contents.length - 1, context));
   return { value: items, losses };
 }
@@ -116,6 +118,7 @@ interface Context {
   losses: Loss[];
   pairing: CallPairing;
   itemsAt?: ItemsAt;
+  origins?: PointerTokens[];
 }
 
 /** Where a value synthesized for the next item is reported: the item's field in the record made, else the part's field it stands for. */
@@ -223,14 +226,20 @@ function functionResponse(part: Fields, response: unknown, spelling: Spelling, a
 }
 
 function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolean, context: Context): void {
-  const { items, losses, pairing } = context;
+  const { losses, pairing } = context;
   let run: Fields[] = [];
+  let runAt: PointerTokens = at;
+  const push = (item: CanonicalItem, from: PointerTokens) => {
+    context.items.push(item);
+    context.origins?.push(from);
+  };
   const flush = () => {
-    if (run.length > 0) items.push({ type: "message", role: "assistant", content: run } as CanonicalItem);
+    if (run.length > 0) push({ type: "message", role: "assistant", content: run } as CanonicalItem, runAt);
     run = [];
   };
   parts.forEach((part, index) => {
     const partAt = [...at, index];
+    if (run.length === 0) runAt = partAt;
     if (!isRecord(part)) {
       losses.push(lossAt(partAt, "unsupported_part", `a ${typeOf(part)} is not a Gemini part`));
       return;
@@ -251,7 +260,7 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
       case "text":
         // The flag is what makes the part a reasoning item; the way back writes it again from the item's type.
         losses.push(lossAt([...partAt, "thought"], "form_changed", "thought: true is said by the reasoning item the part becomes, not written as a field"));
-        items.push(thought(part, context.model));
+        push(thought(part, context.model), partAt);
         return;
       case "functionCall": {
         const call = read(part, "functionCall");
@@ -268,7 +277,7 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         if (fields.args === undefined) item[`${PREFIX}argsAbsent`] = true;
         carryFields(fields, ["id", "name", "args"], item);
         carryFields(part, [call.key], item);
-        items.push(item as CanonicalItem);
+        push(item as CanonicalItem, partAt);
         return;
       }
       case "functionResponse":
@@ -279,7 +288,7 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
       case "other":
         // Code execution, server-side tool calls and their results, parts not
         // known yet: the same provider takes them back as they are; no other runs them.
-        items.push({ type: `${PREFIX}${extensionName(part)}`, ...part } as CanonicalItem);
+        push({ type: `${PREFIX}${extensionName(part)}`, ...part } as CanonicalItem, partAt);
         return;
       default: {
         const unknownKind: never = kind;

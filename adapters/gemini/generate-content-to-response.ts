@@ -38,7 +38,9 @@ import type { CanonicalItem, ResponseResource } from "../../src/models/open-resp
 import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
 import { CallPairing } from "./call-ids.js";
 import { callStatusOf, contentsToItems } from "./contents-to-items.js";
-import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
+import { pointer } from "../../src/models/json-pointer.js";
+import type { ResponsePathsOption } from "../../src/models/response-paths.js";
 
 export { RESPONSE_NEUTRALS };
 
@@ -87,7 +89,7 @@ export function responseStatusOf(finishReasons: readonly unknown[], blockReason?
   return { status: "incomplete", reason: cut === "MAX_TOKENS" ? "max_output_tokens" : FILTERED.has(String(cut)) ? "content_filter" : String(cut) };
 }
 
-export function generateContentToResponse(args: { response: unknown; pairing?: CallPairing; responses?: IdlessResponses }): Converted<ResponseResource> {
+export function generateContentToResponse(args: { response: unknown; pairing?: CallPairing; responses?: IdlessResponses } & ResponsePathsOption): Converted<ResponseResource> {
   const { response } = args;
   const pairing = args.pairing ?? new CallPairing();
   if (!isRecord(response) || (!Array.isArray(response.candidates) && !isRecord(response.promptFeedback) && !isRecord(response.usageMetadata))) {
@@ -131,12 +133,25 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
       return;
     }
     kept.push(meta);
-    const converted = contentsToItems({ contents: [content], model, finishReason, pairing: k === 0 ? pairing : pairing.fork(`candidate ${k}`), itemsAt: { path: "/output", offset: output.length } });
-    losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/contents\/0(?=\/|$)/, `/candidates/${k}/content`) })));
+    const origins: PointerTokens[] = [];
+    const converted = contentsToItems({
+      contents: [content],
+      model,
+      finishReason,
+      pairing: k === 0 ? pairing : pairing.fork(`candidate ${k}`),
+      ...(args.sourcePaths ? { origins } : { itemsAt: { path: "/output", offset: output.length } }),
+    });
+    const inCandidate = (path: string) => path.replace(/^\/contents\/0(?=\/|$)/, `/candidates/${k}/content`);
+    losses.push(...converted.losses.map((loss) => ({ ...loss, path: inCandidate(loss.path) })));
     converted.value.forEach((item, index) => {
       const out = outputItem(item, output.length, id, finishReason, index === converted.value.length - 1);
       if (several) out[`${PREFIX}candidate`] = k;
-      if (out.id !== (item as Fields).id) losses.push(lossAt(["output", output.length, "id"], "synthesized", `a Gemini part has no item id: ${String(out.id)} derived from the response id and the item's place`));
+      if (out.id !== (item as Fields).id) {
+        const detail = `a Gemini part has no item id: ${String(out.id)} derived from the response id and the item's place`;
+        const from = origins[index];
+        if (!args.sourcePaths) losses.push(lossAt(["output", output.length, "id"], "synthesized", detail));
+        else losses.push({ path: from ? inCandidate(pointer(...from)) : `/candidates/${k}/content`, code: "synthesized", detail: `${detail} (item ${output.length} of the response)` });
+      }
       output.push(out);
     });
   });

@@ -378,7 +378,8 @@ export class JournalNormalizer {
         return parts(envelope!, converted.value, losses, { request: record });
       }
       case "envelope_response": {
-        const converted = this.envelopes[envelope!].responseToResource(record);
+        // The items are written alone: what was made up for each is reported at the part of the record it comes from.
+        const converted = this.envelopes[envelope!].responseToResource(record, { sourcePaths: true });
         const resource = converted.value as unknown as Record<string, unknown>;
         const output = (Array.isArray(resource.output) ? resource.output : []).map((item) => this.canonical(item as CanonicalItem));
         // What the converter made up for the response object (its creation time,

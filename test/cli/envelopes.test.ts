@@ -134,13 +134,13 @@ describe("an Anthropic journal", () => {
       calls.nice,
     ]);
     const report = jsonLines(readFileSync(reportFile("normalize"), "utf8")) as Array<{ line: number; path: string; code: string }>;
-    // The stored message's items carry ids and arguments it never wrote: synthesized, at their place in the response object they come from.
+    // The stored message's items carry ids and arguments it never wrote: synthesized, at the block of the message each comes from.
     expect(report.filter((entry) => entry.code === "synthesized").map(({ line, path }) => [line, path])).toEqual([
-      [2, "/output/1/arguments"],
-      [2, "/output/2/arguments"],
-      [2, "/output/0/id"],
-      [2, "/output/1/id"],
-      [2, "/output/2/id"],
+      [2, "/content/1/input"],
+      [2, "/content/2/input"],
+      [2, "/content/0"],
+      [2, "/content/1"],
+      [2, "/content/2"],
     ]);
     expect(report.filter((entry) => entry.code !== "synthesized")).toEqual([
       { line: 1, path: "/model", code: "left_behind", detail: "model of the request body is in no item: normalize writes items only" },
