@@ -17,7 +17,9 @@
 // | content_block_stop                     | the block is done; a delta after it is not applied, and|
 // |                                        |   makes the call of a tool_use block incomplete        |
 // | message_delta                          | stop_reason, stop_sequence and the other delta fields (container, |
-// |                                        |   stop_details) set the message's; usage merged        |
+// |                                        |   stop_details) set the message's; usage merged; a     |
+// |                                        |   stop_reason that replaces another makes the calls    |
+// |                                        |   incomplete (reported): which one ended them is not known |
 // | message_stop                           | closes the message                                     |
 // | error                                  | closes the message as failed: loss with the error (the |
 // |                                        |   response object convert writes holds it as `error`)  |
@@ -100,6 +102,8 @@ interface OpenMessage {
   losses: StreamLoss[];
   /** Set when a block started over a tool_use block: the stream says two things of its calls, so none of them is completed. */
   replacedCall?: boolean;
+  /** The stop_reason a message_delta said, and its line, when a later one said another: which one ended the calls is not known. */
+  replacedStop?: { reason: unknown; line: number };
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
@@ -169,7 +173,9 @@ export class AnthropicStreamAssembler {
         const open = this.ensure(line);
         if (isRecord(event.delta)) {
           for (const [key, value] of Object.entries(event.delta)) {
-            replace(open, open.message[key], value, open.origins.get(key), key);
+            const before = open.message[key];
+            if (key === "stop_reason" && before !== null && before !== undefined && !isDeepStrictEqual(before, value)) open.replacedStop ??= { reason: before, line: open.origins.get(key)?.line ?? line };
+            replace(open, before, value, open.origins.get(key), key);
             open.message[key] = value;
             open.origins.set(key, { line, path: `/delta/${pointerToken(key)}` });
             if (holdsSomething(value)) open.said.push({ line, path: `/delta/${pointerToken(key)}`, key });
@@ -313,7 +319,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   const response: AnthropicAssembledResponse = {
     ...(typeof message.id === "string" ? { id: message.id } : {}),
     status,
-    items: open.replacedCall ? stopCalls(withStreamedCalls(converted.value, states), open, streamLosses) : withStreamedCalls(converted.value, states),
+    items: open.replacedCall || open.replacedStop ? stopCalls(withStreamedCalls(converted.value, states), open, streamLosses) : withStreamedCalls(converted.value, states),
     losses: byLine([...streamLosses, ...itemLosses, ...leftBehind(open)]),
     line: open.line,
     lastLine: open.lastLine,
@@ -328,7 +334,10 @@ function stopCalls(items: CanonicalItem[], open: OpenMessage, losses: StreamLoss
   return items.map((item) => {
     const stopped = stoppedCall(item);
     if (stopped === undefined) return item;
-    losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `a block started over a tool_use block: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
+    const why = open.replacedCall
+      ? "a block started over a tool_use block"
+      : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
+    losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `${why}: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
     return stopped;
   });
 }

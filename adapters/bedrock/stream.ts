@@ -19,6 +19,8 @@
 // | contentBlockStop                       | the block is done; a toolUse delta after it is still   |
 // |                                        |   appended, but makes the call incomplete (reported)   |
 // | messageStop {stopReason}               | the stopReason; additionalModelResponseFields kept     |
+// | a block's event, or another stopReason, | still applied, but the message's calls are incomplete  |
+// |   after messageStop                    |   (reported): the stream ended them two ways           |
 // | metadata {usage, metrics}              | usage and metrics; closes the response                 |
 // | an exception event                     | closes the message as failed: loss with its message    |
 // | the end of the recording               | the message still open, as far as it got: loss         |
@@ -65,9 +67,19 @@ interface OpenMessage {
   role: unknown;
   blocks: Map<number, BlockState>;
   stopReason: string | null;
+  /** The line of the first messageStop. */
+  stoppedAt?: number;
+  /** A content event, or a messageStop with another stopReason, after messageStop: its line. */
+  afterStop?: number;
   fields: Fields;
   error?: string;
   losses: StreamLoss[];
+}
+
+/** Whether an event after messageStop says something of the content or its end: a block's event, or another stopReason. */
+function saysAfterStop(name: string, body: Fields, stopReason: string | null): boolean {
+  if (name === "contentBlockStart" || name === "contentBlockDelta" || name === "contentBlockStop") return true;
+  return name === "messageStop" && (typeof body.stopReason === "string" ? body.stopReason : null) !== stopReason;
 }
 
 export class BedrockStreamAssembler {
@@ -93,6 +105,11 @@ export class BedrockStreamAssembler {
     const open = this.current ?? this.open(line);
     open.lastLine = line;
     const index = typeof body.contentBlockIndex === "number" ? body.contentBlockIndex : 0;
+    if (open.stoppedAt !== undefined && open.afterStop === undefined && saysAfterStop(name, body, open.stopReason)) {
+      // A reader that stops at messageStop and one that reads on see the calls end two ways.
+      open.afterStop = line;
+      open.losses.push({ path: `/${name}`, code: "form_changed", detail: `a ${name} event came after messageStop (line ${open.stoppedAt}): a reader that stops there and one that reads on see different calls, so the message's calls are written incomplete`, line });
+    }
     switch (name) {
       case "messageStart":
         open.role = body.role;
@@ -115,6 +132,7 @@ export class BedrockStreamAssembler {
         this.block(open, index, line).stopped = true;
         break;
       case "messageStop":
+        open.stoppedAt ??= line;
         open.stopReason = typeof body.stopReason === "string" ? body.stopReason : null;
         for (const [key, value] of Object.entries(body)) if (key !== "stopReason" && key !== "p") open.fields[key] = value;
         break;
@@ -177,7 +195,7 @@ export class BedrockStreamAssembler {
       // the like when the message said it stopped (terminal), by the recording
       // otherwise (still streaming). The gate blocks both.
       if (!state.stopped) item.status = known ? "incomplete" : "in_progress";
-      else if (state.late && item.status === "completed") item.status = "incomplete";
+      else if ((state.late || open.afterStop !== undefined) && item.status === "completed") item.status = "incomplete";
     }
     const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
     const response: BedrockAssembledResponse = { status, items: items as CanonicalItem[], losses: open.losses, line: open.line, lastLine: open.lastLine };

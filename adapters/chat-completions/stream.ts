@@ -23,6 +23,8 @@
 // | `choices[].logprobs`                             | `content` and `refusal` tokens appended           |
 // | any other choice key (`content_filter_results`,  | a field of the rebuilt choice, the last value     |
 // |   `native_finish_reason`…)                       |   that holds something                            |
+// | a whole `message` beside the delta               | not read, reported: the message is the deltas'    |
+// |                                                  |   (a journal refuses such a chunk: detect.ts)     |
 // | `finish_reason`                                  | the choice's: stop / tool_calls / function_call   |
 // |                                                  |   completed, another incomplete, none in_progress |
 // | a delta that holds something, after its choice's | still appended, but the choice's calls are        |
@@ -51,6 +53,7 @@
 // are given as incomplete items, which the gate blocks, and the late delta is
 // reported. The chat.completion rebuilt for conversion holds every delta, as a
 // reader to the end sees it, and the late delta is reported there too.
+import { isDeepStrictEqual } from "node:util";
 import { stoppedCall, transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
 import { describeValue, isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
@@ -135,8 +138,12 @@ interface ChoiceState {
   finishReason?: unknown;
   /** Where the last finish_reason came from. */
   finishOrigin?: Origin;
-  /** The first delta that held something after a finish_reason of the choice, and the line of that finish_reason. */
-  afterFinish?: Origin & { finished: number };
+  /**
+   * The first delta that held something after a finish_reason of the choice, or
+   * the first finish_reason that said another reason than the one before it
+   * (`replaced`, that reason), and the line of the finish_reason before.
+   */
+  afterFinish?: Origin & { finished: number; replaced?: unknown };
   /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
@@ -387,9 +394,18 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     if (state.logprobs.size > 0) state.logprobsOrigin ??= { line, position };
   }
   for (const [key, value] of Object.entries(choice)) {
-    if (!CHOICE_KEYS.has(key)) gather(state.choiceExtra, key, value, { line, position });
+    if (CHOICE_KEYS.has(key)) continue;
+    // The rebuilt choice's message is the deltas' alone: a whole one beside them never replaces it.
+    if (key === "message") {
+      if (isPresent(value)) open.unread.push({ line, path: pointer("choices", position, "message"), code: "unsupported_field", detail: "a whole message beside the delta is not read: the choice's message is rebuilt from its deltas" });
+      continue;
+    }
+    gather(state.choiceExtra, key, value, { line, position });
   }
   if (choice.finish_reason !== null && choice.finish_reason !== undefined) {
+    if (state.finishOrigin !== undefined && state.afterFinish === undefined && !isDeepStrictEqual(choice.finish_reason, state.finishReason)) {
+      state.afterFinish = { line, position, finished: state.finishOrigin.line, replaced: state.finishReason };
+    }
     state.finishReason = choice.finish_reason;
     state.finishOrigin = { line, position };
   }
@@ -414,8 +430,11 @@ function holdsSomething(delta: Fields): boolean {
 function lateDelta(choice: ChoiceState | undefined, items: AssembledResponse["items"], whole: boolean): { items: AssembledResponse["items"]; losses: StreamLoss[] } {
   const late = choice?.afterFinish;
   if (late === undefined) return { items, losses: [] };
-  const said = `a delta came after the choice's finish_reason (line ${late.finished}): a reader that stops there and one that reads on see different calls`;
-  const path = pointer("choices", late.position, "delta");
+  const said =
+    late.replaced === undefined
+      ? `a delta came after the choice's finish_reason (line ${late.finished}): a reader that stops there and one that reads on see different calls`
+      : `the choice said finish_reason ${JSON.stringify(late.replaced)} on line ${late.finished} and another one here: a reader that stops at the first and one that reads on see its calls end two ways`;
+  const path = pointer("choices", late.position, late.replaced === undefined ? "delta" : "finish_reason");
   if (whole) return { items, losses: [{ line: late.line, path, code: "form_changed", detail: `${said}; the completion holds every delta, as the second sees it` }] };
   return {
     items: items.map((item) => stoppedCall(item) ?? item),

@@ -159,6 +159,7 @@ export function detectEnvelopeRecord(record: unknown): DetectedRecord {
 export function ambiguity(record: unknown, kind: RecordKind, envelope?: AdapterName): string | undefined {
   switch (kind) {
     case "chat_chunk":
+      return twoKinds(record as Record<string, unknown>, KIND_NAMES[kind]) ?? wholeMessageInChunk(record as Record<string, unknown>);
     case "chat_completion":
     case "response":
     case "exchange":
@@ -188,6 +189,18 @@ export function ambiguity(record: unknown, kind: RecordKind, envelope?: AdapterN
       return unknownKind;
     }
   }
+}
+
+/**
+ * A chunk whose choice holds a whole `message` beside its `delta`: a reader of
+ * deltas and a reader that takes the message (as a stored completion's) see two
+ * answers, with calls the other does not see; so the chunk is read neither way.
+ */
+function wholeMessageInChunk(record: Record<string, unknown>): string | undefined {
+  if (!Array.isArray(record.choices)) return undefined;
+  const at = record.choices.findIndex((choice) => isPlainObject(choice) && choice.message !== undefined && choice.message !== null);
+  if (at === -1) return undefined;
+  return `choice ${at} of the chat.completion.chunk holds a whole message beside its delta: a reader of deltas and a reader of messages see two answers; it is read as neither`;
 }
 
 function envelopeTitle(envelope: AdapterName | undefined): string {

@@ -125,6 +125,8 @@ export class StreamRecords {
   /** Whether an event of the SSE text read so far had an `event:` name: then each must have one. */
   private sseNamed = false;
   private stream: OpenStream | undefined;
+  /** A stream record just read neither way while no stream was open: the stream the next record opens, when of its envelope, is damaged from its line. */
+  private damageNext: { envelope: Envelope; line: number } | undefined;
 
   constructor(options: StreamRecordsOptions = {}) {
     this.reassemble = new Set(options.reassemble ?? ["chat", "responses", ...(Object.keys(ENVELOPES) as AdapterName[])]);
@@ -188,10 +190,16 @@ export class StreamRecords {
     } else if (fromSse && recordKind === "envelope_response" && continuesEnvelopeStream(record, envelope!)) {
       recordKind = "envelope_event";
     }
-    const ambiguous = ambiguity(record, recordKind, envelope);
-    if (ambiguous !== undefined) return [this.unreadable(line, ambiguous)];
     const streamed: Envelope | undefined = recordKind === "chat_chunk" ? "chat" : recordKind === "responses_event" ? "responses" : recordKind === "envelope_event" ? envelope : undefined;
     const reassembled = streamed !== undefined && this.reassemble.has(streamed) ? streamed : undefined;
+    const ambiguous = ambiguity(record, recordKind, envelope);
+    if (ambiguous !== undefined) {
+      // A stream record read neither way is a part of its stream no reader here saw: the stream it opens is damaged from it.
+      if (reassembled !== undefined && this.stream === undefined) this.damageNext = { envelope: reassembled, line };
+      return [this.unreadable(line, ambiguous)];
+    }
+    const damage = this.damageNext;
+    this.damageNext = undefined;
     // A chunk or event of an envelope that writes arguments as objects may hold
     // such a number as well: the response it goes into carries it.
     const inexact = envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
@@ -201,10 +209,11 @@ export class StreamRecords {
       const schemaNumbers = text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }
+    const damagedAt = damage?.envelope === reassembled ? damage?.line : undefined;
     // A stream ends at the first record that is not part of it.
-    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact);
+    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact, damagedAt);
     const out = this.endStream();
-    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact)));
+    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact, damagedAt)));
     return out;
   }
 
@@ -237,8 +246,9 @@ export class StreamRecords {
   }
 
   /** `inexact`: the numbers of the record's line that their doubles do not stand for, which the response it goes into carries. */
-  private pushStreamed(envelope: Envelope, record: unknown, line: number, inexact?: InexactLiterals): JournalRecord[] {
+  private pushStreamed(envelope: Envelope, record: unknown, line: number, inexact?: InexactLiterals, damagedAt?: number): JournalRecord[] {
     const stream = (this.stream ??= this.open(envelope));
+    if (damagedAt !== undefined) stream.damagedAt ??= damagedAt;
     let closed: AssembledResponse[];
     try {
       closed = stream.assembler.push(record, line);

@@ -16,8 +16,8 @@ const journal =
   ].join("\n") + "\n";
 const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 
-async function gated(jobs: 1 | 2): Promise<string> {
-  const io = { stdin: Readable.from([Buffer.from(journal)]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+async function gated(jobs: 1 | 2, lines = journal): Promise<string> {
+  const io = { stdin: Readable.from([Buffer.from(lines)]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
   let text = "";
   for await (const batch of gatedBatches(["-"], io, { jobs, read: {}, normalize: {}, gate: { schema, omitSource: true }, format: "json", colour: false, workerMinBytes: 0 })) text += batch.text;
   return text;
@@ -29,5 +29,29 @@ describe("gate, on a delta after finish_reason", { timeout: 30_000 }, () => {
     const verdicts = one.trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; call_id: string; reason: string; blocked: boolean });
     expect(verdicts.map(({ line, call_id, reason, blocked }) => [line, call_id, reason, blocked])).toEqual([[2, "call_late", "status", true]]);
     expect(await gated(2)).toBe(one);
+  });
+});
+
+describe("gate, on a chunk whose choice holds a whole message beside its delta", { timeout: 30_000 }, () => {
+  // A reader of deltas sees the call; one that takes the message sees text alone, or another call.
+  const withMessage = (delta: Record<string, unknown>, message: unknown, finish: string | null = null) => {
+    const record = JSON.parse(chunk(delta, finish)) as { choices: Array<Record<string, unknown>> };
+    record.choices[0]!.message = message;
+    return JSON.stringify(record);
+  };
+  const call = chunk({ tool_calls: [{ index: 0, id: "call_m", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] });
+  const verdicts = (text: string) => text.trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; reason: string; blocked: boolean; detail: string });
+
+  test.each([
+    ["first", [withMessage({}, { role: "assistant", tool_calls: [{ id: "call_x", type: "function", function: { name: "get_weather", arguments: "{}" } }] }), call, chunk({}, "tool_calls")], 1],
+    ["last", [chunk({ role: "assistant" }), call, withMessage({}, { role: "assistant", content: "No call." }, "tool_calls")], 3],
+  ])("the %s chunk: it is read neither way, and the stream's call is blocked, the same in two threads", async (_where, lines, refused) => {
+    const text = (lines as string[]).join("\n") + "\n";
+    const one = await gated(1, text);
+    const found = verdicts(one);
+    expect(found.find((verdict) => verdict.line === refused)).toMatchObject({ reason: "error", blocked: true, detail: expect.stringMatching(/^choice 0 of the chat\.completion\.chunk holds a whole message beside its delta/) });
+    // No verdict is ok: the call the deltas give is blocked by its status.
+    expect(found.filter((verdict) => verdict.reason !== "error").map(({ reason, blocked }) => [reason, blocked])).toEqual([["status", true]]);
+    expect(await gated(2, text)).toBe(one);
   });
 });

@@ -61,6 +61,27 @@ describe("BedrockStreamAssembler, events", () => {
     ]);
   });
 
+  test("a block's event or another stopReason after messageStop makes the message's calls incomplete, reported", () => {
+    const opened = [
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song" } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"sign": "WKRP"}' } } } },
+    ];
+    const late = (name: string, line: number) => ({ path: `/${name}`, code: "form_changed", detail: `a ${name} event came after messageStop (line 4): a reader that stops there and one that reads on see different calls, so the message's calls are written incomplete`, line });
+    // The block stops only after messageStop: a reader that stops at messageStop sees the call cut.
+    const [stoppedLate] = assemble([...opened, { messageStop: { stopReason: "tool_use" } }, { contentBlockStop: { contentBlockIndex: 0 } }]);
+    expect(stoppedLate!.items).toEqual([{ type: "function_call", call_id: "tooluse_A", name: "top_song", arguments: '{"sign": "WKRP"}', status: "incomplete" }]);
+    expect(stoppedLate!.losses).toEqual([late("contentBlockStop", 5)]);
+    const stopped = [...opened, { contentBlockStop: { contentBlockIndex: 0 } }];
+    const [restopped] = assemble([...stopped, { messageStop: { stopReason: "max_tokens" } }, { messageStop: { stopReason: "tool_use" } }]);
+    expect(restopped!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["incomplete"]);
+    expect(restopped!.losses).toEqual([{ ...late("messageStop", 6), detail: late("messageStop", 6).detail.replace("line 4", "line 5") }]);
+    // The same stopReason said again changes nothing.
+    const [again] = assemble([...stopped, { messageStop: { stopReason: "tool_use" } }, { messageStop: { stopReason: "tool_use" } }]);
+    expect(again!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["completed"]);
+    expect(again!.losses).toEqual([]);
+  });
+
   test("joins toolUse input fragments as streamed, and closes at metadata", () => {
     const events = [
       { messageStart: { role: "assistant" } },

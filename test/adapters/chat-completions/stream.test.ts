@@ -270,6 +270,38 @@ describe("finish reasons and status", () => {
     });
   });
 
+  describe("a second finish_reason of the choice", () => {
+    const completed = [...opened, fragment({ index: 0, function: { arguments: "on\"}" } })];
+
+    test("that says another reason makes the calls incomplete: a reader that stops at the first sees them cut", () => {
+      for (const [first, second] of [["length", "tool_calls"], ["content_filter", "tool_calls"], ["tool_calls", "length"]]) {
+        const [result] = run([...completed, finish(first!), finish(second!)]);
+        expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Lyon\"}", "incomplete")]);
+        expect(result.losses).toContainEqual({
+          line: 6,
+          path: "/choices/0/finish_reason",
+          code: "form_changed",
+          detail: `the choice said finish_reason ${JSON.stringify(first)} on line 5 and another one here: a reader that stops at the first and one that reads on see its calls end two ways, so its calls are written incomplete`,
+        });
+        expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
+      }
+    });
+
+    test("that says the same reason again changes nothing", () => {
+      const [result] = run([...completed, finish("tool_calls"), finish("tool_calls")]);
+      expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Lyon\"}", "completed")]);
+      expect(result.losses.filter((loss) => loss.detail.includes("another one here"))).toEqual([]);
+    });
+  });
+
+  test("a whole message beside a chunk's delta is not read: the message is the deltas', and the message is reported", () => {
+    const stray = chunk({}, "tool_calls", {});
+    (stray.choices[0] as Record<string, unknown>).message = { role: "assistant", content: "Nothing to call." };
+    const [result] = run([...opened, fragment({ index: 0, function: { arguments: "on\"}" } }), stray]);
+    expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Lyon\"}", "completed")]);
+    expect(result.losses).toContainEqual({ line: 5, path: "/choices/0/message", code: "unsupported_field", detail: "a whole message beside the delta is not read: the choice's message is rebuilt from its deltas" });
+  });
+
   test("a stream cut right after its role chunk gives no item, and says so", () => {
     expect(run([role()])).toEqual([
       { id: ID, status: "in_progress", items: [], losses: [{ line: 1, path: "/choices/0/delta", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" }, ...recordFields()], line: 1, lastLine: 1 },
