@@ -66,6 +66,8 @@ interface PartState {
   /** Args of a call still coming in pieces. */
   building?: Fields;
   open?: boolean;
+  /** Set when a piece of the call was not applied, or a chunk also gave the call whole args: its args are not sure to be the model's. */
+  doubted?: boolean;
 }
 
 interface CandidateState {
@@ -187,7 +189,8 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     reportFraming(call.value, `${path}/${call.key}`, line, losses);
     const opening = typeof call.value.name === "string" && call.value.willContinue === true;
     if (!opening && last?.open && (Array.isArray(pieces) || Object.keys(call.value).length === 0 || call.value.willContinue === undefined)) {
-      if (Array.isArray(pieces)) pieces.forEach((piece, k) => applyPiece(last.building!, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses));
+      if (Array.isArray(pieces)) pieces.forEach((piece, k) => (last.doubted = !applyPiece(last.building!, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || last.doubted));
+      if (call.value.args !== undefined) last.doubted = doubtArgs(`${path}/${call.key}/args`, line, losses);
       if (call.value.willContinue !== true) {
         last.open = false;
         const inner = last.part[call.key] as Fields;
@@ -200,8 +203,10 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     if (opening) {
       const { willContinue: _continues, partialArgs: _pieces, ...inner } = call.value;
       const building: Fields = {};
-      if (Array.isArray(pieces)) pieces.forEach((piece, k) => applyPiece(building, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses));
-      state.parts.push({ part: { ...part, [call.key]: inner }, line, path, building, open: true });
+      let doubted = false;
+      if (Array.isArray(pieces)) pieces.forEach((piece, k) => (doubted = !applyPiece(building, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || doubted));
+      if (call.value.args !== undefined) doubted = doubtArgs(`${path}/${call.key}/args`, line, losses);
+      state.parts.push({ part: { ...part, [call.key]: inner }, line, path, building, open: true, doubted });
       return;
     }
     state.parts.push({ part: { ...part }, line, path });
@@ -229,35 +234,58 @@ function onlyText(part: Fields): boolean {
   return Object.keys(part).every((key) => key === "text" || key === "thought" || key === "thoughtSignature" || key === "thought_signature");
 }
 
-/** Sets the value a partialArgs piece carries at its jsonPath (`$.a.b[0]`). */
-function applyPiece(args: Fields, piece: unknown, line: number, path: string, losses: StreamLoss[]): void {
-  if (!isRecord(piece) || typeof piece.jsonPath !== "string") {
-    losses.push({ line, path, code: "unsupported_field", detail: "a partialArgs piece without a jsonPath: not applied" });
-    return;
-  }
+/**
+ * The whole args a chunk gives beside the pieces of the same call: the pieces
+ * make the args, and a reader that takes the args sees another call. Reported;
+ * the call is then not taken as completed.
+ */
+function doubtArgs(path: string, line: number, losses: StreamLoss[]): true {
+  losses.push({ line, path, code: "form_changed", detail: "args given whole beside the call's partialArgs pieces: the pieces make the args, a reader that takes these sees another call, so the response's calls are written incomplete" });
+  return true;
+}
+
+/**
+ * Sets the value a partialArgs piece carries at its jsonPath (`$.a.b[0]`);
+ * false, reported, when it cannot be set as written. Only own members are read
+ * and written (a step `__proto__` names a member, never a prototype), and an
+ * index may extend an array by one element at most, so that no piece leaves a
+ * hole or makes an array of billions of slots.
+ */
+function applyPiece(args: Fields, piece: unknown, line: number, path: string, losses: StreamLoss[]): boolean {
+  const refuse = (at: string, detail: string) => {
+    losses.push({ line, path: at, code: "unsupported_field", detail: `${detail}: not applied, so the response's calls are written incomplete` });
+    return false;
+  };
+  if (!isRecord(piece) || typeof piece.jsonPath !== "string") return refuse(path, "a partialArgs piece without a jsonPath");
   const steps = pathSteps(piece.jsonPath);
-  if (steps === undefined || steps.length === 0) {
-    losses.push({ line, path: `${path}/jsonPath`, code: "unsupported_field", detail: `jsonPath ${JSON.stringify(piece.jsonPath)} is not of the form $.name or $.name[0]: not applied` });
-    return;
-  }
+  if (steps === undefined || steps.length === 0) return refuse(`${path}/jsonPath`, `jsonPath ${JSON.stringify(piece.jsonPath)} is not of the form $.name or $.name[0]`);
   const valueKey = Object.keys(piece).find((key) => key.endsWith("Value"));
-  if (valueKey === undefined) {
-    losses.push({ line, path, code: "unsupported_field", detail: "a partialArgs piece without a value: not applied" });
-    return;
-  }
+  if (valueKey === undefined) return refuse(path, "a partialArgs piece without a value");
   const value = valueKey === "nullValue" ? null : piece[valueKey];
   let target: Fields | unknown[] = args;
-  for (let i = 0; i < steps.length - 1; i++) {
+  for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
-    const next = steps[i + 1]!;
+    const last = i === steps.length - 1;
+    if (typeof step === "number" ? !Array.isArray(target) || step > target.length : Array.isArray(target)) {
+      return refuse(`${path}/jsonPath`, `jsonPath ${JSON.stringify(piece.jsonPath)} does not fit the args built so far (step ${i + 1})`);
+    }
     const holder = target as Record<string | number, unknown>;
-    if (holder[step] === undefined) holder[step] = typeof next === "number" ? [] : {};
+    const present = Object.hasOwn(holder, step) ? holder[step] : undefined;
+    if (last) {
+      setOwn(holder, step, typeof value === "string" && typeof present === "string" ? present + value : value);
+      return true;
+    }
+    const wanted = typeof steps[i + 1] === "number" ? "array" : "object";
+    if (present === undefined) setOwn(holder, step, wanted === "array" ? [] : {});
+    else if (wanted === "array" ? !Array.isArray(present) : !isRecord(present)) return refuse(`${path}/jsonPath`, `jsonPath ${JSON.stringify(piece.jsonPath)} goes through a value that is no ${wanted} (step ${i + 1})`);
     target = holder[step] as Fields | unknown[];
   }
-  const holder = target as Record<string | number, unknown>;
-  const lastStep = steps[steps.length - 1]!;
-  if (typeof value === "string" && typeof holder[lastStep] === "string") holder[lastStep] = (holder[lastStep] as string) + value;
-  else holder[lastStep] = value;
+  return true;
+}
+
+/** An own data member, whatever its name: `__proto__` included, never the prototype. */
+function setOwn(holder: Record<string | number, unknown>, key: string | number, value: unknown): void {
+  Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function pathSteps(jsonPath: string): Array<string | number> | undefined {
@@ -306,6 +334,8 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   // Parts after a candidate's finishReason: a reader that stops there and one that
   // reads on see different calls, so no call of the response is taken as completed.
   const late = [...open.candidates.entries()].flatMap(([index, state]) => (state.late ? [{ index, ...state.late }] : []));
+  // A call whose pieces could not all be set, or that was also given whole args: already reported where it was said.
+  const doubted = [...open.candidates.values()].some((state) => state.parts.some((part) => part.doubted === true));
   for (const { index, line, path, finished } of late) {
     losses.push({ line, path, code: "form_changed", detail: `parts came after candidate ${index}'s finishReason (line ${finished}): a reader that stops there and one that reads on see different calls, so the response's calls are written incomplete` });
   }
@@ -313,7 +343,7 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
     status: converted.value.status,
-    items: late.length > 0 ? items.map((item) => stoppedCall(item) ?? item) : items,
+    items: late.length > 0 || doubted ? items.map((item) => stoppedCall(item) ?? item) : items,
     // The items go without the ids the response object gives them, so their report does too.
     losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
     line: open.line,

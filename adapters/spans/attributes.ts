@@ -8,8 +8,10 @@
 //
 // Each value keeps the JSON Pointer of where it stands in the document, so that a
 // loss found inside it names its place.
+import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
+import { describeDuplicateName, duplicateName } from "../../src/models/duplicate-names.js";
 
 export interface Located {
   value: unknown;
@@ -24,6 +26,15 @@ export interface Located {
  */
 export class Attributes extends Map<string, Located> {
   private readonly taken = new Set<string>();
+  /** Names written again with another value: where each was first written, and where again. */
+  readonly twice: Array<{ key: string; first: string; again: string }> = [];
+
+  /** Sets an entry as the document wrote it: a name written again with another value is remembered in `twice`. */
+  written(key: string, located: Located): void {
+    const before = super.get(key);
+    if (before !== undefined && !isDeepStrictEqual(before.value, located.value)) this.twice.push({ key, first: before.path, again: located.path });
+    this.set(key, located);
+  }
 
   override get(key: string): Located | undefined {
     const located = super.get(key);
@@ -49,8 +60,8 @@ export function readAttributes(written: unknown, path: string): Attributes {
       if (!isPlainObject(entry) || typeof entry.key !== "string") return;
       const at = `${path}/${index}/value`;
       // A Jaeger tag holds its value bare beside its type; an OTLP attribute wraps it.
-      if (typeof entry.type === "string") attributes.set(entry.key, { value: entry.value, path: at });
-      else attributes.set(entry.key, anyValue(entry.value, at));
+      if (typeof entry.type === "string") attributes.written(entry.key, { value: entry.value, path: at });
+      else attributes.written(entry.key, anyValue(entry.value, at));
     });
   } else if (isPlainObject(written)) {
     for (const [key, value] of Object.entries(written)) attributes.set(key, { value, path: `${path}/${pointerToken(key)}` });
@@ -95,7 +106,7 @@ function anyValue(value: unknown, path: string): Located {
  * sometimes as JSON text of JSON text: parsed until it is no longer text that
  * holds JSON. Text that is not JSON stays the text it is.
  */
-export function parsedValue(value: unknown): { value: unknown; parsed: boolean; broken: boolean } {
+export function parsedValue(value: unknown): { value: unknown; parsed: boolean; broken: boolean; twice?: string } {
   let current = value;
   let parsed = false;
   for (let depth = 0; depth < 3 && typeof current === "string"; depth++) {
@@ -103,7 +114,11 @@ export function parsedValue(value: unknown): { value: unknown; parsed: boolean; 
     const first = text[0];
     if (first !== "{" && first !== "[" && first !== '"') break;
     try {
-      current = JSON.parse(text);
+      const inner: unknown = JSON.parse(text);
+      // A name given twice in one object is one value to JSON.parse and another to a reader that keeps the first: read neither way.
+      const twice = namedTwice(text, inner);
+      if (twice !== undefined) return { value: current, parsed, broken: true, twice };
+      current = inner;
       parsed = true;
     } catch {
       // Text that opens as JSON and does not parse was cut short, or was never JSON;
@@ -112,4 +127,13 @@ export function parsedValue(value: unknown): { value: unknown; parsed: boolean; 
     }
   }
   return { value: current, parsed, broken: false };
+}
+
+function namedTwice(text: string, value: unknown): string | undefined {
+  try {
+    const duplicate = duplicateName(text, value);
+    return duplicate === undefined ? undefined : describeDuplicateName("the JSON text", duplicate);
+  } catch (error) {
+    return `the JSON text could not be checked for names given twice: ${(error as Error).message}`;
+  }
 }

@@ -21,49 +21,74 @@ export interface IndexedMessages {
   keys: string[];
 }
 
-/** The messages under `prefix` (`gen_ai.prompt`, `llm.input_messages`), or undefined when there are none. */
+/** A level of the attributes' tree: its members by token, in the order first met, or the value an attribute gave it. */
+type TreeNode = Map<string, TreeNode> | { value: unknown };
+
+/** The largest index a level of messages, calls or parts is read at: far beyond any conversation, far below an array no reader could walk. */
+const MAX_INDEX = 1_000_000;
+
+/**
+ * The messages under `prefix` (`gen_ai.prompt`, `llm.input_messages`), or
+ * undefined when there are none. An attribute that cannot take its place (an
+ * index past MAX_INDEX, a level that is both a value and a member of another
+ * attribute) is not taken, so that its reader reports it as in no item.
+ */
 export function indexedMessages(attributes: Attributes, prefix: string): IndexedMessages | undefined {
-  const tree: unknown[] = [];
-  const paths: string[] = [];
+  const tree: TreeNode = new Map();
+  const paths = new Map<string, string>();
   const keys: string[] = [];
   const head = prefix + ".";
   for (const [key, located] of attributes) {
     if (!key.startsWith(head)) continue;
     const tokens = key.slice(head.length).split(".");
-    if (!/^(?:0|[1-9][0-9]*)$/.test(tokens[0])) continue;
-    const index = Number(tokens[0]);
-    paths[index] ??= located.path;
+    if (!isIndex(tokens[0]!)) continue;
+    if (!place(tree, tokens, located.value)) continue;
+    if (!paths.has(tokens[0]!)) paths.set(tokens[0]!, located.path);
     keys.push(key);
-    setPath(tree, tokens, located.value);
   }
-  if (tree.length === 0) return undefined;
+  if (tree.size === 0) return undefined;
   const messages: unknown[] = [];
   const kept: string[] = [];
-  tree.forEach((entry, index) => {
-    if (entry === undefined) return;
-    messages.push(unwrap(entry));
-    kept.push(paths[index]);
-  });
+  for (const index of [...tree.keys()].sort((a, b) => Number(a) - Number(b))) {
+    messages.push(unwrap(plain(tree.get(index)!)));
+    kept.push(paths.get(index)!);
+  }
   return { messages, paths: kept, keys };
 }
 
-function setPath(root: unknown[] | Record<string, unknown>, tokens: string[], value: unknown): void {
-  let node: Record<string, unknown> | unknown[] = root;
-  tokens.forEach((token, at) => {
-    const last = at === tokens.length - 1;
-    const key: string | number = Array.isArray(node) ? Number(token) : token;
-    if (last) {
-      (node as Record<string | number, unknown>)[key] = value;
-      return;
-    }
-    const nextIsIndex = /^(?:0|[1-9][0-9]*)$/.test(tokens[at + 1]);
-    let child = (node as Record<string | number, unknown>)[key];
-    if (child === undefined || typeof child !== "object" || child === null) {
-      child = nextIsIndex ? [] : {};
-      (node as Record<string | number, unknown>)[key] = child;
-    }
-    node = child as Record<string, unknown> | unknown[];
-  });
+function isIndex(token: string): boolean {
+  return /^(?:0|[1-9][0-9]{0,6})$/.test(token) && Number(token) <= MAX_INDEX;
+}
+
+/** Puts the value at its tokens; false when a level on the way is a value already, or the place holds a level or a value. */
+function place(root: Map<string, TreeNode>, tokens: readonly string[], value: unknown): boolean {
+  let level = root;
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const token = tokens[i]!;
+    if (/^[0-9]+$/.test(token) && !isIndex(token)) return false;
+    let next = level.get(token);
+    if (next === undefined) level.set(token, (next = new Map()));
+    if (!(next instanceof Map)) return false;
+    level = next;
+  }
+  const last = tokens[tokens.length - 1]!;
+  if (level.has(last) || (/^[0-9]+$/.test(last) && !isIndex(last))) return false;
+  level.set(last, { value });
+  return true;
+}
+
+/**
+ * The level as a JSON value: a list in index order when every member is an
+ * index (gaps closed up), else an object whose members are own data members,
+ * whatever their names (`__proto__` included).
+ */
+function plain(node: TreeNode): unknown {
+  if (!(node instanceof Map)) return node.value;
+  const tokens = [...node.keys()];
+  if (tokens.length > 0 && tokens.every(isIndex)) return tokens.sort((a, b) => Number(a) - Number(b)).map((token) => plain(node.get(token)!));
+  const fields: Record<string, unknown> = {};
+  for (const token of tokens) Object.defineProperty(fields, token, { value: plain(node.get(token)!), enumerable: true, writable: true, configurable: true });
+  return fields;
 }
 
 /** OpenInference wraps each level (`message`, `tool_call`, `message_content`): unwrapped to Chat's shape. */
@@ -83,7 +108,7 @@ function unwrap(entry: unknown): unknown {
           return inner;
         });
     } else {
-      result[key] = value;
+      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
     }
   }
   return result;

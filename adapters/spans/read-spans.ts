@@ -109,6 +109,14 @@ export function readSpans(spans: readonly Span[]): Reading {
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
       const unit = { path: span.path, span: span.id };
+      if (span.attributes.twice.length > 0 && (calls.has(span) || isToolRun(span))) {
+        // A reader that keeps the first value and one that keeps the last see two spans: neither is read, and a call in it is not judged.
+        units.push({ ...unit, fate: calls.has(span) ? (wrappers.has(span) ? "wrapper" : "llm_call") : "tool" });
+        for (const { key, first, again } of span.attributes.twice) {
+          losses.push({ path: again, code: "unreadable", detail: `the attribute ${key} is written again with another value (first at ${first}): a reader that keeps the first and one that keeps the last see two spans, so the span is not read`, span: span.id });
+        }
+        continue;
+      }
       if (calls.has(span) && wrappers.has(span)) {
         units.push({ ...unit, fate: "wrapper" });
         // Its messages repeat the inner call's, but what it holds beside them (ADK's tool
@@ -168,7 +176,11 @@ function attribute(key: string): Source {
 }
 
 function parsedMessages(located: Located, side: Side, losses: ReaderLoss[], span: string, what: string): MessagesRead {
-  const { value, broken } = parsedValue(located.value);
+  const { value, broken, twice } = parsedValue(located.value);
+  if (twice !== undefined) {
+    losses.push({ path: located.path, code: "unreadable", detail: `${what}: ${twice}: not read`, span });
+    return { items: [], messages: 0 };
+  }
   if (broken) {
     losses.push({ path: located.path, code: "truncated", detail: `${what} is JSON text that does not parse (cut short by the instrumentation?): not read`, span });
     return { items: [], messages: 0 };
@@ -237,7 +249,11 @@ const agentOutput: Source = (span, side, losses) => {
   if (located === undefined || typeof located.value !== "string") return undefined;
   const kind = span.attributes.get("gen_ai.output.type")?.value;
   if (kind === "json") {
-    const { value, broken } = parsedValue(located.value);
+    const { value, broken, twice } = parsedValue(located.value);
+    if (twice !== undefined) {
+      losses.push({ path: located.path, code: "unreadable", detail: `gen_ai.output: ${twice}: not read`, span: span.id });
+      return { items: [], messages: 0 };
+    }
     if (!broken && Array.isArray(value) && value.every((entry) => isPlainObject(entry) && entry["tool.name"] !== undefined)) return readMessages(value, located.path, side, losses, span.id);
   }
   return { items: [{ item: message("assistant", located.value), path: located.path }], messages: 1 };

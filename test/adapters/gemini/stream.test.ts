@@ -69,6 +69,41 @@ describe("calls", () => {
     expect(response!.items[0]).toEqual({ type: "function_call", call_id: synthesizedCallId(1, "write_note", '{"title":"Shopping","tags":["home"],"count":3}'), name: "write_note", arguments: '{"title":"Shopping","tags":["home"],"count":3}', status: "completed" });
   });
 
+  describe("pieces that cannot be set as written", () => {
+    const pieced = (pieces: unknown[], closing: Record<string, unknown> = {}) => [
+      chunk([{ functionCall: { name: "write_note", willContinue: true } }]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.title", stringValue: "Shopping" }, ...pieces], willContinue: true } }]),
+      chunk([{ functionCall: closing }]),
+      chunk([{ text: "" }], { finishReason: "STOP" }),
+    ];
+    const statuses = (response: GeminiAssembledResponse) => response.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: unknown }).status);
+
+    test("a step __proto__ or constructor.prototype names a member of the args, and never reaches a prototype", () => {
+      for (const jsonPath of ["$.__proto__.status", "$.constructor.prototype.status", "$['__proto__']"]) {
+        const [response] = run(pieced([{ jsonPath, stringValue: "completed" }]));
+        expect(({} as Record<string, unknown>).status).toBeUndefined();
+        expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain("status");
+        // Set as the piece says: a member the schema then judges, a call the gate then sees as written.
+        expect(response!.items[0]).toMatchObject({ type: "function_call", status: "completed" });
+        expect(JSON.parse((response!.items[0] as { arguments: string }).arguments)).toHaveProperty("title", "Shopping");
+      }
+    });
+
+    test("an index that would leave a hole, or go into a value that is no array or object, is not applied, and the calls are incomplete", () => {
+      for (const jsonPath of ["$.tags[4000000000]", "$.tags[1]", "$.title[0]", "$.title.x", "$..x"]) {
+        const [response] = run(pieced([{ jsonPath, stringValue: "x" }]));
+        expect(statuses(response!)).toEqual(["incomplete"]);
+        expect(response!.losses.filter((loss) => loss.code === "unsupported_field").map((loss) => loss.detail)).toEqual([expect.stringMatching(/not applied, so the response's calls are written incomplete$/)]);
+      }
+    });
+
+    test("whole args given beside the pieces: the pieces make the args, the call is incomplete, reported", () => {
+      const [response] = run(pieced([], { args: { title: "Something else" } }));
+      expect(statuses(response!)).toEqual(["incomplete"]);
+      expect(response!.losses).toContainEqual({ line: 3, path: "/candidates/0/content/parts/0/functionCall/args", code: "form_changed", detail: "args given whole beside the call's partialArgs pieces: the pieces make the args, a reader that takes these sees another call, so the response's calls are written incomplete" });
+    });
+  });
+
   test("a call whose pieces were still coming when the stream ended is in_progress, reported on its line", () => {
     const [response] = run([chunk([{ functionCall: { name: "write_note", willContinue: true } }]), chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.title", stringValue: "Sho", willContinue: true }], willContinue: true } }])]);
     expect(response!.status).toBe("in_progress");
