@@ -4,6 +4,7 @@
 // the records it completed, cut down to what the second half reads
 // (transfer-records.ts). Parsing makes most of the garbage of a run, and a worker's
 // heap can be kept small (`resourceLimits`), while the first thread's cannot.
+import { PrototypeGuard } from "./prototype-guard.js";
 import { randomUUID } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import type { PreparedRecord } from "../gate/prepared-gate.js";
@@ -63,8 +64,13 @@ const tools = new ToolsInForce({
 });
 const encoder = new RecordEncoder(options.sources, options.wholeItems);
 
+const guard = new PrototypeGuard();
+
 parentPort!.on("message", (request: GateRequest) => {
-  parentPort!.postMessage(answer(request) satisfies GateAnswer);
+  const reply = answer(request);
+  // This thread's prototypes are its own: checked here, before its records are judged.
+  guard.check();
+  parentPort!.postMessage(reply satisfies GateAnswer);
 });
 
 function answer(request: GateRequest): GateAnswer {

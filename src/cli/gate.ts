@@ -14,6 +14,7 @@ import type { Command } from "./command.js";
 import { keyText } from "../journal/conversation-key.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
 import { LineSplitter, type ReadOptions } from "../journal/read.js";
+import { PrototypeGuard } from "./prototype-guard.js";
 import { defaultJobs, gatedBatches, WORKER_MIN_BYTES, type GatedBatch } from "./gate-jobs.js";
 import { addCounts, GateOutput, summaryText, type GateCounts, type GateFormat, type GateLines, type GateShown } from "./gate-output.js";
 import { checkInputs, inputChunks, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions, readJsonFile } from "./inputs.js";
@@ -193,12 +194,14 @@ export const gateCommand: Command = {
     const output = { format: (format === "json" ? "json" : "text") as GateFormat, colour: wantsColour(io.stdout, io.env), shown };
     const origin = stringOption(args, "origin");
     const conversations = conversation === undefined ? undefined : { conversations: 0, reopened: 0 };
+    const guard = new PrototypeGuard();
     try {
       const batches =
         conversation === undefined
           ? gatedBatches(sources, io, { jobs, read: readOptions, normalize: { origin }, gate, ...output })
           : batchesByConversation(sources, io, { conversation, maxOpen, read: readOptions, origin, gate, ...output }, conversations!);
       for await (const batch of batches) {
+        guard.check();
         counts.lines += batch.lines;
         addCounts(counts, batch);
         progress.tick(batch.bytes, batch.lines, counts.blocked);

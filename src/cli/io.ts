@@ -31,6 +31,9 @@ export function write(stream: Writable, chunk: string): Promise<void> | undefine
 /** A problem of usage or input: one line on stderr, exit 2. */
 export class UsageError extends Error {}
 
+/** The run stops for what a journal did to the process (it is no fault of the command line): said in one plain line, status 2. */
+export class StoppedRun extends Error {}
+
 /**
  * Gathers output lines and writes them in chunks of about 64 KB: one stream
  * write per line costs more than the line itself. `flush` before the end.

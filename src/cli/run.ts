@@ -2,7 +2,7 @@
 // line on stderr and exit 2. Returns the exit code; only main.ts exits.
 import { readFileSync } from "node:fs";
 import type { Command, CommandName } from "./command.js";
-import { UsageError, write, type CommandIO, type ExitCode } from "./io.js";
+import { StoppedRun, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 
 // A command's code loads only when it runs: each brings its own dependencies (Ajv,
 // Zod and the models, the adapters), and loading all of them would make every run
@@ -65,6 +65,10 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<Ex
     const command = await COMMANDS[name as CommandName].load();
     return await command.run(rest, io);
   } catch (error) {
+    if (error instanceof StoppedRun) {
+      await write(io.stderr, `orbridge ${name}: ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof UsageError) {
       for (const line of error.message.split("\n")) await write(io.stderr, `orbridge ${name}: ${line}\n`);
       return 2;

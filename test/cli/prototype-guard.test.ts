@@ -1,0 +1,31 @@
+// The guard the gate checks before writing each batch: a member added to,
+// or replaced on, a prototype every object inherits from stops the gate.
+import { afterEach, describe, expect, test } from "vitest";
+import { PrototypeGuard } from "../../src/cli/prototype-guard.js";
+
+const objectPrototype = Object.prototype as Record<string, unknown>;
+const arrayPrototype = Array.prototype as unknown as Record<string, unknown>;
+const savedJoin = Array.prototype.join;
+
+afterEach(() => {
+  delete objectPrototype.status;
+  arrayPrototype.join = savedJoin;
+});
+
+describe("PrototypeGuard", () => {
+  test("is quiet while no prototype changed", () => {
+    expect(() => new PrototypeGuard().check()).not.toThrow();
+  });
+
+  test("throws, naming the prototype and the member, when one gained a member", () => {
+    const guard = new PrototypeGuard();
+    objectPrototype.status = "completed";
+    expect(() => guard.check()).toThrow("a line of the journal changed Object.prototype (its member status): the gate stops, as no verdict of this process could be trusted");
+  });
+
+  test("throws when a member was replaced", () => {
+    const guard = new PrototypeGuard();
+    arrayPrototype.join = () => "";
+    expect(() => guard.check()).toThrow(/changed Array\.prototype \(its member join\)/);
+  });
+});
