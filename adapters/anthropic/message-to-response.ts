@@ -12,7 +12,8 @@
 // | stop_reason                         | status, incomplete_details, item status:                  |
 // |   end_turn, tool_use, stop_sequence |   completed, null, completed                              |
 // |   refusal                           |   completed, null; a refusal part ends the output, its    |
-// |                                     |   text stop_details.explanation (or "")                   |
+// |                                     |   text stop_details.explanation (or ""); a call in the    |
+// |                                     |   refused turn incomplete                                 |
 // |   max_tokens                        |   incomplete, {reason: "max_output_tokens"}; the last item incomplete, so |
 // |                                     |   a call it cut is blocked by the gate                    |
 // |   model_context_window_exceeded     |   incomplete, {reason: the same}; the last item incomplete |
@@ -36,7 +37,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import type { ResponsePathsOption } from "../../src/models/response-paths.js";
-import { callStatusOf, messagesToItems } from "./messages-to-items.js";
+import { callStatusOf, messagesToItems, toolUseStatusOf } from "./messages-to-items.js";
 import type { AnthropicResponse } from "./models.js";
 
 export { RESPONSE_NEUTRALS };
@@ -191,7 +192,7 @@ function outputItem(item: CanonicalItem, index: number, count: number, responseI
       return { id, type, status, role: rest.role, content };
     }
     case "function_call":
-      return { id, type, ...rest, status };
+      return { id, type, ...rest, status: toolUseStatusOf(stopReason, index === count - 1) };
     default:
       return { id, type, ...rest };
   }

@@ -96,6 +96,16 @@ export function callStatusOf(stopReason: string | null | undefined, isLastBlock:
   }
 }
 
+/**
+ * The status of a tool_use block's call: its block's (callStatusOf), except in a
+ * refused turn. A refusal is the streaming classifier stopping the turn: a call
+ * in it may be cut, and a refused turn is not one to act on, as a Chat
+ * content_filter or a Gemini SAFETY is not; the call is incomplete.
+ */
+export function toolUseStatusOf(stopReason: string | null | undefined, isLastBlock: boolean): ItemStatus {
+  return stopReason === "refusal" ? "incomplete" : callStatusOf(stopReason, isLastBlock);
+}
+
 interface Context {
   model?: string;
   stopReason?: string | null;
@@ -239,7 +249,7 @@ function assistantBlocks(blocks: readonly unknown[], at: PointerTokens, isLast: 
     flush();
     switch (block.type) {
       case "tool_use":
-        push(toolUse(block, blockAt, callStatusOf(context.stopReason, isLast && index === blocks.length - 1), losses), blockAt);
+        push(toolUse(block, blockAt, toolUseStatusOf(context.stopReason, isLast && index === blocks.length - 1), losses), blockAt);
         return;
       case "thinking":
       case "redacted_thinking":

@@ -31,7 +31,7 @@ import type { CanonicalItem, ResponseResource } from "../../src/models/open-resp
 import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { derivedStopReason, outputItemId, RESPONSE_NEUTRALS } from "./message-to-response.js";
-import { callStatusOf } from "./messages-to-items.js";
+import { callStatusOf, toolUseStatusOf } from "./messages-to-items.js";
 import type { AnthropicResponse } from "./models.js";
 
 const SPEC_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", ...Object.keys(RESPONSE_NEUTRALS)]);
@@ -122,7 +122,7 @@ function inputItem(raw: unknown, index: number, count: number, responseId: unkno
   if (expectedId === undefined) return raw as CanonicalItem;
   const { id, status, ...item } = raw;
   if (id !== undefined && id !== expectedId) losses.push(lossAt([...path, "id"], "unsupported_field", "item ids have no place in an Anthropic response"));
-  const expectedStatus = callStatusOf(stopReason, index === count - 1);
+  const expectedStatus = (raw.type === "function_call" ? toolUseStatusOf : callStatusOf)(stopReason, index === count - 1);
   if (status !== undefined && status !== expectedStatus) {
     losses.push(lossAt([...path, "status"], "unsupported_field", `item status ${JSON.stringify(status)} differs from the stop_reason's; it is not kept`));
   }

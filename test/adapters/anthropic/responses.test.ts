@@ -2,6 +2,7 @@
 // reasons and what a response object holds that a message does not.
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { replayGate } from "../../../src/gate/replay-gate.js";
 import { messageToResponse } from "../../../adapters/anthropic/message-to-response.js";
 import type { AnthropicResponse } from "../../../adapters/anthropic/models.js";
 import { responseToMessage } from "../../../adapters/anthropic/response-to-message.js";
@@ -54,6 +55,18 @@ describe("messageToResponse, stop reasons", () => {
     const converted = messageToResponse({ message: message({ content: [{ type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "fjords" } }], stop_reason: "pause_turn" }) });
     expect(converted.value).toMatchObject({ status: "incomplete", incomplete_details: { reason: "pause_turn" } });
     expect(converted.value.output).toEqual([{ type: "anthropic:server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "fjords" } }]);
+  });
+
+  test("a call in a refused turn is incomplete, and the gate blocks it; its text stays completed; the way back keeps the stop_reason", () => {
+    const refused = message({ content: [text("Checking."), toolUse("toolu_01")], stop_reason: "refusal" });
+    const converted = messageToResponse({ message: refused });
+    expect(converted.value.output.map((item) => [item.type, (item as { status?: unknown }).status])).toEqual([
+      ["message", "completed"],
+      ["function_call", "incomplete"],
+      ["message", "completed"],
+    ]);
+    expect(replayGate(converted.value.output[1] as never, { type: "object" }).reason).toBe("status");
+    expect(responseToMessage({ response: converted.value }).losses.filter((loss) => loss.path.endsWith("/status"))).toEqual([]);
   });
 
   test("refusal ends the output with a refusal part holding the explanation", () => {
