@@ -179,7 +179,7 @@ export class ConversationRouter<Output, Presented> {
     } catch (error) {
       return this.keyless(place, position, `line is not JSON, so it names no conversation: ${(error as Error).message}`);
     }
-    const key = conversationKeyOf(record, this.pointer);
+    const key = conversationKeyOf(record, this.pointer, line.text);
     if ("error" in key) return this.keyless(place, position, key.error);
     const conversation = this.conversationOf(key.key, key.id, place);
     conversation.places.push({ source: line.source, line: line.line, position });

@@ -7,13 +7,14 @@
 // | a string (the empty string too)              | that string                         |
 // | a whole number a double holds exactly        | that number (`7`, `7.0` and `7e0`   |
 // |   (|n| <= 2^53 - 1)                          |   are one key; `"7"` is another)     |
-// | a larger or fractional number                | none: two ids a double cannot tell  |
-// |                                              |   apart would become one            |
+// | a larger or fractional number, or one whose  | none: two ids a double cannot tell  |
+// |   line writes it as another (`1.00…01`)      |   apart would become one            |
 // | null, true, false, an object, an array       | none                                |
 // | nothing (the path stops before the end)      | none                                |
 //
 // A record with no key belongs to no conversation: the caller reports its line.
 import { describeValue } from "../models/json-value.js";
+import { inexactLiterals } from "./inexact-numbers.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
 
 export type ConversationKey = string | number;
@@ -23,12 +24,23 @@ export type KeyReading =
   | { key: ConversationKey; id: string }
   | { error: string };
 
-export function conversationKeyOf(record: unknown, pointer: JsonPointer): KeyReading {
+/**
+ * `text`: the line the record was parsed from, when there is one. A number of
+ * it written so that its double is another number (`1.0000000000000001` reads
+ * as 1) gives no key: the record would join the conversation of another id.
+ * Any literal of the line that reads as the key's double counts, so a key is
+ * refused rather than trusted when the line is unclear.
+ */
+export function conversationKeyOf(record: unknown, pointer: JsonPointer, text?: string): KeyReading {
   const found = resolvePointer(record, pointer);
   if (!found.found) return { error: `no conversation key at ${pointer.text}: ${found.reason}` };
   const value = found.value;
   if (typeof value === "string") return { key: value, id: "s" + value };
-  if (typeof value === "number" && Number.isSafeInteger(value)) return { key: value, id: "n" + String(value) };
+  if (typeof value === "number" && Number.isSafeInteger(value)) {
+    const written = text === undefined ? undefined : inexactLiterals(text)?.get(String(value));
+    if (written !== undefined) return { error: `no conversation key at ${pointer.text}: the line writes ${written}, which a double reads as ${String(value)}; a key is a string or a whole number written as one` };
+    return { key: value, id: "n" + String(value) };
+  }
   const what = typeof value !== "number" ? describeValue(value) : Number.isInteger(value) ? "a number past 2^53 - 1, where two different ids can read as one" : `the number ${String(value)}, not a whole number`;
   return { error: `no conversation key at ${pointer.text}: it is ${what}; a key is a string or a whole number up to 2^53 - 1` };
 }

@@ -204,6 +204,22 @@ describe("a line that names no conversation is a blocked error record naming the
     });
   });
 
+  test("a number written so that its double is another whole number is no key: the line would join another conversation", async () => {
+    const stdin = jsonl(
+      '{"conversation_id":1.0000000000000001,"tool_choice":"none","messages":[{"role":"user","content":"no tools here"}]}',
+      '{"conversation_id":1.0,"role":"user","content":"1.0 is the number 1, written exactly"}',
+      '{"conversation_id":9007199254740991.0000001,"role":"user","content":"near 2^53"}',
+    );
+    const result = await runOrbridge(["gate", "--conversation", "/conversation_id", "--format", "json", "-"], stdin);
+    const records = json(result.stdout) as Array<{ line: number; reason: string; conversation?: unknown; detail: string }>;
+    expect(records.map(({ line, reason, conversation }) => [line, reason, conversation])).toEqual([
+      [1, "error", undefined],
+      [2, "not_function_call", 1],
+      [3, "error", undefined],
+    ]);
+    expect(records[0]!.detail).toBe("no conversation key at /conversation_id: the line writes 1.0000000000000001, which a double reads as 1; a key is a string or a whole number written as one");
+  });
+
   test("in JSON, such a record has no conversation field", async () => {
     const result = await runOrbridge(["gate", "--conversation", "/conversation_id", "--format", "json", "-"], jsonl({ role: "user", content: "no key" }));
     expect(json(result.stdout)).toEqual([{ line: 1, index: 0, reason: "error", detail: 'no conversation key at /conversation_id: the record has no member "conversation_id"', blocked: true, findings: [] }]);
