@@ -82,6 +82,8 @@ interface BlockState {
   stopped: boolean;
   /** The line of the first delta after the block's content_block_stop. */
   late?: number;
+  /** Set when the block started with an input of its own and fragments came too: a reader of either sees its own call. */
+  twoInputs?: boolean;
 }
 
 interface OpenMessage {
@@ -261,6 +263,10 @@ export class AnthropicStreamAssembler {
         return;
       case "input_json_delta":
         if (!CALL_TYPES.has(String(block.type)) || typeof delta.partial_json !== "string") return notApplied(`an input_json_delta for a ${String(block.type)} block`);
+        if (state.json === undefined && block.type === "tool_use" && isRecord(block.input) && Object.keys(block.input).length > 0) {
+          state.twoInputs = true;
+          open.losses.push({ line, path: "/delta/partial_json", code: "form_changed", detail: "the tool_use block started with an input of its own, and input_json_delta fragments follow: the fragments make the arguments, a reader that keeps the started input sees another call, so the call is written incomplete" });
+        }
         state.json = (state.json ?? "") + delta.partial_json;
         state.jsonLines.push(line);
         return;
@@ -403,7 +409,7 @@ function withStreamedCalls(items: readonly CanonicalItem[], states: readonly Blo
     const patched = { ...item } as Fields;
     if (state.json !== undefined && state.json !== "") patched.arguments = state.json;
     if (!state.stopped) patched.status = "in_progress";
-    else if (state.late !== undefined && patched.status === "completed") patched.status = "incomplete";
+    else if ((state.late !== undefined || state.twoInputs) && patched.status === "completed") patched.status = "incomplete";
     return patched as CanonicalItem;
   });
 }

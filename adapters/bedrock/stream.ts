@@ -57,7 +57,7 @@ interface BlockState {
   redacted?: string;
   line: number;
   stopped: boolean;
-  /** A delta came after the block's contentBlockStop. */
+  /** A delta came after the block's contentBlockStop, or fragments after a start that gave an input: the call is incomplete. */
   late?: boolean;
 }
 
@@ -228,6 +228,12 @@ export class BedrockStreamAssembler {
       block.kind = "text";
       block.text += value;
     } else if (kind === "toolUse" && isRecord(value) && typeof value.input === "string" && block.kind === "toolUse") {
+      const started = block.toolUse?.input;
+      if (block.json === "" && !block.late && started !== undefined && !(isRecord(started) && Object.keys(started).length === 0)) {
+        // ConverseStream's start names the call only: an input there and fragments after it are two readings of the call.
+        block.late = true;
+        open.losses.push({ path: "/contentBlockDelta/delta", code: "form_changed", detail: "the toolUse block started with an input of its own, and input fragments follow: the fragments make the arguments, a reader that keeps the started input sees another call, so the call is written incomplete", line });
+      }
       block.json += value.input;
       if (block.stopped && !block.late) {
         // A reader that stops at contentBlockStop and one that reads on see different calls: neither is sure to be the call.

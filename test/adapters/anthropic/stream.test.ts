@@ -125,6 +125,16 @@ describe("tool_use deltas", () => {
     expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
   });
 
+  test("a tool_use block that starts with an input of its own and gets fragments too: the fragments make the arguments, the call is incomplete", () => {
+    const started = blockStart(0, { type: "tool_use", id: "toolu_1", name: "secret_retrieval_tool", input: { password: "other" } });
+    const [result] = run([start(), started, json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageStop]);
+    expect(result.items).toEqual([call("toolu_1", '{"password": "a"}', "incomplete")]);
+    expect(result.losses).toContainEqual({ line: 3, path: "/delta/partial_json", code: "form_changed", detail: "the tool_use block started with an input of its own, and input_json_delta fragments follow: the fragments make the arguments, a reader that keeps the started input sees another call, so the call is written incomplete" });
+    // The empty input every recorded start gives says nothing of its own.
+    const [usual] = run([start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageStop]);
+    expect(usual.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
+  });
+
   test("a message_delta whose stop_reason replaces another makes the calls incomplete: which one ended them is not known", () => {
     const events = [start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("max_tokens"), messageDelta("tool_use"), messageStop];
     const [result] = run(events);

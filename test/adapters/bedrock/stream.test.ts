@@ -61,6 +61,21 @@ describe("BedrockStreamAssembler, events", () => {
     ]);
   });
 
+  test("a toolUse start that gives an input, then input fragments: the fragments make the arguments, the call is incomplete, reported", () => {
+    const events = [
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song", input: { sign: "OTHER" } } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"sign": "WKRP"}' } } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { messageStop: { stopReason: "tool_use" } },
+    ];
+    const [response] = assemble(events);
+    expect(response!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["incomplete"]);
+    expect(response!.losses).toEqual([
+      { path: "/contentBlockDelta/delta", code: "form_changed", detail: "the toolUse block started with an input of its own, and input fragments follow: the fragments make the arguments, a reader that keeps the started input sees another call, so the call is written incomplete", line: 3 },
+    ]);
+  });
+
   test("a block's event or another stopReason after messageStop makes the message's calls incomplete, reported", () => {
     const opened = [
       { messageStart: { role: "assistant" } },
