@@ -74,7 +74,9 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
   let step: GateReason = "namespaced";
   try {
     const fields = item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
-    const type = fields?.type;
+    // Own members only: a value an item would inherit (through a prototype some reader set) is not one the record wrote.
+    const own = (key: string): unknown => (fields !== undefined && Object.hasOwn(fields, key) ? fields[key] : undefined);
+    const type = own("type");
     if (typeof type !== "string") {
       return { reason: "namespaced", detail: fields ? (type === undefined ? "the item has no type" : `type is ${describe(type)}, not a string`) : `the record is ${describe(item)}, not an item`, path: fields ? "/type" : "" };
     }
@@ -88,13 +90,13 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     if (type !== "function_call") return { reason: "not_function_call", detail: `"${type}" is not a function_call`, path: "/type" };
 
     step = "status";
-    const status = fields!.status;
+    const status = own("status");
     if (status !== "completed") {
       return { reason: "status", detail: status === undefined ? "the call has no status; only a completed call may run" : `status is ${describe(status)}; only "completed" may run`, path: "/status" };
     }
 
     step = "arguments_type";
-    const args = fields!.arguments;
+    const args = own("arguments");
     if (typeof args !== "string") {
       return { reason: "arguments_type", detail: args === undefined ? "the call has no arguments" : `arguments is ${describe(args)}, not a JSON string`, path: "/arguments" };
     }

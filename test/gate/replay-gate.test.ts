@@ -159,7 +159,7 @@ describe("fail closed", () => {
     expect(replayGate(okCall, undefined)).toEqual({ reason: "unknown_tool", detail: "no schema is known for \"get_latest_sales_report\"", path: "/name" });
   });
   test("an item whose fields throw is blocked, not passed", () => {
-    const hostile = new Proxy({}, { get() { throw new Error("boom"); } });
+    const hostile = new Proxy({}, { get() { throw new Error("boom"); }, getOwnPropertyDescriptor() { throw new Error("boom"); } });
     const verdict = replayGate(hostile, salesSchema);
     expect(verdict.reason).toBe("namespaced");
     expect(verdict.detail).toMatch(/boom/);
@@ -315,5 +315,16 @@ describe("a member named twice in the arguments", () => {
     const verdict = args(deep);
     expect(verdict.reason).toBe("arguments_parse");
     expect(verdict.detail).toMatch(/^arguments has the name "z" twice in one object, at "(\/a){100}/);
+  });
+});
+
+describe("members an item would only inherit", () => {
+  test("are not its own: a call whose status and arguments come through its prototype is blocked", () => {
+    const inherited = Object.create({ status: "completed", arguments: "{}" }) as Record<string, unknown>;
+    Object.assign(inherited, { type: "function_call", call_id: "call_1", name: "t" });
+    expect(replayGate(inherited, { type: "object" }).reason).toBe("status");
+    const typed = Object.create({ type: "function_call" }) as Record<string, unknown>;
+    Object.assign(typed, { status: "completed", arguments: "{}", name: "t" });
+    expect(replayGate(typed, { type: "object" }).reason).toBe("namespaced");
   });
 });
