@@ -55,6 +55,7 @@ import { UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
+import { PrototypeGuard } from "./prototype-guard.js";
 import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
@@ -292,9 +293,11 @@ export const convertCommand: Command = {
 
     let source: string | undefined;
     let lastLine = 0;
+    const guard = new PrototypeGuard();
     await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
+        guard.tick();
         progress.tick(line.text.length + 1, 1);
         if (source !== undefined && line.source !== source) {
           await emit(source, converter.finish());
@@ -307,6 +310,7 @@ export const convertCommand: Command = {
         await emit(source, converter.push(line));
       }
       if (source !== undefined) await emit(source, converter.finish());
+      guard.check();
       if (idMap && rewrite) {
         for (const entry of rewrite.idMap()) await write(idMap.stream, `${JSON.stringify(entry)}\n`);
       }

@@ -18,6 +18,7 @@ import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
+import { PrototypeGuard } from "./prototype-guard.js";
 import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD] [--id-map FILE]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
@@ -228,9 +229,11 @@ export const normalizeCommand: Command = {
       }
     };
 
+    const guard = new PrototypeGuard();
     await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
+        guard.tick();
         progress.tick(line.text.length + 1, 1);
         if (line.source !== lastSource) numberTexts.clear();
         lastSource = line.source;
@@ -241,6 +244,7 @@ export const normalizeCommand: Command = {
       }
       await emit(normalizer.finish());
       if (rewriter) await emitItems(rewriter.finish());
+      guard.check();
       await out.flush();
       if (idMap && rewriter) {
         const map = new LineWriter(idMap.stream);

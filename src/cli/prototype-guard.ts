@@ -1,10 +1,11 @@
 // The last line of defence against prototype pollution: the members of the
-// prototypes every object and array inherits from, taken when the gate starts
-// and compared before each batch of verdicts is written. A journal that managed
-// to add or replace one could change what any record seems to hold (a `status`
-// that every item inherits), so the gate then stops, with nothing more written,
-// rather than judge another line in a process it can no longer trust. The readers
-// set own members only; this guard is there for the one that someday does not.
+// prototypes every object and array inherits from, taken when a command starts
+// and compared before each batch of verdicts is written (gate), or every so many
+// lines and at the end (normalize, convert). A journal that managed to add or
+// replace one could change what any record seems to hold (a `status` that every
+// item inherits), so the command then stops, with nothing more written, rather
+// than go on in a process it can no longer trust. The readers set own members
+// only; this guard is there for the one that someday does not.
 import { StoppedRun } from "./io.js";
 
 const GUARDED: ReadonlyArray<[string, object]> = [
@@ -13,8 +14,17 @@ const GUARDED: ReadonlyArray<[string, object]> = [
   ["Function.prototype", Function.prototype],
 ];
 
+/** Lines between two checks of a command that writes line by line: a check costs what reading a few lines does. */
+const LINES_PER_CHECK = 1_024;
+
 export class PrototypeGuard {
   private readonly members = GUARDED.map(([, prototype]) => membersOf(prototype));
+  private lines = 0;
+
+  /** One more line read: checks once every LINES_PER_CHECK lines. */
+  tick(): void {
+    if (++this.lines % LINES_PER_CHECK === 0) this.check();
+  }
 
   /** Throws when a guarded prototype gained, lost or changed a member since the guard was made. */
   check(): void {
@@ -22,7 +32,7 @@ export class PrototypeGuard {
       const before = this.members[index]!;
       const now = membersOf(prototype);
       const changed = [...new Set([...before.keys(), ...now.keys()])].find((key) => before.get(key) !== now.get(key));
-      if (changed !== undefined) throw new StoppedRun(`a line of the journal changed ${name} (its member ${String(changed)}): the gate stops, as no verdict of this process could be trusted`);
+      if (changed !== undefined) throw new StoppedRun(`a line of the journal changed ${name} (its member ${String(changed)}): the run stops, as nothing more this process writes could be trusted`);
     });
   }
 }

@@ -20,7 +20,7 @@ describe("PrototypeGuard", () => {
   test("throws, naming the prototype and the member, when one gained a member", () => {
     const guard = new PrototypeGuard();
     objectPrototype.status = "completed";
-    expect(() => guard.check()).toThrow("a line of the journal changed Object.prototype (its member status): the gate stops, as no verdict of this process could be trusted");
+    expect(() => guard.check()).toThrow("a line of the journal changed Object.prototype (its member status): the run stops, as nothing more this process writes could be trusted");
   });
 
   test("throws when a member was replaced", () => {
