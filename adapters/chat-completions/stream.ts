@@ -24,7 +24,8 @@
 // | any other choice key (`content_filter_results`,  | a field of the rebuilt choice, the last value     |
 // |   `native_finish_reason`…)                       |   that holds something                            |
 // | a whole `message` beside the delta               | not read, reported: the message is the deltas'    |
-// |                                                  |   (a journal refuses such a chunk: detect.ts)     |
+// |                                                  |   (a journal refuses one whose calls are not the  |
+// |                                                  |   delta's: detect.ts)                             |
 // | `finish_reason`                                  | the choice's: stop / tool_calls / function_call   |
 // |                                                  |   completed, another incomplete, none in_progress |
 // | a delta that holds something, after its choice's | still appended, but the choice's calls are        |

@@ -32,6 +32,7 @@
 // registered envelope's message and response keep the role and type that are
 // their own): `ambiguity` says so, and readers take it as an error on its line.
 
+import { isDeepStrictEqual } from "node:util";
 import { ENVELOPES, RECOGNITION_ORDER, type AdapterName } from "../../adapters/index.js";
 import { isPlainObject } from "../models/json-value.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
@@ -192,15 +193,25 @@ export function ambiguity(record: unknown, kind: RecordKind, envelope?: AdapterN
 }
 
 /**
- * A chunk whose choice holds a whole `message` beside its `delta`: a reader of
- * deltas and a reader that takes the message (as a stored completion's) see two
- * answers, with calls the other does not see; so the chunk is read neither way.
+ * A chunk whose choice holds a `message` beside its `delta` with calls the delta
+ * does not give as they are: a reader of deltas and a reader that takes the
+ * message see other calls, so the chunk is read neither way. A message that
+ * repeats the delta's text (Perplexity writes one in every chunk) is no such
+ * chunk: its calls, if any, are the delta's.
  */
 function wholeMessageInChunk(record: Record<string, unknown>): string | undefined {
   if (!Array.isArray(record.choices)) return undefined;
-  const at = record.choices.findIndex((choice) => isPlainObject(choice) && choice.message !== undefined && choice.message !== null);
+  const at = record.choices.findIndex((choice) => isPlainObject(choice) && isPlainObject(choice.message) && CALL_FIELDS.some((field) => callsDiffer(choice.message as Record<string, unknown>, choice.delta, field)));
   if (at === -1) return undefined;
-  return `choice ${at} of the chat.completion.chunk holds a whole message beside its delta: a reader of deltas and a reader of messages see two answers; it is read as neither`;
+  return `choice ${at} of the chat.completion.chunk holds a message beside its delta, with calls the delta does not give as they are: a reader of deltas and a reader of messages see other calls; it is read as neither`;
+}
+
+const CALL_FIELDS = ["tool_calls", "function_call"] as const;
+
+function callsDiffer(message: Record<string, unknown>, delta: unknown, field: (typeof CALL_FIELDS)[number]): boolean {
+  const calls = message[field];
+  if (calls === undefined || calls === null || (Array.isArray(calls) && calls.length === 0)) return false;
+  return !isPlainObject(delta) || !isDeepStrictEqual(calls, delta[field]);
 }
 
 function envelopeTitle(envelope: AdapterName | undefined): string {

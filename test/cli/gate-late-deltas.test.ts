@@ -32,26 +32,36 @@ describe("gate, on a delta after finish_reason", { timeout: 30_000 }, () => {
   });
 });
 
-describe("gate, on a chunk whose choice holds a whole message beside its delta", { timeout: 30_000 }, () => {
-  // A reader of deltas sees the call; one that takes the message sees text alone, or another call.
+describe("gate, on a chunk whose choice holds a message beside its delta", { timeout: 30_000 }, () => {
   const withMessage = (delta: Record<string, unknown>, message: unknown, finish: string | null = null) => {
     const record = JSON.parse(chunk(delta, finish)) as { choices: Array<Record<string, unknown>> };
     record.choices[0]!.message = message;
     return JSON.stringify(record);
   };
-  const call = chunk({ tool_calls: [{ index: 0, id: "call_m", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] });
+  const fragment = { index: 0, id: "call_m", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+  const call = chunk({ tool_calls: [fragment] });
+  const other = [{ id: "call_x", type: "function", function: { name: "get_weather", arguments: "{}" } }];
   const verdicts = (text: string) => text.trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; reason: string; blocked: boolean; detail: string });
 
+  // A reader of deltas sees one call; one that takes the message sees another, or the same call twice.
   test.each([
-    ["first", [withMessage({}, { role: "assistant", tool_calls: [{ id: "call_x", type: "function", function: { name: "get_weather", arguments: "{}" } }] }), call, chunk({}, "tool_calls")], 1],
-    ["last", [chunk({ role: "assistant" }), call, withMessage({}, { role: "assistant", content: "No call." }, "tool_calls")], 3],
-  ])("the %s chunk: it is read neither way, and the stream's call is blocked, the same in two threads", async (_where, lines, refused) => {
+    ["the first chunk, with a call of its own", [withMessage({}, { role: "assistant", tool_calls: other }), call, chunk({}, "tool_calls")], 1],
+    ["the last chunk, with another call", [chunk({ role: "assistant" }), call, withMessage({}, { role: "assistant", tool_calls: other }, "tool_calls")], 3],
+  ])("%s: it is read neither way, and the stream's call is blocked, the same in two threads", async (_where, lines, refused) => {
     const text = (lines as string[]).join("\n") + "\n";
     const one = await gated(1, text);
     const found = verdicts(one);
-    expect(found.find((verdict) => verdict.line === refused)).toMatchObject({ reason: "error", blocked: true, detail: expect.stringMatching(/^choice 0 of the chat\.completion\.chunk holds a whole message beside its delta/) });
+    expect(found.find((verdict) => verdict.line === refused)).toMatchObject({ reason: "error", blocked: true, detail: expect.stringMatching(/^choice 0 of the chat\.completion\.chunk holds a message beside its delta, with calls the delta does not give as they are/) });
     // No verdict is ok: the call the deltas give is blocked by its status.
     expect(found.filter((verdict) => verdict.reason !== "error").map(({ reason, blocked }) => [reason, blocked])).toEqual([["status", true]]);
     expect(await gated(2, text)).toBe(one);
+  });
+
+  test("a message that repeats the delta (Perplexity writes one in every chunk) is read as the delta: the call is judged as usual", async () => {
+    const text = [withMessage({ role: "assistant", content: "Checking." }, { role: "assistant", content: "Checking." }), withMessage({ tool_calls: [fragment] }, { role: "assistant", tool_calls: [fragment] }), chunk({}, "tool_calls")].join("\n") + "\n";
+    expect(verdicts(await gated(1, text)).map(({ line, reason }) => [line, reason])).toEqual([
+      [3, "not_function_call"],
+      [3, "ok"],
+    ]);
   });
 });
