@@ -51,7 +51,7 @@ import { pointerToken } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { isRecord, type Fields } from "./fields.js";
 import { messageToResponse, responseStatusOf } from "./message-to-response.js";
-import { messagesToItems } from "./messages-to-items.js";
+import { messagesToItems, toolUseStatusOf } from "./messages-to-items.js";
 import type { AnthropicResponse } from "./models.js";
 
 export interface AnthropicStreamOptions {
@@ -176,7 +176,8 @@ export class AnthropicStreamAssembler {
         if (isRecord(event.delta)) {
           for (const [key, value] of Object.entries(event.delta)) {
             const before = open.message[key];
-            if (key === "stop_reason" && before !== null && before !== undefined && !isDeepStrictEqual(before, value)) open.replacedStop ??= { reason: before, line: open.origins.get(key)?.line ?? line };
+            // Only a reason that ends the calls otherwise matters: end_turn then tool_use completes them either way.
+            if (key === "stop_reason" && before !== null && before !== undefined && endsCallsOtherwise(before, value)) open.replacedStop ??= { reason: before, line: open.origins.get(key)?.line ?? line };
             replace(open, before, value, open.origins.get(key), key);
             open.message[key] = value;
             open.origins.set(key, { line, path: `/delta/${pointerToken(key)}` });
@@ -504,4 +505,10 @@ function isIndex(value: unknown): value is number {
 
 function byLine(losses: StreamLoss[]): StreamLoss[] {
   return losses.sort((a, b) => a.line - b.line);
+}
+
+/** Whether two stop_reasons give a call that ends the message different statuses. */
+function endsCallsOtherwise(before: unknown, after: unknown): boolean {
+  const status = (reason: unknown) => (typeof reason === "string" ? toolUseStatusOf(reason, true) : reason === null ? "in_progress" : "incomplete");
+  return status(before) !== status(after);
 }

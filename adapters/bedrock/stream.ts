@@ -32,7 +32,7 @@ import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-r
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { responseStatusOf } from "./converse-to-response.js";
 import { blockKind, isRecord, type Fields } from "./fields.js";
-import { messagesToItems } from "./messages-to-items.js";
+import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 import type { BedrockResponse } from "./models.js";
 
 export interface BedrockStreamOptions {
@@ -79,7 +79,8 @@ interface OpenMessage {
 /** Whether an event after messageStop says something of the content or its end: a block's event, or another stopReason. */
 function saysAfterStop(name: string, body: Fields, stopReason: string | null): boolean {
   if (name === "contentBlockStart" || name === "contentBlockDelta" || name === "contentBlockStop") return true;
-  return name === "messageStop" && (typeof body.stopReason === "string" ? body.stopReason : null) !== stopReason;
+  // Only a reason that ends the calls otherwise matters: end_turn then tool_use completes them either way.
+  return name === "messageStop" && callStatusOf(typeof body.stopReason === "string" ? body.stopReason : null, true) !== callStatusOf(stopReason, true);
 }
 
 export class BedrockStreamAssembler {

@@ -54,12 +54,12 @@
 // are given as incomplete items, which the gate blocks, and the late delta is
 // reported. The chat.completion rebuilt for conversion holds every delta, as a
 // reader to the end sees it, and the late delta is reported there too.
-import { isDeepStrictEqual } from "node:util";
 import { stoppedCall, transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
 import { describeValue, isPlainObject } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import { completionToItems } from "./completion-to-response.js";
+import { callStatusOf } from "./messages-to-items.js";
 import { extraKeyLosses } from "./params.js";
 
 declare module "../../src/models/assembled-response.js" {
@@ -404,7 +404,8 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     gather(state.choiceExtra, key, value, { line, position });
   }
   if (choice.finish_reason !== null && choice.finish_reason !== undefined) {
-    if (state.finishOrigin !== undefined && state.afterFinish === undefined && !isDeepStrictEqual(choice.finish_reason, state.finishReason)) {
+    // Only a reason that ends the calls otherwise matters: `tool_calls` then `stop` completes them either way.
+    if (state.finishOrigin !== undefined && state.afterFinish === undefined && callStatusOf(choice.finish_reason) !== callStatusOf(state.finishReason)) {
       state.afterFinish = { line, position, finished: state.finishOrigin.line, replaced: state.finishReason };
     }
     state.finishReason = choice.finish_reason;

@@ -141,9 +141,11 @@ describe("tool_use deltas", () => {
     expect(result.items).toEqual([call("toolu_1", '{"password": "a"}', "incomplete")]);
     expect(result.losses).toContainEqual({ line: 7, path: "", code: "form_changed", detail: 'a message_delta said stop_reason "max_tokens" on line 5 and a later one another: the call "toolu_1" is written incomplete, as no one reading of the stream runs it' });
     expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
-    // The same stop_reason said twice leaves the call completed.
-    const [again] = run([start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageDelta("tool_use"), messageStop]);
-    expect(again.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
+    // The same stop_reason said twice, or another that completes the call too, leaves it completed.
+    for (const first of ["tool_use", "end_turn"]) {
+      const [again] = run([start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta(first), messageDelta("tool_use"), messageStop]);
+      expect(again.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
+    }
   });
 
   test("a delta after a tool_use block's content_block_stop is not applied, and the call is incomplete, here and in the response object", () => {

@@ -91,10 +91,12 @@ describe("BedrockStreamAssembler, events", () => {
     const [restopped] = assemble([...stopped, { messageStop: { stopReason: "max_tokens" } }, { messageStop: { stopReason: "tool_use" } }]);
     expect(restopped!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["incomplete"]);
     expect(restopped!.losses).toEqual([{ ...late("messageStop", 6), detail: late("messageStop", 6).detail.replace("line 4", "line 5") }]);
-    // The same stopReason said again changes nothing.
-    const [again] = assemble([...stopped, { messageStop: { stopReason: "tool_use" } }, { messageStop: { stopReason: "tool_use" } }]);
-    expect(again!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["completed"]);
-    expect(again!.losses).toEqual([]);
+    // The same stopReason said again, or another that completes the call too, changes nothing.
+    for (const first of ["tool_use", "end_turn"]) {
+      const [again] = assemble([...stopped, { messageStop: { stopReason: first } }, { messageStop: { stopReason: "tool_use" } }]);
+      expect(again!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["completed"]);
+      expect(again!.losses).toEqual([]);
+    }
   });
 
   test("joins toolUse input fragments as streamed, and closes at metadata", () => {

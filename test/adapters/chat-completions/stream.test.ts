@@ -287,10 +287,12 @@ describe("finish reasons and status", () => {
       }
     });
 
-    test("that says the same reason again changes nothing", () => {
-      const [result] = run([...completed, finish("tool_calls"), finish("tool_calls")]);
-      expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Lyon\"}", "completed")]);
-      expect(result.losses.filter((loss) => loss.detail.includes("another one here"))).toEqual([]);
+    test("that says the same reason again, or another that completes the calls too, changes nothing", () => {
+      for (const [first, second] of [["tool_calls", "tool_calls"], ["tool_calls", "stop"], ["stop", "tool_calls"]]) {
+        const [result] = run([...completed, finish(first!), finish(second!)]);
+        expect(result.items).toEqual([call("call_Lk2", "lookup_city", "{\"city\":\"Lyon\"}", "completed")]);
+        expect(result.losses.filter((loss) => loss.detail.includes("another one here"))).toEqual([]);
+      }
     });
   });
 
