@@ -26,13 +26,13 @@ export interface Located {
  */
 export class Attributes extends Map<string, Located> {
   private readonly taken = new Set<string>();
-  /** Names written again with another value: where each was first written, and where again. */
-  readonly twice: Array<{ key: string; first: string; again: string }> = [];
+  /** Entries that read two ways: a name written again with another value, or a value that holds two (`detail` says which), and where. */
+  readonly twice: Array<{ key: string; path: string; detail: string }> = [];
 
-  /** Sets an entry as the document wrote it: a name written again with another value is remembered in `twice`. */
+  /** Sets an entry as the document wrote it: a name written again with another value, or a value written two ways, is remembered in `twice`. */
   written(key: string, located: Located): void {
     const before = super.get(key);
-    if (before !== undefined && !isDeepStrictEqual(before.value, located.value)) this.twice.push({ key, first: before.path, again: located.path });
+    if (before !== undefined && !isDeepStrictEqual(before.value, located.value)) this.twice.push({ key, path: located.path, detail: `the attribute ${key} is written again with another value (first at ${before.path})` });
     this.set(key, located);
   }
 
@@ -61,7 +61,11 @@ export function readAttributes(written: unknown, path: string): Attributes {
       const at = `${path}/${index}/value`;
       // A Jaeger tag holds its value bare beside its type; an OTLP attribute wraps it.
       if (typeof entry.type === "string") attributes.written(entry.key, { value: entry.value, path: at });
-      else attributes.written(entry.key, anyValue(entry.value, at));
+      else {
+        const kinds = valueKinds(entry.value);
+        if (kinds.length > 1) attributes.twice.push({ key: entry.key, path: at, detail: `the attribute ${entry.key} holds ${kinds.join(" and ")} at once` });
+        attributes.written(entry.key, anyValue(entry.value, at));
+      }
     });
   } else if (isPlainObject(written)) {
     for (const [key, value] of Object.entries(written)) attributes.set(key, { value, path: `${path}/${pointerToken(key)}` });
@@ -70,6 +74,13 @@ export function readAttributes(written: unknown, path: string): Attributes {
 }
 
 /** An OTLP `AnyValue`, unwrapped; an `intValue` stays the decimal text it is, unless a double holds it exactly. */
+const VALUE_KINDS = ["stringValue", "boolValue", "intValue", "doubleValue", "bytesValue", "arrayValue", "kvlistValue"];
+
+/** The kinds an OTLP AnyValue writes; one, unless it was written to be read two ways. */
+function valueKinds(value: unknown): string[] {
+  return isPlainObject(value) ? VALUE_KINDS.filter((kind) => Object.hasOwn(value, kind) && value[kind] !== null && value[kind] !== undefined) : [];
+}
+
 function anyValue(value: unknown, path: string): Located {
   if (!isPlainObject(value)) return { value, path };
   for (const [field, inner] of Object.entries(value)) {

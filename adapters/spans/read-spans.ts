@@ -112,8 +112,8 @@ export function readSpans(spans: readonly Span[]): Reading {
       if (span.attributes.twice.length > 0 && (calls.has(span) || isToolRun(span))) {
         // A reader that keeps the first value and one that keeps the last see two spans: neither is read, and a call in it is not judged.
         units.push({ ...unit, fate: calls.has(span) ? (wrappers.has(span) ? "wrapper" : "llm_call") : "tool" });
-        for (const { key, first, again } of span.attributes.twice) {
-          losses.push({ path: again, code: "unreadable", detail: `the attribute ${key} is written again with another value (first at ${first}): a reader that keeps the first and one that keeps the last see two spans, so the span is not read`, span: span.id });
+        for (const { path, detail } of span.attributes.twice) {
+          losses.push({ path, code: "unreadable", detail: `${detail}: two readers see two spans, so the span is not read`, span: span.id });
         }
         continue;
       }

@@ -15,6 +15,7 @@
 // `from` forces a stored-log reader, whatever the document looks like. A
 // document's records are numbered 1, 2, … as lines are; a stored log's record
 // numbers follow the order of its conversations.
+import { describeDuplicateName, duplicateName, type DuplicateName } from "../models/duplicate-names.js";
 import { READERS, READER_ORDER, type Reading, type ReaderName } from "../../adapters/index.js";
 import { isGzip, gunzipped } from "./read-gzip.js";
 import { isParquet, parquetRows } from "./read-parquet.js";
@@ -137,6 +138,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
       }
       throw new DocumentError(`${source}:${line.line}: a line of a ${reader} export that is not JSON: ${(error as Error).message}`);
     }
+    refuseNamedTwice(`${source}:${line.line}`, line.text, document);
     if (guessed && notOwn === undefined && !READERS[reader].recognise(document)) notOwn = line.line;
     if (notOwn === undefined) documents.push(document);
   }
@@ -155,7 +157,11 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
  */
 function* documentLines(source: string, document: unknown, options: SourceOptions, note: SourceNote, container = "one JSON document", text?: string): Generator<JournalLine> {
   const reader = options.from ?? (options.record === undefined ? READER_ORDER.find((name) => READERS[name].recognise(document)) : undefined);
-  if (reader !== undefined) return yield* readerLines(source, reader, document, note, options);
+  if (reader !== undefined) {
+    // A store's reader reads the parsed document; records of a plain array keep their own text, where a name given twice blocks its line.
+    if (text !== undefined) refuseNamedTwice(source, text, document);
+    return yield* readerLines(source, reader, document, note, options);
+  }
   const records = Array.isArray(document) ? document : [document];
   const texts = text === undefined ? undefined : recordTexts(text);
   note(Array.isArray(document) ? `${source} is ${container}, ${container === "one JSON document" ? "an array" : "rows"} of ${plural(records.length, "record")}: record N is ${container === "one JSON document" ? "element" : "row"} /${"{N-1}"}` : `${source} is ${container}: read as one record`);
@@ -252,6 +258,21 @@ function firstNonBlank(bytes: Buffer): number {
   let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (at < bytes.length && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0d || bytes[at] === LF)) at++;
   return at < bytes.length ? at : -1;
+}
+
+/**
+ * A document that names a member twice in one object is read as neither of its
+ * values: JSON.parse keeps the last, a reader that keeps the first would replay
+ * another call. The whole document is refused, as a line would be blocked.
+ */
+function refuseNamedTwice(where: string, text: string, document: unknown): void {
+  let duplicate: DuplicateName | undefined;
+  try {
+    duplicate = duplicateName(text, document);
+  } catch (error) {
+    throw new DocumentError(`${where}: the document could not be checked for names given twice (${(error as Error).message}): it is not read`);
+  }
+  if (duplicate !== undefined) throw new DocumentError(`${where}: ${describeDuplicateName("the document", duplicate)}: it is not read`);
 }
 
 /** The end of the first line holding more than blanks, or -1 when it has not ended yet. */

@@ -132,3 +132,13 @@ describe("stored logs", () => {
     await expect(lines(`{"object":"list","data":[],"has_more":false}\nnot json\n`, { from: "openai-list" })).rejects.toThrow(DocumentError);
   });
 });
+
+describe("a document that names a member twice in one object", () => {
+  const page = '{"object":"list","data":[{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"t","arguments":"{\\"x\\":\\"evil\\"}","arguments":"{\\"x\\":\\"a\\"}"}}]}}]}],"has_more":false}';
+  it.each([
+    ["on one line (a store's export)", page, "in:1"],
+    ["over several lines", page.replace('"data":', '\n"data":'), "in"],
+  ])("is refused whole, %s: a reader that keeps the first value replays another call", async (_how, text, where) => {
+    await expect(lines(text)).rejects.toThrow(new DocumentError(`${where}: the document has the name "arguments" twice in one object, at "/data/0/choices/0/message/tool_calls/0/function/arguments"; JSON.parse keeps the last value, other readers keep the first: it is not read`));
+  });
+});

@@ -50,7 +50,7 @@ describe("an attribute written twice", () => {
       {
         path: "/data/0/spans/0/tags/8/value",
         code: "unreadable",
-        detail: "the attribute gen_ai.completion.0.tool_calls.0.name is written again with another value (first at /data/0/spans/0/tags/6/value): a reader that keeps the first and one that keeps the last see two spans, so the span is not read",
+        detail: "the attribute gen_ai.completion.0.tool_calls.0.name is written again with another value (first at /data/0/spans/0/tags/6/value): two readers see two spans, so the span is not read",
         span: "s1",
       },
     ]);
@@ -69,5 +69,15 @@ describe("JSON text in an attribute", () => {
     expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual([
       'gen_ai.output.messages: the JSON text has the name "name" twice in one object, at "/0/parts/0/name"; JSON.parse keeps the last value, other readers keep the first: not read',
     ]);
+  });
+});
+
+describe("an OTLP attribute value", () => {
+  test("that holds two kinds of value at once is not read: unreadable", () => {
+    const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"count_trees","arguments":{"row":"a"}}]}]';
+    const span = { traceId: "7a1c", spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }, { key: "gen_ai.output.messages", value: { stringValue: messages, arrayValue: { values: [{ stringValue: "other" }] } } }] };
+    const reading = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] });
+    expect(reading.records.map((record) => (record.record as { type: string }).type)).not.toContain("function_call");
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual(["the attribute gen_ai.output.messages holds stringValue and arrayValue at once: two readers see two spans, so the span is not read"]);
   });
 });
