@@ -116,6 +116,7 @@ export async function* readSource(source: string, bytes: AsyncIterable<Buffer>, 
  */
 async function* documentsOfLines(source: string, reader: ReaderName, chunks: AsyncIterable<Buffer>, options: SourceOptions, note: SourceNote, guessed: boolean): AsyncGenerator<JournalLine> {
   const documents: unknown[] = [];
+  const texts: Array<{ where: string; text: string }> = [];
   const lines: JournalLine[] = [];
   let notOwn: number | undefined;
   for await (const line of splitLines(source, chunks, { ...options, record: undefined })) {
@@ -138,15 +139,19 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
       }
       throw new DocumentError(`${source}:${line.line}: a line of a ${reader} export that is not JSON: ${(error as Error).message}`);
     }
-    refuseNamedTwice(`${source}:${line.line}`, line.text, document);
     if (guessed && notOwn === undefined && !READERS[reader].recognise(document)) notOwn = line.line;
-    if (notOwn === undefined) documents.push(document);
+    if (notOwn === undefined) {
+      documents.push(document);
+      texts.push({ where: `${source}:${line.line}`, text: line.text });
+    }
   }
   if (notOwn !== undefined) {
+    // Read as JSONL after all: a line that names a member twice is blocked on its own.
     note(`${source}: line 1 reads as ${reader} and line ${notOwn} does not: every line is read as a record of its own`);
     yield* lines;
     return;
   }
+  documents.forEach((document, index) => refuseNamedTwice(texts[index]!.where, texts[index]!.text, document));
   yield* readerLines(source, reader, documents, note, options);
 }
 

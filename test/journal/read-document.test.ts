@@ -142,3 +142,14 @@ describe("a document that names a member twice in one object", () => {
     await expect(lines(text)).rejects.toThrow(new DocumentError(`${where}: the document has the name "arguments" twice in one object, at "/data/0/choices/0/message/tool_calls/0/function/arguments"; JSON.parse keeps the last value, other readers keep the first: it is not read`));
   });
 });
+
+describe("JSONL whose first line reads as a store's document and a later one does not", () => {
+  it("is read line by line, a name given twice left to the line that writes it", async () => {
+    const page = '{"object":"list","data":[{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"hi"}}]}],"has_more":false}';
+    const twice = '{"role":"user","content":"a","content":"b"}';
+    expect((await lines(`${page}\n${twice}\n`)).lines).toEqual([
+      { source: "in", line: 1, text: page },
+      { source: "in", line: 2, text: twice },
+    ]);
+  });
+});
