@@ -55,7 +55,7 @@
 // reported. The chat.completion rebuilt for conversion holds every delta, as a
 // reader to the end sees it, and the late delta is reported there too.
 import { stoppedCall, transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
-import { describeValue, isPlainObject } from "../../src/models/json-value.js";
+import { describeValue, isPlainObject, setOwn } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import { completionToItems } from "./completion-to-response.js";
@@ -480,11 +480,6 @@ function valuesOf(fields: ReadonlyMap<string, Gathered>): Fields {
   return Object.fromEntries([...fields].map(([key, { value }]) => [key, value]));
 }
 
-/** Writes a field named by the journal: defined, never assigned, so that `__proto__` stays a field like any other. */
-function put(target: Fields, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /** The choices in index order. */
 function choicesOf(open: OpenCompletion): ChoiceState[] {
   return [...open.choices.entries()].sort(([a], [b]) => a - b).map(([, choice]) => choice);
@@ -501,7 +496,7 @@ function rebuildChoice(index: number, choice: ChoiceState): Fields {
   if (choice.content !== undefined) message.content = choice.content;
   else if (choice.contentNull) message.content = null;
   if (choice.refusal !== undefined) message.refusal = choice.refusal;
-  for (const [key, { value }] of choice.deltaExtra) put(message, key, value);
+  for (const [key, { value }] of choice.deltaExtra) setOwn(message, key, value);
   const calls = callsOf(choice);
   if (calls.length > 0) {
     message.tool_calls = calls.map((call) => {
@@ -511,11 +506,11 @@ function rebuildChoice(index: number, choice: ChoiceState): Fields {
     });
   }
   if (choice.legacyCall) message.function_call = { name: choice.legacyCall.name ?? "", arguments: choice.legacyCall.arguments };
-  for (const [key, { value }] of choice.deltaOdd) if (!Object.hasOwn(message, key)) put(message, key, value);
+  for (const [key, { value }] of choice.deltaOdd) if (!Object.hasOwn(message, key)) setOwn(message, key, value);
   const rebuilt: Fields = { index, message };
   if (choice.logprobsSeen) rebuilt.logprobs = choice.logprobs.size > 0 ? { content: null, refusal: null, ...valuesOf(choice.logprobs) } : null;
   rebuilt.finish_reason = choice.finishReason ?? null;
-  for (const [key, { value }] of choice.choiceExtra) put(rebuilt, key, value);
+  for (const [key, { value }] of choice.choiceExtra) setOwn(rebuilt, key, value);
   return rebuilt;
 }
 
@@ -523,7 +518,7 @@ function rebuildChoice(index: number, choice: ChoiceState): Fields {
 function rebuildCompletion(open: OpenCompletion, choices: readonly ChoiceState[]): Fields {
   const indexes = [...open.choices.keys()].sort((a, b) => a - b);
   const value: Fields = { ...open.fields.value, object: "chat.completion" };
-  for (const [key, field] of open.later) if (!Object.hasOwn(value, key) || !isPresent(value[key])) put(value, key, field.value);
+  for (const [key, field] of open.later) if (!Object.hasOwn(value, key) || !isPresent(value[key])) setOwn(value, key, field.value);
   value.choices = choices.map((choice, position) => rebuildChoice(indexes[position]!, choice));
   if (open.usage) value.usage = open.usage.value;
   return value;

@@ -41,6 +41,7 @@ import type { Loss } from "../../src/models/loss.js";
 import type { IdlessResponses } from "../../src/models/idless-responses.js";
 import type { CallPairing } from "./call-ids.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
+import { setOwn } from "../../src/models/json-value.js";
 import { isRecord, read, typeOf, type Fields } from "./fields.js";
 import { generateContentToResponse } from "./generate-content-to-response.js";
 
@@ -281,11 +282,6 @@ function applyPiece(args: Fields, piece: unknown, line: number, path: string, lo
     target = holder[step] as Fields | unknown[];
   }
   return true;
-}
-
-/** An own data member, whatever its name: `__proto__` included, never the prototype. */
-function setOwn(holder: Record<string | number, unknown>, key: string | number, value: unknown): void {
-  Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function pathSteps(jsonPath: string): Array<string | number> | undefined {

@@ -10,7 +10,7 @@
 //
 // The result is Chat-shaped messages (with their `finish_reason`, which says
 // whether a call was cut short), which read-messages.ts reads like any other.
-import { isPlainObject } from "../../src/models/json-value.js";
+import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import type { Attributes } from "./attributes.js";
 
 export interface IndexedMessages {
@@ -87,7 +87,7 @@ function plain(node: TreeNode): unknown {
   const tokens = [...node.keys()];
   if (tokens.length > 0 && tokens.every(isIndex)) return tokens.sort((a, b) => Number(a) - Number(b)).map((token) => plain(node.get(token)!));
   const fields: Record<string, unknown> = {};
-  for (const token of tokens) Object.defineProperty(fields, token, { value: plain(node.get(token)!), enumerable: true, writable: true, configurable: true });
+  for (const token of tokens) setOwn(fields, token, plain(node.get(token)!));
   return fields;
 }
 
@@ -108,7 +108,7 @@ function unwrap(entry: unknown): unknown {
           return inner;
         });
     } else {
-      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+      setOwn(result, key, value);
     }
   }
   return result;

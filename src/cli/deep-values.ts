@@ -6,6 +6,7 @@
 // each container numbered, listing its children by number, rebuilt on the other
 // side without recursion. Values of ordinary depth cross as they are.
 import type { ToolRegistryData } from "../gate/tool-registry.js";
+import { setOwn } from "../models/json-value.js";
 
 /** Deeper than this many levels, a value crosses flat; well within what any thread's serializer takes. */
 export const CROSSING_DEPTH = 256;
@@ -149,7 +150,7 @@ function rebuild(flat: FlatValue): unknown {
       }
       const key = flat.keys[at];
       // An own "__proto__" key, as JSON.parse makes it, not the prototype's setter.
-      if (key === "__proto__") Object.defineProperty(container, key, { value: child, writable: true, enumerable: true, configurable: true });
+      if (key === "__proto__") setOwn(container as object, key, child);
       else (container as Record<string, unknown>)[key] = child;
     }
   }

@@ -5,6 +5,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/**
+ * Sets `key` as an own data member of `target`, whatever its name: `__proto__`
+ * included, which plain assignment would take for the prototype's setter. Keys
+ * a journal wrote are set this way wherever a reader builds an object from them.
+ */
+export function setOwn(target: object, key: string | number, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** A value named in a sentence: its kind for containers, a short quote for strings. */
 export function describeValue(value: unknown, maxLength = 40): string {
   if (value === undefined) return "nothing";
