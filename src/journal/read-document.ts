@@ -116,7 +116,8 @@ export async function* readSource(source: string, bytes: AsyncIterable<Buffer>, 
  */
 async function* documentsOfLines(source: string, reader: ReaderName, chunks: AsyncIterable<Buffer>, options: SourceOptions, note: SourceNote, guessed: boolean): AsyncGenerator<JournalLine> {
   const documents: unknown[] = [];
-  const texts: Array<{ where: string; text: string }> = [];
+  // The first line that names a member twice: refused once the lines prove to be the store's.
+  let namedTwice: DocumentError | undefined;
   const lines: JournalLine[] = [];
   let notOwn: number | undefined;
   for await (const line of splitLines(source, chunks, { ...options, record: undefined })) {
@@ -142,7 +143,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
     if (guessed && notOwn === undefined && !READERS[reader].recognise(document)) notOwn = line.line;
     if (notOwn === undefined) {
       documents.push(document);
-      texts.push({ where: `${source}:${line.line}`, text: line.text });
+      namedTwice ??= refusalOfNamedTwice(`${source}:${line.line}`, line.text, document);
     }
   }
   if (notOwn !== undefined) {
@@ -151,7 +152,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
     yield* lines;
     return;
   }
-  documents.forEach((document, index) => refuseNamedTwice(texts[index]!.where, texts[index]!.text, document));
+  if (namedTwice !== undefined) throw namedTwice;
   yield* readerLines(source, reader, documents, note, options);
 }
 
@@ -164,7 +165,8 @@ function* documentLines(source: string, document: unknown, options: SourceOption
   const reader = options.from ?? (options.record === undefined ? READER_ORDER.find((name) => READERS[name].recognise(document)) : undefined);
   if (reader !== undefined) {
     // A store's reader reads the parsed document; records of a plain array keep their own text, where a name given twice blocks its line.
-    if (text !== undefined) refuseNamedTwice(source, text, document);
+    const refused = text === undefined ? undefined : refusalOfNamedTwice(source, text, document);
+    if (refused !== undefined) throw refused;
     return yield* readerLines(source, reader, document, note, options);
   }
   const records = Array.isArray(document) ? document : [document];
@@ -266,18 +268,19 @@ function firstNonBlank(bytes: Buffer): number {
 }
 
 /**
- * A document that names a member twice in one object is read as neither of its
- * values: JSON.parse keeps the last, a reader that keeps the first would replay
- * another call. The whole document is refused, as a line would be blocked.
+ * Why a document that names a member twice in one object is read as neither of
+ * its values (JSON.parse keeps the last, a reader that keeps the first would
+ * replay another call): the error that refuses it whole, as a line would be
+ * blocked; undefined when it names each member once.
  */
-function refuseNamedTwice(where: string, text: string, document: unknown): void {
+function refusalOfNamedTwice(where: string, text: string, document: unknown): DocumentError | undefined {
   let duplicate: DuplicateName | undefined;
   try {
     duplicate = duplicateName(text, document);
   } catch (error) {
-    throw new DocumentError(`${where}: the document could not be checked for names given twice (${(error as Error).message}): it is not read`);
+    return new DocumentError(`${where}: the document could not be checked for names given twice (${(error as Error).message}): it is not read`);
   }
-  if (duplicate !== undefined) throw new DocumentError(`${where}: ${describeDuplicateName("the document", duplicate)}: it is not read`);
+  return duplicate === undefined ? undefined : new DocumentError(`${where}: ${describeDuplicateName("the document", duplicate)}: it is not read`);
 }
 
 /** The end of the first line holding more than blanks, or -1 when it has not ended yet. */
