@@ -39,11 +39,10 @@
 // `plain` record of such an envelope does, and a record that defines tools
 // carries the numbers of its tool schemas that a double reads as others.
 import { chat, ENVELOPES, type AdapterName, type JournalEnvelopes, type StreamAssembler } from "../../adapters/index.js";
-import type { AssembledResponse } from "../models/assembled-response.js";
+import { stoppedCall, type AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
-import type { CanonicalItem } from "../models/open-responses.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
 import { inexactLiterals, inexactSchemaNumbers, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
@@ -315,7 +314,7 @@ export class StreamRecords {
     const damagedAt = stream.damagedAt;
     const literals = inexact === undefined ? {} : { inexact };
     if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records, ...literals };
-    const items = response.items.map((item) => (isPlainObject(item) && item.type === "function_call" && item.status === "completed" ? ({ ...item, status: "incomplete" } as CanonicalItem) : item));
+    const items = response.items.map((item) => stoppedCall(item) ?? item);
     const damage: Loss = { path: "", code: "form_changed", detail: `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
     return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage, ...literals };
   }
