@@ -27,7 +27,7 @@
 // large to align is paired by position, and a note says where.
 import { createHash } from "node:crypto";
 import { alignSequences, longestIncreasing, type Stretch } from "./align-sequences.js";
-import { jsonTextMeaning } from "./journal/json-meaning.js";
+import { jsonTextMeaning } from "./models/json-meaning.js";
 import { writeJson } from "./write-json.js";
 import type { JournalItem } from "./models/journal-item.js";
 

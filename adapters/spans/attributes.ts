@@ -47,6 +47,17 @@ export class Attributes extends Map<string, Located> {
     for (const key of keys) if (this.has(key)) this.taken.add(key);
   }
 
+  /** What `read` returns, with what it looked at not counted as taken: a second copy compared with the first, which leaves the copy to be reported. */
+  readApart<T>(read: () => T): T {
+    const before = new Set(this.taken);
+    try {
+      return read();
+    } finally {
+      this.taken.clear();
+      for (const key of before) this.taken.add(key);
+    }
+  }
+
   /** The entries no reading looked at, in their order, leaving out those that hold nothing. */
   untaken(): Array<[string, Located]> {
     return [...this.entries()].filter(([key, located]) => !this.taken.has(key) && located.value !== undefined && located.value !== null);

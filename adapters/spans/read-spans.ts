@@ -14,6 +14,12 @@
 // messages lack is taken from the nearest span above that holds
 // `gen_ai.system_instructions` (an agent span).
 //
+// Every other source of the side that holds calls (a second dialect in the same
+// span), and every source of a wrapper, is a copy: after the whole trace, each
+// call in a copy must be a call of the conversation as the conversation holds
+// it, or the call is not read (`conflict`, see rebuild-conversation.ts). A copy
+// is still reported left behind, as it was before it was compared.
+//
 // Of a call or tool span, what no item holds is reported `left_behind`: each
 // attribute no reading looked at and each field of content the reader names
 // (`Span.fields`), at its place; the span's transport once, in the same words for
@@ -24,7 +30,7 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { indexedMessages } from "./indexed-messages.js";
-import { isUsualFinish, message, readMessages, type MessagesRead, type Side } from "./read-messages.js";
+import { isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult } from "./rebuild-conversation.js";
 
 export interface Span {
@@ -106,6 +112,7 @@ export function readSpans(spans: readonly Span[]): Reading {
     }
     const conversation = new ConversationBuilder(trace, losses);
     const read: Span[] = [];
+    const copies: Copy[] = [];
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
       const unit = { path: span.path, span: span.id };
@@ -122,12 +129,18 @@ export function readSpans(spans: readonly Span[]): Reading {
         // Its messages repeat the inner call's, but what it holds beside them (ADK's tool
         // declarations and config, the provider's response id, usage) is nowhere else.
         read.push(span);
+        for (const side of ["input", "output"] as const) {
+          for (const { name, read: source } of SOURCES[side]) {
+            const copy = readApart(span, () => source(span, side, []));
+            if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `the wrapper span's ${name}` });
+          }
+        }
       }
       else if (calls.has(span)) {
         units.push({ ...unit, fate: "llm_call" });
         read.push(span);
-        const input = callSide(span, "input", losses);
-        const output = callSide(span, "output", losses);
+        const input = callSide(span, "input", losses, copies);
+        const output = callSide(span, "output", losses, copies);
         const system = systemPrompt(span, byId, input, output, losses);
         const placed = [...(system ? [system] : []), ...input.items];
         counts.read += placed.length + output.items.length;
@@ -143,13 +156,16 @@ export function readSpans(spans: readonly Span[]): Reading {
         }
       } else units.push({ ...unit, fate: "other" });
     }
-    // After the whole trace: a later span may read an earlier one's attributes (a system prompt from the span above).
+    // After the whole trace: a later span may read an earlier one's attributes (a system prompt from the span above),
+    // and a wrapper's copy is compared with the calls inside it.
+    for (const copy of copies) conversation.compareCopy(copy.items, copy.span, copy.what);
     for (const span of read) losses.push(...leftBehind(span));
     counts.emitted += conversation.emitted;
     counts.repeated += conversation.repeated;
-    for (const { item, path, span } of conversation.items) records.push({ record: item, conversation: trace, path, span });
+    counts.reported += conversation.reported;
+    for (const { item, path, span } of conversation.settled()) records.push({ record: item, conversation: trace, path, span });
   }
-  counts.reported = losses.filter((loss) => loss.code === "unreadable" || loss.code === "not_a_result").length;
+  counts.reported += losses.filter((loss) => loss.code === "unreadable" || loss.code === "not_a_result").length;
   return { records, losses, units, messages: counts };
 }
 
@@ -166,6 +182,18 @@ function leftBehind(span: Span): ReaderLoss[] {
 
 type Source = (span: Span, side: Side, losses: ReaderLoss[]) => MessagesRead | undefined;
 
+/** Messages that a span holds a second time, to be compared with the conversation. */
+interface Copy {
+  items: Placed[];
+  span: string;
+  what: string;
+}
+
+/** What `read` returns, with the span's attributes and fields it looks at still counted as not taken. */
+function readApart<T>(span: Span, read: () => T): T {
+  return span.attributes.readApart(() => (span.fields === undefined ? read() : span.fields.readApart(read)));
+}
+
 /** A JSON attribute, or JSON text in one, read as messages; JSON text that no longer parses is reported as cut short. */
 function attribute(key: string): Source {
   return (span, side, losses) => {
@@ -175,8 +203,25 @@ function attribute(key: string): Source {
   };
 }
 
+/**
+ * An OTLP array of JSON texts, each a message or an array of them (as some
+ * exporters write a messages attribute), as the array of those messages in
+ * their order; anything else as it is.
+ */
+function messageTexts(value: unknown): { value: unknown; broken: boolean; twice?: string } {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((entry) => typeof entry === "string" && /^\s*[[{]/.test(entry))) return { value, broken: false };
+  const messages: unknown[] = [];
+  for (const entry of value) {
+    const one = parsedValue(entry);
+    if (one.twice !== undefined || one.broken) return { value, broken: one.broken, twice: one.twice };
+    for (const message of Array.isArray(one.value) ? one.value : [one.value]) messages.push(message);
+  }
+  return { value: messages, broken: false };
+}
+
 function parsedMessages(located: Located, side: Side, losses: ReaderLoss[], span: string, what: string): MessagesRead {
-  const { value, broken, twice } = parsedValue(located.value);
+  const outer = parsedValue(located.value);
+  const { value, broken, twice } = outer.twice === undefined && !outer.broken ? messageTexts(outer.value) : outer;
   if (twice !== undefined) {
     losses.push({ path: located.path, code: "unreadable", detail: `${what}: ${twice}: not read`, span });
     return { items: [], messages: 0 };
@@ -185,8 +230,8 @@ function parsedMessages(located: Located, side: Side, losses: ReaderLoss[], span
     losses.push({ path: located.path, code: "truncated", detail: `${what} is JSON text that does not parse (cut short by the instrumentation?): not read`, span });
     return { items: [], messages: 0 };
   }
-  if (typeof located.value !== "string") return readMessages(value, located.path, side, losses, span);
-  // A JSON Pointer reaches the text, not into it: what was read inside it is placed at the text.
+  if (typeof located.value !== "string" && value === outer.value) return readMessages(value, located.path, side, losses, span);
+  // A JSON Pointer reaches the text, not into it: what was read inside it is placed at the text (or the array of texts).
   const before = losses.length;
   const read = readMessages(value, "", side, losses, span);
   for (const loss of losses.slice(before)) {
@@ -259,18 +304,45 @@ const agentOutput: Source = (span, side, losses) => {
   return { items: [{ item: message("assistant", located.value), path: located.path }], messages: 1 };
 };
 
-const INPUT_SOURCES: Source[] = [observation, attribute("gen_ai.input.messages"), attribute("ai.prompt.messages"), indexed("gen_ai.prompt"), indexed("llm.input_messages"), attribute("gcp.vertex.agent.llm_request"), attribute("input.value")];
-const OUTPUT_SOURCES: Source[] = [observation, attribute("gen_ai.output.messages"), vercelResponse, indexed("gen_ai.completion"), indexed("llm.output_messages"), attribute("gcp.vertex.agent.llm_response"), agentOutput, attribute("output.value")];
+const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
+  input: [
+    { name: "input", read: observation },
+    { name: "gen_ai.input.messages", read: attribute("gen_ai.input.messages") },
+    { name: "ai.prompt.messages", read: attribute("ai.prompt.messages") },
+    { name: "gen_ai.prompt.N", read: indexed("gen_ai.prompt") },
+    { name: "llm.input_messages.N", read: indexed("llm.input_messages") },
+    { name: "gcp.vertex.agent.llm_request", read: attribute("gcp.vertex.agent.llm_request") },
+    { name: "input.value", read: attribute("input.value") },
+  ],
+  output: [
+    { name: "output", read: observation },
+    { name: "gen_ai.output.messages", read: attribute("gen_ai.output.messages") },
+    { name: "ai.response.toolCalls", read: vercelResponse },
+    { name: "gen_ai.completion.N", read: indexed("gen_ai.completion") },
+    { name: "llm.output_messages.N", read: indexed("llm.output_messages") },
+    { name: "gcp.vertex.agent.llm_response", read: attribute("gcp.vertex.agent.llm_response") },
+    { name: "gen_ai.output", read: agentOutput },
+    { name: "output.value", read: attribute("output.value") },
+  ],
+};
 
-function callSide(span: Span, side: Side, losses: ReaderLoss[]): MessagesRead {
-  for (const source of side === "input" ? INPUT_SOURCES : OUTPUT_SOURCES) {
+/** A side of a call, read from the first source that holds it; every later source that holds calls is a copy. */
+function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]): MessagesRead {
+  let chosen: { read: MessagesRead; name: string } | undefined;
+  for (const { name, read: source } of SOURCES[side]) {
+    if (chosen !== undefined) {
+      // What a copy cannot be read as (cut short, of no dialect) stays reported as left behind.
+      const copy = readApart(span, () => source(span, side, []));
+      if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,` });
+      continue;
+    }
     const read = source(span, side, losses);
     if (read !== undefined && read.items.length > 0) {
       if (side === "output") markCutCalls(span, read, losses);
-      return read;
+      chosen = { read, name };
     }
   }
-  return { items: [], messages: 0 };
+  return chosen?.read ?? { items: [], messages: 0 };
 }
 
 /** The span's own finish reasons (Vercel's, GenAI's): a call of an answer stopped at the length limit may be cut. */
@@ -346,6 +418,17 @@ function toolMessageLeftBehind(toolMessage: Record<string, unknown>, located: Lo
   }
 }
 
+/** Arguments as the source wrote them: JSON text kept as its text (numbers as written), JSON text of JSON text unwrapped, a parsed object written as JSON. */
+function argumentsText(value: unknown): string {
+  let text = value;
+  for (let depth = 0; depth < 3 && typeof text === "string"; depth++) {
+    const inner: unknown = JSON.parse(text);
+    if (typeof inner !== "string") return text;
+    text = inner;
+  }
+  return typeof text === "string" ? text : JSON.stringify(text);
+}
+
 function toolResult(span: Span, losses: ReaderLoss[]): ToolResult | undefined {
   const observedOutput = sideOf(span, "output");
   const observed = observedOutput === undefined ? undefined : parsedValue(observedOutput.value).value;
@@ -365,11 +448,14 @@ function toolResult(span: Span, losses: ReaderLoss[]): ToolResult | undefined {
   const argsAttribute = first(span, ARGUMENT_ATTRIBUTES);
   const observedInput = sideOf(span, "input");
   const observedArgs = observedInput === undefined ? undefined : parsedValue(observedInput.value);
-  const args = typeof argsAttribute?.value === "string" ? argsAttribute.value : observedArgs !== undefined && !observedArgs.broken && isPlainObject(observedArgs.value) && observedArgs.parsed ? JSON.stringify(observedArgs.value) : undefined;
+  // A graph node that returns a ToolMessage was given the graph's state, not the call's arguments.
+  const inputIsArguments = observedArgs !== undefined && !observedArgs.broken && isPlainObject(observedArgs.value) && (span.type === "TOOL" || toolMessage === undefined);
+  const args = typeof argsAttribute?.value === "string" ? argsAttribute.value : inputIsArguments ? argumentsText(observedInput!.value) : undefined;
+  const argumentsPath = typeof argsAttribute?.value === "string" ? argsAttribute.path : observedInput?.path;
   return {
     ...(typeof callId === "string" && callId !== "" ? { callId } : {}),
     ...(typeof name === "string" ? { name } : {}),
-    ...(args === undefined ? {} : { arguments: args }),
+    ...(args === undefined ? {} : { arguments: args, argumentsPath }),
     output: typeof output === "string" ? output : JSON.stringify(output ?? null),
     path,
     span: span.id,

@@ -9,7 +9,16 @@
 // | a call with no `call_id`             | matched by name and arguments, else given a synthesized id (reported) |
 // | a result with no `call_id`           | paired with the latest call of its tool name            |
 // | a tool execution's result            | paired by call id, else by name and arguments; appended unless its result is already there |
+// | a call whose sightings disagree       | none emitted, each sighting reported `conflict`         |
+//
+// Sightings disagree when a call_id comes again with another name or arguments,
+// when a tool span ran its call with other arguments or under another name, or
+// when a second copy of a span's messages (another dialect in the same span, a
+// wrapper around the call) holds a call the conversation does not hold as it.
+// A replayer that reads the other copy would run another call than the one
+// judged, so neither is emitted: its result, if any, is left with no call.
 import { createHash } from "node:crypto";
+import { jsonTextMeaning } from "../../src/models/json-meaning.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import type { Placed } from "./read-messages.js";
 
@@ -23,6 +32,8 @@ export interface ToolResult {
   callId?: string;
   name?: string;
   arguments?: string;
+  /** Where the tool span holds the arguments it ran with. */
+  argumentsPath?: string;
   output: string;
   path: string;
   span?: string;
@@ -34,8 +45,12 @@ export class ConversationBuilder {
   private cursor = 0;
   private readonly synthesized = new Map<Record<string, unknown>, ReaderLoss>();
   private synthesizedCount = 0;
+  /** Calls whose sightings disagree: none is emitted. */
+  private readonly doubted = new Set<Record<string, unknown>>();
   emitted = 0;
   repeated = 0;
+  /** Read items not emitted because their sightings disagree. */
+  reported = 0;
 
   constructor(
     private readonly conversation: string,
@@ -57,6 +72,13 @@ export class ConversationBuilder {
 
   addToolResult(result: ToolResult): void {
     let call = result.callId === undefined ? undefined : this.callById(result.callId);
+    if (call !== undefined) {
+      const differences = [
+        ...(result.name !== undefined && result.name !== call.name ? [`the tool "${result.name}"`] : []),
+        ...(result.arguments !== undefined && !sameArguments(call.arguments, result.arguments) ? [`the arguments ${result.arguments}`] : []),
+      ];
+      if (differences.length > 0) this.doubt(call, result.argumentsPath ?? result.path, `the tool span ran the call "${result.callId}" with ${differences.join(" and ")}, where the call says "${String(call.name)}" with ${String(call.arguments)}`, result.span);
+    }
     if (call === undefined && result.name !== undefined) {
       const candidates = this.items.filter(({ item }) => item.type === "function_call" && item.name === result.name && !this.hasOutput(item.call_id) && (result.arguments === undefined || sameArguments(item.arguments, result.arguments)));
       call = candidates[candidates.length - 1]?.item;
@@ -81,9 +103,13 @@ export class ConversationBuilder {
     const item = entry.item;
     if (item.type === "function_call") {
       const found = typeof item.call_id === "string" ? this.callById(item.call_id) : this.callByContent(item);
-      // A call of a known call_id that says another name or arguments is no repeat: both go on, and the gate finds the call_id given twice.
-      const repeats = found !== undefined && found.name === item.name && sameArguments(found.arguments, item.arguments);
-      return this.repeatedOr(repeats, () => {
+      // A call of a known call_id that says another name or arguments is no repeat, and not another call either: the two readings disagree.
+      if (found !== undefined && typeof item.call_id === "string" && !(found.name === item.name && sameArguments(found.arguments, item.arguments))) {
+        this.doubt(found, entry.path, `the call "${item.call_id}" is recorded again as "${String(item.name)}" with ${String(item.arguments)}, where it was "${String(found.name)}" with ${String(found.arguments)}`, span);
+        this.reported += 1;
+        return;
+      }
+      return this.repeatedOr(found !== undefined, () => {
         if (typeof item.call_id !== "string") this.synthesize(item, entry.path, span);
         this.items.push({ item, path: entry.path, span });
       });
@@ -117,6 +143,50 @@ export class ConversationBuilder {
     this.emitted += 1;
     this.items.push({ item, path: entry.path, span });
     if (input) this.cursor = this.items.length;
+  }
+
+  /**
+   * A second copy of messages already read (another dialect of a span, a
+   * wrapper's copy of its inner call): each call in it must be a call of the
+   * conversation as the conversation holds it.
+   */
+  compareCopy(placed: readonly Placed[], span: string | undefined, copy: string): void {
+    for (const { item, path } of placed) {
+      if (item.type !== "function_call") continue;
+      const described = `"${String(item.name)}" with ${String(item.arguments)}`;
+      if (typeof item.call_id === "string") {
+        const found = this.callById(item.call_id);
+        if (found !== undefined && found.name === item.name && sameArguments(found.arguments, item.arguments)) continue;
+        if (found !== undefined) this.doubt(found, path, `${copy} records the call "${item.call_id}" as ${described}, where it is "${String(found.name)}" with ${String(found.arguments)}`, span);
+        else this.conflict(path, `${copy} records a call "${item.call_id}" of ${described} that no other copy holds`, span);
+        continue;
+      }
+      if (this.callByContent(item) !== undefined) continue;
+      const sameName = this.items.filter((entry) => entry.item.type === "function_call" && entry.item.name === item.name);
+      if (sameName.length === 0) this.conflict(path, `${copy} records a call of ${described} that no other copy holds`, span);
+      for (const entry of sameName) this.doubt(entry.item, path, `${copy} records a call of ${described}, where the call "${String(entry.item.call_id)}" is ${String(entry.item.arguments)}`, span);
+    }
+  }
+
+  /** The items to emit: every item but the calls whose sightings disagree. */
+  settled(): ConversationItem[] {
+    return this.items.filter(({ item }) => !this.doubted.has(item));
+  }
+
+  /** Reports a sighting that disagrees with `call`, and the call itself once: it will not be emitted. */
+  private doubt(call: Record<string, unknown>, path: string, detail: string, span: string | undefined): void {
+    if (!this.doubted.has(call)) {
+      this.doubted.add(call);
+      this.emitted -= 1;
+      this.reported += 1;
+      const first = this.items.find(({ item }) => item === call)!;
+      this.conflict(first.path, `the call "${String(call.call_id)}" of "${String(call.name)}" is recorded in ways that disagree`, first.span);
+    }
+    this.conflict(path, detail, span);
+  }
+
+  private conflict(path: string, detail: string, span: string | undefined): void {
+    this.losses.push({ path, code: "conflict", detail: `${detail}: two readers would run two calls, so none is read`, ...(span ? { span } : {}) });
   }
 
   private repeatedOr(repeated: boolean, append: () => void): void {
@@ -169,12 +239,14 @@ function textOf(content: unknown): string {
   return content.map((part) => (part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : JSON.stringify(part))).join("");
 }
 
-/** Arguments compared as JSON values, so that spacing is no difference; text that is not JSON compared as text. */
+/**
+ * Arguments compared by what their JSON means, so that spacing and member order
+ * are no difference and numbers are compared as written; text that is not JSON,
+ * or names a member twice, compared as text.
+ */
 export function sameArguments(left: unknown, right: unknown): boolean {
   if (left === right) return true;
-  try {
-    return JSON.stringify(JSON.parse(String(left))) === JSON.stringify(JSON.parse(String(right)));
-  } catch {
-    return false;
-  }
+  if (typeof left !== "string" || typeof right !== "string") return false;
+  const meaning = jsonTextMeaning(left);
+  return meaning !== undefined && meaning === jsonTextMeaning(right);
 }

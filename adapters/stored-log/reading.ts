@@ -17,6 +17,12 @@ export const READER_LOSS_CODES = [
   "form_changed",
   /** A message or value of no dialect the reader knows: not read. */
   "unreadable",
+  /**
+   * A call recorded twice in ways that disagree (another name or arguments under
+   * one call id, a tool span that ran it otherwise, a second dialect or a
+   * wrapper that says otherwise): neither is read.
+   */
+  "conflict",
   /** A page that says more follow, with the next page absent. */
   "page_missing",
   /** A tool result with no call to pair it with. */

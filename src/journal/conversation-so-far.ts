@@ -20,7 +20,7 @@
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
-import { jsonTextMeaning, jsonValueMeaning } from "./json-meaning.js";
+import { jsonTextMeaning, jsonValueMeaning } from "../models/json-meaning.js";
 
 const MAX_CONVERSATION_ITEMS = 10_000;
 const MAX_CONVERSATION_CHARS = 16 * 1024 * 1024;

@@ -190,9 +190,9 @@ function* readerLines(source: string, name: ReaderName, document: unknown, note:
   for (const { record } of reading.records) yield { source, line: ++line, text: JSON.stringify(record) };
   if (!options.unreadableAsErrors) return;
   for (const loss of reading.losses) {
-    if (loss.code !== "unreadable") continue;
+    if (loss.code !== "unreadable" && loss.code !== "conflict") continue;
     // `text` repeats the message, as for every line that could not be read.
-    const error = `not read: ${source}#${loss.path}: ${loss.detail}, and a call in it would go unjudged`;
+    const error = loss.code === "conflict" ? `conflict: ${source}#${loss.path}: ${loss.detail}` : `not read: ${source}#${loss.path}: ${loss.detail}, and a call in it would go unjudged`;
     yield { source, line: ++line, text: error, error };
   }
 }

@@ -1,7 +1,7 @@
 // A conversation read from a stored log is gated as the same conversation
 // written in Chat Completions: each call once, with its result, and the same
 // verdicts, a cut call blocked in both.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
@@ -116,5 +116,19 @@ describe("an object of a stored list seen twice", () => {
       ["function_call", "call_cider", "ok", false, []],
       ["function_call", "call_kube-system", "arguments_schema", true, []],
     ]);
+  });
+
+  test("a Jaeger trace whose tool span ran the call with other arguments: no call is ok, and the disagreement is a blocked line", async () => {
+    const tools = toolsFile([{ type: "function", function: { name: "list_releases", parameters: { type: "object", required: ["namespace"], properties: { namespace: { type: "string", enum: ["cider"] } } } } }]);
+    const document = JSON.parse(readFileSync("golden/jaeger/indexed-tool-call/export.json", "utf8")) as { data: { spans: { tags: { key: string; value: string }[] }[] }[] };
+    const tag = document.data[0].spans.flatMap((span) => span.tags).find((one) => one.key === "gcp.vertex.agent.tool_call_args")!;
+    tag.value = '{"namespace": "kube-system"}';
+    const file = join(scratchFolder("stored-logs-gate"), "tool-ran-otherwise.json");
+    writeFileSync(file, JSON.stringify(document));
+    const result = await runOrbridge(["gate", "--tools", tools, file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(/ ok\b/);
+    expect(result.stdout.split("\n").filter((line) => line.includes("BLOCKED error: conflict:"))).toHaveLength(2);
+    expect(result.stdout).toContain('the tool span ran the call "call_Xq2mB7rVt0LkP4sN" with the arguments {"namespace": "kube-system"}, where the call says "list_releases" with {"namespace": "cider"}');
   });
 });

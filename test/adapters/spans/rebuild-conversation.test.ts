@@ -26,15 +26,90 @@ describe("repeated history", () => {
 });
 
 describe("a call_id seen before", () => {
-  it("with the same name and arguments (spacing aside) is a repeat; with other arguments it is another call, kept for the gate to find the call_id twice", () => {
+  const call = (args: string, name = "report") => ({ item: { type: "function_call", call_id: "call_X", name, arguments: args, status: "completed" }, path: "/c" });
+
+  it("with the same name and arguments (spacing and member order aside) is a repeat", () => {
     const losses: ReaderLoss[] = [];
     const conversation = new ConversationBuilder("t3", losses);
-    const call = (args: string) => ({ item: { type: "function_call", call_id: "call_X", name: "report", arguments: args, status: "completed" }, path: "/c" });
-    conversation.addOutput([call('{"region":"apac"}')]);
-    conversation.addInput([call('{"region": "apac"}')]);
-    conversation.addOutput([call('{"region":"mars"}')]);
-    expect(conversation.items.map(({ item }) => item.arguments)).toEqual(['{"region":"apac"}', '{"region":"mars"}']);
-    expect({ emitted: conversation.emitted, repeated: conversation.repeated }).toEqual({ emitted: 2, repeated: 1 });
+    conversation.addOutput([call('{"region":"apac","year":2026}')]);
+    conversation.addInput([call('{"year": 2026, "region": "apac"}')]);
+    expect(conversation.settled().map(({ item }) => item.arguments)).toEqual(['{"region":"apac","year":2026}']);
+    expect({ emitted: conversation.emitted, repeated: conversation.repeated, losses }).toEqual({ emitted: 1, repeated: 1, losses: [] });
+  });
+
+  it("with other arguments, or a number written otherwise, is a conflict: neither call is emitted, and each sighting is reported", () => {
+    for (const other of ['{"region":"mars"}', '{"region":"apac","year":2026.0}']) {
+      const losses: ReaderLoss[] = [];
+      const conversation = new ConversationBuilder("t3", losses);
+      conversation.addOutput([call('{"region":"apac","year":2026}')]);
+      conversation.addInput([{ ...call(other), path: "/later" }], "s2");
+      expect(conversation.settled()).toEqual([]);
+      expect(losses.map(({ path, code }) => [path, code])).toEqual([["/c", "conflict"], ["/later", "conflict"]]);
+      expect(losses[1].detail).toBe(`the call "call_X" is recorded again as "report" with ${other}, where it was "report" with {"region":"apac","year":2026}: two readers would run two calls, so none is read`);
+      expect({ emitted: conversation.emitted, reported: conversation.reported }).toEqual({ emitted: 0, reported: 2 });
+    }
+  });
+
+  it("under another name is a conflict", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t3", losses);
+    conversation.addOutput([call("{}")]);
+    conversation.addInput([call("{}", "delete_all")]);
+    expect(conversation.settled()).toEqual([]);
+    expect(losses.map((loss) => loss.code)).toEqual(["conflict", "conflict"]);
+  });
+});
+
+describe("a tool run that says otherwise than its call", () => {
+  const call = { item: { type: "function_call", call_id: "call_T", name: "lookup", arguments: '{"id": 7}', status: "completed" }, path: "/c" };
+
+  it("with the same arguments, however spaced, is its result", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t5", losses);
+    conversation.addOutput([call]);
+    conversation.addToolResult({ callId: "call_T", name: "lookup", arguments: '{"id":7}', argumentsPath: "/args", output: "found", path: "/t" });
+    expect(conversation.settled().map(({ item }) => item.type)).toEqual(["function_call", "function_call_output"]);
+    expect(losses).toEqual([]);
+  });
+
+  it("with other arguments or another tool name: the call is not emitted, its result is kept, and the place of the arguments the tool ran with is named", () => {
+    for (const run of [{ name: "lookup", arguments: '{"id": 8}' }, { name: "delete" }]) {
+      const losses: ReaderLoss[] = [];
+      const conversation = new ConversationBuilder("t5", losses);
+      conversation.addOutput([call]);
+      conversation.addToolResult({ callId: "call_T", ...run, ...(run.arguments ? { argumentsPath: "/args" } : {}), output: "found", path: "/t", span: "tool1" });
+      expect(conversation.settled().map(({ item }) => item)).toEqual([{ type: "function_call_output", call_id: "call_T", output: "found" }]);
+      expect(losses.map(({ path, code, span }) => [path, code, span])).toEqual([["/c", "conflict", undefined], [run.arguments ? "/args" : "/t", "conflict", "tool1"]]);
+    }
+  });
+});
+
+describe("a second copy of a span's messages", () => {
+  const call = (callId: string | undefined, args: string) => ({ item: { type: "function_call", ...(callId ? { call_id: callId } : {}), name: "lookup", arguments: args, status: "completed" }, path: "/copy" });
+
+  it("that holds each call as the conversation does changes nothing", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t6", losses);
+    conversation.addOutput([call("call_C", '{"id":1}')]);
+    conversation.compareCopy([call("call_C", '{ "id": 1 }'), user("hi")], "s1", "the copy");
+    expect(conversation.settled()).toHaveLength(1);
+    expect(losses).toEqual([]);
+  });
+
+  it("that holds a call otherwise, or a call the conversation lacks, is a conflict", () => {
+    const cases: Array<{ copy: ReturnType<typeof call>; emitted: number; detail: string }> = [
+      { copy: call("call_C", '{"id":2}'), emitted: 0, detail: 'the copy records the call "call_C" as "lookup" with {"id":2}, where it is "lookup" with {"id":1}' },
+      { copy: call(undefined, '{"id":2}'), emitted: 0, detail: 'the copy records a call of "lookup" with {"id":2}, where the call "call_C" is {"id":1}' },
+      { copy: call("call_D", '{"id":1}'), emitted: 1, detail: 'the copy records a call "call_D" of "lookup" with {"id":1} that no other copy holds' },
+    ];
+    for (const { copy, emitted, detail } of cases) {
+      const losses: ReaderLoss[] = [];
+      const conversation = new ConversationBuilder("t6", losses);
+      conversation.addOutput([call("call_C", '{"id":1}')]);
+      conversation.compareCopy([copy], "s1", "the copy");
+      expect(conversation.settled()).toHaveLength(emitted);
+      expect(losses.at(-1)).toEqual({ path: "/copy", code: "conflict", detail: `${detail}: two readers would run two calls, so none is read`, span: "s1" });
+    }
   });
 });
 

@@ -81,3 +81,23 @@ describe("an OTLP attribute value", () => {
     expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual(["the attribute gen_ai.output.messages holds stringValue and arrayValue at once: two readers see two spans, so the span is not read"]);
   });
 });
+
+describe("an OTLP array of JSON texts as the messages", () => {
+  const span = (values: string[]) => ({ traceId: "7a1c", spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }, { key: "gen_ai.output.messages", value: { arrayValue: { values: values.map((stringValue) => ({ stringValue })) } } }] });
+  const otlp = (values: string[]) => READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span(values)] }] }] });
+  const toolCall = (id: string, row: string) => ({ role: "assistant", parts: [{ type: "tool_call", id, name: "count_trees", arguments: { row } }] });
+
+  test("each text a message, or an array of them: their calls are read, in order, to be gated", () => {
+    const reading = otlp([JSON.stringify(toolCall("call_1", "a")), JSON.stringify([toolCall("call_2", "b")])]);
+    expect(reading.records.map(({ record }) => record)).toEqual([
+      { type: "function_call", call_id: "call_1", name: "count_trees", arguments: '{"row":"a"}', status: "completed" },
+      { type: "function_call", call_id: "call_2", name: "count_trees", arguments: '{"row":"b"}', status: "completed" },
+    ]);
+  });
+
+  test("a text that names a member twice: not read, unreadable", () => {
+    const reading = otlp([JSON.stringify(toolCall("call_1", "a")), '{"role":"assistant","role":"user","parts":[]}']);
+    expect(reading.records).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable")).toHaveLength(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { jsonTextMeaning, jsonValueMeaning } from "../../src/journal/json-meaning.js";
+import { jsonTextMeaning, jsonValueMeaning } from "../../src/models/json-meaning.js";
 
 describe("a JSON text", () => {
   test("written with other spacing and member order means the same", () => {

@@ -1,0 +1,183 @@
+// A stored log that records one call twice, in ways that disagree: two dialects
+// in one span, a wrapper span around the call, a tool span that ran it with
+// other arguments or under another name, a later request whose history says
+// otherwise. A replayer that reads the other copy would run another call than
+// the one judged, so the call is not read and each copy is reported `conflict`
+// (which `gate` turns into a blocked line). Copies that agree change nothing.
+import { describe, expect, test } from "vitest";
+import { READERS } from "../../../adapters/index.js";
+
+type Tag = [string, string];
+const tags = (list: Tag[]) => list.map(([key, value]) => ({ key, type: "string", value }));
+
+interface JaegerSpan {
+  id: string;
+  parent?: string;
+  name: string;
+  start: number;
+  tags: Tag[];
+}
+
+function jaeger(spans: JaegerSpan[]) {
+  return READERS.jaeger.read({
+    data: [
+      {
+        traceID: "7a1c",
+        spans: spans.map((span) => ({ traceID: "7a1c", spanID: span.id, operationName: span.name, references: span.parent ? [{ refType: "CHILD_OF", traceID: "7a1c", spanID: span.parent }] : [], startTime: span.start, duration: 100, processID: "p1", tags: tags(span.tags) })),
+        processes: { p1: { serviceName: "svc", tags: [] } },
+      },
+    ],
+  });
+}
+
+const prompt: Tag[] = [
+  ["llm.request.type", "chat"],
+  ["gen_ai.prompt.0.role", "user"],
+  ["gen_ai.prompt.0.content", "Which releases run in cider?"],
+];
+const indexedCall = (args: string, name = "list_releases"): Tag[] => [
+  ["gen_ai.completion.0.role", "assistant"],
+  ["gen_ai.completion.0.finish_reason", "tool_calls"],
+  ["gen_ai.completion.0.tool_calls.0.id", "call_1"],
+  ["gen_ai.completion.0.tool_calls.0.name", name],
+  ["gen_ai.completion.0.tool_calls.0.arguments", args],
+];
+const genAiOutput = (args: string): Tag => ["gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "list_releases", arguments: JSON.parse(args) }] }])];
+const openInferenceCall = (args: string): Tag[] => [
+  ["llm.output_messages.0.message.role", "assistant"],
+  ["llm.output_messages.0.message.tool_calls.0.tool_call.id", "call_1"],
+  ["llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "list_releases"],
+  ["llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", args],
+];
+const vercelCalls = (args: string): Tag => ["ai.response.toolCalls", JSON.stringify([{ toolCallType: "function", toolCallId: "call_1", toolName: "list_releases", args }])];
+
+type Reading = ReturnType<typeof jaeger>;
+const calls = (reading: Reading) => reading.records.map(({ record }) => record as Record<string, unknown>).filter((record) => record.type === "function_call");
+const conflicts = (reading: Reading) => reading.losses.filter((loss) => loss.code === "conflict").map(({ path, detail }) => [path, detail]);
+
+const GOOD = '{"namespace":"cider"}';
+const EVIL = '{"namespace":"kube-system"}';
+
+describe("two dialects in one span", () => {
+  // Which of the two is read first is the order of the sources (read-spans.ts); the other is the copy.
+  const dialects: Array<[string, (args: string) => Tag[], "indexed" | "other"]> = [
+    ["GenAI messages", (args) => [genAiOutput(args)], "other"],
+    ["OpenInference flattened messages", openInferenceCall, "indexed"],
+    ["Vercel's tool calls", (args) => [vercelCalls(args)], "other"],
+  ];
+  for (const [dialect, other, first] of dialects) {
+    test(`indexed gen_ai.completion beside ${dialect} that hold the call otherwise: the call is not read`, () => {
+      const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD), ...other(EVIL)] }]);
+      expect(calls(reading)).toEqual([]);
+      expect(conflicts(reading)).toHaveLength(2);
+      expect(reading.messages.read).toBe(reading.messages.emitted + reading.messages.repeated + reading.messages.reported);
+    });
+
+    test(`indexed gen_ai.completion beside ${dialect} that hold the same call: read once, the copy still reported left behind`, () => {
+      const spaced = '{ "namespace": "cider" }';
+      const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD), ...other(spaced)] }]);
+      expect(calls(reading)).toEqual([{ type: "function_call", call_id: "call_1", name: "list_releases", arguments: first === "indexed" || dialect === "GenAI messages" ? GOOD : spaced, status: "completed" }]);
+      expect(conflicts(reading)).toEqual([]);
+      const copy = first === "indexed" ? other(GOOD) : indexedCall(GOOD);
+      const copyKeys = copy.map(([key]) => `the attribute ${key} is in no item`);
+      expect(reading.losses.filter((loss) => loss.code === "left_behind" && copyKeys.includes(loss.detail))).toHaveLength(copyKeys.length);
+    });
+  }
+
+  test("the first dialect read is the one that holds the call, and a copy that holds a call it lacks is a conflict of its own", () => {
+    const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ["gen_ai.completion.0.role", "assistant"], ["gen_ai.completion.0.content", "None run there."], ...openInferenceCall(EVIL)] }]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading)).toEqual([["/data/0/spans/0/tags/5/value", 'llm.output_messages.N, beside gen_ai.completion.N in the same span, records a call "call_1" of "list_releases" with {"namespace":"kube-system"} that no other copy holds: two readers would run two calls, so none is read']]);
+  });
+});
+
+describe("a wrapper span around the call", () => {
+  const wrapper = (args: string): JaegerSpan => ({ id: "w1", name: "call_llm", start: 1, tags: [["gcp.vertex.agent.llm_response", JSON.stringify({ content: { role: "model", parts: [{ function_call: { id: "call_1", name: "list_releases", args: JSON.parse(args) } }] } })]] });
+  const inner: JaegerSpan = { id: "s1", parent: "w1", name: "openai.chat", start: 2, tags: [...prompt, ...indexedCall(GOOD)] };
+
+  test("that holds the call with other arguments: the call is not read, the wrapper's copy named", () => {
+    const reading = jaeger([wrapper(EVIL), inner]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([path]) => path)).toEqual(["/data/0/spans/1/tags/3/value", "/data/0/spans/0/tags/0/value"]);
+  });
+
+  test("that holds the same call: read once", () => {
+    const reading = jaeger([wrapper(GOOD), inner]);
+    expect(calls(reading)).toHaveLength(1);
+    expect(conflicts(reading)).toEqual([]);
+  });
+});
+
+describe("a tool span", () => {
+  const llm: JaegerSpan = { id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD)] };
+  const tool = (extra: Tag[]): JaegerSpan => ({ id: "t1", name: "execute_tool list_releases", start: 2, tags: [["gen_ai.operation.name", "execute_tool"], ["gen_ai.tool.call.id", "call_1"], ["gen_ai.tool.call.result", '["cider-press"]'], ...extra] });
+
+  for (const [what, extra] of [
+    ["ran the call with other arguments", [["gen_ai.tool.name", "list_releases"], ["gen_ai.tool.call.arguments", EVIL]]],
+    ["ran the call under another tool's name", [["gen_ai.tool.name", "delete_releases"]]],
+    ["ran it with ADK's other arguments", [["gcp.vertex.agent.tool_call_args", EVIL]]],
+  ] as Array<[string, Tag[]]>) {
+    test(`that ${what}: the call is not read, its result kept with no call`, () => {
+      const reading = jaeger([llm, tool(extra)]);
+      expect(calls(reading)).toEqual([]);
+      expect(reading.records.map(({ record }) => (record as { type: string }).type)).toEqual(["message", "function_call_output"]);
+      expect(conflicts(reading)).toHaveLength(2);
+    });
+  }
+
+  test("that ran the call as it is written, member order and spacing aside: its result", () => {
+    const reading = jaeger([llm, tool([["gen_ai.tool.name", "list_releases"], ["gen_ai.tool.call.arguments", '{ "namespace" : "cider" }']])]);
+    expect(calls(reading)).toHaveLength(1);
+    expect(conflicts(reading)).toEqual([]);
+  });
+});
+
+describe("a later request whose history holds the call otherwise", () => {
+  test("the call is not read, in either order", () => {
+    for (const [first, second] of [
+      [GOOD, EVIL],
+      [EVIL, GOOD],
+    ]) {
+      const history: Tag[] = [
+        ...prompt,
+        ["gen_ai.prompt.1.role", "assistant"],
+        ["gen_ai.prompt.1.tool_calls.0.id", "call_1"],
+        ["gen_ai.prompt.1.tool_calls.0.name", "list_releases"],
+        ["gen_ai.prompt.1.tool_calls.0.arguments", second],
+        ["gen_ai.completion.0.role", "assistant"],
+        ["gen_ai.completion.0.content", "Done."],
+      ];
+      const reading = jaeger([
+        { id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(first)] },
+        { id: "s2", name: "openai.chat", start: 2, tags: history },
+      ]);
+      expect(calls(reading)).toEqual([]);
+      expect(conflicts(reading)).toHaveLength(2);
+    }
+  });
+});
+
+describe("a Langfuse observation", () => {
+  const generation = (metadata: Record<string, unknown>) => ({
+    id: "o1",
+    traceId: "tr1",
+    type: "GENERATION",
+    startTime: "2026-01-01T00:00:00.000Z",
+    input: [{ role: "user", content: "Which releases run in cider?" }],
+    output: { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "list_releases", arguments: GOOD } }] },
+    metadata,
+  });
+  const download = (observations: unknown[]) => READERS.langfuse.read({ trace: { id: "tr1" }, observations });
+
+  test("whose attributes hold the call otherwise than its output: the call is not read", () => {
+    const reading = download([generation({ attributes: { "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "list_releases", arguments: { namespace: "kube-system" } }] }]) } })]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading)).toHaveLength(2);
+  });
+
+  test("a TOOL whose input, stored as an object, is other arguments: the call is not read", () => {
+    const reading = download([generation({}), { id: "o2", traceId: "tr1", type: "TOOL", name: "list_releases", startTime: "2026-01-01T00:00:01.000Z", input: { namespace: "kube-system" }, output: '["cider-press"]', metadata: { attributes: { "gen_ai.tool.call.id": "call_1" } } }]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([path]) => path)).toEqual(["/observations/0/output/tool_calls/0", "/observations/1/input"]);
+  });
+});
