@@ -134,7 +134,24 @@ export function callItem(callId: unknown, name: unknown, args: unknown, context:
     text = JSON.stringify(args ?? {});
     context.losses.push({ path: `${context.path}/${field}`, code: "form_changed", detail: `the arguments of "${String(name)}" were stored as parsed JSON: written as JSON text, members in their stored order`, ...(context.span ? { span: context.span } : {}) });
   }
-  return { type: "function_call", ...(typeof callId === "string" && callId !== "" ? { call_id: callId } : {}), name: String(name ?? ""), arguments: text, status: "completed" };
+  return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: text, status: "completed" };
+}
+
+/**
+ * A call's id as the source wrote it. An id written as a JSON number is taken as
+ * its digits when a double holds it exactly; a wider one was rounded before any
+ * reader saw it, so it is no id, and the call is given one.
+ */
+function callIdOf(callId: unknown, name: unknown, context: PartContext): { call_id?: string } {
+  if (typeof callId === "string") return callId === "" ? {} : { call_id: callId };
+  if (typeof callId !== "number") return {};
+  const span = context.span ? { span: context.span } : {};
+  if (Number.isSafeInteger(callId)) {
+    context.losses.push({ path: context.path, code: "form_changed", detail: `the id of the call of "${String(name)}" is written as the number ${callId}: read as the text "${callId}"`, ...span });
+    return { call_id: String(callId) };
+  }
+  context.losses.push({ path: context.path, code: "inexact_number", detail: `the id of the call of "${String(name)}" is written as a number a double does not hold exactly (read as ${callId}): not read as its id`, ...span });
+  return {};
 }
 
 export function outputItem(callId: unknown, output: unknown): Record<string, unknown> {

@@ -130,3 +130,19 @@ describe("what no dialect holds", () => {
     });
   });
 });
+
+describe("a call id written as a JSON number", () => {
+  const call = (id: number) => [{ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "search", arguments: "{}" } }] }];
+
+  it("that a double holds exactly is read as its digits, and the change of form reported", () => {
+    const { items, losses } = read(call(42));
+    expect(items.map(({ item }) => item.call_id)).toEqual(["42"]);
+    expect(losses).toEqual([{ path: "/in/0/tool_calls/0", code: "form_changed", detail: 'the id of the call of "search" is written as the number 42: read as the text "42"', span: "span1" }]);
+  });
+
+  it("wider than a double holds is no id, reported inexact_number, never the rounded digits", () => {
+    const { items, losses } = read(call(JSON.parse("12345678901234567890") as number));
+    expect(items.map(({ item }) => item.call_id)).toEqual([undefined]);
+    expect(losses.map(({ code, path }) => [code, path])).toEqual([["inexact_number", "/in/0/tool_calls/0"]]);
+  });
+});
