@@ -19,6 +19,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
+import type { ToolChoice } from "./allowed-calls.js";
 import { readPart, textPart, type PartContext } from "./message-parts.js";
 
 /** An item read from a span, with where it came from. */
@@ -35,6 +36,8 @@ export interface MessagesRead {
   messages: number;
   /** A system prompt that stands apart from the messages (a Response's `instructions`). */
   instructions?: Placed;
+  /** The tool choice of a request read whole (still reported left behind: no item holds it). */
+  toolChoice?: ToolChoice;
 }
 
 export type Side = "input" | "output";
@@ -73,6 +76,8 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
       read.messages += 1;
     } else if (isPlainObject(system)) readMessage({ role: "system", ...system }, path + systemField, side, read, context);
     value.contents.forEach((entry, index) => readMessage(entry, `${path}/contents/${index}`, side, read, context));
+    const toolConfig = config.tool_config !== undefined ? "/config/tool_config" : config.toolConfig !== undefined ? "/config/toolConfig" : value.tool_config !== undefined ? "/tool_config" : value.toolConfig !== undefined ? "/toolConfig" : undefined;
+    if (toolConfig !== undefined) read.toolChoice = { value: config.tool_config ?? config.toolConfig ?? value.tool_config ?? value.toolConfig, path: path + toolConfig, gemini: true };
     leftBehind(value, ["contents", "config", "system_instruction", "systemInstruction"], path, "the request", context);
     if (isPlainObject(value.config)) leftBehind(value.config, ["system_instruction", "systemInstruction"], `${path}/config`, "the request's config", context);
     return;
@@ -87,11 +92,13 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   if (Array.isArray(value.input) && value.role === undefined) {
     if (typeof value.instructions === "string" && value.instructions !== "") read.instructions = { item: message("system", value.instructions), path: `${path}/instructions` };
     value.input.forEach((entry, index) => readMessage(entry, `${path}/input/${index}`, side, read, context));
+    if (value.tool_choice !== undefined && value.tool_choice !== null) read.toolChoice = { value: value.tool_choice, path: `${path}/tool_choice` };
     leftBehind(value, ["input", "instructions"], path, "the request", context);
     return;
   }
   if (Array.isArray(value.messages)) {
     value.messages.forEach((entry, index) => readMessage(entry, `${path}/messages/${index}`, side, read, context));
+    if (value.tool_choice !== undefined && value.tool_choice !== null) read.toolChoice = { value: value.tool_choice, path: `${path}/tool_choice` };
     leftBehind(value, ["messages"], path, "the request", context);
     return;
   }

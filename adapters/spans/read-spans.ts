@@ -29,6 +29,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
+import { allowedCalls, type ToolChoice } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult } from "./rebuild-conversation.js";
@@ -143,9 +144,11 @@ export function readSpans(spans: readonly Span[]): Reading {
         const output = callSide(span, "output", losses, copies);
         const system = systemPrompt(span, byId, input, output, losses);
         const placed = [...(system ? [system] : []), ...input.items];
+        const answer = allowedOutput(span, input.toolChoice, output, losses);
         counts.read += placed.length + output.items.length;
+        counts.reported += answer.refused;
         conversation.addInput(placed, span.id);
-        conversation.addOutput(output.items, span.id);
+        conversation.addOutput(answer.items, span.id);
       } else if (isToolRun(span)) {
         units.push({ ...unit, fate: "tool" });
         read.push(span);
@@ -238,7 +241,7 @@ function parsedMessages(located: Located, side: Side, losses: ReaderLoss[], span
     if (loss.path !== "") loss.detail += ` (at ${loss.path} in its JSON text)`;
     loss.path = located.path;
   }
-  return { ...read, items: read.items.map((entry) => ({ ...entry, path: located.path })), ...(read.instructions ? { instructions: { ...read.instructions, path: located.path } } : {}) };
+  return { ...read, items: read.items.map((entry) => ({ ...entry, path: located.path })), ...(read.instructions ? { instructions: { ...read.instructions, path: located.path } } : {}), ...(read.toolChoice ? { toolChoice: { ...read.toolChoice, path: located.path } } : {}) };
 }
 
 function indexed(prefix: string): Source {
@@ -326,23 +329,48 @@ const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
   ],
 };
 
-/** A side of a call, read from the first source that holds it; every later source that holds calls is a copy. */
+/**
+ * A side of a call, read from the first source that holds it; every later
+ * source that holds calls is a copy. The tool choice is the first any source
+ * holds: the raw request may stand beside the messages read.
+ */
 function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]): MessagesRead {
   let chosen: { read: MessagesRead; name: string } | undefined;
+  let toolChoice: ToolChoice | undefined;
   for (const { name, read: source } of SOURCES[side]) {
     if (chosen !== undefined) {
       // What a copy cannot be read as (cut short, of no dialect) stays reported as left behind.
       const copy = readApart(span, () => source(span, side, []));
       if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,` });
+      toolChoice ??= copy?.toolChoice;
       continue;
     }
     const read = source(span, side, losses);
+    toolChoice ??= read?.toolChoice;
     if (read !== undefined && read.items.length > 0) {
       if (side === "output") markCutCalls(span, read, losses);
       chosen = { read, name };
     }
   }
-  return chosen?.read ?? { items: [], messages: 0 };
+  const read = chosen?.read ?? { items: [], messages: 0 };
+  return toolChoice === undefined ? read : { ...read, toolChoice };
+}
+
+/**
+ * The calls of an answer that its own request did not allow (its tool choice
+ * `none`, or names that leave them out): not read, each reported `conflict`.
+ * Gated as they are, they would pass on their arguments alone; the gate blocks
+ * the same call in a recorded exchange by its request's tool choice.
+ */
+function allowedOutput(span: Span, toolChoice: ToolChoice | undefined, output: MessagesRead, losses: ReaderLoss[]): { items: Placed[]; refused: number } {
+  const allowed = toolChoice === undefined ? undefined : allowedCalls(toolChoice);
+  if (allowed === undefined || allowed.every) return { items: output.items, refused: 0 };
+  const items = output.items.filter(({ item, path }) => {
+    if (item.type !== "function_call" || allowed.names.has(String(item.name))) return true;
+    losses.push({ path, code: "conflict", detail: `the call of "${String(item.name)}" answers a request that did not allow it (${allowed.said}, at ${toolChoice!.path}): not read`, span: span.id });
+    return false;
+  });
+  return { items, refused: output.items.length - items.length };
 }
 
 /** The span's own finish reasons (Vercel's, GenAI's): a call of an answer stopped at the length limit may be cut. */

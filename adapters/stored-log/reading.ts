@@ -18,9 +18,10 @@ export const READER_LOSS_CODES = [
   /** A message or value of no dialect the reader knows: not read. */
   "unreadable",
   /**
-   * A call recorded twice in ways that disagree (another name or arguments under
-   * one call id, a tool span that ran it otherwise, a second dialect or a
-   * wrapper that says otherwise): neither is read.
+   * A call its own log contradicts: recorded twice in ways that disagree
+   * (another name or arguments under one call id, a tool span that ran it
+   * otherwise, a second dialect or a wrapper that says otherwise), or in the
+   * answer to a request whose tool choice did not allow it. It is not read.
    */
   "conflict",
   /** A page that says more follow, with the next page absent. */

@@ -1,0 +1,75 @@
+// Which calls the request an LLM call was sent allowed, from the tool choice it
+// recorded, in whichever form the provider writes it:
+//
+// | written                                                        | allows                 |
+// |----------------------------------------------------------------|------------------------|
+// | absent, `"auto"`, `"required"`, `{type: "auto" \| "any"}`       | every tool             |
+// | `"none"`, `{type: "none"}`                                     | no tool                |
+// | `{type: "function", function: {name}}` (Chat), `{type: "function", name}` (Responses), `{type: "tool", name}` (Anthropic) | that one |
+// | `{type: "allowed_tools", allowed_tools: {tools}}` (Chat), `{type: "allowed_tools", tools}` (Responses) | the functions listed |
+// | Gemini `{function_calling_config \| functionCallingConfig: {mode, allowed_function_names \| allowedFunctionNames}}` | `NONE` none, else the names listed, else every tool |
+//
+// A form none of these is allows no tool: a call the request may have forbidden
+// is not read as one it allowed.
+import { isPlainObject } from "../../src/models/json-value.js";
+
+/** The request's tool choice as written, with its place: a Gemini `toolConfig` is marked as such. */
+export interface ToolChoice {
+  value: unknown;
+  path: string;
+  gemini?: boolean;
+}
+
+export type Allowed = { every: true } | { every: false; names: ReadonlySet<string>; said: string };
+
+const EVERY: Allowed = { every: true };
+
+export function allowedCalls(choice: ToolChoice): Allowed {
+  const { value } = choice;
+  if (choice.gemini) return geminiAllowed(value);
+  if (value === "auto" || value === "required" || value === "any") return EVERY;
+  if (value === "none") return { every: false, names: new Set(), said: 'the request says tool_choice "none"' };
+  if (!isPlainObject(value)) return unread(value);
+  switch (value.type) {
+    case "auto":
+    case "any":
+      return EVERY;
+    case "none":
+      return { every: false, names: new Set(), said: 'the request says tool_choice {"type": "none"}' };
+    case "function":
+    case "tool": {
+      const name = isPlainObject(value.function) ? value.function.name : value.name;
+      return typeof name === "string" ? { every: false, names: new Set([name]), said: `the request's tool_choice names "${name}" alone` } : unread(value);
+    }
+    case "allowed_tools": {
+      const listed = isPlainObject(value.allowed_tools) ? value.allowed_tools.tools : value.tools;
+      if (!Array.isArray(listed)) return unread(value);
+      const names = new Set<string>();
+      for (const tool of listed) {
+        const name = isPlainObject(tool) ? (isPlainObject(tool.function) ? tool.function.name : tool.name) : undefined;
+        if (typeof name === "string") names.add(name);
+      }
+      return { every: false, names, said: `the request's tool_choice allows ${names.size === 0 ? "no tool" : [...names].map((one) => `"${one}"`).join(", ")} alone` };
+    }
+    default:
+      return unread(value);
+  }
+}
+
+function geminiAllowed(config: unknown): Allowed {
+  const calling = isPlainObject(config) ? (config.function_calling_config ?? config.functionCallingConfig) : undefined;
+  if (calling === undefined || calling === null) return EVERY;
+  if (!isPlainObject(calling)) return unread(config);
+  const mode = typeof calling.mode === "string" ? calling.mode.toUpperCase() : calling.mode;
+  if (mode === "NONE") return { every: false, names: new Set(), said: 'the request\'s function calling mode is "NONE"' };
+  const listed = calling.allowed_function_names ?? calling.allowedFunctionNames;
+  if (listed === undefined || listed === null) return mode === undefined || mode === "AUTO" || mode === "ANY" || mode === "VALIDATED" || mode === "MODE_UNSPECIFIED" ? EVERY : unread(config);
+  if (!Array.isArray(listed)) return unread(config);
+  const names = new Set(listed.filter((name): name is string => typeof name === "string"));
+  return { every: false, names, said: `the request's function calling config allows ${[...names].map((one) => `"${one}"`).join(", ") || "no function"} alone` };
+}
+
+function unread(value: unknown): Allowed {
+  const written = JSON.stringify(value) ?? String(value);
+  return { every: false, names: new Set(), said: `the request's tool choice ${written.length > 120 ? `${written.slice(0, 120)}…` : written} is of no form orbridge reads, so it allows no tool` };
+}

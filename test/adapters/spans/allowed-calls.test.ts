@@ -1,0 +1,78 @@
+// The calls a recorded request allowed, from its tool choice in each provider's
+// form; a form orbridge does not read allows none.
+import { describe, expect, it } from "vitest";
+import { allowedCalls } from "../../../adapters/spans/allowed-calls.js";
+import { READERS } from "../../../adapters/index.js";
+
+const names = (value: unknown, gemini = false) => {
+  const allowed = allowedCalls({ value, path: "/c", ...(gemini ? { gemini } : {}) });
+  return allowed.every ? "every" : [...allowed.names];
+};
+
+describe("a request's tool choice", () => {
+  it("allows every tool when it lets the model choose or requires a call", () => {
+    for (const value of ["auto", "required", "any", { type: "auto" }, { type: "any" }]) expect(names(value)).toBe("every");
+  });
+
+  it("allows none when it says none, in a string or an object", () => {
+    expect(names("none")).toEqual([]);
+    expect(names({ type: "none" })).toEqual([]);
+  });
+
+  it("allows the one tool it names, in the Chat, Responses and Anthropic forms", () => {
+    expect(names({ type: "function", function: { name: "lookup" } })).toEqual(["lookup"]);
+    expect(names({ type: "function", name: "lookup" })).toEqual(["lookup"]);
+    expect(names({ type: "tool", name: "lookup" })).toEqual(["lookup"]);
+  });
+
+  it("allows the functions an allowed_tools list names, in the Chat and Responses forms", () => {
+    expect(names({ type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "a" } }, { type: "function", function: { name: "b" } }] } })).toEqual(["a", "b"]);
+    expect(names({ type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "a" }] })).toEqual(["a"]);
+  });
+
+  it("in Gemini's function calling config: NONE allows none, a list its names, else every tool", () => {
+    expect(names({ functionCallingConfig: { mode: "NONE", allowedFunctionNames: ["a"] } }, true)).toEqual([]);
+    expect(names({ function_calling_config: { mode: "ANY", allowed_function_names: ["a"] } }, true)).toEqual(["a"]);
+    expect(names({ functionCallingConfig: { mode: "AUTO" } }, true)).toBe("every");
+    expect(names({}, true)).toBe("every");
+  });
+
+  it("of a form orbridge does not read allows no tool, and says why", () => {
+    for (const value of [42, "sometimes", { type: "function" }, { type: "allowed_tools", tools: "a" }, { type: "maybe" }]) expect(names(value)).toEqual([]);
+    expect(names({ functionCallingConfig: { mode: "SOMETIMES" } }, true)).toEqual([]);
+    const allowed = allowedCalls({ value: "sometimes", path: "/c" });
+    expect(allowed.every ? "" : allowed.said).toBe('the request\'s tool choice "sometimes" is of no form orbridge reads, so it allows no tool');
+  });
+});
+
+describe("a stored call whose request did not allow its answer's call", () => {
+  const generation = (input: unknown) => ({
+    trace: { id: "tr1" },
+    observations: [
+      {
+        id: "o1",
+        traceId: "tr1",
+        type: "GENERATION",
+        startTime: "2026-01-01T00:00:00.000Z",
+        input: JSON.stringify(input),
+        output: JSON.stringify({ object: "response", id: "resp_1", status: "completed", output: [{ type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}", status: "completed" }] }),
+      },
+    ],
+  });
+  const read = (input: unknown) => READERS.langfuse.read(generation(input));
+  const calls = (reading: ReturnType<typeof read>) => reading.records.filter(({ record }) => (record as { type: string }).type === "function_call");
+
+  it("is not read, and is reported a conflict at the answer, naming the request's place", () => {
+    for (const toolChoice of ["none", { type: "function", name: "other" }]) {
+      const reading = read({ input: [{ role: "user", content: "go" }], tool_choice: toolChoice });
+      expect(calls(reading)).toEqual([]);
+      expect(reading.losses.filter((loss) => loss.code === "conflict").map(({ path, detail }) => [path, detail.split(" (")[0]])).toEqual([["/observations/0/output", 'the call of "lookup" answers a request that did not allow it']]);
+      expect(reading.messages.read).toBe(reading.messages.emitted + reading.messages.repeated + reading.messages.reported);
+    }
+  });
+
+  it("is read when the request allowed it, or said nothing of tools", () => {
+    expect(calls(read({ messages: [{ role: "user", content: "go" }], tool_choice: { type: "function", function: { name: "lookup" } } }))).toHaveLength(1);
+    expect(calls(read({ messages: [{ role: "user", content: "go" }] }))).toHaveLength(1);
+  });
+});
