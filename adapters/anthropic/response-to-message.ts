@@ -24,6 +24,7 @@
 // | fields a message cannot hold (tools, | loss unsupported_field, unless they hold the neutral     |
 // |   created_at, temperature…)          |   value the way in writes                                |
 // | other keys                           | loss provider_extension                                  |
+import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
@@ -79,10 +80,10 @@ export function responseToMessage(args: { response: ResponseResource }): Convert
   if (converted.value.system !== undefined) losses.push(lossAt(["output"], "unsupported_item", "system messages have no place in an Anthropic response"));
 
   const message: Fields = {
-    id: response.id,
+    id: required(response.id, "id", () => `msg_${createHash("sha256").update(JSON.stringify(content)).digest("hex").slice(0, 24)}`, losses),
     type: "message",
     role: "assistant",
-    model: response.model,
+    model: required(response.model, "model", () => "", losses),
     content,
     stop_reason: stopReason,
     stop_sequence: null,
@@ -104,6 +105,18 @@ export function responseToMessage(args: { response: ResponseResource }): Convert
     }
   }
   return { value: message as AnthropicResponse, losses: inRecordOrder(losses, fields) };
+}
+
+/**
+ * A field an Anthropic message requires, from the response; a response that
+ * lacks it (one rebuilt from a stream that never said it) gets `made()`,
+ * reported `synthesized`, so that the message written reads as one.
+ */
+function required(value: unknown, field: "id" | "model", made: () => string, losses: Loss[]): string {
+  if (typeof value === "string") return value;
+  const written = made();
+  losses.push({ path: `/${field}`, code: "synthesized", detail: `an Anthropic message requires ${field} and the response has ${value === undefined ? "none" : "no string"}: ${JSON.stringify(written)} written` });
+  return written;
 }
 
 /** One output item as the input item itemsToMessages expects, or undefined when a message cannot hold it. */

@@ -53,7 +53,8 @@
 // late fragment. Neither is the call the model finished, so the choice's calls
 // are given as incomplete items, which the gate blocks, and the late delta is
 // reported. The chat.completion rebuilt for conversion holds every delta, as a
-// reader to the end sees it, and the late delta is reported there too.
+// reader to the end sees it, and the late delta is reported there too; its
+// calls are incomplete there as well, so that no conversion passes them.
 import { stoppedCall, transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
 import { describeValue, isPlainObject, setOwn } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
@@ -437,11 +438,10 @@ function lateDelta(choice: ChoiceState | undefined, items: AssembledResponse["it
       ? `a delta came after the choice's finish_reason (line ${late.finished}): a reader that stops there and one that reads on see different calls`
       : `the choice said finish_reason ${JSON.stringify(late.replaced)} on line ${late.finished} and another one here: a reader that stops at the first and one that reads on see its calls end two ways`;
   const path = pointer("choices", late.position, late.replaced === undefined ? "delta" : "finish_reason");
-  if (whole) return { items, losses: [{ line: late.line, path, code: "form_changed", detail: `${said}; the completion holds every delta, as the second sees it` }] };
-  return {
-    items: items.map((item) => stoppedCall(item) ?? item),
-    losses: [{ line: late.line, path, code: "form_changed", detail: `${said}, so its calls are written incomplete` }],
-  };
+  // Either way its calls are incomplete: the record a conversion writes must not hold one the gate would pass.
+  const stopped = items.map((item) => stoppedCall(item) ?? item);
+  if (whole) return { items: stopped, losses: [{ line: late.line, path, code: "form_changed", detail: `${said}; the completion holds every delta, as the second sees it, and its calls are written incomplete` }] };
+  return { items: stopped, losses: [{ line: late.line, path, code: "form_changed", detail: `${said}, so its calls are written incomplete` }] };
 }
 
 function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin): void {

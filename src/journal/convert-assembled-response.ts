@@ -53,7 +53,11 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
   const { envelope, response, damage } = args;
   const target = args.target ?? (envelope === "chat" ? "responses" : "chat");
   // A chat.completion has no status per call: only the response's can keep one from passing as completed.
-  const damaged = damage !== undefined && response.items.some((item) => isPlainObject(item) && item.type === "function_call");
+  // So does a stream whose own record says completed while the assembler left a call otherwise (a delta
+  // after the call was closed, a terminal output that disagrees with the deltas): the record the target
+  // writes must not hold that call as completed, which only an incomplete response says in every envelope.
+  const calls = response.items.filter((item) => isPlainObject(item) && item.type === "function_call");
+  const damaged = (damage !== undefined && calls.length > 0) || calls.some((call) => call.status !== "completed");
   const converted =
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged)

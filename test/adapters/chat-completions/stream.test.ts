@@ -260,13 +260,14 @@ describe("finish reasons and status", () => {
       expect(result.losses.filter((loss) => loss.detail.includes("finish_reason"))).toEqual([]);
     });
 
-    test("is kept in the rebuilt completion, and reported there", () => {
+    test("is kept in the rebuilt completion, and reported there; the calls stay incomplete, so that no conversion passes them", () => {
       const assembler = new ChatStreamAssembler({ completion: true });
       const chunks = [...opened, finish("tool_calls"), completing];
       const [result] = [...chunks.flatMap((record, i) => assembler.push(record, i + 1)), ...assembler.finish()];
       const rebuilt = result.completion?.rebuilt?.value as { choices: Array<{ message: { tool_calls: Array<{ function: { arguments: string } }> } }> };
       expect(rebuilt.choices[0]!.message.tool_calls[0]!.function.arguments).toBe("{\"city\":\"Lyon\"}");
-      expect(result.losses).toContainEqual({ line: 5, path: "/choices/0/delta", code: "form_changed", detail: "a delta came after the choice's finish_reason (line 4): a reader that stops there and one that reads on see different calls; the completion holds every delta, as the second sees it" });
+      expect(result.losses).toContainEqual({ line: 5, path: "/choices/0/delta", code: "form_changed", detail: "a delta came after the choice's finish_reason (line 4): a reader that stops there and one that reads on see different calls; the completion holds every delta, as the second sees it, and its calls are written incomplete" });
+      expect(result.items.map((item) => (item as { status?: string }).status)).toEqual(["incomplete"]);
     });
   });
 
