@@ -7,7 +7,8 @@
 // | chunk                                        | effect                                                 |
 // |----------------------------------------------|--------------------------------------------------------|
 // | another responseId than the open response's, | closes the open response and opens another             |
-// |   or any chunk after every candidate finished|                                                        |
+// |   or a chunk without the same responseId     |                                                        |
+// |   after every candidate finished             |                                                        |
 // | candidates[k] (by `index`, else position)    | the candidate k of the response                        |
 // |   text part                                  | appended to the candidate's last part when that is text of the |
 // |                                              |   same kind (thought or not) without a thoughtSignature yet; a |
@@ -27,8 +28,8 @@
 // |                                              |   finishReason, or with a call still open, leaves its   |
 // |                                              |   calls in_progress: reported                           |
 // | a whole response on a JSON line (a chunk with | the next chunk of the open response (`continues`): the  |
-// |   every finishReason) with the open response's|   last chunk of a stream kept one chunk per line        |
-// |   responseId                                 |                                                        |
+// |   every finishReason) with the open response's|   last chunk of a stream kept one chunk per line, or   |
+// |   responseId                                 |   one that goes on after it finished                   |
 //
 // Every chunk says the response's own fields again (usageMetadata, modelVersion,
 // responseId, each candidate's finishReason and index), and none is in an item.
@@ -110,7 +111,10 @@ export class GeminiStreamAssembler {
     if (!isRecord(chunk)) throw new TypeError("not a Gemini stream chunk: not an object");
     const closed: GeminiAssembledResponse[] = [];
     const open = this.current;
-    if (open && (open.finished || (typeof chunk.responseId === "string" && typeof open.fields.responseId === "string" && chunk.responseId !== open.fields.responseId))) {
+    // A chunk of the same responseId after every candidate finished is no new response: it goes on the
+    // finished one, whose calls a reader that reads on sees otherwise (parts after a finishReason, below).
+    const sameId = typeof chunk.responseId === "string" && typeof open?.fields.responseId === "string" && chunk.responseId === open.fields.responseId;
+    if (open && ((open.finished && !sameId) || (typeof chunk.responseId === "string" && typeof open.fields.responseId === "string" && chunk.responseId !== open.fields.responseId))) {
       closed.push(...this.finish());
     }
     const response: OpenResponse = (this.current ??= { line, lastLine: line, fields: {} as Fields, said: [], candidates: new Map<number, CandidateState>(), losses: [], finished: false });
@@ -136,7 +140,7 @@ export class GeminiStreamAssembler {
    */
   continues(record: unknown): boolean {
     const open = this.current;
-    return open !== undefined && !open.finished && isRecord(record) && typeof record.responseId === "string" && record.responseId === open.fields.responseId;
+    return open !== undefined && isRecord(record) && typeof record.responseId === "string" && record.responseId === open.fields.responseId;
   }
 
   finish(): GeminiAssembledResponse[] {

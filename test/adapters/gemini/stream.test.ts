@@ -146,6 +146,23 @@ describe("two candidates, one of which goes on after its finishReason", () => {
   });
 });
 
+describe("a chunk of the same responseId after every candidate finished", () => {
+  const call = (country: string) => ({ functionCall: { name: "get_capital", args: { country } } });
+
+  test("goes on the finished response, whose calls are then incomplete: a reader that stops at the finishReason and one that reads on see other calls", () => {
+    const out = run([chunk([call("Portugal")]), chunk([], { finishReason: "STOP" }), chunk([call("Spain")])]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: string }).status)).toEqual(["incomplete", "incomplete"]);
+    expect(out[0]!.losses).toContainEqual({ line: 3, path: "/candidates/0/content/parts", code: "form_changed", detail: "parts came after candidate 0's finishReason (line 2): a reader that stops there and one that reads on see different calls, so the response's calls are written incomplete" });
+  });
+
+  test("with a finishReason of its own, as a whole response on its line, goes on it too", () => {
+    const out = run([chunk([call("Portugal")]), chunk([], { finishReason: "STOP" }), chunk([call("Spain")], { finishReason: "STOP" })]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: string }).status)).toEqual(["incomplete", "incomplete"]);
+  });
+});
+
 describe("several responses", () => {
   test("a new responseId closes the one before", () => {
     const out = run([chunk([{ text: "One." }], { finishReason: "STOP" }, "first"), chunk([{ text: "Two." }], { finishReason: "STOP" }, "second")]);
