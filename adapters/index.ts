@@ -47,7 +47,14 @@ export interface EnvelopeAdapter {
   slug: string;
   /** Where its response holds what each top-level field of the response object it gives says (`created_at`: `/createTime`). */
   responseFields: Readonly<Record<string, string>>;
-  recognise: { message(record: unknown): boolean; requestBody(record: unknown): boolean; response(record: unknown): boolean; streamEvent(record: unknown): boolean };
+  recognise: {
+    message(record: unknown): boolean;
+    requestBody(record: unknown): boolean;
+    response(record: unknown): boolean;
+    streamEvent(record: unknown): boolean;
+    /** A record that, inside an open stream of the envelope, can only be an event of a kind the envelope added later: skipped and reported by the assembler, not taken for the end of the stream. */
+    unknownStreamEvent?(record: unknown): boolean;
+  };
   /** The field of a request body that holds its messages (`messages`, `contents`), and the one that holds its system prompt. */
   fields: { messages: string; system: string };
   /** Messages (with the system prompt, when the envelope keeps it apart) to items. */

@@ -8,7 +8,7 @@ import { bodyToRequest } from "./body-to-request.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { messageToResponse, RESPONSE_FIELD_PATHS } from "./message-to-response.js";
 import { messagesToItems } from "./messages-to-items.js";
-import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent } from "./recognise.js";
+import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent, isUnknownAnthropicEvent } from "./recognise.js";
 import { requestToBody } from "./request-to-body.js";
 import { responseToMessage } from "./response-to-message.js";
 import { AnthropicStreamAssembler, type AnthropicStreamOptions } from "./stream.js";
@@ -22,6 +22,7 @@ export const anthropic = {
     requestBody: isAnthropicRequestBody,
     response: isAnthropicResponse,
     streamEvent: isAnthropicStreamEvent,
+    unknownStreamEvent: isUnknownAnthropicEvent,
   },
   /** `{system?, messages}` ⇄ items. */
   messages: { toItems: messagesToItems, fromItems: itemsToMessages },

@@ -111,6 +111,15 @@ export function isAnthropicStreamEvent(record: unknown): boolean {
   }
 }
 
+/**
+ * An event of a type the Messages stream does not have (yet): Anthropic says new
+ * event types may come and are to be skipped. Only a bare snake_case type that
+ * no other record here has: inside an open stream, nothing else it can be.
+ */
+export function isUnknownAnthropicEvent(record: unknown): boolean {
+  return isRecord(record) && typeof record.type === "string" && /^[a-z]+(?:_[a-z]+)*$/.test(record.type) && !("role" in record) && !("object" in record) && !isAnthropicStreamEvent(record);
+}
+
 function isAnthropicBlock(block: unknown): boolean {
   if (!isRecord(block) || typeof block.type !== "string") return false;
   return ANTHROPIC_BLOCKS.has(block.type) || /^[a-z_]+_tool_result$/.test(block.type) || (block.type === "text" && hasCitations(block));

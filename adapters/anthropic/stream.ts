@@ -210,8 +210,16 @@ export class AnthropicStreamAssembler {
         closed.push(...this.finish());
         return closed;
       }
-      default:
+      case "ping":
+        // Keep-alive: it says nothing of the message.
         if (this.current) this.current.lastLine = line;
+        return closed;
+      default:
+        // Anthropic may add event types, to be skipped: one the stream does not have is reported, not applied.
+        if (this.current) {
+          this.current.lastLine = line;
+          this.current.losses.push({ line, path: "/type", code: "unsupported_item", detail: `an event of type ${JSON.stringify(event.type)} is not one of the Messages stream's: not applied` });
+        }
         return closed;
     }
   }

@@ -11,7 +11,7 @@ import { converseToResponse, RESPONSE_FIELD_PATHS } from "./converse-to-response
 import { decodeEventStream, eventOfFrame } from "./event-stream.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { messagesToItems } from "./messages-to-items.js";
-import { isBedrockMessage, isBedrockRequestBody, isBedrockResponse, isBedrockStreamEvent } from "./recognise.js";
+import { isBedrockMessage, isBedrockRequestBody, isBedrockResponse, isBedrockStreamEvent, isUnknownBedrockEvent } from "./recognise.js";
 import { requestToBody } from "./request-to-body.js";
 import { responseToConverse } from "./response-to-converse.js";
 import { BedrockStreamAssembler, type BedrockStreamOptions } from "./stream.js";
@@ -25,6 +25,7 @@ export const bedrock = {
     requestBody: isBedrockRequestBody,
     response: isBedrockResponse,
     streamEvent: isBedrockStreamEvent,
+    unknownStreamEvent: isUnknownBedrockEvent,
   },
   /** `{system?, messages}` ⇄ items. */
   messages: { toItems: messagesToItems, fromItems: itemsToMessages },

@@ -48,6 +48,13 @@ export function isBedrockStreamEvent(record: unknown): boolean {
   return !INDEXED.has(name) || typeof (record[name] as Record<string, unknown>).contentBlockIndex === "number";
 }
 
+/** An event of a name ConverseStream does not have (yet): an object of one camelCase member that holds an object, as every event is. */
+export function isUnknownBedrockEvent(record: unknown): boolean {
+  if (!isRecord(record)) return false;
+  const names = Object.keys(record);
+  return names.length === 1 && /^[a-z][A-Za-z]*$/.test(names[0]!) && isRecord(record[names[0]!]) && !isBedrockStreamEvent(record);
+}
+
 function isBedrockBlock(block: unknown): boolean {
   const kind = isRecord(block) ? blockKind(block) : undefined;
   return kind !== undefined && BLOCK_KINDS.has(kind);

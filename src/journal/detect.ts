@@ -61,7 +61,7 @@ export interface DetectedRecord {
 
 const ADAPTERS = RECOGNITION_ORDER.map((name) => ENVELOPES[name]);
 
-type Recogniser = keyof (typeof ADAPTERS)[number]["recognise"];
+type Recogniser = "message" | "requestBody" | "response" | "streamEvent";
 
 interface Claimant {
   name: AdapterName;

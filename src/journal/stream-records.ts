@@ -183,7 +183,11 @@ export class StreamRecords {
     // An extension event that has an `id` reads as an extension item, unless a stream is there for it to continue.
     if (recordKind === "responses_item" && this.stream?.envelope === "responses" && continuesResponsesStream(record)) recordKind = "responses_event";
     const open = this.stream?.envelope;
-    if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && (fromSse || recordKind !== "envelope_response" || this.stream!.assembler.continues?.(record) === true) && continuesEnvelopeStream(record, open)) {
+    // An event of a kind the open stream's envelope added later goes on that stream, whose assembler reports it.
+    if (recordKind === "unknown" && open !== undefined && open !== "chat" && open !== "responses" && ENVELOPES[open as AdapterName].recognise.unknownStreamEvent?.(record) === true) {
+      recordKind = "envelope_event";
+      envelope = open as AdapterName;
+    } else if (open !== undefined && open !== "chat" && open !== "responses" && recordKind !== "envelope_event" && (fromSse || recordKind !== "envelope_response" || this.stream!.assembler.continues?.(record) === true) && continuesEnvelopeStream(record, open)) {
       recordKind = "envelope_event";
       envelope = open as AdapterName;
     } else if (fromSse && recordKind === "envelope_response" && continuesEnvelopeStream(record, envelope!)) {
