@@ -28,9 +28,11 @@
 // The padding member `p` every payload carries is not content, and is ignored.
 // A call whose block never stopped is incomplete when messageStop came (the
 // stopReason cut it), in_progress when the recording ends first.
-import type { AssembledResponse, StreamLoss } from "../../src/models/assembled-response.js";
+import { isDeepStrictEqual } from "node:util";
+import type { AssembledResponse, StreamLoss, WholeRecord } from "../../src/models/assembled-response.js";
+import { pointerToken } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
-import { responseStatusOf } from "./converse-to-response.js";
+import { converseToResponse, responseStatusOf } from "./converse-to-response.js";
 import { blockKind, isRecord, type Fields } from "./fields.js";
 import { callStatusOf, messagesToItems } from "./messages-to-items.js";
 import type { BedrockResponse } from "./models.js";
@@ -72,6 +74,8 @@ interface OpenMessage {
   /** A content event, or a messageStop with another stopReason, after messageStop: its line. */
   afterStop?: number;
   fields: Fields;
+  /** Where each of `fields` was said: the line and the path in it (`/metadata/usage`). */
+  origins: Map<string, { line: number; path: string }>;
   error?: string;
   losses: StreamLoss[];
 }
@@ -135,10 +139,10 @@ export class BedrockStreamAssembler {
       case "messageStop":
         open.stoppedAt ??= line;
         open.stopReason = typeof body.stopReason === "string" ? body.stopReason : null;
-        for (const [key, value] of Object.entries(body)) if (key !== "stopReason" && key !== "p") open.fields[key] = value;
+        for (const [key, value] of Object.entries(body)) if (key !== "stopReason" && key !== "p") this.field(open, key, value, line, `/messageStop/${pointerToken(key)}`);
         break;
       case "metadata":
-        for (const [key, value] of Object.entries(body)) if (key !== "p") open.fields[key] = value;
+        for (const [key, value] of Object.entries(body)) if (key !== "p") this.field(open, key, value, line, `/metadata/${pointerToken(key)}`);
         closed.push(...this.finish());
         break;
       default:
@@ -199,18 +203,35 @@ export class BedrockStreamAssembler {
       else if ((state.late || open.afterStop !== undefined) && item.status === "completed") item.status = "incomplete";
     }
     const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
-    const response: BedrockAssembledResponse = { status, items: items as CanonicalItem[], losses: open.losses, line: open.line, lastLine: open.lastLine };
-    if (this.keepMessage) {
-      const message: Fields = { output: { message: { role: "assistant", content } }, stopReason: open.stopReason };
-      for (const [key, value] of Object.entries(open.fields)) message[key] = value;
-      response.message = message as BedrockResponse;
-    }
+    const message: Fields = { output: { message: { role: "assistant", content } }, stopReason: open.stopReason };
+    for (const [key, value] of Object.entries(open.fields)) message[key] = value;
+    // What normalize writes holds the items alone: each field the events said is left behind where it was said.
+    const leftBehind = [...open.origins].map(([key, origin]): StreamLoss => ({ ...origin, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` }));
+    const response: BedrockAssembledResponse = {
+      status,
+      items: items as CanonicalItem[],
+      losses: [...open.losses, ...leftBehind].sort((a, b) => a.line - b.line),
+      line: open.line,
+      lastLine: open.lastLine,
+      record: () => wholeRecord(message as BedrockResponse, items, status, open, ordered, this.model),
+    };
+    if (this.keepMessage) response.message = message as BedrockResponse;
     return [response];
   }
 
   private open(line: number): OpenMessage {
-    this.current = { line, lastLine: line, role: undefined, blocks: new Map(), stopReason: null, fields: {}, losses: [] };
+    this.current = { line, lastLine: line, role: undefined, blocks: new Map(), stopReason: null, fields: {}, origins: new Map(), losses: [] };
     return this.current;
+  }
+
+  /** A field of the response an event says; a later event that says it again replaces it, and the value replaced is reported there. */
+  private field(open: OpenMessage, key: string, value: unknown, line: number, path: string): void {
+    const before = open.origins.get(key);
+    if (before !== undefined && !isDeepStrictEqual(open.fields[key], value)) {
+      open.losses.push({ ...before, code: "form_changed", detail: `${key} ${JSON.stringify(open.fields[key])} is replaced by the one on line ${line}, which the response holds` });
+    }
+    open.fields[key] = value;
+    open.origins.set(key, { line, path });
   }
 
   private block(open: OpenMessage, index: number, line: number): BlockState {
@@ -250,6 +271,46 @@ export class BedrockStreamAssembler {
       open.losses.push({ path: "/contentBlockDelta/delta", code: "unsupported_part", detail: `a ${JSON.stringify(kind)} delta does not fit its block: not applied`, line });
     }
   }
+}
+
+/**
+ * The response object the stream amounts to: the Converse response its events
+ * rebuild, through the converter a stored one goes through, with each call's
+ * arguments as streamed and its status the stream's. A loss of that converter
+ * goes to the event that said the value (a block's first event, the
+ * messageStop or metadata member); one of a value the stream never said (an
+ * id, a creation time) to the stream's first line.
+ */
+function wholeRecord(message: BedrockResponse, items: readonly Fields[], status: string, open: OpenMessage, blocks: readonly BlockState[], model: string | undefined): WholeRecord {
+  const converted = converseToResponse({ response: message, ...(model === undefined ? {} : { model }) });
+  const value = converted.value as unknown as Fields;
+  value.status = status;
+  // The stream's calls as streamed: their arguments the text, their status what the stream left them.
+  const calls = items.filter((item) => item.type === "function_call");
+  let call = 0;
+  value.output = (value.output as Fields[]).map((item) => {
+    if (item.type !== "function_call") return item;
+    const streamed = calls[call++];
+    return streamed === undefined ? item : { ...item, arguments: streamed.arguments, status: streamed.status };
+  });
+  const place = (path: string): { line: number; path: string } => {
+    const block = /^\/output\/message\/content\/(\d+)(.*)$/.exec(path);
+    if (block) {
+      const state = blocks[Number(block[1])];
+      return state === undefined ? { line: open.line, path: "" } : { line: state.line, path: "" };
+    }
+    if (path === "/stopReason" && open.stoppedAt !== undefined) return { line: open.stoppedAt, path: "/messageStop/stopReason" };
+    const field = /^\/([^/]+)(.*)$/.exec(path);
+    const origin = field ? open.origins.get(field[1]!.replace(/~1/g, "/").replace(/~0/g, "~")) : undefined;
+    return origin === undefined ? { line: open.line, path: "" } : { line: origin.line, path: origin.path + field![2] };
+  };
+  const losses: StreamLoss[] = [...open.losses];
+  for (const loss of converted.losses) {
+    // The stream's arguments are written as streamed: nothing of the twin's parsed input is lost there.
+    if (/^\/output\/\d+\/arguments$/.test(loss.path)) continue;
+    losses.push(loss.code === "synthesized" ? { ...loss, line: open.line } : { ...loss, ...place(loss.path) });
+  }
+  return { value, losses: losses.sort((a, b) => a.line - b.line), place };
 }
 
 function parsedInput(json: string): unknown {

@@ -33,6 +33,7 @@ const CASE_FILES = [
   "events.jsonl",
   "assembled.json",
   "message.json",
+  "record.json",
 ];
 
 type Direction = "bedrock_to_items" | "items_to_bedrock";
@@ -137,6 +138,7 @@ interface StreamCase {
   events: Array<{ line: number; event: unknown }>;
   assembled: unknown;
   message?: unknown;
+  record: unknown;
 }
 
 /** Codes of losses that drop what they point at: a round trip gives the source back less those paths. */
@@ -175,7 +177,7 @@ function loadStream(name: string, dir: string, files: string[]): StreamCase {
   readFileSync(join(dir, "events.jsonl"), "utf8").split("\n").forEach((line, index) => {
     if (line.trim() !== "") events.push({ line: index + 1, event: JSON.parse(line) });
   });
-  return { name, events, assembled: readJson(dir, "assembled.json"), message: files.includes("message.json") ? readJson(dir, "message.json") : undefined };
+  return { name, events, assembled: readJson(dir, "assembled.json"), message: files.includes("message.json") ? readJson(dir, "message.json") : undefined, record: readJson(dir, "record.json") };
 }
 
 function assemble(events: StreamCase["events"]): BedrockAssembledResponse[] {
@@ -267,7 +269,29 @@ describe.each(streams)("golden stream $name", (golden) => {
   });
 
   test("assembling gives assembled.json", () => {
-    expect(assemble(golden.events).map(({ message: _message, ...response }) => response)).toStrictEqual(golden.assembled);
+    expect(assemble(golden.events).map(({ message: _message, record: _record, ...response }) => response)).toStrictEqual(golden.assembled);
+  });
+
+  test("the response object convert writes of each response, and its losses, are record.json", () => {
+    // `place` is where a field of the Converse response was said, which the losses of another envelope's step use.
+    expect(assemble(golden.events).map((response) => (({ place: _place, ...record }) => record)(response.record!()))).toStrictEqual(golden.record);
+  });
+
+  test("the response object convert writes validates against the Open Responses schema", () => {
+    const errors = assemble(golden.events).flatMap((response) => {
+      const value = response.record!().value;
+      return specErrors("ResponseResource", { ...value, output: (value.output as Json[]).filter((item) => !String(item.type).includes(":")) });
+    });
+    expect(errors).toEqual([]);
+  });
+
+  test("every loss, of what normalize writes and of the response object, points into the event on its line, or a synthesized one into the object", () => {
+    const byLine = new Map(golden.events.map(({ line, event }) => [line, event]));
+    const dangling = assemble(golden.events).flatMap((response) => {
+      const record = response.record!();
+      return [...response.losses, ...record.losses].filter((loss) => !resolve(loss.code === "synthesized" ? record.value : byLine.get(loss.line), tokensOf(loss.path)).found);
+    });
+    expect(dangling).toEqual([]);
   });
 
   test.skipIf(golden.message === undefined)("the message each response amounts to is message.json", () => {

@@ -99,7 +99,7 @@ describe("BedrockStreamAssembler, events", () => {
     }
   });
 
-  test("joins toolUse input fragments as streamed, and closes at metadata", () => {
+  test("joins toolUse input fragments as streamed, and closes at metadata, whose fields are left behind where they were said", () => {
     const events = [
       { messageStart: { role: "assistant" } },
       { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song" } } } },
@@ -112,11 +112,14 @@ describe("BedrockStreamAssembler, events", () => {
     const assembler = new BedrockStreamAssembler({ message: true });
     const closed = events.map((event, index) => assembler.push(event, index + 1));
     expect(closed.map((responses) => responses.length)).toEqual([0, 0, 0, 0, 0, 0, 1]);
-    expect(closed[6]).toEqual([
+    expect(closed[6]!.map(({ record: _record, ...response }) => response)).toEqual([
       {
         status: "completed",
         items: [{ type: "function_call", call_id: "tooluse_A", name: "top_song", arguments: '{"sign": "WKRP"}', status: "completed" }],
-        losses: [],
+        losses: [
+          { line: 7, path: "/metadata/usage", code: "left_behind", detail: "usage of the response is in no item: normalize writes items only" },
+          { line: 7, path: "/metadata/metrics", code: "left_behind", detail: "metrics of the response is in no item: normalize writes items only" },
+        ],
         line: 1,
         lastLine: 7,
         message: {
@@ -135,7 +138,7 @@ describe("BedrockStreamAssembler, events", () => {
       { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "f" } } } },
       { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"a":' } } } },
     ]);
-    expect(responses).toEqual([
+    expect(responses.map(({ record: _record, ...response }) => response)).toEqual([
       {
         status: "in_progress",
         items: [{ type: "function_call", call_id: "tooluse_A", name: "f", arguments: '{"a":', status: "in_progress" }],
@@ -191,5 +194,33 @@ describe("BedrockStreamAssembler, events", () => {
 
   test("throws on what is not a Bedrock event", () => {
     expect(() => new BedrockStreamAssembler().push({ a: 1, b: 2 }, 1)).toThrow("a Bedrock stream event is an object of one member, the event's name");
+  });
+});
+
+describe("BedrockStreamAssembler, the response object the stream amounts to", () => {
+  const events = [
+    { messageStart: { role: "assistant" } },
+    { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song" } } } },
+    { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"sign":  "WKRP"}' } } } },
+    { contentBlockStop: { contentBlockIndex: 0 } },
+    { messageStop: { stopReason: "tool_use" } },
+    { metadata: { usage: { inputTokens: 36, outputTokens: 73, totalTokens: 109, cacheReadInputTokens: 5 }, metrics: { latencyMs: 1999 } } },
+  ];
+
+  test("holds the usage and metrics the stream said, and the call's arguments as streamed", () => {
+    const record = assemble(events)[0]!.record!();
+    expect(record.value).toMatchObject({
+      status: "completed",
+      usage: { input_tokens: 41, output_tokens: 73, input_tokens_details: { cached_tokens: 5 } },
+      "bedrock:metrics": { latencyMs: 1999 },
+      output: [{ type: "function_call", call_id: "tooluse_A", arguments: '{"sign":  "WKRP"}', status: "completed" }],
+    });
+    expect(record.losses.filter((loss) => loss.code !== "synthesized")).toEqual([]);
+  });
+
+  test("a messageStop field said again with another value is the last one, and the one it replaces is reported where it was said", () => {
+    const restated = assemble([...events.slice(0, 4), { messageStop: { stopReason: "tool_use", additionalModelResponseFields: { a: 1 } } }, { messageStop: { stopReason: "tool_use", additionalModelResponseFields: { a: 2 } } }]);
+    expect(restated[0]!.record!().value).toMatchObject({ "bedrock:additionalModelResponseFields": { a: 2 } });
+    expect(restated[0]!.losses.filter((loss) => loss.code === "form_changed")).toEqual([{ line: 5, path: "/messageStop/additionalModelResponseFields", code: "form_changed", detail: "additionalModelResponseFields {\"a\":1} is replaced by the one on line 6, which the response holds" }]);
   });
 });
