@@ -390,7 +390,7 @@ class JournalConverter {
           out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
           break;
         case "response": {
-          const streamed = convertStreamed(entry, this.target);
+          const streamed = convertStreamed(entry, this.target, this.reasoningField);
           if (entry.inexact !== undefined) streamed.losses.push(...inexactTextLosses(streamed.records, entry.inexact, undefined).map((loss) => ({ ...loss, line: entry.response.line })));
           if (this.names) nameResults({ items: entry.response.items, calls: this.names.calls, field: this.names.field, lineOf: () => entry.response.line });
           // A stream is rebuilt and written by the journal layer: its items do not pass the rewrite, and the report says so.
@@ -422,10 +422,10 @@ class JournalConverter {
 }
 
 /** A response reassembled from a stream, as the other envelope's whole record; each input record is counted with it. */
-function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope): Emitted {
+function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope, reasoningField?: ReasoningField): Emitted {
   const { response, records } = entry;
   try {
-    const converted = convertAssembledResponse({ ...entry, target });
+    const converted = convertAssembledResponse({ ...entry, target, ...(reasoningField ? { reasoningField } : {}) });
     // A stream whose records stand on lines of their own is one response, written in its first line's wrapper.
     const contiguous = response.lastLine - response.line + 1 === records;
     const runLines = contiguous ? Array.from({ length: records }, (_, offset) => response.line + offset) : undefined;

@@ -25,7 +25,7 @@
 // event that last set it, a field of the response object at the event that
 // carried it.
 // The Chat descriptor brings its assembler, which adds the rebuilt completion to what a stream gives.
-import { chat, ENVELOPES, type AdapterName } from "../../adapters/index.js";
+import { chat, ENVELOPES, type AdapterName, type ReasoningField } from "../../adapters/index.js";
 import type { AssembledResponse, StreamLoss, WholeRecord } from "../models/assembled-response.js";
 import type { ChatCompletion } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
@@ -49,7 +49,7 @@ export interface ConvertedStream {
  * from and, when a line inside that stream could not be read, the damage loss.
  * Throws when the record the stream amounts to cannot be converted.
  */
-export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope }): ConvertedStream {
+export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope; reasoningField?: ReasoningField }): ConvertedStream {
   const { envelope, response, damage } = args;
   const target = args.target ?? (envelope === "chat" ? "responses" : "chat");
   // A chat.completion has no status per call: only the response's can keep one from passing as completed.
@@ -60,8 +60,8 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
   const damaged = (damage !== undefined && calls.length > 0) || calls.some((call) => call.status !== "completed");
   const converted =
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
-    : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged)
-    : throughResource(envelope, target, response, damaged);
+    : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged, args.reasoningField)
+    : throughResource(envelope, target, response, damaged, args.reasoningField);
   // A stream written whole by its envelope's converter says its losses with it.
   const losses = [...(envelope !== "chat" && envelope !== "responses" && response.record ? [] : response.losses), ...converted.losses];
   if (damage) losses.push({ ...damage, line: response.line });
@@ -69,7 +69,7 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
 }
 
 /** Any other pair: the response object the stream amounts to, then the target's record of it. */
-function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean): ConvertedStream {
+function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean, reasoningField?: ReasoningField): ConvertedStream {
   const whole = wholeOf(envelope, response);
   const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : whole ? wholeRecord(whole, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
   if (envelope === "responses") {
@@ -83,7 +83,7 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   if (target === "responses") return resource;
   // What the first step synthesized no one said: the second does not report it lost.
   const synthesized = resource.losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
-  const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
+  const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized, reasoningField }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
   const joined = joinStepLosses({ source: stepEnvelope(envelope), target: stepEnvelope(target), first: resource.losses, second: written.losses, written: written.value });
   const place = placer(envelope, response, whole);
   // The first step's losses name their line already; the second's point into the source's own record, or into the record written.
@@ -179,13 +179,13 @@ function chatStreamToResponse(response: AssembledResponse, damaged: boolean): Co
  * The last response object the events showed, with the reassembled output and
  * status, goes through the same converter as a response object on its own line.
  */
-function responsesStreamToCompletion(response: AssembledResponse, damaged: boolean): ConvertedStream {
+function responsesStreamToCompletion(response: AssembledResponse, damaged: boolean, reasoningField?: ReasoningField): ConvertedStream {
   const snapshot = response.resource?.snapshot;
   const itemLines = response.resource?.itemLines;
   const status = statusOf(response, damaged);
   const restatus = status !== response.status;
   const resource = { ...(snapshot?.value ?? (response.id !== undefined ? { id: response.id } : {})), object: "response", status, output: response.items };
-  const converted = chat.responses.fromResponses({ response: resource as unknown as ResponseResource });
+  const converted = chat.responses.fromResponses({ response: resource as unknown as ResponseResource, reasoningField });
   const losses: StreamLoss[] = [];
   for (const loss of converted.losses) {
     // The incomplete status is the damage's, which its own loss reports.
