@@ -100,6 +100,8 @@ interface OpenMessage {
   said: Array<Origin & { key: string }>;
   blocks: Map<number, BlockState>;
   stopped: boolean;
+  /** Where message_start said the message's content, when it did. */
+  contentOrigin?: Origin;
   error?: { line: number; detail: string; code: unknown; message: unknown };
   losses: StreamLoss[];
   /** Set when a block started over a tool_use block: the stream says two things of its calls, so none of them is completed. */
@@ -130,7 +132,10 @@ export class AnthropicStreamAssembler {
         const message = isRecord(event.message) ? { ...event.message } : {};
         const open = this.open(line, message);
         for (const [key, value] of Object.entries(message)) {
-          if (key === "content") continue;
+          if (key === "content") {
+            open.contentOrigin = { line, path: "/message/content" };
+            continue;
+          }
           const origin = { line, path: `/message/${pointerToken(key)}` };
           if (key !== "usage") open.origins.set(key, origin);
           if (!ITEM_FIELDS.has(key) && holdsSomething(value)) open.said.push({ ...origin, key });
@@ -475,6 +480,8 @@ function placer(open: OpenMessage, states: readonly BlockState[]): Placer {
       const state = states[Number(second)];
       if (state) return { line: state.line, ...loss, path: state.path + rest(2) };
     }
+    // The content as a whole (another envelope's step names no block): message_start's, which every stream opens with.
+    if (first === "content" && second === "" && open.contentOrigin !== undefined) return { ...loss, ...open.contentOrigin };
     if (first === "usage" && second !== "") {
       const origin = open.usageOrigins.get(second.replace(/~1/g, "/").replace(/~0/g, "~"));
       if (origin) return { line: origin.line, ...loss, path: origin.path + rest(2) };

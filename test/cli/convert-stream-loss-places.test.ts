@@ -1,0 +1,50 @@
+// Every loss convert reports of a recorded stream, in any target, points into
+// the record on its line: a path that record holds, or "" for the record as a
+// whole (a synthesized value points into what was written instead). Run over
+// every stream the golden cases hold.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { resolve, tokensOf } from "../support/json-pointer.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const STREAM_FILES = ["events.jsonl", "stream.sse", "chunks.jsonl"];
+const streams = ["golden/anthropic", "golden/bedrock", "golden/gemini", "golden/streams"].flatMap((dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => STREAM_FILES.map((file) => join(dir, entry.name, file)).filter((path) => existsSync(path))),
+);
+
+/** The JSON record of a line: a JSONL line, or the payload of the SSE event whose first line it is (its `event:` line, else its `data:`). */
+function recordOn(lines: readonly string[], line: number): unknown {
+  let at = line - 1;
+  while (at < lines.length && /^(event|id|retry):/.test(lines[at]!)) at += 1;
+  try {
+    return JSON.parse((lines[at] ?? "").replace(/^data:\s?/, ""));
+  } catch {
+    return undefined;
+  }
+}
+
+describe("convert's losses of a recorded stream", { timeout: 120_000 }, () => {
+  test("the golden cases hold streams of every envelope", () => {
+    expect(streams.length).toBeGreaterThan(30);
+  });
+
+  test.each(streams)("%s: in every target, each loss points into the record on its line", async (file) => {
+    const lines = readFileSync(file, "utf8").split("\n");
+    const report = join(scratchFolder("convert-stream-loss-places"), "report.jsonl");
+    const dangling: unknown[] = [];
+    for (const target of ["responses", "chat", "anthropic", "gemini", "bedrock"]) {
+      await runOrbridge(["convert", "--to", target, "--report", report, file]);
+      for (const row of readFileSync(report, "utf8").split("\n").filter((one) => one !== "")) {
+        const loss = JSON.parse(row) as { line: number; path: string; code: string };
+        if (loss.code === "synthesized" || loss.path === "") continue;
+        const record = recordOn(lines, loss.line);
+        if (record === undefined || !resolve(record, tokensOf(loss.path)).found) dangling.push({ target, ...loss });
+      }
+    }
+    expect(dangling).toEqual([]);
+  });
+});
