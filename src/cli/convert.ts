@@ -773,7 +773,7 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
 /** A request body's losses of both steps, the second's pointed into the messages of the body written. */
 function bodyLosses(record: unknown, source: Envelope, canonical: Converted<unknown>, second: readonly Loss[]): Loss[] {
   if (source === "responses") return [...canonical.losses, ...second];
-  const input = (canonical.value as { input?: unknown }).input;
+  const { input, tools } = canonical.value as { input?: unknown; tools?: unknown };
   const adapter = source === "chat" ? undefined : ENVELOPES[source];
   return joinBodyStepLosses({
     record,
@@ -782,6 +782,7 @@ function bodyLosses(record: unknown, source: Envelope, canonical: Converted<unkn
     itemsOf: adapter ? (message) => adapter.messagesToItems({ messages: [message] }).value.length : (message) => chat.messages.toItems({ messages: [message as ChatMessage] }).value.length,
     slug: adapter?.slug,
     input: Array.isArray(input) ? input : [],
+    ...(Array.isArray(tools) ? { tools } : {}),
     first: canonical.losses,
     second,
   });

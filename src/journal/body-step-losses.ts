@@ -19,6 +19,9 @@
 // |                                        |   the detail names the field                         |
 // | /input/<k>… of the system prompt's     | the system prompt's field                            |
 // | /<slug>:<key>… (a field of the body)   | /<key>…: the field the first step kept as it was     |
+// | /tools/<k>/<slug>:<key>…               | /tools/<k>/<key>… when the body's tools are as many  |
+// |                                        |   and its tool k holds `key` with the value kept;    |
+// |                                        |   else "" (the body): the detail names the field     |
 // | any other path                         | as it is                                             |
 //
 // The first step's `synthesized` values at `/input/<k>/…` are the message's too:
@@ -43,17 +46,22 @@ export interface BodySteps {
   slug?: string;
   /** The Open Responses body's input. */
   input: readonly unknown[];
+  /** The Open Responses body's tools. */
+  tools?: readonly unknown[];
   first: readonly Loss[];
   second: readonly Loss[];
 }
 
 const INPUT_PATH = /^\/input\/(\d+)(\/.*)?$/;
+const TOOL_PATH = /^\/tools\/(\d+)(\/.*)$/;
 
 export function joinBodyStepLosses(steps: BodySteps): Loss[] {
   // Counted only when a loss points into the input: each message is converted again for it.
   let messageOf: number[] | undefined | null = null;
   const system = steps.system?.items ?? 0;
   const place = (loss: Loss): Loss => {
+    const tool = TOOL_PATH.exec(loss.path);
+    if (tool) return { ...loss, path: toolField(steps, Number(tool[1]), tool[2]!) ?? loss.path };
     const match = INPUT_PATH.exec(loss.path);
     if (!match) {
       const own = slugField(loss.path, steps.slug);
@@ -76,6 +84,22 @@ export function joinBodyStepLosses(steps: BodySteps): Loss[] {
   };
   const first = steps.first.map((loss) => (loss.code === "synthesized" ? place(loss) : loss));
   return [...first, ...steps.second.map(place)];
+}
+
+/**
+ * The source body's place for a field the first step kept in tool `index` under
+ * the slug: `/tools/<index>/<key>…` when the body's tools are as many as the Open
+ * Responses body's and that tool holds the value kept; "" when it cannot be
+ * told; undefined for a path that is no field kept under the slug.
+ */
+function toolField(steps: BodySteps, index: number, inner: string): string | undefined {
+  const own = slugField(inner, steps.slug);
+  if (own === undefined) return undefined;
+  const source = (steps.record as Record<string, unknown> | null)?.tools;
+  const kept = steps.tools?.[index];
+  if (!Array.isArray(source) || steps.tools === undefined || source.length !== steps.tools.length || !isObject(kept)) return "";
+  const tool = source[index];
+  return isObject(tool) && isDeepStrictEqual(tool[own.key], kept[`${steps.slug}:${own.key}`]) ? `/tools/${index}/${pointerToken(own.key)}${own.rest}` : "";
 }
 
 /** The source message of each input item, or undefined when the messages' runs of items are not the input. */

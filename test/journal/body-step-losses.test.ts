@@ -36,4 +36,12 @@ describe("joinBodyStepLosses", () => {
     const first = [{ path: "/input/1/arguments", code: "synthesized" as const, detail: "d" }, { path: "/messages/0/content/0/text", code: "form_changed" as const, detail: "d" }];
     expect(joinBodyStepLosses(steps({ first })).map((one) => one.path)).toEqual(["/messages/1", "/messages/0/content/0/text"]);
   });
+
+  test("a field a tool kept under the slug goes to the body's tool that holds it; when the tools cannot be matched, to the body", () => {
+    const withTools = { ...record, tools: [{ name: "a" }, { name: "b", defer_loading: true }] };
+    const tools = [{ type: "function", name: "a" }, { type: "function", name: "b", "anthropic:defer_loading": true }];
+    const second = [loss("/tools/1/anthropic:defer_loading"), loss("/tools/1/parameters")];
+    expect(joinBodyStepLosses(steps({ record: withTools, tools, second })).map((one) => one.path)).toEqual(["/tools/1/defer_loading", "/tools/1/parameters"]);
+    expect(joinBodyStepLosses(steps({ record: { ...withTools, tools: [withTools.tools[1]] }, tools, second })).map((one) => one.path)).toEqual(["", "/tools/1/parameters"]);
+  });
 });
