@@ -18,6 +18,7 @@
 // A replayer that reads the other copy would run another call than the one
 // judged, so neither is emitted: its result, if any, is left with no call.
 import { createHash } from "node:crypto";
+import { decimalValue, standsAsDouble } from "../../src/models/decimal-value.js";
 import { jsonTextMeaning } from "../../src/models/json-meaning.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import type { Placed } from "./read-messages.js";
@@ -241,12 +242,18 @@ function textOf(content: unknown): string {
 
 /**
  * Arguments compared by what their JSON means, so that spacing and member order
- * are no difference and numbers are compared as written; text that is not JSON,
- * or names a member twice, compared as text.
+ * are no difference; text that is not JSON, or names a member twice, compared as
+ * text. A number its double stands for is compared by value (`1.0` is `1`: a
+ * dialect that stored the arguments parsed wrote it so), any other as written
+ * (`12345678901234567891` is not the `12345678901234567890` a double reads).
  */
 export function sameArguments(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   if (typeof left !== "string" || typeof right !== "string") return false;
-  const meaning = jsonTextMeaning(left);
-  return meaning !== undefined && meaning === jsonTextMeaning(right);
+  const meaning = jsonTextMeaning(left, numberValue);
+  return meaning !== undefined && meaning === jsonTextMeaning(right, numberValue);
+}
+
+function numberValue(literal: string): string {
+  return standsAsDouble(literal) ? (decimalValue(literal) ?? literal) : literal;
 }

@@ -25,8 +25,9 @@ type Frame = ObjectFrame | string[];
 /**
  * The meaning of a JSON text (RFC 8259): its canonical writing, or undefined when
  * it is not JSON, names a member twice in one object, or nests past MAX_DEPTH.
+ * `number` writes each number literal (as written, by default).
  */
-export function jsonTextMeaning(text: string): string | undefined {
+export function jsonTextMeaning(text: string, number: (literal: string) => string = (literal) => literal): string | undefined {
   const stack: Frame[] = [];
   let at = 0;
   const skipSpace = (): void => {
@@ -101,9 +102,9 @@ export function jsonTextMeaning(text: string): string | undefined {
       at += 5;
     } else {
       NUMBER.lastIndex = at;
-      const number = NUMBER.exec(text);
-      if (number === null) return undefined;
-      value = number[0];
+      const literal = NUMBER.exec(text);
+      if (literal === null) return undefined;
+      value = number(literal[0]);
       at = NUMBER.lastIndex;
     }
     // The value is whole: it closes the containers it ends.

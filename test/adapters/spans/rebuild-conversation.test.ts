@@ -28,24 +28,25 @@ describe("repeated history", () => {
 describe("a call_id seen before", () => {
   const call = (args: string, name = "report") => ({ item: { type: "function_call", call_id: "call_X", name, arguments: args, status: "completed" }, path: "/c" });
 
-  it("with the same name and arguments (spacing and member order aside) is a repeat", () => {
+  it("with the same name and arguments (spacing, member order and a number's spelling aside) is a repeat", () => {
     const losses: ReaderLoss[] = [];
     const conversation = new ConversationBuilder("t3", losses);
     conversation.addOutput([call('{"region":"apac","year":2026}')]);
-    conversation.addInput([call('{"year": 2026, "region": "apac"}')]);
+    conversation.addInput([call('{"year": 2026.0, "region": "apac"}')]);
     expect(conversation.settled().map(({ item }) => item.arguments)).toEqual(['{"region":"apac","year":2026}']);
     expect({ emitted: conversation.emitted, repeated: conversation.repeated, losses }).toEqual({ emitted: 1, repeated: 1, losses: [] });
   });
 
-  it("with other arguments, or a number written otherwise, is a conflict: neither call is emitted, and each sighting is reported", () => {
-    for (const other of ['{"region":"mars"}', '{"region":"apac","year":2026.0}']) {
+  it("with other arguments, or a number a double does not hold written otherwise, is a conflict: neither call is emitted, and each sighting is reported", () => {
+    const first = '{"region":"apac","id":12345678901234567890}';
+    for (const other of ['{"region":"mars","id":12345678901234567890}', '{"region":"apac","id":12345678901234567891}']) {
       const losses: ReaderLoss[] = [];
       const conversation = new ConversationBuilder("t3", losses);
-      conversation.addOutput([call('{"region":"apac","year":2026}')]);
+      conversation.addOutput([call(first)]);
       conversation.addInput([{ ...call(other), path: "/later" }], "s2");
       expect(conversation.settled()).toEqual([]);
       expect(losses.map(({ path, code }) => [path, code])).toEqual([["/c", "conflict"], ["/later", "conflict"]]);
-      expect(losses[1].detail).toBe(`the call "call_X" is recorded again as "report" with ${other}, where it was "report" with {"region":"apac","year":2026}: two readers would run two calls, so none is read`);
+      expect(losses[1].detail).toBe(`the call "call_X" is recorded again as "report" with ${other}, where it was "report" with ${first}: two readers would run two calls, so none is read`);
       expect({ emitted: conversation.emitted, reported: conversation.reported }).toEqual({ emitted: 0, reported: 2 });
     }
   });

@@ -84,6 +84,13 @@ describe("two dialects in one span", () => {
     });
   }
 
+  test("a float a dialect stored parsed (1.0 read as 1) is the same number as the other dialect's text", () => {
+    const parsedFloat: Tag = ["gen_ai.output.messages", '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"list_releases","arguments":{"namespace":"cider","replicas":2.0}}]}]'];
+    const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall('{"namespace": "cider", "replicas": 2.0}'), parsedFloat] }]);
+    expect(calls(reading)).toHaveLength(1);
+    expect(conflicts(reading)).toEqual([]);
+  });
+
   test("the first dialect read is the one that holds the call, and a copy that holds a call it lacks is a conflict of its own", () => {
     const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ["gen_ai.completion.0.role", "assistant"], ["gen_ai.completion.0.content", "None run there."], ...openInferenceCall(EVIL)] }]);
     expect(calls(reading)).toEqual([]);
