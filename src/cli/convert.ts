@@ -33,7 +33,7 @@ import { inexactTextLosses } from "../journal/inexact-texts.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
-import { joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
+import { heldIn, joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { atomicFileOutput } from "../journal/write.js";
 import { isTarget, TARGETS } from "../gate/target-names.js";
@@ -767,7 +767,9 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
   if (isBody) return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses) };
-  return { value: written.value, losses: joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second: written.losses, written: written.value }) };
+  const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second: written.losses, written: written.value });
+  // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
+  return { value: written.value, losses: joined.map((loss) => (loss.code === "synthesized" ? loss : heldIn(record, loss))) };
 }
 
 /** A request body's losses of both steps, the second's pointed into the messages of the body written. */

@@ -17,12 +17,16 @@
 // | /input/<k>/… otherwise                 | the block of the message that holds the item's       |
 // |                                        |   call_id (a call or its result), else the message:  |
 // |                                        |   the detail names the field                         |
-// | /input/<k>… of the system prompt's     | the system prompt's field                            |
+// | /input/<k>… of the system prompt's,    | the system prompt's field                            |
+// |   or /instructions…                    |                                                      |
 // | /<slug>:<key>… (a field of the body)   | /<key>…: the field the first step kept as it was     |
 // | /tools/<k>/<slug>:<key>…               | /tools/<k>/<key>… when the body's tools are as many  |
 // |                                        |   and its tool k holds `key` with the value kept;    |
 // |                                        |   else "" (the body): the detail names the field     |
-// | any other path                         | as it is                                             |
+// | any other path                         | as it is, when the body holds it; else "" (the body), |
+// |                                        |   the detail naming the field of the Open Responses  |
+// |                                        |   form (`gemini:toolsForm`, `/tool_choice` of a body |
+// |                                        |   that writes `toolConfig`)                          |
 //
 // The first step's `synthesized` values at `/input/<k>/…` are the message's too:
 // the target is not Open Responses (which takes the first step alone), so the
@@ -31,7 +35,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
-import { slugField } from "./two-step-losses.js";
+import { heldIn, slugField } from "./two-step-losses.js";
 
 export interface BodySteps {
   /** The body as the user wrote it. */
@@ -60,6 +64,8 @@ export function joinBodyStepLosses(steps: BodySteps): Loss[] {
   let messageOf: number[] | undefined | null = null;
   const system = steps.system?.items ?? 0;
   const place = (loss: Loss): Loss => {
+    // The Open Responses form's instructions are the system prompt the body keeps apart.
+    if ((loss.path === "/instructions" || loss.path.startsWith("/instructions/")) && steps.system !== undefined) return { ...loss, path: `/${pointerToken(steps.system.field)}` };
     const tool = TOOL_PATH.exec(loss.path);
     if (tool) return { ...loss, path: toolField(steps, Number(tool[1]), tool[2]!) ?? loss.path };
     const match = INPUT_PATH.exec(loss.path);
@@ -82,8 +88,10 @@ export function joinBodyStepLosses(steps: BodySteps): Loss[] {
     if (own === undefined) return { ...loss, path: at + (typeof fields.call_id === "string" ? (blockHolding(messages[message], fields.call_id) ?? "") : "") };
     return { ...loss, path: at + (fieldHolding(messages[message], own.key, fields[`${steps.slug}:${own.key}`]) ?? "") };
   };
-  const first = steps.first.map((loss) => (loss.code === "synthesized" ? place(loss) : loss));
-  return [...first, ...steps.second.map(place)];
+  // A path the body does not hold is no place in it: the loss is the body's, and says which field it was.
+  const held = (loss: Loss): Loss => heldIn(steps.record, loss);
+  const first = steps.first.map((loss) => (loss.code === "synthesized" ? held(place(loss)) : loss));
+  return [...first, ...steps.second.map((loss) => held(place(loss)))];
 }
 
 /**

@@ -27,6 +27,18 @@
 import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { RESPONSE_NEUTRALS } from "../models/response-neutrals.js";
+import { parsePointer, resolvePointer } from "./json-pointer.js";
+
+/**
+ * A loss as a place in `record`: its path when the record holds it, else the
+ * record as a whole, the detail naming the field of the Open Responses form it
+ * stood for (a field the source keeps elsewhere, or not at all, such as the
+ * `candidates` of a Gemini response whose prompt was blocked).
+ */
+export function heldIn(record: unknown, loss: Loss): Loss {
+  if (loss.path === "" || resolvePointer(record, parsePointer(loss.path)).found) return loss;
+  return { ...loss, path: "", detail: `${loss.detail} (${loss.path} of the Open Responses form)` };
+}
 
 /** What an envelope calls the fields of an Open Responses response object: a JSON Pointer into its own response, per top-level field. */
 export type ResponseFieldPaths = Readonly<Record<string, string>>;

@@ -1,8 +1,9 @@
-// Every loss convert reports of a recorded stream, in any target, points into
-// the record on its line: a path that record holds, or "" for the record as a
-// whole (a synthesized value points into what was written instead). Run over
-// every stream the golden cases hold.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// Every loss convert reports of a recorded stream or a whole record, in any
+// target, points into the record on its line: a path that record holds, or ""
+// for the record as a whole (a synthesized value points into what was written
+// instead). Run over every stream, request body and response the golden cases
+// of the provider envelopes hold.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
@@ -43,6 +44,36 @@ describe("convert's losses of a recorded stream", { timeout: 120_000 }, () => {
         if (loss.code === "synthesized" || loss.path === "") continue;
         const record = recordOn(lines, loss.line);
         if (record === undefined || !resolve(record, tokensOf(loss.path)).found) dangling.push({ target, ...loss });
+      }
+    }
+    expect(dangling).toEqual([]);
+  });
+});
+
+const WHOLE_FILES = ["anthropic.json", "bedrock.json", "gemini.json"];
+const wholeRecords = ["golden/anthropic", "golden/bedrock", "golden/gemini"].flatMap((dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && /^(request|response)-/.test(entry.name))
+    .flatMap((entry) => WHOLE_FILES.map((file) => join(dir, entry.name, file)).filter((path) => existsSync(path))),
+);
+
+describe("convert's losses of a provider's request body or response", { timeout: 120_000 }, () => {
+  test("the golden cases hold request bodies and responses of every provider envelope", () => {
+    expect(wholeRecords.length).toBeGreaterThan(20);
+  });
+
+  test.each(wholeRecords)("%s: in every target, each loss points into the record", async (file) => {
+    const record = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    const input = join(scratchFolder("convert-stream-loss-places"), "record.jsonl");
+    writeFileSync(input, JSON.stringify(record) + "\n");
+    const report = join(scratchFolder("convert-stream-loss-places"), "report.jsonl");
+    const dangling: unknown[] = [];
+    for (const target of ["responses", "chat", "anthropic", "gemini", "bedrock"]) {
+      await runOrbridge(["convert", "--to", target, "--report", report, input]);
+      for (const row of readFileSync(report, "utf8").split("\n").filter((one) => one !== "")) {
+        const loss = JSON.parse(row) as { line: number; path: string; code: string };
+        if (loss.code === "synthesized" || loss.path === "") continue;
+        if (!resolve(record, tokensOf(loss.path)).found) dangling.push({ target, ...loss });
       }
     }
     expect(dangling).toEqual([]);

@@ -208,7 +208,7 @@ describe("an Anthropic journal", () => {
     expect(Object.keys(completion!)).toEqual(Object.keys(streamed!));
     const losses = jsonLines(readFileSync(reportFile("chat"), "utf8")) as Array<Record<string, unknown>>;
     expect(withoutNeutralFields(losses as Array<{ line: number; path: string; code: string }>).map(({ line, path, code }) => ({ line, path, code }))).toEqual([
-      { line: 1, path: "/instructions", code: "form_changed" },
+      { line: 1, path: "/system", code: "form_changed" },
       // A whole message's losses point into the message: its usage, not the Open Responses form's
       // `anthropic:usage`; item ids it never had are neither synthesized nor lost in a completion.
       { line: 2, path: "/created", code: "synthesized" },

@@ -25,11 +25,12 @@ describe("joinBodyStepLosses", () => {
     ]);
   });
 
-  test("when the messages' items do not add up to the input, every loss stays as it was", () => {
+  test("when the messages' items do not add up to the input, a loss at an item is the body's, and names its place in the Open Responses form", () => {
     const second = [loss("/input/1/anthropic:note")];
-    expect(joinBodyStepLosses(steps({ itemsOf: () => 2, second }))).toEqual(second);
-    expect(joinBodyStepLosses(steps({ itemsOf: () => { throw new Error("not a message"); }, second }))).toEqual(second);
-    expect(joinBodyStepLosses(steps({ record: null, second }))).toEqual(second);
+    const asBody = [{ path: "", code: "provider_extension", detail: "d (/input/1/anthropic:note of the Open Responses form)" }];
+    expect(joinBodyStepLosses(steps({ itemsOf: () => 2, second }))).toEqual(asBody);
+    expect(joinBodyStepLosses(steps({ itemsOf: () => { throw new Error("not a message"); }, second }))).toEqual(asBody);
+    expect(joinBodyStepLosses(steps({ record: null, second }))).toEqual(asBody);
   });
 
   test("the first step's synthesized values move to their message; its other losses already point into the body", () => {
@@ -41,7 +42,8 @@ describe("joinBodyStepLosses", () => {
     const withTools = { ...record, tools: [{ name: "a" }, { name: "b", defer_loading: true }] };
     const tools = [{ type: "function", name: "a" }, { type: "function", name: "b", "anthropic:defer_loading": true }];
     const second = [loss("/tools/1/anthropic:defer_loading"), loss("/tools/1/parameters")];
-    expect(joinBodyStepLosses(steps({ record: withTools, tools, second })).map((one) => one.path)).toEqual(["/tools/1/defer_loading", "/tools/1/parameters"]);
-    expect(joinBodyStepLosses(steps({ record: { ...withTools, tools: [withTools.tools[1]] }, tools, second })).map((one) => one.path)).toEqual(["", "/tools/1/parameters"]);
+    // A path the body does not hold (its tools have no `parameters`) is the body's.
+    expect(joinBodyStepLosses(steps({ record: withTools, tools, second })).map((one) => one.path)).toEqual(["/tools/1/defer_loading", ""]);
+    expect(joinBodyStepLosses(steps({ record: { ...withTools, tools: [withTools.tools[1]] }, tools, second })).map((one) => one.path)).toEqual(["", ""]);
   });
 });
