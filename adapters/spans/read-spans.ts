@@ -32,7 +32,7 @@ import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { allowedCalls, type ToolChoice } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
-import { ConversationBuilder, type ToolResult } from "./rebuild-conversation.js";
+import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
 
 export interface Span {
   id: string;
@@ -69,9 +69,20 @@ function isLlmCall(span: Span): boolean {
   if (span.type !== undefined) return span.type === "GENERATION";
   const operation = span.attributes.get("gen_ai.operation.name")?.value;
   if (typeof operation === "string" && LLM_OPERATIONS.has(operation)) return true;
-  if (span.attributes.get("openinference.span.kind")?.value === "LLM") return true;
-  for (const key of span.attributes.keys()) if (MESSAGE_ATTRIBUTES.test(key)) return true;
+  const kind = span.attributes.get("openinference.span.kind")?.value;
+  if (kind === "LLM") return true;
+  // A tool run is one, whatever else it writes: ADK writes an empty llm_request and llm_response on its tool spans.
+  if (operation === "execute_tool" || kind === "TOOL") return false;
+  for (const [key, located] of span.attributes) if (MESSAGE_ATTRIBUTES.test(key) && holdsContent(located.value)) return true;
   return false;
+}
+
+/** Whether an attribute holds something: not nothing, an empty text, or JSON text of an empty object or array. */
+function holdsContent(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === "string") return !/^\s*(?:\{\s*\}|\[\s*\]|)\s*$/.test(value);
+  if (Array.isArray(value)) return value.length > 0;
+  return !isPlainObject(value) || Object.keys(value).length > 0;
 }
 
 /** The observation's input or output, taken: a side the reading looks at is not left behind. */
@@ -154,7 +165,7 @@ export function readSpans(spans: readonly Span[]): Reading {
         read.push(span);
         const result = toolResult(span, losses);
         if (result) {
-          counts.read += 1;
+          if (result.output !== undefined) counts.read += 1;
           conversation.addToolResult(result);
         }
       } else units.push({ ...unit, fate: "other" });
@@ -472,20 +483,49 @@ function toolResult(span: Span, losses: ReaderLoss[]): ToolResult | undefined {
     toolMessageLeftBehind(toolMessage, observedOutput, span, losses);
   }
   else if (observedOutput !== undefined && observedOutput.value !== null && observedOutput.value !== undefined) ({ value: output, path } = { value: observed, path: observedOutput.path });
-  else return undefined;
-  const argsAttribute = first(span, ARGUMENT_ATTRIBUTES);
-  const observedInput = sideOf(span, "input");
-  const observedArgs = observedInput === undefined ? undefined : parsedValue(observedInput.value);
-  // A graph node that returns a ToolMessage was given the graph's state, not the call's arguments.
-  const inputIsArguments = observedArgs !== undefined && !observedArgs.broken && isPlainObject(observedArgs.value) && (span.type === "TOOL" || toolMessage === undefined);
-  const args = typeof argsAttribute?.value === "string" ? argsAttribute.value : inputIsArguments ? argumentsText(observedInput!.value) : undefined;
-  const argumentsPath = typeof argsAttribute?.value === "string" ? argsAttribute.path : observedInput?.path;
+  else path = span.path;
+  const said = toolSaid(span, toolMessage, observedOutput, losses);
+  if (output === undefined && typeof callId !== "string" && said.names.length === 0) return undefined;
   return {
     ...(typeof callId === "string" && callId !== "" ? { callId } : {}),
     ...(typeof name === "string" ? { name } : {}),
-    ...(args === undefined ? {} : { arguments: args, argumentsPath }),
-    output: typeof output === "string" ? output : JSON.stringify(output ?? null),
+    ...(said.arguments.length > 0 ? { arguments: said.arguments[0]!.value } : {}),
+    said,
+    ...(resultAttribute === undefined && toolMessage === undefined && (observedOutput?.value === null || observedOutput?.value === undefined) ? {} : { output: typeof output === "string" ? output : JSON.stringify(output ?? null) }),
     path,
     span: span.id,
   };
+}
+
+/**
+ * Every name and arguments text a tool span says its run had, each where it
+ * says it: each name attribute, a LangChain ToolMessage's name; each arguments
+ * attribute (JSON text, or a value stored parsed, written as JSON) and the
+ * observation's input when it holds the arguments. An input that holds no
+ * arguments it can read (a graph's state, a Python repr) is left behind; one
+ * whose JSON text names a member twice is unreadable.
+ */
+function toolSaid(span: Span, toolMessage: Record<string, unknown> | undefined, observedOutput: Located | undefined, losses: ReaderLoss[]): { names: ToolSaid[]; arguments: ToolSaid[] } {
+  const names: ToolSaid[] = [];
+  for (const key of NAME_ATTRIBUTES) {
+    const located = span.attributes.get(key);
+    if (typeof located?.value === "string") names.push({ value: located.value, path: located.path });
+  }
+  if (typeof toolMessage?.name === "string" && observedOutput !== undefined) names.push({ value: toolMessage.name, path: observedOutput.path });
+  const args: ToolSaid[] = [];
+  for (const key of ARGUMENT_ATTRIBUTES) {
+    const located = span.attributes.get(key);
+    if (located === undefined || located.value === null || located.value === undefined) continue;
+    if (typeof located.value === "string") args.push({ value: located.value, path: located.path });
+    else if (isPlainObject(located.value)) args.push({ value: JSON.stringify(located.value), path: located.path });
+  }
+  const observedInput = sideOf(span, "input");
+  if (observedInput !== undefined && observedInput.value !== null && observedInput.value !== undefined) {
+    const observedArgs = parsedValue(observedInput.value);
+    // JSON text that names a member twice is compared as the text it is: two readers read other arguments from it.
+    if (observedArgs.twice !== undefined && typeof observedArgs.value === "string") args.push({ value: observedArgs.value, path: observedInput.path });
+    else if (!observedArgs.broken && isPlainObject(observedArgs.value)) args.push({ value: argumentsText(observedInput.value), path: observedInput.path });
+    else losses.push({ path: observedInput.path, code: "left_behind", detail: "the tool span's input holds no arguments orbridge reads (JSON text of an object): it is in no item", span: span.id });
+  }
+  return { names, arguments: args };
 }

@@ -31,13 +31,20 @@ export interface ConversationItem {
 
 export interface ToolResult {
   callId?: string;
+  /** The name and arguments the result is paired by, when it has no call id. */
   name?: string;
   arguments?: string;
-  /** Where the tool span holds the arguments it ran with. */
-  argumentsPath?: string;
-  output: string;
+  /** Every name and arguments text the tool span says it ran with, each where it says it: each must be its call's. */
+  said?: { names: ToolSaid[]; arguments: ToolSaid[] };
+  /** The result; none for a tool span that records none, whose run is only compared with its call. */
+  output?: string;
   path: string;
   span?: string;
+}
+
+export interface ToolSaid {
+  value: string;
+  path: string;
 }
 
 export class ConversationBuilder {
@@ -73,13 +80,6 @@ export class ConversationBuilder {
 
   addToolResult(result: ToolResult): void {
     let call = result.callId === undefined ? undefined : this.callById(result.callId);
-    if (call !== undefined) {
-      const differences = [
-        ...(result.name !== undefined && result.name !== call.name ? [`the tool "${result.name}"`] : []),
-        ...(result.arguments !== undefined && !sameArguments(call.arguments, result.arguments) ? [`the arguments ${result.arguments}`] : []),
-      ];
-      if (differences.length > 0) this.doubt(call, result.argumentsPath ?? result.path, `the tool span ran the call "${result.callId}" with ${differences.join(" and ")}, where the call says "${String(call.name)}" with ${String(call.arguments)}`, result.span);
-    }
     if (call === undefined && result.name !== undefined) {
       const candidates = this.items.filter(({ item }) => item.type === "function_call" && item.name === result.name && !this.hasOutput(item.call_id) && (result.arguments === undefined || sameArguments(item.arguments, result.arguments)));
       call = candidates[candidates.length - 1]?.item;
@@ -91,13 +91,28 @@ export class ConversationBuilder {
         setCallId(call, result.callId);
       }
     }
+    if (call !== undefined) this.compareRun(call, result);
+    const output = result.output;
+    if (output === undefined) return;
     const callId = typeof call?.call_id === "string" ? call.call_id : result.callId;
     this.repeatedOr(callId !== undefined && this.hasOutput(callId), () => {
       if (call === undefined) {
         this.losses.push({ path: result.path, code: "unmatched_result", detail: `a result of ${result.name === undefined ? "a tool" : `"${result.name}"`} that no call of the conversation made: kept as an output${callId === undefined ? " without a call_id" : ""}`, ...(result.span ? { span: result.span } : {}) });
       }
-      this.items.push({ item: { type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId }), output: result.output }, path: result.path, span: result.span });
+      this.items.push({ item: { type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId }), output }, path: result.path, span: result.span });
     });
+  }
+
+  /** Each name and arguments text a tool span says it ran the call with must be the call's. */
+  private compareRun(call: Record<string, unknown>, result: ToolResult): void {
+    const said = result.said ?? { names: result.name === undefined ? [] : [{ value: result.name, path: result.path }], arguments: result.arguments === undefined ? [] : [{ value: result.arguments, path: result.path }] };
+    const where = `where the call says "${String(call.name)}" with ${String(call.arguments)}`;
+    for (const { value, path } of said.names) {
+      if (value !== call.name) this.doubt(call, path, `the tool span ran the call "${String(call.call_id)}" as the tool "${value}", ${where}`, result.span);
+    }
+    for (const { value, path } of said.arguments) {
+      if (!sameArguments(call.arguments, value)) this.doubt(call, path, `the tool span ran the call "${String(call.call_id)}" with the arguments ${value}, ${where}`, result.span);
+    }
   }
 
   private add(entry: Placed, span: string | undefined, input: boolean): void {

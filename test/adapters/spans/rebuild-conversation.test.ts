@@ -68,7 +68,7 @@ describe("a tool run that says otherwise than its call", () => {
     const losses: ReaderLoss[] = [];
     const conversation = new ConversationBuilder("t5", losses);
     conversation.addOutput([call]);
-    conversation.addToolResult({ callId: "call_T", name: "lookup", arguments: '{"id":7}', argumentsPath: "/args", output: "found", path: "/t" });
+    conversation.addToolResult({ callId: "call_T", name: "lookup", arguments: '{"id":7}', said: { names: [{ value: "lookup", path: "/name" }], arguments: [{ value: '{"id":7}', path: "/args" }] }, output: "found", path: "/t" });
     expect(conversation.settled().map(({ item }) => item.type)).toEqual(["function_call", "function_call_output"]);
     expect(losses).toEqual([]);
   });
@@ -78,7 +78,7 @@ describe("a tool run that says otherwise than its call", () => {
       const losses: ReaderLoss[] = [];
       const conversation = new ConversationBuilder("t5", losses);
       conversation.addOutput([call]);
-      conversation.addToolResult({ callId: "call_T", ...run, ...(run.arguments ? { argumentsPath: "/args" } : {}), output: "found", path: "/t", span: "tool1" });
+      conversation.addToolResult({ callId: "call_T", ...run, said: { names: [{ value: run.name, path: "/t" }], arguments: run.arguments ? [{ value: run.arguments, path: "/args" }] : [] }, output: "found", path: "/t", span: "tool1" });
       expect(conversation.settled().map(({ item }) => item)).toEqual([{ type: "function_call_output", call_id: "call_T", output: "found" }]);
       expect(losses.map(({ path, code, span }) => [path, code, span])).toEqual([["/c", "conflict", undefined], [run.arguments ? "/args" : "/t", "conflict", "tool1"]]);
     }

@@ -132,6 +132,29 @@ describe("a tool span", () => {
     });
   }
 
+  for (const [what, extra] of [
+    ["records no result, but ran the call with other arguments", [["gen_ai.tool.call.arguments", EVIL]]],
+    ["says the arguments twice, the second otherwise", [["gen_ai.tool.call.arguments", GOOD], ["input.value", EVIL]]],
+    ["says the tool's name twice, the second another tool's", [["gen_ai.tool.name", "list_releases"], ["tool.name", "delete_releases"]]],
+  ] as Array<[string, Tag[]]>) {
+    test(`that ${what}: the call is not read`, () => {
+      const run: JaegerSpan = { id: "t1", name: "execute_tool list_releases", start: 2, tags: [["gen_ai.operation.name", "execute_tool"], ["gen_ai.tool.call.id", "call_1"], ...extra] };
+      const reading = jaeger([llm, run]);
+      expect(calls(reading)).toEqual([]);
+      expect(conflicts(reading).length).toBeGreaterThanOrEqual(2);
+    });
+  }
+
+  test("of Google ADK, which writes an empty llm_request and llm_response on it, is a tool run: its arguments are compared, and a run that agrees is read as one", () => {
+    const adk = (args: string): JaegerSpan => ({ id: "t1", parent: "w1", name: "execute_tool list_releases", start: 3, tags: [["gen_ai.operation.name", "execute_tool"], ["gen_ai.tool.name", "list_releases"], ["gen_ai.tool.call.id", "call_1"], ["gcp.vertex.agent.tool_call_args", args], ["gcp.vertex.agent.tool_response", '{"releases": []}'], ["gcp.vertex.agent.llm_request", "{}"], ["gcp.vertex.agent.llm_response", "{}"]] });
+    const callLlm: JaegerSpan = { id: "w1", name: "call_llm", start: 1, tags: [["gen_ai.operation.name", "call_llm"], ["gcp.vertex.agent.llm_request", JSON.stringify({ contents: [{ role: "user", parts: [{ text: "Which releases run in cider?" }] }] })], ["gcp.vertex.agent.llm_response", JSON.stringify({ content: { role: "model", parts: [{ function_call: { id: "call_1", name: "list_releases", args: { namespace: "cider" } } }] } })]] };
+    const agreeing = jaeger([callLlm, adk(GOOD)]);
+    expect(agreeing.units.map((unit) => unit.fate)).toEqual(["llm_call", "tool"]);
+    expect(calls(agreeing)).toHaveLength(1);
+    expect(conflicts(agreeing)).toEqual([]);
+    expect(calls(jaeger([callLlm, adk(EVIL)]))).toEqual([]);
+  });
+
   test("that ran the call as it is written, member order and spacing aside: its result", () => {
     const reading = jaeger([llm, tool([["gen_ai.tool.name", "list_releases"], ["gen_ai.tool.call.arguments", '{ "namespace" : "cider" }']])]);
     expect(calls(reading)).toHaveLength(1);
@@ -180,6 +203,12 @@ describe("a Langfuse observation", () => {
     const reading = download([generation({ attributes: { "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "list_releases", arguments: { namespace: "kube-system" } }] }]) } })]);
     expect(calls(reading)).toEqual([]);
     expect(conflicts(reading)).toHaveLength(2);
+  });
+
+  test("a TOOL whose input names a member twice: the call is not read, whichever value a reader keeps", () => {
+    const reading = download([generation({}), { id: "o2", traceId: "tr1", type: "TOOL", name: "list_releases", startTime: "2026-01-01T00:00:01.000Z", input: '{"namespace":"kube-system","namespace":"cider"}', output: '["cider-press"]', metadata: { attributes: { "gen_ai.tool.call.id": "call_1" } } }]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([path]) => path)).toEqual(["/observations/0/output/tool_calls/0", "/observations/1/input"]);
   });
 
   test("a TOOL whose input, stored as an object, is other arguments: the call is not read", () => {
