@@ -172,7 +172,7 @@ export function readSpans(spans: readonly Span[]): Reading {
     }
     // After the whole trace: a later span may read an earlier one's attributes (a system prompt from the span above),
     // and a wrapper's copy is compared with the calls inside it.
-    for (const copy of copies) conversation.compareCopy(copy.items, copy.span, copy.what);
+    for (const copy of copies) conversation.compareCopy(copy.items, copy.span, copy.what, copy.against);
     for (const span of read) losses.push(...leftBehind(span));
     counts.emitted += conversation.emitted;
     counts.repeated += conversation.repeated;
@@ -201,6 +201,8 @@ interface Copy {
   items: Placed[];
   span: string;
   what: string;
+  /** The answer the span read, when the copy is of its answer: each call of the copy must be one of its calls. */
+  against?: Placed[];
 }
 
 /** What `read` returns, with the span's attributes and fields it looks at still counted as not taken. */
@@ -352,7 +354,8 @@ function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]):
     if (chosen !== undefined) {
       // What a copy cannot be read as (cut short, of no dialect) stays reported as left behind.
       const copy = readApart(span, () => source(span, side, []));
-      if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,` });
+      // A copy of the answer is compared with the answer; one of the history, with the conversation (a history may go back past this trace's first span).
+      if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,`, ...(side === "output" ? { against: chosen.read.items } : {}) });
       toolChoice ??= copy?.toolChoice;
       continue;
     }

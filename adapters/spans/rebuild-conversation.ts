@@ -166,10 +166,23 @@ export class ConversationBuilder {
    * wrapper's copy of its inner call): each call in it must be a call of the
    * conversation as the conversation holds it.
    */
-  compareCopy(placed: readonly Placed[], span: string | undefined, copy: string): void {
+  compareCopy(placed: readonly Placed[], span: string | undefined, copy: string, against?: readonly Placed[]): void {
     for (const { item, path } of placed) {
       if (item.type !== "function_call") continue;
       const described = `"${String(item.name)}" with ${String(item.arguments)}`;
+      // A copy of an answer holds calls of that answer: one that is a call of another span's is still not this answer's.
+      if (against !== undefined && !against.some((entry) => sameCall(entry.item, item))) {
+        // The copy says the answer was another: none of the answer's calls is the one a reader of the copy runs.
+        const detail = `${copy} records a call ${typeof item.call_id === "string" ? `"${item.call_id}" ` : ""}of ${described} that the answer it copies does not hold`;
+        const answered = against.flatMap(({ item: call }) => {
+          if (call.type !== "function_call") return [];
+          const held = (typeof call.call_id === "string" ? this.callById(call.call_id) : undefined) ?? this.callByContent(call);
+          return held === undefined ? [] : [held];
+        });
+        if (answered.length === 0) this.conflict(path, detail, span);
+        for (const call of answered) this.doubt(call, path, detail, span);
+        continue;
+      }
       if (typeof item.call_id === "string") {
         const found = this.callById(item.call_id);
         if (found !== undefined && found.name === item.name && sameArguments(found.arguments, item.arguments)) continue;
@@ -233,6 +246,12 @@ export class ConversationBuilder {
     this.losses.push(loss);
     this.synthesized.set(item, loss);
   }
+}
+
+/** Whether two sightings are one call: the same call_id when both have one, and the same name and arguments. */
+function sameCall(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
+  if (left.type !== "function_call" || left.name !== right.name || !sameArguments(left.arguments, right.arguments)) return false;
+  return typeof left.call_id !== "string" || typeof right.call_id !== "string" || left.call_id === right.call_id;
 }
 
 /** Gives a call its id in the place a call holds it, right after its type, as every other call of the journal has it. */

@@ -84,6 +84,20 @@ describe("two dialects in one span", () => {
     });
   }
 
+  test("a copy of the answer whose call is an earlier span's: the answer's own call is not read, the earlier one is", () => {
+    const first: JaegerSpan = { id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD)] };
+    const secondCall: Tag[] = [
+      ["gen_ai.completion.0.role", "assistant"],
+      ["gen_ai.completion.0.tool_calls.0.id", "call_2"],
+      ["gen_ai.completion.0.tool_calls.0.name", "list_releases"],
+      ["gen_ai.completion.0.tool_calls.0.arguments", EVIL],
+    ];
+    const second: JaegerSpan = { id: "s2", name: "openai.chat", start: 2, tags: [...prompt, ...secondCall, ...openInferenceCall(GOOD)] };
+    const reading = jaeger([first, second]);
+    expect(calls(reading).map((call) => call.call_id)).toEqual(["call_1"]);
+    expect(conflicts(reading)).toHaveLength(2);
+  });
+
   test("a float a dialect stored parsed (1.0 read as 1) is the same number as the other dialect's text", () => {
     const parsedFloat: Tag = ["gen_ai.output.messages", '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"list_releases","arguments":{"namespace":"cider","replicas":2.0}}]}]'];
     const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall('{"namespace": "cider", "replicas": 2.0}'), parsedFloat] }]);
@@ -94,7 +108,7 @@ describe("two dialects in one span", () => {
   test("the first dialect read is the one that holds the call, and a copy that holds a call it lacks is a conflict of its own", () => {
     const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ["gen_ai.completion.0.role", "assistant"], ["gen_ai.completion.0.content", "None run there."], ...openInferenceCall(EVIL)] }]);
     expect(calls(reading)).toEqual([]);
-    expect(conflicts(reading)).toEqual([["/data/0/spans/0/tags/5/value", 'llm.output_messages.N, beside gen_ai.completion.N in the same span, records a call "call_1" of "list_releases" with {"namespace":"kube-system"} that no other copy holds: two readers would run two calls, so none is read']]);
+    expect(conflicts(reading)).toEqual([["/data/0/spans/0/tags/5/value", 'llm.output_messages.N, beside gen_ai.completion.N in the same span, records a call "call_1" of "list_releases" with {"namespace":"kube-system"} that the answer it copies does not hold: two readers would run two calls, so none is read']]);
   });
 });
 
