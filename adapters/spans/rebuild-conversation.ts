@@ -53,6 +53,8 @@ export class ConversationBuilder {
   private cursor = 0;
   private readonly synthesized = new Map<Record<string, unknown>, ReaderLoss>();
   private synthesizedCount = 0;
+  /** Where the answer being added began: a call_id said twice in one answer is two calls, not a repeat. */
+  private answerStart = Infinity;
   /** Calls whose sightings disagree: none is emitted. */
   private readonly doubted = new Set<Record<string, unknown>>();
   emitted = 0;
@@ -74,7 +76,9 @@ export class ConversationBuilder {
 
   /** What an LLM call answered. */
   addOutput(placed: readonly Placed[], span?: string): void {
+    this.answerStart = this.items.length;
     for (const entry of placed) this.add(entry, span, false);
+    this.answerStart = Infinity;
     this.cursor = this.items.length;
   }
 
@@ -125,7 +129,9 @@ export class ConversationBuilder {
         this.reported += 1;
         return;
       }
-      return this.repeatedOr(found !== undefined, () => {
+      // The same call_id twice in one answer is two calls, as a chat.completion's would be: the gate finds the call_id given twice.
+      const inThisAnswer = found !== undefined && this.items.findIndex(({ item: seen }) => seen === found) >= this.answerStart;
+      return this.repeatedOr(found !== undefined && !inThisAnswer, () => {
         if (typeof item.call_id !== "string") this.synthesize(item, entry.path, span);
         this.items.push({ item, path: entry.path, span });
       });

@@ -51,6 +51,14 @@ describe("a call_id seen before", () => {
     }
   });
 
+  it("twice in one answer is two calls, for the gate to find the call_id given twice, as in a chat.completion", () => {
+    const conversation = new ConversationBuilder("t3", []);
+    conversation.addOutput([call("{}"), call("{}")]);
+    expect(conversation.settled()).toHaveLength(2);
+    conversation.addInput([call("{}")]);
+    expect({ items: conversation.settled().length, repeated: conversation.repeated }).toEqual({ items: 2, repeated: 1 });
+  });
+
   it("under another name is a conflict", () => {
     const losses: ReaderLoss[] = [];
     const conversation = new ConversationBuilder("t3", losses);
