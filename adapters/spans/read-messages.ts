@@ -21,6 +21,7 @@ import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import type { ToolChoice } from "./allowed-calls.js";
 import { readPart, textPart, type PartContext } from "./message-parts.js";
+import { sameArguments } from "./rebuild-conversation.js";
 
 /** An item read from a span, with where it came from. */
 export interface Placed {
@@ -246,6 +247,11 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
   } else if (content !== null && content !== undefined) {
     unreadable(read, context, `${path}/content`, "content that is neither text nor parts");
   }
+  const twice = callsTwice(entry);
+  if (twice !== undefined) {
+    context.losses.push({ path: `${path}/additional_kwargs/tool_calls`, code: "unreadable", detail: twice, ...(context.span ? { span: context.span } : {}) });
+    return;
+  }
   for (const { call, at } of toolCalls(entry).map((call, index) => ({ call, at: `${path}/${toolCallsField(entry)}/${index}` }))) {
     if (!isPlainObject(call)) {
       unreadable(read, context, at, "a tool call that is not an object");
@@ -260,6 +266,26 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
       read.items.push({ item: part.item, path: at });
     }
   }
+}
+
+/**
+ * A LangChain message holds its calls twice: in `tool_calls` (`{id, name, args}`)
+ * and in `additional_kwargs.tool_calls` (the provider's `{id, function: {name,
+ * arguments}}`). Read from the first; when the second says other calls, a
+ * reader of it runs other calls: said, and neither is read.
+ */
+function callsTwice(entry: Record<string, unknown>): string | undefined {
+  const second = isPlainObject(entry.additional_kwargs) ? entry.additional_kwargs.tool_calls : undefined;
+  if (!Array.isArray(entry.tool_calls) || !Array.isArray(second) || second.length === 0) return undefined;
+  const said = (call: unknown) => {
+    const fn = isPlainObject(call) && isPlainObject(call.function) ? call.function : isPlainObject(call) ? call : {};
+    const args = fn.arguments ?? fn.args;
+    return { id: isPlainObject(call) ? call.id : undefined, name: fn.name, args: typeof args === "string" ? args : JSON.stringify(args ?? {}) };
+  };
+  const first = entry.tool_calls.map(said);
+  const other = second.map(said);
+  const agree = first.length === other.length && first.every((call, index) => call.id === other[index]!.id && call.name === other[index]!.name && sameArguments(call.args, other[index]!.args));
+  return agree ? undefined : "a message whose calls in tool_calls and in additional_kwargs.tool_calls disagree: two readers see two calls, so they are not read";
 }
 
 function toolCallsField(entry: Record<string, unknown>): string {

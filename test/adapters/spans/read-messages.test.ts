@@ -146,3 +146,19 @@ describe("a call id written as a JSON number", () => {
     expect(losses.map(({ code, path }) => [code, path])).toEqual([["inexact_number", "/in/0/tool_calls/0"]]);
   });
 });
+
+describe("a LangChain message's calls, said twice", () => {
+  const message = (args: string) => [{ role: "assistant", content: "", tool_calls: [{ id: "call_1", name: "search", args: { q: "pears" }, type: "tool_call" }], additional_kwargs: { tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: args } }] } }];
+
+  it("in tool_calls and in additional_kwargs.tool_calls alike: read once", () => {
+    const { items, losses } = read(message('{"q": "pears"}'));
+    expect(items.map(({ item }) => item.type)).toEqual(["function_call"]);
+    expect(losses.filter((loss) => loss.code === "unreadable")).toEqual([]);
+  });
+
+  it("otherwise: neither is read, and it is unreadable", () => {
+    const { items, losses } = read(message('{"q": "plums"}'));
+    expect(items.filter(({ item }) => item.type === "function_call")).toEqual([]);
+    expect(losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.path)).toEqual(["/in/0/additional_kwargs/tool_calls"]);
+  });
+});
