@@ -11,13 +11,15 @@
 //
 // A form none of these is allows no tool: a call the request may have forbidden
 // is not read as one it allowed.
+import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 
-/** The request's tool choice as written, with its place: a Gemini `toolConfig` is marked as such. */
+/** The request's tool choice as written, with its place: a Gemini `toolConfig` is marked as such; choices the request states two ways that allow other calls, as `disagreeing`. */
 export interface ToolChoice {
   value: unknown;
   path: string;
   gemini?: boolean;
+  disagreeing?: boolean;
 }
 
 export type Allowed = { every: true } | { every: false; names: ReadonlySet<string>; said: string };
@@ -26,6 +28,7 @@ const EVERY: Allowed = { every: true };
 
 export function allowedCalls(choice: ToolChoice): Allowed {
   const { value } = choice;
+  if (choice.disagreeing) return { every: false, names: new Set(), said: `the request states its tool choice more than once, allowing other calls (${shown(value)}), so it allows no tool` };
   if (choice.gemini) return geminiAllowed(value);
   if (value === "auto" || value === "required" || value === "any") return EVERY;
   if (value === "none") return { every: false, names: new Set(), said: 'the request says tool_choice "none"' };
@@ -39,10 +42,13 @@ export function allowedCalls(choice: ToolChoice): Allowed {
     case "function":
     case "tool": {
       const name = isPlainObject(value.function) ? value.function.name : value.name;
+      // Named in both forms, two ways: a reader of either runs another tool.
+      if (isPlainObject(value.function) && value.name !== undefined && value.name !== name) return unread(value);
       return typeof name === "string" ? { every: false, names: new Set([name]), said: `the request's tool_choice names "${name}" alone` } : unread(value);
     }
     case "allowed_tools": {
       const listed = isPlainObject(value.allowed_tools) ? value.allowed_tools.tools : value.tools;
+      if (isPlainObject(value.allowed_tools) && value.tools !== undefined && !isDeepStrictEqual(value.tools, listed)) return unread(value);
       if (!Array.isArray(listed)) return unread(value);
       const names = new Set<string>();
       for (const tool of listed) {
@@ -57,9 +63,11 @@ export function allowedCalls(choice: ToolChoice): Allowed {
 }
 
 function geminiAllowed(config: unknown): Allowed {
+  // Each field in both spellings, two ways: a reader of either allows other calls.
+  if (twoSpellings(config, "function_calling_config", "functionCallingConfig")) return unread(config);
   const calling = isPlainObject(config) ? (config.function_calling_config ?? config.functionCallingConfig) : undefined;
   if (calling === undefined || calling === null) return EVERY;
-  if (!isPlainObject(calling)) return unread(config);
+  if (!isPlainObject(calling) || twoSpellings(calling, "allowed_function_names", "allowedFunctionNames")) return unread(config);
   const mode = typeof calling.mode === "string" ? calling.mode.toUpperCase() : calling.mode;
   if (mode === "NONE") return { every: false, names: new Set(), said: 'the request\'s function calling mode is "NONE"' };
   const listed = calling.allowed_function_names ?? calling.allowedFunctionNames;
@@ -69,7 +77,30 @@ function geminiAllowed(config: unknown): Allowed {
   return { every: false, names, said: `the request's function calling config allows ${[...names].map((one) => `"${one}"`).join(", ") || "no function"} alone` };
 }
 
+/** Whether an object names one field in both spellings, with two values. */
+export function twoSpellings(value: unknown, snake: string, camel: string): boolean {
+  return isPlainObject(value) && value[snake] !== undefined && value[camel] !== undefined && !isDeepStrictEqual(value[snake], value[camel]);
+}
+
+/** Whether tool choices, each as written, allow the same calls. */
+export function oneAllowance(values: readonly unknown[]): boolean {
+  const allows = (value: unknown) => {
+    const allowed = allowedCalls({ value, path: "" });
+    return allowed.every ? "every" : JSON.stringify([...allowed.names].sort());
+  };
+  return values.every((value) => allows(value) === allows(values[0]));
+}
+
+/** A Chat request's legacy `function_call` ("none", "auto", `{name}`) as the tool choice it stands for. */
+export function legacyFunctionCall(value: unknown): unknown {
+  return isPlainObject(value) && typeof value.name === "string" && value.type === undefined ? { type: "function", name: value.name } : value;
+}
+
 function unread(value: unknown): Allowed {
+  return { every: false, names: new Set(), said: `the request's tool choice ${shown(value)} is of no form orbridge reads, so it allows no tool` };
+}
+
+function shown(value: unknown): string {
   const written = JSON.stringify(value) ?? String(value);
-  return { every: false, names: new Set(), said: `the request's tool choice ${written.length > 120 ? `${written.slice(0, 120)}…` : written} is of no form orbridge reads, so it allows no tool` };
+  return written.length > 120 ? `${written.slice(0, 120)}…` : written;
 }

@@ -16,10 +16,11 @@
 // | `{object: "response", output, instructions}`       | a Response object                |
 // | `{messages}`, `{choices}`                          | a Chat request body, a completion |
 // | a string                                           | one message of the side's role   |
+import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
-import type { ToolChoice } from "./allowed-calls.js";
+import { legacyFunctionCall, oneAllowance, type ToolChoice } from "./allowed-calls.js";
 import { readPart, textPart, type PartContext } from "./message-parts.js";
 import { sameArguments } from "./rebuild-conversation.js";
 
@@ -78,7 +79,10 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     } else if (isPlainObject(system)) readMessage({ role: "system", ...system }, path + systemField, side, read, context);
     value.contents.forEach((entry, index) => readMessage(entry, `${path}/contents/${index}`, side, read, context));
     const toolConfig = config.tool_config !== undefined ? "/config/tool_config" : config.toolConfig !== undefined ? "/config/toolConfig" : value.tool_config !== undefined ? "/tool_config" : value.toolConfig !== undefined ? "/toolConfig" : undefined;
-    if (toolConfig !== undefined) read.toolChoice = { value: config.tool_config ?? config.toolConfig ?? value.tool_config ?? value.toolConfig, path: path + toolConfig, gemini: true };
+    // The config in two spellings, or in two places, two ways: a choice that allows nothing.
+    const configs = [config.tool_config, config.toolConfig, value.tool_config, value.toolConfig].filter((one) => one !== undefined);
+    const oneConfig = configs.every((one) => isDeepStrictEqual(one, configs[0]));
+    if (toolConfig !== undefined) read.toolChoice = oneConfig ? { value: configs[0], path: path + toolConfig, gemini: true } : { value: configs, path: path + toolConfig, disagreeing: true };
     leftBehind(value, ["contents", "config", "system_instruction", "systemInstruction"], path, "the request", context);
     if (isPlainObject(value.config)) leftBehind(value.config, ["system_instruction", "systemInstruction"], `${path}/config`, "the request's config", context);
     return;
@@ -99,7 +103,15 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   }
   if (Array.isArray(value.messages)) {
     value.messages.forEach((entry, index) => readMessage(entry, `${path}/messages/${index}`, side, read, context));
-    if (value.tool_choice !== undefined && value.tool_choice !== null) read.toolChoice = { value: value.tool_choice, path: `${path}/tool_choice` };
+    const choice = value.tool_choice ?? undefined;
+    const legacy = value.function_call ?? undefined;
+    // The legacy function_call of a Chat request stands for a tool choice; given beside tool_choice, the two must allow the same.
+    if (choice !== undefined && legacy !== undefined) {
+      const same = oneAllowance([choice, legacyFunctionCall(legacy)]);
+      read.toolChoice = same ? { value: choice, path: `${path}/tool_choice` } : { value: [choice, legacy], path: `${path}/tool_choice`, disagreeing: true };
+    }
+    else if (choice !== undefined) read.toolChoice = { value: choice, path: `${path}/tool_choice` };
+    else if (legacy !== undefined) read.toolChoice = { value: legacyFunctionCall(legacy), path: `${path}/function_call` };
     leftBehind(value, ["messages"], path, "the request", context);
     return;
   }

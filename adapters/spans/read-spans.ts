@@ -29,7 +29,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
-import { allowedCalls, type ToolChoice } from "./allowed-calls.js";
+import { allowedCalls, legacyFunctionCall, type ToolChoice } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
@@ -349,25 +349,61 @@ const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
  */
 function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]): MessagesRead {
   let chosen: { read: MessagesRead; name: string } | undefined;
-  let toolChoice: ToolChoice | undefined;
+  const toolChoices: ToolChoice[] = [];
   for (const { name, read: source } of SOURCES[side]) {
     if (chosen !== undefined) {
       // What a copy cannot be read as (cut short, of no dialect) stays reported as left behind.
       const copy = readApart(span, () => source(span, side, []));
       // A copy of the answer is compared with the answer; one of the history, with the conversation (a history may go back past this trace's first span).
       if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,`, ...(side === "output" ? { against: chosen.read.items } : {}) });
-      toolChoice ??= copy?.toolChoice;
+      if (copy?.toolChoice !== undefined) toolChoices.push(copy.toolChoice);
       continue;
     }
     const read = source(span, side, losses);
-    toolChoice ??= read?.toolChoice;
+    if (read?.toolChoice !== undefined) toolChoices.push(read.toolChoice);
     if (read !== undefined && read.items.length > 0) {
       if (side === "output") markCutCalls(span, read, losses);
       chosen = { read, name };
     }
   }
   const read = chosen?.read ?? { items: [], messages: 0 };
+  if (side === "input") toolChoices.push(...readApart(span, () => attributeToolChoices(span)));
+  const toolChoice = oneToolChoice(toolChoices);
   return toolChoice === undefined ? read : { ...read, toolChoice };
+}
+
+/**
+ * The tool choice an instrumentation records beside the messages: Vercel's
+ * `ai.prompt.toolChoice` (`{type, toolName}`), OpenInference's
+ * `llm.invocation_parameters` (the request's parameters, `tool_choice` or the
+ * legacy `function_call`).
+ */
+function attributeToolChoices(span: Span): ToolChoice[] {
+  const choices: ToolChoice[] = [];
+  const vercel = span.attributes.get("ai.prompt.toolChoice");
+  if (vercel !== undefined) {
+    const { value } = parsedValue(vercel.value);
+    choices.push({ value: isPlainObject(value) && value.type === "tool" ? { type: "tool", name: value.toolName } : isPlainObject(value) && typeof value.type === "string" && value.toolName === undefined ? value.type : value, path: vercel.path });
+  }
+  const parameters = span.attributes.get("llm.invocation_parameters");
+  if (parameters !== undefined) {
+    const { value } = parsedValue(parameters.value);
+    if (isPlainObject(value) && value.tool_choice !== undefined && value.tool_choice !== null) choices.push({ value: value.tool_choice, path: parameters.path });
+    if (isPlainObject(value) && value.function_call !== undefined && value.function_call !== null) choices.push({ value: legacyFunctionCall(value.function_call), path: parameters.path });
+  }
+  return choices;
+}
+
+/** The request's one tool choice; where it states several that allow other calls, one that allows none. */
+function oneToolChoice(choices: readonly ToolChoice[]): ToolChoice | undefined {
+  const [first, ...rest] = choices;
+  if (first === undefined) return undefined;
+  const allows = (choice: ToolChoice) => {
+    const allowed = allowedCalls(choice);
+    return allowed.every ? "every" : JSON.stringify([...allowed.names].sort());
+  };
+  if (rest.every((choice) => allows(choice) === allows(first))) return first;
+  return { value: { type: "disagreeing", choices: choices.map((choice) => choice.value) }, path: first.path, disagreeing: true };
 }
 
 /**

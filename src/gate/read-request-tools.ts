@@ -19,6 +19,7 @@
 // adapter: it gives the tools and choice as Open Responses ones, and names each
 // part it could not take with what that part restricts, which the table above
 // then applies.
+import { isDeepStrictEqual } from "node:util";
 import type { ToolSchema } from "./schema.js";
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import { shownLiteral } from "../models/decimal-value.js";
@@ -108,7 +109,14 @@ function readBodyTools(body: Record<string, unknown>, where: string, readEnvelop
   if (present(body.functions)) readLegacyFunctions(body.functions, where, read);
   settleDuplicates(read, where);
   if (present(body.tool_choice)) read.choice = readToolChoice(body.tool_choice, where, read.problems);
-  else if (present(body.function_call)) read.choice = readLegacyFunctionCall(body.function_call, where, read.problems);
+  if (present(body.function_call)) {
+    const legacy = readLegacyFunctionCall(body.function_call, where, read.problems);
+    // Both, allowing other calls: a reader of either runs what the other forbids.
+    if (present(body.tool_choice) && !sameAllowance(read.choice, legacy)) {
+      read.problems.push(`${where}: tool_choice and the legacy function_call allow other calls, which two readers would read apart`);
+      read.choice = { names: NO_NAME, field: "tool_choice", whole: false };
+    } else if (!present(body.tool_choice)) read.choice = legacy;
+  }
   return read;
 }
 
@@ -299,7 +307,10 @@ export function readToolChoice(choice: unknown, where: string, problems: string[
   }
   // A hosted or custom tool forced: no function may run.
   if (choice.type !== "allowed_tools") return { names: NO_NAME, field, whole: true };
-  // Chat nests the list in `allowed_tools`; Open Responses puts it on the choice.
+  // Chat nests the list in `allowed_tools`; Open Responses puts it on the choice. Both, with two lists, read two ways.
+  if (choice.allowed_tools !== undefined && choice.tools !== undefined && !isDeepStrictEqual(choice.tools, isPlainObject(choice.allowed_tools) ? choice.allowed_tools.tools : undefined)) {
+    return unread("tool_choice lists its allowed tools twice, in allowed_tools.tools and in tools, two ways");
+  }
   const holder = choice.allowed_tools !== undefined ? choice.allowed_tools : choice;
   const at = choice.allowed_tools !== undefined ? "tool_choice.allowed_tools" : "tool_choice";
   if (!isPlainObject(holder)) return unread(`${at} must be an object, found ${describe(holder)}`);
@@ -326,6 +337,12 @@ export function readToolChoice(choice: unknown, where: string, problems: string[
   return { names: holder.mode === "none" ? NO_NAME : names, field, whole };
 }
 
+/** Whether two choices allow the same functions. */
+function sameAllowance(left: ChoiceRead, right: ChoiceRead): boolean {
+  if (left.names === undefined || right.names === undefined) return left.names === right.names;
+  return left.names.size === right.names.size && [...left.names].every((name) => right.names!.has(name));
+}
+
 function readLegacyFunctionCall(choice: unknown, where: string, problems: string[]): ChoiceRead {
   const field = "function_call";
   if (choice === "auto") return { names: undefined, field, whole: true };
@@ -342,6 +359,8 @@ function functionName(choice: Record<string, unknown>, at: string): string | { p
     if (!isPlainObject(fn) || typeof fn.name !== "string" || fn.name === "") {
       return { problem: `${at}.function.name must be a non-empty string, found ${describe(isPlainObject(fn) ? fn.name : fn)}` };
     }
+    // Named in both forms, two ways: a reader of either runs another function.
+    if (choice.name !== undefined && choice.name !== fn.name) return { problem: `${at} names the function twice, ${describe(fn.name)} in function.name and ${describe(choice.name)} in name` };
     return fn.name;
   }
   if (typeof choice.name !== "string" || choice.name === "") return { problem: `${at}.name must be a non-empty string, found ${describe(choice.name)}` };

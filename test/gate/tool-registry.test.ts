@@ -152,6 +152,23 @@ describe("a Chat request body", () => {
     expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: true, get_weather: false });
   });
 
+  test("a choice said two ways allows no function: a name in both forms, two lists, tool_choice beside a legacy function_call that allows otherwise", () => {
+    const twoWays = [
+      { tool_choice: { type: "function", function: { name: "get_weather" }, name: "get_latest_sales_report" } },
+      { tool_choice: { type: "allowed_tools", allowed_tools: { tools: [{ type: "function", function: { name: "get_weather" } }] }, tools: [{ type: "function", name: "get_latest_sales_report" }] } },
+      { tool_choice: "auto", function_call: "none" },
+      { tool_choice: { type: "function", function: { name: "get_weather" } }, function_call: { name: "get_latest_sales_report" } },
+    ];
+    for (const choice of twoWays) {
+      const registry = new ToolRegistry();
+      registry.addRequestBody({ ...body, ...choice }, "line 1");
+      expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: false });
+    }
+    const agreeing = new ToolRegistry();
+    agreeing.addRequestBody({ ...body, tool_choice: { type: "function", function: { name: "get_weather" } }, function_call: { name: "get_weather" } }, "line 1");
+    expect(allowedOf(agreeing, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: true });
+  });
+
   test('"none" allows no function', () => {
     const registry = new ToolRegistry();
     registry.addRequestBody({ ...body, tool_choice: "none" }, "line 1");

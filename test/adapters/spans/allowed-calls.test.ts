@@ -37,6 +37,14 @@ describe("a request's tool choice", () => {
     expect(names({}, true)).toBe("every");
   });
 
+  it("that says it two ways (a name in both forms, two lists, Gemini's two spellings) allows no tool", () => {
+    expect(names({ type: "function", function: { name: "a" }, name: "b" })).toEqual([]);
+    expect(names({ type: "function", function: { name: "a" }, name: "a" })).toEqual(["a"]);
+    expect(names({ type: "allowed_tools", allowed_tools: { tools: [{ type: "function", function: { name: "a" } }] }, tools: [{ type: "function", name: "b" }] })).toEqual([]);
+    expect(names({ function_calling_config: { mode: "NONE" }, functionCallingConfig: { mode: "AUTO" } }, true)).toEqual([]);
+    expect(names({ functionCallingConfig: { mode: "ANY", allowed_function_names: ["a"], allowedFunctionNames: ["b"] } }, true)).toEqual([]);
+  });
+
   it("of a form orbridge does not read allows no tool, and says why", () => {
     for (const value of [42, "sometimes", { type: "function" }, { type: "allowed_tools", tools: "a" }, { type: "maybe" }]) expect(names(value)).toEqual([]);
     expect(names({ functionCallingConfig: { mode: "SOMETIMES" } }, true)).toEqual([]);
@@ -69,6 +77,24 @@ describe("a stored call whose request did not allow its answer's call", () => {
       expect(reading.losses.filter((loss) => loss.code === "conflict").map(({ path, detail }) => [path, detail.split(" (")[0]])).toEqual([["/observations/0/output", 'the call of "lookup" answers a request that did not allow it']]);
       expect(reading.messages.read).toBe(reading.messages.emitted + reading.messages.repeated + reading.messages.reported);
     }
+  });
+
+  it("is not read when the request says its choice twice, allowing other calls: tool_choice beside a legacy function_call, or an input.value beside the input", () => {
+    const reading = read({ messages: [{ role: "user", content: "go" }], tool_choice: "auto", function_call: "none" });
+    expect(calls(reading)).toEqual([]);
+    const agreeing = read({ messages: [{ role: "user", content: "go" }], tool_choice: "auto", function_call: "auto" });
+    expect(calls(agreeing)).toHaveLength(1);
+  });
+
+  it("is not read when the instrumentation's own attribute forbids it: Vercel's ai.prompt.toolChoice, OpenInference's llm.invocation_parameters", () => {
+    for (const attributes of [{ "ai.prompt.toolChoice": '{"type":"none"}' }, { "ai.prompt.toolChoice": '{"type":"tool","toolName":"other"}' }, { "llm.invocation_parameters": '{"tool_choice":"none"}' }, { "llm.invocation_parameters": '{"function_call":{"name":"other"}}' }]) {
+      const document = generation({ messages: [{ role: "user", content: "go" }] });
+      (document.observations[0] as Record<string, unknown>).metadata = { attributes };
+      expect(calls(READERS.langfuse.read(document))).toEqual([]);
+    }
+    const allowed = generation({ messages: [{ role: "user", content: "go" }] });
+    (allowed.observations[0] as Record<string, unknown>).metadata = { attributes: { "ai.prompt.toolChoice": '{"type":"auto"}' } };
+    expect(calls(READERS.langfuse.read(allowed))).toHaveLength(1);
   });
 
   it("is read when the request allowed it, or said nothing of tools", () => {
