@@ -143,7 +143,9 @@ export function readSpans(spans: readonly Span[]): Reading {
         read.push(span);
         for (const side of ["input", "output"] as const) {
           for (const { name, read: source } of SOURCES[side]) {
-            const copy = readApart(span, () => source(span, side, []));
+            const scratch: ReaderLoss[] = [];
+            const copy = readApart(span, () => source(span, side, scratch));
+            for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
             if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `the wrapper span's ${name}` });
           }
         }
@@ -352,8 +354,11 @@ function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]):
   const toolChoices: ToolChoice[] = [];
   for (const { name, read: source } of SOURCES[side]) {
     if (chosen !== undefined) {
-      // What a copy cannot be read as (cut short, of no dialect) stays reported as left behind.
-      const copy = readApart(span, () => source(span, side, []));
+      // What a copy cannot be read as (cut short, of no dialect) stays reported as left behind; one that reads
+      // two ways (JSON text that names a member twice) is unreadable, as the side itself would be.
+      const scratch: ReaderLoss[] = [];
+      const copy = readApart(span, () => source(span, side, scratch));
+      for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
       // A copy of the answer is compared with the answer; one of the history, with the conversation (a history may go back past this trace's first span).
       if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,`, ...(side === "output" ? { against: chosen.read.items } : {}) });
       if (copy?.toolChoice !== undefined) toolChoices.push(copy.toolChoice);

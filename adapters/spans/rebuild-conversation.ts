@@ -191,7 +191,11 @@ export class ConversationBuilder {
       }
       if (typeof item.call_id === "string") {
         const found = this.callById(item.call_id);
-        if (found !== undefined && found.name === item.name && sameArguments(found.arguments, item.arguments)) continue;
+        if (found !== undefined && found.name === item.name && sameArguments(found.arguments, item.arguments)) {
+          // A copy that says the call was cut (its answer stopped at the length limit) says it is not one to run.
+          if (item.status !== undefined && item.status !== "completed" && found.status === "completed") this.doubt(found, path, `${copy} records the call "${item.call_id}" as ${String(item.status)}, where it is completed`, span);
+          continue;
+        }
         if (found !== undefined) this.doubt(found, path, `${copy} records the call "${item.call_id}" as ${described}, where it is "${String(found.name)}" with ${String(found.arguments)}`, span);
         else this.conflict(path, `${copy} records a call "${item.call_id}" of ${described} that no other copy holds`, span);
         continue;

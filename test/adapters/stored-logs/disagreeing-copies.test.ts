@@ -98,6 +98,19 @@ describe("two dialects in one span", () => {
     expect(conflicts(reading)).toHaveLength(2);
   });
 
+  test("a copy that says the answer was cut at the length limit: the call it calls complete is not read", () => {
+    const cut = JSON.stringify({ object: "chat.completion", choices: [{ index: 0, finish_reason: "length", message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "list_releases", arguments: GOOD } }] } }] });
+    const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD), ["output.value", cut]] }]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([, detail]) => detail)).toContain('output.value, beside gen_ai.completion.N in the same span, records the call "call_1" as incomplete, where it is completed: two readers would run two calls, so none is read');
+  });
+
+  test("a copy whose JSON text names a member twice is unreadable, as the span's own would be", () => {
+    const twice = '{"object":"chat.completion","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"list_releases","arguments":"{}","arguments":"{}"}}]}}]}';
+    const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD), ["output.value", twice]] }]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.path)).toEqual(["/data/0/spans/0/tags/8/value"]);
+  });
+
   test("a float a dialect stored parsed (1.0 read as 1) is the same number as the other dialect's text", () => {
     const parsedFloat: Tag = ["gen_ai.output.messages", '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"list_releases","arguments":{"namespace":"cider","replicas":2.0}}]}]'];
     const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall('{"namespace": "cider", "replicas": 2.0}'), parsedFloat] }]);
