@@ -123,6 +123,15 @@ export class ConversationBuilder {
     const item = entry.item;
     if (item.type === "function_call") {
       const found = typeof item.call_id === "string" ? this.callById(item.call_id) : this.callByContent(item);
+      // A history's call without an id that is none of the conversation's calls of its tool says one of them otherwise.
+      if (input && found === undefined && typeof item.call_id !== "string") {
+        const sameTool = this.items.filter(({ item: call }) => call.type === "function_call" && call.name === item.name);
+        for (const { item: call } of sameTool) this.doubt(call, entry.path, `a later request's history records a call of "${String(item.name)}" with ${String(item.arguments)}, which is none of the conversation's calls of that tool (the call "${String(call.call_id)}" is ${String(call.arguments)})`, span);
+        if (sameTool.length > 0) {
+          this.reported += 1;
+          return;
+        }
+      }
       // A call of a known call_id that says another name or arguments is no repeat, and not another call either: the two readings disagree.
       if (found !== undefined && typeof item.call_id === "string" && !(found.name === item.name && sameArguments(found.arguments, item.arguments))) {
         this.doubt(found, entry.path, `the call "${item.call_id}" is recorded again as "${String(item.name)}" with ${String(item.arguments)}, where it was "${String(found.name)}" with ${String(found.arguments)}`, span);

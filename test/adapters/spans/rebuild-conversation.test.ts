@@ -141,6 +141,16 @@ describe("calls without ids", () => {
     expect(losses).toEqual([]);
   });
 
+  it("a later history's call of the same tool with other arguments is a conflict, not a new call", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t2", losses);
+    const call = (args: string) => ({ item: { type: "function_call", name: "wave", arguments: args, status: "completed" }, path: "/c" });
+    conversation.addOutput([call('{"to":"a"}')]);
+    conversation.addInput([user("hi"), call('{"to":"b"}')]);
+    expect(conversation.settled().filter(({ item }) => item.type === "function_call")).toEqual([]);
+    expect(losses.filter((loss) => loss.code === "conflict")).toHaveLength(2);
+  });
+
   it("keep a synthesized id, the same on every run, when no tool run names them", () => {
     const ids = [1, 2].map(() => {
       const conversation = new ConversationBuilder("t3", []);
