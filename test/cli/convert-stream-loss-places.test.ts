@@ -28,6 +28,22 @@ function recordOn(lines: readonly string[], line: number): unknown {
   }
 }
 
+/** Each loss of converting `file` to every envelope, but a synthesized one, whose path the record on its line does not hold. */
+async function danglingLosses(file: string, recordOfLine: (line: number) => unknown): Promise<unknown[]> {
+  const report = join(scratchFolder("convert-stream-loss-places"), "report.jsonl");
+  const dangling: unknown[] = [];
+  for (const target of ["responses", "chat", "anthropic", "gemini", "bedrock"]) {
+    await runOrbridge(["convert", "--to", target, "--report", report, file]);
+    for (const row of readFileSync(report, "utf8").split("\n").filter((one) => one !== "")) {
+      const loss = JSON.parse(row) as { line: number; path: string; code: string };
+      if (loss.code === "synthesized" || loss.path === "") continue;
+      const record = recordOfLine(loss.line);
+      if (record === undefined || !resolve(record, tokensOf(loss.path)).found) dangling.push({ target, ...loss });
+    }
+  }
+  return dangling;
+}
+
 describe("convert's losses of a recorded stream", { timeout: 120_000 }, () => {
   test("the golden cases hold streams of every envelope", () => {
     expect(streams.length).toBeGreaterThan(30);
@@ -35,18 +51,7 @@ describe("convert's losses of a recorded stream", { timeout: 120_000 }, () => {
 
   test.each(streams)("%s: in every target, each loss points into the record on its line", async (file) => {
     const lines = readFileSync(file, "utf8").split("\n");
-    const report = join(scratchFolder("convert-stream-loss-places"), "report.jsonl");
-    const dangling: unknown[] = [];
-    for (const target of ["responses", "chat", "anthropic", "gemini", "bedrock"]) {
-      await runOrbridge(["convert", "--to", target, "--report", report, file]);
-      for (const row of readFileSync(report, "utf8").split("\n").filter((one) => one !== "")) {
-        const loss = JSON.parse(row) as { line: number; path: string; code: string };
-        if (loss.code === "synthesized" || loss.path === "") continue;
-        const record = recordOn(lines, loss.line);
-        if (record === undefined || !resolve(record, tokensOf(loss.path)).found) dangling.push({ target, ...loss });
-      }
-    }
-    expect(dangling).toEqual([]);
+    expect(await danglingLosses(file, (line) => recordOn(lines, line))).toEqual([]);
   });
 });
 
@@ -66,16 +71,6 @@ describe("convert's losses of a provider's request body or response", { timeout:
     const record = JSON.parse(readFileSync(file, "utf8")) as unknown;
     const input = join(scratchFolder("convert-stream-loss-places"), "record.jsonl");
     writeFileSync(input, JSON.stringify(record) + "\n");
-    const report = join(scratchFolder("convert-stream-loss-places"), "report.jsonl");
-    const dangling: unknown[] = [];
-    for (const target of ["responses", "chat", "anthropic", "gemini", "bedrock"]) {
-      await runOrbridge(["convert", "--to", target, "--report", report, input]);
-      for (const row of readFileSync(report, "utf8").split("\n").filter((one) => one !== "")) {
-        const loss = JSON.parse(row) as { line: number; path: string; code: string };
-        if (loss.code === "synthesized" || loss.path === "") continue;
-        if (!resolve(record, tokensOf(loss.path)).found) dangling.push({ target, ...loss });
-      }
-    }
-    expect(dangling).toEqual([]);
+    expect(await danglingLosses(input, () => record)).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { SseParser } from "../../../src/journal/sse.js";
 import type { Converted, Loss } from "../../../src/models/loss.js";
 import { resolve, tokensOf, withoutPaths } from "../../support/json-pointer.js";
 import { specErrors } from "../../support/spec-validator.js";
+import { streamRecordTests } from "../../support/stream-record-tests.js";
 import { withoutNeutralFields } from "../../support/response-neutrals.js";
 
 const GOLDEN = fileURLToPath(new URL("../../../golden/anthropic/", import.meta.url));
@@ -274,31 +275,7 @@ describe.each(streams)("golden stream $name", (golden) => {
     expect(failing).toEqual([]);
   });
 
-  test("assembling gives assembled.json", () => {
-    expect(assemble(golden.events).map(({ message: _message, record: _record, ...response }) => response)).toStrictEqual(golden.assembled);
-  });
-
-  test("the response object convert writes of each response, and its losses, are record.json", () => {
-    // `place` is where a field of the message was said, which the losses of another envelope's step use.
-    expect(assemble(golden.events).map((response) => (({ place: _place, ...record }) => record)(response.record!()))).toStrictEqual(golden.record);
-  });
-
-  test("the response object convert writes validates against the Open Responses schema", () => {
-    const errors = assemble(golden.events).flatMap((response) => {
-      const value = response.record!().value;
-      return specErrors("ResponseResource", { ...value, output: portable(value.output) });
-    });
-    expect(errors).toEqual([]);
-  });
-
-  test("every loss of the response object points into the event on its line, or a synthesized one into the object", () => {
-    const byLine = new Map(golden.events.map(({ line, event }) => [line, event]));
-    const dangling = assemble(golden.events).flatMap((response) => {
-      const record = response.record!();
-      return record.losses.filter((loss) => !resolve(loss.code === "synthesized" ? record.value : byLine.get(loss.line), tokensOf(loss.path)).found);
-    });
-    expect(dangling).toEqual([]);
-  });
+  streamRecordTests(golden, assemble);
 
   test.skipIf(golden.message === undefined)("the message each response amounts to is message.json", () => {
     expect(assemble(golden.events).map((response) => response.message)).toStrictEqual(golden.message);

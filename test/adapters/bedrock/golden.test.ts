@@ -19,6 +19,7 @@ import { BedrockStreamAssembler, type BedrockAssembledResponse } from "../../../
 import type { Converted, Loss } from "../../../src/models/loss.js";
 import { resolve, tokensOf, withoutPaths } from "../../support/json-pointer.js";
 import { specErrors } from "../../support/spec-validator.js";
+import { streamRecordTests } from "../../support/stream-record-tests.js";
 import { withoutNeutralFields } from "../../support/response-neutrals.js";
 
 const GOLDEN = fileURLToPath(new URL("../../../golden/bedrock/", import.meta.url));
@@ -268,31 +269,7 @@ describe.each(streams)("golden stream $name", (golden) => {
     expect(failing).toEqual([]);
   });
 
-  test("assembling gives assembled.json", () => {
-    expect(assemble(golden.events).map(({ message: _message, record: _record, ...response }) => response)).toStrictEqual(golden.assembled);
-  });
-
-  test("the response object convert writes of each response, and its losses, are record.json", () => {
-    // `place` is where a field of the Converse response was said, which the losses of another envelope's step use.
-    expect(assemble(golden.events).map((response) => (({ place: _place, ...record }) => record)(response.record!()))).toStrictEqual(golden.record);
-  });
-
-  test("the response object convert writes validates against the Open Responses schema", () => {
-    const errors = assemble(golden.events).flatMap((response) => {
-      const value = response.record!().value;
-      return specErrors("ResponseResource", { ...value, output: (value.output as Json[]).filter((item) => !String(item.type).includes(":")) });
-    });
-    expect(errors).toEqual([]);
-  });
-
-  test("every loss, of what normalize writes and of the response object, points into the event on its line, or a synthesized one into the object", () => {
-    const byLine = new Map(golden.events.map(({ line, event }) => [line, event]));
-    const dangling = assemble(golden.events).flatMap((response) => {
-      const record = response.record!();
-      return [...response.losses, ...record.losses].filter((loss) => !resolve(loss.code === "synthesized" ? record.value : byLine.get(loss.line), tokensOf(loss.path)).found);
-    });
-    expect(dangling).toEqual([]);
-  });
+  streamRecordTests(golden, assemble);
 
   test.skipIf(golden.message === undefined)("the message each response amounts to is message.json", () => {
     expect(assemble(golden.events).map((response) => response.message)).toStrictEqual(golden.message);
