@@ -125,6 +125,7 @@ export function readSpans(spans: readonly Span[]): Reading {
     const conversation = new ConversationBuilder(trace, losses);
     const read: Span[] = [];
     const copies: Copy[] = [];
+    const wrapperChoices = new Map<string, ToolChoice>();
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
       const unit = { path: span.path, span: span.id };
@@ -141,14 +142,20 @@ export function readSpans(spans: readonly Span[]): Reading {
         // Its messages repeat the inner call's, but what it holds beside them (ADK's tool
         // declarations and config, the provider's response id, usage) is nowhere else.
         read.push(span);
+        const choices: ToolChoice[] = [];
         for (const side of ["input", "output"] as const) {
           for (const { name, read: source } of SOURCES[side]) {
             const scratch: ReaderLoss[] = [];
             const copy = readApart(span, () => source(span, side, scratch));
             for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
             if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `the wrapper span's ${name}` });
+            if (side === "input" && copy?.toolChoice !== undefined) choices.push(copy.toolChoice);
           }
         }
+        choices.push(...readApart(span, () => attributeToolChoices(span)));
+        // The request the wrapper records is the inner call's: its tool choice holds for the calls inside it.
+        const choice = oneToolChoice(choices);
+        if (choice !== undefined) wrapperChoices.set(span.id, choice);
       }
       else if (calls.has(span)) {
         units.push({ ...unit, fate: "llm_call" });
@@ -157,7 +164,7 @@ export function readSpans(spans: readonly Span[]): Reading {
         const output = callSide(span, "output", losses, copies);
         const system = systemPrompt(span, byId, input, output, losses);
         const placed = [...(system ? [system] : []), ...input.items];
-        const answer = allowedOutput(span, input.toolChoice, output, losses);
+        const answer = allowedOutput(span, oneToolChoice([...(input.toolChoice ? [input.toolChoice] : []), ...aboveChoices(span, byId, wrapperChoices)]), output, conversation);
         counts.read += placed.length + output.items.length;
         counts.reported += answer.refused;
         conversation.addInput(placed, span.id);
@@ -377,6 +384,16 @@ function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]):
   return toolChoice === undefined ? read : { ...read, toolChoice };
 }
 
+/** The tool choices the wrappers above a call recorded for it, nearest first. */
+function aboveChoices(span: Span, byId: Map<string, Span>, wrapperChoices: ReadonlyMap<string, ToolChoice>): ToolChoice[] {
+  const choices: ToolChoice[] = [];
+  for (let at = span.parent === undefined ? undefined : byId.get(span.parent), hops = 0; at !== undefined && hops <= byId.size; at = at.parent === undefined ? undefined : byId.get(at.parent), hops++) {
+    const choice = wrapperChoices.get(at.id);
+    if (choice !== undefined) choices.push(choice);
+  }
+  return choices;
+}
+
 /**
  * The tool choice an instrumentation records beside the messages: Vercel's
  * `ai.prompt.toolChoice` (`{type, toolName}`), OpenInference's
@@ -417,12 +434,12 @@ function oneToolChoice(choices: readonly ToolChoice[]): ToolChoice | undefined {
  * Gated as they are, they would pass on their arguments alone; the gate blocks
  * the same call in a recorded exchange by its request's tool choice.
  */
-function allowedOutput(span: Span, toolChoice: ToolChoice | undefined, output: MessagesRead, losses: ReaderLoss[]): { items: Placed[]; refused: number } {
+function allowedOutput(span: Span, toolChoice: ToolChoice | undefined, output: MessagesRead, conversation: ConversationBuilder): { items: Placed[]; refused: number } {
   const allowed = toolChoice === undefined ? undefined : allowedCalls(toolChoice);
   if (allowed === undefined || allowed.every) return { items: output.items, refused: 0 };
   const items = output.items.filter(({ item, path }) => {
     if (item.type !== "function_call" || allowed.names.has(String(item.name))) return true;
-    losses.push({ path, code: "conflict", detail: `the call of "${String(item.name)}" answers a request that did not allow it (${allowed.said}, at ${toolChoice!.path}): not read`, span: span.id });
+    conversation.refuse(item, path, `the call of "${String(item.name)}" answers a request that did not allow it (${allowed.said}, at ${toolChoice!.path}): not read`, span.id);
     return false;
   });
   return { items, refused: output.items.length - items.length };

@@ -55,6 +55,8 @@ export class ConversationBuilder {
   private synthesizedCount = 0;
   /** Where the answer being added began: a call_id said twice in one answer is two calls, not a repeat. */
   private answerStart = Infinity;
+  /** The call_ids of calls their own request did not allow: a later sighting of one is not emitted either. */
+  private readonly refused = new Set<string>();
   /** Calls whose sightings disagree: none is emitted. */
   private readonly doubted = new Set<Record<string, unknown>>();
   emitted = 0;
@@ -122,6 +124,11 @@ export class ConversationBuilder {
   private add(entry: Placed, span: string | undefined, input: boolean): void {
     const item = entry.item;
     if (item.type === "function_call") {
+      if (typeof item.call_id === "string" && this.refused.has(item.call_id)) {
+        this.reported += 1;
+        this.conflict(entry.path, `a later request's history holds the call "${item.call_id}", which its own request did not allow`, span);
+        return;
+      }
       const found = typeof item.call_id === "string" ? this.callById(item.call_id) : this.callByContent(item);
       // A history's call without an id that is none of the conversation's calls of its tool says one of them otherwise.
       if (input && found === undefined && typeof item.call_id !== "string") {
@@ -214,6 +221,12 @@ export class ConversationBuilder {
       if (sameName.length === 0) this.conflict(path, `${copy} records a call of ${described} that no other copy holds`, span);
       for (const entry of sameName) this.doubt(entry.item, path, `${copy} records a call of ${described}, where the call "${String(entry.item.call_id)}" is ${String(entry.item.arguments)}`, span);
     }
+  }
+
+  /** A call its own request did not allow: reported, and never emitted, however often a later history repeats it. */
+  refuse(call: Record<string, unknown>, path: string, detail: string, span: string | undefined): void {
+    if (typeof call.call_id === "string") this.refused.add(call.call_id);
+    this.losses.push({ path, code: "conflict", detail, ...(span ? { span } : {}) });
   }
 
   /** The items to emit: every item but the calls whose sightings disagree. */

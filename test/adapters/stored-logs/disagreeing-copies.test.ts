@@ -142,6 +142,22 @@ describe("a wrapper span around the call", () => {
   });
 });
 
+describe("a wrapper span whose recorded request did not allow the call", () => {
+  test("the inner call's answer is not read, nor the same call in a later request's history", () => {
+    const request = { contents: [{ role: "user", parts: [{ text: "Which releases run in cider?" }] }], config: { tool_config: { function_calling_config: { mode: "NONE" } } } };
+    const wrapper: JaegerSpan = { id: "w1", name: "call_llm", start: 1, tags: [["gcp.vertex.agent.llm_request", JSON.stringify(request)]] };
+    const inner: JaegerSpan = { id: "s1", parent: "w1", name: "openai.chat", start: 2, tags: [...prompt, ...indexedCall(GOOD)] };
+    const later: JaegerSpan = { id: "s2", name: "openai.chat", start: 3, tags: [...prompt, ["gen_ai.prompt.1.role", "assistant"], ["gen_ai.prompt.1.tool_calls.0.id", "call_1"], ["gen_ai.prompt.1.tool_calls.0.name", "list_releases"], ["gen_ai.prompt.1.tool_calls.0.arguments", GOOD], ["gen_ai.completion.0.role", "assistant"], ["gen_ai.completion.0.content", "Done."]] };
+    const reading = jaeger([wrapper, inner, later]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([, detail]) => detail.split(" (")[0])).toEqual([
+      'the call of "list_releases" answers a request that did not allow it',
+      'a later request\'s history holds the call "call_1", which its own request did not allow: two readers would run two calls, so none is read',
+    ]);
+    expect(reading.messages.read).toBe(reading.messages.emitted + reading.messages.repeated + reading.messages.reported);
+  });
+});
+
 describe("a tool span", () => {
   const llm: JaegerSpan = { id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD)] };
   const tool = (extra: Tag[]): JaegerSpan => ({ id: "t1", name: "execute_tool list_releases", start: 2, tags: [["gen_ai.operation.name", "execute_tool"], ["gen_ai.tool.call.id", "call_1"], ["gen_ai.tool.call.result", '["cider-press"]'], ...extra] });
