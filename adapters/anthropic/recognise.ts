@@ -116,8 +116,11 @@ export function isAnthropicStreamEvent(record: unknown): boolean {
  * event types may come and are to be skipped. Only a bare snake_case type that
  * no other record here has: inside an open stream, nothing else it can be.
  */
+/** Members that make a record a message, an item or a call of some envelope: such a record is no skipped event, and is gated as it is. */
+const CONTENT_MEMBERS = ["role", "object", "id", "call_id", "name", "arguments", "input", "content", "tool_calls", "function", "status", "output"];
+
 export function isUnknownAnthropicEvent(record: unknown): boolean {
-  return isRecord(record) && typeof record.type === "string" && /^[a-z]+(?:_[a-z]+)*$/.test(record.type) && !("role" in record) && !("object" in record) && !isAnthropicStreamEvent(record);
+  return isRecord(record) && typeof record.type === "string" && /^[a-z]+(?:_[a-z]+)*$/.test(record.type) && !CONTENT_MEMBERS.some((member) => member in record) && !isAnthropicStreamEvent(record);
 }
 
 function isAnthropicBlock(block: unknown): boolean {

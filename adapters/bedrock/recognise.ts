@@ -48,11 +48,15 @@ export function isBedrockStreamEvent(record: unknown): boolean {
   return !INDEXED.has(name) || typeof (record[name] as Record<string, unknown>).contentBlockIndex === "number";
 }
 
-/** An event of a name ConverseStream does not have (yet): an object of one camelCase member that holds an object, as every event is. */
+/** Members that make an event's body a call or a message: such a record is no skipped event, and is gated as it is. */
+const CALL_MEMBERS = ["toolUse", "toolUseId", "name", "input", "arguments", "content", "role", "text", "call_id"];
+
+/** An event of a name ConverseStream does not have (yet): an object of one camelCase member that holds an object, as every event is, and no call or message. */
 export function isUnknownBedrockEvent(record: unknown): boolean {
   if (!isRecord(record)) return false;
   const names = Object.keys(record);
-  return names.length === 1 && /^[a-z][A-Za-z]*$/.test(names[0]!) && isRecord(record[names[0]!]) && !isBedrockStreamEvent(record);
+  const body = record[names[0]!];
+  return names.length === 1 && /^[a-z][A-Za-z]*$/.test(names[0]!) && isRecord(body) && !CALL_MEMBERS.some((member) => member in body) && !isBedrockStreamEvent(record);
 }
 
 function isBedrockBlock(block: unknown): boolean {

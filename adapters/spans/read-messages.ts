@@ -94,9 +94,13 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     return;
   }
   // A Responses request body: its input items, its instructions the system prompt.
-  if (Array.isArray(value.input) && value.role === undefined) {
+  if ((Array.isArray(value.input) || (typeof value.input === "string" && (value.model !== undefined || value.tools !== undefined || value.tool_choice !== undefined))) && value.role === undefined) {
     if (typeof value.instructions === "string" && value.instructions !== "") read.instructions = { item: message("system", value.instructions), path: `${path}/instructions` };
-    value.input.forEach((entry, index) => readMessage(entry, `${path}/input/${index}`, side, read, context));
+    // A string input is one user message.
+    if (typeof value.input === "string") {
+      read.items.push({ item: message("user", value.input), path: `${path}/input` });
+      read.messages += 1;
+    } else value.input.forEach((entry: unknown, index: number) => readMessage(entry, `${path}/input/${index}`, side, read, context));
     if (value.tool_choice !== undefined && value.tool_choice !== null) read.toolChoice = { value: value.tool_choice, path: `${path}/tool_choice` };
     leftBehind(value, ["input", "instructions"], path, "the request", context);
     return;

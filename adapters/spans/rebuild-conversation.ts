@@ -193,7 +193,7 @@ export class ConversationBuilder {
       if (item.type !== "function_call") continue;
       const described = `"${String(item.name)}" with ${String(item.arguments)}`;
       // A copy of an answer holds calls of that answer: one that is a call of another span's is still not this answer's.
-      if (against !== undefined && !against.some((entry) => sameCall(entry.item, item))) {
+      if (against !== undefined && !against.some((entry) => sameCall(entry.item, item, this.synthesized.has(entry.item)))) {
         // The copy says the answer was another: none of the answer's calls is the one a reader of the copy runs.
         const detail = `${copy} records a call ${typeof item.call_id === "string" ? `"${item.call_id}" ` : ""}of ${described} that the answer it copies does not hold`;
         const answered = against.flatMap(({ item: call }) => {
@@ -206,7 +206,8 @@ export class ConversationBuilder {
         continue;
       }
       if (typeof item.call_id === "string") {
-        const found = this.callById(item.call_id);
+        // A call the reading gave an id it made up is the copy's call when name and arguments agree: the copy holds its real id.
+        const found = this.callById(item.call_id) ?? [...this.synthesized.keys()].find((call) => call.name === item.name && sameArguments(call.arguments, item.arguments));
         if (found !== undefined && found.name === item.name && sameArguments(found.arguments, item.arguments)) {
           // A copy that says the call was cut (its answer stopped at the length limit) says it is not one to run.
           if (item.status !== undefined && item.status !== "completed" && found.status === "completed") this.doubt(found, path, `${copy} records the call "${item.call_id}" as ${String(item.status)}, where it is completed`, span);
@@ -280,10 +281,10 @@ export class ConversationBuilder {
   }
 }
 
-/** Whether two sightings are one call: the same call_id when both have one, and the same name and arguments. */
-function sameCall(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
+/** Whether two sightings are one call: the same name and arguments, and the same call_id when both have one the source wrote. */
+function sameCall(left: Record<string, unknown>, right: Record<string, unknown>, madeUpId = false): boolean {
   if (left.type !== "function_call" || left.name !== right.name || !sameArguments(left.arguments, right.arguments)) return false;
-  return typeof left.call_id !== "string" || typeof right.call_id !== "string" || left.call_id === right.call_id;
+  return madeUpId || typeof left.call_id !== "string" || typeof right.call_id !== "string" || left.call_id === right.call_id;
 }
 
 /** Gives a call its id in the place a call holds it, right after its type, as every other call of the journal has it. */

@@ -34,6 +34,16 @@ const bedrock = (unknown: unknown) =>
     { messageStop: { stopReason: "tool_use" } },
   ]);
 
+describe("a record of no known kind inside an open stream that holds a call's members", () => {
+  test("is no skipped event: the gate blocks it as it is", async () => {
+    const journal = anthropic({ type: "future_call", call_id: "c1", name: "delete_cluster", arguments: "{}" });
+    const result = await runOrbridge(["gate", "--tools", tools, "--format", "json", "-"], journal);
+    const verdicts = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; reason: string; blocked: boolean });
+    expect(verdicts.find((verdict) => verdict.line === 4)).toMatchObject({ blocked: true });
+    expect(result.code).toBe(1);
+  });
+});
+
 describe.each([
   ["Anthropic", anthropic({ type: "content_block_annotation", index: 0, note: { x: 1 } }), 'an event of type "content_block_annotation" is not one of the Messages stream\'s: not applied'],
   ["Bedrock", bedrock({ contentBlockAnnotation: { contentBlockIndex: 0 } }), "a contentBlockAnnotation event is not one of ConverseStream's: not applied"],

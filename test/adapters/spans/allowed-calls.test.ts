@@ -71,8 +71,8 @@ describe("a stored call whose request did not allow its answer's call", () => {
   const calls = (reading: ReturnType<typeof read>) => reading.records.filter(({ record }) => (record as { type: string }).type === "function_call");
 
   it("is not read, and is reported a conflict at the answer, naming the request's place", () => {
-    for (const toolChoice of ["none", { type: "function", name: "other" }]) {
-      const reading = read({ input: [{ role: "user", content: "go" }], tool_choice: toolChoice });
+    for (const [input, toolChoice] of [[[{ role: "user", content: "go" }], "none"], [[{ role: "user", content: "go" }], { type: "function", name: "other" }], ["go", "none"]] as const) {
+      const reading = read({ model: "gpt-4.1", input, tool_choice: toolChoice });
       expect(calls(reading)).toEqual([]);
       expect(reading.losses.filter((loss) => loss.code === "conflict").map(({ path, detail }) => [path, detail.split(" (")[0]])).toEqual([["/observations/0/output", 'the call of "lookup" answers a request that did not allow it']]);
       expect(reading.messages.read).toBe(reading.messages.emitted + reading.messages.repeated + reading.messages.reported);

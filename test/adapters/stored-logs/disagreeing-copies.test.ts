@@ -111,6 +111,17 @@ describe("two dialects in one span", () => {
     expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.path)).toEqual(["/data/0/spans/0/tags/8/value"]);
   });
 
+  test("a copy that holds the call's real id, where the dialect read gave it none: the same call, read once", () => {
+    const noId: Tag[] = [
+      ["gen_ai.completion.0.role", "assistant"],
+      ["gen_ai.completion.0.tool_calls.0.name", "list_releases"],
+      ["gen_ai.completion.0.tool_calls.0.arguments", GOOD],
+    ];
+    const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...noId, ...openInferenceCall(GOOD)] }]);
+    expect(calls(reading)).toHaveLength(1);
+    expect(conflicts(reading)).toEqual([]);
+  });
+
   test("a float a dialect stored parsed (1.0 read as 1) is the same number as the other dialect's text", () => {
     const parsedFloat: Tag = ["gen_ai.output.messages", '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"list_releases","arguments":{"namespace":"cider","replicas":2.0}}]}]'];
     const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall('{"namespace": "cider", "replicas": 2.0}'), parsedFloat] }]);
