@@ -9,12 +9,16 @@
 // | a call with no `call_id`             | matched by name and arguments, else given a synthesized id (reported) |
 // | a result with no `call_id`           | paired with the latest call of its tool name            |
 // | a tool execution's result            | paired by call id, else by name and arguments; appended unless its result is already there |
+// | a call_id said twice in one answer   | two calls: the gate finds the call_id given twice        |
 // | a call whose sightings disagree       | none emitted, each sighting reported `conflict`         |
+// | a call its own request did not allow  | not emitted, nor when a later history holds it again    |
 //
 // Sightings disagree when a call_id comes again with another name or arguments,
-// when a tool span ran its call with other arguments or under another name, or
-// when a second copy of a span's messages (another dialect in the same span, a
-// wrapper around the call) holds a call the conversation does not hold as it.
+// when a history's call without an id is none of the conversation's calls of its
+// tool, when a tool span ran its call with other arguments or under another name,
+// or when a second copy of a span's messages (another dialect in the same span, a
+// wrapper around the call) holds a call the conversation, or the answer it
+// copies, does not hold as it.
 // A replayer that reads the other copy would run another call than the one
 // judged, so neither is emitted: its result, if any, is left with no call.
 import { createHash } from "node:crypto";
@@ -241,8 +245,8 @@ export class ConversationBuilder {
       this.doubted.add(call);
       this.emitted -= 1;
       this.reported += 1;
-      const first = this.items.find(({ item }) => item === call)!;
-      this.conflict(first.path, `the call "${String(call.call_id)}" of "${String(call.name)}" is recorded in ways that disagree`, first.span);
+      const first = this.items.find(({ item }) => item === call);
+      if (first !== undefined) this.conflict(first.path, `the call "${String(call.call_id)}" of "${String(call.name)}" is recorded in ways that disagree`, first.span);
     }
     this.conflict(path, detail, span);
   }
