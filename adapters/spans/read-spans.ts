@@ -353,8 +353,9 @@ const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
 
 /**
  * A side of a call, read from the first source that holds it; every later
- * source that holds calls is a copy. The tool choice is the first any source
- * holds: the raw request may stand beside the messages read.
+ * source is a copy. The tool choice is every one the sources and the request's
+ * own attributes hold (the raw request may stand beside the messages read):
+ * one, when they allow the same calls; else one that allows none.
  */
 function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]): MessagesRead {
   let chosen: { read: MessagesRead; name: string } | undefined;
