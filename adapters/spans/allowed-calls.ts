@@ -82,13 +82,13 @@ export function twoSpellings(value: unknown, snake: string, camel: string): bool
   return isPlainObject(value) && value[snake] !== undefined && value[camel] !== undefined && !isDeepStrictEqual(value[snake], value[camel]);
 }
 
-/** Whether tool choices, each as written, allow the same calls. */
-export function oneAllowance(values: readonly unknown[]): boolean {
-  const allows = (value: unknown) => {
-    const allowed = allowedCalls({ value, path: "" });
+/** Whether tool choices allow the same calls. */
+export function sameAllowance(choices: readonly ToolChoice[]): boolean {
+  const allows = (choice: ToolChoice) => {
+    const allowed = allowedCalls(choice);
     return allowed.every ? "every" : JSON.stringify([...allowed.names].sort());
   };
-  return values.every((value) => allows(value) === allows(values[0]));
+  return choices.every((choice) => allows(choice) === allows(choices[0]!));
 }
 
 /** A Chat request's legacy `function_call` ("none", "auto", `{name}`) as the tool choice it stands for. */

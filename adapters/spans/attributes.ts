@@ -128,9 +128,11 @@ function anyValue(value: unknown, path: string): Located {
  * sometimes as JSON text of JSON text: parsed until it is no longer text that
  * holds JSON. Text that is not JSON stays the text it is.
  */
-export function parsedValue(value: unknown): { value: unknown; parsed: boolean; broken: boolean; twice?: string } {
+export function parsedValue(value: unknown): { value: unknown; parsed: boolean; broken: boolean; twice?: string; text?: string } {
   let current = value;
   let parsed = false;
+  /** The JSON text the value was parsed from, as written: its last layer, for a value written as JSON text of JSON text. */
+  let written: string | undefined;
   for (let depth = 0; depth < 3 && typeof current === "string"; depth++) {
     const text = current.trim();
     const first = text[0];
@@ -140,6 +142,7 @@ export function parsedValue(value: unknown): { value: unknown; parsed: boolean; 
       // A name given twice in one object is one value to JSON.parse and another to a reader that keeps the first: read neither way.
       const twice = namedTwice(text, inner);
       if (twice !== undefined) return { value: current, parsed, broken: true, twice };
+      written = current;
       current = inner;
       parsed = true;
     } catch {
@@ -148,7 +151,7 @@ export function parsedValue(value: unknown): { value: unknown; parsed: boolean; 
       return { value: current, parsed, broken: first !== '"' };
     }
   }
-  return { value: current, parsed, broken: false };
+  return { value: current, parsed, broken: false, ...(written === undefined ? {} : { text: written }) };
 }
 
 function namedTwice(text: string, value: unknown): string | undefined {

@@ -20,7 +20,7 @@ import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
-import { legacyFunctionCall, oneAllowance, type ToolChoice } from "./allowed-calls.js";
+import { legacyFunctionCall, sameAllowance, type ToolChoice } from "./allowed-calls.js";
 import { readPart, textPart, type PartContext } from "./message-parts.js";
 import { sameArguments } from "./rebuild-conversation.js";
 
@@ -111,7 +111,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     const legacy = value.function_call ?? undefined;
     // The legacy function_call of a Chat request stands for a tool choice; given beside tool_choice, the two must allow the same.
     if (choice !== undefined && legacy !== undefined) {
-      const same = oneAllowance([choice, legacyFunctionCall(legacy)]);
+      const same = sameAllowance([choice, legacyFunctionCall(legacy)].map((value) => ({ value, path: "" })));
       read.toolChoice = same ? { value: choice, path: `${path}/tool_choice` } : { value: [choice, legacy], path: `${path}/tool_choice`, disagreeing: true };
     }
     else if (choice !== undefined) read.toolChoice = { value: choice, path: `${path}/tool_choice` };

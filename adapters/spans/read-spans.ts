@@ -29,7 +29,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
-import { allowedCalls, legacyFunctionCall, type ToolChoice } from "./allowed-calls.js";
+import { allowedCalls, legacyFunctionCall, sameAllowance, type ToolChoice } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
@@ -145,9 +145,7 @@ export function readSpans(spans: readonly Span[]): Reading {
         const choices: ToolChoice[] = [];
         for (const side of ["input", "output"] as const) {
           for (const { name, read: source } of SOURCES[side]) {
-            const scratch: ReaderLoss[] = [];
-            const copy = readApart(span, () => source(span, side, scratch));
-            for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
+            const copy = readCopy(span, side, source, losses);
             if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `the wrapper span's ${name}` });
             if (side === "input" && copy?.toolChoice !== undefined) choices.push(copy.toolChoice);
           }
@@ -212,6 +210,18 @@ interface Copy {
   what: string;
   /** The answer the span read, when the copy is of its answer: each call of the copy must be one of its calls. */
   against?: Placed[];
+}
+
+/**
+ * A source read as a copy, apart: what it cannot be read as (cut short, of no
+ * dialect) stays reported as left behind; one that reads two ways (JSON text
+ * that names a member twice) is unreadable, as the side itself would be.
+ */
+function readCopy(span: Span, side: Side, source: Source, losses: ReaderLoss[]): MessagesRead | undefined {
+  const scratch: ReaderLoss[] = [];
+  const copy = readApart(span, () => source(span, side, scratch));
+  for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
+  return copy;
 }
 
 /** What `read` returns, with the span's attributes and fields it looks at still counted as not taken. */
@@ -362,11 +372,7 @@ function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]):
   const toolChoices: ToolChoice[] = [];
   for (const { name, read: source } of SOURCES[side]) {
     if (chosen !== undefined) {
-      // What a copy cannot be read as (cut short, of no dialect) stays reported as left behind; one that reads
-      // two ways (JSON text that names a member twice) is unreadable, as the side itself would be.
-      const scratch: ReaderLoss[] = [];
-      const copy = readApart(span, () => source(span, side, scratch));
-      for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
+      const copy = readCopy(span, side, source, losses);
       // A copy of the answer is compared with the answer; one of the history, with the conversation (a history may go back past this trace's first span).
       if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,`, ...(side === "output" ? { against: chosen.read.items } : {}) });
       if (copy?.toolChoice !== undefined) toolChoices.push(copy.toolChoice);
@@ -419,13 +425,9 @@ function attributeToolChoices(span: Span): ToolChoice[] {
 
 /** The request's one tool choice; where it states several that allow other calls, one that allows none. */
 function oneToolChoice(choices: readonly ToolChoice[]): ToolChoice | undefined {
-  const [first, ...rest] = choices;
+  const first = choices[0];
   if (first === undefined) return undefined;
-  const allows = (choice: ToolChoice) => {
-    const allowed = allowedCalls(choice);
-    return allowed.every ? "every" : JSON.stringify([...allowed.names].sort());
-  };
-  if (rest.every((choice) => allows(choice) === allows(first))) return first;
+  if (sameAllowance(choices)) return first;
   return { value: { type: "disagreeing", choices: choices.map((choice) => choice.value) }, path: first.path, disagreeing: true };
 }
 
@@ -519,17 +521,6 @@ function toolMessageLeftBehind(toolMessage: Record<string, unknown>, located: Lo
   }
 }
 
-/** Arguments as the source wrote them: JSON text kept as its text (numbers as written), JSON text of JSON text unwrapped, a parsed object written as JSON. */
-function argumentsText(value: unknown): string {
-  let text = value;
-  for (let depth = 0; depth < 3 && typeof text === "string"; depth++) {
-    const inner: unknown = JSON.parse(text);
-    if (typeof inner !== "string") return text;
-    text = inner;
-  }
-  return typeof text === "string" ? text : JSON.stringify(text);
-}
-
 function toolResult(span: Span, losses: ReaderLoss[]): ToolResult | undefined {
   const observedOutput = sideOf(span, "output");
   const observed = observedOutput === undefined ? undefined : parsedValue(observedOutput.value).value;
@@ -586,7 +577,8 @@ function toolSaid(span: Span, toolMessage: Record<string, unknown> | undefined, 
     const observedArgs = parsedValue(observedInput.value);
     // JSON text that names a member twice is compared as the text it is: two readers read other arguments from it.
     if (observedArgs.twice !== undefined && typeof observedArgs.value === "string") args.push({ value: observedArgs.value, path: observedInput.path });
-    else if (!observedArgs.broken && isPlainObject(observedArgs.value)) args.push({ value: argumentsText(observedInput.value), path: observedInput.path });
+    // Arguments as the source wrote them: JSON text kept as its text (numbers as written), a parsed object written as JSON.
+    else if (!observedArgs.broken && isPlainObject(observedArgs.value)) args.push({ value: observedArgs.text ?? JSON.stringify(observedArgs.value), path: observedInput.path });
     else losses.push({ path: observedInput.path, code: "left_behind", detail: "the tool span's input holds no arguments orbridge reads (JSON text of an object): it is in no item", span: span.id });
   }
   return { names, arguments: args };
