@@ -28,20 +28,39 @@ export class PrototypeGuard {
 
   /** Throws when a guarded prototype gained, lost or changed a member since the guard was made. */
   check(): void {
-    GUARDED.forEach(([name, prototype], index) => {
-      const before = this.members[index]!;
-      const now = membersOf(prototype);
-      const changed = [...new Set([...before.keys(), ...now.keys()])].find((key) => before.get(key) !== now.get(key));
+    for (let index = 0; index < GUARDED.length; index++) {
+      const [name, prototype] = GUARDED[index]!;
+      const changed = changedMember(this.members[index]!, prototype);
       if (changed !== undefined) throw new StoppedRun(`a line of the journal changed ${name} (its member ${String(changed)}): the run stops, as nothing more this process writes could be trusted`);
-    });
+    }
   }
 }
 
-function membersOf(prototype: object): Map<string | symbol, unknown> {
-  const members = new Map<string | symbol, unknown>();
+/** What a prototype holds, member by member in the order its keys come: each key, then its value, getter and setter. */
+function membersOf(prototype: object): unknown[] {
+  const members: unknown[] = [];
   for (const key of Reflect.ownKeys(prototype)) {
     const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
-    members.set(key, "value" in descriptor ? descriptor.value : descriptor.get);
+    members.push(key, descriptor.value, descriptor.get, descriptor.set);
   }
   return members;
+}
+
+/**
+ * The first member that differs from `before`, or `undefined`. A check runs
+ * every batch of every run, so it compares in place: keys keep their order
+ * while no member is added or removed, and any change of order is a change.
+ */
+function changedMember(before: readonly unknown[], prototype: object): string | symbol | undefined {
+  const keys = Reflect.ownKeys(prototype);
+  for (let at = 0; at < keys.length; at++) {
+    const key = keys[at]!;
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
+    const base = 4 * at;
+    // A key out of place: the one gone when it is no more, else the one that came.
+    if (before[base] !== key) return base < before.length && !keys.includes(before[base] as string | symbol) ? (before[base] as string | symbol) : key;
+    if (before[base + 1] !== descriptor.value || before[base + 2] !== descriptor.get || before[base + 3] !== descriptor.set) return key;
+  }
+  // Fewer keys than before: the first one gone.
+  return 4 * keys.length < before.length ? (before[4 * keys.length] as string | symbol) : undefined;
 }

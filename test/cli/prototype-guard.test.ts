@@ -9,6 +9,8 @@ const savedJoin = Array.prototype.join;
 
 afterEach(() => {
   delete objectPrototype.status;
+  delete objectPrototype["0"];
+  if (!Object.hasOwn(Array.prototype, "join")) arrayPrototype.join = savedJoin;
   arrayPrototype.join = savedJoin;
 });
 
@@ -27,5 +29,23 @@ describe("PrototypeGuard", () => {
     const guard = new PrototypeGuard();
     arrayPrototype.join = () => "";
     expect(() => guard.check()).toThrow(/changed Array\.prototype \(its member join\)/);
+  });
+
+  test("throws, naming the member gone, when one was removed", () => {
+    const guard = new PrototypeGuard();
+    delete arrayPrototype.join;
+    expect(() => guard.check()).toThrow(/changed Array\.prototype \(its member join\)/);
+  });
+
+  test("throws when a setter was put on a member that had none", () => {
+    const guard = new PrototypeGuard();
+    Object.defineProperty(Object.prototype, "status", { set() {}, configurable: true });
+    expect(() => guard.check()).toThrow(/changed Object\.prototype \(its member status\)/);
+  });
+
+  test("throws when an index key, which goes before every other key, was added", () => {
+    const guard = new PrototypeGuard();
+    objectPrototype["0"] = "x";
+    expect(() => guard.check()).toThrow(/changed Object\.prototype \(its member 0\)/);
   });
 });
