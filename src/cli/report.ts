@@ -8,6 +8,7 @@ import { ENVELOPE_NAMES } from "../../adapters/index.js";
 import type { ToolSchema } from "../gate/schema.js";
 import type { ItemCheck } from "../gate/journal-checks.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
+import type { TargetProfile } from "../models/target-profile.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { readEnvelopeTools } from "./envelope-tools.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -129,7 +130,9 @@ export const reportCommand: Command = {
     if (conversation === undefined && show !== undefined) throw new UsageError("--show names a conversation: it goes with --conversation POINTER");
     const maxOpen = maxOpenText === undefined ? undefined : wholeNumber(maxOpenText, "--max-open-conversations", 1);
     const targetName = target !== undefined && isTarget(target) ? target : undefined;
-    const checks = targetName === undefined || conversation === undefined ? undefined : await targetChecks(targetName);
+    // A provider's target is judged by its profile, kept beside its envelope's adapter: loaded only for --for.
+    const profile = targetName === undefined ? undefined : (await import("../../adapters/profiles.js")).profileOf(targetName);
+    const checks = targetName === undefined || conversation === undefined ? undefined : await targetChecks(targetName, profile);
     const sources = await checkInputs(args.operands);
     const replayPath = stringOption(args, "replay");
     if (replayPath !== undefined) {
@@ -144,6 +147,7 @@ export const reportCommand: Command = {
       schema,
       registry,
       target: targetName,
+      profile,
       conversation: conversation === undefined ? undefined : { pointer: conversation, maxOpen, checks },
       show,
       to: stringOption(args, "to"),
@@ -211,9 +215,9 @@ function summaryText(data: ReportData, byConversation: boolean): string {
 
 
 /** A target's checks, made afresh for each conversation, as they keep state; loaded only for --for. */
-async function targetChecks(target: Target): Promise<() => ItemCheck[]> {
+async function targetChecks(target: Target, profile: TargetProfile | undefined): Promise<() => ItemCheck[]> {
   const { TargetChecker } = await import("../gate/targets.js");
-  return () => [new TargetChecker(target)];
+  return () => [new TargetChecker(target, { profile })];
 }
 
 function wholeNumber(value: string | undefined, option: string, fallback: number): number {

@@ -27,6 +27,8 @@ describe("the counts", { timeout: 60_000 }, () => {
     ["the sales report, with a schema", ["--schema", `${EXAMPLES}/sales-report.schema.json`, `${EXAMPLES}/sales-report.jsonl`]],
     ["the mixed journal, with a tools file", ["--tools", `${EXAMPLES}/sales-tools.json`, `${EXAMPLES}/mixed.jsonl`]],
     ["the mixed journal, for chat-completions", ["--tools", `${EXAMPLES}/sales-tools.json`, "--for", "chat-completions", `${EXAMPLES}/mixed.jsonl`]],
+    // A provider's target is judged by its profile, which the page's gate must be handed as gate's is.
+    ...["anthropic", "gemini", "bedrock", "deepseek", "mistral"].map((target): [string, string[]] => [`the mixed journal, for ${target}`, ["--tools", `${EXAMPLES}/sales-tools.json`, "--for", target, `${EXAMPLES}/mixed.jsonl`]]),
   ])("%s: the summary on stderr is gate's, and the page's numbers are gate --summary json's", async (_, args) => {
     const gate = await runOrbridge(["gate", ...args]);
     const summary = JSON.parse((await runOrbridge(["gate", "--summary", "json", ...args])).stderr) as Record<string, unknown>;
@@ -135,7 +137,7 @@ describe("conversations gated apart", { timeout: 60_000 }, () => {
   writeFileSync(journal, journalText(interleave(generateConversations({ seed: 7, conversations: 40, numericKeys: true }), 6, 8)));
   writeFileSync(tools, JSON.stringify(TOOLS));
 
-  test.each([[[]], [["--max-open-conversations", "3"]]])("%j: the summary line is gate --conversation's, conversations and reopened ones included", async (extra) => {
+  test.each([[[]], [["--max-open-conversations", "3"]], [["--for", "mistral"]], [["--for", "anthropic"]]])("%j: the summary line is gate --conversation's, conversations and reopened ones included", async (extra) => {
     const args = ["--tools", tools, "--conversation", "/conversation_id", ...extra, journal];
     const gate = await runOrbridge(["gate", ...args]);
     const report = await runOrbridge(["report", ...args]);

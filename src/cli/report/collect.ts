@@ -11,6 +11,7 @@ import type { ItemCheck } from "../../gate/journal-checks.js";
 import type { GateRecord } from "../../gate/prepared-gate.js";
 import type { ToolSchema } from "../../gate/schema.js";
 import type { Target } from "../../gate/target-names.js";
+import type { TargetProfile } from "../../models/target-profile.js";
 import type { ToolRegistry } from "../../gate/tool-registry.js";
 import { readEnvelopeTools } from "../envelope-tools.js";
 import { keyText, type ConversationKey } from "../../journal/conversation-key.js";
@@ -32,6 +33,8 @@ export interface CollectOptions {
   schema?: ToolSchema;
   registry?: ToolRegistry;
   target?: Target;
+  /** The profile of a provider's target, which judges it. */
+  profile?: TargetProfile;
   /** The envelope whose writing losses are counted: "responses" writes the canonical form and loses nothing. */
   to?: string;
   origin?: string;
@@ -112,7 +115,7 @@ export class ReportCollector {
       if (!this.sourceIndex.has(source)) this.sourceIndex.set(source, index);
     });
     if (options.conversation === undefined) {
-      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, ...GATE_READING, leftBehind: true }), gate: new JournalGate({ schema: options.schema, registry: options.registry, readTools: readEnvelopeTools, target: options.target }) };
+      this.whole = { normalizer: new JournalNormalizer({ origin: options.origin, ...GATE_READING, leftBehind: true }), gate: new JournalGate({ schema: options.schema, registry: options.registry, readTools: readEnvelopeTools, target: options.target, targetOptions: { profile: options.profile } }) };
     } else {
       const { pointer, maxOpen, checks } = options.conversation;
       this.router = reportRouter({ pointer, maxOpen, checks, schema: options.schema, registry: options.registry, origin: options.origin, onRecords: (key, records) => this.itemsOf(records, key) });
