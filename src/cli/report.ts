@@ -9,6 +9,7 @@ import type { ToolSchema } from "../gate/schema.js";
 import type { ItemCheck } from "../gate/journal-checks.js";
 import { isTarget, TARGETS, type Target } from "../gate/target-names.js";
 import type { TargetProfile } from "../models/target-profile.js";
+import { shellQuoted } from "./report/shell-quote.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { readEnvelopeTools } from "./envelope-tools.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -236,7 +237,7 @@ function commandLine(argv: readonly string[]): string {
       continue;
     }
     if (arg.startsWith("--items-from=") || arg.startsWith("--max-items=")) continue;
-    kept.push(/^[\w./:=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+    kept.push(shellQuoted(arg));
   }
   return ["orbridge", "report", ...kept].join(" ");
 }

@@ -6,12 +6,16 @@ import { classifyLine, lineClassKey } from "../../src/cli/report/classify-line.j
 import { generalPath, ReportCollector } from "../../src/cli/report/collect.js";
 import { escapeHtml } from "../../src/cli/report/escape-html.js";
 import { jsonHtml } from "../../src/cli/report/json-html.js";
-import { failingPointer } from "../../src/cli/report/render-items.js";
+import { failingPointers } from "../../src/cli/report/render-items.js";
 import { PLACES_PER_KEY, Tally } from "../../src/cli/report/tally.js";
 
 describe("escapeHtml", () => {
   test("turns every character that could open a tag or close an attribute into an entity", () => {
     expect(escapeHtml(`</script><a href='javascript:x' title="y">&amp;`)).toEqual("&lt;/script&gt;&lt;a href=&#39;javascript:x&#39; title=&quot;y&quot;&gt;&amp;amp;");
+  });
+
+  test("writes each bidirectional embedding, override and isolate as its escape, and keeps other text", () => {
+    expect(escapeHtml("\u202eko ssap\u202c \u2066x\u2069 \u202a\u202b\u202d\u2067\u2068 \u05d0\u200f\n")).toEqual("\\u202eko ssap\\u202c \\u2066x\\u2069 \\u202a\\u202b\\u202d\\u2067\\u2068 \u05d0\u200f\n");
   });
 });
 
@@ -33,13 +37,24 @@ describe("jsonHtml", () => {
   });
 });
 
-describe("failingPointer", () => {
+describe("failingPointers", () => {
   test("reads the pointer of the first value a schema error names", () => {
     expect([
-      failingPointer('arguments/region must be equal to one of the allowed values ("apac", "emea", "amer")'),
-      failingPointer("arguments must have required property 'region'"),
-      failingPointer("schema work exceeded 2000 steps"),
-    ]).toEqual(["/region", "", undefined]);
+      failingPointers('arguments/region must be equal to one of the allowed values ("apac", "emea", "amer")', { region: "global" }),
+      failingPointers("arguments must have required property 'region'", {}),
+      failingPointers("schema work exceeded 2000 steps", {}),
+    ]).toEqual([new Set(["/region"]), new Set([""]), new Set()]);
+  });
+
+  test("a member name with spaces: every reading that names a value, so the refused one is marked", () => {
+    const parsed = { to: "acct-ok", "to x": "acct-EVIL", list: [1, 2] };
+    expect(failingPointers("arguments/to x must be equal to constant", parsed)).toEqual(new Set(["/to", "/to x"]));
+    expect(failingPointers("arguments/list/1 must be string", parsed)).toEqual(new Set(["/list/1"]));
+    expect(failingPointers("arguments/list/7 must be string", parsed)).toEqual(new Set());
+  });
+
+  test("a name the parsed value inherits is no value of it", () => {
+    expect(failingPointers("arguments/constructor must be string", {})).toEqual(new Set());
   });
 });
 

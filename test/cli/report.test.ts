@@ -1,6 +1,7 @@
 // `orbridge report`: the page's counts are gate's, every line is counted once,
 // journal text stays text, and usage errors get one line and exit 2.
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
@@ -76,6 +77,7 @@ describe("journal text stays text", () => {
     { type: "message", role: "user", content: "</script><script>document.title='owned'</script>" },
     { type: "function_call", id: "fc_1", call_id: '" onmouseover="document.title=1', name: "javascript:alert(1)", status: "completed", arguments: '{"q":"</pre><img src=x onerror=alert(1)>"}' },
     { type: "x\"><svg onload=alert(1)>", id: "weird" },
+    { type: "\u202eko ssap\u202c", id: "turned" },
   ];
 
   test("no tag, attribute or link comes from the journal; the words are on the page, escaped", async () => {
@@ -86,6 +88,9 @@ describe("journal text stays text", () => {
     const html = report.stdout;
     expect(report.code).toBe(0);
     expect([html.includes("<script"), html.includes("<img"), html.includes("<svg onload"), html.includes('onmouseover="'), html.includes('href="javascript')]).toEqual([false, false, false, false, false]);
+    // No text of the journal turns the page's own words around.
+    expect(/[\u202a-\u202e\u2066-\u2069]/.test(html)).toBe(false);
+    expect(html).toContain("<code>\\u202eko ssap\\u202c</code>");
     expect([
       html.includes("&lt;/script&gt;&lt;script&gt;document.title=&#39;owned&#39;&lt;/script&gt;"),
       html.includes("<code>javascript:alert(1)</code>"),
@@ -120,6 +125,23 @@ describe("the conversation view", () => {
     const report = await runOrbridge(["report", "--schema", `${EXAMPLES}/sales-report.schema.json`, `${EXAMPLES}/sales-report.jsonl`]);
     expect(report.stdout).toContain("&quot;region&quot;: <mark>&quot;global&quot;</mark>");
     expect(report.stdout).toContain('answers <a href="#item-0-2-0">the call <code>call_123</code></a> (line 2)');
+  });
+
+  test("arguments that JSON.parse would show otherwise are shown as written; a refused member whose name has a space is marked", async () => {
+    const folder = scratchFolder("report");
+    const journal = join(folder, "written.jsonl");
+    const schema = join(folder, "schema.json");
+    const call = (callId: string, args: string) => JSON.stringify({ type: "function_call", id: `fc_${callId}`, call_id: callId, name: "pay", status: "completed", arguments: args });
+    writeFileSync(journal, [call("c1", '{"amount":9007199254740993}'), call("c2", '{"amount": 1.0}'), call("c3", '{"to":"acct-ok","to x":"acct-EVIL"}'), call("c4", '{"amount": 12}')].join("\n") + "\n");
+    writeFileSync(schema, JSON.stringify({ type: "object", properties: { amount: {}, to: { type: "string" }, "to x": { const: "acct-ok" } } }));
+    const report = await runOrbridge(["report", "--schema", schema, journal]);
+    const article = (callId: string) => new RegExp(`<article[^>]*>(?:(?!</article>).)*?<code>${callId}</code>(?:(?!</article>).)*</article>`, "s").exec(report.stdout)?.[0] ?? "";
+    expect(article("c1")).toContain("<pre>{&quot;amount&quot;:9007199254740993}</pre>");
+    expect(article("c1")).not.toContain("9007199254740992");
+    expect(article("c2")).toContain("<pre>{&quot;amount&quot;: 1.0}</pre>");
+    expect(article("c3")).toContain("&quot;to x&quot;: <mark>&quot;acct-EVIL&quot;</mark>");
+    // Spacing alone changes nothing of what the tool gets: pretty-printed.
+    expect(article("c4")).toContain("<pre>{\n  &quot;amount&quot;: 12\n}</pre>");
   });
 
   test("a blocked reason's count leads to its list, and the list to the item", async () => {
@@ -188,7 +210,27 @@ describe("conversations gated apart", { timeout: 60_000 }, () => {
       expect(textOf(report.stdout, "items-window")).toEqual("8 of the conversation's 8 items are shown (items 5–25 of the journal's 281).");
     }
   });
+
+  test("each conversation's heading gives the command that shows it alone, its key quoted so that a shell runs nothing of it", async () => {
+    const hostile = join(folder, "hostile-keys.jsonl");
+    const marker = join(folder, "ran");
+    const keys = [`$(touch ${marker})`, `it's \`touch ${marker}\``];
+    writeFileSync(hostile, keys.map((key, index) => JSON.stringify({ conversation_id: key, type: "message", role: "user", content: `hello ${index}` })).join("\n") + "\n");
+    const report = await runOrbridge(["report", "--conversation", "/conversation_id", hostile]);
+    const commands = [...report.stdout.matchAll(/<p class="muted">Alone: <code>([^<]+)<\/code><\/p>/g)].map((match) => unescapeText(match[1]!));
+    expect(commands).toHaveLength(2);
+    for (const [index, command] of commands.entries()) {
+      // The words a POSIX shell reads from the command, printed one per line by the shell itself.
+      const words = execFileSync("sh", ["-c", `printf '%s\\n' ${command.replace(/^orbridge report /, "")}`], { encoding: "utf8" }).split("\n").slice(0, -1);
+      expect(words.slice(-2)).toEqual(["--show", JSON.stringify(keys[index])]);
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
 });
+
+function unescapeText(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
 
 function escapeText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

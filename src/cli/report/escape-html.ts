@@ -5,7 +5,12 @@
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text safe in an element's content and in a quoted attribute value. */
+/**
+ * Text safe in an element's content and in a quoted attribute value. A
+ * bidirectional embedding, override or isolate is written as its \u escape:
+ * left as it is, a tool name that starts with U+202E turns the page's own words
+ * after it around, and a blocked item's header could read as passed.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ENTITIES[character]);
+  return text.replace(/[&<>"'\u202a-\u202e\u2066-\u2069]/g, (character) => ENTITIES[character] ?? `\\u${character.charCodeAt(0).toString(16)}`);
 }

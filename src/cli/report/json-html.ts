@@ -1,20 +1,22 @@
-// A JSON value pretty-printed as escaped HTML, with the value at one JSON Pointer
-// marked: the argument a schema refused is shown where it sits.
+// A JSON value pretty-printed as escaped HTML, with the values at some JSON
+// Pointers marked: the argument a schema refused is shown where it sits.
 import { escapeHtml } from "./escape-html.js";
 
 /** Deeper values are written on one line: a hostile journal nests thousands deep. */
 const MAX_DEPTH = 40;
 
-export function jsonHtml(value: unknown, marked?: string): string {
-  return write(value, "", "", marked);
+/** `marked`: the pointer, or the pointers, of the values to mark. */
+export function jsonHtml(value: unknown, marked?: string | ReadonlySet<string>): string {
+  return write(value, "", "", typeof marked === "string" ? new Set([marked]) : (marked ?? NOTHING_MARKED));
 }
 
-function write(value: unknown, pointer: string, indent: string, marked: string | undefined): string {
-  const text = pointer === marked ? `<mark>${inner(value, pointer, indent, marked)}</mark>` : inner(value, pointer, indent, marked);
-  return text;
+const NOTHING_MARKED: ReadonlySet<string> = new Set();
+
+function write(value: unknown, pointer: string, indent: string, marked: ReadonlySet<string>): string {
+  return marked.has(pointer) ? `<mark>${inner(value, pointer, indent, marked)}</mark>` : inner(value, pointer, indent, marked);
 }
 
-function inner(value: unknown, pointer: string, indent: string, marked: string | undefined): string {
+function inner(value: unknown, pointer: string, indent: string, marked: ReadonlySet<string>): string {
   if (value === null || typeof value !== "object") return escapeHtml(JSON.stringify(value) ?? "null");
   if (indent.length / 2 >= MAX_DEPTH) return escapeHtml(safeStringify(value));
   const next = indent + "  ";

@@ -1,9 +1,11 @@
 // The conversation view: the canonical items in journal order, each with its
-// source line and verdict. A call shows its arguments pretty-printed with the
-// value a schema refused marked; an output links to its call by call_id.
+// source line and verdict. A call shows its arguments pretty-printed, with the
+// value a schema refused marked, or as written when JSON.parse would show them
+// otherwise; an output links to its call by call_id.
 import type { GateRecord } from "../../gate/prepared-gate.js";
 import { escapeHtml } from "./escape-html.js";
 import { jsonHtml } from "./json-html.js";
+import { shellQuoted } from "./shell-quote.js";
 import { itemAnchor, lineAnchor, PageLinks } from "./page-links.js";
 import type { ReportData, ShownItem } from "./report-data.js";
 
@@ -38,9 +40,11 @@ export function renderItems(data: ReportData, links: PageLinks, command: string)
   }
   const which =
     show === undefined
-      ? `<p>To see one conversation whole, run <code>${escapeHtml(command)} --show KEY</code>, KEY as the table of conversations writes it.</p>`
+      ? `<p>To see one conversation whole, run the command under its heading.</p>`
       : `<p>Only conversation <code>${escapeHtml(show)}</code> is shown${groups.size === 0 ? ", and no item of the journal belongs to it" : ""}.</p>`;
-  const sections = [...groups].map(([key, entries]) => `<h3>conversation <code>${escapeHtml(key)}</code></h3>\n${entries.map((entry) => article(entry, links, calls, seenLines, data.sources)).join("\n")}`).join("\n");
+  // The command is given whole, the key quoted for the shell: a key is journal text, and pasted between quotes of the reader's own it could run.
+  const showCommand = (key: string) => (show === undefined ? `\n<p class="muted">Alone: <code>${escapeHtml(`${command} --show ${shellQuoted(key)}`)}</code></p>` : "");
+  const sections = [...groups].map(([key, entries]) => `<h3>conversation <code>${escapeHtml(key)}</code></h3>${showCommand(key)}\n${entries.map((entry) => article(entry, links, calls, seenLines, data.sources)).join("\n")}`).join("\n");
   return `${which}\n${window}\n${sections}`;
 }
 
@@ -100,14 +104,62 @@ function argumentsHtml(value: unknown, verdict: GateRecord | undefined): string 
   } catch {
     return `<p>arguments (as written, not JSON):</p><pre><mark>${escapeHtml(value)}</mark></pre>`;
   }
-  const marked = verdict?.reason === "arguments_schema" ? failingPointer(verdict.detail) : undefined;
+  // Pretty-printed from the parsed value only when that value writes the same
+  // text back: a member named twice, a number a double rounds (2^53 + 1, 1.0, -0)
+  // or an escape would otherwise be shown as something the tool does not get.
+  if (JSON.stringify(parsed) !== withoutSpacing(value)) return `<p>arguments (as written: read as JSON they would be shown otherwise, as a name given twice, a rounded number or an escape):</p><pre>${escapeHtml(value)}</pre>`;
+  const marked = verdict?.reason === "arguments_schema" ? failingPointers(verdict.detail, parsed) : undefined;
   return `<p>arguments:</p><pre>${jsonHtml(parsed, marked)}</pre>`;
 }
 
-/** The JSON Pointer of the first value a schema error names ("arguments/region must be…"), "" for the whole arguments. */
-export function failingPointer(detail: string): string | undefined {
-  const match = /^arguments((?:\/[^\s]*)?) /.exec(detail);
-  return match === null ? undefined : match[1];
+/**
+ * The JSON Pointers a schema error may name ("arguments/region must be…", ""
+ * for the whole arguments) that hold a value. The error writes the pointer and
+ * then its message after a space, and a member's name may hold spaces: each
+ * reading that names a value of the arguments is marked, so the refused value
+ * is never the one left unmarked.
+ */
+export function failingPointers(detail: string, parsed: unknown): Set<string> {
+  const pointers = new Set<string>();
+  if (!detail.startsWith("arguments")) return pointers;
+  const rest = detail.slice("arguments".length);
+  if (rest.startsWith(" ")) pointers.add("");
+  if (!rest.startsWith("/")) return pointers;
+  for (let space = rest.indexOf(" "); space !== -1; space = rest.indexOf(" ", space + 1)) {
+    const pointer = rest.slice(0, space);
+    if (holds(parsed, pointer)) pointers.add(pointer);
+  }
+  return pointers;
+}
+
+/** Whether `pointer` names a value inside `value`, member by member, own members only. */
+function holds(value: unknown, pointer: string): boolean {
+  let at: unknown = value;
+  for (const token of pointer.split("/").slice(1)) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(at) ? !/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= at.length : at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/** JSON text without the spacing between its tokens; strings are kept as written. */
+function withoutSpacing(text: string): string {
+  let out = "";
+  let from = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (inString) {
+      if (code === 0x5c) at += 1;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) {
+      out += text.slice(from, at);
+      from = at + 1;
+    }
+  }
+  return out + text.slice(from);
 }
 
 function fieldsOf(item: unknown): Record<string, unknown> {
