@@ -85,6 +85,8 @@ interface Field {
   shown: string;
   /** The value, when it is a string. */
   text?: string;
+  /** Why the value cannot be compared as its record wrote it: then it equals no other. */
+  notAsWritten?: string;
 }
 
 /** What is kept of an item: no more than the comparison and the messages need. */
@@ -118,12 +120,17 @@ export class JournalDiffer {
     this.maxAlignCells = options.maxAlignCells ?? MAX_ALIGN_CELLS;
   }
 
-  pushOrigin(item: JournalItem): void {
-    this.entries.origin.push(entryOf(item));
+  /**
+   * `notAsWritten`, for an item whose arguments text is not the text its record
+   * wrote (made from an object holding a number a double does not stand for):
+   * why, as a sentence. Such arguments are never taken for the same as any.
+   */
+  pushOrigin(item: JournalItem, notAsWritten?: string): void {
+    this.entries.origin.push(entryOf(item, notAsWritten));
   }
 
-  pushReplay(item: JournalItem): void {
-    this.entries.replay.push(entryOf(item));
+  pushReplay(item: JournalItem, notAsWritten?: string): void {
+    this.entries.replay.push(entryOf(item, notAsWritten));
   }
 
   finish(): Difference[] {
@@ -322,9 +329,12 @@ function compare(origin: Entry, replay: Entry): Difference[] {
   return differences;
 }
 
-function entryOf(item: JournalItem): Entry {
+/** Arguments not as their record wrote them are each a key of their own. */
+let notAsWrittenKeys = 0;
+
+function entryOf(item: JournalItem, notAsWritten?: string): Entry {
   const fields = fieldsOf(item.item);
-  const argumentsField = argumentsFieldOf(fields);
+  const argumentsField: Field = notAsWritten === undefined ? argumentsFieldOf(fields) : { present: true, key: `not as written ${notAsWrittenKeys++}`, shown: show(fields.arguments), notAsWritten };
   const callId = typeof fields.call_id === "string" && fields.call_id !== "" ? fields.call_id : undefined;
   const output = typeof fields.type === "string" && fields.type.endsWith("_output");
   // What the item says, whatever id it goes by: every other field, its arguments by their meaning.
@@ -374,6 +384,8 @@ function argumentsFieldOf(fields: Record<string, unknown>): Field {
 
 /** The arguments of a pair that differ: from a little before the first character that differs, when both are text. */
 function describeArguments(origin: Field, replay: Field): string {
+  const doubts = [origin.notAsWritten && `in the origin, ${origin.notAsWritten}`, replay.notAsWritten && `in the replay, ${replay.notAsWritten}`].filter(Boolean);
+  if (doubts.length > 0) return `${doubts.join("; ")}: the arguments cannot be compared as written`;
   if (origin.text === undefined || replay.text === undefined) return `arguments ${origin.shown} in the origin, ${replay.shown} in the replay`;
   const before = origin.text;
   const after = replay.text;

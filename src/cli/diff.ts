@@ -1,7 +1,7 @@
 // `orbridge diff ORIGIN REPLAY`: the last look before sending.
 import { JournalDiffer, type Difference, type DiffNote, type ItemPlace } from "../diff.js";
 import type { JournalItem } from "../models/journal-item.js";
-import { normalizeJournal } from "../journal/normalize.js";
+import { argumentsNotAsWritten, normalizeJournal } from "../journal/normalize.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import type { ReadOptions } from "../journal/read.js";
@@ -20,7 +20,11 @@ differ from what the origin provider answered:
   arguments_changed  the arguments differ as JSON values (spacing and member
                      order are no difference; a member named twice, text that
                      is not JSON and numbers written otherwise are compared as
-                     written)
+                     written). Arguments a record holds as an object (Anthropic
+                     input, Gemini args, Bedrock input) are compared by the
+                     values of their numbers; one holding a number a double
+                     does not stand for (9007199254740993, 1e400) cannot be
+                     compared as written, and is always reported
   missing_in_replay  an origin item with no counterpart
   extra_in_replay    a replay item with no counterpart
 Items are lined up by call_id, then by item id, then, between those, items
@@ -55,8 +59,8 @@ export const diffCommand: Command = {
     const errors = { count: 0 };
     const differ = new JournalDiffer();
     await Promise.all([
-      feed(itemsOf(origin, io, errors, readOptions), (item) => differ.pushOrigin(item)),
-      feed(itemsOf(replay, io, errors, readOptions), (item) => differ.pushReplay(item)),
+      feed(itemsOf(origin, io, errors, readOptions), ({ item, notAsWritten }) => differ.pushOrigin(item, notAsWritten)),
+      feed(itemsOf(replay, io, errors, readOptions), ({ item, notAsWritten }) => differ.pushReplay(item, notAsWritten)),
     ]);
     const differences = differ.finish();
     for (const difference of differences) {
@@ -69,18 +73,24 @@ export const diffCommand: Command = {
   },
 };
 
-async function feed(items: AsyncIterable<JournalItem>, push: (item: JournalItem) => void): Promise<void> {
+/** An item, and why its arguments are not the text its record wrote, when they are not. */
+interface SideItem {
+  item: JournalItem;
+  notAsWritten?: string;
+}
+
+async function feed(items: AsyncIterable<SideItem>, push: (item: SideItem) => void): Promise<void> {
   for await (const item of items) push(item);
 }
 
-async function* itemsOf(source: string, io: CommandIO, errors: { count: number }, readOptions: ReadOptions): AsyncGenerator<JournalItem> {
+async function* itemsOf(source: string, io: CommandIO, errors: { count: number }, readOptions: ReadOptions): AsyncGenerator<SideItem> {
   for await (const record of normalizeJournal(inputLines([source], io, readOptions))) {
     if (record.kind === "error") {
       errors.count += 1;
       await write(io.stderr, `orbridge diff: ${visibleInLine(source)}:${record.line}: ${visibleInLine(record.detail)}\n`);
       continue;
     }
-    yield* record.items;
+    for (const [index, item] of record.items.entries()) yield { item, notAsWritten: argumentsNotAsWritten(record, index) };
   }
 }
 

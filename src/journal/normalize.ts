@@ -92,6 +92,13 @@ export type NormalizedRecord =
       requestNumbers?: InexactSchemaNumber[];
       /** Items of the record not emitted because they repeat the conversation so far. */
       repeated: number;
+      /**
+       * The items whose arguments or output text was written from an object of
+       * the record holding a number its double does not stand for: the text is
+       * not the record's own (`literal`, as the record wrote it), so a reader
+       * that compares texts cannot take it for what the record said.
+       */
+      notAsWritten?: Array<{ index: number; field: "arguments" | "output"; literal: string }>;
     }
   | { kind: "error"; source?: string; line: number; detail: string };
 
@@ -292,6 +299,7 @@ export class JournalNormalizer {
   private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals, writer = "the record"): NormalizedRecord {
     if (normalized.kind !== "items") return normalized;
     const losses: Loss[] = [];
+    const notAsWritten: NonNullable<Extract<NormalizedRecord, { kind: "items" }>["notAsWritten"]> = [];
     for (const [index, { item }] of normalized.items.entries()) {
       const fields = item as Record<string, unknown>;
       const field = fields.type === "function_call" ? "arguments" : fields.type === "function_call_output" ? "output" : undefined;
@@ -306,8 +314,9 @@ export class JournalNormalizer {
         return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }
       losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of ${writer} as its double writes it, ${JSON.stringify(Number(literal))}` });
+      notAsWritten.push({ index, field: field!, literal });
     }
-    return losses.length === 0 ? normalized : { ...normalized, losses: [...normalized.losses, ...losses] };
+    return losses.length === 0 ? normalized : { ...normalized, losses: [...normalized.losses, ...losses], notAsWritten: [...(normalized.notAsWritten ?? []), ...notAsWritten] };
   }
 
   private leftBehind(record: Record<string, unknown>, kept: ReadonlySet<string>, at: string, what: string): Loss[] {
@@ -644,4 +653,14 @@ function withRequestNumbers(normalized: NormalizedRecord, kind: RecordKind, numb
   if (normalized.kind !== "items" || normalized.request === undefined) return normalized;
   const requestNumbers = kind === "exchange" ? numbers.filter(({ tokens }) => tokens[0] === "request").map((number) => ({ ...number, tokens: number.tokens.slice(1) })) : [...numbers];
   return requestNumbers.length === 0 ? normalized : { ...normalized, requestNumbers };
+}
+
+/**
+ * Why the arguments text of a record's item is not what the record wrote, as a
+ * sentence: it was written from an object holding a number its double does not
+ * stand for. `undefined` for arguments that are the record's own.
+ */
+export function argumentsNotAsWritten(record: Extract<NormalizedRecord, { kind: "items" }>, index: number): string | undefined {
+  const entry = record.notAsWritten?.find((one) => one.index === index && one.field === "arguments");
+  return entry === undefined ? undefined : `the arguments of line ${record.line} were written from an object holding ${shownLiteral(entry.literal)}, which a double does not stand for`;
 }

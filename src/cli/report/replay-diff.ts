@@ -4,7 +4,7 @@
 // differences are the ones `diff` prints. With --conversation, each difference is
 // told by the conversation of its origin line.
 import { JournalDiffer, type ItemPlace } from "../../diff.js";
-import { JournalNormalizer, type NormalizedRecord } from "../../journal/normalize.js";
+import { argumentsNotAsWritten, JournalNormalizer, type NormalizedRecord } from "../../journal/normalize.js";
 import type { JournalLine } from "../../journal/read.js";
 import type { ReplayDiff } from "./report-data.js";
 import { Tally } from "./tally.js";
@@ -76,8 +76,8 @@ export class ReplayComparison {
   private originRecords(records: readonly NormalizedRecord[]): void {
     for (const record of records) {
       if (record.kind === "error") continue;
-      for (const entry of record.items) {
-        this.differ.pushOrigin(entry);
+      for (const [index, entry] of record.items.entries()) {
+        this.differ.pushOrigin(entry, argumentsNotAsWritten(record, index));
         if (this.originItems.size < MAX_SIDE_ITEMS) this.originItems.set(sideKey(entry.provenance), { item: entry.item });
       }
     }
@@ -89,8 +89,8 @@ export class ReplayComparison {
         this.replayErrors += 1;
         continue;
       }
-      for (const entry of record.items) {
-        this.differ.pushReplay(entry);
+      for (const [index, entry] of record.items.entries()) {
+        this.differ.pushReplay(entry, argumentsNotAsWritten(record, index));
         if (this.replayItems.size < MAX_SIDE_ITEMS) this.replayItems.set(sideKey(entry.provenance), entry.item);
       }
     }
