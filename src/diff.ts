@@ -8,6 +8,8 @@
 // | call_id_mismatch  | the call_ids differ (the pair was lined up otherwise)               |
 // | name_changed      | the function names differ                                           |
 // | arguments_changed | the arguments differ as JSON values (`{"a":1}` and `{"a": 1}` do not) |
+// | status_changed    | a call's status differs; left out on one side, only when the other is not `completed` |
+// | output_changed    | an output says something else to the model (a text and one text part saying it are the same) |
 // | missing_in_replay | an origin item with nothing to pair with                            |
 // | extra_in_replay   | a replay item with nothing to pair with                             |
 //
@@ -40,6 +42,10 @@ export const DIFFERENCE_CODES = [
   "name_changed",
   /** The arguments differ as JSON values. */
   "arguments_changed",
+  /** A call's status differs: only a completed call runs. */
+  "status_changed",
+  /** An output says something else to the model. */
+  "output_changed",
   /** An origin item has no counterpart in the replay. */
   "missing_in_replay",
   /** A replay item has no counterpart in the origin. */
@@ -96,6 +102,10 @@ interface Entry {
   callId: Field;
   name: Field;
   arguments: Field;
+  /** A call's status; absent for every other item. */
+  status: Field | undefined;
+  /** An output's output by what it says; absent for every other item. */
+  output: Field | undefined;
   /** The call_id pairing key: a call and an output of one call_id are kept apart. */
   callKey: string | undefined;
   id: string | undefined;
@@ -326,6 +336,13 @@ function compare(origin: Entry, replay: Entry): Difference[] {
   if ((origin.arguments.present || replay.arguments.present) && origin.arguments.key !== replay.arguments.key) {
     differences.push({ code: "arguments_changed", detail: describeArguments(origin.arguments, replay.arguments), path: "/arguments", ...at });
   }
+  // Compared only between two calls, or two outputs: a changed type already says the rest.
+  if (origin.status !== undefined && replay.status !== undefined && statusChanged(origin.status, replay.status)) {
+    differences.push({ code: "status_changed", detail: `status ${origin.status.shown} in the origin, ${replay.status.shown} in the replay: only a completed call runs`, path: "/status", ...at });
+  }
+  if (origin.output !== undefined && replay.output !== undefined && origin.output.key !== replay.output.key) {
+    differences.push({ code: "output_changed", detail: `output ${origin.output.shown} in the origin, ${replay.output.shown} in the replay: the model is told something else`, path: "/output", ...at });
+  }
   return differences;
 }
 
@@ -348,6 +365,8 @@ function entryOf(item: JournalItem, notAsWritten?: string): Entry {
     callId: fieldOf(fields, "call_id"),
     name: fieldOf(fields, "name"),
     arguments: argumentsField,
+    status: fields.type === "function_call" ? fieldOf(fields, "status") : undefined,
+    output: typeof fields.type === "string" && fields.type.endsWith("_output") && !fields.type.includes(":") ? outputFieldOf(fields) : undefined,
     callKey: callId === undefined ? undefined : `${output ? "output" : "call"} ${callId}`,
     id: typeof fields.id === "string" && fields.id !== "" ? fields.id : undefined,
     content: digest(writeJson(said, true)),
@@ -380,6 +399,46 @@ function argumentsFieldOf(fields: Record<string, unknown>): Field {
   }
   if (value === undefined) return { present, key: "absent", shown: show(value) };
   return { present, key: `value ${digest(writeJson(value, true))}`, shown: show(value) };
+}
+
+/**
+ * Two calls' statuses differ, by what a replay tells: a replayed item may leave
+ * its status out (input items need none), which says nothing new of a call that
+ * completed; of any other it hides that the call never finished.
+ */
+function statusChanged(origin: Field, replay: Field): boolean {
+  if (origin.key === replay.key) return false;
+  if (!origin.present) return replay.text !== "completed";
+  if (!replay.present) return origin.text !== "completed";
+  return true;
+}
+
+/**
+ * An output by what it tells the model: a text, or parts. A text and a list of
+ * one text part that holds it say the same (one envelope writes a result as a
+ * string, another as parts); any other list is compared whole, canonically.
+ */
+function outputFieldOf(fields: Record<string, unknown>): Field {
+  const value = fields.output;
+  const present = Object.hasOwn(fields, "output");
+  const text = typeof value === "string" ? value : onlyText(value);
+  if (text !== undefined) return { present, key: `text ${text}`, shown: show(value), text };
+  return fieldOf(fields, "output");
+}
+
+const TEXT_PARTS: ReadonlySet<unknown> = new Set(["input_text", "output_text", "text"]);
+
+/** The text of a list of one text part with nothing else said (no annotation, no other member); otherwise undefined. */
+function onlyText(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length !== 1) return undefined;
+  const part = fieldsOf(value[0]);
+  if (!TEXT_PARTS.has(part.type) || typeof part.text !== "string") return undefined;
+  for (const key of Object.keys(part)) {
+    if (key === "type" || key === "text") continue;
+    const member = part[key];
+    if (!(Array.isArray(member) && member.length === 0)) return undefined;
+  }
+  return part.text;
 }
 
 /** The arguments of a pair that differ: from a little before the first character that differs, when both are text. */

@@ -326,3 +326,37 @@ describe("values nested 100,000 deep", () => {
     ]);
   });
 });
+
+describe("what a replayed call and output say", () => {
+  const weather = { type: "function_call", call_id: "call_w", name: "weather", status: "completed", arguments: '{"city":"Oslo"}' };
+  const forecast = { type: "function_call", call_id: "call_f", name: "forecast", status: "completed", arguments: '{"days":2}' };
+  const output = (callId: string, said: unknown) => ({ type: "function_call_output", call_id: callId, output: said });
+
+  test("a call whose status differs is status_changed; one left out beside completed is not", () => {
+    expect(diffJournals([at("1.0", "responses", weather)], [at("1.0", "responses", { ...weather, status: "incomplete" })])).toEqual([
+      { code: "status_changed", detail: 'status "completed" in the origin, "incomplete" in the replay: only a completed call runs', path: "/status", origin: { line: 1, index: 0 }, replay: { line: 1, index: 0 } },
+    ]);
+    const { status: _, ...unstated } = weather;
+    expect(diffJournals([at("1.0", "responses", weather)], [at("1.0", "responses", unstated)])).toEqual([]);
+    // Left out where the origin never finished the call: the replay hides that.
+    expect(diffJournals([at("1.0", "responses", { ...weather, status: "in_progress" })], [at("1.0", "responses", unstated)]).map((difference) => difference.code)).toEqual(["status_changed"]);
+  });
+
+  test("outputs that swapped what they say, each keeping its call_id, are each output_changed", () => {
+    const origin = [at("1.0", "responses", weather), at("1.1", "responses", forecast), at("2.0", "chat", output("call_w", "rain")), at("3.0", "chat", output("call_f", "sun"))];
+    const replay = [at("1.0", "responses", weather), at("1.1", "responses", forecast), at("2.0", "responses", output("call_w", "sun")), at("3.0", "responses", output("call_f", "rain"))];
+    expect(diffJournals(origin, replay)).toEqual([
+      { code: "output_changed", detail: 'output "rain" in the origin, "sun" in the replay: the model is told something else', path: "/output", origin: { line: 2, index: 0 }, replay: { line: 2, index: 0 } },
+      { code: "output_changed", detail: 'output "sun" in the origin, "rain" in the replay: the model is told something else', path: "/output", origin: { line: 3, index: 0 }, replay: { line: 3, index: 0 } },
+    ]);
+  });
+
+  test("a text and one text part that holds it say the same; a part with more to say does not", () => {
+    const origin = [at("1.0", "responses", weather), at("2.0", "chat", output("call_w", "rain"))];
+    expect(diffJournals(origin, [at("1.0", "responses", weather), at("2.0", "responses", output("call_w", [{ type: "input_text", text: "rain" }]))])).toEqual([]);
+    expect(diffJournals(origin, [at("1.0", "responses", weather), at("2.0", "responses", output("call_w", [{ type: "output_text", text: "rain", annotations: [] }]))])).toEqual([]);
+    const annotated = [at("1.0", "responses", weather), at("2.0", "responses", output("call_w", [{ type: "output_text", text: "rain", annotations: [{ type: "url_citation", url: "https://example.com" }] }]))];
+    expect(diffJournals(origin, annotated).map((difference) => difference.code)).toEqual(["output_changed"]);
+    expect(diffJournals(origin, [at("1.0", "responses", weather), at("2.0", "responses", output("call_w", [{ type: "input_text", text: "ra" }, { type: "input_text", text: "in" }]))]).map((difference) => difference.code)).toEqual(["output_changed"]);
+  });
+});

@@ -25,6 +25,10 @@ differ from what the origin provider answered:
                      values of their numbers; one holding a number a double
                      does not stand for (9007199254740993, 1e400) cannot be
                      compared as written, and is always reported
+  status_changed     a call's status differs (only a completed call runs); a
+                     status left out is no difference beside "completed"
+  output_changed     an output tells the model something else (a text and a
+                     list of one text part holding it are the same)
   missing_in_replay  an origin item with no counterpart
   extra_in_replay    a replay item with no counterpart
 Items are lined up by call_id, then by item id, then, between those, items
