@@ -19,7 +19,7 @@
 // |                            |   request rather than run a call whose arguments were never an |
 // |                            |   object; {} would forge a call. The way back gives the text.  |
 import type { Loss } from "../../src/models/loss.js";
-import { argumentsObjectChange } from "../../src/models/inexact-json.js";
+import { argumentsAsObject } from "../../src/models/inexact-json.js";
 import { argumentsOfStringInput } from "../../src/models/string-input.js";
 
 export type InputLoss = { code: Loss["code"]; detail: string };
@@ -45,6 +45,5 @@ export function inputOfArguments(args: string): { value: unknown; loss?: InputLo
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     return { value: args, loss: { code: "target_rejects", detail: "arguments that are not a JSON object cannot be an input object: written as the text it is, which Bedrock rejects" } };
   }
-  const change = argumentsObjectChange(args, parsed, "input");
-  return change === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: change } };
+  return argumentsAsObject(args, parsed, "input", "Bedrock");
 }

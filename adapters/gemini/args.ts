@@ -20,7 +20,7 @@
 // |                              |   rather than run a call whose arguments were never an object;    |
 // |                              |   {} would forge a call                                           |
 import type { Loss } from "../../src/models/loss.js";
-import { argumentsObjectChange } from "../../src/models/inexact-json.js";
+import { argumentsAsObject } from "../../src/models/inexact-json.js";
 import { argumentsOfStringInput } from "../../src/models/string-input.js";
 import { isRecord } from "./fields.js";
 
@@ -40,8 +40,7 @@ export function argsOfArguments(text: unknown): { value: unknown; loss?: ArgsLos
   try {
     const parsed: unknown = JSON.parse(text);
     if (isRecord(parsed)) {
-      const change = argumentsObjectChange(text, parsed, "args");
-      return change === undefined ? { value: parsed } : { value: parsed, loss: { code: "form_changed", detail: change } };
+      return argumentsAsObject(text, parsed, "args", "Gemini");
     }
   } catch {
     // Not JSON: written as the text below.

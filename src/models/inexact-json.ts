@@ -16,7 +16,27 @@ export function argumentsObjectChange(text: string, parsed: unknown, noun: strin
   if (JSON.stringify(parsed) === text) return undefined;
   const inexact = inexactness(text);
   if (inexact !== undefined) return `${inexact}: the ${noun} object does not hold what the ${textNoun} text says`;
+  return spellingChange(noun, textNoun);
+}
+
+function spellingChange(noun: string, textNoun: string): string {
   return `the ${textNoun} text becomes the ${noun} object, whose JSON text is spelled otherwise (spaces, escapes or number forms): the values are kept, not the text`;
+}
+
+/**
+ * A call's arguments text as the object an envelope writes (`noun`: what the
+ * envelope calls it; `target`: its name), or the text itself when the object
+ * would not hold what the text says: a name given twice (which value a tool
+ * reads depends on its parser) or a number a double does not hold. The object
+ * would be a call whose value no one wrote, and which the gate may pass where
+ * it blocked the text; written as the text, the target rejects it and the gate
+ * still blocks it. `parsed`: the text read by JSON.parse, an object.
+ */
+export function argumentsAsObject(text: string, parsed: object, noun: string, target: string): { value: unknown; loss?: { code: "form_changed" | "target_rejects"; detail: string } } {
+  if (JSON.stringify(parsed) === text) return { value: parsed };
+  const inexact = inexactness(text);
+  if (inexact !== undefined) return { value: text, loss: { code: "target_rejects", detail: `${inexact}: the ${noun} object would not hold what the arguments text says, so the text is written as it is, which ${target} rejects` } };
+  return { value: parsed, loss: { code: "form_changed", detail: spellingChange(noun, "arguments") } };
 }
 
 /**

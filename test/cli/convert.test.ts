@@ -1081,20 +1081,20 @@ describe("orbridge convert --to an envelope whose calls and results hold objects
     { role: "assistant", content: null, tool_calls: [{ id: "call_big", type: "function", function: { name: "find_order", arguments: '{"order":9007199254740993}' } }] },
     { role: "tool", tool_call_id: "call_big", content: '{"order":12345678901234567890,"total":1.0}' },
   );
-  const argumentsLoss = (noun: string) => ({
+  const argumentsLoss = (noun: string, target: string) => ({
     line: 2,
     path: "/tool_calls/0/function/arguments",
-    code: "form_changed",
-    detail: `the number 9007199254740993 is not one a double holds: the ${noun} object does not hold what the arguments text says`,
+    code: "target_rejects",
+    detail: `the number 9007199254740993 is not one a double holds: the ${noun} object would not hold what the arguments text says, so the text is written as it is, which ${target} rejects`,
   });
 
   test.each([
-    ["anthropic", [argumentsLoss("input")]],
-    ["bedrock", [argumentsLoss("input")]],
+    ["anthropic", [argumentsLoss("input", "Anthropic")]],
+    ["bedrock", [argumentsLoss("input", "Bedrock")]],
     [
       "gemini",
       [
-        argumentsLoss("args"),
+        argumentsLoss("args", "Gemini"),
         { line: 3, path: "/content", code: "form_changed", detail: "the number 12345678901234567890 is not one a double holds: the response object does not hold what the output text says" },
       ],
     ],
@@ -1103,5 +1103,15 @@ describe("orbridge convert --to an envelope whose calls and results hold objects
     const result = await runOrbridge(["convert", "--to", target, "--report", report], journal);
     expect(result.code).toBe(0);
     expect(readReport(report)).toEqual(expected);
+  });
+
+  // Which value a tool reads of a name given twice depends on its parser: the gate blocks the text, and must block what it becomes.
+  test.each(["anthropic", "bedrock", "gemini"])("--to %s: a call whose arguments name a member twice stays blocked", async (target) => {
+    const schema = join(scratch(), "region.schema.json");
+    writeFileSync(schema, JSON.stringify({ type: "object", required: ["region"], properties: { region: { enum: ["apac"] } } }));
+    const twice = lines({ type: "function_call", call_id: "call_1", name: "sales", arguments: '{"region":"global","region":"apac"}', status: "completed" });
+    const converted = await runOrbridge(["convert", "--to", target], twice);
+    const gated = await runOrbridge(["gate", "--schema", schema, "--format", "json"], converted.stdout);
+    expect(records(gated.stdout).map((verdict) => [verdict.type, verdict.blocked])).toEqual([["function_call", true]]);
   });
 });

@@ -398,16 +398,16 @@ describe("itemsToMessages, arguments", () => {
     expect(inputOf('["Oslo"]').input).toBe('["Oslo"]');
   });
 
-  test("a name given twice is reported: the input keeps the last value", () => {
+  test("a name given twice is written as the text it is, which Anthropic rejects: no value is chosen", () => {
     expect(inputOf('{"city":"Oslo","city":"Bergen"}')).toEqual({
-      input: { city: "Bergen" },
-      losses: [{ path: "/0/arguments", code: "form_changed", detail: 'the name "city" is given twice in one object: the input object does not hold what the arguments text says' }],
+      input: '{"city":"Oslo","city":"Bergen"}',
+      losses: [{ path: "/0/arguments", code: "target_rejects", detail: 'the name "city" is given twice in one object: the input object would not hold what the arguments text says, so the text is written as it is, which Anthropic rejects' }],
     });
   });
 
-  test("a number a double cannot hold is reported as a value lost; one spelled otherwise as spelling only", () => {
+  test("a number a double cannot hold keeps the text as it is; one spelled otherwise is reported as spelling only", () => {
     expect(inputOf('{"id":12345678901234567890}').losses.map((loss) => loss.detail)).toEqual([
-      "the number 12345678901234567890 is not one a double holds: the input object does not hold what the arguments text says",
+      "the number 12345678901234567890 is not one a double holds: the input object would not hold what the arguments text says, so the text is written as it is, which Anthropic rejects",
     ]);
     expect(inputOf('{"a":1.50,"b":1e2,"c":-0.0}').losses.map((loss) => loss.detail)).toEqual([
       "the arguments text becomes the input object, whose JSON text is spelled otherwise (spaces, escapes or number forms): the values are kept, not the text",
