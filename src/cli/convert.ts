@@ -56,6 +56,7 @@ import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
+import { setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
@@ -506,7 +507,9 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
         rewritten = result.losses;
       }
       const sources: number[][] = [];
-      converted = chat.messages.fromItems({ items, idless: counts.idless, reasoningField, sources });
+      const aside = setAsideUnfinishedCalls(items, WRITTEN_AS.chat, (index) => `/${index}`, true);
+      converted = chat.messages.fromItems({ items: aside.items, idless: counts.idless, reasoningField, sources });
+      converted = { value: converted.value, losses: [...aside.losses, ...converted.losses.filter((loss) => !aside.left.has(loss.path))] };
       if (!rewrite) recordLines = sources.map((indexes) => indexes.map((index) => run[index]!.line));
     }
   } catch (error) {
@@ -670,9 +673,10 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
       : names
         ? namedResults(items.value, names, (index) => origin(index).line, (index) => origin(index).path, origins)
         : { items: items.value, losses: [] };
-    const written = ENVELOPES[target].itemsToMessages(rewritten.items);
-    const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses];
-    for (const loss of written.losses) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
+    const aside = setAsideUnfinishedCalls(rewritten.items, WRITTEN_AS[target], (index) => `/${index}`, kind === "responses_item");
+    const written = ENVELOPES[target].itemsToMessages(aside.items);
+    const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) }))];
+    for (const loss of written.losses.filter((one) => !aside.left.has(one.path))) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
     return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
   } catch (error) {
     return notConverted(first, whyRunNotConverted(error, run), run.length);
@@ -758,6 +762,8 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
   if (names) recordCalls(canonical.value, names, line);
   if (target === "responses") return canonical;
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
+  const marked = unfinishedCallsMarked(canonical, isBody, target);
+  canonical = marked;
   const written: Converted<unknown> =
     target === "chat"
       ? isBody
@@ -766,7 +772,7 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
       : isBody
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
-  if (isBody) return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses) };
+  if (isBody) return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses.filter((loss) => !marked.left?.has(loss.path))) };
   const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second: written.losses, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
   return { value: written.value, losses: joined.map((loss) => (loss.code === "synthesized" ? loss : heldIn(record, loss))) };
@@ -856,16 +862,43 @@ function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelop
   }
 }
 
+/**
+ * A body's or response's Open Responses form with its unfinished calls marked
+ * for a target that has no status for one call (unfinished-calls.ts): a body's
+ * set aside, a completed response written incomplete. A set-aside item's own
+ * loss says why; what the writer would add of it is left out by `left`.
+ */
+function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope): Converted<unknown> & { left?: ReadonlySet<string> } {
+  const value = canonical.value as Fields;
+  const title = WRITTEN_AS[target as keyof typeof WRITTEN_AS] ?? target;
+  if (!isBody) {
+    const marked = unfinishedResponse(value, title);
+    return marked.losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...marked.losses] };
+  }
+  if (!Array.isArray(value.input)) return canonical;
+  const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`);
+  return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: [...canonical.losses, ...aside.losses], left: aside.left };
+}
+
+/** How a loss names each envelope that has no status for one call. */
+const WRITTEN_AS = { chat: "Chat", anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" } as const;
+
 function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField?: ReasoningField): Converted<unknown> {
   switch (kind) {
     case "chat_request":
       return chatRequests().requestBodies.toResponses({ request: record as ChatRequestBody });
     case "chat_completion":
       return chat.responses.toResponses({ completion: record as ChatCompletion });
-    case "responses_request":
-      return chatRequests().requestBodies.fromResponses({ body: record as CreateResponseBody, reasoningField });
-    case "response":
-      return chat.responses.fromResponses({ response: record as ResponseResource, reasoningField });
+    case "responses_request": {
+      const marked = unfinishedCallsMarked({ value: record, losses: [] }, true, "chat");
+      const written = chatRequests().requestBodies.fromResponses({ body: marked.value as CreateResponseBody, reasoningField });
+      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !marked.left?.has(loss.path))] };
+    }
+    case "response": {
+      const marked = unfinishedCallsMarked({ value: record, losses: [] }, false, "chat");
+      const written = chat.responses.fromResponses({ response: marked.value as ResponseResource, reasoningField });
+      return { value: written.value, losses: [...marked.losses, ...written.losses] };
+    }
     case "envelope_request":
     case "envelope_response":
       throw new TypeError(`a ${kind} record is neither Chat nor Open Responses`);

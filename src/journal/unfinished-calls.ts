@@ -1,0 +1,79 @@
+// A call that says it did not complete (`incomplete`, `in_progress`) is blocked
+// by the gate: its arguments may be cut short. Chat, Anthropic, Gemini and
+// Bedrock messages have no status for one call, so written there as it is, it
+// reads as a call that may run, and gating the converted journal passes it.
+// Where the record written marks a whole response unfinished (a response
+// object), the response is written unfinished; where nothing can mark it (loose
+// items, a request body's input), the call is left out, with the outputs that
+// answer it, and each is reported.
+//
+// | where the call is         | written as                                                     |
+// |---------------------------|----------------------------------------------------------------|
+// | a completed response      | the response, as incomplete: every call of it reads back incomplete |
+// | loose items, a body input | nothing: the call and its outputs are left out, reported       |
+// | a loose item, no status   | the call, reported: the gate blocks it, the target reads it as one that may run |
+//
+// A call with no status is not taken for an unfinished one: recordings replay
+// their history as input items without status (pydantic-ai), and those calls
+// ran. A loose item without one is reported, not left out.
+import type { CanonicalItem } from "../models/open-responses.js";
+import { isPlainObject } from "../models/json-value.js";
+import type { Loss } from "../models/loss.js";
+
+/** Why a call item did not complete, or `undefined` for a completed call, a call without status and any other item. */
+export function unfinished(item: unknown): string | undefined {
+  if (!isPlainObject(item) || item.type !== "function_call" || item.status === "completed" || item.status === undefined) return undefined;
+  return `is ${JSON.stringify(item.status)}`;
+}
+
+/**
+ * The items with each unfinished call and each output that answers one of
+ * them set aside as `orbridge:unfinished_call` items, which no writer of these
+ * envelopes writes: indexes stay as they were, so every loss still points at
+ * its item. `at(index)`: the pointer of an item in the record. `left`: the
+ * pointers set aside, whose losses from the writer say nothing more. `loose`:
+ * items of lines of their own, whose calls without status are reported.
+ */
+export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, loose = false): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
+  const unfinishedIds = new Set<unknown>();
+  const losses: Loss[] = [];
+  const left = new Set<string>();
+  const kept = items.map((item, index) => {
+    const why = unfinished(item);
+    const fields = item as Record<string, unknown>;
+    if (loose && isPlainObject(item) && item.type === "function_call" && item.status === undefined) {
+      losses.push({ path: at(index), code: "form_changed", detail: `the call ${describeCallId(fields.call_id)} has no status, which the gate blocks; ${target} has none to write, so the call reads there as one that may run` });
+    }
+    if (why !== undefined) {
+      if (typeof fields.call_id === "string") unfinishedIds.add(fields.call_id);
+      losses.push({ path: at(index), code: "unsupported_item", detail: `the call ${describeCallId(fields.call_id)} ${why}: ${target} cannot mark one call unfinished, and written there it would read as a call that may run, so it is left out` });
+    } else if (isPlainObject(item) && item.type === "function_call_output" && typeof item.call_id === "string" && unfinishedIds.has(item.call_id)) {
+      losses.push({ path: at(index), code: "unsupported_item", detail: `the output answers the call ${describeCallId(item.call_id)}, left out as unfinished: it is left out with it` });
+    } else return item;
+    left.add(at(index));
+    return { type: SET_ASIDE, call_id: fields.call_id } as unknown as CanonicalItem;
+  });
+  return { items: kept, losses, left };
+}
+
+/**
+ * A response object whose status says it completed while a call of it did not:
+ * written as incomplete, so that the record written marks it (a Chat
+ * `finish_reason` of `length`, an Anthropic `stop_reason` of `max_tokens`).
+ */
+export function unfinishedResponse(response: unknown, target: string): { value: unknown; losses: Loss[] } {
+  if (!isPlainObject(response) || response.status !== "completed" || !Array.isArray(response.output)) return { value: response, losses: [] };
+  const index = response.output.findIndex((item) => unfinished(item) !== undefined);
+  if (index < 0) return { value: response, losses: [] };
+  const call = response.output[index] as Record<string, unknown>;
+  return {
+    value: { ...response, status: "incomplete", incomplete_details: { reason: "max_output_tokens" } },
+    losses: [{ path: `/output/${index}/status`, code: "form_changed", detail: `the call ${describeCallId(call.call_id)} ${unfinished(call)}: ${target} marks only a whole response unfinished, so the response is written as incomplete, and every call of it reads back incomplete` }],
+  };
+}
+
+const SET_ASIDE = "orbridge:unfinished_call";
+
+function describeCallId(callId: unknown): string {
+  return typeof callId === "string" ? JSON.stringify(callId) : "without call_id";
+}
