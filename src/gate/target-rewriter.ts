@@ -149,7 +149,8 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
         change(`/${pointerToken(field)}`, "synthesized", `${profile.toolResultNames.rule}: the output gets the name of its call on line ${call.line}, ${JSON.stringify(call.name)}`);
       }
     }
-    if ((kind === "function_call" || kind === "function_call_output") && ids !== undefined && typeof fields.call_id === "string") {
+    // An empty call_id names no call: rewritten, it would become an id that pairs a call and an output the journal never paired.
+    if ((kind === "function_call" || kind === "function_call_output") && ids !== undefined && typeof fields.call_id === "string" && fields.call_id !== "") {
       const target = ids.toTarget(fields.call_id);
       if (target.rewritten) {
         edit().call_id = target.id;

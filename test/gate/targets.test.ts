@@ -448,6 +448,15 @@ describe("a provider's target, judged by the profile handed over", () => {
     ]);
   });
 
+  test("an empty call_id is not rewritten: it names no call, and an id made of it would pair a call and an output the journal never paired", () => {
+    const items = [at("1.0", "responses", call("", paris)), at("2.0", "responses", output("", "sunny"))];
+    const rewriter = new TargetRewriter("mistral", mistral);
+    const rewritten = rewriter.push(items);
+    expect(rewritten.items.map((item) => (item.item as { call_id: string }).call_id)).toEqual(["", ""]);
+    expect(rewritten.changes).toEqual([]);
+    expect(rewriter.idMap()).toEqual([]);
+  });
+
   test("normalize's rewrite for mistral gives 9-character ids, the call and its output alike, distinct ids kept distinct, the same on every run", () => {
     const items = [at("1.0", "chat", call(kimi, paris)), at("1.1", "chat", call("functions.get_weather:1", lyon)), at("2.0", "chat", output(kimi, "sunny")), at("2.1", "chat", output("functions.get_weather:1", "rain"))];
     const first = new TargetRewriter("mistral", mistral);
