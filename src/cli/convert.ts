@@ -39,7 +39,6 @@ import { atomicFileOutput } from "../journal/write.js";
 import { isTarget, TARGETS } from "../gate/target-names.js";
 import { profileOf } from "../../adapters/profiles.js";
 import { RecordRewrite } from "./record-rewrite.js";
-import { resolve } from "node:path";
 import { z } from "zod";
 import { TRANSPORT_PADDING_DETAIL, type StreamLoss } from "../models/assembled-response.js";
 import { chatCompletionSchema, chatRequestBodySchema, type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
@@ -213,7 +212,7 @@ export const convertCommand: Command = {
     if (namedField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
     const readOptions = inputOptions(args);
     const sources = await checkInputs(args.operands);
-    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
+    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr }, { outputs: [["--id-map", stringOption(args, "id-map")]] });
     const progress = progressFor(sources, io.stderr);
     const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0, repaired: 0, padding: 0 };
     const repairing = stringOption(args, "repair") === "double-encoded";
@@ -225,9 +224,6 @@ export const convertCommand: Command = {
     const reasoningField = namedField ?? (target === "chat" ? (profile?.reasoning.chatField as ReasoningField | undefined) : undefined);
     const idMapPath = stringOption(args, "id-map");
     if (idMapPath !== undefined && rewrite === undefined) throw new UsageError("--id-map writes the call ids --for rewrites: it goes with --for");
-    if (idMapPath !== undefined && [...sources, stringOption(args, "out"), stringOption(args, "report")].some((path) => path !== undefined && path !== "-" && resolve(path) === resolve(idMapPath))) {
-      throw new UsageError(`--id-map ${idMapPath} names an input or another output; it needs a file of its own`);
-    }
     const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const converter = new JournalConverter(target, reasoningField, rewrite);
     const numberTexts = new LineNumberTexts();

@@ -4,7 +4,6 @@ import { isTarget, TARGETS, type Rewritten } from "../gate/targets.js";
 import { chat } from "../../adapters/index.js";
 import { profileOf } from "../../adapters/profiles.js";
 import { atomicFileOutput } from "../journal/write.js";
-import { resolve } from "node:path";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { LineWrappers, rewrap } from "../journal/record-pointer.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
@@ -127,7 +126,7 @@ export const normalizeCommand: Command = {
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
     const readOptions = inputOptions(args);
     const sources = await checkInputs(args.operands);
-    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
+    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr }, { outputs: [["--id-map", stringOption(args, "id-map")]] });
     const out = new LineWriter(output.stream);
     const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });
     const target = stringOption(args, "for");
@@ -138,9 +137,6 @@ export const normalizeCommand: Command = {
     const rewriter = target !== undefined && isTarget(target) ? new TargetRewriter(target, { reasoningField, profile: profileOf(target) }) : undefined;
     const idMapPath = stringOption(args, "id-map");
     if (idMapPath !== undefined && rewriter === undefined) throw new UsageError("--id-map writes the call ids --for rewrites: it goes with --for");
-    if (idMapPath !== undefined && [...sources, stringOption(args, "out"), stringOption(args, "report")].some((path) => path !== undefined && path !== "-" && resolve(path) === resolve(idMapPath))) {
-      throw new UsageError(`--id-map ${idMapPath} names an input or another output; it needs a file of its own`);
-    }
     const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const progress = progressFor(sources, io.stderr);
     const counts = { lines: 0, records: 0, items: 0, errors: 0, losses: 0, leftBehind: 0, synthesized: 0, repeated: 0, changes: 0, repaired: 0 };

@@ -33,14 +33,25 @@ import { ReportWriter } from "./loss-report.js";
  * `streams` are the command's stdin and stderr; without them, a run on the
  * process's own stdout is taken to be on its stdin and stderr too.
  */
+/**
+ * `more`: the command's other files, checked with these: outputs by option
+ * (`--id-map`), each needing a file of its own, and inputs no output may
+ * overwrite (`--map`).
+ */
+export interface OtherFiles {
+  outputs?: ReadonlyArray<readonly [option: string, path: string | undefined]>;
+  inputs?: readonly string[];
+}
+
 export function openOutputs(
   outPath: string | undefined,
   reportPath: string | undefined,
   sources: readonly string[],
   stdout: Writable,
   streams?: { stdin: Readable; stderr: Writable },
+  more: OtherFiles = {},
 ): { output: JournalOutput; report?: ReportWriter } {
-  checkOutputs(outPath, reportPath, sources, standardFilesOf(stdout, streams));
+  checkOutputs(outPath, reportPath, sources, standardFilesOf(stdout, streams), more);
   // A name ending in .gz is the one place a name decides anything: the user asked for gzip.
   const output = outPath === undefined || outPath === "" ? stdoutOutput(stdout) : outPath.endsWith(".gz") ? gzipFileOutput(outPath) : atomicFileOutput(outPath);
   return { output, ...(reportPath ? { report: new ReportWriter(reportPath) } : {}) };
@@ -60,11 +71,12 @@ interface NamedOutput {
   newPlace: string | undefined;
 }
 
-export function checkOutputs(outPath: string | undefined, reportPath: string | undefined, sources: readonly string[], standard: StandardFiles): void {
+export function checkOutputs(outPath: string | undefined, reportPath: string | undefined, sources: readonly string[], standard: StandardFiles, more: OtherFiles = {}): void {
   const inputs = inputFiles(sources, standard.stdin);
   checkStandardStreams(inputs, standard);
+  inputs.push(...inputFiles(more.inputs ?? [], standard.stdin));
   const named: NamedOutput[] = [];
-  for (const [option, path] of [["--out", outPath], ["--report", reportPath]] as const) {
+  for (const [option, path] of [["--out", outPath], ["--report", reportPath], ...(more.outputs ?? [])] as const) {
     if (path === undefined) continue;
     const output = namedOutput(option, path);
     const input = inputs.find((candidate) => sameFile(candidate.identity, output.identity));

@@ -7,6 +7,7 @@ import type { Command } from "./command.js";
 import { checkInputs, inputLines, maxLineBytesOption } from "./inputs.js";
 import { LineWriter, UsageError, write, type ExitCode } from "./io.js";
 import { openOutputs, writeThenCommit } from "./outputs.js";
+import { parseRecord } from "../journal/parse-record.js";
 import { progressFor } from "./progress.js";
 import { visibleInLine } from "../models/quote-visible.js";
 
@@ -48,13 +49,10 @@ async function readIdMap(path: string): Promise<Map<string, string>> {
   const entries: IdMapEntry[] = [];
   text.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      throw new UsageError(`--map ${path}: line ${index + 1} is not JSON`);
-    }
-    const fields = entry as Record<string, unknown> | null;
+    // A line that names "original" twice would restore whichever id a reader keeps: it is refused, as a journal's line is.
+    const parsed = parseRecord(line, `line ${index + 1}`);
+    if (!parsed.ok) throw new UsageError(`--map ${path}: ${parsed.detail}`);
+    const fields = parsed.value as Record<string, unknown> | null;
     if (fields === null || typeof fields !== "object" || typeof fields.original !== "string" || typeof fields.rewritten !== "string") {
       throw new UsageError(`--map ${path}: line ${index + 1} needs the strings "original" and "rewritten"`);
     }
@@ -76,7 +74,8 @@ export const restoreIdsCommand: Command = {
     const map = await readIdMap(mapPath);
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const sources = await checkInputs(args.operands);
-    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr });
+    // The map may be the only record of the ids: no output of the run may overwrite it.
+    const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr }, { inputs: [mapPath] });
     const out = new LineWriter(output.stream);
     const progress = progressFor(sources, io.stderr);
     const counts = { lines: 0, errors: 0, restored: 0, unknown: 0 };

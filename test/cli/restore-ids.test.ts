@@ -1,7 +1,7 @@
 // normalize --for a provider with --id-map, gate --for the same provider, and
 // restore-ids, from the CLI: what normalize writes for a target, the gate finds
 // nothing that target refuses in, and restore-ids gives the original ids back.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -48,6 +48,37 @@ describe("restore-ids", () => {
   test("without --map, it is a usage error (exit 2)", async () => {
     const run = await runOrbridge(["restore-ids", journal]);
     expect([run.code, run.stderr]).toEqual([2, "orbridge restore-ids: restore-ids needs --map FILE, the id map normalize --id-map wrote\n"]);
+  });
+
+  test("no output of restore-ids overwrites its --map, whatever name it goes by, and the map is left as it was (exit 2)", async () => {
+    const map = join(folder, "kept-map.jsonl");
+    const text = `${JSON.stringify({ original: "functions.get_weather:0", rewritten: "abc123def" })}\n`;
+    writeFileSync(map, text);
+    const link = join(folder, "kept-map-link.jsonl");
+    rmSync(link, { force: true });
+    symlinkSync(map, link);
+    for (const [option, path] of [["--out", map], ["--report", map], ["--out", link]] as const) {
+      const run = await runOrbridge(["restore-ids", "--map", map, option, path, journal]);
+      expect([run.code, run.stderr]).toEqual([2, `orbridge restore-ids: ${option} ${path} is also an input; inputs are never overwritten\n`]);
+    }
+    expect(readFileSync(map, "utf8")).toEqual(text);
+  });
+
+  test("a map line that names a member twice is refused: which original it restores would depend on the reader (exit 2)", async () => {
+    const map = join(folder, "twice-map.jsonl");
+    writeFileSync(map, '{"original":"functions.get_weather:0","rewritten":"abc123def","original":"zzz"}\n');
+    const run = await runOrbridge(["restore-ids", "--map", map, journal]);
+    expect([run.code, run.stderr]).toEqual([2, `orbridge restore-ids: --map ${map}: line 1 has the name "original" twice in one object, at "/original"; JSON.parse keeps the last value, other readers keep the first\n`]);
+  });
+
+  test("normalize and convert refuse an --id-map that is the standard output the journal goes to, or another output (exit 2)", async () => {
+    for (const command of [["normalize", "--for", "mistral"], ["convert", "--to", "chat", "--for", "mistral"]]) {
+      const out = join(folder, "same-as-map.jsonl");
+      const run = await runOrbridge([...command, "--id-map", out, "--out", out, journal]);
+      expect([run.code, run.stderr]).toEqual([2, `orbridge ${command[0]}: --id-map ${out} is the same file as --out ${out}; each output needs a file of its own\n`]);
+      const input = await runOrbridge([...command, "--id-map", journal, journal]);
+      expect([input.code, input.stderr]).toEqual([2, `orbridge ${command[0]}: --id-map ${journal} is also an input; inputs are never overwritten\n`]);
+    }
   });
 
   test("--id-map without --for is a usage error (exit 2)", async () => {
