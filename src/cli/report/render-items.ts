@@ -4,6 +4,7 @@
 // otherwise; an output links to its call by call_id.
 import type { GateRecord } from "../../gate/prepared-gate.js";
 import { escapeHtml } from "./escape-html.js";
+import { compactJson } from "../../journal/document-texts.js";
 import { jsonHtml } from "./json-html.js";
 import { shellQuoted } from "./shell-quote.js";
 import { itemAnchor, lineAnchor, PageLinks } from "./page-links.js";
@@ -107,7 +108,7 @@ function argumentsHtml(value: unknown, verdict: GateRecord | undefined): string 
   // Pretty-printed from the parsed value only when that value writes the same
   // text back: a member named twice, a number a double rounds (2^53 + 1, 1.0, -0)
   // or an escape would otherwise be shown as something the tool does not get.
-  if (JSON.stringify(parsed) !== withoutSpacing(value)) return `<p>arguments (as written: read as JSON they would be shown otherwise, as a name given twice, a rounded number or an escape):</p><pre>${escapeHtml(value)}</pre>`;
+  if (JSON.stringify(parsed) !== compactJson(value)) return `<p>arguments (as written: read as JSON they would be shown otherwise, as a name given twice, a rounded number or an escape):</p><pre>${escapeHtml(value)}</pre>`;
   const marked = verdict?.reason === "arguments_schema" ? failingPointers(verdict.detail, parsed) : undefined;
   return `<p>arguments:</p><pre>${jsonHtml(parsed, marked)}</pre>`;
 }
@@ -141,25 +142,6 @@ function holds(value: unknown, pointer: string): boolean {
     at = (at as Record<string, unknown>)[key];
   }
   return true;
-}
-
-/** JSON text without the spacing between its tokens; strings are kept as written. */
-function withoutSpacing(text: string): string {
-  let out = "";
-  let from = 0;
-  let inString = false;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (inString) {
-      if (code === 0x5c) at += 1;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) {
-      out += text.slice(from, at);
-      from = at + 1;
-    }
-  }
-  return out + text.slice(from);
 }
 
 function fieldsOf(item: unknown): Record<string, unknown> {
