@@ -219,7 +219,7 @@ export const convertCommand: Command = {
     loadedChatRequests ??= await chat.requests();
     const forTarget = stringOption(args, "for");
     const profile = forTarget !== undefined && isTarget(forTarget) ? profileOf(forTarget) : undefined;
-    const rewrite = forTarget !== undefined && isTarget(forTarget) ? new RecordRewrite(forTarget, profile) : undefined;
+    const rewrite = forTarget !== undefined && isTarget(forTarget) ? new RecordRewrite(forTarget, profile, namedField) : undefined;
     // A Chat dialect that reads reasoning takes it in its own field unless told another.
     const reasoningField = namedField ?? (target === "chat" ? (profile?.reasoning.chatField as ReasoningField | undefined) : undefined);
     const idMapPath = stringOption(args, "id-map");

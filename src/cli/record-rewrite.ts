@@ -19,6 +19,8 @@ export class RecordRewrite {
   constructor(
     readonly target: Target,
     private readonly profile: TargetProfile | undefined,
+    /** The Chat field a dialect takes reasoning in, when asked for (`--reasoning-field`): its reasoning is kept for it. */
+    private readonly reasoningField?: string,
   ) {
     const pattern = profile?.callIds?.pattern;
     this.ids = pattern === undefined ? undefined : new TargetIdRewrites(pattern);
@@ -29,7 +31,7 @@ export class RecordRewrite {
    * of `lineOf(index)`, its path `pathOf(index)` followed by the change's own.
    */
   items(items: readonly CanonicalItem[], envelope: Envelope, lineOf: (index: number) => number, pathOf: (index: number) => string): { items: CanonicalItem[]; losses: StreamLoss[] } {
-    const rewriter = new TargetRewriter(this.target, { profile: this.profile, ids: this.ids, calls: this.calls });
+    const rewriter = new TargetRewriter(this.target, { profile: this.profile, ids: this.ids, calls: this.calls, ...(this.reasoningField === undefined ? {} : { reasoningField: this.reasoningField }) });
     const journalItems = items.map((item, index) => ({ item, provenance: { line: lineOf(index), index, envelope } }));
     const pushed = rewriter.push(journalItems);
     const finished = rewriter.finish();

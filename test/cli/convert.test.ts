@@ -484,6 +484,21 @@ describe("orbridge convert: reasoning in Chat dialects", () => {
   });
 });
 
+describe("orbridge convert --to chat --for chat-completions --reasoning-field FIELD", () => {
+  test("keeps the reasoning the field asks for, as it does without --for", async () => {
+    const journal = lines(
+      { type: "message", role: "user", content: "go" },
+      { type: "reasoning", summary: [{ type: "summary_text", text: "look up apac" }] },
+      { type: "function_call", call_id: "c1", name: "sales", arguments: '{"region":"apac"}', status: "completed" },
+      { type: "function_call_output", call_id: "c1", output: "r1" },
+    );
+    const plain = await runOrbridge(["convert", "--to", "chat", "--reasoning-field", "reasoning_content"], journal);
+    const forTarget = await runOrbridge(["convert", "--to", "chat", "--for", "chat-completions", "--reasoning-field", "reasoning_content"], journal);
+    expect(records(forTarget.stdout)).toEqual(records(plain.stdout));
+    expect(records(forTarget.stdout)[1]).toEqual({ role: "assistant", content: null, reasoning_content: "look up apac", tool_calls: [{ id: "c1", type: "function", function: { name: "sales", arguments: '{"region":"apac"}' } }] });
+  });
+});
+
 describe("orbridge convert --to responses: Chat streams", () => {
   test("a Chat SSE stream becomes the response object of the completion it streams, its calls completed", async () => {
     const report = join(scratch(), "losses.jsonl");
