@@ -89,13 +89,12 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
 }
 
 function holds(record: unknown, path: string): boolean {
-  let value = record;
-  for (const token of path.split("/").slice(1)) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return false;
-    value = (value as Record<string, unknown>)[key];
+  try {
+    return resolvePointer(record, parsePointer(path)).found;
+  } catch {
+    // A "~" not followed by 0 or 1: no pointer, so no place in the record.
+    return false;
   }
-  return true;
 }
 
 function topKey(path: string): string {

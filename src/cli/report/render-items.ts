@@ -5,6 +5,7 @@
 import type { GateRecord } from "../../gate/prepared-gate.js";
 import { escapeHtml } from "./escape-html.js";
 import { compactJson } from "../../journal/document-texts.js";
+import { parsePointer, resolvePointer } from "../../journal/json-pointer.js";
 import { jsonHtml } from "./json-html.js";
 import { shellQuoted } from "./shell-quote.js";
 import { itemAnchor, lineAnchor, PageLinks } from "./page-links.js";
@@ -133,15 +134,14 @@ export function failingPointers(detail: string, parsed: unknown): Set<string> {
   return pointers;
 }
 
-/** Whether `pointer` names a value inside `value`, member by member, own members only. */
+/** Whether `pointer` names a value inside `value`, own members only. */
 function holds(value: unknown, pointer: string): boolean {
-  let at: unknown = value;
-  for (const token of pointer.split("/").slice(1)) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(at) ? !/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= at.length : at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return false;
-    at = (at as Record<string, unknown>)[key];
+  try {
+    return resolvePointer(value, parsePointer(pointer)).found;
+  } catch {
+    // A "~" not followed by 0 or 1: no pointer, so no value.
+    return false;
   }
-  return true;
 }
 
 function fieldsOf(item: unknown): Record<string, unknown> {
