@@ -55,6 +55,7 @@ import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
+import { ENVELOPE_TITLES } from "./envelope-tools.js";
 import { setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 
@@ -866,7 +867,7 @@ function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelop
  */
 function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope): Converted<unknown> & { left?: ReadonlySet<string> } {
   const value = canonical.value as Fields;
-  const title = WRITTEN_AS[target as keyof typeof WRITTEN_AS] ?? target;
+  const title = target === "responses" ? target : WRITTEN_AS[target];
   if (!isBody) {
     const marked = unfinishedResponse(value, title);
     return marked.losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...marked.losses] };
@@ -877,7 +878,7 @@ function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, t
 }
 
 /** How a loss names each envelope that has no status for one call. */
-const WRITTEN_AS = { chat: "Chat", anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" } as const;
+const WRITTEN_AS: Readonly<Record<"chat" | AdapterName, string>> = { chat: "Chat", ...ENVELOPE_TITLES };
 
 function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField?: ReasoningField): Converted<unknown> {
   switch (kind) {

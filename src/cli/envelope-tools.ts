@@ -20,7 +20,8 @@ import { detectEnvelopeRecord } from "../journal/detect.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { EnvelopeTools } from "../gate/tool-registry.js";
 
-const TITLES: Record<AdapterName, string> = { anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" };
+/** How a sentence names each registered envelope. */
+export const ENVELOPE_TITLES: Readonly<Record<AdapterName, string>> = { anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" };
 
 // Anthropic versions its server tools by date: `web_search_20250305`, `bash_20250124`.
 const ANTHROPIC_SERVER_TOOL = /_\d{8}$/;
@@ -50,7 +51,7 @@ const BEDROCK_TOOL_KEYS = new Set(["toolSpec", "systemTool", "cachePoint"]);
 export function readEnvelopeTools(value: unknown): EnvelopeTools | undefined {
   const found = toolsEnvelope(value);
   if (found === undefined) return undefined;
-  return { envelope: TITLES[found.envelope], ...TOOL_READERS[found.envelope](found.body) };
+  return { envelope: ENVELOPE_TITLES[found.envelope], ...TOOL_READERS[found.envelope](found.body) };
 }
 
 function toolsEnvelope(value: unknown): { envelope: AdapterName; body: Record<string, unknown> } | undefined {
