@@ -3,15 +3,20 @@
 //
 // | part        | kept as                                                                  |
 // |-------------|--------------------------------------------------------------------------|
-// | fingerprint | two Uint32 halves of a keyed hash of the key's UTF-16 code units, side   |
-// |             | by side in one array, so that a probe reads one cache line               |
-// | slot        | open addressing, triangular probing, capacity a power of two             |
-// | values      | one typed array per column, parallel to the fingerprints; a `whole`      |
-// |             | column is 4 bytes a slot until a value needs 8                           |
-// | growth      | the capacity doubles before the table is more than seven eighths full:   |
-// |             | the first probes of a key stay within a cache line or two, so a full     |
-// |             | table costs little more time, and 2^20 slots hold up to 917,504 keys,    |
-// |             | where three quarters doubled them at 786,432                             |
+// | entry       | a key's fingerprint (two Uint32 halves of a keyed hash of its UTF-16     |
+// |             | code units) and its values, numbered in the order keys were added, in   |
+// |             | pages of 32,768 entries: one typed array a page for the fingerprints and |
+// |             | one for each column. A page, once made, is never copied or moved         |
+// | slot        | one Uint32 a slot, the entry's number + 1 (0: free); open addressing,    |
+// |             | triangular probing, capacity a power of two                              |
+// | growth      | only the slots double, before they are more than three quarters full;    |
+// |             | the entries are not copied                                               |
+//
+// Keeping the entries out of the slots is what keeps memory close to the keys'
+// count: a slot is 4 bytes, so slack slots and the doubling cost little, where
+// slots that held the fingerprint and every column (22 bytes for a call) left
+// 1M keys in 2^21 of them, 46 MB, and held the old table and the new at once
+// while doubling, 69 MB. The price is a second read per probe, into the entry.
 //
 // Two different keys share a fingerprint with a chance of about n² / 2^65 over n
 // keys (under 1e-8 for a million). The hash is keyed by a random seed drawn once a
@@ -37,15 +42,21 @@ export interface FingerprintTableOptions {
 
 type ColumnArray = Float64Array | Uint32Array | Uint8Array;
 
-const MAX_LOAD = 0.875;
+const MAX_LOAD = 0.75;
+const PAGE_BITS = 15;
+const PAGE_ENTRIES = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_ENTRIES - 1;
 
 export class FingerprintTable<Column extends string> {
   private readonly kinds: Record<Column, ColumnKind>;
   private readonly fingerprint: Fingerprint;
   private readonly scratch = new Uint32Array(2);
-  /** Slot `i`'s fingerprint halves at `2i` and `2i + 1`. */
-  private fingerprints: Uint32Array;
-  private columns: Record<Column, ColumnArray>;
+  /** Slot `i` holds the number of its entry + 1, or 0 when free. */
+  private slots: Uint32Array;
+  /** Entry `e`'s fingerprint halves at `2(e & PAGE_MASK)` and the next, in page `e >> PAGE_BITS`. */
+  private readonly fingerprintPages: Uint32Array[] = [];
+  /** Entry `e`'s value of a column at `e & PAGE_MASK`, in page `e >> PAGE_BITS` of the column. */
+  private readonly columnPages: Record<Column, ColumnArray[]>;
   private mask: number;
   private count = 0;
   /** Whether the last `add` added its key, rather than finding it there. */
@@ -57,8 +68,9 @@ export class FingerprintTable<Column extends string> {
     let capacity = 8;
     while (capacity < (options.capacity ?? 0)) capacity *= 2;
     this.mask = capacity - 1;
-    this.fingerprints = new Uint32Array(2 * capacity);
-    this.columns = makeColumns(columns, capacity);
+    this.slots = new Uint32Array(capacity);
+    this.columnPages = {} as Record<Column, ColumnArray[]>;
+    for (const name of Object.keys(columns) as Column[]) this.columnPages[name] = [];
   }
 
   /** How many keys the table holds. */
@@ -71,31 +83,36 @@ export class FingerprintTable<Column extends string> {
     return this.mask + 1;
   }
 
-  /** The slot of `key`, or -1 when no key with its fingerprint was added. */
+  /** The entry of `key`, or -1 when no key with its fingerprint was added. */
   find(key: string): number {
-    this.fingerprintOf(key);
-    const slot = this.probe(this.scratch[0]!, this.scratch[1]!);
-    return this.isFree(slot) ? -1 : slot;
+    this.fingerprint(key, this.scratch);
+    const held = this.slots[this.probe(this.scratch[0]!, this.scratch[1]!)]!;
+    return held - 1;
   }
 
   /**
-   * The slot of `key`, added with every column 0 when absent (`added` then says
-   * so): one fingerprint where `find` and then `add` took two. Adding may move the
-   * other keys to new slots: a slot is good until the next `add`.
+   * The entry of `key`, added with every column 0 when absent (`added` then says
+   * so): one fingerprint where `find` and then `add` took two. An entry keeps its
+   * number for the table's life.
    */
   add(key: string): number {
-    if ((this.count + 1) > MAX_LOAD * (this.mask + 1)) this.grow();
-    this.fingerprintOf(key);
+    if (this.count + 1 > MAX_LOAD * (this.mask + 1)) this.grow();
+    this.fingerprint(key, this.scratch);
     const high = this.scratch[0]!;
     const low = this.scratch[1]!;
     const slot = this.probe(high, low);
-    this.addedLast = this.isFree(slot);
-    if (this.addedLast) {
-      this.fingerprints[2 * slot] = high;
-      this.fingerprints[2 * slot + 1] = low;
-      this.count += 1;
-    }
-    return slot;
+    const held = this.slots[slot]!;
+    this.addedLast = held === 0;
+    if (!this.addedLast) return held - 1;
+    const entry = this.count;
+    const offset = entry & PAGE_MASK;
+    if (offset === 0) this.addPage();
+    const page = this.fingerprintPages[entry >> PAGE_BITS]!;
+    page[2 * offset] = high;
+    page[2 * offset + 1] = low;
+    this.slots[slot] = entry + 1;
+    this.count += 1;
+    return entry;
   }
 
   /** Whether the last `add` added its key; false when the key (or its fingerprint) was there. */
@@ -103,87 +120,68 @@ export class FingerprintTable<Column extends string> {
     return this.addedLast;
   }
 
-  get(slot: number, column: Column): number {
-    return this.columns[column][slot]!;
+  get(entry: number, column: Column): number {
+    return this.columnPages[column][entry >> PAGE_BITS]![entry & PAGE_MASK]!;
   }
 
-  set(slot: number, column: Column, value: number): void {
+  set(entry: number, column: Column, value: number): void {
     if (this.kinds[column] === "whole" && !(value >= 0 && value <= 0xffffffff && Number.isInteger(value))) this.widen(column);
-    this.columns[column][slot] = value;
+    this.columnPages[column][entry >> PAGE_BITS]![entry & PAGE_MASK] = value;
   }
 
   /** A `whole` column that meets a value past 32 bits is kept as 64-bit floats from then on. */
   private widen(column: Column): void {
     this.kinds[column] = "float64";
-    this.columns[column] = Float64Array.from(this.columns[column]);
+    this.columnPages[column] = this.columnPages[column].map((page) => Float64Array.from(page));
   }
 
-  /** Writes the fingerprint of `key` into `scratch`; (0, 0) marks a free slot, so it is never a fingerprint. */
-  private fingerprintOf(key: string): void {
-    this.fingerprint(key, this.scratch);
-    if (this.scratch[0] === 0 && this.scratch[1] === 0) this.scratch[1] = 1;
+  private addPage(): void {
+    this.fingerprintPages.push(new Uint32Array(2 * PAGE_ENTRIES));
+    for (const name of Object.keys(this.kinds) as Column[]) this.columnPages[name].push(makeColumn(this.kinds[name], PAGE_ENTRIES));
   }
 
-  /** The slot holding this fingerprint, or the free slot where it would go. */
+  /** The slot holding an entry with this fingerprint, or the free slot where it would go. */
   private probe(high: number, low: number): number {
     let slot = low & this.mask;
     // Triangular steps visit every slot of a power-of-two table, and a free one is always left.
     for (let step = 1; ; step += 1) {
-      const slotHigh = this.fingerprints[2 * slot]!;
-      const slotLow = this.fingerprints[2 * slot + 1]!;
-      if ((slotHigh === high && slotLow === low) || (slotHigh === 0 && slotLow === 0)) return slot;
+      const held = this.slots[slot]!;
+      if (held === 0) return slot;
+      const entry = held - 1;
+      const page = this.fingerprintPages[entry >> PAGE_BITS]!;
+      const at = 2 * (entry & PAGE_MASK);
+      if (page[at] === high && page[at + 1] === low) return slot;
       slot = (slot + step) & this.mask;
     }
   }
 
-  private isFree(slot: number): boolean {
-    return this.fingerprints[2 * slot] === 0 && this.fingerprints[2 * slot + 1] === 0;
-  }
-
+  /** Twice the slots, each entry placed again by its fingerprint; the entries stay where they are. */
   private grow(): void {
-    const oldFingerprints = this.fingerprints;
-    const oldColumns = this.columns;
-    const oldCapacity = this.mask + 1;
-    const capacity = oldCapacity * 2;
+    const capacity = (this.mask + 1) * 2;
     this.mask = capacity - 1;
-    this.fingerprints = new Uint32Array(2 * capacity);
-    this.columns = makeColumns(this.kinds, capacity);
-    // Where each old slot went, then one column at a time: a loop over one typed
-    // array stays monomorphic, where a loop over the columns inside each slot did not.
-    const moved = new Int32Array(oldCapacity).fill(-1);
-    for (let old = 0; old < oldCapacity; old += 1) {
-      const high = oldFingerprints[2 * old]!;
-      const low = oldFingerprints[2 * old + 1]!;
-      if (high === 0 && low === 0) continue;
-      const slot = this.probe(high, low);
-      this.fingerprints[2 * slot] = high;
-      this.fingerprints[2 * slot + 1] = low;
-      moved[old] = slot;
+    const slots = new Uint32Array(capacity);
+    // Every entry's fingerprint is distinct, so each goes to the first free slot of its probe.
+    for (let entry = 0; entry < this.count; entry += 1) {
+      let slot = this.fingerprintPages[entry >> PAGE_BITS]![2 * (entry & PAGE_MASK) + 1]! & this.mask;
+      for (let step = 1; slots[slot] !== 0; step += 1) slot = (slot + step) & this.mask;
+      slots[slot] = entry + 1;
     }
-    for (const name of Object.keys(this.kinds) as Column[]) copyMoved(oldColumns[name], this.columns[name], moved);
+    this.slots = slots;
   }
 }
 
-function makeColumns<Column extends string>(kinds: Readonly<Record<Column, ColumnKind>>, capacity: number): Record<Column, ColumnArray> {
-  const columns = {} as Record<Column, ColumnArray>;
-  for (const name of Object.keys(kinds) as Column[]) {
-    const kind = kinds[name];
-    switch (kind) {
-      case "float64":
-        columns[name] = new Float64Array(capacity);
-        break;
-      case "uint32":
-      case "whole":
-        columns[name] = new Uint32Array(capacity);
-        break;
-      case "uint8":
-        columns[name] = new Uint8Array(capacity);
-        break;
-      default:
-        return assertNever(kind);
-    }
+function makeColumn(kind: ColumnKind, length: number): ColumnArray {
+  switch (kind) {
+    case "float64":
+      return new Float64Array(length);
+    case "uint32":
+    case "whole":
+      return new Uint32Array(length);
+    case "uint8":
+      return new Uint8Array(length);
+    default:
+      return assertNever(kind);
   }
-  return columns;
 }
 
 /**
@@ -240,13 +238,6 @@ const processFingerprint = keyedFingerprint(getRandomValues(new Uint32Array(2)))
 
 function rotl(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
-}
-
-function copyMoved(from: ColumnArray, to: ColumnArray, moved: Int32Array): void {
-  for (let old = 0; old < moved.length; old += 1) {
-    const slot = moved[old]!;
-    if (slot >= 0) to[slot] = from[old]!;
-  }
 }
 
 function assertNever(value: never): never {

@@ -27,7 +27,7 @@
 // without one is what should happen, not a finding on the item that ends it.
 //
 // Memory: every call_id and id must be remembered to the end of the journal, so they
-// are kept as 64-bit keyed fingerprints in a `FingerprintTable` (about 20 bytes a key
+// are kept as 64-bit keyed fingerprints in a `FingerprintTable` (17 to 28 bytes a key
 // instead of a string and a Map entry); only the calls waiting for their output keep
 // their call_id as a string. Two different keys sharing a fingerprint (a chance under
 // 1e-8 for a million keys, and one no journal can aim at: the key is a random seed)

@@ -96,7 +96,7 @@ describe("growth", () => {
     const table = lineTable(8);
     const keys = Array.from({ length: 1000 }, (_, index) => `call_${index}`);
     addAll(table, keys);
-    // 1000 keys at most seven eighths full: 8 doubled 8 times.
+    // 1000 keys at most three quarters full: 8 doubled 8 times.
     expect({ size: table.size, capacity: table.capacity, lines: linesOf(table, keys) }).toEqual({
       size: 1000,
       capacity: 2048,
@@ -104,12 +104,28 @@ describe("growth", () => {
     });
   });
 
-  it("fills seven eighths of its slots before it doubles", () => {
+  it("fills three quarters of its slots before it doubles", () => {
     const table = lineTable(1024);
-    addAll(table, Array.from({ length: 896 }, (_, index) => `fc_${index}`));
+    addAll(table, Array.from({ length: 768 }, (_, index) => `fc_${index}`));
     const full = table.capacity;
-    table.add("fc_896");
+    table.add("fc_768");
     expect([full, table.capacity]).toEqual([1024, 2048]);
+  });
+
+  it("keeps each key's entry number through the doublings", () => {
+    const table = lineTable(8);
+    const keys = Array.from({ length: 5000 }, (_, index) => `call_${index}`);
+    const entries = keys.map((key) => table.add(key));
+    expect({ entries: keys.map((key) => table.find(key)), again: keys.map((key) => table.add(key)) }).toEqual({ entries, again: entries });
+  });
+
+  it("widens a whole column on every page it has, and on the pages made after", () => {
+    const table = new FingerprintTable({ line: "whole" });
+    const keys = Array.from({ length: 70_000 }, (_, index) => `fc_${index}`);
+    for (const [index, key] of keys.entries()) table.set(table.add(key), "line", index === 40_000 ? 2 ** 40 : index);
+    table.set(table.add("fc_late"), "line", 2 ** 33 + 1);
+    const wrong = keys.filter((key, index) => table.get(table.find(key), "line") !== (index === 40_000 ? 2 ** 40 : index));
+    expect({ wrong, late: table.get(table.find("fc_late"), "line") }).toEqual({ wrong: [], late: 2 ** 33 + 1 });
   });
 
   it("keeps every column through the doublings", () => {
