@@ -344,7 +344,8 @@ class JournalConverter {
     /** `--for`: each record's items rewritten toward a replay target. */
     private readonly rewrite?: RecordRewrite,
   ) {
-    const named = rewrite === undefined ? profileOf(target)?.toolResultNames : undefined;
+    // A rewrite names results itself only toward a target of an envelope whose results name their call.
+    const named = rewrite?.namesResults ? undefined : profileOf(target)?.toolResultNames;
     this.names = named === undefined ? undefined : { calls: new ConversationCalls(), field: named.field, rule: named.rule };
     this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
     // A stream in the target envelope stays a stream: only the others are reassembled.
@@ -461,6 +462,18 @@ function namedResults(items: readonly CanonicalItem[], names: ResultNames, lineO
     return { line: lineOf(index), path: pathOf(index), code: "synthesized", detail: `${names.rule}: the result gets the name of its call on line ${callLine}, ${JSON.stringify(name)}` };
   });
   return { items: named.items, losses };
+}
+
+/**
+ * Items rewritten for the `--for` target, then their results named for a target
+ * envelope whose results name their call, when the rewrite did not name them:
+ * `--to gemini --for anthropic` needs both.
+ */
+function rewrittenAndNamed(items: readonly CanonicalItem[], envelope: Envelope, rewrite: RecordRewrite | undefined, names: ResultNames | undefined, lineOf: (index: number) => number, pathOf: (index: number) => string): { items: CanonicalItem[]; losses: StreamLoss[] } {
+  const rewritten = rewrite ? rewrite.items(items, envelope, lineOf, pathOf) : { items: [...items], losses: [] };
+  if (!names) return rewritten;
+  const named = namedResults(rewritten.items, names, lineOf, pathOf);
+  return { items: named.items, losses: [...rewritten.losses, ...named.losses] };
 }
 
 /** The calls of a whole record, in its Open Responses form, kept for the results of later lines. */
@@ -601,7 +614,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
         const items = adapter.messagesToItems({ messages: [record] });
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
-        const rewritten = rewrite ? rewrite.items(items.value, envelope!, () => line, () => "") : names ? namedResults(items.value, names, () => line, () => "") : { items: items.value, losses: [] };
+        const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
         const written = itemsToEnvelope(rewritten.items, target, reasoningField);
         return done(written.value, [...itemLosses, ...rewritten.losses, ...written.losses]);
       }
@@ -666,7 +679,7 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
       return from === undefined ? { line: first, path: "" } : { line: run[from.message]!.line, path: from.fields.call_id ?? from.fields[""] ?? "" };
     };
     const rewritten = rewrite
-      ? rewrite.items(items.value, kind === "chat_message" ? "chat" : "responses", (index) => (kind === "responses_item" ? run[index]!.line : first), () => "")
+      ? rewrittenAndNamed(items.value, kind === "chat_message" ? "chat" : "responses", rewrite, names, (index) => (kind === "responses_item" ? run[index]!.line : first), () => "")
       : names
         ? namedResults(items.value, names, (index) => origin(index).line, (index) => origin(index).path, origins)
         : { items: items.value, losses: [] };

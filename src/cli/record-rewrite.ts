@@ -42,6 +42,11 @@ export class RecordRewrite {
     };
   }
 
+  /** Whether the rewrite gives each result the name of its call (a target whose results name their call). */
+  get namesResults(): boolean {
+    return this.profile?.toolResultNames !== undefined;
+  }
+
   /** Every call id rewritten so far in the journal. */
   idMap(): IdRewrite[] {
     return this.ids?.map() ?? [];

@@ -10,11 +10,11 @@ import { scratchFolder } from "../support/scratch.js";
 
 const folder = scratchFolder("result-names");
 
-async function toGemini(lines: unknown[]): Promise<{ records: unknown[]; report: unknown[]; code: number }> {
+async function toGemini(lines: unknown[], options: string[] = []): Promise<{ records: unknown[]; report: unknown[]; code: number }> {
   const input = join(folder, `journal-${Math.random().toString(36).slice(2)}.jsonl`);
   const report = `${input}.report`;
   writeFileSync(input, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
-  const result = await runOrbridge(["convert", "--to", "gemini", "--report", report, input]);
+  const result = await runOrbridge(["convert", "--to", "gemini", ...options, "--report", report, input]);
   const read = (text: string) => text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as unknown);
   return { records: read(result.stdout), report: read(readFileSync(report, "utf8")), code: result.code };
 }
@@ -76,5 +76,20 @@ describe("a tool result on a later line than its call", () => {
     expect(records).toEqual([{ role: "user", parts: [{ functionResponse: { name: "", response: { output: "shipped" }, id: "call_404" } }] }]);
     expect(report).toHaveLength(1);
     expect(report[0]).toMatchObject({ line: 1 });
+  });
+});
+
+describe("with --for a target of another envelope", () => {
+  // The rewrite toward the target names no result; the Gemini writer still must.
+  const lines = [
+    { type: "function_call", call_id: "call_7", name: "lookup_order", arguments: '{"order":7}', status: "completed" },
+    { role: "tool", tool_call_id: "call_7", content: "shipped" },
+  ];
+
+  test.each(["anthropic", "bedrock", "chat-completions", "open-responses"])("--for %s: the result on a later line takes its call's name", async (target) => {
+    const { records, report, code } = await toGemini(lines, ["--for", target]);
+    expect(code).toBe(0);
+    expect(records[1]).toEqual(lookupResult("call_7"));
+    expect(report).toContainEqual(named(2, "", 1));
   });
 });
