@@ -21,7 +21,13 @@ export const anthropicProfile: TargetProfile = {
     refused: { rule: "a thinking block is sent back only with the signature Anthropic gave it", error: "Invalid signature in thinking block", source: MESSAGES_API },
   },
   content: {
-    emptyText: { accepted: false, rule: "a text block holds at least one character", error: "messages: text content blocks must be non-empty", source: MESSAGES_API },
+    emptyText: {
+      accepted: false,
+      blank: true,
+      rule: "a text block holds at least one character other than white space",
+      error: "messages: text content blocks must be non-empty",
+      source: MESSAGES_API,
+    },
     toolResultImages: { accepted: true, rule: "a tool_result's content may hold image blocks", source: MESSAGES_API },
   },
 };

@@ -21,6 +21,7 @@ export const bedrockProfile: TargetProfile = {
   content: {
     emptyText: {
       accepted: false,
+      blank: true,
       rule: "a text block is not blank",
       error: "The text field in the ContentBlock object at messages.0.content.0 is blank. Add text to the text field, and try again.",
       source: CONVERSE_API,

@@ -89,7 +89,8 @@ export function profileFindings(profile: TargetProfile, kind: ItemKind, fields: 
     findings.push({ code: "target_rejects", detail: ruleDetail(profile, `call_id ${JSON.stringify(fields.call_id)} does not match ${profile.callIds.pattern}`, profile.callIds), path: "/call_id" });
   }
   if ((kind === "message" || kind === "untyped_message") && !profile.content.emptyText.accepted) {
-    for (const path of emptyTexts(fields.content)) findings.push({ code: "target_rejects", detail: ruleDetail(profile, "empty text", profile.content.emptyText), path });
+    const blank = profile.content.emptyText.blank === true;
+    for (const path of emptyTexts(fields.content, blank)) findings.push({ code: "target_rejects", detail: ruleDetail(profile, blank ? "empty or blank text" : "empty text", profile.content.emptyText), path });
   }
   if (kind === "function_call_output" && !profile.content.toolResultImages.accepted && Array.isArray(fields.output)) {
     fields.output.forEach((part: unknown, index) => {
@@ -101,10 +102,18 @@ export function profileFindings(profile: TargetProfile, kind: ItemKind, fields: 
   return findings;
 }
 
-/** Where a message's content is empty text: the whole content, or each empty text part. */
-export function emptyTexts(content: unknown): string[] {
-  if (content === "") return ["/content"];
+/**
+ * Where a message's content is empty text: the whole content, or each empty text
+ * part; with `blank`, text of white space alone too. White space is every
+ * character JavaScript's `\s` or Python's `str.isspace` takes for it, so that a
+ * provider's check in either language finds no blank text this one passes.
+ */
+export function emptyTexts(content: unknown, blank = false): string[] {
+  const isEmpty = (text: unknown) => text === "" || (blank && typeof text === "string" && BLANK.test(text));
+  if (isEmpty(content)) return ["/content"];
   if (!Array.isArray(content)) return [];
   if (content.length === 0) return ["/content"];
-  return content.flatMap((part: unknown, index) => (part !== null && typeof part === "object" && (part as { text?: unknown }).text === "" ? [`/content/${index}/text`] : []));
+  return content.flatMap((part: unknown, index) => (part !== null && typeof part === "object" && isEmpty((part as { text?: unknown }).text) ? [`/content/${index}/text`] : []));
 }
+
+const BLANK = /^[\s\x1c-\x1f\x85]+$/u;

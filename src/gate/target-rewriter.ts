@@ -119,13 +119,15 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
   if (options.profile !== undefined) {
     const profile = options.profile;
     if ((kind === "message" || kind === "untyped_message") && !profile.content.emptyText.accepted) {
-      const empty = emptyTexts((rewritten ?? fields).content);
-      if (empty.includes("/content")) return remove(`empty text, which ${profile.name} refuses`);
+      const blank = profile.content.emptyText.blank === true;
+      const empty = emptyTexts((rewritten ?? fields).content, blank);
+      const what = blank ? "empty or blank text" : "empty text";
+      if (empty.includes("/content")) return remove(`${what}, which ${profile.name} refuses`);
       if (empty.length > 0) {
         const content = ((rewritten ?? fields).content as unknown[]).filter((_part, index) => !empty.includes(`/content/${index}/text`));
         edit().content = content;
-        for (const path of empty) change(path.replace(/\/text$/, ""), "unsupported_field", `an empty text part, which ${profile.name} refuses: removed`);
-        if (content.length === 0) return remove(`only empty text, which ${profile.name} refuses`);
+        for (const path of empty) change(path.replace(/\/text$/, ""), "unsupported_field", `an ${what} part, which ${profile.name} refuses: removed`);
+        if (content.length === 0) return remove(`only ${what}, which ${profile.name} refuses`);
       }
     }
     if (kind === "function_call_output" && !profile.content.toolResultImages.accepted && Array.isArray(fields.output)) {

@@ -59,7 +59,11 @@ export const targetProfileSchema = z.object({
   }),
   content: z.object({
     /** A text part or message content that is empty. */
-    emptyText: ruleSchema.extend({ accepted: z.boolean() }),
+    emptyText: ruleSchema.extend({
+      accepted: z.boolean(),
+      /** Text of white space alone counts as empty too. */
+      blank: z.boolean().optional(),
+    }),
     /** An image among the parts of a tool result. */
     toolResultImages: ruleSchema.extend({ accepted: z.boolean() }),
   }),

@@ -416,6 +416,8 @@ describe("a provider's target, judged by the profile handed over", () => {
   const kimi = "functions.get_weather:0";
   const anthropic = { profile: profileOf("anthropic") };
   const mistral = { profile: profileOf("mistral") };
+  const bedrock = { profile: profileOf("bedrock") };
+  const gemini = { profile: profileOf("gemini") };
   const signed = (envelope: string) => ({ type: "reasoning", summary: [{ type: "summary_text", text: "Check the sky." }], encrypted_content: "EqQBCkYIBRgCKkB-sig", provenance: { envelope, block: "thinking" } });
 
   test("without its profile, it cannot be judged: the checker refuses to start", () => {
@@ -434,8 +436,26 @@ describe("a provider's target, judged by the profile handed over", () => {
     expect(checked.map((item) => item.findings)).toEqual([
       [{ code: "target_rejects", detail: 'the reasoning carries gemini\'s opaque payload: a thinking block\'s signature is Anthropic\'s own, bound to the model family that wrote it; anthropic answers "Invalid signature in thinking block"', path: "" }],
       [],
-      [{ code: "target_rejects", detail: 'empty text: a text block holds at least one character; anthropic answers "messages: text content blocks must be non-empty"', path: "/content" }],
+      [{ code: "target_rejects", detail: 'empty or blank text: a text block holds at least one character other than white space; anthropic answers "messages: text content blocks must be non-empty"', path: "/content" }],
     ]);
+  });
+
+  test.each([
+    ["anthropic", anthropic],
+    ["bedrock", bedrock],
+  ] as const)("%s: text of white space alone is refused as empty text is, as content and as a part", (name, profile) => {
+    const blanks = [" ", "\n\t", "\u00a0", "\u3000", "\u2028", "\u0085", "\u001c"];
+    const items = blanks.flatMap((text, index) => [
+      at(`${2 * index + 1}.0`, "chat", { type: "message", role: "user", content: text }),
+      at(`${2 * index + 2}.0`, "responses", { type: "message", role: "assistant", content: [{ type: "output_text", text: "Paris." }, { type: "output_text", text }] }),
+    ]);
+    const checked = checkTarget(items, name, profile);
+    expect(checked.map((item) => item.findings.map((finding) => [finding.code, finding.path]))).toEqual(blanks.flatMap(() => [[["target_rejects", "/content"]], [["target_rejects", "/content/1/text"]]]));
+  });
+
+  test("gemini: text of white space alone is text; only empty text is refused", () => {
+    const checked = checkTarget([at("1.0", "chat", { type: "message", role: "user", content: " " }), at("2.0", "chat", { type: "message", role: "user", content: "" })], "gemini", gemini);
+    expect(checked.map((item) => item.findings.map((finding) => finding.code))).toEqual([[], ["target_rejects"]]);
   });
 
   test("mistral: ids of exactly 9 letters or digits, no reasoning at all, no image in a tool message", () => {
@@ -564,5 +584,16 @@ describe("a provider's target, judged by the profile handed over", () => {
       [1, "", "unsupported_item"],
       [2, "/content/0", "unsupported_field"],
     ]);
+  });
+
+  test("normalize's rewrite for bedrock removes a blank text part, and a message of blank text, each reported, and the gate then finds nothing", () => {
+    const message = { type: "message", role: "assistant", content: [{ type: "output_text", text: "Sunny.", annotations: [] }, { type: "output_text", text: " \n", annotations: [] }] };
+    const rewritten = rewriteForTarget([at("1.0", "chat", message), at("2.0", "chat", { type: "message", role: "user", content: "\u3000" })], "bedrock", bedrock);
+    expect(rewritten.items.map((item) => item.item)).toEqual([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Sunny.", annotations: [] }] }]);
+    expect(rewritten.changes.map((change) => [change.line, change.path, change.code, change.detail])).toEqual([
+      [1, "/content/1", "unsupported_field", "an empty or blank text part, which bedrock refuses: removed"],
+      [2, "", "unsupported_item", "empty or blank text, which bedrock refuses"],
+    ]);
+    expect(checkTarget(rewritten.items, "bedrock", bedrock).flatMap((item) => item.findings)).toEqual([]);
   });
 });
