@@ -9,7 +9,7 @@ import type { CanonicalItem } from "../models/open-responses.js";
 import type { TargetProfile } from "../models/target-profile.js";
 import { ConversationCalls } from "../journal/conversation-calls.js";
 import { TargetIdRewrites, type IdRewrite } from "../gate/target-ids.js";
-import { TargetRewriter } from "../gate/target-rewriter.js";
+import { callIdGrammar, TargetRewriter } from "../gate/target-rewriter.js";
 import type { Target } from "../gate/targets.js";
 
 export class RecordRewrite {
@@ -22,8 +22,8 @@ export class RecordRewrite {
     /** The Chat field a dialect takes reasoning in, when asked for (`--reasoning-field`): its reasoning is kept for it. */
     private readonly reasoningField?: string,
   ) {
-    const pattern = profile?.callIds?.pattern;
-    this.ids = pattern === undefined ? undefined : new TargetIdRewrites(pattern);
+    const grammar = callIdGrammar(target, profile);
+    this.ids = grammar === undefined ? undefined : new TargetIdRewrites(grammar);
   }
 
   /**

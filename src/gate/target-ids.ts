@@ -32,16 +32,45 @@ export interface TargetId {
 
 const MAX_LENGTH = 64;
 
+/** What a target takes as a call id: a profile's pattern, or a rule of its own. */
+export interface IdGrammar {
+  /** The grammar as a report names it. */
+  readonly source: string;
+  test(id: string): boolean;
+}
+
+/**
+ * Open Responses' own limit on a call_id: 1 to 64 characters, counted in code
+ * points as JSON Schema's maxLength and the item models count them, so that
+ * every id the `open-responses` target's check takes is kept and every other is
+ * rewritten.
+ */
+export const PORTABLE_CALL_IDS: IdGrammar = {
+  source: "Open Responses' limit of 1 to 64 characters",
+  test: (id) => id.length >= 1 && (id.length <= MAX_LENGTH || codePoints(id) <= MAX_LENGTH),
+};
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
 export class TargetIdRewrites {
-  private readonly grammar: RegExp;
+  private readonly grammar: IdGrammar;
   private readonly rewrites = new Map<string, string>();
   /** The ids of the grammar rewritten because an earlier id was written as them, with that id. */
   private readonly clashes = new Map<string, string>();
   /** Each id written so far, with the id read that it stands for. */
   private readonly owners = new Map<string, string>();
 
-  constructor(pattern: string) {
-    this.grammar = new RegExp(pattern, "u");
+  constructor(grammar: string | IdGrammar) {
+    this.grammar = typeof grammar === "string" ? new RegExp(grammar, "u") : grammar;
+  }
+
+  /** The grammar as a report names it. */
+  get source(): string {
+    return this.grammar.source;
   }
 
   /** The id the target gets; `rewritten` when it is not the id as it came. */

@@ -26,8 +26,9 @@ import type { JournalItem } from "../models/journal-item.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
-import { TargetIdRewrites } from "./target-ids.js";
+import { PORTABLE_CALL_IDS, TargetIdRewrites, type IdGrammar } from "./target-ids.js";
 import { emptyTexts, reasoningFamily } from "./target-profile-checks.js";
+import type { TargetProfile } from "../models/target-profile.js";
 import {
   assertNever,
   DEFAULT_MAX_TURN_ITEMS,
@@ -151,14 +152,14 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
         change(`/${pointerToken(field)}`, "synthesized", `${profile.toolResultNames.rule}: the output gets the name of its call on line ${call.line}, ${JSON.stringify(call.name)}`);
       }
     }
-    // An empty call_id names no call: rewritten, it would become an id that pairs a call and an output the journal never paired.
-    if ((kind === "function_call" || kind === "function_call_output") && ids !== undefined && typeof fields.call_id === "string" && fields.call_id !== "") {
-      const target = ids.toTarget(fields.call_id);
-      if (target.rewritten) {
-        edit().call_id = target.id;
-        const why = target.clashesWith === undefined ? `does not match ${profile.callIds!.pattern}` : `is what ${JSON.stringify(target.clashesWith)} was written as`;
-        change("/call_id", "id_rewritten", `call_id ${JSON.stringify(fields.call_id)} ${why}: written as ${JSON.stringify(target.id)}, the call and its output alike`);
-      }
+  }
+  // An empty call_id names no call: rewritten, it would become an id that pairs a call and an output the journal never paired.
+  if ((kind === "function_call" || kind === "function_call_output") && ids !== undefined && typeof fields.call_id === "string" && fields.call_id !== "") {
+    const written = ids.toTarget(fields.call_id);
+    if (written.rewritten) {
+      edit().call_id = written.id;
+      const why = written.clashesWith === undefined ? `does not match ${ids.source}` : `is what ${JSON.stringify(written.clashesWith)} was written as`;
+      change("/call_id", "id_rewritten", `call_id ${JSON.stringify(fields.call_id)} ${why}: written as ${JSON.stringify(written.id)}, the call and its output alike`);
     }
   }
   return { item: rewritten ? { item: rewritten, provenance: journalItem.provenance } : journalItem, changes, ...(moved ? { moved } : {}) };
@@ -222,8 +223,8 @@ export class TargetRewriter {
     this.chatLike = target === "chat-completions" || target === "deepseek" || target === "mistral";
     this.reorders = this.chatLike || target === "adjacent";
     this.options = options;
-    const pattern = options.profile?.callIds?.pattern;
-    this.ids = pattern === undefined ? undefined : (options.ids ?? new TargetIdRewrites(pattern));
+    const grammar = callIdGrammar(target, options.profile);
+    this.ids = grammar === undefined ? undefined : (options.ids ?? new TargetIdRewrites(grammar));
     this.callNames = options.profile?.toolResultNames === undefined ? undefined : (options.calls ?? new ConversationCalls());
   }
 
@@ -430,3 +431,7 @@ export function rewriteForTarget(items: Iterable<JournalItem>, target: Target, o
   return all;
 }
 
+/** The grammar call ids are rewritten to: the profile's, or, for the portable core, Open Responses' own limit. */
+export function callIdGrammar(target: Target, profile: TargetProfile | undefined): string | IdGrammar | undefined {
+  return profile?.callIds?.pattern ?? (target === "open-responses" ? PORTABLE_CALL_IDS : undefined);
+}

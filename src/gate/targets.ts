@@ -3,7 +3,7 @@
 //
 // | target            | items it holds                                   | rewrite                                      |
 // |-------------------|--------------------------------------------------|----------------------------------------------|
-// | open-responses    | message, function_call, function_call_output      | other items removed; foreign ids removed; a typeless message gets `type` |
+// | open-responses    | message, function_call, function_call_output      | other items removed; foreign ids removed; a typeless message gets `type`; a call_id past 64 characters rewritten (target-ids.ts) |
 // | openai-responses  | the portable items, reasoning with an `rs` id,    | `openai:` slug removed from OpenAI's types;  |
 // |                   | item_reference, compaction, OpenAI's own types    | other extensions removed; ids of another provider's form removed |
 // | chat-completions  | messages, function_call, function_call_output;    | other items removed; a turn's text, then its calls, then their outputs (an output that came before its call too) |

@@ -88,6 +88,22 @@ describe("open-responses", () => {
       ["8.0", [{ code: "target_rejects", detail: "an item without a type", path: "" }]],
     ]);
   });
+
+  test("a call_id past Open Responses' 64 characters is rewritten, the call and its output alike, and the check then takes both", () => {
+    const long = `call_${"x".repeat(60)}`;
+    // 65 code points; 40 of them, 80 UTF-16 code units, would be 40 characters and kept.
+    const astral = "🔧".repeat(65);
+    const edge = `call_${"🔧".repeat(59)}`;
+    const items = [at("1.0", "responses", call(long, paris)), at("2.0", "chat", output(long, "sunny")), at("3.0", "responses", call(astral, paris)), at("4.0", "chat", output(astral, "sunny")), at("5.0", "responses", call(edge, paris)), at("6.0", "responses", call("", paris))];
+    expect(checkTarget(items, "open-responses").map((item) => item.findings.map((finding) => finding.path))).toEqual([["/call_id"], ["/call_id"], ["/call_id"], ["/call_id"], [], ["/call_id"]]);
+    const rewritten = rewriteForTarget(items, "open-responses");
+    const ids = rewritten.items.map((item) => (item.item as { call_id: string }).call_id);
+    expect({ sameForCallAndOutput: [ids[0] === ids[1], ids[2] === ids[3]], kept: [ids[4], ids[5]], lengths: ids.slice(0, 4).map((id) => id.length <= 64 && id.length > 0) }).toEqual({ sameForCallAndOutput: [true, true], kept: [edge, ""], lengths: [true, true, true, true] });
+    expect(rewritten.changes.map((change) => [change.line, change.path, change.code])).toEqual([1, 2, 3, 4].map((line) => [line, "/call_id", "id_rewritten"]));
+    expect(rewritten.changes[0].detail).toBe(`call_id ${JSON.stringify(long)} does not match Open Responses' limit of 1 to 64 characters: written as ${JSON.stringify(ids[0])}, the call and its output alike`);
+    // The empty call_id is left for the journal check to block: rewritten, it would pair what the journal never paired.
+    expect(checkTarget(rewritten.items, "open-responses").map((item) => item.findings.map((finding) => finding.path))).toEqual([[], [], [], [], [], ["/call_id"]]);
+  });
 });
 
 describe("openai-responses", () => {
