@@ -27,7 +27,8 @@ export {
 } from "../adapters/chat-completions/tools.js";
 export { ChatStreamAssembler } from "../adapters/chat-completions/stream.js";
 
-export { replayGate, isBlocked, GATE_REASONS, type GateReason, type Verdict, type GateOptions } from "./gate/replay-gate.js";
+export { isBlocked, GATE_REASONS, type GateReason, type Verdict, type GateOptions } from "./gate/replay-gate.js";
+export { gateItem as replayGate } from "./gate/gate-item.js";
 export { SchemaCache, type ToolSchema, type CompiledSchema } from "./gate/schema.js";
 export { ToolRegistry } from "./gate/tool-registry.js";
 export { JournalChecker, FINDING_CODES, type Finding, type FindingCode, type GatedItem, type CheckedItem } from "./gate/journal-checks.js";

@@ -16,9 +16,7 @@ import { readFileChunks, unreadableLineText, type JournalLine, type ReadOptions 
 import { DocumentError, openSourceBytes, splitLines, type SourceOptions } from "../journal/read-document.js";
 import { stringOption, type OptionSpec, type ParsedArgs } from "./args.js";
 import { UsageError, write, type CommandIO } from "./io.js";
-import { parseRecord } from "../journal/parse-record.js";
-import { inexactSchemaNumber } from "../journal/inexact-numbers.js";
-import { shownLiteral } from "../models/decimal-value.js";
+import { readSchemaText } from "../journal/schema-text.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
@@ -174,16 +172,9 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   } catch {
     throw new UsageError(`cannot read ${what} ${path}: no such file or not readable`);
   }
-  // A name given twice is refused here as in a journal's request bodies: the gate
-  // would judge by the last value, a reader that keeps the first by another.
-  const parsed = parseRecord(text, `${what} ${path}`);
-  if (!parsed.ok) throw new UsageError(parsed.detail);
-  // A bound or constant that its double does not stand for would be compared as another number.
-  const inexact = inexactSchemaNumber(text);
-  if (inexact !== undefined) {
-    throw new UsageError(`${what} ${path}: the number ${shownLiteral(inexact.literal)} at ${inexact.path} is one a double reads as another number: the gate would compare arguments against that other number`);
-  }
-  return parsed.value;
+  const read = readSchemaText(text, `${what} ${path}`);
+  if (!read.ok) throw new UsageError(read.message);
+  return read.value;
 }
 
 /** An input of the run and the file it stands for: a file named, or stdin when it is read. */

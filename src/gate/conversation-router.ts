@@ -31,6 +31,7 @@
 // of its lines it may still answer (`pending`). Since a position is a line of one
 // conversation, two outputs share one only within a conversation, so the order
 // of the whole output does not depend on how the conversations were interleaved.
+import { recordText } from "../journal/record-text.js";
 import type { JournalLine } from "../journal/read.js";
 import { conversationKeyOf, type ConversationKey } from "../journal/conversation-key.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
@@ -189,8 +190,16 @@ export class ConversationRouter<Output, Presented> {
     return this.release();
   }
 
-  /** One record already parsed, at `place`; returns the outputs that can now be written, in order. */
-  pushRecord(record: unknown, place: LinePlace): Presented[] {
+  /**
+   * One record already parsed, at `place`; returns the outputs that can now be
+   * written, in order. Its key is read from the JSON text it writes, as its lane
+   * reads it (record-text.ts), so that no getter can give the key one answer and
+   * the lane another.
+   */
+  pushRecord(given: unknown, place: LinePlace): Presented[] {
+    const written = recordText(given);
+    if (!written.ok) return this.keyless(place, (this.position += 1), written.message);
+    const record: unknown = JSON.parse(written.text);
     const position = (this.position += 1);
     const key = conversationKeyOf(record, this.pointer);
     if ("error" in key) return this.keyless(place, position, key.error);

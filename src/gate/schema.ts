@@ -8,7 +8,8 @@ import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } 
 import { jsonEqual } from "./schema-equal.js";
 import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-evaluator.js";
 import { endlessReference } from "./schema-cycles.js";
-import { mayExceedBounds, schemaLimitBroken } from "./schema-limits.js";
+import { MAX_SCHEMA_NODES, mayExceedBounds, schemaLimitBroken } from "./schema-limits.js";
+import { notJsonData } from "./schema-data.js";
 import { SchemaResources } from "./schema-resources.js";
 import { assertedFormats } from "./schema-formats.js";
 import { olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
@@ -94,6 +95,7 @@ export class SchemaCache {
 
   constructor(limit = DEFAULT_CACHE_LIMIT, options: SchemaCacheOptions = {}) {
     this.limit = limit;
+    if (options.assertFormats !== undefined && typeof options.assertFormats !== "boolean") throw new TypeError(`assertFormats is true or false, not ${typeof options.assertFormats} ${JSON.stringify(options.assertFormats) ?? String(options.assertFormats)}`);
     this.assertFormats = options.assertFormats === true;
     this.ajv = createAjv(this.assertFormats);
   }
@@ -116,6 +118,12 @@ export class SchemaCache {
       this.byObject.set(schema as object, refused);
       return refused;
     }
+    const notData = typeof schema === "object" && schema !== null ? notJsonData(schema, MAX_SCHEMA_NODES) : undefined;
+    if (notData !== undefined) {
+      const refused: CompiledSchema = { ok: false, error: `tool schema is refused: ${notData}` };
+      this.byObject.set(schema as object, refused);
+      return refused;
+    }
     let key: string;
     try {
       key = typeof schema === "boolean" ? String(schema) : JSON.stringify(schema);
@@ -129,7 +137,8 @@ export class SchemaCache {
       this.byContent.delete(key);
       this.byContent.set(key, compiled);
     } else {
-      compiled = this.compileFresh(schema);
+      // What compiles is the text the key is, read back: the schema as its JSON says it.
+      compiled = this.compileFresh(typeof schema === "object" && schema !== null ? (JSON.parse(key) as ToolSchema) : schema);
       if (this.byContent.size >= this.limit) this.evictOldest();
       this.byContent.set(key, compiled);
     }

@@ -32,6 +32,7 @@
 // allow only the functions the body defines readably, until the next request
 // body. A record that carries tools or a choice but is not read as a request
 // body (`narrow`) only narrows.
+import { readSchemaText } from "../journal/schema-text.js";
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { ToolSchema } from "./schema.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
@@ -91,6 +92,18 @@ export class ToolRegistry {
       pinnedChoices: [...this.pinnedChoices],
       choices: [...this.choices],
     };
+  }
+
+  /**
+   * A tools file given as its JSON text (`fromToolsFile`), read as `gate --tools`
+   * reads it: a name given twice, or a number a double reads as another (a bound
+   * such as 0.29999999999999999), throws, where parsed values would already have
+   * lost one reading.
+   */
+  static fromToolsText(text: string, where: string, readEnvelope?: EnvelopeToolsReader): ToolRegistry {
+    const read = readSchemaText(text, `tools file ${where}`);
+    if (!read.ok) throw new Error(read.message);
+    return ToolRegistry.fromToolsFile(read.value, where, readEnvelope);
   }
 
   /**

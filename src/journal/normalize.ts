@@ -28,6 +28,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
+import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
 import type { ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
@@ -139,9 +140,11 @@ export class JournalNormalizer {
     return out;
   }
 
-  /** A record already parsed (a library caller's object). */
+  /** A record already parsed (a library caller's object), judged as the JSON text it writes (record-text.ts). */
   pushRecord(record: unknown, line: number): NormalizedRecord[] {
-    return this.normalized(this.records.pushRecord(record, line));
+    const written = recordText(record);
+    const source = this.source ?? "-";
+    return this.normalized(this.records.push(written.ok ? { source, line, text: written.text } : { source, line, text: written.message, error: written.message }));
   }
 
   /** End of the journal (or of one source): whatever streams are open, as last seen. */

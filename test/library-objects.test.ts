@@ -1,0 +1,133 @@
+// Records, items and schemas a library caller builds in code are judged as the
+// JSON text they write, which is what a replayer sends: an object cannot show
+// the gate one thing and the replayer another, and what JSON cannot write is
+// refused, never read as something looser.
+import { describe, expect, test } from "vitest";
+import { gateJournal, replayGate, SchemaCache, ToolRegistry } from "../src/index.js";
+
+const strict = { type: "object", additionalProperties: false, required: ["region"], properties: { region: { type: "string", enum: ["apac"] } } };
+const call = (fields: Record<string, unknown> = {}) => ({ type: "function_call", call_id: "call_1", name: "get_report", status: "completed", arguments: '{"region":"apac"}', ...fields });
+
+async function verdicts(records: unknown[], registry = ToolRegistry.fromToolsFile([{ type: "function", name: "get_report", parameters: strict }], "tools")) {
+  const out: Array<{ line: number; reason: string; blocked: boolean }> = [];
+  for await (const record of gateJournal(records, { registry })) out.push({ line: record.line, reason: record.reason, blocked: record.blocked });
+  return out;
+}
+
+describe("an item built in code, to replayGate", () => {
+  test("a getter is read once: a status that says completed to the first read and in_progress after is judged completed, as its JSON text says", () => {
+    let reads = 0;
+    const item = { ...call(), get status() { return reads++ === 0 ? "completed" : "in_progress"; } };
+    expect(replayGate(item, strict).reason).toBe("ok");
+    expect(reads).toBe(1);
+  });
+
+  test("arguments that change after the first read are judged as first read, once", () => {
+    let reads = 0;
+    const item = { ...call(), get arguments() { return reads++ === 0 ? '{"region":"global"}' : '{"region":"apac"}'; } };
+    expect(replayGate(item, strict).reason).toBe("arguments_schema");
+    expect(reads).toBe(1);
+  });
+
+  test("a member JSON text leaves out is not there: a type that is not enumerable, or inherited", () => {
+    const hidden = call();
+    Object.defineProperty(hidden, "type", { value: "function_call", enumerable: false });
+    const inherited = Object.create({ status: "completed" }) as Record<string, unknown>;
+    Object.assign(inherited, call(), { status: undefined });
+    expect([replayGate(hidden, strict).reason, replayGate(inherited, strict).reason]).toEqual(["namespaced", "status"]);
+  });
+
+  test("a toJSON speaks for the item, as it does to the replayer", () => {
+    const item = { ...call(), toJSON: () => call({ arguments: '{"region":"global"}' }) };
+    expect(replayGate(item, strict).reason).toBe("arguments_schema");
+  });
+
+  test("an item that cannot be written as JSON is blocked, saying why", () => {
+    const cyclic: Record<string, unknown> = call();
+    cyclic.self = cyclic;
+    const big = call({ extra: 10n });
+    expect([replayGate(cyclic, strict), replayGate(big, strict)].map((verdict) => [verdict.reason, verdict.detail.startsWith("the record cannot be written as JSON: ")])).toEqual([
+      ["namespaced", true],
+      ["namespaced", true],
+    ]);
+  });
+
+  test("an assertFormats that is not a boolean is a TypeError, not format checks turned off", () => {
+    const dated = { type: "object", properties: { d: { type: "string", format: "date" } } };
+    expect(replayGate(call({ arguments: '{"d":"tomorrow"}' }), dated, { assertFormats: true }).reason).toBe("arguments_schema");
+    expect(() => replayGate(call(), dated, { assertFormats: "true" as unknown as boolean })).toThrow(TypeError);
+    expect(() => new SchemaCache(undefined, { assertFormats: 1 as unknown as boolean })).toThrow(TypeError);
+  });
+});
+
+describe("a schema built in code", () => {
+  const strictAs = {
+    "a Map": new Map(Object.entries(strict)),
+    "a String object": new String(JSON.stringify(strict)),
+    "an object made from the schema": Object.create(strict) as object,
+    "a schema with a getter": Object.defineProperty({ ...strict }, "additionalProperties", { get: () => false, enumerable: true }),
+    "a schema with a member not enumerable": Object.defineProperty({ type: "object", required: ["region"] }, "properties", { value: strict.properties, enumerable: false }),
+    "a NaN bound": { type: "object", properties: { n: { type: "number", maximum: Number.NaN } } },
+    "an Infinity bound": { type: "object", properties: { n: { type: "number", minimum: -Infinity } } },
+    "an array with a hole": { type: "object", required: ["region", , "x"] },
+  };
+
+  test.each(Object.entries(strictAs))("%s is refused: the call is blocked, never judged by a looser reading", (_name, schema) => {
+    const verdict = replayGate(call({ arguments: '{"region":"global","n":-5}' }), schema as never);
+    expect(verdict.reason).toBe("arguments_schema");
+    expect(verdict.detail).toMatch(/^tool schema is refused: /);
+  });
+
+  test("the same schema as plain data is judged as usual", () => {
+    expect([replayGate(call(), structuredClone(strict)).reason, replayGate(call({ arguments: '{"region":"global"}' }), structuredClone(strict)).reason]).toEqual(["ok", "arguments_schema"]);
+  });
+
+  test("in a tools array it blocks the calls of its tool", async () => {
+    const registry = ToolRegistry.fromToolsFile([{ type: "function", name: "get_report", parameters: new Map(Object.entries(strict)) }], "tools");
+    expect(await verdicts([call({ arguments: '{"region":"global","x":1}' })], registry)).toEqual([{ line: 1, reason: "arguments_schema", blocked: true }]);
+  });
+});
+
+describe("records built in code, to gateJournal", () => {
+  test("a name that answers one tool to the first reads and another after is judged as its JSON text writes it", async () => {
+    let reads = 0;
+    const record = { ...call({ arguments: '{"region":"global"}' }), get name() { return reads++ < 3 ? "lookup" : "get_report"; } };
+    const registry = ToolRegistry.fromToolsFile([{ type: "function", name: "lookup", parameters: {} }, { type: "function", name: "get_report", parameters: strict }], "tools");
+    const [verdict] = await verdicts([record], registry);
+    expect(verdict).toEqual({ line: 1, reason: "ok", blocked: false });
+    expect(reads).toBe(1);
+  });
+
+  test("a record that holds itself, or a shared subtree whose text passes the bound, is an error on its line, and the next record is gated", async () => {
+    const cyclic: Record<string, unknown> = call();
+    cyclic.self = cyclic;
+    let shared: Record<string, unknown> = { leaf: 1 };
+    for (let level = 0; level < 30; level += 1) shared = { a: shared, b: shared };
+    expect(await verdicts([cyclic, call({ extra: shared }), call({ call_id: "call_2" })])).toEqual([
+      { line: 1, reason: "error", blocked: true },
+      { line: 2, reason: "error", blocked: true },
+      { line: 3, reason: "ok", blocked: false },
+    ]);
+  });
+
+  test("a hole in a response's output is the null its JSON text writes, blocked as on the command line, not a crash", async () => {
+    const output: unknown[] = [];
+    output[1] = call();
+    const response = { id: "resp_1", object: "response", status: "completed", output };
+    expect(await verdicts([response, call({ call_id: "call_2" })])).toEqual([
+      { line: 1, reason: "namespaced", blocked: true },
+      { line: 1, reason: "ok", blocked: false },
+      { line: 2, reason: "ok", blocked: false },
+    ]);
+  });
+});
+
+describe("a tools file as text", () => {
+  test("a name given twice, or a bound a double reads as another number, throws as gate --tools refuses it", () => {
+    const twice = '[{"type":"function","name":"get_report","parameters":{"type":"object","additionalProperties":false,"additionalProperties":true}}]';
+    const inexact = '[{"type":"function","name":"get_report","parameters":{"type":"number","maximum":0.29999999999999999}}]';
+    expect(() => ToolRegistry.fromToolsText(twice, "tools.json")).toThrow(/additionalProperties/);
+    expect(() => ToolRegistry.fromToolsText(inexact, "tools.json")).toThrow(/0\.29999999999999999/);
+    expect(ToolRegistry.fromToolsText(JSON.stringify([{ type: "function", name: "get_report", parameters: strict }]), "tools.json").names()).toEqual(["get_report"]);
+  });
+});
