@@ -81,7 +81,7 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
       return { reason: "namespaced", detail: fields ? (type === undefined ? "the item has no type" : `type is ${describe(type)}, not a string`) : `the record is ${describe(item)}, not an item`, path: fields ? "/type" : "" };
     }
     if (type.includes(":")) {
-      return { reason: "namespaced", detail: `"${type}" is an extension item, never a portable call`, path: "/type" };
+      return { reason: "namespaced", detail: `${quoteVisible(type, 200)} is an extension item, never a portable call`, path: "/type" };
     }
     if (!isKnownBareType(type)) {
       return { reason: "namespaced", detail: `${quoteVisible(type)} is not a type the Open Responses spec defines, nor a provider type with a slug; it is never a portable call`, path: "/type" };

@@ -65,6 +65,11 @@ describe("the type check", () => {
   test("a prefixed function_call is still an extension", () => {
     expect(replayGate({ ...okCall, type: "openai:function_call" }, salesSchema).reason).toBe("namespaced");
   });
+  test("an extension type is named in its detail cut short, its invisible characters shown", () => {
+    const verdict = replayGate({ ...okCall, type: `acme:${"x".repeat(1_000_000)}` }, salesSchema);
+    expect([verdict.reason, verdict.detail.length < 300, verdict.detail.startsWith('"acme:xxx')]).toEqual(["namespaced", true, true]);
+    expect(replayGate({ ...okCall, type: "acme:call\u202e\n" }, salesSchema).detail).toBe('"acme:call\\u202e\\n" is an extension item, never a portable call');
+  });
 });
 
 describe("the status check", () => {
