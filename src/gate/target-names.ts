@@ -9,3 +9,8 @@ export const PROFILE_TARGETS: readonly Target[] = ["anthropic", "gemini", "bedro
 export function isTarget(value: string): value is Target {
   return (TARGETS as readonly string[]).includes(value);
 }
+
+/** Throws a TypeError that lists the targets when `value` is not one: a caller's typo is not "an unhandled case". */
+export function assertTarget(value: unknown): asserts value is Target {
+  if (typeof value !== "string" || !isTarget(value)) throw new TypeError(`unknown target ${JSON.stringify(value) ?? String(value)}: one of ${TARGETS.join(", ")}`);
+}

@@ -28,6 +28,7 @@ import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
 import { PORTABLE_CALL_IDS, TargetIdRewrites, type IdGrammar } from "./target-ids.js";
 import { emptyTexts, reasoningFamily } from "./target-profile-checks.js";
+import { assertTarget } from "./target-names.js";
 import type { TargetProfile } from "../models/target-profile.js";
 import {
   assertNever,
@@ -218,6 +219,7 @@ export class TargetRewriter {
   private hold: { entries: TurnEntry[]; early: Map<string, TurnEntry[]>; waiting: Set<TurnEntry> } | undefined;
 
   constructor(target: Target, options: RewriteOptions = {}) {
+    assertTarget(target);
     this.target = target;
     this.maxTurnItems = options.maxTurnItems ?? DEFAULT_MAX_TURN_ITEMS;
     this.chatLike = target === "chat-completions" || target === "deepseek" || target === "mistral";

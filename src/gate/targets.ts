@@ -32,7 +32,7 @@ import type { Target } from "./target-names.js";
 import type { Finding, ItemCheck } from "./journal-checks.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import type { TargetProfile } from "../models/target-profile.js";
-import { PROFILE_TARGETS } from "./target-names.js";
+import { assertTarget, PROFILE_TARGETS } from "./target-names.js";
 import { hasText, profileFindings, profileRejection, ruleDetail } from "./target-profile-checks.js";
 import type { ConversationCalls } from "../journal/conversation-calls.js";
 import type { TargetIdRewrites } from "./target-ids.js";
@@ -221,6 +221,7 @@ export class TargetChecker implements ItemCheck {
   private readonly options: TargetOptions;
 
   constructor(target: Target, options: TargetOptions = {}) {
+    assertTarget(target);
     this.target = target;
     this.options = options;
     if (PROFILE_TARGETS.includes(target)) profileFor(target, options);
