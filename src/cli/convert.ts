@@ -172,6 +172,11 @@ interface Emitted {
   /** The input lines of a run converted together, whose records are written as one group, in the first line's wrapper. */
   runLines?: number[];
   /**
+   * Lines written as they are after the records: the mark left where a line of a
+   * stream written through unchanged could not be read (`unreadMark`).
+   */
+  marks?: string[];
+  /**
    * The input lines each output record comes from, first first, when the run
    * can tell: each record is written in its first line's wrapper, and the
    * wrappers of the others it folds in are reported as not kept.
@@ -256,6 +261,7 @@ export const convertCommand: Command = {
           text = emitted.records
             .map((record, index) => inWrapper(writtenWith(JSON.stringify(record), texts, restored), recordLines ? wrappers!.of(source, recordLines[index]?.[0] ?? emitted.line) : wrapper) + "\n")
             .join("");
+          for (const mark of emitted.marks ?? []) text += `${mark}\n`;
           if (wrappers !== undefined && wrapper === undefined && emitted.records.length > 0) {
             restored.push({ path: "", code: "form_changed", detail: "the wrapper of this line is no longer held: the record is written without it" });
           }
@@ -325,6 +331,8 @@ export const convertCommand: Command = {
  * reassembled by StreamRecords and come back as whole responses.
  */
 class JournalConverter {
+  /** Whether the last record was of a stream in the target's envelope, written through as it came. */
+  private passingStream = false;
   /** The loose records that wait in a run; a run holds one kind. */
   private readonly looseKinds: ReadonlySet<RecordKind>;
   private readonly records: StreamRecords;
@@ -372,9 +380,11 @@ class JournalConverter {
         if (startsTurn(entry.record) || entry.recordKind !== this.runKind) out.push(...this.flushRun());
         this.runKind = entry.recordKind;
         this.run.push({ line: entry.line, record: entry.record });
+        this.passingStream = false;
         continue;
       }
       out.push(...this.flushRun());
+      if (entry.kind !== "error") this.passingStream = entry.kind === "plain" && PASSED_STREAM_KINDS.has(entry.recordKind);
       switch (entry.kind) {
         case "plain": {
           const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names);
@@ -382,9 +392,13 @@ class JournalConverter {
           out.push(emitted);
           break;
         }
-        case "error":
-          out.push(notConverted(entry.line, entry.detail));
+        case "error": {
+          const failed = notConverted(entry.line, entry.detail);
+          // Written without the line, the stream would read as whole, and its calls as finished.
+          if (this.passingStream) failed.marks = [unreadMark(entry.line, entry.detail)];
+          out.push(failed);
           break;
+        }
         case "rejected":
           out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
           break;
@@ -571,6 +585,19 @@ function foldedWrappers(recordLines: readonly number[][], wrapperOf: (line: numb
 /** Two wrappers that hold the same fields beside their records. */
 function sameWrapper(one: RecordWrapper, other: RecordWrapper): boolean {
   return one.text.slice(0, one.start) === other.text.slice(0, other.start) && one.text.slice(one.end) === other.text.slice(other.end);
+}
+
+/** The records of a stream that convert writes through as they came, when the stream is already in the target's envelope. */
+const PASSED_STREAM_KINDS: ReadonlySet<RecordKind> = new Set(["chat_chunk", "responses_event", "envelope_event"]);
+
+/**
+ * What stands, in the output, for a line of a stream written through that could
+ * not be read: a line that is not JSON either, so that whoever reads the output,
+ * the gate included, finds the stream damaged where it was, and its calls
+ * unfinished, as in the input. Not SSE framing, not JSON, one line.
+ */
+export function unreadMark(line: number, detail: string): string {
+  return `orbridge: line ${line} of the input could not be read, and this stream is not whole without it (${visibleInLine(detail)})`;
 }
 
 function notConverted(line: number, detail: string, records = 1): Emitted {
