@@ -909,7 +909,7 @@ function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, t
   const value = canonical.value as Fields;
   const title = target === "responses" ? target : WRITTEN_AS[target];
   if (!isBody) {
-    const marked = unfinishedResponse(value, title);
+    const marked = unfinishedResponse(value, title, target !== "chat" && target !== "responses");
     return marked.losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...marked.losses] };
   }
   if (!Array.isArray(value.input)) return canonical;

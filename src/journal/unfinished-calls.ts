@@ -12,10 +12,14 @@
 // | a completed response      | the response, as incomplete: every call of it reads back incomplete |
 // | loose items, a body input | nothing: the call and its outputs are left out, reported       |
 // | a loose item, no status   | the call, reported: the gate blocks it, the target reads it as one that may run |
+// | a completed response, no status | the response, as incomplete, as for an unfinished call  |
+// | either, where only the last block of an unfinished response reads as cut (Anthropic, Gemini, Bedrock) | the items after the call left out, reported: the call is last |
 //
-// A call with no status is not taken for an unfinished one: recordings replay
-// their history as input items without status (pydantic-ai), and those calls
-// ran. A loose item without one is reported, not left out.
+// A call item with no status is not taken for an unfinished one: recordings
+// replay their history as input items without status (pydantic-ai), and those
+// calls ran. A loose item without one is reported, not left out. The output of
+// a response is not history: the spec gives each of its calls a status, and one
+// without it is not known to have finished.
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
@@ -61,15 +65,19 @@ export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target:
  * written as incomplete, so that the record written marks it (a Chat
  * `finish_reason` of `length`, an Anthropic `stop_reason` of `max_tokens`).
  */
-export function unfinishedResponse(response: unknown, target: string): { value: unknown; losses: Loss[] } {
+export function unfinishedResponse(response: unknown, target: string, marksLastOnly = false): { value: unknown; losses: Loss[] } {
   if (!isPlainObject(response) || response.status !== "completed" || !Array.isArray(response.output)) return { value: response, losses: [] };
-  const index = response.output.findIndex((item) => unfinished(item) !== undefined);
+  const why = (item: unknown) => unfinished(item) ?? (isPlainObject(item) && item.type === "function_call" && item.status === undefined ? "has no status" : undefined);
+  const index = response.output.findIndex((item) => why(item) !== undefined);
   if (index < 0) return { value: response, losses: [] };
   const call = response.output[index] as Record<string, unknown>;
-  return {
-    value: { ...response, status: "incomplete", incomplete_details: { reason: "max_output_tokens" } },
-    losses: [{ path: `/output/${index}/status`, code: "form_changed", detail: `the call ${describeCallId(call.call_id)} ${unfinished(call)}: ${target} marks only a whole response unfinished, so the response is written as incomplete, and every call of it reads back incomplete` }],
-  };
+  const losses: Loss[] = [{ path: `/output/${index}/status`, code: "form_changed", detail: `the call ${describeCallId(call.call_id)} ${why(call)}: ${target} marks only a whole response unfinished, so the response is written as incomplete, and its calls read back incomplete` }];
+  // Where an unfinished response leaves only its last block unfinished (a stop_reason of max_tokens cuts the end), the call must be last.
+  const kept = marksLastOnly ? response.output.slice(0, index + 1) : response.output;
+  for (let after = index + 1; marksLastOnly && after < response.output.length; after += 1) {
+    losses.push({ path: `/output/${after}`, code: "unsupported_item", detail: `left out: it comes after the call ${describeCallId(call.call_id)}, which ${why(call)}, and ${target} reads only the last block of an unfinished response as cut, so that call would read back finished` });
+  }
+  return { value: { ...response, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: kept }, losses };
 }
 
 const SET_ASIDE = "orbridge:unfinished_call";

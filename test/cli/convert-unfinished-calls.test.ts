@@ -53,6 +53,26 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("convert --to %s", { t
     expect(report).toContainEqual(expect.objectContaining({ line: 1, path: "/output/0/status", code: "form_changed" }));
   });
 
+  test("a completed response holding a call with no status is written incomplete: its call stays blocked", async () => {
+    const response = { id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", output: [{ ...call("c_done", "apac", "completed"), id: "fc_0" }, { ...call("c_bare", "emea"), id: "fc_1" }] };
+    const { verdicts, report } = await convertAndGate(target, lines(response));
+    // Chat marks every call of a cut response; the others only the last block, which c_bare is.
+    expect(verdicts).toEqual([
+      ["c_done", target === "chat"],
+      ["c_bare", true],
+    ]);
+    // The status it lacks is no place in the record: the loss points at the record where the target cannot hold the path.
+    expect(report).toContainEqual(expect.objectContaining({ line: 1, code: "form_changed", detail: expect.stringMatching(/^the call "c_bare" has no status: /) }));
+  });
+
+  test("an unfinished call before others: where only the last block reads as cut, what follows it is left out, reported, so the call stays blocked", async () => {
+    const response = { id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", output: [{ ...call("c_wait", "emea", "in_progress"), id: "fc_0" }, { ...call("c_done", "apac", "completed"), id: "fc_1" }] };
+    const { verdicts, report } = await convertAndGate(target, lines(response));
+    expect(verdicts).toEqual(target === "chat" ? [["c_wait", true], ["c_done", true]] : [["c_wait", true]]);
+    const leftOut = report.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.path);
+    expect(leftOut).toEqual(target === "chat" ? [] : ["/output/1"]);
+  });
+
   test("a request body: an incomplete call of its input is left out with its output; a call without status, as recordings replay history, is kept", async () => {
     const body = { model: "m", input: [{ type: "message", role: "user", content: "sales?" }, call("c_cut", "emea", "incomplete"), output("c_cut"), call("c_history", "apac"), output("c_history")] };
     const { verdicts, report } = await convertAndGate(target, lines(body));
