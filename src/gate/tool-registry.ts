@@ -32,6 +32,7 @@
 // allow only the functions the body defines readably, until the next request
 // body. A record that carries tools or a choice but is not read as a request
 // body (`narrow`) only narrows.
+import { unreadableReason } from "../journal/unreadable-request.js";
 import { readSchemaText } from "../journal/schema-text.js";
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { ToolSchema } from "./schema.js";
@@ -140,6 +141,11 @@ export class ToolRegistry {
    * reads as others; a definition that holds one is refused.
    */
   addRequestBody(body: unknown, where: string, readEnvelope?: EnvelopeToolsReader, numbers?: readonly InexactSchemaNumber[]): string[] {
+    const unreadable = unreadableReason(body);
+    if (unreadable !== undefined) {
+      this.choices = [{ names: new Set(), where: `${where}, which cannot be read and names a request's tools, so that its choice cannot be known,` }];
+      return [`${unreadable}; it names a request's tools, so no function may run until the next request body`];
+    }
     if (!isPlainObject(body)) {
       this.choices = [{ names: new Set(), where: `${where}, a request body that is not an object,` }];
       return [`${where}: a request body must be a JSON object, found ${describe(body)}`];

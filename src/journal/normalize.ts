@@ -28,6 +28,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
+import { unreadableRequest } from "./unreadable-request.js";
 import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
 import type { ChatMessage } from "../models/chat-completions.js";
@@ -165,7 +166,10 @@ export class JournalNormalizer {
           break;
         }
         case "error":
-          out.push({ kind: "error", source: this.source, line: entry.line, detail: entry.detail });
+          // For the gate, a line that may have been a request body narrows the tools as far as it can: to none.
+          if (entry.namesTools === true && this.unknownObjects === "item") {
+            out.push({ kind: "items", source: this.source, line: entry.line, recordKind: "unknown", envelope: "responses", items: [], losses: [], request: unreadableRequest(entry.detail), repeated: 0 });
+          } else out.push({ kind: "error", source: this.source, line: entry.line, detail: entry.detail });
           break;
         case "rejected":
           out.push({ kind: "error", source: this.source, line: entry.line, detail: `stream record cannot be reassembled: ${entry.reason}` });

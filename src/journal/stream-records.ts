@@ -38,6 +38,7 @@
 // lines write and their doubles do not stand for (inexact-numbers.ts), as a
 // `plain` record of such an envelope does, and a record that defines tools
 // carries the numbers of its tool schemas that a double reads as others.
+import { namesRequestTools } from "./unreadable-request.js";
 import { chat, ENVELOPES, type AdapterName, type JournalEnvelopes, type StreamAssembler } from "../../adapters/index.js";
 import { stoppedCall, type AssembledResponse } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
@@ -65,7 +66,7 @@ export type JournalRecord =
       writtenCalls?: number;
     }
   /** A line that gave no record: not read (too long…), not JSON, or SSE data that is not JSON. */
-  | { kind: "error"; line: number; detail: string }
+  | { kind: "error"; line: number; detail: string; namesTools?: boolean }
   /** A stream record its assembler cannot take (a chunk without a choices array…); `reason` is the assembler's. */
   | { kind: "rejected"; line: number; envelope: Envelope; reason: string }
   /**
@@ -160,6 +161,7 @@ export class StreamRecords {
     const parsed = parseRecord(text, "line");
     if (!parsed.ok) {
       const unreadable = this.unreadable(line.line, parsed.detail);
+      if (namesRequestTools(text)) unreadable.namesTools = true;
       if (out === undefined) return [unreadable];
       out.push(unreadable);
       return out;
@@ -243,7 +245,7 @@ export class StreamRecords {
     return this.pushRecord(parsed.value, line, true, data, parsed.writtenCalls);
   }
 
-  private unreadable(line: number, detail: string): JournalRecord {
+  private unreadable(line: number, detail: string): JournalRecord & { kind: "error" } {
     if (this.stream) this.stream.damagedAt ??= line;
     return { kind: "error", line, detail };
   }

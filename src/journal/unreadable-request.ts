@@ -1,0 +1,29 @@
+// A line that cannot be read (not JSON, or a name given twice) and that names a
+// request's tool fields may have been a request body that narrowed the tools:
+// `"tool_choice":"none","tool_choice":"auto"` is "none" to a reader that keeps
+// the first value. Its choice cannot be known, so the gate allows no function
+// after it until the next request body, as it does for a choice it cannot read.
+// The normalizer, reading for the gate, hands such a line on as a request body
+// that is only this mark: no journal can write it, since JSON has no symbols.
+
+/** The key of the mark; its value says why the line could not be read. */
+export const UNREADABLE_REQUEST: unique symbol = Symbol("orbridge: unreadable request body");
+
+export type UnreadableRequest = Record<string, unknown> & { [UNREADABLE_REQUEST]: string };
+
+/** A request's tool fields named as a member anywhere in a line's text. */
+const TOOL_FIELDS = /"(?:tools|tool_choice|functions|toolConfig|tool_config|allowed_tools|allowedFunctionNames|allowed_function_names)"\s*:/;
+
+/** Whether an unreadable line's text names a request's tool fields. */
+export function namesRequestTools(text: string): boolean {
+  return TOOL_FIELDS.test(text);
+}
+
+export function unreadableRequest(detail: string): UnreadableRequest {
+  return { [UNREADABLE_REQUEST]: detail } as UnreadableRequest;
+}
+
+/** The reason a request body handed on is only the mark, or undefined for a request body read. */
+export function unreadableReason(body: unknown): string | undefined {
+  return body !== null && typeof body === "object" && UNREADABLE_REQUEST in body ? (body as UnreadableRequest)[UNREADABLE_REQUEST] : undefined;
+}

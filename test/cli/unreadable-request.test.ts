@@ -1,0 +1,71 @@
+// A line that cannot be read and names a request's tool fields may have been a
+// request body that narrowed the tools: its choice cannot be known, so no
+// function may run after it until the next request body.
+import { writeFileSync } from "node:fs";
+import { PassThrough, Readable } from "node:stream";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { gatedBatches, type GateJobsOptions } from "../../src/cli/gate-jobs.js";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const folder = scratchFolder("unreadable-request");
+const tools = join(folder, "tools.json");
+writeFileSync(tools, JSON.stringify([{ type: "function", function: { name: "t1", parameters: { type: "object" } } }]));
+
+const call = (id: string) => JSON.stringify({ type: "function_call", call_id: id, name: "t1", arguments: "{}", status: "completed" });
+const request = (choice: string) => `{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"tools":[{"type":"function","function":{"name":"t1","parameters":{"type":"object"}}}],${choice}}`;
+
+async function gate(lines: string[], args: string[] = []): Promise<Array<{ line: number; reason: string; detail: string; blocked: boolean }>> {
+  const journal = join(folder, `j-${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(journal, lines.join("\n") + "\n");
+  const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", ...args, journal]);
+  return run.stdout.trim().split("\n").map((text) => JSON.parse(text) as { line: number; reason: string; detail: string; blocked: boolean });
+}
+
+describe("a line that cannot be read and names a request's tools", () => {
+  test.each([
+    ["a tool_choice given twice", request('"tool_choice":"none","tool_choice":"auto"')],
+    ["another member given twice", request('"tool_choice":"auto","model":"gpt-4o"')],
+    ["a request cut short", request('"tool_choice":"none"').slice(0, 80)],
+  ])("%s: the line is an error, and the calls after it are not allowed until the next request body", async (_name, unreadable) => {
+    const verdicts = await gate([unreadable, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
+    const byLine = verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked]);
+    expect(byLine).toEqual([
+      [1, "error", true],
+      [2, "ok", true],
+      [3, "not_function_call", false],
+      [4, "ok", false],
+    ]);
+    expect(verdicts[0].detail).toMatch(/; it names a request's tools, so no function may run until the next request body$/);
+  });
+
+  test("two threads give the same lines: the worker's tools in force take the mark too", async () => {
+    const journal = [request('"tool_choice":"auto"'), request('"tool_choice":"none","tool_choice":"auto"'), call("call_1")].join("\n") + "\n";
+    const run = async (jobs: 1 | 2) => {
+      const io = { stdin: Readable.from([Buffer.from(journal, "utf8")]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+      const options: GateJobsOptions = { jobs, read: {}, normalize: {}, gate: { omitSource: true }, format: "json", colour: false, workerMinBytes: 0 };
+      const out = { text: "", threads: new Set<number>() };
+      for await (const batch of gatedBatches(["-"], io, options)) {
+        out.text += batch.text;
+        out.threads.add(batch.threads);
+      }
+      return out;
+    };
+    const [one, two] = [await run(1), await run(2)];
+    expect({ one: one.threads, two: two.threads, same: two.text === one.text }).toEqual({ one: new Set([1]), two: new Set([2]), same: true });
+    expect(one.text.trimEnd().split("\n").map((line) => (({ line: at, blocked }) => [at, blocked])(JSON.parse(line)))).toEqual([
+      [1, false],
+      [2, true],
+      [3, true],
+    ]);
+  });
+
+  test("a line that cannot be read and names no tool field leaves the calls after it as they were", async () => {
+    const verdicts = await gate(['{"role":"user","content":"hi","content":"ho"}', call("call_1")]);
+    expect(verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked])).toEqual([
+      [1, "error", true],
+      [2, "ok", false],
+    ]);
+  });
+});
