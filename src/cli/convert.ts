@@ -913,7 +913,7 @@ function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, t
     return marked.losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...marked.losses] };
   }
   if (!Array.isArray(value.input)) return canonical;
-  const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`);
+  const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`, true);
   return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: [...canonical.losses, ...aside.losses], left: aside.left };
 }
 

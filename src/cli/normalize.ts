@@ -39,10 +39,12 @@ Options:
   --for TARGET     rewrite the items for a replay target and report each change:
                      open-responses    portable core only (extension items,
                                        reasoning, item_reference, compaction
-                                       removed; foreign ids stripped)
+                                       removed; foreign ids stripped; a
+                                       call_id past 64 characters rewritten)
                      openai-responses  what OpenAI's Responses API accepts
                      chat-completions  calls grouped, outputs right after them
-                     strict            no status on input items
+                     strict            no status on input items (an unfinished
+                                       call keeps its own, reported)
                      adjacent          each output right after its call
                      anthropic, gemini, bedrock, deepseek, mistral
                                        what the provider's profile takes: call

@@ -21,6 +21,7 @@
 // removed (its text kept where the target reads text), empty text removed where
 // refused, and the images of a tool result, where tool results hold text only,
 // moved into a user message written after the turn's results.
+import { describeValue } from "../models/json-value.js";
 import { ConversationCalls } from "../journal/conversation-calls.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { pointerToken } from "../models/json-pointer.js";
@@ -94,7 +95,10 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
       if (rejection) return remove(rejection);
       break;
     case "strict":
-      if (Object.hasOwn(fields, "status")) {
+      // An unfinished call keeps what says so: without a status it would read as a call that ran.
+      if (kind === "function_call" && Object.hasOwn(fields, "status") && fields.status !== "completed") {
+        change("/status", "unsupported_field", `kept: the call is ${describeValue(fields.status)}, and without a status it would read as a call that ran; strict input items carry no status, so the target refuses it`);
+      } else if (Object.hasOwn(fields, "status")) {
         delete edit().status;
         change("/status", "unsupported_field", "strict input items carry no status");
       }

@@ -8,7 +8,7 @@
 // |                   | item_reference, compaction, OpenAI's own types    | other extensions removed; ids of another provider's form removed |
 // | chat-completions  | messages, function_call, function_call_output;    | other items removed; a turn's text, then its calls, then their outputs (an output that came before its call too) |
 // |                   |   reasoning with text when a dialect's field takes it (`reasoningField`) | reasoning kept with the turn's text |
-// | strict            | everything, without `status`                      | `status` removed from every item             |
+// | strict            | everything, without `status`                      | `status` removed from every item but an unfinished call (reported) |
 // | adjacent          | everything                                        | each output moved directly after its call, even one that came before it |
 // | anthropic, gemini,| what their profile takes (target-profile-checks.ts): | ids rewritten to the profile's grammar; opaque reasoning of |
 // | bedrock, deepseek,|   their own extension items and reasoning, ids of |   another family, extension items of another provider and |

@@ -11,13 +11,13 @@
 // |---------------------------|----------------------------------------------------------------|
 // | a completed response      | the response, as incomplete: every call of it reads back incomplete |
 // | loose items, a body input | nothing: the call and its outputs are left out, reported       |
-// | a loose item, no status   | the call, reported: the gate blocks it, the target reads it as one that may run |
+// | a loose item or a body input, no status | the call, reported: the gate blocks it, the target reads it as one that may run |
 // | a completed response, no status | the response, as incomplete, as for an unfinished call  |
 // | either, where only the last block of an unfinished response reads as cut (Anthropic, Gemini, Bedrock) | the items after the call left out, reported: the call is last |
 //
 // A call item with no status is not taken for an unfinished one: recordings
 // replay their history as input items without status (pydantic-ai), and those
-// calls ran. A loose item without one is reported, not left out. The output of
+// calls ran. A call without one is reported, not left out. The output of
 // a response is not history: the spec gives each of its calls a status, and one
 // without it is not known to have finished.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -35,17 +35,18 @@ export function unfinished(item: unknown): string | undefined {
  * them set aside as `orbridge:unfinished_call` items, which no writer of these
  * envelopes writes: indexes stay as they were, so every loss still points at
  * its item. `at(index)`: the pointer of an item in the record. `left`: the
- * pointers set aside, whose losses from the writer say nothing more. `loose`:
- * items of lines of their own, whose calls without status are reported.
+ * pointers set aside, whose losses from the writer say nothing more. `reportNoStatus`:
+ * whether calls without status are reported (all but a Chat run's, whose
+ * calls get a status from their message).
  */
-export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, loose = false): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
+export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, reportNoStatus = false): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
   const unfinishedIds = new Set<unknown>();
   const losses: Loss[] = [];
   const left = new Set<string>();
   const kept = items.map((item, index) => {
     const why = unfinished(item);
     const fields = item as Record<string, unknown>;
-    if (loose && isPlainObject(item) && item.type === "function_call" && item.status === undefined) {
+    if (reportNoStatus && isPlainObject(item) && item.type === "function_call" && item.status === undefined) {
       losses.push({ path: at(index), code: "form_changed", detail: `the call ${describeCallId(fields.call_id)} has no status, which the gate blocks; ${target} has none to write, so the call reads there as one that may run` });
     }
     if (why !== undefined) {

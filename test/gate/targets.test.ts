@@ -287,6 +287,17 @@ describe("strict", () => {
     });
   });
 
+  test("keeps the status of an unfinished call, reported, so that it cannot read as one that ran; the check still rejects it", () => {
+    const journal = ["incomplete", "in_progress"].map((status, index) => at(`${index + 1}.0`, "responses", { ...call(`call_${index}`, paris), status }));
+    const rewritten = rewriteForTarget(journal, "strict");
+    expect(rewritten.items).toEqual(journal);
+    expect(rewritten.changes.map((change) => [change.line, change.path, change.code, change.detail.startsWith("kept: the call is ")])).toEqual([
+      [1, "/status", "unsupported_field", true],
+      [2, "/status", "unsupported_field", true],
+    ]);
+    expect(checkTarget(rewritten.items, "strict").map((item) => item.findings.map((finding) => finding.code))).toEqual([["target_rejects"], ["target_rejects"]]);
+  });
+
   test("the source items are not modified", () => {
     const item = call("call_A", paris, "fc_A");
     rewriteForTarget([at("1.0", "responses", item)], "strict");
