@@ -27,6 +27,8 @@
 // So one item dropped or added is one difference, not a shift of every pair after
 // it. The content and kind steps are bounded (align-sequences.ts): a stretch too
 // large to align is paired by position, and a note says where.
+import { recordText } from "./journal/record-text.js";
+import { describeValue } from "./models/json-value.js";
 import { createHash } from "node:crypto";
 import { alignSequences, longestIncreasing, type Stretch } from "./align-sequences.js";
 import { jsonTextMeaning } from "./models/json-meaning.js";
@@ -216,9 +218,24 @@ export class JournalDiffer {
 /** Lines up two journals and returns every difference (see the top of this file). */
 export function diffJournals(origin: Iterable<JournalItem>, replay: Iterable<JournalItem>, options: DiffOptions = {}): Difference[] {
   const differ = new JournalDiffer(options);
-  for (const item of origin) differ.pushOrigin(item);
-  for (const item of replay) differ.pushReplay(item);
+  for (const item of origin) differ.pushOrigin(asWritten(item, "origin"));
+  for (const item of replay) differ.pushReplay(asWritten(item, "replay"));
   return differ.finish();
+}
+
+/**
+ * A journal item a library caller handed over, its item read as the JSON text
+ * it writes (record-text.ts): what a getter, a cycle or a shared subtree would
+ * make of the comparison is settled once, or refused with a TypeError that says
+ * what was expected.
+ */
+function asWritten(entry: JournalItem, side: Side): JournalItem {
+  if (entry === null || typeof entry !== "object" || entry.provenance === null || typeof entry.provenance !== "object" || typeof entry.provenance.line !== "number") {
+    throw new TypeError(`the ${side} journal holds ${describeValue(entry)} where a journal item ({ item, provenance }, as normalizeJournal gives them) was expected`);
+  }
+  const written = recordText(entry.item);
+  if (!written.ok && !written.deep) throw new TypeError(`the ${side} item of line ${entry.provenance.line}: ${written.message}`);
+  return written.ok ? { ...entry, item: JSON.parse(written.text) as JournalItem["item"] } : entry;
 }
 
 /** The same, for journals read as async iterables (files, streams), both read at once. */
@@ -228,7 +245,7 @@ export async function diffJournalsAsync(
   options: DiffOptions = {},
 ): Promise<Difference[]> {
   const differ = new JournalDiffer(options);
-  await Promise.all([feed(origin, (item) => differ.pushOrigin(item)), feed(replay, (item) => differ.pushReplay(item))]);
+  await Promise.all([feed(origin, (item) => differ.pushOrigin(asWritten(item, "origin"))), feed(replay, (item) => differ.pushReplay(asWritten(item, "replay")))]);
   return differ.finish();
 }
 

@@ -3,7 +3,7 @@
 // the gate one thing and the replayer another, and what JSON cannot write is
 // refused, never read as something looser.
 import { describe, expect, test } from "vitest";
-import { gateJournal, replayGate, SchemaCache, ToolRegistry } from "../src/index.js";
+import { diffJournals, diffJournalsAsync, gateJournal, replayGate, SchemaCache, ToolRegistry } from "../src/index.js";
 
 const strict = { type: "object", additionalProperties: false, required: ["region"], properties: { region: { type: "string", enum: ["apac"] } } };
 const call = (fields: Record<string, unknown> = {}) => ({ type: "function_call", call_id: "call_1", name: "get_report", status: "completed", arguments: '{"region":"apac"}', ...fields });
@@ -129,5 +129,28 @@ describe("a tools file as text", () => {
     expect(() => ToolRegistry.fromToolsText(twice, "tools.json")).toThrow(/additionalProperties/);
     expect(() => ToolRegistry.fromToolsText(inexact, "tools.json")).toThrow(/0\.29999999999999999/);
     expect(ToolRegistry.fromToolsText(JSON.stringify([{ type: "function", name: "get_report", parameters: strict }]), "tools.json").names()).toEqual(["get_report"]);
+  });
+});
+
+describe("journal items built in code, to diffJournals", () => {
+  const place = (line: number) => ({ line, index: 0, envelope: "responses" as const });
+  test("an item that holds itself, or a shared subtree past the bound, is a TypeError that names its line, not a hang", async () => {
+    const cyclic: Record<string, unknown> = call();
+    cyclic.self = cyclic;
+    let shared: Record<string, unknown> = { leaf: 1 };
+    for (let level = 0; level < 30; level += 1) shared = { a: shared, b: shared };
+    expect(() => diffJournals([{ item: call() as never, provenance: place(1) }], [{ item: cyclic as never, provenance: place(7) }])).toThrow(/^the replay item of line 7: the record cannot be written as JSON: /);
+    await expect(diffJournalsAsync([{ item: call({ extra: shared }) as never, provenance: place(2) }], [])).rejects.toThrow(/^the origin item of line 2: .*10,000,000 JSON values/);
+  });
+
+  test("a raw item where a journal item is expected is a TypeError that says what was expected", () => {
+    expect(() => diffJournals([call() as never], [])).toThrow(/where a journal item \(\{ item, provenance \}, as normalizeJournal gives them\) was expected/);
+  });
+
+  test("a getter is read once: the item is compared as its JSON text writes it", () => {
+    let reads = 0;
+    const changing = { ...call(), get arguments() { return reads++ === 0 ? '{"region":"apac"}' : '{"region":"global"}'; } };
+    expect(diffJournals([{ item: call() as never, provenance: place(1) }], [{ item: changing as never, provenance: place(1) }])).toEqual([]);
+    expect(reads).toBe(1);
   });
 });

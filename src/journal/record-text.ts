@@ -13,8 +13,13 @@
 /** The most JSON values the text of one record built in code may hold. */
 export const MAX_RECORD_VALUES = 10_000_000;
 
-/** The record as the text a journal line would hold, or why it has none. */
-export function recordText(record: unknown): { ok: true; text: string } | { ok: false; message: string } {
+/**
+ * The record as the text a journal line would hold, or why it has none. `deep`:
+ * it is nested deeper than `JSON.stringify` can go; the readers, which walk any
+ * depth with stacks of their own, take such a record as it is, and bound it as
+ * they bound a deep line.
+ */
+export function recordText(record: unknown): { ok: true; text: string } | { ok: false; message: string; deep?: true } {
   let values = 0;
   let text: string | undefined;
   try {
@@ -23,7 +28,8 @@ export function recordText(record: unknown): { ok: true; text: string } | { ok: 
       return value;
     });
   } catch (error) {
-    return { ok: false, message: `the record cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}` };
+    const message = `the record cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`;
+    return error instanceof RangeError && /call stack/.test(error.message) ? { ok: false, message, deep: true } : { ok: false, message };
   }
   if (text === undefined) return { ok: false, message: `the record is ${typeof record}, which JSON cannot write` };
   return { ok: true, text };
