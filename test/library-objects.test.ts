@@ -52,6 +52,23 @@ describe("an item built in code, to replayGate", () => {
     ]);
   });
 
+  test("a toJSON that throws a stack overflow once does not get the live item judged", async () => {
+    let thrown = false;
+    const item = {
+      ...call(),
+      toJSON() {
+        if (!thrown) {
+          thrown = true;
+          throw new RangeError("Maximum call stack size exceeded");
+        }
+        return call({ status: "in_progress" });
+      },
+    };
+    expect(replayGate(item, strict).reason).toBe("namespaced");
+    thrown = false;
+    expect(await verdicts([item])).toEqual([{ line: 1, reason: "error", blocked: true }]);
+  });
+
   test("an assertFormats that is not a boolean is a TypeError, not format checks turned off", () => {
     const dated = { type: "object", properties: { d: { type: "string", format: "date" } } };
     expect(replayGate(call({ arguments: '{"d":"tomorrow"}' }), dated, { assertFormats: true }).reason).toBe("arguments_schema");
@@ -98,7 +115,7 @@ describe("records built in code, to gateJournal", () => {
     expect(reads).toBe(1);
   });
 
-  test("a record that holds itself, or a shared subtree whose text passes the bound, is an error on its line, and the next record is gated", async () => {
+  test("a record that holds itself, or a shared subtree whose text passes the bound, is an error on its line, and the next record is gated, allowed no function since the record may have been a request body", async () => {
     const cyclic: Record<string, unknown> = call();
     cyclic.self = cyclic;
     let shared: Record<string, unknown> = { leaf: 1 };
@@ -106,7 +123,7 @@ describe("records built in code, to gateJournal", () => {
     expect(await verdicts([cyclic, call({ extra: shared }), call({ call_id: "call_2" })])).toEqual([
       { line: 1, reason: "error", blocked: true },
       { line: 2, reason: "error", blocked: true },
-      { line: 3, reason: "ok", blocked: false },
+      { line: 3, reason: "ok", blocked: true },
     ]);
   });
 

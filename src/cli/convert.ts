@@ -333,6 +333,8 @@ export const convertCommand: Command = {
 class JournalConverter {
   /** Whether the last record was of a stream in the target's envelope, written through as it came. */
   private passingStream = false;
+  /** An unreadable line after no stream record, until the next record says whether a stream written through starts there. */
+  private heldError: Emitted | undefined;
   /** The loose records that wait in a run; a run holds one kind. */
   private readonly looseKinds: ReadonlySet<RecordKind>;
   private readonly records: StreamRecords;
@@ -367,6 +369,8 @@ class JournalConverter {
   /** End of the source: the SSE event and the stream still open, then the run. */
   finish(): Emitted[] {
     const out = this.convert(this.records.finish());
+    if (this.heldError) out.push(this.heldError);
+    this.heldError = undefined;
     out.push(...this.flushRun());
     return out;
   }
@@ -374,6 +378,15 @@ class JournalConverter {
   private convert(records: JournalRecord[]): Emitted[] {
     const out: Emitted[] = [];
     for (const entry of records) {
+      // An unreadable line no stream record came before waits for the next record:
+      // if a stream written through starts there, the lost line may have been its
+      // first, and the mark goes after that record, inside the stream it opens.
+      let markAfter: string | undefined;
+      if (this.heldError && entry.kind !== "error") {
+        if (entry.kind === "plain" && PASSED_STREAM_KINDS.has(entry.recordKind)) markAfter = unreadMark(this.heldError.line, this.heldError.errors[0]!.detail);
+        out.push(this.heldError);
+        this.heldError = undefined;
+      }
       if (entry.kind === "plain" && this.looseKinds.has(entry.recordKind)) {
         // A user, system or developer message starts a new turn: no call of
         // the run so far reaches past it, so the run can be written.
@@ -389,14 +402,19 @@ class JournalConverter {
         case "plain": {
           const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names);
           if (entry.inexact !== undefined) emitted.losses.push(...inexactTextLosses(emitted.records, entry.inexact, entry.record).map((loss) => ({ ...loss, line: entry.line })));
+          if (markAfter !== undefined) emitted.marks = [markAfter];
           out.push(emitted);
           break;
         }
         case "error": {
           const failed = notConverted(entry.line, entry.detail);
+          if (this.heldError) out.push(this.heldError);
+          this.heldError = undefined;
           // Written without the line, the stream would read as whole, and its calls as finished.
-          if (this.passingStream) failed.marks = [unreadMark(entry.line, entry.detail)];
-          out.push(failed);
+          if (this.passingStream) {
+            failed.marks = [unreadMark(entry.line, entry.detail)];
+            out.push(failed);
+          } else this.heldError = failed;
           break;
         }
         case "rejected":

@@ -198,8 +198,8 @@ export class ConversationRouter<Output, Presented> {
    */
   pushRecord(given: unknown, place: LinePlace): Presented[] {
     const written = recordText(given);
-    if (!written.ok && !written.deep) return this.keyless(place, (this.position += 1), written.message);
-    const record: unknown = written.ok ? JSON.parse(written.text) : given;
+    if (!written.ok) return this.keyless(place, (this.position += 1), written.message);
+    const record: unknown = JSON.parse(written.text);
     const position = (this.position += 1);
     const key = conversationKeyOf(record, this.pointer);
     if ("error" in key) return this.keyless(place, position, key.error);

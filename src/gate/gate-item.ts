@@ -15,8 +15,8 @@ import type { ToolSchema } from "./schema.js";
 export function gateItem(item: unknown, schema: ToolSchema | undefined, options: GateOptions = {}): Verdict {
   checkGateOptions(options);
   const written = recordText(item);
-  if (!written.ok && !written.deep) return { reason: "namespaced", detail: written.message, path: "" };
-  return replayGate(written.ok ? JSON.parse(written.text) : item, schema, options);
+  if (!written.ok) return { reason: "namespaced", detail: written.message, path: "" };
+  return replayGate(JSON.parse(written.text), schema, options);
 }
 
 /** Options a caller got wrong would turn a check off in silence: they throw instead. */

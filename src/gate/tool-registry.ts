@@ -143,8 +143,8 @@ export class ToolRegistry {
   addRequestBody(body: unknown, where: string, readEnvelope?: EnvelopeToolsReader, numbers?: readonly InexactSchemaNumber[]): string[] {
     const unreadable = unreadableReason(body);
     if (unreadable !== undefined) {
-      this.choices = [{ names: new Set(), where: `${where}, which cannot be read and names a request's tools, so that its choice cannot be known,` }];
-      return [`${unreadable}; it names a request's tools, so no function may run until the next request body`];
+      this.choices = [{ names: new Set(), where: `${where}, which cannot be read and may be a request body whose choice cannot be known,` }];
+      return [`${unreadable}; it may be a request body (it names a request's tools, or was not read at all), so no function may run until the next request body`];
     }
     if (!isPlainObject(body)) {
       this.choices = [{ names: new Set(), where: `${where}, a request body that is not an object,` }];

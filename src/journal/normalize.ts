@@ -144,7 +144,6 @@ export class JournalNormalizer {
   /** A record already parsed (a library caller's object), judged as the JSON text it writes (record-text.ts). */
   pushRecord(record: unknown, line: number): NormalizedRecord[] {
     const written = recordText(record);
-    if (!written.ok && written.deep) return this.normalized(this.records.pushRecord(record, line));
     const source = this.source ?? "-";
     return this.normalized(this.records.push(written.ok ? { source, line, text: written.text } : { source, line, text: written.message, error: written.message }));
   }

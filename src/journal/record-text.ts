@@ -15,9 +15,11 @@ export const MAX_RECORD_VALUES = 10_000_000;
 
 /**
  * The record as the text a journal line would hold, or why it has none. `deep`:
- * it is nested deeper than `JSON.stringify` can go; the readers, which walk any
- * depth with stacks of their own, take such a record as it is, and bound it as
- * they bound a deep line.
+ * the error was a stack overflow, most likely a record nested deeper than
+ * `JSON.stringify` goes. A getter or `toJSON` can throw the same error, so the
+ * gate's readers never take the record as it is on that word: it is an error,
+ * blocked. Only `diffJournals`, which judges nothing, compares such an item as
+ * it was given.
  */
 export function recordText(record: unknown): { ok: true; text: string } | { ok: false; message: string; deep?: true } {
   let values = 0;

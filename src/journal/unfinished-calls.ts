@@ -67,18 +67,20 @@ export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target:
  * `finish_reason` of `length`, an Anthropic `stop_reason` of `max_tokens`).
  */
 export function unfinishedResponse(response: unknown, target: string, marksLastOnly = false): { value: unknown; losses: Loss[] } {
-  if (!isPlainObject(response) || response.status !== "completed" || !Array.isArray(response.output)) return { value: response, losses: [] };
+  // An incomplete response is written as one already; where only its last block reads as cut, its unfinished call must still be last.
+  const completed = isPlainObject(response) && response.status === "completed";
+  if (!isPlainObject(response) || !(completed || (marksLastOnly && response.status === "incomplete")) || !Array.isArray(response.output)) return { value: response, losses: [] };
   const why = (item: unknown) => unfinished(item) ?? (isPlainObject(item) && item.type === "function_call" && item.status === undefined ? "has no status" : undefined);
   const index = response.output.findIndex((item) => why(item) !== undefined);
-  if (index < 0) return { value: response, losses: [] };
+  if (index < 0 || (!completed && index === response.output.length - 1)) return { value: response, losses: [] };
   const call = response.output[index] as Record<string, unknown>;
-  const losses: Loss[] = [{ path: `/output/${index}/status`, code: "form_changed", detail: `the call ${describeCallId(call.call_id)} ${why(call)}: ${target} marks only a whole response unfinished, so the response is written as incomplete, and its calls read back incomplete` }];
+  const losses: Loss[] = completed ? [{ path: `/output/${index}/status`, code: "form_changed", detail: `the call ${describeCallId(call.call_id)} ${why(call)}: ${target} marks only a whole response unfinished, so the response is written as incomplete, and its calls read back incomplete` }] : [];
   // Where an unfinished response leaves only its last block unfinished (a stop_reason of max_tokens cuts the end), the call must be last.
   const kept = marksLastOnly ? response.output.slice(0, index + 1) : response.output;
   for (let after = index + 1; marksLastOnly && after < response.output.length; after += 1) {
     losses.push({ path: `/output/${after}`, code: "unsupported_item", detail: `left out: it comes after the call ${describeCallId(call.call_id)}, which ${why(call)}, and ${target} reads only the last block of an unfinished response as cut, so that call would read back finished` });
   }
-  return { value: { ...response, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: kept }, losses };
+  return { value: completed ? { ...response, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: kept } : { ...response, output: kept }, losses };
 }
 
 const SET_ASIDE = "orbridge:unfinished_call";

@@ -3,6 +3,8 @@
 // `"tool_choice":"none","tool_choice":"auto"` is "none" to a reader that keeps
 // the first value. Its choice cannot be known, so the gate allows no function
 // after it until the next request body, as it does for a choice it cannot read.
+// A line not read at all (not UTF-8, past the length limit) may have been one
+// too: its text is not known, so it is taken for one.
 // The normalizer, reading for the gate, hands such a line on as a request body
 // that is only this mark: no journal can write it, since JSON has no symbols.
 
@@ -14,9 +16,10 @@ export type UnreadableRequest = Record<string, unknown> & { [UNREADABLE_REQUEST]
 /** A request's tool fields named as a member anywhere in a line's text. */
 const TOOL_FIELDS = /"(?:tools|tool_choice|functions|toolConfig|tool_config|allowed_tools|allowedFunctionNames|allowed_function_names)"\s*:/;
 
-/** Whether an unreadable line's text names a request's tool fields. */
+/** Whether an unreadable line's text names a request's tool fields, written plainly or with `\u` escapes. */
 export function namesRequestTools(text: string): boolean {
-  return TOOL_FIELDS.test(text);
+  if (TOOL_FIELDS.test(text)) return true;
+  return text.includes("\\u") && TOOL_FIELDS.test(text.replace(/\\u([0-9a-fA-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
 }
 
 export function unreadableRequest(detail: string): UnreadableRequest {

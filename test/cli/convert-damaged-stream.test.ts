@@ -42,6 +42,17 @@ describe.each([
   });
 });
 
+test("an unreadable line just before a stream may have been its first: the mark goes after the stream's first record, inside it", async () => {
+  const input = join(folder, "first.jsonl");
+  writeFileSync(input, ['{"id":"chatcmpl-8","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assist', args, finish].join("\n") + "\n");
+  const output = `${input}.out`;
+  const run = await runOrbridge(["convert", "--to", "chat", "--out", output, input]);
+  expect(run.code).toBe(1);
+  const lines = readFileSync(output, "utf8").trimEnd().split("\n");
+  expect([lines.length, lines[0], lines[2]]).toEqual([3, args, finish]);
+  expect(lines[1]).toMatch(/^orbridge: line 1 of the input could not be read/);
+});
+
 test("an unreadable line outside any stream leaves no mark", async () => {
   const input = join(folder, "loose.jsonl");
   writeFileSync(input, ['{"role":"user","content":"hi"}', "{not json", '{"role":"assistant","content":"hello"}'].join("\n") + "\n");

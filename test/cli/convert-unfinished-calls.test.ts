@@ -73,6 +73,13 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("convert --to %s", { t
     expect(leftOut).toEqual(target === "chat" ? [] : ["/output/1"]);
   });
 
+  test("an incomplete response: where only the last block reads as cut, what follows its unfinished call is left out too", async () => {
+    const response = { id: "resp_1", object: "response", created_at: 1, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, model: "m", output: [{ ...call("c_cut", "emea", "incomplete"), id: "fc_0" }, { ...call("c_done", "apac", "completed"), id: "fc_1" }] };
+    const { verdicts, report } = await convertAndGate(target, lines(response));
+    expect(verdicts).toEqual(target === "chat" ? [["c_cut", true], ["c_done", true]] : [["c_cut", true]]);
+    expect(report.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.path)).toEqual(target === "chat" ? [] : ["/output/1"]);
+  });
+
   test("a request body: an incomplete call of its input is left out with its output; a call without status, as recordings replay history, is kept and reported", async () => {
     const body = { model: "m", input: [{ type: "message", role: "user", content: "sales?" }, call("c_cut", "emea", "incomplete"), output("c_cut"), call("c_history", "apac"), output("c_history")] };
     const { verdicts, report } = await convertAndGate(target, lines(body));

@@ -28,6 +28,7 @@ describe("a line that cannot be read and names a request's tools", () => {
     ["a tool_choice given twice", request('"tool_choice":"none","tool_choice":"auto"')],
     ["another member given twice", request('"tool_choice":"auto","model":"gpt-4o"')],
     ["a request cut short", request('"tool_choice":"none"').slice(0, 80)],
+    ["a name given twice, written with escapes", request('"tool\\u005fchoice":"none","tool\\u005fchoice":"auto"')],
   ])("%s: the line is an error, and the calls after it are not allowed until the next request body", async (_name, unreadable) => {
     const verdicts = await gate([unreadable, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
     const byLine = verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked]);
@@ -37,7 +38,7 @@ describe("a line that cannot be read and names a request's tools", () => {
       [3, "not_function_call", false],
       [4, "ok", false],
     ]);
-    expect(verdicts[0].detail).toMatch(/; it names a request's tools, so no function may run until the next request body$/);
+    expect(verdicts[0].detail).toMatch(/; it may be a request body \(it names a request's tools, or was not read at all\), so no function may run until the next request body$/);
   });
 
   test("two threads give the same lines: the worker's tools in force take the mark too", async () => {
@@ -58,6 +59,16 @@ describe("a line that cannot be read and names a request's tools", () => {
       [1, false],
       [2, true],
       [3, true],
+    ]);
+  });
+
+  test("a line that is not UTF-8 is not read at all: it may have been a request body, and the calls after it are not allowed", async () => {
+    const journal = join(folder, "latin1.jsonl");
+    writeFileSync(journal, Buffer.concat([Buffer.from('{"role":"user","content":"h'), Buffer.from([0xff]), Buffer.from('i"}\n' + call("call_1") + "\n")]));
+    const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", journal]);
+    expect(run.stdout.trim().split("\n").map((text) => (({ line, blocked }) => [line, blocked])(JSON.parse(text) as { line: number; blocked: boolean }))).toEqual([
+      [1, true],
+      [2, true],
     ]);
   });
 
