@@ -145,7 +145,7 @@ export class JournalNormalizer {
   pushRecord(record: unknown, line: number): NormalizedRecord[] {
     const written = recordText(record);
     const source = this.source ?? "-";
-    return this.normalized(this.records.push(written.ok ? { source, line, text: written.text } : { source, line, text: written.message, error: written.message }));
+    return this.normalized(this.records.push(written.ok ? { source, line, text: written.text } : { source, line, text: written.message, error: written.message, mayBeRequest: true }));
   }
 
   /** End of the journal (or of one source): whatever streams are open, as last seen. */

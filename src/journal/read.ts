@@ -9,6 +9,7 @@
 // A line that is not UTF-8 is given the same way rather than decoded with
 // replacement characters: the gate must judge the bytes a replayer will read, and
 // a decoder that drops bad bytes would read `function_ca\xffll` as a call.
+import { namesRequestTools } from "./unreadable-request.js";
 import { constants as bufferConstants, isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
@@ -26,6 +27,13 @@ export interface JournalLine {
    * `text` still reports the line instead of skipping it.
    */
   error?: string;
+  /**
+   * With `error`: the line may be a request body that narrows the tools (its
+   * bytes, read as a lenient reader would, name a request's tool fields; or a
+   * record a library caller built that cannot be written as JSON), so the gate
+   * allows no function after it until the next request body.
+   */
+  mayBeRequest?: boolean;
 }
 
 export interface ReadOptions {
@@ -156,7 +164,8 @@ export class LineSplitter {
     const whole = (parts.length === 0 ? segment : Buffer.concat([...parts, segment])).subarray(0, length);
     if (!isUtf8(whole)) {
       const error = `line is not valid UTF-8 (byte ${firstInvalidByte(whole) + 1} of ${length}); it was not read`;
-      return { source, line, text: error, error };
+      // A reader that replaces bad bytes reads the rest: what it would read there decides.
+      return namesRequestTools(whole.toString("utf8")) ? { source, line, text: error, error, mayBeRequest: true } : { source, line, text: error, error };
     }
     const raw = whole.toString("utf8");
     // A UTF-8 byte order mark on the first line is framing, not content.

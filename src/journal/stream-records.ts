@@ -139,7 +139,7 @@ export class StreamRecords {
 
   /** One line of the journal; returns the records it completes, in input order. */
   push(line: JournalLine): JournalRecord[] {
-    if (line.error !== undefined) return [{ ...this.unreadable(line.line, line.error), namesTools: true }];
+    if (line.error !== undefined) return [line.mayBeRequest === true ? { ...this.unreadable(line.line, line.error), namesTools: true } : this.unreadable(line.line, line.error)];
     const text = line.text;
     // Made only for SSE text: a JSON line, nearly every line, needs no list of its own.
     let out: JournalRecord[] | undefined;

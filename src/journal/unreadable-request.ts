@@ -3,8 +3,9 @@
 // `"tool_choice":"none","tool_choice":"auto"` is "none" to a reader that keeps
 // the first value. Its choice cannot be known, so the gate allows no function
 // after it until the next request body, as it does for a choice it cannot read.
-// A line not read at all (not UTF-8, past the length limit) may have been one
-// too: its text is not known, so it is taken for one.
+// A line that is not UTF-8 is tested as a reader that replaces bad bytes reads
+// it, and a record a library caller built that cannot be written as JSON is
+// taken for one (read.ts, `mayBeRequest`).
 // The normalizer, reading for the gate, hands such a line on as a request body
 // that is only this mark: no journal can write it, since JSON has no symbols.
 

@@ -62,13 +62,21 @@ describe("a line that cannot be read and names a request's tools", () => {
     ]);
   });
 
-  test("a line that is not UTF-8 is not read at all: it may have been a request body, and the calls after it are not allowed", async () => {
-    const journal = join(folder, "latin1.jsonl");
-    writeFileSync(journal, Buffer.concat([Buffer.from('{"role":"user","content":"h'), Buffer.from([0xff]), Buffer.from('i"}\n' + call("call_1") + "\n")]));
-    const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", journal]);
-    expect(run.stdout.trim().split("\n").map((text) => (({ line, blocked }) => [line, blocked])(JSON.parse(text) as { line: number; blocked: boolean }))).toEqual([
+  test("a line that is not UTF-8 restricts as a reader that replaces bad bytes would read it: a request naming its tools does, a message does not", async () => {
+    const gateBytes = async (first: Buffer) => {
+      const journal = join(folder, `latin1-${Math.random().toString(36).slice(2)}.jsonl`);
+      writeFileSync(journal, Buffer.concat([first, Buffer.from("\n" + call("call_1") + "\n")]));
+      const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", journal]);
+      return run.stdout.trim().split("\n").map((text) => (({ line, blocked }) => [line, blocked])(JSON.parse(text) as { line: number; blocked: boolean }));
+    };
+    const [head, tail] = request('"tool_choice":"none"').split('"go"');
+    expect(await gateBytes(Buffer.concat([Buffer.from(`${head}"g`), Buffer.from([0xff]), Buffer.from(`o"${tail}`)]))).toEqual([
       [1, true],
       [2, true],
+    ]);
+    expect(await gateBytes(Buffer.concat([Buffer.from('{"role":"user","content":"h'), Buffer.from([0xff]), Buffer.from('i"}')]))).toEqual([
+      [1, true],
+      [2, false],
     ]);
   });
 
