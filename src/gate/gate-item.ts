@@ -5,7 +5,7 @@
 // reads its own copy; the journal readers already hand it plain data.
 import { recordText } from "../journal/record-text.js";
 import { replayGate, type GateOptions, type Verdict } from "./replay-gate.js";
-import type { ToolSchema } from "./schema.js";
+import { checkAssertFormats, type ToolSchema } from "./schema.js";
 
 /**
  * Decides whether `item` may be replayed as a tool call (replay-gate.ts), judging
@@ -20,7 +20,7 @@ export function gateItem(item: unknown, schema: ToolSchema | undefined, options:
 }
 
 /** Options a caller got wrong would turn a check off in silence: they throw instead. */
-export function checkGateOptions(options: GateOptions): void {
+function checkGateOptions(options: GateOptions): void {
   if (options === null || typeof options !== "object") throw new TypeError(`the gate's options are an object, not ${options === null ? "null" : typeof options}`);
-  if (options.assertFormats !== undefined && typeof options.assertFormats !== "boolean") throw new TypeError(`assertFormats is true or false, not ${typeof options.assertFormats} ${JSON.stringify(options.assertFormats) ?? String(options.assertFormats)}`);
+  checkAssertFormats(options.assertFormats);
 }

@@ -69,7 +69,7 @@ export function checkLength(schema: SchemaObject, value: string, path: string): 
 }
 
 /** Length in code points, as JSON Schema counts it: a surrogate pair is one character. */
-function codePoints(text: string): number {
+export function codePoints(text: string): number {
   let length = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

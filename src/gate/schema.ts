@@ -85,6 +85,11 @@ function createAjv(assertFormats: boolean): Ajv2020 {
   return ajv;
 }
 
+/** An `assertFormats` that is not a boolean would turn the checks off in silence: a TypeError instead. */
+export function checkAssertFormats(value: unknown): void {
+  if (value !== undefined && typeof value !== "boolean") throw new TypeError(`assertFormats is true or false, not ${typeof value} ${JSON.stringify(value) ?? String(value)}`);
+}
+
 export class SchemaCache {
   readonly limit: number;
   readonly assertFormats: boolean;
@@ -95,7 +100,7 @@ export class SchemaCache {
 
   constructor(limit = DEFAULT_CACHE_LIMIT, options: SchemaCacheOptions = {}) {
     this.limit = limit;
-    if (options.assertFormats !== undefined && typeof options.assertFormats !== "boolean") throw new TypeError(`assertFormats is true or false, not ${typeof options.assertFormats} ${JSON.stringify(options.assertFormats) ?? String(options.assertFormats)}`);
+    checkAssertFormats(options.assertFormats);
     this.assertFormats = options.assertFormats === true;
     this.ajv = createAjv(this.assertFormats);
   }

@@ -16,6 +16,7 @@
 // so the same journal gives the same ids. It is one-to-one over the whole
 // journal, the ids kept included: each id written stands for one id read, which
 // is what lets `restore-ids` put every original back.
+import { codePoints } from "./schema-assertions.js";
 import { createHash } from "node:crypto";
 
 export interface IdRewrite {
@@ -49,12 +50,6 @@ export const PORTABLE_CALL_IDS: IdGrammar = {
   source: "Open Responses' limit of 1 to 64 characters",
   test: (id) => id.length >= 1 && (id.length <= MAX_LENGTH || codePoints(id) <= MAX_LENGTH),
 };
-
-function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
 
 export class TargetIdRewrites {
   private readonly grammar: IdGrammar;

@@ -64,3 +64,15 @@ export function resolvePointer(value: unknown, pointer: JsonPointer): PointerRes
   }
   return { found: true, value: current };
 }
+
+/**
+ * Whether `text`, read as a pointer, names a value inside `value`, own members
+ * only. Text that is no pointer (a "~" not followed by 0 or 1) names none.
+ */
+export function holdsPointer(value: unknown, text: string): boolean {
+  try {
+    return resolvePointer(value, parsePointer(text)).found;
+  } catch {
+    return false;
+  }
+}

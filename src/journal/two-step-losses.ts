@@ -27,7 +27,7 @@
 import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { RESPONSE_NEUTRALS } from "../models/response-neutrals.js";
-import { parsePointer, resolvePointer } from "./json-pointer.js";
+import { holdsPointer, parsePointer, resolvePointer } from "./json-pointer.js";
 
 /**
  * A loss as a place in `record`: its path when the record holds it, else the
@@ -67,7 +67,7 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
       continue;
     }
     const at = target.responseFields[key];
-    if (at !== undefined && holds(args.written, at)) losses.push({ ...loss, path: at });
+    if (at !== undefined && holdsPointer(args.written, at)) losses.push({ ...loss, path: at });
   }
   for (const loss of args.second) {
     if (made.some((path) => path !== "" && (loss.path === path || loss.path.startsWith(path + "/")))) continue;
@@ -86,15 +86,6 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
     losses.push({ ...loss, path });
   }
   return losses;
-}
-
-function holds(record: unknown, path: string): boolean {
-  try {
-    return resolvePointer(record, parsePointer(path)).found;
-  } catch {
-    // A "~" not followed by 0 or 1: no pointer, so no place in the record.
-    return false;
-  }
 }
 
 function topKey(path: string): string {

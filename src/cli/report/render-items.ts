@@ -5,7 +5,7 @@
 import type { GateRecord } from "../../gate/prepared-gate.js";
 import { escapeHtml } from "./escape-html.js";
 import { compactJson } from "../../journal/document-texts.js";
-import { parsePointer, resolvePointer } from "../../journal/json-pointer.js";
+import { holdsPointer } from "../../journal/json-pointer.js";
 import { jsonHtml } from "./json-html.js";
 import { shellQuoted } from "./shell-quote.js";
 import { itemAnchor, lineAnchor, PageLinks } from "./page-links.js";
@@ -129,19 +129,9 @@ export function failingPointers(detail: string, parsed: unknown): Set<string> {
   if (!rest.startsWith("/")) return pointers;
   for (let space = rest.indexOf(" "); space !== -1; space = rest.indexOf(" ", space + 1)) {
     const pointer = rest.slice(0, space);
-    if (holds(parsed, pointer)) pointers.add(pointer);
+    if (holdsPointer(parsed, pointer)) pointers.add(pointer);
   }
   return pointers;
-}
-
-/** Whether `pointer` names a value inside `value`, own members only. */
-function holds(value: unknown, pointer: string): boolean {
-  try {
-    return resolvePointer(value, parsePointer(pointer)).found;
-  } catch {
-    // A "~" not followed by 0 or 1: no pointer, so no value.
-    return false;
-  }
 }
 
 function fieldsOf(item: unknown): Record<string, unknown> {
