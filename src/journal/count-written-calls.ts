@@ -15,39 +15,81 @@
 // | `toolUse`: an object                                 | Bedrock   |
 // | `type` "function_call"                               | Responses |
 // | `type` "tool_use"                                    | Anthropic |
-import { membersParsed } from "../models/duplicate-names.js";
+import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
 /** Members that hold one call each, in the order a path lists them. */
 const CALL_MEMBERS = ["function_call", "functionCall", "toolUse"] as const;
 
-// Every form above writes one of these names, as a member or as a `type`, and
-// the only way to write one without these exact characters is a \u escape.
-const CALL_NAMES = /"(?:tool_calls|function_call|functionCall|toolUse|tool_use)"|\\u/;
-
-/**
- * True when the text a record was parsed from can hold no call in any form: it
- * writes none of the names above, and no \u escape that could spell one. Most
- * lines of a journal (messages, outputs, events) pass this test, and are then
- * not walked.
- */
-export function writesNoCall(text: string): boolean {
-  return !CALL_NAMES.test(text);
+/** What one walk of a parsed record counts. */
+export interface WrittenTally {
+  /** Own keys of every object: what the duplicate-name check compares with the text. */
+  members: number;
+  /** The tool calls written, as countWrittenCalls counts them. */
+  calls: number;
 }
 
 /**
- * The members every object of a parsed record names (what the duplicate-name
- * check compares with its text) and the calls it writes, in one walk: a line
- * that may hold a call is walked once for both. `undefined` when the record nests
- * past the depth that walk follows.
+ * The members every object of a parsed record names and the calls it writes, in
+ * one walk of every line. `undefined` when the record nests past the depth that
+ * walk follows; the callers then count with stacks of their own.
+ *
+ * The walk goes by each object's keys and asks each key's value once: a call is
+ * known by the name of the member that holds it (or a `type` value), so no
+ * object is asked for names it does not have. Reading five names of every
+ * object cost twice this walk, and a test of the text for those names, made to
+ * spare most lines that reading, cost as much as the walk again.
  */
-export function tallyWritten(record: object): { members: number; calls: number } | undefined {
-  let calls = 0;
-  const members = membersParsed(record, (fields) => {
-    calls += callsIn(fields);
-  });
-  return members === undefined ? undefined : { members, calls };
+export function tallyWritten(record: object): WrittenTally | undefined {
+  const tally: WrittenTally = { members: 0, calls: 0 };
+  return tallyIn(record, 0, tally) ? tally : undefined;
+}
+
+/** False past MAX_RECURSION. */
+function tallyIn(value: object, depth: number, tally: WrittenTally): boolean {
+  if (depth > MAX_RECURSION) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (child !== null && typeof child === "object" && !tallyIn(child, depth + 1, tally)) return false;
+    }
+    return true;
+  }
+  const fields = value as Record<string, unknown>;
+  const keys = Object.keys(fields);
+  tally.members += keys.length;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const child = fields[key];
+    if (child === null) continue;
+    if (typeof child === "object") {
+      tally.calls += callsHeldBy(key, child);
+      if (!tallyIn(child, depth + 1, tally)) return false;
+    } else if (key === "type" && typeof child === "string" && CALL_TYPES.has(child)) {
+      tally.calls += 1;
+    }
+  }
+  return true;
+}
+
+/** The calls an object's member holds by its name alone, as callsIn counts them. */
+function callsHeldBy(key: string, child: object): number {
+  switch (key) {
+    case "tool_calls": {
+      if (!Array.isArray(child)) return 0;
+      let calls = 0;
+      for (let index = 0; index < child.length; index++) if (isObject(child[index])) calls += 1;
+      return calls;
+    }
+    case "function_call":
+      return isLegacyCall(child) ? 1 : 0;
+    case "functionCall":
+    case "toolUse":
+      return Array.isArray(child) ? 0 : 1;
+    default:
+      return 0;
+  }
 }
 
 export function countWrittenCalls(record: unknown): number {

@@ -5,12 +5,12 @@
 // all: the line becomes an error, which the gate blocks and normalize reports.
 //
 // The same walk counts the tool calls the record writes in any envelope's form
-// (count-written-calls.ts), when its text may hold one: the gate compares that
-// count with the calls the record gives, and a second walk of every object of
-// every line was a tenth of what reading a journal cost.
+// (count-written-calls.ts): the gate compares that count with the calls the
+// record gives, and a second walk of every object of every line was a tenth of
+// what reading a journal cost.
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { parseJsonText } from "../models/json-value.js";
-import { tallyWritten, writesNoCall } from "./count-written-calls.js";
+import { tallyWritten } from "./count-written-calls.js";
 
 /** `writtenCalls`: the tool calls the record writes, when counted here. */
 export type ParsedRecord = { ok: true; value: unknown; writtenCalls?: number } | { ok: false; detail: string };
@@ -22,10 +22,6 @@ export function parseRecord(text: string, what: string): ParsedRecord {
   const value = parsed.value;
   try {
     if (value === null || typeof value !== "object") return { ok: true, value, writtenCalls: 0 };
-    if (writesNoCall(text)) {
-      const duplicate = duplicateName(text, value);
-      return duplicate === undefined ? { ok: true, value, writtenCalls: 0 } : { ok: false, detail: describeDuplicateName(what, duplicate) };
-    }
     const tally = tallyWritten(value);
     const duplicate = duplicateName(text, value, tally?.members);
     if (duplicate !== undefined) return { ok: false, detail: describeDuplicateName(what, duplicate) };

@@ -88,31 +88,28 @@ function colonsAfterClosingQuotes(text: string): number {
 }
 
 /** Past this depth the walk by recursion gives way to ownKeys, which keeps a stack of its own. */
-const MAX_RECURSION = 256;
+export const MAX_RECURSION = 256;
 
 /**
  * Own keys of every object in the parsed value, by recursion over each object's
  * values (Object.values, which on the objects JSON.parse makes walks faster than
- * for-in); `undefined` when the value nests past MAX_RECURSION. `visit` is
- * handed each object on the way, for a caller that counts something else of
- * every object in the same walk.
+ * for-in); `undefined` when the value nests past MAX_RECURSION.
  */
-export function membersParsed(value: object, visit?: (fields: Record<string, unknown>) => void): number | undefined {
-  const members = membersIn(value, 0, visit);
+export function membersParsed(value: object): number | undefined {
+  const members = membersIn(value, 0);
   return members < 0 ? undefined : members;
 }
 
 /** -1 past MAX_RECURSION. */
-function membersIn(value: object, depth: number, visit: ((fields: Record<string, unknown>) => void) | undefined): number {
+function membersIn(value: object, depth: number): number {
   if (depth > MAX_RECURSION) return -1;
   const isArray = Array.isArray(value);
-  if (!isArray && visit !== undefined) visit(value as Record<string, unknown>);
   const children: unknown[] = isArray ? value : Object.values(value);
   let members = isArray ? 0 : children.length;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (child === null || typeof child !== "object") continue;
-    const inner = membersIn(child, depth + 1, visit);
+    const inner = membersIn(child, depth + 1);
     if (inner < 0) return -1;
     members += inner;
   }

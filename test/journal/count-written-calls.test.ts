@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { countWrittenCalls, writesNoCall, writtenCallPaths } from "../../src/journal/count-written-calls.js";
+import fc from "fast-check";
+import { countWrittenCalls, tallyWritten, writtenCallPaths } from "../../src/journal/count-written-calls.js";
 
 const chatCall = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
 
@@ -49,44 +50,68 @@ describe("the calls a record writes, in any envelope's form", () => {
   });
 });
 
-describe("a line that can write no call", () => {
-  test("is one that writes none of the names a call is written with, and no \\u escape", () => {
-    const lines = {
-      message: '{"type":"message","role":"user","content":"what is a \\"tool_calls\\" array?"}',
-      output: '{"type":"function_call_output","call_id":"call_1","output":"done"}',
-      toolCalls: '{"role":"assistant","tool_calls":[]}',
-      finishReason: '{"finish_reason":"tool_calls"}',
-      functionCall: '{"type":"function_call"}',
-      geminiCall: '{"functionCall":{}}',
-      bedrockCall: '{"toolUse":{}}',
-      anthropicCall: '{"type":"tool_use"}',
-      escapedName: String.raw`{"type":"tool\u005fuse"}`,
-      escapedText: String.raw`{"content":"caf\u00e9"}`,
+describe("one walk that counts members and calls", () => {
+  const deepRecord = (levels: number, inner: unknown) => {
+    let value = inner;
+    for (let i = 0; i < levels; i++) value = { inner: value };
+    return value as object;
+  };
+
+  test("counts every form as countWrittenCalls does, and every object's own keys", () => {
+    const record = {
+      choices: [{ message: { tool_calls: [chatCall, 1, [chatCall], chatCall], function_call: { name: "f", arguments: "{}" } } }],
+      candidates: [{ content: { parts: [{ functionCall: { name: "f", args: {} } }, { functionCall: [] }, { toolUse: "x" }] } }],
+      items: [{ type: "function_call" }, { type: "tool_use" }, { type: ["function_call"] }, { type: "function_call_output" }],
+      forced: { function_call: { name: "f" }, tool_calls: {} },
     };
-    const results = Object.fromEntries(Object.entries(lines).map(([name, line]) => [name, writesNoCall(line)]));
-    expect(results).toEqual({
-      message: true,
-      output: true,
-      toolCalls: false,
-      finishReason: false,
-      functionCall: false,
-      geminiCall: false,
-      bedrockCall: false,
-      anthropicCall: false,
-      escapedName: false,
-      escapedText: false,
-    });
+    const members = JSON.stringify(record).match(/":/g)!.length;
+    expect(tallyWritten(record)).toEqual({ members, calls: countWrittenCalls(record) });
+    expect(countWrittenCalls(record)).toBe(6);
   });
 
-  test("agrees with the count: every line it clears writes no call", () => {
-    const records = [
-      { type: "message", role: "assistant", content: [{ type: "output_text", text: "tool_use and functionCall are names", annotations: [] }] },
-      { role: "tool", tool_call_id: "call_1", content: "a toolUse part" },
-      { type: "function_call_output", call_id: "call_1", output: "{\"tool_calls\":1}" },
-    ];
-    for (const record of records) {
-      const line = JSON.stringify(record);
-      expect([writesNoCall(line), countWrittenCalls(record)]).toEqual([true, 0]);
-    }
+  test("a member named __proto__ is an own key like any other, and the call it holds counts", () => {
+    const record = JSON.parse('{"__proto__":{"type":"function_call"},"a":1}') as object;
+    expect(tallyWritten(record)).toEqual({ members: 3, calls: 1 });
+  });
+
+  test("a call written with escapes in its names counts as one written plainly", () => {
+    const record = JSON.parse(String.raw`{"content":[{"type":"tool_use"}],"tool_calls":[{}]}`) as object;
+    expect(tallyWritten(record)).toEqual({ members: 3, calls: 2 });
+  });
+
+  test("past the depth of the walk it counts nothing, and says so", () => {
+    expect(tallyWritten(deepRecord(300, { type: "function_call" }))).toBeUndefined();
+    expect(tallyWritten(deepRecord(200, { type: "function_call" }))).toEqual({ members: 201, calls: 1 });
+  });
+
+  test("agrees with countWrittenCalls on any JSON value with calls put in it (property)", () => {
+    const call = fc.constantFrom<unknown>(chatCall, { type: "function_call" }, { type: "tool_use" }, { functionCall: {} }, { toolUse: {} }, { function_call: { name: "f", args: {} } }, { tool_calls: [{}, {}] }, { function_call: { name: "f" } });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), call, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "tool_calls", "type", "functionCall", "toolUse", "function_call", "__proto__"), tie("node"), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (generated) => {
+        const record = JSON.parse(JSON.stringify({ generated })) as object;
+        const tally = tallyWritten(record);
+        expect(tally).toEqual({ members: membersByStack(record), calls: countWrittenCalls(record) });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
+
+/** Own keys of every object, with a stack: the count the walk must agree with. */
+function membersByStack(value: unknown): number {
+  let members = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== "object") continue;
+    if (Array.isArray(next)) pending.push(...next);
+    else {
+      members += Object.keys(next).length;
+      pending.push(...Object.values(next));
+    }
+  }
+  return members;
+}
