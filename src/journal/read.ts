@@ -9,7 +9,7 @@
 // A line that is not UTF-8 is given the same way rather than decoded with
 // replacement characters: the gate must judge the bytes a replayer will read, and
 // a decoder that drops bad bytes would read `function_ca\xffll` as a call.
-import { namesRequestTools } from "./unreadable-request.js";
+import { namesRequestTools, ToolFieldSearch } from "./unreadable-request.js";
 import { constants as bufferConstants, isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
@@ -29,9 +29,10 @@ export interface JournalLine {
   error?: string;
   /**
    * With `error`: the line may be a request body that narrows the tools (its
-   * bytes, read as a lenient reader would, name a request's tool fields; or a
-   * record a library caller built that cannot be written as JSON), so the gate
-   * allows no function after it until the next request body.
+   * bytes, read as a lenient reader would, name a request's tool fields; a line
+   * too long to read holds such a name in quotes, or a `\u` escape; or a record
+   * a library caller built cannot be written as JSON), so the gate allows no
+   * function after it until the next request body.
    */
   mayBeRequest?: boolean;
 }
@@ -97,6 +98,9 @@ export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private lastByte = -1;
+  // A line too long to read may still be a request body that narrows the tools:
+  // its bytes are searched for their names as they are dropped.
+  private overLimit: ToolFieldSearch | undefined;
 
   constructor(
     private readonly source: string,
@@ -154,12 +158,17 @@ export class LineSplitter {
     if (segment.length > 0) this.lastByte = segment[segment.length - 1];
     const length = this.pendingBytes + segment.length - (this.lastByte === CR ? 1 : 0);
     const parts = this.pending;
+    const overLimit = this.overLimit;
     this.pending = [];
     this.pendingBytes = 0;
     this.lastByte = -1;
+    this.overLimit = undefined;
     if (length > this.limit) {
       const error = `line is ${length} bytes, over the limit of ${this.limit} bytes; it was not read`;
-      return { source, line, text: error, error };
+      const search = overLimit ?? new ToolFieldSearch();
+      for (const part of parts) search.push(part);
+      search.push(segment);
+      return search.found ? { source, line, text: error, error, mayBeRequest: true } : { source, line, text: error, error };
     }
     const whole = (parts.length === 0 ? segment : Buffer.concat([...parts, segment])).subarray(0, length);
     if (!isUtf8(whole)) {
@@ -177,8 +186,16 @@ export class LineSplitter {
     this.pendingBytes += segment.length;
     this.lastByte = segment[segment.length - 1];
     // One byte of slack: a "\r" past the limit may still be the line's ending.
-    if (this.pendingBytes > this.limit + 1) this.pending = [];
-    else this.pending.push(segment);
+    if (this.pendingBytes <= this.limit + 1) {
+      this.pending.push(segment);
+      return;
+    }
+    if (this.overLimit === undefined) {
+      this.overLimit = new ToolFieldSearch();
+      for (const part of this.pending) this.overLimit.push(part);
+      this.pending = [];
+    }
+    this.overLimit.push(segment);
   }
 }
 

@@ -4,8 +4,9 @@
 // the first value. Its choice cannot be known, so the gate allows no function
 // after it until the next request body, as it does for a choice it cannot read.
 // A line that is not UTF-8 is tested as a reader that replaces bad bytes reads
-// it, and a record a library caller built that cannot be written as JSON is
-// taken for one (read.ts, `mayBeRequest`).
+// it, a line too long to read by its bytes as they go by (below), and a record a
+// library caller built that cannot be written as JSON is taken for one (read.ts,
+// `mayBeRequest`).
 // The normalizer, reading for the gate, hands such a line on as a request body
 // that is only this mark: no journal can write it, since JSON has no symbols.
 
@@ -14,8 +15,11 @@ export const UNREADABLE_REQUEST: unique symbol = Symbol("orbridge: unreadable re
 
 export type UnreadableRequest = Record<string, unknown> & { [UNREADABLE_REQUEST]: string };
 
+/** The members of a request body, in any envelope, that say which tools its calls may use. */
+const TOOL_FIELD_NAMES = ["tools", "tool_choice", "functions", "toolConfig", "tool_config", "allowed_tools", "allowedFunctionNames", "allowed_function_names"] as const;
+
 /** A request's tool fields named as a member anywhere in a line's text. */
-const TOOL_FIELDS = /"(?:tools|tool_choice|functions|toolConfig|tool_config|allowed_tools|allowedFunctionNames|allowed_function_names)"\s*:/;
+const TOOL_FIELDS = new RegExp(`"(?:${TOOL_FIELD_NAMES.join("|")})"\\s*:`);
 
 /** Whether an unreadable line's text names a request's tool fields, written plainly or with `\u` escapes. */
 export function namesRequestTools(text: string): boolean {
@@ -30,4 +34,33 @@ export function unreadableRequest(detail: string): UnreadableRequest {
 /** The reason a request body handed on is only the mark, or undefined for a request body read. */
 export function unreadableReason(body: unknown): string | undefined {
   return body !== null && typeof body === "object" && UNREADABLE_REQUEST in body ? (body as UnreadableRequest)[UNREADABLE_REQUEST] : undefined;
+}
+
+// A line too long to read is never held whole, so its bytes are searched as they
+// go by, for each name in quotes (whether a colon follows is not asked) and for
+// any `\u`, whose escapes could spell one. The names are ASCII, and a reader that
+// replaces bad bytes keeps every ASCII byte, so the bytes tell what it would read.
+const TOOL_FIELD_BYTES = [...TOOL_FIELD_NAMES.map((name) => `"${name}"`), "\\u"].map((text) => Buffer.from(text, "latin1"));
+const OVERLAP = Math.max(...TOOL_FIELD_BYTES.map((bytes) => bytes.length)) - 1;
+
+/**
+ * Whether a line too long to read may name a request's tool fields, searched
+ * piece by piece as the line goes by: a name cut between two pieces is found
+ * across them.
+ */
+export class ToolFieldSearch {
+  private tail = Buffer.alloc(0);
+  private seen = false;
+
+  get found(): boolean {
+    return this.seen;
+  }
+
+  push(piece: Uint8Array): void {
+    if (this.seen || piece.length === 0) return;
+    const window = this.tail.length === 0 ? Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength) : Buffer.concat([this.tail, piece]);
+    this.seen = TOOL_FIELD_BYTES.some((bytes) => window.includes(bytes));
+    // A copy: a view would keep the whole chunk the piece came in.
+    this.tail = Buffer.from(window.subarray(Math.max(0, window.length - OVERLAP)));
+  }
 }

@@ -6,6 +6,7 @@ import { PassThrough, Readable } from "node:stream";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { gatedBatches, type GateJobsOptions } from "../../src/cli/gate-jobs.js";
+import { LineSplitter } from "../../src/journal/read.js";
 import { runOrbridge } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
@@ -86,5 +87,61 @@ describe("a line that cannot be read and names a request's tools", () => {
       [1, "error", true],
       [2, "ok", false],
     ]);
+  });
+
+  describe("a line too long to read", () => {
+    const padded = (choice: string) => request(choice).replace('"go"', `"${"go ".repeat(40_000)}"`);
+
+    test("that names a request's tools restricts the calls after it; one that names none does not", async () => {
+      const args = ["--max-line-bytes", "1000"];
+      const narrowing = await gate([padded('"tool_choice":"none"'), call("call_1"), request('"tool_choice":"auto"'), call("call_2")], args);
+      expect(narrowing.map((verdict) => [verdict.line, verdict.reason, verdict.blocked])).toEqual([
+        [1, "error", true],
+        [2, "ok", true],
+        [3, "not_function_call", false],
+        [4, "ok", false],
+      ]);
+      expect(narrowing[0].detail).toMatch(/^line is 120\d{3} bytes, over the limit of 1000 bytes; it was not read; it may be a request body/);
+      const message = await gate([JSON.stringify({ role: "user", content: "go ".repeat(40_000) }), call("call_1")], args);
+      expect(message.map((verdict) => [verdict.line, verdict.reason, verdict.blocked])).toEqual([
+        [1, "error", true],
+        [2, "ok", false],
+      ]);
+    });
+
+    test("a name cut between the pieces the line comes in is found across them, and a \\u escape counts as one", () => {
+      const mayBeRequest = (text: string, pieceBytes: number) => {
+        const splitter = new LineSplitter("-", { maxLineBytes: 10 });
+        const bytes = Buffer.from(text + "\n");
+        const lines = [];
+        for (let at = 0; at < bytes.length; at += pieceBytes) lines.push(...splitter.push(bytes.subarray(at, at + pieceBytes)));
+        expect(lines.map((line) => line.error !== undefined)).toEqual([true]);
+        return lines[0]!.mayBeRequest === true;
+      };
+      for (const pieceBytes of [1, 2, 3, 7, 12, 4096]) {
+        expect([pieceBytes, mayBeRequest('{"model":"m","messages":[],"tool_choice":"none"}', pieceBytes)]).toEqual([pieceBytes, true]);
+        expect([pieceBytes, mayBeRequest('{"model":"m","allowedFunctionNames":["t1"]}', pieceBytes)]).toEqual([pieceBytes, true]);
+        expect([pieceBytes, mayBeRequest(String.raw`{"model":"m","tool_choice":"none"}`, pieceBytes)]).toEqual([pieceBytes, true]);
+        expect([pieceBytes, mayBeRequest('{"role":"user","content":"which tool is best?"}', pieceBytes)]).toEqual([pieceBytes, false]);
+      }
+    });
+
+    test("two threads read it alike", async () => {
+      const journal = [request('"tool_choice":"auto"'), padded('"tool_choice":"none"'), call("call_1")].join("\n") + "\n";
+      const run = async (jobs: 1 | 2) => {
+        const io = { stdin: Readable.from([Buffer.from(journal, "utf8")]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+        const options: GateJobsOptions = { jobs, read: { maxLineBytes: 1000 }, normalize: {}, gate: { omitSource: true }, format: "json", colour: false, workerMinBytes: 0 };
+        let text = "";
+        for await (const batch of gatedBatches(["-"], io, options)) text += batch.text;
+        return text;
+      };
+      const [one, two] = [await run(1), await run(2)];
+      expect(two).toBe(one);
+      expect(one.trimEnd().split("\n").map((line) => (({ line: at, blocked }) => [at, blocked])(JSON.parse(line)))).toEqual([
+        [1, false],
+        [2, true],
+        [3, true],
+      ]);
+    });
   });
 });
