@@ -73,7 +73,7 @@ export function conversationGate<Presented>(options: ConversationGateOptions, pr
   return new ConversationRouter<GateRecord, Presented>({
     pointer,
     maxOpen: options.maxOpenConversations,
-    openLane: (_key, reopened) => new GateLane({ ...options, cache, registry, tools, reopened }),
+    openLane: (_key, reopened, restricted) => new GateLane({ ...options, cache, registry, tools, reopened, restricted }),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present,
@@ -100,6 +100,8 @@ type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "
    * next request body says what may.
    */
   reopened?: { closedAfter: number };
+  /** Set when a line that named no conversation may have narrowed this one's tools: why no function may run until its first request body. */
+  restricted?: string;
 };
 
 /** One conversation's gate: the halves of JournalGate, with the tools in force its own from its first request body. */
@@ -123,8 +125,23 @@ export class GateLane implements ConversationLane<GateRecord> {
     this.schema = options.schema;
     this.readTools = options.readTools;
     this.registry = options.registry;
-    this.ownTools = options.tools === undefined || options.reopened !== undefined;
-    this.tools = options.reopened === undefined ? (options.tools ?? this.toolsOfItsOwn()) : this.toolsOfItsOwn(`this conversation was closed after its line ${options.reopened.closedAfter} and opened again, so what its earlier request bodies allowed is not known; until its next request body, it`);
+    this.ownTools = options.tools === undefined || options.reopened !== undefined || options.restricted !== undefined;
+    this.tools =
+      options.reopened !== undefined
+        ? this.toolsOfItsOwn(`this conversation was closed after its line ${options.reopened.closedAfter} and opened again, so what its earlier request bodies allowed is not known; until its next request body, it`)
+        : options.restricted !== undefined
+          ? this.toolsOfItsOwn(options.restricted)
+          : (options.tools ?? this.toolsOfItsOwn());
+  }
+
+  restrict(where: string): void {
+    // The tools shared by the conversations with no request body yet are never changed here.
+    if (!this.ownTools) {
+      this.tools = this.toolsOfItsOwn(where);
+      this.ownTools = true;
+      return;
+    }
+    this.tools.allowNone(where);
   }
 
   pushLine(line: JournalLine, _record: unknown): GateRecord[] {

@@ -11,6 +11,9 @@
 // | JSON whitespace only                   | nowhere                                        |
 // | not JSON, or no key at the pointer     | the caller's `keyless` output, on its own line |
 // |   (conversation-key.ts)                |                                                |
+// | any of the above that may be a request | the same, and every conversation, open or      |
+// |   body (unreadable-request.ts)         |   opened later, allows no function until its   |
+// |                                        |   next request body (`restrict`)               |
 // | a record with a key                    | its conversation's lane, opened at its first   |
 // |                                        |   line, closed at the end of the input         |
 //
@@ -31,10 +34,19 @@
 // of its lines it may still answer (`pending`). Since a position is a line of one
 // conversation, two outputs share one only within a conversation, so the order
 // of the whole output does not depend on how the conversations were interleaved.
+//
+// A line that names no conversation may still have been a request body that
+// narrowed the tools of one (`"tool_choice":"none"` in a line cut short, or in a
+// body that left out its key): which one cannot be known, so none may run a
+// function until its next request body says what may. So too for a line that
+// names a member twice and a request's tools: a reader that keeps the first
+// value may read another conversation's key in it.
 import { recordText } from "../journal/record-text.js";
 import type { JournalLine } from "../journal/read.js";
 import { conversationKeyOf, type ConversationKey } from "../journal/conversation-key.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
+import { namesRequestTools } from "../journal/unreadable-request.js";
+import { duplicateName } from "../models/duplicate-names.js";
 import { FingerprintTable } from "./fingerprint-table.js";
 
 export type { ConversationKey } from "../journal/conversation-key.js";
@@ -68,6 +80,8 @@ export interface ConversationLane<Output> {
   finish(): Output[];
   /** Lines already pushed that may still get an output (an open stream, an item waiting for the next); none when every line pushed was answered. */
   pending(): readonly LinePlace[];
+  /** No function may run until the conversation's next request body; `where` says why, as a sentence's subject. */
+  restrict(where: string): void;
 }
 
 export interface ConversationRouterOptions<Output, Presented> {
@@ -78,8 +92,10 @@ export interface ConversationRouterOptions<Output, Presented> {
   /**
    * A new lane, for a conversation's first line, or its first after being closed
    * early: then `reopened` says after which of its lines it was closed.
+   * `restricted`: a line that named no conversation may have narrowed this one's
+   * tools; no function may run until its first request body (`restrict`).
    */
-  openLane(key: ConversationKey, reopened?: { closedAfter: number }): ConversationLane<Output>;
+  openLane(key: ConversationKey, reopened?: { closedAfter: number }, restricted?: string): ConversationLane<Output>;
   /** The output for a line that names no conversation. */
   keyless(place: LinePlace, detail: string): Output[];
   /** The line an output answers. */
@@ -152,6 +168,8 @@ export class ConversationRouter<Output, Presented> {
   private oldest: Conversation<Output> | undefined;
   private latest: Conversation<Output> | undefined;
   private readonly closedEarly = new ClosedKeys(CLOSED_REMEMBERED);
+  /** Why conversations opened from now on allow no function until their first request body, once a line that names none may have narrowed one. */
+  private restricted: string | undefined;
   private readonly waiting = new MinHeap<Waiting<Presented>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
   private readonly holds = new MinHeap<Hold<Output>>((a, b) => a.position < b.position);
   private position = 0;
@@ -172,21 +190,23 @@ export class ConversationRouter<Output, Presented> {
   pushLine(line: JournalLine): Presented[] {
     const position = (this.position += 1);
     const place: LinePlace = { source: line.source, line: line.line };
-    if (line.error !== undefined) return this.keyless(place, position, line.error);
+    if (line.error !== undefined) return this.keyless(place, position, line.error, line.mayBeRequest === true);
     if (isBlank(line.text)) return this.release();
     let record: unknown;
     try {
       record = JSON.parse(line.text);
     } catch (error) {
-      return this.keyless(place, position, `line is not JSON, so it names no conversation: ${(error as Error).message}`);
+      return this.keyless(place, position, `line is not JSON, so it names no conversation: ${(error as Error).message}`, namesRequestTools(line.text));
     }
     const key = conversationKeyOf(record, this.pointer, line.text);
-    if ("error" in key) return this.keyless(place, position, key.error);
+    if ("error" in key) return this.keyless(place, position, key.error, namesRequestTools(line.text));
     const conversation = this.conversationOf(key.key, key.id, place);
     conversation.places.push({ source: line.source, line: line.line, position });
     conversation.lastLine = line.line;
     this.place(conversation, conversation.lane.pushLine(line, record));
     this.settle(conversation);
+    // Its own lane refuses the line; the others must not trust the key it gave.
+    if (namesRequestTools(line.text) && namesMemberTwice(line.text, record)) this.restrictAll(place, conversation);
     return this.release();
   }
 
@@ -198,11 +218,12 @@ export class ConversationRouter<Output, Presented> {
    */
   pushRecord(given: unknown, place: LinePlace): Presented[] {
     const written = recordText(given);
-    if (!written.ok) return this.keyless(place, (this.position += 1), written.message);
+    // A record that cannot be written as JSON may be any request body (the normalizer takes it for one).
+    if (!written.ok) return this.keyless(place, (this.position += 1), written.message, true);
     const record: unknown = JSON.parse(written.text);
     const position = (this.position += 1);
     const key = conversationKeyOf(record, this.pointer);
-    if ("error" in key) return this.keyless(place, position, key.error);
+    if ("error" in key) return this.keyless(place, position, key.error, namesRequestTools(written.text));
     const conversation = this.conversationOf(key.key, key.id, place);
     conversation.places.push({ source: place.source, line: place.line, position });
     conversation.lastLine = place.line;
@@ -220,11 +241,23 @@ export class ConversationRouter<Output, Presented> {
     return this.release(Number.POSITIVE_INFINITY);
   }
 
-  private keyless(place: LinePlace, position: number, detail: string): Presented[] {
+  /** `mayBeRequest`: the line may be a request body of a conversation it does not name. */
+  private keyless(place: LinePlace, position: number, detail: string, mayBeRequest: boolean): Presented[] {
+    if (mayBeRequest) {
+      this.restrictAll(place);
+      detail += "; it may be a request body (it names a request's tools, or was not read at all) of a conversation it does not name, so in none may a function run until its next request body";
+    }
     for (const output of this.options.keyless(place, detail)) {
       this.waiting.push({ presented: this.options.present({ output }), position: Math.max(position, this.released), order: (this.order += 1) });
     }
     return this.release();
+  }
+
+  /** Every conversation but `except`, open now or opened later, allows no function until its next request body. */
+  private restrictAll(place: LinePlace, except?: Conversation<Output>): void {
+    const where = `line ${place.line}, which may be a request body of any conversation and cannot be read as one,`;
+    for (const conversation of this.open.values()) if (conversation !== except) conversation.lane.restrict(where);
+    this.restricted = where;
   }
 
   private conversationOf(key: ConversationKey, id: string, place: LinePlace): Conversation<Output> {
@@ -251,7 +284,7 @@ export class ConversationRouter<Output, Presented> {
     } else {
       this.counts.conversations += 1;
     }
-    const lane = this.options.openLane(key, closedAfter === undefined ? undefined : { closedAfter });
+    const lane = this.options.openLane(key, closedAfter === undefined ? undefined : { closedAfter }, this.restricted);
     const conversation: Conversation<Output> = { key, id, lane, places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, older: undefined, newer: undefined };
     this.open.set(id, conversation);
     this.link(conversation);
@@ -430,5 +463,14 @@ class MinHeap<T> {
     }
     items[at] = last;
     return top;
+  }
+}
+
+/** Whether an object of the record's text names a member twice; a text the check cannot explain counts as one. */
+function namesMemberTwice(text: string, record: unknown): boolean {
+  try {
+    return duplicateName(text, record) !== undefined;
+  } catch {
+    return true;
   }
 }

@@ -44,6 +44,11 @@ export class ToolsInForce {
     return prepared;
   }
 
+  /** No function may run until the next request body sets a choice: `where` says why, as a sentence's subject. */
+  allowNone(where: string): void {
+    this.registry.allowNone(where);
+  }
+
   private prepareItem(journalItem: JournalItem): PreparedItem {
     const prepared: PreparedItem = { item: journalItem.item, provenance: journalItem.provenance };
     const item = journalItem.item as unknown;

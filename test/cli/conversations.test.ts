@@ -1,7 +1,7 @@
 // `gate --conversation POINTER`: a journal that interleaves conversations is gated
 // conversation by conversation, and the verdicts come back in journal order,
 // each naming its conversation.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { gateJournal, parsePointer, resolvePointer, ToolRegistry, type ConversationGateRecord } from "../../src/index.js";
@@ -217,12 +217,69 @@ describe("a line that names no conversation is a blocked error record naming the
       [2, "not_function_call", 1],
       [3, "error", undefined],
     ]);
-    expect(records[0]!.detail).toBe("no conversation key at /conversation_id: the line writes 1.0000000000000001, which a double reads as 1; a key is a string or a whole number written as one");
+    expect(records[0]!.detail).toBe(
+      "no conversation key at /conversation_id: the line writes 1.0000000000000001, which a double reads as 1; a key is a string or a whole number written as one; it may be a request body (it names a request's tools, or was not read at all) of a conversation it does not name, so in none may a function run until its next request body",
+    );
   });
 
   test("in JSON, such a record has no conversation field", async () => {
     const result = await runOrbridge(["gate", "--conversation", "/conversation_id", "--format", "json", "-"], jsonl({ role: "user", content: "no key" }));
     expect(json(result.stdout)).toEqual([{ line: 1, index: 0, reason: "error", detail: 'no conversation key at /conversation_id: the record has no member "conversation_id"', blocked: true, findings: [] }]);
+  });
+});
+
+describe("a line that names no conversation and may be a request body narrows every conversation", () => {
+  const call = (conversation: string, id: string) => ({ conversation_id: conversation, type: "function_call", call_id: id, name: "get_latest_sales_report", arguments: report("apac"), status: "completed" });
+  const request = (conversation: string | undefined, choice: string) => `{${conversation === undefined ? "" : `"conversation_id":"${conversation}",`}"model":"gpt-4o","messages":[{"role":"user","content":"figures"}],"tool_choice":"${choice}"}`;
+  const gate = async (...lines: unknown[]) => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], jsonl(...lines));
+    return json(result.stdout).map((record: { line: number; conversation?: string; reason: string; blocked: boolean }) => [record.line, record.conversation ?? null, record.reason, record.blocked]);
+  };
+
+  test.each([
+    ["a request body cut short", request("a", "none").slice(0, -3)],
+    ["a request body with no key", request(undefined, "none")],
+    ["a request body whose key is not one", request("a", "none").replace('"a"', "1.5")],
+  ])("%s: no function runs in a conversation open then, or opened later, until its next request body", async (_name, line) => {
+    expect(await gate(request("a", "auto"), request("b", "auto"), line, call("a", "c1"), call("b", "c2"), request("a", "auto"), call("a", "c3"), call("c", "c4"), request("c", "auto"), call("c", "c5"))).toEqual([
+      [1, "a", "not_function_call", false],
+      [2, "b", "not_function_call", false],
+      [3, null, "error", true],
+      [4, "a", "ok", true],
+      [5, "b", "ok", true],
+      [6, "a", "not_function_call", false],
+      [7, "a", "ok", false],
+      [8, "c", "ok", true],
+      [9, "c", "not_function_call", false],
+      [10, "c", "ok", false],
+    ]);
+  });
+
+  test("a request body that names its key twice is refused in the conversation JSON.parse reads, and narrows the others", async () => {
+    const twice = request("b", "none").replace('"conversation_id":"b"', '"conversation_id":"a","conversation_id":"b"');
+    expect(await gate(request("a", "auto"), request("b", "auto"), twice, call("a", "c1"), call("b", "c2"))).toEqual([
+      [1, "a", "not_function_call", false],
+      [2, "b", "not_function_call", false],
+      [3, "b", "error", true],
+      [4, "a", "ok", true],
+      [5, "b", "ok", true],
+    ]);
+  });
+
+  test("a line that names no conversation and no request's tools narrows none", async () => {
+    expect(await gate(request("a", "auto"), "not json", { conversation_id: 1.5, role: "user", content: "hi" }, call("a", "c1"), call("b", "c2"))).toEqual([
+      [1, "a", "not_function_call", false],
+      [2, null, "error", true],
+      [3, null, "error", true],
+      [4, "a", "ok", false],
+      [5, "b", "ok", false],
+    ]);
+  });
+
+  test("the blocked call says which line took its tools away", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], jsonl(request("a", "auto"), request(undefined, "none"), call("a", "c1")));
+    const blocked = json(result.stdout)[2] as { findings: Array<{ code: string; detail: string }> };
+    expect(blocked.findings).toEqual([{ code: "tool_not_allowed", path: "/name", detail: '"get_latest_sales_report" is not allowed: line 2, which may be a request body of any conversation and cannot be read as one, allows no function' }]);
   });
 });
 
@@ -347,6 +404,22 @@ describe("gateJournal with a conversation key", () => {
     expect(answers).toEqual([
       { conversation: "a", source: "-", line: 1, index: 0, type: "message", reason: "not_function_call", detail: '"message" is not a function_call', path: "/type", blocked: false, findings: [] },
       { source: "-", line: 2, index: 0, reason: "error", detail: 'no conversation key at /conversation_id: the record has no member "conversation_id"', blocked: true, findings: [] },
+    ]);
+  });
+});
+
+describe("records built in code, routed by conversation", () => {
+  test("a record that cannot be written as JSON names no conversation and may be any one's request body: no function runs after it until a request body", async () => {
+    const cyclic: Record<string, unknown> = { conversation_id: "a", tool_choice: "none" };
+    cyclic.self = cyclic;
+    const call = { conversation_id: "a", type: "function_call", call_id: "c1", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" };
+    const answers: ConversationGateRecord[] = [];
+    for await (const record of gateJournal([cyclic, call, { conversation_id: "a", model: "m", messages: [{ role: "user", content: "go" }], tool_choice: "auto" }, { ...call, call_id: "c2" }], { registry: ToolRegistry.fromToolsText(readFileSync(tools, "utf8"), tools), conversation: "/conversation_id" })) answers.push(record);
+    expect(answers.map((record) => [record.line, record.reason, record.blocked])).toEqual([
+      [1, "error", true],
+      [2, "ok", true],
+      [3, "not_function_call", false],
+      [4, "ok", false],
     ]);
   });
 });

@@ -39,7 +39,7 @@ export function reportRouter(options: ReportRouterOptions): ConversationRouter<G
   return new ConversationRouter<GateRecord, Routed<GateRecord>>({
     pointer: options.pointer,
     maxOpen: options.maxOpen,
-    openLane: (key, reopened) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools, reopened }), new JournalNormalizer({ ...normalize, ...GATE_READING, leftBehind: true }), options.onRecords),
+    openLane: (key, reopened, restricted) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools, reopened, restricted }), new JournalNormalizer({ ...normalize, ...GATE_READING, leftBehind: true }), options.onRecords),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present: (routed) => routed,
@@ -71,5 +71,9 @@ class ReportLane implements ConversationLane<GateRecord> {
 
   pending(): readonly LinePlace[] {
     return this.gate.pending();
+  }
+
+  restrict(where: string): void {
+    this.gate.restrict(where);
   }
 }
