@@ -134,6 +134,8 @@ interface Conversation<Output> {
   lastLine: number;
   note: string | undefined;
   closed: boolean;
+  /** The router's restrictions this conversation's lane has taken (`restrictAll`). */
+  restrictions: number;
   /** Neighbours in the order last seen, the least recently seen first. */
   older: Conversation<Output> | undefined;
   newer: Conversation<Output> | undefined;
@@ -168,8 +170,14 @@ export class ConversationRouter<Output, Presented> {
   private oldest: Conversation<Output> | undefined;
   private latest: Conversation<Output> | undefined;
   private readonly closedEarly = new ClosedKeys(CLOSED_REMEMBERED);
-  /** Why conversations opened from now on allow no function until their first request body, once a line that names none may have narrowed one. */
+  /**
+   * Why no function may run in a conversation until its next request body, once
+   * a line that names none may have narrowed one, and how many such lines came.
+   * A conversation takes the restriction before its next line, or its end: so a
+   * journal of such lines costs a step each, however many conversations are open.
+   */
   private restricted: string | undefined;
+  private restrictions = 0;
   private readonly waiting = new MinHeap<Waiting<Presented>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
   private readonly holds = new MinHeap<Hold<Output>>((a, b) => a.position < b.position);
   private position = 0;
@@ -255,14 +263,22 @@ export class ConversationRouter<Output, Presented> {
 
   /** Every conversation but `except`, open now or opened later, allows no function until its next request body. */
   private restrictAll(place: LinePlace, except?: Conversation<Output>): void {
-    const where = `line ${place.line}, which may be a request body of any conversation and cannot be read as one,`;
-    for (const conversation of this.open.values()) if (conversation !== except) conversation.lane.restrict(where);
-    this.restricted = where;
+    this.restricted = `line ${place.line}, which may be a request body of any conversation and cannot be read as one,`;
+    this.restrictions += 1;
+    if (except !== undefined) except.restrictions = this.restrictions;
+  }
+
+  /** Gives the conversation's lane the restriction it has not taken yet. */
+  private catchUp(conversation: Conversation<Output>): void {
+    if (conversation.restrictions === this.restrictions) return;
+    conversation.restrictions = this.restrictions;
+    conversation.lane.restrict(this.restricted!);
   }
 
   private conversationOf(key: ConversationKey, id: string, place: LinePlace): Conversation<Output> {
     const known = this.open.get(id);
     if (known) {
+      this.catchUp(known);
       // Seen again: it becomes the most recently seen.
       if (known !== this.latest) {
         this.unlink(known);
@@ -285,7 +301,7 @@ export class ConversationRouter<Output, Presented> {
       this.counts.conversations += 1;
     }
     const lane = this.options.openLane(key, closedAfter === undefined ? undefined : { closedAfter }, this.restricted);
-    const conversation: Conversation<Output> = { key, id, lane, places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, older: undefined, newer: undefined };
+    const conversation: Conversation<Output> = { key, id, lane, places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, restrictions: this.restrictions, older: undefined, newer: undefined };
     this.open.set(id, conversation);
     this.link(conversation);
     return conversation;
@@ -310,6 +326,8 @@ export class ConversationRouter<Output, Presented> {
   }
 
   private close(conversation: Conversation<Output>, early: boolean): void {
+    // A stream still open gives its calls at the end: after the restriction.
+    this.catchUp(conversation);
     this.place(conversation, conversation.lane.finish());
     conversation.closed = true;
     conversation.pending = undefined;

@@ -276,6 +276,16 @@ describe("a line that names no conversation and may be a request body narrows ev
     ]);
   });
 
+  test("a conversation whose stream is still held when such a line comes gives its call after the restriction, at its end", async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ conversation_id: "a", object: "chat.completion.chunk", id: "chatcmpl-a", choices: [{ index: 0, delta, finish_reason: finish }] });
+    const opened = chunk({ role: "assistant", tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "get_latest_sales_report", arguments: report("apac") } }] }, null);
+    expect(await gate(request("a", "auto"), opened, chunk({}, "tool_calls"), request(undefined, "none"))).toEqual([
+      [1, "a", "not_function_call", false],
+      [3, "a", "ok", true],
+      [4, null, "error", true],
+    ]);
+  });
+
   test("the blocked call says which line took its tools away", async () => {
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], jsonl(request("a", "auto"), request(undefined, "none"), call("a", "c1")));
     const blocked = json(result.stdout)[2] as { findings: Array<{ code: string; detail: string }> };
