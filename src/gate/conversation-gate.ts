@@ -28,7 +28,7 @@ import type { ItemCheck } from "./journal-checks.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
 import { ToolRegistry, type EnvelopeToolsReader, type ToolRegistryData } from "./tool-registry.js";
-import { ToolsInForce } from "./tools-in-force.js";
+import { changesTools, ToolsInForce } from "./tools-in-force.js";
 import { GATE_READING } from "../journal/gate-reading.js";
 
 export interface ConversationGateOptions {
@@ -92,7 +92,7 @@ type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "
   cache: SchemaCache;
   /** The tools given for the whole journal, which each conversation starts from. */
   registry?: ToolRegistryData;
-  /** The tools in force of a conversation with no request body yet, shared by all such: no request body ever reaches them. */
+  /** The tools in force of a conversation with no request body yet, shared by all such: no request body, nor any record that carries tools, ever reaches them. */
   tools?: ToolsInForce;
   /**
    * Set when the conversation was closed early and is open again: what its
@@ -174,7 +174,8 @@ export class GateLane implements ConversationLane<GateRecord> {
   private gated(records: readonly NormalizedRecord[]): GateRecord[] {
     const out: GateRecord[] = [];
     for (const record of records) {
-      if (record.kind === "items" && record.request !== undefined && !this.ownTools) {
+      // The tools shared by the conversations with no request body yet are never changed by one of them.
+      if (record.kind === "items" && !this.ownTools && changesTools(record)) {
         this.tools = this.toolsOfItsOwn();
         this.ownTools = true;
       }

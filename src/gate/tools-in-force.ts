@@ -62,6 +62,11 @@ export class ToolsInForce {
   }
 }
 
+/** Whether preparing the record changes the tools in force: a request body, or an item that carries tools. */
+export function changesTools(input: GateInput): boolean {
+  return input.request !== undefined || input.items.some(({ item }) => carriesTools(item));
+}
+
 /**
  * An object of no known kind (no type, no role) that holds a request's tool
  * fields: a request body the reader could not place, whose restrictions must

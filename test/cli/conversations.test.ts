@@ -100,6 +100,20 @@ describe("gate --conversation: each conversation gated as if alone", () => {
     ]);
   });
 
+  test("nor does a record of one conversation that carries a tool_choice without being a request body", async () => {
+    const stdin = jsonl(
+      { conversation_id: "a", tool_choice: "none" },
+      { conversation_id: "b", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("amer"), status: "completed" },
+      { conversation_id: "a", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("amer"), status: "completed" },
+    );
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], stdin);
+    expect(json(result.stdout).map((record) => [record.conversation, record.line, record.reason, record.blocked, record.findings.map((finding: { code: string }) => finding.code)])).toEqual([
+      ["a", 1, "namespaced", true, []],
+      ["b", 2, "ok", false, []],
+      ["a", 3, "ok", true, ["tool_not_allowed"]],
+    ]);
+  });
+
   test("--for checks each conversation's order on its own: outputs that follow their calls within a conversation are adjacent", async () => {
     const stdin = jsonl(
       { conversation_id: "a", type: "function_call", id: "fc_0", call_id: "call_0", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" },
