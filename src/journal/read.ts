@@ -30,9 +30,9 @@ export interface JournalLine {
   /**
    * With `error`: the line may be a request body that narrows the tools (its
    * bytes, read as a lenient reader would, name a request's tool fields; a line
-   * too long to read holds such a name in quotes, or a `\u` escape; or a record
-   * a library caller built cannot be written as JSON), so the gate allows no
-   * function after it until the next request body.
+   * too long to read holds such a name in quotes, or the `\u` escape of an
+   * ASCII character; or a record a library caller built cannot be written as
+   * JSON), so the gate allows no function after it until the next request body.
    */
   mayBeRequest?: boolean;
 }

@@ -38,10 +38,22 @@ export function unreadableReason(body: unknown): string | undefined {
 
 // A line too long to read is never held whole, so its bytes are searched as they
 // go by, for each name in quotes (whether a colon follows is not asked) and for
-// any `\u`, whose escapes could spell one. The names are ASCII, and a reader that
-// replaces bad bytes keeps every ASCII byte, so the bytes tell what it would read.
-const TOOL_FIELD_BYTES = [...TOOL_FIELD_NAMES.map((name) => `"${name}"`), "\\u"].map((text) => Buffer.from(text, "latin1"));
-const OVERLAP = Math.max(...TOOL_FIELD_BYTES.map((bytes) => bytes.length)) - 1;
+// any escape of a printable ASCII character (`\u0074ools`), which could spell
+// one; the escapes of other characters, which Python's json writes for every
+// one beyond ASCII, spell none. The names are ASCII, and a reader that replaces
+// bad bytes keeps every ASCII byte, so the bytes tell what it would read.
+const TOOL_FIELD_BYTES = TOOL_FIELD_NAMES.map((name) => Buffer.from(`"${name}"`, "latin1"));
+const ESCAPE_OF_ASCII = Buffer.from("\\u00", "latin1");
+const OVERLAP = Math.max(ESCAPE_OF_ASCII.length + 1, ...TOOL_FIELD_BYTES.map((bytes) => bytes.length)) - 1;
+
+/** Whether the bytes hold `\u00` and a digit from 2 to 7: the escape of a character from U+0020 to U+007F. */
+function escapesAscii(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf(ESCAPE_OF_ASCII); at !== -1; at = bytes.indexOf(ESCAPE_OF_ASCII, at + 1)) {
+    const digit = bytes[at + ESCAPE_OF_ASCII.length];
+    if (digit !== undefined && digit >= 0x32 && digit <= 0x37) return true;
+  }
+  return false;
+}
 
 /**
  * Whether a line too long to read may name a request's tool fields, searched
@@ -59,7 +71,7 @@ export class ToolFieldSearch {
   push(piece: Uint8Array): void {
     if (this.seen || piece.length === 0) return;
     const window = this.tail.length === 0 ? Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength) : Buffer.concat([this.tail, piece]);
-    this.seen = TOOL_FIELD_BYTES.some((bytes) => window.includes(bytes));
+    this.seen = TOOL_FIELD_BYTES.some((bytes) => window.includes(bytes)) || escapesAscii(window);
     // A copy: a view would keep the whole chunk the piece came in.
     this.tail = Buffer.from(window.subarray(Math.max(0, window.length - OVERLAP)));
   }

@@ -109,7 +109,7 @@ describe("a line that cannot be read and names a request's tools", () => {
       ]);
     });
 
-    test("a name cut between the pieces the line comes in is found across them, and a \\u escape counts as one", () => {
+    test("a name cut between the pieces the line comes in is found across them, and the \\u escape of an ASCII character counts as one", () => {
       const mayBeRequest = (text: string, pieceBytes: number) => {
         const splitter = new LineSplitter("-", { maxLineBytes: 10 });
         const bytes = Buffer.from(text + "\n");
@@ -123,6 +123,9 @@ describe("a line that cannot be read and names a request's tools", () => {
         expect([pieceBytes, mayBeRequest('{"model":"m","allowedFunctionNames":["t1"]}', pieceBytes)]).toEqual([pieceBytes, true]);
         expect([pieceBytes, mayBeRequest(String.raw`{"model":"m","tool_choice":"none"}`, pieceBytes)]).toEqual([pieceBytes, true]);
         expect([pieceBytes, mayBeRequest('{"role":"user","content":"which tool is best?"}', pieceBytes)]).toEqual([pieceBytes, false]);
+        // Python's json escapes every character beyond ASCII: such escapes spell no name.
+        expect([pieceBytes, mayBeRequest(String.raw`{"role":"user","content":"caf\u00e9 \u4e2d\u6587 \u00C9t\u00e9"}`, pieceBytes)]).toEqual([pieceBytes, false]);
+        expect([pieceBytes, mayBeRequest(String.raw`{"model":"m","\u0074ools":[]}`, pieceBytes)]).toEqual([pieceBytes, true]);
       }
     });
 
