@@ -90,10 +90,12 @@ Options:
                    when its conversation's next record or its end closes it).
                    A line that is not JSON, or where the pointer finds no
                    string or whole number, is a blocked error record naming
-                   the line and the pointer, in no conversation; when it names
-                   a request's tools, no function may run in any conversation
-                   until that conversation's next request body. Runs in one
-                   thread, whatever --jobs says
+                   the line and the pointer, in no conversation. It may have
+                   been any conversation's, so every stream open then is
+                   damaged from it, and when it names a request's tools, no
+                   function may run in any conversation until that
+                   conversation's next request body. Runs in one thread,
+                   whatever --jobs says
   --max-open-conversations N
                    with --conversation: conversations kept open at once
                    (default ${DEFAULT_MAX_OPEN_CONVERSATIONS}, about 17 KB each). Opening one

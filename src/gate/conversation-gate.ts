@@ -134,6 +134,10 @@ export class GateLane implements ConversationLane<GateRecord> {
           : (options.tools ?? this.toolsOfItsOwn());
   }
 
+  damage(line: number): void {
+    this.normalizer.damageOpenStream(line);
+  }
+
   restrict(where: string): void {
     // The tools shared by the conversations with no request body yet are never changed here.
     if (!this.ownTools) {

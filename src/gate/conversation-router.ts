@@ -11,6 +11,7 @@
 // | JSON whitespace only                   | nowhere                                        |
 // | not JSON, or no key at the pointer     | the caller's `keyless` output, on its own line |
 // |   (conversation-key.ts)                |                                                |
+// |   and the stream each open conversation |   has open is damaged from it (`damage`)       |
 // | any of the above that may be a request | the same, and every conversation, open or      |
 // |   body (unreadable-request.ts)         |   opened later, allows no function until its   |
 // |                                        |   next request body (`restrict`)               |
@@ -35,12 +36,15 @@
 // conversation, two outputs share one only within a conversation, so the order
 // of the whole output does not depend on how the conversations were interleaved.
 //
-// A line that names no conversation may still have been a request body that
-// narrowed the tools of one (`"tool_choice":"none"` in a line cut short, or in a
-// body that left out its key): which one cannot be known, so none may run a
-// function until its next request body says what may. So too for a line that
-// names a member twice and a request's tools: a reader that keeps the first
-// value may read another conversation's key in it.
+// A line that names no conversation may still have been one of a conversation's:
+// a chunk of the stream it has open (cut short, or without its key), or a request
+// body that narrowed its tools (`"tool_choice":"none"` in a line cut short, or in
+// a body that left out its key). Which one cannot be known, so every stream open
+// then is damaged from that line, as a line its own reader could not read would
+// damage it, and, when the line names a request's tools, no conversation may run
+// a function until its next request body says what may. So too for a line whose
+// key, or whose request's tools, a member named twice makes unclear: a reader
+// that keeps the first value may read another conversation's key in it.
 import { recordText } from "../journal/record-text.js";
 import type { JournalLine } from "../journal/read.js";
 import { conversationKeyOf, type ConversationKey } from "../journal/conversation-key.js";
@@ -80,6 +84,8 @@ export interface ConversationLane<Output> {
   finish(): Output[];
   /** Lines already pushed that may still get an output (an open stream, an item waiting for the next); none when every line pushed was answered. */
   pending(): readonly LinePlace[];
+  /** A line that named no conversation may have been a record of the stream this one has open: the stream is damaged from that line. */
+  damage(line: number): void;
   /** No function may run until the conversation's next request body; `where` says why, as a sentence's subject. */
   restrict(where: string): void;
 }
@@ -134,8 +140,9 @@ interface Conversation<Output> {
   lastLine: number;
   note: string | undefined;
   closed: boolean;
-  /** The router's restrictions this conversation's lane has taken (`restrictAll`). */
+  /** The router's restrictions (`restrictAll`) and damages (`damageAll`) this conversation's lane has taken. */
   restrictions: number;
+  damages: number;
   /** Neighbours in the order last seen, the least recently seen first. */
   older: Conversation<Output> | undefined;
   newer: Conversation<Output> | undefined;
@@ -178,6 +185,9 @@ export class ConversationRouter<Output, Presented> {
    */
   private restricted: string | undefined;
   private restrictions = 0;
+  /** The line of the last line that named no conversation, and how many came: each open stream is damaged from it, taken the same way. */
+  private damagedBy = 0;
+  private damages = 0;
   private readonly waiting = new MinHeap<Waiting<Presented>>((a, b) => a.position < b.position || (a.position === b.position && a.order < b.order));
   private readonly holds = new MinHeap<Hold<Output>>((a, b) => a.position < b.position);
   private position = 0;
@@ -214,7 +224,11 @@ export class ConversationRouter<Output, Presented> {
     this.place(conversation, conversation.lane.pushLine(line, record));
     this.settle(conversation);
     // Its own lane refuses the line; the others must not trust the key it gave.
-    if (namesRequestTools(line.text) && namesMemberTwice(line.text, record)) this.restrictAll(place, conversation);
+    const namesTools = namesRequestTools(line.text);
+    if ((namesTools || mayNameTwice(line.text, this.pointer)) && namesMemberTwice(line.text, record)) {
+      this.damageAll(place, conversation);
+      if (namesTools) this.restrictAll(place, conversation);
+    }
     return this.release();
   }
 
@@ -251,6 +265,7 @@ export class ConversationRouter<Output, Presented> {
 
   /** `mayBeRequest`: the line may be a request body of a conversation it does not name. */
   private keyless(place: LinePlace, position: number, detail: string, mayBeRequest: boolean): Presented[] {
+    this.damageAll(place);
     if (mayBeRequest) {
       this.restrictAll(place);
       detail += "; it may be a request body (it names a request's tools, or was not read at all) of a conversation it does not name, so in none may a function run until its next request body";
@@ -268,8 +283,19 @@ export class ConversationRouter<Output, Presented> {
     if (except !== undefined) except.restrictions = this.restrictions;
   }
 
-  /** Gives the conversation's lane the restriction it has not taken yet. */
+  /** The stream every conversation but `except` has open is damaged from this line. */
+  private damageAll(place: LinePlace, except?: Conversation<Output>): void {
+    this.damagedBy = place.line;
+    this.damages += 1;
+    if (except !== undefined) except.damages = this.damages;
+  }
+
+  /** Gives the conversation's lane the damage and the restriction it has not taken yet. */
   private catchUp(conversation: Conversation<Output>): void {
+    if (conversation.damages !== this.damages) {
+      conversation.damages = this.damages;
+      conversation.lane.damage(this.damagedBy);
+    }
     if (conversation.restrictions === this.restrictions) return;
     conversation.restrictions = this.restrictions;
     conversation.lane.restrict(this.restricted!);
@@ -301,7 +327,7 @@ export class ConversationRouter<Output, Presented> {
       this.counts.conversations += 1;
     }
     const lane = this.options.openLane(key, closedAfter === undefined ? undefined : { closedAfter }, this.restricted);
-    const conversation: Conversation<Output> = { key, id, lane, places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, restrictions: this.restrictions, older: undefined, newer: undefined };
+    const conversation: Conversation<Output> = { key, id, lane, places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, restrictions: this.restrictions, damages: this.damages, older: undefined, newer: undefined };
     this.open.set(id, conversation);
     this.link(conversation);
     return conversation;
@@ -326,7 +352,7 @@ export class ConversationRouter<Output, Presented> {
   }
 
   private close(conversation: Conversation<Output>, early: boolean): void {
-    // A stream still open gives its calls at the end: after the restriction.
+    // A stream still open gives its calls at the end: after the damage and the restriction.
     this.catchUp(conversation);
     this.place(conversation, conversation.lane.finish());
     conversation.closed = true;
@@ -482,6 +508,23 @@ class MinHeap<T> {
     items[at] = last;
     return top;
   }
+}
+
+/**
+ * Whether a member on the key's path may be named twice in the text: a token of
+ * the pointer written twice in quotes, or any `\u` escape, which could spell one
+ * (as `\/` could spell a token's `/`). Most lines are not, and need no check for
+ * names given twice here.
+ */
+function mayNameTwice(text: string, pointer: JsonPointer): boolean {
+  if (text.includes("\\u")) return true;
+  for (const token of pointer.tokens) {
+    if (/["\\/\u0000-\u001f]/.test(token)) return true;
+    const quoted = JSON.stringify(token);
+    const first = text.indexOf(quoted);
+    if (first !== -1 && text.indexOf(quoted, first + 1) !== -1) return true;
+  }
+  return false;
 }
 
 /** Whether an object of the record's text names a member twice; a text the check cannot explain counts as one. */

@@ -148,6 +148,11 @@ export class JournalNormalizer {
     return this.normalized(this.records.push(written.ok ? { source, line, text: written.text } : { source, line, text: written.message, error: written.message, mayBeRequest: true }));
   }
 
+  /** A line not given here may have been a record of the stream open here: it is damaged from that line (StreamRecords). */
+  damageOpenStream(line: number): void {
+    this.records.damageOpenStream(line);
+  }
+
   /** End of the journal (or of one source): whatever streams are open, as last seen. */
   finish(): NormalizedRecord[] {
     return this.normalized(this.records.finish());

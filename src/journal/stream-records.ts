@@ -222,6 +222,15 @@ export class StreamRecords {
     return out;
   }
 
+  /**
+   * A line this reader was not given may have been a record of the stream it has
+   * open (a line that names no conversation, in a journal read conversation by
+   * conversation): the stream is damaged from it, as by a line it could not read.
+   */
+  damageOpenStream(line: number): void {
+    if (this.stream) this.stream.damagedAt ??= line;
+  }
+
   /** End of the journal (or of one of its sources): the SSE event still being read, then the stream still open, as last seen. */
   finish(): JournalRecord[] {
     const out: JournalRecord[] = [];

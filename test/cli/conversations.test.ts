@@ -290,14 +290,47 @@ describe("a line that names no conversation and may be a request body narrows ev
     ]);
   });
 
-  test("a conversation whose stream is still held when such a line comes gives its call after the restriction, at its end", async () => {
+  test("a conversation whose stream is still held when such a line comes gives its call damaged and restricted, at its end", async () => {
     const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ conversation_id: "a", object: "chat.completion.chunk", id: "chatcmpl-a", choices: [{ index: 0, delta, finish_reason: finish }] });
     const opened = chunk({ role: "assistant", tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "get_latest_sales_report", arguments: report("apac") } }] }, null);
-    expect(await gate(request("a", "auto"), opened, chunk({}, "tool_calls"), request(undefined, "none"))).toEqual([
-      [1, "a", "not_function_call", false],
-      [3, "a", "ok", true],
-      [4, null, "error", true],
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], jsonl(request("a", "auto"), opened, chunk({}, "tool_calls"), request(undefined, "none")));
+    const records = json(result.stdout) as Array<{ line: number; conversation?: string; reason: string; blocked: boolean; findings: Array<{ code: string }> }>;
+    expect(records.map((record) => [record.line, record.conversation ?? null, record.reason, record.blocked, record.findings.map((finding) => finding.code)])).toEqual([
+      [1, "a", "not_function_call", false, []],
+      [3, "a", "status", true, ["tool_not_allowed", "incomplete_not_last"]],
+      [4, null, "error", true, []],
     ]);
+  });
+
+  describe("a stream open when such a line comes is damaged from it: the line may have been one of its chunks", () => {
+    const free = join(scratchFolder("conversation-streams"), "free-tools.json");
+    writeFileSync(free, JSON.stringify([{ type: "function", function: { name: "send_note", parameters: { type: "object", properties: { note: { type: "string" } }, required: ["note"], additionalProperties: false } } }]));
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => JSON.stringify({ conversation_id: "a", object: "chat.completion.chunk", id: "chatcmpl-a", choices: [{ index: 0, delta, finish_reason: finish }] });
+    const piece = (text: string) => chunk({ tool_calls: [{ index: 0, function: { arguments: text } }] }, null);
+    // "pay nothing to bob" without its middle piece is "pay  bob", valid for the schema.
+    const stream = (middle: string) => [chunk({ role: "assistant", tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "send_note", arguments: '{"note":"pay ' } }] }, null), middle, piece(' bob"}'), chunk({}, "tool_calls")];
+    const gateStream = async (lines: string[]) => {
+      const result = await runOrbridge(["gate", "--tools", free, "--conversation", "/conversation_id", "--format", "json", "-"], jsonl(...lines));
+      return json(result.stdout).map((record: { line: number; conversation?: string; reason: string; blocked: boolean }) => [record.line, record.conversation ?? null, record.reason, record.blocked]);
+    };
+
+    test.each([
+      ["a chunk without its key", piece("nothing to").replace('"conversation_id":"a",', "")],
+      ["a chunk cut short", piece("nothing to").slice(0, -20)],
+      ["a chunk whose key is named twice", piece("nothing to").replace('"conversation_id":"a"', '"conversation_id":"a","conversation_id":"b"')],
+    ])("%s: the call is not completed", async (_name, middle) => {
+      const verdicts = await gateStream(stream(middle));
+      expect(verdicts.at(-1)).toEqual([4, "a", "status", true]);
+      expect(verdicts.filter(([, , reason]) => reason === "ok")).toEqual([]);
+    });
+
+    test("the same stream whole passes, and a line that names no conversation before it opens leaves it whole", async () => {
+      expect(await gateStream(stream(piece("nothing to")))).toEqual([[4, "a", "ok", false]]);
+      expect(await gateStream(["not json", ...stream(piece("nothing to"))])).toEqual([
+        [1, null, "error", true],
+        [5, "a", "ok", false],
+      ]);
+    });
   });
 
   test("the blocked call says which line took its tools away", async () => {

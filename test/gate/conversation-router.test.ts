@@ -9,6 +9,7 @@ import { parsePointer } from "../../src/journal/json-pointer.js";
 interface Told {
   lines: number[];
   restricted: string[];
+  damagedFrom: number[];
 }
 
 class CountingLane implements ConversationLane<LinePlace> {
@@ -29,6 +30,9 @@ class CountingLane implements ConversationLane<LinePlace> {
   restrict(where: string): void {
     this.told.restricted.push(where);
   }
+  damage(line: number): void {
+    this.told.damagedFrom.push(line);
+  }
 }
 
 function router(lanes: Map<string, Told>, opened: Array<[string, string | undefined]>) {
@@ -36,7 +40,7 @@ function router(lanes: Map<string, Told>, opened: Array<[string, string | undefi
     pointer: parsePointer("/c"),
     openLane: (key, _reopened, restricted) => {
       opened.push([String(key), restricted]);
-      const told: Told = { lines: [], restricted: [] };
+      const told: Told = { lines: [], restricted: [], damagedFrom: [] };
       lanes.set(String(key), told);
       return new CountingLane(told);
     },
@@ -48,8 +52,8 @@ function router(lanes: Map<string, Told>, opened: Array<[string, string | undefi
 
 const line = (at: number, text: string) => ({ source: "-", line: at, text });
 
-describe("a line that names no conversation and a request's tools", () => {
-  test("reaches each open conversation once, before its next line, and every conversation opened after it", () => {
+describe("a line that names no conversation", () => {
+  test("naming a request's tools, reaches each open conversation once, before its next line, and every conversation opened after it", () => {
     const lanes = new Map<string, Told>();
     const opened: Array<[string, string | undefined]> = [];
     const routed = router(lanes, opened);
@@ -60,15 +64,15 @@ describe("a line that names no conversation and a request's tools", () => {
     routed.pushLine(line(++at, JSON.stringify({ c: "new", role: "user", content: "first" })));
     routed.finish();
     const where = `line 1100, which may be a request body of any conversation and cannot be read as one,`;
-    expect(lanes.get("k7")).toEqual({ lines: [8, 1101], restricted: [where] });
+    expect(lanes.get("k7")).toEqual({ lines: [8, 1101], restricted: [where], damagedFrom: [1100] });
     // The others take it at their end, once.
-    expect(lanes.get("k0")).toEqual({ lines: [1], restricted: [where] });
+    expect(lanes.get("k0")).toEqual({ lines: [1], restricted: [where], damagedFrom: [1100] });
     expect(opened.at(-1)).toEqual(["new", where]);
-    expect(lanes.get("new")!.restricted).toEqual([]);
+    expect([lanes.get("new")!.restricted, lanes.get("new")!.damagedFrom]).toEqual([[], []]);
     expect([...lanes.values()].reduce((sum, told) => sum + told.restricted.length, 0)).toBe(100);
   });
 
-  test("a line that names none of a request's tools restricts nothing", () => {
+  test("one that names none of a request's tools restricts nothing", () => {
     const lanes = new Map<string, Told>();
     const opened: Array<[string, string | undefined]> = [];
     const routed = router(lanes, opened);
@@ -79,5 +83,7 @@ describe("a line that names no conversation and a request's tools", () => {
     routed.pushLine(line(5, JSON.stringify({ c: "b", role: "user", content: "first" })));
     routed.finish();
     expect([lanes.get("a")!.restricted, lanes.get("b")!.restricted, opened]).toEqual([[], [], [["a", undefined], ["b", undefined]]]);
+    // Its stream, had it one open, is damaged from the last such line all the same.
+    expect([lanes.get("a")!.damagedFrom, lanes.get("b")!.damagedFrom]).toEqual([[3], []]);
   });
 });

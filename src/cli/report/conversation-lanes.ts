@@ -73,6 +73,11 @@ class ReportLane implements ConversationLane<GateRecord> {
     return this.gate.pending();
   }
 
+  damage(line: number): void {
+    this.normalizer.damageOpenStream(line);
+    this.gate.damage(line);
+  }
+
   restrict(where: string): void {
     this.gate.restrict(where);
   }
