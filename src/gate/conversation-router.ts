@@ -11,8 +11,9 @@
 // | JSON whitespace only                   | nowhere                                        |
 // | not JSON, or no key at the pointer     | the caller's `keyless` output, on its own line |
 // |   (conversation-key.ts)                |                                                |
-// |   and the stream each open conversation |   has open is damaged from it (`damage`)       |
-// | any of the above that may be a request | the same, and every conversation, open or      |
+// | any of the above but blank             | the same, and every stream open then is        |
+// |                                        |   damaged from it (`damage`)                   |
+// | any of them that may be a request      | the same, and every conversation, open or      |
 // |   body (unreadable-request.ts)         |   opened later, allows no function until its   |
 // |                                        |   next request body (`restrict`)               |
 // | a record with a key                    | its conversation's lane, opened at its first   |
