@@ -25,8 +25,15 @@ rdd.pipe does, so nothing depends on PATH. Exit status 1 means "something is
 blocked", an answer; any other non-zero status fails the partition's task, and
 the run, with orbridge's own message.
 
-A line that is not JSON, or has no key at the pointer, goes to partition 0,
-where orbridge reports it as one machine would.
+A line that is not JSON, or has no key at the pointer, may have belonged to any
+conversation: one machine damages every stream open when it comes, and, when it
+names a request's tools, lets no conversation run a function until its next
+request body. So it goes to every partition, each of which applies it to its
+own conversations; partition 0 reports it, and the others' verdicts on it are
+left out of the merged output and summary. A line whose conversation key is
+named twice is the one case this does not cover: one machine damages every
+other conversation's open stream with it, while here only its own partition
+sees it.
 
 Usage:
   gate_shards.py --orbridge "/usr/bin/node /srv/orbridge/dist/src/cli/main.js" \\
@@ -105,8 +112,6 @@ def key_of(line, tokens, first):
 
 
 def partition_of(key, partitions):
-    if key is None:
-        return 0
     digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "big") % partitions
 
@@ -122,7 +127,13 @@ def split_shard(path, index, tokens, partitions):
     for number, line in enumerate(lines, start=1):
         if line.strip(b" \t\r") == b"":
             continue  # a blank line holds no record: every process skips it anyway
-        parts[partition_of(key_of(line, tokens, index == 0 and number == 1), partitions)].append((number, line))
+        key = key_of(line, tokens, index == 0 and number == 1)
+        if key is None:
+            # No conversation named: every partition applies it; partition 0 reports it.
+            for part in parts:
+                part.append((number, line))
+        else:
+            parts[partition_of(key, partitions)].append((number, line))
     return {"lines": len(lines), "parts": parts}
 
 
@@ -163,7 +174,22 @@ def gate_partition(partition, parts, counts, command, conversation, gate_args, w
         counts = {field: summary[field] for field in ("items", "errors", "blocked", "conversations", "reopened", "blocked_by", "findings")}
     except (IndexError, ValueError, KeyError, TypeError):
         raise RuntimeError(f"partition {partition}: no summary from orbridge (status {status}): {stderr.strip()}") from None
-    return {"path": out_path, **counts}
+    if partition > 0:
+        # The lines that name no conversation are partition 0's to report: each is one blocked error here.
+        keyless = count_keyless(out_path)
+        counts["errors"] -= keyless
+        counts["blocked"] -= keyless
+        if keyless:
+            counts["blocked_by"]["error"] -= keyless
+            if counts["blocked_by"]["error"] == 0:
+                del counts["blocked_by"]["error"]
+    return {"path": out_path, "partition": partition, **counts}
+
+
+def count_keyless(path):
+    """The verdicts of a partition's output that name no conversation."""
+    with open(path, "rb") as verdicts:
+        return sum(1 for line in verdicts if "conversation" not in json.loads(line))
 
 
 def counted(count, noun, plural=None):
@@ -177,7 +203,7 @@ def tally_line(label, tally):
     return f"  {label}: {', '.join(f'{key} {count}' for key, count in entries)}\n" if entries else ""
 
 
-def positioned(path):
+def positioned(path, partition):
     """A partition's verdicts with their places in the merged output.
 
     A verdict goes where the line it answers is, or after its conversation's
@@ -190,6 +216,8 @@ def positioned(path):
         for line in verdicts:
             record = json.loads(line)
             conversation = record.get("conversation")
+            if conversation is None and partition > 0:
+                continue  # partition 0 reports it
             key = None if conversation is None else json.dumps(conversation)
             if key is not None and "note" in record:
                 last.pop(key, None)  # reopened: a new conversation from here
@@ -246,7 +274,7 @@ def main(argv):
             lines, summaries = client.compute([dask.delayed(sum)(counts), summaries], sync=True)
         out = open(args.out, "wb") if args.out else sys.stdout.buffer
         try:
-            for _, line in heapq.merge(*(positioned(summary["path"]) for summary in summaries), key=operator.itemgetter(0)):
+            for _, line in heapq.merge(*(positioned(summary["path"], summary["partition"]) for summary in summaries), key=operator.itemgetter(0)):
                 out.write(line)
         finally:
             if args.out:

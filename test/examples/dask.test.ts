@@ -43,7 +43,7 @@ describe.skipIf(python === undefined)(`the Dask recipe${python === undefined ? '
 
     // A service's log, rotated into four shards: conversations go on from one shard to the next.
     const journal = interleave(generateConversations({ seed: 41, conversations: 240, numericKeys: true }), 24, 42).lines;
-    // Lines that name no conversation, which partition 0 reports.
+    // Lines that name no conversation, which every partition applies to its open streams and partition 0 reports.
     journal.splice(100, 0, "not json");
     journal.splice(900, 0, JSON.stringify({ role: "user", content: "a line with no key" }));
     lines = journal.length;
