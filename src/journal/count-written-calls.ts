@@ -19,8 +19,8 @@ import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
-/** Members that hold one call each, in the order a path lists them. */
-const CALL_MEMBERS = ["function_call", "functionCall", "toolUse"] as const;
+/** Members that hold calls, in the order a path lists them (callsHeldBy says how many). */
+const CALL_MEMBERS = ["tool_calls", "function_call", "functionCall", "toolUse"] as const;
 
 /** What one walk of a parsed record counts. */
 export interface WrittenTally {
@@ -73,7 +73,7 @@ function tallyIn(value: object, depth: number, tally: WrittenTally): boolean {
   return true;
 }
 
-/** The calls an object's member holds by its name alone, as callsIn counts them. */
+/** The calls an object's member holds by its name alone: the one rule of the table above for members, which every count here asks. */
 function callsHeldBy(key: string, child: object): number {
   switch (key) {
     case "tool_calls": {
@@ -142,19 +142,19 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
  */
 function callsIn(fields: Record<string, unknown>, paths?: string[]): number {
   let calls = 0;
-  const toolCalls = fields.tool_calls;
-  if (Array.isArray(toolCalls)) {
-    for (let index = 0; index < toolCalls.length; index++) {
-      const call: unknown = toolCalls[index];
-      if (!isObject(call)) continue;
-      calls += 1;
-      paths?.push(`tool_calls/${index}`);
-    }
-  }
   for (const member of CALL_MEMBERS) {
-    if (member === "function_call" ? !isLegacyCall(fields.function_call) : !isObject(fields[member])) continue;
-    calls += 1;
-    paths?.push(member);
+    const child = fields[member];
+    if (child === null || typeof child !== "object") continue;
+    const held = callsHeldBy(member, child);
+    if (held === 0) continue;
+    calls += held;
+    if (paths === undefined) continue;
+    if (member !== "tool_calls") {
+      paths.push(member);
+      continue;
+    }
+    const toolCalls = child as unknown[];
+    for (let index = 0; index < toolCalls.length; index++) if (isObject(toolCalls[index])) paths.push(`tool_calls/${index}`);
   }
   if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) {
     calls += 1;

@@ -255,7 +255,7 @@ export class StreamRecords {
   }
 
   private unreadable(line: number, detail: string): JournalRecord & { kind: "error" } {
-    if (this.stream) this.stream.damagedAt ??= line;
+    this.damageOpenStream(line);
     return { kind: "error", line, detail };
   }
 
