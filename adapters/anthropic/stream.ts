@@ -7,8 +7,11 @@
 //
 // | event                                  | effect                                                 |
 // |----------------------------------------|--------------------------------------------------------|
-// | message_start                          | opens a message (one still open is closed, reported)   |
-// | content_block_start                    | opens the block at `index` as the event gives it (a server tool result whole) |
+// | message_start                          | opens a message (one still open is closed, reported);  |
+// |                                        |   a stop_reason it says, no message_delta's, ends no call |
+// | content_block_start                    | opens the block at `index` as the event gives it (a server tool result whole); |
+// |                                        |   an index other than the next position (the SDKs append) |
+// |                                        |   leaves no call of the message completed              |
 // | content_block_delta text_delta         | appends to the block's text                            |
 // |   input_json_delta                     | appends to the call's arguments, as streamed           |
 // |   thinking_delta / signature_delta     | appends to the thinking / sets the signature           |
@@ -108,6 +111,16 @@ interface OpenMessage {
   replacedCall?: boolean;
   /** The stop_reason a message_delta said, and its line, when a later one said another: which one ended the calls is not known. */
   replacedStop?: { reason: unknown; line: number };
+  /**
+   * The positions the message's content holds: message_start's blocks, then one
+   * more per content_block_start. The SDKs' accumulators append each started
+   * block and apply each delta to the block at its `index` as a position.
+   */
+  positions: number;
+  /** The first content_block_start whose index is not the next position: the SDKs read its deltas into another block than this assembler does. */
+  misplaced?: { line: number; position: number };
+  /** The stop_reason message_start gave, which no message_delta replaced: a stream's message_start has none, so it ends no call. */
+  startStop?: { reason: unknown; line: number };
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
@@ -141,7 +154,9 @@ export class AnthropicStreamAssembler {
           if (!ITEM_FIELDS.has(key) && holdsSomething(value)) open.said.push({ ...origin, key });
         }
         if (isRecord(message.usage)) for (const key of Object.keys(message.usage)) open.usageOrigins.set(key, { line, path: `/message/usage/${pointerToken(key)}` });
+        if (message.stop_reason !== null && message.stop_reason !== undefined) open.startStop = { reason: message.stop_reason, line };
         if (Array.isArray(message.content)) {
+          open.positions = message.content.length;
           message.content.forEach((block, index) => {
             if (isRecord(block)) open.blocks.set(index, { block: { ...block }, line, path: `/message/content/${index}`, jsonLines: [], stopped: true });
           });
@@ -151,6 +166,14 @@ export class AnthropicStreamAssembler {
       case "content_block_start": {
         const open = this.ensure(line);
         const index = event.index;
+        // The SDKs append every block started, whatever its index says.
+        const position = isRecord(event.content_block) ? open.positions++ : open.positions;
+        if (index !== position && open.misplaced === undefined) {
+          // Anthropic numbers blocks in the order it starts them; a reader that appends and one that places by index would see different calls.
+          open.misplaced = { line, position };
+          // A block started over another is reported as such below.
+          if (!(isIndex(index) && open.blocks.has(index))) open.losses.push({ line, path: "/index", code: "unsupported_tool_call", detail: `a block started at index ${JSON.stringify(index)}, where the SDKs' accumulators, which append each block, put it at ${position}: their deltas then go to other blocks than here, so no call of the message is written completed` });
+        }
         if (!isIndex(index) || !isRecord(event.content_block)) {
           open.losses.push({ line, path: "", code: "unsupported_field", detail: "content_block_start without an index and a content_block: no block opened" });
           return closed;
@@ -183,6 +206,7 @@ export class AnthropicStreamAssembler {
             const before = open.message[key];
             // Only a reason that ends the calls otherwise matters: end_turn then tool_use completes them either way.
             if (key === "stop_reason" && before !== null && before !== undefined && endsCallsOtherwise(before, value)) open.replacedStop ??= { reason: before, line: open.origins.get(key)?.line ?? line };
+            if (key === "stop_reason") open.startStop = undefined;
             replace(open, before, value, open.origins.get(key), key);
             open.message[key] = value;
             open.origins.set(key, { line, path: `/delta/${pointerToken(key)}` });
@@ -237,7 +261,7 @@ export class AnthropicStreamAssembler {
   }
 
   private open(line: number, message: Fields): OpenMessage {
-    this.current = { line, lastLine: line, message: { ...message, content: [] }, origins: new Map(), usageOrigins: new Map(), replaced: [], said: [], blocks: new Map(), stopped: false, losses: [] };
+    this.current = { line, lastLine: line, message: { ...message, content: [] }, origins: new Map(), usageOrigins: new Map(), replaced: [], said: [], blocks: new Map(), stopped: false, losses: [], positions: 0 };
     return this.current;
   }
 
@@ -312,7 +336,11 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   const streamLosses = [...open.losses];
   const states = [...open.blocks.entries()].sort(([a], [b]) => a - b).map(([, state]) => state);
   const message = open.message;
-  const stopReason = open.error ? null : message.stop_reason === undefined ? null : (message.stop_reason as string | null);
+  // Only message_delta says why a message stopped: a stop_reason message_start gave and none replaced ends no call.
+  const stopReason = open.error || open.startStop ? null : message.stop_reason === undefined ? null : (message.stop_reason as string | null);
+  if (open.startStop && !open.error) {
+    streamLosses.push({ line: open.startStop.line, path: "/message/stop_reason", code: "form_changed", detail: `message_start says stop_reason ${JSON.stringify(open.startStop.reason)}, and no message_delta says one: a stream's message starts with none, so this one ends no call; the response is written as if none came` });
+  }
   const content = states.map((state) => twinBlock(state, streamLosses));
   message.content = content;
   const twin = { ...message, type: "message", content, stop_reason: stopReason } as AnthropicResponse;
@@ -339,7 +367,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   const response: AnthropicAssembledResponse = {
     ...(typeof message.id === "string" ? { id: message.id } : {}),
     status,
-    items: open.replacedCall || open.replacedStop ? stopCalls(withStreamedCalls(converted.value, states), open, streamLosses) : withStreamedCalls(converted.value, states),
+    items: stopsCalls(open) ? stopCalls(withStreamedCalls(converted.value, states), open, streamLosses) : withStreamedCalls(converted.value, states),
     losses: byLine([...streamLosses, ...itemLosses, ...leftBehind(open)]),
     line: open.line,
     lastLine: open.lastLine,
@@ -349,15 +377,26 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   return response;
 }
 
-/** The completed calls of a stream that replaced a tool_use block, written incomplete: which of its readings runs is not known. */
-function stopCalls(items: CanonicalItem[], open: OpenMessage, losses: StreamLoss[]): CanonicalItem[] {
+/** Whether the stream says two things of its calls, so that none of them may be written completed. */
+function stopsCalls(open: OpenMessage): boolean {
+  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined;
+}
+
+/**
+ * The completed calls of a stream that says two things of its calls, written
+ * incomplete: which of its readings runs is not known. `losses`, when given,
+ * gets one per call (the items' pass); the response object's pass adds none.
+ */
+function stopCalls(items: CanonicalItem[], open: OpenMessage, losses?: StreamLoss[]): CanonicalItem[] {
   return items.map((item) => {
     const stopped = stoppedCall(item);
     if (stopped === undefined) return item;
     const why = open.replacedCall
       ? "a block started over a tool_use block"
-      : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
-    losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `${why}: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
+      : open.misplaced
+        ? `a block started on line ${open.misplaced.line} at another index than the position ${open.misplaced.position} the SDKs put it at`
+        : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
+    losses?.push({ line: open.lastLine, path: "", code: "form_changed", detail: `${why}: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
     return stopped;
   });
 }
@@ -385,6 +424,8 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
   const value = converted.value as unknown as Fields;
   value.status = status;
   value.output = withStreamedCalls(value.output as CanonicalItem[], states);
+  // The same calls as the items give: a converted journal must not pass a call this stream's items block.
+  if (stopsCalls(open)) value.output = stopCalls(value.output as CanonicalItem[], open);
   const losses: StreamLoss[] = [...streamLosses, ...open.replaced, ...synthesized];
   const error = open.error;
   if (error && typeof error.code === "string" && typeof error.message === "string") {

@@ -157,6 +157,46 @@ describe("tool_use deltas", () => {
     expect((response!.record().value.output as Array<{ status?: unknown }>)[0]!.status).toBe("incomplete");
   });
 
+  test("blocks started out of order: the SDKs append each block and apply deltas by position, so no call is completed, here or in the response object", () => {
+    // A reader that appends reads toolu_2 with toolu_1's arguments, and toolu_1 with toolu_2's.
+    const events = [start(), toolUse(1, "toolu_2"), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), json(1, '{"password": "b"}'), stop(0), stop(1), messageDelta("tool_use"), messageStop];
+    const [response] = assembled(events);
+    expect(response!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["incomplete", "incomplete"]);
+    expect(response!.losses).toContainEqual({ line: 2, path: "/index", code: "unsupported_tool_call", detail: "a block started at index 1, where the SDKs' accumulators, which append each block, put it at 0: their deltas then go to other blocks than here, so no call of the message is written completed" });
+    for (const item of response!.items) expect(replayGate(item, secretSchema).reason).toBe("status");
+    expect((response!.record().value.output as Array<{ status?: unknown }>).map((item) => item.status)).toEqual(["incomplete", "incomplete"]);
+    // A gap in the indices moves every later block too; so does a start with no index.
+    for (const odd of [[toolUse(1, "toolu_1"), json(1, '{"password": "a"}'), stop(1)], [{ type: "content_block_start", content_block: { type: "text", text: "" } }, toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0)]]) {
+      const [gap] = run([start(), ...odd, messageDelta("tool_use"), messageStop]);
+      expect(gap.items.at(-1)).toEqual(call("toolu_1", '{"password": "a"}', "incomplete"));
+    }
+  });
+
+  test("a block started at index 0 after message_start gave a block of its own: the SDKs put it at 1, so its call is not completed", () => {
+    const opening = start();
+    opening.message.content = [{ type: "text", text: "ok" }] as never[];
+    const [result] = run([opening, toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageStop]);
+    expect(result.items.at(-1)).toEqual(call("toolu_1", '{"password": "a"}', "incomplete"));
+    // Started at the next position, after message_start's block, it is the call every reader reads.
+    const [next] = run([opening, toolUse(1, "toolu_1"), json(1, '{"password": "a"}'), stop(1), messageDelta("tool_use"), messageStop]);
+    expect(next.items.at(-1)).toEqual(call("toolu_1", '{"password": "a"}', "completed"));
+  });
+
+  test("a stop_reason only message_start gives ends no call: without a message_delta's the call is in_progress", () => {
+    const opening = start();
+    (opening.message as Record<string, unknown>).stop_reason = "tool_use";
+    const cut = [opening, toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0)];
+    for (const events of [cut, [...cut, messageStop]]) {
+      const [result] = run(events);
+      expect(result.items).toEqual([call("toolu_1", '{"password": "a"}', "in_progress")]);
+      expect(result.losses).toContainEqual({ line: 1, path: "/message/stop_reason", code: "form_changed", detail: 'message_start says stop_reason "tool_use", and no message_delta says one: a stream\'s message starts with none, so this one ends no call; the response is written as if none came' });
+      expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
+    }
+    // A message_delta's stop_reason ends the calls, whatever message_start said.
+    const [stopped] = run([...cut, messageDelta("tool_use"), messageStop]);
+    expect(stopped.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
+  });
+
   test("a delta after a text block's content_block_stop is not applied, and leaves the call of another block as it was", () => {
     const events = [start(), blockStart(0, { type: "text", text: "" }), text(0, "Here."), stop(0), text(0, " More."), toolUse(1, "toolu_1"), json(1, '{"password": "a"}'), stop(1), messageDelta("tool_use"), messageStop];
     const [result] = run(events);
