@@ -16,7 +16,10 @@
 // | `delta.role`                                     | the message role                                  |
 // | `delta.content` / `delta.refusal`                | appended to the text / the refusal                |
 // | `delta.tool_calls[].index`                       | the call a fragment belongs to; `id`, `type`,     |
-// |                                                  | `name` come once, `arguments` are appended        |
+// |                                                  | `name` come once, `arguments` are appended; a     |
+// |                                                  | later `name` or `type` that differs (the SDKs     |
+// |                                                  | read it two ways) leaves the choice's calls       |
+// |                                                  | incomplete                                        |
 // | `delta.function_call`                            | the legacy call, appended the same way            |
 // | any other `delta` key (`reasoning_content`…), or | a field of the rebuilt message (or call): text    |
 // |   of a call fragment                             |   and arrays appended, other values the last one  |
@@ -146,6 +149,12 @@ interface ChoiceState {
    * (`replaced`, that reason), and the line of the finish_reason before.
    */
   afterFinish?: Origin & { finished: number; replaced?: unknown };
+  /**
+   * The first fragment that gave a call another name or type than the one it
+   * had: openai-python appends a name fragment, openai-node replaces the name,
+   * and both take the last type, so no one call is the stream's.
+   */
+  renamed?: Origin & { field: "name" | "type"; before: string; after: string; tail: string[] };
   /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
@@ -383,7 +392,7 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
       });
     } else if (key === "function_call" && isPlainObject(value)) {
       state.legacyCall ??= { arguments: "" };
-      if (typeof value.name === "string") state.legacyCall.name = joinName(state.legacyCall.name, value.name);
+      if (typeof value.name === "string") state.legacyCall.name = joinName(state, state.legacyCall.name, value.name, { line, position, key }, ["name"]);
       if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
     } else {
       // Kept as sent, so that the message converter says what it says of a stored one.
@@ -457,11 +466,14 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
     state.callAt.set(index, call);
   }
   if (id !== undefined) call.id ??= id;
-  if (typeof fragment.type === "string") call.type ??= fragment.type;
+  if (typeof fragment.type === "string") {
+    if (call.type !== undefined && call.type !== fragment.type) state.renamed ??= { ...origin, field: "type", before: call.type, after: fragment.type, tail: ["type"] };
+    call.type ??= fragment.type;
+  }
   const body = isPlainObject(fragment.function) ? fragment.function : isPlainObject(fragment.custom) ? fragment.custom : undefined;
   if (isPlainObject(fragment.custom)) call.type ??= "custom";
   if (body) {
-    if (typeof body.name === "string") call.name = joinName(call.name, body.name);
+    if (typeof body.name === "string") call.name = joinName(state, call.name, body.name, origin, [isPlainObject(fragment.function) ? "function" : "custom", "name"]);
     const textKey = call.type === "custom" ? "input" : "arguments";
     const text = body[textKey];
     if (typeof text === "string") call.text += text;
@@ -470,10 +482,29 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   for (const [key, value] of Object.entries(fragment)) if (!CALL_KEYS.has(key)) gather(call.extra, key, value, origin);
 }
 
-/** A name sent again on a later fragment is the same name; a different one continues it. */
-function joinName(current: string | undefined, fragment: string): string {
+/**
+ * A name sent again on a later fragment is the same name (the one openai-node
+ * keeps); a different one continues it, as openai-python reads it, and is noted
+ * (`renamed`): openai-node reads it as the whole name.
+ */
+function joinName(state: ChoiceState, current: string | undefined, fragment: string, origin: Origin, tail: string[]): string {
   if (current === undefined || current === fragment) return fragment;
+  if (current !== "" && fragment !== "") state.renamed ??= { ...origin, field: "name", before: current, after: fragment, tail };
   return current + fragment;
+}
+
+/** The items of a choice one of whose calls was renamed by a later fragment, its calls written incomplete, and the loss that says so. */
+function renamedCalls(choice: ChoiceState | undefined, items: AssembledResponse["items"]): { items: AssembledResponse["items"]; losses: StreamLoss[] } {
+  const renamed = choice?.renamed;
+  if (renamed === undefined) return { items, losses: [] };
+  const readings =
+    renamed.field === "name"
+      ? `a fragment names the call ${JSON.stringify(renamed.after)} after it was named ${JSON.stringify(renamed.before)}: openai-python appends the fragment, openai-node reads it as the whole name`
+      : `a fragment gives the call type ${JSON.stringify(renamed.after)} after it was ${JSON.stringify(renamed.before)}: the SDKs take the last type, this reader the first`;
+  return {
+    items: items.map((item) => stoppedCall(item) ?? item),
+    losses: [{ line: renamed.line, path: pathOf(renamed, ...renamed.tail), code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` }],
+  };
 }
 
 function valuesOf(fields: ReadonlyMap<string, Gathered>): Fields {
@@ -544,7 +575,8 @@ function choiceResponses(open: OpenCompletion, sayItemLines: boolean): Assembled
   const responses = converted.value.map((choice, position): AssembledResponse => {
     const first = position === 0;
     const late = lateDelta(choices[position], choice.items, false);
-    const answer = response(choice.status, late.items, [...placed(choice.losses), ...late.losses], first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    const renamed = renamedCalls(choices[position], late.items);
+    const answer = response(choice.status, renamed.items, [...placed(choice.losses), ...late.losses, ...renamed.losses], first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
     if (sayItemLines) answer.itemLines = choice.items.map(() => completedAt(open, choices[position]));
     return answer;
   });
@@ -562,7 +594,8 @@ function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): Assembled
   const completion: StreamedCompletion = { fields: { value: open.fields.value, line: open.fields.line }, rebuilt: { value, place: placer(open, choices) } };
   const firstChoice = choices[0];
   const late = lateDelta(firstChoice, first?.items ?? [], true);
-  const items = late.items;
+  const renamed = renamedCalls(firstChoice, late.items);
+  const items = renamed.items;
   if (firstChoice) completion.position = firstChoice.origin.position;
   if (firstChoice?.finishReason !== undefined && firstChoice.finishOrigin) completion.finish = { value: String(firstChoice.finishReason), line: firstChoice.finishOrigin.line, position: firstChoice.finishOrigin.position };
   if (open.usage) completion.usage = open.usage;
@@ -571,7 +604,7 @@ function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): Assembled
     status: first?.status ?? "in_progress",
     items,
     // What the chunks held that the completion cannot: the converter's losses are the rest.
-    losses: [...open.unread, ...open.unkept, ...late.losses],
+    losses: [...open.unread, ...open.unkept, ...late.losses, ...renamed.losses],
     line: open.line,
     lastLine: open.lastLine,
     completion,

@@ -149,6 +149,33 @@ describe("tool call fragments", () => {
     expect(result.items).toEqual([call("call_A1", "first", "{}", "completed")]);
   });
 
+  test("a later fragment that names the call otherwise: openai-python appends it, openai-node takes it as the name, so the choice's calls are incomplete", () => {
+    const chunks = [
+      role(),
+      fragment({ index: 0, id: "call_A1", type: "function", function: { name: "soft_", arguments: "" } }),
+      fragment({ index: 0, function: { name: "delete_user", arguments: "{}" } }),
+      fragment({ index: 1, id: "call_B2", type: "function", function: { name: "lookup", arguments: "{}" } }),
+      finish("tool_calls"),
+    ];
+    const [result] = run(chunks);
+    expect(result.items).toEqual([call("call_A1", "soft_delete_user", "{}", "incomplete"), call("call_B2", "lookup", "{}", "incomplete")]);
+    expect(result.losses).toContainEqual({
+      line: 3,
+      path: "/choices/0/delta/tool_calls/0/function/name",
+      code: "form_changed",
+      detail: 'a fragment names the call "delete_user" after it was named "soft_": openai-python appends the fragment, openai-node reads it as the whole name, so no one call is the stream\'s and the choice\'s calls are written incomplete',
+    });
+    expect(replayGate(result.items[0]!, lookupSchema).reason).toBe("status");
+    // The legacy function_call the same way; and a type a later fragment changes, which the SDKs take the last of.
+    const [legacy] = run([role(), chunk({ function_call: { name: "soft_", arguments: "" } }), chunk({ function_call: { name: "delete_user", arguments: "{}" } }), finish("function_call")]);
+    expect(legacy.items).toEqual([call("legacy_1_soft_delete_user", "soft_delete_user", "{}", "incomplete")]);
+    const [retyped] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "lookup", arguments: "{}" } }), fragment({ index: 0, type: "custom" }), finish("tool_calls")]);
+    expect(retyped.items).toEqual([call("call_A1", "lookup", "{}", "incomplete")]);
+    // A name given first as "" and then whole is the name every reader reads.
+    const [named] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "", arguments: "" } }), fragment({ index: 0, function: { name: "lookup", arguments: "{}" } }), finish("tool_calls")]);
+    expect(named.items).toEqual([call("call_A1", "lookup", "{}", "completed")]);
+  });
+
   test("a provider field on a call fragment is a loss at that fragment", () => {
     const [result] = run([
       role(),
