@@ -16,7 +16,10 @@
 // |   functionCall with a name, no willContinue  | a whole call part                                      |
 // |   functionCall {name, willContinue: true}    | opens a call whose args come in pieces                 |
 // |   functionCall {partialArgs, willContinue}   | each piece sets the value at its jsonPath; a string    |
-// |                                              |   that will continue is appended to                    |
+// |                                              |   whose piece said it will continue is appended to; any |
+// |                                              |   other piece for a path already set, a piece with two  |
+// |                                              |   values, or a jsonPath with an escape leaves the       |
+// |                                              |   response's calls incomplete                          |
 // |   functionCall {} (no willContinue)          | closes the call: arguments are the args built          |
 // |   any other part                             | appended whole                                         |
 // |   finishReason, safetyRatings, other fields  | set on the candidate, the last value kept              |
@@ -43,7 +46,7 @@ import type { IdlessResponses } from "../../src/models/idless-responses.js";
 import type { CallPairing } from "./call-ids.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { setOwn } from "../../src/models/json-value.js";
-import { isRecord, read, typeOf, type Fields } from "./fields.js";
+import { isRecord, read, snakeOf, typeOf, type Fields } from "./fields.js";
 import { generateContentToResponse } from "./generate-content-to-response.js";
 
 export interface GeminiStreamOptions {
@@ -67,6 +70,8 @@ interface PartState {
   path: string;
   /** Args of a call still coming in pieces. */
   building?: Fields;
+  /** For each jsonPath a piece of the call set (its steps as JSON), whether that piece said more of it follows (`willContinue`). */
+  pieces?: Map<string, boolean>;
   open?: boolean;
   /** Set when a piece of the call was not applied, or a chunk also gave the call whole args: its args are not sure to be the model's. */
   doubted?: boolean;
@@ -194,7 +199,7 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     reportFraming(call.value, `${path}/${call.key}`, line, losses);
     const opening = typeof call.value.name === "string" && call.value.willContinue === true;
     if (!opening && last?.open && (Array.isArray(pieces) || Object.keys(call.value).length === 0 || call.value.willContinue === undefined)) {
-      if (Array.isArray(pieces)) pieces.forEach((piece, k) => (last.doubted = !applyPiece(last.building!, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || last.doubted));
+      if (Array.isArray(pieces)) pieces.forEach((piece, k) => (last.doubted = !applyPiece(last.building!, (last.pieces ??= new Map()), piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || last.doubted));
       if (call.value.args !== undefined) last.doubted = doubtArgs(`${path}/${call.key}/args`, line, losses);
       if (call.value.willContinue !== true) {
         last.open = false;
@@ -208,10 +213,11 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     if (opening) {
       const { willContinue: _continues, partialArgs: _pieces, ...inner } = call.value;
       const building: Fields = {};
+      const said = new Map<string, boolean>();
       let doubted = false;
-      if (Array.isArray(pieces)) pieces.forEach((piece, k) => (doubted = !applyPiece(building, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || doubted));
+      if (Array.isArray(pieces)) pieces.forEach((piece, k) => (doubted = !applyPiece(building, said, piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || doubted));
       if (call.value.args !== undefined) doubted = doubtArgs(`${path}/${call.key}/args`, line, losses);
-      state.parts.push({ part: { ...part, [call.key]: inner }, line, path, building, open: true, doubted });
+      state.parts.push({ part: { ...part, [call.key]: inner }, line, path, building, pieces: said, open: true, doubted });
       return;
     }
     state.parts.push({ part: { ...part }, line, path });
@@ -249,14 +255,24 @@ function doubtArgs(path: string, line: number, losses: StreamLoss[]): true {
   return true;
 }
 
+/** The value fields of a partialArgs piece: it holds one of them. */
+const PIECE_VALUES = ["nullValue", "numberValue", "stringValue", "boolValue"];
+
 /**
  * Sets the value a partialArgs piece carries at its jsonPath (`$.a.b[0]`);
  * false, reported, when it cannot be set as written. Only own members are read
  * and written (a step `__proto__` names a member, never a prototype), and an
  * index may extend an array by one element at most, so that no piece leaves a
  * hole or makes an array of billions of slots.
+ *
+ * A piece continues its jsonPath only when the piece before it there said more
+ * would follow (`willContinue`), and only a string continues. Any other piece
+ * for a path already set (after its last piece, a number twice, a value over
+ * the object built there) one reader appends and another puts in place: it is
+ * refused, as is a piece with two values, which a reader of either one reads
+ * otherwise. `said` holds, per path, whether its last piece will continue.
  */
-function applyPiece(args: Fields, piece: unknown, line: number, path: string, losses: StreamLoss[]): boolean {
+function applyPiece(args: Fields, said: Map<string, boolean>, piece: unknown, line: number, path: string, losses: StreamLoss[]): boolean {
   const refuse = (at: string, detail: string) => {
     losses.push({ line, path: at, code: "unsupported_field", detail: `${detail}: not applied, so the response's calls are written incomplete` });
     return false;
@@ -264,9 +280,14 @@ function applyPiece(args: Fields, piece: unknown, line: number, path: string, lo
   if (!isRecord(piece) || typeof piece.jsonPath !== "string") return refuse(path, "a partialArgs piece without a jsonPath");
   const steps = pathSteps(piece.jsonPath);
   if (steps === undefined || steps.length === 0) return refuse(`${path}/jsonPath`, `jsonPath ${JSON.stringify(piece.jsonPath)} is not of the form $.name or $.name[0]`);
-  const valueKey = Object.keys(piece).find((key) => key.endsWith("Value"));
-  if (valueKey === undefined) return refuse(path, "a partialArgs piece without a value");
-  const value = valueKey === "nullValue" ? null : piece[valueKey];
+  const valueKeys = PIECE_VALUES.flatMap((key) => [key, snakeOf(key)]).filter((key) => piece[key] !== undefined);
+  if (valueKeys.length === 0) return refuse(path, "a partialArgs piece without a value");
+  if (valueKeys.length > 1) return refuse(path, `a partialArgs piece with ${valueKeys.length} values (${valueKeys.join(", ")}): a reader of either reads another call`);
+  const valueKey = valueKeys[0]!;
+  const value = valueKey === "nullValue" || valueKey === "null_value" ? null : piece[valueKey];
+  const continues = read(piece, "willContinue").value === true;
+  const pathKey = JSON.stringify(steps);
+  const before = said.get(pathKey);
   let target: Fields | unknown[] = args;
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
@@ -277,7 +298,12 @@ function applyPiece(args: Fields, piece: unknown, line: number, path: string, lo
     const holder = target as Record<string | number, unknown>;
     const present = Object.hasOwn(holder, step) ? holder[step] : undefined;
     if (last) {
-      setOwn(holder, step, typeof value === "string" && typeof present === "string" ? present + value : value);
+      if (before === true && typeof value === "string" && typeof present === "string") setOwn(holder, step, present + value);
+      else if (before !== undefined || present !== undefined) {
+        const why = before === false ? "after the piece that said it was the last of it" : before === true ? "continuing a value that is not a string with another" : "where the pieces before built a value";
+        return refuse(`${path}/jsonPath`, `a piece for jsonPath ${JSON.stringify(piece.jsonPath)} ${why}: a reader that appends it and one that puts it in place read different args`);
+      } else setOwn(holder, step, value);
+      said.set(pathKey, continues);
       return true;
     }
     const wanted = typeof steps[i + 1] === "number" ? "array" : "object";
@@ -291,7 +317,9 @@ function applyPiece(args: Fields, piece: unknown, line: number, path: string, lo
 function pathSteps(jsonPath: string): Array<string | number> | undefined {
   if (!jsonPath.startsWith("$")) return undefined;
   const steps: Array<string | number> = [];
-  const pattern = /\.([A-Za-z_][\w-]*)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/y;
+  // RFC 9535's shorthand names and quoted names without escapes: a name with an
+  // escape (`$['\u0061']`) is refused rather than read one way of several.
+  const pattern = /\.([A-Za-z_][A-Za-z0-9_]*)|\[(0|[1-9]\d*)\]|\['([^'\\]*)'\]|\["([^"\\]*)"\]/y;
   pattern.lastIndex = 1;
   while (pattern.lastIndex < jsonPath.length) {
     const start = pattern.lastIndex;

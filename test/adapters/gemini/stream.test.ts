@@ -97,6 +97,34 @@ describe("calls", () => {
       }
     });
 
+    test("a piece that one reader appends and another puts in place, a piece with two values, or a name with an escape: not applied, the calls incomplete", () => {
+      const cases: Array<[unknown[], RegExp]> = [
+        // "$.title" was set by a piece that said it was its last.
+        [[{ jsonPath: "$.title", stringValue: "/../etc" }], /after the piece that said it was the last of it/],
+        [[{ jsonPath: "$.count", numberValue: 5, willContinue: true }, { jsonPath: "$.count", numberValue: 1000000 }], /continuing a value that is not a string/],
+        [[{ jsonPath: "$.count", numberValue: 1000000 }, { jsonPath: "$.count", numberValue: 5 }], /after the piece that said it was the last of it/],
+        [[{ jsonPath: "$.tags[0]", stringValue: "a" }, { jsonPath: "$.tags", stringValue: "b" }], /where the pieces before built a value/],
+        [[{ jsonPath: "$.count", numberValue: 5, stringValue: "1000000" }], /with 2 values/],
+        [[{ jsonPath: "$['\\u0063ount']", numberValue: 1000000 }], /is not of the form/],
+        [[{ jsonPath: "$.co-unt", numberValue: 1 }], /is not of the form/],
+      ];
+      for (const [pieces, why] of cases) {
+        const [response] = run(pieced(pieces));
+        expect(statuses(response!)).toEqual(["incomplete"]);
+        expect(response!.losses.filter((loss) => loss.code === "unsupported_field").map((loss) => loss.detail)).toEqual([expect.stringMatching(why)]);
+      }
+      // A string continued over chunks, each piece saying more follows, is one value to every reader.
+      const [continued] = run([
+        chunk([{ functionCall: { name: "write_note", willContinue: true } }]),
+        chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.title", stringValue: "Shop", willContinue: true }], willContinue: true } }]),
+        chunk([{ functionCall: { partialArgs: [{ jsonPath: "$['title']", stringValue: "ping", willContinue: true }], willContinue: true } }]),
+        chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.title", stringValue: "!" }] } }]),
+        chunk([{ text: "" }], { finishReason: "STOP" }),
+      ]);
+      expect(statuses(continued!)).toEqual(["completed"]);
+      expect(JSON.parse((continued!.items[0] as { arguments: string }).arguments)).toEqual({ title: "Shopping!" });
+    });
+
     test("whole args given beside the pieces: the pieces make the args, the call is incomplete, reported", () => {
       const [response] = run(pieced([], { args: { title: "Something else" } }));
       expect(statuses(response!)).toEqual(["incomplete"]);
