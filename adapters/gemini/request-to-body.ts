@@ -56,6 +56,13 @@ export function requestToBody(args: { request: unknown; pairing?: CallPairing })
       }
       case "toolConfig":
       case "tool_config": {
+        if (request.toolConfig !== undefined && request.tool_config !== undefined) {
+          // Given in both spellings, the choice is read two ways: none allows no call.
+          if (key === "tool_config") break;
+          body.tool_choice = "none";
+          losses.push({ path: "/tool_config", code: "unsupported_field", detail: 'toolConfig is given in both spellings, which a reader of either reads its own way: tool_choice "none" written in place of both' });
+          break;
+        }
         const choice = geminiToolConfigToResponses({ toolConfig: value });
         losses.push(...prefixLosses(`/${key}`, choice.losses));
         if (choice.value.toolChoice !== undefined) body.tool_choice = choice.value.toolChoice;

@@ -26,10 +26,12 @@
 // For the gate (readGeminiRequestTools): a declaration whose schema does not
 // translate whole is not taken but named, with its calls refused; mode NONE
 // allows no function even beside allowedFunctionNames; a mode or a list that
-// cannot be read allows no function.
+// cannot be read allows no function. A field given in both spellings
+// (`toolConfig` and `tool_config`) is read neither way: a reader of either sees
+// its own, so the choice allows no function, the declarations no tool.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
-import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
+import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, snakeOf, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import { jsonSchemaOfGemini } from "./schema.js";
 
@@ -141,6 +143,16 @@ export function geminiToolConfigToResponses(args: { toolConfig: unknown }): Conv
   if (Object.keys(rest).length > 0) kept[`${PREFIX}toolConfig`] = rest;
   if (calling.spelling === "snake") kept[`${PREFIX}toolConfigSpelling`] = "snake";
   if (!isRecord(calling.value)) return { value: { kept }, losses };
+  // A field in both spellings is a choice read two ways: none allows no call, which each reading's calls then are not.
+  const twice = [config, calling.value].flatMap((fields, depth) => {
+    const key = depth === 0 ? "functionCallingConfig" : "allowedFunctionNames";
+    return fields[key] !== undefined && fields[snakeOf(key)] !== undefined ? [depth === 0 ? [snakeOf(key)] : [calling.key, snakeOf(key)]] : [];
+  });
+  if (twice.length > 0) {
+    for (const path of twice) losses.push(lossAt(path, "unsupported_field", `${path.at(-1)} is given in both spellings, which a reader of either reads its own way: tool_choice "none" written`));
+    if (calling.value.mode === "VALIDATED" || (typeof calling.value.mode === "string" && !(calling.value.mode in MODES))) kept[`${PREFIX}mode`] = calling.value.mode;
+    return { value: { toolChoice: "none", kept }, losses };
+  }
   const mode = calling.value.mode;
   const allowed = read(calling.value, "allowedFunctionNames").value;
   let choice: ToolChoiceParam | undefined;
@@ -201,8 +213,8 @@ export function readGeminiRequestTools(args: { body: Record<string, unknown> }):
   const list = isRecord(tools.value) ? [tools.value] : tools.value;
   if (isPresent(list) && !Array.isArray(list)) reading.unread.push({ path: tools.key, detail: `tools is ${typeOf(list)}, not a list`, governs: "tools" });
   if (Array.isArray(list)) list.forEach((tool: unknown, index) => readGeminiTool(tool, Array.isArray(tools.value) ? `${tools.key}[${index}]` : tools.key, reading));
-  const config = read(args.body, "toolConfig");
-  if (isPresent(config.value)) readFunctionCallingConfig(config.value, config.key, reading);
+  const config = readOnce(args.body, "toolConfig", "", reading, "choice");
+  if (config && isPresent(config.value)) readFunctionCallingConfig(config.value, config.key, reading);
   return reading;
 }
 
@@ -212,9 +224,10 @@ function readGeminiTool(tool: unknown, path: string, reading: ToolsReading): voi
     return;
   }
   const declarations = read(tool, "functionDeclarations");
+  const twice = !readOnce(tool, "functionDeclarations", `${path}.`, reading, "tools");
   // Every other member is a hosted tool of its own (googleSearch, codeExecution…).
-  for (const key of Object.keys(tool)) if (key !== declarations.key) reading.tools.push(...geminiToolsToResponses({ tools: [{ [key]: tool[key] }] }).value);
-  if (declarations.value === undefined) return;
+  for (const key of Object.keys(tool)) if (key !== declarations.key && !(twice && key === snakeOf(declarations.key))) reading.tools.push(...geminiToolsToResponses({ tools: [{ [key]: tool[key] }] }).value);
+  if (declarations.value === undefined || twice) return;
   if (!Array.isArray(declarations.value)) {
     reading.unread.push({ path: `${path}.${declarations.key}`, detail: `functionDeclarations is ${typeOf(declarations.value)}, not a list`, governs: "tools" });
     return;
@@ -231,6 +244,18 @@ function readGeminiTool(tool: unknown, path: string, reading: ToolsReading): voi
   });
 }
 
+/**
+ * `key` of `record` in either spelling, as `read` gives it; undefined, and the
+ * field unread with what it governs, when both spellings are given: a reader
+ * that takes one and a reader that takes the other see different tools.
+ */
+function readOnce(record: Fields, key: string, prefix: string, reading: ToolsReading, governs: "tools" | "choice"): { value: unknown; key: string } | undefined {
+  const snake = snakeOf(key);
+  if (snake === key || record[key] === undefined || record[snake] === undefined) return read(record, key);
+  reading.unread.push({ path: `${prefix}${key}`, detail: `${key} is given twice, also as ${snake}: a reader of either spelling sees its own`, governs });
+  return undefined;
+}
+
 const READ_MODES = new Set(["AUTO", "ANY", "NONE", "VALIDATED", "MODE_UNSPECIFIED"]);
 
 /** functionCallingConfig as a tool_choice: NONE allows nothing whatever the names; names narrow in every other mode. */
@@ -239,8 +264,8 @@ function readFunctionCallingConfig(config: unknown, path: string, reading: Tools
     reading.unread.push({ path: at, detail, governs: "choice" });
   };
   if (!isRecord(config)) return unread(path, `toolConfig is ${typeOf(config)}, not an object`);
-  const calling = read(config, "functionCallingConfig");
-  if (calling.value === undefined || calling.value === null) return;
+  const calling = readOnce(config, "functionCallingConfig", `${path}.`, reading, "choice");
+  if (calling === undefined || calling.value === undefined || calling.value === null) return;
   const at = `${path}.${calling.key}`;
   if (!isRecord(calling.value)) return unread(at, `functionCallingConfig is ${typeOf(calling.value)}, not an object`);
   const mode = calling.value.mode;
@@ -249,7 +274,8 @@ function readFunctionCallingConfig(config: unknown, path: string, reading: Tools
     reading.toolChoice = "none";
     return;
   }
-  const allowed = read(calling.value, "allowedFunctionNames");
+  const allowed = readOnce(calling.value, "allowedFunctionNames", `${at}.`, reading, "choice");
+  if (allowed === undefined) return;
   const listed = allowed.value;
   if (listed !== undefined && (!Array.isArray(listed) || !listed.every((name) => typeof name === "string" && name !== ""))) {
     return unread(`${at}.${allowed.key}`, `allowedFunctionNames must be a list of names, found ${typeOf(listed)}`);

@@ -1,7 +1,7 @@
 // The gate reads the tools of Anthropic, Gemini and Bedrock request bodies, in a
 // journal and in --tools, as the SDK cassettes record them (logged exchanges
 // of pydantic-ai's shape), with our own words for the text.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -218,6 +218,33 @@ describe("gate: Gemini request bodies", () => {
         findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: tool_choice of line 1 allows no function', path: "/name" }],
       },
     ]);
+  });
+
+  test("a toolConfig, functionCallingConfig or allowedFunctionNames given in both spellings allows no function, read either way", async () => {
+    const auto = { functionCallingConfig: { mode: "AUTO" } };
+    const requests = [
+      { toolConfig: auto, tool_config: { function_calling_config: { mode: "NONE" } } },
+      { tool_config: { function_calling_config: { mode: "NONE" } }, toolConfig: auto },
+      { toolConfig: { ...auto, function_calling_config: { mode: "NONE" } } },
+      { toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_user_country"], allowed_function_names: ["other"] } } },
+    ];
+    for (const config of requests) {
+      const journal = jsonl([geminiExchange({ ...config, tools: [{ functionDeclarations: [countryTool] }] }, [{ id: "call_country", name: "get_user_country", args: {} }])]);
+      const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+      expect(result.code).toBe(1);
+      const call = verdicts(result.stdout).find((verdict) => verdict.type === "function_call")!;
+      expect(call.findings).toEqual([expect.objectContaining({ code: "tool_not_allowed" })]);
+      // A conversion writes a choice that allows none too, and says why.
+      const folder = await mkdtemp(join(tmpdir(), "orbridge-spellings-"));
+      try {
+        const report = join(folder, "losses.jsonl");
+        const converted = await runOrbridge(["convert", "--to", "responses", "--report", report, "-"], journal);
+        expect(converted.stdout).toContain('"tool_choice":"none"');
+        expect(await readFile(report, "utf8")).toContain("in both spellings");
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    }
   });
 
   test("a hosted tool beside the functions is a tool: a function_call of its name is refused", async () => {
