@@ -333,6 +333,8 @@ export const convertCommand: Command = {
 class JournalConverter {
   /** Whether the last record was of a stream in the target's envelope, written through as it came. */
   private passingStream = false;
+  /** The stream record written through last, while a stream is passing: what a later one of its stream is read with on a JSON line. */
+  private lastPassed: { envelope?: AdapterName; record: unknown } | undefined;
   /** An unreadable line after no stream record, until the next record says whether a stream written through starts there. */
   private heldError: Emitted | undefined;
   /** The loose records that wait in a run; a run holds one kind. */
@@ -397,10 +399,16 @@ class JournalConverter {
         continue;
       }
       out.push(...this.flushRun());
+      const followsPassed = this.passingStream ? this.lastPassed : undefined;
       if (entry.kind !== "error") this.passingStream = entry.kind === "plain" && PASSED_STREAM_KINDS.has(entry.recordKind);
+      this.lastPassed = entry.kind === "plain" && this.passingStream ? { envelope: entry.envelope, record: entry.record } : undefined;
       switch (entry.kind) {
         case "plain": {
           const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names);
+          if (entry.recordKind === "envelope_event" && followsPassed !== undefined && followsPassed.envelope === entry.envelope) {
+            const loss = readsAloneOnALine(entry.record, entry.recordKind, followsPassed.record);
+            if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });
+          }
           if (entry.inexact !== undefined) emitted.losses.push(...inexactTextLosses(emitted.records, entry.inexact, entry.record).map((loss) => ({ ...loss, line: entry.line })));
           if (markAfter !== undefined) emitted.marks = [markAfter];
           out.push(emitted);
@@ -607,6 +615,24 @@ function sameWrapper(one: RecordWrapper, other: RecordWrapper): boolean {
 
 /** The records of a stream that convert writes through as they came, when the stream is already in the target's envelope. */
 const PASSED_STREAM_KINDS: ReadonlySet<RecordKind> = new Set(["chat_chunk", "responses_event", "envelope_event"]);
+
+/**
+ * A stream record of SSE text written through on a JSON line of its own, where
+ * it reads as a whole record rather than the next of its stream: a Gemini chunk
+ * whose candidates all finished, without the responseId of the chunk before it,
+ * is the shape of a stored response. Read back, the chunks before it are a
+ * stream cut short and their calls in_progress: said, as the text is kept.
+ */
+function readsAloneOnALine(record: unknown, kind: RecordKind, before: unknown): Pick<Loss, "path" | "code" | "detail"> | undefined {
+  if (detectEnvelopeRecord(record).kind === kind) return undefined;
+  const id = (value: unknown) => (isPlainObject(value) && typeof value.responseId === "string" ? value.responseId : undefined);
+  if (id(record) !== undefined && id(record) === id(before)) return undefined;
+  return {
+    path: "",
+    code: "form_changed",
+    detail: "a stream record written on a line of its own, where without the responseId of the record before it it reads as a whole response: read back, the stream before it ends cut short and its calls are in_progress",
+  };
+}
 
 /**
  * What stands, in the output, for a line of a stream written through that could

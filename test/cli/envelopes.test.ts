@@ -324,6 +324,36 @@ describe("a Gemini journal", () => {
   });
 });
 
+describe("a Gemini SSE stream whose chunks have no responseId, converted to gemini", () => {
+  const weather = [{ type: "function", name: "get_weather", parameters: weatherSchema }];
+  const chunks = [
+    { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Lyon" } } }] }, index: 0 }], modelVersion: "gemini-2.5-flash" },
+    { candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 5 }, modelVersion: "gemini-2.5-flash" },
+  ];
+  const sse = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("");
+
+  test("is written a chunk a line, and the loss says that its last chunk then reads as a response of its own, its call cut short", async () => {
+    const file = join(folder, "gemini-no-id.sse");
+    const tools = join(folder, "gemini-no-id-tools.json");
+    const report = join(folder, "gemini-no-id.report.jsonl");
+    writeFileSync(file, sse);
+    writeFileSync(tools, JSON.stringify(weather));
+    const before = await runOrbridge(["gate", "--format", "json", "--tools", tools, file]);
+    expect(before.code).toBe(0);
+    const converted = await runOrbridge(["convert", "--to", "gemini", "--report", report, file]);
+    expect(converted.stdout).toBe(chunks.map((chunk) => JSON.stringify(chunk) + "\n").join(""));
+    expect(jsonLines(readFileSync(report, "utf8"))).toEqual([expect.objectContaining({ line: 3, path: "", code: "form_changed", detail: expect.stringContaining("read back, the stream before it ends cut short") })]);
+    const after = await runOrbridge(["gate", "--format", "json", "--tools", tools, "-"], converted.stdout);
+    expect(after.code).toBe(1);
+    // With the responseId the chunks share, the last one continues the stream on a line too: nothing to say.
+    const withId = chunks.map((chunk) => ({ ...chunk, responseId: "r1" }));
+    writeFileSync(file, withId.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join(""));
+    const same = await runOrbridge(["convert", "--to", "gemini", file]);
+    expect(same.stderr).toBe("read 4 lines: 2 records, 0 errors; 0 losses\n");
+    expect((await runOrbridge(["gate", "--tools", tools, "-"], same.stdout)).code).toBe(0);
+  });
+});
+
 describe("convert --to", () => {
   test("names every registered envelope in its help", async () => {
     const result = await runOrbridge(["convert", "--help"]);
