@@ -417,7 +417,10 @@ export class ResponsesStreamAssembler {
   /**
    * The item an event is about: the one at its `output_index`, which must be the
    * item its `item_id` names. An event that names another item is applied to that
-   * item if it is open; an event that fits no open item is reported, not guessed.
+   * item if it is open; when another item is at that index the stream says two
+   * things of its items: the SDKs (openai-node, openai-python) place an event by
+   * its output_index alone, so no call of the response is completed.
+   * An event that fits no open item is reported, not guessed.
    */
   private itemFor(open: OpenResponse, event: Fields, line: number): Fields | undefined {
     const index = event.output_index;
@@ -425,7 +428,11 @@ export class ResponsesStreamAssembler {
     const item = isIndex(index) ? open.items.get(index) : undefined;
     if (item && (itemId === undefined || item.id === undefined || item.id === itemId)) return item;
     const named = itemId === undefined ? undefined : open.byId.get(itemId);
-    if (named) return named;
+    if (named) {
+      // Where no item is at that index, those readers fail rather than run another call.
+      if (item) open.contradiction ??= { line, detail: `${String(event.type)} names item ${itemId}, which is not the item at its output_index ${index}: a reader that places it by output_index applies it to that item` };
+      return named;
+    }
     const where = isIndex(index) ? `output_index ${index}` : "no output_index";
     const which = itemId === undefined ? "" : ` for item ${itemId}`;
     const field = "delta" in event ? "/delta" : "";

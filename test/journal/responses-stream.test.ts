@@ -432,10 +432,33 @@ describe("unknown and misplaced events", () => {
     ]);
   });
 
-  test("a delta whose item_id names another open item is applied to that item", () => {
+  test("a delta whose item_id names another open item than the one at its output_index is applied to the item named, and no call of the response is completed", () => {
     const other = { ...callOpened, id: "fc_other", call_id: "call_other" };
     const [result] = run([created(), added(0, callOpened), added(1, other), argsDelta(0, "{}", "fc_other")]);
     expect(result.items).toEqual([callOpened, { ...other, arguments: "{}" }]);
+    // The SDKs apply the deltas by output_index: each call there gets the other's arguments.
+    const invalid = { ...callFinal, arguments: "{\"city\":7}" };
+    const message = { id: MSG, type: "message", status: "completed", role: "assistant", content: [] };
+    const verdicts = (response: AssembledResponse) => response.items.map((item) => replayGate(item, lookupSchema).reason);
+    const said = (line: number, detail: string) => ({ line, path: "", code: "form_changed", detail });
+    const crossed = [
+      created(),
+      added(0, callOpened),
+      added(1, other),
+      argsDelta(0, invalid.arguments, "fc_other"),
+      argsDelta(1, callFinal.arguments, FC),
+      argsDone(0, invalid.arguments, "fc_other"),
+      argsDone(1, callFinal.arguments, FC),
+      itemDone(0, callFinal),
+      itemDone(1, { ...other, status: "completed", arguments: invalid.arguments }),
+      completed([callFinal, { ...other, status: "completed", arguments: invalid.arguments }]),
+    ];
+    const [both] = run(crossed);
+    expect(verdicts(both!)).toEqual(["status", "status"]);
+    expect(both!.losses).toContainEqual(said(4, "response.function_call_arguments.delta names item fc_other, which is not the item at its output_index 0: a reader that places it by output_index applies it to that item"));
+    // Text of a message named from a call's index moves that call's arguments too.
+    const [misplaced] = run([created(), added(0, message), added(1, callOpened), argsDelta(0, callFinal.arguments, FC), argsDone(1, callFinal.arguments), itemDone(1, callFinal)]);
+    expect(verdicts(misplaced!).filter((reason) => reason !== "not_function_call")).toEqual(["status"]);
   });
 
   test("a delta that matches no open item is reported with its line, not applied, and the stream is taken to say two things of its calls", () => {
