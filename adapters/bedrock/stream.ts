@@ -11,6 +11,9 @@
 // |----------------------------------------|--------------------------------------------------------|
 // | messageStart                           | opens a message (one still open is closed, reported)   |
 // | contentBlockStart {start {toolUse}}    | opens the call at contentBlockIndex                    |
+// | a block event out of order (a block    | still applied by its index, but the message's calls    |
+// |   past the next index, started again,  |   are incomplete (reported): readers that go by order  |
+// |   or after another block began)        |   or reset a started call read other calls            |
 // | contentBlockDelta text                 | appends to the block's text (a block may start with its first delta) |
 // |   toolUse.input                        | appends to the call's arguments, as streamed           |
 // |   reasoningContent text / signature /  | appends to the reasoning text / sets the signature /   |
@@ -73,6 +76,10 @@ interface OpenMessage {
   stoppedAt?: number;
   /** A content event, or a messageStop with another stopReason, after messageStop: its line. */
   afterStop?: number;
+  /** The contentBlockIndex of the last block event. */
+  lastIndex?: number;
+  /** The first block event out of order (a block opened past the next position, started again, or an event for a block after another began): its line. */
+  misordered?: number;
   fields: Fields;
   /** Where each of `fields` was said: the line and the path in it (`/metadata/usage`). */
   origins: Map<string, { line: number; path: string }>;
@@ -115,6 +122,7 @@ export class BedrockStreamAssembler {
       open.afterStop = line;
       open.losses.push({ path: `/${name}`, code: "form_changed", detail: `a ${name} event came after messageStop (line ${open.stoppedAt}): a reader that stops there and one that reads on see different calls, so the message's calls are written incomplete`, line });
     }
+    if (name === "contentBlockStart" || name === "contentBlockDelta" || name === "contentBlockStop") this.order(open, name, index, line);
     switch (name) {
       case "messageStart":
         open.role = body.role;
@@ -200,7 +208,7 @@ export class BedrockStreamAssembler {
       // the like when the message said it stopped (terminal), by the recording
       // otherwise (still streaming). The gate blocks both.
       if (!state.stopped) item.status = known ? "incomplete" : "in_progress";
-      else if ((state.late || open.afterStop !== undefined) && item.status === "completed") item.status = "incomplete";
+      else if ((state.late || open.afterStop !== undefined || open.misordered !== undefined) && item.status === "completed") item.status = "incomplete";
     }
     const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
     const message: Fields = { output: { message: { role: "assistant", content } }, stopReason: open.stopReason };
@@ -232,6 +240,29 @@ export class BedrockStreamAssembler {
     }
     open.fields[key] = value;
     open.origins.set(key, { line, path });
+  }
+
+  /**
+   * Checks that block events come block after block, in contentBlockIndex order.
+   * Readers differ where they do not: one places each event by its index, one
+   * keeps a current block and applies each event to it, one resets a call's
+   * input when its block starts again; the calls of such a message are written
+   * incomplete, since no one reading of it is sure to be the call.
+   */
+  private order(open: OpenMessage, name: string, index: number, line: number): void {
+    const known = open.blocks.has(index);
+    const why =
+      !known && index !== open.blocks.size
+        ? `block ${index} opens where the blocks before it make it block ${open.blocks.size}`
+        : known && name === "contentBlockStart"
+          ? `block ${index} starts again`
+          : known && index !== open.lastIndex
+            ? `an event for block ${index} comes after block ${String(open.lastIndex)} began`
+            : undefined;
+    open.lastIndex = index;
+    if (why === undefined || open.misordered !== undefined) return;
+    open.misordered = line;
+    open.losses.push({ path: `/${name}/contentBlockIndex`, code: "form_changed", detail: `${why}: a reader that takes the events in order and one that places them by contentBlockIndex see different calls, so the message's calls are written incomplete`, line });
   }
 
   private block(open: OpenMessage, index: number, line: number): BlockState {

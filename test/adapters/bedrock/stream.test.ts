@@ -61,6 +61,28 @@ describe("BedrockStreamAssembler, events", () => {
     ]);
   });
 
+  test("block events out of order: a block started again, one past the next index, or an event for a block after another began; the message's calls are incomplete, reported", () => {
+    const start = (index: number, id: string) => ({ contentBlockStart: { contentBlockIndex: index, start: { toolUse: { toolUseId: id, name: "top_song" } } } });
+    const input = (index: number, text: string) => ({ contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input: text } } } });
+    const stop = (index: number) => ({ contentBlockStop: { contentBlockIndex: index } });
+    const cases: Array<[unknown[], string]> = [
+      // A reader that resets the input when the block starts again runs {} here.
+      [[start(0, "tooluse_A"), input(0, '{"sign": "WKRP"}'), start(0, "tooluse_A"), stop(0)], "block 0 starts again"],
+      // A reader that keeps one current call runs tooluse_A with tooluse_B's input.
+      [[start(1, "tooluse_B"), start(0, "tooluse_A"), input(1, '{"sign": "WKRP"}'), stop(1), input(0, '{"sign": "KBBL"}'), stop(0)], "block 1 opens where the blocks before it make it block 0"],
+      [[start(0, "tooluse_A"), start(1, "tooluse_B"), input(0, '{"sign": "WKRP"}'), stop(0), input(1, '{"sign": "KBBL"}'), stop(1)], "an event for block 0 comes after block 1 began"],
+    ];
+    for (const [blocks, why] of cases) {
+      const [response] = assemble([{ messageStart: { role: "assistant" } }, ...blocks, { messageStop: { stopReason: "tool_use" } }]);
+      expect(response!.items.map((item) => (item as { status?: unknown }).status)).toEqual(blocks.length === 4 ? ["incomplete"] : ["incomplete", "incomplete"]);
+      expect(response!.losses).toContainEqual(expect.objectContaining({ code: "form_changed", detail: expect.stringContaining(`${why}: a reader that takes the events in order`) }));
+      expect((response!.record!().value.output as Array<{ status?: unknown }>).filter((item) => item.status !== undefined).every((item) => item.status === "incomplete")).toBe(true);
+    }
+    // Blocks one after another, a text block opened by its first delta, are read alike by every reader.
+    const [ordered] = assemble([{ messageStart: { role: "assistant" } }, { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Looking." } } }, { contentBlockStop: { contentBlockIndex: 0 } }, start(1, "tooluse_A"), input(1, '{"sign": "WKRP"}'), stop(1), { messageStop: { stopReason: "tool_use" } }]);
+    expect(ordered!.items.at(-1)).toMatchObject({ type: "function_call", status: "completed" });
+  });
+
   test("a toolUse start that gives an input, then input fragments: the fragments make the arguments, the call is incomplete, reported", () => {
     const events = [
       { messageStart: { role: "assistant" } },
