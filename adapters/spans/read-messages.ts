@@ -193,30 +193,39 @@ function messageLeftBehind(entry: Record<string, unknown>, path: string, role: s
 }
 
 /** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */
-const CUT_SHORT = new Set(["length", "max_tokens", "MAX_TOKENS"]);
+const CUT_SHORT = new Set(["length", "max_tokens", "max_output_tokens", "model_length"]);
+
+/** Whether a finish reason says the answer stopped at a length limit. */
+export function isLengthLimit(reason: unknown): boolean {
+  return typeof reason === "string" && CUT_SHORT.has(reason.toLowerCase());
+}
 
 /**
- * A message, and the calls in it marked `incomplete` when its finish reason says
- * the model was cut short (`length`, `max_tokens`): their arguments may be cut,
- * and the gate blocks an incomplete call.
+ * A message, and the calls in it marked `incomplete` when its finish reason is
+ * not one of a model that ended of itself or to call tools: cut short
+ * (`length`, `max_tokens`: the arguments may be cut), or stopped by a filter, a
+ * safety check, an error or a malformed call. The gate blocks an incomplete
+ * call, as it blocks the same call recorded by its provider's API.
  */
 function readMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context, finishReason?: unknown, reasonPath?: string): void {
   const before = read.items.length;
   readOneMessage(entry, path, side, read, context);
   const reason = finishReason ?? (isPlainObject(entry) ? (entry.finish_reason ?? entry.finishReason) : undefined);
-  if (reason === undefined || reason === null) return;
-  const cutCalls = typeof reason === "string" && CUT_SHORT.has(reason) && read.items.slice(before).some((placed) => placed.item.type === "function_call");
+  if (reason === undefined || reason === null || isUsualFinish(reason)) return;
+  const calls = read.items.slice(before).filter((placed) => placed.item.type === "function_call");
+  const span = context.span === undefined ? {} : { span: context.span };
   // A cut call says it itself (incomplete, reported); a cut text, a filter or a refusal says it nowhere.
-  if (!isUsualFinish(reason) && !cutCalls) {
+  if (calls.length === 0) {
     // Where the message's own reason sits inside it, the pointer names it; an indexed message's is its own attribute.
     const at = reasonPath ?? (isPlainObject(entry) && entry.finish_reason !== undefined ? `${path}/finish_reason` : isPlainObject(entry) && entry.finishReason !== undefined ? `${path}/finishReason` : path);
-    context.losses.push({ path: at, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+    context.losses.push({ path: at, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, ...span });
+    return;
   }
-  if (typeof reason !== "string" || !CUT_SHORT.has(reason)) return;
-  for (const placed of read.items.slice(before)) {
-    if (placed.item.type !== "function_call") continue;
+  for (const placed of calls) {
     placed.item.status = "incomplete";
-    context.losses.push({ path: placed.path, code: "truncated", detail: `the call of "${String(placed.item.name)}" ends a message the model stopped at its length limit (finish reason "${reason}"): its arguments may be cut, so it is incomplete`, ...(context.span ? { span: context.span } : {}) });
+    const name = JSON.stringify(String(placed.item.name));
+    if (isLengthLimit(reason)) context.losses.push({ path: placed.path, code: "truncated", detail: `the call of ${name} ends a message the model stopped at its length limit (finish reason ${JSON.stringify(reason)}): its arguments may be cut, so it is incomplete`, ...span });
+    else context.losses.push({ path: placed.path, code: "form_changed", detail: `the call of ${name} ends a message whose finish reason ${JSON.stringify(reason)} is not of a model that ended of itself or to call tools: it is incomplete`, ...span });
   }
 }
 

@@ -31,7 +31,7 @@ import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "..
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { allowedCalls, legacyFunctionCall, sameAllowance, type ToolChoice } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
-import { isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
+import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
 
 export interface Span {
@@ -448,7 +448,14 @@ function allowedOutput(span: Span, toolChoice: ToolChoice | undefined, output: M
   return { items, refused: output.items.length - items.length };
 }
 
-/** The span's own finish reasons (Vercel's, GenAI's): a call of an answer stopped at the length limit may be cut. */
+/**
+ * The span's own finish reasons (Vercel's, GenAI's) and its failure: a call of
+ * an answer stopped at the length limit may be cut, and one of an answer that
+ * ended otherwise than of itself or to call tools (a content filter, a safety
+ * stop, an error, a malformed call) or of a span that says it failed was not
+ * sure to be the model's last word on it: each is incomplete, which the gate
+ * blocks, as it blocks the same call recorded by its provider's API.
+ */
 function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): void {
   const reasons = [span.attributes.get("ai.response.finishReason"), span.attributes.get("gen_ai.response.finish_reasons")].flatMap((located) => {
     if (located === undefined) return [];
@@ -456,17 +463,39 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
     return (Array.isArray(value) ? value : [value]).map((reason) => ({ reason, path: located.path }));
   });
   const hasCalls = read.items.some((placed) => placed.item.type === "function_call");
-  for (const { reason, path } of reasons) {
-    if (reason === undefined || reason === null || isUsualFinish(reason) || ((reason === "length" || reason === "max_tokens") && hasCalls)) continue;
-    losses.push({ path, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, span: span.id });
-  }
-  const cut = reasons.find(({ reason }) => reason === "length" || reason === "max_tokens");
-  if (cut === undefined) return;
+  const unusual = reasons.filter(({ reason }) => reason !== undefined && reason !== null && !isUsualFinish(reason));
+  // A reason that cuts the calls says it on each of them; otherwise it is in no item.
+  if (!hasCalls) for (const { reason, path } of unusual) losses.push({ path, code: "left_behind", detail: `the finish reason ${JSON.stringify(reason)} is in no item`, span: span.id });
+  const failure = spanFailure(span);
+  const cut = unusual[0];
+  if (cut === undefined && failure === undefined) return;
   for (const placed of read.items) {
     if (placed.item.type !== "function_call" || placed.item.status === "incomplete") continue;
     placed.item.status = "incomplete";
-    losses.push({ path: cut.path, code: "truncated", detail: `the call of "${String(placed.item.name)}" is in an answer the model stopped at its length limit (finish reason "${String(cut.reason)}"): its arguments may be cut, so it is incomplete`, span: span.id });
+    const name = JSON.stringify(String(placed.item.name));
+    if (cut === undefined) losses.push({ path: failure!.path, code: "form_changed", detail: `the call of ${name} is in the answer of a span that says it failed (${failure!.said}): it is incomplete`, span: span.id });
+    else if (isLengthLimit(cut.reason)) losses.push({ path: cut.path, code: "truncated", detail: `the call of ${name} is in an answer the model stopped at its length limit (finish reason ${JSON.stringify(cut.reason)}): its arguments may be cut, so it is incomplete`, span: span.id });
+    else losses.push({ path: cut.path, code: "form_changed", detail: `the call of ${name} is in an answer that ended with finish reason ${JSON.stringify(cut.reason)}, not of itself or to call tools: it is incomplete`, span: span.id });
   }
+}
+
+/**
+ * Where the span says it failed, and how: an OTel status of error, a Langfuse
+ * level ERROR, a Jaeger `error` tag or `otel.status_code` ERROR. Looked at
+ * without taking the field, which is still reported where no item holds it.
+ */
+function spanFailure(span: Span): { path: string; said: string } | undefined {
+  return readApart(span, () => {
+    const status = span.fields?.get("status");
+    if (status !== undefined) return { path: status.path, said: `status ${JSON.stringify(status.value)}` };
+    const level = span.fields?.get("level");
+    if (level !== undefined && typeof level.value === "string" && level.value.toUpperCase() === "ERROR") return { path: level.path, said: "level ERROR" };
+    const error = span.attributes.get("error");
+    if (error !== undefined && (error.value === true || error.value === "true")) return { path: error.path, said: "error true" };
+    const code = span.attributes.get("otel.status_code");
+    if (code !== undefined && typeof code.value === "string" && code.value.toUpperCase() === "ERROR") return { path: code.path, said: "otel.status_code ERROR" };
+    return undefined;
+  });
 }
 
 /**

@@ -3,7 +3,10 @@
 // message of gen_ai.output.messages, in gen_ai.response.finish_reasons, in an
 // indexed gen_ai.completion.N.finish_reason. One that ends an answer as usual
 // (stop, tool calls) is what the items say, and a call cut at the length limit
-// says it itself (incomplete).
+// says it itself (incomplete). A call in an answer that ended otherwise than of
+// itself or to call tools (a filter, a safety stop, an error), or in the answer
+// of a span that says it failed, is incomplete too: the gate blocks it, as it
+// blocks the same call recorded by its provider's API.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
 
@@ -37,5 +40,37 @@ describe("finish reasons", () => {
     ]);
     expect(finishLosses({ "gen_ai.input.messages": user, "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "f", arguments: '{"a":' }], finish_reason: "length" }]) }).map((loss) => loss.code)).toEqual(["truncated"]);
     expect(finishLosses({ "gen_ai.input.messages": user, "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "f", arguments: "{}" }], finish_reason: "tool_calls" }]), "gen_ai.response.finish_reasons": JSON.stringify(["stop"]) })).toEqual([]);
+  });
+
+  describe("a call in an answer that did not end of itself or to call tools is incomplete", () => {
+    const call = (reason?: string) => JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "f", arguments: "{}" }], ...(reason === undefined ? {} : { finish_reason: reason }) }]);
+    const statuses = (document: unknown, reader: "otlp" | "langfuse" = "otlp") =>
+      READERS[reader].read(document).records.flatMap(({ record }) => ((record as { type?: string }).type === "function_call" ? [(record as { status?: string }).status] : []));
+
+    test("its message's finish reason, or the span's, a filter, a safety stop, an error, a malformed call, a length limit in capitals", () => {
+      for (const reason of ["content_filter", "SAFETY", "error", "MALFORMED_FUNCTION_CALL", "refusal", "MAX_TOKENS"]) {
+        expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(reason) }))).toEqual(["incomplete"]);
+        expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(), "gen_ai.response.finish_reasons": JSON.stringify([reason]) }))).toEqual(["incomplete"]);
+      }
+      expect(finishLosses({ "gen_ai.input.messages": user, "gen_ai.output.messages": call("content_filter") })).toEqual([
+        { path: "/spans/0/attributes/gen_ai.output.messages", code: "form_changed", detail: 'the call of "f" ends a message whose finish reason "content_filter" is not of a model that ended of itself or to call tools: it is incomplete (at /0/parts/0 in its JSON text)', span: "s1" },
+      ]);
+      // The usual reasons leave it completed, in any case.
+      for (const reason of ["tool_calls", "STOP", "tool-calls", "end_turn", "tool_use"]) expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(reason) }))).toEqual(["completed"]);
+    });
+
+    test("a span that says it failed: an OTel status of error, an error tag, otel.status_code ERROR, a Langfuse level ERROR", () => {
+      const failed = spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call() });
+      (failed.spans[0] as Record<string, unknown>).status = { status_code: "ERROR", description: "stream interrupted" };
+      expect(statuses(failed)).toEqual(["incomplete"]);
+      for (const tag of [{ error: true }, { "otel.status_code": "ERROR" }]) expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(), ...tag }))).toEqual(["incomplete"]);
+      const observation = (level: string) => ({
+        trace: { id: "tr1" },
+        observations: [{ id: "o1", traceId: "tr1", type: "GENERATION", startTime: "2026-01-01T00:00:00.000Z", level, input: JSON.stringify([{ role: "user", content: "go" }]), output: JSON.stringify({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] }) }],
+      });
+      expect(statuses(observation("ERROR"), "langfuse")).toEqual(["incomplete"]);
+      expect(statuses(observation("DEFAULT"), "langfuse")).toEqual(["completed"]);
+      expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(), "otel.status_code": "OK" }))).toEqual(["completed"]);
+    });
   });
 });
