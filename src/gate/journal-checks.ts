@@ -7,7 +7,9 @@
 // | orphan_output                    | the output                       | no earlier function_call has its call_id                  |
 // | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension |
 // | duplicate_call_id                | the later call, or later output  | a call_id already called, or already answered             |
+// | output_for_blocked_call          | an output after a duplicate call | its call_id names two calls: which one it answers is not known |
 // | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted)         |
+// | blocked_reference                | the item_reference               | the item it names was blocked, or is not in the journal   |
 // | missing_output                   | the item that passes the call by | see "passing by" below; related_line is the call's line    |
 // | incomplete_not_last              | the incomplete item              | more items of its response follow it in the record, or the response's own status is not incomplete |
 // | missing_field                    | the call or output               | no non-empty string call_id (call, output) or name (call) |
@@ -113,8 +115,8 @@ export class JournalChecker {
     const slot = this.calls.find(callId);
     if (slot >= 0) this.calls.set(slot, "waiting", position + 1);
   };
-  /** The line of each item id's first item. */
-  private readonly ids = new FingerprintTable<"line">({ line: "whole" });
+  /** The line of each item id's first item, and whether that item was blocked (a reference to it brings it back). */
+  private readonly ids = new FingerprintTable<"line" | "blocked">({ line: "whole", blocked: "uint8" });
   /** An output came since the last item of another kind: the next such item starts a turn. */
   private afterOutputs = false;
   /** A reasoning item waiting to see what follows it. */
@@ -169,11 +171,20 @@ export class JournalChecker {
     addMixedEnvelopeFindings(fields, findings);
     const foreign = foreignIdReason(fields, kind);
     if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
+    let idSlot = -1;
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
       const slot = this.ids.add(fields.id);
-      if (this.ids.added) this.ids.set(slot, "line", checked.provenance.line);
-      else findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(slot, "line") });
+      if (this.ids.added) {
+        this.ids.set(slot, "line", checked.provenance.line);
+        idSlot = slot;
+      } else findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(slot, "line") });
     }
+    this.checkKind(checked, fields, kind, notAllowed);
+    // Known once the item's own checks ran: a reference to it later brings back what it was.
+    if (idSlot >= 0 && (kind === "extension" || kind === "unknown" || blocks(checked))) this.ids.set(idSlot, "blocked", 1);
+  }
+
+  private checkKind(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind, notAllowed: string | null | undefined): void {
     switch (kind) {
       case "function_call":
         this.passBy(checked, kind, fields);
@@ -184,14 +195,18 @@ export class JournalChecker {
         return;
       case "extension":
         this.passBy(checked, kind, fields);
-        // An extension named like a call keeps its call_id: an output for it is then
-        // an output for a blocked call, not an orphan.
-        if (typeof fields.type === "string" && fields.type.endsWith(":function_call")) this.registerExtensionCall(checked, fields);
+        // An extension call keeps its call_id (a custom tool's, a shell's, a
+        // computer's…): an output for it is then an output for a blocked call, not
+        // an orphan, nor the answer of another call of that call_id.
+        if (typeof fields.type === "string" && !fields.type.endsWith("_output")) this.registerExtensionCall(checked, fields);
+        return;
+      case "item_reference":
+        this.passBy(checked, kind, fields);
+        this.checkReference(checked, fields);
         return;
       case "message":
       case "untyped_message":
       case "reasoning":
-      case "item_reference":
       case "compaction":
       case "unknown":
         this.passBy(checked, kind, fields);
@@ -217,6 +232,8 @@ export class JournalChecker {
     if (!this.calls.added) {
       const earlierLine = this.calls.get(slot, "line");
       findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
+      // Which of the two calls a later output answers is not known (a replayer pairs it with the nearest): none may get one.
+      this.blockOutputs(slot);
       return;
     }
     const reason = checked.verdict?.reason ?? "unchecked";
@@ -231,15 +248,43 @@ export class JournalChecker {
     if (callId === undefined) return;
     const slot = this.calls.add(callId);
     if (this.calls.added) this.newCall(slot, checked.provenance.line, "namespaced");
+    else this.blockOutputs(slot);
+  }
+
+  /** A call_id given to a second call: its outputs are blocked, for the first call's own reason when it has one. */
+  private blockOutputs(slot: number): void {
+    if (this.reasons[this.calls.get(slot, "reason")] === "ok") this.setReason(slot, "duplicate_call_id");
+  }
+
+  /**
+   * An item_reference brings back the item it names, where the provider keeps it:
+   * one the gate blocked, or one this journal does not hold (never judged here),
+   * is not passed by a reference either.
+   */
+  private checkReference(checked: CheckedItem, fields: Record<string, unknown>): void {
+    const id = nonEmptyString(fields.id);
+    const slot = id === undefined ? -1 : this.ids.find(id);
+    if (slot < 0) {
+      checked.findings.push({ code: "blocked_reference", detail: `the reference names ${id === undefined ? "no item" : `the id ${quoteValue(id)}, which no earlier item of the journal has`}: what it brings back was never gated`, path: "/id" });
+      return;
+    }
+    if (this.ids.get(slot, "blocked") !== 1) return;
+    const line = this.ids.get(slot, "line");
+    checked.findings.push({ code: "blocked_reference", detail: `the reference brings back the item of line ${line}, which is blocked`, path: "/id", related_line: line });
   }
 
   /** Fills the slot of a call_id just added. */
   private newCall(slot: number, line: number, reason: string): void {
+    this.calls.set(slot, "line", line);
+    this.setReason(slot, reason);
+  }
+
+  /** Sets what blocks a call_id's outputs: a verdict reason, or a finding that blocks them all. */
+  private setReason(slot: number, reason: string): void {
     let reasonIndex = this.reasons.indexOf(reason);
     if (reasonIndex < 0) reasonIndex = this.reasons.push(reason) - 1;
     // The column holds a byte: a reason past it must not wrap onto another, such as "ok".
     if (reasonIndex > 255) throw new Error(`more than 256 verdict reasons: ${reason}`);
-    this.calls.set(slot, "line", line);
     this.calls.set(slot, "reason", reasonIndex);
   }
 
@@ -270,7 +315,10 @@ export class JournalChecker {
       this.waiting.answer(waitingAt - 1, callId);
     }
     const reason = this.reasons[this.calls.get(call, "reason")]!;
-    if (reason !== "ok") {
+    if (reason === "duplicate_call_id") {
+      const callLine = this.calls.get(call, "line");
+      findings.push({ code: "output_for_blocked_call", detail: `its call_id ${quoteValue(callId)} names more than one call (the first on line ${callLine}): which one it answers is not known, so none may get an output`, path: "/call_id", related_line: callLine });
+    } else if (reason !== "ok") {
       const callLine = this.calls.get(call, "line");
       const why = reason === "unchecked" ? "was not gated" : `is blocked (${reason})`;
       findings.push({ code: "output_for_blocked_call", detail: `its call ${quoteValue(callId)} on line ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: callLine });
@@ -392,4 +440,10 @@ function describeMissing(value: unknown): string {
 
 function assertNever(value: never): never {
   throw new Error(`unhandled item kind ${String(value)}`);
+}
+
+/** Whether an item is blocked once its own checks ran: a verdict that does not pass, or any finding. */
+function blocks(checked: CheckedItem): boolean {
+  const reason = checked.verdict?.reason;
+  return checked.findings.length > 0 || (reason !== undefined && reason !== "ok" && reason !== "not_function_call");
 }

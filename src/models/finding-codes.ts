@@ -20,6 +20,8 @@ export const FINDING_CODES = [
   "tool_not_allowed",
   /** A reasoning item not followed by the item it precedes. */
   "reasoning_without_following_item",
+  /** An item_reference that names an item the gate blocked, or one the journal does not hold: what it brings back was not passed. */
+  "blocked_reference",
   /** A placeholder or wrong-prefix id (`__fake_id__`, `chatcmpl-…`, `call_…` on a call, an empty id). */
   "foreign_id",
   /** A Chat structure (`tool_calls`, `tool_call_id`, a `tool` role…) inside an item. */

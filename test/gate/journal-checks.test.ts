@@ -464,6 +464,37 @@ describe("ids", () => {
     ]);
   });
 
+  test("an item_reference brings back the item it names: one blocked, or one the journal does not hold, blocks the reference", () => {
+    const bad = "{\"region\":\"global\"}";
+    const checked = check([
+      { line: 1, envelope: "responses", items: [responsesCall("fc_1", "call_1", "get_latest_sales_report", bad), { ...output("call_1", "global report"), id: "fco_1" }] },
+      { line: 2, envelope: "responses", items: [assistant("msg_1", "Hello."), { type: "openai:web_search_call", id: "ws_1", status: "completed" }] },
+      { line: 3, envelope: "responses", items: [{ type: "item_reference", id: "fc_1" }, { type: "item_reference", id: "fco_1" }, { type: "item_reference", id: "msg_1" }, { id: "ws_1" }, { type: "item_reference", id: "msg_elsewhere" }] },
+    ]);
+    expect(findingsOf(checked).slice(4)).toEqual([
+      ["3.0", [{ code: "blocked_reference", detail: "the reference brings back the item of line 1, which is blocked", path: "/id", related_line: 1 }]],
+      ["3.1", [{ code: "blocked_reference", detail: "the reference brings back the item of line 1, which is blocked", path: "/id", related_line: 1 }]],
+      ["3.2", []],
+      ["3.3", [{ code: "blocked_reference", detail: "the reference brings back the item of line 2, which is blocked", path: "/id", related_line: 2 }]],
+      ["3.4", [{ code: "blocked_reference", detail: 'the reference names the id "msg_elsewhere", which no earlier item of the journal has: what it brings back was never gated', path: "/id" }]],
+    ]);
+  });
+
+  test("a call_id given to a second call, blocked or an extension's: an output after both answers neither, and is blocked", () => {
+    const bad = "{\"region\":\"global\"}";
+    for (const second of [chatCall("call_1", "get_latest_sales_report", bad), { type: "openai:custom_tool_call", call_id: "call_1", name: "shell", input: "rm -rf /" }]) {
+      const checked = check([
+        { line: 1, envelope: "chat", items: [chatCall("call_1", "get_latest_sales_report", apac)] },
+        { line: 2, envelope: "chat", items: [second] },
+        { line: 3, envelope: "chat", items: [output("call_1", "a report")] },
+      ]);
+      expect(findingsOf(checked)[2]).toEqual([
+        "3.0",
+        [{ code: "output_for_blocked_call", detail: 'its call_id "call_1" names more than one call (the first on line 1): which one it answers is not known, so none may get an output', path: "/call_id", related_line: 1 }],
+      ]);
+    }
+  });
+
   test("an item_reference names an earlier id without duplicating it", () => {
     const checked = check([
       { line: 1, envelope: "responses", items: [assistant("msg_1", "Hello.")] },
