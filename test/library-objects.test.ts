@@ -3,7 +3,7 @@
 // the gate one thing and the replayer another, and what JSON cannot write is
 // refused, never read as something looser.
 import { describe, expect, test } from "vitest";
-import { diffJournals, diffJournalsAsync, gateJournal, replayGate, SchemaCache, ToolRegistry } from "../src/index.js";
+import { diffJournals, diffJournalsAsync, gateJournal, JournalGate, replayGate, SchemaCache, ToolRegistry } from "../src/index.js";
 
 const strict = { type: "object", additionalProperties: false, required: ["region"], properties: { region: { type: "string", enum: ["apac"] } } };
 const call = (fields: Record<string, unknown> = {}) => ({ type: "function_call", call_id: "call_1", name: "get_report", status: "completed", arguments: '{"region":"apac"}', ...fields });
@@ -136,6 +136,39 @@ describe("records built in code, to gateJournal", () => {
       { line: 1, reason: "ok", blocked: false },
       { line: 2, reason: "ok", blocked: false },
     ]);
+  });
+});
+
+describe("items built in code, to JournalGate", () => {
+  const registry = () => ToolRegistry.fromToolsFile([{ type: "function", name: "get_report", parameters: strict }], "tools");
+  const provenance = (line: number) => ({ line, index: 0, envelope: "responses" as const });
+
+  test("a toJSON speaks for each item, as it does to the replayer: the output answers the call its text names, and a call is judged by its text's arguments", () => {
+    const gate = new JournalGate({ registry: registry() });
+    const output = { type: "function_call_output", call_id: "call_ok", output: "done", toJSON: () => ({ type: "function_call_output", call_id: "call_bad", output: "done" }) };
+    const sneaky = { ...call({ call_id: "call_x" }), toJSON: () => call({ call_id: "call_x", arguments: '{"region":"global"}' }) };
+    const records = [
+      ...gate.push({ line: 1, items: [{ item: call({ call_id: "call_ok" }), provenance: provenance(1) }] }),
+      ...gate.push({ line: 2, items: [{ item: call({ call_id: "call_bad", arguments: '{"region":"global"}' }), provenance: provenance(2) }] }),
+      ...gate.push({ line: 3, items: [{ item: output as never, provenance: provenance(3) }] }),
+      ...gate.push({ line: 4, items: [{ item: sneaky as never, provenance: provenance(4) }] }),
+      ...gate.finish(),
+    ];
+    expect(records.map((record) => [record.line, record.call_id, record.reason, record.blocked, record.findings.map((finding) => finding.code)])).toEqual([
+      [1, "call_ok", "ok", false, []],
+      [2, "call_bad", "arguments_schema", true, []],
+      [3, "call_bad", "not_function_call", true, ["output_for_blocked_call"]],
+      [4, "call_x", "arguments_schema", true, ["missing_output"]],
+    ]);
+  });
+
+  test("a record that cannot be written as JSON is an error on its line", () => {
+    const gate = new JournalGate({ registry: registry() });
+    const item: Record<string, unknown> = call();
+    item.self = item;
+    const [record] = gate.push({ line: 7, items: [{ item: item as never, provenance: provenance(7) }] });
+    expect(record).toMatchObject({ line: 7, reason: "error", blocked: true });
+    expect(record!.detail).toContain("cannot be written as JSON");
   });
 });
 

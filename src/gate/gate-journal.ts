@@ -15,6 +15,7 @@ import { TargetChecker, type Target, type TargetOptions } from "./targets.js";
 import type { EnvelopeToolsReader, ToolRegistry } from "./tool-registry.js";
 import { ToolsInForce } from "./tools-in-force.js";
 import { GATE_READING } from "../journal/gate-reading.js";
+import { recordText } from "../journal/record-text.js";
 
 export { PreparedGate, type GateRecord, type PreparedItem, type PreparedRecord } from "./prepared-gate.js";
 export { ToolsInForce } from "./tools-in-force.js";
@@ -75,6 +76,23 @@ export class JournalGate extends GateHalves {
       new PreparedGate({ checks: options.target ? [new TargetChecker(options.target, options.targetOptions)] : [], omitSource: options.omitSource, cache: options.cache, assertFormats: options.assertFormats }),
     );
   }
+
+  /**
+   * One record whose items a caller built, judged as the JSON text a journal line
+   * would hold of it (record-text.ts): a getter, a `toJSON` or an inherited member
+   * cannot show the gate one item and the replayer another. A record that cannot
+   * be written as JSON is an error on its line.
+   */
+  override push(input: GateInput): GateRecord[] {
+    const written = recordText(input);
+    if (!written.ok) return this.error(typeof input?.source === "string" ? input.source : undefined, typeof input?.line === "number" ? input.line : 0, written.message);
+    return super.push(JSON.parse(written.text) as GateInput);
+  }
+
+  /** A record the normalizer gave, plain data already: gated as it is. */
+  pushNormalized(input: GateInput): GateRecord[] {
+    return super.push(input);
+  }
 }
 
 /**
@@ -92,7 +110,7 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
   const gate = new JournalGate(options);
   for await (const record of normalizeJournal(input, { ...options, ...GATE_READING })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
-    else yield* gate.push({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses });
+    else yield* gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses });
   }
   yield* gate.finish();
 }
