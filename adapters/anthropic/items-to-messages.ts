@@ -231,12 +231,12 @@ export function itemsToMessages({ items, callIds }: ItemsToMessagesArgs): Conver
 
   const messages: AnthropicMessage[] = [];
   for (const turn of turns) {
-    if ("answers" in turn) messages.push({ role: "user", content: resultBlocks(turn) as AnthropicMessage["content"] });
+    if ("answers" in turn) messages.push({ role: "user", content: resultBlocks(turn, losses) as AnthropicMessage["content"] });
     else {
       // A turn all of whose parts were lost is not written: Anthropic rejects an empty message.
       const written = content(turn.entries, losses);
       if (written.length > 0 || typeof written === "string") messages.push({ role: turn.role, content: written });
-      if (turn.results) messages.push({ role: "user", content: resultBlocks(turn.results) as AnthropicMessage["content"] });
+      if (turn.results) messages.push({ role: "user", content: resultBlocks(turn.results, losses) as AnthropicMessage["content"] });
     }
   }
   const system = systemOf(leading, losses);
@@ -383,8 +383,12 @@ function content(entries: readonly Entry[], losses: Loss[]): AnthropicMessage["c
   }) as AnthropicMessage["content"];
 }
 
-function resultBlocks(results: Results): Fields[] {
+/** A turn's results in the order of its calls, each one that moves reported `reordered`. */
+function resultBlocks(results: Results, losses: Loss[]): Fields[] {
   const answers = [...results.answers].sort((a, b) => a.callIndex - b.callIndex);
+  answers.forEach((answer, position) => {
+    if (results.answers[position] !== answer) losses.push(lossAt(answer.entry.at, "reordered", "placed among the turn's tool_result blocks in the order of its calls, not the order the results came in"));
+  });
   return [...answers.map((answer) => answer.entry.block), ...results.rest.map((entry) => entry.block)];
 }
 

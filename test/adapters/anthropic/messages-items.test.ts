@@ -234,7 +234,7 @@ describe("itemsToMessages, grouping", () => {
     });
   });
 
-  test("text, reasoning and calls of a turn are one assistant message; its results one user message, in call order", () => {
+  test("text, reasoning and calls of a turn are one assistant message; its results one user message, in call order, each one moved reported", () => {
     const converted = itemsToMessages({
       items: items([
         { type: "message", role: "assistant", content: [{ type: "output_text", text: "Both cities.", annotations: [] }] },
@@ -257,8 +257,11 @@ describe("itemsToMessages, grouping", () => {
           },
         ],
       },
-      losses: [],
+      losses: ["/3", "/4"].map((path) => ({ path, code: "reordered", detail: "placed among the turn's tool_result blocks in the order of its calls, not the order the results came in" })),
     });
+    // Results in call order already move nowhere: nothing to report.
+    const inOrder = itemsToMessages({ items: items([call("toolu_01A"), call("toolu_01B", '{"city":"Bergen"}'), output("toolu_01A", "rain"), output("toolu_01B", "sun")]) });
+    expect(inOrder.losses).toEqual([]);
   });
 
   test("user parts right after the results join their message, after them", () => {
