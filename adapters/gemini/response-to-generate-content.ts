@@ -48,6 +48,9 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
     if (item.id !== undefined && item.id === outputItemId(response.id, index, type)) delete item.id;
     if (item.status !== undefined && (type === "function_call" || type === "message")) {
       // A way in writes the status the finishReason gives; the way back gives the same finishReason.
+      if (typeof response.status === "string" && !FINISHED_STATUSES.has(response.status) && response.status !== "in_progress") {
+        losses.push(lossAt(["output", index, "status"], "form_changed", `status ${JSON.stringify(item.status)} is not written: the response is ${JSON.stringify(response.status)}, which Gemini has no finishReason for, so the item reads unfinished`));
+      }
       delete item.status;
     }
     if (type === "message" && item.role !== "assistant") {
@@ -125,9 +128,16 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
   return { value, losses: prefixLosses("", losses) };
 }
 
+/** The response statuses a finishReason says. */
+const FINISHED_STATUSES: ReadonlySet<string> = new Set(["completed", "incomplete"]);
+
 function finishReasonOf(status: unknown, reason: unknown, losses: Loss[]): string | undefined {
   if (status === "completed") return "STOP";
-  if (status !== "incomplete") return undefined;
+  if (status !== "incomplete") {
+    // Still streaming is what a candidate without finishReason says; a failed or cancelled response is more than that.
+    if (status !== "in_progress" && status !== undefined) losses.push(lossAt(["status"], "form_changed", `status ${JSON.stringify(status)} has no finishReason: none written, so the candidate reads unfinished`));
+    return undefined;
+  }
   if (reason === "max_output_tokens" || reason === undefined || reason === null) return "MAX_TOKENS";
   if (reason === "content_filter") return "SAFETY";
   if (typeof reason === "string" && FINISH_REASONS.has(reason)) return reason;

@@ -42,6 +42,25 @@ describe("finishReason", () => {
   });
 });
 
+describe("a response object without a finishReason of its own", () => {
+  test("failed or cancelled: no finishReason is written, and that, and each item status dropped, is reported", () => {
+    for (const status of ["failed", "cancelled"]) {
+      const item = { type: "function_call", call_id: "call_1", name: "get_latest_sales_report", arguments: '{"region":"apac"}', status: "completed" };
+      const converted = responseToGenerateContent({ response: { id: "resp_1", object: "response", created_at: 1, status, model: "gemini-2.0-flash", output: [item] } as never });
+      expect((converted.value.candidates as Array<Record<string, unknown>>)[0]!.finishReason).toBeUndefined();
+      expect(converted.losses).toEqual(
+        expect.arrayContaining([
+          { path: "/status", code: "form_changed", detail: `status "${status}" has no finishReason: none written, so the candidate reads unfinished` },
+          { path: "/output/0/status", code: "form_changed", detail: `status "completed" is not written: the response is "${status}", which Gemini has no finishReason for, so the item reads unfinished` },
+        ]),
+      );
+    }
+    // Still streaming is what no finishReason says: nothing to report.
+    const streaming = responseToGenerateContent({ response: { id: "resp_1", object: "response", created_at: 1, status: "in_progress", model: "gemini-2.0-flash", output: [] } as never });
+    expect(streaming.losses.filter((loss) => loss.path === "/status")).toEqual([]);
+  });
+});
+
 describe("a blocked prompt", () => {
   test("is a response with no output, incomplete by a content_filter, promptFeedback kept", () => {
     const blocked = { promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 10, totalTokenCount: 10 }, responseId: ID, modelVersion: "gemini-2.5-flash" };
