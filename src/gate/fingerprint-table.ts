@@ -236,6 +236,14 @@ export function keyedFingerprint(seed: Uint32Array): Fingerprint {
 
 const processFingerprint = keyedFingerprint(getRandomValues(new Uint32Array(2)));
 
+const nameScratch = new Uint32Array(2);
+
+/** A 32-bit keyed fingerprint of a short text, never 0 (which a column keeps for "none"): a tool name kept beside its call. */
+export function textFingerprint32(text: string): number {
+  processFingerprint(text, nameScratch);
+  return nameScratch[1]! === 0 ? 1 : nameScratch[1]!;
+}
+
 function rotl(value: number, bits: number): number {
   return (value << bits) | (value >>> (32 - bits));
 }

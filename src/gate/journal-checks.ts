@@ -4,7 +4,7 @@
 //
 // | finding                          | attached to                      | found when                                                |
 // |----------------------------------|----------------------------------|-----------------------------------------------------------|
-// | orphan_output                    | the output                       | no earlier function_call has its call_id                  |
+// | orphan_output                    | the output                       | no earlier function_call has its call_id, or the output names another tool than that call |
 // | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension |
 // | duplicate_call_id                | the later call, or later output  | a call_id already called, or already answered             |
 // | output_for_blocked_call          | an output after a duplicate call | its call_id names two calls: which one it answers is not known |
@@ -51,7 +51,7 @@
 import type { Finding } from "../models/finding.js";
 import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
-import { FingerprintTable } from "./fingerprint-table.js";
+import { FingerprintTable, textFingerprint32 } from "./fingerprint-table.js";
 import { WaitingCalls } from "./waiting-calls.js";
 import { callPartMember, describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
@@ -87,8 +87,8 @@ export interface JournalCheckOptions {
  * `reasons` (an extension call counts as `namespaced`), and while it waits for its
  * output, its position among the waiting calls plus one.
  */
-type CallColumn = "line" | "outputLine" | "answered" | "reason" | "waiting";
-const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8", waiting: "whole" } as const;
+type CallColumn = "line" | "outputLine" | "answered" | "reason" | "waiting" | "name";
+const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8", waiting: "whole", name: "uint32" } as const;
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
 
@@ -240,6 +240,7 @@ export class JournalChecker {
     // What blocks the call, if anything: its verdict, else the first finding it already has (each finding blocks its item).
     const blockedBy = reason !== "ok" && reason !== "unchecked" ? reason : findings[0]?.code;
     this.newCall(slot, line, blockedBy ?? reason);
+    if (name !== undefined) this.calls.set(slot, "name", textFingerprint32(name));
     if (blockedBy === undefined) this.calls.set(slot, "waiting", this.waiting.add(callId, name, checked.provenance) + 1);
   }
 
@@ -247,8 +248,11 @@ export class JournalChecker {
     const callId = nonEmptyString(fields.call_id);
     if (callId === undefined) return;
     const slot = this.calls.add(callId);
-    if (this.calls.added) this.newCall(slot, checked.provenance.line, "namespaced");
-    else this.blockOutputs(slot);
+    if (this.calls.added) {
+      this.newCall(slot, checked.provenance.line, "namespaced");
+      const name = nonEmptyString(fields.name);
+      if (name !== undefined) this.calls.set(slot, "name", textFingerprint32(name));
+    } else this.blockOutputs(slot);
   }
 
   /** A call_id given to a second call: its outputs are blocked, for the first call's own reason when it has one. */
@@ -300,6 +304,14 @@ export class JournalChecker {
     const call = this.calls.find(callId);
     if (call < 0) {
       findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${quoteValue(callId)}`, path: "/call_id" });
+      return;
+    }
+    // An output that names its tool (Gemini's functionResponse, a Chat tool message) names its call a second way: a reader that pairs by name answers another call.
+    const named = outputName(fields);
+    const callName = this.calls.get(call, "name");
+    if (named !== undefined && callName !== 0 && textFingerprint32(named) !== callName) {
+      const callLine = this.calls.get(call, "line");
+      findings.push({ code: "orphan_output", detail: `the output names the tool ${quoteValue(named)}, another than the call of line ${callLine} its call_id ${quoteValue(callId)} names: which call it answers is not known`, path: "/call_id", related_line: callLine });
       return;
     }
     if (this.calls.get(call, "answered") === 1) {
@@ -446,4 +458,11 @@ function assertNever(value: never): never {
 function blocks(checked: CheckedItem): boolean {
   const reason = checked.verdict?.reason;
   return checked.findings.length > 0 || (reason !== undefined && reason !== "ok" && reason !== "not_function_call");
+}
+
+/** The tool name an output gives beside its call_id: `name`, or a provider's (`gemini:name`). */
+function outputName(fields: Record<string, unknown>): string | undefined {
+  if (typeof fields.name === "string") return fields.name;
+  for (const key in fields) if (key.endsWith(":name") && typeof fields[key] === "string") return fields[key] as string;
+  return undefined;
 }

@@ -495,6 +495,25 @@ describe("ids", () => {
     }
   });
 
+  test("an output that names another tool than the call its call_id names answers no call it can be sure of", () => {
+    for (const named of [{ "gemini:name": "wire_money" }, { name: "wire_money" }]) {
+      const checked = check([
+        { line: 1, envelope: "gemini", items: [chatCall("a", "get_latest_sales_report", apac)] },
+        { line: 2, envelope: "gemini", items: [{ ...output("a", "wired"), ...named }] },
+      ]);
+      expect(findingsOf(checked)[1]).toEqual([
+        "2.0",
+        [{ code: "orphan_output", detail: 'the output names the tool "wire_money", another than the call of line 1 its call_id "a" names: which call it answers is not known', path: "/call_id", related_line: 1 }],
+      ]);
+    }
+    // Its own call's name is the pair every reader makes.
+    const same = check([
+      { line: 1, envelope: "gemini", items: [chatCall("a", "get_latest_sales_report", apac)] },
+      { line: 2, envelope: "gemini", items: [{ ...output("a", "report"), "gemini:name": "get_latest_sales_report" }] },
+    ]);
+    expect(findingsOf(same)[1]).toEqual(["2.0", []]);
+  });
+
   test("an item_reference names an earlier id without duplicating it", () => {
     const checked = check([
       { line: 1, envelope: "responses", items: [assistant("msg_1", "Hello.")] },
