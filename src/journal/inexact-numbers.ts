@@ -49,15 +49,26 @@ export function inexactLiterals(text: string): InexactLiterals | undefined {
  * as Infinity, which JSON.stringify writes `null`: any null of the text may be it.
  */
 export function writtenFromInexact(json: string, literals: InexactLiterals): string | undefined {
-  let found: string | undefined;
+  return writtenFromInexactAll(json, literals, true)[0];
+}
+
+/**
+ * Every literal of `literals` whose double's text is a number of `json`, each
+ * once, in the order the text writes them, then the one that reads as Infinity
+ * when the text holds a null; `first` stops at the first found.
+ */
+export function writtenFromInexactAll(json: string, literals: InexactLiterals, first = false): string[] {
+  const found: string[] = [];
   scanJson(json, {
     number: (literal) => {
-      found = literals.get(literal);
-      return found !== undefined;
+      const inexact = literals.get(literal);
+      if (inexact !== undefined && !found.includes(inexact)) found.push(inexact);
+      return first && found.length > 0;
     },
   });
+  if (first && found.length > 0) return found;
   const infinite = literals.get("null");
-  if (found === undefined && infinite !== undefined && /\bnull\b/.test(json)) return infinite;
+  if (infinite !== undefined && /\bnull\b/.test(json)) found.push(infinite);
   return found;
 }
 

@@ -8,7 +8,7 @@ import { shownLiteral } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { parseJsonText } from "../models/json-value.js";
-import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
+import { writtenFromInexactAll, type InexactLiterals } from "./inexact-numbers.js";
 
 /**
  * One loss of the record for each string of `written` (the records a
@@ -24,8 +24,7 @@ export function inexactTextLosses(written: readonly unknown[], inexact: InexactL
   walkStrings(written, (text, tokens) => {
     const times = own.get(text) ?? 0;
     if (times > 0) own.set(text, times - 1);
-    const literal = times > 0 ? undefined : literalIn(text, inexact);
-    if (literal !== undefined) {
+    for (const literal of times > 0 ? [] : literalsIn(text, inexact)) {
       losses.push({ path: "", code: "form_changed", detail: `the text written at ${pointer(...tokens()) || "/"} holds the number ${shownLiteral(literal)} of the record as its double writes it, ${JSON.stringify(Number(literal))}: a double does not stand for the number as written` });
     }
   });
@@ -69,10 +68,11 @@ function walkStrings(values: readonly unknown[], visit: (text: string, tokens: (
   }
 }
 
-function literalIn(text: string, inexact: InexactLiterals): string | undefined {
+/** The record's inexact literals whose doubles `text` writes, each once. */
+function literalsIn(text: string, inexact: InexactLiterals): string[] {
   const first = text.trimStart()[0];
-  if (first !== "{" && first !== "[") return undefined;
+  if (first !== "{" && first !== "[") return [];
   // Only a text JSON.parse reads is walked: the walk reads numbers out of any text.
-  if (!parseJsonText(text).ok) return undefined;
-  return writtenFromInexact(text, inexact);
+  if (!parseJsonText(text).ok) return [];
+  return writtenFromInexactAll(text, inexact);
 }

@@ -38,7 +38,7 @@ import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
-import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
+import { writtenFromInexactAll, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
@@ -318,15 +318,15 @@ export class JournalNormalizer {
       const value = field === undefined ? undefined : fields[field];
       // An output is text, or parts whose texts may hold a result object's JSON text.
       const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value.map((part) => (isPlainObject(part) ? part.text : undefined)) : [];
-      let literal: string | undefined;
-      for (const text of texts) if (literal === undefined && typeof text === "string") literal = writtenFromInexact(text, inexact);
-      if (literal === undefined) continue;
-      const written = shownLiteral(literal);
+      const literals: string[] = [];
+      for (const text of texts) if (typeof text === "string") for (const literal of writtenFromInexactAll(text, inexact)) if (!literals.includes(literal)) literals.push(literal);
+      if (literals.length === 0) continue;
       if (this.refuseUnreadCalls && field === "arguments") {
-        return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${written} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
+        return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${shownLiteral(literals[0]!)} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }
-      losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${written} of ${writer} as its double writes it, ${JSON.stringify(Number(literal))}` });
-      notAsWritten.push({ index, field: field!, literal });
+      // Each number so changed is said: a text may hold several.
+      for (const literal of literals) losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${shownLiteral(literal)} of ${writer} as its double writes it, ${JSON.stringify(Number(literal))}` });
+      notAsWritten.push({ index, field: field!, literal: literals[0]! });
     }
     return losses.length === 0 ? normalized : { ...normalized, losses: [...normalized.losses, ...losses], notAsWritten: [...(normalized.notAsWritten ?? []), ...notAsWritten] };
   }

@@ -28,6 +28,14 @@ describe("a number a double does not hold, in a call's arguments object", () => 
     expect(report).toContainEqual(changed("/arguments"));
   });
 
+  test("several in one object: each reported", async () => {
+    const { report } = await convert("chat", '{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"set_limit","input":{"account":12345678901234567890,"amount":1e400}}]}');
+    expect(report.filter((loss) => (loss as { code: string; path: string }).code === "form_changed" && (loss as { path: string }).path === "").map((loss) => (loss as { detail: string }).detail.split(":")[0])).toEqual([
+      "the text written at /tool_calls/0/function/arguments holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000",
+      "the text written at /tool_calls/0/function/arguments holds the number 1e400 of the record as its double writes it, null",
+    ]);
+  });
+
   test("written as Chat arguments: reported at the field written", async () => {
     const { report } = await convert("chat", toolUse);
     expect(report).toContainEqual(changed("/tool_calls/0/function/arguments"));

@@ -600,6 +600,15 @@ describe("numbers of an envelope that writes arguments as objects, which the lin
     ]);
   });
 
+  test("each such number of one text is reported, not only the first", async () => {
+    const [record] = await run([anthropicCall('{"account":12345678901234567890,"amount":1e400,"rate":0.1000000000000000055}')]);
+    expect(record!.kind === "items" ? record!.losses.filter((loss) => loss.code === "form_changed" && loss.path === "").map((loss) => loss.detail) : record).toEqual([
+      "the arguments text of item 0 holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000",
+      "the arguments text of item 0 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1",
+      "the arguments text of item 0 holds the number 1e400 of the record as its double writes it, null",
+    ]);
+  });
+
   test("the gate's reading refuses a call whose arguments text writes one: it cannot be judged as the record wrote it", async () => {
     const records = await run([anthropicCall('{"amount":0.1000000000000000055}'), anthropicCall('{"amount":0.5,"note":"12345678901234567890"}')], { refuseUnreadCalls: true, unknownObjects: "item" });
     expect(records[0]).toEqual({
