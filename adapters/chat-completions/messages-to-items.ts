@@ -10,7 +10,7 @@
 // |   tool_calls, function_call or refusal of another shape | a loss: nothing is read from it              |
 // | assistant function_call (legacy)        | `function_call` with a synthesized `call_id`                    |
 // | tool message                            | `function_call_output`; `tool_call_id` -> `call_id`, text parts -> input_text parts |
-// |   without tool_call_id                  |   the call_id of the earliest call without id still unanswered, reported |
+// |   without tool_call_id                  |   the call_id of the earliest call without id still unanswered (of its `name`, when it names one), reported |
 // |   before the message making its call    |   its output written after that call's turn, reported `reordered` |
 // | function message (legacy)               | `function_call_output`, paired in order with the legacy call of its name |
 // | custom tool call, and the tool message answering it | losses (an answer to no call is rejected by providers) |
@@ -463,10 +463,12 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
   const losses = commonLosses(message, "tool", at);
   let callId: unknown = message.tool_call_id;
   if (lacksId(callId)) {
-    const waiting = takeWaitingId(context.idless);
+    const name = (message as { name?: unknown }).name;
+    const waiting = takeWaitingId(context.idless, name);
     if (waiting !== undefined) {
       callId = waiting;
-      losses.push(lossAt(at, "synthesized", `a tool message without tool_call_id answers the earliest call without id still unanswered: call_id "${waiting}"`));
+      const which = typeof name === "string" && name !== "" ? `the earliest call of "${name}" without id` : "the earliest call without id";
+      losses.push(lossAt(at, "synthesized", `a tool message without tool_call_id answers ${which} still unanswered: call_id "${waiting}"`));
     }
   }
   // Kept, with the id as it is: a result that is dropped would not be judged, and a replay of the log would still send it.

@@ -136,6 +136,26 @@ describe("messagesToItems, tool calls without id", () => {
     });
   });
 
+  test("an answer without id that names its tool answers the earliest call of that name without id, or none", () => {
+    const A = synthesizedId(1, "get_report", '{"region":"apac"}');
+    const B = synthesizedId(2, "wire_money", '{"to":"x"}');
+    const converted = messagesToItems({
+      messages: messages([
+        { role: "assistant", content: null, tool_calls: [idless("get_report", '{"region":"apac"}'), idless("wire_money", '{"to":"x"}')] },
+        { role: "tool", name: "wire_money", content: "wired" },
+        { role: "tool", name: "other_tool", content: "?" },
+      ]),
+    });
+    expect(converted.value.slice(2)).toStrictEqual([
+      { type: "function_call_output", call_id: B, output: "wired" },
+      { type: "function_call_output", output: "?" },
+    ]);
+    expect(converted.losses).toContainEqual({ path: "/1", code: "synthesized", detail: `a tool message without tool_call_id answers the earliest call of "wire_money" without id still unanswered: call_id "${B}"` });
+    // The call of get_report still waits: an answer without a name takes it.
+    const later = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: [idless("get_report", '{"region":"apac"}'), idless("wire_money", '{"to":"x"}')] }, { role: "tool", name: "wire_money", content: "wired" }, { role: "tool", content: "report" }]) });
+    expect(later.value.at(-1)).toStrictEqual({ type: "function_call_output", call_id: A, output: "report" });
+  });
+
   test("answers without id pair with the calls without id in order; an empty id counts as none", () => {
     const converted = messagesToItems({
       messages: messages([
