@@ -119,3 +119,10 @@ export function quoteValue(value: unknown): string {
 function assertNever(value: never): never {
   throw new Error(`unhandled item kind ${String(value)}`);
 }
+
+/** The tool name an output gives beside its call_id: `name`, or a provider's (`gemini:name`), which names its call a second way. */
+export function outputToolName(fields: Record<string, unknown>): string | undefined {
+  if (typeof fields.name === "string") return fields.name;
+  for (const key in fields) if (key.endsWith(":name") && typeof fields[key] === "string") return fields[key] as string;
+  return undefined;
+}

@@ -53,7 +53,7 @@ import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable, textFingerprint32 } from "./fingerprint-table.js";
 import { WaitingCalls } from "./waiting-calls.js";
-import { callPartMember, describeItem, foreignIdReason, itemFields, itemKind, quoteValue, type ItemKind } from "./item-kind.js";
+import { callPartMember, describeItem, foreignIdReason, itemFields, itemKind, outputToolName, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -307,7 +307,7 @@ export class JournalChecker {
       return;
     }
     // An output that names its tool (Gemini's functionResponse, a Chat tool message) names its call a second way: a reader that pairs by name answers another call.
-    const named = outputName(fields);
+    const named = outputToolName(fields);
     const callName = this.calls.get(call, "name");
     if (named !== undefined && callName !== 0 && textFingerprint32(named) !== callName) {
       const callLine = this.calls.get(call, "line");
@@ -458,11 +458,4 @@ function assertNever(value: never): never {
 function blocks(checked: CheckedItem): boolean {
   const reason = checked.verdict?.reason;
   return checked.findings.length > 0 || (reason !== undefined && reason !== "ok" && reason !== "not_function_call");
-}
-
-/** The tool name an output gives beside its call_id: `name`, or a provider's (`gemini:name`). */
-function outputName(fields: Record<string, unknown>): string | undefined {
-  if (typeof fields.name === "string") return fields.name;
-  for (const key in fields) if (key.endsWith(":name") && typeof fields[key] === "string") return fields[key] as string;
-  return undefined;
 }

@@ -16,8 +16,9 @@
 // whose `type` is a string is cut down: without one, its kind depends on how many
 // keys it has, so it goes whole, as do items that are not objects, items with
 // Gemini `parts` or a content part that holds a call by member (the checks read
-// those members), and every item when a replay target's checks (`gate --for`),
-// which read every field, are on.
+// those members), an output that names its tool in a provider's field
+// (`gemini:name`, which the checks compare with its call's name), and every item
+// when a replay target's checks (`gate --for`), which read every field, are on.
 //
 // Layout, value by value (a mask says which of the optional values follow):
 //   record:  tag (RECORD | RECORD_ERROR | ERROR_LINE), source, line, [recordError | detail], item count
@@ -30,7 +31,7 @@
 import type { Envelope, Provenance } from "../models/journal-item.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
-import { callPartMember } from "./item-kind.js";
+import { callPartMember, outputToolName } from "./item-kind.js";
 
 const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "tool_calls", "tool_call_id", "function_call", "function"] as const;
 type ViewField = (typeof VIEW_FIELDS)[number];
@@ -103,7 +104,7 @@ export class RecordEncoder {
     let mask = 0;
     if (prepared.schema !== undefined) mask |= SCHEMA_BIT;
     if (prepared.notAllowed !== undefined) mask |= NOT_ALLOWED_BIT;
-    if (!this.wholeItems && item !== null && typeof item === "object" && !Array.isArray(item) && typeof (item as { type?: unknown }).type === "string" && !holdsCallParts(item as Record<string, unknown>)) {
+    if (!this.wholeItems && item !== null && typeof item === "object" && !Array.isArray(item) && typeof (item as { type?: unknown }).type === "string" && !holdsCallParts(item as Record<string, unknown>) && !namesToolByProvider(item as Record<string, unknown>)) {
       const fields = item as Record<ViewField | "content", unknown>;
       for (let i = 0; i < VIEW_FIELDS.length; i++) if (fields[VIEW_FIELDS[i]] !== undefined) mask |= 1 << i;
       if (Array.isArray(fields.content)) mask |= CONTENT_BIT;
@@ -245,4 +246,9 @@ function decodeValues(values: readonly unknown[], sources: readonly string[], sc
     records.push(record);
   }
   return records;
+}
+
+/** An output whose tool name is in a provider's field, which the view leaves out. */
+function namesToolByProvider(item: Record<string, unknown>): boolean {
+  return item.type === "function_call_output" && typeof item.name !== "string" && outputToolName(item) !== undefined;
 }

@@ -35,4 +35,28 @@ describe("gate --jobs 2 and envelope tools", () => {
       { index: 1, type: "function_call", name: "final_result", reason: "ok" },
     ]);
   });
+
+  test("a Gemini result named for another tool than the call its id names, an item_reference, a call_id two calls share: the same verdicts in both threads", async () => {
+    const tools = { tools: [{ functionDeclarations: [{ name: "get_report", parameters: { type: "OBJECT", properties: { region: { type: "STRING", enum: ["apac"] } }, required: ["region"] } }] }] };
+    const call = (id: string, region: string) => ({ type: "function_call", id: `fc_${id}`, call_id: id, name: "get_report", arguments: JSON.stringify({ region }), status: "completed" });
+    const records = [
+      { contents: [{ role: "user", parts: [{ text: "go" }] }], ...tools },
+      { contents: [{ role: "model", parts: [{ functionCall: { id: "a", name: "get_report", args: { region: "apac" } } }, { functionCall: { id: "b", name: "wire_money", args: {} } }] }, { role: "user", parts: [{ functionResponse: { id: "a", name: "wire_money", response: { result: "wired" } } }] }], ...tools },
+      call("c1", "apac"),
+      call("c2", "global"),
+      { type: "item_reference", id: "fc_c2" },
+      { ...call("c1", "global"), id: "fc_c1b" },
+      { type: "function_call_output", call_id: "c1", output: "report" },
+    ];
+    const journal = records.map((record) => JSON.stringify(record)).join("\n") + "\n";
+    const one = await gate(journal, 1);
+    const two = await gate(journal, 2);
+    expect({ two: two.threads, same: two.text === one.text }).toEqual({ two: new Set([2]), same: true });
+    const codes = one.text.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; findings: Array<{ code: string }> }).filter((verdict) => verdict.type !== "message" && verdict.type !== "function_call").map((verdict) => [verdict.type, verdict.findings.map((finding) => finding.code)]);
+    expect(codes).toEqual([
+      ["function_call_output", ["orphan_output"]],
+      ["item_reference", ["blocked_reference"]],
+      ["function_call_output", ["output_for_blocked_call"]],
+    ]);
+  });
 });
