@@ -5,9 +5,8 @@
 // | finding                          | attached to                      | found when                                                |
 // |----------------------------------|----------------------------------|-----------------------------------------------------------|
 // | orphan_output                    | the output                       | no earlier function_call has its call_id, or the output names another tool than that call |
-// | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension |
+// | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension, or its call_id names two calls (which one it answers is not known) |
 // | duplicate_call_id                | the later call, or later output  | a call_id already called, or already answered             |
-// | output_for_blocked_call          | an output after a duplicate call | its call_id names two calls: which one it answers is not known |
 // | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted)         |
 // | blocked_reference                | the item_reference               | the item it names was blocked, or is not in the journal   |
 // | missing_output                   | the item that passes the call by | see "passing by" below; related_line is the call's line    |
