@@ -24,7 +24,7 @@ export interface IdlessCalls {
   count: number;
   waiting: string[];
   /** The name of each waiting call, by its synthesized id. */
-  names?: Map<string, string>;
+  names: Map<string, string>;
 }
 
 export function idlessCalls(): IdlessCalls {
@@ -42,7 +42,7 @@ export function synthesizeCallId(calls: IdlessCalls, name: unknown, args: unknow
   const digest = createHash("sha256").update(`${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`).digest("hex");
   const id = `synth_${calls.count}_${digest.slice(0, 16)}`;
   calls.waiting.push(id);
-  if (typeof name === "string") (calls.names ??= new Map()).set(id, name);
+  if (typeof name === "string") calls.names.set(id, name);
   return id;
 }
 
@@ -50,14 +50,14 @@ export function synthesizeCallId(calls: IdlessCalls, name: unknown, args: unknow
 export function takeWaitingId(calls: IdlessCalls, name?: unknown): string | undefined {
   // An answer that names its tool answers the earliest waiting call of that name, or none: a reader that pairs by name would not take another.
   if (typeof name === "string" && name !== "") {
-    const index = calls.waiting.findIndex((id) => calls.names?.get(id) === name);
+    const index = calls.waiting.findIndex((id) => calls.names.get(id) === name);
     if (index === -1) return undefined;
     const [id] = calls.waiting.splice(index, 1);
-    calls.names?.delete(id!);
+    calls.names.delete(id!);
     return id;
   }
   const id = calls.waiting.shift();
-  if (id !== undefined) calls.names?.delete(id);
+  if (id !== undefined) calls.names.delete(id);
   return id;
 }
 
@@ -65,7 +65,7 @@ export function takeWaitingId(calls: IdlessCalls, name?: unknown): string | unde
 export function answered(calls: IdlessCalls, id: string): void {
   const index = calls.waiting.indexOf(id);
   if (index !== -1) calls.waiting.splice(index, 1);
-  calls.names?.delete(id);
+  calls.names.delete(id);
 }
 
 const SPEC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

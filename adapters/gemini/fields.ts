@@ -42,6 +42,12 @@ export function read(record: Fields, key: string): { value: unknown; spelling: S
   return { value: record[snake], spelling: snake !== key && record[snake] !== undefined ? "snake" : "camel", key: record[snake] !== undefined ? snake : key };
 }
 
+/** Whether `key` is given in both spellings, which a reader of either reads its own way. */
+export function givenTwice(record: Fields, key: string): boolean {
+  const snake = snakeOf(key);
+  return snake !== key && record[key] !== undefined && record[snake] !== undefined;
+}
+
 export function spelled(key: string, spelling: Spelling): string {
   return spelling === "snake" ? snakeOf(key) : key;
 }

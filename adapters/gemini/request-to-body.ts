@@ -21,7 +21,7 @@ import { prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, CreateResponseBody } from "../../src/models/open-responses.js";
 import type { CallPairing } from "./call-ids.js";
 import { contentsToItems } from "./contents-to-items.js";
-import { isRecord, PREFIX, read, type Fields } from "./fields.js";
+import { givenTwice, isRecord, PREFIX, read, type Fields } from "./fields.js";
 import { geminiToolConfigToResponses, geminiToolsToResponses } from "./tools.js";
 
 const GENERATION_FIELDS: Record<string, string> = { temperature: "temperature", topP: "top_p", top_p: "top_p", maxOutputTokens: "max_output_tokens", max_output_tokens: "max_output_tokens" };
@@ -56,7 +56,7 @@ export function requestToBody(args: { request: unknown; pairing?: CallPairing })
       }
       case "toolConfig":
       case "tool_config": {
-        if (request.toolConfig !== undefined && request.tool_config !== undefined) {
+        if (givenTwice(request, "toolConfig")) {
           // Given in both spellings, the choice is read two ways: none allows no call.
           if (key === "tool_config") break;
           body.tool_choice = "none";

@@ -31,7 +31,7 @@
 // its own, so the choice allows no function, the declarations no tool.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
-import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, snakeOf, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
+import { carryFields, givenTwice, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, snakeOf, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import { jsonSchemaOfGemini } from "./schema.js";
 
@@ -144,10 +144,9 @@ export function geminiToolConfigToResponses(args: { toolConfig: unknown }): Conv
   if (calling.spelling === "snake") kept[`${PREFIX}toolConfigSpelling`] = "snake";
   if (!isRecord(calling.value)) return { value: { kept }, losses };
   // A field in both spellings is a choice read two ways: none allows no call, which each reading's calls then are not.
-  const twice = [config, calling.value].flatMap((fields, depth) => {
-    const key = depth === 0 ? "functionCallingConfig" : "allowedFunctionNames";
-    return fields[key] !== undefined && fields[snakeOf(key)] !== undefined ? [depth === 0 ? [snakeOf(key)] : [calling.key, snakeOf(key)]] : [];
-  });
+  const twice: string[][] = [];
+  if (givenTwice(config, "functionCallingConfig")) twice.push([snakeOf("functionCallingConfig")]);
+  if (givenTwice(calling.value, "allowedFunctionNames")) twice.push([calling.key, snakeOf("allowedFunctionNames")]);
   if (twice.length > 0) {
     for (const path of twice) losses.push(lossAt(path, "unsupported_field", `${path.at(-1)} is given in both spellings, which a reader of either reads its own way: tool_choice "none" written`));
     if (calling.value.mode === "VALIDATED" || (typeof calling.value.mode === "string" && !(calling.value.mode in MODES))) kept[`${PREFIX}mode`] = calling.value.mode;
@@ -250,9 +249,8 @@ function readGeminiTool(tool: unknown, path: string, reading: ToolsReading): voi
  * that takes one and a reader that takes the other see different tools.
  */
 function readOnce(record: Fields, key: string, prefix: string, reading: ToolsReading, governs: "tools" | "choice"): { value: unknown; key: string } | undefined {
-  const snake = snakeOf(key);
-  if (snake === key || record[key] === undefined || record[snake] === undefined) return read(record, key);
-  reading.unread.push({ path: `${prefix}${key}`, detail: `${key} is given twice, also as ${snake}: a reader of either spelling sees its own`, governs });
+  if (!givenTwice(record, key)) return read(record, key);
+  reading.unread.push({ path: `${prefix}${key}`, detail: `${key} is given twice, also as ${snakeOf(key)}: a reader of either spelling sees its own`, governs });
   return undefined;
 }
 

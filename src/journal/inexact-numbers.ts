@@ -44,29 +44,21 @@ export function inexactLiterals(text: string): InexactLiterals | undefined {
 }
 
 /**
- * The first literal of `literals` whose double's text is a number of `json`
- * (text JSON.stringify wrote), if any. A literal past the largest double reads
- * as Infinity, which JSON.stringify writes `null`: any null of the text may be it.
+ * Every literal of `literals` whose double's text is a number of `json` (text
+ * JSON.stringify wrote), each once, in the order the text writes them. A
+ * literal past the largest double reads as Infinity, which JSON.stringify
+ * writes `null`: any null of the text may be it, so it comes last when the text
+ * holds one.
  */
-export function writtenFromInexact(json: string, literals: InexactLiterals): string | undefined {
-  return writtenFromInexactAll(json, literals, true)[0];
-}
-
-/**
- * Every literal of `literals` whose double's text is a number of `json`, each
- * once, in the order the text writes them, then the one that reads as Infinity
- * when the text holds a null; `first` stops at the first found.
- */
-export function writtenFromInexactAll(json: string, literals: InexactLiterals, first = false): string[] {
+export function writtenFromInexactAll(json: string, literals: InexactLiterals): string[] {
   const found: string[] = [];
   scanJson(json, {
     number: (literal) => {
       const inexact = literals.get(literal);
       if (inexact !== undefined && !found.includes(inexact)) found.push(inexact);
-      return first && found.length > 0;
+      return false;
     },
   });
-  if (first && found.length > 0) return found;
   const infinite = literals.get("null");
   if (infinite !== undefined && /\bnull\b/.test(json)) found.push(infinite);
   return found;
