@@ -58,6 +58,7 @@ import { PrototypeGuard } from "./prototype-guard.js";
 import { ENVELOPE_TITLES } from "./envelope-tools.js";
 import { setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
+import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
 
@@ -89,6 +90,9 @@ A stream with a line that could not be read has its calls incomplete (a
 finish_reason of length in a chat.completion), and a loss names that line.
 Records already in the target envelope are written unchanged; a stream in the
 target envelope stays a stream, one record per line, without its SSE framing.
+Loose records wait for the end of their turn to be folded together; a turn of
+more than ${RUN_HARD_LIMIT.toLocaleString("en-US")} with calls still waiting for their outputs is written in
+pieces, and each cut is reported, so that memory stays bounded.
 
 Nothing is dropped silently: every field the target cannot hold is a loss,
 counted on stderr and, with --report, written with its line and JSON Pointer
@@ -342,6 +346,7 @@ class JournalConverter {
   private readonly records: StreamRecords;
   private run: Pending[] = [];
   private runKind: RecordKind | undefined;
+  private readonly runCalls = new RunCalls();
   /** Calls given a synthesized call_id so far: a journal's loose messages pair across turns, as `normalize` pairs them. */
   private readonly callCounts: Required<CallCounts> = chat.callCounts();
   /** The registry's envelopes for this journal: a Gemini result on a later line than its call answers it, as `normalize` pairs them. */
@@ -393,8 +398,11 @@ class JournalConverter {
         // A user, system or developer message starts a new turn: no call of
         // the run so far reaches past it, so the run can be written.
         if (startsTurn(entry.record) || entry.recordKind !== this.runKind) out.push(...this.flushRun());
+        else if (this.run.length >= RUN_HARD_LIMIT) out.push(...this.flushRun(entry.line));
+        else if (this.run.length >= RUN_SOFT_LIMIT && this.runCalls.settledBefore(entry.record)) out.push(...this.flushRun());
         this.runKind = entry.recordKind;
         this.run.push({ line: entry.line, record: entry.record });
+        this.runCalls.add(entry.record);
         this.passingStream = false;
         continue;
       }
@@ -449,14 +457,19 @@ class JournalConverter {
     return out;
   }
 
-  private flushRun(): Emitted[] {
+  /** `cutAt`: the line of the next record, when the run is written before it only to bound memory (run-bound.ts). */
+  private flushRun(cutAt?: number): Emitted[] {
     if (this.run.length === 0) return [];
     const pending = this.run;
     this.run = [];
+    this.runCalls.clear();
     const kind = this.runKind!;
     this.runKind = undefined;
-    if (isAdapterName(this.target)) return [convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names)];
-    return [convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite)];
+    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite);
+    if (cutAt !== undefined) {
+      emitted.losses.push({ line: cutAt, path: "", code: "form_changed", detail: `the ${pending.length} records from line ${pending[0]!.line} reach no user turn, and at none of them has each of their calls its output: they are written before this record, to hold memory to a bound, and what this record would have been folded with there (calls of one message, an output moved after its call) is written apart` });
+    }
+    return [emitted];
   }
 }
 
