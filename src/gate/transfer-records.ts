@@ -32,6 +32,8 @@ import type { Envelope, Provenance } from "../models/journal-item.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
 import { callPartMember, outputToolName } from "./item-kind.js";
+import { notJsonData } from "./schema-data.js";
+import { MAX_SCHEMA_NODES } from "./schema-limits.js";
 
 const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "tool_calls", "tool_call_id", "function_call", "function"] as const;
 type ViewField = (typeof VIEW_FIELDS)[number];
@@ -154,15 +156,36 @@ export class RecordEncoder {
 
 /** The content key of each schema object met, so that one seen before is not serialized again. */
 const contentKeyOf = new WeakMap<object, string>();
+/** Schemas keyed by themselves alone, numbered. */
+let keyedAlone = 0;
 
 function contentKey(schema: ToolSchema): string {
   if (typeof schema !== "object" || schema === null) return String(schema);
   let key = contentKeyOf.get(schema);
   if (key === undefined) {
-    key = JSON.stringify(schema);
+    key = textKey(schema);
     contentKeyOf.set(schema, key);
   }
   return key;
+}
+
+/**
+ * The schema's JSON text, when that text tells it apart from every other. JSON
+ * cannot write some values and JSON.stringify writes them as others (`1e400`,
+ * read as Infinity, as `null`; an undefined member not at all), so a schema the
+ * other thread refuses for holding one would share its text with one it
+ * accepts, and the first of the two sent would be used for both. Such a schema,
+ * or one too deep to write, goes by a key of its own: it crosses whole, and is
+ * refused there as in one thread. (`notJsonData` gives up past the bound on
+ * values, and the other thread refuses a schema that large for its size.)
+ */
+function textKey(schema: object): string {
+  if (notJsonData(schema, MAX_SCHEMA_NODES) !== undefined) return `\0${++keyedAlone}`;
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return `\0${++keyedAlone}`;
+  }
 }
 
 /**

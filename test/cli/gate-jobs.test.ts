@@ -181,6 +181,34 @@ describe("lines and records written to break the gate", () => {
     expect(run.counts).toEqual({ lines: 6, items: 5, errors: 2, blocked: 6 });
   });
 
+  describe("two tool schemas whose JSON text is the same, one holding a number past the largest double", () => {
+    // `1e400` reads as Infinity, which JSON.stringify writes as null: the schema that holds it is refused, the other is not.
+    const body = (first: string, second: string) => `{"model":"m","input":"go","tools":[{"type":"function","name":"first","parameters":${first}},{"type":"function","name":"second","parameters":${second}}]}\n`;
+    const verdicts = (run: Run) => run.text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.type === "function_call").map((record) => [record.name, record.reason, record.detail]);
+    const refused = (at: string, value: string) => `tool schema is refused: the value at ${at} is ${value}, which JSON cannot write`;
+
+    test("a default of null, then one of 1e400: the second's call is blocked in two threads as in one", async () => {
+      const run = await expectSameBothWays(body('{"type":"object","properties":{"n":{"type":"number","default":null}}}', '{"type":"object","properties":{"n":{"type":"number","default":1e400}}}') + jsonl(call("call_1", '{"n":5}', "first"), call("call_2", '{"n":5}', "second")));
+      expect(verdicts(run)).toEqual([
+        ["first", "ok", "completed call with arguments valid for its schema"],
+        ["second", "arguments_schema", refused("/properties/n/default", "Infinity")],
+      ]);
+    });
+
+    test("the refused one first: the other's call still passes", async () => {
+      const run = await expectSameBothWays(body('{"type":"object","properties":{"n":{"const":1e400}}}', '{"type":"object","properties":{"n":{"const":null}}}') + jsonl(call("call_1", '{"n":null}', "first"), call("call_2", '{"n":null}', "second")));
+      expect(verdicts(run)).toEqual([
+        ["first", "arguments_schema", refused("/properties/n/const", "Infinity")],
+        ["second", "ok", "completed call with arguments valid for its schema"],
+      ]);
+    });
+
+    test("-1e400 and 1e400: each refusal names its own number", async () => {
+      const run = await expectSameBothWays(body('{"type":"object","properties":{"n":{"maximum":-1e400}}}', '{"type":"object","properties":{"n":{"maximum":1e400}}}') + jsonl(call("call_1", '{"n":5}', "first"), call("call_2", '{"n":5}', "second")));
+      expect(verdicts(run).map(([, , detail]) => detail)).toEqual([refused("/properties/n/maximum", "-Infinity"), refused("/properties/n/maximum", "Infinity")]);
+    });
+  });
+
   test("one source, in chunks of every size", async () => {
     for (const chunkBytes of [1, 5, 64, 4096]) await expectSameBothWays(hostile, { schema: salesSchema, chunkBytes, maxLineBytes: 1_000 });
   }, 60_000);
