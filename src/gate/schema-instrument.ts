@@ -14,8 +14,10 @@
 // | on an array, with contains or uniqueItems | + items                             |
 //
 // Everything else a keyword does is bounded by the schema's own size or is itself
-// a counted evaluation of a subschema. `uniqueItems` over objects or arrays, which
-// Ajv checks pair by pair, is replaced by a check that compares each item once;
+// a counted evaluation of a subschema. `uniqueItems` is replaced by a check that
+// compares each item once: Ajv checks objects and arrays pair by pair, and
+// scalars as the keys of a plain object, where `"__proto__"` reads as the
+// prototype and is never seen twice (`["__proto__","__proto__"]` passed).
 // `multipleOf`, which Ajv checks by dividing doubles, by an exact decimal check.
 import { _, type Ajv2020, type KeywordCxt } from "ajv/dist/2020.js";
 import { canonicalJson } from "./schema-equal.js";
@@ -112,14 +114,13 @@ export function refusedKeywordUsed(schema: unknown): string | undefined {
 export function instrumented(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(instrumented);
   if (!isSchemaObject(schema)) return schema;
-  const quadraticUnique = schema.uniqueItems === true && !checkedInOnePass(schema);
   const entries: Array<[string, unknown]> = [];
   for (const [keyword, value] of Object.entries(schema)) {
     const role = keywordRole(keyword);
     // OpenAPI's `nullable` is no keyword of JSON Schema 2020-12, where it annotates
     // and allows nothing; Ajv reads it as OpenAPI does and lets null through any type.
     if (keyword === "nullable") continue;
-    if (keyword === "uniqueItems" && quadraticUnique) entries.push([UNIQUE_KEYWORD, true]);
+    if (keyword === "uniqueItems" && value === true) entries.push([UNIQUE_KEYWORD, true]);
     else if (keyword === "multipleOf" && typeof value === "number" && value > 0) entries.push([MULTIPLE_KEYWORD, value]);
     else if (role === "data") entries.push([keyword, value]);
     else if (role === "schemaMap" && isSchemaObject(value)) entries.push([keyword, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, instrumented(sub)]))]);
@@ -175,14 +176,6 @@ function pointsIntoData(reference: string): boolean {
     else if (role === "subschemas") place = "list";
   }
   return false;
-}
-
-/** Whether Ajv checks this uniqueItems in one pass: items declared of scalar types only. */
-function checkedInOnePass(schema: SchemaObject): boolean {
-  const items = schema.items;
-  if (!isSchemaObject(items)) return false;
-  const types = typeof items.type === "string" ? [items.type] : Array.isArray(items.type) ? items.type : [];
-  return types.length > 0 && !types.some((type) => type === "object" || type === "array");
 }
 
 /**

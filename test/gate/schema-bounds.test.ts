@@ -152,8 +152,23 @@ describe("uniqueItems", () => {
     expect(gate(unique, [[1], [1.0]])).toEqual(blocked("arguments must NOT have duplicate items (items ## 0 and 1 are identical)"));
     expect(gate(unique, [1, "1", [1], { "1": 1 }])).toEqual(ok);
   });
-  test("items declared of a scalar type keep Ajv's own one-pass check and its message", () => {
-    expect(gate({ type: "array", items: { type: "integer" }, uniqueItems: true }, [1, 2, 1])).toEqual(blocked("arguments must NOT have duplicate items (items ## 2 and 0 are identical)"));
+  test("items declared of a scalar type: the same one-pass check", () => {
+    expect(gate({ type: "array", items: { type: "integer" }, uniqueItems: true }, [1, 2, 1])).toEqual(blocked("arguments must NOT have duplicate items (items ## 0 and 2 are identical)"));
+  });
+  // Ajv keeps scalars seen as the keys of a plain object, where "__proto__" reads as the prototype.
+  test.each([
+    ["strings", { type: "string" }, ["__proto__", "__proto__"], ["__proto__", "b"]],
+    ["strings of a bound length", { type: "string", maxLength: 20 }, ["__proto__", "x", "__proto__"], ["__proto__", "x"]],
+    ["strings of an enum", { type: "string", enum: ["__proto__", "b"] }, ["__proto__", "__proto__"], ["__proto__", "b"]],
+    ["strings or null, which Ajv keys with a mark added", { type: ["string", "null"] }, ["__proto_", "__proto_"], ["__proto_", null]],
+    ["strings or integers", { type: ["string", "integer"] }, ["__proto_", "__proto_"], ["__proto_", 1]],
+  ])("items declared %s: \"__proto__\" given twice is blocked, distinct items pass", (_, items, twice, distinct) => {
+    const schema = { type: "array", items, uniqueItems: true };
+    expect(gate(schema, twice)).toEqual(blocked(`arguments must NOT have duplicate items (items ## 0 and ${twice.length - 1} are identical)`));
+    expect(gate(schema, distinct)).toEqual(ok);
+  });
+  test("prefixItems, then items of strings: \"__proto__\" given twice is blocked", () => {
+    expect(gate({ type: "array", prefixItems: [{ type: "string" }], items: { type: "string" }, uniqueItems: true }, ["__proto__", "__proto__"]).reason).toBe("arguments_schema");
   });
 });
 
