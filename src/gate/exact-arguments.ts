@@ -67,7 +67,7 @@ const constrainsNumbersOf = new WeakMap<object, boolean>();
 /**
  * Whether the schema could judge a number by its value anywhere: a bound,
  * `multipleOf`, `integer` among the types, a `const` or `enum` holding a number,
- * `uniqueItems`, a whole-number format. Every object in the schema is read as if
+ * `uniqueItems`, a whole-number format, a `$ref` to another document. Every object in the schema is read as if
  * it were a subschema, so a property named `maximum` counts too: more calls are
  * blocked, none passed.
  */
@@ -97,9 +97,16 @@ function findsNumberConstraint(schema: object): boolean {
     if (Object.hasOwn(fields, "format") && typeof fields.format === "string" && WHOLE_NUMBER_FORMATS.has(fields.format)) return true;
     if (Object.hasOwn(fields, "const") && holdsNumber(fields.const)) return true;
     if (Object.hasOwn(fields, "enum") && holdsNumber(fields.enum)) return true;
+    // A reference out of the schema reaches one Ajv holds (the meta-schemas, whose
+    // counts are `{"type":"integer","minimum":0}`): what it judges is not read here.
+    if (referencesOut(fields.$ref) || referencesOut(fields.$dynamicRef)) return true;
     for (const key in fields) if (Object.hasOwn(fields, key)) pending.push(fields[key]);
   }
   return false;
+}
+
+function referencesOut(reference: unknown): boolean {
+  return typeof reference === "string" && !reference.startsWith("#");
 }
 
 function holdsNumber(value: unknown): boolean {

@@ -87,6 +87,7 @@ describe("whether a schema judges numbers", () => {
     ["uniqueItems false", { type: "array", uniqueItems: false }],
     ["a date format", { type: "string", format: "date" }],
     ["counts of items", { type: "array", minItems: 1, maxItems: 3 }],
+    ["a $ref within the schema to a string", { $ref: "#/$defs/s", $defs: { s: { type: "string" } } }],
   ])("%s does not", (_label, schema) => {
     expect(constrainsNumbers(schema)).toBe(false);
   });
@@ -107,6 +108,8 @@ describe("whether a schema judges numbers", () => {
     ["a bound in $defs", { $ref: "#/$defs/n", $defs: { n: { minimum: 1 } } }],
     ["a bound in anyOf", { anyOf: [{ type: "string" }, { items: { type: "integer" } }] }],
     ["a property named maximum (read as a keyword, which blocks more, never less)", { properties: { maximum: { type: "string" } } }],
+    ["a $ref to the 2020-12 meta-schema, whose counts are integers of a minimum", { properties: { schema: { $ref: "https://json-schema.org/draft/2020-12/schema" } } }],
+    ["a $dynamicRef out of the schema", { items: { $dynamicRef: "https://json-schema.org/draft/2020-12/schema#meta" } }],
   ])("%s does", (_label, schema) => {
     expect(constrainsNumbers(schema)).toBe(true);
   });
@@ -131,6 +134,12 @@ describe("the gate", () => {
   });
   test("does not take an enum member for a longer literal that reads as it", () => {
     expect(gate('{"n":0.30000000000000001}', { type: "object", properties: { n: { enum: [0.3] } } })).toEqual(notCompared("/n", "0.30000000000000001"));
+  });
+  test("does not take a fraction that reads as 1 for the count of a schema judged by the meta-schema", () => {
+    const schema = { type: "object", properties: { schema: { $ref: "https://json-schema.org/draft/2020-12/schema" } } };
+    expect(gate('{"schema":{"minLength":1.0000000000000000001}}', schema)).toEqual(notCompared("/schema/minLength", "1.0000000000000000001"));
+    expect(gate('{"schema":{"maxItems":-1e-400}}', schema)).toEqual(notCompared("/schema/maxItems", "-1e-400"));
+    expect(gate('{"schema":{"minLength":1}}', schema)).toEqual(OK);
   });
   test("blocks such a literal anywhere once the schema judges numbers somewhere", () => {
     expect(gate('{"limit":5,"id":12345678901234567891}', { type: "object", properties: { limit: { maximum: 10 } } })).toEqual(notCompared("/id", "12345678901234567891"));
