@@ -24,6 +24,7 @@
 import type { Automaton } from "./pattern-automaton.js";
 import { ASSERT, AT_INPUT_END, AT_INPUT_START, AT_WORD_BOUNDARY, CONSUME, MATCH, SPLIT } from "./pattern-automaton.js";
 import { isWordCodePoint, MAX_CODE_POINT, rangesContain } from "./pattern-code-points.js";
+import { schemaWork } from "./schema-work.js";
 
 // The patterns of tool schemas need a few dozen DFA states; `[ab]*a[ab]{12}`
 // needs 8,192. At the bounds the ASCII table takes 256 KB and the kernels 1 MB.
@@ -274,6 +275,10 @@ export class PatternMatcher {
       }
     }
     this.consumerCount = consumerCount;
+    // Warm steps are table lookups; a closure walks up to the whole automaton.
+    // Its cost counts toward the validation's budget (schema-work.ts), so a
+    // pattern whose states never recur cannot spend it a code point at a time.
+    schemaWork.chargeClosure(kernel.length + consumerCount);
     return matched;
   }
 

@@ -14,6 +14,16 @@
 export const BASE_STEPS = 2_000;
 export const STEPS_PER_UNIT = 64;
 
+// A pattern's matcher (pattern-matcher.ts) costs a table lookup a code point
+// once its states recur, and a walk over automaton states while it learns them.
+// A validation's walks are free up to a number of states (about 40 ms of work,
+// which an ordinary pattern never nears: a few thousand states for a string of
+// thousands of characters); past it, every CLOSURE_STATES_PER_STEP states are a
+// step. So a pattern whose states never recur (`^[ab]*a[ab]{9000}c`) stops at
+// the budget instead of walking 9,000 states a code point.
+export const FREE_CLOSURE_STATES = 4_000_000;
+export const CLOSURE_STATES_PER_STEP = 64;
+
 /** Thrown from inside a validator when its call spent its budget; caught by `runWithinBudget`. */
 export class SchemaWorkExceeded extends Error {
   constructor(readonly limit: number) {
@@ -31,6 +41,16 @@ export class SchemaWork {
   limit = Infinity;
   private value: unknown;
   private grown = true;
+
+  /** Automaton states the current validation's pattern matchers walked. */
+  closureStates = 0;
+
+  /** Adds a matcher's walk over `states` automaton states; past the free ones, as steps. */
+  chargeClosure(states: number): void {
+    const before = this.closureStates;
+    this.closureStates = before + states;
+    if (this.closureStates > FREE_CLOSURE_STATES) this.charge((this.closureStates - Math.max(before, FREE_CLOSURE_STATES)) / CLOSURE_STATES_PER_STEP);
+  }
 
   /** Adds steps; past the budget, throws `SchemaWorkExceeded`. */
   charge(steps: number): void {
@@ -58,7 +78,9 @@ export class SchemaWork {
     const limit = this.limit;
     const outer = this.value;
     const grown = this.grown;
+    const closureStates = this.closureStates;
     this.steps = 0;
+    this.closureStates = 0;
     this.limit = BASE_STEPS;
     this.value = value;
     this.grown = false;
@@ -69,6 +91,7 @@ export class SchemaWork {
       this.limit = limit;
       this.value = outer;
       this.grown = grown;
+      this.closureStates = closureStates;
     }
   }
 }

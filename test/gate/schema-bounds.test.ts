@@ -172,6 +172,34 @@ describe("uniqueItems", () => {
   });
 });
 
+describe("patterns whose automaton states never recur", () => {
+  // A string of a and b that no small cycle repeats: the DFA of [ab]*a[ab]{n} needs 2^n states.
+  function letters(length: number): string {
+    let seed = 20261206;
+    let text = "";
+    for (let i = 0; i < length; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      text += seed & 0x10000 ? "a" : "b";
+    }
+    return text;
+  }
+  const patterned = (pattern: string) => ({ type: "object", properties: { s: { type: "string", pattern } } });
+
+  test("a walk of thousands of states a code point stops at the budget for the arguments' size", () => {
+    const args = { s: letters(20_000) };
+    expect(gate(patterned("^[ab]*a[ab]{2000}c"), args)).toEqual(overBudget(args));
+  });
+  test("the same pattern judges a short string", () => {
+    expect(gate(patterned("^[ab]*a[ab]{2000}c"), { s: "ab" })).toEqual(blocked('arguments/s must match pattern "^[ab]*a[ab]{2000}c"'));
+    expect(gate(patterned("^[ab]*a[ab]{2000}c"), { s: "a" + "b".repeat(2000) + "c" })).toEqual(ok);
+  });
+  test("patterns whose states recur pass long strings: the walks while they are learnt are free up to a bound", () => {
+    expect(gate(patterned("(?:a|ab|abc|abcd){1,200}x"), { s: "abcd".repeat(2000) + "x" })).toEqual(ok);
+    expect(gate(patterned("^[ab]*a[ab]{12}c"), { s: letters(200_000) + "a" + "b".repeat(12) + "c" })).toEqual(ok);
+    expect(gate(patterned("^[\\p{L}\\p{N} ]{1,1000}$"), { s: "héllo wörld ".repeat(83) })).toEqual(ok);
+  });
+});
+
 describe("names the gate keeps for itself", () => {
   test("a schema that uses the budget's keyword is refused", () => {
     expect(gate({ type: "object", "orbridge:steps": 1 }, {})).toEqual(refused("the keyword \"orbridge:steps\" is reserved by the gate"));
