@@ -64,8 +64,29 @@ export function writtenFromInexactAll(json: string, literals: InexactLiterals): 
   return found;
 }
 
-/** Keywords whose number a schema judges arguments by: bounds, multipleOf, and the values of const and enum. */
-const JUDGING_KEYWORDS = new Set(["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf", "const", "enum"]);
+/**
+ * Keywords whose number a schema judges arguments by: bounds, multipleOf, the
+ * values of const and enum, and the counts, which must be whole numbers
+ * (`maxLength: 1.9999999999999999999` reads as 2; a reader that keeps the number
+ * written finds no schema there).
+ */
+const JUDGING_KEYWORDS = new Set([
+  "maximum",
+  "minimum",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "multipleOf",
+  "const",
+  "enum",
+  "maxLength",
+  "minLength",
+  "maxItems",
+  "minItems",
+  "maxProperties",
+  "minProperties",
+  "maxContains",
+  "minContains",
+]);
 
 /** A number of a schema that its double reads as another: the literal, its JSON Pointer, and that pointer's tokens. */
 export interface InexactSchemaNumber {

@@ -13,6 +13,13 @@ describe("inexactSchemaNumbers", () => {
     expect(inexactSchemaNumber(text)).toEqual({ literal: "0.29999999999999999", path: "/maximum" });
   });
 
+  test("counts are judged too: a count a double reads as a whole number is not one as written", () => {
+    expect(inexactSchemaNumbers('{"properties":{"s":{"maxLength":1.9999999999999999999},"a":{"minItems":1e-400,"maxContains":3}}}')).toEqual([
+      { literal: "1.9999999999999999999", path: "/properties/s/maxLength", tokens: ["properties", "s", "maxLength"] },
+      { literal: "1e-400", path: "/properties/a/minItems", tokens: ["properties", "a", "minItems"] },
+    ]);
+  });
+
   test("a keyword written with escapes is found by its name", () => {
     expect(inexactSchemaNumbers(String.raw`{"tools":[{"m\u0069nimum":-0.10000000000000000555}]}`)).toEqual([{ literal: "-0.10000000000000000555", path: "/tools/0/minimum", tokens: ["tools", 0, "minimum"] }]);
   });
