@@ -90,9 +90,11 @@ A stream with a line that could not be read has its calls incomplete (a
 finish_reason of length in a chat.completion), and a loss names that line.
 Records already in the target envelope are written unchanged; a stream in the
 target envelope stays a stream, one record per line, without its SSE framing.
-Loose records wait for the end of their turn to be folded together; a turn of
-more than ${RUN_HARD_LIMIT.toLocaleString("en-US")} with calls still waiting for their outputs is written in
-pieces, and each cut is reported, so that memory stays bounded.
+Loose records wait for the end of their turn to be folded together. A turn of
+more than ${RUN_SOFT_LIMIT.toLocaleString("en-US")} records is written in pieces where they fold alike (each call
+so far answered, before a record that is no output); one of more than ${RUN_HARD_LIMIT.toLocaleString("en-US")}
+records with no such place is cut anyway, and each cut is reported, so that
+memory stays bounded.
 
 Nothing is dropped silently: every field the target cannot hold is a loss,
 counted on stderr and, with --report, written with its line and JSON Pointer
@@ -398,8 +400,8 @@ class JournalConverter {
         // A user, system or developer message starts a new turn: no call of
         // the run so far reaches past it, so the run can be written.
         if (startsTurn(entry.record) || entry.recordKind !== this.runKind) out.push(...this.flushRun());
-        else if (this.run.length >= RUN_HARD_LIMIT) out.push(...this.flushRun(entry.line));
         else if (this.run.length >= RUN_SOFT_LIMIT && this.runCalls.settledBefore(entry.record)) out.push(...this.flushRun());
+        else if (this.run.length >= RUN_HARD_LIMIT) out.push(...this.flushRun(entry.line));
         this.runKind = entry.recordKind;
         this.run.push({ line: entry.line, record: entry.record });
         this.runCalls.add(entry.record);
@@ -467,7 +469,7 @@ class JournalConverter {
     this.runKind = undefined;
     const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite);
     if (cutAt !== undefined) {
-      emitted.losses.push({ line: cutAt, path: "", code: "form_changed", detail: `the ${pending.length} records from line ${pending[0]!.line} reach no user turn, and at none of them has each of their calls its output: they are written before this record, to hold memory to a bound, and what this record would have been folded with there (calls of one message, an output moved after its call) is written apart` });
+      emitted.losses.push({ line: cutAt, path: "", code: "form_changed", detail: `the ${pending.length} records from line ${pending[0]!.line} hold no user turn past their first record, and no place where each call so far had its output and the next record was no output: they are written before this record, to hold memory to a bound, and what this record would have been folded with there (calls of one message, an output moved after its call) is written apart` });
     }
     return [emitted];
   }

@@ -11,11 +11,13 @@
 // | ≥ RUN_SOFT_LIMIT   | also: every call of the run has its output, the last record is an   |
 // |                    |   output and the next is not: the records on either side fold apart |
 // |                    |   as they would in one run, so nothing is said                      |
-// | ≥ RUN_HARD_LIMIT   | always: the calls on either side go in two groups, and that is said |
+// | ≥ RUN_HARD_LIMIT   | always, and that is said: what either side would have been folded  |
+// |                    |   with (the calls of one message) is written apart                  |
 //
-// A call with no id, or an output that answers no call of the run, makes the run
-// one that is never written early without saying so: which call it answers
-// cannot be known from the run's calls alone.
+// A call with no id (or `""`, which the converters take for none), an id given
+// to a second call still open, or an output that answers no open call of the
+// run, makes the run one that is never written early without saying so: which
+// call an output answers cannot be known from the run's calls alone.
 import { isPlainObject } from "../models/json-value.js";
 
 export const RUN_SOFT_LIMIT = 1_024;
@@ -41,7 +43,8 @@ export class RunCalls {
       return;
     }
     for (const id of callIds(record)) {
-      if (id === null) this.unpaired = true;
+      // A second open call of one id: its output could answer either.
+      if (id === null || this.open.has(id)) this.unpaired = true;
       else this.open.add(id);
     }
   }
@@ -65,21 +68,26 @@ export class RunCalls {
  * message), undefined for a record that is no output.
  */
 function answeredCall(record: Record<string, unknown>): string | null | undefined {
-  if (record.role === "tool") return typeof record.tool_call_id === "string" ? record.tool_call_id : null;
+  if (record.role === "tool") return idOf(record.tool_call_id);
   if (record.role === "function") return null;
-  if (typeof record.type === "string" && record.type.endsWith("_output")) return typeof record.call_id === "string" ? record.call_id : null;
+  if (typeof record.type === "string" && record.type.endsWith("_output")) return idOf(record.call_id);
   return undefined;
+}
+
+/** A call id, or null where the converters take it for none (absent, not a string, `""`). */
+function idOf(id: unknown): string | null {
+  return typeof id === "string" && id !== "" ? id : null;
 }
 
 /** The ids of the calls a record makes, `null` for a call without one: an item with a call_id, or an assistant message's tool_calls and legacy function_call. */
 function callIds(record: Record<string, unknown>): Array<string | null> {
   if (record.role === "assistant") {
     const ids: Array<string | null> = [];
-    if (Array.isArray(record.tool_calls)) for (const call of record.tool_calls) ids.push(isPlainObject(call) && typeof call.id === "string" ? call.id : null);
+    if (Array.isArray(record.tool_calls)) for (const call of record.tool_calls) ids.push(isPlainObject(call) ? idOf(call.id) : null);
     if (record.function_call !== undefined && record.function_call !== null) ids.push(null);
     return ids;
   }
   if (record.role !== undefined) return [];
-  if (typeof record.call_id === "string") return [record.call_id];
-  return record.type === "function_call" || "call_id" in record ? [null] : [];
+  if (record.type === "function_call" || "call_id" in record) return [idOf(record.call_id)];
+  return [];
 }

@@ -67,9 +67,9 @@ const constrainsNumbersOf = new WeakMap<object, boolean>();
 /**
  * Whether the schema could judge a number by its value anywhere: a bound,
  * `multipleOf`, `integer` among the types, a `const` or `enum` holding a number,
- * `uniqueItems`, a whole-number format, a `$ref` to another document. Every object in the schema is read as if
- * it were a subschema, so a property named `maximum` counts too: more calls are
- * blocked, none passed.
+ * `uniqueItems`, a whole-number format, a `$ref` to another document. Every
+ * object in the schema is read as if it were a subschema, so a property named
+ * `maximum` counts too: more calls are blocked, none passed.
  */
 export function constrainsNumbers(schema: ToolSchema): boolean {
   if (typeof schema !== "object" || schema === null) return false;
@@ -99,7 +99,7 @@ function findsNumberConstraint(schema: object): boolean {
     if (Object.hasOwn(fields, "enum") && holdsNumber(fields.enum)) return true;
     // A reference out of the schema reaches one Ajv holds (the meta-schemas, whose
     // counts are `{"type":"integer","minimum":0}`): what it judges is not read here.
-    if (referencesOut(fields.$ref) || referencesOut(fields.$dynamicRef)) return true;
+    if ((Object.hasOwn(fields, "$ref") && referencesOut(fields.$ref)) || (Object.hasOwn(fields, "$dynamicRef") && referencesOut(fields.$dynamicRef))) return true;
     for (const key in fields) if (Object.hasOwn(fields, key)) pending.push(fields[key]);
   }
   return false;

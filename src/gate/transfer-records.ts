@@ -171,21 +171,24 @@ function contentKey(schema: ToolSchema): string {
 
 /**
  * The schema's JSON text, when that text tells it apart from every other. JSON
- * cannot write some values and JSON.stringify writes them as others (`1e400`,
- * read as Infinity, as `null`; an undefined member not at all), so a schema the
- * other thread refuses for holding one would share its text with one it
- * accepts, and the first of the two sent would be used for both. Such a schema,
- * or one too deep to write, goes by a key of its own: it crosses whole, and is
- * refused there as in one thread. (`notJsonData` gives up past the bound on
- * values, and the other thread refuses a schema that large for its size.)
+ * cannot write some values, and JSON.stringify writes them as others: so a
+ * schema the other thread refuses for holding one would share its text with one
+ * it accepts, and the first of the two sent would be used for both. Such a
+ * schema, or one too deep to write, goes by a key of its own: it crosses whole,
+ * and is refused there as in one thread. The schemas met here are JSON values,
+ * parsed or copied from parsed ones by a reader of tools, whose only such value
+ * is a number past the largest double (`1e400`, read as Infinity), written
+ * `null`: a text without `null` needs no walk. (`notJsonData` gives up past the
+ * bound on values, and the other thread refuses a schema that large for its size.)
  */
 function textKey(schema: object): string {
-  if (notJsonData(schema, MAX_SCHEMA_NODES) !== undefined) return `\0${++keyedAlone}`;
+  let text: string;
   try {
-    return JSON.stringify(schema);
+    text = JSON.stringify(schema);
   } catch {
     return `\0${++keyedAlone}`;
   }
+  return text.includes("null") && notJsonData(schema, MAX_SCHEMA_NODES) !== undefined ? `\0${++keyedAlone}` : text;
 }
 
 /**

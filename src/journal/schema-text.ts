@@ -12,7 +12,7 @@ export function readSchemaText(text: string, what: string): { ok: true; value: u
   if (!parsed.ok) return { ok: false, message: parsed.detail };
   const inexact = inexactSchemaNumber(text);
   if (inexact !== undefined) {
-    return { ok: false, message: `${what}: the number ${shownLiteral(inexact.literal)} at ${inexact.path} is one a double reads as another number: the gate would compare arguments against that other number` };
+    return { ok: false, message: `${what}: the number ${shownLiteral(inexact.literal)} at ${inexact.path} is one a double reads as another number: the gate would judge arguments by that other number` };
   }
   return { ok: true, value: parsed.value };
 }

@@ -34,6 +34,21 @@ function answeredItems(calls: number): unknown[] {
 }
 
 describe("convert: a turn of more records than a run holds", { timeout: 30_000 }, () => {
+  test("calls answered only when the run reaches the bound: written where they fold alike, and nothing reported", async () => {
+    const half = RUN_HARD_LIMIT / 2;
+    const items = [...Array.from({ length: half }, (_, i) => call(i)), ...Array.from({ length: half }, (_, i) => output(i)), call(half), output(half)];
+    const report = join(scratchFolder("long-runs"), "report.jsonl");
+    const result = await runOrbridge(["convert", "--to", "chat", "--report", report], lines(items));
+    expect(result.code).toBe(0);
+    expect(parse(result.stdout).map((message) => [message.role, Array.isArray(message.tool_calls) ? message.tool_calls.length : 0])).toEqual([
+      ["assistant", half],
+      ...Array.from({ length: half }, () => ["tool", 0]),
+      ["assistant", 1],
+      ["tool", 0],
+    ]);
+    expect(readFileSync(report, "utf8")).not.toMatch(/written apart/);
+  });
+
   test("items whose calls are all answered: written in pieces that give the messages one run gives, and nothing reported", async () => {
     const items = answeredItems(3 * RUN_SOFT_LIMIT);
     expect(items.length).toBeGreaterThan(2 * RUN_SOFT_LIMIT);
@@ -71,6 +86,6 @@ describe("convert: a turn of more records than a run holds", { timeout: 30_000 }
     const cuts = parse(readFileSync(report, "utf8")).filter((record) => record.code === "form_changed" && /written apart/.test(String(record.detail)));
     // The run holds the user message and the calls after it: the cut comes before line RUN_HARD_LIMIT + 1.
     expect(cuts).toEqual([expect.objectContaining({ line: RUN_HARD_LIMIT + 1, path: "" })]);
-    expect(String(cuts[0]!.detail)).toMatch(new RegExp(`^the ${RUN_HARD_LIMIT} records from line 1 reach no user turn`));
+    expect(String(cuts[0]!.detail)).toMatch(new RegExp(`^the ${RUN_HARD_LIMIT} records from line 1 hold no user turn past their first record, and no place where each call so far had its output`));
   });
 });

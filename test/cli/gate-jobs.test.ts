@@ -181,7 +181,7 @@ describe("lines and records written to break the gate", () => {
     expect(run.counts).toEqual({ lines: 6, items: 5, errors: 2, blocked: 6 });
   });
 
-  describe("two tool schemas whose JSON text is the same, one holding a number past the largest double", () => {
+  describe("two tool schemas whose JSON text is the same, one holding a number past the largest double", { timeout: 30_000 }, () => {
     // `1e400` reads as Infinity, which JSON.stringify writes as null: the schema that holds it is refused, the other is not.
     const body = (first: string, second: string) => `{"model":"m","input":"go","tools":[{"type":"function","name":"first","parameters":${first}},{"type":"function","name":"second","parameters":${second}}]}\n`;
     const verdicts = (run: Run) => run.text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.type === "function_call").map((record) => [record.name, record.reason, record.detail]);

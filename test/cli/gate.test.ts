@@ -130,7 +130,7 @@ describe("usage errors exit 2 with one line each", () => {
       expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
         code: 2,
         stdout: "",
-        stderr: `orbridge gate: tools file ${tools}: the number 0.29999999999999999 at /0/parameters/properties/ratio/maximum is one a double reads as another number: the gate would compare arguments against that other number\n`,
+        stderr: `orbridge gate: tools file ${tools}: the number 0.29999999999999999 at /0/parameters/properties/ratio/maximum is one a double reads as another number: the gate would judge arguments by that other number\n`,
       });
     } finally {
       await rm(folder, { recursive: true, force: true });

@@ -38,6 +38,15 @@ describe("items", () => {
     expect(settled([{ type: "function_call", name: "f", arguments: "{}" }, output("a")], call("c"))).toBe(false);
   });
 
+  test("two open calls of one call_id: the run is never settled, as an output could answer either", () => {
+    expect(settled([call("x"), call("y"), output("y"), call("x"), output("x")], call("z"))).toBe(false);
+  });
+
+  test("a call_id of \"\" is none, as the converters take it", () => {
+    expect(settled([call(""), output("")], call("z"))).toBe(false);
+    expect(settled([assistant(""), tool("")], assistant("z"))).toBe(false);
+  });
+
   test("an extension call and its output pair by call_id as a function call does", () => {
     expect(settled([{ type: "custom_tool_call", call_id: "x", name: "g", input: "" }, { type: "custom_tool_call_output", call_id: "x", output: "" }], call("c"))).toBe(true);
     expect(settled([{ type: "custom_tool_call", call_id: "x", name: "g", input: "" }, output("a")], call("c"))).toBe(false);
