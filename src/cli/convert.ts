@@ -400,7 +400,7 @@ class JournalConverter {
         // A user, system or developer message starts a new turn: no call of
         // the run so far reaches past it, so the run can be written.
         if (startsTurn(entry.record) || entry.recordKind !== this.runKind) out.push(...this.flushRun());
-        else if (this.run.length >= RUN_SOFT_LIMIT && this.runCalls.settledBefore(entry.record)) out.push(...this.flushRun());
+        else if (this.run.length >= RUN_SOFT_LIMIT && this.runCalls.settledBefore(entry.record, this.runKind === "chat_message" && this.target === "responses")) out.push(...this.flushRun());
         else if (this.run.length >= RUN_HARD_LIMIT) out.push(...this.flushRun(entry.line));
         this.runKind = entry.recordKind;
         this.run.push({ line: entry.line, record: entry.record });

@@ -10,7 +10,8 @@
 // | < RUN_SOFT_LIMIT   | the next record starts a turn (as for any run)                      |
 // | ≥ RUN_SOFT_LIMIT   | also: every call of the run has its output, the last record is an   |
 // |                    |   output and the next is not: the records on either side fold apart |
-// |                    |   as they would in one run, so nothing is said                      |
+// |                    |   as they would in one run, so nothing is said. Chat messages made  |
+// |                    |   into items, each apart, need no output last                       |
 // | ≥ RUN_HARD_LIMIT   | always, and that is said: what either side would have been folded  |
 // |                    |   with (the calls of one message) is written apart                  |
 //
@@ -49,9 +50,14 @@ export class RunCalls {
     }
   }
 
-  /** Whether the run may be written before `next` with every record folding as in one run. */
-  settledBefore(next: unknown): boolean {
-    return this.lastAnswered && this.open.size === 0 && !this.unpaired && !(isPlainObject(next) && answeredCall(next) !== undefined);
+  /**
+   * Whether the run may be written before `next` with every record folding as in
+   * one run. `apart`: the conversion folds no record into another but for
+   * pairing outputs with calls (Chat messages to items), so no output need come
+   * last.
+   */
+  settledBefore(next: unknown, apart = false): boolean {
+    return (this.lastAnswered || apart) && this.open.size === 0 && !this.unpaired && !(isPlainObject(next) && answeredCall(next) !== undefined);
   }
 
   /** The run was written: the next one starts empty. */

@@ -72,6 +72,15 @@ describe("Chat messages", () => {
     expect(settled([assistant("a"), tool("a")], tool("a"))).toBe(false);
   });
 
+  test("made into items each apart: settled after any record once every call is answered", () => {
+    const calls = new RunCalls();
+    for (const record of [assistant("a"), tool("a"), { role: "assistant", content: "noted" }]) calls.add(record);
+    expect(calls.settledBefore({ role: "assistant", content: "more" }, true)).toBe(true);
+    expect(calls.settledBefore({ role: "assistant", content: "more" })).toBe(false);
+    calls.add(assistant("b"));
+    expect(calls.settledBefore({ role: "assistant", content: "more" }, true)).toBe(false);
+  });
+
   test("a call with no id, a legacy function_call or a function message: not settled", () => {
     expect(settled([assistant(undefined), tool("a")], assistant("c"))).toBe(false);
     expect(settled([{ role: "assistant", content: null, function_call: { name: "f", arguments: "{}" } }, { role: "function", name: "f", content: "done" }], assistant("c"))).toBe(false);
