@@ -261,6 +261,7 @@ function functionCall(call: FunctionCallItem, at: PointerTokens, losses: Loss[])
   // A call the model made without args goes back without them, as long as its arguments are still none.
   if (!(fields[`${PREFIX}argsAbsent`] === true && call.arguments === "{}")) inner.args = args.value;
   if (typeof call.call_id === "string" && call.call_id !== "" && !isSynthesizedCallId(call.call_id)) inner.id = call.call_id;
+  else noCallId(fields, "call", at, losses);
   const part: Fields = {};
   part[spelled("functionCall", spelling)] = inner;
   restoreSplit(fields, CALL_FIELDS, inner, part, at, losses);
@@ -279,11 +280,25 @@ function functionResponse(output: FunctionCallOutputItem, callNames: ReadonlyMap
   const { response, parts } = responseOfOutput(output.output, [...at, "output"], losses);
   const inner: Fields = { name, response };
   if (typeof output.call_id === "string" && output.call_id !== "" && !isSynthesizedCallId(output.call_id)) inner.id = output.call_id;
+  else noCallId(fields, "output", at, losses);
   if (parts) inner.parts = parts;
   const part: Fields = {};
   part[spelled("functionResponse", spelling)] = inner;
   restoreSplit(fields, OUTPUT_FIELDS, inner, part, at, losses);
   return part;
+}
+
+/**
+ * A call or output written without an id because it has no call_id (none, `""`,
+ * not a string): a reader of Gemini gives it an id of its own, so a call the
+ * gate blocked for its missing call_id reads there as one that has one. Said,
+ * as the other envelopes say the id they synthesize. An id read from Gemini's
+ * own call without one (`gemini_call_…`) goes back as none, as it came.
+ */
+function noCallId(fields: Fields, what: "call" | "output", at: PointerTokens, losses: Loss[]): void {
+  if (isSynthesizedCallId(fields.call_id)) return;
+  const given = fields.call_id === undefined ? "no call_id" : `the call_id ${JSON.stringify(fields.call_id) ?? String(fields.call_id)}, which is none`;
+  losses.push(lossAt([...at, "call_id"], "form_changed", `the ${what} has ${given}: written without an id, which a reader of Gemini replaces with one of its own`));
 }
 
 function thoughtPart(item: ReasoningItem, at: PointerTokens, losses: Loss[]): Fields | undefined {

@@ -126,6 +126,29 @@ describe("calls with ids", () => {
   });
 });
 
+describe("items without a call_id", () => {
+  test("a call and its output whose call_id is \"\" or absent: written without id, and each said, since a reader of Gemini gives them one", () => {
+    const items = [
+      { type: "function_call", call_id: "", name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" },
+      { type: "function_call_output", call_id: "", output: "sunny" },
+      { type: "function_call", name: "get_weather", arguments: '{"city":"Oslo"}', status: "completed" },
+    ];
+    const written = itemsToContents({ items: items as never });
+    expect(written.value.contents.map((content) => content.parts)).toEqual([[weather("Lisbon")], [{ functionResponse: { name: "get_weather", response: { output: "sunny" } } }], [weather("Oslo")]]);
+    expect(written.losses.filter((loss) => loss.path.endsWith("/call_id"))).toEqual([
+      { path: "/0/call_id", code: "form_changed", detail: 'the call has the call_id "", which is none: written without an id, which a reader of Gemini replaces with one of its own' },
+      { path: "/1/call_id", code: "form_changed", detail: 'the output has the call_id "", which is none: written without an id, which a reader of Gemini replaces with one of its own' },
+      { path: "/2/call_id", code: "form_changed", detail: "the call has no call_id: written without an id, which a reader of Gemini replaces with one of its own" },
+    ]);
+  });
+
+  test("an id synthesized for Gemini's own call without one goes back as none, unsaid", () => {
+    const contents = [{ parts: [weather("Lisbon")], role: "model" }];
+    const written = itemsToContents({ items: contentsToItems({ contents }).value });
+    expect(written).toEqual({ value: { contents }, losses: [] });
+  });
+});
+
 describe("thought parts and signatures", () => {
   const contents = [
     {
