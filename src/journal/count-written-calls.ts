@@ -15,6 +15,10 @@
 // | `toolUse`: an object                                 | Bedrock   |
 // | `type` "function_call"                               | Responses |
 // | `type` "tool_use"                                    | Anthropic |
+//
+// An object one of the members above holds as a call is that one call, whatever
+// its own `type` says: Bedrock writes `"type":"tool_use"` inside a server tool's
+// `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
 
@@ -46,13 +50,16 @@ export function tallyWritten(record: object): WrittenTally | undefined {
   return tallyIn(record, 0, tally) ? tally : undefined;
 }
 
-/** False past MAX_RECURSION. */
-function tallyIn(value: object, depth: number, tally: WrittenTally): boolean {
+/**
+ * False past MAX_RECURSION. `held`: the value is a call its member counted (or,
+ * for an array, holds such calls), so its own `type` adds none.
+ */
+function tallyIn(value: object, depth: number, tally: WrittenTally, held = false): boolean {
   if (depth > MAX_RECURSION) return false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
-      if (child !== null && typeof child === "object" && !tallyIn(child, depth + 1, tally)) return false;
+      if (child !== null && typeof child === "object" && !tallyIn(child, depth + 1, tally, held)) return false;
     }
     return true;
   }
@@ -64,9 +71,10 @@ function tallyIn(value: object, depth: number, tally: WrittenTally): boolean {
     const child = fields[key];
     if (child === null) continue;
     if (typeof child === "object") {
-      tally.calls += callsHeldBy(key, child);
-      if (!tallyIn(child, depth + 1, tally)) return false;
-    } else if (key === "type" && typeof child === "string" && CALL_TYPES.has(child)) {
+      const calls = callsHeldBy(key, child);
+      tally.calls += calls;
+      if (!tallyIn(child, depth + 1, tally, calls > 0)) return false;
+    } else if (key === "type" && !held && typeof child === "string" && CALL_TYPES.has(child)) {
       tally.calls += 1;
     }
   }
@@ -95,19 +103,19 @@ function callsHeldBy(key: string, child: object): number {
 export function countWrittenCalls(record: unknown): number {
   let calls = 0;
   // An explicit stack: a record may nest far deeper than the call stack allows.
-  const pending: unknown[] = [record];
+  const pending: Array<{ value: unknown; held: boolean }> = [{ value: record, held: false }];
   while (pending.length > 0) {
-    const value = pending.pop();
+    const { value, held } = pending.pop()!;
     if (value === null || typeof value !== "object") continue;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) if (value[i] !== null && typeof value[i] === "object") pending.push(value[i]);
+      for (let i = 0; i < value.length; i++) if (value[i] !== null && typeof value[i] === "object") pending.push({ value: value[i], held });
       continue;
     }
     const fields = value as Record<string, unknown>;
-    calls += callsIn(fields);
+    calls += callsIn(fields, held);
     for (const key in fields) {
       const child = fields[key];
-      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push(child);
+      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push({ value: child, held: callsHeldBy(key, child) > 0 });
     }
   }
   return calls;
@@ -116,19 +124,22 @@ export function countWrittenCalls(record: unknown): number {
 /** JSON Pointers to the first `limit` calls of the record, in the order the record writes them. */
 export function writtenCallPaths(record: unknown, limit: number): string[] {
   const paths: string[] = [];
-  const pending: Array<{ value: unknown; path: string }> = [{ value: record, path: "" }];
+  const pending: Array<{ value: unknown; path: string; held: boolean }> = [{ value: record, path: "", held: false }];
   while (pending.length > 0 && paths.length < limit) {
-    const { value, path } = pending.pop()!;
+    const { value, path, held } = pending.pop()!;
     if (value === null || typeof value !== "object") continue;
-    const children: Array<{ value: unknown; path: string }> = [];
+    const children: Array<{ value: unknown; path: string; held: boolean }> = [];
     if (Array.isArray(value)) {
-      value.forEach((child, index) => children.push({ value: child, path: `${path}/${index}` }));
+      value.forEach((child, index) => children.push({ value: child, path: `${path}/${index}`, held }));
     } else {
       const fields = value as Record<string, unknown>;
       const own: string[] = [];
-      callsIn(fields, own);
+      callsIn(fields, held, own);
       for (const at of own) if (paths.length < limit) paths.push(at === "" ? path || "the record itself" : `${path}/${at}`);
-      for (const key of Object.keys(fields)) children.push({ value: fields[key], path: `${path}/${pointerToken(key)}` });
+      for (const key of Object.keys(fields)) {
+        const child = fields[key];
+        children.push({ value: child, path: `${path}/${pointerToken(key)}`, held: child !== null && typeof child === "object" && callsHeldBy(key, child) > 0 });
+      }
     }
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }
@@ -140,7 +151,7 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
  * relative to the object ("" for the object itself) is added to it. Counting
  * alone builds nothing: every object of every record is asked.
  */
-function callsIn(fields: Record<string, unknown>, paths?: string[]): number {
+function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[]): number {
   let calls = 0;
   for (const member of CALL_MEMBERS) {
     const child = fields[member];
@@ -156,7 +167,7 @@ function callsIn(fields: Record<string, unknown>, paths?: string[]): number {
     const toolCalls = child as unknown[];
     for (let index = 0; index < toolCalls.length; index++) if (isObject(toolCalls[index])) paths.push(`tool_calls/${index}`);
   }
-  if (typeof fields.type === "string" && CALL_TYPES.has(fields.type)) {
+  if (!held && typeof fields.type === "string" && CALL_TYPES.has(fields.type)) {
     calls += 1;
     paths?.push("");
   }

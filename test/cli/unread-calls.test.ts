@@ -37,4 +37,10 @@ describe("orbridge gate, on calls no reader of their record reads", { timeout: 6
       [3, "ok"],
     ]);
   });
+
+  test("a Bedrock toolUse that gives itself a type, as Bedrock writes server tools' calls, is one call, judged", async () => {
+    const response = { output: { message: { role: "assistant", content: [{ toolUse: { input: { region: "apac" }, name: "get_latest_sales_report", toolUseId: "tooluse_B", type: "tool_use" } }] } }, stopReason: "tool_use" };
+    const run = await runOrbridge(["gate", "--format", "json"], JSON.stringify(response) + "\n");
+    expect(run.stdout.trimEnd().split("\n").map((line) => [JSON.parse(line).call_id, JSON.parse(line).reason])).toEqual([["tooluse_B", "unknown_tool"]]);
+  });
 });

@@ -43,6 +43,26 @@ describe("the calls a record writes, in any envelope's form", () => {
     expect(writtenCallPaths(body, 3)).toEqual([]);
   });
 
+  test("an object a member holds as a call is one call, whatever type it gives itself", () => {
+    // As Bedrock writes a server tool's toolUse, and a Chat tool call given a Responses type.
+    const record = {
+      output: { message: { content: [{ toolUse: { toolUseId: "t", name: "code", input: {}, type: "server_tool_use" } }, { toolUse: { toolUseId: "u", name: "f", input: {}, type: "tool_use" } }] } },
+      choices: [{ message: { tool_calls: [{ ...chatCall, type: "function_call" }], function_call: { name: "f", arguments: "{}", type: "function_call" } } }],
+      parts: [{ functionCall: { name: "f", args: {}, type: "tool_use" } }],
+    };
+    expect(countWrittenCalls(record)).toBe(5);
+    expect(tallyWritten(record)?.calls).toBe(5);
+    expect(writtenCallPaths(record, 10)).toEqual([
+      "/output/message/content/0/toolUse",
+      "/output/message/content/1/toolUse",
+      "/choices/0/message/tool_calls/0",
+      "/choices/0/message/function_call",
+      "/parts/0/functionCall",
+    ]);
+    // Deeper inside such a call, a call is a call of its own.
+    expect(countWrittenCalls({ toolUse: { name: "f", input: { nested: { type: "function_call" } } } })).toBe(2);
+  });
+
   test("a record nested far deeper than the call stack is counted", () => {
     let deep: unknown = { type: "function_call" };
     for (let i = 0; i < 100_000; i++) deep = { inner: deep };
@@ -85,7 +105,7 @@ describe("one walk that counts members and calls", () => {
   });
 
   test("agrees with countWrittenCalls on any JSON value with calls put in it (property)", () => {
-    const call = fc.constantFrom<unknown>(chatCall, { type: "function_call" }, { type: "tool_use" }, { functionCall: {} }, { toolUse: {} }, { function_call: { name: "f", args: {} } }, { tool_calls: [{}, {}] }, { function_call: { name: "f" } });
+    const call = fc.constantFrom<unknown>(chatCall, { type: "function_call" }, { type: "tool_use" }, { functionCall: {} }, { toolUse: {} }, { toolUse: { type: "tool_use" } }, { function_call: { name: "f", args: {} } }, { tool_calls: [{}, { type: "function_call" }] }, { function_call: { name: "f" } });
     const value = fc.letrec((tie) => ({
       node: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), call, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "tool_calls", "type", "functionCall", "toolUse", "function_call", "__proto__"), tie("node"), { maxKeys: 4 })),
     })).node;
