@@ -36,6 +36,7 @@ import { isPresent, isRecord, lossAt, ownExtensionType, restoreFields, TARGET, t
 import type { AnthropicConversation, AnthropicMessage } from "./models.js";
 import { thinkingBlock } from "./thinking-block.js";
 import { inputOfArguments } from "./tool-input.js";
+import { describeValue } from "../../src/models/json-value.js";
 
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
 const TEXT_FIELDS = ["type", "text", "annotations", "logprobs"];
@@ -337,7 +338,7 @@ function toolUse(call: FunctionCallItem, callId: string, ids: CallIds, at: Point
   } else {
     input = args;
     const object = isRecord(args);
-    losses.push(lossAt([...at, "arguments"], object ? "form_changed" : "target_rejects", `arguments is ${typeOf(args)}, not a JSON text: written as the input as it is${object ? "" : ", which Anthropic rejects"}`));
+    losses.push(lossAt([...at, "arguments"], object ? "form_changed" : "target_rejects", `arguments is ${describeValue(args)}, not a JSON text: written as the input as it is${object ? "" : ", which Anthropic rejects"}`));
   }
   if (typeof call.name !== "string") losses.push(lossAt([...at, "name"], "target_rejects", `the function name is ${typeOf(call.name)}, not text: written as it is, which Anthropic rejects`));
   if (isPresent(call.id)) losses.push(lossAt([...at, "id"], "unsupported_field", `Anthropic has no item ids; the call keeps its call_id "${callId}"`));

@@ -31,6 +31,7 @@ import { isPresent, isRecord, lossAt, ownExtensionType, restoreFields, TARGET, t
 import type { BedrockConversation, BedrockMessage } from "./models.js";
 import { reasoningBlock } from "./reasoning-block.js";
 import { inputOfArguments } from "./tool-input.js";
+import { describeValue } from "../../src/models/json-value.js";
 
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
 const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status"];
@@ -249,7 +250,7 @@ function toolUse(call: FunctionCallItem, callId: string, ids: CallIds, at: Point
   } else {
     input = args;
     const object = isRecord(args);
-    losses.push(lossAt([...at, "arguments"], object ? "form_changed" : "target_rejects", `arguments is ${typeOf(args)}, not a JSON text: written as the input as it is${object ? "" : `, which ${TARGET} rejects`}`));
+    losses.push(lossAt([...at, "arguments"], object ? "form_changed" : "target_rejects", `arguments is ${describeValue(args)}, not a JSON text: written as the input as it is${object ? "" : `, which ${TARGET} rejects`}`));
   }
   if (typeof call.name !== "string") losses.push(lossAt([...at, "name"], "target_rejects", `the function name is ${typeOf(call.name)}, not text: written as it is, which ${TARGET} rejects`));
   if (isPresent(call.id)) losses.push(lossAt([...at, "id"], "unsupported_field", `${TARGET} has no item ids; the call keeps its call_id "${callId}"`));
