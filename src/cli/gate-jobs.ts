@@ -78,7 +78,14 @@ export async function* gatedBatches(sources: readonly string[], io: CommandIO, o
   let ended = options.jobs < 2;
   const enough = options.workerMinBytes ?? WORKER_MIN_BYTES;
   while (!ended && aheadBytes < enough) {
-    const next = await chunks.next();
+    let next: IteratorResult<InputChunk>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      // An input that fails while read ahead: what was read is gated here, as one thread gates it before it meets the failure.
+      yield* inThisThread(concat(ahead, failing(error)), options);
+      return;
+    }
     if (next.done) ended = true;
     else {
       ahead.push(next.value);
@@ -93,6 +100,11 @@ export async function* gatedBatches(sources: readonly string[], io: CommandIO, o
 async function* concat(first: readonly InputChunk[], rest: AsyncIterable<InputChunk>): AsyncGenerator<InputChunk> {
   yield* first;
   yield* rest;
+}
+
+/** Chunks that end in `error`, thrown where the input failed. */
+async function* failing(error: unknown): AsyncGenerator<InputChunk> {
+  throw error;
 }
 
 async function* inThisThread(chunks: AsyncIterable<InputChunk>, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
@@ -134,6 +146,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     options.workerModule,
     options.workerStackMb,
   );
+  const reading = chunks[Symbol.asyncIterator]();
   try {
     // Ajv loads while the first chunks go to the worker; each schema is compiled when a call first needs it.
     const loading = secondHalf(options.gate);
@@ -153,7 +166,18 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       output.addGated(decoder.decode(answer.transfer), gate);
       return { ...output.take(), lines: answer.lines, bytes: sent.shift()!, threads: 2 };
     };
-    for await (const chunk of chunks) {
+    for (;;) {
+      let next: IteratorResult<InputChunk>;
+      try {
+        next = await reading.next();
+      } catch (error) {
+        // As in one thread: the lines of the chunks read before the input failed
+        // are gated and written, and then the failure stops the run.
+        while (sent.length > 0) yield await gated();
+        throw error;
+      }
+      if (next.done) break;
+      const chunk = next.value;
       if ("bytes" in chunk) {
         // The chunk is this thread's no more: its bytes move to the worker rather than being copied.
         const bytes = ownBytes(chunk.bytes);
@@ -174,6 +198,8 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     output.add((await loading).finish());
     yield { ...output.take(), lines: 0, bytes: 0, threads: 2 };
   } finally {
+    // The input is let go (its file closed) however the run ends, as a for-await loop would.
+    await reading.return?.();
     await worker.stop();
   }
 }

@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { gatedBatches, WORKER_MIN_BYTES, type GateJobsOptions } from "../../src/cli/gate-jobs.js";
@@ -402,6 +403,38 @@ describe("orbridge gate --jobs", () => {
   test.each(["0", "-1", "two", "1.5", ""])("--jobs %j is a usage error", async (value) => {
     const run = await runOrbridge(["gate", "--jobs", value, "--schema", "golden/examples/sales-report.schema.json", "golden/examples/sales-report.jsonl"]);
     expect(run).toEqual({ code: 2, stdout: "", stderr: `orbridge gate: --jobs must be a positive whole number of threads (got "${value}")\n` });
+  });
+});
+
+describe("an input that fails partway", () => {
+  // What one thread writes before the failure, two write too: the lines of every chunk read, then the failure.
+  const journal = Array.from({ length: 4_000 }, (_, i) => jsonl(call(`call_${i}`, i % 3 === 0 ? '{"region":"global"}' : '{"region":"apac"}'))).join("");
+  const whole = gzipSync(Buffer.from(journal), { level: 1 });
+  const cut = join(folder, "cut.jsonl.gz");
+  writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
+
+  async function gateUntilFailure(jobs: 1 | 2, workerMinBytes: number): Promise<{ text: string; failure: string }> {
+    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+    const options: GateJobsOptions = { jobs, read: {}, normalize: {}, gate: { schema: salesSchema, omitSource: true }, format: "json", colour: false, workerMinBytes };
+    let text = "";
+    try {
+      for await (const batch of gatedBatches([cut], io, options)) text += batch.text;
+    } catch (error) {
+      return { text, failure: (error as Error).message };
+    }
+    return { text, failure: "none" };
+  }
+
+  test.each([
+    ["while read ahead, before a worker starts", 1 << 24],
+    ["after the worker started", 0],
+  ])("%s: two threads write what one writes, and fail alike", async (_, workerMinBytes) => {
+    const one = await gateUntilFailure(1, workerMinBytes);
+    const two = await gateUntilFailure(2, workerMinBytes);
+    expect(one.failure).toMatch(/^cannot read .*cut\.jsonl\.gz: /);
+    // The lines read before the cut are gated and written.
+    expect(one.text.trimEnd().split("\n").length).toBeGreaterThan(1_000);
+    expect(two).toEqual(one);
   });
 });
 
