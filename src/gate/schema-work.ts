@@ -23,11 +23,19 @@ export const STEPS_PER_UNIT = 64;
 // the budget instead of walking 9,000 states a code point.
 export const FREE_CLOSURE_STATES = 4_000_000;
 export const CLOSURE_STATES_PER_STEP = 64;
+// The budget grows with the arguments, and a string may be hundreds of
+// megabytes: whatever their size, a validation's walks stop here (about 0.6 s),
+// so that no call keeps the process from its signals for long.
+export const MAX_CLOSURE_STATES = 64_000_000;
 
 /** Thrown from inside a validator when its call spent its budget; caught by `runWithinBudget`. */
 export class SchemaWorkExceeded extends Error {
-  constructor(readonly limit: number) {
-    super(`schema work exceeded ${limit} steps`);
+  /** `detail`: why, where it is another bound than the steps for arguments of this size. */
+  constructor(
+    readonly limit: number,
+    readonly detail = `schema work exceeded ${limit} steps, the bound for arguments of this size`,
+  ) {
+    super(detail);
     this.name = "SchemaWorkExceeded";
   }
 }
@@ -49,7 +57,11 @@ export class SchemaWork {
   chargeClosure(states: number): void {
     const before = this.closureStates;
     this.closureStates = before + states;
-    if (this.closureStates > FREE_CLOSURE_STATES) this.charge((this.closureStates - Math.max(before, FREE_CLOSURE_STATES)) / CLOSURE_STATES_PER_STEP);
+    if (this.closureStates <= FREE_CLOSURE_STATES) return;
+    if (this.closureStates > MAX_CLOSURE_STATES && this.limit !== Infinity) {
+      throw new SchemaWorkExceeded(this.limit, `its patterns walked more than ${MAX_CLOSURE_STATES.toLocaleString("en-US")} automaton states, the bound for arguments of any size`);
+    }
+    this.charge((this.closureStates - Math.max(before, FREE_CLOSURE_STATES)) / CLOSURE_STATES_PER_STEP);
   }
 
   /** Adds steps; past the budget, throws `SchemaWorkExceeded`. */
@@ -153,7 +165,7 @@ export function runWithinBudget(validate: SchemaValidator): SchemaValidator {
           schemaPath: "#",
           keyword: "orbridge:steps",
           params: { limit: error.limit },
-          message: `could not be checked: schema work exceeded ${error.limit} steps, the bound for arguments of this size`,
+          message: `could not be checked: ${error.detail}`,
         },
       ];
       return false;

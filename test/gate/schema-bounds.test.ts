@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
 import { SchemaCache, type ToolSchema } from "../../src/gate/schema.js";
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, MAX_SUBSCHEMAS } from "../../src/gate/schema-limits.js";
-import { argumentUnits, BASE_STEPS, STEPS_PER_UNIT } from "../../src/gate/schema-work.js";
+import { argumentUnits, BASE_STEPS, MAX_CLOSURE_STATES, STEPS_PER_UNIT } from "../../src/gate/schema-work.js";
 import { call, OK_DETAIL } from "../hostile/support.js";
 
 const gate = (schema: ToolSchema, args: unknown, cache = new SchemaCache()): Verdict => replayGate(call("call_1", JSON.stringify(args)), schema, { cache });
@@ -189,6 +189,10 @@ describe("patterns whose automaton states never recur", () => {
     const args = { s: letters(20_000) };
     expect(gate(patterned("^[ab]*a[ab]{2000}c"), args)).toEqual(overBudget(args));
   });
+  test("however long the string, the walks stop at a bound of their own", () => {
+    const args = { s: letters(2_000_000) };
+    expect(gate(patterned("^[ab]*a[ab]{2000}c"), args)).toEqual(blocked(`arguments could not be checked: its patterns walked more than ${MAX_CLOSURE_STATES.toLocaleString("en-US")} automaton states, the bound for arguments of any size`));
+  }, 30_000);
   test("the same pattern judges a short string", () => {
     expect(gate(patterned("^[ab]*a[ab]{2000}c"), { s: "ab" })).toEqual(blocked('arguments/s must match pattern "^[ab]*a[ab]{2000}c"'));
     expect(gate(patterned("^[ab]*a[ab]{2000}c"), { s: "a" + "b".repeat(2000) + "c" })).toEqual(ok);
