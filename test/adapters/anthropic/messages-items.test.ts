@@ -475,14 +475,3 @@ describe("itemsToMessages, opaque values", () => {
     });
   });
 });
-
-describe("arguments that are not a text", () => {
-  test.each([
-    ["an object", { city: "Oslo" }, "an object"],
-    ["an array", ["Oslo"], "an array"],
-    ["a number", 7, "number 7"],
-  ])("%s: written as the input, and the loss names what it is", (_, args, named) => {
-    const converted = itemsToMessages({ items: items([{ type: "function_call", call_id: "call_1", name: "weather", arguments: args, status: "completed" }]) });
-    expect(converted.losses.filter((loss) => loss.path.endsWith("/arguments")).map((loss) => loss.detail)).toEqual([expect.stringMatching(new RegExp(`^arguments is ${named}, not a JSON text: written as the input as it is`))]);
-  });
-});
