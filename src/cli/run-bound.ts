@@ -28,7 +28,7 @@ export const RUN_HARD_LIMIT = 4_096;
 export class RunCalls {
   /** Call ids of the run with no output yet. */
   private readonly open = new Set<string>();
-  /** A call without an id, or an output of no call of the run. */
+  /** A call without an id or with the id of one still open, or an output of no open call. */
   private unpaired = false;
   /** Whether the last record was an output. */
   private lastAnswered = false;
