@@ -59,7 +59,8 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
-      if (child !== null && typeof child === "object" && !tallyIn(child, depth + 1, tally, held)) return false;
+      // Only the calls of a held array are held, not what an array in it holds.
+      if (child !== null && typeof child === "object" && !tallyIn(child, depth + 1, tally, held && !Array.isArray(child))) return false;
     }
     return true;
   }
@@ -108,7 +109,7 @@ export function countWrittenCalls(record: unknown): number {
     const { value, held } = pending.pop()!;
     if (value === null || typeof value !== "object") continue;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) if (value[i] !== null && typeof value[i] === "object") pending.push({ value: value[i], held });
+      for (let i = 0; i < value.length; i++) if (value[i] !== null && typeof value[i] === "object") pending.push({ value: value[i], held: held && !Array.isArray(value[i]) });
       continue;
     }
     const fields = value as Record<string, unknown>;
@@ -130,7 +131,7 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
     if (value === null || typeof value !== "object") continue;
     const children: Array<{ value: unknown; path: string; held: boolean }> = [];
     if (Array.isArray(value)) {
-      value.forEach((child, index) => children.push({ value: child, path: `${path}/${index}`, held }));
+      value.forEach((child, index) => children.push({ value: child, path: `${path}/${index}`, held: held && !Array.isArray(child) }));
     } else {
       const fields = value as Record<string, unknown>;
       const own: string[] = [];

@@ -59,8 +59,10 @@ describe("the calls a record writes, in any envelope's form", () => {
       "/choices/0/message/function_call",
       "/parts/0/functionCall",
     ]);
-    // Deeper inside such a call, a call is a call of its own.
+    // Deeper inside such a call, or in an array inside a tool_calls array, a call is a call of its own.
     expect(countWrittenCalls({ toolUse: { name: "f", input: { nested: { type: "function_call" } } } })).toBe(2);
+    const inArray = { tool_calls: [chatCall, [{ type: "function_call" }]] };
+    expect([countWrittenCalls(inArray), tallyWritten(inArray)?.calls, writtenCallPaths(inArray, 5)]).toEqual([2, 2, ["/tool_calls/0", "/tool_calls/1/0"]]);
   });
 
   test("a record nested far deeper than the call stack is counted", () => {
@@ -105,7 +107,7 @@ describe("one walk that counts members and calls", () => {
   });
 
   test("agrees with countWrittenCalls on any JSON value with calls put in it (property)", () => {
-    const call = fc.constantFrom<unknown>(chatCall, { type: "function_call" }, { type: "tool_use" }, { functionCall: {} }, { toolUse: {} }, { toolUse: { type: "tool_use" } }, { function_call: { name: "f", args: {} } }, { tool_calls: [{}, { type: "function_call" }] }, { function_call: { name: "f" } });
+    const call = fc.constantFrom<unknown>(chatCall, { type: "function_call" }, { type: "tool_use" }, { functionCall: {} }, { toolUse: {} }, { toolUse: { type: "tool_use" } }, { function_call: { name: "f", args: {} } }, { tool_calls: [{}, { type: "function_call" }, [{ type: "tool_use" }]] }, { function_call: { name: "f" } });
     const value = fc.letrec((tie) => ({
       node: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), call, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "tool_calls", "type", "functionCall", "toolUse", "function_call", "__proto__"), tie("node"), { maxKeys: 4 })),
     })).node;
