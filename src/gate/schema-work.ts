@@ -58,6 +58,7 @@ export class SchemaWork {
     const before = this.closureStates;
     this.closureStates = before + states;
     if (this.closureStates <= FREE_CLOSURE_STATES) return;
+    // Outside a validation the limit is Infinity, and nothing is bounded there.
     if (this.closureStates > MAX_CLOSURE_STATES && this.limit !== Infinity) {
       throw new SchemaWorkExceeded(this.limit, `its patterns walked more than ${MAX_CLOSURE_STATES.toLocaleString("en-US")} automaton states, the bound for arguments of any size`);
     }

@@ -50,7 +50,7 @@ export function inexactLiterals(text: string): InexactLiterals | undefined {
  * writes `null`: any null of the text may be it, so it comes last when the text
  * holds one.
  */
-export function writtenFromInexactAll(json: string, literals: InexactLiterals): string[] {
+export function writtenFromInexact(json: string, literals: InexactLiterals): string[] {
   const found: string[] = [];
   scanJson(json, {
     number: (literal) => {

@@ -8,7 +8,7 @@ import { shownLiteral } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { parseJsonText } from "../models/json-value.js";
-import { writtenFromInexactAll, type InexactLiterals } from "./inexact-numbers.js";
+import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
 
 /**
  * One loss of the record for each string of `written` (the records a
@@ -74,5 +74,5 @@ function literalsIn(text: string, inexact: InexactLiterals): string[] {
   if (first !== "{" && first !== "[") return [];
   // Only a text JSON.parse reads is walked: the walk reads numbers out of any text.
   if (!parseJsonText(text).ok) return [];
-  return writtenFromInexactAll(text, inexact);
+  return writtenFromInexact(text, inexact);
 }

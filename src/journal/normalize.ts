@@ -38,7 +38,7 @@ import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
-import { writtenFromInexactAll, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
+import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
@@ -319,7 +319,7 @@ export class JournalNormalizer {
       // An output is text, or parts whose texts may hold a result object's JSON text.
       const texts = typeof value === "string" ? [value] : Array.isArray(value) ? value.map((part) => (isPlainObject(part) ? part.text : undefined)) : [];
       const literals: string[] = [];
-      for (const text of texts) if (typeof text === "string") for (const literal of writtenFromInexactAll(text, inexact)) if (!literals.includes(literal)) literals.push(literal);
+      for (const text of texts) if (typeof text === "string") for (const literal of writtenFromInexact(text, inexact)) if (!literals.includes(literal)) literals.push(literal);
       if (literals.length === 0) continue;
       if (this.refuseUnreadCalls && field === "arguments") {
         return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${shownLiteral(literals[0]!)} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
