@@ -1,7 +1,7 @@
 // Compressed journals: a source whose bytes open with the gzip magic number is
 // decompressed as it is read, whatever its name, so memory stays constant.
 import { Readable } from "node:stream";
-import { createGunzip, type Gunzip } from "node:zlib";
+import { createGunzip } from "node:zlib";
 
 /** Whether bytes open a gzip member (RFC 1952: 0x1f 0x8b). */
 export function isGzip(head: Buffer): boolean {
@@ -21,59 +21,9 @@ export async function* gunzipped(chunks: AsyncIterable<Buffer>): AsyncGenerator<
   const source = Readable.from(counted(chunks, read));
   source.on("error", (error) => gunzip.destroy(error));
   source.pipe(gunzip);
-  yield* everyChunk(gunzip);
+  for await (const chunk of gunzip as AsyncIterable<Buffer>) yield chunk;
   if (read.lastNonZero >= gunzip.bytesWritten) {
     throw new Error(`the gzip data ends at byte ${gunzip.bytesWritten} of ${read.total}, and bytes other than zero padding follow it (another gzip member after padding, or other data): they would be read by some readers and not by others`);
-  }
-}
-
-/** Chunks held at most before zlib is paused: the journal is read as fast as it is gated, in constant memory. */
-const HELD_CHUNKS = 16;
-
-/**
- * Every chunk zlib gave, in order, then its failure if it failed. A stream's own
- * async iterator drops the chunks it still holds when the stream fails (a cut
- * file fails at its end), so how much of a cut journal was read would depend on
- * how fast it was read: one run and the next, or one thread and two, would
- * write different lines before the same error.
- */
-async function* everyChunk(gunzip: Gunzip): AsyncGenerator<Buffer> {
-  const held: Buffer[] = [];
-  let failure: Error | undefined;
-  let ended = false;
-  let wake: (() => void) | undefined;
-  const woken = () => {
-    wake?.();
-    wake = undefined;
-  };
-  gunzip.on("data", (chunk: Buffer) => {
-    held.push(chunk);
-    if (held.length >= HELD_CHUNKS) gunzip.pause();
-    woken();
-  });
-  gunzip.on("error", (error: Error) => {
-    failure = error;
-    woken();
-  });
-  gunzip.on("end", () => {
-    ended = true;
-    woken();
-  });
-  try {
-    for (;;) {
-      const chunk = held.shift();
-      if (chunk !== undefined) {
-        if (held.length < HELD_CHUNKS / 2 && gunzip.isPaused() && failure === undefined) gunzip.resume();
-        yield chunk;
-        continue;
-      }
-      if (failure !== undefined) throw failure;
-      if (ended) return;
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  } finally {
-    // A reader that stops early lets the stream go.
-    if (!ended && failure === undefined) gunzip.destroy();
   }
 }
 
