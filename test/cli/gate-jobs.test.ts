@@ -432,9 +432,11 @@ describe("an input that fails partway", () => {
     const one = await gateUntilFailure(1, workerMinBytes);
     const two = await gateUntilFailure(2, workerMinBytes);
     expect(one.failure).toMatch(/^cannot read .*cut\.jsonl\.gz: /);
-    // The lines read before the cut are gated and written.
+    // The lines read before the cut are gated and written, alike; zlib's last output before the failure comes or not with timing, so one may hold a chunk's lines more.
+    expect(two.failure).toBe(one.failure);
     expect(one.text.trimEnd().split("\n").length).toBeGreaterThan(1_000);
-    expect(two).toEqual(one);
+    expect(two.text.trimEnd().split("\n").length).toBeGreaterThan(1_000);
+    expect(one.text.startsWith(two.text) || two.text.startsWith(one.text)).toBe(true);
   });
 });
 
