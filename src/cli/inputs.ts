@@ -144,13 +144,12 @@ export async function* inputChunks(sources: readonly string[], io: CommandIO, op
     }
     try {
       // The next chunk is asked for before this one is handed on, so that it is
-      // read while this one is worked on.
-      let next = chunks.next();
+      // read while this one is worked on (and may fail while this generator waits at its yield).
+      let next = ahead(chunks);
       for (;;) {
-        next.catch(() => undefined);
         const { done, value } = await next;
         if (done) break;
-        next = chunks.next();
+        next = ahead(chunks);
         // Each chunk handed on is a buffer of its own, which may be moved to another
         // thread (`gate --jobs`): a file's chunks are read so, stdin's are copied.
         const bytes = typeof value === "string" ? Buffer.from(value, "utf8") : source === "-" ? Buffer.from(value) : value;
@@ -163,6 +162,13 @@ export async function* inputChunks(sources: readonly string[], io: CommandIO, op
     }
     yield { source, end: true };
   }
+}
+
+/** The next chunk, asked for now and awaited later: its failure is thrown where it is awaited, never reported as unhandled before. */
+function ahead<T>(chunks: AsyncIterator<T>): Promise<IteratorResult<T>> {
+  const next = chunks.next();
+  next.catch(() => undefined);
+  return next;
 }
 
 export async function readJsonFile(path: string, what: string): Promise<unknown> {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
+import { inputChunks } from "../../src/cli/inputs.js";
 import { runCli } from "../../src/cli/run.js";
 import { runOrbridge } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
@@ -149,5 +150,28 @@ describe("inputs that are not journals", () => {
       code: 0,
       stderr: "orbridge: reading a journal from the terminal: paste JSONL records, one per line, and end with Ctrl-D; or give a FILE\nread 1 line, 1 record: 1 emitted (1 item), 0 reported; 0 losses\n",
     });
+  });
+});
+
+describe("an input that fails while a chunk is worked on", () => {
+  test("the failure is thrown where the next chunk is asked for, and never reported as unhandled before", async () => {
+    const unhandled: unknown[] = [];
+    const count = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", count);
+    try {
+      const stdin = new Readable({ read() {} });
+      stdin.push(`${JSON.stringify(call)}\n`);
+      const io = { stdin, stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+      const chunks = inputChunks(["-"], io);
+      const first = await chunks.next();
+      expect(first.value).toEqual({ source: "-", bytes: Buffer.from(`${JSON.stringify(call)}\n`) });
+      // The next read is under way while the consumer works on the first chunk, and fails then.
+      stdin.destroy(new Error("the disk went away"));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      await expect(chunks.next()).rejects.toThrow("cannot read -: the disk went away");
+    } finally {
+      process.off("unhandledRejection", count);
+    }
   });
 });
