@@ -7,7 +7,9 @@
 //
 // Memory stays bounded: past MAX_CALLS names the oldest is forgotten, and a
 // result of its call then gets no name, which whoever writes it reports.
-const MAX_CALLS = 100_000;
+import { BoundedMap } from "../models/bounded-map.js";
+
+export const MAX_CALLS = 100_000;
 
 export interface CallName {
   name: string;
@@ -16,13 +18,11 @@ export interface CallName {
 }
 
 export class ConversationCalls {
-  private readonly names = new Map<string, CallName>();
+  private readonly names = new BoundedMap<string, CallName>(MAX_CALLS);
 
   /** A call met on `line`; the first call of an id names it, as the gate pairs an output with the first call of its id. */
   call(callId: string, name: string, line: number): void {
-    if (this.names.has(callId)) return;
-    if (this.names.size >= MAX_CALLS) this.names.delete(this.names.keys().next().value!);
-    this.names.set(callId, { name, line });
+    if (!this.names.has(callId)) this.names.set(callId, { name, line });
   }
 
   /** The name the call of `callId` gave, and its line; undefined when no call of it was met. */

@@ -9,6 +9,7 @@
 // spliced into the wrapper's text where the record stood.
 import type { JournalLine } from "./read.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
+import { BoundedMap } from "../models/bounded-map.js";
 
 /** A wrapped line's text, and where in it the record stands. */
 export interface RecordWrapper {
@@ -132,13 +133,12 @@ const HELD_WRAPPERS = 4096;
  * oldest are let go past HELD_WRAPPERS lines.
  */
 export class LineWrappers {
-  private readonly held = new Map<string, RecordWrapper>();
+  private readonly held = new BoundedMap<string, RecordWrapper>(HELD_WRAPPERS);
 
   hold(line: JournalLine): void {
     const wrapper = wrapperOf(line);
     if (wrapper === undefined) return;
     this.held.set(key(line.source, line.line), wrapper);
-    if (this.held.size > HELD_WRAPPERS) this.held.delete(this.held.keys().next().value!);
   }
 
   of(source: string | undefined, line: number): RecordWrapper | undefined {
