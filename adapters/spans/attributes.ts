@@ -9,8 +9,9 @@
 // Each value keeps the JSON Pointer of where it stands in the document, so that a
 // loss found inside it names its place.
 import { isDeepStrictEqual } from "node:util";
-import { isPlainObject } from "../../src/models/json-value.js";
+import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
+import { standsAsDouble } from "../../src/models/decimal-value.js";
 import { describeDuplicateName, duplicateName } from "../../src/models/duplicate-names.js";
 
 export interface Located {
@@ -69,14 +70,15 @@ export function readAttributes(written: unknown, path: string): Attributes {
   if (Array.isArray(written)) {
     written.forEach((entry, index) => {
       if (!isPlainObject(entry) || typeof entry.key !== "string") return;
+      const key = entry.key;
       const at = `${path}/${index}/value`;
+      const problem = (where: string, detail: string) => void attributes.twice.push({ key, path: where, detail: `the attribute ${key} ${detail}` });
       // A Jaeger tag holds its value bare beside its type; an OTLP attribute wraps it.
-      if (typeof entry.type === "string") attributes.written(entry.key, { value: entry.value, path: at });
-      else {
-        const kinds = valueKinds(entry.value);
-        if (kinds.length > 1) attributes.twice.push({ key: entry.key, path: at, detail: `the attribute ${entry.key} holds ${kinds.join(" and ")} at once` });
-        attributes.written(entry.key, anyValue(entry.value, at));
-      }
+      // A wrapped value beside a type is both: a reader of either kind sees another value.
+      if (typeof entry.type === "string") {
+        if (isPlainObject(entry.value)) problem(at, `is written as a Jaeger tag (type ${JSON.stringify(entry.type)}) holding an OTLP value`);
+        attributes.written(key, { value: entry.value, path: at });
+      } else attributes.written(key, anyValue(entry.value, at, problem, true));
     });
   } else if (isPlainObject(written)) {
     for (const [key, value] of Object.entries(written)) attributes.set(key, { value, path: `${path}/${pointerToken(key)}` });
@@ -84,7 +86,6 @@ export function readAttributes(written: unknown, path: string): Attributes {
   return attributes;
 }
 
-/** An OTLP `AnyValue`, unwrapped; an `intValue` stays the decimal text it is, unless a double holds it exactly. */
 const VALUE_KINDS = ["stringValue", "boolValue", "intValue", "doubleValue", "bytesValue", "arrayValue", "kvlistValue"];
 
 /** The kinds an OTLP AnyValue writes; one, unless it was written to be read two ways. */
@@ -92,29 +93,68 @@ function valueKinds(value: unknown): string[] {
   return isPlainObject(value) ? VALUE_KINDS.filter((kind) => Object.hasOwn(value, kind) && value[kind] !== null && value[kind] !== undefined) : [];
 }
 
-function anyValue(value: unknown, path: string): Located {
+/** Where a value reads two ways, and how; the value is then read neither way. */
+type ValueProblem = (path: string, detail: string) => void;
+
+// proto3 JSON writes a 64-bit integer as a decimal string (or a number) and a
+// double as a number or a string: `Number` would also take "", "0x10" or " 1".
+const DECIMAL_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+const DECIMAL_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
+
+/**
+ * An OTLP `AnyValue`, unwrapped. At the top of an attribute an `intValue` no
+ * double holds exactly stays the decimal text it is (an id, a count); inside an
+ * array or a kvlist, where it becomes part of a JSON value (a call's arguments),
+ * it cannot be written as the number it is, and is a problem, as are a kvlist
+ * that names a key twice, a value of two kinds, and a number written otherwise
+ * than proto3 JSON writes one.
+ */
+function anyValue(value: unknown, path: string, problem: ValueProblem, top: boolean): Located {
   if (!isPlainObject(value)) return { value, path };
+  const kinds = valueKinds(value);
+  if (kinds.length > 1) problem(path, `holds ${kinds.join(" and ")} at once`);
   for (const [field, inner] of Object.entries(value)) {
     const at = `${path}/${field}`;
     switch (field) {
       case "stringValue":
       case "boolValue":
-      case "doubleValue":
       case "bytesValue":
         return { value: inner, path: at };
+      case "doubleValue": {
+        if (typeof inner !== "string") return { value: inner, path: at };
+        const number = DECIMAL_NUMBER.test(inner) ? Number(inner) : Number.NaN;
+        if (!Number.isFinite(number)) {
+          problem(at, `holds the doubleValue ${JSON.stringify(inner)}, which is no JSON number`);
+          return { value: inner, path: at };
+        }
+        if (!top && !standsAsDouble(inner)) problem(at, `holds the doubleValue ${inner} inside a value, which a double reads as another number`);
+        return { value: number, path: at };
+      }
       case "intValue": {
+        if (typeof inner === "string" && !DECIMAL_INTEGER.test(inner)) {
+          problem(at, `holds the intValue ${JSON.stringify(inner)}, which is no decimal integer`);
+          return { value: inner, path: at };
+        }
         const number = typeof inner === "string" ? Number(inner) : inner;
-        return { value: typeof number === "number" && Number.isSafeInteger(number) ? number : inner, path: at };
+        if (typeof number === "number" && Number.isSafeInteger(number)) return { value: number, path: at };
+        if (!top) problem(at, `holds the intValue ${JSON.stringify(inner)} inside a value, which a double does not hold exactly`);
+        return { value: inner, path: at };
       }
       case "arrayValue": {
         const values = isPlainObject(inner) && Array.isArray(inner.values) ? inner.values : [];
-        return { value: values.map((element, index) => anyValue(element, `${at}/values/${index}`).value), path: at };
+        return { value: values.map((element, index) => anyValue(element, `${at}/values/${index}`, problem, false).value), path: at };
       }
       case "kvlistValue": {
         const values = isPlainObject(inner) && Array.isArray(inner.values) ? inner.values : [];
         const object: Record<string, unknown> = {};
+        const firstAt = new Map<string, number>();
         values.forEach((entry, index) => {
-          if (isPlainObject(entry) && typeof entry.key === "string") object[entry.key] = anyValue(entry.value, `${at}/values/${index}/value`).value;
+          if (!isPlainObject(entry) || typeof entry.key !== "string") return;
+          const seen = firstAt.get(entry.key);
+          if (seen !== undefined) problem(`${at}/values/${index}`, `names the key ${JSON.stringify(entry.key)} twice in one kvlistValue (first at ${at}/values/${seen})`);
+          else firstAt.set(entry.key, index);
+          // Set as an own member whatever its name: "__proto__" is a key like any other.
+          setOwn(object, entry.key, anyValue(entry.value, `${at}/values/${index}/value`, problem, false).value);
         });
         return { value: object, path: at };
       }

@@ -101,3 +101,50 @@ describe("an OTLP array of JSON texts as the messages", () => {
     expect(reading.losses.filter((loss) => loss.code === "unreadable")).toHaveLength(1);
   });
 });
+
+describe("OTLP messages written as nested values (arrayValue and kvlistValue)", () => {
+  // The GenAI messages as OTLP values all the way down, as some exporters write them: the call's parts are kvlists.
+  const kv = (key: string, value: unknown) => ({ key, value });
+  const text = (stringValue: string) => ({ stringValue });
+  const kvlist = (...values: unknown[]) => ({ kvlistValue: { values } });
+  const messages = (part: unknown[]) => ({ arrayValue: { values: [kvlist(kv("role", text("assistant")), kv("parts", { arrayValue: { values: [kvlist(...part)] } }))] } });
+  const toolCall = (...fields: unknown[]) => [kv("type", text("tool_call")), kv("id", text("call_1")), ...fields];
+  const otlp = (attribute: { key: string; value: unknown } & Record<string, unknown>) => {
+    const span = { traceId: "7a1c", spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: text("chat") }, attribute] };
+    return READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] });
+  };
+  // Where the tool_call part's kvlist stands in the document.
+  const partAt = "/resourceSpans/0/scopeSpans/0/spans/0/attributes/1/value/arrayValue/values/0/kvlistValue/values/1/value/arrayValue/values/0/kvlistValue";
+  const unreadable = (reading: ReturnType<typeof otlp>) => reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail);
+
+  test("read as the call they hold", () => {
+    const reading = otlp(kv("gen_ai.output.messages", messages(toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("city", text("Paris")), kv("days", { intValue: "3" }), kv("max", { doubleValue: "1.5" })))))));
+    expect(calls(reading)).toEqual([{ type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris","days":3,"max":1.5}', status: "completed" }]);
+  });
+
+  test.each([
+    ["a key named twice in a kvlist (the first reader runs delete_all)", toolCall(kv("name", text("delete_all")), kv("name", text("get_weather")), kv("arguments", kvlist(kv("city", text("Paris"))))), `names the key "name" twice in one kvlistValue (first at ${partAt}/values/2)`],
+    ["an argument named twice", toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("city", text("London")), kv("city", text("Paris"))))), `names the key "city" twice in one kvlistValue (first at ${partAt}/values/3/value/kvlistValue/values/0)`],
+    ["an intValue no double holds, inside the arguments", toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("account", { intValue: "12345678901234567890" })))), 'holds the intValue "12345678901234567890" inside a value, which a double does not hold exactly'],
+    ["an intValue that is no decimal integer", toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("days", { intValue: "0x10" })))), 'holds the intValue "0x10", which is no decimal integer'],
+    ["a doubleValue that is no JSON number", toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("max", { doubleValue: "NaN" })))), 'holds the doubleValue "NaN", which is no JSON number'],
+    ["a doubleValue a double reads as another number", toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("max", { doubleValue: "1.0000000000000001" })))), "holds the doubleValue 1.0000000000000001 inside a value, which a double reads as another number"],
+    ["a nested value of two kinds", toolCall(kv("name", { stringValue: "get_weather", intValue: "7" }), kv("arguments", kvlist())), "holds stringValue and intValue at once"],
+  ])("%s: the span is not read, unreadable", (_, part, detail) => {
+    const reading = otlp(kv("gen_ai.output.messages", messages(part)));
+    expect(calls(reading)).toEqual([]);
+    expect(unreadable(reading)).toEqual([`the attribute gen_ai.output.messages ${detail}: two readers see two spans, so the span is not read`]);
+  });
+
+  test("a key __proto__ in a kvlist is a member like any other, so a schema that allows no other member refuses it", () => {
+    const reading = otlp(kv("gen_ai.output.messages", messages(toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("__proto__", kvlist(kv("city", text("London")))), kv("city", text("Paris"))))))));
+    expect(calls(reading)).toEqual([{ type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"__proto__":{"city":"London"},"city":"Paris"}', status: "completed" }]);
+  });
+
+  test("an attribute that is a Jaeger tag (a type beside it) and holds an OTLP value is not read: unreadable", () => {
+    const json = JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "get_weather", arguments: '{"city":"London"}' }] }]);
+    const reading = otlp({ key: "gen_ai.output.messages", type: "STRING", value: text(json) });
+    expect(calls(reading)).toEqual([]);
+    expect(unreadable(reading)).toEqual(['the attribute gen_ai.output.messages is written as a Jaeger tag (type "STRING") holding an OTLP value: two readers see two spans, so the span is not read']);
+  });
+});
