@@ -221,7 +221,12 @@ export class ConversationBuilder {
         else this.conflict(path, `${copy} records a call "${item.call_id}" of ${described} that no other copy holds`, span);
         continue;
       }
-      if (this.callByContent(item) !== undefined) continue;
+      const same = this.callByContent(item);
+      if (same !== undefined) {
+        // As for a call with an id: a copy that says it was cut says it is not one to run.
+        if (item.status !== undefined && item.status !== "completed" && same.status === "completed") this.doubt(same, path, `${copy} records the call of ${described} as ${String(item.status)}, where it is completed`, span);
+        continue;
+      }
       const sameName = this.items.filter((entry) => entry.item.type === "function_call" && entry.item.name === item.name);
       if (sameName.length === 0) this.conflict(path, `${copy} records a call of ${described} that no other copy holds`, span);
       for (const entry of sameName) this.doubt(entry.item, path, `${copy} records a call of ${described}, where the call "${String(entry.item.call_id)}" is ${String(entry.item.arguments)}`, span);

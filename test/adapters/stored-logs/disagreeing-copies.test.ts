@@ -105,6 +105,14 @@ describe("two dialects in one span", () => {
     expect(conflicts(reading).map(([, detail]) => detail)).toContain('output.value, beside gen_ai.completion.N in the same span, records the call "call_1" as incomplete, where it is completed: two readers would run two calls, so none is read');
   });
 
+  test("a copy that says the answer was cut, of a call that has no id in either copy: the call is not read", () => {
+    const noId = (finish: string) => JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", name: "list_releases", arguments: GOOD }], finish_reason: finish }]);
+    const cut = JSON.stringify({ content: { role: "model", parts: [{ function_call: { name: "list_releases", args: JSON.parse(GOOD) } }] }, finish_reason: "MAX_TOKENS" });
+    const reading = jaeger([{ id: "s1", name: "chat", start: 1, tags: [["gen_ai.operation.name", "chat"], ["gen_ai.input.messages", JSON.stringify([{ role: "user", parts: [{ type: "text", content: "Which releases run in cider?" }] }])], ["gen_ai.output.messages", noId("tool_call")], ["gcp.vertex.agent.llm_response", cut]] }]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([, detail]) => detail)).toContain(`gcp.vertex.agent.llm_response, beside gen_ai.output.messages in the same span, records the call of "list_releases" with ${GOOD} as incomplete, where it is completed: two readers would run two calls, so none is read`);
+  });
+
   test("a copy whose JSON text names a member twice is unreadable, as the span's own would be", () => {
     const twice = '{"object":"chat.completion","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"list_releases","arguments":"{}","arguments":"{}"}}]}}]}';
     const reading = jaeger([{ id: "s1", name: "openai.chat", start: 1, tags: [...prompt, ...indexedCall(GOOD), ["output.value", twice]] }]);
