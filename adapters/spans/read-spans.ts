@@ -101,6 +101,28 @@ function isToolRun(span: Span): boolean {
   return isPlainObject(output) && output.type === "tool" && typeof output.tool_call_id === "string";
 }
 
+/**
+ * Spans of one trace that give one id: two versions of one span (a store that
+ * upserts keeps one of them, an export taken before it merged them holds both),
+ * or a span forged beside another. A reader that keeps the first and one that
+ * keeps the last see two calls: each is read as a span written two ways.
+ */
+function markSharedIds(members: readonly Span[]): void {
+  const byId = new Map<string, Span[]>();
+  for (const span of members) {
+    const same = byId.get(span.id);
+    if (same) same.push(span);
+    else byId.set(span.id, [span]);
+  }
+  for (const [id, same] of byId) {
+    if (same.length < 2) continue;
+    for (const span of same) {
+      const others = same.filter((other) => other !== span).map((other) => other.path);
+      span.attributes.twice.push({ key: "", path: span.path, detail: `the span id ${JSON.stringify(id)} is also the id of ${others.length === 1 ? "the span" : "the spans"} at ${others.join(", ")}` });
+    }
+  }
+}
+
 export function readSpans(spans: readonly Span[]): Reading {
   const losses: ReaderLoss[] = [];
   const units: UnitAccount[] = [];
@@ -114,6 +136,7 @@ export function readSpans(spans: readonly Span[]): Reading {
   }
   for (const [trace, members] of traces) {
     const byId = new Map(members.map((span) => [span.id, span]));
+    markSharedIds(members);
     const calls = new Set(members.filter(isLlmCall));
     // A call with another inside it records that same call again.
     const wrappers = new Set<Span>();

@@ -148,3 +148,25 @@ describe("OTLP messages written as nested values (arrayValue and kvlistValue)", 
     expect(unreadable(reading)).toEqual(['the attribute gen_ai.output.messages is written as a Jaeger tag (type "STRING") holding an OTLP value: two readers see two spans, so the span is not read']);
   });
 });
+
+describe("two spans of one trace that give one id", () => {
+  // Two versions of one observation, as Langfuse upserts it, or a forged one beside it: a reader that keeps one of them sees one call.
+  const generation = (location: string) => ({ id: "g1", traceId: "T", type: "GENERATION", name: "call_llm", startTime: "2025-08-28T07:32:30.306Z", input: [{ role: "user", content: "weather?" }], output: { role: "assistant", content: "", tool_calls: [{ id: `call_${location}`, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city: location }) } }] } });
+
+  test("neither is read: each is unreadable, naming the other", () => {
+    const reading = READERS.langfuse.read({ trace: { id: "T" }, observations: [generation("Paris"), generation("London")] });
+    expect(calls(reading)).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual([
+      'the span id "g1" is also the id of the span at /observations/1: two readers see two spans, so the span is not read',
+      'the span id "g1" is also the id of the span at /observations/0: two readers see two spans, so the span is not read',
+    ]);
+  });
+
+  test("of OTLP spans too; spans of two traces may share an id", () => {
+    const span = (trace: string, city: string) => ({ traceId: trace, spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }, { key: "gen_ai.output.messages", value: { stringValue: JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: `call_${city}`, name: "get_weather", arguments: JSON.stringify({ city }) }] }]) } }] });
+    const one = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span("t1", "Paris"), span("t1", "London")] }] }] });
+    expect(calls(one)).toEqual([]);
+    const two = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span("t1", "Paris"), span("t2", "London")] }] }] });
+    expect(calls(two).map((call) => (call as { call_id?: string }).call_id)).toEqual(["call_Paris", "call_London"]);
+  });
+});
