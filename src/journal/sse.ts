@@ -10,9 +10,12 @@
 // | `field` (no colon)  | the field with an empty value                            |
 // | blank line          | dispatches the event, if it has data                     |
 //
-// One space after the colon belongs to the framing, not to the value. A
-// recording that ends without its final blank line still gives its last event:
-// a cut recording is exactly what the gate must see.
+// One space after the colon belongs to the framing, not to the value. An event
+// that the recording ends before its blank line is discarded by SSE readers
+// (the standard's parser and the providers' SDKs alike): it is given, marked
+// `unended`, so that the reader says so rather than read what they do not. A
+// line that could not be read while an event is being read (or just before
+// one) is marked on that event, `unreadAt`: its data is not what they read.
 
 /** Whether a journal line is SSE framing (`data:`, `event:`, `id:`, `retry:` or a `:` comment) rather than JSON. */
 export function isSseFraming(text: string): boolean {
@@ -26,6 +29,10 @@ export interface SseEvent {
   data: string;
   /** 1-based journal line of the first field of the event. */
   line: number;
+  /** Whether the stream ended before the blank line that dispatches the event. */
+  unended?: boolean;
+  /** A line of the event, or just before it, that could not be read. */
+  unreadAt?: number;
 }
 
 export class SseParser {
@@ -33,6 +40,7 @@ export class SseParser {
   private data: string[] = [];
   private firstLine = 0;
   private started = false;
+  private unreadAt: number | undefined;
 
   /** One line of the stream, without its line ending; returns the events it completes. */
   push(line: string, lineNumber: number): SseEvent[] {
@@ -40,11 +48,12 @@ export class SseParser {
       this.started = true;
       if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     }
-    // The reader ends lines at "\n" only; a carriage return is a line ending to SSE.
+    // The reader ends lines at "\n" (taking a "\r" before it, and one at the end
+    // of the source, as part of the ending); any other carriage return is a line
+    // ending to SSE. So a line given with a final "\r" was followed by an empty
+    // line ("data: x\r\r\n"): the blank line that dispatches the event.
     if (line.includes("\r")) {
       const parts = line.split(/\r\n?/);
-      // A final "\r" ends the last line; it does not start an empty one.
-      if (line.endsWith("\r")) parts.pop();
       const events: SseEvent[] = [];
       for (const part of parts) events.push(...this.pushLine(part, lineNumber));
       return events;
@@ -52,9 +61,16 @@ export class SseParser {
     return this.pushLine(line, lineNumber);
   }
 
-  /** End of the stream: the event still being read, if it has data. */
+  /** A line the journal could not read (not UTF-8, too long): it may have been a field of the event being read, or of the next. */
+  unread(lineNumber: number): void {
+    this.unreadAt ??= lineNumber;
+  }
+
+  /** End of the stream: the event still being read, if it has data, marked unended. */
   finish(): SseEvent[] {
-    return this.dispatch();
+    const events = this.dispatch();
+    for (const event of events) event.unended = true;
+    return events;
   }
 
   private pushLine(line: string, lineNumber: number): SseEvent[] {
@@ -74,12 +90,15 @@ export class SseParser {
     const event = this.event;
     const data = this.data;
     const line = this.firstLine;
+    const unreadAt = this.unreadAt;
     this.event = undefined;
     this.data = [];
     this.firstLine = 0;
+    this.unreadAt = undefined;
     if (data.length === 0) return [];
     const dispatched: SseEvent = { data: data.length === 1 ? data[0] : data.join("\n"), line };
     if (event !== undefined && event !== "") dispatched.event = event;
+    if (unreadAt !== undefined) dispatched.unreadAt = unreadAt;
     return [dispatched];
   }
 }

@@ -49,7 +49,7 @@ import { parseRecord } from "./parse-record.js";
 import { inexactLiterals, inexactSchemaNumbers, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
-import { isSseFraming, SseParser } from "./sse.js";
+import { isSseFraming, SseParser, type SseEvent } from "./sse.js";
 
 export type JournalRecord =
   /** A record that is not reassembled: everything but the chunks and events of a reassembled envelope. */
@@ -112,6 +112,10 @@ interface OpenStream {
   damagedAt?: number;
   /** The numbers of the pending records' lines that their doubles do not stand for. */
   inexact?: InexactLiterals;
+  /** The line where the SSE text the stream was read from gave way to a JSON line: a record that continues the stream after it damages it from there. */
+  sseLeftAt?: number;
+  /** What damaged the stream, when it is not a line that could not be read. */
+  damage?: string;
 }
 
 export class StreamRecords {
@@ -125,8 +129,14 @@ export class StreamRecords {
   /** Whether an event of the SSE text read so far had an `event:` name: then each must have one. */
   private sseNamed = false;
   private stream: OpenStream | undefined;
-  /** A stream record just read neither way while no stream was open: the stream the next record opens, when of its envelope, is damaged from its line. */
-  private damageNext: { envelope: Envelope; line: number } | undefined;
+  /**
+   * A stream record just read neither way while no stream was open, or a record
+   * not read that may have been any stream's (`envelope` then unsaid): the stream
+   * the next record opens, when of its envelope, is damaged from its line.
+   */
+  private damageNext: { envelope?: Envelope; line: number } | undefined;
+  /** While the SSE event the recording ended before its blank line is read: its line. */
+  private unendedAt: number | undefined;
 
   constructor(options: StreamRecordsOptions = {}) {
     this.reassemble = new Set(options.reassemble ?? ["chat", "responses", ...(Object.keys(ENVELOPES) as AdapterName[])]);
@@ -139,7 +149,12 @@ export class StreamRecords {
 
   /** One line of the journal; returns the records it completes, in input order. */
   push(line: JournalLine): JournalRecord[] {
-    if (line.error !== undefined) return [line.mayBeRequest === true ? { ...this.unreadable(line.line, line.error), namesTools: true } : this.unreadable(line.line, line.error)];
+    if (line.error !== undefined) {
+      // An SSE event being read may have held it; with no stream open, it may have been the first record of the next.
+      this.sse?.unread(line.line);
+      const unreadable = this.unreadableOpener(line.line, line.error);
+      return [line.mayBeRequest === true ? { ...unreadable, namesTools: true } : unreadable];
+    }
     const text = line.text;
     // Made only for SSE text: a JSON line, nearly every line, needs no list of its own.
     let out: JournalRecord[] | undefined;
@@ -149,13 +164,16 @@ export class StreamRecords {
       this.sse ??= new SseParser();
       out = [];
       if (isSseFraming(text) || text.trim() === "") {
-        for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseData(event.data, event.line, event.event));
+        for (const event of this.sse.push(text, line.line)) out.push(...this.pushSseEvent(event));
         return out;
       }
-      // A JSON line after SSE text ends the SSE part of the journal.
-      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line, event.event));
+      // A JSON line after SSE text ends the SSE part of the journal. To an SSE
+      // reader it is a field of no meaning, and the events after it would go on
+      // the stream: the stream open is damaged from it if anything continues it.
+      for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event));
       this.sse = undefined;
       this.sseNamed = false;
+      if (this.stream) this.stream.sseLeftAt ??= line.line;
     }
     if (!opensObject && isBlank(text)) return out ?? [];
     const parsed = parseRecord(text, "line");
@@ -209,12 +227,13 @@ export class StreamRecords {
     // such a number as well: the response it goes into carries it.
     const inexact = envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
     let plain: JournalRecord | undefined;
+    if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
       plain = envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls };
       const schemaNumbers = text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }
-    const damagedAt = damage?.envelope === reassembled ? damage?.line : undefined;
+    const damagedAt = damage !== undefined && (damage.envelope === undefined || damage.envelope === reassembled) ? damage.line : undefined;
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact, damagedAt);
     const out = this.endStream();
@@ -235,7 +254,7 @@ export class StreamRecords {
   finish(): JournalRecord[] {
     const out: JournalRecord[] = [];
     if (this.sse) {
-      for (const event of this.sse.finish()) out.push(...this.pushSseData(event.data, event.line, event.event));
+      for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event));
       this.sse = undefined;
       this.sseNamed = false;
     }
@@ -243,9 +262,34 @@ export class StreamRecords {
     return out;
   }
 
+  /**
+   * An SSE event, read as SSE readers read it. `[DONE]` (the OpenAI SDKs stop at
+   * data that starts with it) is framing, not a record: it ends the stream open,
+   * and a response it cuts short damages the stream that the next record opens,
+   * which no such reader sees. An event the recording ended before its blank
+   * line, or that held a line that could not be read, is not read.
+   */
+  private pushSseEvent(event: SseEvent): JournalRecord[] {
+    const { data, line } = event;
+    if (data.startsWith("[DONE]")) {
+      // Unended or not, nothing comes after it for an SDK.
+      const ended = this.endStream();
+      if (ended.some((record) => record.kind === "unassembled" || (record.kind === "response" && record.response.status === "in_progress"))) this.damageNext = { line };
+      return ended;
+    }
+    if (event.unreadAt !== undefined) return [this.unreadableOpener(line, `SSE event holds line ${event.unreadAt}, which could not be read: read without it, it is another event than SSE readers read, so it is not read`)];
+    if (event.unended !== true) return this.pushSseData(data, line, event.event);
+    // Read as a part of its stream, which it damages: what the recording held is
+    // kept, and no call it finishes runs. Anything else is not read.
+    this.unendedAt = line;
+    try {
+      return this.pushSseData(data, line, event.event);
+    } finally {
+      this.unendedAt = undefined;
+    }
+  }
+
   private pushSseData(data: string, line: number, name: string | undefined): JournalRecord[] {
-    // `[DONE]` is framing, not a record: it ends the Chat stream.
-    if (data === "[DONE]") return this.stream?.envelope === "chat" ? this.endStream() : [];
     const parsed = parseRecord(data, "SSE data");
     if (!parsed.ok) return [this.unreadable(line, parsed.detail)];
     const misnamed = misnamedEvent(parsed.value, name, this.sseNamed);
@@ -259,10 +303,30 @@ export class StreamRecords {
     return { kind: "error", line, detail };
   }
 
+  /** A record not read that may have been any stream's: the stream open is damaged from it, or else the one the next record opens. */
+  private unreadableOpener(line: number, detail: string): JournalRecord & { kind: "error" } {
+    if (this.stream === undefined) this.damageNext = { line };
+    return this.unreadable(line, detail);
+  }
+
   /** `inexact`: the numbers of the record's line that their doubles do not stand for, which the response it goes into carries. */
   private pushStreamed(envelope: Envelope, record: unknown, line: number, inexact?: InexactLiterals, damagedAt?: number): JournalRecord[] {
     const stream = (this.stream ??= this.open(envelope));
     if (damagedAt !== undefined) stream.damagedAt ??= damagedAt;
+    if (this.unendedAt !== undefined && stream.damagedAt === undefined) {
+      stream.damagedAt = line;
+      stream.damage = `line ${line} is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete`;
+    }
+    if (stream.sseLeftAt !== undefined && stream.damagedAt === undefined) {
+      stream.damagedAt = stream.sseLeftAt;
+      stream.damage = `line ${stream.sseLeftAt} is a JSON line inside the SSE text of this stream, which SSE readers do not read; its calls are marked incomplete`;
+    }
+    // The OpenAI SDKs throw at a chunk or event that carries an error (an error
+    // event of the Responses API fails its response already): they never finish its calls.
+    if (stream.damagedAt === undefined && (envelope === "chat" || envelope === "responses") && carriesError(record)) {
+      stream.damagedAt = line;
+      stream.damage = `line ${line} carries an error, at which the OpenAI SDKs stop reading the stream; its calls are marked incomplete`;
+    }
     let closed: AssembledResponse[];
     try {
       closed = stream.assembler.push(record, line);
@@ -330,7 +394,7 @@ export class StreamRecords {
     const literals = inexact === undefined ? {} : { inexact };
     if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records, ...literals };
     const items = response.items.map((item) => stoppedCall(item) ?? item);
-    const damage: Loss = { path: "", code: "form_changed", detail: `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
+    const damage: Loss = { path: "", code: "form_changed", detail: stream.damage ?? `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
     return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage, ...literals };
   }
 }
@@ -374,4 +438,11 @@ function misnamedEvent(value: unknown, name: string | undefined, named: boolean)
 
 function isBlank(text: string): boolean {
   return text.length === 0 || /^[ \t\r\n]*$/.test(text);
+}
+
+const UNENDED = "SSE event ends without the blank line that dispatches it: SSE readers discard it, so it is not read";
+
+/** Whether an OpenAI stream record other than an error event carries an `error` member that JavaScript reads as true, as openai-node tests it. */
+function carriesError(record: unknown): boolean {
+  return isPlainObject(record) && Boolean(record.error) && record.type !== "error";
 }

@@ -595,7 +595,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
           usage: null,
         }),
       ],
-      stderr: "read 31 lines: 16 records, 0 errors; 1 loss, 24 values synthesized\n",
+      stderr: "read 31 lines: 16 records, 0 errors; 2 losses, 24 values synthesized\n",
     });
   });
 
@@ -814,9 +814,11 @@ describe("orbridge convert --to chat: Open Responses event streams", () => {
           ],
         },
       ],
-      stderr: "read 17 lines: 6 records, 0 errors; 12 losses\n",
+      stderr: "read 17 lines: 6 records, 0 errors; 13 losses\n",
     });
     expect(readReport(report)).toEqual([
+      // The recording ends before its last event's blank line: read, and its stream damaged.
+      { line: 1, path: "", code: "form_changed", detail: "line 16 is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete" },
       { line: 4, path: "/response/status", code: "unsupported_field", detail: 'status "in_progress" has no finish_reason; null written' },
       notNeutral(4, "instructions", "null"),
       neutralSaid(4, "parallel_tool_calls", "true"),

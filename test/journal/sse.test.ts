@@ -73,11 +73,32 @@ describe("event, id, retry and comment lines", () => {
 });
 
 describe("recordings that end early or use other line endings", () => {
-  test("the last event is given at the end even without its blank line", () => {
+  test("the last event, without its blank line, is given marked unended: SSE readers discard it", () => {
     expect(parse(["data: a", "", "data: {\"cut\":"])).toEqual([
       { data: "a", line: 1 },
-      { data: "{\"cut\":", line: 3 },
+      { data: "{\"cut\":", line: 3, unended: true },
     ]);
+  });
+
+  test("a line given with a final carriage return was followed by an empty one: the blank line that ends the event", () => {
+    // "data: a\r\r\n": the reader takes "\r\n" as the line's end and gives "data: a\r".
+    expect(parse(["data: a\r", "data: b\r"])).toEqual([
+      { data: "a", line: 1 },
+      { data: "b", line: 2 },
+    ]);
+  });
+
+  test("a line that could not be read marks the event being read, or the next one, and no other", () => {
+    const parser = new SseParser();
+    expect(parser.push("data: {\"a\":", 1)).toEqual([]);
+    parser.unread(2);
+    expect(parser.push("data: 1}", 3)).toEqual([]);
+    expect(parser.push("", 4)).toEqual([{ data: '{"a":\n1}', line: 1, unreadAt: 2 }]);
+    parser.unread(5);
+    expect(parser.push("data: {}", 6)).toEqual([]);
+    expect(parser.push("", 7)).toEqual([{ data: "{}", line: 6, unreadAt: 5 }]);
+    expect(parser.push("data: {}", 8)).toEqual([]);
+    expect(parser.push("", 9)).toEqual([{ data: "{}", line: 8 }]);
   });
 
   test("an empty recording gives nothing", () => {

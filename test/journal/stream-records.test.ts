@@ -157,9 +157,74 @@ describe("SSE text", () => {
     expect(read(["data: {broken", ""])).toEqual([{ kind: "error", line: 1, detail: `SSE data is not JSON: ${parseError("{broken")}` }]);
   });
 
-  test("a JSON line after SSE text ends the SSE part: the event still being read comes first", () => {
+  test("a JSON line after SSE text ends the SSE part: the event still being read, which its blank line never ended, is reported first and not read", () => {
     const output = { type: "function_call_output", call_id: "tk85n1k4m", output: "sunny" };
-    expect(read([`data: ${JSON.stringify(userMessage)}`, JSON.stringify(output)])).toEqual([plain(1, userMessage, "chat_message"), plain(2, output, "responses_item")]);
+    expect(read([`data: ${JSON.stringify(userMessage)}`, JSON.stringify(output)])).toEqual([
+      { kind: "error", line: 1, detail: "SSE event ends without the blank line that dispatches it: SSE readers discard it, so it is not read" },
+      plain(2, output, "responses_item"),
+    ]);
+  });
+
+  const sse = (records: object[]) => records.flatMap((record) => [`data: ${JSON.stringify(record)}`, ""]);
+  const callsOf = (out: JournalRecord[]) => out.flatMap((record) => (record.kind === "response" ? record.response.items : []));
+
+  test("a stream whose last event has no blank line after it: the event is read, and damages the stream, so no call it finishes runs", () => {
+    const out = read([...sse([roleChunk(), callChunk("{}")]), `data: ${JSON.stringify(finishChunk())}`]);
+    expect(out.filter((record) => record.kind === "error")).toEqual([]);
+    expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
+    expect(out.find((record) => record.kind === "response")).toMatchObject({ damage: { detail: "line 5 is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete" } });
+  });
+
+  test("an unended event that is no stream's is not read: an error on its line", () => {
+    const call = { type: "function_call", call_id: "call_1", name: "weather", arguments: "{}", status: "completed" };
+    expect(read([...sse([userMessage]), `data: ${JSON.stringify(call)}`])).toEqual([plain(1, userMessage, "chat_message"), { kind: "error", line: 3, detail: "SSE event ends without the blank line that dispatches it: SSE readers discard it, so it is not read" }]);
+  });
+
+  test("an unended [DONE] changes nothing: the stream ends there for every reader", () => {
+    const out = read([...sse([roleChunk(), callChunk("{}"), finishChunk()]), "data: [DONE]"]);
+    expect(out.filter((record) => record.kind === "error")).toEqual([]);
+    expect(callsOf(out)).toEqual([weatherCall("completed")]);
+  });
+
+  test("a JSON line inside SSE text, which SSE readers skip, damages the stream it would continue", () => {
+    const out = read([...sse([roleChunk(), callChunk("")]), JSON.stringify(argsChunk("{}")), ...sse([finishChunk()]), "data: [DONE]", ""]);
+    expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
+    expect(out.find((record) => record.kind === "response")).toMatchObject({ damage: { detail: "line 5 is a JSON line inside the SSE text of this stream, which SSE readers do not read; its calls are marked incomplete" } });
+  });
+
+  test("a JSON line after a stream the SSE text ended is a record of its own", () => {
+    const out = read([...sse([roleChunk(), callChunk("{}"), finishChunk()]), "data: [DONE]", "", JSON.stringify(userMessage)]);
+    expect(callsOf(out)).toEqual([weatherCall("completed")]);
+    expect(out.at(-1)).toEqual(plain(9, userMessage, "chat_message"));
+  });
+
+  test("[DONE] inside an Open Responses stream ends it where the SDKs stop, and the stream the rest would open is damaged", () => {
+    const out = read([...sse([created, added, argsDelta("{\"city\":")]), "data: [DONE]", "", ...sse([argsDelta("\"Lyon\"}"), itemDone, completed])]);
+    const calls = callsOf(out).filter((item) => (item as { type?: string }).type === "function_call");
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((call) => (call as { status?: string }).status !== "completed")).toBe(true);
+  });
+
+  test("a line that could not be read inside an SSE event: the event is not read, and the stream's calls are incomplete", () => {
+    const out = read([...sse([roleChunk()]), `data: ${JSON.stringify(callChunk("{}")).slice(0, 40)}`, { error: "line is not valid UTF-8 (byte 3 of 9); it was not read" }, `data: ${JSON.stringify(callChunk("{}")).slice(40)}`, "", ...sse([finishChunk()])]);
+    expect(out.filter((record) => record.kind === "error").map((record) => (record as { detail: string }).detail)).toEqual([
+      "line is not valid UTF-8 (byte 3 of 9); it was not read",
+      "SSE event holds line 4, which could not be read: read without it, it is another event than SSE readers read, so it is not read",
+    ]);
+    expect(out.filter((record) => record.kind === "response")).toMatchObject([{ damage: { detail: "line 4 of this stream could not be read; its calls are marked incomplete" } }]);
+  });
+
+  test("a line that could not be read before a stream opens may have been its first record: the stream is damaged from it", () => {
+    const out = read([{ error: "line is not valid UTF-8 (byte 3 of 9); it was not read" }, callChunk("{}"), finishChunk()]);
+    expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
+    const after = read([{ error: "line is not valid UTF-8 (byte 3 of 9); it was not read" }, userMessage, roleChunk(), callChunk("{}"), finishChunk()]);
+    expect(callsOf(after)).toEqual([weatherCall("completed")]);
+  });
+
+  test("a Chat chunk that carries an error, at which the OpenAI SDKs throw: the stream's calls are incomplete", () => {
+    const out = read([roleChunk(), callChunk("{}"), { ...finishChunk(), error: { message: "upstream failed" } }]);
+    expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
+    expect(read([roleChunk(), callChunk("{}"), { ...finishChunk(), error: null }]).flatMap((record) => (record.kind === "response" ? record.response.items : []))).toEqual([weatherCall("completed")]);
   });
 
   test("a Chat stream in SSE text ends at [DONE]", () => {
