@@ -577,7 +577,9 @@ function toolResult(span: Span, losses: ReaderLoss[]): ToolResult | undefined {
   const observedOutput = sideOf(span, "output");
   const observed = observedOutput === undefined ? undefined : parsedValue(observedOutput.value).value;
   const toolMessage = isPlainObject(observed) && observed.type === "tool" && typeof observed.tool_call_id === "string" ? observed : undefined;
-  const callId = first(span, CALL_ID_ATTRIBUTES)?.value ?? toolMessage?.tool_call_id;
+  const written = first(span, CALL_ID_ATTRIBUTES)?.value ?? toolMessage?.tool_call_id;
+  // An id written as an integer (an OTLP intValue) is its digits, as a call's id is.
+  const callId = typeof written === "number" && Number.isSafeInteger(written) ? String(written) : written;
   const name = first(span, NAME_ATTRIBUTES)?.value ?? toolMessage?.name ?? (span.type === "TOOL" ? span.name : undefined);
   const resultAttribute = first(span, RESULT_ATTRIBUTES);
   let output: unknown;

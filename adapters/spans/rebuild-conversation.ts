@@ -61,6 +61,8 @@ export class ConversationBuilder {
   private answerStart = Infinity;
   /** The call_ids of calls their own request did not allow: a later sighting of one is not emitted either. */
   private readonly refused = new Set<string>();
+  /** Tool runs met before any call of their call_id: compared with it once the conversation is read. */
+  private readonly runsBeforeCalls: ToolResult[] = [];
   /** Calls whose sightings disagree: none is emitted. */
   private readonly doubted = new Set<Record<string, unknown>>();
   emitted = 0;
@@ -102,6 +104,7 @@ export class ConversationBuilder {
       }
     }
     if (call !== undefined) this.compareRun(call, result);
+    else if (result.callId !== undefined) this.runsBeforeCalls.push(result);
     const output = result.output;
     if (output === undefined) return;
     const callId = typeof call?.call_id === "string" ? call.call_id : result.callId;
@@ -241,6 +244,12 @@ export class ConversationBuilder {
 
   /** The items to emit: every item but the calls whose sightings disagree. */
   settled(): ConversationItem[] {
+    // A tool span that starts before the span that holds its call (a history that
+    // repeats the call, a clock that runs apart) is compared once every call is known.
+    for (const run of this.runsBeforeCalls.splice(0)) {
+      const call = this.callById(run.callId!);
+      if (call !== undefined) this.compareRun(call, run);
+    }
     return this.items.filter(({ item }) => !this.doubted.has(item));
   }
 

@@ -217,6 +217,24 @@ describe("a tool span", () => {
     expect(calls(jaeger([callLlm, adk(EVIL)]))).toEqual([]);
   });
 
+  test("that starts before the span that holds its call, and ran it with other arguments: the call is not read", () => {
+    const early: JaegerSpan = { id: "t1", name: "execute_tool list_releases", start: 0, tags: [["gen_ai.operation.name", "execute_tool"], ["gen_ai.tool.call.id", "call_1"], ["gen_ai.tool.name", "list_releases"], ["gen_ai.tool.call.arguments", EVIL]] };
+    const reading = jaeger([early, llm]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([, detail]) => detail)).toContain(`the tool span ran the call "call_1" with the arguments ${EVIL}, where the call says "list_releases" with ${GOOD}: two readers would run two calls, so none is read`);
+    const agreeing = { ...early, tags: early.tags.map(([key, value]): Tag => [key, key === "gen_ai.tool.call.arguments" ? GOOD : value]) };
+    expect(calls(jaeger([agreeing, llm]))).toHaveLength(1);
+  });
+
+  test("whose call id is written as an integer (an OTLP intValue) is the call of those digits: its other arguments are seen", () => {
+    const attribute = (key: string, value: object) => ({ key, value });
+    const chat = { traceId: "7a1c", spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [attribute("gen_ai.operation.name", { stringValue: "chat" }), attribute("gen_ai.output.messages", { stringValue: JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "123", name: "list_releases", arguments: GOOD }] }]) })] };
+    const run = { traceId: "7a1c", spanId: "t1", name: "execute_tool", startTimeUnixNano: "2", attributes: [attribute("gen_ai.operation.name", { stringValue: "execute_tool" }), attribute("gen_ai.tool.name", { stringValue: "list_releases" }), attribute("gen_ai.tool.call.id", { intValue: "123" }), attribute("gen_ai.tool.call.arguments", { stringValue: EVIL })] };
+    const reading = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [chat, run] }] }] });
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading)).toHaveLength(2);
+  });
+
   test("that ran the call as it is written, member order and spacing aside: its result", () => {
     const reading = jaeger([llm, tool([["gen_ai.tool.name", "list_releases"], ["gen_ai.tool.call.arguments", '{ "namespace" : "cider" }']])]);
     expect(calls(reading)).toHaveLength(1);
