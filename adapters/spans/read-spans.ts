@@ -66,7 +66,10 @@ const MESSAGE_ATTRIBUTES = /^(?:gen_ai\.(?:input|output)\.messages|gen_ai\.(?:pr
 const LLM_OPERATIONS = new Set(["chat", "text_completion", "generate_content", "call_llm"]);
 
 function isLlmCall(span: Span): boolean {
-  if (span.type !== undefined) return span.type === "GENERATION";
+  // A Langfuse observation says what it is; one of another type (a SPAN of the
+  // Vercel AI SDK around its generation) is what its attributes say, as a span is.
+  if (span.type === "GENERATION") return true;
+  if (span.type === "TOOL") return false;
   const operation = span.attributes.get("gen_ai.operation.name")?.value;
   if (typeof operation === "string" && LLM_OPERATIONS.has(operation)) return true;
   const kind = span.attributes.get("openinference.span.kind")?.value;

@@ -285,6 +285,15 @@ describe("a Langfuse observation", () => {
     expect(conflicts(reading)).toHaveLength(2);
   });
 
+  test("a SPAN around the generation whose attributes hold the call otherwise (the Vercel AI SDK's ai.generateText): the call is not read", () => {
+    const wrapper = (args: string) => ({ id: "p1", traceId: "tr1", type: "SPAN", name: "ai.generateText", startTime: "2025-12-31T23:59:59.000Z", metadata: { attributes: { "ai.response.toolCalls": JSON.stringify([{ toolCallId: "call_1", toolName: "list_releases", input: args }]) } } });
+    const inner = { ...generation({}), parentObservationId: "p1" };
+    const reading = download([wrapper(EVIL), inner]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading)).toHaveLength(2);
+    expect(calls(download([wrapper(GOOD), inner]))).toHaveLength(1);
+  });
+
   test("a TOOL whose input names a member twice: the call is not read, whichever value a reader keeps", () => {
     const reading = download([generation({}), { id: "o2", traceId: "tr1", type: "TOOL", name: "list_releases", startTime: "2026-01-01T00:00:01.000Z", input: '{"namespace":"kube-system","namespace":"cider"}', output: '["cider-press"]', metadata: { attributes: { "gen_ai.tool.call.id": "call_1" } } }]);
     expect(calls(reading)).toEqual([]);
