@@ -93,9 +93,15 @@ export const openaiList: StoredLogReader = {
     const losses: ReaderLoss[] = [];
     collect(document, "", pages, units, losses);
     const counts = emptyCounts();
-    /** Each object's text by its id: an object seen again the same is a repeat; one of the same id that says otherwise is kept, for the gate to judge. */
+    /**
+     * Each object's text by its id: an object seen again the same is a repeat.
+     * Objects of one id that say different things (a completion listed on two
+     * pages, changed between them) are two versions of one object: a reader that
+     * keeps either sees one of them, so none of them is read.
+     */
     const seen = new Map<string, string>();
-    const groups = new Map<string, { kind: Kind; owner: string; entries: { value: Record<string, unknown>; path: string }[]; descending: boolean }>();
+    const differing = new Set<string>();
+    const groups = new Map<string, { kind: Kind; owner: string; entries: { value: Record<string, unknown>; path: string; id?: string }[]; descending: boolean }>();
     for (const page of pages) {
       losses.push({ path: page.exchange ?? page.path, code: "left_behind", detail: PAGE_TRANSPORT_DETAIL });
       const kind = kindOf(page);
@@ -127,7 +133,8 @@ export const openaiList: StoredLogReader = {
           return;
         }
         if (id !== undefined && !seen.has(id)) seen.set(id, text!);
-        group.entries.push({ value, path });
+        else if (id !== undefined) differing.add(id);
+        group.entries.push(id === undefined ? { value, path } : { value, path, id });
       });
       if (page.body.has_more === true && !hasNextPage(page, pages, key)) {
         const last = page.body.last_id;
@@ -136,7 +143,12 @@ export const openaiList: StoredLogReader = {
     }
     const records: StoredRecord[] = [];
     for (const group of groups.values()) {
-      const entries = [...group.entries];
+      const entries = group.entries.filter((entry) => {
+        if (entry.id === undefined || !differing.has(entry.id)) return true;
+        counts.reported += 1;
+        losses.push({ path: entry.path, code: "unreadable", detail: `the id ${JSON.stringify(entry.value.id)} is given to objects of the listing that differ: two readers see two objects, so none is read` });
+        return false;
+      });
       if (group.kind === "completions") {
         entries.sort((a, b) => Number(a.value.created ?? 0) - Number(b.value.created ?? 0) || String(a.value.id).localeCompare(String(b.value.id)));
         for (const { value, path } of entries) records.push({ record: value, conversation: String(value.id ?? ""), path });

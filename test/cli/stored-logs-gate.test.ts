@@ -99,7 +99,7 @@ describe("a message of a stored log that the reader cannot read", () => {
 });
 
 describe("an object of a stored list seen twice", () => {
-  test("the same object again is a repeat; one of the same id that says otherwise is kept and judged", async () => {
+  test("the same object again is a repeat; objects of one id that say different things are versions of one object, and none is read", async () => {
     const completion = (created: number, region: string) => ({
       id: "chatcmpl-1",
       object: "chat.completion",
@@ -110,11 +110,12 @@ describe("an object of a stored list seen twice", () => {
     const tools = toolsFile([{ type: "function", function: { name: "list_releases", parameters: { type: "object", properties: { namespace: { enum: ["cider"] } } } } }]);
     const page = (data: unknown[]) => JSON.stringify({ object: "list", data, has_more: false }) + "\n";
     expect((await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), completion(1, "cider")]))).verdicts).toEqual([["function_call", "call_cider", "ok", false, []]]);
-    const changed = await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), completion(2, "kube-system")]));
+    // A reader that keeps one version of chatcmpl-1 sees one call, another reader the other.
+    const changed = await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), completion(2, "cider-press")]));
     expect(changed.code).toBe(1);
     expect(changed.verdicts).toEqual([
-      ["function_call", "call_cider", "ok", false, []],
-      ["function_call", "call_kube-system", "arguments_schema", true, []],
+      [undefined, null, "error", true, []],
+      [undefined, null, "error", true, []],
     ]);
   });
 
