@@ -23,6 +23,9 @@ import { recordTexts } from "./document-texts.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
+import { mayHoldInexact, standsAsDouble } from "../models/decimal-value.js";
+import { pointer } from "../models/json-pointer.js";
+import { scanJson } from "../models/json-scan.js";
 
 export interface SourceOptions extends ReadOptions {
   /** A stored-log reader to read the source with, whatever its shape. */
@@ -116,6 +119,7 @@ export async function* readSource(source: string, bytes: AsyncIterable<Buffer>, 
  */
 async function* documentsOfLines(source: string, reader: ReaderName, chunks: AsyncIterable<Buffer>, options: SourceOptions, note: SourceNote, guessed: boolean): AsyncGenerator<JournalLine> {
   const documents: unknown[] = [];
+  const inexact: InexactNumber[] = [];
   // The first line that names a member twice: refused once the lines prove to be the store's.
   let namedTwice: DocumentError | undefined;
   const lines: JournalLine[] = [];
@@ -142,6 +146,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
     }
     if (guessed && notOwn === undefined && !READERS[reader].recognise(document)) notOwn = line.line;
     if (notOwn === undefined) {
+      inexact.push(...inexactNumbers(line.text, [documents.length]));
       documents.push(document);
       namedTwice ??= refusalOfNamedTwice(`${source}:${line.line}`, line.text, document);
     }
@@ -153,7 +158,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
     return;
   }
   if (namedTwice !== undefined) throw namedTwice;
-  yield* readerLines(source, reader, documents, note, options);
+  yield* readerLines(source, reader, documents, note, options, inexact);
 }
 
 /**
@@ -167,7 +172,7 @@ function* documentLines(source: string, document: unknown, options: SourceOption
     // A store's reader reads the parsed document; records of a plain array keep their own text, where a name given twice blocks its line.
     const refused = text === undefined ? undefined : refusalOfNamedTwice(source, text, document);
     if (refused !== undefined) throw refused;
-    return yield* readerLines(source, reader, document, note, options);
+    return yield* readerLines(source, reader, document, note, options, text === undefined ? [] : inexactNumbers(stripBom(text), []));
   }
   const records = Array.isArray(document) ? document : [document];
   const texts = text === undefined ? undefined : recordTexts(text);
@@ -178,7 +183,31 @@ function* documentLines(source: string, document: unknown, options: SourceOption
   }
 }
 
-function* readerLines(source: string, name: ReaderName, document: unknown, note: SourceNote, options: SourceOptions): Generator<JournalLine> {
+/** A number literal of a document that its double does not stand for (`1.0000000000000001`, `9007199254740993`), and where it is. */
+interface InexactNumber {
+  literal: string;
+  path: string;
+}
+
+/** The number literals of a JSON text that their doubles do not stand for, their paths under `prefix`. */
+function inexactNumbers(text: string, prefix: ReadonlyArray<string | number>): InexactNumber[] {
+  if (!mayHoldInexact(text)) return [];
+  const found: InexactNumber[] = [];
+  scanJson(text, {
+    number: (literal, path) => {
+      if (!standsAsDouble(literal)) found.push({ literal, path: pointer(...prefix, ...path) });
+    },
+  });
+  return found;
+}
+
+/**
+ * A store's reader reads the parsed document, whose numbers are doubles: a call
+ * read from a place that holds a number its double does not stand for (its
+ * arguments stored as an object) would be judged on another number than the
+ * store holds. It is said, and the gate's reading does not read the call.
+ */
+function* readerLines(source: string, name: ReaderName, document: unknown, note: SourceNote, options: SourceOptions, inexact: readonly InexactNumber[] = []): Generator<JournalLine> {
   const reading = READERS[name].read(document);
   note(describeReading(source, name, reading));
   for (const loss of reading.losses) if (loss.code !== "left_behind") note(`${source}#${loss.path}${loss.span ? ` (span ${loss.span})` : ""}: ${loss.code}: ${loss.detail}`);
@@ -187,7 +216,19 @@ function* readerLines(source: string, name: ReaderName, document: unknown, note:
     note(`${source}#${first.path}${first.span ? ` (span ${first.span})` : ""}${more > 0 ? ` and ${more} more` : ""}: left_behind: ${first.detail}`);
   }
   let line = 0;
-  for (const { record } of reading.records) yield { source, line: ++line, text: JSON.stringify(record) };
+  for (const { record, path } of reading.records) {
+    const held = inexact.length === 0 || !isCall(record) ? undefined : inexact.find((number) => number.path === path || number.path.startsWith(`${path}/`));
+    if (held !== undefined) {
+      const detail = `the call holds the number ${held.literal} at ${held.path}, which a double reads as another number: its arguments would not be the ones the store holds`;
+      note(`${source}#${path}: inexact_number: ${detail}`);
+      if (options.unreadableAsErrors) {
+        const error = `not read: ${source}#${path}: ${detail}`;
+        yield { source, line: ++line, text: error, error };
+        continue;
+      }
+    }
+    yield { source, line: ++line, text: JSON.stringify(record) };
+  }
   if (!options.unreadableAsErrors) return;
   for (const loss of reading.losses) {
     if (loss.code !== "unreadable" && loss.code !== "conflict") continue;
@@ -304,4 +345,8 @@ function stripBom(text: string): string {
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+function isCall(record: unknown): boolean {
+  return typeof record === "object" && record !== null && (record as { type?: unknown }).type === "function_call";
 }

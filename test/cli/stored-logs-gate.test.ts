@@ -119,6 +119,17 @@ describe("an object of a stored list seen twice", () => {
     ]);
   });
 
+  test("arguments stored as an object, holding a number a double reads as another: the call is not read, and normalize says so", async () => {
+    const tools = toolsFile([{ type: "function", function: { name: "set_level", parameters: { type: "object", properties: { level: { type: "number", maximum: 1 } } } } }]);
+    const trace = (level: string) => `{"trace":{"id":"T"},"observations":[{"id":"g1","traceId":"T","type":"GENERATION","name":"chat","startTime":"2025-08-28T07:32:30.306Z","input":[{"role":"user","content":"x"}],"output":{"role":"assistant","content":"","tool_calls":[{"id":"call_1","type":"function","function":{"name":"set_level","arguments":{"level":${level}}}}]}}]}\n`;
+    const cut = await verdicts(["--tools", tools, "-"], trace("1.0000000000000001"));
+    expect(cut.code).toBe(1);
+    expect(cut.verdicts).toEqual([["message", null, "not_function_call", false, []], [undefined, null, "error", true, []]]);
+    expect((await verdicts(["--tools", tools, "-"], trace("1.0"))).verdicts).toEqual([["message", null, "not_function_call", false, []], ["function_call", "call_1", "ok", false, []]]);
+    const normalized = await runOrbridge(["normalize", "-"], trace("9007199254740993"));
+    expect(normalized.stderr).toContain("orbridge: -#/0/observations/0/output/tool_calls/0: inexact_number: the call holds the number 9007199254740993 at /0/observations/0/output/tool_calls/0/function/arguments/level, which a double reads as another number: its arguments would not be the ones the store holds\n");
+  });
+
   test("a Jaeger trace whose tool span ran the call with other arguments: no call is ok, and the disagreement is a blocked line", async () => {
     const tools = toolsFile([{ type: "function", function: { name: "list_releases", parameters: { type: "object", required: ["namespace"], properties: { namespace: { type: "string", enum: ["cider"] } } } } }]);
     const document = JSON.parse(readFileSync("golden/jaeger/indexed-tool-call/export.json", "utf8")) as { data: { spans: { tags: { key: string; value: string }[] }[] }[] };
