@@ -294,6 +294,14 @@ describe("a Langfuse observation", () => {
     expect(calls(download([wrapper(GOOD), inner]))).toHaveLength(1);
   });
 
+  test("a TOOL named after another tool than the call's, whose output names no tool: the call is not read", () => {
+    const tool = (name: string) => ({ id: "o2", traceId: "tr1", type: "TOOL", name, startTime: "2026-01-01T00:00:01.000Z", output: { type: "tool", tool_call_id: "call_1", content: '["cider-press"]' } });
+    const reading = download([generation({}), tool("delete_releases")]);
+    expect(calls(reading)).toEqual([]);
+    expect(conflicts(reading).map(([, detail]) => detail)).toContain(`the tool span ran the call "call_1" as the tool "delete_releases", where the call says "list_releases" with ${GOOD}: two readers would run two calls, so none is read`);
+    expect(calls(download([generation({}), tool("list_releases")]))).toHaveLength(1);
+  });
+
   test("a TOOL whose input names a member twice: the call is not read, whichever value a reader keeps", () => {
     const reading = download([generation({}), { id: "o2", traceId: "tr1", type: "TOOL", name: "list_releases", startTime: "2026-01-01T00:00:01.000Z", input: '{"namespace":"kube-system","namespace":"cider"}', output: '["cider-press"]', metadata: { attributes: { "gen_ai.tool.call.id": "call_1" } } }]);
     expect(calls(reading)).toEqual([]);
