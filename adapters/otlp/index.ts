@@ -76,6 +76,8 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
   const id = value.spanId ?? context.span_id;
   const trace = value.traceId ?? context.trace_id;
   const parentId = value.parentSpanId ?? parent.span_id;
+  const attributes = readAttributes(value.attributes, `${path}/${pointerToken("attributes")}`);
+  callsInEvents(value.events, `${path}/events`, attributes);
   return {
     // A span exported without its ids (a test fixture) is named by its place.
     id: id === undefined || id === null || id === "" ? `#${ordinal}` : String(id),
@@ -84,9 +86,25 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
     name: String(value.name),
     start: startTime(value.startTimeUnixNano ?? value.start_time, "ns"),
     path,
-    attributes: readAttributes(value.attributes, `${path}/${pointerToken("attributes")}`),
+    attributes,
     fields: contentFields(value, path),
   };
+}
+
+/**
+ * GenAI events of older conventions (`gen_ai.choice`, `gen_ai.assistant.message`)
+ * carry an answer's messages on the span beside its attributes. orbridge does
+ * not read them, so a tool call in one is a second copy of the answer that
+ * nothing compares: a reader of the events may run another call than the one
+ * the attributes hold. Such a span is read as a span written two ways.
+ */
+function callsInEvents(events: unknown, path: string, attributes: Attributes): void {
+  if (!Array.isArray(events)) return;
+  events.forEach((event, index) => {
+    if (!isPlainObject(event) || typeof event.name !== "string" || !event.name.startsWith("gen_ai.")) return;
+    const held = JSON.stringify([event.attributes, event.body]) ?? "";
+    if (/tool_?calls?\b|function_?call/i.test(held)) attributes.twice.push({ key: "", path: `${path}/${index}`, detail: `the span's event ${event.name} holds a tool call, which is not read beside the span's attributes` });
+  });
 }
 
 /**

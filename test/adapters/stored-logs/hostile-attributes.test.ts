@@ -170,3 +170,21 @@ describe("two spans of one trace that give one id", () => {
     expect(calls(two).map((call) => (call as { call_id?: string }).call_id)).toEqual(["call_Paris", "call_London"]);
   });
 });
+
+describe("GenAI events beside the span's attributes", () => {
+  const call = (city: string) => JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "get_weather", arguments: JSON.stringify({ city }) }] }]);
+  const span = (events: unknown[]) => ({ traceId: "7a1c", spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }, { key: "gen_ai.output.messages", value: { stringValue: call("Paris") } }], events });
+  const otlp = (events: unknown[]) => READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span(events)] }] }] });
+
+  test("an event that holds a tool call (older conventions' gen_ai.choice), which orbridge does not read: the span is not read", () => {
+    const choice = { name: "gen_ai.choice", timeUnixNano: "2", attributes: [{ key: "gen_ai.event.content", value: { stringValue: JSON.stringify({ index: 0, finish_reason: "tool_calls", message: { role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"London"}' } }] } }) } }] };
+    const reading = otlp([choice]);
+    expect(calls(reading)).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual(["the span's event gen_ai.choice holds a tool call, which is not read beside the span's attributes: two readers see two spans, so the span is not read"]);
+  });
+
+  test("an event that holds no call (an exception, a prompt) leaves the span read", () => {
+    const reading = otlp([{ name: "exception", attributes: [{ key: "exception.message", value: { stringValue: "tool_calls failed" } }] }, { name: "gen_ai.user.message", attributes: [{ key: "gen_ai.event.content", value: { stringValue: '{"content":"weather?"}' } }] }]);
+    expect(calls(reading)).toHaveLength(1);
+  });
+});
