@@ -61,6 +61,8 @@ export interface GateInput {
   requestNumbers?: readonly InexactSchemaNumber[];
   /** What the normalizer could not carry: a tool call it gave no item for blocks the line. */
   losses?: readonly Loss[];
+  /** A response object's own `tool_choice` and `tools` (NormalizedRecord's `responseTools`). */
+  responseTools?: Record<string, unknown>;
 }
 
 /**
@@ -110,7 +112,7 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
   const gate = new JournalGate(options);
   for await (const record of normalizeJournal(input, { ...options, ...GATE_READING })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
-    else yield* gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses });
+    else yield* gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses, responseTools: record.responseTools });
   }
   yield* gate.finish();
 }

@@ -37,7 +37,7 @@ import { readSchemaText } from "../journal/schema-text.js";
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { ToolSchema } from "./schema.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
-import { readConvertedTools, readRequestTools, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
+import { readConvertedTools, readRequestTools, readToolChoice, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
 
 export { NO_PARAMETERS, type EnvelopeTools, type EnvelopeToolsReader, type OtherTool } from "./read-request-tools.js";
 
@@ -173,6 +173,28 @@ export class ToolRegistry {
     if (names !== undefined) this.choices.push({ names, where: `${field} of ${where}, a record not read as a request body,` });
     if (read.unknownTools) this.choices.push({ names: new Set(), where: `${where}, a record not read as a request body, has tools that cannot be named; until the next request body, it` });
     return read.problems;
+  }
+
+  /**
+   * What a response object says of its own request: the `tool_choice` and the
+   * `tools` it repeats (the Responses API writes both) narrow the choice in
+   * force until the next request body, never widen it. An empty `tools` says
+   * nothing, as a converter writes one where its source had none. Returns what
+   * could not be read.
+   */
+  narrowByResponse(fields: Record<string, unknown>, where: string): string[] {
+    const problems: string[] = [];
+    const said = `${where}, the response's own record of its request,`;
+    if (fields.tool_choice !== undefined) {
+      const choice = readToolChoice(fields.tool_choice, where, problems);
+      if (choice.names !== undefined) this.choices.push({ names: choice.names, where: `tool_choice of ${said}` });
+    }
+    if (Array.isArray(fields.tools) && fields.tools.length > 0) {
+      const read = readToolsArray(fields.tools, where);
+      problems.push(...read.problems);
+      this.choices.push({ names: new Set(read.functions.map(({ name }) => name)), where: `the tools of ${said}` });
+    }
+    return problems;
   }
 
   /** From now on, what is defined holds for the whole journal (see the top of this file). */

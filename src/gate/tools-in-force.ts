@@ -30,6 +30,7 @@ export class ToolsInForce {
     // cannot be read blocks the line, and the calls it governs are refused.
     if (input.request) errors = [...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools, input.requestNumbers)];
     else for (const { item } of input.items) if (carriesTools(item)) (errors ??= []).push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
+    if (input.responseTools) (errors ??= []).push(...this.registry.narrowByResponse(input.responseTools, `line ${input.line}`));
     // A tool call the normalizer could not make an item of (no type, a custom
     // call…) has no verdict: the line says so, blocked, rather than nothing.
     const losses = input.losses;
@@ -64,7 +65,7 @@ export class ToolsInForce {
 
 /** Whether preparing the record changes the tools in force: a request body, or an item that carries tools. */
 export function changesTools(input: GateInput): boolean {
-  return input.request !== undefined || input.items.some(({ item }) => carriesTools(item));
+  return input.request !== undefined || input.responseTools !== undefined || input.items.some(({ item }) => carriesTools(item));
 }
 
 /**

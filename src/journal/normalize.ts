@@ -86,6 +86,8 @@ export type NormalizedRecord =
       losses: Loss[];
       /** A request body's tools and tool_choice, for the gate. */
       request?: Record<string, unknown>;
+      /** A response object's own tool_choice and tools, for the gate: they narrow what its calls may run. */
+      responseTools?: Record<string, unknown>;
       /**
        * The numbers of the request body's line that a schema judges by and a
        * double reads as others: `path` a JSON Pointer into the line, `tokens`
@@ -383,6 +385,7 @@ export class JournalNormalizer {
       items: parts.items.slice(repeated).map((item, i) => ({ item, provenance: this.provenance(line, i + repeated, parts.envelope, parts.responseOf(i + repeated)) })),
       losses: parts.losses,
       ...(parts.request ? { request: parts.request } : {}),
+      ...(parts.responseTools ? { responseTools: parts.responseTools } : {}),
       repeated,
     };
   }
@@ -459,7 +462,9 @@ export class JournalNormalizer {
           return call;
         });
         losses.push(...this.leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"));
-        return parts("responses", output, losses, { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) } });
+        // What the response says its request allowed holds for its own calls (an exchange's request says it already).
+        const toolFields = at === "" ? responseToolFields(record) : undefined;
+        return parts("responses", output, losses, { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) }, ...(toolFields ? { responseTools: toolFields } : {}) });
       }
       case "responses_request": {
         const items: CanonicalItem[] = [];
@@ -577,12 +582,14 @@ interface RecordParts {
   losses: Loss[];
   request?: Record<string, unknown>;
   response?: Provenance["response"];
+  /** A response object's own tool_choice and tools, which it repeats from its request. */
+  responseTools?: Record<string, unknown>;
   /** For an exchange, how many of `items` came from its request. */
   requestItemCount: number;
   responseOf(index: number): Provenance["response"];
 }
 
-function parts(envelope: Envelope, items: CanonicalItem[], losses: Loss[], extra: { request?: Record<string, unknown>; response?: Provenance["response"] } = {}): RecordParts {
+function parts(envelope: Envelope, items: CanonicalItem[], losses: Loss[], extra: { request?: Record<string, unknown>; response?: Provenance["response"]; responseTools?: Record<string, unknown> } = {}): RecordParts {
   const result: RecordParts = {
     envelope,
     items,
@@ -603,13 +610,27 @@ function dropFirstToken(loss: Loss): Loss {
 /** The statuses of a response object the spec defines, and those whose calls ran. */
 const RESPONSE_STATUSES: ReadonlySet<unknown> = new Set(["completed", "incomplete", "in_progress", "queued", "failed", "cancelled"]);
 
-/** Why a stored response's completed calls did not run: it failed, was cancelled, or says a status the spec does not define. */
+/**
+ * Why a stored response's completed calls did not run, or cannot be taken to
+ * have: it failed, was cancelled, is still queued or in progress, was cut by
+ * the content filter, carries an error while it says otherwise, or says a
+ * status the spec does not define.
+ */
 function stoppedResponse(record: Record<string, unknown>): string | undefined {
+  if (record.error !== undefined && record.error !== null && record.status !== "failed") return "the response carries an error";
   if (!("status" in record)) return undefined;
   const status = record.status;
   if (status === "failed" || status === "cancelled") return `the response ${status}`;
+  if (status === "queued" || status === "in_progress") return `the response is still ${status === "queued" ? "queued" : "in progress"}`;
+  if (status === "incomplete" && isPlainObject(record.incomplete_details) && record.incomplete_details.reason === "content_filter") return "the content filter stopped the response";
   if (RESPONSE_STATUSES.has(status)) return undefined;
   return `the response's status ${JSON.stringify(status)} is none the spec defines`;
+}
+
+/** A response object's tool_choice and tools, as it wrote them; undefined when it wrote neither. */
+function responseToolFields(record: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (record.tool_choice === undefined && record.tools === undefined) return undefined;
+  return { ...(record.tool_choice === undefined ? {} : { tool_choice: record.tool_choice }), ...(record.tools === undefined ? {} : { tools: record.tools }) };
 }
 
 /** A path as a detail shows it: its last 200 characters, where it is deeper than a reader can follow. */

@@ -1,0 +1,62 @@
+// An Open Responses response object says more of its calls than its output
+// items: whether the response finished, and the tool_choice and tools of the
+// request it answers, which it repeats. A call the response itself says did not
+// finish, or was not allowed, is blocked, as the same call in a request and its
+// stream would be.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const folder = scratchFolder("gate-response-objects");
+const tools = join(folder, "tools.json");
+writeFileSync(tools, JSON.stringify([{ type: "function", name: "get_weather", parameters: { type: "object" } }, { type: "function", name: "delete_all", parameters: { type: "object" } }]));
+
+const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "delete_all", arguments: "{}", status: "completed" };
+const response = (fields: Record<string, unknown>) => JSON.stringify({ id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", ...fields, output: [call] }) + "\n";
+
+interface Verdict {
+  reason: string;
+  blocked_by?: string;
+  blocked: boolean;
+  detail: string;
+  findings: Array<{ code: string; detail: string }>;
+}
+
+async function verdict(fields: Record<string, unknown>): Promise<Verdict> {
+  const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", "-"], response(fields));
+  return JSON.parse(run.stdout.trimEnd().split("\n")[0]!) as Verdict;
+}
+
+describe("a response object whose status says its calls did not finish", { timeout: 30_000 }, () => {
+  test.each([
+    [{ status: "in_progress" }],
+    [{ status: "queued" }],
+    [{ status: "incomplete", incomplete_details: { reason: "content_filter" } }],
+    [{ status: "completed", error: { code: "server_error", message: "The server had an error." } }],
+  ])("%j: its completed call is blocked as incomplete", async (fields) => {
+    expect(await verdict(fields)).toMatchObject({ reason: "status", blocked: true, detail: 'status is "incomplete"; only "completed" may run' });
+  });
+
+  test.each([[{ status: "completed" }], [{ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }]])("%j: a call it completed runs", async (fields) => {
+    expect(await verdict(fields)).toMatchObject({ reason: "ok", blocked: false });
+  });
+});
+
+describe("a response object that repeats its request's tool_choice and tools", { timeout: 30_000 }, () => {
+  test.each([
+    [{ tool_choice: "none" }, "allows no function"],
+    [{ tool_choice: { type: "function", name: "get_weather" } }, 'allows only "get_weather"'],
+    [{ tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "get_weather" }] } }, 'allows only "get_weather"'],
+    [{ tool_choice: "auto", tools: [{ type: "function", name: "get_weather", parameters: { type: "object" }, strict: false }] }, 'allows only "get_weather"'],
+  ])("%j: a call it did not allow is blocked", async (fields, allows) => {
+    const gated = await verdict(fields);
+    expect(gated).toMatchObject({ reason: "ok", blocked_by: "tool_not_allowed", blocked: true });
+    expect(gated.findings.map((finding) => finding.detail)).toEqual([expect.stringMatching(new RegExp(`^"delete_all" is not allowed: .*line 1, the response's own record of its request, ${allows.replace(/"/g, '\\"')}$`))]);
+  });
+
+  test.each([[{ tool_choice: "auto", tools: [] }], [{ tool_choice: "required" }], [{ tool_choice: "auto", tools: [{ type: "function", name: "delete_all", parameters: { type: "object" }, strict: false }] }]])("%j: a call it allowed runs", async (fields) => {
+    expect(await verdict(fields)).toMatchObject({ reason: "ok", blocked: false });
+  });
+});
