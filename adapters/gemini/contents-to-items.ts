@@ -271,7 +271,11 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         if (how === "synthesized") losses.push(lossAt(synthesizedAt(context, "call_id", [...callAt, "id"]), "synthesized", `a functionCall without id: call_id ${callId} synthesized from its rank among the conversation's calls without id, its name and its args`));
         if (typeof fields.name !== "string") losses.push(lossAt([...callAt, "name"], "target_rejects", `the call's name is ${typeOf(fields.name)}: written as it is`));
         if (args.loss) losses.push(lossAt(args.loss.code === "synthesized" ? synthesizedAt(context, "arguments", [...callAt, "args"]) : [...callAt, "args"], args.loss.code, args.loss.detail));
-        const status = callStatusOf(context.finishReason, isLast && index === parts.length - 1);
+        // A piece of a call streamed in parts (partialArgs, or more to come) holds no whole arguments:
+        // `args` is not what the call was, so it never runs from this record.
+        const piece = fields.partialArgs !== undefined || fields.willContinue === true;
+        if (piece) losses.push(lossAt(callAt, "form_changed", `a functionCall with ${fields.partialArgs !== undefined ? "partialArgs" : "willContinue: true"} is a piece of a call streamed in parts: its arguments are not whole, so it is written incomplete`));
+        const status = piece ? "incomplete" : callStatusOf(context.finishReason, isLast && index === parts.length - 1);
         const item: Fields = { type: "function_call", call_id: callId, name: fields.name, arguments: args.value, status };
         if (call.spelling === "snake") item[`${PREFIX}spelling`] = "snake";
         if (fields.args === undefined) item[`${PREFIX}argsAbsent`] = true;

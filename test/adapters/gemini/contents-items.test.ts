@@ -126,6 +126,18 @@ describe("calls with ids", () => {
   });
 });
 
+describe("a piece of a call streamed in parts", () => {
+  test.each([
+    [{ name: "delete_all", partialArgs: [{ jsonPath: "$.path", stringValue: "/" }], willContinue: true }, "partialArgs"],
+    [{ name: "delete_all", args: {}, willContinue: true }, "willContinue: true"],
+    [{ name: "delete_all", partialArgs: [{ jsonPath: "$.path", stringValue: "/" }] }, "partialArgs"],
+  ])("%j in a whole record is written incomplete: its args are not the call's", (functionCall, why) => {
+    const converted = contentsToItems({ contents: [{ role: "model", parts: [{ functionCall: { id: "c1", ...functionCall } }] }] });
+    expect(converted.value).toMatchObject([{ type: "function_call", call_id: "c1", name: "delete_all", status: "incomplete" }]);
+    expect(converted.losses).toContainEqual({ path: "/contents/0/parts/0/functionCall", code: "form_changed", detail: `a functionCall with ${why} is a piece of a call streamed in parts: its arguments are not whole, so it is written incomplete` });
+  });
+});
+
 describe("items without a call_id", () => {
   test("a call and its output whose call_id is \"\" or absent: written without id, and each said, since a reader of Gemini gives them one", () => {
     const items = [
