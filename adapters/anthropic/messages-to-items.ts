@@ -164,10 +164,15 @@ function convertMessage(message: AnthropicMessage, at: PointerTokens, isLast: bo
       if (typeof content === "string") items.push({ type: "message", role: "user", content });
       else userBlocks(content, [...at, "content"], context);
       return;
-    case "assistant":
+    case "assistant": {
+      // A message that carries its response's stop_reason (a response written
+      // without its type) ended as that says: its calls get the status it gives.
+      const own = (message as Fields).stop_reason;
+      const stopped = own === undefined ? { isLast, context } : { isLast: true, context: { ...context, stopReason: typeof own === "string" ? own : null } };
       if (typeof content === "string") items.push({ type: "message", role: "assistant", content });
-      else assistantBlocks(content, [...at, "content"], isLast, context);
+      else assistantBlocks(content, [...at, "content"], stopped.isLast, stopped.context);
       return;
+    }
     default: {
       const unknownRole: never = role;
       losses.push(lossAt([...at, "role"], "unsupported_item", `role ${JSON.stringify(unknownRole)} has no Open Responses item`));

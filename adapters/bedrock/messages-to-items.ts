@@ -141,9 +141,13 @@ function convertMessage(message: BedrockMessage, at: PointerTokens, isLast: bool
     case "user":
       userBlocks(content, [...at, "content"], context);
       return;
-    case "assistant":
-      assistantBlocks(content, [...at, "content"], isLast, context);
+    case "assistant": {
+      // A message that carries its response's stopReason ended as that says: its calls get the status it gives.
+      const own = (message as Fields).stopReason;
+      if (own === undefined) assistantBlocks(content, [...at, "content"], isLast, context);
+      else assistantBlocks(content, [...at, "content"], true, { ...context, stopReason: typeof own === "string" ? own : null });
       return;
+    }
     default: {
       const unknownRole: never = role;
       losses.push(lossAt([...at, "role"], "unsupported_item", `role ${JSON.stringify(unknownRole)} has no Open Responses item`));

@@ -291,8 +291,11 @@ function unreadCall(call: unknown): string {
   return `a ${call.type} tool call without its ${call.type} object has nothing to carry`;
 }
 
-function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, context: Context): Converted<CanonicalItem[]> {
+function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, given: Context): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "assistant", at);
+  // A message that carries its choice's finish_reason ended as that says: its calls get the status it gives.
+  const own = (message as Record<string, unknown>).finish_reason;
+  const context = own === undefined ? given : { ...given, callStatus: callStatusOf(own) };
   if (isPresent(message.audio)) {
     losses.push(lossAt([...at, "audio"], "unsupported_field", "a reference to a previous audio answer has no Open Responses equivalent"));
   }

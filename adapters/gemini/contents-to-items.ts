@@ -163,9 +163,13 @@ function convertContent(content: unknown, at: PointerTokens, isLast: boolean, co
     case "user":
       userParts(content.parts, [...at, "parts"], context);
       return;
-    case "model":
-      modelParts(content.parts, [...at, "parts"], isLast, context);
+    case "model": {
+      // A content that carries its candidate's finishReason ended as that says: its calls get the status it gives.
+      const own = content.finishReason ?? content.finish_reason;
+      if (own === undefined) modelParts(content.parts, [...at, "parts"], isLast, context);
+      else modelParts(content.parts, [...at, "parts"], true, { ...context, finishReason: typeof own === "string" ? own : null });
       return;
+    }
     default:
       losses.push(lossAt([...at, "role"], "unsupported_item", `role ${JSON.stringify(role)} has no Open Responses item`));
   }

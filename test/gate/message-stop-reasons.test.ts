@@ -1,0 +1,36 @@
+// A message record that carries its own response's stop reason (a response
+// written without its type, or a message kept with the reason beside it) ended
+// as that reason says: its calls get the status the response path gives them.
+import { describe, expect, test } from "vitest";
+import { gateJournal } from "../../src/gate/gate-journal.js";
+
+const schema = { type: "object" };
+
+async function statuses(record: unknown): Promise<string[]> {
+  const verdicts: Array<{ type?: unknown; reason: string; detail: string }> = [];
+  for await (const verdict of gateJournal([JSON.stringify(record)], { schema })) verdicts.push(verdict);
+  return verdicts.filter((verdict) => verdict.type === "function_call").map((verdict) => `${verdict.reason}${verdict.reason === "status" ? `: ${verdict.detail}` : ""}`);
+}
+
+const incomplete = 'status: status is "incomplete"; only "completed" may run';
+
+describe("a message that carries its response's stop reason", () => {
+  test.each([
+    ["Anthropic, max_tokens", { role: "assistant", stop_reason: "max_tokens", content: [{ type: "tool_use", id: "toolu_1", name: "delete_all", input: {} }] }],
+    ["Anthropic, refusal", { role: "assistant", stop_reason: "refusal", content: [{ type: "tool_use", id: "toolu_1", name: "delete_all", input: {} }] }],
+    ["Bedrock, guardrail_intervened", { role: "assistant", stopReason: "guardrail_intervened", content: [{ toolUse: { toolUseId: "t1", name: "delete_all", input: {} } }] }],
+    ["Gemini, MALFORMED_FUNCTION_CALL", { role: "model", finishReason: "MALFORMED_FUNCTION_CALL", parts: [{ functionCall: { id: "g1", name: "delete_all", args: {} } }] }],
+    ["Chat, length", { role: "assistant", content: null, finish_reason: "length", tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_all", arguments: "{}" } }] }],
+  ])("%s: its call is blocked", async (_, record) => {
+    expect(await statuses(record)).toEqual([incomplete]);
+  });
+
+  test.each([
+    ["Anthropic, tool_use", { role: "assistant", stop_reason: "tool_use", content: [{ type: "tool_use", id: "toolu_1", name: "delete_all", input: {} }] }],
+    ["Bedrock, tool_use", { role: "assistant", stopReason: "tool_use", content: [{ toolUse: { toolUseId: "t1", name: "delete_all", input: {} } }] }],
+    ["Gemini, STOP", { role: "model", finishReason: "STOP", parts: [{ functionCall: { id: "g1", name: "delete_all", args: {} } }] }],
+    ["Chat, tool_calls", { role: "assistant", content: null, finish_reason: "tool_calls", tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_all", arguments: "{}" } }] }],
+  ])("%s: its call runs", async (_, record) => {
+    expect(await statuses(record)).toEqual(["ok"]);
+  });
+});
