@@ -80,15 +80,25 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
   callsInEvents(value.events, `${path}/events`, attributes);
   return {
     // A span exported without its ids (a test fixture) is named by its place.
-    id: id === undefined || id === null || id === "" ? `#${ordinal}` : String(id),
-    ...(parentId === undefined || parentId === null || parentId === "" ? {} : { parent: String(parentId) }),
-    trace: trace === undefined || trace === null || trace === "" ? "" : String(trace),
+    id: id === undefined || id === null || id === "" ? `#${ordinal}` : idText(id),
+    ...(parentId === undefined || parentId === null || parentId === "" ? {} : { parent: idText(parentId) }),
+    trace: trace === undefined || trace === null || trace === "" ? "" : idText(trace),
     name: String(value.name),
     start: startTime(value.startTimeUnixNano ?? value.start_time, "ns"),
     path,
     attributes,
     fields: contentFields(value, path),
   };
+}
+
+/**
+ * A trace or span id as the bytes it stands for: OTLP writes them as hex, which
+ * is read without regard to case (`AAAA…01` and `aaaa…01` are one span to a
+ * collector), so hex is compared in lower case.
+ */
+function idText(id: unknown): string {
+  const text = String(id);
+  return /^[0-9a-fA-F]+$/.test(text) ? text.toLowerCase() : text;
 }
 
 /**

@@ -169,6 +169,14 @@ describe("two spans of one trace that give one id", () => {
     const two = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span("t1", "Paris"), span("t2", "London")] }] }] });
     expect(calls(two).map((call) => (call as { call_id?: string }).call_id)).toEqual(["call_Paris", "call_London"]);
   });
+
+  test("hex ids are one id whatever the case of their letters, as a collector decodes them", () => {
+    const hex = (trace: string, id: string, city: string) => ({ ...span(trace, city), spanId: id });
+    const sameSpan = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [hex("6f1c0a5e", "aaaa0001", "Paris"), hex("6f1c0a5e", "AAAA0001", "London")] }] }] });
+    expect(calls(sameSpan)).toEqual([]);
+    const sameTrace = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [hex("6f1c0a5e", "aaaa0001", "Paris"), hex("6F1C0A5E", "aaaa0001", "London")] }] }] });
+    expect(calls(sameTrace)).toEqual([]);
+  });
 });
 
 describe("GenAI events beside the span's attributes", () => {
