@@ -162,8 +162,9 @@ describe("two spans of one trace that give one id", () => {
     ]);
   });
 
+  const span = (trace: string, city: string) => ({ traceId: trace, spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }, { key: "gen_ai.output.messages", value: { stringValue: JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: `call_${city}`, name: "get_weather", arguments: JSON.stringify({ city }) }] }]) } }] });
+
   test("of OTLP spans too; spans of two traces may share an id", () => {
-    const span = (trace: string, city: string) => ({ traceId: trace, spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }, { key: "gen_ai.output.messages", value: { stringValue: JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: `call_${city}`, name: "get_weather", arguments: JSON.stringify({ city }) }] }]) } }] });
     const one = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span("t1", "Paris"), span("t1", "London")] }] }] });
     expect(calls(one)).toEqual([]);
     const two = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span("t1", "Paris"), span("t2", "London")] }] }] });
