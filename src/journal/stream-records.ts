@@ -112,8 +112,8 @@ interface OpenStream {
   damagedAt?: number;
   /** The numbers of the pending records' lines that their doubles do not stand for. */
   inexact?: InexactLiterals;
-  /** The line where the SSE text the stream was read from gave way to a JSON line: a record that continues the stream after it damages it from there. */
-  sseLeftAt?: number;
+  /** Whether the stream was opened by an SSE event (or by a JSON line): a record of the other kind that continues it is one no reader of the first kind sees. */
+  fromSse: boolean;
   /** What damaged the stream, when it is not a line that could not be read. */
   damage?: string;
 }
@@ -168,12 +168,11 @@ export class StreamRecords {
         return out;
       }
       // A JSON line after SSE text ends the SSE part of the journal. To an SSE
-      // reader it is a field of no meaning, and the events after it would go on
-      // the stream: the stream open is damaged from it if anything continues it.
+      // reader it is a field of no meaning: if it continues the stream open, the
+      // stream is damaged from it (pushStreamed).
       for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event));
       this.sse = undefined;
       this.sseNamed = false;
-      if (this.stream) this.stream.sseLeftAt ??= line.line;
     }
     if (!opensObject && isBlank(text)) return out ?? [];
     const parsed = parseRecord(text, "line");
@@ -234,10 +233,16 @@ export class StreamRecords {
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }
     const damagedAt = damage !== undefined && (damage.envelope === undefined || damage.envelope === reassembled) ? damage.line : undefined;
+    // An error the API sent in the stream, as a record of its own: the OpenAI SDKs throw at it, and finish no call of the stream.
+    const openStream = this.stream;
+    if (plain && openStream !== undefined && openStream.damagedAt === undefined && (openStream.envelope === "chat" || openStream.envelope === "responses") && carriesError(record)) {
+      openStream.damagedAt = line;
+      openStream.damage = `line ${line} is an error sent in this stream, at which the OpenAI SDKs stop reading it; its calls are marked incomplete`;
+    }
     // A stream ends at the first record that is not part of it.
-    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact, damagedAt);
+    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt);
     const out = this.endStream();
-    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, inexact, damagedAt)));
+    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt)));
     return out;
   }
 
@@ -310,16 +315,20 @@ export class StreamRecords {
   }
 
   /** `inexact`: the numbers of the record's line that their doubles do not stand for, which the response it goes into carries. */
-  private pushStreamed(envelope: Envelope, record: unknown, line: number, inexact?: InexactLiterals, damagedAt?: number): JournalRecord[] {
-    const stream = (this.stream ??= this.open(envelope));
+  private pushStreamed(envelope: Envelope, record: unknown, line: number, fromSse: boolean, inexact?: InexactLiterals, damagedAt?: number): JournalRecord[] {
+    const stream = (this.stream ??= this.open(envelope, fromSse));
     if (damagedAt !== undefined) stream.damagedAt ??= damagedAt;
     if (this.unendedAt !== undefined && stream.damagedAt === undefined) {
       stream.damagedAt = line;
       stream.damage = `line ${line} is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete`;
     }
-    if (stream.sseLeftAt !== undefined && stream.damagedAt === undefined) {
-      stream.damagedAt = stream.sseLeftAt;
-      stream.damage = `line ${stream.sseLeftAt} is a JSON line inside the SSE text of this stream, which SSE readers do not read; its calls are marked incomplete`;
+    // A stream read partly from SSE events and partly from JSON lines is two streams:
+    // an SSE reader skips the JSON lines, a reader of JSON lines the events.
+    if (stream.fromSse !== fromSse && stream.damagedAt === undefined) {
+      stream.damagedAt = line;
+      stream.damage = fromSse
+        ? `line ${line} is an SSE event of a stream that JSON lines opened, which a reader of either kind does not read whole; its calls are marked incomplete`
+        : `line ${line} is a JSON line inside the SSE text of this stream, which SSE readers do not read; its calls are marked incomplete`;
     }
     // The OpenAI SDKs throw at a chunk or event that carries an error (an error
     // event of the Responses API fails its response already): they never finish its calls.
@@ -361,14 +370,14 @@ export class StreamRecords {
     return out;
   }
 
-  private open(envelope: Envelope): OpenStream {
+  private open(envelope: Envelope, fromSse: boolean): OpenStream {
     const assembler: StreamAssembler =
       envelope === "chat"
         ? chat.stream.assembler({ completion: this.wholeRecords, itemLines: this.itemLines })
         : envelope === "responses"
           ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines, leftBehind: this.leftBehind })
           : this.envelopes[envelope as AdapterName].assembler();
-    return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false };
+    return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false, fromSse };
   }
 
   private endStream(): JournalRecord[] {

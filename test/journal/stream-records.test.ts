@@ -192,6 +192,18 @@ describe("SSE text", () => {
     expect(out.find((record) => record.kind === "response")).toMatchObject({ damage: { detail: "line 5 is a JSON line inside the SSE text of this stream, which SSE readers do not read; its calls are marked incomplete" } });
   });
 
+  test("a JSON line that opens a stream SSE events continue: the readers of either kind see two streams, and its calls are incomplete", () => {
+    const out = read([": keep-alive", "", JSON.stringify(callChunk("")), ...sse([argsChunk("{}"), finishChunk()]), "data: [DONE]", ""]);
+    expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
+    expect(out.find((record) => record.kind === "response")).toMatchObject({ damage: { detail: "line 4 is an SSE event of a stream that JSON lines opened, which a reader of either kind does not read whole; its calls are marked incomplete" } });
+  });
+
+  test("an error the API sent as a record of its own, after the finishing chunk: the stream's calls are incomplete", () => {
+    const out = read([...sse([roleChunk(), callChunk("{}"), finishChunk(), { error: { message: "The server had an error.", type: "server_error", param: null, code: null } }]), "data: [DONE]", ""]);
+    expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
+    expect(out.find((record) => record.kind === "response")).toMatchObject({ damage: { detail: "line 7 is an error sent in this stream, at which the OpenAI SDKs stop reading it; its calls are marked incomplete" } });
+  });
+
   test("a JSON line after a stream the SSE text ended is a record of its own", () => {
     const out = read([...sse([roleChunk(), callChunk("{}"), finishChunk()]), "data: [DONE]", "", JSON.stringify(userMessage)]);
     expect(callsOf(out)).toEqual([weatherCall("completed")]);
