@@ -11,7 +11,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
-import { standsAsDouble } from "../../src/models/decimal-value.js";
+import { mayHoldInexact, shownLiteral, standsAsDouble } from "../../src/models/decimal-value.js";
+import { scanJson } from "../../src/models/json-scan.js";
 import { describeDuplicateName, duplicateName } from "../../src/models/duplicate-names.js";
 
 export interface Located {
@@ -180,7 +181,8 @@ export function parsedValue(value: unknown): { value: unknown; parsed: boolean; 
     try {
       const inner: unknown = JSON.parse(text);
       // A name given twice in one object is one value to JSON.parse and another to a reader that keeps the first: read neither way.
-      const twice = namedTwice(text, inner);
+      // So is a number a double reads as another: arguments made of it would not be the ones the text holds.
+      const twice = namedTwice(text, inner) ?? inexactIn(text);
       if (twice !== undefined) return { value: current, parsed, broken: true, twice };
       written = current;
       current = inner;
@@ -201,4 +203,17 @@ function namedTwice(text: string, value: unknown): string | undefined {
   } catch (error) {
     return `the JSON text could not be checked for names given twice: ${(error as Error).message}`;
   }
+}
+
+function inexactIn(text: string): string | undefined {
+  if (!mayHoldInexact(text)) return undefined;
+  let found: string | undefined;
+  scanJson(text, {
+    number: (literal) => {
+      if (standsAsDouble(literal)) return false;
+      found = literal;
+      return true;
+    },
+  });
+  return found === undefined ? undefined : `the JSON text holds the number ${shownLiteral(found)}, which a double reads as another number`;
 }

@@ -72,6 +72,16 @@ describe("JSON text in an attribute", () => {
   });
 });
 
+describe("JSON text in an attribute that holds a number a double reads as another", () => {
+  test("is not read, as the arguments made of it would not be the text's: unreadable", () => {
+    const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"set_level","arguments":{"level":1.0000000000000001}}]}]';
+    const reading = read([["gen_ai.output.messages", messages]]);
+    expect(calls(reading)).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual(["gen_ai.output.messages: the JSON text holds the number 1.0000000000000001, which a double reads as another number: not read"]);
+    expect(calls(read([["gen_ai.output.messages", messages.replace("1.0000000000000001", "1.0")]]))).toHaveLength(1);
+  });
+});
+
 describe("an OTLP attribute value", () => {
   test("that holds two kinds of value at once is not read: unreadable", () => {
     const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"count_trees","arguments":{"row":"a"}}]}]';
