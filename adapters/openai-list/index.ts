@@ -11,6 +11,7 @@
 // where only `GET`s answered with a page are stored data. A page that says
 // `has_more` with no page after its `last_id` is reported. The same object on two
 // pages is read once.
+import { jsonValueMeaning } from "../../src/models/json-meaning.js";
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type StoredLogReader, type StoredRecord, type UnitAccount } from "../stored-log/reading.js";
 
@@ -127,7 +128,8 @@ export const openaiList: StoredLogReader = {
           return;
         }
         const id = typeof value.id === "string" ? `${key}\u0000${value.id}` : undefined;
-        const text = id === undefined ? undefined : JSON.stringify(value);
+        // Compared by meaning: the same object written with its members in another order is a repeat.
+        const text = id === undefined ? undefined : meaningOf(value);
         if (id !== undefined && seen.get(id) === text) {
           counts.repeated += 1;
           return;
@@ -180,6 +182,15 @@ function hasNextPage(page: Page, pages: readonly Page[], key: string): boolean {
     if (other.uri !== undefined) return typeof last === "string" && other.uri.includes(`after=${encodeURIComponent(last)}`);
     return page.uri === undefined && index > at;
   });
+}
+
+/** An object's meaning, to compare copies; one too deep to write out is unlike any other, so two copies of it are read as differing. */
+function meaningOf(value: unknown): string {
+  try {
+    return jsonValueMeaning(value);
+  } catch {
+    return `\u0000not compared ${Math.random()}`;
+  }
 }
 
 function messageIndex(message: Record<string, unknown>): number {

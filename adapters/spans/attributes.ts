@@ -100,6 +100,7 @@ type ValueProblem = (path: string, detail: string) => void;
 // proto3 JSON writes a 64-bit integer as a decimal string (or a number) and a
 // double as a number or a string: `Number` would also take "", "0x10" or " 1".
 const DECIMAL_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+const NON_FINITE: ReadonlySet<unknown> = new Set(["NaN", "Infinity", "-Infinity"]);
 const DECIMAL_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 
 /**
@@ -123,6 +124,8 @@ function anyValue(value: unknown, path: string, problem: ValueProblem, top: bool
         return { value: inner, path: at };
       case "doubleValue": {
         if (typeof inner !== "string") return { value: inner, path: at };
+        // proto3 JSON writes the doubles no JSON number writes as these: at the top of an attribute they stay the text.
+        if (top && NON_FINITE.has(inner)) return { value: inner, path: at };
         const number = DECIMAL_NUMBER.test(inner) ? Number(inner) : Number.NaN;
         if (!Number.isFinite(number)) {
           problem(at, `holds the doubleValue ${JSON.stringify(inner)}, which is no JSON number`);
@@ -138,7 +141,9 @@ function anyValue(value: unknown, path: string, problem: ValueProblem, top: bool
         }
         const number = typeof inner === "string" ? Number(inner) : inner;
         if (typeof number === "number" && Number.isSafeInteger(number)) return { value: number, path: at };
-        if (!top) problem(at, `holds the intValue ${JSON.stringify(inner)} inside a value, which a double does not hold exactly`);
+        // Written as a JSON number past 2^53, its digits were lost when the document was read.
+        if (typeof inner === "number") problem(at, `holds the intValue ${JSON.stringify(inner)} written as a JSON number, which a double does not hold exactly`);
+        else if (!top) problem(at, `holds the intValue ${JSON.stringify(inner)} inside a value, which a double does not hold exactly`);
         return { value: inner, path: at };
       }
       case "arrayValue": {

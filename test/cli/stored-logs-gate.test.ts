@@ -110,6 +110,9 @@ describe("an object of a stored list seen twice", () => {
     const tools = toolsFile([{ type: "function", function: { name: "list_releases", parameters: { type: "object", properties: { namespace: { enum: ["cider"] } } } } }]);
     const page = (data: unknown[]) => JSON.stringify({ object: "list", data, has_more: false }) + "\n";
     expect((await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), completion(1, "cider")]))).verdicts).toEqual([["function_call", "call_cider", "ok", false, []]]);
+    // The same object with its members in another order is the same object: a repeat.
+    const reordered = (created: number, region: string) => Object.fromEntries(Object.entries(completion(created, region)).reverse());
+    expect((await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), reordered(1, "cider")]))).verdicts).toEqual([["function_call", "call_cider", "ok", false, []]]);
     // A reader that keeps one version of chatcmpl-1 sees one call, another reader the other.
     const changed = await verdicts(["--tools", tools, "-"], page([completion(1, "cider"), completion(2, "cider-press")]));
     expect(changed.code).toBe(1);

@@ -146,6 +146,17 @@ describe("OTLP messages written as nested values (arrayValue and kvlistValue)", 
     expect(unreadable(reading)).toEqual([`the attribute gen_ai.output.messages ${detail}: two readers see two spans, so the span is not read`]);
   });
 
+  test("a doubleValue that proto3 JSON writes as NaN or Infinity, at the top of an attribute, is its text: the span is read", () => {
+    const span = { traceId: "7a1c", spanId: "s1", name: "chat", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: text("chat") }, { key: "gen_ai.request.temperature", value: { doubleValue: "NaN" } }, { key: "gen_ai.request.top_p", value: { doubleValue: "-Infinity" } }, kv("gen_ai.output.messages", messages(toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("city", text("Paris")))))))] };
+    expect(calls(READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }))).toHaveLength(1);
+  });
+
+  test("an intValue written as a JSON number past 2^53, whose digits the document's reading lost: the span is not read", () => {
+    const reading = otlp(kv("gen_ai.output.messages", messages(toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("account", { intValue: 12345678901234567890 })))))));
+    expect(calls(reading)).toEqual([]);
+    expect(unreadable(reading)).toEqual(["the attribute gen_ai.output.messages holds the intValue 12345678901234567000 written as a JSON number, which a double does not hold exactly: two readers see two spans, so the span is not read"]);
+  });
+
   test("a key __proto__ in a kvlist is a member like any other, so a schema that allows no other member refuses it", () => {
     const reading = otlp(kv("gen_ai.output.messages", messages(toolCall(kv("name", text("get_weather")), kv("arguments", kvlist(kv("__proto__", kvlist(kv("city", text("London")))), kv("city", text("Paris"))))))));
     expect(calls(reading)).toEqual([{ type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"__proto__":{"city":"London"},"city":"Paris"}', status: "completed" }]);
