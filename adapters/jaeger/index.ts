@@ -3,6 +3,7 @@
 // A span's parent is its `CHILD_OF` reference; an array of such documents (JSONL) is read as one.
 import { isPlainObject } from "../../src/models/json-value.js";
 import { Attributes, readAttributes } from "../spans/attributes.js";
+import { markCallsInEvents } from "../spans/event-calls.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
 import { startTime } from "../spans/start-time.js";
 import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
@@ -31,6 +32,8 @@ function collect(document: unknown, path: string, spans: Span[], losses: ReaderL
       const at = `${path}/data/${t}/spans/${index}`;
       const references = Array.isArray(span.references) ? span.references : [];
       const parent = references.find((reference) => isPlainObject(reference) && reference.refType === "CHILD_OF") as Record<string, unknown> | undefined;
+      const attributes = readAttributes(span.tags, `${at}/tags`);
+      markCallsInEvents(span.logs, `${at}/logs`, attributes);
       spans.push({
         id: String(span.spanID),
         ...(parent && typeof parent.spanID === "string" ? { parent: parent.spanID } : {}),
@@ -38,7 +41,7 @@ function collect(document: unknown, path: string, spans: Span[], losses: ReaderL
         name: String(span.operationName ?? ""),
         start: startTime(span.startTime, "us"),
         path: at,
-        attributes: readAttributes(span.tags, `${at}/tags`),
+        attributes,
         fields: contentFields(span, at),
       });
     });

@@ -11,6 +11,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { Attributes, readAttributes } from "../spans/attributes.js";
+import { markCallsInEvents } from "../spans/event-calls.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
 import { startTime } from "../spans/start-time.js";
 import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
@@ -77,7 +78,7 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
   const trace = value.traceId ?? context.trace_id;
   const parentId = value.parentSpanId ?? parent.span_id;
   const attributes = readAttributes(value.attributes, `${path}/${pointerToken("attributes")}`);
-  callsInEvents(value.events, `${path}/events`, attributes);
+  markCallsInEvents(value.events, `${path}/events`, attributes);
   return {
     // A span exported without its ids (a test fixture) is named by its place.
     id: id === undefined || id === null || id === "" ? `#${ordinal}` : idText(id),
@@ -99,22 +100,6 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
 function idText(id: unknown): string {
   const text = String(id);
   return /^[0-9a-fA-F]+$/.test(text) ? text.toLowerCase() : text;
-}
-
-/**
- * GenAI events of older conventions (`gen_ai.choice`, `gen_ai.assistant.message`)
- * carry an answer's messages on the span beside its attributes. orbridge does
- * not read them, so a tool call in one is a second copy of the answer that
- * nothing compares: a reader of the events may run another call than the one
- * the attributes hold. Such a span is read as a span written two ways.
- */
-function callsInEvents(events: unknown, path: string, attributes: Attributes): void {
-  if (!Array.isArray(events)) return;
-  events.forEach((event, index) => {
-    if (!isPlainObject(event) || typeof event.name !== "string" || !event.name.startsWith("gen_ai.")) return;
-    const held = JSON.stringify([event.attributes, event.body]) ?? "";
-    if (/tool_?calls?\b|function_?call/i.test(held)) attributes.twice.push({ key: "", path: `${path}/${index}`, detail: `the span's event ${event.name} holds a tool call, which is not read beside the span's attributes` });
-  });
 }
 
 /**

@@ -213,6 +213,16 @@ describe("GenAI events beside the span's attributes", () => {
     expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual(["the span's event gen_ai.choice holds a tool call, which is not read beside the span's attributes: two readers see two spans, so the span is not read"]);
   });
 
+  test("a Jaeger log of such an event, and an event named by its attributes with an Anthropic tool_use: the span is not read", () => {
+    const content = JSON.stringify({ index: 0, message: { role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "list_releases", arguments: '{"namespace":"kube-system"}' } }] } });
+    const tags: Tag[] = [["llm.request.type", "chat"], ["gen_ai.prompt.0.role", "user"], ["gen_ai.prompt.0.content", "Which releases run?"], ["gen_ai.completion.0.role", "assistant"], ["gen_ai.completion.0.finish_reason", "tool_calls"], ["gen_ai.completion.0.tool_calls.0.id", "call_1"], ["gen_ai.completion.0.tool_calls.0.name", "list_releases"], ["gen_ai.completion.0.tool_calls.0.arguments", '{"namespace":"cider"}']];
+    const jaeger = (logs: unknown[]) => READERS.jaeger.read({ data: [{ traceID: "7a1c", spans: [{ traceID: "7a1c", spanID: "s1", operationName: "openai.chat", references: [], startTime: 1771835343506978, duration: 1200, processID: "p1", tags: tags.map(tag), logs }], processes: { p1: { serviceName: "svc", tags: [] } } }] });
+    expect(calls(jaeger([]))).toHaveLength(1);
+    expect(calls(jaeger([{ timestamp: 1771835343506999, fields: [{ key: "event", type: "string", value: "gen_ai.choice" }, { key: "gen_ai.event.content", type: "string", value: content }] }]))).toEqual([]);
+    const toolUse = { attributes: [{ key: "event.name", value: { stringValue: "gen_ai.assistant.message" } }, { key: "gen_ai.event.content", value: { stringValue: JSON.stringify({ content: [{ type: "tool_use", id: "call_1", name: "get_weather", input: { city: "London" } }] }) } }] };
+    expect(calls(otlp([toolUse]))).toEqual([]);
+  });
+
   test("an event that holds no call (an exception, a prompt) leaves the span read", () => {
     const reading = otlp([{ name: "exception", attributes: [{ key: "exception.message", value: { stringValue: "tool_calls failed" } }] }, { name: "gen_ai.user.message", attributes: [{ key: "gen_ai.event.content", value: { stringValue: '{"content":"weather?"}' } }] }]);
     expect(calls(reading)).toHaveLength(1);

@@ -1,0 +1,24 @@
+// GenAI events of older conventions (`gen_ai.choice`, `gen_ai.assistant.message`)
+// carry an answer's messages on a span beside its attributes: as OTLP span
+// events, or as Jaeger span logs. orbridge reads the attributes, not the events,
+// so a tool call in an event is a second copy of the answer that nothing
+// compares, and a reader of the events may run another call than the one the
+// attributes hold. Such a span is read as a span written two ways.
+import { isPlainObject } from "../../src/models/json-value.js";
+import type { Attributes } from "./attributes.js";
+
+// A tool call, as any envelope writes one in an event's JSON.
+const CALL_MARK = /tool_?calls?\b|function_?call|functionCall|tool_?use\b|toolUse/i;
+
+/** Marks `attributes` read two ways for each event of `events` that is a GenAI event and holds a tool call. */
+export function markCallsInEvents(events: unknown, path: string, attributes: Attributes): void {
+  if (!Array.isArray(events)) return;
+  events.forEach((event, index) => {
+    if (!isPlainObject(event)) return;
+    // Named by `name` (OTLP), by an `event` or `event.name` field or attribute (Jaeger logs, newer SDKs), or by its attributes' names.
+    const text = JSON.stringify(event) ?? "";
+    if (!text.includes("gen_ai.") || !CALL_MARK.test(text)) return;
+    const name = typeof event.name === "string" ? event.name : "gen_ai";
+    attributes.twice.push({ key: "", path: `${path}/${index}`, detail: `the span's event ${name} holds a tool call, which is not read beside the span's attributes` });
+  });
+}
