@@ -1,6 +1,9 @@
 // Runs a whole recorded stream through the parsers and assemblers the way a
 // journal reader does: SSE framing or one JSON value per line, records routed
 // by shape, `[DONE]` and the first record of the other envelope ending a stream.
+// It shows what the assemblers make of the records: a final SSE event without
+// its blank line is given to them as it is, where the journal reader
+// (stream-records.ts) also marks the stream damaged.
 import { ChatStreamAssembler } from "../../adapters/chat-completions/stream.js";
 import type { AssembledResponse } from "../../src/models/assembled-response.js";
 import { detectRecord, isPlainObject } from "../../src/journal/detect.js";
@@ -50,7 +53,11 @@ export function assembleRecording(text: string, format: RecordingFormat): Record
     }
   };
   const pushData = (data: string, line: number) => {
-    if (data === "[DONE]") return endChat();
+    // The SDKs stop at data that starts with [DONE], whichever stream is open.
+    if (data.startsWith("[DONE]")) {
+      endChat();
+      return endResponses();
+    }
     try {
       pushRecord(JSON.parse(data), line);
     } catch (error) {
