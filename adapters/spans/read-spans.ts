@@ -111,13 +111,7 @@ function isToolRun(span: Span): boolean {
  * keeps the last see two calls: each is read as a span written two ways.
  */
 function markSharedIds(members: readonly Span[]): void {
-  const byId = new Map<string, Span[]>();
-  for (const span of members) {
-    const same = byId.get(span.id);
-    if (same) same.push(span);
-    else byId.set(span.id, [span]);
-  }
-  for (const [id, same] of byId) {
+  for (const [id, same] of grouped(members, (span) => span.id)) {
     if (same.length < 2) continue;
     for (const span of same) {
       const others = same.filter((other) => other !== span).map((other) => other.path);
@@ -126,18 +120,23 @@ function markSharedIds(members: readonly Span[]): void {
   }
 }
 
+/** The spans by a key of theirs, each group in document order, the groups in the order of their first span. */
+function grouped(spans: readonly Span[], key: (span: Span) => string): Map<string, Span[]> {
+  const groups = new Map<string, Span[]>();
+  for (const span of spans) {
+    const group = groups.get(key(span));
+    if (group) group.push(span);
+    else groups.set(key(span), [span]);
+  }
+  return groups;
+}
+
 export function readSpans(spans: readonly Span[]): Reading {
   const losses: ReaderLoss[] = [];
   const units: UnitAccount[] = [];
   const counts = emptyCounts();
   const records: Reading["records"] = [];
-  const traces = new Map<string, Span[]>();
-  for (const span of spans) {
-    const list = traces.get(span.trace);
-    if (list) list.push(span);
-    else traces.set(span.trace, [span]);
-  }
-  for (const [trace, members] of traces) {
+  for (const [trace, members] of grouped(spans, (span) => span.trace)) {
     const byId = new Map(members.map((span) => [span.id, span]));
     markSharedIds(members);
     const calls = new Set(members.filter(isLlmCall));

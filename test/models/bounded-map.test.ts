@@ -5,6 +5,12 @@ import { BoundedMap } from "../../src/models/bounded-map.js";
 import { ConversationCalls, MAX_CALLS } from "../../src/journal/conversation-calls.js";
 
 const keysOf = <V>(map: BoundedMap<string, V>, candidates: readonly string[]) => candidates.filter((key) => map.has(key));
+/** A map of `limit` keys, each entry set in turn. */
+const filled = (limit: number, entries: Array<[string, number]>) => {
+  const map = new BoundedMap<string, number>(limit);
+  for (const [key, value] of entries) map.set(key, value);
+  return map;
+};
 
 describe("BoundedMap", () => {
   test("past its limit it forgets the oldest key, one for each key added", () => {
@@ -16,23 +22,14 @@ describe("BoundedMap", () => {
   });
 
   test("setting a key it holds changes the value and keeps the key's age, as a Map does", () => {
-    const map = new BoundedMap<string, number>(3);
-    map.set("a", 1);
-    map.set("b", 2);
-    map.set("a", 10);
-    map.set("c", 3);
-    map.set("d", 4);
+    const map = filled(3, [["a", 1], ["b", 2], ["a", 10], ["c", 3], ["d", 4]]);
     expect(keysOf(map, ["a", "b", "c", "d"])).toEqual(["b", "c", "d"]);
     map.set("e", 5);
     expect(keysOf(map, ["a", "b", "c", "d", "e"])).toEqual(["c", "d", "e"]);
   });
 
   test("a key forgotten and added again is the newest", () => {
-    const map = new BoundedMap<string, number>(2);
-    map.set("a", 1);
-    map.set("b", 2);
-    map.set("c", 3);
-    map.set("a", 4);
+    const map = filled(2, [["a", 1], ["b", 2], ["c", 3], ["a", 4]]);
     expect(keysOf(map, ["a", "b", "c"])).toEqual(["a", "c"]);
     map.set("d", 5);
     expect(keysOf(map, ["a", "b", "c", "d"])).toEqual(["a", "d"]);
