@@ -25,12 +25,16 @@
 // history are completed; the calls of a response take their status from its
 // stop_reason (`callStatusOf`). Items get no `id`: a tool_use id is a call_id,
 // never an item id.
+import { ownStopReason } from "../../src/models/own-stop-reason.js";
 import type { Loss, Converted } from "../../src/models/loss.js";
 import type { CanonicalItem, ItemStatus } from "../../src/models/open-responses.js";
 import { partOfBlock, type InputPart } from "./content-parts.js";
 import { carryFields, isRecord, lossAt, PREFIX, SLUG, TARGET as ANTHROPIC, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import type { AnthropicMessage, AnthropicSystem } from "./models.js";
 import { argumentsOfInput } from "./tool-input.js";
+
+/** The spellings of a stop reason a message record may carry beside its content. */
+const STOP_REASON_NAMES = ["stop_reason", "stopReason"];
 
 const TARGET = "Open Responses";
 const SPEC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -167,8 +171,8 @@ function convertMessage(message: AnthropicMessage, at: PointerTokens, isLast: bo
     case "assistant": {
       // A message that carries its response's stop_reason (a response written
       // without its type) ended as that says: its calls get the status it gives.
-      const own = (message as Fields).stop_reason;
-      const stopped = own === undefined ? { isLast, context } : { isLast: true, context: { ...context, stopReason: typeof own === "string" ? own : null } };
+      const stopReason = ownStopReason(message as Fields, STOP_REASON_NAMES, context.stopReason);
+      const stopped = stopReason === context.stopReason ? { isLast, context } : { isLast: true, context: { ...context, stopReason } };
       if (typeof content === "string") items.push({ type: "message", role: "assistant", content });
       else assistantBlocks(content, [...at, "content"], stopped.isLast, stopped.context);
       return;

@@ -26,12 +26,16 @@
 // `encrypted_content` holds: only Bedrock's takes it back. Calls of a request's
 // history are completed; the calls of a response take their status from its
 // stopReason (`callStatusOf`). Items get no `id`: a toolUseId is a call_id.
+import { ownStopReason } from "../../src/models/own-stop-reason.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ItemStatus } from "../../src/models/open-responses.js";
 import { partOfBlock, type InputPart } from "./content-parts.js";
 import { blockKind, CACHE_POINT, carryFields, isRecord, lossAt, PREFIX, SLUG, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import type { BedrockMessage, BedrockSystemBlock } from "./models.js";
 import { argumentsOfInput } from "./tool-input.js";
+
+/** The spellings of a stop reason a message record may carry beside its content. */
+const STOP_REASON_NAMES = ["stopReason", "stop_reason"];
 
 const TARGET = "Open Responses";
 const SPEC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -143,9 +147,9 @@ function convertMessage(message: BedrockMessage, at: PointerTokens, isLast: bool
       return;
     case "assistant": {
       // A message that carries its response's stopReason ended as that says: its calls get the status it gives.
-      const own = (message as Fields).stopReason;
-      if (own === undefined) assistantBlocks(content, [...at, "content"], isLast, context);
-      else assistantBlocks(content, [...at, "content"], true, { ...context, stopReason: typeof own === "string" ? own : null });
+      const stopReason = ownStopReason(message as Fields, STOP_REASON_NAMES, context.stopReason);
+      if (stopReason === context.stopReason) assistantBlocks(content, [...at, "content"], isLast, context);
+      else assistantBlocks(content, [...at, "content"], true, { ...context, stopReason });
       return;
     }
     default: {

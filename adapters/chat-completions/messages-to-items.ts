@@ -22,6 +22,7 @@
 // judges them, not the converter, and what Open Responses rejects of them is
 // reported. Items get no `id` unless `itemId` gives one, so a call id or a
 // completion id never poses as an item id.
+import { ownStopReason } from "../../src/models/own-stop-reason.js";
 import type {
   ChatAssistantMessage,
   ChatAssistantPart,
@@ -126,6 +127,7 @@ export function messagesToItems({ messages, finishReason, itemId, callCounts: co
   const context: Context = {
     // A cut-short choice may have cut the arguments too, and a choice with no
     // finish reason never finished: the gate must not run their calls.
+    ...(finishReason === undefined ? {} : { finishReason }),
     callStatus: finishReason === undefined ? "completed" : callStatusOf(finishReason),
     legacyCalls: counts?.calls ?? new Map(),
     legacyOutputs: counts?.outputs ?? new Map(),
@@ -209,6 +211,8 @@ export function callStatusOf(finishReason: unknown): ItemStatus {
 }
 
 interface Context {
+  /** The finish reason of the choice the messages are, when they are one. */
+  finishReason?: unknown;
   callStatus: ItemStatus;
   /** Legacy calls and legacy answers seen so far, counted per function name. */
   legacyCalls: Map<string, number>;
@@ -294,8 +298,9 @@ function unreadCall(call: unknown): string {
 function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, given: Context): Converted<CanonicalItem[]> {
   const losses = commonLosses(message, "assistant", at);
   // A message that carries its choice's finish_reason ended as that says: its calls get the status it gives.
-  const own = (message as Record<string, unknown>).finish_reason;
-  const context = own === undefined ? given : { ...given, callStatus: callStatusOf(own) };
+  const choiceReason = typeof given.finishReason === "string" || given.finishReason === null ? given.finishReason : undefined;
+  const finishReason = ownStopReason(message as Record<string, unknown>, ["finish_reason", "finishReason"], choiceReason);
+  const context = finishReason === choiceReason ? given : { ...given, callStatus: callStatusOf(finishReason) };
   if (isPresent(message.audio)) {
     losses.push(lossAt([...at, "audio"], "unsupported_field", "a reference to a previous audio answer has no Open Responses equivalent"));
   }

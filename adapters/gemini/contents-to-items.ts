@@ -28,6 +28,7 @@
 //
 // A request's calls are completed; a response's take their status from its
 // finishReason (`callStatusOf`). Items get no `id`.
+import { ownStopReason } from "../../src/models/own-stop-reason.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ItemStatus } from "../../src/models/open-responses.js";
 import { argumentsOfArgs } from "./args.js";
@@ -35,6 +36,9 @@ import { CallPairing } from "./call-ids.js";
 import { carryFields, isRecord, lossAt, PREFIX, read, SLUG, typeOf, type Fields, type PointerTokens, type Spelling } from "./fields.js";
 import { inputPartOf, type InputPart } from "./parts.js";
 import { outputOfResponse } from "./response-output.js";
+
+/** The spellings of a stop reason a message record may carry beside its content. */
+const STOP_REASON_NAMES = ["finishReason", "finish_reason"];
 
 const TARGET = "Open Responses";
 
@@ -165,9 +169,9 @@ function convertContent(content: unknown, at: PointerTokens, isLast: boolean, co
       return;
     case "model": {
       // A content that carries its candidate's finishReason ended as that says: its calls get the status it gives.
-      const own = content.finishReason ?? content.finish_reason;
-      if (own === undefined) modelParts(content.parts, [...at, "parts"], isLast, context);
-      else modelParts(content.parts, [...at, "parts"], true, { ...context, finishReason: typeof own === "string" ? own : null });
+      const finishReason = ownStopReason(content, STOP_REASON_NAMES, context.finishReason);
+      if (finishReason === context.finishReason) modelParts(content.parts, [...at, "parts"], isLast, context);
+      else modelParts(content.parts, [...at, "parts"], true, { ...context, finishReason });
       return;
     }
     default:
@@ -277,8 +281,11 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         if (args.loss) losses.push(lossAt(args.loss.code === "synthesized" ? synthesizedAt(context, "arguments", [...callAt, "args"]) : [...callAt, "args"], args.loss.code, args.loss.detail));
         // A piece of a call streamed in parts (partialArgs, or more to come) holds no whole arguments:
         // `args` is not what the call was, so it never runs from this record.
-        const piece = fields.partialArgs !== undefined || fields.willContinue === true;
-        if (piece) losses.push(lossAt(callAt, "form_changed", `a functionCall with ${fields.partialArgs !== undefined ? "partialArgs" : "willContinue: true"} is a piece of a call streamed in parts: its arguments are not whole, so it is written incomplete`));
+        // In either spelling, and a willContinue of any value but false or null (`"true"` too).
+        const partial = fields.partialArgs !== undefined ? "partialArgs" : fields.partial_args !== undefined ? "partial_args" : undefined;
+        const more = [fields.willContinue, fields.will_continue].some((value) => value !== undefined && value !== null && value !== false);
+        const piece = partial !== undefined || more;
+        if (piece) losses.push(lossAt(callAt, "form_changed", `a functionCall with ${partial ?? "willContinue"} is a piece of a call streamed in parts: its arguments are not whole, so it is written incomplete`));
         const status = piece ? "incomplete" : callStatusOf(context.finishReason, isLast && index === parts.length - 1);
         const item: Fields = { type: "function_call", call_id: callId, name: fields.name, arguments: args.value, status };
         if (call.spelling === "snake") item[`${PREFIX}spelling`] = "snake";

@@ -129,8 +129,11 @@ describe("calls with ids", () => {
 describe("a piece of a call streamed in parts", () => {
   test.each([
     [{ name: "delete_all", partialArgs: [{ jsonPath: "$.path", stringValue: "/" }], willContinue: true }, "partialArgs"],
-    [{ name: "delete_all", args: {}, willContinue: true }, "willContinue: true"],
+    [{ name: "delete_all", args: {}, willContinue: true }, "willContinue"],
     [{ name: "delete_all", partialArgs: [{ jsonPath: "$.path", stringValue: "/" }] }, "partialArgs"],
+    [{ name: "delete_all", partial_args: [] }, "partial_args"],
+    [{ name: "delete_all", args: {}, will_continue: true }, "willContinue"],
+    [{ name: "delete_all", args: {}, willContinue: "true" }, "willContinue"],
   ])("%j in a whole record is written incomplete: its args are not the call's", (functionCall, why) => {
     const converted = contentsToItems({ contents: [{ role: "model", parts: [{ functionCall: { id: "c1", ...functionCall } }] }] });
     expect(converted.value).toMatchObject([{ type: "function_call", call_id: "c1", name: "delete_all", status: "incomplete" }]);
