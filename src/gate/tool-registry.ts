@@ -177,24 +177,25 @@ export class ToolRegistry {
 
   /**
    * What a response object says of its own request: the `tool_choice` and the
-   * `tools` it repeats (the Responses API writes both) narrow the choice in
-   * force until the next request body, never widen it. An empty `tools` says
-   * nothing, as a converter writes one where its source had none. Returns what
-   * could not be read.
+   * `tools` it repeats (the Responses API writes both), as choices that hold
+   * for that response's calls alone, beside the choice in force. An empty
+   * `tools`, or a `tool_choice` of null, says nothing: a converter writes them
+   * where its source had none. `problems`: what could not be read.
    */
-  narrowByResponse(fields: Record<string, unknown>, where: string): string[] {
+  static responseChoices(fields: Record<string, unknown>, where: string): { choices: Choice[]; problems: string[] } {
     const problems: string[] = [];
+    const choices: Choice[] = [];
     const said = `${where}, the response's own record of its request,`;
-    if (fields.tool_choice !== undefined) {
+    if (fields.tool_choice !== undefined && fields.tool_choice !== null) {
       const choice = readToolChoice(fields.tool_choice, where, problems);
-      if (choice.names !== undefined) this.choices.push({ names: choice.names, where: `tool_choice of ${said}` });
+      if (choice.names !== undefined) choices.push({ names: choice.names, where: `tool_choice of ${said}` });
     }
     if (Array.isArray(fields.tools) && fields.tools.length > 0) {
       const read = readToolsArray(fields.tools, where);
       problems.push(...read.problems);
-      this.choices.push({ names: new Set(read.functions.map(({ name }) => name)), where: `the tools of ${said}` });
+      choices.push({ names: new Set(read.functions.map(({ name }) => name)), where: `the tools of ${said}` });
     }
-    return problems;
+    return { choices, problems };
   }
 
   /** From now on, what is defined holds for the whole journal (see the top of this file). */
@@ -220,13 +221,13 @@ export class ToolRegistry {
     this.choices = [{ names: new Set(), where }];
   }
 
-  /** Why `name` may not run, in a sentence; `undefined` when it may. */
-  notAllowedReason(name: string): string | undefined {
+  /** Why `name` may not run, in a sentence; `undefined` when it may. `also`: choices that hold for this call beside those in force (responseChoices). */
+  notAllowedReason(name: string, also: readonly Choice[] = []): string | undefined {
     const unreadable = this.unreadable.get(name);
     if (unreadable !== undefined) return unreadable;
     const other = this.schemas.has(name) ? undefined : this.otherTools.get(name);
     if (other !== undefined) return describeOtherTool(other);
-    for (const choices of [this.pinnedChoices, this.choices]) {
+    for (const choices of [this.pinnedChoices, this.choices, also]) {
       for (const choice of choices) {
         if (choice.names !== undefined && !choice.names.has(name)) return `${choice.where} ${describeNames(choice.names)}`;
       }

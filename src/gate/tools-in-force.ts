@@ -4,7 +4,7 @@ import type { JournalItem } from "../models/journal-item.js";
 import type { GateInput, JournalGateOptions } from "./gate-journal.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
-import { ToolRegistry, type EnvelopeToolsReader } from "./tool-registry.js";
+import { ToolRegistry, type Choice, type EnvelopeToolsReader } from "./tool-registry.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -30,7 +30,9 @@ export class ToolsInForce {
     // cannot be read blocks the line, and the calls it governs are refused.
     if (input.request) errors = [...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools, input.requestNumbers)];
     else for (const { item } of input.items) if (carriesTools(item)) (errors ??= []).push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
-    if (input.responseTools) (errors ??= []).push(...this.registry.narrowByResponse(input.responseTools, `line ${input.line}`));
+    // What a response object says its request allowed holds for its own calls, and no later record's.
+    const response = input.responseTools === undefined ? undefined : ToolRegistry.responseChoices(input.responseTools, `line ${input.line}`);
+    if (response !== undefined && response.problems.length > 0) (errors ??= []).push(...response.problems);
     // A tool call the normalizer could not make an item of (no type, a custom
     // call…) has no verdict: the line says so, blocked, rather than nothing.
     const losses = input.losses;
@@ -39,7 +41,7 @@ export class ToolsInForce {
         if (loss.code === "unsupported_tool_call") (errors ??= []).push(`not checked, since it gave no item: ${loss.detail}${loss.path === "" ? "" : ` (at ${loss.path})`}`);
       }
     }
-    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem)) };
+    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, response?.choices)) };
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
     return prepared;
@@ -50,7 +52,7 @@ export class ToolsInForce {
     this.registry.allowNone(where);
   }
 
-  private prepareItem(journalItem: JournalItem): PreparedItem {
+  private prepareItem(journalItem: JournalItem, responseChoices?: readonly Choice[]): PreparedItem {
     const prepared: PreparedItem = { item: journalItem.item, provenance: journalItem.provenance };
     const item = journalItem.item as unknown;
     // Only a function_call gets as far as its schema (replayGate) or its name (the checks).
@@ -58,14 +60,14 @@ export class ToolsInForce {
     const name = (item as { name?: unknown }).name;
     const schema = this.schema ?? (typeof name === "string" ? this.registry.schemaFor(name) : undefined);
     if (schema !== undefined) prepared.schema = schema;
-    if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name) ?? null;
+    if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name, responseChoices) ?? null;
     return prepared;
   }
 }
 
 /** Whether preparing the record changes the tools in force: a request body, or an item that carries tools. */
 export function changesTools(input: GateInput): boolean {
-  return input.request !== undefined || input.responseTools !== undefined || input.items.some(({ item }) => carriesTools(item));
+  return input.request !== undefined || input.items.some(({ item }) => carriesTools(item));
 }
 
 /**

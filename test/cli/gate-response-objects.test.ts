@@ -56,7 +56,14 @@ describe("a response object that repeats its request's tool_choice and tools", {
     expect(gated.findings.map((finding) => finding.detail)).toEqual([expect.stringMatching(new RegExp(`^"delete_all" is not allowed: .*line 1, the response's own record of its request, ${allows.replace(/"/g, '\\"')}$`))]);
   });
 
-  test.each([[{ tool_choice: "auto", tools: [] }], [{ tool_choice: "required" }], [{ tool_choice: "auto", tools: [{ type: "function", name: "delete_all", parameters: { type: "object" }, strict: false }] }]])("%j: a call it allowed runs", async (fields) => {
+  test("what one response says holds for its own calls, not for the next response's", async () => {
+    const first = { id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", tool_choice: { type: "function", name: "get_weather" }, output: [{ ...call, name: "get_weather", call_id: "call_0", id: "fc_0" }] };
+    const second = { id: "resp_2", object: "response", created_at: 2, status: "completed", model: "m", tool_choice: "auto", output: [call] };
+    const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", "-"], `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+    expect(run.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as Verdict).blocked)).toEqual([false, false]);
+  });
+
+  test.each([[{ tool_choice: "auto", tools: [] }], [{ tool_choice: null }], [{ tool_choice: "required" }], [{ tool_choice: "auto", tools: [{ type: "function", name: "delete_all", parameters: { type: "object" }, strict: false }] }]])("%j: a call it allowed runs", async (fields) => {
     expect(await verdict(fields)).toMatchObject({ reason: "ok", blocked: false });
   });
 });
