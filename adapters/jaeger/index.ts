@@ -4,6 +4,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { Attributes, readAttributes } from "../spans/attributes.js";
 import { markCallsInEvents } from "../spans/event-calls.js";
+import { idText } from "../spans/span-ids.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
 import { startTime } from "../spans/start-time.js";
 import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
@@ -35,9 +36,9 @@ function collect(document: unknown, path: string, spans: Span[], losses: ReaderL
       const attributes = readAttributes(span.tags, `${at}/tags`);
       markCallsInEvents(span.logs, `${at}/logs`, attributes);
       spans.push({
-        id: String(span.spanID),
-        ...(parent && typeof parent.spanID === "string" ? { parent: parent.spanID } : {}),
-        trace: String(span.traceID ?? trace.traceID),
+        id: idText(span.spanID),
+        ...(parent && typeof parent.spanID === "string" ? { parent: idText(parent.spanID) } : {}),
+        trace: idText(span.traceID ?? trace.traceID),
         name: String(span.operationName ?? ""),
         start: startTime(span.startTime, "us"),
         path: at,

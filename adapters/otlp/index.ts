@@ -12,6 +12,7 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { Attributes, readAttributes } from "../spans/attributes.js";
 import { markCallsInEvents } from "../spans/event-calls.js";
+import { idText } from "../spans/span-ids.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
 import { startTime } from "../spans/start-time.js";
 import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
@@ -92,15 +93,6 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
   };
 }
 
-/**
- * A trace or span id as the bytes it stands for: OTLP writes them as hex, which
- * is read without regard to case (`AAAA…01` and `aaaa…01` are one span to a
- * collector), so hex is compared in lower case.
- */
-function idText(id: unknown): string {
-  const text = String(id);
-  return /^[0-9a-fA-F]+$/.test(text) ? text.toLowerCase() : text;
-}
 
 /**
  * A span's fields beside its attributes that hold content: events and links

@@ -8,7 +8,8 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import type { Attributes } from "./attributes.js";
 
 // A tool call, as any envelope writes one in an event's JSON.
-const CALL_MARK = /tool_?calls?\b|function_?call|functionCall|tool_?use\b|toolUse/i;
+const ESCAPED_ASCII = /\\\\u00[2-7][0-9a-fA-F]/;
+const CALL_MARK = /tool_?calls?\b|tool_?call_?id|tool_?name|function_?call|tool_?use\b/i;
 
 /** Marks `attributes` read two ways for each event of `events` that is a GenAI event and holds a tool call. */
 export function markCallsInEvents(events: unknown, path: string, attributes: Attributes): void {
@@ -17,7 +18,9 @@ export function markCallsInEvents(events: unknown, path: string, attributes: Att
     if (!isPlainObject(event)) return;
     // Named by `name` (OTLP), by an `event` or `event.name` field or attribute (Jaeger logs, newer SDKs), or by its attributes' names.
     const text = JSON.stringify(event) ?? "";
-    if (!text.includes("gen_ai.") || !CALL_MARK.test(text)) return;
+    // JSON text inside the event may spell a name with escapes of printable ASCII (`\u0074ool_calls`), which no
+    // encoder writes of itself: such an event is taken to hold one.
+    if (!text.includes("gen_ai.") || !(CALL_MARK.test(text) || ESCAPED_ASCII.test(text))) return;
     const name = typeof event.name === "string" ? event.name : "gen_ai";
     attributes.twice.push({ key: "", path: `${path}/${index}`, detail: `the span's event ${name} holds a tool call, which is not read beside the span's attributes` });
   });

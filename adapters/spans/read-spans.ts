@@ -621,7 +621,7 @@ function toolSaid(span: Span, toolMessage: Record<string, unknown> | undefined, 
     if (typeof located?.value === "string") names.push({ value: located.value, path: located.path });
   }
   if (typeof toolMessage?.name === "string" && observedOutput !== undefined) names.push({ value: toolMessage.name, path: observedOutput.path });
-  // A Langfuse TOOL observation is named after the tool it ran.
+  // A Langfuse TOOL observation is named after the tool it ran, unless something else names it (ADK names it `execute_tool X`).
   if (span.type === "TOOL" && names.length === 0 && span.name !== "") names.push({ value: span.name, path: span.path });
   const args: ToolSaid[] = [];
   for (const key of ARGUMENT_ATTRIBUTES) {

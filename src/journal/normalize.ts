@@ -622,7 +622,8 @@ function stoppedResponse(record: Record<string, unknown>): string | undefined {
   const status = record.status;
   if (status === "failed" || status === "cancelled") return `the response ${status}`;
   if (status === "queued" || status === "in_progress") return `the response is still ${status === "queued" ? "queued" : "in progress"}`;
-  if (status === "incomplete" && isPlainObject(record.incomplete_details) && record.incomplete_details.reason === "content_filter") return "the content filter stopped the response";
+  // Whatever its status or spelling: a reader of the details takes the response for filtered.
+  if (/content_?filter/i.test(JSON.stringify(record.incomplete_details ?? null))) return "the content filter stopped the response";
   if (RESPONSE_STATUSES.has(status)) return undefined;
   return `the response's status ${JSON.stringify(status)} is none the spec defines`;
 }

@@ -35,6 +35,9 @@ describe("a response object whose status says its calls did not finish", { timeo
     [{ status: "queued" }],
     [{ status: "incomplete", incomplete_details: { reason: "content_filter" } }],
     [{ status: "completed", error: { code: "server_error", message: "The server had an error." } }],
+    [{ status: "incomplete", incomplete_details: { reason: "CONTENT_FILTER" } }],
+    [{ status: "incomplete", incomplete_details: "content_filter" }],
+    [{ status: "completed", incomplete_details: { reason: "content_filter" } }],
   ])("%j: its completed call is blocked as incomplete", async (fields) => {
     expect(await verdict(fields)).toMatchObject({ reason: "status", blocked: true, detail: 'status is "incomplete"; only "completed" may run' });
   });

@@ -198,6 +198,10 @@ describe("two spans of one trace that give one id", () => {
     expect(calls(sameSpan)).toEqual([]);
     const sameTrace = READERS.otlp.read({ resourceSpans: [{ scopeSpans: [{ spans: [hex("6f1c0a5e", "aaaa0001", "Paris"), hex("6F1C0A5E", "aaaa0001", "London")] }] }] });
     expect(calls(sameTrace)).toEqual([]);
+    const dicts = READERS.otlp.read([hex("0x6f1c0a5e", "0xaaaa0001", "Paris"), hex("0x6f1c0a5e", "0xAAAA0001", "London")].map(({ traceId, spanId, ...rest }) => ({ ...rest, context: { trace_id: traceId, span_id: spanId } })));
+    expect(calls(dicts)).toEqual([]);
+    const jaegerSpan = (id: string, namespace: string) => ({ traceID: "7a1c", spanID: id, operationName: "openai.chat", references: [], startTime: 1771835343506978, duration: 1200, processID: "p1", tags: [["llm.request.type", "chat"], ["gen_ai.prompt.0.role", "user"], ["gen_ai.prompt.0.content", "Which releases run?"], ["gen_ai.completion.0.role", "assistant"], ["gen_ai.completion.0.finish_reason", "tool_calls"], ["gen_ai.completion.0.tool_calls.0.id", `call_${namespace}`], ["gen_ai.completion.0.tool_calls.0.name", "list_releases"], ["gen_ai.completion.0.tool_calls.0.arguments", JSON.stringify({ namespace })]].map((one) => tag(one as Tag)) });
+    expect(calls(READERS.jaeger.read({ data: [{ traceID: "7a1c", spans: [jaegerSpan("aaaa0001", "cider"), jaegerSpan("AAAA0001", "kube")], processes: { p1: { serviceName: "svc", tags: [] } } }] }))).toEqual([]);
   });
 });
 
@@ -221,6 +225,15 @@ describe("GenAI events beside the span's attributes", () => {
     expect(calls(jaeger([{ timestamp: 1771835343506999, fields: [{ key: "event", type: "string", value: "gen_ai.choice" }, { key: "gen_ai.event.content", type: "string", value: content }] }]))).toEqual([]);
     const toolUse = { attributes: [{ key: "event.name", value: { stringValue: "gen_ai.assistant.message" } }, { key: "gen_ai.event.content", value: { stringValue: JSON.stringify({ content: [{ type: "tool_use", id: "call_1", name: "get_weather", input: { city: "London" } }] }) } }] };
     expect(calls(otlp([toolUse]))).toEqual([]);
+  });
+
+  test("an event with a Vercel tool-call part, or a name spelled with escapes of ASCII letters: the span is not read", () => {
+    const vercel = { name: "gen_ai.assistant.message", attributes: [{ key: "gen_ai.event.content", value: { stringValue: JSON.stringify({ content: [{ type: "tool-call", toolCallId: "call_1", toolName: "get_weather", input: { city: "London" } }] }) } }] };
+    expect(calls(otlp([vercel]))).toEqual([]);
+    const escaped = { name: "gen_ai.choice", attributes: [{ key: "gen_ai.event.content", value: { stringValue: '{"message":{"\\u0074ool_calls":[]}}' } }] };
+    expect(calls(otlp([escaped]))).toEqual([]);
+    const accented = { name: "gen_ai.user.message", attributes: [{ key: "gen_ai.event.content", value: { stringValue: '{"content":"caf\\u00e9?"}' } }] };
+    expect(calls(otlp([accented]))).toHaveLength(1);
   });
 
   test("an event that holds no call (an exception, a prompt) leaves the span read", () => {
