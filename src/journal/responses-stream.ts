@@ -131,6 +131,8 @@ interface OpenResponse {
   streamedArguments: WeakSet<Fields>;
   /** Set when the stream finished a call one way and later said otherwise: the event that did, for the loss. */
   contradiction?: { line: number; detail: string };
+  /** What the response of the terminal event says stopped its calls (the content filter, an error beside another status, a status not terminal). */
+  stoppedBy?: string;
   /**
    * Calls the stream gave and then put something else in the place of (another
    * item at their output_index, or a terminal output without them), each with
@@ -246,6 +248,7 @@ export class ResponsesStreamAssembler {
       case "response.incomplete":
       case "response.failed": {
         if (response) open.snapshot = { value: response, line };
+        if (response) open.stoppedBy = terminalStop(response);
         if (typeof response?.status !== "string") open.status = TERMINAL_STATUS[type];
         // An empty output next to streamed items is a terminal event that omits
         // the output, not one that says there was none.
@@ -460,7 +463,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   // Calls put out of place go after the items, each with a loss; only a stream that said two things drops one.
   const dropped = open.contradiction ? open.dropped : [];
   let items = [...source.map(toInputItem), ...dropped.map(({ item }) => toInputItem(item))];
-  if (status === "failed" || open.contradiction) {
+  if (status === "failed" || open.contradiction || open.stoppedBy !== undefined) {
     // Where each item was set: the terminal event's output, or the output_item event; a call put out of place, the event that last set it.
     const where = (index: number): Pick<StreamLoss, "line" | "path"> =>
       index >= source.length
@@ -473,7 +476,8 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
     for (const { line } of dropped) {
       open.losses.push({ line, path: "/item", code: "form_changed", detail: "the stream later put another item in this call's place, or left it out of its terminal output: the call is kept, after the response's items" });
     }
-    items = items.map((item, index) => stopCall(item, () => where(index), open.losses, contradiction === undefined ? "the response failed" : "the stream said two things of one call"));
+    const why = status === "failed" ? "the response failed" : contradiction !== undefined ? "the stream said two things of one call" : open.stoppedBy!;
+    items = items.map((item, index) => stopCall(item, () => where(index), open.losses, why));
   }
   const response: AssembledResponse = {
     ...(open.id !== undefined ? { id: open.id } : {}),
@@ -511,6 +515,14 @@ function leftBehind(snapshot: NonNullable<StreamedResource["snapshot"]>): Stream
 }
 
 /** A completed call of a failed response, written incomplete: the recording never ran it. */
+/** Why a terminal event's response stopped its calls, as a stored response object's status says it (normalize.ts); undefined when it did not. */
+function terminalStop(response: Record<string, unknown>): string | undefined {
+  if (response.error !== undefined && response.error !== null && response.status !== "failed") return "the response carries an error";
+  if (/content_?filter/i.test(JSON.stringify(response.incomplete_details ?? null))) return "the content filter stopped the response";
+  if (response.status === "queued" || response.status === "in_progress") return `the terminal event's response is still ${response.status === "queued" ? "queued" : "in progress"}`;
+  return undefined;
+}
+
 function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "path">, losses: StreamLoss[], why: string): CanonicalItem {
   const stopped = stoppedCall(item);
   if (stopped === undefined) return item;

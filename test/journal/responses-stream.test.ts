@@ -350,6 +350,23 @@ describe("error events", () => {
   });
 });
 
+describe("a terminal event whose response says its calls did not finish", () => {
+  const finished = [created(), added(0, callOpened), argsDone(0, callFinal.arguments), itemDone(0, callFinal)];
+  test.each([
+    [{ type: "response.incomplete", response: { ...response("incomplete", [callFinal]), incomplete_details: { reason: "content_filter" } } }, "the content filter stopped the response"],
+    [{ type: "response.completed", response: { ...response("completed", [callFinal]), error: { code: "server_error", message: "The server had an error." } } }, "the response carries an error"],
+    [{ type: "response.completed", response: response("in_progress", [callFinal]) }, "the terminal event's response is still in progress"],
+  ])("%j: its completed call is written incomplete", (terminal, why) => {
+    const [assembled] = run([...finished, terminal]);
+    expect(assembled!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(assembled!.losses.map((loss) => loss.detail)).toContain(`${why}: its completed call is written incomplete, as no one reading of the stream runs it`);
+  });
+
+  test("a completed response with no error and no filter keeps its call completed", () => {
+    expect(run([...finished, { type: "response.completed", response: { ...response("completed", [callFinal]), error: null, incomplete_details: null } }])[0]!.items).toEqual([callFinal]);
+  });
+});
+
 describe("events whose fields cannot be used", () => {
   const textOpened = { id: MSG, type: "message", status: "in_progress", role: "assistant", content: [] };
   const contentDelta = (index: unknown, delta: unknown) => ({ type: "response.output_text.delta", item_id: MSG, output_index: 0, content_index: index, delta });
