@@ -23,7 +23,7 @@ import { recordTexts } from "./document-texts.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
-import { mayHoldInexact, standsAsDouble } from "../models/decimal-value.js";
+import { mayHoldInexact, shownLiteral, standsAsDouble } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
 import { scanJson } from "../models/json-scan.js";
 
@@ -219,7 +219,7 @@ function* readerLines(source: string, name: ReaderName, document: unknown, note:
   for (const { record, path } of reading.records) {
     const held = inexact.length === 0 || !isCall(record) ? undefined : inexact.find((number) => number.path === path || number.path.startsWith(`${path}/`));
     if (held !== undefined) {
-      const detail = `the call holds the number ${held.literal} at ${held.path}, which a double reads as another number: its arguments would not be the ones the store holds`;
+      const detail = `the call holds the number ${shownLiteral(held.literal)} at ${held.path}, which a double reads as another number: its arguments would not be the ones the store holds`;
       note(`${source}#${path}: inexact_number: ${detail}`);
       if (options.unreadableAsErrors) {
         const error = `not read: ${source}#${path}: ${detail}`;
