@@ -42,6 +42,7 @@ import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } fr
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import type { JournalLine } from "./read.js";
+import { unfinishedResponse } from "./responses-stream.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 import { synthesizesResponseField } from "../models/response-neutrals.js";
 import { stoppedCall } from "../models/assembled-response.js";
@@ -612,19 +613,14 @@ const RESPONSE_STATUSES: ReadonlySet<unknown> = new Set(["completed", "incomplet
 
 /**
  * Why a stored response's completed calls did not run, or cannot be taken to
- * have: it failed, was cancelled, is still queued or in progress, was cut by
- * the content filter, carries an error while it says otherwise, or says a
- * status the spec does not define.
+ * have: it failed or was cancelled, did not finish as a stream's terminal
+ * event would not (unfinishedResponse), or says a status the spec does not define.
  */
 function stoppedResponse(record: Record<string, unknown>): string | undefined {
-  if (record.error !== undefined && record.error !== null && record.status !== "failed") return "the response carries an error";
-  if (!("status" in record)) return undefined;
   const status = record.status;
   if (status === "failed" || status === "cancelled") return `the response ${status}`;
-  if (status === "queued" || status === "in_progress") return `the response is still ${status === "queued" ? "queued" : "in progress"}`;
-  // Whatever its status or spelling: a reader of the details takes the response for filtered.
-  if (/content_?filter/i.test(JSON.stringify(record.incomplete_details ?? null))) return "the content filter stopped the response";
-  if (RESPONSE_STATUSES.has(status)) return undefined;
+  const unfinished = unfinishedResponse(record);
+  if (unfinished !== undefined || !("status" in record) || RESPONSE_STATUSES.has(status)) return unfinished;
   return `the response's status ${JSON.stringify(status)} is none the spec defines`;
 }
 

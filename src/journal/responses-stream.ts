@@ -248,7 +248,7 @@ export class ResponsesStreamAssembler {
       case "response.incomplete":
       case "response.failed": {
         if (response) open.snapshot = { value: response, line };
-        if (response) open.stoppedBy = terminalStop(response);
+        if (response) open.stoppedBy = unfinishedResponse(response);
         if (typeof response?.status !== "string") open.status = TERMINAL_STATUS[type];
         // An empty output next to streamed items is a terminal event that omits
         // the output, not one that says there was none.
@@ -515,11 +515,17 @@ function leftBehind(snapshot: NonNullable<StreamedResource["snapshot"]>): Stream
 }
 
 /** A completed call of a failed response, written incomplete: the recording never ran it. */
-/** Why a terminal event's response stopped its calls, as a stored response object's status says it (normalize.ts); undefined when it did not. */
-function terminalStop(response: Record<string, unknown>): string | undefined {
+/**
+ * Why a response object (stored, or a stream's terminal event's) says its
+ * completed calls cannot be taken to have run, short of failing: it carries an
+ * error while it says another status, is still queued or in progress, or was
+ * cut by the content filter (in any spelling of its details). Undefined when it
+ * says none of these.
+ */
+export function unfinishedResponse(response: Record<string, unknown>): string | undefined {
   if (response.error !== undefined && response.error !== null && response.status !== "failed") return "the response carries an error";
+  if (response.status === "queued" || response.status === "in_progress") return `the response is still ${response.status === "queued" ? "queued" : "in progress"}`;
   if (/content_?filter/i.test(JSON.stringify(response.incomplete_details ?? null))) return "the content filter stopped the response";
-  if (response.status === "queued" || response.status === "in_progress") return `the terminal event's response is still ${response.status === "queued" ? "queued" : "in progress"}`;
   return undefined;
 }
 
