@@ -235,9 +235,8 @@ export class StreamRecords {
     const damagedAt = damage !== undefined && (damage.envelope === undefined || damage.envelope === reassembled) ? damage.line : undefined;
     // An error the API sent in the stream, as a record of its own: the OpenAI SDKs throw at it, and finish no call of the stream.
     const openStream = this.stream;
-    if (plain && openStream !== undefined && openStream.damagedAt === undefined && (openStream.envelope === "chat" || openStream.envelope === "responses") && carriesError(record)) {
-      openStream.damagedAt = line;
-      openStream.damage = `line ${line} is an error sent in this stream, at which the OpenAI SDKs stop reading it; its calls are marked incomplete`;
+    if (plain && openStream !== undefined && (openStream.envelope === "chat" || openStream.envelope === "responses") && carriesError(record)) {
+      damageFrom(openStream, line, `line ${line} is an error sent in this stream, at which the OpenAI SDKs stop reading it; its calls are marked incomplete`);
     }
     // A stream ends at the first record that is not part of it.
     if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt);
@@ -318,24 +317,21 @@ export class StreamRecords {
   private pushStreamed(envelope: Envelope, record: unknown, line: number, fromSse: boolean, inexact?: InexactLiterals, damagedAt?: number): JournalRecord[] {
     const stream = (this.stream ??= this.open(envelope, fromSse));
     if (damagedAt !== undefined) stream.damagedAt ??= damagedAt;
-    if (this.unendedAt !== undefined && stream.damagedAt === undefined) {
-      stream.damagedAt = line;
-      stream.damage = `line ${line} is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete`;
-    }
+    if (this.unendedAt !== undefined) damageFrom(stream, line, `line ${line} is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete`);
     // A stream read partly from SSE events and partly from JSON lines is two streams:
     // an SSE reader skips the JSON lines, a reader of JSON lines the events.
-    if (stream.fromSse !== fromSse && stream.damagedAt === undefined) {
-      stream.damagedAt = line;
-      stream.damage = fromSse
-        ? `line ${line} is an SSE event of a stream that JSON lines opened, which a reader of either kind does not read whole; its calls are marked incomplete`
-        : `line ${line} is a JSON line inside the SSE text of this stream, which SSE readers do not read; its calls are marked incomplete`;
+    if (stream.fromSse !== fromSse) {
+      damageFrom(
+        stream,
+        line,
+        fromSse
+          ? `line ${line} is an SSE event of a stream that JSON lines opened, which a reader of either kind does not read whole; its calls are marked incomplete`
+          : `line ${line} is a JSON line inside the SSE text of this stream, which SSE readers do not read; its calls are marked incomplete`,
+      );
     }
     // The OpenAI SDKs throw at a chunk or event that carries an error (an error
     // event of the Responses API fails its response already): they never finish its calls.
-    if (stream.damagedAt === undefined && (envelope === "chat" || envelope === "responses") && carriesError(record)) {
-      stream.damagedAt = line;
-      stream.damage = `line ${line} carries an error, at which the OpenAI SDKs stop reading the stream; its calls are marked incomplete`;
-    }
+    if ((envelope === "chat" || envelope === "responses") && carriesError(record)) damageFrom(stream, line, `line ${line} carries an error, at which the OpenAI SDKs stop reading the stream; its calls are marked incomplete`);
     let closed: AssembledResponse[];
     try {
       closed = stream.assembler.push(record, line);
@@ -447,6 +443,13 @@ function misnamedEvent(value: unknown, name: string | undefined, named: boolean)
 
 function isBlank(text: string): boolean {
   return text.length === 0 || /^[ \t\r\n]*$/.test(text);
+}
+
+/** Damages the stream from `line`, saying why, unless something damaged it before. */
+function damageFrom(stream: OpenStream, line: number, detail: string): void {
+  if (stream.damagedAt !== undefined) return;
+  stream.damagedAt = line;
+  stream.damage = detail;
 }
 
 const UNENDED = "SSE event ends without the blank line that dispatches it: SSE readers discard it, so it is not read";
