@@ -11,8 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
-import { mayHoldInexact, shownLiteral, standsAsDouble } from "../../src/models/decimal-value.js";
-import { scanJson } from "../../src/models/json-scan.js";
+import { literalsNotStanding, shownLiteral, standsAsDouble } from "../../src/models/decimal-value.js";
 import { describeDuplicateName, duplicateName } from "../../src/models/duplicate-names.js";
 
 export interface Located {
@@ -211,14 +210,6 @@ function namedTwice(text: string, value: unknown): string | undefined {
 }
 
 function inexactIn(text: string): string | undefined {
-  if (!mayHoldInexact(text)) return undefined;
-  let found: string | undefined;
-  scanJson(text, {
-    number: (literal) => {
-      if (standsAsDouble(literal)) return false;
-      found = literal;
-      return true;
-    },
-  });
-  return found === undefined ? undefined : `the JSON text holds the number ${shownLiteral(found)}, which a double reads as another number`;
+  const [found] = literalsNotStanding(text, true);
+  return found === undefined ? undefined : `the JSON text holds the number ${shownLiteral(found.literal)}, which a double reads as another number`;
 }

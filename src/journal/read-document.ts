@@ -23,9 +23,8 @@ import { recordTexts } from "./document-texts.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
-import { mayHoldInexact, shownLiteral, standsAsDouble } from "../models/decimal-value.js";
+import { literalsNotStanding, shownLiteral } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
-import { scanJson } from "../models/json-scan.js";
 
 export interface SourceOptions extends ReadOptions {
   /** A stored-log reader to read the source with, whatever its shape. */
@@ -191,14 +190,7 @@ interface InexactNumber {
 
 /** The number literals of a JSON text that their doubles do not stand for, their paths under `prefix`. */
 function inexactNumbers(text: string, prefix: ReadonlyArray<string | number>): InexactNumber[] {
-  if (!mayHoldInexact(text)) return [];
-  const found: InexactNumber[] = [];
-  scanJson(text, {
-    number: (literal, path) => {
-      if (!standsAsDouble(literal)) found.push({ literal, path: pointer(...prefix, ...path) });
-    },
-  });
-  return found;
+  return literalsNotStanding(text).map(({ literal, path }) => ({ literal, path: pointer(...prefix, ...path) }));
 }
 
 /**

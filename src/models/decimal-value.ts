@@ -3,6 +3,8 @@
 // (`1.50` and `1.5` do; `12345678901234567891` does not). The gate and the
 // converters both ask it.
 
+import { scanJson, type JsonPath } from "./json-scan.js";
+
 const DECIMAL = /^(-?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/;
 
 /** A decimal number written one way per value: sign, significant digits, exponent; `undefined` for text that is no decimal. */
@@ -48,6 +50,26 @@ const MAY_HOLD_INEXACT = /[0-9](?:\.?[0-9]){15}|[0-9][eE]/;
 /** Whether JSON text may hold a number literal that its double does not stand for; false means it surely holds none. */
 export function mayHoldInexact(text: string): boolean {
   return MAY_HOLD_INEXACT.test(text);
+}
+
+/** A number literal of a JSON text that its double does not stand for, and where its value sits. */
+export interface LiteralNotStanding {
+  literal: string;
+  path: JsonPath;
+}
+
+/** The number literals of a JSON text (one JSON.parse accepts) that their doubles do not stand for, in text order; `first`: only the first. */
+export function literalsNotStanding(text: string, first = false): LiteralNotStanding[] {
+  if (!mayHoldInexact(text)) return [];
+  const found: LiteralNotStanding[] = [];
+  scanJson(text, {
+    number: (literal, path) => {
+      if (standsAsDouble(literal)) return false;
+      found.push({ literal, path: [...path] });
+      return first;
+    },
+  });
+  return found;
 }
 
 /**
