@@ -223,12 +223,15 @@ export class StreamRecords {
     const damage = this.damageNext;
     this.damageNext = undefined;
     // A chunk or event of an envelope that writes arguments as objects may hold
-    // such a number as well: the response it goes into carries it.
-    const inexact = envelope !== undefined && text !== undefined ? inexactLiterals(text) : undefined;
+    // such a number as well: the response it goes into carries it. A logged
+    // exchange names no one envelope, and its request and response may each be
+    // of one that does.
+    const inexact = (envelope !== undefined || recordKind === "exchange") && text !== undefined ? inexactLiterals(text) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
-      plain = envelope ? { kind: "plain", line, record, recordKind, envelope, ...(inexact ? { inexact } : {}), writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls };
+      plain = envelope ? { kind: "plain", line, record, recordKind, envelope, writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls };
+      if (inexact) plain.inexact = inexact;
       const schemaNumbers = text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }

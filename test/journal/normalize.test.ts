@@ -621,6 +621,20 @@ describe("numbers of an envelope that writes arguments as objects, which the lin
     expect(records[1]!.kind).toBe("items");
   });
 
+  test("in a logged exchange, whose request and response each may be of such an envelope, the same number is reported or refused", async () => {
+    const request = '{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"go"}]}';
+    const history = `{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_00","name":"transfer","input":{"amount":1e400}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_00","content":"done"}]}]}`;
+    const answer = anthropicCall("{}").replace("toolu_01", "toolu_02");
+    const lines = [`{"request":${request},"response":${anthropicCall('{"amount":0.1000000000000000055}')}}`, `{"request":${history},"response":${answer}}`];
+    const reported = await run(lines);
+    expect(reported.map((record) => (record.kind === "items" ? record.losses.filter((loss) => loss.code === "form_changed" && loss.path === "").map((loss) => loss.detail) : record))).toEqual([
+      ["the arguments text of item 1 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1"],
+      ["the arguments text of item 1 holds the number 1e400 of the record as its double writes it, null"],
+    ]);
+    const refused = await run(lines, { refuseUnreadCalls: true, unknownObjects: "item" });
+    expect(refused.map((record) => (record.kind === "error" ? record.detail.slice(0, 38) : record))).toEqual(["the record writes the number 0.1000000", "the record writes the number 1e400 in "]);
+  });
+
   test("a Chat or Open Responses call keeps its arguments text, which the gate reads as written: no record is refused", async () => {
     const records = await run(['{"type":"function_call","call_id":"call_1","name":"transfer","status":"completed","arguments":"{\\"amount\\":0.1000000000000000055}","trace":12345678901234567890}'], { refuseUnreadCalls: true, unknownObjects: "item" });
     expect(records[0]!.kind).toBe("items");
