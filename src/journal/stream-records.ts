@@ -223,10 +223,8 @@ export class StreamRecords {
     const damage = this.damageNext;
     this.damageNext = undefined;
     // A chunk or event of an envelope that writes arguments as objects may hold
-    // such a number as well: the response it goes into carries it. A logged
-    // exchange names no one envelope, and its request and response may each be
-    // of one that does.
-    const inexact = (envelope !== undefined || recordKind === "exchange") && text !== undefined ? inexactLiterals(text) : undefined;
+    // such a number as well: the response it goes into carries it.
+    const inexact = (envelope !== undefined || (recordKind === "exchange" && exchangeWritesObjects(record))) && text !== undefined ? inexactLiterals(text) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
@@ -460,4 +458,15 @@ const UNENDED = "SSE event ends without the blank line that dispatches it: SSE r
 /** Whether an OpenAI stream record other than an error event carries an `error` member that JavaScript reads as true, as openai-node tests it. */
 function carriesError(record: unknown): boolean {
   return isPlainObject(record) && Boolean(record.error) && record.type !== "error";
+}
+
+/**
+ * Whether a logged exchange's request or response is of an envelope that writes
+ * a call's arguments as an object (Anthropic, Gemini, Bedrock): a logged exchange
+ * names no envelope of its own, and its calls are read as each side's envelope
+ * writes them.
+ */
+function exchangeWritesObjects(record: unknown): boolean {
+  const { request, response } = record as Record<string, unknown>;
+  return detectEnvelopeRecord(request).envelope !== undefined || detectEnvelopeRecord(response).envelope !== undefined;
 }
