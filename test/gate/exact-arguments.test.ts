@@ -163,6 +163,14 @@ describe("the gate", () => {
     expect(gate('{"n":9007199254740993,"m":1e400}', { type: "object", properties: { n: {}, m: { type: "number" } } })).toEqual(OK);
     expect(gate("12345678901234567891", true)).toEqual(OK);
   });
+  test("a literal past the doubles is a number, whichever validator runs the schema (Ajv, or the gate's own for unevaluated*)", () => {
+    const properties = { a: { not: { type: "number" } }, b: { if: { type: "number" }, then: false }, c: { oneOf: [{ type: "number" }, {}] }, d: { type: "number" } };
+    for (const closing of [{ additionalProperties: false }, { unevaluatedProperties: false }]) {
+      const schema = { type: "object", properties, ...closing };
+      for (const [name, literal] of [["a", "1e400"], ["b", "-1e400"], ["c", "1e999"]]) expect(gate(`{"${name}":${literal}}`, schema).reason, `${name} ${literal} with ${JSON.stringify(closing)}`).toBe("arguments_schema");
+      expect(gate('{"d":1e400}', schema), JSON.stringify(closing)).toEqual(OK);
+    }
+  });
   test("a value the schema rejects anyway keeps the schema's detail", () => {
     expect(gate('{"n":90071992547409930}', { type: "object", properties: { n: { maximum: 10 } } })).toEqual({ reason: "arguments_schema", detail: "arguments/n must be <= 10", path: "/arguments" });
   });
