@@ -83,6 +83,17 @@ describe("--record", () => {
       { source: "in", line: 2, text: '--record /message finds no record in this line: the record has no member "message"', error: '--record /message finds no record in this line: the record has no member "message"' },
     ]);
   });
+  it("makes a wrapped line that gives a name twice an error, whether the name is the record's own or another of the wrapper", async () => {
+    const wrapped = (first: unknown) => `{"\u006dessage":${JSON.stringify(first)},"message":${JSON.stringify(call)}}`;
+    const text = [wrapped({ ...call, arguments: '{"region":"global"}' }), `{"meta":{"x":1,"x":2},"message":${JSON.stringify(call)}}`, `{"tools":[],"tools":[],"message":{}}`].join("\n") + "\n";
+    const twice = (name: string, path: string) => `line has the name "${name}" twice in one object, at "${path}"; JSON.parse keeps the last value, other readers keep the first`;
+    expect((await lines(text, { record: parsePointer("/message") })).lines).toEqual([
+      { source: "in", line: 1, text: twice("message", "/message"), error: twice("message", "/message") },
+      { source: "in", line: 2, text: twice("x", "/meta/x"), error: twice("x", "/meta/x") },
+      // It may have been a request body: the gate lets no tool run after it until the next one.
+      { source: "in", line: 3, text: twice("tools", "/tools"), error: twice("tools", "/tools"), mayBeRequest: true },
+    ]);
+  });
 });
 
 describe("stored logs", () => {
