@@ -132,9 +132,12 @@ export function instrumented(schema: unknown): unknown {
 }
 
 /**
- * A pointer fragment of a $ref that lands in data (an enum value, a default): such
- * a target would be evaluated as a schema without its cost. Refused, where a
- * reference to any schema's place is fine.
+ * A pointer fragment of a $ref that lands in data (an enum value, a default), or
+ * on a keyword's map or list of schemas itself (`#/$defs`, `#/properties`,
+ * `#/allOf`): such a target would be evaluated as a schema without its cost, and
+ * a map's entries, each a counted schema in the copy, would be read as keyword
+ * values (a `$defs` entry named `const` compared with the copy's extra key).
+ * Refused, where a reference to any schema's place is fine.
  */
 export function referenceIntoData(schema: unknown): string | undefined {
   const stack: unknown[] = [schema];
@@ -144,7 +147,10 @@ export function referenceIntoData(schema: unknown): string | undefined {
     if (!Array.isArray(value)) {
       for (const keyword of ["$ref", "$dynamicRef"]) {
         const reference = (value as SchemaObject)[keyword];
-        if (typeof reference === "string" && pointsIntoData(reference)) return `${keyword} "${reference}" points into data, not at a schema`;
+        if (typeof reference !== "string") continue;
+        const landing = whereItLands(reference);
+        if (landing === "data") return `${keyword} "${reference}" points into data, not at a schema`;
+        if (landing === "map" || landing === "list") return `${keyword} "${reference}" points at a ${landing === "map" ? "map" : "list"} of schemas, not at a schema`;
       }
     }
     for (const child of Object.values(value)) stack.push(child);
@@ -152,15 +158,16 @@ export function referenceIntoData(schema: unknown): string | undefined {
   return undefined;
 }
 
-function pointsIntoData(reference: string): boolean {
+/** Where a reference's JSON Pointer fragment lands, as `instrumented` reads the document; "schema" for any other reference. */
+function whereItLands(reference: string): "schema" | "map" | "list" | "data" {
   const hash = reference.indexOf("#");
-  if (hash < 0 || reference[hash + 1] !== "/") return false;
+  if (hash < 0 || reference[hash + 1] !== "/") return "schema";
   let segments: string[];
   try {
     segments = reference.slice(hash + 2).split("/").map((segment) => decodeURIComponent(segment).replaceAll("~1", "/").replaceAll("~0", "~"));
   } catch {
     // A fragment that cannot be decoded names nothing in the document; Ajv refuses it.
-    return false;
+    return "schema";
   }
   // Walk the keyword roles the way `instrumented` does: in a schema's place, a data
   // keyword leaves the counted part of the document.
@@ -171,11 +178,11 @@ function pointsIntoData(reference: string): boolean {
       continue;
     }
     const role = keywordRole(segment);
-    if (role === "data") return true;
+    if (role === "data") return "data";
     if (role === "schemaMap") place = "map";
     else if (role === "subschemas") place = "list";
   }
-  return false;
+  return place;
 }
 
 /**

@@ -97,6 +97,15 @@ describe("$ref", () => {
     expect(gate({ enum: [{ type: "string" }], properties: { a: { $ref: "#/enum/0" } } }, {})).toEqual(refused("$ref \"#/enum/0\" points into data, not at a schema"));
     expect(gate({ default: { anyOf: [] }, $ref: "#/default" }, 1)).toEqual(refused("$ref \"#/default\" points into data, not at a schema"));
   });
+  test("a $ref to a keyword's map or list of schemas itself is refused: its entries are schemas, not keyword values", () => {
+    // Read as a schema, this $defs would say {"const": {"mode": "admin"}}: the counted copy's const held one more key.
+    const schema = { type: "object", properties: { opts: { not: { $ref: "#/$defs" } } }, $defs: { const: { mode: "admin" } } };
+    expect(gate(schema, { opts: { mode: "admin" } })).toEqual(refused('$ref "#/$defs" points at a map of schemas, not at a schema'));
+    expect(gate({ properties: { a: { type: "string" }, b: { $ref: "#/properties" } } }, { b: {} })).toEqual(refused('$ref "#/properties" points at a map of schemas, not at a schema'));
+    expect(gate({ $defs: { x: { allOf: [{ type: "string" }] } }, $ref: "#/$defs/x/allOf" }, 1)).toEqual(refused('$ref "#/$defs/x/allOf" points at a list of schemas, not at a schema'));
+    // With unevaluatedProperties the gate's own evaluator runs the schema: refused the same.
+    expect(gate({ ...schema, unevaluatedProperties: true }, { opts: { mode: "admin" } })).toEqual(refused('$ref "#/$defs" points at a map of schemas, not at a schema'));
+  });
   test("a $ref to a property named like a data keyword is a schema", () => {
     expect(gate({ properties: { enum: { type: "string" }, b: { $ref: "#/properties/enum" } } }, { b: 1 })).toEqual(blocked("arguments/b must be string"));
   });
