@@ -97,12 +97,15 @@ export class SchemaCache {
   private compiledByAjv = 0;
   private byObject = new WeakMap<object, CompiledSchema>();
   private byContent = new Map<string, CompiledSchema>();
+  /** The URIs of the meta-schemas Ajv holds when made. */
+  private readonly metaSchemaUris: ReadonlySet<string>;
 
   constructor(limit = DEFAULT_CACHE_LIMIT, options: SchemaCacheOptions = {}) {
     this.limit = limit;
     checkAssertFormats(options.assertFormats);
     this.assertFormats = options.assertFormats === true;
     this.ajv = createAjv(this.assertFormats);
+    this.metaSchemaUris = new Set(Object.keys((this.ajv as unknown as { schemas: Record<string, unknown> }).schemas));
   }
 
   get size(): number {
@@ -173,14 +176,13 @@ export class SchemaCache {
     }
     try {
       let validate: SchemaValidator;
-      if (typeof schema === "object" && needsEvaluator(schema)) validate = this.evaluatorFor(schema);
+      if (typeof schema === "object" && needsEvaluator(schema)) validate = this.alone(() => this.evaluatorFor(schema));
       else {
         // Ajv compiles a copy that counts its own work (schema-instrument.ts).
         const counted = instrumented(schema) as ToolSchema;
-        validate = this.ajv.compile(counted) as SchemaValidator;
-        // The validator lives on in this cache; Ajv's own registry (keyed by object
-        // and by $id) lets go of it, so memory stays bounded by `limit` and two
-        // tools may reuse one $id.
+        validate = this.alone(() => this.ajv.compile(counted) as SchemaValidator);
+        // The validator lives on in this cache; Ajv's own registry (keyed by object)
+        // lets go of it, so memory stays bounded by `limit`.
         if (typeof counted === "object") this.ajv.removeSchema(counted);
       }
       // What compiling left unread (parts no value reaches) is read now, once.
@@ -189,6 +191,27 @@ export class SchemaCache {
       return { ok: true, validate: runWithinBudget(validate) };
     } catch (error) {
       return { ok: false, error: `tool schema does not compile: ${messageOf(error)}` };
+    }
+  }
+
+  /**
+   * Compiles with Ajv as if no other tool's schema had compiled before, nor will
+   * after: Ajv keeps by URI every resource a schema declares (an embedded `$id`,
+   * the root of a schema without one), and a later schema's remote `$ref` to that
+   * URI would resolve into this one, instead of being refused as never fetched.
+   * Its registries by URI are put back as they were, whatever the compile did.
+   */
+  private alone<T>(compile: () => T): T {
+    const registries = this.ajv as unknown as { refs: Record<string, unknown>; schemas: Record<string, unknown> };
+    const refs = { ...registries.refs };
+    const schemas = { ...registries.schemas };
+    try {
+      return compile();
+    } finally {
+      for (const [registry, before] of [[registries.refs, refs], [registries.schemas, schemas]] as const) {
+        for (const uri of Object.keys(registry)) if (!Object.hasOwn(before, uri) || registry[uri] !== before[uri]) delete registry[uri];
+        for (const uri of Object.keys(before)) if (!Object.hasOwn(registry, uri)) registry[uri] = before[uri];
+      }
     }
   }
 
@@ -205,11 +228,12 @@ export class SchemaCache {
   }
 
   /**
-   * A 2020-12 meta-schema Ajv holds, for a schema that refers to one. Only those:
-   * the schemas of other tools, which Ajv may also hold by $id, are never reached.
+   * A 2020-12 meta-schema Ajv holds from its start, for a schema that refers to
+   * one. Only those: no other URI, under the meta-schemas' prefix or not, is ever
+   * reached.
    */
   private metaSchema(uri: string): unknown {
-    return uri.startsWith(META_SCHEMA_PREFIX) ? this.ajv.getSchema(uri)?.schema : undefined;
+    return uri.startsWith(META_SCHEMA_PREFIX) && this.metaSchemaUris.has(uri) ? this.ajv.getSchema(uri)?.schema : undefined;
   }
 
   private evictOldest(): void {

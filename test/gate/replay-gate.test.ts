@@ -199,6 +199,30 @@ describe("the schema cache", () => {
     expect(cache.compile({ $id: "https://example.com/tool.json", type: "string" }).ok).toBe(true);
     expect(cache.compile({ $id: "https://example.com/tool.json", type: "number" }).ok).toBe(true);
   });
+  test("no tool's $ref reaches a resource another tool's schema declared: a remote $ref is refused whatever was gated before", () => {
+    const verdict = (cache: SchemaCache, schema: Record<string, unknown>, args: unknown) => {
+      const item = { type: "function_call", call_id: "call_1", name: "t", status: "completed", arguments: JSON.stringify(args) };
+      const { reason, detail } = replayGate(item, schema, { cache });
+      return `${reason}: ${detail}`;
+    };
+    // Each declares a resource with an $id of its own, inside, and refers to it.
+    const declaring = [
+      { type: "object", $defs: { ids: { $id: "https://json-schema.org/draft/2020-12/ids", type: "array", uniqueItems: true } }, properties: { a: { $ref: "#/$defs/ids" } } },
+      { type: "object", $defs: { x: { $id: "http://ex.test/emb", type: "string" } }, properties: { a: { $ref: "http://ex.test/emb" } } },
+    ];
+    // Each refers to one of those resources, which it does not hold: a remote $ref.
+    const referring: Array<[Record<string, unknown>, unknown]> = [
+      [{ type: "object", properties: { c: { $ref: "https://json-schema.org/draft/2020-12/ids" } }, unevaluatedProperties: false }, { c: [1, 1] }],
+      [{ type: "object", $defs: { ids: { type: "array" } }, properties: { d: { $ref: "https://json-schema.org/draft/2020-12/ids" } } }, { d: [1, 1] }],
+      [{ type: "object", $defs: { x: { type: "integer" } }, properties: { b: { $ref: "http://ex.test/emb" } } }, { b: 5 }],
+      [{ type: "object", properties: { b: { $ref: "http://ex.test/emb" } } }, { b: "x" }],
+    ];
+    const alone = referring.map(([schema, args]) => verdict(new SchemaCache(), schema, args));
+    const cache = new SchemaCache();
+    expect(declaring.map((schema) => verdict(cache, schema, { a: ["x"] }))).toEqual(["ok: completed call with arguments valid for its schema", "arguments_schema: arguments/a must be string"]);
+    expect(referring.map(([schema, args]) => verdict(cache, schema, args))).toEqual(alone);
+    expect(alone.every((answer) => answer.startsWith("arguments_schema: tool schema does not compile: can't resolve reference"))).toBe(true);
+  });
 });
 
 describe("the order of the checks (property)", () => {
