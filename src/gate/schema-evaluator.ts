@@ -30,6 +30,7 @@ import { checkLength, checkNumber, checkType, checkValue, schemaError } from "./
 import { canonicalJson } from "./schema-equal.js";
 import { ownCost } from "./schema-instrument.js";
 import { isSchemaObject, keywordRole, subschemasOf, type SchemaObject } from "./schema-keywords.js";
+import { misTypedKeyword } from "./schema-keyword-types.js";
 import { DOCUMENT_URI, SchemaResources, type KnownDocuments, type Resolved } from "./schema-resources.js";
 import { schemaWork, type SchemaError, type SchemaValidator } from "./schema-work.js";
 
@@ -121,6 +122,8 @@ class Evaluator {
     if (!isSchemaObject(schema)) throw new Error(`schema is invalid: a subschema is ${Array.isArray(schema) ? "an array" : typeof schema}, not an object or a boolean`);
     if (seen.has(schema)) return;
     seen.add(schema);
+    const misTyped = misTypedKeyword(schema);
+    if (misTyped !== undefined) throw new Error(`schema is invalid: a subschema's ${misTyped}`);
     const here = this.resources.resourceOf(schema) ?? base;
     this.costs.set(schema, ownCost(schema));
     if (typeof schema.$ref === "string") {
@@ -161,7 +164,16 @@ class Evaluator {
     if (schema === true) return PASS;
     if (schema === false) return { ok: false, error: schemaError(at.path, "false schema", {}, "boolean schema is false") };
     const object = schema as SchemaObject;
-    schemaWork.charge(this.costs.get(object) ?? ownCost(object));
+    let cost = this.costs.get(object);
+    if (cost === undefined) {
+      // A subschema the schema's preparation did not reach (a dynamic anchor found in the scope): read as it would have been.
+      if (!isSchemaObject(object)) throw new Error(`schema is invalid: a subschema is ${Array.isArray(object) ? "an array" : typeof object}, not an object or a boolean`);
+      const misTyped = misTypedKeyword(object);
+      if (misTyped !== undefined) throw new Error(`schema is invalid: a subschema's ${misTyped}`);
+      cost = ownCost(object);
+      this.costs.set(object, cost);
+    }
+    schemaWork.charge(cost);
     const base = this.resources.resourceOf(object) ?? at.base;
     // Entering a resource (at the root, through its $id, or by a reference into it) extends the dynamic scope.
     const scope = at.scope[at.scope.length - 1] === base ? at.scope : [...at.scope, base];

@@ -132,3 +132,26 @@ describe("unevaluatedProperties", () => {
     expect(gate(headers, { "x-trace": "abc" })).toEqual(ok);
   });
 });
+
+describe("subschemas the meta-schema does not read", () => {
+  // A $ref may land under a keyword of no meaning, which the meta-schema check of
+  // the whole schema never reads: each keyword there must still have its type,
+  // whichever validator runs the schema, or the schema is refused.
+  const reached = (target: Record<string, unknown>, evaluator: boolean) => ({ type: "object", "x-lib": { target }, properties: { a: { $ref: "#/x-lib/target" } }, ...(evaluator ? { unevaluatedProperties: false } : {}) });
+  const misTyped: Array<[Record<string, unknown>, unknown, string]> = [
+    [{ enum: "user" }, "admin", '"enum" is string "user", where JSON Schema 2020-12 asks for an array'],
+    [{ type: "string", maxLength: "3" }, "abcdefgh", '"maxLength" is string "3", where JSON Schema 2020-12 asks for an integer, 0 or more'],
+    [{ type: "object", required: "k" }, {}, '"required" is string "k", where JSON Schema 2020-12 asks for a list of distinct strings'],
+    [{ maximum: "3" }, 9, '"maximum" is string "3", where JSON Schema 2020-12 asks for a number'],
+    [{ allOf: { type: "string" } }, 1, '"allOf" is an object, where JSON Schema 2020-12 asks for a non-empty list of schemas'],
+    [{ type: "OBJECT" }, 1, '"type" is string "OBJECT", where JSON Schema 2020-12 asks for a type name or a non-empty list of distinct type names'],
+  ];
+  test.each(misTyped)("the gate's evaluator refuses %j, as Ajv does", (target, value, why) => {
+    expect(gate(reached(target, true), { a: value })).toEqual(blocked(`tool schema does not compile: schema is invalid: a subschema's ${why}`));
+    expect(gate(reached(target, false), { a: value }).reason).toBe("arguments_schema");
+  });
+  test("keywords of the right type there are applied", () => {
+    expect(gate(reached({ enum: ["user"] }, true), { a: "user" })).toEqual(ok);
+    expect(gate(reached({ enum: ["user"] }, true), { a: "admin" })).toEqual(blocked(`arguments/a must be equal to one of the allowed values ("user")`));
+  });
+});
