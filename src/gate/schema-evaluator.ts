@@ -344,11 +344,18 @@ class Evaluator {
         return schemaError(at.path, "propertyNames", { propertyName: key }, "property name must be valid");
       }
     }
-    const dependent: Array<[string, unknown]> = [...entries(schema.dependentSchemas), ...entries(schema.dependencies).filter(([, need]) => !Array.isArray(need))];
-    for (const [name, sub] of dependent) {
+    for (const [name, sub] of entries(schema.dependentSchemas)) {
       if (!Object.hasOwn(fields, name)) continue;
       const error = this.absorb(evaluated, this.inPlace(sub, fields, at));
       if (error) return error;
+    }
+    // `dependencies` is applied as the drafts that had it meant it, but it is no
+    // applicator of 2020-12: what its schemas evaluate is not kept, so it never
+    // lets a property past unevaluatedProperties.
+    for (const [name, sub] of entries(schema.dependencies)) {
+      if (Array.isArray(sub) || !Object.hasOwn(fields, name)) continue;
+      const outcome = this.inPlace(sub, fields, at);
+      if (!outcome.ok) return outcome.error;
     }
     return undefined;
   }

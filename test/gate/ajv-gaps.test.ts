@@ -131,6 +131,21 @@ describe("unevaluatedProperties", () => {
   test("next to if alone: a name the passing if evaluated passes", () => {
     expect(gate(headers, { "x-trace": "abc" })).toEqual(ok);
   });
+
+  // `dependencies` is no applicator of 2019-09 or 2020-12: the gate applies it, but what it evaluates is not kept.
+  const modes = { type: "object", properties: { mode: { type: "string" } }, dependencies: { mode: { properties: { sudo: { const: true } } } }, unevaluatedProperties: false };
+
+  test("a property only a dependencies schema named is unevaluated", () => {
+    expect(gate(modes, { mode: "x", sudo: true })).toEqual(blocked("arguments must NOT have unevaluated properties"));
+  });
+  test("a dependencies schema still applies", () => {
+    expect(gate(modes, { mode: "x", sudo: false })).toEqual(blocked("arguments/sudo must be equal to constant"));
+    expect(gate(modes, { mode: "x" })).toEqual(ok);
+  });
+  test("dependentSchemas, an applicator, evaluates its properties", () => {
+    const { dependencies, ...rest } = modes;
+    expect(gate({ ...rest, dependentSchemas: dependencies }, { mode: "x", sudo: true })).toEqual(ok);
+  });
 });
 
 describe("subschemas the meta-schema does not read", () => {
