@@ -87,7 +87,12 @@ interface Here {
   path: string;
   base: string;
   scope: readonly string[];
-  inPlace: Array<{ schema: SchemaObject; depth: number }>;
+  /**
+   * The schemas applied here so far, each with the depths of the dynamic scope it
+   * was applied at: looked up, not scanned, so that a step costs the same however
+   * long the chain of in-place subschemas that led to it.
+   */
+  inPlace: Map<SchemaObject, number[]>;
 }
 
 const PASS: Outcome = { ok: true, evaluated: {} };
@@ -113,7 +118,7 @@ class Evaluator {
   }
 
   run(value: unknown): Outcome {
-    return this.evaluate(this.root, value, { path: "", base: this.rootResource, scope: [], inPlace: [] });
+    return this.evaluate(this.root, value, { path: "", base: this.rootResource, scope: [], inPlace: new Map() });
   }
 
   /** Resolves every reference and compiles every pattern the schema can reach, so that a broken one refuses the schema up front. */
@@ -177,12 +182,16 @@ class Evaluator {
     const base = this.resources.resourceOf(object) ?? at.base;
     // Entering a resource (at the root, through its $id, or by a reference into it) extends the dynamic scope.
     const scope = at.scope[at.scope.length - 1] === base ? at.scope : [...at.scope, base];
-    if (at.inPlace.some((entry) => entry.schema === object && entry.depth === scope.length)) throw new EndlessSchema(at.path);
-    at.inPlace.push({ schema: object, depth: scope.length });
+    const depths = at.inPlace.get(object);
+    if (depths === undefined) at.inPlace.set(object, [scope.length]);
+    else if (depths.includes(scope.length)) throw new EndlessSchema(at.path);
+    else depths.push(scope.length);
     try {
       return this.evaluateObject(object, value, { path: at.path, base, scope, inPlace: at.inPlace });
     } finally {
-      at.inPlace.pop();
+      const applied = at.inPlace.get(object)!;
+      if (applied.length === 1) at.inPlace.delete(object);
+      else applied.pop();
     }
   }
 
@@ -193,7 +202,7 @@ class Evaluator {
 
   /** A property or item: a new location, where no subschema has been applied yet. */
   private child(schema: unknown, value: unknown, at: Here, key: string | number): Outcome {
-    return this.evaluate(schema, value, { path: `${at.path}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`, base: at.base, scope: at.scope, inPlace: [] });
+    return this.evaluate(schema, value, { path: `${at.path}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`, base: at.base, scope: at.scope, inPlace: new Map() });
   }
 
   private evaluateObject(schema: SchemaObject, value: unknown, at: Here): Outcome {
@@ -340,7 +349,7 @@ class Evaluator {
         if (!outcome.ok) return schema.additionalProperties === false ? schemaError(at.path, "additionalProperties", { additionalProperty: key }, "must NOT have additional properties") : outcome.error;
       }
       if (covered) seen.add(key);
-      if (schema.propertyNames !== undefined && !this.evaluate(schema.propertyNames, key, { ...at, path: at.path, inPlace: [] }).ok) {
+      if (schema.propertyNames !== undefined && !this.evaluate(schema.propertyNames, key, { ...at, path: at.path, inPlace: new Map() }).ok) {
         return schemaError(at.path, "propertyNames", { propertyName: key }, "property name must be valid");
       }
     }
