@@ -21,15 +21,29 @@ import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 const ajvEqual = createRequire(import.meta.url)("ajv/dist/runtime/equal.js") as { default: ((a: unknown, b: unknown) => boolean) & { code?: string } };
 ajvEqual.default = Object.assign((a: unknown, b: unknown) => jsonEqual(a, b), { code: ajvEqual.default.code });
 
-/** A `properties`-like keyword naming "__proto__", which Ajv skips without a word. */
-function namesProtoProperty(schema: unknown): boolean {
-  if (schema === null || typeof schema !== "object") return false;
-  if (Array.isArray(schema)) return schema.some(namesProtoProperty);
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === "properties" && value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__")) return true;
-    if (namesProtoProperty(value)) return true;
+/**
+ * Keywords whose value is an object keyed by property names (or patterns): Ajv's
+ * code reads an entry named "__proto__" as the prototype and skips it without a
+ * word, so a schema that names one there is refused.
+ */
+const KEYED_BY_NAME = ["properties", "patternProperties", "dependentSchemas", "dependentRequired", "dependencies"] as const;
+
+/** The first keyword of KEYED_BY_NAME, anywhere in the schema, with an entry named "__proto__". */
+function namesProtoProperty(schema: unknown): string | undefined {
+  if (schema === null || typeof schema !== "object") return undefined;
+  if (Array.isArray(schema)) {
+    for (const item of schema) {
+      const found = namesProtoProperty(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
-  return false;
+  for (const [key, value] of Object.entries(schema)) {
+    if ((KEYED_BY_NAME as readonly string[]).includes(key) && value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__")) return key;
+    const found = namesProtoProperty(value);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** A tool's JSON Schema: an object or a boolean schema. */
@@ -161,7 +175,8 @@ export class SchemaCache {
     // The bounds come first: every later walk over the schema relies on them.
     const tooLarge = schemaLimitBroken(schema);
     if (tooLarge !== undefined) return { ok: false, error: `tool schema is refused: ${tooLarge}` };
-    if (namesProtoProperty(schema)) return { ok: false, error: "tool schema does not compile: a property named \"__proto__\" cannot be checked" };
+    const proto = namesProtoProperty(schema);
+    if (proto !== undefined) return { ok: false, error: `tool schema does not compile: ${proto === "properties" ? "a property" : `a "${proto}" entry`} named "__proto__" cannot be checked` };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
     const dropped = olderDraftKeyword(schema);

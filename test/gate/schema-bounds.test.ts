@@ -218,3 +218,21 @@ describe("names the gate keeps for itself", () => {
     expect(gate({ type: "object", "orbridge:steps": 1 }, {})).toEqual(refused("the keyword \"orbridge:steps\" is reserved by the gate"));
   });
 });
+
+describe("entries named __proto__", () => {
+  // Ajv's code reads such an entry as the prototype and skips it: the schema is refused, on either path.
+  test.each([
+    ['{"type":"object","properties":{"__proto__":{"type":"integer"}}}', "a property"],
+    ['{"type":"object","patternProperties":{"__proto__":false}}', 'a "patternProperties" entry'],
+    ['{"type":"object","dependencies":{"__proto__":["x"]}}', 'a "dependencies" entry'],
+    ['{"type":"object","dependentSchemas":{"__proto__":{"required":["x"]}}}', 'a "dependentSchemas" entry'],
+    ['{"type":"object","dependentRequired":{"__proto__":["x"]}}', 'a "dependentRequired" entry'],
+  ])("%s", (text, named) => {
+    // Read from JSON text, as a tools file gives it: "__proto__" is then a key like any other.
+    const schema = JSON.parse(text) as Record<string, unknown>;
+    const args = JSON.parse('{"__proto__":"str","my__proto__x":"str"}') as unknown;
+    const detail = `tool schema does not compile: ${named} named "__proto__" cannot be checked`;
+    expect(gate(schema, args)).toEqual(blocked(detail));
+    expect(gate({ ...schema, unevaluatedProperties: true }, args)).toEqual(blocked(detail));
+  });
+});
