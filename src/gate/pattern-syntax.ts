@@ -4,7 +4,7 @@
 // newer than the running engine (modifiers, a duplicate group name, a property of a
 // later Unicode version) is refused rather than given a meaning the engine would
 // not give it.
-import { RegExpParser, type AST } from "@eslint-community/regexpp";
+import { RegExpParser, RegExpSyntaxError, type AST } from "@eslint-community/regexpp";
 
 // The newest grammar regexpp knows; the check against RegExp narrows it to what
 // this engine accepts.
@@ -18,14 +18,26 @@ export function parseEcmaPattern(pattern: string): ParsedPattern {
   try {
     tree = parser.parsePattern(pattern, 0, pattern.length, { unicode: true });
   } catch (error) {
+    if (!(error instanceof RegExpSyntaxError)) throw unread(pattern, error);
     return { ok: false, reason: `is not an ECMA-262 regular expression with the u flag (${reasonOf(pattern, error)})` };
   }
   try {
     new RegExp(pattern, "u");
   } catch (error) {
+    if (!(error instanceof SyntaxError)) throw unread(pattern, error);
     return { ok: false, reason: `is not accepted by this JavaScript engine's RegExp with the u flag (${reasonOf(pattern, error)})` };
   }
   return { ok: true, tree };
+}
+
+/**
+ * A parser that stopped for want of stack (a pattern nested thousands of groups
+ * deep) has not said whether the text is a pattern: neither answer may be given,
+ * so the caller's check fails, and the call it was judging is blocked.
+ */
+function unread(pattern: string, error: unknown): Error {
+  const shown = pattern.length > 40 ? `${JSON.stringify(pattern.slice(0, 40))}…` : JSON.stringify(pattern);
+  return new Error(`the pattern ${shown} could not be read (${error instanceof Error ? error.message : String(error)}), so whether it is an ECMA-262 regular expression is not known`);
 }
 
 /** Whether `pattern` is an ECMA-262 regular expression with the u flag, as this engine reads it. */

@@ -135,3 +135,18 @@ describe("the same rules wherever the schema is judged", () => {
     expect(replayGate(item, field("date-time"))).toEqual(ok);
   });
 });
+
+describe("a pattern nested deeper than the parser's stack", () => {
+  // "(" × 3000 then ")" × 3000 is a pattern to V8; regexpp runs out of stack on it.
+  const deep = "(".repeat(3000) + ")".repeat(3000);
+  const couldNotRead = `the gate could not finish the arguments_schema check: the pattern ${JSON.stringify(deep.slice(0, 40))}… could not be read (Maximum call stack size exceeded), so whether it is an ECMA-262 regular expression is not known`;
+  test("as a value of format: regex, is neither a pattern nor not one: the call is blocked either way", () => {
+    for (const schema of [{ not: { format: "regex" } }, { format: "regex" }, { format: "regex", $defs: { a: { $dynamicAnchor: "a" } } }, { not: { format: "regex" }, unevaluatedProperties: true }]) {
+      expect(gate(schema, deep), JSON.stringify(schema)).toEqual({ reason: "arguments_schema", detail: couldNotRead });
+    }
+    expect(gate({ not: { format: "regex" } }, "(a)")).toEqual(blocked("arguments must NOT be valid"));
+  });
+  test("as a schema's pattern, refuses the schema with that reason", () => {
+    expect(gate({ type: "string", pattern: deep }, "x").detail).toMatch(/^tool schema does not compile: the pattern "\({40}"… could not be read \(Maximum call stack size exceeded\)/);
+  });
+});
