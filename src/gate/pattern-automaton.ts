@@ -12,6 +12,7 @@
 // | lookahead, lookbehind, backreference     | refused: this automaton has no state for them    |
 // | modifiers `(?i:…)`                       | refused: flags inside a pattern are not built    |
 // | more than STATE_BOUND states             | refused: the run costs states × input length     |
+// | sets of more than SET_BOUND range bounds | refused: each distinct class is a set to build   |
 import type { AST } from "@eslint-community/regexpp";
 import {
   complementRanges,
@@ -26,6 +27,14 @@ import { propertyRanges } from "./pattern-properties.js";
 
 /** Most states an automaton may have; `(a{1000}){1000}` would need a million. */
 export const STATE_BOUND = 20_000;
+
+/**
+ * Most range bounds the distinct code point sets of one pattern may hold: a class
+ * with `\p{L}` holds about 1,400, so this is some seventy such classes. Each set is
+ * built and kept once per class text, and a pattern of thousands of distinct
+ * classes would otherwise take seconds and hundreds of megabytes to build.
+ */
+export const SET_BOUND = 100_000;
 
 export const CONSUME = 0;
 export const SPLIT = 1;
@@ -107,7 +116,9 @@ class AutomatonBuilder {
   readonly arg: number[] = [];
   readonly sets: CodePointRanges[] = [];
   watchesWords = false;
-  private readonly setOfNode = new Map<AST.Node, number>();
+  /** Each class's set, by the class's text: under the u flag alone, one text is one set. */
+  private readonly setOfText = new Map<string, number>();
+  private setBounds = 0;
   // A repeated atom may add no state (`(?:){9999999}`); each copy still counts.
   private copies = 0;
 
@@ -205,10 +216,13 @@ class AutomatonBuilder {
   }
 
   private setIndexOf(node: AST.Character | AST.CharacterClass | AST.CharacterSet | AST.ExpressionCharacterClass): number {
-    let index = this.setOfNode.get(node);
+    let index = this.setOfText.get(node.raw);
     if (index === undefined) {
-      index = this.sets.push(codePointsOf(node)) - 1;
-      this.setOfNode.set(node, index);
+      const set = codePointsOf(node);
+      this.setBounds += set.length;
+      if (this.setBounds > SET_BOUND) throw new Error(`pattern "${this.pattern}" needs code point sets of more than ${SET_BOUND} range bounds, past the bound that keeps its compile short; the schema is refused`);
+      index = this.sets.push(set) - 1;
+      this.setOfText.set(node.raw, index);
     }
     return index;
   }

@@ -4,11 +4,14 @@
 // newer than the running engine (modifiers, a duplicate group name, a property of a
 // later Unicode version) is refused rather than given a meaning the engine would
 // not give it.
-import { RegExpParser, RegExpSyntaxError, type AST } from "@eslint-community/regexpp";
+import { RegExpParser, RegExpSyntaxError, visitRegExpAST, type AST } from "@eslint-community/regexpp";
 
 // The newest grammar regexpp knows; the check against RegExp narrows it to what
 // this engine accepts.
 const parser = new RegExpParser({ ecmaVersion: 2025 });
+
+/** Most Unicode property escapes (`\p{…}`, `\P{…}`) one pattern may hold. */
+export const MAX_PROPERTY_ESCAPES = 256;
 
 export type ParsedPattern = { ok: true; tree: AST.Pattern } | { ok: false; reason: string };
 
@@ -21,6 +24,12 @@ export function parseEcmaPattern(pattern: string): ParsedPattern {
     if (!(error instanceof RegExpSyntaxError)) throw unread(pattern, error);
     return { ok: false, reason: `is not an ECMA-262 regular expression with the u flag (${reasonOf(pattern, error)})` };
   }
+  // This engine's RegExp builds each property escape's set anew, about a
+  // millisecond apiece: past the bound the check would take seconds, and it is
+  // not made, which leaves the answer unknown (see unread).
+  let properties = 0;
+  visitRegExpAST(tree, { onCharacterSetEnter: (node) => void (node.kind === "property" && properties++) });
+  if (properties > MAX_PROPERTY_ESCAPES) throw unread(pattern, new Error(`it holds ${properties} Unicode property escapes, more than the ${MAX_PROPERTY_ESCAPES} the gate reads in one pattern`));
   try {
     new RegExp(pattern, "u");
   } catch (error) {
@@ -32,12 +41,13 @@ export function parseEcmaPattern(pattern: string): ParsedPattern {
 
 /**
  * A parser that stopped for want of stack (a pattern nested thousands of groups
- * deep) has not said whether the text is a pattern: neither answer may be given,
- * so the caller's check fails, and the call it was judging is blocked.
+ * deep), or a check not made, has not said whether the text is a pattern: neither
+ * answer may be given, so the caller's check fails, and the call it was judging
+ * is blocked.
  */
 function unread(pattern: string, error: unknown): Error {
   const shown = pattern.length > 40 ? `${JSON.stringify(pattern.slice(0, 40))}…` : JSON.stringify(pattern);
-  return new Error(`the pattern ${shown} could not be read (${error instanceof Error ? error.message : String(error)}), so whether it is an ECMA-262 regular expression is not known`);
+  return new Error(`the pattern ${shown} could not be checked (${error instanceof Error ? error.message : String(error)}), so whether it is an ECMA-262 regular expression is not known`);
 }
 
 /** Whether `pattern` is an ECMA-262 regular expression with the u flag, as this engine reads it. */

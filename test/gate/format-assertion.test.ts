@@ -139,7 +139,7 @@ describe("the same rules wherever the schema is judged", () => {
 describe("a pattern nested deeper than the parser's stack", () => {
   // "(" × 3000 then ")" × 3000 is a pattern to V8; regexpp runs out of stack on it.
   const deep = "(".repeat(3000) + ")".repeat(3000);
-  const couldNotRead = `the gate could not finish the arguments_schema check: the pattern ${JSON.stringify(deep.slice(0, 40))}… could not be read (Maximum call stack size exceeded), so whether it is an ECMA-262 regular expression is not known`;
+  const couldNotRead = `the gate could not finish the arguments_schema check: the pattern ${JSON.stringify(deep.slice(0, 40))}… could not be checked (Maximum call stack size exceeded), so whether it is an ECMA-262 regular expression is not known`;
   test("as a value of format: regex, is neither a pattern nor not one: the call is blocked either way", () => {
     for (const schema of [{ not: { format: "regex" } }, { format: "regex" }, { format: "regex", $defs: { a: { $dynamicAnchor: "a" } } }, { not: { format: "regex" }, unevaluatedProperties: true }]) {
       expect(gate(schema, deep), JSON.stringify(schema)).toEqual({ reason: "arguments_schema", detail: couldNotRead });
@@ -147,6 +147,22 @@ describe("a pattern nested deeper than the parser's stack", () => {
     expect(gate({ not: { format: "regex" } }, "(a)")).toEqual(blocked("arguments must NOT be valid"));
   });
   test("as a schema's pattern, refuses the schema with that reason", () => {
-    expect(gate({ type: "string", pattern: deep }, "x").detail).toMatch(/^tool schema does not compile: the pattern "\({40}"… could not be read \(Maximum call stack size exceeded\)/);
+    expect(gate({ type: "string", pattern: deep }, "x").detail).toMatch(/^tool schema does not compile: the pattern "\({40}"… could not be checked \(Maximum call stack size exceeded\)/);
+  });
+});
+
+describe("patterns that would cost seconds to check", () => {
+  // This engine's RegExp builds each \p{…} set anew, about a millisecond apiece.
+  const many = "[^\\p{L}\\p{Ll}]".repeat(200);
+  test("more than 256 property escapes in one pattern: the check is not made, and the call is blocked", () => {
+    expect(gate({ type: "string", pattern: many }, "x").detail).toBe(
+      `tool schema does not compile: the pattern ${JSON.stringify(many.slice(0, 40))}… could not be checked (it holds 400 Unicode property escapes, more than the 256 the gate reads in one pattern), so whether it is an ECMA-262 regular expression is not known`,
+    );
+    expect(gate({ not: { format: "regex" } }, many).reason).toBe("arguments_schema");
+    expect(gate({ format: "regex" }, many).reason).toBe("arguments_schema");
+  });
+  test("up to 256 are read, each distinct class's set built once", () => {
+    expect(gate({ type: "string", pattern: `^${"[^\\p{L}\\p{Ll}]".repeat(128)}$` }, "1".repeat(128))).toEqual(ok);
+    expect(gate({ type: "string", pattern: `^${"[^\\p{L}\\p{Ll}]".repeat(128)}$` }, "a".repeat(128))).toEqual(blocked(`arguments must match pattern "^${"[^\\p{L}\\p{Ll}]".repeat(128)}$"`));
   });
 });

@@ -268,6 +268,12 @@ describe("constructs a linear-time engine cannot run", () => {
   test.each(["(a{1000}){1000}", "a{20001}", "(?:){99999999}", "[a-z]{0,4294967295}"])("%s needs too many states and is refused", (pattern) => {
     expect(refusalOf(pattern)).toBe(`pattern "${pattern}" needs more than 20000 automaton states, past the bound that keeps its run linear and short; the schema is refused`);
   });
+  test("distinct classes whose sets hold more than 100,000 range bounds are refused; one class repeated is one set", () => {
+    const distinct = Array.from({ length: 80 }, (_, i) => `[^\\p{L}\\p{Ll}${String.fromCharCode(0x30 + (i % 10))}${String.fromCharCode(0x2000 + i)}]`).join("");
+    expect(refusalOf(distinct)).toBe(`pattern "${distinct}" needs code point sets of more than 100000 range bounds, past the bound that keeps its compile short; the schema is refused`);
+    const repeated = "[^\\p{L}\\p{Ll}0]".repeat(120);
+    expect(linearRegExp(`^${repeated}$`, "u").test("1".repeat(120))).toBe(true);
+  });
   test("a modifier group is refused, by the engine's RegExp or by the automaton", () => {
     expect(refusalOf("(?i:a)")).toMatch(
       /^pattern "\(\?i:a\)" (is not accepted by this JavaScript engine's RegExp with the u flag \(invalid group\)|uses the modifier group "\(\?i:\)", which a linear-time engine cannot run); the schema is refused$/,
