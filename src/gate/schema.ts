@@ -205,6 +205,8 @@ export class SchemaCache {
       if (unrunnable !== undefined) return { ok: false, error: unrunnable };
       return { ok: true, validate: runWithinBudget(validate) };
     } catch (error) {
+      // Ajv writes each property name and pattern into a JSON Pointer with encodeURIComponent, which refuses a lone surrogate.
+      if (error instanceof URIError) return { ok: false, error: "tool schema does not compile: a property name or pattern in it holds a lone surrogate (half of a UTF-16 pair), which Ajv cannot write into a JSON Pointer" };
       return { ok: false, error: `tool schema does not compile: ${messageOf(error)}` };
     }
   }

@@ -236,3 +236,12 @@ describe("entries named __proto__", () => {
     expect(gate({ ...schema, unevaluatedProperties: true }, args)).toEqual(blocked(detail));
   });
 });
+
+describe("names Ajv cannot write into a JSON Pointer", () => {
+  test("a property name or pattern with a lone surrogate refuses the schema, and says why", () => {
+    const why = "tool schema does not compile: a property name or pattern in it holds a lone surrogate (half of a UTF-16 pair), which Ajv cannot write into a JSON Pointer";
+    expect(gate({ type: "object", patternProperties: { "^\ud800": { type: "integer" } } }, { "\ud800": "x" })).toEqual(blocked(why));
+    // The same pattern written with an escape is text Ajv can write.
+    expect(gate({ type: "object", patternProperties: { "^\\ud800": { type: "integer" } } }, { "\ud800": 1 })).toEqual(ok);
+  });
+});
