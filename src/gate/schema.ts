@@ -22,11 +22,12 @@ const ajvEqual = createRequire(import.meta.url)("ajv/dist/runtime/equal.js") as 
 ajvEqual.default = Object.assign((a: unknown, b: unknown) => jsonEqual(a, b), { code: ajvEqual.default.code });
 
 /**
- * Keywords whose value is an object keyed by property names (or patterns): Ajv's
- * code reads an entry named "__proto__" as the prototype and skips it without a
- * word, so a schema that names one there is refused.
+ * Keywords whose value is an object keyed by property names (or patterns) where
+ * Ajv's code reads an entry named "__proto__" as the prototype and skips it
+ * without a word, so a schema that names one there is refused. It reads
+ * `dependentSchemas` and `dependentRequired` entries so named as it should.
  */
-const KEYED_BY_NAME = ["properties", "patternProperties", "dependentSchemas", "dependentRequired", "dependencies"] as const;
+const KEYED_BY_NAME = ["properties", "patternProperties", "dependencies"] as const;
 
 /** The first keyword of KEYED_BY_NAME, anywhere in the schema, with an entry named "__proto__". */
 function namesProtoProperty(schema: unknown): string | undefined {

@@ -225,8 +225,6 @@ describe("entries named __proto__", () => {
     ['{"type":"object","properties":{"__proto__":{"type":"integer"}}}', "a property"],
     ['{"type":"object","patternProperties":{"__proto__":false}}', 'a "patternProperties" entry'],
     ['{"type":"object","dependencies":{"__proto__":["x"]}}', 'a "dependencies" entry'],
-    ['{"type":"object","dependentSchemas":{"__proto__":{"required":["x"]}}}', 'a "dependentSchemas" entry'],
-    ['{"type":"object","dependentRequired":{"__proto__":["x"]}}', 'a "dependentRequired" entry'],
   ])("%s", (text, named) => {
     // Read from JSON text, as a tools file gives it: "__proto__" is then a key like any other.
     const schema = JSON.parse(text) as Record<string, unknown>;
@@ -234,6 +232,14 @@ describe("entries named __proto__", () => {
     const detail = `tool schema does not compile: ${named} named "__proto__" cannot be checked`;
     expect(gate(schema, args)).toEqual(blocked(detail));
     expect(gate({ ...schema, unevaluatedProperties: true }, args)).toEqual(blocked(detail));
+  });
+  test.each([
+    ['{"type":"object","dependentSchemas":{"__proto__":{"required":["x"]}}}', "arguments must have required property 'x'"],
+    ['{"type":"object","dependentRequired":{"__proto__":["x"]}}', "arguments must have property x when property __proto__ is present"],
+  ])("%s is read as it should be", (text, detail) => {
+    const schema = JSON.parse(text) as Record<string, unknown>;
+    expect(gate(schema, JSON.parse('{"__proto__":1}'))).toEqual(blocked(detail));
+    expect(gate(schema, JSON.parse('{"__proto__":1,"x":2}'))).toEqual(ok);
   });
 });
 
