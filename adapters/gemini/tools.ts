@@ -67,6 +67,13 @@ export function geminiToolsToResponses(args: { tools: readonly unknown[] }): Con
         losses.push(lossAt(at, "unsupported_tool", `a declaration without a name (${typeOf(declaration)}) has no Open Responses form`));
         return;
       }
+      // Gemini takes one schema a declaration, in one field: given two ways, each
+      // reader would take its own, and the API refuses the declaration.
+      const schemaFields = ["parameters", "parametersJsonSchema", "parameters_json_schema"].filter((key) => isPresent(declaration[key]));
+      if (schemaFields.length > 1) {
+        losses.push(lossAt(at, "unsupported_tool", `the declaration of "${declaration.name}" gives its parameters twice (${schemaFields.join(" and ")}): Gemini takes one, and two readers could each take another`));
+        return;
+      }
       const fn: Fields = { type: "function", name: declaration.name };
       if (declaration.description !== undefined) fn.description = declaration.description;
       const jsonSchema = read(declaration, "parametersJsonSchema");
@@ -210,6 +217,7 @@ export function readGeminiRequestTools(args: { body: Record<string, unknown> }):
   const reading: ToolsReading = { tools: [], unread: [] };
   const tools = read(args.body, "tools");
   const list = isRecord(tools.value) ? [tools.value] : tools.value;
+  if (isPresent(list)) reading.listed = true;
   if (isPresent(list) && !Array.isArray(list)) reading.unread.push({ path: tools.key, detail: `tools is ${typeOf(list)}, not a list`, governs: "tools" });
   if (Array.isArray(list)) list.forEach((tool: unknown, index) => readGeminiTool(tool, Array.isArray(tools.value) ? `${tools.key}[${index}]` : tools.key, reading));
   const config = readOnce(args.body, "toolConfig", "", reading, "choice");
