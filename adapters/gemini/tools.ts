@@ -217,7 +217,6 @@ export function readGeminiRequestTools(args: { body: Record<string, unknown> }):
   const reading: ToolsReading = { tools: [], unread: [] };
   const tools = read(args.body, "tools");
   const list = isRecord(tools.value) ? [tools.value] : tools.value;
-  if (isPresent(list)) reading.listed = true;
   if (isPresent(list) && !Array.isArray(list)) reading.unread.push({ path: tools.key, detail: `tools is ${typeOf(list)}, not a list`, governs: "tools" });
   if (Array.isArray(list)) list.forEach((tool: unknown, index) => readGeminiTool(tool, Array.isArray(tools.value) ? `${tools.key}[${index}]` : tools.key, reading));
   const config = readOnce(args.body, "toolConfig", "", reading, "choice");
