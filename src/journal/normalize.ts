@@ -72,6 +72,12 @@ export interface NormalizeOptions {
    * dropped (count-written-calls.ts).
    */
   refuseUnreadCalls?: boolean;
+  /**
+   * Whether a Chat tool message without tool_call_id (absent or `""`) answers a
+   * call without id only when one waiting call could be its (the gate's reading),
+   * rather than the earliest such call (by default, as converters write them).
+   */
+  certainIdlessAnswers?: boolean;
 }
 
 /** The items of one record, or the reason it gave none. */
@@ -120,7 +126,8 @@ export class JournalNormalizer {
   private readonly sayLeftBehind: boolean;
   private readonly refuseUnreadCalls: boolean;
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
-  private readonly callCounts: CallCounts = chat.callCounts();
+  private readonly callCounts: CallCounts;
+  private readonly certainIdlessAnswers: boolean;
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
   /** The calls the record being converted writes, while it is, when its parse counted them. */
@@ -132,6 +139,8 @@ export class JournalNormalizer {
     this.unknownObjects = options.unknownObjects ?? "error";
     this.sayLeftBehind = options.leftBehind ?? true;
     this.refuseUnreadCalls = options.refuseUnreadCalls ?? false;
+    this.certainIdlessAnswers = options.certainIdlessAnswers ?? false;
+    this.callCounts = chat.callCounts(this.certainIdlessAnswers);
     this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind });
   }
 
@@ -421,7 +430,7 @@ export class JournalNormalizer {
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
-        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts });
+        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts ?? chat.callCounts(this.certainIdlessAnswers) });
         const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...this.leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
         return parts("chat", converted.value, losses, { request: record });
       }
@@ -493,7 +502,7 @@ export class JournalNormalizer {
         if (twoKinds !== undefined) return { error: `exchange ${ambiguity(request, requestKind, requestEnvelope) !== undefined ? "request" : "response"}: ${twoKinds}` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
-        const exchangeCounts = chat.callCounts();
+        const exchangeCounts = chat.callCounts(this.certainIdlessAnswers);
         const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts, requestEnvelope);
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts, responseEnvelope);
         if ("error" in requestParts) return requestParts;

@@ -1,0 +1,64 @@
+// Chat tool messages without tool_call_id (absent or "") answering calls without
+// id. A converter writes the answers in their calls' order; the gate pairs one
+// only when a single waiting call could be its: with two calls of `"id": ""`
+// waiting, a replayer that pairs by id may give either answer to either call.
+import { describe, expect, test } from "vitest";
+import { gateJournal, normalizeJournal } from "../../src/index.js";
+import type { GateRecord } from "../../src/gate/gate-journal.js";
+import { ToolRegistry } from "../../src/gate/tool-registry.js";
+
+const tools = [
+  { type: "function", name: "delete_file", parameters: { type: "object", properties: { path: { type: "string", pattern: "^/tmp/" } }, required: ["path"] } },
+  { type: "function", name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+];
+const call = (name: string, args: string, id: unknown = "") => ({ id, type: "function", function: { name, arguments: args } });
+const assistant = (...calls: unknown[]) => JSON.stringify({ role: "assistant", content: null, tool_calls: calls });
+const answer = (content: string, fields: Record<string, unknown> = { tool_call_id: "" }) => JSON.stringify({ role: "tool", ...fields, content });
+const ask = JSON.stringify({ role: "user", content: "go" });
+
+async function verdicts(lines: string[]): Promise<Array<[string, string, boolean]>> {
+  const out: Array<[string, string, boolean]> = [];
+  for await (const record of gateJournal(lines, { registry: ToolRegistry.fromToolsFile(tools, "tools") })) {
+    const verdict = record as GateRecord;
+    out.push([verdict.type ?? "-", verdict.findings[0]?.code ?? verdict.reason, verdict.blocked]);
+  }
+  return out;
+}
+
+describe("calls without id, answers without id", () => {
+  test("two calls waiting: neither answer is paired, both are blocked", async () => {
+    const lines = [ask, assistant(call("delete_file", '{"path":"/tmp/a"}'), call("get_weather", '{"city":"Oslo"}')), answer("done"), answer("sunny")];
+    expect(await verdicts(lines)).toEqual([
+      ["message", "not_function_call", false],
+      ["function_call", "ok", false],
+      ["function_call", "ok", false],
+      ["function_call_output", "missing_field", true],
+      ["function_call_output", "missing_field", true],
+    ]);
+  });
+  test("the same in a request body's history", async () => {
+    const body = JSON.stringify({ model: "gpt-4o", tools: tools.map(({ name, parameters }) => ({ type: "function", function: { name, parameters } })), messages: [JSON.parse(ask), JSON.parse(assistant(call("delete_file", '{"path":"/etc"}'), call("get_weather", '{"city":"Oslo"}'))), JSON.parse(answer("deleted")), JSON.parse(answer("sunny"))] });
+    const answers = (await verdicts([body])).filter(([type]) => type === "function_call_output");
+    expect(answers).toEqual([
+      ["function_call_output", "missing_field", true],
+      ["function_call_output", "missing_field", true],
+    ]);
+  });
+  test("an answer naming its tool is paired when one waiting call has that name", async () => {
+    const lines = [ask, assistant(call("delete_file", '{"path":"/tmp/a"}'), call("get_weather", '{"city":"Oslo"}')), answer("sunny", { name: "get_weather" }), answer("done")];
+    expect((await verdicts(lines)).slice(3)).toEqual([
+      ["function_call_output", "not_function_call", false],
+      ["function_call_output", "not_function_call", false],
+    ]);
+  });
+  test("one call waiting: its answer is paired", async () => {
+    const lines = [ask, assistant(call("get_weather", '{"city":"Oslo"}')), answer("sunny"), ask, assistant(call("get_weather", '{"city":"Rome"}', null)), answer("rain", {})];
+    expect((await verdicts(lines)).filter(([, , blocked]) => blocked)).toEqual([]);
+  });
+  test("normalize still writes the answers in their calls' order, and says so", async () => {
+    const lines = [ask, assistant(call("delete_file", '{"path":"/tmp/a"}'), call("get_weather", '{"city":"Oslo"}')), answer("done"), answer("sunny")];
+    const ids: unknown[] = [];
+    for await (const record of normalizeJournal(lines)) if (record.kind === "items") for (const { item } of record.items) ids.push((item as { call_id?: unknown }).call_id);
+    expect(ids.slice(1, 3)).toEqual(ids.slice(3, 5));
+  });
+});
