@@ -55,6 +55,7 @@ export interface ToolRegistryData {
   pinnedNames: ReadonlySet<string>;
   pinnedChoices: readonly Choice[];
   choices: readonly Choice[];
+  namesByFold: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const LISTED_NAMES_IN_DETAIL = 5;
@@ -68,6 +69,10 @@ export class ToolRegistry {
   private pinnedChoices: readonly Choice[] = [];
   /** The pinned names by their folded form (`foldName`), made when first asked. */
   private foldedPinned: Map<string, string> | undefined;
+  /** Every name a journal's request body defined, by its folded form (`foldName`): two of one form are refused. */
+  private readonly namesByFold = new Map<string, Set<string>>();
+  /** `foldName` of names met lately: the same few tools come back in request body after request body. */
+  private readonly folds = new Map<string, string>();
   /** What the latest request body (and records after it that only narrow) allow: every one must allow a name. */
   private choices: Choice[] = [];
 
@@ -80,6 +85,7 @@ export class ToolRegistry {
     for (const name of data.pinnedNames) registry.pinnedNames.add(name);
     registry.pinnedChoices = [...data.pinnedChoices];
     registry.choices = [...data.choices];
+    for (const [fold, names] of data.namesByFold) registry.namesByFold.set(fold, new Set(names));
     return registry;
   }
 
@@ -92,6 +98,7 @@ export class ToolRegistry {
       pinnedNames: new Set(this.pinnedNames),
       pinnedChoices: [...this.pinnedChoices],
       choices: [...this.choices],
+      namesByFold: new Map([...this.namesByFold].map(([fold, names]) => [fold, new Set(names)])),
     };
   }
 
@@ -202,6 +209,8 @@ export class ToolRegistry {
   pin(): void {
     for (const name of this.names()) this.pinnedNames.add(name);
     this.foldedPinned = undefined;
+    // The pinned names are compared with the journal's apart (refuseLookalike).
+    this.namesByFold.clear();
     this.pinnedChoices = this.choices;
     this.choices = [];
   }
@@ -263,6 +272,7 @@ export class ToolRegistry {
   }
 
   private define(read: ToolsRead): void {
+    const clashing = this.clashingNames([...read.others.map((tool) => tool.name), ...read.functions.map((fn) => fn.name), ...read.unreadable.keys()]);
     // Within one tools array a function wins over another tool of its name: a
     // function_call of that name is the function's.
     for (const tool of read.others) {
@@ -281,6 +291,42 @@ export class ToolRegistry {
     }
     // Last: a name also defined readably in the same body has no single definition.
     for (const [name, why] of read.unreadable) this.refuse(name, why);
+    for (const [name, like] of clashing) this.refuse(name, `the journal defines it and "${like}", which read as one name once case, spacing and Unicode forms are folded: a replayer that matches names that loosely could run either with the other's arguments`);
+  }
+
+  /**
+   * The names a journal defines, now or before, that read as another it defines
+   * once folded (`delete_file` and `delete_file\u200b`, `Delete_File`), each with
+   * one it reads as: none of them is taken. Pinned names are compared apart
+   * (refuseLookalike), and keep their definition.
+   */
+  private foldOf(name: string): string {
+    let fold = this.folds.get(name);
+    if (fold === undefined) {
+      if (this.folds.size >= 4096) this.folds.clear();
+      fold = foldName(name);
+      this.folds.set(name, fold);
+    }
+    return fold;
+  }
+
+  private clashingNames(incoming: readonly string[]): Map<string, string> {
+    const clashing = new Map<string, string>();
+    if (this.pinnedNames.size > 0) this.foldedPinned ??= new Map([...this.pinnedNames].map((pinned) => [foldName(pinned), pinned]));
+    for (const name of incoming) {
+      const fold = this.foldOf(name);
+      // A name that reads as a pinned one is refused for that (refuseLookalike).
+      if (this.foldedPinned?.has(fold) === true) continue;
+      let names = this.namesByFold.get(fold);
+      if (names === undefined) this.namesByFold.set(fold, (names = new Set()));
+      names.add(name);
+      if (names.size < 2) continue;
+      for (const one of names) {
+        const other = [...names].find((candidate) => candidate !== one)!;
+        if (!this.pinnedNames.has(one)) clashing.set(one, other);
+      }
+    }
+    return clashing;
   }
 
   /**

@@ -71,6 +71,36 @@ describe("names that read as a pinned tool's", () => {
   });
 });
 
+describe("names of the journal's tools that read as one another", () => {
+  const fn = (name: string, parameters: unknown = { type: "object" }) => ({ type: "function", name, parameters });
+  const strict = { type: "object", properties: { path: { type: "string", pattern: "^/tmp/" } } };
+  const clash = (name: string, other: string) =>
+    `the journal defines it and "${other}", which read as one name once case, spacing and Unicode forms are folded: a replayer that matches names that loosely could run either with the other's arguments`;
+
+  test("two in one body: neither is taken", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ model: "m", input: "hi", tools: [fn("delete_file", strict), fn("delete_file\u200b"), fn("get_forecast")] }, "line 1");
+    expect([registry.schemaFor("delete_file"), registry.schemaFor("delete_file\u200b")]).toEqual([undefined, undefined]);
+    expect(registry.notAllowedReason("delete_file\u200b")).toBe(clash("delete_file\u200b", "delete_file"));
+    expect(registry.notAllowedReason("delete_file")).toBe(clash("delete_file", "delete_file\u200b"));
+    expect(registry.schemaFor("get_forecast")).toEqual({ type: "object" });
+  });
+  test("one in a later body than the other: neither is taken, then or after", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ model: "m", input: "hi", tools: [fn("delete_file", strict)] }, "line 1");
+    registry.addRequestBody({ model: "m", input: "hi", tools: [fn("Delete_File")] }, "line 2");
+    registry.addRequestBody({ model: "m", input: "hi", tools: [fn("delete_file", strict)] }, "line 3");
+    expect([registry.schemaFor("delete_file"), registry.schemaFor("Delete_File")]).toEqual([undefined, undefined]);
+    expect(registry.notAllowedReason("Delete_File")).toBe(clash("Delete_File", "delete_file"));
+  });
+  test("the same name defined again is the same tool", () => {
+    const registry = new ToolRegistry();
+    registry.addRequestBody({ model: "m", input: "hi", tools: [fn("delete_file", strict)] }, "line 1");
+    registry.addRequestBody({ model: "m", input: "hi", tools: [fn("delete_file", strict)] }, "line 2");
+    expect(registry.schemaFor("delete_file")).toEqual(strict);
+  });
+});
+
 describe("a tool in both forms", () => {
   test("a function defined in the Chat form and the Responses form at once is read in neither, and its calls are refused", () => {
     const registry = new ToolRegistry();
