@@ -10,6 +10,29 @@ import { RegExpParser, RegExpSyntaxError, visitRegExpAST, type AST } from "@esli
 // this engine accepts.
 const parser = new RegExpParser({ ecmaVersion: 2025 });
 
+/** Most groups a pattern may nest, one in another: `((a))` is two. */
+export const MAX_GROUP_DEPTH = 500;
+
+/**
+ * How deep the groups of a pattern nest, read without recursion: a `(` outside a
+ * class opens one, a `)` closes it, an escaped character is skipped, and a class
+ * (`[…]`, which nests nothing under the u flag) is stepped over whole.
+ */
+function groupDepth(pattern: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inClass = false;
+  for (let at = 0; at < pattern.length; at++) {
+    const char = pattern.charCodeAt(at);
+    if (char === 0x5c) at += 1;
+    else if (inClass) inClass = char !== 0x5d;
+    else if (char === 0x5b) inClass = true;
+    else if (char === 0x28) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x29) depth -= 1;
+  }
+  return deepest;
+}
+
 /** Most Unicode property escapes (`\p{…}`, `\P{…}`) one pattern may hold. */
 export const MAX_PROPERTY_ESCAPES = 256;
 
@@ -17,6 +40,11 @@ export type ParsedPattern = { ok: true; tree: AST.Pattern } | { ok: false; reaso
 
 /** The syntax tree of `pattern` in u mode, or why it is not an ECMA-262 pattern. */
 export function parseEcmaPattern(pattern: string): ParsedPattern {
+  // The parsers below recurse once a group: how deep they go before the stack
+  // runs out changes with what ran before (optimized code takes less), so a
+  // bound of their own would make a verdict depend on the run.
+  const depth = groupDepth(pattern);
+  if (depth > MAX_GROUP_DEPTH) throw unread(pattern, new Error(`it nests groups ${depth} deep, more than the ${MAX_GROUP_DEPTH} the gate reads`));
   let tree: AST.Pattern;
   try {
     tree = parser.parsePattern(pattern, 0, pattern.length, { unicode: true });
@@ -28,7 +56,11 @@ export function parseEcmaPattern(pattern: string): ParsedPattern {
   // millisecond apiece: past the bound the check would take seconds, and it is
   // not made, which leaves the answer unknown (see unread).
   let properties = 0;
-  visitRegExpAST(tree, { onCharacterSetEnter: (node) => void (node.kind === "property" && properties++) });
+  try {
+    visitRegExpAST(tree, { onCharacterSetEnter: (node) => void (node.kind === "property" && properties++) });
+  } catch (error) {
+    throw unread(pattern, error);
+  }
   if (properties > MAX_PROPERTY_ESCAPES) throw unread(pattern, new Error(`it holds ${properties} Unicode property escapes, more than the ${MAX_PROPERTY_ESCAPES} the gate reads in one pattern`));
   try {
     new RegExp(pattern, "u");
