@@ -43,9 +43,9 @@ Journal-wide findings (any of them blocks): orphan_output,
 output_for_blocked_call (also an output whose call_id two calls share),
 duplicate_call_id, duplicate_id, missing_output, incomplete_not_last,
 missing_field, tool_not_allowed, reasoning_without_following_item,
-blocked_reference (an item_reference to a blocked item, or to one the journal
-does not hold), foreign_id, mixed_envelope, and with --for target_rejects and
-target_order.
+blocked_reference (an item_reference to a blocked item, to an id two items
+gave, or to one the journal does not hold), foreign_id, mixed_envelope, and
+with --for target_rejects and target_order.
 
 Options:
   --schema FILE    JSON Schema (2020-12) of the arguments, applied to every call

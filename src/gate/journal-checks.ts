@@ -8,7 +8,8 @@
 // | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension, or its call_id names two calls (which one it answers is not known) |
 // | duplicate_call_id                | the later call, or later output  | a call_id already called, or already answered             |
 // | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted)         |
-// | blocked_reference                | the item_reference               | the item it names was blocked, or is not in the journal   |
+// | blocked_reference                | the item_reference               | the item it names was blocked, two items gave its id, or  |
+// |                                  |                                  | none in the journal                                       |
 // | missing_output                   | the item that passes the call by | see "passing by" below; related_line is the call's line    |
 // | incomplete_not_last              | the incomplete item              | more items of its response follow it in the record, or the response's own status is not incomplete |
 // | missing_field                    | the call or output               | no non-empty string call_id (call, output) or name (call) |
@@ -90,6 +91,10 @@ type CallColumn = "line" | "outputLine" | "answered" | "reason" | "waiting" | "n
 const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8", waiting: "whole", name: "uint32" } as const;
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
+
+/** The `blocked` column of an item id: the item it names is blocked, or two items gave it. */
+const BLOCKED_ID = 1;
+const SHARED_ID = 2;
 
 /** Chat fields that have no place in an item. */
 const CHAT_FIELDS = ["tool_calls", "tool_call_id", "function_call"] as const;
@@ -176,11 +181,15 @@ export class JournalChecker {
       if (this.ids.added) {
         this.ids.set(slot, "line", checked.provenance.line);
         idSlot = slot;
-      } else findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(slot, "line") });
+      } else {
+        findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(slot, "line") });
+        // A reference to it may bring back either item.
+        this.ids.set(slot, "blocked", SHARED_ID);
+      }
     }
     this.checkKind(checked, fields, kind, notAllowed);
     // Known once the item's own checks ran: a reference to it later brings back what it was.
-    if (idSlot >= 0 && (kind === "extension" || kind === "unknown" || blocks(checked))) this.ids.set(idSlot, "blocked", 1);
+    if (idSlot >= 0 && (kind === "extension" || kind === "unknown" || blocks(checked))) this.ids.set(idSlot, "blocked", BLOCKED_ID);
   }
 
   private checkKind(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind, notAllowed: string | null | undefined): void {
@@ -271,9 +280,11 @@ export class JournalChecker {
       checked.findings.push({ code: "blocked_reference", detail: `the reference names ${id === undefined ? "no item" : `the id ${quoteValue(id)}, which no earlier item of the journal has`}: what it brings back was never gated`, path: "/id" });
       return;
     }
-    if (this.ids.get(slot, "blocked") !== 1) return;
+    const mark = this.ids.get(slot, "blocked");
+    if (mark !== BLOCKED_ID && mark !== SHARED_ID) return;
     const line = this.ids.get(slot, "line");
-    checked.findings.push({ code: "blocked_reference", detail: `the reference brings back the item of line ${line}, which is blocked`, path: "/id", related_line: line });
+    const what = mark === SHARED_ID ? `one of the items that share the id ${quoteValue(id!)}, the first on line ${line}: which one the provider keeps cannot be told` : `the item of line ${line}, which is blocked`;
+    checked.findings.push({ code: "blocked_reference", detail: `the reference brings back ${what}`, path: "/id", related_line: line });
   }
 
   /** Fills the slot of a call_id just added. */

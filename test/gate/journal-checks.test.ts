@@ -480,6 +480,18 @@ describe("ids", () => {
     ]);
   });
 
+  test("an item_reference to an id two items gave may bring back either: it is blocked, even when the first passed", () => {
+    const checked = check([
+      { line: 1, envelope: "responses", items: [assistant("msg_1", "Hello.")] },
+      { line: 2, envelope: "responses", items: [assistant("msg_1", "Goodbye.")] },
+      { line: 3, envelope: "responses", items: [{ type: "item_reference", id: "msg_1" }] },
+    ]);
+    expect(findingsOf(checked)[2]).toEqual([
+      "3.0",
+      [{ code: "blocked_reference", detail: 'the reference brings back one of the items that share the id "msg_1", the first on line 1: which one the provider keeps cannot be told', path: "/id", related_line: 1 }],
+    ]);
+  });
+
   test("a call_id given to a second call, blocked or an extension's: an output after both answers neither, and is blocked", () => {
     const bad = "{\"region\":\"global\"}";
     for (const second of [chatCall("call_1", "get_latest_sales_report", bad), { type: "openai:custom_tool_call", call_id: "call_1", name: "shell", input: "rm -rf /" }]) {
