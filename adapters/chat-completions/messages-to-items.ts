@@ -115,11 +115,17 @@ export interface CallCounts {
   calls: Map<string, number>;
   outputs: Map<string, number>;
   idless?: IdlessCalls;
+  /**
+   * A tool message's `name` is kept on its output as `name` (the gate's reading):
+   * a reader that pairs answers with calls by name would give it to a call of
+   * that name, so the gate compares it with its own call's.
+   */
+  namedOutputs?: boolean;
 }
 
-/** `certainOnly`: an answer without id is paired only when one waiting call could be it (IdlessCalls). */
-export function callCounts(certainOnly = false): Required<CallCounts> {
-  return { calls: new Map(), outputs: new Map(), idless: idlessCalls(certainOnly) };
+/** The gate's reading (`forGate`): answers without id paired only when certain (IdlessCalls), tool messages' names kept. */
+export function callCounts(forGate = false): Required<CallCounts> {
+  return { calls: new Map(), outputs: new Map(), idless: idlessCalls(forGate), namedOutputs: forGate };
 }
 
 export function messagesToItems({ messages, finishReason, itemId, callCounts: counts, origins }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
@@ -133,6 +139,7 @@ export function messagesToItems({ messages, finishReason, itemId, callCounts: co
     legacyCalls: counts?.calls ?? new Map(),
     legacyOutputs: counts?.outputs ?? new Map(),
     idless: counts?.idless ?? idlessCalls(),
+    namedOutputs: counts?.namedOutputs === true,
     ...(origins ? { callFields: new Map<CanonicalItem, Record<string, string>>() } : {}),
   };
   const entries: Entry[] = [];
@@ -220,6 +227,8 @@ interface Context {
   legacyOutputs: Map<string, number>;
   /** Tool calls without id: how many so far, and which still wait for an answer without id. */
   idless: IdlessCalls;
+  /** Keep a tool message's `name` on its output (CallCounts). */
+  namedOutputs: boolean;
   /** Calls left out (custom tool calls), by id: their answers would answer nothing. Made at the first such call. */
   droppedCalls?: Map<string, string>;
   /** Where in its message each call's fields were read, when the caller asks for origins. */
@@ -494,7 +503,10 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
     const detail = `answers custom tool call "${droppedCall}", which has no portable item`;
     return { value: [], losses: [...losses, lossAt(at, "unsupported_tool_call", detail)] };
   }
-  return { value: [{ type: "function_call_output", call_id: callId, output: toolOutput(message.content, at, losses) }], losses };
+  const named = (message as { name?: unknown }).name;
+  const output: CanonicalItem = { type: "function_call_output", call_id: callId, output: toolOutput(message.content, at, losses) };
+  if (context.namedOutputs && typeof named === "string" && named !== "") (output as Record<string, unknown>).name = named;
+  return { value: [output], losses };
 }
 
 function toolOutput(content: unknown, at: PointerTokens, losses: Loss[]): string | FunctionCallOutputPart[] {

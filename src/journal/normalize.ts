@@ -73,11 +73,13 @@ export interface NormalizeOptions {
    */
   refuseUnreadCalls?: boolean;
   /**
-   * Whether a Chat tool message without tool_call_id (absent or `""`) answers a
-   * call without id only when one waiting call could be its (the gate's reading),
-   * rather than the earliest such call (by default, as converters write them).
+   * Chat tool messages as the gate reads them: one without tool_call_id (absent
+   * or `""`) answers a call without id only when one waiting call could be its,
+   * rather than the earliest such call (by default, as converters write them),
+   * and one that names its tool keeps that `name` on its output, to be compared
+   * with its call's.
    */
-  certainIdlessAnswers?: boolean;
+  chatAnswersForGate?: boolean;
 }
 
 /** The items of one record, or the reason it gave none. */
@@ -127,7 +129,7 @@ export class JournalNormalizer {
   private readonly refuseUnreadCalls: boolean;
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts;
-  private readonly certainIdlessAnswers: boolean;
+  private readonly chatAnswersForGate: boolean;
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
   /** The calls the record being converted writes, while it is, when its parse counted them. */
@@ -139,8 +141,8 @@ export class JournalNormalizer {
     this.unknownObjects = options.unknownObjects ?? "error";
     this.sayLeftBehind = options.leftBehind ?? true;
     this.refuseUnreadCalls = options.refuseUnreadCalls ?? false;
-    this.certainIdlessAnswers = options.certainIdlessAnswers ?? false;
-    this.callCounts = chat.callCounts(this.certainIdlessAnswers);
+    this.chatAnswersForGate = options.chatAnswersForGate ?? false;
+    this.callCounts = chat.callCounts(this.chatAnswersForGate);
     this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind });
   }
 
@@ -430,7 +432,7 @@ export class JournalNormalizer {
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
-        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts ?? chat.callCounts(this.certainIdlessAnswers) });
+        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts ?? chat.callCounts(this.chatAnswersForGate) });
         const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...this.leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
         return parts("chat", converted.value, losses, { request: record });
       }
@@ -502,7 +504,7 @@ export class JournalNormalizer {
         if (twoKinds !== undefined) return { error: `exchange ${ambiguity(request, requestKind, requestEnvelope) !== undefined ? "request" : "response"}: ${twoKinds}` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
-        const exchangeCounts = chat.callCounts(this.certainIdlessAnswers);
+        const exchangeCounts = chat.callCounts(this.chatAnswersForGate);
         const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts, requestEnvelope);
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts, responseEnvelope);
         if ("error" in requestParts) return requestParts;

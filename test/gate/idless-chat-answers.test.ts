@@ -62,3 +62,18 @@ describe("calls without id, answers without id", () => {
     expect(ids.slice(1, 3)).toEqual(ids.slice(3, 5));
   });
 });
+
+describe("a tool message that names its tool", () => {
+  const calls = assistant(call("get_weather", '{"city":"Oslo"}', "call_1"), call("delete_file", '{"path":"/etc"}', "call_2"));
+  test("naming another tool than its call's, it is an orphan: a reader that pairs by name would give it to that tool's call", async () => {
+    expect((await verdicts([ask, calls, answer("done", { tool_call_id: "call_1", name: "delete_file" })])).at(-1)).toEqual(["function_call_output", "orphan_output", true]);
+  });
+  test("naming its call's tool, it answers its call", async () => {
+    expect((await verdicts([ask, calls, answer("sunny", { tool_call_id: "call_1", name: "get_weather" })])).at(-1)).toEqual(["function_call_output", "not_function_call", false]);
+  });
+  test("normalize writes no name on the output, as before: the field is reported", async () => {
+    const items: unknown[] = [];
+    for await (const record of normalizeJournal([calls, answer("done", { tool_call_id: "call_1", name: "delete_file" })])) if (record.kind === "items") items.push(...record.items.map(({ item }) => item));
+    expect(items.at(-1)).toEqual({ type: "function_call_output", call_id: "call_1", output: "done" });
+  });
+});
