@@ -71,7 +71,17 @@ export interface EnvelopeAdapter {
    * what a record leaves for the next (a call without id waiting for its
    * result, where the envelope writes no ids). Stateless envelopes give themselves.
    */
-  journal(): EnvelopeAdapter;
+  journal(options?: JournalOptions): EnvelopeAdapter;
+}
+
+/** How one journal's converters read it. */
+export interface JournalOptions {
+  /**
+   * Tool results as the gate reads them: one that gives no call id answers a
+   * call only when a single waiting call could be its, where a converter takes
+   * the earliest.
+   */
+  forGate?: boolean;
 }
 
 /**
@@ -104,7 +114,7 @@ interface ConversationalDescriptor {
   responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource }): Converted<any>; fieldPaths: Readonly<Record<string, string>> };
   stream: { assembler(args?: any): StreamAssembler };
   /** What the converters of one journal share, handed to each of them with its other arguments. */
-  journal?: () => Record<string, unknown>;
+  journal?: (options?: JournalOptions) => Record<string, unknown>;
 }
 
 /**
@@ -133,7 +143,7 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     responseToResource: (response, options) => descriptor.responses.toResponses({ [names.response]: response, ...state, ...options }),
     resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource }),
     assembler: () => (shared ? descriptor.stream.assembler(state) : descriptor.stream.assembler()),
-    journal: () => (descriptor.journal ? conversational(descriptor, names, descriptor.journal()) : conversational(descriptor, names)),
+    journal: (options) => (descriptor.journal ? conversational(descriptor, names, descriptor.journal(options)) : conversational(descriptor, names)),
   };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -150,8 +160,8 @@ export type AdapterName = keyof typeof ENVELOPES;
 /** The registry's envelopes for one journal: converters that share what its records carry from one to the next. */
 export type JournalEnvelopes = Record<AdapterName, EnvelopeAdapter>;
 
-export function journalEnvelopes(): JournalEnvelopes {
-  return { anthropic: ENVELOPES.anthropic.journal(), gemini: ENVELOPES.gemini.journal(), bedrock: ENVELOPES.bedrock.journal() };
+export function journalEnvelopes(options?: JournalOptions): JournalEnvelopes {
+  return { anthropic: ENVELOPES.anthropic.journal(options), gemini: ENVELOPES.gemini.journal(options), bedrock: ENVELOPES.bedrock.journal(options) };
 }
 
 /**

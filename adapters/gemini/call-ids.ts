@@ -11,7 +11,8 @@
 // | functionResponse without `id`                | the call_id of the earliest unanswered call of that name    |
 // |                                              |   (by name and order), reported; none: `gemini_call_<16 hex>` |
 // |                                              |   of its rank among such outputs and its name, reported,    |
-// |                                              |   and it answers no call                                    |
+// |                                              |   and it answers no call. For the gate, only the calls of   |
+// |                                              |   the model's last turn wait, as Gemini pairs them          |
 //
 // One pairing follows one conversation across the records of a journal: a
 // request body carries the whole conversation (generateContent keeps no state),
@@ -52,8 +53,22 @@ export class CallPairing {
   private unanswerable = 0;
   private waiting: WaitingCall[] = [];
 
-  /** `scope`: what sets apart ids counted outside the conversation (another candidate). */
-  constructor(private readonly scope = "") {}
+  /**
+   * `scope`: what sets apart ids counted outside the conversation (another
+   * candidate). `lastTurnOnly` (the gate's reading): Gemini pairs a result with
+   * the calls of the model's turn just before it, so a call an earlier turn left
+   * unanswered waits no more once the model takes another turn; taking the
+   * earliest call of a name would give a result to a call Gemini never gives it.
+   */
+  constructor(
+    private readonly scope = "",
+    private readonly lastTurnOnly = false,
+  ) {}
+
+  /** The model takes a turn: in the gate's reading, the calls of earlier turns wait no more. */
+  modelTurn(): void {
+    if (this.lastTurnOnly) this.waiting = [];
+  }
 
   /** A request body: the conversation starts again from its first content. */
   restart(): void {
@@ -64,7 +79,7 @@ export class CallPairing {
 
   /** A pairing for an alternative to what follows (another candidate): it starts where this one is and changes nothing here. */
   fork(scope: string): CallPairing {
-    const fork = new CallPairing(`${this.scope}${scope}`);
+    const fork = new CallPairing(`${this.scope}${scope}`, this.lastTurnOnly);
     fork.calls = this.calls;
     fork.unanswerable = this.unanswerable;
     fork.waiting = [...this.waiting];

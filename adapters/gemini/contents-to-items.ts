@@ -168,6 +168,7 @@ function convertContent(content: unknown, at: PointerTokens, isLast: boolean, co
       userParts(content.parts, [...at, "parts"], context);
       return;
     case "model": {
+      context.pairing.modelTurn();
       // A content that carries its candidate's finishReason ended as that says: its calls get the status it gives.
       const finishReason = ownStopReason(content, STOP_REASON_NAMES, context.finishReason);
       if (finishReason === context.finishReason) modelParts(content.parts, [...at, "parts"], isLast, context);

@@ -10,6 +10,7 @@
 // one pairing (`journal`), so a result on a later line than its call answers it.
 import { IdlessResponses } from "../../src/models/idless-responses.js";
 import { bodyToRequest } from "./body-to-request.js";
+import type { JournalOptions } from "../index.js";
 import { CallPairing } from "./call-ids.js";
 import { contentsToItems } from "./contents-to-items.js";
 import { generateContentToResponse, RESPONSE_FIELD_PATHS } from "./generate-content-to-response.js";
@@ -44,7 +45,7 @@ export const gemini = {
    * its call answers it, and one count of responses without responseId, so two
    * alike get two ids.
    */
-  journal: () => ({ pairing: new CallPairing(), responses: new IdlessResponses() }),
+  journal: (options?: JournalOptions) => ({ pairing: new CallPairing("", options?.forGate === true), responses: new IdlessResponses() }),
 } as const;
 
 export {

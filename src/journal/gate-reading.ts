@@ -6,4 +6,4 @@
 // name it without loading the normalizer at start-up.
 import type { NormalizeOptions } from "./normalize.js";
 
-export const GATE_READING = { unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true, chatAnswersForGate: true } as const satisfies NormalizeOptions;
+export const GATE_READING = { unknownObjects: "item", leftBehind: false, refuseUnreadCalls: true, answersForGate: true } as const satisfies NormalizeOptions;

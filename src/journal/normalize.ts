@@ -73,13 +73,13 @@ export interface NormalizeOptions {
    */
   refuseUnreadCalls?: boolean;
   /**
-   * Chat tool messages as the gate reads them: one without tool_call_id (absent
-   * or `""`) answers a call without id only when one waiting call could be its,
-   * rather than the earliest such call (by default, as converters write them),
-   * and one that names its tool keeps that `name` on its output, to be compared
-   * with its call's.
+   * Tool results as the gate reads them: a Chat tool message without
+   * tool_call_id (absent or `""`), or a Gemini functionResponse without id,
+   * answers a call only when one waiting call could be its, rather than the
+   * earliest (by default, as converters write them); a Chat tool message that
+   * names its tool keeps that `name` on its output, to be compared with its call's.
    */
-  chatAnswersForGate?: boolean;
+  answersForGate?: boolean;
 }
 
 /** The items of one record, or the reason it gave none. */
@@ -123,13 +123,13 @@ export class JournalNormalizer {
   private readonly unknownObjects: "error" | "item";
   private source: string | undefined;
   /** The registry's envelopes for this journal: a Gemini result on a later line than its call pairs with it. */
-  private readonly envelopes: JournalEnvelopes = journalEnvelopes();
+  private readonly envelopes: JournalEnvelopes;
   private readonly records: StreamRecords;
   private readonly sayLeftBehind: boolean;
   private readonly refuseUnreadCalls: boolean;
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts;
-  private readonly chatAnswersForGate: boolean;
+  private readonly answersForGate: boolean;
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
   /** The calls the record being converted writes, while it is, when its parse counted them. */
@@ -141,8 +141,9 @@ export class JournalNormalizer {
     this.unknownObjects = options.unknownObjects ?? "error";
     this.sayLeftBehind = options.leftBehind ?? true;
     this.refuseUnreadCalls = options.refuseUnreadCalls ?? false;
-    this.chatAnswersForGate = options.chatAnswersForGate ?? false;
-    this.callCounts = chat.callCounts(this.chatAnswersForGate);
+    this.answersForGate = options.answersForGate ?? false;
+    this.callCounts = chat.callCounts(this.answersForGate);
+    this.envelopes = journalEnvelopes({ forGate: this.answersForGate });
     this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind });
   }
 
@@ -432,7 +433,7 @@ export class JournalNormalizer {
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
-        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts ?? chat.callCounts(this.chatAnswersForGate) });
+        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts ?? chat.callCounts(this.answersForGate) });
         const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...this.leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
         return parts("chat", converted.value, losses, { request: record });
       }
@@ -504,7 +505,7 @@ export class JournalNormalizer {
         if (twoKinds !== undefined) return { error: `exchange ${ambiguity(request, requestKind, requestEnvelope) !== undefined ? "request" : "response"}: ${twoKinds}` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
-        const exchangeCounts = chat.callCounts(this.chatAnswersForGate);
+        const exchangeCounts = chat.callCounts(this.answersForGate);
         const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts, requestEnvelope);
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts, responseEnvelope);
         if ("error" in requestParts) return requestParts;

@@ -96,3 +96,24 @@ describe("one content per line, the results on the line after their calls", () =
     ]);
   });
 });
+
+describe("a call the model's next turn leaves unanswered", () => {
+  // Gemini pairs a result with the calls of the model's turn just before it.
+  const first = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }] };
+  const again = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: 1 } } }] };
+  const result = { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "Sunny" } } }] };
+  const later = synthesizedCallId(2, "get_weather", '{"city":1}');
+
+  test("the gate gives a result without id to the call of the last turn, not to the earliest of its name", async () => {
+    const text = journal([{ contents: [ask], tools: declarations }, first, { role: "user", parts: [{ text: "wait" }] }, again, result]);
+    const { verdicts } = await gate(text);
+    expect(verdicts.slice(1)).toEqual([
+      [4, "function_call", later, "arguments_schema", []],
+      [5, "function_call_output", later, "not_function_call", ["output_for_blocked_call"]],
+    ]);
+  });
+  test("normalize still gives it to the earliest, and says so", async () => {
+    const run = await runOrbridge(["normalize"], journal([first, again, result]));
+    expect(linesOf(run.stdout).at(-1)).toMatchObject({ type: "function_call_output", call_id: paris });
+  });
+});
