@@ -7,7 +7,7 @@
 // |                                          |   arguments; reported `synthesized`                     |
 // | an answer with no id                     | the id of the earliest id-less call still unanswered;   |
 // |                                          |   none waiting: it answers nothing (a loss). For the    |
-// |                                          |   gate, two or more that it may answer: none either     |
+// |                                          |   gate, two or more waiting: none either                |
 // | arguments that are not a string, a name  | written as they are, reported `target_rejects`: the     |
 // |   or id of a shape the target refuses    |   gate judges them, the converter never "fixes" them    |
 //
@@ -27,22 +27,18 @@ export interface IdlessCalls {
   /** The name of each waiting call, by its synthesized id. */
   names: Map<string, string>;
   /**
-   * An answer without id is paired only when one waiting call could be it (the
+   * An answer without id is paired only when one call without id waits (the
    * gate's reading): with two calls of `"id": ""` waiting, a replayer that pairs
-   * by id may give either answer to either call. By default the earliest is
-   * taken, as a converter writes the answers in their calls' order.
+   * by id may give either answer to either call, one that pairs by order the
+   * first to the first, one that pairs by name by the names the answers give.
+   * By default the earliest is taken (of its name, when it names one), as a
+   * converter writes the answers in their calls' order.
    */
   certainOnly?: boolean;
 }
 
 export function idlessCalls(certainOnly = false): IdlessCalls {
   return certainOnly ? { count: 0, waiting: [], names: new Map(), certainOnly } : { count: 0, waiting: [], names: new Map() };
-}
-
-/** How many waiting calls an answer without id could answer: those of its name, when it names one, else all. */
-export function callsItMayAnswer(calls: IdlessCalls, name?: unknown): number {
-  if (typeof name === "string" && name !== "") return calls.waiting.filter((id) => calls.names.get(id) === name).length;
-  return calls.waiting.length;
 }
 
 /** True when a call or answer carries no id at all: the field is absent, null or empty. */
@@ -62,7 +58,7 @@ export function synthesizeCallId(calls: IdlessCalls, name: unknown, args: unknow
 
 /** The id of the earliest id-less call not yet answered, taken by an answer without an id. */
 export function takeWaitingId(calls: IdlessCalls, name?: unknown): string | undefined {
-  if (calls.certainOnly === true && callsItMayAnswer(calls, name) > 1) return undefined;
+  if (calls.certainOnly === true && calls.waiting.length > 1) return undefined;
   // An answer that names its tool answers the earliest waiting call of that name, or none: a reader that pairs by name would not take another.
   if (typeof name === "string" && name !== "") {
     const index = calls.waiting.findIndex((id) => calls.names.get(id) === name);

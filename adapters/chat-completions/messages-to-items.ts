@@ -46,7 +46,7 @@ import type {
   UrlCitationParam,
   UserContentPart,
 } from "../../src/models/open-responses.js";
-import { answered, callShapeLosses, callsItMayAnswer, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
+import { answered, callShapeLosses, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
 import { textParts, userPart } from "./input-parts.js";
 import { REASONING_FIELDS, reasoningFromMessage } from "./reasoning-fields.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
@@ -491,7 +491,7 @@ function toolMessage(message: ChatToolMessage, at: PointerTokens, context: Conte
   }
   // Kept, with the id as it is: a result that is dropped would not be judged, and a replay of the log would still send it.
   if (typeof callId !== "string" || callId === "") {
-    const candidates = lacksId(callId) ? callsItMayAnswer(context.idless, (message as { name?: unknown }).name) : 0;
+    const candidates = lacksId(callId) && context.idless.certainOnly === true ? context.idless.waiting.length : 0;
     const why = candidates > 1 ? `, and ${candidates} calls without id wait for an answer: which one it answers cannot be told` : callId === undefined ? ", and no call without id waits for an answer" : "";
     losses.push(lossAt([...at, "tool_call_id"], "target_rejects", `tool_call_id is ${callId === undefined ? "missing" : describeValue(callId)}${why}: written as it is; the output answers no call`));
     return { value: [{ type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId as string }), output: toolOutput(message.content, at, losses) }], losses };

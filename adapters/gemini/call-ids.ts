@@ -52,6 +52,7 @@ export class CallPairing {
   private calls = 0;
   private unanswerable = 0;
   private waiting: WaitingCall[] = [];
+  private inModelTurn = false;
 
   /**
    * `scope`: what sets apart ids counted outside the conversation (another
@@ -65,9 +66,19 @@ export class CallPairing {
     private readonly lastTurnOnly = false,
   ) {}
 
-  /** The model takes a turn: in the gate's reading, the calls of earlier turns wait no more. */
+  /**
+   * A content of the model: the first after another's starts its turn, and in
+   * the gate's reading the calls of earlier turns wait no more. Model contents in
+   * a row are one turn, whose calls all wait.
+   */
   modelTurn(): void {
-    if (this.lastTurnOnly) this.waiting = [];
+    if (this.lastTurnOnly && !this.inModelTurn) this.waiting = [];
+    this.inModelTurn = true;
+  }
+
+  /** A content of the user: the model's next content starts a turn. */
+  userTurn(): void {
+    this.inModelTurn = false;
   }
 
   /** A request body: the conversation starts again from its first content. */
@@ -75,6 +86,7 @@ export class CallPairing {
     this.calls = 0;
     this.unanswerable = 0;
     this.waiting = [];
+    this.inModelTurn = false;
   }
 
   /** A pairing for an alternative to what follows (another candidate): it starts where this one is and changes nothing here. */
@@ -83,6 +95,7 @@ export class CallPairing {
     fork.calls = this.calls;
     fork.unanswerable = this.unanswerable;
     fork.waiting = [...this.waiting];
+    fork.inModelTurn = this.inModelTurn;
     return fork;
   }
 

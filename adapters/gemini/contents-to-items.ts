@@ -165,6 +165,7 @@ function convertContent(content: unknown, at: PointerTokens, isLast: boolean, co
   const role: unknown = content.role ?? "user";
   switch (role) {
     case "user":
+      context.pairing.userTurn();
       userParts(content.parts, [...at, "parts"], context);
       return;
     case "model": {

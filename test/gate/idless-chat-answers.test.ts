@@ -44,11 +44,12 @@ describe("calls without id, answers without id", () => {
       ["function_call_output", "missing_field", true],
     ]);
   });
-  test("an answer naming its tool is paired when one waiting call has that name", async () => {
-    const lines = [ask, assistant(call("delete_file", '{"path":"/tmp/a"}'), call("get_weather", '{"city":"Oslo"}')), answer("sunny", { name: "get_weather" }), answer("done")];
+  test("answers that name their tools are not paired either: readers that pair by order and by name would pair them apart", async () => {
+    // Swapped: by name W answers get_weather, by order the blocked delete_file.
+    const lines = [ask, assistant(call("get_weather", '{"city":"Oslo"}'), call("delete_file", '{"path":"/etc"}')), answer("D", { tool_call_id: "", name: "delete_file" }), answer("W", { tool_call_id: "", name: "get_weather" })];
     expect((await verdicts(lines)).slice(3)).toEqual([
-      ["function_call_output", "not_function_call", false],
-      ["function_call_output", "not_function_call", false],
+      ["function_call_output", "missing_field", true],
+      ["function_call_output", "missing_field", true],
     ]);
   });
   test("one call waiting: its answer is paired", async () => {

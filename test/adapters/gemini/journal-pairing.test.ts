@@ -116,4 +116,16 @@ describe("a call the model's next turn leaves unanswered", () => {
     const run = await runOrbridge(["normalize"], journal([first, again, result]));
     expect(linesOf(run.stdout).at(-1)).toMatchObject({ type: "function_call_output", call_id: paris });
   });
+  test("model contents in a row are one turn: a result pairs with the earliest call of its name among them, as before", async () => {
+    const blocked = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: 1 } } }] };
+    const two = { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "for the blocked call" } } }, { functionResponse: { name: "get_weather", response: { result: "Sunny" } } }] };
+    const { verdicts } = await gate(journal([{ contents: [ask], tools: declarations }, blocked, first, two]));
+    const blockedId = synthesizedCallId(1, "get_weather", '{"city":1}');
+    expect(verdicts.slice(2)).toEqual([
+      [4, "function_call_output", blockedId, "not_function_call", ["output_for_blocked_call"]],
+      [4, "function_call_output", synthesizedCallId(2, "get_weather", '{"city":"Paris"}'), "not_function_call", []],
+    ]);
+    const text = { role: "model", parts: [{ text: "Checking." }] };
+    expect((await gate(journal([{ contents: [ask], tools: declarations }, first, text, result]))).verdicts.at(-1)).toEqual([4, "function_call_output", paris, "not_function_call", []]);
+  });
 });
