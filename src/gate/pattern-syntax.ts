@@ -40,9 +40,9 @@ export type ParsedPattern = { ok: true; tree: AST.Pattern } | { ok: false; reaso
 
 /** The syntax tree of `pattern` in u mode, or why it is not an ECMA-262 pattern. */
 export function parseEcmaPattern(pattern: string): ParsedPattern {
-  // The parsers below recurse once a group: how deep they go before the stack
-  // runs out changes with what ran before (optimized code takes less), so a
-  // bound of their own would make a verdict depend on the run.
+  // The parsers below recurse once a group, and how deep they get before the
+  // stack runs out changes with what ran before (optimized code takes less):
+  // left to the stack, the verdict on a deep pattern would depend on the run.
   const depth = groupDepth(pattern);
   if (depth > MAX_GROUP_DEPTH) throw unread(pattern, new Error(`it nests groups ${depth} deep, more than the ${MAX_GROUP_DEPTH} the gate reads`));
   let tree: AST.Pattern;
