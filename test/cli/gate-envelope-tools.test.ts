@@ -252,7 +252,30 @@ describe("gate: Gemini request bodies", () => {
     const journal = jsonl([geminiExchange(request, [{ id: "call_search", name: "googleSearch", args: { query: "largest city" } }])]);
     const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
     expect(result.code).toBe(1);
-    expect(decided(result.stdout)).toEqual([{ line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] }, { line: 1, index: 1, type: "function_call", name: "googleSearch", reason: "unknown_tool", detail: 'no schema is known for "googleSearch"', findings: [] }]);
+    // Its request offers no function of that name, either: the call is not one its response could make.
+    const notOffered = {
+      code: "tool_not_allowed",
+      detail: '"googleSearch" is not allowed: the request of line 1, which its response answers, lists the tools it offered the model; for that response\'s calls, it allows only "get_user_country", "gemini:googleSearch"',
+      path: "/name",
+    };
+    expect(decided(result.stdout)).toEqual([
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      { line: 1, index: 1, type: "function_call", name: "googleSearch", reason: "unknown_tool", detail: 'no schema is known for "googleSearch"', findings: [notOffered] },
+    ]);
+  });
+
+  test("a call of an exchange's response to a tool an earlier request defined, and its own request does not offer, is refused", async () => {
+    const weather = { name: "get_weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } };
+    const journal = jsonl([
+      geminiExchange({ tools: [{ functionDeclarations: [countryTool, weather] }] }, [{ id: "call_1", name: "get_weather", args: { city: "Oslo" } }]),
+      { ...geminiExchange({ tools: [{ functionDeclarations: [countryTool] }] }, []), response: { ...(geminiExchange({}, [{ id: "call_2", name: "get_weather", args: { city: "Rome" } }]).response as Fields), responseId: "resp_later" } },
+    ]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    const calls = decided(result.stdout).filter((verdict) => verdict.type === "function_call");
+    expect(calls.map((verdict) => [verdict.line, verdict.reason, verdict.findings.map((finding) => (finding as { code: string }).code)])).toEqual([
+      [1, "ok", []],
+      [2, "ok", ["tool_not_allowed"]],
+    ]);
   });
 });
 
