@@ -122,15 +122,11 @@ class Evaluator {
   }
 
   /** Resolves every reference and compiles every pattern the schema can reach, so that a broken one refuses the schema up front. */
-  private prepare(schema: unknown, base: string, seen: Set<SchemaObject>): void {
-    if (typeof schema === "boolean") return;
-    if (!isSchemaObject(schema)) throw new Error(`schema is invalid: a subschema is ${Array.isArray(schema) ? "an array" : typeof schema}, not an object or a boolean`);
-    if (seen.has(schema)) return;
+  private prepare(given: unknown, base: string, seen: Set<SchemaObject>): void {
+    if (typeof given === "boolean" || (isSchemaObject(given) && seen.has(given))) return;
+    const schema = this.admitted(given);
     seen.add(schema);
-    const misTyped = misTypedKeyword(schema);
-    if (misTyped !== undefined) throw new Error(`schema is invalid: a subschema's ${misTyped}`);
     const here = this.resources.resourceOf(schema) ?? base;
-    this.costs.set(schema, ownCost(schema));
     if (typeof schema.$ref === "string") {
       const target = this.resolve(schema.$ref, here);
       this.references.set(schema, target);
@@ -148,6 +144,15 @@ class Evaluator {
     if (typeof schema.pattern === "string") this.pattern(schema.pattern);
     if (isSchemaObject(schema.patternProperties)) for (const pattern of Object.keys(schema.patternProperties)) this.pattern(pattern);
     for (const { schema: sub } of subschemasOf(schema)) this.prepare(sub, here, seen);
+  }
+
+  /** A subschema the evaluator may apply, its keywords of the types 2020-12 gives them, with its cost kept; throws, saying why, otherwise. */
+  private admitted(schema: unknown): SchemaObject {
+    if (!isSchemaObject(schema)) throw new Error(`schema is invalid: a subschema is ${Array.isArray(schema) ? "an array" : typeof schema}, not an object or a boolean`);
+    const misTyped = misTypedKeyword(schema);
+    if (misTyped !== undefined) throw new Error(`schema is invalid: a subschema's ${misTyped}`);
+    this.costs.set(schema, ownCost(schema));
+    return schema;
   }
 
   private resolve(reference: string, base: string): Resolved {
@@ -169,16 +174,8 @@ class Evaluator {
     if (schema === true) return PASS;
     if (schema === false) return { ok: false, error: schemaError(at.path, "false schema", {}, "boolean schema is false") };
     const object = schema as SchemaObject;
-    let cost = this.costs.get(object);
-    if (cost === undefined) {
-      // A subschema the schema's preparation did not reach (a dynamic anchor found in the scope): read as it would have been.
-      if (!isSchemaObject(object)) throw new Error(`schema is invalid: a subschema is ${Array.isArray(object) ? "an array" : typeof object}, not an object or a boolean`);
-      const misTyped = misTypedKeyword(object);
-      if (misTyped !== undefined) throw new Error(`schema is invalid: a subschema's ${misTyped}`);
-      cost = ownCost(object);
-      this.costs.set(object, cost);
-    }
-    schemaWork.charge(cost);
+    // A subschema the preparation did not reach (a dynamic anchor found in the scope) is read as it would have been.
+    schemaWork.charge(this.costs.get(object) ?? this.costs.get(this.admitted(object))!);
     const base = this.resources.resourceOf(object) ?? at.base;
     // Entering a resource (at the root, through its $id, or by a reference into it) extends the dynamic scope.
     const scope = at.scope[at.scope.length - 1] === base ? at.scope : [...at.scope, base];
