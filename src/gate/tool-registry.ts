@@ -294,12 +294,7 @@ export class ToolRegistry {
     for (const [name, like] of clashing) this.refuse(name, `the journal defines it and "${like}", which read as one name once case, spacing and Unicode forms are folded: a replayer that matches names that loosely could run either with the other's arguments`);
   }
 
-  /**
-   * The names a journal defines, now or before, that read as another it defines
-   * once folded (`delete_file` and `delete_file\u200b`, `Delete_File`), each with
-   * one it reads as: none of them is taken. Pinned names are compared apart
-   * (refuseLookalike), and keep their definition.
-   */
+  /** `foldName` of a name, kept: the same few tools come back in request body after request body. */
   private foldOf(name: string): string {
     let fold = this.folds.get(name);
     if (fold === undefined) {
@@ -310,13 +305,18 @@ export class ToolRegistry {
     return fold;
   }
 
+  /**
+   * The names a journal defines, now or before, that read as another it defines
+   * once folded (`delete_file` and `delete_file\u200b`, `Delete_File`), each with
+   * one it reads as: none of them is taken. Pinned names are compared apart
+   * (refuseLookalike), and keep their definition.
+   */
   private clashingNames(incoming: readonly string[]): Map<string, string> {
     const clashing = new Map<string, string>();
-    if (this.pinnedNames.size > 0) this.foldedPinned ??= new Map([...this.pinnedNames].map((pinned) => [foldName(pinned), pinned]));
     for (const name of incoming) {
       const fold = this.foldOf(name);
       // A name that reads as a pinned one is refused for that (refuseLookalike).
-      if (this.foldedPinned?.has(fold) === true) continue;
+      if (this.pinnedByFold(fold) !== undefined) continue;
       let names = this.namesByFold.get(fold);
       if (names === undefined) this.namesByFold.set(fold, (names = new Set()));
       names.add(name);
@@ -337,12 +337,17 @@ export class ToolRegistry {
    * arguments its schema never judged.
    */
   private refuseLookalike(name: string): boolean {
-    if (this.pinnedNames.size === 0) return false;
-    this.foldedPinned ??= new Map([...this.pinnedNames].map((pinned) => [foldName(pinned), pinned]));
-    const pinned = this.foldedPinned.get(foldName(name));
+    const pinned = this.pinnedByFold(this.foldOf(name));
     if (pinned === undefined) return false;
     this.refuse(name, `a request body of the journal defines it, and it reads as the tool "${pinned}" of the tools given for the whole journal once case, spacing and Unicode forms are folded`);
     return true;
+  }
+
+  /** The pinned name of a folded form, if one folds to it. */
+  private pinnedByFold(fold: string): string | undefined {
+    if (this.pinnedNames.size === 0) return undefined;
+    this.foldedPinned ??= new Map([...this.pinnedNames].map((pinned) => [foldName(pinned), pinned]));
+    return this.foldedPinned.get(fold);
   }
 
   /** Calls of `name` are refused, saying why, until a definition of it can be read; a pinned tool keeps the file's definition. */
