@@ -73,6 +73,8 @@ export class ToolRegistry {
   private readonly namesByFold = new Map<string, Set<string>>();
   /** `foldName` of names met lately: the same few tools come back in request body after request body. */
   private readonly folds = new Map<string, string>();
+  /** The latest request body's tools as read, and where it is. */
+  private lastBody: { read: ToolsRead; where: string } | undefined;
   /** What the latest request body (and records after it that only narrow) allow: every one must allow a name. */
   private choices: Choice[] = [];
 
@@ -149,6 +151,7 @@ export class ToolRegistry {
    */
   addRequestBody(body: unknown, where: string, readEnvelope?: EnvelopeToolsReader, numbers?: readonly InexactSchemaNumber[]): string[] {
     const unreadable = unreadableReason(body);
+    this.lastBody = undefined;
     if (unreadable !== undefined) {
       this.choices = [{ names: new Set(), where: `${where}, which cannot be read and may be a request body whose choice cannot be known,` }];
       return [`${unreadable}; it may be a request body (it names a request's tools, or was not read at all), so no function may run until the next request body`];
@@ -158,12 +161,25 @@ export class ToolRegistry {
       return [`${where}: a request body must be a JSON object, found ${describe(body)}`];
     }
     const read = readRequestTools(body, where, readEnvelope, numbers);
+    this.lastBody = { read, where };
     this.define(read);
     const { names, field, whole } = read.choice;
     const source = field === "" ? where : `${field} of ${where}`;
     this.choices = [{ names, where: whole ? source : `${source} cannot all be read, so it` }];
     if (read.unknownTools) this.choices.push({ names: new Set(read.functions.map(({ name }) => name)), where: `${where} has tools that cannot be named; until the next request body, it` });
     return read.problems;
+  }
+
+  /**
+   * The tools the last request body lists, as a choice for the calls of the
+   * response that answers it (a logged exchange's); undefined when it lists none,
+   * or names some that cannot be read.
+   */
+  offeredByLastBody(): Choice | undefined {
+    if (this.lastBody === undefined || this.lastBody.read.unknownTools) return undefined;
+    const { read, where } = this.lastBody;
+    const names = new Set([...read.functions.map(({ name }) => name), ...read.others.map(({ name }) => name), ...read.unreadable.keys()]);
+    return names.size === 0 ? undefined : { names, where: `the request of ${where}, which its response answers, lists the tools it offered the model; for that response's calls, it` };
   }
 
   /**

@@ -5,7 +5,6 @@ import type { GateInput, JournalGateOptions } from "./gate-journal.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
 import { ToolRegistry, type Choice, type EnvelopeToolsReader } from "./tool-registry.js";
-import { readRequestTools } from "./read-request-tools.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -44,20 +43,12 @@ export class ToolsInForce {
     }
     // In a logged exchange the response answers the request beside it: its calls
     // could only be to the tools that request offered the model.
-    const offered = input.request !== undefined && input.items.some(({ provenance }) => provenance.response !== undefined) ? this.offeredBy(input.request, `line ${input.line}`) : undefined;
+    const offered = input.request !== undefined && input.items.some(({ provenance }) => provenance.response !== undefined) ? this.registry.offeredByLastBody() : undefined;
     const answering = offered === undefined ? response?.choices : [...(response?.choices ?? []), offered];
     const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : response?.choices)) };
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
     return prepared;
-  }
-
-  /** The tools a request body lists, as a choice; undefined when it lists none, or names some that cannot be read. */
-  private offeredBy(body: Record<string, unknown>, where: string): Choice | undefined {
-    const read = readRequestTools(body, where, this.readTools);
-    if (read.unknownTools) return undefined;
-    const names = new Set([...read.functions.map(({ name }) => name), ...read.others.map(({ name }) => name), ...read.unreadable.keys()]);
-    return names.size === 0 ? undefined : { names, where: `the request of ${where}, which its response answers, lists the tools it offered the model; for that response's calls, it` };
   }
 
   /** No function may run until the next request body sets a choice: `where` says why, as a sentence's subject. */
