@@ -20,13 +20,32 @@ export function parseRecord(text: string, what: string): ParsedRecord {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, detail: `${what} is not JSON: ${parsed.message}` };
   const value = parsed.value;
+  if (value === null || typeof value !== "object") return { ok: true, value, writtenCalls: 0 };
+  let tally: ReturnType<typeof tallyWritten>;
   try {
-    if (value === null || typeof value !== "object") return { ok: true, value, writtenCalls: 0 };
-    const tally = tallyWritten(value);
-    const duplicate = duplicateName(text, value, tally?.members);
-    if (duplicate !== undefined) return { ok: false, detail: describeDuplicateName(what, duplicate) };
-    return tally === undefined ? { ok: true, value } : { ok: true, value, writtenCalls: tally.calls };
+    tally = tallyWritten(value);
   } catch (error) {
-    return { ok: false, detail: `${what} could not be checked for names given twice: ${(error as Error).message}` };
+    return { ok: false, detail: uncheckedDetail(what, error) };
   }
+  const twice = namedTwice(text, value, what, tally?.members);
+  if (twice !== undefined) return { ok: false, detail: twice };
+  return tally === undefined ? { ok: true, value } : { ok: true, value, writtenCalls: tally.calls };
+}
+
+/**
+ * Why a JSON text, which JSON.parse read as `value`, is no record: a name it
+ * gives twice in one object, or that the check could not finish; undefined when
+ * each name is given once. `membersCounted`: see duplicateName.
+ */
+export function namedTwice(text: string, value: unknown, what: string, membersCounted?: number): string | undefined {
+  try {
+    const duplicate = duplicateName(text, value, membersCounted);
+    return duplicate === undefined ? undefined : describeDuplicateName(what, duplicate);
+  } catch (error) {
+    return uncheckedDetail(what, error);
+  }
+}
+
+function uncheckedDetail(what: string, error: unknown): string {
+  return `${what} could not be checked for names given twice: ${(error as Error).message}`;
 }

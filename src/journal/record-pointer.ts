@@ -10,7 +10,7 @@
 import type { JournalLine } from "./read.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
 import { BoundedMap } from "../models/bounded-map.js";
-import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
+import { namedTwice } from "./parse-record.js";
 import { namesRequestTools } from "./unreadable-request.js";
 
 /** A wrapped line's text, and where in it the record stands. */
@@ -37,7 +37,7 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   // record's own name too, `"message"` then `"\u006dessage"`) is read as one
   // value by JSON.parse and as another by a reader that keeps the first, so the
   // line is refused whole, as a line that is its own record would be.
-  const twice = namedTwice(line.text, wrapper);
+  const twice = namedTwice(line.text, wrapper, "line");
   if (twice !== undefined) return { ...line, text: twice, error: twice, ...(namesRequestTools(line.text) ? { mayBeRequest: true } : {}) };
   const found = resolvePointer(wrapper, pointer);
   if (!found.found) {
@@ -49,16 +49,6 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   const unwrapped = { ...line, text: line.text.slice(span.start, span.end) };
   WRAPPERS.set(unwrapped, { text: line.text, ...span });
   return unwrapped;
-}
-
-/** Why a wrapped line cannot be read: a name it gives twice in one object, or that it could not be checked. */
-function namedTwice(text: string, wrapper: unknown): string | undefined {
-  try {
-    const duplicate = duplicateName(text, wrapper);
-    return duplicate === undefined ? undefined : describeDuplicateName("line", duplicate);
-  } catch (error) {
-    return `line could not be checked for names given twice: ${(error as Error).message}`;
-  }
 }
 
 /** The wrapper a line was taken out of by `unwrapRecord`, if it was. */
