@@ -2,8 +2,9 @@
 // JSON text they write, which is what a replayer sends: an object cannot show
 // the gate one thing and the replayer another, and what JSON cannot write is
 // refused, never read as something looser.
+import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { diffJournals, diffJournalsAsync, gateJournal, JournalGate, replayGate, SchemaCache, ToolRegistry } from "../src/index.js";
+import { diffJournals, diffJournalsAsync, gateJournal, JournalGate, normalizeJournal, readLines, replayGate, SchemaCache, ToolRegistry } from "../src/index.js";
 
 const strict = { type: "object", additionalProperties: false, required: ["region"], properties: { region: { type: "string", enum: ["apac"] } } };
 const call = (fields: Record<string, unknown> = {}) => ({ type: "function_call", call_id: "call_1", name: "get_report", status: "completed", arguments: '{"region":"apac"}', ...fields });
@@ -133,6 +134,39 @@ describe("records built in code, to gateJournal", () => {
     const response = { id: "resp_1", object: "response", status: "completed", output };
     expect(await verdicts([response, call({ call_id: "call_2" })])).toEqual([
       { line: 1, reason: "namespaced", blocked: true },
+      { line: 1, reason: "ok", blocked: false },
+      { line: 2, reason: "ok", blocked: false },
+    ]);
+  });
+});
+
+describe("lines and records, to gateJournal and normalizeJournal", () => {
+  const wrapped = { source: "svc", line: 7, text: JSON.stringify(call({ arguments: '{"region":"global"}' })) };
+
+  test("a record with the members of a line (source, line, text) is a record, blocked as the command line blocks it, and its text is not judged in its place", async () => {
+    expect(await verdicts([wrapped])).toEqual([{ line: 1, reason: "namespaced", blocked: true }]);
+    const normalized: unknown[] = [];
+    for await (const record of normalizeJournal([wrapped])) normalized.push(record.kind === "error" ? { error: record.line } : record.items);
+    expect(normalized).toEqual([{ error: 1 }]);
+  });
+
+  test("a line readLines could not read, which may have been a request body, allows no function after it, as on the command line", async () => {
+    const body = Buffer.concat([Buffer.from('{"model":"m","tools":[{"type":"function","name":"get_report","parameters":{}}],"tool_choice":"none","input":"hi '), Buffer.from([0x81]), Buffer.from('"}\n')]);
+    const lines = readLines("journal.jsonl", Readable.from([body, Buffer.from(`${JSON.stringify(call())}\n`)]));
+    const out: Array<{ line: number; reason: string; blocked: boolean; findings: string[] }> = [];
+    for await (const record of gateJournal(lines, { registry: ToolRegistry.fromToolsFile([{ type: "function", name: "get_report", parameters: strict }], "tools") })) {
+      out.push({ line: record.line, reason: record.reason, blocked: record.blocked, findings: record.findings.map((finding) => finding.code) });
+    }
+    expect(out).toEqual([
+      { line: 1, reason: "error", blocked: true, findings: [] },
+      { line: 2, reason: "ok", blocked: true, findings: ["tool_not_allowed"] },
+    ]);
+  });
+
+  test("the lines readLines gave are lines, wherever they come in the input", async () => {
+    const lines: unknown[] = [];
+    for await (const line of readLines("a.jsonl", Readable.from([`${JSON.stringify(call())}\n`]))) lines.push(line);
+    expect(await verdicts([...lines, call({ call_id: "call_2" })])).toEqual([
       { line: 1, reason: "ok", blocked: false },
       { line: 2, reason: "ok", blocked: false },
     ]);

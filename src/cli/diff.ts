@@ -1,7 +1,7 @@
 // `orbridge diff ORIGIN REPLAY`: the last look before sending.
 import { JournalDiffer, type Difference, type DiffNote, type ItemPlace } from "../diff.js";
 import type { JournalItem } from "../models/journal-item.js";
-import { argumentsNotAsWritten, normalizeJournal } from "../journal/normalize.js";
+import { argumentsNotAsWritten, normalizeLines } from "../journal/normalize.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import type { ReadOptions } from "../journal/read.js";
@@ -88,7 +88,7 @@ async function feed(items: AsyncIterable<SideItem>, push: (item: SideItem) => vo
 }
 
 async function* itemsOf(source: string, io: CommandIO, errors: { count: number }, readOptions: ReadOptions): AsyncGenerator<SideItem> {
-  for await (const record of normalizeJournal(inputLines([source], io, readOptions))) {
+  for await (const record of normalizeLines(inputLines([source], io, readOptions))) {
     if (record.kind === "error") {
       errors.count += 1;
       await write(io.stderr, `orbridge diff: ${visibleInLine(source)}:${record.line}: ${visibleInLine(record.detail)}\n`);

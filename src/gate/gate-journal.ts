@@ -2,10 +2,9 @@
 // verdict (with the schema of its tool), then the journal-wide checks attach
 // their findings. Any finding blocks, like a blocking verdict.
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
-import type { JournalLine } from "../journal/read.js";
+import { isReadLine } from "../journal/read.js";
 import { normalizeJournal, type JournalInput, type NormalizeOptions } from "../journal/normalize.js";
 import type { JournalItem } from "../models/journal-item.js";
-import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { conversationGate, withConversation, type ConversationGateRecord } from "./conversation-gate.js";
 import { GateHalves } from "./gate-halves.js";
@@ -132,12 +131,9 @@ async function* gateConversations(input: JournalInput, options: JournalGateOptio
   for await (const entry of input as AsyncIterable<unknown>) {
     line += 1;
     if (typeof entry === "string") yield* router.pushLine({ source: "-", line, text: entry });
-    else if (isJournalLine(entry)) yield* router.pushLine(entry);
+    else if (isReadLine(entry)) yield* router.pushLine(entry);
     else yield* router.pushRecord(entry, { line });
   }
   yield* router.finish();
 }
 
-function isJournalLine(value: unknown): value is JournalLine {
-  return isPlainObject(value) && typeof value.text === "string" && typeof value.line === "number" && typeof value.source === "string" && Object.keys(value).length <= 4;
-}

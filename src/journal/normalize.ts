@@ -41,7 +41,7 @@ import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
-import type { JournalLine } from "./read.js";
+import { isReadLine, type JournalLine } from "./read.js";
 import { unfinishedResponse } from "./responses-stream.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
 import { synthesizesResponseField } from "../models/response-neutrals.js";
@@ -662,13 +662,21 @@ function assertNever(value: never): never {
   throw new Error(`unhandled record kind ${JSON.stringify(value)}`);
 }
 
-/** What `normalizeJournal` accepts: lines of text, read lines, or records already parsed. */
+/** What `normalizeJournal` accepts: lines of text, lines readLines gave, or records already parsed. */
 export type JournalInput = Iterable<JournalLine | string | unknown> | AsyncIterable<JournalLine | string | unknown>;
+
+/** Normalizes lines that a reader of this package gave (readLines, the command line's inputs), streaming as normalizeJournal does. */
+export async function* normalizeLines(lines: Iterable<JournalLine> | AsyncIterable<JournalLine>, options: NormalizeOptions = {}): AsyncGenerator<NormalizedRecord> {
+  const normalizer = new JournalNormalizer(options);
+  for await (const line of lines) yield* normalizer.push(line);
+  yield* normalizer.finish();
+}
 
 /**
  * Normalizes a whole journal, streaming: each record's items (or its error) as
  * soon as they are known. Strings are lines of JSONL or SSE text, numbered from 1;
- * other values are records already parsed.
+ * the lines readLines gave are read as lines; any other value is a record
+ * already parsed.
  */
 export async function* normalizeJournal(input: JournalInput, options: NormalizeOptions = {}): AsyncGenerator<NormalizedRecord> {
   const normalizer = new JournalNormalizer(options);
@@ -676,15 +684,12 @@ export async function* normalizeJournal(input: JournalInput, options: NormalizeO
   for await (const entry of input as AsyncIterable<unknown>) {
     line += 1;
     if (typeof entry === "string") yield* normalizer.push({ source: "-", line, text: entry });
-    else if (isJournalLine(entry)) yield* normalizer.push(entry);
+    else if (isReadLine(entry)) yield* normalizer.push(entry);
     else yield* normalizer.pushRecord(entry, line);
   }
   yield* normalizer.finish();
 }
 
-function isJournalLine(value: unknown): value is JournalLine {
-  return isPlainObject(value) && typeof value.text === "string" && typeof value.line === "number" && typeof value.source === "string" && Object.keys(value).length <= 4;
-}
 
 /**
  * A request body's record with the numbers of its line that a schema judges by

@@ -220,11 +220,32 @@ function journalLine(source: string, line: number, text: string): JournalLine {
   return { source, line, text: error, error };
 }
 
+/**
+ * The lines readLines gave. The journal readers that also take records already
+ * parsed (normalizeJournal, gateJournal) read an object as a line only when it
+ * is one of these: a record parsed from a journal may have the same members
+ * (`{"source":…,"line":…,"text":"…"}`), and read as a line, the text inside it
+ * would be judged in its place, where the command line judges the record.
+ */
+const linesRead = new WeakSet<JournalLine>();
+
+/** Whether `value` is a line readLines gave. */
+export function isReadLine(value: unknown): value is JournalLine {
+  return typeof value === "object" && value !== null && linesRead.has(value as JournalLine);
+}
+
 /** The lines of a stream, one at a time. */
 export async function* readLines(source: string, stream: Readable, options: ReadOptions = {}): AsyncGenerator<JournalLine> {
   const splitter = new LineSplitter(source, options);
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) yield* splitter.push(chunk);
-  yield* splitter.finish();
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) yield* marked(splitter.push(chunk));
+  yield* marked(splitter.finish());
+}
+
+function* marked(lines: readonly JournalLine[]): Generator<JournalLine> {
+  for (const line of lines) {
+    linesRead.add(line);
+    yield line;
+  }
 }
 
 function lineLimit(maxLineBytes: number | undefined): number {

@@ -4,18 +4,24 @@
 // each conversation's own lines.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { gateJournal, ToolRegistry, type ConversationGateRecord, type JournalLine } from "../../src/index.js";
+import { Readable } from "node:stream";
+import { gateJournal, readLines, ToolRegistry, type ConversationGateRecord, type JournalLine } from "../../src/index.js";
 import { generateConversations, inOrder, sortedByConversation, TOOLS, type GeneratedConversation, type Journal } from "../support/interleaved-journal.js";
 
 const registry = () => ToolRegistry.fromToolsFile(TOOLS, "tools");
 
-async function gate(lines: readonly JournalLine[], conversation?: string): Promise<ConversationGateRecord[]> {
+async function gate(lines: ReadonlyArray<JournalLine | string>, conversation?: string): Promise<ConversationGateRecord[]> {
   const records: ConversationGateRecord[] = [];
   for await (const record of gateJournal(lines, { registry: registry(), conversation })) records.push(record);
   return records;
 }
 
-const numbered = (journal: Journal): JournalLine[] => journal.lines.map((text, i) => ({ source: "-", line: i + 1, text }));
+/** The journal's lines as readLines gives them, numbered from 1: filtered, each keeps its number. */
+async function numbered(journal: Journal): Promise<JournalLine[]> {
+  const lines: JournalLine[] = [];
+  for await (const line of readLines("-", Readable.from([journal.lines.map((text) => `${text}\n`).join("")]))) lines.push(line);
+  return lines;
+}
 
 /**
  * A verdict with every line number it holds (its line, a related line, the lines
@@ -65,9 +71,9 @@ describe("gate with a conversation key", () => {
     await fc.assert(
       fc.asyncProperty(interleaved, async ({ conversations, journal }) => {
         const sorted = sortedByConversation(conversations);
-        const asWritten = await gate(numbered(journal), "/conversation_id");
-        const bySorted = await gate(numbered(sorted), "/conversation_id");
-        const alone = await Promise.all(conversations.map((conversation) => gate(conversation.lines.map((text, i) => ({ source: "-", line: i + 1, text }))).then((records) => records.map((record) => mappedBack(record, (line) => line)))));
+        const asWritten = await gate(await numbered(journal), "/conversation_id");
+        const bySorted = await gate(await numbered(sorted), "/conversation_id");
+        const alone = await Promise.all(conversations.map((conversation) => gate(conversation.lines).then((records) => records.map((record) => mappedBack(record, (line) => line)))));
 
         expect(byConversation(asWritten, journal, conversations)).toEqual(alone);
         expect(byConversation(bySorted, sorted, conversations)).toEqual(alone);
@@ -81,7 +87,7 @@ describe("gate with a conversation key", () => {
   test("each conversation's verdicts are those of its lines gated alone with the same line numbers, to the letter", async () => {
     await fc.assert(
       fc.asyncProperty(interleaved, async ({ conversations, journal }) => {
-        const lines = numbered(journal);
+        const lines = await numbered(journal);
         const asWritten = await gate(lines, "/conversation_id");
         for (const [index, conversation] of conversations.entries()) {
           const alone = await gate(lines.filter((_, at) => journal.owner[at] === index));
