@@ -172,14 +172,17 @@ export class ToolRegistry {
 
   /**
    * The tools the last request body lists, as a choice for the calls of the
-   * response that answers it (a logged exchange's); undefined when it lists none,
-   * or names some that cannot be read.
+   * response that answers it (a logged exchange's); undefined when it names some
+   * that cannot be read. A request that lists none offered the model no tool,
+   * so none of its response's calls may run: the tools an earlier request
+   * defined, or a stored prompt's, are not this request's to know.
    */
   offeredByLastBody(): Choice | undefined {
     if (this.lastBody === undefined || this.lastBody.read.unknownTools) return undefined;
     const { read, where } = this.lastBody;
     const names = new Set([...read.functions.map(({ name }) => name), ...read.others.map(({ name }) => name), ...read.unreadable.keys()]);
-    return names.size === 0 ? undefined : { names, where: `the request of ${where}, which its response answers, lists the tools it offered the model; for that response's calls, it` };
+    if (names.size === 0) return { names, where: `the request of ${where}, which its response answers, lists no tool: it offered the model none, and for that response's calls it` };
+    return { names, where: `the request of ${where}, which its response answers, lists the tools it offered the model; for that response's calls, it` };
   }
 
   /**

@@ -279,6 +279,28 @@ describe("gate: Gemini request bodies", () => {
   });
 });
 
+describe("a logged exchange whose request lists no tool", () => {
+  // The tools an earlier line defined, so that only the exchange's own request can refuse the call.
+  const earlier = { model: "gpt-5", input: "hello", tools: [{ type: "function", name: "get_forecast", parameters: forecastSchema }] };
+  const chatResponse = { id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-5", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_forecast", arguments: '{"city":"Lyon"}' } }] }, finish_reason: "tool_calls" }] };
+  const exchanges: Array<[string, Fields]> = [
+    ["a Chat request with no tools member", { request: { model: "gpt-5", messages: [{ role: "user", content: "Rain in Lyon?" }] }, response: chatResponse }],
+    ["a Chat request with tools: []", { request: { model: "gpt-5", messages: [{ role: "user", content: "Rain in Lyon?" }], tools: [] }, response: chatResponse }],
+    ["an Anthropic request with no tools member", anthropicExchange({}, { id: "toolu_1", name: "get_forecast", input: { city: "Lyon" } })],
+    ["a Gemini request with tools: []", geminiExchange({ tools: [] }, [{ id: "call_1", name: "get_forecast", args: { city: "Lyon" } }])],
+  ];
+
+  test.each(exchanges)("%s offered the model none: its response's call is refused, as one to a tool it does not list is", async (_, exchange) => {
+    const result = await runOrbridge(["gate", "--format", "json", "-"], jsonl([earlier, exchange]));
+    expect(result.code).toBe(1);
+    const call = verdicts(result.stdout).find((verdict) => verdict.type === "function_call")!;
+    expect([call.reason, call.findings]).toEqual([
+      "ok",
+      [{ code: "tool_not_allowed", detail: '"get_forecast" is not allowed: the request of line 2, which its response answers, lists no tool: it offered the model none, and for that response\'s calls it allows no function', path: "/name" }],
+    ]);
+  });
+});
+
 describe("gate: Bedrock request bodies", () => {
   const toolSpec = { name: "get_user_country", description: "The country of the user", inputSchema: { json: { additionalProperties: false, properties: {}, type: "object" } } };
 

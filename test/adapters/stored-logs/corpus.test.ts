@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { READERS, READER_ORDER } from "../../../adapters/index.js";
-import { normalizeJournal } from "../../../src/index.js";
+import { normalizeLines } from "../../../src/journal/normalize.js";
 
 const root = join(import.meta.dirname, "../../../../shared/corpus/traces");
 const present = existsSync(root);
@@ -94,7 +94,7 @@ describe.skipIf(!present)("stored-log corpus", () => {
         const reading = READERS[claimed[0]].read(document);
         const lines = reading.records.map(({ record }, index) => ({ source: file, line: index + 1, text: JSON.stringify(record) }));
         const errors = [];
-        for await (const normalized of normalizeJournal(lines)) if (normalized.kind === "error") errors.push(normalized);
+        for await (const normalized of normalizeLines(lines)) if (normalized.kind === "error") errors.push(normalized);
         expect(errors).toEqual([]);
       });
     });
