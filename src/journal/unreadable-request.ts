@@ -15,11 +15,19 @@ export const UNREADABLE_REQUEST: unique symbol = Symbol("orbridge: unreadable re
 
 export type UnreadableRequest = Record<string, unknown> & { [UNREADABLE_REQUEST]: string };
 
-/** The members of a request body, in any envelope, that say which tools its calls may use. */
+/**
+ * The members of a request body, in any envelope, that say which tools its calls
+ * may use; Chat's legacy `function_call` among them, which is also an item's
+ * type, so that only as a member name does it count.
+ */
 const TOOL_FIELD_NAMES = ["tools", "tool_choice", "functions", "toolConfig", "tool_config", "allowed_tools", "allowedFunctionNames", "allowed_function_names"] as const;
+const MEMBER_ONLY_NAMES = ["function_call"] as const;
 
-/** A request's tool fields named as a member anywhere in a line's text. */
-const TOOL_FIELDS = new RegExp(`"(?:${TOOL_FIELD_NAMES.join("|")})"\\s*:`);
+/**
+ * A request's tool fields named as a member anywhere in a line's text: a name
+ * in quotes before its colon, or before the end of a line cut short there.
+ */
+const TOOL_FIELDS = new RegExp(`"(?:${[...TOOL_FIELD_NAMES, ...MEMBER_ONLY_NAMES].join("|")})"\\s*(?::|$)`);
 
 /** Whether an unreadable line's text names a request's tool fields, written plainly or with `\u` escapes. */
 export function namesRequestTools(text: string): boolean {
@@ -37,12 +45,16 @@ export function unreadableReason(body: unknown): string | undefined {
 }
 
 // A line too long to read is never held whole, so its bytes are searched as they
-// go by, for each name in quotes (whether a colon follows is not asked) and for
-// any escape of a printable ASCII character (`\u0074ools`), which could spell
-// one; the escapes of other characters, which Python's json writes for every
-// one beyond ASCII, spell none. The names are ASCII, and a reader that replaces
+// go by, for each name in quotes (whether a colon follows is not asked, but for
+// a name that is also a type) and for any escape of a printable ASCII character
+// (`\u0074ools`), which could spell one; the escapes of other characters, which
+// Python's json writes for every one beyond ASCII, spell none. The names are ASCII, and a reader that replaces
 // bad bytes keeps every ASCII byte, so the bytes tell what it would read.
-const TOOL_FIELD_BYTES = TOOL_FIELD_NAMES.map((name) => Buffer.from(`"${name}"`, "latin1"));
+const TOOL_FIELD_BYTES = [
+  ...TOOL_FIELD_NAMES.map((name) => `"${name}"`),
+  // A name that is also a type value counts before a colon or JSON's white space only.
+  ...MEMBER_ONLY_NAMES.flatMap((name) => [":", " ", "\t", "\n", "\r"].map((next) => `"${name}"${next}`)),
+].map((text) => Buffer.from(text, "latin1"));
 const ESCAPE_OF_ASCII = Buffer.from("\\u00", "latin1");
 const OVERLAP = Math.max(ESCAPE_OF_ASCII.length + 1, ...TOOL_FIELD_BYTES.map((bytes) => bytes.length)) - 1;
 

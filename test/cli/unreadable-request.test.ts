@@ -30,6 +30,9 @@ describe("a line that cannot be read and names a request's tools", () => {
     ["another member given twice", request('"tool_choice":"auto","model":"gpt-4o"')],
     ["a request cut short", request('"tool_choice":"none"').slice(0, 80)],
     ["a name given twice, written with escapes", request('"tool\\u005fchoice":"none","tool\\u005fchoice":"auto"')],
+    // These two name no other tool field: the tools in force are the file's.
+    ["Chat's legacy function_call given twice", '{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"function_call":"none","function_call":"auto"}'],
+    ["a request cut short just after a tool field's name, before its colon", '{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"tool_choice" '],
   ])("%s: the line is an error, and the calls after it are not allowed until the next request body", async (_name, unreadable) => {
     const verdicts = await gate([unreadable, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
     const byLine = verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked]);
@@ -81,11 +84,12 @@ describe("a line that cannot be read and names a request's tools", () => {
     ]);
   });
 
-  test("a line that cannot be read and names no tool field leaves the calls after it as they were", async () => {
-    const verdicts = await gate(['{"role":"user","content":"hi","content":"ho"}', call("call_1")]);
+  test("a line that cannot be read and names no tool field leaves the calls after it as they were: function_call as an item's type is no field", async () => {
+    const verdicts = await gate(['{"role":"user","content":"hi","content":"ho"}', '{"type":"function_call","type":"function_call","call_id":"c0","name":"t1","arguments":"{}"}', call("call_1")]);
     expect(verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked])).toEqual([
       [1, "error", true],
-      [2, "ok", false],
+      [2, "error", true],
+      [3, "ok", false],
     ]);
   });
 
@@ -126,6 +130,9 @@ describe("a line that cannot be read and names a request's tools", () => {
         // Python's json escapes every character beyond ASCII: such escapes spell no name.
         expect([pieceBytes, mayBeRequest(String.raw`{"role":"user","content":"caf\u00e9 \u4e2d\u6587 \u00C9t\u00e9"}`, pieceBytes)]).toEqual([pieceBytes, false]);
         expect([pieceBytes, mayBeRequest(String.raw`{"model":"m","\u0074ools":[]}`, pieceBytes)]).toEqual([pieceBytes, true]);
+        // Chat's legacy function_call is a request's field as a member, and an item's type as a value.
+        expect([pieceBytes, mayBeRequest('{"model":"m","function_call" : "none"}', pieceBytes)]).toEqual([pieceBytes, true]);
+        expect([pieceBytes, mayBeRequest('{"type":"function_call","call_id":"c1","arguments":"{}"}', pieceBytes)]).toEqual([pieceBytes, false]);
       }
     });
 
