@@ -3,7 +3,16 @@
 // $dynamicAnchor. Ajv lets invalid values through there (items matched by
 // `contains` count as evaluated even when they did not match, `if` without `then`
 // leaks the properties of a failed `if`, a $dynamicRef reached by two paths
-// resolves the same way on both), and blocks some valid ones.
+// resolves the same way on both), and blocks some valid ones. Its generated code
+// also errs, wherever they stand, on:
+// - `contains`: the outcome is kept in a variable the loop over the items sets,
+//   so an empty array takes the outcome the array before it left (`[["owner"],
+//   []]` passes `items: {contains: {const: "owner"}}`);
+// - `prefixItems`: on an array shorter than the first entry that is not `true`
+//   (or `{}`), the keywords that come after it (`contains`, `uniqueItems`) are
+//   skipped;
+// - a required name `""` (`required`, `dependentRequired`, `dependencies`): the
+//   test that names the missing property takes `""` for none missing.
 //
 // It follows the specification's model: each subschema evaluation returns the
 // properties and items it evaluated (its annotations) when it passes, and the
@@ -38,6 +47,7 @@ import { schemaWork, type SchemaError, type SchemaValidator } from "./schema-wor
 export function needsEvaluator(schema: unknown): boolean {
   if (!isSchemaObject(schema)) return false;
   for (const keyword of EVALUATOR_KEYWORDS) if (Object.hasOwn(schema, keyword)) return true;
+  if (requiresEmptyName(schema)) return true;
   for (const { schema: sub } of subschemasOf(schema)) if (needsEvaluator(sub)) return true;
   for (const [keyword, value] of Object.entries(schema)) {
     // Schemas kept under keywords Ajv ignores are reached by JSON Pointer references.
@@ -46,7 +56,18 @@ export function needsEvaluator(schema: unknown): boolean {
   return false;
 }
 
-const EVALUATOR_KEYWORDS = ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$dynamicAnchor"];
+const EVALUATOR_KEYWORDS = ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$dynamicAnchor", "contains", "prefixItems"];
+
+/** Whether the schema's own `required`, `dependentRequired` or (array) `dependencies` names the property `""`. */
+function requiresEmptyName(schema: SchemaObject): boolean {
+  const names = (value: unknown) => Array.isArray(value) && value.includes("");
+  if (names(schema.required)) return true;
+  for (const keyword of ["dependentRequired", "dependencies"]) {
+    const entries = schema[keyword];
+    if (isPlainObject(entries) && Object.values(entries).some(names)) return true;
+  }
+  return false;
+}
 
 /** A format as Ajv holds it: a regular expression, a function, `true`, or a definition with its type. */
 export type FormatEntry = RegExp | ((value: unknown) => boolean) | true | { type?: string; validate: RegExp | ((value: unknown) => boolean) | true };

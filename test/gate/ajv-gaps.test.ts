@@ -170,3 +170,50 @@ describe("subschemas the meta-schema does not read", () => {
     expect(gate(reached({ enum: ["user"] }, true), { a: "admin" })).toEqual(blocked(`arguments/a must be equal to one of the allowed values ("user")`));
   });
 });
+
+describe("contains", () => {
+  // Ajv keeps contains' outcome in one variable that its loop over the items sets:
+  // an empty array took the outcome the array before it left.
+  const groups = { type: "object", properties: { groups: { type: "array", items: { type: "array", contains: { const: "owner" } } } } };
+
+  test("an empty array after one that holds a match is blocked, as it is first", () => {
+    expect(gate(groups, { groups: [["owner"], []] })).toEqual(blocked("arguments/groups/1 must contain at least 1 valid item(s)"));
+    expect(gate(groups, { groups: [[], ["owner"]] })).toEqual(blocked("arguments/groups/0 must contain at least 1 valid item(s)"));
+  });
+  test("under additionalProperties and an outer contains alike", () => {
+    expect(gate({ additionalProperties: { type: "array", contains: { const: "owner" } } }, { a: ["owner"], b: [] })).toEqual(blocked("arguments/b must contain at least 1 valid item(s)"));
+    expect(gate({ type: "array", contains: { type: "array", contains: {} }, minContains: 2 }, [[1], []]).reason).toBe("arguments_schema");
+  });
+  test("every array that holds a match passes, and maxContains is held to per array", () => {
+    expect(gate(groups, { groups: [["owner"], ["x", "owner"]] })).toEqual(ok);
+    expect(gate({ type: "array", items: { type: "array", contains: { const: 1 }, maxContains: 1 } }, [[1, 1], [1]]).reason).toBe("arguments_schema");
+    expect(gate({ type: "array", items: { type: "array", contains: { const: 1 }, maxContains: 1 } }, [[1], [1, 2]])).toEqual(ok);
+  });
+});
+
+describe("prefixItems", () => {
+  // On an array shorter than the first entry that is not `true`, Ajv skipped the
+  // array keywords after prefixItems.
+  test("contains and uniqueItems still hold on a short array", () => {
+    expect(gate({ type: "array", prefixItems: [{ type: "string" }], contains: { const: "admin" } }, [])).toEqual(blocked("arguments must contain at least 1 valid item(s)"));
+    expect(gate({ type: "array", prefixItems: [true, true, { type: "string" }], uniqueItems: true }, [1, 1])).toEqual(blocked("arguments must NOT have duplicate items (items ## 0 and 1 are identical)"));
+    expect(gate({ if: { prefixItems: [{}], contains: true }, else: false }, [])).toEqual(blocked("arguments boolean schema is false"));
+  });
+  test("a short array that meets them passes", () => {
+    expect(gate({ type: "array", prefixItems: [{ type: "string" }], contains: { const: "admin" } }, ["admin"])).toEqual(ok);
+    expect(gate({ type: "array", prefixItems: [true, true, { type: "string" }], uniqueItems: true }, [1, 2])).toEqual(ok);
+  });
+});
+
+describe('a required property named ""', () => {
+  // Ajv's test for a missing name took "" for no name missing.
+  test("required, dependentRequired and dependencies block an object without it", () => {
+    expect(gate({ type: "object", required: [""] }, {})).toEqual(blocked("arguments must have required property ''"));
+    expect(gate({ type: "object", dependentRequired: { a: [""] } }, { a: 1 }).reason).toBe("arguments_schema");
+    expect(gate({ type: "object", dependencies: { a: [""] } }, { a: 1 }).reason).toBe("arguments_schema");
+  });
+  test("an object that has it passes", () => {
+    expect(gate({ type: "object", required: [""] }, { "": 0 })).toEqual(ok);
+    expect(gate({ type: "object", dependentRequired: { a: [""] } }, { a: 1, "": 2 })).toEqual(ok);
+  });
+});
