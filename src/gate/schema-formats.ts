@@ -185,6 +185,13 @@ function validMailbox(value: string): boolean {
   return tail ? groups.length - 1 <= 4 : groups.length <= 6;
 }
 
+const isUriReference = matching(`${uri}|${relativeRef}`);
+
+/** Whether `value` is an RFC 3986 URI-reference, as `format: uri-reference` asserts it. */
+export function uriReference(value: string): boolean {
+  return isUriReference(value);
+}
+
 const CHECKS: ReadonlyMap<string, FormatCheck> = new Map<string, FormatCheck>([
   ["date-time", (value) => isDateTimeShape(value) && validDate(value.slice(0, 10)) && validTime(value.slice(11))],
   ["date", (value) => isDateShape(value) && validDate(value)],
@@ -195,7 +202,7 @@ const CHECKS: ReadonlyMap<string, FormatCheck> = new Map<string, FormatCheck>([
   ["ipv4", matching(ipv4)],
   ["ipv6", matching(ipv6)],
   ["uri", matching(uri)],
-  ["uri-reference", matching(`${uri}|${relativeRef}`)],
+  ["uri-reference", isUriReference],
   ["uri-template", matching(uriTemplate)],
   ["uuid", matching(uuid)],
   ["json-pointer", matching(jsonPointer)],

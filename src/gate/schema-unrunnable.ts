@@ -12,13 +12,17 @@
 // |                                                  |   there, a constraint where written |
 // | with formats asserted, a `format` the gate has   | its values could not be judged      |
 // |   no checker for                                 |                                     |
+// | a `$ref`, `$dynamicRef` or `$id` that is no RFC  | Ajv and a URL parser resolve it     |
+// |   3986 URI-reference (a tab, a space, a second   |   apart: the parser drops a tab and |
+// |   `#`), or whose fragment encodes a `/` (`%2F`)  |   trims spaces, Ajv keeps them, and |
+// |                                                  |   takes `%2F` for part of a name    |
 //
 // `items` as an array is refused by the 2020-12 meta-schema already; `dependencies`
 // kept its one meaning in every draft that had it and is applied, as the 2020-12
 // meta-schema still describes it.
 import { pointerToken } from "../models/json-pointer.js";
 import { linearRegExp } from "./linear-regexp.js";
-import { isAssertedFormat } from "./schema-formats.js";
+import { isAssertedFormat, uriReference } from "./schema-formats.js";
 import { isSchemaObject, subschemasOf, type SchemaObject } from "./schema-keywords.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
 
@@ -31,6 +35,23 @@ const OLDER_DRAFT_KEYWORDS: ReadonlyMap<string, string> = new Map([
 /** Why the schema is refused for a keyword of an older draft, with its JSON Pointer, or undefined. Runs before compiling, whose own complaint about it would say less. */
 export function olderDraftKeyword(schema: unknown): string | undefined {
   return firstRefusal(schema, droppedKeywordIn);
+}
+
+/** Why the schema is refused for a reference or identifier two readers resolve apart, with its JSON Pointer, or undefined. Runs before compiling. */
+export function ambiguousReference(schema: unknown): string | undefined {
+  return firstRefusal(schema, ambiguousReferenceIn);
+}
+
+function ambiguousReferenceIn(schema: SchemaObject, pointer: string): string | undefined {
+  for (const keyword of ["$ref", "$dynamicRef", "$id"]) {
+    const value = schema[keyword];
+    if (typeof value !== "string") continue;
+    const at = shown(`${pointer}/${pointerToken(keyword)}`);
+    if (!uriReference(value)) return `tool schema is refused: ${keyword} ${JSON.stringify(value)} at ${at} is not a URI reference (RFC 3986), which Ajv and a URL parser resolve apart`;
+    const hash = value.indexOf("#");
+    if (hash !== -1 && /%2f/i.test(value.slice(hash))) return `tool schema is refused: ${keyword} ${JSON.stringify(value)} at ${at} encodes a "/" in its fragment, which Ajv reads as part of a name and a JSON Pointer as a separator`;
+  }
+  return undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ import { MAX_SCHEMA_NODES, mayExceedBounds, schemaLimitBroken } from "./schema-l
 import { notJsonData } from "./schema-data.js";
 import { SchemaResources } from "./schema-resources.js";
 import { assertedFormats } from "./schema-formats.js";
-import { olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
+import { ambiguousReference, olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
@@ -180,7 +180,7 @@ export class SchemaCache {
     if (proto !== undefined) return { ok: false, error: `tool schema does not compile: ${proto === "properties" ? "a property" : `a "${proto}" entry`} named "__proto__" cannot be checked` };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
-    const dropped = olderDraftKeyword(schema);
+    const dropped = olderDraftKeyword(schema) ?? ambiguousReference(schema);
     if (dropped !== undefined) return { ok: false, error: dropped };
     const endless = endlessReferenceIn(schema);
     if (endless !== undefined) return { ok: false, error: `tool schema does not compile: ${endless} leads back to a schema it started from through $ref and allOf alone, so validation would never end` };

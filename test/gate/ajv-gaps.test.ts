@@ -217,3 +217,31 @@ describe('a required property named ""', () => {
     expect(gate({ type: "object", dependentRequired: { a: [""] } }, { a: 1, "": 2 })).toEqual(ok);
   });
 });
+
+describe("a reference that Ajv and a URL parser resolve apart is refused", () => {
+  const refused = (keyword: string, value: string, at: string, why: string): Verdict =>
+    blocked(`tool schema is refused: ${keyword} ${JSON.stringify(value)} at ${at} ${why}`);
+  const notUri = "is not a URI reference (RFC 3986), which Ajv and a URL parser resolve apart";
+
+  test("a second # in the fragment: Ajv drops it, the pointer keeps it", () => {
+    const schema = { $defs: { a: { type: "string" }, "a#": { type: "integer" } }, $ref: "#/$defs/a#" };
+    expect(gate(schema, "x")).toEqual(refused("$ref", "#/$defs/a#", "/$ref", notUri));
+  });
+  test("a tab, a newline or a space in a name: a URL parser drops or trims it, Ajv keeps it", () => {
+    for (const name of ["a\tb", "a\nb", "a "]) {
+      const schema = { $defs: { ab: { type: "string" }, a: { type: "string" }, [name]: { type: "integer" } }, $ref: `#/$defs/${name}`, unevaluatedProperties: false };
+      expect(gate(schema, "x")).toEqual(refused("$ref", `#/$defs/${name}`, "/$ref", notUri));
+    }
+  });
+  test("an encoded / in the fragment, and an $id written with a space, wherever they sit", () => {
+    expect(gate({ $defs: { "a/": { type: "integer" } }, properties: { n: { $ref: "#/$defs/a%2F" } } }, { n: "x" })).toEqual(
+      refused("$ref", "#/$defs/a%2F", "/properties/n/$ref", 'encodes a "/" in its fragment, which Ajv reads as part of a name and a JSON Pointer as a separator'),
+    );
+    expect(gate({ $defs: { unit: { $id: "unit schema", type: "string" } } }, {})).toEqual(refused("$id", "unit schema", "/$defs/unit/$id", notUri));
+  });
+  test("escapes a URI reference allows still resolve: ~1, ~0 and a percent-encoded quote", () => {
+    const schema = { properties: { a: { $ref: "#/$defs/x~1y" }, b: { $ref: "#/$defs/t~0z" }, c: { $ref: "#/$defs/q%22r" } }, $defs: { "x/y": { type: "integer" }, "t~z": { type: "integer" }, 'q"r': { type: "integer" } } };
+    expect(gate(schema, { a: 1, b: 2, c: 3 })).toEqual(ok);
+    expect(gate(schema, { c: "three" })).toEqual(blocked("arguments/c must be integer"));
+  });
+});
