@@ -102,9 +102,10 @@ Options:
                    with --conversation: conversations kept open at once
                    (default ${DEFAULT_MAX_OPEN_CONVERSATIONS}, about 17 KB each). Opening one
                    more first closes the one seen least recently, as the end
-                   of the input would; a later line of it starts it afresh,
-                   without what came before (no function may run in it until
-                   its next request body), and its first verdict carries a
+                   of the input would (a stream it has open gives its calls
+                   as incomplete); a later line of it starts it afresh,
+                   without what came before (no function may run in it for
+                   the rest of the journal), and its first verdict carries a
                    "note" saying so
   --origin SLUG    slug for unprefixed provider item types (default: openai)
   --max-line-bytes N

@@ -23,7 +23,7 @@ import { ConversationStream } from "../journal/conversation-stream.js";
 import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
 import { JournalNormalizer, type NormalizedRecord, type NormalizeOptions } from "../journal/normalize.js";
 import type { ConversationKey } from "../journal/conversation-key.js";
-import { ConversationRouter, type ConversationLane, type LinePlace, type Routed } from "./conversation-router.js";
+import { ConversationRouter, type ConversationLane, type LinePlace, type Reopened, type Routed } from "./conversation-router.js";
 import type { ItemCheck } from "./journal-checks.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
@@ -95,11 +95,11 @@ type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "
   /** The tools in force of a conversation with no request body yet, shared by all such: no request body, nor any record that carries tools, ever reaches them. */
   tools?: ToolsInForce;
   /**
-   * Set when the conversation was closed early and is open again: what its
-   * earlier request bodies allowed is gone, so no function may run until its
-   * next request body says what may.
+   * Set when the conversation was closed early and is open again: what it
+   * called and what its request bodies allowed are gone, so no function may run
+   * in it (a call_id it uses again, a tool it defines again could not be checked).
    */
-  reopened?: { closedAfter: number };
+  reopened?: Reopened;
   /** Set when a line that named no conversation may have narrowed this one's tools: why no function may run until its first request body. */
   restricted?: string;
 };
@@ -128,14 +128,14 @@ export class GateLane implements ConversationLane<GateRecord> {
     this.ownTools = options.tools === undefined || options.reopened !== undefined || options.restricted !== undefined;
     this.tools =
       options.reopened !== undefined
-        ? this.toolsOfItsOwn(`this conversation was closed after its line ${options.reopened.closedAfter} and opened again, so what its earlier request bodies allowed is not known; until its next request body, it`)
+        ? this.toolsOfItsOwn(options.restricted, reopenedReason(options.reopened))
         : options.restricted !== undefined
           ? this.toolsOfItsOwn(options.restricted)
           : (options.tools ?? this.toolsOfItsOwn());
   }
 
-  damage(line: number): void {
-    this.normalizer.damageOpenStream(line);
+  damage(line: number, detail?: string): void {
+    this.normalizer.damageOpenStream(line, detail);
   }
 
   restrict(where: string): void {
@@ -197,10 +197,18 @@ export class GateLane implements ConversationLane<GateRecord> {
     return out;
   }
 
-  /** `allowNone`: the tools start allowing no function, for the reason it gives. */
-  private toolsOfItsOwn(allowNone?: string): ToolsInForce {
+  /** `allowNone`: the tools start allowing no function, for the reason it gives; `allowNoneForGood`: they never allow one. */
+  private toolsOfItsOwn(allowNone?: string, allowNoneForGood?: string): ToolsInForce {
     const registry = this.registry === undefined ? new ToolRegistry() : ToolRegistry.fromData(this.registry);
     if (allowNone !== undefined) registry.allowNone(allowNone);
-    return new ToolsInForce({ schema: this.schema, registry: this.registry === undefined && allowNone === undefined ? undefined : registry, readTools: this.readTools });
+    if (allowNoneForGood !== undefined) registry.allowNoneForGood(allowNoneForGood);
+    const own = this.registry !== undefined || allowNone !== undefined || allowNoneForGood !== undefined;
+    return new ToolsInForce({ schema: this.schema, registry: own ? registry : undefined, readTools: this.readTools });
   }
+}
+
+/** Why no function may run in a conversation opened again, as a sentence's subject. */
+function reopenedReason(reopened: Reopened): string {
+  const closed = reopened.closedAfter === undefined ? "this conversation may have been closed early before, too long ago to be remembered," : `this conversation was closed after its line ${reopened.closedAfter}`;
+  return `${closed} and opened again, so what it called and allowed before is not known; for the rest of the journal, it`;
 }

@@ -20,12 +20,16 @@
 // |                                        |   line, closed at the end of the input         |
 //
 // Open conversations are bounded (`maxOpen`): opening one more first closes the
-// one whose last line is the oldest, as the end of the input would. A closed
-// conversation is remembered as a 64-bit fingerprint of its key (FingerprintTable,
-// about 20 bytes), the last CLOSED_REMEMBERED of them at least; a later line with
-// that key opens it afresh, and the first output of the new lane carries a note
-// that says so. Memory therefore grows with the open conversations, and not with
-// the journal.
+// one whose last line is the oldest, as the end of the input would, except that
+// a stream it still has open is damaged (a later record of it could have changed
+// its calls). A closed conversation is remembered as a 64-bit fingerprint of its
+// key (FingerprintTable, about 20 bytes), the last CLOSED_REMEMBERED of them at
+// least; a later line with that key opens it afresh, with no function allowed in
+// it (what it called and allowed before is gone, so a call_id it uses again or a
+// tool it defines again could not be checked), and the first output of the new
+// lane carries a note that says so. Once more conversations have closed than are
+// remembered, any conversation opened may be one of them, and is opened so too.
+// Memory therefore grows with the open conversations, and not with the journal.
 //
 // Order: every line gets a position, counted over every line of every source.
 // An output goes at the position of the line it answers, raised when need be to
@@ -85,8 +89,12 @@ export interface ConversationLane<Output> {
   finish(): Output[];
   /** Lines already pushed that may still get an output (an open stream, an item waiting for the next); none when every line pushed was answered. */
   pending(): readonly LinePlace[];
-  /** A line that named no conversation may have been a record of the stream this one has open: the stream is damaged from that line. */
-  damage(line: number): void;
+  /**
+   * A line that named no conversation may have been a record of the stream this
+   * one has open: the stream is damaged from that line. `detail`: why, when the
+   * stream is damaged for another reason (its conversation closed early).
+   */
+  damage(line: number, detail?: string): void;
   /** No function may run until the conversation's next request body; `where` says why, as a sentence's subject. */
   restrict(where: string): void;
 }
@@ -98,11 +106,13 @@ export interface ConversationRouterOptions<Output, Presented> {
   maxOpen?: number;
   /**
    * A new lane, for a conversation's first line, or its first after being closed
-   * early: then `reopened` says after which of its lines it was closed.
-   * `restricted`: a line that named no conversation may have narrowed this one's
-   * tools; no function may run until its first request body (`restrict`).
+   * early: then `reopened` says after which of its lines it was closed (none
+   * when it may have been closed before, too long ago to be remembered); no
+   * function may run in it. `restricted`: a line that named no conversation may
+   * have narrowed this one's tools; no function may run until its first request
+   * body (`restrict`).
    */
-  openLane(key: ConversationKey, reopened?: { closedAfter: number }, restricted?: string): ConversationLane<Output>;
+  openLane(key: ConversationKey, reopened?: Reopened, restricted?: string): ConversationLane<Output>;
   /** The output for a line that names no conversation. */
   keyless(place: LinePlace, detail: string): Output[];
   /** The line an output answers. */
@@ -113,6 +123,11 @@ export interface ConversationRouterOptions<Output, Presented> {
    * the router gives back.
    */
   present(routed: Routed<Output>): Presented;
+}
+
+/** A conversation opened again after being closed early: after which of its lines, when that is remembered. */
+export interface Reopened {
+  closedAfter?: number;
 }
 
 /** An output with the conversation it belongs to; `note` on a conversation's first output after it was reopened. */
@@ -319,15 +334,20 @@ export class ConversationRouter<Output, Presented> {
       this.open.delete(oldest.id);
       this.close(oldest, true);
     }
-    const closedAfter = this.closedEarly.lastLine(id);
+    const reopened = this.closedEarly.reopened(id);
     let note: string | undefined;
-    if (closedAfter !== undefined) {
+    if (reopened !== undefined) {
       this.counts.reopened += 1;
-      note = `this conversation was closed after its line ${closedAfter} to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open; from line ${place.line} it is gated afresh, without its earlier calls, tools and history, and no function may run until its next request body`;
+      const bound = `to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open`;
+      const closed =
+        reopened.closedAfter === undefined
+          ? `this conversation may have been closed before ${bound}: more conversations were closed than are remembered, and this key is not among them`
+          : `this conversation was closed after its line ${reopened.closedAfter} ${bound}`;
+      note = `${closed}; from line ${place.line} it is gated afresh, without its earlier calls, tools and history, and no function may run in it`;
     } else {
       this.counts.conversations += 1;
     }
-    const lane = this.options.openLane(key, closedAfter === undefined ? undefined : { closedAfter }, this.restricted);
+    const lane = this.options.openLane(key, reopened, this.restricted);
     const conversation: Conversation<Output> = { key, id, lane, places: [], lastPosition: 0, pending: undefined, lastLine: place.line, note, closed: false, restrictions: this.restrictions, damages: this.damages, older: undefined, newer: undefined };
     this.open.set(id, conversation);
     this.link(conversation);
@@ -355,6 +375,9 @@ export class ConversationRouter<Output, Presented> {
   private close(conversation: Conversation<Output>, early: boolean): void {
     // A stream still open gives its calls at the end: after the damage and the restriction.
     this.catchUp(conversation);
+    // Closed early, a stream still open may have more records to come, which would
+    // have changed its calls: they are given as incomplete.
+    if (early) conversation.lane.damage(conversation.lastLine, `the conversation was closed after line ${conversation.lastLine}, to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open, while this stream was still open: a later record of it could have changed its calls, which are marked incomplete`);
     this.place(conversation, conversation.lane.finish());
     conversation.closed = true;
     conversation.pending = undefined;
@@ -424,29 +447,33 @@ export class ConversationRouter<Output, Presented> {
 /**
  * The keys of conversations closed early, with the last line each had: the last
  * `perTable` closed at least, in two tables used in turn, so that memory stays
- * bounded however many conversations close (about 12 MB at 2^18 a table).
+ * bounded however many conversations close (about 12 MB at 2^18 a table). Once
+ * a table has been let go, a key not found may be one of its: every
+ * conversation opened from then on is taken for one opened again.
  */
 class ClosedKeys {
   private current = new FingerprintTable<"line">({ line: "whole" });
   private previous: FingerprintTable<"line"> | undefined;
+  private forgotten = false;
 
   constructor(private readonly perTable: number) {}
 
   add(id: string, lastLine: number): void {
     if (this.current.size >= this.perTable) {
+      if (this.previous !== undefined) this.forgotten = true;
       this.previous = this.current;
       this.current = new FingerprintTable<"line">({ line: "whole" });
     }
     this.current.set(this.current.add(id), "line", lastLine);
   }
 
-  /** The last line of the conversation when it was last closed early; undefined when it was not (or too long ago to be remembered). */
-  lastLine(id: string): number | undefined {
+  /** Whether a conversation of this key was closed early, and after which line when that is remembered; undefined when it surely was not. */
+  reopened(id: string): Reopened | undefined {
     for (const table of [this.current, this.previous]) {
       const slot = table === undefined ? -1 : table.find(id);
-      if (slot >= 0) return table!.get(slot, "line");
+      if (slot >= 0) return { closedAfter: table!.get(slot, "line") };
     }
-    return undefined;
+    return this.forgotten ? {} : undefined;
   }
 }
 

@@ -249,6 +249,11 @@ export class ToolRegistry {
     this.choices = [{ names: new Set(), where }];
   }
 
+  /** No function may run for the rest of the journal, whatever a request body says: `where` says why, as a sentence's subject. */
+  allowNoneForGood(where: string): void {
+    this.pinnedChoices = [...this.pinnedChoices, { names: new Set(), where }];
+  }
+
   /** Why `name` may not run, in a sentence; `undefined` when it may. `also`: choices that hold for this call beside those in force (responseChoices). */
   notAllowedReason(name: string, also: readonly Choice[] = []): string | undefined {
     const unreadable = this.unreadable.get(name);

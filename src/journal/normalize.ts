@@ -163,9 +163,13 @@ export class JournalNormalizer {
     return this.normalized(this.records.push(written.ok ? { source, line, text: written.text } : { source, line, text: written.message, error: written.message, mayBeRequest: true }));
   }
 
-  /** A line not given here may have been a record of the stream open here: it is damaged from that line (StreamRecords). */
-  damageOpenStream(line: number): void {
-    this.records.damageOpenStream(line);
+  /**
+   * A line not given here may have been a record of the stream open here: it is
+   * damaged from that line (StreamRecords). `detail`: why, when it is not a line
+   * that could not be read.
+   */
+  damageOpenStream(line: number, detail?: string): void {
+    this.records.damageOpenStream(line, detail);
   }
 
   /** End of the journal (or of one source): whatever streams are open, as last seen. */

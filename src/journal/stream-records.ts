@@ -251,8 +251,10 @@ export class StreamRecords {
    * open (a line that names no conversation, in a journal read conversation by
    * conversation): the stream is damaged from it, as by a line it could not read.
    */
-  damageOpenStream(line: number): void {
-    if (this.stream) this.stream.damagedAt ??= line;
+  damageOpenStream(line: number, detail?: string): void {
+    if (!this.stream) return;
+    if (detail === undefined) this.stream.damagedAt ??= line;
+    else damageFrom(this.stream, line, detail);
   }
 
   /** End of the journal (or of one of its sources): the SSE event still being read, then the stream still open, as last seen. */

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { gateJournal, parsePointer, resolvePointer, ToolRegistry, type ConversationGateRecord } from "../../src/index.js";
+import { ConversationRouter, gateJournal, parsePointer, resolvePointer, ToolRegistry, type ConversationGateRecord } from "../../src/index.js";
 import { runOrbridge } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
@@ -347,7 +347,7 @@ describe("--max-open-conversations", () => {
     { conversation_id: "a", type: "function_call_output", call_id: "call_0", output: "apac: up" },
     { conversation_id: "a", type: "message", role: "assistant", content: "apac is up" },
   );
-  const note = "this conversation was closed after its line 1 to keep at most 1 conversation open; from line 3 it is gated afresh, without its earlier calls, tools and history, and no function may run until its next request body";
+  const note = "this conversation was closed after its line 1 to keep at most 1 conversation open; from line 3 it is gated afresh, without its earlier calls, tools and history, and no function may run in it";
 
   test("closes the conversation seen least recently; when it comes back it starts afresh, and its first verdict says so", async () => {
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "-"], evicted);
@@ -384,15 +384,27 @@ describe("--max-open-conversations", () => {
     });
   });
 
-  test("a conversation opened again lets no function run until its next request body: the choice its earlier bodies set is gone", async () => {
+  test("a conversation opened again lets no function run, whatever its later request bodies say: what it called and allowed before is gone", async () => {
     const body = (choice: unknown) => ({ conversation_id: "a", model: "gpt-4o", input: "hi", tools: [{ type: "function", name: "get_latest_sales_report", parameters: { type: "object" } }], ...(choice === undefined ? {} : { tool_choice: choice }) });
     const call = (id: string) => ({ conversation_id: "a", type: "function_call", id: `fc_${id}`, call_id: `call_${id}`, name: "get_latest_sales_report", arguments: report("apac"), status: "completed" });
     const lines = jsonl(body("none"), { conversation_id: "b", type: "message", role: "user", content: "hello" }, call("1"), body(undefined), call("2"));
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "--format", "json", "-"], lines);
     const verdicts = json(result.stdout) as Array<Record<string, unknown>>;
     expect(verdicts.filter((verdict) => verdict.type === "function_call").map((verdict) => [verdict.call_id, verdict.blocked, (verdict.findings as Array<{ detail: string }>).map((finding) => finding.detail)])).toEqual([
-      ["call_1", true, ['"get_latest_sales_report" is not allowed: this conversation was closed after its line 1 and opened again, so what its earlier request bodies allowed is not known; until its next request body, it allows no function']],
-      ["call_2", false, []],
+      ["call_1", true, ['"get_latest_sales_report" is not allowed: this conversation was closed after its line 1 and opened again, so what it called and allowed before is not known; for the rest of the journal, it allows no function']],
+      ["call_2", true, ['"get_latest_sales_report" is not allowed: this conversation was closed after its line 1 and opened again, so what it called and allowed before is not known; for the rest of the journal, it allows no function']],
+    ]);
+  });
+
+  test("a call_id the conversation used before it was closed, used again after, is not passed: the first use is no longer known", async () => {
+    const call = { conversation_id: "a", type: "function_call", id: "fc_1", call_id: "call_1", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" };
+    const body = { conversation_id: "a", model: "gpt-4o", input: "again", tools: [{ type: "function", name: "get_latest_sales_report", parameters: { type: "object" } }] };
+    const lines = jsonl(call, { conversation_id: "a", type: "function_call_output", call_id: "call_1", output: "done" }, { conversation_id: "b", type: "message", role: "user", content: "hello" }, body, { ...call, id: "fc_2", arguments: report("emea") });
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "--format", "json", "-"], lines);
+    const calls = (json(result.stdout) as Array<Record<string, unknown>>).filter((verdict) => verdict.type === "function_call");
+    expect(calls.map((verdict) => [verdict.line, verdict.blocked_by ?? verdict.reason])).toEqual([
+      [1, "ok"],
+      [5, "tool_not_allowed"],
     ]);
   });
 
@@ -402,16 +414,42 @@ describe("--max-open-conversations", () => {
     expect(result.stderr).toBe("read 4 lines: 4 items, 0 errors; 0 blocked; 2 conversations\n");
   });
 
-  test("a conversation closed with its stream open is finished as the end of the input would finish it", async () => {
+  test("a conversation closed with its stream open gives the stream's calls as incomplete: a later chunk of it could have changed them", async () => {
     const stdin = jsonl(
       chunk("a", { role: "assistant", tool_calls: [{ index: 0, id: "call_0", type: "function", function: { name: "get_latest_sales_report", arguments: report("apac") } }] }, "tool_calls"),
       { conversation_id: "b", role: "user", content: "hello" },
     );
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--max-open-conversations", "1", "--format", "json", "-"], stdin);
     expect(json(result.stdout).map((record) => [record.conversation, record.line, record.reason, record.blocked])).toEqual([
-      ["a", 1, "ok", false],
+      ["a", 1, "status", true],
       ["b", 2, "not_function_call", false],
     ]);
+    // Alone, the same stream is finished at the end of the input, and its call passes.
+    const alone = await runOrbridge(["gate", "--tools", tools, "--format", "json", "-"], jsonl(chunk("a", { role: "assistant", tool_calls: [{ index: 0, id: "call_0", type: "function", function: { name: "get_latest_sales_report", arguments: report("apac") } }] }, "tool_calls")));
+    expect(json(alone.stdout).map((record) => [record.line, record.reason])).toEqual([[1, "ok"]]);
+  });
+
+  test("once more conversations were closed than are remembered, a conversation never seen is opened as one that may have been", () => {
+    const opened: Array<{ key: unknown; reopened: unknown }> = [];
+    const router = new ConversationRouter<string, string>({
+      pointer: parsePointer("/c"),
+      maxOpen: 1,
+      openLane: (key, reopened) => {
+        opened.push({ key, reopened });
+        return { pushLine: () => [], pushRecord: () => [], finish: () => [], pending: () => [], damage: () => undefined, restrict: () => undefined };
+      },
+      keyless: () => [],
+      placeOf: () => ({ line: 0 }),
+      present: (routed) => String(routed.output),
+    });
+    // Two tables of 2^18 keys each: the 2^19 + 1st conversation closed lets the first table go.
+    const remembered = 2 ** 19;
+    // Each conversation opened closes the one before: 2^19 + 1 of them close 2^19.
+    for (let i = 0; i <= remembered; i++) router.pushRecord({ c: i }, { line: i + 1 });
+    expect(opened.at(-1)).toEqual({ key: remembered, reopened: undefined });
+    router.pushRecord({ c: "never seen" }, { line: remembered + 2 });
+    expect(opened.at(-1)).toEqual({ key: "never seen", reopened: {} });
+    expect(router.counts.reopened).toBe(1);
   });
 });
 

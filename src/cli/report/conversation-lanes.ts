@@ -73,9 +73,9 @@ class ReportLane implements ConversationLane<GateRecord> {
     return this.gate.pending();
   }
 
-  damage(line: number): void {
-    this.normalizer.damageOpenStream(line);
-    this.gate.damage(line);
+  damage(line: number, detail?: string): void {
+    this.normalizer.damageOpenStream(line, detail);
+    this.gate.damage(line, detail);
   }
 
   restrict(where: string): void {
