@@ -18,8 +18,9 @@
 // | `delta.tool_calls[].index`                       | the call a fragment belongs to; `id`, `type`,     |
 // |                                                  | `name` come once, `arguments` are appended; a     |
 // |                                                  | later `name` or `type` that differs (the SDKs     |
-// |                                                  | read it two ways) leaves the choice's calls       |
-// |                                                  | incomplete                                        |
+// |                                                  | read it two ways), or an `id` that differs (a     |
+// |                                                  | call of its own here, the same call to the SDKs)  |
+// |                                                  | leaves the choice's calls incomplete              |
 // | `delta.function_call`                            | the legacy call, appended the same way            |
 // | any other `delta` key (`reasoning_content`…), or | a field of the rebuilt message (or call): text    |
 // |   of a call fragment                             |   and arrays appended, other values the last one  |
@@ -154,7 +155,7 @@ interface ChoiceState {
    * had: openai-python appends a name fragment, openai-node replaces the name,
    * and both take the last type, so no one call is the stream's.
    */
-  renamed?: Origin & { field: "name" | "type"; before: string; after: string; tail: string[] };
+  renamed?: Origin & { field: "name" | "type" | "id"; before: string; after: string; tail: string[] };
   /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
@@ -458,8 +459,10 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   const last = state.calls[state.calls.length - 1];
   const index = typeof fragment.index === "number" && Number.isInteger(fragment.index) ? fragment.index : id === undefined && last ? last.index : state.calls.length;
   // The latest call at this index takes the fragment, unless the fragment names
-  // another call: some providers put every parallel call at index 0.
+  // another call: some providers put every parallel call at index 0. The SDKs
+  // key calls by index alone, and add such a fragment to the call there.
   let call = state.callAt.get(index);
+  if (call && id !== undefined && call.id !== undefined && call.id !== id) state.renamed ??= { ...origin, field: "id", before: call.id, after: id, tail: ["id"] };
   if (!call || (id !== undefined && call.id !== undefined && call.id !== id)) {
     call = { index, order: state.calls.length, text: "", origin, extra: new Map(), bodyExtra: new Map() };
     state.calls.push(call);
@@ -500,7 +503,9 @@ function renamedCalls(choice: ChoiceState | undefined, items: AssembledResponse[
   const readings =
     renamed.field === "name"
       ? `a fragment names the call ${JSON.stringify(renamed.after)} after it was named ${JSON.stringify(renamed.before)}: openai-python appends the fragment, openai-node reads it as the whole name`
-      : `a fragment gives the call type ${JSON.stringify(renamed.after)} after it was ${JSON.stringify(renamed.before)}: the SDKs take the last type, this reader the first`;
+      : renamed.field === "type"
+        ? `a fragment gives the call type ${JSON.stringify(renamed.after)} after it was ${JSON.stringify(renamed.before)}: the SDKs take the last type, this reader the first`
+        : `a fragment at the index of the call ${JSON.stringify(renamed.before)} gives the id ${JSON.stringify(renamed.after)}: the SDKs add it to the call at that index, its arguments appended, this reader starts another call`;
   return {
     items: items.map((item) => stoppedCall(item) ?? item),
     losses: [{ line: renamed.line, path: pathOf(renamed, ...renamed.tail), code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` }],

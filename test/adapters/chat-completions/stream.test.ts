@@ -124,14 +124,21 @@ describe("tool call fragments", () => {
     expect(result.items).toEqual([call("tk85n1k4m", "weather", "{}", "completed")]);
   });
 
-  test("two calls sent at the same index with different ids stay two calls", () => {
+  test("two calls sent at the same index with different ids stay two calls, incomplete: the SDKs key calls by index and read one call of both", () => {
     const [result] = run([
       role(),
-      fragment({ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{}" } }),
-      fragment({ index: 0, id: "call_B2", type: "function", function: { name: "second", arguments: "{}" } }),
+      fragment({ index: 0, id: "call_A1", type: "function", function: { name: "transfer", arguments: '{"amount":5}' } }),
+      fragment({ index: 0, id: "call_B2", type: "function", function: { name: "transfer", arguments: '{"amount":5}' } }),
       finish("tool_calls"),
     ]);
-    expect(result.items).toEqual([call("call_A1", "first", "{}", "completed"), call("call_B2", "second", "{}", "completed")]);
+    expect(result.items).toEqual([call("call_A1", "transfer", '{"amount":5}', "incomplete"), call("call_B2", "transfer", '{"amount":5}', "incomplete")]);
+    expect(result.losses).toContainEqual({
+      line: 3,
+      path: "/choices/0/delta/tool_calls/0/id",
+      code: "form_changed",
+      detail: 'a fragment at the index of the call "call_A1" gives the id "call_B2": the SDKs add it to the call at that index, its arguments appended, this reader starts another call, so no one call is the stream\'s and the choice\'s calls are written incomplete',
+    });
+    expect(replayGate(result.items[1]!, lookupSchema).reason).toBe("status");
   });
 
   test("a fragment without index continues the last call", () => {
