@@ -118,7 +118,7 @@ async function openedChunks(source: string, io: CommandIO, options: SourceOption
 async function* recordChunks(lines: Iterable<JournalLine> | AsyncIterable<JournalLine>): AsyncGenerator<Buffer> {
   let pending = "";
   for await (const line of lines) {
-    pending += (line.error === undefined ? line.text : unreadableLineText(line.error)) + "\n";
+    pending += (line.error === undefined ? line.text : unreadableLineText(line.error, line.mayBeRequest === true)) + "\n";
     if (pending.length >= 65_536) {
       yield Buffer.from(pending, "utf8");
       pending = "";

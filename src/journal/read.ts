@@ -203,19 +203,26 @@ export class LineSplitter {
  * A line that could not be read, written among lines of JSONL (the records of a
  * document or a stored log, which the gate's threads take as bytes): its message
  * after a mark that starts with a NUL, which starts no JSON text and no SSE
- * field. The splitter gives it back as an error on its line, where JSON.parse
- * would have said only that the message is not JSON. A line of a journal that
- * starts with the mark is an error too, its detail the rest of the line.
+ * field, and says whether the line may be a request body (`mayBeRequest`). The
+ * splitter gives it back as an error on its line, where JSON.parse would have
+ * said only that the message is not JSON. A line of a journal that starts with
+ * the mark is an error too, its detail the rest of the line.
  */
-export function unreadableLineText(error: string): string {
-  return UNREADABLE_MARK + error.replace(/[\r\n]+/g, " ");
+export function unreadableLineText(error: string, mayBeRequest = false): string {
+  return (mayBeRequest ? UNREADABLE_REQUEST_MARK : UNREADABLE_MARK) + error.replace(/[\r\n]+/g, " ");
 }
 
 const UNREADABLE_MARK = "\u0000orbridge: unreadable\u0000";
+const UNREADABLE_REQUEST_MARK = "\u0000orbridge: unreadable, may be a request body\u0000";
 
 /** A decoded line: its text, or the error its text carries behind the mark. */
 function journalLine(source: string, line: number, text: string): JournalLine {
-  if (text.charCodeAt(0) !== 0 || !text.startsWith(UNREADABLE_MARK)) return { source, line, text };
+  if (text.charCodeAt(0) !== 0) return { source, line, text };
+  if (text.startsWith(UNREADABLE_REQUEST_MARK)) {
+    const error = text.slice(UNREADABLE_REQUEST_MARK.length);
+    return { source, line, text: error, error, mayBeRequest: true };
+  }
+  if (!text.startsWith(UNREADABLE_MARK)) return { source, line, text };
   const error = text.slice(UNREADABLE_MARK.length);
   return { source, line, text: error, error };
 }

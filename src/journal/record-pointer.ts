@@ -41,8 +41,10 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   if (twice !== undefined) return { ...line, text: twice, error: twice, ...(namesRequestTools(line.text) ? { mayBeRequest: true } : {}) };
   const found = resolvePointer(wrapper, pointer);
   if (!found.found) {
+    // The record may stand elsewhere in the line than the pointer says: when the
+    // line names a request's tool fields, it may have been a request body.
     const error = `--record ${pointer.text} finds no record in this line: ${found.reason}`;
-    return { ...line, text: error, error };
+    return { ...line, text: error, error, ...(namesRequestTools(line.text) ? { mayBeRequest: true } : {}) };
   }
   const span = valueSpan(line.text, pointer.tokens);
   if (span === undefined) return { ...line, text: JSON.stringify(found.value) };

@@ -93,6 +93,30 @@ describe("a line that cannot be read and names a request's tools", () => {
     ]);
   });
 
+  describe("with --record, a wrapper line whose record is not where the pointer says", () => {
+    // The key pointer reads inside the record.
+    const wrapped = (record: string) => `{"message":${record.replace(/^\{/, '{"conversation_id":"A",')}}`;
+    const misplaced = '{"conversation_id":"A","messages":{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"tool_choice":"none"}}';
+    const twice = '{"conversation_id":"A","message":{"model":"gpt-4o","messages":[],"tool_choice":"none","tool_choice":"auto"}}';
+
+    test.each([
+      ["one that names a request's tools elsewhere in the line", misplaced],
+      ["a name given twice in a request's tools", twice],
+    ])("%s restricts the calls after it, in one conversation or by key", async (_name, line) => {
+      for (const args of [["--record", "/message"], ["--record", "/message", "--conversation", "/conversation_id"]]) {
+        const verdicts = await gate([wrapped(call("call_1")), line, wrapped(call("call_2"))], args);
+        expect([args.length, verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked])]).toEqual([
+          args.length,
+          [
+            [1, "ok", false],
+            [2, "error", true],
+            [3, "ok", true],
+          ],
+        ]);
+      }
+    });
+  });
+
   describe("a line too long to read", () => {
     const padded = (choice: string) => request(choice).replace('"go"', `"${"go ".repeat(40_000)}"`);
 
