@@ -29,7 +29,7 @@ import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { deepestPath, isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
 import { ConversationCalls } from "../journal/conversation-calls.js";
 import { nameResults } from "../journal/name-results.js";
-import { inexactTextLosses } from "../journal/inexact-texts.js";
+import { inexactTextLosses, restoreObjectTexts } from "../journal/inexact-texts.js";
 import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
@@ -420,6 +420,7 @@ class JournalConverter {
             if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });
           }
           if (entry.inexact !== undefined) emitted.losses.push(...inexactTextLosses(emitted.records, entry.inexact, entry.record).map((loss) => ({ ...loss, line: entry.line })));
+          if (entry.numberTexts !== undefined) emitted.losses.push(...restoreObjectTexts(emitted.records, entry.numberTexts, entry.record).map((loss) => ({ ...loss, line: entry.line })));
           if (markAfter !== undefined) emitted.marks = [markAfter];
           out.push(emitted);
           break;

@@ -3,12 +3,15 @@
 // `args`, a Bedrock `input` become an arguments text (Open Responses, Chat):
 // JSON.stringify writes each number as its double, so `0.1000000000000000055`
 // reaches the text as `0.1`. The text cannot say which literal was meant when
-// two read as one double, so it is left as written and reported.
+// two read as one double, so it is left as written and reported. A number whose
+// double stands for it but that the record wrote in another form (`2.50`, `1E3`,
+// `7.0`) is put back in the text as written.
 import { shownLiteral } from "../models/decimal-value.js";
 import { pointer } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { parseJsonText } from "../models/json-value.js";
 import { writtenFromInexact, type InexactLiterals } from "./inexact-numbers.js";
+import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
 
 /**
  * One loss of the record for each string of `written` (the records a
@@ -28,6 +31,41 @@ export function inexactTextLosses(written: readonly unknown[], inexact: InexactL
       losses.push({ path: "", code: "form_changed", detail: `the text written at ${pointer(...tokens()) || "/"} holds the number ${shownLiteral(literal)} of the record as its double writes it, ${JSON.stringify(Number(literal))}: a double does not stand for the number as written` });
     }
   });
+  return losses;
+}
+
+/**
+ * Puts back, in each string of `written` that is the JSON text of an object or
+ * array a conversion made (not a text the `source` record wrote itself), the
+ * numbers as the record wrote them (`2.50`, `1E3`, `-0`, `7.0`), where
+ * JSON.stringify wrote their doubles' shortest texts. Returns a loss for each
+ * number the record writes two ways, which cannot be put back.
+ */
+export function restoreObjectTexts(written: unknown[], texts: NumberTexts, source: unknown): Loss[] {
+  const own = new Map<string, number>();
+  walkStrings([source], (text) => void own.set(text, (own.get(text) ?? 0) + 1));
+  const losses: Loss[] = [];
+  const replaced: Array<{ tokens: Array<string | number>; text: string }> = [];
+  walkStrings(written, (text, tokens) => {
+    const times = own.get(text) ?? 0;
+    if (times > 0) {
+      own.set(text, times - 1);
+      return;
+    }
+    const first = text.trimStart()[0];
+    if ((first !== "{" && first !== "[") || !parseJsonText(text).ok) return;
+    const back = restoreNumberTexts(text, texts);
+    const at = pointer(...tokens()) || "/";
+    for (const loss of back.losses) losses.push({ ...loss, detail: `the text written at ${at}: ${loss.detail}` });
+    if (back.text !== text) replaced.push({ tokens: tokens(), text: back.text });
+  });
+  for (const { tokens, text } of replaced) {
+    // A single value's tokens do not name its index: it is the first.
+    const path = written.length > 1 ? tokens : [0, ...tokens];
+    let container = written as unknown as Record<string | number, unknown>;
+    for (const token of path.slice(0, -1)) container = container[token] as Record<string | number, unknown>;
+    container[path[path.length - 1]!] = text;
+  }
   return losses;
 }
 

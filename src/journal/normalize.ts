@@ -39,6 +39,7 @@ import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
+import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import { isReadLine, type JournalLine } from "./read.js";
@@ -178,13 +179,16 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].schemaNumbers === undefined) return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].writtenCalls)];
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].numberTexts === undefined && records[0].schemaNumbers === undefined) {
+      return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].writtenCalls)];
+    }
     const out: NormalizedRecord[] = [];
     for (const entry of records) {
       switch (entry.kind) {
         case "plain": {
           let normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.writtenCalls);
           if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact);
+          if (entry.numberTexts !== undefined) normalized = numbersAsWritten(normalized, entry.numberTexts);
           if (entry.schemaNumbers !== undefined) normalized = withRequestNumbers(normalized, entry.recordKind, entry.schemaNumbers);
           out.push(normalized);
           break;
@@ -694,6 +698,39 @@ export async function* normalizeJournal(input: JournalInput, options: NormalizeO
   yield* normalizer.finish();
 }
 
+
+/**
+ * The arguments and output texts of a record that wrote them as objects, with
+ * each number put back as the line wrote it (`2.50`, `1E3`, `-0`, `7.0`), where
+ * JSON.stringify wrote its double's shortest text: a tool that reads `7.0` as a
+ * float and `7` as an integer gets what the record said. A number the line writes
+ * two ways (`1` and `1.0`) cannot be put back, and is said.
+ */
+function numbersAsWritten(normalized: NormalizedRecord, texts: NumberTexts): NormalizedRecord {
+  if (normalized.kind !== "items") return normalized;
+  const losses: Loss[] = [];
+  let changed = false;
+  const restored = (text: string, index: number, field: string): string => {
+    const back = restoreNumberTexts(text, texts);
+    for (const loss of back.losses) losses.push({ ...loss, detail: `the ${field} text of item ${index}: ${loss.detail}` });
+    if (back.text !== text) changed = true;
+    return back.text;
+  };
+  const items = normalized.items.map((entry, index) => {
+    const fields = entry.item as Record<string, unknown>;
+    if (fields.type === "function_call" && typeof fields.arguments === "string") {
+      const text = restored(fields.arguments, index, "arguments");
+      return text === fields.arguments ? entry : { ...entry, item: { ...fields, arguments: text } as CanonicalItem };
+    }
+    if (fields.type === "function_call_output" && typeof fields.output === "string") {
+      const text = restored(fields.output, index, "output");
+      return text === fields.output ? entry : { ...entry, item: { ...fields, output: text } as CanonicalItem };
+    }
+    return entry;
+  });
+  if (!changed && losses.length === 0) return normalized;
+  return { ...normalized, items, losses: [...normalized.losses, ...losses] };
+}
 
 /**
  * A request body's record with the numbers of its line that a schema judges by

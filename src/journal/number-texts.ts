@@ -7,6 +7,7 @@
 // record's conversion is written. Where one line writes the same double two
 // ways (`0` and `0.0`), the writer cannot tell which is which: that number is
 // written as the double writes it, and said.
+import { standsAsDouble } from "../models/decimal-value.js";
 import type { Loss } from "../models/loss.js";
 
 /** For each double's text, the texts the line wrote it as (its own text included, when the line wrote it so). */
@@ -33,6 +34,19 @@ export function numberTextsOf(text: string): NumberTexts | undefined {
   if (!odd) return undefined;
   for (const [shortest, seen] of texts) if (seen.size === 1 && seen.has(shortest)) texts.delete(shortest);
   return texts;
+}
+
+/**
+ * The numbers of a table whose every text a double stands for (`2.50`, `1E3`,
+ * `-0`), without those the line also writes in a form no double holds
+ * (`0.1000000000000000055`): those stay as their doubles write them, and are
+ * reported as such (inexact-numbers.ts). Undefined when none is left.
+ */
+export function exactForms(texts: NumberTexts | undefined): NumberTexts | undefined {
+  if (texts === undefined) return undefined;
+  const exact = new Map<string, ReadonlySet<string>>();
+  for (const [shortest, seen] of texts) if ([...seen].every(standsAsDouble)) exact.set(shortest, seen);
+  return exact.size === 0 ? undefined : exact;
 }
 
 /** Texts from several lines (a stream's), as one table. */

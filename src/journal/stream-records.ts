@@ -47,6 +47,7 @@ import type { Loss } from "../models/loss.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
 import { inexactLiterals, inexactSchemaNumbers, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
+import { exactForms, numberTextsOf, type NumberTexts } from "./number-texts.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser, type SseEvent } from "./sse.js";
@@ -60,6 +61,8 @@ export type JournalRecord =
       recordKind: RecordKind;
       envelope?: AdapterName;
       inexact?: InexactLiterals;
+      /** A record of an envelope that writes arguments as objects: the numbers of its line written otherwise than their doubles write them (`2.50`, `1E3`). */
+      numberTexts?: NumberTexts;
       /** A record that defines tools: the numbers of its line that a schema judges by and a double reads as others. */
       schemaNumbers?: InexactSchemaNumber[];
       /** The tool calls the record writes, when its parse counted them (parse-record.ts). */
@@ -224,12 +227,15 @@ export class StreamRecords {
     this.damageNext = undefined;
     // A chunk or event of an envelope that writes arguments as objects may hold
     // such a number as well: the response it goes into carries it.
-    const inexact = (envelope !== undefined || (recordKind === "exchange" && exchangeWritesObjects(record))) && text !== undefined ? inexactLiterals(text) : undefined;
+    const writesObjects = (envelope !== undefined || (recordKind === "exchange" && exchangeWritesObjects(record))) && text !== undefined;
+    const inexact = writesObjects ? inexactLiterals(text) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
       plain = envelope ? { kind: "plain", line, record, recordKind, envelope, writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls };
       if (inexact) plain.inexact = inexact;
+      const numberTexts = writesObjects ? exactForms(numberTextsOf(text)) : undefined;
+      if (numberTexts) plain.numberTexts = numberTexts;
       const schemaNumbers = text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }

@@ -53,3 +53,30 @@ describe("a number a double does not hold, in a call's arguments object", () => 
     expect(report.filter((loss) => (loss as { code: string }).code === "form_changed")).toEqual([changed("/1/arguments")]);
   });
 });
+
+describe("a number a double stands for, written in another form, in a call's arguments object", () => {
+  const forms = '{"x":2.50,"y":1E3,"z":-0,"w":7.0}';
+  const records: Array<[string, string]> = [
+    ["gemini", `{"role":"model","parts":[{"functionCall":{"id":"g1","name":"pay","args":${forms}}}]}`],
+    ["bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"pay","input":${forms}}}]}`],
+    ["anthropic", `{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"pay","input":${forms}}]}`],
+  ];
+  const written = JSON.stringify(forms);
+
+  test.each(records)("%s: the arguments text keeps each number as the record wrote it, in normalize and in convert", async (_envelope, line) => {
+    const input = join(folder, `forms-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(input, line + "\n");
+    for (const argv of [["normalize"], ["convert", "--to", "responses"], ["convert", "--to", "chat"]]) {
+      const result = await runOrbridge([...argv, input]);
+      expect([argv.join(" "), result.stdout.includes(`${written}`)]).toEqual([argv.join(" "), true]);
+    }
+  });
+
+  test("a number the line writes two ways cannot be put back: written as its double, and said", async () => {
+    const input = join(folder, `forms-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(input, '{"role":"model","parts":[{"functionCall":{"id":"g1","name":"pay","args":{"a":7.0,"b":7}}}]}\n');
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", `${input}.report`, input]);
+    expect(result.stdout).toContain(JSON.stringify('{"a":7,"b":7}'));
+    expect(readFileSync(`${input}.report`, "utf8")).toContain("the text written at /arguments: the line writes the number 7 as 7.0 and as 7: each is written 7");
+  });
+});
