@@ -46,6 +46,17 @@ export class ToolsInForce {
     const offered = input.request !== undefined && input.items.some(({ provenance }) => provenance.response !== undefined) ? this.registry.offeredByLastBody() : undefined;
     const answering = offered === undefined ? response?.choices : [...(response?.choices ?? []), offered];
     const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : response?.choices)) };
+    // A request that allows one call a turn: a response that makes more says it
+    // was not answering that request, and a replay would run calls it never could.
+    const oneCall = oneCallOnly(input.request, input.responseTools);
+    if (oneCall !== undefined) {
+      let calls = 0;
+      for (const item of prepared.items) {
+        if (item.provenance.response === undefined || (item.item as { type?: unknown } | null)?.type !== "function_call") continue;
+        calls += 1;
+        if (calls > 1 && item.notAllowed === null) item.notAllowed = `${oneCall} of line ${input.line} lets its response make one call, and this is call ${calls} of it`;
+      }
+    }
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
     return prepared;
@@ -67,6 +78,25 @@ export class ToolsInForce {
     if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name, responseChoices) ?? null;
     return prepared;
   }
+}
+
+/**
+ * The field that lets a response make one call only, as a sentence's start:
+ * `parallel_tool_calls` false (Chat, Open Responses, in the request or echoed
+ * by the response object), or Anthropic's `disable_parallel_tool_use`.
+ */
+function oneCallOnly(request: unknown, responseFields: Record<string, unknown> | undefined): string | undefined {
+  for (const [fields, whose] of [
+    [request, "the request"],
+    [responseFields, "the response's own record of its request"],
+  ] as const) {
+    if (fields === null || typeof fields !== "object") continue;
+    const body = fields as Record<string, unknown>;
+    if (body.parallel_tool_calls === false) return `parallel_tool_calls false in ${whose}`;
+    const choice = body.tool_choice;
+    if (choice !== null && typeof choice === "object" && (choice as Record<string, unknown>).disable_parallel_tool_use === true) return `tool_choice.disable_parallel_tool_use in ${whose}`;
+  }
+  return undefined;
 }
 
 /** Whether preparing the record changes the tools in force: a request body, or an item that carries tools. */

@@ -646,8 +646,12 @@ function stoppedResponse(record: Record<string, unknown>): string | undefined {
 
 /** A response object's tool_choice and tools, as it wrote them; undefined when it wrote neither. */
 function responseToolFields(record: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (record.tool_choice === undefined && record.tools === undefined) return undefined;
-  return { ...(record.tool_choice === undefined ? {} : { tool_choice: record.tool_choice }), ...(record.tools === undefined ? {} : { tools: record.tools }) };
+  if (record.tool_choice === undefined && record.tools === undefined && record.parallel_tool_calls !== false) return undefined;
+  return {
+    ...(record.tool_choice === undefined ? {} : { tool_choice: record.tool_choice }),
+    ...(record.tools === undefined ? {} : { tools: record.tools }),
+    ...(record.parallel_tool_calls === false ? { parallel_tool_calls: false } : {}),
+  };
 }
 
 /** A path as a detail shows it: its last 200 characters, where it is deeper than a reader can follow. */

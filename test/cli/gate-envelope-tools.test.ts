@@ -301,6 +301,59 @@ describe("a logged exchange whose request lists no tool", () => {
   });
 });
 
+describe("a response that makes more calls than its request lets it", () => {
+  const forecast = { type: "function", function: { name: "get_forecast", parameters: forecastSchema } };
+  const chatCall = (id: string, city: string) => ({ id, type: "function", function: { name: "get_forecast", arguments: JSON.stringify({ city }) } });
+  const chatExchange = (parallel: boolean | undefined) => ({
+    request: { model: "gpt-5", messages: [{ role: "user", content: "Rain in Lyon or Nice?" }], tools: [forecast], ...(parallel === undefined ? {} : { parallel_tool_calls: parallel }) },
+    response: { id: "chatcmpl-2", object: "chat.completion", created: 1, model: "gpt-5", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [chatCall("call_1", "Lyon"), chatCall("call_2", "Nice")] }, finish_reason: "tool_calls" }] },
+  });
+  const twoToolUses = (request: Fields) => {
+    const exchange = anthropicExchange({ tools: [anthropicTools[0]], ...request }, { id: "toolu_1", name: "get_forecast", input: { city: "Lyon" } });
+    const response = exchange.response as Fields;
+    return { ...exchange, response: { ...response, content: [...(response.content as unknown[]), { type: "tool_use", id: "toolu_2", name: "get_forecast", input: { city: "Nice" } }] } };
+  };
+  const responseObject = (parallel: boolean) => ({
+    id: "resp_2",
+    object: "response",
+    status: "completed",
+    parallel_tool_calls: parallel,
+    tools: [{ type: "function", name: "get_forecast", parameters: forecastSchema }],
+    output: [
+      { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_forecast", arguments: '{"city":"Lyon"}', status: "completed" },
+      { type: "function_call", id: "fc_2", call_id: "call_2", name: "get_forecast", arguments: '{"city":"Nice"}', status: "completed" },
+    ],
+  });
+  // A response object names its request's tools but defines none: a request body before it does.
+  const definingBody = { model: "gpt-5", input: "Rain in Lyon or Nice?", tools: [{ type: "function", name: "get_forecast", parameters: forecastSchema }] };
+  const callFindings = async (record: Fields) => {
+    const result = await runOrbridge(["gate", "--format", "json", "-"], jsonl(record.object === "response" ? [definingBody, record] : [record]));
+    return verdicts(result.stdout).filter((verdict) => verdict.type === "function_call").map((verdict) => [verdict.reason, (verdict.findings as Array<{ code: string; detail: string }>).map((finding) => finding.detail)]);
+  };
+
+  test("parallel_tool_calls false: the second call of the exchange's response is refused", async () => {
+    expect(await callFindings(chatExchange(false))).toEqual([
+      ["ok", []],
+      ["ok", ['"get_forecast" is not allowed: parallel_tool_calls false in the request of line 1 lets its response make one call, and this is call 2 of it']],
+    ]);
+  });
+  test("Anthropic's disable_parallel_tool_use the same way", async () => {
+    expect(await callFindings(twoToolUses({ tool_choice: { type: "auto", disable_parallel_tool_use: true } }))).toEqual([
+      ["ok", []],
+      ["ok", ['"get_forecast" is not allowed: tool_choice.disable_parallel_tool_use in the request of line 1 lets its response make one call, and this is call 2 of it']],
+    ]);
+  });
+  test("a response object that says parallel_tool_calls false of its own request", async () => {
+    expect(await callFindings(responseObject(false))).toEqual([
+      ["ok", []],
+      ["ok", ['"get_forecast" is not allowed: parallel_tool_calls false in the response\'s own record of its request of line 2 lets its response make one call, and this is call 2 of it']],
+    ]);
+  });
+  test("parallel calls allowed, or not said: both calls run", async () => {
+    for (const record of [chatExchange(true), chatExchange(undefined), twoToolUses({}), responseObject(true)]) expect(await callFindings(record)).toEqual([["ok", []], ["ok", []]]);
+  });
+});
+
 describe("gate: Bedrock request bodies", () => {
   const toolSpec = { name: "get_user_country", description: "The country of the user", inputSchema: { json: { additionalProperties: false, properties: {}, type: "object" } } };
 
