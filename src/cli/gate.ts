@@ -41,8 +41,10 @@ Checks run in this order; the first that fails is the item's reason:
   ok                 the call may run and get a function_call_output
 Journal-wide findings (any of them blocks): orphan_output,
 output_for_blocked_call (also an output whose call_id two calls share),
-duplicate_call_id, duplicate_id, missing_output, incomplete_not_last,
-missing_field, tool_not_allowed, reasoning_without_following_item,
+duplicate_call_id and duplicate_id (also an item_reference that would bring
+an item back twice: referred to already, or a call already answered),
+missing_output, incomplete_not_last, missing_field, tool_not_allowed,
+reasoning_without_following_item,
 blocked_reference (an item_reference to a blocked item, to an id two items
 gave, or to one the journal does not hold), foreign_id, mixed_envelope, and
 with --for target_rejects and target_order.

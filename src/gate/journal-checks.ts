@@ -6,8 +6,10 @@
 // |----------------------------------|----------------------------------|-----------------------------------------------------------|
 // | orphan_output                    | the output                       | no earlier function_call has its call_id, or the output names another tool than that call |
 // | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension, or its call_id names two calls (which one it answers is not known) |
-// | duplicate_call_id                | the later call, or later output  | a call_id already called, or already answered             |
-// | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted)         |
+// | duplicate_call_id                | the later call, or later output, | a call_id already called, or already answered; a          |
+// |                                  | or the item_reference            |   reference to a call already answered, or to its output  |
+// | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted), or an  |
+// |                                  |                                  |   item a reference brought back already                   |
 // | blocked_reference                | the item_reference               | the item it names was blocked, two items gave its id, or  |
 // |                                  |                                  | none in the journal                                       |
 // | missing_output                   | the item that passes the call by | see "passing by" below; related_line is the call's line    |
@@ -120,7 +122,12 @@ export class JournalChecker {
     if (slot >= 0) this.calls.set(slot, "waiting", position + 1);
   };
   /** The line of each item id's first item, and whether that item was blocked (a reference to it brings it back). */
-  private readonly ids = new FingerprintTable<"line" | "blocked">({ line: "whole", blocked: "uint8" });
+  /**
+   * Each item id: its line; whether a reference to it is blocked (BLOCKED_ID,
+   * SHARED_ID); whether a reference brought it back already; and, for a call or
+   * an output, its call_id's entry in `calls` + 1.
+   */
+  private readonly ids = new FingerprintTable<"line" | "blocked" | "referenced" | "call">({ line: "whole", blocked: "uint8", referenced: "uint8", call: "uint32" });
   /** An output came since the last item of another kind: the next such item starts a turn. */
   private afterOutputs = false;
   /** A reasoning item waiting to see what follows it. */
@@ -190,6 +197,11 @@ export class JournalChecker {
     this.checkKind(checked, fields, kind, notAllowed);
     // Known once the item's own checks ran: a reference to it later brings back what it was.
     if (idSlot >= 0 && (kind === "extension" || kind === "unknown" || blocks(checked))) this.ids.set(idSlot, "blocked", BLOCKED_ID);
+    if (idSlot >= 0 && (kind === "function_call" || kind === "function_call_output")) {
+      const callId = nonEmptyString(fields.call_id);
+      const call = callId === undefined ? -1 : this.calls.find(callId);
+      if (call >= 0) this.ids.set(idSlot, "call", call + 1);
+    }
   }
 
   private checkKind(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind, notAllowed: string | null | undefined): void {
@@ -281,10 +293,25 @@ export class JournalChecker {
       return;
     }
     const mark = this.ids.get(slot, "blocked");
-    if (mark !== BLOCKED_ID && mark !== SHARED_ID) return;
     const line = this.ids.get(slot, "line");
-    const what = mark === SHARED_ID ? `one of the items that share the id ${quoteValue(id!)}, the first on line ${line}: which one the provider keeps cannot be told` : `the item of line ${line}, which is blocked`;
-    checked.findings.push({ code: "blocked_reference", detail: `the reference brings back ${what}`, path: "/id", related_line: line });
+    if (mark === BLOCKED_ID || mark === SHARED_ID) {
+      const what = mark === SHARED_ID ? `one of the items that share the id ${quoteValue(id!)}, the first on line ${line}: which one the provider keeps cannot be told` : `the item of line ${line}, which is blocked`;
+      checked.findings.push({ code: "blocked_reference", detail: `the reference brings back ${what}`, path: "/id", related_line: line });
+      return;
+    }
+    // The item comes back where the reference stands: a second time, when a
+    // reference brought it back already, or when its call was answered (a
+    // call then runs again, an output answers its call twice).
+    if (this.ids.get(slot, "referenced") === 1) {
+      checked.findings.push({ code: "duplicate_id", detail: `the reference brings back the item of line ${line}, which an earlier reference brought back already: it would come twice`, path: "/id", related_line: line });
+      return;
+    }
+    this.ids.set(slot, "referenced", 1);
+    const call = this.ids.get(slot, "call") - 1;
+    if (call >= 0 && this.calls.get(call, "answered") === 1) {
+      const outputLine = this.calls.get(call, "outputLine");
+      checked.findings.push({ code: "duplicate_call_id", detail: `the reference brings back the item of line ${line}, whose call was answered on line ${outputLine}: the call or its output would come twice`, path: "/id", related_line: line });
+    }
   }
 
   /** Fills the slot of a call_id just added. */

@@ -492,6 +492,26 @@ describe("ids", () => {
     ]);
   });
 
+  test("an item_reference that would bring an item back a second time is blocked: brought back already, or a call already answered, or its output", () => {
+    const apacCall = (id: string, callId: string) => responsesCall(id, callId, "get_latest_sales_report", apac);
+    const checked = check([
+      { line: 1, envelope: "responses", items: [apacCall("fc_1", "call_1")] },
+      // As a request that answers a stored call sends it: the reference stands for the call, its output follows.
+      { line: 2, envelope: "responses", items: [{ type: "item_reference", id: "fc_1" }, { ...output("call_1", "apac report"), id: "fco_1" }] },
+      { line: 3, envelope: "responses", items: [{ type: "item_reference", id: "fc_1" }] },
+      { line: 4, envelope: "responses", items: [apacCall("fc_2", "call_2"), { ...output("call_2", "apac report"), id: "fco_2" }, { type: "item_reference", id: "fc_2" }, { type: "item_reference", id: "fco_2" }] },
+    ]);
+    expect(findingsOf(checked).slice(1)).toEqual([
+      ["2.0", []],
+      ["2.1", []],
+      ["3.0", [{ code: "duplicate_id", detail: "the reference brings back the item of line 1, which an earlier reference brought back already: it would come twice", path: "/id", related_line: 1 }]],
+      ["4.0", []],
+      ["4.1", []],
+      ["4.2", [{ code: "duplicate_call_id", detail: "the reference brings back the item of line 4, whose call was answered on line 4: the call or its output would come twice", path: "/id", related_line: 4 }]],
+      ["4.3", [{ code: "duplicate_call_id", detail: "the reference brings back the item of line 4, whose call was answered on line 4: the call or its output would come twice", path: "/id", related_line: 4 }]],
+    ]);
+  });
+
   test("a call_id given to a second call, blocked or an extension's: an output after both answers neither, and is blocked", () => {
     const bad = "{\"region\":\"global\"}";
     for (const second of [chatCall("call_1", "get_latest_sales_report", bad), { type: "openai:custom_tool_call", call_id: "call_1", name: "shell", input: "rm -rf /" }]) {
@@ -526,12 +546,16 @@ describe("ids", () => {
     expect(findingsOf(same)[1]).toEqual(["2.0", []]);
   });
 
-  test("an item_reference names an earlier id without duplicating it", () => {
+  test("an item_reference names an earlier id without giving it a second time; a second reference, typed or not, would bring the item back twice", () => {
     const checked = check([
       { line: 1, envelope: "responses", items: [assistant("msg_1", "Hello.")] },
       { line: 2, envelope: "responses", items: [{ type: "item_reference", id: "msg_1" }, { id: "msg_1" }] },
     ]);
-    expect(findingsOf(checked)).toEqual([["1.0", []], ["2.0", []], ["2.1", []]]);
+    expect(findingsOf(checked)).toEqual([
+      ["1.0", []],
+      ["2.0", []],
+      ["2.1", [{ code: "duplicate_id", detail: "the reference brings back the item of line 1, which an earlier reference brought back already: it would come twice", path: "/id", related_line: 1 }]],
+    ]);
   });
 
   test.each([
