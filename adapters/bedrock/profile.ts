@@ -2,7 +2,7 @@
 // `normalize --for bedrock` rewrites toward. Data only; the gate is handed it.
 import type { TargetProfile } from "../../src/models/target-profile.js";
 
-const CONVERSE_API = "Amazon Bedrock API reference: ToolUseBlock, ToolResultBlock, ContentBlock, ReasoningContentBlock";
+const CONVERSE_API = "Amazon Bedrock API reference: ToolSpecification, ToolUseBlock, ToolResultBlock, ContentBlock, ReasoningContentBlock";
 
 export const bedrockProfile: TargetProfile = {
   name: "bedrock",
@@ -11,6 +11,11 @@ export const bedrockProfile: TargetProfile = {
   callIds: {
     pattern: "^[a-zA-Z0-9_-]{1,64}$",
     rule: "a toolUseId is 1 to 64 letters, digits, _ and -",
+    source: CONVERSE_API,
+  },
+  toolNames: {
+    pattern: "^[a-zA-Z0-9_-]{1,64}$",
+    rule: "a tool's name (ToolSpecification, ToolUseBlock) is 1 to 64 letters, digits, _ and -",
     source: CONVERSE_API,
   },
   reasoning: {

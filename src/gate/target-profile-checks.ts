@@ -82,11 +82,14 @@ export function hasText(fields: Record<string, unknown>): boolean {
   return texts(fields.summary) || texts(fields.content);
 }
 
-/** The fields of an item a profile's rules refuse: call ids, empty text, images in tool results. */
+/** The fields of an item a profile's rules refuse: call ids, tool names, empty text, images in tool results. */
 export function profileFindings(profile: TargetProfile, kind: ItemKind, fields: Record<string, unknown>): Finding[] {
   const findings: Finding[] = [];
   if ((kind === "function_call" || kind === "function_call_output") && typeof fields.call_id === "string" && profile.callIds?.pattern !== undefined && !new RegExp(profile.callIds.pattern, "u").test(fields.call_id)) {
     findings.push({ code: "target_rejects", detail: ruleDetail(profile, `call_id ${JSON.stringify(fields.call_id)} does not match ${profile.callIds.pattern}`, profile.callIds), path: "/call_id" });
+  }
+  if (kind === "function_call" && typeof fields.name === "string" && profile.toolNames !== undefined && !new RegExp(profile.toolNames.pattern, "u").test(fields.name)) {
+    findings.push({ code: "target_rejects", detail: ruleDetail(profile, `the tool name ${JSON.stringify(fields.name)} does not match ${profile.toolNames.pattern}`, profile.toolNames), path: "/name" });
   }
   if ((kind === "message" || kind === "untyped_message") && !profile.content.emptyText.accepted) {
     const blank = profile.content.emptyText.blank === true;

@@ -29,6 +29,8 @@ export const targetProfileSchema = z.object({
       pattern: z.string().optional(),
     })
     .optional(),
+  /** The names of the functions a call may run (`name`): the grammar, an ECMAScript pattern anchored at both ends. */
+  toolNames: ruleSchema.extend({ pattern: z.string() }).optional(),
   /**
    * A tool result that names the function of the call it answers, in `field` of
    * the output item (the field the envelope's writer reads); none: a result

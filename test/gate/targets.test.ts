@@ -623,4 +623,16 @@ describe("a provider's target, judged by the profile handed over", () => {
     ]);
     expect(checkTarget(rewritten.items, "bedrock", bedrock).flatMap((item) => item.findings)).toEqual([]);
   });
+
+  test("bedrock refuses a tool name outside its grammar: a dot, or more than 64 characters; one within it passes", () => {
+    const named = (name: string) => at("1.0", "responses", { ...call("call_1", paris), name });
+    const rejects = (name: string) => checkTarget([named(name)], "bedrock", bedrock).flatMap((item) => item.findings);
+    expect(rejects("weather.get")).toEqual([
+      { code: "target_rejects", detail: 'the tool name "weather.get" does not match ^[a-zA-Z0-9_-]{1,64}$: a tool\'s name (ToolSpecification, ToolUseBlock) is 1 to 64 letters, digits, _ and -', path: "/name" },
+    ]);
+    expect(rejects("w".repeat(65)).map((finding) => finding.code)).toEqual(["target_rejects"]);
+    expect(rejects("get_weather-2")).toEqual([]);
+    // The rule is bedrock's: anthropic's profile says nothing of names.
+    expect(checkTarget([named("weather.get")], "anthropic", { profile: profileOf("anthropic") }).flatMap((item) => item.findings)).toEqual([]);
+  });
 });
