@@ -240,6 +240,8 @@ function mergeAssistantMessages(messages: readonly ChatMessage[], items: readonl
   }
   // Text parts become the string a completion writes; no parts at all stay no parts, which "" would not say.
   if (Array.isArray(merged.content) && merged.content.length > 0 && merged.content.every((part) => part.type === "text")) {
+    // Texts of several parts (of one message, or of messages the turn folded together) run on with nothing between them.
+    if (merged.content.length > 1) losses.push({ path: "/output", code: "form_changed", detail: `the assistant message's ${merged.content.length} text parts joined into one string, with nothing between them: a completion's content is a string` });
     merged.content = textOf(merged.content);
   }
   if (merged.refusal === undefined) delete merged.refusal;

@@ -351,6 +351,20 @@ describe("response object to chat.completion", () => {
     expect([completion.usage, "service_tier" in completion]).toEqual([{ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 }, false]);
   });
 
+  test("texts a turn folds into one message's parts, or a cited part beside another, are joined into the content string, and the join is said", () => {
+    const text = (id: string, value: string, annotations: unknown[] = []) => ({ id, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", annotations, text: value }] });
+    const call = (id: string, callId: string) => ({ id, type: "function_call", status: "completed", call_id: callId, name: "lookup", arguments: "{}" });
+    const joined = { path: "/output", code: "form_changed", detail: "the assistant message's 2 text parts joined into one string, with nothing between them: a completion's content is a string" };
+    const folded = responseToChatCompletion({ response: { ...phaseResponse, output: [text("msg_1", "Checking 1"), call("fc_1", "call_1"), text("msg_2", "and 2"), call("fc_2", "call_2")] } as ResponseResource });
+    expect(folded.value.choices[0]!.message.content).toBe("Checking 1and 2");
+    expect(folded.losses).toContainEqual(joined);
+    const cited = { type: "url_citation", start_index: 0, end_index: 5, url: "https://example.com/paris", title: "Paris" };
+    const parts = { id: "msg_1", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", annotations: [cited], text: "Paris" }, { type: "output_text", annotations: [], text: "Lyon" }] };
+    const withCitation = responseToChatCompletion({ response: { ...phaseResponse, output: [parts] } as ResponseResource });
+    expect(withCitation.value.choices[0]!.message.content).toBe("ParisLyon");
+    expect(withCitation.losses).toContainEqual(joined);
+  });
+
   test("several assistant messages merge into the one message of a completion", () => {
     expect(responseToChatCompletion({ response: phaseResponse })).toEqual({
       value: {
