@@ -4,7 +4,7 @@
 // |-------------------------------------------|----------------------------------------------------------------|
 // | system / developer messages before any    | `system`: one string item stays a string, else text blocks     |
 // |   other item                              |   (developer: loss form_changed)                               |
-// | system / developer message later on       | a message of role system in place                              |
+// | system / developer message later on       | a message of role system in place (loss target_rejects)        |
 // | user `message`                            | a user message; a string stays a string, parts become blocks (content-parts.ts) |
 // | assistant `message`                       | opens an assistant message, or joins the one a reasoning, call or server block opened; |
 // |                                           |   output_text -> text (`anthropic:citations` back as citations) |
@@ -114,7 +114,10 @@ export function itemsToMessages({ items, callIds }: ItemsToMessagesArgs): Conver
             else {
               open = undefined;
               const content = instructionsContent(message, at, losses);
-              if (content !== undefined) turns.push({ role: "system", entries: content, calls: [] });
+              if (content !== undefined) {
+                losses.push(lossAt([...at, "role"], "target_rejects", "the Messages API takes only user and assistant messages: a system message after the conversation began is written in place, as role system, which it refuses"));
+                turns.push({ role: "system", entries: content, calls: [] });
+              }
             }
             previous = "other";
             return;

@@ -208,7 +208,7 @@ describe("messagesToItems, assistant messages", () => {
 });
 
 describe("itemsToMessages, grouping", () => {
-  test("one leading system string is system; later system messages stay in place", () => {
+  test("one leading system string is system; later system messages stay in place, which the Messages API refuses, and say so", () => {
     const converted = itemsToMessages({
       items: items([
         { type: "message", role: "system", content: "Answer briefly." },
@@ -218,7 +218,7 @@ describe("itemsToMessages, grouping", () => {
     });
     expect(converted).toEqual({
       value: { system: "Answer briefly.", messages: [{ role: "user", content: "Weather?" }, { role: "system", content: "Use metric units." }] },
-      losses: [],
+      losses: [{ path: "/2/role", code: "target_rejects", detail: "the Messages API takes only user and assistant messages: a system message after the conversation began is written in place, as role system, which it refuses" }],
     });
   });
 
