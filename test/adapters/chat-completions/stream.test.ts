@@ -124,6 +124,9 @@ describe("tool call fragments", () => {
     expect(result.items).toEqual([call("tk85n1k4m", "weather", "{}", "completed")]);
   });
 
+  /** The loss on line 3 of a stream whose calls two readers read apart, which leaves them incomplete. */
+  const readApart = (path: string, readings: string) => ({ line: 3, path, code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` });
+
   test("two calls sent at the same index with different ids stay two calls, incomplete: the SDKs key calls by index and read one call of both", () => {
     const [result] = run([
       role(),
@@ -132,12 +135,9 @@ describe("tool call fragments", () => {
       finish("tool_calls"),
     ]);
     expect(result.items).toEqual([call("call_A1", "transfer", '{"amount":5}', "incomplete"), call("call_B2", "transfer", '{"amount":5}', "incomplete")]);
-    expect(result.losses).toContainEqual({
-      line: 3,
-      path: "/choices/0/delta/tool_calls/0/id",
-      code: "form_changed",
-      detail: 'a fragment at the index of the call "call_A1" gives the id "call_B2": the SDKs add it to the call at that index, its arguments appended, this reader starts another call, so no one call is the stream\'s and the choice\'s calls are written incomplete',
-    });
+    expect(result.losses).toContainEqual(
+      readApart("/choices/0/delta/tool_calls/0/id", 'a fragment at the index of the call "call_A1" gives the id "call_B2": the SDKs add it to the call at that index, its arguments appended, this reader starts another call'),
+    );
     expect(replayGate(result.items[1]!, lookupSchema).reason).toBe("status");
   });
 
@@ -166,12 +166,9 @@ describe("tool call fragments", () => {
     ];
     const [result] = run(chunks);
     expect(result.items).toEqual([call("call_A1", "soft_delete_user", "{}", "incomplete"), call("call_B2", "lookup", "{}", "incomplete")]);
-    expect(result.losses).toContainEqual({
-      line: 3,
-      path: "/choices/0/delta/tool_calls/0/function/name",
-      code: "form_changed",
-      detail: 'a fragment names the call "delete_user" after it was named "soft_": openai-python appends the fragment, openai-node reads it as the whole name, so no one call is the stream\'s and the choice\'s calls are written incomplete',
-    });
+    expect(result.losses).toContainEqual(
+      readApart("/choices/0/delta/tool_calls/0/function/name", 'a fragment names the call "delete_user" after it was named "soft_": openai-python appends the fragment, openai-node reads it as the whole name'),
+    );
     expect(replayGate(result.items[0]!, lookupSchema).reason).toBe("status");
     // The legacy function_call the same way; and a type a later fragment changes, which the SDKs take the last of.
     const [legacy] = run([role(), chunk({ function_call: { name: "soft_", arguments: "" } }), chunk({ function_call: { name: "delete_user", arguments: "{}" } }), finish("function_call")]);
