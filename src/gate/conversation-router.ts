@@ -27,9 +27,11 @@
 // least; a later line with that key opens it afresh, with no function allowed in
 // it (what it called and allowed before is gone, so a call_id it uses again or a
 // tool it defines again could not be checked), and the first output of the new
-// lane carries a note that says so. Once more conversations have closed than are
-// remembered, any conversation opened may be one of them, and is opened so too.
-// Memory therefore grows with the open conversations, and not with the journal.
+// lane carries a note that says so. A key closed longer ago than the tables
+// remember is still known to a filter of fixed size, which may also take a key
+// never closed for one that was (a few in a million): such a conversation is
+// opened as one closed before, too. Memory therefore grows with the open
+// conversations, and not with the journal.
 //
 // Order: every line gets a position, counted over every line of every source.
 // An output goes at the position of the line it answers, raised when need be to
@@ -57,6 +59,7 @@ import type { JsonPointer } from "../journal/json-pointer.js";
 import { namesRequestTools } from "../journal/unreadable-request.js";
 import { duplicateName } from "../models/duplicate-names.js";
 import { FingerprintTable } from "./fingerprint-table.js";
+import { KeyFilter } from "./key-filter.js";
 
 export type { ConversationKey } from "../journal/conversation-key.js";
 
@@ -341,7 +344,7 @@ export class ConversationRouter<Output, Presented> {
       const bound = `to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open`;
       const closed =
         reopened.closedAfter === undefined
-          ? `this conversation may have been closed before ${bound}: more conversations were closed than are remembered, and this key is not among them`
+          ? `this conversation may have been closed before ${bound}, longer ago than its line is remembered`
           : `this conversation was closed after its line ${reopened.closedAfter} ${bound}`;
       note = `${closed}; from line ${place.line} it is gated afresh, without its earlier calls, tools and history, and no function may run in it`;
     } else {
@@ -447,14 +450,16 @@ export class ConversationRouter<Output, Presented> {
 /**
  * The keys of conversations closed early, with the last line each had: the last
  * `perTable` closed at least, in two tables used in turn, so that memory stays
- * bounded however many conversations close (about 12 MB at 2^18 a table). Once
- * a table has been let go, a key not found may be one of its: every
- * conversation opened from then on is taken for one opened again.
+ * bounded however many conversations close (about 12 MB at 2^18 a table). Every
+ * key closed also goes into a filter of fixed size (key-filter.ts, 8 MB): once a
+ * table has been let go, a key the tables do not hold and the filter may is taken
+ * for one closed before, its line no longer known.
  */
 class ClosedKeys {
   private current = new FingerprintTable<"line">({ line: "whole" });
   private previous: FingerprintTable<"line"> | undefined;
   private forgotten = false;
+  private filter: KeyFilter | undefined;
 
   constructor(private readonly perTable: number) {}
 
@@ -465,6 +470,7 @@ class ClosedKeys {
       this.current = new FingerprintTable<"line">({ line: "whole" });
     }
     this.current.set(this.current.add(id), "line", lastLine);
+    (this.filter ??= new KeyFilter()).add(id);
   }
 
   /** Whether a conversation of this key was closed early, and after which line when that is remembered; undefined when it surely was not. */
@@ -473,7 +479,7 @@ class ClosedKeys {
       const slot = table === undefined ? -1 : table.find(id);
       if (slot >= 0) return { closedAfter: table!.get(slot, "line") };
     }
-    return this.forgotten ? {} : undefined;
+    return this.forgotten && this.filter!.mayHold(id) ? {} : undefined;
   }
 }
 

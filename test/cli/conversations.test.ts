@@ -429,7 +429,7 @@ describe("--max-open-conversations", () => {
     expect(json(alone.stdout).map((record) => [record.line, record.reason])).toEqual([[1, "ok"]]);
   });
 
-  test("once more conversations were closed than are remembered, a conversation never seen is opened as one that may have been", () => {
+  test("a conversation closed longer ago than its line is remembered is still opened as one closed before; one never seen is opened as new", () => {
     const opened: Array<{ key: unknown; reopened: unknown }> = [];
     const router = new ConversationRouter<string, string>({
       pointer: parsePointer("/c"),
@@ -442,13 +442,16 @@ describe("--max-open-conversations", () => {
       placeOf: () => ({ line: 0 }),
       present: (routed) => String(routed.output),
     });
-    // Two tables of 2^18 keys each: the 2^19 + 1st conversation closed lets the first table go.
+    // Two tables of 2^18 keys each: the 2^19 + 1st conversation closed lets the
+    // first table go, and with it the line conversation 0 was closed after.
     const remembered = 2 ** 19;
-    // Each conversation opened closes the one before: 2^19 + 1 of them close 2^19.
-    for (let i = 0; i <= remembered; i++) router.pushRecord({ c: i }, { line: i + 1 });
-    expect(opened.at(-1)).toEqual({ key: remembered, reopened: undefined });
-    router.pushRecord({ c: "never seen" }, { line: remembered + 2 });
-    expect(opened.at(-1)).toEqual({ key: "never seen", reopened: {} });
+    // Each conversation opened closes the one before: 2^19 + 2 of them close 2^19 + 1.
+    for (let i = 0; i <= remembered + 1; i++) router.pushRecord({ c: i }, { line: i + 1 });
+    expect(opened.at(-1)).toEqual({ key: remembered + 1, reopened: undefined });
+    router.pushRecord({ c: 0 }, { line: remembered + 3 });
+    expect(opened.at(-1)).toEqual({ key: 0, reopened: {} });
+    router.pushRecord({ c: "never seen" }, { line: remembered + 4 });
+    expect(opened.at(-1)).toEqual({ key: "never seen", reopened: undefined });
     expect(router.counts.reopened).toBe(1);
   });
 });
