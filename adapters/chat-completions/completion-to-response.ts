@@ -119,6 +119,7 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
     output = outputItems(converted.value, status, logprobs, base, losses);
     output.forEach((item, outputIndex) => {
       item.id = outputItemId({ responseId: completion.id, choiceIndex: 0, outputIndex, type: item.type });
+      losses.push({ path: pointer("output", outputIndex, "id"), code: "synthesized", detail: `a chat.completion has no item ids: ${item.id} derived from the completion's id and the item's place` });
     });
     // The way back derives the finish_reason from the status and the calls in
     // the output; a finish_reason it would not give again is reported here.

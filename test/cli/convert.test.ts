@@ -8,19 +8,24 @@ import { runCli } from "../../src/cli/run.js";
 import { runOrbridge, type CliResult } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 import { responseWith } from "../support/response-object.js";
-import { withoutNeutralFields } from "../support/response-neutrals.js";
+import { isDerivedChatItemId, withoutNeutralFields } from "../support/response-neutrals.js";
 
 const lines = (...records: unknown[]) => records.map((record) => (typeof record === "string" ? record : JSON.stringify(record)) + "\n").join("");
 const golden = (name: string, file: string) => JSON.parse(readFileSync(join("golden/chat-completions", name, file), "utf8"));
 const scratch = () => scratchFolder("convert");
-/** The report's entries, without the response fields every converted response is given (asserted in test/adapters/response-fields.test.ts and counted in the summaries here). */
+/**
+ * The report's entries, without the response fields every converted response is
+ * given and the item ids a converted chat.completion is given (asserted in
+ * test/adapters/response-fields.test.ts and chat-completions/responses.test.ts,
+ * and counted in the summaries here).
+ */
 const readReport = (path: string) =>
   withoutNeutralFields(
     readFileSync(path, "utf8")
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line) as { line: number; path: string; code: string; detail: string; source?: string }),
-  );
+  ).filter((loss) => !isDerivedChatItemId(loss));
 const records = (text: string) =>
   text
     .trimEnd()
@@ -103,7 +108,7 @@ describe("orbridge convert --to responses", () => {
     expect(await runOrbridge(["convert", "--to", "responses", "-"], stdin)).toEqual({
       code: 0,
       stdout: lines(golden("body-response-format-json-schema", "responses.json"), golden("completion-refusal", "responses.json")),
-      stderr: "read 2 lines: 2 records, 0 errors; 0 losses, 22 values synthesized\n",
+      stderr: "read 2 lines: 2 records, 0 errors; 0 losses, 23 values synthesized\n",
     });
   });
 
@@ -118,7 +123,7 @@ describe("orbridge convert --to responses", () => {
     expect(result).toEqual({
       code: 0,
       stdout: lines({ request: golden("body-response-format-json-schema", "responses.json"), response: golden("completion-refusal", "responses.json"), latency_ms: 812 }),
-      stderr: "read 1 line: 1 record, 0 errors; 0 losses, 22 values synthesized\n",
+      stderr: "read 1 line: 1 record, 0 errors; 0 losses, 23 values synthesized\n",
     });
   });
 
@@ -533,7 +538,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
         }),
       ],
       // 52 lines of SSE text hold 25 records and `[DONE]`, which is framing.
-      stderr: "read 52 lines: 25 records, 0 errors; 1 loss, 24 values synthesized\n",
+      stderr: "read 52 lines: 25 records, 0 errors; 1 loss, 26 values synthesized\n",
     });
     expect(readReport(report)).toEqual([
       { line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
@@ -544,7 +549,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
   test("a chunk stream of JSON lines becomes one response object; the losses name the chunk that carried each field", async () => {
     const report = join(scratch(), "losses.jsonl");
     const result = await runOrbridge(["convert", "--to", "responses", "--report", report, stream("chat-groq-whole-call", "chunks.jsonl")]);
-    expect({ ...result, stdout: records(result.stdout) }).toEqual({ code: 0, stdout: [groqResponse], stderr: "read 3 lines: 3 records, 0 errors; 6 losses, 25 values synthesized\n" });
+    expect({ ...result, stdout: records(result.stdout) }).toEqual({ code: 0, stdout: [groqResponse], stderr: "read 3 lines: 3 records, 0 errors; 6 losses, 26 values synthesized\n" });
     expect(readReport(report)).toEqual([...groqLosses, zeroDetail(3, "cached_tokens"), zeroDetail(3, "reasoning_tokens")]);
   });
 
@@ -595,7 +600,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
           usage: null,
         }),
       ],
-      stderr: "read 31 lines: 16 records, 0 errors; 2 losses, 24 values synthesized\n",
+      stderr: "read 31 lines: 16 records, 0 errors; 2 losses, 26 values synthesized\n",
     });
   });
 
@@ -621,7 +626,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
           usage: null,
         }),
       ],
-      stderr: "read 2 lines: 2 records, 0 errors; 1 loss, 24 values synthesized\n",
+      stderr: "read 2 lines: 2 records, 0 errors; 1 loss, 25 values synthesized\n",
     });
     expect(readReport(report)).toEqual([{ line: 2, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "eos" written as status incomplete; it comes back as "length"' }]);
   });
@@ -632,7 +637,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 0,
       stdout: [{ type: "message", role: "user", content: "Weather?" }, groqResponse, { type: "message", role: "user", content: "Thanks." }],
-      stderr: "read 5 lines: 5 records, 0 errors; 6 losses, 25 values synthesized\n",
+      stderr: "read 5 lines: 5 records, 0 errors; 6 losses, 26 values synthesized\n",
     });
   });
 
@@ -645,7 +650,7 @@ describe("orbridge convert --to responses: Chat streams", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 1,
       stdout: [damaged],
-      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 error; 8 losses, 25 values synthesized\n",
+      stderr: "orbridge convert: line 3: not reassembled: a chat.completion.chunk is an object with a choices array\nread 4 lines: 3 records, 1 error; 8 losses, 26 values synthesized\n",
     });
   });
 });
@@ -1012,7 +1017,7 @@ describe("a stream with a line that could not be read", () => {
     expect({ ...result, stdout: records(result.stdout) }).toEqual({
       code: 1,
       stdout: [{ ...groqResponse, status: "incomplete", output: [{ ...groqResponse.output[0], status: "incomplete" }] }],
-      stderr: `orbridge convert: line 3: line is not JSON: ${notJson}\nread 4 lines: 3 records, 1 error; 8 losses, 25 values synthesized\n`,
+      stderr: `orbridge convert: line 3: line is not JSON: ${notJson}\nread 4 lines: 3 records, 1 error; 8 losses, 26 values synthesized\n`,
     });
     expect(readReport(report)).toEqual([
       { line: 3, path: "", code: "error", detail: `line is not JSON: ${notJson}` },

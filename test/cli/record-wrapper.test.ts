@@ -61,7 +61,7 @@ describe("convert --record", () => {
         '"output":[{"id":"msg_9a2e6ee6d1567834654f554cb33f7afa4cbd89a701282c8f","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"It runs."}],"role":"assistant"}],' +
         '"error":null,"tools":[],"tool_choice":"auto","truncation":"disabled","parallel_tool_calls":true,"text":{"format":{"type":"text"}},"top_p":1,"presence_penalty":0,"frequency_penalty":0,"top_logprobs":0,"temperature":1,"reasoning":null,"usage":null,' +
         '"max_output_tokens":null,"max_tool_calls":null,"store":false,"background":false,"service_tier":"default","metadata":{},"safety_identifier":null,"prompt_cache_key":null}}\n',
-      stderr: "read 1 line: 1 record, 0 errors; 0 losses, 24 values synthesized\n",
+      stderr: "read 1 line: 1 record, 0 errors; 0 losses, 25 values synthesized\n",
     });
   });
 

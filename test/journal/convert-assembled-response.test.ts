@@ -9,7 +9,7 @@ import type { AssembledResponse } from "../../src/models/assembled-response.js";
 import type { ChatCompletion } from "../../src/models/chat-completions.js";
 import type { Loss } from "../../src/models/loss.js";
 import type { ResponseResource } from "../../src/models/open-responses.js";
-import { withoutNeutralFields } from "../support/response-neutrals.js";
+import { isDerivedChatItemId, withoutNeutralFields } from "../support/response-neutrals.js";
 
 /** Pushes records numbered from 1 into an assembler asked for whole records; returns the responses, in order. */
 function assemble(assembler: ChatStreamAssembler | ResponsesStreamAssembler, records: unknown[]): AssembledResponse[] {
@@ -28,7 +28,7 @@ const callTwin = { id: CHAT_ID, object: "chat.completion", created: 1770770843, 
 const textChunks = [chunk({ role: "assistant", content: "Sunny in " }), chunk({ content: "Lyon." }), chunk({}, "stop")];
 const textTwin = { ...callTwin, choices: [{ index: 0, message: { role: "assistant", content: "Sunny in Lyon." }, finish_reason: "stop" }], usage: undefined };
 /** The conversion, without the response fields every Chat response is given (test/adapters/response-fields.test.ts). */
-const withoutNeutrals = <T extends { losses: Array<{ code: string; path: string }> }>(converted: T): T => ({ ...converted, losses: withoutNeutralFields(converted.losses) });
+const withoutNeutrals = <T extends { losses: Array<{ code: string; path: string; detail: string }> }>(converted: T): T => ({ ...converted, losses: withoutNeutralFields(converted.losses).filter((loss) => !isDerivedChatItemId(loss)) });
 /** What a Chat usage without token details gives: the zeros a response's usage requires, reported on the chunk that carried the usage. */
 const zeroDetails = (line: number) => [
   { line, path: "/usage/input_tokens_details/cached_tokens", code: "synthesized", detail: "a response's usage requires cached_tokens and the chat.completion's usage has no prompt_tokens_details: 0 written" },

@@ -133,6 +133,7 @@ describe("Chat streams and their non-streamed twins", () => {
     expect(streamed.stdout).toBe(stored.stdout);
     expect(withoutNeutralFields(reportOf(streamReport))).toEqual([
       { line: 1, path: "/system_fingerprint", code: "unsupported_field", detail: "system_fingerprint has no counterpart in a response object" },
+      { line: 1, path: "/output/0/id", code: "synthesized", detail: "a chat.completion has no item ids: msg_66fc57b1489fc2dc43478c5f542b5878e5e949ee86fc4bba derived from the completion's id and the item's place" },
       { line: 3, path: "/choices/0", code: "unsupported_item", detail: "choice 1 dropped: a response holds one output" },
       { line: 23, path: "/usage/input_tokens_details/cached_tokens", code: "synthesized", detail: "a response's usage requires cached_tokens and the chat.completion's usage has no prompt_tokens_details: 0 written" },
     ]);

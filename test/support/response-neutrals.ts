@@ -14,3 +14,12 @@ export function isNeutralField(loss: Pick<Loss, "code" | "path">): boolean {
 export function withoutNeutralFields<T extends Pick<Loss, "code" | "path">>(losses: readonly T[]): T[] {
   return losses.filter((loss) => !isNeutralField(loss));
 }
+
+/**
+ * The id each output item of a response made from a chat.completion is given,
+ * reported `synthesized` at it: the same for every such item, and asserted whole
+ * in test/adapters/chat-completions/responses.test.ts.
+ */
+export function isDerivedChatItemId(loss: Pick<Loss, "code" | "path"> & { detail?: string }): boolean {
+  return loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path) && loss.detail?.startsWith("a chat.completion has no item ids:") === true;
+}

@@ -57,7 +57,12 @@ function toResponse(completion: ChatCompletion) {
   expect(result.losses.filter(isNeutralField).map((loss) => loss.path)).toEqual(
     RESPONSE_FIELDS.filter((field) => field in SYNTHESIZED_RESPONSE_VALUES && !given.has(field)).map((field) => `/${field}`),
   );
-  return { value: result.value, losses: withoutNeutralFields(result.losses) };
+  // Every output item's id is derived, and said so at its place in the output, once.
+  const itemIds = (loss: { code: string; path: string }) => loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path);
+  expect(result.losses.filter(itemIds)).toEqual(
+    result.value.output.map((item, index) => ({ path: `/output/${index}/id`, code: "synthesized", detail: `a chat.completion has no item ids: ${(item as { id: string }).id} derived from the completion's id and the item's place` })),
+  );
+  return { value: result.value, losses: withoutNeutralFields(result.losses).filter((loss) => !itemIds(loss)) };
 }
 
 describe("chat.completion to response object", () => {
