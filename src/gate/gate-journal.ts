@@ -136,4 +136,3 @@ async function* gateConversations(input: JournalInput, options: JournalGateOptio
   }
   yield* router.finish();
 }
-

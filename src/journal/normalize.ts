@@ -702,7 +702,6 @@ export async function* normalizeJournal(input: JournalInput, options: NormalizeO
   yield* normalizer.finish();
 }
 
-
 /**
  * The arguments and output texts of a record that wrote them as objects, with
  * each number put back as the line wrote it (`2.50`, `1E3`, `-0`, `7.0`), where
