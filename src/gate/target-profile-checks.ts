@@ -82,13 +82,22 @@ export function hasText(fields: Record<string, unknown>): boolean {
   return texts(fields.summary) || texts(fields.content);
 }
 
+/** A profile's grammars, each compiled once: the checks ask them of every call and output of a journal. */
+const grammars = new Map<string, RegExp>();
+
+function matches(pattern: string, value: string): boolean {
+  let grammar = grammars.get(pattern);
+  if (grammar === undefined) grammars.set(pattern, (grammar = new RegExp(pattern, "u")));
+  return grammar.test(value);
+}
+
 /** The fields of an item a profile's rules refuse: call ids, tool names, empty text, images in tool results. */
 export function profileFindings(profile: TargetProfile, kind: ItemKind, fields: Record<string, unknown>): Finding[] {
   const findings: Finding[] = [];
-  if ((kind === "function_call" || kind === "function_call_output") && typeof fields.call_id === "string" && profile.callIds?.pattern !== undefined && !new RegExp(profile.callIds.pattern, "u").test(fields.call_id)) {
+  if ((kind === "function_call" || kind === "function_call_output") && typeof fields.call_id === "string" && profile.callIds?.pattern !== undefined && !matches(profile.callIds.pattern, fields.call_id)) {
     findings.push({ code: "target_rejects", detail: ruleDetail(profile, `call_id ${JSON.stringify(fields.call_id)} does not match ${profile.callIds.pattern}`, profile.callIds), path: "/call_id" });
   }
-  if (kind === "function_call" && typeof fields.name === "string" && profile.toolNames !== undefined && !new RegExp(profile.toolNames.pattern, "u").test(fields.name)) {
+  if (kind === "function_call" && typeof fields.name === "string" && profile.toolNames !== undefined && !matches(profile.toolNames.pattern, fields.name)) {
     findings.push({ code: "target_rejects", detail: ruleDetail(profile, `the tool name ${JSON.stringify(fields.name)} does not match ${profile.toolNames.pattern}`, profile.toolNames), path: "/name" });
   }
   if ((kind === "message" || kind === "untyped_message") && !profile.content.emptyText.accepted) {
