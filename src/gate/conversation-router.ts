@@ -341,7 +341,7 @@ export class ConversationRouter<Output, Presented> {
     let note: string | undefined;
     if (reopened !== undefined) {
       this.counts.reopened += 1;
-      const bound = `to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open`;
+      const bound = this.whyClosedEarly();
       const closed =
         reopened.closedAfter === undefined
           ? `this conversation may have been closed before ${bound}, longer ago than its line is remembered`
@@ -355,6 +355,11 @@ export class ConversationRouter<Output, Presented> {
     this.open.set(id, conversation);
     this.link(conversation);
     return conversation;
+  }
+
+  /** Why a conversation is closed before the end of the input, as the notes and details say it. */
+  private whyClosedEarly(): string {
+    return `to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open`;
   }
 
   /** Makes `conversation` the most recently seen. */
@@ -380,7 +385,7 @@ export class ConversationRouter<Output, Presented> {
     this.catchUp(conversation);
     // Closed early, a stream still open may have more records to come, which would
     // have changed its calls: they are given as incomplete.
-    if (early) conversation.lane.damage(conversation.lastLine, `the conversation was closed after line ${conversation.lastLine}, to keep at most ${this.maxOpen} conversation${this.maxOpen === 1 ? "" : "s"} open, while this stream was still open: a later record of it could have changed its calls, which are marked incomplete`);
+    if (early) conversation.lane.damage(conversation.lastLine, `the conversation was closed after line ${conversation.lastLine}, ${this.whyClosedEarly()}, while this stream was still open: a later record of it could have changed its calls, which are marked incomplete`);
     this.place(conversation, conversation.lane.finish());
     conversation.closed = true;
     conversation.pending = undefined;
