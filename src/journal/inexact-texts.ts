@@ -20,14 +20,9 @@ import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
  * the `source` record wrote that text itself (those are its own).
  */
 export function inexactTextLosses(written: readonly unknown[], inexact: InexactLiterals, source: unknown): Loss[] {
-  // How many times the record wrote each text: a text written as often as the record wrote it may be all its own.
-  const own = new Map<string, number>();
-  walkStrings([source], (text) => void own.set(text, (own.get(text) ?? 0) + 1));
   const losses: Loss[] = [];
-  walkStrings(written, (text, tokens) => {
-    const times = own.get(text) ?? 0;
-    if (times > 0) own.set(text, times - 1);
-    for (const literal of times > 0 ? [] : literalsIn(text, inexact)) {
+  objectTextsMade(written, source, (text, tokens) => {
+    for (const literal of writtenFromInexact(text, inexact)) {
       losses.push({ path: "", code: "form_changed", detail: `the text written at ${pointer(...tokens()) || "/"} holds the number ${shownLiteral(literal)} of the record as its double writes it, ${JSON.stringify(Number(literal))}: a double does not stand for the number as written` });
     }
   });
@@ -42,18 +37,9 @@ export function inexactTextLosses(written: readonly unknown[], inexact: InexactL
  * number the record writes two ways, which cannot be put back.
  */
 export function restoreObjectTexts(written: unknown[], texts: NumberTexts, source: unknown): Loss[] {
-  const own = new Map<string, number>();
-  walkStrings([source], (text) => void own.set(text, (own.get(text) ?? 0) + 1));
   const losses: Loss[] = [];
   const replaced: Array<{ tokens: Array<string | number>; text: string }> = [];
-  walkStrings(written, (text, tokens) => {
-    const times = own.get(text) ?? 0;
-    if (times > 0) {
-      own.set(text, times - 1);
-      return;
-    }
-    const first = text.trimStart()[0];
-    if ((first !== "{" && first !== "[") || !parseJsonText(text).ok) return;
+  objectTextsMade(written, source, (text, tokens) => {
     const back = restoreNumberTexts(text, texts);
     const at = pointer(...tokens()) || "/";
     for (const loss of back.losses) losses.push({ ...loss, detail: `the text written at ${at}: ${loss.detail}` });
@@ -106,11 +92,22 @@ function walkStrings(values: readonly unknown[], visit: (text: string, tokens: (
   }
 }
 
-/** The record's inexact literals whose doubles `text` writes, each once. */
-function literalsIn(text: string, inexact: InexactLiterals): string[] {
-  const first = text.trimStart()[0];
-  if (first !== "{" && first !== "[") return [];
-  // Only a text JSON.parse reads is walked: the walk reads numbers out of any text.
-  if (!parseJsonText(text).ok) return [];
-  return writtenFromInexact(text, inexact);
+/**
+ * Each string of `written` that is the JSON text of an object or array (one
+ * JSON.parse reads: the number walks read numbers out of any text), past the
+ * times the `source` record wrote that text itself: a text written as often as
+ * the record wrote it may be all its own.
+ */
+function objectTextsMade(written: readonly unknown[], source: unknown, visit: (text: string, tokens: () => Array<string | number>) => void): void {
+  const own = new Map<string, number>();
+  walkStrings([source], (text) => void own.set(text, (own.get(text) ?? 0) + 1));
+  walkStrings(written, (text, tokens) => {
+    const times = own.get(text) ?? 0;
+    if (times > 0) {
+      own.set(text, times - 1);
+      return;
+    }
+    const first = text.trimStart()[0];
+    if ((first === "{" || first === "[") && parseJsonText(text).ok) visit(text, tokens);
+  });
 }
