@@ -38,19 +38,20 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   // value by JSON.parse and as another by a reader that keeps the first, so the
   // line is refused whole, as a line that is its own record would be.
   const twice = namedTwice(line.text, wrapper, "line");
-  if (twice !== undefined) return { ...line, text: twice, error: twice, ...(namesRequestTools(line.text) ? { mayBeRequest: true } : {}) };
+  if (twice !== undefined) return unread(line, twice);
   const found = resolvePointer(wrapper, pointer);
-  if (!found.found) {
-    // The record may stand elsewhere in the line than the pointer says: when the
-    // line names a request's tool fields, it may have been a request body.
-    const error = `--record ${pointer.text} finds no record in this line: ${found.reason}`;
-    return { ...line, text: error, error, ...(namesRequestTools(line.text) ? { mayBeRequest: true } : {}) };
-  }
+  // The record may stand elsewhere in the line than the pointer says.
+  if (!found.found) return unread(line, `--record ${pointer.text} finds no record in this line: ${found.reason}`);
   const span = valueSpan(line.text, pointer.tokens);
   if (span === undefined) return { ...line, text: JSON.stringify(found.value) };
   const unwrapped = { ...line, text: line.text.slice(span.start, span.end) };
   WRAPPERS.set(unwrapped, { text: line.text, ...span });
   return unwrapped;
+}
+
+/** A wrapped line not read, as an error on its line: one that names a request's tool fields may have been a request body. */
+function unread(line: JournalLine, error: string): JournalLine {
+  return { ...line, text: error, error, ...(namesRequestTools(line.text) ? { mayBeRequest: true } : {}) };
 }
 
 /** The wrapper a line was taken out of by `unwrapRecord`, if it was. */
