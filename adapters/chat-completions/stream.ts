@@ -462,8 +462,11 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   // another call: some providers put every parallel call at index 0. The SDKs
   // key calls by index alone, and add such a fragment to the call there.
   let call = state.callAt.get(index);
-  if (call && id !== undefined && call.id !== undefined && call.id !== id) state.renamed ??= { ...origin, field: "id", before: call.id, after: id, tail: ["id"] };
-  if (!call || (id !== undefined && call.id !== undefined && call.id !== id)) {
+  if (call?.id !== undefined && id !== undefined && call.id !== id) {
+    state.renamed ??= { ...origin, field: "id", before: call.id, after: id, tail: ["id"] };
+    call = undefined;
+  }
+  if (!call) {
     call = { index, order: state.calls.length, text: "", origin, extra: new Map(), bodyExtra: new Map() };
     state.calls.push(call);
     state.callAt.set(index, call);
