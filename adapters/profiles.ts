@@ -20,7 +20,7 @@ const openResponsesProfile: TargetProfile = {
   },
   content: {
     emptyText: { accepted: true, rule: "a text part may be empty", source: RESPONSES_API },
-    toolResultImages: { accepted: true, rule: "a function_call_output may be a list of input parts, images among them", source: RESPONSES_API },
+    toolResultParts: { accepted: true, rule: "a function_call_output may be a list of input parts: text, images, files, videos", source: RESPONSES_API },
   },
 };
 
@@ -35,7 +35,7 @@ const openaiResponsesProfile: TargetProfile = {
   },
   content: {
     emptyText: { accepted: true, rule: "a text part may be empty", source: RESPONSES_API },
-    toolResultImages: { accepted: true, rule: "a function_call_output may be a list of input parts, images among them", source: "OpenAI Responses API reference: function_call_output" },
+    toolResultParts: { accepted: true, rule: "a function_call_output may be a list of input parts: text, images, files, videos", source: "OpenAI Responses API reference: function_call_output" },
   },
 };
 

@@ -28,6 +28,6 @@ export const anthropicProfile: TargetProfile = {
       error: "messages: text content blocks must be non-empty",
       source: MESSAGES_API,
     },
-    toolResultImages: { accepted: true, rule: "a tool_result's content may hold image blocks", source: MESSAGES_API },
+    toolResultParts: { accepted: true, rule: "a tool_result's content may hold image and document blocks", source: MESSAGES_API },
   },
 };

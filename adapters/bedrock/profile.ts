@@ -31,6 +31,6 @@ export const bedrockProfile: TargetProfile = {
       error: "The text field in the ContentBlock object at messages.0.content.0 is blank. Add text to the text field, and try again.",
       source: CONVERSE_API,
     },
-    toolResultImages: { accepted: true, rule: "a toolResult's content may hold image blocks", source: CONVERSE_API },
+    toolResultParts: { accepted: true, rule: "a toolResult's content may hold image, document and video blocks", source: CONVERSE_API },
   },
 };

@@ -4,7 +4,7 @@
 import type { TargetProfile } from "../../src/models/target-profile.js";
 
 const CHAT_API = "OpenAI Chat Completions API reference: messages, tool messages";
-const TOOL_IMAGES = { accepted: false, rule: "a tool message holds text only; an image goes in a user message" };
+const TOOL_PARTS = { accepted: false, rule: "a tool message holds text parts only; an image or a file goes in a user message" };
 const EMPTY_TEXT = { accepted: true, rule: "an assistant message with tool calls may have empty content", source: CHAT_API };
 const NO_OPAQUE = { rule: "a Chat message has no field for another provider's signature or encrypted reasoning", source: CHAT_API };
 
@@ -14,9 +14,9 @@ export const chatCompletionsProfile: TargetProfile = {
   reasoning: { text: "dropped", foreign: NO_OPAQUE },
   content: {
     emptyText: EMPTY_TEXT,
-    toolResultImages: {
-      ...TOOL_IMAGES,
-      error: "Invalid 'messages[3]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL.",
+    toolResultParts: {
+      ...TOOL_PARTS,
+      errors: { input_image: "Invalid 'messages[3]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL." },
       source: CHAT_API,
     },
   },
@@ -35,7 +35,7 @@ export const deepseekProfile: TargetProfile = {
       source: "DeepSeek API docs: thinking mode, tool calls",
     },
   },
-  content: { emptyText: EMPTY_TEXT, toolResultImages: { ...TOOL_IMAGES, source: "DeepSeek API reference: chat completion messages" } },
+  content: { emptyText: EMPTY_TEXT, toolResultParts: { ...TOOL_PARTS, source: "DeepSeek API reference: chat completion messages" } },
 };
 
 export const mistralProfile: TargetProfile = {
@@ -52,5 +52,5 @@ export const mistralProfile: TargetProfile = {
     foreign: NO_OPAQUE,
     refused: { rule: "an assistant message carries no reasoning input", source: "Mistral chat completion API: assistant messages" },
   },
-  content: { emptyText: EMPTY_TEXT, toolResultImages: { ...TOOL_IMAGES, source: "Mistral chat completion API: tool messages" } },
+  content: { emptyText: EMPTY_TEXT, toolResultParts: { ...TOOL_PARTS, source: "Mistral chat completion API: tool messages" } },
 };

@@ -22,6 +22,6 @@ export const geminiProfile: TargetProfile = {
       error: "Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.",
       source: GEMINI_API,
     },
-    toolResultImages: { accepted: true, rule: "a functionResponse may carry parts (inline or file data) beside its response", source: GEMINI_API },
+    toolResultParts: { accepted: true, rule: "a functionResponse may carry parts (inline or file data) beside its response", source: GEMINI_API },
   },
 };

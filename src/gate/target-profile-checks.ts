@@ -9,7 +9,7 @@
 // |                                        |   it is) is not the one the target takes back                 |
 // | reasoning with text only               | the target refuses reasoning, or has no place for it          |
 // | message                                | empty content, or an empty text part, where the target refuses it |
-// | function_call_output                   | an image part, where the target's tool results hold text only |
+// | function_call_output                   | a part other than text, where the target's tool results hold text only |
 // | an extension item                      | its slug is not the target's                                  |
 // | item_reference, compaction             | always: only OpenAI reads them                                |
 import type { Finding } from "../models/finding.js";
@@ -104,14 +104,42 @@ export function profileFindings(profile: TargetProfile, kind: ItemKind, fields: 
     const blank = profile.content.emptyText.blank === true;
     for (const path of emptyTexts(fields.content, blank)) findings.push({ code: "target_rejects", detail: ruleDetail(profile, blank ? "empty or blank text" : "empty text", profile.content.emptyText), path });
   }
-  if (kind === "function_call_output" && !profile.content.toolResultImages.accepted && Array.isArray(fields.output)) {
+  if (kind === "function_call_output" && !profile.content.toolResultParts.accepted && Array.isArray(fields.output)) {
+    const rule = profile.content.toolResultParts;
     fields.output.forEach((part: unknown, index) => {
-      if (part !== null && typeof part === "object" && (part as { type?: unknown }).type === "input_image") {
-        findings.push({ code: "target_rejects", detail: ruleDetail(profile, "an image in a tool result", profile.content.toolResultImages), path: `/output/${index}` });
-      }
+      const type = partType(part);
+      if (type === "input_text") return;
+      const error = type === undefined ? undefined : rule.errors?.[type];
+      findings.push({ code: "target_rejects", detail: ruleDetail(profile, `${describePart(type)} in a tool result`, { ...rule, error }), path: `/output/${index}` });
     });
   }
   return findings;
+}
+
+/** The parts a tool result that holds text alone hands to a user message, where the target takes them. */
+export const MEDIA_PARTS: ReadonlySet<string> = new Set(["input_image", "input_file", "input_video"]);
+
+/** The `type` of a content part, if it has one. */
+export function partType(part: unknown): string | undefined {
+  if (part === null || typeof part !== "object") return undefined;
+  const type = (part as { type?: unknown }).type;
+  return typeof type === "string" ? type : undefined;
+}
+
+/** A content part's kind, in words: "an image", "a file", or its type quoted. */
+export function describePart(type: string | undefined): string {
+  switch (type) {
+    case "input_image":
+      return "an image";
+    case "input_file":
+      return "a file";
+    case "input_video":
+      return "a video";
+    case undefined:
+      return "a part without a type";
+    default:
+      return `a part of type ${JSON.stringify(type)}`;
+  }
 }
 
 /**

@@ -28,7 +28,7 @@ import { pointerToken } from "../models/json-pointer.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 import { foreignIdReason, itemFields, itemKind, type ItemKind } from "./item-kind.js";
 import { PORTABLE_CALL_IDS, TargetIdRewrites, type IdGrammar } from "./target-ids.js";
-import { emptyTexts, reasoningFamily } from "./target-profile-checks.js";
+import { describePart, emptyTexts, MEDIA_PARTS, partType, reasoningFamily } from "./target-profile-checks.js";
 import { assertTarget } from "./target-names.js";
 import type { TargetProfile } from "../models/target-profile.js";
 import {
@@ -136,16 +136,16 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
         if (content.length === 0) return remove(`only ${what}, which ${profile.name} refuses`);
       }
     }
-    if (kind === "function_call_output" && !profile.content.toolResultImages.accepted && Array.isArray(fields.output)) {
+    if (kind === "function_call_output" && !profile.content.toolResultParts.accepted && Array.isArray(fields.output)) {
       const parts = fields.output as unknown[];
-      const isImage = (part: unknown) => part !== null && typeof part === "object" && (part as { type?: unknown }).type === "input_image";
-      if (parts.some(isImage)) {
-        const kept = parts.filter((part) => !isImage(part));
+      const isMedia = (part: unknown) => MEDIA_PARTS.has(partType(part) ?? "");
+      if (parts.some(isMedia)) {
+        const kept = parts.filter((part) => !isMedia(part));
         edit().output = kept.length > 0 ? kept : "";
         parts.forEach((part, index) => {
-          if (isImage(part)) change(`/output/${index}`, "form_changed", `an image in a tool result, which ${profile.name} refuses: moved into a user message after the turn's tool results`);
+          if (isMedia(part)) change(`/output/${index}`, "form_changed", `${describePart(partType(part))} in a tool result, which ${profile.name} refuses: moved into a user message after the turn's tool results`);
         });
-        moved = { item: { type: "message", role: "user", content: parts.filter(isImage) }, provenance: journalItem.provenance };
+        moved = { item: { type: "message", role: "user", content: parts.filter(isMedia) }, provenance: journalItem.provenance };
       }
     }
     if (calls !== undefined && profile.toolResultNames !== undefined && typeof fields.call_id === "string") {

@@ -66,8 +66,13 @@ export const targetProfileSchema = z.object({
       /** Text of white space alone counts as empty too. */
       blank: z.boolean().optional(),
     }),
-    /** An image among the parts of a tool result. */
-    toolResultImages: ruleSchema.extend({ accepted: z.boolean() }),
+    /** The parts of a tool result other than text: images, files, videos. */
+    toolResultParts: ruleSchema.extend({
+      /** Whether a tool result holds them; if not, it holds text alone and they go in a user message. */
+      accepted: z.boolean(),
+      /** What the provider answers to a refused part, by its type (`input_image`), where known. */
+      errors: z.record(z.string(), z.string()).optional(),
+    }),
   }),
 });
 export type TargetProfile = z.infer<typeof targetProfileSchema>;

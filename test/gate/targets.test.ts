@@ -485,12 +485,19 @@ describe("a provider's target, judged by the profile handed over", () => {
     expect(checked.map((item) => item.findings.map((finding) => finding.code))).toEqual([[], ["target_rejects"]]);
   });
 
-  test("mistral: ids of exactly 9 letters or digits, no reasoning at all, no image in a tool message", () => {
-    const image = { type: "function_call_output", call_id: "a1b2c3d4e", output: [{ type: "input_text", text: "the chart" }, { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" }] };
-    const checked = checkTarget([at("1.0", "chat", call("a1b2c3d4e", paris)), at("2.0", "chat", image), at("3.0", "chat", { type: "reasoning", summary: [{ type: "summary_text", text: "Think." }] })], "mistral", mistral);
+  test("mistral: ids of exactly 9 letters or digits, no reasoning at all, nothing but text in a tool message", () => {
+    const parts = [{ type: "input_text", text: "the chart" }, { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" }, { type: "input_file", file_id: "file_1" }, { type: "input_video", video_url: "https://example.com/v.mp4" }, { text: "no type" }];
+    const media = { type: "function_call_output", call_id: "a1b2c3d4e", output: parts };
+    const checked = checkTarget([at("1.0", "chat", call("a1b2c3d4e", paris)), at("2.0", "chat", media), at("3.0", "chat", { type: "reasoning", summary: [{ type: "summary_text", text: "Think." }] })], "mistral", mistral);
+    const rule = "a tool message holds text parts only; an image or a file goes in a user message";
     expect(checked.map((item) => item.findings)).toEqual([
       [],
-      [{ code: "target_rejects", detail: "an image in a tool result: a tool message holds text only; an image goes in a user message", path: "/output/1" }],
+      [
+        { code: "target_rejects", detail: `an image in a tool result: ${rule}`, path: "/output/1" },
+        { code: "target_rejects", detail: `a file in a tool result: ${rule}`, path: "/output/2" },
+        { code: "target_rejects", detail: `a video in a tool result: ${rule}`, path: "/output/3" },
+        { code: "target_rejects", detail: `a part without a type in a tool result: ${rule}`, path: "/output/4" },
+      ],
       [{ code: "target_rejects", detail: "a reasoning item without the target's own payload: an assistant message carries no reasoning input", path: "" }],
     ]);
   });
@@ -587,9 +594,10 @@ describe("a provider's target, judged by the profile handed over", () => {
     ]);
   });
 
-  test("normalize's rewrite for a Chat target moves a tool result's image into a user message after the turn's tool results", () => {
+  test("normalize's rewrite for a Chat target moves a tool result's image and file into a user message after the turn's tool results", () => {
     const chart = { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" };
-    const withImage = { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }, chart] };
+    const report = { type: "input_file", file_id: "file_1" };
+    const withImage = { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }, chart, report] };
     const items = [at("1.0", "chat", call("call_1", paris)), at("1.1", "chat", call("call_2", lyon)), at("2.0", "chat", withImage), at("3.0", "chat", output("call_2", "rain"))];
     const rewritten = rewriteForTarget(items, "chat-completions", { profile: profileOf("chat-completions") });
     expect(rewritten.items.map((item) => item.item)).toEqual([
@@ -597,9 +605,12 @@ describe("a provider's target, judged by the profile handed over", () => {
       call("call_2", lyon),
       { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }] },
       output("call_2", "rain"),
-      { type: "message", role: "user", content: [chart] },
+      { type: "message", role: "user", content: [chart, report] },
     ]);
-    expect(rewritten.changes).toEqual([{ line: 2, index: 0, path: "/output/1", code: "form_changed", detail: "an image in a tool result, which chat-completions refuses: moved into a user message after the turn's tool results" }]);
+    expect(rewritten.changes).toEqual([
+      { line: 2, index: 0, path: "/output/1", code: "form_changed", detail: "an image in a tool result, which chat-completions refuses: moved into a user message after the turn's tool results" },
+      { line: 2, index: 0, path: "/output/2", code: "form_changed", detail: "a file in a tool result, which chat-completions refuses: moved into a user message after the turn's tool results" },
+    ]);
     expect(checkTarget(rewritten.items, "chat-completions", { profile: profileOf("chat-completions") }).flatMap((item) => item.findings)).toEqual([]);
   });
 
