@@ -1,8 +1,8 @@
 // `convert --for TARGET`: the canonical items of each record rewritten toward the
 // target as `normalize --for` rewrites a journal, one record at a time (a record
 // is written whole, so nothing is held back past it), the call-id rewrites and
-// the calls' names shared by the whole journal so that a call and its output, on
-// two lines, still match.
+// the calls' names and the call ids met shared by the whole journal so that a
+// call and its output, on two lines, still match.
 import type { StreamLoss } from "../models/assembled-response.js";
 import type { Envelope } from "../models/journal-item.js";
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -15,6 +15,7 @@ import type { Target } from "../gate/targets.js";
 export class RecordRewrite {
   private readonly ids: TargetIdRewrites | undefined;
   private readonly calls = new ConversationCalls();
+  private readonly seenCalls = new Set<string>();
 
   constructor(
     readonly target: Target,
@@ -31,7 +32,7 @@ export class RecordRewrite {
    * of `lineOf(index)`, its path `pathOf(index)` followed by the change's own.
    */
   items(items: readonly CanonicalItem[], envelope: Envelope, lineOf: (index: number) => number, pathOf: (index: number) => string): { items: CanonicalItem[]; losses: StreamLoss[] } {
-    const rewriter = new TargetRewriter(this.target, { profile: this.profile, ids: this.ids, calls: this.calls, ...(this.reasoningField === undefined ? {} : { reasoningField: this.reasoningField }) });
+    const rewriter = new TargetRewriter(this.target, { profile: this.profile, ids: this.ids, calls: this.calls, seenCalls: this.seenCalls, ...(this.reasoningField === undefined ? {} : { reasoningField: this.reasoningField }) });
     const journalItems = items.map((item, index) => ({ item, provenance: { line: lineOf(index), index, envelope } }));
     const pushed = rewriter.push(journalItems);
     const finished = rewriter.finish();

@@ -218,7 +218,7 @@ export class TargetRewriter {
   private turn: Turn | undefined;
   private seq = 0;
   /** Every call_id met so far: an output whose call is not among them came before it. */
-  private readonly calls = new Set<string>();
+  private readonly calls: Set<string>;
   /** Items held since an output whose call has not come yet, and those outputs by call_id. */
   private hold: { entries: TurnEntry[]; early: Map<string, TurnEntry[]>; waiting: Set<TurnEntry> } | undefined;
 
@@ -229,6 +229,7 @@ export class TargetRewriter {
     this.chatLike = target === "chat-completions" || target === "deepseek" || target === "mistral";
     this.reorders = this.chatLike || target === "adjacent";
     this.options = options;
+    this.calls = options.seenCalls ?? new Set();
     const grammar = callIdGrammar(target, options.profile);
     this.ids = grammar === undefined ? undefined : (options.ids ?? new TargetIdRewrites(grammar));
     this.callNames = options.profile?.toolResultNames === undefined ? undefined : (options.calls ?? new ConversationCalls());
@@ -313,7 +314,7 @@ export class TargetRewriter {
     hold.entries.forEach((entry, position) => {
       if (hold.waiting.has(entry)) {
         const after = hold.entries.length - position - 1;
-        out.changes.push({ ...placeOf(entry.item), path: "", code: "orphan_output", detail: `its call comes neither before it nor in what followed (${after} item${after === 1 ? "" : "s"} held): left where it is; the target rejects an output without its call` });
+        out.changes.push({ ...placeOf(entry.item), path: "", code: "orphan_output", detail: `its call comes neither before it nor in the ${after} item${after === 1 ? "" : "s"} held after it: left where it is; the target rejects an output without its call` });
       }
       this.place(entry, out);
     });

@@ -91,6 +91,8 @@ export interface RewriteOptions extends TargetOptions {
   ids?: TargetIdRewrites;
   /** The names of the journal's calls so far, to share the same way: a result on a later line than its call gets its name where the target needs it. */
   calls?: ConversationCalls;
+  /** The call ids met so far, to share the same way: a result whose call is on an earlier record did not come before it. */
+  seenCalls?: Set<string>;
   /** The longest turn held back for reordering. */
   maxTurnItems?: number;
 }

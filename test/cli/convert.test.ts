@@ -504,6 +504,27 @@ describe("orbridge convert --to chat --for chat-completions --reasoning-field FI
   });
 });
 
+describe("orbridge convert --to ENVELOPE --for TARGET, record by record", () => {
+  const chatTurn = [
+    { role: "user", content: "go" },
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "sales", arguments: '{"region":"apac"}' } }] },
+    { role: "tool", tool_call_id: "c1", content: "r1" },
+  ];
+
+  test.each(["chat-completions", "deepseek", "adjacent"])("a tool message whose call is on an earlier line is not reported as missing its call (--for %s)", async (target) => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "chat", "--for", target, "--report", report], lines(...chatTurn));
+    expect({ code: result.code, stdout: records(result.stdout), report: readFileSync(report, "utf8") }).toEqual({ code: 0, stdout: chatTurn, report: "" });
+  });
+
+  test("a tool message whose call comes on a later line is reported, and left where it is", async () => {
+    const report = join(scratch(), "losses.jsonl");
+    const result = await runOrbridge(["convert", "--to", "chat", "--for", "chat-completions", "--report", report], lines(chatTurn[0], chatTurn[2], chatTurn[1]));
+    expect(records(result.stdout)).toEqual([chatTurn[0], chatTurn[2], chatTurn[1]]);
+    expect(readReport(report)).toEqual([{ line: 2, path: "", code: "form_changed", detail: "its call comes neither before it nor in the 0 items held after it: left where it is; the target rejects an output without its call" }]);
+  });
+});
+
 describe("orbridge convert --to responses: Chat streams", () => {
   test("a Chat SSE stream becomes the response object of the completion it streams, its calls completed", async () => {
     const report = join(scratch(), "losses.jsonl");

@@ -409,7 +409,7 @@ describe.each(["adjacent", "chat-completions"] as const)("%s: an output that com
           index: 0,
           path: "",
           code: "orphan_output",
-          detail: "its call comes neither before it nor in what followed (1 item held): left where it is; the target rejects an output without its call",
+          detail: "its call comes neither before it nor in the 1 item held after it: left where it is; the target rejects an output without its call",
         },
       ],
     });
@@ -420,7 +420,7 @@ describe.each(["adjacent", "chat-completions"] as const)("%s: an output that com
     const rewritten = rewriteForTarget(late, target, { maxTurnItems: 2 });
     expect(placesOf(rewritten)).toEqual(["1.0", "2.0", "3.0", "4.0"]);
     expect(rewritten.changes).toEqual([
-      { line: 1, index: 0, path: "", code: "orphan_output", detail: "its call comes neither before it nor in what followed (2 items held): left where it is; the target rejects an output without its call" },
+      { line: 1, index: 0, path: "", code: "orphan_output", detail: "its call comes neither before it nor in the 2 items held after it: left where it is; the target rejects an output without its call" },
     ]);
   });
 });
