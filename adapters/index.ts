@@ -30,6 +30,12 @@ export interface StreamAssembler {
   unplaced?(): AssembledResponse["losses"];
   /** Whether a record that reads as a whole response on a JSON line continues the open response, when the envelope's chunks can say so. */
   continues?(record: unknown): boolean;
+  /**
+   * Whether its events write a call's arguments as an object (Gemini's `args`),
+   * which the rebuilt response holds as JSON text: the numbers of the stream's
+   * lines are put back in that text as they were written (`2.50`, `1E3`).
+   */
+  readonly argumentsAsObjects?: boolean;
 }
 
 /** A conversation of an envelope whose system prompt stands beside its messages. */

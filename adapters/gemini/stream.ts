@@ -108,6 +108,8 @@ interface OpenResponse {
 }
 
 export class GeminiStreamAssembler {
+  /** A chunk's functionCall writes `args` as an object. */
+  readonly argumentsAsObjects = true;
   private current: OpenResponse | undefined;
 
   constructor(private readonly options: GeminiStreamOptions = {}) {}

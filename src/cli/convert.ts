@@ -442,6 +442,7 @@ class JournalConverter {
         case "response": {
           const streamed = convertStreamed(entry, this.target, this.reasoningField);
           if (entry.inexact !== undefined) streamed.losses.push(...inexactTextLosses(streamed.records, entry.inexact, undefined).map((loss) => ({ ...loss, line: entry.response.line })));
+          if (entry.numberTexts !== undefined) streamed.losses.push(...restoreObjectTexts(streamed.records, entry.numberTexts, undefined).map((loss) => ({ ...loss, line: entry.response.line })));
           if (this.names) nameResults({ items: entry.response.items, calls: this.names.calls, field: this.names.field, lineOf: () => entry.response.line });
           // A stream is rebuilt and written by the journal layer: its items do not pass the rewrite, and the report says so.
           if (this.rewrite && streamed.converted > 0) streamed.losses.push({ line: entry.response.line, path: "", code: "target_rejects", detail: `a streamed response is written as it was rebuilt, not rewritten for ${this.rewrite.target}: check it with gate --for` });

@@ -202,9 +202,13 @@ export class JournalNormalizer {
         case "rejected":
           out.push({ kind: "error", source: this.source, line: entry.line, detail: `stream record cannot be reassembled: ${entry.reason}` });
           break;
-        case "response":
-          out.push(entry.inexact === undefined ? this.assembled(entry) : this.valuesOfObjects(this.assembled(entry), entry.inexact, "a record of the stream"));
+        case "response": {
+          let normalized = this.assembled(entry);
+          if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact, "a record of the stream");
+          if (entry.numberTexts !== undefined) normalized = numbersAsWritten(normalized, entry.numberTexts);
+          out.push(normalized);
           break;
+        }
         case "unassembled":
           // For the gate, stream records that opened no response are a line it must
           // answer: a blocked error line, as an object of no known kind gets one.

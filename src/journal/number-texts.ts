@@ -22,18 +22,30 @@ const MAYBE_NOT_SHORTEST = /[eE][-+]?\d|\d\.\d*0(?!\d)|-0(?![.\d])|[\d.]{16}|\.0
 /** The numbers of a line of JSON text that do not read back as written, or undefined when there are none. */
 export function numberTextsOf(text: string): NumberTexts | undefined {
   if (!MAYBE_NOT_SHORTEST.test(text)) return undefined;
+  return notAsDoublesWrite(writtenNumbers(text));
+}
+
+/**
+ * Every number of JSON text, by its double's text: a table of lines to be
+ * merged (a stream's) needs the numbers each line writes as the double does,
+ * since another line's `7.0` cannot be put back where one of them wrote `7`.
+ */
+export function writtenNumbers(text: string): NumberTexts {
   const texts = new Map<string, Set<string>>();
-  let odd = false;
   forEachNumber(text, (written) => {
     const shortest = JSON.stringify(Number(written));
-    if (shortest !== written) odd = true;
     let seen = texts.get(shortest);
     if (seen === undefined) texts.set(shortest, (seen = new Set()));
     seen.add(written);
   });
-  if (!odd) return undefined;
-  for (const [shortest, seen] of texts) if (seen.size === 1 && seen.has(shortest)) texts.delete(shortest);
   return texts;
+}
+
+/** The numbers of a table written otherwise than their doubles write them, or undefined when there are none. */
+export function notAsDoublesWrite(texts: NumberTexts): NumberTexts | undefined {
+  const odd = new Map<string, ReadonlySet<string>>();
+  for (const [shortest, seen] of texts) if (seen.size > 1 || !seen.has(shortest)) odd.set(shortest, seen);
+  return odd.size === 0 ? undefined : odd;
 }
 
 /**

@@ -47,7 +47,7 @@ import type { Loss } from "../models/loss.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
 import { inexactLiterals, inexactSchemaNumbers, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
-import { exactForms, numberTextsOf, type NumberTexts } from "./number-texts.js";
+import { exactForms, mergeNumberTexts, notAsDoublesWrite, numberTextsOf, writtenNumbers, type NumberTexts } from "./number-texts.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser, type SseEvent } from "./sse.js";
@@ -77,7 +77,16 @@ export type JournalRecord =
    * `damage`, when a line inside the stream could not be read: the loss that says
    * which, path `""` into the response; its completed calls are already incomplete.
    */
-  | { kind: "response"; envelope: Envelope; response: AssembledResponse; records: number; damage?: Loss; inexact?: InexactLiterals }
+  | {
+      kind: "response";
+      envelope: Envelope;
+      response: AssembledResponse;
+      records: number;
+      damage?: Loss;
+      inexact?: InexactLiterals;
+      /** A stream whose events write arguments as objects: the numbers of its lines written otherwise than their doubles write them. */
+      numberTexts?: NumberTexts;
+    }
   /**
    * Stream records that went into no response (a usage chunk with no completion,
    * events of no known type), counted when the stream ends; `afterResponse` when
@@ -115,6 +124,8 @@ interface OpenStream {
   damagedAt?: number;
   /** The numbers of the pending records' lines that their doubles do not stand for. */
   inexact?: InexactLiterals;
+  /** Every number of the pending records' lines, where the assembler writes arguments as objects. */
+  numberTexts?: NumberTexts[];
   /** Whether the stream was opened by an SSE event (or by a JSON line): a record of the other kind that continues it is one no reader of the first kind sees. */
   fromSse: boolean;
   /** What damaged the stream, when it is not a line that could not be read. */
@@ -246,9 +257,9 @@ export class StreamRecords {
       damageFrom(openStream, line, `line ${line} is an error sent in this stream, at which the OpenAI SDKs stop reading it; its calls are marked incomplete`);
     }
     // A stream ends at the first record that is not part of it.
-    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt);
+    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt, writesObjects ? text : undefined);
     const out = this.endStream();
-    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt)));
+    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt, writesObjects ? text : undefined)));
     return out;
   }
 
@@ -323,7 +334,8 @@ export class StreamRecords {
   }
 
   /** `inexact`: the numbers of the record's line that their doubles do not stand for, which the response it goes into carries. */
-  private pushStreamed(envelope: Envelope, record: unknown, line: number, fromSse: boolean, inexact?: InexactLiterals, damagedAt?: number): JournalRecord[] {
+  /** `text`: the record's line, when its envelope writes objects, for the numbers an assembler that writes arguments as objects puts back. */
+  private pushStreamed(envelope: Envelope, record: unknown, line: number, fromSse: boolean, inexact?: InexactLiterals, damagedAt?: number, text?: string): JournalRecord[] {
     const stream = (this.stream ??= this.open(envelope, fromSse));
     if (damagedAt !== undefined) stream.damagedAt ??= damagedAt;
     if (this.unendedAt !== undefined) damageFrom(stream, line, `line ${line} is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete`);
@@ -357,20 +369,27 @@ export class StreamRecords {
     let current = 1;
     let earlierInexact = stream.inexact;
     let currentInexact = inexact;
+    let earlierTexts = stream.numberTexts;
+    const lineTexts = text !== undefined && stream.assembler.argumentsAsObjects === true ? writtenNumbers(text) : undefined;
+    let currentTexts = lineTexts === undefined ? undefined : [lineTexts];
     const out = closed.map((response): JournalRecord => {
       const includesCurrent = current === 1 && response.lastLine >= line;
       const records = earlier + (includesCurrent ? current : 0);
       const literals = joined(earlierInexact, includesCurrent ? currentInexact : undefined);
+      const texts = joinedTexts(earlierTexts, includesCurrent ? currentTexts : undefined);
       earlier = 0;
       earlierInexact = undefined;
+      earlierTexts = undefined;
       if (includesCurrent) {
         current = 0;
         currentInexact = undefined;
+        currentTexts = undefined;
       }
-      return this.closedResponse(stream, response, records, literals);
+      return this.closedResponse(stream, response, records, literals, texts);
     });
     stream.pending = earlier + current;
     stream.inexact = joined(earlierInexact, currentInexact);
+    stream.numberTexts = joinedTexts(earlierTexts, currentTexts);
     if (closed.length > 0 && stream.pending > 0) stream.firstPending = line;
     return out;
   }
@@ -394,7 +413,7 @@ export class StreamRecords {
     const unplaced = stream.assembler.unplaced?.() ?? [];
     if (closed.length > 0) {
       closed[0]!.losses.push(...unplaced);
-      return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0, index === 0 ? stream.inexact : undefined));
+      return closed.map((response, index) => this.closedResponse(stream, response, index === 0 ? stream.pending : 0, index === 0 ? stream.inexact : undefined, index === 0 ? stream.numberTexts : undefined));
     }
     if (stream.pending === 0) return [];
     const { envelope, firstPending: line, lastPending: lastLine, pending: records } = stream;
@@ -402,15 +421,26 @@ export class StreamRecords {
     return [{ kind: "unassembled", envelope, line, lastLine, records, afterResponse: stream.closedAny, detail: unassembledDetail(envelope, line, lastLine, records, said) }];
   }
 
-  private closedResponse(stream: OpenStream, response: AssembledResponse, records: number, inexact: InexactLiterals | undefined): JournalRecord {
+  private closedResponse(stream: OpenStream, response: AssembledResponse, records: number, inexact: InexactLiterals | undefined, lineTexts?: NumberTexts[]): JournalRecord {
     stream.closedAny = true;
     const damagedAt = stream.damagedAt;
-    const literals = inexact === undefined ? {} : { inexact };
+    // Every line's numbers merged, then those its doubles write set aside, then the forms no double holds: a
+    // number one line writes so, or as its double writes it, stays as its double in every line's text.
+    const merged = lineTexts === undefined ? undefined : mergeNumberTexts(lineTexts);
+    const numberTexts = merged === undefined ? undefined : exactForms(notAsDoublesWrite(merged));
+    const literals = { ...(inexact === undefined ? {} : { inexact }), ...(numberTexts === undefined ? {} : { numberTexts }) };
     if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records, ...literals };
     const items = response.items.map((item) => stoppedCall(item) ?? item);
     const damage: Loss = { path: "", code: "form_changed", detail: stream.damage ?? `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
     return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage, ...literals };
   }
+}
+
+/** The number texts of two runs of lines as one list; undefined when neither has any. */
+function joinedTexts(first: NumberTexts[] | undefined, second: NumberTexts[] | undefined): NumberTexts[] | undefined {
+  if (second === undefined) return first;
+  if (first === undefined) return second;
+  return [...first, ...second];
 }
 
 /** The literals of two sets of records as one; undefined when neither has any. */

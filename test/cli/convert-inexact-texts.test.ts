@@ -80,3 +80,36 @@ describe("a number a double stands for, written in another form, in a call's arg
     expect(readFileSync(`${input}.report`, "utf8")).toContain("the text written at /arguments: the line writes the number 7 as 7.0 and as 7: each is written 7");
   });
 });
+
+describe("a number a double stands for, written in another form, in a Gemini stream's args", () => {
+  const chunk = (parts: unknown[], finish?: string) => JSON.stringify({ candidates: [{ content: { role: "model", parts }, ...(finish ? { finishReason: finish } : {}), index: 0 }], responseId: "r1", modelVersion: "gemini-2.5-flash" });
+  const call = (id: string, args: string) => `{"functionCall":{"id":"${id}","name":"pay","args":${args}}}`;
+  const streamOf = (...lines: string[]) => {
+    const input = join(folder, `stream-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(input, lines.join("\n") + "\n");
+    return input;
+  };
+  const sse = (...lines: string[]) => lines.map((line) => `data: ${line}\n\n`).join("");
+
+  test.each([
+    ["JSON lines", (lines: string[]) => streamOf(...lines)],
+    ["SSE", (lines: string[]) => streamOf(sse(...lines))],
+  ])("%s: each call's arguments text keeps the numbers as its chunk wrote them, in normalize and in convert", async (_form, write) => {
+    const first = chunk([]).replace('"parts":[]', `"parts":[${call("g1", '{"x":2.50,"y":1E3}')}]`);
+    const second = chunk([], "STOP").replace('"parts":[]', `"parts":[${call("g2", '{"w":7.0,"v":1.5e-7}')}]`);
+    const input = write([first, second]);
+    for (const argv of [["normalize"], ["convert", "--to", "responses"], ["convert", "--to", "chat"]]) {
+      const result = await runOrbridge([...argv, input]);
+      expect([argv.join(" "), result.stdout.includes(JSON.stringify('{"x":2.50,"y":1E3}')), result.stdout.includes(JSON.stringify('{"w":7.0,"v":1.5e-7}'))]).toEqual([argv.join(" "), true, true]);
+    }
+  });
+
+  test("a number two chunks of the stream write two ways is written as its double, and said", async () => {
+    const first = chunk([]).replace('"parts":[]', `"parts":[${call("g1", '{"a":7.0}')}]`);
+    const second = chunk([], "STOP").replace('"parts":[]', `"parts":[${call("g2", '{"b":7}')}]`);
+    const input = streamOf(first, second);
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", `${input}.report`, input]);
+    expect(result.stdout).toContain(JSON.stringify('{"a":7}'));
+    expect(readFileSync(`${input}.report`, "utf8")).toContain("the line writes the number 7 as 7.0 and as 7: each is written 7");
+  });
+});
