@@ -14,6 +14,12 @@ export const anthropicProfile: TargetProfile = {
     error: "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
     source: MESSAGES_API,
   },
+  toolNames: {
+    pattern: "^[a-zA-Z0-9_-]{1,128}$",
+    rule: "a tool's name is 1 to 128 letters, digits, _ and -",
+    error: "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'",
+    source: "Anthropic Messages API: the error it answers to a tool's name",
+  },
   reasoning: {
     family: "anthropic",
     text: "refused",

@@ -6,11 +6,13 @@ import type { TargetProfile } from "../../src/models/target-profile.js";
 const CHAT_API = "OpenAI Chat Completions API reference: messages, tool messages";
 const TOOL_PARTS = { accepted: false, rule: "a tool message holds text parts only; an image or a file goes in a user message" };
 const EMPTY_TEXT = { accepted: true, rule: "an assistant message with tool calls may have empty content", source: CHAT_API };
+const FUNCTION_NAMES = { pattern: "^[a-zA-Z0-9_-]{1,64}$", rule: "a function's name is 1 to 64 letters, digits, _ and -" };
 const NO_OPAQUE = { rule: "a Chat message has no field for another provider's signature or encrypted reasoning", source: CHAT_API };
 
 export const chatCompletionsProfile: TargetProfile = {
   name: "chat-completions",
   envelope: "chat",
+  toolNames: { ...FUNCTION_NAMES, source: CHAT_API },
   reasoning: { text: "dropped", foreign: NO_OPAQUE },
   content: {
     emptyText: EMPTY_TEXT,
@@ -25,6 +27,7 @@ export const chatCompletionsProfile: TargetProfile = {
 export const deepseekProfile: TargetProfile = {
   name: "deepseek",
   envelope: "chat",
+  toolNames: { ...FUNCTION_NAMES, source: "DeepSeek API reference: tools, function.name" },
   reasoning: {
     text: "read",
     chatField: "reasoning_content",
@@ -46,6 +49,11 @@ export const mistralProfile: TargetProfile = {
     rule: "a tool call id is exactly 9 letters or digits",
     error: "Tool call id was call_abc123 but must be a-z, A-Z, 0-9, with a length of 9.",
     source: "Mistral chat completion API: tool_calls[].id",
+  },
+  toolNames: {
+    ...FUNCTION_NAMES,
+    error: "Function name was weather.get but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",
+    source: "Mistral chat completion API: function.name",
   },
   reasoning: {
     text: "refused",

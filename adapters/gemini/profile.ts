@@ -9,6 +9,13 @@ export const geminiProfile: TargetProfile = {
   envelope: "gemini",
   slug: "gemini",
   // A functionCall id is any string Gemini echoes: no grammar.
+  toolNames: {
+    // 64, where a newer reference says 128: the Gemini API and Vertex AI have each stated both, and 64 holds for either.
+    pattern: "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
+    rule: "a function's name starts with a letter or _, then letters, digits, _, ., : and -, 64 characters at most",
+    error: "Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.",
+    source: GEMINI_API,
+  },
   toolResultNames: { field: "gemini:name", rule: "a functionResponse names the function whose call it answers", source: GEMINI_API },
   reasoning: {
     family: "gemini",

@@ -643,7 +643,22 @@ describe("a provider's target, judged by the profile handed over", () => {
     ]);
     expect(rejects("w".repeat(65)).map((finding) => finding.code)).toEqual(["target_rejects"]);
     expect(rejects("get_weather-2")).toEqual([]);
-    // The rule is bedrock's: anthropic's profile says nothing of names.
-    expect(checkTarget([named("weather.get")], "anthropic", { profile: profileOf("anthropic") }).flatMap((item) => item.findings)).toEqual([]);
+  });
+
+  test.each([
+    ["anthropic", "weather.get", "w".repeat(128), "w".repeat(129)],
+    ["gemini", "2weather", "ns:weather.get_v-2", "w".repeat(65)],
+    ["chat-completions", "weather.get", "get_weather-2", "w".repeat(65)],
+    ["deepseek", "weather get", "w".repeat(64), "w".repeat(65)],
+    ["mistral", "weather.get", "get_weather-2", "w".repeat(65)],
+  ])("%s refuses a tool name outside its grammar (%s), and takes one within it", (target, refused, taken, tooLong) => {
+    const named = (name: string) => at("1.0", "responses", { ...call("a1b2c3d4e", paris), name });
+    const codes = (name: string) => checkTarget([named(name)], target as Target, { profile: profileOf(target) }).flatMap((item) => item.findings.map((finding) => [finding.code, finding.path]));
+    expect([codes(refused), codes(taken), codes(tooLong)]).toEqual([[["target_rejects", "/name"]], [], [["target_rejects", "/name"]]]);
+  });
+
+  test("a target that states no tool-name grammar takes any name", () => {
+    const named = at("1.0", "responses", { ...call("call_1", paris), name: "weather.get" });
+    expect(checkTarget([named], "openai-responses", { profile: profileOf("openai-responses") }).flatMap((item) => item.findings)).toEqual([]);
   });
 });
