@@ -20,6 +20,9 @@ export const anthropicProfile: TargetProfile = {
     error: "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'",
     source: "Anthropic Messages API: the error it answers to a tool's name",
   },
+  turns: {
+    laterSystem: { rule: "the system prompt is the request's `system`; its messages are user and assistant turns only", source: MESSAGES_API },
+  },
   reasoning: {
     family: "anthropic",
     text: "refused",

@@ -18,6 +18,14 @@ export const bedrockProfile: TargetProfile = {
     rule: "a tool's name (ToolSpecification, ToolUseBlock) is 1 to 64 letters, digits, _ and -",
     source: CONVERSE_API,
   },
+  turns: {
+    laterSystem: { rule: "the system prompt is the request's `system`; its messages are user and assistant turns", source: CONVERSE_API },
+    userFirst: {
+      rule: "a conversation starts with a user message",
+      error: "A conversation must start with a user message. Try again with a conversation that starts with a user message.",
+      source: CONVERSE_API,
+    },
+  },
   reasoning: {
     family: "bedrock",
     text: "read",

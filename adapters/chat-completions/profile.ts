@@ -55,6 +55,13 @@ export const mistralProfile: TargetProfile = {
     error: "Function name was weather.get but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",
     source: "Mistral chat completion API: function.name",
   },
+  turns: {
+    laterSystem: {
+      afterAnswer: true,
+      rule: "a system message does not follow an assistant message or a tool message (Mistral answers \"Unexpected role 'system' after role '…'\", naming the role before it)",
+      source: "Mistral chat completion API: the order of messages",
+    },
+  },
   reasoning: {
     text: "refused",
     foreign: NO_OPAQUE,

@@ -17,6 +17,14 @@ export const geminiProfile: TargetProfile = {
     source: GEMINI_API,
   },
   toolResultNames: { field: "gemini:name", rule: "a functionResponse names the function whose call it answers", source: GEMINI_API },
+  turns: {
+    laterSystem: { rule: "the system prompt is the request's systemInstruction; its contents are user and model turns only", error: "Please use a valid role: user, model.", source: GEMINI_API },
+    callAfterUser: {
+      rule: "a model turn that calls functions comes right after a user turn or a function response turn",
+      error: "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+      source: GEMINI_API,
+    },
+  },
   reasoning: {
     family: "gemini",
     text: "read",

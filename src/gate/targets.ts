@@ -21,7 +21,9 @@
 // The rewrite itself, with its reordering, is in target-rewriter.ts.
 //
 // Checks give findings: `target_rejects` for an item or field the target cannot
-// hold, `target_order` for an output away from where the target needs it. A
+// hold, or a turn out of the order its profile requires (`turns`: a later system
+// message, a first turn not the user's, a call before the user spoke),
+// `target_order` for an output away from where the target needs it. A
 // foreign id is already a journal finding (`foreign_id`) and is not reported twice.
 import type { LossCode } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
@@ -219,6 +221,9 @@ export class TargetChecker implements ItemCheck {
   private thinking = false;
   /** The current assistant turn: whether reasoning leads it, and whether it has made a call yet. */
   private turn = { reasoning: false, calls: false };
+  /** Who spoke last among the items the target holds (system and developer messages are "system"), and whether a user message or a tool result has come. */
+  private lastTurn: "none" | "system" | "user" | "model" | "tool" = "none";
+  private heard = false;
 
   private readonly options: TargetOptions;
 
@@ -266,7 +271,11 @@ export class TargetChecker implements ItemCheck {
       default:
         return assertNever(this.target);
     }
-    if (this.options.profile !== undefined) findings.push(...profileFindings(this.options.profile, kind, fields), ...this.reasoningWithCalls(this.options.profile, kind, fields));
+    if (this.options.profile !== undefined) {
+      findings.push(...profileFindings(this.options.profile, kind, fields), ...this.reasoningWithCalls(this.options.profile, kind, fields));
+      // An item the target cannot hold is no turn of the conversation it is sent.
+      if (!rejection) findings.push(...this.turnOrder(this.options.profile, kind, fields));
+    }
     if (kind === "function_call" && typeof fields.call_id === "string" && !this.calls.has(fields.call_id)) this.calls.set(fields.call_id, journalItem.provenance.line);
     this.previous = { kind, callId: fields.call_id };
     return findings;
@@ -310,6 +319,35 @@ export class TargetChecker implements ItemCheck {
       default:
         return assertNever(kind);
     }
+  }
+
+  /**
+   * What the profile's turn rules refuse: a system message once the
+   * conversation has begun, a conversation that does not begin with the user,
+   * a call before any user message or tool result.
+   */
+  private turnOrder(profile: TargetProfile, kind: ItemKind, fields: Record<string, unknown>): Finding[] {
+    const rules = profile.turns;
+    if (rules === undefined) return [];
+    const findings: Finding[] = [];
+    const speaker = speakerOf(kind, fields);
+    if (speaker === undefined) return findings;
+    const previous = this.lastTurn;
+    this.lastTurn = speaker;
+    if (speaker === "system") {
+      const rule = rules.laterSystem;
+      const refused = rule !== undefined && (rule.afterAnswer === true ? previous === "model" || previous === "tool" : previous !== "none" && previous !== "system");
+      if (refused) findings.push({ code: "target_rejects", detail: ruleDetail(profile, `a ${String(fields.role)} message after ${previous === "user" ? "a user message" : previous === "tool" ? "a tool result" : "the model's turn"}`, rule), path: "/role" });
+      return findings;
+    }
+    if ((previous === "none" || previous === "system") && speaker !== "user" && rules.userFirst !== undefined) {
+      findings.push({ code: "target_rejects", detail: ruleDetail(profile, `the conversation begins with ${speaker === "tool" ? "a tool result" : "the model's turn"}, not a user message`, rules.userFirst), path: "" });
+    }
+    if (kind === "function_call" && !this.heard && rules.callAfterUser !== undefined) {
+      findings.push({ code: "target_rejects", detail: ruleDetail(profile, "a call made before any user message or tool result", rules.callAfterUser), path: "" });
+    }
+    if (speaker === "user" || speaker === "tool") this.heard = true;
+    return findings;
   }
 
   private adjacentOrder(kind: ItemKind, fields: Record<string, unknown>): Finding[] {
@@ -357,6 +395,27 @@ export class TargetChecker implements ItemCheck {
       default:
         return assertNever(kind);
     }
+  }
+}
+
+/** Whose turn an item is part of, as a target's turn rules count them; none for an item that is no one's turn. */
+function speakerOf(kind: ItemKind, fields: Record<string, unknown>): "system" | "user" | "model" | "tool" | undefined {
+  switch (kind) {
+    case "message":
+    case "untyped_message":
+      return fields.role === "system" || fields.role === "developer" ? "system" : fields.role === "user" ? "user" : "model";
+    case "function_call":
+    case "reasoning":
+      return "model";
+    case "function_call_output":
+      return "tool";
+    case "item_reference":
+    case "compaction":
+    case "extension":
+    case "unknown":
+      return undefined;
+    default:
+      return assertNever(kind);
   }
 }
 

@@ -37,6 +37,22 @@ export const targetProfileSchema = z.object({
    * names only its call's id.
    */
   toolResultNames: ruleSchema.extend({ field: z.string() }).optional(),
+  /** The order of a conversation's turns, past what Chat's turn order asks of Chat targets: each rule, where the target has it. */
+  turns: z
+    .object({
+      /** A system or developer message after the conversation's first message of another role. */
+      laterSystem: ruleSchema
+        .extend({
+          /** Refused only right after the model's turn or a tool result; after a user message it is taken. */
+          afterAnswer: z.boolean().optional(),
+        })
+        .optional(),
+      /** A conversation whose first message, past its system prompt, is not the user's. */
+      userFirst: ruleSchema.optional(),
+      /** A call made before any user message or tool result: the model's turn that makes it follows neither. */
+      callAfterUser: ruleSchema.optional(),
+    })
+    .optional(),
   reasoning: z.object({
     /**
      * The family whose opaque reasoning (a signature, a thoughtSignature,

@@ -626,18 +626,20 @@ describe("a provider's target, judged by the profile handed over", () => {
 
   test("normalize's rewrite for bedrock removes a blank text part, and a message of blank text, each reported, and the gate then finds nothing", () => {
     const message = { type: "message", role: "assistant", content: [{ type: "output_text", text: "Sunny.", annotations: [] }, { type: "output_text", text: " \n", annotations: [] }] };
-    const rewritten = rewriteForTarget([at("1.0", "chat", message), at("2.0", "chat", { type: "message", role: "user", content: "\u3000" })], "bedrock", bedrock);
-    expect(rewritten.items.map((item) => item.item)).toEqual([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Sunny.", annotations: [] }] }]);
+    const rewritten = rewriteForTarget([at("1.0", "chat", { type: "message", role: "user", content: "Weather?" }), at("2.0", "chat", message), at("3.0", "chat", { type: "message", role: "user", content: "\u3000" })], "bedrock", bedrock);
+    expect(rewritten.items.map((item) => item.item)).toEqual([{ type: "message", role: "user", content: "Weather?" }, { type: "message", role: "assistant", content: [{ type: "output_text", text: "Sunny.", annotations: [] }] }]);
     expect(rewritten.changes.map((change) => [change.line, change.path, change.code, change.detail])).toEqual([
-      [1, "/content/1", "unsupported_field", "an empty or blank text part, which bedrock refuses: removed"],
-      [2, "", "unsupported_item", "empty or blank text, which bedrock refuses"],
+      [2, "/content/1", "unsupported_field", "an empty or blank text part, which bedrock refuses: removed"],
+      [3, "", "unsupported_item", "empty or blank text, which bedrock refuses"],
     ]);
     expect(checkTarget(rewritten.items, "bedrock", bedrock).flatMap((item) => item.findings)).toEqual([]);
   });
 
+  const asked = at("0.0", "responses", { type: "message", role: "user", content: "Weather in Paris?" });
+
   test("bedrock refuses a tool name outside its grammar: a dot, or more than 64 characters; one within it passes", () => {
     const named = (name: string) => at("1.0", "responses", { ...call("call_1", paris), name });
-    const rejects = (name: string) => checkTarget([named(name)], "bedrock", bedrock).flatMap((item) => item.findings);
+    const rejects = (name: string) => checkTarget([asked, named(name)], "bedrock", bedrock).flatMap((item) => item.findings);
     expect(rejects("weather.get")).toEqual([
       { code: "target_rejects", detail: 'the tool name "weather.get" does not match ^[a-zA-Z0-9_-]{1,64}$: a tool\'s name (ToolSpecification, ToolUseBlock) is 1 to 64 letters, digits, _ and -', path: "/name" },
     ]);
@@ -653,12 +655,58 @@ describe("a provider's target, judged by the profile handed over", () => {
     ["mistral", "weather.get", "get_weather-2", "w".repeat(65)],
   ])("%s refuses a tool name outside its grammar (%s), and takes one within it", (target, refused, taken, tooLong) => {
     const named = (name: string) => at("1.0", "responses", { ...call("a1b2c3d4e", paris), name });
-    const codes = (name: string) => checkTarget([named(name)], target as Target, { profile: profileOf(target) }).flatMap((item) => item.findings.map((finding) => [finding.code, finding.path]));
+    const codes = (name: string) => checkTarget([asked, named(name)], target as Target, { profile: profileOf(target) }).flatMap((item) => item.findings.map((finding) => [finding.code, finding.path]));
     expect([codes(refused), codes(taken), codes(tooLong)]).toEqual([[["target_rejects", "/name"]], [], [["target_rejects", "/name"]]]);
   });
 
   test("a target that states no tool-name grammar takes any name", () => {
     const named = at("1.0", "responses", { ...call("call_1", paris), name: "weather.get" });
     expect(checkTarget([named], "openai-responses", { profile: profileOf("openai-responses") }).flatMap((item) => item.findings)).toEqual([]);
+  });
+
+  describe("the order of a conversation's turns", () => {
+    const message = (role: string, content = "text") => ({ type: "message", role, content });
+    const items = (...list: Array<Record<string, unknown>>) => list.map((item, index) => at(`${index + 1}.0`, "responses", item));
+    // The line and the first words of each finding on the turn rules.
+    const turnFindings = (target: string, list: Array<Record<string, unknown>>) =>
+      checkTarget(items(...list), target as Target, { profile: profileOf(target) }).flatMap((item) => item.findings.filter((finding) => !finding.detail.startsWith("call_id")).map((finding) => [item.provenance.line, finding.detail.split(":")[0]]));
+    const asked = message("user", "Weather in Paris?");
+    const answered = [call("c1", paris), output("c1", "sunny")];
+
+    test.each(["bedrock"])("%s: a conversation that does not begin with a user message is refused at its first item, past its system prompt", (target) => {
+      expect(turnFindings(target, [message("system"), asked, ...answered])).toEqual([]);
+      expect(turnFindings(target, [message("developer"), ...answered, asked])).toEqual([[2, "the conversation begins with the model's turn, not a user message"]]);
+      expect(turnFindings(target, [message("assistant"), asked])).toEqual([[1, "the conversation begins with the model's turn, not a user message"]]);
+      expect(turnFindings(target, [output("c0", "late"), asked])).toEqual([[1, "the conversation begins with a tool result, not a user message"]]);
+      // An item the target cannot hold is no turn: the conversation begins after it.
+      expect(turnFindings(target, [{ type: "openai:web_search_call", id: "ws_1", status: "completed" }, asked]).filter(([line]) => line === 2)).toEqual([]);
+    });
+
+    test("gemini: each call before any user message or tool result is refused; a conversation may begin otherwise", () => {
+      expect(turnFindings("gemini", [message("system"), call("c1", paris), call("c2", lyon), asked])).toEqual([
+        [2, "a call made before any user message or tool result"],
+        [3, "a call made before any user message or tool result"],
+      ]);
+      expect(turnFindings("gemini", [message("assistant", "Hello."), asked, ...answered])).toEqual([]);
+      expect(turnFindings("gemini", [output("c0", "late"), call("c1", paris)])).toEqual([]);
+    });
+
+    test.each(["anthropic", "gemini", "bedrock"])("%s: a system or developer message once the conversation has begun is refused; before it, it is the system prompt", (target) => {
+      expect(turnFindings(target, [message("system"), message("developer"), asked])).toEqual([]);
+      expect(turnFindings(target, [asked, message("system")])).toEqual([[2, "a system message after a user message"]]);
+      expect(turnFindings(target, [asked, ...answered, message("developer")])).toEqual([[4, "a developer message after a tool result"]]);
+    });
+
+    test("mistral: a system message is refused right after the model's turn or a tool result, and taken after a user message", () => {
+      expect(turnFindings("mistral", [asked, message("system")])).toEqual([]);
+      expect(turnFindings("mistral", [asked, message("assistant"), message("system")])).toEqual([[3, "a system message after the model's turn"]]);
+      expect(turnFindings("mistral", [asked, ...answered, message("system")])).toEqual([[4, "a system message after a tool result"]]);
+      expect(turnFindings("mistral", [asked, ...answered, asked, message("system")])).toEqual([]);
+    });
+
+    test.each(["chat-completions", "deepseek", "openai-responses", "open-responses"])("%s has no such rule", (target) => {
+      const list = [call("c1", paris), output("c1", "sunny"), message("system"), asked];
+      expect(turnFindings(target, list).filter(([, detail]) => !String(detail).startsWith("not a valid"))).toEqual([]);
+    });
   });
 });
