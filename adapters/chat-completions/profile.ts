@@ -7,6 +7,7 @@ const CHAT_API = "OpenAI Chat Completions API reference: messages, tool messages
 const TOOL_PARTS = { accepted: false, rule: "a tool message holds text parts only; an image or a file goes in a user message" };
 const EMPTY_TEXT = { accepted: true, rule: "an assistant message with tool calls may have empty content", source: CHAT_API };
 const FUNCTION_NAMES = { pattern: "^[a-zA-Z0-9_-]{1,64}$", rule: "a function's name is 1 to 64 letters, digits, _ and -" };
+const DEEPSEEK_API = "DeepSeek API reference: chat completion messages";
 const NO_OPAQUE = { rule: "a Chat message has no field for another provider's signature or encrypted reasoning", source: CHAT_API };
 
 export const chatCompletionsProfile: TargetProfile = {
@@ -38,7 +39,16 @@ export const deepseekProfile: TargetProfile = {
       source: "DeepSeek API docs: thinking mode, tool calls",
     },
   },
-  content: { emptyText: EMPTY_TEXT, toolResultParts: { ...TOOL_PARTS, source: "DeepSeek API reference: chat completion messages" } },
+  content: {
+    emptyText: EMPTY_TEXT,
+    media: {
+      accepted: false,
+      rule: "a message's content is text: no image, file or audio part, in any role",
+      error: "Failed to deserialize the JSON body into the target type: messages[1]: unknown variant `image_url`, expected `text`",
+      source: DEEPSEEK_API,
+    },
+    toolResultParts: { accepted: false, rule: "a tool message holds text parts only", source: DEEPSEEK_API },
+  },
 };
 
 export const mistralProfile: TargetProfile = {

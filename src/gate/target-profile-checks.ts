@@ -10,6 +10,7 @@
 // | reasoning with text only               | the target refuses reasoning, or has no place for it          |
 // | message                                | empty content, or an empty text part, where the target refuses it |
 // | function_call_output                   | a part other than text, where the target's tool results hold text only |
+// | message                                | an image, file, audio or video part, where the target takes none |
 // | an extension item                      | its slug is not the target's                                  |
 // | item_reference, compaction             | always: only OpenAI reads them                                |
 import type { Finding } from "../models/finding.js";
@@ -104,6 +105,13 @@ export function profileFindings(profile: TargetProfile, kind: ItemKind, fields: 
     const blank = profile.content.emptyText.blank === true;
     for (const path of emptyTexts(fields.content, blank)) findings.push({ code: "target_rejects", detail: ruleDetail(profile, blank ? "empty or blank text" : "empty text", profile.content.emptyText), path });
   }
+  if ((kind === "message" || kind === "untyped_message") && profile.content.media?.accepted === false && Array.isArray(fields.content)) {
+    const rule = profile.content.media;
+    fields.content.forEach((part: unknown, index) => {
+      const type = partType(part);
+      if (type !== undefined && MEDIA_PARTS.has(type)) findings.push({ code: "target_rejects", detail: ruleDetail(profile, `${describePart(type)} in a message`, rule), path: `/content/${index}` });
+    });
+  }
   if (kind === "function_call_output" && !profile.content.toolResultParts.accepted && Array.isArray(fields.output)) {
     const rule = profile.content.toolResultParts;
     fields.output.forEach((part: unknown, index) => {
@@ -117,7 +125,7 @@ export function profileFindings(profile: TargetProfile, kind: ItemKind, fields: 
 }
 
 /** The parts a tool result that holds text alone hands to a user message, where the target takes them. */
-export const MEDIA_PARTS: ReadonlySet<string> = new Set(["input_image", "input_file", "input_video"]);
+export const MEDIA_PARTS: ReadonlySet<string> = new Set(["input_image", "input_file", "input_audio", "input_video"]);
 
 /** The `type` of a content part, if it has one. */
 export function partType(part: unknown): string | undefined {
@@ -133,6 +141,8 @@ export function describePart(type: string | undefined): string {
       return "an image";
     case "input_file":
       return "a file";
+    case "input_audio":
+      return "an audio clip";
     case "input_video":
       return "a video";
     case undefined:

@@ -136,16 +136,31 @@ function rewriteItem(journalItem: JournalItem, target: Target, options: RewriteO
         if (content.length === 0) return remove(`only ${what}, which ${profile.name} refuses`);
       }
     }
+    const isMedia = (part: unknown) => MEDIA_PARTS.has(partType(part) ?? "");
+    const mediaRefused = profile.content.media?.accepted === false;
+    if ((kind === "message" || kind === "untyped_message") && mediaRefused && Array.isArray((rewritten ?? fields).content)) {
+      const parts = (rewritten ?? fields).content as unknown[];
+      if (parts.some(isMedia)) {
+        const kept = parts.filter((part) => !isMedia(part));
+        parts.forEach((part, index) => {
+          if (isMedia(part)) change(`/content/${index}`, "unsupported_field", `${describePart(partType(part))} in a message, which ${profile.name} refuses: removed`);
+        });
+        if (kept.length === 0) return remove(`only parts ${profile.name} refuses`);
+        edit().content = kept;
+      }
+    }
     if (kind === "function_call_output" && !profile.content.toolResultParts.accepted && Array.isArray(fields.output)) {
       const parts = fields.output as unknown[];
-      const isMedia = (part: unknown) => MEDIA_PARTS.has(partType(part) ?? "");
       if (parts.some(isMedia)) {
         const kept = parts.filter((part) => !isMedia(part));
         edit().output = kept.length > 0 ? kept : "";
         parts.forEach((part, index) => {
-          if (isMedia(part)) change(`/output/${index}`, "form_changed", `${describePart(partType(part))} in a tool result, which ${profile.name} refuses: moved into a user message after the turn's tool results`);
+          if (!isMedia(part)) return;
+          // A target that takes them in no message gets them nowhere.
+          if (mediaRefused) change(`/output/${index}`, "unsupported_field", `${describePart(partType(part))} in a tool result, which ${profile.name} refuses in any message: removed`);
+          else change(`/output/${index}`, "form_changed", `${describePart(partType(part))} in a tool result, which ${profile.name} refuses: moved into a user message after the turn's tool results`);
         });
-        moved = { item: { type: "message", role: "user", content: parts.filter(isMedia) }, provenance: journalItem.provenance };
+        if (!mediaRefused) moved = { item: { type: "message", role: "user", content: parts.filter(isMedia) }, provenance: journalItem.provenance };
       }
     }
     if (calls !== undefined && profile.toolResultNames !== undefined && typeof fields.call_id === "string") {

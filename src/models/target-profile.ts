@@ -82,6 +82,8 @@ export const targetProfileSchema = z.object({
       /** Text of white space alone counts as empty too. */
       blank: z.boolean().optional(),
     }),
+    /** Images, files, audio and videos in any message; none: a message may hold those the envelope has. */
+    media: ruleSchema.extend({ accepted: z.boolean() }).optional(),
     /** The parts of a tool result other than text: images, files, videos. */
     toolResultParts: ruleSchema.extend({
       /** Whether a tool result holds them; if not, it holds text alone and they go in a user message. */

@@ -614,6 +614,36 @@ describe("a provider's target, judged by the profile handed over", () => {
     expect(checkTarget(rewritten.items, "chat-completions", { profile: profileOf("chat-completions") }).flatMap((item) => item.findings)).toEqual([]);
   });
 
+  test("deepseek takes no image or file in any message: the check names each, and the rewrite removes them, never moving them into a user message", () => {
+    const chart = { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" };
+    const report = { type: "input_file", file_id: "file_1" };
+    const deepseek = { profile: profileOf("deepseek") };
+    const asked = { type: "message", role: "user", content: [{ type: "input_text", text: "What does the chart say?" }, chart] };
+    const shown = { type: "message", role: "user", content: [report] };
+    const withParts = { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }, chart] };
+    const items = [at("1.0", "chat", asked), at("2.0", "chat", call("call_1", paris)), at("3.0", "chat", withParts), at("4.0", "chat", shown)];
+    expect(checkTarget(items, "deepseek", deepseek).flatMap((item) => item.findings.map((finding) => [item.provenance.line, finding.path, finding.detail.split(":")[0]]))).toEqual([
+      [1, "/content/1", "an image in a message"],
+      [3, "/output/1", "an image in a tool result"],
+      [4, "/content/0", "a file in a message"],
+    ]);
+    const rewritten = rewriteForTarget(items, "deepseek", deepseek);
+    expect(rewritten.items.map((item) => item.item)).toEqual([
+      { type: "message", role: "user", content: [{ type: "input_text", text: "What does the chart say?" }] },
+      call("call_1", paris),
+      { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "the chart" }] },
+    ]);
+    expect(rewritten.changes.map((change) => [change.line, change.path, change.code, change.detail])).toEqual([
+      [1, "/content/1", "unsupported_field", "an image in a message, which deepseek refuses: removed"],
+      [3, "/output/1", "unsupported_field", "an image in a tool result, which deepseek refuses in any message: removed"],
+      [4, "/content/0", "unsupported_field", "a file in a message, which deepseek refuses: removed"],
+      [4, "", "unsupported_item", "only parts deepseek refuses"],
+    ]);
+    expect(checkTarget(rewritten.items, "deepseek", deepseek).flatMap((item) => item.findings)).toEqual([]);
+    // Chat Completions takes them in a user message.
+    expect(checkTarget([items[0]!, items[3]!], "chat-completions", { profile: profileOf("chat-completions") }).flatMap((item) => item.findings)).toEqual([]);
+  });
+
   test("normalize's rewrite for anthropic removes another family's signed reasoning and empty text parts, each reported", () => {
     const message = { type: "message", role: "assistant", content: [{ type: "output_text", text: "", annotations: [] }, { type: "output_text", text: "Sunny.", annotations: [] }] };
     const rewritten = rewriteForTarget([at("1.0", "gemini", signed("gemini")), at("2.0", "chat", message)], "anthropic", anthropic);
