@@ -168,6 +168,8 @@ interface Pending {
 interface Emitted {
   /** The first input line the output comes from. */
   line: number;
+  /** The last, when the output comes from several (a stream's, a run's); the first otherwise. */
+  lastLine?: number;
   /** Output records, each written on its own line. */
   records: unknown[];
   losses: StreamLoss[];
@@ -253,7 +255,8 @@ export const convertCommand: Command = {
     const emit = async (source: string, batch: Emitted[]) => {
       for (const emitted of batch) {
         let text: string;
-        const texts = numberTexts.between(emitted.line, lastLine);
+        // Only the lines the output comes from: a later line's `1.0` is not put back in this record's `1`.
+        const texts = numberTexts.between(emitted.line, emitted.lastLine ?? emitted.line);
         const restored: Loss[] = [];
         const forgotten = numberTexts.forgottenFrom(emitted.line);
         if (forgotten !== undefined) {
@@ -302,7 +305,6 @@ export const convertCommand: Command = {
     };
 
     let source: string | undefined;
-    let lastLine = 0;
     const guard = new PrototypeGuard();
     await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
@@ -314,7 +316,6 @@ export const convertCommand: Command = {
           numberTexts.clear();
         }
         source = line.source;
-        lastLine = line.line;
         numberTexts.read(line);
         wrappers?.hold(line);
         await emit(source, converter.push(line));
@@ -485,7 +486,7 @@ function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, ta
     // A stream whose records stand on lines of their own is one response, written in its first line's wrapper.
     const contiguous = response.lastLine - response.line + 1 === records;
     const runLines = contiguous ? Array.from({ length: records }, (_, offset) => response.line + offset) : undefined;
-    return { line: response.line, records: [converted.value], losses: converted.losses, errors: [], converted: records, ...(runLines ? { runLines } : {}) };
+    return { line: response.line, lastLine: response.lastLine, records: [converted.value], losses: converted.losses, errors: [], converted: records, ...(runLines ? { runLines } : {}) };
   } catch (error) {
     const step = `the response streamed on lines ${response.line}-${response.lastLine} was not converted`;
     return notConverted(response.line, isStackOverflow(error) ? tooDeepItemsDetail(response.items, step) : `${step}: ${(error as Error).message}`, records);
@@ -600,7 +601,7 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
     const pending = match ? run[Number(match[1])] : undefined;
     return pending ? { ...loss, line: pending.line, path: match![2] } : { ...loss, line: run[0].line };
   });
-  return { line: run[0].line, records: converted.value, losses: [...losses, ...rewritten], errors: [], converted: run.length, runLines: run.map((pending) => pending.line), ...(recordLines ? { recordLines } : {}) };
+  return { line: run[0].line, lastLine: run[run.length - 1]!.line, records: converted.value, losses: [...losses, ...rewritten], errors: [], converted: run.length, runLines: run.map((pending) => pending.line), ...(recordLines ? { recordLines } : {}) };
 }
 
 /**

@@ -155,7 +155,6 @@ export const normalizeCommand: Command = {
       return text;
     };
     let lastSource: string | undefined;
-    let lastLine = 0;
 
     const emitItems = async (rewritten: Rewritten) => {
       for (const change of rewritten.changes) {
@@ -203,7 +202,8 @@ export const normalizeCommand: Command = {
         const restored: Loss[] = [];
         const repairs = repairing ? repairItems(record) : [];
         try {
-          const texts = numberTexts.between(record.line, lastLine);
+          // Only the lines the record comes from: a later line's `1.0` is not put back in this record's `1`.
+          const texts = numberTexts.between(record.line, record.lastLine ?? record.line);
           written = record.items.map(({ item }) => writtenWith(JSON.stringify(item), texts, restored));
           const forgotten = numberTexts.forgottenFrom(record.line);
           if (forgotten !== undefined) {
@@ -235,7 +235,6 @@ export const normalizeCommand: Command = {
         progress.tick(line.text.length + 1, 1);
         if (line.source !== lastSource) numberTexts.clear();
         lastSource = line.source;
-        lastLine = line.line;
         numberTexts.read(line);
         wrappers?.hold(line);
         await emit(normalizer.push(line));

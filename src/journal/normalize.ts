@@ -89,6 +89,8 @@ export type NormalizedRecord =
       kind: "items";
       source?: string;
       line: number;
+      /** The last line of a record read from several (a stream's); absent for a record of one line. */
+      lastLine?: number;
       recordKind: RecordKind;
       envelope: Envelope;
       items: JournalItem[];
@@ -382,6 +384,7 @@ export class JournalNormalizer {
       kind: "items",
       source: this.source,
       line: response.line,
+      lastLine: response.lastLine,
       recordKind: streamKindOf(envelope),
       envelope,
       // Each item at the line that completed it: a call is where its arguments became final.

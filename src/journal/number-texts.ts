@@ -8,6 +8,7 @@
 // ways (`0` and `0.0`), the writer cannot tell which is which: that number is
 // written as the double writes it, and said.
 import { standsAsDouble } from "../models/decimal-value.js";
+import { isSseFraming } from "./sse.js";
 import type { Loss } from "../models/loss.js";
 
 /** For each double's text, the texts the line wrote it as (its own text included, when the line wrote it so). */
@@ -155,13 +156,28 @@ export class LineNumberTexts {
   private readonly lines = new Map<number, NumberTexts>();
   /** The last line whose texts were let go, past the window. */
   private forgotten = 0;
+  /** The first line of the SSE event being read: its record is placed there, and so are the numbers of its data lines. */
+  private eventLine = 0;
 
   constructor(private readonly window = LineNumberTexts.WINDOW) {}
 
   read(line: { line: number; text: string; error?: string }): void {
     if (line.error !== undefined) return;
-    const texts = numberTextsOf(line.text);
-    if (texts !== undefined) this.lines.set(line.line, texts);
+    const text = line.text;
+    let at = line.line;
+    if (text === "") this.eventLine = 0;
+    else if (isSseFraming(text)) {
+      if (text.charCodeAt(0) === 0x3a /* ":" a comment */) return;
+      if (this.eventLine === 0) this.eventLine = line.line;
+      at = this.eventLine;
+    } else this.eventLine = 0;
+    // Every number of such a line, those written as their doubles write them too: another line's `7.0` is not put back where this one wrote `7`.
+    if (MAYBE_NOT_SHORTEST.test(text)) {
+      const texts = writtenNumbers(text);
+      const held = this.lines.get(at);
+      if (held !== undefined) this.lines.set(at, mergeNumberTexts([held, texts])!);
+      else if (notAsDoublesWrite(texts) !== undefined) this.lines.set(at, texts);
+    }
     for (const first of this.lines.keys()) {
       if (first >= line.line - this.window) break;
       this.lines.delete(first);
@@ -178,7 +194,12 @@ export class LineNumberTexts {
     return this.forgotten >= first ? this.forgotten : undefined;
   }
 
-  /** The texts of lines first to last, as one table. */
+  /**
+   * The texts of lines first to last, as one table. A line that writes every
+   * number as its double does is not kept, so which numbers it writes is not
+   * known: where the lines hold one, each number another line writes otherwise
+   * may be written by it as its double writes it, and is taken as written both ways.
+   */
   between(first: number, last: number): NumberTexts | undefined {
     if (this.lines.size === 0) return undefined;
     const tables: NumberTexts[] = [];
@@ -190,11 +211,16 @@ export class LineNumberTexts {
     } else {
       for (const [line, texts] of this.lines) if (line >= first && line <= last) tables.push(texts);
     }
-    return mergeNumberTexts(tables);
+    if (tables.length === 0) return undefined;
+    if (tables.length === last - first + 1) return notAsDoublesWrite(mergeNumberTexts(tables)!);
+    const merged = new Map<string, Set<string>>();
+    for (const table of tables) for (const [shortest, seen] of table) merged.set(shortest, new Set([...(merged.get(shortest) ?? []), ...seen, shortest]));
+    return notAsDoublesWrite(merged);
   }
 
   clear(): void {
     this.lines.clear();
     this.forgotten = 0;
+    this.eventLine = 0;
   }
 }

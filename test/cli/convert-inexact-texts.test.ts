@@ -104,6 +104,14 @@ describe("a number a double stands for, written in another form, in a Gemini str
     }
   });
 
+  test("a number of the response object is not given the form another chunk wrote a number of the same double in", async () => {
+    const first = chunk([]).replace('"parts":[]', `"parts":[${call("g1", '{"a":7.0}')}]`);
+    const last = JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text: "done" }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 3, totalTokenCount: 10 }, responseId: "r1", modelVersion: "gemini-2.5-flash" });
+    const result = await runOrbridge(["convert", "--to", "responses", streamOf(first, last)]);
+    expect(JSON.parse(result.stdout).usage.input_tokens).toBe(7);
+    expect(result.stdout).toContain('"input_tokens":7,');
+  });
+
   test("a number two chunks of the stream write two ways is written as its double, and said", async () => {
     const first = chunk([]).replace('"parts":[]', `"parts":[${call("g1", '{"a":7.0}')}]`);
     const second = chunk([], "STOP").replace('"parts":[]', `"parts":[${call("g2", '{"b":7}')}]`);
