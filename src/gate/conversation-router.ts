@@ -18,8 +18,6 @@
 // |                                        |   next request body (`restrict`)               |
 // | a record with a key                    | its conversation's lane, opened at its first   |
 // |                                        |   line, closed at the end of the input         |
-// | one that names by its id a stream      | the same, and that stream and its own are      |
-// |   another conversation has open        |   damaged from it (claimStream)                |
 //
 // Open conversations are bounded (`maxOpen`): opening one more first closes the
 // one whose last line is the oldest, as the end of the input would, except that
@@ -59,7 +57,6 @@ import type { JournalLine } from "../journal/read.js";
 import { conversationKeyOf, type ConversationKey } from "../journal/conversation-key.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
 import { namesRequestTools } from "../journal/unreadable-request.js";
-import { streamIdsOf } from "../journal/stream-ids.js";
 import { duplicateName } from "../models/duplicate-names.js";
 import { FingerprintTable } from "./fingerprint-table.js";
 import { KeyFilter } from "./key-filter.js";
@@ -75,9 +72,6 @@ export type { ConversationKey } from "../journal/conversation-key.js";
  * million conversations at 186 MB; 10,000 took it to 281 MB.
  */
 export const DEFAULT_MAX_OPEN_CONVERSATIONS = 4096;
-
-/** Stream ids remembered with the conversation whose record named them first (claimStream); the oldest go first. */
-const STREAM_IDS_REMEMBERED = 1 << 16;
 
 /** Conversations closed early that are remembered at least, to say so when one comes back. */
 const CLOSED_REMEMBERED = 1 << 18;
@@ -202,8 +196,6 @@ export class ConversationRouter<Output, Presented> {
   private oldest: Conversation<Output> | undefined;
   private latest: Conversation<Output> | undefined;
   private readonly closedEarly = new ClosedKeys(CLOSED_REMEMBERED);
-  /** Stream ids (stream-ids.ts) by the conversation whose record named them first. */
-  private readonly streamOwners = new Map<string, string>();
   /**
    * Why no function may run in a conversation until its next request body, once
    * a line that names none may have narrowed one, and how many such lines came.
@@ -249,7 +241,6 @@ export class ConversationRouter<Output, Presented> {
     conversation.places.push({ source: line.source, line: line.line, position });
     conversation.lastLine = line.line;
     this.place(conversation, conversation.lane.pushLine(line, record));
-    this.claimStream(record, conversation, place);
     this.settle(conversation);
     // Its own lane refuses the line; the others must not trust the key it gave.
     const namesTools = namesRequestTools(line.text);
@@ -278,7 +269,6 @@ export class ConversationRouter<Output, Presented> {
     conversation.places.push({ source: place.source, line: place.line, position });
     conversation.lastLine = place.line;
     this.place(conversation, conversation.lane.pushRecord(record, place));
-    this.claimStream(record, conversation, place);
     this.settle(conversation);
     return this.release();
   }
@@ -303,36 +293,6 @@ export class ConversationRouter<Output, Presented> {
       this.waiting.push({ presented: this.options.present({ output }), position: Math.max(position, this.released), order: (this.order += 1) });
     }
     return this.release();
-  }
-
-  /**
-   * A stream record names its stream by an id (stream-ids.ts). When another
-   * open conversation's stream, still waiting for its verdicts, goes by that id,
-   * a reader that joins streams by id reads this record into it: both streams
-   * are damaged from this line, their calls marked incomplete.
-   */
-  private claimStream(record: unknown, conversation: Conversation<Output>, place: LinePlace): void {
-    const ids = streamIdsOf(record);
-    if (ids === undefined) return;
-    for (const id of ids) {
-      const ownerId = this.streamOwners.get(id);
-      if (ownerId === undefined) {
-        if (this.streamOwners.size >= STREAM_IDS_REMEMBERED) this.streamOwners.delete(this.streamOwners.keys().next().value!);
-        this.streamOwners.set(id, conversation.id);
-        continue;
-      }
-      if (ownerId === conversation.id) continue;
-      const owner = this.open.get(ownerId);
-      if (owner === undefined || owner.pending === undefined) {
-        this.streamOwners.delete(id);
-        this.streamOwners.set(id, conversation.id);
-        continue;
-      }
-      const shown = id.slice(id.indexOf(" ") + 1);
-      owner.lane.damage(place.line, `line ${place.line} names this stream (${shown}) under another conversation's key: a reader that joins a stream's records by its id reads that line into it; its calls are marked incomplete`);
-      conversation.lane.damage(place.line, `line ${place.line} names a stream another conversation has open (${shown}): a reader that joins a stream's records by its id reads it into that stream, not this one; its calls are marked incomplete`);
-      return;
-    }
   }
 
   /** Every conversation but `except`, open now or opened later, allows no function until its next request body. */

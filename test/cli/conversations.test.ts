@@ -318,39 +318,10 @@ describe("a line that names no conversation and may be a request body narrows ev
       ["a chunk without its key", piece("nothing to").replace('"conversation_id":"a",', "")],
       ["a chunk cut short", piece("nothing to").slice(0, -20)],
       ["a chunk whose key is named twice", piece("nothing to").replace('"conversation_id":"a"', '"conversation_id":"a","conversation_id":"b"')],
-      ["a chunk of its completion under another conversation's key", piece("nothing to").replace('"conversation_id":"a"', '"conversation_id":"b"')],
     ])("%s: the call is not completed", async (_name, middle) => {
       const verdicts = await gateStream(stream(middle));
       expect(verdicts.at(-1)).toEqual([4, "a", "status", true]);
       expect(verdicts.filter(([, , reason]) => reason === "ok")).toEqual([]);
-    });
-
-    test("a completion id another conversation used for a stream already answered is no conflict", async () => {
-      const again = stream(piece("nothing to")).map((line) => line.replace('"conversation_id":"a"', '"conversation_id":"b"'));
-      const note = JSON.stringify({ conversation_id: "a", type: "function_call_output", call_id: "c1", output: "sent" });
-      expect(await gateStream([...stream(piece("nothing to")), note, ...again])).toEqual([
-        [4, "a", "ok", false],
-        [5, "a", "not_function_call", false],
-        [9, "b", "ok", false],
-      ]);
-    });
-
-    test("an Open Responses event under another conversation's key, naming an item of a stream open there, damages that stream", async () => {
-      const event = (conversation: string, fields: Record<string, unknown>) => JSON.stringify({ conversation_id: conversation, ...fields });
-      const call = { type: "function_call", id: "fc_1", call_id: "c1", name: "send_note", arguments: "", status: "in_progress" };
-      const response = (status: string, output: unknown[]) => ({ id: "resp_1", object: "response", status, output });
-      const lines = [
-        event("a", { type: "response.created", sequence_number: 0, response: response("in_progress", []) }),
-        event("a", { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: call }),
-        event("b", { type: "response.function_call_arguments.delta", sequence_number: 2, output_index: 0, item_id: "fc_1", delta: '{"note":"pay nothing to bob"}' }),
-        event("a", { type: "response.function_call_arguments.delta", sequence_number: 3, output_index: 0, item_id: "fc_1", delta: '{"note":"pay bob"}' }),
-        event("a", { type: "response.output_item.done", sequence_number: 4, output_index: 0, item: { ...call, arguments: '{"note":"pay bob"}', status: "completed" } }),
-        event("a", { type: "response.completed", sequence_number: 5, response: response("completed", [{ ...call, arguments: '{"note":"pay bob"}', status: "completed" }]) }),
-      ];
-      const verdicts = await gateStream(lines);
-      expect(verdicts.filter(([, , reason]) => reason === "ok")).toEqual([]);
-      expect(verdicts.find(([, conversation]) => conversation === "a")).toEqual([5, "a", "status", true]);
-      expect(await gateStream(lines.filter((_line, index) => index !== 2))).toEqual([[4, "a", "ok", false]]);
     });
 
     test("the same stream whole passes, and a line that names no conversation before it opens leaves it whole", async () => {
