@@ -174,7 +174,7 @@ export class BedrockStreamAssembler {
     if (!known) open.losses.push({ path: "", code: "unsupported_item", detail: "the recording ends before messageStop: the response is in_progress", line: open.lastLine });
     const ordered = [...open.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
     const content: Fields[] = [];
-    const streamed: Array<{ json: string; stopped: boolean; late: boolean }> = [];
+    const streamed: Array<{ id: unknown; json: string; stopped: boolean; late: boolean }> = [];
     for (const block of ordered) {
       switch (block.kind) {
         case "text":
@@ -182,7 +182,7 @@ export class BedrockStreamAssembler {
           break;
         case "toolUse":
           content.push({ toolUse: { ...block.toolUse, input: parsedInput(block.json) } });
-          streamed.push({ json: block.json, stopped: block.stopped, late: block.late === true });
+          streamed.push({ id: block.toolUse?.toolUseId, json: block.json, stopped: block.stopped, late: block.late === true });
           break;
         case "reasoningContent":
           if (block.redacted !== undefined) content.push({ reasoningContent: { redactedContent: block.redacted } });
@@ -199,10 +199,17 @@ export class BedrockStreamAssembler {
     const stopReason = open.error !== undefined ? "error" : open.stopReason;
     const converted = messagesToItems({ messages: [{ role: "assistant", content } as never], model: this.model, stopReason });
     const items = converted.value as Fields[];
-    let call = 0;
     for (const item of items) {
       if (item.type !== "function_call") continue;
-      const state = streamed[call++];
+      // Paired by toolUseId, never by place: a toolUse of another type is no function_call, and would shift every later call onto its neighbour's input.
+      const blocks = streamed.filter((block) => block.id === item.call_id);
+      const state = blocks.length === 1 ? blocks[0]! : undefined;
+      if (state === undefined) {
+        if (item.status === "completed" || item.status === undefined) item.status = known ? "incomplete" : "in_progress";
+        const which = blocks.length === 0 ? `no toolUse block streamed with the toolUseId ${JSON.stringify(item.call_id)}` : `${blocks.length} toolUse blocks have the toolUseId ${JSON.stringify(item.call_id)}`;
+        open.losses.push({ path: "", code: "form_changed", detail: `${which}: which streamed input is the call's cannot be told, so the call is written ${String(item.status)}`, line: open.lastLine });
+        continue;
+      }
       item.arguments = state.json;
       // A block the message ended without stopping was cut: by max_tokens or
       // the like when the message said it stopped (terminal), by the recording

@@ -246,3 +246,29 @@ describe("BedrockStreamAssembler, the response object the stream amounts to", ()
     expect(restated[0]!.losses.filter((loss) => loss.code === "form_changed")).toEqual([{ line: 5, path: "/messageStop/additionalModelResponseFields", code: "form_changed", detail: "additionalModelResponseFields {\"a\":1} is replaced by the one on line 6, which the response holds" }]);
   });
 });
+
+describe("a call's streamed input is its own block's", () => {
+  const toolUse = (index: number, start: Record<string, unknown>, input: string) => [
+    { contentBlockStart: { contentBlockIndex: index, start: { toolUse: start } } },
+    { contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input } } } },
+    { contentBlockStop: { contentBlockIndex: index } },
+  ];
+  const calls = (events: unknown[]) =>
+    assemble([{ messageStart: { role: "assistant" } }, ...events, { messageStop: { stopReason: "tool_use" } }])[0]!.items.filter((item) => (item as { type: string }).type === "function_call").map((item) => {
+      const { call_id, arguments: args, status } = item as { call_id: string; arguments: string; status: string };
+      return [call_id, args, status];
+    });
+
+  test("a toolUse of another type before a call does not hand the call its input", () => {
+    const events = [...toolUse(0, { toolUseId: "s1", name: "search", type: "server_tool_use" }, '{"confirm":false}'), ...toolUse(1, { toolUseId: "t1", name: "delete_all" }, '{"confirm":true}')];
+    expect(calls(events)).toEqual([["t1", '{"confirm":true}', "completed"]]);
+  });
+
+  test("two blocks of one toolUseId: neither input can be told the call's, and both calls are incomplete", () => {
+    const events = [...toolUse(0, { toolUseId: "t1", name: "delete_all" }, '{"confirm":false}'), ...toolUse(1, { toolUseId: "t1", name: "delete_all" }, '{"confirm":true}')];
+    expect(calls(events).map(([id, , status]) => [id, status])).toEqual([
+      ["t1", "incomplete"],
+      ["t1", "incomplete"],
+    ]);
+  });
+});
