@@ -379,6 +379,7 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
     line: open.line,
     lastLine: open.lastLine,
     record: () => ({ value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]), place: (path) => placeField(path, open, partOrigins) }),
+    merged: () => response,
   };
   if (options.response) assembled.response = response;
   return assembled;

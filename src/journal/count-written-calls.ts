@@ -10,7 +10,8 @@
 // |------------------------------------------------------|-----------|
 // | each object in a `tool_calls` array                  | Chat      |
 // | `function_call`: an object with `name` and `arguments` | Chat (legacy); a request's `function_call` forcing a name has no arguments |
-// |   or `args`                                          | Gemini parts in snake case                                               |
+// |   or `args`, or with `name` alone where no request's | Gemini parts in snake case, whose readers run a call without args with `{}` |
+// |   `messages`, `functions` or `model` stand beside it |                                                                          |
 // | `functionCall`: an object                            | Gemini    |
 // | `toolUse`: an object                                 | Bedrock   |
 // | `type` "function_call"                               | Responses |
@@ -83,7 +84,7 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
     const child = fields[key];
     if (child === null) continue;
     if (typeof child === "object") {
-      const calls = callsHeldBy(key, child);
+      const calls = callsHeldBy(key, child, fields);
       tally.calls += calls;
       if (!tallyIn(child, depth + 1, tally, calls > 0)) return false;
     } else if (key === "type" && !held && typeof child === "string" && CALL_TYPES.has(child)) {
@@ -95,7 +96,7 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
 }
 
 /** The calls an object's member holds by its name alone: the one rule of the table above for members, which every count here asks. */
-function callsHeldBy(key: string, child: object): number {
+function callsHeldBy(key: string, child: object, parent: Record<string, unknown>): number {
   switch (key) {
     case "tool_calls": {
       if (!Array.isArray(child)) return 0;
@@ -104,7 +105,7 @@ function callsHeldBy(key: string, child: object): number {
       return calls;
     }
     case "function_call":
-      return isLegacyCall(child) ? 1 : 0;
+      return isLegacyCall(child, parent) ? 1 : 0;
     case "functionCall":
     case "toolUse":
       return Array.isArray(child) ? 0 : 1;
@@ -128,7 +129,7 @@ export function countWrittenCalls(record: unknown): number {
     calls += callsIn(fields, held);
     for (const key in fields) {
       const child = fields[key];
-      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push({ value: child, held: callsHeldBy(key, child) > 0 });
+      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push({ value: child, held: callsHeldBy(key, child, fields) > 0 });
     }
   }
   return calls;
@@ -151,7 +152,7 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
       for (const at of own) if (paths.length < limit) paths.push(at === "" ? path || "the record itself" : `${path}/${at}`);
       for (const key of Object.keys(fields)) {
         const child = fields[key];
-        children.push({ value: child, path: `${path}/${pointerToken(key)}`, held: child !== null && typeof child === "object" && callsHeldBy(key, child) > 0 });
+        children.push({ value: child, path: `${path}/${pointerToken(key)}`, held: child !== null && typeof child === "object" && callsHeldBy(key, child, fields) > 0 });
       }
     }
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
@@ -169,7 +170,7 @@ function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[
   for (const member of CALL_MEMBERS) {
     const child = fields[member];
     if (child === null || typeof child !== "object") continue;
-    const held = callsHeldBy(member, child);
+    const held = callsHeldBy(member, child, fields);
     if (held === 0) continue;
     calls += held;
     if (paths === undefined) continue;
@@ -187,9 +188,16 @@ function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[
   return calls;
 }
 
-/** Chat's legacy call, or a Gemini part's call in snake case: a name and its arguments or args. A request's `function_call` forcing a name has neither. */
-function isLegacyCall(value: unknown): boolean {
-  return isObject(value) && "name" in value && ("arguments" in value || "args" in value);
+/**
+ * Chat's legacy call, or a Gemini part's call in snake case: a name and its
+ * arguments or args, or a name alone anywhere but beside a request's messages.
+ * There a name alone is the request forcing that function; a Gemini part's call
+ * without args is one its readers run with `{}`.
+ */
+function isLegacyCall(value: unknown, parent: Record<string, unknown>): boolean {
+  if (!isObject(value) || !("name" in value)) return false;
+  if ("arguments" in value || "args" in value) return true;
+  return !("messages" in parent || "functions" in parent || "model" in parent);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

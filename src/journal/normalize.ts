@@ -376,6 +376,11 @@ export class JournalNormalizer {
   private assembled(entry: Extract<JournalRecord, { kind: "response" }>): NormalizedRecord {
     const { response, envelope } = entry;
     const items = response.items.map((item) => this.canonical(item));
+    // A call its chunks wrote where the converter reads none (beside a part's text) is refused, as on a line of its own.
+    if (response.merged !== undefined) {
+      const unread = this.unreadCalls(response.merged(), items, response.losses, response.lastLine);
+      if (unread) return unread;
+    }
     // The fields a stream's response object was given are in no item.
     const losses: Loss[] = response.losses.filter((loss) => !synthesizesResponseField(loss));
     if (entry.damage) losses.push(entry.damage);

@@ -46,6 +46,13 @@ export interface AssembledResponse {
    * gate do not pay for it.
    */
   record?: () => WholeRecord;
+  /**
+   * The envelope's response object the stream's chunks join into, where they
+   * give each call whole or as pieces of one part (Gemini's): the gate counts
+   * the calls it writes, as it counts a record's, and refuses the response when
+   * a call is written where the converter reads none.
+   */
+  merged?: () => unknown;
 }
 
 /** A response object written whole, and what writing it loses, each loss on its line. */

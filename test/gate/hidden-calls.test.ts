@@ -53,3 +53,29 @@ describe("a message item holding another envelope's tool call", { timeout: 30_00
     expect([code, verdict!.blocked, verdict!.findings]).toEqual([0, false, []]);
   });
 });
+
+describe("a Gemini call written beside a part's text, which the converter reads as text", { timeout: 30_000 }, () => {
+  const chunk = (parts: unknown[], finish?: string) => ({ candidates: [{ content: { role: "model", parts }, ...(finish ? { finishReason: finish } : {}) }], responseId: "r1", modelVersion: "gemini-2.5-flash" });
+  const hidden = { text: "on it", function_call: { name: "delete_files" } };
+
+  test("in snake case with a name alone (its readers run it with {}): the response's line is blocked", async () => {
+    const result = await verdicts(chunk([hidden], "STOP"));
+    expect(result.verdicts).toEqual([unreadCallVerdict("/candidates/0/content/parts/0/function_call")]);
+  });
+
+  test.each([
+    ["in snake case", hidden, "function_call"],
+    ["in camel case", { text: "on it", functionCall: { name: "delete_files", args: { path: "/" } } }, "functionCall"],
+  ])("%s, in a chunk of a stream: the stream is blocked at its last line", async (_, part, member) => {
+    const result = await verdicts(chunk([part]), chunk([{ text: "." }], "STOP"));
+    expect(result.code).toBe(1);
+    expect(result.verdicts).toEqual([{ ...unreadCallVerdict(`/candidates/0/content/parts/0/${member}`), line: 2 }]);
+  });
+
+  test("a stream whose calls are each a part of their own is judged call by call, and a Chat request forcing a function by name holds no call", async () => {
+    const call = { functionCall: { name: "get_weather", args: { city: "Paris" } } };
+    expect((await verdicts(chunk([{ text: "Checking." }]), chunk([call], "STOP"))).verdicts.map((verdict) => verdict.reason)).toEqual(["not_function_call", "unknown_tool"]);
+    const request = { model: "gpt-4o", messages: [{ role: "user", content: "weather?" }], functions: [{ name: "get_weather", parameters: { type: "object" } }], function_call: { name: "get_weather" } };
+    expect((await verdicts(request)).verdicts.map((verdict) => verdict.reason)).toEqual(["not_function_call"]);
+  });
+});

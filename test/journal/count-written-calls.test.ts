@@ -82,13 +82,14 @@ describe("one walk that counts members and calls", () => {
   test("counts every form as countWrittenCalls does, and every object's own keys", () => {
     const record = {
       choices: [{ message: { tool_calls: [chatCall, 1, [chatCall], chatCall], function_call: { name: "f", arguments: "{}" } } }],
-      candidates: [{ content: { parts: [{ functionCall: { name: "f", args: {} } }, { functionCall: [] }, { toolUse: "x" }] } }],
+      candidates: [{ content: { parts: [{ functionCall: { name: "f", args: {} } }, { functionCall: [] }, { toolUse: "x" }, { text: "x", function_call: { name: "g" } }] } }],
       items: [{ type: "function_call" }, { type: "tool_use" }, { type: ["function_call"] }, { type: "function_call_output" }],
-      forced: { function_call: { name: "f" }, tool_calls: {} },
+      // A request's function_call forcing a name, beside its messages, is no call.
+      forced: { model: "m", messages: [], function_call: { name: "f" }, tool_calls: {} },
     };
     const members = JSON.stringify(record).match(/":/g)!.length;
     expect(tallyWritten(record)).toEqual({ members, calls: countWrittenCalls(record) });
-    expect(countWrittenCalls(record)).toBe(6);
+    expect(countWrittenCalls(record)).toBe(7);
   });
 
   test("a member named __proto__ is an own key like any other, and the call it holds counts", () => {

@@ -17,7 +17,7 @@ const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, responseId
 
 /** The responses as normalize reads them: items and losses; what convert writes is `record`, looked at apart. */
 function run(chunks: unknown[]): GeminiAssembledResponse[] {
-  return records(chunks).map(({ record: _record, ...response }) => ({ ...response, losses: withoutNeutralFields(response.losses) }));
+  return records(chunks).map(({ record: _record, merged: _merged, ...response }) => ({ ...response, losses: withoutNeutralFields(response.losses) }));
 }
 
 function records(chunks: unknown[]): GeminiAssembledResponse[] {
