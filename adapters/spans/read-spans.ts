@@ -150,7 +150,12 @@ export function readSpans(spans: readonly Span[]): Reading {
     const conversation = new ConversationBuilder(trace, losses);
     const read: Span[] = [];
     const copies: Copy[] = [];
+    // A wrapper's request holds for the calls inside it whenever either starts: read before the walk, whatever the clocks say.
     const wrapperChoices = new Map<string, ToolChoice>();
+    for (const wrapper of wrappers) {
+      const choice = wrapper.attributes.twice.length > 0 ? undefined : wrapperToolChoice(wrapper);
+      if (choice !== undefined) wrapperChoices.set(wrapper.id, choice);
+    }
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
       const unit = { path: span.path, span: span.id };
@@ -167,18 +172,12 @@ export function readSpans(spans: readonly Span[]): Reading {
         // Its messages repeat the inner call's, but what it holds beside them (ADK's tool
         // declarations and config, the provider's response id, usage) is nowhere else.
         read.push(span);
-        const choices: ToolChoice[] = [];
         for (const side of ["input", "output"] as const) {
           for (const { name, read: source } of SOURCES[side]) {
             const copy = readCopy(span, side, source, losses);
             if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `the wrapper span's ${name}` });
-            if (side === "input" && copy?.toolChoice !== undefined) choices.push(copy.toolChoice);
           }
         }
-        choices.push(...readApart(span, () => attributeToolChoices(span)));
-        // The request the wrapper records is the inner call's: its tool choice holds for the calls inside it.
-        const choice = oneToolChoice(choices);
-        if (choice !== undefined) wrapperChoices.set(span.id, choice);
       }
       else if (calls.has(span)) {
         units.push({ ...unit, fate: "llm_call" });
@@ -414,6 +413,21 @@ function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]):
   if (side === "input") toolChoices.push(...readApart(span, () => attributeToolChoices(span)));
   const toolChoice = oneToolChoice(toolChoices);
   return toolChoice === undefined ? read : { ...read, toolChoice };
+}
+
+/**
+ * The tool choice of the request a wrapper records, which is the inner call's:
+ * read apart, since the walk reads the wrapper's messages again as copies and
+ * reports what they cannot be read as there.
+ */
+function wrapperToolChoice(wrapper: Span): ToolChoice | undefined {
+  const choices: ToolChoice[] = [];
+  for (const { read: source } of SOURCES.input) {
+    const copy = readApart(wrapper, () => source(wrapper, "input", []));
+    if (copy?.toolChoice !== undefined) choices.push(copy.toolChoice);
+  }
+  choices.push(...readApart(wrapper, () => attributeToolChoices(wrapper)));
+  return oneToolChoice(choices);
 }
 
 /** The tool choices the wrappers above a call recorded for it, nearest first. */
