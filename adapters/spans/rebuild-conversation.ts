@@ -11,7 +11,7 @@
 // | a tool execution's result            | paired by call id, else by name and arguments; appended unless its result is already there |
 // | a call_id said twice in one answer   | two calls: the gate finds the call_id given twice        |
 // | a call whose sightings disagree       | none emitted, each sighting reported `conflict`         |
-// | a call its own request did not allow  | not emitted, nor when a later history holds it again    |
+// | a call its own request did not allow  | not emitted, nor when a history holds it, read before or after |
 //
 // Sightings disagree when a call_id comes again with another name or arguments,
 // when a history's call without an id is none of the conversation's calls of its
@@ -236,10 +236,27 @@ export class ConversationBuilder {
     }
   }
 
-  /** A call its own request did not allow: reported, and never emitted, however often a later history repeats it. */
+  /** A call its own request did not allow: reported, and never emitted, however often a history repeats it, before or after. */
   refuse(call: Record<string, unknown>, path: string, detail: string, span: string | undefined): void {
-    if (typeof call.call_id === "string") this.refused.add(call.call_id);
     this.losses.push({ path, code: "conflict", detail, ...(span ? { span } : {}) });
+    if (typeof call.call_id !== "string") return;
+    this.refused.add(call.call_id);
+    this.withdraw(call.call_id);
+  }
+
+  /**
+   * A later request's history read before the answer that refused its call
+   * (spans of one start time, clocks that run apart) has added the call: it is
+   * taken back, as it would not have been added after the answer.
+   */
+  private withdraw(callId: string): void {
+    for (const { item, path, span } of this.items) {
+      if (item.type !== "function_call" || item.call_id !== callId || this.doubted.has(item)) continue;
+      this.doubted.add(item);
+      this.emitted -= 1;
+      this.reported += 1;
+      this.conflict(path, `a request's history holds the call "${callId}", which its own request did not allow`, span);
+    }
   }
 
   /** The items to emit: every item but the calls whose sightings disagree. */
