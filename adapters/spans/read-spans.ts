@@ -241,11 +241,59 @@ interface Copy {
  * dialect) stays reported as left behind; one that reads two ways (JSON text
  * that names a member twice) is unreadable, as the side itself would be.
  */
-function readCopy(span: Span, side: Side, source: Source, losses: ReaderLoss[]): MessagesRead | undefined {
-  const scratch: ReaderLoss[] = [];
+function readCopy(span: Span, side: Side, source: Source, losses: ReaderLoss[], scratch: ReaderLoss[] = []): MessagesRead | undefined {
   const copy = readApart(span, () => source(span, side, scratch));
   for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
   return copy;
+}
+
+function holdsCall(read: MessagesRead): boolean {
+  return read.items.some(({ item }) => item.type === "function_call");
+}
+
+/** A finish reason a dialect gives for the answer, where none of its own items is a call to mark. */
+interface Ending {
+  reason: unknown;
+  path: string;
+  source: string;
+  within: string;
+}
+
+/**
+ * A message whose finish reason is not that of a model that ended of itself or
+ * to call tools, and that holds no call, has its reason in no item: its reading
+ * says it only in the loss it reports, which is where it is taken from.
+ */
+const REASON_IN_NO_ITEM = /^the finish reason (".*?"|[^ ]+) is in no item(.*)$/;
+
+function endingsInNoItem(losses: readonly ReaderLoss[], source: string): Ending[] {
+  return losses.flatMap((loss) => {
+    const said = loss.code === "left_behind" ? REASON_IN_NO_ITEM.exec(loss.detail) : null;
+    if (said === null) return [];
+    const { value, broken } = parsedValue(said[1]);
+    // An indexed message's place inside it is said after the words, as " (at its message's finish_reason)".
+    return broken ? [] : [{ reason: value, path: loss.path, source, within: said[2]! }];
+  });
+}
+
+/**
+ * Another dialect of the same answer that says it was cut (a length limit) or
+ * ended otherwise than of itself or to call tools, while holding no call of its
+ * own (an instrumentation that writes the finish reason and not the calls): a
+ * reader of that dialect takes the answer as cut, so its calls, read from the
+ * dialect that holds them, are incomplete, which the gate blocks.
+ */
+function markCallsEndedElsewhere(span: Span, chosen: { read: MessagesRead; name: string }, endings: readonly Ending[], losses: ReaderLoss[]): void {
+  const ending = endings.find(({ reason }) => isLengthLimit(reason)) ?? endings[0];
+  if (ending === undefined) return;
+  const reason = JSON.stringify(ending.reason);
+  for (const { item } of chosen.read.items) {
+    if (item.type !== "function_call" || item.status === "incomplete") continue;
+    item.status = "incomplete";
+    const call = `the call of ${JSON.stringify(String(item.name))}, read from ${chosen.name}, is in an answer that ${ending.source}${ending.within} in the same span says`;
+    if (isLengthLimit(ending.reason)) losses.push({ path: ending.path, code: "truncated", detail: `${call} the model stopped at its length limit (finish reason ${reason}): its arguments may be cut, so it is incomplete`, span: span.id });
+    else losses.push({ path: ending.path, code: "form_changed", detail: `${call} ended with finish reason ${reason}, not of itself or to call tools: it is incomplete`, span: span.id });
+  }
 }
 
 /** What `read` returns, with the span's attributes and fields it looks at still counted as not taken. */
@@ -394,21 +442,28 @@ const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
 function callSide(span: Span, side: Side, losses: ReaderLoss[], copies: Copy[]): MessagesRead {
   let chosen: { read: MessagesRead; name: string } | undefined;
   const toolChoices: ToolChoice[] = [];
+  // What the other dialects of the answer say of how it ended where they hold no call to say it on.
+  const endings: Ending[] = [];
   for (const { name, read: source } of SOURCES[side]) {
     if (chosen !== undefined) {
-      const copy = readCopy(span, side, source, losses);
+      const said: ReaderLoss[] = [];
+      const copy = readCopy(span, side, source, losses, said);
       // A copy of the answer is compared with the answer; one of the history, with the conversation (a history may go back past this trace's first span).
       if (copy !== undefined) copies.push({ items: copy.items, span: span.id, what: `${name}, beside ${chosen.name} in the same span,`, ...(side === "output" ? { against: chosen.read.items } : {}) });
       if (copy?.toolChoice !== undefined) toolChoices.push(copy.toolChoice);
+      if (copy !== undefined && !holdsCall(copy)) endings.push(...endingsInNoItem(said, name));
       continue;
     }
+    const before = losses.length;
     const read = source(span, side, losses);
     if (read?.toolChoice !== undefined) toolChoices.push(read.toolChoice);
+    if (read !== undefined && !holdsCall(read)) endings.push(...endingsInNoItem(losses.slice(before), name));
     if (read !== undefined && read.items.length > 0) {
       if (side === "output") markCutCalls(span, read, losses);
       chosen = { read, name };
     }
   }
+  if (side === "output" && chosen !== undefined) markCallsEndedElsewhere(span, chosen, endings, losses);
   const read = chosen?.read ?? { items: [], messages: 0 };
   if (side === "input") toolChoices.push(...readApart(span, () => attributeToolChoices(span)));
   const toolChoice = oneToolChoice(toolChoices);
