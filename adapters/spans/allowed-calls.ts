@@ -11,6 +11,18 @@
 //
 // A form none of these is allows no tool: a call the request may have forbidden
 // is not read as one it allowed.
+//
+// The tools the request offered limit it too: the model could call no other.
+//
+// | a tool offered                                                  | offers                 |
+// |-----------------------------------------------------------------|------------------------|
+// | `{type: "function", function: {name}}` (Chat), `{type: "function", name}` (Responses, OTel GenAI) | that function |
+// | `{name, …}` with no type (Anthropic, a legacy Chat function)    | that function          |
+// | `{function_declarations \| functionDeclarations: [{name}]}` (Gemini) | the functions declared |
+// | `{type: …}` of another type (`web_search`, `custom`…), a Gemini tool of no declarations (`google_search`…) | no function |
+//
+// An empty list offers none. A list, or a tool in it, of no form orbridge reads
+// offers none either: a reader that reads it otherwise may offer other tools.
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 
@@ -75,6 +87,65 @@ function geminiAllowed(config: unknown): Allowed {
   if (!Array.isArray(listed)) return unread(config);
   const names = new Set(listed.filter((name): name is string => typeof name === "string"));
   return { every: false, names, said: `the request's function calling config allows ${[...names].map((one) => `"${one}"`).join(", ") || "no function"} alone` };
+}
+
+/** The tools a request offered, as written (an array of definitions), with its place; or why they cannot be read. */
+export interface ToolsOffered {
+  value: unknown;
+  path: string;
+  unreadable?: string;
+}
+
+export function offeredCalls(offered: ToolsOffered): Allowed {
+  const { value } = offered;
+  if (offered.unreadable !== undefined) return { every: false, names: new Set(), said: `the request's tools cannot be read (${offered.unreadable}), so they offer no tool` };
+  if (!Array.isArray(value)) return notOffered(value);
+  const names = new Set<string>();
+  for (const tool of value) {
+    const functions = offeredFunctions(tool);
+    if (functions === undefined) return notOffered(value);
+    for (const name of functions) names.add(name);
+  }
+  if (value.length === 0) return { every: false, names, said: "the request offered no tool (its tools are empty)" };
+  return { every: false, names, said: `the request's tools offer ${names.size === 0 ? "no function" : [...names].map((one) => `"${one}"`).join(", ")} alone` };
+}
+
+/** A request's tools and legacy functions, both given: the one list of what either offers. */
+export function toolsAndFunctions(tools: unknown, functions: unknown): unknown {
+  if (tools === undefined || tools === null) return functions;
+  if (functions === undefined || functions === null) return tools;
+  // Either of no form: the list is of none either, and offers no tool.
+  return Array.isArray(tools) && Array.isArray(functions) ? [...tools, ...functions] : { tools, functions };
+}
+
+/** Gemini's tools that hold no function: their calls are no function calls. */
+const GEMINI_OTHER_TOOLS = new Set(["googleSearch", "googleSearchRetrieval", "codeExecution", "retrieval", "urlContext", "computerUse", "fileSearch", "googleMaps", "enterpriseWebSearch"]);
+
+/** The functions one tool offers; `undefined` for a tool of no form orbridge reads. */
+function offeredFunctions(tool: unknown): string[] | undefined {
+  if (!isPlainObject(tool)) return undefined;
+  if (tool.function_declarations !== undefined || tool.functionDeclarations !== undefined) {
+    if (twoSpellings(tool, "function_declarations", "functionDeclarations")) return undefined;
+    const declared = tool.function_declarations ?? tool.functionDeclarations;
+    if (!Array.isArray(declared)) return undefined;
+    const names = declared.map((declaration) => (isPlainObject(declaration) ? declaration.name : undefined));
+    return names.every((name): name is string => typeof name === "string" && name !== "") ? names : undefined;
+  }
+  if (tool.type === "function") {
+    const name = isPlainObject(tool.function) ? tool.function.name : tool.name;
+    // Named in both forms, two ways: a Chat reader and a Responses reader offer other functions.
+    if (isPlainObject(tool.function) && tool.name !== undefined && tool.name !== name) return undefined;
+    return typeof name === "string" && name !== "" ? [name] : undefined;
+  }
+  if (typeof tool.type === "string" && tool.type !== "") return [];
+  if (tool.type !== undefined) return undefined;
+  if (typeof tool.name === "string" && tool.name !== "") return [tool.name];
+  const keys = Object.keys(tool);
+  return keys.length > 0 && keys.every((key) => GEMINI_OTHER_TOOLS.has(key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()))) ? [] : undefined;
+}
+
+function notOffered(value: unknown): Allowed {
+  return { every: false, names: new Set(), said: `the request's tools ${shown(value)} are of no form orbridge reads, so they offer no tool` };
 }
 
 /** Whether an object names one field in both spellings, with two values. */

@@ -29,7 +29,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
-import { allowedCalls, legacyFunctionCall, sameAllowance, type ToolChoice } from "./allowed-calls.js";
+import { allowedCalls, legacyFunctionCall, offeredCalls, sameAllowance, toolsAndFunctions, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
@@ -152,9 +152,12 @@ export function readSpans(spans: readonly Span[]): Reading {
     const copies: Copy[] = [];
     // A wrapper's request holds for the calls inside it whenever either starts: read before the walk, whatever the clocks say.
     const wrapperChoices = new Map<string, ToolChoice>();
+    const wrapperTools = new Map<string, ToolsOffered[]>();
     for (const wrapper of wrappers) {
-      const choice = wrapper.attributes.twice.length > 0 ? undefined : wrapperToolChoice(wrapper);
+      if (wrapper.attributes.twice.length > 0) continue;
+      const choice = wrapperToolChoice(wrapper);
       if (choice !== undefined) wrapperChoices.set(wrapper.id, choice);
+      wrapperTools.set(wrapper.id, offeredTools(wrapper));
     }
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
@@ -186,7 +189,9 @@ export function readSpans(spans: readonly Span[]): Reading {
         const output = callSide(span, "output", losses, copies);
         const system = systemPrompt(span, byId, input, output, losses);
         const placed = [...(system ? [system] : []), ...input.items];
-        const answer = allowedOutput(span, oneToolChoice([...(input.toolChoice ? [input.toolChoice] : []), ...aboveChoices(span, byId, wrapperChoices)]), output, conversation);
+        const choice = oneToolChoice([...(input.toolChoice ? [input.toolChoice] : []), ...above(span, byId, wrapperChoices)]);
+        const offered = [...offeredTools(span), ...above(span, byId, wrapperTools).flat()];
+        const answer = allowedOutput(span, requestLimits(choice, offered), output, conversation);
         counts.read += placed.length + output.items.length;
         counts.reported += answer.refused;
         conversation.addInput(placed, span.id);
@@ -485,14 +490,113 @@ function wrapperToolChoice(wrapper: Span): ToolChoice | undefined {
   return oneToolChoice(choices);
 }
 
-/** The tool choices the wrappers above a call recorded for it, nearest first. */
-function aboveChoices(span: Span, byId: Map<string, Span>, wrapperChoices: ReadonlyMap<string, ToolChoice>): ToolChoice[] {
-  const choices: ToolChoice[] = [];
+/** What the wrappers above a call recorded of its request (their tool choices, their tools), nearest first. */
+function above<T>(span: Span, byId: Map<string, Span>, byWrapper: ReadonlyMap<string, T>): T[] {
+  const found: T[] = [];
   for (let at = span.parent === undefined ? undefined : byId.get(span.parent), hops = 0; at !== undefined && hops <= byId.size; at = at.parent === undefined ? undefined : byId.get(at.parent), hops++) {
-    const choice = wrapperChoices.get(at.id);
-    if (choice !== undefined) choices.push(choice);
+    const one = byWrapper.get(at.id);
+    if (one !== undefined) found.push(one);
   }
-  return choices;
+  return found;
+}
+
+/** Request bodies an instrumentation records whole, where a `tools` list (or Gemini's `config.tools`) is the request's. */
+const REQUEST_BODIES = ["input.value", "gcp.vertex.agent.llm_request", "llm.invocation_parameters"];
+/** Attributes that hold the request's tools as a list of definitions (each may be JSON text of its own). */
+const TOOL_LISTS = ["gen_ai.tool.definitions", "ai.prompt.tools"];
+const OPENINFERENCE_TOOL = /^llm\.tools\.(\d+)\.tool\.(json_schema|name)$/;
+
+/**
+ * Every list of tools the span says its request offered, wherever it says it:
+ * OpenInference's `llm.tools.N.tool.json_schema`, OTel GenAI's
+ * `gen_ai.tool.definitions`, Vercel's `ai.prompt.tools`, and the `tools` of a
+ * request body recorded whole (a Langfuse observation's input, `input.value`,
+ * ADK's `llm_request`). Looked at without taking them: no item holds them.
+ */
+function offeredTools(span: Span): ToolsOffered[] {
+  return readApart(span, () => {
+    const offered = [...openInferenceTools(span)];
+    for (const key of TOOL_LISTS) {
+      const located = span.attributes.get(key);
+      if (located !== undefined && located.value !== null && located.value !== undefined) offered.push(toolList(key, located));
+    }
+    for (const located of [sideOf(span, "input"), ...REQUEST_BODIES.map((key) => span.attributes.get(key))]) {
+      if (located !== undefined) offered.push(...bodyTools(located));
+    }
+    return offered;
+  });
+}
+
+/** OpenInference's tools, one attribute (or two: its JSON schema, its name) for each: as the list of their definitions. */
+function openInferenceTools(span: Span): ToolsOffered[] {
+  const byIndex = new Map<number, { json_schema?: Located; name?: Located }>();
+  for (const [key, located] of span.attributes) {
+    const match = OPENINFERENCE_TOOL.exec(key);
+    if (match === null) continue;
+    const index = Number(match[1]);
+    byIndex.set(index, { ...byIndex.get(index), [match[2]!]: located });
+  }
+  const first = [...byIndex.values()][0];
+  if (first === undefined) return [];
+  const path = (first.json_schema ?? first.name)!.path;
+  const tools: unknown[] = [];
+  for (const [index, written] of [...byIndex.entries()].sort(([a], [b]) => a - b)) {
+    if (written.json_schema === undefined) {
+      tools.push({ name: written.name!.value });
+      continue;
+    }
+    const schema = parsedValue(written.json_schema.value);
+    if (schema.broken) return [{ value: written.json_schema.value, path, unreadable: `llm.tools.${index}.tool.json_schema is JSON text that does not parse, or names a member twice` }];
+    // A name beside the schema that names another function is the tool written two ways.
+    const named = isPlainObject(schema.value) ? (isPlainObject(schema.value.function) ? schema.value.function.name : schema.value.name) : undefined;
+    if (written.name !== undefined && named !== written.name.value) return [{ value: tools, path, unreadable: `llm.tools.${index} names the tool ${JSON.stringify(written.name.value)} beside a schema of ${JSON.stringify(named)}` }];
+    tools.push(schema.value);
+  }
+  return [{ value: tools, path }];
+}
+
+/** A list of definitions, as JSON text or parsed, or an array of JSON texts of one definition each. */
+function toolList(key: string, located: Located): ToolsOffered {
+  const { value, broken } = parsedValue(located.value);
+  const unreadable = `${key} is JSON text that does not parse, or names a member twice`;
+  if (broken) return { value: located.value, path: located.path, unreadable };
+  if (!Array.isArray(value)) return { value, path: located.path };
+  const tools = value.map((entry) => (typeof entry === "string" ? parsedValue(entry) : { value: entry, broken: false }));
+  return tools.some((tool) => tool.broken) ? { value, path: located.path, unreadable } : { value: tools.map((tool) => tool.value), path: located.path };
+}
+
+/**
+ * The tools of a request body recorded whole: its `tools` and legacy
+ * `functions`, and Gemini's `config.tools`. A body whose JSON text cannot be
+ * read (cut short, or naming a member twice) may hold tools that would narrow
+ * the answer: it offers none.
+ */
+function bodyTools(located: Located): ToolsOffered[] {
+  const { value, broken, parsed } = parsedValue(located.value);
+  if (broken && typeof located.value === "string" && /^\s*\{/.test(located.value)) return [{ value: located.value, path: located.path, unreadable: "the request body holding them is JSON text that does not parse, or names a member twice" }];
+  if (!isPlainObject(value)) return [];
+  const inner = (field: string) => (parsed ? `${located.path}, ${field} in its JSON text` : `${located.path}${field}`);
+  const lists: ToolsOffered[] = [];
+  const offered = toolsAndFunctions(value.tools, value.functions);
+  if (offered !== undefined && offered !== null) lists.push({ value: offered, path: inner(value.tools === undefined || value.tools === null ? "/functions" : "/tools") });
+  const config = value.config;
+  if (isPlainObject(config) && config.tools !== undefined && config.tools !== null) lists.push({ value: config.tools, path: inner("/config/tools") });
+  return lists;
+}
+
+/** What the request a call was sent says of the calls its answer may make: each limit that narrows them, with its place. */
+interface Limit {
+  names: ReadonlySet<string>;
+  said: string;
+  path: string;
+}
+
+function requestLimits(choice: ToolChoice | undefined, offered: readonly ToolsOffered[]): Limit[] {
+  const limits: Limit[] = [];
+  for (const [allowed, path] of [...(choice === undefined ? [] : [[allowedCalls(choice), choice.path] as const]), ...offered.map((tools) => [offeredCalls(tools), tools.path] as const)]) {
+    if (!allowed.every) limits.push({ names: allowed.names, said: allowed.said, path });
+  }
+  return limits;
 }
 
 /**
@@ -527,16 +631,17 @@ function oneToolChoice(choices: readonly ToolChoice[]): ToolChoice | undefined {
 
 /**
  * The calls of an answer that its own request did not allow (its tool choice
- * `none`, or names that leave them out): not read, each reported `conflict`.
- * Gated as they are, they would pass on their arguments alone; the gate blocks
- * the same call in a recorded exchange by its request's tool choice.
+ * `none`, names that leave them out, tools that do not offer them): not read,
+ * each reported `conflict`. Gated as they are, they would pass on their
+ * arguments alone; the gate blocks the same call in a recorded exchange by its
+ * request's tool choice and tools.
  */
-function allowedOutput(span: Span, toolChoice: ToolChoice | undefined, output: MessagesRead, conversation: ConversationBuilder): { items: Placed[]; refused: number } {
-  const allowed = toolChoice === undefined ? undefined : allowedCalls(toolChoice);
-  if (allowed === undefined || allowed.every) return { items: output.items, refused: 0 };
+function allowedOutput(span: Span, limits: readonly Limit[], output: MessagesRead, conversation: ConversationBuilder): { items: Placed[]; refused: number } {
+  if (limits.length === 0) return { items: output.items, refused: 0 };
   const items = output.items.filter(({ item, path }) => {
-    if (item.type !== "function_call" || allowed.names.has(String(item.name))) return true;
-    conversation.refuse(item, path, `the call of "${String(item.name)}" answers a request that did not allow it (${allowed.said}, at ${toolChoice!.path}): not read`, span.id);
+    const refusing = item.type === "function_call" ? limits.find(({ names }) => !names.has(String(item.name))) : undefined;
+    if (refusing === undefined) return true;
+    conversation.refuse(item, path, `the call of "${String(item.name)}" answers a request that did not allow it (${refusing.said}, at ${refusing.path}): not read`, span.id);
     return false;
   });
   return { items, refused: output.items.length - items.length };
