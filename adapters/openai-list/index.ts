@@ -11,8 +11,16 @@
 // where only `GET`s answered with a page are stored data. A page that says
 // `has_more` with no page after its `last_id` is reported. The same object on two
 // pages is read once.
+//
+// A stored completion keeps what its request said of the tools: a call of its
+// answer that the request's `tools` (or legacy `functions`) did not offer, that
+// its `tool_choice` (or legacy `function_call`) did not allow, or that comes
+// after the first of an answer whose request said `parallel_tool_calls: false`,
+// is taken out of the record and reported `conflict`, as the gate blocks it in
+// a recorded exchange.
 import { jsonValueMeaning } from "../../src/models/json-meaning.js";
 import { isPlainObject } from "../../src/models/json-value.js";
+import { legacyFunctionCall, refusal, requestLimits, toolsAndFunctions, type CallLimit, type ToolChoice, type ToolsOffered } from "../spans/allowed-calls.js";
 import { emptyCounts, type Reading, type ReaderLoss, type StoredLogReader, type StoredRecord, type UnitAccount } from "../stored-log/reading.js";
 
 interface Page {
@@ -153,7 +161,12 @@ export const openaiList: StoredLogReader = {
       });
       if (group.kind === "completions") {
         entries.sort((a, b) => Number(a.value.created ?? 0) - Number(b.value.created ?? 0) || String(a.value.id).localeCompare(String(b.value.id)));
-        for (const { value, path } of entries) records.push({ record: value, conversation: String(value.id ?? ""), path });
+        for (const { value, path } of entries) {
+          const { completion, refused } = allowedCompletion(value, path, losses);
+          counts.read += refused;
+          counts.reported += refused;
+          records.push({ record: completion, conversation: String(value.id ?? ""), path });
+        }
       } else if (group.kind === "messages") {
         entries.sort((a, b) => messageIndex(a.value) - messageIndex(b.value));
         for (const { value, path } of entries) records.push({ record: storedMessage(value, path, losses), conversation: group.owner, path });
@@ -211,4 +224,49 @@ function storedMessage(value: Record<string, unknown>, path: string, losses: Rea
     losses.push({ path: `${path}/content`, code: "form_changed", detail: `the stored message "${String(id)}" holds its content twice: its content_parts are read, the joined content is not` });
   }
   return message;
+}
+
+/**
+ * The completion with the calls its request did not allow taken out of its
+ * answers, each reported `conflict` at its place. Gated as they are, they would
+ * pass on their arguments alone.
+ */
+function allowedCompletion(completion: Record<string, unknown>, path: string, losses: ReaderLoss[]): { completion: Record<string, unknown>; refused: number } {
+  const limits = completionLimits(completion, path);
+  const oneCall = completion.parallel_tool_calls === false ? `${path}/parallel_tool_calls` : undefined;
+  if ((limits.length === 0 && oneCall === undefined) || !Array.isArray(completion.choices)) return { completion, refused: 0 };
+  let refused = 0;
+  const choices = completion.choices.map((choice: unknown, index: number) => {
+    if (!isPlainObject(choice) || !isPlainObject(choice.message)) return choice;
+    const message = choice.message;
+    const at = `${path}/choices/${index}/message`;
+    const kept: Record<string, unknown> = { ...message };
+    let calls = 0;
+    const refuse = (name: string, where: string) => {
+      calls += 1;
+      const limit = limits.find(({ names }) => !names.has(name));
+      const detail = limit !== undefined ? refusal(name, limit) : calls > 1 && oneCall !== undefined ? `the call of "${name}" is call ${calls} of an answer whose request let it make one (parallel_tool_calls false, at ${oneCall}): not read` : undefined;
+      if (detail === undefined) return false;
+      losses.push({ path: where, code: "conflict", detail });
+      refused += 1;
+      return true;
+    };
+    if (Array.isArray(message.tool_calls)) {
+      kept.tool_calls = message.tool_calls.filter((call, position) => !(isPlainObject(call) && isPlainObject(call.function) && refuse(String(call.function.name), `${at}/tool_calls/${position}`)));
+      if ((kept.tool_calls as unknown[]).length === 0) delete kept.tool_calls;
+    }
+    if (isPlainObject(message.function_call) && refuse(String(message.function_call.name), `${at}/function_call`)) delete kept.function_call;
+    return { ...choice, message: kept };
+  });
+  return refused === 0 ? { completion, refused } : { completion: { ...completion, choices }, refused };
+}
+
+/** What a stored completion says its request allowed: its tool choice (or legacy function_call), and the tools (or legacy functions) it offered. */
+function completionLimits(completion: Record<string, unknown>, path: string): CallLimit[] {
+  const present = (field: string) => completion[field] !== undefined && completion[field] !== null;
+  const choices: ToolChoice[] = [];
+  if (present("tool_choice")) choices.push({ value: completion.tool_choice, path: `${path}/tool_choice` });
+  if (present("function_call")) choices.push({ value: legacyFunctionCall(completion.function_call), path: `${path}/function_call` });
+  const offered: ToolsOffered[] = present("tools") || present("functions") ? [{ value: toolsAndFunctions(completion.tools, completion.functions), path: `${path}/${present("tools") ? "tools" : "functions"}` }] : [];
+  return [...choices.flatMap((choice) => requestLimits(choice, [])), ...requestLimits(undefined, offered)];
 }

@@ -148,6 +148,27 @@ function notOffered(value: unknown): Allowed {
   return { every: false, names: new Set(), said: `the request's tools ${shown(value)} are of no form orbridge reads, so they offer no tool` };
 }
 
+/** A limit a request puts on the calls of its answer: the names it allows, why, and where it says it. */
+export interface CallLimit {
+  names: ReadonlySet<string>;
+  said: string;
+  path: string;
+}
+
+/** The limits of a request: its tool choice and every list of tools it offered, each that narrows the calls. */
+export function requestLimits(choice: ToolChoice | undefined, offered: readonly ToolsOffered[]): CallLimit[] {
+  const limits: CallLimit[] = [];
+  for (const [allowed, path] of [...(choice === undefined ? [] : [[allowedCalls(choice), choice.path] as const]), ...offered.map((tools) => [offeredCalls(tools), tools.path] as const)]) {
+    if (!allowed.every) limits.push({ names: allowed.names, said: allowed.said, path });
+  }
+  return limits;
+}
+
+/** Why a call of `name` is not read: the limit of its request that leaves it out. */
+export function refusal(name: string, limit: CallLimit): string {
+  return `the call of "${name}" answers a request that did not allow it (${limit.said}, at ${limit.path}): not read`;
+}
+
 /** Whether an object names one field in both spellings, with two values. */
 export function twoSpellings(value: unknown, snake: string, camel: string): boolean {
   return isPlainObject(value) && value[snake] !== undefined && value[camel] !== undefined && !isDeepStrictEqual(value[snake], value[camel]);

@@ -29,7 +29,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
-import { allowedCalls, legacyFunctionCall, offeredCalls, sameAllowance, toolsAndFunctions, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
+import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunctions, type CallLimit, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
@@ -584,21 +584,6 @@ function bodyTools(located: Located): ToolsOffered[] {
   return lists;
 }
 
-/** What the request a call was sent says of the calls its answer may make: each limit that narrows them, with its place. */
-interface Limit {
-  names: ReadonlySet<string>;
-  said: string;
-  path: string;
-}
-
-function requestLimits(choice: ToolChoice | undefined, offered: readonly ToolsOffered[]): Limit[] {
-  const limits: Limit[] = [];
-  for (const [allowed, path] of [...(choice === undefined ? [] : [[allowedCalls(choice), choice.path] as const]), ...offered.map((tools) => [offeredCalls(tools), tools.path] as const)]) {
-    if (!allowed.every) limits.push({ names: allowed.names, said: allowed.said, path });
-  }
-  return limits;
-}
-
 /**
  * The tool choice an instrumentation records beside the messages: Vercel's
  * `ai.prompt.toolChoice` (`{type, toolName}`), OpenInference's
@@ -636,12 +621,12 @@ function oneToolChoice(choices: readonly ToolChoice[]): ToolChoice | undefined {
  * arguments alone; the gate blocks the same call in a recorded exchange by its
  * request's tool choice and tools.
  */
-function allowedOutput(span: Span, limits: readonly Limit[], output: MessagesRead, conversation: ConversationBuilder): { items: Placed[]; refused: number } {
+function allowedOutput(span: Span, limits: readonly CallLimit[], output: MessagesRead, conversation: ConversationBuilder): { items: Placed[]; refused: number } {
   if (limits.length === 0) return { items: output.items, refused: 0 };
   const items = output.items.filter(({ item, path }) => {
     const refusing = item.type === "function_call" ? limits.find(({ names }) => !names.has(String(item.name))) : undefined;
     if (refusing === undefined) return true;
-    conversation.refuse(item, path, `the call of "${String(item.name)}" answers a request that did not allow it (${refusing.said}, at ${refusing.path}): not read`, span.id);
+    conversation.refuse(item, path, refusal(String(item.name), refusing), span.id);
     return false;
   });
   return { items, refused: output.items.length - items.length };
