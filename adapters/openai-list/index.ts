@@ -8,7 +8,9 @@
 //
 // A document is one page, an array of pages (a JSONL file's), or a recording of
 // HTTP exchanges (`{Entries: [{RequestUri, RequestMethod, StatusCode, ResponseBody}]}`),
-// where only `GET`s answered with a page are stored data. A page that says
+// where only `GET`s answered with a page are stored data. Pages of input items
+// are taken in the order their recorded cursors chain them, not the order
+// recorded; where the cursors do not chain them, that is said. A page that says
 // `has_more` with no page after its `last_id` is reported. The same object on two
 // pages is read once.
 //
@@ -110,7 +112,7 @@ export const openaiList: StoredLogReader = {
      */
     const seen = new Map<string, string>();
     const differing = new Set<string>();
-    const groups = new Map<string, { kind: Kind; owner: string; entries: { value: Record<string, unknown>; path: string; id?: string }[]; descending: boolean }>();
+    const groups = new Map<string, { kind: Kind; owner: string; entries: Entry[]; pages: Page[]; descending: boolean }>();
     for (const page of pages) {
       losses.push({ path: page.exchange ?? page.path, code: "left_behind", detail: PAGE_TRANSPORT_DETAIL });
       const kind = kindOf(page);
@@ -125,8 +127,9 @@ export const openaiList: StoredLogReader = {
       if (kind === "input_items" && page.uri === undefined) {
         losses.push({ path: page.path, code: "order_assumed", detail: "a page of input items that does not say its order: read as the API lists them by default, newest first" });
       }
-      const group = groups.get(key) ?? { kind, owner, entries: [], descending };
+      const group = groups.get(key) ?? { kind, owner, entries: [], pages: [], descending };
       groups.set(key, group);
+      group.pages.push(page);
       data.forEach((value, index) => {
         counts.read += 1;
         const path = `${page.path}/data/${index}`;
@@ -144,7 +147,7 @@ export const openaiList: StoredLogReader = {
         }
         if (id !== undefined && !seen.has(id)) seen.set(id, text!);
         else if (id !== undefined) differing.add(id);
-        group.entries.push(id === undefined ? { value, path } : { value, path, id });
+        group.entries.push(id === undefined ? { value, path, page } : { value, path, id, page });
       });
       if (page.body.has_more === true && !hasNextPage(page, pages, key)) {
         const last = page.body.last_id;
@@ -171,14 +174,70 @@ export const openaiList: StoredLogReader = {
         entries.sort((a, b) => messageIndex(a.value) - messageIndex(b.value));
         for (const { value, path } of entries) records.push({ record: storedMessage(value, path, losses), conversation: group.owner, path });
       } else {
-        if (group.descending) entries.reverse();
-        for (const { value, path } of entries) records.push({ record: value, conversation: group.owner, path });
+        const listed = inListingOrder(entries, group.pages, group.owner, losses);
+        if (group.descending) listed.reverse();
+        for (const { value, path } of listed) records.push({ record: value, conversation: group.owner, path });
       }
       counts.emitted += entries.length;
     }
     return { records, losses, units, messages: counts };
   },
 };
+
+/** An object of a page, with its place. */
+interface Entry {
+  value: Record<string, unknown>;
+  path: string;
+  id?: string;
+  page: Page;
+}
+
+/**
+ * The items of a listing's pages in the order the API listed them, which is
+ * not the order a recording or an export may hold the pages in: the page asked
+ * for with no cursor, then each page asked for `after` the `last_id` of the one
+ * before. Where the recorded requests do not say it (a page with no recorded
+ * request, two first pages, a page that follows none, pages of two orders), the
+ * pages are taken in the order recorded, and that is said.
+ */
+function inListingOrder(entries: readonly Entry[], pages: readonly Page[], owner: string, losses: ReaderLoss[]): Entry[] {
+  if (pages.length < 2) return [...entries];
+  const chain = chainedPages(pages);
+  if (chain === undefined) {
+    losses.push({ path: pages[0]!.exchange ?? pages[0]!.path, code: "order_assumed", detail: `the ${pages.length} pages of input items${owner === "" ? "" : ` of "${owner}"`} do not chain by their recorded cursors (a first page asked for with no cursor, each next one asked for after the last_id of the one before): read in the order recorded, which may not be the order listed` });
+    return [...entries];
+  }
+  return chain.flatMap((page) => entries.filter((entry) => entry.page === page));
+}
+
+/** The pages, each after the one whose last_id it was asked for after; `undefined` when their recorded requests do not chain them one way. */
+function chainedPages(pages: readonly Page[]): Page[] | undefined {
+  const cursors = pages.map((page) => ({ page, after: queryValue(page.uri, "after"), order: queryValue(page.uri, "order") ?? "desc" }));
+  if (cursors.some(({ page }) => page.uri === undefined || queryValue(page.uri, "before") !== undefined)) return undefined;
+  if (new Set(cursors.map(({ order }) => order)).size > 1) return undefined;
+  const firsts = cursors.filter(({ after }) => after === undefined);
+  if (firsts.length !== 1) return undefined;
+  const chain = [firsts[0]!.page];
+  while (chain.length < pages.length) {
+    const last = chain[chain.length - 1]!.body.last_id;
+    const next = cursors.filter(({ after }) => typeof last === "string" && after === last);
+    // A page that would come twice (a cursor that leads back) chains nothing: a page left out would lose its items.
+    if (next.length !== 1 || chain.includes(next[0]!.page)) return undefined;
+    chain.push(next[0]!.page);
+  }
+  return chain;
+}
+
+/** A query parameter of a recorded request's URI, decoded where it decodes; `undefined` when it has none. */
+function queryValue(uri: string | undefined, name: string): string | undefined {
+  const match = uri === undefined ? null : new RegExp(`[?&]${name}=([^&#]*)`).exec(uri);
+  if (match === null) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return match[1];
+  }
+}
 
 /**
  * Whether the page after `page` is in the document: a recorded request for the
