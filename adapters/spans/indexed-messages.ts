@@ -10,8 +10,13 @@
 //
 // The result is Chat-shaped messages (with their `finish_reason`, which says
 // whether a call was cut short), which read-messages.ts reads like any other.
+// A level written both inside its wrapper and beside it (`…N.message.tool_calls`
+// and `…N.tool_calls`; `…M.tool_call.function.*` and `…M.function.*`) is read
+// once where the two agree; where they do not, a reader of either form reads
+// another message or call, so it is given as written two ways, and not read.
 import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import type { Attributes } from "./attributes.js";
+import { sameArgumentsWritten, WrittenTwoWays } from "./message-parts.js";
 
 export interface IndexedMessages {
   messages: unknown[];
@@ -93,23 +98,53 @@ function plain(node: TreeNode): unknown {
 
 /** OpenInference wraps each level (`message`, `tool_call`, `message_content`): unwrapped to Chat's shape. */
 function unwrap(entry: unknown): unknown {
-  if (!isPlainObject(entry)) return entry;
-  const message = isPlainObject(entry.message) ? entry.message : entry;
+  return level(entry, "message", "the message", chatMessage);
+}
+
+function chatMessage(message: unknown): unknown {
+  if (!isPlainObject(message)) return message;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(message)) {
     if (key === "tool_calls" && Array.isArray(value)) {
-      result.tool_calls = value.filter((call) => call !== undefined).map((call) => (isPlainObject(call) && isPlainObject(call.tool_call) ? call.tool_call : call));
+      result.tool_calls = value.filter((call) => call !== undefined).map((call) => level(call, "tool_call", "the tool call", (inner) => inner));
     } else if (key === "contents" && Array.isArray(value)) {
-      result.content = value
-        .filter((part) => part !== undefined)
-        .map((part) => {
-          const inner = isPlainObject(part) && isPlainObject(part.message_content) ? part.message_content : part;
-          if (isPlainObject(inner) && inner.type === "image" && isPlainObject(inner.image) && isPlainObject(inner.image.image)) return { type: "image_url", image_url: { url: inner.image.image.url } };
-          return inner;
-        });
+      result.content = value.filter((part) => part !== undefined).map((part) => level(part, "message_content", "the content part", contentPart));
     } else {
       setOwn(result, key, value);
     }
   }
   return result;
+}
+
+function contentPart(inner: unknown): unknown {
+  if (isPlainObject(inner) && inner.type === "image" && isPlainObject(inner.image) && isPlainObject(inner.image.image)) return { type: "image_url", image_url: { url: inner.image.image.url } };
+  return inner;
+}
+
+/**
+ * A level read through `read`, unwrapped from its wrapper member when it has
+ * one. Members written beside the wrapper must say what the wrapped level says
+ * of them; else the level is written two ways.
+ */
+function level(node: unknown, wrapper: string, what: string, read: (inner: unknown) => unknown): unknown {
+  if (!isPlainObject(node) || !isPlainObject(node[wrapper])) return read(node);
+  const wrapped = read(node[wrapper]);
+  const besideMembers = Object.fromEntries(Object.entries(node).filter(([key]) => key !== wrapper));
+  if (Object.keys(besideMembers).length === 0) return wrapped;
+  const beside = read(besideMembers);
+  const differing = isPlainObject(wrapped) && isPlainObject(beside) ? Object.keys(beside).filter((key) => !agree(wrapped[key], beside[key], key)) : ["itself"];
+  if (differing.length === 0) return wrapped;
+  return new WrittenTwoWays(`${what} is written twice, inside ${wrapper} and beside it, and the two disagree on ${differing.join(", ")}`);
+}
+
+/** Two readings of one level that say the same: arguments by what they mean, anything else exactly. */
+function agree(left: unknown, right: unknown, key: string): boolean {
+  if (key === "arguments" && typeof left === "string" && typeof right === "string") return sameArgumentsWritten(left, right);
+  if (left instanceof WrittenTwoWays || right instanceof WrittenTwoWays) return false;
+  if (Array.isArray(left) && Array.isArray(right)) return left.length === right.length && left.every((element, index) => agree(element, right[index], key));
+  if (isPlainObject(left) && isPlainObject(right)) {
+    const keys = Object.keys(left);
+    return keys.length === Object.keys(right).length && keys.every((inner) => Object.hasOwn(right, inner) && agree(left[inner], right[inner], inner));
+  }
+  return left === right;
 }

@@ -13,8 +13,15 @@
 // | OTel `file` {file_id}                                   | `input_image` / `input_file` by `file_id` |
 // | OTel `server_tool_call`, `server_tool_call_response`    | an `otel:` extension item            |
 // | any other part                                          | an `otel:<type>` extension item, reported |
+//
+// A member a dialect spells two ways (`function_call` and `functionCall`, a
+// call's `arguments`, `args` and `input`) is read once when every spelling
+// present says the same; when two disagree, a reader of the one and a reader of
+// the other run two calls, so the part is `unreadable`, not read.
+import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
+import { sameArguments } from "./rebuild-conversation.js";
 
 /** What one part turned into: a content part of its message, or an item of its own. */
 export type PartRead = { part: Record<string, unknown> } | { item: Record<string, unknown>; pendingName?: string } | { skip: true };
@@ -26,7 +33,47 @@ export interface PartContext {
   losses: ReaderLoss[];
 }
 
+/**
+ * A value its source writes two ways that disagree (a message or a call both
+ * inside its wrapper and beside it): whoever reads it is told why it is not read.
+ */
+export class WrittenTwoWays {
+  constructor(readonly detail: string) {}
+}
+
+/** Reports a value written two ways as not read. */
+export function notReadTwoWays(written: WrittenTwoWays, path: string, context: { losses: ReaderLoss[]; span?: string }): void {
+  context.losses.push({ path, code: "unreadable", detail: `${written.detail}: two readers read two values, so it is not read`, ...(context.span ? { span: context.span } : {}) });
+}
+
+/** The one value the spellings present agree on, the first of them, or where two disagree. */
+export type Spelled = { field?: string; value?: unknown } | { twice: WrittenTwoWays };
+
+/**
+ * Of a member written under several names (in the order a reader prefers them),
+ * the first present when every other present agrees with it. Null counts as
+ * absent, as every reader here takes it.
+ */
+export function oneSpelling(written: ReadonlyArray<readonly [field: string, value: unknown]>, agree: (left: unknown, right: unknown) => boolean = isDeepStrictEqual): Spelled {
+  const present = written.filter(([, value]) => value !== undefined && value !== null);
+  const [first] = present;
+  if (first === undefined) return {};
+  const other = present.find(([, value]) => !agree(first[1], value));
+  if (other !== undefined) return { twice: new WrittenTwoWays(`written twice, as ${first[0]} and as ${other[0]}, which disagree`) };
+  return { field: first[0], value: first[1] };
+}
+
+/** Arguments that mean the same, however written (text or parsed, spacing, member order). */
+export function sameArgumentsWritten(left: unknown, right: unknown): boolean {
+  const text = (args: unknown) => (typeof args === "string" ? args : JSON.stringify(args));
+  return sameArguments(text(left), text(right));
+}
+
 export function readPart(part: unknown, context: PartContext): PartRead {
+  if (part instanceof WrittenTwoWays) {
+    notReadTwoWays(part, context.path, context);
+    return { skip: true };
+  }
   if (typeof part === "string") return { part: textPart(context.role, part) };
   if (!isPlainObject(part)) return unknownPart(part, context, "a part that is not an object");
   const type = part.type;
@@ -43,9 +90,9 @@ export function readPart(part: unknown, context: PartContext): PartRead {
     case "reasoning":
       return { item: reasoningItem(typeof part.content === "string" ? part.content : String(part.text ?? "")) };
     case "tool_call":
-      return { item: callItem(part.id, part.name, part.arguments, context, "arguments") };
+      return spelledCall(part.id, part.name, argumentsOf(part, ["arguments", "args", "input"]), context);
     case "tool-call":
-      return { item: callItem(part.toolCallId, part.toolName, part.input ?? part.args, context, part.input === undefined ? "args" : "input") };
+      return spelledCall(part.toolCallId, part.toolName, argumentsOf(part, ["input", "args"]), context);
     case "tool_call_response":
       return { item: outputItem(part.id, part.response ?? part.result) };
     case "tool-result":
@@ -69,19 +116,47 @@ export function readPart(part: unknown, context: PartContext): PartRead {
   return unknownPart(part, context, `a part of type "${type}"`);
 }
 
-/** Parts that carry no `type`: Gemini's and ADK's, in either spelling. */
+function argumentsOf(part: Record<string, unknown>, fields: readonly string[]): Spelled {
+  return oneSpelling(fields.map((field) => [field, part[field]] as const), sameArgumentsWritten);
+}
+
+/** A call whose arguments were read from one of their spellings, or not read where two disagree. */
+function spelledCall(callId: unknown, name: unknown, args: Spelled, context: PartContext): PartRead {
+  if ("twice" in args) return skipTwoWays(args.twice, context, `the arguments of the call of "${String(name)}" are`);
+  return { item: callItem(callId, name, args.value, context, args.field ?? "arguments") };
+}
+
+function skipTwoWays(written: WrittenTwoWays, context: PartContext, what = "the part is"): PartRead {
+  notReadTwoWays(new WrittenTwoWays(`${what} ${written.detail}`), context.path, context);
+  return { skip: true };
+}
+
+/** Whether two spellings of one Gemini call are the same call: its id, its name and what its args mean. */
+function sameGeminiCall(left: unknown, right: unknown): boolean {
+  if (!isPlainObject(left) || !isPlainObject(right)) return isDeepStrictEqual(left, right);
+  return left.id === right.id && left.name === right.name && (left.args === right.args || (left.args !== undefined && right.args !== undefined && sameArgumentsWritten(left.args, right.args)));
+}
+
+/** Parts that carry no `type`: Gemini's and ADK's, in either spelling (both, when they agree). */
 function readUntypedPart(part: Record<string, unknown>, context: PartContext): PartRead {
-  const call = part.function_call ?? part.functionCall;
-  if (isPlainObject(call)) return { item: callItem(call.id, call.name, call.args, { ...context, path: `${context.path}/${part.function_call === undefined ? "functionCall" : "function_call"}` }, "args") };
-  const response = part.function_response ?? part.functionResponse;
+  const spelled = (snake: string, camel: string, agree?: (left: unknown, right: unknown) => boolean) => oneSpelling([[snake, part[snake]], [camel, part[camel]]], agree);
+  const call = spelled("function_call", "functionCall", sameGeminiCall);
+  if ("twice" in call) return skipTwoWays(call.twice, context, "the call is");
+  if (isPlainObject(call.value)) return { item: callItem(call.value.id, call.value.name, call.value.args, { ...context, path: `${context.path}/${call.field}` }, "args") };
+  const answer = spelled("function_response", "functionResponse");
+  if ("twice" in answer) return skipTwoWays(answer.twice, context, "the result is");
+  const response = answer.value;
   if (isPlainObject(response)) {
     const output = outputItem(response.id, response.response);
     return typeof response.id === "string" ? { item: output } : { item: output, pendingName: String(response.name ?? "") };
   }
   if (typeof part.text === "string") return part.thought === true ? { item: reasoningItem(part.text) } : { part: textPart(context.role, part.text) };
-  const inline = part.inline_data ?? part.inlineData;
+  const inlineData = spelled("inline_data", "inlineData");
+  const fileData = spelled("file_data", "fileData");
+  for (const media of [inlineData, fileData]) if ("twice" in media) return skipTwoWays(media.twice, context);
+  const inline = "value" in inlineData ? inlineData.value : undefined;
   if (isPlainObject(inline)) return { part: mediaPart({ mime_type: inline.mime_type ?? inline.mimeType }, { data: inline.data }) };
-  const file = part.file_data ?? part.fileData;
+  const file = "value" in fileData ? fileData.value : undefined;
   if (isPlainObject(file)) return { part: mediaPart({ mime_type: file.mime_type ?? file.mimeType }, { url: file.file_uri ?? file.fileUri }) };
   return unknownPart(part, context, "a part with no type");
 }

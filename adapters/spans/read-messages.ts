@@ -21,7 +21,7 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import { legacyFunctionCall, sameAllowance, type ToolChoice } from "./allowed-calls.js";
-import { readPart, textPart, type PartContext } from "./message-parts.js";
+import { callItem, notReadTwoWays, oneSpelling, readPart, sameArgumentsWritten, textPart, WrittenTwoWays, type PartContext } from "./message-parts.js";
 import { sameArguments } from "./rebuild-conversation.js";
 
 /** An item read from a span, with where it came from. */
@@ -235,6 +235,7 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
     read.items.push({ item: message(side === "input" ? "user" : "assistant", entry), path });
     return;
   }
+  if (entry instanceof WrittenTwoWays) return notReadTwoWays(entry, path, context);
   if (!isPlainObject(entry)) return unreadable(read, context, path, "a message that is not an object");
   const type = entry.type;
   if (type === "message" || (typeof type === "string" && (ITEM_TYPES.has(type) || type.includes(":")) && entry.role === undefined)) {
@@ -278,19 +279,37 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
     return;
   }
   for (const { call, at } of toolCalls(entry).map((call, index) => ({ call, at: `${path}/${toolCallsField(entry)}/${index}` }))) {
+    if (call instanceof WrittenTwoWays) {
+      notReadTwoWays(call, at, context);
+      continue;
+    }
     if (!isPlainObject(call)) {
       unreadable(read, context, at, "a tool call that is not an object");
       continue;
     }
-    const fn = isPlainObject(call.function) ? call.function : call;
-    const argsField = isPlainObject(call.function) ? (fn.arguments !== undefined ? "function/arguments" : "function/args") : fn.arguments !== undefined ? "arguments" : "args";
-    const part = readPart({ type: "tool_call", id: call.id, name: fn.name, arguments: fn.arguments ?? fn.args }, { ...partContext(at), path: at });
-    if ("item" in part) {
-      // The arguments' own field, so that a loss on them points at it.
-      for (const loss of context.losses) if (loss.path === `${at}/arguments`) loss.path = `${at}/${argsField}`;
-      read.items.push({ item: part.item, path: at });
+    const item = toolCallItem(call, partContext(at));
+    if (item !== undefined) read.items.push({ item, path: at });
+  }
+}
+
+/**
+ * A Chat tool call, `{id, function: {name, arguments}}`, or flat as LangChain
+ * and some loggers write it (`{id, name, args}`). Its name and its arguments
+ * are each read from every place they are written, which must agree: a call
+ * whose `function` says one thing and whose own members another runs another
+ * call for each reader, so it is not read.
+ */
+function toolCallItem(call: Record<string, unknown>, context: PartContext): Record<string, unknown> | undefined {
+  const fn = isPlainObject(call.function) ? call.function : {};
+  const name = oneSpelling([["function/name", fn.name], ["name", call.name]]);
+  const args = oneSpelling([["function/arguments", fn.arguments], ["function/args", fn.args], ["arguments", call.arguments], ["args", call.args]], sameArgumentsWritten);
+  for (const [what, spelled] of [["name", name], ["arguments", args]] as const) {
+    if ("twice" in spelled) {
+      notReadTwoWays(new WrittenTwoWays(`the tool call's ${what} ${what === "name" ? "is" : "are"} ${spelled.twice.detail}`), context.path, context);
+      return undefined;
     }
   }
+  return callItem(call.id, "value" in name ? name.value : undefined, "value" in args ? args.value : undefined, context, "field" in args && args.field !== undefined ? args.field : "function/arguments");
 }
 
 /**
@@ -363,7 +382,7 @@ function readParts(parts: unknown[], path: string, role: string, read: MessagesR
 const PART_MEMBERS_READ: Record<string, ReadonlySet<string>> = {
   text: new Set(["type", "content", "text"]),
   reasoning: new Set(["type", "content", "text"]),
-  tool_call: new Set(["type", "id", "name", "arguments"]),
+  tool_call: new Set(["type", "id", "name", "arguments", "args", "input"]),
   "tool-call": new Set(["type", "toolCallId", "toolName", "input", "args"]),
   tool_call_response: new Set(["type", "id", "response", "result"]),
   // Its tool's name is the name of the call it answers, which pairs them.
