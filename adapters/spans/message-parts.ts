@@ -17,7 +17,11 @@
 // A member a dialect spells two ways (`function_call` and `functionCall`, a
 // call's `arguments`, `args` and `input`) is read once when every spelling
 // present says the same; when two disagree, a reader of the one and a reader of
-// the other run two calls, so the part is `unreadable`, not read.
+// the other run two calls, so the part is `unreadable`, not read. A call with no
+// arguments at all (an attribute the exporter dropped, a value cut off) is
+// written incomplete, which the gate blocks: "{}" would be a call no one made.
+// Gemini alone leaves `args` out of a call without parameters, and its own
+// envelope reads that as "{}".
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
@@ -142,7 +146,7 @@ function readUntypedPart(part: Record<string, unknown>, context: PartContext): P
   const spelled = (snake: string, camel: string, agree?: (left: unknown, right: unknown) => boolean) => oneSpelling([[snake, part[snake]], [camel, part[camel]]], agree);
   const call = spelled("function_call", "functionCall", sameGeminiCall);
   if ("twice" in call) return skipTwoWays(call.twice, context, "the call is");
-  if (isPlainObject(call.value)) return { item: callItem(call.value.id, call.value.name, call.value.args, { ...context, path: `${context.path}/${call.field}` }, "args") };
+  if (isPlainObject(call.value)) return { item: geminiCall(call.value, { ...context, path: `${context.path}/${call.field}` }) };
   const answer = spelled("function_response", "functionResponse");
   if ("twice" in answer) return skipTwoWays(answer.twice, context, "the result is");
   const response = answer.value;
@@ -199,6 +203,7 @@ export function reasoningItem(text: string): Record<string, unknown> {
  * conversation gives it one.
  */
 export function callItem(callId: unknown, name: unknown, args: unknown, context: PartContext, field: string): Record<string, unknown> {
+  if (args === undefined || args === null) return callWithoutArguments(callId, name, context);
   let text: string;
   if (typeof args === "string") {
     text = args;
@@ -206,10 +211,26 @@ export function callItem(callId: unknown, name: unknown, args: unknown, context:
       context.losses.push({ path: `${context.path}/${field}`, code: "truncated", detail: `the arguments of "${String(name)}" are not JSON (cut short, or never JSON): copied as they are, and the gate will block the call`, ...(context.span ? { span: context.span } : {}) });
     }
   } else {
-    text = JSON.stringify(args ?? {});
+    text = JSON.stringify(args);
     context.losses.push({ path: `${context.path}/${field}`, code: "form_changed", detail: `the arguments of "${String(name)}" were stored as parsed JSON: written as JSON text, members in their stored order`, ...(context.span ? { span: context.span } : {}) });
   }
   return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: text, status: "completed" };
+}
+
+/**
+ * A call the source holds no arguments of: what they were is not known (an
+ * exporter's attribute limit, a value cut off), so no one reading runs it.
+ */
+function callWithoutArguments(callId: unknown, name: unknown, context: PartContext): Record<string, unknown> {
+  context.losses.push({ path: context.path, code: "truncated", detail: `the call of "${String(name)}" holds no arguments in the source (dropped or cut before it was stored): written with empty arguments and incomplete, which the gate blocks`, ...(context.span ? { span: context.span } : {}) });
+  return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: "", status: "incomplete" };
+}
+
+/** A Gemini call: one without args is one without parameters, as Gemini's own envelope reads it. */
+function geminiCall(call: Record<string, unknown>, context: PartContext): Record<string, unknown> {
+  if (call.args !== undefined) return callItem(call.id, call.name, call.args, context, "args");
+  context.losses.push({ path: context.path, code: "synthesized", detail: `the call of "${String(call.name)}" has no args, as Gemini writes a call without parameters: arguments "{}" written`, ...(context.span ? { span: context.span } : {}) });
+  return { type: "function_call", ...callIdOf(call.id, call.name, context), name: String(call.name ?? ""), arguments: "{}", status: "completed" };
 }
 
 /**
