@@ -10,7 +10,7 @@
 // | an array of any of these (a JSONL file's documents)             |                      |
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
-import { Attributes, readAttributes } from "../spans/attributes.js";
+import { Attributes, readAttributes, type Located } from "../spans/attributes.js";
 import { markCallsInEvents } from "../spans/event-calls.js";
 import { idText } from "../spans/span-ids.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
@@ -80,16 +80,17 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
   const parentId = value.parentSpanId ?? parent.span_id;
   const attributes = readAttributes(value.attributes, `${path}/${pointerToken("attributes")}`);
   markCallsInEvents(value.events, `${path}/events`, attributes);
+  // A span exported without its ids (a test fixture) is named by its place.
+  const spanId = id === undefined || id === null || id === "" ? `#${ordinal}` : idText(id);
   return {
-    // A span exported without its ids (a test fixture) is named by its place.
-    id: id === undefined || id === null || id === "" ? `#${ordinal}` : idText(id),
+    id: spanId,
     ...(parentId === undefined || parentId === null || parentId === "" ? {} : { parent: idText(parentId) }),
     trace: trace === undefined || trace === null || trace === "" ? "" : idText(trace),
     name: String(value.name),
     start: startTime(value.startTimeUnixNano ?? value.start_time, "ns"),
     path,
     attributes,
-    fields: contentFields(value, path),
+    fields: contentFields(value, path, spanId, losses),
   };
 }
 
@@ -100,21 +101,50 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
  * says the span failed. An unset or ok status, the ids, name, kind, times,
  * flags and the resource and scope around the span are transport.
  */
-function contentFields(value: Record<string, unknown>, path: string): Attributes {
+function contentFields(value: Record<string, unknown>, path: string, span: string, losses: ReaderLoss[]): Attributes {
   const fields = new Attributes();
   for (const key of ["events", "links"]) {
     const list = value[key];
     if (Array.isArray(list) && list.length > 0) fields.set(key, { value: list, path: `${path}/${key}` });
   }
-  if (failed(value.status)) fields.set("status", { value: value.status, path: `${path}/status` });
+  // The failure is kept as the span's status, however it was written: a call in its answer is then not one to run.
+  const failure = statusFailure(value, path);
+  if (failure !== undefined) fields.set("status", failure);
+  if (failure?.unknown === true) losses.push({ path: failure.path, code: "form_changed", detail: `the span's status ${JSON.stringify(failure.value)} is of no form orbridge reads: it may say the span failed, so it is read as a failure, and a call in its answer is incomplete`, span });
   return fields;
 }
 
-function failed(status: unknown): boolean {
-  if (!isPlainObject(status)) return false;
-  const code = status.code ?? status.status_code;
-  const message = status.message ?? status.description;
-  return code === 2 || (typeof code === "string" && /error/i.test(code)) || (typeof message === "string" && message !== "");
+/**
+ * Where a span says it failed, in each form exporters write its status: the
+ * OTLP object (`{code: 2}`, `{code: "STATUS_CODE_ERROR"}`, proto3 JSON's
+ * `{code: "2"}`), an SDK dict's (`{status_code: "ERROR", description}`), a
+ * status written bare (`"status": "ERROR"`) or as fields of the span itself
+ * (`status_code`, `statusCode`). A status with a message says what went wrong.
+ * A code of no form orbridge reads may mean a failure: `unknown`, and taken as one.
+ */
+function statusFailure(span: Record<string, unknown>, path: string): (Located & { unknown: boolean }) | undefined {
+  const written: Array<{ code: unknown; message?: unknown; at: Located }> = [];
+  const status = span.status;
+  if (isPlainObject(status)) written.push({ code: status.code ?? status.status_code ?? status.statusCode, message: status.message ?? status.description, at: { value: status, path: `${path}/status` } });
+  else if (status !== undefined && status !== null) written.push({ code: status, at: { value: status, path: `${path}/status` } });
+  for (const field of ["status_code", "statusCode"]) {
+    if (span[field] !== undefined && span[field] !== null) written.push({ code: span[field], message: span.status_message ?? span.statusMessage, at: { value: span[field], path: `${path}/${field}` } });
+  }
+  const failures = written.map((one) => ({ ...one, said: codeSays(one.code) })).filter(({ said, message }) => said !== "ok" || (typeof message === "string" && message !== ""));
+  const failure = failures.find(({ said }) => said !== "unknown") ?? failures[0];
+  return failure === undefined ? undefined : { ...failure.at, unknown: failure.said === "unknown" };
+}
+
+const OK_CODES = new Set(["0", "1", "UNSET", "OK", "STATUS_CODE_UNSET", "STATUS_CODE_OK"]);
+const ERROR_CODES = new Set(["2", "ERROR", "STATUS_CODE_ERROR"]);
+
+/** What an OTel status code says, written as the enum's number (or its text), its name or its short name, in any case. */
+function codeSays(code: unknown): "ok" | "error" | "unknown" {
+  if (code === undefined || code === null) return "ok";
+  const text = typeof code === "number" || typeof code === "string" ? String(code).trim().toUpperCase() : undefined;
+  if (text === undefined) return "unknown";
+  if (OK_CODES.has(text)) return "ok";
+  return ERROR_CODES.has(text) || /ERROR/.test(text) ? "error" : "unknown";
 }
 
 export const otlp: StoredLogReader = {
