@@ -89,7 +89,10 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   }
   if (value.object === "response" || (Array.isArray(value.output) && value.role === undefined)) {
     if (typeof value.instructions === "string" && value.instructions !== "") read.instructions = { item: message("system", value.instructions), path: `${path}/instructions` };
+    const before = read.items.length;
     (value.output as unknown[]).forEach((entry, index) => readMessage(entry, `${path}/output/${index}`, side, read, context));
+    const stopped = stoppedResponse(value);
+    if (stopped !== undefined) stopCalls(read.items.slice(before), `${path}/${stopped.field}`, stopped.why, context);
     leftBehind(value, ["object", "output", "instructions"], path, "the response", context);
     return;
   }
@@ -144,6 +147,34 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     return;
   }
   readMessage(value, path, side, read, context);
+}
+
+const RESPONSE_STATUSES: ReadonlySet<unknown> = new Set(["completed", "incomplete", "in_progress", "queued", "failed", "cancelled"]);
+
+/**
+ * Why a Response object says its calls did not run, or cannot be taken to have:
+ * it failed, was cancelled, stopped short (incomplete), is still queued or in
+ * progress, carries an error, was cut by the content filter, or says a status
+ * the spec does not define. A journal's response line is read the same way.
+ */
+function stoppedResponse(response: Record<string, unknown>): { field: string; why: string } | undefined {
+  const status = response.status;
+  if (status === "failed" || status === "cancelled" || status === "incomplete") return { field: "status", why: `the response's status is ${JSON.stringify(status)}` };
+  if (status === "queued" || status === "in_progress") return { field: "status", why: `the response is still ${status === "queued" ? "queued" : "in progress"}` };
+  if (response.error !== undefined && response.error !== null) return { field: "error", why: "the response carries an error" };
+  if (/content_?filter/i.test(JSON.stringify(response.incomplete_details ?? null))) return { field: "incomplete_details", why: "the content filter stopped the response" };
+  if ("status" in response && !RESPONSE_STATUSES.has(status)) return { field: "status", why: `the response's status ${JSON.stringify(status)} is none the spec defines` };
+  return undefined;
+}
+
+/** The calls among `placed` written incomplete, each reported: the gate blocks them, as it blocks the same call in a journal. */
+function stopCalls(placed: Placed[], at: string, why: string, context: Context): void {
+  for (const entry of placed) {
+    if (entry.item.type !== "function_call" || entry.item.status === "incomplete") continue;
+    // A copy: the item may be the document's own object, which is read-only.
+    entry.item = { ...entry.item, status: "incomplete" };
+    context.losses.push({ path: at, code: "form_changed", detail: `${why}: its call of ${JSON.stringify(String(entry.item.name))} is written incomplete, as it cannot be taken to have run`, ...(context.span === undefined ? {} : { span: context.span }) });
+  }
 }
 
 /**
