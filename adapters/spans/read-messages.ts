@@ -273,6 +273,13 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
     read.items.push({ item: entry, path });
     return;
   }
+  // An item that says its type and a role besides is the item its type says: its role is in no item.
+  if (typeof type === "string" && (ITEM_TYPES.has(type) || type.includes(":"))) {
+    const { role: _role, ...item } = entry;
+    context.losses.push({ path: `${path}/role`, code: "left_behind", detail: `role of the ${type} item is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+    read.items.push({ item, path });
+    return;
+  }
   if (typeof entry.toolCallId === "string" && entry.toolName !== undefined && entry.type === undefined) {
     const partContext: PartContext = { role: "assistant", path, losses: context.losses, span: context.span };
     const call = readPart({ ...entry, type: "tool-call" }, partContext);
