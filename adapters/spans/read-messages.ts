@@ -142,7 +142,10 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     return;
   }
   if (isPlainObject(value.content) && Array.isArray(value.content.parts)) {
+    const before = read.items.length;
     readMessage(value.content, `${path}/content`, side, read, context, value.finish_reason ?? value.finishReason, `${path}/${value.finish_reason === undefined ? "finishReason" : "finish_reason"}`);
+    const unfinished = unfinishedLlmResponse(value);
+    if (unfinished !== undefined) stopCalls(read.items.slice(before), `${path}/${unfinished.field}`, unfinished.why, context);
     leftBehind(value, ["content", "finish_reason", "finishReason"], path, "the response", context);
     return;
   }
@@ -164,6 +167,21 @@ function stoppedResponse(response: Record<string, unknown>): { field: string; wh
   if (response.error !== undefined && response.error !== null) return { field: "error", why: "the response carries an error" };
   if (/content_?filter/i.test(JSON.stringify(response.incomplete_details ?? null))) return { field: "incomplete_details", why: "the content filter stopped the response" };
   if ("status" in response && !RESPONSE_STATUSES.has(status)) return { field: "status", why: `the response's status ${JSON.stringify(status)} is none the spec defines` };
+  return undefined;
+}
+
+/**
+ * Why an ADK LlmResponse says its call is not the model's finished word: a
+ * partial response of a stream (its call may still grow), an error code (a
+ * malformed call among them), or an interrupted turn. Either spelling, as ADK
+ * writes its fields in snake_case or by their camelCase aliases.
+ */
+function unfinishedLlmResponse(response: Record<string, unknown>): { field: string; why: string } | undefined {
+  for (const field of ["partial", "interrupted"]) if (response[field] === true) return { field, why: `the response says ${field} true` };
+  for (const field of ["error_code", "errorCode"]) {
+    const code = response[field];
+    if (code !== undefined && code !== null && code !== "") return { field, why: `the response carries the error code ${JSON.stringify(code)}` };
+  }
   return undefined;
 }
 
