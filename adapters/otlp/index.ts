@@ -73,7 +73,7 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
     if (typeof id === "number" && !Number.isSafeInteger(id)) inexact.push(`${path}/${field}`);
   }
   if (typeof value.droppedAttributesCount === "number" && value.droppedAttributesCount > 0) {
-    losses.push({ path: `${path}/droppedAttributesCount`, code: "truncated", detail: `the exporter dropped ${value.droppedAttributesCount} attributes of the span "${String(value.name)}" (an attribute limit): what they held is not in the document` });
+    losses.push({ path: `${path}/droppedAttributesCount`, code: "truncated", detail: `the exporter dropped ${value.droppedAttributesCount} attributes of the span "${String(value.name)}" (an attribute limit): what they held is not in the document, so a call in its answer, which may have lost its arguments, is incomplete` });
   }
   const id = value.spanId ?? context.span_id;
   const trace = value.traceId ?? context.trace_id;
@@ -110,6 +110,12 @@ function contentFields(value: Record<string, unknown>, path: string, span: strin
   // The failure is kept as the span's status, however it was written: a call in its answer is then not one to run.
   const failure = statusFailure(value, path);
   if (failure !== undefined) fields.set("status", failure);
+  // Attributes the exporter dropped may be a call's arguments, or a call: what is left is not the call to run.
+  if (typeof value.droppedAttributesCount === "number" && value.droppedAttributesCount > 0) {
+    fields.set("droppedAttributesCount", { value: value.droppedAttributesCount, path: `${path}/droppedAttributesCount` });
+    // Reported as cut where it is read (toSpan), not again as a field no item holds.
+    fields.take(["droppedAttributesCount"]);
+  }
   if (failure?.unknown === true) losses.push({ path: failure.path, code: "form_changed", detail: `the span's status ${JSON.stringify(failure.value)} is of no form orbridge reads: it may say the span failed, so it is read as a failure, and a call in its answer is incomplete`, span });
   return fields;
 }

@@ -18,10 +18,9 @@
 // call's `arguments`, `args` and `input`) is read once when every spelling
 // present says the same; when two disagree, a reader of the one and a reader of
 // the other run two calls, so the part is `unreadable`, not read. A call with no
-// arguments at all (an attribute the exporter dropped, a value cut off) is
-// written incomplete, which the gate blocks: "{}" would be a call no one made.
-// Gemini alone leaves `args` out of a call without parameters, and its own
-// envelope reads that as "{}".
+// arguments at all is read as one without parameters, "{}", and said: Gemini
+// leaves `args` out of such a call, and OpenInference's ADK instrumentation its
+// arguments attribute; a span that dropped attributes says so in a loss of its own.
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
@@ -217,13 +216,10 @@ export function callItem(callId: unknown, name: unknown, args: unknown, context:
   return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: text, status: "completed" };
 }
 
-/**
- * A call the source holds no arguments of: what they were is not known (an
- * exporter's attribute limit, a value cut off), so no one reading runs it.
- */
+/** A call the source holds no arguments of: one without parameters, as the instrumentations that leave them out mean it. */
 function callWithoutArguments(callId: unknown, name: unknown, context: PartContext): Record<string, unknown> {
-  context.losses.push({ path: context.path, code: "truncated", detail: `the call of "${String(name)}" holds no arguments in the source (dropped or cut before it was stored): written with empty arguments and incomplete, which the gate blocks`, ...(context.span ? { span: context.span } : {}) });
-  return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: "", status: "incomplete" };
+  context.losses.push({ path: context.path, code: "synthesized", detail: `the call of "${String(name)}" holds no arguments: arguments "{}" written, a call without parameters, as the instrumentations that leave them out mean it`, ...(context.span ? { span: context.span } : {}) });
+  return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: "{}", status: "completed" };
 }
 
 /** A Gemini call: one without args is one without parameters, as Gemini's own envelope reads it. */

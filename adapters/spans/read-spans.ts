@@ -657,7 +657,7 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
     if (placed.item.type !== "function_call" || placed.item.status === "incomplete") continue;
     placed.item.status = "incomplete";
     const name = JSON.stringify(String(placed.item.name));
-    if (cut === undefined) losses.push({ path: failure!.path, code: "form_changed", detail: `the call of ${name} is in the answer of a span that says it failed (${failure!.said}): it is incomplete`, span: span.id });
+    if (cut === undefined) losses.push({ path: failure!.path, code: failure!.dropped ? "truncated" : "form_changed", detail: failure!.dropped ? `the call of ${name} is in the answer of a span whose exporter dropped attributes (${failure!.said}), which may have held its arguments: it is incomplete` : `the call of ${name} is in the answer of a span that says it failed (${failure!.said}): it is incomplete`, span: span.id });
     else if (isLengthLimit(cut.reason)) losses.push({ path: cut.path, code: "truncated", detail: `the call of ${name} is in an answer the model stopped at its length limit (finish reason ${JSON.stringify(cut.reason)}): its arguments may be cut, so it is incomplete`, span: span.id });
     else losses.push({ path: cut.path, code: "form_changed", detail: `the call of ${name} is in an answer that ended with finish reason ${JSON.stringify(cut.reason)}, not of itself or to call tools: it is incomplete`, span: span.id });
   }
@@ -665,13 +665,16 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
 
 /**
  * Where the span says it failed, and how: an OTel status of error, a Langfuse
- * level ERROR, a Jaeger `error` tag or `otel.status_code` ERROR. Looked at
+ * level ERROR, a Jaeger `error` tag or `otel.status_code` ERROR; or that its
+ * exporter dropped attributes, which may have held a call's arguments. Looked at
  * without taking the field, which is still reported where no item holds it.
  */
-function spanFailure(span: Span): { path: string; said: string } | undefined {
+function spanFailure(span: Span): { path: string; said: string; dropped?: true } | undefined {
   return readApart(span, () => {
     const status = span.fields?.get("status");
     if (status !== undefined) return { path: status.path, said: `status ${JSON.stringify(status.value)}` };
+    const dropped = span.fields?.get("droppedAttributesCount");
+    if (dropped !== undefined) return { path: dropped.path, said: `${String(dropped.value)} of them`, dropped: true };
     const level = span.fields?.get("level");
     if (level !== undefined && typeof level.value === "string" && level.value.toUpperCase() === "ERROR") return { path: level.path, said: "level ERROR" };
     const error = span.attributes.get("error");
