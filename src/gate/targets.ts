@@ -224,6 +224,8 @@ export class TargetChecker implements ItemCheck {
   /** Who spoke last among the items the target holds (system and developer messages are "system"), and whether a user message or a tool result has come. */
   private lastTurn: "none" | "system" | "user" | "model" | "tool" = "none";
   private heard = false;
+  /** Whether an item other than a system or developer message has come. */
+  private begun = false;
 
   private readonly options: TargetOptions;
 
@@ -340,7 +342,9 @@ export class TargetChecker implements ItemCheck {
       if (refused) findings.push({ code: "target_rejects", detail: ruleDetail(profile, `a ${String(fields.role)} message after ${previous === "user" ? "a user message" : previous === "tool" ? "a tool result" : "the model's turn"}`, rule), path: "/role" });
       return findings;
     }
-    if ((previous === "none" || previous === "system") && speaker !== "user" && rules.userFirst !== undefined) {
+    const first = !this.begun;
+    this.begun = true;
+    if (first && speaker !== "user" && rules.userFirst !== undefined) {
       findings.push({ code: "target_rejects", detail: ruleDetail(profile, `the conversation begins with ${speaker === "tool" ? "a tool result" : "the model's turn"}, not a user message`, rules.userFirst), path: "" });
     }
     if (kind === "function_call" && !this.heard && rules.callAfterUser !== undefined) {

@@ -708,6 +708,8 @@ describe("a provider's target, judged by the profile handed over", () => {
       expect(turnFindings(target, [message("developer"), ...answered, asked])).toEqual([[2, "the conversation begins with the model's turn, not a user message"]]);
       expect(turnFindings(target, [message("assistant"), asked])).toEqual([[1, "the conversation begins with the model's turn, not a user message"]]);
       expect(turnFindings(target, [output("c0", "late"), asked])).toEqual([[1, "the conversation begins with a tool result, not a user message"]]);
+      // A system message later on is refused as such, and what follows it does not begin the conversation again.
+      expect(turnFindings(target, [asked, message("assistant"), message("system"), message("assistant")])).toEqual([[3, "a system message after the model's turn"]]);
       // An item the target cannot hold is no turn: the conversation begins after it.
       expect(turnFindings(target, [{ type: "openai:web_search_call", id: "ws_1", status: "completed" }, asked]).filter(([line]) => line === 2)).toEqual([]);
     });
