@@ -202,7 +202,7 @@ export function reasoningItem(text: string): Record<string, unknown> {
  * conversation gives it one.
  */
 export function callItem(callId: unknown, name: unknown, args: unknown, context: PartContext, field: string): Record<string, unknown> {
-  if (args === undefined || args === null) return callWithoutArguments(callId, name, context);
+  if (args === undefined || args === null) return callWithoutArguments(callId, name, context, `the call of "${String(name)}" holds no arguments: arguments "{}" written, a call without parameters, as the instrumentations that leave them out mean it`);
   let text: string;
   if (typeof args === "string") {
     text = args;
@@ -216,17 +216,16 @@ export function callItem(callId: unknown, name: unknown, args: unknown, context:
   return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: text, status: "completed" };
 }
 
-/** A call the source holds no arguments of: one without parameters, as the instrumentations that leave them out mean it. */
-function callWithoutArguments(callId: unknown, name: unknown, context: PartContext): Record<string, unknown> {
-  context.losses.push({ path: context.path, code: "synthesized", detail: `the call of "${String(name)}" holds no arguments: arguments "{}" written, a call without parameters, as the instrumentations that leave them out mean it`, ...(context.span ? { span: context.span } : {}) });
+/** A call the source holds no arguments of: one without parameters, as the instrumentations that leave them out mean it; `detail` says whose way that is. */
+function callWithoutArguments(callId: unknown, name: unknown, context: PartContext, detail: string): Record<string, unknown> {
+  context.losses.push({ path: context.path, code: "synthesized", detail, ...(context.span ? { span: context.span } : {}) });
   return { type: "function_call", ...callIdOf(callId, name, context), name: String(name ?? ""), arguments: "{}", status: "completed" };
 }
 
 /** A Gemini call: one without args is one without parameters, as Gemini's own envelope reads it. */
 function geminiCall(call: Record<string, unknown>, context: PartContext): Record<string, unknown> {
   if (call.args !== undefined) return callItem(call.id, call.name, call.args, context, "args");
-  context.losses.push({ path: context.path, code: "synthesized", detail: `the call of "${String(call.name)}" has no args, as Gemini writes a call without parameters: arguments "{}" written`, ...(context.span ? { span: context.span } : {}) });
-  return { type: "function_call", ...callIdOf(call.id, call.name, context), name: String(call.name ?? ""), arguments: "{}", status: "completed" };
+  return callWithoutArguments(call.id, call.name, context, `the call of "${String(call.name)}" has no args, as Gemini writes a call without parameters: arguments "{}" written`);
 }
 
 /**
