@@ -23,7 +23,11 @@
 // |                                        |   stop_details) set the message's; usage merged; a     |
 // |                                        |   stop_reason that replaces another makes the calls    |
 // |                                        |   incomplete (reported): which one ended them is not known |
-// | message_stop                           | closes the message                                     |
+// | message_stop                           | the message is done; it is given at the next           |
+// |                                        |   message_start or at the end of the recording, so that |
+// |                                        |   a block, delta or message_delta after it, which the  |
+// |                                        |   SDKs' accumulators apply, is applied and leaves no   |
+// |                                        |   call of the message completed (reported)             |
 // | error                                  | closes the message as failed: loss with the error (the |
 // |                                        |   response object convert writes holds it as `error`)  |
 // | ping, any other event                  | ignored, as Anthropic asks of clients                  |
@@ -121,9 +125,13 @@ interface OpenMessage {
   misplaced?: { line: number; position: number };
   /** The stop_reason message_start gave, which no message_delta replaced: a stream's message_start has none, so it ends no call. */
   startStop?: { reason: unknown; line: number };
+  /** The first event after message_stop that changes the message: a reader that stops at message_stop reads another message than the SDKs. */
+  afterStop?: { line: number; type: string };
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
+/** The events that change a message; after message_stop, one of them means two readings of the stream. */
+const CHANGES_MESSAGE = new Set(["content_block_start", "content_block_delta", "content_block_stop", "message_delta"]);
 /** What the twin's items hold of the message; every other field is left behind by normalize. */
 const ITEM_FIELDS = new Set(["type", "role", "content"]);
 
@@ -139,6 +147,7 @@ export class AnthropicStreamAssembler {
   push(event: unknown, line: number): AnthropicAssembledResponse[] {
     if (!isRecord(event) || typeof event.type !== "string") throw new TypeError("an Anthropic stream event is an object with a string type");
     const closed: AnthropicAssembledResponse[] = [];
+    if (this.current?.stopped && CHANGES_MESSAGE.has(event.type)) this.changedAfterStop(this.current, event.type, line);
     switch (event.type) {
       case "message_start": {
         if (this.current) closed.push(...this.finish());
@@ -227,9 +236,8 @@ export class AnthropicStreamAssembler {
         return closed;
       }
       case "message_stop": {
-        const open = this.ensure(line);
-        open.stopped = true;
-        closed.push(...this.finish());
+        // Not given yet: the SDKs' accumulators go on applying events to the message after it.
+        if (!this.current?.stopped) this.ensure(line).stopped = true;
         return closed;
       }
       case "error": {
@@ -263,6 +271,11 @@ export class AnthropicStreamAssembler {
   private open(line: number, message: Fields): OpenMessage {
     this.current = { line, lastLine: line, message: { ...message, content: [] }, origins: new Map(), usageOrigins: new Map(), replaced: [], said: [], blocks: new Map(), stopped: false, losses: [], positions: 0 };
     return this.current;
+  }
+
+  private changedAfterStop(open: OpenMessage, type: string, line: number): void {
+    open.afterStop ??= { line, type };
+    open.losses.push({ line, path: "/type", code: "form_changed", detail: `a ${type} event after the message's message_stop: the SDKs' accumulators apply it, a reader that stops at message_stop does not, so no call of the message is written completed` });
   }
 
   /** The open message; an event before any message_start opens one, reported. */
@@ -379,7 +392,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
 
 /** Whether the stream says two things of its calls, so that none of them may be written completed. */
 function stopsCalls(open: OpenMessage): boolean {
-  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined;
+  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined || open.afterStop !== undefined;
 }
 
 /**
@@ -391,11 +404,13 @@ function stopCalls(items: CanonicalItem[], open: OpenMessage, losses?: StreamLos
   return items.map((item) => {
     const stopped = stoppedCall(item);
     if (stopped === undefined) return item;
-    const why = open.replacedCall
-      ? "a block started over a tool_use block"
-      : open.misplaced
-        ? `a block started on line ${open.misplaced.line} at another index than the position ${open.misplaced.position} the SDKs put it at`
-        : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
+    const why = open.afterStop
+      ? `a ${open.afterStop.type} event came on line ${open.afterStop.line}, after message_stop`
+      : open.replacedCall
+        ? "a block started over a tool_use block"
+        : open.misplaced
+          ? `a block started on line ${open.misplaced.line} at another index than the position ${open.misplaced.position} the SDKs put it at`
+          : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
     losses?.push({ line: open.lastLine, path: "", code: "form_changed", detail: `${why}: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
     return stopped;
   });

@@ -24,7 +24,10 @@
 // | messageStop {stopReason}               | the stopReason; additionalModelResponseFields kept     |
 // | a block's event, or another stopReason, | still applied, but the message's calls are incomplete  |
 // |   after messageStop                    |   (reported): the stream ended them two ways           |
-// | metadata {usage, metrics}              | usage and metrics; closes the response                 |
+// | metadata {usage, metrics}              | usage and metrics; the response is given at the next   |
+// |                                        |   messageStart or at the end of the recording          |
+// | a block's event or a messageStop after | still applied, but the message's calls are incomplete  |
+// |   metadata                             |   (reported): readers that stop there see others       |
 // | an exception event                     | closes the message as failed: loss with its message    |
 // | the end of the recording               | the message still open, as far as it got: loss         |
 //
@@ -76,6 +79,8 @@ interface OpenMessage {
   stoppedAt?: number;
   /** A content event, or a messageStop with another stopReason, after messageStop: its line. */
   afterStop?: number;
+  /** The line of the first metadata event, the stream's last. */
+  metadataAt?: number;
   /** The contentBlockIndex of the last block event. */
   lastIndex?: number;
   /** The first block event out of order (a block opened past the next position, started again, or an event for a block after another began): its line. */
@@ -89,9 +94,13 @@ interface OpenMessage {
 
 /** Whether an event after messageStop says something of the content or its end: a block's event, or another stopReason. */
 function saysAfterStop(name: string, body: Fields, stopReason: string | null): boolean {
-  if (name === "contentBlockStart" || name === "contentBlockDelta" || name === "contentBlockStop") return true;
+  if (isBlockEvent(name)) return true;
   // Only a reason that ends the calls otherwise matters: end_turn then tool_use completes them either way.
   return name === "messageStop" && callStatusOf(typeof body.stopReason === "string" ? body.stopReason : null, true) !== callStatusOf(stopReason, true);
+}
+
+function isBlockEvent(name: string): boolean {
+  return name === "contentBlockStart" || name === "contentBlockDelta" || name === "contentBlockStop";
 }
 
 export class BedrockStreamAssembler {
@@ -111,18 +120,21 @@ export class BedrockStreamAssembler {
     const body = isRecord(event[name]) ? (event[name] as Fields) : {};
     const closed: BedrockAssembledResponse[] = [];
     if (name === "messageStart" && this.current) {
-      this.current.losses.push({ path: "", code: "unsupported_item", detail: "a message opened before the one before it ended: that one is closed as far as it got", line });
+      if (this.current.metadataAt === undefined) this.current.losses.push({ path: "", code: "unsupported_item", detail: "a message opened before the one before it ended: that one is closed as far as it got", line });
       closed.push(...this.finish());
     }
     const open = this.current ?? this.open(line);
     open.lastLine = line;
     const index = typeof body.contentBlockIndex === "number" ? body.contentBlockIndex : 0;
-    if (open.stoppedAt !== undefined && open.afterStop === undefined && saysAfterStop(name, body, open.stopReason)) {
-      // A reader that stops at messageStop and one that reads on see the calls end two ways.
-      open.afterStop = line;
-      open.losses.push({ path: `/${name}`, code: "form_changed", detail: `a ${name} event came after messageStop (line ${open.stoppedAt}): a reader that stops there and one that reads on see different calls, so the message's calls are written incomplete`, line });
+    if (open.afterStop === undefined) {
+      // A reader that stops at messageStop, or at metadata, and one that reads on see the calls end two ways.
+      const end = open.metadataAt !== undefined && (isBlockEvent(name) || name === "messageStop") ? { name: "metadata", line: open.metadataAt } : open.stoppedAt !== undefined && saysAfterStop(name, body, open.stopReason) ? { name: "messageStop", line: open.stoppedAt } : undefined;
+      if (end !== undefined) {
+        open.afterStop = line;
+        open.losses.push({ path: `/${name}`, code: "form_changed", detail: `a ${name} event came after ${end.name} (line ${end.line}): a reader that stops there and one that reads on see different calls, so the message's calls are written incomplete`, line });
+      }
     }
-    if (name === "contentBlockStart" || name === "contentBlockDelta" || name === "contentBlockStop") this.order(open, name, index, line);
+    if (isBlockEvent(name)) this.order(open, name, index, line);
     switch (name) {
       case "messageStart":
         open.role = body.role;
@@ -151,7 +163,8 @@ export class BedrockStreamAssembler {
         break;
       case "metadata":
         for (const [key, value] of Object.entries(body)) if (key !== "p") this.field(open, key, value, line, `/metadata/${pointerToken(key)}`);
-        closed.push(...this.finish());
+        // Not given yet: an event after it still reaches the readers that read the stream to its end.
+        open.metadataAt ??= line;
         break;
       default:
         if (/Exception$/.test(name)) {

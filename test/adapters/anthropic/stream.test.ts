@@ -157,6 +157,29 @@ describe("tool_use deltas", () => {
     expect((response!.record().value.output as Array<{ status?: unknown }>)[0]!.status).toBe("incomplete");
   });
 
+  test("an event that changes the message after message_stop leaves no call of it completed, here or in the response object", () => {
+    // The SDKs' accumulators go on applying events to the message after message_stop: they read '{"password": "a", "x": 1}'.
+    const late = [
+      [json(0, ', "x": 1}')],
+      [toolUse(1, "toolu_2"), json(1, '{"password": "b"}'), stop(1)],
+      [messageDelta("max_tokens")],
+    ];
+    for (const after of late) {
+      const events = [start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageStop, ...after];
+      const responses = assembled(events);
+      expect(responses).toHaveLength(1);
+      const [response] = responses;
+      for (const item of response!.items) expect(replayGate(item, secretSchema).reason).toBe("status");
+      expect(response!.losses).toContainEqual({ line: 7, path: "/type", code: "form_changed", detail: `a ${(after[0] as { type: string }).type} event after the message's message_stop: the SDKs' accumulators apply it, a reader that stops at message_stop does not, so no call of the message is written completed` });
+      expect((response!.record().value.output as Array<{ type: string; status?: unknown }>).filter((item) => item.type === "function_call").map((item) => item.status)).not.toContain("completed");
+    }
+    // A ping, a second message_stop, or a new message after it changes nothing of the first.
+    const [first, second] = run([start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageStop, { type: "ping" }, messageStop, start("msg_2"), toolUse(0, "toolu_2"), json(0, '{"password": "b"}'), stop(0), messageDelta("tool_use"), messageStop]);
+    expect(first!.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
+    expect(first!.losses).toEqual([]);
+    expect(second!.items).toEqual([call("toolu_2", '{"password": "b"}', "completed")]);
+  });
+
   test("blocks started out of order: the SDKs append each block and apply deltas by position, so no call is completed, here or in the response object", () => {
     // A reader that appends reads toolu_2 with toolu_1's arguments, and toolu_1 with toolu_2's.
     const events = [start(), toolUse(1, "toolu_2"), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), json(1, '{"password": "b"}'), stop(0), stop(1), messageDelta("tool_use"), messageStop];

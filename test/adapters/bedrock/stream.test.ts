@@ -121,7 +121,36 @@ describe("BedrockStreamAssembler, events", () => {
     }
   });
 
-  test("joins toolUse input fragments as streamed, and closes at metadata, whose fields are left behind where they were said", () => {
+
+  test("a block's event or a messageStop after metadata makes the message's calls incomplete; a new message after it does not", () => {
+    const ended = [
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "delete_all" } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"confirm":false}' } } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { messageStop: { stopReason: "tool_use" } },
+      { metadata: { usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } } },
+    ];
+    // boto3 and the readers built on it go on to the end of the stream: they read the events after metadata into the message.
+    const late = [
+      { messageStop: { stopReason: "guardrail_intervened" } },
+      { messageStop: { stopReason: "tool_use" } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: "x" } } } },
+      { contentBlockStart: { contentBlockIndex: 1, start: { toolUse: { toolUseId: "tooluse_B", name: "delete_all" } } } },
+    ];
+    for (const event of late) {
+      const responses = assemble([...ended, event]);
+      expect(responses).toHaveLength(1);
+      expect(responses[0]!.items.map((item) => (item as { status?: unknown }).status)).not.toContain("completed");
+      const name = Object.keys(event)[0];
+      expect(responses[0]!.losses).toContainEqual({ path: `/${name}`, code: "form_changed", detail: `a ${name} event came after metadata (line 6): a reader that stops there and one that reads on see different calls, so the message's calls are written incomplete`, line: 7 });
+    }
+    const [first, second] = assemble([...ended, ...ended]);
+    expect(first!.items).toEqual([{ type: "function_call", call_id: "tooluse_A", name: "delete_all", arguments: '{"confirm":false}', status: "completed" }]);
+    expect(first!.losses.filter((loss) => loss.code !== "left_behind")).toEqual([]);
+    expect(second!.items).toEqual(first!.items);
+  });
+  test("joins toolUse input fragments as streamed, and gives the response at the end of the recording, metadata's fields left behind where they were said", () => {
     const events = [
       { messageStart: { role: "assistant" } },
       { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song" } } } },
@@ -133,8 +162,8 @@ describe("BedrockStreamAssembler, events", () => {
     ];
     const assembler = new BedrockStreamAssembler({ message: true });
     const closed = events.map((event, index) => assembler.push(event, index + 1));
-    expect(closed.map((responses) => responses.length)).toEqual([0, 0, 0, 0, 0, 0, 1]);
-    expect(closed[6]!.map(({ record: _record, ...response }) => response)).toEqual([
+    expect(closed.map((responses) => responses.length)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect(assembler.finish().map(({ record: _record, ...response }) => response)).toEqual([
       {
         status: "completed",
         items: [{ type: "function_call", call_id: "tooluse_A", name: "top_song", arguments: '{"sign": "WKRP"}', status: "completed" }],
