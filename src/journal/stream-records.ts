@@ -27,7 +27,10 @@
 // text when its envelope's stream takes it: a Gemini chunk has the shape of a
 // response. On a JSON line it is one when the open stream's assembler says it
 // continues the response (a Gemini chunk kept one per line, the last of which
-// has every finishReason).
+// has every finishReason). A Gemini response on a JSON line that names its
+// responseId waits for the next record: one of the same responseId, and not the
+// same response written again, continues it as a stream that went on after it
+// finished.
 //
 // A damaged stream was rebuilt without a record it held: a call in it may lack a
 // fragment of its arguments, so no call of its responses is yielded as completed.
@@ -38,6 +41,7 @@
 // lines write and their doubles do not stand for (inexact-numbers.ts), as a
 // `plain` record of such an envelope does, and a record that defines tools
 // carries the numbers of its tool schemas that a double reads as others.
+import { isDeepStrictEqual } from "node:util";
 import { namesRequestTools } from "./unreadable-request.js";
 import { chat, ENVELOPES, type AdapterName, type JournalEnvelopes, type StreamAssembler } from "../../adapters/index.js";
 import { stoppedCall, type AssembledResponse } from "../models/assembled-response.js";
@@ -144,6 +148,14 @@ export class StreamRecords {
   private sseNamed = false;
   private stream: OpenStream | undefined;
   /**
+   * A Gemini response on a JSON line that names its responseId, held until the
+   * next record: one with the same responseId makes the two one stream kept a
+   * chunk per line, whose first chunk had already finished (the stream's
+   * assembler then leaves its calls incomplete). Anything else, the same
+   * response written again included, lets it go as it is.
+   */
+  private held: { plain: JournalRecord & { kind: "plain" }; text?: string; responseId: string } | undefined;
+  /**
    * A stream record just read neither way while no stream was open, or a record
    * not read that may have been any stream's (`envelope` then unsaid): the stream
    * the next record opens, when of its envelope, is damaged from its line.
@@ -163,6 +175,12 @@ export class StreamRecords {
 
   /** One line of the journal; returns the records it completes, in input order. */
   push(line: JournalLine): JournalRecord[] {
+    // Only a record parsed from a JSON line can continue the response held; anything else comes after it.
+    if (this.held !== undefined && (line.error !== undefined || this.sse !== undefined || line.text.charCodeAt(0) !== 0x7b)) return [...this.release(), ...this.pushLine(line)];
+    return this.pushLine(line);
+  }
+
+  private pushLine(line: JournalLine): JournalRecord[] {
     if (line.error !== undefined) {
       // An SSE event being read may have held it; with no stream open, it may have been the first record of the next.
       this.sse?.unread(line.line);
@@ -191,7 +209,9 @@ export class StreamRecords {
     if (!opensObject && isBlank(text)) return out ?? [];
     const parsed = parseRecord(text, "line");
     if (!parsed.ok) {
+      const released = this.release();
       const unreadable = this.unreadable(line.line, parsed.detail);
+      if (released.length > 0) return [...released, unreadable];
       if (namesRequestTools(text)) unreadable.namesTools = true;
       if (out === undefined) return [unreadable];
       out.push(unreadable);
@@ -210,6 +230,36 @@ export class StreamRecords {
    * that holds arguments as objects, or defines tools.
    */
   pushRecord(record: unknown, line: number, fromSse = false, text?: string, writtenCalls?: number): JournalRecord[] {
+    const held = this.held;
+    if (held === undefined) return this.holdOrGive(this.pushDetected(record, line, fromSse, text, writtenCalls), fromSse, text);
+    this.held = undefined;
+    // The same response written again is a repeat of the stored response, not a chunk of it.
+    if (fromSse || !isPlainObject(record) || record.responseId !== held.responseId || isDeepStrictEqual(record, held.plain.record)) return [held.plain, ...this.holdOrGive(this.pushDetected(record, line, fromSse, text, writtenCalls), fromSse, text)];
+    // Read again as the first chunk of a stream, which this record continues.
+    const { record: first, line: firstLine, inexact } = held.plain;
+    this.stream = this.open("gemini", false);
+    const opened = this.pushStreamed("gemini", first, firstLine, false, inexact, undefined, held.text);
+    return [...opened, ...this.pushDetected(record, line, fromSse, text, writtenCalls)];
+  }
+
+  /** The records pushDetected gave, less a Gemini response that names its responseId, which is held (`held`) when it is the last. */
+  private holdOrGive(out: JournalRecord[], fromSse: boolean, text: string | undefined): JournalRecord[] {
+    const last = out[out.length - 1];
+    if (fromSse || last === undefined || last.kind !== "plain" || last.envelope !== "gemini" || last.recordKind !== "envelope_response" || this.stream !== undefined) return out;
+    const responseId = isPlainObject(last.record) ? last.record.responseId : undefined;
+    if (typeof responseId !== "string" || responseId === "") return out;
+    this.held = { plain: last, text, responseId };
+    return out.slice(0, -1);
+  }
+
+  /** The Gemini response held, for the records that follow it. */
+  private release(): JournalRecord[] {
+    const held = this.held;
+    this.held = undefined;
+    return held === undefined ? [] : [held.plain];
+  }
+
+  private pushDetected(record: unknown, line: number, fromSse: boolean, text: string | undefined, writtenCalls: number | undefined): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
     let recordKind = detected.kind;
     let envelope = detected.envelope;
@@ -276,7 +326,7 @@ export class StreamRecords {
 
   /** End of the journal (or of one of its sources): the SSE event still being read, then the stream still open, as last seen. */
   finish(): JournalRecord[] {
-    const out: JournalRecord[] = [];
+    const out: JournalRecord[] = this.release();
     if (this.sse) {
       for (const event of this.sse.finish()) out.push(...this.pushSseEvent(event));
       this.sse = undefined;

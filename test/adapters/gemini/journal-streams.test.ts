@@ -6,7 +6,7 @@
 // the earlier values it replaced. The golden cases are the recordings' shapes;
 // their assembled.json and record.json say what the assembler gives, and the
 // commands must give the same.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { withoutNeutralFields } from "../../support/response-neutrals.js";
@@ -63,6 +63,30 @@ describe("chunks one per JSON line", () => {
     const stored = { candidates: [{ content: { role: "model", parts: [{ text: "Done." }] }, finishReason: "STOP" }], modelVersion: "gemini-2.5-flash", responseId: "same" };
     const result = await runOrbridge(["normalize"], `${JSON.stringify(stored)}\n${JSON.stringify(stored)}\n`);
     expect(result.stderr).toMatch(/^read 2 lines, 2 records: 2 emitted \(2 items\)/);
+  });
+
+  test("a finished response followed by another chunk of its responseId is one stream, whose calls the gate blocks", async () => {
+    const tools = join(scratchFolder("gemini-late-chunk"), "tools.json");
+    writeFileSync(tools, JSON.stringify([{ type: "function", name: "get_weather", parameters: { type: "object", additionalProperties: false, required: ["city"], properties: { city: { type: "string" }, n: { type: "integer", maximum: 10 } } } }]));
+    const finished = { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "paris" } } }] }, finishReason: "STOP" }], responseId: "r1" };
+    // What follows says more of the call, or that the response did not end well: a reader of chunks reads it with the first.
+    const later = [
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: { partialArgs: [{ jsonPath: "$.n", numberValue: 99 }] } }] }, finishReason: "STOP" }], responseId: "r1" },
+      { candidates: [{ finishReason: "MALFORMED_FUNCTION_CALL" }], responseId: "r1" },
+      { candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "SAFETY" }], responseId: "r1" },
+    ];
+    for (const chunk of later) {
+      const result = await runOrbridge(["gate", "--tools", tools, "--format", "json"], `${JSON.stringify(finished)}\n${JSON.stringify(chunk)}\n`);
+      expect(result.code).toBe(1);
+      const verdicts = linesOf(result.stdout).filter((verdict) => verdict.type === "function_call");
+      expect(verdicts.length).toBeGreaterThan(0);
+      for (const verdict of verdicts) expect(verdict.reason).not.toBe("ok");
+    }
+    // The response alone, before another record, or written again whole, is a stored response: its call runs.
+    for (const text of [`${JSON.stringify(finished)}\n`, `${JSON.stringify(finished)}\n{"type":"function_call_output","call_id":"x","output":"y"}\n`, `${JSON.stringify(finished)}\n${JSON.stringify({ ...finished, responseId: "r2" })}\n`]) {
+      const result = await runOrbridge(["gate", "--tools", tools, "--format", "json"], text);
+      expect(linesOf(result.stdout).find((verdict) => verdict.type === "function_call")!.reason).toBe("ok");
+    }
   });
 });
 
