@@ -25,6 +25,8 @@
 // |   MALFORMED_FUNCTION_CALL, any other |   incomplete, {reason: the finishReason}; every call of that candidate |
 // |                                      |   incomplete                                               |
 // |   absent (still streaming)           |   in_progress, null, in_progress                           |
+// |   finish_reason (snake case)         |   read alike; given in both spellings with two values, the |
+// |                                      |   one that ends the calls otherwise, reported              |
 // | promptFeedback.blockReason, no       | output [], incomplete, {reason: "content_filter"}; promptFeedback kept |
 // |   candidates                         |   as `gemini:promptFeedback`                               |
 // | usageMetadata                        | usage: promptTokenCount -> input_tokens, candidates + thoughts -> |
@@ -121,7 +123,7 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
       finishReasons.push(undefined);
       return;
     }
-    const finishReason = typeof candidate.finishReason === "string" ? candidate.finishReason : null;
+    const finishReason = finishReasonOf(candidate, k, losses);
     finishReasons.push(finishReason ?? undefined);
     const content = candidate.content;
     const meta: Fields = {};
@@ -180,6 +182,22 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   }
   if (response.usageMetadata !== undefined) value[`${PREFIX}usageMetadata`] = response.usageMetadata;
   return { value: value as ResponseResource, losses };
+}
+
+/**
+ * A candidate's finishReason, in either spelling (the Python SDK's dumps write
+ * `finish_reason`). Written both ways with two values, each reader sees its own:
+ * the one that ends the calls otherwise than STOP is taken (none, when one says
+ * none: the candidate may still be streaming), so that no call passes on the
+ * other's word.
+ */
+function finishReasonOf(candidate: Fields, k: number, losses: Loss[]): string | null {
+  const camel = typeof candidate.finishReason === "string" ? candidate.finishReason : null;
+  const snake = typeof candidate.finish_reason === "string" ? candidate.finish_reason : null;
+  if (candidate.finishReason === undefined || candidate.finish_reason === undefined || camel === snake) return camel ?? snake;
+  const taken = camel === null || snake === null ? null : camel === "STOP" ? snake : camel;
+  losses.push(lossAt(["candidates", k, "finish_reason"], "form_changed", `finishReason ${JSON.stringify(candidate.finishReason)} is given again as finish_reason ${JSON.stringify(candidate.finish_reason)}: a reader of either spelling sees its own, so the candidate is read as ${taken === null ? "not finished" : `finished by ${taken}`}, and its calls with it`));
+  return taken;
 }
 
 function outputItem(item: CanonicalItem, index: number, responseId: unknown, finishReason: string | null, isLast: boolean): Fields {

@@ -135,7 +135,7 @@ export class GeminiStreamAssembler {
     }
     if (Array.isArray(chunk.candidates)) {
       chunk.candidates.forEach((candidate: unknown, position) => this.mergeCandidate(response, candidate, position, line));
-      response.finished = response.candidates.size > 0 && [...response.candidates.values()].every((state) => typeof state.fields.finishReason === "string");
+      response.finished = response.candidates.size > 0 && [...response.candidates.values()].every((state) => saysWhyFinished(state.fields));
     }
     return closed;
   }
@@ -169,7 +169,7 @@ export class GeminiStreamAssembler {
       response.candidates.set(index, state);
     }
     const finished = state.finishedAt;
-    if (typeof candidate.finishReason === "string") state.finishedAt = line;
+    if (saysWhyFinished(candidate)) state.finishedAt = line;
     for (const [key, value] of Object.entries(candidate)) {
       if (key === "content") continue;
       state.fields[key] = value;
@@ -348,8 +348,11 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
     const candidate: Fields = {};
     if (state.parts.length > 0) candidate.content = { role: state.role ?? "model", parts: state.parts.map((part) => part.part) };
     Object.assign(candidate, state.fields);
-    if (cut.length > 0) delete candidate.finishReason;
-    if (typeof candidate.finishReason !== "string" && state.parts.length > 0 && cut.length === 0) {
+    if (cut.length > 0) {
+      delete candidate.finishReason;
+      delete candidate.finish_reason;
+    }
+    if (!saysWhyFinished(candidate) && state.parts.length > 0 && cut.length === 0) {
       losses.push({ line: open.lastLine, path: "", code: "form_changed", detail: `the stream ended before candidate ${index} said why it finished: its calls stay in_progress` });
     }
     candidates.push(candidate);
@@ -448,3 +451,7 @@ function placeLoss(loss: Loss, origins: PartState[][], firstLine: number): Strea
   return { ...loss, line: origin.line, path: origin.path + match[3] };
 }
 
+/** Whether a candidate says why it finished, in either spelling (the Python SDK's dumps write `finish_reason`). */
+function saysWhyFinished(candidate: Fields): boolean {
+  return typeof candidate.finishReason === "string" || typeof candidate.finish_reason === "string";
+}

@@ -42,6 +42,33 @@ describe("finishReason", () => {
   });
 });
 
+describe("finishReason in both spellings", () => {
+  const statuses = (candidate: Record<string, unknown>) => generateContentToResponse({ response: response([{ content: { parts: [call], role: "model" }, ...candidate }]) });
+
+  test("finish_reason alone, as the Python SDK's dumps write it, is read as finishReason", () => {
+    expect(statuses({ finish_reason: "STOP" }).value.output.map((item) => (item as { status?: string }).status)).toEqual(["completed"]);
+    expect(statuses({ finish_reason: "MALFORMED_FUNCTION_CALL" }).value.output.map((item) => (item as { status?: string }).status)).toEqual(["incomplete"]);
+  });
+
+  test("two values: the one that does not complete the calls is taken, whichever spelling says it, and reported", () => {
+    for (const [camel, snake, status] of [
+      ["STOP", "MAX_TOKENS", "incomplete"],
+      ["MAX_TOKENS", "STOP", "incomplete"],
+      ["STOP", "SAFETY", "incomplete"],
+      ["STOP", null, "in_progress"],
+      [null, "STOP", "in_progress"],
+    ] as const) {
+      const { value, losses } = statuses({ finishReason: camel, finish_reason: snake });
+      expect(value.output.map((item) => (item as { status?: string }).status)).toEqual([status]);
+      expect(losses).toContainEqual(expect.objectContaining({ path: "/candidates/0/finish_reason", code: "form_changed" }));
+    }
+    // The same value twice says one thing.
+    const same = statuses({ finishReason: "STOP", finish_reason: "STOP" });
+    expect(same.value.output.map((item) => (item as { status?: string }).status)).toEqual(["completed"]);
+    expect(same.losses.filter((loss) => loss.path.endsWith("finish_reason"))).toEqual([]);
+  });
+});
+
 describe("a response object without a finishReason of its own", () => {
   test("failed or cancelled: no finishReason is written, and that, and each item status dropped, is reported", () => {
     for (const status of ["failed", "cancelled"]) {

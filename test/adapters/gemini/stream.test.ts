@@ -144,6 +144,16 @@ describe("calls", () => {
     ]);
   });
 
+  test("finish_reason in snake case finishes a candidate too: a part after it, or a call still in pieces, leaves the calls not completed", () => {
+    const whole = { functionCall: { name: "get_capital", args: { country: "Portugal" } } };
+    const [finished] = run([chunk([whole], { finish_reason: "STOP" })]);
+    expect(finished!.items.map((item) => (item as { status?: string }).status)).toEqual(["completed"]);
+    const [late] = run([chunk([whole], { finish_reason: "STOP" }), chunk([{ functionCall: { name: "get_capital", args: { country: "Spain" } } }])]);
+    expect(late!.items.map((item) => (item as { status?: string }).status)).not.toContain("completed");
+    const [cut] = run([chunk([{ functionCall: { name: "write_note", willContinue: true } }]), chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.title", stringValue: "Sho", willContinue: true }], willContinue: true } }], { finish_reason: "STOP" })]);
+    expect(cut!.items.map((item) => (item as { status?: string }).status)).toEqual(["in_progress"]);
+  });
+
   test("a whole call in a stream that never finished is in_progress", () => {
     const [response] = run([chunk([{ functionCall: { name: "get_capital", args: { country: "Portugal" } } }])]);
     expect(response!.items.map((item) => (item as { status?: string }).status)).toEqual(["in_progress"]);
