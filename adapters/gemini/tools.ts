@@ -28,7 +28,9 @@
 // allows no function even beside allowedFunctionNames; a mode or a list that
 // cannot be read allows no function. A field given in both spellings
 // (`toolConfig` and `tool_config`) is read neither way: a reader of either sees
-// its own, so the choice allows no function, the declarations no tool.
+// its own, so the choice allows no function, the declarations no tool. So is
+// `tools` or `toolConfig` given both at the top of the body and in its
+// `config`, where the google-genai SDKs take them.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { carryFields, givenTwice, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, snakeOf, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
@@ -215,13 +217,33 @@ export function responsesToolChoiceToGemini(args: { toolChoice: unknown; kept?: 
  */
 export function readGeminiRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
   const reading: ToolsReading = { tools: [], unread: [] };
-  const tools = read(args.body, "tools");
-  const list = isRecord(tools.value) ? [tools.value] : tools.value;
-  if (isPresent(list) && !Array.isArray(list)) reading.unread.push({ path: tools.key, detail: `tools is ${typeOf(list)}, not a list`, governs: "tools" });
-  if (Array.isArray(list)) list.forEach((tool: unknown, index) => readGeminiTool(tool, Array.isArray(tools.value) ? `${tools.key}[${index}]` : tools.key, reading));
-  const config = readOnce(args.body, "toolConfig", "", reading, "choice");
-  if (config && isPresent(config.value)) readFunctionCallingConfig(config.value, config.key, reading);
+  const toolsAt = placeOf(args.body, "tools", reading, "tools");
+  if (toolsAt !== undefined) {
+    const tools = read(toolsAt.record, "tools");
+    const at = `${toolsAt.prefix}${tools.key}`;
+    const list = isRecord(tools.value) ? [tools.value] : tools.value;
+    if (isPresent(list) && !Array.isArray(list)) reading.unread.push({ path: at, detail: `tools is ${typeOf(list)}, not a list`, governs: "tools" });
+    if (Array.isArray(list)) list.forEach((tool: unknown, index) => readGeminiTool(tool, Array.isArray(tools.value) ? `${at}[${index}]` : at, reading));
+  }
+  const configAt = placeOf(args.body, "toolConfig", reading, "choice");
+  const config = configAt && readOnce(configAt.record, "toolConfig", configAt.prefix, reading, "choice");
+  if (configAt && config && isPresent(config.value)) readFunctionCallingConfig(config.value, `${configAt.prefix}${config.key}`, reading);
   return reading;
+}
+
+/**
+ * Where a body gives `key`: at its top, as the API takes it, or in `config`, as
+ * the google-genai SDKs take it (GenerateContentConfig) and a log of the SDK's
+ * call keeps it. Given in both places, it is unread with what it governs: a
+ * reader of either place sees its own.
+ */
+function placeOf(body: Fields, key: string, reading: ToolsReading, governs: "tools" | "choice"): { record: Fields; prefix: string } | undefined {
+  const config = isRecord(body.config) ? body.config : undefined;
+  const inConfig = config !== undefined && isPresent(read(config, key).value);
+  if (!inConfig) return { record: body, prefix: "" };
+  if (!isPresent(read(body, key).value)) return { record: config, prefix: "config." };
+  reading.unread.push({ path: `config.${key}`, detail: `${key} is given at the top of the body and in its config: a reader of either sees its own`, governs });
+  return undefined;
 }
 
 function readGeminiTool(tool: unknown, path: string, reading: ToolsReading): void {

@@ -247,6 +247,25 @@ describe("gate: Gemini request bodies", () => {
     }
   });
 
+  test("tools and toolConfig in the body's config, as the google-genai SDKs take them, are read there; given in both places, neither is", async () => {
+    const noneConfig = { tool_config: { function_calling_config: { mode: "NONE" } } };
+    const call = async (request: Fields) => {
+      const result = await runOrbridge(["gate", "--format", "json", "-"], jsonl([geminiExchange(request, [{ id: "call_country", name: "get_user_country", args: {} }])]));
+      return verdicts(result.stdout).find((verdict) => verdict.type === "function_call")!;
+    };
+    // The schema comes from config.tools: the call passes on it.
+    expect(await call({ model: "gemini-2.5-flash", config: { tools: [{ function_declarations: [countryTool] }] } })).toMatchObject({ reason: "ok", findings: [] });
+    // Mode NONE in config allows no function, wherever the tools are.
+    for (const request of [{ config: { tools: [{ function_declarations: [countryTool] }], ...noneConfig } }, { tools: [{ functionDeclarations: [countryTool] }], config: noneConfig }]) {
+      expect((await call(request)).findings).toEqual([expect.objectContaining({ code: "tool_not_allowed" })]);
+    }
+    // Tools at the top and in config: a reader of either place sees its own.
+    const twice = await call({ tools: [{ functionDeclarations: [countryTool] }], config: { tools: [{ functionDeclarations: [countryTool] }] } });
+    expect(twice.reason).not.toBe("ok");
+    const choiceTwice = await call({ tools: [{ functionDeclarations: [countryTool] }], toolConfig: { functionCallingConfig: { mode: "AUTO" } }, config: noneConfig });
+    expect(choiceTwice.findings).toEqual([expect.objectContaining({ code: "tool_not_allowed" })]);
+  });
+
   test("a hosted tool beside the functions is a tool: a function_call of its name is refused", async () => {
     const request = { tools: [{ googleSearch: {} }, { functionDeclarations: [countryTool] }] };
     const journal = jsonl([geminiExchange(request, [{ id: "call_search", name: "googleSearch", args: { query: "largest city" } }])]);
