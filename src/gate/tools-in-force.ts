@@ -16,6 +16,8 @@ export class ToolsInForce {
   private readonly schema: ToolSchema | undefined;
   private readonly registry: ToolRegistry;
   private readonly readTools: EnvelopeToolsReader | undefined;
+  /** The last request body's word that its response makes one call at most, with its line: it holds for the responses after it, until the next request body. */
+  private requestOneCall: string | undefined;
 
   constructor(options: Pick<JournalGateOptions, "schema" | "registry" | "readTools"> = {}) {
     this.schema = options.schema;
@@ -48,13 +50,18 @@ export class ToolsInForce {
     const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : response?.choices)) };
     // A request that allows one call a turn: a response that makes more says it
     // was not answering that request, and a replay would run calls it never could.
-    const oneCall = oneCallOnly(input.request, input.responseTools);
+    const own = oneCallOnly(input.request, input.responseTools);
+    if (input.request !== undefined) {
+      const requested = oneCallOnly(input.request, undefined);
+      this.requestOneCall = requested === undefined ? undefined : `${requested} of line ${input.line}`;
+    }
+    const oneCall = own !== undefined ? `${own} of line ${input.line}` : this.requestOneCall;
     if (oneCall !== undefined) {
       let calls = 0;
       for (const item of prepared.items) {
         if (item.provenance.response === undefined || (item.item as { type?: unknown } | null)?.type !== "function_call") continue;
         calls += 1;
-        if (calls > 1 && item.notAllowed === null) item.notAllowed = `${oneCall} of line ${input.line} lets its response make one call, and this is call ${calls} of it`;
+        if (calls > 1 && item.notAllowed === null) item.notAllowed = `${oneCall} lets its response make one call, and this is call ${calls} of it`;
       }
     }
     if (input.source !== undefined) prepared.source = input.source;

@@ -368,6 +368,30 @@ describe("a response that makes more calls than its request lets it", () => {
       ["ok", ['"get_forecast" is not allowed: parallel_tool_calls false in the response\'s own record of its request of line 2 lets its response make one call, and this is call 2 of it']],
     ]);
   });
+  test("a request body on a line of its own limits the responses after it, until the next request body", async () => {
+    const lines = async (records: Fields[]) => {
+      const result = await runOrbridge(["gate", "--format", "json", "-"], jsonl(records));
+      return verdicts(result.stdout).filter((verdict) => verdict.type === "function_call").map((verdict) => [verdict.line, (verdict.findings as Array<{ detail: string }>).map((finding) => finding.detail)]);
+    };
+    const exchange = chatExchange(false);
+    const [request, response] = [exchange.request as Fields, exchange.response as Fields];
+    const second = '"get_forecast" is not allowed: parallel_tool_calls false in the request of line 1 lets its response make one call, and this is call 2 of it';
+    expect(await lines([request, response])).toEqual([
+      [2, []],
+      [2, [second]],
+    ]);
+    // Anthropic's word, and an Open Responses request before a response object that does not echo it.
+    const anthropic = twoToolUses({ tool_choice: { type: "auto", disable_parallel_tool_use: true } });
+    expect((await lines([anthropic.request as Fields, anthropic.response as Fields]))[1]![1]).toEqual([second.replace("parallel_tool_calls false", "tool_choice.disable_parallel_tool_use")]);
+    const { parallel_tool_calls: _echo, ...silent } = responseObject(false);
+    expect((await lines([{ ...definingBody, parallel_tool_calls: false }, silent]))[1]![1]).toEqual([second]);
+    // A later request body that allows parallel calls lifts it.
+    expect(await lines([request, { ...request, parallel_tool_calls: true }, response])).toEqual([
+      [3, []],
+      [3, []],
+    ]);
+  });
+
   test("parallel calls allowed, or not said: both calls run", async () => {
     for (const record of [chatExchange(true), chatExchange(undefined), twoToolUses({}), responseObject(true)]) expect(await callFindings(record)).toEqual([["ok", []], ["ok", []]]);
   });
