@@ -665,7 +665,8 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
 
 /**
  * Where the span says it failed, and how: an OTel status of error, a Langfuse
- * level ERROR, a Jaeger `error` tag or `otel.status_code` ERROR; or that its
+ * level ERROR, a Jaeger `error` tag or an `otel.status_code` other than OK or
+ * UNSET (a code of no known form is taken for a failure); or that its
  * exporter dropped attributes, which may have held a call's arguments. Looked at
  * without taking the field, which is still reported where no item holds it.
  */
@@ -680,9 +681,16 @@ function spanFailure(span: Span): { path: string; said: string; dropped?: true }
     const error = span.attributes.get("error");
     if (error !== undefined && (error.value === true || error.value === "true")) return { path: error.path, said: "error true" };
     const code = span.attributes.get("otel.status_code");
-    if (code !== undefined && typeof code.value === "string" && code.value.toUpperCase() === "ERROR") return { path: code.path, said: "otel.status_code ERROR" };
+    if (code !== undefined && !saysNoFailure(code.value)) return { path: code.path, said: `otel.status_code ${JSON.stringify(code.value)}` };
     return undefined;
   });
+}
+
+/** OTel's status codes that say no failure, in the forms exporters write them (name, enum name, number); any other is taken for one. */
+const NO_FAILURE_CODES = new Set(["OK", "UNSET", "STATUS_CODE_OK", "STATUS_CODE_UNSET", "", "0", "1"]);
+
+function saysNoFailure(code: unknown): boolean {
+  return code === null || ((typeof code === "string" || typeof code === "number") && NO_FAILURE_CODES.has(String(code).toUpperCase()));
 }
 
 /**

@@ -72,5 +72,10 @@ describe("finish reasons", () => {
       expect(statuses(observation("DEFAULT"), "langfuse")).toEqual(["completed"]);
       expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(), "otel.status_code": "OK" }))).toEqual(["completed"]);
     });
+
+    test("an otel.status_code in another form than OK or UNSET is a failure: the enum's name for an error, its number, a word of no known form", () => {
+      for (const code of ["STATUS_CODE_ERROR", 2, "2", "Error", "FAILED", "unknown"]) expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(), "otel.status_code": code }))).toEqual(["incomplete"]);
+      for (const code of ["OK", "ok", "UNSET", "STATUS_CODE_OK", "STATUS_CODE_UNSET", 0, 1, ""]) expect(statuses(spanOf({ "gen_ai.input.messages": user, "gen_ai.output.messages": call(), "otel.status_code": code }))).toEqual(["completed"]);
+    });
   });
 });
