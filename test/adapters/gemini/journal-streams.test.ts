@@ -82,6 +82,9 @@ describe("chunks one per JSON line", () => {
       expect(verdicts.length).toBeGreaterThan(0);
       for (const verdict of verdicts) expect(verdict.reason).not.toBe("ok");
     }
+    // Written as Gemini, the lines go through as they came, their streams unassembled.
+    const lines = `${JSON.stringify(finished)}\n${JSON.stringify(later[1])}\n`;
+    expect((await runOrbridge(["convert", "--to", "gemini"], lines)).stdout).toBe(lines);
     // The response alone, before another record, or written again whole, is a stored response: its call runs.
     for (const text of [`${JSON.stringify(finished)}\n`, `${JSON.stringify(finished)}\n{"type":"function_call_output","call_id":"x","output":"y"}\n`, `${JSON.stringify(finished)}\n${JSON.stringify({ ...finished, responseId: "r2" })}\n`]) {
       const result = await runOrbridge(["gate", "--tools", tools, "--format", "json"], text);
