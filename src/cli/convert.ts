@@ -885,7 +885,7 @@ function bodyLosses(record: unknown, source: Envelope, canonical: Converted<unkn
   return joinBodyStepLosses({
     record,
     messagesField: adapter ? adapter.fields.messages : "messages",
-    system: adapter ? systemItems(record, adapter) : undefined,
+    system: adapter ? systemItems(record, adapter, canonical.value) : undefined,
     itemsOf: adapter ? (message) => adapter.messagesToItems({ messages: [message] }).value.length : (message) => chat.messages.toItems({ messages: [message as ChatMessage] }).value.length,
     slug: adapter?.slug,
     input: Array.isArray(input) ? input : [],
@@ -896,9 +896,11 @@ function bodyLosses(record: unknown, source: Envelope, canonical: Converted<unkn
 }
 
 /** The input items a body's own system prompt gives, when it has one. */
-function systemItems(record: unknown, adapter: (typeof ENVELOPES)[AdapterName]): { field: string; items: number } | undefined {
+function systemItems(record: unknown, adapter: (typeof ENVELOPES)[AdapterName], body: unknown): { field: string; items: number } | undefined {
   const system = (record as Fields)[adapter.fields.system];
   if (system === undefined || system === null) return undefined;
+  // A system prompt the first step made the body's instructions (Anthropic's string) is no input item.
+  if (typeof system === "string" && (body as Fields).instructions === system) return { field: adapter.fields.system, items: 0 };
   try {
     return { field: adapter.fields.system, items: adapter.messagesToItems({ system, messages: [] }).value.length };
   } catch {

@@ -56,6 +56,15 @@ describe("convert, a request body to another envelope", { timeout: 30_000 }, () 
     ]);
   });
 
+  test("Anthropic to Chat: a string system prompt, which becomes instructions and no input item, leaves the blocks at their places", async () => {
+    expect(await reported("chat", { ...anthropic, system: "Be brief." })).toEqual([
+      ["/messages/1/content/1", "input is an object, not a text"],
+      ["/messages/1/content/1/cache_control", '"anthropic'],
+      ["/messages/2/content/0/is_error", '"anthropic'],
+      ["/system", "instructions written as a leading system message"],
+    ]);
+  });
+
   test("Bedrock to Anthropic: past the system prompt's items, a result's status at its toolResult; a field of the body at that field", async () => {
     expect((await reported("anthropic", bedrock)).filter(([path]) => path !== "")).toEqual([
       ["/messages/2/content/0/toolResult/status", '"bedrock'],
