@@ -365,7 +365,9 @@ export class StreamRecords {
 
   private pushSseData(data: string, line: number, name: string | undefined): JournalRecord[] {
     const parsed = parseRecord(data, "SSE data");
-    if (!parsed.ok) return [this.unreadable(line, parsed.detail)];
+    // The OpenAI SDKs throw at SSE data that is not JSON and read nothing after
+    // it: a stream that opens right after it is one they never saw.
+    if (!parsed.ok) return [this.unreadableOpener(line, parsed.detail)];
     const misnamed = misnamedEvent(parsed.value, name, this.sseNamed);
     if (name !== undefined) this.sseNamed = true;
     if (misnamed !== undefined) return [this.unreadable(line, misnamed)];

@@ -226,6 +226,14 @@ describe("SSE text", () => {
     expect(out.filter((record) => record.kind === "response")).toMatchObject([{ damage: { detail: "line 4 of this stream could not be read; its calls are marked incomplete" } }]);
   });
 
+  test("SSE data that is not JSON before a stream opens, at which the OpenAI SDKs throw, damages the stream that follows it", () => {
+    const out = read(["data: {broken", "", ...sse([roleChunk(), callChunk("{}"), finishChunk()])]);
+    expect(out.filter((record) => record.kind === "error")).toEqual([{ kind: "error", line: 1, detail: `SSE data is not JSON: ${parseError("{broken")}` }]);
+    expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
+    const after = read(["data: {broken", "", ...sse([userMessage, roleChunk(), callChunk("{}"), finishChunk()])]);
+    expect(callsOf(after)).toEqual([weatherCall("completed")]);
+  });
+
   test("a line that could not be read before a stream opens may have been its first record: the stream is damaged from it", () => {
     const out = read([{ error: "line is not valid UTF-8 (byte 3 of 9); it was not read" }, callChunk("{}"), finishChunk()]);
     expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
