@@ -8,14 +8,17 @@
 // | `event: name`       | names the event (the last one wins)                      |
 // | `id:`, `retry:`     | ignored: a recording is never reconnected                |
 // | `field` (no colon)  | the field with an empty value                            |
-// | blank line          | dispatches the event, if it has data                     |
+// | blank line          | dispatches the event, if it has data or a name           |
 //
 // One space after the colon belongs to the framing, not to the value. An event
 // that the recording ends before its blank line is discarded by SSE readers
 // (the standard's parser and the providers' SDKs alike): it is given, marked
 // `unended`, so that the reader says so rather than read what they do not. A
 // line that could not be read while an event is being read (or just before
-// one) is marked on that event, `unreadAt`: its data is not what they read.
+// one) is marked on that event, `unreadAt`: its data is not what they read. An
+// event with a name and no data, which the standard's parser discards, is
+// dispatched by the OpenAI SDKs with empty data, at which they throw: it is
+// given, marked `dataless`, so that the reader says so.
 
 /** Whether a journal line is SSE framing (`data:`, `event:`, `id:`, `retry:` or a `:` comment) rather than JSON. */
 export function isSseFraming(text: string): boolean {
@@ -33,6 +36,8 @@ export interface SseEvent {
   unended?: boolean;
   /** A line of the event, or just before it, that could not be read. */
   unreadAt?: number;
+  /** Whether the event had a name and no data line: the SDKs read its data, "", as JSON and throw. */
+  dataless?: boolean;
 }
 
 export class SseParser {
@@ -68,7 +73,7 @@ export class SseParser {
 
   /** End of the stream: the event still being read, if it has data, marked unended. */
   finish(): SseEvent[] {
-    const events = this.dispatch();
+    const events = this.dispatch().filter((event) => event.dataless !== true);
     for (const event of events) event.unended = true;
     return events;
   }
@@ -95,9 +100,10 @@ export class SseParser {
     this.data = [];
     this.firstLine = 0;
     this.unreadAt = undefined;
-    if (data.length === 0) return [];
+    const named = event !== undefined && event !== "";
+    if (data.length === 0) return named ? [{ event, data: "", line, dataless: true }] : [];
     const dispatched: SseEvent = { data: data.length === 1 ? data[0] : data.join("\n"), line };
-    if (event !== undefined && event !== "") dispatched.event = event;
+    if (named) dispatched.event = event;
     if (unreadAt !== undefined) dispatched.unreadAt = unreadAt;
     return [dispatched];
   }

@@ -352,6 +352,7 @@ export class StreamRecords {
       return ended;
     }
     if (event.unreadAt !== undefined) return [this.unreadableOpener(line, `SSE event holds line ${event.unreadAt}, which could not be read: read without it, it is another event than SSE readers read, so it is not read`)];
+    if (event.dataless === true) return [this.unreadableOpener(line, `SSE event "${event.event}" has no data: the OpenAI SDKs read its empty data as JSON and throw there, reading nothing after it, where other SSE readers skip it`)];
     if (event.unended !== true) return this.pushSseData(data, line, event.event);
     // Read as a part of its stream, which it damages: what the recording held is
     // kept, and no call it finishes runs. Anything else is not read.

@@ -43,7 +43,15 @@ describe("data lines", () => {
   });
 
   test("blank lines without data give no event", () => {
-    expect(parse(["", "", "event: ping", "", ""])).toEqual([]);
+    expect(parse(["", "", "event:", "", ""])).toEqual([]);
+  });
+
+  test("an event with a name and no data is given with empty data, marked dataless, as the OpenAI SDKs dispatch it", () => {
+    expect(parse(["", "event: ping", "", ""])).toEqual([{ event: "ping", data: "", line: 2, dataless: true }]);
+  });
+
+  test("a name without data that the recording ends before its blank line is dispatched by no reader", () => {
+    expect(parse(["data: x", "", "event: ping"])).toEqual([{ data: "x", line: 1 }]);
   });
 });
 

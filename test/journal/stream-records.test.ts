@@ -234,6 +234,16 @@ describe("SSE text", () => {
     expect(callsOf(after)).toEqual([weatherCall("completed")]);
   });
 
+  test("an event with a name and no data, at which the OpenAI SDKs throw, is an error that damages the stream it is in or opens", () => {
+    const detail = 'SSE event "response.in_progress" has no data: the OpenAI SDKs read its empty data as JSON and throw there, reading nothing after it, where other SSE readers skip it';
+    const inside = read([...sse([roleChunk(), callChunk("{}")]), "event: response.in_progress", "", ...sse([finishChunk()])]);
+    expect(inside.filter((record) => record.kind === "error")).toEqual([{ kind: "error", line: 5, detail }]);
+    expect(callsOf(inside)).toEqual([weatherCall("incomplete")]);
+    const before = read(["event: response.in_progress", "", ...sse([roleChunk(), callChunk("{}"), finishChunk()])]);
+    expect(before.filter((record) => record.kind === "error")).toEqual([{ kind: "error", line: 1, detail }]);
+    expect(callsOf(before)).toEqual([weatherCall("incomplete")]);
+  });
+
   test("a line that could not be read before a stream opens may have been its first record: the stream is damaged from it", () => {
     const out = read([{ error: "line is not valid UTF-8 (byte 3 of 9); it was not read" }, callChunk("{}"), finishChunk()]);
     expect(callsOf(out)).toEqual([weatherCall("incomplete")]);
