@@ -147,7 +147,7 @@ export class JournalNormalizer {
     this.answersForGate = options.answersForGate ?? false;
     this.callCounts = chat.callCounts(this.answersForGate);
     this.envelopes = journalEnvelopes({ forGate: this.answersForGate });
-    this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind });
+    this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind, responseObjects: true });
   }
 
   /** One line of the journal; returns the records it completes, in input order. */
@@ -385,6 +385,8 @@ export class JournalNormalizer {
     const losses: Loss[] = response.losses.filter((loss) => !synthesizesResponseField(loss));
     if (entry.damage) losses.push(entry.damage);
     this.conversation.extend(items);
+    // What the streamed response says its request allowed holds for its calls, as a stored response's does.
+    const toolFields = response.responseObject === undefined ? undefined : responseToolFields(response.responseObject);
     return {
       kind: "items",
       source: this.source,
@@ -395,6 +397,7 @@ export class JournalNormalizer {
       // Each item at the line that completed it: a call is where its arguments became final.
       items: items.map((item, index) => ({ item, provenance: this.provenance(response.itemLines?.[index] ?? response.lastLine, index, envelope, { id: response.id, status: response.status }) })),
       losses,
+      ...(toolFields ? { responseTools: toolFields } : {}),
       repeated: 0,
     };
   }

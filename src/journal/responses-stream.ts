@@ -155,6 +155,8 @@ export interface ResponsesStreamOptions {
   itemLines?: boolean;
   /** Report the response object's fields that no item holds (true by default). */
   leftBehind?: boolean;
+  /** Also give each response the last response object its events showed (`AssembledResponse.responseObject`). */
+  responseObject?: boolean;
 }
 
 /**
@@ -175,11 +177,13 @@ export class ResponsesStreamAssembler {
   private readonly keepResource: boolean;
   private readonly sayItemLines: boolean;
   private readonly sayLeftBehind: boolean;
+  private readonly keepObject: boolean;
 
   constructor(options: ResponsesStreamOptions = {}) {
     this.keepResource = options.resource ?? false;
     this.sayItemLines = options.itemLines ?? false;
     this.sayLeftBehind = options.leftBehind ?? true;
+    this.keepObject = options.responseObject ?? false;
   }
 
   /** One streaming event and the journal line it came from; returns the responses it closes. */
@@ -206,7 +210,7 @@ export class ResponsesStreamAssembler {
   finish(): AssembledResponse[] {
     const open = this.current;
     this.current = undefined;
-    return open ? [assemble(open, this.keepResource, this.sayItemLines, this.sayLeftBehind)] : [];
+    return open ? [assemble(open, this.keepResource, this.sayItemLines, this.sayLeftBehind, this.keepObject)] : [];
   }
 
   /**
@@ -444,7 +448,7 @@ export class ResponsesStreamAssembler {
   }
 }
 
-function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boolean, sayLeftBehind: boolean): AssembledResponse {
+function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boolean, sayLeftBehind: boolean, keepObject: boolean): AssembledResponse {
   const placed = [...open.items.entries()].sort(([a], [b]) => a - b);
   if (!open.output) {
     // An item is done only at its `output_item.done`: one the stream added as
@@ -495,6 +499,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
       return (streamed && open.doneLines.get(streamed)) ?? open.lastLine;
     });
   }
+  if (keepObject && open.snapshot) response.responseObject = open.snapshot.value;
   if (keepResource) {
     const resource: StreamedResource = {};
     if (open.snapshot) resource.snapshot = open.snapshot;

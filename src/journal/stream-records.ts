@@ -112,6 +112,8 @@ export interface StreamRecordsOptions {
   itemLines?: boolean;
   /** Whether a rebuilt response reports its fields that no item holds (true by default). */
   leftBehind?: boolean;
+  /** Whether an event stream's response also carries the last response object its events showed (`responseObject`), whose tool fields the gate reads. */
+  responseObjects?: boolean;
   /** The registry's envelopes as the journal's other records are converted with them, so that a stream's calls pair with their results. */
   envelopes?: JournalEnvelopes;
 }
@@ -142,6 +144,7 @@ export class StreamRecords {
   private readonly wholeRecords: boolean;
   private readonly itemLines: boolean;
   private readonly leftBehind: boolean;
+  private readonly responseObjects: boolean;
   private readonly envelopes: JournalEnvelopes | typeof ENVELOPES;
   private sse: SseParser | undefined;
   /** Whether an event of the SSE text read so far had an `event:` name: then each must have one. */
@@ -170,6 +173,7 @@ export class StreamRecords {
     this.wholeRecords = options.wholeRecords ?? false;
     this.itemLines = options.itemLines ?? false;
     this.leftBehind = options.leftBehind ?? true;
+    this.responseObjects = options.responseObjects ?? false;
     this.envelopes = options.envelopes ?? ENVELOPES;
   }
 
@@ -452,7 +456,7 @@ export class StreamRecords {
       envelope === "chat"
         ? chat.stream.assembler({ completion: this.wholeRecords, itemLines: this.itemLines })
         : envelope === "responses"
-          ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines, leftBehind: this.leftBehind })
+          ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines, leftBehind: this.leftBehind, responseObject: this.responseObjects })
           : this.envelopes[envelope as AdapterName].assembler();
     return { envelope, assembler, pending: 0, firstPending: 0, lastPending: 0, closedAny: false, fromSse };
   }

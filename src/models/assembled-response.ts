@@ -38,6 +38,12 @@ export interface AssembledResponse {
   /** What an event stream showed of its response object beyond the items; kept when the assembler is asked to. */
   resource?: StreamedResource;
   /**
+   * The last response object an event stream showed (what the SDKs take for
+   * the response), whose `tool_choice`, `tools` and `parallel_tool_calls` hold
+   * for its calls as a stored response's do. Kept when the assembler is asked to.
+   */
+  responseObject?: Record<string, unknown>;
+  /**
    * A registered envelope's stream as the one response object it amounts to,
    * written by that envelope's own response converter, and what writing it
    * loses (the stream's losses included). `items` and `losses` are what

@@ -70,3 +70,38 @@ describe("a response object that repeats its request's tool_choice and tools", {
     expect(await verdict(fields)).toMatchObject({ reason: "ok", blocked: false });
   });
 });
+
+describe("a streamed response whose response objects repeat its request's tool_choice and tools", { timeout: 30_000 }, () => {
+  const second = { ...call, id: "fc_2", call_id: "call_2" };
+  const stream = (fields: Record<string, unknown>, calls = [call]) => {
+    const object = (status: string, output: unknown[]) => ({ id: "resp_1", object: "response", created_at: 1, status, model: "m", ...fields, output });
+    const events = [
+      { type: "response.created", response: object("in_progress", []) },
+      ...calls.flatMap((item, index) => [
+        { type: "response.output_item.added", output_index: index, item: { ...item, arguments: "", status: "in_progress" } },
+        { type: "response.function_call_arguments.delta", item_id: item.id, output_index: index, delta: item.arguments },
+        { type: "response.output_item.done", output_index: index, item },
+      ]),
+      { type: "response.completed", response: object("completed", calls) },
+    ];
+    return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+  };
+  const verdicts = async (text: string) => (await runOrbridge(["gate", "--tools", tools, "--format", "json", "-"], text)).stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Verdict);
+
+  test.each([
+    [{ tool_choice: "none" }, "allows no function"],
+    [{ tool_choice: "auto", tools: [{ type: "function", name: "get_weather", parameters: { type: "object" }, strict: false }] }, 'allows only "get_weather"'],
+  ])("%j: a call it did not allow is blocked", async (fields, allows) => {
+    const [gated] = await verdicts(stream(fields));
+    expect(gated).toMatchObject({ reason: "ok", blocked_by: "tool_not_allowed", blocked: true });
+    expect(gated!.findings.map((finding) => finding.detail)).toEqual([`"delete_all" is not allowed: ${allows.startsWith("allows no") ? "tool_choice" : "the tools"} of line 1, the response's own record of its request, ${allows}`]);
+  });
+
+  test("parallel_tool_calls false: its second call is blocked", async () => {
+    expect((await verdicts(stream({ parallel_tool_calls: false }, [call, second]))).map((gated) => gated.blocked)).toEqual([false, true]);
+  });
+
+  test("a stream whose response allowed the call runs it", async () => {
+    expect((await verdicts(stream({ tool_choice: "auto", tools: [], parallel_tool_calls: true }, [call, second]))).map((gated) => gated.blocked)).toEqual([false, false]);
+  });
+});
