@@ -111,6 +111,8 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     step = "arguments_schema";
     if (schema === undefined) {
       const name = typeof fields!.name === "string" ? `"${fields!.name}"` : "this call";
+      const namespace = own("namespace");
+      if (namespace !== undefined && namespace !== null) return { reason: "unknown_tool", detail: `no schema is known for ${name} of namespace ${describe(namespace)}: a namespace's function is another tool than the function of its name`, path: "/namespace" };
       return { reason: "unknown_tool", detail: `no schema is known for ${name}`, path: "/name" };
     }
     const compiled = (options.cache ?? sharedCache(options.assertFormats === true)).compile(schema);

@@ -80,7 +80,12 @@ export class ToolsInForce {
     // Only a function_call gets as far as its schema (replayGate) or its name (the checks).
     if (item === null || typeof item !== "object" || (item as { type?: unknown }).type !== "function_call") return prepared;
     const name = (item as { name?: unknown }).name;
-    const schema = this.schema ?? (typeof name === "string" ? this.registry.schemaFor(name) : undefined);
+    // A call in a namespace (`"namespace":"crm","name":"lookup"`, as the OpenAI
+    // Responses API writes a call to a function of a namespace tool) is to that
+    // namespace's function, not to the function its name gives: no schema known
+    // here is its own.
+    const namespaced = (item as { namespace?: unknown }).namespace !== undefined && (item as { namespace?: unknown }).namespace !== null;
+    const schema = this.schema ?? (typeof name === "string" && !namespaced ? this.registry.schemaFor(name) : undefined);
     if (schema !== undefined) prepared.schema = schema;
     if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name, responseChoices) ?? null;
     return prepared;

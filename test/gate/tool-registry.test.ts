@@ -243,6 +243,26 @@ describe("an Open Responses request body", () => {
   });
 });
 
+describe("a call to a function of a namespace tool", { timeout: 30_000 }, () => {
+  const folder = scratchFolder("tool-registry-namespace");
+  const admin = { type: "namespace", name: "admin", description: "admin tools", tools: [{ type: "function", name: "get_latest_sales_report", parameters: { type: "object" } }] };
+  const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_latest_sales_report", arguments: '{"region":"apac"}', status: "completed" };
+  const gate = async (item: object) => {
+    const journal = join(folder, "journal.jsonl");
+    writeFileSync(journal, [{ model: "gpt-5", input: "sales for apac?", tools: [...responsesTools, admin] }, { id: "resp_1", object: "response", status: "completed", output: [item] }].map((record) => JSON.stringify(record)).join("\n") + "\n");
+    const run = await runOrbridge(["gate", "--format", "json", journal]);
+    return JSON.parse(run.stdout.trimEnd().split("\n").at(-1)!) as { reason: string; detail: string };
+  };
+
+  test("is not judged by the top-level function of its name: no schema is known for it", async () => {
+    expect(await gate({ ...call, namespace: "admin" })).toMatchObject({ reason: "unknown_tool", detail: 'no schema is known for "get_latest_sales_report" of namespace "admin": a namespace\'s function is another tool than the function of its name' });
+  });
+
+  test("a call whose namespace is null is the top-level function's", async () => {
+    expect(await gate({ ...call, namespace: null })).toMatchObject({ reason: "ok" });
+  });
+});
+
 describe("request bodies over a journal", () => {
   test("each request body's choice replaces the previous one", () => {
     const registry = new ToolRegistry();
