@@ -43,7 +43,8 @@
 //   call's `output_item.added` and the deltas after it gave;
 // - an output_item event puts another item where a call stood, or opens a call
 //   again where one had arguments or was finished;
-// - an arguments event fits no open call, or comes after its call was finished.
+// - an arguments event fits no open call, or comes after its call was finished;
+// - a `function_call_arguments.done` names another function than its call's.
 // A call the stream gave and then put another item in the place of, or that its
 // terminal output leaves out, is kept after the response's items: a reader may
 // have run it, so it is judged rather than lost.
@@ -302,6 +303,8 @@ export class ResponsesStreamAssembler {
         } else {
           // A reader that builds the call from its deltas runs what they spell.
           if (open.streamedArguments.has(item) && item.arguments !== text) open.contradiction ??= { line, detail: "function_call_arguments.done says otherwise than the deltas before it spell" };
+          // The OpenAI API names the function on this event too: a reader that runs the call as the event gives it runs the function it names.
+          if (event.name !== undefined && event.name !== item.name) open.contradiction ??= { line, detail: `function_call_arguments.done names the function ${describeValue(event.name)}, where the call it finishes is ${describeValue(item.name)}` };
           item.arguments = text;
           open.doneLines.set(item, line);
           if (isIndex(event.output_index) && open.items.get(event.output_index) === item) finishCall(open, event.output_index, item, line);

@@ -136,6 +136,14 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
     expect(result!.items).toEqual([{ ...other, status: "incomplete" }]);
   });
 
+  test("a function_call_arguments.done that names another function than the call it finishes", () => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, "{\"city\":\"Lyon\"}"), { ...argsDone(0, "{\"city\":\"Lyon\"}"), name: "delete_city" }, itemDone(0, callFinal), completed([callFinal])]);
+    expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(result!.losses[0]).toEqual({ line: 4, path: "", code: "form_changed", detail: 'function_call_arguments.done names the function "delete_city", where the call it finishes is "lookup_city"' });
+    const [same] = run([created(), added(0, callOpened), argsDelta(0, "{\"city\":\"Lyon\"}"), { ...argsDone(0, "{\"city\":\"Lyon\"}"), name: "lookup_city" }, itemDone(0, callFinal), completed([callFinal])]);
+    expect(same!.items).toEqual([callFinal]);
+  });
+
   test("deltas that spell other arguments than the done event or the terminal output say", () => {
     const mars = "{\"city\":\"Mars\"}";
     for (const events of [
