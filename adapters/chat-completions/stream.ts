@@ -12,15 +12,19 @@
 // | a new non-empty `id`                             | closes the completion in progress, opens another  |
 // | `choices: []` (usage chunk, Azure filter chunk)  | no delta; its fields are the completion's (before |
 // |                                                  |   any completion, the next one's)                 |
-// | `choices[].index`                                | the choice the delta belongs to                   |
+// | `choices[].index`                                | the choice the delta belongs to; one that is no   |
+// |                                                  | integer from 0 (the SDKs throw at it, or count it |
+// |                                                  | from the end) leaves the choice's calls           |
+// |                                                  | incomplete                                        |
 // | `delta.role`                                     | the message role                                  |
 // | `delta.content` / `delta.refusal`                | appended to the text / the refusal                |
 // | `delta.tool_calls[].index`                       | the call a fragment belongs to; `id`, `type`,     |
 // |                                                  | `name` come once, `arguments` are appended; a     |
 // |                                                  | later `name` or `type` that differs (the SDKs     |
 // |                                                  | read it two ways), or an `id` that differs (a     |
-// |                                                  | call of its own here, the same call to the SDKs)  |
-// |                                                  | leaves the choice's calls incomplete              |
+// |                                                  | call of its own here, the same call to the SDKs), |
+// |                                                  | or an index that is no integer from 0, leaves the |
+// |                                                  | choice's calls incomplete                         |
 // | `delta.function_call`                            | the legacy call, appended the same way            |
 // | any other `delta` key (`reasoning_content`…), or | a field of the rebuilt message (or call): text    |
 // |   of a call fragment                             |   and arrays appended, other values the last one  |
@@ -155,7 +159,7 @@ interface ChoiceState {
    * had: openai-python appends a name fragment, openai-node replaces the name,
    * and both take the last type, so no one call is the stream's.
    */
-  renamed?: Origin & { field: "name" | "type" | "id"; before: string; after: string; tail: string[] };
+  renamed?: Origin & { field: "name" | "type" | "id" | "index"; before: string; after: string; tail: string[] };
   /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
@@ -348,7 +352,7 @@ function differing(key: string, value: unknown, kept: unknown, line: number): St
 }
 
 function pushChoice(open: OpenCompletion, choice: Fields, position: number, line: number): void {
-  const index = typeof choice.index === "number" && Number.isInteger(choice.index) ? choice.index : 0;
+  const index = isPlaceable(choice.index) ? choice.index : 0;
   let state = open.choices.get(index);
   if (!state) {
     state = {
@@ -366,6 +370,7 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     };
     open.choices.set(index, state);
   }
+  if (!isPlaceable(choice.index)) state.renamed ??= { line, position, field: "index", before: "", after: describeValue(choice.index), tail: ["index"] };
   state.lastLine = line;
   if (choice.delta !== undefined && choice.delta !== null && !isPlainObject(choice.delta)) {
     open.unread.push({ line, path: pointer("choices", position, "delta"), code: "unsupported_field", detail: `the delta is ${describeValue(choice.delta)}, not an object: it is not read` });
@@ -457,7 +462,8 @@ function lateDelta(choice: ChoiceState | undefined, items: AssembledResponse["it
 function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin): void {
   const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
   const last = state.calls[state.calls.length - 1];
-  const index = typeof fragment.index === "number" && Number.isInteger(fragment.index) ? fragment.index : id === undefined && last ? last.index : state.calls.length;
+  const index = isPlaceable(fragment.index) ? fragment.index : id === undefined && last ? last.index : state.calls.length;
+  if (!isPlaceable(fragment.index)) state.renamed ??= { ...origin, field: "index", before: "", after: describeValue(fragment.index), tail: ["index"] };
   // The latest call at this index takes the fragment, unless the fragment names
   // another call: some providers put every parallel call at index 0. The SDKs
   // key calls by index alone, and add such a fragment to the call there.
@@ -489,6 +495,16 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
 }
 
 /**
+ * Whether the SDKs place a choice or a call fragment by this index: an integer
+ * from 0. openai-node throws at any other; openai-python throws at a missing
+ * one and counts a negative one from the end, adding the fragment to another
+ * choice or call; readers that skip what they cannot place read other arguments.
+ */
+function isPlaceable(index: unknown): index is number {
+  return typeof index === "number" && Number.isInteger(index) && index >= 0;
+}
+
+/**
  * A name sent again on a later fragment is the same name (the one openai-node
  * keeps); a different one continues it, as openai-python reads it, and is noted
  * (`renamed`): openai-node reads it as the whole name.
@@ -508,7 +524,9 @@ function renamedCalls(choice: ChoiceState | undefined, items: AssembledResponse[
       ? `a fragment names the call ${JSON.stringify(renamed.after)} after it was named ${JSON.stringify(renamed.before)}: openai-python appends the fragment, openai-node reads it as the whole name`
       : renamed.field === "type"
         ? `a fragment gives the call type ${JSON.stringify(renamed.after)} after it was ${JSON.stringify(renamed.before)}: the SDKs take the last type, this reader the first`
-        : `a fragment at the index of the call ${JSON.stringify(renamed.before)} gives the id ${JSON.stringify(renamed.after)}: the SDKs add it to the call at that index, its arguments appended, this reader starts another call`;
+        : renamed.field === "id"
+          ? `a fragment at the index of the call ${JSON.stringify(renamed.before)} gives the id ${JSON.stringify(renamed.after)}: the SDKs add it to the call at that index, its arguments appended, this reader starts another call`
+          : `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after}, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise`;
   return {
     items: items.map((item) => stoppedCall(item) ?? item),
     losses: [{ line: renamed.line, path: pathOf(renamed, ...renamed.tail), code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` }],

@@ -125,7 +125,8 @@ describe("tool call fragments", () => {
   });
 
   /** The loss on line 3 of a stream whose calls two readers read apart, which leaves them incomplete. */
-  const readApart = (path: string, readings: string) => ({ line: 3, path, code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` });
+  const readApartAt = (line: number, path: string, readings: string) => ({ line, path, code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` });
+  const readApart = (path: string, readings: string) => readApartAt(3, path, readings);
 
   test("two calls sent at the same index with different ids stay two calls, incomplete: the SDKs key calls by index and read one call of both", () => {
     const [result] = run([
@@ -141,9 +142,26 @@ describe("tool call fragments", () => {
     expect(replayGate(result.items[1]!, lookupSchema).reason).toBe("status");
   });
 
-  test("a fragment without index continues the last call", () => {
+  test("a fragment without index continues the last call, incomplete: the SDKs throw at it, or skip it", () => {
     const [result] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{\"a\"" } }), fragment({ function: { arguments: ":1}" } }), finish("tool_calls")]);
-    expect(result.items).toEqual([call("call_A1", "first", "{\"a\":1}", "completed")]);
+    expect(result.items).toEqual([call("call_A1", "first", "{\"a\":1}", "incomplete")]);
+    expect(result.losses).toContainEqual(
+      readApart("/choices/0/delta/tool_calls/0/index", "the tool call fragment gives the index nothing, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise"),
+    );
+  });
+
+  test("a fragment at a negative index, which openai-python counts from the end, leaves the choice's calls incomplete", () => {
+    const [result] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{}" } }), fragment({ index: -1, id: "call_B2", type: "function", function: { name: "first", arguments: "{}" } }), finish("tool_calls")]);
+    expect(result.items).toEqual([call("call_A1", "first", "{}", "incomplete"), call("call_B2", "first", "{}", "incomplete")]);
+  });
+
+  test("a choice without index, which the SDKs throw at, is read as the first choice, its calls incomplete", () => {
+    const unindexed = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ ...chunk(delta, finishReason), choices: [{ delta, logprobs: null, finish_reason: finishReason }] });
+    const [result] = run([role(), unindexed({ tool_calls: [{ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{}" } }] }), finish("tool_calls")]);
+    expect(result.items).toEqual([call("call_A1", "first", "{}", "incomplete")]);
+    expect(result.losses).toContainEqual(
+      readApartAt(2, "/choices/0/index", "the choice gives the index nothing, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise"),
+    );
   });
 
   test("a name repeated on every fragment is not doubled", () => {
