@@ -44,7 +44,8 @@
 // - an output_item event puts another item where a call stood, or opens a call
 //   again where one had arguments or was finished;
 // - an arguments event fits no open call, or comes after its call was finished;
-// - a `function_call_arguments.done` names another function than its call's.
+// - a `function_call_arguments.done` names another function than its call's;
+// - an `output_item.added` opens an item at another output_index than the next.
 // A call the stream gave and then put another item in the place of, or that its
 // terminal output leaves out, is kept after the response's items: a reader may
 // have run it, so it is judged rather than lost.
@@ -272,6 +273,13 @@ export class ResponsesStreamAssembler {
         else {
           const item = copyItem(event.item);
           const replaced = open.items.get(index);
+          // The SDKs append each added item and apply the events after it by
+          // output_index: openai-node throws at an item added at another index
+          // than the next, openai-python puts it at the next one. Its events then
+          // reach other items than here (or none), and its call is not theirs.
+          if (type === "response.output_item.added" && replaced === undefined && index !== open.items.size) {
+            open.contradiction ??= { line, detail: `output_item.added at output_index ${index}, where the next item is at ${open.items.size}: the SDKs append each item, so they place it, and the events after it, otherwise` };
+          }
           if (replaced !== undefined) replaceCall(open, type, index, replaced, item, line);
           if (type === "response.output_item.done") finishCall(open, index, item, line, replaced);
           if (typeof replaced?.id === "string" && open.byId.get(replaced.id) === replaced) open.byId.delete(replaced.id);

@@ -136,6 +136,13 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
     expect(result!.items).toEqual([{ ...other, status: "incomplete" }]);
   });
 
+  test("an output_item.added at another output_index than the next, which the SDKs append at the next one", () => {
+    const gap = { ...callFinal, id: "fc_gap", call_id: "call_gap" };
+    const [result] = run([created(), added(1, { ...callOpened, ...{ id: "fc_gap", call_id: "call_gap" } }), argsDelta(1, "{\"city\":\"Lyon\"}", "fc_gap"), itemDone(1, gap), completed([gap])]);
+    expect(result!.items).toEqual([{ ...gap, status: "incomplete" }]);
+    expect(result!.losses[0]).toEqual({ line: 2, path: "", code: "form_changed", detail: "output_item.added at output_index 1, where the next item is at 0: the SDKs append each item, so they place it, and the events after it, otherwise" });
+  });
+
   test("a function_call_arguments.done that names another function than the call it finishes", () => {
     const [result] = run([created(), added(0, callOpened), argsDelta(0, "{\"city\":\"Lyon\"}"), { ...argsDone(0, "{\"city\":\"Lyon\"}"), name: "delete_city" }, itemDone(0, callFinal), completed([callFinal])]);
     expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
