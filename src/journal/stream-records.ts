@@ -376,6 +376,11 @@ export class StreamRecords {
     const misnamed = misnamedEvent(parsed.value, name, this.sseNamed);
     if (name !== undefined) this.sseNamed = true;
     if (misnamed !== undefined) return [this.unreadable(line, misnamed)];
+    // openai-node throws at an event named `error`, whatever its data (a Chat
+    // chunk has no type to tell it by), and reads nothing after it.
+    if (name === "error" && !(isPlainObject(parsed.value) && parsed.value.type === "error")) {
+      return [this.unreadableOpener(line, 'SSE event named "error" carries data that is no error event: openai-node throws at it and reads nothing after it, where other readers read its data, so it is not read')];
+    }
     return this.pushRecord(parsed.value, line, true, data, parsed.writtenCalls);
   }
 

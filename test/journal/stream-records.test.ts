@@ -153,6 +153,14 @@ describe("SSE text", () => {
     expect(response?.kind === "response" && response.response.items.map((item) => (item as { status?: string }).status)).toEqual(["incomplete"]);
   });
 
+  test("a Chat chunk in an event named error, at which openai-node throws, is not read and damages its stream", () => {
+    const out = read([...sse([roleChunk(), callChunk("{}")]), "event: error", `data: ${JSON.stringify(finishChunk())}`, "", "data: [DONE]", ""]);
+    expect(out.filter((record) => record.kind === "error")).toEqual([
+      { kind: "error", line: 5, detail: 'SSE event named "error" carries data that is no error event: openai-node throws at it and reads nothing after it, where other readers read its data, so it is not read' },
+    ]);
+    expect(callsOf(out)).toEqual([weatherCall("in_progress")]);
+  });
+
   test("data that is not JSON is an error on its line", () => {
     expect(read(["data: {broken", ""])).toEqual([{ kind: "error", line: 1, detail: `SSE data is not JSON: ${parseError("{broken")}` }]);
   });
