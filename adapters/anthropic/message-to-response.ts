@@ -37,7 +37,8 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import type { ResponsePathsOption } from "../../src/models/response-paths.js";
-import { callStatusOf, messagesToItems, toolUseStatusOf } from "./messages-to-items.js";
+import { ownStopReason } from "../../src/models/own-stop-reason.js";
+import { callStatusOf, messagesToItems, STOP_REASON_NAMES, toolUseStatusOf } from "./messages-to-items.js";
 import type { AnthropicResponse } from "./models.js";
 
 export { RESPONSE_NEUTRALS };
@@ -101,17 +102,18 @@ export function messageToResponse(args: { message: AnthropicResponse } & Respons
   const losses: Loss[] = [lossAt(["created_at"], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
   const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
   const { status, reason } = responseStatusOf(stopReason);
+  const callsStopReason = stopReasonOfCalls(message as Fields, losses);
   const origins: PointerTokens[] = [];
   const converted = messagesToItems({
     messages: [{ role: "assistant", content: message.content }],
     model: typeof message.model === "string" ? message.model : undefined,
-    stopReason,
+    stopReason: callsStopReason,
     origins,
   });
   losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "") })));
   const items = converted.value;
   if (stopReason === "refusal") refuse(items, message);
-  const output = items.map((item, index) => outputItem(item, index, items.length, message.id, stopReason));
+  const output = items.map((item, index) => outputItem(item, index, items.length, message.id, callsStopReason));
   if (args.sourcePaths) placeInSource(losses, output, origins.map((at) => pointer(...at.slice(2))));
   else placeInOutput(losses, message.content, output);
 
@@ -136,6 +138,18 @@ export function messageToResponse(args: { message: AnthropicResponse } & Respons
   }
   if (message.usage !== undefined) response[PREFIX + "usage"] = message.usage;
   return { value: response as ResponseResource, losses };
+}
+
+/**
+ * The stop reason a response's calls take: its stop_reason, unless the record
+ * writes it again as stopReason with another value. A reader of either spelling
+ * ends the turn its own way, so the calls are what a reason no adapter knows
+ * leaves them, incomplete; the response keeps its stop_reason.
+ */
+function stopReasonOfCalls(message: Fields, losses: Loss[]): string | null {
+  const own = ownStopReason(message, STOP_REASON_NAMES, undefined) ?? null;
+  if (message.stop_reason !== undefined && message.stopReason !== undefined && message.stop_reason !== message.stopReason) losses.push(lossAt(["stopReason"], "form_changed", `stop_reason ${JSON.stringify(message.stop_reason)} is given again as stopReason ${JSON.stringify(message.stopReason)}: a reader of either spelling sees its own, so the calls are incomplete`));
+  return own;
 }
 
 /**

@@ -34,7 +34,7 @@ import type { AnthropicMessage, AnthropicSystem } from "./models.js";
 import { argumentsOfInput } from "./tool-input.js";
 
 /** The spellings of a stop reason a message record may carry beside its content. */
-const STOP_REASON_NAMES = ["stop_reason", "stopReason"];
+export const STOP_REASON_NAMES = ["stop_reason", "stopReason"];
 
 const TARGET = "Open Responses";
 const SPEC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -40,3 +40,17 @@ describe("a message that carries its response's stop reason", () => {
     expect(await statuses(record)).toEqual(["ok"]);
   });
 });
+
+describe("a response that gives its stop reason two ways", () => {
+  const toolUse = { type: "tool_use", id: "toolu_1", name: "delete_all", input: {} };
+  const anthropic = (reasons: Record<string, unknown>) => ({ id: "msg_1", type: "message", role: "assistant", model: "claude", content: [toolUse], ...reasons });
+
+  test("Anthropic, stop_reason and stopReason that disagree: its call is blocked", async () => {
+    expect(await statuses(anthropic({ stop_reason: "tool_use", stopReason: "max_tokens" }))).toEqual(['status: status is "incomplete"; only "completed" may run']);
+  });
+
+  test("Anthropic, the same reason in both spellings: its call runs", async () => {
+    expect(await statuses(anthropic({ stop_reason: "tool_use", stopReason: "tool_use" }))).toEqual(["ok"]);
+  });
+
+});
