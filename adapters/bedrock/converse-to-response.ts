@@ -30,7 +30,8 @@ import type { CanonicalItem, ResponseResource } from "../../src/models/open-resp
 import { isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { ResponsePathsOption } from "../../src/models/response-paths.js";
-import { callStatusOf, messagesToItems } from "./messages-to-items.js";
+import { ownStopReason } from "../../src/models/own-stop-reason.js";
+import { callStatusOf, messagesToItems, STOP_REASON_NAMES } from "./messages-to-items.js";
 import type { BedrockResponse } from "./models.js";
 
 export { RESPONSE_NEUTRALS };
@@ -99,12 +100,13 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   if (model === undefined) losses.push(lossAt([], "synthesized", "a Converse response does not name its model (the request URL does): \"\" written"));
   const stopReason = typeof response.stopReason === "string" ? response.stopReason : null;
   const { status, reason } = responseStatusOf(stopReason);
+  const callsStopReason = stopReasonOfCalls(response as Fields, message, losses);
   const origins: PointerTokens[] = [];
-  const converted = messagesToItems({ messages: [{ role: "assistant", content: message.content } as never], model, stopReason, origins });
+  const converted = messagesToItems({ messages: [{ role: "assistant", content: message.content } as never], model, stopReason: callsStopReason, origins });
   const inResponse = (path: string) => path.replace(/^\/messages\/0(?=\/|$)/, "/output/message");
   losses.push(...converted.losses.map((loss) => ({ ...loss, path: inResponse(loss.path) })));
   const items = converted.value;
-  const output = items.map((item, index) => outputItem(item, index, items.length, id, stopReason));
+  const output = items.map((item, index) => outputItem(item, index, items.length, id, callsStopReason));
   output.forEach((item, index) => {
     if (item.id === (items[index] as Fields).id) return;
     const detail = `a Converse block has no item id: ${String(item.id)} derived from the response id and the item's place`;
@@ -136,6 +138,20 @@ export function converseToResponse(args: { response: BedrockResponse; model?: st
   }
   if (response.usage !== undefined) result[PREFIX + "usage"] = response.usage;
   return { value: result as ResponseResource, losses };
+}
+
+/**
+ * The stop reason a response's calls take: its stopReason, unless the record
+ * says it again otherwise (as stop_reason beside it, or on its message). A
+ * reader of either ends the turn its own way, so the calls are what a reason no
+ * adapter knows leaves them, incomplete; the response keeps its stopReason.
+ */
+function stopReasonOfCalls(response: Fields, message: Fields, losses: Loss[]): string | null {
+  const own = ownStopReason(message, STOP_REASON_NAMES, ownStopReason(response, STOP_REASON_NAMES, undefined)) ?? null;
+  if (typeof response.stopReason === "string" && own !== response.stopReason) {
+    losses.push(lossAt(["stopReason"], "form_changed", `stopReason ${JSON.stringify(response.stopReason)} is given again otherwise (as stop_reason, or on the message): a reader of either sees its own, so the calls are incomplete`));
+  }
+  return own;
 }
 
 function outputItem(item: CanonicalItem, index: number, count: number, responseId: string, stopReason: string | null): Fields {

@@ -35,7 +35,7 @@ import type { BedrockMessage, BedrockSystemBlock } from "./models.js";
 import { argumentsOfInput } from "./tool-input.js";
 
 /** The spellings of a stop reason a message record may carry beside its content. */
-const STOP_REASON_NAMES = ["stopReason", "stop_reason"];
+export const STOP_REASON_NAMES = ["stopReason", "stop_reason"];
 
 const TARGET = "Open Responses";
 const SPEC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

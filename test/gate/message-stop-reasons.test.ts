@@ -53,4 +53,19 @@ describe("a response that gives its stop reason two ways", () => {
     expect(await statuses(anthropic({ stop_reason: "tool_use", stopReason: "tool_use" }))).toEqual(["ok"]);
   });
 
+  const bedrock = (reasons: Record<string, unknown>, onMessage: Record<string, unknown> = {}) => ({
+    output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "t1", name: "delete_all", input: {} } }], ...onMessage } },
+    ...reasons,
+  });
+
+  test.each([
+    ["Bedrock, stopReason and stop_reason that disagree", bedrock({ stopReason: "tool_use", stop_reason: "max_tokens" })],
+    ["Bedrock, a message that says max_tokens in a response that says tool_use", bedrock({ stopReason: "tool_use" }, { stopReason: "max_tokens" })],
+  ])("%s: its call is blocked", async (_, record) => {
+    expect(await statuses(record)).toEqual(['status: status is "incomplete"; only "completed" may run']);
+  });
+
+  test("Bedrock, the same reason on the response and its message: its call runs", async () => {
+    expect(await statuses(bedrock({ stopReason: "tool_use", stop_reason: "tool_use" }, { stopReason: "tool_use" }))).toEqual(["ok"]);
+  });
 });
