@@ -29,6 +29,8 @@
 // |                                      |   one that ends the calls otherwise, reported              |
 // | promptFeedback.blockReason, no       | output [], incomplete, {reason: "content_filter"}; promptFeedback kept |
 // |   candidates                         |   as `gemini:promptFeedback`                               |
+// | promptFeedback.blockReason (either   | every candidate read as filtered: its calls incomplete, reported (a |
+// |   spelling) beside candidates        |   blocked prompt gets none)                                |
 // | usageMetadata                        | usage: promptTokenCount -> input_tokens, candidates + thoughts -> |
 // |                                      |   output_tokens, cachedContentTokenCount -> cached_tokens, |
 // |                                      |   thoughtsTokenCount -> reasoning_tokens; and `gemini:usageMetadata` as written |
@@ -116,6 +118,7 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   const kept: Fields[] = [];
   const finishReasons: unknown[] = [];
   const model = typeof response.modelVersion === "string" ? response.modelVersion : undefined;
+  const blocked = candidates.length > 0 ? promptBlockReason(response, losses) : undefined;
   candidates.forEach((candidate, k) => {
     if (!isRecord(candidate)) {
       losses.push(lossAt(["candidates", k], "unsupported_item", `a ${typeOf(candidate)} is not a candidate`));
@@ -123,7 +126,8 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
       finishReasons.push(undefined);
       return;
     }
-    const finishReason = finishReasonOf(candidate, k, losses);
+    const own = finishReasonOf(candidate, k, losses);
+    const finishReason = blocked === undefined ? own : BLOCKED_PROMPT;
     finishReasons.push(finishReason ?? undefined);
     const content = candidate.content;
     const meta: Fields = {};
@@ -182,6 +186,28 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   }
   if (response.usageMetadata !== undefined) value[`${PREFIX}usageMetadata`] = response.usageMetadata;
   return { value: value as ResponseResource, losses };
+}
+
+/** The reason a candidate of a response whose prompt is said to be blocked is read as finishing by: a filter's, which completes no call. */
+const BLOCKED_PROMPT = "content_filter";
+
+/**
+ * The blockReason of a response that says its prompt was blocked, in either
+ * spelling (null says none). A blocked prompt gets no candidate (the API's
+ * contract): a response that says so and still holds some says two things of
+ * them, and is read the way that blocks, as filtered, so that no call passes.
+ */
+function promptBlockReason(response: Fields, losses: Loss[]): unknown {
+  for (const feedbackKey of ["promptFeedback", "prompt_feedback"]) {
+    const feedback = response[feedbackKey];
+    for (const reasonKey of ["blockReason", "block_reason"]) {
+      const reason = isRecord(feedback) ? feedback[reasonKey] : undefined;
+      if (reason === undefined || reason === null) continue;
+      losses.push(lossAt([feedbackKey, reasonKey], "form_changed", `the prompt is said to be blocked (${JSON.stringify(reason)}), which gets no candidate, yet the response holds candidates: they are read as filtered, and their calls are incomplete`));
+      return reason;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -69,3 +69,20 @@ describe("a response that gives its stop reason two ways", () => {
     expect(await statuses(bedrock({ stopReason: "tool_use", stop_reason: "tool_use" }, { stopReason: "tool_use" }))).toEqual(["ok"]);
   });
 });
+
+describe("a Gemini response that says its prompt was blocked and still holds a candidate", () => {
+  // A blocked prompt gets no candidate: a response that says both is read as filtered.
+  const candidates = [{ content: { role: "model", parts: [{ functionCall: { id: "g1", name: "delete_all", args: {} } }] }, finishReason: "STOP" }];
+
+  test.each([
+    ["promptFeedback.blockReason", { promptFeedback: { blockReason: "SAFETY" }, candidates }],
+    ["prompt_feedback.block_reason, as the Python SDK dumps it", { prompt_feedback: { block_reason: "OTHER" }, candidates }],
+  ])("%s: its call is blocked", async (_, record) => {
+    expect(await statuses(record)).toEqual(['status: status is "incomplete"; only "completed" may run']);
+  });
+
+  test("a promptFeedback that names no blockReason (null, or safety ratings alone) blocks nothing: its call runs", async () => {
+    expect(await statuses({ prompt_feedback: { block_reason: null, safety_ratings: null }, candidates })).toEqual(["ok"]);
+    expect(await statuses({ promptFeedback: { safetyRatings: [] }, candidates })).toEqual(["ok"]);
+  });
+});
