@@ -50,12 +50,10 @@ export class ToolsInForce {
     const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : response?.choices)) };
     // A request that allows one call a turn: a response that makes more says it
     // was not answering that request, and a replay would run calls it never could.
-    const own = oneCallOnly(input.request, input.responseTools);
-    if (input.request !== undefined) {
-      const requested = oneCallOnly(input.request, undefined);
-      this.requestOneCall = requested === undefined ? undefined : `${requested} of line ${input.line}`;
-    }
-    const oneCall = own !== undefined ? `${own} of line ${input.line}` : this.requestOneCall;
+    if (input.request !== undefined) this.requestOneCall = oneCallOnly(input.request, "the request", input.line);
+    // The record's own word first (its request's, then its response's record of it), else the last request body's.
+    const echoed = oneCallOnly(input.responseTools, "the response's own record of its request", input.line);
+    const oneCall = (input.request !== undefined ? this.requestOneCall : undefined) ?? echoed ?? this.requestOneCall;
     if (oneCall !== undefined) {
       let calls = 0;
       for (const item of prepared.items) {
@@ -93,21 +91,17 @@ export class ToolsInForce {
 }
 
 /**
- * The field that lets a response make one call only, as a sentence's start:
- * `parallel_tool_calls` false (Chat, Open Responses, in the request or echoed
- * by the response object), or Anthropic's `disable_parallel_tool_use`.
+ * The field of `fields` (a request body, or a response object's record of its
+ * request) that lets a response make one call only, as a sentence's start:
+ * `parallel_tool_calls` false (Chat, Open Responses), or Anthropic's
+ * `disable_parallel_tool_use`. `whose` and `line` name `fields` in it.
  */
-function oneCallOnly(request: unknown, responseFields: Record<string, unknown> | undefined): string | undefined {
-  for (const [fields, whose] of [
-    [request, "the request"],
-    [responseFields, "the response's own record of its request"],
-  ] as const) {
-    if (fields === null || typeof fields !== "object") continue;
-    const body = fields as Record<string, unknown>;
-    if (body.parallel_tool_calls === false) return `parallel_tool_calls false in ${whose}`;
-    const choice = body.tool_choice;
-    if (choice !== null && typeof choice === "object" && (choice as Record<string, unknown>).disable_parallel_tool_use === true) return `tool_choice.disable_parallel_tool_use in ${whose}`;
-  }
+function oneCallOnly(fields: unknown, whose: string, line: number): string | undefined {
+  if (fields === null || typeof fields !== "object") return undefined;
+  const body = fields as Record<string, unknown>;
+  if (body.parallel_tool_calls === false) return `parallel_tool_calls false in ${whose} of line ${line}`;
+  const choice = body.tool_choice;
+  if (choice !== null && typeof choice === "object" && (choice as Record<string, unknown>).disable_parallel_tool_use === true) return `tool_choice.disable_parallel_tool_use in ${whose} of line ${line}`;
   return undefined;
 }
 
