@@ -13,6 +13,7 @@ import { notJsonData } from "./schema-data.js";
 import { SchemaResources } from "./schema-resources.js";
 import { assertedFormats } from "./schema-formats.js";
 import { ambiguousReference, olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
+import { referenceReadApart } from "./schema-identifiers.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
@@ -204,6 +205,9 @@ export class SchemaCache {
       // What compiling left unread (parts no value reaches) is read now, once.
       const unrunnable = unrunnablePart(schema, this.assertFormats);
       if (unrunnable !== undefined) return { ok: false, error: unrunnable };
+      // Ajv may have resolved a reference where 2020-12 finds another schema, or none.
+      const apart = referenceReadApart(schema, (uri) => this.metaSchema(uri));
+      if (apart !== undefined) return { ok: false, error: apart };
       return { ok: true, validate: runWithinBudget(validate) };
     } catch (error) {
       // Ajv writes each property name and pattern into a JSON Pointer with encodeURIComponent, which refuses a lone surrogate.

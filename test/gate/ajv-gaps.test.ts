@@ -245,3 +245,24 @@ describe("a reference that Ajv and a URL parser resolve apart is refused", () =>
     expect(gate(schema, { c: "three" })).toEqual(blocked("arguments/c must be integer"));
   });
 });
+
+describe("an identifier under a keyword that holds no schema", () => {
+  // JSON Schema 2020-12 reads `$id` and `$anchor` in subschemas only; Ajv registers
+  // every one its walk meets, under a keyword of no meaning too, and resolved a
+  // reference there to a schema that lets anything through.
+  const why = "names no schema of the document as JSON Schema 2020-12 reads it (which reads $id and $anchor in subschemas only, never under a keyword that holds none), where Ajv resolves it";
+
+  test("a $ref to an $id there names nothing: the schema is refused", () => {
+    const schema = { type: "object", "x-lib": { account: { $id: "https://tools.example/account" } }, properties: { to: { $ref: "https://tools.example/account" } } };
+    expect(gate(schema, { to: 7 })).toEqual(blocked(`tool schema is refused: $ref "https://tools.example/account" at /properties/to/$ref ${why}`));
+  });
+  test("a $ref to an $anchor there names nothing: the schema is refused", () => {
+    const schema = { type: "object", "x-lib": { account: { $anchor: "account" } }, properties: { to: { $ref: "#account" } } };
+    expect(gate(schema, { to: 7 })).toEqual(blocked(`tool schema is refused: $ref "#account" at /properties/to/$ref ${why}`));
+  });
+  test("a JSON Pointer into such a keyword still reaches the schema it holds", () => {
+    const schema = { type: "object", "x-lib": { account: { type: "string" } }, properties: { to: { $ref: "#/x-lib/account" } } };
+    expect(gate(schema, { to: "acct_1" })).toEqual(ok);
+    expect(gate(schema, { to: 7 })).toEqual(blocked("arguments/to must be string"));
+  });
+});
