@@ -8,19 +8,32 @@
 // |                                                  |   keywords that hold no schema too   |
 // |                                                  |   (`"x-lib": {"$id": …}`), and       |
 // |                                                  |   resolves the reference there       |
+// | two schemas whose identifiers (`$id`, or one     | JSON Schema asks for an error; Ajv   |
+// |   anchor name in each) read as one URI once      |   keeps a first-level `$id` of a     |
+// |   normalized (RFC 3986: `HTTP://A.test/x`,       |   root without `$id`, and the root's |
+// |   `http://a.test/%78`, `http://a.test:80/x` and  |   own, as written, but looks every   |
+// |   `http://a.test/x`)                             |   reference up as its resolver       |
+// |                                                  |   writes it: a reference written as  |
+// |                                                  |   one identifier reached the other   |
+// |                                                  |   schema                             |
 import { pointerToken } from "../models/json-pointer.js";
-import { isSchemaObject, subschemasOf, type SchemaObject } from "./schema-keywords.js";
+import { isSchemaObject, keywordRole, subschemasOf, type SchemaObject } from "./schema-keywords.js";
 import { DOCUMENT_URI, SchemaResources, type KnownDocuments } from "./schema-resources.js";
 
+/** Resolves a reference against a base as Ajv's URI resolver does, normalizing the result. */
+export type ResolveUri = (base: string, reference: string) => string;
+
 /** Why the schema is refused for a reference the two readings resolve apart, with its JSON Pointer, or undefined. */
-export function referenceReadApart(schema: unknown, known: KnownDocuments): string | undefined {
+export function referenceReadApart(schema: unknown, known: KnownDocuments, resolveUri: ResolveUri): string | undefined {
   if (!isSchemaObject(schema)) return undefined;
+  const twice = identifierClaimedTwice(schema, resolveUri);
+  if (twice !== undefined) return twice;
   let resources: SchemaResources;
   try {
     resources = new SchemaResources(schema, known);
-  } catch {
-    // Two schemas claim one identifier: compiling says so.
-    return undefined;
+  } catch (error) {
+    // The URL parser's normalization (a default port dropped) found what Ajv's resolver keeps apart.
+    return `tool schema is refused: ${error instanceof Error ? error.message : String(error)} once normalized (RFC 3986), which JSON Schema refuses and Ajv resolves to either`;
   }
   return unresolvedReference(schema, resources);
 }
@@ -48,6 +61,63 @@ function unresolvedReference(root: SchemaObject, resources: SchemaResources): st
     }
   }
   return undefined;
+}
+
+/**
+ * Two objects of the schema that claim one identifier as Ajv's resolver writes
+ * it. Every object Ajv's walk may register is read (all but data), each `$id`
+ * resolved against the one above it, as Ajv resolves references.
+ */
+function identifierClaimedTwice(root: SchemaObject, resolveUri: ResolveUri): string | undefined {
+  const claims = new Map<string, { schema: SchemaObject; pointer: string; what: string }>();
+  const claim = (name: string, schema: SchemaObject, pointer: string, what: string): string | undefined => {
+    const holder = claims.get(name);
+    if (holder !== undefined && holder.schema !== schema) {
+      return `tool schema is refused: ${holder.what} at ${shown(holder.pointer)} and ${what} at ${shown(pointer)} name one URI once normalized (RFC 3986), which JSON Schema refuses and Ajv resolves to either`;
+    }
+    claims.set(name, { schema, pointer, what });
+    return undefined;
+  };
+  const pending: Array<{ value: unknown; pointer: string; base: string }> = [{ value: root, pointer: "", base: "" }];
+  while (pending.length > 0) {
+    const { value, pointer, base } = pending.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => pending.push({ value: item, pointer: `${pointer}/${index}`, base }));
+      continue;
+    }
+    const schema = value as SchemaObject;
+    let here = base;
+    if (typeof schema.$id === "string") {
+      let resolved: string | undefined;
+      try {
+        resolved = withoutEmptyFragment(resolveUri(base, schema.$id));
+      } catch {
+        // An identifier the resolver cannot read: compiling has said so already, or the URL parser's reading refuses it.
+      }
+      if (resolved !== undefined) {
+        here = resolved;
+        const twice = claim(here, schema, `${pointer}/$id`, `$id ${JSON.stringify(schema.$id)}`);
+        if (twice !== undefined) return twice;
+      }
+    }
+    for (const keyword of ["$anchor", "$dynamicAnchor"]) {
+      const name = schema[keyword];
+      if (typeof name !== "string") continue;
+      const twice = claim(`${here}#${name}`, schema, `${pointer}/${keyword}`, `${keyword} ${JSON.stringify(name)}`);
+      if (twice !== undefined) return twice;
+    }
+    for (const [keyword, child] of Object.entries(schema)) {
+      if (keywordRole(keyword) === "data") continue;
+      pending.push({ value: child, pointer: `${pointer}/${pointerToken(keyword)}`, base: here });
+    }
+  }
+  return undefined;
+}
+
+/** Ajv's form of an identifier: without the empty fragment (or "#/") it may end with. */
+function withoutEmptyFragment(uri: string): string {
+  return uri.replace(/#\/?$/, "");
 }
 
 function shown(pointer: string): string {

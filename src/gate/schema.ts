@@ -206,7 +206,8 @@ export class SchemaCache {
       const unrunnable = unrunnablePart(schema, this.assertFormats);
       if (unrunnable !== undefined) return { ok: false, error: unrunnable };
       // Ajv may have resolved a reference where 2020-12 finds another schema, or none.
-      const apart = referenceReadApart(schema, (uri) => this.metaSchema(uri));
+      const resolver = this.ajv.opts.uriResolver;
+      const apart = referenceReadApart(schema, (uri) => this.metaSchema(uri), (base, reference) => resolver.resolve(base, reference));
       if (apart !== undefined) return { ok: false, error: apart };
       return { ok: true, validate: runWithinBudget(validate) };
     } catch (error) {

@@ -266,3 +266,40 @@ describe("an identifier under a keyword that holds no schema", () => {
     expect(gate(schema, { to: 7 })).toEqual(blocked("arguments/to must be string"));
   });
 });
+
+describe("two identifiers that read as one URI once normalized", () => {
+  // JSON Schema asks for an error where two schemas claim one URI. Ajv keeps the
+  // root's `$id`, and a first-level `$id` under a root without one, as written,
+  // but looks every reference up as its resolver writes it: a reference written as
+  // the bounded schema's identifier reached the other, which lets anything through.
+  const twice = (first: string, firstAt: string, second: string, secondAt: string): Verdict =>
+    blocked(`tool schema is refused: $id ${JSON.stringify(first)} at ${firstAt} and $id ${JSON.stringify(second)} at ${secondAt} name one URI once normalized (RFC 3986), which JSON Schema refuses and Ajv resolves to either`);
+  const written: Array<[string, string]> = [
+    ["https://Tools.example/amount", "https://tools.example/amount"],
+    ["HTTPS://tools.example/amount", "https://tools.example/amount"],
+    ["https://tools.example/%61mount", "https://tools.example/amount"],
+    ["https://tools.example/./amount", "https://tools.example/amount"],
+    ["urn:example:%61mount", "urn:example:amount"],
+  ];
+  test.each(written)("%s beside %s is refused, in either order", (bounded, open) => {
+    const schema = { type: "object", $defs: { amount: { $id: bounded, type: "integer", maximum: 100 }, any: { $id: open } }, properties: { amount: { $ref: bounded } } };
+    expect(gate(schema, { amount: "all" })).toEqual(twice(open, "/$defs/any/$id", bounded, "/$defs/amount/$id"));
+    const reordered = { type: "object", $defs: { any: { $id: open }, amount: { $id: bounded, type: "integer", maximum: 100 } }, properties: { amount: { $ref: bounded } } };
+    expect(gate(reordered, { amount: "all" })).toEqual(twice(bounded, "/$defs/amount/$id", open, "/$defs/any/$id"));
+  });
+  test("the root's own identifier and one inside it", () => {
+    const schema = { $id: "https://Tools.example/transfer", type: "object", properties: { next: { $ref: "https://Tools.example/transfer" } }, $defs: { any: { $id: "https://tools.example/transfer" } } };
+    expect(gate(schema, { next: "x" })).toEqual(twice("https://Tools.example/transfer", "/$id", "https://tools.example/transfer", "/$defs/any/$id"));
+  });
+  test("a default port the URL parser drops", () => {
+    const schema = { type: "object", $defs: { amount: { $id: "https://tools.example/amount", type: "integer" }, any: { $id: "https://tools.example:443/amount" } }, properties: { amount: { $ref: "https://tools.example:443/amount" } } };
+    expect(gate(schema, { amount: "all" })).toEqual(
+      blocked('tool schema is refused: $id "https://tools.example:443/amount" names two schemas once normalized (RFC 3986), which JSON Schema refuses and Ajv resolves to either'),
+    );
+  });
+  test("one schema per identifier still resolves, however the reference writes it", () => {
+    const schema = { type: "object", $defs: { amount: { $id: "https://tools.example/amount", type: "integer" } }, properties: { amount: { $ref: "https://Tools.example/./amount" } } };
+    expect(gate(schema, { amount: 7 })).toEqual(ok);
+    expect(gate(schema, { amount: "all" })).toEqual(blocked("arguments/amount must be integer"));
+  });
+});
