@@ -7,7 +7,13 @@
 // |   of the document as 2020-12 reads it            |   `$anchor` its walk meets, under    |
 // |                                                  |   keywords that hold no schema too   |
 // |                                                  |   (`"x-lib": {"$id": …}`), and       |
-// |                                                  |   resolves the reference there       |
+// |                                                  |   resolves the reference there; and  |
+// |                                                  |   one whose pointer names a member   |
+// |                                                  |   objects inherit (`#/$defs/         |
+// |                                                  |   constructor`), read as a schema    |
+// |                                                  |   that passes everything             |
+// | a reference that lands on no schema (an array's  | Ajv reads the number as a schema     |
+// |   `length`)                                      |   that passes everything             |
 // | two schemas whose identifiers (`$id`, or one     | JSON Schema asks for an error; Ajv   |
 // |   anchor name in each) read as one URI once      |   keeps a first-level `$id` of a     |
 // |   normalized (RFC 3986: `HTTP://A.test/x`,       |   root without `$id`, and the root's |
@@ -53,6 +59,10 @@ function unresolvedReference(root: SchemaObject, resources: SchemaResources): st
       const target = resources.resolve(reference, here);
       if (target === undefined) {
         return `tool schema is refused: ${keyword} ${JSON.stringify(reference)} at ${shown(`${pointer}/${keyword}`)} names no schema of the document as JSON Schema 2020-12 reads it (which reads $id and $anchor in subschemas only, never under a keyword that holds none), where Ajv resolves it`;
+      }
+      // A pointer may end on an array's own `length`: Ajv takes the number for a schema that holds no keyword, and passes everything.
+      if (typeof target.schema !== "boolean" && !isSchemaObject(target.schema)) {
+        return `tool schema is refused: ${keyword} ${JSON.stringify(reference)} at ${shown(`${pointer}/${keyword}`)} lands on ${Array.isArray(target.schema) ? "an array" : typeof target.schema}, not on a schema`;
       }
       pending.push({ schema: target.schema, pointer: `${pointer}/${keyword}`, base: target.resource });
     }

@@ -303,3 +303,25 @@ describe("two identifiers that read as one URI once normalized", () => {
     expect(gate(schema, { amount: "all" })).toEqual(blocked("arguments/amount must be integer"));
   });
 });
+
+describe("a JSON Pointer reference to what no schema of the document is", () => {
+  // Ajv walks a pointer with plain member reads: a name no object holds but every
+  // object inherits (`constructor`, `toString`, `__proto__`) gave it a function or
+  // a prototype, and an array's `length` a number; it took each for a schema with
+  // no keyword, which passes everything.
+  const named = (reference: string): Verdict =>
+    blocked(`tool schema is refused: $ref ${JSON.stringify(reference)} at /properties/path/$ref names no schema of the document as JSON Schema 2020-12 reads it (which reads $id and $anchor in subschemas only, never under a keyword that holds none), where Ajv resolves it`);
+  test.each(["#/$defs/constructor", "#/$defs/toString", "#/$defs/__proto__", "#/constructor", "#/$defs/safe/valueOf", "#/$defs/safe/constructor/prototype"])("%s, a member objects inherit, is refused", (reference) => {
+    const schema = { type: "object", properties: { path: { $ref: reference } }, $defs: { safe: { type: "string", pattern: "^/srv/" } } };
+    expect(gate(schema, { path: "/etc/shadow" })).toEqual(named(reference));
+  });
+  test("an array's length is refused", () => {
+    const schema = { type: "object", properties: { path: { $ref: "#/allOf/length" } }, allOf: [{ required: ["path"] }] };
+    expect(gate(schema, { path: "/etc/shadow" })).toEqual(blocked('tool schema is refused: $ref "#/allOf/length" at /properties/path/$ref lands on number, not on a schema'));
+  });
+  test("a pointer to a schema the document holds still reaches it", () => {
+    const schema = { type: "object", properties: { path: { $ref: "#/$defs/safe" } }, $defs: { safe: { type: "string", pattern: "^/srv/" } } };
+    expect(gate(schema, { path: "/srv/report.csv" })).toEqual(ok);
+    expect(gate(schema, { path: "/etc/shadow" })).toEqual(blocked('arguments/path must match pattern "^/srv/"'));
+  });
+});
