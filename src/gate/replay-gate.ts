@@ -10,7 +10,8 @@
 // | 3 | status            | `status` is not exactly "completed" (missing counts)     |
 // | 4 | arguments_type    | `arguments` is not a string                              |
 // | 5 | arguments_parse   | the string is not RFC 8259 JSON, or names a member twice |
-// |   |                   |   in one object                                          |
+// |   |                   |   in one object, or `parsed_arguments` beside it holds   |
+// |   |                   |   another value                                          |
 // | 6 | arguments_schema  | the value fails the tool's JSON Schema, or the schema    |
 // |   |                   |   judges numbers and one is written past what a double   |
 // |   |                   |   holds (exact-arguments.ts)                             |
@@ -22,6 +23,7 @@ import { quoteVisible } from "../models/quote-visible.js";
 import { constrainsNumbers, inexactNumber, whyNotStanding } from "./exact-arguments.js";
 import { isKnownBareType } from "./item-kind.js";
 import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
+import { jsonEqual } from "./schema-equal.js";
 import { innerArguments } from "../models/double-encoded-arguments.js";
 import { shownLiteral } from "../models/decimal-value.js";
 
@@ -107,6 +109,13 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const value = parsed.value;
     const duplicate = duplicateName(args, value);
     if (duplicate !== undefined) return { reason: "arguments_parse", detail: describeDuplicateName("arguments", duplicate), path: "/arguments" };
+    // The OpenAI SDKs' parse helpers give a call its arguments once more, read, as
+    // `parsed_arguments` (null for a tool they do not parse), and a runner built on
+    // them runs that value: it must be the one judged here.
+    const parsedArguments = own("parsed_arguments");
+    if (parsedArguments !== undefined && parsedArguments !== null && !jsonEqual(parsedArguments, value)) {
+      return { reason: "arguments_parse", detail: "parsed_arguments holds other arguments than the arguments text: a runner that takes either runs its own", path: "/parsed_arguments" };
+    }
 
     step = "arguments_schema";
     if (schema === undefined) {

@@ -357,3 +357,22 @@ describe("members an item would only inherit", () => {
     expect(replayGate(typed, { type: "object" }).reason).toBe("namespaced");
   });
 });
+
+describe("the arguments given once more, read, as parsed_arguments", () => {
+  // The OpenAI SDKs' parse helpers write `parsed_arguments` beside the text (null
+  // for a tool they do not parse); a runner built on them runs that value.
+  const other = {
+    reason: "arguments_parse",
+    detail: "parsed_arguments holds other arguments than the arguments text: a runner that takes either runs its own",
+    path: "/parsed_arguments",
+  };
+  test("another value there is blocked, though the text passes the schema", () => {
+    expect(replayGate({ ...okCall, parsed_arguments: { region: "global" } }, salesSchema)).toEqual(other);
+    expect(replayGate({ ...okCall, parsed_arguments: "{\"region\":\"apac\"}" }, salesSchema)).toEqual(other);
+  });
+  test("the same value, in any member order or number form, or null, passes", () => {
+    expect(replayGate({ ...okCall, parsed_arguments: { region: "apac" } }, salesSchema).reason).toBe("ok");
+    expect(replayGate({ ...okCall, parsed_arguments: null }, salesSchema).reason).toBe("ok");
+    expect(replayGate({ ...okCall, arguments: '{"b":1.0,"a":[2]}', parsed_arguments: { a: [2], b: 1 } }, true).reason).toBe("ok");
+  });
+});
