@@ -235,6 +235,14 @@ function readLegacyFunctions(functions: unknown, where: string, read: ToolsRead)
 function readDefinition(fields: Record<string, unknown>, where: string, at: string, read: ToolsRead): void {
   const { name, parameters } = fields;
   if (typeof name !== "string" || name === "") return unknownTool(read, `${where}: ${at}.name must be a non-empty string, found ${describe(name)}`);
+  // A function that names its namespace (as the OpenAI Agents SDK carries one)
+  // is that namespace's, called with the namespace, to a reader that knows the
+  // field, and the top-level function of its name to one that does not: a call
+  // of that name is refused, read either way.
+  if (present(fields.namespace)) {
+    read.unreadable.set(name, `${at} of ${where} defines it in namespace ${describe(fields.namespace)}, which a reader that does not know the field takes for the top-level function`);
+    return;
+  }
   if (!present(parameters)) {
     read.functions.push({ name, schema: NO_PARAMETERS, field: `${at}.name` });
     return;
@@ -303,7 +311,9 @@ export function readToolChoice(choice: unknown, where: string, problems: string[
   if (typeof choice.type !== "string") return unread(`tool_choice.type must be a string, found ${describe(choice.type)}`);
   if (choice.type === "function") {
     const name = functionName(choice, "tool_choice");
-    return typeof name === "string" ? { names: new Set([name]), field, whole: true } : unread(name.problem);
+    if (typeof name !== "string") return unread(name.problem);
+    // The function of a namespace forced: no top-level function may run, that of its name neither.
+    return { names: inNamespace(choice) ? NO_NAME : new Set([name]), field, whole: true };
   }
   // A hosted or custom tool forced: no function may run.
   if (choice.type !== "allowed_tools") return { names: NO_NAME, field, whole: true };
@@ -331,8 +341,9 @@ export function readToolChoice(choice: unknown, where: string, problems: string[
     if (typeof tool.type !== "string") return skip(`${toolAt}.type must be a string, found ${describe(tool.type)}`);
     if (tool.type !== "function") return;
     const name = functionName(tool, toolAt);
-    if (typeof name === "string") names.add(name);
-    else skip(name.problem);
+    if (typeof name !== "string") skip(name.problem);
+    // A namespace's function allowed allows no top-level one.
+    else if (!inNamespace(tool)) names.add(name);
   });
   return { names: holder.mode === "none" ? NO_NAME : names, field, whole };
 }
@@ -350,6 +361,11 @@ function readLegacyFunctionCall(choice: unknown, where: string, problems: string
   if (isPlainObject(choice) && typeof choice.name === "string" && choice.name !== "") return { names: new Set([choice.name]), field, whole: true };
   problems.push(`${where}: function_call must be "none", "auto" or {"name": …}, found ${describe(choice)}`);
   return { names: NO_NAME, field, whole: false };
+}
+
+/** Whether a choice or an allowed_tools entry names a namespace (beside its name, or in its Chat `function`): its function is that namespace's. */
+function inNamespace(choice: Record<string, unknown>): boolean {
+  return present(choice.namespace) || (isPlainObject(choice.function) && present(choice.function.namespace));
 }
 
 /** The name of a function choice: `{type, name}` (Open Responses) or `{type, function:{name}}` (Chat). */

@@ -616,3 +616,40 @@ describe("more checks", () => {
     ]);
   });
 });
+
+describe("a function of a namespace, in a request body", () => {
+  // `{"namespace": "crm", "name": "lookup"}` names the namespace's function, which
+  // is called with its namespace; a reader that does not know the field takes the
+  // top-level function of that name. Read either way, a top-level call of that
+  // name is not one the body allowed.
+  const notAllowed = (detail: string) => [{ code: "tool_not_allowed", detail, path: "/name" }];
+  const callAfter = (request: Record<string, unknown>) =>
+    findingsOf(check([
+      { line: 1, envelope: "responses", request, items: [user("weather?")] },
+      { line: 2, envelope: "responses", response: { id: "resp_1", status: "completed" }, items: [responsesCall("fc_1", "call_1", "get_weather", paris)] },
+    ]))[1];
+
+  test("forced by tool_choice, it allows no top-level function", () => {
+    expect(callAfter({ input: "weather?", tools, tool_choice: { type: "function", name: "get_weather", namespace: "crm" } })).toEqual(["2.0", notAllowed('"get_weather" is not allowed: tool_choice of line 1 allows no function')]);
+  });
+  test("listed in allowed_tools, it allows no top-level function", () => {
+    const choice = { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "get_weather", namespace: "crm" }] };
+    expect(callAfter({ input: "weather?", tools, tool_choice: choice })).toEqual(["2.0", notAllowed('"get_weather" is not allowed: tool_choice of line 1 allows no function')]);
+  });
+  test("defined with its namespace, it defines no top-level function: the call is refused", () => {
+    const registry = new ToolRegistry();
+    const request = { input: "weather?", tools: [{ type: "function", name: "get_weather", namespace: "crm", parameters: { type: "object" } }] };
+    const checked = check(
+      [
+        { line: 1, envelope: "responses", request, items: [user("weather?")] },
+        { line: 2, envelope: "responses", response: { id: "resp_1", status: "completed" }, items: [responsesCall("fc_1", "call_1", "get_weather", paris)] },
+      ],
+      { registry },
+    );
+    expect(findingsOf(checked)[1]).toEqual(["2.0", notAllowed('"get_weather" is not allowed: tools[0] of line 1 defines it in namespace "crm", which a reader that does not know the field takes for the top-level function')]);
+    expect(checked[1]!.verdict?.reason).toBe("unknown_tool");
+  });
+  test("a choice of the top-level function, and a namespace of null, allow it as before", () => {
+    expect(callAfter({ input: "weather?", tools, tool_choice: { type: "function", name: "get_weather", namespace: null } })).toEqual(["2.0", []]);
+  });
+});
