@@ -99,10 +99,25 @@ export class ToolsInForce {
 function oneCallOnly(fields: unknown, whose: string, line: number): string | undefined {
   if (fields === null || typeof fields !== "object") return undefined;
   const body = fields as Record<string, unknown>;
-  if (body.parallel_tool_calls === false) return `parallel_tool_calls false in ${whose} of line ${line}`;
+  // A flag of another type than a boolean (the string "false", 0) is read as one
+  // call only: a reader that coerces it, as lax validation and proxies do, limits
+  // the response so, and one that does not refuses the request.
+  const parallel = body.parallel_tool_calls;
+  if (parallel === false) return `parallel_tool_calls false in ${whose} of line ${line}`;
+  if (parallel !== undefined && parallel !== null && parallel !== true) return `parallel_tool_calls ${shown(parallel)} (not a boolean) in ${whose} of line ${line}`;
   const choice = body.tool_choice;
-  if (choice !== null && typeof choice === "object" && (choice as Record<string, unknown>).disable_parallel_tool_use === true) return `tool_choice.disable_parallel_tool_use in ${whose} of line ${line}`;
+  if (choice !== null && typeof choice === "object") {
+    const disable = (choice as Record<string, unknown>).disable_parallel_tool_use;
+    if (disable === true) return `tool_choice.disable_parallel_tool_use in ${whose} of line ${line}`;
+    if (disable !== undefined && disable !== null && disable !== false) return `tool_choice.disable_parallel_tool_use ${shown(disable)} (not a boolean) in ${whose} of line ${line}`;
+  }
   return undefined;
+}
+
+/** A flag's value as a detail shows it, cut short. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /** Whether preparing the record changes the tools in force: a request body, or an item that carries tools. */
