@@ -113,8 +113,15 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     // `parsed_arguments` (null for a tool they do not parse), and a runner built on
     // them runs that value: it must be the one judged here.
     const parsedArguments = own("parsed_arguments");
-    if (parsedArguments !== undefined && parsedArguments !== null && !jsonEqual(parsedArguments, value)) {
-      return { reason: "arguments_parse", detail: "parsed_arguments holds other arguments than the arguments text: a runner that takes either runs its own", path: "/parsed_arguments" };
+    if (parsedArguments !== undefined && parsedArguments !== null) {
+      if (!jsonEqual(parsedArguments, value)) {
+        return { reason: "arguments_parse", detail: "parsed_arguments holds other arguments than the arguments text: a runner that takes either runs its own", path: "/parsed_arguments" };
+      }
+      // Equal as doubles says nothing of a number the text writes past a double (9007199254740993).
+      const inexact = inexactNumber(args);
+      if (inexact !== undefined) {
+        return { reason: "arguments_parse", detail: `parsed_arguments cannot be shown to hold the arguments text: arguments${inexact.path} is ${shownLiteral(inexact.literal)}, ${whyNotStanding(inexact.literal)}`, path: "/parsed_arguments" };
+      }
     }
 
     step = "arguments_schema";

@@ -370,6 +370,13 @@ describe("the arguments given once more, read, as parsed_arguments", () => {
     expect(replayGate({ ...okCall, parsed_arguments: { region: "global" } }, salesSchema)).toEqual(other);
     expect(replayGate({ ...okCall, parsed_arguments: "{\"region\":\"apac\"}" }, salesSchema)).toEqual(other);
   });
+  test("a number the text writes past a double cannot be shown to be the one parsed_arguments holds", () => {
+    expect(replayGate({ ...okCall, arguments: '{"id":9007199254740993}', parsed_arguments: { id: 9007199254740992 } }, true)).toEqual({
+      reason: "arguments_parse",
+      detail: "parsed_arguments cannot be shown to hold the arguments text: arguments/id is 9007199254740993, which a double reads as another number",
+      path: "/parsed_arguments",
+    });
+  });
   test("the same value, in any member order or number form, or null, passes", () => {
     expect(replayGate({ ...okCall, parsed_arguments: { region: "apac" } }, salesSchema).reason).toBe("ok");
     expect(replayGate({ ...okCall, parsed_arguments: null }, salesSchema).reason).toBe("ok");
