@@ -7,7 +7,8 @@
 // An item goes as its view, the fields its readers read, and nothing more:
 // | reader                          | reads                                                            |
 // |---------------------------------|------------------------------------------------------------------|
-// | replayGate                      | type, status, arguments (the schema and name come prepared)      |
+// | replayGate                      | type, status, arguments, parsed_arguments; name and namespace    |
+// |                                 | for the detail of an unknown tool (the schema comes prepared)    |
 // | JournalChecker (journal-checks) | type, id, call_id, name, role, status; tool_calls, tool_call_id, |
 // |                                 | function_call, function; the type of each content part           |
 // | the gate's records              | type, call_id, name                                              |
@@ -35,7 +36,7 @@ import { callPartMember, outputToolName } from "./item-kind.js";
 import { notJsonData } from "./schema-data.js";
 import { MAX_SCHEMA_NODES } from "./schema-limits.js";
 
-const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "tool_calls", "tool_call_id", "function_call", "function"] as const;
+export const VIEW_FIELDS = ["type", "id", "call_id", "name", "role", "status", "arguments", "parsed_arguments", "namespace", "tool_calls", "tool_call_id", "function_call", "function"] as const;
 type ViewField = (typeof VIEW_FIELDS)[number];
 const CONTENT_BIT = 1 << VIEW_FIELDS.length;
 const SCHEMA_BIT = CONTENT_BIT << 1;

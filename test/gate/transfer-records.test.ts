@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { PreparedGate, type PreparedRecord } from "../../src/gate/gate-journal.js";
 import type { ToolSchema } from "../../src/gate/schema.js";
-import { RecordDecoder, RecordEncoder, type TransferredRecord } from "../../src/gate/transfer-records.js";
+import { replayGate } from "../../src/gate/replay-gate.js";
+import { RecordDecoder, RecordEncoder, VIEW_FIELDS, type TransferredRecord } from "../../src/gate/transfer-records.js";
 import type { Provenance } from "../../src/models/journal-item.js";
 
 const SOURCES = ["a.jsonl", "-"];
@@ -83,6 +84,40 @@ describe("a record after the crossing", () => {
       [2, true, ["mixed_envelope"]],
     ]);
     expect(gateAll(crossed.filter((record) => record.kind === "items"))).toEqual(direct);
+  });
+});
+
+describe("what the verdict reads of an item", () => {
+  // Calls that take each branch of replayGate, each with a field a careless view would leave behind.
+  const calls = [
+    { type: "function_call", id: "fc_1", call_id: "call_1", name: "f", status: "completed", arguments: '{"region":"apac"}', parsed_arguments: { region: "global" } },
+    { type: "function_call", id: "fc_2", call_id: "call_2", name: "f", status: "completed", arguments: '{"id":9007199254740993}', parsed_arguments: { id: 9007199254740992 } },
+    { type: "function_call", id: "fc_3", call_id: "call_3", name: "lookup", namespace: "crm", status: "completed", arguments: "{}" },
+    { type: "function_call", id: "fc_4", call_id: "call_4", name: "f", status: "in_progress", arguments: "{" },
+  ];
+
+  test("is every field of it the crossing keeps", () => {
+    const read = new Set<string>();
+    const watched = (item: object) =>
+      new Proxy(item, {
+        get: (target, key, receiver) => (read.add(String(key)), Reflect.get(target, key, receiver)),
+        has: (target, key) => (read.add(String(key)), Reflect.has(target, key)),
+      });
+    for (const call of calls) {
+      replayGate(watched(call), { type: "object" });
+      replayGate(watched(call), undefined);
+    }
+    expect([...read].filter((key) => !(VIEW_FIELDS as readonly string[]).includes(key))).toEqual([]);
+  });
+
+  test("is the same after the crossing, with and without a schema", () => {
+    for (const schema of [{ type: "object" }, undefined]) {
+      const records: PreparedRecord[] = calls.map((item, index) => ({ source: "a.jsonl", line: index + 1, items: [{ item, provenance: provenance(index + 1, 0), ...(schema ? { schema } : {}), notAllowed: null }] }));
+      const direct = gateAll(records);
+      expect(direct.map((record) => record.reason)).toEqual(schema ? ["arguments_parse", "arguments_parse", "ok", "status"] : ["arguments_parse", "arguments_parse", "unknown_tool", "status"]);
+      const [{ records: crossed }] = across([records]);
+      expect(gateAll(crossed.filter((record) => record.kind === "items"))).toEqual(direct);
+    }
   });
 });
 
