@@ -135,6 +135,8 @@ export class JournalNormalizer {
   private readonly answersForGate: boolean;
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation = new ConversationSoFar();
+  /** Each envelope's response item fields (envelopeResponseItemFields), as first asked for. */
+  private readonly itemFieldsOf = new Map<AdapterName, ReadonlySet<string>>();
   /** The calls the record being converted writes, while it is, when its parse counted them. */
   private writtenCalls: number | undefined;
 
@@ -447,10 +449,11 @@ export class JournalNormalizer {
         const itemLosses = converted.losses.filter((loss) => !synthesizesResponseField(loss));
         // A field the converter kept on the response object under its slug (a stop_reason no status says) is in no item either:
         // the whole field, or, where the items hold the rest of each element (Gemini's candidates), what the slug keeps of each.
-        const itemFields = envelopeResponseItemFields(this.envelopes[envelope!].responseFields);
-        const slugged = new Map([...itemFields].flatMap((field) => Object.keys(resource).filter((key) => key.endsWith(`:${field}`)).map((key) => [field, resource[key]] as const)));
-        const elementwise = [...slugged].filter(([field, value]) => Array.isArray(value) && Array.isArray(record[field]) && value.length === (record[field] as unknown[]).length);
-        const kept = new Set([...itemFields].filter((field) => !slugged.has(field) || elementwise.some(([one]) => one === field)));
+        const itemFields = this.responseItemFields(envelope!);
+        const slugged = sluggedItemFields(resource, itemFields);
+        const elementwise = slugged.size === 0 ? [] : [...slugged].filter(([field, value]) => Array.isArray(value) && Array.isArray(record[field]) && value.length === (record[field] as unknown[]).length);
+        // With no field kept under the slug, every item field is kept: the set itself, as fieldsLeftBehind only reads it.
+        const kept = slugged.size === 0 ? itemFields : new Set([...itemFields].filter((field) => !slugged.has(field) || elementwise.some(([one]) => one === field)));
         const losses = [...prefixLosses(at, itemLosses), ...this.leftBehind(record, kept, at, "the response")];
         if (this.sayLeftBehind) for (const [field, value] of elementwise) losses.push(...elementsLeftBehind(field, value as unknown[], at));
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
@@ -547,6 +550,16 @@ export class JournalNormalizer {
     }
   }
 
+  /** The fields an envelope's response gives its items from, once per envelope: its field paths are fixed. */
+  private responseItemFields(envelope: AdapterName): ReadonlySet<string> {
+    let fields = this.itemFieldsOf.get(envelope);
+    if (fields === undefined) {
+      fields = envelopeResponseItemFields(this.envelopes[envelope].responseFields);
+      this.itemFieldsOf.set(envelope, fields);
+    }
+    return fields;
+  }
+
   private provenance(line: number, index: number, envelope: Envelope, response?: Provenance["response"]): Provenance {
     const provenance: Provenance = { line, index, envelope };
     if (this.source !== undefined) provenance.source = this.source;
@@ -578,6 +591,23 @@ const EXCHANGE_ITEM_FIELDS = new Set(["request", "response"]);
 function envelopeResponseItemFields(responseFields: Readonly<Record<string, string>>): Set<string> {
   const topField = (path: string | undefined) => (path === undefined ? [] : [path.split("/")[1]!]);
   return new Set(["type", "role", ...topField(responseFields.output), ...topField(responseFields.status)]);
+}
+
+/**
+ * Each of `itemFields` that the converter kept on the response object under a
+ * slug (`gemini:candidates`, a key ending in `:` and the field), with what the
+ * last such key holds. Only a key with a colon can end so: the others are not
+ * tried against each field.
+ */
+function sluggedItemFields(resource: Record<string, unknown>, itemFields: ReadonlySet<string>): Map<string, unknown> {
+  const slugged = new Map<string, unknown>();
+  const withColon = Object.keys(resource).filter((key) => key.includes(":"));
+  if (withColon.length === 0) return slugged;
+  for (const field of itemFields) {
+    const suffix = `:${field}`;
+    for (const key of withColon) if (key.endsWith(suffix)) slugged.set(field, resource[key]);
+  }
+  return slugged;
 }
 
 /** The record kind of a stream of `envelope`, as a whole response rebuilt from it is said to be. */
