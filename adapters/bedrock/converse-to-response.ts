@@ -199,12 +199,35 @@ export function responseIdOf(response: unknown, rank?: number): string {
   return `resp_${createHash("sha256").update(sortedJson(response) + rankSuffix(rank)).digest("hex").slice(0, 48)}`;
 }
 
-/** JSON text with every object's keys sorted, so that two writers' key orders give one text. */
+/**
+ * JSON text with every object's keys sorted, so that two writers' key orders give
+ * one text. Written into one string as it goes: every id-less response is written
+ * whole, and the arrays of parts a map and a join make were most of its cost.
+ */
 function sortedJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
-  if (isRecord(value)) {
-    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${sortedJson(value[key])}`).join(",")}}`;
-  }
+  if (Array.isArray(value)) return arrayJson(value);
+  if (isRecord(value)) return objectJson(value);
   return JSON.stringify(value) ?? "null";
+}
+
+function arrayJson(array: readonly unknown[]): string {
+  let text = "[";
+  for (let i = 0; i < array.length; i++) {
+    if (i > 0) text += ",";
+    // A hole is written as nothing, as a map and a join of the array write it.
+    if (i in array) text += sortedJson(array[i]);
+  }
+  return text + "]";
+}
+
+function objectJson(object: Fields): string {
+  const keys = Object.keys(object).sort();
+  let text = "{";
+  for (const key of keys) {
+    const member = object[key];
+    if (member === undefined) continue;
+    if (text.length > 1) text += ",";
+    text += JSON.stringify(key) + ":" + sortedJson(member);
+  }
+  return text + "}";
 }
