@@ -63,9 +63,22 @@ function responseOfText(text: string, at: PointerTokens, losses: Loss[]): unknow
 }
 
 function isObjectText(text: string): boolean {
+  // Only a text whose first character past JSON's whitespace is `{` parses to an
+  // object: any other is told without a parse, which throws for most results.
+  if (!opensObject(text)) return false;
   try {
     return isRecord(JSON.parse(text));
   } catch {
     return false;
   }
+}
+
+/** Whether the first character of `text` past JSON's whitespace (space, tab, line feed, carriage return) is `{`. */
+function opensObject(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) continue;
+    return code === 0x7b;
+  }
+  return false;
 }

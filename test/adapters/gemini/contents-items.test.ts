@@ -250,6 +250,25 @@ describe("content rules", () => {
     expect(contentsToItems(gemini.value).value[1]).toEqual({ type: "function_call_output", call_id: "call_1", output: "rain", "gemini:name": "get_weather" });
   });
 
+  // Only the text of a JSON object is kept wrapped, as its JSON text: JSON's own
+  // whitespace may open it, any other character (a no-break space) makes it text.
+  test.each([
+    ["rain", "rain"],
+    ['{"temp":"12"}', '{"output":"{\\"temp\\":\\"12\\"}"}'],
+    [' \t\r\n{"temp":"12"}', '{"output":" \\t\\r\\n{\\"temp\\":\\"12\\"}"}'],
+    ['\u00a0{"temp":"12"}', '\u00a0{"temp":"12"}'],
+    ['\ufeff{"temp":"12"}', '\ufeff{"temp":"12"}'],
+    ['{"temp":', '{"temp":'],
+    ["[1]", "[1]"],
+    ["  ", "  "],
+    ["", ""],
+  ])("a text result %j is unwrapped unless it is the text of a JSON object", (text, output) => {
+    const contents = [{ role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: text }, id: "call_1" } }] }];
+    const converted = contentsToItems({ contents });
+    expect(converted.value).toEqual([{ type: "function_call_output", call_id: "call_1", output, "gemini:name": "get_weather" }]);
+    expect(converted.losses.length).toBe(output === text ? 0 : 1);
+  });
+
   test("arguments that are not a JSON object are written as the string, reported", () => {
     const items = [{ type: "function_call" as const, call_id: "call_1", name: "get_weather", arguments: '{"city":' }];
     expect(itemsToContents({ items })).toEqual({
