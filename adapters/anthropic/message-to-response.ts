@@ -30,8 +30,8 @@
 // | (no creation time)                  | created_at 0: loss synthesized                            |
 // Fields a message does not carry are set to the spec's neutral values
 // (RESPONSE_NEUTRALS); the way back reports a field only when it differs.
+import { sha256Hex } from "../sha256-hex.js";
 import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
-import { createHash } from "node:crypto";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
@@ -52,7 +52,7 @@ const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc
 export function outputItemId(responseId: unknown, outputIndex: number, type: string): string | undefined {
   const prefix = ID_PREFIXES[type];
   if (prefix === undefined) return undefined;
-  return `${prefix}_${createHash("sha256").update(`${String(responseId)}\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
+  return `${prefix}_${sha256Hex(`${String(responseId)}\u0000${outputIndex}`).slice(0, 48)}`;
 }
 
 /** The status and incomplete reason a stop_reason gives a response. */

@@ -24,7 +24,7 @@
 // | (no creation time)                  | created_at 0: loss synthesized                            |
 import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
 import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../sha256-hex.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
@@ -45,7 +45,7 @@ const ID_PREFIXES: Record<string, string> = { message: "msg", function_call: "fc
 export function outputItemId(responseId: unknown, outputIndex: number, type: string): string | undefined {
   const prefix = ID_PREFIXES[type];
   if (prefix === undefined) return undefined;
-  return `${prefix}_${createHash("sha256").update(`${String(responseId)}\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
+  return `${prefix}_${sha256Hex(`${String(responseId)}\u0000${outputIndex}`).slice(0, 48)}`;
 }
 
 /** The status and incomplete reason a stopReason gives a response. */
@@ -196,7 +196,7 @@ function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefine
  * id-less responses (`IdlessResponses`), when it has one.
  */
 export function responseIdOf(response: unknown, rank?: number): string {
-  return `resp_${createHash("sha256").update(sortedJson(response) + rankSuffix(rank)).digest("hex").slice(0, 48)}`;
+  return `resp_${sha256Hex(sortedJson(response) + rankSuffix(rank)).slice(0, 48)}`;
 }
 
 /**

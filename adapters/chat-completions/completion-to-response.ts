@@ -50,7 +50,7 @@
 // |   beside the choices or the message |   no item, and the gate blocks its line               |
 // | a choice after the first            | its items are a response of their own; a form_changed |
 // |                                     |   loss says so: one answer continues the conversation |
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../sha256-hex.js";
 import type { ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer, pointerToken, prefixLosses } from "../../src/models/json-pointer.js";
@@ -76,7 +76,7 @@ const ID_PREFIXES = { message: "msg", function_call: "fc", reasoning: "rs", comp
 
 /** The id an output item converted from a completion gets: a pure function of where it came from. */
 export function outputItemId(args: { responseId: string; choiceIndex: number; outputIndex: number; type: keyof typeof ID_PREFIXES }): string {
-  const digest = createHash("sha256").update(`${args.responseId}\u0000${args.choiceIndex}\u0000${args.outputIndex}`).digest("hex");
+  const digest = sha256Hex(`${args.responseId}\u0000${args.choiceIndex}\u0000${args.outputIndex}`);
   return `${ID_PREFIXES[args.type]}_${digest.slice(0, 48)}`;
 }
 

@@ -2,10 +2,10 @@
 // the `gemini:` slug (`thoughtSignature` becomes `gemini:thoughtSignature`), by
 // the rules of src/models/slug-fields.ts; and the small helpers its converters
 // share, its two spellings of field names among them.
+import { sha256Hex } from "../sha256-hex.js";
 import type { Loss } from "../../src/models/loss.js";
 import { isPlainObject } from "../../src/models/json-value.js";
 import { slugFields, type Fields, type PointerTokens } from "../../src/models/slug-fields.js";
-import { createHash } from "node:crypto";
 
 export { isPresent, lossAt, type Fields, type PointerTokens } from "../../src/models/slug-fields.js";
 
@@ -67,7 +67,7 @@ export function spelled(key: string, spelling: Spelling): string {
 
 /** A short, stable digest of a text: synthesized ids are made of it, never of chance. */
 export function digest(text: string, length = 8): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, length);
+  return sha256Hex(text).slice(0, length);
 }
 
 /** Fields of a part that sit beside its data (`{functionCall, thoughtSignature}`), not inside it. */

@@ -35,8 +35,8 @@
 // |                                      |   output_tokens, cachedContentTokenCount -> cached_tokens, |
 // |                                      |   thoughtsTokenCount -> reasoning_tokens; and `gemini:usageMetadata` as written |
 // | any other key (sdkHttpResponse…)     | `gemini:<key>`                                             |
+import { sha256Hex } from "../sha256-hex.js";
 import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
-import { createHash } from "node:crypto";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
@@ -66,7 +66,7 @@ const SYNTHESIZED_RESPONSE_ID = /^gemini_resp_[0-9a-f]{16}$/;
 export function outputItemId(responseId: unknown, outputIndex: number, type: string): string | undefined {
   const prefix = ID_PREFIXES[type];
   if (prefix === undefined) return undefined;
-  return `${prefix}_${createHash("sha256").update(`${String(responseId)}\u0000${outputIndex}`).digest("hex").slice(0, 48)}`;
+  return `${prefix}_${sha256Hex(`${String(responseId)}\u0000${outputIndex}`).slice(0, 48)}`;
 }
 
 export function isSynthesizedResponseId(id: unknown): boolean {
