@@ -131,28 +131,34 @@ export function callCounts(forGate = false): Required<CallCounts> {
 export function messagesToItems({ messages, finishReason, itemId, callCounts: counts, origins }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
   if (!Array.isArray(messages)) throw new TypeError("messagesToItems expects an array of Chat Completions messages");
   if (counts && !counts.idless) counts.idless = idlessCalls();
+  // Every field written, undefined or not, so that each conversion's context has one shape.
   const context: Context = {
     // A cut-short choice may have cut the arguments too, and a choice with no
     // finish reason never finished: the gate must not run their calls.
-    ...(finishReason === undefined ? {} : { finishReason }),
+    finishReason,
     callStatus: finishReason === undefined ? "completed" : callStatusOf(finishReason),
     legacyCalls: counts?.calls ?? new Map(),
     legacyOutputs: counts?.outputs ?? new Map(),
     idless: counts?.idless ?? idlessCalls(),
     namedOutputs: counts?.namedOutputs === true,
-    ...(origins ? { callFields: new Map<CanonicalItem, Record<string, string>>() } : {}),
+    callFields: origins ? new Map<CanonicalItem, Record<string, string>>() : undefined,
   };
   const entries: Entry[] = [];
   const losses: Loss[] = [];
+  let calls = false;
+  let outputs = false;
   messages.forEach((message, index) => {
     const converted = convertMessage(message, [index], context);
     for (const item of converted.value) {
       entries.push({ item, message: index });
+      if (item.type === "function_call") calls = true;
+      else if (item.type === "function_call_output") outputs = true;
       origins?.set(item, { message: index, fields: context.callFields?.get(item) ?? messageFields(item, message) });
     }
     losses.push(...converted.losses);
   });
-  const items = outputsAfterTheirCalls(entries, losses);
+  // Most conversions (one loose message, a completion's choice) hold no call and its output both.
+  const items = calls && outputs ? outputsAfterTheirCalls(entries, losses) : entries.map((entry) => entry.item);
   const value = itemId ? items.map((item, position) => withId(item, itemId(item, position))) : items;
   return { value, losses };
 }
@@ -170,8 +176,6 @@ interface Entry {
  * block it where it was, as an output that answers no call.
  */
 function outputsAfterTheirCalls(entries: readonly Entry[], losses: Loss[]): CanonicalItem[] {
-  // Most conversions (one loose message, a completion's choice) hold no call and its output both.
-  if (!entries.some((entry) => entry.item.type === "function_call") || !entries.some((entry) => entry.item.type === "function_call_output")) return entries.map((entry) => entry.item);
   const callIdOf = (entry: Entry | undefined, type: string) => (entry?.item.type === type && typeof (entry.item as { call_id?: unknown }).call_id === "string" ? (entry.item as { call_id: string }).call_id : undefined);
   const firstCall = new Map<string, number>();
   entries.forEach((entry, position) => {
@@ -309,7 +313,8 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, give
   const losses = commonLosses(message, "assistant", at);
   // A message that carries its choice's finish_reason ended as that says: its calls get the status it gives.
   const choiceReason = typeof given.finishReason === "string" || given.finishReason === null ? given.finishReason : undefined;
-  const finishReason = ownStopReason(message as Record<string, unknown>, ["finish_reason", "finishReason"], choiceReason);
+  // A message that writes neither spelling takes its choice's reason, as ownStopReason gives it, without the lists it makes.
+  const finishReason = message.finish_reason === undefined && message.finishReason === undefined ? choiceReason : ownStopReason(message as Record<string, unknown>, ["finish_reason", "finishReason"], choiceReason);
   const context = finishReason === choiceReason ? given : { ...given, callStatus: callStatusOf(finishReason) };
   if (isPresent(message.audio)) {
     losses.push(lossAt([...at, "audio"], "unsupported_field", "a reference to a previous audio answer has no Open Responses equivalent"));

@@ -49,6 +49,23 @@ describe("messagesToItems, options", () => {
     ]);
   });
 
+  // A message that writes its own reason in either spelling (null included) is
+  // read by it; one that writes neither takes its choice's, or none.
+  test.each([
+    [{}, undefined, "completed"],
+    [{}, "length", "incomplete"],
+    [{ finish_reason: "tool_calls" }, undefined, "completed"],
+    [{ finishReason: "length" }, undefined, "incomplete"],
+    [{ finish_reason: null }, undefined, "in_progress"],
+    [{ finishReason: null }, "stop", "incomplete"],
+    [{ finish_reason: "stop" }, "stop", "completed"],
+    [{ finish_reason: "stop", finishReason: "length" }, "stop", "incomplete"],
+    [{ finish_reason: undefined, finishReason: "stop" }, "stop", "completed"],
+  ] as const)("a message writing %j in a choice finished by %s: its calls %s", (own, finishReason, status) => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: [call("call_1")], ...own }]), ...(finishReason === undefined ? {} : { finishReason }) });
+    expect(converted.value.map((item) => (item as { status?: unknown }).status)).toEqual([status]);
+  });
+
   test("finish_reason does not touch a message item's fields", () => {
     const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "Lima is" }]), finishReason: "length" });
     expect(converted).toStrictEqual({ value: [{ type: "message", role: "assistant", content: "Lima is" }], losses: [] });
