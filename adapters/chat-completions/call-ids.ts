@@ -15,7 +15,7 @@
 // so far and on what it calls, so a request that replays a conversation gives
 // its calls the ids the first conversion gave them, and two conversations that
 // make different calls never share one.
-import { sha256Hex } from "../sha256-hex.js";
+import { createHash } from "node:crypto";
 import type { Loss } from "../../src/models/loss.js";
 import { describeValue } from "../../src/models/json-value.js";
 import { lossAt, type PointerTokens } from "./message-fields.js";
@@ -49,7 +49,7 @@ export function lacksId(id: unknown): boolean {
 /** The id given to the next id-less call; the call then waits for its answer. */
 export function synthesizeCallId(calls: IdlessCalls, name: unknown, args: unknown): string {
   calls.count += 1;
-  const digest = sha256Hex(`${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`);
+  const digest = createHash("sha256").update(`${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`).digest("hex");
   const id = `synth_${calls.count}_${digest.slice(0, 16)}`;
   calls.waiting.push(id);
   if (typeof name === "string") calls.names.set(id, name);
