@@ -174,8 +174,15 @@ export function completionToItems(args: { completion: Record<string, unknown>; c
     const converted = choiceToItems({ choice, position, callCounts });
     return { ...converted.value, losses: converted.losses };
   });
-  return { value, losses: leftBehind(completion, new Set(["object", "choices"]), "", "the chat.completion") };
+  return { value, losses: leftBehind(completion, COMPLETION_ITEM_FIELDS, "", "the chat.completion") };
 }
+
+// The fields of a completion and of a choice that its items hold; a choice's
+// finish_reason too, when the items' status carries it. Made once: each
+// completion and choice asked for its own set.
+const COMPLETION_ITEM_FIELDS: ReadonlySet<string> = new Set(["object", "choices"]);
+const CHOICE_ITEM_FIELDS: ReadonlySet<string> = new Set(["index", "message"]);
+const CHOICE_ITEM_FIELDS_CARRIED: ReadonlySet<string> = new Set(["index", "message", "finish_reason"]);
 
 /** Fields that hold a call wherever they stand: outside a message, no item is made of them. */
 const CALL_FIELDS = new Set(["tool_calls", "function_call"]);
@@ -221,7 +228,7 @@ export function choiceToItems(args: { choice: unknown; position: number; callCou
   }
   // The finish_reason is kept where an item's status carries it.
   const carried = status !== "completed" || items.some((item) => item.type === "function_call");
-  losses.push(...leftBehind(choice, new Set(carried ? ["index", "message", "finish_reason"] : ["index", "message"]), "", "the choice"));
+  losses.push(...leftBehind(choice, carried ? CHOICE_ITEM_FIELDS_CARRIED : CHOICE_ITEM_FIELDS, "", "the choice"));
   return { value: { index, items, status }, losses: [...alternative, ...prefixLosses(base, inRecordOrder(losses, choice))] };
 }
 
