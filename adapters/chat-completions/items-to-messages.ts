@@ -45,7 +45,7 @@ import { reasoningMessageFields, withReasoning, type ReasoningField } from "./re
 
 const TARGET = "Chat Completions";
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
-const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status"];
+const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status", "parsed_arguments"];
 const OUTPUT_FIELDS = ["type", "id", "call_id", "output", "status"];
 
 export interface ItemsToMessagesArgs {
@@ -153,7 +153,10 @@ export function itemsToMessages({ items, idless = idlessCalls(), reasoningField,
         carryReasoning(open);
         const assistant = open.message as ChatAssistantMessage;
         assistant.tool_calls ??= [];
-        assistant.tool_calls.push({ id: callId, type: "function", function: { name: call.name, arguments: call.arguments } });
+        const parsedArguments = (call as { parsed_arguments?: unknown }).parsed_arguments;
+        // The parse helpers' reading of the arguments goes back where they write it in a Chat call.
+        const fn = isPresent(parsedArguments) ? { name: call.name, arguments: call.arguments, parsed_arguments: parsedArguments } : { name: call.name, arguments: call.arguments };
+        assistant.tool_calls.push({ id: callId, type: "function", function: fn });
         open.callIds.push(callId);
         callBlocks.set(callId, [...(callBlocks.get(callId) ?? []), open]);
         return;

@@ -348,7 +348,7 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, give
     switch (call.type) {
       case "function": {
         losses.push(...extensionFieldLosses(call, ["id", "type", "function"], callAt, TARGET));
-        losses.push(...extensionFieldLosses(call.function, ["name", "arguments"], [...callAt, "function"], TARGET));
+        losses.push(...extensionFieldLosses(call.function, ["name", "arguments", "parsed_arguments"], [...callAt, "function"], TARGET));
         const { name, arguments: args } = call.function;
         let callId: string = call.id;
         if (lacksId(callId)) {
@@ -358,7 +358,12 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, give
         const functionAt = [...callAt, "function"];
         losses.push(...callShapeLosses({ callId, name, args }, { callId: [...callAt, "id"], name: [...functionAt, "name"], args: [...functionAt, "arguments"] }, TARGET));
         const item = functionCall(callId, name, args, context.callStatus);
-        context.callFields?.set(item, withinMessage(callAt, { "": [], call_id: ["id"], name: ["function", "name"], arguments: ["function", "arguments"] }));
+        // The OpenAI SDKs' parse helpers write the arguments once more, read, and a
+        // runner built on them runs that reading: the item keeps it, as a parsed
+        // Responses call does, so that the gate holds it to the arguments text.
+        const parsedArguments = (call.function as { parsed_arguments?: unknown }).parsed_arguments;
+        if (isPresent(parsedArguments)) (item as { parsed_arguments?: unknown }).parsed_arguments = parsedArguments;
+        context.callFields?.set(item, withinMessage(callAt, { "": [], call_id: ["id"], name: ["function", "name"], arguments: ["function", "arguments"], parsed_arguments: ["function", "parsed_arguments"] }));
         items.push(item);
         return;
       }

@@ -1,0 +1,50 @@
+// A call the OpenAI SDKs' parse helpers read carries its arguments twice: the
+// text, and `parsed_arguments`, which a runner built on those helpers runs. The
+// gate judges one reading only when the two are the same, in every envelope
+// that writes them, and a conversion keeps the second reading where it can.
+import { describe, expect, test } from "vitest";
+import { itemsToMessages } from "../../adapters/chat-completions/items-to-messages.js";
+import { messagesToItems } from "../../adapters/chat-completions/messages-to-items.js";
+import { gateJournal } from "../../src/gate/gate-journal.js";
+import type { ChatMessage } from "../../src/models/chat-completions.js";
+import type { CanonicalItem } from "../../src/models/open-responses.js";
+
+const schema = { type: "object" };
+
+async function callReasons(record: unknown): Promise<string[]> {
+  const reasons: string[] = [];
+  for await (const verdict of gateJournal([JSON.stringify(record)], { schema })) if (verdict.type === "function_call") reasons.push(verdict.reason);
+  return reasons;
+}
+
+const chatCall = (parsed: unknown) => ({ id: "call_1", type: "function", function: { name: "set_region", arguments: '{"region":"apac"}', ...(parsed === undefined ? {} : { parsed_arguments: parsed }) } });
+const chatMessage = (parsed: unknown) => ({ role: "assistant", content: null, tool_calls: [chatCall(parsed)] });
+const completion = (parsed: unknown) => ({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, finish_reason: "tool_calls", message: chatMessage(parsed) }] });
+const responsesCall = (parsed: unknown) => ({ type: "function_call", call_id: "call_1", name: "set_region", arguments: '{"region":"apac"}', status: "completed", ...(parsed === undefined ? {} : { parsed_arguments: parsed }) });
+
+describe("a call with parsed_arguments", () => {
+  test.each([
+    ["an Open Responses item", responsesCall],
+    ["a Chat message", chatMessage],
+    ["a chat.completion", completion],
+  ])("in %s is blocked when they read otherwise than its arguments, and passes when they read the same", async (_, record) => {
+    expect(await callReasons(record({ region: "global" }))).toEqual(["arguments_parse"]);
+    expect(await callReasons(record({ region: "apac" }))).toEqual(["ok"]);
+    // null: the helpers did not parse this tool's arguments.
+    expect(await callReasons(record(null))).toEqual(["ok"]);
+    expect(await callReasons(record(undefined))).toEqual(["ok"]);
+  });
+});
+
+describe("parsed_arguments through the Chat adapter", () => {
+  test("a Chat call's parsed_arguments go onto its item, and back into the Chat call, with no loss", () => {
+    const items = messagesToItems({ messages: [chatMessage({ region: "apac" }) as ChatMessage] });
+    expect(items).toStrictEqual({
+      value: [{ type: "function_call", call_id: "call_1", name: "set_region", arguments: '{"region":"apac"}', status: "completed", parsed_arguments: { region: "apac" } }],
+      losses: [],
+    });
+    const messages = itemsToMessages({ items: items.value as CanonicalItem[] });
+    expect(messages.value).toStrictEqual([chatMessage({ region: "apac" })]);
+    expect(messages.losses).toEqual([]);
+  });
+});
