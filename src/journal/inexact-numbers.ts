@@ -21,8 +21,12 @@ import { scanJson } from "../models/json-scan.js";
 // then needs no walk, and most lines of a journal hold one.
 const MAY_HOLD_INEXACT_VALUE = /[:,[][ \t\r\n]*-?[0-9.]*(?:[0-9][eE]|[0-9](?:\.?[0-9]){15})/;
 
-/** Whether a JSON object or array's text may hold a number literal its double does not stand for; false means it surely holds none. */
-function mayHoldInexactValue(text: string): boolean {
+/**
+ * Whether a JSON object or array's text may hold a number literal its double
+ * does not stand for; false means it surely holds none, and then both
+ * `inexactLiterals` and `inexactSchemaNumbers` find nothing in it.
+ */
+export function mayHoldInexactValue(text: string): boolean {
   return MAY_HOLD_INEXACT_VALUE.test(text);
 }
 

@@ -50,7 +50,7 @@ import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord } from "./parse-record.js";
-import { inexactLiterals, inexactSchemaNumbers, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
+import { inexactLiterals, inexactSchemaNumbers, mayHoldInexactValue, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { exactForms, mergeNumberTexts, notAsDoublesWrite, numberTextsOf, writtenNumbers, type NumberTexts } from "./number-texts.js";
 import type { JournalLine } from "./read.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
@@ -293,7 +293,11 @@ export class StreamRecords {
     // A chunk or event of an envelope that writes arguments as objects may hold
     // such a number as well: the response it goes into carries it.
     const writesObjects = (envelope !== undefined || (recordKind === "exchange" && exchangeWritesObjects(record))) && text !== undefined;
-    const inexact = writesObjects ? inexactLiterals(text) : undefined;
+    const definesTools = reassembled === undefined && text !== undefined && DEFINES_TOOLS.has(recordKind);
+    // Both readings of the line's numbers find only a number its double does not
+    // stand for: one test of the text, not one per reading, tells that it holds none.
+    const mayHoldInexact = (writesObjects || definesTools) && mayHoldInexactValue(text!);
+    const inexact = mayHoldInexact && writesObjects ? inexactLiterals(text) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
@@ -301,7 +305,7 @@ export class StreamRecords {
       if (inexact) plain.inexact = inexact;
       const numberTexts = writesObjects ? exactForms(numberTextsOf(text)) : undefined;
       if (numberTexts) plain.numberTexts = numberTexts;
-      const schemaNumbers = text !== undefined && DEFINES_TOOLS.has(recordKind) ? inexactSchemaNumbers(text) : undefined;
+      const schemaNumbers = mayHoldInexact && definesTools ? inexactSchemaNumbers(text!) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
     }
     const damagedAt = damage !== undefined && (damage.envelope === undefined || damage.envelope === reassembled) ? damage.line : undefined;
