@@ -494,14 +494,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
     const why = status === "failed" ? "the response failed" : contradiction !== undefined ? "the stream said two things of one call" : open.stoppedBy!;
     items = items.map((item, index) => stopCall(item, () => where(index), open.losses, why));
   }
-  const response: AssembledResponse = {
-    ...(open.id !== undefined ? { id: open.id } : {}),
-    ...(status !== undefined ? { status } : {}),
-    items,
-    losses: open.losses,
-    line: open.line,
-    lastLine: open.lastLine,
-  };
+  const response = assembledResponse(open.id, status, items, open.losses, open.line, open.lastLine);
   if (sayItemLines) {
     // The terminal event's output stands where the streamed items stood, index for index.
     response.itemLines = items.map((_item, index) => {
@@ -520,14 +513,34 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   return response;
 }
 
+/**
+ * A response's fields, `id` and `status` only when the stream gave them.
+ * Written out for each case: a spread of objects of several shapes is V8's
+ * slow path, and it ran for every response of every stream.
+ */
+function assembledResponse(id: string | undefined, status: string | undefined, items: CanonicalItem[], losses: StreamLoss[], line: number, lastLine: number): AssembledResponse {
+  if (id !== undefined) return status !== undefined ? { id, status, items, losses, line, lastLine } : { id, items, losses, line, lastLine };
+  return status !== undefined ? { status, items, losses, line, lastLine } : { items, losses, line, lastLine };
+}
+
 /** The fields of the response object no item holds (null, [] and {} hold nothing), at the event that showed it. */
 function leftBehind(snapshot: NonNullable<StreamedResource["snapshot"]>): StreamLoss[] {
   const losses: StreamLoss[] = [];
-  for (const [key, value] of Object.entries(snapshot.value)) {
-    if (key === "object" || key === "output" || value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) continue;
+  const fields = snapshot.value;
+  // The response object's own fields, as Object.entries gives them, without a list of pairs for each response.
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const value = fields[key];
+    if (key === "object" || key === "output" || value === null || value === undefined || (typeof value === "object" && !holdsAnyKey(value))) continue;
     losses.push({ line: snapshot.line, path: `/response/${pointerToken(key)}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` });
   }
   return losses;
+}
+
+/** Whether an object or array has an own enumerable key (`Object.keys(value).length > 0`), found without listing them: a response's `tools` may be long. */
+function holdsAnyKey(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 /** A completed call of a failed response, written incomplete: the recording never ran it. */

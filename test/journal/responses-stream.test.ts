@@ -567,6 +567,13 @@ describe("several responses in one recording", () => {
     ]);
   });
 
+  test("a field that holds a member, a tool or a key named __proto__ is left behind; an empty one is not", () => {
+    const fields = JSON.parse('{"tools":[{"type":"function","name":"f"}],"metadata":{"k":"v"},"reasoning":{"__proto__":null},"text":{},"include":[]}');
+    const settled = { type: "response.completed", response: { ...response("completed", [callFinal]), ...fields } };
+    const [whole] = runWhole([created(), added(0, callOpened), itemDone(0, callFinal), settled]);
+    expect(whole!.losses.map((loss) => loss.path)).toEqual(["/response/id", "/response/status", "/response/tools", "/response/metadata", "/response/reasoning"]);
+  });
+
   test("asked for the resource, the assembler leaves the response object to its converter: nothing is left behind", () => {
     const assembler = new ResponsesStreamAssembler({ resource: true });
     const [whole] = [created(), added(0, callOpened), itemDone(0, callFinal), completed([callFinal])].flatMap((event, i) => assembler.push(event, i + 1));
