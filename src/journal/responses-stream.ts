@@ -128,7 +128,7 @@ interface OpenResponse {
    * Each call an event finished, by `output_index`: its call_id, name and
    * arguments. A reader that runs a call as soon as it is done runs this one.
    */
-  finishedCalls: Map<number, string>;
+  finishedCalls: Map<number, FinishedCall>;
   /** Items whose arguments came as deltas, which a reader may build the call from. */
   streamedArguments: WeakSet<Fields>;
   /** Set when the stream finished a call one way and later said otherwise: the event that did, for the loss. */
@@ -388,7 +388,7 @@ export class ResponsesStreamAssembler {
       itemLines: new Map<number, number>(),
       doneLines: new WeakMap<Fields, number>(),
       unfinished: new Set<number>(),
-      finishedCalls: new Map<number, string>(),
+      finishedCalls: new Map<number, FinishedCall>(),
       streamedArguments: new WeakSet<Fields>(),
       dropped: [],
       failed,
@@ -572,6 +572,30 @@ function callKey(item: Fields): string {
 }
 
 /**
+ * A call as an event finished it: its call_id, name and arguments when all three
+ * are strings, else its `callKey`, written at once. The strings are written only
+ * when the terminal output is checked: most calls are finished twice
+ * (function_call_arguments.done, then output_item.done), and arguments are long.
+ */
+type FinishedCall = { callId: string; name: string; args: string } | string;
+
+function finishedCall(item: Fields): FinishedCall {
+  const { call_id: callId, name, arguments: args } = item;
+  return typeof callId === "string" && typeof name === "string" && typeof args === "string" ? { callId, name, args } : callKey(item);
+}
+
+/** The finished call's `callKey`. */
+function keyOf(call: FinishedCall): string {
+  return typeof call === "string" ? call : JSON.stringify([call.callId, call.name, call.args]);
+}
+
+/** Whether two finished calls have the same `callKey`: for two of strings, the same strings, as JSON writes no two strings alike. */
+function sameCall(first: FinishedCall, second: FinishedCall): boolean {
+  if (typeof first !== "string" && typeof second !== "string") return first.callId === second.callId && first.name === second.name && first.args === second.args;
+  return keyOf(first) === keyOf(second);
+}
+
+/**
  * Notes a call an event finished at `index`. A call finished before with other
  * arguments, name or call_id (a second `output_item.done`, or one that says
  * otherwise than the `function_call_arguments.done` before it) is a stream that
@@ -579,14 +603,14 @@ function callKey(item: Fields): string {
  */
 function finishCall(open: OpenResponse, index: number, item: Fields, line: number, replaced?: Fields): void {
   if (item.type !== "function_call") return;
-  const key = callKey(item);
+  const call = finishedCall(item);
   const before = open.finishedCalls.get(index);
-  if (before === undefined && replaced?.type === "function_call" && open.doneLines.has(replaced) && callKey(replaced) !== key) {
+  if (before === undefined && replaced?.type === "function_call" && open.doneLines.has(replaced) && !sameCall(finishedCall(replaced), call)) {
     open.contradiction ??= { line, detail: `output_item.done at output_index ${index} finishes the call otherwise than the function_call_arguments.done before it` };
-  } else if (before !== undefined && before !== key) {
+  } else if (before !== undefined && !sameCall(before, call)) {
     open.contradiction ??= { line, detail: `the call at output_index ${index} is finished twice, each time otherwise` };
   }
-  open.finishedCalls.set(index, key);
+  open.finishedCalls.set(index, call);
 }
 
 /**
@@ -595,7 +619,7 @@ function finishCall(open: OpenResponse, index: number, item: Fields, line: numbe
  */
 function keepsFinishedCalls(open: OpenResponse, output: readonly unknown[], line: number): void {
   const said = new Map(open.finishedCalls);
-  for (const [index, item] of open.items) if (!said.has(index) && item.type === "function_call" && open.streamedArguments.has(item)) said.set(index, callKey(item));
+  for (const [index, item] of open.items) if (!said.has(index) && item.type === "function_call" && open.streamedArguments.has(item)) said.set(index, finishedCall(item));
   if (said.size === 0) return;
   const kept = new Set<string>();
   const callIds = new Set<unknown>();
@@ -604,8 +628,8 @@ function keepsFinishedCalls(open: OpenResponse, output: readonly unknown[], line
     kept.add(callKey(item));
     callIds.add(item.call_id);
   }
-  for (const [index, key] of said) {
-    if (kept.has(key)) continue;
+  for (const [index, call] of said) {
+    if (kept.has(keyOf(call))) continue;
     open.contradiction ??= { line, detail: `the terminal event's output does not hold the call at output_index ${index} as the stream gave it` };
     // A call the output holds under its call_id, otherwise, stands there; one it leaves out is kept apart.
     const streamed = open.items.get(index);

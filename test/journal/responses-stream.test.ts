@@ -131,6 +131,19 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
     expect(result!.losses[0]).toEqual({ line: 2, path: "", code: "form_changed", detail: "the call at output_index 0 is finished twice, each time otherwise" });
   });
 
+  test("a call finished twice compares as the JSON of its call_id, name and arguments: strings or not, and a missing call_id as null", () => {
+    const twice = (first: object, second: object) => run([itemDone(0, first), itemDone(0, second)])[0]!.losses.filter((loss) => loss.detail.includes("finished twice"));
+    const { call_id: _callId, ...withoutCallId } = callFinal;
+    // The same text from an object and from a string is another value: JSON writes them otherwise.
+    expect(twice(callFinal, { ...callFinal, arguments: { city: "Lyon" } })).toHaveLength(1);
+    expect(twice({ ...callFinal, arguments: { city: "Lyon" } }, callFinal)).toHaveLength(1);
+    expect(twice({ ...callFinal, arguments: { city: "Lyon" } }, { ...callFinal, arguments: { city: "Lyon" } })).toEqual([]);
+    expect(twice(withoutCallId, { ...callFinal, call_id: null })).toEqual([]);
+    expect(twice(callFinal, { ...callFinal, call_id: null })).toHaveLength(1);
+    expect(twice(callFinal, { ...callFinal })).toEqual([]);
+    expect(twice(callFinal, { ...callFinal, name: "lookup_cit" })).toHaveLength(1);
+  });
+
   test("an output_item.done that says otherwise than the function_call_arguments.done before it", () => {
     const [result] = run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, other), completed([other])]);
     expect(result!.items).toEqual([{ ...other, status: "incomplete" }]);
