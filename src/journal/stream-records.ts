@@ -429,6 +429,15 @@ export class StreamRecords {
     if (stream.pending === 0) stream.firstPending = line;
     stream.lastPending = line;
     stream.pending += 1;
+    const lineTexts = text !== undefined && stream.assembler.argumentsAsObjects === true ? writtenNumbers(text) : undefined;
+    if (closed.length === 0) {
+      // Nearly every record closes nothing: it waits with the others. The list
+      // of line texts is the stream's own, appended in place, so that a long
+      // stream costs what its lines do.
+      stream.inexact = joined(stream.inexact, inexact);
+      if (lineTexts !== undefined) (stream.numberTexts ??= []).push(lineTexts);
+      return [];
+    }
     // Records before this one belong to the first response closed; this one to
     // a response closed by it (a terminal event), else to the one it opens.
     let earlier = stream.pending - 1;
@@ -436,7 +445,6 @@ export class StreamRecords {
     let earlierInexact = stream.inexact;
     let currentInexact = inexact;
     let earlierTexts = stream.numberTexts;
-    const lineTexts = text !== undefined && stream.assembler.argumentsAsObjects === true ? writtenNumbers(text) : undefined;
     let currentTexts = lineTexts === undefined ? undefined : [lineTexts];
     const out = closed.map((response): JournalRecord => {
       const includesCurrent = current === 1 && response.lastLine >= line;
@@ -456,7 +464,7 @@ export class StreamRecords {
     stream.pending = earlier + current;
     stream.inexact = joined(earlierInexact, currentInexact);
     stream.numberTexts = joinedTexts(earlierTexts, currentTexts);
-    if (closed.length > 0 && stream.pending > 0) stream.firstPending = line;
+    if (stream.pending > 0) stream.firstPending = line;
     return out;
   }
 
