@@ -434,7 +434,7 @@ export class StreamRecords {
       // Nearly every record closes nothing: it waits with the others. The list
       // of line texts is the stream's own, appended in place, so that a long
       // stream costs what its lines do.
-      stream.inexact = joined(stream.inexact, inexact);
+      if (inexact !== undefined) stream.inexact = stream.inexact === undefined ? inexact : joinedInPlace(stream.inexact, inexact);
       if (lineTexts !== undefined) (stream.numberTexts ??= []).push(lineTexts);
       return [];
     }
@@ -515,6 +515,17 @@ function joinedTexts(first: NumberTexts[] | undefined, second: NumberTexts[] | u
   if (second === undefined) return first;
   if (first === undefined) return second;
   return [...first, ...second];
+}
+
+/**
+ * The literals of `second` added to the stream's own, as `joined` gives them:
+ * the stream's, no response's or line's that was given out (a response takes
+ * them as the stream leaves them, and the stream then starts another set).
+ */
+function joinedInPlace(own: InexactLiterals, second: InexactLiterals): InexactLiterals {
+  const literals = own as Map<string, string>;
+  for (const [double, literal] of second) if (!literals.has(double)) literals.set(double, literal);
+  return literals;
 }
 
 /** The literals of two sets of records as one; undefined when neither has any. */

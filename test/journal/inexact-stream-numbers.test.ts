@@ -136,3 +136,24 @@ describe("gate --jobs", () => {
     ]);
   });
 });
+
+describe("the literals of a stream's responses", () => {
+  test("each response of a stream carries the literals of its own lines, however many lines it took", async () => {
+    const { StreamRecords } = await import("../../src/journal/stream-records.js");
+    const reader = new StreamRecords();
+    const lines = sse(
+      geminiChunk(geminiCall('{"level":0.1000000000000000055}')),
+      geminiChunk(geminiCall('{"level":12345678901234567890}')),
+      geminiChunk('{"text":""}', "r1", "STOP"),
+      geminiChunk(geminiCall('{"level":0.2000000000000000111}'), "r2"),
+      geminiChunk(geminiCall('{"level":98765432109876543210}'), "r2"),
+      geminiChunk('{"text":""}', "r2", "STOP"),
+    );
+    const records = [...lines.flatMap((text, index) => reader.push({ source: "-", line: index + 1, text })), ...reader.finish()];
+    const literals = records.map((record) => (record.kind === "response" ? [...(record.inexact ?? new Map<string, string>()).values()] : record.kind));
+    expect(literals).toEqual([
+      ["0.1000000000000000055", "12345678901234567890"],
+      ["0.2000000000000000111", "98765432109876543210"],
+    ]);
+  });
+});
