@@ -248,8 +248,11 @@ export class StreamRecords {
 
   /** The records pushDetected gave, less a Gemini response that names its responseId, which is held (`held`) when it is the last. */
   private holdOrGive(out: JournalRecord[], fromSse: boolean, text: string | undefined): JournalRecord[] {
+    // The reader's own fields first: a stream record leaves its stream open, and
+    // the records given have many shapes, whose fields cost more to read.
+    if (fromSse || this.stream !== undefined) return out;
     const last = out[out.length - 1];
-    if (fromSse || last === undefined || last.kind !== "plain" || last.envelope !== "gemini" || last.recordKind !== "envelope_response" || this.stream !== undefined || !this.reassemble.has("gemini")) return out;
+    if (last === undefined || last.kind !== "plain" || last.envelope !== "gemini" || last.recordKind !== "envelope_response" || !this.reassemble.has("gemini")) return out;
     const responseId = isPlainObject(last.record) ? last.record.responseId : undefined;
     if (typeof responseId !== "string" || responseId === "") return out;
     this.held = { plain: last, text, responseId };
