@@ -505,12 +505,22 @@ export class StreamRecords {
     // number one line writes so, or as its double writes it, stays as its double in every line's text.
     const merged = lineTexts === undefined ? undefined : mergeNumberTexts(lineTexts);
     const numberTexts = merged === undefined ? undefined : exactForms(notAsDoublesWrite(merged));
-    const literals = { ...(inexact === undefined ? {} : { inexact }), ...(numberTexts === undefined ? {} : { numberTexts }) };
-    if (damagedAt === undefined) return { kind: "response", envelope: stream.envelope, response, records, ...literals };
+    if (damagedAt === undefined) return withLiterals({ kind: "response", envelope: stream.envelope, response, records }, inexact, numberTexts);
     const items = response.items.map((item) => stoppedCall(item) ?? item);
     const damage: Loss = { path: "", code: "form_changed", detail: stream.damage ?? `line ${damagedAt} of this stream could not be read; its calls are marked incomplete` };
-    return { kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage, ...literals };
+    return withLiterals({ kind: "response", envelope: stream.envelope, response: { ...response, items }, records, damage }, inexact, numberTexts);
   }
+}
+
+/**
+ * A response record with the literals its lines wrote, each member only when
+ * there are some, after the others: set one by one, where a spread of objects of
+ * several shapes is V8's slow path, and it ran for every response.
+ */
+function withLiterals(record: JournalRecord & { kind: "response" }, inexact: InexactLiterals | undefined, numberTexts: NumberTexts | undefined): JournalRecord {
+  if (inexact !== undefined) record.inexact = inexact;
+  if (numberTexts !== undefined) record.numberTexts = numberTexts;
+  return record;
 }
 
 /** The number texts of two runs of lines as one list; undefined when neither has any. */
