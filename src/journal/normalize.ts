@@ -40,6 +40,7 @@ import { ConversationSoFar } from "./conversation-so-far.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
+import { refuseInexactParsedArguments } from "./parsed-arguments-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import { isReadLine, type JournalLine } from "./read.js";
@@ -183,7 +184,7 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
-    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].numberTexts === undefined && records[0].schemaNumbers === undefined) {
+    if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].numberTexts === undefined && records[0].schemaNumbers === undefined && records[0].parsedArgumentsInexact === undefined) {
       return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].writtenCalls)];
     }
     const out: NormalizedRecord[] = [];
@@ -194,6 +195,7 @@ export class JournalNormalizer {
           if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact);
           if (entry.numberTexts !== undefined) normalized = numbersAsWritten(normalized, entry.numberTexts);
           if (entry.schemaNumbers !== undefined) normalized = withRequestNumbers(normalized, entry.recordKind, entry.schemaNumbers);
+          if (entry.parsedArgumentsInexact !== undefined && this.refuseUnreadCalls) normalized = refuseInexactParsedArguments(normalized, entry.parsedArgumentsInexact);
           out.push(normalized);
           break;
         }

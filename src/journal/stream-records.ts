@@ -53,6 +53,7 @@ import { parseRecord } from "./parse-record.js";
 import { inexactLiterals, inexactSchemaNumbers, mayHoldInexactValue, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { exactForms, mergeNumberTexts, notAsDoublesWrite, numberTextsOf, writtenNumbers, type NumberTexts } from "./number-texts.js";
 import type { JournalLine } from "./read.js";
+import { mayWriteParsedArguments } from "./parsed-arguments-numbers.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser, type SseEvent } from "./sse.js";
 
@@ -69,6 +70,8 @@ export type JournalRecord =
       numberTexts?: NumberTexts;
       /** A record that defines tools: the numbers of its line that a schema judges by and a double reads as others. */
       schemaNumbers?: InexactSchemaNumber[];
+      /** A record that may give calls `parsed_arguments` (parsed-arguments-numbers.ts): the numbers of its line that their doubles do not stand for. */
+      parsedArgumentsInexact?: InexactLiterals;
       /** The tool calls the record writes, when its parse counted them (parse-record.ts). */
       writtenCalls?: number;
     }
@@ -310,6 +313,8 @@ export class StreamRecords {
       if (numberTexts) plain.numberTexts = numberTexts;
       const schemaNumbers = mayHoldInexact && definesTools ? inexactSchemaNumbers(text!) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
+      const parsedArgumentsInexact = !writesObjects && text !== undefined && mayWriteParsedArguments(text) ? inexactLiterals(text) : undefined;
+      if (parsedArgumentsInexact !== undefined) plain.parsedArgumentsInexact = parsedArgumentsInexact;
     }
     const damagedAt = damage !== undefined && (damage.envelope === undefined || damage.envelope === reassembled) ? damage.line : undefined;
     // An error the API sent in the stream, as a record of its own: the OpenAI SDKs throw at it, and finish no call of the stream.

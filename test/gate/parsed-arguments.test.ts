@@ -36,6 +36,30 @@ describe("a call with parsed_arguments", () => {
   });
 });
 
+async function lineReasons(line: string): Promise<string[]> {
+  const reasons: string[] = [];
+  for await (const verdict of gateJournal([line], { schema })) reasons.push(verdict.reason);
+  return reasons;
+}
+
+describe("parsed_arguments whose line writes a number a double does not stand for", () => {
+  const item = (parsed: string, key = "parsed_arguments") => `{"type":"function_call","call_id":"call_1","name":"set_id","arguments":"{\\"id\\":9007199254740992}","status":"completed","${key}":${parsed}}`;
+  const message = (parsed: string) => `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"set_id","arguments":"{\\"id\\":9007199254740992}","parsed_arguments":${parsed}}}]}`;
+
+  test.each([
+    ["an Open Responses item", item('{"id":9007199254740993}')],
+    ["an Open Responses item, its key written with an escape", item('{"id":9007199254740993}', "parsed\\u005farguments")],
+    ["a Chat call", message('{"id":9007199254740993}')],
+  ])("in %s refuses the line: the number a runner reads is not the one judged", async (_, line) => {
+    expect(await lineReasons(line)).toEqual(["error"]);
+  });
+
+  test("elsewhere in the line leaves a call whose parsed_arguments hold numbers a double stands for alone", async () => {
+    const line = `{"type":"function_call","call_id":"call_1","name":"set_id","arguments":"{\\"id\\":7}","status":"completed","parsed_arguments":{"id":7},"usage":12345678901234567890123}`;
+    expect(await lineReasons(line)).toEqual(["ok"]);
+  });
+});
+
 describe("parsed_arguments through the Chat adapter", () => {
   test("a Chat call's parsed_arguments go onto its item, and back into the Chat call, with no loss", () => {
     const items = messagesToItems({ messages: [chatMessage({ region: "apac" }) as ChatMessage] });
