@@ -213,8 +213,16 @@ export class LineNumberTexts {
     }
     if (tables.length === 0) return undefined;
     if (tables.length === last - first + 1) return notAsDoublesWrite(mergeNumberTexts(tables)!);
+    // Each number's forms in the order first met, its shortest form after those of the first table that holds it.
     const merged = new Map<string, Set<string>>();
-    for (const table of tables) for (const [shortest, seen] of table) merged.set(shortest, new Set([...(merged.get(shortest) ?? []), ...seen, shortest]));
+    for (const table of tables) {
+      for (const [shortest, seen] of table) {
+        let forms = merged.get(shortest);
+        if (forms === undefined) merged.set(shortest, (forms = new Set(seen)));
+        else for (const written of seen) forms.add(written);
+        forms.add(shortest);
+      }
+    }
     return notAsDoublesWrite(merged);
   }
 

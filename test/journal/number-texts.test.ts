@@ -81,6 +81,16 @@ describe("LineNumberTexts", () => {
     expect(lines.between(3, 3)).toEqual(new Map([["2.5", new Set(["2.50"])]]));
   });
 
+  test("across lines some of which are not kept, each number's forms come in the order the lines write them, its shortest after the first line's", () => {
+    const lines = new LineNumberTexts();
+    const forms = ["1.0", "1.00", "1E0", "10E-1", "1.000", "100E-2"];
+    forms.forEach((form, index) => {
+      lines.read({ line: 2 * index + 1, text: `{"a":${form}}` });
+      lines.read({ line: 2 * index + 2, text: '{"b":"none"}' });
+    });
+    expect([...lines.between(1, 2 * forms.length)!.get("1")!]).toEqual(["1.0", "1", ...forms.slice(1)]);
+  });
+
   test("a number one kept line writes otherwise and another as its double writes it is written both ways across them", () => {
     const lines = new LineNumberTexts();
     lines.read({ line: 1, text: '{"args":{"a":7.0},"scale":1E3}' });
