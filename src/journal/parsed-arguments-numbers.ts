@@ -13,6 +13,22 @@ export function mayWriteParsedArguments(text: string): boolean {
   return text.includes("parsed_arguments") || text.includes("\\u");
 }
 
+/** Whether a record gives `parsed_arguments` anywhere in it: walked with a stack of its own, as a record may nest deeper than calls can. */
+export function holdsParsedArguments(record: unknown): boolean {
+  const pending: unknown[] = [record];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== "object") continue;
+    if (Array.isArray(value)) {
+      for (const entry of value) pending.push(entry);
+      continue;
+    }
+    if (Object.hasOwn(value, "parsed_arguments")) return true;
+    for (const entry of Object.values(value)) pending.push(entry);
+  }
+  return false;
+}
+
 /**
  * The record, or, when one of its calls' `parsed_arguments` holds a double that
  * one of `inexact` (the line's literals no double stands for) was read as, an

@@ -53,7 +53,7 @@ import { parseRecord } from "./parse-record.js";
 import { inexactLiterals, inexactSchemaNumbers, mayHoldInexactValue, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { exactForms, mergeNumberTexts, notAsDoublesWrite, numberTextsOf, writtenNumbers, type NumberTexts } from "./number-texts.js";
 import type { JournalLine } from "./read.js";
-import { mayWriteParsedArguments } from "./parsed-arguments-numbers.js";
+import { holdsParsedArguments, mayWriteParsedArguments } from "./parsed-arguments-numbers.js";
 import { ResponsesStreamAssembler } from "./responses-stream.js";
 import { isSseFraming, SseParser, type SseEvent } from "./sse.js";
 
@@ -304,6 +304,8 @@ export class StreamRecords {
     // stand for: one test of the text, not one per reading, tells that it holds none.
     const mayHoldInexact = (writesObjects || definesTools) && mayHoldInexactValue(text!);
     const inexact = mayHoldInexact && writesObjects ? inexactLiterals(text) : undefined;
+    // A line that may give a call parsed_arguments (parsed-arguments-numbers.ts): the numbers of it no double stands for.
+    const parsedArgumentsInexact = text !== undefined && mayWriteParsedArguments(text) ? inexactLiterals(text) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
@@ -313,7 +315,6 @@ export class StreamRecords {
       if (numberTexts) plain.numberTexts = numberTexts;
       const schemaNumbers = mayHoldInexact && definesTools ? inexactSchemaNumbers(text!) : undefined;
       if (schemaNumbers !== undefined) plain.schemaNumbers = schemaNumbers;
-      const parsedArgumentsInexact = !writesObjects && text !== undefined && mayWriteParsedArguments(text) ? inexactLiterals(text) : undefined;
       if (parsedArgumentsInexact !== undefined) plain.parsedArgumentsInexact = parsedArgumentsInexact;
     }
     const damagedAt = damage !== undefined && (damage.envelope === undefined || damage.envelope === reassembled) ? damage.line : undefined;
@@ -322,10 +323,15 @@ export class StreamRecords {
     if (plain && openStream !== undefined && (openStream.envelope === "chat" || openStream.envelope === "responses") && carriesError(record)) {
       damageFrom(openStream, line, `line ${line} is an error sent in this stream, at which the OpenAI SDKs stop reading it; its calls are marked incomplete`);
     }
+    // The response a stream rebuilds holds its events' parsed_arguments as doubles: one written otherwise damages the stream.
+    const ownDamage =
+      plain === undefined && parsedArgumentsInexact !== undefined && holdsParsedArguments(record)
+        ? `line ${line} writes a number a double does not stand for in a record that gives parsed_arguments, which a runner that keeps numbers exact reads otherwise than the gate; its calls are marked incomplete`
+        : undefined;
     // A stream ends at the first record that is not part of it.
-    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt, writesObjects ? text : undefined);
+    if (!this.stream || this.stream.envelope === reassembled) return plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt, writesObjects ? text : undefined, ownDamage);
     const out = this.endStream();
-    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt, writesObjects ? text : undefined)));
+    out.push(...(plain ? [plain] : this.pushStreamed(reassembled!, record, line, fromSse, inexact, damagedAt, writesObjects ? text : undefined, ownDamage)));
     return out;
   }
 
@@ -409,9 +415,11 @@ export class StreamRecords {
 
   /** `inexact`: the numbers of the record's line that their doubles do not stand for, which the response it goes into carries. */
   /** `text`: the record's line, when its envelope writes objects, for the numbers an assembler that writes arguments as objects puts back. */
-  private pushStreamed(envelope: Envelope, record: unknown, line: number, fromSse: boolean, inexact?: InexactLiterals, damagedAt?: number, text?: string): JournalRecord[] {
+  /** `ownDamage`: why the record itself damages its stream. */
+  private pushStreamed(envelope: Envelope, record: unknown, line: number, fromSse: boolean, inexact?: InexactLiterals, damagedAt?: number, text?: string, ownDamage?: string): JournalRecord[] {
     const stream = (this.stream ??= this.open(envelope, fromSse));
     if (damagedAt !== undefined) stream.damagedAt ??= damagedAt;
+    if (ownDamage !== undefined) damageFrom(stream, line, ownDamage);
     if (this.unendedAt !== undefined) damageFrom(stream, line, `line ${line} is an SSE event the recording ends before its blank line, which SSE readers discard; its calls are marked incomplete`);
     // A stream read partly from SSE events and partly from JSON lines is two streams:
     // an SSE reader skips the JSON lines, a reader of JSON lines the events.
