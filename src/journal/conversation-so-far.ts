@@ -6,7 +6,8 @@
 //
 // | field of an item       | a replayed item matches when                                  |
 // |------------------------|---------------------------------------------------------------|
-// | `id`, `status`         | it leaves the field out, or has the same value                |
+// | `id`, `status`,        | it leaves the field out, or has the same value                |
+// | `parsed_arguments`     |                                                               |
 // | `arguments` (a string) | it is the same JSON value (members in any order, any spacing), |
 // |                        |   or, when either is not JSON or names a member twice, the    |
 // |                        |   same string                                                 |
@@ -15,7 +16,9 @@
 //
 // Recordings replay output items as input items that drop `status` (pydantic-ai)
 // or both `id` and `status`, and Python SDKs write the arguments again with
-// their own spacing; nothing else is dropped or rewritten in a faithful replay.
+// their own spacing; a call the SDKs' parse helpers gave `parsed_arguments` goes
+// back without them, since the API takes none; nothing else is dropped or
+// rewritten in a faithful replay.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -53,10 +56,11 @@ interface SeenItem {
 }
 
 interface ItemMeaning {
-  /** Every field but `id` and `status`, canonically written. */
+  /** Every field but `id`, `status` and `parsed_arguments`, canonically written. */
   body: string;
   id?: string;
   status?: string;
+  parsedArguments?: string;
 }
 
 export class ConversationSoFar {
@@ -168,6 +172,7 @@ function replays(item: unknown, text: string | undefined, seen: SeenItem): boole
   if (seen.textTells && !("meaning" in seen)) seen.meaning = meaningOf(JSON.parse(seen.text));
   if (replay === undefined || seen.meaning === undefined || replay.body !== seen.meaning.body) return false;
   if (replay.id !== undefined && replay.id !== seen.meaning.id) return false;
+  if (replay.parsedArguments !== undefined && replay.parsedArguments !== seen.meaning.parsedArguments) return false;
   return replay.status === undefined || replay.status === seen.meaning.status;
 }
 
@@ -184,7 +189,7 @@ function textOf(item: unknown): string | undefined {
 function meaningOf(item: unknown): ItemMeaning | undefined {
   try {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
-    const { id, status, arguments: args, ...rest } = item;
+    const { id, status, arguments: args, parsed_arguments: parsedArguments, ...rest } = item;
     // The arguments are written apart, tagged with how they compare: as a JSON
     // value (J) or, when they have no single meaning, as the string they are (S).
     let argumentsField = "";
@@ -196,6 +201,7 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
       body: "o" + jsonValueMeaning(rest) + argumentsField,
       ...(id !== undefined ? { id: jsonValueMeaning(id) } : {}),
       ...(status !== undefined ? { status: jsonValueMeaning(status) } : {}),
+      ...(parsedArguments !== undefined ? { parsedArguments: jsonValueMeaning(parsedArguments) } : {}),
     };
   } catch {
     return undefined;
