@@ -566,14 +566,21 @@ function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "p
   return stopped;
 }
 
-/** A call's identity and arguments, as one string to compare. */
+/**
+ * A call's identity and arguments, as one string to compare: its namespace and
+ * parsed_arguments too, when it has them, since a reader that runs the call at
+ * one event runs the function and the value they say.
+ */
 function callKey(item: Fields): string {
-  return JSON.stringify([item.call_id, item.name, item.arguments]);
+  const namespace = item.namespace ?? null;
+  const parsedArguments = item.parsed_arguments ?? null;
+  if (namespace === null && parsedArguments === null) return JSON.stringify([item.call_id, item.name, item.arguments]);
+  return JSON.stringify([item.call_id, item.name, item.arguments, namespace, parsedArguments]);
 }
 
 /**
  * A call as an event finished it: its call_id, name and arguments when all three
- * are strings, else its `callKey`, written at once. The strings are written only
+ * are strings and it has no namespace or parsed_arguments, else its `callKey`, written at once. The strings are written only
  * when the terminal output is checked: most calls are finished twice
  * (function_call_arguments.done, then output_item.done), and arguments are long.
  */
@@ -581,7 +588,8 @@ type FinishedCall = { callId: string; name: string; args: string } | string;
 
 function finishedCall(item: Fields): FinishedCall {
   const { call_id: callId, name, arguments: args } = item;
-  return typeof callId === "string" && typeof name === "string" && typeof args === "string" ? { callId, name, args } : callKey(item);
+  const plain = (item.namespace ?? null) === null && (item.parsed_arguments ?? null) === null;
+  return plain && typeof callId === "string" && typeof name === "string" && typeof args === "string" ? { callId, name, args } : callKey(item);
 }
 
 /** The finished call's `callKey`. */
