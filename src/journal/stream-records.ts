@@ -305,7 +305,8 @@ export class StreamRecords {
     const mayHoldInexact = (writesObjects || definesTools) && mayHoldInexactValue(text!);
     const inexact = mayHoldInexact && writesObjects ? inexactLiterals(text) : undefined;
     // A line that may give a call parsed_arguments (parsed-arguments-numbers.ts): the numbers of it no double stands for.
-    const parsedArgumentsInexact = text !== undefined && mayWriteParsedArguments(text) ? inexactLiterals(text) : undefined;
+    // A line of an envelope that writes objects has them already: `inexact` is the same reading of its text.
+    const parsedArgumentsInexact = text !== undefined && mayWriteParsedArguments(text) ? (writesObjects ? inexact : inexactLiterals(text)) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
