@@ -33,11 +33,13 @@ export interface WrittenTally {
   members: number;
   /** The tool calls written, as countWrittenCalls counts them. */
   calls: number;
+  /** Whether an object of the record has a member named `parsed_arguments` (parsed-arguments-numbers.ts). */
+  parsedArguments: boolean;
 }
 
 /**
- * The members every object of a parsed record names and the calls it writes, in
- * one walk of every line. `undefined` when the record nests past the depth that
+ * The members every object of a parsed record names, the calls it writes and
+ * whether it names `parsed_arguments`, in one walk of every line. `undefined` when the record nests past the depth that
  * walk follows, or when Object.prototype holds an enumerable member; the callers
  * then count with walks of their own.
  *
@@ -51,7 +53,7 @@ export function tallyWritten(record: object): WrittenTally | undefined {
   // The walk goes by for-in, which would also count a member some code put on
   // Object.prototype as enumerable; then the callers count with walks of their own.
   if (inheritsEnumerable()) return undefined;
-  const tally: WrittenTally = { members: 0, calls: 0 };
+  const tally: WrittenTally = { members: 0, calls: 0, parsedArguments: false };
   return tallyIn(record, 0, tally) ? tally : undefined;
 }
 
@@ -81,6 +83,8 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
   let members = 0;
   for (const key in fields) {
     members += 1;
+    // Keys JSON.parse made and this literal are both internalized: a pointer comparison, with escapes already read.
+    if (key === "parsed_arguments") tally.parsedArguments = true;
     const child = fields[key];
     if (child === null) continue;
     if (typeof child === "object") {

@@ -12,15 +12,23 @@ import { describeDuplicateName, duplicateName } from "../models/duplicate-names.
 import { parseJsonText } from "../models/json-value.js";
 import { tallyWritten } from "./count-written-calls.js";
 
-/** `writtenCalls`: the tool calls the record writes, when counted here. */
-export type ParsedRecord = { ok: true; value: unknown; writtenCalls?: number } | { ok: false; detail: string };
+/** What the walk of a parsed record found: the tool calls it writes, and whether an object of it names `parsed_arguments`. */
+export interface RecordCount {
+  writtenCalls: number;
+  parsedArguments: boolean;
+}
+
+/** `counted`: what the walk found, when it walked the whole record. */
+export type ParsedRecord = { ok: true; value: unknown; counted?: RecordCount } | { ok: false; detail: string };
+
+const SCALAR: RecordCount = { writtenCalls: 0, parsedArguments: false };
 
 /** `what` names the text in the detail: "line", "SSE data". */
 export function parseRecord(text: string, what: string): ParsedRecord {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, detail: `${what} is not JSON: ${parsed.message}` };
   const value = parsed.value;
-  if (value === null || typeof value !== "object") return { ok: true, value, writtenCalls: 0 };
+  if (value === null || typeof value !== "object") return { ok: true, value, counted: SCALAR };
   let tally: ReturnType<typeof tallyWritten>;
   try {
     tally = tallyWritten(value);
@@ -29,7 +37,7 @@ export function parseRecord(text: string, what: string): ParsedRecord {
   }
   const twice = namedTwice(text, value, what, tally?.members);
   if (twice !== undefined) return { ok: false, detail: twice };
-  return tally === undefined ? { ok: true, value } : { ok: true, value, writtenCalls: tally.calls };
+  return tally === undefined ? { ok: true, value } : { ok: true, value, counted: { writtenCalls: tally.calls, parsedArguments: tally.parsedArguments } };
 }
 
 /**

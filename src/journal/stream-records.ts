@@ -49,7 +49,7 @@ import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
-import { parseRecord } from "./parse-record.js";
+import { parseRecord, type RecordCount } from "./parse-record.js";
 import { inexactLiterals, inexactSchemaNumbers, mayHoldInexactValue, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { exactForms, mergeNumberTexts, notAsDoublesWrite, numberTextsOf, writtenNumbers, type NumberTexts } from "./number-texts.js";
 import type { JournalLine } from "./read.js";
@@ -225,8 +225,8 @@ export class StreamRecords {
       return out;
     }
     const record = parsed.value;
-    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, text, parsed.writtenCalls);
-    out.push(...this.pushRecord(record, line.line, false, text, parsed.writtenCalls));
+    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, text, parsed.counted);
+    out.push(...this.pushRecord(record, line.line, false, text, parsed.counted));
     return out;
   }
 
@@ -234,19 +234,20 @@ export class StreamRecords {
    * A record already parsed (a library caller's object, or an SSE payload).
    * `text`: the line it was parsed from (or the SSE payload), read again for
    * the numbers its doubles do not stand for when the record is of an envelope
-   * that holds arguments as objects, or defines tools.
+   * that holds arguments as objects, or defines tools. `counted`: what the walk
+   * of its parse found (parse-record.ts), when it walked the whole record.
    */
-  pushRecord(record: unknown, line: number, fromSse = false, text?: string, writtenCalls?: number): JournalRecord[] {
+  pushRecord(record: unknown, line: number, fromSse = false, text?: string, counted?: RecordCount): JournalRecord[] {
     const held = this.held;
-    if (held === undefined) return this.holdOrGive(this.pushDetected(record, line, fromSse, text, writtenCalls), fromSse, text);
+    if (held === undefined) return this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted), fromSse, text);
     this.held = undefined;
     // The same response written again is a repeat of the stored response, not a chunk of it.
-    if (fromSse || !isPlainObject(record) || record.responseId !== held.responseId || isDeepStrictEqual(record, held.plain.record)) return [held.plain, ...this.holdOrGive(this.pushDetected(record, line, fromSse, text, writtenCalls), fromSse, text)];
+    if (fromSse || !isPlainObject(record) || record.responseId !== held.responseId || isDeepStrictEqual(record, held.plain.record)) return [held.plain, ...this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted), fromSse, text)];
     // Read again as the first chunk of a stream, which this record continues.
     const { record: first, line: firstLine, inexact } = held.plain;
     this.stream = this.open("gemini", false);
     const opened = this.pushStreamed("gemini", first, firstLine, false, inexact, undefined, held.text);
-    return [...opened, ...this.pushDetected(record, line, fromSse, text, writtenCalls)];
+    return [...opened, ...this.pushDetected(record, line, fromSse, text, counted)];
   }
 
   /** The records pushDetected gave, less a Gemini response that names its responseId, which is held (`held`) when it is the last. */
@@ -269,7 +270,7 @@ export class StreamRecords {
     return held === undefined ? [] : [held.plain];
   }
 
-  private pushDetected(record: unknown, line: number, fromSse: boolean, text: string | undefined, writtenCalls: number | undefined): JournalRecord[] {
+  private pushDetected(record: unknown, line: number, fromSse: boolean, text: string | undefined, counted: RecordCount | undefined): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
     let recordKind = detected.kind;
     let envelope = detected.envelope;
@@ -305,11 +306,14 @@ export class StreamRecords {
     const mayHoldInexact = (writesObjects || definesTools) && mayHoldInexactValue(text!);
     const inexact = mayHoldInexact && writesObjects ? inexactLiterals(text) : undefined;
     // A line that may give a call parsed_arguments (parsed-arguments-numbers.ts): the numbers of it no double stands for.
+    // The walk of its parse said whether it names parsed_arguments; a record not walked is asked of its text.
     // A line of an envelope that writes objects has them already: `inexact` is the same reading of its text.
-    const parsedArgumentsInexact = text !== undefined && mayWriteParsedArguments(text) ? (writesObjects ? inexact : inexactLiterals(text)) : undefined;
+    const givesParsedArguments = text !== undefined && (counted === undefined ? mayWriteParsedArguments(text) : counted.parsedArguments);
+    const parsedArgumentsInexact = givesParsedArguments ? (writesObjects ? inexact : inexactLiterals(text)) : undefined;
     let plain: JournalRecord | undefined;
     if (reassembled === undefined && this.unendedAt !== undefined) return [this.unreadableOpener(line, UNENDED)];
     if (reassembled === undefined) {
+      const writtenCalls = counted?.writtenCalls;
       plain = envelope ? { kind: "plain", line, record, recordKind, envelope, writtenCalls } : { kind: "plain", line, record, recordKind, writtenCalls };
       if (inexact) plain.inexact = inexact;
       const numberTexts = writesObjects ? exactForms(numberTextsOf(text)) : undefined;
@@ -326,7 +330,7 @@ export class StreamRecords {
     }
     // The response a stream rebuilds holds its events' parsed_arguments as doubles: one written otherwise damages the stream.
     const ownDamage =
-      plain === undefined && parsedArgumentsInexact !== undefined && holdsParsedArguments(record)
+      plain === undefined && parsedArgumentsInexact !== undefined && (counted?.parsedArguments ?? holdsParsedArguments(record))
         ? `line ${line} writes a number a double does not stand for in a record that gives parsed_arguments, which a runner that keeps numbers exact reads otherwise than the gate; its calls are marked incomplete`
         : undefined;
     // A stream ends at the first record that is not part of it.
@@ -400,7 +404,7 @@ export class StreamRecords {
     if (name === "error" && !(isPlainObject(parsed.value) && parsed.value.type === "error")) {
       return [this.unreadableOpener(line, 'SSE event named "error" carries data that is no error event: openai-node throws at it and reads nothing after it, where other readers read its data, so it is not read')];
     }
-    return this.pushRecord(parsed.value, line, true, data, parsed.writtenCalls);
+    return this.pushRecord(parsed.value, line, true, data, parsed.counted);
   }
 
   private unreadable(line: number, detail: string): JournalRecord & { kind: "error" } {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseRecord } from "../../src/journal/parse-record.js";
 import { countWrittenCalls } from "../../src/journal/count-written-calls.js";
+import { holdsParsedArguments } from "../../src/journal/parsed-arguments-numbers.js";
 import { StreamRecords } from "../../src/journal/stream-records.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { quoteVisible } from "../../src/models/quote-visible.js";
@@ -23,7 +24,7 @@ describe("a line with each name once", () => {
     ["empty containers", '{"a":{},"b":[],"c":[{}]}'],
     ["__proto__ once", '{"__proto__":{"admin":true}}'],
   ])("%s is its value", (_label, text) => {
-    expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text), writtenCalls: countWrittenCalls(JSON.parse(text)) });
+    expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text), counted: { writtenCalls: countWrittenCalls(JSON.parse(text)), parsedArguments: false } });
   });
 });
 
@@ -62,7 +63,7 @@ describe("a line with a name given twice", () => {
   });
   test("next to a string that opens with a colon, which the first count takes for a member", () => {
     expect(parseRecord('{"a":":x","b":" :y","a":1}', "line")).toEqual(twice("line", '"a"', '"/a"'));
-    expect(parseRecord('{"a":":x","b":" :y"}', "line")).toEqual({ ok: true, value: { a: ":x", b: " :y" }, writtenCalls: 0 });
+    expect(parseRecord('{"a":":x","b":" :y"}', "line")).toEqual({ ok: true, value: { a: ":x", b: " :y" }, counted: { writtenCalls: 0, parsedArguments: false } });
   });
   test("next to escaped quotes followed by colons, inside strings and arguments", () => {
     expect(parseRecord('{"arguments":"{\\"a\\":1}","s":"\\\\\\" :","arguments":"{}"}', "line")).toEqual(twice("line", '"arguments"', '"/arguments"'));
@@ -104,8 +105,8 @@ describe("hostile lines", () => {
 describe("the calls a record writes, counted in the same walk", () => {
   test("a line that may hold calls is counted as countWrittenCalls counts it; one that cannot is 0", () => {
     const completion = { object: "chat.completion", choices: [{ message: { role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }, { id: "c2", type: "function", function: { name: "g", arguments: "{}" } }] } }] };
-    expect(parseRecord(JSON.stringify(completion), "line")).toEqual({ ok: true, value: completion, writtenCalls: 2 });
-    expect(parseRecord('{"role":"user","content":"hi"}', "line")).toEqual({ ok: true, value: { role: "user", content: "hi" }, writtenCalls: 0 });
+    expect(parseRecord(JSON.stringify(completion), "line")).toEqual({ ok: true, value: completion, counted: { writtenCalls: 2, parsedArguments: false } });
+    expect(parseRecord('{"role":"user","content":"hi"}', "line")).toEqual({ ok: true, value: { role: "user", content: "hi" }, counted: { writtenCalls: 0, parsedArguments: false } });
   });
 
   test("past the depth of the walk, the count is left to the normalizer, which keeps a stack of its own", () => {
@@ -114,12 +115,25 @@ describe("the calls a record writes, counted in the same walk", () => {
   });
 });
 
+describe("whether a record names parsed_arguments, found in the same walk", () => {
+  test.each([
+    ["on a Responses item", '{"type":"function_call","arguments":"{}","parsed_arguments":{}}', true],
+    ["deep in a Chat completion", '{"object":"chat.completion","choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{}","parsed_arguments":null}}]}}]}', true],
+    ["written with an escape", '{"type":"function_call","parsed\\u005farguments":{"a":1}}', true],
+    ["only as a string value", '{"type":"message","content":"parsed_arguments"}', false],
+    ["as a longer name", '{"type":"function_call","parsed_arguments_x":{}}', false],
+  ])("%s", (_label, text, named) => {
+    const parsed = parseRecord(text, "line");
+    expect(parsed.ok && parsed.counted?.parsedArguments).toBe(named);
+  });
+});
+
 describe("any JSON value (property)", () => {
   test("written by JSON.stringify, it is read as JSON.parse reads it", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = JSON.stringify(value);
-        expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text), writtenCalls: countWrittenCalls(JSON.parse(text)) });
+        expect(parseRecord(text, "line")).toEqual({ ok: true, value: JSON.parse(text), counted: { writtenCalls: countWrittenCalls(JSON.parse(text)), parsedArguments: holdsParsedArguments(JSON.parse(text)) } });
       }),
     );
   });
