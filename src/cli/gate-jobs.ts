@@ -3,15 +3,18 @@
 //
 // | step                                                   | thread                   |
 // |--------------------------------------------------------|--------------------------|
-// | read the sources' bytes                                | this one                 |
-// | split them into lines, parse and normalize each line   | the worker (gate-worker) |
-// |   (ChunkNormalizer)                                    |                          |
+// | read the sources' bytes, split them into lines         | this one                 |
+// |   (ChunkLines)                                         |                          |
+// | parse and normalize each line (ChunkNormalizer)        | the worker (gate-worker) |
 // | keep the tools in force, per call (ToolsInForce)       | the worker               |
 // | verdicts, journal-wide checks, lines (PreparedGate)    | this one                 |
 // | write the lines                                        | this one                 |
 //
-// Bytes go to the worker as they are read (moved, not copied); records come back
-// cut down to the fields the verdicts and checks read (transfer-records.ts). Each
+// Lines go to the worker as they are split, their texts in one array
+// (transfer-lines.ts): the worker parses and normalizes, which costs most, and
+// this thread's share is too small to keep it busy without the splitting.
+// Records come back cut down to the fields the verdicts and checks read
+// (transfer-records.ts). Each
 // step sees every line or record in input order, as in one thread, so the output
 // is the same, byte for byte. Two threads is the most the gate can use:
 // normalization carries state from line to line (streams, repeated history, tools
@@ -23,6 +26,8 @@ import type { JournalGateOptions } from "../gate/gate-journal.js";
 import type { PreparedGate } from "../gate/prepared-gate.js";
 import type { Target } from "../gate/targets.js";
 import { RecordDecoder } from "../gate/transfer-records.js";
+import { ChunkLines } from "../journal/chunk-lines.js";
+import { encodeLines } from "../journal/transfer-lines.js";
 import type { ReadOptions } from "../journal/read.js";
 import type { NormalizeOptions } from "../journal/normalize.js";
 import type { ToolSchema } from "../gate/schema.js";
@@ -151,6 +156,7 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
     // Ajv loads while the first chunks go to the worker; each schema is compiled when a call first needs it.
     const loading = secondHalf(options.gate);
     loading.catch(() => undefined);
+    const splitter = new ChunkLines(options.read);
     const decoder = new RecordDecoder(sources);
     const output = new GateOutput(options.format, options.colour, options.shown);
     // The bytes of each request sent and not yet answered, in the order sent.
@@ -178,15 +184,9 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
       }
       if (next.done) break;
       const chunk = next.value;
-      if ("bytes" in chunk) {
-        // The chunk is this thread's no more: its bytes move to the worker rather than being copied.
-        const bytes = ownBytes(chunk.bytes);
-        worker.send({ kind: "chunk", source: chunk.source, bytes }, [bytes.buffer as ArrayBuffer]);
-        sent.push(chunk.bytes.length);
-      } else {
-        worker.send({ kind: "end" });
-        sent.push(0);
-      }
+      const lines = "bytes" in chunk ? splitter.push(chunk.source, chunk.bytes) : splitter.end();
+      worker.send({ kind: "lines", lines: encodeLines(lines) });
+      sent.push("bytes" in chunk ? chunk.bytes.length : 0);
       // One answer that has come is gated per chunk sent, so that the worker always
       // has chunks waiting; past the limit, this thread waits for the worker.
       if (worker.ready > 0) yield await gated();
@@ -264,9 +264,9 @@ class GateWorker {
     return this.answers.size;
   }
 
-  send(request: GateRequest, transfer: ArrayBuffer[] = []): void {
+  send(request: GateRequest): void {
     if (this.failure) throw this.failure;
-    this.worker.postMessage(request, transfer);
+    this.worker.postMessage(request);
   }
 
   next(): Promise<GateAnswer> {
@@ -282,11 +282,6 @@ class GateWorker {
     this.failure ??= error;
     this.answers.fail(this.failure);
   }
-}
-
-/** The chunk's bytes in a buffer of their own: a view into a larger one would take all of it across. */
-function ownBytes(bytes: Buffer): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 /**
