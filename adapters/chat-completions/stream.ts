@@ -14,8 +14,9 @@
 // |                                                  |   any completion, the next one's)                 |
 // | `choices[].index`                                | the choice the delta belongs to; one that is no   |
 // |                                                  | integer from 0 (the SDKs throw at it, or count it |
-// |                                                  | from the end) leaves the choice's calls           |
-// |                                                  | incomplete                                        |
+// |                                                  | from the end), or a new one that is not the next  |
+// |                                                  | (openai-python places choices by position) leaves |
+// |                                                  | the choice's calls incomplete                     |
 // | `delta.role`                                     | the message role                                  |
 // | `delta.content` / `delta.refusal`                | appended to the text / the refusal                |
 // | `delta.tool_calls[].index`                       | the call a fragment belongs to; `id`, `type`,     |
@@ -23,8 +24,12 @@
 // |                                                  | later `name` or `type` that differs (the SDKs     |
 // |                                                  | read it two ways), or an `id` that differs (a     |
 // |                                                  | call of its own here, the same call to the SDKs), |
-// |                                                  | or an index that is no integer from 0, leaves the |
-// |                                                  | choice's calls incomplete                         |
+// |                                                  | or an index that is no integer from 0, a new one  |
+// |                                                  | that is not the next or one given twice in the    |
+// |                                                  | choice's first list (openai-python places calls   |
+// |                                                  | by position), or an id, type, name or arguments   |
+// |                                                  | that is there and no string (the SDKs append, set |
+// |                                                  | or skip it), leaves the choice's calls incomplete |
 // | `delta.function_call`                            | the legacy call, appended the same way            |
 // | any other `delta` key (`reasoning_content`…), or | a field of the rebuilt message (or call): text    |
 // |   of a call fragment                             |   and arrays appended, other values the last one  |
@@ -159,7 +164,7 @@ interface ChoiceState {
    * had: openai-python appends a name fragment, openai-node replaces the name,
    * and both take the last type, so no one call is the stream's.
    */
-  renamed?: Origin & { field: "name" | "type" | "id" | "index"; before: string; after: string; tail: string[] };
+  renamed?: Origin & { field: "name" | "type" | "id" | "index" | "position" | "twice" | "untextual"; before: string; after: string; tail: string[] };
   /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
@@ -354,6 +359,10 @@ function differing(key: string, value: unknown, kept: unknown, line: number): St
 function pushChoice(open: OpenCompletion, choice: Fields, position: number, line: number): void {
   const index = isPlaceable(choice.index) ? choice.index : 0;
   let state = open.choices.get(index);
+  // openai-python adds a choice it has not seen at the end of its list, and a
+  // later delta to the choice at the position its index names: only choices
+  // that come in index order, none left out, are the same choices to it.
+  const outOfPlace = !state && isPlaceable(choice.index) && index !== open.choices.size ? open.choices.size : undefined;
   if (!state) {
     state = {
       origin: { line, position },
@@ -371,6 +380,7 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     open.choices.set(index, state);
   }
   if (!isPlaceable(choice.index)) state.renamed ??= { line, position, field: "index", before: "", after: describeValue(choice.index), tail: ["index"] };
+  if (outOfPlace !== undefined) state.renamed ??= { line, position, field: "position", before: String(outOfPlace), after: String(index), tail: ["index"] };
   state.lastLine = line;
   if (choice.delta !== undefined && choice.delta !== null && !isPlainObject(choice.delta)) {
     open.unread.push({ line, path: pointer("choices", position, "delta"), code: "unsupported_field", detail: `the delta is ${describeValue(choice.delta)}, not an object: it is not read` });
@@ -391,6 +401,7 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
     } else if (key === "content" && typeof value === "string") state.content = (state.content ?? "") + value;
     else if (key === "refusal" && typeof value === "string") state.refusal = (state.refusal ?? "") + value;
     else if (key === "tool_calls" && Array.isArray(value)) {
+      if (state.calls.length === 0) sameIndexTwice(state, value, { line, position, key });
       value.forEach((fragment, k) => {
         const origin = { line, position, key, fragment: k };
         if (isPlainObject(fragment)) pushCallFragment(state, fragment, origin);
@@ -398,6 +409,8 @@ function pushChoice(open: OpenCompletion, choice: Fields, position: number, line
       });
     } else if (key === "function_call" && isPlainObject(value)) {
       state.legacyCall ??= { arguments: "" };
+      const untextual = untextualField(value, ["name", "arguments"]);
+      if (untextual !== undefined) state.renamed ??= { line, position, key, field: "untextual", before: "", after: describeValue(value[untextual]), tail: [untextual] };
       if (typeof value.name === "string") state.legacyCall.name = joinName(state, state.legacyCall.name, value.name, { line, position, key }, ["name"]);
       if (typeof value.arguments === "string") state.legacyCall.arguments += value.arguments;
     } else {
@@ -468,6 +481,10 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   // another call: some providers put every parallel call at index 0. The SDKs
   // key calls by index alone, and add such a fragment to the call there.
   let call = state.callAt.get(index);
+  // openai-python adds a call it has not seen at the end of its list, and a later
+  // fragment to the call at the position its index names: only calls that come
+  // in index order, none left out, are the same calls to it.
+  if (!call && isPlaceable(fragment.index) && index !== state.callAt.size) state.renamed ??= { ...origin, field: "position", before: String(state.callAt.size), after: String(index), tail: ["index"] };
   if (call?.id !== undefined && id !== undefined && call.id !== id) {
     state.renamed ??= { ...origin, field: "id", before: call.id, after: id, tail: ["id"] };
     call = undefined;
@@ -484,7 +501,12 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   }
   const body = isPlainObject(fragment.function) ? fragment.function : isPlainObject(fragment.custom) ? fragment.custom : undefined;
   if (isPlainObject(fragment.custom)) call.type ??= "custom";
+  const untextual = untextualField(fragment, ["id", "type"]);
+  if (untextual !== undefined) state.renamed ??= { ...origin, field: "untextual", before: "", after: describeValue(fragment[untextual]), tail: [untextual] };
   if (body) {
+    const bodyKey = isPlainObject(fragment.function) ? "function" : "custom";
+    const untextualBody = untextualField(body, ["name", call.type === "custom" ? "input" : "arguments"]);
+    if (untextualBody !== undefined) state.renamed ??= { ...origin, field: "untextual", before: "", after: describeValue(body[untextualBody]), tail: [bodyKey, untextualBody] };
     if (typeof body.name === "string") call.name = joinName(state, call.name, body.name, origin, [isPlainObject(fragment.function) ? "function" : "custom", "name"]);
     const textKey = call.type === "custom" ? "input" : "arguments";
     const text = body[textKey];
@@ -492,6 +514,34 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
     for (const [key, value] of Object.entries(body)) if (key !== "name" && key !== textKey) gather(call.bodyExtra, key, value, origin);
   }
   for (const [key, value] of Object.entries(fragment)) if (!CALL_KEYS.has(key)) gather(call.extra, key, value, origin);
+}
+
+/**
+ * The first of `keys` that a fragment gives as something else than a string
+ * (null is nothing): openai-node appends it to the text or sets it as it is (an
+ * array's text, a number), openai-python replaces the text with it or skips it,
+ * and this reader skips it, so each rebuilds another call.
+ */
+function untextualField(fields: Fields, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = fields[key];
+    if (value !== undefined && value !== null && typeof value !== "string") return key;
+  }
+  return undefined;
+}
+
+/**
+ * The first tool_calls list of a choice with one index twice: openai-python
+ * takes that list as it is, each entry a call of its own, where openai-node and
+ * this reader put fragments of one index together.
+ */
+function sameIndexTwice(state: ChoiceState, fragments: readonly unknown[], origin: Origin): void {
+  const seen = new Set<number>();
+  fragments.forEach((fragment, k) => {
+    if (!isPlainObject(fragment) || !isPlaceable(fragment.index)) return;
+    if (seen.has(fragment.index)) state.renamed ??= { ...origin, fragment: k, field: "twice", before: "", after: String(fragment.index), tail: ["index"] };
+    seen.add(fragment.index);
+  });
 }
 
 /**
@@ -526,7 +576,13 @@ function renamedCalls(choice: ChoiceState | undefined, items: AssembledResponse[
         ? `a fragment gives the call type ${JSON.stringify(renamed.after)} after it was ${JSON.stringify(renamed.before)}: the SDKs take the last type, this reader the first`
         : renamed.field === "id"
           ? `a fragment at the index of the call ${JSON.stringify(renamed.before)} gives the id ${JSON.stringify(renamed.after)}: the SDKs add it to the call at that index, its arguments appended, this reader starts another call`
-          : `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after}, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise`;
+          : renamed.field === "position"
+            ? `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after} where ${renamed.before} ${renamed.key === undefined ? "choices" : "calls"} came before it: openai-python adds it at the end of its list, and later fragments to the one at the position their index names, where openai-node and this reader place each by its index`
+            : renamed.field === "twice"
+              ? `the choice's first tool_calls list gives the index ${renamed.after} twice: openai-python keeps each entry as a call of its own, where openai-node and this reader put them together`
+              : renamed.field === "untextual"
+                ? `the ${renamed.key === "function_call" ? "function_call" : "tool call fragment"} gives ${renamed.tail.join(".")} as ${renamed.after}, not a string: openai-node appends or sets it as it is, openai-python replaces the text with it or skips it, and this reader skips it`
+                : `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after}, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise`;
   return {
     items: items.map((item) => stoppedCall(item) ?? item),
     losses: [{ line: renamed.line, path: pathOf(renamed, ...renamed.tail), code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` }],

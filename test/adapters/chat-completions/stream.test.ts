@@ -155,6 +155,86 @@ describe("tool call fragments", () => {
     expect(result.items).toEqual([call("call_A1", "first", "{}", "incomplete"), call("call_B2", "first", "{}", "incomplete")]);
   });
 
+  describe("indices openai-python places by position", () => {
+    const byPosition = (index: number, before: number, what = "tool call fragment", whose = "calls") =>
+      `the ${what} gives the index ${index} where ${before} ${whose} came before it: openai-python adds it at the end of its list, and later fragments to the one at the position their index names, where openai-node and this reader place each by its index`;
+
+    test("calls that open out of index order: openai-python pairs each later fragment with the other call, so the choice's calls are incomplete", () => {
+      const [result] = run([
+        role(),
+        chunk({ tool_calls: [{ index: 1, id: "call_B2", type: "function", function: { name: "delete_file", arguments: '{"path":"/tmp/' } }, { index: 0, id: "call_A1", type: "function", function: { name: "search", arguments: '{"query":"' } }] }),
+        fragment({ index: 0, function: { arguments: '../../etc/passwd"}' } }),
+        fragment({ index: 1, function: { arguments: 'abc"}' } }),
+        finish("tool_calls"),
+      ]);
+      expect(result.items).toEqual([call("call_A1", "search", '{"query":"../../etc/passwd"}', "incomplete"), call("call_B2", "delete_file", '{"path":"/tmp/abc"}', "incomplete")]);
+      expect(result.losses).toContainEqual(readApartAt(2, "/choices/0/delta/tool_calls/0/index", byPosition(1, 0)));
+    });
+
+    test("an index left out (0, then 2) or a first call at 1: the same", () => {
+      const [gap] = run([
+        role(),
+        fragment({ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{}" } }),
+        fragment({ index: 2, id: "call_C3", type: "function", function: { name: "first", arguments: "{}" } }),
+        finish("tool_calls"),
+      ]);
+      expect(gap.items).toEqual([call("call_A1", "first", "{}", "incomplete"), call("call_C3", "first", "{}", "incomplete")]);
+      expect(gap.losses).toContainEqual(readApart("/choices/0/delta/tool_calls/0/index", byPosition(2, 1)));
+      const [late] = run([role(), fragment({ index: 1, id: "call_B2", type: "function", function: { name: "first", arguments: "{" } }), fragment({ index: 1, function: { arguments: "}" } }), finish("tool_calls")]);
+      expect(late.items).toEqual([call("call_B2", "first", "{}", "incomplete")]);
+    });
+
+    test("an index given twice in the choice's first list, which openai-python keeps as two calls: the same; twice in a later list, every reader joins them", () => {
+      const [first] = run([
+        role(),
+        chunk({ tool_calls: [{ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{" } }, { index: 0, function: { arguments: "}" } }] }),
+        finish("tool_calls"),
+      ]);
+      expect(first.items).toEqual([call("call_A1", "first", "{}", "incomplete")]);
+      expect(first.losses).toContainEqual({
+        line: 2,
+        path: "/choices/0/delta/tool_calls/1/index",
+        code: "form_changed",
+        detail: "the choice's first tool_calls list gives the index 0 twice: openai-python keeps each entry as a call of its own, where openai-node and this reader put them together, so no one call is the stream's and the choice's calls are written incomplete",
+      });
+      const [later] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "" } }), chunk({ tool_calls: [{ index: 0, function: { arguments: "{" } }, { index: 0, function: { arguments: "}" } }] }), finish("tool_calls")]);
+      expect(later.items).toEqual([call("call_A1", "first", "{}", "completed")]);
+    });
+
+    test("choices that open out of index order: the same, for each choice", () => {
+      const choiceChunk = (index: number, delta: Record<string, unknown>, finishReason: string | null = null) => ({ ...chunk(delta, finishReason), choices: [{ index, delta, logprobs: null, finish_reason: finishReason }] });
+      const results = run([
+        choiceChunk(1, { role: "assistant", tool_calls: [{ index: 0, id: "call_B2", type: "function", function: { name: "first", arguments: "{}" } }] }),
+        choiceChunk(0, { role: "assistant", tool_calls: [{ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{}" } }] }),
+        choiceChunk(0, {}, "tool_calls"),
+        choiceChunk(1, {}, "tool_calls"),
+      ]);
+      // openai-python reads choice 0's delta into the choice it placed first, choice 1: neither is the stream's.
+      expect(results.map((result) => result.items)).toEqual([[call("call_A1", "first", "{}", "incomplete")], [call("call_B2", "first", "{}", "incomplete")]]);
+      expect(results[0]!.losses).toContainEqual(readApartAt(2, "/choices/0/index", byPosition(0, 1, "choice", "choices")));
+      expect(results[1]!.losses).toContainEqual(readApartAt(1, "/choices/0/index", byPosition(1, 0, "choice", "choices")));
+    });
+  });
+
+  test.each([
+    ["arguments", { function: { arguments: ["../../etc/passwd"] } }, "/choices/0/delta/tool_calls/0/function/arguments", "function.arguments as an array"],
+    ["a name", { function: { name: ["delete_file"] } }, "/choices/0/delta/tool_calls/0/function/name", "function.name as an array"],
+    ["an id", { id: 7 }, "/choices/0/delta/tool_calls/0/id", "id as number 7"],
+    ["a type", { type: true }, "/choices/0/delta/tool_calls/0/type", "type as boolean true"],
+  ])("%s that is no string, which openai-node appends or sets and this reader would skip, leaves the choice's calls incomplete", (_label, odd, path, given) => {
+    const [result] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "read_file", arguments: '{"path":"/tmp/' } }), fragment({ index: 0, ...odd }), fragment({ index: 0, function: { arguments: 'abc"}' } }), finish("tool_calls")]);
+    expect(result.items).toEqual([call("call_A1", "read_file", '{"path":"/tmp/abc"}', "incomplete")]);
+    expect(result.losses).toContainEqual(readApart(path, `the tool call fragment gives ${given}, not a string: openai-node appends or sets it as it is, openai-python replaces the text with it or skips it, and this reader skips it`));
+  });
+
+  test("a legacy function_call whose arguments are no string: the same; null is nothing", () => {
+    const [legacy] = run([role(), chunk({ function_call: { name: "lookup", arguments: "{" } }), chunk({ function_call: { arguments: { city: "Lyon" } } }), chunk({ function_call: { arguments: "}" } }), finish("function_call")]);
+    expect(legacy.items).toEqual([call("legacy_1_lookup", "lookup", "{}", "incomplete")]);
+    expect(legacy.losses).toContainEqual(readApart("/choices/0/delta/function_call/arguments", "the function_call gives arguments as an object, not a string: openai-node appends or sets it as it is, openai-python replaces the text with it or skips it, and this reader skips it"));
+    const [nulls] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "lookup", arguments: "{" } }), fragment({ index: 0, id: null, type: null, function: { name: null, arguments: null } }), fragment({ index: 0, function: { arguments: "}" } }), finish("tool_calls")]);
+    expect(nulls.items).toEqual([call("call_A1", "lookup", "{}", "completed")]);
+  });
+
   test("a choice without index, which the SDKs throw at, is read as the first choice, its calls incomplete", () => {
     const unindexed = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ ...chunk(delta, finishReason), choices: [{ delta, logprobs: null, finish_reason: finishReason }] });
     const [result] = run([role(), unindexed({ tool_calls: [{ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{}" } }] }), finish("tool_calls")]);
