@@ -29,8 +29,8 @@ import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { deepestPath, isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
 import { ConversationCalls } from "../journal/conversation-calls.js";
 import { nameResults } from "../journal/name-results.js";
-import { inexactTextLosses, restoreObjectTexts } from "../journal/inexact-texts.js";
-import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
+import { inexactTextLosses, restoreJoinedTexts, restoreObjectTexts } from "../journal/inexact-texts.js";
+import { infiniteNumberLosses, LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import type { JournalLine } from "../journal/read.js";
 import { StreamRecords, type JournalRecord } from "../journal/stream-records.js";
 import { heldIn, joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
@@ -264,6 +264,7 @@ export const convertCommand: Command = {
         }
         const unwrapped: StreamLoss[] = [];
         if (repairing) for (const record of emitted.records) restored.push(...repairDoubleEncoded(record));
+        restored.push(...infiniteNumberLosses(emitted.records, texts));
         try {
           const wrapper = wrappers?.of(source, emitted.line);
           const recordLines = wrappers === undefined ? undefined : emitted.recordLines;
@@ -420,6 +421,10 @@ class JournalConverter {
             const loss = readsAloneOnALine(entry.record, entry.recordKind, followsPassed.record);
             if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });
           }
+          if ((entry.inexact !== undefined || entry.numberTexts !== undefined) && this.target !== "responses") {
+            const made = firstStepValues(entry.record, entry.recordKind, entry.envelope);
+            emitted.losses.push(...restoreJoinedTexts({ written: emitted.records, made, source: entry.record, texts: entry.numberTexts, inexact: entry.inexact }).map((loss) => ({ ...loss, line: entry.line })));
+          }
           if (entry.inexact !== undefined) emitted.losses.push(...inexactTextLosses(emitted.records, entry.inexact, entry.record).map((loss) => ({ ...loss, line: entry.line })));
           if (entry.numberTexts !== undefined) emitted.losses.push(...restoreObjectTexts(emitted.records, entry.numberTexts, entry.record).map((loss) => ({ ...loss, line: entry.line })));
           if (markAfter !== undefined) emitted.marks = [markAfter];
@@ -442,6 +447,9 @@ class JournalConverter {
           break;
         case "response": {
           const streamed = convertStreamed(entry, this.target, this.reasoningField);
+          if (entry.inexact !== undefined || entry.numberTexts !== undefined) {
+            streamed.losses.push(...restoreJoinedTexts({ written: streamed.records, made: entry.response.items, source: undefined, texts: entry.numberTexts, inexact: entry.inexact }).map((loss) => ({ ...loss, line: entry.response.line })));
+          }
           if (entry.inexact !== undefined) streamed.losses.push(...inexactTextLosses(streamed.records, entry.inexact, undefined).map((loss) => ({ ...loss, line: entry.response.line })));
           if (entry.numberTexts !== undefined) streamed.losses.push(...restoreObjectTexts(streamed.records, entry.numberTexts, undefined).map((loss) => ({ ...loss, line: entry.response.line })));
           if (this.names) nameResults({ items: entry.response.items, calls: this.names.calls, field: this.names.field, lineOf: () => entry.response.line });
@@ -490,6 +498,37 @@ function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, ta
   } catch (error) {
     const step = `the response streamed on lines ${response.line}-${response.lastLine} was not converted`;
     return notConverted(response.line, isStackOverflow(error) ? tooDeepItemsDetail(response.items, step) : `${step}: ${(error as Error).message}`, records);
+  }
+}
+
+/**
+ * The Open Responses values a record's conversion goes through (its request
+ * body, response object, items), where a JSON text made of an object of the
+ * record may be found before a later step joins it to other text. The
+ * registry's own converters: the journal's keep what its records carry to the
+ * next, which a second reading would change.
+ */
+function firstStepValues(record: unknown, kind: RecordKind, envelope?: AdapterName): unknown[] {
+  try {
+    switch (kind) {
+      case "envelope_request":
+        return [ENVELOPES[envelope!].requestToBody(record).value];
+      case "envelope_response":
+        return [ENVELOPES[envelope!].responseToResource(record).value];
+      case "envelope_message":
+        return ENVELOPES[envelope!].messagesToItems({ messages: [record] }).value;
+      case "exchange":
+        return (["request", "response"] as const).flatMap((part) => {
+          const { kind: partKind, envelope: partEnvelope } = detectEnvelopeRecord((record as Fields)[part]);
+          return firstStepValues((record as Fields)[part], partKind, partEnvelope);
+        });
+      default:
+        // Chat and Open Responses records write arguments and results as text: nothing of them is made into text.
+        return [];
+    }
+  } catch {
+    // A record its converters cannot read was reported as not converted.
+    return [];
   }
 }
 

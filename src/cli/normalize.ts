@@ -7,7 +7,7 @@ import { atomicFileOutput } from "../journal/write.js";
 import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.js";
 import { LineWrappers, rewrap } from "../journal/record-pointer.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
-import { LineNumberTexts, writtenWith } from "../journal/number-texts.js";
+import { infiniteNumberLosses, LineNumberTexts, writtenWith } from "../journal/number-texts.js";
 import { isStackOverflow, tooDeepItemsDetail } from "../journal/deep-field.js";
 import type { Loss } from "../models/loss.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -165,7 +165,9 @@ export const normalizeCommand: Command = {
       for (const { item, provenance } of rewritten.items) {
         counts.items += 1;
         const restored: Loss[] = [];
-        await out.line(await inWrapper(writtenWith(JSON.stringify(item), numberTexts.between(provenance.line, provenance.line), restored), provenance));
+        const texts = numberTexts.between(provenance.line, provenance.line);
+        await out.line(await inWrapper(writtenWith(JSON.stringify(item), texts, restored), provenance));
+        restored.push(...infiniteNumberLosses([item], texts));
         await reportLosses(restored, { source: provenance.source, line: provenance.line });
       }
     };
@@ -205,6 +207,7 @@ export const normalizeCommand: Command = {
           // Only the lines the record comes from: a later line's `1.0` is not put back in this record's `1`.
           const texts = numberTexts.between(record.line, record.lastLine ?? record.line);
           written = record.items.map(({ item }) => writtenWith(JSON.stringify(item), texts, restored));
+          restored.push(...infiniteNumberLosses(record.items.map(({ item }) => item), texts));
           const forgotten = numberTexts.forgottenFrom(record.line);
           if (forgotten !== undefined) {
             restored.push({ path: "", code: "form_changed", detail: `numbers of lines ${record.line} to ${forgotten} written otherwise than JSON.stringify writes them (0.0, 1E3, 19 digits) were kept for ${LineNumberTexts.WINDOW} lines only: the record is written with them as their doubles write them` });

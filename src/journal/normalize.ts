@@ -40,6 +40,7 @@ import { ConversationSoFar } from "./conversation-so-far.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
+import { madeObjectTexts, numberPointer } from "./inexact-texts.js";
 import { refuseInexactParsedArguments } from "./parsed-arguments-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
@@ -192,8 +193,8 @@ export class JournalNormalizer {
       switch (entry.kind) {
         case "plain": {
           let normalized = this.plain(entry.record, entry.recordKind, entry.line, entry.envelope, entry.writtenCalls);
-          if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact);
-          if (entry.numberTexts !== undefined) normalized = numbersAsWritten(normalized, entry.numberTexts);
+          if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact, entry.record);
+          if (entry.numberTexts !== undefined) normalized = numbersAsWritten(normalized, entry.numberTexts, entry.record);
           if (entry.schemaNumbers !== undefined) normalized = withRequestNumbers(normalized, entry.recordKind, entry.schemaNumbers);
           if (entry.parsedArgumentsInexact !== undefined && this.refuseUnreadCalls) normalized = refuseInexactParsedArguments(normalized, entry.parsedArgumentsInexact);
           out.push(normalized);
@@ -210,8 +211,8 @@ export class JournalNormalizer {
           break;
         case "response": {
           let normalized = this.assembled(entry);
-          if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact, "a record of the stream");
-          if (entry.numberTexts !== undefined) normalized = numbersAsWritten(normalized, entry.numberTexts);
+          if (entry.inexact !== undefined) normalized = this.valuesOfObjects(normalized, entry.inexact, undefined, "a record of the stream");
+          if (entry.numberTexts !== undefined) normalized = numbersAsWritten(normalized, entry.numberTexts, undefined);
           out.push(normalized);
           break;
         }
@@ -339,9 +340,10 @@ export class JournalNormalizer {
    * wrote. For the gate (`refuseUnreadCalls`), a call of it is refused, as it
    * cannot be judged as written; otherwise each such text is reported.
    * `writer`: what wrote the number, for the detail (a stream's response is
-   * made of several records).
+   * made of several records); `source`: the record, where it is one, whose
+   * number each loss points at.
    */
-  private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals, writer = "the record"): NormalizedRecord {
+  private valuesOfObjects(normalized: NormalizedRecord, inexact: InexactLiterals, source: unknown, writer = "the record"): NormalizedRecord {
     if (normalized.kind !== "items") return normalized;
     const losses: Loss[] = [];
     const notAsWritten: NonNullable<Extract<NormalizedRecord, { kind: "items" }>["notAsWritten"]> = [];
@@ -358,7 +360,7 @@ export class JournalNormalizer {
         return { kind: "error", source: this.source, line: normalized.line, detail: `${writer} writes the number ${shownLiteral(literals[0]!)} in a call's arguments object, and a double does not stand for it exactly: the arguments text made of it is not the record's own, and the call is not judged` };
       }
       // Each number so changed is said: a text may hold several.
-      for (const literal of literals) losses.push({ path: "", code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${shownLiteral(literal)} of ${writer} as its double writes it, ${JSON.stringify(Number(literal))}` });
+      for (const literal of literals) losses.push({ path: numberPointer(source, literal), code: "form_changed", detail: `the ${field} text of item ${index} holds the number ${shownLiteral(literal)} of ${writer} as its double writes it, ${JSON.stringify(Number(literal))}` });
       notAsWritten.push({ index, field: field!, literal: literals[0]! });
     }
     return losses.length === 0 ? normalized : { ...normalized, losses: [...normalized.losses, ...losses], notAsWritten: [...(normalized.notAsWritten ?? []), ...notAsWritten] };
@@ -753,14 +755,20 @@ export async function* normalizeJournal(input: JournalInput, options: NormalizeO
  * The arguments and output texts of a record that wrote them as objects, with
  * each number put back as the line wrote it (`2.50`, `1E3`, `-0`, `7.0`), where
  * JSON.stringify wrote its double's shortest text: a tool that reads `7.0` as a
- * float and `7` as an integer gets what the record said. A number the line writes
- * two ways (`1` and `1.0`) cannot be put back, and is said.
+ * float and `7` as an integer gets what the record said. An output of parts
+ * (a Bedrock result's json block) has its texts put back each. A number the
+ * line writes two ways (`1` and `1.0`) cannot be put back, and is said. Only a
+ * text the conversion made of an object is: one the `source` record wrote
+ * itself (a tool result `7`) is its own, and kept (undefined for a stream's
+ * response, made of several records).
  */
-function numbersAsWritten(normalized: NormalizedRecord, texts: NumberTexts): NormalizedRecord {
+function numbersAsWritten(normalized: NormalizedRecord, texts: NumberTexts, source: unknown): NormalizedRecord {
   if (normalized.kind !== "items") return normalized;
   const losses: Loss[] = [];
   let changed = false;
+  const isMade = madeObjectTexts(source);
   const restored = (text: string, index: number, field: string): string => {
+    if (!isMade(text)) return text;
     const back = restoreNumberTexts(text, texts);
     for (const loss of back.losses) losses.push({ ...loss, detail: `the ${field} text of item ${index}: ${loss.detail}` });
     if (back.text !== text) changed = true;
@@ -776,10 +784,19 @@ function numbersAsWritten(normalized: NormalizedRecord, texts: NumberTexts): Nor
       const text = restored(fields.output, index, "output");
       return text === fields.output ? entry : { ...entry, item: { ...fields, output: text } as CanonicalItem };
     }
+    if (fields.type === "function_call_output" && Array.isArray(fields.output)) {
+      const parts = fields.output.map((part: unknown, at) => (isPlainObject(part) && typeof part.text === "string" ? withText(part, restored(part.text, index, `output part ${at}`)) : part));
+      return parts.every((part, at) => part === (fields.output as unknown[])[at]) ? entry : { ...entry, item: { ...fields, output: parts } as CanonicalItem };
+    }
     return entry;
   });
   if (!changed && losses.length === 0) return normalized;
   return { ...normalized, items, losses: [...normalized.losses, ...losses] };
+}
+
+/** A part with its text, itself when the text is the same. */
+function withText(part: Record<string, unknown>, text: string): Record<string, unknown> {
+  return part.text === text ? part : { ...part, text };
 }
 
 /**

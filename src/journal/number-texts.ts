@@ -10,6 +10,7 @@
 import { standsAsDouble } from "../models/decimal-value.js";
 import { isSseFraming } from "./sse.js";
 import type { Loss } from "../models/loss.js";
+import { pointerToken } from "../models/json-pointer.js";
 
 /** For each double's text, the texts the line wrote it as (its own text included, when the line wrote it so). */
 export type NumberTexts = ReadonlyMap<string, ReadonlySet<string>>;
@@ -110,6 +111,43 @@ export function writtenWith(json: string, texts: NumberTexts | undefined, losses
   const restored = restoreNumberTexts(json, texts);
   losses.push(...restored.losses);
   return restored.text;
+}
+
+/**
+ * A loss for each number of `records` (values about to be written) past the
+ * largest double, where the lines they come from wrote one (`1e400`, which
+ * JSON.parse reads as Infinity): JSON.stringify writes it `null`, and a null
+ * of the output cannot be told from one the record wrote, so it is not put
+ * back but said. Strings are not walked: a text holding it is said where it
+ * was made (inexact-texts.ts).
+ */
+export function infiniteNumberLosses(records: readonly unknown[], texts: NumberTexts | undefined): Loss[] {
+  const literals = texts?.get("null");
+  if (literals === undefined) return [];
+  const losses: Loss[] = [];
+  const written = [...literals].join(" or ");
+  records.forEach((record, index) => {
+    for (const at of infinitePointers(record)) {
+      const where = `${at || "/"}${records.length > 1 ? ` of output record ${index + 1}` : ""}`;
+      losses.push({ path: "", code: "form_changed", detail: `the number ${written} of the line is past the largest double: the value written at ${where} is null, as JSON.stringify writes it` });
+    }
+  });
+  return losses;
+}
+
+/** The JSON Pointer of each number of `value` that is not finite, in document order. */
+function infinitePointers(value: unknown): string[] {
+  const found: string[] = [];
+  // An explicit stack of values and their pointers: a record may nest deeper than the call stack goes.
+  const pending: Array<{ value: unknown; at: string }> = [{ value, at: "" }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (typeof next.value === "number" && !Number.isFinite(next.value)) found.push(next.at);
+    if (next.value === null || typeof next.value !== "object") continue;
+    const children = Object.entries(next.value);
+    for (let at = children.length - 1; at >= 0; at -= 1) pending.push({ value: children[at]![1], at: `${next.at}/${pointerToken(children[at]![0])}` });
+  }
+  return found;
 }
 
 /** Calls `visit` with each number token of JSON text (outside strings), and where it starts and ends. */
