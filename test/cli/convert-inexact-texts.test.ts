@@ -19,7 +19,8 @@ async function convert(target: string, line: string): Promise<{ stdout: string; 
 }
 
 const toolUse = '{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"set_limit","input":{"limit":0.1000000000000000055,"count":2}}]}';
-const changed = (at: string) => ({ line: 1, path: "", code: "form_changed", detail: `the text written at ${at} holds the number 0.1000000000000000055 of the record as its double writes it, 0.1: a double does not stand for the number as written` });
+// Each loss points at the number where the record wrote it.
+const changed = (at: string, path = "/content/0/input/limit") => ({ line: 1, path, code: "form_changed", detail: `the text written at ${at} holds the number 0.1000000000000000055 of the record as its double writes it, 0.1: a double does not stand for the number as written` });
 
 describe("a number a double does not hold, in a call's arguments object", () => {
   test("written as Open Responses arguments: reported", async () => {
@@ -30,9 +31,9 @@ describe("a number a double does not hold, in a call's arguments object", () => 
 
   test("several in one object: each reported", async () => {
     const { report } = await convert("chat", '{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"set_limit","input":{"account":12345678901234567890,"amount":1e400}}]}');
-    expect(report.filter((loss) => (loss as { code: string; path: string }).code === "form_changed" && (loss as { path: string }).path === "").map((loss) => (loss as { detail: string }).detail.split(":")[0])).toEqual([
-      "the text written at /tool_calls/0/function/arguments holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000",
-      "the text written at /tool_calls/0/function/arguments holds the number 1e400 of the record as its double writes it, null",
+    expect(report.filter((loss) => (loss as { code: string }).code === "form_changed" && (loss as { detail: string }).detail.includes("as its double writes it")).map((loss) => [(loss as { path: string }).path, (loss as { detail: string }).detail.split(":")[0]])).toEqual([
+      ["/content/0/input/account", "the text written at /tool_calls/0/function/arguments holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000"],
+      ["/content/0/input/amount", "the text written at /tool_calls/0/function/arguments holds the number 1e400 of the record as its double writes it, null"],
     ]);
   });
 
@@ -50,7 +51,7 @@ describe("a number a double does not hold, in a call's arguments object", () => 
   test("a text the record wrote itself, holding the double's digits, is its own: only the arguments are reported", async () => {
     const line = '{"role":"assistant","content":[{"type":"text","text":"{\\"limit\\":0.1}"},{"type":"tool_use","id":"toolu_01","name":"set_limit","input":{"limit":0.1000000000000000055}}]}';
     const { report } = await convert("responses", line);
-    expect(report.filter((loss) => (loss as { code: string }).code === "form_changed")).toEqual([changed("/1/arguments")]);
+    expect(report.filter((loss) => (loss as { code: string }).code === "form_changed")).toEqual([changed("/1/arguments", "/content/1/input/limit")]);
   });
 });
 

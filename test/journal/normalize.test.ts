@@ -593,19 +593,20 @@ describe("numbers of an envelope that writes arguments as objects, which the lin
 
   test("normalize reports an arguments or output text that writes such a number as its double does", async () => {
     const records = await run([anthropicCall('{"amount":0.1000000000000000055}'), geminiCall('{"account":12345678901234567890}'), bedrockResult('{"balance":1e400}')]);
-    expect(records.map((record) => (record.kind === "items" ? record.losses.filter((loss) => loss.code === "form_changed" && loss.path === "") : record))).toEqual([
-      [{ path: "", code: "form_changed", detail: "the arguments text of item 0 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1" }],
-      [{ path: "", code: "form_changed", detail: "the arguments text of item 0 holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000" }],
-      [{ path: "", code: "form_changed", detail: "the output text of item 0 holds the number 1e400 of the record as its double writes it, null" }],
+    // Each loss points at the number where the record wrote it.
+    expect(records.map((record) => (record.kind === "items" ? record.losses.filter((loss) => loss.code === "form_changed" && loss.detail.includes("as its double writes it")) : record))).toEqual([
+      [{ path: "/content/0/input/amount", code: "form_changed", detail: "the arguments text of item 0 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1" }],
+      [{ path: "/candidates/0/content/parts/0/functionCall/args/account", code: "form_changed", detail: "the arguments text of item 0 holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000" }],
+      [{ path: "/content/0/toolResult/content/0/json/balance", code: "form_changed", detail: "the output text of item 0 holds the number 1e400 of the record as its double writes it, null" }],
     ]);
   });
 
   test("each such number of one text is reported, not only the first", async () => {
     const [record] = await run([anthropicCall('{"account":12345678901234567890,"amount":1e400,"rate":0.1000000000000000055}')]);
-    expect(record!.kind === "items" ? record!.losses.filter((loss) => loss.code === "form_changed" && loss.path === "").map((loss) => loss.detail) : record).toEqual([
-      "the arguments text of item 0 holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000",
-      "the arguments text of item 0 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1",
-      "the arguments text of item 0 holds the number 1e400 of the record as its double writes it, null",
+    expect(record!.kind === "items" ? record!.losses.filter((loss) => loss.code === "form_changed" && loss.detail.includes("as its double writes it")).map((loss) => [loss.path, loss.detail]) : record).toEqual([
+      ["/content/0/input/account", "the arguments text of item 0 holds the number 12345678901234567890 of the record as its double writes it, 12345678901234567000"],
+      ["/content/0/input/rate", "the arguments text of item 0 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1"],
+      ["/content/0/input/amount", "the arguments text of item 0 holds the number 1e400 of the record as its double writes it, null"],
     ]);
   });
 
@@ -627,9 +628,9 @@ describe("numbers of an envelope that writes arguments as objects, which the lin
     const answer = anthropicCall("{}").replace("toolu_01", "toolu_02");
     const lines = [`{"request":${request},"response":${anthropicCall('{"amount":0.1000000000000000055}')}}`, `{"request":${history},"response":${answer}}`];
     const reported = await run(lines);
-    expect(reported.map((record) => (record.kind === "items" ? record.losses.filter((loss) => loss.code === "form_changed" && loss.path === "").map((loss) => loss.detail) : record))).toEqual([
-      ["the arguments text of item 1 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1"],
-      ["the arguments text of item 1 holds the number 1e400 of the record as its double writes it, null"],
+    expect(reported.map((record) => (record.kind === "items" ? record.losses.filter((loss) => loss.code === "form_changed" && loss.detail.includes("as its double writes it")).map((loss) => [loss.path, loss.detail]) : record))).toEqual([
+      [["/response/content/0/input/amount", "the arguments text of item 1 holds the number 0.1000000000000000055 of the record as its double writes it, 0.1"]],
+      [["/request/messages/1/content/0/input/amount", "the arguments text of item 1 holds the number 1e400 of the record as its double writes it, null"]],
     ]);
     const refused = await run(lines, { refuseUnreadCalls: true, unknownObjects: "item" });
     expect(refused.map((record) => (record.kind === "error" ? record.detail.slice(0, 38) : record))).toEqual(["the record writes the number 0.1000000", "the record writes the number 1e400 in "]);
