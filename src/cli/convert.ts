@@ -422,7 +422,7 @@ class JournalConverter {
             if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });
           }
           if ((entry.inexact !== undefined || entry.numberTexts !== undefined) && this.target !== "responses") {
-            const made = firstStepValues(entry.record, entry.recordKind, entry.envelope);
+            const made = firstStepValues(entry.record, entry.recordKind, entry.envelope, this.rewrite ? undefined : this.target);
             emitted.losses.push(...restoreJoinedTexts({ written: emitted.records, made, source: entry.record, texts: entry.numberTexts, inexact: entry.inexact }).map((loss) => ({ ...loss, line: entry.line })));
           }
           if (entry.inexact !== undefined) emitted.losses.push(...inexactTextLosses(emitted.records, entry.inexact, entry.record).map((loss) => ({ ...loss, line: entry.line })));
@@ -506,9 +506,12 @@ function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, ta
  * body, response object, items), where a JSON text made of an object of the
  * record may be found before a later step joins it to other text. The
  * registry's own converters: the journal's keep what its records carry to the
- * next, which a second reading would change.
+ * next, which a second reading would change. A record, or part of an
+ * exchange, already in the envelope `passedIn` is written as it is, through no
+ * such values.
  */
-function firstStepValues(record: unknown, kind: RecordKind, envelope?: AdapterName): unknown[] {
+function firstStepValues(record: unknown, kind: RecordKind, envelope?: AdapterName, passedIn?: Envelope): unknown[] {
+  if (envelope !== undefined && envelope === passedIn) return [];
   try {
     switch (kind) {
       case "envelope_request":
@@ -520,7 +523,7 @@ function firstStepValues(record: unknown, kind: RecordKind, envelope?: AdapterNa
       case "exchange":
         return (["request", "response"] as const).flatMap((part) => {
           const { kind: partKind, envelope: partEnvelope } = detectEnvelopeRecord((record as Fields)[part]);
-          return firstStepValues((record as Fields)[part], partKind, partEnvelope);
+          return firstStepValues((record as Fields)[part], partKind, partEnvelope, passedIn);
         });
       default:
         // Chat and Open Responses records write arguments and results as text: nothing of them is made into text.

@@ -249,16 +249,20 @@ function ownTexts(source: unknown): (text: string) => boolean {
 }
 
 /**
- * Whether a text, asked in the order a conversion writes its texts, is the
- * JSON text of an object or array the conversion made, not one the `source`
- * record wrote itself: only such a text has numbers to put back. A record's own
- * tool result `7` stays `7`, where the record's object writes `7.0`.
+ * Whether a text of `values` (what a conversion wrote), asked once for each
+ * time it is written, is the JSON text of an object or array the conversion
+ * made, not one the `source` record wrote itself: only such a text has numbers
+ * to put back. A record's own tool result `7` stays `7`, where the record's
+ * object writes `7.0`. The texts are told apart in the order `values` writes
+ * them, as objectTextsMade tells them.
  */
-export function madeObjectTexts(source: unknown): (text: string) => boolean {
-  const isOwn = ownTexts(source);
+export function madeObjectTexts(values: readonly unknown[], source: unknown): (text: string) => boolean {
+  const made = new Map<string, number>();
+  objectTextsMade(values, source, (text) => void made.set(text, (made.get(text) ?? 0) + 1));
   return (text) => {
-    if (isOwn(text)) return false;
-    const first = text.trimStart()[0];
-    return (first === "{" || first === "[") && parseJsonText(text).ok;
+    const times = made.get(text) ?? 0;
+    if (times === 0) return false;
+    made.set(text, times - 1);
+    return true;
   };
 }

@@ -766,7 +766,7 @@ function numbersAsWritten(normalized: NormalizedRecord, texts: NumberTexts, sour
   if (normalized.kind !== "items") return normalized;
   const losses: Loss[] = [];
   let changed = false;
-  const isMade = madeObjectTexts(source);
+  const isMade = madeObjectTexts(normalized.items.map(({ item }) => item), source);
   const restored = (text: string, index: number, field: string): string => {
     if (!isMade(text)) return text;
     const back = restoreNumberTexts(text, texts);
