@@ -2,7 +2,7 @@
 // write otherwise is put back, and a number a line writes two ways is said.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { LineNumberTexts, numberTextsOf, restoreNumberTexts } from "../../src/journal/number-texts.js";
+import { infiniteNumberLosses, LineNumberTexts, numberTextsOf, restoreNumberTexts } from "../../src/journal/number-texts.js";
 
 const roundTrip = (line: string) => {
   const texts = numberTextsOf(line);
@@ -115,5 +115,27 @@ describe("LineNumberTexts", () => {
     const lines = new LineNumberTexts();
     lines.read({ line: 1, text: "line 1 is longer than 10 bytes: 0.0", error: "too long" });
     expect(lines.between(1, 1)).toBeUndefined();
+  });
+});
+
+describe("infiniteNumberLosses", () => {
+  test("a number past the largest double, written null by JSON.stringify, is said where it is written", () => {
+    const line = '{"args":{"amount":1e400,"count":2},"list":[-1e400]}';
+    expect(infiniteNumberLosses([JSON.parse(line)], numberTextsOf(line))).toEqual([
+      { path: "", code: "form_changed", detail: "the number 1e400 or -1e400 of the line is past the largest double: the value written at /args/amount is null, as JSON.stringify writes it" },
+      { path: "", code: "form_changed", detail: "the number 1e400 or -1e400 of the line is past the largest double: the value written at /list/0 is null, as JSON.stringify writes it" },
+    ]);
+  });
+
+  test("among several records written, the record is named", () => {
+    const line = '{"a":1e400}';
+    expect(infiniteNumberLosses([{ b: 1 }, JSON.parse(line)], numberTextsOf(line)).map((loss) => loss.detail)).toEqual([
+      "the number 1e400 of the line is past the largest double: the value written at /a of output record 2 is null, as JSON.stringify writes it",
+    ]);
+  });
+
+  test("lines that wrote no such number: nothing walked, nothing said", () => {
+    expect(infiniteNumberLosses([{ a: Infinity }], numberTextsOf('{"a":7.0}'))).toEqual([]);
+    expect(infiniteNumberLosses([{ a: Infinity }], undefined)).toEqual([]);
   });
 });
