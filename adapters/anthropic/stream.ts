@@ -13,7 +13,9 @@
 // |                                        |   an index other than the next position (the SDKs append) |
 // |                                        |   leaves no call of the message completed              |
 // | content_block_delta text_delta         | appends to the block's text                            |
-// |   input_json_delta                     | appends to the call's arguments, as streamed           |
+// |   input_json_delta                     | appends to the call's arguments, as streamed; a        |
+// |                                        |   partial_json that is no string makes the call        |
+// |                                        |   incomplete (the SDKs append it, or throw)            |
 // |   thinking_delta / signature_delta     | appends to the thinking / sets the signature           |
 // |   citations_delta                      | adds a citation to the text block                      |
 // |   another delta type                   | loss: not applied                                      |
@@ -54,6 +56,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { stoppedCall, type AssembledResponse, type StreamLoss, type WholeRecord } from "../../src/models/assembled-response.js";
 import type { Loss } from "../../src/models/loss.js";
+import { describeValue } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { isRecord, type Fields } from "./fields.js";
@@ -91,6 +94,8 @@ interface BlockState {
   late?: number;
   /** Set when the block started with an input of its own and fragments came too: a reader of either sees its own call. */
   twoInputs?: boolean;
+  /** The line of the first input_json_delta whose partial_json is no string, which the SDKs append to the input text and this reader does not. */
+  untextual?: number;
 }
 
 interface OpenMessage {
@@ -313,7 +318,13 @@ export class AnthropicStreamAssembler {
         block.text = (typeof block.text === "string" ? block.text : "") + delta.text;
         return;
       case "input_json_delta":
-        if (!CALL_TYPES.has(String(block.type)) || typeof delta.partial_json !== "string") return notApplied(`an input_json_delta for a ${String(block.type)} block`);
+        if (CALL_TYPES.has(String(block.type)) && typeof delta.partial_json !== "string") {
+          // The SDKs add it to the input text as it is (`null`, an array's text) or throw at it: their call is not this reader's.
+          state.untextual ??= line;
+          open.losses.push({ line, path: "/delta/partial_json", code: "form_changed", detail: `the input_json_delta gives partial_json as ${describeValue(delta.partial_json)}, not a string: the SDKs append it to the call's input text or throw at it, and this reader skips it, so the call is written incomplete` });
+          return;
+        }
+        if (!CALL_TYPES.has(String(block.type))) return notApplied(`an input_json_delta for a ${String(block.type)} block`);
         if (state.json === undefined && block.type === "tool_use" && isRecord(block.input) && Object.keys(block.input).length > 0) {
           state.twoInputs = true;
           open.losses.push({ line, path: "/delta/partial_json", code: "form_changed", detail: "the tool_use block started with an input of its own, and input_json_delta fragments follow: the fragments make the arguments, a reader that keeps the started input sees another call, so the call is written incomplete" });
@@ -479,7 +490,7 @@ function withStreamedCalls(items: readonly CanonicalItem[], states: readonly Blo
     const patched = { ...item } as Fields;
     if (state.json !== undefined && state.json !== "") patched.arguments = state.json;
     if (!state.stopped) patched.status = "in_progress";
-    else if ((state.late !== undefined || state.twoInputs) && patched.status === "completed") patched.status = "incomplete";
+    else if ((state.late !== undefined || state.twoInputs || state.untextual !== undefined) && patched.status === "completed") patched.status = "incomplete";
     return patched as CanonicalItem;
   });
 }

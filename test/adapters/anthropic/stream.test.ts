@@ -135,6 +135,18 @@ describe("tool_use deltas", () => {
     expect(usual.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
   });
 
+  test.each([
+    ["an array", ["../../etc/passwd"], "an array"],
+    ["null", null, "null"],
+    ["a number", 7, "number 7"],
+  ])("an input_json_delta whose partial_json is %s, which the SDKs append to the input text and this reader skips: the call is incomplete", (_label, partial, shown) => {
+    const odd = delta(0, { type: "input_json_delta", partial_json: partial });
+    const [result] = run([start(), toolUse(0, "toolu_1"), json(0, '{"password": "'), odd, json(0, 'a"}'), stop(0), messageDelta("tool_use"), messageStop]);
+    expect(result.items).toEqual([call("toolu_1", '{"password": "a"}', "incomplete")]);
+    expect(result.losses).toContainEqual({ line: 4, path: "/delta/partial_json", code: "form_changed", detail: `the input_json_delta gives partial_json as ${shown}, not a string: the SDKs append it to the call's input text or throw at it, and this reader skips it, so the call is written incomplete` });
+    expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
+  });
+
   test("a message_delta whose stop_reason replaces another makes the calls incomplete: which one ended them is not known", () => {
     const events = [start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("max_tokens"), messageDelta("tool_use"), messageStop];
     const [result] = run(events);
