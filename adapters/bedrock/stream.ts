@@ -15,7 +15,8 @@
 // |   past the next index, started again,  |   are incomplete (reported): readers that go by order  |
 // |   or after another block began)        |   or reset a started call read other calls            |
 // | contentBlockDelta text                 | appends to the block's text (a block may start with its first delta) |
-// |   toolUse.input                        | appends to the call's arguments, as streamed           |
+// |   toolUse.input                        | appends to the call's arguments, as streamed; an input |
+// |                                        |   that is no string makes the call incomplete          |
 // |   reasoningContent text / signature /  | appends to the reasoning text / sets the signature /   |
 // |     redactedContent                    |   appends to the redacted content                      |
 // |   another delta                        | loss: not applied                                      |
@@ -37,6 +38,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { AssembledResponse, StreamLoss, WholeRecord } from "../../src/models/assembled-response.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
+import { describeValue } from "../../src/models/json-value.js";
 import type { CanonicalItem } from "../../src/models/open-responses.js";
 import { converseToResponse, responseStatusOf } from "./converse-to-response.js";
 import { blockKind, isRecord, type Fields } from "./fields.js";
@@ -313,6 +315,11 @@ export class BedrockStreamAssembler {
         block.late = true;
         open.losses.push({ path: "/contentBlockDelta/delta", code: "form_changed", detail: "a toolUse delta after the block's contentBlockStop: appended, as a reader that reads on sees it; one that stops there sees another call, so the call is written incomplete", line });
       }
+    } else if (kind === "toolUse" && block.kind === "toolUse") {
+      // A reader that appends each fragment's input as it comes (`input += delta.toolUse.input`) reads another call than this one, which skips it.
+      block.late = true;
+      const input = isRecord(value) ? value.input : undefined;
+      open.losses.push({ path: "/contentBlockDelta/delta/toolUse", code: "form_changed", detail: `a toolUse delta gives input as ${describeValue(input)}, not a string: a reader that appends each fragment reads another call, and this reader skips it, so the call is written incomplete`, line });
     } else if (kind === "reasoningContent" && isRecord(value) && (block.kind ?? "reasoningContent") === "reasoningContent") {
       block.kind = "reasoningContent";
       if (typeof value.text === "string") block.text += value.text;

@@ -10,7 +10,10 @@
 // | response.output_item.added                       | opens the item at `output_index`; until its      |
 // |                                                  | `.done`, a `completed` status is in_progress     |
 // | response.function_call_arguments.delta           | appends to the call's arguments                  |
-// | response.function_call_arguments.done            | sets the arguments (the status stays)            |
+// | response.function_call_arguments.done            | sets the arguments (the status stays); either,   |
+// |                                                  | with a text that is no string, leaves the        |
+// |                                                  | stream's calls incomplete (openai-node appends   |
+// |                                                  | or sets it as it is)                             |
 // | response.content_part.added / .done              | sets a content part                              |
 // | response.output_text.delta / .done               | appends to / sets an output_text part's text     |
 // | response.output_text.annotation.added            | adds an annotation to the part                   |
@@ -303,8 +306,11 @@ export class ResponsesStreamAssembler {
         }
         const field = type === "response.function_call_arguments.delta" ? "delta" : "arguments";
         const text = event[field];
-        if (typeof text !== "string") open.losses.push(unusable(line, field, text, type));
-        else if (field === "delta") {
+        if (typeof text !== "string") {
+          open.losses.push(unusable(line, field, text, type));
+          // openai-node adds it to the arguments as it is (`undefined`, an array's text), or sets them to it.
+          open.contradiction ??= { line, detail: `${type} gives ${field} as ${describeValue(text)}, not a string: openai-node appends or sets it as it is, and this reader does not apply it` };
+        } else if (field === "delta") {
           if (open.doneLines.has(item)) open.contradiction ??= { line, detail: "function_call_arguments.delta comes after its call was finished, and changes its arguments" };
           item.arguments = (typeof item.arguments === "string" ? item.arguments : "") + text;
           open.streamedArguments.add(item);

@@ -164,6 +164,17 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
     expect(same!.items).toEqual([callFinal]);
   });
 
+  test.each([
+    ["a delta", { ...argsDelta(0, ""), delta: ["../../etc/passwd"] }, 'response.function_call_arguments.delta gives delta as an array, not a string: openai-node appends or sets it as it is, and this reader does not apply it'],
+    ["a delta left out", { type: "response.function_call_arguments.delta", item_id: FC, output_index: 0 }, "response.function_call_arguments.delta gives delta as nothing, not a string: openai-node appends or sets it as it is, and this reader does not apply it"],
+    ["done arguments", { ...argsDone(0, ""), arguments: { city: "Lyon" } }, "response.function_call_arguments.done gives arguments as an object, not a string: openai-node appends or sets it as it is, and this reader does not apply it"],
+  ])("%s that is no string, which openai-node adds to the arguments as it is: the stream's calls are incomplete", (_label, odd, detail) => {
+    const [result] = run([created(), added(0, callOpened), argsDelta(0, "{\"city\":\"Lyon\"}"), odd, itemDone(0, callFinal), completed([callFinal])]);
+    expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(result!.losses).toContainEqual({ line: 4, path: "", code: "form_changed", detail });
+    expect(replayGate(result!.items[0]!, lookupSchema).reason).toBe("status");
+  });
+
   test("deltas that spell other arguments than the done event or the terminal output say", () => {
     const mars = "{\"city\":\"Mars\"}";
     for (const events of [
@@ -411,6 +422,7 @@ describe("events whose fields cannot be used", () => {
     expect(result.losses).toEqual([
       { line: 4, path: "/delta", code: "unsupported_field", detail: "response.function_call_arguments.delta: delta is not usable (number 42); the event is not applied" },
       { line: 6, path: "/delta", code: "unsupported_field", detail: "response.output_text.delta: delta is not usable (null); the event is not applied" },
+      { line: 4, path: "", code: "form_changed", detail: "response.function_call_arguments.delta gives delta as number 42, not a string: openai-node appends or sets it as it is, and this reader does not apply it" },
     ]);
   });
 

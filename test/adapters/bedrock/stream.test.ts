@@ -98,6 +98,28 @@ describe("BedrockStreamAssembler, events", () => {
     ]);
   });
 
+  test.each([
+    ["an array", ["WKRP"], "an array"],
+    ["null", null, "null"],
+    ["left out", undefined, "nothing"],
+  ])("a toolUse delta whose input is %s, which a reader that appends each fragment adds to the text: the call is incomplete, reported", (_label, input, shown) => {
+    const odd = input === undefined ? {} : { input };
+    const events = [
+      { messageStart: { role: "assistant" } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "top_song" } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"sign": "' } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: odd } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: 'WKRP"}' } } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { messageStop: { stopReason: "tool_use" } },
+    ];
+    const [response] = assemble(events);
+    expect(response!.items).toEqual([{ type: "function_call", call_id: "tooluse_A", name: "top_song", arguments: '{"sign": "WKRP"}', status: "incomplete" }]);
+    expect(response!.losses).toEqual([
+      { path: "/contentBlockDelta/delta/toolUse", code: "form_changed", detail: `a toolUse delta gives input as ${shown}, not a string: a reader that appends each fragment reads another call, and this reader skips it, so the call is written incomplete`, line: 4 },
+    ]);
+  });
+
   test("a block's event or another stopReason after messageStop makes the message's calls incomplete, reported", () => {
     const opened = [
       { messageStart: { role: "assistant" } },
