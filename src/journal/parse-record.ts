@@ -23,8 +23,8 @@ export type ParsedRecord = { ok: true; value: unknown; counted?: RecordCount } |
 
 const SCALAR: RecordCount = { writtenCalls: 0, parsedArguments: false };
 
-/** `what` names the text in the detail: "line", "SSE data". */
-export function parseRecord(text: string, what: string): ParsedRecord {
+/** `what` names the text in the detail: "line", "SSE data". `colons`: the text's colonsAfterClosingQuotes, when counted already. */
+export function parseRecord(text: string, what: string, colons?: number): ParsedRecord {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, detail: `${what} is not JSON: ${parsed.message}` };
   const value = parsed.value;
@@ -35,7 +35,7 @@ export function parseRecord(text: string, what: string): ParsedRecord {
   } catch (error) {
     return { ok: false, detail: uncheckedDetail(what, error) };
   }
-  const twice = namedTwice(text, value, what, tally?.members);
+  const twice = namedTwice(text, value, what, tally?.members, colons);
   if (twice !== undefined) return { ok: false, detail: twice };
   return tally === undefined ? { ok: true, value } : { ok: true, value, counted: { writtenCalls: tally.calls, parsedArguments: tally.parsedArguments } };
 }
@@ -43,11 +43,11 @@ export function parseRecord(text: string, what: string): ParsedRecord {
 /**
  * Why a JSON text, which JSON.parse read as `value`, is no record: a name it
  * gives twice in one object, or that the check could not finish; undefined when
- * each name is given once. `membersCounted`: see duplicateName.
+ * each name is given once. `membersCounted`, `colonsCounted`: see duplicateName.
  */
-export function namedTwice(text: string, value: unknown, what: string, membersCounted?: number): string | undefined {
+export function namedTwice(text: string, value: unknown, what: string, membersCounted?: number, colonsCounted?: number): string | undefined {
   try {
-    const duplicate = duplicateName(text, value, membersCounted);
+    const duplicate = duplicateName(text, value, membersCounted, colonsCounted);
     return duplicate === undefined ? undefined : describeDuplicateName(what, duplicate);
   } catch (error) {
     return uncheckedDetail(what, error);

@@ -9,6 +9,7 @@
 // A line that is not UTF-8 is given the same way rather than decoded with
 // replacement characters: the gate must judge the bytes a replayer will read, and
 // a decoder that drops bad bytes would read `function_ca\xffll` as a call.
+import type { TextFacts } from "./text-facts.js";
 import { namesRequestTools, ToolFieldSearch } from "./unreadable-request.js";
 import { constants as bufferConstants, isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
@@ -35,6 +36,8 @@ export interface JournalLine {
    * JSON), so the gate allows no function after it until the next request body.
    */
   mayBeRequest?: boolean;
+  /** What the thread that split the line read of its text (text-facts.ts), for the thread that parses it. */
+  textFacts?: TextFacts;
 }
 
 export interface ReadOptions {

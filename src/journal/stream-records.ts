@@ -50,6 +50,7 @@ import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
 import { parseRecord, type RecordCount } from "./parse-record.js";
+import type { TextFacts } from "./text-facts.js";
 import { inexactLiterals, inexactSchemaNumbers, mayHoldInexactValue, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { exactForms, mergeNumberTexts, notAsDoublesWrite, numberTextsOf, writtenNumbers, type NumberTexts } from "./number-texts.js";
 import type { JournalLine } from "./read.js";
@@ -214,7 +215,8 @@ export class StreamRecords {
       this.sseNamed = false;
     }
     if (!opensObject && isBlank(text)) return out ?? [];
-    const parsed = parseRecord(text, "line");
+    const facts = line.textFacts;
+    const parsed = parseRecord(text, "line", facts?.colons);
     if (!parsed.ok) {
       const released = this.release();
       const unreadable = this.unreadable(line.line, parsed.detail);
@@ -225,8 +227,8 @@ export class StreamRecords {
       return out;
     }
     const record = parsed.value;
-    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, text, parsed.counted);
-    out.push(...this.pushRecord(record, line.line, false, text, parsed.counted));
+    if (out === undefined || out.length === 0) return this.pushRecord(record, line.line, false, text, parsed.counted, facts);
+    out.push(...this.pushRecord(record, line.line, false, text, parsed.counted, facts));
     return out;
   }
 
@@ -235,19 +237,20 @@ export class StreamRecords {
    * `text`: the line it was parsed from (or the SSE payload), read again for
    * the numbers its doubles do not stand for when the record is of an envelope
    * that holds arguments as objects, or defines tools. `counted`: what the walk
-   * of its parse found (parse-record.ts), when it walked the whole record.
+   * of its parse found (parse-record.ts), when it walked the whole record;
+   * `facts`: what was read of `text` already (text-facts.ts).
    */
-  pushRecord(record: unknown, line: number, fromSse = false, text?: string, counted?: RecordCount): JournalRecord[] {
+  pushRecord(record: unknown, line: number, fromSse = false, text?: string, counted?: RecordCount, facts?: TextFacts): JournalRecord[] {
     const held = this.held;
-    if (held === undefined) return this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted), fromSse, text);
+    if (held === undefined) return this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted, facts), fromSse, text);
     this.held = undefined;
     // The same response written again is a repeat of the stored response, not a chunk of it.
-    if (fromSse || !isPlainObject(record) || record.responseId !== held.responseId || isDeepStrictEqual(record, held.plain.record)) return [held.plain, ...this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted), fromSse, text)];
+    if (fromSse || !isPlainObject(record) || record.responseId !== held.responseId || isDeepStrictEqual(record, held.plain.record)) return [held.plain, ...this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted, facts), fromSse, text)];
     // Read again as the first chunk of a stream, which this record continues.
     const { record: first, line: firstLine, inexact } = held.plain;
     this.stream = this.open("gemini", false);
     const opened = this.pushStreamed("gemini", first, firstLine, false, inexact, undefined, held.text);
-    return [...opened, ...this.pushDetected(record, line, fromSse, text, counted)];
+    return [...opened, ...this.pushDetected(record, line, fromSse, text, counted, facts)];
   }
 
   /** The records pushDetected gave, less a Gemini response that names its responseId, which is held (`held`) when it is the last. */
@@ -270,7 +273,7 @@ export class StreamRecords {
     return held === undefined ? [] : [held.plain];
   }
 
-  private pushDetected(record: unknown, line: number, fromSse: boolean, text: string | undefined, counted: RecordCount | undefined): JournalRecord[] {
+  private pushDetected(record: unknown, line: number, fromSse: boolean, text: string | undefined, counted: RecordCount | undefined, facts: TextFacts | undefined): JournalRecord[] {
     const detected = detectEnvelopeRecord(record);
     let recordKind = detected.kind;
     let envelope = detected.envelope;
@@ -303,7 +306,7 @@ export class StreamRecords {
     const definesTools = reassembled === undefined && text !== undefined && DEFINES_TOOLS.has(recordKind);
     // Both readings of the line's numbers find only a number its double does not
     // stand for: one test of the text, not one per reading, tells that it holds none.
-    const mayHoldInexact = (writesObjects || definesTools) && mayHoldInexactValue(text!);
+    const mayHoldInexact = (writesObjects || definesTools) && (facts?.mayHoldInexact ?? mayHoldInexactValue(text!));
     const inexact = mayHoldInexact && writesObjects ? inexactLiterals(text) : undefined;
     // A line that may give a call parsed_arguments (parsed-arguments-numbers.ts): the numbers of it no double stands for.
     // The walk of its parse said whether it names parsed_arguments; a record not walked is asked of its text.

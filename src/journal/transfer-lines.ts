@@ -10,18 +10,25 @@
 // |         | number, count                                                           |
 // | unread  | for each line not read: its index in texts, then 1 when it may be a     |
 // |         | request body, else 0                                                    |
+// | colons, | each line's text facts (text-facts.ts), read here for the thread that   |
+// | inexact | parses the lines; a line not read has none                              |
 import type { JournalLine } from "./read.js";
+import { textFactsOf } from "./text-facts.js";
 
 export interface LinesTransfer {
   texts: string[];
   runs: Array<string | number>;
   unread: number[];
+  colons: Int32Array;
+  inexact: Uint8Array;
 }
 
 export function encodeLines(lines: readonly JournalLine[]): LinesTransfer {
   const texts: string[] = new Array(lines.length);
   const runs: Array<string | number> = [];
   const unread: number[] = [];
+  const colons = new Int32Array(lines.length);
+  const inexact = new Uint8Array(lines.length);
   let source: string | undefined;
   let next = -1;
   for (let i = 0; i < lines.length; i++) {
@@ -35,26 +42,37 @@ export function encodeLines(lines: readonly JournalLine[]): LinesTransfer {
       // A line not read carries its error as its text: the error crosses once.
       if (line.text !== line.error) throw new Error(`line ${line.line} of ${line.source} was not read, and its text is not its error`);
       unread.push(i, line.mayBeRequest === true ? 1 : 0);
+      continue;
     }
+    const facts = textFactsOf(line.text);
+    colons[i] = facts.colons;
+    inexact[i] = facts.mayHoldInexact ? 1 : 0;
   }
-  return { texts, runs, unread };
+  return { texts, runs, unread, colons, inexact };
 }
 
 export function decodeLines(transfer: LinesTransfer): JournalLine[] {
-  const { texts, runs, unread } = transfer;
+  const { texts, runs, unread, colons, inexact } = transfer;
+  // For each line not read, 1, or 2 when it may be a request body; 0 for the others.
+  const unreadKind = new Uint8Array(texts.length);
+  for (let u = 0; u < unread.length; u += 2) unreadKind[unread[u]!] = unread[u + 1] === 1 ? 2 : 1;
   const lines: JournalLine[] = new Array(texts.length);
   let at = 0;
   for (let r = 0; r < runs.length; r += 3) {
     const source = runs[r] as string;
     const first = runs[r + 1] as number;
     const count = runs[r + 2] as number;
-    for (let k = 0; k < count; k++, at++) lines[at] = { source, line: first + k, text: texts[at]! };
+    for (let k = 0; k < count; k++, at++) {
+      const text = texts[at]!;
+      const kind = unreadKind[at];
+      lines[at] =
+        kind === 0
+          ? { source, line: first + k, text, textFacts: { colons: colons[at]!, mayHoldInexact: inexact[at] === 1 } }
+          : kind === 2
+            ? { source, line: first + k, text, error: text, mayBeRequest: true }
+            : { source, line: first + k, text, error: text };
+    }
   }
   if (at !== texts.length) throw new Error(`the lines handed over number ${texts.length}, and their runs ${at}`);
-  for (let u = 0; u < unread.length; u += 2) {
-    const line = lines[unread[u]!]!;
-    line.error = line.text;
-    if (unread[u + 1] === 1) line.mayBeRequest = true;
-  }
   return lines;
 }

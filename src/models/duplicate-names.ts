@@ -36,12 +36,13 @@ const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(?:[ \t\n\r]*:)?/g;
  * `value`; `undefined` when every object names each member once. Throws when the
  * counts differ and no name is found twice, so that a caller blocks rather than
  * trusts a value the check could not explain. `membersCounted`: the own keys of
- * every object of `value`, when the caller counted them in a walk of its own.
+ * every object of `value`, when the caller counted them in a walk of its own;
+ * `colonsCounted`: `colonsAfterClosingQuotes(text)`, when the caller counted them.
  */
-export function duplicateName(text: string, value: unknown, membersCounted?: number): DuplicateName | undefined {
+export function duplicateName(text: string, value: unknown, membersCounted?: number, colonsCounted?: number): DuplicateName | undefined {
   if (value === null || typeof value !== "object") return undefined;
   const parsed = membersCounted ?? membersParsed(value);
-  if (parsed !== undefined && colonsAfterClosingQuotes(text) === parsed) return undefined;
+  if (parsed !== undefined && (colonsCounted ?? colonsAfterClosingQuotes(text)) === parsed) return undefined;
   const written = membersWritten(text);
   if (written === 0 || written === (parsed ?? ownKeys(value))) return undefined;
   const found = firstDuplicate(text);
@@ -73,7 +74,7 @@ function membersWritten(text: string): number | undefined {
  * bound of the members written. Each colon looks back over its own stretch of
  * the text only, so the whole count is linear.
  */
-function colonsAfterClosingQuotes(text: string): number {
+export function colonsAfterClosingQuotes(text: string): number {
   let colons = 0;
   for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
     let quote = at - 1;

@@ -4,11 +4,19 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ChunkLines } from "../../src/journal/chunk-lines.js";
 import { LineSplitter, type JournalLine } from "../../src/journal/read.js";
+import { textFactsOf } from "../../src/journal/text-facts.js";
 import { decodeLines, encodeLines } from "../../src/journal/transfer-lines.js";
 
 const crossed = (lines: JournalLine[]) => decodeLines(structuredClone(encodeLines(lines)));
+/** The lines as they arrive: each line read with what was read of its text on the way. */
+const withFacts = (lines: JournalLine[]) => lines.map((line) => (line.error === undefined ? { ...line, textFacts: textFactsOf(line.text) } : line));
 
 describe("lines after the crossing", () => {
+  test("a line's text facts are the ones its text gives", () => {
+    const text = '{"a":"x\\":","b":{"c":12345678901234567890}}';
+    expect(crossed([{ source: "-", line: 1, text }])[0]!.textFacts).toEqual({ colons: 3, mayHoldInexact: true });
+  });
+
   test("lines of two sources, one not read and one not read that may be a request, are the lines split", () => {
     const reader = new ChunkLines({ maxLineBytes: 40 });
     const lines = [
@@ -23,7 +31,7 @@ describe("lines after the crossing", () => {
       ["b.jsonl", 1, false, false],
       ["b.jsonl", 2, false, false],
     ]);
-    expect(crossed(lines)).toEqual(lines);
+    expect(crossed(lines)).toEqual(withFacts(lines));
   });
 
   test("lines whose numbers do not follow on, as a library caller may hand them, keep their numbers", () => {
@@ -33,7 +41,7 @@ describe("lines after the crossing", () => {
       { source: "-", line: 3, text: "1" },
       { source: "x", line: 4, text: "2" },
     ];
-    expect(crossed(lines)).toEqual(lines);
+    expect(crossed(lines)).toEqual(withFacts(lines));
   });
 
   test("no lines cross as none", () => {
@@ -52,7 +60,7 @@ describe("lines after the crossing", () => {
         const expected = [...chunks.flatMap((chunk) => whole.push(chunk)), ...whole.finish()];
         const reader = new ChunkLines({ maxLineBytes: limit });
         const lines = [...chunks.flatMap((chunk) => crossed(reader.push("j", chunk))), ...crossed(reader.end())];
-        expect(lines).toEqual(expected);
+        expect(lines).toEqual(withFacts(expected));
       }),
       { numRuns: 300 },
     );
