@@ -689,7 +689,9 @@ function stoppedResponse(record: Record<string, unknown>): string | undefined {
   const status = record.status;
   if (status === "failed" || status === "cancelled") return `the response ${status}`;
   const unfinished = unfinishedResponse(record);
-  if (unfinished !== undefined || !("status" in record) || RESPONSE_STATUSES.has(status)) return unfinished;
+  if (unfinished !== undefined || RESPONSE_STATUSES.has(status)) return unfinished;
+  // The spec requires a status: without one, whether the response finished is not known.
+  if (status === undefined) return "the response gives no status, which the spec requires, so whether it finished is not known";
   return `the response's status ${JSON.stringify(status)} is none the spec defines`;
 }
 

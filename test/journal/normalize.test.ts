@@ -178,6 +178,11 @@ describe("Open Responses records", () => {
       expect(itemsOf([record!])[0]).toEqual({ ...callItem("call_1", "apac"), status: "incomplete" });
       expect(record).toMatchObject({ losses: [{ path: "/output/0/status", code: "form_changed", detail: `the response's status ${JSON.stringify(status)} is none the spec defines: its completed call is written incomplete, as the recording never ran it` }] });
     }
+    // The spec requires a status: one left out says no more than null does.
+    const { status: _status, ...unsaid } = response("completed");
+    const [record] = await normalize([unsaid], { leftBehind: false });
+    expect(itemsOf([record!])[0]).toEqual({ ...callItem("call_1", "apac"), status: "incomplete" });
+    expect(record).toMatchObject({ losses: [{ path: "/output/0/status", code: "form_changed", detail: "the response gives no status, which the spec requires, so whether it finished is not known: its completed call is written incomplete, as the recording never ran it" }] });
   });
 
   test("unprefixed provider item types get the origin's slug", async () => {
