@@ -1,8 +1,9 @@
 // The worker thread of `gate --jobs`: the first half of the gate (gate-jobs.ts).
-// It is sent the journal's lines, as the first thread split them from each chunk
-// of bytes (transfer-lines.ts), parses and normalizes each, keeps the tools in
-// force, and answers each request with the records it completed, cut down to
-// what the second half reads (transfer-records.ts). Parsing makes most of the
+// It is sent the journal's bytes, chunk by chunk, or its lines, as the first
+// thread split them from each chunk (transfer-lines.ts); it splits the bytes,
+// parses and normalizes each line, keeps the tools in force, and answers each
+// request with the records it completed, cut down to what the second half reads
+// (transfer-records.ts). Parsing makes most of the
 // garbage of a run, and a worker's heap can be kept small (`resourceLimits`),
 // while the first thread's cannot.
 import { PrototypeGuard } from "./prototype-guard.js";
@@ -22,6 +23,10 @@ import type { ReadOptions } from "../journal/read.js";
 import { GATE_READING } from "../journal/gate-reading.js";
 
 export type GateRequest =
+  /** A chunk of a source's bytes, split here; a chunk of a new source follows the end of the last. */
+  | { kind: "chunk"; source: string; bytes: Uint8Array }
+  /** The end of the current source, split here. */
+  | { kind: "end" }
   /** The lines the first thread split from a chunk of a source's bytes, or from the end of a source, in input order. */
   | { kind: "lines"; lines: LinesTransfer }
   /** The end of the journal. */
@@ -75,6 +80,10 @@ parentPort!.on("message", (request: GateRequest) => {
 
 function answer(request: GateRequest): GateAnswer {
   switch (request.kind) {
+    case "chunk":
+      return encoded(normalizer.push(request.source, Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength)));
+    case "end":
+      return encoded(normalizer.end());
     case "lines":
       return encoded(normalizer.pushLines(decodeLines(request.lines)));
     case "finish":

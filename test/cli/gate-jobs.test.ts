@@ -226,6 +226,18 @@ describe("lines and records written to break the gate", () => {
     await expectSameBothWays(Buffer.alloc(0), { tools: salesTools }, [second, second, first]);
     await expectSameBothWays(Buffer.from(jsonl(call("call_c", "{}"))), { schema: salesSchema }, [first, "-", first]);
   }, 60_000);
+  test("a file of long lines, which this thread splits, between files of short lines, which the worker splits, and the reverse", async () => {
+    const long = join(folder, "long.jsonl");
+    const short = join(folder, "short.jsonl");
+    // Request bodies of over 512 bytes a line, then their calls; and loose calls of about 150.
+    const body = (n: number) => ({ model: "m", input: [{ type: "message", role: "user", content: `sales report ${n} `.repeat(80) }], tools: [{ type: "function", name: "get_latest_sales_report", parameters: salesSchema }] });
+    writeFileSync(long, Array.from({ length: 40 }, (_, n) => jsonl(body(n)) + jsonl(call(`call_l${n}`, n % 3 === 0 ? '{"region":"global"}' : '{"region":"apac"}'))).join("") + JSON.stringify(body(40)));
+    writeFileSync(short, Array.from({ length: 60 }, (_, n) => jsonl(call(`call_s${n}`, n % 4 === 0 ? "{" : '{"region":"emea"}'))).join(""));
+    for (const sources of [[short, long, short], [long, short, long]]) {
+      const run = await expectSameBothWays(Buffer.alloc(0), { tools: salesTools, chunkBytes: 4_096 }, sources);
+      expect(run.counts.blocked).toBeGreaterThan(20);
+    }
+  }, 60_000);
 });
 
 /** Values nested `depth` deep, written as JSON text. */
