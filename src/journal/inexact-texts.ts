@@ -92,7 +92,14 @@ export function restoreJoinedTexts(args: { written: unknown[]; made: readonly un
       if (texts === undefined) continue;
       const back = restoreNumberTexts(json, texts);
       for (const loss of back.losses) losses.push({ ...loss, detail: `the text written at ${at}, joined to other text: ${loss.detail}` });
-      if (back.text !== json) joined = joined.split(json).join(back.text);
+      if (back.text === json) continue;
+      // Held more than once, the made text cannot be told from the same text the record wrote itself beside it: none is changed.
+      if (joined.indexOf(json) !== joined.lastIndexOf(json)) {
+        const number = firstNumberOf(json, back.text);
+        losses.push({ path: number === "" ? "" : numberPointer(source, number), code: "form_changed", detail: `the text written at ${at} holds a JSON text made of the record more than once, among other text: which is the one made is not known, so its numbers are written as their doubles write them, not as the record wrote them` });
+        continue;
+      }
+      joined = joined.replace(json, () => back.text);
     }
     if (joined !== text) replaced.push({ tokens: tokens(), text: joined });
   });
@@ -132,6 +139,15 @@ function textsToFind(made: readonly unknown[], source: unknown, texts: NumberTex
     if (restores || (inexact !== undefined && writtenFromInexact(text, inexact).length > 0)) found.add(text);
   });
   return [...found].sort((one, other) => other.length - one.length);
+}
+
+/** The first number token of `json` written otherwise in `restored` (the two differ only in number forms), as a double's text. */
+function firstNumberOf(json: string, restored: string): string {
+  let at = 0;
+  while (at < json.length && json[at] === restored[at]) at += 1;
+  // Back to the start of the token the two first differ in.
+  while (at > 0 && /[0-9.eE+-]/.test(json[at - 1]!)) at -= 1;
+  return /^-?[0-9.eE+]+/.exec(json.slice(at))?.[0] ?? "";
 }
 
 /** Sets the string of `written` at `tokens` (as walkStrings gives them) to `text`. */

@@ -46,6 +46,19 @@ describe("a Bedrock json part joined to another text part, in a Gemini response"
     ]);
   });
 
+  test("a text part that writes the json part's text itself: neither is changed, and the form not put back is said", async () => {
+    const request = bedrockRequest.replace('{"json":{"account":12345678901234567890,"ratio":7.0}},{"text":"done"}', '{"json":{"ratio":7.0}},{"text":"as before: {\\"ratio\\":7}"}');
+    const { stdout, report } = await run(["convert", "--to", "gemini"], [request]);
+    const [, , result] = (JSON.parse(stdout) as { contents: Array<{ parts: Array<{ functionResponse?: { response: { output: string } } }> }> }).contents;
+    expect(result!.parts[0]!.functionResponse!.response.output).toBe('{"ratio":7}as before: {"ratio":7}');
+    expect(report).toContainEqual({
+      line: 1,
+      path: "/messages/2/content/0/toolResult/content/0/json/ratio",
+      code: "form_changed",
+      detail: "the text written at /contents/2/parts/0/functionResponse/response/output holds a JSON text made of the record more than once, among other text: which is the one made is not known, so its numbers are written as their doubles write them, not as the record wrote them",
+    });
+  });
+
   test("a loose message: the text beside the json part keeps its own numbers, the json part its forms", async () => {
     const { stdout, report } = await run(["convert", "--to", "gemini"], ['{"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"text":"7 items: "},{"json":{"count":7.0,"scale":1E2,"share":0.1000000000000000055}}]}}]}']);
     expect(JSON.parse(stdout)).toEqual({ role: "user", parts: [{ functionResponse: { name: "", response: { output: '7 items: {"count":7.0,"scale":1E2,"share":0.1}' }, id: "t1" } }] });
