@@ -428,6 +428,9 @@ class JournalConverter {
           if (entry.inexact !== undefined) emitted.losses.push(...inexactTextLosses(emitted.records, entry.inexact, entry.record).map((loss) => ({ ...loss, line: entry.line })));
           if (entry.numberTexts !== undefined) emitted.losses.push(...restoreObjectTexts(emitted.records, entry.numberTexts, entry.record).map((loss) => ({ ...loss, line: entry.line })));
           if (markAfter !== undefined) emitted.marks = [markAfter];
+          // A record in a stream written through that is not converted (an error the API sent in it): without
+          // it the stream would read as whole, and its calls as finished, so a mark stands in its place.
+          else if (followsPassed !== undefined && emitted.converted === 0 && emitted.errors.length > 0 && !PASSED_STREAM_KINDS.has(entry.recordKind)) emitted.marks = [unreadMark(entry.line, emitted.errors[0]!.detail, "was not converted")];
           out.push(emitted);
           break;
         }
@@ -458,9 +461,12 @@ class JournalConverter {
           out.push(streamed);
           break;
         }
-        case "unassembled":
-          out.push(unassembled(entry));
+        case "unassembled": {
+          const left = unassembled(entry);
+          if (followsPassed !== undefined && left.errors.length > 0) left.marks = [unreadMark(entry.line, left.errors[0]!.detail, "was not converted")];
+          out.push(left);
           break;
+        }
         default: {
           const unknownEntry: never = entry;
           throw new TypeError(`journal record ${JSON.stringify(unknownEntry)} is not converted`);
@@ -696,12 +702,13 @@ function readsAloneOnALine(record: unknown, kind: RecordKind, before: unknown): 
 
 /**
  * What stands, in the output, for a line of a stream written through that could
- * not be read: a line that is not JSON either, so that whoever reads the output,
- * the gate included, finds the stream damaged where it was, and its calls
- * unfinished, as in the input. Not SSE framing, not JSON, one line.
+ * not be read, or was read and not converted: a line that is not JSON either,
+ * so that whoever reads the output, the gate included, finds the stream damaged
+ * where it was, and its calls unfinished, as in the input. Not SSE framing, not
+ * JSON, one line.
  */
-export function unreadMark(line: number, detail: string): string {
-  return `orbridge: line ${line} of the input could not be read, and this stream is not whole without it (${visibleInLine(detail)})`;
+export function unreadMark(line: number, detail: string, what = "could not be read"): string {
+  return `orbridge: line ${line} of the input ${what}, and this stream is not whole without it (${visibleInLine(detail)})`;
 }
 
 function notConverted(line: number, detail: string, records = 1): Emitted {

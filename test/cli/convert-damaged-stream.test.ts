@@ -61,3 +61,37 @@ test("an unreadable line outside any stream leaves no mark", async () => {
   expect(run.code).toBe(1);
   expect(readFileSync(output, "utf8")).toBe('{"role":"user","content":"hi"}\n{"role":"assistant","content":"hello"}\n');
 });
+
+describe("an error the API sent in a stream written through, which is read and not converted", () => {
+  const anthropicTools = join(folder, "anthropic-tools.json");
+  writeFileSync(anthropicTools, JSON.stringify([{ name: "t1", input_schema: { type: "object", additionalProperties: false, required: ["region"], properties: { region: { type: "string", enum: ["apac"] } } } }]));
+  const anthropicStream = [
+    { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-20250514", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } },
+    { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "t1", input: {} } },
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"region":"apac"}' } },
+    { type: "content_block_stop", index: 0 },
+    { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 5 } },
+    { type: "message_stop" },
+  ].map((event) => JSON.stringify(event));
+  const overloaded = JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+  const serverError = JSON.stringify({ error: { message: "boom", type: "server_error" } });
+
+  test.each([
+    ["a Chat error object between the chunks", "chat", [opening, args, serverError, finish], 3, tools],
+    ["a Chat error object after the finish", "chat", [opening, args, finish, serverError], 4, tools],
+    ["an Anthropic error event after message_stop", "anthropic", [...anthropicStream, overloaded], 7, anthropicTools],
+    ["an Anthropic error event before message_delta", "anthropic", [...anthropicStream.slice(0, 4), overloaded, ...anthropicStream.slice(4)], 5, anthropicTools],
+  ])("%s: its place holds a mark, and the call stays blocked", async (_name, target, lines, errorLine, toolsFile) => {
+    const input = join(folder, `sent-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(input, lines.join("\n") + "\n");
+    const reasons = async (path: string) => (await runOrbridge(["gate", "--tools", toolsFile, "--format", "json", path])).stdout.trim().split("\n").map((line) => (JSON.parse(line) as { reason: string }).reason);
+    expect(await reasons(input)).not.toContain("ok");
+    const output = `${input}.out`;
+    const run = await runOrbridge(["convert", "--to", target, "--out", output, input]);
+    expect(run.code).toBe(1);
+    const written = readFileSync(output, "utf8").trimEnd().split("\n");
+    expect(written.filter((line) => line.startsWith("{"))).toEqual(lines.filter((line) => line !== serverError && line !== overloaded));
+    expect(written[errorLine - 1]).toMatch(new RegExp(`^orbridge: line ${errorLine} of the input was not converted, and this stream is not whole without it \\(`));
+    expect(await reasons(output)).not.toContain("ok");
+  });
+});
