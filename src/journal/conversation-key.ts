@@ -5,6 +5,8 @@
 // | value at the pointer                         | key                                 |
 // |----------------------------------------------|-------------------------------------|
 // | a string (the empty string too)              | that string                         |
+// | a string with a lone surrogate (`\ud800`)     | none: written as UTF-8 it becomes   |
+// |                                              |   U+FFFD, another key's text        |
 // | a whole number a double holds exactly        | that number (`7`, `7.0` and `7e0`   |
 // |   (|n| <= 2^53 - 1)                          |   are one key; `"7"` is another)     |
 // | a larger or fractional number, or one whose  | none: two ids a double cannot tell  |
@@ -18,6 +20,9 @@ import { inexactLiterals } from "./inexact-numbers.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
 
 export type ConversationKey = string | number;
+
+/** In `u` mode a pair of surrogates is one code point: only a surrogate alone matches. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 export type KeyReading =
   /** `id` tells keys apart whatever their type: the same for two records of one conversation only. */
@@ -35,7 +40,11 @@ export function conversationKeyOf(record: unknown, pointer: JsonPointer, text?: 
   const found = resolvePointer(record, pointer);
   if (!found.found) return { error: `no conversation key at ${pointer.text}: ${found.reason}` };
   const value = found.value;
-  if (typeof value === "string") return { key: value, id: "s" + value };
+  if (typeof value === "string") {
+    // A writer or partitioner that encodes keys in UTF-8 writes a lone surrogate as U+FFFD, and joins this conversation to the one of that key.
+    if (LONE_SURROGATE.test(value)) return { error: `no conversation key at ${pointer.text}: the string holds a lone surrogate, which UTF-8 writes as U+FFFD, so that two different keys can read as one` };
+    return { key: value, id: "s" + value };
+  }
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     const written = text === undefined ? undefined : inexactLiterals(text)?.get(String(value));
     if (written !== undefined) return { error: `no conversation key at ${pointer.text}: the line writes ${written}, which a double reads as ${String(value)}; a key is a string or a whole number written as one` };

@@ -218,6 +218,22 @@ describe("a line that names no conversation is a blocked error record naming the
     });
   });
 
+  test("a key with a lone surrogate, which UTF-8 writes as U+FFFD, another key's text, is no key", async () => {
+    const stdin = jsonl(
+      '{"conversation_id":"a\\ufffd","tool_choice":"none","messages":[{"role":"user","content":"no tools here"}]}',
+      '{"conversation_id":"a\\ud800","type":"function_call","call_id":"c1","name":"f","arguments":"{}","status":"completed"}',
+      '{"conversation_id":"a\\ud83d\\ude00","role":"user","content":"a pair is one character"}',
+    );
+    const result = await runOrbridge(["gate", "--conversation", "/conversation_id", "--format", "json", "-"], stdin);
+    const records = json(result.stdout) as Array<{ line: number; reason: string; conversation?: unknown; detail: string }>;
+    expect(records.map(({ line, reason, conversation }) => [line, reason, conversation])).toEqual([
+      [1, "not_function_call", "a\ufffd"],
+      [2, "error", undefined],
+      [3, "not_function_call", "a\ud83d\ude00"],
+    ]);
+    expect(records[1]!.detail).toBe("no conversation key at /conversation_id: the string holds a lone surrogate, which UTF-8 writes as U+FFFD, so that two different keys can read as one");
+  });
+
   test("a number written so that its double is another whole number is no key: the line would join another conversation", async () => {
     const stdin = jsonl(
       '{"conversation_id":1.0000000000000001,"tool_choice":"none","messages":[{"role":"user","content":"no tools here"}]}',
