@@ -226,9 +226,10 @@ async function* inTwoThreads(chunks: AsyncIterable<InputChunk>, sources: readonl
 
 /**
  * Lines of more than this many bytes on average make a source's lines this
- * thread's to split. Measured on two cores: at 840 bytes a line (request
- * bodies, completions and streams mixed) splitting them here made `--jobs 2`
- * about 6% faster; at 245 (loose calls nearly all blocked) about 12% slower.
+ * thread's to split. Measured on two cores, in runs alternated with the worker
+ * splitting: at 840 bytes a line (request bodies, completions and streams
+ * mixed) splitting them here made `--jobs 2` 5 to 8% faster; at 245 (loose
+ * calls nearly all blocked) 10 to 15% slower.
  */
 const LONG_LINE_BYTES = 512;
 
