@@ -623,7 +623,7 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
         rewritten = result.losses;
       }
       const sources: number[][] = [];
-      const aside = setAsideUnfinishedCalls(items, WRITTEN_AS.chat, (index) => `/${index}`, true);
+      const aside = setAsideUnfinishedCalls(items, WRITTEN_AS.chat, (index) => `/${index}`, true, true);
       converted = chat.messages.fromItems({ items: aside.items, idless: counts.idless, reasoningField, sources });
       converted = { value: converted.value, losses: [...aside.losses, ...converted.losses.filter((loss) => !aside.left.has(loss.path))] };
       if (!rewrite) recordLines = sources.map((indexes) => indexes.map((index) => run[index]!.line));
@@ -753,8 +753,9 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
         const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
-        const written = itemsToEnvelope(rewritten.items, target, reasoningField);
-        return done(written.value, [...itemLosses, ...rewritten.losses, ...written.losses]);
+        const aside = blockedCallsLeftOut(rewritten.items, target);
+        const written = itemsToEnvelope(aside.items, target, reasoningField);
+        return done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...written.losses.filter((loss) => !aside.left.has(loss.path))]);
       }
       case "chat_message":
       case "responses_item":
@@ -776,6 +777,18 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
   } catch (error) {
     return notConverted(line, whyNotConverted(record, kind, error));
   }
+}
+
+/**
+ * The items of one loose message of another envelope, each call the gate blocks
+ * for what it says (the message's stop reason made it incomplete) left out with
+ * its outputs where the target cannot say it. Their losses point at the message
+ * as a whole: its items are no field of it.
+ */
+function blockedCallsLeftOut(items: CanonicalItem[], target: Envelope): { items: CanonicalItem[]; losses: Loss[]; left: ReadonlySet<string> } {
+  if (target === "responses") return { items, losses: [], left: new Set() };
+  const aside = setAsideUnfinishedCalls(items, WRITTEN_AS[target], (index) => `/${index}`, false, target === "chat");
+  return { items: aside.items, losses: aside.losses.map((loss) => ({ ...loss, path: "" })), left: aside.left };
 }
 
 /** Items as the target's loose records: items themselves, Chat messages, or an envelope's messages (its system text first, as a system line). */
@@ -1022,11 +1035,11 @@ function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, t
   const value = canonical.value as Fields;
   const title = target === "responses" ? target : WRITTEN_AS[target];
   if (!isBody) {
-    const marked = unfinishedResponse(value, title, target !== "chat" && target !== "responses");
+    const marked = unfinishedResponse(value, title, target !== "chat" && target !== "responses", target === "chat");
     return marked.losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...marked.losses] };
   }
   if (!Array.isArray(value.input)) return canonical;
-  const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`, true);
+  const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`, true, target === "chat");
   return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: [...canonical.losses, ...aside.losses], left: aside.left };
 }
 

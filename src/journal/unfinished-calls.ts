@@ -20,14 +20,58 @@
 // calls ran. A call without one is reported, not left out. The output of
 // a response is not history: the spec gives each of its calls a status, and one
 // without it is not known to have finished.
+//
+// The same holds for a call the gate blocks for what it says itself, where the
+// target has no place for that: a namespace (a namespace's function is another
+// tool than the function of its name, and none of these envelopes names one),
+// and arguments that are not a JSON text (Anthropic, Gemini and Bedrock write
+// arguments as an object, so an object there reads as valid input; Chat writes
+// the value as it is, and it stays blocked). And a completed response the gate
+// stops as a whole (an error beside its status, the content filter in its
+// incomplete_details) is written incomplete, as its calls did not run.
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
+import { unfinishedResponse as stoppedBy } from "./responses-stream.js";
 
 /** Why a call item did not complete, or `undefined` for a completed call, a call without status and any other item. */
 export function unfinished(item: unknown): string | undefined {
   if (!isPlainObject(item) || item.type !== "function_call" || item.status === "completed" || item.status === undefined) return undefined;
   return `is ${JSON.stringify(item.status)}`;
+}
+
+/** Why a call is blocked and the target cannot say so, how the target falls short, and how an output of it is left out. */
+interface Unwritable {
+  /** The call's field that says it. */
+  field: string;
+  why: string;
+  cannot: (target: string) => string;
+  leftAs: string;
+}
+
+/**
+ * Why the gate blocks a call for what the call says itself, where the target
+ * cannot write that reason: an unfinished status, a namespace, and (unless
+ * `keepsArguments`, as Chat does) arguments that are not a JSON text.
+ * Undefined for a call the target writes as blocked as it was, and any other item.
+ */
+export function unwritableCall(item: unknown, keepsArguments = false): Unwritable | undefined {
+  const status = unfinished(item);
+  if (status !== undefined) return { field: "status", why: status, cannot: (target) => `${target} cannot mark one call unfinished`, leftAs: "as unfinished" };
+  if (!isPlainObject(item) || item.type !== "function_call") return undefined;
+  if (item.namespace !== undefined && item.namespace !== null) {
+    return { field: "namespace", why: `is of namespace ${JSON.stringify(item.namespace)}, a tool other than the function of its name`, cannot: (target) => `${target} has no namespace for a call`, leftAs: "for its namespace" };
+  }
+  if (!keepsArguments && typeof item.arguments !== "string") {
+    return { field: "arguments", why: `has arguments that are ${describeValue(item.arguments)}, not a JSON text`, cannot: (target) => `${target} writes arguments as an object, where that reads as valid input`, leftAs: "for its arguments" };
+  }
+  return undefined;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**
@@ -39,21 +83,21 @@ export function unfinished(item: unknown): string | undefined {
  * whether calls without status are reported (all but a Chat run's, whose
  * calls get a status from their message).
  */
-export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, reportNoStatus = false): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
-  const unfinishedIds = new Set<unknown>();
+export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, reportNoStatus = false, keepsArguments = false): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
+  const unfinishedIds = new Map<unknown, string>();
   const losses: Loss[] = [];
   const left = new Set<string>();
   const kept = items.map((item, index) => {
-    const why = unfinished(item);
+    const blocked = unwritableCall(item, keepsArguments);
     const fields = item as Record<string, unknown>;
     if (reportNoStatus && isPlainObject(item) && item.type === "function_call" && item.status === undefined) {
       losses.push({ path: at(index), code: "form_changed", detail: `the call ${describeCallId(fields.call_id)} has no status, which the gate blocks; ${target} has none to write, so the call reads there as one that may run` });
     }
-    if (why !== undefined) {
-      if (typeof fields.call_id === "string") unfinishedIds.add(fields.call_id);
-      losses.push({ path: at(index), code: "unsupported_item", detail: `the call ${describeCallId(fields.call_id)} ${why}: ${target} cannot mark one call unfinished, and written there it would read as a call that may run, so it is left out` });
+    if (blocked !== undefined) {
+      if (typeof fields.call_id === "string") unfinishedIds.set(fields.call_id, blocked.leftAs);
+      losses.push({ path: at(index), code: "unsupported_item", detail: `the call ${describeCallId(fields.call_id)} ${blocked.why}: ${blocked.cannot(target)}, and written there it would read as a call that may run, so it is left out` });
     } else if (isPlainObject(item) && item.type === "function_call_output" && typeof item.call_id === "string" && unfinishedIds.has(item.call_id)) {
-      losses.push({ path: at(index), code: "unsupported_item", detail: `the output answers the call ${describeCallId(item.call_id)}, left out as unfinished: it is left out with it` });
+      losses.push({ path: at(index), code: "unsupported_item", detail: `the output answers the call ${describeCallId(item.call_id)}, left out ${unfinishedIds.get(item.call_id)}: it is left out with it` });
     } else return item;
     left.add(at(index));
     return { type: SET_ASIDE, call_id: fields.call_id } as unknown as CanonicalItem;
@@ -62,25 +106,49 @@ export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target:
 }
 
 /**
- * A response object whose status says it completed while a call of it did not:
- * written as incomplete, so that the record written marks it (a Chat
- * `finish_reason` of `length`, an Anthropic `stop_reason` of `max_tokens`).
+ * A response object whose status says it completed while a call of it did not,
+ * or is blocked for what the target cannot write, or while the response itself
+ * says it was stopped (an error, the content filter): written as incomplete, so
+ * that the record written marks it (a Chat `finish_reason` of `length`, an
+ * Anthropic `stop_reason` of `max_tokens`; of `content_filter`, `refusal` when
+ * the filter stopped it). `keepsArguments`: the target writes arguments that
+ * are no text as they are (Chat).
  */
-export function unfinishedResponse(response: unknown, target: string, marksLastOnly = false): { value: unknown; losses: Loss[] } {
+export function unfinishedResponse(response: unknown, target: string, marksLastOnly = false, keepsArguments = false): { value: unknown; losses: Loss[] } {
   // An incomplete response is written as one already; where only its last block reads as cut, its unfinished call must still be last.
   const completed = isPlainObject(response) && response.status === "completed";
   if (!isPlainObject(response) || !(completed || (marksLastOnly && response.status === "incomplete")) || !Array.isArray(response.output)) return { value: response, losses: [] };
-  const why = (item: unknown) => unfinished(item) ?? (isPlainObject(item) && item.type === "function_call" && item.status === undefined ? "has no status" : undefined);
-  const index = response.output.findIndex((item) => why(item) !== undefined);
-  if (index < 0 || (!completed && index === response.output.length - 1)) return { value: response, losses: [] };
-  const call = response.output[index] as Record<string, unknown>;
-  const losses: Loss[] = completed ? [{ path: `/output/${index}/status`, code: "form_changed", detail: `the call ${describeCallId(call.call_id)} ${why(call)}: ${target} marks only a whole response unfinished, so the response is written as incomplete, and its calls read back incomplete` }] : [];
+  const blocked = (item: unknown) => unwritableCall(item, keepsArguments) ?? (isPlainObject(item) && item.type === "function_call" && item.status === undefined ? { field: "status", why: "has no status" } : undefined);
+  const stopped = completed ? stoppedResponse(response, target) : undefined;
+  // A stopped response ran none of its calls: its first call is the one that must be last.
+  const index = response.output.findIndex((item) => (stopped !== undefined && isPlainObject(item) && item.type === "function_call") || blocked(item) !== undefined);
+  if (stopped === undefined && (index < 0 || (!completed && index === response.output.length - 1))) return { value: response, losses: [] };
+  const call = (response.output[index] ?? {}) as Record<string, unknown>;
+  const why = stopped === undefined ? blocked(call)!.why : "did not run, as the response was stopped";
+  const losses: Loss[] = [];
+  if (stopped !== undefined) losses.push(stopped.loss);
+  else if (completed) losses.push({ path: `/output/${index}/${blocked(call)!.field}`, code: "form_changed", detail: `the call ${describeCallId(call.call_id)} ${why}: ${target} marks only a whole response unfinished, so the response is written as incomplete, and its calls read back incomplete` });
   // Where an unfinished response leaves only its last block unfinished (a stop_reason of max_tokens cuts the end), the call must be last.
-  const kept = marksLastOnly ? response.output.slice(0, index + 1) : response.output;
-  for (let after = index + 1; marksLastOnly && after < response.output.length; after += 1) {
-    losses.push({ path: `/output/${after}`, code: "unsupported_item", detail: `left out: it comes after the call ${describeCallId(call.call_id)}, which ${why(call)}, and ${target} reads only the last block of an unfinished response as cut, so that call would read back finished` });
+  const kept = marksLastOnly && index >= 0 ? response.output.slice(0, index + 1) : response.output;
+  for (let after = index + 1; marksLastOnly && index >= 0 && after < response.output.length; after += 1) {
+    losses.push({ path: `/output/${after}`, code: "unsupported_item", detail: `left out: it comes after the call ${describeCallId(call.call_id)}, which ${why}, and ${target} reads only the last block of an unfinished response as cut, so that call would read back finished` });
   }
-  return { value: completed ? { ...response, status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: kept } : { ...response, output: kept }, losses };
+  if (!completed) return { value: { ...response, output: kept }, losses };
+  return { value: { ...response, status: "incomplete", incomplete_details: stopped?.details ?? { reason: "max_output_tokens" }, output: kept }, losses };
+}
+
+/**
+ * A completed response the gate stops as a whole (unfinishedResponse of
+ * responses-stream.ts: an error beside its status, the content filter): the
+ * loss at the field that says so, and the incomplete_details to write, which
+ * keep the content filter's where it is the reason.
+ */
+function stoppedResponse(response: Record<string, unknown>, target: string): { loss: Loss; details: unknown } | undefined {
+  const why = stoppedBy(response);
+  if (why === undefined) return undefined;
+  const byError = response.error !== undefined && response.error !== null;
+  const detail = `${why}: ${target} has no place for it beside a finished response, so the response is written as incomplete, and its calls read back incomplete`;
+  return { loss: { path: byError ? "/error" : "/incomplete_details", code: "form_changed", detail }, details: { reason: byError ? "max_output_tokens" : "content_filter" } };
 }
 
 const SET_ASIDE = "orbridge:unfinished_call";

@@ -1,0 +1,155 @@
+// A call the gate blocks for what its record says (a namespace, arguments that
+// are no JSON text, a response stopped by its error or the content filter, a
+// loose message's own stop reason) must stay blocked once converted: where the
+// target has no place for the reason, the call is left out with its outputs, or
+// the response is written incomplete in the target's words.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const lines = (...records: unknown[]) => records.map((record) => JSON.stringify(record) + "\n").join("");
+const parse = (text: string) => text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+const NAME = "get_latest_sales_report";
+const ARGS = '{"region":"apac"}';
+const user = { type: "message", role: "user", content: "go" };
+
+/** `convert --to TARGET` of `journal`: what it wrote, and its report. */
+async function convert(target: string, journal: string) {
+  const report = join(scratchFolder("blocked"), "report.jsonl");
+  const converted = await runOrbridge(["convert", "--to", target, "--report", report], journal);
+  return { code: converted.code, records: parse(converted.stdout), report: parse(readFileSync(report, "utf8")) };
+}
+
+/** The gate's verdicts on `journal`, call_id and whether blocked, for each call. */
+async function gateCalls(journal: string) {
+  const schema = join(scratchFolder("blocked-schema"), "schema.json");
+  writeFileSync(schema, JSON.stringify({ type: "object", required: ["region"], properties: { region: { type: "string" } } }));
+  const gated = await runOrbridge(["gate", "--schema", schema, "--format", "json"], journal);
+  return parse(gated.stdout).filter((verdict) => verdict.type === "function_call").map((verdict) => [verdict.call_id, verdict.blocked]);
+}
+
+const TITLES: Record<string, string> = { chat: "Chat", anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" };
+const USER_LINE: Record<string, unknown> = {
+  chat: { role: "user", content: "go" },
+  anthropic: { role: "user", content: "go" },
+  gemini: { role: "user", parts: [{ text: "go" }] },
+  bedrock: { role: "user", content: [{ text: "go" }] },
+};
+
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("loose items, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("a call of a namespace is left out with its output, each reported on its line", async () => {
+    const journal = lines(user, { type: "function_call", id: "fc_1", namespace: "billing", name: NAME, call_id: "call_ns", status: "completed", arguments: ARGS }, { type: "function_call_output", call_id: "call_ns", output: "x" });
+    const { code, records, report } = await convert(target, journal);
+    expect(code).toBe(0);
+    expect(records).toEqual([USER_LINE[target]]);
+    expect(report).toEqual([
+      { line: 2, path: "", code: "unsupported_item", detail: `the call "call_ns" is of namespace "billing", a tool other than the function of its name: ${TITLES[target]} has no namespace for a call, and written there it would read as a call that may run, so it is left out` },
+      { line: 3, path: "", code: "unsupported_item", detail: 'the output answers the call "call_ns", left out for its namespace: it is left out with it' },
+    ]);
+  });
+});
+
+describe.each(["anthropic", "gemini", "bedrock"])("arguments that are an object, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("a loose Chat message's call is left out with its tool message", async () => {
+    const journal = lines({ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [{ id: "call_obj", type: "function", function: { name: NAME, arguments: { region: "apac" } } }] }, { role: "tool", tool_call_id: "call_obj", content: "x" });
+    const { records, report } = await convert(target, journal);
+    expect(records).toEqual([USER_LINE[target]]);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 2, path: "", code: "unsupported_item", detail: `the call "call_obj" has arguments that are an object, not a JSON text: ${TITLES[target]} writes arguments as an object, where that reads as valid input, and written there it would read as a call that may run, so it is left out` },
+      { line: 3, path: "", code: "unsupported_item", detail: 'the output answers the call "call_obj", left out for its arguments: it is left out with it' },
+    ]);
+    expect(await gateCalls(lines(...records))).toEqual([]);
+  });
+});
+
+describe("arguments that are an object, convert --to chat", () => {
+  test("a loose item's call is written as it is, where the gate still blocks it", async () => {
+    const journal = lines(user, { type: "function_call", id: "fc_1", name: NAME, call_id: "call_obj", status: "completed", arguments: { region: "apac" } });
+    const { records } = await convert("chat", journal);
+    expect(records).toEqual([{ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [{ id: "call_obj", type: "function", function: { name: NAME, arguments: { region: "apac" } } }] }]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_obj", true]]);
+  });
+});
+
+const response = (extra: Record<string, unknown>, call: Record<string, unknown> = {}) => ({
+  id: "resp_1",
+  object: "response",
+  created_at: 1,
+  status: "completed",
+  model: "gpt-4o",
+  output: [{ type: "function_call", id: "fc_1", call_id: "call_1", name: NAME, arguments: ARGS, status: "completed", ...call }],
+  ...extra,
+});
+
+/** Where each target writes how a response ended, and the word it writes for a cut one and a filtered one. */
+const ENDED: Record<string, { read: (record: Record<string, unknown>) => unknown; cut: string; filtered: string }> = {
+  chat: { read: (record) => (record.choices as Array<Record<string, unknown>>)[0]!.finish_reason, cut: "length", filtered: "content_filter" },
+  anthropic: { read: (record) => record.stop_reason, cut: "max_tokens", filtered: "refusal" },
+  gemini: { read: (record) => (record.candidates as Array<Record<string, unknown>>)[0]!.finishReason, cut: "MAX_TOKENS", filtered: "SAFETY" },
+  bedrock: { read: (record) => record.stopReason, cut: "max_tokens", filtered: "content_filtered" },
+};
+
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("a completed response object, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("stopped by the content filter in its incomplete_details: written as filtered, and its call stays blocked", async () => {
+    const { records, report } = await convert(target, lines(response({ incomplete_details: { reason: "content_filter" } })));
+    expect(ENDED[target]!.read(records[0]!)).toBe(ENDED[target]!.filtered);
+    expect(report.filter((loss) => loss.path === "/incomplete_details")).toEqual([
+      { line: 1, path: "/incomplete_details", code: "form_changed", detail: `the content filter stopped the response: ${TITLES[target]} has no place for it beside a finished response, so the response is written as incomplete, and its calls read back incomplete` },
+    ]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_1", true]]);
+  });
+
+  test("carrying an error: written as cut, and its call stays blocked", async () => {
+    const { records, report } = await convert(target, lines(response({ error: { code: "server_error", message: "failed" } })));
+    expect(ENDED[target]!.read(records[0]!)).toBe(ENDED[target]!.cut);
+    expect(report.filter((loss) => loss.path === "/error" && loss.code === "form_changed")).toEqual([
+      { line: 1, path: "/error", code: "form_changed", detail: `the response carries an error: ${TITLES[target]} has no place for it beside a finished response, so the response is written as incomplete, and its calls read back incomplete` },
+    ]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_1", true]]);
+  });
+
+  test("holding a call of a namespace: written as cut, and the call stays blocked", async () => {
+    const { records, report } = await convert(target, lines(response({}, { namespace: "ns" })));
+    expect(ENDED[target]!.read(records[0]!)).toBe(ENDED[target]!.cut);
+    expect(report.filter((loss) => loss.code === "form_changed")).toEqual([
+      { line: 1, path: "/output/0/namespace", code: "form_changed", detail: `the call "call_1" is of namespace "ns", a tool other than the function of its name: ${TITLES[target]} marks only a whole response unfinished, so the response is written as incomplete, and its calls read back incomplete` },
+    ]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_1", true]]);
+  });
+
+  test("a response that passes is written as it was: finished, its call passing", async () => {
+    const { records } = await convert(target, lines(response({})));
+    expect(ENDED[target]!.read(records[0]!)).toBe(target === "chat" ? "tool_calls" : target === "gemini" ? "STOP" : "tool_use");
+    expect(await gateCalls(lines(...records))).toEqual([["call_1", false]]);
+  });
+});
+
+/** One loose assistant message of each envelope, cut by its own stop reason, with the call it holds. */
+const CUT_MESSAGES: Record<string, unknown> = {
+  chat: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: NAME, arguments: ARGS } }], finish_reason: "length" },
+  anthropic: { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: NAME, input: { region: "apac" } }], stop_reason: "max_tokens" },
+  gemini: { role: "model", parts: [{ functionCall: { id: "call_1", name: NAME, args: { region: "apac" } } }], finishReason: "MAX_TOKENS" },
+  bedrock: { role: "assistant", content: [{ toolUse: { toolUseId: "call_1", name: NAME, input: { region: "apac" } } }], stopReason: "guardrail_intervened" },
+};
+
+describe.each(Object.keys(CUT_MESSAGES).filter((source) => source !== "chat"))("a loose %s message cut by its stop reason", { timeout: 30_000 }, (source) => {
+  test.each(Object.keys(TITLES).filter((target) => target !== source))("convert --to %s leaves its call out, reported at the message", async (target) => {
+    const { records, report } = await convert(target, lines(USER_LINE[source], CUT_MESSAGES[source]));
+    // The user line is written as it is on its own: the cut message adds nothing.
+    expect(records).toEqual((await convert(target, lines(USER_LINE[source]))).records);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 2, path: "", code: "unsupported_item", detail: `the call "call_1" is "incomplete": ${TITLES[target]} cannot mark one call unfinished, and written there it would read as a call that may run, so it is left out` },
+    ]);
+    expect(report.filter((loss) => loss.path.startsWith("/0"))).toEqual([]);
+  });
+});
+
+describe.each(["anthropic", "gemini", "bedrock"])("a loose Chat message cut by finish_reason, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("the call is left out, and nothing written passes", async () => {
+    const { records } = await convert(target, lines({ role: "user", content: "go" }, CUT_MESSAGES.chat));
+    expect(records).toEqual([USER_LINE[target]]);
+  });
+});
