@@ -33,9 +33,13 @@ import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
 import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
+import { unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
 type Fields = Record<string, unknown>;
+
+/** How a loss names each registered envelope. */
+const TITLES: Readonly<Record<AdapterName, string>> = { anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" };
 
 export interface ConvertedStream {
   /** A response object (from a Chat stream) or a chat.completion (from an event stream). */
@@ -57,7 +61,8 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
   // after the call was closed, a terminal output that disagrees with the deltas): the record the target
   // writes must not hold that call as completed, which only an incomplete response says in every envelope.
   const calls = response.items.filter((item) => isPlainObject(item) && item.type === "function_call");
-  const damaged = (damage !== undefined && calls.length > 0) || calls.some((call) => call.status !== "completed");
+  // And so does a call the gate blocks for what the target has no place for (a namespace, arguments that are no text).
+  const damaged = (damage !== undefined && calls.length > 0) || calls.some((call) => call.status !== "completed" || (target !== "responses" && unwritableCall(call, target === "chat") !== undefined));
   const converted =
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged, args.reasoningField)
@@ -81,11 +86,20 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
     resource.losses.push({ line: response.line, path: "", code: "left_behind", detail: `the ${envelope} stream's fields beyond its items, id and status (model, usage…) are not written` });
   }
   if (target === "responses") return resource;
+  // Anthropic, Gemini and Bedrock read only the last block of an unfinished response as cut: where a call
+  // the gate blocks is not the last, what follows it is left out, and it is written last (unfinished-calls.ts).
+  const place = placer(envelope, response, whole);
+  if (target !== "chat") {
+    const marked = unfinishedResponse(resource.value, TITLES[target as AdapterName], true);
+    if (marked.losses.length > 0) resource.value = marked.value;
+    // An envelope's own assembler places the fields of its response, not items left out of it: those go to the stream as a whole.
+    const at = (path: string) => (envelope === "chat" || envelope === "responses" ? place(path) : { line: response.lastLine, path: "" });
+    for (const loss of marked.losses) resource.losses.push({ ...loss, ...at(loss.path) });
+  }
   // What the first step synthesized no one said: the second does not report it lost.
   const synthesized = resource.losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
   const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized, reasoningField }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
   const joined = joinStepLosses({ source: stepEnvelope(envelope), target: stepEnvelope(target), first: resource.losses, second: written.losses, written: written.value });
-  const place = placer(envelope, response, whole);
   // The first step's losses name their line already; the second's point into the source's own record, or into the record written.
   const losses = joined.map((loss): StreamLoss => {
     if ("line" in loss && typeof loss.line === "number") return loss as StreamLoss;

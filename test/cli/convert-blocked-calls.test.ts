@@ -153,3 +153,47 @@ describe.each(["anthropic", "gemini", "bedrock"])("a loose Chat message cut by f
     expect(records).toEqual([USER_LINE[target]]);
   });
 });
+
+/** The gate's verdicts on `journal` against the tools named in the sales examples, which names no namespace. */
+async function gateCallsByTools(journal: string) {
+  const gated = await runOrbridge(["gate", "--tools", "golden/examples/sales-tools.json", "--format", "json"], journal);
+  return parse(gated.stdout).filter((verdict) => verdict.type === "function_call").map((verdict) => [verdict.call_id, verdict.blocked]);
+}
+
+describe("a stream of Open Responses events, converted whole", () => {
+  const call = (id: string, extra: Record<string, unknown> = {}) => ({ id: `fc_${id}`, type: "function_call", status: "completed", arguments: ARGS, call_id: `call_${id}`, name: NAME, ...extra });
+  const events = (first: Record<string, unknown>, second: Record<string, unknown>, cut = false) => {
+    const list: unknown[] = [
+      { type: "response.created", response: { id: "resp_1", object: "response", status: "in_progress", output: [] } },
+      { type: "response.output_item.added", output_index: 0, item: { ...first, status: "in_progress", arguments: "" } },
+      { type: "response.output_item.done", output_index: 0, item: first },
+      { type: "response.output_item.added", output_index: 1, item: { ...second, status: "in_progress", arguments: "" } },
+      { type: "response.output_item.done", output_index: 1, item: second },
+      { type: "response.completed", response: { id: "resp_1", object: "response", status: "completed", output: [first, second] } },
+    ];
+    return cut ? lines(...list.slice(0, 3)) + "{cut\n" + lines(...list.slice(3)) : lines(...list);
+  };
+
+  test.each(["chat", "anthropic", "gemini", "bedrock"])("a call of a namespace before another call: no call passes in %s", async (target) => {
+    const journal = events(call("a", { namespace: "billing" }), call("b"));
+    expect(await gateCallsByTools(journal)).toEqual([["call_a", true], ["call_b", false]]);
+    const converted = await convert(target, journal);
+    expect((await gateCallsByTools(converted.records.map((record) => JSON.stringify(record)).join("\n") + "\n")).filter(([, blocked]) => !blocked)).toEqual([]);
+    if (target !== "chat") expect(converted.report).toContainEqual(expect.objectContaining({ code: "unsupported_item", line: 6, path: "/response/output/1", detail: expect.stringContaining(`${TITLES[target]} reads only the last block of an unfinished response as cut`) }));
+  });
+
+  test.each(["anthropic", "gemini", "bedrock"])("a stream damaged before its second call: %s keeps only the first call, the last block, which reads cut", async (target) => {
+    const journal = events(call("a"), call("b"), true);
+    expect((await gateCallsByTools(journal)).every(([, blocked]) => blocked)).toBe(true);
+    const converted = await convert(target, journal);
+    const gated = await gateCallsByTools(converted.records.map((record) => JSON.stringify(record)).join("\n") + "\n");
+    expect(gated).toEqual([["call_a", true]]);
+  });
+
+  test("a stream neither damaged nor blocked converts as before: both calls pass in every target", async () => {
+    for (const target of ["chat", "anthropic", "gemini", "bedrock"]) {
+      const converted = await convert(target, events(call("a"), call("b")));
+      expect(await gateCallsByTools(converted.records.map((record) => JSON.stringify(record)).join("\n") + "\n")).toEqual([["call_a", false], ["call_b", false]]);
+    }
+  });
+});
