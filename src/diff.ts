@@ -6,7 +6,7 @@
 // |-------------------|---------------------------------------------------------------------|
 // | type_changed      | the two types differ (above all `function_call` -> `openai:function_call`) |
 // | call_id_mismatch  | the call_ids differ (the pair was lined up otherwise)               |
-// | name_changed      | the function names differ                                           |
+// | name_changed      | the function names differ, or their namespaces (a namespace's function is another tool) |
 // | arguments_changed | the arguments differ as JSON values (`{"a":1}` and `{"a": 1}` do not) |
 // | status_changed    | a call's status differs; left out on one side, only when the other is not `completed` |
 // | output_changed    | an output says something else to the model (a text and one text part saying it are the same) |
@@ -40,7 +40,7 @@ export const DIFFERENCE_CODES = [
   "type_changed",
   /** The call_ids differ: an output written for one will answer no call of the other. */
   "call_id_mismatch",
-  /** The function name differs. */
+  /** The function differs: its name, or its namespace (a namespace's function is another tool than the top-level one of its name). */
   "name_changed",
   /** The arguments differ as JSON values. */
   "arguments_changed",
@@ -103,6 +103,8 @@ interface Entry {
   type: Field;
   callId: Field;
   name: Field;
+  /** A call's namespace; null counts as none, as the gate reads it. */
+  namespace: Field;
   arguments: Field;
   /** A call's status; absent for every other item. */
   status: Field | undefined;
@@ -347,8 +349,10 @@ function compare(origin: Entry, replay: Entry): Difference[] {
       ...at,
     });
   }
-  if ((origin.name.present || replay.name.present) && origin.name.key !== replay.name.key) {
-    differences.push({ code: "name_changed", detail: `name ${origin.name.shown} in the origin, ${replay.name.shown} in the replay`, path: "/name", ...at });
+  const nameChanged = (origin.name.present || replay.name.present) && origin.name.key !== replay.name.key;
+  const namespaceChanged = origin.namespace.key !== replay.namespace.key;
+  if (nameChanged || namespaceChanged) {
+    differences.push({ code: "name_changed", detail: describeFunctionChange(origin, replay), path: nameChanged ? "/name" : "/namespace", ...at });
   }
   if ((origin.arguments.present || replay.arguments.present) && origin.arguments.key !== replay.arguments.key) {
     differences.push({ code: "arguments_changed", detail: describeArguments(origin.arguments, replay.arguments), path: "/arguments", ...at });
@@ -381,6 +385,7 @@ function entryOf(item: JournalItem, notAsWritten?: string): Entry {
     type: fieldOf(fields, "type"),
     callId: fieldOf(fields, "call_id"),
     name: fieldOf(fields, "name"),
+    namespace: namespaceFieldOf(fields),
     arguments: argumentsField,
     status: fields.type === "function_call" ? fieldOf(fields, "status") : undefined,
     output: typeof fields.type === "string" && fields.type.endsWith("_output") && !fields.type.includes(":") ? outputFieldOf(fields) : undefined,
@@ -399,6 +404,15 @@ function fieldOf(fields: Record<string, unknown>, name: string): Field {
   if (value === undefined) return { present, key: "absent", shown: show(value) };
   if (value === null || typeof value !== "object") return { present, key: `${typeof value} ${String(value)}`, shown: show(value) };
   return { present, key: `value ${digest(writeJson(value, true))}`, shown: show(value) };
+}
+
+/**
+ * A namespace as it decides which tool runs: a call with a null namespace is a
+ * call to the top-level function, as one without, so the two are one key.
+ */
+function namespaceFieldOf(fields: Record<string, unknown>): Field {
+  if (fields.namespace === null) return { present: false, key: "absent", shown: show(undefined) };
+  return fieldOf(fields, "namespace");
 }
 
 /**
@@ -485,6 +499,20 @@ function describeTypeChange(before: Field, after: Field): string {
     return `the function_call became the extension item "${after.text}": it is never replayed as a call, and its output would answer nothing`;
   }
   return `type ${before.shown} in the origin, ${after.shown} in the replay`;
+}
+
+/**
+ * Names alone when no side has a namespace, so that the common case reads as
+ * before; else each side's function with its namespace, and, where the names
+ * are the same, why that is still another tool.
+ */
+function describeFunctionChange(origin: Entry, replay: Entry): string {
+  if (!origin.namespace.present && !replay.namespace.present) return `name ${origin.name.shown} in the origin, ${replay.name.shown} in the replay`;
+  const functionOf = (entry: Entry) => (entry.namespace.present ? `${entry.name.shown} of namespace ${entry.namespace.shown}` : `${entry.name.shown} with no namespace`);
+  const sides = `name ${functionOf(origin)} in the origin, ${functionOf(replay)} in the replay`;
+  if (origin.name.key !== replay.name.key) return sides;
+  const why = origin.namespace.present && replay.namespace.present ? "the function of one namespace is another tool than that of another" : "a namespace's function is another tool than the top-level function of its name";
+  return `${sides}: ${why}`;
 }
 
 function describeItem(fields: Record<string, unknown>): string {

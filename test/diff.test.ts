@@ -360,3 +360,53 @@ describe("what a replayed call and output say", () => {
     expect(diffJournals(origin, [at("1.0", "responses", weather), at("2.0", "responses", output("call_w", [{ type: "input_text", text: "ra" }, { type: "input_text", text: "in" }]))]).map((difference) => difference.code)).toEqual(["output_changed"]);
   });
 });
+
+describe("the namespace of a call", () => {
+  const deleteFile = { type: "function_call", id: "fc_1", name: "delete_file", call_id: "call_1", status: "completed", arguments: '{"path":"/tmp/a"}' };
+  const inSandbox = { ...deleteFile, namespace: "sandbox" };
+  const place = { origin: { line: 1, index: 0 }, replay: { line: 1, index: 0 } };
+
+  test("a namespace's call replayed as the top-level function of its name is name_changed, at /namespace", () => {
+    expect(diffJournals([at("1.0", "responses", inSandbox)], [at("1.0", "responses", deleteFile)])).toEqual([
+      {
+        code: "name_changed",
+        detail: 'name "delete_file" of namespace "sandbox" in the origin, "delete_file" with no namespace in the replay: a namespace\'s function is another tool than the top-level function of its name',
+        path: "/namespace",
+        ...place,
+      },
+    ]);
+  });
+
+  test("a top-level call replayed in a namespace is name_changed too", () => {
+    expect(diffJournals([at("1.0", "responses", deleteFile)], [at("1.0", "responses", inSandbox)])).toEqual([
+      {
+        code: "name_changed",
+        detail: 'name "delete_file" with no namespace in the origin, "delete_file" of namespace "sandbox" in the replay: a namespace\'s function is another tool than the top-level function of its name',
+        path: "/namespace",
+        ...place,
+      },
+    ]);
+  });
+
+  test("a call replayed in another namespace is name_changed", () => {
+    expect(diffJournals([at("1.0", "responses", inSandbox)], [at("1.0", "responses", { ...deleteFile, namespace: "prod" })])).toEqual([
+      {
+        code: "name_changed",
+        detail: 'name "delete_file" of namespace "sandbox" in the origin, "delete_file" of namespace "prod" in the replay: the function of one namespace is another tool than that of another',
+        path: "/namespace",
+        ...place,
+      },
+    ]);
+  });
+
+  test("a changed name and namespace are one difference, at /name", () => {
+    expect(diffJournals([at("1.0", "responses", inSandbox)], [at("1.0", "responses", { ...deleteFile, name: "remove_file" })])).toEqual([
+      { code: "name_changed", detail: 'name "delete_file" of namespace "sandbox" in the origin, "remove_file" with no namespace in the replay', path: "/name", ...place },
+    ]);
+  });
+
+  test("a null namespace is none, as the gate reads it; the same namespace is no difference", () => {
+    expect(diffJournals([at("1.0", "responses", deleteFile)], [at("1.0", "responses", { ...deleteFile, namespace: null })])).toEqual([]);
+    expect(diffJournals([at("1.0", "responses", inSandbox)], [at("1.0", "responses", { ...inSandbox, arguments: '{"path": "/tmp/a"}' })])).toEqual([]);
+  });
+});

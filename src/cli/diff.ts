@@ -16,7 +16,9 @@ differ from what the origin provider answered:
   type_changed       the item type differs (a function_call that became an
                      extension such as "openai:function_call" is never a call)
   call_id_mismatch   the call_ids differ
-  name_changed       the function names differ
+  name_changed       the function names differ, or their namespaces (a
+                     namespace's function is another tool than the
+                     top-level function of its name)
   arguments_changed  the arguments differ as JSON values (spacing and member
                      order are no difference; a member named twice, text that
                      is not JSON and numbers written otherwise are compared as
