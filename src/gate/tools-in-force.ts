@@ -47,21 +47,15 @@ export class ToolsInForce {
     // could only be to the tools that request offered the model.
     const offered = input.request !== undefined && input.items.some(({ provenance }) => provenance.response !== undefined) ? this.registry.offeredByLastBody() : undefined;
     const answering = offered === undefined ? response?.choices : [...(response?.choices ?? []), offered];
-    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : response?.choices)) };
+    // Only the response's own items: an exchange's request items are history the response did not make.
+    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : undefined)) };
     // A request that allows one call a turn: a response that makes more says it
     // was not answering that request, and a replay would run calls it never could.
     if (input.request !== undefined) this.requestOneCall = oneCallOnly(input.request, "the request", input.line);
     // The record's own word first (its request's, then its response's record of it), else the last request body's.
     const echoed = oneCallOnly(input.responseTools, "the response's own record of its request", input.line);
     const oneCall = (input.request !== undefined ? this.requestOneCall : undefined) ?? echoed ?? this.requestOneCall;
-    if (oneCall !== undefined) {
-      let calls = 0;
-      for (const item of prepared.items) {
-        if (item.provenance.response === undefined || (item.item as { type?: unknown } | null)?.type !== "function_call") continue;
-        calls += 1;
-        if (calls > 1 && item.notAllowed === null) item.notAllowed = `${oneCall} lets its response make one call, and this is call ${calls} of it`;
-      }
-    }
+    if (oneCall !== undefined) refuseLaterCalls(prepared.items, oneCall);
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
     return prepared;
@@ -87,6 +81,22 @@ export class ToolsInForce {
     if (schema !== undefined) prepared.schema = schema;
     if (typeof name === "string" && name !== "") prepared.notAllowed = this.registry.notAllowedReason(name, responseChoices) ?? null;
     return prepared;
+  }
+}
+
+/**
+ * Refuses each call of a response after its first. Counted per response: each
+ * choice of a stored completion is an answer of its own (its own response id),
+ * which may make its one call.
+ */
+function refuseLaterCalls(items: readonly PreparedItem[], oneCall: string): void {
+  const calls = new Map<string | undefined, number>();
+  for (const item of items) {
+    const response = item.provenance.response;
+    if (response === undefined || (item.item as { type?: unknown } | null)?.type !== "function_call") continue;
+    const count = (calls.get(response.id) ?? 0) + 1;
+    calls.set(response.id, count);
+    if (count > 1 && item.notAllowed === null) item.notAllowed = `${oneCall} lets its response make one call, and this is call ${count} of it`;
   }
 }
 

@@ -487,7 +487,9 @@ export class JournalNormalizer {
           losses.push(...prefixLosses(at, choice.losses));
         });
         losses.push(...prefixLosses(at, converted.losses));
-        const result = parts("chat", items, losses, { response: { id, status: converted.value[0]!.status } });
+        // A completion stored with its request's tool_choice, tools or parallel_tool_calls says what its calls were allowed, as a response object does.
+        const toolFields = responseToolFields(record);
+        const result = parts("chat", items, losses, { response: { id, status: converted.value[0]!.status }, ...(toolFields ? { responseTools: toolFields } : {}) });
         result.responseOf = (index) => responses[index];
         return result;
       }
@@ -505,8 +507,8 @@ export class JournalNormalizer {
           return call;
         });
         losses.push(...this.leftBehind(record, RESPONSE_ITEM_FIELDS, at, "the response"));
-        // What the response says its request allowed holds for its own calls (an exchange's request says it already).
-        const toolFields = at === "" ? responseToolFields(record) : undefined;
+        // What the response says its request allowed holds for its own calls, beside what an exchange's request says.
+        const toolFields = responseToolFields(record);
         return parts("responses", output, losses, { response: { id: stringOrUndefined(record.id), status: stringOrUndefined(record.status) }, ...(toolFields ? { responseTools: toolFields } : {}) });
       }
       case "responses_request": {
@@ -544,6 +546,7 @@ export class JournalNormalizer {
         const combined = parts(requestParts.envelope, [...requestParts.items, ...responseParts.items], exchangeLosses, {
           request,
           response: responseParts.response,
+          ...(responseParts.responseTools ? { responseTools: responseParts.responseTools } : {}),
         });
         combined.requestItemCount = requestParts.items.length;
         combined.responseOf = (index) => (index >= combined.requestItemCount ? responseParts.responseOf(index - combined.requestItemCount) : undefined);
@@ -695,13 +698,20 @@ function stoppedResponse(record: Record<string, unknown>): string | undefined {
   return `the response's status ${JSON.stringify(status)} is none the spec defines`;
 }
 
-/** A response object's tool_choice and tools, as it wrote them; undefined when it wrote neither. */
+/**
+ * A response object's or a stored completion's tool_choice and tools, as it
+ * wrote them, and its parallel_tool_calls when it limits the calls (false, or
+ * not a boolean, which the gate reads as one call as it does in a request);
+ * undefined when it wrote none of these.
+ */
 function responseToolFields(record: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (record.tool_choice === undefined && record.tools === undefined && record.parallel_tool_calls !== false) return undefined;
+  const parallel = record.parallel_tool_calls;
+  const limitsCalls = parallel !== undefined && parallel !== null && parallel !== true;
+  if (record.tool_choice === undefined && record.tools === undefined && !limitsCalls) return undefined;
   return {
     ...(record.tool_choice === undefined ? {} : { tool_choice: record.tool_choice }),
     ...(record.tools === undefined ? {} : { tools: record.tools }),
-    ...(record.parallel_tool_calls === false ? { parallel_tool_calls: false } : {}),
+    ...(limitsCalls ? { parallel_tool_calls: parallel } : {}),
   };
 }
 

@@ -182,6 +182,39 @@ describe("lines and records written to break the gate", () => {
     expect(run.counts).toEqual({ lines: 6, items: 5, errors: 2, blocked: 6 });
   });
 
+  test("a stored chat.completion's own tool_choice, tools and parallel_tool_calls narrow alike in one thread and in two", async () => {
+    const toolCall = (n: number) => ({ id: `call_${n}`, type: "function", function: { name: "get_latest_sales_report", arguments: '{"region":"apac"}' } });
+    const completion = (fields: Record<string, unknown>, calls: unknown[]) => ({
+      id: "chatcmpl_1",
+      object: "chat.completion",
+      created: 1,
+      model: "gpt-4o",
+      ...fields,
+      choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: calls }, finish_reason: "tool_calls" }],
+    });
+    const run = await expectSameBothWays(
+      jsonl(
+        completion({ tool_choice: "none" }, [toolCall(1)]),
+        completion({ tool_choice: { type: "function", function: { name: "delete_file" } } }, [toolCall(2)]),
+        completion({ tools: [{ type: "function", function: { name: "delete_file" } }] }, [toolCall(3)]),
+        completion({ parallel_tool_calls: false }, [toolCall(4), toolCall(5)]),
+        { request: { model: "gpt-4o", messages: [{ role: "user", content: "apac?" }] }, response: completion({ tool_choice: "none" }, [toolCall(6)]) },
+        completion({ tool_choice: "auto" }, [toolCall(7)]),
+      ),
+      { tools: salesTools },
+    );
+    const gated = run.text.trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; type: string; blocked: boolean; findings: Array<{ code: string }> });
+    expect(gated.filter(({ type }) => type === "function_call").map(({ line, blocked, findings }) => [line, blocked, findings.map((finding) => finding.code)])).toEqual([
+      [1, true, ["tool_not_allowed"]],
+      [2, true, ["tool_not_allowed"]],
+      [3, true, ["tool_not_allowed"]],
+      [4, false, []],
+      [4, true, ["tool_not_allowed"]],
+      [5, true, ["tool_not_allowed"]],
+      [6, false, []],
+    ]);
+  });
+
   describe("two tool schemas whose JSON text is the same, one holding a number past the largest double", { timeout: 30_000 }, () => {
     // `1e400` reads as Infinity, which JSON.stringify writes as null: the schema that holds it is refused, the other is not.
     const body = (first: string, second: string) => `{"model":"m","input":"go","tools":[{"type":"function","name":"first","parameters":${first}},{"type":"function","name":"second","parameters":${second}}]}\n`;

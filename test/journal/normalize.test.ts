@@ -646,3 +646,49 @@ describe("numbers of an envelope that writes arguments as objects, which the lin
     expect(records[0]!.kind).toBe("items");
   });
 });
+
+describe("a stored chat.completion's record of its request", () => {
+  const weatherCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: "{}" } };
+  const completion = { id: "chatcmpl_1", object: "chat.completion", tool_choice: "none", parallel_tool_calls: "false", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [weatherCall] }, finish_reason: "tool_calls" }] };
+  const item = { type: "function_call", call_id: "call_1", name: "get_weather", arguments: "{}", status: "completed" };
+  const response = { id: "chatcmpl_1", status: "completed" };
+  const leftBehind = (at: string) =>
+    ["id", "tool_choice", "parallel_tool_calls"].map((field) => ({ path: `${at}/${field}`, code: "left_behind", detail: `${field} of the chat.completion is in no item: normalize writes items only` }));
+
+  test("on a line of its own: its tool_choice and a parallel_tool_calls that is not true go to the gate", async () => {
+    expect(await normalize([completion])).toEqual([
+      {
+        kind: "items",
+        source: "-",
+        line: 1,
+        recordKind: "chat_completion",
+        envelope: "chat",
+        items: [{ item, provenance: { source: "-", line: 1, index: 0, envelope: "chat", response } }],
+        losses: leftBehind(""),
+        responseTools: { tool_choice: "none", parallel_tool_calls: "false" },
+        repeated: 0,
+      },
+    ]);
+  });
+
+  test("as an exchange's response: the same, beside the request", async () => {
+    const request = { messages: [{ role: "user", content: "Oslo?" }] };
+    expect(await normalize([{ request, response: completion }])).toEqual([
+      {
+        kind: "items",
+        source: "-",
+        line: 1,
+        recordKind: "exchange",
+        envelope: "chat",
+        items: [
+          { item: { type: "message", role: "user", content: "Oslo?" }, provenance: { source: "-", line: 1, index: 0, envelope: "chat" } },
+          { item, provenance: { source: "-", line: 1, index: 1, envelope: "chat", response } },
+        ],
+        losses: leftBehind("/response"),
+        request,
+        responseTools: { tool_choice: "none", parallel_tool_calls: "false" },
+        repeated: 0,
+      },
+    ]);
+  });
+});
