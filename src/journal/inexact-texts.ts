@@ -93,10 +93,12 @@ export function restoreJoinedTexts(args: { written: unknown[]; made: readonly un
       const back = restoreNumberTexts(json, texts);
       for (const loss of back.losses) losses.push({ ...loss, detail: `the text written at ${at}, joined to other text: ${loss.detail}` });
       if (back.text === json) continue;
-      // Held more than once, the made text cannot be told from the same text the record wrote itself beside it: none is changed.
-      if (joined.indexOf(json) !== joined.lastIndexOf(json)) {
+      // The made text cannot be told from the same text written by the record itself (one of its own
+      // strings holds it, or it is held more than once), nor from a stream's own text: none is changed.
+      const ambiguous = source === undefined ? "a stream's own text may hold it too" : joined.indexOf(json) !== joined.lastIndexOf(json) ? "it is held more than once" : ownStringHolds(source, json) ? "the record writes that text itself too" : undefined;
+      if (ambiguous !== undefined) {
         const number = firstNumberOf(json, back.text);
-        losses.push({ path: number === "" ? "" : numberPointer(source, number), code: "form_changed", detail: `the text written at ${at} holds a JSON text made of the record more than once, among other text: which is the one made is not known, so its numbers are written as their doubles write them, not as the record wrote them` });
+        losses.push({ path: number === "" ? "" : numberPointer(source, number), code: "form_changed", detail: `the text written at ${at} holds a JSON text made of the record among other text, and ${ambiguous}: which is the one made is not known, so its numbers are written as their doubles write them, not as the record wrote them` });
         continue;
       }
       joined = joined.replace(json, () => back.text);
@@ -159,14 +161,26 @@ function replaceString(written: unknown[], tokens: ReadonlyArray<string | number
   container[path[path.length - 1]!] = text;
 }
 
+/** Whether a string the `source` record writes itself holds `json`. */
+function ownStringHolds(source: unknown, json: string): boolean {
+  let holds = false;
+  walkStrings([source], (text) => {
+    if (!holds && text.includes(json)) holds = true;
+  });
+  return holds;
+}
+
 /**
- * The JSON Pointer of the first number of the `source` record that reads as
- * the same double as `literal`: where the record wrote it. `""` (the record as
- * a whole) when there is no one record (a stream's) or none is found.
+ * The JSON Pointer of the number of the `source` record that reads as the same
+ * double as `literal`: where the record wrote it. `""` (the record as a whole)
+ * when there is no one record (a stream's), none is found, or more than one
+ * reads as that double (`1` and `1.0000000000000001`), since which of them the
+ * record wrote as `literal` its parsed value cannot tell.
  */
 export function numberPointer(source: unknown, literal: string): string {
   if (source === undefined) return "";
   const double = Number(literal);
+  let found: string | undefined;
   // An explicit stack, and each value's parent and key rather than a copy of
   // its path: a record may nest deeper than the call stack goes.
   const parents: number[] = [-1];
@@ -175,9 +189,11 @@ export function numberPointer(source: unknown, literal: string): string {
   while (pending.length > 0) {
     const { value, node } = pending.pop()!;
     if (typeof value === "number" && Object.is(value, double)) {
+      if (found !== undefined) return "";
       const tokens: Array<string | number> = [];
       for (let at = node; at > 0; at = parents[at]!) tokens.push(keys[at]!);
-      return pointer(...tokens.reverse());
+      found = pointer(...tokens.reverse());
+      continue;
     }
     if (value === null || typeof value !== "object") continue;
     const children = Object.entries(value);
@@ -187,7 +203,7 @@ export function numberPointer(source: unknown, literal: string): string {
       pending.push({ value: children[at]![1], node: parents.length - 1 });
     }
   }
-  return "";
+  return found ?? "";
 }
 
 /**

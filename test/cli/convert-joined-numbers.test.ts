@@ -55,8 +55,16 @@ describe("a Bedrock json part joined to another text part, in a Gemini response"
       line: 1,
       path: "/messages/2/content/0/toolResult/content/0/json/ratio",
       code: "form_changed",
-      detail: "the text written at /contents/2/parts/0/functionResponse/response/output holds a JSON text made of the record more than once, among other text: which is the one made is not known, so its numbers are written as their doubles write them, not as the record wrote them",
+      detail: "the text written at /contents/2/parts/0/functionResponse/response/output holds a JSON text made of the record among other text, and it is held more than once: which is the one made is not known, so its numbers are written as their doubles write them, not as the record wrote them",
     });
+  });
+
+  test("a text part that writes, once, the text a call's input object is made into: it is the record's own, and not changed", async () => {
+    const request = '{"modelId":"m","messages":[{"role":"user","content":[{"text":"look up"}]},{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"lookup","input":{"ratio":7.0}}}]},{"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"text":"as before: {\\"ratio\\":7}"},{"text":" done"}],"status":"success"}}]}]}';
+    const { stdout, report } = await run(["convert", "--to", "gemini"], [request]);
+    const [, , result] = (JSON.parse(stdout) as { contents: Array<{ parts: Array<{ functionResponse?: { response: { output: string } } }> }> }).contents;
+    expect(result!.parts[0]!.functionResponse!.response.output).toBe('as before: {"ratio":7} done');
+    expect(report).toContainEqual(expect.objectContaining({ path: "/messages/1/content/0/toolUse/input/ratio", code: "form_changed", detail: expect.stringContaining("the record writes that text itself too") }));
   });
 
   test("a loose message: the text beside the json part keeps its own numbers, the json part its forms", async () => {
