@@ -55,7 +55,7 @@ import { openOutputs, writeThenCommit } from "./outputs.js";
 import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
-import { ENVELOPE_TITLES } from "./envelope-tools.js";
+import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
 import { setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";

@@ -17,11 +17,10 @@
 // refuses the parts it cannot read rather than guess.
 import { TOOL_READERS, type AdapterName } from "../../adapters/index.js";
 import { detectEnvelopeRecord } from "../journal/detect.js";
+import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { EnvelopeTools } from "../gate/tool-registry.js";
 
-/** How a sentence names each registered envelope. */
-export const ENVELOPE_TITLES: Readonly<Record<AdapterName, string>> = { anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" };
 
 // Anthropic versions its server tools by date: `web_search_20250305`, `bash_20250124`.
 const ANTHROPIC_SERVER_TOOL = /_\d{8}$/;

@@ -32,14 +32,13 @@ import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
+import { ENVELOPE_TITLES } from "./envelope-titles.js";
 import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
 import { unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
 type Fields = Record<string, unknown>;
 
-/** How a loss names each registered envelope. */
-const TITLES: Readonly<Record<AdapterName, string>> = { anthropic: "Anthropic", gemini: "Gemini", bedrock: "Bedrock" };
 
 export interface ConvertedStream {
   /** A response object (from a Chat stream) or a chat.completion (from an event stream). */
@@ -90,7 +89,7 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   // the gate blocks is not the last, what follows it is left out, and it is written last (unfinished-calls.ts).
   const place = placer(envelope, response, whole);
   if (target !== "chat") {
-    const marked = unfinishedResponse(resource.value, TITLES[target as AdapterName], true);
+    const marked = unfinishedResponse(resource.value, ENVELOPE_TITLES[target as AdapterName], true);
     if (marked.losses.length > 0) resource.value = marked.value;
     // An envelope's own assembler places the fields of its response, not items left out of it: those go to the stream as a whole.
     const at = (path: string) => (envelope === "chat" || envelope === "responses" ? place(path) : { line: response.lastLine, path: "" });

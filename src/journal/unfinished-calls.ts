@@ -63,12 +63,13 @@ export function unwritableCall(item: unknown, keepsArguments = false): Unwritabl
     return { field: "namespace", why: `is of namespace ${JSON.stringify(item.namespace)}, a tool other than the function of its name`, cannot: (target) => `${target} has no namespace for a call`, leftAs: "for its namespace" };
   }
   if (!keepsArguments && typeof item.arguments !== "string") {
-    return { field: "arguments", why: `has arguments that are ${describeValue(item.arguments)}, not a JSON text`, cannot: (target) => `${target} writes arguments as an object, where that reads as valid input`, leftAs: "for its arguments" };
+    return { field: "arguments", why: `has arguments that are ${kindOf(item.arguments)}, not a JSON text`, cannot: (target) => `${target} writes arguments as an object, where that reads as valid input`, leftAs: "for its arguments" };
   }
   return undefined;
 }
 
-function describeValue(value: unknown): string {
+/** A value's kind as the losses name it: shorter than describeValue's, which quotes the value. */
+function kindOf(value: unknown): string {
   if (value === undefined) return "missing";
   if (value === null) return "null";
   return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
