@@ -8,7 +8,8 @@
 // | input (string)                  | one user message with that string: loss form_changed       |
 // | instructions                    | system; beside system messages of input, the first text block of system: loss form_changed |
 // | tools                           | tools (tools.ts)                                           |
-// | tool_choice, parallel_tool_calls| tool_choice (tools.ts)                                     |
+// | tool_choice, parallel_tool_calls| tool_choice (tools.ts); allowed_tools as the tools it allows |
+// |                                 |   and "auto" or "any", the others left out (tools-limit.ts) |
 // | max_output_tokens               | max_tokens                                                 |
 // | model, temperature, top_p,      | the same (temperature above 1: loss target_rejects)        |
 // |   metadata, stream              |                                                            |
@@ -26,6 +27,7 @@ import { isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fields.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import type { AnthropicRequestBody } from "./models.js";
 import { responsesToolChoiceToAnthropic, responsesToolsToAnthropic, type ExtensionTool } from "./tools.js";
+import { toolsLimitOf } from "../tools-limit.js";
 
 const SAME = new Set(["model", "temperature", "top_p", "metadata", "stream"]);
 const NO_COUNTERPART = new Set([
@@ -58,6 +60,8 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Ant
   let itemsSystem: AnthropicRequestBody["system"];
   let instructions: string | undefined;
   let choiceWritten = false;
+  // An allowed_tools choice is kept as the tools it allows (tools-limit.ts).
+  const limit = toolsLimitOf(body.tool_choice, TARGET, true);
 
   for (const key of Object.keys(body)) {
     const value = (body as Fields)[key];
@@ -90,7 +94,7 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Ant
         }
         break;
       case "tools": {
-        const converted = responsesToolsToAnthropic({ tools: value as Array<FunctionToolParam | ExtensionTool> });
+        const converted = responsesToolsToAnthropic({ tools: value as Array<FunctionToolParam | ExtensionTool>, leftOut: limit?.leftOut });
         losses.push(...prefixLosses("/tools", converted.losses));
         request.tools = converted.value;
         break;
@@ -100,8 +104,10 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Ant
         if (choiceWritten) break;
         choiceWritten = true;
         const fields = body as Fields;
+        if (limit !== undefined) losses.push(lossAt(["tool_choice"], "form_changed", limit.detail));
+        const toolChoice = limit !== undefined ? limit.choice : fields.tool_choice === null ? undefined : (fields.tool_choice as ToolChoiceParam | undefined);
         const converted = responsesToolChoiceToAnthropic({
-          toolChoice: fields.tool_choice === null ? undefined : (fields.tool_choice as ToolChoiceParam | undefined),
+          toolChoice,
           parallelToolCalls: typeof fields.parallel_tool_calls === "boolean" ? fields.parallel_tool_calls : undefined,
         });
         losses.push(...converted.losses);

@@ -12,7 +12,7 @@
 // | tool_choice auto / any / none              | "auto" / "required" / "none"                          |
 // | tool_choice tool {name}                    | {type: "function", name}                              |
 // | disable_parallel_tool_use                  | parallel_tool_calls, negated                          |
-// | (back) allowed_tools                       | omitted: loss (Anthropic has no subset of tools)      |
+// | (back) allowed_tools                       | the body writes the tools it allows (tools-limit.ts)  |
 // | (back) parallel_tool_calls false without   | {type: "auto", disable_parallel_tool_use: true}: loss |
 // |   tool_choice                              |   synthesized                                         |
 // | (back) parallel_tool_calls true without    | omitted (Anthropic's default): loss form_changed      |
@@ -55,10 +55,15 @@ export function anthropicToolsToResponses(args: { tools: readonly AnthropicTool[
   return { value, losses };
 }
 
-export function responsesToolsToAnthropic(args: { tools: ReadonlyArray<FunctionToolParam | ExtensionTool> }): Converted<AnthropicTool[]> {
+export function responsesToolsToAnthropic(args: { tools: ReadonlyArray<FunctionToolParam | ExtensionTool>; leftOut?: (tool: unknown) => string | undefined }): Converted<AnthropicTool[]> {
   const value: AnthropicTool[] = [];
   const losses: Loss[] = [];
   args.tools.forEach((tool: unknown, index) => {
+    const leftOut = args.leftOut?.(tool);
+    if (leftOut !== undefined) {
+      losses.push(lossAt([index], "form_changed", leftOut));
+      return;
+    }
     if (!isRecord(tool)) {
       losses.push(lossAt([index], "unsupported_tool", `a ${typeOf(tool)} is not a tool`));
       return;

@@ -5,6 +5,7 @@
 // | input (a string: one user message)  | system and messages (itemsToMessages)                        |
 // | instructions                        | the first system text block                                  |
 // | tools, tool_choice                  | toolConfig {tools, toolChoice} (tools.ts); tool_choice without tools: loss |
+// | tool_choice allowed_tools, "none"   | toolConfig with the tools they allow, or none (tools-limit.ts) |
 // | max_output_tokens, temperature,     | inferenceConfig {maxTokens, temperature, topP}, with what    |
 // |   top_p, `bedrock:inferenceConfig`  |   `bedrock:inferenceConfig` kept                             |
 // | `bedrock:<key>`                     | <key> (additionalModelRequestFields…)                        |
@@ -17,6 +18,7 @@ import { isPresent, isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fiel
 import { itemsToMessages } from "./items-to-messages.js";
 import type { BedrockRequestBody } from "./models.js";
 import { responsesToolChoiceToBedrock, responsesToolsToBedrock, type ExtensionTool } from "./tools.js";
+import { toolsLimitOf } from "../tools-limit.js";
 
 const INFERENCE_KEYS: Record<string, string> = { max_output_tokens: "maxTokens", temperature: "temperature", top_p: "topP" };
 
@@ -48,11 +50,20 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Bed
       hasInference = true;
     } else if (key === "tools") {
       if (!Array.isArray(value) || value.length === 0) continue;
-      const tools = responsesToolsToBedrock({ tools: value as Array<ExtensionTool> });
+      // An allowed_tools choice, or "none", is kept as the tools it allows (tools-limit.ts).
+      const limit = toolsLimitOf(fields.tool_choice, TARGET, false);
+      const tools = responsesToolsToBedrock({ tools: value as Array<ExtensionTool>, leftOut: limit?.leftOut });
       losses.push(...prefixLosses("/tools", tools.losses));
+      if (limit !== undefined) losses.push(lossAt(["tool_choice"], "form_changed", limit.detail));
+      // Bedrock requires at least one tool in a toolConfig: with none left by the limit, none is written.
+      if (limit !== undefined && tools.value.length === 0) {
+        if (items.some(holdsToolBlock)) losses.push(lossAt(["tools"], "target_rejects", `no tool is left, and ${TARGET} requires a toolConfig beside toolUse and toolResult blocks`));
+        continue;
+      }
       const toolConfig: Fields = { tools: tools.value };
-      if (fields.tool_choice !== undefined) {
-        const choice = responsesToolChoiceToBedrock({ toolChoice: fields.tool_choice as ToolChoiceParam });
+      const toolChoice = limit !== undefined ? limit.choice : fields.tool_choice;
+      if (toolChoice !== undefined) {
+        const choice = responsesToolChoiceToBedrock({ toolChoice: toolChoice as ToolChoiceParam });
         losses.push(...prefixLosses("/tool_choice", choice.losses));
         if (choice.value !== undefined) toolConfig.toolChoice = choice.value;
       }
@@ -68,4 +79,10 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Bed
   if (fields.tool_choice !== undefined && !Array.isArray(fields.tools)) losses.push(lossAt(["tool_choice"], "unsupported_field", `${TARGET} takes a toolChoice only beside tools`));
   if (hasInference) request.inferenceConfig = inference;
   return { value: request as BedrockRequestBody, losses };
+}
+
+/** Whether an input item is written as a toolUse or toolResult block. */
+function holdsToolBlock(item: CanonicalItem): boolean {
+  const type = (item as { type?: unknown }).type;
+  return type === "function_call" || type === "function_call_output";
 }

@@ -12,7 +12,7 @@
 // | toolChoice {auto} / {any}                  | "auto" / "required"                                   |
 // | toolChoice {tool {name}}                   | {type: "function", name}                              |
 // | (back) "none"                              | no toolChoice: loss (Bedrock has no way to forbid calls but to send no tools) |
-// | (back) allowed_tools                       | no toolChoice: loss (Bedrock has no subset of tools)  |
+// | (back) allowed_tools, "none"               | the body writes the tools they allow (tools-limit.ts) |
 // | (for the gate) a tool or toolChoice that   | not taken: named as unread, with what it restricts    |
 // |   converts with a loss                     |                                                       |
 import type { Converted, Loss } from "../../src/models/loss.js";
@@ -58,10 +58,15 @@ export function bedrockToolsToResponses(args: { tools: readonly BedrockTool[] })
   return { value: value as Array<FunctionToolParam | ExtensionTool>, losses };
 }
 
-export function responsesToolsToBedrock(args: { tools: ReadonlyArray<FunctionToolParam | ExtensionTool> }): Converted<BedrockTool[]> {
+export function responsesToolsToBedrock(args: { tools: ReadonlyArray<FunctionToolParam | ExtensionTool>; leftOut?: (tool: unknown) => string | undefined }): Converted<BedrockTool[]> {
   const value: Fields[] = [];
   const losses: Loss[] = [];
   args.tools.forEach((tool: unknown, index) => {
+    const leftOut = args.leftOut?.(tool);
+    if (leftOut !== undefined) {
+      losses.push(lossAt([index], "form_changed", leftOut));
+      return;
+    }
     if (!isRecord(tool)) {
       losses.push(lossAt([index], "unsupported_tool", `a ${typeOf(tool)} is not a tool`));
       return;

@@ -57,6 +57,7 @@ import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
 import { setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
+import { leaveOutRefusedCalls, requestOneCall, type OneCall } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
 
@@ -740,7 +741,9 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
           if (envelopeOf(partKind, partEnvelope) === target && !rewrite) continue;
-          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names);
+          // Gemini and Bedrock requests cannot say that the response makes one call: the response's later calls are left out instead.
+          const oneCall = part === "response" && (target === "gemini" || target === "bedrock") ? requestOneCall(exchange.request) : undefined;
+          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names, oneCall);
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
         }
@@ -915,7 +918,7 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
  * fields (joinStepLosses), a request body's by the message each item came from
  * (joinBodyStepLosses).
  */
-function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames): Converted<unknown> {
+function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames, oneCall?: OneCall): Converted<unknown> {
   const source = envelopeOf(kind, envelope);
   if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) return convertChatOrResponses(record, kind, reasoningField);
   let canonical = toResponses(record, kind, envelopes, envelope);
@@ -923,7 +926,7 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
   if (names) recordCalls(canonical.value, names, line);
   if (target === "responses") return canonical;
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
-  const marked = unfinishedCallsMarked(canonical, isBody, target);
+  const marked = unfinishedCallsMarked(canonical, isBody, target, oneCall);
   canonical = marked;
   const written: Converted<unknown> =
     target === "chat"
@@ -934,7 +937,8 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
   if (isBody) return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses.filter((loss) => !marked.left?.has(loss.path))) };
-  const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second: written.losses, written: written.value });
+  const second = written.losses.filter((loss) => !isLeftOut(loss.path, marked.left));
+  const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
   return { value: written.value, losses: joined.map((loss) => (loss.code === "synthesized" ? loss : heldIn(record, loss))) };
 }
@@ -1031,16 +1035,26 @@ function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelop
  * set aside, a completed response written incomplete. A set-aside item's own
  * loss says why; what the writer would add of it is left out by `left`.
  */
-function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope): Converted<unknown> & { left?: ReadonlySet<string> } {
+function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope, oneCall?: OneCall): Converted<unknown> & { left?: ReadonlySet<string> } {
   const value = canonical.value as Fields;
   const title = target === "responses" ? target : WRITTEN_AS[target];
   if (!isBody) {
-    const marked = unfinishedResponse(value, title, target !== "chat" && target !== "responses", target === "chat");
-    return marked.losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...marked.losses] };
+    // Calls the response's own record of its request refuses go first: the target has no place for that record.
+    const refused = target === "responses" ? undefined : leaveOutRefusedCalls(value, title, oneCall);
+    const marked = unfinishedResponse(refused?.value ?? value, title, target !== "chat" && target !== "responses", target === "chat");
+    const losses = [...(refused?.losses ?? []), ...marked.losses];
+    return losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...losses], ...(refused?.left.size ? { left: refused.left } : {}) };
   }
   if (!Array.isArray(value.input)) return canonical;
   const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`, true, target === "chat");
   return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: [...canonical.losses, ...aside.losses], left: aside.left };
+}
+
+/** Whether `path` points at or into an item set aside, whose own loss says why. */
+function isLeftOut(path: string, left: ReadonlySet<string> | undefined): boolean {
+  if (left === undefined) return false;
+  const item = /^\/output\/\d+/.exec(path);
+  return item !== null && left.has(item[0]);
 }
 
 /** How a loss names each envelope that has no status for one call. */
@@ -1060,7 +1074,7 @@ function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField
     case "response": {
       const marked = unfinishedCallsMarked({ value: record, losses: [] }, false, "chat");
       const written = chat.responses.fromResponses({ response: marked.value as ResponseResource, reasoningField });
-      return { value: written.value, losses: [...marked.losses, ...written.losses] };
+      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !isLeftOut(loss.path, marked.left))] };
     }
     case "envelope_request":
     case "envelope_response":

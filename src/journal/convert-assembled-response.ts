@@ -35,6 +35,7 @@ import { pointer } from "../models/json-pointer.js";
 import { ENVELOPE_TITLES } from "./envelope-titles.js";
 import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
 import { unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
+import { leaveOutRefusedCalls } from "./own-limit-calls.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
 type Fields = Record<string, unknown>;
@@ -85,9 +86,13 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
     resource.losses.push({ line: response.line, path: "", code: "left_behind", detail: `the ${envelope} stream's fields beyond its items, id and status (model, usage…) are not written` });
   }
   if (target === "responses") return resource;
+  const place = placer(envelope, response, whole);
+  // The calls the response's own record of its request refuses: the target has no place for that record (own-limit-calls.ts).
+  const refused = leaveOutRefusedCalls(resource.value, ENVELOPE_TITLES[target as AdapterName] ?? "Chat");
+  resource.value = refused.value;
+  for (const loss of refused.losses) resource.losses.push({ ...loss, ...place(loss.path) });
   // Anthropic, Gemini and Bedrock read only the last block of an unfinished response as cut: where a call
   // the gate blocks is not the last, what follows it is left out, and it is written last (unfinished-calls.ts).
-  const place = placer(envelope, response, whole);
   if (target !== "chat") {
     const marked = unfinishedResponse(resource.value, ENVELOPE_TITLES[target as AdapterName], true);
     if (marked.losses.length > 0) resource.value = marked.value;
@@ -98,7 +103,8 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   // What the first step synthesized no one said: the second does not report it lost.
   const synthesized = resource.losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
   const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized, reasoningField }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
-  const joined = joinStepLosses({ source: stepEnvelope(envelope), target: stepEnvelope(target), first: resource.losses, second: written.losses, written: written.value });
+  const second = written.losses.filter((loss) => !refused.left.has(/^\/output\/\d+/.exec(loss.path)?.[0] ?? ""));
+  const joined = joinStepLosses({ source: stepEnvelope(envelope), target: stepEnvelope(target), first: resource.losses, second, written: written.value });
   // The first step's losses name their line already; the second's point into the source's own record, or into the record written.
   const losses = joined.map((loss): StreamLoss => {
     if ("line" in loss && typeof loss.line === "number") return loss as StreamLoss;
@@ -197,10 +203,14 @@ function responsesStreamToCompletion(response: AssembledResponse, damaged: boole
   const itemLines = response.resource?.itemLines;
   const status = statusOf(response, damaged);
   const restatus = status !== response.status;
-  const resource = { ...(snapshot?.value ?? (response.id !== undefined ? { id: response.id } : {})), object: "response", status, output: response.items };
+  const whole = { ...(snapshot?.value ?? (response.id !== undefined ? { id: response.id } : {})), object: "response", status, output: response.items };
+  // The calls the response's own record of its request refuses: a chat.completion has no place for that record (own-limit-calls.ts).
+  const refused = leaveOutRefusedCalls(whole, "Chat");
+  const resource = refused.value;
   const converted = chat.responses.fromResponses({ response: resource as unknown as ResponseResource, reasoningField });
   const losses: StreamLoss[] = [];
-  for (const loss of converted.losses) {
+  const setAside = (loss: Loss) => refused.left.has(/^\/output\/\d+/.exec(loss.path)?.[0] ?? "");
+  for (const loss of [...refused.losses, ...converted.losses.filter((loss) => !setAside(loss))]) {
     // The incomplete status is the damage's, which its own loss reports.
     if (restatus && (loss.path === "/status" || loss.path === "/incomplete_details")) continue;
     const item = /^\/output\/(\d+)(.*)$/.exec(loss.path);

@@ -101,7 +101,7 @@ export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target:
       losses.push({ path: at(index), code: "unsupported_item", detail: `the output answers the call ${describeCallId(item.call_id)}, left out ${unfinishedIds.get(item.call_id)}: it is left out with it` });
     } else return item;
     left.add(at(index));
-    return { type: SET_ASIDE, call_id: fields.call_id } as unknown as CanonicalItem;
+    return setAsideItem(fields.call_id);
   });
   return { items: kept, losses, left };
 }
@@ -153,6 +153,11 @@ function stoppedResponse(response: Record<string, unknown>, target: string): { l
 }
 
 const SET_ASIDE = "orbridge:unfinished_call";
+
+/** What takes a left-out item's place: no writer of these envelopes writes it, so every other item keeps its index. */
+export function setAsideItem(callId: unknown): CanonicalItem {
+  return { type: SET_ASIDE, call_id: callId } as unknown as CanonicalItem;
+}
 
 function describeCallId(callId: unknown): string {
   return typeof callId === "string" ? JSON.stringify(callId) : "without call_id";

@@ -143,6 +143,51 @@ describe("bodyToRequest", () => {
     });
   });
 
+  describe("a tool_choice that allows some tools, which Anthropic cannot limit a turn to", () => {
+    const tools = [
+      { type: "function", name: "get_weather", parameters: weather.input_schema },
+      { type: "function", name: "delete_file", parameters: { type: "object" } },
+      { type: "function", name: "get_time", parameters: { type: "object" } },
+    ];
+    const allowed = (mode: string, ...names: string[]) => ({ type: "allowed_tools", mode, tools: names.map((name) => ({ type: "function", name })) });
+
+    test("mode auto: only the allowed tools are written, each other one reported where it was", () => {
+      const converted = bodyToRequest({ body: body({ model: "m", max_output_tokens: 64, input: [], tools, tool_choice: allowed("auto", "get_weather", "get_time") }) });
+      expect(converted).toEqual({
+        value: { model: "m", max_tokens: 64, messages: [], tools: [{ name: "get_weather", input_schema: weather.input_schema }, { name: "get_time", input_schema: { type: "object" } }], tool_choice: { type: "auto" } },
+        losses: [
+          { path: "/tools/1", code: "form_changed", detail: "left out: not among the tools that the allowed_tools of tool_choice allow, and Anthropic Messages cannot limit a turn to some of its tools" },
+          { path: "/tool_choice", code: "form_changed", detail: 'allowed_tools written as the tools it allows and tool_choice "auto": Anthropic Messages cannot limit a turn to some of its tools, so the tools it does not allow are left out' },
+        ],
+      });
+    });
+
+    test("mode required: any of the allowed tools; with one function allowed, that tool", () => {
+      const two = bodyToRequest({ body: body({ model: "m", max_output_tokens: 64, input: [], tool_choice: allowed("required", "get_weather", "get_time"), tools }) });
+      expect(two.value.tools?.map((tool) => tool.name)).toEqual(["get_weather", "get_time"]);
+      expect(two.value.tool_choice).toEqual({ type: "any" });
+      const one = bodyToRequest({ body: body({ model: "m", max_output_tokens: 64, input: [], tools, tool_choice: allowed("required", "get_time"), parallel_tool_calls: false }) });
+      expect(one.value.tools?.map((tool) => tool.name)).toEqual(["get_time"]);
+      expect(one.value.tool_choice).toEqual({ type: "tool", name: "get_time", disable_parallel_tool_use: true });
+    });
+
+    test("allowed_tools whose tools is no list allows nothing: every tool is left out", () => {
+      const converted = bodyToRequest({ body: body({ model: "m", max_output_tokens: 64, input: [], tools, tool_choice: { type: "allowed_tools", mode: "auto", tools: "get_weather" } }) });
+      expect(converted.value.tools).toEqual([]);
+      expect(converted.value.tool_choice).toBeUndefined();
+      expect(converted.losses.map((loss) => loss.path)).toEqual(["/tools/0", "/tools/1", "/tools/2", "/tool_choice"]);
+    });
+
+    test("none and a named function Anthropic writes itself: every tool is kept", () => {
+      for (const [choice, written] of [["none", { type: "none" }], [{ type: "function", name: "get_time" }, { type: "tool", name: "get_time" }]] as const) {
+        const converted = bodyToRequest({ body: body({ model: "m", max_output_tokens: 64, input: [], tools, tool_choice: choice }) });
+        expect(converted.value.tools).toHaveLength(3);
+        expect(converted.value.tool_choice).toEqual(written);
+        expect(converted.losses).toEqual([]);
+      }
+    });
+  });
+
   test("a temperature above Anthropic's 1 is written as it is and reported", () => {
     expect(bodyToRequest({ body: body({ model: "m", max_output_tokens: 64, input: [], temperature: 1.4 }) }).losses).toEqual([
       { path: "/temperature", code: "target_rejects", detail: "temperature 1.4 written as it is; Anthropic takes 0 to 1" },

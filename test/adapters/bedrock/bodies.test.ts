@@ -51,6 +51,46 @@ describe("bodyToRequest", () => {
     expect(converted).toEqual({ value: { messages: [{ role: "user", content: [{ text: "Hi" }] }] }, losses: [{ path: "/previous_response_id", code: "unsupported_field", detail: "Bedrock Converse has no place for previous_response_id" }] });
   });
 
+  describe("a tool_choice Bedrock cannot write, kept as the tools it allows", () => {
+    const tools = [
+      { type: "function", name: "get_weather", parameters: schema },
+      { type: "function", name: "delete_file", parameters: { type: "object" } },
+    ];
+    const call = [
+      { type: "function_call", call_id: "tooluse_1", name: "get_weather", arguments: '{"city":"Oslo"}' },
+      { type: "function_call_output", call_id: "tooluse_1", output: "4 degrees" },
+    ];
+
+    test("allowed_tools: the other tools are left out, each reported where it was", () => {
+      const converted = bodyToRequest({ body: { input: "Hi", tools, tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "get_weather" }] } } as never });
+      expect(converted).toEqual({
+        value: { messages: [{ role: "user", content: [{ text: "Hi" }] }], toolConfig: { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: schema } } }], toolChoice: { auto: {} } } },
+        losses: [
+          { path: "/tools/1", code: "form_changed", detail: "left out: not among the tools that the allowed_tools of tool_choice allow, and Bedrock Converse cannot limit a turn to some of its tools" },
+          { path: "/tool_choice", code: "form_changed", detail: 'allowed_tools written as the tools it allows and tool_choice "auto": Bedrock Converse cannot limit a turn to some of its tools, so the tools it does not allow are left out' },
+        ],
+      });
+    });
+
+    test("allowed_tools required with one function: that tool", () => {
+      const converted = bodyToRequest({ body: { input: "Hi", tools, tool_choice: { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "delete_file" }] } } as never });
+      expect(converted.value.toolConfig).toEqual({ tools: [{ toolSpec: { name: "delete_file", inputSchema: { json: { type: "object" } } } }], toolChoice: { tool: { name: "delete_file" } } });
+    });
+
+    test('"none": no tool is written, and where the messages hold tool blocks, that Bedrock rejects it is said', () => {
+      const alone = bodyToRequest({ body: { input: "Hi", tools, tool_choice: "none" } as never });
+      expect(alone.value).toEqual({ messages: [{ role: "user", content: [{ text: "Hi" }] }] });
+      expect(alone.losses.map((loss) => [loss.path, loss.code])).toEqual([
+        ["/tools/0", "form_changed"],
+        ["/tools/1", "form_changed"],
+        ["/tool_choice", "form_changed"],
+      ]);
+      const withCalls = bodyToRequest({ body: { input: [{ type: "message", role: "user", content: "Weather in Oslo?" }, ...call], tools, tool_choice: "none" } as never });
+      expect(withCalls.value.toolConfig).toBeUndefined();
+      expect(withCalls.losses).toContainEqual({ path: "/tools", code: "target_rejects", detail: "no tool is left, and Bedrock Converse requires a toolConfig beside toolUse and toolResult blocks" });
+    });
+  });
+
   test("a tool_choice without tools is reported", () => {
     expect(bodyToRequest({ body: { input: "Hi", tool_choice: "auto" } as never }).losses).toEqual([{ path: "/tool_choice", code: "unsupported_field", detail: "Bedrock Converse takes a toolChoice only beside tools" }]);
   });

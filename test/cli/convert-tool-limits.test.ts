@@ -1,0 +1,138 @@
+// A call the gate refuses because its request did not allow it (tool_choice
+// "none", allowed_tools, a named function, the tools listed, one call a turn)
+// must stay refused once converted. Where the target cannot write the limit,
+// the request keeps it as the tools it allows, and a response whose own record
+// of its request carries it has the refused calls left out, each reported.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const lines = (...records: unknown[]) => records.map((record) => JSON.stringify(record) + "\n").join("");
+const parse = (text: string) => text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+const REPORT = "get_latest_sales_report";
+const DELETE = "delete_file";
+const schema = { type: "object", properties: { region: { type: "string" }, path: { type: "string" } } };
+const tools = [REPORT, DELETE].map((name) => ({ type: "function", name, parameters: schema }));
+const chatTools = [REPORT, DELETE].map((name) => ({ type: "function", function: { name, parameters: schema } }));
+const call = (callId: string, name: string) => ({ type: "function_call", id: `fc_${callId}`, call_id: callId, name, arguments: name === REPORT ? '{"region":"apac"}' : '{"path":"/tmp/a"}', status: "completed" });
+const response = (fields: Record<string, unknown>, ...output: unknown[]) => ({ id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", output, tool_choice: "auto", tools, parallel_tool_calls: true, ...fields });
+const chatCompletion = (...calls: Array<[string, string]>) => ({
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1,
+  model: "m",
+  choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: calls.map(([id, name]) => ({ id, type: "function", function: { name, arguments: call(id, name).arguments } })) }, finish_reason: "tool_calls" }],
+});
+
+/** `convert --to TARGET` of `journal`: the records written and the losses reported. */
+async function convert(target: string, journal: string) {
+  const report = join(scratchFolder("limits"), "report.jsonl");
+  const converted = await runOrbridge(["convert", "--to", target, "--report", report], journal);
+  expect(converted.code).toBe(0);
+  return { journal: converted.stdout, losses: parse(readFileSync(report, "utf8")) };
+}
+
+/** Each call the gate passes in `journal`, by call_id, with both tools known. */
+async function passing(journal: string): Promise<unknown[]> {
+  const file = join(scratchFolder("limits-tools"), "tools.json");
+  writeFileSync(file, JSON.stringify(tools));
+  const gated = await runOrbridge(["gate", "--tools", file, "--format", "json"], journal);
+  return parse(gated.stdout).filter((verdict) => verdict.type === "function_call" && verdict.blocked === false).map((verdict) => verdict.call_id);
+}
+
+describe.each(["anthropic", "bedrock"])("a request that allows some tools, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("an exchange: the request offers only the allowed tools, so the call to another stays refused", async () => {
+    const journal = lines({
+      request: { model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] } },
+      response: response({}, call("call_1", DELETE)),
+    });
+    expect(await passing(journal)).toEqual([]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual([]);
+    expect(losses).toContainEqual(expect.objectContaining({ line: 1, path: "/request/tools/1", code: "form_changed" }));
+    expect(losses).toContainEqual(expect.objectContaining({ line: 1, path: "/request/tool_choice", code: "form_changed" }));
+  });
+
+  test("a request body on its line that requires one function: that function is the choice written", async () => {
+    const journal = lines({ model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, tool_choice: { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: REPORT }] } }, response({}, call("call_1", DELETE)));
+    expect(await passing(journal)).toEqual([]);
+    expect(await passing((await convert(target, journal)).journal)).toEqual([]);
+  });
+
+  test("an allowed call still passes", async () => {
+    const journal = lines({
+      request: { model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] } },
+      response: response({}, call("call_1", REPORT)),
+    });
+    expect(await passing((await convert(target, journal)).journal)).toEqual(["call_1"]);
+  });
+});
+
+describe('tool_choice "none", convert --to bedrock, which has no "none"', () => {
+  test("the request is written without tools, and the call of its response stays refused", async () => {
+    const journal = lines({ request: { model: "m", messages: [{ role: "user", content: "hi" }], tools: chatTools, tool_choice: "none" }, response: chatCompletion(["call_1", REPORT]) });
+    expect(await passing(journal)).toEqual([]);
+    const { journal: written } = await convert("bedrock", journal);
+    expect(parse(written)[0]!.request).toEqual({ messages: [{ role: "user", content: [{ text: "hi" }] }] });
+    expect(await passing(written)).toEqual([]);
+  });
+});
+
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("a response object whose own record of its request refuses a call, convert --to %s", { timeout: 30_000 }, (target) => {
+  const cases: Array<[string, Record<string, unknown>, unknown[], string[]]> = [
+    ['tool_choice "none"', { tool_choice: "none" }, [call("call_1", REPORT)], []],
+    ["allowed_tools of another tool", { tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: DELETE }] } }, [call("call_1", REPORT)], []],
+    ["a named function, another", { tool_choice: { type: "function", name: DELETE } }, [call("call_1", REPORT), call("call_2", DELETE)], ["call_2"]],
+    ["tools that list another", { tools: [tools[1]] }, [call("call_1", REPORT)], []],
+    ["parallel_tool_calls false", { parallel_tool_calls: false }, [call("call_1", REPORT), call("call_2", REPORT)], ["call_1"]],
+  ];
+  test.each(cases)("%s: the refused call is left out and reported, the others pass as before", async (_name, fields, output, allowed) => {
+    const journal = lines(response(fields, ...output));
+    expect(await passing(journal)).toEqual(allowed);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual(allowed);
+    const refused = (output as Array<{ call_id: string }>).map(({ call_id }, index) => [call_id, index] as const).filter(([callId]) => !allowed.includes(callId));
+    expect(losses.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.path)).toEqual(refused.map(([, index]) => `/output/${index}`));
+  });
+
+  test("a response whose own record limits nothing converts as before", async () => {
+    const journal = lines(response({}, call("call_1", REPORT), call("call_2", DELETE)));
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual(["call_1", "call_2"]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
+  });
+});
+
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("a stream of events whose response refuses its call, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("the call is left out of the response written", async () => {
+    const done = call("call_1", REPORT);
+    const journal = lines(
+      { type: "response.created", sequence_number: 0, response: response({ status: "in_progress", tool_choice: "none" }) },
+      { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: { ...done, arguments: "", status: "in_progress" } },
+      { type: "response.function_call_arguments.done", sequence_number: 2, output_index: 0, item_id: done.id, arguments: done.arguments },
+      { type: "response.output_item.done", sequence_number: 3, output_index: 0, item: done },
+      { type: "response.completed", sequence_number: 4, response: response({ tool_choice: "none" }, done) },
+    );
+    expect(await passing(journal)).toEqual([]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(parse(written)).toHaveLength(1);
+    expect(await passing(written)).toEqual([]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item")).toHaveLength(1);
+  });
+});
+
+describe.each(["gemini", "bedrock"])("an exchange whose request allows one call, convert --to %s, which cannot say so", { timeout: 30_000 }, (target) => {
+  test.each([
+    ["Chat parallel_tool_calls false", { model: "m", messages: [{ role: "user", content: "hi" }], tools: chatTools, parallel_tool_calls: false }],
+    ["Anthropic disable_parallel_tool_use", { model: "m", max_tokens: 64, messages: [{ role: "user", content: "hi" }], tools: [{ name: REPORT, input_schema: schema }], tool_choice: { type: "auto", disable_parallel_tool_use: true } }],
+  ])("%s: the calls after the first are left out", async (_name, request) => {
+    const journal = lines({ request, response: chatCompletion(["call_1", REPORT], ["call_2", REPORT]) });
+    expect(await passing(journal)).toEqual(["call_1"]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual(["call_1"]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.detail)).toEqual([expect.stringContaining('the call "call_2" is refused by the request it answers')]);
+  });
+});
