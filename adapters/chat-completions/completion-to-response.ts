@@ -24,6 +24,8 @@
 // | usage *_details cached/reasoning    | input/output_tokens_details (absent: 0, synthesized)  |
 // | service_tier                        | service_tier (absent: synthesized; null: a loss)      |
 // | system_fingerprint                  | loss unsupported_field                                |
+// | tools, tool_choice,                 | the same (tools.ts): a stored completion's record of  |
+// |   parallel_tool_calls               |   its request, which the gate holds its calls to      |
 // | other keys                          | loss provider_extension                               |
 // Fields the spec requires and a completion does not carry (usage when it has
 // none, tools, temperature, store…) are set to the spec's neutral values and
@@ -51,7 +53,7 @@
 // | a choice after the first            | its items are a response of their own; a form_changed |
 // |                                     |   loss says so: one answer continues the conversation |
 import { sha256Hex } from "../sha256-hex.js";
-import type { ChatCompletion, ChatFinishReason, ChatMessage } from "../../src/models/chat-completions.js";
+import type { ChatCompletion, ChatFinishReason, ChatMessage, ChatTool, ChatToolChoice } from "../../src/models/chat-completions.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer, pointerToken, prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ItemField, ItemParam, ResponseResource } from "../../src/models/open-responses.js";
@@ -59,6 +61,7 @@ import type { ItemStatus } from "../../src/models/open-responses.js";
 import { callStatusOf, messagesToItems, type CallCounts } from "./messages-to-items.js";
 import { completeResponse } from "../../src/models/response-neutrals.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
+import { chatToolChoiceToResponses, chatToolsToResponses } from "./tools.js";
 
 /** Where a chat.completion holds what each field of the response object it gives says: a loss at that field points there. */
 export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = {
@@ -80,7 +83,7 @@ export function outputItemId(args: { responseId: string; choiceIndex: number; ou
   return `${ID_PREFIXES[args.type]}_${digest.slice(0, 48)}`;
 }
 
-const COMPLETION_KEYS = new Set(["id", "object", "created", "model", "choices", "usage", "service_tier", "system_fingerprint"]);
+const COMPLETION_KEYS = new Set(["id", "object", "created", "model", "choices", "usage", "service_tier", "system_fingerprint", "tools", "tool_choice", "parallel_tool_calls"]);
 const CHOICE_KEYS = new Set(["index", "message", "finish_reason", "logprobs"]);
 const OPENAI_TOKEN_DETAILS = new Set(["audio_tokens", "accepted_prediction_tokens", "rejected_prediction_tokens"]);
 
@@ -143,12 +146,37 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
       output,
       usage: responseUsage(completion, losses),
       service_tier: serviceTier(completion, losses),
+      ...requestRecord(completion, losses),
     },
     "chat.completion",
   );
   const response = completed.value;
   losses.push(...completed.losses);
   return { value: response, losses: inRecordOrder(losses, completion) };
+}
+
+/**
+ * A stored completion's own record of its request (`tool_choice`, `tools`,
+ * `parallel_tool_calls`, as the response object's): the gate holds its calls to
+ * it, so it goes where a response object keeps it rather than a neutral value.
+ * A value that does not convert stays out, as any field the response has no
+ * place for, and is reported.
+ */
+function requestRecord(completion: Record<string, unknown>, losses: Loss[]): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  const { tools, tool_choice: toolChoice, parallel_tool_calls: parallel } = completion;
+  if (Array.isArray(tools) && tools.every(isRecord)) {
+    const converted = chatToolsToResponses({ tools: tools as ChatTool[] });
+    losses.push(...prefixLosses("/tools", converted.losses));
+    record.tools = converted.value;
+  } else if (tools !== undefined && tools !== null) losses.push({ path: "/tools", code: "provider_extension", detail: "tools that are not a list of tools have no place in Open Responses" });
+  if (typeof toolChoice === "string" || isRecord(toolChoice)) {
+    const converted = chatToolChoiceToResponses({ toolChoice: toolChoice as ChatToolChoice });
+    losses.push(...prefixLosses("/tool_choice", converted.losses));
+    if (converted.value !== undefined) record.tool_choice = converted.value;
+  } else if (toolChoice !== undefined && toolChoice !== null) losses.push({ path: "/tool_choice", code: "provider_extension", detail: `a tool_choice that is a ${typeof toolChoice} has no place in Open Responses` });
+  if (parallel !== undefined && parallel !== null) record.parallel_tool_calls = parallel;
+  return record;
 }
 
 export interface ChoiceItems {

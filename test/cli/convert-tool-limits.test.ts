@@ -136,3 +136,11 @@ describe.each(["gemini", "bedrock"])("an exchange whose request allows one call,
     expect(losses.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.detail)).toEqual([expect.stringContaining('the call "call_2" is refused by the request it answers')]);
   });
 });
+
+describe.each(["responses", "chat", "anthropic", "gemini", "bedrock"])("a stored chat.completion whose own record of its request refuses a call, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("tool_choice none and parallel_tool_calls false keep refusing", async () => {
+    const journal = lines({ ...chatCompletion(["call_1", REPORT]), tool_choice: "none" }, { ...chatCompletion(["call_2", REPORT], ["call_3", REPORT]), id: "chatcmpl-2", parallel_tool_calls: false });
+    expect(await passing(journal)).toEqual(["call_2"]);
+    expect(await passing((await convert(target, journal)).journal)).toEqual(["call_2"]);
+  });
+});

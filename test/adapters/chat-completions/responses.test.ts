@@ -300,6 +300,32 @@ describe("chat.completion to response object", () => {
     ]);
   });
 
+  test("a stored completion's own tool_choice, tools and parallel_tool_calls go to the response's, never a neutral value in their place", () => {
+    const completion = {
+      id: "chatcmpl-Stored",
+      object: "chat.completion",
+      created: 1745960905,
+      model: "gpt-4o-2024-08-06",
+      tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "get_weather" } }] } },
+      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }],
+      parallel_tool_calls: false,
+      choices: [{ index: 0, message: { role: "assistant", content: "Sunny." }, finish_reason: "stop" }],
+      service_tier: "default",
+    } as unknown as ChatCompletion;
+    const converted = chatCompletionToResponse({ completion });
+    expect(converted.value).toMatchObject({
+      tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "get_weather" }] },
+      tools: [{ type: "function", name: "get_weather", parameters: { type: "object" } }],
+      parallel_tool_calls: false,
+    });
+    expect(converted.losses.filter((loss) => ["/tool_choice", "/tools", "/parallel_tool_calls"].includes(loss.path))).toEqual([]);
+  });
+
+  test("a completion's tool_choice of no Chat form is reported, and nothing is written in its place but the neutral value", () => {
+    const completion = { id: "chatcmpl-Odd", object: "chat.completion", created: 1, model: "m", tool_choice: 7, choices: [{ index: 0, message: { role: "assistant", content: "Hi." }, finish_reason: "stop" }] } as unknown as ChatCompletion;
+    expect(chatCompletionToResponse({ completion }).losses).toContainEqual({ path: "/tool_choice", code: "provider_extension", detail: "a tool_choice that is a number has no place in Open Responses" });
+  });
+
   test("a value that is not a chat.completion is refused", () => {
     expect(() => chatCompletionToResponse({ completion: { object: "response", output: [] } as unknown as ChatCompletion })).toThrow(TypeError);
   });
