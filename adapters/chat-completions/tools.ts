@@ -26,7 +26,7 @@
 // | (back) text.format {type:"json_object"}                  | response_format {type:"json_object"}            |
 // | (back) json_schema format without a name                 | name "response": loss synthesized               |
 // Every other key of these objects is a provider field: loss provider_extension.
-import { z } from "zod";
+import type { z } from "zod";
 import type {
   ChatResponseFormat,
   ChatTool,

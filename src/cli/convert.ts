@@ -44,7 +44,7 @@ import { TRANSPORT_PADDING_DETAIL, type StreamLoss } from "../models/assembled-r
 import { chatCompletionSchema, chatRequestBodySchema, type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
 import type { Converted, Loss } from "../models/loss.js";
-import { pointer, prefixLosses } from "../models/json-pointer.js";
+import { pointer, pointerToken, prefixLosses } from "../models/json-pointer.js";
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -180,6 +180,8 @@ interface Emitted {
   converted: number;
   /** The input lines of a run converted together, whose records are written as one group, in the first line's wrapper. */
   runLines?: number[];
+  /** The call_ids of the calls a loose message of a registered envelope made: the results on the next line may answer them. */
+  calls?: ReadonlySet<string>;
   /**
    * Lines written as they are after the records: the mark left where a line of a
    * stream written through unchanged could not be read (`unreadMark`).
@@ -344,6 +346,8 @@ class JournalConverter {
   private passingStream = false;
   /** The stream record written through last, while a stream is passing: what a later one of its stream is read with on a JSON line. */
   private lastPassed: { envelope?: AdapterName; record: unknown } | undefined;
+  /** The calls of the loose message on the line before, when it was one of a registered envelope (Emitted.calls). */
+  private callsBefore: ReadonlySet<string> | undefined;
   /** An unreadable line after no stream record, until the next record says whether a stream written through starts there. */
   private heldError: Emitted | undefined;
   /** The loose records that wait in a run; a run holds one kind. */
@@ -417,7 +421,8 @@ class JournalConverter {
       this.lastPassed = entry.kind === "plain" && this.passingStream ? { envelope: entry.envelope, record: entry.record } : undefined;
       switch (entry.kind) {
         case "plain": {
-          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names);
+          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, this.callsBefore);
+          this.callsBefore = emitted.calls;
           if (entry.recordKind === "envelope_event" && followsPassed !== undefined && followsPassed.envelope === entry.envelope) {
             const loss = readsAloneOnALine(entry.record, entry.recordKind, followsPassed.record);
             if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });
@@ -717,7 +722,7 @@ function notConverted(line: number, detail: string, records = 1): Emitted {
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames): Emitted {
+function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames, callsBefore?: ReadonlySet<string>): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -758,7 +763,9 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
         const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
         const aside = blockedCallsLeftOut(rewritten.items, target);
         const written = itemsToEnvelope(aside.items, target, reasoningField);
-        return done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...written.losses.filter((loss) => !aside.left.has(loss.path))]);
+        const second = written.losses.filter((loss) => !aside.left.has(loss.path) && !answersCallBefore(loss, aside.items, callsBefore));
+        const emitted = done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...messageStepLosses(record, adapter, aside.items, second)]);
+        return { ...emitted, calls: new Set(aside.items.flatMap((item) => (isPlainObject(item) && item.type === "function_call" && typeof item.call_id === "string" ? [item.call_id] : []))) };
       }
       case "chat_message":
       case "responses_item":
@@ -941,6 +948,40 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
   const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
   return { value: written.value, losses: joined.map((loss) => (loss.code === "synthesized" ? loss : heldIn(record, loss))) };
+}
+
+/**
+ * A loose message is written alone, so the target's writer sees no message
+ * before its results and says each answers no call (Anthropic and Bedrock
+ * reject a result whose call is not in the message before it). A result that
+ * answers a call of the loose message on the line before is where they want it.
+ */
+function answersCallBefore(loss: Loss, items: readonly CanonicalItem[], callsBefore: ReadonlySet<string> | undefined): boolean {
+  if (callsBefore === undefined || loss.code !== "target_rejects") return false;
+  const at = /^\/(\d+)\/call_id$/.exec(loss.path);
+  const item = at ? items[Number(at[1])] : undefined;
+  return isPlainObject(item) && item.type === "function_call_output" && typeof item.call_id === "string" && callsBefore.has(item.call_id);
+}
+
+/**
+ * The second step's losses of a loose message of a registered envelope, which
+ * point at its items, pointed at the block or field of the message each came
+ * from: as a request body's, for a body of that one message.
+ */
+function messageStepLosses(record: unknown, adapter: JournalEnvelopes[AdapterName], items: readonly CanonicalItem[], second: readonly Loss[]): Loss[] {
+  if (second.length === 0) return [];
+  const field = adapter.fields.messages;
+  const joined = joinBodyStepLosses({
+    record: { [field]: [record] },
+    messagesField: field,
+    itemsOf: (message) => adapter.messagesToItems({ messages: [message] }).value.length,
+    slug: adapter.slug,
+    input: items,
+    first: [],
+    second: second.map((loss) => ({ ...loss, path: "/input" + loss.path })),
+  });
+  const message = `/${pointerToken(field)}/0`;
+  return joined.map((loss) => ({ ...loss, path: loss.path === message ? "" : loss.path.startsWith(message + "/") ? loss.path.slice(message.length) : loss.path }));
 }
 
 /** A request body's losses of both steps, the second's pointed into the messages of the body written. */

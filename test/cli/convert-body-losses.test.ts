@@ -76,3 +76,36 @@ describe("convert, a request body to another envelope", { timeout: 30_000 }, () 
     expect(await reported("chat", gemini)).toEqual([["/contents/1/parts/0/thoughtSignature", '"gemini']]);
   });
 });
+
+describe("convert, loose messages of a registered envelope to another, one a line", { timeout: 30_000 }, () => {
+  const anthropicTurns = anthropic.messages;
+  const bedrockTurns = bedrock.messages;
+
+  async function lossesOf(target: string, messages: readonly unknown[]): Promise<Array<[number, string, string, string]>> {
+    const report = join(folder, `loose-${target}.report.jsonl`);
+    const run = await runOrbridge(["convert", "--to", target, "--report", report, "-"], jsonl(messages));
+    expect(run.code).toBe(0);
+    const text = readFileSync(report, "utf8").trimEnd();
+    return text === "" ? [] : text.split("\n").map((line) => JSON.parse(line) as { line: number; path: string; code: string; detail: string }).map(({ line, path, code, detail }) => [line, path, code, detail.split(":")[0]!]);
+  }
+
+  test.each(["chat", "gemini", "bedrock"])("Anthropic to %s: each loss at the block of the message it came from, not at an item's place", async (target) => {
+    const losses = (await lossesOf(target, anthropicTurns)).filter(([, , code]) => code !== "synthesized");
+    expect(losses).toEqual([
+      [2, "/content/1/cache_control", "provider_extension", '"anthropic'],
+      [3, "/content/0/is_error", "provider_extension", '"anthropic'],
+    ]);
+  });
+
+  test("Bedrock to Anthropic: a result that answers the call on the line before is not said to answer none", async () => {
+    expect(await lossesOf("anthropic", bedrockTurns)).toEqual([[3, "/content/0/toolResult/status", "provider_extension", '"bedrock']]);
+  });
+
+  test("Bedrock to Anthropic: a result whose call is not on the line before is still said to be one Anthropic rejects", async () => {
+    expect(await lossesOf("anthropic", [bedrockTurns[0], bedrockTurns[2]])).toContainEqual([2, "/content/0", "target_rejects", "answers no call of the items before it"]);
+  });
+
+  test("Anthropic to Bedrock: the same for a tool_result", async () => {
+    expect((await lossesOf("bedrock", anthropicTurns)).filter(([, , code]) => code === "target_rejects")).toEqual([]);
+  });
+});
