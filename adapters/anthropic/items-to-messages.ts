@@ -37,6 +37,7 @@ import type { AnthropicConversation, AnthropicMessage } from "./models.js";
 import { thinkingBlock } from "./thinking-block.js";
 import { inputOfArguments } from "./tool-input.js";
 import { describeValue } from "../../src/models/json-value.js";
+import { foreignResultError } from "../result-error.js";
 
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
 const TEXT_FIELDS = ["type", "text", "annotations", "logprobs"];
@@ -365,7 +366,12 @@ function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds
   if (isPresent(output.id)) losses.push(lossAt([...at, "id"], "unsupported_field", "Anthropic has no item ids"));
   if (isPresent(output.status)) losses.push(lossAt([...at, "status"], "unsupported_field", `Anthropic has no output status ("${String(output.status)}")`));
   const block: Fields = { type: "tool_result", tool_use_id: rewrite.id, content };
-  restoreFields(output, OUTPUT_FIELDS, block, at, losses);
+  const failed = foreignResultError(output as Fields, "anthropic");
+  if (failed !== undefined) {
+    block.is_error = failed.value;
+    losses.push(lossAt([...at, failed.key], "form_changed", failed.detail));
+  }
+  restoreFields(output, OUTPUT_FIELDS, block, at, losses, failed === undefined ? [] : [failed.key]);
   return block;
 }
 

@@ -27,11 +27,12 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, FunctionCallItem, FunctionCallOutputItem, MessageItem, ReasoningItem } from "../../src/models/open-responses.js";
 import { CallIds, lacksId } from "./call-ids.js";
 import { blockOfPart, cachePointAfter } from "./content-parts.js";
-import { isPresent, isRecord, lossAt, ownExtensionType, restoreFields, TARGET, typeOf, type Fields, type PointerTokens } from "./fields.js";
+import { isPresent, isRecord, lossAt, ownExtensionType, restoreFields, TARGET, typeOf, type Fields, type PointerTokens, CACHE_POINT } from "./fields.js";
 import type { BedrockConversation, BedrockMessage } from "./models.js";
 import { reasoningBlock } from "./reasoning-block.js";
 import { inputOfArguments } from "./tool-input.js";
 import { describeValue } from "../../src/models/json-value.js";
+import { foreignResultError } from "../result-error.js";
 
 const MESSAGE_FIELDS = ["type", "role", "id", "content", "status", "phase"];
 const CALL_FIELDS = ["type", "id", "call_id", "name", "arguments", "status"];
@@ -278,7 +279,12 @@ function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds
   if (isPresent(output.id)) losses.push(lossAt([...at, "id"], "unsupported_field", `${TARGET} has no item ids`));
   if (isPresent(output.status)) losses.push(lossAt([...at, "status"], "unsupported_field", `${TARGET} has no output status ("${String(output.status)}")`));
   const toolResult: Fields = { toolUseId: rewrite.id, content };
-  restoreFields(output, OUTPUT_FIELDS, toolResult, at, losses);
+  const failed = foreignResultError(output as Fields, "bedrock");
+  if (failed !== undefined) {
+    toolResult.status = failed.value;
+    losses.push(lossAt([...at, failed.key], "form_changed", failed.detail));
+  }
+  restoreFields(output, OUTPUT_FIELDS, toolResult, at, losses, failed === undefined ? undefined : [CACHE_POINT, failed.key]);
   return [{ toolResult }, ...cachePointAfter(output as Fields)];
 }
 

@@ -67,7 +67,7 @@ describe("convert, a request body to another envelope", { timeout: 30_000 }, () 
 
   test("Bedrock to Anthropic: past the system prompt's items, a result's status at its toolResult; a field of the body at that field", async () => {
     expect((await reported("anthropic", bedrock)).filter(([path]) => path !== "")).toEqual([
-      ["/messages/2/content/0/toolResult/status", '"bedrock'],
+      ["/messages/2/content/0/toolResult/status", "Bedrock's status \"error\" written as Anthropic's is_error true"],
       ["/inferenceConfig", '"bedrock'],
     ]);
   });
@@ -93,12 +93,12 @@ describe("convert, loose messages of a registered envelope to another, one a lin
     const losses = (await lossesOf(target, anthropicTurns)).filter(([, , code]) => code !== "synthesized");
     expect(losses).toEqual([
       [2, "/content/1/cache_control", "provider_extension", '"anthropic'],
-      [3, "/content/0/is_error", "provider_extension", '"anthropic'],
+      target === "bedrock" ? [3, "/content/0/is_error", "form_changed", "Anthropic's is_error true written as Bedrock's status \"error\""] : [3, "/content/0/is_error", "provider_extension", '"anthropic'],
     ]);
   });
 
   test("Bedrock to Anthropic: a result that answers the call on the line before is not said to answer none", async () => {
-    expect(await lossesOf("anthropic", bedrockTurns)).toEqual([[3, "/content/0/toolResult/status", "provider_extension", '"bedrock']]);
+    expect(await lossesOf("anthropic", bedrockTurns)).toEqual([[3, "/content/0/toolResult/status", "form_changed", "Bedrock's status \"error\" written as Anthropic's is_error true"]]);
   });
 
   test("Bedrock to Anthropic: a result whose call is not on the line before is still said to be one Anthropic rejects", async () => {

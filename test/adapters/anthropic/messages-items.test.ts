@@ -418,6 +418,16 @@ describe("itemsToMessages, arguments", () => {
   });
 });
 
+describe("itemsToMessages, another envelope's failure flag", () => {
+  test("Bedrock's status of an output is the tool_result's is_error, which says the same, reported", () => {
+    for (const [status, isError] of [["error", true], ["success", false]] as const) {
+      const converted = itemsToMessages({ items: items([call("toolu_1"), { ...output("toolu_1"), "bedrock:status": status }]) });
+      expect(converted.value.messages[1]).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "rain, 9 C", is_error: isError }] });
+      expect(converted.losses).toEqual([{ path: "/1/bedrock:status", code: "form_changed", detail: `Bedrock's status "${status}" written as Anthropic's is_error ${isError}` }]);
+    }
+  });
+});
+
 describe("itemsToMessages, opaque values", () => {
   test("Anthropic's reasoning items go back as the blocks they were, byte for byte", () => {
     const conversation = {

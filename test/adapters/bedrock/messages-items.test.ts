@@ -271,9 +271,22 @@ describe("itemsToMessages", () => {
   });
 
   test("another provider's field on an output is reported, never forwarded", () => {
-    const converted = itemsToMessages({ items: items([call("call_1"), { ...output("call_1"), "anthropic:is_error": true }]) });
+    const converted = itemsToMessages({ items: items([call("call_1"), { ...output("call_1"), "anthropic:cache_control": { type: "ephemeral" } }]) });
     expect(converted.value.messages[1]).toEqual({ role: "user", content: [{ toolResult: { toolUseId: "call_1", content: [{ text: "rain, 9 C" }] } }] });
-    expect(converted.losses).toEqual([{ path: "/1/anthropic:is_error", code: "provider_extension", detail: '"anthropic:is_error" is not a field of the portable shape; Bedrock Converse has no place for it' }]);
+    expect(converted.losses).toEqual([{ path: "/1/anthropic:cache_control", code: "provider_extension", detail: '"anthropic:cache_control" is not a field of the portable shape; Bedrock Converse has no place for it' }]);
+  });
+
+  test("Anthropic's is_error of an output is the toolResult's status, which says the same; a value of no such meaning is reported", () => {
+    for (const [isError, status] of [[true, "error"], [false, "success"]] as const) {
+      const converted = itemsToMessages({ items: items([call("call_1"), { ...output("call_1"), "anthropic:is_error": isError }]) });
+      expect(converted.value.messages[1]).toEqual({ role: "user", content: [{ toolResult: { toolUseId: "call_1", content: [{ text: "rain, 9 C" }], status } }] });
+      expect(converted.losses).toEqual([{ path: "/1/anthropic:is_error", code: "form_changed", detail: `Anthropic's is_error ${isError} written as Bedrock's status "${status}"` }]);
+    }
+    const odd = itemsToMessages({ items: items([call("call_1"), { ...output("call_1"), "anthropic:is_error": "yes" }]) });
+    expect(odd.value.messages[1]).toEqual({ role: "user", content: [{ toolResult: { toolUseId: "call_1", content: [{ text: "rain, 9 C" }] } }] });
+    expect(odd.losses.map((loss) => loss.code)).toEqual(["provider_extension"]);
+    const own = itemsToMessages({ items: items([call("call_1"), { ...output("call_1"), "bedrock:status": "error", "anthropic:is_error": false }]) });
+    expect((own.value.messages[1]!.content[0] as { toolResult: { status?: string } }).toolResult.status).toBe("error");
   });
 
   test("url citations and logprobs of an assistant text are reported, the text kept", () => {
