@@ -7,7 +7,7 @@
 // | `"none"`, `{type: "none"}`                                     | no tool                |
 // | `{type: "function", function: {name}}` (Chat), `{type: "function", name}` (Responses), `{type: "tool", name}` (Anthropic) | that one |
 // | `{type: "allowed_tools", allowed_tools: {tools}}` (Chat), `{type: "allowed_tools", tools}` (Responses) | the functions listed |
-// | Gemini `{function_calling_config \| functionCallingConfig: {mode, allowed_function_names \| allowedFunctionNames}}` | `NONE` none, else the names listed, else every tool |
+// | Gemini `{function_calling_config \| functionCallingConfig: {mode, allowed_function_names \| allowedFunctionNames}}` | `NONE` none; a mode of no other name (a number, an unknown one) none; else the names listed, else every tool |
 //
 // A form none of these is allows no tool: a call the request may have forbidden
 // is not read as one it allowed.
@@ -74,6 +74,9 @@ export function allowedCalls(choice: ToolChoice): Allowed {
   }
 }
 
+/** Gemini's function calling modes but NONE, by name (the Python SDK reads them in any case). */
+const GEMINI_MODES = new Set(["AUTO", "ANY", "VALIDATED", "MODE_UNSPECIFIED"]);
+
 function geminiAllowed(config: unknown): Allowed {
   // Each field in both spellings, two ways: a reader of either allows other calls.
   if (twoSpellings(config, "function_calling_config", "functionCallingConfig")) return unread(config);
@@ -82,8 +85,11 @@ function geminiAllowed(config: unknown): Allowed {
   if (!isPlainObject(calling) || twoSpellings(calling, "allowed_function_names", "allowedFunctionNames")) return unread(config);
   const mode = typeof calling.mode === "string" ? calling.mode.toUpperCase() : calling.mode;
   if (mode === "NONE") return { every: false, names: new Set(), said: 'the request\'s function calling mode is "NONE"' };
+  // A mode of no name read here (a number, which protobuf's JSON reads as the
+  // enum's value: 3 is NONE) may forbid every call, whatever names it lists.
+  if (mode !== undefined && !(typeof mode === "string" && GEMINI_MODES.has(mode))) return unread(config);
   const listed = calling.allowed_function_names ?? calling.allowedFunctionNames;
-  if (listed === undefined || listed === null) return mode === undefined || mode === "AUTO" || mode === "ANY" || mode === "VALIDATED" || mode === "MODE_UNSPECIFIED" ? EVERY : unread(config);
+  if (listed === undefined || listed === null) return EVERY;
   if (!Array.isArray(listed)) return unread(config);
   const names = new Set(listed.filter((name): name is string => typeof name === "string"));
   return { every: false, names, said: `the request's function calling config allows ${[...names].map((one) => `"${one}"`).join(", ") || "no function"} alone` };

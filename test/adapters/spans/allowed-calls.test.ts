@@ -48,6 +48,11 @@ describe("a request's tool choice", () => {
   it("of a form orbridge does not read allows no tool, and says why", () => {
     for (const value of [42, "sometimes", { type: "function" }, { type: "allowed_tools", tools: "a" }, { type: "maybe" }]) expect(names(value)).toEqual([]);
     expect(names({ functionCallingConfig: { mode: "SOMETIMES" } }, true)).toEqual([]);
+    // Whatever names it lists: protobuf's JSON reads 3 as NONE, and a mode of no name may forbid them all.
+    expect(names({ function_calling_config: { mode: 3, allowed_function_names: ["a"] } }, true)).toEqual([]);
+    expect(names({ function_calling_config: { mode: "SOMETIMES", allowed_function_names: ["a"] } }, true)).toEqual([]);
+    expect(names({ functionCallingConfig: { mode: null, allowedFunctionNames: ["a"] } }, true)).toEqual([]);
+    expect(names({ functionCallingConfig: { mode: "any", allowedFunctionNames: ["a"] } }, true)).toEqual(["a"]);
     const allowed = allowedCalls({ value: "sometimes", path: "/c" });
     expect(allowed.every ? "" : allowed.said).toBe('the request\'s tool choice "sometimes" is of no form orbridge reads, so it allows no tool');
   });
