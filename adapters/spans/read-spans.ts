@@ -31,6 +31,7 @@ import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "..
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunctions, type CallLimit, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
+import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
 import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
 
@@ -153,11 +154,14 @@ export function readSpans(spans: readonly Span[]): Reading {
     // A wrapper's request holds for the calls inside it whenever either starts: read before the walk, whatever the clocks say.
     const wrapperChoices = new Map<string, ToolChoice>();
     const wrapperTools = new Map<string, ToolsOffered[]>();
+    const wrapperOneCall = new Map<string, OneCallLimit>();
     for (const wrapper of wrappers) {
       if (wrapper.attributes.twice.length > 0) continue;
       const choice = wrapperToolChoice(wrapper);
       if (choice !== undefined) wrapperChoices.set(wrapper.id, choice);
       wrapperTools.set(wrapper.id, offeredTools(wrapper));
+      const oneCall = oneCallOf(wrapper);
+      if (oneCall !== undefined) wrapperOneCall.set(wrapper.id, oneCall);
     }
     const ordered = members.map((span, index) => ({ span, index })).sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.index - b.index));
     for (const { span } of ordered) {
@@ -191,7 +195,8 @@ export function readSpans(spans: readonly Span[]): Reading {
         const placed = [...(system ? [system] : []), ...input.items];
         const choice = oneToolChoice([...(input.toolChoice ? [input.toolChoice] : []), ...above(span, byId, wrapperChoices)]);
         const offered = [...offeredTools(span), ...above(span, byId, wrapperTools).flat()];
-        const answer = allowedOutput(span, requestLimits(choice, offered), output, conversation);
+        const oneCall = oneCallOf(span) ?? above(span, byId, wrapperOneCall)[0];
+        const answer = allowedOutput(span, requestLimits(choice, offered), oneCall, output, conversation);
         counts.read += placed.length + output.items.length;
         counts.reported += answer.refused;
         conversation.addInput(placed, span.id);
@@ -527,6 +532,16 @@ function offeredTools(span: Span): ToolsOffered[] {
   });
 }
 
+/**
+ * Where the request a span recorded whole, or its parameters, let the answer
+ * make one call only (`parallel_tool_calls` false, Anthropic's
+ * `disable_parallel_tool_use`), as the gate holds a logged exchange to it.
+ * Looked at without taking them: no item holds them.
+ */
+function oneCallOf(span: Span): OneCallLimit | undefined {
+  return readApart(span, () => oneCallRequest([sideOf(span, "input"), ...REQUEST_BODIES.map((key) => span.attributes.get(key))]));
+}
+
 /** OpenInference's tools, one attribute (or two: its JSON schema, its name) for each: as the list of their definitions. */
 function openInferenceTools(span: Span): ToolsOffered[] {
   const byIndex = new Map<number, { json_schema?: Located; name?: Located }>();
@@ -616,17 +631,23 @@ function oneToolChoice(choices: readonly ToolChoice[]): ToolChoice | undefined {
 
 /**
  * The calls of an answer that its own request did not allow (its tool choice
- * `none`, names that leave them out, tools that do not offer them): not read,
+ * `none`, names that leave them out, tools that do not offer them), and every
+ * call after the first of an answer whose request let it make one: not read,
  * each reported `conflict`. Gated as they are, they would pass on their
  * arguments alone; the gate blocks the same call in a recorded exchange by its
- * request's tool choice and tools.
+ * request's tool choice, tools and parallel flag. The calls of the answer are
+ * counted together, as the gate counts those of one response.
  */
-function allowedOutput(span: Span, limits: readonly CallLimit[], output: MessagesRead, conversation: ConversationBuilder): { items: Placed[]; refused: number } {
-  if (limits.length === 0) return { items: output.items, refused: 0 };
+function allowedOutput(span: Span, limits: readonly CallLimit[], oneCall: OneCallLimit | undefined, output: MessagesRead, conversation: ConversationBuilder): { items: Placed[]; refused: number } {
+  if (limits.length === 0 && oneCall === undefined) return { items: output.items, refused: 0 };
+  let calls = 0;
   const items = output.items.filter(({ item, path }) => {
-    const refusing = item.type === "function_call" ? limits.find(({ names }) => !names.has(String(item.name))) : undefined;
-    if (refusing === undefined) return true;
-    conversation.refuse(item, path, refusal(String(item.name), refusing), span.id);
+    if (item.type !== "function_call") return true;
+    calls += 1;
+    const refusing = limits.find(({ names }) => !names.has(String(item.name)));
+    const detail = refusing !== undefined ? refusal(String(item.name), refusing) : calls > 1 && oneCall !== undefined ? oneCallRefusal(String(item.name), calls, oneCall) : undefined;
+    if (detail === undefined) return true;
+    conversation.refuse(item, path, detail, span.id);
     return false;
   });
   return { items, refused: output.items.length - items.length };

@@ -107,3 +107,57 @@ describe("a stored call whose request did not allow its answer's call", () => {
     expect(calls(read({ messages: [{ role: "user", content: "go" }] }))).toHaveLength(1);
   });
 });
+
+describe("a stored answer whose request let it make one call", () => {
+  const twoCalls = (input: unknown, attributes?: Record<string, string>) => ({
+    trace: { id: "tr1" },
+    observations: [
+      {
+        id: "o1",
+        traceId: "tr1",
+        type: "GENERATION",
+        startTime: "2026-01-01T00:00:00.000Z",
+        input: JSON.stringify(input),
+        output: JSON.stringify({
+          object: "response",
+          id: "resp_1",
+          status: "completed",
+          output: [
+            { type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}", status: "completed" },
+            { type: "function_call", call_id: "call_2", name: "lookup", arguments: "{}", status: "completed" },
+          ],
+        }),
+        ...(attributes ? { metadata: { attributes } } : {}),
+      },
+    ],
+  });
+  const callIds = (document: unknown) =>
+    READERS.langfuse
+      .read(document)
+      .records.filter(({ record }) => (record as { type: string }).type === "function_call")
+      .map(({ record }) => (record as { call_id: string }).call_id);
+  const go = [{ role: "user", content: "go" }];
+
+  it("reads its first call only, and reports each later one a conflict naming the flag and its place", () => {
+    const reading = READERS.langfuse.read(twoCalls({ model: "gpt-4.1", input: go, parallel_tool_calls: false }));
+    expect(reading.records.filter(({ record }) => (record as { type: string }).type === "function_call").map(({ record }) => (record as { call_id: string }).call_id)).toEqual(["call_1"]);
+    expect(reading.losses.filter((loss) => loss.code === "conflict").map(({ path, detail }) => [path, detail])).toEqual([
+      ["/observations/0/output", 'the call of "lookup" is call 2 of an answer whose request let it make one (parallel_tool_calls false, at /observations/0/input): not read'],
+    ]);
+    expect(reading.messages.read).toBe(reading.messages.emitted + reading.messages.repeated + reading.messages.reported);
+  });
+
+  it("says so in the request body, in Anthropic's tool_choice, in OpenInference's llm.invocation_parameters, or with a flag that is no boolean", () => {
+    expect(callIds(twoCalls({ messages: go, tool_choice: { type: "auto", disable_parallel_tool_use: true } }))).toEqual(["call_1"]);
+    expect(callIds(twoCalls({ messages: go }, { "llm.invocation_parameters": '{"parallel_tool_calls": false}' }))).toEqual(["call_1"]);
+    expect(callIds(twoCalls({ messages: go }, { "llm.invocation_parameters": '{"tool_choice": {"type": "auto", "disable_parallel_tool_use": true}}' }))).toEqual(["call_1"]);
+    expect(callIds(twoCalls({ messages: go, parallel_tool_calls: "false" }))).toEqual(["call_1"]);
+    expect(callIds(twoCalls({ messages: go, parallel_tool_calls: 0 }))).toEqual(["call_1"]);
+  });
+
+  it("reads every call when the request allows several or says nothing of it", () => {
+    expect(callIds(twoCalls({ messages: go, parallel_tool_calls: true }))).toEqual(["call_1", "call_2"]);
+    expect(callIds(twoCalls({ messages: go, tool_choice: { type: "auto", disable_parallel_tool_use: false } }))).toEqual(["call_1", "call_2"]);
+    expect(callIds(twoCalls({ messages: go }))).toEqual(["call_1", "call_2"]);
+  });
+});
