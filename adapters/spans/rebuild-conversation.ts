@@ -16,6 +16,8 @@
 // Sightings disagree when a call_id comes again with another name or arguments,
 // when a history's call without an id is none of the conversation's calls of its
 // tool, when a tool span ran its call with other arguments or under another name,
+// when a tool span that names none of them ran a tool with arguments none of its
+// unanswered calls has (each such call is doubted),
 // or when a second copy of a span's messages (another dialect in the same span, a
 // wrapper around the call) holds a call the conversation, or the answer it
 // copies, does not hold as it.
@@ -103,6 +105,7 @@ export class ConversationBuilder {
         setCallId(call, result.callId);
       }
     }
+    if (call === undefined && result.name !== undefined && result.arguments !== undefined) this.doubtOtherRun(result, result.name, result.arguments);
     if (call !== undefined) this.compareRun(call, result);
     else if (result.callId !== undefined) this.runsBeforeCalls.push(result);
     const output = result.output;
@@ -114,6 +117,24 @@ export class ConversationBuilder {
       }
       this.items.push({ item: { type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId }), output }, path: result.path, span: result.span });
     });
+  }
+
+  /**
+   * A run of a tool with arguments that none of its unanswered calls has, where
+   * the run gives no call id any of them has: the run may be of any of them
+   * (an id-less call of a trace is paired by name and arguments alone), with
+   * arguments another than the model's. Each is doubted, as a call the run
+   * names by its id is when the arguments differ: a replayer that reads the run
+   * runs another call than the one judged.
+   */
+  private doubtOtherRun(result: ToolResult, name: string, args: string): void {
+    const where = result.said?.arguments[0]?.path ?? result.path;
+    for (const { item: call } of this.items) {
+      if (call.type !== "function_call" || call.name !== name || this.hasOutput(call.call_id)) continue;
+      // A call of its own id is not the run of another id; one whose id was made up may be.
+      if (result.callId !== undefined && !this.synthesized.has(call)) continue;
+      this.doubt(call, where, `the tool span ran "${name}" with the arguments ${args}, those of none of the unanswered calls of that tool, and names none of them by its id (the call "${String(call.call_id)}" is ${String(call.arguments)})`, result.span);
+    }
   }
 
   /** Each name and arguments text a tool span says it ran the call with must be the call's. */

@@ -151,6 +151,34 @@ describe("calls without ids", () => {
     expect(losses.filter((loss) => loss.code === "conflict")).toHaveLength(2);
   });
 
+  it("a tool run of the same tool with other arguments, naming none of them, is a conflict: the call is not emitted, its result is kept without it", () => {
+    for (const callId of [undefined, "adk-2"]) {
+      const losses: ReaderLoss[] = [];
+      const conversation = new ConversationBuilder("t2", losses);
+      conversation.addOutput([{ item: { type: "function_call", name: "write", arguments: '{"text":"Tuesday"}', status: "completed" }, path: "/c" }]);
+      conversation.addToolResult({ ...(callId ? { callId } : {}), name: "write", arguments: '{"text":"rm -rf"}', said: { names: [], arguments: [{ value: '{"text":"rm -rf"}', path: "/t/args" }] }, output: "{}", path: "/t", span: "s2" });
+      expect(conversation.settled().map(({ item }) => item.type)).toEqual(["function_call_output"]);
+      expect(losses.filter((loss) => loss.code === "conflict").map(({ path, detail }) => [path, detail])).toEqual([
+        ["/c", `the call "${String(conversation.items[0]!.item.call_id)}" of "write" is recorded in ways that disagree: two readers would run two calls, so none is read`],
+        ["/t/args", `the tool span ran "write" with the arguments {"text":"rm -rf"}, those of none of the unanswered calls of that tool, and names none of them by its id (the call "${String(conversation.items[0]!.item.call_id)}" is {"text":"Tuesday"}): two readers would run two calls, so none is read`],
+      ]);
+    }
+  });
+
+  it("a tool run of other arguments that names another call's own id, or of another tool, leaves a call alone", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t2", losses);
+    conversation.addOutput([{ item: { type: "function_call", call_id: "call_1", name: "write", arguments: '{"text":"Tuesday"}', status: "completed" }, path: "/c" }]);
+    conversation.addToolResult({ callId: "call_2", name: "write", arguments: '{"text":"Monday"}', output: "{}", path: "/t" });
+    conversation.addToolResult({ name: "read", arguments: '{"text":"Monday"}', output: "{}", path: "/t" });
+    expect(conversation.settled().map(({ item }) => [item.type, item.call_id])).toEqual([
+      ["function_call", "call_1"],
+      ["function_call_output", "call_2"],
+      ["function_call_output", undefined],
+    ]);
+    expect(losses.filter((loss) => loss.code === "conflict")).toEqual([]);
+  });
+
   it("keep a synthesized id, the same on every run, when no tool run names them", () => {
     const ids = [1, 2].map(() => {
       const conversation = new ConversationBuilder("t3", []);
