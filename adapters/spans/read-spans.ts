@@ -510,17 +510,20 @@ const REQUEST_BODIES = ["input.value", "gcp.vertex.agent.llm_request", "llm.invo
 /** Attributes that hold the request's tools as a list of definitions (each may be JSON text of its own). */
 const TOOL_LISTS = ["gen_ai.tool.definitions", "ai.prompt.tools"];
 const OPENINFERENCE_TOOL = /^llm\.tools\.(\d+)\.tool\.(json_schema|name)$/;
+/** OpenLLMetry's indexed functions of the request: `llm.request.functions.N.name` (beside `.description`, `.parameters`). */
+const OPENLLMETRY_FUNCTION = /^llm\.request\.functions\.(\d+)\.([a-z_]+)$/;
 
 /**
  * Every list of tools the span says its request offered, wherever it says it:
- * OpenInference's `llm.tools.N.tool.json_schema`, OTel GenAI's
+ * OpenInference's `llm.tools.N.tool.json_schema`, OpenLLMetry's
+ * `llm.request.functions.N.name`, OTel GenAI's
  * `gen_ai.tool.definitions`, Vercel's `ai.prompt.tools`, and the `tools` of a
  * request body recorded whole (a Langfuse observation's input, `input.value`,
  * ADK's `llm_request`). Looked at without taking them: no item holds them.
  */
 function offeredTools(span: Span): ToolsOffered[] {
   return readApart(span, () => {
-    const offered = [...openInferenceTools(span)];
+    const offered = [...openInferenceTools(span), ...openLlmetryFunctions(span)];
     for (const key of TOOL_LISTS) {
       const located = span.attributes.get(key);
       if (located !== undefined && located.value !== null && located.value !== undefined) offered.push(toolList(key, located));
@@ -566,6 +569,32 @@ function openInferenceTools(span: Span): ToolsOffered[] {
     const named = isPlainObject(schema.value) ? (isPlainObject(schema.value.function) ? schema.value.function.name : schema.value.name) : undefined;
     if (written.name !== undefined && named !== written.name.value) return [{ value: tools, path, unreadable: `llm.tools.${index} names the tool ${JSON.stringify(written.name.value)} beside a schema of ${JSON.stringify(named)}` }];
     tools.push(schema.value);
+  }
+  return [{ value: tools, path }];
+}
+
+/**
+ * OpenLLMetry's functions of the request (`llm.request.functions.N.name`), as
+ * the list of their definitions. An index whose name is not a non-empty string
+ * (given only a description or parameters) names a function the span does not
+ * say: the list offers none, as a list of no form orbridge reads.
+ */
+function openLlmetryFunctions(span: Span): ToolsOffered[] {
+  const names = new Map<number, Located | undefined>();
+  let path: string | undefined;
+  for (const [key, located] of span.attributes) {
+    const match = OPENLLMETRY_FUNCTION.exec(key);
+    if (match === null) continue;
+    path ??= located.path;
+    const index = Number(match[1]);
+    if (!names.has(index)) names.set(index, undefined);
+    if (match[2] === "name") names.set(index, located);
+  }
+  if (path === undefined) return [];
+  const tools: unknown[] = [];
+  for (const [index, located] of [...names.entries()].sort(([a], [b]) => a - b)) {
+    if (typeof located?.value !== "string" || located.value === "") return [{ value: tools, path, unreadable: `llm.request.functions.${index} gives no name` }];
+    tools.push({ name: located.value });
   }
   return [{ value: tools, path }];
 }

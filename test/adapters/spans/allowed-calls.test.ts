@@ -161,3 +161,60 @@ describe("a stored answer whose request let it make one call", () => {
     expect(callIds(twoCalls({ messages: go }))).toEqual(["call_1", "call_2"]);
   });
 });
+
+describe("a stored call to a function its OpenLLMetry span does not list", () => {
+  const tag = (key: string, value: string) => ({ key, type: "string", value });
+  const trace = (functions: Array<[string, string]>) => ({
+    data: [
+      {
+        traceID: "abc",
+        processes: { p1: { serviceName: "agent", tags: [] } },
+        spans: [
+          {
+            traceID: "abc",
+            spanID: "s1",
+            operationName: "openai.chat",
+            references: [],
+            startTime: 1,
+            duration: 5,
+            processID: "p1",
+            tags: [
+              tag("llm.request.type", "chat"),
+              ...functions.map(([key, value]) => tag(`llm.request.functions.${key}`, value)),
+              tag("gen_ai.prompt.0.role", "user"),
+              tag("gen_ai.prompt.0.content", "tidy up"),
+              tag("gen_ai.completion.0.role", "assistant"),
+              tag("gen_ai.completion.0.finish_reason", "tool_calls"),
+              tag("gen_ai.completion.0.tool_calls.0.id", "call_1"),
+              tag("gen_ai.completion.0.tool_calls.0.name", "delete_file"),
+              tag("gen_ai.completion.0.tool_calls.0.arguments", '{"path":"/tmp/a"}'),
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const read = (functions: Array<[string, string]>) => READERS.jaeger.read(trace(functions));
+  const calls = (reading: ReturnType<typeof read>) => reading.records.filter(({ record }) => (record as { type: string }).type === "function_call");
+
+  it("is not read, and is reported a conflict naming the functions the request offered", () => {
+    const reading = read([
+      ["0.name", "list_releases"],
+      ["0.parameters", '{"type":"object"}'],
+      ["1.name", "get_status"],
+    ]);
+    expect(calls(reading)).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "conflict").map(({ detail }) => detail)).toEqual([
+      'the call of "delete_file" answers a request that did not allow it (the request\'s tools offer "list_releases", "get_status" alone, at /data/0/spans/0/tags/1/value): not read',
+    ]);
+  });
+
+  it("is not read when a function of the list gives no name", () => {
+    expect(calls(read([["0.name", "delete_file"], ["1.description", "removes a release"]]))).toEqual([]);
+  });
+
+  it("is read when the list names its function, or when the span lists none", () => {
+    expect(calls(read([["0.name", "delete_file"]]))).toHaveLength(1);
+    expect(calls(read([]))).toHaveLength(1);
+  });
+});
