@@ -101,6 +101,13 @@ Nothing is dropped silently: every field the target cannot hold is a loss,
 counted on stderr and, with --report, written with its line and JSON Pointer
 (a loss in a stream names the line of the record it points into).
 
+A call the gate blocks stays blocked in the target, each change a loss: where
+the target cannot say why (a call unfinished, of a namespace, with arguments
+that are no JSON text, refused by its response's own tool_choice, tools or
+parallel_tool_calls), the call is left out, or its response written
+incomplete; a tool_choice the target cannot write (allowed_tools, or "none"
+for bedrock) is kept as the tools it allows.
+
 The model's reasoning that OpenAI-compatible providers write in Chat messages
 (reasoning_content: DeepSeek; reasoning: vLLM, OpenRouter, Groq;
 reasoning_details: OpenRouter) becomes a reasoning item that names its field.
