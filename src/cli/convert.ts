@@ -57,7 +57,7 @@ import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
 import { setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
-import { leaveOutRefusedCalls, requestOneCall, type OneCall } from "../journal/own-limit-calls.js";
+import { leaveOutRefusedCalls, lostRequestLimits, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
 
@@ -189,6 +189,8 @@ interface Emitted {
   runLines?: number[];
   /** The call_ids of the calls a loose message of a registered envelope made: the results on the next line may answer them. */
   calls?: ReadonlySet<string>;
+  /** What a request body (alone, or an exchange's) allows the responses after it and its record written cannot say (lostRequestLimits). */
+  limits?: RequestLimits;
   /**
    * Lines written as they are after the records: the mark left where a line of a
    * stream written through unchanged could not be read (`unreadMark`).
@@ -355,6 +357,8 @@ class JournalConverter {
   private lastPassed: { envelope?: AdapterName; record: unknown } | undefined;
   /** The calls of the loose message on the line before, when it was one of a registered envelope (Emitted.calls). */
   private callsBefore: ReadonlySet<string> | undefined;
+  /** What the last request body allows the responses after it, where the target lost it: it holds until the next request body, as at the gate. */
+  private requestLimits: RequestLimits | undefined;
   /** An unreadable line after no stream record, until the next record says whether a stream written through starts there. */
   private heldError: Emitted | undefined;
   /** The loose records that wait in a run; a run holds one kind. */
@@ -428,8 +432,9 @@ class JournalConverter {
       this.lastPassed = entry.kind === "plain" && this.passingStream ? { envelope: entry.envelope, record: entry.record } : undefined;
       switch (entry.kind) {
         case "plain": {
-          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, this.callsBefore);
+          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, this.callsBefore, this.requestLimits);
           this.callsBefore = emitted.calls;
+          if (REQUEST_KINDS.has(entry.recordKind)) this.requestLimits = emitted.limits;
           if (entry.recordKind === "envelope_event" && followsPassed !== undefined && followsPassed.envelope === entry.envelope) {
             const loss = readsAloneOnALine(entry.record, entry.recordKind, followsPassed.record);
             if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });
@@ -462,7 +467,7 @@ class JournalConverter {
           out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
           break;
         case "response": {
-          const streamed = convertStreamed(entry, this.target, this.reasoningField);
+          const streamed = convertStreamed(entry, this.target, this.reasoningField, this.requestLimits);
           if (entry.inexact !== undefined || entry.numberTexts !== undefined) {
             streamed.losses.push(...restoreJoinedTexts({ written: streamed.records, made: entry.response.items, source: undefined, texts: entry.numberTexts, inexact: entry.inexact }).map((loss) => ({ ...loss, line: entry.response.line })));
           }
@@ -506,10 +511,10 @@ class JournalConverter {
 }
 
 /** A response reassembled from a stream, as the other envelope's whole record; each input record is counted with it. */
-function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope, reasoningField?: ReasoningField): Emitted {
+function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope, reasoningField?: ReasoningField, requestLimits?: RequestLimits): Emitted {
   const { response, records } = entry;
   try {
-    const converted = convertAssembledResponse({ ...entry, target, ...(reasoningField ? { reasoningField } : {}) });
+    const converted = convertAssembledResponse({ ...entry, target, ...(reasoningField ? { reasoningField } : {}), ...(requestLimits ? { requestLimits } : {}) });
     // A stream whose records stand on lines of their own is one response, written in its first line's wrapper.
     const contiguous = response.lastLine - response.line + 1 === records;
     const runLines = contiguous ? Array.from({ length: records }, (_, offset) => response.line + offset) : undefined;
@@ -729,7 +734,7 @@ function notConverted(line: number, detail: string, records = 1): Emitted {
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames, callsBefore?: ReadonlySet<string>): Emitted {
+function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames, callsBefore?: ReadonlySet<string>, requestLimits?: RequestLimits): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -740,26 +745,27 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       case "envelope_request":
       case "envelope_response": {
         if (envelopeOf(kind, envelope) === target && !rewrite) return done([record], []);
-        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line, names);
-        return done([converted.value], converted.losses);
+        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line, names, requestLimits);
+        return { ...done([converted.value], converted.losses), ...(converted.limits ? { limits: converted.limits } : {}) };
       }
       case "exchange": {
         const exchange = record as Fields;
         const losses: Loss[] = [];
         const converted: Fields = { ...exchange };
+        // The exchange's own request is the one its response answers, in place of any before it.
+        let limits: RequestLimits | undefined;
         for (const part of ["request", "response"] as const) {
           const { kind: partKind, envelope: partEnvelope } = detectEnvelopeRecord(exchange[part]);
           if (!isWholeKind(partKind)) {
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
           if (envelopeOf(partKind, partEnvelope) === target && !rewrite) continue;
-          // Gemini and Bedrock requests cannot say that the response makes one call: the response's later calls are left out instead.
-          const oneCall = part === "response" && (target === "gemini" || target === "bedrock") ? requestOneCall(exchange.request) : undefined;
-          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names, oneCall);
+          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names, limits);
+          if (part === "request") limits = result.limits;
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
         }
-        return done([converted], losses);
+        return { ...done([converted], losses), ...(limits ? { limits } : {}) };
       }
       case "envelope_message": {
         if (envelope === target && !rewrite) return done([record], []);
@@ -916,6 +922,9 @@ function whyNotConverted(record: unknown, kind: RecordKind, error: unknown): str
 
 type WholeKind = "chat_request" | "chat_completion" | "responses_request" | "response" | "envelope_request" | "envelope_response";
 
+/** The records that hold a request body: each replaces what the one before allowed the responses after it. */
+const REQUEST_KINDS: ReadonlySet<RecordKind> = new Set(["chat_request", "responses_request", "envelope_request", "exchange"]);
+
 function isWholeKind(kind: RecordKind): kind is WholeKind {
   return kind === "chat_request" || kind === "chat_completion" || kind === "responses_request" || kind === "response" || kind === "envelope_request" || kind === "envelope_response";
 }
@@ -932,7 +941,7 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
  * fields (joinStepLosses), a request body's by the message each item came from
  * (joinBodyStepLosses).
  */
-function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames, oneCall?: OneCall): Converted<unknown> {
+function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames, requestLimits?: RequestLimits): Converted<unknown> & { limits?: RequestLimits } {
   const source = envelopeOf(kind, envelope);
   if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) return convertChatOrResponses(record, kind, reasoningField);
   let canonical = toResponses(record, kind, envelopes, envelope);
@@ -940,7 +949,7 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
   if (names) recordCalls(canonical.value, names, line);
   if (target === "responses") return canonical;
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
-  const marked = unfinishedCallsMarked(canonical, isBody, target, oneCall);
+  const marked = unfinishedCallsMarked(canonical, isBody, target, requestLimits);
   canonical = marked;
   const written: Converted<unknown> =
     target === "chat"
@@ -950,7 +959,10 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
       : isBody
         ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
         : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
-  if (isBody) return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses.filter((loss) => !marked.left?.has(loss.path))) };
+  if (isBody) {
+    const limits = lostRequestLimits(canonical.value, target, `the request of line ${line}`);
+    return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses.filter((loss) => !marked.left?.has(loss.path))), ...(limits ? { limits } : {}) };
+  }
   const second = written.losses.filter((loss) => !isLeftOut(loss.path, marked.left));
   const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
@@ -1083,12 +1095,12 @@ function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelop
  * set aside, a completed response written incomplete. A set-aside item's own
  * loss says why; what the writer would add of it is left out by `left`.
  */
-function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope, oneCall?: OneCall): Converted<unknown> & { left?: ReadonlySet<string> } {
+function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope, requestLimits?: RequestLimits): Converted<unknown> & { left?: ReadonlySet<string> } {
   const value = canonical.value as Fields;
   const title = target === "responses" ? target : WRITTEN_AS[target];
   if (!isBody) {
     // Calls the response's own record of its request refuses go first: the target has no place for that record.
-    const refused = target === "responses" ? undefined : leaveOutRefusedCalls(value, title, oneCall);
+    const refused = target === "responses" ? undefined : leaveOutRefusedCalls(value, title, requestLimits);
     const marked = unfinishedResponse(refused?.value ?? value, title, target !== "chat" && target !== "responses", target === "chat");
     const losses = [...(refused?.losses ?? []), ...marked.losses];
     return losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...losses], ...(refused?.left.size ? { left: refused.left } : {}) };

@@ -35,7 +35,7 @@ import { pointer } from "../models/json-pointer.js";
 import { ENVELOPE_TITLES } from "./envelope-titles.js";
 import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
 import { unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
-import { leaveOutRefusedCalls } from "./own-limit-calls.js";
+import { leaveOutRefusedCalls, type RequestLimits } from "./own-limit-calls.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
 type Fields = Record<string, unknown>;
@@ -53,7 +53,7 @@ export interface ConvertedStream {
  * from and, when a line inside that stream could not be read, the damage loss.
  * Throws when the record the stream amounts to cannot be converted.
  */
-export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope; reasoningField?: ReasoningField }): ConvertedStream {
+export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope; reasoningField?: ReasoningField; requestLimits?: RequestLimits }): ConvertedStream {
   const { envelope, response, damage } = args;
   const target = args.target ?? (envelope === "chat" ? "responses" : "chat");
   // A chat.completion has no status per call: only the response's can keep one from passing as completed.
@@ -66,7 +66,7 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
   const converted =
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged, args.reasoningField)
-    : throughResource(envelope, target, response, damaged, args.reasoningField);
+    : throughResource(envelope, target, response, damaged, args.reasoningField, args.requestLimits);
   // A stream written whole by its envelope's converter says its losses with it.
   const losses = [...(envelope !== "chat" && envelope !== "responses" && response.record ? [] : response.losses), ...converted.losses];
   if (damage) losses.push({ ...damage, line: response.line });
@@ -74,7 +74,7 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
 }
 
 /** Any other pair: the response object the stream amounts to, then the target's record of it. */
-function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean, reasoningField?: ReasoningField): ConvertedStream {
+function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean, reasoningField?: ReasoningField, requestLimits?: RequestLimits): ConvertedStream {
   const whole = wholeOf(envelope, response);
   const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : whole ? wholeRecord(whole, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
   if (envelope === "responses") {
@@ -88,7 +88,7 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   if (target === "responses") return resource;
   const place = placer(envelope, response, whole);
   // The calls the response's own record of its request refuses: the target has no place for that record (own-limit-calls.ts).
-  const refused = leaveOutRefusedCalls(resource.value, ENVELOPE_TITLES[target as AdapterName] ?? "Chat");
+  const refused = leaveOutRefusedCalls(resource.value, ENVELOPE_TITLES[target as AdapterName] ?? "Chat", requestLimits);
   resource.value = refused.value;
   for (const loss of refused.losses) resource.losses.push({ ...loss, ...place(loss.path) });
   // Anthropic, Gemini and Bedrock read only the last block of an unfinished response as cut: where a call

@@ -18,62 +18,72 @@
 //
 // "auto", "required", null and an absent field limit nothing, and neither does
 // an empty tools list: converters write one where their source had none.
+//
+// The same holds for what a request body allows the responses that answer it
+// (its own exchange's, or those on the lines after it, until the next request
+// body, as the gate reads them), where the request written in the target
+// cannot say it (lostRequestLimits): one call a turn in Gemini and Bedrock, a
+// subset of tools (allowed_tools) in Anthropic and Bedrock, which write it as
+// the tools it allows, and "none" in Bedrock, which writes it as no tool; a
+// request on a line of its own that lists some tools limits nothing at the gate.
 import type { Loss } from "../models/loss.js";
 import { isPlainObject } from "../models/json-value.js";
 import { setAsideItem } from "./unfinished-calls.js";
 
 interface Refusal {
-  /** The pointer of the response's field that refuses the call. */
-  field: string;
+  /** What refuses the call: a field of the response, or a request. */
+  by: string;
   why: string;
 }
 
-/** A field that lets a response make one call: its pointer, and what it says, as a sentence's start. */
-export interface OneCall {
-  field: string;
-  says: string;
+/** What a request allows its responses and the record written of it cannot say; `by` names the request and its field. */
+export interface RequestLimits {
+  oneCall?: { by: string; says: string };
+  allows?: { by: string; names: ReadonlySet<string>; says: string };
 }
 
 /**
- * Why the response's own fields refuse each call of its output, by index;
- * empty when they refuse none. `requestOneCall`: the request it answers lets
- * it make one call, where the record written cannot say so.
+ * Why the response's own fields, or the request limits given, refuse each
+ * call of its output, by index; empty when they refuse none.
  */
-export function refusedByOwnLimits(response: Record<string, unknown>, requestOneCall?: OneCall): Map<number, Refusal> {
+export function refusedByOwnLimits(response: Record<string, unknown>, request?: RequestLimits): Map<number, Refusal> {
   const refused = new Map<number, Refusal>();
   if (!Array.isArray(response.output)) return refused;
-  const allows = namesAllowed(response);
-  const oneCall = oneCallOnly(response) ?? requestOneCall;
+  const said = "the response's own record of its request";
+  const allows = namesAllowed(response).map(({ field, names, says }) => ({ by: `${said} (${field})`, names, says }));
+  if (request?.allows !== undefined) allows.push(request.allows);
+  const own = oneCallOnly(response);
+  const oneCall = own !== undefined ? { by: `${said} (${own.field})`, says: own.says } : request?.oneCall;
   let calls = 0;
   response.output.forEach((item: unknown, index) => {
     if (!isPlainObject(item) || item.type !== "function_call") return;
     calls += 1;
     const name = item.name;
     const limit = allows.find((allowed) => typeof name !== "string" || !allowed.names.has(name));
-    if (limit !== undefined) refused.set(index, { field: limit.field, why: `${limit.says}, and the call is to ${JSON.stringify(name)}` });
-    else if (oneCall !== undefined && calls > 1) refused.set(index, { field: oneCall.field, why: `${oneCall.says}, and this is call ${calls} of it` });
+    if (limit !== undefined) refused.set(index, { by: limit.by, why: `${limit.says}, and the call is to ${JSON.stringify(name)}` });
+    else if (oneCall !== undefined && calls > 1) refused.set(index, { by: oneCall.by, why: `${oneCall.says}, and this is call ${calls} of it` });
   });
   return refused;
 }
 
 /**
- * The response with each call its own fields refuse left out (see the top of
- * this file), for a target titled `target` that has no place for those
- * fields; each left out reported at its item. A call left out is set aside in
- * its place (setAsideItem), so that every other item keeps its index; `left`:
- * the pointers set aside, whose losses from the writer say nothing more.
+ * The response with each call its own fields, or the request limits given,
+ * refuse left out (see the top of this file), for a target titled `target`
+ * that has no place for those limits; each left out reported at its item. A
+ * call left out is set aside in its place (setAsideItem), so that every other
+ * item keeps its index; `left`: the pointers set aside, whose losses from the
+ * writer say nothing more.
  */
-export function leaveOutRefusedCalls(response: unknown, target: string, requestOneCall?: OneCall): { value: unknown; losses: Loss[]; left: Set<string> } {
+export function leaveOutRefusedCalls(response: unknown, target: string, request?: RequestLimits): { value: unknown; losses: Loss[]; left: Set<string> } {
   const left = new Set<string>();
   if (!isPlainObject(response) || !Array.isArray(response.output)) return { value: response, losses: [], left };
-  const refused = refusedByOwnLimits(response, requestOneCall);
+  const refused = refusedByOwnLimits(response, request);
   if (refused.size === 0) return { value: response, losses: [], left };
   const losses: Loss[] = [];
   for (const [index, refusal] of refused) {
     const callId = (response.output[index] as Record<string, unknown>).call_id;
     const call = typeof callId === "string" ? JSON.stringify(callId) : "without call_id";
-    const by = refusal.field.startsWith("/request/") ? `the request it answers (${refusal.field})` : `the response's own record of its request (${refusal.field})`;
-    losses.push({ path: `/output/${index}`, code: "unsupported_item", detail: `the call ${call} is refused by ${by}: ${refusal.why}; ${target} has no place for that limit, and written there the call would read as one that may run, so it is left out` });
+    losses.push({ path: `/output/${index}`, code: "unsupported_item", detail: `the call ${call} is refused by ${refusal.by}: ${refusal.why}; ${target} has no place for that limit, and written there the call would read as one that may run, so it is left out` });
   }
   const output = response.output.map((item: unknown, index) => {
     if (!refused.has(index)) return item;
@@ -81,6 +91,26 @@ export function leaveOutRefusedCalls(response: unknown, target: string, requestO
     return setAsideItem((item as Record<string, unknown>).call_id);
   });
   return { value: { ...response, output }, losses, left };
+}
+
+/**
+ * What the Open Responses form of a request body allows its responses that
+ * the body written in `target` cannot say, for the responses that answer it;
+ * `request` names the request in a sentence (`the request it answers`, `the
+ * request body of line 3`). Undefined when the target says it all.
+ */
+export function lostRequestLimits(body: unknown, target: string, request: string): RequestLimits | undefined {
+  if (!isPlainObject(body)) return undefined;
+  const limits: RequestLimits = {};
+  const oneCall = target === "gemini" || target === "bedrock" ? oneCallOnly(body) : undefined;
+  if (oneCall !== undefined) limits.oneCall = { by: `${request} (${oneCall.field})`, says: oneCall.says };
+  const choice = body.tool_choice;
+  const lostChoice = (target === "anthropic" || target === "bedrock") && isPlainObject(choice) && choice.type === "allowed_tools";
+  if (lostChoice || (target === "bedrock" && choice === "none")) {
+    const names = choiceNames(choice);
+    limits.allows = { by: `${request} (/tool_choice)`, names, says: `it allows ${describeNames(names)}` };
+  }
+  return limits.oneCall === undefined && limits.allows === undefined ? undefined : limits;
 }
 
 interface NamesAllowed {
@@ -93,11 +123,7 @@ function namesAllowed(response: Record<string, unknown>): NamesAllowed[] {
   const limits: NamesAllowed[] = [];
   const choice = response.tool_choice;
   if (choice !== undefined && choice !== null && choice !== "auto" && choice !== "required") {
-    const names = new Set<string>();
-    if (isPlainObject(choice) && choice.type === "function" && typeof choice.name === "string") names.add(choice.name);
-    else if (isPlainObject(choice) && choice.type === "allowed_tools" && Array.isArray(choice.tools)) {
-      for (const tool of choice.tools) if (isPlainObject(tool) && tool.type === "function" && typeof tool.name === "string") names.add(tool.name);
-    }
+    const names = choiceNames(choice);
     limits.push({ field: "/tool_choice", names, says: `it allows ${describeNames(names)}` });
   }
   if (Array.isArray(response.tools) && response.tools.length > 0) {
@@ -108,14 +134,18 @@ function namesAllowed(response: Record<string, unknown>): NamesAllowed[] {
   return limits;
 }
 
-/** The field of a request body (Chat, Open Responses, Anthropic) that lets its response make one call, pointed at from the exchange. */
-export function requestOneCall(request: unknown): OneCall | undefined {
-  const oneCall = isPlainObject(request) ? oneCallOnly(request) : undefined;
-  return oneCall && { field: "/request" + oneCall.field, says: oneCall.says };
+/** The functions a tool_choice that limits them allows: a named one, those allowed_tools names, or none ("none", any other form). */
+function choiceNames(choice: unknown): Set<string> {
+  const names = new Set<string>();
+  if (isPlainObject(choice) && choice.type === "function" && typeof choice.name === "string") names.add(choice.name);
+  else if (isPlainObject(choice) && choice.type === "allowed_tools" && Array.isArray(choice.tools)) {
+    for (const tool of choice.tools) if (isPlainObject(tool) && tool.type === "function" && typeof tool.name === "string") names.add(tool.name);
+  }
+  return names;
 }
 
 /** The field of a response object, or of a request body, that lets the response make one call. As the gate reads it, a flag of another type than a boolean counts. */
-function oneCallOnly(fields: Record<string, unknown>): OneCall | undefined {
+function oneCallOnly(fields: Record<string, unknown>): { field: string; says: string } | undefined {
   const parallel = fields.parallel_tool_calls;
   if (parallel !== undefined && parallel !== null && parallel !== true) return { field: "/parallel_tool_calls", says: `${JSON.stringify(parallel)} lets the response make one call` };
   const choice = fields.tool_choice;

@@ -469,7 +469,7 @@ describe("--max-open-conversations", () => {
     router.pushRecord({ c: "never seen" }, { line: remembered + 4 });
     expect(opened.at(-1)).toEqual({ key: "never seen", reopened: undefined });
     expect(router.counts.reopened).toBe(1);
-  });
+  }, 60_000);
 });
 
 describe("usage errors exit 2 with one line", () => {

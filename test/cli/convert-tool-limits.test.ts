@@ -133,7 +133,7 @@ describe.each(["gemini", "bedrock"])("an exchange whose request allows one call,
     expect(await passing(journal)).toEqual(["call_1"]);
     const { journal: written, losses } = await convert(target, journal);
     expect(await passing(written)).toEqual(["call_1"]);
-    expect(losses.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.detail)).toEqual([expect.stringContaining('the call "call_2" is refused by the request it answers')]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.detail)).toEqual([expect.stringContaining('the call "call_2" is refused by the request of line 1')]);
   });
 });
 
@@ -142,5 +142,37 @@ describe.each(["responses", "chat", "anthropic", "gemini", "bedrock"])("a stored
     const journal = lines({ ...chatCompletion(["call_1", REPORT]), tool_choice: "none" }, { ...chatCompletion(["call_2", REPORT], ["call_3", REPORT]), id: "chatcmpl-2", parallel_tool_calls: false });
     expect(await passing(journal)).toEqual(["call_2"]);
     expect(await passing((await convert(target, journal)).journal)).toEqual(["call_2"]);
+  });
+});
+
+describe("a request body on a line of its own, whose limit the target cannot write, and the responses after it", { timeout: 30_000 }, () => {
+  const body = (fields: Record<string, unknown>) => ({ model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, ...fields });
+  test.each([
+    ["allowed_tools, for anthropic", "anthropic", { tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] } }, [call("call_1", DELETE)], []],
+    ["allowed_tools, for bedrock", "bedrock", { tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] } }, [call("call_1", DELETE), call("call_2", REPORT)], ["call_2"]],
+    ['"none", for bedrock', "bedrock", { tool_choice: "none" }, [call("call_1", REPORT)], []],
+    ["parallel_tool_calls false, for gemini", "gemini", { parallel_tool_calls: false }, [call("call_1", REPORT), call("call_2", REPORT)], ["call_1"]],
+    ["parallel_tool_calls false, for bedrock", "bedrock", { parallel_tool_calls: false }, [call("call_1", REPORT), call("call_2", REPORT)], ["call_1"]],
+  ])("%s: the refused calls of a later response are left out, until the next request body", async (_name, target, fields, output, allowed) => {
+    const later = response({}, ...output);
+    const journal = lines(body(fields), later, body({}), { ...later, id: "resp_2", output: (output as Array<Record<string, unknown>>).map((item) => ({ ...item, call_id: `${String(item.call_id)}b`, id: `${String(item.id)}b` })) });
+    const before = await passing(journal);
+    expect(before).toEqual([...allowed, ...(output as Array<{ call_id: string }>).map(({ call_id }) => `${call_id}b`)]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual(before);
+    expect(losses.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.line)).toEqual(output.filter((item) => !allowed.includes((item as { call_id: string }).call_id)).map(() => 2));
+  });
+
+  test("a stream of events after such a request has its refused call left out too", async () => {
+    const done = call("call_1", DELETE);
+    const journal = lines(
+      body({ tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] } }),
+      { type: "response.created", sequence_number: 0, response: response({ status: "in_progress" }) },
+      { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: { ...done, arguments: "", status: "in_progress" } },
+      { type: "response.output_item.done", sequence_number: 2, output_index: 0, item: done },
+      { type: "response.completed", sequence_number: 3, response: response({}, done) },
+    );
+    expect(await passing(journal)).toEqual([]);
+    expect(await passing((await convert("bedrock", journal)).journal)).toEqual([]);
   });
 });
