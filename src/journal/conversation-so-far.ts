@@ -6,8 +6,8 @@
 //
 // | field of an item       | a replayed item matches when                                  |
 // |------------------------|---------------------------------------------------------------|
-// | `id`, `status`,        | it leaves the field out, or has the same value                |
-// | `parsed_arguments`     |                                                               |
+// | `id`, `status`,        | it leaves the field out (or, `id` and `status`, writes it     |
+// | `parsed_arguments`     |   null), or has the same value                                |
 // | `arguments` (a string) | it is the same JSON value (members in any order, any spacing), |
 // |                        |   or, when either is not JSON or names a member twice, the    |
 // |                        |   same string                                                 |
@@ -15,7 +15,9 @@
 // |                        |   whatever their order                                        |
 //
 // Recordings replay output items as input items that drop `status` (pydantic-ai)
-// or both `id` and `status`, and Python SDKs write the arguments again with
+// or both `id` and `status`, or write `status: null` (pydantic-ai: the spec
+// makes both nullable on input items, where null says what leaving the field
+// out says), and Python SDKs write the arguments again with
 // their own spacing; a call the SDKs' parse helpers gave `parsed_arguments` goes
 // back without them, since the API takes none; nothing else is dropped or
 // rewritten in a faithful replay.
@@ -199,8 +201,8 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
     } else if (args !== undefined) argumentsField = "V" + jsonValueMeaning(args);
     return {
       body: "o" + jsonValueMeaning(rest) + argumentsField,
-      ...(id !== undefined ? { id: jsonValueMeaning(id) } : {}),
-      ...(status !== undefined ? { status: jsonValueMeaning(status) } : {}),
+      ...(id !== undefined && id !== null ? { id: jsonValueMeaning(id) } : {}),
+      ...(status !== undefined && status !== null ? { status: jsonValueMeaning(status) } : {}),
       ...(parsedArguments !== undefined ? { parsedArguments: jsonValueMeaning(parsedArguments) } : {}),
     };
   } catch {

@@ -42,6 +42,18 @@ describe("the fields a replay may leave out", () => {
     expect(repeated([call], [bare])).toBe(1);
   });
 
+  test("id and status written null, as the spec's input items may write them", () => {
+    const { id: _id, status: _status, ...bare } = call;
+    expect(repeated([call], [{ ...bare, status: null }])).toBe(1);
+    expect(repeated([call], [{ ...bare, id: null, status: null }])).toBe(1);
+    expect(repeated([call], [{ ...bare, id: "fc_1", status: null }])).toBe(1);
+  });
+
+  test("a null status does not replay an item whose own status is another than the replay's", () => {
+    const { status: _status, ...bare } = call;
+    expect(repeated([{ ...bare, status: null }], [{ ...bare, status: "completed" }])).toBe(0);
+  });
+
   test("no other field", () => {
     for (const key of ["type", "call_id", "name", "arguments"]) {
       const replay: Record<string, unknown> = { ...call };
