@@ -41,7 +41,13 @@ function isChatCompletion(record: unknown): boolean {
 }
 
 function isChatChunk(record: unknown): boolean {
-  return isFields(record) && (record.object === "chat.completion.chunk" || (record.object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record));
+  // Azure's filter chunk (`object: ""`) and Perplexity's last chunk (`object: "chat.completion.done"`) are chunks too.
+  return (
+    isFields(record) &&
+    (record.object === "chat.completion.chunk" ||
+      (record.object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) ||
+      (record.object === "chat.completion.done" && Array.isArray(record.choices)))
+  );
 }
 
 async function loadRequests() {

@@ -2,7 +2,8 @@
 //
 // | kind              | shape                                                          |
 // |-------------------|----------------------------------------------------------------|
-// | chat_chunk        | `object: "chat.completion.chunk"`, or Azure's filter chunk      |
+// | chat_chunk        | `object: "chat.completion.chunk"`, Azure's filter chunk, or     |
+// |                   | Perplexity's last chunk (`object: "chat.completion.done"`)      |
 // | chat_completion   | `object: "chat.completion"`                                     |
 // | response          | `object: "response"` with `output`                              |
 // | envelope_response | a response of a registered envelope (Anthropic `type: "message"`, |
@@ -129,6 +130,9 @@ export function detectEnvelopeRecord(record: unknown): DetectedRecord {
   if (!isPlainObject(record)) return DETECTED.unknown;
   const { object, type } = record;
   if (object === "chat.completion.chunk") return DETECTED.chat_chunk;
+  // Perplexity ends a chat stream with a chunk of its own name, the one that
+  // carries the finish_reason: refused, the stream would read as cut.
+  if (object === "chat.completion.done" && Array.isArray(record.choices)) return DETECTED.chat_chunk;
   // Azure opens a chat stream with a filter chunk: `object: ""`, `id: ""`, `choices: []`.
   if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return DETECTED.chat_chunk;
   if (object === "chat.completion") return DETECTED.chat_completion;

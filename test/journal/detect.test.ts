@@ -19,6 +19,7 @@ describe("records are told apart by shape", () => {
     ["a chat.completion", { id: "chatcmpl-1", object: "chat.completion", choices: [] }, "chat_completion"],
     ["a chat.completion.chunk", { id: "chatcmpl-1", object: "chat.completion.chunk", choices: [] }, "chat_chunk"],
     ["Azure's prompt filter chunk", { choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] }, "chat_chunk"],
+    ["Perplexity's last chunk", { id: "b7e0c2f4-1d9a-4c3e-8f21-5a6b7c8d9e0f", model: "sonar", created: 1770768237, object: "chat.completion.done", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: "stop" }] }, "chat_chunk"],
     ["a response object", { id: "resp_1", object: "response", output: [] }, "response"],
     ["a streaming event", { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: {} }, "responses_event"],
     ["an error event, as the specification writes it", { type: "error", sequence_number: 7, error: { type: "server_error", code: "server_error", message: "down", param: null } }, "responses_event"],

@@ -44,6 +44,38 @@ describe("logged exchanges whose request replays the calls with re-serialized ar
   });
 });
 
+describe("a Chat stream that Perplexity ends with its own chunk", () => {
+  // Shaped as a Perplexity sonar stream: every chunk repeats the role, the
+  // running usage and the citations, and the finish_reason comes in a last chunk
+  // whose object is "chat.completion.done".
+  const base = { id: "b7e0c2f4-1d9a-4c3e-8f21-5a6b7c8d9e0f", model: "sonar", created: 1770768233 };
+  const citations = ["https://example.org/tide-tables", "https://example.org/harbour-notes"];
+  const chunk = (content: string, completionTokens: number, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    usage: { prompt_tokens: 9, completion_tokens: completionTokens, total_tokens: 9 + completionTokens },
+    citations,
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta: { role: "assistant", content } }],
+    ...extra,
+  });
+  const done = { ...chunk("", 4), object: "chat.completion.done", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: "stop" }] };
+  const journal = jsonl([chunk("High tide", 2), chunk(" is at noon[1]", 4), done]);
+
+  test("normalize reads the last chunk: the message is finished, no line reported", async () => {
+    const result = await runOrbridge(["normalize"], journal);
+    expect(parse(result.stdout)).toEqual([{ type: "message", role: "assistant", content: "High tide is at noon[1]" }]);
+    expect(result.stderr).toBe("read 3 lines, 1 record: 1 emitted (1 item), 0 reported; 0 losses, 6 record fields left behind\n");
+    expect(result.code).toBe(0);
+  });
+
+  test("convert --to responses writes a completed response", async () => {
+    const result = await runOrbridge(["convert", "--to", "responses"], journal);
+    const [response] = parse(result.stdout);
+    expect([response.status, response.output.map((item: { status: string }) => item.status)]).toEqual(["completed", ["completed"]]);
+    expect(result.code).toBe(0);
+  });
+});
+
 describe("Open Responses streams holding extension and error events", () => {
   const folder = scratchFolder("stream-events");
   const tools = join(folder, "tools.json");
