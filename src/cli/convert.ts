@@ -24,7 +24,7 @@
 // stream, or one with a line that could not be read, never gives a completed call.
 import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ChatRequests, type Conversation, type ItemOrigin, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
-import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { detectEnvelopeRecord, isCompactedResponse, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { deepestPath, isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
 import { ConversationCalls } from "../journal/conversation-calls.js";
@@ -909,8 +909,12 @@ function whyNotWritten(error: unknown, records: readonly unknown[]): string {
   return records.length === 1 ? tooDeepDetail(records[0], "not written") : tooDeepItemsDetail(records, "not written", "record");
 }
 
+/** A valid record the target envelope has no record for: said as it is, not as a departure from a model. */
+class NoEquivalent extends Error {}
+
 /** Says where a record that made a converter throw departs from its envelope's model, when the model can tell. */
 function whyNotConverted(record: unknown, kind: RecordKind, error: unknown): string {
+  if (error instanceof NoEquivalent) return error.message;
   // The model's own walk would run out of stack on the same record.
   if (isStackOverflow(error)) return tooDeepDetail(record, "not converted");
   const model = SCHEMAS[kind];
@@ -943,6 +947,7 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
  */
 function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames, requestLimits?: RequestLimits): Converted<unknown> & { limits?: RequestLimits } {
   const source = envelopeOf(kind, envelope);
+  if (kind === "response" && target !== "responses" && isCompactedResponse(record)) throw new NoEquivalent(`a compacted response (response.compaction) has no ${WRITTEN_AS[target]} equivalent: its output is the history that replaces a conversation, its compaction item encrypted for the Responses API alone`);
   if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) return convertChatOrResponses(record, kind, reasoningField);
   let canonical = toResponses(record, kind, envelopes, envelope);
   if (rewrite) canonical = rewriteCanonical(canonical, source, rewrite, line);

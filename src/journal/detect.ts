@@ -5,7 +5,8 @@
 // | chat_chunk        | `object: "chat.completion.chunk"`, Azure's filter chunk, or     |
 // |                   | Perplexity's last chunk (`object: "chat.completion.done"`)      |
 // | chat_completion   | `object: "chat.completion"`                                     |
-// | response          | `object: "response"` with `output`                              |
+// | response          | `object: "response"` with `output`, or the compacted response   |
+// |                   | of `/responses/compact` (`object: "response.compaction"`)       |
 // | envelope_response | a response of a registered envelope (Anthropic `type: "message"`, |
 // |                   | asked before the item rule, which would take it for a message)  |
 // | responses_event   | `type` starting with `response.` (a streaming event); `type`    |
@@ -136,7 +137,9 @@ export function detectEnvelopeRecord(record: unknown): DetectedRecord {
   // Azure opens a chat stream with a filter chunk: `object: ""`, `id: ""`, `choices: []`.
   if (object === "" && Array.isArray(record.choices) && "prompt_filter_results" in record) return DETECTED.chat_chunk;
   if (object === "chat.completion") return DETECTED.chat_completion;
-  if (object === "response" && Array.isArray(record.output)) return DETECTED.response;
+  // A compacted response is the spec's too (CompactResource): its output is the
+  // history that replaces the conversation, items as a response's are.
+  if ((object === "response" || object === "response.compaction") && Array.isArray(record.output)) return DETECTED.response;
   let envelope = claimedBy(record, RESPONSE_CLAIMANTS);
   if (envelope) return { kind: "envelope_response", envelope };
   if (typeof type === "string" && (type.startsWith("response.") || isErrorEvent(record) || isExtensionEvent(record))) return DETECTED.responses_event;
@@ -292,4 +295,9 @@ function isResponsesShapedMessage(record: Record<string, unknown>): boolean {
   if (!Array.isArray(content) || content.length === 0) return false;
   const first = content[0];
   return isPlainObject(first) && typeof first.type === "string" && /^(input_|output_)/.test(first.type);
+}
+
+/** Whether a response object is the compacted history `/responses/compact` answers with, not a turn of the model. */
+export function isCompactedResponse(record: unknown): boolean {
+  return isPlainObject(record) && record.object === "response.compaction";
 }

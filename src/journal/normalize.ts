@@ -43,7 +43,7 @@ import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
 import { madeObjectTexts, numberPointer } from "./inexact-texts.js";
 import { refuseInexactParsedArguments } from "./parsed-arguments-numbers.js";
 import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
-import { ambiguity, detectEnvelopeRecord, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
+import { ambiguity, detectEnvelopeRecord, isCompactedResponse, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import { isReadLine, type JournalLine } from "./read.js";
 import { unfinishedResponse } from "./responses-stream.js";
 import { StreamRecords, type JournalRecord } from "./stream-records.js";
@@ -689,6 +689,9 @@ const RESPONSE_STATUSES: ReadonlySet<unknown> = new Set(["completed", "incomplet
  * event would not (unfinishedResponse), or says a status the spec does not define.
  */
 function stoppedResponse(record: Record<string, unknown>): string | undefined {
+  // A compacted response has no status: its items are the history handed back,
+  // never a call the model just made, so a call among them is not to be run.
+  if (isCompactedResponse(record)) return "the response is a compacted history (response.compaction), whose calls were made before and are not to run again";
   const status = record.status;
   if (status === "failed" || status === "cancelled") return `the response ${status}`;
   const unfinished = unfinishedResponse(record);

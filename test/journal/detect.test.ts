@@ -21,6 +21,7 @@ describe("records are told apart by shape", () => {
     ["Azure's prompt filter chunk", { choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] }, "chat_chunk"],
     ["Perplexity's last chunk", { id: "b7e0c2f4-1d9a-4c3e-8f21-5a6b7c8d9e0f", model: "sonar", created: 1770768237, object: "chat.completion.done", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: "stop" }] }, "chat_chunk"],
     ["a response object", { id: "resp_1", object: "response", output: [] }, "response"],
+    ["a compacted response", { id: "resp_1", object: "response.compaction", created_at: 1775105412, output: [{ id: "cmp_1", type: "compaction", encrypted_content: "gAAA" }], usage: {} }, "response"],
     ["a streaming event", { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: {} }, "responses_event"],
     ["an error event, as the specification writes it", { type: "error", sequence_number: 7, error: { type: "server_error", code: "server_error", message: "down", param: null } }, "responses_event"],
     ["an error event, as OpenAI writes it", { type: "error", sequence_number: 7, code: "server_error", message: "down", param: null }, "responses_event"],

@@ -76,6 +76,57 @@ describe("a Chat stream that Perplexity ends with its own chunk", () => {
   });
 });
 
+describe("a compacted response, as /responses/compact answers", () => {
+  // Shaped as OpenAI's answer: no status, no model; the user turns kept with
+  // ids of their own, then one compaction item holding the rest, encrypted.
+  const user = (id: string, text: string) => ({ content: [{ text, type: "input_text" }], id, role: "user", status: "completed", type: "message" });
+  const compaction = { encrypted_content: "gAAAAABpzfWEq2Zr1Xb7", id: "cmp_0fe74db124a77f9a0169cdf581740c819490de6e615d95448d", type: "compaction" };
+  const compacted = (output: unknown[]) => ({
+    created_at: 1775105412,
+    id: "resp_0fe74db124a77f9a0169cdf58037d48194b164c5044ded5c5f",
+    object: "response.compaction",
+    output,
+    usage: { input_tokens: 120, input_tokens_details: { cached_tokens: 0 }, output_tokens: 150, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 270 },
+  });
+  const turns = [user("msg_0fe74db124a77f9a0169cdf5803c748194bdf5b4eca162ba92", "How far is the lighthouse?"), user("msg_0fe74db124a77f9a0169cdf5803cbc8194bdf61e6f2d19f69b", "And the harbour?")];
+
+  test("normalize writes its items; its id, creation time and usage are left behind", async () => {
+    const result = await runOrbridge(["normalize"], jsonl([compacted([...turns, compaction])]));
+    expect(parse(result.stdout)).toEqual([...turns, compaction]);
+    expect(result.stderr).toBe("read 1 line, 1 record: 1 emitted (3 items), 0 reported; 0 losses, 3 record fields left behind\n");
+    expect(result.code).toBe(0);
+  });
+
+  test("a call among its items is history: written incomplete, said, and blocked", async () => {
+    const call = { arguments: '{"place":"harbour"}', call_id: "call_Hx2", id: "fc_0fe7", name: "distance", status: "completed", type: "function_call" };
+    const journal = jsonl([compacted([turns[0], call, compaction])]);
+    const report = join(scratchFolder("compacted-response"), "report.jsonl");
+    const normalized = await runOrbridge(["normalize", "--report", report], journal);
+    expect(parse(normalized.stdout)[1]).toEqual({ ...call, status: "incomplete" });
+    expect(parse(readFileSync(report, "utf8")).filter((loss) => loss.code !== "left_behind")).toEqual([
+      { line: 1, path: "/output/1/status", code: "form_changed", detail: "the response is a compacted history (response.compaction), whose calls were made before and are not to run again: its completed call is written incomplete, as the recording never ran it" },
+    ]);
+    const gated = await runOrbridge(["gate", "--format", "json"], journal);
+    expect(parse(gated.stdout).map((verdict) => [verdict.type, verdict.reason, verdict.blocked])).toEqual([
+      ["message", "not_function_call", false],
+      ["function_call", "status", true],
+      ["compaction", "not_function_call", false],
+    ]);
+  });
+
+  test("convert --to responses writes it as it is; to another envelope it is an error that says why", async () => {
+    const journal = jsonl([compacted([...turns, compaction])]);
+    const same = await runOrbridge(["convert", "--to", "responses"], journal);
+    expect(same.stdout).toBe(journal);
+    const chat = await runOrbridge(["convert", "--to", "chat"], journal);
+    expect(chat.stdout).toBe("");
+    expect(chat.stderr).toBe(
+      "orbridge convert: line 1: a compacted response (response.compaction) has no Chat equivalent: its output is the history that replaces a conversation, its compaction item encrypted for the Responses API alone\nread 1 line: 0 records, 1 error; 0 losses\n",
+    );
+    expect(chat.code).toBe(1);
+  });
+});
+
 describe("Open Responses streams holding extension and error events", () => {
   const folder = scratchFolder("stream-events");
   const tools = join(folder, "tools.json");
