@@ -315,14 +315,20 @@ export class JournalNormalizer {
    * With `refuseUnreadCalls`: the error record for a record that holds more tool
    * calls than it gave calls the gate judges (function_call items, and calls
    * reported `unsupported_tool_call`, which block the line themselves). An
-   * extension item is not one: it may stand for a call no count here knows.
+   * extension item is not one: it may stand for a call no count here knows. The
+   * calls written inside one are, though (a Bedrock server tool's `toolUse`, kept
+   * as a `bedrock:toolUse` item): the gate blocks the item that holds them.
    */
   private unreadCalls(record: unknown, items: readonly CanonicalItem[], losses: readonly Loss[], line: number): NormalizedRecord | undefined {
     if (!this.refuseUnreadCalls) return undefined;
     const written = this.writtenCalls ?? countWrittenCalls(record);
     if (written === 0) return undefined;
     let read = 0;
-    for (const item of items) if (isPlainObject(item) && item.type === "function_call") read += 1;
+    for (const item of items) {
+      if (!isPlainObject(item)) continue;
+      if (item.type === "function_call") read += 1;
+      else if (typeof item.type === "string" && item.type.includes(":")) read += countWrittenCalls(item);
+    }
     for (const loss of losses) if (loss.code === "unsupported_tool_call") read += 1;
     if (written <= read) return undefined;
     return {

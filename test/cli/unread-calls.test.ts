@@ -38,6 +38,30 @@ describe("orbridge gate, on calls no reader of their record reads", { timeout: 6
     ]);
   });
 
+  test("a Bedrock server tool's toolUse, kept as an extension item, is judged with it: the item blocked, the client's call beside it judged on its own", async () => {
+    // Shaped as a Nova answer: the code interpreter's call and result, which the
+    // server ran, then the call the client is to run.
+    const response = {
+      output: {
+        message: {
+          role: "assistant",
+          content: [
+            { toolUse: { input: { snippet: "17 * 23" }, name: "nova_code_interpreter", toolUseId: "tooluse_kq3Vd8YwR1mZpTn0aLx2Ee", type: "server_tool_use" } },
+            { toolResult: { content: [{ json: { exitCode: 0, isError: false, stdErr: "", stdOut: "391" } }], status: "success", toolUseId: "tooluse_kq3Vd8YwR1mZpTn0aLx2Ee", type: "nova_code_interpreter_result" } },
+            { toolUse: { input: { region: "apac" }, name: "get_latest_sales_report", toolUseId: "tooluse_Pw8sJc4LxT0bQe7Rn2Uv9A", type: "tool_use" } },
+          ],
+        },
+      },
+      stopReason: "tool_use",
+    };
+    const run = await runOrbridge(["gate", "--format", "json"], JSON.stringify(response) + "\n");
+    expect(run.stdout.trimEnd().split("\n").map((line) => [JSON.parse(line).type, JSON.parse(line).reason, JSON.parse(line).blocked])).toEqual([
+      ["bedrock:toolUse", "namespaced", true],
+      ["bedrock:toolResult", "namespaced", true],
+      ["function_call", "unknown_tool", true],
+    ]);
+  });
+
   test("a Bedrock toolUse that gives itself a type, as Bedrock writes server tools' calls, is one call, judged", async () => {
     const response = { output: { message: { role: "assistant", content: [{ toolUse: { input: { region: "apac" }, name: "get_latest_sales_report", toolUseId: "tooluse_B", type: "tool_use" } }] } }, stopReason: "tool_use" };
     const run = await runOrbridge(["gate", "--format", "json"], JSON.stringify(response) + "\n");
