@@ -16,8 +16,9 @@
 // | either, where only the last block of an unfinished response reads as cut (Anthropic, Gemini, Bedrock) | the items after the call left out, reported: the call is last |
 //
 // A call item with no status is not taken for an unfinished one: recordings
-// replay their history as input items without status (pydantic-ai), and those
-// calls ran. A call without one is reported, not left out. The output of
+// replay their history as input items without status, or with `status: null`,
+// which the spec allows an input item and which says the same (pydantic-ai),
+// and those calls ran. A call without one is reported, not left out. The output of
 // a response is not history: the spec gives each of its calls a status, and one
 // without it is not known to have finished.
 //
@@ -36,8 +37,13 @@ import { unfinishedResponse as stoppedBy } from "./responses-stream.js";
 
 /** Why a call item did not complete, or `undefined` for a completed call, a call without status and any other item. */
 export function unfinished(item: unknown): string | undefined {
-  if (!isPlainObject(item) || item.type !== "function_call" || item.status === "completed" || item.status === undefined) return undefined;
+  if (!isPlainObject(item) || item.type !== "function_call" || item.status === "completed" || lacksStatus(item)) return undefined;
   return `is ${JSON.stringify(item.status)}`;
+}
+
+/** A call that gives no status: none written, or null, as the spec lets an input item write it. */
+function lacksStatus(item: Record<string, unknown>): boolean {
+  return item.status === undefined || item.status === null;
 }
 
 /** Why a call is blocked and the target cannot say so, how the target falls short, and how an output of it is left out. */
@@ -91,7 +97,7 @@ export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target:
   const kept = items.map((item, index) => {
     const blocked = unwritableCall(item, keepsArguments);
     const fields = item as Record<string, unknown>;
-    if (reportNoStatus && isPlainObject(item) && item.type === "function_call" && item.status === undefined) {
+    if (reportNoStatus && isPlainObject(item) && item.type === "function_call" && lacksStatus(item)) {
       losses.push({ path: at(index), code: "form_changed", detail: `the call ${describeCallId(fields.call_id)} has no status, which the gate blocks; ${target} has none to write, so the call reads there as one that may run` });
     }
     if (blocked !== undefined) {
@@ -119,7 +125,7 @@ export function unfinishedResponse(response: unknown, target: string, marksLastO
   // An incomplete response is written as one already; where only its last block reads as cut, its unfinished call must still be last.
   const completed = isPlainObject(response) && response.status === "completed";
   if (!isPlainObject(response) || !(completed || (marksLastOnly && response.status === "incomplete")) || !Array.isArray(response.output)) return { value: response, losses: [] };
-  const blocked = (item: unknown) => unwritableCall(item, keepsArguments) ?? (isPlainObject(item) && item.type === "function_call" && item.status === undefined ? { field: "status", why: "has no status" } : undefined);
+  const blocked = (item: unknown) => unwritableCall(item, keepsArguments) ?? (isPlainObject(item) && item.type === "function_call" && lacksStatus(item) ? { field: "status", why: "has no status" } : undefined);
   const stopped = completed ? stoppedResponse(response, target) : undefined;
   // A stopped response ran none of its calls: its first call is the one that must be last.
   const index = response.output.findIndex((item) => (stopped !== undefined && isPlainObject(item) && item.type === "function_call") || blocked(item) !== undefined);

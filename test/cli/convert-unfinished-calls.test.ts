@@ -88,4 +88,12 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("convert --to %s", { t
     // The gate blocks it, the target reads it as a call that may run: kept, since history replays so, and said.
     expect(report.filter((loss) => /has no status/.test(String(loss.detail))).map((loss) => [loss.path, loss.code])).toEqual([["/input/3", "form_changed"]]);
   });
+
+  test("a request body whose history call writes status null, which the spec allows an input item, is kept with its output as one without status", async () => {
+    const body = { model: "m", input: [{ type: "message", role: "user", content: "sales?" }, { ...call("c_history", "apac"), status: null }, output("c_history"), { type: "message", role: "user", content: "and emea?" }] };
+    const { verdicts, report } = await convertAndGate(target, lines(body));
+    expect(verdicts.map(([callId]) => callId)).toEqual(["c_history"]);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
+    expect(report.filter((loss) => /has no status/.test(String(loss.detail))).map((loss) => [loss.path, loss.code])).toEqual([["/input/1", "form_changed"]]);
+  });
 });
