@@ -78,19 +78,27 @@ export class ConversationSoFar {
    */
   private written: { items: readonly CanonicalItem[]; texts: Array<string | undefined> } | undefined;
 
-  /** How many leading items of a request repeat the conversation so far. */
+  /**
+   * How many leading items of a request repeat the conversation so far. An empty
+   * assistant message the conversation did not have may stand among them, as some
+   * SDKs put one before the calls they replay (pydantic-ai, llm): it holds
+   * nothing, and is taken with the repeats, where it made the whole history new.
+   */
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
     this.written = undefined;
     if (this.lost || this.seen.length === 0 || this.seen.length > count) return 0;
     const texts: Array<string | undefined> = [];
     this.written = { items, texts };
-    for (let i = 0; i < this.seen.length; i++) {
-      const text = textOf(items[i]);
+    let next = 0;
+    for (let i = 0; i < this.seen.length; next++) {
+      if (next >= count) return 0;
+      const text = textOf(items[next]);
       texts.push(text);
-      if (!replays(items[i], text, write(this.seen[i]))) return 0;
+      if (replays(items[next], text, write(this.seen[i]))) i++;
+      else if (!isEmptyAssistantMessage(items[next])) return 0;
     }
-    return this.seen.length;
+    return next;
   }
 
   /** Items that continue the conversation. */
@@ -176,6 +184,14 @@ function replays(item: unknown, text: string | undefined, seen: SeenItem): boole
   if (replay.id !== undefined && replay.id !== seen.meaning.id) return false;
   if (replay.parsedArguments !== undefined && replay.parsedArguments !== seen.meaning.parsedArguments) return false;
   return replay.status === undefined || replay.status === seen.meaning.status;
+}
+
+/** An assistant message item with nothing in it: no text, no part, no field but its type, role and content. */
+function isEmptyAssistantMessage(item: unknown): boolean {
+  if (!isPlainObject(item) || item.type !== "message" || item.role !== "assistant") return false;
+  for (const key in item) if (key !== "type" && key !== "role" && key !== "content") return false;
+  const content = item.content;
+  return content === "" || content === null || (Array.isArray(content) && content.length === 0);
 }
 
 /** The item as JSON; undefined when it is too deep to write (or is not JSON at all). */

@@ -63,6 +63,30 @@ describe("the fields a replay may leave out", () => {
   });
 });
 
+describe("an empty assistant message put among the repeats", () => {
+  const user = { type: "message", role: "user", content: "Which port is nearest?" };
+  const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "nearest_port", arguments: "{}", status: "completed" };
+  const { id: _id, status: _status, ...replayedCall } = call;
+  const output = { type: "function_call_output", call_id: "call_1", output: "Harwich" };
+
+  test("one with empty text, no parts or null content is taken with the repeats, as SDKs write one before the calls they replay", () => {
+    for (const content of ["", [], null]) {
+      expect(repeated([user, call], [user, { type: "message", role: "assistant", content }, replayedCall, output])).toBe(3);
+    }
+  });
+
+  test("one that holds text, or a field of its own, is not: the request is new from it", () => {
+    expect(repeated([user, call], [user, { type: "message", role: "assistant", content: "Looking it up." }, replayedCall, output])).toBe(0);
+    expect(repeated([user, call], [user, { type: "message", role: "assistant", content: "", id: "msg_9" }, replayedCall, output])).toBe(0);
+    expect(repeated([user, call], [user, { type: "message", role: "user", content: "" }, replayedCall, output])).toBe(0);
+  });
+
+  test("the repeats must all come: an empty message in place of the call does not stand for it", () => {
+    expect(repeated([user, call], [user, { type: "message", role: "assistant", content: "" }])).toBe(0);
+    expect(repeated([user, call], [user, { type: "message", role: "assistant", content: "" }, output])).toBe(0);
+  });
+});
+
 describe("a request's items written once", () => {
   const message = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
 

@@ -44,6 +44,37 @@ describe("logged exchanges whose request replays the calls with re-serialized ar
   });
 });
 
+describe("logged Chat exchanges whose request puts an empty assistant message before the call it replays", () => {
+  // Shaped as llm's tool cassettes: the SDK writes the turn back as an empty
+  // assistant message, then the call on a message of its own, with Python's spacing.
+  const tool = { type: "function", function: { name: "multiply", description: "Multiply two numbers.", parameters: { properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"], type: "object" } } };
+  const user = { role: "user", content: "What is 47 * 59?" };
+  const completion = (id: string, message: Record<string, unknown>, finishReason: string) => ({ id, object: "chat.completion", created: 1747148049, model: "gpt-4o-mini-2024-07-18", choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }] });
+  const call = { id: "call_7QmZ2xVfR4nLs8TcYb0WkH1p", type: "function", function: { name: "multiply", arguments: '{"a":47,"b":59}' } };
+  const journal = jsonl([
+    { request: { model: "gpt-4o-mini", messages: [user], tools: [tool] }, response: completion("chatcmpl-A1", { role: "assistant", content: null, tool_calls: [call], refusal: null, annotations: [] }, "tool_calls") },
+    {
+      request: {
+        model: "gpt-4o-mini",
+        messages: [user, { role: "assistant", content: "" }, { role: "assistant", tool_calls: [{ type: "function", id: call.id, function: { name: "multiply", arguments: '{"a": 47, "b": 59}' } }] }, { role: "tool", tool_call_id: call.id, content: "2773" }],
+        tools: [tool],
+      },
+      response: completion("chatcmpl-A2", { role: "assistant", content: "It is 2773.", refusal: null, annotations: [] }, "stop"),
+    },
+  ]);
+
+  test("gate lets the call run once and its output be written: the history is not taken for new calls", async () => {
+    const result = await runOrbridge(["gate", "--format", "json"], journal);
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked, verdict.findings])).toEqual([
+      [1, "message", "not_function_call", false, []],
+      [1, "function_call", "ok", false, []],
+      [2, "function_call_output", "not_function_call", false, []],
+      [2, "message", "not_function_call", false, []],
+    ]);
+    expect(result.code).toBe(0);
+  });
+});
+
 describe("a Chat stream that Perplexity ends with its own chunk", () => {
   // Shaped as a Perplexity sonar stream: every chunk repeats the role, the
   // running usage and the citations, and the finish_reason comes in a last chunk
