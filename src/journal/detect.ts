@@ -19,7 +19,8 @@
 // |                   | body rule; a body both could have written stays Chat (the       |
 // |                   | recognisers leave it: both give the same items)                 |
 // | chat_request      | a `messages` array                                              |
-// | responses_request | an `input` (string or array) or a `previous_response_id`        |
+// | responses_request | an `input` (string or array) or a `previous_response_id`, or a  |
+// |                   | stored `prompt` (`{ id, version?, variables? }`) in their place |
 // | responses_item    | a string `type` naming an item, or a prefixed (extension) type; |
 // |                   | `{ id }` alone is an item_reference                             |
 // | envelope_message  | a message of a registered envelope, asked before the Chat rule  |
@@ -148,6 +149,9 @@ export function detectEnvelopeRecord(record: unknown): DetectedRecord {
   if ((envelope = claimedBy(record, REQUEST_BODY_CLAIMANTS))) return { kind: "envelope_request", envelope };
   if (Array.isArray(record.messages)) return DETECTED.chat_request;
   if (type === undefined && (typeof record.input === "string" || Array.isArray(record.input))) return DETECTED.responses_request;
+  // A body may name a stored prompt in place of its input (OpenAI's reusable
+  // prompts): its messages are the server's, the body is a request all the same.
+  if (type === undefined && isStoredPrompt(record.prompt)) return DETECTED.responses_request;
   if (namesItem(type)) return DETECTED.responses_item;
   if ((envelope = claimedBy(record, MESSAGE_CLAIMANTS))) return { kind: "envelope_message", envelope };
   if (isChatRole(record.role) && type === undefined) {
@@ -300,4 +304,9 @@ function isResponsesShapedMessage(record: Record<string, unknown>): boolean {
 /** Whether a response object is the compacted history `/responses/compact` answers with, not a turn of the model. */
 export function isCompactedResponse(record: unknown): boolean {
   return isPlainObject(record) && record.object === "response.compaction";
+}
+
+/** A reference to a prompt stored with the provider: an object with its id, never the legacy Completions' prompt text. */
+function isStoredPrompt(prompt: unknown): boolean {
+  return isPlainObject(prompt) && typeof prompt.id === "string";
 }

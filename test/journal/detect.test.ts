@@ -16,6 +16,8 @@ describe("records are told apart by shape", () => {
     ["a chat request body", { model: "gpt-4o", messages: [], tools: [] }, "chat_request"],
     ["a responses request body", { model: "gpt-4o", input: [] }, "responses_request"],
     ["a responses request body with string input", { input: "hi", instructions: "be brief" }, "responses_request"],
+    ["a responses request body naming a stored prompt in place of its input", { prompt: { id: "pmpt_0a1b2c", version: "3", variables: { topic: "tides" } } }, "responses_request"],
+    ["a legacy Completions body, whose prompt is text", { model: "gpt-3.5-turbo-instruct", prompt: "Say hi" }, "unknown"],
     ["a chat.completion", { id: "chatcmpl-1", object: "chat.completion", choices: [] }, "chat_completion"],
     ["a chat.completion.chunk", { id: "chatcmpl-1", object: "chat.completion.chunk", choices: [] }, "chat_chunk"],
     ["Azure's prompt filter chunk", { choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] }, "chat_chunk"],

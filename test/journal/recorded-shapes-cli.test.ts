@@ -107,6 +107,43 @@ describe("a Chat stream that Perplexity ends with its own chunk", () => {
   });
 });
 
+describe("a logged exchange whose request names a stored prompt in place of its input", () => {
+  // Shaped as a Responses call made with a reusable prompt: the request holds only
+  // the prompt's id, version and variables; the response echoes the prompt and
+  // writes the messages it made of it as its instructions.
+  const prompt = { id: "pmpt_690b24669d8c81948acc0e98da10e6490190feb3a62eee0b", version: "4", variables: { question: "Why do tides turn?" } };
+  const answer = { id: "msg_050e05d199bd3ae3", type: "message", status: "completed", content: [{ type: "output_text", annotations: [], logprobs: [], text: "The moon pulls the sea." }], role: "assistant" };
+  const exchange = {
+    request: { prompt },
+    response: {
+      id: "resp_050e05d199bd3ae3",
+      object: "response",
+      created_at: 1762436158,
+      status: "completed",
+      instructions: [{ type: "message", content: [{ type: "input_text", text: "Answer briefly: Why do tides turn?" }], role: "user" }],
+      model: "o4-mini-2025-04-16",
+      output: [answer],
+      prompt,
+    },
+  };
+
+  test("normalize writes the response's items and says the prompt is in none of them", async () => {
+    const report = join(scratchFolder("stored-prompt"), "report.jsonl");
+    const result = await runOrbridge(["normalize", "--report", report], jsonl([exchange]));
+    expect(parse(result.stdout)).toEqual([answer]);
+    expect(parse(readFileSync(report, "utf8")).filter((loss) => loss.path.startsWith("/request"))).toEqual([
+      { line: 1, path: "/request/prompt", code: "left_behind", detail: "prompt of the request body is in no item: normalize writes items only" },
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  test("gate judges the response's items", async () => {
+    const result = await runOrbridge(["gate", "--format", "json"], jsonl([exchange]));
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked])).toEqual([[1, "message", "not_function_call", false]]);
+    expect(result.code).toBe(0);
+  });
+});
+
 describe("a compacted response, as /responses/compact answers", () => {
   // Shaped as OpenAI's answer: no status, no model; the user turns kept with
   // ids of their own, then one compaction item holding the rest, encrypted.
