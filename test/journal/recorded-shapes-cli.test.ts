@@ -10,6 +10,18 @@ import { withoutNeutralFields } from "../support/response-neutrals.js";
 const jsonl = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
 const parse = (stdout: string) => stdout.trimEnd().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
 
+/** Gates a two-line journal of one call and its answer: the call runs, its output may be written, and nothing else is said. */
+async function expectOneCallRunOnce(journal: string): Promise<void> {
+  const result = await runOrbridge(["gate", "--format", "json"], journal);
+  expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked, verdict.findings])).toEqual([
+    [1, "message", "not_function_call", false, []],
+    [1, "function_call", "ok", false, []],
+    [2, "function_call_output", "not_function_call", false, []],
+    [2, "message", "not_function_call", false, []],
+  ]);
+  expect(result.code).toBe(0);
+}
+
 describe("logged exchanges whose request replays the calls with re-serialized arguments", () => {
   // Shaped as pydantic-ai's streaming Responses cassette: one tool, a call, then a
   // request replaying it as a Python SDK writes it (spaces, no status).
@@ -33,14 +45,7 @@ describe("logged exchanges whose request replays the calls with re-serialized ar
   });
 
   test("gate lets the call run: no duplicate ids, no missing output", async () => {
-    const result = await runOrbridge(["gate", "--format", "json"], journal);
-    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked, verdict.findings])).toEqual([
-      [1, "message", "not_function_call", false, []],
-      [1, "function_call", "ok", false, []],
-      [2, "function_call_output", "not_function_call", false, []],
-      [2, "message", "not_function_call", false, []],
-    ]);
-    expect(result.code).toBe(0);
+    await expectOneCallRunOnce(journal);
   });
 });
 
@@ -64,14 +69,7 @@ describe("logged Chat exchanges whose request puts an empty assistant message be
   ]);
 
   test("gate lets the call run once and its output be written: the history is not taken for new calls", async () => {
-    const result = await runOrbridge(["gate", "--format", "json"], journal);
-    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked, verdict.findings])).toEqual([
-      [1, "message", "not_function_call", false, []],
-      [1, "function_call", "ok", false, []],
-      [2, "function_call_output", "not_function_call", false, []],
-      [2, "message", "not_function_call", false, []],
-    ]);
-    expect(result.code).toBe(0);
+    await expectOneCallRunOnce(journal);
   });
 });
 

@@ -58,20 +58,24 @@ describe("a request's tool choice", () => {
   });
 });
 
+/** A Langfuse trace of one generation: the request `input`, a response object whose output is calls of `lookup` with `callIds`. */
+const generationOf = (input: unknown, callIds: readonly string[], attributes?: Record<string, string>) => ({
+  trace: { id: "tr1" },
+  observations: [
+    {
+      id: "o1",
+      traceId: "tr1",
+      type: "GENERATION",
+      startTime: "2026-01-01T00:00:00.000Z",
+      input: JSON.stringify(input),
+      output: JSON.stringify({ object: "response", id: "resp_1", status: "completed", output: callIds.map((callId) => ({ type: "function_call", call_id: callId, name: "lookup", arguments: "{}", status: "completed" })) }),
+      ...(attributes ? { metadata: { attributes } } : {}),
+    },
+  ],
+});
+
 describe("a stored call whose request did not allow its answer's call", () => {
-  const generation = (input: unknown) => ({
-    trace: { id: "tr1" },
-    observations: [
-      {
-        id: "o1",
-        traceId: "tr1",
-        type: "GENERATION",
-        startTime: "2026-01-01T00:00:00.000Z",
-        input: JSON.stringify(input),
-        output: JSON.stringify({ object: "response", id: "resp_1", status: "completed", output: [{ type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}", status: "completed" }] }),
-      },
-    ],
-  });
+  const generation = (input: unknown) => generationOf(input, ["call_1"]);
   const read = (input: unknown) => READERS.langfuse.read(generation(input));
   const calls = (reading: ReturnType<typeof read>) => reading.records.filter(({ record }) => (record as { type: string }).type === "function_call");
 
@@ -109,28 +113,7 @@ describe("a stored call whose request did not allow its answer's call", () => {
 });
 
 describe("a stored answer whose request let it make one call", () => {
-  const twoCalls = (input: unknown, attributes?: Record<string, string>) => ({
-    trace: { id: "tr1" },
-    observations: [
-      {
-        id: "o1",
-        traceId: "tr1",
-        type: "GENERATION",
-        startTime: "2026-01-01T00:00:00.000Z",
-        input: JSON.stringify(input),
-        output: JSON.stringify({
-          object: "response",
-          id: "resp_1",
-          status: "completed",
-          output: [
-            { type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}", status: "completed" },
-            { type: "function_call", call_id: "call_2", name: "lookup", arguments: "{}", status: "completed" },
-          ],
-        }),
-        ...(attributes ? { metadata: { attributes } } : {}),
-      },
-    ],
-  });
+  const twoCalls = (input: unknown, attributes?: Record<string, string>) => generationOf(input, ["call_1", "call_2"], attributes);
   const callIds = (document: unknown) =>
     READERS.langfuse
       .read(document)
