@@ -11,6 +11,8 @@
 // | `arguments` (a string) | it is the same JSON value (members in any order, any spacing), |
 // |                        |   or, when either is not JSON or names a member twice, the    |
 // |                        |   same string                                                 |
+// | `gemini:thoughtSignature` | it holds the same bytes, in base64 or base64url            |
+// |   (on the item or a part) |                                                            |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -18,7 +20,8 @@
 // or both `id` and `status`, or write `status: null` (pydantic-ai: the spec
 // makes both nullable on input items, where null says what leaving the field
 // out says), and Python SDKs write the arguments again with
-// their own spacing; a call the SDKs' parse helpers gave `parsed_arguments` goes
+// their own spacing, and a Gemini signature in the URL-safe base64 alphabet
+// (google-genai writes the bytes it read that way); a call the SDKs' parse helpers gave `parsed_arguments` goes
 // back without them, since the API takes none; nothing else is dropped or
 // rewritten in a faithful replay.
 // An item that differs in anything else is new, and is emitted for the gate to
@@ -194,6 +197,34 @@ function isEmptyAssistantMessage(item: unknown): boolean {
   return content === "" || content === null || (Array.isArray(content) && content.length === 0);
 }
 
+const SIGNATURE_FIELDS = ["gemini:thoughtSignature", "gemini:thought_signature"];
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/**
+ * The item with each Gemini signature, on it or on a content part, in one
+ * alphabet: a signature is bytes, which the Python SDK writes back in base64url
+ * where the API wrote base64, and they are the same bytes.
+ */
+function withSignatureBytes(item: Record<string, unknown>): Record<string, unknown> {
+  let written = bytesWritten(item);
+  if (Array.isArray(written.content)) {
+    const parts = written.content.map((part) => (isPlainObject(part) ? bytesWritten(part) : part));
+    if (parts.some((part, index) => part !== (written.content as unknown[])[index])) written = { ...written, content: parts };
+  }
+  return written;
+}
+
+function bytesWritten(fields: Record<string, unknown>): Record<string, unknown> {
+  let written = fields;
+  for (const name of SIGNATURE_FIELDS) {
+    const signature = fields[name];
+    if (typeof signature !== "string" || !BASE64.test(signature)) continue;
+    const bytes = signature.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/");
+    if (bytes !== signature) written = { ...written, [name]: bytes };
+  }
+  return written;
+}
+
 /** The item as JSON; undefined when it is too deep to write (or is not JSON at all). */
 function textOf(item: unknown): string | undefined {
   try {
@@ -207,7 +238,7 @@ function textOf(item: unknown): string | undefined {
 function meaningOf(item: unknown): ItemMeaning | undefined {
   try {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
-    const { id, status, arguments: args, parsed_arguments: parsedArguments, ...rest } = item;
+    const { id, status, arguments: args, parsed_arguments: parsedArguments, ...rest } = withSignatureBytes(item);
     // The arguments are written apart, tagged with how they compare: as a JSON
     // value (J) or, when they have no single meaning, as the string they are (S).
     let argumentsField = "";

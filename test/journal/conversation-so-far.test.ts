@@ -63,6 +63,22 @@ describe("the fields a replay may leave out", () => {
   });
 });
 
+describe("a Gemini signature written back in the other base64 alphabet", () => {
+  const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
+  const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
+
+  test("the same bytes in base64url, padded or not, replay the item", () => {
+    expect(repeated([signed("CvEC+dH/tim8r+Ze/H2a==")], [signed("CvEC-dH_tim8r-Ze_H2a")])).toBe(1);
+    expect(repeated([signed("CvEC+dH/tim8r+Ze/H2a==")], [signed("CvEC-dH_tim8r-Ze_H2a==")])).toBe(1);
+    expect(repeated([part("Qk+/Yw==")], [part("Qk-_Yw")])).toBe(1);
+  });
+
+  test("other bytes do not", () => {
+    expect(repeated([signed("CvEC+dH/tim8r+Ze/H2a==")], [signed("CvEC-dH_tim8r-Ze_H2b")])).toBe(0);
+    expect(repeated([part("Qk+/Yw==")], [part("Qk-_Yx")])).toBe(0);
+  });
+});
+
 describe("an empty assistant message put among the repeats", () => {
   const user = { type: "message", role: "user", content: "Which port is nearest?" };
   const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "nearest_port", arguments: "{}", status: "completed" };

@@ -73,6 +73,33 @@ describe("logged Chat exchanges whose request puts an empty assistant message be
   });
 });
 
+describe("logged Gemini exchanges whose request writes the call's signature back in base64url", () => {
+  // Shaped as an ADK run on google-genai: the API answers with a standard base64
+  // thoughtSignature, and the Python SDK sends the same bytes back URL-safe.
+  const tool = { functionDeclarations: [{ name: "multiply", description: "Multiply two integers.", parameters: { type: "OBJECT", properties: { a: { type: "INTEGER" }, b: { type: "INTEGER" } }, required: ["a", "b"] } }] };
+  const user = { role: "user", parts: [{ text: "What is 12 times 31?" }] };
+  const call = (thoughtSignature: string) => ({ role: "model", parts: [{ functionCall: { name: "multiply", args: { a: 12, b: 31 } }, thoughtSignature }] });
+  const answer = (parts: unknown[]) => ({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], modelVersion: "gemini-2.5-flash", responseId: "Vx3kaL2qB9" });
+  const journal = jsonl([
+    { request: { contents: [user], tools: [tool] }, response: answer(call("CvECAdHt+im8rZe/H2au6SXN")["parts"]) },
+    {
+      request: { contents: [user, call("CvECAdHt-im8rZe_H2au6SXN"), { role: "user", parts: [{ functionResponse: { name: "multiply", response: { product: 372 } } }] }], tools: [tool] },
+      response: { ...answer([{ text: "12 times 31 is 372." }]), responseId: "Vx3kaL2qC4" },
+    },
+  ]);
+
+  test("gate lets the call run once and its answer be written", async () => {
+    const result = await runOrbridge(["gate", "--format", "json"], journal);
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked])).toEqual([
+      [1, "message", "not_function_call", false],
+      [1, "function_call", "ok", false],
+      [2, "function_call_output", "not_function_call", false],
+      [2, "message", "not_function_call", false],
+    ]);
+    expect(result.code).toBe(0);
+  });
+});
+
 describe("a Chat stream that Perplexity ends with its own chunk", () => {
   // Shaped as a Perplexity sonar stream: every chunk repeats the role, the
   // running usage and the citations, and the finish_reason comes in a last chunk
