@@ -339,8 +339,14 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, give
   const content = assistantContent(message, at, toolCalls.length > 0 || legacyCall !== undefined, losses);
   if (content !== undefined) items.push({ type: "message", role: "assistant", content });
 
-  toolCalls.forEach((call, index) => {
+  toolCalls.forEach((written, index) => {
     const callAt = [...at, "tool_calls", index];
+    // Mistral writes its calls without a type: one that holds a function object
+    // and nothing of another kind is that function's call, as its SDK runs it.
+    const fields = written as unknown as Record<string, unknown>;
+    const typeless = isRecord(fields) && fields.type === undefined && isRecord(fields.function) && !("custom" in fields);
+    const call = typeless ? ({ ...fields, type: "function" } as unknown as typeof written) : written;
+    if (typeless) losses.push(lossAt([...callAt, "type"], "synthesized", 'a tool call without type that holds a function object is read as a function call ("type": "function"), as Mistral writes its calls and its SDK runs them'));
     if (!isRecord(call) || !isRecord(call[call.type as string])) {
       losses.push(lossAt(callAt, "unsupported_tool_call", unreadCall(call)));
       return;

@@ -139,14 +139,14 @@ describe("lines and records written to break the gate", () => {
     Buffer.from(JSON.stringify(call("call_last", '{"region":"amer"}'))),
   ]);
   test("a tool call that gives no item blocks its line, in one thread and in two", async () => {
-    const untyped = { role: "assistant", content: null, tool_calls: [{ id: "call_u", function: { name: "get_latest_sales_report", arguments: '{"region":"mars"}' } }] };
+    const untyped = { role: "assistant", content: null, tool_calls: [{ id: "call_u", type: "Function", function: { name: "get_latest_sales_report", arguments: '{"region":"mars"}' } }] };
     const run = await expectSameBothWays(jsonl(untyped, call("call_ok", '{"region":"apac"}')), { schema: salesSchema });
     expect(run.counts).toEqual({ lines: 2, items: 1, errors: 1, blocked: 1 });
     expect(JSON.parse(run.text.split("\n")[0])).toMatchObject({
       line: 1,
       reason: "error",
       blocked: true,
-      detail: 'not checked, since it gave no item: a tool call with no type is not read: only a "function" or a "custom" call is, by its type (at /tool_calls/0)',
+      detail: 'not checked, since it gave no item: a tool call whose type is "Function" is not read: only a "function" or a "custom" call is, by its type (at /tool_calls/0)',
     });
   });
 

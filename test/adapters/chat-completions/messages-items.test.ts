@@ -262,7 +262,7 @@ describe("messagesToItems, a tool message before its call", () => {
 
 describe("messagesToItems, what Open Responses rejects", () => {
   test("a tool call that is not read says why: what it is, what its type says, or which object it lacks", () => {
-    const calls = [7, { id: "c1", function: { name: "f", arguments: "{}" } }, { id: "c2", type: "Function", function: { name: "f", arguments: "{}" } }, { id: "c3", type: "function", custom: { name: "f", input: "" } }];
+    const calls = [7, { id: "c1", function: { name: "f", arguments: "{}" }, custom: { name: "f", input: "" } }, { id: "c2", type: "Function", function: { name: "f", arguments: "{}" } }, { id: "c3", type: "function", custom: { name: "f", input: "" } }];
     const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: calls }]) });
     expect(converted.losses).toStrictEqual([
       { path: "/0/tool_calls/0", code: "unsupported_tool_call", detail: "a tool call that is number 7, not an object, has nothing to carry" },
@@ -271,6 +271,12 @@ describe("messagesToItems, what Open Responses rejects", () => {
       { path: "/0/tool_calls/3", code: "unsupported_tool_call", detail: "a function tool call without its function object has nothing to carry" },
       { path: "/0", code: "unsupported_item", detail: "an assistant message with no content, refusal or tool call gives no item" },
     ]);
+  });
+
+  test("a tool call without type that holds a function object, as Mistral writes its calls, is that function's call", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: "", tool_calls: [{ id: "D681PevKs", function: { name: "retrieve_payment_status", arguments: '{"transaction_id": "T1001"}' } }] }]) });
+    expect(converted.value).toStrictEqual([{ type: "function_call", call_id: "D681PevKs", name: "retrieve_payment_status", arguments: '{"transaction_id": "T1001"}', status: "completed" }]);
+    expect(converted.losses).toContainEqual({ path: "/0/tool_calls/0/type", code: "synthesized", detail: 'a tool call without type that holds a function object is read as a function call ("type": "function"), as Mistral writes its calls and its SDK runs them' });
   });
 
   test("a user part whose type is no string is reported as such, not as a part of type \"undefined\"", () => {
