@@ -56,7 +56,10 @@ import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
-import { setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
+import { isSetAside, setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
+import { leaveOutLostChoiceCalls, type Refusal } from "../journal/lost-choice-calls.js";
+import { ToolRegistry } from "../gate/tool-registry.js";
+import { readEnvelopeTools } from "./envelope-tools.js";
 import { leaveOutRefusedCalls, lostRequestLimits, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
@@ -948,30 +951,79 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
 function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames, requestLimits?: RequestLimits): Converted<unknown> & { limits?: RequestLimits } {
   const source = envelopeOf(kind, envelope);
   if (kind === "response" && target !== "responses" && isCompactedResponse(record)) throw new NoEquivalent(`a compacted response (response.compaction) has no ${WRITTEN_AS[target]} equivalent: its output is the history that replaces a conversation, its compaction item encrypted for the Responses API alone`);
-  if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) return convertChatOrResponses(record, kind, reasoningField);
+  const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
+  if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) {
+    const written = convertChatOrResponses(record, kind, reasoningField);
+    if (!isBody) return written;
+    // One converter writes the body: the calls its choice refuses are left out of what it reads, or of what it wrote.
+    const canonical = target === "responses" ? written.value : record;
+    const lost = lostChoiceCalls(record, canonical, written.value, target);
+    if (lost === undefined) return written;
+    if (target === "responses") return { value: lost.value, losses: [...written.losses, ...lost.losses] };
+    const again = convertChatOrResponses(lost.value, kind, reasoningField);
+    return { value: again.value, losses: [...again.losses.filter((loss) => !lost.left.has(loss.path)), ...lost.losses] };
+  }
   let canonical = toResponses(record, kind, envelopes, envelope);
   if (rewrite) canonical = rewriteCanonical(canonical, source, rewrite, line);
   if (names) recordCalls(canonical.value, names, line);
-  if (target === "responses") return canonical;
-  const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
+  if (target === "responses") {
+    const lost = isBody ? lostChoiceCalls(record, canonical.value, canonical.value, target) : undefined;
+    return lost === undefined ? canonical : { value: lost.value, losses: [...canonical.losses, ...lost.losses] };
+  }
   const marked = unfinishedCallsMarked(canonical, isBody, target, requestLimits);
-  canonical = marked;
-  const written: Converted<unknown> =
+  const write = (body: Converted<unknown>): Converted<unknown> =>
     target === "chat"
       ? isBody
-        ? chatRequests().requestBodies.fromResponses({ body: canonical.value as CreateResponseBody, reasoningField })
-        : chat.responses.fromResponses({ response: canonical.value as ResponseResource, reasoningField, synthesized: synthesizedPaths(canonical.losses) })
+        ? chatRequests().requestBodies.fromResponses({ body: body.value as CreateResponseBody, reasoningField })
+        : chat.responses.fromResponses({ response: body.value as ResponseResource, reasoningField, synthesized: synthesizedPaths(body.losses) })
       : isBody
-        ? ENVELOPES[target as AdapterName].bodyToRequest(canonical.value as CreateResponseBody)
-        : ENVELOPES[target as AdapterName].resourceToResponse(canonical.value as ResponseResource);
+        ? ENVELOPES[target as AdapterName].bodyToRequest(body.value as CreateResponseBody)
+        : ENVELOPES[target as AdapterName].resourceToResponse(body.value as ResponseResource);
+  const written = write(marked);
   if (isBody) {
-    const limits = lostRequestLimits(canonical.value, target, `the request of line ${line}`);
-    return { value: written.value, losses: bodyLosses(record, source, canonical, written.losses.filter((loss) => !marked.left?.has(loss.path))), ...(limits ? { limits } : {}) };
+    // What the body allows the responses after it and the request written cannot say (own-limit-calls.ts).
+    const limits = lostRequestLimits(marked.value, target, `the request of line ${line}`);
+    const carried = limits ? { limits } : {};
+    const lost = lostChoiceCalls(record, marked.value, written.value, target);
+    if (lost === undefined) return { value: written.value, losses: bodyLosses(record, source, marked, written.losses.filter((loss) => !marked.left?.has(loss.path))), ...carried };
+    const left = new Set([...(marked.left ?? []), ...lost.left]);
+    const again = write({ value: lost.value, losses: marked.losses });
+    return { value: again.value, losses: [...bodyLosses(record, source, marked, again.losses.filter((loss) => !left.has(loss.path))), ...lost.losses], ...carried };
   }
   const second = written.losses.filter((loss) => !isLeftOut(loss.path, marked.left));
-  const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: canonical.losses, second, written: written.value });
+  const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: marked.losses, second, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
   return { value: written.value, losses: joined.map((loss) => (loss.code === "synthesized" ? loss : heldIn(record, loss))) };
+}
+
+/**
+ * A request body's Open Responses form (`canonical`) with each call of its
+ * input that the body refuses, and the body written (`written`) does not,
+ * left out (lost-choice-calls.ts); undefined when there is none. The gate's
+ * own reading of each body says what it refuses. Toward Open Responses the
+ * calls are taken out; toward another envelope they are set aside, which no
+ * writer writes, and `left` holds their pointers.
+ */
+function lostChoiceCalls(record: unknown, canonical: unknown, written: unknown, target: Envelope): { value: unknown; losses: Loss[]; left: ReadonlySet<string> } | undefined {
+  const input = isPlainObject(canonical) ? canonical.input : undefined;
+  if (!Array.isArray(input) || !input.some((item) => isPlainObject(item) && item.type === "function_call")) return undefined;
+  const title = target === "responses" ? "Open Responses" : WRITTEN_AS[target];
+  const aside = leaveOutLostChoiceCalls(input as CanonicalItem[], requestRefusal(record), requestRefusal(written), title, (index) => `/input/${index}`);
+  if (aside.losses.length === 0) return undefined;
+  const items = target === "responses" ? aside.items.filter((item) => !isSetAside(item)) : aside.items;
+  return { value: { ...(canonical as Fields), input: items }, losses: aside.losses, left: aside.left };
+}
+
+/** Why a request body refuses a call to a name, as the gate reads the body; read when first asked. */
+function requestRefusal(body: unknown): Refusal {
+  let registry: ToolRegistry | undefined;
+  return (name) => {
+    if (registry === undefined) {
+      registry = new ToolRegistry();
+      registry.addRequestBody(body, "the request", readEnvelopeTools);
+    }
+    return registry.notAllowedReason(name);
+  };
 }
 
 /**

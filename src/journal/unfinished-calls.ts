@@ -165,6 +165,11 @@ export function setAsideItem(callId: unknown): CanonicalItem {
   return { type: SET_ASIDE, call_id: callId } as unknown as CanonicalItem;
 }
 
+/** Whether an item is one setAsideItem put in a left-out item's place. */
+export function isSetAside(item: unknown): boolean {
+  return isPlainObject(item) && item.type === SET_ASIDE;
+}
+
 function describeCallId(callId: unknown): string {
   return typeof callId === "string" ? JSON.stringify(callId) : "without call_id";
 }

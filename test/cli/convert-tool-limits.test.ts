@@ -176,3 +176,55 @@ describe("a request body on a line of its own, whose limit the target cannot wri
     expect(await passing((await convert("bedrock", journal)).journal)).toEqual([]);
   });
 });
+
+// A request body's own input is held to what the body allows: where the target
+// cannot write that limit, a call of the input it refuses is left out, with its output.
+const history = (callId: string, name: string) => [
+  { role: "user", content: "go" },
+  { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: { name, arguments: call(callId, name).arguments } }] },
+  { role: "tool", tool_call_id: callId, content: "done" },
+];
+
+describe.each([
+  ['tool_choice "none"', "none", ["bedrock"]],
+  ["an allowed_tools choice", { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: DELETE } }] } }, ["anthropic", "bedrock"]],
+  ["a tool_choice that cannot be read", {}, ["responses", "anthropic", "gemini", "bedrock"]],
+])("a Chat request body whose %s refuses a call of its own input", { timeout: 30_000 }, (_, choice, targets) => {
+  const journal = lines({ model: "m", messages: history("call_1", REPORT), tools: chatTools, tool_choice: choice });
+
+  test.each(targets as string[])("convert --to %s leaves the call out with its output, each reported", async (target) => {
+    expect(await passing(journal)).toEqual([]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual([]);
+    expect(written).not.toContain("call_1");
+    expect(losses.filter((loss) => loss.code === "unsupported_item").map((loss) => (loss.detail as string).replace(/: .* has no choice/, ": … has no choice"))).toEqual([
+      'the call "call_1" is refused by the request it is in: … has no choice that refuses it, and written there the call would read as one that may run, so it is left out',
+      'the output answers the call "call_1", left out as its request refuses it: it is left out with it',
+    ]);
+  });
+
+  test("a call of the input the body allows is written", async () => {
+    const allowed = lines({ model: "m", messages: history("call_2", DELETE), tools: chatTools, tool_choice: choice === "none" || isEmpty(choice) ? "auto" : choice });
+    for (const target of targets as string[]) {
+      const { journal: written, losses } = await convert(target, allowed);
+      expect(await passing(written)).toEqual(["call_2"]);
+      expect(losses.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
+    }
+  });
+});
+
+function isEmpty(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 0;
+}
+
+describe("a Gemini request body whose mode cannot be read", () => {
+  test.each(["responses", "chat", "anthropic", "bedrock"])("convert --to %s leaves its own call out", { timeout: 30_000 }, async (target) => {
+    const journal = lines({ contents: [{ role: "model", parts: [{ functionCall: { id: "call_1", name: REPORT, args: { region: "apac" } } }] }], toolConfig: { functionCallingConfig: { mode: 3 } } });
+    expect(await passing(journal)).toEqual([]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual([]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 1, path: "", code: "unsupported_item", detail: expect.stringMatching(/^the call "call_1" is refused by the request it is in: toolConfig\.functionCallingConfig\.mode of the request cannot all be read, so it allows no function; .* so it is left out$/) },
+    ]);
+  });
+});
