@@ -99,6 +99,8 @@ export function messageToResponse(args: { message: AnthropicResponse } & Respons
   if (!isRecord(message) || message.type !== "message" || !Array.isArray(message.content)) {
     throw new TypeError("not an Anthropic response: it has no type \"message\" and content array");
   }
+  // The Messages API names every message it writes; the items of one are named after it.
+  if (typeof message.id !== "string" || message.id === "") throw new TypeError(`not an Anthropic response: ${message.id === undefined ? "it has no id" : `its id is ${message.id === "" ? "empty" : typeOf(message.id)}`}, where the Messages API names every message it writes`);
   const losses: Loss[] = [lossAt(["created_at"], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
   const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
   const { status, reason } = responseStatusOf(stopReason);

@@ -70,3 +70,26 @@ describe("a stream", () => {
     expect(stderr).toMatch(/; 0 losses, 5 record fields left behind\n$/);
   });
 });
+
+describe("a message that says it is a response of the Messages API and has no id", () => {
+  const message = { type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id: "toolu_01", name: "get_weather", input: { city: "Oslo" } }], stop_reason: "tool_use" };
+  const journal = JSON.stringify(message) + "\n" + JSON.stringify({ ...message, id: "" }) + "\n";
+  const detail = (what: string) => `not read: not an Anthropic response: ${what}, where the Messages API names every message it writes`;
+
+  test("normalize reports each on its line and goes on, exit 1", async () => {
+    const result = await runOrbridge(["normalize"], journal);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(`orbridge normalize: line 1: ${detail("it has no id")}\n`);
+    expect(result.stderr).toContain(`orbridge normalize: line 2: ${detail("its id is empty")}\n`);
+  });
+
+  test.each(["1", "2"])("gate blocks its line as an error, in %s thread(s), and goes on", async (jobs) => {
+    const result = await runOrbridge(["gate", "--format", "json", "--jobs", jobs], journal);
+    expect(result.code).toBe(1);
+    expect(result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; reason: string; blocked: boolean })).toMatchObject([
+      { line: 1, reason: "error", blocked: true },
+      { line: 2, reason: "error", blocked: true },
+    ]);
+  });
+});
