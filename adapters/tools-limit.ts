@@ -11,6 +11,7 @@
 // | allowed_tools, mode "required"         | the functions it names, and the other tools whose type it names | "required"; that function, where it names one function only |
 // | allowed_tools, any other mode          | the same                       | "auto"                      |
 // | allowed_tools whose tools is no list   | none                           | none written                |
+// | allowed_tools of mode "none"           | every tool, or none where the target has no "none" | "none", or none written |
 // | "none", where the target has no "none" | none                           | none written                |
 // | anything else                          | every tool (no limit)          | the choice itself           |
 import { isPlainObject } from "../src/models/json-value.js";
@@ -19,7 +20,7 @@ export interface ToolsLimit {
   /** Why `tool` is left out of the tools written, or undefined when the limit allows it. */
   leftOut(tool: unknown): string | undefined;
   /** The choice written in the limit's place, or undefined for none. */
-  choice: "auto" | "required" | { type: "function"; name: string } | undefined;
+  choice: "auto" | "required" | "none" | { type: "function"; name: string } | undefined;
   /** What the loss at the body's tool_choice says. */
   detail: string;
 }
@@ -37,6 +38,11 @@ export function toolsLimitOf(toolChoice: unknown, target: string, hasNone: boole
   }
   if (!isPlainObject(toolChoice) || toolChoice.type !== "allowed_tools") return undefined;
   const cannot = `${target} cannot limit a turn to some of its tools`;
+  // Of mode "none", it allows no call, whatever tools it names.
+  if (toolChoice.mode === "none") {
+    if (hasNone) return { leftOut: () => undefined, choice: "none", detail: `allowed_tools of mode "none" written as tool_choice "none": ${cannot}` };
+    return { leftOut: () => `left out: the allowed_tools of tool_choice has mode "none", and ${target} cannot forbid calls while it offers tools`, choice: undefined, detail: `allowed_tools of mode "none" allows no tool: every tool is left out, so that none may be called` };
+  }
   if (!Array.isArray(toolChoice.tools)) {
     return { leftOut: () => `left out: the allowed_tools of tool_choice list nothing that can be read, and ${cannot}`, choice: undefined, detail: `allowed_tools whose tools is not a list allows no tool that can be named: every tool is left out` };
   }

@@ -99,9 +99,11 @@ export function messageToResponse(args: { message: AnthropicResponse } & Respons
   if (!isRecord(message) || message.type !== "message" || !Array.isArray(message.content)) {
     throw new TypeError("not an Anthropic response: it has no type \"message\" and content array");
   }
-  // The Messages API names every message it writes; the items of one are named after it.
-  if (typeof message.id !== "string" || message.id === "") throw new TypeError(`not an Anthropic response: ${message.id === undefined ? "it has no id" : `its id is ${message.id === "" ? "empty" : typeOf(message.id)}`}, where the Messages API names every message it writes`);
   const losses: Loss[] = [lossAt(["created_at"], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
+  // The Messages API names every message it writes, and a response object needs an id: a record without one gets one
+  // derived from its text, so that its items keep ids of their own and it is read, request limits and all.
+  const responseId = typeof message.id === "string" && message.id !== "" ? message.id : `msg_${sha256Hex(JSON.stringify(message)).slice(0, 24)}`;
+  if (responseId !== message.id) losses.push(lossAt(["id"], "synthesized", `an Anthropic message without an id: ${responseId} derived from its content`));
   const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
   const { status, reason } = responseStatusOf(stopReason);
   const callsStopReason = stopReasonOfCalls(message as Fields, losses);
@@ -115,13 +117,13 @@ export function messageToResponse(args: { message: AnthropicResponse } & Respons
   losses.push(...converted.losses.map((loss) => ({ ...loss, path: loss.path.replace(/^\/messages\/0(?=\/|$)/, "") })));
   const items = converted.value;
   if (stopReason === "refusal") refuse(items, message);
-  const output = items.map((item, index) => outputItem(item, index, items.length, message.id, callsStopReason));
+  const output = items.map((item, index) => outputItem(item, index, items.length, responseId, callsStopReason));
   if (args.sourcePaths) placeInSource(losses, output, origins.map((at) => pointer(...at.slice(2))));
   else placeInOutput(losses, message.content, output);
 
   const completed = completeResponse(
     {
-      id: message.id,
+      id: responseId,
       object: "response",
       created_at: 0,
       status,

@@ -73,6 +73,9 @@ export const RESPONSE_FIELD_PATHS: Readonly<Record<string, string>> = {
   incomplete_details: "/choices",
   usage: "/usage",
   service_tier: "/service_tier",
+  tools: "/tools",
+  tool_choice: "/tool_choice",
+  parallel_tool_calls: "/parallel_tool_calls",
 };
 
 const ID_PREFIXES = { message: "msg", function_call: "fc", reasoning: "rs", compaction: "cmp" } as const;
@@ -165,17 +168,28 @@ export function chatCompletionToResponse(args: { completion: ChatCompletion }): 
 function requestRecord(completion: Record<string, unknown>, losses: Loss[]): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   const { tools, tool_choice: toolChoice, parallel_tool_calls: parallel } = completion;
+  // What cannot be read allows no call, as the gate reads it: the response says so with tool_choice "none".
+  let unread: string | undefined;
   if (Array.isArray(tools) && tools.every(isRecord)) {
     const converted = chatToolsToResponses({ tools: tools as ChatTool[] });
     losses.push(...prefixLosses("/tools", converted.losses));
     record.tools = converted.value;
-  } else if (tools !== undefined && tools !== null) losses.push({ path: "/tools", code: "provider_extension", detail: "tools that are not a list of tools have no place in Open Responses" });
+  } else if (tools !== undefined && tools !== null) unread = "/tools";
   if (typeof toolChoice === "string" || isRecord(toolChoice)) {
     const converted = chatToolChoiceToResponses({ toolChoice: toolChoice as ChatToolChoice });
     losses.push(...prefixLosses("/tool_choice", converted.losses));
     if (converted.value !== undefined) record.tool_choice = converted.value;
-  } else if (toolChoice !== undefined && toolChoice !== null) losses.push({ path: "/tool_choice", code: "provider_extension", detail: `a tool_choice that is a ${typeof toolChoice} has no place in Open Responses` });
-  if (parallel !== undefined && parallel !== null) record.parallel_tool_calls = parallel;
+    else unread ??= "/tool_choice";
+  } else if (toolChoice !== undefined && toolChoice !== null) unread ??= "/tool_choice";
+  if (unread !== undefined) {
+    record.tool_choice = "none";
+    losses.push({ path: unread, code: "form_changed", detail: `${unread.slice(1)} that cannot be read (${JSON.stringify(completion[unread.slice(1)])?.slice(0, 60)}) allows no call, as the gate reads it: written as tool_choice "none"` });
+  }
+  if (parallel !== undefined && parallel !== null) {
+    record.parallel_tool_calls = parallel;
+    // The gate reads a flag of another type as one call only; the response keeps what the completion said.
+    if (typeof parallel !== "boolean") losses.push({ path: "/parallel_tool_calls", code: "target_rejects", detail: `parallel_tool_calls is ${JSON.stringify(parallel)}, not a boolean: written as it is` });
+  }
   return record;
 }
 

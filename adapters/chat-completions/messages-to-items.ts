@@ -51,6 +51,9 @@ import { textParts, userPart } from "./input-parts.js";
 import { REASONING_FIELDS, reasoningFromMessage } from "./reasoning-fields.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
 
+/** What a tool call without type may hold and still be read as a function call: nothing of another kind of call. */
+const TYPELESS_CALL_KEYS: ReadonlySet<string> = new Set(["id", "function", "index"]);
+
 const TARGET = "Open Responses";
 const FIELDS = {
   system: ["role", "content", "name"],
@@ -342,9 +345,9 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, give
   toolCalls.forEach((written, index) => {
     const callAt = [...at, "tool_calls", index];
     // Mistral writes its calls without a type: one that holds a function object
-    // and nothing of another kind is that function's call, as its SDK runs it.
+    // and nothing else (an id, an index) is that function's call, as its SDK runs it.
     const fields = written as unknown as Record<string, unknown>;
-    const typeless = isRecord(fields) && fields.type === undefined && isRecord(fields.function) && !("custom" in fields);
+    const typeless = isRecord(fields) && fields.type === undefined && isRecord(fields.function) && Object.keys(fields).every((key) => TYPELESS_CALL_KEYS.has(key));
     const call = typeless ? ({ ...fields, type: "function" } as unknown as typeof written) : written;
     if (typeless) losses.push(lossAt([...callAt, "type"], "synthesized", 'a tool call without type that holds a function object is read as a function call ("type": "function"), as Mistral writes its calls and its SDK runs them'));
     if (!isRecord(call) || !isRecord(call[call.type as string])) {

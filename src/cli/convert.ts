@@ -417,6 +417,9 @@ class JournalConverter {
         out.push(this.heldError);
         this.heldError = undefined;
       }
+      // What a loose message's calls were is for the record right after it alone.
+      const callsBefore = this.callsBefore;
+      this.callsBefore = undefined;
       if (entry.kind === "plain" && this.looseKinds.has(entry.recordKind)) {
         // A user, system or developer message starts a new turn: no call of
         // the run so far reaches past it, so the run can be written.
@@ -435,7 +438,7 @@ class JournalConverter {
       this.lastPassed = entry.kind === "plain" && this.passingStream ? { envelope: entry.envelope, record: entry.record } : undefined;
       switch (entry.kind) {
         case "plain": {
-          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, this.callsBefore, this.requestLimits);
+          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, callsBefore, this.requestLimits);
           this.callsBefore = emitted.calls;
           if (REQUEST_KINDS.has(entry.recordKind)) this.requestLimits = emitted.limits;
           if (entry.recordKind === "envelope_event" && followsPassed !== undefined && followsPassed.envelope === entry.envelope) {

@@ -244,10 +244,8 @@ export class JournalNormalizer {
     try {
       return this.plainOf(record, kind, line, envelope);
     } catch (error) {
-      if (isStackOverflow(error)) return { kind: "error", source: this.source, line, detail: tooDeepDetail(record, "not read") };
-      // A record its kind's converter refuses (an Anthropic message with no id) is an error on its line, never a crash of the journal.
-      if (error instanceof TypeError) return { kind: "error", source: this.source, line, detail: `not read: ${error.message}` };
-      throw error;
+      if (!isStackOverflow(error)) throw error;
+      return { kind: "error", source: this.source, line, detail: tooDeepDetail(record, "not read") };
     } finally {
       this.writtenCalls = undefined;
     }

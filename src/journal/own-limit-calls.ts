@@ -134,11 +134,15 @@ function namesAllowed(response: Record<string, unknown>): NamesAllowed[] {
   return limits;
 }
 
-/** The functions a tool_choice that limits them allows: a named one, those allowed_tools names, or none ("none", any other form). */
+/**
+ * The functions a tool_choice that limits them allows: a named one, those
+ * allowed_tools names, or none ("none", allowed_tools of mode "none", a
+ * function of a namespace, which is no top-level function, any other form).
+ */
 function choiceNames(choice: unknown): Set<string> {
   const names = new Set<string>();
-  if (isPlainObject(choice) && choice.type === "function" && typeof choice.name === "string") names.add(choice.name);
-  else if (isPlainObject(choice) && choice.type === "allowed_tools" && Array.isArray(choice.tools)) {
+  if (isPlainObject(choice) && choice.type === "function" && typeof choice.name === "string" && (choice.namespace === undefined || choice.namespace === null)) names.add(choice.name);
+  else if (isPlainObject(choice) && choice.type === "allowed_tools" && choice.mode !== "none" && Array.isArray(choice.tools)) {
     for (const tool of choice.tools) if (isPlainObject(tool) && tool.type === "function" && typeof tool.name === "string") names.add(tool.name);
   }
   return names;

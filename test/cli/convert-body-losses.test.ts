@@ -105,6 +105,14 @@ describe("convert, loose messages of a registered envelope to another, one a lin
     expect(await lossesOf("anthropic", [bedrockTurns[0], bedrockTurns[2]])).toContainEqual([2, "/content/0", "target_rejects", "answers no call of the items before it"]);
   });
 
+  test("Bedrock to Anthropic: a result after another record than the message of its call is still said to be one Anthropic rejects", async () => {
+    const report = join(folder, "loose-between.report.jsonl");
+    const run = await runOrbridge(["convert", "--to", "anthropic", "--report", report, "-"], jsonl([bedrockTurns[1], { role: "user", content: "and?" }]) + "not json\n" + jsonl([bedrockTurns[2]]));
+    expect(run.code).toBe(1);
+    const losses = readFileSync(report, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; path: string; code: string });
+    expect(losses.filter((loss) => loss.code === "target_rejects").map((loss) => [loss.line, loss.path])).toEqual([[4, "/content/0"]]);
+  });
+
   test("Anthropic to Bedrock: the same for a tool_result", async () => {
     expect((await lossesOf("bedrock", anthropicTurns)).filter(([, , code]) => code === "target_rejects")).toEqual([]);
   });

@@ -88,6 +88,8 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("a response object who
     ["a named function, another", { tool_choice: { type: "function", name: DELETE } }, [call("call_1", REPORT), call("call_2", DELETE)], ["call_2"]],
     ["tools that list another", { tools: [tools[1]] }, [call("call_1", REPORT)], []],
     ["parallel_tool_calls false", { parallel_tool_calls: false }, [call("call_1", REPORT), call("call_2", REPORT)], ["call_1"]],
+    ['allowed_tools of mode "none"', { tool_choice: { type: "allowed_tools", mode: "none", tools: [{ type: "function", name: REPORT }] } }, [call("call_1", REPORT)], []],
+    ["a function of a namespace", { tool_choice: { type: "function", name: REPORT, namespace: "crm" } }, [call("call_1", REPORT)], []],
   ];
   test.each(cases)("%s: the refused call is left out and reported, the others pass as before", async (_name, fields, output, allowed) => {
     const journal = lines(response(fields, ...output));
@@ -151,6 +153,8 @@ describe("a request body on a line of its own, whose limit the target cannot wri
     ["allowed_tools, for anthropic", "anthropic", { tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] } }, [call("call_1", DELETE)], []],
     ["allowed_tools, for bedrock", "bedrock", { tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] } }, [call("call_1", DELETE), call("call_2", REPORT)], ["call_2"]],
     ['"none", for bedrock', "bedrock", { tool_choice: "none" }, [call("call_1", REPORT)], []],
+    ['allowed_tools of mode "none", for anthropic', "anthropic", { tool_choice: { type: "allowed_tools", mode: "none", tools: [{ type: "function", name: REPORT }] } }, [call("call_1", REPORT)], []],
+    ['allowed_tools of mode "none", for bedrock', "bedrock", { tool_choice: { type: "allowed_tools", mode: "none", tools: [{ type: "function", name: REPORT }] } }, [call("call_1", REPORT)], []],
     ["parallel_tool_calls false, for gemini", "gemini", { parallel_tool_calls: false }, [call("call_1", REPORT), call("call_2", REPORT)], ["call_1"]],
     ["parallel_tool_calls false, for bedrock", "bedrock", { parallel_tool_calls: false }, [call("call_1", REPORT), call("call_2", REPORT)], ["call_1"]],
   ])("%s: the refused calls of a later response are left out, until the next request body", async (_name, target, fields, output, allowed) => {

@@ -73,23 +73,29 @@ describe("a stream", () => {
 
 describe("a message that says it is a response of the Messages API and has no id", () => {
   const message = { type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id: "toolu_01", name: "get_weather", input: { city: "Oslo" } }], stop_reason: "tool_use" };
-  const journal = JSON.stringify(message) + "\n" + JSON.stringify({ ...message, id: "" }) + "\n";
-  const detail = (what: string) => `not read: not an Anthropic response: ${what}, where the Messages API names every message it writes`;
+  const request = { model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "Weather?" }], tools: [{ name: "get_weather", input_schema: { type: "object" } }], tool_choice: { type: "none" } };
 
-  test("normalize reports each on its line and goes on, exit 1", async () => {
-    const result = await runOrbridge(["normalize"], journal);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain(`orbridge normalize: line 1: ${detail("it has no id")}\n`);
-    expect(result.stderr).toContain(`orbridge normalize: line 2: ${detail("its id is empty")}\n`);
+  test("normalize reads it; convert writes the id it derives from the message's content, reported synthesized", async () => {
+    const journal = JSON.stringify(message) + "\n" + JSON.stringify({ ...message, id: "" }) + "\n";
+    const normalized = await runOrbridge(["normalize"], journal);
+    expect(normalized.code).toBe(0);
+    const items = lines(normalized.stdout).map((line) => JSON.parse(line) as { id: string; call_id: string });
+    expect(items.map((item) => item.call_id)).toEqual(["toolu_01", "toolu_01"]);
+    expect(items[0]!.id).not.toBe(items[1]!.id);
+    const report = join(folder, "no-id.report.jsonl");
+    const converted = await runOrbridge(["convert", "--to", "responses", "--report", report], journal);
+    expect(converted.code).toBe(0);
+    const ids = lines(converted.stdout).map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(ids.every((id) => /^msg_[0-9a-f]{24}$/.test(id))).toBe(true);
+    const synthesized = lines(readFileSync(report, "utf8")).map((line) => JSON.parse(line) as { line: number; path: string; code: string; detail: string }).filter((loss) => loss.path === "/id");
+    expect(synthesized).toEqual(ids.map((id, index) => ({ line: index + 1, path: "/id", code: "synthesized", detail: `an Anthropic message without an id: ${id} derived from its content` })));
   });
 
-  test.each(["1", "2"])("gate blocks its line as an error, in %s thread(s), and goes on", async (jobs) => {
+  test.each(["1", "2"])("in an exchange, its request's tool choice still holds for the calls after it, in %s thread(s)", async (jobs) => {
+    const journal = JSON.stringify({ request, response: message }) + "\n" + JSON.stringify({ ...message, id: "msg_02", content: [{ ...message.content[0], id: "toolu_02" }] }) + "\n";
     const result = await runOrbridge(["gate", "--format", "json", "--jobs", jobs], journal);
     expect(result.code).toBe(1);
-    expect(result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { line: number; reason: string; blocked: boolean })).toMatchObject([
-      { line: 1, reason: "error", blocked: true },
-      { line: 2, reason: "error", blocked: true },
-    ]);
+    const calls = lines(result.stdout).map((line) => JSON.parse(line) as { call_id?: string; blocked: boolean; type: string }).filter((verdict) => verdict.type === "function_call");
+    expect(calls.map((verdict) => [verdict.call_id, verdict.blocked])).toEqual([["toolu_01", true], ["toolu_02", true]]);
   });
 });

@@ -279,6 +279,12 @@ describe("messagesToItems, what Open Responses rejects", () => {
     expect(converted.losses).toContainEqual({ path: "/0/tool_calls/0/type", code: "synthesized", detail: 'a tool call without type that holds a function object is read as a function call ("type": "function"), as Mistral writes its calls and its SDK runs them' });
   });
 
+  test("a tool call without type that holds something else beside its function object is not read: it may be another kind of call", () => {
+    const converted = messagesToItems({ messages: messages([{ role: "assistant", content: null, tool_calls: [{ id: "c1", function: { name: "f", arguments: "{}" }, computer_use: { action: "x" } }] }]) });
+    expect(converted.value).toStrictEqual([]);
+    expect(converted.losses[0]).toStrictEqual({ path: "/0/tool_calls/0", code: "unsupported_tool_call", detail: 'a tool call with no type is not read: only a "function" or a "custom" call is, by its type' });
+  });
+
   test("a user part whose type is no string is reported as such, not as a part of type \"undefined\"", () => {
     const converted = messagesToItems({ messages: messages([{ role: "user", content: [{ type: 7 }, { kind: "text" }] }]) });
     expect(converted).toStrictEqual({

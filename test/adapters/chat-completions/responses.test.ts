@@ -321,9 +321,14 @@ describe("chat.completion to response object", () => {
     expect(converted.losses.filter((loss) => ["/tool_choice", "/tools", "/parallel_tool_calls"].includes(loss.path))).toEqual([]);
   });
 
-  test("a completion's tool_choice of no Chat form is reported, and nothing is written in its place but the neutral value", () => {
-    const completion = { id: "chatcmpl-Odd", object: "chat.completion", created: 1, model: "m", tool_choice: 7, choices: [{ index: 0, message: { role: "assistant", content: "Hi." }, finish_reason: "stop" }] } as unknown as ChatCompletion;
-    expect(chatCompletionToResponse({ completion }).losses).toContainEqual({ path: "/tool_choice", code: "provider_extension", detail: "a tool_choice that is a number has no place in Open Responses" });
+  test("a completion's tool_choice or tools that cannot be read allow no call, as the gate reads them: written as tool_choice \"none\", reported", () => {
+    const completion = (fields: Record<string, unknown>) => ({ id: "chatcmpl-Odd", object: "chat.completion", created: 1, model: "m", ...fields, choices: [{ index: 0, message: { role: "assistant", content: "Hi." }, finish_reason: "stop" }] }) as unknown as ChatCompletion;
+    const choice = chatCompletionToResponse({ completion: completion({ tool_choice: 7 }) });
+    expect(choice.value.tool_choice).toBe("none");
+    expect(choice.losses).toContainEqual({ path: "/tool_choice", code: "form_changed", detail: 'tool_choice that cannot be read (7) allows no call, as the gate reads it: written as tool_choice "none"' });
+    const tools = chatCompletionToResponse({ completion: completion({ tools: ["x"], tool_choice: "auto" }) });
+    expect(tools.value.tool_choice).toBe("none");
+    expect(tools.losses).toContainEqual({ path: "/tools", code: "form_changed", detail: 'tools that cannot be read (["x"]) allows no call, as the gate reads it: written as tool_choice "none"' });
   });
 
   test("a value that is not a chat.completion is refused", () => {
