@@ -56,7 +56,7 @@ import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
-import { isSetAside, setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
+import { intoSetAside, isSetAside, setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
 import { leaveOutLostChoiceCalls, type Refusal } from "../journal/lost-choice-calls.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { readEnvelopeTools } from "./envelope-tools.js";
@@ -993,7 +993,7 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
     const again = write({ value: lost.value, losses: marked.losses });
     return { value: again.value, losses: [...bodyLosses(record, source, marked, again.losses.filter((loss) => !left.has(loss.path))), ...lost.losses], ...carried };
   }
-  const second = written.losses.filter((loss) => !isLeftOut(loss.path, marked.left));
+  const second = written.losses.filter((loss) => !intoSetAside(loss.path, marked.left));
   const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: marked.losses, second, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
   return { value: written.value, losses: joined.map((loss) => (loss.code === "synthesized" ? loss : heldIn(record, loss))) };
@@ -1170,12 +1170,6 @@ function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, t
   return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: [...canonical.losses, ...aside.losses], left: aside.left };
 }
 
-/** Whether `path` points at or into an item set aside, whose own loss says why. */
-function isLeftOut(path: string, left: ReadonlySet<string> | undefined): boolean {
-  if (left === undefined) return false;
-  const item = /^\/output\/\d+/.exec(path);
-  return item !== null && left.has(item[0]);
-}
 
 /** How a loss names each envelope that has no status for one call. */
 const WRITTEN_AS: Readonly<Record<"chat" | AdapterName, string>> = { chat: "Chat", ...ENVELOPE_TITLES };
@@ -1194,7 +1188,7 @@ function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField
     case "response": {
       const marked = unfinishedCallsMarked({ value: record, losses: [] }, false, "chat");
       const written = chat.responses.fromResponses({ response: marked.value as ResponseResource, reasoningField });
-      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !isLeftOut(loss.path, marked.left))] };
+      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !intoSetAside(loss.path, marked.left))] };
     }
     case "envelope_request":
     case "envelope_response":

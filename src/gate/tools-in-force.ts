@@ -5,6 +5,7 @@ import type { GateInput, JournalGateOptions } from "./gate-journal.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
 import { ToolRegistry, type Choice, type EnvelopeToolsReader } from "./tool-registry.js";
+import { oneCallFlag, shownFlag } from "../models/one-call-flag.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -102,32 +103,14 @@ function refuseLaterCalls(items: readonly PreparedItem[], oneCall: string): void
 
 /**
  * The field of `fields` (a request body, or a response object's record of its
- * request) that lets a response make one call only, as a sentence's start:
- * `parallel_tool_calls` false (Chat, Open Responses), or Anthropic's
- * `disable_parallel_tool_use`. `whose` and `line` name `fields` in it.
+ * request) that lets a response make one call only (one-call-flag.ts), as a
+ * sentence's start. `whose` and `line` name `fields` in it.
  */
 function oneCallOnly(fields: unknown, whose: string, line: number): string | undefined {
-  if (fields === null || typeof fields !== "object") return undefined;
-  const body = fields as Record<string, unknown>;
-  // A flag of another type than a boolean (the string "false", 0) is read as one
-  // call only: a reader that coerces it, as lax validation and proxies do, limits
-  // the response so, and one that does not refuses the request.
-  const parallel = body.parallel_tool_calls;
-  if (parallel === false) return `parallel_tool_calls false in ${whose} of line ${line}`;
-  if (parallel !== undefined && parallel !== null && parallel !== true) return `parallel_tool_calls ${shown(parallel)} (not a boolean) in ${whose} of line ${line}`;
-  const choice = body.tool_choice;
-  if (choice !== null && typeof choice === "object") {
-    const disable = (choice as Record<string, unknown>).disable_parallel_tool_use;
-    if (disable === true) return `tool_choice.disable_parallel_tool_use in ${whose} of line ${line}`;
-    if (disable !== undefined && disable !== null && disable !== false) return `tool_choice.disable_parallel_tool_use ${shown(disable)} (not a boolean) in ${whose} of line ${line}`;
-  }
-  return undefined;
-}
-
-/** A flag's value as a detail shows it, cut short. */
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  const flag = oneCallFlag(fields);
+  if (flag === undefined) return undefined;
+  const value = flag.boolean ? (flag.value === false ? " false" : "") : ` ${shownFlag(flag.value)} (not a boolean)`;
+  return `${flag.name}${value} in ${whose} of line ${line}`;
 }
 
 /** Whether preparing the record changes the tools in force: a request body, or an item that carries tools. */

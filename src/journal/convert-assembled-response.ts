@@ -34,7 +34,7 @@ import type { Loss } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
 import { ENVELOPE_TITLES } from "./envelope-titles.js";
 import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
-import { unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
+import { intoSetAside, unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
 import { leaveOutRefusedCalls, type RequestLimits } from "./own-limit-calls.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
@@ -103,7 +103,7 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   // What the first step synthesized no one said: the second does not report it lost.
   const synthesized = resource.losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
   const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized, reasoningField }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
-  const second = written.losses.filter((loss) => !refused.left.has(/^\/output\/\d+/.exec(loss.path)?.[0] ?? ""));
+  const second = written.losses.filter((loss) => !intoSetAside(loss.path, refused.left));
   const joined = joinStepLosses({ source: stepEnvelope(envelope), target: stepEnvelope(target), first: resource.losses, second, written: written.value });
   // The first step's losses name their line already; the second's point into the source's own record, or into the record written.
   const losses = joined.map((loss): StreamLoss => {
@@ -209,8 +209,7 @@ function responsesStreamToCompletion(response: AssembledResponse, damaged: boole
   const resource = refused.value;
   const converted = chat.responses.fromResponses({ response: resource as unknown as ResponseResource, reasoningField });
   const losses: StreamLoss[] = [];
-  const setAside = (loss: Loss) => refused.left.has(/^\/output\/\d+/.exec(loss.path)?.[0] ?? "");
-  for (const loss of [...refused.losses, ...converted.losses.filter((loss) => !setAside(loss))]) {
+  for (const loss of [...refused.losses, ...converted.losses.filter((loss) => !intoSetAside(loss.path, refused.left))]) {
     // The incomplete status is the damage's, which its own loss reports.
     if (restatus && (loss.path === "/status" || loss.path === "/incomplete_details")) continue;
     const item = /^\/output\/(\d+)(.*)$/.exec(loss.path);

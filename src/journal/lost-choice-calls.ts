@@ -16,7 +16,7 @@
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
-import { setAsideItem } from "./unfinished-calls.js";
+import { describeCallId, setAsideItem } from "./unfinished-calls.js";
 
 /** Why a body refuses a call to `name`, as a sentence's end, or `undefined` when it allows it. */
 export type Refusal = (name: string) => string | undefined;
@@ -47,8 +47,4 @@ export function leaveOutLostChoiceCalls(input: readonly CanonicalItem[], source:
     return setAsideItem(callId);
   });
   return { items, losses, left };
-}
-
-function describeCallId(callId: unknown): string {
-  return typeof callId === "string" ? JSON.stringify(callId) : "without call_id";
 }

@@ -28,7 +28,8 @@
 // request on a line of its own that lists some tools limits nothing at the gate.
 import type { Loss } from "../models/loss.js";
 import { isPlainObject } from "../models/json-value.js";
-import { setAsideItem } from "./unfinished-calls.js";
+import { oneCallFlag } from "../models/one-call-flag.js";
+import { describeCallId, setAsideItem } from "./unfinished-calls.js";
 
 interface Refusal {
   /** What refuses the call: a field of the response, or a request. */
@@ -81,8 +82,7 @@ export function leaveOutRefusedCalls(response: unknown, target: string, request?
   if (refused.size === 0) return { value: response, losses: [], left };
   const losses: Loss[] = [];
   for (const [index, refusal] of refused) {
-    const callId = (response.output[index] as Record<string, unknown>).call_id;
-    const call = typeof callId === "string" ? JSON.stringify(callId) : "without call_id";
+    const call = describeCallId((response.output[index] as Record<string, unknown>).call_id);
     losses.push({ path: `/output/${index}`, code: "unsupported_item", detail: `the call ${call} is refused by ${refusal.by}: ${refusal.why}; ${target} has no place for that limit, and written there the call would read as one that may run, so it is left out` });
   }
   const output = response.output.map((item: unknown, index) => {
@@ -148,14 +148,10 @@ function choiceNames(choice: unknown): Set<string> {
   return names;
 }
 
-/** The field of a response object, or of a request body, that lets the response make one call. As the gate reads it, a flag of another type than a boolean counts. */
+/** The field of a response object, or of a request body, that lets the response make one call (one-call-flag.ts). */
 function oneCallOnly(fields: Record<string, unknown>): { field: string; says: string } | undefined {
-  const parallel = fields.parallel_tool_calls;
-  if (parallel !== undefined && parallel !== null && parallel !== true) return { field: "/parallel_tool_calls", says: `${JSON.stringify(parallel)} lets the response make one call` };
-  const choice = fields.tool_choice;
-  const disable = isPlainObject(choice) ? choice.disable_parallel_tool_use : undefined;
-  if (disable !== undefined && disable !== null && disable !== false) return { field: "/tool_choice/disable_parallel_tool_use", says: `${JSON.stringify(disable)} lets the response make one call` };
-  return undefined;
+  const flag = oneCallFlag(fields);
+  return flag && { field: flag.field, says: `${JSON.stringify(flag.value)} lets the response make one call` };
 }
 
 function describeNames(names: ReadonlySet<string>): string {

@@ -170,6 +170,14 @@ export function isSetAside(item: unknown): boolean {
   return isPlainObject(item) && item.type === SET_ASIDE;
 }
 
-function describeCallId(callId: unknown): string {
+/** A call's call_id as a loss names it. */
+export function describeCallId(callId: unknown): string {
   return typeof callId === "string" ? JSON.stringify(callId) : "without call_id";
+}
+
+/** Whether `path` points at or into an item set aside: one of `left`, the pointers `/output/<k>` of the items set aside. */
+export function intoSetAside(path: string, left: ReadonlySet<string> | undefined): boolean {
+  if (left === undefined || left.size === 0) return false;
+  const item = /^\/output\/\d+/.exec(path);
+  return item !== null && left.has(item[0]);
 }
