@@ -60,7 +60,7 @@ import { intoSetAside, isSetAside, setAsideUnfinishedCalls, unfinishedResponse }
 import { leaveOutLostChoiceCalls, type Refusal } from "../journal/lost-choice-calls.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { readEnvelopeTools } from "./envelope-tools.js";
-import { leaveOutRefusedCalls, lostRequestLimits, type RequestLimits } from "../journal/own-limit-calls.js";
+import { leaveOutDisallowedLooseCalls, leaveOutRefusedCalls, lostRequestLimits, refusedByOwnLimits, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
 
@@ -362,6 +362,8 @@ class JournalConverter {
   private callsBefore: ReadonlySet<string> | undefined;
   /** What the last request body allows the responses after it, where the target lost it: it holds until the next request body, as at the gate. */
   private requestLimits: RequestLimits | undefined;
+  /** Whether the target's own streams are rebuilt whole, as they are once a request's limit is lost in the target. */
+  private rebuildsOwnStreams = false;
   /** An unreadable line after no stream record, until the next record says whether a stream written through starts there. */
   private heldError: Emitted | undefined;
   /** The loose records that wait in a run; a run holds one kind. */
@@ -441,6 +443,11 @@ class JournalConverter {
           const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, callsBefore, this.requestLimits);
           this.callsBefore = emitted.calls;
           if (REQUEST_KINDS.has(entry.recordKind)) this.requestLimits = emitted.limits;
+          // A stream in the target's envelope cannot leave out a call such a limit refuses as it passes: from here on it is rebuilt whole.
+          if (this.requestLimits !== undefined && isAdapterName(this.target) && !this.rebuildsOwnStreams) {
+            this.records.reassembleToo(this.target);
+            this.rebuildsOwnStreams = true;
+          }
           if (entry.recordKind === "envelope_event" && followsPassed !== undefined && followsPassed.envelope === entry.envelope) {
             const loss = readsAloneOnALine(entry.record, entry.recordKind, followsPassed.record);
             if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });
@@ -474,6 +481,9 @@ class JournalConverter {
           break;
         case "response": {
           const streamed = convertStreamed(entry, this.target, this.reasoningField, this.requestLimits);
+          if (entry.envelope === this.target && streamed.converted > 0) {
+            streamed.losses.push({ line: entry.response.line, path: "", code: "form_changed", detail: `the stream on lines ${entry.response.line}-${entry.response.lastLine} is written as one whole response: a request body before it limits the calls of the responses after it in a way ${WRITTEN_AS[this.target as AdapterName]} cannot write, and only a whole response can have a call that limit refuses left out` });
+          }
           if (entry.inexact !== undefined || entry.numberTexts !== undefined) {
             streamed.losses.push(...restoreJoinedTexts({ written: streamed.records, made: entry.response.items, source: undefined, texts: entry.numberTexts, inexact: entry.inexact }).map((loss) => ({ ...loss, line: entry.response.line })));
           }
@@ -508,7 +518,7 @@ class JournalConverter {
     this.runCalls.clear();
     const kind = this.runKind!;
     this.runKind = undefined;
-    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite);
+    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names, this.requestLimits) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite);
     if (cutAt !== undefined) {
       emitted.losses.push({ line: cutAt, path: "", code: "form_changed", detail: `the ${pending.length} records from line ${pending[0]!.line} hold no user turn past their first record, and no place where each call so far had its output and the next record was no output: they are written before this record, to hold memory to a bound, and what this record would have been folded with there (calls of one message, an output moved after its call) is written apart` });
     }
@@ -750,7 +760,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
       case "response":
       case "envelope_request":
       case "envelope_response": {
-        if (envelopeOf(kind, envelope) === target && !rewrite) return done([record], []);
+        if (envelopeOf(kind, envelope) === target && !rewrite && !lostLimitRefusesCall(record, kind, envelopes, envelope, requestLimits)) return done([record], []);
         const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line, names, requestLimits);
         return { ...done([converted.value], converted.losses), ...(converted.limits ? { limits: converted.limits } : {}) };
       }
@@ -765,7 +775,7 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
           if (!isWholeKind(partKind)) {
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
-          if (envelopeOf(partKind, partEnvelope) === target && !rewrite) continue;
+          if (envelopeOf(partKind, partEnvelope) === target && !rewrite && !lostLimitRefusesCall(exchange[part], partKind, envelopes, partEnvelope, limits)) continue;
           const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names, limits);
           if (part === "request") limits = result.limits;
           converted[part] = result.value;
@@ -774,13 +784,18 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
         return { ...done([converted], losses), ...(limits ? { limits } : {}) };
       }
       case "envelope_message": {
-        if (envelope === target && !rewrite) return done([record], []);
         const adapter = envelopes[envelope!];
         const items = adapter.messagesToItems({ messages: [record] });
+        // A message already in the target's envelope is written as it is, unless its request's limit, lost there, refuses a call of it.
+        const title = target === "responses" ? "Open Responses" : WRITTEN_AS[target];
+        const disallowed = leaveOutDisallowedLooseCalls(items.value, title, () => "", requestLimits);
+        if (envelope === target && !rewrite && disallowed.left.size === 0) return done([record], []);
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
         const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
-        const aside = blockedCallsLeftOut(rewritten.items, target);
+        const blocked = blockedCallsLeftOut(rewritten.items, target);
+        const limited = leaveOutDisallowedLooseCalls(blocked.items, title, (index) => `/${index}`, requestLimits);
+        const aside = { items: limited.items, losses: [...blocked.losses, ...limited.losses.map((loss) => ({ ...loss, path: "" }))], left: new Set([...blocked.left, ...limited.left]) };
         const written = itemsToEnvelope(aside.items, target, reasoningField);
         const second = written.losses.filter((loss) => !aside.left.has(loss.path) && !answersCallBefore(loss, aside.items, callsBefore));
         const emitted = done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...messageStepLosses(record, adapter, aside.items, second)]);
@@ -806,6 +821,17 @@ function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line
   } catch (error) {
     return notConverted(line, whyNotConverted(record, kind, error));
   }
+}
+
+/**
+ * Whether a response already in the target's envelope holds a call that the
+ * limits of its request, lost in the target (lostRequestLimits), refuse: it
+ * is then written through its Open Responses form, which leaves that call out.
+ */
+function lostLimitRefusesCall(record: unknown, kind: WholeKind, envelopes: JournalEnvelopes, envelope: AdapterName | undefined, requestLimits: RequestLimits | undefined): boolean {
+  if (requestLimits === undefined || (kind !== "chat_completion" && kind !== "response" && kind !== "envelope_response")) return false;
+  const canonical = toResponses(record, kind, envelopes, envelope).value;
+  return isPlainObject(canonical) && refusedByOwnLimits(canonical, requestLimits).size > 0;
 }
 
 /**
@@ -839,8 +865,10 @@ function conversationRecords(conversation: Conversation): unknown[] {
  * from items points into the items, and names the line of the item (loose
  * items) or of the message that gave it, at the field that gave the value
  * (`ItemOrigin`); an item no message gave names the run's first line.
+ * `requestLimits`: what the request body before the run allows and the target
+ * lost (lostRequestLimits); a call it refuses is left out.
  */
-function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames): Emitted {
+function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames, requestLimits?: RequestLimits): Emitted {
   const first = run[0]!.line;
   const lineOf = (path: string): { line: number; path: string } => {
     const match = /^\/(\d+)(.*)$/.exec(path);
@@ -863,7 +891,9 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
       : names
         ? namedResults(items.value, names, (index) => origin(index).line, (index) => origin(index).path, origins)
         : { items: items.value, losses: [] };
-    const aside = setAsideUnfinishedCalls(rewritten.items, WRITTEN_AS[target], (index) => `/${index}`, kind === "responses_item");
+    const unfinished = setAsideUnfinishedCalls(rewritten.items, WRITTEN_AS[target], (index) => `/${index}`, kind === "responses_item");
+    const limited = leaveOutDisallowedLooseCalls(unfinished.items, WRITTEN_AS[target], (index) => `/${index}`, requestLimits);
+    const aside = { items: limited.items, losses: [...unfinished.losses, ...limited.losses], left: new Set([...unfinished.left, ...limited.left]) };
     const written = ENVELOPES[target].itemsToMessages(aside.items);
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) }))];
     for (const loss of written.losses.filter((one) => !aside.left.has(one.path))) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });

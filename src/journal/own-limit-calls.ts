@@ -26,10 +26,14 @@
 // subset of tools (allowed_tools) in Anthropic and Bedrock, which write it as
 // the tools it allows, and "none" in Bedrock, which writes it as no tool; a
 // request on a line of its own that lists some tools limits nothing at the gate.
+// The gate holds the loose messages and items after such a request to the
+// functions it allows too (not to one call a turn, which it asks of a response
+// alone), so a loose call it refuses is left out with its outputs of the same run.
 import type { Loss } from "../models/loss.js";
+import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
 import { oneCallFlag } from "../models/one-call-flag.js";
-import { describeCallId, setAsideItem } from "./unfinished-calls.js";
+import { describeCallId, isSetAside, setAsideItem } from "./unfinished-calls.js";
 
 interface Refusal {
   /** What refuses the call: a field of the response, or a request. */
@@ -91,6 +95,33 @@ export function leaveOutRefusedCalls(response: unknown, target: string, request?
     return setAsideItem((item as Record<string, unknown>).call_id);
   });
   return { value: { ...response, output }, losses, left };
+}
+
+/**
+ * Loose items (of the messages or items on the lines after a request body),
+ * each call to a function `request` does not allow set aside in its place, and
+ * each output among them that answers one, for a target titled `target` that
+ * has no place for the limit; `at(index)`: an item's pointer. Items already
+ * set aside stay as they are. `left`: the pointers set aside.
+ */
+export function leaveOutDisallowedLooseCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, request?: RequestLimits): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
+  const left = new Set<string>();
+  const losses: Loss[] = [];
+  const allows = request?.allows;
+  if (allows === undefined) return { items: [...items], losses, left };
+  const refused = new Set<unknown>();
+  const kept = items.map((item, index) => {
+    if (!isPlainObject(item) || isSetAside(item)) return item;
+    if (item.type === "function_call" && (typeof item.name !== "string" || !allows.names.has(item.name))) {
+      if (typeof item.call_id === "string") refused.add(item.call_id);
+      losses.push({ path: at(index), code: "unsupported_item", detail: `the call ${describeCallId(item.call_id)} is refused by ${allows.by}: ${allows.says}, and the call is to ${JSON.stringify(item.name)}; ${target} has no place for that limit, and written there the call would read as one that may run, so it is left out` });
+    } else if (item.type === "function_call_output" && refused.has(item.call_id)) {
+      losses.push({ path: at(index), code: "unsupported_item", detail: `the output answers the call ${describeCallId(item.call_id)}, left out as its request does not allow it: it is left out with it` });
+    } else return item;
+    left.add(at(index));
+    return setAsideItem(item.call_id);
+  });
+  return { items: kept, losses, left };
 }
 
 /**

@@ -143,7 +143,7 @@ interface OpenStream {
 }
 
 export class StreamRecords {
-  private readonly reassemble: ReadonlySet<Envelope>;
+  private readonly reassemble: Set<Envelope>;
   private readonly rejectionDamages: boolean;
   private readonly wholeRecords: boolean;
   private readonly itemLines: boolean;
@@ -182,6 +182,16 @@ export class StreamRecords {
   }
 
   /** One line of the journal; returns the records it completes, in input order. */
+  /**
+   * From the next record on, `envelope`'s streams are reassembled too: a
+   * reader that writes them through as they come may learn on a later line
+   * that it must see each whole. A stream of it open then reads from there as
+   * one with no start, its calls unfinished.
+   */
+  reassembleToo(envelope: Envelope): void {
+    this.reassemble.add(envelope);
+  }
+
   push(line: JournalLine): JournalRecord[] {
     // Only a record parsed from a JSON line can continue the response held; anything else comes after it.
     if (this.held !== undefined && (line.error !== undefined || this.sse !== undefined || line.text.charCodeAt(0) !== 0x7b)) return [...this.release(), ...this.pushLine(line)];

@@ -232,3 +232,81 @@ describe("a Gemini request body whose mode cannot be read", () => {
     ]);
   });
 });
+
+// What a request body allows holds at the gate for the loose messages and items
+// on the lines after it, until the next request body: where the target writes
+// that limit as the tools it offers, a later call it refuses is left out there too.
+describe("loose messages and items after a request body whose limit the target cannot write", { timeout: 30_000 }, () => {
+  const allowsReport = { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: REPORT }] };
+  const body = (fields: Record<string, unknown>) => ({ model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, ...fields });
+  const output = (callId: string) => ({ type: "function_call_output", call_id: callId, output: "done" });
+  const chatCall = (id: string, name: string) => ({ id, type: "function", function: { name, arguments: call(id, name).arguments } });
+  const anthropicCall = (id: string, name: string) => ({ role: "assistant", content: [{ type: "tool_use", id, name, input: JSON.parse(call(id, name).arguments) }] });
+  const cases: Array<[string, string, unknown[]]> = [
+    ["Open Responses items", "anthropic", [body({ tool_choice: allowsReport }), call("call_1", DELETE), call("call_2", REPORT), output("call_1"), output("call_2")]],
+    ["Open Responses items", "bedrock", [body({ tool_choice: allowsReport }), call("call_1", DELETE), call("call_2", REPORT), output("call_1"), output("call_2")]],
+    ['Open Responses items after "none"', "bedrock", [body({ tool_choice: "none" }), call("call_1", DELETE), output("call_1")]],
+    [
+      "Chat messages",
+      "bedrock",
+      [
+        { model: "m", messages: [{ role: "user", content: "hi" }], tools: chatTools, tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: REPORT } }] } } },
+        { role: "assistant", content: null, tool_calls: [chatCall("call_1", DELETE), chatCall("call_2", REPORT)] },
+        { role: "tool", tool_call_id: "call_1", content: "done" },
+        { role: "tool", tool_call_id: "call_2", content: "done" },
+      ],
+    ],
+    ["an Anthropic message", "bedrock", [body({ tool_choice: allowsReport }), anthropicCall("call_1", DELETE), anthropicCall("call_2", REPORT)]],
+    ["an Anthropic message already in the target's envelope", "anthropic", [body({ tool_choice: allowsReport }), anthropicCall("call_1", DELETE), anthropicCall("call_2", REPORT)]],
+  ];
+  test.each(cases)("%s, convert --to %s: the refused call is left out and reported", async (_name, target, records) => {
+    const journal = lines(...records);
+    const before = await passing(journal);
+    expect(before).not.toContain("call_1");
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual(before);
+    expect(losses.filter((loss) => loss.code === "unsupported_item" && /"call_1"/.test(String(loss.detail))).length).toBeGreaterThan(0);
+  });
+
+  const anthropicResponse = (id: string, callId: string, name: string) => ({ id, type: "message", role: "assistant", model: "m", content: [{ type: "tool_use", id: callId, name, input: {} }], stop_reason: "tool_use", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+  const anthropicStream = (callId: string, name: string) => [
+    { type: "message_start", message: { ...anthropicResponse("msg_s", callId, name), content: [], stop_reason: null } },
+    { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: callId, name, input: {} } },
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{}" } },
+    { type: "content_block_stop", index: 0 },
+    { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 5 } },
+    { type: "message_stop" },
+  ];
+  test.each([
+    ["a response", [anthropicResponse("msg_1", "call_1", DELETE), anthropicResponse("msg_2", "call_2", REPORT)], 2],
+    ["a stream, rebuilt whole", [...anthropicStream("call_1", DELETE)], 2],
+  ])("%s already in the target's envelope has the refused call left out", async (_name, after, lineOfLoss) => {
+    const journal = lines(body({ tool_choice: allowsReport }), ...(after as unknown[]));
+    const before = await passing(journal);
+    expect(before).not.toContain("call_1");
+    const { journal: written, losses } = await convert("anthropic", journal);
+    expect(await passing(written)).toEqual(before);
+    expect(losses).toContainEqual(expect.objectContaining({ line: lineOfLoss, code: "unsupported_item", detail: expect.stringContaining('"call_1" is refused by the request of line 1') }));
+  });
+
+  test("an exchange whose response is already in the target's envelope has its second call left out where the request allows one", async () => {
+    const geminiResponse = { candidates: [{ content: { role: "model", parts: [REPORT, DELETE].map((name, index) => ({ functionCall: { id: `call_${index + 1}`, name, args: {} } })) }, finishReason: "STOP" }] };
+    const journal = lines({ request: body({ parallel_tool_calls: false }), response: geminiResponse });
+    expect(await passing(journal)).toEqual(["call_1"]);
+    expect(await passing((await convert("gemini", journal)).journal)).toEqual(["call_1"]);
+  });
+
+  test("a response already in the target's envelope whose calls the limit allows is written as it is", async () => {
+    const allowed = anthropicResponse("msg_2", "call_2", REPORT);
+    const { journal: written } = await convert("anthropic", lines(body({ tool_choice: allowsReport }), allowed));
+    expect(parse(written)[1]).toEqual(allowed);
+  });
+
+  test("the next request body ends the limit: a later call to the other tool is written as before", async () => {
+    const journal = lines(body({ tool_choice: allowsReport }), body({}), call("call_1", DELETE));
+    expect(await passing(journal)).toEqual(["call_1"]);
+    const { journal: written, losses } = await convert("anthropic", journal);
+    expect(await passing(written)).toEqual(["call_1"]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
+  });
+});
