@@ -37,6 +37,7 @@ import { readSchemaText } from "../journal/schema-text.js";
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { ToolSchema } from "./schema.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
+import { foldName } from "../models/folded-name.js";
 import { readConvertedTools, readRequestTools, readToolChoice, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
 
 export { NO_PARAMETERS, type EnvelopeTools, type EnvelopeToolsReader, type OtherTool } from "./read-request-tools.js";
@@ -381,11 +382,6 @@ export class ToolRegistry {
     this.otherTools.delete(name);
     this.unreadable.set(name, why);
   }
-}
-
-/** A name as a loose reader may compare it: NFKC, lower case, without white space, format or other characters Unicode says to ignore when not shown. */
-function foldName(name: string): string {
-  return name.normalize("NFKC").toLowerCase().replace(/[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "");
 }
 
 function describeOtherTool(tool: OtherTool): string {

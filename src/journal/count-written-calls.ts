@@ -16,14 +16,39 @@
 // | `toolUse`: an object                                 | Bedrock   |
 // | `type` "function_call"                               | Responses |
 // | `type` "tool_use"                                    | Anthropic |
+// | `type` that folds to one of these two (`Tool_use`,   | a reader  |
+// |   `function_call `, `ｔｏｏｌ＿ｕｓｅ`, `tool_use\u200b`)  | that folds|
+//
+// A type is folded as tool names are (folded-name.ts): no envelope defines
+// `Tool_use`, so its converter keeps the block as a part it cannot read, or
+// drops it with a loss, while a reader that trims, folds case or normalizes
+// Unicode runs it as the call it spells.
 //
 // An object one of the members above holds as a call is that one call, whatever
 // its own `type` says: Bedrock writes `"type":"tool_use"` inside a server tool's
 // `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
+import { foldName } from "../models/folded-name.js";
 import { pointerToken } from "../models/json-pointer.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
+// A type of these characters alone is its own fold: the common case is one test.
+const OWN_FOLD = /^[a-z0-9_.\/-]*$/;
+
+/** Whether a `type` value is a call's, as written or once folded. */
+function isCallType(type: string): boolean {
+  return CALL_TYPES.has(type) || (!OWN_FOLD.test(type) && CALL_TYPES.has(foldName(type)));
+}
+
+/**
+ * Whether an item's own type spells a call no converter read: folded
+ * (`Function_Call`), or kept with its envelope's slug (`anthropic:Tool_use`).
+ * The gate blocks such an item itself, so the call it writes is judged.
+ */
+export function spellsUnreadCall(type: string): boolean {
+  const bare = type.slice(type.lastIndexOf(":") + 1);
+  return bare !== "function_call" && isCallType(bare);
+}
 /** Members that hold calls, in the order a path lists them (callsHeldBy says how many). */
 const CALL_MEMBERS = ["tool_calls", "function_call", "functionCall", "toolUse"] as const;
 
@@ -91,7 +116,7 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
       const calls = callsHeldBy(key, child, fields);
       tally.calls += calls;
       if (!tallyIn(child, depth + 1, tally, calls > 0)) return false;
-    } else if (key === "type" && !held && typeof child === "string" && CALL_TYPES.has(child)) {
+    } else if (key === "type" && !held && typeof child === "string" && isCallType(child)) {
       tally.calls += 1;
     }
   }
@@ -185,7 +210,7 @@ function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[
     const toolCalls = child as unknown[];
     for (let index = 0; index < toolCalls.length; index++) if (isObject(toolCalls[index])) paths.push(`tool_calls/${index}`);
   }
-  if (!held && typeof fields.type === "string" && CALL_TYPES.has(fields.type)) {
+  if (!held && typeof fields.type === "string" && isCallType(fields.type)) {
     calls += 1;
     paths?.push("");
   }

@@ -42,7 +42,7 @@ import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } fr
 import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
 import { madeObjectTexts, numberPointer } from "./inexact-texts.js";
 import { refuseInexactParsedArguments } from "./parsed-arguments-numbers.js";
-import { countWrittenCalls, writtenCallPaths } from "./count-written-calls.js";
+import { countWrittenCalls, spellsUnreadCall, writtenCallPaths } from "./count-written-calls.js";
 import { ambiguity, detectEnvelopeRecord, isCompactedResponse, isPlainObject, UNPREFIXED_PROVIDER_ITEM_TYPES, type RecordKind } from "./detect.js";
 import { isReadLine, type JournalLine } from "./read.js";
 import { unfinishedResponse } from "./responses-stream.js";
@@ -326,7 +326,7 @@ export class JournalNormalizer {
     let read = 0;
     for (const item of items) {
       if (!isPlainObject(item)) continue;
-      if (item.type === "function_call") read += 1;
+      if (item.type === "function_call" || (typeof item.type === "string" && spellsUnreadCall(item.type))) read += 1;
       else if (typeof item.type === "string" && item.type.includes(":")) read += countWrittenCalls(item);
     }
     for (const loss of losses) if (loss.code === "unsupported_tool_call") read += 1;

@@ -48,6 +48,22 @@ describe("a message item holding another envelope's tool call", { timeout: 30_00
     expect([result.code, JSON.parse(result.stdout)]).toEqual([1, unreadCallVerdict(path)]);
   });
 
+  test.each([
+    ["Tool_use", { role: "assistant", content: [{ type: "text", text: "on it" }, { type: "Tool_use", id: "toolu_1", name: "delete_files", input: { path: "/" } }] }, "/content/1"],
+    ["tool_use with a trailing space", { role: "assistant", content: [{ type: "tool_use ", id: "toolu_1", name: "delete_files", input: { path: "/" } }] }, "/content/0"],
+    ["Function_Call in a message item", { type: "message", role: "assistant", content: [{ type: "Function_Call", call_id: "c1", name: "delete_files", arguments: "{}" }] }, "/content/0"],
+  ])("a block typed %s, which a reader that folds the type runs as a call, blocks its line", async (_, record, path) => {
+    const result = await verdicts(record);
+    expect(result.code).toBe(1);
+    expect(result.verdicts).toEqual([unreadCallVerdict(path)]);
+  });
+
+  test("an item whose own type folds to a call's is blocked as namespaced, as before", async () => {
+    const result = await verdicts({ type: "Function_Call", id: "fc_1", call_id: "c1", name: "delete_files", status: "completed", arguments: "{}" });
+    expect(result.code).toBe(1);
+    expect([result.verdicts.length, result.verdicts[0]!.reason]).toEqual([1, "namespaced"]);
+  });
+
   test("a message of text parts passes as before", async () => {
     const { code, verdicts: [verdict] } = await verdicts({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", annotations: [] }] });
     expect([code, verdict!.blocked, verdict!.findings]).toEqual([0, false, []]);

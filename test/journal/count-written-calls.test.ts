@@ -66,6 +66,16 @@ describe("the calls a record writes, in any envelope's form", () => {
     expect([countWrittenCalls(inArray), tallyWritten(inArray)?.calls, writtenCallPaths(inArray, 5)]).toEqual([2, 2, ["/tool_calls/0", "/tool_calls/1/0"]]);
   });
 
+  test("a call type spelled so that a reader that trims, folds case or normalizes Unicode reads it counts", () => {
+    const spellings = ["Tool_use", "TOOL_USE", "tool_use ", "tool_use\u200b", "\uff54\uff4f\uff4f\uff4c\uff3f\uff55\uff53\uff45", "Function_Call", " function_call", "function_call\u00ad"];
+    for (const type of spellings) {
+      const record = { role: "assistant", content: [{ type: "text", text: "x" }, { type, id: "toolu_1", name: "f", input: {} }] };
+      expect([type, countWrittenCalls(record), tallyWritten(record)?.calls, writtenCallPaths(record, 3)]).toEqual([type, 1, 1, ["/content/1"]]);
+    }
+    // Types no fold turns into a call's stay what they are.
+    expect(countWrittenCalls({ content: [{ type: "tool_result" }, { type: "function_call_output" }, { type: "ToolUse" }, { type: "server_tool_use" }] })).toBe(0);
+  });
+
   test("a record nested far deeper than the call stack is counted", () => {
     let deep: unknown = { type: "function_call" };
     for (let i = 0; i < 100_000; i++) deep = { inner: deep };
