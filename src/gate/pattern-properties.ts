@@ -14,6 +14,7 @@ const rangesByProperty = new Map<string, CodePointRanges>();
  * the parser names it. Throws when this engine's RegExp does not know the property.
  */
 export function propertyRanges(key: string, value: string | null): CodePointRanges {
+  // The name pattern-syntax.ts lists the pattern's properties by.
   const name = value === null ? key : `${key}=${value}`;
   let ranges = rangesByProperty.get(name);
   if (ranges === undefined) {

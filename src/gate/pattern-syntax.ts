@@ -36,7 +36,11 @@ function groupDepth(pattern: string): number {
 /** Most Unicode property escapes (`\p{…}`, `\P{…}`) one pattern may hold. */
 export const MAX_PROPERTY_ESCAPES = 256;
 
-export type ParsedPattern = { ok: true; tree: AST.Pattern } | { ok: false; reason: string };
+/**
+ * `properties`: the distinct property escapes, each as `\p{…}` names it
+ * (`Script=Greek`, `L`), one set each to build (pattern-properties.ts).
+ */
+export type ParsedPattern = { ok: true; tree: AST.Pattern; properties: readonly string[] } | { ok: false; reason: string };
 
 /** The syntax tree of `pattern` in u mode, or why it is not an ECMA-262 pattern. */
 export function parseEcmaPattern(pattern: string): ParsedPattern {
@@ -56,8 +60,15 @@ export function parseEcmaPattern(pattern: string): ParsedPattern {
   // millisecond apiece: past the bound the check would take seconds, and it is
   // not made, which leaves the answer unknown (see unread).
   let properties = 0;
+  const names = new Set<string>();
   try {
-    visitRegExpAST(tree, { onCharacterSetEnter: (node) => void (node.kind === "property" && properties++) });
+    visitRegExpAST(tree, {
+      onCharacterSetEnter: (node) => {
+        if (node.kind !== "property") return;
+        properties++;
+        names.add(node.value === null ? node.key : `${node.key}=${node.value}`);
+      },
+    });
   } catch (error) {
     throw unread(pattern, error);
   }
@@ -68,7 +79,7 @@ export function parseEcmaPattern(pattern: string): ParsedPattern {
     if (!(error instanceof SyntaxError)) throw unread(pattern, error);
     return { ok: false, reason: `is not accepted by this JavaScript engine's RegExp with the u flag (${reasonOf(pattern, error)})` };
   }
-  return { ok: true, tree };
+  return { ok: true, tree, properties: [...names] };
 }
 
 /**

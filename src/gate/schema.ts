@@ -2,7 +2,7 @@
 // A schema object seen before is found by identity; a new object with the same
 // content is found by its serialized form, computed once per object.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { linearRegExp } from "./linear-regexp.js";
+import { linearRegExp, withPatternBounds } from "./linear-regexp.js";
 import { createRequire } from "node:module";
 import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } from "./schema-instrument.js";
 import { jsonEqual } from "./schema-equal.js";
@@ -192,29 +192,35 @@ export class SchemaCache {
       this.compiledByAjv = 1;
     }
     try {
-      let validate: SchemaValidator;
-      if (typeof schema === "object" && needsEvaluator(schema)) validate = this.alone(() => this.evaluatorFor(schema));
-      else {
-        // Ajv compiles a copy that counts its own work (schema-instrument.ts).
-        const counted = instrumented(schema) as ToolSchema;
-        validate = this.alone(() => this.ajv.compile(counted) as SchemaValidator);
-        // The validator lives on in this cache; Ajv's own registry (keyed by object)
-        // lets go of it, so memory stays bounded by `limit`.
-        if (typeof counted === "object") this.ajv.removeSchema(counted);
-      }
-      // What compiling left unread (parts no value reaches) is read now, once.
-      const unrunnable = unrunnablePart(schema, this.assertFormats);
-      if (unrunnable !== undefined) return { ok: false, error: unrunnable };
-      // Ajv may have resolved a reference where 2020-12 finds another schema, or none.
-      const resolver = this.ajv.opts.uriResolver;
-      const apart = referenceReadApart(schema, (uri) => this.metaSchema(uri), (base, reference) => resolver.resolve(base, reference));
-      if (apart !== undefined) return { ok: false, error: apart };
-      return { ok: true, validate: runWithinBudget(validate) };
+      // Every pattern of the schema, reached by a value or not, counts toward the
+      // bounds of one compile (linear-regexp.ts).
+      return withPatternBounds(() => this.compileValidator(schema));
     } catch (error) {
       // Ajv writes each property name and pattern into a JSON Pointer with encodeURIComponent, which refuses a lone surrogate.
       if (error instanceof URIError) return { ok: false, error: "tool schema does not compile: a property name or pattern in it holds a lone surrogate (half of a UTF-16 pair), which Ajv cannot write into a JSON Pointer" };
       return { ok: false, error: `tool schema does not compile: ${messageOf(error)}` };
     }
+  }
+
+  private compileValidator(schema: ToolSchema): CompiledSchema {
+    let validate: SchemaValidator;
+    if (typeof schema === "object" && needsEvaluator(schema)) validate = this.alone(() => this.evaluatorFor(schema));
+    else {
+      // Ajv compiles a copy that counts its own work (schema-instrument.ts).
+      const counted = instrumented(schema) as ToolSchema;
+      validate = this.alone(() => this.ajv.compile(counted) as SchemaValidator);
+      // The validator lives on in this cache; Ajv's own registry (keyed by object)
+      // lets go of it, so memory stays bounded by `limit`.
+      if (typeof counted === "object") this.ajv.removeSchema(counted);
+    }
+    // What compiling left unread (parts no value reaches) is read now, once.
+    const unrunnable = unrunnablePart(schema, this.assertFormats);
+    if (unrunnable !== undefined) return { ok: false, error: unrunnable };
+    // Ajv may have resolved a reference where 2020-12 finds another schema, or none.
+    const resolver = this.ajv.opts.uriResolver;
+    const apart = referenceReadApart(schema, (uri) => this.metaSchema(uri), (base, reference) => resolver.resolve(base, reference));
+    if (apart !== undefined) return { ok: false, error: apart };
+    return { ok: true, validate: runWithinBudget(validate) };
   }
 
   /**

@@ -8,6 +8,7 @@ import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
 import { SchemaCache, type ToolSchema } from "../../src/gate/schema.js";
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, MAX_SUBSCHEMAS } from "../../src/gate/schema-limits.js";
 import { argumentUnits, BASE_STEPS, MAX_CLOSURE_STATES, STEPS_PER_UNIT } from "../../src/gate/schema-work.js";
+import { SCHEMA_PROPERTY_BOUND, SCHEMA_STATE_BOUND } from "../../src/gate/linear-regexp.js";
 import { call, OK_DETAIL } from "../hostile/support.js";
 
 const gate = (schema: ToolSchema, args: unknown, cache = new SchemaCache()): Verdict => replayGate(call("call_1", JSON.stringify(args)), schema, { cache });
@@ -63,6 +64,54 @@ describe("the size of a schema", () => {
   test("entries of dependentRequired count as subschemas: Ajv turns each into code", () => {
     const schema = { type: "object", dependentRequired: Object.fromEntries(Array.from({ length: MAX_SUBSCHEMAS }, (_, i) => [`d${i}`, ["x"]])) };
     expect(gate(schema, {})).toEqual(refused(`it has ${MAX_SUBSCHEMAS + 1} subschemas, over the bound of ${MAX_SUBSCHEMAS}`));
+  });
+});
+
+describe("the patterns of one schema, together", () => {
+  const PROPERTIES = ["L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "N", "Nd", "P", "S", "Z", "Script=Greek", "Script=Latin", "Script=Cyrillic", "sc=Grek"];
+  const stringsOf = (patterns: readonly string[], extra: Record<string, unknown> = {}): ToolSchema => ({
+    type: "object",
+    properties: Object.fromEntries(patterns.map((pattern, i) => [`p${i}`, { type: "string", pattern }])),
+    ...extra,
+  });
+  const tooManyProperties = (pattern: string, at = "") =>
+    blocked(`tool schema does not compile: ${at}pattern "${pattern}" brings the distinct Unicode properties the schema's patterns name past ${SCHEMA_PROPERTY_BOUND}, the bound that keeps its compile short (each one's set is built by testing every code point); the schema is refused`);
+
+  test(`naming ${SCHEMA_PROPERTY_BOUND} distinct Unicode properties, they compile`, () => {
+    const patterns = PROPERTIES.slice(0, SCHEMA_PROPERTY_BOUND).map((name) => `^\\p{${name}}*$`);
+    expect(gate(stringsOf(patterns), { p0: "abc" })).toEqual(ok);
+  });
+  test("naming one more, in patterns each within its own bound, the schema is refused, whether or not the sets were built before", () => {
+    // sc=Grek is Script=Greek spelled another way: one more set to build all the same.
+    const patterns = PROPERTIES.slice(0, SCHEMA_PROPERTY_BOUND + 1).map((name) => `^\\p{${name}}*$`);
+    expect(SCHEMA_PROPERTY_BOUND + 1).toBe(PROPERTIES.length);
+    const refusal = tooManyProperties(patterns[SCHEMA_PROPERTY_BOUND]!);
+    expect([gate(stringsOf(patterns), { p0: "abc" }), gate(stringsOf(patterns), { p0: "abc" })]).toEqual([refusal, refusal]);
+  });
+  test("one property named in 300 patterns is one set", () => {
+    const patterns = Array.from({ length: 300 }, (_, i) => `^\\p{L}{${i}}$`);
+    expect(gate(stringsOf(patterns), { p2: "ab" })).toEqual(ok);
+  });
+  test("a pattern no value reaches counts too, and so does one the evaluator runs", () => {
+    const patterns = PROPERTIES.slice(0, SCHEMA_PROPERTY_BOUND).map((name) => `^\\p{${name}}*$`);
+    const unreached = stringsOf(patterns, { $defs: { unused: { pattern: "\\p{Nd}\\p{Sc}" } } });
+    expect(gate(unreached, { p0: "abc" })).toEqual(tooManyProperties("\\p{Nd}\\p{Sc}", "at /$defs/unused/pattern: "));
+    const evaluated = stringsOf([...patterns, "\\p{Sc}"], { unevaluatedProperties: false });
+    expect(gate(evaluated, { p0: "abc" })).toEqual(tooManyProperties("\\p{Sc}"));
+  });
+  test(`patterns of ${SCHEMA_STATE_BOUND} automaton states in all compile; past it, the schema is refused`, () => {
+    // ^a{n}$ has n + 3 states: the two anchors and the match.
+    const each = 19_000;
+    const fitting = Array.from({ length: Math.floor(SCHEMA_STATE_BOUND / (each + 3 + 1)) }, (_, i) => `^a{${each + i}}$`);
+    expect(gate(stringsOf(fitting), { p0: "a".repeat(each) })).toEqual(ok);
+    const past = [...fitting, `^a{${each + fitting.length}}$`];
+    expect(gate(stringsOf(past), {})).toEqual(
+      blocked(`tool schema does not compile: pattern "${past[past.length - 1]}" brings the automaton states of the schema's patterns past ${SCHEMA_STATE_BOUND}, the bound that keeps its compile short; the schema is refused`),
+    );
+  });
+  test("a pattern repeated in one schema counts once", () => {
+    const patterns = Array.from({ length: 40 }, () => "^a{19000}$");
+    expect(gate(stringsOf(patterns), { p0: "a".repeat(19_000) })).toEqual(ok);
   });
 });
 
