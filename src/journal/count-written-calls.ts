@@ -24,12 +24,19 @@
 // drops it with a loss, while a reader that trims, folds case or normalizes
 // Unicode runs it as the call it spells.
 //
+// A member is read by its name as a loose reader folds it (names-folded-twice.ts):
+// `Tool_calls` and `functioncall` hold calls a Go replayer runs, as `tool_calls`
+// and `functionCall` do. So is a `type`: `Type` beside no `type` is the type
+// such a reader sees. The walk also finds the objects that name one member
+// twice so folded; the line is then no record, as with a name given twice.
+//
 // An object one of the members above holds as a call is that one call, whatever
 // its own `type` says: Bedrock writes `"type":"tool_use"` inside a server tool's
 // `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { foldName } from "../models/folded-name.js";
 import { pointerToken } from "../models/json-pointer.js";
+import { foldedKey, isOwnFold, keysFoldedTwice } from "../models/names-folded-twice.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
 // A type of these characters alone is its own fold: the common case is one test.
@@ -49,8 +56,6 @@ export function spellsUnreadCall(type: string): boolean {
   const bare = type.slice(type.lastIndexOf(":") + 1);
   return bare !== "function_call" && isCallType(bare);
 }
-/** Members that hold calls, in the order a path lists them (callsHeldBy says how many). */
-const CALL_MEMBERS = ["tool_calls", "function_call", "functionCall", "toolUse"] as const;
 
 /** What one walk of a parsed record counts. */
 export interface WrittenTally {
@@ -60,6 +65,8 @@ export interface WrittenTally {
   calls: number;
   /** Whether an object of the record has a member named `parsed_arguments` (parsed-arguments-numbers.ts). */
   parsedArguments: boolean;
+  /** Whether an object of the record names one member twice once names are folded (firstNamesFoldedTwice says where). */
+  foldedTwice: boolean;
 }
 
 /**
@@ -78,7 +85,7 @@ export function tallyWritten(record: object): WrittenTally | undefined {
   // The walk goes by for-in, which would also count a member some code put on
   // Object.prototype as enumerable; then the callers count with walks of their own.
   if (inheritsEnumerable()) return undefined;
-  const tally: WrittenTally = { members: 0, calls: 0, parsedArguments: false };
+  const tally: WrittenTally = { members: 0, calls: 0, parsedArguments: false, foldedTwice: false };
   return tallyIn(record, 0, tally) ? tally : undefined;
 }
 
@@ -106,25 +113,38 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
   // without building an array of them, which was a twentieth of what a line
   // allocates. tallyWritten makes sure no key is inherited.
   let members = 0;
+  // Whether a key is not its own fold: only then can two keys fold to one.
+  let folds = false;
+  let typed = false;
   for (const key in fields) {
     members += 1;
     // Keys JSON.parse made and this literal are both internalized: a pointer comparison, with escapes already read.
     if (key === "parsed_arguments") tally.parsedArguments = true;
+    const own = isOwnFold(key);
+    if (!own) folds = true;
     const child = fields[key];
     if (child === null) continue;
     if (typeof child === "object") {
-      const calls = callsHeldBy(key, child, fields);
+      const calls = callsHeldBy(own ? key : foldedKey(key), child, fields);
       tally.calls += calls;
       if (!tallyIn(child, depth + 1, tally, calls > 0)) return false;
-    } else if (key === "type" && !held && typeof child === "string" && isCallType(child)) {
-      tally.calls += 1;
+    } else if (!held && typeof child === "string" && (key === "type" || (!own && foldedKey(key) === "type")) && isCallType(child)) {
+      typed = true;
     }
   }
+  // An object is one call however many of its names read as `type`.
+  if (typed) tally.calls += 1;
+  if (folds && !tally.foldedTwice && keysFoldedTwice(fields) !== undefined) tally.foldedTwice = true;
   tally.members += members;
   return true;
 }
 
-/** The calls an object's member holds by its name alone: the one rule of the table above for members, which every count here asks. */
+/**
+ * The calls an object's member holds by its name alone: the one rule of the
+ * table above for members, which every count here asks. `key`: the name as
+ * written when it is its own fold, else folded (`functionCall` is asked as
+ * `functioncall`).
+ */
 function callsHeldBy(key: string, child: object, parent: Record<string, unknown>): number {
   switch (key) {
     case "tool_calls": {
@@ -137,6 +157,8 @@ function callsHeldBy(key: string, child: object, parent: Record<string, unknown>
       return isLegacyCall(child, parent) ? 1 : 0;
     case "functionCall":
     case "toolUse":
+    case "functioncall":
+    case "tooluse":
       return Array.isArray(child) ? 0 : 1;
     default:
       return 0;
@@ -158,7 +180,7 @@ export function countWrittenCalls(record: unknown): number {
     calls += callsIn(fields, held);
     for (const key in fields) {
       const child = fields[key];
-      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push({ value: child, held: callsHeldBy(key, child, fields) > 0 });
+      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push({ value: child, held: callsHeldBy(readAs(key), child, fields) > 0 });
     }
   }
   return calls;
@@ -181,7 +203,7 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
       for (const at of own) if (paths.length < limit) paths.push(at === "" ? path || "the record itself" : `${path}/${at}`);
       for (const key of Object.keys(fields)) {
         const child = fields[key];
-        children.push({ value: child, path: `${path}/${pointerToken(key)}`, held: child !== null && typeof child === "object" && callsHeldBy(key, child, fields) > 0 });
+        children.push({ value: child, path: `${path}/${pointerToken(key)}`, held: child !== null && typeof child === "object" && callsHeldBy(readAs(key), child, fields) > 0 });
       }
     }
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
@@ -196,25 +218,34 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
  */
 function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[]): number {
   let calls = 0;
-  for (const member of CALL_MEMBERS) {
-    const child = fields[member];
+  let typed = false;
+  for (const key of Object.keys(fields)) {
+    const child = fields[key];
+    const member = readAs(key);
+    if (member === "type" && !held && typeof child === "string" && isCallType(child)) typed = true;
     if (child === null || typeof child !== "object") continue;
-    const held = callsHeldBy(member, child, fields);
-    if (held === 0) continue;
-    calls += held;
+    const count = callsHeldBy(member, child, fields);
+    if (count === 0) continue;
+    calls += count;
     if (paths === undefined) continue;
     if (member !== "tool_calls") {
-      paths.push(member);
+      paths.push(pointerToken(key));
       continue;
     }
     const toolCalls = child as unknown[];
-    for (let index = 0; index < toolCalls.length; index++) if (isObject(toolCalls[index])) paths.push(`tool_calls/${index}`);
+    for (let index = 0; index < toolCalls.length; index++) if (isObject(toolCalls[index])) paths.push(`${pointerToken(key)}/${index}`);
   }
-  if (!held && typeof fields.type === "string" && isCallType(fields.type)) {
+  // An object is one call however many of its names read as `type`.
+  if (typed) {
     calls += 1;
     paths?.push("");
   }
   return calls;
+}
+
+/** A member's name as callsHeldBy asks it: as written when it is its own fold, else folded. */
+function readAs(key: string): string {
+  return isOwnFold(key) ? key : foldedKey(key);
 }
 
 /**

@@ -2,7 +2,10 @@
 // as a call, so the line that hides it is blocked, whatever reads the line; a
 // tool result of another envelope inside an item blocks the item.
 import { describe, expect, test } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { runOrbridge } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
 
 const verdicts = async (...records: object[]) => {
   const result = await runOrbridge(["gate", "--format", "json"], records.map((record) => JSON.stringify(record) + "\n").join(""));
@@ -93,5 +96,47 @@ describe("a Gemini call written beside a part's text, which the converter reads 
     expect((await verdicts(chunk([{ text: "Checking." }]), chunk([call], "STOP"))).verdicts.map((verdict) => verdict.reason)).toEqual(["not_function_call", "unknown_tool"]);
     const request = { model: "gpt-4o", messages: [{ role: "user", content: "weather?" }], functions: [{ name: "get_weather", parameters: { type: "object" } }], function_call: { name: "get_weather" } };
     expect((await verdicts(request)).verdicts.map((verdict) => verdict.reason)).toEqual(["not_function_call"]);
+  });
+});
+
+// Go's encoding/json matches a member to a field regardless of case, and keeps
+// the last value: `Tool_calls` holds calls a Go replayer runs, and `arguments`
+// beside `Arguments` is one field to it, two to JSON.parse.
+describe("member names a reader that folds case or width takes for the ones the gate reads", { timeout: 30_000 }, () => {
+  const chatCall = (id: string) => ({ id, type: "function", function: { name: "delete_files", arguments: "{}" } });
+  test.each([
+    ["Tool_calls on a Chat message", { role: "assistant", content: "hi", Tool_calls: [chatCall("c1")] }, "/Tool_calls/0"],
+    ["TOOL_CALLS on a Chat message", { role: "assistant", content: "hi", TOOL_CALLS: [chatCall("c1")] }, "/TOOL_CALLS/0"],
+    ["a Gemini part's functioncall on an item", { type: "message", role: "model", parts: [{ functioncall: { name: "delete_files", args: {} } }] }, "/parts/0/functioncall"],
+    ["a full-width Type beside no type, inside a message's content", { type: "message", role: "assistant", content: [{ "\uff34ype": "function_call", name: "delete_files", arguments: "{}", call_id: "c1" }] }, "/content/0"],
+  ])("%s is a call the record writes, unread: the line is blocked", async (_, record, path) => {
+    const result = await verdicts(record);
+    expect(result.code).toBe(1);
+    expect(result.verdicts).toEqual([unreadCallVerdict(path)]);
+  });
+
+  test.each([
+    ["tool_calls and Tool_calls", { role: "assistant", content: null, tool_calls: [chatCall("c1")], Tool_calls: [chatCall("c2")] }, '"tool_calls" and "Tool_calls"', "the top level"],
+    ["type and Type", { type: "message", role: "assistant", content: "x", Type: "function_call" }, '"type" and "Type"', "the top level"],
+    ["arguments and an arguments with a zero-width space", { type: "function_call", call_id: "c1", name: "f", arguments: "{}", "arguments\u200b": '{"a":1}', status: "completed" }, '"arguments" and "arguments\\u200b"', "the top level"],
+    ["name and Name in a Chat call", { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", Name: "delete_files", arguments: "{}" } }] }, '"name" and "Name"', '"/tool_calls/0/function"'],
+  ])("%s in one object block the line, which names both", async (_, record, names, at) => {
+    const result = await verdicts(record);
+    expect(result.code).toBe(1);
+    expect(result.verdicts).toEqual([{ line: 1, index: 0, reason: "error", detail: `line has the names ${names} in one object, at ${at}: a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`, blocked: true, findings: [] }]);
+  });
+
+  test("arguments naming one parameter twice once folded are arguments_parse; camelCase parameters alone pass", async () => {
+    const call = (callId: string, args: string) => ({ type: "function_call", id: `fc_${callId}`, call_id: callId, name: "f", arguments: args, status: "completed" });
+    const tools = JSON.stringify([{ type: "function", name: "f", parameters: { type: "object" } }]);
+    const file = join(scratchFolder("folded-args"), "tools.json");
+    writeFileSync(file, tools);
+    const result = await runOrbridge(["gate", "--tools", file, "--format", "json"], [call("c1", '{"region":"apac","Region":"global"}'), call("c2", '{"region":"apac","maxResults":3}'), call("c3", '{"filter":{"tag":"a","TAG":"b"}}')].map((record) => JSON.stringify(record) + "\n").join(""));
+    const out = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(out.map((verdict) => [verdict.call_id, verdict.reason, verdict.detail])).toEqual([
+      ["c1", "arguments_parse", `arguments has the names "region" and "Region" in one object, at the top level: a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`],
+      ["c2", "ok", "completed call with arguments valid for its schema"],
+      ["c3", "arguments_parse", `arguments has the names "tag" and "TAG" in one object, at "/filter": a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`],
+    ]);
   });
 });

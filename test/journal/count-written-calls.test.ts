@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { countWrittenCalls, tallyWritten, writtenCallPaths } from "../../src/journal/count-written-calls.js";
 import { holdsParsedArguments } from "../../src/journal/parsed-arguments-numbers.js";
+import { firstNamesFoldedTwice } from "../../src/models/names-folded-twice.js";
 
 const chatCall = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
 
@@ -99,35 +100,35 @@ describe("one walk that counts members and calls", () => {
       forced: { model: "m", messages: [], function_call: { name: "f" }, tool_calls: {} },
     };
     const members = JSON.stringify(record).match(/":/g)!.length;
-    expect(tallyWritten(record)).toEqual({ members, calls: countWrittenCalls(record), parsedArguments: false });
+    expect(tallyWritten(record)).toEqual({ members, calls: countWrittenCalls(record), parsedArguments: false, foldedTwice: false });
     expect(countWrittenCalls(record)).toBe(7);
   });
 
   test("a member named __proto__ is an own key like any other, and the call it holds counts", () => {
     const record = JSON.parse('{"__proto__":{"type":"function_call"},"a":1}') as object;
-    expect(tallyWritten(record)).toEqual({ members: 3, calls: 1, parsedArguments: false });
+    expect(tallyWritten(record)).toEqual({ members: 3, calls: 1, parsedArguments: false, foldedTwice: false });
   });
 
   test("a call written with escapes in its names counts as one written plainly", () => {
     const record = JSON.parse(String.raw`{"content":[{"type":"tool_use"}],"tool_calls":[{}]}`) as object;
-    expect(tallyWritten(record)).toEqual({ members: 3, calls: 2, parsedArguments: false });
+    expect(tallyWritten(record)).toEqual({ members: 3, calls: 2, parsedArguments: false, foldedTwice: false });
   });
 
   test("past the depth of the walk it counts nothing, and says so", () => {
     expect(tallyWritten(deepRecord(300, { type: "function_call" }))).toBeUndefined();
-    expect(tallyWritten(deepRecord(200, { type: "function_call" }))).toEqual({ members: 201, calls: 1, parsedArguments: false });
+    expect(tallyWritten(deepRecord(200, { type: "function_call" }))).toEqual({ members: 201, calls: 1, parsedArguments: false, foldedTwice: false });
   });
 
   test("agrees with countWrittenCalls on any JSON value with calls put in it (property)", () => {
     const call = fc.constantFrom<unknown>(chatCall, { type: "function_call" }, { type: "tool_use" }, { functionCall: {} }, { toolUse: {} }, { toolUse: { type: "tool_use" } }, { function_call: { name: "f", args: {} } }, { tool_calls: [{}, { type: "function_call" }, [{ type: "tool_use" }]] }, { function_call: { name: "f" } });
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), call, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "tool_calls", "type", "functionCall", "toolUse", "function_call", "__proto__", "parsed_arguments"), tie("node"), { maxKeys: 4 })),
+      node: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), call, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "tool_calls", "type", "functionCall", "toolUse", "function_call", "__proto__", "parsed_arguments", "Tool_calls", "Type", "functioncall", "TOOLUSE", "\uff54\uff59\uff50\uff45", "A"), tie("node"), { maxKeys: 4 })),
     })).node;
     fc.assert(
       fc.property(value, (generated) => {
         const record = JSON.parse(JSON.stringify({ generated })) as object;
         const tally = tallyWritten(record);
-        expect(tally).toEqual({ members: membersByStack(record), calls: countWrittenCalls(record), parsedArguments: holdsParsedArguments(record) });
+        expect(tally).toEqual({ members: membersByStack(record), calls: countWrittenCalls(record), parsedArguments: holdsParsedArguments(record), foldedTwice: firstNamesFoldedTwice(record) !== undefined });
       }),
       { numRuns: 500 },
     );

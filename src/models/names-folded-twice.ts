@@ -1,0 +1,106 @@
+// Two member names of one object that a loose reader takes for one:
+// `{"arguments":"…","Arguments":"…"}`, `{"tool_calls":[…],"Tool_calls":[…]}`.
+// JSON.parse keeps both, and the gate reads the one spelled as its envelope
+// spells it; Go's encoding/json matches a field's name regardless of case (and
+// reads `ſ` as `s`, `K` as `k`), and keeps the last value, so a replayer written
+// in Go would run the other. Names are compared as folded-name.ts folds them,
+// which covers case, width and invisible characters.
+import { foldName } from "./folded-name.js";
+import { pointerToken } from "./json-pointer.js";
+import { quoteVisible } from "./quote-visible.js";
+
+export interface NamesFoldedTwice {
+  names: [string, string];
+  /** JSON Pointer to the object that holds both. */
+  path: string;
+}
+
+/**
+ * Whether a name is its own fold: printable ASCII without capitals. Every
+ * other name is folded before it is compared, and two names that are each their
+ * own fold are one only when they are equal, which no parsed object allows.
+ */
+export function isOwnFold(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code <= 0x20 || code >= 0x7f || (code >= 0x41 && code <= 0x5a)) return false;
+  }
+  return true;
+}
+
+// The names of a journal are few: each folded once.
+const FOLDS = new Map<string, string>();
+const MAX_FOLDS = 4096;
+
+/** `foldName(name)`, remembered. */
+export function foldedKey(name: string): string {
+  let folded = FOLDS.get(name);
+  if (folded !== undefined) return folded;
+  folded = foldName(name);
+  if (FOLDS.size < MAX_FOLDS) FOLDS.set(name, folded);
+  return folded;
+}
+
+/** Two names of the object's own keys that fold to one, or undefined. */
+export function keysFoldedTwice(fields: object): [string, string] | undefined {
+  const keys = Object.keys(fields);
+  const seen = new Map<string, string>();
+  for (const key of keys) {
+    const folded = isOwnFold(key) ? key : foldedKey(key);
+    const before = seen.get(folded);
+    if (before !== undefined) return [before, key];
+    seen.set(folded, key);
+  }
+  return undefined;
+}
+
+/**
+ * Whether some object of a parsed value may name one member twice once folded:
+ * false only when none does. Only an object with a key that is not its own fold
+ * is asked, and nothing is built for the others: arguments of every call pass here.
+ */
+export function mayFoldTwice(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== "object") return false;
+  // Past this depth the walk of firstNamesFoldedTwice, with a stack of its own, decides.
+  if (depth > 256) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (mayFoldTwice(value[i], depth + 1)) return true;
+    return false;
+  }
+  const fields = value as Record<string, unknown>;
+  let folds = false;
+  for (const key of Object.keys(fields)) {
+    if (!folds && !isOwnFold(key)) folds = true;
+    if (mayFoldTwice(fields[key], depth + 1)) return true;
+  }
+  return folds && keysFoldedTwice(fields) !== undefined;
+}
+
+/** The first object of a parsed value, in document order, with two names that fold to one; a stack of its own, for any depth. */
+export function firstNamesFoldedTwice(value: unknown): NamesFoldedTwice | undefined {
+  const pending: Array<{ value: unknown; path: string }> = [{ value, path: "" }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next.value === null || typeof next.value !== "object") continue;
+    const children: Array<{ value: unknown; path: string }> = [];
+    if (Array.isArray(next.value)) {
+      next.value.forEach((child, index) => children.push({ value: child, path: `${next.path}/${index}` }));
+    } else {
+      const fields = next.value as Record<string, unknown>;
+      const keys = Object.keys(fields);
+      if (!keys.every(isOwnFold)) {
+        const names = keysFoldedTwice(fields);
+        if (names !== undefined) return { names, path: next.path };
+      }
+      for (const key of keys) children.push({ value: fields[key], path: `${next.path}/${pointerToken(key)}` });
+    }
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+  }
+  return undefined;
+}
+
+/** The sentence that reports such names: `what` is the text's subject ("line", "arguments"). */
+export function describeNamesFoldedTwice(what: string, found: NamesFoldedTwice): string {
+  const [first, second] = found.names.map((name) => quoteVisible(name));
+  return `${what} has the names ${first} and ${second} in one object, at ${found.path === "" ? "the top level" : quoteVisible(found.path, 200)}: a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`;
+}
