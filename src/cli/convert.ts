@@ -59,6 +59,8 @@ import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
 import { intoSetAside, isSetAside, setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
 import { leaveOutLostChoiceCalls, type Refusal } from "../journal/lost-choice-calls.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
+import { readRequestTools } from "../gate/read-request-tools.js";
+import { heldChoice, type ChoiceAllows } from "../journal/held-choice.js";
 import { readEnvelopeTools } from "./envelope-tools.js";
 import { leaveOutDisallowedLooseCalls, leaveOutRefusedCalls, lostRequestLimits, refusedByOwnLimits, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
@@ -991,17 +993,18 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
     // One converter writes the body: the calls its choice refuses are left out of what it reads, or of what it wrote.
     const canonical = target === "responses" ? written.value : record;
     const lost = lostChoiceCalls(record, canonical, written.value, target);
-    if (lost === undefined) return written;
-    if (target === "responses") return { value: lost.value, losses: [...written.losses, ...lost.losses] };
+    if (lost === undefined) return withChoiceHeld(record, written, target);
+    if (target === "responses") return withChoiceHeld(record, { value: lost.value, losses: [...written.losses, ...lost.losses] }, target);
     const again = convertChatOrResponses(lost.value, kind, reasoningField);
-    return { value: again.value, losses: [...again.losses.filter((loss) => !lost.left.has(loss.path)), ...lost.losses] };
+    return withChoiceHeld(record, { value: again.value, losses: [...again.losses.filter((loss) => !lost.left.has(loss.path)), ...lost.losses] }, target);
   }
   let canonical = toResponses(record, kind, envelopes, envelope);
   if (rewrite) canonical = rewriteCanonical(canonical, source, rewrite, line);
   if (names) recordCalls(canonical.value, names, line);
   if (target === "responses") {
     const lost = isBody ? lostChoiceCalls(record, canonical.value, canonical.value, target) : undefined;
-    return lost === undefined ? canonical : { value: lost.value, losses: [...canonical.losses, ...lost.losses] };
+    const converted = lost === undefined ? canonical : { value: lost.value, losses: [...canonical.losses, ...lost.losses] };
+    return isBody ? withChoiceHeld(record, converted, target) : converted;
   }
   const marked = unfinishedCallsMarked(canonical, isBody, target, requestLimits);
   const write = (body: Converted<unknown>): Converted<unknown> =>
@@ -1014,14 +1017,18 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
         : ENVELOPES[target as AdapterName].resourceToResponse(body.value as ResponseResource);
   const written = write(marked);
   if (isBody) {
-    // What the body allows the responses after it and the request written cannot say (own-limit-calls.ts).
-    const limits = lostRequestLimits(marked.value, target, `the request of line ${line}`);
-    const carried = limits ? { limits } : {};
     const lost = lostChoiceCalls(record, marked.value, written.value, target);
-    if (lost === undefined) return { value: written.value, losses: bodyLosses(record, source, marked, written.losses.filter((loss) => !marked.left?.has(loss.path))), ...carried };
-    const left = new Set([...(marked.left ?? []), ...lost.left]);
-    const again = write({ value: lost.value, losses: marked.losses });
-    return { value: again.value, losses: [...bodyLosses(record, source, marked, again.losses.filter((loss) => !left.has(loss.path))), ...lost.losses], ...carried };
+    const body = lost === undefined ? marked.value : lost.value;
+    const once = lost === undefined ? written : write({ value: body, losses: marked.losses });
+    // A choice the writer dropped is written as what it allows (held-choice.ts), and the body written again.
+    const held = heldChoice(choiceAllows(record), choiceAllows(once.value), WRITTEN_AS[target]);
+    const final = held === undefined ? body : { ...(body as Fields), tool_choice: held.choice };
+    const out = held === undefined ? once : write({ value: final, losses: marked.losses });
+    // What the body allows the responses after it and the request written cannot say (own-limit-calls.ts).
+    const limits = lostRequestLimits(final, target, `the request of line ${line}`);
+    const left = new Set([...(marked.left ?? []), ...(lost?.left ?? [])]);
+    const losses = [...bodyLosses(record, source, marked, out.losses.filter((loss) => !left.has(loss.path))), ...(lost?.losses ?? []), ...(held ? [held.loss] : [])];
+    return { value: out.value, losses, ...(limits ? { limits } : {}) };
   }
   const second = written.losses.filter((loss) => !intoSetAside(loss.path, marked.left));
   const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: marked.losses, second, written: written.value });
@@ -1045,6 +1052,25 @@ function lostChoiceCalls(record: unknown, canonical: unknown, written: unknown, 
   if (aside.losses.length === 0) return undefined;
   const items = target === "responses" ? aside.items.filter((item) => !isSetAside(item)) : aside.items;
   return { value: { ...(canonical as Fields), input: items }, losses: aside.losses, left: aside.left };
+}
+
+/**
+ * A request body written toward Chat or Open Responses (`converted`) with its
+ * tool_choice written as what the source's allows, where the writer dropped a
+ * limit the gate reads in it (held-choice.ts).
+ */
+function withChoiceHeld(record: unknown, converted: Converted<unknown>, target: Envelope): Converted<unknown> {
+  const held = heldChoice(choiceAllows(record), choiceAllows(converted.value), target === "responses" ? "Open Responses" : WRITTEN_AS[target]);
+  if (held === undefined) return converted;
+  const choice = target === "chat" ? chatRequests().toolChoice.fromResponses({ toolChoice: held.choice }).value : held.choice;
+  return { value: { ...(converted.value as Fields), tool_choice: choice }, losses: [...converted.losses, held.loss] };
+}
+
+/** The functions the gate reads a request body's choice to allow; undefined allows every one. */
+function choiceAllows(body: unknown): ChoiceAllows {
+  // A body that is no object is never written: nothing to hold.
+  if (!isPlainObject(body)) return undefined;
+  return readRequestTools(body, "the request", readEnvelopeTools).choice.names;
 }
 
 /** Why a request body refuses a call to a name, as the gate reads the body; read when first asked. */

@@ -310,3 +310,40 @@ describe("loose messages and items after a request body whose limit the target c
     expect(losses.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
   });
 });
+
+// A choice the gate reads as a limit and a target has no form of (one that
+// cannot be read, one that forces a tool no function_call runs, allowed_tools
+// naming no function) is written as what it allows, so the calls after it
+// that it refuses stay refused.
+describe("a request body whose tool_choice the target has no form of, and a call after it", { timeout: 60_000 }, () => {
+  const later = call("call_1", REPORT);
+  const cases: Array<[string, string, Record<string, unknown>]> = [
+    ["an Open Responses choice of a type no envelope has", "responses", { model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, tool_choice: { type: "whatever" } }],
+    ["Open Responses allowed_tools naming no function", "responses", { model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, tool_choice: { type: "allowed_tools", mode: "auto", tools: [] } }],
+    ["a Chat choice without a type", "chat", { model: "m", messages: [{ role: "user", content: "hi" }], tools: chatTools, tool_choice: {} }],
+    ["a Gemini mode no version has", "gemini", { contents: [{ role: "user", parts: [{ text: "hi" }] }], tools: [{ functionDeclarations: [{ name: REPORT, parameters: schema }] }], toolConfig: { functionCallingConfig: { mode: "SOMETIMES" } } }],
+    ["a Bedrock toolChoice of no known kind", "bedrock", { messages: [{ role: "user", content: [{ text: "hi" }] }], toolConfig: { tools: [{ toolSpec: { name: REPORT, inputSchema: { json: schema } } }], toolChoice: { sometimes: {} } } }],
+  ];
+  const targets = ["responses", "chat", "anthropic", "gemini", "bedrock"];
+  test.each(cases.flatMap(([name, source, body]) => targets.filter((target) => target !== source).map((target) => [name, target, body] as const)))("%s, convert --to %s: the call stays refused", async (_name, target, body) => {
+    const journal = lines(body, later);
+    expect(await passing(journal)).toEqual([]);
+    const { journal: written } = await convert(target, journal);
+    expect(await passing(written)).toEqual([]);
+  });
+
+  test("the choice written says it, reported at the body", async () => {
+    const journal = lines({ model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, tool_choice: { type: "whatever" } }, later);
+    const { journal: written, losses } = await convert("chat", journal);
+    expect(parse(written)[0]!.tool_choice).toBe("none");
+    expect(losses).toContainEqual({ line: 1, path: "", code: "form_changed", detail: expect.stringMatching(/^the request's tool_choice allows no function as the gate reads it, and Chat has no form of it: .* written as tool_choice "none"$/) });
+  });
+
+  test("a choice the target writes is written as before", async () => {
+    const journal = lines({ model: "m", input: [{ type: "message", role: "user", content: "hi" }], tools, tool_choice: { type: "function", name: REPORT } }, later);
+    const { journal: written, losses } = await convert("chat", journal);
+    expect(parse(written)[0]!.tool_choice).toEqual({ type: "function", function: { name: REPORT } });
+    expect(losses.filter((loss) => loss.code === "form_changed")).toEqual([]);
+    expect(await passing(written)).toEqual(["call_1"]);
+  });
+});
