@@ -26,8 +26,9 @@
 // target has no place for that: a namespace (a namespace's function is another
 // tool than the function of its name, and none of these envelopes names one),
 // and arguments that are not a JSON text (Anthropic, Gemini and Bedrock write
-// arguments as an object, so an object there reads as valid input; Chat writes
-// the value as it is, and it stays blocked). And a completed response the gate
+// arguments as an object, so an object there reads as valid input, and so do
+// empty arguments, written as the empty object; Chat writes the value as it is,
+// and it stays blocked). And a completed response the gate
 // stops as a whole (an error beside its status, the content filter in its
 // incomplete_details) is written incomplete, as its calls did not run.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -70,6 +71,10 @@ export function unwritableCall(item: unknown, keepsArguments = false): Unwritabl
   }
   if (!keepsArguments && typeof item.arguments !== "string") {
     return { field: "arguments", why: `has arguments that are ${kindOf(item.arguments)}, not a JSON text`, cannot: (target) => `${target} writes arguments as an object, where that reads as valid input`, leftAs: "for its arguments" };
+  }
+  // The gate blocks empty arguments, which its writers give the empty object (providers write "" for a call without parameters).
+  if (!keepsArguments && item.arguments === "") {
+    return { field: "arguments", why: "has empty arguments, not a JSON text", cannot: (target) => `${target} writes them as the empty object, where that reads as valid input`, leftAs: "for its arguments" };
   }
   return undefined;
 }

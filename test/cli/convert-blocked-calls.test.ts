@@ -65,6 +65,44 @@ describe.each(["anthropic", "gemini", "bedrock"])("arguments that are an object,
   });
 });
 
+// Empty arguments are no JSON text, and the gate blocks them; Anthropic, Gemini
+// and Bedrock write them as the empty object, which a schema without required
+// members accepts.
+describe.each(["anthropic", "gemini", "bedrock"])("empty arguments, convert --to %s", { timeout: 30_000 }, (target) => {
+  const noParameters = async (journal: string) => {
+    const schema = join(scratchFolder("blocked-empty-schema"), "schema.json");
+    writeFileSync(schema, JSON.stringify({ type: "object", properties: {} }));
+    const gated = await runOrbridge(["gate", "--schema", schema, "--format", "json"], journal);
+    return parse(gated.stdout).filter((verdict) => verdict.type === "function_call" && verdict.blocked === false).map((verdict) => verdict.call_id);
+  };
+  const emptyCall = { id: "call_empty", type: "function", function: { name: NAME, arguments: "" } };
+
+  test("a loose Chat message's call is left out with its tool message", async () => {
+    const journal = lines({ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [emptyCall] }, { role: "tool", tool_call_id: "call_empty", content: "x" });
+    expect(await noParameters(journal)).toEqual([]);
+    const { records, report } = await convert(target, journal);
+    expect(records).toEqual([USER_LINE[target]]);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 2, path: "", code: "unsupported_item", detail: `the call "call_empty" has empty arguments, not a JSON text: ${TITLES[target]} writes them as the empty object, where that reads as valid input, and written there it would read as a call that may run, so it is left out` },
+      { line: 3, path: "", code: "unsupported_item", detail: 'the output answers the call "call_empty", left out for its arguments: it is left out with it' },
+    ]);
+    expect(await noParameters(lines(...records))).toEqual([]);
+  });
+
+  test("a chat.completion holding such a call is written cut, and the call stays blocked", async () => {
+    const journal = lines({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [emptyCall] }, finish_reason: "tool_calls" }] });
+    expect(await noParameters(journal)).toEqual([]);
+    const { records } = await convert(target, journal);
+    expect(await noParameters(lines(...records))).toEqual([]);
+  });
+
+  test('arguments "{}" are written as the empty object, and the call passes as before', async () => {
+    const journal = lines({ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [{ ...emptyCall, function: { name: NAME, arguments: "{}" } }] });
+    expect(await noParameters(journal)).toEqual(["call_empty"]);
+    expect(await noParameters(lines(...(await convert(target, journal)).records))).toEqual(["call_empty"]);
+  });
+});
+
 describe("arguments that are an object, convert --to chat", () => {
   test("a loose item's call is written as it is, where the gate still blocks it", async () => {
     const journal = lines(user, { type: "function_call", id: "fc_1", name: NAME, call_id: "call_obj", status: "completed", arguments: { region: "apac" } });
