@@ -34,17 +34,14 @@
 // its own `type` says: Bedrock writes `"type":"tool_use"` inside a server tool's
 // `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
-import { foldName } from "../models/folded-name.js";
 import { pointerToken } from "../models/json-pointer.js";
-import { foldedKey, isOwnFold, keysFoldedTwice } from "../models/names-folded-twice.js";
+import { foldedKey, foldsOntoAnother, isOwnFold, isOwnFoldKey } from "../models/names-folded-twice.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
-// A type of these characters alone is its own fold: the common case is one test.
-const OWN_FOLD = /^[a-z0-9_.\/-]*$/;
 
 /** Whether a `type` value is a call's, as written or once folded. */
 function isCallType(type: string): boolean {
-  return CALL_TYPES.has(type) || (!OWN_FOLD.test(type) && CALL_TYPES.has(foldName(type)));
+  return CALL_TYPES.has(type) || (!isOwnFold(type) && CALL_TYPES.has(foldedKey(type)));
 }
 
 /**
@@ -113,15 +110,15 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
   // without building an array of them, which was a twentieth of what a line
   // allocates. tallyWritten makes sure no key is inherited.
   let members = 0;
-  // Whether a key is not its own fold: only then can two keys fold to one.
-  let folds = false;
+  // The keys that are not their own fold: only with one can two keys fold to one.
+  let folding: string[] | undefined;
   let typed = false;
   for (const key in fields) {
     members += 1;
     // Keys JSON.parse made and this literal are both internalized: a pointer comparison, with escapes already read.
     if (key === "parsed_arguments") tally.parsedArguments = true;
-    const own = isOwnFold(key);
-    if (!own) folds = true;
+    const own = isOwnFoldKey(key);
+    if (!own) (folding ??= []).push(key);
     const child = fields[key];
     if (child === null) continue;
     if (typeof child === "object") {
@@ -134,7 +131,7 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
   }
   // An object is one call however many of its names read as `type`.
   if (typed) tally.calls += 1;
-  if (folds && !tally.foldedTwice && keysFoldedTwice(fields) !== undefined) tally.foldedTwice = true;
+  if (folding !== undefined && !tally.foldedTwice && foldsOntoAnother(folding, fields)) tally.foldedTwice = true;
   tally.members += members;
   return true;
 }

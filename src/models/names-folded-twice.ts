@@ -23,14 +23,27 @@ export interface NamesFoldedTwice {
 export function isOwnFold(name: string): boolean {
   for (let i = 0; i < name.length; i++) {
     const code = name.charCodeAt(i);
-    if (code <= 0x20 || code >= 0x7f || (code >= 0x41 && code <= 0x5a)) return false;
+    // Outside 0x21-0x7e, or a capital.
+    if (code - 0x21 > 0x5d || code - 0x21 < 0 || (code >= 0x41 && code <= 0x5a)) return false;
   }
   return true;
 }
 
-// The names of a journal are few: each folded once.
+// The names of a journal are few: each folded once, and each asked once
+// whether it is its own fold (every key of every line asks; a lookup costs a
+// third of the test).
 const FOLDS = new Map<string, string>();
+const OWN_FOLDS = new Map<string, boolean>();
 const MAX_FOLDS = 4096;
+
+/** `isOwnFold(name)`, remembered. */
+export function isOwnFoldKey(name: string): boolean {
+  let own = OWN_FOLDS.get(name);
+  if (own !== undefined) return own;
+  own = isOwnFold(name);
+  if (OWN_FOLDS.size < MAX_FOLDS) OWN_FOLDS.set(name, own);
+  return own;
+}
 
 /** `foldName(name)`, remembered. */
 export function foldedKey(name: string): string {
@@ -39,6 +52,19 @@ export function foldedKey(name: string): string {
   folded = foldName(name);
   if (FOLDS.size < MAX_FOLDS) FOLDS.set(name, folded);
   return folded;
+}
+
+/**
+ * Whether a key of `folding`, the object's keys that are not their own fold,
+ * folds to another key of it: one written as that fold, or another of `folding`.
+ */
+export function foldsOntoAnother(folding: readonly string[], fields: object): boolean {
+  for (let i = 0; i < folding.length; i++) {
+    const folded = foldedKey(folding[i]!);
+    if (folded !== folding[i] && Object.hasOwn(fields, folded)) return true;
+    for (let j = 0; j < i; j++) if (foldedKey(folding[j]!) === folded) return true;
+  }
+  return false;
 }
 
 /** Two names of the object's own keys that fold to one, or undefined. */
