@@ -35,6 +35,8 @@ export function isOwnFold(name: string): boolean {
 const FOLDS = new Map<string, string>();
 const OWN_FOLDS = new Map<string, boolean>();
 const MAX_FOLDS = 4096;
+/** Up to this many keys of one object that are not their own fold are compared pairwise. */
+const FEW_FOLDING = 16;
 
 /** `isOwnFold(name)`, remembered. */
 export function isOwnFoldKey(name: string): boolean {
@@ -59,10 +61,17 @@ export function foldedKey(name: string): string {
  * folds to another key of it: one written as that fold, or another of `folding`.
  */
 export function foldsOntoAnother(folding: readonly string[], fields: object): boolean {
+  // Past a few keys, a set of the folds seen: comparing each with all before it
+  // grew with the square of an object's keys (a line of 30,000 such names took
+  // a minute), and once the cache is full each comparison folds anew.
+  const seen = folding.length > FEW_FOLDING ? new Set<string>() : undefined;
   for (let i = 0; i < folding.length; i++) {
     const folded = foldedKey(folding[i]!);
     if (folded !== folding[i] && Object.hasOwn(fields, folded)) return true;
-    for (let j = 0; j < i; j++) if (foldedKey(folding[j]!) === folded) return true;
+    if (seen !== undefined) {
+      if (seen.has(folded)) return true;
+      seen.add(folded);
+    } else for (let j = 0; j < i; j++) if (foldedKey(folding[j]!) === folded) return true;
   }
   return false;
 }

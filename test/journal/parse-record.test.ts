@@ -102,6 +102,15 @@ describe("hostile lines", () => {
     expect(parseRecord(text, "line").ok).toBe(true);
     expect(parseRecord(text.replace('"t"', '"s"'), "line")).toEqual(twice("line", '"s"', '"/s"'));
   });
+  test("an object of 30,000 names that are not their own fold is read in a time that grows with its names", () => {
+    const names = Array.from({ length: 30_000 }, (_, index) => `K${index}`);
+    const text = `{"metadata":{${names.map((name, index) => `${JSON.stringify(name)}:${index}`).join(",")}}}`;
+    expect(parseRecord(text, "line").ok).toBe(true);
+    const folded = text.replace("}}", ',"k29999":0}}');
+    expect(parseRecord(folded, "line")).toEqual({ ok: false, detail: describeNamesFoldedTwice("line", { names: ["K29999", "k29999"], path: "/metadata" }) });
+    const foldedOnAnother = text.replace("}}", ',"\\uff2b29999":0}}');
+    expect(parseRecord(foldedOnAnother, "line")).toEqual({ ok: false, detail: describeNamesFoldedTwice("line", { names: ["K29999", "\uff2b29999"], path: "/metadata" }) });
+  }, 10_000);
 });
 
 describe("the calls a record writes, counted in the same walk", () => {
