@@ -11,8 +11,8 @@
 // | 4 | arguments_type    | `arguments` is not a string                              |
 // | 5 | arguments_parse   | the string is not RFC 8259 JSON, or names a member twice |
 // |   |                   |   in one object (as written, or as a loose reader folds  |
-// |   |                   |   names: `region`, `Region`), or `parsed_arguments`      |
-// |   |                   |   beside it holds another value                          |
+// |   |                   |   a name the schema declares: `region`, `Region`), or    |
+// |   |                   |   `parsed_arguments` beside it holds another value       |
 // | 6 | arguments_schema  | the value fails the tool's JSON Schema, or the schema    |
 // |   |                   |   judges numbers and one is written past what a double   |
 // |   |                   |   holds (exact-arguments.ts)                             |
@@ -20,6 +20,7 @@
 // | 7 | ok                |                                                         |
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { describeNamesFoldedTwice, firstNamesFoldedTwice, mayFoldTwice } from "../models/names-folded-twice.js";
+import { declaredArgumentNames } from "./declared-argument-names.js";
 import { describeValue as describe, parseJsonText } from "../models/json-value.js";
 import { quoteVisible } from "../models/quote-visible.js";
 import { constrainsNumbers, inexactNumber, whyNotStanding } from "./exact-arguments.js";
@@ -111,7 +112,8 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const value = parsed.value;
     const duplicate = duplicateName(args, value);
     if (duplicate !== undefined) return { reason: "arguments_parse", detail: describeDuplicateName("arguments", duplicate), path: "/arguments" };
-    const folded = mayFoldTwice(value) ? firstNamesFoldedTwice(value) : undefined;
+    const declared = declaredArgumentNames(schema);
+    const folded = mayFoldTwice(value, declared) ? firstNamesFoldedTwice(value, declared) : undefined;
     if (folded !== undefined) return { reason: "arguments_parse", detail: describeNamesFoldedTwice("arguments", folded), path: "/arguments" };
     // The OpenAI SDKs' parse helpers give a call its arguments once more, read, as
     // `parsed_arguments` (null for a tool they do not parse), and a runner built on

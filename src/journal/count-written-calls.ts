@@ -35,7 +35,7 @@
 // `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
-import { foldedKey, foldsOntoAnother, isOwnFold, isOwnFoldKey } from "../models/names-folded-twice.js";
+import { foldedKey, foldsOntoAnother, isOwnFold, isOwnFoldKey, RECORD_NAMES } from "../models/names-folded-twice.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
 
@@ -62,7 +62,7 @@ export interface WrittenTally {
   calls: number;
   /** Whether an object of the record has a member named `parsed_arguments` (parsed-arguments-numbers.ts). */
   parsedArguments: boolean;
-  /** Whether an object of the record names one member twice once names are folded (firstNamesFoldedTwice says where). */
+  /** Whether an object of the record names one member twice once names are folded, of the names RECORD_NAMES counts (firstNamesFoldedTwice says where). */
   foldedTwice: boolean;
 }
 
@@ -131,7 +131,7 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
   }
   // An object is one call however many of its names read as `type`.
   if (typed) tally.calls += 1;
-  if (folding !== undefined && !tally.foldedTwice && foldsOntoAnother(folding, fields)) tally.foldedTwice = true;
+  if (folding !== undefined && !tally.foldedTwice && foldsOntoAnother(folding, fields, RECORD_NAMES)) tally.foldedTwice = true;
   tally.members += members;
   return true;
 }

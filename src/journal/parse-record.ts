@@ -4,8 +4,8 @@
 // (`"type":"openai:shell_call","type":"function_call"`), so it is no record at
 // all: the line becomes an error, which the gate blocks and normalize reports.
 //
-// So is a record with two names a loose reader takes for one (`type` and
-// `Type`: names-folded-twice.ts).
+// So is a record with two names a loose reader takes for one, where the name
+// is one that decides a call (`type` and `Type`: names-folded-twice.ts).
 //
 // The same walk counts the tool calls the record writes in any envelope's form
 // (count-written-calls.ts): the gate compares that count with the calls the
@@ -13,7 +13,7 @@
 // what reading a journal cost.
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { parseJsonText } from "../models/json-value.js";
-import { describeNamesFoldedTwice, firstNamesFoldedTwice } from "../models/names-folded-twice.js";
+import { describeNamesFoldedTwice, firstNamesFoldedTwice, RECORD_NAMES } from "../models/names-folded-twice.js";
 import { tallyWritten } from "./count-written-calls.js";
 
 /** What the walk of a parsed record found: the tool calls it writes, and whether an object of it names `parsed_arguments`. */
@@ -42,7 +42,7 @@ export function parseRecord(text: string, what: string, colons?: number): Parsed
   const twice = namedTwice(text, value, what, tally?.members, colons);
   if (twice !== undefined) return { ok: false, detail: twice };
   // Names one only once folded: the walk said so, or did not walk the whole record.
-  const folded = tally === undefined || tally.foldedTwice ? firstNamesFoldedTwice(value) : undefined;
+  const folded = tally === undefined || tally.foldedTwice ? firstNamesFoldedTwice(value, RECORD_NAMES) : undefined;
   if (folded !== undefined) return { ok: false, detail: describeNamesFoldedTwice(what, folded) };
   return tally === undefined ? { ok: true, value } : { ok: true, value, counted: { writtenCalls: tally.calls, parsedArguments: tally.parsedArguments } };
 }

@@ -5,9 +5,40 @@
 // reads `ſ` as `s`, `K` as `k`), and keeps the last value, so a replayer written
 // in Go would run the other. Names are compared as folded-name.ts folds them,
 // which covers case, width and invisible characters.
+//
+// Only names a reader decodes as a field matter: a Go map keeps `The` and `the`
+// apart, and a tool result, a word count, a map of HTTP headers or a schema's
+// `properties` may hold both. So a pair counts when its fold is a name that
+// decides what a call is, runs or is allowed (RECORD_NAMES, for a record of a
+// journal), or, in a call's arguments, a property its tool's schema declares.
 import { foldName } from "./folded-name.js";
 import { pointerToken } from "./json-pointer.js";
 import { quoteVisible } from "./quote-visible.js";
+
+/** Which folded names count: a pair of names that fold to another is no reading apart. */
+export type FoldedNames = (folded: string) => boolean;
+
+/**
+ * The names, folded, that the readers of every envelope take a call, its
+ * arguments, its result, its stream or the tools allowed it from: two names of
+ * an object of a record that fold to one of these make the record no record.
+ */
+const RECORD_NAME_LIST = [
+  // Open Responses and Chat items, messages, bodies and streams
+  "type", "id", "call_id", "name", "arguments", "status", "output", "role", "content", "namespace", "parsed_arguments", "input", "item", "items",
+  "tools", "tool_choice", "parallel_tool_calls", "allowed_tools", "mode", "function", "parameters", "strict", "instructions", "model", "messages",
+  "tool_calls", "tool_call_id", "function_call", "functions", "index", "delta", "choices", "finish_reason", "message", "response", "request",
+  "output_index", "item_id", "content_index", "error", "incomplete_details", "refusal", "text", "summary", "encrypted_content", "event", "data",
+  // Anthropic Messages
+  "tool_use", "tool_result", "tool_use_id", "is_error", "input_schema", "disable_parallel_tool_use", "stop_reason", "content_block", "partial_json", "system",
+  // Gemini, folded from camelCase
+  "functioncall", "functionresponse", "args", "parts", "contents", "candidates", "toolconfig", "functioncallingconfig", "allowedfunctionnames",
+  "functiondeclarations", "parametersjsonschema", "finishreason", "thoughtsignature", "willcontinue", "partialargs", "responseid",
+  // Bedrock Converse
+  "tooluse", "tooluseid", "toolresult", "toolchoice", "toolspec", "inputschema", "json", "stopreason", "contentblockstart", "contentblockdelta", "start", "any", "auto", "tool",
+];
+const RECORD_NAME_SET: ReadonlySet<string> = new Set(RECORD_NAME_LIST);
+export const RECORD_NAMES: FoldedNames = (folded) => RECORD_NAME_SET.has(folded);
 
 export interface NamesFoldedTwice {
   names: [string, string];
@@ -60,13 +91,14 @@ export function foldedKey(name: string): string {
  * Whether a key of `folding`, the object's keys that are not their own fold,
  * folds to another key of it: one written as that fold, or another of `folding`.
  */
-export function foldsOntoAnother(folding: readonly string[], fields: object): boolean {
+export function foldsOntoAnother(folding: readonly string[], fields: object, counts: FoldedNames): boolean {
   // Past a few keys, a set of the folds seen: comparing each with all before it
   // grew with the square of an object's keys (a line of 30,000 such names took
   // a minute), and once the cache is full each comparison folds anew.
   const seen = folding.length > FEW_FOLDING ? new Set<string>() : undefined;
   for (let i = 0; i < folding.length; i++) {
     const folded = foldedKey(folding[i]!);
+    if (!counts(folded)) continue;
     if (folded !== folding[i] && Object.hasOwn(fields, folded)) return true;
     if (seen !== undefined) {
       if (seen.has(folded)) return true;
@@ -76,12 +108,13 @@ export function foldsOntoAnother(folding: readonly string[], fields: object): bo
   return false;
 }
 
-/** Two names of the object's own keys that fold to one, or undefined. */
-export function keysFoldedTwice(fields: object): [string, string] | undefined {
+/** Two names of the object's own keys that fold to one that `counts`, or undefined. */
+export function keysFoldedTwice(fields: object, counts: FoldedNames): [string, string] | undefined {
   const keys = Object.keys(fields);
   const seen = new Map<string, string>();
   for (const key of keys) {
     const folded = isOwnFold(key) ? key : foldedKey(key);
+    if (!counts(folded)) continue;
     const before = seen.get(folded);
     if (before !== undefined) return [before, key];
     seen.set(folded, key);
@@ -94,25 +127,25 @@ export function keysFoldedTwice(fields: object): [string, string] | undefined {
  * false only when none does. Only an object with a key that is not its own fold
  * is asked, and nothing is built for the others: arguments of every call pass here.
  */
-export function mayFoldTwice(value: unknown, depth = 0): boolean {
+export function mayFoldTwice(value: unknown, counts: FoldedNames, depth = 0): boolean {
   if (value === null || typeof value !== "object") return false;
   // Past this depth the walk of firstNamesFoldedTwice, with a stack of its own, decides.
   if (depth > 256) return true;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (mayFoldTwice(value[i], depth + 1)) return true;
+    for (let i = 0; i < value.length; i++) if (mayFoldTwice(value[i], counts, depth + 1)) return true;
     return false;
   }
   const fields = value as Record<string, unknown>;
   let folds = false;
   for (const key of Object.keys(fields)) {
     if (!folds && !isOwnFold(key)) folds = true;
-    if (mayFoldTwice(fields[key], depth + 1)) return true;
+    if (mayFoldTwice(fields[key], counts, depth + 1)) return true;
   }
-  return folds && keysFoldedTwice(fields) !== undefined;
+  return folds && keysFoldedTwice(fields, counts) !== undefined;
 }
 
-/** The first object of a parsed value, in document order, with two names that fold to one; a stack of its own, for any depth. */
-export function firstNamesFoldedTwice(value: unknown): NamesFoldedTwice | undefined {
+/** The first object of a parsed value, in document order, with two names that fold to one that `counts`; a stack of its own, for any depth. */
+export function firstNamesFoldedTwice(value: unknown, counts: FoldedNames): NamesFoldedTwice | undefined {
   const pending: Array<{ value: unknown; path: string }> = [{ value, path: "" }];
   while (pending.length > 0) {
     const next = pending.pop()!;
@@ -124,7 +157,7 @@ export function firstNamesFoldedTwice(value: unknown): NamesFoldedTwice | undefi
       const fields = next.value as Record<string, unknown>;
       const keys = Object.keys(fields);
       if (!keys.every(isOwnFold)) {
-        const names = keysFoldedTwice(fields);
+        const names = keysFoldedTwice(fields, counts);
         if (names !== undefined) return { names, path: next.path };
       }
       for (const key of keys) children.push({ value: fields[key], path: `${next.path}/${pointerToken(key)}` });

@@ -126,17 +126,29 @@ describe("member names a reader that folds case or width takes for the ones the 
     expect(result.verdicts).toEqual([{ line: 1, index: 0, reason: "error", detail: `line has the names ${names} in one object, at ${at}: a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`, blocked: true, findings: [] }]);
   });
 
-  test("arguments naming one parameter twice once folded are arguments_parse; camelCase parameters alone pass", async () => {
+  test("arguments naming a parameter the schema declares twice once folded are arguments_parse; a map's keys and camelCase parameters pass", async () => {
     const call = (callId: string, args: string) => ({ type: "function_call", id: `fc_${callId}`, call_id: callId, name: "f", arguments: args, status: "completed" });
-    const tools = JSON.stringify([{ type: "function", name: "f", parameters: { type: "object" } }]);
+    const parameters = { type: "object", properties: { region: { enum: ["apac"] }, maxResults: { type: "integer" }, filter: { type: "object", properties: { tag: { const: "a" } } }, counts: { type: "object", additionalProperties: { type: "integer" } } } };
     const file = join(scratchFolder("folded-args"), "tools.json");
-    writeFileSync(file, tools);
-    const result = await runOrbridge(["gate", "--tools", file, "--format", "json"], [call("c1", '{"region":"apac","Region":"global"}'), call("c2", '{"region":"apac","maxResults":3}'), call("c3", '{"filter":{"tag":"a","TAG":"b"}}')].map((record) => JSON.stringify(record) + "\n").join(""));
+    writeFileSync(file, JSON.stringify([{ type: "function", name: "f", parameters }]));
+    const calls = [call("c1", '{"region":"apac","Region":"global"}'), call("c2", '{"region":"apac","maxResults":3}'), call("c3", '{"filter":{"tag":"a","TAG":"b"}}'), call("c4", '{"counts":{"The":1,"the":2}}')];
+    const result = await runOrbridge(["gate", "--tools", file, "--format", "json"], calls.map((record) => JSON.stringify(record) + "\n").join(""));
     const out = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(out.map((verdict) => [verdict.call_id, verdict.reason, verdict.detail])).toEqual([
       ["c1", "arguments_parse", `arguments has the names "region" and "Region" in one object, at the top level: a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`],
       ["c2", "ok", "completed call with arguments valid for its schema"],
       ["c3", "arguments_parse", `arguments has the names "tag" and "TAG" in one object, at "/filter": a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`],
+      ["c4", "ok", "completed call with arguments valid for its schema"],
     ]);
+  });
+
+  test.each([
+    ["a Gemini tool result's word count", { contents: [{ role: "user", parts: [{ functionResponse: { name: "count", response: { The: 1, the: 1 } } }] }] }],
+    ["a Bedrock tool result's headers", { role: "user", content: [{ toolResult: { toolUseId: "t1", content: [{ json: { "Set-Cookie": "a", "set-cookie": "b" } }] } }] }],
+    ["an exchange's headers", { request: { model: "m", input: "hi", headers: { "X-Request-Id": "1", "x-request-id": "1" } }, response: { id: "resp_1", object: "response", status: "completed", output: [] } }],
+    ["a tool schema's properties", { model: "m", input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "object", properties: { X: {}, x: {} } } }] }],
+  ])("%s, names that fold to one of no name a call is read by, are read as written", async (_, record) => {
+    const result = await verdicts(record);
+    expect(result.verdicts.filter((verdict) => verdict.reason === "error")).toEqual([]);
   });
 });

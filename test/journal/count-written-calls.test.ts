@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { countWrittenCalls, tallyWritten, writtenCallPaths } from "../../src/journal/count-written-calls.js";
 import { holdsParsedArguments } from "../../src/journal/parsed-arguments-numbers.js";
-import { firstNamesFoldedTwice } from "../../src/models/names-folded-twice.js";
+import { firstNamesFoldedTwice, RECORD_NAMES } from "../../src/models/names-folded-twice.js";
 
 const chatCall = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
 
@@ -128,7 +128,7 @@ describe("one walk that counts members and calls", () => {
       fc.property(value, (generated) => {
         const record = JSON.parse(JSON.stringify({ generated })) as object;
         const tally = tallyWritten(record);
-        expect(tally).toEqual({ members: membersByStack(record), calls: countWrittenCalls(record), parsedArguments: holdsParsedArguments(record), foldedTwice: firstNamesFoldedTwice(record) !== undefined });
+        expect(tally).toEqual({ members: membersByStack(record), calls: countWrittenCalls(record), parsedArguments: holdsParsedArguments(record), foldedTwice: firstNamesFoldedTwice(record, RECORD_NAMES) !== undefined });
       }),
       { numRuns: 500 },
     );

@@ -1,0 +1,56 @@
+// The member names a tool's schema gives its arguments: every key of a
+// `properties` object anywhere in it, every name a `required` list or a
+// `dependentRequired` entry names, every key of `dependentSchemas`. A tool that
+// decodes its arguments into fields matched regardless of case (Go's
+// encoding/json) reads `region` and `Region` as its one field `region`, so two
+// argument names that fold to one of these are two values for one field, only
+// one of which the gate judged. Names the schema never gives (a map's keys, a
+// word count) are a map's to the tool too, and are left alone.
+import { foldName } from "../models/folded-name.js";
+import type { FoldedNames } from "../models/names-folded-twice.js";
+import type { ToolSchema } from "./schema.js";
+
+const declared = new WeakMap<object, FoldedNames>();
+
+/** Whether a folded name is one the schema gives an argument member; read once a schema. */
+export function declaredArgumentNames(schema: ToolSchema | undefined): FoldedNames {
+  if (schema === undefined || typeof schema !== "object" || schema === null) return () => false;
+  let names = declared.get(schema);
+  if (names === undefined) {
+    const folds = foldsOf(schema);
+    names = (folded) => folds.has(folded);
+    declared.set(schema, names);
+  }
+  return names;
+}
+
+function foldsOf(schema: object): Set<string> {
+  const folds = new Set<string>();
+  // An explicit stack: a schema may nest deeper than the call stack allows; each object once.
+  const pending: unknown[] = [schema];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== "object" || seen.has(next)) continue;
+    seen.add(next);
+    if (Array.isArray(next)) {
+      for (const child of next) pending.push(child);
+      continue;
+    }
+    const fields = next as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      const child = fields[key];
+      if ((key === "properties" || key === "dependentSchemas" || key === "dependentRequired") && isObject(child)) {
+        for (const name of Object.keys(child)) folds.add(foldName(name));
+      }
+      if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") folds.add(foldName(name));
+      if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") folds.add(foldName(name));
+      pending.push(child);
+    }
+  }
+  return folds;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
