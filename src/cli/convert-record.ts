@@ -318,7 +318,9 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
     const body = lost === undefined ? marked.value : lost.value;
     const once = lost === undefined ? written : write({ value: body, losses: marked.losses });
     // A choice the writer dropped is written as what it allows (held-choice.ts), and the body written again.
-    const held = heldChoice(choiceAllows(record), choiceAllows(once.value), WRITTEN_AS[target]);
+    // A limit the target writes as the tools it offers is carried to the responses after it (lostRequestLimits): no more is allowed there.
+    const carried = lostRequestLimits(body, target, "")?.allows?.names;
+    const held = heldChoice(choiceAllows(record), narrowedBy(choiceAllows(once.value), carried), WRITTEN_AS[target]);
     const final = held === undefined ? body : { ...(body as Fields), tool_choice: held.choice };
     const out = held === undefined ? once : write({ value: final, losses: marked.losses });
     // What the body allows the responses after it and the request written cannot say (own-limit-calls.ts).
@@ -361,6 +363,12 @@ function withChoiceHeld(record: unknown, converted: Converted<unknown>, target: 
   if (held === undefined) return converted;
   const choice = target === "chat" ? chatRequests().toolChoice.fromResponses({ toolChoice: held.choice }).value : held.choice;
   return { value: { ...(converted.value as Fields), tool_choice: choice }, losses: [...converted.losses, held.loss] };
+}
+
+/** What `allows` allows within `limit`, when there is one; undefined allows every function. */
+function narrowedBy(allows: ChoiceAllows, limit: ReadonlySet<string> | undefined): ChoiceAllows {
+  if (limit === undefined) return allows;
+  return allows === undefined ? limit : new Set([...allows].filter((name) => limit.has(name)));
 }
 
 /** The functions the gate reads a request body's choice to allow; undefined allows every one. */

@@ -54,6 +54,8 @@ describe.each(["anthropic", "bedrock"])("a request that allows some tools, conve
     expect(await passing(written)).toEqual([]);
     expect(losses).toContainEqual(expect.objectContaining({ line: 1, path: "/request/tools/1", code: "form_changed" }));
     expect(losses).toContainEqual(expect.objectContaining({ line: 1, path: "/request/tool_choice", code: "form_changed" }));
+    // The tools it offers say the limit: no choice is written in place of one the target has no form of.
+    expect(losses.filter((loss) => String(loss.detail).includes("has no form of it"))).toEqual([]);
   });
 
   test("a request body on its line that requires one function: that function is the choice written", async () => {
