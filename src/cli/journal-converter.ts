@@ -40,8 +40,6 @@ export class JournalConverter {
   private callsBefore: ReadonlySet<string> | undefined;
   /** What the last request body allows the responses after it, where the target lost it: it holds until the next request body, as at the gate. */
   private requestLimits: RequestLimits | undefined;
-  /** Whether the target's own streams are rebuilt whole, as they are once a request's limit is lost in the target. */
-  private rebuildsOwnStreams = false;
   /** An unreadable line after no stream record, until the next record says whether a stream written through starts there. */
   private heldError: Emitted | undefined;
   /** The loose records that wait in a run; a run holds one kind. */
@@ -121,11 +119,8 @@ export class JournalConverter {
           const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, callsBefore, this.requestLimits);
           this.callsBefore = emitted.calls;
           if (REQUEST_KINDS.has(entry.recordKind)) this.requestLimits = emitted.limits;
-          // A stream in the target's envelope cannot leave out a call such a limit refuses as it passes: from here on it is rebuilt whole.
-          if (this.requestLimits !== undefined && isAdapterName(this.target) && !this.rebuildsOwnStreams) {
-            this.records.reassembleToo(this.target);
-            this.rebuildsOwnStreams = true;
-          }
+          // A stream in the target's envelope cannot leave out a call such a limit refuses as it passes: while one holds, it is rebuilt whole.
+          if (REQUEST_KINDS.has(entry.recordKind) && isAdapterName(this.target)) this.records.reassembled(this.target, this.requestLimits !== undefined);
           if (entry.recordKind === "envelope_event" && followsPassed !== undefined && followsPassed.envelope === entry.envelope) {
             const loss = readsAloneOnALine(entry.record, entry.recordKind, followsPassed.record);
             if (loss !== undefined) emitted.losses.push({ line: entry.line, ...loss });

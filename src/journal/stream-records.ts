@@ -183,13 +183,15 @@ export class StreamRecords {
 
   /** One line of the journal; returns the records it completes, in input order. */
   /**
-   * From the next record on, `envelope`'s streams are reassembled too: a
+   * From the next record on, whether `envelope`'s streams are reassembled: a
    * reader that writes them through as they come may learn on a later line
-   * that it must see each whole. A stream of it open then reads from there as
-   * one with no start, its calls unfinished.
+   * that it must see each whole, and on another that it need not any more. A
+   * stream of it open at that line is read from there the other way: as one
+   * with no start, or cut, its calls unfinished either way.
    */
-  reassembleToo(envelope: Envelope): void {
-    this.reassemble.add(envelope);
+  reassembled(envelope: Envelope, reassembled: boolean): void {
+    if (reassembled) this.reassemble.add(envelope);
+    else this.reassemble.delete(envelope);
   }
 
   push(line: JournalLine): JournalRecord[] {

@@ -291,6 +291,14 @@ describe("loose messages and items after a request body whose limit the target c
     expect(losses).toContainEqual(expect.objectContaining({ line: lineOfLoss, code: "unsupported_item", detail: expect.stringContaining('"call_1" is refused by the request of line 1') }));
   });
 
+  test("a stream in the target's envelope after the next request body, which ends the limit, is written through as it came", async () => {
+    const stream = anthropicStream("call_1", DELETE);
+    const journal = lines(body({ tool_choice: allowsReport }), body({}), ...stream);
+    const { journal: written, losses } = await convert("anthropic", journal);
+    expect(parse(written).slice(2)).toEqual(stream);
+    expect(losses.filter((loss) => loss.line >= 3)).toEqual([]);
+  });
+
   test("an exchange whose response is already in the target's envelope has its second call left out where the request allows one", async () => {
     const geminiResponse = { candidates: [{ content: { role: "model", parts: [REPORT, DELETE].map((name, index) => ({ functionCall: { id: `call_${index + 1}`, name, args: {} } })) }, finishReason: "STOP" }] };
     const journal = lines({ request: body({ parallel_tool_calls: false }), response: geminiResponse });
