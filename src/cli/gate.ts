@@ -31,11 +31,14 @@ Decides, for each item of a journal, whether it may be replayed. The journal may
 mix envelopes (Chat messages, request bodies, responses, streams: see
 "orbridge normalize --help"); it is normalized first, then every item is gated.
 Checks run in this order; the first that fails is the item's reason:
-  namespaced         type missing, not a string, or an extension ("openai:...")
+  namespaced         type missing, not a string, an extension ("openai:..."), or
+                     a type the spec does not define ("Function_Call")
   not_function_call  another item type (not blocked: it is not a call)
   status             status is not exactly "completed"
   arguments_type     arguments is not a string
-  arguments_parse    arguments is not valid JSON
+  arguments_parse    arguments is not valid JSON, or gives a name twice in one
+                     object (as written, or as a case-folding reader reads a
+                     parameter the schema declares: "region" and "Region")
   arguments_schema   the parsed arguments fail the tool's JSON Schema
   unknown_tool       no schema is known for the call's name (fail closed)
   ok                 the call may run and get a function_call_output
@@ -126,10 +129,12 @@ Options:
                    one, where a second thread costs more to start than it saves
 ${INPUT_OPTIONS_HELP}  -h, --help       show this help
 
-Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, a
-record of two kinds at once (a function_call item with a "messages" array), and
-a line with a tool call that gives no item (no type, a custom call) are blocked
-error records; a JSON object of no known kind is gated as it is.
+Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, one
+that gives a name twice in one object (or two a case-folding reader takes for
+one name that decides a call: "type" and "Type"), a record of two kinds at once
+(a function_call item with a "messages" array), and a line with a tool call
+that gives no item (no type, a custom call, "Tool_calls") are blocked error
+records; a JSON object of no known kind is gated as it is.
 Exit status: 0 nothing blocked, 1 some item blocked, 2 usage error or
 unreadable input.
 
