@@ -11,6 +11,7 @@ import type { JournalLine } from "./read.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
 import { BoundedMap } from "../models/bounded-map.js";
 import { namedTwice } from "./parse-record.js";
+import { describeNamesFoldedTwice, firstNamesFoldedTwice } from "../models/names-folded-twice.js";
 import { namesRequestTools } from "./unreadable-request.js";
 
 /** A wrapped line's text, and where in it the record stands. */
@@ -39,6 +40,11 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   // line is refused whole, as a line that is its own record would be.
   const twice = namedTwice(line.text, wrapper, "line");
   if (twice !== undefined) return unread(line, twice);
+  // So is a line with two names a reader folding case or width takes for one:
+  // `"message"` and `"Message"` are one member to Go's encoding/json, which keeps
+  // the last, so it would replay the record the pointer does not find.
+  const folded = firstNamesFoldedTwice(wrapper);
+  if (folded !== undefined) return unread(line, describeNamesFoldedTwice("line", folded));
   const found = resolvePointer(wrapper, pointer);
   // The record may stand elsewhere in the line than the pointer says.
   if (!found.found) return unread(line, `--record ${pointer.text} finds no record in this line: ${found.reason}`);

@@ -87,6 +87,14 @@ describe("--record", () => {
     });
   });
 
+  test("a wrapper with two names that fold to one (message and Message) is an error on its line, whichever the pointer names", async () => {
+    const record = (region: string) => JSON.stringify({ ...call, arguments: JSON.stringify({ region }) });
+    const line = `{"ts":1,"message":${record("apac")},"Message":${record("global")}}`;
+    const result = await runOrbridge(["gate", "--record", "/message", "--schema", schema], `${line}\n`);
+    expect(result.stdout).toBe('line 1  - -  BLOCKED error: line has the names "message" and "Message" in one object, at the top level: a reader that matches names regardless of case or width (Go\'s encoding/json does) takes them for one name and keeps the last value\n');
+    expect(result.code).toBe(1);
+  });
+
   test("a pointer that is not one is a usage error", async () => {
     expect(await runOrbridge(["gate", "--record", "message"], "")).toEqual({ code: 2, stdout: "", stderr: 'orbridge gate: --record: a JSON Pointer starts with "/" (got "message")\n' });
   });
