@@ -13,6 +13,7 @@ import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { literalsNotStanding, shownLiteral, standsAsDouble } from "../../src/models/decimal-value.js";
 import { describeDuplicateName, duplicateName } from "../../src/models/duplicate-names.js";
+import { describeNamesFoldedTwice, firstNamesFoldedTwice } from "../../src/models/names-folded-twice.js";
 
 export interface Located {
   value: unknown;
@@ -203,7 +204,11 @@ export function parsedValue(value: unknown): { value: unknown; parsed: boolean; 
 function namedTwice(text: string, value: unknown): string | undefined {
   try {
     const duplicate = duplicateName(text, value);
-    return duplicate === undefined ? undefined : describeDuplicateName("the JSON text", duplicate);
+    if (duplicate !== undefined) return describeDuplicateName("the JSON text", duplicate);
+    // Two names a reader folding case or width takes for one (`arguments` and
+    // `Arguments`) are one member to it, which keeps the last: read neither way.
+    const folded = firstNamesFoldedTwice(value);
+    return folded === undefined ? undefined : describeNamesFoldedTwice("the JSON text", folded);
   } catch (error) {
     return `the JSON text could not be checked for names given twice: ${(error as Error).message}`;
   }

@@ -16,6 +16,7 @@
 // document's records are numbered 1, 2, … as lines are; a stored log's record
 // numbers follow the order of its conversations.
 import { describeDuplicateName, duplicateName, type DuplicateName } from "../models/duplicate-names.js";
+import { describeNamesFoldedTwice, firstNamesFoldedTwice } from "../models/names-folded-twice.js";
 import { READERS, READER_ORDER, type Reading, type ReaderName } from "../../adapters/index.js";
 import { isGzip, gunzipped } from "./read-gzip.js";
 import { isParquet, parquetRows } from "./read-parquet.js";
@@ -301,10 +302,10 @@ function firstNonBlank(bytes: Buffer): number {
 }
 
 /**
- * Why a document that names a member twice in one object is read as neither of
- * its values (JSON.parse keeps the last, a reader that keeps the first would
- * replay another call): the error that refuses it whole, as a line would be
- * blocked; undefined when it names each member once.
+ * Why a document that names a member twice in one object (as written, or once
+ * folded) is read as neither of its values (JSON.parse keeps the last, a reader
+ * that keeps the first would replay another call): the error that refuses it
+ * whole, as a line would be blocked; undefined when it names each member once.
  */
 function refusalOfNamedTwice(where: string, text: string, document: unknown): DocumentError | undefined {
   let duplicate: DuplicateName | undefined;
@@ -313,7 +314,12 @@ function refusalOfNamedTwice(where: string, text: string, document: unknown): Do
   } catch (error) {
     return new DocumentError(`${where}: the document could not be checked for names given twice (${(error as Error).message}): it is not read`);
   }
-  return duplicate === undefined ? undefined : new DocumentError(`${where}: ${describeDuplicateName("the document", duplicate)}: it is not read`);
+  if (duplicate !== undefined) return new DocumentError(`${where}: ${describeDuplicateName("the document", duplicate)}: it is not read`);
+  // Two names a reader folding case or width takes for one (`resourceSpans` and
+  // `ResourceSpans`, `tool_calls` and `Tool_calls`) are one member to it, which
+  // keeps the last: the store's reader would read the other.
+  const folded = firstNamesFoldedTwice(document);
+  return folded === undefined ? undefined : new DocumentError(`${where}: ${describeNamesFoldedTwice("the document", folded)}: it is not read`);
 }
 
 /** The end of the first line holding more than blanks, or -1 when it has not ended yet. */

@@ -154,6 +154,14 @@ describe("a document that names a member twice in one object", () => {
   });
 });
 
+describe("a document with two names that fold to one in one object", () => {
+  it("is refused whole: a reader that folds case keeps the last of tool_calls and Tool_calls", async () => {
+    const message = '{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"t","arguments":"{}"}}],"Tool_calls":[{"id":"call_1","type":"function","function":{"name":"t","arguments":"{\\"x\\":\\"evil\\"}"}}]}';
+    const page = `{"object":"list","data":[{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":${message}}]}],"has_more":false}`;
+    await expect(lines(page.replace('"data":', '\n"data":'))).rejects.toThrow(new DocumentError(`in: the document has the names "tool_calls" and "Tool_calls" in one object, at "/data/0/choices/0/message": a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value: it is not read`));
+  });
+});
+
 describe("JSONL whose first line reads as a store's document and a later one does not", () => {
   it("is read line by line, a name given twice left to the line that writes it", async () => {
     const page = '{"object":"list","data":[{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"hi"}}]}],"has_more":false}';

@@ -72,6 +72,17 @@ describe("JSON text in an attribute", () => {
   });
 });
 
+describe("JSON text in an attribute with two names that fold to one", () => {
+  test("is not read: unreadable, as a Go reader keeps the last of arguments and Arguments", () => {
+    const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"count_trees","arguments":{"row":4},"Arguments":{"row":"all"}}]}]';
+    const reading = read([["gen_ai.output.messages", messages]]);
+    expect(calls(reading)).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual([
+      'gen_ai.output.messages: the JSON text has the names "arguments" and "Arguments" in one object, at "/0/parts/0": a reader that matches names regardless of case or width (Go\'s encoding/json does) takes them for one name and keeps the last value: not read',
+    ]);
+  });
+});
+
 describe("JSON text in an attribute that holds a number a double reads as another", () => {
   test("is not read, as the arguments made of it would not be the text's: unreadable", () => {
     const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"set_level","arguments":{"level":1.0000000000000001}}]}]';
