@@ -23,7 +23,8 @@
 // | response.reasoning_text.delta / .done            | appends to / sets a reasoning content part       |
 // | response.output_item.done                        | replaces the item: authoritative, with status    |
 // | response.completed / .incomplete / .failed       | sets the status; its `output`, if any, wins;     |
-// |                                                  | closes the response                              |
+// |                                                  | closes the response; a response of another       |
+// |                                                  | status than the event names stops its calls      |
 // | error                                            | the response has failed: the error is a loss;    |
 // |                                                  | the response.failed that follows closes it       |
 // | an extension event (`acme:trace_event`)          | ignored, as the specification lets clients: one  |
@@ -66,6 +67,7 @@ import { stoppedCall, transportPadding, type AssembledResponse, type StreamedRes
 import type { CanonicalItem } from "../models/open-responses.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { describeValue } from "../models/json-value.js";
+import { quoteVisible } from "../models/quote-visible.js";
 import { isPlainObject } from "./detect.js";
 
 export type { AssembledResponse } from "../models/assembled-response.js";
@@ -257,7 +259,7 @@ export class ResponsesStreamAssembler {
       case "response.incomplete":
       case "response.failed": {
         if (response) open.snapshot = { value: response, line };
-        if (response) open.stoppedBy = unfinishedResponse(response);
+        if (response) open.stoppedBy = unfinishedResponse(response) ?? otherEnd(type, response);
         if (typeof response?.status !== "string") open.status = TERMINAL_STATUS[type];
         // An empty output next to streamed items is a terminal event that omits
         // the output, not one that says there was none.
@@ -562,6 +564,22 @@ export function unfinishedResponse(response: Record<string, unknown>): string | 
   if (response.status === "queued" || response.status === "in_progress") return `the response is still ${response.status === "queued" ? "queued" : "in progress"}`;
   if (/content_?filter/i.test(JSON.stringify(response.incomplete_details ?? null))) return "the content filter stopped the response";
   return undefined;
+}
+
+/**
+ * Why a terminal event's response says another end than the event's name: a
+ * `response.failed` or `response.completed` carrying a response `cancelled`, or
+ * one `completed` in a `response.failed`. Readers that go by the event (the
+ * Agents SDK takes a final response only from `response.completed`) and those
+ * that go by the response's status (as a stored response is read, where
+ * `cancelled` or a status the spec does not define stops its calls) see the
+ * stream end two ways. Undefined when the response gives no status, or the one
+ * the event names.
+ */
+function otherEnd(type: keyof typeof TERMINAL_STATUS, response: Record<string, unknown>): string | undefined {
+  const status = response.status;
+  if (typeof status !== "string" || status === TERMINAL_STATUS[type]) return undefined;
+  return `${type} carries a response whose status is ${quoteVisible(status)}`;
 }
 
 function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "path">, losses: StreamLoss[], why: string): CanonicalItem {

@@ -395,6 +395,9 @@ describe("a terminal event whose response says its calls did not finish", () => 
     [{ type: "response.incomplete", response: { ...response("incomplete", [callFinal]), incomplete_details: { reason: "content_filter" } } }, "the content filter stopped the response"],
     [{ type: "response.completed", response: { ...response("completed", [callFinal]), error: { code: "server_error", message: "The server had an error." } } }, "the response carries an error"],
     [{ type: "response.completed", response: response("in_progress", [callFinal]) }, "the response is still in progress"],
+    [{ type: "response.completed", response: response("cancelled", [callFinal]) }, 'response.completed carries a response whose status is "cancelled"'],
+    [{ type: "response.failed", response: response("completed", [callFinal]) }, 'response.failed carries a response whose status is "completed"'],
+    [{ type: "response.incomplete", response: response("done", [callFinal]) }, 'response.incomplete carries a response whose status is "done"'],
   ])("%j: its completed call is written incomplete", (terminal, why) => {
     const [assembled] = run([...finished, terminal]);
     expect(assembled!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
