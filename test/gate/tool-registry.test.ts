@@ -206,6 +206,19 @@ describe("a Chat request body", () => {
     expect(registry.notAllowedReason("get_weather")).toBe("tool_choice of line 1 allows no function");
   });
 
+  test("a limit spelled so that only a reader folding case or width reads it (Tool_choice, Parallel_tool_calls, a Gemini config's ToolConfig) allows no function", () => {
+    const spelledOtherwise = [{ Tool_choice: "none" }, { TOOL_CHOICE: "none" }, { "tool_choice\u200b": "none" }, { Parallel_tool_calls: false }, { Tools: [] }, { tool_choice: { type: "allowed_tools", Mode: "auto", tools: [] } }, { config: { ToolConfig: { functionCallingConfig: { mode: "NONE" } } } }];
+    for (const fields of spelledOtherwise) {
+      const registry = new ToolRegistry();
+      const problems = registry.addRequestBody({ ...body, ...fields }, "line 1");
+      expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: false });
+      expect(problems).toHaveLength(1);
+    }
+    expect(new ToolRegistry().addRequestBody({ ...body, Tool_choice: "none" }, "line 1")).toEqual([
+      'line 1: "/Tool_choice" is read by no envelope, yet a reader that matches names regardless of case or width (Go\'s encoding/json does) reads it as the request\'s tool_choice: which calls the request allows is not known',
+    ]);
+  });
+
   test('"required" allows every function', () => {
     const registry = new ToolRegistry();
     registry.addRequestBody({ ...body, tool_choice: "required" }, "line 1");
