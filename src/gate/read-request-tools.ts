@@ -24,9 +24,7 @@ import type { ToolSchema } from "./schema.js";
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import { shownLiteral } from "../models/decimal-value.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
-import { foldName } from "../models/folded-name.js";
-import { pointerToken } from "../models/json-pointer.js";
-import { quoteVisible } from "../models/quote-visible.js";
+import { describeLimitSpelledOtherwise, limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
 
 /**
  * The schema of a function declared without `parameters`: it takes no
@@ -106,46 +104,12 @@ export function readRequestTools(body: Record<string, unknown>, where: string, r
 
 function readBodyTools(body: Record<string, unknown>, where: string, readEnvelope?: EnvelopeToolsReader): ToolsRead {
   const read = readBodyToolsAsSpelled(body, where, readEnvelope);
-  const misspelled = limitSpelledOtherwise(body, "");
+  const misspelled = limitSpelledOtherwise(body);
   if (misspelled !== undefined) {
-    read.problems.push(`${where}: ${quoteVisible(misspelled.path, 200)} is read by no envelope, yet a reader that matches names regardless of case or width (Go's encoding/json does) reads it as the request's ${misspelled.name}: which calls the request allows is not known`);
+    read.problems.push(`${where}: ${describeLimitSpelledOtherwise(misspelled, "request")}`);
     read.choice = { names: NO_NAME, field: misspelled.path, whole: false };
   }
   return read;
-}
-
-// The members of a request body, in any envelope, that say which tools its calls
-// may use or how many, and those that hold such members (Gemini's `config` and
-// `toolConfig`, a choice's object). Spelled otherwise but the same once folded
-// (`Tool_choice`, `TOOL_CHOICE`, `parallel_tool_calls\u200b`), a member is
-// passed over by the envelope's reader, which then reads no limit, while a
-// reader that folds names reads the limit it says.
-const LIMIT_MEMBERS: ReadonlySet<string> = new Set([
-  "tools", "functions", "tool_choice", "function_call", "parallel_tool_calls", "disable_parallel_tool_use",
-  "toolConfig", "tool_config", "toolChoice", "functionCallingConfig", "function_calling_config",
-  "allowedFunctionNames", "allowed_function_names", "allowed_tools", "mode", "config",
-]);
-const FOLDED_LIMIT_MEMBERS: ReadonlySet<string> = new Set([...LIMIT_MEMBERS].map(foldName));
-// Members whose objects hold more such members; a tool's definition does not
-// (its schema's property names are the tool's own), so `tools` is not entered.
-const LIMIT_HOLDERS: ReadonlySet<string> = new Set(["config", "toolConfig", "tool_config", "tool_choice", "toolChoice", "functionCallingConfig", "function_calling_config"]);
-
-/** The first member, at the top of a body or in a member that holds limits, spelled otherwise than a limit's name it folds to; its JSON Pointer and that name. */
-function limitSpelledOtherwise(fields: Record<string, unknown>, path: string, depth = 0): { path: string; name: string } | undefined {
-  for (const key of Object.keys(fields)) {
-    const at = `${path}/${pointerToken(key)}`;
-    if (!LIMIT_MEMBERS.has(key)) {
-      const folded = foldName(key);
-      if (FOLDED_LIMIT_MEMBERS.has(folded)) return { path: at, name: [...LIMIT_MEMBERS].find((name) => foldName(name) === folded)! };
-      continue;
-    }
-    const value = fields[key];
-    if (depth < 3 && LIMIT_HOLDERS.has(key) && isPlainObject(value)) {
-      const inner = limitSpelledOtherwise(value, at, depth + 1);
-      if (inner !== undefined) return inner;
-    }
-  }
-  return undefined;
 }
 
 function readBodyToolsAsSpelled(body: Record<string, unknown>, where: string, readEnvelope?: EnvelopeToolsReader): ToolsRead {

@@ -36,6 +36,7 @@ import { unreadableReason } from "../journal/unreadable-request.js";
 import { readSchemaText } from "../journal/schema-text.js";
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { ToolSchema } from "./schema.js";
+import { describeLimitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 import { foldName } from "../models/folded-name.js";
 import { readConvertedTools, readRequestTools, readToolChoice, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
@@ -213,6 +214,11 @@ export class ToolRegistry {
     const problems: string[] = [];
     const choices: Choice[] = [];
     const said = `${where}, the response's own record of its request,`;
+    const misspelled = fields.misspelled_limit as { path: string; name: string } | undefined;
+    if (misspelled !== undefined) {
+      problems.push(`${where}: ${describeLimitSpelledOtherwise(misspelled, "response")}`);
+      choices.push({ names: new Set(), where: `${misspelled.path} of ${said} cannot be read, so it` });
+    }
     if (fields.tool_choice !== undefined && fields.tool_choice !== null) {
       const choice = readToolChoice(fields.tool_choice, where, problems);
       if (choice.names !== undefined) choices.push({ names: choice.names, where: `tool_choice of ${said}` });

@@ -31,6 +31,7 @@
 import { unreadableRequest } from "./unreadable-request.js";
 import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
+import { limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
 import type { ChatMessage } from "../models/chat-completions.js";
 import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
@@ -716,11 +717,14 @@ function stoppedResponse(record: Record<string, unknown>): string | undefined {
 function responseToolFields(record: Record<string, unknown>): Record<string, unknown> | undefined {
   const parallel = record.parallel_tool_calls;
   const limitsCalls = parallel !== undefined && parallel !== null && parallel !== true;
-  if (record.tool_choice === undefined && record.tools === undefined && !limitsCalls) return undefined;
+  // A limit spelled so that only a reader folding names reads it goes on as written, for the gate to refuse.
+  const misspelled = limitSpelledOtherwise(record);
+  if (record.tool_choice === undefined && record.tools === undefined && !limitsCalls && misspelled === undefined) return undefined;
   return {
     ...(record.tool_choice === undefined ? {} : { tool_choice: record.tool_choice }),
     ...(record.tools === undefined ? {} : { tools: record.tools }),
     ...(limitsCalls ? { parallel_tool_calls: parallel } : {}),
+    ...(misspelled === undefined ? {} : { misspelled_limit: misspelled }),
   };
 }
 

@@ -59,6 +59,18 @@ describe("a response object that repeats its request's tool_choice and tools", {
     expect(gated.findings.map((finding) => finding.detail)).toEqual([expect.stringMatching(new RegExp(`^"delete_all" is not allowed: .*line 1, the response's own record of its request, ${allows.replace(/"/g, '\\"')}$`))]);
   });
 
+  test.each([[{ Tool_choice: "none" }, "/Tool_choice"], [{ TOOL_CHOICE: "none" }, "/TOOL_CHOICE"], [{ Parallel_tool_calls: false }, "/Parallel_tool_calls"]])(
+    "%j, a limit only a reader folding case reads, allows no function and is an error on its line",
+    async (fields, path) => {
+      const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", "-"], response(fields));
+      const [error, gated] = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Verdict & { type?: string });
+      expect(error).toMatchObject({ reason: "error", blocked: true, detail: expect.stringContaining(`"${path}" is read by no envelope`) });
+      expect(gated).toMatchObject({ type: "function_call", reason: "ok", blocked_by: "tool_not_allowed", blocked: true });
+      expect(gated!.findings.map((finding) => finding.detail)).toEqual([`"delete_all" is not allowed: ${path} of line 1, the response's own record of its request, cannot be read, so it allows no function`]);
+      expect(run.code).toBe(1);
+    },
+  );
+
   test("what one response says holds for its own calls, not for the next response's", async () => {
     const first = { id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", tool_choice: { type: "function", name: "get_weather" }, output: [{ ...call, name: "get_weather", call_id: "call_0", id: "fc_0" }] };
     const second = { id: "resp_2", object: "response", created_at: 2, status: "completed", model: "m", tool_choice: "auto", output: [call] };
