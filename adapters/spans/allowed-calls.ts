@@ -32,6 +32,8 @@ export interface ToolChoice {
   path: string;
   gemini?: boolean;
   disagreeing?: boolean;
+  /** A limit the request writes under a name only a reader folding case or width reads (`Tool_choice`): its JSON Pointer in the request. */
+  misspelled?: string;
 }
 
 export type Allowed = { every: true } | { every: false; names: ReadonlySet<string>; said: string };
@@ -40,6 +42,7 @@ const EVERY: Allowed = { every: true };
 
 export function allowedCalls(choice: ToolChoice): Allowed {
   const { value } = choice;
+  if (choice.misspelled !== undefined) return { every: false, names: new Set(), said: `the request writes ${JSON.stringify(choice.misspelled)}, which only a reader that matches names regardless of case or width (Go's encoding/json does) reads as one of its limits, so it allows no tool` };
   if (choice.disagreeing) return { every: false, names: new Set(), said: `the request states its tool choice more than once, allowing other calls (${shown(value)}), so it allows no tool` };
   if (choice.gemini) return geminiAllowed(value);
   if (value === "auto" || value === "required" || value === "any") return EVERY;

@@ -18,6 +18,7 @@
 // | a string                                           | one message of the side's role   |
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
+import { limitSpelledOtherwise } from "../../src/models/limit-spelled-otherwise.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import { legacyFunctionCall, sameAllowance, type ToolChoice } from "./allowed-calls.js";
@@ -68,6 +69,17 @@ interface Context {
   span?: string;
 }
 
+/**
+ * A request body that writes one of its limits under a name only a reader
+ * folding case or width reads (`Tool_choice`, `Parallel_tool_calls`): whatever
+ * choice it spells as its envelope does, such a reader holds its calls to
+ * another, so it allows none.
+ */
+function refuseMisspelledLimit(value: Record<string, unknown>, path: string, read: MessagesRead): void {
+  const misspelled = limitSpelledOtherwise(value);
+  if (misspelled !== undefined) read.toolChoice = { value: null, path: path + misspelled.path, misspelled: misspelled.path };
+}
+
 function readContainer(value: Record<string, unknown>, path: string, side: Side, read: MessagesRead, context: Context): void {
   if (Array.isArray(value.contents)) {
     const config = isPlainObject(value.config) ? value.config : {};
@@ -83,6 +95,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     const configs = [config.tool_config, config.toolConfig, value.tool_config, value.toolConfig].filter((one) => one !== undefined);
     const oneConfig = configs.every((one) => isDeepStrictEqual(one, configs[0]));
     if (toolConfig !== undefined) read.toolChoice = oneConfig ? { value: configs[0], path: path + toolConfig, gemini: true } : { value: configs, path: path + toolConfig, disagreeing: true };
+    refuseMisspelledLimit(value, path, read);
     leftBehind(value, ["contents", "config", "system_instruction", "systemInstruction"], path, "the request", context);
     if (isPlainObject(value.config)) leftBehind(value.config, ["system_instruction", "systemInstruction"], `${path}/config`, "the request's config", context);
     return;
@@ -105,6 +118,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
       read.messages += 1;
     } else value.input.forEach((entry: unknown, index: number) => readMessage(entry, `${path}/input/${index}`, side, read, context));
     if (value.tool_choice !== undefined && value.tool_choice !== null) read.toolChoice = { value: value.tool_choice, path: `${path}/tool_choice` };
+    refuseMisspelledLimit(value, path, read);
     leftBehind(value, ["input", "instructions"], path, "the request", context);
     return;
   }
@@ -119,6 +133,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     }
     else if (choice !== undefined) read.toolChoice = { value: choice, path: `${path}/tool_choice` };
     else if (legacy !== undefined) read.toolChoice = { value: legacyFunctionCall(legacy), path: `${path}/function_call` };
+    refuseMisspelledLimit(value, path, read);
     leftBehind(value, ["messages"], path, "the request", context);
     return;
   }

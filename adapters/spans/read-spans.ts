@@ -27,6 +27,7 @@
 // messages, which repeat that call's, are reported with the rest). Any other
 // span is accounted for whole by its fate.
 import { isPlainObject } from "../../src/models/json-value.js";
+import { limitSpelledOtherwise } from "../../src/models/limit-spelled-otherwise.js";
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunctions, type CallLimit, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
@@ -645,6 +646,8 @@ function attributeToolChoices(span: Span): ToolChoice[] {
   if (parameters !== undefined) {
     const { value } = parsedValue(parameters.value);
     if (isPlainObject(value) && value.tool_choice !== undefined && value.tool_choice !== null) choices.push({ value: value.tool_choice, path: parameters.path });
+    const misspelled = isPlainObject(value) ? limitSpelledOtherwise(value) : undefined;
+    if (misspelled !== undefined) choices.push({ value: null, path: parameters.path, misspelled: misspelled.path });
     if (isPlainObject(value) && value.function_call !== undefined && value.function_call !== null) choices.push({ value: legacyFunctionCall(value.function_call), path: parameters.path });
   }
   return choices;

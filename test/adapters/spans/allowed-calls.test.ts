@@ -106,6 +106,19 @@ describe("a stored call whose request did not allow its answer's call", () => {
     expect(calls(READERS.langfuse.read(allowed))).toHaveLength(1);
   });
 
+  it("is not read when the request writes a limit under a name only a reader folding case or width reads: Tool_choice in the body or in llm.invocation_parameters, a Gemini config's ToolConfig", () => {
+    for (const body of [{ messages: [{ role: "user", content: "go" }], Tool_choice: "none" }, { messages: [{ role: "user", content: "go" }], Parallel_tool_calls: false }, { input: [{ role: "user", content: "go" }], model: "m", TOOL_CHOICE: "none" }, { contents: [{ role: "user", parts: [{ text: "go" }] }], config: { ToolConfig: { functionCallingConfig: { mode: "NONE" } } } }]) {
+      expect(calls(read(body))).toEqual([]);
+    }
+    const document = generation({ messages: [{ role: "user", content: "go" }] });
+    (document.observations[0] as Record<string, unknown>).metadata = { attributes: { "llm.invocation_parameters": '{"Tool_choice":"none"}' } };
+    const reading = READERS.langfuse.read(document);
+    expect(calls(reading)).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "conflict").map(({ detail }) => detail.split(", at ")[0])).toEqual([
+      'the call of "lookup" answers a request that did not allow it (the request writes "/Tool_choice", which only a reader that matches names regardless of case or width (Go\'s encoding/json does) reads as one of its limits, so it allows no tool',
+    ]);
+  });
+
   it("is read when the request allowed it, or said nothing of tools", () => {
     expect(calls(read({ messages: [{ role: "user", content: "go" }], tool_choice: { type: "function", function: { name: "lookup" } } }))).toHaveLength(1);
     expect(calls(read({ messages: [{ role: "user", content: "go" }] }))).toHaveLength(1);
