@@ -13,7 +13,7 @@ import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { literalsNotStanding, shownLiteral, standsAsDouble } from "../../src/models/decimal-value.js";
 import { describeDuplicateName, duplicateName } from "../../src/models/duplicate-names.js";
-import { describeNamesFoldedTwice, firstNamesFoldedTwice } from "../../src/models/names-folded-twice.js";
+import { describeNamesFoldedTwice, firstNamesFoldedTwice, RECORD_NAMES } from "../../src/models/names-folded-twice.js";
 
 export interface Located {
   value: unknown;
@@ -206,8 +206,9 @@ function namedTwice(text: string, value: unknown): string | undefined {
     const duplicate = duplicateName(text, value);
     if (duplicate !== undefined) return describeDuplicateName("the JSON text", duplicate);
     // Two names a reader folding case or width takes for one (`arguments` and
-    // `Arguments`) are one member to it, which keeps the last: read neither way.
-    const folded = firstNamesFoldedTwice(value);
+    // `Arguments`), of those that decide a call, are one member to it, which
+    // keeps the last: read neither way.
+    const folded = firstNamesFoldedTwice(value, RECORD_NAMES);
     return folded === undefined ? undefined : describeNamesFoldedTwice("the JSON text", folded);
   } catch (error) {
     return `the JSON text could not be checked for names given twice: ${(error as Error).message}`;

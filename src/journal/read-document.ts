@@ -16,7 +16,7 @@
 // document's records are numbered 1, 2, … as lines are; a stored log's record
 // numbers follow the order of its conversations.
 import { describeDuplicateName, duplicateName, type DuplicateName } from "../models/duplicate-names.js";
-import { describeNamesFoldedTwice, firstNamesFoldedTwice } from "../models/names-folded-twice.js";
+import { describeNamesFoldedTwice, firstNamesFoldedTwice, STORED_LOG_NAMES } from "../models/names-folded-twice.js";
 import { READERS, READER_ORDER, type Reading, type ReaderName } from "../../adapters/index.js";
 import { isGzip, gunzipped } from "./read-gzip.js";
 import { isParquet, parquetRows } from "./read-parquet.js";
@@ -316,9 +316,10 @@ function refusalOfNamedTwice(where: string, text: string, document: unknown): Do
   }
   if (duplicate !== undefined) return new DocumentError(`${where}: ${describeDuplicateName("the document", duplicate)}: it is not read`);
   // Two names a reader folding case or width takes for one (`resourceSpans` and
-  // `ResourceSpans`, `tool_calls` and `Tool_calls`) are one member to it, which
-  // keeps the last: the store's reader would read the other.
-  const folded = firstNamesFoldedTwice(document);
+  // `ResourceSpans`, `tool_calls` and `Tool_calls`), of those a store's reader
+  // or a call is read by, are one member to it, which keeps the last: the
+  // store's reader would read the other.
+  const folded = firstNamesFoldedTwice(document, STORED_LOG_NAMES);
   return folded === undefined ? undefined : new DocumentError(`${where}: ${describeNamesFoldedTwice("the document", folded)}: it is not read`);
 }
 

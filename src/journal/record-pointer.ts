@@ -11,7 +11,8 @@ import type { JournalLine } from "./read.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
 import { BoundedMap } from "../models/bounded-map.js";
 import { namedTwice } from "./parse-record.js";
-import { describeNamesFoldedTwice, firstNamesFoldedTwice } from "../models/names-folded-twice.js";
+import { describeNamesFoldedTwice, firstNamesFoldedTwice, mayFoldTwice, RECORD_NAMES } from "../models/names-folded-twice.js";
+import { foldName } from "../models/folded-name.js";
 import { namesRequestTools } from "./unreadable-request.js";
 
 /** A wrapped line's text, and where in it the record stands. */
@@ -40,10 +41,12 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   // line is refused whole, as a line that is its own record would be.
   const twice = namedTwice(line.text, wrapper, "line");
   if (twice !== undefined) return unread(line, twice);
-  // So is a line with two names a reader folding case or width takes for one:
-  // `"message"` and `"Message"` are one member to Go's encoding/json, which keeps
-  // the last, so it would replay the record the pointer does not find.
-  const folded = firstNamesFoldedTwice(wrapper);
+  // So is a line with two names a reader folding case or width takes for one, of
+  // the names on the pointer's way or that decide a call: `"message"` and
+  // `"Message"` are one member to Go's encoding/json, which keeps the last, so it
+  // would replay the record the pointer does not find.
+  const decides = (name: string) => RECORD_NAMES(name) || pointer.tokens.some((token) => foldName(token) === name);
+  const folded = mayFoldTwice(wrapper, decides) ? firstNamesFoldedTwice(wrapper, decides) : undefined;
   if (folded !== undefined) return unread(line, describeNamesFoldedTwice("line", folded));
   const found = resolvePointer(wrapper, pointer);
   // The record may stand elsewhere in the line than the pointer says.

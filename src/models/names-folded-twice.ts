@@ -40,6 +40,16 @@ const RECORD_NAME_LIST = [
 const RECORD_NAME_SET: ReadonlySet<string> = new Set(RECORD_NAME_LIST);
 export const RECORD_NAMES: FoldedNames = (folded) => RECORD_NAME_SET.has(folded);
 
+/**
+ * The names, folded, a stored log's document is read by (OTLP, Langfuse, an
+ * OpenAI list page), and those of RECORD_NAMES, which its records hold.
+ */
+const STORED_LOG_NAME_SET: ReadonlySet<string> = new Set([
+  "resourcespans", "scopespans", "spans", "attributes", "key", "value", "stringvalue", "intvalue", "doublevalue", "boolvalue", "arrayvalue", "kvlistvalue", "values",
+  "events", "traceid", "spanid", "parentspanid", "observations", "trace", "object", "has_more", "metadata", "body", "usage", "resource", "scope", "kind",
+]);
+export const STORED_LOG_NAMES: FoldedNames = (folded) => RECORD_NAME_SET.has(folded) || STORED_LOG_NAME_SET.has(folded);
+
 export interface NamesFoldedTwice {
   names: [string, string];
   /** JSON Pointer to the object that holds both. */
