@@ -10,18 +10,22 @@ import { foldName } from "../models/folded-name.js";
 import type { FoldedNames } from "../models/names-folded-twice.js";
 import type { ToolSchema } from "./schema.js";
 
-const declared = new WeakMap<object, FoldedNames>();
+const declared = new WeakMap<object, FoldedNames | null>();
 
-/** Whether a folded name is one the schema gives an argument member; read once a schema. */
-export function declaredArgumentNames(schema: ToolSchema | undefined): FoldedNames {
-  if (schema === undefined || typeof schema !== "object" || schema === null) return () => false;
+/**
+ * Whether a folded name is one the schema gives an argument member; read once
+ * a schema. Undefined when it gives none: then no pair of names counts, and
+ * the arguments need no walk.
+ */
+export function declaredArgumentNames(schema: ToolSchema | undefined): FoldedNames | undefined {
+  if (schema === undefined || typeof schema !== "object" || schema === null) return undefined;
   let names = declared.get(schema);
   if (names === undefined) {
     const folds = foldsOf(schema);
-    names = (folded) => folds.has(folded);
+    names = folds.size === 0 ? null : (folded) => folds.has(folded);
     declared.set(schema, names);
   }
-  return names;
+  return names ?? undefined;
 }
 
 function foldsOf(schema: object): Set<string> {

@@ -113,7 +113,7 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const duplicate = duplicateName(args, value);
     if (duplicate !== undefined) return { reason: "arguments_parse", detail: describeDuplicateName("arguments", duplicate), path: "/arguments" };
     const declared = declaredArgumentNames(schema);
-    const folded = mayFoldTwice(value, declared) ? firstNamesFoldedTwice(value, declared) : undefined;
+    const folded = declared !== undefined && mayFoldTwice(value, declared) ? firstNamesFoldedTwice(value, declared) : undefined;
     if (folded !== undefined) return { reason: "arguments_parse", detail: describeNamesFoldedTwice("arguments", folded), path: "/arguments" };
     // The OpenAI SDKs' parse helpers give a call its arguments once more, read, as
     // `parsed_arguments` (null for a tool they do not parse), and a runner built on

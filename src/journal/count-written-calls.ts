@@ -35,13 +35,13 @@
 // `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
-import { foldedKey, foldsOntoAnother, isOwnFold, isOwnFoldKey, RECORD_NAMES } from "../models/names-folded-twice.js";
+import { foldedKey, foldsOntoAnother, isOwnFoldKey, RECORD_NAMES } from "../models/names-folded-twice.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
 
 /** Whether a `type` value is a call's, as written or once folded. */
 function isCallType(type: string): boolean {
-  return CALL_TYPES.has(type) || (!isOwnFold(type) && CALL_TYPES.has(foldedKey(type)));
+  return CALL_TYPES.has(type) || (!isOwnFoldKey(type) && CALL_TYPES.has(foldedKey(type)));
 }
 
 /**
@@ -242,7 +242,7 @@ function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[
 
 /** A member's name as callsHeldBy asks it: as written when it is its own fold, else folded. */
 function readAs(key: string): string {
-  return isOwnFold(key) ? key : foldedKey(key);
+  return isOwnFoldKey(key) ? key : foldedKey(key);
 }
 
 /**

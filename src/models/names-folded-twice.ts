@@ -147,8 +147,9 @@ export function mayFoldTwice(value: unknown, counts: FoldedNames, depth = 0): bo
   }
   const fields = value as Record<string, unknown>;
   let folds = false;
-  for (const key of Object.keys(fields)) {
-    if (!folds && !isOwnFold(key)) folds = true;
+  // for-in over a parsed value: no array of keys built, and none inherited (JSON.parse sets own members only).
+  for (const key in fields) {
+    if (!folds && !isOwnFoldKey(key)) folds = true;
     if (mayFoldTwice(fields[key], counts, depth + 1)) return true;
   }
   return folds && keysFoldedTwice(fields, counts) !== undefined;
