@@ -81,20 +81,21 @@ const FEW_FOLDING = 16;
 
 /** `isOwnFold(name)`, remembered. */
 export function isOwnFoldKey(name: string): boolean {
-  let own = OWN_FOLDS.get(name);
-  if (own !== undefined) return own;
-  own = isOwnFold(name);
-  if (OWN_FOLDS.size < MAX_FOLDS) OWN_FOLDS.set(name, own);
-  return own;
+  return remembered(OWN_FOLDS, name, isOwnFold);
 }
 
 /** `foldName(name)`, remembered. */
 export function foldedKey(name: string): string {
-  let folded = FOLDS.get(name);
-  if (folded !== undefined) return folded;
-  folded = foldName(name);
-  if (FOLDS.size < MAX_FOLDS) FOLDS.set(name, folded);
-  return folded;
+  return remembered(FOLDS, name, foldName);
+}
+
+/** What `answer` gives for `name`, kept while the map holds fewer than MAX_FOLDS names. */
+function remembered<T>(answers: Map<string, T>, name: string, answer: (name: string) => T): T {
+  let known = answers.get(name);
+  if (known !== undefined) return known;
+  known = answer(name);
+  if (answers.size < MAX_FOLDS) answers.set(name, known);
+  return known;
 }
 
 /**
