@@ -100,6 +100,26 @@ describe("a schema built in code", () => {
     expect([replayGate(call(), structuredClone(strict)).reason, replayGate(call({ arguments: '{"region":"global"}' }), structuredClone(strict)).reason]).toEqual(["ok", "arguments_schema"]);
   });
 
+  test("a Proxy that shows a bound to the compiler and hides it after is judged by the schema compiled: a number past a double blocks", () => {
+    let written = false;
+    const bound = new Proxy({ type: "number", maximum: 9007199254740992 }, {
+      getOwnPropertyDescriptor: (target, key) => (key === "maximum" && written ? undefined : Reflect.getOwnPropertyDescriptor(target, key)),
+      get: (target, key) => {
+        written ||= key === "maximum" && new Error().stack!.includes("JSON.stringify");
+        return Reflect.get(target, key);
+      },
+    });
+    expect(replayGate(call({ arguments: '{"n":9007199254740993}' }), { type: "object", properties: { n: bound } }).reason).toBe("arguments_schema");
+  });
+
+  test("a Proxy that hides a property from the first reads and shows it to the compiler has its name's folded twin blocked", () => {
+    let reads = 0;
+    const properties = new Proxy({ region: { type: "string", enum: ["apac"] } }, {
+      ownKeys: (target) => (reads++ === 0 ? [] : Reflect.ownKeys(target)),
+    });
+    expect(replayGate(call({ arguments: '{"region":"apac","Region":"global"}' }), { type: "object", properties }).reason).toBe("arguments_parse");
+  });
+
   test("in a tools array it blocks the calls of its tool", async () => {
     const registry = ToolRegistry.fromToolsFile([{ type: "function", name: "get_report", parameters: new Map(Object.entries(strict)) }], "tools");
     expect(await verdicts([call({ arguments: '{"region":"global","x":1}' })], registry)).toEqual([{ line: 1, reason: "arguments_schema", blocked: true }]);

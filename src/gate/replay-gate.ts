@@ -112,7 +112,10 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const value = parsed.value;
     const duplicate = duplicateName(args, value);
     if (duplicate !== undefined) return { reason: "arguments_parse", detail: describeDuplicateName("arguments", duplicate), path: "/arguments" };
-    const declared = declaredArgumentNames(schema);
+    // Compiled before any other read of the schema, and every check reads what compiled:
+    // a schema built in code is read once, as its JSON text (schema.ts).
+    const compiled = schema === undefined ? undefined : (options.cache ?? sharedCache(options.assertFormats === true)).compile(schema);
+    const declared = declaredArgumentNames(compiled?.ok ? compiled.schema : undefined);
     const folded = declared !== undefined && mayFoldTwice(value, declared) ? firstNamesFoldedTwice(value, declared) : undefined;
     if (folded !== undefined) return { reason: "arguments_parse", detail: describeNamesFoldedTwice("arguments", folded), path: "/arguments" };
     // The OpenAI SDKs' parse helpers give a call its arguments once more, read, as
@@ -131,13 +134,12 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     }
 
     step = "arguments_schema";
-    if (schema === undefined) {
+    if (compiled === undefined) {
       const name = typeof fields!.name === "string" ? `"${fields!.name}"` : "this call";
       const namespace = own("namespace");
       if (namespace !== undefined && namespace !== null) return { reason: "unknown_tool", detail: `no schema is known for ${name} of namespace ${describe(namespace)}: a namespace's function is another tool than the function of its name`, path: "/namespace" };
       return { reason: "unknown_tool", detail: `no schema is known for ${name}`, path: "/name" };
     }
-    const compiled = (options.cache ?? sharedCache(options.assertFormats === true)).compile(schema);
     if (!compiled.ok) return { reason: "arguments_schema", detail: compiled.error, path: "/arguments" };
     if (!compiled.validate(value)) {
       const errors = describeSchemaErrors(compiled.validate.errors);
@@ -148,7 +150,7 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
       return { reason: "arguments_schema", detail: errors, path: "/arguments" };
     }
     // The schema judged doubles; only a number the double stands for was judged as written.
-    const inexact = constrainsNumbers(schema) ? inexactNumber(args) : undefined;
+    const inexact = constrainsNumbers(compiled.schema) ? inexactNumber(args) : undefined;
     if (inexact !== undefined) {
       return { reason: "arguments_schema", detail: `arguments${inexact.path} is ${shownLiteral(inexact.literal)}, ${whyNotStanding(inexact.literal)}; the gate does not compare it`, path: "/arguments" };
     }

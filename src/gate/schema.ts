@@ -56,9 +56,11 @@ export type { SchemaError, SchemaValidator } from "./schema-work.js";
 /**
  * A compiled schema, or the reason it could not be compiled (the call is then
  * blocked). `validate` runs within a work budget: past it, it returns false with
- * an error that states the bound.
+ * an error that states the bound. `schema` is what compiled: the schema's JSON
+ * text read back, the one reading every other check of the call must judge by,
+ * since an object built in code (a Proxy) can answer each later read otherwise.
  */
-export type CompiledSchema = { ok: true; validate: SchemaValidator } | { ok: false; error: string };
+export type CompiledSchema = { ok: true; validate: SchemaValidator; schema: ToolSchema } | { ok: false; error: string };
 
 export const DEFAULT_CACHE_LIMIT = 1024;
 
@@ -220,7 +222,7 @@ export class SchemaCache {
     const resolver = this.ajv.opts.uriResolver;
     const apart = referenceReadApart(schema, (uri) => this.metaSchema(uri), (base, reference) => resolver.resolve(base, reference));
     if (apart !== undefined) return { ok: false, error: apart };
-    return { ok: true, validate: runWithinBudget(validate) };
+    return { ok: true, validate: runWithinBudget(validate), schema };
   }
 
   /**
