@@ -108,6 +108,18 @@ describe("journal text stays text", () => {
     expect(report.stdout).toMatch(/<tr><td><code>\/model<\/code><\/td><td><code>left_behind<\/code><\/td><td class="n"><a href="#drill-path-reading-\d+">1<\/a><\/td><\/tr>/);
   });
 
+  test("a name or call_id that differs by a character that does not show is written with its escape, never as the other call's", async () => {
+    const folder = scratchFolder("report");
+    const journal = join(folder, "lookalike.jsonl");
+    const call = (name: string, callId: string) => ({ type: "function_call", id: "fc_1", call_id: callId, name, status: "completed", arguments: "{}" });
+    writeFileSync(journal, [call("delete_file", "call_1"), call("delete_file\u200b", "call_1\u200f"), { type: "function_call_output", call_id: "call_1\u200f", output: "done" }].map((record) => JSON.stringify(record)).join("\n") + "\n");
+    const html = (await runOrbridge(["report", journal])).stdout;
+    expect(html).toContain("calls <code>delete_file\\u200b</code> with call_id <code>call_1\\u200f</code>");
+    expect(html).toContain("the call <code>call_1\\u200f</code>");
+    expect(html).toContain("<tr><td><code>delete_file\\u200b</code></td>");
+    expect(/[\u200b\u200f]/.test(html)).toBe(false);
+  });
+
   test("the page forbids scripts and every request, whatever it holds", async () => {
     const report = await runOrbridge(["report", `${EXAMPLES}/sales-report.jsonl`]);
     expect(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(report.stdout)?.[1]).toEqual("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");

@@ -2,7 +2,8 @@
 // the page's CSS variables so that light and dark mode both read. Each chart
 // carries its own text alternative (title and description), and the page puts
 // the same numbers in a table beside it.
-import { escapeHtml } from "./escape-html.js";
+import { escapeHtml, escapeName } from "./escape-html.js";
+import { visibleInLine } from "../../models/quote-visible.js";
 
 export type Tone = "passed" | "blocked" | "neutral";
 
@@ -36,7 +37,7 @@ export function barChartSvg(chart: BarChart): string {
   const height = Math.max(1, rows.length) * ROW_HEIGHT + 8;
   const largest = Math.max(1, ...rows.map(rowTotal));
   const scale = (WIDTH - LABEL_WIDTH - VALUE_WIDTH) / largest;
-  const description = rows.length === 0 ? "nothing to count" : rows.map((row) => `${row.label}: ${segmentsText(row)}`).join("; ");
+  const description = rows.length === 0 ? "nothing to count" : rows.map((row) => `${visibleInLine(row.label)}: ${segmentsText(row)}`).join("; ");
   const body = rows
     .map((row, index) => {
       const y = 4 + index * ROW_HEIGHT;
@@ -45,12 +46,12 @@ export function barChartSvg(chart: BarChart): string {
         .filter((segment) => segment.value > 0)
         .map((segment) => {
           const width = Math.max(1, segment.value * scale);
-          const bar = `<rect class="bar ${segment.tone}" x="${x.toFixed(1)}" y="${y + (ROW_HEIGHT - BAR_HEIGHT) / 2}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}"><title>${escapeHtml(`${row.label}: ${segment.value} ${segment.tone}`)}</title></rect>`;
+          const bar = `<rect class="bar ${segment.tone}" x="${x.toFixed(1)}" y="${y + (ROW_HEIGHT - BAR_HEIGHT) / 2}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}"><title>${escapeName(row.label)}: ${segment.value} ${escapeHtml(segment.tone)}</title></rect>`;
           x += width;
           return bar;
         })
         .join("");
-      const label = `<text class="label" x="${LABEL_WIDTH - 8}" y="${y + ROW_HEIGHT / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(shorten(row.label))}</text>`;
+      const label = `<text class="label" x="${LABEL_WIDTH - 8}" y="${y + ROW_HEIGHT / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(shorten(visibleInLine(row.label)))}</text>`;
       const value = `<text class="value" x="${(x + 6).toFixed(1)}" y="${y + ROW_HEIGHT / 2}" dominant-baseline="middle">${rowTotal(row)}</text>`;
       const content = label + bars + value;
       return row.href === undefined ? `<g>${content}</g>` : `<a href="${escapeHtml(row.href)}">${content}</a>`;

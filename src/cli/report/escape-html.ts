@@ -2,6 +2,7 @@
 // may be `javascript:alert(1)`, an id may close an attribute. Text goes through
 // `escapeHtml` and nothing else; the page builds its own ids and links from
 // numbers, never from journal text.
+import { visibleInLine } from "../../models/quote-visible.js";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -13,4 +14,15 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
  */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'\u202a-\u202e\u2066-\u2069]/g, (character) => ENTITIES[character] ?? `\\u${character.charCodeAt(0).toString(16)}`);
+}
+
+/**
+ * A name, id, type or key, escaped as text, with every character that does not
+ * show, ends a line or turns it (a zero-width space, a bidirectional mark, a
+ * control) written as its \u escape, as `gate` prints them: a call to
+ * `delete_file\u200b` or with call_id `call_1\u200b` must not read on the page
+ * as the call to `delete_file` or with call_id `call_1`.
+ */
+export function escapeName(text: string): string {
+  return escapeHtml(visibleInLine(text));
 }

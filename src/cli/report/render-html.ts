@@ -3,7 +3,7 @@
 // Content-Security-Policy that forbids scripts and every request, so that even
 // journal text that escaped its escaping could neither run nor call out.
 import { barChartSvg, type BarRow } from "./charts-svg.js";
-import { escapeHtml } from "./escape-html.js";
+import { escapeHtml, escapeName } from "./escape-html.js";
 import { PAGE_STYLE } from "./page-style.js";
 import { PageLinks } from "./page-links.js";
 import type { LossTable, ReportData } from "./report-data.js";
@@ -99,7 +99,7 @@ function conversations(data: ReportData, drills: Drills): string {
   const rows = top
     .map((entry) => {
       const blockedEntry = blockedOf.get(entry.key);
-      return `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "verdicts of conversation", "conversation")}</td><td class="n">${blockedEntry ? drills.link(blockedEntry, "blocked in conversation", "conversation-blocked") : "0"}</td></tr>`;
+      return `<tr><td><code>${escapeName(entry.key)}</code></td><td class="n">${drills.link(entry, "verdicts of conversation", "conversation")}</td><td class="n">${blockedEntry ? drills.link(blockedEntry, "blocked in conversation", "conversation-blocked") : "0"}</td></tr>`;
     })
     .join("");
   const left = ordered.length - top.length;
@@ -137,7 +137,7 @@ function verdicts(data: ReportData, drills: Drills): string {
     .join("");
   const findingRows = data.findings.map((entry) => `<tr data-finding="${escapeHtml(entry.key)}"><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "finding", "finding")}</td></tr>`).join("");
   const blockedByRows = data.blockedBy.map((entry) => `<tr data-blocked-by="${escapeHtml(entry.key)}"><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "blocked by", "blocked-by")}</td></tr>`).join("");
-  const toolRows = data.blockedByTool.map((entry) => `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${drills.link(entry, "blocked calls of", "tool")}</td></tr>`).join("");
+  const toolRows = data.blockedByTool.map((entry) => `<tr><td><code>${escapeName(entry.key)}</code></td><td class="n">${drills.link(entry, "blocked calls of", "tool")}</td></tr>`).join("");
   const toolChart = barChartSvg({
     id: "chart-tools",
     title: "Blocked function calls per tool",
@@ -167,7 +167,7 @@ function losses(table: LossTable, which: string, drills: Drills): string {
   const pathRows = top
     .map((entry) => {
       const [path, code] = JSON.parse(entry.key) as [string, string];
-      return `<tr><td><code>${escapeHtml(path === "" ? '"" (the whole record)' : path)}</code></td><td><code>${escapeHtml(code)}</code></td><td class="n">${drills.link({ ...entry, key: `${code} at ${path}` }, `loss ${which}:`, `path-${which}`)}</td></tr>`;
+      return `<tr><td><code>${escapeName(path === "" ? '"" (the whole record)' : path)}</code></td><td><code>${escapeHtml(code)}</code></td><td class="n">${drills.link({ ...entry, key: `${code} at ${path}` }, `loss ${which}:`, `path-${which}`)}</td></tr>`;
     })
     .join("");
   const morePaths = table.byPath.length - top.length;
@@ -181,7 +181,7 @@ function losses(table: LossTable, which: string, drills: Drills): string {
 function errors(data: ReportData): string {
   if (data.errors.total === 0) return "<p>Every line that is not blank gave its record.</p>";
   const items = data.errors.shown
-    .map((error) => `<li id="error-${error.place.source}-${error.place.line}">${data.sources.length > 1 ? `${escapeHtml(data.sources[error.place.source] ?? "")}:` : ""}line ${error.place.line}: ${escapeHtml(error.detail)}</li>`)
+    .map((error) => `<li id="error-${error.place.source}-${error.place.line}">${data.sources.length > 1 ? `${escapeHtml(data.sources[error.place.source] ?? "")}:` : ""}line ${error.place.line}: ${escapeName(error.detail)}</li>`)
     .join("");
   const more = data.errors.total > data.errors.shown.length ? `<p>${data.errors.total - data.errors.shown.length} more are counted, not listed.</p>` : "";
   return `<ul>${items}</ul>${more}`;
@@ -224,7 +224,7 @@ class Drills {
       })
       .join("");
     const more = entry.count > entry.places.length ? `<p class="muted">The first ${entry.places.length} are listed; ${entry.count - entry.places.length} more are counted.</p>` : "";
-    this.lists.push(`<div class="drill" id="${id}"><h3>${escapeHtml(what)} <code>${escapeHtml(entry.key)}</code>: ${entry.count}</h3><ul>${places}</ul>${more}</div>`);
+    this.lists.push(`<div class="drill" id="${id}"><h3>${escapeHtml(what)} <code>${escapeName(entry.key)}</code>: ${entry.count}</h3><ul>${places}</ul>${more}</div>`);
     return anchor;
   }
 

@@ -3,7 +3,7 @@
 // value a schema refused marked, or as written when JSON.parse would show them
 // otherwise; an output links to its call by call_id.
 import type { GateRecord } from "../../gate/prepared-gate.js";
-import { escapeHtml } from "./escape-html.js";
+import { escapeHtml, escapeName } from "./escape-html.js";
 import { compactJson } from "../../journal/document-texts.js";
 import { holdsPointer } from "../../journal/json-pointer.js";
 import { jsonHtml } from "./json-html.js";
@@ -46,7 +46,7 @@ export function renderItems(data: ReportData, links: PageLinks, command: string)
       : `<p>Only conversation <code>${escapeHtml(show)}</code> is shown${groups.size === 0 ? ", and no item of the journal belongs to it" : ""}.</p>`;
   // The command is given whole, the key quoted for the shell: a key is journal text, and pasted between quotes of the reader's own it could run.
   const showCommand = (key: string) => (show === undefined ? `\n<p class="muted">Alone: <code>${escapeHtml(`${command} --show ${shellQuoted(key)}`)}</code></p>` : "");
-  const sections = [...groups].map(([key, entries]) => `<h3>conversation <code>${escapeHtml(key)}</code></h3>${showCommand(key)}\n${entries.map((entry) => article(entry, links, calls, seenLines, data.sources)).join("\n")}`).join("\n");
+  const sections = [...groups].map(([key, entries]) => `<h3>conversation <code>${escapeName(key)}</code></h3>${showCommand(key)}\n${entries.map((entry) => article(entry, links, calls, seenLines, data.sources)).join("\n")}`).join("\n");
   return `${which}\n${window}\n${sections}`;
 }
 
@@ -57,15 +57,15 @@ function article(entry: ShownItem, links: PageLinks, calls: Map<string, ShownIte
   const lineMark = links.opensLine(entry.place, seenLines) ? `<span id="${lineAnchor(entry.place)}"></span>` : "";
   const where = `${sources.length > 1 ? `${escapeHtml(sources[entry.place.source] ?? "")}:` : ""}line ${entry.place.line}${entry.place.index > 0 ? `.${entry.place.index}` : ""}`;
   const type = typeof item.type === "string" ? item.type : "(no type)";
-  const header = `<header>${lineMark}<strong>#${entry.ordinal}</strong> <span>${where}</span> <code>${escapeHtml(type)}</code>${typeof item.role === "string" ? ` <span>${escapeHtml(item.role)}</span>` : ""} <span class="muted">${escapeHtml(entry.envelope)}</span></header>`;
+  const header = `<header>${lineMark}<strong>#${entry.ordinal}</strong> <span>${where}</span> <code>${escapeName(type)}</code>${typeof item.role === "string" ? ` <span>${escapeName(item.role)}</span>` : ""} <span class="muted">${escapeHtml(entry.envelope)}</span></header>`;
   return `<article class="item${state}" id="${itemAnchor(entry.place)}">${header}${verdictHtml(verdict)}${body(item, entry.conversation, verdict, links, calls)}</article>`;
 }
 
 function verdictHtml(verdict: GateRecord | undefined): string {
   if (verdict === undefined) return "";
   const mark = verdict.blocked ? `<span class="blocked">BLOCKED</span>` : `<span class="pass">pass</span>`;
-  const findings = verdict.findings.map((finding) => `<li><code>${escapeHtml(finding.code)}</code>: ${escapeHtml(finding.detail)}</li>`).join("");
-  return `<p class="verdict">${mark} <code>${escapeHtml(verdict.reason)}</code>: ${escapeHtml(verdict.detail)}</p>${findings === "" ? "" : `<ul class="findings">${findings}</ul>`}`;
+  const findings = verdict.findings.map((finding) => `<li><code>${escapeHtml(finding.code)}</code>: ${escapeName(finding.detail)}</li>`).join("");
+  return `<p class="verdict">${mark} <code>${escapeHtml(verdict.reason)}</code>: ${escapeName(verdict.detail)}</p>${findings === "" ? "" : `<ul class="findings">${findings}</ul>`}`;
 }
 
 /** A call_id is one conversation's: two conversations may use the same. */
@@ -78,11 +78,11 @@ function body(item: Record<string, unknown>, conversation: string | undefined, v
     case "message":
       return content(item.content);
     case "function_call":
-      return `<p>calls <code>${escapeHtml(String(item.name ?? "(no name)"))}</code> with call_id <code>${escapeHtml(String(item.call_id ?? "(none)"))}</code></p>${argumentsHtml(item.arguments, verdict)}`;
+      return `<p>calls <code>${escapeName(String(item.name ?? "(no name)"))}</code> with call_id <code>${escapeName(String(item.call_id ?? "(none)"))}</code></p>${argumentsHtml(item.arguments, verdict)}`;
     case "function_call_output": {
       const call = typeof item.call_id === "string" ? calls.get(callKey(conversation, item.call_id)) : undefined;
       const href = call === undefined ? undefined : links.hrefOf(call.place);
-      const callText = `<code>${escapeHtml(String(item.call_id ?? "(none)"))}</code>`;
+      const callText = `<code>${escapeName(String(item.call_id ?? "(none)"))}</code>`;
       const to = href === undefined ? `answers call_id ${callText}${call === undefined ? " (its call is not in this view)" : ""}` : `answers <a href="${href}">the call ${callText}</a> (line ${call!.place.line})`;
       return `<p>${to}</p>${content(item.output)}`;
     }

@@ -1,7 +1,7 @@
 // Origin versus replay: the differences `orbridge diff` finds, counted by code,
 // then each side by side, the field that differs marked.
 import type { ItemPlace } from "../../diff.js";
-import { escapeHtml } from "./escape-html.js";
+import { escapeHtml, escapeName } from "./escape-html.js";
 import { jsonHtml } from "./json-html.js";
 import type { PageLinks } from "./page-links.js";
 import type { ReplayDiff } from "./report-data.js";
@@ -28,7 +28,7 @@ export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readon
     .map((entry) => `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${entry.count}</td></tr>`)
     .join("");
   const perConversation = conversationRows === "" ? "" : `<table id="differences-by-conversation"><thead><tr><th>conversation</th><th class="n">differences</th></tr></thead><tbody>${conversationRows}</tbody></table>`;
-  const notes = diff.notes.map((note) => `<li>from origin line ${note.origin.line} and replay line ${note.replay.line}: ${escapeHtml(note.detail)}</li>`).join("");
+  const notes = diff.notes.map((note) => `<li>from origin line ${note.origin.line} and replay line ${note.replay.line}: ${escapeName(note.detail)}</li>`).join("");
   const pairs = diff.shown
     .map((difference, index) => {
       const origin = difference.origin;
@@ -41,9 +41,9 @@ export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readon
         return item === undefined ? `<pre class="muted">(item not kept for this view)</pre>` : `<pre>${jsonHtml(item, difference.path)}</pre>`;
       };
       const originEntry = origin === undefined ? undefined : diff.originItems.get(sideKey(origin));
-      const conversation = originEntry?.conversation === undefined ? "" : ` <span class="muted">in conversation <code>${escapeHtml(originEntry.conversation)}</code></span>`;
+      const conversation = originEntry?.conversation === undefined ? "" : ` <span class="muted">in conversation <code>${escapeName(originEntry.conversation)}</code></span>`;
       return (
-        `<div class="difference" id="difference-${index}"><p><code>${escapeHtml(difference.code)}</code>${conversation}: ${escapeHtml(difference.detail)}</p>` +
+        `<div class="difference" id="difference-${index}"><p><code>${escapeHtml(difference.code)}</code>${conversation}: ${escapeName(difference.detail)}</p>` +
         `<div class="pair"><div><h4>${originTitle}</h4>${side(origin, originEntry?.item)}</div><div><h4>${replayTitle}</h4>${side(replay, replay === undefined ? undefined : diff.replayItems.get(sideKey(replay)))}</div></div></div>`
       );
     })
