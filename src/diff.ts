@@ -28,7 +28,9 @@
 // it. The content and kind steps are bounded (align-sequences.ts): a stretch too
 // large to align is paired by position, and a note says where.
 import { recordText } from "./journal/record-text.js";
-import { describeValue } from "./models/json-value.js";
+import { describeValue, parseJsonText } from "./models/json-value.js";
+import { jsonEqual } from "./gate/schema-equal.js";
+import { inexactNumber } from "./gate/exact-arguments.js";
 import { createHash } from "node:crypto";
 import { alignSequences, longestIncreasing, type Stretch } from "./align-sequences.js";
 import { jsonTextMeaning } from "./models/json-meaning.js";
@@ -372,7 +374,8 @@ let notAsWrittenKeys = 0;
 
 function entryOf(item: JournalItem, notAsWritten?: string): Entry {
   const fields = fieldsOf(item.item);
-  const argumentsField: Field = notAsWritten === undefined ? argumentsFieldOf(fields) : { present: true, key: `not as written ${notAsWrittenKeys++}`, shown: show(fields.arguments), notAsWritten };
+  const doubt = notAsWritten ?? parsedArgumentsDoubt(fields);
+  const argumentsField: Field = doubt === undefined ? argumentsFieldOf(fields) : { present: true, key: `not as written ${notAsWrittenKeys++}`, shown: show(fields.arguments), notAsWritten: doubt };
   const callId = typeof fields.call_id === "string" && fields.call_id !== "" ? fields.call_id : undefined;
   const output = typeof fields.type === "string" && fields.type.endsWith("_output");
   // What the item says, whatever id it goes by: every other field, its arguments by their meaning.
@@ -430,6 +433,24 @@ function argumentsFieldOf(fields: Record<string, unknown>): Field {
   }
   if (value === undefined) return { present, key: "absent", shown: show(value) };
   return { present, key: `value ${digest(writeJson(value, true))}`, shown: show(value) };
+}
+
+/**
+ * Why a call's `parsed_arguments` cannot be taken for its arguments text, or
+ * undefined when it has none (null counts as none, as the gate reads it) or
+ * they agree. The OpenAI SDKs' parse helpers give a call its arguments once
+ * more, read, and a runner built on them runs that value: two calls with one
+ * arguments text and other parsed_arguments run other arguments.
+ */
+function parsedArgumentsDoubt(fields: Record<string, unknown>): string | undefined {
+  const parsed = fields.parsed_arguments;
+  if (parsed === undefined || parsed === null) return undefined;
+  const text = fields.arguments;
+  const read = typeof text === "string" ? parseJsonText(text) : undefined;
+  if (read === undefined || !read.ok || !jsonEqual(parsed, read.value)) return "parsed_arguments holds other arguments than the arguments text";
+  // Equal as doubles says nothing of a number the text writes past a double (9007199254740993).
+  if (inexactNumber(text as string) !== undefined) return "parsed_arguments cannot be shown to hold the arguments text, which writes a number a double does not stand for";
+  return undefined;
 }
 
 /**

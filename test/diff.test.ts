@@ -179,6 +179,20 @@ describe("arguments compared as JSON values", () => {
   test("objects are compared by value, whatever their member order", () => {
     expect(codes({ region: "apac", limit: 1 }, { limit: 1, region: "apac" })).toEqual([]);
   });
+  test("parsed_arguments that hold other arguments than the text, which a runner built on the OpenAI SDKs runs, are a difference", () => {
+    const parsed = (value: unknown) => [at("1.0", "responses", { ...salesCall, parsed_arguments: value })];
+    const differences = diffJournals(withArguments(apac), parsed({ region: "emea" }));
+    expect(differences).toEqual([
+      {
+        code: "arguments_changed",
+        detail: "in the replay, parsed_arguments holds other arguments than the arguments text: the arguments cannot be compared as written",
+        path: "/arguments",
+        origin: { line: 1, index: 0 },
+        replay: { line: 1, index: 0 },
+      },
+    ]);
+    expect([diffJournals(withArguments(apac), parsed({ region: "apac" })), diffJournals(withArguments(apac), parsed(null))]).toEqual([[], []]);
+  });
   test("a long change is shown from a little before where it starts", () => {
     const plan = (word: string) => JSON.stringify({ plan: `Keep the six initials, rhyme each pair of lines, then check the ${word} again.` });
     const [difference] = diffJournals(withArguments(plan("initials")), withArguments(JSON.stringify(JSON.parse(plan("rhymes")), null, 1)));
