@@ -29,13 +29,22 @@ const RECORD_NAME_LIST = [
   "tools", "tool_choice", "parallel_tool_calls", "allowed_tools", "mode", "function", "parameters", "strict", "instructions", "model", "messages",
   "tool_calls", "tool_call_id", "function_call", "functions", "index", "delta", "choices", "finish_reason", "message", "response", "request",
   "output_index", "item_id", "content_index", "error", "incomplete_details", "refusal", "text", "summary", "encrypted_content", "event", "data",
+  "custom", "sequence_number",
   // Anthropic Messages
   "tool_use", "tool_result", "tool_use_id", "is_error", "input_schema", "disable_parallel_tool_use", "stop_reason", "content_block", "partial_json", "system",
   // Gemini, folded from camelCase
   "functioncall", "functionresponse", "args", "parts", "contents", "candidates", "toolconfig", "functioncallingconfig", "allowedfunctionnames",
   "functiondeclarations", "parametersjsonschema", "finishreason", "thoughtsignature", "willcontinue", "partialargs", "responseid",
+  // a streamed call's pieces, which set its args at their path
+  "jsonpath", "stringvalue", "numbervalue", "boolvalue", "nullvalue",
+  // Gemini in snake case, which its readers read alike (adapters/gemini/fields.ts)
+  "function_response", "tool_config", "function_calling_config", "allowed_function_names", "function_declarations", "parameters_json_schema",
+  "thought_signature", "will_continue", "partial_args", "response_id", "json_path", "string_value", "number_value", "bool_value", "null_value",
   // Bedrock Converse
   "tooluse", "tooluseid", "toolresult", "toolchoice", "toolspec", "inputschema", "json", "stopreason", "contentblockstart", "contentblockdelta", "start", "any", "auto", "tool",
+  "contentblockindex", "contentblockstop", "messagestart", "messagestop",
+  // the Vercel AI SDK's messages and calls, in a span attribute's JSON text
+  "toolcallid", "toolname",
 ];
 const RECORD_NAME_SET: ReadonlySet<string> = new Set(RECORD_NAME_LIST);
 export const RECORD_NAMES: FoldedNames = (folded) => RECORD_NAME_SET.has(folded);
@@ -47,6 +56,8 @@ export const RECORD_NAMES: FoldedNames = (folded) => RECORD_NAME_SET.has(folded)
 const STORED_LOG_NAME_SET: ReadonlySet<string> = new Set([
   "resourcespans", "scopespans", "spans", "attributes", "key", "value", "stringvalue", "intvalue", "doublevalue", "boolvalue", "arrayvalue", "kvlistvalue", "values",
   "events", "traceid", "spanid", "parentspanid", "observations", "trace", "object", "has_more", "metadata", "body", "usage", "resource", "scope", "kind",
+  // whether a span or an observation failed
+  "code", "status_code", "statuscode", "level",
 ]);
 export const STORED_LOG_NAMES: FoldedNames = (folded) => RECORD_NAME_SET.has(folded) || STORED_LOG_NAME_SET.has(folded);
 

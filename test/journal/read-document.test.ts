@@ -160,6 +160,10 @@ describe("a document with two names that fold to one in one object", () => {
     const page = `{"object":"list","data":[{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":${message}}]}],"has_more":false}`;
     await expect(lines(page.replace('"data":', '\n"data":'))).rejects.toThrow(new DocumentError(`in: the document has the names "tool_calls" and "Tool_calls" in one object, at "/data/0/choices/0/message": a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value: it is not read`));
   });
+  it("is refused whole: a reader that folds case reads a span's status as the last of code and Code", async () => {
+    const span = { traceId: "7a1c", spanId: "s1", name: "execute_tool count_trees", startTimeUnixNano: "1", attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "execute_tool" } }], status: { code: 1, Code: 2, message: "denied" } };
+    await expect(lines(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }))).rejects.toThrow(new DocumentError(`in:1: the document has the names "code" and "Code" in one object, at "/resourceSpans/0/scopeSpans/0/spans/0/status": a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value: it is not read`));
+  });
 });
 
 describe("JSONL whose first line reads as a store's document and a later one does not", () => {

@@ -83,6 +83,22 @@ describe("JSON text in an attribute with two names that fold to one", () => {
   });
 });
 
+describe("the Vercel AI SDK's calls in an attribute with two names that fold to one", () => {
+  test("are not read: unreadable, as a Go reader keeps the last of toolCallId and ToolCallId", () => {
+    const spans = [{ traceID: "7a1c", spanID: "s1", operationName: "ai.generateText.doGenerate", references: [], startTime: 1771835343506978, duration: 1200, processID: "p1", tags: ([
+      ["ai.operationId", "ai.generateText.doGenerate"],
+      ["ai.prompt.messages", '[{"role":"user","content":[{"type":"text","text":"hi"}]}]'],
+      ["ai.response.finishReason", "tool-calls"],
+      ["ai.response.toolCalls", '[{"toolCallType":"function","toolCallId":"call_1","ToolCallId":"call_2","toolName":"count_trees","args":"{}"}]'],
+    ] as Tag[]).map(tag) }];
+    const reading = READERS.jaeger.read({ data: [{ traceID: "7a1c", spans, processes: { p1: { serviceName: "svc", tags: [] } } }] });
+    expect(calls(reading)).toEqual([]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual([
+      'ai.response.toolCalls: the JSON text has the names "toolCallId" and "ToolCallId" in one object, at "/0": a reader that matches names regardless of case or width (Go\'s encoding/json does) takes them for one name and keeps the last value: not read',
+    ]);
+  });
+});
+
 describe("JSON text in an attribute that holds a number a double reads as another", () => {
   test("is not read, as the arguments made of it would not be the text's: unreadable", () => {
     const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"set_level","arguments":{"level":1.0000000000000001}}]}]';
