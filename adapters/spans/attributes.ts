@@ -208,7 +208,7 @@ function namedTwice(text: string, value: unknown): string | undefined {
     // Two names a reader folding case or width takes for one (`arguments` and
     // `Arguments`), of those that decide a call, are one member to it, which
     // keeps the last: read neither way.
-    const folded = firstNamesFoldedTwice(value, RECORD_NAMES);
+    const folded = firstNamesFoldedTwice(value, RECORD_NAMES, true);
     return folded === undefined ? undefined : describeNamesFoldedTwice("the JSON text", folded);
   } catch (error) {
     return `the JSON text could not be checked for names given twice: ${(error as Error).message}`;

@@ -35,7 +35,7 @@
 // `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
-import { foldedKey, foldsOntoAnother, isOwnFoldKey, RECORD_NAMES } from "../models/names-folded-twice.js";
+import { dataPlace, foldedKey, foldsOntoAnother, isOwnFoldKey, RECORD_NAMES, type DataPlace } from "../models/names-folded-twice.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
 
@@ -93,15 +93,17 @@ function inheritsEnumerable(): boolean {
 
 /**
  * False past MAX_RECURSION. `held`: the value is a call its member counted (or,
- * for an array, holds such calls), so its own `type` adds none.
+ * for an array, holds such calls), so its own `type` adds none. `holder`: the
+ * name the value is reached by, as callsHeldBy asks it; `place`: where the
+ * record holds data, whose names are not compared folded (dataPlace).
  */
-function tallyIn(value: object, depth: number, tally: WrittenTally, held = false): boolean {
+function tallyIn(value: object, depth: number, tally: WrittenTally, held = false, holder?: string, place?: DataPlace): boolean {
   if (depth > MAX_RECURSION) return false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
       // Only the calls of a held array are held, not what an array in it holds.
-      if (child !== null && typeof child === "object" && !tallyIn(child, depth + 1, tally, held && !Array.isArray(child))) return false;
+      if (child !== null && typeof child === "object" && !tallyIn(child, depth + 1, tally, held && !Array.isArray(child), holder, place === "value" ? "value" : undefined)) return false;
     }
     return true;
   }
@@ -122,16 +124,17 @@ function tallyIn(value: object, depth: number, tally: WrittenTally, held = false
     const child = fields[key];
     if (child === null) continue;
     if (typeof child === "object") {
-      const calls = callsHeldBy(own ? key : foldedKey(key), child, fields);
+      const member = own ? key : foldedKey(key);
+      const calls = callsHeldBy(member, child, fields);
       tally.calls += calls;
-      if (!tallyIn(child, depth + 1, tally, calls > 0)) return false;
+      if (!tallyIn(child, depth + 1, tally, calls > 0, member, place === "value" ? "value" : dataPlace(holder, member, fields))) return false;
     } else if (!held && typeof child === "string" && (key === "type" || (!own && foldedKey(key) === "type")) && isCallType(child)) {
       typed = true;
     }
   }
   // An object is one call however many of its names read as `type`.
   if (typed) tally.calls += 1;
-  if (folding !== undefined && !tally.foldedTwice && foldsOntoAnother(folding, fields, RECORD_NAMES)) tally.foldedTwice = true;
+  if (folding !== undefined && place === undefined && !tally.foldedTwice && foldsOntoAnother(folding, fields, RECORD_NAMES)) tally.foldedTwice = true;
   tally.members += members;
   return true;
 }

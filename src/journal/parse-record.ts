@@ -42,7 +42,7 @@ export function parseRecord(text: string, what: string, colons?: number): Parsed
   const twice = namedTwice(text, value, what, tally?.members, colons);
   if (twice !== undefined) return { ok: false, detail: twice };
   // Names one only once folded: the walk said so, or did not walk the whole record.
-  const folded = tally === undefined || tally.foldedTwice ? firstNamesFoldedTwice(value, RECORD_NAMES) : undefined;
+  const folded = tally === undefined || tally.foldedTwice ? firstNamesFoldedTwice(value, RECORD_NAMES, true) : undefined;
   if (folded !== undefined) return { ok: false, detail: describeNamesFoldedTwice(what, folded) };
   return tally === undefined ? { ok: true, value } : { ok: true, value, counted: { writtenCalls: tally.calls, parsedArguments: tally.parsedArguments } };
 }

@@ -319,7 +319,7 @@ function refusalOfNamedTwice(where: string, text: string, document: unknown): Do
   // `ResourceSpans`, `tool_calls` and `Tool_calls`), of those a store's reader
   // or a call is read by, are one member to it, which keeps the last: the
   // store's reader would read the other.
-  const folded = firstNamesFoldedTwice(document, STORED_LOG_NAMES);
+  const folded = firstNamesFoldedTwice(document, STORED_LOG_NAMES, true);
   return folded === undefined ? undefined : new DocumentError(`${where}: ${describeNamesFoldedTwice("the document", folded)}: it is not read`);
 }
 

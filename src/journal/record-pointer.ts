@@ -46,7 +46,7 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   // `"Message"` are one member to Go's encoding/json, which keeps the last, so it
   // would replay the record the pointer does not find.
   const decides = (name: string) => RECORD_NAMES(name) || pointer.tokens.some((token) => foldName(token) === name);
-  const folded = mayFoldTwice(wrapper, decides) ? firstNamesFoldedTwice(wrapper, decides) : undefined;
+  const folded = mayFoldTwice(wrapper, decides) ? firstNamesFoldedTwice(wrapper, decides, true) : undefined;
   if (folded !== undefined) return unread(line, describeNamesFoldedTwice("line", folded));
   const found = resolvePointer(wrapper, pointer);
   // The record may stand elsewhere in the line than the pointer says.

@@ -61,6 +61,45 @@ const STORED_LOG_NAME_SET: ReadonlySet<string> = new Set([
 ]);
 export const STORED_LOG_NAMES: FoldedNames = (folded) => RECORD_NAME_SET.has(folded) || STORED_LOG_NAME_SET.has(folded);
 
+/**
+ * Where a record holds data, not fields, a reader decodes a map and keeps every
+ * name apart: "keys", the member's own keys are a map's (a schema's
+ * `properties`), its values read as before; "value", all of its value is data
+ * (a tool's result, a call's arguments as an object, which the gate judges by
+ * the names its schema declares). `holder` and `key` are as callsHeldBy asks
+ * them (count-written-calls.ts): as written when their own fold, else folded.
+ */
+export type DataPlace = "keys" | "value" | undefined;
+
+const NAME_MAPS: ReadonlySet<string> = new Set(["properties", "patternproperties", "$defs", "definitions", "dependentschemas", "dependentrequired"]);
+const CALL_HOLDERS: ReadonlySet<string> = new Set(["functioncall", "function_call"]);
+const RESULT_HOLDERS: ReadonlySet<string> = new Set(["functionresponse", "function_response"]);
+const BLOCKS_WITH_INPUT: ReadonlySet<unknown> = new Set(["tool_use", "server_tool_use"]);
+
+export function dataPlace(holder: string | undefined, key: string, fields: Record<string, unknown>): DataPlace {
+  if (NAME_MAPS.has(key)) return "keys";
+  switch (key) {
+    // Gemini: a call's args, a function's response.
+    case "args":
+      return holder !== undefined && CALL_HOLDERS.has(holder) ? "value" : undefined;
+    case "response":
+      return holder !== undefined && RESULT_HOLDERS.has(holder) ? "value" : undefined;
+    // Anthropic's and Bedrock's call input; a request's `input` is text or items.
+    case "input":
+      return holder === "tooluse" || BLOCKS_WITH_INPUT.has(fields.type) ? "value" : undefined;
+    // Bedrock: a tool result's JSON; the JSON of a tool's input schema is a schema, read as before.
+    case "json":
+      return holder === "inputschema" ? undefined : "value";
+    default:
+      return undefined;
+  }
+}
+
+/** The name a member's value is reached by, as dataPlace asks it. */
+function holderName(key: string): string {
+  return isOwnFold(key) ? key : foldedKey(key);
+}
+
 export interface NamesFoldedTwice {
   names: [string, string];
   /** JSON Pointer to the object that holds both. */
@@ -167,23 +206,34 @@ export function mayFoldTwice(value: unknown, counts: FoldedNames, depth = 0): bo
   return folds && keysFoldedTwice(fields, counts) !== undefined;
 }
 
-/** The first object of a parsed value, in document order, with two names that fold to one that `counts`; a stack of its own, for any depth. */
-export function firstNamesFoldedTwice(value: unknown, counts: FoldedNames): NamesFoldedTwice | undefined {
-  const pending: Array<{ value: unknown; path: string }> = [{ value, path: "" }];
+/**
+ * The first object of a parsed value, in document order, with two names that
+ * fold to one that `counts`; a stack of its own, for any depth. `records`: the
+ * value is a record (or holds records), whose data places (dataPlace) are read as written.
+ */
+export function firstNamesFoldedTwice(value: unknown, counts: FoldedNames, records = false): NamesFoldedTwice | undefined {
+  type Pending = { value: unknown; path: string; holder?: string; place?: DataPlace };
+  const pending: Pending[] = [{ value, path: "" }];
   while (pending.length > 0) {
     const next = pending.pop()!;
     if (next.value === null || typeof next.value !== "object") continue;
-    const children: Array<{ value: unknown; path: string }> = [];
+    const children: Pending[] = [];
     if (Array.isArray(next.value)) {
-      next.value.forEach((child, index) => children.push({ value: child, path: `${next.path}/${index}` }));
+      // Items of a list of data are data; a list of a map's values is no map.
+      const place = next.place === "value" ? "value" : undefined;
+      next.value.forEach((child, index) => children.push({ value: child, path: `${next.path}/${index}`, holder: next.holder, place }));
     } else {
       const fields = next.value as Record<string, unknown>;
       const keys = Object.keys(fields);
-      if (!keys.every(isOwnFold)) {
+      if (next.place === undefined && !keys.every(isOwnFold)) {
         const names = keysFoldedTwice(fields, counts);
         if (names !== undefined) return { names, path: next.path };
       }
-      for (const key of keys) children.push({ value: fields[key], path: `${next.path}/${pointerToken(key)}` });
+      for (const key of keys) {
+        const holder = records ? holderName(key) : undefined;
+        const place = !records ? undefined : next.place === "value" ? "value" : dataPlace(next.holder, holder!, fields);
+        children.push({ value: fields[key], path: `${next.path}/${pointerToken(key)}`, holder, place });
+      }
     }
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }

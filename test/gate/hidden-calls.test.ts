@@ -156,4 +156,34 @@ describe("member names a reader that folds case or width takes for the ones the 
     const result = await verdicts(record);
     expect(result.verdicts.filter((verdict) => verdict.reason === "error")).toEqual([]);
   });
+
+  // A loose reader decodes these as maps, or as a value of any shape: it keeps
+  // `Any` and `any` apart, as JSON.parse does.
+  test.each([
+    ["a Gemini tool result's word count", { contents: [{ role: "user", parts: [{ functionResponse: { name: "count", response: { counts: { Any: 2, any: 5, Text: 1, text: 4 } } } }] }] }],
+    ["a Bedrock tool result's JSON", { role: "user", content: [{ toolResult: { toolUseId: "t1", content: [{ json: { Status: "Active", status: 200 } }] } }] }],
+    ["a tool schema's properties", { model: "m", input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "object", properties: { Name: {}, name: {} } } }] }],
+    ["an Anthropic tool schema's properties", { model: "claude", max_tokens: 10, messages: [{ role: "user", content: "hi" }], tools: [{ name: "f", input_schema: { type: "object", properties: { ID: {}, id: {} } } }] }],
+    ["a Bedrock tool schema's properties", { messages: [{ role: "user", content: [{ text: "hi" }] }], toolConfig: { tools: [{ toolSpec: { name: "f", inputSchema: { json: { type: "object", properties: { Type: {}, type: {} } } } } }] } }],
+  ])("%s, names that fold to one a call is read by, are read as written", async (_, record) => {
+    const result = await verdicts(record);
+    expect(result.verdicts.filter((verdict) => verdict.reason === "error")).toEqual([]);
+  });
+
+  test("a call's arguments as an object are judged by the names its schema declares, not by the names calls are read by", async () => {
+    const file = join(scratchFolder("folded-input"), "tools.json");
+    writeFileSync(file, JSON.stringify([{ type: "function", name: "f", parameters: { type: "object", properties: { path: { type: "string" } } } }]));
+    const records = [
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "f", input: { path: "a", Text: "A", text: "b" } }] },
+      { candidates: [{ content: { role: "model", parts: [{ functionCall: { id: "g1", name: "f", args: { path: "a", Text: "A", text: "b" } } }] }, finishReason: "STOP" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_2", name: "f", input: { path: "a", Path: "/" } }] },
+    ];
+    const result = await runOrbridge(["gate", "--tools", file, "--format", "json"], records.map((record) => JSON.stringify(record) + "\n").join(""));
+    const out = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(out.filter((verdict) => verdict.type === "function_call").map((verdict) => [verdict.call_id, verdict.reason])).toEqual([
+      ["toolu_1", "ok"],
+      ["g1", "ok"],
+      ["toolu_2", "arguments_parse"],
+    ]);
+  });
 });

@@ -122,18 +122,41 @@ describe("one walk that counts members and calls", () => {
   test("agrees with countWrittenCalls on any JSON value with calls put in it (property)", () => {
     const call = fc.constantFrom<unknown>(chatCall, { type: "function_call" }, { type: "tool_use" }, { functionCall: {} }, { toolUse: {} }, { toolUse: { type: "tool_use" } }, { function_call: { name: "f", args: {} } }, { tool_calls: [{}, { type: "function_call" }, [{ type: "tool_use" }]] }, { function_call: { name: "f" } });
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), call, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "tool_calls", "type", "functionCall", "toolUse", "function_call", "__proto__", "parsed_arguments", "Tool_calls", "Type", "functioncall", "TOOLUSE", "\uff54\uff59\uff50\uff45", "A"), tie("node"), { maxKeys: 4 })),
+      node: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), call, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "tool_calls", "type", "functionCall", "toolUse", "function_call", "__proto__", "parsed_arguments", "Tool_calls", "Type", "functioncall", "TOOLUSE", "\uff54\uff59\uff50\uff45", "A", ...FOLDING_KEYS), tie("node"), { maxKeys: 4 })),
     })).node;
     fc.assert(
       fc.property(value, (generated) => {
         const record = JSON.parse(JSON.stringify({ generated })) as object;
         const tally = tallyWritten(record);
-        expect(tally).toEqual({ members: membersByStack(record), calls: countWrittenCalls(record), parsedArguments: holdsParsedArguments(record), foldedTwice: firstNamesFoldedTwice(record, RECORD_NAMES) !== undefined });
+        expect(tally).toEqual({ members: membersByStack(record), calls: countWrittenCalls(record), parsedArguments: holdsParsedArguments(record), foldedTwice: firstNamesFoldedTwice(record, RECORD_NAMES, true) !== undefined });
       }),
       { numRuns: 500 },
     );
   });
+
+  test("agrees with firstNamesFoldedTwice on names folded from other scripts and invisible characters, inside and outside the places that hold data (property)", () => {
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, fc.constant(1), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...FOLDING_KEYS), tie("node"), { maxKeys: 5 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (generated) => {
+        const record = JSON.parse(JSON.stringify({ generated })) as object;
+        expect(tallyWritten(record)?.foldedTwice).toBe(firstNamesFoldedTwice(record, RECORD_NAMES, true) !== undefined);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
+
+/**
+ * Names that fold to one a call is read by (a long s, a Kelvin sign, full
+ * width, a zero-width space, a soft hyphen), and the members of the places that
+ * hold data and of those that hold them.
+ */
+const FOLDING_KEYS = [
+  "status", "\u017ftatus", "STATUS", "contentBlockStart", "contentBloc\u212aStart", "\uff53tatus", "stat\u200bus", "sta\u00adtus", "type",
+  "properties", "Properties", "json", "JSON", "input", "args", "response", "functionResponse", "function_response", "functionCall", "toolUse", "inputSchema",
+];
 
 /** Own keys of every object, with a stack: the count the walk must agree with. */
 function membersByStack(value: unknown): number {

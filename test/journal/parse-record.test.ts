@@ -6,7 +6,7 @@ import { holdsParsedArguments } from "../../src/journal/parsed-arguments-numbers
 import { StreamRecords } from "../../src/journal/stream-records.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { quoteVisible } from "../../src/models/quote-visible.js";
-import { describeNamesFoldedTwice, firstNamesFoldedTwice, RECORD_NAMES } from "../../src/models/names-folded-twice.js";
+import { dataPlace, describeNamesFoldedTwice, firstNamesFoldedTwice, RECORD_NAMES } from "../../src/models/names-folded-twice.js";
 import { foldName } from "../../src/models/folded-name.js";
 
 const twice = (what: string, name: string, path: string) => ({
@@ -146,7 +146,7 @@ describe("any JSON value (property)", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = JSON.stringify(value);
-        const folded = firstNamesFoldedTwice(JSON.parse(text), RECORD_NAMES);
+        const folded = firstNamesFoldedTwice(JSON.parse(text), RECORD_NAMES, true);
         const expected = folded !== undefined ? { ok: false, detail: describeNamesFoldedTwice("line", folded) } : { ok: true, value: JSON.parse(text), counted: { writtenCalls: countWrittenCalls(JSON.parse(text)), parsedArguments: holdsParsedArguments(JSON.parse(text)) } };
         expect(parseRecord(text, "line")).toEqual(expected);
       }),
@@ -154,9 +154,11 @@ describe("any JSON value (property)", () => {
   });
 
   const nested = (text: string, outer: readonly string[]) => [...outer].reverse().reduce((inner, token) => `{${JSON.stringify(token)}:${inner}}`, text);
+  // Outside the places that hold data (a tool's result, a schema's properties), whose names a loose reader keeps apart.
+  const holdsNoData = (outer: readonly string[]) => outer.every((token, i) => dataPlace(i === 0 ? undefined : foldName(outer[i - 1]!), foldName(token), {}) === undefined);
   test("two names of one object that fold to a name a call is read by make the text no record, wherever the object is", () => {
     fc.assert(
-      fc.property(fc.constantFrom("type", "arguments", "tool_calls", "call_id", "status", "name", "functioncall", "tooluse"), fc.array(fc.string(), { maxLength: 3 }), (name, outer) => {
+      fc.property(fc.constantFrom("type", "arguments", "tool_calls", "call_id", "status", "name", "functioncall", "tooluse"), fc.array(fc.string(), { maxLength: 3 }).filter(holdsNoData), (name, outer) => {
         expect(parseRecord(nested(`{${JSON.stringify(name)}:1,${JSON.stringify(name.toUpperCase())}:2}`, outer), "line").ok).toBe(false);
       }),
     );
