@@ -74,19 +74,30 @@ export type DataPlace = "keys" | "value" | undefined;
 const NAME_MAPS: ReadonlySet<string> = new Set(["properties", "patternproperties", "$defs", "definitions", "dependentschemas", "dependentrequired"]);
 const CALL_HOLDERS: ReadonlySet<string> = new Set(["functioncall", "function_call"]);
 const RESULT_HOLDERS: ReadonlySet<string> = new Set(["functionresponse", "function_response"]);
-const BLOCKS_WITH_INPUT: ReadonlySet<unknown> = new Set(["tool_use", "server_tool_use"]);
+// The members that hold a call's arguments or its result, by the type of the
+// part or block that holds them: Anthropic's blocks, OpenTelemetry's GenAI
+// parts and the Vercel AI SDK's, as a span's messages write them.
+const DATA_BY_TYPE: ReadonlyMap<unknown, ReadonlySet<string>> = new Map([
+  ["tool_use", new Set(["input"])],
+  ["server_tool_use", new Set(["input"])],
+  ["tool_call", new Set(["arguments", "args", "input"])],
+  ["tool_call_response", new Set(["response", "result"])],
+  ["tool-call", new Set(["input", "args"])],
+  ["tool-result", new Set(["output", "result"])],
+]);
 
 export function dataPlace(holder: string | undefined, key: string, fields: Record<string, unknown>): DataPlace {
   if (NAME_MAPS.has(key)) return "keys";
+  if (DATA_BY_TYPE.get(fields.type)?.has(key) === true) return "value";
   switch (key) {
     // Gemini: a call's args, a function's response.
     case "args":
       return holder !== undefined && CALL_HOLDERS.has(holder) ? "value" : undefined;
     case "response":
       return holder !== undefined && RESULT_HOLDERS.has(holder) ? "value" : undefined;
-    // Anthropic's and Bedrock's call input; a request's `input` is text or items.
+    // Bedrock's call input; a request's `input` is text or items.
     case "input":
-      return holder === "tooluse" || BLOCKS_WITH_INPUT.has(fields.type) ? "value" : undefined;
+      return holder === "tooluse" ? "value" : undefined;
     // Bedrock: a tool result's JSON; the JSON of a tool's input schema is a schema, read as before.
     case "json":
       return holder === "inputschema" ? undefined : "value";

@@ -136,7 +136,7 @@ describe("one walk that counts members and calls", () => {
 
   test("agrees with firstNamesFoldedTwice on names folded from other scripts and invisible characters, inside and outside the places that hold data (property)", () => {
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, fc.constant(1), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...FOLDING_KEYS), tie("node"), { maxKeys: 5 })),
+      node: fc.oneof({ depthSize: "small" }, fc.constantFrom(1, "tool_use", "tool_call", "tool_call_response"), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...FOLDING_KEYS), tie("node"), { maxKeys: 5 })),
     })).node;
     fc.assert(
       fc.property(value, (generated) => {
@@ -155,7 +155,7 @@ describe("one walk that counts members and calls", () => {
  */
 const FOLDING_KEYS = [
   "status", "\u017ftatus", "STATUS", "contentBlockStart", "contentBloc\u212aStart", "\uff53tatus", "stat\u200bus", "sta\u00adtus", "type",
-  "properties", "Properties", "json", "JSON", "input", "args", "response", "functionResponse", "function_response", "functionCall", "toolUse", "inputSchema",
+  "properties", "Properties", "json", "JSON", "input", "args", "response", "functionResponse", "function_response", "functionCall", "toolUse", "inputSchema", "arguments", "Arguments",
 ];
 
 /** Own keys of every object, with a stack: the count the walk must agree with. */

@@ -83,6 +83,15 @@ describe("JSON text in an attribute with two names that fold to one", () => {
   });
 });
 
+describe("a call's arguments and its result in an attribute's messages", () => {
+  test("are data, whose names that fold to one are read as written: the call is read, and the gate judges its arguments", () => {
+    const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"count_words","arguments":{"text":"a","Text":"b"}}]},{"role":"tool","parts":[{"type":"tool_call_response","id":"call_1","response":{"Any":2,"any":5}}]}]';
+    const reading = read([["gen_ai.input.messages", messages]]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable")).toEqual([]);
+    expect(calls(reading)).toEqual([{ type: "function_call", call_id: "call_1", name: "count_words", arguments: '{"text":"a","Text":"b"}', status: "completed" }]);
+  });
+});
+
 describe("the Vercel AI SDK's calls in an attribute with two names that fold to one", () => {
   test("are not read: unreadable, as a Go reader keeps the last of toolCallId and ToolCallId", () => {
     const spans = [{ traceID: "7a1c", spanID: "s1", operationName: "ai.generateText.doGenerate", references: [], startTime: 1771835343506978, duration: 1200, processID: "p1", tags: ([
