@@ -113,8 +113,11 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const duplicate = duplicateName(args, value);
     if (duplicate !== undefined) return { reason: "arguments_parse", detail: describeDuplicateName("arguments", duplicate), path: "/arguments" };
     // Compiled before any other read of the schema, and every check reads what compiled:
-    // a schema built in code is read once, as its JSON text (schema.ts).
+    // a schema built in code is read once, as its JSON text (schema.ts). A compile that
+    // fails is the schema step's, as it was when the schema was compiled there.
+    step = "arguments_schema";
     const compiled = schema === undefined ? undefined : (options.cache ?? sharedCache(options.assertFormats === true)).compile(schema);
+    step = "arguments_parse";
     const declared = declaredArgumentNames(compiled?.ok ? compiled.schema : undefined);
     const folded = declared !== undefined && mayFoldTwice(value, declared) ? firstNamesFoldedTwice(value, declared) : undefined;
     if (folded !== undefined) return { reason: "arguments_parse", detail: describeNamesFoldedTwice("arguments", folded), path: "/arguments" };
