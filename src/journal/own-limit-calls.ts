@@ -33,7 +33,7 @@ import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
 import { oneCallFlag } from "../models/one-call-flag.js";
-import { describeCallId, isSetAside, setAsideItem } from "./unfinished-calls.js";
+import { describeCallId, setAsideItem } from "./unfinished-calls.js";
 
 interface Refusal {
   /** What refuses the call: a field of the response, or a request. */
@@ -85,10 +85,7 @@ export function leaveOutRefusedCalls(response: unknown, target: string, request?
   const refused = refusedByOwnLimits(response, request);
   if (refused.size === 0) return { value: response, losses: [], left };
   const losses: Loss[] = [];
-  for (const [index, refusal] of refused) {
-    const call = describeCallId((response.output[index] as Record<string, unknown>).call_id);
-    losses.push({ path: `/output/${index}`, code: "unsupported_item", detail: `the call ${call} is refused by ${refusal.by}: ${refusal.why}; ${target} has no place for that limit, and written there the call would read as one that may run, so it is left out` });
-  }
+  for (const [index, refusal] of refused) losses.push(refusedCallLoss(`/output/${index}`, (response.output[index] as Record<string, unknown>).call_id, refusal, target));
   const output = response.output.map((item: unknown, index) => {
     if (!refused.has(index)) return item;
     left.add(`/output/${index}`);
@@ -102,26 +99,33 @@ export function leaveOutRefusedCalls(response: unknown, target: string, request?
  * each call to a function `request` does not allow set aside in its place, and
  * each output among them that answers one, for a target titled `target` that
  * has no place for the limit; `at(index)`: an item's pointer. Items already
- * set aside stay as they are. `left`: the pointers set aside.
+ * set aside stay as they are (they are no call). `left`: the pointers set aside.
  */
 export function leaveOutDisallowedLooseCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, request?: RequestLimits): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
   const left = new Set<string>();
   const losses: Loss[] = [];
-  const allows = request?.allows;
-  if (allows === undefined) return { items: [...items], losses, left };
-  const refused = new Set<unknown>();
+  // The calls the functions allowed refuse, read as a response's are; one call a turn is no rule here.
+  const refused = request?.allows === undefined ? new Map<number, Refusal>() : refusedByOwnLimits({ output: items }, { allows: request.allows });
+  if (refused.size === 0) return { items: [...items], losses, left };
+  const refusedIds = new Set<unknown>();
   const kept = items.map((item, index) => {
-    if (!isPlainObject(item) || isSetAside(item)) return item;
-    if (item.type === "function_call" && (typeof item.name !== "string" || !allows.names.has(item.name))) {
-      if (typeof item.call_id === "string") refused.add(item.call_id);
-      losses.push({ path: at(index), code: "unsupported_item", detail: `the call ${describeCallId(item.call_id)} is refused by ${allows.by}: ${allows.says}, and the call is to ${JSON.stringify(item.name)}; ${target} has no place for that limit, and written there the call would read as one that may run, so it is left out` });
-    } else if (item.type === "function_call_output" && refused.has(item.call_id)) {
+    const refusal = refused.get(index);
+    if (!isPlainObject(item)) return item;
+    if (refusal !== undefined) {
+      if (typeof item.call_id === "string") refusedIds.add(item.call_id);
+      losses.push(refusedCallLoss(at(index), item.call_id, refusal, target));
+    } else if (item.type === "function_call_output" && refusedIds.has(item.call_id)) {
       losses.push({ path: at(index), code: "unsupported_item", detail: `the output answers the call ${describeCallId(item.call_id)}, left out as its request does not allow it: it is left out with it` });
     } else return item;
     left.add(at(index));
     return setAsideItem(item.call_id);
   });
   return { items: kept, losses, left };
+}
+
+/** The loss of a call left out because a limit the target has no place for refuses it. */
+function refusedCallLoss(path: string, callId: unknown, refusal: Refusal, target: string): Loss {
+  return { path, code: "unsupported_item", detail: `the call ${describeCallId(callId)} is refused by ${refusal.by}: ${refusal.why}; ${target} has no place for that limit, and written there the call would read as one that may run, so it is left out` };
 }
 
 /**
