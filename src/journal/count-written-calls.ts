@@ -35,13 +35,13 @@
 // `toolUse`, which no reader takes for a second call.
 import { MAX_RECURSION } from "../models/duplicate-names.js";
 import { pointerToken } from "../models/json-pointer.js";
-import { dataPlace, foldedKey, foldsOntoAnother, isOwnFoldKey, RECORD_NAMES, type DataPlace } from "../models/names-folded-twice.js";
+import { comparedName, dataPlace, foldedKey, foldsOntoAnother, isOwnFoldKey, RECORD_NAMES, type DataPlace } from "../models/names-folded-twice.js";
 
 const CALL_TYPES: ReadonlySet<string> = new Set(["function_call", "tool_use"]);
 
 /** Whether a `type` value is a call's, as written or once folded. */
 function isCallType(type: string): boolean {
-  return CALL_TYPES.has(type) || (!isOwnFoldKey(type) && CALL_TYPES.has(foldedKey(type)));
+  return CALL_TYPES.has(type) || CALL_TYPES.has(comparedName(type));
 }
 
 /**
@@ -180,7 +180,7 @@ export function countWrittenCalls(record: unknown): number {
     calls += callsIn(fields, held);
     for (const key in fields) {
       const child = fields[key];
-      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push({ value: child, held: callsHeldBy(readAs(key), child, fields) > 0 });
+      if (child !== null && typeof child === "object" && Object.hasOwn(fields, key)) pending.push({ value: child, held: callsHeldBy(comparedName(key), child, fields) > 0 });
     }
   }
   return calls;
@@ -203,7 +203,7 @@ export function writtenCallPaths(record: unknown, limit: number): string[] {
       for (const at of own) if (paths.length < limit) paths.push(at === "" ? path || "the record itself" : `${path}/${at}`);
       for (const key of Object.keys(fields)) {
         const child = fields[key];
-        children.push({ value: child, path: `${path}/${pointerToken(key)}`, held: child !== null && typeof child === "object" && callsHeldBy(readAs(key), child, fields) > 0 });
+        children.push({ value: child, path: `${path}/${pointerToken(key)}`, held: child !== null && typeof child === "object" && callsHeldBy(comparedName(key), child, fields) > 0 });
       }
     }
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
@@ -221,7 +221,7 @@ function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[
   let typed = false;
   for (const key of Object.keys(fields)) {
     const child = fields[key];
-    const member = readAs(key);
+    const member = comparedName(key);
     if (member === "type" && !held && typeof child === "string" && isCallType(child)) typed = true;
     if (child === null || typeof child !== "object") continue;
     const count = callsHeldBy(member, child, fields);
@@ -241,11 +241,6 @@ function callsIn(fields: Record<string, unknown>, held: boolean, paths?: string[
     paths?.push("");
   }
   return calls;
-}
-
-/** A member's name as callsHeldBy asks it: as written when it is its own fold, else folded. */
-function readAs(key: string): string {
-  return isOwnFoldKey(key) ? key : foldedKey(key);
 }
 
 /**

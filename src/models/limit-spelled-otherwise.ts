@@ -7,7 +7,7 @@ import { foldName } from "./folded-name.js";
 import { isPlainObject } from "./json-value.js";
 import { pointerToken } from "./json-pointer.js";
 import { quoteVisible } from "./quote-visible.js";
-import { foldedKey, isOwnFoldKey } from "./names-folded-twice.js";
+import { comparedName } from "./names-folded-twice.js";
 
 // The members of a request body (or of a response's record of its request), in
 // any envelope, that say which tools its calls may use or how many, and those
@@ -28,7 +28,7 @@ export function limitSpelledOtherwise(fields: Record<string, unknown>, path = ""
     const at = `${path}/${pointerToken(key)}`;
     if (!LIMIT_MEMBERS.has(key)) {
       // Most names are their own fold, and the others are few: folded once each (names-folded-twice.ts).
-      const folded = isOwnFoldKey(key) ? key : foldedKey(key);
+      const folded = comparedName(key);
       if (FOLDED_LIMIT_MEMBERS.has(folded)) return { path: at, name: [...LIMIT_MEMBERS].find((name) => foldName(name) === folded)! };
       continue;
     }

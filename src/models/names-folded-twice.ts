@@ -106,10 +106,6 @@ export function dataPlace(holder: string | undefined, key: string, fields: Recor
   }
 }
 
-/** The name a member's value is reached by, as dataPlace asks it. */
-function holderName(key: string): string {
-  return isOwnFold(key) ? key : foldedKey(key);
-}
 
 export interface NamesFoldedTwice {
   names: [string, string];
@@ -150,6 +146,11 @@ export function foldedKey(name: string): string {
   return remembered(FOLDS, name, foldName);
 }
 
+/** A name as two names are compared: as written when it is its own fold, else folded. */
+export function comparedName(name: string): string {
+  return isOwnFoldKey(name) ? name : foldedKey(name);
+}
+
 /** What `answer` gives for `name`, kept while the map holds fewer than MAX_FOLDS names. */
 function remembered<T>(answers: Map<string, T>, name: string, answer: (name: string) => T): T {
   let known = answers.get(name);
@@ -185,7 +186,7 @@ export function keysFoldedTwice(fields: object, counts: FoldedNames): [string, s
   const keys = Object.keys(fields);
   const seen = new Map<string, string>();
   for (const key of keys) {
-    const folded = isOwnFold(key) ? key : foldedKey(key);
+    const folded = comparedName(key);
     if (!counts(folded)) continue;
     const before = seen.get(folded);
     if (before !== undefined) return [before, key];
@@ -241,7 +242,7 @@ export function firstNamesFoldedTwice(value: unknown, counts: FoldedNames, recor
         if (names !== undefined) return { names, path: next.path };
       }
       for (const key of keys) {
-        const holder = records ? holderName(key) : undefined;
+        const holder = records ? comparedName(key) : undefined;
         const place = !records ? undefined : next.place === "value" ? "value" : dataPlace(next.holder, holder!, fields);
         children.push({ value: fields[key], path: `${next.path}/${pointerToken(key)}`, holder, place });
       }
