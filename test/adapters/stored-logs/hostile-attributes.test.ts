@@ -61,25 +61,22 @@ describe("an attribute written twice", () => {
   });
 });
 
-describe("JSON text in an attribute", () => {
-  test("that names a member twice is not read: unreadable", () => {
-    const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"delete_trees","name":"count_trees","arguments":{"row":"all"}}]}]';
-    const reading = read([["gen_ai.output.messages", messages]]);
-    expect(calls(reading)).toEqual([]);
-    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual([
+describe("JSON text in an attribute that two readers read apart", () => {
+  test.each([
+    [
+      "names a member twice",
+      '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"delete_trees","name":"count_trees","arguments":{"row":"all"}}]}]',
       'gen_ai.output.messages: the JSON text has the name "name" twice in one object, at "/0/parts/0/name"; JSON.parse keeps the last value, other readers keep the first: not read',
-    ]);
-  });
-});
-
-describe("JSON text in an attribute with two names that fold to one", () => {
-  test("is not read: unreadable, as a Go reader keeps the last of arguments and Arguments", () => {
-    const messages = '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"count_trees","arguments":{"row":4},"Arguments":{"row":"all"}}]}]';
+    ],
+    [
+      "has two names that fold to one, as a Go reader keeps the last of arguments and Arguments",
+      '[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"count_trees","arguments":{"row":4},"Arguments":{"row":"all"}}]}]',
+      'gen_ai.output.messages: the JSON text has the names "arguments" and "Arguments" in one object, at "/0/parts/0": a reader that matches names regardless of case or width (Go\'s encoding/json does) takes them for one name and keeps the last value: not read',
+    ],
+  ])("that %s is not read: unreadable", (_, messages, detail) => {
     const reading = read([["gen_ai.output.messages", messages]]);
     expect(calls(reading)).toEqual([]);
-    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual([
-      'gen_ai.output.messages: the JSON text has the names "arguments" and "Arguments" in one object, at "/0/parts/0": a reader that matches names regardless of case or width (Go\'s encoding/json does) takes them for one name and keeps the last value: not read',
-    ]);
+    expect(reading.losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.detail)).toEqual([detail]);
   });
 });
 
