@@ -7,6 +7,9 @@
 // | event                                            | effect                                           |
 // |--------------------------------------------------|--------------------------------------------------|
 // | response.created / .queued / .in_progress        | opens a response (another id closes the last)    |
+// |                                                  | a response object that gives a limit on its      |
+// |                                                  | calls otherwise than an earlier one (or leaves   |
+// |                                                  | it out) stops its calls                          |
 // | response.output_item.added                       | opens the item at `output_index`; until its      |
 // |                                                  | `.done`, a `completed` status is in_progress     |
 // | response.function_call_arguments.delta           | appends to the call's arguments                  |
@@ -49,7 +52,12 @@
 //   again where one had arguments or was finished;
 // - an arguments event fits no open call, or comes after its call was finished;
 // - a `function_call_arguments.done` names another function than its call's;
-// - an `output_item.added` opens an item at another output_index than the next.
+// - an `output_item.added` opens an item at another output_index than the next;
+// - a response object gives what its request allowed (`tool_choice`, `tools`,
+//   `parallel_tool_calls`, in any spelling a reader folding names reads)
+//   otherwise than an earlier response object of the stream gave it, or leaves
+//   it out: the gate holds the calls to the last one, and a reader that took
+//   the request's limits from `response.created` allows other calls.
 // A call the stream gave and then put another item in the place of, or that its
 // terminal output leaves out, is kept after the response's items: a reader may
 // have run it, so it is judged rather than lost.
@@ -63,10 +71,12 @@
 // `left_behind`, as normalize reports a stored response's. Asked to
 // (`resource`), the assembler instead gives that object and the line that set
 // each item, for the response object the stream amounts to.
+import { isDeepStrictEqual } from "node:util";
 import { stoppedCall, transportPadding, type AssembledResponse, type StreamedResource, type StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { describeValue } from "../models/json-value.js";
+import { comparedName } from "../models/names-folded-twice.js";
 import { quoteVisible } from "../models/quote-visible.js";
 import { isPlainObject } from "./detect.js";
 
@@ -253,12 +263,12 @@ export class ResponsesStreamAssembler {
       case "response.created":
       case "response.queued":
       case "response.in_progress":
-        if (response) open.snapshot = { value: response, line };
+        if (response) showResponse(open, type, response, line);
         return closed;
       case "response.completed":
       case "response.incomplete":
       case "response.failed": {
-        if (response) open.snapshot = { value: response, line };
+        if (response) showResponse(open, type, response, line);
         if (response) open.stoppedBy = unfinishedResponse(response) ?? otherEnd(type, response);
         if (typeof response?.status !== "string") open.status = TERMINAL_STATUS[type];
         // An empty output next to streamed items is a terminal event that omits
@@ -549,6 +559,37 @@ function leftBehind(snapshot: NonNullable<StreamedResource["snapshot"]>): Stream
 function holdsAnyKey(value: object): boolean {
   for (const key in value) if (Object.hasOwn(value, key)) return true;
   return false;
+}
+
+/** The members of a response object that repeat what its request allowed its calls. */
+const RESPONSE_LIMITS: ReadonlySet<string> = new Set(["tool_choice", "tools", "parallel_tool_calls"]);
+
+/**
+ * Keeps the response object an event carried as the response's record, after
+ * checking that it says of its request's limits what the one before it said:
+ * the gate holds the calls to the last, so a limit an earlier one gave and a
+ * later one loosens is a stream that said two things of its calls.
+ */
+function showResponse(open: OpenResponse, type: EventType, response: Fields, line: number): void {
+  const earlier = open.snapshot;
+  if (earlier !== undefined) {
+    const changed = limitGivenOtherwise(earlier.value, response);
+    if (changed !== undefined) {
+      open.contradiction ??= { line, detail: `${type} carries a response whose ${quoteVisible(changed)} is not what the response of line ${earlier.line} gave: a reader that takes its request's limits from that event allows other calls than one that takes them from this one` };
+    }
+  }
+  open.snapshot = { value: response, line };
+}
+
+/** The first member saying a limit (as a reader folding names reads it) that `earlier` gives and `later` gives otherwise or leaves out. */
+function limitGivenOtherwise(earlier: Fields, later: Fields): string | undefined {
+  for (const key in earlier) {
+    if (!Object.hasOwn(earlier, key) || !RESPONSE_LIMITS.has(comparedName(key))) continue;
+    const value = earlier[key];
+    if (value === null || value === undefined) continue;
+    if (!Object.hasOwn(later, key) || !isDeepStrictEqual(value, later[key])) return key;
+  }
+  return undefined;
 }
 
 /** A completed call of a failed response, written incomplete: the recording never ran it. */

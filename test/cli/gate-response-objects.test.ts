@@ -113,6 +113,15 @@ describe("a streamed response whose response objects repeat its request's tool_c
     expect((await verdicts(stream({ parallel_tool_calls: false }, [call, second]))).map((gated) => gated.blocked)).toEqual([false, true]);
   });
 
+  test("a stream whose response.created allows no function and whose response.completed allows it blocks the call", async () => {
+    const text = stream({ tool_choice: "none" });
+    const last = text.lastIndexOf('"tool_choice":"none"');
+    const loosened = `${text.slice(0, last)}"tool_choice":"auto"${text.slice(last + '"tool_choice":"none"'.length)}`;
+    const run = await runOrbridge(["gate", "--tools", tools, "--format", "json", "-"], loosened);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout.trimEnd().split("\n")[0]!)).toMatchObject({ call_id: "call_1", reason: "status", blocked: true });
+  });
+
   test("a stream whose response allowed the call runs it", async () => {
     expect((await verdicts(stream({ tool_choice: "auto", tools: [], parallel_tool_calls: true }, [call, second]))).map((gated) => gated.blocked)).toEqual([false, false]);
   });

@@ -409,6 +409,43 @@ describe("a terminal event whose response says its calls did not finish", () => 
   });
 });
 
+describe("response objects that give their request's limits two ways", () => {
+  const finished = [added(0, callOpened), argsDone(0, callFinal.arguments), itemDone(0, callFinal)];
+  const createdWith = (limits: object) => ({ type: "response.created", response: { ...response("in_progress"), ...limits } });
+  const completedWith = (limits: object) => ({ type: "response.completed", response: { ...response("completed", [callFinal]), ...limits } });
+  const stopped = (detail: string) => [
+    { line: 5, path: "", code: "form_changed", detail },
+    { line: 5, path: "/response/output/0/status", code: "form_changed", detail: "the stream said two things of one call: its completed call is written incomplete, as no one reading of the stream runs it" },
+  ];
+
+  test.each([
+    ["tool_choice", { tool_choice: "none" }, { tool_choice: "auto" }],
+    ["tool_choice", { tool_choice: "none" }, {}],
+    ["parallel_tool_calls", { parallel_tool_calls: false }, { parallel_tool_calls: true }],
+    ["tools", { tools: [{ type: "function", name: "other_tool", parameters: {} }] }, { tools: [] }],
+    ["Tool_choice", { Tool_choice: "none" }, { Tool_choice: "auto" }],
+  ])("%s said by response.created and otherwise by response.completed: the call is written incomplete", (key, first, last) => {
+    const [result] = run([createdWith(first), ...finished, completedWith(last)]);
+    expect(result).toEqual({
+      id: RESP,
+      status: "completed",
+      items: [{ ...callFinal, status: "incomplete" }],
+      losses: stopped(`response.completed carries a response whose ${JSON.stringify(key)} is not what the response of line 1 gave: a reader that takes its request's limits from that event allows other calls than one that takes them from this one`),
+      line: 1,
+      lastLine: 5,
+    });
+  });
+
+  test("the same limits in every response object keep the call completed", () => {
+    const limits = { tool_choice: "auto", parallel_tool_calls: true, tools: [{ type: "function", name: "lookup_city", parameters: lookupSchema }] };
+    expect(run([createdWith(limits), ...finished, completedWith(limits)])[0]!.items).toEqual([callFinal]);
+  });
+
+  test("a limit only the last response object gives keeps the call completed: the gate holds it to that one", () => {
+    expect(run([createdWith({}), ...finished, completedWith({ tool_choice: "required" })])[0]!.items).toEqual([callFinal]);
+  });
+});
+
 describe("events whose fields cannot be used", () => {
   const textOpened = { id: MSG, type: "message", status: "in_progress", role: "assistant", content: [] };
   const contentDelta = (index: unknown, delta: unknown) => ({ type: "response.output_text.delta", item_id: MSG, output_index: 0, content_index: index, delta });
