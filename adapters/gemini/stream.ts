@@ -23,6 +23,8 @@
 // |   functionCall {} (no willContinue)          | closes the call: arguments are the args built          |
 // |   any other part                             | appended whole                                         |
 // |   finishReason, safetyRatings, other fields  | set on the candidate, the last value kept              |
+// |   a finishReason other than the candidate's  | every call of the response is incomplete (a reader     |
+// |     first                                    |   that stops at the first sees them end otherwise)     |
 // |   a part after the candidate's finishReason  | appended; every call of the response is incomplete     |
 // |                                              |   (a reader that stops there sees other calls), reported|
 // | usageMetadata, promptFeedback                | the last value kept                                    |
@@ -85,6 +87,10 @@ interface CandidateState {
   late?: { line: number; path: string; finished: number };
   /** The line of the candidate's last finishReason. */
   finishedAt?: number;
+  /** The first finishReason the candidate gave, in either spelling, and its line. */
+  reason?: { value: string; line: number };
+  /** The first finishReason that said otherwise than `reason`, and where. */
+  endedTwoWays?: { line: number; path: string; value: string };
 }
 
 /** A field of the response or of a candidate, as one chunk said it. */
@@ -170,6 +176,7 @@ export class GeminiStreamAssembler {
     }
     const finished = state.finishedAt;
     if (saysWhyFinished(candidate)) state.finishedAt = line;
+    noteFinishReason(state, candidate, line, `/candidates/${position}`);
     for (const [key, value] of Object.entries(candidate)) {
       if (key === "content") continue;
       state.fields[key] = value;
@@ -182,6 +189,19 @@ export class GeminiStreamAssembler {
     if (finished !== undefined && parts.some(holdsSomething)) state.late ??= { line, path: `/candidates/${position}/content/parts`, finished };
     parts.forEach((part, partIndex) => mergePart(state!, part, line, `/candidates/${position}/content/parts/${partIndex}`, response.losses));
   }
+}
+
+/**
+ * Keeps the candidate's first finishReason, and the first later one that says
+ * otherwise: the joined candidate keeps the last, and a reader that stops at
+ * the first (or reads each chunk as it comes) sees its calls end another way.
+ */
+function noteFinishReason(state: CandidateState, candidate: Fields, line: number, path: string): void {
+  const key = typeof candidate.finishReason === "string" ? "finishReason" : typeof candidate.finish_reason === "string" ? "finish_reason" : undefined;
+  if (key === undefined) return;
+  const value = candidate[key] as string;
+  if (state.reason === undefined) state.reason = { value, line };
+  else if (value !== state.reason.value) state.endedTwoWays ??= { line, path: `${path}/${key}`, value };
 }
 
 /** Whether a part adds to its candidate: anything but an empty text. */
@@ -372,11 +392,16 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   for (const { index, line, path, finished } of late) {
     losses.push({ line, path, code: "form_changed", detail: `parts came after candidate ${index}'s finishReason (line ${finished}): a reader that stops there and one that reads on see different calls, so the response's calls are written incomplete` });
   }
+  // A candidate that finished one way and then another: which one ended its calls is not known.
+  const endedTwoWays = [...open.candidates.entries()].flatMap(([index, state]) => (state.endedTwoWays && state.reason ? [{ index, first: state.reason, ...state.endedTwoWays }] : []));
+  for (const { index, first, line, path, value } of endedTwoWays) {
+    losses.push({ line, path, code: "form_changed", detail: `candidate ${index} gives finishReason ${JSON.stringify(value)} after ${JSON.stringify(first.value)} on line ${first.line}: a reader that stops at the first and one that reads on see its calls end two ways, so the response's calls are written incomplete` });
+  }
   const items = converted.value.output.map(inputItem) as GeminiAssembledResponse["items"];
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
     status: converted.value.status,
-    items: late.length > 0 || doubted ? items.map((item) => stoppedCall(item) ?? item) : items,
+    items: late.length > 0 || endedTwoWays.length > 0 || doubted ? items.map((item) => stoppedCall(item) ?? item) : items,
     // The items go without the ids the response object gives them, so their report does too.
     losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
     line: open.line,

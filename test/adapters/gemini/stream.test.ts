@@ -201,6 +201,29 @@ describe("a chunk of the same responseId after every candidate finished", () => 
   });
 });
 
+describe("a candidate that gives a finishReason and then another", () => {
+  const call = { functionCall: { name: "get_capital", args: { country: "Portugal" } } };
+  const callStatuses = (response: GeminiAssembledResponse) => response.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: string }).status);
+
+  test.each([["MAX_TOKENS"], ["SAFETY"], ["MALFORMED_FUNCTION_CALL"]])("%s, then STOP: the response's calls are written incomplete, reported where the second said it", (first) => {
+    const [response] = run([chunk([call], { finishReason: first }), chunk([], { finishReason: "STOP" })]);
+    expect(callStatuses(response!)).toEqual(["incomplete"]);
+    expect(response!.losses.filter((loss) => loss.detail.includes("two ways"))).toEqual([
+      { line: 2, path: "/candidates/0/finishReason", code: "form_changed", detail: `candidate 0 gives finishReason "STOP" after "${first}" on line 1: a reader that stops at the first and one that reads on see its calls end two ways, so the response's calls are written incomplete` },
+    ]);
+  });
+
+  test("in the snake case of the Python SDK's dumps too", () => {
+    const [response] = run([chunk([call], { finish_reason: "MAX_TOKENS" }), chunk([], { finish_reason: "STOP" })]);
+    expect(callStatuses(response!)).toEqual(["incomplete"]);
+  });
+
+  test("the same finishReason said again keeps the call completed", () => {
+    const [response] = run([chunk([call], { finishReason: "STOP" }), chunk([], { finishReason: "STOP" })]);
+    expect(callStatuses(response!)).toEqual(["completed"]);
+  });
+});
+
 describe("several responses", () => {
   test("a new responseId closes the one before", () => {
     const out = run([chunk([{ text: "One." }], { finishReason: "STOP" }, "first"), chunk([{ text: "Two." }], { finishReason: "STOP" }, "second")]);
