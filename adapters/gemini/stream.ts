@@ -28,6 +28,8 @@
 // |   a part after the candidate's finishReason  | appended; every call of the response is incomplete     |
 // |                                              |   (a reader that stops there sees other calls), reported|
 // | usageMetadata, promptFeedback                | the last value kept                                    |
+// | a promptFeedback without the blockReason an  | every call of the response is incomplete (a reader     |
+// |   earlier chunk gave, or with another        |   of that chunk saw the prompt blocked)                |
 // | responseId, modelVersion, createTime         | the first value kept                                   |
 // | the end of the recording                     | the open response as far as it got; a candidate without |
 // |                                              |   finishReason, or with a call still open, leaves its   |
@@ -111,6 +113,10 @@ interface OpenResponse {
   candidates: Map<number, CandidateState>;
   losses: StreamLoss[];
   finished: boolean;
+  /** The first blockReason a chunk's promptFeedback gave, and its line. */
+  blocked?: { value: unknown; line: number };
+  /** The first promptFeedback after it that gave no blockReason or another, and where. */
+  unblocked?: { line: number; path: string; value: unknown };
 }
 
 export class GeminiStreamAssembler {
@@ -132,6 +138,7 @@ export class GeminiStreamAssembler {
     }
     const response: OpenResponse = (this.current ??= { line, lastLine: line, fields: {} as Fields, said: [], candidates: new Map<number, CandidateState>(), losses: [], finished: false });
     response.lastLine = line;
+    notePromptBlock(response, chunk, line);
     for (const [key, value] of Object.entries(chunk)) {
       if (key === "candidates") continue;
       response.said.push({ line, path: `/${pointerToken(key)}`, key, value });
@@ -188,6 +195,22 @@ export class GeminiStreamAssembler {
     const parts: unknown[] = Array.isArray(content.parts) ? content.parts : [];
     if (finished !== undefined && parts.some(holdsSomething)) state.late ??= { line, path: `/candidates/${position}/content/parts`, finished };
     parts.forEach((part, partIndex) => mergePart(state!, part, line, `/candidates/${position}/content/parts/${partIndex}`, response.losses));
+  }
+}
+
+/**
+ * Keeps the first blockReason a chunk's promptFeedback gave, and the first
+ * later promptFeedback that gives none or another: the joined response keeps
+ * the last, and a reader of the earlier chunk saw the prompt blocked.
+ */
+function notePromptBlock(response: OpenResponse, chunk: Fields, line: number): void {
+  for (const key of ["promptFeedback", "prompt_feedback"]) {
+    const feedback = chunk[key];
+    if (feedback === undefined || !Object.hasOwn(chunk, key)) continue;
+    const reason = isRecord(feedback) ? (feedback.blockReason ?? feedback.block_reason ?? undefined) : undefined;
+    if (response.blocked === undefined) {
+      if (reason !== undefined && reason !== null) response.blocked = { value: reason, line };
+    } else if (reason !== response.blocked.value) response.unblocked ??= { line, path: `/${key}`, value: reason };
   }
 }
 
@@ -397,11 +420,16 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
   for (const { index, first, line, path, value } of endedTwoWays) {
     losses.push({ line, path, code: "form_changed", detail: `candidate ${index} gives finishReason ${JSON.stringify(value)} after ${JSON.stringify(first.value)} on line ${first.line}: a reader that stops at the first and one that reads on see its calls end two ways, so the response's calls are written incomplete` });
   }
+  if (open.unblocked !== undefined && open.blocked !== undefined) {
+    const { line, path, value } = open.unblocked;
+    const says = value === undefined || value === null ? "no blockReason" : `blockReason ${JSON.stringify(value)}`;
+    losses.push({ line, path, code: "form_changed", detail: `the promptFeedback gives ${says} after blockReason ${JSON.stringify(open.blocked.value)} on line ${open.blocked.line}: a reader of that chunk saw the prompt blocked, so the response's calls are written incomplete` });
+  }
   const items = converted.value.output.map(inputItem) as GeminiAssembledResponse["items"];
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
     status: converted.value.status,
-    items: late.length > 0 || endedTwoWays.length > 0 || doubted ? items.map((item) => stoppedCall(item) ?? item) : items,
+    items: late.length > 0 || endedTwoWays.length > 0 || open.unblocked !== undefined || doubted ? items.map((item) => stoppedCall(item) ?? item) : items,
     // The items go without the ids the response object gives them, so their report does too.
     losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
     line: open.line,

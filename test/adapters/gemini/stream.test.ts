@@ -224,6 +224,23 @@ describe("a candidate that gives a finishReason and then another", () => {
   });
 });
 
+describe("a promptFeedback that says the prompt blocked, and then otherwise", () => {
+  const call = { functionCall: { name: "get_capital", args: { country: "Portugal" } } };
+
+  test("a later chunk without its blockReason: the response's calls are written incomplete, reported where it said so", () => {
+    const [response] = run([{ ...chunk([call]), promptFeedback: { blockReason: "SAFETY" } }, { ...chunk([], { finishReason: "STOP" }), promptFeedback: {} }]);
+    expect(response!.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: string }).status)).toEqual(["incomplete"]);
+    expect(response!.losses.filter((loss) => loss.path === "/promptFeedback" && loss.code === "form_changed")).toEqual([
+      { line: 2, path: "/promptFeedback", code: "form_changed", detail: 'the promptFeedback gives no blockReason after blockReason "SAFETY" on line 1: a reader of that chunk saw the prompt blocked, so the response\'s calls are written incomplete' },
+    ]);
+  });
+
+  test("a promptFeedback without blockReason in every chunk keeps the call completed", () => {
+    const [response] = run([{ ...chunk([call]), promptFeedback: {} }, { ...chunk([], { finishReason: "STOP" }), promptFeedback: {} }]);
+    expect(response!.items.filter((item) => item.type === "function_call").map((item) => (item as { status?: string }).status)).toEqual(["completed"]);
+  });
+});
+
 describe("several responses", () => {
   test("a new responseId closes the one before", () => {
     const out = run([chunk([{ text: "One." }], { finishReason: "STOP" }, "first"), chunk([{ text: "Two." }], { finishReason: "STOP" }, "second")]);
