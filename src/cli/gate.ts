@@ -55,7 +55,9 @@ with --for target_rejects and target_order.
 Options:
   --schema FILE    JSON Schema (2020-12) of the arguments, applied to every call
   --tools FILE     a tools array or a request body whose tools and tool_choice
-                   apply, of Chat, Open Responses, Anthropic, Gemini or Bedrock;
+                   apply, of Chat, Open Responses, Anthropic, Gemini or Bedrock
+                   (its parallel_tool_calls false, or Anthropic's
+                   disable_parallel_tool_use, lets each response make one call);
                    request bodies inside the journal add their tools and set the
                    allowed tools too
   --assert-formats check each "format" of a tool schema by the grammar of its

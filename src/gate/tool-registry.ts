@@ -19,7 +19,10 @@
 // Two scopes. What is added before `pin()` (the `--tools FILE` of the gate) holds
 // for the whole journal: a journal request body can neither redefine a pinned
 // tool nor widen the pinned allowed set; its own choice narrows it until the next
-// request body. Everything after `pin()` is the journal's: a later definition of
+// request body. A tools file that is a request body letting its response make
+// one call (`parallel_tool_calls` false, Anthropic's `disable_parallel_tool_use`)
+// says so of every response of the journal, as a journal request body says it
+// of the responses after it. Everything after `pin()` is the journal's: a later definition of
 // a name replaces an earlier one, and each request body's choice replaces the
 // previous one (a body without tool_choice means "auto").
 //
@@ -38,6 +41,7 @@ import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import type { ToolSchema } from "./schema.js";
 import { describeLimitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
+import { oneCallFlag, shownFlag } from "../models/one-call-flag.js";
 import { foldName } from "../models/folded-name.js";
 import { readConvertedTools, readRequestTools, readToolChoice, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
 
@@ -56,6 +60,8 @@ export interface ToolRegistryData {
   unreadable: ReadonlyMap<string, string>;
   pinnedNames: ReadonlySet<string>;
   pinnedChoices: readonly Choice[];
+  /** The tools file's word that each response makes one call at most (`ToolRegistry.pinnedOneCall`). */
+  pinnedOneCall?: string;
   choices: readonly Choice[];
   namesByFold: ReadonlyMap<string, ReadonlySet<string>>;
 }
@@ -69,6 +75,8 @@ export class ToolRegistry {
   private readonly unreadable = new Map<string, string>();
   private readonly pinnedNames = new Set<string>();
   private pinnedChoices: readonly Choice[] = [];
+  /** The tools file's word that each response makes one call at most, as a sentence's start: it holds for the whole journal. */
+  private pinnedOneCallSaid: string | undefined;
   /** The pinned names by their folded form (`foldName`), made when first asked. */
   private foldedPinned: Map<string, string> | undefined;
   /** Every name a journal's request body defined, by its folded form (`foldName`): two of one form are refused. */
@@ -88,6 +96,7 @@ export class ToolRegistry {
     for (const [name, why] of data.unreadable) registry.unreadable.set(name, why);
     for (const name of data.pinnedNames) registry.pinnedNames.add(name);
     registry.pinnedChoices = [...data.pinnedChoices];
+    registry.pinnedOneCallSaid = data.pinnedOneCall;
     registry.choices = [...data.choices];
     for (const [fold, names] of data.namesByFold) registry.namesByFold.set(fold, new Set(names));
     return registry;
@@ -101,6 +110,7 @@ export class ToolRegistry {
       unreadable: new Map(this.unreadable),
       pinnedNames: new Set(this.pinnedNames),
       pinnedChoices: [...this.pinnedChoices],
+      ...(this.pinnedOneCallSaid === undefined ? {} : { pinnedOneCall: this.pinnedOneCallSaid }),
       choices: [...this.choices],
       namesByFold: new Map([...this.namesByFold].map(([fold, names]) => [fold, new Set(names)])),
     };
@@ -132,6 +142,7 @@ export class ToolRegistry {
     else if (Array.isArray(value)) registry.addTools(value, where);
     else if (isPlainObject(value)) registry.applyWhole(readRequestTools(value, where), where);
     else throw new Error(`${where}: expected a tools array or a request body (a JSON object), found ${describe(value)}`);
+    registry.pinnedOneCallSaid = oneCallSaid(value, `the tools file ${where}`);
     registry.pin();
     return registry;
   }
@@ -239,6 +250,11 @@ export class ToolRegistry {
     this.namesByFold.clear();
     this.pinnedChoices = this.choices;
     this.choices = [];
+  }
+
+  /** The tools file's word that each response of the journal makes one call at most, as a sentence's start; undefined when it says none. */
+  get pinnedOneCall(): string | undefined {
+    return this.pinnedOneCallSaid;
   }
 
   /** The JSON Schema of a function's parameters, or `undefined` when no tool of that name is known. */
@@ -400,4 +416,12 @@ function describeNames(names: ReadonlySet<string>): string {
   const listed = [...names].slice(0, LISTED_NAMES_IN_DETAIL).map((name) => `"${name}"`);
   const more = names.size > LISTED_NAMES_IN_DETAIL ? ` and ${names.size - LISTED_NAMES_IN_DETAIL} more` : "";
   return `allows only ${listed.join(", ")}${more}`;
+}
+
+/** The flag by which `body` lets its response make one call (one-call-flag.ts), as a sentence's start naming `whose`. */
+export function oneCallSaid(body: unknown, whose: string): string | undefined {
+  const flag = oneCallFlag(body);
+  if (flag === undefined) return undefined;
+  const value = flag.boolean ? (flag.value === false ? " false" : "") : ` ${shownFlag(flag.value)} (not a boolean)`;
+  return `${flag.name}${value} in ${whose}`;
 }

@@ -4,8 +4,7 @@ import type { JournalItem } from "../models/journal-item.js";
 import type { GateInput, JournalGateOptions } from "./gate-journal.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
-import { ToolRegistry, type Choice, type EnvelopeToolsReader } from "./tool-registry.js";
-import { oneCallFlag, shownFlag } from "../models/one-call-flag.js";
+import { oneCallSaid, ToolRegistry, type Choice, type EnvelopeToolsReader } from "./tool-registry.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -55,7 +54,8 @@ export class ToolsInForce {
     if (input.request !== undefined) this.requestOneCall = oneCallOnly(input.request, "the request", input.line);
     // The record's own word first (its request's, then its response's record of it), else the last request body's.
     const echoed = oneCallOnly(input.responseTools, "the response's own record of its request", input.line);
-    const oneCall = (input.request !== undefined ? this.requestOneCall : undefined) ?? echoed ?? this.requestOneCall;
+    // A tools file's word holds for every response, whatever the journal's requests say.
+    const oneCall = (input.request !== undefined ? this.requestOneCall : undefined) ?? echoed ?? this.requestOneCall ?? this.registry.pinnedOneCall;
     if (oneCall !== undefined) refuseLaterCalls(prepared.items, oneCall);
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
@@ -107,10 +107,7 @@ function refuseLaterCalls(items: readonly PreparedItem[], oneCall: string): void
  * sentence's start. `whose` and `line` name `fields` in it.
  */
 function oneCallOnly(fields: unknown, whose: string, line: number): string | undefined {
-  const flag = oneCallFlag(fields);
-  if (flag === undefined) return undefined;
-  const value = flag.boolean ? (flag.value === false ? " false" : "") : ` ${shownFlag(flag.value)} (not a boolean)`;
-  return `${flag.name}${value} in ${whose} of line ${line}`;
+  return oneCallSaid(fields, `${whose} of line ${line}`);
 }
 
 /** Whether preparing the record changes the tools in force: a request body, or an item that carries tools. */

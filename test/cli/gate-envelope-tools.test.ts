@@ -392,6 +392,28 @@ describe("a response that makes more calls than its request lets it", () => {
     ]);
   });
 
+  test("a --tools file that is a request body letting its response make one call limits every response of the journal", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "orbridge-one-call-tools-"));
+    try {
+      const findingsWith = async (body: Fields, records: Fields[]) => {
+        const path = join(folder, "tools.json");
+        await writeFile(path, JSON.stringify(body));
+        const result = await runOrbridge(["gate", "--tools", path, "--format", "json", "-"], jsonl(records));
+        return { code: result.code, calls: verdicts(result.stdout.replaceAll(folder, "FOLDER")).filter((verdict) => verdict.type === "function_call").map((verdict) => (verdict.findings as Array<{ detail: string }>).map((finding) => finding.detail)) };
+      };
+      const exchange = chatExchange(undefined);
+      const chatBody = { ...(exchange.request as Fields), parallel_tool_calls: false };
+      expect(await findingsWith(chatBody, [exchange.response as Fields])).toEqual({ code: 1, calls: [[], ['"get_forecast" is not allowed: parallel_tool_calls false in the tools file FOLDER/tools.json lets its response make one call, and this is call 2 of it']] });
+      const anthropic = twoToolUses({});
+      const anthropicBody = { ...(anthropic.request as Fields), tool_choice: { type: "auto", disable_parallel_tool_use: true } };
+      expect(await findingsWith(anthropicBody, [anthropic.response as Fields])).toEqual({ code: 1, calls: [[], ['"get_forecast" is not allowed: tool_choice.disable_parallel_tool_use in the tools file FOLDER/tools.json lets its response make one call, and this is call 2 of it']] });
+      // A request body of the journal that allows parallel calls does not lift it.
+      expect((await findingsWith(chatBody, [{ ...(exchange.request as Fields), parallel_tool_calls: true }, exchange.response as Fields])).calls[1]).toHaveLength(1);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   test("parallel calls allowed, or not said: both calls run", async () => {
     for (const record of [chatExchange(true), chatExchange(undefined), twoToolUses({}), responseObject(true)]) expect(await callFindings(record)).toEqual([["ok", []], ["ok", []]]);
   });
