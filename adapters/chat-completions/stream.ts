@@ -206,6 +206,8 @@ export interface ChatStreamOptions {
   completion?: boolean;
   /** Say which chunk completed each item (`AssembledResponse.itemLines`). */
   itemLines?: boolean;
+  /** Give each choice's response the chat.completion rebuilt (`AssembledResponse.responseObject`), whose own tool_choice, tools and parallel_tool_calls hold for its calls as a stored one's do. */
+  responseObject?: boolean;
 }
 
 export class ChatStreamAssembler {
@@ -216,10 +218,12 @@ export class ChatStreamAssembler {
   private unplacedUnkept: StreamLoss[] = [];
   private readonly keepCompletion: boolean;
   private readonly sayItemLines: boolean;
+  private readonly keepObject: boolean;
 
   constructor(options: ChatStreamOptions = {}) {
     this.keepCompletion = options.completion ?? false;
     this.sayItemLines = options.itemLines ?? false;
+    this.keepObject = options.responseObject ?? false;
   }
 
   /** One chunk and its journal line; returns the responses it closes. */
@@ -259,7 +263,7 @@ export class ChatStreamAssembler {
     const open = this.current;
     this.current = undefined;
     if (!open) return [];
-    return this.keepCompletion ? [wholeCompletion(open, this.sayItemLines)] : choiceResponses(open, this.sayItemLines);
+    return this.keepCompletion ? [wholeCompletion(open, this.sayItemLines)] : choiceResponses(open, this.sayItemLines, this.keepObject);
   }
 
   /**
@@ -641,10 +645,11 @@ function rebuildCompletion(open: OpenCompletion, choices: readonly ChoiceState[]
  * One response per choice, in index order, with the items completionToItems
  * gives the rebuilt completion; the completion's own losses go with the first.
  */
-function choiceResponses(open: OpenCompletion, sayItemLines: boolean): AssembledResponse[] {
+function choiceResponses(open: OpenCompletion, sayItemLines: boolean, keepObject: boolean): AssembledResponse[] {
   const choices = choicesOf(open);
   const place = placer(open, choices);
-  const converted = completionToItems({ completion: rebuildCompletion(open, choices) });
+  const completion = rebuildCompletion(open, choices);
+  const converted = completionToItems({ completion });
   // Objects written out field by field: a spread of objects of several shapes is
   // V8's slow path, and it ran for every loss of every completion.
   const placed = (losses: readonly Loss[]): StreamLoss[] =>
@@ -660,6 +665,8 @@ function choiceResponses(open: OpenCompletion, sayItemLines: boolean): Assembled
     const renamed = renamedCalls(choices[position], late.items);
     const answer = response(choice.status, renamed.items, [...placed(choice.losses), ...late.losses, ...renamed.losses], first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
     if (sayItemLines) answer.itemLines = choice.items.map(() => completedAt(open, choices[position]));
+    // A chunk that repeats its request's limits says them of every choice, as a stored completion does.
+    if (keepObject) answer.responseObject = completion;
     return answer;
   });
   // No chunk held a choice object: nothing to rebuild, and the completion's fields still said.

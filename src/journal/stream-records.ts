@@ -507,7 +507,7 @@ export class StreamRecords {
   private open(envelope: Envelope, fromSse: boolean): OpenStream {
     const assembler: StreamAssembler =
       envelope === "chat"
-        ? chat.stream.assembler({ completion: this.wholeRecords, itemLines: this.itemLines })
+        ? chat.stream.assembler({ completion: this.wholeRecords, itemLines: this.itemLines, responseObject: this.responseObjects })
         : envelope === "responses"
           ? new ResponsesStreamAssembler({ resource: this.wholeRecords, itemLines: this.itemLines, leftBehind: this.leftBehind, responseObject: this.responseObjects })
           : this.envelopes[envelope as AdapterName].assembler();

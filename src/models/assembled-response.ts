@@ -39,8 +39,9 @@ export interface AssembledResponse {
   resource?: StreamedResource;
   /**
    * The last response object an event stream showed (what the SDKs take for
-   * the response), whose `tool_choice`, `tools` and `parallel_tool_calls` hold
-   * for its calls as a stored response's do. Kept when the assembler is asked to.
+   * the response), or the chat.completion a Chat stream's chunks rebuild, whose
+   * `tool_choice`, `tools` and `parallel_tool_calls` hold for its calls as a
+   * stored response's do. Kept when the assembler is asked to.
    */
   responseObject?: Record<string, unknown>;
   /**

@@ -76,6 +76,32 @@ describe("a chat.completion on a line of its own", () => {
   });
 });
 
+describe("a chat.completion streamed as chunks that repeat its request's limits", () => {
+  /** The completion's chunks: each choice's calls, then its finish_reason; `fields` on the chunk `at` (first or last). */
+  const chunks = (fields: Record<string, unknown>, at: "first" | "last", calls = [chatCall(1)]) => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown>) => ({ id: "chatcmpl_1", object: "chat.completion.chunk", created: 1, model: "gpt-4o", ...extra, choices: [{ index: 0, delta, finish_reason: finish }] });
+    return [
+      chunk({ role: "assistant", content: null, tool_calls: calls.map((call, index) => ({ index, ...call })) }, null, at === "first" ? fields : {}),
+      chunk({}, "tool_calls", at === "last" ? fields : {}),
+    ];
+  };
+
+  test.each([["first" as const], ["last" as const]])("tool_choice \"none\" on the %s chunk: the call is blocked, as in the stored completion", async (at) => {
+    expect(await gated(...chunks({ tool_choice: "none" }, at))).toEqual([refused(2, "call_1", "tool_choice of line 1, the response's own record of its request, allows no function")]);
+  });
+
+  test("parallel_tool_calls false: the second call of the choice is blocked", async () => {
+    expect(await gated(...chunks({ parallel_tool_calls: false }, "first", [chatCall(1), chatCall(2)]))).toEqual([
+      passed(2, "call_1"),
+      refused(2, "call_2", "parallel_tool_calls false in the response's own record of its request of line 1 lets its response make one call, and this is call 2 of it"),
+    ]);
+  });
+
+  test("chunks that repeat no limit let the call run", async () => {
+    expect(await gated(...chunks({}, "first"))).toEqual([passed(2, "call_1")]);
+  });
+});
+
 describe("a chat.completion as a logged exchange's response", () => {
   const history = [
     { role: "user", content: "Weather in Oslo?" },
