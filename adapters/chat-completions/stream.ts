@@ -49,6 +49,9 @@
 // |                                                  |   chunk's line (left_behind)                      |
 // | a completion field that differs from the one     | left_behind on its line: the completion keeps the |
 // |   kept (Azure's filter chunk says `created: 0`)  |   opening chunk's (or the first that held it)     |
+// | a limit of the request (`tool_choice`, `tools`,  | also leaves the completion's calls incomplete:    |
+// |   `parallel_tool_calls`) said otherwise than the |   openai-node keeps the last chunk's, and the     |
+// |   one kept                                       |   gate would hold the calls to the first          |
 //
 // Each choice is a response of its own, in index order, with its own status; a
 // choice after the first says so in a loss. Its items were completed by the
@@ -68,10 +71,12 @@
 // reported. The chat.completion rebuilt for conversion holds every delta, as a
 // reader to the end sees it, and the late delta is reported there too; its
 // calls are incomplete there as well, so that no conversion passes them.
+import { isDeepStrictEqual } from "node:util";
 import { stoppedCall, transportPadding, type AssembledResponse, type StreamedCompletion, type StreamLoss } from "../../src/models/assembled-response.js";
 import { describeValue, isPlainObject, setOwn } from "../../src/models/json-value.js";
 import type { Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
+import { comparedName } from "../../src/models/names-folded-twice.js";
 import { completionToItems } from "./completion-to-response.js";
 import { callStatusOf } from "./messages-to-items.js";
 import { extraKeyLosses } from "./params.js";
@@ -199,6 +204,8 @@ interface OpenCompletion {
   unread: StreamLoss[];
   /** What the chunks said and the completion does not keep: each `obfuscation`, a field that differs from the completion's. */
   unkept: StreamLoss[];
+  /** The first chunk that repeats a limit of the request (`tool_choice`…) otherwise than the completion keeps it, and the limit's member. */
+  limitsTwoWays?: { line: number; key: string };
 }
 
 export interface ChatStreamOptions {
@@ -239,7 +246,7 @@ export class ChatStreamAssembler {
       if (open && (id === undefined || id === open.id || id === open.fields.value.id)) {
         open.lastLine = line;
         if (isPlainObject(chunk.usage)) open.usage = { value: chunk.usage, line };
-        gatherChunkFields(open.later, chunk, line, open.fields.value, open.unkept);
+        open.limitsTwoWays ??= limitGivenOtherwise(gatherChunkFields(open.later, chunk, line, open.fields.value, open.unkept), line);
       } else gatherChunkFields(this.unplacedFields, chunk, line, {}, this.unplacedUnkept);
       return [];
     }
@@ -247,7 +254,7 @@ export class ChatStreamAssembler {
     if (this.current && this.startsAnother(this.current, id, chunk.choices)) closed.push(...this.finish());
     let open = this.current;
     if (!open) open = this.current = this.open(chunk, line);
-    else gatherChunkFields(open.later, chunk, line, open.fields.value, open.unkept);
+    else open.limitsTwoWays ??= limitGivenOtherwise(gatherChunkFields(open.later, chunk, line, open.fields.value, open.unkept), line);
     if (id !== undefined) open.id ??= id;
     open.lastLine = line;
     for (const [position, choice] of chunk.choices.entries()) {
@@ -333,7 +340,8 @@ function gather(fields: Map<string, Gathered>, key: string, fragment: unknown, o
  * the first chunk that held it. What the completion will not keep goes to
  * `unkept`: the chunk's padding, and a value that differs from the one kept.
  */
-function gatherChunkFields(fields: Map<string, ChunkField>, chunk: Fields, line: number, opening: Fields, unkept: StreamLoss[]): void {
+function gatherChunkFields(fields: Map<string, ChunkField>, chunk: Fields, line: number, opening: Fields, unkept: StreamLoss[]): string | undefined {
+  let limitOtherwise: string | undefined;
   for (const key of Object.keys(chunk)) {
     if (key === "obfuscation") {
       unkept.push(transportPadding(line));
@@ -344,7 +352,29 @@ function gatherChunkFields(fields: Map<string, ChunkField>, chunk: Fields, line:
     const kept = Object.hasOwn(opening, key) && isPresent(opening[key]) ? opening[key] : fields.get(key)?.value;
     if (kept === undefined) fields.set(key, { value: chunk[key], line });
     else if (differs(chunk[key], kept)) unkept.push(differing(key, chunk[key], kept, line));
+    if (kept !== undefined && limitOtherwise === undefined && CHUNK_LIMITS.has(comparedName(key)) && !isDeepStrictEqual(chunk[key], kept)) limitOtherwise = key;
   }
+  return limitOtherwise;
+}
+
+/** The members of a chunk that repeat what its request allowed the calls. */
+const CHUNK_LIMITS: ReadonlySet<string> = new Set(["tool_choice", "tools", "parallel_tool_calls"]);
+
+function limitGivenOtherwise(key: string | undefined, line: number): OpenCompletion["limitsTwoWays"] {
+  return key === undefined ? undefined : { line, key };
+}
+
+/**
+ * The items of a completion whose chunks repeat a limit of the request two
+ * ways: the completion keeps the first, openai-node's accumulator the last
+ * (it assigns each chunk's fields), so which calls the request allowed is not
+ * known, and they are written incomplete.
+ */
+function limitsSaidTwoWays(open: OpenCompletion, items: AssembledResponse["items"]): { items: AssembledResponse["items"]; losses: StreamLoss[] } {
+  const said = open.limitsTwoWays;
+  if (said === undefined) return { items, losses: [] };
+  const detail = `${JSON.stringify(said.key)} of this chunk is not the one the completion keeps: a reader that keeps the first and one that keeps the last see other limits on its calls, so they are written incomplete`;
+  return { items: items.map((item) => stoppedCall(item) ?? item), losses: [{ line: said.line, path: pointer(said.key), code: "form_changed", detail }] };
 }
 
 /**
@@ -663,7 +693,8 @@ function choiceResponses(open: OpenCompletion, sayItemLines: boolean, keepObject
     const first = position === 0;
     const late = lateDelta(choices[position], choice.items, false);
     const renamed = renamedCalls(choices[position], late.items);
-    const answer = response(choice.status, renamed.items, [...placed(choice.losses), ...late.losses, ...renamed.losses], first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    const limited = limitsSaidTwoWays(open, renamed.items);
+    const answer = response(choice.status, limited.items, [...placed(choice.losses), ...late.losses, ...renamed.losses, ...limited.losses], first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
     if (sayItemLines) answer.itemLines = choice.items.map(() => completedAt(open, choices[position]));
     // A chunk that repeats its request's limits says them of every choice, as a stored completion does.
     if (keepObject) answer.responseObject = completion;
@@ -684,7 +715,8 @@ function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): Assembled
   const firstChoice = choices[0];
   const late = lateDelta(firstChoice, first?.items ?? [], true);
   const renamed = renamedCalls(firstChoice, late.items);
-  const items = renamed.items;
+  const limited = limitsSaidTwoWays(open, renamed.items);
+  const items = limited.items;
   if (firstChoice) completion.position = firstChoice.origin.position;
   if (firstChoice?.finishReason !== undefined && firstChoice.finishOrigin) completion.finish = { value: String(firstChoice.finishReason), line: firstChoice.finishOrigin.line, position: firstChoice.finishOrigin.position };
   if (open.usage) completion.usage = open.usage;
@@ -693,7 +725,7 @@ function wholeCompletion(open: OpenCompletion, sayItemLines: boolean): Assembled
     status: first?.status ?? "in_progress",
     items,
     // What the chunks held that the completion cannot: the converter's losses are the rest.
-    losses: [...open.unread, ...open.unkept, ...late.losses, ...renamed.losses],
+    losses: [...open.unread, ...open.unkept, ...late.losses, ...renamed.losses, ...limited.losses],
     line: open.line,
     lastLine: open.lastLine,
     completion,

@@ -549,6 +549,28 @@ describe("chunks that carry no delta", () => {
   });
 });
 
+describe("chunks that repeat a limit of the request two ways", () => {
+  const opened = (extra: Record<string, unknown>) => chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "lookup_city", arguments: '{"city":"Lyon"}' } }] }, null, extra);
+  const twoWays = (key: string, line: number) => ({ line, path: `/${key}`, code: "form_changed", detail: `"${key}" of this chunk is not the one the completion keeps: a reader that keeps the first and one that keeps the last see other limits on its calls, so they are written incomplete` });
+
+  test.each([
+    ["tool_choice", "auto", "none"],
+    ["tool_choice", { type: "function", function: { name: "lookup_city" } }, { type: "function", function: { name: "delete_city" } }],
+    ["parallel_tool_calls", true, false],
+    ["Tool_choice", "auto", "none"],
+  ])("%s %j, then %j: the call is written incomplete, reported where the second said it", (key, first, second) => {
+    const [result] = run([opened({ [key]: first }), chunk({}, "tool_calls", { [key]: second })]);
+    expect(result!.items).toEqual([call("call_1", "lookup_city", '{"city":"Lyon"}', "incomplete")]);
+    expect(result!.losses.filter((loss) => loss.code === "form_changed")).toEqual([twoWays(key, 2)]);
+  });
+
+  test("the same limit said again keeps the call completed", () => {
+    const choice = { type: "function", function: { name: "lookup_city" } };
+    const [result] = run([opened({ tool_choice: choice }), chunk({}, "tool_calls", { tool_choice: { ...choice } })]);
+    expect(result!.items).toEqual([call("call_1", "lookup_city", '{"city":"Lyon"}', "completed")]);
+  });
+});
+
 describe("parts of a chunk that hold nothing a completion can take", () => {
   test("a choice that is no object, a delta that is no object, a tool call fragment that is no object: each said on its line", () => {
     const odd = [
