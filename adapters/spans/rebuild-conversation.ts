@@ -6,8 +6,9 @@
 // | an item already in the conversation  | a repeat: counted, not emitted again                    |
 // |   (a call or result: the same `call_id` anywhere; a message: the same role and text after the last one matched) | |
 // | a new item                           | appended, in the order of the calls                     |
-// | a call with no `call_id`             | matched by name and arguments, else given a synthesized id (reported) |
-// | a result with no `call_id`           | paired with the latest call of its tool name            |
+// | a call with no `call_id` in a history | matched by name and arguments, each once a history, else given a synthesized id (reported) |
+// | a call with no `call_id` in an answer | a new call: the model made it, whatever calls alike came before |
+// | a result with no `call_id`           | in a history, paired with the history's call before it of its tool name; else with the earliest unanswered call of that name |
 // | a tool execution's result            | paired by call id, else by name and arguments; appended unless its result is already there |
 // | a call_id said twice in one answer   | two calls: the gate finds the call_id given twice        |
 // | a call whose sightings disagree       | none emitted, each sighting reported `conflict`         |
@@ -61,6 +62,9 @@ export class ConversationBuilder {
   private synthesizedCount = 0;
   /** Where the answer being added began: a call_id said twice in one answer is two calls, not a repeat. */
   private answerStart = Infinity;
+  /** The conversation's calls the history being added has named so far, in its order, and those of them it gave a result. */
+  private historyCalls: Record<string, unknown>[] = [];
+  private readonly historyAnswered = new Set<Record<string, unknown>>();
   /** The call_ids of calls their own request did not allow: a later sighting of one is not emitted either. */
   private readonly refused = new Set<string>();
   /** Tool runs met before any call of their call_id: compared with it once the conversation is read. */
@@ -81,7 +85,10 @@ export class ConversationBuilder {
   addInput(placed: readonly Placed[], span?: string): void {
     // Each call sends its history from the start.
     this.cursor = 0;
+    this.historyCalls = [];
+    this.historyAnswered.clear();
     for (const entry of placed) this.add(entry, span, true);
+    this.historyCalls = [];
   }
 
   /** What an LLM call answered. */
@@ -157,7 +164,9 @@ export class ConversationBuilder {
         this.conflict(entry.path, `a later request's history holds the call "${item.call_id}", which its own request did not allow`, span);
         return;
       }
-      const found = typeof item.call_id === "string" ? this.callById(item.call_id) : this.callByContent(item);
+      // An answer is the model's own: a call of it without an id is a new call, even one alike an earlier call.
+      const found = typeof item.call_id === "string" ? this.callById(item.call_id) : input ? this.historyCallByContent(item) : undefined;
+      if (input && found !== undefined) this.historyCalls.push(found);
       // A history's call without an id that is none of the conversation's calls of its tool says one of them otherwise.
       if (input && found === undefined && typeof item.call_id !== "string") {
         const sameTool = this.items.filter(({ item: call }) => call.type === "function_call" && call.name === item.name);
@@ -178,17 +187,21 @@ export class ConversationBuilder {
       return this.repeatedOr(found !== undefined && !inThisAnswer, () => {
         if (typeof item.call_id !== "string") this.synthesize(item, entry.path, span);
         this.items.push({ item, path: entry.path, span });
+        if (input) this.historyCalls.push(item);
       });
     }
     if (item.type === "function_call_output") {
       let callId = item.call_id;
       if (typeof callId !== "string" && entry.pendingName !== undefined) {
-        const calls = this.items.filter((candidate) => candidate.item.type === "function_call" && candidate.item.name === entry.pendingName);
-        const call = calls.find((candidate) => !this.hasOutput(candidate.item.call_id)) ?? calls[calls.length - 1];
+        const call = (input ? this.historyCallAwaiting(entry.pendingName) : undefined) ?? this.callAwaiting(entry.pendingName);
         if (call !== undefined) {
-          callId = call.item.call_id;
+          callId = call.call_id;
           entry = { ...entry, item: { type: "function_call_output", call_id: callId, output: item.output } };
         }
+      }
+      if (input && typeof callId === "string") {
+        const call = this.callById(callId);
+        if (call !== undefined) this.historyAnswered.add(call);
       }
       if (typeof callId !== "string") {
         this.losses.push({ path: entry.path, code: "unmatched_result", detail: `a result${entry.pendingName ? ` of "${entry.pendingName}"` : ""} that no call of the conversation made: kept as an output without a call_id`, ...(span ? { span } : {}) });
@@ -317,6 +330,28 @@ export class ConversationBuilder {
 
   private callById(callId: string): Record<string, unknown> | undefined {
     return this.items.find(({ item }) => item.type === "function_call" && item.call_id === callId)?.item;
+  }
+
+  /**
+   * The call a history's call without an id repeats: the first of the
+   * conversation's calls of its name and arguments that this history has not
+   * named yet, so that a call the model made twice alike is met twice.
+   */
+  private historyCallByContent(call: Record<string, unknown>): Record<string, unknown> | undefined {
+    return this.items.find(({ item }) => item.type === "function_call" && item.name === call.name && sameArguments(item.arguments, call.arguments) && !this.historyCalls.includes(item))?.item ?? this.callByContent(call);
+  }
+
+  /** A history's result without an id answers the first call of its tool that the history named before it and has not answered yet. */
+  private historyCallAwaiting(name: string): Record<string, unknown> | undefined {
+    const call = this.historyCalls.find((candidate) => candidate.name === name && !this.historyAnswered.has(candidate));
+    if (call !== undefined) this.historyAnswered.add(call);
+    return call;
+  }
+
+  /** The earliest call of the tool still unanswered, else its latest: what a result without an id and out of any history answers. */
+  private callAwaiting(name: string): Record<string, unknown> | undefined {
+    const calls = this.items.filter((candidate) => candidate.item.type === "function_call" && candidate.item.name === name);
+    return (calls.find((candidate) => !this.hasOutput(candidate.item.call_id)) ?? calls[calls.length - 1])?.item;
   }
 
   private callByContent(call: Record<string, unknown>): Record<string, unknown> | undefined {

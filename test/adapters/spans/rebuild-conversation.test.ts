@@ -179,6 +179,28 @@ describe("calls without ids", () => {
     expect(losses.filter((loss) => loss.code === "conflict")).toEqual([]);
   });
 
+  it("made again alike in a later answer are two calls, each given the result the history gives it", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t2", losses);
+    const call = () => ({ item: { type: "function_call", name: "wave", arguments: "{}", status: "completed" }, path: "/c" });
+    const result = (output: string) => ({ item: { type: "function_call_output", output }, path: "/r", pendingName: "wave" });
+    conversation.addInput([user("hi")]);
+    conversation.addOutput([call()]);
+    conversation.addInput([user("hi"), call(), result("first")]);
+    conversation.addOutput([call()]);
+    conversation.addInput([user("hi"), call(), result("first"), call(), result("second")]);
+    const ids = conversation.items.filter(({ item }) => item.type === "function_call").map(({ item }) => item.call_id);
+    expect(conversation.settled().map(({ item }) => item)).toEqual([
+      { type: "message", role: "user", content: "hi" },
+      { type: "function_call", call_id: ids[0], name: "wave", arguments: "{}", status: "completed" },
+      { type: "function_call_output", call_id: ids[0], output: "first" },
+      { type: "function_call", call_id: ids[1], name: "wave", arguments: "{}", status: "completed" },
+      { type: "function_call_output", call_id: ids[1], output: "second" },
+    ]);
+    expect(ids[1]).not.toBe(ids[0]);
+    expect({ emitted: conversation.emitted, repeated: conversation.repeated, losses: losses.map((loss) => loss.code) }).toEqual({ emitted: 5, repeated: 6, losses: ["synthesized", "synthesized"] });
+  });
+
   it("keep a synthesized id, the same on every run, when no tool run names them", () => {
     const ids = [1, 2].map(() => {
       const conversation = new ConversationBuilder("t3", []);
