@@ -12,6 +12,7 @@
 // | a tool execution's result            | paired by call id, else by name and arguments; appended unless its result is already there |
 // | a call_id said twice in one answer   | two calls: the gate finds the call_id given twice        |
 // | a call whose sightings disagree       | none emitted, each sighting reported `conflict`         |
+// | a result whose sightings disagree     | none emitted, each sighting reported `conflict`: the tool span and the later history said two results |
 // | a call its own request did not allow  | not emitted, nor when a history holds it, read before or after |
 //
 // Sightings disagree when a call_id comes again with another name or arguments,
@@ -25,6 +26,7 @@
 // A replayer that reads the other copy would run another call than the one
 // judged, so neither is emitted: its result, if any, is left with no call.
 import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { decimalValue, standsAsDouble } from "../../src/models/decimal-value.js";
 import { jsonTextMeaning } from "../../src/models/json-meaning.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
@@ -118,6 +120,7 @@ export class ConversationBuilder {
     const output = result.output;
     if (output === undefined) return;
     const callId = typeof call?.call_id === "string" ? call.call_id : result.callId;
+    if (callId !== undefined && this.resultDisagrees(callId, output, result.path, result.span)) return;
     this.repeatedOr(callId !== undefined && this.hasOutput(callId), () => {
       if (call === undefined) {
         this.losses.push({ path: result.path, code: "unmatched_result", detail: `a result of ${result.name === undefined ? "a tool" : `"${result.name}"`} that no call of the conversation made: kept as an output${callId === undefined ? " without a call_id" : ""}`, ...(result.span ? { span: result.span } : {}) });
@@ -207,6 +210,7 @@ export class ConversationBuilder {
         this.losses.push({ path: entry.path, code: "unmatched_result", detail: `a result${entry.pendingName ? ` of "${entry.pendingName}"` : ""} that no call of the conversation made: kept as an output without a call_id`, ...(span ? { span } : {}) });
       }
       const known = typeof callId === "string" && this.hasOutput(callId);
+      if (known && this.resultDisagrees(callId as string, item.output, entry.path, span)) return;
       return this.repeatedOr(known, () => this.items.push({ item: entry.item, path: entry.path, span }));
     }
     const key = contentKey(item);
@@ -304,6 +308,27 @@ export class ConversationBuilder {
     return this.items.filter(({ item }) => !this.doubted.has(item));
   }
 
+  /**
+   * A result of a call that already has one must say what that one says: a tool
+   * span and a later history that give two results leave a replayer two
+   * conversations to send, so neither result is emitted, and each sighting is
+   * reported (true). A result alike is a repeat, as before.
+   */
+  private resultDisagrees(callId: string, output: unknown, path: string, span: string | undefined): boolean {
+    const held = this.items.find(({ item }) => item.type === "function_call_output" && item.call_id === callId);
+    if (held === undefined || sameResult(held.item.output, output, callId)) return false;
+    const detail = `the result of the call "${callId}" is recorded again as ${shownResult(output)}, where it was ${shownResult(held.item.output)}`;
+    if (!this.doubted.has(held.item)) {
+      this.doubted.add(held.item);
+      this.emitted -= 1;
+      this.reported += 1;
+      this.conflict(held.path, `the result of the call "${callId}" is recorded in ways that disagree`, held.span, "results");
+    }
+    this.reported += 1;
+    this.conflict(path, detail, span, "results");
+    return true;
+  }
+
   /** Reports a sighting that disagrees with `call`, and the call itself once: it will not be emitted. */
   private doubt(call: Record<string, unknown>, path: string, detail: string, span: string | undefined): void {
     if (!this.doubted.has(call)) {
@@ -316,8 +341,9 @@ export class ConversationBuilder {
     this.conflict(path, detail, span);
   }
 
-  private conflict(path: string, detail: string, span: string | undefined): void {
-    this.losses.push({ path, code: "conflict", detail: `${detail}: two readers would run two calls, so none is read`, ...(span ? { span } : {}) });
+  private conflict(path: string, detail: string, span: string | undefined, what: "calls" | "results" = "calls"): void {
+    const consequence = what === "calls" ? "two readers would run two calls" : "two readers would send two results";
+    this.losses.push({ path, code: "conflict", detail: `${detail}: ${consequence}, so none is read`, ...(span ? { span } : {}) });
   }
 
   private repeatedOr(repeated: boolean, append: () => void): void {
@@ -370,6 +396,46 @@ export class ConversationBuilder {
     this.losses.push(loss);
     this.synthesized.set(item, loss);
   }
+}
+
+/**
+ * Whether two sightings of a call's result say the same: alike, or JSON texts of
+ * one meaning (spacing and member order aside), or one of them the Microsoft
+ * Agent Framework's record of the other (`{"type": "function_result",
+ * "call_id", "result"}`, its `result` the other result).
+ */
+function sameResult(left: unknown, right: unknown, callId: string): boolean {
+  if (isDeepStrictEqual(left, right)) return true;
+  if (typeof left !== "string" || typeof right !== "string") return false;
+  if (sameArguments(left, right)) return true;
+  return recordedResult(left, callId) === right || recordedResult(right, callId) === left || sameArguments(recordedResultText(left, callId), right) || sameArguments(left, recordedResultText(right, callId));
+}
+
+/** The `result` a function_result record of the call holds, when the text is one and the result a string. */
+function recordedResult(text: string, callId: string): string | undefined {
+  const result = functionResult(text, callId);
+  return typeof result === "string" ? result : undefined;
+}
+
+/** The `result` a function_result record of the call holds, as JSON text when it is not a string. */
+function recordedResultText(text: string, callId: string): string | undefined {
+  const result = functionResult(text, callId);
+  return result === undefined || typeof result === "string" ? undefined : JSON.stringify(result);
+}
+
+function functionResult(text: string, callId: string): unknown {
+  if (!/^\s*\{/.test(text) || jsonTextMeaning(text) === undefined) return undefined;
+  const value: unknown = JSON.parse(text);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (record.type !== "function_result" || record.call_id !== callId || !keys.every((key) => key === "type" || key === "call_id" || key === "result")) return undefined;
+  return record.result;
+}
+
+function shownResult(output: unknown): string {
+  const text = typeof output === "string" ? output : JSON.stringify(output) ?? String(output);
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }
 
 /** Whether two sightings are one call: the same name and arguments, and the same call_id when both have one the source wrote. */

@@ -213,6 +213,34 @@ describe("calls without ids", () => {
 });
 
 describe("results", () => {
+  const call = { item: { type: "function_call", call_id: "call_R", name: "delete_file", arguments: '{"path":"/a"}', status: "completed" }, path: "/c" };
+  const historyResult = (output: string) => ({ item: { type: "function_call_output", call_id: "call_R", output }, path: "/h" });
+
+  it("a later history that gives a call another result than its tool span is a conflict: neither result is emitted, and each sighting is reported", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t6", losses);
+    conversation.addOutput([call]);
+    conversation.addToolResult({ callId: "call_R", name: "delete_file", output: "permission denied", path: "/t", span: "s2" });
+    conversation.addInput([call, historyResult("deleted")], "s3");
+    expect(conversation.settled().map(({ item }) => item.type)).toEqual(["function_call"]);
+    expect(losses).toEqual([
+      { path: "/t", code: "conflict", detail: 'the result of the call "call_R" is recorded in ways that disagree: two readers would send two results, so none is read', span: "s2" },
+      { path: "/h", code: "conflict", detail: 'the result of the call "call_R" is recorded again as "deleted", where it was "permission denied": two readers would send two results, so none is read', span: "s3" },
+    ]);
+    expect({ emitted: conversation.emitted, repeated: conversation.repeated, reported: conversation.reported }).toEqual({ emitted: 1, repeated: 1, reported: 2 });
+  });
+
+  it("a result given again as JSON of other spacing, or in the Microsoft Agent Framework's function_result record, is a repeat", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t6", losses);
+    conversation.addOutput([call]);
+    conversation.addToolResult({ callId: "call_R", name: "delete_file", output: '{"deleted": true}', path: "/t" });
+    conversation.addInput([call, historyResult('{"deleted":true}')]);
+    conversation.addInput([call, historyResult('{"type": "function_result", "call_id": "call_R", "result": {"deleted": true}}')]);
+    expect(conversation.settled().map(({ item }) => item)).toEqual([call.item, { type: "function_call_output", call_id: "call_R", output: '{"deleted": true}' }]);
+    expect({ repeated: conversation.repeated, losses }).toEqual({ repeated: 4, losses: [] });
+  });
+
   it("a tool run's result with no call in the conversation is kept and reported", () => {
     const losses: ReaderLoss[] = [];
     const conversation = new ConversationBuilder("t4", losses);
