@@ -71,6 +71,8 @@ export class ConversationBuilder {
   private readonly refused = new Set<string>();
   /** Tool runs met before any call of their call_id: compared with it once the conversation is read. */
   private readonly runsBeforeCalls: ToolResult[] = [];
+  /** The results of those runs, with the loss that says no call made them: placed after their call, if it comes. */
+  private readonly resultsBeforeCalls = new Map<Record<string, unknown>, ReaderLoss>();
   /** Calls whose sightings disagree: none is emitted. */
   private readonly doubted = new Set<Record<string, unknown>>();
   emitted = 0;
@@ -122,10 +124,13 @@ export class ConversationBuilder {
     const callId = typeof call?.call_id === "string" ? call.call_id : result.callId;
     if (callId !== undefined && this.resultDisagrees(callId, output, result.path, result.span)) return;
     this.repeatedOr(callId !== undefined && this.hasOutput(callId), () => {
+      const item = { type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId }), output };
       if (call === undefined) {
-        this.losses.push({ path: result.path, code: "unmatched_result", detail: `a result of ${result.name === undefined ? "a tool" : `"${result.name}"`} that no call of the conversation made: kept as an output${callId === undefined ? " without a call_id" : ""}`, ...(result.span ? { span: result.span } : {}) });
+        const loss: ReaderLoss = { path: result.path, code: "unmatched_result", detail: `a result of ${result.name === undefined ? "a tool" : `"${result.name}"`} that no call of the conversation made: kept as an output${callId === undefined ? " without a call_id" : ""}`, ...(result.span ? { span: result.span } : {}) };
+        this.losses.push(loss);
+        if (callId !== undefined) this.resultsBeforeCalls.set(item, loss);
       }
-      this.items.push({ item: { type: "function_call_output", ...(callId === undefined ? {} : { call_id: callId }), output }, path: result.path, span: result.span });
+      this.items.push({ item, path: result.path, span: result.span });
     });
   }
 
@@ -305,7 +310,25 @@ export class ConversationBuilder {
       const call = this.callById(run.callId!);
       if (call !== undefined) this.compareRun(call, run);
     }
+    for (const [output, loss] of this.resultsBeforeCalls) this.placeAfterCall(output, loss);
+    this.resultsBeforeCalls.clear();
     return this.items.filter(({ item }) => !this.doubted.has(item));
+  }
+
+  /**
+   * A result met before its call (its tool span starts first: clocks that run
+   * apart) goes after the answer that made the call, where the call's history
+   * has it, so that it answers the call rather than coming before it.
+   */
+  private placeAfterCall(output: Record<string, unknown>, loss: ReaderLoss): void {
+    const from = this.items.findIndex(({ item }) => item === output);
+    const call = this.items.findIndex(({ item }) => item.type === "function_call" && item.call_id === output.call_id);
+    if (from === -1 || call < from) return;
+    const [entry] = this.items.splice(from, 1);
+    let to = call;
+    while (to < this.items.length && (this.items[to]!.item.type === "function_call" || this.items[to]!.item.type === "function_call_output")) to++;
+    this.items.splice(to, 0, entry!);
+    this.losses.splice(this.losses.indexOf(loss), 1);
   }
 
   /**

@@ -241,6 +241,22 @@ describe("results", () => {
     expect({ repeated: conversation.repeated, losses }).toEqual({ repeated: 4, losses: [] });
   });
 
+  it("a tool run's result met before its call (a tool span whose clock runs early) answers the call, after the answer that made it", () => {
+    const losses: ReaderLoss[] = [];
+    const conversation = new ConversationBuilder("t7", losses);
+    conversation.addToolResult({ callId: "call_R", name: "delete_file", arguments: '{"path":"/a"}', output: "deleted", path: "/t", span: "s2" });
+    conversation.addInput([user("delete a")], "s1");
+    conversation.addOutput([call], "s1");
+    conversation.addInput([user("delete a"), call, historyResult("deleted"), assistant("Done.")], "s3");
+    expect(conversation.settled().map(({ item }) => item)).toEqual([
+      { type: "message", role: "user", content: "delete a" },
+      call.item,
+      { type: "function_call_output", call_id: "call_R", output: "deleted" },
+      { type: "message", role: "assistant", content: "Done." },
+    ]);
+    expect(losses).toEqual([]);
+  });
+
   it("a tool run's result with no call in the conversation is kept and reported", () => {
     const losses: ReaderLoss[] = [];
     const conversation = new ConversationBuilder("t4", losses);
