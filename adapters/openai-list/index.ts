@@ -251,7 +251,8 @@ function hasNextPage(page: Page, pages: readonly Page[], key: string): boolean {
     if (other === page) return false;
     const kind = kindOf(other);
     if (kind === undefined || `${kind}\u0000${ownerOf(other, kind)}` !== key) return false;
-    if (other.uri !== undefined) return typeof last === "string" && other.uri.includes(`after=${encodeURIComponent(last)}`);
+    // The cursor as a whole: a page asked for after "msg_10" is not the one after "msg_1".
+    if (other.uri !== undefined) return typeof last === "string" && queryValue(other.uri, "after") === last;
     return page.uri === undefined && index > at;
   });
 }

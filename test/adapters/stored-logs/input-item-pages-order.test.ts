@@ -82,6 +82,14 @@ describe("pages of input items whose cursor leads back to a page already read", 
   });
 });
 
+describe("a page that says more follow", () => {
+  it("with no page asked for after its last_id, but one asked for after an id that begins with it, is said to miss its next page", () => {
+    const other = entry(`${LISTING}&after=fc_20`, OLDEST, false);
+    const reading = READERS["openai-list"].read({ Entries: [FIRST_PAGE, other] });
+    expect(reading.losses.filter((loss) => loss.code === "page_missing")).toEqual([{ path: "/Entries/0/ResponseBody/has_more", code: "page_missing", detail: 'the page says more follow after "fc_2", and the next page is not in the document' }]);
+  });
+});
+
 describe("normalize on pages recorded out of order", () => {
   it("writes the calls in the order they were made", async () => {
     const file = join(scratchFolder("input-item-pages"), "recording.json");
