@@ -14,6 +14,10 @@
 // and `…N.tool_calls`; `…M.tool_call.function.*` and `…M.function.*`) is read
 // once where the two agree; where they do not, a reader of either form reads
 // another message or call, so it is given as written two ways, and not read.
+// Instrumentations number messages, calls and parts from 0 without a gap: an
+// index left out (`…tool_calls.0`, `…tool_calls.2`) is a level whose attributes
+// were dropped (an attribute limit, an exporter), said as a gap, so that what is
+// left is not taken for the whole answer.
 import { isPlainObject, setOwn } from "../../src/models/json-value.js";
 import type { Attributes } from "./attributes.js";
 import { sameArgumentsWritten, WrittenTwoWays } from "./message-parts.js";
@@ -24,6 +28,14 @@ export interface IndexedMessages {
   paths: string[];
   /** Every attribute the messages were built from. */
   keys: string[];
+  /** Each level whose indices skip one: the attributes' common name and the indices missing, at the first attribute of the level. */
+  gaps: IndexGap[];
+}
+
+export interface IndexGap {
+  level: string;
+  missing: number[];
+  path: string;
 }
 
 /** A level of the attributes' tree: its members by token, in the order first met, or the value an attribute gave it. */
@@ -41,13 +53,14 @@ const MAX_INDEX = 1_000_000;
 export function indexedMessages(attributes: Attributes, prefix: string): IndexedMessages | undefined {
   const tree: TreeNode = new Map();
   const paths = new Map<string, string>();
+  const firstPaths = new Map<TreeNode, string>();
   const keys: string[] = [];
   const head = prefix + ".";
   for (const [key, located] of attributes) {
     if (!key.startsWith(head)) continue;
     const tokens = key.slice(head.length).split(".");
     if (!isIndex(tokens[0]!)) continue;
-    if (!place(tree, tokens, located.value)) continue;
+    if (!place(tree, tokens, located.value, located.path, firstPaths)) continue;
     if (!paths.has(tokens[0]!)) paths.set(tokens[0]!, located.path);
     keys.push(key);
   }
@@ -58,7 +71,22 @@ export function indexedMessages(attributes: Attributes, prefix: string): Indexed
     messages.push(unwrap(plain(tree.get(index)!)));
     kept.push(paths.get(index)!);
   }
-  return { messages, paths: kept, keys };
+  const gaps: IndexGap[] = [];
+  findGaps(tree, prefix, firstPaths, gaps);
+  return { messages, paths: kept, keys, gaps };
+}
+
+/** The levels of the tree whose members are all indices and skip one. */
+function findGaps(node: TreeNode, name: string, firstPaths: ReadonlyMap<TreeNode, string>, gaps: IndexGap[]): void {
+  if (!(node instanceof Map)) return;
+  const tokens = [...node.keys()];
+  if (tokens.length > 0 && tokens.every(isIndex)) {
+    const present = new Set(tokens.map(Number));
+    const missing: number[] = [];
+    for (let index = 0; index <= Math.max(...present) && missing.length < 10; index++) if (!present.has(index)) missing.push(index);
+    if (missing.length > 0) gaps.push({ level: name, missing, path: firstPaths.get(node)! });
+  }
+  for (const token of tokens) findGaps(node.get(token)!, `${name}.${token}`, firstPaths, gaps);
 }
 
 function isIndex(token: string): boolean {
@@ -66,7 +94,8 @@ function isIndex(token: string): boolean {
 }
 
 /** Puts the value at its tokens; false when a level on the way is a value already, or the place holds a level or a value. */
-function place(root: Map<string, TreeNode>, tokens: readonly string[], value: unknown): boolean {
+function place(root: Map<string, TreeNode>, tokens: readonly string[], value: unknown, path: string, firstPaths: Map<TreeNode, string>): boolean {
+  const levels: TreeNode[] = [root];
   let level = root;
   for (let i = 0; i < tokens.length - 1; i++) {
     const token = tokens[i]!;
@@ -75,10 +104,12 @@ function place(root: Map<string, TreeNode>, tokens: readonly string[], value: un
     if (next === undefined) level.set(token, (next = new Map()));
     if (!(next instanceof Map)) return false;
     level = next;
+    levels.push(level);
   }
   const last = tokens[tokens.length - 1]!;
   if (level.has(last) || (/^[0-9]+$/.test(last) && !isIndex(last))) return false;
   level.set(last, { value });
+  for (const placed of levels) if (!firstPaths.has(placed)) firstPaths.set(placed, path);
   return true;
 }
 

@@ -365,6 +365,7 @@ function indexed(prefix: string): Source {
     if (found === undefined) return undefined;
     span.attributes.take(found.keys);
     const read: MessagesRead = { items: [], messages: 0 };
+    for (const gap of found.gaps) losses.push({ path: gap.path, code: "truncated", detail: `the attributes ${gap.level}.N skip the ${gap.missing.length === 1 ? "index" : "indices"} ${gap.missing.join(", ")}, which the instrumentation numbers without a gap: what they held was dropped${side === "output" ? ", so each call of the answer is incomplete" : ""}`, span: span.id });
     found.messages.forEach((entry, index) => {
       const before = losses.length;
       const one = readMessages(entry, found.paths[index], side, losses, span.id);
@@ -377,6 +378,8 @@ function indexed(prefix: string): Source {
       read.items.push(...one.items.map((placed) => ({ ...placed, path: found.paths[index] })));
       read.messages += one.messages;
     });
+    // An answer with attributes dropped may have lost a call's arguments, or a call: what is left is not the answer to run.
+    if (side === "output" && found.gaps.length > 0) for (const { item } of read.items) if (item.type === "function_call") item.status = "incomplete";
     return read;
   };
 }
