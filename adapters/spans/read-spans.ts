@@ -732,6 +732,9 @@ function spanFailure(span: Span): { path: string; said: string; dropped?: true }
     if (status !== undefined) return { path: status.path, said: `status ${JSON.stringify(status.value)}` };
     const dropped = span.fields?.get("droppedAttributesCount");
     if (dropped !== undefined) return { path: dropped.path, said: `${String(dropped.value)} of them`, dropped: true };
+    // Jaeger's exporters, and OTLP spans turned into Jaeger's, write the span's count of dropped attributes as this tag.
+    const droppedTag = span.attributes.get("otel.dropped_attributes_count");
+    if (droppedTag !== undefined && !saysNoneDropped(droppedTag.value)) return { path: droppedTag.path, said: `otel.dropped_attributes_count ${JSON.stringify(droppedTag.value)}`, dropped: true };
     const level = span.fields?.get("level");
     if (level !== undefined && typeof level.value === "string" && level.value.toUpperCase() === "ERROR") return { path: level.path, said: "level ERROR" };
     const error = span.attributes.get("error");
@@ -744,6 +747,11 @@ function spanFailure(span: Span): { path: string; said: string; dropped?: true }
 
 /** OTel's status codes that say no failure, in the forms exporters write them (name, enum name, number); any other is taken for one. */
 const NO_FAILURE_CODES = new Set(["OK", "UNSET", "STATUS_CODE_OK", "STATUS_CODE_UNSET", "", "0", "1"]);
+
+/** A count of dropped attributes that says none: 0, as a number or its digits; any other value may count some. */
+function saysNoneDropped(count: unknown): boolean {
+  return count === 0 || (typeof count === "string" && /^0+$/.test(count.trim()));
+}
 
 function saysNoFailure(code: unknown): boolean {
   return code === null || ((typeof code === "string" || typeof code === "number") && NO_FAILURE_CODES.has(String(code).toUpperCase()));

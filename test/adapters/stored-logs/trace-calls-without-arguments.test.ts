@@ -21,6 +21,17 @@ describe("a call with no arguments in the trace", () => {
     ]);
   });
 
+  test("in a span whose count of dropped attributes is a tag, as Jaeger's exporters write it: incomplete, and said so", () => {
+    const { droppedAttributesCount: _count, ...span } = dropped.spans[0]!;
+    for (const count of ["1", 1]) {
+      const tagged = { spans: [{ ...span, attributes: { ...span.attributes, "otel.dropped_attributes_count": count } }] };
+      expect(calls(tagged)).toEqual([{ type: "function_call", call_id: "call_1", name: "list_files", arguments: "{}", status: "incomplete" }]);
+      expect(lossesOf("otlp", tagged, "truncated")).toEqual([
+        { path: "/spans/0/attributes/otel.dropped_attributes_count", code: "truncated", detail: `the call of "list_files" is in the answer of a span whose exporter dropped attributes (otel.dropped_attributes_count ${JSON.stringify(count)}), which may have held its arguments: it is incomplete`, span: "s1" },
+      ]);
+    }
+  });
+
   test("in a span that dropped nothing: a call without parameters, {}, completed and said so", () => {
     const whole = { spans: [{ ...dropped.spans[0]!, droppedAttributesCount: 0 }] };
     expect(calls(whole)).toEqual([{ type: "function_call", call_id: "call_1", name: "list_files", arguments: "{}", status: "completed" }]);
