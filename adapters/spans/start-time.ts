@@ -6,8 +6,10 @@ export function startTime(value: unknown, unit: "ns" | "us"): bigint {
   if (typeof value === "number" && Number.isFinite(value)) return BigInt(Math.round(value)) * scale;
   if (typeof value === "string") {
     if (/^[0-9]+$/.test(value)) return BigInt(value) * scale;
-    // Langfuse's exports write UTC as "2024-05-29 13:46:19.963000", with no zone.
-    const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/.test(value) ? `${value.replace(" ", "T")}Z` : value;
+    // A time with no zone is UTC: Langfuse's exports write "2024-05-29 13:46:19.963000",
+    // other exporters "2024-05-29T13:46:19.963". Date would read either as the
+    // machine's local time, and spans of mixed forms would sort by where they are read.
+    const iso = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(value) ? `${value.replace(" ", "T")}Z` : value;
     const millis = Date.parse(iso);
     if (!Number.isNaN(millis)) {
       // Digits past the millisecond, which Date drops.
