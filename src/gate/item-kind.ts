@@ -1,6 +1,7 @@
 // What an item is, as the journal checks, the replay targets and the rewriter
 // toward a target see it: its kind, its fields, whether its id is one a provider
 // could have given it, and how a finding names it.
+import { foreignItemIdReason } from "../models/foreign-item-id.js";
 import { describeValue } from "../models/json-value.js";
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
 
@@ -76,15 +77,7 @@ export function itemFields(item: unknown): Record<string, unknown> {
 
 /** Why an item's id is not one a provider gave it, or `undefined` when it may be. */
 export function foreignIdReason(fields: Record<string, unknown>, kind: ItemKind = itemKind(fields)): string | undefined {
-  const id = fields.id;
-  if (id === undefined || id === null || kind === "item_reference") return undefined;
-  if (typeof id !== "string") return `the id is ${quoteValue(id)}, not a string`;
-  if (id.trim() === "") return "the id is empty";
-  if (/^__.*__$/.test(id)) return `${quoteValue(id)} is a placeholder id`;
-  if (id.startsWith("chatcmpl-")) return `${quoteValue(id)} is a Chat completion id, not an item id`;
-  if (kind === "function_call" && id.startsWith("call_")) return `${quoteValue(id)} is a call id put in the item id`;
-  if ((kind === "function_call" || kind === "function_call_output") && id === fields.call_id) return `the id repeats the call_id ${quoteValue(id)}`;
-  return undefined;
+  return foreignItemIdReason(fields, kind);
 }
 
 /** The item as a finding names it: "assistant message", "function_call", "item without a type". */

@@ -28,10 +28,12 @@
 // and arguments that are not a JSON text (Anthropic, Gemini and Bedrock write
 // arguments as an object, so an object there reads as valid input, and so do
 // empty arguments, written as the empty object; Chat writes the value as it is,
-// and it stays blocked). And a completed response the gate
+// and it stays blocked), and an item id no provider gives (a placeholder, a
+// call id), which these envelopes have no place for. And a completed response the gate
 // stops as a whole (an error beside its status, the content filter in its
 // incomplete_details) is written incomplete, as its calls did not run.
 import type { CanonicalItem } from "../models/open-responses.js";
+import { foreignItemIdReason } from "../models/foreign-item-id.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { unfinishedResponse as stoppedBy } from "./responses-stream.js";
@@ -68,6 +70,11 @@ export function unwritableCall(item: unknown, keepsArguments = false): Unwritabl
   if (!isPlainObject(item) || item.type !== "function_call") return undefined;
   if (item.namespace !== undefined && item.namespace !== null) {
     return { field: "namespace", why: `is of namespace ${JSON.stringify(item.namespace)}, a tool other than the function of its name`, cannot: (target) => `${target} has no namespace for a call`, leftAs: "for its namespace" };
+  }
+  // None of these envelopes has item ids: the id the gate refuses the call for cannot go with it.
+  const foreignId = foreignItemIdReason(item, "function_call");
+  if (foreignId !== undefined) {
+    return { field: "id", why: `has an id the gate refuses (${foreignId})`, cannot: (target) => `${target} has no item ids, so that id cannot go with it`, leftAs: "for its id" };
   }
   if (!keepsArguments && typeof item.arguments !== "string") {
     return { field: "arguments", why: `has arguments that are ${kindOf(item.arguments)}, not a JSON text`, cannot: (target) => `${target} writes arguments as an object, where that reads as valid input`, leftAs: "for its arguments" };

@@ -52,6 +52,43 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("loose items, convert 
   });
 });
 
+// The gate blocks a call whose item id no provider gives it (a placeholder, a
+// call id in `id`); no envelope but Open Responses has item ids, so written
+// there the call would read as one that may run.
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call whose id the gate refuses, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("a loose item's call is left out with its output, each reported on its line", async () => {
+    const journal = lines(user, { type: "function_call", id: "__fake_id__", name: NAME, call_id: "call_fake", status: "completed", arguments: ARGS }, { type: "function_call_output", call_id: "call_fake", output: "x" });
+    expect(await gateCalls(journal)).toEqual([["call_fake", true]]);
+    const { code, records, report } = await convert(target, journal);
+    expect(code).toBe(0);
+    expect(records).toEqual([USER_LINE[target]]);
+    expect(report).toEqual([
+      { line: 2, path: "", code: "unsupported_item", detail: `the call "call_fake" has an id the gate refuses ("__fake_id__" is a placeholder id): ${TITLES[target]} has no item ids, so that id cannot go with it, and written there it would read as a call that may run, so it is left out` },
+      { line: 3, path: "", code: "unsupported_item", detail: 'the output answers the call "call_fake", left out for its id: it is left out with it' },
+    ]);
+  });
+
+  test("a request body's call is left out with its output", async () => {
+    const journal = lines({ model: "m", input: [user, { type: "function_call", id: "call_in", name: NAME, call_id: "call_in", status: "completed", arguments: ARGS }, { type: "function_call_output", call_id: "call_in", output: "x" }] });
+    expect(await gateCalls(journal)).toEqual([["call_in", true]]);
+    const { records, report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.path)).toEqual(["/input/1", "/input/2"]);
+    expect(await gateCalls(lines(...records))).toEqual([]);
+  });
+
+  test("a completed response holding such a call is written incomplete, and the call stays blocked", async () => {
+    const journal = lines({ id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", output: [{ type: "function_call", id: "call_out", name: NAME, call_id: "call_out", status: "completed", arguments: ARGS }] });
+    expect(await gateCalls(journal)).toEqual([["call_out", true]]);
+    const { records } = await convert(target, journal);
+    expect(await gateCalls(lines(...records))).toEqual([["call_out", true]]);
+  });
+
+  test("a call whose id a provider gives converts as before, and passes", async () => {
+    const journal = lines(user, { type: "function_call", id: "fc_1", name: NAME, call_id: "call_1", status: "completed", arguments: ARGS });
+    expect(await gateCalls(lines(...(await convert(target, journal)).records))).toEqual([["call_1", false]]);
+  });
+});
+
 describe.each(["anthropic", "gemini", "bedrock"])("arguments that are an object, convert --to %s", { timeout: 30_000 }, (target) => {
   test("a loose Chat message's call is left out with its tool message", async () => {
     const journal = lines({ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [{ id: "call_obj", type: "function", function: { name: NAME, arguments: { region: "apac" } } }] }, { role: "tool", tool_call_id: "call_obj", content: "x" });
