@@ -34,7 +34,7 @@ import type { Loss } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
 import { ENVELOPE_TITLES } from "./envelope-titles.js";
 import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
-import { intoSetAside, unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
+import { callsRepeatingAnId, intoSetAside, unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
 import { leaveOutRefusedCalls, type RequestLimits } from "./own-limit-calls.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
@@ -62,7 +62,8 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
   // writes must not hold that call as completed, which only an incomplete response says in every envelope.
   const calls = response.items.filter((item) => isPlainObject(item) && item.type === "function_call");
   // And so does a call the gate blocks for what the target has no place for (a namespace, arguments that are no text).
-  const damaged = (damage !== undefined && calls.length > 0) || calls.some((call) => call.status !== "completed" || (target !== "responses" && unwritableCall(call, target === "chat") !== undefined));
+  const repeating = callsRepeatingAnId(response.items);
+  const damaged = (damage !== undefined && calls.length > 0) || calls.some((call) => call.status !== "completed" || (target !== "responses" && unwritableCall(call, target === "chat", repeating) !== undefined));
   const converted =
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged, args.reasoningField)

@@ -29,7 +29,8 @@
 // arguments as an object, so an object there reads as valid input, and so do
 // empty arguments, written as the empty object; Chat writes the value as it is,
 // and it stays blocked), and an item id no provider gives (a placeholder, a
-// call id), which these envelopes have no place for. And a completed response the gate
+// call id) or that an item before it in its record gave, which these envelopes
+// have no place for. And a completed response the gate
 // stops as a whole (an error beside its status, the content filter in its
 // incomplete_details) is written incomplete, as its calls did not run.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -64,7 +65,7 @@ interface Unwritable {
  * `keepsArguments`, as Chat does) arguments that are not a JSON text.
  * Undefined for a call the target writes as blocked as it was, and any other item.
  */
-export function unwritableCall(item: unknown, keepsArguments = false): Unwritable | undefined {
+export function unwritableCall(item: unknown, keepsArguments = false, repeating?: ReadonlySet<unknown>): Unwritable | undefined {
   const status = unfinished(item);
   if (status !== undefined) return { field: "status", why: status, cannot: (target) => `${target} cannot mark one call unfinished`, leftAs: "as unfinished" };
   if (!isPlainObject(item) || item.type !== "function_call") return undefined;
@@ -76,6 +77,9 @@ export function unwritableCall(item: unknown, keepsArguments = false): Unwritabl
   if (foreignId !== undefined) {
     return { field: "id", why: `has an id the gate refuses (${foreignId})`, cannot: (target) => `${target} has no item ids, so that id cannot go with it`, leftAs: "for its id" };
   }
+  if (repeating?.has(item)) {
+    return { field: "id", why: `has the id ${JSON.stringify(item.id)} of an item before it, which the gate refuses`, cannot: (target) => `${target} has no item ids, so that id cannot go with it`, leftAs: "for its id" };
+  }
   if (!keepsArguments && typeof item.arguments !== "string") {
     return { field: "arguments", why: `has arguments that are ${kindOf(item.arguments)}, not a JSON text`, cannot: (target) => `${target} writes arguments as an object, where that reads as valid input`, leftAs: "for its arguments" };
   }
@@ -84,6 +88,29 @@ export function unwritableCall(item: unknown, keepsArguments = false): Unwritabl
     return { field: "arguments", why: "has empty arguments, not a JSON text", cannot: (target) => `${target} writes them as the empty object, where that reads as valid input`, leftAs: "for its arguments" };
   }
   return undefined;
+}
+
+/**
+ * The calls among one record's items whose item id an item before them gave:
+ * the gate blocks the later one (duplicate_id), and no envelope but Open
+ * Responses has item ids to say which of the two it was. A reference names an
+ * item's id without giving it.
+ */
+export function callsRepeatingAnId(items: readonly unknown[]): ReadonlySet<unknown> {
+  const given = new Set<string>();
+  const repeating = new Set<unknown>();
+  for (const item of items) {
+    if (!isPlainObject(item) || typeof item.id !== "string" || item.id === "" || isReference(item)) continue;
+    if (given.has(item.id) && item.type === "function_call") repeating.add(item);
+    given.add(item.id);
+  }
+  return repeating;
+}
+
+/** An item_reference, written with its type or, as the gate reads one, as an id alone. */
+function isReference(item: Record<string, unknown>): boolean {
+  if (item.type === "item_reference") return true;
+  return (item.type === undefined || item.type === null) && typeof item.role !== "string" && Object.keys(item).length <= 2;
 }
 
 /** A value's kind as the losses name it: shorter than describeValue's, which quotes the value. */
@@ -106,8 +133,9 @@ export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target:
   const unfinishedIds = new Map<unknown, string>();
   const losses: Loss[] = [];
   const left = new Set<string>();
+  const repeating = callsRepeatingAnId(items);
   const kept = items.map((item, index) => {
-    const blocked = unwritableCall(item, keepsArguments);
+    const blocked = unwritableCall(item, keepsArguments, repeating);
     const fields = item as Record<string, unknown>;
     if (reportNoStatus && isPlainObject(item) && item.type === "function_call" && lacksStatus(item)) {
       losses.push({ path: at(index), code: "form_changed", detail: `the call ${describeCallId(fields.call_id)} has no status, which the gate blocks; ${target} has none to write, so the call reads there as one that may run` });
@@ -137,7 +165,8 @@ export function unfinishedResponse(response: unknown, target: string, marksLastO
   // An incomplete response is written as one already; where only its last block reads as cut, its unfinished call must still be last.
   const completed = isPlainObject(response) && response.status === "completed";
   if (!isPlainObject(response) || !(completed || (marksLastOnly && response.status === "incomplete")) || !Array.isArray(response.output)) return { value: response, losses: [] };
-  const blocked = (item: unknown) => unwritableCall(item, keepsArguments) ?? (isPlainObject(item) && item.type === "function_call" && lacksStatus(item) ? { field: "status", why: "has no status" } : undefined);
+  const repeating = callsRepeatingAnId(response.output);
+  const blocked = (item: unknown) => unwritableCall(item, keepsArguments, repeating) ?? (isPlainObject(item) && item.type === "function_call" && lacksStatus(item) ? { field: "status", why: "has no status" } : undefined);
   const stopped = completed ? stoppedResponse(response, target) : undefined;
   // A stopped response ran none of its calls: its first call is the one that must be last.
   const index = response.output.findIndex((item) => (stopped !== undefined && isPlainObject(item) && item.type === "function_call") || blocked(item) !== undefined);

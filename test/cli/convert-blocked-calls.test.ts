@@ -89,6 +89,51 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call whose id the g
   });
 });
 
+// The gate blocks the later of two items of one record that give one id; with
+// the ids gone, nothing would tell the two calls apart from two that may run.
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call whose id an item before it gave, convert --to %s", { timeout: 30_000 }, (target) => {
+  const call = (callId: string) => ({ type: "function_call", id: "fc_1", name: NAME, call_id: callId, status: "completed", arguments: ARGS });
+
+  test("in loose items: the later call is left out with its output, each reported on its line", async () => {
+    const journal = lines(user, call("call_a"), call("call_b"), { type: "function_call_output", call_id: "call_a", output: "x" }, { type: "function_call_output", call_id: "call_b", output: "y" });
+    expect(await gateCalls(journal)).toEqual([["call_a", false], ["call_b", true]]);
+    const { records, report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 3, path: "", code: "unsupported_item", detail: `the call "call_b" has the id "fc_1" of an item before it, which the gate refuses: ${TITLES[target]} has no item ids, so that id cannot go with it, and written there it would read as a call that may run, so it is left out` },
+      { line: 5, path: "", code: "unsupported_item", detail: 'the output answers the call "call_b", left out for its id: it is left out with it' },
+    ]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_a", false]]);
+  });
+
+  test("in a request body's input: the later call is left out", async () => {
+    const journal = lines({ model: "m", input: [user, call("call_a"), call("call_b")] });
+    expect(await gateCalls(journal)).toEqual([["call_a", false], ["call_b", true]]);
+    const { records, report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item").map((loss) => loss.path)).toEqual(["/input/2"]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_a", false]]);
+  });
+
+  test("in a completed response: written incomplete, and the later call stays blocked", async () => {
+    const journal = lines({ id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", output: [call("call_a"), call("call_b")] });
+    expect(await gateCalls(journal)).toEqual([["call_a", false], ["call_b", true]]);
+    const { records } = await convert(target, journal);
+    expect((await gateCalls(lines(...records))).find(([callId]) => callId === "call_b")).toEqual(["call_b", true]);
+  });
+
+  test("in a stream of events: the response is written incomplete, and the later call stays blocked", async () => {
+    const response = { id: "resp_1", object: "response", created_at: 1, status: "in_progress", model: "m", output: [] };
+    const journal = lines(
+      { type: "response.created", sequence_number: 0, response },
+      { type: "response.output_item.done", sequence_number: 1, output_index: 0, item: call("call_a") },
+      { type: "response.output_item.done", sequence_number: 2, output_index: 1, item: call("call_b") },
+      { type: "response.completed", sequence_number: 3, response: { ...response, status: "completed", output: [call("call_a"), call("call_b")] } },
+    );
+    expect(await gateCalls(journal)).toEqual([["call_a", false], ["call_b", true]]);
+    const { records } = await convert(target, journal);
+    expect((await gateCalls(lines(...records))).find(([callId]) => callId === "call_b")).toEqual(["call_b", true]);
+  });
+});
+
 describe.each(["anthropic", "gemini", "bedrock"])("arguments that are an object, convert --to %s", { timeout: 30_000 }, (target) => {
   test("a loose Chat message's call is left out with its tool message", async () => {
     const journal = lines({ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [{ id: "call_obj", type: "function", function: { name: NAME, arguments: { region: "apac" } } }] }, { role: "tool", tool_call_id: "call_obj", content: "x" });
