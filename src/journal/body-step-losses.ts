@@ -13,7 +13,8 @@
 // |----------------------------------------|------------------------------------------------------|
 // | /input/<k>/<slug>:<key>…               | the field `key` of the message, or of the block of   |
 // |                                        |   it (or the one object a block holds: Bedrock's     |
-// |                                        |   `toolResult`) whose `key` holds the value kept      |
+// |                                        |   `toolResult`) whose `key` holds the value kept:     |
+// |                                        |   the block of the item's call_id, when it holds it  |
 // | /input/<k>/… otherwise                 | the block of the message that holds the item's       |
 // |                                        |   call_id (a call or its result), else the message:  |
 // |                                        |   the detail names the field                         |
@@ -86,7 +87,10 @@ export function joinBodyStepLosses(steps: BodySteps): Loss[] {
     const fields = isObject(item) ? item : {};
     const own = slugField(match[2] ?? "", steps.slug);
     if (own === undefined) return { ...loss, path: at + (typeof fields.call_id === "string" ? (blockHolding(messages[message], fields.call_id) ?? "") : "") };
-    return { ...loss, path: at + (fieldHolding(messages[message], own.key, fields[`${steps.slug}:${own.key}`]) ?? "") };
+    // Blocks of one message often hold one value alike (each tool_result's `is_error: false`): the item's own block is looked at first.
+    const kept = fields[`${steps.slug}:${own.key}`];
+    const ownBlock = typeof fields.call_id === "string" ? fieldOfCallBlock(messages[message], fields.call_id, own.key, kept) : undefined;
+    return { ...loss, path: at + (ownBlock ?? fieldHolding(messages[message], own.key, kept) ?? "") };
   };
   // A path the body does not hold is no place in it: the loss is the body's, and says which field it was.
   const held = (loss: Loss): Loss => heldIn(steps.record, loss);
@@ -135,6 +139,18 @@ function fieldHolding(message: unknown, key: string, value: unknown): string | u
   const holds = (fields: Record<string, unknown>) => Object.hasOwn(fields, key) && isDeepStrictEqual(fields[key], value);
   if (holds(message)) return `/${pointerToken(key)}`;
   for (const { at, block, member, inner } of blocksOf(message, ["content", "parts"])) {
+    if (holds(block)) return `${at}/${pointerToken(key)}`;
+    if (inner !== undefined && holds(inner)) return `${at}/${pointerToken(member!)}/${pointerToken(key)}`;
+  }
+  return undefined;
+}
+
+/** The pointer, within the message, of the field `key` holding `value` of the block whose id is `callId`, or of its one object: undefined when that block does not hold it. */
+function fieldOfCallBlock(message: unknown, callId: string, key: string, value: unknown): string | undefined {
+  if (!isObject(message)) return undefined;
+  const holds = (fields: Record<string, unknown>) => Object.hasOwn(fields, key) && isDeepStrictEqual(fields[key], value);
+  for (const { at, block, member, inner } of blocksOf(message, ["content", "parts"])) {
+    if (!holdsId(block, callId) && !(inner !== undefined && holdsId(inner, callId))) continue;
     if (holds(block)) return `${at}/${pointerToken(key)}`;
     if (inner !== undefined && holds(inner)) return `${at}/${pointerToken(member!)}/${pointerToken(key)}`;
   }

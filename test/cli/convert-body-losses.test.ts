@@ -56,6 +56,18 @@ describe("convert, a request body to another envelope", { timeout: 30_000 }, () 
     ]);
   });
 
+  test("Anthropic to Chat: results of one message with one is_error alike are each reported at their own block", async () => {
+    const results = [1, 2].map((n) => ({ type: "tool_result", tool_use_id: `toolu_${n}`, content: "sunny", is_error: false }));
+    const calls = [1, 2].map((n) => ({ type: "tool_use", id: `toolu_${n}`, name: "get_weather", input: { city: "Paris" } }));
+    const body = { model: "claude-sonnet-4", max_tokens: 100, messages: [{ role: "user", content: "Weather?" }, { role: "assistant", content: calls }, { role: "user", content: results }] };
+    expect(await reported("chat", body)).toEqual([
+      ["/messages/1/content/0", "input is an object, not a text"],
+      ["/messages/1/content/1", "input is an object, not a text"],
+      ["/messages/2/content/0/is_error", '"anthropic'],
+      ["/messages/2/content/1/is_error", '"anthropic'],
+    ]);
+  });
+
   test("Anthropic to Chat: a string system prompt, which becomes instructions and no input item, leaves the blocks at their places", async () => {
     expect(await reported("chat", { ...anthropic, system: "Be brief." })).toEqual([
       ["/messages/1/content/1", "input is an object, not a text"],

@@ -25,6 +25,17 @@ describe("joinBodyStepLosses", () => {
     ]);
   });
 
+  test("results of one message that hold one value alike: each item's kept field goes to the block of its own call_id", () => {
+    const results = [1, 2, 3].map((n) => ({ type: "tool_result", tool_use_id: `toolu_${n}`, content: "r", is_error: false }));
+    const input = [1, 2, 3].map((n) => ({ type: "function_call_output", call_id: `toolu_${n}`, output: "r", "anthropic:is_error": false }));
+    const second = [0, 1, 2].map((k) => loss(`/input/${k}/anthropic:is_error`));
+    expect(joinBodyStepLosses(steps({ record: { messages: [{ role: "user", content: results }] }, itemsOf: () => 3, input, second })).map((one) => one.path)).toEqual([
+      "/messages/0/content/0/is_error",
+      "/messages/0/content/1/is_error",
+      "/messages/0/content/2/is_error",
+    ]);
+  });
+
   test("when the messages' items do not add up to the input, a loss at an item is the body's, and names its place in the Open Responses form", () => {
     const second = [loss("/input/1/anthropic:note")];
     const asBody = [{ path: "", code: "provider_extension", detail: "d (/input/1/anthropic:note of the Open Responses form)" }];
