@@ -59,6 +59,7 @@ export function itemsToContents({ items }: { items: readonly CanonicalItem[] }):
   const contents: GeminiContent[] = [];
   const callNames = new Map<string, unknown>();
   for (const item of items) if (isRecord(item) && item.type === "function_call" && typeof item.call_id === "string") callNames.set(item.call_id, item.name);
+  const shared = sharedCallIds(items);
   let system: Fields | undefined;
   let started = false;
   let open: GeminiContent | undefined;
@@ -131,7 +132,7 @@ export function itemsToContents({ items }: { items: readonly CanonicalItem[] }):
         }
       }
       case "function_call": {
-        modelContent().parts.push(functionCall(item as FunctionCallItem, at, losses));
+        modelContent().parts.push(functionCall(item as FunctionCallItem, shared, at, losses));
         previous = "other";
         return;
       }
@@ -142,7 +143,7 @@ export function itemsToContents({ items }: { items: readonly CanonicalItem[] }):
           outputs = { role: "user", parts: [] };
           contents.push(outputs);
         }
-        outputs.parts.push(functionResponse(item as FunctionCallOutputItem, callNames, at, losses));
+        outputs.parts.push(functionResponse(item as FunctionCallOutputItem, callNames, shared, at, losses));
         previous = "output";
         return;
       }
@@ -250,7 +251,7 @@ function spellingOf(item: Fields): Spelling {
   return item[`${PREFIX}spelling`] === "snake" ? "snake" : "camel";
 }
 
-function functionCall(call: FunctionCallItem, at: PointerTokens, losses: Loss[]): Fields {
+function functionCall(call: FunctionCallItem, shared: ReadonlySet<string>, at: PointerTokens, losses: Loss[]): Fields {
   const fields = call as Fields;
   const spelling = spellingOf(fields);
   if (isPresent(fields.id)) losses.push(lossAt([...at, "id"], "unsupported_field", "Gemini parts have no item ids"));
@@ -260,7 +261,7 @@ function functionCall(call: FunctionCallItem, at: PointerTokens, losses: Loss[])
   const inner: Fields = { name: call.name };
   // A call the model made without args goes back without them, as long as its arguments are still none.
   if (!(fields[`${PREFIX}argsAbsent`] === true && call.arguments === "{}")) inner.args = args.value;
-  if (typeof call.call_id === "string" && call.call_id !== "" && !isSynthesizedCallId(call.call_id)) inner.id = call.call_id;
+  if (idWritten(call.call_id, shared)) inner.id = call.call_id;
   else noCallId(fields, "call", at, losses);
   const part: Fields = {};
   part[spelled("functionCall", spelling)] = inner;
@@ -268,7 +269,7 @@ function functionCall(call: FunctionCallItem, at: PointerTokens, losses: Loss[])
   return part;
 }
 
-function functionResponse(output: FunctionCallOutputItem, callNames: ReadonlyMap<string, unknown>, at: PointerTokens, losses: Loss[]): Fields {
+function functionResponse(output: FunctionCallOutputItem, callNames: ReadonlyMap<string, unknown>, shared: ReadonlySet<string>, at: PointerTokens, losses: Loss[]): Fields {
   const fields = output as Fields;
   const spelling = spellingOf(fields);
   if (isPresent(fields.id)) losses.push(lossAt([...at, "id"], "unsupported_field", "Gemini parts have no item ids"));
@@ -279,13 +280,36 @@ function functionResponse(output: FunctionCallOutputItem, callNames: ReadonlyMap
   }
   const { response, parts } = responseOfOutput(output.output, [...at, "output"], losses);
   const inner: Fields = { name, response };
-  if (typeof output.call_id === "string" && output.call_id !== "" && !isSynthesizedCallId(output.call_id)) inner.id = output.call_id;
+  if (idWritten(output.call_id, shared)) inner.id = output.call_id;
   else noCallId(fields, "output", at, losses);
   if (parts) inner.parts = parts;
   const part: Fields = {};
   part[spelled("functionResponse", spelling)] = inner;
   restoreSplit(fields, OUTPUT_FIELDS, inner, part, at, losses);
   return part;
+}
+
+/**
+ * Whether a call_id is written in `id`: any but one a reading of Gemini's own
+ * call without id gave (call-ids.ts), which goes back as none, as it came. A
+ * reading gives each such call its own, so one that two calls give was not
+ * read so: written, it keeps the two calls one call_id, which the gate blocks,
+ * where a reader of Gemini would give each an id of its own.
+ */
+function idWritten(callId: unknown, shared: ReadonlySet<string>): callId is string {
+  return typeof callId === "string" && callId !== "" && (!isSynthesizedCallId(callId) || shared.has(callId));
+}
+
+/** The call_ids two or more calls of the items give. */
+function sharedCallIds(items: readonly CanonicalItem[]): ReadonlySet<string> {
+  const given = new Set<string>();
+  const shared = new Set<string>();
+  for (const item of items) {
+    if (!isRecord(item) || item.type !== "function_call" || typeof item.call_id !== "string") continue;
+    if (given.has(item.call_id)) shared.add(item.call_id);
+    given.add(item.call_id);
+  }
+  return shared;
 }
 
 /**

@@ -109,6 +109,20 @@ describe("one pairing across the records of a journal", () => {
 });
 
 describe("calls with ids", () => {
+  test("a call_id of the synthesized form that two calls give goes in id: a reading gives each call its own, and the gate must still see them share one", () => {
+    const shared = synthesizedCallId(1, "get_weather", '{"city":"Lisbon"}');
+    const call = { type: "function_call" as const, call_id: shared, name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" as const };
+    expect(itemsToContents({ items: [call, call, { type: "function_call_output", call_id: shared, output: "sunny" }] })).toEqual({
+      value: {
+        contents: [
+          { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Lisbon" }, id: shared } }, { functionCall: { name: "get_weather", args: { city: "Lisbon" }, id: shared } }] },
+          { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "sunny" }, id: shared } }] },
+        ],
+      },
+      losses: [],
+    });
+  });
+
   test("the id is the call_id, and goes back in id", () => {
     const contents = [
       { parts: [weather("Lisbon", "oqeiriep")], role: "model" },
