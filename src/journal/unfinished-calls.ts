@@ -30,7 +30,8 @@
 // empty arguments, written as the empty object; Chat writes the value as it is,
 // and it stays blocked), and an item id no provider gives (a placeholder, a
 // call id) or that an item before it in its record gave, which these envelopes
-// have no place for. And a completed response the gate
+// have no place for, and a call without a call_id, to which each writes an id
+// of its own. And a completed response the gate
 // stops as a whole (an error beside its status, the content filter in its
 // incomplete_details) is written incomplete, as its calls did not run.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -77,6 +78,10 @@ export function unwritableCall(item: unknown, keepsArguments = false, repeating?
   if (foreignId !== undefined) {
     return { field: "id", why: `has an id the gate refuses (${foreignId})`, cannot: (target) => `${target} has no item ids, so that id cannot go with it`, leftAs: "for its id" };
   }
+  const missing = missingCallId(item.call_id);
+  if (missing !== undefined) {
+    return { field: "call_id", why: `${missing}, which the gate blocks`, cannot: (target) => `${target} writes an id of its own in its place`, leftAs: "for its call_id" };
+  }
   if (repeating?.has(item)) {
     return { field: "id", why: `has the id ${JSON.stringify(item.id)} of an item before it, which the gate refuses`, cannot: (target) => `${target} has no item ids, so that id cannot go with it`, leftAs: "for its id" };
   }
@@ -111,6 +116,13 @@ export function callsRepeatingAnId(items: readonly unknown[]): ReadonlySet<unkno
 function isReference(item: Record<string, unknown>): boolean {
   if (item.type === "item_reference") return true;
   return (item.type === undefined || item.type === null) && typeof item.role !== "string" && Object.keys(item).length <= 2;
+}
+
+/** How a call's call_id is missing, as the gate finds it (missing_field), or undefined for one it pairs by. */
+function missingCallId(callId: unknown): string | undefined {
+  if (callId === undefined || callId === null) return "gives none";
+  if (callId === "") return "gives an empty call_id";
+  return typeof callId === "string" ? undefined : `gives ${kindOf(callId)} in its place`;
 }
 
 /** A value's kind as the losses name it: shorter than describeValue's, which quotes the value. */

@@ -134,6 +134,31 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call whose id an it
   });
 });
 
+// The gate blocks a call without a call_id (missing_field): no output can be
+// paired with it. Every other envelope writes an id of its own in its place.
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call without a call_id, convert --to %s", { timeout: 30_000 }, (target) => {
+  test("a loose item's call, with none, an empty one or a number, is left out, each reported on its line", async () => {
+    const call = { type: "function_call", id: "fc_1", name: NAME, status: "completed", arguments: ARGS };
+    const journal = lines(user, call, { ...call, id: "fc_2", call_id: "" }, { ...call, id: "fc_3", call_id: 7 });
+    expect(await gateCalls(journal)).toEqual([[undefined, true], ["", true], [7, true]]);
+    const { records, report } = await convert(target, journal);
+    expect(records).toEqual([USER_LINE[target]]);
+    const leftOut = (why: string) => `${why}, which the gate blocks: ${TITLES[target]} writes an id of its own in its place, and written there it would read as a call that may run, so it is left out`;
+    expect(report).toEqual([
+      { line: 2, path: "", code: "unsupported_item", detail: `the call without call_id ${leftOut("gives none")}` },
+      { line: 3, path: "", code: "unsupported_item", detail: `the call "" ${leftOut("gives an empty call_id")}` },
+      { line: 4, path: "", code: "unsupported_item", detail: `the call without call_id ${leftOut("gives a number in its place")}` },
+    ]);
+  });
+
+  test("a completed response holding such a call is written incomplete, and the call stays blocked", async () => {
+    const journal = lines({ id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", output: [{ type: "function_call", id: "fc_1", name: NAME, status: "completed", arguments: ARGS }] });
+    expect(await gateCalls(journal)).toEqual([[undefined, true]]);
+    const { records } = await convert(target, journal);
+    expect((await gateCalls(lines(...records))).map(([, blocked]) => blocked)).toEqual([true]);
+  });
+});
+
 describe.each(["anthropic", "gemini", "bedrock"])("arguments that are an object, convert --to %s", { timeout: 30_000 }, (target) => {
   test("a loose Chat message's call is left out with its tool message", async () => {
     const journal = lines({ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [{ id: "call_obj", type: "function", function: { name: NAME, arguments: { region: "apac" } } }] }, { role: "tool", tool_call_id: "call_obj", content: "x" });

@@ -278,26 +278,21 @@ describe("orbridge convert --to chat", () => {
     ]);
   });
 
-  test("a function_call without call_id, in one run and its output in the next, still pair under one synthesized id", async () => {
+  test("a function_call without call_id, which the gate blocks, is left out, and so is the output without call_id in the next run, which then answers no call", async () => {
     const report = join(scratch(), "losses.jsonl");
     const stdin = lines(
       { type: "function_call", name: "get_weather", arguments: '{"city":"Lima"}', status: "completed" },
       { type: "message", role: "user", content: "And?" },
       { type: "function_call_output", output: "overcast" },
     );
-    const id = synthesizedId(1, "get_weather", '{"city":"Lima"}');
     expect(await runOrbridge(["convert", "--to", "chat", "--report", report], stdin)).toEqual({
       code: 0,
-      stdout: lines(
-        { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "get_weather", arguments: '{"city":"Lima"}' } }] },
-        { role: "user", content: "And?" },
-        { role: "tool", tool_call_id: id, content: "overcast" },
-      ),
-      stderr: "read 3 lines: 3 records, 0 errors; 0 losses, 2 values synthesized\n",
+      stdout: lines({ role: "user", content: "And?" }),
+      stderr: "read 3 lines: 3 records, 0 errors; 2 losses\n",
     });
     expect(readReport(report)).toEqual([
-      { line: 1, path: "", code: "synthesized", detail: `a function_call without call_id: the tool call id "${id}" was synthesized; an output without call_id that follows answers it` },
-      { line: 3, path: "", code: "synthesized", detail: `a function_call_output without call_id answers the earliest call without call_id still unanswered: tool_call_id "${id}"` },
+      { line: 1, path: "", code: "unsupported_item", detail: "the call without call_id gives none, which the gate blocks: Chat writes an id of its own in its place, and written there it would read as a call that may run, so it is left out" },
+      { line: 3, path: "", code: "unsupported_item", detail: "a function_call_output without call_id answers no call, and no call without call_id waits for an answer; Chat needs the tool_call_id" },
     ]);
   });
 
