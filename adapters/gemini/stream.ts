@@ -243,7 +243,7 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     const pieces = read(call.value, "partialArgs").value;
     reportFraming(call.value, `${path}/${call.key}`, line, losses);
     const opening = typeof call.value.name === "string" && call.value.willContinue === true;
-    if (!opening && last?.open && (Array.isArray(pieces) || Object.keys(call.value).length === 0 || call.value.willContinue === undefined)) {
+    if (!opening && last?.open && (Array.isArray(pieces) || Object.keys(call.value).length === 0 || call.value.willContinue === undefined || onlyGoesOn(call.value))) {
       if (Array.isArray(pieces)) pieces.forEach((piece, k) => (last.doubted = !applyPiece(last.building!, (last.pieces ??= new Map()), piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || last.doubted));
       if (call.value.args !== undefined) last.doubted = doubtArgs(`${path}/${call.key}/args`, line, losses);
       if (call.value.willContinue !== true) {
@@ -275,6 +275,17 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     return;
   }
   state.parts.push({ part: { ...part }, line, path });
+}
+
+/**
+ * A functionCall that says only that more will follow (`{willContinue: true}`):
+ * Vertex sends one between the pieces of a call's args, after each object of an
+ * array is done. It belongs to the open call and adds nothing to it; taken as a
+ * call of its own it would split the one call into many nameless ones.
+ */
+function onlyGoesOn(call: Fields): boolean {
+  const keys = Object.keys(call);
+  return keys.length === 1 && read(call, "willContinue").value === true;
 }
 
 /** The pieces a call's args come in, and the marks that more follow, are spent on the whole call: written, they are its args. */

@@ -69,6 +69,23 @@ describe("calls", () => {
     expect(response!.items[0]).toEqual({ type: "function_call", call_id: synthesizedCallId(1, "write_note", '{"title":"Shopping","tags":["home"],"count":3}'), name: "write_note", arguments: '{"title":"Shopping","tags":["home"],"count":3}', status: "completed" });
   });
 
+  test("a functionCall that only says more will follow, as Vertex sends after each object of an array, keeps the call open", () => {
+    const args = '{"list":{"items":[{"qty":"2","name":"pears"},{"qty":"1","name":"bread"}],"title":"Market"}}';
+    const [response] = run([
+      chunk([{ functionCall: { name: "make_list", willContinue: true } }]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.list.items[0].qty", stringValue: "2", willContinue: true }], willContinue: true } }]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.list.items[0].qty", stringValue: "" }], willContinue: true } }]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.list.items[0].name", stringValue: "pears" }], willContinue: true } }]),
+      chunk([{ functionCall: { willContinue: true } }]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.list.items[1].qty", stringValue: "1" }], willContinue: true } }]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.list.items[1].name", stringValue: "bread" }], willContinue: true } }]),
+      chunk([{ functionCall: { willContinue: true } }]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.list.title", stringValue: "Market" }], willContinue: true } }]),
+      chunk([{ functionCall: {} }], { finishReason: "STOP" }),
+    ]);
+    expect(response!.items).toEqual([{ type: "function_call", call_id: synthesizedCallId(1, "make_list", args), name: "make_list", arguments: args, status: "completed" }]);
+  });
+
   describe("pieces that cannot be set as written", () => {
     const pieced = (pieces: unknown[], closing: Record<string, unknown> = {}) => [
       chunk([{ functionCall: { name: "write_note", willContinue: true } }]),
