@@ -212,7 +212,7 @@ export class ResponsesStreamAssembler {
     if (!KNOWN_EVENTS.has(type)) {
       // Part of the response in progress, which goes on; before any, it opens none.
       if (this.current) this.current.lastLine = line;
-      ignore(this.current ?? this.unplacedEvents, type, line, carriesCall(event));
+      ignore(this.current ?? this.unplacedEvents, type, line, carriesCall(event) && !ofItemNoCall(this.current, event));
       return [];
     }
     if (type === "error" && !this.current) {
@@ -767,6 +767,18 @@ function ignore(target: Unplaced, type: string, line: number, withCall: boolean)
 /** Whether an event holds what a call is made of: its arguments, its call_id, or an item. */
 function carriesCall(event: Fields): boolean {
   return event.arguments !== undefined || event.call_id !== undefined || event.item !== undefined;
+}
+
+/**
+ * Whether an event names, by `item_id` and `output_index`, an item of the open
+ * response that is no function_call (`response.mcp_call_arguments.done` names
+ * its `mcp_call`): a reader that knows the event applies it to that item, which
+ * the gate judges as the item it is, and no reader makes a function call of it.
+ */
+function ofItemNoCall(open: OpenResponse | undefined, event: Fields): boolean {
+  if (open === undefined || typeof event.item_id !== "string" || typeof event.output_index !== "number") return false;
+  const item = open.items.get(event.output_index);
+  return item !== undefined && item.id === event.item_id && typeof item.type === "string" && item.type !== "function_call";
 }
 
 function describeIgnored(ignored: ReadonlyMap<string, IgnoredEvents>): void {

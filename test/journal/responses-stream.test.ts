@@ -520,6 +520,41 @@ describe("unknown and misplaced events", () => {
     });
   });
 
+  test("the arguments event of an item that is no function_call (an mcp_call) belong to that item: ignored, no call unchecked", () => {
+    const MCP = "mcp_0c72b1033351981300690ccf7fa1f08193";
+    const mcpOpened = { id: MCP, type: "mcp_call", status: "in_progress", approval_request_id: null, arguments: "", error: null, name: "find_pages", output: null, server_label: "docs" };
+    const mcpFinal = { ...mcpOpened, status: "completed", arguments: "{\"query\":\"tide tables\", \"limit\": 3}", output: "three pages" };
+    const [result] = run([
+      created(),
+      added(0, mcpOpened),
+      { type: "response.mcp_call_arguments.delta", output_index: 0, item_id: MCP, delta: mcpFinal.arguments },
+      { type: "response.mcp_call_arguments.done", output_index: 0, item_id: MCP, arguments: mcpFinal.arguments },
+      itemDone(0, mcpFinal),
+      completed([mcpFinal]),
+    ]);
+    expect(result).toEqual({
+      id: RESP,
+      status: "completed",
+      items: [mcpFinal],
+      losses: [
+        { line: 3, path: "", code: "unsupported_item", detail: "response.mcp_call_arguments.delta (line 3) is an event of no known type: ignored; its fields are not read" },
+        { line: 4, path: "", code: "unsupported_item", detail: "response.mcp_call_arguments.done (line 4) is an event of no known type: ignored; its fields are not read" },
+      ],
+      line: 1,
+      lastLine: 6,
+    });
+  });
+
+  test("the same event naming a function_call, or an item that is not at its output_index, still says a call is not checked", () => {
+    const events = (event: object) => [created(), added(0, callOpened), event, itemDone(0, callFinal), completed([callFinal])];
+    for (const event of [
+      { type: "response.mcp_call_arguments.done", output_index: 0, item_id: FC, arguments: "{}" },
+      { type: "response.mcp_call_arguments.done", output_index: 1, item_id: FC, arguments: "{}" },
+    ]) {
+      expect(run(events(event))[0]!.losses.map((loss) => loss.code)).toEqual(["unsupported_tool_call"]);
+    }
+  });
+
   test("before any response, an event of no known type opens none; the response that opens after it reports it", () => {
     const assembler = new ResponsesStreamAssembler();
     expect(assembler.push({ type: "response.vendor_custom.delta", delta: "x" }, 1)).toEqual([]);
