@@ -130,6 +130,8 @@ interface OpenMessage {
   misplaced?: { line: number; position: number };
   /** The stop_reason message_start gave, which no message_delta replaced: a stream's message_start has none, so it ends no call. */
   startStop?: { reason: unknown; line: number };
+  /** Set when a block event came: the message is no longer the one message_start gave whole. */
+  streamedBlocks?: boolean;
   /** The first event after message_stop that changes the message: a reader that stops at message_stop reads another message than the SDKs. */
   afterStop?: { line: number; type: string };
 }
@@ -179,6 +181,7 @@ export class AnthropicStreamAssembler {
       }
       case "content_block_start": {
         const open = this.ensure(line);
+        open.streamedBlocks = true;
         const index = event.index;
         // The SDKs append every block started, whatever its index says.
         const position = isRecord(event.content_block) ? open.positions++ : open.positions;
@@ -203,11 +206,15 @@ export class AnthropicStreamAssembler {
         open.blocks.set(index, { block: copyBlock(event.content_block), line, path: "/content_block", jsonLines: [], stopped: false });
         return closed;
       }
-      case "content_block_delta":
-        this.delta(this.ensure(line), event, line);
+      case "content_block_delta": {
+        const open = this.ensure(line);
+        open.streamedBlocks = true;
+        this.delta(open, event, line);
         return closed;
+      }
       case "content_block_stop": {
         const open = this.ensure(line);
+        open.streamedBlocks = true;
         const state = isIndex(event.index) ? open.blocks.get(event.index) : undefined;
         if (state) state.stopped = true;
         else open.losses.push({ line, path: "/index", code: "unsupported_field", detail: `content_block_stop for index ${JSON.stringify(event.index)}, which no block started at` });
@@ -356,14 +363,27 @@ function replace(open: OpenMessage, before: unknown, after: unknown, origin: Ori
   open.replaced.push({ ...origin, code: "form_changed", detail: `${what} ${JSON.stringify(before)} is replaced by message_delta's ${JSON.stringify(after)}, which the response holds` });
 }
 
+/**
+ * A message that message_start gave whole, with its stop_reason, and that
+ * message_stop closed with no block event between: Anthropic sends a call that
+ * code execution made (programmatic tool calling) so, its tool_use block in
+ * message_start's content. The SDKs' accumulators and readers that take
+ * message_start's content read this one message, stop_reason and all.
+ */
+function givenWhole(open: OpenMessage): boolean {
+  return open.startStop !== undefined && open.stopped && !open.streamedBlocks && open.afterStop === undefined;
+}
+
 function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledResponse {
   const streamLosses = [...open.losses];
   const states = [...open.blocks.entries()].sort(([a], [b]) => a - b).map(([, state]) => state);
   const message = open.message;
-  // Only message_delta says why a message stopped: a stop_reason message_start gave and none replaced ends no call.
-  const stopReason = open.error || open.startStop ? null : message.stop_reason === undefined ? null : (message.stop_reason as string | null);
-  if (open.startStop && !open.error) {
-    streamLosses.push({ line: open.startStop.line, path: "/message/stop_reason", code: "form_changed", detail: `message_start says stop_reason ${JSON.stringify(open.startStop.reason)}, and no message_delta says one: a stream's message starts with none, so this one ends no call; the response is written as if none came` });
+  // Only message_delta says why a message stopped: a stop_reason message_start gave and none replaced ends no call,
+  // unless message_start gave the message whole and message_stop closed it.
+  const startStop = givenWhole(open) ? undefined : open.startStop;
+  const stopReason = open.error || startStop ? null : message.stop_reason === undefined ? null : (message.stop_reason as string | null);
+  if (startStop && !open.error) {
+    streamLosses.push({ line: startStop.line, path: "/message/stop_reason", code: "form_changed", detail: `message_start says stop_reason ${JSON.stringify(startStop.reason)}, and no message_delta says one: a stream's message starts with none, so this one ends no call; the response is written as if none came` });
   }
   const content = states.map((state) => twinBlock(state, streamLosses));
   message.content = content;

@@ -232,6 +232,41 @@ describe("tool_use deltas", () => {
     expect(stopped.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
   });
 
+  // Programmatic tool calling: each call the code makes comes as a message_start
+  // holding the whole tool_use block and its stop_reason, then message_stop.
+  const callerOfCode = { type: "code_execution_20250825", tool_id: "srvtoolu_01MzSrFWsmzBdcoQkGWLyRjK" };
+  const wholeStart = () => {
+    const opening = start("msg_01KSVw3xmXbMNJPNMt46BC5W");
+    Object.assign(opening.message, {
+      content: [{ type: "tool_use", id: "toolu_015dGLMbwBKv1ZRQr6KdJzeH", name: "secret_retrieval_tool", input: { password: "b" }, caller: callerOfCode }],
+      container: { id: "container_011CWHPPTDTn1XufeRB9uHeH", expires_at: "2025-12-20T05:33:37.969567Z" },
+      stop_reason: "tool_use",
+      usage: { input_tokens: 0, output_tokens: 0 },
+    });
+    return opening;
+  };
+
+  test("a message that message_start gives whole with its stop_reason, closed by message_stop, ends its call as that stop_reason says", () => {
+    expect(run([wholeStart(), messageStop])).toEqual([
+      {
+        id: "msg_01KSVw3xmXbMNJPNMt46BC5W",
+        status: "completed",
+        items: [{ ...call("toolu_015dGLMbwBKv1ZRQr6KdJzeH", '{"password":"b"}', "completed"), "anthropic:caller": callerOfCode }],
+        losses: [{ line: 1, path: "/message/content/0/input", code: "synthesized", detail: "input is an object, not a text: the arguments are its JSON text as JSON.stringify writes it (no spaces, member order kept)" }],
+        line: 1,
+        lastLine: 2,
+      },
+    ]);
+  });
+
+  test("a message that message_start gives whole ends no call without its message_stop, or when a block event follows", () => {
+    const cases = [[wholeStart()], [wholeStart(), toolUse(1, "toolu_2"), json(1, '{"password": "a"}'), stop(1), messageStop], [wholeStart(), stop(0), messageStop]];
+    for (const events of cases) {
+      const [result] = run(events);
+      expect(result.items[0]).toEqual({ ...call("toolu_015dGLMbwBKv1ZRQr6KdJzeH", '{"password":"b"}', "in_progress"), "anthropic:caller": callerOfCode });
+    }
+  });
+
   test("a delta after a text block's content_block_stop is not applied, and leaves the call of another block as it was", () => {
     const events = [start(), blockStart(0, { type: "text", text: "" }), text(0, "Here."), stop(0), text(0, " More."), toolUse(1, "toolu_1"), json(1, '{"password": "a"}'), stop(1), messageDelta("tool_use"), messageStop];
     const [result] = run(events);
