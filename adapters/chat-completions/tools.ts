@@ -57,7 +57,8 @@ const FUNCTION_KEYS = new Set(["name", "description", "parameters", "strict"]);
 export function chatToolsToResponses(args: { tools: readonly ChatTool[] }): Converted<FunctionToolParam[]> {
   const value: FunctionToolParam[] = [];
   const losses: Loss[] = [];
-  args.tools.forEach((tool, index) => {
+  args.tools.forEach((written, index) => {
+    const tool = typedTool(written, pointer(index, "type"), losses);
     switch (tool.type) {
       case "function": {
         losses.push(...extraKeyLosses(tool, new Set(["type", "function"]), pointer(index), "Open Responses"));
@@ -74,6 +75,17 @@ export function chatToolsToResponses(args: { tools: readonly ChatTool[] }): Conv
     }
   });
   return { value, losses };
+}
+
+/**
+ * Mistral writes its function tools without a type: one that holds a function
+ * object and nothing else is that function, as its API reads it.
+ */
+function typedTool(tool: ChatTool, typePath: string, losses: Loss[]): ChatTool {
+  const fields = tool as unknown as Record<string, unknown>;
+  if (!isRecord(fields) || Object.hasOwn(fields, "type") || !isRecord(fields.function) || Object.keys(fields).length !== 1) return tool;
+  losses.push({ path: typePath, code: "synthesized", detail: 'a tool without type that holds a function object is read as a function tool ("type": "function"), as Mistral writes its tools and its API reads them' });
+  return { type: "function", ...fields } as unknown as ChatTool;
 }
 
 /** The legacy `functions[]` of a Chat request, as function tools. */

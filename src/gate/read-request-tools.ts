@@ -213,6 +213,7 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
   tools.forEach((tool, index) => {
     const at = `${field}[${index}]`;
     if (!isPlainObject(tool)) return unknownTool(read, `${where}: ${at} must be an object, found ${describe(tool)}`);
+    if (isTypelessFunctionTool(tool)) return readDefinition(tool.function as Record<string, unknown>, where, `${at}.function`, read);
     if (typeof tool.type !== "string" || tool.type === "") {
       return unreadableTool(read, tool, `${where}: ${at}.type must be a non-empty string, found ${describe(tool.type)}`, `${at} of ${where}`);
     }
@@ -229,6 +230,16 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
     }
     readDefinition(tool.function, where, `${at}.function`, read);
   });
+}
+
+/**
+ * Mistral writes its function tools without a type: a tool that holds a
+ * function object and nothing else is that function, as the Mistral API and
+ * SDKs read it; a reader that requires the type refuses the whole request, and
+ * none reads it as another tool.
+ */
+function isTypelessFunctionTool(tool: Record<string, unknown>): boolean {
+  return !Object.hasOwn(tool, "type") && isPlainObject(tool.function) && Object.keys(tool).length === 1;
 }
 
 function readLegacyFunctions(functions: unknown, where: string, read: ToolsRead): void {

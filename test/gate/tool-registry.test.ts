@@ -47,6 +47,14 @@ describe("a Chat tools array", () => {
     expect(replayGate({ ...call, arguments: "{\"region\":\"apac\"}" }, schema).reason).toBe("arguments_schema");
   });
 
+  test("a tool without type that holds only its function, as Mistral writes them, is that function", () => {
+    const registry = new ToolRegistry();
+    const parameters = { additionalProperties: false, properties: {}, type: "object" };
+    expect(registry.addRequestBody({ model: "pixtral-12b-latest", tool_choice: "auto", tools: [{ function: { description: "", name: "get_image", parameters } }] }, "line 1")).toEqual([]);
+    expect(registry.names()).toEqual(["get_image"]);
+    expect(registry.schemaFor("get_image")).toBe(parameters);
+  });
+
   test("a custom tool is a tool no function_call runs, known by its name", () => {
     const registry = new ToolRegistry();
     registry.addTools([{ type: "custom", custom: { name: "run_sql", format: { type: "text" } } }], "tools.json");
@@ -362,7 +370,8 @@ describe("hostile names", () => {
 describe("malformed tools", () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ["a tools value that is not an array", { tools: { type: "function" } }, "tools.json: tools must be an array, found an object"],
-    ["a tool without a type", { tools: [{ function: { name: "a" } }] }, "tools.json: tools[0].type must be a non-empty string, found nothing"],
+    ["a tool without a type", { tools: [{ name: "a", parameters: {} }] }, "tools.json: tools[0].type must be a non-empty string, found nothing"],
+    ["a tool without a type beside its function", { tools: [{ function: { name: "a" }, custom: { name: "a" } }] }, "tools.json: tools[0].type must be a non-empty string, found nothing"],
     ["a Chat tool without a name", { tools: [{ type: "function", function: { parameters: {} } }] }, "tools.json: tools[0].function.name must be a non-empty string, found nothing"],
     ["an Open Responses tool with an empty name", { tools: [{ type: "function", name: "" }] }, 'tools.json: tools[0].name must be a non-empty string, found ""'],
     ["parameters that are not a schema", { tools: [{ type: "function", name: "a", parameters: "{}" }] }, 'tools.json: tools[0].parameters must be a JSON Schema (an object or a boolean), found "{}"'],

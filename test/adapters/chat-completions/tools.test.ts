@@ -45,6 +45,14 @@ describe("Chat tools to Open Responses tools", () => {
     });
   });
 
+  test("a tool without type that holds only its function, as Mistral writes them, is a function tool, its type reported", () => {
+    const tools = [{ function: { description: "", name: "get_image", parameters: { additionalProperties: false, properties: {}, type: "object" } } }] as unknown as ChatTool[];
+    expect(chatToolsToResponses({ tools })).toEqual({
+      value: [{ type: "function", name: "get_image", description: "", parameters: { additionalProperties: false, properties: {}, type: "object" } }],
+      losses: [{ path: "/0/type", code: "synthesized", detail: 'a tool without type that holds a function object is read as a function tool ("type": "function"), as Mistral writes its tools and its API reads them' }],
+    });
+  });
+
   test("strict: null is omitted with a loss, since the spec's strict is a boolean", () => {
     const result = chatToolsToResponses({ tools: [{ type: "function", function: { name: "ping", strict: null } }] });
     expect(result).toEqual({
