@@ -12,6 +12,7 @@
 // | (back) tools[] of any other type                         | loss unsupported_tool                           |
 // | legacy functions[] {name, description, parameters}       | function tools: loss form_changed               |
 // | tool_choice "none" / "auto" / "required"                 | the same string                                 |
+// | tool_choice "any" (Mistral)                              | "required": loss form_changed                   |
 // | tool_choice {type:"function", function:{name}}           | {type:"function", name}                         |
 // | tool_choice {type:"custom"}                              | omitted: loss unsupported_tool                  |
 // | tool_choice {type:"allowed_tools", allowed_tools:        | {type:"allowed_tools", mode, tools:[{type:      |
@@ -131,6 +132,7 @@ export function responsesToolsToChat(args: { tools: readonly FunctionToolParam[]
 
 export function chatToolChoiceToResponses(args: { toolChoice: ChatToolChoice }): Converted<ToolChoiceParam | undefined> {
   const choice = args.toolChoice;
+  if (isMistralAny(choice)) return { value: "required", losses: [{ path: "", code: "form_changed", detail: 'tool_choice "any", Mistral\'s word for "required", written "required"' }] };
   if (typeof choice === "string") return { value: choice, losses: [] };
   const losses: Loss[] = [];
   switch (choice.type) {
@@ -155,6 +157,11 @@ export function chatToolChoiceToResponses(args: { toolChoice: ChatToolChoice }):
       return { value: undefined, losses };
     }
   }
+}
+
+/** Mistral's tool_choice "any": a call must come, of any function, which Chat and Open Responses say "required". */
+function isMistralAny(choice: ChatToolChoice): boolean {
+  return (choice as unknown) === "any";
 }
 
 type ChatNamedChoice = Extract<ChatToolChoice, { type: "function" | "custom" }>;

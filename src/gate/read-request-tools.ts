@@ -326,7 +326,8 @@ export function readToolChoice(choice: unknown, where: string, problems: string[
     problems.push(`${where}: ${problem}`);
     return { names: NO_NAME, field, whole: false };
   };
-  if (choice === "auto" || choice === "required") return { names: undefined, field, whole: true };
+  // "any" is Mistral's word for "required": a call must come, of any function.
+  if (choice === "auto" || choice === "required" || choice === "any") return { names: undefined, field, whole: true };
   if (choice === "none") return { names: NO_NAME, field, whole: true };
   if (typeof choice === "string") return unread(`tool_choice must be "none", "auto", "required" or an object, found ${describe(choice)}`);
   if (!isPlainObject(choice)) return unread(`tool_choice must be a string or an object, found ${describe(choice)}`);

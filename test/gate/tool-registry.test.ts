@@ -233,6 +233,12 @@ describe("a Chat request body", () => {
     expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: true, get_weather: true });
   });
 
+  test('"any", Mistral\'s word for "required", allows every function', () => {
+    const registry = new ToolRegistry();
+    expect(registry.addRequestBody({ ...body, tool_choice: "any" }, "line 1")).toEqual([]);
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: true, get_weather: true });
+  });
+
   test("legacy functions and function_call apply when there is no tool_choice", () => {
     const registry = new ToolRegistry();
     registry.addRequestBody({ messages: [], functions: [{ name: "get_weather", parameters: weatherParameters }], function_call: { name: "get_weather" } }, "line 4");
@@ -377,7 +383,7 @@ describe("malformed tools", () => {
     ["parameters that are not a schema", { tools: [{ type: "function", name: "a", parameters: "{}" }] }, 'tools.json: tools[0].parameters must be a JSON Schema (an object or a boolean), found "{}"'],
     ["a Chat function that is not an object", { tools: [{ type: "function", function: "a" }] }, 'tools.json: tools[0].function must be an object, found "a"'],
     ["a name defined twice", { tools: [...responsesTools, { type: "function", name: "get_weather" }] }, 'tools.json: tools[2].name defines "get_weather" again (first at tools[1].name)'],
-    ["an unknown tool_choice mode", { tool_choice: "any" }, 'tools.json: tool_choice must be "none", "auto", "required" or an object, found "any"'],
+    ["an unknown tool_choice mode", { tool_choice: "always" }, 'tools.json: tool_choice must be "none", "auto", "required" or an object, found "always"'],
     ["a function choice without a name", { tool_choice: { type: "function" } }, "tools.json: tool_choice.name must be a non-empty string, found nothing"],
     ["allowed_tools without tools", { tool_choice: { type: "allowed_tools", mode: "auto" } }, "tools.json: tool_choice.tools must be an array, found nothing"],
     ["a Chat allowed_tools entry without a name", { tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: {} }] } } }, "tools.json: tool_choice.allowed_tools.tools[0].function.name must be a non-empty string, found nothing"],
@@ -402,12 +408,12 @@ describe("malformed tools", () => {
   });
 
   test("a tools file with several problems names each, one a line", () => {
-    expect(() => ToolRegistry.fromToolsFile({ tools: [{ type: "function" }, 5], tool_choice: "any" }, "tools.json")).toThrow(
+    expect(() => ToolRegistry.fromToolsFile({ tools: [{ type: "function" }, 5], tool_choice: "always" }, "tools.json")).toThrow(
       new Error(
         [
           "tools.json: tools[0].name must be a non-empty string, found nothing",
           "tools.json: tools[1] must be an object, found number 5",
-          'tools.json: tool_choice must be "none", "auto", "required" or an object, found "any"',
+          'tools.json: tool_choice must be "none", "auto", "required" or an object, found "always"',
         ].join("\n"),
       ),
     );

@@ -125,6 +125,13 @@ describe("tool_choice, Chat to Open Responses", () => {
     expect(chatToolChoiceToResponses({ toolChoice: mode })).toEqual({ value: mode, losses: [] });
   });
 
+  test('Mistral\'s "any" is written "required", reported', () => {
+    expect(chatToolChoiceToResponses({ toolChoice: "any" as unknown as ChatToolChoice })).toEqual({
+      value: "required",
+      losses: [{ path: "", code: "form_changed", detail: 'tool_choice "any", Mistral\'s word for "required", written "required"' }],
+    });
+  });
+
   test("a named function is flattened", () => {
     const result = chatToolChoiceToResponses({ toolChoice: { type: "function", function: { name: "get_weather" } } });
     expect(result).toEqual({ value: { type: "function", name: "get_weather" }, losses: [] });
