@@ -417,6 +417,8 @@ export class StreamRecords {
     // openai-node throws at an event named `error`, whatever its data (a Chat
     // chunk has no type to tell it by), and reads nothing after it.
     if (name === "error" && !(isPlainObject(parsed.value) && parsed.value.type === "error")) {
+      const error = providerError(parsed.value);
+      if (error !== undefined) return [this.unreadableOpener(line, `SSE event named "error" carries the provider's error (${error}): the stream failed there, and openai-node throws at it and reads nothing after it`)];
       return [this.unreadableOpener(line, 'SSE event named "error" carries data that is no error event: openai-node throws at it and reads nothing after it, where other readers read its data, so it is not read')];
     }
     return this.pushRecord(parsed.value, line, true, data, parsed.counted);
@@ -638,4 +640,17 @@ function carriesError(record: unknown): boolean {
 function exchangeWritesObjects(record: unknown): boolean {
   const { request, response } = record as Record<string, unknown>;
   return detectEnvelopeRecord(request).envelope !== undefined || detectEnvelopeRecord(response).envelope !== undefined;
+}
+
+/**
+ * The error a Chat provider sends in place of a chunk (`{"error": {type, code,
+ * message}}`, as Groq and OpenAI write it), told as `type code: "message"`;
+ * undefined for other data.
+ */
+function providerError(data: unknown): string | undefined {
+  if (!isPlainObject(data) || !isPlainObject(data.error)) return undefined;
+  const { type, code, message } = data.error;
+  const words = [type, code].filter((word, index, all): word is string => typeof word === "string" && word !== "" && all.indexOf(word) === index);
+  const said = typeof message === "string" ? JSON.stringify(message.length > 200 ? `${message.slice(0, 200)}…` : message) : "no message";
+  return `${words.length > 0 ? words.join(" ") + ": " : ""}${said}`;
 }

@@ -161,6 +161,15 @@ describe("SSE text", () => {
     expect(callsOf(out)).toEqual([weatherCall("in_progress")]);
   });
 
+  test("a provider's error in an event named error (Groq's tool_use_failed) is said as such, not read, and damages its stream", () => {
+    const failed = { error: { message: "Tool call validation failed: parameters for tool get_weather did not match schema", type: "invalid_request_error", code: "tool_use_failed", failed_generation: '{"name": "get_weather", "arguments": {}}', status_code: 400 } };
+    const out = read([...sse([roleChunk(), callChunk("{}")]), "event: error", `data: ${JSON.stringify(failed)}`, ""]);
+    expect(out.filter((record) => record.kind === "error")).toEqual([
+      { kind: "error", line: 5, detail: 'SSE event named "error" carries the provider\'s error (invalid_request_error tool_use_failed: "Tool call validation failed: parameters for tool get_weather did not match schema"): the stream failed there, and openai-node throws at it and reads nothing after it' },
+    ]);
+    expect(callsOf(out)).toEqual([weatherCall("in_progress")]);
+  });
+
   test("data that is not JSON is an error on its line", () => {
     expect(read(["data: {broken", ""])).toEqual([{ kind: "error", line: 1, detail: `SSE data is not JSON: ${parseError("{broken")}` }]);
   });
