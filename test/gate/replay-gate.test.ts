@@ -347,6 +347,26 @@ describe("a member named twice in the arguments", () => {
   });
 });
 
+describe("two names of the arguments that a reader folding case letter by letter reads as one declared field", () => {
+  const folded = (first: string, second: string) => ({
+    reason: "arguments_parse",
+    detail: `arguments has the names ${first} and ${second} in one object, at the top level: a reader that matches names regardless of case or width (Go's encoding/json does) takes them for one name and keeps the last value`,
+    path: "/arguments",
+  });
+  const declaring = (name: string) => ({ type: "object", properties: { [name]: { enum: ["apac"] } } });
+  // Folding case letter by letter, as Go and Java do, makes one letter of these, where lower case leaves two.
+  test.each([
+    ["a final sigma", "τύπος", "τύποσ", '"\\u03c4\\u03cd\\u03c0\\u03bf\\u03c2"', '"\\u03c4\\u03cd\\u03c0\\u03bf\\u03c3"'],
+    ["a sigma and a final sigma standing alone", "σ", "ς", '"\\u03c3"', '"\\u03c2"'],
+    ["iota and the combining ypogegrammeni", "ι", "\u0345", '"\\u03b9"', '"\\u0345"'],
+    ["a Cyrillic letter and its old form", "вид", "\u1c80ид", '"\\u0432\\u0438\\u0434"', '"\\u1c80\\u0438\\u0434"'],
+    ["i and a dotless i, one letter in upper case", "file", "f\u0131le", '"file"', '"f\\u0131le"'],
+  ])("%s", (_label, declared, other, first, second) => {
+    const args = `{${JSON.stringify(declared)}:"apac",${JSON.stringify(other)}:"global"}`;
+    expect(replayGate({ ...okCall, arguments: args }, declaring(declared))).toEqual(folded(first, second));
+  });
+});
+
 describe("members an item would only inherit", () => {
   test("are not its own: a call whose status and arguments come through its prototype is blocked", () => {
     const inherited = Object.create({ status: "completed", arguments: "{}" }) as Record<string, unknown>;
