@@ -8,8 +8,10 @@
 // | a `pattern` or `patternProperties` key the       | a careful reader refuses it, in     |
 // |   linear engine cannot read or run               |   whichever branch it sits          |
 // | `$recursiveRef`, `$recursiveAnchor`,             | keywords of older drafts that       |
-// |   `additionalItems`                              |   2020-12 dropped: an annotation    |
-// |                                                  |   there, a constraint where written |
+// |   `additionalItems`; drafts 2 and 3's            |   2020-12 dropped: an annotation    |
+// |   `divisibleBy`, `disallow`, `extends`,          |   there, a constraint where written |
+// |   `minimumCanEqual`, `maximumCanEqual`,          |                                     |
+// |   `requires`, `maxDecimal`                       |                                     |
 // | with formats asserted, a `format` the gate has   | its values could not be judged      |
 // |   no checker for                                 |                                     |
 // | a `$ref`, `$dynamicRef` or `$id` that is no RFC  | Ajv and a URL parser resolve it     |
@@ -30,6 +32,13 @@ const OLDER_DRAFT_KEYWORDS: ReadonlyMap<string, string> = new Map([
   ["$recursiveRef", "draft 2019-09's dynamic reference, which 2020-12 replaced with $dynamicRef"],
   ["$recursiveAnchor", "draft 2019-09's dynamic anchor, which 2020-12 replaced with $dynamicAnchor"],
   ["additionalItems", "the keyword of drafts before 2020-12 for the items after an array of items, which 2020-12 replaced with prefixItems and items"],
+  ["divisibleBy", "draft 3's divisor, which draft 4 renamed multipleOf"],
+  ["disallow", "draft 3's types or schemas a value must not match, which draft 4 replaced with not"],
+  ["extends", "draft 3's schemas a value must match as well, which draft 4 replaced with allOf"],
+  ["minimumCanEqual", "draft 2's switch that makes minimum exclusive, which draft 3 replaced with exclusiveMinimum"],
+  ["maximumCanEqual", "draft 2's switch that makes maximum exclusive, which draft 3 replaced with exclusiveMaximum"],
+  ["requires", "draft 2's property that another property needs, which draft 3 replaced with dependencies"],
+  ["maxDecimal", "draft 2's most digits after the point, which draft 3 replaced with divisibleBy"],
 ]);
 
 /** Why the schema is refused for a keyword of an older draft, with its JSON Pointer, or undefined. Runs before compiling, whose own complaint about it would say less. */

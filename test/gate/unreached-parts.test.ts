@@ -71,6 +71,18 @@ describe("keywords of older drafts", () => {
   ])("additionalItems, %s, refuses the schema where 2020-12 would let the extra item through", (_label, header) => {
     expect(gate({ ...header, type: "array", prefixItems: [{ type: "string" }], additionalItems: false }, ["a", 1])).toEqual(dropped("additionalItems", "/additionalItems", ADDITIONAL_ITEMS));
   });
+  const property = (schema: ToolSchema): ToolSchema => ({ type: "object", properties: { value: schema } });
+  test.each<[string, ToolSchema, unknown, string]>([
+    ["divisibleBy", property({ type: "integer", divisibleBy: 5 }), { value: 7 }, "draft 3's divisor, which draft 4 renamed multipleOf"],
+    ["disallow", property({ type: "string", disallow: [{ pattern: "^INTERNAL-" }] }), { value: "INTERNAL-42" }, "draft 3's types or schemas a value must not match, which draft 4 replaced with not"],
+    ["extends", property({ extends: { maxLength: 10 } }), { value: "far longer than ten characters" }, "draft 3's schemas a value must match as well, which draft 4 replaced with allOf"],
+    ["minimumCanEqual", property({ type: "number", minimum: 0, minimumCanEqual: false }), { value: 0 }, "draft 2's switch that makes minimum exclusive, which draft 3 replaced with exclusiveMinimum"],
+    ["maximumCanEqual", property({ type: "number", maximum: 10, maximumCanEqual: false }), { value: 10 }, "draft 2's switch that makes maximum exclusive, which draft 3 replaced with exclusiveMaximum"],
+    ["requires", property({ requires: "billing" }), { value: "x" }, "draft 2's property that another property needs, which draft 3 replaced with dependencies"],
+    ["maxDecimal", property({ type: "number", maxDecimal: 2 }), { value: 0.125 }, "draft 2's most digits after the point, which draft 3 replaced with divisibleBy"],
+  ])("%s, of drafts 2 and 3, refuses the schema where 2020-12 would let the value through", (keyword, schema, args, what) => {
+    expect(gate(schema, args)).toEqual(dropped(keyword, `/properties/value/${keyword}`, what));
+  });
   test("items as an array is refused by the 2020-12 meta-schema", () => {
     expect(gate({ type: "array", items: [{ type: "string" }] }, [1])).toEqual(blocked("tool schema does not compile: schema is invalid: data/items must be object,boolean"));
   });
