@@ -15,6 +15,7 @@ import { assertedFormats } from "./schema-formats.js";
 import { ambiguousReference, olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
 import { referenceReadApart } from "./schema-identifiers.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
+import { readAs2020 } from "./schema-dialect.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
 // reads `constructor`, `valueOf` and `toString` through the value; JSON values
@@ -164,7 +165,7 @@ export class SchemaCache {
       this.byContent.set(key, compiled);
     } else {
       // What compiles is the text the key is, read back: the schema as its JSON says it.
-      compiled = this.compileFresh(typeof schema === "object" && schema !== null ? (JSON.parse(key) as ToolSchema) : schema);
+      compiled = this.compileFresh(readAs2020(typeof schema === "object" && schema !== null ? (JSON.parse(key) as ToolSchema) : schema));
       if (this.byContent.size >= this.limit) this.evictOldest();
       this.byContent.set(key, compiled);
     }
