@@ -94,7 +94,7 @@ describe("keywords of older drafts", () => {
   test("a property named after an older keyword is a property", () => {
     expect(gate({ type: "object", properties: { additionalItems: { type: "string" }, $recursiveRef: { type: "string" } } }, { additionalItems: "x", $recursiveRef: "y" })).toEqual(ok);
   });
-  test("a $schema of another draft is never fetched: the schema is refused", () => {
-    expect(gate({ $schema: "http://json-schema.org/draft-07/schema#", type: "object" }, {})).toEqual(blocked('tool schema does not compile: no schema with key or ref "http://json-schema.org/draft-07/schema#"'));
+  test("a $schema the gate does not know is never fetched: the schema is refused", () => {
+    expect(gate({ $schema: "https://example.com/meta/strict-tools", type: "object" }, {})).toEqual(blocked('tool schema does not compile: no schema with key or ref "https://example.com/meta/strict-tools"'));
   });
 });
