@@ -84,6 +84,8 @@ export interface NormalizeOptions {
    * names its tool keeps that `name` on its output, to be compared with its call's.
    */
   answersForGate?: boolean;
+  /** The deepest record read, in levels of nesting; a deeper one is an error on its line (StreamRecordsOptions). */
+  maxDepth?: number;
 }
 
 /** The items of one record, or the reason it gave none. */
@@ -152,7 +154,7 @@ export class JournalNormalizer {
     this.answersForGate = options.answersForGate ?? false;
     this.callCounts = chat.callCounts(this.answersForGate);
     this.envelopes = journalEnvelopes({ forGate: this.answersForGate });
-    this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind, responseObjects: true });
+    this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind, responseObjects: true, maxDepth: options.maxDepth });
   }
 
   /** One line of the journal; returns the records it completes, in input order. */

@@ -49,7 +49,8 @@ import type { Envelope } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
 import { ambiguity, continuesEnvelopeStream, continuesResponsesStream, detectEnvelopeRecord, type RecordKind } from "./detect.js";
-import { parseRecord, type RecordCount } from "./parse-record.js";
+import { parseRecord, type ParsedRecord, type RecordCount } from "./parse-record.js";
+import { deepestPath, tooDeepDetail } from "./deep-field.js";
 import type { TextFacts } from "./text-facts.js";
 import { inexactLiterals, inexactSchemaNumbers, mayHoldInexactValue, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { exactForms, mergeNumberTexts, notAsDoublesWrite, numberTextsOf, writtenNumbers, type NumberTexts } from "./number-texts.js";
@@ -120,6 +121,13 @@ export interface StreamRecordsOptions {
   responseObjects?: boolean;
   /** The registry's envelopes as the journal's other records are converted with them, so that a stream's calls pair with their results. */
   envelopes?: JournalEnvelopes;
+  /**
+   * The deepest record read, in levels of nesting: a deeper line or SSE data is
+   * not read, as one that is not JSON. Without it, a record is read until a step
+   * that recurses once a level runs out of stack, a depth that moves with the
+   * frames below that step, so that two threads, or two runs, disagree near it.
+   */
+  maxDepth?: number;
 }
 
 interface OpenStream {
@@ -150,6 +158,7 @@ export class StreamRecords {
   private readonly leftBehind: boolean;
   private readonly responseObjects: boolean;
   private readonly envelopes: JournalEnvelopes | typeof ENVELOPES;
+  private readonly maxDepth: number | undefined;
   private sse: SseParser | undefined;
   /** Whether an event of the SSE text read so far had an `event:` name: then each must have one. */
   private sseNamed = false;
@@ -179,6 +188,7 @@ export class StreamRecords {
     this.leftBehind = options.leftBehind ?? true;
     this.responseObjects = options.responseObjects ?? false;
     this.envelopes = options.envelopes ?? ENVELOPES;
+    this.maxDepth = options.maxDepth;
   }
 
   /** One line of the journal; returns the records it completes, in input order. */
@@ -228,7 +238,7 @@ export class StreamRecords {
     }
     if (!opensObject && isBlank(text)) return out ?? [];
     const facts = line.textFacts;
-    const parsed = parseRecord(text, "line", facts?.colons);
+    const parsed = this.withinDepth(parseRecord(text, "line", facts?.colons));
     if (!parsed.ok) {
       const released = this.release();
       const unreadable = this.unreadable(line.line, parsed.detail);
@@ -407,7 +417,7 @@ export class StreamRecords {
   }
 
   private pushSseData(data: string, line: number, name: string | undefined): JournalRecord[] {
-    const parsed = parseRecord(data, "SSE data");
+    const parsed = this.withinDepth(parseRecord(data, "SSE data"));
     // The OpenAI SDKs throw at SSE data that is not JSON and read nothing after
     // it: a stream that opens right after it is one they never saw.
     if (!parsed.ok) return [this.unreadableOpener(line, parsed.detail)];
@@ -422,6 +432,15 @@ export class StreamRecords {
       return [this.unreadableOpener(line, 'SSE event named "error" carries data that is no error event: openai-node throws at it and reads nothing after it, where other readers read its data, so it is not read')];
     }
     return this.pushRecord(parsed.value, line, true, data, parsed.counted);
+  }
+
+  /** The parsed record, or an error when it nests past `maxDepth`. */
+  private withinDepth(parsed: ParsedRecord): ParsedRecord {
+    // A parse that counted the record walked all of it, within MAX_RECURSION levels: only a record it did not count can be deeper.
+    if (this.maxDepth === undefined || !parsed.ok || parsed.counted !== undefined || parsed.value === null || typeof parsed.value !== "object") return parsed;
+    if (deepestPath(parsed.value).depth <= this.maxDepth) return parsed;
+    // Said as a record a step ran out of stack on is said: the same line gets the same error, however deep.
+    return { ok: false, detail: tooDeepDetail(parsed.value, "not read") };
   }
 
   private unreadable(line: number, detail: string): JournalRecord & { kind: "error" } {

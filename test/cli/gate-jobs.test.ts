@@ -293,12 +293,19 @@ function deepLines(depth: number): string {
 }
 
 describe("values nested deeper than a thread's serializer takes", () => {
+  // 900 levels are past what crosses between the threads as it is (CROSSING_DEPTH)
+  // and within what the gate reads (MAX_RECORD_DEPTH).
+  test("900 deep, with the tools of the journal's request bodies", async () => {
+    const run = await expectSameBothWays(deepLines(900), { chunkBytes: 4096 });
+    expect(run.counts).toEqual({ lines: 8, items: 7, errors: 0, blocked: 6 });
+  }, 60_000);
   // 6,000 levels are past what the main thread's serializer takes (about 1,900
-  // objects); 100,000 are past what any recursion does.
+  // objects); 100,000 are past what any recursion does. Each line that deep is
+  // an error on its line, and the request body among them allows no function after it.
   for (const depth of [6_000, 100_000]) {
     test(`${depth} deep, with the tools of the journal's request bodies`, async () => {
       const run = await expectSameBothWays(deepLines(depth), { chunkBytes: 4096 });
-      expect(run.counts).toEqual({ lines: 8, items: 7, errors: 0, blocked: 6 });
+      expect(run.counts).toEqual({ lines: 8, items: 2, errors: 6, blocked: 8 });
     }, 60_000);
     test(`${depth} deep in a schema of the tools file`, async () => {
       const tools = JSON.parse(`[{"type":"function","name":"lookup","parameters":${deepSchema(depth)}}]`) as unknown;
@@ -308,7 +315,8 @@ describe("values nested deeper than a thread's serializer takes", () => {
   }
   // Between about 4,100 and 16,500 levels JSON.stringify writes an item in a
   // worker's default stack but not in the main thread's: a request that replays
-  // such an item was taken for new in one thread and for a repeat in two.
+  // such an item was taken for new in one thread and for a repeat in two. Both
+  // requests are now past MAX_RECORD_DEPTH.
   for (const depth of [4_100, 8_000]) {
     test(`${depth} deep in the history a request replays: the same records`, async () => {
       const message = `{"type":"message","role":"user","content":[{"type":"input_text","text":"hi","extra":${deepObject(depth)}}]}`;
@@ -319,11 +327,42 @@ describe("values nested deeper than a thread's serializer takes", () => {
       expect(run.counts.lines).toBe(3);
     }, 60_000);
   }
-  test("6000 deep, with one schema for every call", async () => {
-    await expectSameBothWays(deepLines(6_000), { schema: salesSchema });
+  test("900 deep, with one schema for every call", async () => {
+    await expectSameBothWays(deepLines(900), { schema: salesSchema });
   }, 60_000);
-  test("6000 deep, items going whole for a replay target", async () => {
-    await expectSameBothWays(deepLines(6_000), { tools: salesTools, target: "chat-completions" });
+  test("900 deep, items going whole for a replay target", async () => {
+    await expectSameBothWays(deepLines(900), { tools: salesTools, target: "chat-completions" });
+  }, 60_000);
+});
+
+describe("records nested past the depth the gate reads (MAX_RECORD_DEPTH)", () => {
+  const toolUse = (depth: number) => `{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"lookup","input":{"q":${deepObject(depth - 4)}}}]}`;
+  // JSON.stringify of the input ran out of stack about 4,100 levels down, a few
+  // levels sooner or later with the frames below it: near there one thread gave
+  // the call and the other an error, and below it the call passed in both.
+  test("an Anthropic tool_use whose input nests 2,000 deep is an error on its line, in one thread and in two", async () => {
+    const run = await expectSameBothWays(jsonl(toolUse(2_000), call("call_2", "{}", "lookup")), { schema: true });
+    expect(run.text.split("\n").slice(0, 1).map((line) => JSON.parse(line) as unknown)).toEqual([
+      { line: 1, index: 0, reason: "error", detail: "not read: the record nests 2,000 levels deep, at /content/0/input/q/a/a/…, deeper than orbridge follows", blocked: true, findings: [] },
+    ]);
+  }, 60_000);
+  // Read on, its line was written with JSON.stringify of the call_id, which ran out of stack: the run stopped with an internal error.
+  test("a call whose call_id nests 6,000 deep is an error on its line", async () => {
+    const run = await expectSameBothWays(jsonl(`{"type":"function_call","call_id":${deepArray(6_000)},"name":"lookup","status":"completed","arguments":"{}"}`), { schema: true });
+    expect(run.text).toEqual(`${JSON.stringify({ line: 1, index: 0, reason: "error", detail: "not read: the record nests 6,001 levels deep, at /call_id/0/0/0/0/0/…, deeper than orbridge follows", blocked: true, findings: [] })}\n`);
+  }, 60_000);
+  test("one of 1,000 levels is read: its call passes", async () => {
+    const run = await expectSameBothWays(jsonl(toolUse(1_000)), { schema: true });
+    expect(run.text.split("\n").slice(0, 1).map((line) => JSON.parse(line) as unknown)).toEqual([
+      { line: 1, index: 0, type: "function_call", call_id: "toolu_1", name: "lookup", reason: "ok", detail: "completed call with arguments valid for its schema", blocked: false, findings: [] },
+    ]);
+  }, 60_000);
+  test("SSE data of 1,001 levels is an error on its line", async () => {
+    const event = `{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"lookup","status":"completed","arguments":"{}","extra":${deepArray(999)}}}`;
+    const run = await expectSameBothWays(`event: response.output_item.done\ndata: ${event}\n\n`, { schema: true });
+    expect(run.text.split("\n").slice(0, 1).map((line) => JSON.parse(line) as unknown)).toEqual([
+      { line: 1, index: 0, reason: "error", detail: "not read: the record nests 1,001 levels deep, at /item/extra/0/0/0/0/…, deeper than orbridge follows", blocked: true, findings: [] },
+    ]);
   }, 60_000);
 });
 
@@ -432,7 +471,7 @@ describe("the built command", () => {
     const one = run("1");
     const two = run("2");
     expect(one.status).toBe(1);
-    expect(one.stderr).toMatch(/^read \d+ lines: \d+ items, 0 errors; \d+ blocked\n(  (blocked by|findings): .*\n)*$/);
+    expect(one.stderr).toMatch(/^read \d+ lines: \d+ items, 12 errors; \d+ blocked\n(  (blocked by|findings): .*\n)*$/);
     expect({ status: two.status, stdout: two.stdout, stderr: two.stderr }).toEqual({ status: one.status, stdout: one.stdout, stderr: one.stderr });
   }, 120_000);
 });

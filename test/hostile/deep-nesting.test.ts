@@ -82,10 +82,13 @@ describe("through orbridge gate", () => {
     expect(run.stderr).toBe("read 3 lines: 3 items, 0 errors; 2 blocked\n  blocked by: arguments_schema 2\n");
     expect(run.code).toBe(1);
   });
-  test("a record that is itself nested 100,000 deep is gated by its fields", async () => {
+  test("a record that is itself nested 100,000 deep is an error on its line, and the lines after it are gated", async () => {
     const deepRecord = `{"type":"function_call","call_id":"call_1","name":"get_latest_sales_report","status":"completed","arguments":"{\\"tree\\":[]}","metadata":${deepObject}}`;
     const run = await gateJournal(file, treeSchema, jsonl(deepRecord, call("call_2", tree("[]"))));
-    expect(run.verdicts).toEqual([passed(1, "call_1"), passed(2, "call_2")]);
-    expect(run.code).toBe(0);
+    expect(run.verdicts).toEqual([
+      { line: 1, index: 0, reason: "error", detail: "not read: the record nests 100,002 levels deep, at /metadata/a/a/a/a/a/…, deeper than orbridge follows", blocked: true, findings: [] },
+      passed(2, "call_2"),
+    ]);
+    expect(run.code).toBe(1);
   });
 });
