@@ -154,6 +154,8 @@ interface ChoiceState {
   calls: CallState[];
   /** The latest call at each `tool_calls[].index`. */
   callAt: Map<number, CallState>;
+  /** How the choice's call fragments were placed: by their `index`, or, with none, each as a whole call of its own (Mistral). */
+  placedBy?: "index" | "whole";
   legacyCall?: { name?: string; arguments: string };
   finishReason?: unknown;
   /** Where the last finish_reason came from. */
@@ -510,7 +512,16 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
   const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
   const last = state.calls[state.calls.length - 1];
   const index = isPlaceable(fragment.index) ? fragment.index : id === undefined && last ? last.index : state.calls.length;
-  if (!isPlaceable(fragment.index)) state.renamed ??= { ...origin, field: "index", before: "", after: describeValue(fragment.index), tail: ["index"] };
+  const placedBy = isPlaceable(fragment.index) ? "index" : wholeCall(fragment, id, state) ? "whole" : undefined;
+  // The SDKs place fragments by index alone. A fragment without one that gives a
+  // whole call with an id no call of the choice has (Mistral streams each call so)
+  // is that call to every reader that reads it at all: openai-python throws at it
+  // and openai-node, keying it under "undefined", lists no call. A fragment that
+  // could continue a call, or fragments placed both ways, no one reads alike.
+  if (placedBy === undefined || (state.placedBy !== undefined && state.placedBy !== placedBy)) {
+    state.renamed ??= { ...origin, field: "index", before: "", after: describeValue(fragment.index), tail: ["index"] };
+  }
+  state.placedBy ??= placedBy;
   // The latest call at this index takes the fragment, unless the fragment names
   // another call: some providers put every parallel call at index 0. The SDKs
   // key calls by index alone, and add such a fragment to the call there.
@@ -548,6 +559,13 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
     for (const [key, value] of Object.entries(body)) if (key !== "name" && key !== textKey) gather(call.bodyExtra, key, value, origin);
   }
   for (const [key, value] of Object.entries(fragment)) if (!CALL_KEYS.has(key)) gather(call.extra, key, value, origin);
+}
+
+/** A fragment that gives a whole call (id, name, arguments) whose id no call of the choice has. */
+function wholeCall(fragment: Fields, id: string | undefined, state: ChoiceState): boolean {
+  if (fragment.index !== undefined || id === undefined || state.calls.some((call) => call.id === id)) return false;
+  const body = fragment.function;
+  return isPlainObject(body) && typeof body.name === "string" && body.name !== "" && typeof body.arguments === "string";
 }
 
 /**

@@ -150,6 +150,45 @@ describe("tool call fragments", () => {
     );
   });
 
+  describe("fragments without index that each give a whole call, as Mistral streams them", () => {
+    const mistral = (id: string, name: string, args: string) => ({ id, function: { name, arguments: args } });
+    const missing = "the tool call fragment gives the index nothing, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise";
+
+    test("one call, in the chunk that finishes the choice: completed", () => {
+      const [result] = run([role(), chunk({ content: null, tool_calls: [mistral("gSIMJiOkT", "weather", '{"location": "Lyon"}')] }, "tool_calls")]);
+      expect(result.items).toEqual([call("gSIMJiOkT", "weather", '{"location": "Lyon"}', "completed")]);
+      expect(replayGate(result.items[0]!, { type: "object", properties: { location: { type: "string" } } }).reason).toBe("ok");
+    });
+
+    test("two calls, in one list or one a chunk: two completed calls", () => {
+      const [list] = run([role(), fragment(mistral("aaaaaaaa1", "weather", '{"location": "Lyon"}')), fragment(mistral("aaaaaaaa2", "weather", '{"location": "Nice"}')), finish("tool_calls")]);
+      const [both] = run([role(), chunk({ tool_calls: [mistral("aaaaaaaa1", "weather", '{"location": "Lyon"}'), mistral("aaaaaaaa2", "weather", '{"location": "Nice"}')] }), finish("tool_calls")]);
+      const expected = [call("aaaaaaaa1", "weather", '{"location": "Lyon"}', "completed"), call("aaaaaaaa2", "weather", '{"location": "Nice"}', "completed")];
+      expect(list.items).toEqual(expected);
+      expect(both.items).toEqual(expected);
+    });
+
+    test("a fragment that could continue a call (no id, or the id of a call before it) leaves the calls incomplete", () => {
+      const [noId] = run([role(), fragment(mistral("aaaaaaaa1", "weather", '{"location": ')), fragment({ function: { arguments: '"Lyon"}' } }), finish("tool_calls")]);
+      expect(noId.items).toEqual([call("aaaaaaaa1", "weather", '{"location": "Lyon"}', "incomplete")]);
+      expect(noId.losses).toContainEqual(readApart("/choices/0/delta/tool_calls/0/index", missing));
+      const [sameId] = run([role(), fragment(mistral("aaaaaaaa1", "weather", '{"location": ')), fragment(mistral("aaaaaaaa1", "weather", '"Lyon"}')), finish("tool_calls")]);
+      expect(sameId.items.every((item) => (item as { status?: string }).status === "incomplete")).toBe(true);
+    });
+
+    test("fragments placed both ways, by index and whole without one, leave the calls incomplete", () => {
+      const [result] = run([role(), fragment({ index: 0, ...mistral("aaaaaaaa1", "weather", "{}") }), fragment(mistral("aaaaaaaa2", "weather", "{}")), finish("tool_calls")]);
+      expect(result.items).toEqual([call("aaaaaaaa1", "weather", "{}", "incomplete"), call("aaaaaaaa2", "weather", "{}", "incomplete")]);
+      const [reversed] = run([role(), fragment(mistral("aaaaaaaa1", "weather", "{}")), fragment({ index: 1, ...mistral("aaaaaaaa2", "weather", "{}") }), finish("tool_calls")]);
+      expect(reversed.items.every((item) => (item as { status?: string }).status === "incomplete")).toBe(true);
+    });
+
+    test("an index of null is no missing index: the calls are incomplete", () => {
+      const [result] = run([role(), fragment({ index: null, ...mistral("aaaaaaaa1", "weather", "{}") }), finish("tool_calls")]);
+      expect(result.items).toEqual([call("aaaaaaaa1", "weather", "{}", "incomplete")]);
+    });
+  });
+
   test("a fragment at a negative index, which openai-python counts from the end, leaves the choice's calls incomplete", () => {
     const [result] = run([role(), fragment({ index: 0, id: "call_A1", type: "function", function: { name: "first", arguments: "{}" } }), fragment({ index: -1, id: "call_B2", type: "function", function: { name: "first", arguments: "{}" } }), finish("tool_calls")]);
     expect(result.items).toEqual([call("call_A1", "first", "{}", "incomplete"), call("call_B2", "first", "{}", "incomplete")]);
