@@ -102,7 +102,7 @@ export function blockOfPart(part: unknown, at: PointerTokens, losses: Loss[]): F
       if (!url || format === undefined || !IMAGE_FORMATS.includes(format)) {
         return lost(at, losses, `${TARGET} takes an image by its bytes in png, jpeg, gif or webp: an image ${url ? `of type ${url[1]}` : "given by URL or file_id"} is not written`);
       }
-      if (isPresent(part.detail) && part.detail !== "auto") losses.push(lossAt([...at, "detail"], "unsupported_field", `${TARGET} has no image detail ("${String(part.detail)}")`));
+      if (isPresent(part.detail)) losses.push(lossAt([...at, "detail"], "unsupported_field", `${TARGET} has no image detail ("${String(part.detail)}")`));
       const image: Fields = { format, source: { bytes: (part.image_url as string).slice(url[0].length) } };
       restoreFields(part, IMAGE_FIELDS, image, at, losses);
       return { image };

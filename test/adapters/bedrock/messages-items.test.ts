@@ -302,6 +302,16 @@ describe("itemsToMessages", () => {
     });
   });
 
+  test("an image's detail has no Bedrock field: reported whatever it says, auto included, as the other envelopes report it", () => {
+    for (const detail of ["auto", "high"]) {
+      const converted = itemsToMessages({ items: items([{ type: "message", role: "user", content: [{ type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=", detail }] }]) });
+      expect(converted).toEqual({
+        value: { messages: [{ role: "user", content: [{ image: { format: "png", source: { bytes: "iVBORw0KGgo=" } } }] }] },
+        losses: [{ path: "/0/content/0/detail", code: "unsupported_field", detail: `Bedrock Converse has no image detail ("${detail}")` }],
+      });
+    }
+  });
+
   test("an image by URL has no Bedrock block, reported", () => {
     const converted = itemsToMessages({ items: items([{ type: "message", role: "user", content: [{ type: "input_image", image_url: "https://example.org/a.png" }, { type: "input_text", text: "What is it?" }] }]) });
     expect(converted.value.messages).toEqual([{ role: "user", content: [{ text: "What is it?" }] }]);
