@@ -19,6 +19,8 @@
 // |   thinking_delta / signature_delta     | appends to the thinking / sets the signature           |
 // |   citations_delta                      | adds a citation to the text block                      |
 // |   another delta type                   | loss: not applied                                      |
+// |   an index no block started at         | loss: not applied, and no call of the message completed |
+// |                                        |   (the SDKs take at(index): -1 is the last block)      |
 // | content_block_stop                     | the block is done; a delta after it is not applied, and|
 // |                                        |   makes the call of a tool_use block incomplete        |
 // | message_delta                          | stop_reason, stop_sequence and the other delta fields (container, |
@@ -134,6 +136,8 @@ interface OpenMessage {
   streamedBlocks?: boolean;
   /** The first event after message_stop that changes the message: a reader that stops at message_stop reads another message than the SDKs. */
   afterStop?: { line: number; type: string };
+  /** The line of the first delta whose index names no block started here: the SDKs may apply it to one (`.at(-1)` is the last block, `.at("0")` the first). */
+  strayDelta?: number;
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
@@ -305,7 +309,9 @@ export class AnthropicStreamAssembler {
     const delta = isRecord(event.delta) ? event.delta : {};
     const state = isIndex(event.index) ? open.blocks.get(event.index) : undefined;
     if (!state) {
-      open.losses.push({ line, path: "/delta", code: "unsupported_field", detail: `a delta for index ${JSON.stringify(event.index)}, which no block started at: not applied` });
+      // The SDKs take the block at(index): a negative index counts from the last block, a string or a fraction is read as a number.
+      open.strayDelta ??= line;
+      open.losses.push({ line, path: "/delta", code: "unsupported_field", detail: `a delta for index ${JSON.stringify(event.index)}, which no block started at: not applied; the SDKs may apply it to a block by position, so no call of the message is written completed` });
       return;
     }
     const block = state.block;
@@ -423,7 +429,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
 
 /** Whether the stream says two things of its calls, so that none of them may be written completed. */
 function stopsCalls(open: OpenMessage): boolean {
-  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined || open.afterStop !== undefined;
+  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined || open.afterStop !== undefined || open.strayDelta !== undefined;
 }
 
 /**
@@ -441,7 +447,9 @@ function stopCalls(items: CanonicalItem[], open: OpenMessage, losses?: StreamLos
         ? "a block started over a tool_use block"
         : open.misplaced
           ? `a block started on line ${open.misplaced.line} at another index than the position ${open.misplaced.position} the SDKs put it at`
-          : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
+          : open.strayDelta !== undefined
+            ? `a delta on line ${open.strayDelta} names an index no block started at, which the SDKs may read as another block's`
+            : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
     losses?.push({ line: open.lastLine, path: "", code: "form_changed", detail: `${why}: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
     return stopped;
   });

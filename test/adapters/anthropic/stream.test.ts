@@ -207,6 +207,20 @@ describe("tool_use deltas", () => {
     }
   });
 
+  test("a delta whose index names no block started (-1, \"0\"): the SDKs read it at a position, so no call is completed, here or in the response object", () => {
+    // anthropic-sdk-typescript takes content.at(index), as Python's list does a negative index: both read '{"password": "a", "x": 1}'.
+    for (const index of [-1, "0"]) {
+      const stray = { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: ', "x": 1' } };
+      const [response] = assembled([start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"'), stray, json(0, "}"), stop(0), messageDelta("tool_use"), messageStop]);
+      expect(response!.items).toEqual([call("toolu_1", '{"password": "a"}', "incomplete")]);
+      expect(response!.losses.filter((loss) => loss.code !== "left_behind")).toEqual([
+        { line: 4, path: "/delta", code: "unsupported_field", detail: `a delta for index ${JSON.stringify(index)}, which no block started at: not applied; the SDKs may apply it to a block by position, so no call of the message is written completed` },
+        { line: 8, path: "", code: "form_changed", detail: 'a delta on line 4 names an index no block started at, which the SDKs may read as another block\'s: the call "toolu_1" is written incomplete, as no one reading of the stream runs it' },
+      ]);
+      expect((response!.record().value.output as Array<{ status?: unknown }>).map((item) => item.status)).toEqual(["incomplete"]);
+    }
+  });
+
   test("a block started at index 0 after message_start gave a block of its own: the SDKs put it at 1, so its call is not completed", () => {
     const opening = start();
     opening.message.content = [{ type: "text", text: "ok" }] as never[];
@@ -354,7 +368,7 @@ describe("several messages and stray events", () => {
     const [result] = run([start(), blockStart(0, { type: "text", text: "A" }), text(3, "B"), delta(0, { type: "sparkle_delta", sparkle: 1 }), stop(0), messageDelta("end_turn"), messageStop]);
     expect(result.items).toEqual([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "A", annotations: [] }] }]);
     expect(result.losses).toEqual([
-      { line: 3, path: "/delta", code: "unsupported_field", detail: "a delta for index 3, which no block started at: not applied" },
+      { line: 3, path: "/delta", code: "unsupported_field", detail: "a delta for index 3, which no block started at: not applied; the SDKs may apply it to a block by position, so no call of the message is written completed" },
       { line: 4, path: "/delta", code: "unsupported_field", detail: 'a delta of type "sparkle_delta" is not one this assembler knows: not applied' },
     ]);
   });
