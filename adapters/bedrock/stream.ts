@@ -20,6 +20,7 @@
 // |   reasoningContent text / signature /  | appends to the reasoning text / sets the signature /   |
 // |     redactedContent                    |   appends to the redacted content                      |
 // |   another delta                        | loss: not applied                                      |
+// |   a delta of two members               | the first applied; the message's calls incomplete      |
 // | contentBlockStop                       | the block is done; a toolUse delta after it is still   |
 // |                                        |   appended, but makes the call incomplete (reported)   |
 // | messageStop {stopReason}               | the stopReason; additionalModelResponseFields kept     |
@@ -87,6 +88,8 @@ interface OpenMessage {
   lastIndex?: number;
   /** The first block event out of order (a block opened past the next position, started again, or an event for a block after another began): its line. */
   misordered?: number;
+  /** The line of the first delta that names two members (`text` and `toolUse`): readers pick one each, in their own order. */
+  twoMemberDelta?: number;
   fields: Fields;
   /** Where each of `fields` was said: the line and the path in it (`/metadata/usage`). */
   origins: Map<string, { line: number; path: string }>;
@@ -230,7 +233,7 @@ export class BedrockStreamAssembler {
       // the like when the message said it stopped (terminal), by the recording
       // otherwise (still streaming). The gate blocks both.
       if (!state.stopped) item.status = known ? "incomplete" : "in_progress";
-      else if ((state.late || open.afterStop !== undefined || open.misordered !== undefined) && item.status === "completed") item.status = "incomplete";
+      else if ((state.late || open.afterStop !== undefined || open.misordered !== undefined || open.twoMemberDelta !== undefined) && item.status === "completed") item.status = "incomplete";
     }
     const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
     const message: Fields = { output: { message: { role: "assistant", content } }, stopReason: open.stopReason };
@@ -297,7 +300,13 @@ export class BedrockStreamAssembler {
   }
 
   private delta(open: OpenMessage, block: BlockState, delta: unknown, line: number): void {
-    const kind = isRecord(delta) ? Object.keys(delta).find((key) => key !== "p") : undefined;
+    const members = isRecord(delta) ? Object.keys(delta).filter((key) => key !== "p") : [];
+    if (members.length > 1 && open.twoMemberDelta === undefined) {
+      // The AWS SDK for JavaScript reads a union's text before its toolUse; boto3 gives both, and its readers test toolUse first.
+      open.twoMemberDelta = line;
+      open.losses.push({ path: "/contentBlockDelta/delta", code: "form_changed", detail: `a delta names ${members.map((key) => JSON.stringify(key)).join(" and ")}: readers of ConverseStream take one of them each, not the same one, so the message's calls are written incomplete`, line });
+    }
+    const kind = members[0];
     const value = isRecord(delta) && kind !== undefined ? delta[kind] : undefined;
     if (kind === "text" && typeof value === "string" && (block.kind ?? "text") === "text") {
       block.kind = "text";

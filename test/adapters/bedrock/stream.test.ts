@@ -231,6 +231,23 @@ describe("BedrockStreamAssembler, events", () => {
     expect(response.items).toEqual([{ type: "function_call", call_id: "tooluse_A", name: "f", arguments: "{}", status: "in_progress" }]);
   });
 
+  test("a delta that names two members (text and toolUse, either order): readers take one each, so the message's calls are incomplete, reported", () => {
+    // The AWS SDK for JavaScript reads the text; a boto3 reader that tests toolUse first appends ',"x":1'.
+    for (const delta of [{ text: "x", toolUse: { input: ',"x":1' } }, { toolUse: { input: ',"x":1' }, text: "x" }]) {
+      const [response] = assemble([
+        { messageStart: { role: "assistant" } },
+        { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_A", name: "f" } } } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"city":"Paris"' } } } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta } },
+        { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: "}" } } } },
+        { contentBlockStop: { contentBlockIndex: 0 } },
+        { messageStop: { stopReason: "tool_use" } },
+      ]);
+      expect(response!.items.map((item) => (item as { status?: unknown }).status)).toEqual(["incomplete"]);
+      expect(response!.losses[0]).toEqual({ path: "/contentBlockDelta/delta", code: "form_changed", detail: `a delta names ${Object.keys(delta).map((key) => JSON.stringify(key)).join(" and ")}: readers of ConverseStream take one of them each, not the same one, so the message's calls are written incomplete`, line: 4 });
+    }
+  });
+
   test("a delta that does not fit its block is reported, not applied", () => {
     const [response] = assemble([
       { messageStart: { role: "assistant" } },
