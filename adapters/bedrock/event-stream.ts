@@ -52,12 +52,27 @@ export function decodeEventStream(args: { bytes: Uint8Array }): DecodedEvents {
   return { frames, rest: bytes.length - offset };
 }
 
-/** A frame as the JSON-lines event it stands for: `{<event-type>: payload}`. */
+/**
+ * A frame as the JSON-lines event it stands for: `{<event-type>: payload}`.
+ * Only an event or an exception frame stands for one: the AWS SDKs throw at an
+ * `error` frame and at one of any other `:message-type`, whatever its
+ * `:event-type` says, so such a frame is an error here too, never an event
+ * that would go on the stream the SDKs stopped.
+ */
 export function eventOfFrame(frame: EventStreamFrame): Record<string, unknown> {
-  const name = frame.headers[":message-type"] === "exception" ? frame.headers[":exception-type"] : frame.headers[":event-type"];
-  if (typeof name !== "string") throw new Error(`event-stream frame at byte ${frame.offset} names no event`);
+  const name = eventName(frame);
   const text = new TextDecoder("utf-8", { fatal: true }).decode(frame.payload);
   return { [name]: text === "" ? {} : (JSON.parse(text) as unknown) };
+}
+
+function eventName(frame: EventStreamFrame): string {
+  const { headers, offset } = frame;
+  const type = headers[":message-type"];
+  const name = type === "exception" ? headers[":exception-type"] : type === "event" ? headers[":event-type"] : undefined;
+  if (type === "error") throw new Error(`event-stream frame at byte ${offset} is an error frame (${String(headers[":error-code"])}: ${String(headers[":error-message"])}): the stream failed there`);
+  if (type !== "event" && type !== "exception") throw new Error(`event-stream frame at byte ${offset} has ${type === undefined ? "no :message-type" : `the :message-type ${JSON.stringify(type)}`}, neither event nor exception: the AWS SDKs read no event of it and fail the stream`);
+  if (typeof name !== "string") throw new Error(`event-stream frame at byte ${offset} names no event`);
+  return name;
 }
 
 function readHeaders(bytes: Uint8Array, view: DataView, start: number, end: number): Record<string, HeaderValue> {

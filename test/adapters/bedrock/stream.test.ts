@@ -42,6 +42,20 @@ describe("decodeEventStream, frames", () => {
     const [exception] = decodeEventStream({ bytes: frame({ ":exception-type": "throttlingException", ":message-type": "exception" }, '{"message":"Too many requests"}') }).frames;
     expect(eventOfFrame(exception)).toEqual({ throttlingException: { message: "Too many requests" } });
   });
+
+  test("an error frame, or one of no known :message-type, is an error whatever its :event-type says: the AWS SDKs throw at it", () => {
+    const payload = JSON.stringify({ contentBlockIndex: 0, delta: { toolUse: { input: "}" } } });
+    const frames = [
+      { ":event-type": "contentBlockDelta", ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "try again" },
+      { ":event-type": "contentBlockDelta", ":message-type": "Event" },
+      { ":event-type": "contentBlockDelta" },
+    ].map((headers) => decodeEventStream({ bytes: frame(headers, payload) }).frames[0]!);
+    expect(frames.map((one) => { try { return eventOfFrame(one); } catch (error) { return (error as Error).message; } })).toEqual([
+      "event-stream frame at byte 0 is an error frame (InternalFailure: try again): the stream failed there",
+      'event-stream frame at byte 0 has the :message-type "Event", neither event nor exception: the AWS SDKs read no event of it and fail the stream',
+      "event-stream frame at byte 0 has no :message-type, neither event nor exception: the AWS SDKs read no event of it and fail the stream",
+    ]);
+  });
 });
 
 describe("BedrockStreamAssembler, events", () => {
