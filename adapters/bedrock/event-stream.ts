@@ -72,6 +72,8 @@ function eventName(frame: EventStreamFrame): string {
   if (type === "error") throw new Error(`event-stream frame at byte ${offset} is an error frame (${String(headers[":error-code"])}: ${String(headers[":error-message"])}): the stream failed there`);
   if (type !== "event" && type !== "exception") throw new Error(`event-stream frame at byte ${offset} has ${type === undefined ? "no :message-type" : `the :message-type ${JSON.stringify(type)}`}, neither event nor exception: the AWS SDKs read no event of it and fail the stream`);
   if (typeof name !== "string") throw new Error(`event-stream frame at byte ${offset} names no event`);
+  // The stream's events are read as exceptions by their name alone: one named otherwise would go on as the event it names.
+  if (type === "exception" && !/Exception$/.test(name)) throw new Error(`event-stream frame at byte ${offset} is an exception named ${JSON.stringify(name)}: the AWS SDKs throw at it, and as an event of that name it would be read as no exception`);
   return name;
 }
 

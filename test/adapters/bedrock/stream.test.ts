@@ -43,6 +43,11 @@ describe("decodeEventStream, frames", () => {
     expect(eventOfFrame(exception)).toEqual({ throttlingException: { message: "Too many requests" } });
   });
 
+  test("an exception frame whose type does not end in Exception is an error: as the event it names it would go on with the stream the SDKs stopped", () => {
+    const [exception] = decodeEventStream({ bytes: frame({ ":exception-type": "contentBlockDelta", ":message-type": "exception" }, JSON.stringify({ contentBlockIndex: 0, delta: { toolUse: { input: "}" } } })) }).frames;
+    expect(() => eventOfFrame(exception!)).toThrow('event-stream frame at byte 0 is an exception named "contentBlockDelta": the AWS SDKs throw at it, and as an event of that name it would be read as no exception');
+  });
+
   test("an error frame, or one of no known :message-type, is an error whatever its :event-type says: the AWS SDKs throw at it", () => {
     const payload = JSON.stringify({ contentBlockIndex: 0, delta: { toolUse: { input: "}" } } });
     const frames = [
