@@ -226,17 +226,20 @@ export class AnthropicStreamAssembler {
       }
       case "message_delta": {
         const open = this.ensure(line);
-        if (isRecord(event.delta)) {
-          for (const [key, value] of Object.entries(event.delta)) {
-            const before = open.message[key];
-            // Only a reason that ends the calls otherwise matters: end_turn then tool_use completes them either way.
-            if (key === "stop_reason" && before !== null && before !== undefined && endsCallsOtherwise(before, value)) open.replacedStop ??= { reason: before, line: open.origins.get(key)?.line ?? line };
-            if (key === "stop_reason") open.startStop = undefined;
-            replace(open, before, value, open.origins.get(key), key);
-            open.message[key] = value;
-            open.origins.set(key, { line, path: `/delta/${pointerToken(key)}` });
-            if (holdsSomething(value)) open.said.push({ line, path: `/delta/${pointerToken(key)}`, key });
-          }
+        const fields = isRecord(event.delta) ? event.delta : {};
+        // The SDKs set stop_reason from every message_delta: one that leaves it out (or has no delta) clears it.
+        const cleared = !Object.hasOwn(fields, "stop_reason");
+        for (const [key, value] of Object.entries(cleared ? { ...fields, stop_reason: null } : fields)) {
+          const path = cleared && key === "stop_reason" ? (isRecord(event.delta) ? "/delta" : "") : `/delta/${pointerToken(key)}`;
+          const before = open.message[key];
+          // Only a reason that ends the calls otherwise matters: end_turn then tool_use completes them either way.
+          if (key === "stop_reason" && before !== null && before !== undefined && endsCallsOtherwise(before, value)) open.replacedStop ??= { reason: before, line: open.origins.get(key)?.line ?? line };
+          if (key === "stop_reason") open.startStop = undefined;
+          if (key === "stop_reason" && cleared && before !== null && before !== undefined) open.losses.push({ line, path, code: "form_changed", detail: `a message_delta without stop_reason clears the ${JSON.stringify(before)} said before, as the SDKs set it from each message_delta: the message has none, and its calls are not completed` });
+          replace(open, before, value, open.origins.get(key), key);
+          open.message[key] = value;
+          open.origins.set(key, { line, path });
+          if (holdsSomething(value)) open.said.push({ line, path, key });
         }
         if (isRecord(event.usage)) {
           const usage: Fields = isRecord(open.message.usage) ? { ...open.message.usage } : {};

@@ -160,6 +160,14 @@ describe("tool_use deltas", () => {
     }
   });
 
+  test("a later message_delta that leaves stop_reason out, or has no delta, clears it as the SDKs do: the calls are not completed", () => {
+    for (const later of [{ type: "message_delta", delta: { stop_sequence: null }, usage: { output_tokens: 110 } }, { type: "message_delta", delta: null, usage: { output_tokens: 110 } }]) {
+      const [response] = run([start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), later, messageStop]);
+      expect([response!.status, response!.items]).toEqual(["in_progress", [call("toolu_1", '{"password": "a"}', "in_progress")]]);
+      expect(response!.losses).toEqual([{ line: 6, path: later.delta === null ? "" : "/delta", code: "form_changed", detail: 'a message_delta without stop_reason clears the "tool_use" said before, as the SDKs set it from each message_delta: the message has none, and its calls are not completed' }]);
+    }
+  });
+
   test("a delta after a tool_use block's content_block_stop is not applied, and the call is incomplete, here and in the response object", () => {
     const events = [start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), json(0, ', "x": 1}'), messageDelta("tool_use"), messageStop];
     const [response] = assembled(events);
