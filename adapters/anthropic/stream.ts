@@ -138,6 +138,8 @@ interface OpenMessage {
   afterStop?: { line: number; type: string };
   /** The line of the first delta whose index names no block started here: the SDKs may apply it to one (`.at(-1)` is the last block, `.at("0")` the first). */
   strayDelta?: number;
+  /** The line of the event that opened the message without message_start: the SDKs throw at it, so they run none of its calls. */
+  withoutStart?: number;
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
@@ -304,7 +306,9 @@ export class AnthropicStreamAssembler {
       return this.current;
     }
     const open = this.open(line, { type: "message", role: "assistant" });
-    open.losses.push({ line, path: "", code: "form_changed", detail: "an event before message_start: the message has no id, model or usage" });
+    // The SDKs' accumulators throw at an event before message_start: after an error event, the stream they read is over.
+    open.withoutStart = line;
+    open.losses.push({ line, path: "", code: "form_changed", detail: "an event before message_start: the message has no id, model or usage, and the SDKs throw at it, so no call of the message is written completed" });
     return open;
   }
 
@@ -432,7 +436,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
 
 /** Whether the stream says two things of its calls, so that none of them may be written completed. */
 function stopsCalls(open: OpenMessage): boolean {
-  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined || open.afterStop !== undefined || open.strayDelta !== undefined;
+  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined || open.afterStop !== undefined || open.strayDelta !== undefined || open.withoutStart !== undefined;
 }
 
 /**
@@ -452,7 +456,9 @@ function stopCalls(items: CanonicalItem[], open: OpenMessage, losses?: StreamLos
           ? `a block started on line ${open.misplaced.line} at another index than the position ${open.misplaced.position} the SDKs put it at`
           : open.strayDelta !== undefined
             ? `a delta on line ${open.strayDelta} names an index no block started at, which the SDKs may read as another block's`
-            : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
+            : open.withoutStart !== undefined
+              ? `the message opened on line ${open.withoutStart} without message_start, where the SDKs throw`
+              : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
     losses?.push({ line: open.lastLine, path: "", code: "form_changed", detail: `${why}: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
     return stopped;
   });

@@ -386,9 +386,25 @@ describe("several messages and stray events", () => {
     expect(result).toEqual({
       status: "in_progress",
       items: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Hi", annotations: [] }] }],
-      losses: [{ line: 1, path: "", code: "form_changed", detail: "an event before message_start: the message has no id, model or usage" }],
+      losses: [{ line: 1, path: "", code: "form_changed", detail: "an event before message_start: the message has no id, model or usage, and the SDKs throw at it, so no call of the message is written completed" }],
       line: 1,
       lastLine: 3,
+    });
+  });
+
+  test("events after an error event, with no message_start, make a message whose calls are not completed: the SDKs threw at the error", () => {
+    const error = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+    const [failed, after] = run([start(), blockStart(0, { type: "text", text: "" }), error, toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageStop]);
+    expect(failed!.status).toBe("failed");
+    expect(after).toEqual({
+      status: "completed",
+      items: [call("toolu_1", '{"password": "a"}', "incomplete")],
+      losses: [
+        { line: 4, path: "", code: "form_changed", detail: "an event before message_start: the message has no id, model or usage, and the SDKs throw at it, so no call of the message is written completed" },
+        { line: 8, path: "", code: "form_changed", detail: 'the message opened on line 4 without message_start, where the SDKs throw: the call "toolu_1" is written incomplete, as no one reading of the stream runs it' },
+      ],
+      line: 4,
+      lastLine: 8,
     });
   });
 
