@@ -31,6 +31,8 @@
 // | a block's event or a messageStop after | still applied, but the message's calls are incomplete  |
 // |   metadata                             |   (reported): readers that stop there see others       |
 // | an exception event                     | closes the message as failed: loss with its message    |
+// | a message's events after an exception, | still applied, but the message's calls are incomplete  |
+// |   with no messageStart                 |   (reported): the SDKs read nothing after it           |
 // | the end of the recording               | the message still open, as far as it got: loss         |
 //
 // The padding member `p` every payload carries is not content, and is ignored.
@@ -90,6 +92,8 @@ interface OpenMessage {
   misordered?: number;
   /** The line of the first delta that names two members (`text` and `toolUse`): readers pick one each, in their own order. */
   twoMemberDelta?: number;
+  /** The line of the event that opened the message after an exception ended the one before, with no messageStart: the SDKs read nothing after the exception. */
+  afterFailure?: number;
   fields: Fields;
   /** Where each of `fields` was said: the line and the path in it (`/metadata/usage`). */
   origins: Map<string, { line: number; path: string }>;
@@ -110,6 +114,8 @@ function isBlockEvent(name: string): boolean {
 
 export class BedrockStreamAssembler {
   private current: OpenMessage | undefined;
+  /** An exception ended the last message, and no messageStart has come since. */
+  private failed = false;
   private readonly keepMessage: boolean;
   private readonly model: string | undefined;
 
@@ -128,8 +134,15 @@ export class BedrockStreamAssembler {
       if (this.current.metadataAt === undefined) this.current.losses.push({ path: "", code: "unsupported_item", detail: "a message opened before the one before it ended: that one is closed as far as it got", line });
       closed.push(...this.finish());
     }
+    const opening = this.current === undefined;
     const open = this.current ?? this.open(line);
     open.lastLine = line;
+    if (name === "messageStart") this.failed = false;
+    else if (opening && this.failed) {
+      // The AWS SDKs throw at the exception and read nothing after it: what follows opens no message they give.
+      open.afterFailure = line;
+      open.losses.push({ path: `/${name}`, code: "form_changed", detail: "a message's events came after the exception that ended the stream, with no messageStart: the AWS SDKs throw at the exception and read nothing after it, so the message's calls are written incomplete", line });
+    }
     const index = typeof body.contentBlockIndex === "number" ? body.contentBlockIndex : 0;
     if (open.afterStop === undefined) {
       // A reader that stops at messageStop, or at metadata, and one that reads on see the calls end two ways.
@@ -176,6 +189,7 @@ export class BedrockStreamAssembler {
           open.error = typeof body.message === "string" ? body.message : name;
           open.losses.push({ path: `/${name}`, code: "unsupported_item", detail: `the stream failed: ${name}: ${open.error}`, line });
           closed.push(...this.finish());
+          this.failed = true;
         } else {
           open.losses.push({ path: `/${name}`, code: "unsupported_item", detail: `a ${name} event is not one of ConverseStream's: not applied`, line });
         }
@@ -233,7 +247,7 @@ export class BedrockStreamAssembler {
       // the like when the message said it stopped (terminal), by the recording
       // otherwise (still streaming). The gate blocks both.
       if (!state.stopped) item.status = known ? "incomplete" : "in_progress";
-      else if ((state.late || open.afterStop !== undefined || open.misordered !== undefined || open.twoMemberDelta !== undefined) && item.status === "completed") item.status = "incomplete";
+      else if ((state.late || open.afterStop !== undefined || open.misordered !== undefined || open.twoMemberDelta !== undefined || open.afterFailure !== undefined) && item.status === "completed") item.status = "incomplete";
     }
     const status = open.error !== undefined ? "failed" : responseStatusOf(open.stopReason).status;
     const message: Fields = { output: { message: { role: "assistant", content } }, stopReason: open.stopReason };

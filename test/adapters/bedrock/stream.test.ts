@@ -301,6 +301,32 @@ describe("BedrockStreamAssembler, events", () => {
     expect([response.status, response.losses]).toEqual(["failed", [{ path: "/modelStreamErrorException", code: "unsupported_item", detail: "the stream failed: modelStreamErrorException: The model stopped", line: 3 }]]);
   });
 
+  describe("a message's events after an exception", () => {
+    const call = [
+      { contentBlockStart: { start: { toolUse: { toolUseId: "tooluse_01", name: "get_weather" } }, contentBlockIndex: 0 } },
+      { contentBlockDelta: { delta: { toolUse: { input: '{"city":"Paris"}' } }, contentBlockIndex: 0 } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { messageStop: { stopReason: "tool_use" } },
+    ];
+    const failed = [{ messageStart: { role: "assistant" } }, { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Let me" } } }, { modelStreamErrorException: { message: "The model stream failed" } }];
+
+    test("with no messageStart, which the SDKs never read past the exception, leave its calls incomplete, reported", () => {
+      const [, after] = assemble([...failed, ...call]);
+      expect(after.items).toEqual([{ type: "function_call", call_id: "tooluse_01", name: "get_weather", arguments: '{"city":"Paris"}', status: "incomplete" }]);
+      expect(after.losses).toContainEqual({
+        path: "/contentBlockStart",
+        code: "form_changed",
+        detail: "a message's events came after the exception that ended the stream, with no messageStart: the AWS SDKs throw at the exception and read nothing after it, so the message's calls are written incomplete",
+        line: 4,
+      });
+    });
+
+    test("opened by messageStart, a message of its own: its call completed", () => {
+      const [, after] = assemble([...failed, { messageStart: { role: "assistant" } }, ...call]);
+      expect(after.items).toEqual([{ type: "function_call", call_id: "tooluse_01", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" }]);
+    });
+  });
+
   test("throws on what is not a Bedrock event", () => {
     expect(() => new BedrockStreamAssembler().push({ a: 1, b: 2 }, 1)).toThrow("a Bedrock stream event is an object of one member, the event's name");
   });
