@@ -46,6 +46,27 @@ export function olderDraftKeyword(schema: unknown): string | undefined {
   return firstRefusal(schema, droppedKeywordIn);
 }
 
+/**
+ * Why a schema that names an older draft in `$schema` is refused for a keyword
+ * that draft does not have, or reads otherwise than 2020-12 (`laterKeywords`,
+ * keyword to the draft that brought it), with its JSON Pointer; or undefined.
+ * `refBase`: that draft ignores the keywords beside a `$ref`, and an `$id` there
+ * would move the base the reference is resolved against in 2020-12.
+ */
+export function keywordOfLaterDraft(schema: unknown, draft: string, laterKeywords: ReadonlyMap<string, string>, refBase: boolean): string | undefined {
+  return firstRefusal(schema, (place, pointer) => {
+    for (const [keyword, since] of laterKeywords) {
+      if (Object.hasOwn(place, keyword)) {
+        return `tool schema is refused: "${keyword}" at ${shown(`${pointer}/${pointerToken(keyword)}`)} is a keyword of ${since}, and the schema names ${draft} in $schema, which reads it as an annotation: read by 2020-12's rules it would accept what its writer's draft refuses`;
+      }
+    }
+    if (refBase && Object.hasOwn(place, "$ref") && Object.hasOwn(place, "$id")) {
+      return `tool schema is refused: the $id beside the $ref at ${shown(`${pointer}/$ref`)} would move the base that $ref is resolved against in 2020-12, where ${draft}, which $schema names, ignores it`;
+    }
+    return undefined;
+  });
+}
+
 /** Why the schema is refused for a reference or identifier two readers resolve apart, with its JSON Pointer, or undefined. Runs before compiling. */
 export function ambiguousReference(schema: unknown): string | undefined {
   return firstRefusal(schema, ambiguousReferenceIn);

@@ -165,7 +165,7 @@ export class SchemaCache {
       this.byContent.set(key, compiled);
     } else {
       // What compiles is the text the key is, read back: the schema as its JSON says it.
-      compiled = this.compileFresh(readAs2020(typeof schema === "object" && schema !== null ? (JSON.parse(key) as ToolSchema) : schema));
+      compiled = this.compileFresh(typeof schema === "object" && schema !== null ? (JSON.parse(key) as ToolSchema) : schema);
       if (this.byContent.size >= this.limit) this.evictOldest();
       this.byContent.set(key, compiled);
     }
@@ -186,6 +186,10 @@ export class SchemaCache {
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
     const dropped = olderDraftKeyword(schema) ?? ambiguousReference(schema);
     if (dropped !== undefined) return { ok: false, error: dropped };
+    // A schema of an older draft is compiled as 2020-12 reads it, or refused (schema-dialect.ts).
+    const dialect = readAs2020(schema);
+    if ("refused" in dialect) return { ok: false, error: dialect.refused };
+    schema = dialect.schema;
     const endless = endlessReferenceIn(schema);
     if (endless !== undefined) return { ok: false, error: `tool schema does not compile: ${endless} leads back to a schema it started from through $ref and allOf alone, so validation would never end` };
     // Ajv keeps every schema it compiled in its code scope; a fresh instance after

@@ -1,7 +1,6 @@
-// A tool schema that names an older draft's meta-schema in `$schema` (as
-// zod-to-json-schema writes draft 7) is read by 2020-12's rules, which never
-// accept what its own draft refuses: what those drafts wrote otherwise is refused
-// or stricter.
+// A tool schema that names draft 6, 7 or 2019-09 in `$schema` (as
+// zod-to-json-schema writes draft 7) is read by 2020-12's rules where they accept
+// nothing its own draft refuses, and refused where they might.
 import { describe, expect, test } from "vitest";
 import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
 import { SchemaCache, type ToolSchema } from "../../src/gate/schema.js";
@@ -22,7 +21,7 @@ const zodTool = (metaSchema: string): ToolSchema => ({
 });
 
 describe("a schema that names an older draft in $schema", () => {
-  test.each([DRAFT_07, "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-06/schema#", "http://json-schema.org/draft-04/schema#", "https://json-schema.org/draft/2019-09/schema"])(
+  test.each([DRAFT_07, "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-06/schema#", "https://json-schema.org/draft/2019-09/schema"])(
     "%s: valid arguments pass and invalid ones are blocked",
     (metaSchema) => {
       expect(gate(zodTool(metaSchema), { region: "apac", limit: 7 })).toEqual(ok);
@@ -45,10 +44,35 @@ describe("a schema that names an older draft in $schema", () => {
   test.each<[string, ToolSchema]>([
     ["items as an array (draft 7's tuple)", { $schema: DRAFT_07, type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } } }],
     ["additionalItems", { $schema: DRAFT_07, type: "object", properties: { pair: { type: "array", additionalItems: false } } }],
-    ["draft 4's boolean exclusiveMaximum", { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { n: { type: "number", maximum: 5, exclusiveMaximum: true } } }],
+    ["draft 4, which counts 1.0 as no integer where 2020-12 counts it one", { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { n: { type: "integer" } } }],
     ["a $ref to draft 7's plain-name anchor", { $schema: DRAFT_07, type: "object", properties: { a: { $ref: "#day" } }, definitions: { day: { $id: "#day", type: "string" } } }],
   ])("what its draft writes otherwise is refused: %s", (_label, schema) => {
     expect(gate(schema, { pair: ["a", 1], n: 5, a: "x" })).toMatchObject({ reason: "arguments_schema", detail: expect.stringMatching(/^tool schema (is refused|does not compile)/) });
+  });
+
+  test.each<[string, ToolSchema, string]>([
+    [
+      "prefixItems, which draft 7 reads as an annotation, so that its items hold for every element",
+      { $schema: DRAFT_07, type: "object", properties: { ids: { type: "array", prefixItems: [{ type: "integer" }], items: { type: "integer", minimum: 0 } } } },
+      'tool schema is refused: "prefixItems" at /properties/ids/prefixItems is a keyword of draft 2020-12, and the schema names draft 7 in $schema, which reads it as an annotation: read by 2020-12\'s rules it would accept what its writer\'s draft refuses',
+    ],
+    [
+      "minContains 0, which would let contains pass with no item",
+      { $schema: DRAFT_07, type: "object", properties: { tags: { type: "array", contains: { const: "ok" }, minContains: 0 } } },
+      'tool schema is refused: "minContains" at /properties/tags/minContains is a keyword of draft 2019-09, and the schema names draft 7 in $schema, which reads it as an annotation: read by 2020-12\'s rules it would accept what its writer\'s draft refuses',
+    ],
+    [
+      "prefixItems under 2019-09",
+      { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { ids: { type: "array", prefixItems: [{ type: "integer" }], items: { minimum: 0 } } } },
+      'tool schema is refused: "prefixItems" at /properties/ids/prefixItems is a keyword of draft 2020-12, and the schema names draft 2019-09 in $schema, which reads it as an annotation: read by 2020-12\'s rules it would accept what its writer\'s draft refuses',
+    ],
+    [
+      "an $id beside a $ref, which draft 7 ignores and 2020-12 resolves the $ref against",
+      { $schema: DRAFT_07, $id: "http://example.com/root.json", type: "object", properties: { v: { $id: "http://example.com/b/", $ref: "#/definitions/num" } }, definitions: { num: { type: "number" } } },
+      "tool schema is refused: the $id beside the $ref at /properties/v/$ref would move the base that $ref is resolved against in 2020-12, where draft 7, which $schema names, ignores it",
+    ],
+  ])("a keyword 2020-12 could accept more with is refused: %s", (_label, schema, detail) => {
+    expect(gate(schema, { ids: [-5], tags: [], v: "a" })).toEqual({ reason: "arguments_schema", detail, path: "/arguments" });
   });
 
   test("a meta-schema the gate does not know is not taken for one it knows", () => {
