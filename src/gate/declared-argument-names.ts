@@ -4,22 +4,13 @@
 // decodes its arguments into fields matched regardless of case (Go's
 // encoding/json) reads `region` and `Region` as its one field `region`, so two
 // argument names that fold to one of these are two values for one field, only
-// one of which the gate judged, and one such name spelled otherwise than the
-// schema writes it fills that field (folded-reading.ts). Names the schema never gives (a map's keys, a
+// one of which the gate judged. Names the schema never gives (a map's keys, a
 // word count) are a map's to the tool too, and are left alone.
 import { foldName } from "../models/folded-name.js";
 import type { FoldedNames } from "../models/names-folded-twice.js";
 import type { ToolSchema } from "./schema.js";
 
-/** The names a schema gives argument members, as written and by their fold. */
-export interface DeclaredNames {
-  /** Each name as the schema writes it. */
-  written: ReadonlySet<string>;
-  /** Each fold, with the names the schema writes for it (more than one when it writes `id` and `ID`). */
-  byFold: ReadonlyMap<string, readonly string[]>;
-}
-
-const declared = new WeakMap<object, { names: DeclaredNames; folds: FoldedNames } | null>();
+const declared = new WeakMap<object, FoldedNames | null>();
 
 /**
  * Whether a folded name is one the schema gives an argument member; read once
@@ -27,34 +18,18 @@ const declared = new WeakMap<object, { names: DeclaredNames; folds: FoldedNames 
  * the arguments need no walk.
  */
 export function declaredArgumentNames(schema: ToolSchema | undefined): FoldedNames | undefined {
-  return declaredOf(schema)?.folds;
-}
-
-/** The names the schema gives argument members, written and folded; undefined when it gives none. */
-export function declaredNames(schema: ToolSchema | undefined): DeclaredNames | undefined {
-  return declaredOf(schema)?.names;
-}
-
-function declaredOf(schema: ToolSchema | undefined): { names: DeclaredNames; folds: FoldedNames } | undefined {
   if (schema === undefined || typeof schema !== "object" || schema === null) return undefined;
-  let found = declared.get(schema);
-  if (found === undefined) {
-    const written = namesOf(schema);
-    const byFold = new Map<string, string[]>();
-    for (const name of written) {
-      const fold = foldName(name);
-      const spellings = byFold.get(fold);
-      if (spellings === undefined) byFold.set(fold, [name]);
-      else spellings.push(name);
-    }
-    found = written.size === 0 ? null : { names: { written, byFold }, folds: (folded) => byFold.has(folded) };
-    declared.set(schema, found);
+  let names = declared.get(schema);
+  if (names === undefined) {
+    const folds = foldsOf(schema);
+    names = folds.size === 0 ? null : (folded) => folds.has(folded);
+    declared.set(schema, names);
   }
-  return found ?? undefined;
+  return names ?? undefined;
 }
 
-function namesOf(schema: object): Set<string> {
-  const names = new Set<string>();
+function foldsOf(schema: object): Set<string> {
+  const folds = new Set<string>();
   // An explicit stack: a schema may nest deeper than the call stack allows; each object once.
   const pending: unknown[] = [schema];
   const seen = new Set<object>();
@@ -70,14 +45,14 @@ function namesOf(schema: object): Set<string> {
     for (const key of Object.keys(fields)) {
       const child = fields[key];
       if ((key === "properties" || key === "dependentSchemas" || key === "dependentRequired") && isObject(child)) {
-        for (const name of Object.keys(child)) names.add(name);
+        for (const name of Object.keys(child)) folds.add(foldName(name));
       }
-      if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") names.add(name);
-      if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") names.add(name);
+      if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") folds.add(foldName(name));
+      if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") folds.add(foldName(name));
       pending.push(child);
     }
   }
-  return names;
+  return folds;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
