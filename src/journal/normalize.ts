@@ -477,8 +477,8 @@ export class JournalNormalizer {
         return parts("chat", converted.value, losses, { request: record });
       }
       case "chat_completion": {
-        const first = Array.isArray(record.choices) ? record.choices[0] : undefined;
-        if (!isPlainObject(first) || !isPlainObject(first.message)) return { error: "chat.completion has no choice with a message" };
+        const unreadable = unreadableChoices(record.choices);
+        if (unreadable !== undefined) return { error: unreadable };
         // Every choice gives items, as its stream does: a call in any answer is
         // gated. Each choice is a response of its own, so that the findings of
         // one (an incomplete item not last) do not reach into another.
@@ -733,6 +733,19 @@ function responseToolFields(record: Record<string, unknown>): Record<string, unk
 /** A path as a detail shows it: its last 200 characters, where it is deeper than a reader can follow. */
 function shortPath(path: string): string {
   return path.length > 200 ? `…${path.slice(-200)}` : path;
+}
+
+/**
+ * Why a chat.completion's choices give nothing to read, if they do not. A choice
+ * without a message is read, as no item: Azure answers so when its filter
+ * stopped the answer (finish_reason content_filter, content_filter_results). A
+ * call written elsewhere in such a choice is still counted against the items
+ * (unreadCalls), so the gate blocks its line.
+ */
+function unreadableChoices(choices: unknown): string | undefined {
+  if (!Array.isArray(choices) || choices.length === 0) return "chat.completion has no choice";
+  const readable = choices.every((choice) => isPlainObject(choice) && (choice.message === undefined || choice.message === null || isPlainObject(choice.message)));
+  return readable ? undefined : "chat.completion has a choice that is no object, or whose message is no object";
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

@@ -319,6 +319,46 @@ describe("Chat streams and their non-streamed twins", () => {
   });
 });
 
+describe("a Chat completion that Azure's content filter stopped", () => {
+  // Shaped as OpenLLMetry's Azure cassette: the choice holds the filter's results
+  // and its finish_reason, and no message at all.
+  const safe = { filtered: false, severity: "safe" };
+  const completion = {
+    choices: [{ content_filter_results: { hate: { filtered: true, severity: "high" }, self_harm: safe, sexual: safe, violence: safe }, finish_reason: "content_filter", index: 0, logprobs: null }],
+    created: 1714038380,
+    id: "chatcmpl-9HpyGSWv1hoKdGaUaiFhfxzTEVlZo",
+    model: "gpt-35-turbo",
+    object: "chat.completion",
+    prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: safe, self_harm: safe, sexual: safe, violence: safe } }],
+    system_fingerprint: null,
+    usage: { completion_tokens: 19, prompt_tokens: 15, total_tokens: 34 },
+  };
+  const exchange = { request: { messages: [{ role: "user", content: "Write a rude rhyme about the people next door." }], model: "gpt-35-turbo" }, response: completion };
+
+  test("gate reads it as an answer with no item: the request's message is judged, and nothing is an error", async () => {
+    const result = await runOrbridge(["gate", "--format", "json"], jsonl([exchange]));
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.reason, verdict.blocked])).toEqual([[1, "message", "not_function_call", false]]);
+    expect(result.stderr).toBe("read 1 line: 1 item, 0 errors; 0 blocked\n");
+    expect(result.code).toBe(0);
+  });
+
+  test("a choice without a message that writes a call elsewhere still blocks its line", async () => {
+    const call = { id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } };
+    const result = await runOrbridge(["gate", "--format", "json"], jsonl([{ ...completion, choices: [{ ...completion.choices[0], finish_reason: "tool_calls", tool_calls: [call] }] }]));
+    expect(parse(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        reason: "error",
+        detail: "the record holds 1 tool call (at /choices/0/tool_calls/0) and gave 0 to judge: a call written where its kind of record keeps none is never checked, though an SDK of its envelope would run it",
+        blocked: true,
+        findings: [],
+      },
+    ]);
+    expect(result.code).toBe(1);
+  });
+});
+
 describe("records no reader takes: every line emitted or reported", () => {
   const golden = (name: string) => readFileSync(`golden/streams/${name}/chunks.jsonl`, "utf8").trimEnd().split("\n");
   // An event type the specification does not define, carrying arguments that are not the call's.
