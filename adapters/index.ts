@@ -191,6 +191,18 @@ export const TOOL_READERS: Record<AdapterName, (body: Record<string, unknown>) =
   bedrock: (body) => bedrock.tools.readRequest({ body }),
 };
 
+/** A binary framing a journal's bytes may come in, which the reader opens a source in when the source opens with a frame of it. */
+export interface FramedStream {
+  /** What the bytes are, for the note that says how the source was read. */
+  title: string;
+  opens(head: Uint8Array): boolean;
+  /** Each frame's record as JSON text, or why it could not be read; and why the bytes after the last whole frame were not read, if they were not. */
+  records(bytes: Uint8Array): { records: Array<{ text: string } | { error: string }>; stopped?: string };
+}
+
+/** The framings of the registry's envelopes: Bedrock's ConverseStream answers in AWS event-stream bytes, which recordings keep as sent. */
+export const FRAMED_STREAMS: readonly FramedStream[] = [bedrock.eventStream];
+
 // Stored-log readers: one line per store. Read-only, they turn a whole document
 // (a trace export, a page of stored objects) into the records of the journal it
 // holds; detection asks them in READER_ORDER, `--from NAME` forces one.

@@ -33,23 +33,79 @@ export interface DecodedEvents {
 const PRELUDE = 12;
 
 export function decodeEventStream(args: { bytes: Uint8Array }): DecodedEvents {
+  const { frames, rest, error } = readEventStream(args);
+  if (error !== undefined) throw new Error(error);
+  return { frames, rest };
+}
+
+/** The whole frames up to the first that does not hold, and why that one does not: what a recording gives before its bytes stop being trustworthy. */
+export function readEventStream(args: { bytes: Uint8Array }): DecodedEvents & { error?: string } {
   const { bytes } = args;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const frames: EventStreamFrame[] = [];
   let offset = 0;
-  while (bytes.length - offset >= PRELUDE) {
-    const total = view.getUint32(offset);
-    const headersLength = view.getUint32(offset + 4);
-    if (view.getUint32(offset + 8) !== crc32(bytes.subarray(offset, offset + 8))) throw new Error(`event-stream frame at byte ${offset}: the prelude CRC does not match`);
-    if (total < PRELUDE + headersLength + 4) throw new Error(`event-stream frame at byte ${offset}: its length ${total} cannot hold its ${headersLength} bytes of headers`);
-    if (offset + total > bytes.length) break;
-    const end = offset + total;
-    if (view.getUint32(end - 4) !== crc32(bytes.subarray(offset, end - 4))) throw new Error(`event-stream frame at byte ${offset}: the message CRC does not match`);
-    const headersStart = offset + PRELUDE;
-    frames.push({ headers: readHeaders(bytes, view, headersStart, headersStart + headersLength), payload: bytes.subarray(headersStart + headersLength, end - 4), offset });
-    offset = end;
+  try {
+    while (bytes.length - offset >= PRELUDE) {
+      const total = view.getUint32(offset);
+      const headersLength = view.getUint32(offset + 4);
+      if (view.getUint32(offset + 8) !== crc32(bytes.subarray(offset, offset + 8))) throw new Error(`event-stream frame at byte ${offset}: the prelude CRC does not match`);
+      if (total < PRELUDE + headersLength + 4) throw new Error(`event-stream frame at byte ${offset}: its length ${total} cannot hold its ${headersLength} bytes of headers`);
+      if (offset + total > bytes.length) break;
+      const end = offset + total;
+      if (view.getUint32(end - 4) !== crc32(bytes.subarray(offset, end - 4))) throw new Error(`event-stream frame at byte ${offset}: the message CRC does not match`);
+      const headersStart = offset + PRELUDE;
+      frames.push({ headers: readHeaders(bytes, view, headersStart, headersStart + headersLength), payload: bytes.subarray(headersStart + headersLength, end - 4), offset });
+      offset = end;
+    }
+  } catch (error) {
+    return { frames, rest: bytes.length - offset, error: (error as Error).message };
   }
   return { frames, rest: bytes.length - offset };
+}
+
+/**
+ * Whether bytes open with an event-stream frame: a prelude whose CRC holds, for
+ * a frame long enough for it. Text (JSONL, SSE) passes by chance once in 2^32.
+ */
+export function opensEventStream(head: Uint8Array): boolean {
+  if (head.length < PRELUDE) return false;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const total = view.getUint32(0);
+  return total >= PRELUDE + view.getUint32(4) + 4 && view.getUint32(8) === crc32(head.subarray(0, 8));
+}
+
+/**
+ * A frame as the JSON line of its event, `{<event-type>: payload}`, written from
+ * the payload's own text, so that the reader of lines sees its numbers and
+ * names as the recording wrote them. Throws where `eventOfFrame` would.
+ */
+export function frameText(frame: EventStreamFrame): string {
+  const name = eventName(frame);
+  const text = new TextDecoder("utf-8", { fatal: true }).decode(frame.payload);
+  if (text.trim() === "") return `{${JSON.stringify(name)}:{}}`;
+  // Parsed alone first: a payload that is not one JSON value could otherwise close the object and add members of its own.
+  JSON.parse(text);
+  return `{${JSON.stringify(name)}:${text}}`;
+}
+
+/**
+ * Event-stream bytes as a journal's records: each frame's line (frameText), or
+ * why it could not be read; and why the bytes after the last whole frame were
+ * not read, if they were not (a frame that does not hold, a recording cut
+ * inside a frame).
+ */
+export function eventStreamRecords(bytes: Uint8Array): { records: Array<{ text: string } | { error: string }>; stopped?: string } {
+  const { frames, rest, error } = readEventStream({ bytes });
+  const records = frames.map((frame) => {
+    try {
+      return { text: frameText(frame) };
+    } catch (reason) {
+      return { error: `event-stream frame at byte ${frame.offset} is not read: ${(reason as Error).message}` };
+    }
+  });
+  if (error !== undefined) return { records, stopped: `${error}: the ${rest} bytes from it on are not read` };
+  if (rest > 0) return { records, stopped: `the recording ends inside an event-stream frame: its last ${rest} bytes are not read` };
+  return { records };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { IdlessResponses } from "../../src/models/idless-responses.js";
 import { bodyToRequest } from "./body-to-request.js";
 import { converseToResponse, RESPONSE_FIELD_PATHS } from "./converse-to-response.js";
-import { decodeEventStream, eventOfFrame } from "./event-stream.js";
+import { decodeEventStream, eventOfFrame, eventStreamRecords, opensEventStream } from "./event-stream.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { messagesToItems } from "./messages-to-items.js";
 import { isBedrockMessage, isBedrockRequestBody, isBedrockResponse, isBedrockStreamEvent, isUnknownBedrockEvent } from "./recognise.js";
@@ -38,7 +38,7 @@ export const bedrock = {
   /** Stream events (`{contentBlockDelta: {…}}`) -> the responses they carry, with `push(event, line)` and `finish()`. */
   stream: { assembler: (options?: BedrockStreamOptions) => new BedrockStreamAssembler(options) },
   /** AWS event-stream bytes (`application/vnd.amazon.eventstream`) -> frames, and a frame -> its stream event. */
-  eventStream: { decode: decodeEventStream, eventOfFrame },
+  eventStream: { title: "AWS event-stream bytes", decode: decodeEventStream, eventOfFrame, opens: opensEventStream, records: eventStreamRecords },
   /** One journal's responses, which carry no id, are counted, so that two alike get two ids. */
   journal: () => ({ responses: new IdlessResponses() }),
 } as const;

@@ -7,6 +7,8 @@
 // |-----------------------------------------------|------------------------------------------------|
 // | the gzip magic number                         | what its decompressed bytes are                |
 // | the Parquet magic number ("PAR1")             | its rows: records, or a stored log's documents |
+// | a frame of an envelope's binary stream (AWS   | its frames' events, one record each            |
+// |   event-stream: a prelude whose CRC holds)    |                                                |
 // | `[`                                           | one document (an array of records), else JSONL |
 // | `{` on a first line that is not whole JSON    | one document (pretty-printed), else JSONL; a lone `{` or `[` that does not parse stops with one error |
 // | a first line that a stored-log reader claims  | JSONL of documents, read by that reader        |
@@ -17,7 +19,7 @@
 // numbers follow the order of its conversations.
 import { describeDuplicateName, duplicateName, type DuplicateName } from "../models/duplicate-names.js";
 import { describeNamesFoldedTwice, firstNamesFoldedTwice, STORED_LOG_NAMES } from "../models/names-folded-twice.js";
-import { READERS, READER_ORDER, type Reading, type ReaderName } from "../../adapters/index.js";
+import { FRAMED_STREAMS, READERS, READER_ORDER, type FramedStream, type Reading, type ReaderName } from "../../adapters/index.js";
 import { isGzip, gunzipped } from "./read-gzip.js";
 import { isParquet, parquetRows } from "./read-parquet.js";
 import { recordTexts } from "./document-texts.js";
@@ -51,6 +53,9 @@ const LF = 0x0a;
 /** What a source turned out to be: JSONL (or SSE) bytes, decompressed, to split into lines; or records read from a document. */
 export type OpenedSource = { kind: "bytes"; chunks: AsyncIterable<Buffer> } | { kind: "records"; lines: Iterable<JournalLine> | AsyncIterable<JournalLine> };
 
+/** The bytes that tell a binary stream's first frame (AWS event-stream's prelude: two lengths and their CRC). */
+const FRAME_PRELUDE_BYTES = 12;
+
 /** The longest first line looked at to tell a document from JSONL: a pretty-printed document's is short, and a huge line is streamed. */
 const SNIFF_BYTES = 1024 * 1024;
 
@@ -72,6 +77,13 @@ export async function openSourceBytes(source: string, bytes: AsyncIterable<Buffe
       throw new DocumentError(`${source} opens as a Parquet file and cannot be read as one: ${(error as Error).message}`);
     }
     return { kind: "records", lines: documentLines(source, rows, options, note, "a Parquet file") };
+  }
+  head = await peek(chunks, (buffered) => buffered.length >= FRAME_PRELUDE_BYTES, head);
+  const framing = FRAMED_STREAMS.find((stream) => stream.opens(Buffer.concat(head.chunks)));
+  if (framing !== undefined) {
+    const parts: Buffer[] = [];
+    for await (const chunk of replay(head.chunks, chunks)) parts.push(chunk);
+    return { kind: "records", lines: framedLines(source, framing, Buffer.concat(parts), options, note) };
   }
   // Up to the end of the first line that holds more than whitespace.
   head = await peek(chunks, (buffered) => buffered.length > SNIFF_BYTES || firstLineEnd(buffered) !== -1, head);
@@ -181,6 +193,23 @@ function* documentLines(source: string, document: unknown, options: SourceOption
     const line: JournalLine = { source, line: index + 1, text: texts?.[index] ?? JSON.stringify(records[index]) ?? "null" };
     yield options.record === undefined ? line : unwrapRecord(line, options.record);
   }
+}
+
+/**
+ * The records of a binary stream, one a frame, numbered as lines are. A frame
+ * that cannot be read, and bytes after the last whole frame, are error lines in
+ * their place: a stream open then is damaged, and its calls are not completed.
+ */
+function* framedLines(source: string, framing: FramedStream, bytes: Buffer, options: SourceOptions, note: SourceNote): Generator<JournalLine> {
+  const { records, stopped } = framing.records(bytes);
+  note(`${source} is ${framing.title}, ${plural(records.length, "frame")}: record N is frame N${stopped === undefined ? "" : `; ${stopped}`}`);
+  let line = 0;
+  for (const record of records) {
+    line += 1;
+    if ("error" in record) yield { source, line, text: record.error, error: record.error };
+    else yield options.record === undefined ? { source, line, text: record.text } : unwrapRecord({ source, line, text: record.text }, options.record);
+  }
+  if (stopped !== undefined) yield { source, line: line + 1, text: stopped, error: stopped };
 }
 
 /** A number literal of a document that its double does not stand for (`1.0000000000000001`, `9007199254740993`), and where it is. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DocumentError, readSource } from "../../src/journal/read-document.js";
 import { parsePointer } from "../../src/journal/json-pointer.js";
 import type { JournalLine } from "../../src/journal/read.js";
+import { eventFrame, frame } from "../adapters/bedrock/event-stream-frames.js";
 
 async function lines(text: string | Buffer, options = {}): Promise<{ lines: JournalLine[]; notes: string[] }> {
   const notes: string[] = [];
@@ -173,6 +174,46 @@ describe("JSONL whose first line reads as a store's document and a later one doe
     expect((await lines(`${page}\n${twice}\n`)).lines).toEqual([
       { source: "in", line: 1, text: page },
       { source: "in", line: 2, text: twice },
+    ]);
+  });
+});
+
+describe("AWS event-stream bytes, as a recording keeps a ConverseStream answer", () => {
+  // Shaped as OpenLLMetry's Bedrock cassette of a streamed tool call: padded events, the input in pieces.
+  const events: Array<[string, unknown]> = [
+    ["messageStart", { p: "abcdefghijklmnopqrstuvwxyzABCDEFGHI", role: "assistant" }],
+    ["contentBlockStart", { contentBlockIndex: 0, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX", start: { toolUse: { name: "get_weather", toolUseId: "tooluse_yypYDr71TwCwByoyao4-Vg" } } }],
+    ["contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: '{"locati' } }, p: "abcdefghijklmnopqrstuv" }],
+    ["contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: 'on": "Oslo"}' } }, p: "abcdefghijklmn" }],
+    ["contentBlockStop", { contentBlockIndex: 0, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS" }],
+    ["messageStop", { p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS", stopReason: "tool_use" }],
+  ];
+  const bytes = Buffer.concat(events.map(([type, payload]) => eventFrame(type, payload)));
+  const texts = events.map(([type, payload]) => JSON.stringify({ [type]: payload }));
+
+  it("are read frame by frame, each event a record on a line of its own", async () => {
+    expect(await lines(bytes)).toEqual({
+      lines: texts.map((text, index) => ({ source: "in", line: index + 1, text })),
+      notes: ["in is AWS event-stream bytes, 6 frames: record N is frame N"],
+    });
+  });
+
+  it("cut inside a frame: the frames before it are read, and the cut is an error line after them", async () => {
+    const cut = bytes.subarray(0, bytes.length - 10);
+    const stopped = "the recording ends inside an event-stream frame: its last 164 bytes are not read";
+    expect(await lines(cut)).toEqual({
+      lines: [...texts.slice(0, 5).map((text, index) => ({ source: "in", line: index + 1, text })), { source: "in", line: 6, text: stopped, error: stopped }],
+      notes: [`in is AWS event-stream bytes, 5 frames: record N is frame N; ${stopped}`],
+    });
+  });
+
+  it("a payload that is not one JSON value is an error line in its place, not members added to the event", async () => {
+    const smuggled = frame({ ":event-type": "messageStart", ":content-type": "application/json", ":message-type": "event" }, '{"role":"assistant"},"contentBlockStart":{"contentBlockIndex":0}');
+    const read = await lines(Buffer.concat([eventFrame(...events[0]!), smuggled]));
+    const error = "event-stream frame at byte 160 is not read: Unexpected non-whitespace character after JSON at position 20";
+    expect(read.lines).toEqual([
+      { source: "in", line: 1, text: texts[0] },
+      { source: "in", line: 2, text: error, error },
     ]);
   });
 });

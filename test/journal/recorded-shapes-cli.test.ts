@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 import { withoutNeutralFields } from "../support/response-neutrals.js";
+import { eventFrame } from "../adapters/bedrock/event-stream-frames.js";
 
 const jsonl = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
 const parse = (stdout: string) => stdout.trimEnd().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
@@ -354,6 +355,52 @@ describe("a Chat completion that Azure's content filter stopped", () => {
         blocked: true,
         findings: [],
       },
+    ]);
+    expect(result.code).toBe(1);
+  });
+});
+
+describe("a ConverseStream answer kept as the AWS event-stream bytes it came in", () => {
+  // Shaped as OpenLLMetry's Bedrock cassette: boto3's request, and the body as sent.
+  const folder = scratchFolder("converse-event-stream");
+  const request = join(folder, "request.json");
+  writeFileSync(request, JSON.stringify({ messages: [{ role: "user", content: [{ text: "Is it raining in Oslo?" }] }], toolConfig: { tools: [{ toolSpec: { name: "get_weather", description: "Weather now in a city", inputSchema: { json: { type: "object", properties: { location: { type: "string", description: "The city" } }, required: ["location"] } } } }] }, inferenceConfig: { maxTokens: 300, temperature: 0.5 } }));
+  const events: Array<[string, unknown]> = [
+    ["messageStart", { p: "abcdefghijklmnopqrstuvwxyzABCDEFGHI", role: "assistant" }],
+    ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Looking it up:" }, p: "abcdefghijklmnopqrstuvwxyzABCDE" }],
+    ["contentBlockStop", { contentBlockIndex: 0, p: "abcdefghijklmnopqrstuvwx" }],
+    ["contentBlockStart", { contentBlockIndex: 1, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX", start: { toolUse: { name: "get_weather", toolUseId: "tooluse_yypYDr71TwCwByoyao4-Vg" } } }],
+    ["contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: "" } }, p: "abcdefghijklmnopqrstuvwxyzABCDEF" }],
+    ["contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: '{"locati' } }, p: "abcdefghijklmnopqrstuv" }],
+    ["contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: 'on": "Oslo"}' } }, p: "abcdefghijklmn" }],
+    ["contentBlockStop", { contentBlockIndex: 1, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS" }],
+    ["messageStop", { p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS", stopReason: "tool_use" }],
+    ["metadata", { metrics: { latencyMs: 1176 }, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX", usage: { inputTokens: 236, outputTokens: 58, serverToolUsage: {}, totalTokens: 294 } }],
+  ];
+  const bytes = Buffer.concat(events.map(([type, payload]) => eventFrame(type, payload)));
+  const verdicts = (stdout: string) => parse(stdout).map((verdict) => [verdict.line, verdict.type ?? null, verdict.call_id ?? null, verdict.reason, verdict.blocked]);
+
+  test("gate reads the frames and lets the call run", async () => {
+    const journal = join(folder, "whole.bin");
+    writeFileSync(journal, bytes);
+    const result = await runOrbridge(["gate", "--tools", request, "--format", "json", journal]);
+    expect(verdicts(result.stdout)).toEqual([
+      [10, "message", null, "not_function_call", false],
+      [10, "function_call", "tooluse_yypYDr71TwCwByoyao4-Vg", "ok", false],
+    ]);
+    expect(result.stderr).toBe(`orbridge: ${journal} is AWS event-stream bytes, 10 frames: record N is frame N\nread 10 lines: 2 items, 0 errors; 0 blocked\n`);
+    expect(result.code).toBe(0);
+  });
+
+  test("cut inside the frame that stops the message: the call is not completed, and the cut is a blocked error line", async () => {
+    const journal = join(folder, "cut.bin");
+    const stopAt = Buffer.concat(events.slice(0, 8).map(([type, payload]) => eventFrame(type, payload))).length;
+    writeFileSync(journal, bytes.subarray(0, stopAt + 20));
+    const result = await runOrbridge(["gate", "--tools", request, "--format", "json", journal]);
+    expect(verdicts(result.stdout)).toEqual([
+      [9, null, null, "error", true],
+      [8, "message", null, "not_function_call", false],
+      [8, "function_call", "tooluse_yypYDr71TwCwByoyao4-Vg", "status", true],
     ]);
     expect(result.code).toBe(1);
   });
