@@ -84,8 +84,24 @@ export function frameText(frame: EventStreamFrame): string {
   const text = new TextDecoder("utf-8", { fatal: true }).decode(frame.payload);
   if (text.trim() === "") return `{${JSON.stringify(name)}:{}}`;
   // Parsed alone first: a payload that is not one JSON value could otherwise close the object and add members of its own.
-  JSON.parse(text);
+  const payload: unknown = JSON.parse(text);
+  if (name === "chunk") return modelEventText(payload);
   return `{${JSON.stringify(name)}:${text}}`;
+}
+
+/**
+ * InvokeModelWithResponseStream wraps each event of the model's own stream (an
+ * Anthropic Messages event, for Claude) in a `chunk` frame, base64 in `bytes`,
+ * beside the padding `p`: the record is that event, as the model wrote it.
+ * Anything else in the chunk, or bytes that are not base64 of UTF-8, refuse it.
+ */
+function modelEventText(payload: unknown): string {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw new Error("its chunk is not an object");
+  const { bytes, p: _padding, ...rest } = payload as Record<string, unknown>;
+  const others = Object.keys(rest);
+  if (others.length > 0) throw new Error(`its chunk holds ${others.map((key) => JSON.stringify(key)).join(", ")} beside the model's bytes, which no record would keep`);
+  if (typeof bytes !== "string" || bytes.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(bytes)) throw new Error("the bytes of its chunk are not base64");
+  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(bytes, "base64"));
 }
 
 /**

@@ -217,3 +217,35 @@ describe("AWS event-stream bytes, as a recording keeps a ConverseStream answer",
     ]);
   });
 });
+
+describe("AWS event-stream bytes of InvokeModelWithResponseStream, each model event base64 in a chunk", () => {
+  // Shaped as OpenLLMetry's Bedrock cassette of Claude streamed through InvokeModel: padding beside some chunks, Bedrock's metrics in the last event.
+  const modelEvents = [
+    '{"type":"message_start","message":{"id":"msg_bdrk_014eJfxWXNnxFKhmuiT8FYf7","type":"message","role":"assistant","model":"claude-3-sonnet-20240229","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":16,"output_tokens":1}}}',
+    '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello there."}}',
+    '{"type":"content_block_stop","index":0}',
+    '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":21}}',
+    '{"type":"message_stop","amazon-bedrock-invocationMetrics":{"inputTokenCount":16,"outputTokenCount":21,"invocationLatency":738,"firstByteLatency":378}}',
+  ];
+  const chunk = (text: string, extra: Record<string, unknown> = {}) => eventFrame("chunk", { bytes: Buffer.from(text, "utf8").toString("base64"), ...extra });
+
+  it("are read as the model's own events, byte for byte", async () => {
+    const bytes = Buffer.concat(modelEvents.map((text, index) => chunk(text, index === 0 ? { p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345" } : {})));
+    expect(await lines(bytes)).toEqual({
+      lines: modelEvents.map((text, index) => ({ source: "in", line: index + 1, text })),
+      notes: ["in is AWS event-stream bytes, 6 frames: record N is frame N"],
+    });
+  });
+
+  it("a chunk that holds more than the model's bytes and padding, or bytes that are not base64, is an error line in its place", async () => {
+    const smuggling = chunk(modelEvents[0]!, { toolUse: { name: "delete_all" } });
+    const bytes = Buffer.concat([smuggling, eventFrame("chunk", { bytes: "eyJ0eXBlIjoibWVzc2FnZV9zdG9wIn0" })]);
+    const held = 'event-stream frame at byte 0 is not read: its chunk holds "toolUse" beside the model\'s bytes, which no record would keep';
+    const unpadded = `event-stream frame at byte ${smuggling.length} is not read: the bytes of its chunk are not base64`;
+    expect((await lines(bytes)).lines).toEqual([
+      { source: "in", line: 1, text: held, error: held },
+      { source: "in", line: 2, text: unpadded, error: unpadded },
+    ]);
+  });
+});

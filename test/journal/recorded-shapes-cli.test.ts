@@ -406,6 +406,30 @@ describe("a ConverseStream answer kept as the AWS event-stream bytes it came in"
   });
 });
 
+describe("Claude streamed through InvokeModelWithResponseStream, kept as its AWS event-stream bytes", () => {
+  // Shaped as OpenLLMetry's Bedrock cassette of Claude: each Anthropic event base64 in a chunk frame, Bedrock's metrics in the last.
+  const folder = scratchFolder("invoke-event-stream");
+  const tools = join(folder, "tools.json");
+  writeFileSync(tools, JSON.stringify([{ name: "get_weather", description: "Weather now in a city", input_schema: { type: "object", properties: { location: { type: "string" } }, required: ["location"] } }]));
+  const modelEvents = [
+    { type: "message_start", message: { id: "msg_bdrk_014eJfxWXNnxFKhmuiT8FYf7", type: "message", role: "assistant", model: "claude-3-sonnet-20240229", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 16, output_tokens: 1 } } },
+    { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_bdrk_01Kq7yYF1ZxbNKXh3MbYzPeB", name: "get_weather", input: {} } },
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"location": "Os' } },
+    { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: 'lo"}' } },
+    { type: "content_block_stop", index: 0 },
+    { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 21 } },
+    { type: "message_stop", "amazon-bedrock-invocationMetrics": { inputTokenCount: 16, outputTokenCount: 21, invocationLatency: 738, firstByteLatency: 378 } },
+  ];
+  const journal = join(folder, "invoke.bin");
+  writeFileSync(journal, Buffer.concat(modelEvents.map((event) => eventFrame("chunk", { bytes: Buffer.from(JSON.stringify(event), "utf8").toString("base64"), p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345" }))));
+
+  test("gate reads each chunk as the Anthropic event it holds and lets the call run", async () => {
+    const result = await runOrbridge(["gate", "--tools", tools, "--format", "json", journal]);
+    expect(parse(result.stdout).map((verdict) => [verdict.line, verdict.type, verdict.call_id, verdict.reason, verdict.blocked])).toEqual([[7, "function_call", "toolu_bdrk_01Kq7yYF1ZxbNKXh3MbYzPeB", "ok", false]]);
+    expect(result.code).toBe(0);
+  });
+});
+
 describe("records no reader takes: every line emitted or reported", () => {
   const golden = (name: string) => readFileSync(`golden/streams/${name}/chunks.jsonl`, "utf8").trimEnd().split("\n");
   // An event type the specification does not define, carrying arguments that are not the call's.
