@@ -217,9 +217,28 @@ function promptBlockReason(response: Fields, losses: Loss[]): unknown {
  * none: the candidate may still be streaming), so that no call passes on the
  * other's word.
  */
+/**
+ * The finishReasons of the enum's numbers that the Gemini API and Vertex AI
+ * share: a Google client that asks for enums as numbers (Go's, with
+ * `$alt=json;enum-encoding=int`) is answered `"finishReason": 1`. From 6 on the
+ * two APIs number their reasons apart.
+ */
+const FINISH_REASON_NUMBERS: readonly string[] = ["FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "OTHER"];
+
+/**
+ * A finishReason as its name: a string as it is, an enum number as the name
+ * both APIs give it, another whole number as a reason no name is known for
+ * (it still says the candidate finished, not how); anything else says nothing.
+ */
+export function finishReasonName(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) return null;
+  return FINISH_REASON_NUMBERS[value] ?? `finishReason ${value}`;
+}
+
 function finishReasonOf(candidate: Fields, k: number, losses: Loss[]): string | null {
-  const camel = typeof candidate.finishReason === "string" ? candidate.finishReason : null;
-  const snake = typeof candidate.finish_reason === "string" ? candidate.finish_reason : null;
+  const camel = finishReasonName(candidate.finishReason);
+  const snake = finishReasonName(candidate.finish_reason);
   if (candidate.finishReason === undefined || candidate.finish_reason === undefined || camel === snake) return camel ?? snake;
   const taken = camel === null || snake === null ? null : camel === "STOP" ? snake : camel;
   losses.push(lossAt(["candidates", k, "finish_reason"], "form_changed", `finishReason ${JSON.stringify(candidate.finishReason)} is given again as finish_reason ${JSON.stringify(candidate.finish_reason)}: a reader of either spelling sees its own, so the candidate is read as ${taken === null ? "not finished" : `finished by ${taken}`}, and its calls with it`));

@@ -51,7 +51,7 @@ import type { CallPairing } from "./call-ids.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { setOwn } from "../../src/models/json-value.js";
 import { isRecord, read, snakeOf, typeOf, type Fields } from "./fields.js";
-import { generateContentToResponse } from "./generate-content-to-response.js";
+import { finishReasonName, generateContentToResponse } from "./generate-content-to-response.js";
 
 export interface GeminiStreamOptions {
   /** Also give each response the GenerateContentResponse its chunks amount to (`GeminiAssembledResponse.response`). */
@@ -220,9 +220,9 @@ function notePromptBlock(response: OpenResponse, chunk: Fields, line: number): v
  * the first (or reads each chunk as it comes) sees its calls end another way.
  */
 function noteFinishReason(state: CandidateState, candidate: Fields, line: number, path: string): void {
-  const key = typeof candidate.finishReason === "string" ? "finishReason" : typeof candidate.finish_reason === "string" ? "finish_reason" : undefined;
+  const key = finishReasonName(candidate.finishReason) !== null ? "finishReason" : finishReasonName(candidate.finish_reason) !== null ? "finish_reason" : undefined;
   if (key === undefined) return;
-  const value = candidate[key] as string;
+  const value = finishReasonName(candidate[key])!;
   if (state.reason === undefined) state.reason = { value, line };
   else if (value !== state.reason.value) state.endedTwoWays ??= { line, path: `${path}/${key}`, value };
 }
@@ -517,5 +517,5 @@ function placeLoss(loss: Loss, origins: PartState[][], firstLine: number): Strea
 
 /** Whether a candidate says why it finished, in either spelling (the Python SDK's dumps write `finish_reason`). */
 function saysWhyFinished(candidate: Fields): boolean {
-  return typeof candidate.finishReason === "string" || typeof candidate.finish_reason === "string";
+  return finishReasonName(candidate.finishReason) !== null || finishReasonName(candidate.finish_reason) !== null;
 }

@@ -42,6 +42,26 @@ describe("finishReason", () => {
   });
 });
 
+describe("finishReason as the enum's number, as the API answers a Go client that asks for numbered enums", () => {
+  // Shaped as langchaingo's recorded Gemini answer: "finishReason": 1, numbered safety categories.
+  const statuses = (finishReason: unknown) =>
+    generateContentToResponse({
+      response: response([{ content: { parts: [{ functionCall: { name: "calculate", args: { expression: "15 * 7" } } }], role: "model" }, finishReason, safetyRatings: [{ category: 8, probability: 1 }], avgLogprobs: -3.0261813662946224e-5 }]),
+    }).value;
+
+  test("1 is STOP: the response and its call are completed", () => {
+    const value = statuses(1);
+    expect([value.status, value.incomplete_details, value.output.map((item) => (item as { status?: string }).status)]).toEqual(["completed", null, ["completed"]]);
+  });
+
+  test("2 is MAX_TOKENS, and a number neither API names alike still says the candidate finished, not as STOP: the call is incomplete", () => {
+    expect([2, 9].map((finishReason) => [statuses(finishReason).status, statuses(finishReason).incomplete_details, statuses(finishReason).output.map((item) => (item as { status?: string }).status)])).toEqual([
+      ["incomplete", { reason: "max_output_tokens" }, ["incomplete"]],
+      ["incomplete", { reason: "finishReason 9" }, ["incomplete"]],
+    ]);
+  });
+});
+
 describe("finishReason in both spellings", () => {
   const statuses = (candidate: Record<string, unknown>) => generateContentToResponse({ response: response([{ content: { parts: [call], role: "model" }, ...candidate }]) });
 

@@ -177,6 +177,24 @@ describe("calls", () => {
   });
 });
 
+describe("a stream whose finishReason is the enum's number", () => {
+  test("1 completes its call, as STOP does", () => {
+    const [response] = run([chunk([{ functionCall: { name: "get_capital", args: { country: "Portugal" } } }], { finishReason: 1 })]);
+    expect(response!.items.map((item) => [item.type, (item as { status?: string }).status])).toEqual([["function_call", "completed"]]);
+  });
+
+  test("a call after it leaves the response's calls incomplete, as after STOP", () => {
+    const [response] = run([chunk([{ text: "Looking." }], { finishReason: 1 }), chunk([{ functionCall: { name: "get_capital", args: { country: "Portugal" } } }])]);
+    expect(response!.items.map((item) => [item.type, (item as { status?: string }).status])).toEqual([
+      ["message", undefined],
+      ["function_call", "incomplete"],
+    ]);
+    expect(response!.losses.filter((loss) => loss.code === "form_changed")).toEqual([
+      { line: 2, path: "/candidates/0/content/parts", code: "form_changed", detail: "parts came after candidate 0's finishReason (line 1): a reader that stops there and one that reads on see different calls, so the response's calls are written incomplete" },
+    ]);
+  });
+});
+
 describe("two candidates, one of which goes on after its finishReason", () => {
   const both = (first: unknown[], second: unknown[], finish: [string | undefined, string | undefined]) => ({
     candidates: [
