@@ -3,7 +3,8 @@
 //
 // | Gemini Schema                            | JSON Schema 2020-12                                        |
 // |------------------------------------------|------------------------------------------------------------|
-// | type STRING, OBJECT… (any case)          | the lower-case type; TYPE_UNSPECIFIED or another: no type, reported, |
+// | type STRING, OBJECT… (any case), or the  | the lower-case type; TYPE_UNSPECIFIED or another: no type, reported, |
+// |   enum's number (1 STRING … 6 OBJECT)    |                                                            |
 // |                                          |   and `not: {}` there, so no value passes unseen           |
 // | nullable: true                           | type [t, "null"]; an enum also takes null                  |
 // | properties, items, anyOf                 | the same, each translated                                  |
@@ -17,6 +18,12 @@ import type { Loss } from "../../src/models/loss.js";
 import { isRecord, lossAt, typeOf, type Fields, type PointerTokens } from "./fields.js";
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+/**
+ * The types of the enum's numbers, as a Google client that sends enums as
+ * numbers writes them (Go's: `"type": 6`); both APIs number them so. 0 is
+ * TYPE_UNSPECIFIED, which has no meaning.
+ */
+const TYPE_NUMBERS: Readonly<Record<number, string>> = { 1: "string", 2: "number", 3: "integer", 4: "boolean", 5: "array", 6: "object" };
 const COPIED = new Set(["format", "enum", "required", "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties", "minimum", "maximum", "pattern", "title", "description", "default", "example", "propertyOrdering"]);
 
 export function jsonSchemaOfGemini(schema: unknown, at: PointerTokens, losses: Loss[]): unknown {
@@ -30,7 +37,7 @@ export function jsonSchemaOfGemini(schema: unknown, at: PointerTokens, losses: L
   for (const [key, value] of Object.entries(schema)) {
     switch (key) {
       case "type": {
-        const type = typeof value === "string" ? value.toLowerCase() : undefined;
+        const type = typeof value === "string" ? value.toLowerCase() : typeof value === "number" ? TYPE_NUMBERS[value] : undefined;
         if (type === undefined || !TYPES.has(type)) {
           losses.push(lossAt([...at, key], "target_rejects", `type ${JSON.stringify(value)} has no JSON Schema meaning: no value is accepted here`));
           refuse = true;

@@ -28,3 +28,23 @@ describe("a declaration that gives its parameters twice", () => {
     expect(calls.map((verdict) => [verdict.reason, verdict.blocked])).toEqual([["unknown_tool", true]]);
   });
 });
+
+describe("a declaration whose types are the enum's numbers, as Go's client sends them", () => {
+  // Shaped as langchaingo's recorded Gemini request: "type": 6 for OBJECT, 1 for STRING.
+  const declaration = { name: "calculate", description: "Work out a sum", parameters: { type: 6, properties: { expression: { type: 1, description: "The sum to work out" } }, required: ["expression"] } };
+
+  test("is read as the types the numbers name", () => {
+    expect(geminiToolsToResponses({ tools: [{ functionDeclarations: [declaration] }] })).toEqual({
+      value: [{ type: "function", name: "calculate", description: "Work out a sum", parameters: { type: "object", properties: { expression: { type: "string", description: "The sum to work out" } }, required: ["expression"] }, "gemini:parameters": declaration.parameters }],
+      losses: [],
+    });
+  });
+
+  test("0, which names no type, and a number no type has still accept no value", () => {
+    const converted = geminiToolsToResponses({ tools: [{ functionDeclarations: [{ ...declaration, parameters: { type: 6, properties: { expression: { type: 0 }, count: { type: 9 } } } }] }] });
+    expect(converted.losses).toEqual([
+      { path: "/0/functionDeclarations/0/parameters/properties/expression/type", code: "target_rejects", detail: "type 0 has no JSON Schema meaning: no value is accepted here" },
+      { path: "/0/functionDeclarations/0/parameters/properties/count/type", code: "target_rejects", detail: "type 9 has no JSON Schema meaning: no value is accepted here" },
+    ]);
+  });
+});
