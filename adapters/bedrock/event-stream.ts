@@ -116,7 +116,9 @@ export function eventStreamRecords(bytes: Uint8Array): { records: Array<{ text: 
     try {
       return { text: frameText(frame) };
     } catch (reason) {
-      return { error: `event-stream frame at byte ${frame.offset} is not read: ${(reason as Error).message}` };
+      // eventName's errors name the frame already; a payload's JSON error does not.
+      const message = (reason as Error).message;
+      return { error: message.startsWith("event-stream frame at byte") ? `${message}; it is not read` : `event-stream frame at byte ${frame.offset} is not read: ${message}` };
     }
   });
   if (error !== undefined) return { records, stopped: `${error}: the ${rest} bytes from it on are not read` };

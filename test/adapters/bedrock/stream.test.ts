@@ -1,7 +1,7 @@
 // The event-stream decoder and the ConverseStream assembler: the edges the
 // golden streams do not pin.
 import { describe, expect, test } from "vitest";
-import { decodeEventStream, eventOfFrame } from "../../../adapters/bedrock/event-stream.js";
+import { decodeEventStream, eventOfFrame, eventStreamRecords } from "../../../adapters/bedrock/event-stream.js";
 import { BedrockStreamAssembler } from "../../../adapters/bedrock/stream.js";
 import { eventFrame, frame } from "./event-stream-frames.js";
 
@@ -60,6 +60,27 @@ describe("decodeEventStream, frames", () => {
       'event-stream frame at byte 0 has the :message-type "Event", neither event nor exception: the AWS SDKs read no event of it and fail the stream',
       "event-stream frame at byte 0 has no :message-type, neither event nor exception: the AWS SDKs read no event of it and fail the stream",
     ]);
+  });
+});
+
+describe("eventStreamRecords: a recording's frames as the journal's lines", () => {
+  test("an error frame, or an exception named as an event, between events is an error record where it stood, as the CLI reads the bytes", () => {
+    const bytes = Buffer.concat([
+      eventFrame("messageStart", { role: "assistant" }),
+      frame({ ":event-type": "contentBlockDelta", ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "try again" }, "{}"),
+      frame({ ":exception-type": "contentBlockDelta", ":message-type": "exception" }, "{}"),
+      eventFrame("messageStop", { stopReason: "end_turn" }),
+    ]);
+    const second = eventFrame("messageStart", { role: "assistant" }).length;
+    const third = second + frame({ ":event-type": "contentBlockDelta", ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "try again" }, "{}").length;
+    expect(eventStreamRecords(bytes)).toEqual({
+      records: [
+        { text: '{"messageStart":{"role":"assistant"}}' },
+        { error: `event-stream frame at byte ${second} is an error frame (InternalFailure: try again): the stream failed there; it is not read` },
+        { error: `event-stream frame at byte ${third} is an exception named "contentBlockDelta": the AWS SDKs throw at it, and as an event of that name it would be read as no exception; it is not read` },
+        { text: '{"messageStop":{"stopReason":"end_turn"}}' },
+      ],
+    });
   });
 });
 
