@@ -78,6 +78,8 @@ export interface EnvelopeAdapter {
    * result, where the envelope writes no ids). Stateless envelopes give themselves.
    */
   journal(options?: JournalOptions): EnvelopeAdapter;
+  /** A call_id its writer leaves out, as the call came without one (Gemini's `gemini_call_…`): no reader of the record sees it. */
+  dropsCallId?(callId: string): boolean;
 }
 
 /** How one journal's converters read it. */
@@ -121,6 +123,7 @@ interface ConversationalDescriptor {
   stream: { assembler(args?: any): StreamAssembler };
   /** What the converters of one journal share, handed to each of them with its other arguments. */
   journal?: (options?: JournalOptions) => Record<string, unknown>;
+  dropsCallId?: (callId: string) => boolean;
 }
 
 /**
@@ -150,6 +153,7 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource }),
     assembler: () => (shared ? descriptor.stream.assembler(state) : descriptor.stream.assembler()),
     journal: (options) => (descriptor.journal ? conversational(descriptor, names, descriptor.journal(options)) : conversational(descriptor, names)),
+    ...(descriptor.dropsCallId ? { dropsCallId: descriptor.dropsCallId } : {}),
   };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -11,7 +11,7 @@
 import { IdlessResponses } from "../../src/models/idless-responses.js";
 import { bodyToRequest } from "./body-to-request.js";
 import type { JournalOptions } from "../index.js";
-import { CallPairing } from "./call-ids.js";
+import { CallPairing, isSynthesizedCallId } from "./call-ids.js";
 import { contentsToItems } from "./contents-to-items.js";
 import { generateContentToResponse, RESPONSE_FIELD_PATHS } from "./generate-content-to-response.js";
 import { itemsToContents } from "./items-to-contents.js";
@@ -46,6 +46,8 @@ export const gemini = {
    * alike get two ids.
    */
   journal: (options?: JournalOptions) => ({ pairing: new CallPairing("", options?.forGate === true), responses: new IdlessResponses() }),
+  /** A call_id of the form read from a call without id goes back as none (call-ids.ts). */
+  dropsCallId: isSynthesizedCallId,
 } as const;
 
 export {

@@ -22,7 +22,8 @@ import type { Converted, Loss } from "../models/loss.js";
 import { pointer, pointerToken, prefixLosses } from "../models/json-pointer.js";
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
-import { intoSetAside, isSetAside, setAsideUnfinishedCalls, unfinishedResponse } from "../journal/unfinished-calls.js";
+import { intoSetAside, isSetAside, setAsideUnfinishedCalls, unfinishedResponse, type RepeatedKeys } from "../journal/unfinished-calls.js";
+import type { JournalIds } from "./journal-ids.js";
 import { leaveOutLostChoiceCalls, type Refusal } from "../journal/lost-choice-calls.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
 import { readRequestTools } from "../gate/read-request-tools.js";
@@ -128,7 +129,7 @@ export function notConverted(line: number, detail: string, records = 1): Emitted
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-export function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames, callsBefore?: ReadonlySet<string>, requestLimits?: RequestLimits): Emitted {
+export function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames, callsBefore?: ReadonlySet<string>, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -139,7 +140,7 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
       case "envelope_request":
       case "envelope_response": {
         if (envelopeOf(kind, envelope) === target && !rewrite && !lostLimitRefusesCall(record, kind, envelopes, envelope, requestLimits)) return done([record], []);
-        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line, names, requestLimits);
+        const converted = convertWhole(record, kind, target, envelopes, reasoningField, envelope, rewrite, line, names, requestLimits, ids);
         return { ...done([converted.value], converted.losses), ...(converted.limits ? { limits: converted.limits } : {}) };
       }
       case "exchange": {
@@ -154,7 +155,7 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
           if (envelopeOf(partKind, partEnvelope) === target && !rewrite && !lostLimitRefusesCall(exchange[part], partKind, envelopes, partEnvelope, limits)) continue;
-          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names, limits);
+          const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names, limits, ids);
           if (part === "request") limits = result.limits;
           converted[part] = result.value;
           losses.push(...prefixLosses("/" + part, result.losses));
@@ -167,13 +168,18 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
         // A message already in the target's envelope is written as it is, unless its request's limit, lost there, refuses a call of it.
         const title = target === "responses" ? "Open Responses" : WRITTEN_AS[target];
         const disallowed = leaveOutDisallowedLooseCalls(items.value, title, () => "", requestLimits);
-        if (envelope === target && !rewrite && disallowed.left.size === 0) return done([record], []);
+        const judged = rewrite ? undefined : ids?.judge(items.value, () => line, { givesItemIds: false });
+        if (envelope === target && !rewrite && disallowed.left.size === 0 && (judged?.size ?? 0) === 0) {
+          ids?.written(items.value);
+          return done([record], []);
+        }
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
         const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
-        const blocked = blockedCallsLeftOut(rewritten.items, target);
+        const blocked = blockedCallsLeftOut(rewritten.items, target, rewrite ? ids?.judge(rewritten.items, () => line, { givesItemIds: false }) : judged);
         const limited = leaveOutDisallowedLooseCalls(blocked.items, title, (index) => `/${index}`, requestLimits);
         const aside = { items: limited.items, losses: [...blocked.losses, ...limited.losses.map((loss) => ({ ...loss, path: "" }))], left: new Set([...blocked.left, ...limited.left]) };
+        ids?.written(aside.items);
         const written = itemsToEnvelope(aside.items, target, reasoningField);
         const second = written.losses.filter((loss) => !aside.left.has(loss.path) && !answersCallBefore(loss, aside.items, callsBefore));
         const emitted = done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...messageStepLosses(record, adapter, aside.items, second)]);
@@ -202,6 +208,30 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
 }
 
 /**
+ * The calls of a whole record, in its Open Responses form, that repeat an id an
+ * earlier record gave (journal-ids.ts). A record written as it came is not
+ * read: its reading would move on what the journal's converters carry to the
+ * next record (Gemini's calls without id), and the target's reader sees its
+ * ids as the source's did.
+ */
+function judgeWhole(ids: JournalIds, canonical: unknown, kind: WholeKind, envelope: AdapterName | undefined, line: number): RepeatedKeys {
+  const carriesHistory = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
+  return ids.judge(gatedItems(canonical), () => line, { carriesHistory, givesItemIds: envelopeOf(kind, envelope) === "responses" });
+}
+
+/**
+ * A request body's or response's items as the gate reads them: a body's
+ * instructions as a leading system message, then its input; a response's output.
+ */
+function gatedItems(canonical: unknown): unknown[] {
+  if (!isPlainObject(canonical)) return [];
+  if (Array.isArray(canonical.output)) return canonical.output;
+  const system = typeof canonical.instructions === "string" ? [{ type: "message", role: "system", content: canonical.instructions }] : [];
+  const input = canonical.input;
+  return [...system, ...(typeof input === "string" ? [{ type: "message", role: "user", content: input }] : Array.isArray(input) ? input : [])];
+}
+
+/**
  * Whether a response already in the target's envelope holds a call that the
  * limits of its request, lost in the target (lostRequestLimits), refuse: it
  * is then written through its Open Responses form, which leaves that call out.
@@ -218,9 +248,9 @@ function lostLimitRefusesCall(record: unknown, kind: WholeKind, envelopes: Journ
  * its outputs where the target cannot say it. Their losses point at the message
  * as a whole: its items are no field of it.
  */
-function blockedCallsLeftOut(items: CanonicalItem[], target: Envelope): { items: CanonicalItem[]; losses: Loss[]; left: ReadonlySet<string> } {
+function blockedCallsLeftOut(items: CanonicalItem[], target: Envelope, repeats?: RepeatedKeys): { items: CanonicalItem[]; losses: Loss[]; left: ReadonlySet<string> } {
   if (target === "responses") return { items, losses: [], left: new Set() };
-  const aside = setAsideUnfinishedCalls(items, WRITTEN_AS[target], (index) => `/${index}`, false, target === "chat");
+  const aside = setAsideUnfinishedCalls(items, WRITTEN_AS[target], (index) => `/${index}`, false, target === "chat", repeats);
   return { items: aside.items, losses: aside.losses.map((loss) => ({ ...loss, path: "" })), left: aside.left };
 }
 
@@ -280,30 +310,36 @@ function envelopeOf(kind: WholeKind, envelope?: AdapterName): Envelope {
  * fields (joinStepLosses), a request body's by the message each item came from
  * (joinBodyStepLosses).
  */
-function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames, requestLimits?: RequestLimits): Converted<unknown> & { limits?: RequestLimits } {
+function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, line = 0, names?: ResultNames, requestLimits?: RequestLimits, ids?: JournalIds): Converted<unknown> & { limits?: RequestLimits } {
   const source = envelopeOf(kind, envelope);
   if (kind === "response" && target !== "responses" && isCompactedResponse(record)) throw new NoEquivalent(`a compacted response (response.compaction) has no ${WRITTEN_AS[target]} equivalent: its output is the history that replaces a conversation, its compaction item encrypted for the Responses API alone`);
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
   if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) {
-    const written = convertChatOrResponses(record, kind, reasoningField);
+    const repeats = ids && target === "chat" ? judgeWhole(ids, record, kind, envelope, line) : undefined;
+    const written = convertChatOrResponses(record, kind, reasoningField, repeats);
+    if (!isBody) ids?.written(gatedItems(written.marked));
     if (!isBody) return written;
     // One converter writes the body: the calls its choice refuses are left out of what it reads, or of what it wrote.
     const canonical = target === "responses" ? written.value : record;
     const lost = lostChoiceCalls(record, canonical, written.value, target);
+    if (lost === undefined) ids?.written(gatedItems(written.marked), true);
     if (lost === undefined) return withChoiceHeld(record, written, target);
     if (target === "responses") return withChoiceHeld(record, { value: lost.value, losses: [...written.losses, ...lost.losses] }, target);
-    const again = convertChatOrResponses(lost.value, kind, reasoningField);
+    const again = convertChatOrResponses(lost.value, kind, reasoningField, repeats);
+    ids?.written(gatedItems(again.marked), true);
     return withChoiceHeld(record, { value: again.value, losses: [...again.losses.filter((loss) => !lost.left.has(loss.path)), ...lost.losses] }, target);
   }
   let canonical = toResponses(record, kind, envelopes, envelope);
   if (rewrite) canonical = rewriteCanonical(canonical, source, rewrite, line);
+  // Judged as rewritten: the call_ids written are the rewrite's.
+  const repeats = ids && target !== "responses" ? judgeWhole(ids, canonical.value, kind, envelope, line) : undefined;
   if (names) recordCalls(canonical.value, names, line);
   if (target === "responses") {
     const lost = isBody ? lostChoiceCalls(record, canonical.value, canonical.value, target) : undefined;
     const converted = lost === undefined ? canonical : { value: lost.value, losses: [...canonical.losses, ...lost.losses] };
     return isBody ? withChoiceHeld(record, converted, target) : converted;
   }
-  const marked = unfinishedCallsMarked(canonical, isBody, target, requestLimits);
+  const marked = unfinishedCallsMarked(canonical, isBody, target, requestLimits, repeats);
   const write = (body: Converted<unknown>): Converted<unknown> =>
     target === "chat"
       ? isBody
@@ -325,10 +361,12 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
     const out = held === undefined ? once : write({ value: final, losses: marked.losses });
     // What the body allows the responses after it and the request written cannot say (own-limit-calls.ts).
     const limits = lostRequestLimits(final, target, `the request of line ${line}`);
+    ids?.written(gatedItems(final), true);
     const left = new Set([...(marked.left ?? []), ...(lost?.left ?? [])]);
     const losses = [...bodyLosses(record, source, marked, out.losses.filter((loss) => !left.has(loss.path))), ...(lost?.losses ?? []), ...(held ? [held.loss] : [])];
     return { value: out.value, losses, ...(limits ? { limits } : {}) };
   }
+  ids?.written(gatedItems(marked.value));
   const second = written.losses.filter((loss) => !intoSetAside(loss.path, marked.left));
   const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: marked.losses, second, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
@@ -516,18 +554,18 @@ function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelop
  * set aside, a completed response written incomplete. A set-aside item's own
  * loss says why; what the writer would add of it is left out by `left`.
  */
-function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope, requestLimits?: RequestLimits): Converted<unknown> & { left?: ReadonlySet<string> } {
+function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope, requestLimits?: RequestLimits, repeats?: RepeatedKeys): Converted<unknown> & { left?: ReadonlySet<string> } {
   const value = canonical.value as Fields;
   const title = target === "responses" ? target : WRITTEN_AS[target];
   if (!isBody) {
     // Calls the response's own record of its request refuses go first: the target has no place for that record.
     const refused = target === "responses" ? undefined : leaveOutRefusedCalls(value, title, requestLimits);
-    const marked = unfinishedResponse(refused?.value ?? value, title, target !== "chat" && target !== "responses", target === "chat");
+    const marked = unfinishedResponse(refused?.value ?? value, title, target !== "chat" && target !== "responses", target === "chat", repeats);
     const losses = [...(refused?.losses ?? []), ...marked.losses];
     return losses.length === 0 ? canonical : { value: marked.value, losses: [...canonical.losses, ...losses], ...(refused?.left.size ? { left: refused.left } : {}) };
   }
   if (!Array.isArray(value.input)) return canonical;
-  const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`, true, target === "chat");
+  const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`, true, target === "chat", repeats);
   return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: [...canonical.losses, ...aside.losses], left: aside.left };
 }
 
@@ -535,21 +573,22 @@ function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, t
 /** How a loss names each envelope that has no status for one call. */
 export const WRITTEN_AS: Readonly<Record<"chat" | AdapterName, string>> = { chat: "Chat", ...ENVELOPE_TITLES };
 
-function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField?: ReasoningField): Converted<unknown> {
+/** `marked`: the Open Responses record written, its unfinished calls marked; `repeats`: its calls that repeat an id of the journal. */
+function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField?: ReasoningField, repeats?: RepeatedKeys): Converted<unknown> & { marked?: unknown } {
   switch (kind) {
     case "chat_request":
       return chatRequests().requestBodies.toResponses({ request: record as ChatRequestBody });
     case "chat_completion":
       return chat.responses.toResponses({ completion: record as ChatCompletion });
     case "responses_request": {
-      const marked = unfinishedCallsMarked({ value: record, losses: [] }, true, "chat");
+      const marked = unfinishedCallsMarked({ value: record, losses: [] }, true, "chat", undefined, repeats);
       const written = chatRequests().requestBodies.fromResponses({ body: marked.value as CreateResponseBody, reasoningField });
-      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !marked.left?.has(loss.path))] };
+      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !marked.left?.has(loss.path))], marked: marked.value };
     }
     case "response": {
-      const marked = unfinishedCallsMarked({ value: record, losses: [] }, false, "chat");
+      const marked = unfinishedCallsMarked({ value: record, losses: [] }, false, "chat", undefined, repeats);
       const written = chat.responses.fromResponses({ response: marked.value as ResponseResource, reasoningField });
-      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !intoSetAside(loss.path, marked.left))] };
+      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !intoSetAside(loss.path, marked.left))], marked: marked.value };
     }
     case "envelope_request":
     case "envelope_response":

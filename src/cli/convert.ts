@@ -90,7 +90,8 @@ counted on stderr and, with --report, written with its line and JSON Pointer
 
 A call the gate blocks stays blocked in the target, each change a loss: where
 the target cannot say why (a call unfinished, of a namespace, with arguments
-that are no JSON text, refused by its response's own tool_choice, tools or
+that are no JSON text, with an item id or call_id an earlier item of the
+journal gave, refused by its response's own tool_choice, tools or
 parallel_tool_calls), the call is left out, or its response written
 incomplete; a tool_choice the target cannot write (allowed_tools, or "none"
 for bedrock) is kept as the tools it allows.

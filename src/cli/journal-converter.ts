@@ -20,7 +20,8 @@ import { type ChatMessage } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
 import type { Converted, Loss } from "../models/loss.js";
 import { type CanonicalItem } from "../models/open-responses.js";
-import { setAsideUnfinishedCalls } from "../journal/unfinished-calls.js";
+import { setAsideUnfinishedCalls, type RepeatedKeys } from "../journal/unfinished-calls.js";
+import { JournalIds } from "./journal-ids.js";
 import { leaveOutDisallowedLooseCalls, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
@@ -54,6 +55,8 @@ export class JournalConverter {
   private readonly envelopes: JournalEnvelopes = journalEnvelopes();
   /** The journal's calls, when the target's results name their call and no rewrite names them: a result on a later line than its call gets its name. */
   private readonly names: ResultNames | undefined;
+  /** The ids the journal gave so far, toward a target that cannot write every one (journal-ids.ts). */
+  private readonly ids: JournalIds | undefined;
 
   constructor(
     private readonly target: Envelope,
@@ -65,6 +68,7 @@ export class JournalConverter {
     // A rewrite names results itself only toward a target of an envelope whose results name their call.
     const named = rewrite?.namesResults ? undefined : profileOf(target)?.toolResultNames;
     this.names = named === undefined ? undefined : { calls: new ConversationCalls(), field: named.field, rule: named.rule };
+    this.ids = target === "responses" ? undefined : new JournalIds(isAdapterName(target) ? (callId) => ENVELOPES[target].dropsCallId?.(callId) ?? false : undefined);
     this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
     // A stream in the target envelope stays a stream: only the others are reassembled.
     this.records = new StreamRecords({ reassemble: ENVELOPE_NAMES.filter((name) => name !== target), wholeRecords: true, envelopes: this.envelopes });
@@ -116,7 +120,7 @@ export class JournalConverter {
       this.lastPassed = entry.kind === "plain" && this.passingStream ? { envelope: entry.envelope, record: entry.record } : undefined;
       switch (entry.kind) {
         case "plain": {
-          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, callsBefore, this.requestLimits);
+          const emitted = convertRecord(entry.record, entry.recordKind, this.target, entry.line, this.envelopes, this.reasoningField, entry.envelope, this.rewrite, this.names, callsBefore, this.requestLimits, this.ids);
           this.callsBefore = emitted.calls;
           if (REQUEST_KINDS.has(entry.recordKind)) this.requestLimits = emitted.limits;
           // A stream in the target's envelope cannot leave out a call such a limit refuses as it passes: while one holds, it is rebuilt whole.
@@ -153,7 +157,7 @@ export class JournalConverter {
           out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
           break;
         case "response": {
-          const streamed = convertStreamed(entry, this.target, this.reasoningField, this.requestLimits);
+          const streamed = convertStreamed(entry, this.target, this.reasoningField, this.requestLimits, this.ids);
           if (entry.envelope === this.target && streamed.converted > 0) {
             streamed.losses.push({ line: entry.response.line, path: "", code: "form_changed", detail: `the stream on lines ${entry.response.line}-${entry.response.lastLine} is written as one whole response: a request body before it limits the calls of the responses after it in a way ${WRITTEN_AS[this.target as AdapterName]} cannot write, and only a whole response can have a call that limit refuses left out` });
           }
@@ -191,7 +195,7 @@ export class JournalConverter {
     this.runCalls.clear();
     const kind = this.runKind!;
     this.runKind = undefined;
-    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names, this.requestLimits) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite);
+    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names, this.requestLimits, this.ids) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite, this.ids);
     if (cutAt !== undefined) {
       emitted.losses.push({ line: cutAt, path: "", code: "form_changed", detail: `the ${pending.length} records from line ${pending[0]!.line} hold no user turn past their first record, and no place where each call so far had its output and the next record was no output: they are written before this record, to hold memory to a bound, and what this record would have been folded with there (calls of one message, an output moved after its call) is written apart` });
     }
@@ -200,10 +204,12 @@ export class JournalConverter {
 }
 
 /** A response reassembled from a stream, as the other envelope's whole record; each input record is counted with it. */
-function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope, reasoningField?: ReasoningField, requestLimits?: RequestLimits): Emitted {
+function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope, reasoningField?: ReasoningField, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
   const { response, records } = entry;
   try {
-    const converted = convertAssembledResponse({ ...entry, target, ...(reasoningField ? { reasoningField } : {}), ...(requestLimits ? { requestLimits } : {}) });
+    const repeats = ids?.judge(response.items, (index) => response.itemLines?.[index] ?? response.lastLine, { givesItemIds: entry.envelope === "responses" });
+    const converted = convertAssembledResponse({ ...entry, target, ...(reasoningField ? { reasoningField } : {}), ...(requestLimits ? { requestLimits } : {}), ...(repeats ? { repeats } : {}) });
+    ids?.written(converted.written ?? response.items);
     // A stream whose records stand on lines of their own is one response, written in its first line's wrapper.
     const contiguous = response.lastLine - response.line + 1 === records;
     const runLines = contiguous ? Array.from({ length: records }, (_, offset) => response.line + offset) : undefined;
@@ -264,8 +270,10 @@ function startsTurn(record: unknown): boolean {
  * to its own line. `counts`: the journal's calls given a synthesized call_id so
  * far, so that two runs never give two calls one synthesized call_id.
  */
-function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>, reasoningField?: ReasoningField, rewrite?: RecordRewrite): Emitted {
+function convertRun(run: readonly Pending[], target: Envelope, counts: Required<CallCounts>, reasoningField?: ReasoningField, rewrite?: RecordRewrite, ids?: JournalIds, judged?: RepeatedKeys): Emitted {
   let converted: Converted<unknown[]>;
+  // What the run's items repeat of the journal, judged once: a run converted again line by line asks again.
+  let repeats = judged;
   let rewritten: StreamLoss[] = [];
   // Which lines each record comes from, while no rewrite has changed the items the run gave.
   let recordLines: number[][] | undefined;
@@ -289,7 +297,9 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
         rewritten = result.losses;
       }
       const sources: number[][] = [];
-      const aside = setAsideUnfinishedCalls(items, WRITTEN_AS.chat, (index) => `/${index}`, true, true);
+      repeats ??= ids?.judge(items, (index) => run[index]?.line ?? run[0]!.line);
+      const aside = setAsideUnfinishedCalls(items, WRITTEN_AS.chat, (index) => `/${index}`, true, true, repeats);
+      ids?.written(aside.items);
       converted = chat.messages.fromItems({ items: aside.items, idless: counts.idless, reasoningField, sources });
       converted = { value: converted.value, losses: [...aside.losses, ...converted.losses.filter((loss) => !aside.left.has(loss.path))] };
       if (!rewrite) recordLines = sources.map((indexes) => indexes.map((index) => run[index]!.line));
@@ -298,7 +308,7 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
     // A run that cannot be converted whole is converted line by line, so that
     // only the lines at fault are lost.
     if (run.length > 1) {
-      const parts = run.map((pending) => convertRun([pending], target, counts, reasoningField, rewrite));
+      const parts = run.map((pending) => convertRun([pending], target, counts, reasoningField, rewrite, ids, repeats ?? new Map()));
       return {
         line: run[0].line,
         records: parts.flatMap((part) => part.records),
@@ -359,7 +369,7 @@ export function unreadMark(line: number, detail: string, what = "could not be re
  * `requestLimits`: what the request body before the run allows and the target
  * lost (lostRequestLimits); a call it refuses is left out.
  */
-function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames, requestLimits?: RequestLimits): Emitted {
+function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
   const first = run[0]!.line;
   const lineOf = (path: string): { line: number; path: string } => {
     const match = /^\/(\d+)(.*)$/.exec(path);
@@ -382,9 +392,11 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
       : names
         ? namedResults(items.value, names, (index) => origin(index).line, (index) => origin(index).path, origins)
         : { items: items.value, losses: [] };
-    const unfinished = setAsideUnfinishedCalls(rewritten.items, WRITTEN_AS[target], (index) => `/${index}`, kind === "responses_item");
+    const repeats = ids?.judge(rewritten.items, (index) => (kind === "responses_item" ? (run[index]?.line ?? first) : origin(index).line), { givesItemIds: kind === "responses_item" });
+    const unfinished = setAsideUnfinishedCalls(rewritten.items, WRITTEN_AS[target], (index) => `/${index}`, kind === "responses_item", false, repeats);
     const limited = leaveOutDisallowedLooseCalls(unfinished.items, WRITTEN_AS[target], (index) => `/${index}`, requestLimits);
     const aside = { items: limited.items, losses: [...unfinished.losses, ...limited.losses], left: new Set([...unfinished.left, ...limited.left]) };
+    ids?.written(aside.items);
     const written = ENVELOPES[target].itemsToMessages(aside.items);
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) }))];
     for (const loss of written.losses.filter((one) => !aside.left.has(one.path))) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });

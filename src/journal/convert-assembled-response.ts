@@ -34,7 +34,7 @@ import type { Loss } from "../models/loss.js";
 import { pointer } from "../models/json-pointer.js";
 import { ENVELOPE_TITLES } from "./envelope-titles.js";
 import { joinStepLosses, type StepEnvelope } from "./two-step-losses.js";
-import { callsRepeatingAnId, intoSetAside, unfinishedResponse, unwritableCall } from "./unfinished-calls.js";
+import { callsRepeatingAnId, intoSetAside, unfinishedResponse, unwritableCall, type RepeatedKeys } from "./unfinished-calls.js";
 import { leaveOutRefusedCalls, type RequestLimits } from "./own-limit-calls.js";
 import type { ResponseResource } from "../models/open-responses.js";
 
@@ -46,6 +46,8 @@ export interface ConvertedStream {
   value: unknown;
   /** The losses of the reassembly and of the conversion, in line order. */
   losses: StreamLoss[];
+  /** The items written, where some of the response's were left out. */
+  written?: readonly unknown[];
 }
 
 /**
@@ -53,7 +55,7 @@ export interface ConvertedStream {
  * from and, when a line inside that stream could not be read, the damage loss.
  * Throws when the record the stream amounts to cannot be converted.
  */
-export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope; reasoningField?: ReasoningField; requestLimits?: RequestLimits }): ConvertedStream {
+export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope; reasoningField?: ReasoningField; requestLimits?: RequestLimits; repeats?: RepeatedKeys }): ConvertedStream {
   const { envelope, response, damage } = args;
   const target = args.target ?? (envelope === "chat" ? "responses" : "chat");
   // A chat.completion has no status per call: only the response's can keep one from passing as completed.
@@ -62,20 +64,21 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
   // writes must not hold that call as completed, which only an incomplete response says in every envelope.
   const calls = response.items.filter((item) => isPlainObject(item) && item.type === "function_call");
   // And so does a call the gate blocks for what the target has no place for (a namespace, arguments that are no text).
-  const repeating = callsRepeatingAnId(response.items);
+  // And a call that repeats an id an earlier record gave, where the target does not show that record's (journal-ids.ts).
+  const repeating = callsRepeatingAnId(response.items, args.repeats);
   const damaged = (damage !== undefined && calls.length > 0) || calls.some((call) => call.status !== "completed" || (target !== "responses" && unwritableCall(call, target === "chat", repeating) !== undefined));
   const converted =
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged, args.reasoningField)
-    : throughResource(envelope, target, response, damaged, args.reasoningField, args.requestLimits);
+    : throughResource(envelope, target, response, damaged, args.reasoningField, args.requestLimits, args.repeats);
   // A stream written whole by its envelope's converter says its losses with it.
   const losses = [...(envelope !== "chat" && envelope !== "responses" && response.record ? [] : response.losses), ...converted.losses];
   if (damage) losses.push({ ...damage, line: response.line });
-  return { value: converted.value, losses: losses.sort((a, b) => a.line - b.line) };
+  return { value: converted.value, losses: losses.sort((a, b) => a.line - b.line), ...(converted.written ? { written: converted.written } : {}) };
 }
 
 /** Any other pair: the response object the stream amounts to, then the target's record of it. */
-function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean, reasoningField?: ReasoningField, requestLimits?: RequestLimits): ConvertedStream {
+function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean, reasoningField?: ReasoningField, requestLimits?: RequestLimits, repeats?: RepeatedKeys): ConvertedStream {
   const whole = wholeOf(envelope, response);
   const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : whole ? wholeRecord(whole, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
   if (envelope === "responses") {
@@ -95,7 +98,7 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   // Anthropic, Gemini and Bedrock read only the last block of an unfinished response as cut: where a call
   // the gate blocks is not the last, what follows it is left out, and it is written last (unfinished-calls.ts).
   if (target !== "chat") {
-    const marked = unfinishedResponse(resource.value, ENVELOPE_TITLES[target as AdapterName], true);
+    const marked = unfinishedResponse(resource.value, ENVELOPE_TITLES[target as AdapterName], true, false, repeats);
     if (marked.losses.length > 0) resource.value = marked.value;
     // An envelope's own assembler places the fields of its response, not items left out of it: those go to the stream as a whole.
     const at = (path: string) => (envelope === "chat" || envelope === "responses" ? place(path) : { line: response.lastLine, path: "" });
@@ -112,7 +115,8 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
     if (loss.code === "synthesized") return { ...loss, line: response.line };
     return { ...loss, ...place(loss.path) };
   });
-  return { value: written.value, losses };
+  const output = isPlainObject(resource.value) ? resource.value.output : undefined;
+  return { value: written.value, losses, ...(refused.left.size > 0 && Array.isArray(output) ? { written: output } : {}) };
 }
 
 /** What the losses of the two steps need to know of an envelope: its slug and where its response holds each field. */

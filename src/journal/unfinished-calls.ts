@@ -66,7 +66,7 @@ interface Unwritable {
  * `keepsArguments`, as Chat does) arguments that are not a JSON text.
  * Undefined for a call the target writes as blocked as it was, and any other item.
  */
-export function unwritableCall(item: unknown, keepsArguments = false, repeating?: ReadonlySet<unknown>): Unwritable | undefined {
+export function unwritableCall(item: unknown, keepsArguments = false, repeating?: RepeatedIds): Unwritable | undefined {
   const status = unfinished(item);
   if (status !== undefined) return { field: "status", why: status, cannot: (target) => `${target} cannot mark one call unfinished`, leftAs: "as unfinished" };
   if (!isPlainObject(item) || item.type !== "function_call") return undefined;
@@ -82,9 +82,8 @@ export function unwritableCall(item: unknown, keepsArguments = false, repeating?
   if (missing !== undefined) {
     return { field: "call_id", why: `${missing}, which the gate blocks`, cannot: (target) => `${target} writes an id of its own in its place`, leftAs: "for its call_id" };
   }
-  if (repeating?.has(item)) {
-    return { field: "id", why: `has the id ${JSON.stringify(item.id)} of an item before it, which the gate refuses`, cannot: (target) => `${target} has no item ids, so that id cannot go with it`, leftAs: "for its id" };
-  }
+  const repeated = repeating?.get(item);
+  if (repeated !== undefined) return { ...repeated, leftAs: `for its ${repeated.field}` };
   if (!keepsArguments && typeof item.arguments !== "string") {
     return { field: "arguments", why: `has arguments that are ${kindOf(item.arguments)}, not a JSON text`, cannot: (target) => `${target} writes arguments as an object, where that reads as valid input`, leftAs: "for its arguments" };
   }
@@ -95,19 +94,67 @@ export function unwritableCall(item: unknown, keepsArguments = false, repeating?
   return undefined;
 }
 
+/** A call the gate blocks for an id an item before it gave, and why the target cannot say it. */
+export interface RepeatedId {
+  field: "id" | "call_id";
+  why: string;
+  cannot: (target: string) => string;
+}
+
+/** The calls of a record that repeat an id an item before them gave, each with why. */
+export type RepeatedIds = ReadonlyMap<unknown, RepeatedId>;
+
+/**
+ * The calls of a record that repeat an id of an earlier record (journal-ids.ts),
+ * by `callKey`: a record's items are made again by each step of its
+ * conversion, and each step finds its calls by what they say.
+ */
+export type RepeatedKeys = ReadonlyMap<string, RepeatedId>;
+
+/**
+ * What tells one call of a record's items from the others through the steps of
+ * its conversion: its item id, its call_id and how many calls before it in the
+ * record gave both alike.
+ */
+export function callKey(item: Record<string, unknown>, occurrence: number): string {
+  return `${String(item.id)}\u0000${String(item.call_id)}\u0000${occurrence}`;
+}
+
+/** Each call of `items` by its callKey. */
+export function callsByKey(items: readonly unknown[]): Map<string, Record<string, unknown>> {
+  const seen = new Map<string, number>();
+  const calls = new Map<string, Record<string, unknown>>();
+  for (const item of items) {
+    if (!isPlainObject(item) || item.type !== "function_call") continue;
+    const pair = callKey(item, 0);
+    const occurrence = seen.get(pair) ?? 0;
+    seen.set(pair, occurrence + 1);
+    calls.set(callKey(item, occurrence), item);
+  }
+  return calls;
+}
+
 /**
  * The calls among one record's items whose item id an item before them gave:
  * the gate blocks the later one (duplicate_id), and no envelope but Open
  * Responses has item ids to say which of the two it was. A reference names an
- * item's id without giving it.
+ * item's id without giving it. `journal`: the calls that repeat an id of an
+ * earlier record, added.
  */
-export function callsRepeatingAnId(items: readonly unknown[]): ReadonlySet<unknown> {
+export function callsRepeatingAnId(items: readonly unknown[], journal?: RepeatedKeys): RepeatedIds {
   const given = new Set<string>();
-  const repeating = new Set<unknown>();
+  const repeating = new Map<unknown, RepeatedId>();
   for (const item of items) {
     if (!isPlainObject(item) || typeof item.id !== "string" || item.id === "" || isReference(item)) continue;
-    if (given.has(item.id) && item.type === "function_call") repeating.add(item);
+    if (given.has(item.id) && item.type === "function_call") {
+      repeating.set(item, { field: "id", why: `has the id ${JSON.stringify(item.id)} of an item before it, which the gate refuses`, cannot: (target) => `${target} has no item ids, so that id cannot go with it` });
+    }
     given.add(item.id);
+  }
+  if (journal === undefined || journal.size === 0) return repeating;
+  for (const [key, call] of callsByKey(items)) {
+    const repeated = journal.get(key);
+    if (repeated !== undefined && !repeating.has(call)) repeating.set(call, repeated);
   }
   return repeating;
 }
@@ -139,13 +186,14 @@ function kindOf(value: unknown): string {
  * its item. `at(index)`: the pointer of an item in the record. `left`: the
  * pointers set aside, whose losses from the writer say nothing more. `reportNoStatus`:
  * whether calls without status are reported (all but a Chat run's, whose
- * calls get a status from their message).
+ * calls get a status from their message). `journal`: the calls that repeat an
+ * id of an earlier record (journal-ids.ts).
  */
-export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, reportNoStatus = false, keepsArguments = false): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
+export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, reportNoStatus = false, keepsArguments = false, journal?: RepeatedKeys): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
   const unfinishedIds = new Map<unknown, string>();
   const losses: Loss[] = [];
   const left = new Set<string>();
-  const repeating = callsRepeatingAnId(items);
+  const repeating = callsRepeatingAnId(items, journal);
   const kept = items.map((item, index) => {
     const blocked = unwritableCall(item, keepsArguments, repeating);
     const fields = item as Record<string, unknown>;
@@ -173,11 +221,11 @@ export function setAsideUnfinishedCalls(items: readonly CanonicalItem[], target:
  * the filter stopped it). `keepsArguments`: the target writes arguments that
  * are no text as they are (Chat).
  */
-export function unfinishedResponse(response: unknown, target: string, marksLastOnly = false, keepsArguments = false): { value: unknown; losses: Loss[] } {
+export function unfinishedResponse(response: unknown, target: string, marksLastOnly = false, keepsArguments = false, journal?: RepeatedKeys): { value: unknown; losses: Loss[] } {
   // An incomplete response is written as one already; where only its last block reads as cut, its unfinished call must still be last.
   const completed = isPlainObject(response) && response.status === "completed";
   if (!isPlainObject(response) || !(completed || (marksLastOnly && response.status === "incomplete")) || !Array.isArray(response.output)) return { value: response, losses: [] };
-  const repeating = callsRepeatingAnId(response.output);
+  const repeating = callsRepeatingAnId(response.output, journal);
   const blocked = (item: unknown) => unwritableCall(item, keepsArguments, repeating) ?? (isPlainObject(item) && item.type === "function_call" && lacksStatus(item) ? { field: "status", why: "has no status" } : undefined);
   const stopped = completed ? stoppedResponse(response, target) : undefined;
   // A stopped response ran none of its calls: its first call is the one that must be last.

@@ -342,3 +342,91 @@ describe("a stream of Open Responses events, converted whole", () => {
     }
   });
 });
+
+// The gate keeps every id of the journal: a call whose call_id or item id an
+// item of an earlier record gave is blocked (duplicate_call_id, duplicate_id).
+// Where the target never sees the first (left out, dropped, written without
+// id) or has no item ids, the later call is left out, or its response written
+// incomplete, as a call blocked for what its own record says.
+describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call that repeats an id of an earlier record, convert --to %s", { timeout: 30_000 }, (target) => {
+  const call = (id: string, callId: string, status = "completed") => ({ type: "function_call", id, name: NAME, call_id: callId, status, arguments: ARGS });
+  const completed = (id: string, output: unknown[]) => ({ id, object: "response", created_at: 1, status: "completed", model: "m", output });
+
+  test("a call_id whose first call was left out unfinished: the later call is left out too", async () => {
+    const journal = lines(call("fc_1", "call_1", "in_progress"), user, call("fc_2", "call_1"));
+    expect(await gateCalls(journal)).toEqual([["call_1", true], ["call_1", true]]);
+    const { records, report } = await convert(target, journal);
+    expect(records).toEqual([USER_LINE[target]]);
+    expect(report.filter((loss) => loss.line === 3)).toEqual([
+      { line: 3, path: "", code: "unsupported_item", detail: `the call "call_1" gives the call_id an item of line 1 gave, which the gate refuses (duplicate_call_id): ${TITLES[target]} is written that item without its call_id, or not at all, so this call would read there as the first to give it, and written there it would read as a call that may run, so it is left out` },
+    ]);
+  });
+
+  test("a call_id an extension call gave first, which the target drops: the later call is left out", async () => {
+    const journal = lines(user, { type: "openai:custom_tool_call", id: "ctc_1", call_id: "call_1", name: "code", input: "x" }, user, call("fc_2", "call_1"));
+    expect(await gateCalls(journal)).toEqual([["call_1", true]]);
+    const { records } = await convert(target, journal);
+    expect(await gateCalls(lines(...records))).toEqual([]);
+  });
+
+  test("an item id a call of an earlier response gave: the later response is written incomplete, and its call stays blocked", async () => {
+    const journal = lines(completed("resp_1", [call("fc_1", "call_a")]), completed("resp_2", [call("fc_1", "call_b")]));
+    expect(await gateCalls(journal)).toEqual([["call_a", false], ["call_b", true]]);
+    const { records, report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "form_changed" && loss.line === 2)).toEqual([
+      { line: 2, path: "/output/0/id", code: "form_changed", detail: `the call "call_b" has the id "fc_1" an item of line 1 gave, which the gate refuses (duplicate_id): ${TITLES[target]} marks only a whole response unfinished, so the response is written as incomplete, and its calls read back incomplete` },
+    ]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_a", false], ["call_b", true]]);
+  });
+
+  test("a call_id whose first call was written: the later call is written, and the target's gate blocks it", async () => {
+    const journal = lines(call("fc_1", "call_1"), user, call("fc_2", "call_1"));
+    const { records, report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_1", false], ["call_1", true]]);
+  });
+
+  test("a request that replays the conversation so far repeats no id: its calls are written, and pass", async () => {
+    const output = { type: "function_call_output", call_id: "call_1", output: "x" };
+    const journal = lines({ model: "m", input: [user] }, completed("resp_1", [call("fc_1", "call_1")]), { model: "m", input: [user, call("fc_1", "call_1"), output] });
+    expect(await gateCalls(journal)).toEqual([["call_1", false]]);
+    const { report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item" || (loss.code === "form_changed" && /refuses/.test(String(loss.detail))))).toEqual([]);
+  });
+});
+
+// A call_id of the form Gemini's reader makes for a call without id goes back
+// to Gemini without one, and its reader makes it again from the call's rank,
+// name and arguments: two calls that give it differ there, where the gate
+// blocked the second.
+describe("a gemini_call_… call_id two records give, convert --to gemini", { timeout: 30_000 }, () => {
+  const completion = (id: string, args: string) => ({
+    id,
+    object: "chat.completion",
+    created: 1,
+    model: "m",
+    choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "gemini_call_0123456789abcdef", type: "function", function: { name: NAME, arguments: args } }] }, finish_reason: "tool_calls" }],
+  });
+
+  test("the later response is written incomplete, and its call stays blocked", async () => {
+    const journal = lines(completion("chatcmpl-1", ARGS), completion("chatcmpl-2", '{"region":"emea"}'));
+    expect((await gateCalls(journal)).map(([, blocked]) => blocked)).toEqual([false, true]);
+    const { records } = await convert("gemini", journal);
+    expect(records.map((record) => ENDED.gemini!.read(record))).toEqual(["STOP", "MAX_TOKENS"]);
+    expect((await gateCalls(lines(...records))).map(([, blocked]) => blocked)).toEqual([false, true]);
+  });
+
+  test("a request that replays such a call under other instructions keeps it: Gemini's reader makes its id again alike", async () => {
+    const geminiCall = { type: "function_call", name: NAME, call_id: "gemini_call_0123456789abcdef", status: "completed", arguments: ARGS };
+    const output = { type: "function_call_output", call_id: "gemini_call_0123456789abcdef", output: "x" };
+    const tools = [{ type: "function", name: NAME, parameters: { type: "object", properties: { region: { type: "string" } } } }];
+    const journal = lines(
+      { request: { model: "m", instructions: "one", tools, input: [user] }, response: { id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m", output: [geminiCall] } },
+      { request: { model: "m", instructions: "two", tools, input: [user, geminiCall, output] }, response: { id: "resp_2", object: "response", created_at: 2, status: "completed", model: "m", output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "done" }] }] } },
+    );
+    expect((await gateCalls(journal)).map(([, blocked]) => blocked)).toEqual([false, true]);
+    const { records, report } = await convert("gemini", journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
+    expect((await gateCalls(lines(...records))).map(([, blocked]) => blocked)).toEqual([false, true]);
+  });
+});
