@@ -132,7 +132,7 @@ export function responsesToolsToChat(args: { tools: readonly FunctionToolParam[]
 
 export function chatToolChoiceToResponses(args: { toolChoice: ChatToolChoice }): Converted<ToolChoiceParam | undefined> {
   const choice = args.toolChoice;
-  if (isMistralAny(choice)) return { value: "required", losses: [{ path: "", code: "form_changed", detail: 'tool_choice "any", Mistral\'s word for "required", written "required"' }] };
+  if (isMistralAny(choice)) return { value: "required", losses: [{ path: "", code: "form_changed", detail: 'tool_choice "any", Mistral\'s word for "required", read as "required", which each envelope writes in its own form' }] };
   if (typeof choice === "string") return { value: choice, losses: [] };
   const losses: Loss[] = [];
   switch (choice.type) {

@@ -128,7 +128,7 @@ describe("tool_choice, Chat to Open Responses", () => {
   test('Mistral\'s "any" is written "required", reported', () => {
     expect(chatToolChoiceToResponses({ toolChoice: "any" as unknown as ChatToolChoice })).toEqual({
       value: "required",
-      losses: [{ path: "", code: "form_changed", detail: 'tool_choice "any", Mistral\'s word for "required", written "required"' }],
+      losses: [{ path: "", code: "form_changed", detail: 'tool_choice "any", Mistral\'s word for "required", read as "required", which each envelope writes in its own form' }],
     });
   });
 
