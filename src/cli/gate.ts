@@ -42,7 +42,9 @@ Checks run in this order; the first that fails is the item's reason:
   arguments_schema   the parsed arguments fail the tool's JSON Schema (2020-12;
                      a schema whose $schema names draft 6, 7 or 2019-09 is read
                      by 2020-12's rules, and refused where they could accept
-                     what its draft refuses), or the schema is refused
+                     what its draft refuses), also as a case-folding reader
+                     reads them ("REGION" fills the "region" its object
+                     declares), or the schema is refused
   unknown_tool       no schema is known for the call's name (fail closed)
   ok                 the call may run and get a function_call_output
 Journal-wide findings (any of them blocks): orphan_output,

@@ -15,17 +15,20 @@
 // |   |                   |   `parsed_arguments` beside it holds another value       |
 // | 6 | arguments_schema  | the value fails the tool's JSON Schema, or the schema    |
 // |   |                   |   judges numbers and one is written past what a double   |
-// |   |                   |   holds (exact-arguments.ts)                             |
+// |   |                   |   holds (exact-arguments.ts), or it fails as a reader    |
+// |   |                   |   folding case reads it (`REGION` as the `region` its    |
+// |   |                   |   object declares, folded-reading.ts)                    |
 // |   | unknown_tool      | in place of 6 when no schema is known for the name       |
 // | 7 | ok                |                                                         |
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { describeNamesFoldedTwice, firstNamesFoldedTwice, mayFoldTwice } from "../models/names-folded-twice.js";
 import { declaredArgumentNames } from "./declared-argument-names.js";
+import { foldedReading, type FoldedReading } from "./folded-reading.js";
 import { describeValue as describe, parseJsonText } from "../models/json-value.js";
 import { quoteVisible } from "../models/quote-visible.js";
 import { constrainsNumbers, inexactNumber, whyNotStanding } from "./exact-arguments.js";
 import { isKnownBareType } from "./item-kind.js";
-import { messageOf, SchemaCache, type ToolSchema } from "./schema.js";
+import { messageOf, SchemaCache, type SchemaValidator, type ToolSchema } from "./schema.js";
 import { jsonEqual } from "./schema-equal.js";
 import { innerArguments } from "../models/double-encoded-arguments.js";
 import { shownLiteral } from "../models/decimal-value.js";
@@ -157,6 +160,12 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     if (inexact !== undefined) {
       return { reason: "arguments_schema", detail: `arguments${inexact.path} is ${shownLiteral(inexact.literal)}, ${whyNotStanding(inexact.literal)}; the gate does not compare it`, path: "/arguments" };
     }
+    // A tool that matches names regardless of case reads a member named otherwise as the parameter of its object it folds to: that reading must pass too.
+    const folding = declared === undefined ? undefined : foldedReading(value, compiled.schema);
+    if (folding !== undefined) {
+      const refused = refusedFoldedReading(folding, compiled.validate);
+      if (refused !== undefined) return { reason: "arguments_schema", detail: refused, path: "/arguments" };
+    }
     return { reason: "ok", detail: "completed call with arguments valid for its schema" };
   } catch (error) {
     // Fail closed: whatever went wrong, the step that was running blocks the call.
@@ -165,6 +174,18 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const reason = step === "not_function_call" ? "namespaced" : step;
     return { reason, detail: `the gate could not finish the ${reason} check: ${messageOf(error)}` };
   }
+}
+
+/** Why the arguments as a folding reader reads them are refused, or undefined when that reading passes the schema too. */
+function refusedFoldedReading(folding: FoldedReading, validate: SchemaValidator): string | undefined {
+  const reader = "a reader that matches names regardless of case or width (Go's encoding/json does)";
+  if ("ambiguous" in folding) {
+    const { name, path, declared } = folding.ambiguous;
+    return `arguments has the member ${quoteVisible(name)} at ${quoteVisible(path, 200)}, which ${reader} may take for any of the parameters ${declared.map((spelling) => quoteVisible(spelling)).join(", ")} its object declares`;
+  }
+  if (validate(folding.value)) return undefined;
+  const { name, path, declared } = folding.renamed;
+  return `arguments has the member ${quoteVisible(name)} at ${quoteVisible(path, 200)}, which ${reader} takes for the parameter ${quoteVisible(declared[0]!)} its object declares; so read, ${describeSchemaErrors(validate.errors)}`;
 }
 
 type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown> };

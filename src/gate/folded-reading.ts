@@ -1,0 +1,213 @@
+// The arguments as a reader that matches member names regardless of case reads
+// them. Go's encoding/json (and the case-insensitive binders of .NET and Java)
+// fill a struct's field from a member whose name only folds to it, preferring an
+// exact match: `{"REGION":"global"}` is `region: "global"` to such a tool, while
+// JSON Schema reads a member its schema leaves free and no region at all.
+//
+// The gate judges that reading too, object by object: a member is renamed only
+// to a name the schema declares (`properties`) for the very object it sits in,
+// found by following the arguments down the schema (`properties`, `items`,
+// `prefixItems`, `additionalProperties`, local `$ref`s, and every branch of
+// `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`). A map's keys, whose object
+// declares no name, are left as written. The copy so renamed must pass the
+// schema as well. A member whose fold the object's schemas write in two
+// spellings (`id` and `ID`) could fill either: that reading is not one, and the
+// call is blocked.
+import { foldedKey, isOwnFoldKey } from "../models/names-folded-twice.js";
+import { pointerToken } from "../models/json-pointer.js";
+import { isPlainObject, setOwn } from "../models/json-value.js";
+import type { ToolSchema } from "./schema.js";
+
+/** A member renamed as a folding reader reads it: where it is (JSON Pointer into the arguments), its name, and the declared names it folds to. */
+export interface FoldedMember {
+  path: string;
+  name: string;
+  declared: readonly string[];
+}
+
+/** The arguments as a folding reader reads them, and the first member it renamed; `ambiguous` when a member folds to two declared spellings. */
+export type FoldedReading = { value: unknown; renamed: FoldedMember } | { ambiguous: FoldedMember };
+
+type SchemaObject = Record<string, unknown>;
+
+/** The most schemas followed at one place of the arguments: past it, the place is read as declaring nothing. */
+const MAX_SCHEMAS_AT_A_PLACE = 64;
+
+const BRANCHES = ["allOf", "anyOf", "oneOf"] as const;
+const CONDITIONALS = ["if", "then", "else"] as const;
+
+/** The folding reader's reading of `value` under `schema` when it differs from the value judged; undefined when every member is read as written. */
+export function foldedReading(value: unknown, schema: ToolSchema): FoldedReading | undefined {
+  if (!isPlainObject(schema) || value === null || typeof value !== "object") return undefined;
+  // Most arguments name every member as some object of the schema writes it, or as none does: then no member is renamed, and nothing is walked twice.
+  if (!mayRename(value, namesOf(schema))) return undefined;
+  // Found without a copy, which is made only for a reading that differs.
+  const found = readFolded(value, schema, false);
+  return found === undefined || "ambiguous" in found ? found : readFolded(value, schema, true);
+}
+
+/** Walks the arguments down the schema; with `copy`, builds the renamed copy as it goes. */
+function readFolded(value: object, root: SchemaObject, copy: boolean): FoldedReading | undefined {
+  let first: FoldedMember | undefined;
+  const top = copy ? shell(value) : undefined;
+  // An explicit stack: arguments may nest deeper than the call stack allows.
+  const pending: Array<{ source: unknown; target: unknown; schemas: SchemaObject[]; path: string }> = [{ source: value, target: top, schemas: applying([root], root), path: "" }];
+  while (pending.length > 0) {
+    const { source, target, schemas, path } = pending.pop()!;
+    if (Array.isArray(source)) {
+      source.forEach((child, index) => {
+        const childCopy = copy ? shell(child) : undefined;
+        if (copy) setOwn(target as object, index, childCopy);
+        if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(itemSchemas(schemas, index), root), path: `${path}/${index}` });
+      });
+      continue;
+    }
+    const members = source as Record<string, unknown>;
+    const declared = declaredAt(schemas);
+    for (const name of Object.keys(members)) {
+      const spellings = declared === undefined || declared.written.has(name) ? undefined : declared.byFold.get(foldOf(name));
+      const memberPath = `${path}/${pointerToken(name)}`;
+      if (spellings !== undefined && (spellings.length > 1 || Object.hasOwn(members, spellings[0]!))) return { ambiguous: { path: memberPath, name, declared: spellings } };
+      const readAs = spellings?.[0] ?? name;
+      if (spellings !== undefined) first ??= { path: memberPath, name, declared: spellings };
+      const child = members[name];
+      const childCopy = copy ? shell(child) : undefined;
+      if (copy) setOwn(target as object, readAs, childCopy);
+      if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(memberSchemas(schemas, readAs), root), path: memberPath });
+    }
+  }
+  return first === undefined ? undefined : { value: top, renamed: first };
+}
+
+/** The names every `properties` of the schema writes, by fold; read once a schema. */
+type SchemaNames = ReadonlyMap<string, readonly string[]>;
+
+const schemaNames = new WeakMap<object, SchemaNames>();
+
+function namesOf(schema: SchemaObject): SchemaNames {
+  let names = schemaNames.get(schema);
+  if (names === undefined) {
+    const written = new Set<string>();
+    const pending: unknown[] = [schema];
+    const seen = new Set<object>();
+    while (pending.length > 0) {
+      const next = pending.pop();
+      if (next === null || typeof next !== "object" || seen.has(next)) continue;
+      seen.add(next);
+      if (!Array.isArray(next) && isPlainObject((next as SchemaObject).properties)) for (const name of Object.keys((next as SchemaObject).properties as object)) written.add(name);
+      for (const child of Object.values(next)) pending.push(child);
+    }
+    const byFold = new Map<string, string[]>();
+    for (const name of written) {
+      const spellings = byFold.get(foldOf(name));
+      if (spellings === undefined) byFold.set(foldOf(name), [name]);
+      else spellings.push(name);
+    }
+    names = byFold;
+    schemaNames.set(schema, names);
+  }
+  return names;
+}
+
+/** Whether some member of the value folds to a name some `properties` writes otherwise: only then can it be renamed. */
+function mayRename(value: object, names: SchemaNames): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== "object") continue;
+    if (Array.isArray(next)) {
+      for (const child of next) if (child !== null && typeof child === "object") pending.push(child);
+      continue;
+    }
+    for (const name in next) {
+      const spellings = names.get(foldOf(name));
+      if (spellings !== undefined && spellings.some((spelling) => spelling !== name)) return true;
+      const child = (next as Record<string, unknown>)[name];
+      if (child !== null && typeof child === "object") pending.push(child);
+    }
+  }
+  return false;
+}
+
+/** A name as names are compared: as written when it is its own fold, else folded. */
+function foldOf(name: string): string {
+  return isOwnFoldKey(name) ? name : foldedKey(name);
+}
+
+/** The names the schemas at one place declare (`properties`), as written and by fold; undefined when they declare none. */
+function declaredAt(schemas: readonly SchemaObject[]): { written: Set<string>; byFold: Map<string, string[]> } | undefined {
+  const written = new Set<string>();
+  for (const schema of schemas) if (isPlainObject(schema.properties)) for (const name of Object.keys(schema.properties)) written.add(name);
+  if (written.size === 0) return undefined;
+  const byFold = new Map<string, string[]>();
+  for (const name of written) {
+    const fold = foldOf(name);
+    const spellings = byFold.get(fold);
+    if (spellings === undefined) byFold.set(fold, [name]);
+    else spellings.push(name);
+  }
+  return { written, byFold };
+}
+
+/** The schemas a member named `name` is judged by: its `properties` entry, else `additionalProperties`. */
+function memberSchemas(schemas: readonly SchemaObject[], name: string): unknown[] {
+  const found: unknown[] = [];
+  for (const schema of schemas) {
+    if (isPlainObject(schema.properties) && Object.hasOwn(schema.properties, name)) found.push(schema.properties[name]);
+    else if (isPlainObject(schema.additionalProperties)) found.push(schema.additionalProperties);
+  }
+  return found;
+}
+
+/** The schemas the item at `index` is judged by: its `prefixItems` entry, else `items`. */
+function itemSchemas(schemas: readonly SchemaObject[], index: number): unknown[] {
+  const found: unknown[] = [];
+  for (const schema of schemas) {
+    if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) found.push(schema.prefixItems[index]);
+    else if (isPlainObject(schema.items)) found.push(schema.items);
+  }
+  return found;
+}
+
+/** The schemas that apply at a place: those given, and what their local `$ref`s and branches lead to, each once, at most MAX_SCHEMAS_AT_A_PLACE. */
+function applying(given: readonly unknown[], root: SchemaObject): SchemaObject[] {
+  const found: SchemaObject[] = [];
+  const seen = new Set<SchemaObject>();
+  const pending = [...given];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (!isPlainObject(next) || seen.has(next)) continue;
+    // Too many to follow: the place is read as declaring nothing, as before this reading.
+    if (found.length >= MAX_SCHEMAS_AT_A_PLACE) return [];
+    seen.add(next);
+    found.push(next);
+    if (typeof next.$ref === "string") pending.push(localTarget(next.$ref, root));
+    for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) pending.push(...(next[keyword] as unknown[]));
+    for (const keyword of CONDITIONALS) pending.push(next[keyword]);
+  }
+  return found;
+}
+
+/** The schema a `$ref` of this document names by a JSON Pointer (`#`, `#/$defs/a`); undefined for any other reference. */
+function localTarget(reference: string, root: SchemaObject): unknown {
+  if (reference === "#") return root;
+  if (!reference.startsWith("#/")) return undefined;
+  let at: unknown = root;
+  for (const token of reference.slice(2).split("/")) {
+    let name: string;
+    try {
+      name = decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, name)) return undefined;
+    at = (at as Record<string, unknown>)[name];
+  }
+  return at;
+}
+
+/** An empty container of the value's kind, or the value itself when it holds none. */
+function shell(value: unknown): unknown {
+  if (Array.isArray(value)) return [];
+  return value !== null && typeof value === "object" ? {} : value;
+}

@@ -1,0 +1,69 @@
+// A member whose name its object's schema does not write, but folds to a name
+// that object declares, is that parameter to a reader that matches names
+// regardless of case (Go's encoding/json): the arguments must pass the schema
+// read that way too. A map's keys, whose object declares no name, stay as written.
+import { describe, expect, test } from "vitest";
+import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
+import type { ToolSchema } from "../../src/gate/schema.js";
+import { call, OK_DETAIL } from "../hostile/support.js";
+
+const gate = (schema: ToolSchema, args: string): Verdict => replayGate(call("call_1", args), schema);
+const READER = "a reader that matches names regardless of case or width (Go's encoding/json does)";
+const ok: Verdict = { reason: "ok", detail: OK_DETAIL };
+const blocked = (detail: string): Verdict => ({ reason: "arguments_schema", detail, path: "/arguments" });
+
+const sales: ToolSchema = {
+  type: "object",
+  properties: {
+    region: { type: "string", enum: ["apac", "emea", "amer"] },
+    orders: { type: "array", items: { $ref: "#/$defs/order" } },
+    labels: { type: "object", properties: { REGION: { type: "string" } }, additionalProperties: { type: "string" } },
+  },
+  $defs: { order: { type: "object", properties: { qty: { type: "integer", maximum: 100 } } } },
+};
+
+describe("a member named as a folding reader reads a parameter its object declares", () => {
+  test("whose value the parameter forbids blocks the call, though JSON Schema reads a free member; a nested object declaring REGION changes nothing at the top", () => {
+    expect(gate(sales, '{"REGION":"global"}')).toEqual(
+      blocked(`arguments has the member "REGION" at "/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments/region must be equal to one of the allowed values ("apac", "emea", "amer")`),
+    );
+  });
+  test("is found inside an array of objects, through a $ref, with its JSON Pointer", () => {
+    expect(gate(sales, '{"region":"apac","orders":[{"qty":1},{"Qty":100000}]}')).toEqual(
+      blocked(`arguments has the member "Qty" at "/orders/1/Qty", which ${READER} takes for the parameter "qty" its object declares; so read, arguments/orders/1/qty must be <= 100`),
+    );
+  });
+  test("is found through the branches of allOf and anyOf, and judged by the whole schema", () => {
+    const schema: ToolSchema = { type: "object", allOf: [{ properties: { mode: { enum: ["read"] } } }, { anyOf: [{ properties: { path: { type: "string" } } }] }] };
+    expect(gate(schema, '{"MODE":"write"}')).toEqual(
+      blocked(`arguments has the member "MODE" at "/MODE", which ${READER} takes for the parameter "mode" its object declares; so read, arguments/mode must be equal to one of the allowed values ("read")`),
+    );
+    expect(gate(schema, '{"PATH":7}')).toMatchObject({ reason: "arguments_schema" });
+    expect(gate(schema, '{"MODE":"read","Path":"/tmp"}')).toEqual(ok);
+  });
+  test("whose value the parameter allows passes: both readings are valid", () => {
+    expect(gate(sales, '{"Region":"apac","orders":[{"QTY":3}]}')).toEqual(ok);
+  });
+  test("written exactly as a name its object declares is read as that name, as Go prefers an exact match", () => {
+    expect(gate(sales, '{"region":"apac","labels":{"REGION":"global"}}')).toEqual(ok);
+  });
+  test("that its object's schema writes in two spellings blocks the call: which one it fills cannot be known", () => {
+    const schema: ToolSchema = { type: "object", properties: { id: { type: "integer" }, ID: { type: "string" } } };
+    expect(gate(schema, '{"Id":7}')).toEqual(blocked(`arguments has the member "Id" at "/Id", which ${READER} may take for any of the parameters "id", "ID" its object declares`));
+    expect(gate(schema, '{"ID":"seven"}')).toEqual(ok);
+  });
+});
+
+describe("a map's keys, whose object declares no name, stay as written", () => {
+  test("an environment map's PATH is no parameter path, though the tool declares one at the top", () => {
+    const run: ToolSchema = {
+      type: "object",
+      properties: { path: { type: "string" }, env: { type: "object", propertyNames: { pattern: "^[A-Z_][A-Z0-9_]*$" }, additionalProperties: { type: "string" } } },
+      required: ["path"],
+    };
+    expect(gate(run, '{"path":"/bin/ls","env":{"PATH":"/usr/bin","HOME":"/root"}}')).toEqual(ok);
+  });
+  test("a word count keyed by words", () => {
+    expect(gate(sales, '{"region":"apac","labels":{"Region":"x","ORDERS":"y"}}')).toEqual(ok);
+  });
+});
