@@ -30,6 +30,21 @@ export function declaredArgumentNames(schema: ToolSchema | undefined): FoldedNam
 
 function foldsOf(schema: object): Set<string> {
   const folds = new Set<string>();
+  eachSchemaObject(schema, (fields) => {
+    for (const key of Object.keys(fields)) {
+      const child = fields[key];
+      if ((key === "properties" || key === "dependentSchemas" || key === "dependentRequired") && isObject(child)) {
+        for (const name of Object.keys(child)) folds.add(foldName(name));
+      }
+      if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") folds.add(foldName(name));
+      if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") folds.add(foldName(name));
+    }
+  });
+  return folds;
+}
+
+/** Calls `visit` with every object (not array) of a schema, each once, however deep. */
+export function eachSchemaObject(schema: object, visit: (fields: Record<string, unknown>) => void): void {
   // An explicit stack: a schema may nest deeper than the call stack allows; each object once.
   const pending: unknown[] = [schema];
   const seen = new Set<object>();
@@ -41,18 +56,9 @@ function foldsOf(schema: object): Set<string> {
       for (const child of next) pending.push(child);
       continue;
     }
-    const fields = next as Record<string, unknown>;
-    for (const key of Object.keys(fields)) {
-      const child = fields[key];
-      if ((key === "properties" || key === "dependentSchemas" || key === "dependentRequired") && isObject(child)) {
-        for (const name of Object.keys(child)) folds.add(foldName(name));
-      }
-      if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") folds.add(foldName(name));
-      if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") folds.add(foldName(name));
-      pending.push(child);
-    }
+    visit(next as Record<string, unknown>);
+    for (const child of Object.values(next)) pending.push(child);
   }
-  return folds;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -17,6 +17,7 @@ import { foldedKey, isOwnFoldKey } from "../models/names-folded-twice.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject, setOwn } from "../models/json-value.js";
 import type { ToolSchema } from "./schema.js";
+import { eachSchemaObject } from "./declared-argument-names.js";
 
 /** A member renamed as a folding reader reads it: where it is (JSON Pointer into the arguments), its name, and the declared names it folds to. */
 export interface FoldedMember {
@@ -88,25 +89,25 @@ function namesOf(schema: SchemaObject): SchemaNames {
   let names = schemaNames.get(schema);
   if (names === undefined) {
     const written = new Set<string>();
-    const pending: unknown[] = [schema];
-    const seen = new Set<object>();
-    while (pending.length > 0) {
-      const next = pending.pop();
-      if (next === null || typeof next !== "object" || seen.has(next)) continue;
-      seen.add(next);
-      if (!Array.isArray(next) && isPlainObject((next as SchemaObject).properties)) for (const name of Object.keys((next as SchemaObject).properties as object)) written.add(name);
-      for (const child of Object.values(next)) pending.push(child);
-    }
-    const byFold = new Map<string, string[]>();
-    for (const name of written) {
-      const spellings = byFold.get(foldOf(name));
-      if (spellings === undefined) byFold.set(foldOf(name), [name]);
-      else spellings.push(name);
-    }
-    names = byFold;
+    eachSchemaObject(schema, (fields) => {
+      if (isPlainObject(fields.properties)) for (const name of Object.keys(fields.properties)) written.add(name);
+    });
+    names = spellingsByFold(written);
     schemaNames.set(schema, names);
   }
   return names;
+}
+
+/** Names by their fold, each fold with the spellings that give it. */
+function spellingsByFold(names: Iterable<string>): Map<string, string[]> {
+  const byFold = new Map<string, string[]>();
+  for (const name of names) {
+    const fold = foldOf(name);
+    const spellings = byFold.get(fold);
+    if (spellings === undefined) byFold.set(fold, [name]);
+    else spellings.push(name);
+  }
+  return byFold;
 }
 
 /** Whether some member of the value folds to a name some `properties` writes otherwise: only then can it be renamed. */
@@ -138,15 +139,7 @@ function foldOf(name: string): string {
 function declaredAt(schemas: readonly SchemaObject[]): { written: Set<string>; byFold: Map<string, string[]> } | undefined {
   const written = new Set<string>();
   for (const schema of schemas) if (isPlainObject(schema.properties)) for (const name of Object.keys(schema.properties)) written.add(name);
-  if (written.size === 0) return undefined;
-  const byFold = new Map<string, string[]>();
-  for (const name of written) {
-    const fold = foldOf(name);
-    const spellings = byFold.get(fold);
-    if (spellings === undefined) byFold.set(fold, [name]);
-    else spellings.push(name);
-  }
-  return { written, byFold };
+  return written.size === 0 ? undefined : { written, byFold: spellingsByFold(written) };
 }
 
 /** The schemas a member named `name` is judged by: its `properties` entry, else `additionalProperties`. */
