@@ -13,7 +13,7 @@
 // schema as well. A member whose fold the object's schemas write in two
 // spellings (`id` and `ID`) could fill either: that reading is not one, and the
 // call is blocked.
-import { foldedKey, isOwnFoldKey } from "../models/names-folded-twice.js";
+import { comparedName } from "../models/names-folded-twice.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject, setOwn } from "../models/json-value.js";
 import type { ToolSchema } from "./schema.js";
@@ -66,7 +66,7 @@ function readFolded(value: object, root: SchemaObject, copy: boolean): FoldedRea
     const members = source as Record<string, unknown>;
     const declared = declaredAt(schemas);
     for (const name of Object.keys(members)) {
-      const spellings = declared === undefined || declared.written.has(name) ? undefined : declared.byFold.get(foldOf(name));
+      const spellings = declared === undefined || declared.written.has(name) ? undefined : declared.byFold.get(comparedName(name));
       const memberPath = `${path}/${pointerToken(name)}`;
       if (spellings !== undefined && (spellings.length > 1 || Object.hasOwn(members, spellings[0]!))) return { ambiguous: { path: memberPath, name, declared: spellings } };
       const readAs = spellings?.[0] ?? name;
@@ -102,7 +102,7 @@ function namesOf(schema: SchemaObject): SchemaNames {
 function spellingsByFold(names: Iterable<string>): Map<string, string[]> {
   const byFold = new Map<string, string[]>();
   for (const name of names) {
-    const fold = foldOf(name);
+    const fold = comparedName(name);
     const spellings = byFold.get(fold);
     if (spellings === undefined) byFold.set(fold, [name]);
     else spellings.push(name);
@@ -121,18 +121,13 @@ function mayRename(value: object, names: SchemaNames): boolean {
       continue;
     }
     for (const name in next) {
-      const spellings = names.get(foldOf(name));
+      const spellings = names.get(comparedName(name));
       if (spellings !== undefined && spellings.some((spelling) => spelling !== name)) return true;
       const child = (next as Record<string, unknown>)[name];
       if (child !== null && typeof child === "object") pending.push(child);
     }
   }
   return false;
-}
-
-/** A name as names are compared: as written when it is its own fold, else folded. */
-function foldOf(name: string): string {
-  return isOwnFoldKey(name) ? name : foldedKey(name);
 }
 
 /** The names the schemas at one place declare (`properties`), as written and by fold; undefined when they declare none. */
