@@ -80,6 +80,7 @@ import { comparedName } from "../../src/models/names-folded-twice.js";
 import { completionToItems } from "./completion-to-response.js";
 import { callStatusOf } from "./messages-to-items.js";
 import { extraKeyLosses } from "./params.js";
+import { RESTATED_LIMITS } from "../../src/models/restated-limits.js";
 
 declare module "../../src/models/assembled-response.js" {
   interface StreamedCompletion {
@@ -354,13 +355,10 @@ function gatherChunkFields(fields: Map<string, ChunkField>, chunk: Fields, line:
     const kept = Object.hasOwn(opening, key) && isPresent(opening[key]) ? opening[key] : fields.get(key)?.value;
     if (kept === undefined) fields.set(key, { value: chunk[key], line });
     else if (differs(chunk[key], kept)) unkept.push(differing(key, chunk[key], kept, line));
-    if (kept !== undefined && limitOtherwise === undefined && CHUNK_LIMITS.has(comparedName(key)) && !isDeepStrictEqual(chunk[key], kept)) limitOtherwise = key;
+    if (kept !== undefined && limitOtherwise === undefined && RESTATED_LIMITS.has(comparedName(key)) && !isDeepStrictEqual(chunk[key], kept)) limitOtherwise = key;
   }
   return limitOtherwise;
 }
-
-/** The members of a chunk that repeat what its request allowed the calls. */
-const CHUNK_LIMITS: ReadonlySet<string> = new Set(["tool_choice", "tools", "parallel_tool_calls"]);
 
 function limitGivenOtherwise(key: string | undefined, line: number): OpenCompletion["limitsTwoWays"] {
   return key === undefined ? undefined : { line, key };

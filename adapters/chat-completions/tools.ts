@@ -38,6 +38,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { FunctionToolParam, ToolChoiceParam, textFormatParamSchema } from "../../src/models/open-responses.js";
 import { extraKeyLosses, isRecord } from "./params.js";
+import { isTypelessFunctionTool } from "../../src/models/typeless-tool.js";
 
 export type ChatFunctionTool = z.infer<typeof chatFunctionToolSchema>;
 export type TextFormatParam = z.infer<typeof textFormatParamSchema>;
@@ -84,7 +85,7 @@ export function chatToolsToResponses(args: { tools: readonly ChatTool[] }): Conv
  */
 function typedTool(tool: ChatTool, typePath: string, losses: Loss[]): ChatTool {
   const fields = tool as unknown as Record<string, unknown>;
-  if (!isRecord(fields) || Object.hasOwn(fields, "type") || !isRecord(fields.function) || Object.keys(fields).length !== 1) return tool;
+  if (!isRecord(fields) || !isTypelessFunctionTool(fields)) return tool;
   losses.push({ path: typePath, code: "synthesized", detail: 'a tool without type that holds a function object is read as a function tool ("type": "function"), as Mistral writes its tools and its API reads them' });
   return { type: "function", ...fields } as unknown as ChatTool;
 }

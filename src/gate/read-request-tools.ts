@@ -25,6 +25,7 @@ import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import { shownLiteral } from "../models/decimal-value.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 import { describeLimitSpelledOtherwise, limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
+import { isTypelessFunctionTool } from "../models/typeless-tool.js";
 
 /**
  * The schema of a function declared without `parameters`: it takes no
@@ -238,10 +239,6 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
  * SDKs read it; a reader that requires the type refuses the whole request, and
  * none reads it as another tool.
  */
-function isTypelessFunctionTool(tool: Record<string, unknown>): boolean {
-  return !Object.hasOwn(tool, "type") && isPlainObject(tool.function) && Object.keys(tool).length === 1;
-}
-
 function readLegacyFunctions(functions: unknown, where: string, read: ToolsRead): void {
   if (!Array.isArray(functions)) {
     read.problems.push(`${where}: functions must be an array, found ${describe(functions)}`);

@@ -79,6 +79,7 @@ import { describeValue } from "../models/json-value.js";
 import { comparedName } from "../models/names-folded-twice.js";
 import { quoteVisible } from "../models/quote-visible.js";
 import { isPlainObject } from "./detect.js";
+import { RESTATED_LIMITS } from "../models/restated-limits.js";
 
 export type { AssembledResponse } from "../models/assembled-response.js";
 
@@ -561,9 +562,6 @@ function holdsAnyKey(value: object): boolean {
   return false;
 }
 
-/** The members of a response object that repeat what its request allowed its calls. */
-const RESPONSE_LIMITS: ReadonlySet<string> = new Set(["tool_choice", "tools", "parallel_tool_calls"]);
-
 /**
  * Keeps the response object an event carried as the response's record, after
  * checking that it says of its request's limits what the one before it said:
@@ -584,7 +582,7 @@ function showResponse(open: OpenResponse, type: EventType, response: Fields, lin
 /** The first member saying a limit (as a reader folding names reads it) that `earlier` gives and `later` gives otherwise or leaves out. */
 function limitGivenOtherwise(earlier: Fields, later: Fields): string | undefined {
   for (const key in earlier) {
-    if (!Object.hasOwn(earlier, key) || !RESPONSE_LIMITS.has(comparedName(key))) continue;
+    if (!Object.hasOwn(earlier, key) || !RESTATED_LIMITS.has(comparedName(key))) continue;
     const value = earlier[key];
     if (value === null || value === undefined) continue;
     if (!Object.hasOwn(later, key) || !isDeepStrictEqual(value, later[key])) return key;
