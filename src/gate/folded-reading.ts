@@ -40,25 +40,22 @@ const CONDITIONALS = ["if", "then", "else"] as const;
 /** The folding reader's reading of `value` under `schema` when it differs from the value judged; undefined when every member is read as written. */
 export function foldedReading(value: unknown, schema: ToolSchema): FoldedReading | undefined {
   if (!isPlainObject(schema) || value === null || typeof value !== "object") return undefined;
-  // Most arguments name every member as some object of the schema writes it, or as none does: then no member is renamed, and nothing is walked twice.
-  if (!mayRename(value, namesOf(schema))) return undefined;
-  // Found without a copy, which is made only for a reading that differs.
-  const found = readFolded(value, schema, false);
-  return found === undefined || "ambiguous" in found ? found : readFolded(value, schema, true);
+  // Most arguments name every member as some object of the schema writes it, or as none does: then no member is renamed, and no copy is made.
+  return mayRename(value, namesOf(schema)) ? readFolded(value, schema) : undefined;
 }
 
-/** Walks the arguments down the schema; with `copy`, builds the renamed copy as it goes. */
-function readFolded(value: object, root: SchemaObject, copy: boolean): FoldedReading | undefined {
+/** Walks the arguments down the schema, building the renamed copy as it goes. */
+function readFolded(value: object, root: SchemaObject): FoldedReading | undefined {
   let first: FoldedMember | undefined;
-  const top = copy ? shell(value) : undefined;
+  const top = shell(value);
   // An explicit stack: arguments may nest deeper than the call stack allows.
   const pending: Array<{ source: unknown; target: unknown; schemas: SchemaObject[]; path: string }> = [{ source: value, target: top, schemas: applying([root], root), path: "" }];
   while (pending.length > 0) {
     const { source, target, schemas, path } = pending.pop()!;
     if (Array.isArray(source)) {
       source.forEach((child, index) => {
-        const childCopy = copy ? shell(child) : undefined;
-        if (copy) setOwn(target as object, index, childCopy);
+        const childCopy = shell(child);
+        setOwn(target as object, index, childCopy);
         if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(itemSchemas(schemas, index), root), path: `${path}/${index}` });
       });
       continue;
@@ -72,8 +69,8 @@ function readFolded(value: object, root: SchemaObject, copy: boolean): FoldedRea
       const readAs = spellings?.[0] ?? name;
       if (spellings !== undefined) first ??= { path: memberPath, name, declared: spellings };
       const child = members[name];
-      const childCopy = copy ? shell(child) : undefined;
-      if (copy) setOwn(target as object, readAs, childCopy);
+      const childCopy = shell(child);
+      setOwn(target as object, readAs, childCopy);
       if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(memberSchemas(schemas, readAs), root), path: memberPath });
     }
   }
