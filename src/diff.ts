@@ -29,7 +29,7 @@
 // large to align is paired by position, and a note says where.
 import { recordText } from "./journal/record-text.js";
 import { describeValue, parseJsonText } from "./models/json-value.js";
-import { jsonEqual } from "./gate/schema-equal.js";
+import { jsonEqual } from "./models/json-equal.js";
 import { inexactNumber } from "./gate/exact-arguments.js";
 import { createHash } from "node:crypto";
 import { alignSequences, longestIncreasing, type Stretch } from "./align-sequences.js";

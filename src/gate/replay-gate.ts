@@ -29,7 +29,7 @@ import { quoteVisible } from "../models/quote-visible.js";
 import { constrainsNumbers, inexactNumber, whyNotStanding } from "./exact-arguments.js";
 import { isKnownBareType } from "./item-kind.js";
 import { messageOf, SchemaCache, type SchemaValidator, type ToolSchema } from "./schema.js";
-import { jsonEqual } from "./schema-equal.js";
+import { jsonEqual } from "../models/json-equal.js";
 import { innerArguments } from "../models/double-encoded-arguments.js";
 import { shownLiteral } from "../models/decimal-value.js";
 

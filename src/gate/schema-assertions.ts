@@ -2,7 +2,7 @@
 // subschemas, for the project's evaluator (schema-evaluator.ts). Messages follow
 // Ajv's, so a verdict reads the same whichever validated the schema.
 import { isPlainObject } from "../models/json-value.js";
-import { jsonEqual } from "./schema-equal.js";
+import { jsonEqual } from "../models/json-equal.js";
 import type { SchemaObject } from "./schema-keywords.js";
 import type { SchemaError } from "./schema-work.js";
 import { isWholeMultiple } from "../models/decimal-value.js";

@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { linearRegExp, withPatternBounds } from "./linear-regexp.js";
 import { createRequire } from "node:module";
 import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } from "./schema-instrument.js";
-import { jsonEqual } from "./schema-equal.js";
+import { jsonEqual } from "../models/json-equal.js";
 import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-evaluator.js";
 import { endlessReference } from "./schema-cycles.js";
 import { MAX_SCHEMA_NODES, mayExceedBounds, schemaLimitBroken } from "./schema-limits.js";

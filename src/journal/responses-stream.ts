@@ -71,7 +71,7 @@
 // `left_behind`, as normalize reports a stored response's. Asked to
 // (`resource`), the assembler instead gives that object and the line that set
 // each item, for the response object the stream amounts to.
-import { isDeepStrictEqual } from "node:util";
+import { jsonEqual } from "../models/json-equal.js";
 import { stoppedCall, transportPadding, type AssembledResponse, type StreamedResource, type StreamLoss } from "../models/assembled-response.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { pointerToken } from "../models/json-pointer.js";
@@ -585,7 +585,7 @@ function limitGivenOtherwise(earlier: Fields, later: Fields): string | undefined
     if (!Object.hasOwn(earlier, key) || !RESTATED_LIMITS.has(comparedName(key))) continue;
     const value = earlier[key];
     if (value === null || value === undefined) continue;
-    if (!Object.hasOwn(later, key) || !isDeepStrictEqual(value, later[key])) return key;
+    if (!Object.hasOwn(later, key) || !jsonEqual(value, later[key])) return key;
   }
   return undefined;
 }
