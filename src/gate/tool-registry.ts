@@ -18,7 +18,7 @@
 //
 // Two scopes. What is added before `pin()` (the `--tools FILE` of the gate) holds
 // for the whole journal: a journal request body can neither redefine a pinned
-// tool nor widen the pinned allowed set; its own choice narrows it until the next
+// tool (one the file refuses included) nor widen the pinned allowed set; its own choice narrows it until the next
 // request body. A tools file that is a request body letting its response make
 // one call (`parallel_tool_calls` false, Anthropic's `disable_parallel_tool_use`)
 // says so of every response of the journal, as a journal request body says it
@@ -245,6 +245,10 @@ export class ToolRegistry {
   /** From now on, what is defined holds for the whole journal (see the top of this file). */
   pin(): void {
     for (const name of this.names()) this.pinnedNames.add(name);
+    // A name the tools file refuses (two that fold to one, a namespace's
+    // function) is pinned refused: the file speaks of that tool, so a journal's
+    // looser definition of it must not take its place.
+    for (const name of this.unreadable.keys()) this.pinnedNames.add(name);
     this.foldedPinned = undefined;
     // The pinned names are compared with the journal's apart (refuseLookalike).
     this.namesByFold.clear();

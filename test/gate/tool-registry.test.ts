@@ -77,6 +77,25 @@ describe("names that read as a pinned tool's", () => {
     expect(registry.schemaFor("get_forecast")).toEqual({ type: "object" });
     expect(registry.schemaFor("get_weather")).toBe(weatherParameters);
   });
+
+  test("a name the tools file refuses (two that fold to one, a namespace's function) stays refused: a journal body's looser definition of it is not taken", () => {
+    const registry = ToolRegistry.fromToolsFile(
+      [
+        { type: "function", name: "get_latest_sales_report", parameters: salesParameters },
+        { type: "function", name: "Get_Latest_Sales_Report", parameters: salesParameters },
+        { type: "function", name: "get_weather", namespace: "crm", parameters: weatherParameters },
+        { type: "function", name: "list_regions" },
+      ],
+      "tools.json",
+    );
+    registry.addRequestBody({ model: "m", input: "hi", tools: ["get_latest_sales_report", "get_weather"].map((name) => ({ type: "function", name, parameters: { type: "object" } })) }, "line 1");
+    expect([registry.schemaFor("get_latest_sales_report"), registry.schemaFor("get_weather")]).toEqual([undefined, undefined]);
+    expect(registry.notAllowedReason("get_latest_sales_report")).toBe(
+      'the journal defines it and "Get_Latest_Sales_Report", which read as one name once case, spacing and Unicode forms are folded: a replayer that matches names that loosely could run either with the other\'s arguments',
+    );
+    expect(registry.notAllowedReason("get_weather")).toBe("tools[2] of tools.json defines it in namespace \"crm\", which a reader that does not know the field takes for the top-level function");
+    expect(registry.schemaFor("list_regions")).toEqual(NO_PARAMETERS);
+  });
 });
 
 describe("names of the journal's tools that read as one another", () => {
