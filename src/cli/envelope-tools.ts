@@ -11,6 +11,7 @@
 // |   `{codeExecution}`… (no `type`), or one such object     |                            |
 // | a tools array of `{toolSpec}`, `{systemTool}`, `{cachePoint}` | Bedrock               |
 // | `{toolConfig: {tools}}`, `{tools: <one of the above>}`    | as its tools say           |
+// | `{toolConfig: {functionCallingConfig}}` (or in `config`)  | Gemini                     |
 // | anything else (Chat, Open Responses)                     | none: the gate reads it    |
 //
 // An array whose entries claim two envelopes is read by none, so the gate
@@ -20,6 +21,7 @@ import { detectEnvelopeRecord } from "../journal/detect.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { EnvelopeTools } from "../gate/tool-registry.js";
+import { toolConfigField } from "../gate/read-request-tools.js";
 
 
 // Anthropic versions its server tools by date: `web_search_20250305`, `bash_20250124`.
@@ -63,12 +65,24 @@ function toolsEnvelope(value: unknown): { envelope: AdapterName; body: Record<st
   if (detected.kind === "envelope_request" && detected.envelope !== undefined) return { envelope: detected.envelope, body: value };
   if (detected.kind !== "unknown") return undefined;
   if (entryEnvelope(value) === "gemini") return { envelope: "gemini", body: { tools: value } };
+  if (holdsGeminiToolConfig(value)) return { envelope: "gemini", body: value };
   if (isPlainObject(value.toolConfig) && Array.isArray(value.toolConfig.tools) && arrayEnvelope(value.toolConfig.tools) === "bedrock") return { envelope: "bedrock", body: value };
   if (Array.isArray(value.tools) || isPlainObject(value.tools)) {
     const envelope = Array.isArray(value.tools) ? arrayEnvelope(value.tools) : entryEnvelope(value.tools);
     if (envelope === "anthropic" || envelope === "gemini") return { envelope, body: value };
   }
   return undefined;
+}
+
+/**
+ * A toolConfig that holds a functionCallingConfig, Gemini's alone, at the top
+ * or in a google-genai SDK's `config`: a record that gives a choice and no tools.
+ */
+function holdsGeminiToolConfig(value: Record<string, unknown>): boolean {
+  const field = toolConfigField(value);
+  if (field === undefined) return false;
+  const config = field.startsWith("config.") ? (value.config as Record<string, unknown>)[field.slice("config.".length)] : value[field];
+  return isPlainObject(config) && (config.functionCallingConfig !== undefined || config.function_calling_config !== undefined);
 }
 
 function arrayEnvelope(tools: readonly unknown[]): AdapterName | undefined {

@@ -117,6 +117,13 @@ function readBodyToolsAsSpelled(body: Record<string, unknown>, where: string, re
   const foreign = readEnvelope?.(body);
   if (foreign !== undefined) return readConvertedTools(foreign, where);
   const read = emptyRead();
+  // Gemini and Bedrock give their choice in a toolConfig: one that no envelope's
+  // reader took may forbid calls (Gemini's mode NONE) in a way not read here.
+  const toolConfig = toolConfigField(body);
+  if (toolConfig !== undefined) {
+    read.problems.push(`${where}: ${toolConfig} is read by no envelope's reader here, so the choice it may make cannot be known`);
+    read.choice = { names: NO_NAME, field: toolConfig, whole: false };
+  }
   if (present(body.tools)) readTools(body.tools, where, "tools", read);
   if (present(body.functions)) readLegacyFunctions(body.functions, where, read);
   settleDuplicates(read, where);
@@ -130,6 +137,18 @@ function readBodyToolsAsSpelled(body: Record<string, unknown>, where: string, re
     } else if (!present(body.tool_choice)) read.choice = legacy;
   }
   return read;
+}
+
+/**
+ * Where `fields` gives a toolConfig, as Gemini and Bedrock write their choice:
+ * at its top in either spelling, or in a google-genai SDK's `config`.
+ */
+export function toolConfigField(fields: Record<string, unknown>): string | undefined {
+  const config = isPlainObject(fields.config) ? fields.config : {};
+  for (const [holder, prefix] of [[fields, ""], [config, "config."]] as const) {
+    for (const key of ["toolConfig", "tool_config"]) if (present(holder[key])) return `${prefix}${key}`;
+  }
+  return undefined;
 }
 
 /** A tools array of either envelope, without a choice. */

@@ -5,6 +5,7 @@ import type { GateInput, JournalGateOptions } from "./gate-journal.js";
 import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
 import { oneCallSaid, ToolRegistry, type Choice, type EnvelopeToolsReader } from "./tool-registry.js";
+import { toolConfigField } from "./read-request-tools.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -117,12 +118,12 @@ export function changesTools(input: GateInput): boolean {
 
 /**
  * An object of no known kind (no type, no role) that holds a request's tool
- * fields: a request body the reader could not place, whose restrictions must
- * still hold.
+ * fields, in any envelope (Gemini's and Bedrock's toolConfig among them): a
+ * request body the reader could not place, whose restrictions must still hold.
  */
 function carriesTools(item: unknown): item is Record<string, unknown> {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return false;
   const fields = item as Record<string, unknown>;
   if (typeof fields.type === "string" || typeof fields.role === "string") return false;
-  return fields.tools !== undefined || fields.tool_choice !== undefined || fields.functions !== undefined || fields.function_call !== undefined;
+  return fields.tools !== undefined || fields.tool_choice !== undefined || fields.functions !== undefined || fields.function_call !== undefined || toolConfigField(fields) !== undefined;
 }

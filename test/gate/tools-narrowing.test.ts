@@ -118,6 +118,28 @@ describe("a record that carries a tool choice but is not read as a request body"
     expect(run.code).toBe(1);
   });
 
+  test("a Gemini toolConfig alone, at the top or in the SDK's config, narrows as its functionCallingConfig says", async () => {
+    const noType = { line: 1, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] };
+    const tools = toolsFile([readFile, deleteFile]);
+    const none = journal({ toolConfig: { functionCallingConfig: { mode: "NONE" } } }, call("call_1", "read_file"));
+    expect((await gate(none, tools)).verdicts).toEqual([noType, callVerdict(2, "call_1", "read_file", "tool_choice of line 1, a record not read as a request body, allows no function")]);
+    const listed = journal({ config: { tool_config: { function_calling_config: { mode: "ANY", allowed_function_names: ["read_file"] } } } }, call("call_1", "delete_file"), call("call_2", "read_file"));
+    expect((await gate(listed, tools)).verdicts).toEqual([
+      noType,
+      callVerdict(2, "call_1", "delete_file", 'tool_choice of line 1, a record not read as a request body, allows only "read_file"'),
+      callVerdict(3, "call_2", "read_file"),
+    ]);
+  });
+
+  test("a toolConfig no envelope's reader takes allows no function", async () => {
+    const path = journal({ toolConfig: { mode: "NONE" } }, call("call_1", "read_file"));
+    expect((await gate(path, toolsFile([readFile]))).verdicts).toEqual([
+      errorLine(1, "line 1: toolConfig is read by no envelope's reader here, so the choice it may make cannot be known"),
+      { line: 1, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] },
+      callVerdict(2, "call_1", "read_file", "toolConfig of line 1, a record not read as a request body, allows no function"),
+    ]);
+  });
+
   test("its tool_choice never widens the one in force", async () => {
     const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile], tool_choice: onlyReadFile }, { tool_choice: "auto" }, call("call_1", "delete_file"));
     expect((await gate(path)).verdicts[2]).toEqual(callVerdict(3, "call_1", "delete_file", 'tool_choice of line 1 allows only "read_file"'));
