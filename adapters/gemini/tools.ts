@@ -8,6 +8,7 @@
 // |   d.parameters (OpenAPI subset)            |   parameters translated (schema.ts), the original kept |
 // |                                            |   as `gemini:parameters` and written back exactly      |
 // |   d without either                         |   no parameters                                        |
+// |   a schema field null beside another       |   the other's schema (null is no field to protobuf's JSON) |
 // |   d.behavior, d.response… other fields     |   `gemini:<field>`                                     |
 // | a tool of another kind (googleSearch,      | extension tool `gemini:<key>` holding the whole tool   |
 // |   codeExecution, urlContext…)              |                                                        |
@@ -40,6 +41,8 @@ import { jsonSchemaOfGemini } from "./schema.js";
 export type ExtensionTool = { type: string; [key: string]: unknown };
 
 const FUNCTION_FIELDS = ["type", "name", "description", "parameters", "strict", `${PREFIX}spelling`, `${PREFIX}parameters`, `${PREFIX}parametersKey`];
+/** The fields a declaration gives its parameters' schema in; given all null, the first is read (as no parameters). */
+const SCHEMA_FIELDS = ["parametersJsonSchema", "parameters_json_schema", "parameters"];
 const MODES: Record<string, ToolChoiceParam> = { AUTO: "auto", ANY: "required", NONE: "none" };
 
 export function geminiToolsToResponses(args: { tools: readonly unknown[] }): Converted<Array<FunctionToolParam | ExtensionTool>> {
@@ -78,16 +81,18 @@ export function geminiToolsToResponses(args: { tools: readonly unknown[] }): Con
       }
       const fn: Fields = { type: "function", name: declaration.name };
       if (declaration.description !== undefined) fn.description = declaration.description;
-      const jsonSchema = read(declaration, "parametersJsonSchema");
-      const openApi = declaration.parameters;
-      if (jsonSchema.value !== undefined) fn.parameters = jsonSchema.value;
-      else if (openApi !== undefined) {
-        fn.parameters = jsonSchemaOfGemini(openApi, [...at, "parameters"], losses);
-        fn[`${PREFIX}parameters`] = openApi;
+      // Protobuf's JSON, which Gemini reads, takes a field given null for one not
+      // given: beside a schema in another field, a null one is not the schema.
+      const schemaKey = schemaFields[0] ?? SCHEMA_FIELDS.find((key) => declaration[key] !== undefined);
+      if (schemaKey === "parameters") {
+        fn.parameters = jsonSchemaOfGemini(declaration.parameters, [...at, "parameters"], losses);
+        fn[`${PREFIX}parameters`] = declaration.parameters;
+      } else if (schemaKey !== undefined) {
+        fn.parameters = declaration[schemaKey];
+        if (schemaKey === "parameters_json_schema") fn[`${PREFIX}parametersKey`] = schemaKey;
       }
       if (declarations.spelling === "snake") fn[`${PREFIX}spelling`] = "snake";
-      if (jsonSchema.value !== undefined && jsonSchema.spelling === "snake") fn[`${PREFIX}parametersKey`] = jsonSchema.key;
-      carryFields(declaration, ["name", "description", "parameters", jsonSchema.key], fn);
+      carryFields(declaration, ["name", "description", "parameters", schemaKey ?? "parametersJsonSchema"], fn);
       value.push(fn as FunctionToolParam);
     });
   });

@@ -29,6 +29,27 @@ describe("a declaration that gives its parameters twice", () => {
   });
 });
 
+describe("a declaration that gives one schema field null beside another", () => {
+  // Protobuf's JSON, which Gemini reads, takes null for a field not given.
+  const required = { type: "OBJECT", properties: { path: { type: "STRING" } }, required: ["path"] };
+
+  test.each([
+    [{ parametersJsonSchema: null, parameters: required }, { parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] }, "gemini:parameters": required, "gemini:parametersJsonSchema": null }],
+    [{ parametersJsonSchema: null, parameters_json_schema: strict }, { parameters: strict, "gemini:parametersKey": "parameters_json_schema", "gemini:parametersJsonSchema": null }],
+  ])("is read by the schema given, the null field kept: %j", (schemas, read) => {
+    expect(geminiToolsToResponses({ tools: [{ functionDeclarations: [{ name: "delete_file", ...schemas }] }] })).toEqual({ value: [{ type: "function", name: "delete_file", ...read }], losses: [] });
+  });
+
+  test("in a journal's request body, judges the calls by that schema, not as a function without parameters", async () => {
+    const body = { contents: [{ role: "user", parts: [{ text: "clean up" }] }], tools: [{ functionDeclarations: [{ name: "delete_file", parametersJsonSchema: null, parameters: required }] }] };
+    const call = { candidates: [{ content: { role: "model", parts: [{ functionCall: { id: "g1", name: "delete_file", args: {} } }] }, finishReason: "STOP" }] };
+    const verdicts = [];
+    for await (const verdict of gateJournal([JSON.stringify(body), JSON.stringify(call)])) verdicts.push(verdict);
+    const calls = verdicts.filter((verdict) => verdict.type === "function_call");
+    expect(calls.map((verdict) => [verdict.reason, verdict.detail])).toEqual([["arguments_schema", "arguments must have required property 'path'"]]);
+  });
+});
+
 describe("a declaration whose types are the enum's numbers, as Go's client sends them", () => {
   // Shaped as langchaingo's recorded Gemini request: "type": 6 for OBJECT, 1 for STRING.
   const declaration = { name: "calculate", description: "Work out a sum", parameters: { type: 6, properties: { expression: { type: 1, description: "The sum to work out" } }, required: ["expression"] } };
