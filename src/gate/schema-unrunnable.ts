@@ -14,6 +14,10 @@
 // |   `requires`, `maxDecimal`                       |                                     |
 // | with formats asserted, a `format` the gate has   | its values could not be judged      |
 // |   no checker for                                 |                                     |
+// | a member spelled otherwise than a keyword that    | 2020-12 reads it as an annotation;  |
+// |   constrains, but folding to it (`Required`,     |   a reader that matches names       |
+// |   `additionalproperties`, `maxLength\u200b`)     |   regardless of case (Go's          |
+// |                                                  |   encoding/json) as the keyword     |
 // | a `$ref`, `$dynamicRef` or `$id` that is no RFC  | Ajv and a URL parser resolve it     |
 // |   3986 URI-reference (a tab, a space, a second   |   apart: the parser drops a tab and |
 // |   `#`), or whose fragment encodes a `/` (`%2F`)  |   trims spaces, Ajv keeps them, and |
@@ -22,7 +26,10 @@
 // `items` as an array is refused by the 2020-12 meta-schema already; `dependencies`
 // kept its one meaning in every draft that had it and is applied, as the 2020-12
 // meta-schema still describes it.
+import { foldName } from "../models/folded-name.js";
 import { pointerToken } from "../models/json-pointer.js";
+import { comparedName } from "../models/names-folded-twice.js";
+import { quoteVisible } from "../models/quote-visible.js";
 import { linearRegExp } from "./linear-regexp.js";
 import { isAssertedFormat, uriReference } from "./schema-formats.js";
 import { isSchemaObject, subschemasOf, type SchemaObject } from "./schema-keywords.js";
@@ -62,6 +69,34 @@ export function keywordOfLaterDraft(schema: unknown, draft: string, laterKeyword
     }
     if (refBase && Object.hasOwn(place, "$ref") && Object.hasOwn(place, "$id")) {
       return `tool schema is refused: the $id beside the $ref at ${shown(`${pointer}/$ref`)} would move the base that $ref is resolved against in 2020-12, where ${draft}, which $schema names, ignores it`;
+    }
+    return undefined;
+  });
+}
+
+/**
+ * The 2020-12 keywords (and Ajv's `dependencies`) that constrain a value or say
+ * where the schema that does is: a member that only folds to one is no keyword
+ * to Ajv, but its writer's constraint to a reader that folds names. Annotations
+ * (title, description, default, format unless asserted…) constrain nothing.
+ */
+const CONSTRAINING_KEYWORDS = [
+  "$ref", "$dynamicRef", "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+  "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
+  "required", "dependentRequired", "dependencies", "prefixItems", "items", "contains", "additionalProperties", "properties", "patternProperties",
+  "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not", "unevaluatedItems", "unevaluatedProperties",
+];
+const KEYWORD_BY_FOLD: ReadonlyMap<string, string> = new Map(CONSTRAINING_KEYWORDS.map((keyword) => [foldName(keyword), keyword]));
+const KEYWORDS: ReadonlySet<string> = new Set(CONSTRAINING_KEYWORDS);
+
+/** Why the schema is refused for a member that folds to a keyword that constrains but is spelled otherwise, with its JSON Pointer, or undefined. Runs before compiling. */
+export function keywordSpelledOtherwise(schema: unknown): string | undefined {
+  return firstRefusal(schema, (place, pointer) => {
+    for (const member of Object.keys(place)) {
+      if (KEYWORDS.has(member)) continue;
+      const keyword = KEYWORD_BY_FOLD.get(comparedName(member));
+      if (keyword === undefined) continue;
+      return `tool schema is refused: ${quoteVisible(member, 200)} at ${shown(`${pointer}/${pointerToken(member)}`)} is no keyword to 2020-12, which reads it as an annotation, yet a reader that matches names regardless of case or width (Go's encoding/json does) reads it as "${keyword}": its writer's constraint would go unchecked`;
     }
     return undefined;
   });

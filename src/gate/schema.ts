@@ -12,7 +12,7 @@ import { MAX_SCHEMA_NODES, mayExceedBounds, schemaLimitBroken } from "./schema-l
 import { notJsonData } from "./schema-data.js";
 import { SchemaResources } from "./schema-resources.js";
 import { assertedFormats } from "./schema-formats.js";
-import { ambiguousReference, olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
+import { ambiguousReference, keywordSpelledOtherwise, olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
 import { referenceReadApart } from "./schema-identifiers.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 import { readAs2020 } from "./schema-dialect.js";
@@ -184,7 +184,7 @@ export class SchemaCache {
     if (proto !== undefined) return { ok: false, error: `tool schema does not compile: ${proto === "properties" ? "a property" : `a "${proto}" entry`} named "__proto__" cannot be checked` };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
-    const dropped = olderDraftKeyword(schema) ?? ambiguousReference(schema);
+    const dropped = olderDraftKeyword(schema) ?? keywordSpelledOtherwise(schema) ?? ambiguousReference(schema);
     if (dropped !== undefined) return { ok: false, error: dropped };
     // A schema of an older draft is compiled as 2020-12 reads it, or refused (schema-dialect.ts).
     const dialect = readAs2020(schema);

@@ -98,3 +98,22 @@ describe("keywords of older drafts", () => {
     expect(gate({ $schema: "https://example.com/meta/strict-tools", type: "object" }, {})).toEqual(blocked('tool schema does not compile: no schema with key or ref "https://example.com/meta/strict-tools"'));
   });
 });
+
+describe("a member that folds to a keyword that constrains, spelled otherwise", () => {
+  const spelledOtherwise = (member: string, pointer: string, keyword: string): Verdict =>
+    blocked(
+      `tool schema is refused: ${member} at ${pointer} is no keyword to 2020-12, which reads it as an annotation, yet a reader that matches names regardless of case or width (Go's encoding/json does) reads it as "${keyword}": its writer's constraint would go unchecked`,
+    );
+  const region = { type: "string", enum: ["apac", "emea", "amer"] };
+  test.each<[string, ToolSchema, unknown, string, string, string]>([
+    ["Required", { type: "object", properties: { region }, Required: ["region"] }, {}, '"Required"', "/Required", "required"],
+    ["additionalproperties", { type: "object", properties: { region }, additionalproperties: false }, { region: "apac", purge: true }, '"additionalproperties"', "/additionalproperties", "additionalProperties"],
+    ["Enum, in a property", { type: "object", properties: { region: { type: "string", Enum: ["apac"] } } }, { region: "global" }, '"Enum"', "/properties/region/Enum", "enum"],
+    ["maxLength with a zero-width space, under $defs", { type: "object", $defs: { code: { type: "string", "maxLength\u200b": 4 } } }, {}, '"maxLength\\u200b"', "/$defs/code/maxLength\u200b", "maxLength"],
+  ])("%s refuses the schema where 2020-12 would let the value through", (_label, schema, args, member, pointer, keyword) => {
+    expect(gate(schema, args)).toEqual(spelledOtherwise(member, pointer, keyword));
+  });
+  test("a property so named is a property, and an annotation so spelled constrains nothing", () => {
+    expect(gate({ type: "object", required: ["Required"], properties: { Required: { type: "string", Description: "a note", Title: "Required" } } }, { Required: "x" })).toEqual(ok);
+  });
+});
