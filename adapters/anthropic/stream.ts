@@ -36,11 +36,14 @@
 // |                                        |   response object convert writes holds it as `error`)  |
 // | ping, any other event                  | ignored, as Anthropic asks of clients                  |
 // | the end of the recording               | the message still open, as far as it got: loss, status |
-// |                                        |   from the stop_reason if one came, else in_progress   |
+// |                                        |   from the stop_reason if one came, else in_progress;  |
+// |                                        |   without message_stop no call is completed: the SDK   |
+// |                                        |   for TypeScript gives no message, and the calls stay  |
+// |                                        |   in_progress (reported)                               |
 //
 // The status of the response and of its calls is the stop_reason's
-// (`callStatusOf`); a call whose block did not stop is in_progress whatever it
-// says. A server tool's streamed input is kept as the object it parses to, in
+// (`callStatusOf`); a call whose block did not stop, or of a message the
+// recording ends before message_stop, is in_progress whatever it says. A server tool's streamed input is kept as the object it parses to, in
 // its extension item: where the streamed text says more than that object (its
 // spacing), each fragment's line reports it.
 //
@@ -424,7 +427,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
   const response: AnthropicAssembledResponse = {
     ...(typeof message.id === "string" ? { id: message.id } : {}),
     status,
-    items: stopsCalls(open) ? stopCalls(withStreamedCalls(converted.value, states), open, streamLosses) : withStreamedCalls(converted.value, states),
+    items: unendedCalls(stopsCalls(open) ? stopCalls(withStreamedCalls(converted.value, states), open, streamLosses) : withStreamedCalls(converted.value, states), open, streamLosses),
     losses: byLine([...streamLosses, ...itemLosses, ...leftBehind(open)]),
     line: open.line,
     lastLine: open.lastLine,
@@ -465,6 +468,25 @@ function stopCalls(items: CanonicalItem[], open: OpenMessage, losses?: StreamLos
 }
 
 /**
+ * The completed calls of a message the recording ends before its message_stop,
+ * written in_progress: the stream was cut, and a reader that reads on may see
+ * its calls end otherwise. The SDK for TypeScript gives a message only at
+ * message_stop (its finalMessage() rejects without one, and its tool runner
+ * runs no call of such a stream), where the one for Python gives the message
+ * as far as it got: no one reading of the stream runs the call. `losses`, when
+ * given, gets one per call (the items' pass); the response object's pass adds none.
+ */
+function unendedCalls(items: CanonicalItem[], open: OpenMessage, losses?: StreamLoss[]): CanonicalItem[] {
+  if (open.stopped || open.error) return items;
+  return items.map((item) => {
+    const call = item as Fields;
+    if (call.type !== "function_call" || call.status !== "completed") return item;
+    losses?.push({ line: open.lastLine, path: "", code: "form_changed", detail: `the recording ends before message_stop: the call ${JSON.stringify(call.call_id)} is written in_progress, as the SDK for TypeScript gives no message without message_stop and runs none of its calls` });
+    return { ...item, status: "in_progress" } as CanonicalItem;
+  });
+}
+
+/**
  * The response object the stream amounts to: the twin through the converter a
  * stored message goes through, with each call's arguments as streamed and its
  * status the stream's. A loss pointing into the twin goes to the event that
@@ -489,6 +511,7 @@ function wholeRecord(twin: AnthropicResponse, status: string, states: readonly B
   value.output = withStreamedCalls(value.output as CanonicalItem[], states);
   // The same calls as the items give: a converted journal must not pass a call this stream's items block.
   if (stopsCalls(open)) value.output = stopCalls(value.output as CanonicalItem[], open);
+  value.output = unendedCalls(value.output as CanonicalItem[], open);
   const losses: StreamLoss[] = [...streamLosses, ...open.replaced, ...synthesized];
   const error = open.error;
   if (error && typeof error.code === "string" && typeof error.message === "string") {

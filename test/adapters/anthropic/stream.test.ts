@@ -336,6 +336,21 @@ describe("streams cut short", () => {
     expect(result.losses).toEqual([{ line: 5, path: "", code: "form_changed", detail: 'the stream ended without message_stop; the status comes from the stop_reason "end_turn" of message_delta' }]);
   });
 
+  test("a tool_use stopped with stop_reason tool_use but no message_stop: the call stays in_progress, in the items and in the response object", () => {
+    // The SDK for TypeScript gives a message only at message_stop: its finalMessage() rejects and its tool runner runs nothing.
+    const events = [start(), toolUse(0, "toolu_015c"), json(0, '{"password": "mellon"}'), stop(0), messageDelta("tool_use")];
+    const [result] = assembled(events);
+    expect(result.items).toEqual([call("toolu_015c", '{"password": "mellon"}', "in_progress")]);
+    expect(result.losses.filter((loss) => loss.code !== "left_behind")).toEqual([
+      { line: 5, path: "", code: "form_changed", detail: 'the stream ended without message_stop; the status comes from the stop_reason "tool_use" of message_delta' },
+      { line: 5, path: "", code: "form_changed", detail: 'the recording ends before message_stop: the call "toolu_015c" is written in_progress, as the SDK for TypeScript gives no message without message_stop and runs none of its calls' },
+    ]);
+    expect(replayGate(result.items[0], secretSchema).reason).toBe("status");
+    expect((result.record!().value.output as Array<Record<string, unknown>>).map((item) => item.status)).toEqual(["in_progress"]);
+    // With message_stop, the same call is completed.
+    expect(run([...events, messageStop])[0]!.items).toEqual([call("toolu_015c", '{"password": "mellon"}', "completed")]);
+  });
+
   test("an error event fails the response: its calls are in_progress and the error reported", () => {
     const events = [start(), toolUse(0, "toolu_015c"), json(0, '{"password": "mellon"}'), stop(0), { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }];
     expect(run(events)).toEqual([
