@@ -27,7 +27,10 @@
 // | response.output_item.done                        | replaces the item: authoritative, with status    |
 // | response.completed / .incomplete / .failed       | sets the status; its `output`, if any, wins;     |
 // |                                                  | closes the response; a response of another       |
-// |                                                  | status than the event names stops its calls      |
+// |                                                  | status than the event names, none, one without   |
+// |                                                  | an output array, or an empty output after        |
+// |                                                  | streamed items (the SDKs' final response holds   |
+// |                                                  | none of them) stops its calls                    |
 // | error                                            | the response has failed: the error is a loss;    |
 // |                                                  | the response.failed that follows closes it       |
 // | an extension event (`acme:trace_event`)          | ignored, as the specification lets clients: one  |
@@ -270,10 +273,11 @@ export class ResponsesStreamAssembler {
       case "response.incomplete":
       case "response.failed": {
         if (response) showResponse(open, type, response, line);
-        if (response) open.stoppedBy = unfinishedResponse(response) ?? otherEnd(type, response);
+        open.stoppedBy = (response ? (unfinishedResponse(response) ?? otherEnd(type, response)) : undefined) ?? outputNotGiven(type, response, open.items.size > 0);
         if (typeof response?.status !== "string") open.status = TERMINAL_STATUS[type];
         // An empty output next to streamed items is a terminal event that omits
-        // the output, not one that says there was none.
+        // the output, not one that says there was none: the items stay as last
+        // seen, but their calls are stopped (outputNotGiven).
         if (Array.isArray(response?.output) && (response.output.length > 0 || open.items.size === 0)) {
           open.output = response.output;
           keepsFinishedCalls(open, response.output, line);
@@ -619,6 +623,22 @@ function otherEnd(type: keyof typeof TERMINAL_STATUS, response: Record<string, u
   const status = response.status;
   if (typeof status !== "string" || status === TERMINAL_STATUS[type]) return undefined;
   return `${type} carries a response whose status is ${quoteVisible(status)}`;
+}
+
+/**
+ * Why a terminal event gives the stream's calls otherwise than the events
+ * before it: it carries no response object, or one without an output array,
+ * which openai-node throws at (so it gives no final response, and runs no
+ * call), or an empty output where the stream gave items: openai-node's final
+ * response is that event's (openai-python's is response.completed's), which
+ * holds none of them, where a reader of output_item.done runs them. Undefined
+ * when it gives an output of its own, or an empty one and the stream none.
+ */
+function outputNotGiven(type: keyof typeof TERMINAL_STATUS, response: Fields | undefined, streamedItems: boolean): string | undefined {
+  if (response === undefined) return `${type} carries no response object, which openai-node throws at, giving no final response`;
+  if (!Array.isArray(response.output)) return `${type} carries a response with output ${describeValue(response.output)}, not an array, which openai-node throws at, giving no final response`;
+  if (response.output.length === 0 && streamedItems) return `${type} carries a response with an empty output: the SDKs' final response is that one, with none of the stream's items, where a reader of output_item.done runs its calls`;
+  return undefined;
 }
 
 function stopCall(item: CanonicalItem, where: () => Pick<StreamLoss, "line" | "path">, losses: StreamLoss[], why: string): CanonicalItem {

@@ -409,6 +409,26 @@ describe("a terminal event whose response says its calls did not finish", () => 
   });
 });
 
+describe("a terminal event that gives no output of its own after streamed items", () => {
+  const finished = [created(), added(0, callOpened), argsDone(0, callFinal.arguments), itemDone(0, callFinal)];
+  test.each([
+    [{ type: "response.completed" }, "response.completed carries no response object, which openai-node throws at, giving no final response"],
+    [{ type: "response.completed", response: { id: RESP, object: "response", status: "completed" } }, "response.completed carries a response with output nothing, not an array, which openai-node throws at, giving no final response"],
+    [{ type: "response.incomplete", response: { id: RESP, object: "response", status: "incomplete", output: null } }, "response.incomplete carries a response with output null, not an array, which openai-node throws at, giving no final response"],
+    [completed([]), "response.completed carries a response with an empty output: the SDKs' final response is that one, with none of the stream's items, where a reader of output_item.done runs its calls"],
+  ])("%j: the streamed call is kept, written incomplete", (terminal, why) => {
+    const [assembled] = run([...finished, terminal]);
+    expect(assembled!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(assembled!.losses).toEqual([{ line: 4, path: "/item/status", code: "form_changed", detail: `${why}: its completed call is written incomplete, as no one reading of the stream runs it` }]);
+    expect(replayGate(assembled!.items[0], lookupSchema).reason).toBe("status");
+  });
+
+  test("an empty output after a stream that gave no item stops nothing, and an output of its own keeps the call completed", () => {
+    expect(run([created(), completed([])])[0]!.items).toEqual([]);
+    expect(run([...finished, completed([callFinal])])[0]!.items).toEqual([callFinal]);
+  });
+});
+
 describe("response objects that give their request's limits two ways", () => {
   const finished = [added(0, callOpened), argsDone(0, callFinal.arguments), itemDone(0, callFinal)];
   const createdWith = (limits: object) => ({ type: "response.created", response: { ...response("in_progress"), ...limits } });
