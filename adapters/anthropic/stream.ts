@@ -10,8 +10,9 @@
 // | message_start                          | opens a message (one still open is closed, reported);  |
 // |                                        |   a stop_reason it says, no message_delta's, ends no call |
 // | content_block_start                    | opens the block at `index` as the event gives it (a server tool result whole); |
-// |                                        |   an index other than the next position (the SDKs append) |
-// |                                        |   leaves no call of the message completed              |
+// |                                        |   an index other than the next position (the SDKs append |
+// |                                        |   each block started, one that is no object too) leaves |
+// |                                        |   no call of the message completed                     |
 // | content_block_delta text_delta         | appends to the block's text                            |
 // |   input_json_delta                     | appends to the call's arguments, as streamed; a        |
 // |                                        |   partial_json that is no string makes the call        |
@@ -192,8 +193,10 @@ export class AnthropicStreamAssembler {
         const open = this.ensure(line);
         open.streamedBlocks = true;
         const index = event.index;
-        // The SDKs append every block started, whatever its index says.
-        const position = isRecord(event.content_block) ? open.positions++ : open.positions;
+        // The SDKs append every block started, whatever its index says, and
+        // whatever its content_block is: the SDK for TypeScript appends a copy of
+        // one that is no object ({...null} is {}), which takes a position too.
+        const position = open.positions++;
         if (index !== position && open.misplaced === undefined) {
           // Anthropic numbers blocks in the order it starts them; a reader that appends and one that places by index would see different calls.
           open.misplaced = { line, position };

@@ -215,6 +215,19 @@ describe("tool_use deltas", () => {
     }
   });
 
+  test("a block start whose content_block is no object takes a position: a block started after it at the same index is out of place, and no call is completed", () => {
+    // anthropic-sdk-typescript appends {...null}, an empty block: its deltas at index 0 reach that block, and toolu_1 keeps the input {} it started with.
+    for (const content_block of [null, "text", undefined]) {
+      const [response] = assembled([start(), { type: "content_block_start", index: 0, content_block }, toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use"), messageStop]);
+      expect(response!.items).toEqual([call("toolu_1", '{"password": "a"}', "incomplete")]);
+      expect(response!.losses).toContainEqual({ line: 3, path: "/index", code: "unsupported_tool_call", detail: "a block started at index 0, where the SDKs' accumulators, which append each block, put it at 1: their deltas then go to other blocks than here, so no call of the message is written completed" });
+      expect(replayGate(response!.items[0], secretSchema).reason).toBe("status");
+    }
+    // Numbered after it, the call is the one every reader that reads it reads.
+    const [after] = run([start(), { type: "content_block_start", index: 0, content_block: null }, toolUse(1, "toolu_1"), json(1, '{"password": "a"}'), stop(1), messageDelta("tool_use"), messageStop]);
+    expect(after!.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
+  });
+
   test("a delta whose index names no block started (-1, \"0\"): the SDKs read it at a position, so no call is completed, here or in the response object", () => {
     // anthropic-sdk-typescript takes content.at(index), as Python's list does a negative index: both read '{"password": "a", "x": 1}'.
     for (const index of [-1, "0"]) {
