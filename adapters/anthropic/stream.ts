@@ -33,6 +33,11 @@
 // |                                        |   a block, delta or message_delta after it, which the  |
 // |                                        |   SDKs' accumulators apply, is applied and leaves no   |
 // |                                        |   call of the message completed (reported)             |
+// | an event the SDKs throw at for a field  | applied as far as it goes, but no call of the message  |
+// |   it or message_start lacks (a         |   is completed (reported): they give no message        |
+// |   message_delta without usage, a delta |                                                        |
+// |   without its delta object, a block    |                                                        |
+// |   with no content array to join)       |                                                        |
 // | error                                  | closes the message as failed: loss with the error (the |
 // |                                        |   response object convert writes holds it as `error`)  |
 // | ping, any other event                  | ignored, as Anthropic asks of clients                  |
@@ -144,6 +149,10 @@ interface OpenMessage {
   strayDelta?: number;
   /** The line of the event that opened the message without message_start: the SDKs throw at it, so they run none of its calls. */
   withoutStart?: number;
+  /** What message_start's message lacks that the SDKs' accumulators write into: a content array (each block is appended to it), a usage object (each message_delta sets its output_tokens). */
+  startLacks?: { content: boolean; usage: boolean };
+  /** The first event the SDKs' accumulators throw at, for a field it or message_start lacks, and what: they give no message, so none of its calls runs. */
+  sdksThrow?: { line: number; why: string };
 }
 
 const CALL_TYPES = new Set(["tool_use", "server_tool_use"]);
@@ -181,6 +190,7 @@ export class AnthropicStreamAssembler {
         }
         if (isRecord(message.usage)) for (const key of Object.keys(message.usage)) open.usageOrigins.set(key, { line, path: `/message/usage/${pointerToken(key)}` });
         if (message.stop_reason !== null && message.stop_reason !== undefined) open.startStop = { reason: message.stop_reason, line };
+        open.startLacks = { content: !Array.isArray(message.content), usage: !isRecord(message.usage) };
         if (Array.isArray(message.content)) {
           open.positions = message.content.length;
           message.content.forEach((block, index) => {
@@ -192,6 +202,7 @@ export class AnthropicStreamAssembler {
       case "content_block_start": {
         const open = this.ensure(line);
         open.streamedBlocks = true;
+        if (open.startLacks?.content) sdksThrowAt(open, line, "", "a content_block_start, whose block they append to a content array message_start did not give");
         const index = event.index;
         // The SDKs append every block started, whatever its index says, and
         // whatever its content_block is: the SDK for TypeScript appends a copy of
@@ -221,6 +232,7 @@ export class AnthropicStreamAssembler {
       case "content_block_delta": {
         const open = this.ensure(line);
         open.streamedBlocks = true;
+        if (!isRecord(event.delta)) sdksThrowAt(open, line, "", "a content_block_delta without a delta object, whose type they read");
         this.delta(open, event, line);
         return closed;
       }
@@ -234,6 +246,8 @@ export class AnthropicStreamAssembler {
       }
       case "message_delta": {
         const open = this.ensure(line);
+        if (!isRecord(event.usage)) sdksThrowAt(open, line, "", "a message_delta without a usage object, whose output_tokens they read");
+        else if (open.startLacks?.usage) sdksThrowAt(open, line, "", "a message_delta, whose output_tokens they set on a usage object message_start did not give");
         const fields = isRecord(event.delta) ? event.delta : {};
         // The SDKs set stop_reason from every message_delta: one that leaves it out (or has no delta) clears it.
         const cleared = !Object.hasOwn(fields, "stop_reason");
@@ -376,6 +390,17 @@ export class AnthropicStreamAssembler {
   }
 }
 
+/**
+ * Notes the first event the SDKs' accumulators throw at for a field it, or
+ * message_start, lacks: both read and write those fields unchecked, so they
+ * give no message, and run none of its calls.
+ */
+function sdksThrowAt(open: OpenMessage, line: number, path: string, why: string): void {
+  if (open.sdksThrow !== undefined) return;
+  open.sdksThrow = { line, why };
+  open.losses.push({ line, path, code: "form_changed", detail: `the SDKs throw at ${why}: they give no message, so no call of the message is written completed` });
+}
+
 /** A value message_delta replaces: said where it was said, unless it held nothing or the same. */
 function replace(open: OpenMessage, before: unknown, after: unknown, origin: Origin | undefined, what: string): void {
   if (origin === undefined || before === null || before === undefined || isDeepStrictEqual(before, after)) return;
@@ -442,7 +467,7 @@ function assemble(open: OpenMessage, keepMessage: boolean): AnthropicAssembledRe
 
 /** Whether the stream says two things of its calls, so that none of them may be written completed. */
 function stopsCalls(open: OpenMessage): boolean {
-  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined || open.afterStop !== undefined || open.strayDelta !== undefined || open.withoutStart !== undefined;
+  return open.replacedCall === true || open.replacedStop !== undefined || open.misplaced !== undefined || open.afterStop !== undefined || open.strayDelta !== undefined || open.withoutStart !== undefined || open.sdksThrow !== undefined;
 }
 
 /**
@@ -464,7 +489,9 @@ function stopCalls(items: CanonicalItem[], open: OpenMessage, losses?: StreamLos
             ? `a delta on line ${open.strayDelta} names an index no block started at, which the SDKs may read as another block's`
             : open.withoutStart !== undefined
               ? `the message opened on line ${open.withoutStart} without message_start, where the SDKs throw`
-              : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
+              : open.sdksThrow !== undefined
+                ? `the SDKs throw at ${open.sdksThrow.why} (line ${open.sdksThrow.line}), and give no message`
+                : `a message_delta said stop_reason ${JSON.stringify(open.replacedStop!.reason)} on line ${open.replacedStop!.line} and a later one another`;
     losses?.push({ line: open.lastLine, path: "", code: "form_changed", detail: `${why}: the call ${JSON.stringify((item as Fields).call_id)} is written incomplete, as no one reading of the stream runs it` });
     return stopped;
   });

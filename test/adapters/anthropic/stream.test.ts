@@ -228,6 +228,26 @@ describe("tool_use deltas", () => {
     expect(after!.items).toEqual([call("toolu_1", '{"password": "a"}', "completed")]);
   });
 
+  test("a message_delta without usage, a message_start without usage or content, a delta without its delta object: the SDKs throw there, so no call is completed", () => {
+    const bare = (drop: string) => {
+      const { [drop]: _dropped, ...message } = start().message;
+      return { type: "message_start", message };
+    };
+    const cases: Array<[unknown[], number, string]> = [
+      [[start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null } }], 5, "a message_delta without a usage object, whose output_tokens they read"],
+      [[bare("usage"), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use")], 5, "a message_delta, whose output_tokens they set on a usage object message_start did not give"],
+      [[bare("content"), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), stop(0), messageDelta("tool_use")], 2, "a content_block_start, whose block they append to a content array message_start did not give"],
+      [[start(), toolUse(0, "toolu_1"), json(0, '{"password": "a"}'), { type: "content_block_delta", index: 0 }, stop(0), messageDelta("tool_use")], 4, "a content_block_delta without a delta object, whose type they read"],
+    ];
+    for (const [events, line, why] of cases) {
+      const [response] = assembled([...events, messageStop]);
+      expect(response!.items).toEqual([call("toolu_1", '{"password": "a"}', "incomplete")]);
+      expect(response!.losses).toContainEqual({ line, path: "", code: "form_changed", detail: `the SDKs throw at ${why}: they give no message, so no call of the message is written completed` });
+      expect(replayGate(response!.items[0], secretSchema).reason).toBe("status");
+      expect((response!.record!().value.output as Array<{ status?: unknown }>).map((item) => item.status)).toEqual(["incomplete"]);
+    }
+  });
+
   test("a delta whose index names no block started (-1, \"0\"): the SDKs read it at a position, so no call is completed, here or in the response object", () => {
     // anthropic-sdk-typescript takes content.at(index), as Python's list does a negative index: both read '{"password": "a", "x": 1}'.
     for (const index of [-1, "0"]) {
