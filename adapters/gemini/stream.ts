@@ -21,6 +21,8 @@
 // |                                              |   values, or a jsonPath with an escape leaves the       |
 // |                                              |   response's calls incomplete                          |
 // |   functionCall {} (no willContinue)          | closes the call: arguments are the args built          |
+// |   a piece or close that names the call, or   | the response's calls are incomplete: a reader that     |
+// |     gives its id, otherwise than it opened   |   takes the last name reads another call               |
 // |   any other part                             | appended whole                                         |
 // |   finishReason, safetyRatings, other fields  | set on the candidate, the last value kept              |
 // |   a finishReason other than the candidate's  | every call of the response is incomplete (a reader     |
@@ -244,6 +246,7 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     reportFraming(call.value, `${path}/${call.key}`, line, losses);
     const opening = typeof call.value.name === "string" && call.value.willContinue === true;
     if (!opening && last?.open && (Array.isArray(pieces) || Object.keys(call.value).length === 0 || call.value.willContinue === undefined || onlyGoesOn(call.value))) {
+      if (namesOtherwise(last, call.value, `${path}/${call.key}`, line, losses)) last.doubted = true;
       if (Array.isArray(pieces)) pieces.forEach((piece, k) => (last.doubted = !applyPiece(last.building!, (last.pieces ??= new Map()), piece, line, `${path}/${call.key}/partialArgs/${k}`, losses) || last.doubted));
       if (call.value.args !== undefined) last.doubted = doubtArgs(`${path}/${call.key}/args`, line, losses);
       if (call.value.willContinue !== true) {
@@ -275,6 +278,23 @@ function mergePart(state: CandidateState, part: unknown, line: number, path: str
     return;
   }
   state.parts.push({ part: { ...part }, line, path });
+}
+
+/**
+ * Whether a piece of the open call gives it another name or id than the one it
+ * opened with, reported: this reader keeps the first, a reader that takes each
+ * piece's name and id as they come (Google's ADK aggregator does) keeps the
+ * last, so no one call is the stream's.
+ */
+function namesOtherwise(open: PartState, piece: Fields, at: string, line: number, losses: StreamLoss[]): boolean {
+  const opened = read(open.part, "functionCall").value as Fields;
+  for (const key of ["name", "id"]) {
+    const said = piece[key];
+    if (said === undefined || said === null || said === opened[key]) continue;
+    losses.push({ line, path: `${at}/${key}`, code: "form_changed", detail: `a piece of the call gives its ${key} as ${JSON.stringify(said)}, where it opened as ${JSON.stringify(opened[key] ?? null)}: a reader that keeps the first and one that takes the last read other calls, so the response's calls are written incomplete` });
+    return true;
+  }
+  return false;
 }
 
 /**

@@ -147,6 +147,22 @@ describe("calls", () => {
       expect(statuses(response!)).toEqual(["incomplete"]);
       expect(response!.losses).toContainEqual({ line: 3, path: "/candidates/0/content/parts/0/functionCall/args", code: "form_changed", detail: "args given whole beside the call's partialArgs pieces: the pieces make the args, a reader that takes these sees another call, so the response's calls are written incomplete" });
     });
+
+    test("a piece or the close that names the call otherwise, or gives it another id, leaves the calls incomplete; the same name again changes nothing", () => {
+      const [renamed] = run(pieced([], { name: "delete_note" }));
+      expect(statuses(renamed!)).toEqual(["incomplete"]);
+      expect(renamed!.items[0]).toMatchObject({ name: "write_note" });
+      expect(renamed!.losses).toContainEqual({ line: 3, path: "/candidates/0/content/parts/0/functionCall/name", code: "form_changed", detail: 'a piece of the call gives its name as "delete_note", where it opened as "write_note": a reader that keeps the first and one that takes the last read other calls, so the response\'s calls are written incomplete' });
+      // A last piece that names it, and a piece that gives it an id it did not open with.
+      const piece = { partialArgs: [{ jsonPath: "$.body", stringValue: "milk" }] };
+      for (const odd of [{ ...piece, name: "delete_note" }, { ...piece, id: "call_other", willContinue: true }]) {
+        const [response] = run([...pieced([]).slice(0, 2), chunk([{ functionCall: odd }]), ...pieced([]).slice(2)]);
+        expect(statuses(response!)[0]).toBe("incomplete");
+        expect(statuses(response!)).not.toContain("completed");
+      }
+      const [same] = run(pieced([], { name: "write_note" }));
+      expect(statuses(same!)).toEqual(["completed"]);
+    });
   });
 
   test("a call whose pieces were still coming when the stream ended is in_progress, reported on its line", () => {
