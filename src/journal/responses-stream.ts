@@ -61,6 +61,10 @@
 //   otherwise than an earlier response object of the stream gave it, or leaves
 //   it out: the gate holds the calls to the last one, and a reader that took
 //   the request's limits from `response.created` allows other calls.
+// An event that its item_id places where its output_index holds no item (or that
+// has none) is applied to the item it names, but the SDKs, which go by
+// output_index, fail there: the completed calls of its response are written
+// incomplete too.
 // A call the stream gave and then put another item in the place of, or that its
 // terminal output leaves out, is kept after the response's items: a reader may
 // have run it, so it is judged rather than lost.
@@ -154,6 +158,12 @@ interface OpenResponse {
   contradiction?: { line: number; detail: string };
   /** What the response of the terminal event says stopped its calls (the content filter, an error beside another status, a status not terminal). */
   stoppedBy?: string;
+  /**
+   * The first event applied to the item its item_id names where its
+   * output_index holds no item: the SDKs place events by output_index and
+   * fail there, so they give no final response and run none of its calls.
+   */
+  unplacedBySdks?: string;
   /**
    * Calls the stream gave and then put something else in the place of (another
    * item at their output_index, or a terminal output without them), each with
@@ -470,8 +480,9 @@ export class ResponsesStreamAssembler {
     if (item && (itemId === undefined || item.id === undefined || item.id === itemId)) return item;
     const named = itemId === undefined ? undefined : open.byId.get(itemId);
     if (named) {
-      // Where no item is at that index, those readers fail rather than run another call.
       if (item) open.contradiction ??= { line, detail: `${String(event.type)} names item ${itemId}, which is not the item at its output_index ${index}: a reader that places it by output_index applies it to that item` };
+      // Where no item is at that index, those readers fail rather than run another call: they run none.
+      else open.unplacedBySdks ??= `${String(event.type)} on line ${line} names item ${itemId} at ${isIndex(index) ? `output_index ${index}` : "no output_index"}, where no item is: readers that place events by output_index fail there (openai-python throws, as openai-node does at a missing or wrong index) and give no final response`;
       return named;
     }
     const where = isIndex(index) ? `output_index ${index}` : "no output_index";
@@ -501,7 +512,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   // Calls put out of place go after the items, each with a loss; only a stream that said two things drops one.
   const dropped = open.contradiction ? open.dropped : [];
   let items = [...source.map(toInputItem), ...dropped.map(({ item }) => toInputItem(item))];
-  if (status === "failed" || open.contradiction || open.stoppedBy !== undefined) {
+  if (status === "failed" || open.contradiction || open.stoppedBy !== undefined || open.unplacedBySdks !== undefined) {
     // Where each item was set: the terminal event's output, or the output_item event; a call put out of place, the event that last set it.
     const where = (index: number): Pick<StreamLoss, "line" | "path"> =>
       index >= source.length
@@ -514,7 +525,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
     for (const { line } of dropped) {
       open.losses.push({ line, path: "/item", code: "form_changed", detail: "the stream later put another item in this call's place, or left it out of its terminal output: the call is kept, after the response's items" });
     }
-    const why = status === "failed" ? "the response failed" : contradiction !== undefined ? "the stream said two things of one call" : open.stoppedBy!;
+    const why = status === "failed" ? "the response failed" : contradiction !== undefined ? "the stream said two things of one call" : (open.stoppedBy ?? open.unplacedBySdks!);
     items = items.map((item, index) => stopCall(item, () => where(index), open.losses, why));
   }
   const response = assembledResponse(open.id, status, items, open.losses, open.line, open.lastLine);

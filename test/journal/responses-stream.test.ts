@@ -630,6 +630,24 @@ describe("unknown and misplaced events", () => {
     expect(result.losses).toEqual([]);
   });
 
+  test("an arguments event whose item_id is right but whose output_index is wrong or missing: applied, but the call it finishes is not completed, as the SDKs fail there", () => {
+    const { output_index: _index, ...unindexed } = argsDelta(0, callFinal.arguments);
+    for (const delta of [argsDelta(5, callFinal.arguments), unindexed]) {
+      const [result] = run([created(), added(0, callOpened), delta, argsDone(0, callFinal.arguments), itemDone(0, callFinal), completed([callFinal])]);
+      expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+      const where = "output_index" in delta ? "output_index 5" : "no output_index";
+      expect(result!.losses).toEqual([
+        {
+          line: 6,
+          path: "/response/output/0/status",
+          code: "form_changed",
+          detail: `response.function_call_arguments.delta on line 3 names item ${FC} at ${where}, where no item is: readers that place events by output_index fail there (openai-python throws, as openai-node does at a missing or wrong index) and give no final response: its completed call is written incomplete, as no one reading of the stream runs it`,
+        },
+      ]);
+      expect(replayGate(result!.items[0], lookupSchema).reason).toBe("status");
+    }
+  });
+
   test("an item with no usable output_index is reported", () => {
     const [result] = run([created(), { type: "response.output_item.added", output_index: -1, item: callOpened }]);
     expect(result.items).toEqual([]);
