@@ -103,7 +103,9 @@ Options:
                    until every earlier line is answered (a stream is answered
                    when its conversation's next record or its end closes it).
                    A line that is not JSON, or where the pointer finds no
-                   string or whole number, is a blocked error record naming
+                   string or whole number, or a member on its way beside one
+                   a case-folding reader takes for it ("conversation_id" and
+                   "Conversation_id"), is a blocked error record naming
                    the line and the pointer, in no conversation. It may have
                    been any conversation's, so every stream open then is
                    damaged from it, and when it names a request's tools, no

@@ -13,9 +13,13 @@
 // |   line writes it as another (`1.00…01`)      |   apart would become one            |
 // | null, true, false, an object, an array       | none                                |
 // | nothing (the path stops before the end)      | none                                |
+// | a member on the way given twice as a reader   | none: Go's encoding/json takes both |
+// |   folding case or width reads names           |   for one and keeps the last value, |
+// |   (`conversation_id`, `Conversation_ID`)      |   maybe another conversation's key  |
 //
 // A record with no key belongs to no conversation: the caller reports its line.
-import { describeValue } from "../models/json-value.js";
+import { describeValue, isPlainObject } from "../models/json-value.js";
+import { comparedName, describeNamesFoldedTwice, type NamesFoldedTwice } from "../models/names-folded-twice.js";
 import { inexactLiterals } from "./inexact-numbers.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
 
@@ -39,6 +43,9 @@ export type KeyReading =
 export function conversationKeyOf(record: unknown, pointer: JsonPointer, text?: string): KeyReading {
   const found = resolvePointer(record, pointer);
   if (!found.found) return { error: `no conversation key at ${pointer.text}: ${found.reason}` };
+  // A replayer that groups records by its own reading of the key would put this one in another conversation than the gate.
+  const folded = foldedTwiceOnTheWay(record, pointer);
+  if (folded !== undefined) return { error: `no conversation key at ${pointer.text}: the ${describeNamesFoldedTwice("record", folded)}` };
   const value = found.value;
   if (typeof value === "string") {
     // A writer or partitioner that encodes keys in UTF-8 writes a lone surrogate as U+FFFD, and joins this conversation to the one of that key.
@@ -52,6 +59,27 @@ export function conversationKeyOf(record: unknown, pointer: JsonPointer, text?: 
   }
   const what = typeof value !== "number" ? describeValue(value) : Number.isInteger(value) ? "a number past 2^53 - 1, where two different ids can read as one" : `the number ${String(value)}, not a whole number`;
   return { error: `no conversation key at ${pointer.text}: it is ${what}; a key is a string or a whole number up to 2^53 - 1` };
+}
+
+/**
+ * The first object on the pointer's way that holds, beside the member a token
+ * names, another whose name folds to the same (`Conversation_id` beside
+ * `conversation_id`). The gate reads the member the token spells; a reader
+ * that matches names regardless of case or width reads the last of the two.
+ */
+function foldedTwiceOnTheWay(record: unknown, pointer: JsonPointer): NamesFoldedTwice | undefined {
+  let current = record;
+  let at = "";
+  for (const token of pointer.tokens) {
+    if (Array.isArray(current)) current = current[Number(token)];
+    else if (isPlainObject(current)) {
+      const wanted = comparedName(token);
+      for (const name of Object.keys(current)) if (name !== token && comparedName(name) === wanted) return { names: [token, name], path: at };
+      current = current[token];
+    } else return undefined;
+    at += "/" + token.replace(/~/g, "~0").replace(/\//g, "~1");
+  }
+  return undefined;
 }
 
 /** A key as the text output writes it: a string in quotes, a number as it is. */

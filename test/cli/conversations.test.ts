@@ -296,6 +296,30 @@ describe("a line that names no conversation and may be a request body narrows ev
     ]);
   });
 
+  test("a call whose key a case-folding reader reads as another conversation's is in none: Go's encoding/json keeps the last of the two", async () => {
+    const folded = { ...call("a", "c1"), Conversation_id: "b" };
+    expect(await gate(request("a", "auto"), request("b", "none"), folded, call("a", "c2"))).toEqual([
+      [1, "a", "not_function_call", false],
+      [2, "b", "not_function_call", false],
+      [3, null, "error", true],
+      [4, "a", "ok", false],
+    ]);
+  });
+
+  test("so is a request body whose key is given so on the pointer's way, and it narrows every conversation", async () => {
+    const folded = request("b", "none").replace('{"conversation_id":"b"', '{"meta":{"conversation_id":"a","CONVERSATION_ID":"b"}');
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/meta/conversation_id", "--format", "json", "-"], jsonl(request("a", "auto").replace('"conversation_id":"a"', '"meta":{"conversation_id":"a"}'), folded, { meta: { conversation_id: "a" }, type: "function_call", call_id: "c1", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" }));
+    const records = json(result.stdout) as Array<{ line: number; conversation?: string; reason: string; detail: string; blocked: boolean }>;
+    expect(records.map((record) => [record.line, record.conversation ?? null, record.reason, record.blocked])).toEqual([
+      [1, "a", "not_function_call", false],
+      [2, null, "error", true],
+      [3, "a", "ok", true],
+    ]);
+    expect(records[1]!.detail).toBe(
+      'no conversation key at /meta/conversation_id: the record has the names "conversation_id" and "CONVERSATION_ID" in one object, at "/meta": a reader that matches names regardless of case or width (Go\'s encoding/json does) takes them for one name and keeps the last value; it may be a request body (it names a request\'s tools, or was not read at all) of a conversation it does not name, so in none may a function run until its next request body',
+    );
+  });
+
   test("a line that names no conversation and no request's tools narrows none", async () => {
     expect(await gate(request("a", "auto"), "not json", { conversation_id: 1.5, role: "user", content: "hi" }, call("a", "c1"), call("b", "c2"))).toEqual([
       [1, "a", "not_function_call", false],
