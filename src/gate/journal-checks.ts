@@ -30,6 +30,15 @@
 // no output may follow it (one that does is itself a finding), so its turn ending
 // without one is what should happen, not a finding on the item that ends it.
 //
+// Lone surrogates: a call_id or id may hold half of a UTF-16 pair (JSON's \u
+// escapes can write one, `"call_1\ud800"`). JavaScript and Python keep it; Go's
+// encoding/json, and any writer of UTF-8, read it as U+FFFD. So `call_1\ud800`,
+// `call_1\udc00` and `call_1\ufffd` are three call_ids here and one there: each
+// call_id and id is remembered as a writer of UTF-8 writes it (writtenKey), so
+// that a second of them is a duplicate there as here, and an output of one
+// answers the first call of any. A call waits only for the output of its own
+// call_id, as written: one of another spelling leaves it waiting.
+//
 // Memory: every call_id and id must be remembered to the end of the journal, so they
 // are kept as 64-bit keyed fingerprints in a `FingerprintTable` (17 to 28 bytes a key
 // instead of a string and a Map entry); only the calls waiting for their output keep
@@ -118,7 +127,7 @@ export class JournalChecker {
   /** Calls waiting for their output, in call order. */
   private readonly waiting = new WaitingCalls();
   private readonly movedWaiting = (callId: string, position: number): void => {
-    const slot = this.calls.find(callId);
+    const slot = this.calls.find(writtenKey(callId));
     if (slot >= 0) this.calls.set(slot, "waiting", position + 1);
   };
   /** The line of each item id's first item, and whether that item was blocked (a reference to it brings it back). */
@@ -184,7 +193,7 @@ export class JournalChecker {
     if (foreign) findings.push({ code: "foreign_id", detail: foreign, path: "/id" });
     let idSlot = -1;
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
-      const slot = this.ids.add(fields.id);
+      const slot = this.ids.add(writtenKey(fields.id));
       if (this.ids.added) {
         this.ids.set(slot, "line", checked.provenance.line);
         idSlot = slot;
@@ -199,7 +208,7 @@ export class JournalChecker {
     if (idSlot >= 0 && (kind === "extension" || kind === "unknown" || blocks(checked))) this.ids.set(idSlot, "blocked", BLOCKED_ID);
     if (idSlot >= 0 && (kind === "function_call" || kind === "function_call_output")) {
       const callId = nonEmptyString(fields.call_id);
-      const call = callId === undefined ? -1 : this.calls.find(callId);
+      const call = callId === undefined ? -1 : this.calls.find(writtenKey(callId));
       if (call >= 0) this.ids.set(idSlot, "call", call + 1);
     }
   }
@@ -248,7 +257,7 @@ export class JournalChecker {
       if (refusal) findings.push({ code: "tool_not_allowed", detail: `"${name}" is not allowed: ${refusal}`, path: "/name" });
     }
     if (callId === undefined) return;
-    const slot = this.calls.add(callId);
+    const slot = this.calls.add(writtenKey(callId));
     if (!this.calls.added) {
       const earlierLine = this.calls.get(slot, "line");
       findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
@@ -267,7 +276,7 @@ export class JournalChecker {
   private registerExtensionCall(checked: CheckedItem, fields: Record<string, unknown>): void {
     const callId = nonEmptyString(fields.call_id);
     if (callId === undefined) return;
-    const slot = this.calls.add(callId);
+    const slot = this.calls.add(writtenKey(callId));
     if (this.calls.added) {
       this.newCall(slot, checked.provenance.line, "namespaced");
       const name = nonEmptyString(fields.name);
@@ -287,7 +296,7 @@ export class JournalChecker {
    */
   private checkReference(checked: CheckedItem, fields: Record<string, unknown>): void {
     const id = nonEmptyString(fields.id);
-    const slot = id === undefined ? -1 : this.ids.find(id);
+    const slot = id === undefined ? -1 : this.ids.find(writtenKey(id));
     if (slot < 0) {
       checked.findings.push({ code: "blocked_reference", detail: `the reference names ${id === undefined ? "no item" : `the id ${quoteValue(id)}, which no earlier item of the journal has`}: what it brings back was never gated`, path: "/id" });
       return;
@@ -338,7 +347,7 @@ export class JournalChecker {
       return;
     }
     // A call_id still waiting confirms the pair exactly; any other is paired on its fingerprint alone (see the top of the file).
-    const call = this.calls.find(callId);
+    const call = this.calls.find(writtenKey(callId));
     if (call < 0) {
       findings.push({ code: "orphan_output", detail: `no earlier function_call has the call_id ${quoteValue(callId)}`, path: "/call_id" });
       return;
@@ -383,7 +392,7 @@ export class JournalChecker {
     // An assistant message of the calls' own response, before any output, is part of their turn.
     const mayJoinTurn = isMessage && fields.role === "assistant" && !outputsCame;
     for (const call of this.waiting.passBy(checked.provenance, mayJoinTurn, this.movedWaiting)) {
-      const slot = this.calls.find(call.callId);
+      const slot = this.calls.find(writtenKey(call.callId));
       if (slot >= 0) this.calls.set(slot, "waiting", 0);
       checked.findings.push({
         code: "missing_output",
@@ -479,6 +488,15 @@ function lastIndexByResponse(items: readonly JournalItem[]): Map<string, number>
 
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Half of a UTF-16 pair, alone: in `u` mode a whole pair is one code point and does not match. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const LONE_SURROGATES = /[\uD800-\uDFFF]/gu;
+
+/** A call_id or id as a writer of UTF-8 writes it (see "Lone surrogates" above): each lone surrogate as U+FFFD. */
+function writtenKey(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATES, "\uFFFD") : text;
 }
 
 function describeMissing(value: unknown): string {

@@ -177,6 +177,44 @@ describe("calls", () => {
     ]);
   });
 
+  describe("call_ids and ids with a lone surrogate, which Go's encoding/json reads as U+FFFD", () => {
+    test("two calls whose call_ids differ only there are one call_id read so: the second is a duplicate, and an output for them answers the blocked first", () => {
+      const checked = check([
+        { line: 1, envelope: "responses", items: [responsesCall("fc_1", "call_1\ud800", "get_latest_sales_report", '{"region":"global"}')] },
+        { line: 2, envelope: "responses", items: [responsesCall("fc_2", "call_1\udc00", "get_latest_sales_report", '{"region":"apac"}')] },
+        { line: 3, envelope: "responses", items: [output("call_1\ufffd", "apac: up")] },
+      ]);
+      expect(checked.map((item) => item.verdict?.reason)).toEqual(["arguments_schema", "ok", undefined]);
+      expect(findingsOf(checked)).toEqual([
+        ["1.0", []],
+        ["2.0", [{ code: "duplicate_call_id", detail: 'the call_id "call_1\\udc00" was already used by the call of line 1', path: "/call_id", related_line: 1 }]],
+        ["3.0", [{ code: "output_for_blocked_call", detail: 'its call "call_1\ufffd" on line 1 is blocked (arguments_schema): only a completed, valid call may get an output', path: "/call_id", related_line: 1 }]],
+      ]);
+    });
+
+    test("a call_id written with U+FFFD after one with a lone surrogate is a duplicate too", () => {
+      const checked = check([
+        { line: 1, envelope: "chat", items: [chatCall("call_1\udfff", "get_weather", paris)] },
+        { line: 2, envelope: "chat", items: [chatCall("call_1\ufffd", "get_weather", paris)] },
+      ]);
+      expect(findingsOf(checked)[1]).toEqual(["2.0", [{ code: "duplicate_call_id", detail: 'the call_id "call_1\ufffd" was already used by the call of line 1', path: "/call_id", related_line: 1 }]]);
+    });
+
+    test("two item ids that differ only there are one id read so", () => {
+      const checked = check([{ line: 1, envelope: "responses", items: [assistant("msg_\ud800", "first"), assistant("msg_\udc00", "second")] }]);
+      expect(findingsOf(checked)[1]).toEqual(["1.1", [{ code: "duplicate_id", detail: 'the id "msg_\\udc00" was used by an earlier item', path: "/id", related_line: 1 }]]);
+    });
+
+    test("a call and its output of one call_id with a lone surrogate pair as before", () => {
+      const checked = check([
+        { line: 1, envelope: "chat", items: [chatCall("call_1\ud800", "get_weather", paris)] },
+        { line: 2, envelope: "chat", items: [output("call_1\ud800", "light rain")] },
+        { line: 3, envelope: "chat", items: [assistant("msg_1", "light rain in Paris")] },
+      ]);
+      expect(findingsOf(checked)).toEqual([["1.0", []], ["2.0", []], ["3.0", []]]);
+    });
+  });
+
   test("a call_id that is not a string", () => {
     const checked = check([{ line: 1, envelope: "responses", items: [{ type: "function_call", call_id: 7, name: "get_weather", arguments: paris, status: "completed" }] }]);
     expect(findingsOf(checked)).toEqual([["1.0", [{ code: "missing_field", detail: "the call has a non-string (number 7) call_id: no output can be paired with it", path: "/call_id" }]]]);
