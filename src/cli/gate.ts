@@ -141,9 +141,11 @@ ${INPUT_OPTIONS_HELP}  -h, --help       show this help
 Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, one
 that gives a name twice in one object (or two a case-folding reader takes for
 one name that decides a call: "type" and "Type"), a record of two kinds at once
-(a function_call item with a "messages" array), and a line with a tool call
-that gives no item (no type, a custom call, "Tool_calls") are blocked error
-records; a JSON object of no known kind is gated as it is.
+(a function_call item with a "messages" array), a line with a tool call
+that gives no item (no type, a custom call, "Tool_calls"), and a line that a
+carriage return without line feed splits into JSON of its own (Python's text
+files and Node's readline end lines there) are blocked error records; a JSON
+object of no known kind is gated as it is.
 Exit status: 0 nothing blocked, 1 some item blocked, 2 usage error or
 unreadable input.
 

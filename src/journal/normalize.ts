@@ -28,7 +28,8 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
-import { unreadableRequest } from "./unreadable-request.js";
+import { namesRequestTools, unreadableRequest } from "./unreadable-request.js";
+import { splitByCarriageReturns } from "./carriage-return-lines.js";
 import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
 import { limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
@@ -73,7 +74,9 @@ export interface NormalizeOptions {
    * Whether a record that holds more tool calls, in any envelope's form, than it
    * gave call items is an error record (the gate's reading: a call that gave no
    * item would go unjudged) rather than items and the losses that say what was
-   * dropped (count-written-calls.ts).
+   * dropped (count-written-calls.ts). So is a line that a reader ending lines at
+   * a lone "\r" reads as several records (carriage-return-lines.ts): the calls
+   * of those would go unjudged too.
    */
   refuseUnreadCalls?: boolean;
   /**
@@ -158,7 +161,8 @@ export class JournalNormalizer {
   }
 
   /** One line of the journal; returns the records it completes, in input order. */
-  push(line: JournalLine): NormalizedRecord[] {
+  push(given: JournalLine): NormalizedRecord[] {
+    const line = this.refuseUnreadCalls ? readAsOneLine(given) : given;
     if (line.source === this.source) return this.normalized(this.records.push(line));
     const out = this.finish();
     this.source = line.source;
@@ -604,6 +608,18 @@ const EXCHANGE_ITEM_FIELDS = new Set(["request", "response"]);
 // (Anthropic `content`, Bedrock `output`, Gemini `candidates`) and their status
 // from the field that says why it stopped (`stop_reason`, `stopReason`); `type`
 // and `role` only say the kind.
+/**
+ * The line as the gate reads it: one that a reader ending lines at a lone "\r"
+ * reads as several records is a line not read, which may be a request body when
+ * it names a request's tools, as any line not read.
+ */
+function readAsOneLine(line: JournalLine): JournalLine {
+  if (line.error !== undefined) return line;
+  const split = splitByCarriageReturns(line.text);
+  if (split === undefined) return line;
+  return namesRequestTools(line.text) ? { ...line, text: split, error: split, mayBeRequest: true } : { ...line, text: split, error: split };
+}
+
 function envelopeResponseItemFields(responseFields: Readonly<Record<string, string>>): Set<string> {
   const topField = (path: string | undefined) => (path === undefined ? [] : [path.split("/")[1]!]);
   return new Set(["type", "role", ...topField(responseFields.output), ...topField(responseFields.status)]);
