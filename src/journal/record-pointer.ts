@@ -14,6 +14,7 @@ import { namedTwice } from "./parse-record.js";
 import { describeNamesFoldedTwice, firstNamesFoldedTwice, mayFoldTwice, RECORD_NAMES } from "../models/names-folded-twice.js";
 import { foldName } from "../models/folded-name.js";
 import { namesRequestTools } from "./unreadable-request.js";
+import { splitByCarriageReturns } from "./carriage-return-lines.js";
 
 /** A wrapped line's text, and where in it the record stands. */
 export interface RecordWrapper {
@@ -41,6 +42,11 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   // line is refused whole, as a line that is its own record would be.
   const twice = namedTwice(line.text, wrapper, "line");
   if (twice !== undefined) return unread(line, twice);
+  // So is a line that a reader ending lines at a lone "\r" reads as several
+  // records (carriage-return-lines.ts): a wrapper of one of those may hold, at
+  // the pointer, a record that the record found here does not show.
+  const split = splitByCarriageReturns(line.text);
+  if (split !== undefined) return unread(line, split);
   // So is a line with two names a reader folding case or width takes for one, of
   // the names on the pointer's way or that decide a call: `"message"` and
   // `"Message"` are one member to Go's encoding/json, which keeps the last, so it
