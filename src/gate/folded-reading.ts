@@ -7,8 +7,12 @@
 // The gate judges that reading too, object by object: a member is renamed only
 // to a name the schema declares (`properties`) for the very object it sits in,
 // found by following the arguments down the schema (`properties`, `items`,
-// `prefixItems`, `additionalProperties`, local `$ref`s, and every branch of
-// `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`). A map's keys, whose object
+// `prefixItems`, `additionalProperties`, every branch of `allOf`, `anyOf`,
+// `oneOf`, `if`/`then`/`else`, and each `$ref` as the evaluator resolves it: a
+// JSON Pointer, an `$anchor`, an `$id` relative to its base; a `$dynamicRef`
+// leads to every schema whose `$dynamicAnchor` it may reach, since which one
+// applies depends on the path taken, and a rename under any of them only adds
+// a reading the call must pass). A map's keys, whose object
 // declares no name, are left as written. The copy so renamed must pass the
 // schema as well. A member whose fold the object's schemas write in two
 // spellings (`id` and `ID`) could fill either: that reading is not one, and the
@@ -18,6 +22,7 @@ import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject, setOwn } from "../models/json-value.js";
 import type { ToolSchema } from "./schema.js";
 import { eachSchemaObject } from "./declared-argument-names.js";
+import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
 
 /** A member renamed as a folding reader reads it: where it is (JSON Pointer into the arguments), its name, and the declared names it folds to. */
 export interface FoldedMember {
@@ -30,6 +35,24 @@ export interface FoldedMember {
 export type FoldedReading = { value: unknown; renamed: FoldedMember } | { ambiguous: FoldedMember };
 
 type SchemaObject = Record<string, unknown>;
+
+/** A schema where the walk reached it, with the base URI its references resolve against. */
+interface Placed {
+  schema: unknown;
+  base: string;
+}
+
+/** A schema object that applies at a place of the arguments, with its base URI. */
+interface PlacedSchema {
+  schema: SchemaObject;
+  base: string;
+}
+
+/** The schema being read: its root, and its resources when they could be indexed (a schema that compiled always can). */
+interface Reach {
+  root: SchemaObject;
+  resources: SchemaResources | undefined;
+}
 
 /** The most schemas followed at one place of the arguments: past it, the place is read as declaring nothing. */
 const MAX_SCHEMAS_AT_A_PLACE = 64;
@@ -48,15 +71,16 @@ export function foldedReading(value: unknown, schema: ToolSchema): FoldedReading
 function readFolded(value: object, root: SchemaObject): FoldedReading | undefined {
   let first: FoldedMember | undefined;
   const top = shell(value);
+  const reach: Reach = { root, resources: resourcesOf(root) };
   // An explicit stack: arguments may nest deeper than the call stack allows.
-  const pending: Array<{ source: unknown; target: unknown; schemas: SchemaObject[]; path: string }> = [{ source: value, target: top, schemas: applying([root], root), path: "" }];
+  const pending: Array<{ source: unknown; target: unknown; schemas: PlacedSchema[]; path: string }> = [{ source: value, target: top, schemas: applying([{ schema: root, base: DOCUMENT_URI }], reach), path: "" }];
   while (pending.length > 0) {
     const { source, target, schemas, path } = pending.pop()!;
     if (Array.isArray(source)) {
       source.forEach((child, index) => {
         const childCopy = shell(child);
         setOwn(target as object, index, childCopy);
-        if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(itemSchemas(schemas, index), root), path: `${path}/${index}` });
+        if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(itemSchemas(schemas, index), reach), path: `${path}/${index}` });
       });
       continue;
     }
@@ -71,7 +95,7 @@ function readFolded(value: object, root: SchemaObject): FoldedReading | undefine
       const child = members[name];
       const childCopy = shell(child);
       setOwn(target as object, readAs, childCopy);
-      if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(memberSchemas(schemas, readAs), root), path: memberPath });
+      if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(memberSchemas(schemas, readAs), reach), path: memberPath });
     }
   }
   return first === undefined ? undefined : { value: top, renamed: first };
@@ -128,49 +152,78 @@ function mayRename(value: object, names: SchemaNames): boolean {
 }
 
 /** The names the schemas at one place declare (`properties`), as written and by fold; undefined when they declare none. */
-function declaredAt(schemas: readonly SchemaObject[]): { written: Set<string>; byFold: Map<string, string[]> } | undefined {
+function declaredAt(schemas: readonly PlacedSchema[]): { written: Set<string>; byFold: Map<string, string[]> } | undefined {
   const written = new Set<string>();
-  for (const schema of schemas) if (isPlainObject(schema.properties)) for (const name of Object.keys(schema.properties)) written.add(name);
+  for (const { schema } of schemas) if (isPlainObject(schema.properties)) for (const name of Object.keys(schema.properties)) written.add(name);
   return written.size === 0 ? undefined : { written, byFold: spellingsByFold(written) };
 }
 
 /** The schemas a member named `name` is judged by: its `properties` entry, else `additionalProperties`. */
-function memberSchemas(schemas: readonly SchemaObject[], name: string): unknown[] {
-  const found: unknown[] = [];
-  for (const schema of schemas) {
-    if (isPlainObject(schema.properties) && Object.hasOwn(schema.properties, name)) found.push(schema.properties[name]);
-    else if (isPlainObject(schema.additionalProperties)) found.push(schema.additionalProperties);
+function memberSchemas(schemas: readonly PlacedSchema[], name: string): Placed[] {
+  const found: Placed[] = [];
+  for (const { schema, base } of schemas) {
+    if (isPlainObject(schema.properties) && Object.hasOwn(schema.properties, name)) found.push({ schema: schema.properties[name], base });
+    else if (isPlainObject(schema.additionalProperties)) found.push({ schema: schema.additionalProperties, base });
   }
   return found;
 }
 
 /** The schemas the item at `index` is judged by: its `prefixItems` entry, else `items`. */
-function itemSchemas(schemas: readonly SchemaObject[], index: number): unknown[] {
-  const found: unknown[] = [];
-  for (const schema of schemas) {
-    if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) found.push(schema.prefixItems[index]);
-    else if (isPlainObject(schema.items)) found.push(schema.items);
+function itemSchemas(schemas: readonly PlacedSchema[], index: number): Placed[] {
+  const found: Placed[] = [];
+  for (const { schema, base } of schemas) {
+    if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) found.push({ schema: schema.prefixItems[index], base });
+    else if (isPlainObject(schema.items)) found.push({ schema: schema.items, base });
   }
   return found;
 }
 
-/** The schemas that apply at a place: those given, and what their local `$ref`s and branches lead to, each once, at most MAX_SCHEMAS_AT_A_PLACE. */
-function applying(given: readonly unknown[], root: SchemaObject): SchemaObject[] {
-  const found: SchemaObject[] = [];
+/** The schemas that apply at a place: those given, and what their references and branches lead to, each once, at most MAX_SCHEMAS_AT_A_PLACE. */
+function applying(given: readonly Placed[], reach: Reach): PlacedSchema[] {
+  const found: PlacedSchema[] = [];
   const seen = new Set<SchemaObject>();
   const pending = [...given];
   while (pending.length > 0) {
-    const next = pending.pop();
+    const { schema: next, base: outer } = pending.pop()!;
     if (!isPlainObject(next) || seen.has(next)) continue;
     // Too many to follow: the place is read as declaring nothing, as before this reading.
     if (found.length >= MAX_SCHEMAS_AT_A_PLACE) return [];
     seen.add(next);
-    found.push(next);
-    if (typeof next.$ref === "string") pending.push(localTarget(next.$ref, root));
-    for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) pending.push(...(next[keyword] as unknown[]));
-    for (const keyword of CONDITIONALS) pending.push(next[keyword]);
+    const base = reach.resources?.resourceOf(next) ?? outer;
+    found.push({ schema: next, base });
+    if (typeof next.$ref === "string") pending.push(...referenced(next.$ref, base, reach));
+    if (typeof next.$dynamicRef === "string") {
+      pending.push(...referenced(next.$dynamicRef, base, reach));
+      const name = next.$dynamicRef.slice(next.$dynamicRef.indexOf("#") + 1);
+      if (next.$dynamicRef.includes("#") && !name.startsWith("/")) for (const anchored of reach.resources?.dynamicAnchorsNamed(name) ?? []) pending.push({ schema: anchored, base });
+    }
+    for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) for (const branch of next[keyword] as unknown[]) pending.push({ schema: branch, base });
+    for (const keyword of CONDITIONALS) pending.push({ schema: next[keyword], base });
   }
   return found;
+}
+
+/** The schema a reference names, as the evaluator resolves it (schema-resources.ts); by JSON Pointer alone when the resources could not be indexed. */
+function referenced(reference: string, base: string, reach: Reach): Placed[] {
+  if (reach.resources === undefined) return [{ schema: localTarget(reference, reach.root), base }];
+  const target = reach.resources.resolve(reference, base);
+  return target === undefined ? [] : [{ schema: target.schema, base: target.resource }];
+}
+
+const resourcesByRoot = new WeakMap<SchemaObject, SchemaResources | null>();
+
+/** The resources of a schema, indexed once a schema; undefined when two schemas claim one identifier (such a schema does not compile). */
+function resourcesOf(root: SchemaObject): SchemaResources | undefined {
+  let resources = resourcesByRoot.get(root);
+  if (resources === undefined) {
+    try {
+      resources = new SchemaResources(root);
+    } catch {
+      resources = null;
+    }
+    resourcesByRoot.set(root, resources);
+  }
+  return resources ?? undefined;
 }
 
 /** The schema a `$ref` of this document names by a JSON Pointer (`#`, `#/$defs/a`); undefined for any other reference. */

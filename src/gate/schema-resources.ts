@@ -71,6 +71,17 @@ export class SchemaResources {
     return this.dynamicAnchors.get(`${resource}#${name}`);
   }
 
+  /**
+   * Every schema of the document that declares `$dynamicAnchor: name`, whatever its
+   * resource: the schemas a `$dynamicRef` to that name may reach, depending on
+   * the path that led to it.
+   */
+  dynamicAnchorsNamed(name: string): SchemaObject[] {
+    const found: SchemaObject[] = [];
+    for (const [key, schema] of this.dynamicAnchors) if (key.slice(key.indexOf("#") + 1) === name) found.push(schema);
+    return found;
+  }
+
   /** A known document, indexed when first referred to. */
   private load(uri: string): SchemaObject | undefined {
     const document = this.known(uri);

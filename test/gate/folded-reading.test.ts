@@ -41,6 +41,20 @@ describe("a member named as a folding reader reads a parameter its object declar
     expect(gate(schema, '{"PATH":7}')).toMatchObject({ reason: "arguments_schema" });
     expect(gate(schema, '{"MODE":"read","Path":"/tmp"}')).toEqual(ok);
   });
+  test("is found through a $ref by $anchor, by an $id relative to its base, by an absolute URI, and through a $dynamicRef", () => {
+    const settings = { type: "object", properties: { region: { enum: ["apac"] } } };
+    const detail = blocked(`arguments has the member "REGION" at "/cfg/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments/cfg/region must be equal to one of the allowed values ("apac")`);
+    const schemas: ToolSchema[] = [
+      { type: "object", properties: { cfg: { $ref: "#settings" } }, $defs: { settings: { $anchor: "settings", ...settings } } },
+      { $id: "https://tools.test/run", type: "object", properties: { cfg: { $ref: "settings" } }, $defs: { settings: { $id: "settings", ...settings } } },
+      { $id: "https://tools.test/run", type: "object", properties: { cfg: { $ref: "https://tools.test/run#/$defs/settings" } }, $defs: { settings } },
+      { type: "object", properties: { cfg: { $dynamicRef: "#settings" } }, $defs: { settings: { $dynamicAnchor: "settings", ...settings } } },
+    ];
+    for (const schema of schemas) {
+      expect(gate(schema, '{"cfg":{"REGION":"global"}}')).toEqual(detail);
+      expect(gate(schema, '{"cfg":{"Region":"apac"}}')).toEqual(ok);
+    }
+  });
   test("whose value the parameter allows passes: both readings are valid", () => {
     expect(gate(sales, '{"Region":"apac","orders":[{"QTY":3}]}')).toEqual(ok);
   });
