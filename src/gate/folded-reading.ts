@@ -6,7 +6,8 @@
 //
 // The gate judges that reading too, object by object: a member is renamed only
 // to a name the schema declares (`properties`) for the very object it sits in,
-// found by following the arguments down the schema (`properties`, `items`,
+// found by following the arguments down the schema (`properties`, the
+// `patternProperties` whose pattern the member's name matches, `items`,
 // `prefixItems`, `additionalProperties`, every branch of `allOf`, `anyOf`,
 // `oneOf`, `if`/`then`/`else`, and each `$ref` as the evaluator resolves it: a
 // JSON Pointer, an `$anchor`, an `$id` relative to its base; a `$dynamicRef`
@@ -23,6 +24,7 @@ import { isPlainObject, setOwn } from "../models/json-value.js";
 import type { ToolSchema } from "./schema.js";
 import { eachSchemaObject } from "./declared-argument-names.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
+import { linearRegExp } from "./linear-regexp.js";
 
 /** A member renamed as a folding reader reads it: where it is (JSON Pointer into the arguments), its name, and the declared names it folds to. */
 export interface FoldedMember {
@@ -158,12 +160,20 @@ function declaredAt(schemas: readonly PlacedSchema[]): { written: Set<string>; b
   return written.size === 0 ? undefined : { written, byFold: spellingsByFold(written) };
 }
 
-/** The schemas a member named `name` is judged by: its `properties` entry, else `additionalProperties`. */
+/**
+ * The schemas a member named `name` is judged by: its `properties` entry, else
+ * `additionalProperties`; and each `patternProperties` entry whose pattern its
+ * name matches, read by the engine the schema compiled with, so that a name is
+ * matched as validation matched it.
+ */
 function memberSchemas(schemas: readonly PlacedSchema[], name: string): Placed[] {
   const found: Placed[] = [];
   for (const { schema, base } of schemas) {
     if (isPlainObject(schema.properties) && Object.hasOwn(schema.properties, name)) found.push({ schema: schema.properties[name], base });
     else if (isPlainObject(schema.additionalProperties)) found.push({ schema: schema.additionalProperties, base });
+    if (isPlainObject(schema.patternProperties)) {
+      for (const [pattern, sub] of Object.entries(schema.patternProperties)) if (linearRegExp(pattern, "u").test(name)) found.push({ schema: sub, base });
+    }
   }
   return found;
 }

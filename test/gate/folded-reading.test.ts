@@ -55,6 +55,16 @@ describe("a member named as a folding reader reads a parameter its object declar
       expect(gate(schema, '{"cfg":{"Region":"apac"}}')).toEqual(ok);
     }
   });
+  test("is found in the value of a member that patternProperties judges, and only under the patterns its name matches", () => {
+    const schema: ToolSchema = {
+      type: "object",
+      patternProperties: { "^site-": { type: "object", properties: { region: { enum: ["apac"] } } }, "^note-": { type: "object", additionalProperties: { type: "string" } } },
+    };
+    expect(gate(schema, '{"site-1":{"REGION":"global"}}')).toEqual(
+      blocked(`arguments has the member "REGION" at "/site-1/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments/site-1/region must be equal to one of the allowed values ("apac")`),
+    );
+    expect(gate(schema, '{"site-1":{"Region":"apac"},"note-1":{"REGION":"global"}}')).toEqual(ok);
+  });
   test("whose value the parameter allows passes: both readings are valid", () => {
     expect(gate(sales, '{"Region":"apac","orders":[{"QTY":3}]}')).toEqual(ok);
   });
