@@ -9,15 +9,15 @@
 // found by following the arguments down the schema (`properties`, the
 // `patternProperties` whose pattern the member's name matches, `items`,
 // `prefixItems`, `additionalProperties`, every branch of `allOf`, `anyOf`,
-// `oneOf`, `if`/`then`/`else`, and each `$ref` as the evaluator resolves it: a
-// JSON Pointer, an `$anchor`, an `$id` relative to its base; a `$dynamicRef`
-// leads to every schema whose `$dynamicAnchor` it may reach, since which one
-// applies depends on the path taken, and a rename under any of them only adds
-// a reading the call must pass). A map's keys, whose object
-// declares no name, are left as written. The copy so renamed must pass the
-// schema as well. A member whose fold the object's schemas write in two
-// spellings (`id` and `ID`) could fill either: that reading is not one, and the
-// call is blocked.
+// `oneOf`, `if`/`then`/`else`, the `dependentSchemas` its object triggers, and
+// each `$ref` as the evaluator resolves it: a JSON Pointer, an `$anchor`, an
+// `$id` relative to its base; a `$dynamicRef` leads to every schema whose
+// `$dynamicAnchor` it may reach, since which one applies depends on the path
+// taken, and a rename under any of them only adds a reading the call must
+// pass). A map's keys, whose object declares no name, are left as written.
+// The copy so renamed must pass the schema as well. A member whose fold the
+// object's schemas write in two spellings (`id` and `ID`) could fill either:
+// that reading is not one, and the call is blocked.
 import { comparedName } from "../models/names-folded-twice.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject, setOwn } from "../models/json-value.js";
@@ -75,14 +75,14 @@ function readFolded(value: object, root: SchemaObject): FoldedReading | undefine
   const top = shell(value);
   const reach: Reach = { root, resources: resourcesOf(root) };
   // An explicit stack: arguments may nest deeper than the call stack allows.
-  const pending: Array<{ source: unknown; target: unknown; schemas: PlacedSchema[]; path: string }> = [{ source: value, target: top, schemas: applying([{ schema: root, base: DOCUMENT_URI }], reach), path: "" }];
+  const pending: Array<{ source: unknown; target: unknown; schemas: PlacedSchema[]; path: string }> = [{ source: value, target: top, schemas: applying([{ schema: root, base: DOCUMENT_URI }], value, reach), path: "" }];
   while (pending.length > 0) {
     const { source, target, schemas, path } = pending.pop()!;
     if (Array.isArray(source)) {
       source.forEach((child, index) => {
         const childCopy = shell(child);
         setOwn(target as object, index, childCopy);
-        if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(itemSchemas(schemas, index), reach), path: `${path}/${index}` });
+        if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(itemSchemas(schemas, index), child, reach), path: `${path}/${index}` });
       });
       continue;
     }
@@ -97,7 +97,7 @@ function readFolded(value: object, root: SchemaObject): FoldedReading | undefine
       const child = members[name];
       const childCopy = shell(child);
       setOwn(target as object, readAs, childCopy);
-      if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(memberSchemas(schemas, readAs), reach), path: memberPath });
+      if (child !== null && typeof child === "object") pending.push({ source: child, target: childCopy, schemas: applying(memberSchemas(schemas, readAs), child, reach), path: memberPath });
     }
   }
   return first === undefined ? undefined : { value: top, renamed: first };
@@ -188,8 +188,15 @@ function itemSchemas(schemas: readonly PlacedSchema[], index: number): Placed[] 
   return found;
 }
 
-/** The schemas that apply at a place: those given, and what their references and branches lead to, each once, at most MAX_SCHEMAS_AT_A_PLACE. */
-function applying(given: readonly Placed[], reach: Reach): PlacedSchema[] {
+/**
+ * The schemas that apply at a place holding `value`: those given, and what their
+ * references, branches and `dependentSchemas` lead to, each once, at most
+ * MAX_SCHEMAS_AT_A_PLACE. A dependent schema applies when the object holds a
+ * member that names its trigger as the folding reader reads names: `MODE` is
+ * `mode` to it, and the copy judged holds `mode`.
+ */
+function applying(given: readonly Placed[], value: unknown, reach: Reach): PlacedSchema[] {
+  const present = isPlainObject(value) ? new Set(Object.keys(value).map(comparedName)) : undefined;
   const found: PlacedSchema[] = [];
   const seen = new Set<SchemaObject>();
   const pending = [...given];
@@ -209,6 +216,9 @@ function applying(given: readonly Placed[], reach: Reach): PlacedSchema[] {
     }
     for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) for (const branch of next[keyword] as unknown[]) pending.push({ schema: branch, base });
     for (const keyword of CONDITIONALS) pending.push({ schema: next[keyword], base });
+    if (present !== undefined && isPlainObject(next.dependentSchemas)) {
+      for (const [trigger, dependent] of Object.entries(next.dependentSchemas)) if (present.has(comparedName(trigger))) pending.push({ schema: dependent, base });
+    }
   }
   return found;
 }

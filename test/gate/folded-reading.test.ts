@@ -65,6 +65,13 @@ describe("a member named as a folding reader reads a parameter its object declar
     );
     expect(gate(schema, '{"site-1":{"Region":"apac"},"note-1":{"REGION":"global"}}')).toEqual(ok);
   });
+  test("is found through the dependentSchemas its object triggers, the trigger named as the reader reads it too", () => {
+    const schema: ToolSchema = { type: "object", properties: { mode: { type: "string" } }, dependentSchemas: { mode: { properties: { region: { enum: ["apac"] } } } } };
+    const detail = blocked(`arguments has the member "REGION" at "/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments/region must be equal to one of the allowed values ("apac")`);
+    expect(gate(schema, '{"mode":"read","REGION":"global"}')).toEqual(detail);
+    expect(gate(schema, '{"REGION":"global","Mode":"read"}')).toEqual(detail);
+    expect(gate(schema, '{"mode":"read","Region":"apac"}')).toEqual(ok);
+  });
   test("whose value the parameter allows passes: both readings are valid", () => {
     expect(gate(sales, '{"Region":"apac","orders":[{"QTY":3}]}')).toEqual(ok);
   });
