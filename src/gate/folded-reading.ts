@@ -8,9 +8,10 @@
 // to a name the schema declares (`properties`) for the very object it sits in,
 // found by following the arguments down the schema (`properties`, the
 // `patternProperties` whose pattern the member's name matches, `items`,
-// `prefixItems`, `additionalProperties`, every branch of `allOf`, `anyOf`,
-// `oneOf`, `if`/`then`/`else`, the `dependentSchemas` its object triggers, and
-// each `$ref` as the evaluator resolves it: a JSON Pointer, an `$anchor`, an
+// `prefixItems`, `additionalProperties`, `contains`, `unevaluatedItems`,
+// `unevaluatedProperties`, every branch of `allOf`, `anyOf`, `oneOf`,
+// `if`/`then`/`else`, the `dependentSchemas` its object triggers, and each
+// `$ref` as the evaluator resolves it: a JSON Pointer, an `$anchor`, an
 // `$id` relative to its base; a `$dynamicRef` leads to every schema whose
 // `$dynamicAnchor` it may reach, since which one applies depends on the path
 // taken, and a rename under any of them only adds a reading the call must
@@ -162,28 +163,45 @@ function declaredAt(schemas: readonly PlacedSchema[]): { written: Set<string>; b
 
 /**
  * The schemas a member named `name` is judged by: its `properties` entry, else
- * `additionalProperties`; and each `patternProperties` entry whose pattern its
- * name matches, read by the engine the schema compiled with, so that a name is
- * matched as validation matched it.
+ * `additionalProperties`; each `patternProperties` entry whose pattern its name
+ * matches, read by the engine the schema compiled with, so that a name is
+ * matched as validation matched it; and `unevaluatedProperties` unless the
+ * schema's own keywords evaluated the member. Another schema at the place may
+ * have evaluated it too: following `unevaluatedProperties` there as well only
+ * adds a reading the call must pass.
  */
 function memberSchemas(schemas: readonly PlacedSchema[], name: string): Placed[] {
   const found: Placed[] = [];
   for (const { schema, base } of schemas) {
-    if (isPlainObject(schema.properties) && Object.hasOwn(schema.properties, name)) found.push({ schema: schema.properties[name], base });
-    else if (isPlainObject(schema.additionalProperties)) found.push({ schema: schema.additionalProperties, base });
+    let evaluated = schema.additionalProperties !== undefined;
+    if (isPlainObject(schema.properties) && Object.hasOwn(schema.properties, name)) {
+      found.push({ schema: schema.properties[name], base });
+      evaluated = true;
+    } else if (isPlainObject(schema.additionalProperties)) found.push({ schema: schema.additionalProperties, base });
     if (isPlainObject(schema.patternProperties)) {
-      for (const [pattern, sub] of Object.entries(schema.patternProperties)) if (linearRegExp(pattern, "u").test(name)) found.push({ schema: sub, base });
+      for (const [pattern, sub] of Object.entries(schema.patternProperties)) {
+        if (!linearRegExp(pattern, "u").test(name)) continue;
+        found.push({ schema: sub, base });
+        evaluated = true;
+      }
     }
+    if (!evaluated && isPlainObject(schema.unevaluatedProperties)) found.push({ schema: schema.unevaluatedProperties, base });
   }
   return found;
 }
 
-/** The schemas the item at `index` is judged by: its `prefixItems` entry, else `items`. */
+/**
+ * The schemas the item at `index` is judged by: its `prefixItems` entry, else
+ * `items`, else `unevaluatedItems`; and `contains`, which every item is tried
+ * against.
+ */
 function itemSchemas(schemas: readonly PlacedSchema[], index: number): Placed[] {
   const found: Placed[] = [];
   for (const { schema, base } of schemas) {
     if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) found.push({ schema: schema.prefixItems[index], base });
     else if (isPlainObject(schema.items)) found.push({ schema: schema.items, base });
+    else if (schema.items === undefined && isPlainObject(schema.unevaluatedItems)) found.push({ schema: schema.unevaluatedItems, base });
+    if (isPlainObject(schema.contains)) found.push({ schema: schema.contains, base });
   }
   return found;
 }

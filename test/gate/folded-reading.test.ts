@@ -72,6 +72,18 @@ describe("a member named as a folding reader reads a parameter its object declar
     expect(gate(schema, '{"REGION":"global","Mode":"read"}')).toEqual(detail);
     expect(gate(schema, '{"mode":"read","Region":"apac"}')).toEqual(ok);
   });
+  test("is found under contains, which tries every item, and under unevaluatedItems and unevaluatedProperties", () => {
+    const site = { type: "object", properties: { region: { enum: ["apac"] } } };
+    const soRead = (path: string) => blocked(`arguments has the member "REGION" at "${path}/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments${path}/region must be equal to one of the allowed values ("apac")`);
+    const listed = (keyword: string): ToolSchema => ({ type: "object", properties: { sites: { type: "array", [keyword]: site } } });
+    expect(gate(listed("contains"), '{"sites":[{"REGION":"global"}]}')).toEqual(
+      blocked(`arguments has the member "REGION" at "/sites/0/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments/sites must contain at least 1 valid item(s)`),
+    );
+    expect(gate(listed("unevaluatedItems"), '{"sites":[{"REGION":"global"}]}')).toEqual(soRead("/sites/0"));
+    const extra: ToolSchema = { type: "object", properties: { name: { type: "string" } }, unevaluatedProperties: site };
+    expect(gate(extra, '{"name":"a","home":{"REGION":"global"}}')).toEqual(soRead("/home"));
+    expect(gate(extra, '{"name":"a","home":{"Region":"apac"}}')).toEqual(ok);
+  });
   test("whose value the parameter allows passes: both readings are valid", () => {
     expect(gate(sales, '{"Region":"apac","orders":[{"QTY":3}]}')).toEqual(ok);
   });
