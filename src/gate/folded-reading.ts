@@ -34,8 +34,13 @@ export interface FoldedMember {
   declared: readonly string[];
 }
 
-/** The arguments as a folding reader reads them, and the first member it renamed; `ambiguous` when a member folds to two declared spellings. */
-export type FoldedReading = { value: unknown; renamed: FoldedMember } | { ambiguous: FoldedMember };
+/**
+ * The arguments as a folding reader reads them, and the first member it renamed;
+ * `ambiguous` when a member folds to two declared spellings; `unfollowed` when a
+ * member that may be renamed sits where more schemas apply than the reading
+ * follows, so whether its object declares the name it folds to is not known.
+ */
+export type FoldedReading = { value: unknown; renamed: FoldedMember } | { ambiguous: FoldedMember } | { unfollowed: FoldedMember };
 
 type SchemaObject = Record<string, unknown>;
 
@@ -57,8 +62,13 @@ interface Reach {
   resources: SchemaResources | undefined;
 }
 
-/** The most schemas followed at one place of the arguments: past it, the place is read as declaring nothing. */
-const MAX_SCHEMAS_AT_A_PLACE = 64;
+/**
+ * The most schemas followed at one place of the arguments. Past it, the place's
+ * declared names are not known: a member there or below that folds to a name
+ * some `properties` writes otherwise blocks the call, and the others are read
+ * as written.
+ */
+export const MAX_SCHEMAS_AT_A_PLACE = 64;
 
 const BRANCHES = ["allOf", "anyOf", "oneOf"] as const;
 const CONDITIONALS = ["if", "then", "else"] as const;
@@ -76,9 +86,17 @@ function readFolded(value: object, root: SchemaObject): FoldedReading | undefine
   const top = shell(value);
   const reach: Reach = { root, resources: resourcesOf(root) };
   // An explicit stack: arguments may nest deeper than the call stack allows.
-  const pending: Array<{ source: unknown; target: unknown; schemas: PlacedSchema[]; path: string }> = [{ source: value, target: top, schemas: applying([{ schema: root, base: DOCUMENT_URI }], value, reach), path: "" }];
+  const pending: Array<{ source: unknown; target: unknown; schemas: PlacedSchema[] | undefined; path: string }> = [{ source: value, target: top, schemas: applying([{ schema: root, base: DOCUMENT_URI }], value, reach), path: "" }];
   while (pending.length > 0) {
-    const { source, target, schemas, path } = pending.pop()!;
+    const next = pending.pop()!;
+    const { source, target, path } = next;
+    let schemas = next.schemas;
+    if (schemas === undefined) {
+      const unfollowed = firstRenamable(source, namesOf(root), path);
+      if (unfollowed !== undefined) return { unfollowed };
+      // Nothing here or below may be renamed: it is copied as written.
+      schemas = [];
+    }
     if (Array.isArray(source)) {
       source.forEach((child, index) => {
         const childCopy = shell(child);
@@ -132,6 +150,22 @@ function spellingsByFold(names: Iterable<string>): Map<string, string[]> {
     else spellings.push(name);
   }
   return byFold;
+}
+
+/** The first member of the value, `path` its place, that folds to a name some `properties` writes otherwise, with those spellings. */
+function firstRenamable(value: unknown, names: SchemaNames, path: string): FoldedMember | undefined {
+  const pending: Array<{ value: unknown; path: string }> = [{ value, path }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next.value === null || typeof next.value !== "object") continue;
+    for (const [key, child] of Object.entries(next.value)) {
+      const memberPath = `${next.path}/${pointerToken(key)}`;
+      const others = names.get(comparedName(key))?.filter((spelling) => spelling !== key) ?? [];
+      if (others.length > 0) return { path: memberPath, name: key, declared: others };
+      pending.push({ value: child, path: memberPath });
+    }
+  }
+  return undefined;
 }
 
 /** Whether some member of the value folds to a name some `properties` writes otherwise: only then can it be renamed. */
@@ -213,7 +247,7 @@ function itemSchemas(schemas: readonly PlacedSchema[], index: number): Placed[] 
  * member that names its trigger as the folding reader reads names: `MODE` is
  * `mode` to it, and the copy judged holds `mode`.
  */
-function applying(given: readonly Placed[], value: unknown, reach: Reach): PlacedSchema[] {
+function applying(given: readonly Placed[], value: unknown, reach: Reach): PlacedSchema[] | undefined {
   const present = isPlainObject(value) ? new Set(Object.keys(value).map(comparedName)) : undefined;
   const found: PlacedSchema[] = [];
   const seen = new Set<SchemaObject>();
@@ -221,8 +255,8 @@ function applying(given: readonly Placed[], value: unknown, reach: Reach): Place
   while (pending.length > 0) {
     const { schema: next, base: outer } = pending.pop()!;
     if (!isPlainObject(next) || seen.has(next)) continue;
-    // Too many to follow: the place is read as declaring nothing, as before this reading.
-    if (found.length >= MAX_SCHEMAS_AT_A_PLACE) return [];
+    // Too many to follow: what the place declares is not known.
+    if (found.length >= MAX_SCHEMAS_AT_A_PLACE) return undefined;
     seen.add(next);
     const base = reach.resources?.resourceOf(next) ?? outer;
     found.push({ schema: next, base });

@@ -23,7 +23,7 @@
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { describeNamesFoldedTwice, firstNamesFoldedTwice, mayFoldTwice } from "../models/names-folded-twice.js";
 import { declaredArgumentNames } from "./declared-argument-names.js";
-import { foldedReading, type FoldedReading } from "./folded-reading.js";
+import { foldedReading, MAX_SCHEMAS_AT_A_PLACE, type FoldedReading } from "./folded-reading.js";
 import { describeValue as describe, parseJsonText } from "../models/json-value.js";
 import { quoteVisible } from "../models/quote-visible.js";
 import { constrainsNumbers, inexactNumber, whyNotStanding } from "./exact-arguments.js";
@@ -182,6 +182,10 @@ function refusedFoldedReading(folding: FoldedReading, validate: SchemaValidator)
   if ("ambiguous" in folding) {
     const { name, path, declared } = folding.ambiguous;
     return `arguments has the member ${quoteVisible(name)} at ${quoteVisible(path, 200)}, which ${reader} may take for any of the parameters ${declared.map((spelling) => quoteVisible(spelling)).join(", ")} its object declares`;
+  }
+  if ("unfollowed" in folding) {
+    const { name, path, declared } = folding.unfollowed;
+    return `arguments has the member ${quoteVisible(name)} at ${quoteVisible(path, 200)}, which ${reader} may take for the parameter ${declared.map((spelling) => quoteVisible(spelling)).join(" or ")}; more than ${MAX_SCHEMAS_AT_A_PLACE} schemas apply where it or an object holding it sits, too many to follow to the names its object declares`;
   }
   if (validate(folding.value)) return undefined;
   const { name, path, declared } = folding.renamed;

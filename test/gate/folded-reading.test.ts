@@ -84,6 +84,13 @@ describe("a member named as a folding reader reads a parameter its object declar
     expect(gate(extra, '{"name":"a","home":{"REGION":"global"}}')).toEqual(soRead("/home"));
     expect(gate(extra, '{"name":"a","home":{"Region":"apac"}}')).toEqual(ok);
   });
+  test("where more schemas apply than the reading follows blocks the call, since its object may declare the name it folds to; other members there pass", () => {
+    const schema: ToolSchema = { type: "object", allOf: [{ properties: { region: { enum: ["apac"] } } }, ...Array.from({ length: 70 }, (_, i) => ({ title: `part ${i}` }))] };
+    expect(gate(schema, '{"REGION":"global"}')).toEqual(
+      blocked(`arguments has the member "REGION" at "/REGION", which ${READER} may take for the parameter "region"; more than 64 schemas apply where it or an object holding it sits, too many to follow to the names its object declares`),
+    );
+    expect(gate(schema, '{"region":"apac","Note":"x"}')).toEqual(ok);
+  });
   test("whose value the parameter allows passes: both readings are valid", () => {
     expect(gate(sales, '{"Region":"apac","orders":[{"QTY":3}]}')).toEqual(ok);
   });
