@@ -26,6 +26,7 @@ import type { ToolSchema } from "./schema.js";
 import { eachSchemaObject } from "./declared-argument-names.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
 import { linearRegExp } from "./linear-regexp.js";
+import { schemaWork } from "./schema-work.js";
 
 /** A member renamed as a folding reader reads it: where it is (JSON Pointer into the arguments), its name, and the declared names it folds to. */
 export interface FoldedMember {
@@ -77,7 +78,12 @@ const CONDITIONALS = ["if", "then", "else"] as const;
 export function foldedReading(value: unknown, schema: ToolSchema): FoldedReading | undefined {
   if (!isPlainObject(schema) || value === null || typeof value !== "object") return undefined;
   // Most arguments name every member as some object of the schema writes it, or as none does: then no member is renamed, and no copy is made.
-  return mayRename(value, namesOf(schema)) ? readFolded(value, schema) : undefined;
+  if (!mayRename(value, namesOf(schema))) return undefined;
+  // Within the budget a validation of these arguments has: names are matched
+  // against patterns validation may not have run on them (a `then` whose `if`
+  // failed), and a pattern whose states never recur walks thousands a character.
+  // Past it, SchemaWorkExceeded blocks the call.
+  return schemaWork.run(() => readFolded(value, schema), value);
 }
 
 /** Walks the arguments down the schema, building the renamed copy as it goes. */
@@ -214,6 +220,8 @@ function memberSchemas(schemas: readonly PlacedSchema[], name: string): Placed[]
     } else if (isPlainObject(schema.additionalProperties)) found.push({ schema: schema.additionalProperties, base });
     if (isPlainObject(schema.patternProperties)) {
       for (const [pattern, sub] of Object.entries(schema.patternProperties)) {
+        // As validation charges a name matched against a pattern (schema-instrument.ts).
+        schemaWork.charge(1 + (name.length >> 6));
         if (!linearRegExp(pattern, "u").test(name)) continue;
         found.push({ schema: sub, base });
         evaluated = true;

@@ -85,8 +85,12 @@ export class SchemaWork {
     throw new SchemaWorkExceeded(this.limit);
   }
 
-  /** Runs one validation of `value` within its budget; a validation nested in another keeps its own count. */
-  run(validate: (value: unknown) => boolean, value: unknown): boolean {
+  /**
+   * Runs one validation of `value` within its budget, or other work the gate does
+   * on the arguments by the schema (the folded reading matches their names
+   * against its patterns); a run nested in another keeps its own count.
+   */
+  run<T>(validate: (value: unknown) => T, value: unknown): T {
     const steps = this.steps;
     const limit = this.limit;
     const outer = this.value;

@@ -117,3 +117,17 @@ describe("a map's keys, whose object declares no name, stay as written", () => {
     expect(gate(sales, '{"region":"apac","labels":{"Region":"x","ORDERS":"y"}}')).toEqual(ok);
   });
 });
+
+describe("the folded reading works within the budget of a validation of the same arguments", () => {
+  test("a name matched against a pattern validation never ran (a then whose if failed), whose states never recur, blocks the call at the budget", () => {
+    // A name of a and b in no repeating order: the pattern's automaton meets new states all along it.
+    let seed = 1;
+    const name = Array.from({ length: 4000 }, () => ((seed = (seed * 1103515245 + 12345) % 2147483648) >> 16) % 2 === 0 ? "a" : "b").join("");
+    const schema: ToolSchema = { type: "object", properties: { region: { type: "string" } }, if: false, then: { patternProperties: { "^[ab]*a[ab]{9000}c": true } } };
+    expect(gate(schema, JSON.stringify({ REGION: "apac", [name]: {} }))).toEqual({
+      reason: "arguments_schema",
+      detail: "the gate could not finish the arguments_schema check: schema work exceeded 6160 steps, the bound for arguments of this size",
+    });
+    expect(gate(schema, JSON.stringify({ REGION: "apac", short: {} }))).toEqual(ok);
+  });
+});
