@@ -91,6 +91,8 @@ function readFolded(value: object, root: SchemaObject): FoldedReading | undefine
   let first: FoldedMember | undefined;
   const top = shell(value);
   const reach: Reach = { root, resources: resourcesOf(root) };
+  // The items of an array, and many objects besides, sit where the same schemas apply: their names are gathered once.
+  const declaredBySchemas = new Map<string, Declared | undefined>();
   // An explicit stack: arguments may nest deeper than the call stack allows.
   const pending: Array<{ source: unknown; target: unknown; schemas: PlacedSchema[] | undefined; path: string }> = [{ source: value, target: top, schemas: applying([{ schema: root, base: DOCUMENT_URI }], value, reach), path: "" }];
   while (pending.length > 0) {
@@ -112,7 +114,7 @@ function readFolded(value: object, root: SchemaObject): FoldedReading | undefine
       continue;
     }
     const members = source as Record<string, unknown>;
-    const declared = declaredAt(schemas);
+    const declared = declaredAt(schemas, declaredBySchemas);
     for (const name of Object.keys(members)) {
       const spellings = declared === undefined || declared.written.has(name) ? undefined : declared.byFold.get(comparedName(name));
       const memberPath = `${path}/${pointerToken(name)}`;
@@ -194,11 +196,41 @@ function mayRename(value: object, names: SchemaNames): boolean {
   return false;
 }
 
-/** The names the schemas at one place declare (`properties`), as written and by fold; undefined when they declare none. */
-function declaredAt(schemas: readonly PlacedSchema[]): { written: Set<string>; byFold: Map<string, string[]> } | undefined {
+/** The names the schemas at one place declare (`properties`), as written and by fold. */
+interface Declared {
+  written: Set<string>;
+  byFold: Map<string, string[]>;
+}
+
+const schemaNumbers = new WeakMap<object, number>();
+let schemasNumbered = 0;
+
+/** The names the schemas at one place declare; undefined when they declare none. Gathered once for each set of schemas, kept in `known`. */
+function declaredAt(schemas: readonly PlacedSchema[], known: Map<string, Declared | undefined>): Declared | undefined {
+  const key = schemas.map(({ schema }) => numberOf(schema)).join(",");
+  if (known.has(key)) return known.get(key);
   const written = new Set<string>();
-  for (const { schema } of schemas) if (isPlainObject(schema.properties)) for (const name of Object.keys(schema.properties)) written.add(name);
-  return written.size === 0 ? undefined : { written, byFold: spellingsByFold(written) };
+  for (const { schema } of schemas) {
+    const names = isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
+    // As validation charges a schema object it evaluates, by its names
+    // (schema-instrument.ts): this reading reads the names of schemas validation
+    // skipped too (a `then` whose `if` failed).
+    schemaWork.charge(1 + (names.length >> 4));
+    for (const name of names) written.add(name);
+  }
+  const declared = written.size === 0 ? undefined : { written, byFold: spellingsByFold(written) };
+  known.set(key, declared);
+  return declared;
+}
+
+/** A number that stands for one schema object, the same for as long as it lives. */
+function numberOf(schema: SchemaObject): number {
+  let number = schemaNumbers.get(schema);
+  if (number === undefined) {
+    number = ++schemasNumbered;
+    schemaNumbers.set(schema, number);
+  }
+  return number;
 }
 
 /**

@@ -130,4 +130,19 @@ describe("the folded reading works within the budget of a validation of the same
     });
     expect(gate(schema, JSON.stringify({ REGION: "apac", short: {} }))).toEqual(ok);
   });
+  test("the names of the schemas at each object are charged as validation charges a schema's names, once for each set of schemas", () => {
+    // The then of a failed if, which validation never evaluates: 30 schemas of 400 names each, at every item.
+    const names = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`p${i}`, true]));
+    const triggers = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`t${i}`, {}]));
+    const item = { properties: { region: {} }, if: false, then: { allOf: Array.from({ length: 30 }, () => ({ properties: names })) } };
+    const listOf = (items: object): ToolSchema => ({ type: "object", properties: { list: { type: "array", items } } });
+    // Every item under the same schemas: their names are read once.
+    expect(gate(listOf(item), JSON.stringify({ list: [{ REGION: 1 }, ...Array.from({ length: 2000 }, () => ({}))] }))).toEqual(ok);
+    // Each item triggers another set of dependentSchemas, so each brings another set of schemas to read.
+    const subsets = Array.from({ length: 512 }, (_, subset) => Object.fromEntries(Object.keys(triggers).filter((_, i) => subset & (1 << i)).map((name) => [name, 1])));
+    expect(gate(listOf({ ...item, dependentSchemas: triggers }), JSON.stringify({ list: [{ REGION: 1 }, ...subsets] }))).toEqual({
+      reason: "arguments_schema",
+      detail: "the gate could not finish the arguments_schema check: schema work exceeded 182480 steps, the bound for arguments of this size",
+    });
+  });
 });
