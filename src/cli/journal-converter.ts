@@ -398,7 +398,9 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
     const aside = { items: limited.items, losses: [...unfinished.losses, ...limited.losses], left: new Set([...unfinished.left, ...limited.left]) };
     ids?.written(aside.items);
     const written = ENVELOPES[target].itemsToMessages(aside.items);
-    const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) }))];
+    // An item left out is one of the items, not one of the lines: one Chat message gives several items, so its loss names the message that gave it.
+    const leftOutFrom = (loss: Loss): StreamLoss => (kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageOf(loss.path, rewritten.items, origins, run, first) });
+    const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map(leftOutFrom)];
     for (const loss of written.losses.filter((one) => !aside.left.has(one.path))) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
     return { line: first, records: conversationRecords(written.value), losses, errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
   } catch (error) {
@@ -421,6 +423,19 @@ function messageFieldOf(path: string, items: readonly CanonicalItem[], origins: 
   const field = match[2];
   const within = field !== undefined ? origin.fields[field] : undefined;
   return { line: pending.line, path: within !== undefined ? within + match[3] : (origin.fields[""] ?? "") };
+}
+
+/**
+ * The Chat message that gave the item a loss names whole (`/3`): its line, at
+ * the whole message, where the item is left out. An item no message gave (one
+ * a rewrite made) keeps the item path, on `first`.
+ */
+function messageOf(path: string, items: readonly CanonicalItem[], origins: ReadonlyMap<CanonicalItem, ItemOrigin>, run: readonly Pending[], first: number): { line: number; path: string } {
+  const match = /^\/(\d+)$/.exec(path);
+  const item = match ? items[Number(match[1])] : undefined;
+  const origin = item === undefined ? undefined : origins.get(item);
+  const pending = origin === undefined ? undefined : run[origin.message];
+  return pending ? { line: pending.line, path: "" } : { line: first, path };
 }
 
 /** Why a run of lines was not converted; when a record of it nests past what the converters follow, which line's record, and where. */

@@ -196,6 +196,16 @@ describe.each(["anthropic", "gemini", "bedrock"])("empty arguments, convert --to
     expect(await noParameters(lines(...records))).toEqual([]);
   });
 
+  test("each loss of a call left out names the message that made it and the line of its tool message, where a message makes several calls", async () => {
+    const valid = { id: "call_valid", type: "function", function: { name: NAME, arguments: "{}" } };
+    const journal = lines({ role: "assistant", content: null, tool_calls: [valid, emptyCall] }, { role: "tool", tool_call_id: "call_valid", content: "a" }, { role: "tool", tool_call_id: "call_empty", content: "b" });
+    const { report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 1, path: "", code: "unsupported_item", detail: `the call "call_empty" has empty arguments, not a JSON text: ${TITLES[target]} writes them as the empty object, where that reads as valid input, and written there it would read as a call that may run, so it is left out` },
+      { line: 3, path: "", code: "unsupported_item", detail: 'the output answers the call "call_empty", left out for its arguments: it is left out with it' },
+    ]);
+  });
+
   test("a chat.completion holding such a call is written cut, and the call stays blocked", async () => {
     const journal = lines({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [emptyCall] }, finish_reason: "tool_calls" }] });
     expect(await noParameters(journal)).toEqual([]);
