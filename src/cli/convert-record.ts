@@ -22,7 +22,7 @@ import type { Converted, Loss } from "../models/loss.js";
 import { pointer, pointerToken, prefixLosses } from "../models/json-pointer.js";
 import { createResponseBodySchema, responseResourceSchema, type CanonicalItem, type CreateResponseBody, type ResponseResource } from "../models/open-responses.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
-import { intoSetAside, isSetAside, setAsideUnfinishedCalls, unfinishedResponse, type RepeatedKeys } from "../journal/unfinished-calls.js";
+import { describeCallId, intoSetAside, isSetAside, setAsideItem, setAsideUnfinishedCalls, unfinishedResponse, type RepeatedKeys } from "../journal/unfinished-calls.js";
 import type { JournalIds } from "./journal-ids.js";
 import { leaveOutLostChoiceCalls, type Refusal } from "../journal/lost-choice-calls.js";
 import { ToolRegistry } from "../gate/tool-registry.js";
@@ -66,8 +66,8 @@ export interface Emitted {
   converted: number;
   /** The input lines of a run converted together, whose records are written as one group, in the first line's wrapper. */
   runLines?: number[];
-  /** The call_ids of the calls a loose message of a registered envelope made: the results on the next line may answer them. */
-  calls?: ReadonlySet<string>;
+  /** The calls a loose message of a registered envelope made and left out: the results on the next line may answer them. */
+  calls?: CallsBefore;
   /** What a request body (alone, or an exchange's) allows the responses after it and its record written cannot say (lostRequestLimits). */
   limits?: RequestLimits;
   /**
@@ -81,6 +81,12 @@ export interface Emitted {
    * wrappers of the others it folds in are reported as not kept.
    */
   recordLines?: number[][];
+}
+
+/** The call_ids of the calls a loose message of a registered envelope wrote, and of those it left out, each with its line. */
+export interface CallsBefore {
+  written: ReadonlySet<string>;
+  leftOut: ReadonlyMap<string, number>;
 }
 
 /** The journal's calls by call_id, for a target whose results name their call (`TargetProfile.toolResultNames`). */
@@ -129,7 +135,7 @@ export function notConverted(line: number, detail: string, records = 1): Emitted
 }
 
 /** One record that is not a loose message or item: converted whole, or passed on when already in the target envelope. */
-export function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames, callsBefore?: ReadonlySet<string>, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
+export function convertRecord(record: unknown, kind: RecordKind, target: Envelope, line: number, envelopes: JournalEnvelopes, reasoningField?: ReasoningField, envelope?: AdapterName, rewrite?: RecordRewrite, names?: ResultNames, callsBefore?: CallsBefore, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
   const done = (records: unknown[], losses: Loss[]): Emitted => ({ line, records, losses: losses.map((loss) => ({ line, ...loss })), errors: [], converted: 1 });
   try {
     switch (kind) {
@@ -169,7 +175,8 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
         const title = target === "responses" ? "Open Responses" : WRITTEN_AS[target];
         const disallowed = leaveOutDisallowedLooseCalls(items.value, title, () => "", requestLimits);
         const judged = rewrite ? undefined : ids?.judge(items.value, () => line, { givesItemIds: false });
-        if (envelope === target && !rewrite && disallowed.left.size === 0 && (judged?.size ?? 0) === 0) {
+        const answersLeftOut = items.value.some((item) => answersCallLeftOut(item, callsBefore));
+        if (envelope === target && !rewrite && disallowed.left.size === 0 && (judged?.size ?? 0) === 0 && !answersLeftOut) {
           ids?.written(items.value);
           return done([record], []);
         }
@@ -178,12 +185,16 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
         const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
         const blocked = blockedCallsLeftOut(rewritten.items, target, rewrite ? ids?.judge(rewritten.items, () => line, { givesItemIds: false }) : judged);
         const limited = leaveOutDisallowedLooseCalls(blocked.items, title, (index) => `/${index}`, requestLimits);
-        const aside = { items: limited.items, losses: [...blocked.losses, ...limited.losses.map((loss) => ({ ...loss, path: "" }))], left: new Set([...blocked.left, ...limited.left]) };
+        const answers = outputsLeftWithTheirCalls(limited.items, callsBefore);
+        const aside = { items: answers.items, losses: [...blocked.losses, ...limited.losses.map((loss) => ({ ...loss, path: "" })), ...answers.losses], left: new Set([...blocked.left, ...limited.left, ...answers.left]) };
         ids?.written(aside.items);
         const written = itemsToEnvelope(aside.items, target, reasoningField);
         const second = written.losses.filter((loss) => !aside.left.has(loss.path) && !answersCallBefore(loss, aside.items, callsBefore));
         const emitted = done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...messageStepLosses(record, adapter, aside.items, second)]);
-        return { ...emitted, calls: new Set(aside.items.flatMap((item) => (isPlainObject(item) && item.type === "function_call" && typeof item.call_id === "string" ? [item.call_id] : []))) };
+        const callIds = (of: readonly unknown[]) => of.flatMap((item) => (isPlainObject(item) && item.type === "function_call" && typeof item.call_id === "string" ? [item.call_id] : []));
+        const made = new Set(callIds(aside.items));
+        const leftOut = new Map(callIds(rewritten.items).filter((callId) => !made.has(callId)).map((callId) => [callId, line]));
+        return { ...emitted, calls: { written: made, leftOut } };
       }
       case "chat_message":
       case "responses_item":
@@ -434,11 +445,36 @@ function requestRefusal(body: unknown): Refusal {
  * reject a result whose call is not in the message before it). A result that
  * answers a call of the loose message on the line before is where they want it.
  */
-function answersCallBefore(loss: Loss, items: readonly CanonicalItem[], callsBefore: ReadonlySet<string> | undefined): boolean {
+function answersCallBefore(loss: Loss, items: readonly CanonicalItem[], callsBefore: CallsBefore | undefined): boolean {
   if (callsBefore === undefined || loss.code !== "target_rejects") return false;
   const at = /^\/(\d+)\/call_id$/.exec(loss.path);
   const item = at ? items[Number(at[1])] : undefined;
-  return isPlainObject(item) && item.type === "function_call_output" && typeof item.call_id === "string" && callsBefore.has(item.call_id);
+  return isPlainObject(item) && item.type === "function_call_output" && typeof item.call_id === "string" && callsBefore.written.has(item.call_id);
+}
+
+/** Whether an item is a result of a call the loose message on the line before left out. */
+function answersCallLeftOut(item: unknown, callsBefore: CallsBefore | undefined): boolean {
+  return callsBefore !== undefined && isPlainObject(item) && item.type === "function_call_output" && typeof item.call_id === "string" && callsBefore.leftOut.has(item.call_id);
+}
+
+/**
+ * The results of a loose message that answer a call the message on the line
+ * before left out (its results come in the next message, in these envelopes):
+ * left out with it, as a result in the same record is, since written alone they
+ * answer no call, which the gate blocks and the providers reject. Their losses
+ * point at the message as a whole, as the call's do.
+ */
+function outputsLeftWithTheirCalls(items: CanonicalItem[], callsBefore: CallsBefore | undefined): { items: CanonicalItem[]; losses: Loss[]; left: ReadonlySet<string> } {
+  const losses: Loss[] = [];
+  const left = new Set<string>();
+  const kept = items.map((item, index) => {
+    if (!answersCallLeftOut(item, callsBefore)) return item;
+    const callId = (item as { call_id: string }).call_id;
+    losses.push({ path: "", code: "unsupported_item", detail: `the output answers the call ${describeCallId(callId)}, left out on line ${callsBefore!.leftOut.get(callId)}: it is left out with it` });
+    left.add(`/${index}`);
+    return setAsideItem(callId);
+  });
+  return { items: kept, losses, left };
 }
 
 /**

@@ -25,7 +25,7 @@ import { JournalIds } from "./journal-ids.js";
 import { leaveOutDisallowedLooseCalls, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
-import { conversationRecords, convertRecord, namedResults, notConverted, REQUEST_KINDS, rewrittenAndNamed, WRITTEN_AS, type Emitted, type Fields, type Pending, type ResultNames } from "./convert-record.js";
+import { conversationRecords, convertRecord, namedResults, notConverted, REQUEST_KINDS, rewrittenAndNamed, WRITTEN_AS, type CallsBefore, type Emitted, type Fields, type Pending, type ResultNames } from "./convert-record.js";
 
 /**
  * The records of one source, converted in input order. Loose records wait in a
@@ -38,7 +38,7 @@ export class JournalConverter {
   /** The stream record written through last, while a stream is passing: what a later one of its stream is read with on a JSON line. */
   private lastPassed: { envelope?: AdapterName; record: unknown } | undefined;
   /** The calls of the loose message on the line before, when it was one of a registered envelope (Emitted.calls). */
-  private callsBefore: ReadonlySet<string> | undefined;
+  private callsBefore: CallsBefore | undefined;
   /** What the last request body allows the responses after it, where the target lost it: it holds until the next request body, as at the gate. */
   private requestLimits: RequestLimits | undefined;
   /** An unreadable line after no stream record, until the next record says whether a stream written through starts there. */

@@ -440,3 +440,40 @@ describe("a gemini_call_… call_id two records give, convert --to gemini", { ti
     expect((await gateCalls(lines(...records))).map(([, blocked]) => blocked)).toEqual([false, true]);
   });
 });
+
+// Anthropic, Gemini and Bedrock give a call's results in the next message, a
+// record of its own: a call left out takes them with it there too, else they
+// answer no call, which the gate blocks and the providers reject.
+describe.each([
+  ["anthropic", "gemini"],
+  ["anthropic", "bedrock"],
+  ["bedrock", "anthropic"],
+])("a call left out and its results in the next message, %s to %s", { timeout: 30_000 }, (source, target) => {
+  const SOURCE: Record<string, unknown[]> = {
+    anthropic: [
+      { role: "assistant", content: [{ type: "tool_use", id: "call_valid", name: NAME, input: { region: "apac" } }, { type: "tool_use", id: "call_empty", name: NAME, input: "" }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "call_valid", content: "a" }, { type: "tool_result", tool_use_id: "call_empty", content: "b" }] },
+    ],
+    bedrock: [
+      { role: "assistant", content: [{ toolUse: { toolUseId: "call_valid", name: NAME, input: { region: "apac" } } }, { toolUse: { toolUseId: "call_empty", name: NAME, input: "" } }] },
+      { role: "user", content: [{ toolResult: { toolUseId: "call_valid", content: [{ text: "a" }] } }, { toolResult: { toolUseId: "call_empty", content: [{ text: "b" }] } }] },
+    ],
+  };
+
+  test("the result of the call left out is left out with it, reported on its line, and the other call and its result are written", async () => {
+    const journal = lines(...SOURCE[source]!);
+    const { code, records, report } = await convert(target, journal);
+    expect(code).toBe(0);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 1, path: "", code: "unsupported_item", detail: `the call "call_empty" has empty arguments, not a JSON text: ${TITLES[target]} writes them as the empty object, where that reads as valid input, and written there it would read as a call that may run, so it is left out` },
+      { line: 2, path: "", code: "unsupported_item", detail: 'the output answers the call "call_empty", left out on line 1: it is left out with it' },
+    ]);
+    const schema = join(scratchFolder("left-results"), "schema.json");
+    writeFileSync(schema, JSON.stringify({ type: "object", required: ["region"], properties: { region: { type: "string" } } }));
+    const verdicts = parse((await runOrbridge(["gate", "--schema", schema, "--format", "json"], lines(...records))).stdout);
+    expect(verdicts.map((verdict) => [verdict.type, verdict.call_id, verdict.blocked])).toEqual([
+      ["function_call", "call_valid", false],
+      ["function_call_output", "call_valid", false],
+    ]);
+  });
+});
