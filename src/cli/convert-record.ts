@@ -374,7 +374,7 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
     const limits = lostRequestLimits(final, target, `the request of line ${line}`);
     ids?.written(gatedItems(final), true);
     const left = new Set([...(marked.left ?? []), ...(lost?.left ?? [])]);
-    const losses = [...bodyLosses(record, source, marked, out.losses.filter((loss) => !left.has(loss.path))), ...(lost?.losses ?? []), ...(held ? [held.loss] : [])];
+    const losses = [...bodyLosses(record, source, marked, [...(marked.inputLosses ?? []), ...(lost?.losses ?? []), ...out.losses.filter((loss) => !left.has(loss.path))]), ...(held ? [held.loss] : [])];
     return { value: out.value, losses, ...(limits ? { limits } : {}) };
   }
   ids?.written(gatedItems(marked.value));
@@ -590,7 +590,7 @@ function toResponses(record: unknown, kind: WholeKind, envelopes: JournalEnvelop
  * set aside, a completed response written incomplete. A set-aside item's own
  * loss says why; what the writer would add of it is left out by `left`.
  */
-function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope, requestLimits?: RequestLimits, repeats?: RepeatedKeys): Converted<unknown> & { left?: ReadonlySet<string> } {
+function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, target: Envelope, requestLimits?: RequestLimits, repeats?: RepeatedKeys): Converted<unknown> & { left?: ReadonlySet<string>; inputLosses?: Loss[] } {
   const value = canonical.value as Fields;
   const title = target === "responses" ? target : WRITTEN_AS[target];
   if (!isBody) {
@@ -602,7 +602,8 @@ function unfinishedCallsMarked(canonical: Converted<unknown>, isBody: boolean, t
   }
   if (!Array.isArray(value.input)) return canonical;
   const aside = setAsideUnfinishedCalls(value.input as CanonicalItem[], title, (index) => `/input/${index}`, true, target === "chat", repeats);
-  return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: [...canonical.losses, ...aside.losses], left: aside.left };
+  // Their paths point into the Open Responses body's input, which a body of another envelope does not have: bodyLosses places them.
+  return aside.losses.length === 0 ? canonical : { value: { ...value, input: aside.items }, losses: canonical.losses, left: aside.left, inputLosses: aside.losses };
 }
 
 
@@ -619,7 +620,7 @@ function convertChatOrResponses(record: unknown, kind: WholeKind, reasoningField
     case "responses_request": {
       const marked = unfinishedCallsMarked({ value: record, losses: [] }, true, "chat", undefined, repeats);
       const written = chatRequests().requestBodies.fromResponses({ body: marked.value as CreateResponseBody, reasoningField });
-      return { value: written.value, losses: [...marked.losses, ...written.losses.filter((loss) => !marked.left?.has(loss.path))], marked: marked.value };
+      return { value: written.value, losses: [...marked.losses, ...(marked.inputLosses ?? []), ...written.losses.filter((loss) => !marked.left?.has(loss.path))], marked: marked.value };
     }
     case "response": {
       const marked = unfinishedCallsMarked({ value: record, losses: [] }, false, "chat", undefined, repeats);

@@ -206,6 +206,15 @@ describe.each(["anthropic", "gemini", "bedrock"])("empty arguments, convert --to
     ]);
   });
 
+  test("a Chat request body's call is left out with its tool message, each reported at the message that holds it", async () => {
+    const journal = lines({ model: "m", messages: [{ role: "user", content: "go" }, { role: "assistant", content: "checking", tool_calls: [emptyCall] }, { role: "tool", tool_call_id: "call_empty", content: "x" }] });
+    const { report } = await convert(target, journal);
+    expect(report.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 1, path: "/messages/1/tool_calls/0", code: "unsupported_item", detail: `the call "call_empty" has empty arguments, not a JSON text: ${TITLES[target]} writes them as the empty object, where that reads as valid input, and written there it would read as a call that may run, so it is left out` },
+      { line: 1, path: "/messages/2", code: "unsupported_item", detail: 'the output answers the call "call_empty", left out for its arguments: it is left out with it' },
+    ]);
+  });
+
   test("a chat.completion holding such a call is written cut, and the call stays blocked", async () => {
     const journal = lines({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [emptyCall] }, finish_reason: "tool_calls" }] });
     expect(await noParameters(journal)).toEqual([]);
