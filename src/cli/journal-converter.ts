@@ -285,7 +285,7 @@ function convertRun(run: readonly Pending[], target: Envelope, counts: Required<
       if (lines.every((index) => index !== undefined)) recordLines = lines.map((index) => [run[index!]!.line]);
       if (rewrite) {
         recordLines = undefined;
-        const items = rewrite.items(converted.value as CanonicalItem[], "chat", () => run[0]!.line, () => "");
+        const items = rewrittenMessages(converted.value as CanonicalItem[], rewrite, undefined, origins, run);
         converted = { value: items.items, losses: converted.losses };
         rewritten = items.losses;
       }
@@ -388,7 +388,9 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
       return from === undefined ? { line: first, path: "" } : { line: run[from.message]!.line, path: from.fields.call_id ?? from.fields[""] ?? "" };
     };
     const rewritten = rewrite
-      ? rewrittenAndNamed(items.value, kind === "chat_message" ? "chat" : "responses", rewrite, names, (index) => (kind === "responses_item" ? run[index]!.line : first), () => "")
+      ? kind === "chat_message"
+        ? rewrittenMessages(items.value, rewrite, names, origins, run)
+        : rewrittenAndNamed(items.value, "responses", rewrite, names, (index) => run[index]!.line, () => "")
       : names
         ? namedResults(items.value, names, (index) => origin(index).line, (index) => origin(index).path, origins)
         : { items: items.value, losses: [] };
@@ -406,6 +408,21 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
   } catch (error) {
     return notConverted(first, whyRunNotConverted(error, run), run.length);
   }
+}
+
+/**
+ * The items of a run of Chat messages rewritten for the `--for` target, each
+ * change reported on the line of the message that gave its item, at the field
+ * that gave the value (`/tool_calls/0/id` for a call_id rewritten), then their
+ * results named for a target envelope whose results name their call.
+ */
+function rewrittenMessages(items: readonly CanonicalItem[], rewrite: RecordRewrite, names: ResultNames | undefined, origins: ReadonlyMap<CanonicalItem, ItemOrigin>, run: readonly Pending[]): { items: CanonicalItem[]; losses: StreamLoss[] } {
+  const first = run[0]!.line;
+  const once = rewrite.items(items, "chat", () => first, (index) => `/${index}`);
+  const losses = once.losses.map((loss) => ({ ...loss, ...messageFieldOf(loss.path, items, origins, run, first) }));
+  if (!names) return { items: once.items, losses };
+  const named = namedResults(once.items, names, () => first, () => "");
+  return { items: named.items, losses: [...losses, ...named.losses] };
 }
 
 /**

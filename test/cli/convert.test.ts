@@ -512,6 +512,18 @@ describe("orbridge convert --to ENVELOPE --for TARGET, record by record", () => 
     expect({ code: result.code, stdout: records(result.stdout), report: readFileSync(report, "utf8") }).toEqual({ code: 0, stdout: chatTurn, report: "" });
   });
 
+  test.each(["responses", "anthropic", "bedrock"])("a call_id the target rejects is reported on the line of the message that gave it, at its field, for the call and its tool message (--to %s --for anthropic)", async (envelope) => {
+    const report = join(scratch(), "losses.jsonl");
+    const rejected = [chatTurn[0], { ...chatTurn[1], tool_calls: [{ id: "call.1", type: "function", function: { name: "sales", arguments: '{"region":"apac"}' } }] }, { ...chatTurn[2], tool_call_id: "call.1" }];
+    const result = await runOrbridge(["convert", "--to", envelope, "--for", "anthropic", "--report", report], lines(...rejected));
+    expect(result.code).toBe(0);
+    const detail = 'call_id "call.1" does not match ^[a-zA-Z0-9_-]+$: written as "call_1_e8b7b7b3", the call and its output alike';
+    expect(readReport(report).filter((loss) => /^call_id/.test(loss.detail))).toEqual([
+      { line: 2, path: "/tool_calls/0/id", code: "form_changed", detail },
+      { line: 3, path: "/tool_call_id", code: "form_changed", detail },
+    ]);
+  });
+
   test("a tool message whose call comes on a later line is reported, and left where it is", async () => {
     const report = join(scratch(), "losses.jsonl");
     const result = await runOrbridge(["convert", "--to", "chat", "--for", "chat-completions", "--report", report], lines(chatTurn[0], chatTurn[2], chatTurn[1]));
