@@ -273,9 +273,26 @@ function itemsToEnvelope(items: readonly CanonicalItem[], target: Envelope, reas
   return { value: conversationRecords(converted.value), losses: converted.losses };
 }
 
+/** An envelope's messages as loose records: its system prompt first, as a system line. */
 export function conversationRecords(conversation: Conversation): unknown[] {
-  const system = conversation.system === undefined || conversation.system === null ? [] : [{ role: "system", content: conversation.system }];
+  const system = conversation.system === undefined || conversation.system === null ? [] : [{ role: "system", content: systemLineContent(conversation.system) }];
   return [...system, ...conversation.messages];
+}
+
+/**
+ * What a system line holds, so that it reads back as the system message it
+ * came from: no envelope reads a system prompt of Gemini (`{parts: [{text}]}`)
+ * or Bedrock (`[{text}]`) on a line of its own, where it would be read as a
+ * Chat message whose content is no text, and its text lost. Text alone is
+ * written as a Chat system message writes it (one text as a string, several as
+ * text parts); any other prompt (Anthropic's, whose line its reader takes, or
+ * one with a part that is no text) as it is.
+ */
+function systemLineContent(system: unknown): unknown {
+  const blocks = isPlainObject(system) && Object.keys(system).length === 1 && Array.isArray(system.parts) ? system.parts : system;
+  if (!Array.isArray(blocks) || blocks.length === 0 || !blocks.every((block) => isPlainObject(block) && Object.keys(block).length === 1 && typeof block.text === "string")) return system;
+  const texts = blocks.map((block) => (block as { text: string }).text);
+  return texts.length === 1 ? texts[0] : texts.map((text) => ({ type: "text", text }));
 }
 
 const SCHEMAS: Partial<Record<RecordKind, { name: string; schema: z.ZodType }>> = {

@@ -1125,6 +1125,27 @@ describe("a stream with a line that could not be read", () => {
   });
 });
 
+// Loose messages written in another envelope put the system prompt on a line of
+// its own, which must read back as the system message it came from.
+describe.each(["anthropic", "gemini", "bedrock"])("orbridge convert --to %s: a loose system message", (target) => {
+  const journal = lines({ role: "system", content: "Answer briefly." }, { role: "system", content: [{ type: "text", text: "One." }, { type: "text", text: "Two." }] }, { role: "user", content: "Hi" });
+
+  test("is written on a system line that normalize and convert --to chat read back as the same message", async () => {
+    const converted = await runOrbridge(["convert", "--to", target], journal);
+    expect(converted.code).toBe(0);
+    const normalized = await runOrbridge(["normalize"], converted.stdout);
+    expect(records(normalized.stdout).slice(0, 2)).toEqual([
+      { type: "message", role: "system", content: "Answer briefly." },
+      { type: "message", role: "system", content: [{ type: "input_text", text: "One." }, { type: "input_text", text: "Two." }] },
+    ]);
+    const back = await runOrbridge(["convert", "--to", "chat"], converted.stdout);
+    expect(records(back.stdout).slice(0, 2)).toEqual([
+      { role: "system", content: "Answer briefly." },
+      { role: "system", content: [{ type: "text", text: "One." }, { type: "text", text: "Two." }] },
+    ]);
+  });
+});
+
 describe("orbridge convert --to an envelope whose calls and results hold objects", () => {
   const journal = lines(
     { role: "user", content: "Which order?" },
