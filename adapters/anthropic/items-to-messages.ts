@@ -194,8 +194,13 @@ export function itemsToMessages({ items, callIds }: ItemsToMessagesArgs): Conver
           lastResults = turn.results;
         } else {
           losses.push(lossAt([...at, "call_id"], "target_rejects", `answers no call of the items before it: written in place, and Anthropic rejects a tool_result whose tool_use is not in the assistant message before it`));
-          lastResults = { answers: [{ callIndex: 0, entry, callId }], rest: [] };
-          turns.push(lastResults);
+          // Results side by side stay one user message (a loose message of results is converted without the calls before it).
+          const besideOthers = previous === "output" && lastResults !== undefined && turns[turns.length - 1] === lastResults;
+          if (besideOthers) lastResults!.answers.push({ callIndex: lastResults!.answers.length, entry, callId });
+          else {
+            lastResults = { answers: [{ callIndex: 0, entry, callId }], rest: [] };
+            turns.push(lastResults);
+          }
         }
         previous = "output";
         return;

@@ -310,6 +310,24 @@ describe("itemsToMessages, grouping", () => {
     });
   });
 
+  test("outputs side by side that answer no call of the items stay one user message, as results of one turn are", () => {
+    const noCall = (path: string) => ({ path, code: "target_rejects", detail: "answers no call of the items before it: written in place, and Anthropic rejects a tool_result whose tool_use is not in the assistant message before it" });
+    expect(itemsToMessages({ items: items([output("toolu_01Y"), output("toolu_01Z")]) })).toEqual({
+      value: {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "toolu_01Y", content: "rain, 9 C" },
+              { type: "tool_result", tool_use_id: "toolu_01Z", content: "rain, 9 C" },
+            ],
+          },
+        ],
+      },
+      losses: [noCall("/0/call_id"), noCall("/1/call_id")],
+    });
+  });
+
   test("an output that answers no call is written in place and reported", () => {
     expect(itemsToMessages({ items: items([output("toolu_01Z")]) })).toEqual({
       value: { messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01Z", content: "rain, 9 C" }] }] },
