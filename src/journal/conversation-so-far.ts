@@ -13,6 +13,9 @@
 // |                        |   same string                                                 |
 // | `gemini:thoughtSignature` | it holds the same bytes, in base64 or base64url            |
 // |   (on the item or a part) |                                                            |
+// | `anthropic:caller`,    | it leaves the field out, or has the same value                |
+// |   a reasoning item's   |                                                               |
+// |   `provenance.model`   |                                                               |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -23,7 +26,11 @@
 // their own spacing, and a Gemini signature in the URL-safe base64 alphabet
 // (google-genai writes the bytes it read that way); a call the SDKs' parse helpers gave `parsed_arguments` goes
 // back without them, since the API takes none; nothing else is dropped or
-// rewritten in a faithful replay.
+// rewritten in a faithful replay. Two more are the response's word on a turn,
+// which a request does not say again: Anthropic's `caller` on a tool_use block
+// (pydantic-ai sends the block back without it), and the model that wrote a
+// thinking block, which a response names and a request, naming only the model
+// asked, cannot (anthropic/request-to-body.ts).
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -61,11 +68,13 @@ interface SeenItem {
 }
 
 interface ItemMeaning {
-  /** Every field but `id`, `status` and `parsed_arguments`, canonically written. */
+  /** Every field but those a replay may leave out (`id`, `status`, `parsed_arguments`, `anthropic:caller`, `provenance.model`), canonically written. */
   body: string;
   id?: string;
   status?: string;
   parsedArguments?: string;
+  caller?: string;
+  model?: string;
 }
 
 export class ConversationSoFar {
@@ -186,6 +195,8 @@ function replays(item: unknown, text: string | undefined, seen: SeenItem): boole
   if (replay === undefined || seen.meaning === undefined || replay.body !== seen.meaning.body) return false;
   if (replay.id !== undefined && replay.id !== seen.meaning.id) return false;
   if (replay.parsedArguments !== undefined && replay.parsedArguments !== seen.meaning.parsedArguments) return false;
+  if (replay.caller !== undefined && replay.caller !== seen.meaning.caller) return false;
+  if (replay.model !== undefined && replay.model !== seen.meaning.model) return false;
   return replay.status === undefined || replay.status === seen.meaning.status;
 }
 
@@ -238,7 +249,12 @@ function textOf(item: unknown): string | undefined {
 function meaningOf(item: unknown): ItemMeaning | undefined {
   try {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
-    const { id, status, arguments: args, parsed_arguments: parsedArguments, ...rest } = withSignatureBytes(item);
+    const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withSignatureBytes(item);
+    const model = isPlainObject(rest.provenance) ? rest.provenance.model : undefined;
+    if (model !== undefined) {
+      const { model: _model, ...provenance } = rest.provenance as Record<string, unknown>;
+      rest.provenance = provenance;
+    }
     // The arguments are written apart, tagged with how they compare: as a JSON
     // value (J) or, when they have no single meaning, as the string they are (S).
     let argumentsField = "";
@@ -251,6 +267,8 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
       ...(id !== undefined && id !== null ? { id: jsonValueMeaning(id) } : {}),
       ...(status !== undefined && status !== null ? { status: jsonValueMeaning(status) } : {}),
       ...(parsedArguments !== undefined ? { parsedArguments: jsonValueMeaning(parsedArguments) } : {}),
+      ...(caller !== undefined ? { caller: jsonValueMeaning(caller) } : {}),
+      ...(model !== undefined ? { model: jsonValueMeaning(model) } : {}),
     };
   } catch {
     return undefined;

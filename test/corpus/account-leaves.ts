@@ -177,6 +177,8 @@ export function unaccountedLeaves(journal: string, kept: readonly Leaf[], report
 
 interface Values {
   strings: Set<string>;
+  /** Gemini thought signatures as the bytes they write (signatureBytes). */
+  signatures: Set<string>;
   numbers: Set<string>;
   byField: Set<string>;
   /** Every string, joined: where a fragment or a value written as JSON text is looked for. */
@@ -184,13 +186,14 @@ interface Values {
 }
 
 function keptValues(leaves: readonly Leaf[]): Values {
-  const values: Values = { strings: new Set(), numbers: new Set(), byField: new Set(), allText: "" };
+  const values: Values = { strings: new Set(), signatures: new Set(), numbers: new Set(), byField: new Set(), allText: "" };
   for (const leaf of leaves) {
     // A data URL holds its media type and its base64 data unchanged.
     const dataUrl = leaf.kind === "string" ? /^data:([^;,]*)(?:;[^,]*)?,(.*)$/s.exec(leaf.value) : null;
     if (dataUrl) values.strings.add(dataUrl[1]).add(dataUrl[2]);
     if (leaf.kind === "string") values.strings.add(leaf.value);
     if (leaf.kind === "number") values.numbers.add(leaf.value);
+    if (isSignature(leaf)) values.signatures.add(signatureBytes(leaf.value));
     values.byField.add(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`);
   }
   values.allText = [...values.strings].join("\u0000");
@@ -199,6 +202,8 @@ function keptValues(leaves: readonly Leaf[]): Values {
 
 function isKept(leaf: Leaf, streamed: boolean, output: Values): boolean {
   if (output.byField.has(`${fieldOf(leaf.path)}\u0000${leaf.kind}\u0000${leaf.value}`)) return true;
+  // A replay may write a Gemini signature's bytes in base64url (google-genai does): the same bytes kept in base64 keep it.
+  if (isSignature(leaf) && output.signatures.has(signatureBytes(leaf.value))) return true;
   if (isTrivial(leaf)) {
     // A fragment of streamed text may be one character, or none.
     return streamed && leaf.kind === "string" && output.allText.includes(leaf.value);
@@ -207,4 +212,13 @@ function isKept(leaf: Leaf, streamed: boolean, output: Values): boolean {
   const embedded = leaf.kind === "number" ? new RegExp(`[:\\[,]\\s*${leaf.value.replace(/[.+]/g, "\\$&")}\\s*[,}\\]]`).test(output.allText) : output.allText.includes(JSON.stringify(leaf.value));
   if (leaf.kind === "number") return output.numbers.has(leaf.value) || embedded;
   return output.strings.has(leaf.value) || embedded || (streamed && output.allText.includes(leaf.value));
+}
+
+function isSignature(leaf: Leaf): boolean {
+  return leaf.kind === "string" && /^thought_?signature$/i.test(fieldOf(leaf.path));
+}
+
+/** A base64 or base64url text as one spelling of its bytes: standard alphabet, no padding. */
+function signatureBytes(text: string): string {
+  return text.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/");
 }

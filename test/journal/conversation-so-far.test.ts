@@ -63,6 +63,31 @@ describe("the fields a replay may leave out", () => {
   });
 });
 
+describe("what a response says of its turn and a request does not say again", () => {
+  const call = { type: "function_call", id: "fc_1", call_id: "toolu_1", name: "stock_lookup", arguments: '{"symbol":"AAPL"}', status: "completed", "anthropic:caller": { type: "direct" } };
+  const { "anthropic:caller": _caller, id: _id, ...replayedCall } = call;
+  const thinking = (provenance: Record<string, unknown>) => ({ type: "reasoning", summary: [{ type: "summary_text", text: "Look it up." }], encrypted_content: "EqQBCkgIAxABGAIiQL", provenance });
+
+  test("a tool_use block sent back without its caller replays the call (pydantic-ai)", () => {
+    expect(repeated([call], [replayedCall])).toBe(1);
+  });
+
+  test("one sent back with another caller, or a caller the call did not have, is new", () => {
+    expect(repeated([call], [{ ...replayedCall, "anthropic:caller": { type: "code_execution_20250825", tool_id: "srvtoolu_1" } }])).toBe(0);
+    expect(repeated([replayedCall], [call])).toBe(0);
+  });
+
+  test("a thinking block a request sends back, naming no model, replays the one a response's model wrote", () => {
+    expect(repeated([thinking({ envelope: "anthropic", block: "thinking", model: "claude-sonnet-4-5-20250929" })], [thinking({ envelope: "anthropic", block: "thinking" })])).toBe(1);
+  });
+
+  test("one naming another model, or another block, is new", () => {
+    const seen = thinking({ envelope: "anthropic", block: "thinking", model: "claude-sonnet-4-5-20250929" });
+    expect(repeated([seen], [thinking({ envelope: "anthropic", block: "thinking", model: "claude-opus-4-1" })])).toBe(0);
+    expect(repeated([seen], [thinking({ envelope: "anthropic", block: "redacted_thinking" })])).toBe(0);
+  });
+});
+
 describe("a Gemini signature written back in the other base64 alphabet", () => {
   const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
   const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
