@@ -245,8 +245,10 @@ function responseEvents(w: Writer, c: Call): void {
   w.write({ type: "response.function_call_arguments.delta", output_index: 0, item_id: c.itemId, delta: c.arguments });
   if (c.bad === "cut") return;
   w.write({ type: "response.function_call_arguments.done", output_index: 0, item_id: c.itemId, arguments: c.arguments });
-  w.write({ type: "response.output_item.done", output_index: 0, item: { ...item, arguments: c.arguments, status: "completed" } });
-  w.write({ type: "response.completed", response: { id, object: "response", status: "completed" } });
+  const done = { ...item, arguments: c.arguments, status: "completed" };
+  w.write({ type: "response.output_item.done", output_index: 0, item: done });
+  // The terminal event carries the whole response, its output included, as the API sends it.
+  w.write({ type: "response.completed", response: { id, object: "response", status: "completed", output: [done] } });
 }
 
 const BUILDERS: Record<Style, (w: Writer) => void> = { chat, items, requests, exchanges, streams };
