@@ -16,8 +16,8 @@
 // |   no checker for                                 |                                     |
 // | a member spelled otherwise than a keyword that    | 2020-12 reads it as an annotation;  |
 // |   constrains, but folding to it (`Required`,     |   a reader that matches names       |
-// |   `additionalproperties`, `maxLength\u200b`)     |   regardless of case (Go's          |
-// |                                                  |   encoding/json) as the keyword     |
+// |   `additionalproperties`, `maxLength\u200b`;     |   regardless of case (Go's          |
+// |   with formats asserted, `Format`)               |   encoding/json) as the keyword     |
 // | a `$ref`, `$dynamicRef` or `$id` that is no RFC  | Ajv and a URL parser resolve it     |
 // |   3986 URI-reference (a tab, a space, a second   |   apart: the parser drops a tab and |
 // |   `#`), or whose fragment encodes a `/` (`%2F`)  |   trims spaces, Ajv keeps them, and |
@@ -88,13 +88,16 @@ const CONSTRAINING_KEYWORDS = [
 ];
 const KEYWORD_BY_FOLD: ReadonlyMap<string, string> = new Map(CONSTRAINING_KEYWORDS.map((keyword) => [foldName(keyword), keyword]));
 const KEYWORDS: ReadonlySet<string> = new Set(CONSTRAINING_KEYWORDS);
+/** `format` constrains where formats are asserted: then a reader that folds names checks the format its writer meant. */
+const FORMAT_FOLD = foldName("format");
 
 /** Why the schema is refused for a member that folds to a keyword that constrains but is spelled otherwise, with its JSON Pointer, or undefined. Runs before compiling. */
-export function keywordSpelledOtherwise(schema: unknown): string | undefined {
+export function keywordSpelledOtherwise(schema: unknown, assertFormats: boolean): string | undefined {
   return firstRefusal(schema, (place, pointer) => {
     for (const member of Object.keys(place)) {
-      if (KEYWORDS.has(member)) continue;
-      const keyword = KEYWORD_BY_FOLD.get(comparedName(member));
+      if (KEYWORDS.has(member) || member === "format") continue;
+      const folded = comparedName(member);
+      const keyword = KEYWORD_BY_FOLD.get(folded) ?? (assertFormats && folded === FORMAT_FOLD ? "format" : undefined);
       if (keyword === undefined) continue;
       return `tool schema is refused: ${quoteVisible(member, 200)} at ${shown(`${pointer}/${pointerToken(member)}`)} is no keyword to 2020-12, which reads it as an annotation, yet a reader that matches names regardless of case or width (Go's encoding/json does) reads it as "${keyword}": its writer's constraint would go unchecked`;
     }

@@ -184,7 +184,7 @@ export class SchemaCache {
     if (proto !== undefined) return { ok: false, error: `tool schema does not compile: ${proto === "properties" ? "a property" : `a "${proto}" entry`} named "__proto__" cannot be checked` };
     const refused = refusedKeywordUsed(schema) ?? referenceIntoData(schema);
     if (refused !== undefined) return { ok: false, error: `tool schema is refused: ${refused}` };
-    const dropped = olderDraftKeyword(schema) ?? keywordSpelledOtherwise(schema) ?? ambiguousReference(schema);
+    const dropped = olderDraftKeyword(schema) ?? keywordSpelledOtherwise(schema, this.assertFormats) ?? ambiguousReference(schema);
     if (dropped !== undefined) return { ok: false, error: dropped };
     // A schema of an older draft is compiled as 2020-12 reads it, or refused (schema-dialect.ts).
     const dialect = readAs2020(schema);

@@ -113,6 +113,14 @@ describe("a member that folds to a keyword that constrains, spelled otherwise", 
   ])("%s refuses the schema where 2020-12 would let the value through", (_label, schema, args, member, pointer, keyword) => {
     expect(gate(schema, args)).toEqual(spelledOtherwise(member, pointer, keyword));
   });
+  test("with formats asserted, Format refuses the schema: a reader that folds names checks the format", () => {
+    const schema: ToolSchema = { type: "object", properties: { contact: { type: "string", Format: "email" } } };
+    const asserting = replayGate(call("call_1", JSON.stringify({ contact: "not an address" })), schema, { cache: new SchemaCache(undefined, { assertFormats: true }) });
+    expect(asserting).toEqual(spelledOtherwise('"Format"', "/properties/contact/Format", "format"));
+  });
+  test("without formats asserted, Format is an annotation as format is", () => {
+    expect(gate({ type: "object", properties: { contact: { type: "string", Format: "email" } } }, { contact: "not an address" })).toEqual(ok);
+  });
   test("a property so named is a property, and an annotation so spelled constrains nothing", () => {
     expect(gate({ type: "object", required: ["Required"], properties: { Required: { type: "string", Description: "a note", Title: "Required" } } }, { Required: "x" })).toEqual(ok);
   });
