@@ -309,10 +309,31 @@ function applying(given: readonly Placed[], value: unknown, reach: Reach): Place
     for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) for (const branch of next[keyword] as unknown[]) pending.push({ schema: branch, base });
     for (const keyword of CONDITIONALS) pending.push({ schema: next[keyword], base });
     if (present !== undefined && isPlainObject(next.dependentSchemas)) {
-      for (const [trigger, dependent] of Object.entries(next.dependentSchemas)) if (present.has(comparedName(trigger))) pending.push({ schema: dependent, base });
+      // By the object's names, not the triggers: a schema of a thousand triggers
+      // applies to every item of a list, and most items name none of them.
+      const byTrigger = dependentsByTrigger(next.dependentSchemas);
+      for (const name of present) for (const dependent of byTrigger.get(name) ?? []) pending.push({ schema: dependent, base });
     }
   }
   return found;
+}
+
+const dependentsByFold = new WeakMap<SchemaObject, Map<string, unknown[]>>();
+
+/** The schemas of a `dependentSchemas`, by the name of their trigger as a folding reader reads it; gathered once for each. */
+function dependentsByTrigger(dependentSchemas: SchemaObject): Map<string, unknown[]> {
+  let byTrigger = dependentsByFold.get(dependentSchemas);
+  if (byTrigger === undefined) {
+    byTrigger = new Map();
+    for (const [trigger, dependent] of Object.entries(dependentSchemas)) {
+      const fold = comparedName(trigger);
+      const dependents = byTrigger.get(fold);
+      if (dependents === undefined) byTrigger.set(fold, [dependent]);
+      else dependents.push(dependent);
+    }
+    dependentsByFold.set(dependentSchemas, byTrigger);
+  }
+  return byTrigger;
 }
 
 /** The schema a reference names, as the evaluator resolves it (schema-resources.ts); by JSON Pointer alone when the resources could not be indexed. */

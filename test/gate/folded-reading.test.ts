@@ -2,7 +2,7 @@
 // that object declares, is that parameter to a reader that matches names
 // regardless of case (Go's encoding/json): the arguments must pass the schema
 // read that way too. A map's keys, whose object declares no name, stay as written.
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
 import type { ToolSchema } from "../../src/gate/schema.js";
 import { call, OK_DETAIL } from "../hostile/support.js";
@@ -144,5 +144,24 @@ describe("the folded reading works within the budget of a validation of the same
       reason: "arguments_schema",
       detail: "the gate could not finish the arguments_schema check: schema work exceeded 182480 steps, the bound for arguments of this size",
     });
+  });
+  test("the triggers of a dependentSchemas are listed once, not again at each object it applies to", () => {
+    // Listing a thousand triggers at each of thousands of items was work no budget counted.
+    const triggers = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`t${i}`, {}]));
+    const schema: ToolSchema = { type: "object", properties: { list: { type: "array", items: { properties: { region: { enum: ["apac"] } }, dependentSchemas: triggers } } } };
+    const isTriggers = (value: unknown): boolean => typeof value === "object" && value !== null && Object.hasOwn(value, "t0") && Object.hasOwn(value, "t49");
+    const entries = vi.spyOn(Object, "entries");
+    const listingsFor = (items: number): number => {
+      entries.mockClear();
+      expect(gate(schema, JSON.stringify({ list: Array.from({ length: items }, () => ({ REGION: "apac" })) }))).toEqual(ok);
+      return entries.mock.calls.filter(([value]) => isTriggers(value)).length;
+    };
+    try {
+      // Compiling the schema lists them too, once.
+      listingsFor(1);
+      expect([listingsFor(2), listingsFor(200)]).toEqual([0, 0]);
+    } finally {
+      entries.mockRestore();
+    }
   });
 });
