@@ -61,6 +61,8 @@ interface PlacedSchema {
 interface Reach {
   root: SchemaObject;
   resources: SchemaResources | undefined;
+  /** What `applying` found for each list of schemas given, where the object's names could not change it. */
+  applied: Map<string, PlacedSchema[] | undefined>;
 }
 
 /**
@@ -90,7 +92,7 @@ export function foldedReading(value: unknown, schema: ToolSchema): FoldedReading
 function readFolded(value: object, root: SchemaObject): FoldedReading | undefined {
   let first: FoldedMember | undefined;
   const top = shell(value);
-  const reach: Reach = { root, resources: resourcesOf(root) };
+  const reach: Reach = { root, resources: resourcesOf(root), applied: new Map() };
   // The items of an array, and many objects besides, sit where the same schemas apply: their names are gathered once.
   const declaredBySchemas = new Map<string, Declared | undefined>();
   // An explicit stack: arguments may nest deeper than the call stack allows.
@@ -288,6 +290,16 @@ function itemSchemas(schemas: readonly PlacedSchema[], index: number): Placed[] 
  * `mode` to it, and the copy judged holds `mode`.
  */
 function applying(given: readonly Placed[], value: unknown, reach: Reach): PlacedSchema[] | undefined {
+  // The items of a list sit under the same schemas, and only dependentSchemas
+  // make the object's names matter: without them, one walk answers for every
+  // item, where a $dynamicRef to hundreds of anchors was walked at each.
+  const key = given.map(({ schema, base }) => (isPlainObject(schema) ? `${numberOf(schema)} ${base}` : "")).join("\n");
+  if (reach.applied.has(key)) return reach.applied.get(key);
+  let namesMatter = false;
+  const settle = (answer: PlacedSchema[] | undefined): PlacedSchema[] | undefined => {
+    if (!namesMatter) reach.applied.set(key, answer);
+    return answer;
+  };
   const present = isPlainObject(value) ? new Set(Object.keys(value).map(comparedName)) : undefined;
   const found: PlacedSchema[] = [];
   const seen = new Set<SchemaObject>();
@@ -296,7 +308,7 @@ function applying(given: readonly Placed[], value: unknown, reach: Reach): Place
     const { schema: next, base: outer } = pending.pop()!;
     if (!isPlainObject(next) || seen.has(next)) continue;
     // Too many to follow: what the place declares is not known.
-    if (found.length >= MAX_SCHEMAS_AT_A_PLACE) return undefined;
+    if (found.length >= MAX_SCHEMAS_AT_A_PLACE) return settle(undefined);
     seen.add(next);
     const base = reach.resources?.resourceOf(next) ?? outer;
     found.push({ schema: next, base });
@@ -308,6 +320,7 @@ function applying(given: readonly Placed[], value: unknown, reach: Reach): Place
     }
     for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) for (const branch of next[keyword] as unknown[]) pending.push({ schema: branch, base });
     for (const keyword of CONDITIONALS) pending.push({ schema: next[keyword], base });
+    if (isPlainObject(next.dependentSchemas)) namesMatter = true;
     if (present !== undefined && isPlainObject(next.dependentSchemas)) {
       // By the object's names, not the triggers: a schema of a thousand triggers
       // applies to every item of a list, and most items name none of them.
@@ -315,7 +328,7 @@ function applying(given: readonly Placed[], value: unknown, reach: Reach): Place
       for (const name of present) for (const dependent of byTrigger.get(name) ?? []) pending.push({ schema: dependent, base });
     }
   }
-  return found;
+  return settle(found);
 }
 
 const dependentsByFold = new WeakMap<SchemaObject, Map<string, unknown[]>>();

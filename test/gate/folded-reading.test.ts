@@ -5,6 +5,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { replayGate, type Verdict } from "../../src/gate/replay-gate.js";
 import type { ToolSchema } from "../../src/gate/schema.js";
+import { SchemaResources } from "../../src/gate/schema-resources.js";
 import { call, OK_DETAIL } from "../hostile/support.js";
 
 const gate = (schema: ToolSchema, args: string): Verdict => replayGate(call("call_1", args), schema);
@@ -162,6 +163,26 @@ describe("the folded reading works within the budget of a validation of the same
       expect([listingsFor(2), listingsFor(200)]).toEqual([0, 0]);
     } finally {
       entries.mockRestore();
+    }
+  });
+  test("the schemas a $dynamicRef may reach are gathered once for the items of a list, not again at each", () => {
+    const anchored = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`d${i}`, { $id: `https://example.com/d${i}`, $dynamicAnchor: "node", type: "object" }]));
+    const schema: ToolSchema = {
+      $id: "https://example.com/root",
+      type: "object",
+      properties: { region: { enum: ["apac"] }, sites: { type: "array", items: { $dynamicRef: "#node" } } },
+      $defs: { ...anchored, local: { $dynamicAnchor: "node", type: "object" } },
+    };
+    const gathered = vi.spyOn(SchemaResources.prototype, "dynamicAnchorsNamed");
+    const gatheringsFor = (items: number): number => {
+      gathered.mockClear();
+      expect(gate(schema, JSON.stringify({ REGION: "apac", sites: Array.from({ length: items }, () => ({})) }))).toEqual(ok);
+      return gathered.mock.calls.length;
+    };
+    try {
+      expect(gatheringsFor(200)).toBe(gatheringsFor(2));
+    } finally {
+      gathered.mockRestore();
     }
   });
 });
