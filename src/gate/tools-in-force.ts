@@ -6,6 +6,8 @@ import type { PreparedItem, PreparedRecord } from "./prepared-gate.js";
 import type { ToolSchema } from "./schema.js";
 import { oneCallSaid, ToolRegistry, type Choice, type EnvelopeToolsReader } from "./tool-registry.js";
 import { toolConfigField } from "./read-request-tools.js";
+import { isPlainObject } from "../models/json-value.js";
+import { comparedName } from "../models/names-folded-twice.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -118,12 +120,30 @@ export function changesTools(input: GateInput): boolean {
 
 /**
  * An object of no known kind (no type, no role) that holds a request's tool
- * fields, in any envelope (Gemini's and Bedrock's toolConfig among them): a
- * request body the reader could not place, whose restrictions must still hold.
+ * fields, in any envelope (Gemini's and Bedrock's toolConfig among them), or
+ * a member a reader folding names takes for one (`Tool_choice`, `TOOLS`, a
+ * `Config` holding a `ToolConfig`): a request body the reader could not place,
+ * whose restrictions must still hold. Read so, a field spelled otherwise
+ * allows no function (read-request-tools.ts).
  */
 function carriesTools(item: unknown): item is Record<string, unknown> {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return false;
   const fields = item as Record<string, unknown>;
   if (typeof fields.type === "string" || typeof fields.role === "string") return false;
-  return fields.tools !== undefined || fields.tool_choice !== undefined || fields.functions !== undefined || fields.function_call !== undefined || toolConfigField(fields) !== undefined;
+  return fields.tools !== undefined || fields.tool_choice !== undefined || fields.functions !== undefined || fields.function_call !== undefined || toolConfigField(fields) !== undefined || spellsToolFieldOtherwise(fields);
+}
+
+// The fields of carriesTools, and the toolConfig a google-genai `config` holds, as a reader folding names reads them.
+const TOOL_FIELDS: ReadonlySet<string> = new Set(["tools", "tool_choice", "functions", "function_call", "parallel_tool_calls", "toolConfig", "tool_config", "toolChoice"].map(comparedName));
+const CONFIG = comparedName("config");
+const CONFIG_TOOL_FIELDS: ReadonlySet<string> = new Set(["toolConfig", "tool_config"].map(comparedName));
+
+function spellsToolFieldOtherwise(fields: Record<string, unknown>): boolean {
+  for (const key of Object.keys(fields)) {
+    const folded = comparedName(key);
+    if (TOOL_FIELDS.has(folded)) return true;
+    const config = fields[key];
+    if (folded === CONFIG && isPlainObject(config) && Object.keys(config).some((inner) => CONFIG_TOOL_FIELDS.has(comparedName(inner)))) return true;
+  }
+  return false;
 }

@@ -140,6 +140,32 @@ describe("a record that carries a tool choice but is not read as a request body"
     ]);
   });
 
+  test("a member a reader folding names takes for a tool field allows no function, as a request body's does", async () => {
+    const tools = toolsFile([readFile]);
+    const noType = { line: 1, index: 0, reason: "namespaced", detail: "the item has no type", path: "/type", blocked: true, findings: [] };
+    const spelled = [
+      [{ Tool_choice: "none" }, "/Tool_choice", "tool_choice"],
+      [{ TOOLS: [readFile] }, "/TOOLS", "tools"],
+      [{ ToolConfig: { functionCallingConfig: { mode: "NONE" } } }, "/ToolConfig", "toolConfig"],
+      [{ config: { ToolConfig: { functionCallingConfig: { mode: "NONE" } } } }, "/config/ToolConfig", "toolConfig"],
+      [{ Config: { toolConfig: { functionCallingConfig: { mode: "NONE" } } } }, "/Config", "config"],
+    ] as const;
+    for (const [record, pointer, name] of spelled) {
+      expect((await gate(journal(record, call("call_1", "read_file")), tools)).verdicts).toEqual([
+        errorLine(1, `line 1: "${pointer}" is read by no envelope, yet a reader that matches names regardless of case or width (Go's encoding/json does) reads it as the request's ${name}: which calls the request allows is not known`),
+        noType,
+        callVerdict(2, "call_1", "read_file", `${pointer} of line 1, a record not read as a request body, allows no function`),
+      ]);
+    }
+  });
+
+  test("a record whose members only look alike (Mode, a Config of other settings) narrows nothing", async () => {
+    const tools = toolsFile([readFile]);
+    for (const record of [{ Mode: "debug" }, { Config: { verbose: true } }]) {
+      expect((await gate(journal(record, call("call_1", "read_file")), tools)).verdicts[1]).toEqual(callVerdict(2, "call_1", "read_file"));
+    }
+  });
+
   test("its tool_choice never widens the one in force", async () => {
     const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile], tool_choice: onlyReadFile }, { tool_choice: "auto" }, call("call_1", "delete_file"));
     expect((await gate(path)).verdicts[2]).toEqual(callVerdict(3, "call_1", "delete_file", 'tool_choice of line 1 allows only "read_file"'));
