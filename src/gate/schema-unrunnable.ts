@@ -75,13 +75,14 @@ export function keywordOfLaterDraft(schema: unknown, draft: string, laterKeyword
 }
 
 /**
- * The 2020-12 keywords (and Ajv's `dependencies`) that constrain a value or say
- * where the schema that does is: a member that only folds to one is no keyword
+ * The 2020-12 keywords (and Ajv's `dependencies`) that constrain a value, say
+ * where the schema that does is, or which dialect reads it (`$schema`, `$id`
+ * and the anchors move what a reference reaches): a member that only folds to one is no keyword
  * to Ajv, but its writer's constraint to a reader that folds names. Annotations
  * (title, description, default, format unless asserted…) constrain nothing.
  */
 const CONSTRAINING_KEYWORDS = [
-  "$ref", "$dynamicRef", "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+  "$schema", "$id", "$anchor", "$dynamicAnchor", "$ref", "$dynamicRef", "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
   "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
   "required", "dependentRequired", "dependencies", "prefixItems", "items", "contains", "additionalProperties", "properties", "patternProperties",
   "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not", "unevaluatedItems", "unevaluatedProperties",

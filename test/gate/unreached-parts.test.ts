@@ -109,6 +109,8 @@ describe("a member that folds to a keyword that constrains, spelled otherwise", 
     ["Required", { type: "object", properties: { region }, Required: ["region"] }, {}, '"Required"', "/Required", "required"],
     ["additionalproperties", { type: "object", properties: { region }, additionalproperties: false }, { region: "apac", purge: true }, '"additionalproperties"', "/additionalproperties", "additionalProperties"],
     ["Enum, in a property", { type: "object", properties: { region: { type: "string", Enum: ["apac"] } } }, { region: "global" }, '"Enum"', "/properties/region/Enum", "enum"],
+    ["$ID, which moves what a reference beside it reaches", { type: "object", properties: { cfg: { $ref: "#/$defs/cfg" } }, $defs: { cfg: { $ID: "https://example.com/other", type: "object" } } }, { cfg: {} }, '"$ID"', "/$defs/cfg/$ID", "$id"],
+    ["$Schema, which names the dialect", { $Schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { n: { type: "integer" } } }, { n: 1.0 }, '"$Schema"', "/$Schema", "$schema"],
     ["maxLength with a zero-width space, under $defs", { type: "object", $defs: { code: { type: "string", "maxLength\u200b": 4 } } }, {}, '"maxLength\\u200b"', "/$defs/code/maxLength\u200b", "maxLength"],
   ])("%s refuses the schema where 2020-12 would let the value through", (_label, schema, args, member, pointer, keyword) => {
     expect(gate(schema, args)).toEqual(spelledOtherwise(member, pointer, keyword));
