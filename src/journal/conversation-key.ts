@@ -19,6 +19,7 @@
 //
 // A record with no key belongs to no conversation: the caller reports its line.
 import { describeValue, isPlainObject } from "../models/json-value.js";
+import { pointerToken } from "../models/json-pointer.js";
 import { comparedName, describeNamesFoldedTwice, type NamesFoldedTwice } from "../models/names-folded-twice.js";
 import { inexactLiterals } from "./inexact-numbers.js";
 import { resolvePointer, type JsonPointer } from "./json-pointer.js";
@@ -77,7 +78,7 @@ function foldedTwiceOnTheWay(record: unknown, pointer: JsonPointer): NamesFolded
       for (const name of Object.keys(current)) if (name !== token && comparedName(name) === wanted) return { names: [token, name], path: at };
       current = current[token];
     } else return undefined;
-    at += "/" + token.replace(/~/g, "~0").replace(/\//g, "~1");
+    at += "/" + pointerToken(token);
   }
   return undefined;
 }

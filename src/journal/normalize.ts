@@ -28,7 +28,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
-import { namesRequestTools, unreadableRequest } from "./unreadable-request.js";
+import { unreadableRequest, unreadLine } from "./unreadable-request.js";
 import { splitByCarriageReturns } from "./carriage-return-lines.js";
 import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
@@ -598,6 +598,17 @@ export class JournalNormalizer {
   }
 }
 
+/**
+ * The line as the gate reads it: one that a reader ending lines at a lone "\r"
+ * reads as several records is a line not read, which may be a request body when
+ * it names a request's tools, as any line not read.
+ */
+function readAsOneLine(line: JournalLine): JournalLine {
+  if (line.error !== undefined) return line;
+  const split = splitByCarriageReturns(line.text);
+  return split === undefined ? line : unreadLine(line, split);
+}
+
 // The fields each kind of record gives its items from; `object` only says the
 // kind. Every other field is left behind, and reported as such.
 const REQUEST_ITEM_FIELDS = new Set(["messages"]);
@@ -608,18 +619,6 @@ const EXCHANGE_ITEM_FIELDS = new Set(["request", "response"]);
 // (Anthropic `content`, Bedrock `output`, Gemini `candidates`) and their status
 // from the field that says why it stopped (`stop_reason`, `stopReason`); `type`
 // and `role` only say the kind.
-/**
- * The line as the gate reads it: one that a reader ending lines at a lone "\r"
- * reads as several records is a line not read, which may be a request body when
- * it names a request's tools, as any line not read.
- */
-function readAsOneLine(line: JournalLine): JournalLine {
-  if (line.error !== undefined) return line;
-  const split = splitByCarriageReturns(line.text);
-  if (split === undefined) return line;
-  return namesRequestTools(line.text) ? { ...line, text: split, error: split, mayBeRequest: true } : { ...line, text: split, error: split };
-}
-
 function envelopeResponseItemFields(responseFields: Readonly<Record<string, string>>): Set<string> {
   const topField = (path: string | undefined) => (path === undefined ? [] : [path.split("/")[1]!]);
   return new Set(["type", "role", ...topField(responseFields.output), ...topField(responseFields.status)]);

@@ -13,7 +13,7 @@ import { BoundedMap } from "../models/bounded-map.js";
 import { namedTwice } from "./parse-record.js";
 import { describeNamesFoldedTwice, firstNamesFoldedTwice, mayFoldTwice, RECORD_NAMES } from "../models/names-folded-twice.js";
 import { foldName } from "../models/folded-name.js";
-import { namesRequestTools } from "./unreadable-request.js";
+import { unreadLine } from "./unreadable-request.js";
 import { splitByCarriageReturns } from "./carriage-return-lines.js";
 
 /** A wrapped line's text, and where in it the record stands. */
@@ -41,22 +41,22 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
   // value by JSON.parse and as another by a reader that keeps the first, so the
   // line is refused whole, as a line that is its own record would be.
   const twice = namedTwice(line.text, wrapper, "line");
-  if (twice !== undefined) return unread(line, twice);
+  if (twice !== undefined) return unreadLine(line, twice);
   // So is a line that a reader ending lines at a lone "\r" reads as several
   // records (carriage-return-lines.ts): a wrapper of one of those may hold, at
   // the pointer, a record that the record found here does not show.
   const split = splitByCarriageReturns(line.text);
-  if (split !== undefined) return unread(line, split);
+  if (split !== undefined) return unreadLine(line, split);
   // So is a line with two names a reader folding case or width takes for one, of
   // the names on the pointer's way or that decide a call: `"message"` and
   // `"Message"` are one member to Go's encoding/json, which keeps the last, so it
   // would replay the record the pointer does not find.
   const decides = (name: string) => RECORD_NAMES(name) || pointer.tokens.some((token) => foldName(token) === name);
   const folded = mayFoldTwice(wrapper, decides) ? firstNamesFoldedTwice(wrapper, decides, true) : undefined;
-  if (folded !== undefined) return unread(line, describeNamesFoldedTwice("line", folded));
+  if (folded !== undefined) return unreadLine(line, describeNamesFoldedTwice("line", folded));
   const found = resolvePointer(wrapper, pointer);
   // The record may stand elsewhere in the line than the pointer says.
-  if (!found.found) return unread(line, `--record ${pointer.text} finds no record in this line: ${found.reason}`);
+  if (!found.found) return unreadLine(line, `--record ${pointer.text} finds no record in this line: ${found.reason}`);
   const span = valueSpan(line.text, pointer.tokens);
   if (span === undefined) return { ...line, text: JSON.stringify(found.value) };
   const unwrapped = { ...line, text: line.text.slice(span.start, span.end) };
@@ -65,9 +65,6 @@ export function unwrapRecord(line: JournalLine, pointer: JsonPointer): JournalLi
 }
 
 /** A wrapped line not read, as an error on its line: one that names a request's tool fields may have been a request body. */
-function unread(line: JournalLine, error: string): JournalLine {
-  return { ...line, text: error, error, ...(namesRequestTools(line.text) ? { mayBeRequest: true } : {}) };
-}
 
 /** The wrapper a line was taken out of by `unwrapRecord`, if it was. */
 export function wrapperOf(line: JournalLine): RecordWrapper | undefined {

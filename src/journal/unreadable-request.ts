@@ -10,6 +10,8 @@
 // The normalizer, reading for the gate, hands such a line on as a request body
 // that is only this mark: no journal can write it, since JSON has no symbols.
 
+import type { JournalLine } from "./read.js";
+
 /** The key of the mark; its value says why the line could not be read. */
 export const UNREADABLE_REQUEST: unique symbol = Symbol("orbridge: unreadable request body");
 
@@ -25,14 +27,21 @@ const MEMBER_ONLY_NAMES = ["function_call"] as const;
 
 /**
  * A request's tool fields named as a member anywhere in a line's text: a name
- * in quotes before its colon, or before the end of a line cut short there.
+ * in quotes before its colon, or before the end of a line cut short there; in
+ * any case, as a reader matching names regardless of case reads them
+ * (`"Tool_choice"`), where a readable line so spelled narrows too.
  */
-const TOOL_FIELDS = new RegExp(`"(?:${[...TOOL_FIELD_NAMES, ...MEMBER_ONLY_NAMES].join("|")})"\\s*(?::|$)`);
+const TOOL_FIELDS = new RegExp(`"(?:${[...TOOL_FIELD_NAMES, ...MEMBER_ONLY_NAMES].join("|")})"\\s*(?::|$)`, "i");
 
 /** Whether an unreadable line's text names a request's tool fields, written plainly or with `\u` escapes. */
 export function namesRequestTools(text: string): boolean {
   if (TOOL_FIELDS.test(text)) return true;
   return text.includes("\\u") && TOOL_FIELDS.test(text.replace(/\\u([0-9a-fA-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+}
+
+/** `line` as a line not read, for `error`: one that names a request's tool fields may have been a request body. */
+export function unreadLine(line: JournalLine, error: string): JournalLine {
+  return namesRequestTools(line.text) ? { ...line, text: error, error, mayBeRequest: true } : { ...line, text: error, error };
 }
 
 export function unreadableRequest(detail: string): UnreadableRequest {

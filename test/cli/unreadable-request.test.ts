@@ -33,6 +33,9 @@ describe("a line that cannot be read and names a request's tools", () => {
     // These two name no other tool field: the tools in force are the file's.
     ["Chat's legacy function_call given twice", '{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"function_call":"none","function_call":"auto"}'],
     ["a request cut short just after a tool field's name, before its colon", '{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"tool_choice" '],
+    // A reader matching names regardless of case reads these as tool_choice, as a readable line so spelled is read.
+    ["a Tool_choice given twice", '{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"Tool_choice":"none","Tool_choice":"auto"}'],
+    ["a request cut short after its TOOL_CHOICE", '{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"TOOL_CHOICE":"no'],
   ])("%s: the line is an error, and the calls after it are not allowed until the next request body", async (_name, unreadable) => {
     const verdicts = await gate([unreadable, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
     const byLine = verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked]);
