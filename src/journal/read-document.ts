@@ -23,6 +23,8 @@ import { FRAMED_STREAMS, READERS, READER_ORDER, type FramedStream, type Reading,
 import { isGzip, gunzipped } from "./read-gzip.js";
 import { isParquet, parquetRows } from "./read-parquet.js";
 import { recordTexts } from "./document-texts.js";
+import { linesReadAlone, type LineReadAlone } from "./document-lines-alone.js";
+import { namesRequestTools } from "./unreadable-request.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
@@ -189,10 +191,24 @@ function* documentLines(source: string, document: unknown, options: SourceOption
   const records = Array.isArray(document) ? document : [document];
   const texts = text === undefined ? undefined : recordTexts(text);
   note(Array.isArray(document) ? `${source} is ${container}, ${container === "one JSON document" ? "an array" : "rows"} of ${plural(records.length, "record")}: record N is ${container === "one JSON document" ? "element" : "row"} /${"{N-1}"}` : `${source} is ${container}: read as one record`);
+  const readAlone = text === undefined ? new Map<number, LineReadAlone>() : firstLineReadAlone(stripBom(text));
   for (let index = 0; index < records.length; index++) {
     const line: JournalLine = { source, line: index + 1, text: texts?.[index] ?? JSON.stringify(records[index]) ?? "null" };
+    const alone = readAlone.get(index);
+    if (alone !== undefined) {
+      const error = `line ${alone.line} of the document is, alone, JSON holding ${alone.holds}, which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the gate reads it only as a part of ${Array.isArray(document) ? `element /${index}` : "the document"}: the record is not read`;
+      yield namesRequestTools(line.text) ? { source, line: index + 1, text: error, error, mayBeRequest: true } : { source, line: index + 1, text: error, error };
+      continue;
+    }
     yield options.record === undefined ? line : unwrapRecord(line, options.record);
   }
+}
+
+/** The first line of each record of the document that a reader of JSONL reads as a record holding a call (document-lines-alone.ts). */
+function firstLineReadAlone(text: string): Map<number, LineReadAlone> {
+  const byRecord = new Map<number, LineReadAlone>();
+  for (const alone of linesReadAlone(text)) if (!byRecord.has(alone.record)) byRecord.set(alone.record, alone);
+  return byRecord;
 }
 
 /**

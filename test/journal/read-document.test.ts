@@ -63,6 +63,45 @@ describe("one JSON document", () => {
   });
 });
 
+describe("a pretty-printed document with a line that is, alone, a record to a reader of JSONL", () => {
+  const shellCall = '{"type":"local_shell_call","id":"lsc_1","call_id":"call_9","status":"completed","action":{"type":"exec","command":["rm","-rf","/"]}}';
+
+  it("a body holding an extension item on a line of its own, where no reader of the body takes it for an item, is not read", async () => {
+    const text = `{\n  "input": [\n    {\n      "role": "user",\n      "content": "hi"\n    }\n  ],\n  "metadata": {\n    "queued": [\n      ${shellCall}\n    ]\n  }\n}\n`;
+    const error =
+      'line 10 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the gate reads it only as a part of the document: the record is not read';
+    expect((await lines(text)).lines).toEqual([{ source: "in", line: 1, text: error, error }]);
+  });
+
+  it("in an array of records, only the element holding such a line is not read", async () => {
+    const text = `[\n  {"role": "user", "content": "hi"},\n  {\n    "role": "assistant",\n    "content": "ok",\n    "extra": [\n      ${shellCall}\n    ]\n  }\n]\n`;
+    const error =
+      'line 7 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the gate reads it only as a part of element /1: the record is not read';
+    expect((await lines(text)).lines).toEqual([
+      { source: "in", line: 1, text: '{"role":"user","content":"hi"}' },
+      { source: "in", line: 2, text: error, error },
+    ]);
+  });
+
+  it("an extension item that is an element of the array is its own record, judged as such", async () => {
+    const text = `[\n  {"role": "user", "content": "hi"},\n  ${shellCall}\n]\n`;
+    expect((await lines(text)).lines).toEqual([
+      { source: "in", line: 1, text: '{"role":"user","content":"hi"}' },
+      { source: "in", line: 2, text: shellCall },
+    ]);
+  });
+
+  it("short objects on a line of their own, as prettier writes them, holding a message, a part or a call, are read", async () => {
+    const text = `{\n  "contents": [\n    { "role": "user", "parts": [{ "text": "hi" }] },\n    {\n      "role": "model",\n      "parts": [\n        { "functionCall": { "name": "list_files", "args": {} } }\n      ]\n    }\n  ]\n}\n`;
+    expect((await lines(text)).lines).toEqual([{ source: "in", line: 1, text: '{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"list_files","args":{}}}]}]}' }]);
+  });
+
+  it("an extension item written with indent=2, no line of which parses alone, is read", async () => {
+    const body = { input: [{ role: "user", content: "hi" }], metadata: { queued: [JSON.parse(shellCall)] } };
+    expect((await lines(JSON.stringify(body, null, 2))).lines).toEqual([{ source: "in", line: 1, text: JSON.stringify(body) }]);
+  });
+});
+
 describe("gzip", () => {
   it("is read as what it holds", async () => {
     expect((await lines(gzipSync(Buffer.from(`${JSON.stringify(call)}\n`)))).lines).toEqual([{ source: "in", line: 1, text: JSON.stringify(call) }]);
