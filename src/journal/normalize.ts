@@ -30,6 +30,7 @@
 // (ConversationSoFar tells which they are).
 import { unreadableRequest, unreadLine } from "./unreadable-request.js";
 import { splitByCarriageReturns } from "./carriage-return-lines.js";
+import { splitAtUnicodeLineEnds } from "./unicode-line-ends.js";
 import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
 import { limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
@@ -599,13 +600,13 @@ export class JournalNormalizer {
 }
 
 /**
- * The line as the gate reads it: one that a reader ending lines at a lone "\r"
- * reads as several records is a line not read, which may be a request body when
- * it names a request's tools, as any line not read.
+ * The line as the gate reads it: one that a reader ending lines at a lone "\r",
+ * or where str.splitlines does, reads as several records is a line not read,
+ * which may be a request body when it names a request's tools, as any line not read.
  */
 function readAsOneLine(line: JournalLine): JournalLine {
   if (line.error !== undefined) return line;
-  const split = splitByCarriageReturns(line.text);
+  const split = splitByCarriageReturns(line.text) ?? splitAtUnicodeLineEnds(line.text);
   return split === undefined ? line : unreadLine(line, split);
 }
 

@@ -1,0 +1,45 @@
+// Characters other than "\n" and "\r" that Python's str.splitlines ends a line
+// at: vertical tab, form feed, the file, group and record separators, NEL,
+// U+2028 and U+2029. This reader, Go's bufio.Scanner, Node's readline and SSE
+// (sse.ts) take them for content; str.splitlines, and the readers built on it
+// (requests' and httpx's iter_lines, which SSE clients read events from), end
+// a line there. JSON allows none of them between tokens, and only the last
+// three inside a string, where no piece the line is cut into can spell a call;
+// so a line read as JSON is read alike. A line the gate passes over is not: an
+// SSE comment or an `id:` field (`: ping\u2028{"type":"local_shell_call",…}`)
+// is, to those readers, a line they skip and a record, or an event's data,
+// they read, holding what the gate never judged.
+//
+// | piece of the line, cut at those characters | to such a reader              |
+// |--------------------------------------------|-------------------------------|
+// | a JSON object or array alone               | a record of its own (JSONL)   |
+// | `data:` after the first piece              | data of an SSE event          |
+// | anything else                              | what the gate read, or nothing |
+
+const SPLITLINES_ONLY = /[\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
+/**
+ * Why a reader that ends lines where str.splitlines does reads records or SSE
+ * data in `text` that the gate does not, or undefined when it reads none.
+ */
+export function splitAtUnicodeLineEnds(text: string): string | undefined {
+  if (!SPLITLINES_ONLY.test(text)) return undefined;
+  const pieces = text.split(new RegExp(SPLITLINES_ONLY.source, "g"));
+  const records = pieces.filter(isRecordAlone).length;
+  const data = pieces.slice(1).filter((piece) => piece.startsWith("data:")).length;
+  if (records === 0 && data === 0) return undefined;
+  const read = [records > 0 ? `${records} of them JSON that the gate never judged as a record` : "", data > 0 ? `${data} of them SSE data the gate never read` : ""].filter((part) => part !== "").join(", ");
+  return `line holds a vertical tab, form feed, separator control, NEL, U+2028 or U+2029, where Python's str.splitlines (and the iter_lines of requests and httpx) end a line: they read it as ${pieces.length} lines, ${read}`;
+}
+
+/** Whether a piece of the line is, alone, a JSON object or array: a record to a reader of lines. */
+function isRecordAlone(piece: string): boolean {
+  const first = piece.trimStart().charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b) return false;
+  try {
+    JSON.parse(piece);
+    return true;
+  } catch {
+    return false;
+  }
+}
