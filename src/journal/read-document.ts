@@ -186,6 +186,11 @@ function* documentLines(source: string, document: unknown, options: SourceOption
     // A store's reader reads the parsed document; records of a plain array keep their own text, where a name given twice blocks its line.
     const refused = text === undefined ? undefined : refusalOfNamedTwice(source, text, document);
     if (refused !== undefined) throw refused;
+    // A line a reader of JSONL takes for a record holding an extension item is no record of the store's reader, which may leave it behind unread.
+    const alone = text === undefined ? undefined : linesReadAlone(stripBom(text))[0];
+    if (alone !== undefined) {
+      throw new DocumentError(`${source}: line ${alone.line} of the document is, alone, JSON holding ${alone.holds}, which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the ${reader} reader reads no record there: it is not read`);
+    }
     return yield* readerLines(source, reader, document, note, options, text === undefined ? [] : inexactNumbers(stripBom(text), []));
   }
   const records = Array.isArray(document) ? document : [document];

@@ -96,6 +96,16 @@ describe("a pretty-printed document with a line that is, alone, a record to a re
     expect((await lines(text)).lines).toEqual([{ source: "in", line: 1, text: '{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"list_files","args":{}}}]}]}' }]);
   });
 
+  it("a stored log holding such a line, which its reader reads no record of, is refused whole", async () => {
+    const span = { name: "ChatCompletion", kind: "SPAN_KIND_INTERNAL", attributes: [{ key: "llm.input_messages.0.message.role", value: { stringValue: "user" } }, { key: "llm.input_messages.0.message.content", value: { stringValue: "hi" } }], status: { code: "STATUS_CODE_OK" } };
+    const text = JSON.stringify(span, null, 2).replace('  "status": {', `  "queued": [\n${shellCall}\n  ],\n  "status": {`);
+    await expect(lines(text)).rejects.toThrow(
+      new DocumentError(
+        'in: line 19 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the otlp reader reads no record there: it is not read',
+      ),
+    );
+  });
+
   it("an extension item written with indent=2, no line of which parses alone, is read", async () => {
     const body = { input: [{ role: "user", content: "hi" }], metadata: { queued: [JSON.parse(shellCall)] } };
     expect((await lines(JSON.stringify(body, null, 2))).lines).toEqual([{ source: "in", line: 1, text: JSON.stringify(body) }]);
