@@ -12,10 +12,11 @@
 // replayer would run it. The record around such a line is not read. Where the
 // gate did read the item, it blocked it already (`namespaced`).
 //
-// | line, trimmed, parsing alone as an object or an array   | the record around it |
-// |----------------------------------------------------------|----------------------|
-// | an element of the top-level array                        | is the line: judged  |
-// | holding an object whose `type` names an extension item   | not read             |
+// | line, trimmed (and a comma that ends it dropped), parsing | the record around it |
+// | alone as an object or an array                            |                      |
+// |-----------------------------------------------------------|----------------------|
+// | an element of the top-level array                         | is the line: judged  |
+// | holding an object whose `type` names an extension item    | not read             |
 // | anything else (a message, a part, a call the gate counts) | read                 |
 //
 // What the usual writers print is left alone: Python's `json.dumps(indent=2)`
@@ -33,6 +34,8 @@ export interface LineReadAlone {
   record: number;
   /** What the line holds, for the error. */
   holds: string;
+  /** Whether the line parses only without the comma that ends it. */
+  commaDropped: boolean;
 }
 
 const QUOTE = 0x22;
@@ -59,7 +62,7 @@ export function linesReadAlone(text: string): LineReadAlone[] {
   const endLine = (end: number) => {
     // A line that starts inside a string starts in the middle of a token: it cannot parse alone as a value the document holds.
     const candidate = startDepth >= (isArray ? 2 : 1) ? readAlone(text.slice(lineStart, end)) : undefined;
-    if (candidate !== undefined) found.push({ line, record: isArray ? startRecord : 0, holds: candidate });
+    if (candidate !== undefined) found.push({ line, record: isArray ? startRecord : 0, ...candidate });
   };
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
@@ -86,10 +89,13 @@ export function linesReadAlone(text: string): LineReadAlone[] {
 }
 
 /** The extension item a line holds, when it parses alone as an object or an array; else undefined. */
-function readAlone(lineText: string): string | undefined {
-  const trimmed = lineText.trim();
+function readAlone(lineText: string): { holds: string; commaDropped: boolean } | undefined {
+  let trimmed = lineText.trim();
   const first = trimmed.charCodeAt(0);
   if (first !== 0x7b && first !== 0x5b) return undefined;
+  // A reader of an array written one element a line drops the comma that ends each line, and reads the rest as a record.
+  const commaDropped = trimmed.endsWith(",");
+  if (commaDropped) trimmed = trimmed.slice(0, -1);
   let value: unknown;
   try {
     value = JSON.parse(trimmed);
@@ -97,7 +103,7 @@ function readAlone(lineText: string): string | undefined {
     return undefined;
   }
   const extension = extensionType(value);
-  return extension === undefined ? undefined : `an extension item ("${extension}")`;
+  return extension === undefined ? undefined : { holds: `an extension item ("${extension}")`, commaDropped };
 }
 
 /** The first `type` of an object in `value` that names an extension item: a provider's type kept without its slug, or one with a slug. */

@@ -189,7 +189,7 @@ function* documentLines(source: string, document: unknown, options: SourceOption
     // A line a reader of JSONL takes for a record holding an extension item is no record of the store's reader, which may leave it behind unread.
     const alone = text === undefined ? undefined : linesReadAlone(stripBom(text))[0];
     if (alone !== undefined) {
-      throw new DocumentError(`${source}: line ${alone.line} of the document is, alone, JSON holding ${alone.holds}, which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the ${reader} reader reads no record there: it is not read`);
+      throw new DocumentError(`${source}: line ${alone.line} of the document is, alone${alone.commaDropped ? " and without the comma that ends it" : ""}, JSON holding ${alone.holds}, which a reader of lines (JSONL, or an array written one element a line) reads as a record of its own, where the ${reader} reader reads no record there: it is not read`);
     }
     return yield* readerLines(source, reader, document, note, options, text === undefined ? [] : inexactNumbers(stripBom(text), []));
   }
@@ -201,7 +201,7 @@ function* documentLines(source: string, document: unknown, options: SourceOption
     const line: JournalLine = { source, line: index + 1, text: texts?.[index] ?? JSON.stringify(records[index]) ?? "null" };
     const alone = readAlone.get(index);
     if (alone !== undefined) {
-      const error = `line ${alone.line} of the document is, alone, JSON holding ${alone.holds}, which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the gate reads it only as a part of ${Array.isArray(document) ? `element /${index}` : "the document"}: the record is not read`;
+      const error = `line ${alone.line} of the document is, alone${alone.commaDropped ? " and without the comma that ends it" : ""}, JSON holding ${alone.holds}, which a reader of lines (JSONL, or an array written one element a line) reads as a record of its own, where the gate reads it only as a part of ${Array.isArray(document) ? `element /${index}` : "the document"}: the record is not read`;
       yield namesRequestTools(line.text) ? { source, line: index + 1, text: error, error, mayBeRequest: true } : { source, line: index + 1, text: error, error };
       continue;
     }

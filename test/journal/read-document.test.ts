@@ -69,18 +69,25 @@ describe("a pretty-printed document with a line that is, alone, a record to a re
   it("a body holding an extension item on a line of its own, where no reader of the body takes it for an item, is not read", async () => {
     const text = `{\n  "input": [\n    {\n      "role": "user",\n      "content": "hi"\n    }\n  ],\n  "metadata": {\n    "queued": [\n      ${shellCall}\n    ]\n  }\n}\n`;
     const error =
-      'line 10 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the gate reads it only as a part of the document: the record is not read';
+      'line 10 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of lines (JSONL, or an array written one element a line) reads as a record of its own, where the gate reads it only as a part of the document: the record is not read';
     expect((await lines(text)).lines).toEqual([{ source: "in", line: 1, text: error, error }]);
   });
 
   it("in an array of records, only the element holding such a line is not read", async () => {
     const text = `[\n  {"role": "user", "content": "hi"},\n  {\n    "role": "assistant",\n    "content": "ok",\n    "extra": [\n      ${shellCall}\n    ]\n  }\n]\n`;
     const error =
-      'line 7 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the gate reads it only as a part of element /1: the record is not read';
+      'line 7 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of lines (JSONL, or an array written one element a line) reads as a record of its own, where the gate reads it only as a part of element /1: the record is not read';
     expect((await lines(text)).lines).toEqual([
       { source: "in", line: 1, text: '{"role":"user","content":"hi"}' },
       { source: "in", line: 2, text: error, error },
     ]);
+  });
+
+  it("a line holding an extension item followed by a comma, which a reader of an array written one element a line drops, is read so too", async () => {
+    const text = `{\n  "input": [\n    {"role": "user", "content": "hi"}\n  ],\n  "metadata": {\n    "queued": [\n      ${shellCall},\n      {"role": "user", "content": "hi"}\n    ]\n  }\n}\n`;
+    const error =
+      'line 7 of the document is, alone and without the comma that ends it, JSON holding an extension item ("local_shell_call"), which a reader of lines (JSONL, or an array written one element a line) reads as a record of its own, where the gate reads it only as a part of the document: the record is not read';
+    expect((await lines(text)).lines).toEqual([{ source: "in", line: 1, text: error, error }]);
   });
 
   it("an extension item that is an element of the array is its own record, judged as such", async () => {
@@ -101,7 +108,7 @@ describe("a pretty-printed document with a line that is, alone, a record to a re
     const text = JSON.stringify(span, null, 2).replace('  "status": {', `  "queued": [\n${shellCall}\n  ],\n  "status": {`);
     await expect(lines(text)).rejects.toThrow(
       new DocumentError(
-        'in: line 19 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of JSONL that skips the lines it cannot parse reads as a record of its own, where the otlp reader reads no record there: it is not read',
+        'in: line 19 of the document is, alone, JSON holding an extension item ("local_shell_call"), which a reader of lines (JSONL, or an array written one element a line) reads as a record of its own, where the otlp reader reads no record there: it is not read',
       ),
     );
   });
