@@ -25,6 +25,8 @@ import { isParquet, parquetRows } from "./read-parquet.js";
 import { recordTexts } from "./document-texts.js";
 import { linesReadAlone, type LineReadAlone } from "./document-lines-alone.js";
 import { namesRequestTools } from "./unreadable-request.js";
+import { splitByCarriageReturns } from "./carriage-return-lines.js";
+import { splitAtUnicodeLineEnds } from "./unicode-line-ends.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
@@ -148,6 +150,17 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
       throw new DocumentError(`${source}:${line.line}: ${line.error}`);
     }
     if (line.text.trim() === "") continue;
+    // A line that a reader ending lines at a lone "\r", or where str.splitlines
+    // does, reads as several records holds one the store's reader may leave
+    // behind: read as JSONL, the line is refused on its own; with --from, the source is.
+    const split = splitByCarriageReturns(line.text) ?? splitAtUnicodeLineEnds(line.text);
+    if (split !== undefined) {
+      if (guessed) {
+        notOwn ??= line.line;
+        continue;
+      }
+      throw new DocumentError(`${source}:${line.line}: ${split}: it is not read`);
+    }
     let document: unknown;
     try {
       document = JSON.parse(line.text);

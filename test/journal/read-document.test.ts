@@ -196,6 +196,19 @@ describe("stored logs", () => {
     expect(spans.lines.map((line) => line.text)).toEqual([otlp, JSON.stringify(call)]);
   });
 
+  it("JSONL of documents, one of whose lines a lone carriage return cuts into a record of its own, is read line by line, so that the line is refused on its own", async () => {
+    const shellCall = '{"type":"local_shell_call","id":"lsh_1","call_id":"call_9","action":{"type":"exec","command":["rm","-rf","/"]},"status":"completed"}';
+    const hiding = `{"resourceSpans":[],"queued":\r${shellCall}\r}`;
+    const read = await lines(`${hiding}\n`);
+    expect(read.lines).toEqual([{ source: "in", line: 1, text: hiding }]);
+    expect(read.notes).toEqual(["in: line 1 reads as otlp and line 1 does not: every line is read as a record of its own"]);
+    await expect(lines(`${hiding}\n`, { from: "otlp" })).rejects.toThrow(
+      new DocumentError(
+        "in:1: line holds a carriage return with no line feed after it, where Python's text files, Node's readline and Java's readLine end a line: they read it as 3 lines, 1 of them JSON that the gate never judged as a record: it is not read",
+      ),
+    );
+  });
+
   it("with --from, a line the reader cannot read stops the source with one error", async () => {
     await expect(lines(`{"object":"list","data":[],"has_more":false}\nnot json\n`, { from: "openai-list" })).rejects.toThrow(DocumentError);
   });
