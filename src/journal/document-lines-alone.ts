@@ -113,12 +113,13 @@ function extensionType(value: unknown): string | undefined {
     const next = pending.pop();
     if (next === null || typeof next !== "object") continue;
     if (Array.isArray(next)) {
-      pending.push(...next);
+      // One at a time: spread into a call, a list of a few hundred thousand values overflows the stack.
+      for (const value of next) pending.push(value);
       continue;
     }
     const type = (next as { type?: unknown }).type;
     if (typeof type === "string" && (OPENAI_ITEM_TYPES.has(type) || type.includes(":"))) return type;
-    pending.push(...Object.values(next));
+    for (const value of Object.values(next)) pending.push(value);
   }
   return undefined;
 }

@@ -113,6 +113,12 @@ describe("a pretty-printed document with a line that is, alone, a record to a re
     );
   });
 
+  it("a line that is a list of 200,000 values is looked through without overflowing the stack, and read", async () => {
+    const wide = `[${new Array(200_000).fill(0).join(",")}]`;
+    const text = `{\n  "input": [\n    {"role": "user", "content": "hi"}\n  ],\n  "metadata": {\n    "rows": [\n      ${wide}\n    ]\n  }\n}\n`;
+    expect((await lines(text)).lines).toEqual([{ source: "in", line: 1, text: `{"input":[{"role":"user","content":"hi"}],"metadata":{"rows":[${wide}]}}` }]);
+  });
+
   it("an extension item written with indent=2, no line of which parses alone, is read", async () => {
     const body = { input: [{ role: "user", content: "hi" }], metadata: { queued: [JSON.parse(shellCall)] } };
     expect((await lines(JSON.stringify(body, null, 2))).lines).toEqual([{ source: "in", line: 1, text: JSON.stringify(body) }]);
