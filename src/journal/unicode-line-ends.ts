@@ -23,7 +23,10 @@ const SPLITLINES_ONLY = /[\v\f\x1c-\x1e\x85\u2028\u2029]/;
  * data in `text` that the gate does not, or undefined when it reads none.
  */
 export function splitAtUnicodeLineEnds(text: string): string | undefined {
-  if (!SPLITLINES_ONLY.test(text)) return undefined;
+  // A line that opens as JSON text is read as JSON, or not read at all (an
+  // error line): either way the gate reads it as those readers do, and the
+  // scan, on every line of a journal, is spared.
+  if (opensAsJson(text) || !SPLITLINES_ONLY.test(text)) return undefined;
   const pieces = text.split(new RegExp(SPLITLINES_ONLY.source, "g"));
   const records = pieces.filter(isRecordAlone).length;
   const data = pieces.slice(1).filter((piece) => piece.startsWith("data:")).length;
@@ -42,4 +45,14 @@ function isRecordAlone(piece: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether the first character of `text` past JSON white space opens an object or an array. */
+function opensAsJson(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a) continue;
+    return code === 0x7b || code === 0x5b;
+  }
+  return false;
 }

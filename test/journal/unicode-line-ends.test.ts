@@ -13,6 +13,9 @@ describe("a line read as one by every reader", () => {
     ["U+2028 inside a string, where no piece is JSON alone", '{"type":"message","role":"user","content":"a\u2028b {\\"x\\":1} c"}'],
     ["SSE data whose text holds U+2029", 'data: {"type":"response.output_text.delta","delta":"a\u2029b"}'],
     ["a comment cut into pieces none of which is JSON or data", ": ping\u2028pong\fpang"],
+    // JSON allows the three only inside strings, where a piece cannot spell a key: at most `[1]` or `{}`, holding no call.
+    ["JSON text whose string holds U+2028 around a piece that is JSON alone", '{"type":"message","role":"user","content":"see\u2028[1]\u2028below"}'],
+    ["JSON text that is not JSON, an error line whatever it holds", '{"type":"message",\v"role":"user"}'],
   ])("%s", (_name, text) => {
     expect(splitAtUnicodeLineEnds(text)).toBeUndefined();
   });
