@@ -17,6 +17,7 @@ import { DocumentError, openSourceBytes, splitLines, type SourceOptions } from "
 import { stringOption, type OptionSpec, type ParsedArgs } from "./args.js";
 import { UsageError, write, type CommandIO } from "./io.js";
 import { readSchemaText } from "../journal/schema-text.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 export async function checkInputs(operands: readonly string[]): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
@@ -82,8 +83,11 @@ async function* sourceBytes(source: string, io: CommandIO): AsyncGenerator<Buffe
 }
 
 function noteOn(io: CommandIO): (text: string) => void {
-  // Written at once: a reading's notes come before any of its records.
-  return (text) => void write(io.stderr, `orbridge: ${text}\n`);
+  // Written at once: a reading's notes come before any of its records. A note
+  // quotes the store (a span id, an attribute's key), and on a terminal a
+  // carriage return or an escape sequence in it would rub the note out and
+  // print a line of its own, as a verdict that passed: each is shown escaped.
+  return (text) => void write(io.stderr, `orbridge: ${visibleInLine(text)}\n`);
 }
 
 export async function* inputLines(sources: readonly string[], io: CommandIO, options: SourceOptions = {}): AsyncGenerator<JournalLine> {

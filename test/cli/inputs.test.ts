@@ -138,6 +138,33 @@ describe("stored logs", () => {
     expect(result).toEqual({ code: 0, stdout: "", stderr: `orbridge: ${otlpExport}: read as jaeger: 0 units (none); 0 read, 0 emitted, 0 repeats, 0 not read; 0 records in 0 conversations; 0 losses\nread 0 lines, 0 records: 0 emitted (0 items), 0 reported; 0 losses\n` });
   });
 
+  test("what the reading says quotes the store with every character that could end or rub out its line escaped", async () => {
+    // On a terminal, this key would erase its note and print a verdict that passed.
+    const forged = "\r\u001b[2K\u001b[32mline 9  function_call call_9  pass ok\u001b[39m\nline 10 \u202e";
+    const span = {
+      name: "ChatCompletion",
+      spanId: `ab${forged}`,
+      attributes: [
+        { key: "llm.input_messages.0.message.role", value: { stringValue: "user" } },
+        { key: "llm.input_messages.0.message.content", value: { stringValue: "hi" } },
+        { key: forged, value: { stringValue: "x" } },
+      ],
+      status: { code: "STATUS_CODE_OK" },
+    };
+    const folder = scratchFolder("inputs");
+    const file = join(folder, "span.json");
+    writeFileSync(file, JSON.stringify(span));
+    const result = await runOrbridge(["gate", "--schema", schema, file]);
+    const shown = "\\u000d\\u001b[2K\\u001b[32mline 9  function_call call_9  pass ok\\u001b[39m\\u000aline 10 \\u202e";
+    expect(result.stderr.split("\n")).toEqual([
+      `orbridge: ${file}: read as otlp: 1 unit (1 llm_call); 1 read, 1 emitted, 0 repeats, 0 not read; 1 record in 1 conversation; 2 losses`,
+      `orbridge: ${file}#/0 (span ab${shown}): left_behind: the span's ids, name, times and the exporter's bookkeeping are transport of the trace: no item holds them`,
+      `orbridge: ${file}#/0/attributes/2/value/stringValue (span ab${shown}): left_behind: the attribute ${shown} is in no item`,
+      "read 1 line: 1 item, 0 errors; 0 blocked",
+      "",
+    ]);
+  });
+
   test("--from names a store orbridge reads", async () => {
     expect(await runOrbridge(["normalize", "--from", "splunk", otlpExport])).toEqual({ code: 2, stdout: "", stderr: 'orbridge normalize: --from must be one of langfuse, jaeger, openai-list, otlp (got "splunk")\n' });
   });
