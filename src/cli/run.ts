@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import type { Command, CommandName } from "./command.js";
 import { StoppedRun, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 // A command's code loads only when it runs: each brings its own dependencies (Ajv,
 // Zod and the models, the adapters), and loading all of them would make every run
@@ -65,12 +66,15 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<Ex
     const command = await COMMANDS[name as CommandName].load();
     return await command.run(rest, io);
   } catch (error) {
+    // Either message may quote the journal (a line that is not JSON, a member's
+    // name): on a terminal a carriage return or an escape sequence in it would
+    // rub the message out and print a line of its own, so each is shown escaped.
     if (error instanceof StoppedRun) {
-      await write(io.stderr, `orbridge ${name}: ${error.message}\n`);
+      await write(io.stderr, `orbridge ${name}: ${visibleInLine(error.message)}\n`);
       return 2;
     }
     if (error instanceof UsageError) {
-      for (const line of error.message.split("\n")) await write(io.stderr, `orbridge ${name}: ${line}\n`);
+      for (const line of error.message.split("\n")) await write(io.stderr, `orbridge ${name}: ${visibleInLine(line)}\n`);
       return 2;
     }
     throw error;

@@ -138,6 +138,17 @@ describe("stored logs", () => {
     expect(result).toEqual({ code: 0, stdout: "", stderr: `orbridge: ${otlpExport}: read as jaeger: 0 units (none); 0 read, 0 emitted, 0 repeats, 0 not read; 0 records in 0 conversations; 0 losses\nread 0 lines, 0 records: 0 emitted (0 items), 0 reported; 0 losses\n` });
   });
 
+  test("a usage error that quotes a line of the journal shows its carriage return and escape sequences escaped", async () => {
+    const folder = scratchFolder("inputs");
+    const file = join(folder, "page.jsonl");
+    writeFileSync(file, '{"object":"list","data":[],"has_more":false}\n\r\u001b[2K\u001b[32mline 9  function_call call_9  pass ok\n');
+    expect(await runOrbridge(["gate", "--from", "openai-list", "--schema", schema, file])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `orbridge gate: cannot read ${file}: ${file}:2: a line of a openai-list export that is not JSON: Unexpected token '\\u001b', "\\u000d\\u001b[2K\\u001b[32ml"... is not valid JSON\n`,
+    });
+  });
+
   test("what the reading says quotes the store with every character that could end or rub out its line escaped", async () => {
     // On a terminal, this key would erase its note and print a verdict that passed.
     const forged = "\r\u001b[2K\u001b[32mline 9  function_call call_9  pass ok\u001b[39m\nline 10 \u202e";
