@@ -123,7 +123,11 @@ export const reportCommand: Command = {
     const target = stringOption(args, "for");
     const itemsFrom = wholeNumber(stringOption(args, "items-from"), "--items-from", 1);
     const maxItems = wholeNumber(stringOption(args, "max-items"), "--max-items", DEFAULT_MAX_ITEMS);
-    const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
+    // Read as gate reads: a stored log's call that could not be read as the store
+    // holds it (a number a double rounds, sightings that disagree) is a blocked
+    // line of its own, where read as it parsed it could pass and the page would
+    // count it otherwise than gate does.
+    const readOptions = { ...maxLineBytesOption(stringOption(args, "max-line-bytes")), unreadableAsErrors: true };
     const conversation = conversationOption(stringOption(args, "conversation"));
     const maxOpenText = stringOption(args, "max-open-conversations");
     const show = stringOption(args, "show");

@@ -42,6 +42,18 @@ describe("the counts", { timeout: 60_000 }, () => {
     expect(shown.passed).toEqual(shown.items + shown.errors - shown.blocked);
   });
 
+  test("a stored log's call that holds a number a double rounds is a blocked line, as gate reads it, and is not shown passed", async () => {
+    const tools = join(scratchFolder("report"), "tools.json");
+    writeFileSync(tools, JSON.stringify([{ type: "function", function: { name: "set_level", parameters: { type: "object", properties: { level: { type: "number", maximum: 1 } } } } }]));
+    const trace = `{"trace":{"id":"T"},"observations":[{"id":"g1","traceId":"T","type":"GENERATION","name":"chat","startTime":"2025-08-28T07:32:30.306Z","input":[{"role":"user","content":"x"}],"output":{"role":"assistant","content":"","tool_calls":[{"id":"call_1","type":"function","function":{"name":"set_level","arguments":{"level":1.0000000000000001}}}]}}]}\n`;
+    const gate = await runOrbridge(["gate", "--tools", tools, "-"], trace);
+    const report = await runOrbridge(["report", "--tools", tools, "-"], trace);
+    expect(report.stderr).toEqual(gate.stderr);
+    expect(report.stderr.split("\n").slice(-3)).toEqual(["read 2 lines: 1 item, 1 error; 1 blocked", "  blocked by: error 1", ""]);
+    expect(tiles(report.stdout)).toEqual({ "lines-read": 2, records: 2, conversations: 1, items: 1, errors: 1, passed: 1, blocked: 1, losses: 0 });
+    expect(report.stdout).not.toContain("<code>function_call</code>");
+  });
+
   test("the sales report: every number of the summary, and the page says they add up", async () => {
     const report = await runOrbridge(["report", "--schema", `${EXAMPLES}/sales-report.schema.json`, `${EXAMPLES}/sales-report.jsonl`]);
     expect(tiles(report.stdout)).toEqual({ "lines-read": 8, records: 8, conversations: 1, items: 8, errors: 0, passed: 3, blocked: 5, losses: 0 });
