@@ -132,6 +132,17 @@ describe("journal text stays text", () => {
     expect(/[\u200b\u200f]/.test(html)).toBe(false);
   });
 
+  test("a conversation key that differs by a character that does not show is written with its escape in the replay's table too", async () => {
+    const folder = scratchFolder("report");
+    const call = (conversation: string, id: string, region: string) => JSON.stringify({ conversation_id: conversation, type: "function_call", id: `fc_${id}`, call_id: `call_${id}`, name: "get_latest_sales_report", status: "completed", arguments: JSON.stringify({ region }) });
+    const origin = join(folder, "origin.jsonl");
+    const replay = join(folder, "replay.jsonl");
+    writeFileSync(origin, `${call("c1", "1", "apac")}\n${call("c1\u200b", "2", "apac")}\n`);
+    writeFileSync(replay, `${call("c1", "1", "apac")}\n${call("c1\u200b", "2", "emea")}\n`);
+    const html = (await runOrbridge(["report", "--conversation", "/conversation_id", "--replay", replay, origin])).stdout;
+    expect(/<table id="differences-by-conversation">.*?<tbody>(.*?)<\/tbody>/.exec(html)?.[1]).toEqual('<tr><td><code>&quot;c1\\u200b&quot;</code></td><td class="n">1</td></tr>');
+  });
+
   test("the page forbids scripts and every request, whatever it holds", async () => {
     const report = await runOrbridge(["report", `${EXAMPLES}/sales-report.jsonl`]);
     expect(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(report.stdout)?.[1]).toEqual("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'");

@@ -25,7 +25,8 @@ export function renderReplay(diff: ReplayDiff, links: PageLinks, sources: readon
     (rows === "" ? "" : `<table><thead><tr><th>difference</th><th class="n">count</th></tr></thead><tbody>${rows}</tbody></table>`);
   const conversationRows = (diff.byConversation ?? [])
     .slice(0, MAX_CONVERSATION_ROWS)
-    .map((entry) => `<tr><td><code>${escapeHtml(entry.key)}</code></td><td class="n">${entry.count}</td></tr>`)
+    // A key is journal text: written as the summary's table writes it, so that "c1\u200b" never reads as "c1".
+    .map((entry) => `<tr><td><code>${escapeName(entry.key)}</code></td><td class="n">${entry.count}</td></tr>`)
     .join("");
   const perConversation = conversationRows === "" ? "" : `<table id="differences-by-conversation"><thead><tr><th>conversation</th><th class="n">differences</th></tr></thead><tbody>${conversationRows}</tbody></table>`;
   const notes = diff.notes.map((note) => `<li>from origin line ${note.origin.line} and replay line ${note.replay.line}: ${escapeName(note.detail)}</li>`).join("");
