@@ -29,6 +29,12 @@ describe("jsonHtml", () => {
   test("the empty pointer marks the whole value; text inside strings stays escaped", () => {
     expect(jsonHtml("</script>", "")).toEqual("<mark>&quot;&lt;/script&gt;&quot;</mark>");
   });
+  test("a name or string holding a character that does not show is written with its escape, the same JSON value", () => {
+    const value = { "region\u200b": "1\u200b2", note: "a\u2028b\u202ec\u0085", deep: "x\ufeff" };
+    const html = jsonHtml(value);
+    expect(html).toEqual("{\n  &quot;region\\u200b&quot;: &quot;1\\u200b2&quot;,\n  &quot;note&quot;: &quot;a\\u2028b\\u202ec\\u0085&quot;,\n  &quot;deep&quot;: &quot;x\\ufeff&quot;\n}");
+    expect(JSON.parse(html.replace(/&quot;/g, '"'))).toEqual(value);
+  });
   test("a value nested past 40 levels is written on one line, not recursed into", () => {
     let value: unknown = 0;
     for (let i = 0; i < 1000; i++) value = [value];

@@ -1,5 +1,10 @@
 // A JSON value pretty-printed as escaped HTML, with the values at some JSON
-// Pointers marked: the argument a schema refused is shown where it sits.
+// Pointers marked: the argument a schema refused is shown where it sits. A
+// string or a name is written with each character that does not show (a
+// zero-width space, a bidirectional mark, a line separator) as its \u escape,
+// as JSON may write it: the text is the same JSON value, and a member
+// "region\u200b" or an account "1\u200b2" does not read as "region" or "12".
+import { visibleInLine } from "../../models/quote-visible.js";
 import { escapeHtml } from "./escape-html.js";
 
 /** Deeper values are written on one line: a hostile journal nests thousands deep. */
@@ -17,8 +22,8 @@ function write(value: unknown, pointer: string, indent: string, marked: Readonly
 }
 
 function inner(value: unknown, pointer: string, indent: string, marked: ReadonlySet<string>): string {
-  if (value === null || typeof value !== "object") return escapeHtml(JSON.stringify(value) ?? "null");
-  if (indent.length / 2 >= MAX_DEPTH) return escapeHtml(safeStringify(value));
+  if (value === null || typeof value !== "object") return escapeHtml(visibleInLine(JSON.stringify(value) ?? "null"));
+  if (indent.length / 2 >= MAX_DEPTH) return escapeHtml(visibleInLine(safeStringify(value)));
   const next = indent + "  ";
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
@@ -27,7 +32,7 @@ function inner(value: unknown, pointer: string, indent: string, marked: Readonly
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return "{}";
-  const parts = keys.map((key) => `${next}${escapeHtml(JSON.stringify(key))}: ${write((value as Record<string, unknown>)[key], `${pointer}/${escapePointerToken(key)}`, next, marked)}`);
+  const parts = keys.map((key) => `${next}${escapeHtml(visibleInLine(JSON.stringify(key)))}: ${write((value as Record<string, unknown>)[key], `${pointer}/${escapePointerToken(key)}`, next, marked)}`);
   return `{\n${parts.join(",\n")}\n${indent}}`;
 }
 
