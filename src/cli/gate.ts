@@ -22,6 +22,7 @@ import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
 import { conversationOption } from "./conversation-option.js";
+import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--assert-formats] [--for TARGET]
                      [--format text|json] [--only-blocked | --quiet] [--summary text|json]
@@ -381,7 +382,8 @@ class ConversationOutput {
       const led = conversation === undefined ? text : `{"conversation":${keyText(conversation)},${text.slice(1)}`;
       return note === undefined ? led : `${led.slice(0, -2)},"note":${JSON.stringify(note)}}\n`;
     }
-    const led = conversation === undefined ? text : `conversation ${keyText(conversation)}  ${text}`;
+    // JSON.stringify leaves a zero-width space or a bidirectional override as it is: "c1\u200b" would read as "c1", and a key holding U+202E would turn the verdict after it around.
+    const led = conversation === undefined ? text : `conversation ${visibleInLine(keyText(conversation))}  ${text}`;
     return note === undefined ? led : `${led.slice(0, -1)}\n    note: ${note}\n`;
   }
 

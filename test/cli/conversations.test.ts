@@ -175,6 +175,13 @@ describe("the key", () => {
     });
   });
 
+  test("in text, a key holding a character that does not show or turns the line is written with its escape: two keys never read as one", async () => {
+    const call = (conversation: string, callId: string, region: string) => ({ conversation_id: conversation, type: "function_call", id: `fc_${callId}`, call_id: callId, name: "get_latest_sales_report", arguments: report(region), status: "completed" });
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "-"], jsonl(call("c1", "call_1", "apac"), call("c1\u200b", "call_2", "global"), call("\u202e1c", "call_3", "global")));
+    expect(result.stdout.split("\n").map((line) => line.split("  line ")[0])).toEqual(['conversation "c1"', 'conversation "c1\\u200b"', 'conversation "\\u202e1c"', ""]);
+    expect(result.stdout).not.toMatch(/[\u200b\u202e]/);
+  });
+
   test("a member name with / or ~ is written ~1 and ~0", async () => {
     const result = await runOrbridge(["gate", "--conversation", "/trace~1ids/a~0b", "--format", "json", "-"], jsonl({ "trace/ids": { "a~b": "t-1" }, role: "user", content: "hi" }));
     expect(json(result.stdout).map((record) => record.conversation)).toEqual(["t-1"]);
