@@ -14,8 +14,14 @@ export function quoteVisible(text: string, maxLength = 60): string {
 // do not show at all: C0 and C1 controls, DEL, the line and paragraph
 // separators, the bidirectional marks and embeddings, the zero-width and other
 // invisible format characters (so that `call_1` and `call_1\u200b` do not look
-// alike), and a surrogate that has no partner.
-const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// alike), and a surrogate that has no partner. So are the characters that show
+// as a blank or as nothing, where a reader sees a space or no character at all:
+// the spaces other than U+0020 (no-break, en, ideographic…), the Hangul and
+// Braille fillers, variation selectors, the Mongolian and Khmer format
+// characters, and the tag characters (U+E0000–U+E007F), which no font draws:
+// `call_1\u00a0` and `call_1\u{e0041}` printed as they are read as `call_1`.
+const UNSAFE_IN_A_LINE =
+  /[\u0000-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u2800\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f\udd00-\uddef]|\ud834[\udd73-\udd7a]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * `text` for one line of a terminal: every character that could end the line or
@@ -27,7 +33,9 @@ export function visibleInLine(text: string): string {
   return text.replace(UNSAFE_IN_A_LINE, unicodeEscape);
 }
 
-/** One UTF-16 unit as a \u escape. */
-function unicodeEscape(unit: string): string {
-  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`;
+/** Each UTF-16 unit of `units` (one, or the two of a tag character) as a \u escape. */
+function unicodeEscape(units: string): string {
+  let escaped = "";
+  for (let index = 0; index < units.length; index++) escaped += `\\u${units.charCodeAt(index).toString(16).padStart(4, "0")}`;
+  return escaped;
 }

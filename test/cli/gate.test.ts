@@ -120,6 +120,24 @@ describe("the text output shows what a journal wrote without letting it write a 
   });
 });
 
+describe("a call_id that differs from another by a character that shows as a blank or as nothing", () => {
+  test("is written with its escape, never as the other call_id", async () => {
+    const call = (callId: string, region: string) => ({ type: "function_call", call_id: callId, name: "get_latest_sales_report", status: "completed", arguments: JSON.stringify({ region }) });
+    const lookalikes = ["call_1\u00a0", "call_1\u3000", "call_1\u3164", "call_1\u2800", "call_1\ufe0f", "call_1\u{e0041}", "call_1\u206a"];
+    const result = await runOrbridge(["gate", "--schema", schema, "-"], [call("call_1", "apac"), ...lookalikes.map((callId) => call(callId, "global"))].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    expect(result.stdout.trimEnd().split("\n").map((line) => line.split("  ")[1])).toEqual([
+      "function_call call_1",
+      String.raw`function_call call_1\u00a0`,
+      String.raw`function_call call_1\u3000`,
+      String.raw`function_call call_1\u3164`,
+      String.raw`function_call call_1\u2800`,
+      String.raw`function_call call_1\ufe0f`,
+      String.raw`function_call call_1\udb40\udc41`,
+      String.raw`function_call call_1\u206a`,
+    ]);
+  });
+});
+
 describe("usage errors exit 2 with one line each", () => {
   test("a tools file whose bound or constant is a number its double does not stand for", async () => {
     const folder = await mkdtemp(join(tmpdir(), "orbridge-gate-inexact-"));
