@@ -179,6 +179,18 @@ describe("the conversation view", () => {
     expect(article("c4")).toContain("<pre>{\n  &quot;amount&quot;: 12\n}</pre>");
   });
 
+  test("arguments shown as written keep their line breaks and write a character that does not show as its escape", async () => {
+    const folder = scratchFolder("report");
+    const journal = join(folder, "invisible.jsonl");
+    const call = (callId: string, args: string) => JSON.stringify({ type: "function_call", id: `fc_${callId}`, call_id: callId, name: "pay", status: "completed", arguments: args });
+    writeFileSync(journal, [call("c1", '{"to":"acct 1\u200b2",\n\t"amount": 1.0}'), call("c2", '{"to":"acct 1\u2060\u00a02"')].join("\n") + "\n");
+    const report = await runOrbridge(["report", journal]);
+    const article = (callId: string) => new RegExp(`<article[^>]*>(?:(?!</article>).)*?<code>${callId}</code>(?:(?!</article>).)*</article>`, "s").exec(report.stdout)?.[0] ?? "";
+    expect(article("c1")).toContain("<pre>{&quot;to&quot;:&quot;acct 1\\u200b2&quot;,\n\t&quot;amount&quot;: 1.0}</pre>");
+    expect(article("c2")).toContain("<pre><mark>{&quot;to&quot;:&quot;acct 1\\u2060\\u00a02&quot;</mark></pre>");
+    expect(/[\u200b\u2060\u00a0]/.test(report.stdout)).toBe(false);
+  });
+
   test("a blocked reason's count leads to its list, and the list to the item", async () => {
     const report = await runOrbridge(["report", "--schema", `${EXAMPLES}/sales-report.schema.json`, `${EXAMPLES}/sales-report.jsonl`]);
     const row = /<tr><td><code>arguments_schema<\/code><\/td><td class="n">0<\/td><td class="n"><a href="#([^"]+)">1<\/a><\/td><\/tr>/.exec(report.stdout);

@@ -26,3 +26,13 @@ export function escapeHtml(text: string): string {
 export function escapeName(text: string): string {
   return escapeHtml(visibleInLine(text));
 }
+
+/**
+ * Text shown as written over several lines (arguments that are not JSON, or
+ * that JSON.parse would show otherwise): its line feeds and tabs kept, every
+ * other character that does not show written as its \u escape, so that a
+ * passed call's "acct 1\u200b2" does not read as "acct 12".
+ */
+export function escapeWritten(text: string): string {
+  return escapeHtml(text.replace(/[^\n\t]+/g, visibleInLine));
+}

@@ -3,7 +3,7 @@
 // value a schema refused marked, or as written when JSON.parse would show them
 // otherwise; an output links to its call by call_id.
 import type { GateRecord } from "../../gate/prepared-gate.js";
-import { escapeHtml, escapeName } from "./escape-html.js";
+import { escapeHtml, escapeName, escapeWritten } from "./escape-html.js";
 import { compactJson } from "../../journal/document-texts.js";
 import { holdsPointer } from "../../journal/json-pointer.js";
 import { jsonHtml } from "./json-html.js";
@@ -104,12 +104,12 @@ function argumentsHtml(value: unknown, verdict: GateRecord | undefined): string 
   try {
     parsed = JSON.parse(value);
   } catch {
-    return `<p>arguments (as written, not JSON):</p><pre><mark>${escapeHtml(value)}</mark></pre>`;
+    return `<p>arguments (as written, not JSON):</p><pre><mark>${escapeWritten(value)}</mark></pre>`;
   }
   // Pretty-printed from the parsed value only when that value writes the same
   // text back: a member named twice, a number a double rounds (2^53 + 1, 1.0, -0)
   // or an escape would otherwise be shown as something the tool does not get.
-  if (JSON.stringify(parsed) !== compactJson(value)) return `<p>arguments (as written: read as JSON they would be shown otherwise, as a name given twice, a rounded number or an escape):</p><pre>${escapeHtml(value)}</pre>`;
+  if (JSON.stringify(parsed) !== compactJson(value)) return `<p>arguments (as written: read as JSON they would be shown otherwise, as a name given twice, a rounded number or an escape):</p><pre>${escapeWritten(value)}</pre>`;
   const marked = verdict?.reason === "arguments_schema" ? failingPointers(verdict.detail, parsed) : undefined;
   return `<p>arguments:</p><pre>${jsonHtml(parsed, marked)}</pre>`;
 }
