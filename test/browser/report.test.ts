@@ -126,6 +126,20 @@ describe.skipIf(executable === undefined)(`the report in headless Chromium${skip
     await close();
   }, 60_000);
 
+  test("a call_id that differs from another by a space more reads otherwise: the page does not collapse its spaces", async () => {
+    const journal = join(folder, "spaces.jsonl");
+    const page = join(folder, "spaces.html");
+    const call = (callId: string, region: string) => JSON.stringify({ type: "function_call", call_id: callId, name: "get_latest_sales_report", status: "completed", arguments: JSON.stringify({ region }) });
+    writeFileSync(journal, `${call("call 1", "apac")}\n${call("call  1", "global")}\n`);
+    await runOrbridge(["report", "--schema", `${EXAMPLES}/sales-report.schema.json`, "--out", page, journal]);
+    const { page: shown, close } = await open(page);
+    expect(await shown.locator("article.item").evaluateAll((articles) => articles.map((article) => [article.querySelector(".verdict span")?.textContent, (article.querySelectorAll("p")[1] as HTMLElement).innerText]))).toEqual([
+      ["pass", "calls get_latest_sales_report with call_id call 1"],
+      ["BLOCKED", "calls get_latest_sales_report with call_id call  1"],
+    ]);
+    await close();
+  }, 60_000);
+
   test("dark mode redraws the page and its charts in the dark scheme", async () => {
     const colours = async (colorScheme: "light" | "dark") => {
       const { page, close } = await open(salesPage, { colorScheme });

@@ -1,5 +1,7 @@
 // The page's one stylesheet, inline: system fonts only (nothing to fetch), colours
-// as variables that the dark scheme redefines, so charts and text follow it.
+// as variables that the dark scheme redefines, so charts and text follow it. A
+// name, id or key is shown in <code> with its spaces as they are: collapsed,
+// call_id "call  1" read as "call 1", another call's.
 export const PAGE_STYLE = `
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --panel: #f6f8fa;
   --passed: #1a7f37; --blocked: #cf222e; --neutral: #0969da; --mark: #fff8c5; --link: #0969da; }
@@ -25,6 +27,7 @@ table { border-collapse: collapse; margin: 0.75rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: 0.25rem 0.75rem; text-align: left; vertical-align: top; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.85rem; }
+code { white-space: pre-wrap; }
 pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-word; }
 mark { background: var(--mark); color: inherit; outline: 2px solid var(--blocked); }
 svg.chart { max-width: 100%; height: auto; display: block; margin: 0.5rem 0; }
