@@ -258,6 +258,19 @@ describe("conversations gated apart", { timeout: 60_000 }, () => {
     }
   });
 
+  test("--show 17 shows the conversation of the number 17, not with it the conversation of the string \"17\"", async () => {
+    const folder = scratchFolder("report");
+    const numbered = join(folder, "numbered.jsonl");
+    const call = (conversation: string | number, callId: string, region: string) => JSON.stringify({ conversation_id: conversation, type: "function_call", call_id: callId, name: "get_latest_sales_report", status: "completed", arguments: JSON.stringify({ region }) });
+    writeFileSync(numbered, `${call(17, "call_1", "apac")}\n${call("17", "call_2", "global")}\n`);
+    const headings = async (show: string) => {
+      const report = await runOrbridge(["report", "--tools", tools, "--conversation", "/conversation_id", "--show", show, numbered]);
+      return [...report.stdout.matchAll(/<h3>conversation <code>([^<]+)<\/code><\/h3>/g)].map((match) => match[1]);
+    };
+    expect(await headings("17")).toEqual(["17"]);
+    expect(await headings('"17"')).toEqual(["&quot;17&quot;"]);
+  });
+
   test("each conversation's heading gives the command that shows it alone, its key quoted so that a shell runs nothing of it", async () => {
     const hostile = join(folder, "hostile-keys.jsonl");
     const marker = join(folder, "ran");

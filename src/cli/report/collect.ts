@@ -78,6 +78,22 @@ class LossTally {
   }
 }
 
+/**
+ * The key `--show` names, as keyText writes keys: the text itself when it is
+ * how keyText writes a key (`17`, `"c-17"`), else a string key written as it is
+ * (`c-17`). Read both ways at once, `--show 17` named the number 17 and the
+ * string "17", two conversations, and the page said it showed one.
+ */
+export function shownKeyText(show: string): string {
+  try {
+    const key: unknown = JSON.parse(show);
+    if ((typeof key === "string" || typeof key === "number") && keyText(key) === show) return show;
+  } catch {
+    // Not JSON: a string key written as it is.
+  }
+  return keyText(show);
+}
+
 /** A JSON Pointer with each array position written `*`: `/messages/3/content` and `/messages/7/content` are one field. */
 export function generalPath(path: string): string {
   return path.replace(/\/(0|[1-9][0-9]*)(?=\/|$)/g, "/*");
@@ -110,7 +126,11 @@ export class ReportCollector {
   /** Shown items still waiting for their verdict, by place key. */
   private readonly waiting = new Map<string, ShownItem>();
 
+  /** The key `--show` names, as keyText writes it. */
+  private readonly shownKey: string | undefined;
+
   constructor(private readonly options: CollectOptions) {
+    this.shownKey = options.show === undefined ? undefined : shownKeyText(options.show);
     options.sources.forEach((source, index) => {
       if (!this.sourceIndex.has(source)) this.sourceIndex.set(source, index);
     });
@@ -195,7 +215,7 @@ export class ReportCollector {
 
   /** The items and losses of records (their verdicts come apart); `conversation` when each is gated apart. */
   private itemsOf(records: readonly NormalizedRecord[], conversation?: ConversationKey): void {
-    const shows = conversation === undefined || this.options.show === undefined || this.options.show === keyText(conversation) || this.options.show === conversation;
+    const shows = conversation === undefined || this.shownKey === undefined || this.shownKey === keyText(conversation);
     for (const record of records) {
       if (record.kind === "error") continue;
       const source = this.indexOf(record.source);
