@@ -3,7 +3,7 @@
 import type { GateRecord } from "../gate/prepared-gate.js";
 import { counted } from "./plural.js";
 import { styleOf } from "./style.js";
-import { visibleInLine } from "../models/quote-visible.js";
+import { quoteVisible, visibleInLine } from "../models/quote-visible.js";
 
 export type GateFormat = "text" | "json";
 
@@ -139,7 +139,7 @@ export class GateOutput {
     // What the journal wrote is shown with no character that could start a line or reorder one.
     const where = record.source ? `${visibleInLine(record.source)}:${record.line}` : `line ${record.line}`;
     const at = record.index > 0 ? `${where}.${record.index}` : where;
-    const what = [typeof record.type === "string" ? visibleInLine(record.type) : "-", typeof record.call_id === "string" ? visibleInLine(record.call_id) : "-"].join(" ");
+    const what = [typeof record.type === "string" ? fieldText(record.type) : "-", typeof record.call_id === "string" ? fieldText(record.call_id) : "-"].join(" ");
     const mark = record.blocked ? this.style.blocked("BLOCKED") : this.style.passed("pass");
     const findingLine = (finding: GateRecord["findings"][number]) => `\n    ${finding.code}: ${visibleInLine(finding.detail)}`;
     if (by !== undefined && by !== record.reason) {
@@ -149,6 +149,19 @@ export class GateOutput {
     }
     return `${at}  ${what}  ${mark} ${record.reason}: ${visibleInLine(record.detail)}${record.findings.map(findingLine).join("")}`;
   }
+}
+
+/**
+ * A type or call_id as a field of the text line: as it is when it is one word,
+ * else quoted, its characters past printable ASCII escaped and cut after 200.
+ * The fields are split by spaces and the verdict comes after them: a call_id
+ * `call_1  pass ok: completed call…` padded with spaces printed its own "pass
+ * ok" where the verdict stands and pushed the real one out of sight. Quoted,
+ * an empty id, `-` and an id that starts with a quote read apart from no id
+ * and from a quoted one.
+ */
+function fieldText(text: string): string {
+  return text === "" || text === "-" || text.startsWith('"') || /\s/u.test(text) ? quoteVisible(text, 200) : visibleInLine(text);
 }
 
 /**

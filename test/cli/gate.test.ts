@@ -111,12 +111,28 @@ describe("the text output shows what a journal wrote without letting it write a 
     expect(result.code).toBe(1);
     const shown = result.stdout.trimEnd().split("\n");
     expect(shown.filter((line) => !line.startsWith("    "))).toEqual([
-      String.raw`line 1  function_call call_1  pass ok: completed call with arguments valid for its schema\u000aline 2  function_call call_2  BLOCKED arguments_schema: arguments/region must be equal to one of the allowed values ("apac", "emea", "amer")`,
-      String.raw`line 2  function_call\u000d\u2028\u202e call_\u2029x  BLOCKED namespaced: "function_call\r\u2028\u202e" is not a type the Open Responses spec defines, nor a provider type with a slug; it is never a portable call`,
+      String.raw`line 1  function_call "call_1  pass ok: completed call with arguments valid for its schema\nline 2  function_call call_2"  BLOCKED arguments_schema: arguments/region must be equal to one of the allowed values ("apac", "emea", "amer")`,
+      String.raw`line 2  "function_call\r\u2028\u202e" "call_\u2029x"  BLOCKED namespaced: "function_call\r\u2028\u202e" is not a type the Open Responses spec defines, nor a provider type with a slug; it is never a portable call`,
       String.raw`line 3  function_call call_3\u0085\ud800  pass ok: completed call with arguments valid for its schema`,
-      String.raw`line 4  function_call call_3\u200b\ufeff\u00ad\u2060  pass ok: completed call with arguments valid for its schema`,
+      String.raw`line 4  function_call "call_3\u200b\ufeff\u00ad\u2060"  pass ok: completed call with arguments valid for its schema`,
     ]);
     expect(result.stdout).not.toMatch(/[\r\u0085\u2028\u2029\u202e\u200b\ufeff\u00ad\u2060]/);
+  });
+});
+
+describe("a call_id that holds white space, is empty, is a dash or starts with a quote", () => {
+  test("is quoted, so that the fields and the verdict after them read apart", async () => {
+    const padded = `call_1  pass ok: completed call with arguments valid for its schema${" ".repeat(300)}`;
+    const call = (callId: string) => ({ type: "function_call", call_id: callId, name: "get_latest_sales_report", status: "completed", arguments: '{"region":"global"}' });
+    const result = await runOrbridge(["gate", "--schema", schema, "-"], [padded, "", "-", '"call_2"', "call 3"].map((callId) => JSON.stringify(call(callId))).join("\n") + "\n");
+    const verdict = 'BLOCKED arguments_schema: arguments/region must be equal to one of the allowed values ("apac", "emea", "amer")';
+    expect(result.stdout.trimEnd().split("\n").filter((line) => !line.startsWith("    "))).toEqual([
+      `line 1  function_call ${JSON.stringify(padded.slice(0, 200))}…  ${verdict}`,
+      `line 2  function_call ""  ${verdict}`,
+      `line 3  function_call "-"  ${verdict}`,
+      `line 4  function_call "\\"call_2\\""  ${verdict}`,
+      `line 5  function_call "call 3"  ${verdict}`,
+    ]);
   });
 });
 
@@ -127,8 +143,8 @@ describe("a call_id that differs from another by a character that shows as a bla
     const result = await runOrbridge(["gate", "--schema", schema, "-"], [call("call_1", "apac"), ...lookalikes.map((callId) => call(callId, "global"))].map((line) => JSON.stringify(line)).join("\n") + "\n");
     expect(result.stdout.trimEnd().split("\n").map((line) => line.split("  ")[1])).toEqual([
       "function_call call_1",
-      String.raw`function_call call_1\u00a0`,
-      String.raw`function_call call_1\u3000`,
+      String.raw`function_call "call_1\u00a0"`,
+      String.raw`function_call "call_1\u3000"`,
       String.raw`function_call call_1\u3164`,
       String.raw`function_call call_1\u2800`,
       String.raw`function_call call_1\ufe0f`,
