@@ -25,8 +25,8 @@ export function splitByCarriageReturns(text: string): string | undefined {
   return `line holds a carriage return with no line feed after it, where Python's text files, Node's readline and Java's readLine end a line: they read it as ${pieces.length} lines, ${records} of them JSON that the gate never judged as a record`;
 }
 
-/** Whether a piece of the line is, alone, a JSON object or array: a record to a reader of lines. */
-function isRecordAlone(piece: string): boolean {
+/** Whether a piece of a line is, alone, a JSON object or array: a record to a reader of lines. */
+export function isRecordAlone(piece: string): boolean {
   const first = piece.trimStart().charCodeAt(0);
   if (first !== 0x7b && first !== 0x5b) return false;
   try {

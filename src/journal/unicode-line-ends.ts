@@ -16,6 +16,8 @@
 // | `data:` after the first piece              | data of an SSE event          |
 // | anything else                              | what the gate read, or nothing |
 
+import { isRecordAlone } from "./carriage-return-lines.js";
+
 const SPLITLINES_ONLY = /[\v\f\x1c-\x1e\x85\u2028\u2029]/;
 
 /**
@@ -33,18 +35,6 @@ export function splitAtUnicodeLineEnds(text: string): string | undefined {
   if (records === 0 && data === 0) return undefined;
   const read = [records > 0 ? `${records} of them JSON that the gate never judged as a record` : "", data > 0 ? `${data} of them SSE data the gate never read` : ""].filter((part) => part !== "").join(", ");
   return `line holds a vertical tab, form feed, separator control, NEL, U+2028 or U+2029, where Python's str.splitlines (and the iter_lines of requests and httpx) end a line: they read it as ${pieces.length} lines, ${read}`;
-}
-
-/** Whether a piece of the line is, alone, a JSON object or array: a record to a reader of lines. */
-function isRecordAlone(piece: string): boolean {
-  const first = piece.trimStart().charCodeAt(0);
-  if (first !== 0x7b && first !== 0x5b) return false;
-  try {
-    JSON.parse(piece);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether the first character of `text` past JSON white space opens an object or an array. */
