@@ -21,7 +21,7 @@ import { detectEnvelopeRecord } from "../journal/detect.js";
 import { ENVELOPE_TITLES } from "../journal/envelope-titles.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { EnvelopeTools } from "../gate/tool-registry.js";
-import { toolConfigField } from "../gate/read-request-tools.js";
+import { toolConfigOf } from "../gate/read-request-tools.js";
 
 
 // Anthropic versions its server tools by date: `web_search_20250305`, `bash_20250124`.
@@ -79,9 +79,7 @@ function toolsEnvelope(value: unknown): { envelope: AdapterName; body: Record<st
  * or in a google-genai SDK's `config`: a record that gives a choice and no tools.
  */
 function holdsGeminiToolConfig(value: Record<string, unknown>): boolean {
-  const field = toolConfigField(value);
-  if (field === undefined) return false;
-  const config = field.startsWith("config.") ? (value.config as Record<string, unknown>)[field.slice("config.".length)] : value[field];
+  const config = toolConfigOf(value)?.value;
   return isPlainObject(config) && (config.functionCallingConfig !== undefined || config.function_calling_config !== undefined);
 }
 

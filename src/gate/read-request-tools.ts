@@ -144,9 +144,14 @@ function readBodyToolsAsSpelled(body: Record<string, unknown>, where: string, re
  * at its top in either spelling, or in a google-genai SDK's `config`.
  */
 export function toolConfigField(fields: Record<string, unknown>): string | undefined {
+  return toolConfigOf(fields)?.field;
+}
+
+/** The toolConfig `fields` gives (toolConfigField), with where it is. */
+export function toolConfigOf(fields: Record<string, unknown>): { field: string; value: unknown } | undefined {
   const config = isPlainObject(fields.config) ? fields.config : {};
   for (const [holder, prefix] of [[fields, ""], [config, "config."]] as const) {
-    for (const key of ["toolConfig", "tool_config"]) if (present(holder[key])) return `${prefix}${key}`;
+    for (const key of ["toolConfig", "tool_config"]) if (present(holder[key])) return { field: `${prefix}${key}`, value: holder[key] };
   }
   return undefined;
 }
