@@ -55,8 +55,7 @@
 import { recordText } from "../journal/record-text.js";
 import type { JournalLine } from "../journal/read.js";
 import { conversationKeyOf, type ConversationKey } from "../journal/conversation-key.js";
-import { splitByCarriageReturns } from "../journal/carriage-return-lines.js";
-import { splitAtUnicodeLineEnds } from "../journal/unicode-line-ends.js";
+import { readAsSeveralLines } from "../journal/unicode-line-ends.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
 import { namesRequestTools } from "../journal/unreadable-request.js";
 import { duplicateName } from "../models/duplicate-names.js";
@@ -232,7 +231,7 @@ export class ConversationRouter<Output, Presented> {
     if (line.error !== undefined) return this.keyless(place, position, line.error, line.mayBeRequest === true);
     if (isBlank(line.text)) return this.release();
     // To a reader that ends lines at a lone "\r", or where str.splitlines does, it is several records, each of which may name a conversation of its own.
-    const split = splitByCarriageReturns(line.text) ?? splitAtUnicodeLineEnds(line.text);
+    const split = readAsSeveralLines(line.text);
     if (split !== undefined) return this.keyless(place, position, split, namesRequestTools(line.text));
     let record: unknown;
     try {

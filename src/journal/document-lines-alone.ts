@@ -25,6 +25,7 @@
 // last of their array, and an extension item among them is one the gate reads
 // and blocks, or one it never read.
 import { OPENAI_ITEM_TYPES } from "../models/provider-item-types.js";
+import { stringEnd } from "./document-texts.js";
 
 /** A line of a document that a JSONL reader reads as a record holding an extension item, and the record of the document it lies in. */
 export interface LineReadAlone {
@@ -39,7 +40,6 @@ export interface LineReadAlone {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -54,7 +54,6 @@ export function linesReadAlone(text: string): LineReadAlone[] {
   const isArray = firstToken(text) === 0x5b;
   let depth = 0;
   let record = 0;
-  let inString = false;
   let line = 1;
   let lineStart = 0;
   let startDepth = 0;
@@ -66,12 +65,8 @@ export function linesReadAlone(text: string): LineReadAlone[] {
   };
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
-    if (inString) {
-      if (code === BACKSLASH) at++;
-      else if (code === QUOTE) inString = false;
-      continue;
-    }
-    if (code === QUOTE) inString = true;
+    // Valid JSON holds no line ending inside a string: lines are counted outside them alone.
+    if (code === QUOTE) at = stringEnd(text, at);
     else if (code === 0x5b || code === 0x7b) depth++;
     else if (code === 0x5d || code === 0x7d) depth--;
     else if (code === 0x2c && depth === 1) record++;

@@ -8,17 +8,27 @@
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/**
+ * Where the string token whose opening quote is at `quote` ends: the index of
+ * its closing quote, past every escaped character; the text's length when it
+ * has none. A scan of JSON text goes on from there, outside strings.
+ */
+export function stringEnd(text: string, quote: number): number {
+  for (let at = quote + 1; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === BACKSLASH) at++;
+    else if (code === QUOTE) return at;
+  }
+  return text.length;
+}
+
 /** Removes the whitespace outside strings of valid JSON text. */
 export function compactJson(text: string): string {
   let out = "";
   let from = 0;
-  let inString = false;
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
-    if (inString) {
-      if (code === BACKSLASH) at++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) inString = true;
+    if (code === QUOTE) at = stringEnd(text, at);
     else if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) {
       out += text.slice(from, at);
       from = at + 1;
@@ -36,16 +46,10 @@ export function recordTexts(text: string): string[] {
   if (compact[0] !== "[") return [compact];
   const texts: string[] = [];
   let depth = 0;
-  let inString = false;
   let start = 1;
   for (let at = 1; at < compact.length - 1; at++) {
     const code = compact.charCodeAt(at);
-    if (inString) {
-      if (code === BACKSLASH) at++;
-      else if (code === QUOTE) inString = false;
-      continue;
-    }
-    if (code === QUOTE) inString = true;
+    if (code === QUOTE) at = stringEnd(compact, at);
     else if (code === 0x5b || code === 0x7b) depth++;
     else if (code === 0x5d || code === 0x7d) depth--;
     else if (code === 0x2c && depth === 0) {

@@ -29,8 +29,7 @@
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
 import { unreadableRequest, unreadLine } from "./unreadable-request.js";
-import { splitByCarriageReturns } from "./carriage-return-lines.js";
-import { splitAtUnicodeLineEnds } from "./unicode-line-ends.js";
+import { readAsSeveralLines } from "./unicode-line-ends.js";
 import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
 import { limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
@@ -606,7 +605,7 @@ export class JournalNormalizer {
  */
 function readAsOneLine(line: JournalLine): JournalLine {
   if (line.error !== undefined) return line;
-  const split = splitByCarriageReturns(line.text) ?? splitAtUnicodeLineEnds(line.text);
+  const split = readAsSeveralLines(line.text);
   return split === undefined ? line : unreadLine(line, split);
 }
 

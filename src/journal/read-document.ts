@@ -25,8 +25,7 @@ import { isParquet, parquetRows } from "./read-parquet.js";
 import { recordTexts } from "./document-texts.js";
 import { linesReadAlone, type LineReadAlone } from "./document-lines-alone.js";
 import { namesRequestTools } from "./unreadable-request.js";
-import { splitByCarriageReturns } from "./carriage-return-lines.js";
-import { splitAtUnicodeLineEnds } from "./unicode-line-ends.js";
+import { readAsSeveralLines } from "./unicode-line-ends.js";
 import { LineSplitter, type JournalLine, type ReadOptions } from "./read.js";
 import { unwrapRecord } from "./record-pointer.js";
 import type { JsonPointer } from "./json-pointer.js";
@@ -153,7 +152,7 @@ async function* documentsOfLines(source: string, reader: ReaderName, chunks: Asy
     // A line that a reader ending lines at a lone "\r", or where str.splitlines
     // does, reads as several records holds one the store's reader may leave
     // behind: read as JSONL, the line is refused on its own; with --from, the source is.
-    const split = splitByCarriageReturns(line.text) ?? splitAtUnicodeLineEnds(line.text);
+    const split = readAsSeveralLines(line.text);
     if (split !== undefined) {
       if (guessed) {
         notOwn ??= line.line;

@@ -16,7 +16,7 @@
 // | `data:` after the first piece              | data of an SSE event          |
 // | anything else                              | what the gate read, or nothing |
 
-import { isRecordAlone } from "./carriage-return-lines.js";
+import { isRecordAlone, splitByCarriageReturns } from "./carriage-return-lines.js";
 
 const SPLITLINES_ONLY = /[\v\f\x1c-\x1e\x85\u2028\u2029]/;
 
@@ -45,4 +45,13 @@ function opensAsJson(text: string): boolean {
     return code === 0x7b || code === 0x5b;
   }
   return false;
+}
+
+/**
+ * Why readers that end lines where this one does not (at a lone "\r", or where
+ * str.splitlines does) read records in `text` that the gate does not, or
+ * undefined when every reader reads the line as one.
+ */
+export function readAsSeveralLines(text: string): string | undefined {
+  return splitByCarriageReturns(text) ?? splitAtUnicodeLineEnds(text);
 }
