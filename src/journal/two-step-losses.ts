@@ -24,6 +24,9 @@
 // |   or an item id, another target        |   and the target writes none of them               |
 // | another field                          | at the target's field for it, when the record      |
 // |                                        |   written holds that field; else not reported      |
+// | a field the second step synthesized    | not reported: the second step's loss says what the |
+// |   again, at the same path              |   record written holds there (Anthropic's zero     |
+// |                                        |   usage, not the first step's null)                |
 import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { RESPONSE_NEUTRALS } from "../models/response-neutrals.js";
@@ -53,6 +56,9 @@ const NEUTRAL_KEYS = new Set(Object.keys(RESPONSE_NEUTRALS));
 export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelope; first: readonly Loss[]; second: readonly Loss[]; written: unknown }): Loss[] {
   const { source, target } = args;
   const made = args.first.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
+  // Where the second step wrote a value of its own in place of the first step's, the first step's detail no longer tells what the record holds.
+  const madeAgain = new Set(args.second.filter((loss) => loss.code === "synthesized").map((loss) => loss.path));
+  const retold = new Set<string>();
   const losses: Loss[] = [];
   const reported = new Set<string>();
   for (const loss of args.first) {
@@ -67,10 +73,13 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
       continue;
     }
     const at = target.responseFields[key];
-    if (at !== undefined && holdsPointer(args.written, at)) losses.push({ ...loss, path: at });
+    if (at === undefined || !holdsPointer(args.written, at)) continue;
+    if (madeAgain.has(at)) retold.add(at);
+    else losses.push({ ...loss, path: at });
   }
   for (const loss of args.second) {
-    if (made.some((path) => path !== "" && (loss.path === path || loss.path.startsWith(path + "/")))) continue;
+    const retelling = loss.code === "synthesized" && retold.has(loss.path);
+    if (!retelling && made.some((path) => path !== "" && (loss.path === path || loss.path.startsWith(path + "/")))) continue;
     // A value the second step wrote for want of one is reported where it was written, in the output.
     if (source === "responses" || loss.code === "synthesized") {
       losses.push(loss);

@@ -241,4 +241,11 @@ describe("empty values", () => {
     expect(written).toEqual([{ id: "resp_none", object: "chat.completion", created: 1743000000, model: "gpt-4o", choices: [{ index: 0, message: { role: "assistant", content: null }, logprobs: null, finish_reason: "stop" }] }]);
     expect(losses).toEqual([{ line: 1, path: "/choices/0/message", code: "synthesized", detail: "a chat.completion's choice requires a message and the response's output has no assistant message: an empty one written" }]);
   });
+
+  test("a completion without usage, to Anthropic: the zero counts written are reported, not the null of the Open Responses form", async () => {
+    const { usage: _usage, ...withoutUsage } = completion;
+    const { written, losses } = await convertOne("no-usage-anthropic", withoutUsage, "anthropic");
+    expect((written[0] as Record<string, unknown>).usage).toEqual({ input_tokens: 0, output_tokens: 0 });
+    expect(losses.filter((loss) => loss.path === "/usage")).toEqual([{ line: 1, path: "/usage", code: "synthesized", detail: "no usage: input_tokens 0 and output_tokens 0 written, which Anthropic always reports" }]);
+  });
 });

@@ -24,3 +24,12 @@ describe("the second step's losses, at the source's fields", () => {
     expect(joinStepLosses({ source: anthropic, target: bedrock, first: [], second, written: {} })).toEqual([{ path: "/created", code: "form_changed", detail: "created_at written as a date" }]);
   });
 });
+
+describe("a value both steps synthesized", () => {
+  test("is reported once, as the second step wrote it", () => {
+    const first = [{ path: "/usage", code: "synthesized" as const, detail: "the response object requires usage and the chat.completion has none: null written" }];
+    const second = [{ path: "/usage", code: "synthesized" as const, detail: "no usage: input_tokens 0 and output_tokens 0 written" }];
+    const written = { usage: { input_tokens: 0, output_tokens: 0 } };
+    expect(joinStepLosses({ source: { responseFields: { usage: "/usage" } }, target: anthropic, first, second, written })).toEqual(second);
+  });
+});
