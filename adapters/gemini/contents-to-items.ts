@@ -6,7 +6,8 @@
 // | content role user                          | a user `message` of input parts (parts.ts), one per run of parts |
 // |   functionResponse {name, response, id?}   |   `function_call_output` where it stands: call_id by id, else by name and |
 // |                                            |   order, reported (call-ids.ts); output the response (response-output.ts); with |
-// |                                            |   `parts` (a multimodal result) an output of parts: the response's text, then the files |
+// |                                            |   `parts` (a multimodal result) an output of parts: the response's text, then the files; |
+// |                                            |   an empty text (`{output: ""}`, the response a result of files alone is written with) no part |
 // |   a run of parts after functionResponses   |   a user message marked `gemini:joined`, which goes back into the same content |
 // | content role model                         | one assistant `message` per run of text parts: output_text      |
 // |   functionCall {name, args, id?}           |   `function_call`: id -> call_id, or synthesized and reported; args -> arguments (args.ts); |
@@ -224,8 +225,9 @@ function functionResponse(part: Fields, response: unknown, spelling: Spelling, a
   if (how === "synthesized") losses.push(lossAt(callIdAt, "synthesized", `a functionResponse without id that follows no unanswered call of its name: call_id ${callId} synthesized; it answers no call`));
   const text = outputOfResponse(fields.response, [...responseAt, "response"], losses);
   // A multimodal result (`parts` beside `response`) is an output of parts: the response's text first, then its files.
+  // An empty text tells the model nothing and is what a result of files alone is written with: it gives no part.
   const output = Array.isArray(fields.parts)
-    ? [{ type: "input_text", text }, ...fields.parts.flatMap((part: unknown, index) => inputPartOf(part, [...responseAt, "parts", index], losses) ?? [])]
+    ? [...(text === "" ? [] : [{ type: "input_text", text }]), ...fields.parts.flatMap((part: unknown, index) => inputPartOf(part, [...responseAt, "parts", index], losses) ?? [])]
     : text;
   const item: Fields = { type: "function_call_output", call_id: callId, output };
   if (typeof fields.name === "string") item[`${PREFIX}name`] = fields.name;

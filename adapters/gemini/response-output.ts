@@ -17,6 +17,8 @@
 // | any other text                             | {output: text}                                         |
 // | parts                                      | the texts joined as above (reported when several); the |
 // |                                            |   other parts go to functionResponse `parts`           |
+// | files alone                                | {output: ""} beside them, which reads back as no text; |
+// |                                            |   empty text parts beside files are reported           |
 import type { Loss } from "../../src/models/loss.js";
 import { isRecord, lossAt, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import { partOfInput } from "./parts.js";
@@ -50,6 +52,8 @@ export function responseOfOutput(output: unknown, at: PointerTokens, losses: Los
     }
   });
   if (texts.length > 1) losses.push(lossAt(at, "form_changed", `${texts.length} text parts joined into one response`));
+  // The way back reads an empty text beside files as none: an empty part given here does not come back.
+  if (texts.length > 0 && texts.every((text) => text === "") && parts.length > 0) losses.push(lossAt(at, "form_changed", "an empty text beside files is no part of a Gemini result: written as the files alone"));
   const response = responseOfText(texts.join(""), at, losses);
   return parts.length > 0 ? { response, parts } : { response };
 }

@@ -140,6 +140,26 @@ describe("calls with ids", () => {
   });
 });
 
+describe("a result of files", () => {
+  const call = { type: "function_call" as const, call_id: "call_img", name: "get_photo", arguments: '{"city":"Lisbon"}', status: "completed" as const };
+  const photo = { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" };
+  const contents = [
+    { role: "model", parts: [{ functionCall: { name: "get_photo", args: { city: "Lisbon" }, id: "call_img" } }] },
+    { role: "user", parts: [{ functionResponse: { name: "get_photo", response: { output: "" }, id: "call_img", parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }] } }] },
+  ];
+
+  test("an output of an image alone goes there and back as the image alone, with no empty text added", () => {
+    const there = itemsToContents({ items: [call, { type: "function_call_output", call_id: "call_img", output: [photo] }] });
+    expect(there).toEqual({ value: { contents }, losses: [] });
+    expect(contentsToItems({ contents }).value[1]).toEqual({ type: "function_call_output", call_id: "call_img", output: [photo], "gemini:name": "get_photo" });
+  });
+
+  test("an empty text part beside the image is not written, reported", () => {
+    const there = itemsToContents({ items: [call, { type: "function_call_output", call_id: "call_img", output: [{ type: "input_text", text: "" }, photo] }] });
+    expect(there).toEqual({ value: { contents }, losses: [{ path: "/1/output", code: "form_changed", detail: "an empty text beside files is no part of a Gemini result: written as the files alone" }] });
+  });
+});
+
 describe("a piece of a call streamed in parts", () => {
   test.each([
     [{ name: "delete_all", partialArgs: [{ jsonPath: "$.path", stringValue: "/" }], willContinue: true }, "partialArgs"],
