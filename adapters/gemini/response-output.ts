@@ -15,8 +15,9 @@
 // |                                            |   JSON text is not the output's (a number a double     |
 // |                                            |   cannot hold, a name twice, other spelling)           |
 // | any other text                             | {output: text}                                         |
-// | parts                                      | the texts joined as above (reported when several); the |
-// |                                            |   other parts go to functionResponse `parts`           |
+// | parts                                      | the texts joined as above (reported when several, or   |
+// |                                            |   when one is all the output holds: it comes back as   |
+// |                                            |   text); the other parts go to functionResponse `parts` |
 // | files alone                                | {output: ""} beside them, which reads back as no text; |
 // |                                            |   empty text parts beside files are reported           |
 import type { Loss } from "../../src/models/loss.js";
@@ -52,6 +53,8 @@ export function responseOfOutput(output: unknown, at: PointerTokens, losses: Los
     }
   });
   if (texts.length > 1) losses.push(lossAt(at, "form_changed", `${texts.length} text parts joined into one response`));
+  // A functionResponse holds no text part, only the response: with no file beside it, the way back reads text where the output held parts.
+  if (texts.length === 1 && parts.length === 0) losses.push(lossAt(at, "form_changed", "a text part written as the response's text: a Gemini result holds files as parts, never text"));
   // The way back reads an empty text beside files as none: an empty part given here does not come back.
   if (texts.length > 0 && texts.every((text) => text === "") && parts.length > 0) losses.push(lossAt(at, "form_changed", "an empty text beside files is no part of a Gemini result: written as the files alone"));
   const response = responseOfText(texts.join(""), at, losses);

@@ -160,6 +160,22 @@ describe("a result of files", () => {
   });
 });
 
+describe("a result of one text part", () => {
+  test("is written as the response's text, reported, since it comes back as text and not as parts", () => {
+    const call = { type: "function_call" as const, call_id: "call_w", name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" as const };
+    const there = itemsToContents({ items: [call, { type: "function_call_output", call_id: "call_w", output: [{ type: "input_text", text: "sunny" }] }] });
+    expect(there).toEqual({
+      value: {
+        contents: [
+          { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Lisbon" }, id: "call_w" } }] },
+          { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "sunny" }, id: "call_w" } }] },
+        ],
+      },
+      losses: [{ path: "/1/output", code: "form_changed", detail: "a text part written as the response's text: a Gemini result holds files as parts, never text" }],
+    });
+  });
+});
+
 describe("a piece of a call streamed in parts", () => {
   test.each([
     [{ name: "delete_all", partialArgs: [{ jsonPath: "$.path", stringValue: "/" }], willContinue: true }, "partialArgs"],
