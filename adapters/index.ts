@@ -66,6 +66,12 @@ export interface EnvelopeAdapter {
   /** Messages (with the system prompt, when the envelope keeps it apart) to items. */
   messagesToItems(conversation: Conversation): Converted<CanonicalItem[]>;
   itemsToMessages(items: readonly CanonicalItem[]): Converted<Conversation>;
+  /**
+   * The same writer for the loose records of one journal, written run after
+   * run: what one run's items leave for the next (the call ids a rewrite took),
+   * so that no two calls of the journal are written with one id.
+   */
+  journalWriter(): Pick<EnvelopeAdapter, "itemsToMessages">;
   requestToBody(request: unknown): Converted<CreateResponseBody>;
   bodyToRequest(body: CreateResponseBody): Converted<unknown>;
   /** `sourcePaths`: the values made up for the items reported where each item comes from, not in the response object (response-paths.ts). */
@@ -117,12 +123,14 @@ interface ConversationalDescriptor {
   name: string;
   slug: string;
   recognise: EnvelopeAdapter["recognise"];
-  messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[] }): Converted<any> };
+  messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[]; [shared: string]: unknown }): Converted<any> };
   requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody }): Converted<any> };
   responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource }): Converted<any>; fieldPaths: Readonly<Record<string, string>> };
   stream: { assembler(args?: any): StreamAssembler };
   /** What the converters of one journal share, handed to each of them with its other arguments. */
   journal?: (options?: JournalOptions) => Record<string, unknown>;
+  /** What the writer of one journal's loose records shares from run to run, handed to its items converter. */
+  writer?: () => Record<string, unknown>;
   dropsCallId?: (callId: string) => boolean;
 }
 
@@ -142,10 +150,10 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     fields,
     messagesToItems: ({ messages, system, whole }) =>
       descriptor.messages.toItems({ [fields.messages]: messages, ...(system === undefined ? {} : { [fields.system]: system }), ...(whole ? { whole } : {}), ...state }),
-    itemsToMessages: (items) => {
-      const converted = descriptor.messages.fromItems({ items });
-      const conversation = converted.value as Record<string, unknown>;
-      return { value: { system: conversation[fields.system], messages: conversation[fields.messages] as unknown[] }, losses: converted.losses };
+    itemsToMessages: (items) => conversationOf(descriptor.messages.fromItems({ items }), fields),
+    journalWriter: () => {
+      const written = descriptor.writer?.() ?? {};
+      return { itemsToMessages: (items) => conversationOf(descriptor.messages.fromItems({ items, ...written }), fields) };
     },
     requestToBody: (request) => descriptor.requestBodies.toResponses({ request, ...state }),
     bodyToRequest: (body) => descriptor.requestBodies.fromResponses({ body }),
@@ -157,6 +165,11 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
   };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+function conversationOf(converted: Converted<unknown>, fields: EnvelopeAdapter["fields"]): Converted<Conversation> {
+  const conversation = converted.value as Record<string, unknown>;
+  return { value: { system: conversation[fields.system], messages: conversation[fields.messages] as unknown[] }, losses: converted.losses };
+}
 
 /** The envelopes reached through the registry, in the order detection asks them. */
 export const ENVELOPES = {

@@ -1,7 +1,7 @@
 // Call ids toward Anthropic, which takes only `^[a-zA-Z0-9_-]+$` in a tool_use
 // `id` and its tool_result's `tool_use_id`, of any length: the rules of
 // src/models/call-id-rewrites.ts, bound to that grammar.
-import { CallIdRewrites, type IdGrammar } from "../../src/models/call-id-rewrites.js";
+import { CallIdRewrites, type IdGrammar, type RewrittenId } from "../../src/models/call-id-rewrites.js";
 
 export { lacksId } from "../../src/models/call-id-rewrites.js";
 
@@ -20,7 +20,7 @@ export class CallIds extends CallIdRewrites {
   }
 
   /** The id Anthropic gets for `id`, and whether it had to be rewritten. */
-  toAnthropic(id: string): { id: string; rewritten: boolean } {
+  toAnthropic(id: string): RewrittenId {
     return this.toTarget(id);
   }
 }

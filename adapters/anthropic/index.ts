@@ -5,6 +5,7 @@
 // thinking signatures and redacted thinking, in a reasoning item whose
 // `provenance.envelope` is "anthropic".
 import { bodyToRequest } from "./body-to-request.js";
+import { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { messageToResponse, RESPONSE_FIELD_PATHS } from "./message-to-response.js";
 import { messagesToItems } from "./messages-to-items.js";
@@ -34,6 +35,8 @@ export const anthropic = {
   responses: { toResponses: messageToResponse, fromResponses: responseToMessage, fieldPaths: RESPONSE_FIELD_PATHS },
   /** Stream events -> the responses they carry, with `push(event, line)` and `finish()`. */
   stream: { assembler: (options?: AnthropicStreamOptions) => new AnthropicStreamAssembler(options) },
+  /** One journal's loose records, written run after run, share their call id rewrites: no two calls get one id. */
+  writer: () => ({ callIds: new CallIds() }),
 } as const;
 
 export {

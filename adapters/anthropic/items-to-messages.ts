@@ -31,6 +31,7 @@
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, FunctionCallItem, FunctionCallOutputItem, MessageItem, ReasoningItem } from "../../src/models/open-responses.js";
 import { CallIds, lacksId } from "./call-ids.js";
+import type { RewrittenId } from "../../src/models/call-id-rewrites.js";
 import { blockOfPart } from "./content-parts.js";
 import { isPresent, isRecord, lossAt, ownExtensionType, restoreFields, TARGET, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import type { AnthropicConversation, AnthropicMessage } from "./models.js";
@@ -82,7 +83,8 @@ type Previous = "assistant_message" | "output" | "other" | undefined;
 export function itemsToMessages({ items, callIds }: ItemsToMessagesArgs): Converted<AnthropicConversation> {
   if (!Array.isArray(items)) throw new TypeError("itemsToMessages expects an array of Open Responses items");
   const losses: Loss[] = [];
-  const ids = callIds ?? new CallIds(items.flatMap((item) => (isRecord(item) && typeof item.call_id === "string" ? [item.call_id] : [])));
+  const ids = callIds ?? new CallIds();
+  ids.claim(items.flatMap((item) => (isRecord(item) && typeof item.call_id === "string" ? [item.call_id] : [])));
   const leading: Array<{ item: MessageItem; at: PointerTokens }> = [];
   const turns: Array<Turn | Results> = [];
   const callTurns = new Map<string, Turn[]>();
@@ -337,7 +339,7 @@ function assistantEntries(message: MessageItem, at: PointerTokens, losses: Loss[
 
 function toolUse(call: FunctionCallItem, callId: string, ids: CallIds, at: PointerTokens, losses: Loss[]): Fields {
   const rewrite = ids.toAnthropic(callId);
-  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite.id)));
+  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite)));
   const args: unknown = call.arguments;
   let input: unknown;
   if (typeof args === "string") {
@@ -359,7 +361,7 @@ function toolUse(call: FunctionCallItem, callId: string, ids: CallIds, at: Point
 
 function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds, at: PointerTokens, losses: Loss[]): Fields {
   const rewrite = ids.toAnthropic(callId);
-  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite.id)));
+  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite)));
   const value: unknown = output.output;
   let content: unknown;
   if (typeof value === "string") content = value;
@@ -380,8 +382,9 @@ function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds
   return block;
 }
 
-function rewrittenDetail(callId: string, id: string): string {
-  return `call_id ${JSON.stringify(callId)} is not of Anthropic's form ^[a-zA-Z0-9_-]+$: written as "${id}", for the call and its result alike`;
+function rewrittenDetail(callId: string, rewrite: RewrittenId): string {
+  const why = rewrite.clashesWith === undefined ? "is not of Anthropic's form ^[a-zA-Z0-9_-]+$" : `is what ${JSON.stringify(rewrite.clashesWith)} was written as`;
+  return `call_id ${JSON.stringify(callId)} ${why}: written as "${rewrite.id}", for the call and its result alike`;
 }
 
 function content(entries: readonly Entry[], losses: Loss[]): AnthropicMessage["content"] {

@@ -2,7 +2,7 @@
 // characters, in a toolUse's `toolUseId` and its toolResult's: the rules of
 // src/models/call-id-rewrites.ts, bound to that grammar (an id longer than 64 is
 // rewritten too, its base cut to leave room for the digest).
-import { CallIdRewrites, type IdGrammar } from "../../src/models/call-id-rewrites.js";
+import { CallIdRewrites, type IdGrammar, type RewrittenId } from "../../src/models/call-id-rewrites.js";
 
 export { lacksId } from "../../src/models/call-id-rewrites.js";
 
@@ -21,7 +21,7 @@ export class CallIds extends CallIdRewrites {
   }
 
   /** The id Bedrock gets for `id`, and whether it had to be rewritten. */
-  toBedrock(id: string): { id: string; rewritten: boolean } {
+  toBedrock(id: string): RewrittenId {
     return this.toTarget(id);
   }
 }

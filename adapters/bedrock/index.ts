@@ -9,6 +9,7 @@ import { IdlessResponses } from "../../src/models/idless-responses.js";
 import { bodyToRequest } from "./body-to-request.js";
 import { converseToResponse, RESPONSE_FIELD_PATHS } from "./converse-to-response.js";
 import { decodeEventStream, eventOfFrame, eventStreamRecords, opensEventStream } from "./event-stream.js";
+import { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { messagesToItems } from "./messages-to-items.js";
 import { isBedrockMessage, isBedrockRequestBody, isBedrockResponse, isBedrockStreamEvent, isUnknownBedrockEvent } from "./recognise.js";
@@ -37,6 +38,8 @@ export const bedrock = {
   responses: { toResponses: converseToResponse, fromResponses: responseToConverse, fieldPaths: RESPONSE_FIELD_PATHS },
   /** Stream events (`{contentBlockDelta: {…}}`) -> the responses they carry, with `push(event, line)` and `finish()`. */
   stream: { assembler: (options?: BedrockStreamOptions) => new BedrockStreamAssembler(options) },
+  /** One journal's loose records, written run after run, share their call id rewrites: no two calls get one id. */
+  writer: () => ({ callIds: new CallIds() }),
   /** AWS event-stream bytes (`application/vnd.amazon.eventstream`) -> frames, and a frame -> its stream event. */
   eventStream: { title: "AWS event-stream bytes", decode: decodeEventStream, eventOfFrame, opens: opensEventStream, records: eventStreamRecords },
   /** One journal's responses, which carry no id, are counted, so that two alike get two ids. */

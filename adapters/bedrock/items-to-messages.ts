@@ -26,6 +26,7 @@
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, FunctionCallItem, FunctionCallOutputItem, MessageItem, ReasoningItem } from "../../src/models/open-responses.js";
 import { CallIds, lacksId } from "./call-ids.js";
+import type { RewrittenId } from "../../src/models/call-id-rewrites.js";
 import { blockOfPart, cachePointAfter } from "./content-parts.js";
 import { isPresent, isRecord, lossAt, ownExtensionType, restoreFields, TARGET, typeOf, type Fields, type PointerTokens, CACHE_POINT } from "./fields.js";
 import type { BedrockConversation, BedrockMessage } from "./models.js";
@@ -59,7 +60,8 @@ const ITEM_TYPES = ["message", "function_call", "function_call_output", "reasoni
 export function itemsToMessages({ items, callIds }: ItemsToMessagesArgs): Converted<BedrockConversation> {
   if (!Array.isArray(items)) throw new TypeError("itemsToMessages expects an array of Open Responses items");
   const losses: Loss[] = [];
-  const ids = callIds ?? new CallIds(items.flatMap((item) => (isRecord(item) && typeof item.call_id === "string" ? [item.call_id] : [])));
+  const ids = callIds ?? new CallIds();
+  ids.claim(items.flatMap((item) => (isRecord(item) && typeof item.call_id === "string" ? [item.call_id] : [])));
   const system: Fields[] = [];
   const turns: Turn[] = [];
   let started = false;
@@ -241,7 +243,7 @@ function contentBlocks(message: MessageItem, at: PointerTokens, losses: Loss[]):
 
 function toolUse(call: FunctionCallItem, callId: string, ids: CallIds, at: PointerTokens, losses: Loss[]): Fields {
   const rewrite = ids.toBedrock(callId);
-  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite.id)));
+  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite)));
   const args: unknown = call.arguments;
   let input: unknown;
   if (typeof args === "string") {
@@ -264,7 +266,7 @@ function toolUse(call: FunctionCallItem, callId: string, ids: CallIds, at: Point
 /** The toolResult block, and the cachePoint block the output carries after it. */
 function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds, at: PointerTokens, losses: Loss[]): Fields[] {
   const rewrite = ids.toBedrock(callId);
-  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite.id)));
+  if (rewrite.rewritten) losses.push(lossAt([...at, "call_id"], "form_changed", rewrittenDetail(callId, rewrite)));
   const value: unknown = output.output;
   let content: Fields[];
   if (typeof value === "string") content = [{ text: value }];
@@ -288,6 +290,7 @@ function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds
   return [{ toolResult }, ...cachePointAfter(output as Fields)];
 }
 
-function rewrittenDetail(callId: string, id: string): string {
-  return `call_id ${JSON.stringify(callId)} is not of ${TARGET}'s form ^[a-zA-Z0-9_-]{1,64}$: written as "${id}", for the call and its result alike`;
+function rewrittenDetail(callId: string, rewrite: RewrittenId): string {
+  const why = rewrite.clashesWith === undefined ? `is not of ${TARGET}'s form ^[a-zA-Z0-9_-]{1,64}$` : `is what ${JSON.stringify(rewrite.clashesWith)} was written as`;
+  return `call_id ${JSON.stringify(callId)} ${why}: written as "${rewrite.id}", for the call and its result alike`;
 }

@@ -4,7 +4,7 @@
 // come back whole from StreamRecords, and a request body's limits that the
 // target cannot write are carried to the records after it (own-limit-calls.ts).
 // Each whole record is converted by convert-record.ts.
-import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ItemOrigin, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
+import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type EnvelopeAdapter, type ItemOrigin, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { deepestPath, isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
@@ -57,6 +57,8 @@ export class JournalConverter {
   private readonly names: ResultNames | undefined;
   /** The ids the journal gave so far, toward a target that cannot write every one (journal-ids.ts). */
   private readonly ids: JournalIds | undefined;
+  /** The target envelope's writer of loose records, one for the journal: an id rewritten in one run is not given to a call of another. */
+  private readonly writer: Pick<EnvelopeAdapter, "itemsToMessages"> | undefined;
 
   constructor(
     private readonly target: Envelope,
@@ -68,6 +70,7 @@ export class JournalConverter {
     // A rewrite names results itself only toward a target of an envelope whose results name their call.
     const named = rewrite?.namesResults ? undefined : profileOf(target)?.toolResultNames;
     this.names = named === undefined ? undefined : { calls: new ConversationCalls(), field: named.field, rule: named.rule };
+    this.writer = isAdapterName(target) ? ENVELOPES[target].journalWriter() : undefined;
     this.ids = target === "responses" ? undefined : new JournalIds(isAdapterName(target) ? (callId) => ENVELOPES[target].dropsCallId?.(callId) ?? false : undefined);
     this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
     // A stream in the target envelope stays a stream: only the others are reassembled.
@@ -195,7 +198,7 @@ export class JournalConverter {
     this.runCalls.clear();
     const kind = this.runKind!;
     this.runKind = undefined;
-    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.callCounts, this.rewrite, this.names, this.requestLimits, this.ids) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite, this.ids);
+    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.writer!, this.callCounts, this.rewrite, this.names, this.requestLimits, this.ids) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite, this.ids);
     if (cutAt !== undefined) {
       emitted.losses.push({ line: cutAt, path: "", code: "form_changed", detail: `the ${pending.length} records from line ${pending[0]!.line} hold no user turn past their first record, and no place where each call so far had its output and the next record was no output: they are written before this record, to hold memory to a bound, and what this record would have been folded with there (calls of one message, an output moved after its call) is written apart` });
     }
@@ -369,7 +372,7 @@ export function unreadMark(line: number, detail: string, what = "could not be re
  * `requestLimits`: what the request body before the run allows and the target
  * lost (lostRequestLimits); a call it refuses is left out.
  */
-function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
+function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, writer: Pick<EnvelopeAdapter, "itemsToMessages">, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
   const first = run[0]!.line;
   const lineOf = (path: string): { line: number; path: string } => {
     const match = /^\/(\d+)(.*)$/.exec(path);
@@ -399,7 +402,7 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
     const limited = leaveOutDisallowedLooseCalls(unfinished.items, WRITTEN_AS[target], (index) => `/${index}`, requestLimits);
     const aside = { items: limited.items, losses: [...unfinished.losses, ...limited.losses], left: new Set([...unfinished.left, ...limited.left]) };
     ids?.written(aside.items);
-    const written = ENVELOPES[target].itemsToMessages(aside.items);
+    const written = writer.itemsToMessages(aside.items);
     // An item left out is one of the items, not one of the lines: one Chat message gives several items, so its loss names the message that gave it.
     const leftOutFrom = (loss: Loss): StreamLoss => (kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageOf(loss.path, rewritten.items, origins, run, first) });
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map(leftOutFrom)];

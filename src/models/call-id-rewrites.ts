@@ -5,6 +5,8 @@
 // | call_id of the items                  | the target's id                                               |
 // |---------------------------------------|---------------------------------------------------------------|
 // | of the target's form                  | copied exactly                                                |
+// |   one an earlier rewrite wrote for    | rewritten as below, reported as what the other id was written |
+// |   another id                          |   as: two calls of a journal never share one id               |
 // | of another form (`functions.get:0`)   | each run of other characters becomes `_`, cut to fit, then    |
 // |                                       |   `_` and 8 hex of sha256 of the whole id; reported by the    |
 // |                                       |   caller, for the call and its result alike                   |
@@ -16,6 +18,9 @@
 // A rewrite depends on the id alone, unless it collides, so a call and its result
 // converted apart still match; the ids of the conversation are all known before
 // the first rewrite, so a collision is resolved the same way whatever the order.
+// A journal written run after run shares one instance, each run claiming its ids
+// (claim): an id met in an earlier run stays taken, and one a rewrite of an earlier
+// run wrote stays that rewrite's.
 import { createHash } from "node:crypto";
 
 export function lacksId(id: unknown): boolean {
@@ -31,9 +36,18 @@ export interface IdGrammar {
   maxDigest: number;
 }
 
+/** The id a target gets; `clashesWith` the id an earlier rewrite wrote as this one, when that is why it was rewritten. */
+export interface RewrittenId {
+  id: string;
+  rewritten: boolean;
+  clashesWith?: string;
+}
+
 export class CallIdRewrites {
-  private readonly taken: Set<string>;
+  private readonly taken = new Set<string>();
   private readonly rewrites = new Map<string, string>();
+  /** Each id a rewrite wrote, and the id it was written for. */
+  private readonly owners = new Map<string, string>();
   private synthesized = 0;
   private readonly waiting: string[] = [];
 
@@ -42,13 +56,22 @@ export class CallIdRewrites {
     private readonly grammar: IdGrammar,
     ids: Iterable<string> = [],
   ) {
-    this.taken = new Set([...ids].filter((id) => grammar.accepts(id)));
+    this.claim(ids);
+  }
+
+  /** The call ids of the next items written, before any of them is: no rewrite takes one of them. */
+  claim(ids: Iterable<string>): void {
+    for (const id of ids) if (this.grammar.accepts(id)) this.taken.add(id);
   }
 
   /** The id the target gets for `id`, and whether it had to be rewritten. */
-  toTarget(id: string): { id: string; rewritten: boolean } {
-    if (this.grammar.accepts(id)) return { id, rewritten: false };
+  toTarget(id: string): RewrittenId {
     let rewrite = this.rewrites.get(id);
+    const clashesWith = this.owners.get(id);
+    if (rewrite === undefined && this.grammar.accepts(id) && clashesWith === undefined) {
+      this.taken.add(id);
+      return { id, rewritten: false };
+    }
     if (rewrite === undefined) {
       const base = id.replace(/[^a-zA-Z0-9_-]+/g, "_") || "call";
       const digest = createHash("sha256").update(id).digest("hex");
@@ -58,8 +81,9 @@ export class CallIdRewrites {
       }
       this.taken.add(rewrite);
       this.rewrites.set(id, rewrite);
+      this.owners.set(rewrite, id);
     }
-    return { id: rewrite, rewritten: true };
+    return { id: rewrite, rewritten: true, ...(clashesWith === undefined ? {} : { clashesWith }) };
   }
 
   /** Every rewrite made so far, from the id of the items to the target's: what undoes them. */

@@ -372,6 +372,27 @@ describe("itemsToMessages, call ids", () => {
     expect(ids.rewritten()).toEqual(new Map([["a|b", `a_b_${hex("a|b")}`]]));
   });
 
+  test("converted in parts, an id a rewrite of an earlier part wrote is rewritten again, so that two calls never share one", () => {
+    const ids = new CallIds();
+    const rewrite = `a_b_${hex("a.b")}`;
+    const first = itemsToMessages({ items: items([call("a.b"), output("a.b")]), callIds: ids });
+    const second = itemsToMessages({ items: items([call(rewrite), output(rewrite)]), callIds: ids });
+    expect(first.value.messages[0]!.content).toEqual([toolUse(rewrite)]);
+    expect(second.value.messages[0]!.content).toEqual([toolUse(`${rewrite}_${hex(rewrite)}`)]);
+    expect(second.losses).toEqual([
+      { path: "/0/call_id", code: "form_changed", detail: `call_id "${rewrite}" is what "a.b" was written as: written as "${rewrite}_${hex(rewrite)}", for the call and its result alike` },
+      { path: "/1/call_id", code: "form_changed", detail: `call_id "${rewrite}" is what "a.b" was written as: written as "${rewrite}_${hex(rewrite)}", for the call and its result alike` },
+    ]);
+  });
+
+  test("converted in parts, a rewrite takes no id an earlier part wrote as it was", () => {
+    const ids = new CallIds();
+    const taken = `a_b_${hex("a.b")}`;
+    itemsToMessages({ items: items([call(taken), output(taken)]), callIds: ids });
+    const second = itemsToMessages({ items: items([call("a.b")]), callIds: ids });
+    expect(second.value.messages[0]!.content).toEqual([toolUse(`a_b_${hex("a.b", 12)}`)]);
+  });
+
   test("a call without call_id gets a synthesized id, which the output without call_id that follows answers", () => {
     const args = '{"city":"Oslo"}';
     const id = `synth_1_${createHash("sha256").update(`get_weather\u0000${args}`).digest("hex").slice(0, 16)}`;
