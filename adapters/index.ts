@@ -66,12 +66,6 @@ export interface EnvelopeAdapter {
   /** Messages (with the system prompt, when the envelope keeps it apart) to items. */
   messagesToItems(conversation: Conversation): Converted<CanonicalItem[]>;
   itemsToMessages(items: readonly CanonicalItem[]): Converted<Conversation>;
-  /**
-   * The same writer for the loose records of one journal, written run after
-   * run: what one run's items leave for the next (the call ids a rewrite took),
-   * so that no two calls of the journal are written with one id.
-   */
-  journalWriter(): Pick<EnvelopeAdapter, "itemsToMessages">;
   requestToBody(request: unknown): Converted<CreateResponseBody>;
   bodyToRequest(body: CreateResponseBody): Converted<unknown>;
   /** `sourcePaths`: the values made up for the items reported where each item comes from, not in the response object (response-paths.ts). */
@@ -81,7 +75,9 @@ export interface EnvelopeAdapter {
   /**
    * The same converters for the records of one journal, in order: they share
    * what a record leaves for the next (a call without id waiting for its
-   * result, where the envelope writes no ids). Stateless envelopes give themselves.
+   * result, where the envelope writes no ids), and its writers the call ids a
+   * rewrite took, so that no two calls of the journal are written with one id.
+   * Stateless envelopes give themselves.
    */
   journal(options?: JournalOptions): EnvelopeAdapter;
   /** A call_id its writer leaves out, as the call came without one (Gemini's `gemini_call_…`): no reader of the record sees it. */
@@ -124,12 +120,12 @@ interface ConversationalDescriptor {
   slug: string;
   recognise: EnvelopeAdapter["recognise"];
   messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[]; [shared: string]: unknown }): Converted<any> };
-  requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody }): Converted<any> };
-  responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource }): Converted<any>; fieldPaths: Readonly<Record<string, string>> };
+  requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody; [shared: string]: unknown }): Converted<any> };
+  responses: { toResponses(args: any): Converted<ResponseResource>; fromResponses(args: { response: ResponseResource; [shared: string]: unknown }): Converted<any>; fieldPaths: Readonly<Record<string, string>> };
   stream: { assembler(args?: any): StreamAssembler };
   /** What the converters of one journal share, handed to each of them with its other arguments. */
   journal?: (options?: JournalOptions) => Record<string, unknown>;
-  /** What the writer of one journal's loose records shares from run to run, handed to its items converter. */
+  /** What the writers of one journal's records share from record to record, handed to its converters toward the envelope. */
   writer?: () => Record<string, unknown>;
   dropsCallId?: (callId: string) => boolean;
 }
@@ -139,7 +135,7 @@ interface ConversationalDescriptor {
  * argument (`message`, `response`), and the fields of a conversation (those of
  * its request body, which its messages converter takes as arguments).
  */
-function conversational(descriptor: ConversationalDescriptor, names: { response: string; messages?: string; system?: string }, shared?: Record<string, unknown>): EnvelopeAdapter {
+function conversational(descriptor: ConversationalDescriptor, names: { response: string; messages?: string; system?: string }, shared?: Record<string, unknown>, written: Record<string, unknown> = {}): EnvelopeAdapter {
   const fields = { messages: names.messages ?? "messages", system: names.system ?? "system" };
   const state = shared ?? {};
   return {
@@ -150,17 +146,13 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     fields,
     messagesToItems: ({ messages, system, whole }) =>
       descriptor.messages.toItems({ [fields.messages]: messages, ...(system === undefined ? {} : { [fields.system]: system }), ...(whole ? { whole } : {}), ...state }),
-    itemsToMessages: (items) => conversationOf(descriptor.messages.fromItems({ items }), fields),
-    journalWriter: () => {
-      const written = descriptor.writer?.() ?? {};
-      return { itemsToMessages: (items) => conversationOf(descriptor.messages.fromItems({ items, ...written }), fields) };
-    },
+    itemsToMessages: (items) => conversationOf(descriptor.messages.fromItems({ items, ...written }), fields),
     requestToBody: (request) => descriptor.requestBodies.toResponses({ request, ...state }),
-    bodyToRequest: (body) => descriptor.requestBodies.fromResponses({ body }),
+    bodyToRequest: (body) => descriptor.requestBodies.fromResponses({ body, ...written }),
     responseToResource: (response, options) => descriptor.responses.toResponses({ [names.response]: response, ...state, ...options }),
-    resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource }),
+    resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource, ...written }),
     assembler: () => (shared ? descriptor.stream.assembler(state) : descriptor.stream.assembler()),
-    journal: (options) => (descriptor.journal ? conversational(descriptor, names, descriptor.journal(options)) : conversational(descriptor, names)),
+    journal: (options) => conversational(descriptor, names, descriptor.journal?.(options), descriptor.writer?.()),
     ...(descriptor.dropsCallId ? { dropsCallId: descriptor.dropsCallId } : {}),
   };
 }

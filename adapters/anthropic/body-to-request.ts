@@ -24,6 +24,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer, prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, CreateResponseBody, FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fields.js";
+import type { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import type { AnthropicRequestBody } from "./models.js";
 import { responsesToolChoiceToAnthropic, responsesToolsToAnthropic, type ExtensionTool } from "./tools.js";
@@ -49,7 +50,8 @@ const NO_COUNTERPART = new Set([
 ]);
 const ANTHROPIC_MAX_TEMPERATURE = 1;
 
-export function bodyToRequest(args: { body: CreateResponseBody }): Converted<AnthropicRequestBody> {
+/** `callIds`: the call id rewrites of the journal the body is written in, shared with its other records. */
+export function bodyToRequest(args: { body: CreateResponseBody; callIds?: CallIds }): Converted<AnthropicRequestBody> {
   const { body } = args;
   if (!isRecord(body) || body.object === "response" || "messages" in body || (body.input !== undefined && body.input !== null && typeof body.input !== "string" && !Array.isArray(body.input))) {
     throw new TypeError("not an Open Responses request body");
@@ -87,7 +89,7 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Ant
           messages = [{ role: "user", content: value }];
           losses.push(lossAt([key], "form_changed", "a string input written as one user message"));
         } else {
-          const converted = itemsToMessages({ items: value as CanonicalItem[] });
+          const converted = itemsToMessages({ items: value as CanonicalItem[], ...(args.callIds ? { callIds: args.callIds } : {}) });
           losses.push(...prefixLosses("/input", converted.losses));
           messages = converted.value.messages;
           itemsSystem = converted.value.system;

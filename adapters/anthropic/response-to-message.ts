@@ -30,6 +30,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import type { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { derivedStopReason, outputItemId, RESPONSE_NEUTRALS } from "./message-to-response.js";
 import { callStatusOf, toolUseStatusOf } from "./messages-to-items.js";
@@ -37,7 +38,7 @@ import type { AnthropicResponse } from "./models.js";
 
 const SPEC_KEYS = new Set(["id", "object", "created_at", "status", "incomplete_details", "model", "output", "usage", ...Object.keys(RESPONSE_NEUTRALS)]);
 
-export function responseToMessage(args: { response: ResponseResource }): Converted<AnthropicResponse> {
+export function responseToMessage(args: { response: ResponseResource; callIds?: CallIds }): Converted<AnthropicResponse> {
   const { response } = args;
   if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) {
     throw new TypeError("not an Open Responses response object");
@@ -63,7 +64,7 @@ export function responseToMessage(args: { response: ResponseResource }): Convert
     items.push(item);
     origins.push(index);
   });
-  const converted = itemsToMessages({ items });
+  const converted = itemsToMessages({ items, ...(args.callIds ? { callIds: args.callIds } : {}) });
   for (const loss of converted.losses) {
     const match = /^\/(\d+)(.*)$/.exec(loss.path);
     const path = match ? pointer("output", origins[Number(match[1])] ?? Number(match[1])) + match[2] : "/output" + loss.path;

@@ -15,6 +15,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import { prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, CreateResponseBody, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { isPresent, isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fields.js";
+import type { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import type { BedrockRequestBody } from "./models.js";
 import { responsesToolChoiceToBedrock, responsesToolsToBedrock, type ExtensionTool } from "./tools.js";
@@ -22,7 +23,8 @@ import { toolsLimitOf } from "../tools-limit.js";
 
 const INFERENCE_KEYS: Record<string, string> = { max_output_tokens: "maxTokens", temperature: "temperature", top_p: "topP" };
 
-export function bodyToRequest(args: { body: CreateResponseBody }): Converted<BedrockRequestBody> {
+/** `callIds`: the call id rewrites of the journal the body is written in, shared with its other records. */
+export function bodyToRequest(args: { body: CreateResponseBody; callIds?: CallIds }): Converted<BedrockRequestBody> {
   const { body } = args;
   if (!isRecord(body) || !("input" in body)) throw new TypeError("not an Open Responses request body: it has no input");
   const fields = body as Fields;
@@ -30,7 +32,7 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Bed
   const request: Fields = {};
   const input: unknown = fields.input;
   const items = (typeof input === "string" ? [{ type: "message", role: "user", content: input }] : Array.isArray(input) ? input : []) as CanonicalItem[];
-  const converted = itemsToMessages({ items });
+  const converted = itemsToMessages({ items, ...(args.callIds ? { callIds: args.callIds } : {}) });
   losses.push(...prefixLosses("/input", converted.losses));
   const system = converted.value.system ?? [];
   if (typeof fields.instructions === "string") system.unshift({ text: fields.instructions });

@@ -26,6 +26,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fields.js";
+import type { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { callStatusOf } from "./messages-to-items.js";
 import type { BedrockResponse } from "./models.js";
@@ -34,7 +35,7 @@ import { derivedStopReason, outputItemId, RESPONSE_NEUTRALS, responseIdOf } from
 const SILENT = new Set(["object", "status", "incomplete_details", "output", "usage"]);
 
 /** `model`: the model the request URL names, where the response is sent back to Bedrock: it goes there, not into the record. */
-export function responseToConverse(args: { response: ResponseResource; model?: string }): Converted<BedrockResponse> {
+export function responseToConverse(args: { response: ResponseResource; model?: string; callIds?: CallIds }): Converted<BedrockResponse> {
   const { response } = args;
   if (!isRecord(response) || response.object !== "response" || !Array.isArray(response.output)) throw new TypeError("not an Open Responses response object");
   const fields = response as Fields;
@@ -67,7 +68,7 @@ export function responseToConverse(args: { response: ResponseResource; model?: s
     items.push(item as CanonicalItem);
     origins.push(index);
   });
-  const converted = itemsToMessages({ items });
+  const converted = itemsToMessages({ items, ...(args.callIds ? { callIds: args.callIds } : {}) });
   for (const loss of converted.losses) {
     const [, index, rest] = /^\/(\d+)(.*)$/.exec(loss.path) ?? [];
     losses.push(index === undefined ? loss : { ...loss, path: `/output/${origins[Number(index)]}${rest}` });

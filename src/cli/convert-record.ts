@@ -188,7 +188,7 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
         const answers = outputsLeftWithTheirCalls(limited.items, callsBefore);
         const aside = { items: answers.items, losses: [...blocked.losses, ...limited.losses.map((loss) => ({ ...loss, path: "" })), ...answers.losses], left: new Set([...blocked.left, ...limited.left, ...answers.left]) };
         ids?.written(aside.items);
-        const written = itemsToEnvelope(aside.items, target, reasoningField);
+        const written = itemsToEnvelope(aside.items, target, envelopes, reasoningField);
         const second = written.losses.filter((loss) => !aside.left.has(loss.path) && !answersCallBefore(loss, aside.items, callsBefore));
         const emitted = done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...messageStepLosses(record, adapter, aside.items, second)]);
         const callIds = (of: readonly unknown[]) => of.flatMap((item) => (isPlainObject(item) && item.type === "function_call" && typeof item.call_id === "string" ? [item.call_id] : []));
@@ -266,10 +266,11 @@ function blockedCallsLeftOut(items: CanonicalItem[], target: Envelope, repeats?:
 }
 
 /** Items as the target's loose records: items themselves, Chat messages, or an envelope's messages (its system text first, as a system line). */
-function itemsToEnvelope(items: readonly CanonicalItem[], target: Envelope, reasoningField?: ReasoningField): Converted<unknown[]> {
+function itemsToEnvelope(items: readonly CanonicalItem[], target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField): Converted<unknown[]> {
   if (target === "responses") return { value: [...items], losses: [] };
   if (target === "chat") return chat.messages.fromItems({ items, reasoningField });
-  const converted = ENVELOPES[target as AdapterName].itemsToMessages(items);
+  // The journal's writer: the call ids its rewrites took are taken for every record of it.
+  const converted = envelopes[target as AdapterName].itemsToMessages(items);
   return { value: conversationRecords(converted.value), losses: converted.losses };
 }
 
@@ -374,8 +375,8 @@ function convertWhole(record: unknown, kind: WholeKind, target: Envelope, envelo
         ? chatRequests().requestBodies.fromResponses({ body: body.value as CreateResponseBody, reasoningField })
         : chat.responses.fromResponses({ response: body.value as ResponseResource, reasoningField, synthesized: synthesizedPaths(body.losses) })
       : isBody
-        ? ENVELOPES[target as AdapterName].bodyToRequest(body.value as CreateResponseBody)
-        : ENVELOPES[target as AdapterName].resourceToResponse(body.value as ResponseResource);
+        ? envelopes[target as AdapterName].bodyToRequest(body.value as CreateResponseBody)
+        : envelopes[target as AdapterName].resourceToResponse(body.value as ResponseResource);
   const written = write(marked);
   if (isBody) {
     const lost = lostChoiceCalls(record, marked.value, written.value, target);

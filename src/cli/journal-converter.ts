@@ -4,7 +4,7 @@
 // come back whole from StreamRecords, and a request body's limits that the
 // target cannot write are carried to the records after it (own-limit-calls.ts).
 // Each whole record is converted by convert-record.ts.
-import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type EnvelopeAdapter, type ItemOrigin, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
+import { chat, ENVELOPE_NAMES, ENVELOPES, isAdapterName, journalEnvelopes, type AdapterName, type CallCounts, type ItemOrigin, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { convertAssembledResponse } from "../journal/convert-assembled-response.js";
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { deepestPath, isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
@@ -57,8 +57,6 @@ export class JournalConverter {
   private readonly names: ResultNames | undefined;
   /** The ids the journal gave so far, toward a target that cannot write every one (journal-ids.ts). */
   private readonly ids: JournalIds | undefined;
-  /** The target envelope's writer of loose records, one for the journal: an id rewritten in one run is not given to a call of another. */
-  private readonly writer: Pick<EnvelopeAdapter, "itemsToMessages"> | undefined;
 
   constructor(
     private readonly target: Envelope,
@@ -70,7 +68,6 @@ export class JournalConverter {
     // A rewrite names results itself only toward a target of an envelope whose results name their call.
     const named = rewrite?.namesResults ? undefined : profileOf(target)?.toolResultNames;
     this.names = named === undefined ? undefined : { calls: new ConversationCalls(), field: named.field, rule: named.rule };
-    this.writer = isAdapterName(target) ? ENVELOPES[target].journalWriter() : undefined;
     this.ids = target === "responses" ? undefined : new JournalIds(isAdapterName(target) ? (callId) => ENVELOPES[target].dropsCallId?.(callId) ?? false : undefined);
     this.looseKinds = new Set<RecordKind>(target === "responses" ? ["chat_message"] : target === "chat" ? ["responses_item"] : ["chat_message", "responses_item"]);
     // A stream in the target envelope stays a stream: only the others are reassembled.
@@ -160,7 +157,7 @@ export class JournalConverter {
           out.push(notConverted(entry.line, `not reassembled: ${entry.reason}`));
           break;
         case "response": {
-          const streamed = convertStreamed(entry, this.target, this.reasoningField, this.requestLimits, this.ids);
+          const streamed = convertStreamed(entry, this.target, this.envelopes, this.reasoningField, this.requestLimits, this.ids);
           if (entry.envelope === this.target && streamed.converted > 0) {
             streamed.losses.push({ line: entry.response.line, path: "", code: "form_changed", detail: `the stream on lines ${entry.response.line}-${entry.response.lastLine} is written as one whole response: a request body before it limits the calls of the responses after it in a way ${WRITTEN_AS[this.target as AdapterName]} cannot write, and only a whole response can have a call that limit refuses left out` });
           }
@@ -198,7 +195,7 @@ export class JournalConverter {
     this.runCalls.clear();
     const kind = this.runKind!;
     this.runKind = undefined;
-    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.writer!, this.callCounts, this.rewrite, this.names, this.requestLimits, this.ids) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite, this.ids);
+    const emitted = isAdapterName(this.target) ? convertRunToEnvelope(pending, kind, this.target, this.envelopes, this.callCounts, this.rewrite, this.names, this.requestLimits, this.ids) : convertRun(pending, this.target, this.callCounts, this.reasoningField, this.rewrite, this.ids);
     if (cutAt !== undefined) {
       emitted.losses.push({ line: cutAt, path: "", code: "form_changed", detail: `the ${pending.length} records from line ${pending[0]!.line} hold no user turn past their first record, and no place where each call so far had its output and the next record was no output: they are written before this record, to hold memory to a bound, and what this record would have been folded with there (calls of one message, an output moved after its call) is written apart` });
     }
@@ -207,11 +204,11 @@ export class JournalConverter {
 }
 
 /** A response reassembled from a stream, as the other envelope's whole record; each input record is counted with it. */
-function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope, reasoningField?: ReasoningField, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
+function convertStreamed(entry: Extract<JournalRecord, { kind: "response" }>, target: Envelope, writers: JournalEnvelopes, reasoningField?: ReasoningField, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
   const { response, records } = entry;
   try {
     const repeats = ids?.judge(response.items, (index) => response.itemLines?.[index] ?? response.lastLine, { givesItemIds: entry.envelope === "responses" });
-    const converted = convertAssembledResponse({ ...entry, target, ...(reasoningField ? { reasoningField } : {}), ...(requestLimits ? { requestLimits } : {}), ...(repeats ? { repeats } : {}) });
+    const converted = convertAssembledResponse({ ...entry, target, writers, ...(reasoningField ? { reasoningField } : {}), ...(requestLimits ? { requestLimits } : {}), ...(repeats ? { repeats } : {}) });
     ids?.written(converted.written ?? response.items);
     // A stream whose records stand on lines of their own is one response, written in its first line's wrapper.
     const contiguous = response.lastLine - response.line + 1 === records;
@@ -372,7 +369,7 @@ export function unreadMark(line: number, detail: string, what = "could not be re
  * `requestLimits`: what the request body before the run allows and the target
  * lost (lostRequestLimits); a call it refuses is left out.
  */
-function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, writer: Pick<EnvelopeAdapter, "itemsToMessages">, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
+function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target: AdapterName, envelopes: JournalEnvelopes, counts: Required<CallCounts>, rewrite?: RecordRewrite, names?: ResultNames, requestLimits?: RequestLimits, ids?: JournalIds): Emitted {
   const first = run[0]!.line;
   const lineOf = (path: string): { line: number; path: string } => {
     const match = /^\/(\d+)(.*)$/.exec(path);
@@ -402,7 +399,8 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
     const limited = leaveOutDisallowedLooseCalls(unfinished.items, WRITTEN_AS[target], (index) => `/${index}`, requestLimits);
     const aside = { items: limited.items, losses: [...unfinished.losses, ...limited.losses], left: new Set([...unfinished.left, ...limited.left]) };
     ids?.written(aside.items);
-    const written = writer.itemsToMessages(aside.items);
+    // The journal's writer: the call ids its rewrites took are taken for every record of it.
+    const written = envelopes[target].itemsToMessages(aside.items);
     // An item left out is one of the items, not one of the lines: one Chat message gives several items, so its loss names the message that gave it.
     const leftOutFrom = (loss: Loss): StreamLoss => (kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageOf(loss.path, rewritten.items, origins, run, first) });
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map(leftOutFrom)];

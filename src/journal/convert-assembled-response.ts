@@ -25,7 +25,7 @@
 // event that last set it, a field of the response object at the event that
 // carried it.
 // The Chat descriptor brings its assembler, which adds the rebuilt completion to what a stream gives.
-import { chat, ENVELOPES, type AdapterName, type ReasoningField } from "../../adapters/index.js";
+import { chat, ENVELOPES, type AdapterName, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import type { AssembledResponse, StreamLoss, WholeRecord } from "../models/assembled-response.js";
 import type { ChatCompletion } from "../models/chat-completions.js";
 import type { Envelope } from "../models/journal-item.js";
@@ -55,7 +55,8 @@ export interface ConvertedStream {
  * from and, when a line inside that stream could not be read, the damage loss.
  * Throws when the record the stream amounts to cannot be converted.
  */
-export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope; reasoningField?: ReasoningField; requestLimits?: RequestLimits; repeats?: RepeatedKeys }): ConvertedStream {
+/** `writers`: the journal's envelopes, whose writers share the call ids their rewrites took; the registry's own when none is given. */
+export function convertAssembledResponse(args: { envelope: Envelope; response: AssembledResponse; damage?: Loss; target?: Envelope; reasoningField?: ReasoningField; requestLimits?: RequestLimits; repeats?: RepeatedKeys; writers?: JournalEnvelopes }): ConvertedStream {
   const { envelope, response, damage } = args;
   const target = args.target ?? (envelope === "chat" ? "responses" : "chat");
   // A chat.completion has no status per call: only the response's can keep one from passing as completed.
@@ -70,7 +71,7 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
   const converted =
     envelope === "chat" && target === "responses" ? chatStreamToResponse(response, damaged)
     : envelope === "responses" && target === "chat" ? responsesStreamToCompletion(response, damaged, args.reasoningField)
-    : throughResource(envelope, target, response, damaged, args.reasoningField, args.requestLimits, args.repeats);
+    : throughResource(envelope, target, response, damaged, args.writers ?? ENVELOPES, args.reasoningField, args.requestLimits, args.repeats);
   // A stream written whole by its envelope's converter says its losses with it.
   const losses = [...(envelope !== "chat" && envelope !== "responses" && response.record ? [] : response.losses), ...converted.losses];
   if (damage) losses.push({ ...damage, line: response.line });
@@ -78,7 +79,7 @@ export function convertAssembledResponse(args: { envelope: Envelope; response: A
 }
 
 /** Any other pair: the response object the stream amounts to, then the target's record of it. */
-function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean, reasoningField?: ReasoningField, requestLimits?: RequestLimits, repeats?: RepeatedKeys): ConvertedStream {
+function throughResource(envelope: Envelope, target: Envelope, response: AssembledResponse, damaged: boolean, writers: JournalEnvelopes, reasoningField?: ReasoningField, requestLimits?: RequestLimits, repeats?: RepeatedKeys): ConvertedStream {
   const whole = wholeOf(envelope, response);
   const resource = envelope === "chat" ? chatStreamToResponse(response, damaged) : whole ? wholeRecord(whole, damaged) : { value: { ...(response.id !== undefined ? { id: response.id } : {}), object: "response", status: statusOf(response, damaged), output: response.items }, losses: [] };
   if (envelope === "responses") {
@@ -106,7 +107,7 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   }
   // What the first step synthesized no one said: the second does not report it lost.
   const synthesized = resource.losses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
-  const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized, reasoningField }) : ENVELOPES[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
+  const written = target === "chat" ? chat.responses.fromResponses({ response: resource.value as ResponseResource, synthesized, reasoningField }) : writers[target as AdapterName].resourceToResponse(resource.value as ResponseResource);
   const second = written.losses.filter((loss) => !intoSetAside(loss.path, refused.left));
   const joined = joinStepLosses({ source: stepEnvelope(envelope), target: stepEnvelope(target), first: resource.losses, second, written: written.value });
   // The first step's losses name their line already; the second's point into the source's own record, or into the record written.
