@@ -21,6 +21,7 @@
 // |   converts with a loss                     |                                                       |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
+import { writtenToolNames } from "../../src/models/written-tool-names.js";
 import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { AnthropicTool, AnthropicToolChoice } from "./models.js";
@@ -182,8 +183,11 @@ export function readAnthropicRequestTools(args: { body: Record<string, unknown> 
         reading.tools.push(...converted.value);
         return;
       }
-      const name = isRecord(tool) && typeof tool.name === "string" && tool.name !== "" ? tool.name : undefined;
-      reading.unread.push({ path: `tools[${index}]`, detail: converted.losses.map((loss) => loss.detail).join("; "), governs: name === undefined ? "tools" : { tool: name } });
+      // An entry in another envelope's form still names its tool to a reader of that form.
+      const names = writtenToolNames(tool, { lists: true });
+      const detail = converted.losses.map((loss) => loss.detail).join("; ");
+      if (names.length === 0) reading.unread.push({ path: `tools[${index}]`, detail, governs: "tools" });
+      for (const name of names) reading.unread.push({ path: `tools[${index}]`, detail, governs: { tool: name } });
     });
   }
   if (isPresent(toolChoice)) {

@@ -17,6 +17,7 @@
 // |   converts with a loss                     |                                                       |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
+import { writtenToolNames } from "../../src/models/written-tool-names.js";
 import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { BedrockTool, BedrockToolChoice } from "./models.js";
@@ -152,7 +153,10 @@ export function readBedrockRequestTools(args: { body: Record<string, unknown> })
         return;
       }
       const detail = converted.losses.map((loss) => loss.detail).join("; ") || "a toolSpec without a name names no tool";
-      reading.unread.push({ path: `toolConfig.tools[${index}]`, detail, governs: name === undefined ? "tools" : { tool: name } });
+      // An entry in another envelope's form (a Chat `function`, an Anthropic `name`) still names its tool to a reader of that form.
+      const names = writtenToolNames(tool, { lists: true });
+      if (names.length === 0) reading.unread.push({ path: `toolConfig.tools[${index}]`, detail, governs: "tools" });
+      for (const written of names) reading.unread.push({ path: `toolConfig.tools[${index}]`, detail, governs: { tool: written } });
     });
   }
   if (isPresent(toolChoice)) {

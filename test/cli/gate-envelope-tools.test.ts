@@ -119,6 +119,26 @@ describe("gate: Anthropic request bodies", () => {
     ]);
   });
 
+  test("a tool written in another envelope's form, which Anthropic does not read, still names its tool: a call of that name is refused", async () => {
+    const tools = [anthropicTools[0], { toolSpec: { name: "get_forecast", inputSchema: { json: { ...forecastSchema, additionalProperties: false } } } }];
+    const journal = jsonl([anthropicExchange({ tools }, { id: "toolu_01Lyon", name: "get_forecast", input: { city: "Lyon", days: 30 } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      { line: 1, index: 0, type: undefined, name: undefined, reason: "error", detail: "line 1: tools[1] of the Anthropic request cannot be read: a tool without a name (undefined) has no Open Responses form", findings: [] },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_forecast",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_forecast"',
+        findings: [{ code: "tool_not_allowed", detail: '"get_forecast" is not allowed: tools[1] of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+    ]);
+  });
+
   test("a tool whose input_schema cannot be read refuses its own calls only", async () => {
     const tools = [anthropicTools[0], { description: "Time in a timezone", input_schema: "zone: string", name: "get_clock" }];
     const journal = jsonl([
@@ -429,6 +449,27 @@ describe("gate: Bedrock request bodies", () => {
     const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
     expect(decided(result.stdout)).toEqual([{ line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] }, { line: 1, index: 1, type: "function_call", name: "get_user_country", reason: "ok", detail: "completed call with arguments valid for its schema", findings: [] }]);
     expect(result.code).toBe(0);
+  });
+
+  test("a tool written in the Chat form, which Converse does not read, still names its tool: a call of that name is refused", async () => {
+    const chatForm = { type: "function", function: { name: "get_user_country", parameters: { additionalProperties: false, properties: {}, type: "object" } } };
+    const loose = { ...toolSpec, inputSchema: { json: { type: "object" } } };
+    const journal = jsonl([bedrockExchange({ tools: [{ toolSpec: loose }, chatForm] }, { toolUseId: "tooluse_country", name: "get_user_country", input: { country: "any" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      { line: 1, index: 0, type: undefined, name: undefined, reason: "error", detail: 'line 1: toolConfig.tools[1] of the Bedrock request cannot be read: a "function" is not a tool of one member', findings: [] },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_user_country"',
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: toolConfig.tools[1] of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+    ]);
   });
 
   test("a toolChoice that cannot be read allows no function", async () => {
