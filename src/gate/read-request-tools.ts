@@ -7,7 +7,8 @@
 // | part that cannot be read                                  | what it still says                        |
 // |-----------------------------------------------------------|-------------------------------------------|
 // | a definition whose name can be read (bad `parameters`,    | that name: its calls are refused          |
-// |   no type, a name defined twice)                          |                                           |
+// |   no type, a name defined twice, a name a tool of another |                                           |
+// |   kind in the same list writes too)                       |                                           |
 // | a definition with no name that can be read, or `tools`    | some tool, unknown: only the functions    |
 // |   (or `functions`) that is not an array                   |   read here may run under this body       |
 // | an entry of `allowed_tools`                               | nothing: the names read are allowed       |
@@ -26,6 +27,7 @@ import { shownLiteral } from "../models/decimal-value.js";
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 import { describeLimitSpelledOtherwise, limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
 import { isTypelessFunctionTool } from "../models/typeless-tool.js";
+import { writtenToolNames } from "../models/written-tool-names.js";
 
 /**
  * The schema of a function declared without `parameters`: it takes no
@@ -235,6 +237,8 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
     read.unknownTools = true;
     return;
   }
+  // Names another kind of tool writes, each with where: a function of one of them has no single definition.
+  const writtenByOthers = new Map<string, string>();
   tools.forEach((tool, index) => {
     const at = `${field}[${index}]`;
     if (!isPlainObject(tool)) return unknownTool(read, `${where}: ${at} must be an object, found ${describe(tool)}`);
@@ -244,6 +248,7 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
     }
     if (tool.type !== "function") {
       read.others.push({ name: otherToolName(tool, tool.type), type: tool.type, where: `${at} of ${where}` });
+      for (const name of writtenToolNames(tool, { lists: false })) if (!writtenByOthers.has(name)) writtenByOthers.set(name, `${at} (type ${describe(tool.type)})`);
       return;
     }
     if (tool.function === undefined) return readDefinition(tool, where, at, read);
@@ -255,6 +260,26 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
     }
     readDefinition(tool.function, where, `${at}.function`, read);
   });
+  refuseFunctionsNamedByOthers(read, writtenByOthers, where);
+}
+
+/**
+ * A function whose name a tool of another kind in the same list writes is
+ * defined twice: Anthropic calls its client tools (`bash_20250124`) and its
+ * functions alike by `tool_use`, and an entry another envelope's reader took
+ * for a hosted tool (a Gemini tool holding a Bedrock `toolSpec`) is that
+ * envelope's definition of the name. A replayer that dispatches by name may run
+ * either, so neither schema is taken and the calls of the name are refused.
+ */
+function refuseFunctionsNamedByOthers(read: ToolsRead, writtenByOthers: ReadonlyMap<string, string>, where: string): void {
+  if (writtenByOthers.size === 0) return;
+  const named = read.functions.filter(({ name }) => writtenByOthers.has(name));
+  for (const { name, field } of named) {
+    const other = writtenByOthers.get(name)!;
+    read.problems.push(`${where}: ${field} defines "${name}" as a function, and ${other} names a tool of another kind so`);
+    read.unreadable.set(name, `${where} defines it as a function and, at ${other}, as a tool of another kind`);
+  }
+  if (named.length > 0) read.functions = read.functions.filter(({ name }) => !writtenByOthers.has(name));
 }
 
 /**

@@ -324,8 +324,9 @@ export class ToolRegistry {
 
   private define(read: ToolsRead): void {
     const clashing = this.clashingNames([...read.others.map((tool) => tool.name), ...read.functions.map((fn) => fn.name), ...read.unreadable.keys()]);
-    // Within one tools array a function wins over another tool of its name: a
-    // function_call of that name is the function's.
+    // Within one tools array a function wins over another tool known only by its
+    // type (`web_search`): a function_call of that name is the function's. One
+    // that writes the function's name is refused by its reader (read-request-tools.ts).
     for (const tool of read.others) {
       if (this.pinnedNames.has(tool.name)) continue;
       if (this.refuseLookalike(tool.name)) continue;

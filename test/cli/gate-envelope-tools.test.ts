@@ -139,6 +139,40 @@ describe("gate: Anthropic request bodies", () => {
     ]);
   });
 
+  test("a custom tool and a client tool of Anthropic's (bash_20250124) of one name: a tool_use of that name may be either's call, and is refused", async () => {
+    const tools = [{ ...anthropicTools[0], input_schema: { type: "object" } }, { type: "bash_20250124", name: "get_forecast" }];
+    const journal = jsonl([anthropicExchange({ tools }, { id: "toolu_01Shell", name: "get_forecast", input: { command: "rm -rf /srv/forecasts" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: 'line 1 (Anthropic tools read as Open Responses ones): tools[0].name defines "get_forecast" as a function, and tools[1] (type "anthropic:bash_20250124") names a tool of another kind so',
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_forecast",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_forecast"',
+        findings: [
+          {
+            code: "tool_not_allowed",
+            detail: '"get_forecast" is not allowed: line 1 (Anthropic tools read as Open Responses ones) defines it as a function and, at tools[1] (type "anthropic:bash_20250124"), as a tool of another kind',
+            path: "/name",
+          },
+        ],
+      },
+    ]);
+  });
+
   test("a tool whose input_schema cannot be read refuses its own calls only", async () => {
     const tools = [anthropicTools[0], { description: "Time in a timezone", input_schema: "zone: string", name: "get_clock" }];
     const journal = jsonl([
@@ -284,6 +318,41 @@ describe("gate: Gemini request bodies", () => {
     expect(twice.reason).not.toBe("ok");
     const choiceTwice = await call({ tools: [{ functionDeclarations: [countryTool] }], toolConfig: { functionCallingConfig: { mode: "AUTO" } }, config: noneConfig });
     expect(choiceTwice.findings).toEqual([expect.objectContaining({ code: "tool_not_allowed" })]);
+  });
+
+  test("a member of a tool that Gemini would take for a hosted tool and that defines a function of the same name in another envelope's form refuses it", async () => {
+    const strict = { name: "get_user_country", inputSchema: { json: { additionalProperties: false, properties: {}, type: "object" } } };
+    const request = { tools: [{ functionDeclarations: [{ ...countryTool, parametersJsonSchema: { type: "object" } }] }, { toolSpec: strict }] };
+    const journal = jsonl([geminiExchange(request, [{ id: "call_country", name: "get_user_country", args: { country: "any" } }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: 'line 1 (Gemini tools read as Open Responses ones): tools[0].name defines "get_user_country" as a function, and tools[1] (type "gemini:toolSpec") names a tool of another kind so',
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_user_country"',
+        findings: [
+          {
+            code: "tool_not_allowed",
+            detail: '"get_user_country" is not allowed: line 1 (Gemini tools read as Open Responses ones) defines it as a function and, at tools[1] (type "gemini:toolSpec"), as a tool of another kind',
+            path: "/name",
+          },
+        ],
+      },
+    ]);
   });
 
   test("a hosted tool beside the functions is a tool: a function_call of its name is refused", async () => {
