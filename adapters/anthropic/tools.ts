@@ -19,9 +19,12 @@
 // |   tool_choice, or beside "none"            |                                                       |
 // | (for the gate) a tool or tool_choice that  | not taken: named as unread, with what it restricts    |
 // |   converts with a loss                     |                                                       |
+// | (for the gate) another envelope's choice   | the choice unread: no function may run                |
+// |   member (toolConfig, function_call…)      |                                                       |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { writtenToolNames } from "../../src/models/written-tool-names.js";
+import { describeForeignChoiceMember, foreignChoiceMember, type OwnChoiceMembers } from "../../src/models/foreign-limits.js";
 import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { AnthropicTool, AnthropicToolChoice } from "./models.js";
@@ -166,6 +169,9 @@ export function responsesToolChoiceToAnthropic(args: ResponsesToolChoice): Conve
   return { value: value as AnthropicToolChoice | undefined, losses };
 }
 
+/** The members of a Messages body that say which tools may run: a Gemini toolConfig, a Chat function_call beside them is another envelope's. */
+const OWN_CHOICE_MEMBERS: OwnChoiceMembers = { "": new Set(["tool_choice"]) };
+
 /**
  * A request body's tools and tool_choice as the gate reads them: each tool
  * that converts without a loss, and every other part named with what it
@@ -174,6 +180,8 @@ export function responsesToolChoiceToAnthropic(args: ResponsesToolChoice): Conve
  */
 export function readAnthropicRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
   const reading: ToolsReading = { tools: [], unread: [] };
+  const foreign = foreignChoiceMember(args.body, OWN_CHOICE_MEMBERS);
+  if (foreign !== undefined) reading.unread.push({ path: foreign.path, detail: describeForeignChoiceMember(foreign, TARGET), governs: "choice" });
   const { tools, tool_choice: toolChoice } = args.body;
   if (isPresent(tools) && !Array.isArray(tools)) reading.unread.push({ path: "tools", detail: `tools is ${typeOf(tools)}, not a list`, governs: "tools" });
   if (Array.isArray(tools)) {

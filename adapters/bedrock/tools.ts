@@ -15,9 +15,12 @@
 // | (back) allowed_tools, "none"               | the body writes the tools they allow (tools-limit.ts) |
 // | (for the gate) a tool or toolChoice that   | not taken: named as unread, with what it restricts    |
 // |   converts with a loss                     |                                                       |
+// | (for the gate) another envelope's choice   | the choice unread: no function may run                |
+// |   member (tool_choice, functionCallingConfig…) |                                                   |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { writtenToolNames } from "../../src/models/written-tool-names.js";
+import { describeForeignChoiceMember, foreignChoiceMember, type OwnChoiceMembers } from "../../src/models/foreign-limits.js";
 import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { BedrockTool, BedrockToolChoice } from "./models.js";
@@ -124,6 +127,9 @@ export function responsesToolChoiceToBedrock(args: { toolChoice: ToolChoiceParam
   return { value: undefined, losses: [lossAt([], "unsupported_field", `a tool_choice ${typeOf(choice)} has no ${TARGET} form: no toolChoice written`)] };
 }
 
+/** The members of a Converse body that say which tools may run: a tool_choice beside the toolConfig, or a functionCallingConfig in it, is another envelope's. */
+const OWN_CHOICE_MEMBERS: OwnChoiceMembers = { "": new Set(["toolConfig"]), toolConfig: new Set(["toolChoice"]) };
+
 /**
  * A request body's toolConfig as the gate reads it: each toolSpec that
  * converts without a loss, every other part named with what it restricts. A
@@ -132,6 +138,8 @@ export function responsesToolChoiceToBedrock(args: { toolChoice: ToolChoiceParam
  */
 export function readBedrockRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
   const reading: ToolsReading = { tools: [], unread: [] };
+  const foreign = foreignChoiceMember(args.body, OWN_CHOICE_MEMBERS);
+  if (foreign !== undefined) reading.unread.push({ path: foreign.path, detail: describeForeignChoiceMember(foreign, TARGET), governs: "choice" });
   const config = args.body.toolConfig;
   if (!isPresent(config)) return reading;
   if (!isRecord(config)) {

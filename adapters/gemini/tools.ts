@@ -31,11 +31,14 @@
 // (`toolConfig` and `tool_config`) is read neither way: a reader of either sees
 // its own, so the choice allows no function, the declarations no tool. So is
 // `tools` or `toolConfig` given both at the top of the body and in its
-// `config`, where the google-genai SDKs take them.
+// `config`, where the google-genai SDKs take them. Another envelope's choice
+// member (`tool_choice`, a Bedrock `toolChoice` in the toolConfig) allows no
+// function: Gemini passes it over, a reader of its own envelope's form does not.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { carryFields, givenTwice, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, snakeOf, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
 import type { ToolsReading } from "../index.js";
+import { describeForeignChoiceMember, foreignChoiceMember, type OwnChoiceMembers } from "../../src/models/foreign-limits.js";
 import { jsonSchemaOfGemini } from "./schema.js";
 
 export type ExtensionTool = { type: string; [key: string]: unknown };
@@ -214,6 +217,20 @@ export function responsesToolChoiceToGemini(args: { toolChoice: unknown; kept?: 
 }
 
 /**
+ * The members of a Gemini body that say which tools may run, at its top and in
+ * a google-genai SDK's config, in either spelling: a tool_choice beside them,
+ * or a Bedrock toolChoice in the toolConfig, is another envelope's.
+ */
+const OWN_CHOICE_MEMBERS: OwnChoiceMembers = {
+  "": new Set(["toolConfig", "tool_config"]),
+  config: new Set(["toolConfig", "tool_config"]),
+  toolConfig: new Set(["functionCallingConfig", "function_calling_config"]),
+  tool_config: new Set(["functionCallingConfig", "function_calling_config"]),
+  functionCallingConfig: new Set(["allowedFunctionNames", "allowed_function_names"]),
+  function_calling_config: new Set(["allowedFunctionNames", "allowed_function_names"]),
+};
+
+/**
  * A request body's tools and toolConfig as the gate reads them: each
  * declaration that converts without a loss (a `parameters` schema in Gemini's
  * dialect only when every keyword of it translates), every other part named
@@ -222,6 +239,8 @@ export function responsesToolChoiceToGemini(args: { toolChoice: unknown; kept?: 
  */
 export function readGeminiRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
   const reading: ToolsReading = { tools: [], unread: [] };
+  const foreign = foreignChoiceMember(args.body, OWN_CHOICE_MEMBERS);
+  if (foreign !== undefined) reading.unread.push({ path: foreign.path, detail: describeForeignChoiceMember(foreign, TARGET), governs: "choice" });
   const toolsAt = placeOf(args.body, "tools", reading, "tools");
   if (toolsAt !== undefined) {
     const tools = read(toolsAt.record, "tools");

@@ -173,6 +173,34 @@ describe("gate: Anthropic request bodies", () => {
     ]);
   });
 
+  test("a Gemini toolConfig beside the tools, which Anthropic passes over and a reader of Gemini's form takes, allows no function", async () => {
+    const toolConfig = { functionCallingConfig: { mode: "NONE" } };
+    const journal = jsonl([anthropicExchange({ tools: anthropicTools, toolConfig }, { id: "toolu_01Lyon", name: "get_forecast", input: { city: "Lyon" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: "line 1: toolConfig of the Anthropic request cannot be read: toolConfig is how another envelope's request limits its calls: Anthropic Messages passes it over there, a reader of that envelope's form reads it",
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_forecast",
+        reason: "ok",
+        detail: "completed call with arguments valid for its schema",
+        findings: [{ code: "tool_not_allowed", detail: '"get_forecast" is not allowed: toolConfig of line 1 cannot all be read, so it allows no function', path: "/name" }],
+      },
+    ]);
+  });
+
   test("a tool whose input_schema cannot be read refuses its own calls only", async () => {
     const tools = [anthropicTools[0], { description: "Time in a timezone", input_schema: "zone: string", name: "get_clock" }];
     const journal = jsonl([
@@ -351,6 +379,34 @@ describe("gate: Gemini request bodies", () => {
             path: "/name",
           },
         ],
+      },
+    ]);
+  });
+
+  test("a tool_choice of the Chat form, which Gemini passes over, allows no function", async () => {
+    const request = { tools: [{ functionDeclarations: [countryTool] }], tool_choice: "none" };
+    const journal = jsonl([geminiExchange(request, [{ id: "call_country", name: "get_user_country", args: {} }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: "line 1: tool_choice of the Gemini request cannot be read: tool_choice is how another envelope's request limits its calls: Gemini passes it over there, a reader of that envelope's form reads it",
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "ok",
+        detail: "completed call with arguments valid for its schema",
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: tool_choice of line 1 cannot all be read, so it allows no function', path: "/name" }],
       },
     ]);
   });
@@ -537,6 +593,34 @@ describe("gate: Bedrock request bodies", () => {
         reason: "unknown_tool",
         detail: 'no schema is known for "get_user_country"',
         findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: toolConfig.tools[1] of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+    ]);
+  });
+
+  test("a Gemini functionCallingConfig in the toolConfig, which Converse passes over, allows no function", async () => {
+    const journal = jsonl([bedrockExchange({ tools: [{ toolSpec }], functionCallingConfig: { mode: "NONE" } }, { toolUseId: "tooluse_country", name: "get_user_country", input: {} })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail:
+          "line 1: toolConfig.functionCallingConfig of the Bedrock request cannot be read: functionCallingConfig is how another envelope's request limits its calls: Bedrock Converse passes it over there, a reader of that envelope's form reads it",
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "ok",
+        detail: "completed call with arguments valid for its schema",
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: toolConfig.functionCallingConfig of line 1 cannot all be read, so it allows no function', path: "/name" }],
       },
     ]);
   });
