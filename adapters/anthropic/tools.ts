@@ -21,10 +21,12 @@
 // |   converts with a loss                     |                                                       |
 // | (for the gate) another envelope's choice   | the choice unread: no function may run                |
 // |   member (toolConfig, function_call…)      |                                                       |
+// | (for the gate) another envelope's list of  | the names it writes refused (none: only the functions |
+// |   tools (functions)                        |   read here may run)                                  |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { writtenToolNames } from "../../src/models/written-tool-names.js";
-import { describeForeignChoiceMember, foreignChoiceMember, type OwnChoiceMembers } from "../../src/models/foreign-limits.js";
+import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
 import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { AnthropicTool, AnthropicToolChoice } from "./models.js";
@@ -169,8 +171,8 @@ export function responsesToolChoiceToAnthropic(args: ResponsesToolChoice): Conve
   return { value: value as AnthropicToolChoice | undefined, losses };
 }
 
-/** The members of a Messages body that say which tools may run: a Gemini toolConfig, a Chat function_call beside them is another envelope's. */
-const OWN_CHOICE_MEMBERS: OwnChoiceMembers = { "": new Set(["tool_choice"]) };
+/** The members of a Messages body that define its tools and say which may run: a Gemini toolConfig, a Chat function_call or functions beside them is another envelope's. */
+const OWN_LIMIT_MEMBERS: OwnLimitMembers = { "": new Set(["tools", "tool_choice"]) };
 
 /**
  * A request body's tools and tool_choice as the gate reads them: each tool
@@ -180,8 +182,7 @@ const OWN_CHOICE_MEMBERS: OwnChoiceMembers = { "": new Set(["tool_choice"]) };
  */
 export function readAnthropicRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
   const reading: ToolsReading = { tools: [], unread: [] };
-  const foreign = foreignChoiceMember(args.body, OWN_CHOICE_MEMBERS);
-  if (foreign !== undefined) reading.unread.push({ path: foreign.path, detail: describeForeignChoiceMember(foreign, TARGET), governs: "choice" });
+  reading.unread.push(...foreignLimitParts(args.body, OWN_LIMIT_MEMBERS, TARGET));
   const { tools, tool_choice: toolChoice } = args.body;
   if (isPresent(tools) && !Array.isArray(tools)) reading.unread.push({ path: "tools", detail: `tools is ${typeOf(tools)}, not a list`, governs: "tools" });
   if (Array.isArray(tools)) {

@@ -17,10 +17,12 @@
 // |   converts with a loss                     |                                                       |
 // | (for the gate) another envelope's choice   | the choice unread: no function may run                |
 // |   member (tool_choice, functionCallingConfig…) |                                                   |
+// | (for the gate) another envelope's list of  | the names it writes refused (none: only the functions |
+// |   tools (tools beside toolConfig, functions) |   read here may run)                                |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { writtenToolNames } from "../../src/models/written-tool-names.js";
-import { describeForeignChoiceMember, foreignChoiceMember, type OwnChoiceMembers } from "../../src/models/foreign-limits.js";
+import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
 import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { BedrockTool, BedrockToolChoice } from "./models.js";
@@ -127,8 +129,8 @@ export function responsesToolChoiceToBedrock(args: { toolChoice: ToolChoiceParam
   return { value: undefined, losses: [lossAt([], "unsupported_field", `a tool_choice ${typeOf(choice)} has no ${TARGET} form: no toolChoice written`)] };
 }
 
-/** The members of a Converse body that say which tools may run: a tool_choice beside the toolConfig, or a functionCallingConfig in it, is another envelope's. */
-const OWN_CHOICE_MEMBERS: OwnChoiceMembers = { "": new Set(["toolConfig"]), toolConfig: new Set(["toolChoice"]) };
+/** The members of a Converse body that define its tools and say which may run: a tool_choice or tools beside the toolConfig, or a functionCallingConfig in it, is another envelope's. */
+const OWN_LIMIT_MEMBERS: OwnLimitMembers = { "": new Set(["toolConfig"]), toolConfig: new Set(["tools", "toolChoice"]) };
 
 /**
  * A request body's toolConfig as the gate reads it: each toolSpec that
@@ -138,8 +140,7 @@ const OWN_CHOICE_MEMBERS: OwnChoiceMembers = { "": new Set(["toolConfig"]), tool
  */
 export function readBedrockRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
   const reading: ToolsReading = { tools: [], unread: [] };
-  const foreign = foreignChoiceMember(args.body, OWN_CHOICE_MEMBERS);
-  if (foreign !== undefined) reading.unread.push({ path: foreign.path, detail: describeForeignChoiceMember(foreign, TARGET), governs: "choice" });
+  reading.unread.push(...foreignLimitParts(args.body, OWN_LIMIT_MEMBERS, TARGET));
   const config = args.body.toolConfig;
   if (!isPresent(config)) return reading;
   if (!isRecord(config)) {

@@ -33,12 +33,14 @@
 // `tools` or `toolConfig` given both at the top of the body and in its
 // `config`, where the google-genai SDKs take them. Another envelope's choice
 // member (`tool_choice`, a Bedrock `toolChoice` in the toolConfig) allows no
-// function: Gemini passes it over, a reader of its own envelope's form does not.
+// function, and its list of tools (Chat's `functions`, a Bedrock `tools` in the
+// toolConfig) refuses the names it writes: Gemini passes them over, a reader of
+// their own envelope's form does not.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { carryFields, givenTwice, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, snakeOf, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
 import type { ToolsReading } from "../index.js";
-import { describeForeignChoiceMember, foreignChoiceMember, type OwnChoiceMembers } from "../../src/models/foreign-limits.js";
+import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
 import { jsonSchemaOfGemini } from "./schema.js";
 
 export type ExtensionTool = { type: string; [key: string]: unknown };
@@ -217,13 +219,14 @@ export function responsesToolChoiceToGemini(args: { toolChoice: unknown; kept?: 
 }
 
 /**
- * The members of a Gemini body that say which tools may run, at its top and in
- * a google-genai SDK's config, in either spelling: a tool_choice beside them,
- * or a Bedrock toolChoice in the toolConfig, is another envelope's.
+ * The members of a Gemini body that define its tools and say which may run, at
+ * its top and in a google-genai SDK's config, in either spelling: a tool_choice
+ * or functions beside them, or a Bedrock toolChoice or tools in the toolConfig,
+ * is another envelope's.
  */
-const OWN_CHOICE_MEMBERS: OwnChoiceMembers = {
-  "": new Set(["toolConfig", "tool_config"]),
-  config: new Set(["toolConfig", "tool_config"]),
+const OWN_LIMIT_MEMBERS: OwnLimitMembers = {
+  "": new Set(["tools", "toolConfig", "tool_config"]),
+  config: new Set(["tools", "toolConfig", "tool_config"]),
   toolConfig: new Set(["functionCallingConfig", "function_calling_config"]),
   tool_config: new Set(["functionCallingConfig", "function_calling_config"]),
   functionCallingConfig: new Set(["allowedFunctionNames", "allowed_function_names"]),
@@ -239,8 +242,7 @@ const OWN_CHOICE_MEMBERS: OwnChoiceMembers = {
  */
 export function readGeminiRequestTools(args: { body: Record<string, unknown> }): ToolsReading {
   const reading: ToolsReading = { tools: [], unread: [] };
-  const foreign = foreignChoiceMember(args.body, OWN_CHOICE_MEMBERS);
-  if (foreign !== undefined) reading.unread.push({ path: foreign.path, detail: describeForeignChoiceMember(foreign, TARGET), governs: "choice" });
+  reading.unread.push(...foreignLimitParts(args.body, OWN_LIMIT_MEMBERS, TARGET));
   const toolsAt = placeOf(args.body, "tools", reading, "tools");
   if (toolsAt !== undefined) {
     const tools = read(toolsAt.record, "tools");

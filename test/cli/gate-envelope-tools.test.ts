@@ -411,6 +411,35 @@ describe("gate: Gemini request bodies", () => {
     ]);
   });
 
+  test("a legacy Chat functions list, which Gemini passes over, refuses the functions it names", async () => {
+    const strict = { name: "get_user_country", parameters: { additionalProperties: false, properties: {}, type: "object" } };
+    const request = { tools: [{ functionDeclarations: [{ ...countryTool, parametersJsonSchema: { type: "object" } }] }], functions: [strict] };
+    const journal = jsonl([geminiExchange(request, [{ id: "call_country", name: "get_user_country", args: { country: "any" } }])]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: "line 1: functions of the Gemini request cannot be read: functions is where another envelope's request defines its tools: Gemini passes it over there, a reader of that envelope's form reads it",
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_user_country"',
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: functions of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+    ]);
+  });
+
   test("a hosted tool beside the functions is a tool: a function_call of its name is refused", async () => {
     const request = { tools: [{ googleSearch: {} }, { functionDeclarations: [countryTool] }] };
     const journal = jsonl([geminiExchange(request, [{ id: "call_search", name: "googleSearch", args: { query: "largest city" } }])]);
@@ -621,6 +650,35 @@ describe("gate: Bedrock request bodies", () => {
         reason: "ok",
         detail: "completed call with arguments valid for its schema",
         findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: toolConfig.functionCallingConfig of line 1 cannot all be read, so it allows no function', path: "/name" }],
+      },
+    ]);
+  });
+
+  test("a tools list beside the toolConfig, which Converse passes over, refuses the tools it names", async () => {
+    const chatForm = { type: "function", function: { name: "get_user_country", parameters: { additionalProperties: false, properties: {}, type: "object" } } };
+    const exchange = bedrockExchange({ tools: [{ toolSpec: { ...toolSpec, inputSchema: { json: { type: "object" } } } }] }, { toolUseId: "tooluse_country", name: "get_user_country", input: { country: "any" } });
+    const journal = jsonl([{ ...exchange, request: { ...(exchange.request as Fields), tools: [chatForm] } }]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: "line 1: tools of the Bedrock request cannot be read: tools is where another envelope's request defines its tools: Bedrock Converse passes it over there, a reader of that envelope's form reads it",
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_user_country"',
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: tools of line 1 defines it in a form that cannot be read', path: "/name" }],
       },
     ]);
   });
