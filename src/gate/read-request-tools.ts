@@ -119,13 +119,6 @@ function readBodyToolsAsSpelled(body: Record<string, unknown>, where: string, re
   const foreign = readEnvelope?.(body);
   if (foreign !== undefined) return readConvertedTools(foreign, where);
   const read = emptyRead();
-  // Gemini and Bedrock give their choice in a toolConfig: one that no envelope's
-  // reader took may forbid calls (Gemini's mode NONE) in a way not read here.
-  const toolConfig = toolConfigField(body);
-  if (toolConfig !== undefined) {
-    read.problems.push(`${where}: ${toolConfig} is read by no envelope's reader here, so the choice it may make cannot be known`);
-    read.choice = { names: NO_NAME, field: toolConfig, whole: false };
-  }
   if (present(body.tools)) readTools(body.tools, where, "tools", read);
   if (present(body.functions)) readLegacyFunctions(body.functions, where, read);
   settleDuplicates(read, where);
@@ -137,6 +130,14 @@ function readBodyToolsAsSpelled(body: Record<string, unknown>, where: string, re
       read.problems.push(`${where}: tool_choice and the legacy function_call allow other calls, which two readers would read apart`);
       read.choice = { names: NO_NAME, field: "tool_choice", whole: false };
     } else if (!present(body.tool_choice)) read.choice = legacy;
+  }
+  // Gemini and Bedrock give their choice in a toolConfig: one that no envelope's
+  // reader took may forbid calls (Gemini's mode NONE) in a way not read here.
+  // Applied last, since a tool_choice beside it allows what it may forbid.
+  const toolConfig = toolConfigField(body);
+  if (toolConfig !== undefined) {
+    read.problems.push(`${where}: ${toolConfig} is read by no envelope's reader here, so the choice it may make cannot be known`);
+    read.choice = { names: NO_NAME, field: toolConfig, whole: false };
   }
   return read;
 }

@@ -63,6 +63,22 @@ describe("a request body with a tools entry that cannot be read", () => {
     });
   });
 
+  test("a toolConfig no envelope's reader takes still allows no function beside a tool_choice that allows every one", async () => {
+    const toolConfig = { functionCallingConfig: { mode: "NONE" } };
+    for (const choice of [{ tool_choice: "auto" }, { function_call: "auto" }]) {
+      const path = journal({ model: "m", input: "go", tools: [readFile], toolConfig, ...choice }, call("call_1", "read_file"));
+      expect(await gate(path)).toEqual({
+        code: 1,
+        verdicts: [
+          errorLine(1, "line 1: toolConfig is read by no envelope's reader here, so the choice it may make cannot be known"),
+          userMessage(1),
+          callVerdict(2, "call_1", "read_file", "toolConfig of line 1 cannot all be read, so it allows no function"),
+        ],
+        stderr: "read 2 lines: 2 items, 1 error; 2 blocked\n  blocked by: error 1, tool_not_allowed 1\n  findings: tool_not_allowed 1\n",
+      });
+    }
+  });
+
   test("without a tool_choice, only the functions it defines readably may run", async () => {
     const path = journal({ model: "m", input: "go", tools: [readFile] }, { model: "m", input: [], tools: [deleteFile, 42] }, call("call_1", "read_file"), call("call_2", "delete_file"));
     const reason = 'line 2 has tools that cannot be named; until the next request body, it allows only "delete_file"';
