@@ -391,6 +391,10 @@ export function readToolChoice(choice: unknown, where: string, problems: string[
   if (choice.allowed_tools !== undefined && choice.tools !== undefined && !isDeepStrictEqual(choice.tools, isPlainObject(choice.allowed_tools) ? choice.allowed_tools.tools : undefined)) {
     return unread("tool_choice lists its allowed tools twice, in allowed_tools.tools and in tools, two ways");
   }
+  // So with the mode: "none" on the choice and "auto" in allowed_tools allow nothing to one reader, the list to the other.
+  if (choice.allowed_tools !== undefined && choice.mode !== undefined && !isDeepStrictEqual(choice.mode, isPlainObject(choice.allowed_tools) ? choice.allowed_tools.mode : undefined)) {
+    return unread("tool_choice gives its mode twice, in allowed_tools.mode and in mode, two ways");
+  }
   const holder = choice.allowed_tools !== undefined ? choice.allowed_tools : choice;
   const at = choice.allowed_tools !== undefined ? "tool_choice.allowed_tools" : "tool_choice";
   if (!isPlainObject(holder)) return unread(`${at} must be an object, found ${describe(holder)}`);

@@ -226,6 +226,18 @@ describe("a Chat request body", () => {
     expect(allowedOf(agreeing, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: true });
   });
 
+  test("allowed_tools that gives its mode two ways allows no function: none on the choice, auto in allowed_tools", () => {
+    const weather = [{ type: "function", function: { name: "get_weather" } }];
+    const toolChoice = { type: "allowed_tools", mode: "none", allowed_tools: { mode: "auto", tools: weather } };
+    const registry = new ToolRegistry();
+    const problems = registry.addRequestBody({ ...body, tool_choice: toolChoice }, "line 1");
+    expect(problems).toEqual(["line 1: tool_choice gives its mode twice, in allowed_tools.mode and in mode, two ways"]);
+    expect(allowedOf(registry, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: false });
+    const agreeing = new ToolRegistry();
+    agreeing.addRequestBody({ ...body, tool_choice: { ...toolChoice, mode: "auto" } }, "line 1");
+    expect(allowedOf(agreeing, ["get_latest_sales_report", "get_weather"])).toEqual({ get_latest_sales_report: false, get_weather: true });
+  });
+
   test('"none" allows no function', () => {
     const registry = new ToolRegistry();
     registry.addRequestBody({ ...body, tool_choice: "none" }, "line 1");
