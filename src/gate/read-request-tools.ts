@@ -28,6 +28,7 @@ import { describeValue as describe, isPlainObject } from "../models/json-value.j
 import { describeLimitSpelledOtherwise, limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
 import { isTypelessFunctionTool } from "../models/typeless-tool.js";
 import { writtenToolNames } from "../models/written-tool-names.js";
+import { describeSchemaGivenTwice, SCHEMA_FIELDS, schemaFieldsGiven } from "../models/schema-fields.js";
 
 /**
  * The schema of a function declared without `parameters`: it takes no
@@ -186,10 +187,8 @@ export function readConvertedTools(foreign: EnvelopeTools, where: string): Tools
   return read;
 }
 
-// Where a definition, in any envelope, holds the schema of its arguments:
-// Chat's and Open Responses' `parameters`, Anthropic's `input_schema`, Gemini's
-// `parameters` or `parametersJsonSchema`, Bedrock's `inputSchema` (its `json`).
-const SCHEMA_FIELDS: ReadonlySet<string> = new Set(["parameters", "input_schema", "parametersJsonSchema", "parameters_json_schema", "inputSchema"]);
+// Where a definition, in any envelope, holds the schema of its arguments (schema-fields.ts).
+const SCHEMA_FIELD_NAMES: ReadonlySet<string> = new Set(SCHEMA_FIELDS);
 // The fields of a request body that hold its tools, in any envelope.
 const TOOLS_FIELDS: ReadonlySet<string> = new Set(["tools", "functions", "toolConfig", "tool_config"]);
 
@@ -211,7 +210,7 @@ function refuseInexactDefinition(read: ToolsRead, body: Record<string, unknown>,
   const double = String(Number(number.literal));
   let node: unknown = body;
   for (const token of tokens) {
-    if (isPlainObject(node) && typeof node.name === "string" && node.name !== "" && typeof token === "string" && SCHEMA_FIELDS.has(token)) {
+    if (isPlainObject(node) && typeof node.name === "string" && node.name !== "" && typeof token === "string" && SCHEMA_FIELD_NAMES.has(token)) {
       const name = node.name;
       read.problems.push(`${where}: ${written} is one a double reads as another number (${double}), so the definition of "${name}" there cannot be read as written`);
       read.functions = read.functions.filter((definition) => definition.name !== name);
@@ -310,6 +309,12 @@ function readDefinition(fields: Record<string, unknown>, where: string, at: stri
   // of that name is refused, read either way.
   if (present(fields.namespace)) {
     read.unreadable.set(name, `${at} of ${where} defines it in namespace ${describe(fields.namespace)}, which a reader that does not know the field takes for the top-level function`);
+    return;
+  }
+  const schemaFields = schemaFieldsGiven(fields);
+  if (schemaFields.length > 1) {
+    read.problems.push(`${where}: ${at}: ${describeSchemaGivenTwice(schemaFields)}`);
+    read.unreadable.set(name, `${at} of ${where} gives the schema of its arguments twice (${schemaFields.join(", ")})`);
     return;
   }
   if (!present(parameters)) {

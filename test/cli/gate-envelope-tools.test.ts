@@ -201,6 +201,34 @@ describe("gate: Anthropic request bodies", () => {
     ]);
   });
 
+  test("a tool that gives its schema also in another envelope's field (parameters) refuses its calls: each reader takes its own", async () => {
+    const tools = [{ ...anthropicTools[0], input_schema: { type: "object" }, parameters: { ...forecastSchema, additionalProperties: false } }];
+    const journal = jsonl([anthropicExchange({ tools }, { id: "toolu_01Lyon", name: "get_forecast", input: { city: "Lyon", days: 30 } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: "line 1: tools[0] of the Anthropic request cannot be read: the definition gives the schema of its arguments in parameters and input_schema, which readers of different envelopes each take one of",
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_forecast",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_forecast"',
+        findings: [{ code: "tool_not_allowed", detail: '"get_forecast" is not allowed: tools[0] of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+    ]);
+  });
+
   test("a tool whose input_schema cannot be read refuses its own calls only", async () => {
     const tools = [anthropicTools[0], { description: "Time in a timezone", input_schema: "zone: string", name: "get_clock" }];
     const journal = jsonl([
@@ -679,6 +707,34 @@ describe("gate: Bedrock request bodies", () => {
         reason: "unknown_tool",
         detail: 'no schema is known for "get_user_country"',
         findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: tools of line 1 defines it in a form that cannot be read', path: "/name" }],
+      },
+    ]);
+  });
+
+  test("a toolSpec that gives its schema also in another envelope's field (input_schema) refuses its calls: each reader takes its own", async () => {
+    const strict = { additionalProperties: false, properties: {}, type: "object" };
+    const journal = jsonl([bedrockExchange({ tools: [{ toolSpec: { ...toolSpec, inputSchema: { json: { type: "object" } }, input_schema: strict } }] }, { toolUseId: "tooluse_country", name: "get_user_country", input: { country: "any" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: "line 1: toolConfig.tools[0] of the Bedrock request cannot be read: the definition gives the schema of its arguments in input_schema and inputSchema, which readers of different envelopes each take one of",
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_user_country"',
+        findings: [{ code: "tool_not_allowed", detail: '"get_user_country" is not allowed: toolConfig.tools[0] of line 1 defines it in a form that cannot be read', path: "/name" }],
       },
     ]);
   });

@@ -55,6 +55,16 @@ describe("a Chat tools array", () => {
     expect(registry.schemaFor("get_image")).toBe(parameters);
   });
 
+  test("a function that gives its schema also in another envelope's field (Anthropic's input_schema) is refused: each reader takes its own", () => {
+    const registry = new ToolRegistry();
+    const definition = { name: "get_weather", parameters: { type: "object" }, input_schema: weatherParameters };
+    expect(registry.addRequestBody({ model: "m", input: "weather?", tools: [{ type: "function", function: definition }] }, "line 1")).toEqual([
+      "line 1: tools[0].function: the definition gives the schema of its arguments in parameters and input_schema, which readers of different envelopes each take one of",
+    ]);
+    expect(registry.schemaFor("get_weather")).toBeUndefined();
+    expect(registry.notAllowedReason("get_weather")).toBe("tools[0].function of line 1 gives the schema of its arguments twice (parameters, input_schema)");
+  });
+
   test("a custom tool is a tool no function_call runs, known by its name", () => {
     const registry = new ToolRegistry();
     registry.addTools([{ type: "custom", custom: { name: "run_sql", format: { type: "text" } } }], "tools.json");
