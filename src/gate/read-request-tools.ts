@@ -29,6 +29,7 @@ import { describeLimitSpelledOtherwise, limitSpelledOtherwise } from "../models/
 import { isTypelessFunctionTool } from "../models/typeless-tool.js";
 import { writtenToolNames } from "../models/written-tool-names.js";
 import { describeSchemaGivenTwice, SCHEMA_FIELDS, schemaFieldsGiven } from "../models/schema-fields.js";
+import { foreignLimitParts, type ForeignLimitPart, type OwnLimitMembers } from "../models/foreign-limits.js";
 
 /**
  * The schema of a function declared without `parameters`: it takes no
@@ -139,8 +140,28 @@ function readBodyToolsAsSpelled(body: Record<string, unknown>, where: string, re
   if (toolConfig !== undefined) {
     read.problems.push(`${where}: ${toolConfig} is read by no envelope's reader here, so the choice it may make cannot be known`);
     read.choice = { names: NO_NAME, field: toolConfig, whole: false };
-  }
+  } else for (const part of foreignLimitParts(body, OWN_LIMIT_MEMBERS, "a Chat or Open Responses reader")) refuseForeignPart(read, part, where);
   return read;
+}
+
+/**
+ * The members of a Chat or Open Responses body that define its tools and say
+ * which may run; a toolConfig, in either spelling and in a `config`, is read
+ * above. Another choice member (`toolChoice`, `allowedFunctionNames`) limits
+ * the calls to a reader of the form it is written in.
+ */
+const OWN_LIMIT_MEMBERS: OwnLimitMembers = { "": new Set(["tools", "functions", "tool_choice", "function_call", "toolConfig", "tool_config"]), config: new Set(["toolConfig", "tool_config"]) };
+
+/** Applies a member this body's readers pass over as the table at the top says of a part that cannot be read. */
+function refuseForeignPart(read: ToolsRead, part: ForeignLimitPart, where: string): void {
+  read.problems.push(`${where}: ${part.path} of the request cannot be read: ${part.detail}`);
+  const { governs } = part;
+  if (governs === "choice") read.choice = { names: NO_NAME, field: part.path, whole: false };
+  else if (governs === "tools") read.unknownTools = true;
+  else {
+    read.functions = read.functions.filter(({ name }) => name !== governs.tool);
+    read.unreadable.set(governs.tool, `${part.path} of ${where} defines it in a form that cannot be read`);
+  }
 }
 
 /**

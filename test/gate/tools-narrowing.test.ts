@@ -79,6 +79,18 @@ describe("a request body with a tools entry that cannot be read", () => {
     }
   });
 
+  test("a choice member of another form than Chat's and Open Responses' (toolChoice, allowedFunctionNames) allows no function", async () => {
+    for (const [member, value] of [["toolChoice", "none"], ["allowedFunctionNames", ["read_file"]]] as const) {
+      const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile], [member]: value }, call("call_1", "delete_file"));
+      const detail = `${member} is how another envelope's request limits its calls: a Chat or Open Responses reader passes it over there, a reader of that envelope's form reads it`;
+      expect(await gate(path)).toEqual({
+        code: 1,
+        verdicts: [errorLine(1, `line 1: ${member} of the request cannot be read: ${detail}`), userMessage(1), callVerdict(2, "call_1", "delete_file", `${member} of line 1 cannot all be read, so it allows no function`)],
+        stderr: "read 2 lines: 2 items, 1 error; 2 blocked\n  blocked by: error 1, tool_not_allowed 1\n  findings: tool_not_allowed 1\n",
+      });
+    }
+  });
+
   test("without a tool_choice, only the functions it defines readably may run", async () => {
     const path = journal({ model: "m", input: "go", tools: [readFile] }, { model: "m", input: [], tools: [deleteFile, 42] }, call("call_1", "read_file"), call("call_2", "delete_file"));
     const reason = 'line 2 has tools that cannot be named; until the next request body, it allows only "delete_file"';
