@@ -55,6 +55,13 @@ export function bedrockToolsToResponses(args: { tools: readonly BedrockTool[] })
     }
     const schema = isRecord(inner.inputSchema) ? inner.inputSchema.json : undefined;
     if (!isRecord(schema)) losses.push(lossAt([index, kind, "inputSchema"], "target_rejects", `inputSchema.json is ${typeOf(schema)}: written as the parameters as it is`));
+    // inputSchema is a union of one member: another beside json is a schema a
+    // reader of that member would take instead, and the function keeps json's.
+    if (isRecord(inner.inputSchema)) {
+      for (const member of Object.keys(inner.inputSchema)) {
+        if (member !== "json") losses.push(lossAt([index, kind, "inputSchema", member], "unsupported_field", `inputSchema.${member} beside json is not kept: the parameters are json's`));
+      }
+    }
     const fn: Fields = { type: "function", name: inner.name };
     if (inner.description !== undefined) fn.description = inner.description;
     fn.parameters = schema;

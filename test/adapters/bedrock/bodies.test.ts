@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { bodyToRequest } from "../../../adapters/bedrock/body-to-request.js";
 import { requestToBody } from "../../../adapters/bedrock/request-to-body.js";
-import { bedrockToolChoiceToResponses, bedrockToolsToResponses, responsesToolChoiceToBedrock, responsesToolsToBedrock } from "../../../adapters/bedrock/tools.js";
+import { bedrockToolChoiceToResponses, bedrockToolsToResponses, readBedrockRequestTools, responsesToolChoiceToBedrock, responsesToolsToBedrock } from "../../../adapters/bedrock/tools.js";
 
 const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 
@@ -112,6 +112,15 @@ describe("tools", () => {
       value: [{ toolSpec: { name: "get_weather", description: "Weather now.", inputSchema: { json: schema } } }, { cachePoint: { type: "default" } }, { systemTool: { name: "nova_grounding" } }],
       losses: [],
     });
+  });
+
+  test("a member of inputSchema beside json is reported, never dropped, and the gate's reader refuses the tool", () => {
+    const other = { type: "object", properties: { region: { enum: ["apac"] } }, additionalProperties: false };
+    const converted = bedrockToolsToResponses({ tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: schema, jsonSchema: other } } }] as never });
+    expect(converted.losses).toEqual([{ path: "/0/toolSpec/inputSchema/jsonSchema", code: "unsupported_field", detail: "inputSchema.jsonSchema beside json is not kept: the parameters are json's" }]);
+    const reading = readBedrockRequestTools({ body: { modelId: "m", messages: [], toolConfig: { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: schema, jsonSchema: other } } }] } } });
+    expect(reading.tools).toEqual([]);
+    expect(reading.unread).toEqual([{ path: "toolConfig.tools[0]", detail: "inputSchema.jsonSchema beside json is not kept: the parameters are json's", governs: { tool: "get_weather" } }]);
   });
 
   test("a function without parameters gets an empty object schema, reported", () => {
