@@ -274,10 +274,13 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
     }
     if (tool.function === undefined) return readDefinition(tool, where, at, read);
     if (!isPlainObject(tool.function)) return unreadableTool(read, tool, `${where}: ${at}.function must be an object, found ${describe(tool.function)}`, `${at} of ${where}`);
-    // Both forms at once: a Responses reader takes the top-level definition, a Chat reader the `function` one.
-    const topLevel = ["name", "parameters"].filter((key) => tool[key] !== undefined);
+    // Both forms at once: a Responses reader takes the top-level definition, a
+    // Chat reader the `function` one; a schema of another envelope's field
+    // beside `function` is the definition its reader takes.
+    const topLevel = ["name", ...SCHEMA_FIELDS].filter((key) => tool[key] !== undefined);
     if (topLevel.length > 0) {
-      return unreadableTool(read, tool, `${where}: ${at} defines the function twice, in the Chat form (function) and the Responses form (${topLevel.join(", ")}), which two readers would read apart`, `${at} of ${where}`);
+      const form = topLevel.every((key) => key === "name" || key === "parameters") ? "the Responses form" : "another envelope's fields";
+      return unreadableTool(read, tool, `${where}: ${at} defines the function twice, in the Chat form (function) and ${form} (${topLevel.join(", ")}), which two readers would read apart`, `${at} of ${where}`);
     }
     readDefinition(tool.function, where, `${at}.function`, read);
   });

@@ -148,6 +148,14 @@ describe("a tool in both forms", () => {
     expect(registry.schemaFor("get_latest_sales_report")).toBeUndefined();
     expect(registry.notAllowedReason("get_latest_sales_report")).toBe("tools[0] of line 1 defines it in a form that cannot be read");
   });
+  test.each(["input_schema", "parametersJsonSchema", "parameters_json_schema", "inputSchema"])("a Chat tool with %s beside its function is read in neither form", (field) => {
+    const registry = new ToolRegistry();
+    const twice = { type: "function", function: { name: "get_latest_sales_report", parameters: { type: "object" } }, [field]: salesParameters };
+    expect(registry.addRequestBody({ model: "m", input: "hi", tools: [twice] }, "line 1")).toEqual([
+      `line 1: tools[0] defines the function twice, in the Chat form (function) and another envelope's fields (${field}), which two readers would read apart`,
+    ]);
+    expect(registry.schemaFor("get_latest_sales_report")).toBeUndefined();
+  });
 });
 
 describe("an Open Responses tools array", () => {
