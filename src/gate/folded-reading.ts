@@ -10,15 +10,15 @@
 // `patternProperties` whose pattern the member's name matches, `items`,
 // `prefixItems`, `additionalProperties`, `contains`, `unevaluatedItems`,
 // `unevaluatedProperties`, every branch of `allOf`, `anyOf`, `oneOf`,
-// `if`/`then`/`else`, the `dependentSchemas` its object triggers, and each
-// `$ref` as the evaluator resolves it: a JSON Pointer, an `$anchor`, an
-// `$id` relative to its base; a `$dynamicRef` leads to every schema whose
-// `$dynamicAnchor` it may reach, since which one applies depends on the path
-// taken, and a rename under any of them only adds a reading the call must
-// pass). A map's keys, whose object declares no name, are left as written.
-// The copy so renamed must pass the schema as well. A member whose fold the
-// object's schemas write in two spellings (`id` and `ID`) could fill either:
-// that reading is not one, and the call is blocked.
+// `if`/`then`/`else`, the subschema of `not`, the `dependentSchemas` its
+// object triggers, and each `$ref` as the evaluator resolves it: a JSON
+// Pointer, an `$anchor`, an `$id` relative to its base; a `$dynamicRef`
+// leads to every schema whose `$dynamicAnchor` it may reach, since which one
+// applies depends on the path taken, and a rename under any of them only adds
+// a reading the call must pass). A map's keys, whose object declares no name,
+// are left as written. The copy so renamed must pass the schema as well. A
+// member whose fold the object's schemas write in two spellings (`id` and
+// `ID`) could fill either: that reading is not one, and the call is blocked.
 import { comparedName } from "../models/names-folded-twice.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject, setOwn } from "../models/json-value.js";
@@ -74,7 +74,10 @@ interface Reach {
 export const MAX_SCHEMAS_AT_A_PLACE = 64;
 
 const BRANCHES = ["allOf", "anyOf", "oneOf"] as const;
-const CONDITIONALS = ["if", "then", "else"] as const;
+// `not` among them: a name only its subschema declares (`not: {properties: {force:
+// {const: true}}, required: ["force"]}`) is still a parameter of the object, and
+// `FORCE` fills it for a folding reader while JSON Schema reads a free member.
+const IN_PLACE = ["if", "then", "else", "not"] as const;
 
 /** The folding reader's reading of `value` under `schema` when it differs from the value judged; undefined when every member is read as written. */
 export function foldedReading(value: unknown, schema: ToolSchema): FoldedReading | undefined {
@@ -319,7 +322,7 @@ function applying(given: readonly Placed[], value: unknown, reach: Reach): Place
       if (next.$dynamicRef.includes("#") && !name.startsWith("/")) for (const anchored of reach.resources?.dynamicAnchorsNamed(name) ?? []) pending.push({ schema: anchored, base });
     }
     for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) for (const branch of next[keyword] as unknown[]) pending.push({ schema: branch, base });
-    for (const keyword of CONDITIONALS) pending.push({ schema: next[keyword], base });
+    for (const keyword of IN_PLACE) pending.push({ schema: next[keyword], base });
     if (isPlainObject(next.dependentSchemas)) namesMatter = true;
     if (present !== undefined && isPlainObject(next.dependentSchemas)) {
       // By the object's names, not the triggers: a schema of a thousand triggers

@@ -73,6 +73,13 @@ describe("a member named as a folding reader reads a parameter its object declar
     expect(gate(schema, '{"REGION":"global","Mode":"read"}')).toEqual(detail);
     expect(gate(schema, '{"mode":"read","Region":"apac"}')).toEqual(ok);
   });
+  test("is found through the subschema of not, where a name only it declares is still a parameter of the object", () => {
+    const schema: ToolSchema = { type: "object", properties: { path: { type: "string" } }, not: { required: ["force"], properties: { force: { const: true } } } };
+    expect(gate(schema, '{"path":"/","FORCE":true}')).toEqual(
+      blocked(`arguments has the member "FORCE" at "/FORCE", which ${READER} takes for the parameter "force" its object declares; so read, arguments must NOT be valid`),
+    );
+    expect(gate(schema, '{"path":"/","Force":false}')).toEqual(ok);
+  });
   test("is found under contains, which tries every item, and under unevaluatedItems and unevaluatedProperties", () => {
     const site = { type: "object", properties: { region: { enum: ["apac"] } } };
     const soRead = (path: string) => blocked(`arguments has the member "REGION" at "${path}/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments${path}/region must be equal to one of the allowed values ("apac")`);
