@@ -10,15 +10,16 @@
 // `patternProperties` whose pattern the member's name matches, `items`,
 // `prefixItems`, `additionalProperties`, `contains`, `unevaluatedItems`,
 // `unevaluatedProperties`, every branch of `allOf`, `anyOf`, `oneOf`,
-// `if`/`then`/`else`, the subschema of `not`, the `dependentSchemas` its
-// object triggers, and each `$ref` as the evaluator resolves it: a JSON
-// Pointer, an `$anchor`, an `$id` relative to its base; a `$dynamicRef`
-// leads to every schema whose `$dynamicAnchor` it may reach, since which one
-// applies depends on the path taken, and a rename under any of them only adds
-// a reading the call must pass). A map's keys, whose object declares no name,
-// are left as written. The copy so renamed must pass the schema as well. A
-// member whose fold the object's schemas write in two spellings (`id` and
-// `ID`) could fill either: that reading is not one, and the call is blocked.
+// `if`/`then`/`else`, the subschema of `not`, the `dependentSchemas` (and
+// `dependencies`) its object triggers, and each `$ref` as the evaluator
+// resolves it: a JSON Pointer, an `$anchor`, an `$id` relative to its base; a
+// `$dynamicRef` leads to every schema whose `$dynamicAnchor` it may reach,
+// since which one applies depends on the path taken, and a rename under any of
+// them only adds a reading the call must pass). A map's keys, whose object
+// declares no name, are left as written. The copy so renamed must pass the
+// schema as well. A member whose fold the object's schemas write in two
+// spellings (`id` and `ID`) could fill either: that reading is not one, and
+// the call is blocked.
 import { comparedName } from "../models/names-folded-twice.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject, setOwn } from "../models/json-value.js";
@@ -78,6 +79,9 @@ const BRANCHES = ["allOf", "anyOf", "oneOf"] as const;
 // {const: true}}, required: ["force"]}`) is still a parameter of the object, and
 // `FORCE` fills it for a folding reader while JSON Schema reads a free member.
 const IN_PLACE = ["if", "then", "else", "not"] as const;
+// The gate applies the schemas of `dependencies` as the drafts that had it did,
+// as it applies `dependentSchemas`: a name one of them declares is a parameter too.
+const DEPENDENTS = ["dependentSchemas", "dependencies"] as const;
 
 /** The folding reader's reading of `value` under `schema` when it differs from the value judged; undefined when every member is read as written. */
 export function foldedReading(value: unknown, schema: ToolSchema): FoldedReading | undefined {
@@ -323,11 +327,15 @@ function applying(given: readonly Placed[], value: unknown, reach: Reach): Place
     }
     for (const keyword of BRANCHES) if (Array.isArray(next[keyword])) for (const branch of next[keyword] as unknown[]) pending.push({ schema: branch, base });
     for (const keyword of IN_PLACE) pending.push({ schema: next[keyword], base });
-    if (isPlainObject(next.dependentSchemas)) namesMatter = true;
-    if (present !== undefined && isPlainObject(next.dependentSchemas)) {
+    for (const keyword of DEPENDENTS) {
+      const dependents = next[keyword];
+      if (!isPlainObject(dependents)) continue;
+      namesMatter = true;
+      if (present === undefined) continue;
       // By the object's names, not the triggers: a schema of a thousand triggers
-      // applies to every item of a list, and most items name none of them.
-      const byTrigger = dependentsByTrigger(next.dependentSchemas);
+      // applies to every item of a list, and most items name none of them. A
+      // `dependencies` entry that lists names is no schema, and is passed over.
+      const byTrigger = dependentsByTrigger(dependents);
       for (const name of present) for (const dependent of byTrigger.get(name) ?? []) pending.push({ schema: dependent, base });
     }
   }

@@ -73,6 +73,13 @@ describe("a member named as a folding reader reads a parameter its object declar
     expect(gate(schema, '{"REGION":"global","Mode":"read"}')).toEqual(detail);
     expect(gate(schema, '{"mode":"read","Region":"apac"}')).toEqual(ok);
   });
+  test("is found through the schemas of dependencies its object triggers, which the gate applies as dependentSchemas", () => {
+    const schema: ToolSchema = { type: "object", properties: { mode: { type: "string" } }, dependencies: { mode: { properties: { force: { const: false } } }, path: ["mode"] } };
+    expect(gate(schema, '{"mode":"write","FORCE":true}')).toEqual(
+      blocked(`arguments has the member "FORCE" at "/FORCE", which ${READER} takes for the parameter "force" its object declares; so read, arguments/force must be equal to constant`),
+    );
+    expect(gate(schema, '{"mode":"write","Force":false}')).toEqual(ok);
+  });
   test("is found through the subschema of not, where a name only it declares is still a parameter of the object", () => {
     const schema: ToolSchema = { type: "object", properties: { path: { type: "string" } }, not: { required: ["force"], properties: { force: { const: true } } } };
     expect(gate(schema, '{"path":"/","FORCE":true}')).toEqual(
