@@ -22,8 +22,18 @@
 // Draft 4 is not read: it counts 1.0 as no integer, where 2020-12 counts it one.
 // The schema is compiled with `$schema` naming 2020-12, and every later check
 // reads that copy.
+//
+// A meta-schema other than those is not read either, wherever `$schema` names
+// it: its `$vocabulary` may ask for what the gate does not do (the
+// format-assertion vocabulary asserts `format`), and Ajv reads the schema as
+// 2020-12 all the same, at the root when the document holds a schema of that
+// URI, and always below it, where it looks at no `$schema`. Below the root, an
+// older draft is read as at the root, and refused where 2020-12 could accept
+// more than it.
 import type { ToolSchema } from "./schema.js";
-import { keywordOfLaterDraft } from "./schema-unrunnable.js";
+import { firstRefusal, keywordOfLaterDraft } from "./schema-unrunnable.js";
+import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
+import { pointerToken } from "../models/json-pointer.js";
 
 export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
@@ -76,4 +86,37 @@ export function readAs2020(schema: ToolSchema): { schema: ToolSchema } | { refus
   if (draft === undefined || typeof schema !== "object") return { schema };
   const refused = keywordOfLaterDraft(schema, draft.name, draft.later, draft.refAlone);
   return refused === undefined ? { schema: { ...schema, $schema: DRAFT_2020_12 } } : { refused };
+}
+
+/**
+ * Why a `$schema` the schema writes names a dialect the gate does not read, with
+ * its JSON Pointer, or undefined. `known`: whether a URI (without its empty
+ * fragment) is one of 2020-12's meta-schemas the gate holds. At the root, an
+ * older draft is for readAs2020, and a URI the document does not hold is refused
+ * by the compiler as never fetched.
+ */
+export function dialectNotRead(schema: ToolSchema, known: (uri: string) => boolean): string | undefined {
+  if (typeof schema !== "object") return undefined;
+  return firstRefusal(schema, (place, pointer) => {
+    const named = place.$schema;
+    if (typeof named !== "string" || known(named.replace(/#$/, ""))) return undefined;
+    const draft = OLDER_DRAFTS.get(named);
+    const at = `${pointer}/${pointerToken("$schema")}`;
+    if (place === schema) {
+      if (draft !== undefined || !holds(schema, named)) return undefined;
+      return `tool schema is refused: $schema at ${at} names ${JSON.stringify(named)}, a meta-schema the schema holds itself, whose vocabularies the gate does not read (one may ask that formats be asserted); only the meta-schema of 2020-12, draft 6, draft 7 or 2019-09 is read`;
+    }
+    if (draft !== undefined) return keywordOfLaterDraft(place, draft.name, draft.later, draft.refAlone, pointer);
+    return `tool schema is refused: $schema at ${at} names ${JSON.stringify(named)}, a dialect the gate does not read for the schema there (its vocabularies may ask that formats be asserted), where Ajv reads it as 2020-12 without a word`;
+  });
+}
+
+/** Whether the document holds a schema by the URI `$schema` names. */
+function holds(schema: Record<string, unknown>, uri: string): boolean {
+  try {
+    return new SchemaResources(schema).resolve(uri, DOCUMENT_URI) !== undefined;
+  } catch {
+    // Two schemas claim one identifier: compiling refuses the schema anyway.
+    return false;
+  }
 }

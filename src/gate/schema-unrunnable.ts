@@ -60,7 +60,7 @@ export function olderDraftKeyword(schema: unknown): string | undefined {
  * `refBase`: that draft ignores the keywords beside a `$ref`, and an `$id` there
  * would move the base the reference is resolved against in 2020-12.
  */
-export function keywordOfLaterDraft(schema: unknown, draft: string, laterKeywords: ReadonlyMap<string, string>, refBase: boolean): string | undefined {
+export function keywordOfLaterDraft(schema: unknown, draft: string, laterKeywords: ReadonlyMap<string, string>, refBase: boolean, at = ""): string | undefined {
   return firstRefusal(schema, (place, pointer) => {
     for (const [keyword, since] of laterKeywords) {
       if (Object.hasOwn(place, keyword)) {
@@ -71,7 +71,7 @@ export function keywordOfLaterDraft(schema: unknown, draft: string, laterKeyword
       return `tool schema is refused: the $id beside the $ref at ${shown(`${pointer}/$ref`)} would move the base that $ref is resolved against in 2020-12, where ${draft}, which $schema names, ignores it`;
     }
     return undefined;
-  });
+  }, at);
 }
 
 /**
@@ -133,8 +133,8 @@ export function unrunnablePart(schema: unknown, assertFormats: boolean): string 
   return firstRefusal(schema, (place, pointer) => unrunnableIn(place, pointer, assertFormats));
 }
 
-/** The first refusal among the schemas of the document, each read once; then among what references reach elsewhere. */
-function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer: string) => string | undefined): string | undefined {
+/** The first refusal among the schemas of the document, each read once; then among what references reach elsewhere. `at`: where the document sits, when it is a part of a larger one. */
+export function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer: string) => string | undefined, at = ""): string | undefined {
   let resources: SchemaResources | undefined;
   try {
     resources = new SchemaResources(schema);
@@ -145,7 +145,7 @@ function firstRefusal(schema: unknown, refusalOf: (place: SchemaObject, pointer:
   }
   const rootResource = isSchemaObject(schema) ? resources?.resourceOf(schema) : undefined;
   const seen = new Set<SchemaObject>();
-  const pending: Array<{ schema: unknown; pointer: string; base: string }> = [{ schema, pointer: "", base: DOCUMENT_URI }];
+  const pending: Array<{ schema: unknown; pointer: string; base: string }> = [{ schema, pointer: at, base: DOCUMENT_URI }];
   // The document's own tree first, so that each part is named by where it is
   // written; then what references reach outside it (a schema kept under a keyword
   // no table knows, such as "x-shared"), named by the reference.

@@ -79,3 +79,32 @@ describe("a schema that names an older draft in $schema", () => {
     expect(gate({ ...(zodTool(DRAFT_07) as object), $schema: "http://json-schema.org/draft-07/schema#x" }, { region: "apac" })).toMatchObject({ reason: "arguments_schema", detail: expect.stringContaining("tool schema does not compile") });
   });
 });
+
+describe("a $schema that names another meta-schema, which Ajv reads as 2020-12 all the same", () => {
+  const FORMAT_ASSERTION = "https://json-schema.org/draft/2020-12/meta/format-assertion";
+  const ownMeta = { $id: "https://tools.test/meta", $vocabulary: { "https://json-schema.org/draft/2020-12/vocab/core": true, "https://json-schema.org/draft/2020-12/vocab/format-assertion": true } };
+  const refused = (detail: string): Verdict => ({ reason: "arguments_schema", detail: `tool schema is refused: ${detail}`, path: "/arguments" });
+
+  test("at the root, naming a meta-schema the document holds itself, whose vocabularies ask that formats be asserted, is refused", () => {
+    const schema: ToolSchema = { $schema: "https://tools.test/meta", type: "object", properties: { to: { type: "string", format: "email" } }, $defs: { meta: ownMeta } };
+    expect(gate(schema, { to: "not an address" })).toEqual(
+      refused('$schema at /$schema names "https://tools.test/meta", a meta-schema the schema holds itself, whose vocabularies the gate does not read (one may ask that formats be asserted); only the meta-schema of 2020-12, draft 6, draft 7 or 2019-09 is read'),
+    );
+  });
+
+  test("below the root, in an embedded resource, naming the format-assertion meta-schema is refused", () => {
+    const schema: ToolSchema = { type: "object", properties: { to: { $id: "https://tools.test/to", $schema: FORMAT_ASSERTION, type: "string", format: "email" } } };
+    expect(gate(schema, { to: "not an address" })).toEqual(
+      refused(`$schema at /properties/to/$schema names "${FORMAT_ASSERTION}", a dialect the gate does not read for the schema there (its vocabularies may ask that formats be asserted), where Ajv reads it as 2020-12 without a word`),
+    );
+  });
+
+  test("below the root, 2020-12's own meta-schema is read, and an older draft is read as at the root", () => {
+    const nested = (meta: string, extra: object = {}): ToolSchema => ({ type: "object", properties: { to: { $schema: meta, type: "string", format: "email", ...extra } } });
+    expect(gate(nested("https://json-schema.org/draft/2020-12/schema#"), { to: "not an address" })).toEqual(ok);
+    expect(gate(nested(DRAFT_07), { to: "not an address" })).toEqual(ok);
+    expect(gate(nested(DRAFT_07, { minContains: 0 }), { to: "x" })).toEqual(
+      refused(`"minContains" at /properties/to/minContains is a keyword of draft 2019-09, and the schema names draft 7 in $schema, which reads it as an annotation: read by 2020-12's rules it would accept what its writer's draft refuses`),
+    );
+  });
+});
