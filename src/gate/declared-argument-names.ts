@@ -1,6 +1,7 @@
 // The member names a tool's schema gives its arguments: every key of a
 // `properties` object anywhere in it, every name a `required` list or a
-// `dependentRequired` entry names, every key of `dependentSchemas`. A tool that
+// `dependentRequired` entry names, every key of `dependentSchemas`, and those of
+// the meta-schemas when a reference may reach one (meta-schemas.ts). A tool that
 // decodes its arguments into fields matched regardless of case (Go's
 // encoding/json) reads `region` and `Region` as its one field `region`, so two
 // argument names that fold to one of these are two values for one field, only
@@ -9,6 +10,7 @@
 import { foldName } from "../models/folded-name.js";
 import type { FoldedNames } from "../models/names-folded-twice.js";
 import type { ToolSchema } from "./schema.js";
+import { mayReferToMetaSchema, metaSchemaDocuments } from "./meta-schemas.js";
 
 const declared = new WeakMap<object, FoldedNames | null>();
 
@@ -30,16 +32,20 @@ export function declaredArgumentNames(schema: ToolSchema | undefined): FoldedNam
 
 function foldsOf(schema: object): Set<string> {
   const folds = new Set<string>();
-  eachSchemaObject(schema, (fields) => {
-    for (const key of Object.keys(fields)) {
-      const child = fields[key];
-      if ((key === "properties" || key === "dependentSchemas" || key === "dependentRequired") && isObject(child)) {
-        for (const name of Object.keys(child)) folds.add(foldName(name));
+  // What a reference out of the document reaches declares names too: a meta-schema's `type`, `properties`…
+  const documents = mayReferToMetaSchema(schema) ? [schema, ...metaSchemaDocuments()] : [schema];
+  for (const document of documents) {
+    eachSchemaObject(document, (fields) => {
+      for (const key of Object.keys(fields)) {
+        const child = fields[key];
+        if ((key === "properties" || key === "dependentSchemas" || key === "dependentRequired") && isObject(child)) {
+          for (const name of Object.keys(child)) folds.add(foldName(name));
+        }
+        if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") folds.add(foldName(name));
+        if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") folds.add(foldName(name));
       }
-      if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") folds.add(foldName(name));
-      if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") folds.add(foldName(name));
-    }
-  });
+    });
+  }
   return folds;
 }
 

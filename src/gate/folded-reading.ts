@@ -12,7 +12,8 @@
 // `unevaluatedProperties`, every branch of `allOf`, `anyOf`, `oneOf`,
 // `if`/`then`/`else`, the subschema of `not`, the `dependentSchemas` (and
 // `dependencies`) its object triggers, and each `$ref` as the evaluator
-// resolves it: a JSON Pointer, an `$anchor`, an `$id` relative to its base; a
+// resolves it: a JSON Pointer, an `$anchor`, an `$id` relative to its base, a
+// 2020-12 meta-schema; a
 // `$dynamicRef` leads to every schema whose `$dynamicAnchor` it may reach,
 // since which one applies depends on the path taken, and a rename under any of
 // them only adds a reading the call must pass). A map's keys, whose object
@@ -28,6 +29,7 @@ import { eachSchemaObject } from "./declared-argument-names.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
 import { linearRegExp } from "./linear-regexp.js";
 import { schemaWork } from "./schema-work.js";
+import { mayReferToMetaSchema, metaSchemaDocument, metaSchemaDocuments } from "./meta-schemas.js";
 
 /** A member renamed as a folding reader reads it: where it is (JSON Pointer into the arguments), its name, and the declared names it folds to. */
 export interface FoldedMember {
@@ -148,9 +150,13 @@ function namesOf(schema: SchemaObject): SchemaNames {
   let names = schemaNames.get(schema);
   if (names === undefined) {
     const written = new Set<string>();
-    eachSchemaObject(schema, (fields) => {
-      if (isPlainObject(fields.properties)) for (const name of Object.keys(fields.properties)) written.add(name);
-    });
+    // A reference out of the document may reach a meta-schema, whose names are parameters too.
+    const documents = mayReferToMetaSchema(schema) ? [schema, ...metaSchemaDocuments()] : [schema];
+    for (const document of documents) {
+      eachSchemaObject(document, (fields) => {
+        if (isPlainObject(fields.properties)) for (const name of Object.keys(fields.properties)) written.add(name);
+      });
+    }
     names = spellingsByFold(written);
     schemaNames.set(schema, names);
   }
@@ -369,12 +375,12 @@ function referenced(reference: string, base: string, reach: Reach): Placed[] {
 
 const resourcesByRoot = new WeakMap<SchemaObject, SchemaResources | null>();
 
-/** The resources of a schema, indexed once a schema; undefined when two schemas claim one identifier (such a schema does not compile). */
+/** The resources of a schema, with the meta-schemas it may refer to, indexed once a schema; undefined when two schemas claim one identifier (such a schema does not compile). */
 function resourcesOf(root: SchemaObject): SchemaResources | undefined {
   let resources = resourcesByRoot.get(root);
   if (resources === undefined) {
     try {
-      resources = new SchemaResources(root);
+      resources = new SchemaResources(root, metaSchemaDocument);
     } catch {
       resources = null;
     }

@@ -87,6 +87,21 @@ describe("a member named as a folding reader reads a parameter its object declar
     );
     expect(gate(schema, '{"path":"/","Force":false}')).toEqual(ok);
   });
+  test("is found through a $ref to the 2020-12 meta-schema, whose names are parameters of a schema given as an argument", () => {
+    const schema: ToolSchema = { type: "object", properties: { schema: { $ref: "https://json-schema.org/draft/2020-12/schema" } } };
+    expect(gate(schema, '{"schema":{"TYPE":"bogus"}}')).toEqual(
+      blocked(`arguments has the member "TYPE" at "/schema/TYPE", which ${READER} takes for the parameter "type" its object declares; so read, arguments/schema/type must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")`),
+    );
+    expect(gate(schema, '{"schema":{"properties":{"a":{"MinLength":-1}}}}')).toEqual(
+      blocked(`arguments has the member "MinLength" at "/schema/properties/a/MinLength", which ${READER} takes for the parameter "minLength" its object declares; so read, arguments/schema/properties/a/minLength must be >= 0`),
+    );
+    expect(gate(schema, '{"schema":{"Type":"string","minLength":1}}')).toEqual(ok);
+    expect(gate(schema, '{"schema":{"type":"string","TYPE":"integer"}}')).toEqual({
+      reason: "arguments_parse",
+      detail: `arguments has the names "type" and "TYPE" in one object, at "/schema": ${READER} takes them for one name and keeps the last value`,
+      path: "/arguments",
+    });
+  });
   test("is found under contains, which tries every item, and under unevaluatedItems and unevaluatedProperties", () => {
     const site = { type: "object", properties: { region: { enum: ["apac"] } } };
     const soRead = (path: string) => blocked(`arguments has the member "REGION" at "${path}/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments${path}/region must be equal to one of the allowed values ("apac")`);
