@@ -1,6 +1,7 @@
 // The member names a tool's schema gives its arguments: every key of a
 // `properties` object anywhere in it, every name a `required` list or a
-// `dependentRequired` entry names, every key of `dependentSchemas`, and those of
+// `dependentRequired` (or `dependencies`) entry names, every key of
+// `dependentSchemas`, `dependentRequired` and `dependencies`, and those of
 // the meta-schemas when a reference may reach one (meta-schemas.ts). A tool that
 // decodes its arguments into fields matched regardless of case (Go's
 // encoding/json) reads `region` and `Region` as its one field `region`, so two
@@ -36,17 +37,34 @@ function foldsOf(schema: object): Set<string> {
   const documents = mayReferToMetaSchema(schema) ? [schema, ...metaSchemaDocuments()] : [schema];
   for (const document of documents) {
     eachSchemaObject(document, (fields) => {
-      for (const key of Object.keys(fields)) {
-        const child = fields[key];
-        if ((key === "properties" || key === "dependentSchemas" || key === "dependentRequired") && isObject(child)) {
-          for (const name of Object.keys(child)) folds.add(foldName(name));
-        }
-        if (key === "required" && Array.isArray(child)) for (const name of child) if (typeof name === "string") folds.add(foldName(name));
-        if (key === "dependentRequired" && isObject(child)) for (const list of Object.values(child)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") folds.add(foldName(name));
-      }
+      for (const name of namesDeclaredIn(fields)) folds.add(foldName(name));
     });
   }
   return folds;
+}
+
+/** Keywords whose keys are names of the object's members. */
+const NAME_KEYS = ["properties", "dependentSchemas", "dependentRequired", "dependencies"] as const;
+
+/**
+ * The member names one schema object gives its object: the keys of its
+ * `properties`, `dependentSchemas`, `dependentRequired` and `dependencies`, and
+ * the names its `required` and the lists of `dependentRequired` and
+ * `dependencies` write. A name only `required` or a trigger writes is a
+ * parameter all the same: `{"if": {"required": ["delete"]}, …}` speaks of a
+ * member `delete` the tool reads.
+ */
+export function namesDeclaredIn(fields: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  const lists: unknown[] = [Object.hasOwn(fields, "required") ? fields.required : undefined];
+  for (const keyword of NAME_KEYS) {
+    const entries = Object.hasOwn(fields, keyword) ? fields[keyword] : undefined;
+    if (!isObject(entries)) continue;
+    names.push(...Object.keys(entries));
+    if (keyword === "dependentRequired" || keyword === "dependencies") lists.push(...Object.values(entries));
+  }
+  for (const list of lists) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") names.push(name);
+  return names;
 }
 
 /** Calls `visit` with every object (not array) of a schema, each once, however deep. */

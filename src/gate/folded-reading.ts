@@ -5,8 +5,9 @@
 // JSON Schema reads a member its schema leaves free and no region at all.
 //
 // The gate judges that reading too, object by object: a member is renamed only
-// to a name the schema declares (`properties`) for the very object it sits in,
-// found by following the arguments down the schema (`properties`, the
+// to a name the schema declares (`properties`, and the names `required` and the
+// dependent keywords write: declared-argument-names.ts) for the very object it
+// sits in, found by following the arguments down the schema (`properties`, the
 // `patternProperties` whose pattern the member's name matches, `items`,
 // `prefixItems`, `additionalProperties`, `contains`, `unevaluatedItems`,
 // `unevaluatedProperties`, every branch of `allOf`, `anyOf`, `oneOf`,
@@ -25,7 +26,7 @@ import { comparedName } from "../models/names-folded-twice.js";
 import { pointerToken } from "../models/json-pointer.js";
 import { isPlainObject, setOwn } from "../models/json-value.js";
 import type { ToolSchema } from "./schema.js";
-import { eachSchemaObject } from "./declared-argument-names.js";
+import { eachSchemaObject, namesDeclaredIn } from "./declared-argument-names.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
 import { linearRegExp } from "./linear-regexp.js";
 import { schemaWork } from "./schema-work.js";
@@ -141,7 +142,7 @@ function readFolded(value: object, root: SchemaObject): FoldedReading | undefine
   return first === undefined ? undefined : { value: top, renamed: first };
 }
 
-/** The names every `properties` of the schema writes, by fold; read once a schema. */
+/** The names every schema object of the schema declares, by fold; read once a schema. */
 type SchemaNames = ReadonlyMap<string, readonly string[]>;
 
 const schemaNames = new WeakMap<object, SchemaNames>();
@@ -154,7 +155,7 @@ function namesOf(schema: SchemaObject): SchemaNames {
     const documents = mayReferToMetaSchema(schema) ? [schema, ...metaSchemaDocuments()] : [schema];
     for (const document of documents) {
       eachSchemaObject(document, (fields) => {
-        if (isPlainObject(fields.properties)) for (const name of Object.keys(fields.properties)) written.add(name);
+        for (const name of namesDeclaredIn(fields)) written.add(name);
       });
     }
     names = spellingsByFold(written);
@@ -211,7 +212,7 @@ function mayRename(value: object, names: SchemaNames): boolean {
   return false;
 }
 
-/** The names the schemas at one place declare (`properties`), as written and by fold. */
+/** The names the schemas at one place declare (namesDeclaredIn), as written and by fold. */
 interface Declared {
   written: Set<string>;
   byFold: Map<string, string[]>;
@@ -226,7 +227,7 @@ function declaredAt(schemas: readonly PlacedSchema[], known: Map<string, Declare
   if (known.has(key)) return known.get(key);
   const written = new Set<string>();
   for (const { schema } of schemas) {
-    const names = isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
+    const names = namesDeclaredIn(schema);
     // As validation charges a schema object it evaluates, by its names
     // (schema-instrument.ts): this reading reads the names of schemas validation
     // skipped too (a `then` whose `if` failed).

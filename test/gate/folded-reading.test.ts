@@ -102,6 +102,16 @@ describe("a member named as a folding reader reads a parameter its object declar
       path: "/arguments",
     });
   });
+  test("declared by a required list or a dependent keyword alone, with no properties entry, is that parameter too", () => {
+    const soRead = (rest: string) => blocked(`arguments has the member "DELETE" at "/DELETE", which ${READER} takes for the parameter "delete" its object declares; so read, ${rest}`);
+    const confirmed: ToolSchema = { type: "object", properties: { path: { type: "string" } }, required: ["confirm"], if: { required: ["delete"] }, then: { properties: { confirm: { const: true } } } };
+    expect(gate(confirmed, '{"path":"/","DELETE":true,"confirm":false}')).toEqual(soRead("arguments/confirm must be equal to constant"));
+    expect(gate(confirmed, '{"path":"/","Delete":true,"confirm":true}')).toEqual(ok);
+    const needing: ToolSchema = { type: "object", properties: { path: { type: "string" } }, dependentRequired: { delete: ["confirm"] } };
+    expect(gate(needing, '{"path":"/","DELETE":true}')).toEqual(soRead("arguments must have property confirm when property delete is present"));
+    const triggering: ToolSchema = { type: "object", properties: { path: { type: "string" } }, dependentSchemas: { delete: { required: ["confirm"] } } };
+    expect(gate(triggering, '{"path":"/","DELETE":true}')).toEqual(soRead("arguments must have required property 'confirm'"));
+  });
   test("is found under contains, which tries every item, and under unevaluatedItems and unevaluatedProperties", () => {
     const site = { type: "object", properties: { region: { enum: ["apac"] } } };
     const soRead = (path: string) => blocked(`arguments has the member "REGION" at "${path}/REGION", which ${READER} takes for the parameter "region" its object declares; so read, arguments${path}/region must be equal to one of the allowed values ("apac")`);
