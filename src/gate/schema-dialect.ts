@@ -58,11 +58,13 @@ interface OlderDraft {
   later: ReadonlyMap<string, string>;
   /** Whether the draft ignores the keywords beside a `$ref`. */
   refAlone: boolean;
+  /** Whether `dependencies` is a keyword of the draft (2019-09 split it into dependentSchemas and dependentRequired). */
+  hasDependencies: boolean;
 }
 
-const DRAFT_6: OlderDraft = { name: "draft 6", later: AFTER_DRAFT_7, refAlone: true };
-const DRAFT_7: OlderDraft = { name: "draft 7", later: AFTER_DRAFT_7, refAlone: true };
-const DRAFT_2019_09: OlderDraft = { name: "draft 2019-09", later: AFTER_2019_09, refAlone: false };
+const DRAFT_6: OlderDraft = { name: "draft 6", later: AFTER_DRAFT_7, refAlone: true, hasDependencies: true };
+const DRAFT_7: OlderDraft = { name: "draft 7", later: AFTER_DRAFT_7, refAlone: true, hasDependencies: true };
+const DRAFT_2019_09: OlderDraft = { name: "draft 2019-09", later: AFTER_2019_09, refAlone: false, hasDependencies: false };
 
 /** The meta-schemas of drafts 6, 7 and 2019-09, as writers name them (http or https, with or without the empty fragment). */
 const OLDER_DRAFTS: ReadonlyMap<string, OlderDraft> = new Map(
@@ -119,4 +121,37 @@ function holds(schema: Record<string, unknown>, uri: string): boolean {
     // Two schemas claim one identifier: compiling refuses the schema anyway.
     return false;
   }
+}
+
+/**
+ * Keywords under which one more constraint can let more values through: `not`
+ * turns a failure into a pass, a `oneOf` branch that fails leaves one fewer
+ * passing, an `if` that fails runs `else` in place of `then`, and an item that
+ * no longer matches `contains` leaves room under `maxContains`.
+ */
+const TURNING = ["not", "oneOf", "if", "maxContains"] as const;
+
+/**
+ * Why a schema is refused for a `dependencies` that its two readings judge
+ * apart, with the JSON Pointers, or undefined. The gate applies `dependencies`
+ * as drafts 4 to 7 did, where 2020-12 reads it as an annotation: everywhere
+ * else one more constraint passes fewer values, but where a TURNING keyword
+ * stands it may pass more (`not: {dependencies: …}` passes what 2020-12's
+ * `not: {}` refuses), so neither reading is taken there. A schema whose
+ * `$schema` names draft 6 or 7 has the one reading of its draft.
+ */
+export function dependenciesReadTwoWays(schema: ToolSchema): string | undefined {
+  if (typeof schema !== "object") return undefined;
+  const draft = typeof schema.$schema === "string" ? OLDER_DRAFTS.get(schema.$schema) : undefined;
+  if (draft?.hasDependencies === true) return undefined;
+  let dependencies: string | undefined;
+  let turning: string | undefined;
+  firstRefusal(schema, (place, pointer) => {
+    const map = Object.hasOwn(place, "dependencies") ? place.dependencies : undefined;
+    if (dependencies === undefined && map !== null && typeof map === "object" && !Array.isArray(map)) dependencies = `${pointer}/dependencies`;
+    turning ??= TURNING.filter((keyword) => Object.hasOwn(place, keyword)).map((keyword) => `${pointer}/${keyword}`)[0];
+    return dependencies !== undefined && turning !== undefined ? "both found" : undefined;
+  });
+  if (dependencies === undefined || turning === undefined) return undefined;
+  return `tool schema is refused: "dependencies" at ${dependencies} is a constraint to the drafts that had it and an annotation to 2020-12, and the schema holds ${turning}, under which one more constraint may pass more values: the two readings pass different values, and the gate takes neither`;
 }

@@ -108,3 +108,27 @@ describe("a $schema that names another meta-schema, which Ajv reads as 2020-12 a
     );
   });
 });
+
+describe("dependencies, a constraint to drafts 4 to 7 and an annotation to 2020-12", () => {
+  const forceOnlyForDryRun = (extra: object = {}): ToolSchema => ({
+    type: "object",
+    properties: { mode: { type: "string" }, force: { type: "boolean" } },
+    not: { dependencies: { force: { properties: { mode: { const: "dry-run" } } } } },
+    ...extra,
+  });
+
+  test("beside a keyword under which one more constraint passes more values (not), is refused: 2020-12 refuses every value there, the draft's reading passes some", () => {
+    expect(gate(forceOnlyForDryRun(), { mode: "write", force: true })).toEqual({
+      reason: "arguments_schema",
+      detail: 'tool schema is refused: "dependencies" at /not/dependencies is a constraint to the drafts that had it and an annotation to 2020-12, and the schema holds /not, under which one more constraint may pass more values: the two readings pass different values, and the gate takes neither',
+      path: "/arguments",
+    });
+  });
+
+  test("where it can only pass fewer values, and under a $schema of draft 7, which has the keyword, it is applied", () => {
+    const plain: ToolSchema = { type: "object", anyOf: [{ dependencies: { force: ["confirm"] } }] };
+    expect(gate(plain, { force: true })).toMatchObject({ reason: "arguments_schema", detail: "arguments must have property confirm when property force is present" });
+    expect(gate(plain, { force: true, confirm: true })).toEqual(ok);
+    expect(gate(forceOnlyForDryRun({ $schema: DRAFT_07 }), { mode: "write", force: true })).toEqual(ok);
+  });
+});
