@@ -31,7 +31,7 @@
 // older draft is read as at the root, and refused where 2020-12 could accept
 // more than it.
 import type { ToolSchema } from "./schema.js";
-import { firstRefusal, keywordOfLaterDraft } from "./schema-unrunnable.js";
+import { CONSTRAINING_KEYWORDS, firstRefusal, keywordOfLaterDraft } from "./schema-unrunnable.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
 import { pointerToken } from "../models/json-pointer.js";
 
@@ -86,7 +86,7 @@ const OLDER_DRAFTS: ReadonlyMap<string, OlderDraft> = new Map(
 export function readAs2020(schema: ToolSchema): { schema: ToolSchema } | { refused: string } {
   const draft = typeof schema === "object" && schema !== null && typeof schema.$schema === "string" ? OLDER_DRAFTS.get(schema.$schema) : undefined;
   if (draft === undefined || typeof schema !== "object") return { schema };
-  const refused = keywordOfLaterDraft(schema, draft.name, draft.later, draft.refAlone);
+  const refused = keywordOfLaterDraft(schema, draft.name, draft.later, draft.refAlone) ?? (draft.refAlone ? besideRefWhereTurning(schema, draft.name) : undefined);
   return refused === undefined ? { schema: { ...schema, $schema: DRAFT_2020_12 } } : { refused };
 }
 
@@ -130,6 +130,31 @@ function holds(schema: Record<string, unknown>, uri: string): boolean {
  * no longer matches `contains` leaves room under `maxContains`.
  */
 const TURNING = ["not", "oneOf", "if", "maxContains"] as const;
+
+/** What a draft that ignores the keywords beside a `$ref` loses there: every constraint but the reference and the identifiers, which are read apart. */
+const BESIDE_REF: ReadonlySet<string> = new Set([...CONSTRAINING_KEYWORDS.filter((keyword) => !["$ref", "$schema", "$id", "$anchor", "$dynamicAnchor"].includes(keyword)), "format"]);
+
+/**
+ * Why a schema of a draft that ignores the keywords beside a `$ref` (6, 7) is
+ * refused for one that 2020-12 applies, where a TURNING keyword stands: applied,
+ * it is one more constraint, which passes fewer values everywhere but there
+ * (`not: {$ref: "#/definitions/word", maxLength: 1}` passes "abc", which
+ * draft 7's `not: {$ref: …}` refuses).
+ */
+function besideRefWhereTurning(schema: Record<string, unknown>, draft: string): string | undefined {
+  let beside: string | undefined;
+  let turning: string | undefined;
+  firstRefusal(schema, (place, pointer) => {
+    if (beside === undefined && typeof place.$ref === "string") {
+      const keyword = Object.keys(place).find((key) => BESIDE_REF.has(key));
+      if (keyword !== undefined) beside = `${pointer}/${pointerToken(keyword)}`;
+    }
+    turning ??= TURNING.filter((keyword) => Object.hasOwn(place, keyword)).map((keyword) => `${pointer}/${keyword}`)[0];
+    return beside !== undefined && turning !== undefined ? "both found" : undefined;
+  });
+  if (beside === undefined || turning === undefined) return undefined;
+  return `tool schema is refused: ${beside} stands beside a $ref, which ${draft}, named in $schema, ignores and 2020-12 applies, and the schema holds ${turning}, under which one more constraint may pass more values: read by 2020-12's rules it would accept what its writer's draft refuses`;
+}
 
 /**
  * Why a schema is refused for a `dependencies` that its two readings judge

@@ -81,7 +81,7 @@ export function keywordOfLaterDraft(schema: unknown, draft: string, laterKeyword
  * to Ajv, but its writer's constraint to a reader that folds names. Annotations
  * (title, description, default, format unless asserted…) constrain nothing.
  */
-const CONSTRAINING_KEYWORDS = [
+export const CONSTRAINING_KEYWORDS: readonly string[] = [
   "$schema", "$id", "$anchor", "$dynamicAnchor", "$ref", "$dynamicRef", "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
   "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
   "required", "dependentRequired", "dependencies", "prefixItems", "items", "contains", "additionalProperties", "properties", "patternProperties",

@@ -71,6 +71,11 @@ describe("a schema that names an older draft in $schema", () => {
       { $schema: DRAFT_07, $id: "http://example.com/root.json", type: "object", properties: { v: { $id: "http://example.com/b/", $ref: "#/definitions/num" } }, definitions: { num: { type: "number" } } },
       "tool schema is refused: the $id beside the $ref at /properties/v/$ref would move the base that $ref is resolved against in 2020-12, where draft 7, which $schema names, ignores it",
     ],
+    [
+      "a constraint beside a $ref, which draft 7 ignores, under not: applied, it passes what draft 7 refuses",
+      { $schema: DRAFT_07, type: "object", properties: { v: { not: { $ref: "#/definitions/word", maxLength: 0 } } }, definitions: { word: { type: "string" } } },
+      "tool schema is refused: /properties/v/not/maxLength stands beside a $ref, which draft 7, named in $schema, ignores and 2020-12 applies, and the schema holds /properties/v/not, under which one more constraint may pass more values: read by 2020-12's rules it would accept what its writer's draft refuses",
+    ],
   ])("a keyword 2020-12 could accept more with is refused: %s", (_label, schema, detail) => {
     expect(gate(schema, { ids: [-5], tags: [], v: "a" })).toEqual({ reason: "arguments_schema", detail, path: "/arguments" });
   });
