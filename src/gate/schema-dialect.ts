@@ -108,7 +108,7 @@ export function dialectNotRead(schema: ToolSchema, known: (uri: string) => boole
       if (draft !== undefined || !holds(schema, named)) return undefined;
       return `tool schema is refused: $schema at ${at} names ${JSON.stringify(named)}, a meta-schema the schema holds itself, whose vocabularies the gate does not read (one may ask that formats be asserted); only the meta-schema of 2020-12, draft 6, draft 7 or 2019-09 is read`;
     }
-    if (draft !== undefined) return keywordOfLaterDraft(place, draft.name, draft.later, draft.refAlone, pointer);
+    if (draft !== undefined) return keywordOfLaterDraft(place, draft.name, draft.later, draft.refAlone, pointer) ?? (draft.refAlone ? besideRefWhereTurning(place, draft.name, pointer) : undefined);
     return `tool schema is refused: $schema at ${at} names ${JSON.stringify(named)}, a dialect the gate does not read for the schema there (its vocabularies may ask that formats be asserted), where Ajv reads it as 2020-12 without a word`;
   });
 }
@@ -141,7 +141,7 @@ const BESIDE_REF: ReadonlySet<string> = new Set([...CONSTRAINING_KEYWORDS.filter
  * (`not: {$ref: "#/definitions/word", maxLength: 1}` passes "abc", which
  * draft 7's `not: {$ref: …}` refuses).
  */
-function besideRefWhereTurning(schema: Record<string, unknown>, draft: string): string | undefined {
+function besideRefWhereTurning(schema: Record<string, unknown>, draft: string, at = ""): string | undefined {
   let beside: string | undefined;
   let turning: string | undefined;
   firstRefusal(schema, (place, pointer) => {
@@ -151,7 +151,7 @@ function besideRefWhereTurning(schema: Record<string, unknown>, draft: string): 
     }
     turning ??= TURNING.filter((keyword) => Object.hasOwn(place, keyword)).map((keyword) => `${pointer}/${keyword}`)[0];
     return beside !== undefined && turning !== undefined ? "both found" : undefined;
-  });
+  }, at);
   if (beside === undefined || turning === undefined) return undefined;
   return `tool schema is refused: ${beside} stands beside a $ref, which ${draft}, named in $schema, ignores and 2020-12 applies, and the schema holds ${turning}, under which one more constraint may pass more values: read by 2020-12's rules it would accept what its writer's draft refuses`;
 }

@@ -108,6 +108,9 @@ describe("a $schema that names another meta-schema, which Ajv reads as 2020-12 a
     const nested = (meta: string, extra: object = {}): ToolSchema => ({ type: "object", properties: { to: { $schema: meta, type: "string", format: "email", ...extra } } });
     expect(gate(nested("https://json-schema.org/draft/2020-12/schema#"), { to: "not an address" })).toEqual(ok);
     expect(gate(nested(DRAFT_07), { to: "not an address" })).toEqual(ok);
+    expect(gate({ type: "object", properties: { to: { $id: "https://tools.test/to", $schema: DRAFT_07, not: { $ref: "#/definitions/word", maxLength: 0 }, definitions: { word: { type: "string" } } } } }, { to: "x" })).toEqual(
+      refused("/properties/to/not/maxLength stands beside a $ref, which draft 7, named in $schema, ignores and 2020-12 applies, and the schema holds /properties/to/not, under which one more constraint may pass more values: read by 2020-12's rules it would accept what its writer's draft refuses"),
+    );
     expect(gate(nested(DRAFT_07, { minContains: 0 }), { to: "x" })).toEqual(
       refused(`"minContains" at /properties/to/minContains is a keyword of draft 2019-09, and the schema names draft 7 in $schema, which reads it as an annotation: read by 2020-12's rules it would accept what its writer's draft refuses`),
     );
