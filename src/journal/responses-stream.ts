@@ -7,6 +7,8 @@
 // | event                                            | effect                                           |
 // |--------------------------------------------------|--------------------------------------------------|
 // | response.created / .queued / .in_progress        | opens a response (another id closes the last)    |
+// |                                                  | a response any other event than .created opens   |
+// |                                                  | stops its calls: the SDKs throw at that event    |
 // |                                                  | a response object that gives a limit on its      |
 // |                                                  | calls otherwise than an earlier one (or leaves   |
 // |                                                  | it out) stops its calls                          |
@@ -159,11 +161,14 @@ interface OpenResponse {
   /** What the response of the terminal event says stopped its calls (the content filter, an error beside another status, a status not terminal). */
   stoppedBy?: string;
   /**
-   * The first event applied to the item its item_id names where its
-   * output_index holds no item: the SDKs place events by output_index and
-   * fail there, so they give no final response and run none of its calls.
+   * Why the SDKs fail on this response's events, so that they give no final
+   * response and run none of its calls: the first event that made them fail.
+   * - an event applied to the item its item_id names where its output_index
+   *   holds no item: the SDKs place events by output_index and fail there;
+   * - a first event other than `response.created`: both build the response
+   *   from that event and throw at any other.
    */
-  unplacedBySdks?: string;
+  sdksFail?: string;
   /**
    * Calls the stream gave and then put something else in the place of (another
    * item at their output_index, or a terminal output without them), each with
@@ -263,7 +268,12 @@ export class ResponsesStreamAssembler {
     if (this.current && responseId !== undefined && this.current.id !== undefined && this.current.id !== responseId) {
       closed.push(...this.finish());
     }
+    const opening = this.current === undefined;
     const open: OpenResponse = (this.current ??= this.open(line));
+    // openai-python and openai-node take the response from its response.created and throw at any other first event.
+    if (opening && type !== "response.created") {
+      open.sdksFail ??= `the response's first event is ${type} (line ${line}), not response.created: openai-python and openai-node throw at a stream that does not open with it, and give no final response`;
+    }
     open.lastLine = line;
     if (event.obfuscation !== undefined) open.losses.push(transportPadding(line));
     if (responseId !== undefined) open.id ??= responseId;
@@ -482,7 +492,7 @@ export class ResponsesStreamAssembler {
     if (named) {
       if (item) open.contradiction ??= { line, detail: `${String(event.type)} names item ${itemId}, which is not the item at its output_index ${index}: a reader that places it by output_index applies it to that item` };
       // Where no item is at that index, those readers fail rather than run another call: they run none.
-      else open.unplacedBySdks ??= `${String(event.type)} on line ${line} names item ${itemId} at ${isIndex(index) ? `output_index ${index}` : "no output_index"}, where no item is: readers that place events by output_index fail there (openai-python throws, as openai-node does at a missing or wrong index) and give no final response`;
+      else open.sdksFail ??= `${String(event.type)} on line ${line} names item ${itemId} at ${isIndex(index) ? `output_index ${index}` : "no output_index"}, where no item is: readers that place events by output_index fail there (openai-python throws, as openai-node does at a missing or wrong index) and give no final response`;
       return named;
     }
     const where = isIndex(index) ? `output_index ${index}` : "no output_index";
@@ -512,7 +522,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   // Calls put out of place go after the items, each with a loss; only a stream that said two things drops one.
   const dropped = open.contradiction ? open.dropped : [];
   let items = [...source.map(toInputItem), ...dropped.map(({ item }) => toInputItem(item))];
-  if (status === "failed" || open.contradiction || open.stoppedBy !== undefined || open.unplacedBySdks !== undefined) {
+  if (status === "failed" || open.contradiction || open.stoppedBy !== undefined || open.sdksFail !== undefined) {
     // Where each item was set: the terminal event's output, or the output_item event; a call put out of place, the event that last set it.
     const where = (index: number): Pick<StreamLoss, "line" | "path"> =>
       index >= source.length
@@ -525,7 +535,7 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
     for (const { line } of dropped) {
       open.losses.push({ line, path: "/item", code: "form_changed", detail: "the stream later put another item in this call's place, or left it out of its terminal output: the call is kept, after the response's items" });
     }
-    const why = status === "failed" ? "the response failed" : contradiction !== undefined ? "the stream said two things of one call" : (open.stoppedBy ?? open.unplacedBySdks!);
+    const why = status === "failed" ? "the response failed" : contradiction !== undefined ? "the stream said two things of one call" : (open.stoppedBy ?? open.sdksFail!);
     items = items.map((item, index) => stopCall(item, () => where(index), open.losses, why));
   }
   const response = assembledResponse(open.id, status, items, open.losses, open.line, open.lastLine);

@@ -648,6 +648,23 @@ describe("unknown and misplaced events", () => {
     }
   });
 
+  test("a response whose first event is not response.created, which openai-python and openai-node throw at: its completed calls are written incomplete", () => {
+    const [result] = run([added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, callFinal), completed([callFinal])]);
+    expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(result!.losses).toEqual([
+      {
+        line: 4,
+        path: "/response/output/0/status",
+        code: "form_changed",
+        detail: "the response's first event is response.output_item.added (line 1), not response.created: openai-python and openai-node throw at a stream that does not open with it, and give no final response: its completed call is written incomplete, as no one reading of the stream runs it",
+      },
+    ]);
+    expect(replayGate(result!.items[0], lookupSchema).reason).toBe("status");
+    // A terminal event alone is no stream the SDKs read either.
+    const [alone] = run([completed([callFinal])]);
+    expect(alone!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+  });
+
   test("an item with no usable output_index is reported", () => {
     const [result] = run([created(), { type: "response.output_item.added", output_index: -1, item: callOpened }]);
     expect(result.items).toEqual([]);
