@@ -27,6 +27,8 @@
 // | response.reasoning_summary_text.delta / .done    | appends to / sets a summary part's text          |
 // | response.reasoning_text.delta / .done            | appends to / sets a reasoning content part       |
 // | response.output_item.done                        | replaces the item: authoritative, with status    |
+// |                                                  | (one with another item id than the added one     |
+// |                                                  | stops the calls: openai-node throws at it)       |
 // | response.completed / .incomplete / .failed       | sets the status; its `output`, if any, wins;     |
 // |                                                  | closes the response; a response of another       |
 // |                                                  | status than the event names, none, one without   |
@@ -167,6 +169,8 @@ interface OpenResponse {
    *   holds no item: the SDKs place events by output_index and fail there;
    * - a first event other than `response.created`: both build the response
    *   from that event and throw at any other.
+   * - an `output_item.done` that gives its item another `id` than the
+   *   `output_item.added` before it: openai-node throws at it.
    */
   sdksFail?: string;
   /**
@@ -319,6 +323,10 @@ export class ResponsesStreamAssembler {
           // reach other items than here (or none), and its call is not theirs.
           if (type === "response.output_item.added" && replaced === undefined && index !== open.items.size) {
             open.contradiction ??= { line, detail: `output_item.added at output_index ${index}, where the next item is at ${open.items.size}: the SDKs append each item, so they place it, and the events after it, otherwise` };
+          }
+          // openai-node keeps an item's id from its output_item.added to its .done, and throws at a done that gives another (or none).
+          if (type === "response.output_item.done" && replaced !== undefined && replaced.id !== item.id) {
+            open.sdksFail ??= `output_item.done on line ${line} gives the item at output_index ${index} the id ${describeValue(item.id)}, where it was added as ${describeValue(replaced.id)}: openai-node throws there and gives no final response`;
           }
           if (replaced !== undefined) replaceCall(open, type, index, replaced, item, line);
           if (type === "response.output_item.done") finishCall(open, index, item, line, replaced);
