@@ -169,6 +169,8 @@ interface OpenResponse {
    *   holds no item: the SDKs place events by output_index and fail there;
    * - a first event other than `response.created`: both build the response
    *   from that event and throw at any other.
+   * - an event about an item that gives no `item_id`, or about an item that
+   *   has no `id`: openai-node matches the two and throws;
    * - an `output_item.done` that gives its item another `id` than the
    *   `output_item.added` before it: openai-node throws at it.
    */
@@ -495,7 +497,13 @@ export class ResponsesStreamAssembler {
     const index = event.output_index;
     const itemId = typeof event.item_id === "string" ? event.item_id : undefined;
     const item = isIndex(index) ? open.items.get(index) : undefined;
-    if (item && (itemId === undefined || item.id === undefined || item.id === itemId)) return item;
+    if (item && (itemId === undefined || item.id === undefined || item.id === itemId)) {
+      // openai-node checks the item_id of every event about an item against the id of the item at its output_index, and throws at one that has none.
+      if (itemId === undefined || itemId === "" || item.id === undefined) {
+        open.sdksFail ??= `${String(event.type)} on line ${line} ${itemId === undefined || itemId === "" ? "gives no item_id" : `names item ${itemId}`} for the item at output_index ${index as number}${item.id === undefined ? ", which has no id" : ""}: openai-node throws there and gives no final response`;
+      }
+      return item;
+    }
     const named = itemId === undefined ? undefined : open.byId.get(itemId);
     if (named) {
       if (item) open.contradiction ??= { line, detail: `${String(event.type)} names item ${itemId}, which is not the item at its output_index ${index}: a reader that places it by output_index applies it to that item` };

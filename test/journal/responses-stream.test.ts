@@ -683,6 +683,25 @@ describe("unknown and misplaced events", () => {
     expect(run([created(), added(0, callOpened), itemDone(0, idless), completed([idless])])[0]!.items).toEqual([{ ...idless, status: "incomplete" }]);
   });
 
+  test("an arguments event without item_id, or about a call added without id, which openai-node throws at: applied, but the call it finishes is not completed", () => {
+    const { item_id: _itemId, ...unnamed } = argsDelta(0, callFinal.arguments);
+    const [result] = run([created(), added(0, callOpened), unnamed, itemDone(0, callFinal), completed([callFinal])]);
+    expect(result!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    expect(result!.losses).toEqual([
+      {
+        line: 5,
+        path: "/response/output/0/status",
+        code: "form_changed",
+        detail: "response.function_call_arguments.delta on line 3 gives no item_id for the item at output_index 0: openai-node throws there and gives no final response: its completed call is written incomplete, as no one reading of the stream runs it",
+      },
+    ]);
+    expect(replayGate(result!.items[0], lookupSchema).reason).toBe("status");
+    const { id: _id, ...idlessOpened } = callOpened;
+    const { id: _finalId, ...idlessFinal } = callFinal;
+    const [idless] = run([created(), added(0, idlessOpened), argsDelta(0, callFinal.arguments), itemDone(0, idlessFinal), completed([idlessFinal])]);
+    expect(idless!.items).toEqual([{ ...idlessFinal, status: "incomplete" }]);
+  });
+
   test("an item with no usable output_index is reported", () => {
     const [result] = run([created(), { type: "response.output_item.added", output_index: -1, item: callOpened }]);
     expect(result.items).toEqual([]);
