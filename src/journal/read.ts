@@ -195,6 +195,15 @@ export class LineSplitter {
     const raw = whole.toString("utf8");
     // A UTF-8 byte order mark on the first line is framing, not content.
     const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    // Not to openai-python, which decodes SSE lines without taking the mark off:
+    // it reads a `data` or `event` field after it as a field of another name and
+    // skips it, so its first event is another than openai-node and the SSE
+    // standard read.
+    const field = text !== raw ? SSE_EVENT_FIELD.exec(text)?.[1] : undefined;
+    if (field !== undefined) {
+      const error = `line starts with a byte order mark before the SSE field "${field}": openai-python reads the mark as part of the field's name and skips the field, where openai-node and the SSE standard take the mark off, so they read its event apart; it was not read`;
+      return { source, line, text: error, error };
+    }
     return journalLine(source, line, text);
   }
 
@@ -227,6 +236,9 @@ export class LineSplitter {
 export function unreadableLineText(error: string, mayBeRequest = false): string {
   return (mayBeRequest ? UNREADABLE_REQUEST_MARK : UNREADABLE_MARK) + error.replace(/[\r\n]+/g, " ");
 }
+
+/** An SSE line that gives its event's data or name: what a reader that skips the line reads otherwise. */
+const SSE_EVENT_FIELD = /^(data|event)(:|$)/;
 
 const UNREADABLE_MARK = "\u0000orbridge: unreadable\u0000";
 const UNREADABLE_REQUEST_MARK = "\u0000orbridge: unreadable, may be a request body\u0000";

@@ -39,6 +39,16 @@ describe("framing bytes", () => {
     expect(run.verdicts).toEqual([passed(1, "call_1"), passed(2, "call_2")]);
     expect(run.code).toBe(0);
   });
+  test("a UTF-8 BOM before an SSE data line: the line is an error and the call of the stream it opened is blocked, as openai-python reads the stream without that chunk", async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const opening = chunk({ role: "assistant", tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_latest_sales_report", arguments: "" } }] });
+    const sse = opening + chunk({ tool_calls: [{ index: 0, function: { arguments: '{"region":"emea"}' } }] }) + chunk({}, "tool_calls") + "data: [DONE]\n\n";
+    expect((await gateJournal(file, salesSchema, sse)).code).toBe(0);
+    const run = await gateJournal(file, salesSchema, "\ufeff" + sse);
+    expect(run.verdicts[0]).toMatchObject({ line: 1, reason: "error", blocked: true });
+    expect(run.verdicts.filter((verdict) => verdict.reason === "ok")).toEqual([]);
+    expect(run.code).toBe(1);
+  });
   test("CRLF line endings are gated like LF", async () => {
     const run = await gateJournal(file, salesSchema, `${emea}\r\n${apac}\r\n`);
     expect(run.verdicts).toEqual([passed(1, "call_1"), passed(2, "call_2")]);

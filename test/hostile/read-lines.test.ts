@@ -50,6 +50,14 @@ describe("byte order mark", () => {
   test("a BOM before the first line is framing and is dropped", async () => {
     expect(await linesOf([Buffer.from([0xef, 0xbb, 0xbf]), "{\"a\":1}\n"])).toEqual([at(1, "{\"a\":1}")]);
   });
+  test("a BOM before an SSE data or event line, which openai-python reads as part of the field's name and skips, makes the line one not read", async () => {
+    const chunk = 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[]}';
+    const error = (field: string) => `line starts with a byte order mark before the SSE field "${field}": openai-python reads the mark as part of the field's name and skips the field, where openai-node and the SSE standard take the mark off, so they read its event apart; it was not read`;
+    expect(await linesOf(["\ufeff" + chunk + "\n\n"])).toEqual([failed(1, error("data")), at(2, "")]);
+    expect(await linesOf(["\ufeffevent: response.created\n" + chunk + "\n"])).toEqual([failed(1, error("event")), at(2, chunk)]);
+    // A comment or an id after it is no field of the event to either reader.
+    expect(await linesOf(["\ufeff: keep-alive\n" + chunk + "\n"])).toEqual([at(1, ": keep-alive"), at(2, chunk)]);
+  });
   test("a BOM inside the journal is content, and the line will not parse", async () => {
     expect(await linesOf(["{\"a\":1}\n\ufeff{\"b\":2}\n"])).toEqual([at(1, "{\"a\":1}"), at(2, "\ufeff{\"b\":2}")]);
   });
