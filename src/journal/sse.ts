@@ -18,7 +18,12 @@
 // one) is marked on that event, `unreadAt`: its data is not what they read. An
 // event with a name and no data, which the standard's parser discards, is
 // dispatched by the OpenAI SDKs with empty data, at which they throw: it is
-// given, marked `dataless`, so that the reader says so.
+// given, marked `dataless`, so that the reader says so. openai-python also
+// dispatches, at a blank line, an event with neither data nor name when it
+// holds an event id (which it keeps from event to event, as the standard
+// does, until a `[DONE]` ends what it reads) or a retry: it reads that empty
+// data as JSON and throws, where openai-node and the standard skip it. Such
+// an event is given, marked `emptyDispatch`, so that the reader says so.
 
 /** Whether a journal line is SSE framing (`data:`, `event:`, `id:`, `retry:` or a `:` comment) rather than JSON. */
 export function isSseFraming(text: string): boolean {
@@ -38,7 +43,16 @@ export interface SseEvent {
   unreadAt?: number;
   /** Whether the event had a name and no data line: the SDKs read its data, "", as JSON and throw. */
   dataless?: boolean;
+  /**
+   * An event only openai-python dispatches, at this blank line: no data and no
+   * name, but the event id it keeps (from the `id` field on `line`) or a
+   * retry of this event; it reads the empty data as JSON and throws.
+   */
+  emptyDispatch?: { field: "id" | "retry"; line: number };
 }
+
+/** A retry value openai-python's `int()` reads: Unicode decimal digits, a sign, underscores between digits, white space around. */
+const PYTHON_INT = /^\s*[+-]?\p{Nd}+(?:_\p{Nd}+)*\s*$/u;
 
 export class SseParser {
   private event: string | undefined;
@@ -46,6 +60,10 @@ export class SseParser {
   private firstLine = 0;
   private started = false;
   private unreadAt: number | undefined;
+  /** The line of the `id` field openai-python holds as its last event id, when one is non-empty. */
+  private keptIdAt: number | undefined;
+  /** The line of a `retry` field of the event being read that openai-python takes. */
+  private retryAt: number | undefined;
 
   /** One line of the stream, without its line ending; returns the events it completes. */
   push(line: string, lineNumber: number): SseEvent[] {
@@ -73,13 +91,13 @@ export class SseParser {
 
   /** End of the stream: the event still being read, if it has data, marked unended. */
   finish(): SseEvent[] {
-    const events = this.dispatch().filter((event) => event.dataless !== true);
+    const events = this.dispatch(0).filter((event) => event.dataless !== true && event.emptyDispatch === undefined);
     for (const event of events) event.unended = true;
     return events;
   }
 
   private pushLine(line: string, lineNumber: number): SseEvent[] {
-    if (line === "") return this.dispatch();
+    if (line === "") return this.dispatch(lineNumber);
     if (line.charCodeAt(0) === 0x3a /* ":" */) return [];
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -88,20 +106,34 @@ export class SseParser {
     if (this.firstLine === 0) this.firstLine = lineNumber;
     if (field === "data") this.data.push(value);
     else if (field === "event") this.event = value;
+    // openai-python keeps an id without a NUL (an empty one is none to it), and a retry its int() reads.
+    else if (field === "id" && !value.includes("\0")) this.keptIdAt = value === "" ? undefined : lineNumber;
+    else if (field === "retry" && PYTHON_INT.test(value)) this.retryAt = lineNumber;
     return [];
   }
 
-  private dispatch(): SseEvent[] {
+  /** The event a blank line on `blankLine` dispatches (0: the end of the stream). */
+  private dispatch(blankLine: number): SseEvent[] {
     const event = this.event;
     const data = this.data;
     const line = this.firstLine;
     const unreadAt = this.unreadAt;
+    const retryAt = this.retryAt;
     this.event = undefined;
     this.data = [];
     this.firstLine = 0;
     this.unreadAt = undefined;
+    this.retryAt = undefined;
     const named = event !== undefined && event !== "";
-    if (data.length === 0) return named ? [{ event, data: "", line, dataless: true }] : [];
+    if (data.length === 0) {
+      if (named) return [{ event, data: "", line, dataless: true }];
+      const keptIdAt = this.keptIdAt;
+      if (keptIdAt === undefined && retryAt === undefined) return [];
+      const emptyDispatch = retryAt !== undefined ? { field: "retry" as const, line: retryAt } : { field: "id" as const, line: keptIdAt! };
+      return [{ data: "", line: blankLine, emptyDispatch }];
+    }
+    // openai-python stops reading at `[DONE]`: an id it held is not held by what it reads next.
+    if (data[0]!.startsWith("[DONE]")) this.keptIdAt = undefined;
     const dispatched: SseEvent = { data: data.length === 1 ? data[0] : data.join("\n"), line };
     if (named) dispatched.event = event;
     if (unreadAt !== undefined) dispatched.unreadAt = unreadAt;

@@ -405,6 +405,10 @@ export class StreamRecords {
     }
     if (event.unreadAt !== undefined) return [this.unreadableOpener(line, `SSE event holds line ${event.unreadAt}, which could not be read: read without it, it is another event than SSE readers read, so it is not read`)];
     if (event.dataless === true) return [this.unreadableOpener(line, `SSE event "${event.event}" has no data: the OpenAI SDKs read its empty data as JSON and throw there, reading nothing after it, where other SSE readers skip it`)];
+    if (event.emptyDispatch !== undefined) {
+      const held = event.emptyDispatch.field === "id" ? `the event id of line ${event.emptyDispatch.line}, which it keeps from event to event` : `the retry of line ${event.emptyDispatch.line}`;
+      return [this.unreadableOpener(line, `blank line dispatches, to openai-python, an SSE event with no data, as it holds ${held}: it reads the empty data as JSON and throws there, reading nothing after it, where openai-node and the SSE standard skip the line`)];
+    }
     if (event.unended !== true) return this.pushSseData(data, line, event.event);
     // Read as a part of its stream, which it damages: what the recording held is
     // kept, and no call it finishes runs. Anything else is not read.

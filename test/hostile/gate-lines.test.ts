@@ -49,6 +49,16 @@ describe("framing bytes", () => {
     expect(run.verdicts.filter((verdict) => verdict.reason === "ok")).toEqual([]);
     expect(run.code).toBe(1);
   });
+  test("a second blank line after an SSE event that gave an id: an error, and the stream's call is blocked, as openai-python throws at the empty event it dispatches there", async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n`;
+    const opening = chunk({ role: "assistant", tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_latest_sales_report", arguments: "" } }] });
+    const rest = chunk({ tool_calls: [{ index: 0, function: { arguments: '{"region":"emea"}' } }] }) + "\n" + chunk({}, "tool_calls") + "\ndata: [DONE]\n\n";
+    expect((await gateJournal(file, salesSchema, `id: 1\n${opening}\n${rest}`)).code).toBe(0);
+    const run = await gateJournal(file, salesSchema, `id: 1\n${opening}\n\n${rest}`);
+    expect(run.verdicts[0]).toMatchObject({ line: 4, reason: "error", blocked: true });
+    expect(run.verdicts.filter((verdict) => verdict.reason === "ok")).toEqual([]);
+    expect(run.code).toBe(1);
+  });
   test("CRLF line endings are gated like LF", async () => {
     const run = await gateJournal(file, salesSchema, `${emea}\r\n${apac}\r\n`);
     expect(run.verdicts).toEqual([passed(1, "call_1"), passed(2, "call_2")]);

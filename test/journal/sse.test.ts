@@ -75,6 +75,23 @@ describe("event, id, retry and comment lines", () => {
     expect(parse([": keep-alive", "id: 7", "retry: 1000", "data: x", ": another", ""])).toEqual([{ data: "x", line: 2 }]);
   });
 
+  test("a blank line with no data after an id, which openai-python keeps and dispatches an empty event for, gives that event, marked emptyDispatch", () => {
+    expect(parse(["id: 7", "data: x", "", "", "data: y", ""])).toEqual([
+      { data: "x", line: 1 },
+      { data: "", line: 4, emptyDispatch: { field: "id", line: 1 } },
+      { data: "y", line: 5 },
+    ]);
+    expect(parse(["retry: 1000", ""])).toEqual([{ data: "", line: 2, emptyDispatch: { field: "retry", line: 1 } }]);
+  });
+
+  test("an empty id, an id holding NUL, a retry that is no integer, a [DONE] read after the id, or no blank line after it dispatch nothing more", () => {
+    expect(parse(["id: 7", "data: x", "", "id:", "", ""])).toEqual([{ data: "x", line: 1 }]);
+    expect(parse(["id: 7\u0000", "data: x", "", ""])).toEqual([{ data: "x", line: 1 }]);
+    expect(parse(["retry: soon", ""])).toEqual([]);
+    expect(parse(["id: 7", "data: [DONE]", "", ""])).toEqual([{ data: "[DONE]", line: 1 }]);
+    expect(parse(["id: 7", "data: x", "", "retry: 5"])).toEqual([{ data: "x", line: 1 }]);
+  });
+
   test("a field this parser does not know is ignored", () => {
     expect(parse(["foo: bar", "data: x", ""])).toEqual([{ data: "x", line: 1 }]);
   });
