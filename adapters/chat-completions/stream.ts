@@ -24,8 +24,6 @@
 // |                                                  | later `name` or `type` that differs (the SDKs     |
 // |                                                  | read it two ways), or an `id` that differs (a     |
 // |                                                  | call of its own here, the same call to the SDKs), |
-// |                                                  | or the same `id` again (openai-python appends it, |
-// |                                                  | openai-node and openai-go keep it once),          |
 // |                                                  | or an index that is no integer from 0, a new one  |
 // |                                                  | that is not the next or one given twice in the    |
 // |                                                  | choice's first list (openai-python places calls   |
@@ -174,7 +172,7 @@ interface ChoiceState {
    * had: openai-python appends a name fragment, openai-node replaces the name,
    * and both take the last type, so no one call is the stream's.
    */
-  renamed?: Origin & { field: "name" | "type" | "id" | "idAgain" | "index" | "position" | "twice" | "untextual"; before: string; after: string; tail: string[] };
+  renamed?: Origin & { field: "name" | "type" | "id" | "index" | "position" | "twice" | "untextual"; before: string; after: string; tail: string[] };
   /** Where each field of the delta first held something. */
   fieldOrigins: Map<string, Origin>;
   /** Delta fields no envelope defines (`reasoning_content`…). */
@@ -534,10 +532,6 @@ function pushCallFragment(state: ChoiceState, fragment: Fields, origin: Origin):
     state.renamed ??= { ...origin, field: "id", before: call.id, after: id, tail: ["id"] };
     call = undefined;
   }
-  // The same id again is no other call, but openai-python appends every string
-  // of a fragment (`call_1call_1`) where openai-node and openai-go set it: the
-  // output a replayer writes answers another call_id depending on the SDK.
-  if (call?.id !== undefined && id === call.id) state.renamed ??= { ...origin, field: "idAgain", before: call.id, after: id, tail: ["id"] };
   if (!call) {
     call = { index, order: state.calls.length, text: "", origin, extra: new Map(), bodyExtra: new Map() };
     state.calls.push(call);
@@ -632,15 +626,13 @@ function renamedCalls(choice: ChoiceState | undefined, items: AssembledResponse[
         ? `a fragment gives the call type ${JSON.stringify(renamed.after)} after it was ${JSON.stringify(renamed.before)}: the SDKs take the last type, this reader the first`
         : renamed.field === "id"
           ? `a fragment at the index of the call ${JSON.stringify(renamed.before)} gives the id ${JSON.stringify(renamed.after)}: the SDKs add it to the call at that index, its arguments appended, this reader starts another call`
-          : renamed.field === "idAgain"
-            ? `a later fragment gives the call's id ${JSON.stringify(renamed.after)} again: openai-python appends it to the id (${JSON.stringify(renamed.before + renamed.after)}), openai-node and openai-go keep it once`
-            : renamed.field === "position"
-              ? `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after} where ${renamed.before} ${renamed.key === undefined ? "choices" : "calls"} came before it: openai-python adds it at the end of its list, and later fragments to the one at the position their index names, where openai-node and this reader place each by its index`
-              : renamed.field === "twice"
-                ? `the choice's first tool_calls list gives the index ${renamed.after} twice: openai-python keeps each entry as a call of its own, where openai-node and this reader put them together`
-                : renamed.field === "untextual"
-                  ? `the ${renamed.key === "function_call" ? "function_call" : "tool call fragment"} gives ${renamed.tail.join(".")} as ${renamed.after}, not a string: openai-node appends or sets it as it is, openai-python replaces the text with it or skips it, and this reader skips it`
-                  : `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after}, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise`;
+          : renamed.field === "position"
+            ? `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after} where ${renamed.before} ${renamed.key === undefined ? "choices" : "calls"} came before it: openai-python adds it at the end of its list, and later fragments to the one at the position their index names, where openai-node and this reader place each by its index`
+            : renamed.field === "twice"
+              ? `the choice's first tool_calls list gives the index ${renamed.after} twice: openai-python keeps each entry as a call of its own, where openai-node and this reader put them together`
+              : renamed.field === "untextual"
+                ? `the ${renamed.key === "function_call" ? "function_call" : "tool call fragment"} gives ${renamed.tail.join(".")} as ${renamed.after}, not a string: openai-node appends or sets it as it is, openai-python replaces the text with it or skips it, and this reader skips it`
+                : `the ${renamed.key === undefined ? "choice" : "tool call fragment"} gives the index ${renamed.after}, not an integer from 0: openai-node throws at it, openai-python throws at a missing one and counts a negative one from the end, and this reader places it otherwise`;
   return {
     items: items.map((item) => stoppedCall(item) ?? item),
     losses: [{ line: renamed.line, path: pathOf(renamed, ...renamed.tail), code: "form_changed", detail: `${readings}, so no one call is the stream's and the choice's calls are written incomplete` }],
