@@ -7,8 +7,9 @@
 // | event                                            | effect                                           |
 // |--------------------------------------------------|--------------------------------------------------|
 // | response.created / .queued / .in_progress        | opens a response (another id closes the last)    |
-// |                                                  | a response any other event than .created opens   |
-// |                                                  | stops its calls: the SDKs throw at that event    |
+// |                                                  | a response any other event than .created (or a   |
+// |                                                  | terminal one) opens stops its calls: the SDKs    |
+// |                                                  | throw at that event                              |
 // |                                                  | a response object that gives a limit on its      |
 // |                                                  | calls otherwise than an earlier one (or leaves   |
 // |                                                  | it out) stops its calls                          |
@@ -276,8 +277,11 @@ export class ResponsesStreamAssembler {
     }
     const opening = this.current === undefined;
     const open: OpenResponse = (this.current ??= this.open(line));
-    // openai-python and openai-node take the response from its response.created and throw at any other first event.
-    if (opening && type !== "response.created") {
+    // openai-python and openai-node take the response from its response.created
+    // and throw at any other first event. A terminal event on its own is the
+    // whole response as a record, as a logger that keeps only the last event
+    // writes it: a reader takes its output, which is what is judged here.
+    if (opening && type !== "response.created" && !Object.hasOwn(TERMINAL_STATUS, type)) {
       open.sdksFail ??= `the response's first event is ${type} (line ${line}), not response.created: openai-python and openai-node throw at a stream that does not open with it, and give no final response`;
     }
     open.lastLine = line;
