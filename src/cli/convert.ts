@@ -135,7 +135,7 @@ written with the spec's neutral value and reported "synthesized" at its path in
 the output; the summary counts these apart from the losses, and the padding a
 stream's records carry for the transport (obfuscation, reported left_behind).
 Exit status: 0 every record converted, 1 some record could not be converted,
-2 usage error or unreadable input.
+2 usage error, unreadable input or an output that cannot be written.
 
 Examples:
   orbridge convert --to responses chat-log.jsonl > responses-log.jsonl

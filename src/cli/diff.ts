@@ -47,7 +47,8 @@ Options:
   -h, --help       show this help
 
 Exit status: 0 no difference, 1 some difference (or a line that could not be
-read), 2 usage error or unreadable input.
+read), 2 usage error, unreadable input or an output that cannot be
+written.
 
 Example:
   orbridge diff golden/examples/origin.jsonl golden/examples/replay.jsonl

@@ -147,8 +147,9 @@ that gives no item (no type, a custom call, "Tool_calls"), and a line that a
 carriage return without line feed splits into JSON of its own (Python's text
 files and Node's readline end lines there) are blocked error records; a JSON
 object of no known kind is gated as it is.
-Exit status: 0 nothing blocked, 1 some item blocked, 2 usage error or
-unreadable input.
+Exit status: 0 nothing blocked, 1 some item blocked (or a reader that closed
+the output before the end: | head), 2 usage error, unreadable input or an
+output that cannot be written (a full disk).
 
 Examples:
   orbridge gate --schema golden/examples/sales-report.schema.json \\

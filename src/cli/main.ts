@@ -14,9 +14,15 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
 
 // A reader that stops early (`orbridge gate … | head`) closes the pipe: stop
 // quietly with status 1, since the journal was not checked to its end.
+// Any other failure to write (a full disk, an I/O error) means output was lost
+// where nobody chose to stop reading: status 1 would read as an answer ("some
+// item blocked"), which a wrapper that lets 1 pass takes for a whole run, so it
+// is said in one line and the run stops with status 2.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(1);
-  throw error;
+  removePendingOutputs();
+  process.stderr.write(`orbridge: cannot write standard output: ${error.message}\n`);
+  process.exit(2);
 });
 
 runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(

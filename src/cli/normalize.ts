@@ -81,7 +81,7 @@ Reads stdin when no FILE is given or FILE is "-". A line that is not JSON, or a
 record of no known kind, is reported on stderr with its line number and
 counted; the summary says read = emitted + reported.
 Exit status: 0 every record normalized, 1 some record reported as an error,
-2 usage error or unreadable input.
+2 usage error, unreadable input or an output that cannot be written.
 
 Examples:
   orbridge normalize golden/examples/mixed.jsonl

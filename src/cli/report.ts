@@ -86,8 +86,8 @@ Without --conversation the whole input is one conversation, as gate reads it.
 Memory stays flat however long the journal: counts are kept by key with the
 first lines behind each, and the view embeds a window of items (--replay
 holds both journals' items, as diff does).
-Exit status: 0 the page was written (blocked calls included), 2 usage error or
-unreadable input.
+Exit status: 0 the page was written (blocked calls included), 2 usage error,
+unreadable input or an output that cannot be written.
 
 Examples:
   orbridge report --schema golden/examples/sales-report.schema.json \\

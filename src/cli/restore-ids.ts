@@ -32,7 +32,8 @@ Options:
 
 A line that is not JSON (SSE text: its data: payload is read) is written as it
 came. Exit status: 0 every line read, 1 a line could not be read,
-2 usage error, unreadable input or an unreadable map.
+2 usage error, unreadable input, an unreadable map or an output that cannot
+be written.
 
 Examples:
   orbridge normalize --for mistral --id-map ids.jsonl --out for-mistral.jsonl journal.jsonl

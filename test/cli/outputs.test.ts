@@ -199,3 +199,21 @@ describe("--report on the standard output the items go to", () => {
     expect(run).toEqual(refused("normalize", "cannot write --report /dev/stdout: it is a socket, which cannot be opened by name"));
   }, 30_000);
 });
+
+describe("standard output that cannot be written", () => {
+  // Status 1 is an answer (something blocked), which a wrapper lets pass: a run
+  // whose verdicts were lost must not end with it, nor with a stack trace.
+  test("a full disk (/dev/full): one line on stderr and status 2, though nothing was blocked", () => {
+    const { folder } = setUp();
+    const journal = join(folder, "message.jsonl");
+    writeFileSync(journal, '{"type":"message","role":"user","content":"hi"}\n');
+    const run = withDescriptor("/dev/full", "w", (stdout) => spawnOrbridge(["gate", "--schema", "golden/examples/sales-report.schema.json", journal], { stdout }));
+    expect(run).toEqual({ code: 2, stdout: "", stderr: "orbridge: cannot write standard output: ENOSPC: no space left on device, write\n" });
+  }, 30_000);
+
+  test("normalize on a full disk: the same", () => {
+    const { journal } = setUp();
+    const run = withDescriptor("/dev/full", "w", (stdout) => spawnOrbridge(["normalize", journal], { stdout }));
+    expect(run).toEqual({ code: 2, stdout: "", stderr: "orbridge: cannot write standard output: ENOSPC: no space left on device, write\n" });
+  }, 30_000);
+});
