@@ -127,9 +127,9 @@ Options:
                    report a line longer than N bytes as an error record, without
                    reading it into memory, and go on with the next line. When
                    its bytes hold a request's tool field in quotes ("tools",
-                   "tool_choice"...) or the \\u escape of an ASCII character,
-                   it may have narrowed the tools: no function may run until
-                   the next request body
+                   "tool_choice"..., in any case or width: "Tool_choice") or
+                   the \\u escape of an ASCII character, it may have narrowed
+                   the tools: no function may run until the next request body
   --jobs N         threads to use (default: the number of cores, here ${defaultJobs()}).
                    With 2 or more, one thread splits, parses and normalizes
                    lines while another gives verdicts and runs the checks;

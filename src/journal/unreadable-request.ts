@@ -10,6 +10,8 @@
 // The normalizer, reading for the gate, hands such a line on as a request body
 // that is only this mark: no journal can write it, since JSON has no symbols.
 
+import { StringDecoder } from "node:string_decoder";
+import { foldName } from "../models/folded-name.js";
 import type { JournalLine } from "./read.js";
 
 /** The key of the mark; its value says why the line could not be read. */
@@ -66,6 +68,13 @@ const TOOL_FIELD_BYTES = [
 ].map((text) => Buffer.from(text, "latin1"));
 const ESCAPE_OF_ASCII = Buffer.from("\\u00", "latin1");
 const OVERLAP = Math.max(ESCAPE_OF_ASCII.length + 1, ...TOOL_FIELD_BYTES.map((bytes) => bytes.length)) - 1;
+// The same names as a reader matching them regardless of case or width reads
+// them (`"Tool_choice"`, `"TOOLS"`, `"toolſ"`, full-width letters), as a readable
+// line so spelled is read: searched in the line's text folded as the gate folds
+// a member's name, piece by piece. Folding drops white space, so a member-only
+// name is found before its colon.
+const FOLDED_TOOL_FIELDS = [...TOOL_FIELD_NAMES.map((name) => `"${foldName(name)}"`), ...MEMBER_ONLY_NAMES.map((name) => `"${foldName(name)}":`)];
+const FOLDED_OVERLAP = Math.max(...FOLDED_TOOL_FIELDS.map((name) => name.length)) - 1;
 
 /** Whether the bytes hold `\u00` and a digit from 2 to 7: the escape of a character from U+0020 to U+007F. */
 function escapesAscii(bytes: Buffer): boolean {
@@ -84,6 +93,9 @@ function escapesAscii(bytes: Buffer): boolean {
 export class ToolFieldSearch {
   private tail = Buffer.alloc(0);
   private seen = false;
+  // A character cut between two pieces is decoded whole, with the later piece.
+  private readonly decoder = new StringDecoder("utf8");
+  private foldedTail = "";
 
   get found(): boolean {
     return this.seen;
@@ -92,8 +104,15 @@ export class ToolFieldSearch {
   push(piece: Uint8Array): void {
     if (this.seen || piece.length === 0) return;
     const window = this.tail.length === 0 ? Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength) : Buffer.concat([this.tail, piece]);
-    this.seen = TOOL_FIELD_BYTES.some((bytes) => window.includes(bytes)) || escapesAscii(window);
+    this.seen = TOOL_FIELD_BYTES.some((bytes) => window.includes(bytes)) || escapesAscii(window) || this.foldedHolds(piece);
     // A copy: a view would keep the whole chunk the piece came in.
     this.tail = Buffer.from(window.subarray(Math.max(0, window.length - OVERLAP)));
+  }
+
+  /** Whether the text so far, folded, names a request's tool fields; a name cut between pieces is found across them, since what folding drops is gone from the tail. */
+  private foldedHolds(piece: Uint8Array): boolean {
+    const folded = this.foldedTail + foldName(this.decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)));
+    this.foldedTail = folded.slice(-FOLDED_OVERLAP);
+    return FOLDED_TOOL_FIELDS.some((name) => folded.includes(name));
   }
 }

@@ -163,6 +163,41 @@ describe("a line that cannot be read and names a request's tools", () => {
       }
     });
 
+    test("that names a request's tools as a reader folding case or width reads them restricts the calls after it, as the same line read does", async () => {
+      const args = ["--max-line-bytes", "1000"];
+      for (const name of ["Tool_choice", "TOOLS", "Allowed_Tools", "toolſ", "Ｔｏｏｌ＿ｃｈｏｉｃｅ", "tool\u200b_choice"]) {
+        const body = `{"model":"gpt-4o","messages":[{"role":"user","content":"${"go ".repeat(40_000)}"}],"${name}":"none"}`;
+        const verdicts = await gate([body, call("call_1"), request('"tool_choice":"auto"'), call("call_2")], args);
+        expect([name, verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked])]).toEqual([
+          name,
+          [
+            [1, "error", true],
+            [2, "ok", true],
+            [3, "not_function_call", false],
+            [4, "ok", false],
+          ],
+        ]);
+      }
+    });
+
+    test("a name spelled otherwise and cut between the pieces the line comes in is found across them", () => {
+      const mayBeRequest = (text: string, pieceBytes: number) => {
+        const splitter = new LineSplitter("-", { maxLineBytes: 10 });
+        const bytes = Buffer.from(text + "\n");
+        const lines = [];
+        for (let at = 0; at < bytes.length; at += pieceBytes) lines.push(...splitter.push(bytes.subarray(at, at + pieceBytes)));
+        return lines.map((line) => line.mayBeRequest === true);
+      };
+      for (const pieceBytes of [1, 2, 3, 5, 7, 4096]) {
+        expect([pieceBytes, mayBeRequest('{"model":"m","TOOL_CHOICE":"none"}', pieceBytes)]).toEqual([pieceBytes, [true]]);
+        expect([pieceBytes, mayBeRequest('{"model":"m","Ｆｕｎｃｔｉｏｎ＿ｃａｌｌ" : "none"}', pieceBytes)]).toEqual([pieceBytes, [true]]);
+        expect([pieceBytes, mayBeRequest(`{"model":"m","t${"\u200b".repeat(30)}ools":[]}`, pieceBytes)]).toEqual([pieceBytes, [true]]);
+        // A value is no member: an item's type in other letters names no field.
+        expect([pieceBytes, mayBeRequest('{"type":"FUNCTION_CALL","call_id":"c1","arguments":"{}"}', pieceBytes)]).toEqual([pieceBytes, [false]]);
+        expect([pieceBytes, mayBeRequest('{"role":"user","content":"which TOOL is best?"}', pieceBytes)]).toEqual([pieceBytes, [false]]);
+      }
+    });
+
     test("two threads read it alike", async () => {
       const journal = [request('"tool_choice":"auto"'), padded('"tool_choice":"none"'), call("call_1")].join("\n") + "\n";
       const run = async (jobs: 1 | 2) => {
