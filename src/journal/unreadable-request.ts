@@ -35,10 +35,15 @@ const MEMBER_ONLY_NAMES = ["function_call"] as const;
  */
 const TOOL_FIELDS = new RegExp(`"(?:${[...TOOL_FIELD_NAMES, ...MEMBER_ONLY_NAMES].join("|")})"\\s*(?::|$)`, "i");
 
-/** Whether an unreadable line's text names a request's tool fields, written plainly or with `\u` escapes. */
+/**
+ * Whether an unreadable line's text names a request's tool fields, written
+ * plainly or with `\u` escapes, or as a reader folding case or width reads a
+ * member's name (`"Ｔｏｏｌ＿ｃｈｏｉｃｅ"`, `"tool\u200b_choice"`), as a readable line so spelled is read.
+ */
 export function namesRequestTools(text: string): boolean {
   if (TOOL_FIELDS.test(text)) return true;
-  return text.includes("\\u") && TOOL_FIELDS.test(text.replace(/\\u([0-9a-fA-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+  const unescaped = text.includes("\\u") ? text.replace(/\\u([0-9a-fA-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text;
+  return (unescaped !== text && TOOL_FIELDS.test(unescaped)) || TOOL_FIELDS.test(foldName(unescaped));
 }
 
 /** `line` as a line not read, for `error`: one that names a request's tool fields may have been a request body. */

@@ -48,6 +48,22 @@ describe("a line that cannot be read and names a request's tools", () => {
     expect(verdicts[0].detail).toMatch(/; it may be a request body \(it names a request's tools, or was not read at all\), so no function may run until the next request body$/);
   });
 
+  test.each([
+    ["full-width letters", "Ｔｏｏｌ＿ｃｈｏｉｃｅ"],
+    ["a long s", "toolſ"],
+    ["a zero-width space inside", "tool\u200b_choice"],
+    ["a zero-width space written as its escape", "tool\\u200b_choice"],
+  ])("a tool field spelled with %s and given twice, which a reader folding width reads as a request's: the calls after it are not allowed", async (_name, spelled) => {
+    const unreadable = `{"model":"gpt-4o","messages":[{"role":"user","content":"go"}],"${spelled}":"none","${spelled}":"auto"}`;
+    const verdicts = await gate([unreadable, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
+    expect(verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked])).toEqual([
+      [1, "error", true],
+      [2, "ok", true],
+      [3, "not_function_call", false],
+      [4, "ok", false],
+    ]);
+  });
+
   test("two threads give the same lines: the worker's tools in force take the mark too", async () => {
     const journal = [request('"tool_choice":"auto"'), request('"tool_choice":"none","tool_choice":"auto"'), call("call_1")].join("\n") + "\n";
     const run = async (jobs: 1 | 2) => {
