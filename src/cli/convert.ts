@@ -178,7 +178,7 @@ export const convertCommand: Command = {
     const namedField = stringOption(args, "reasoning-field") as ReasoningField | undefined;
     if (namedField !== undefined && target !== "chat") throw new UsageError("--reasoning-field names the Chat field that takes reasoning: it goes with --to chat");
     const readOptions = inputOptions(args);
-    const sources = await checkInputs(args.operands);
+    const sources = await checkInputs(args.operands, io.stdin);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr }, { outputs: [["--id-map", stringOption(args, "id-map")]] });
     const progress = progressFor(sources, io.stderr);
     const counts: Counts = { lines: 0, records: 0, errors: 0, losses: 0, synthesized: 0, repaired: 0, padding: 0 };

@@ -60,7 +60,7 @@ export const diffCommand: Command = {
     if (!args) return 0;
     if (args.operands.length !== 2) throw new UsageError("diff needs two journals: ORIGIN REPLAY");
     if (args.operands.every((operand) => operand === "-")) throw new UsageError("only one of ORIGIN and REPLAY can be stdin");
-    const [origin, replay] = await checkInputs(args.operands);
+    const [origin, replay] = await checkInputs(args.operands, io.stdin);
     const format = stringOption(args, "format") ?? "text";
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
     const errors = { count: 0 };

@@ -209,7 +209,7 @@ export const gateCommand: Command = {
     const jobs = jobsOption(stringOption(args, "jobs"));
     const conversation = conversationOption(stringOption(args, "conversation"));
     const maxOpen = maxOpenOption(stringOption(args, "max-open-conversations"), conversation);
-    const sources = await checkInputs(args.operands);
+    const sources = await checkInputs(args.operands, io.stdin);
     const quiet = args.options.quiet === true;
     const onlyBlocked = args.options["only-blocked"] === true;
     if (quiet && onlyBlocked) throw new UsageError("--quiet writes no verdict and --only-blocked writes the blocked ones: give one of them");

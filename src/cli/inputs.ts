@@ -7,6 +7,7 @@
 // of any of these; `--record POINTER` takes the record out of each wrapped line.
 // What a stored-log reading says (what became of each span or page, its losses)
 // is written on stderr, so nothing it leaves out goes unsaid.
+import { fstatSync } from "node:fs";
 import { access, constants, readFile, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { READER_ORDER, isReaderName } from "../../adapters/index.js";
@@ -19,10 +20,17 @@ import { UsageError, write, type CommandIO } from "./io.js";
 import { readSchemaText } from "../journal/schema-text.js";
 import { visibleInLine } from "../models/quote-visible.js";
 
-export async function checkInputs(operands: readonly string[]): Promise<string[]> {
+/**
+ * The sources of the operands, each checked readable; stdin (`-`, or no operand)
+ * is checked when it is a descriptor (`stdin` the command's).
+ */
+export async function checkInputs(operands: readonly string[], stdin?: Readable): Promise<string[]> {
   const sources = operands.length === 0 ? ["-"] : [...operands];
   for (const source of sources) {
-    if (source === "-") continue;
+    if (source === "-") {
+      checkStdin(stdin);
+      continue;
+    }
     let isDirectory: boolean;
     try {
       isDirectory = (await stat(source)).isDirectory();
@@ -37,6 +45,23 @@ export async function checkInputs(operands: readonly string[]): Promise<string[]
     }
   }
   return sources;
+}
+
+/**
+ * Node reads a directory given as stdin (`orbridge gate < folder`) as empty,
+ * without an error: the run would say that nothing was blocked in a journal it
+ * never read.
+ */
+function checkStdin(stdin: Readable | undefined): void {
+  const fd = stdin === undefined ? undefined : (stdin as Readable & { fd?: unknown }).fd;
+  if (typeof fd !== "number") return;
+  let isDirectory = false;
+  try {
+    isDirectory = fstatSync(fd).isDirectory();
+  } catch {
+    // A descriptor that cannot be looked at is read as it comes, and fails there if it must.
+  }
+  if (isDirectory) throw new UsageError("standard input is a directory: give the journal files in it (as FOLDER/*.jsonl)");
 }
 
 /** The options every reading command takes about its inputs. */

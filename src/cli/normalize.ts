@@ -127,7 +127,7 @@ export const normalizeCommand: Command = {
     const origin = stringOption(args, "origin");
     if (origin !== undefined && !/^[a-z0-9][a-z0-9_.-]*$/i.test(origin)) throw new UsageError(`--origin must be a slug such as "openai" (got "${origin}")`);
     const readOptions = inputOptions(args);
-    const sources = await checkInputs(args.operands);
+    const sources = await checkInputs(args.operands, io.stdin);
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr }, { outputs: [["--id-map", stringOption(args, "id-map")]] });
     const out = new LineWriter(output.stream);
     const normalizer = new JournalNormalizer({ origin, keepRepeats: args.options["keep-repeats"] === true });

@@ -138,10 +138,10 @@ export const reportCommand: Command = {
     // A provider's target is judged by its profile, kept beside its envelope's adapter: loaded only for --for.
     const profile = targetName === undefined ? undefined : (await import("../../adapters/profiles.js")).profileOf(targetName);
     const checks = targetName === undefined || conversation === undefined ? undefined : await targetChecks(targetName, profile);
-    const sources = await checkInputs(args.operands);
+    const sources = await checkInputs(args.operands, io.stdin);
     const replayPath = stringOption(args, "replay");
     if (replayPath !== undefined) {
-      await checkInputs([replayPath]);
+      await checkInputs([replayPath], io.stdin);
       if (replayPath === "-" && sources.includes("-")) throw new UsageError("only one of the journal and --replay can be stdin");
     }
     if (stringOption(args, "out") === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true) throw new UsageError("the page is HTML: give --out FILE, or redirect standard output to a file");

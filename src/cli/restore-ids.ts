@@ -74,7 +74,7 @@ export const restoreIdsCommand: Command = {
     if (mapPath === undefined) throw new UsageError("restore-ids needs --map FILE, the id map normalize --id-map wrote");
     const map = await readIdMap(mapPath);
     const readOptions = maxLineBytesOption(stringOption(args, "max-line-bytes"));
-    const sources = await checkInputs(args.operands);
+    const sources = await checkInputs(args.operands, io.stdin);
     // The map may be the only record of the ids: no output of the run may overwrite it.
     const { output, report } = openOutputs(stringOption(args, "out"), stringOption(args, "report"), sources, io.stdout, { stdin: io.stdin, stderr: io.stderr }, { inputs: [mapPath] });
     const out = new LineWriter(output.stream);

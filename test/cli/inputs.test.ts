@@ -1,6 +1,7 @@
 // Inputs as people store them: one JSON document, gzip, wrapped lines, stored
 // logs, and the mistakes of giving a directory, a missing file or nothing at all.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -187,6 +188,41 @@ describe("inputs that are not journals", () => {
     mkdirSync(join(folder, "logs"));
     expect(await runOrbridge(["normalize", join(folder, "logs")])).toEqual({ code: 2, stdout: "", stderr: `orbridge normalize: ${join(folder, "logs")} is a directory: give the journal files in it (as ${join(folder, "logs")}/*.jsonl)\n` });
   });
+
+  // Node reads a directory given as stdin as empty, without an error: the gate said "0 blocked" of a journal it never read.
+  test("standard input that is a directory is named as one, before anything is read", async () => {
+    const folder = scratchFolder("inputs");
+    const fd = openSync(folder, "r");
+    try {
+      for (const argv of [["gate"], ["gate", "--schema", schema, "golden/examples/sales-report.jsonl", "-"]]) {
+        const stdin = Object.assign(Readable.from([]), { fd });
+        const stdout = new PassThrough();
+        const stderr = new PassThrough();
+        const out: Buffer[] = [];
+        const err: Buffer[] = [];
+        stdout.on("data", (chunk: Buffer) => out.push(chunk));
+        stderr.on("data", (chunk: Buffer) => err.push(chunk));
+        const code = await runCli(argv, { stdin, stdout, stderr, env: {} });
+        expect([argv, { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }]).toEqual([
+          argv,
+          { code: 2, stdout: "", stderr: "orbridge gate: standard input is a directory: give the journal files in it (as FOLDER/*.jsonl)\n" },
+        ]);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  test("standard input that is a directory, in a process of its own: status 2, not a run over nothing", () => {
+    const folder = scratchFolder("inputs");
+    const fd = openSync(folder, "r");
+    try {
+      const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "gate", "--quiet"], { encoding: "utf8", stdio: [fd, "pipe", "pipe"] });
+      expect({ code: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 2, stdout: "", stderr: "orbridge gate: standard input is a directory: give the journal files in it (as FOLDER/*.jsonl)\n" });
+    } finally {
+      closeSync(fd);
+    }
+  }, 30_000);
 
   test("a missing file is named as one", async () => {
     expect(await runOrbridge(["convert", "--to", "chat", "no/such/journal.jsonl"])).toEqual({ code: 2, stdout: "", stderr: "orbridge convert: cannot read no/such/journal.jsonl: no such file or not readable\n" });
