@@ -13,6 +13,8 @@ export type ExitCode = 0 | 1 | 2;
 
 /** Writes one chunk, waiting for the stream to drain when its buffer is full. */
 export function write(stream: Writable, chunk: string): Promise<void> | undefined {
+  // A stream that failed takes nothing more and never drains: waiting would hang the run.
+  if (stream.errored) return Promise.reject(stream.errored);
   if (stream.write(chunk)) return undefined;
   return new Promise((resolve, reject) => {
     const done = () => {

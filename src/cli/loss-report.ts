@@ -22,11 +22,19 @@ export class ReportWriter {
     return write(this.output.stream, JSON.stringify(record) + "\n");
   }
 
+  async finish(): Promise<void> {
+    await this.output.finish?.();
+  }
+
   commit(): Promise<void> {
     return this.output.commit();
   }
 
   abort(): Promise<void> {
     return this.output.abort();
+  }
+
+  failure(): Error | undefined {
+    return this.output.failure?.();
   }
 }

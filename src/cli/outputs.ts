@@ -124,18 +124,24 @@ function namedOutput(option: string, path: string): NamedOutput {
 }
 
 interface PendingOutput {
+  finish?(): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;
+  failure?(): Error | undefined;
 }
 
 export async function writeThenCommit(outputs: ReadonlyArray<PendingOutput | undefined>, progress: Progress, work: () => Promise<void>): Promise<void> {
   try {
     await work();
     progress.done();
+    // Every file written out before any is put in place: one that fails then leaves none.
+    for (const output of outputs) await output?.finish?.();
     for (const output of outputs) await output?.commit();
   } catch (error) {
     progress.done();
     for (const output of outputs) await output?.abort();
-    throw error;
+    // A file that could not be written is the cause: what failed after it (a write
+    // into a stream that takes nothing more) only follows from it.
+    throw outputs.map((output) => output?.failure?.()).find((failure) => failure !== undefined) ?? error;
   }
 }

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import type { Command, CommandName } from "./command.js";
 import { StoppedRun, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { visibleInLine } from "../models/quote-visible.js";
+import { OutputFailed } from "../journal/write.js";
 
 // A command's code loads only when it runs: each brings its own dependencies (Ajv,
 // Zod and the models, the adapters), and loading all of them would make every run
@@ -69,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<Ex
     // Either message may quote the journal (a line that is not JSON, a member's
     // name): on a terminal a carriage return or an escape sequence in it would
     // rub the message out and print a line of its own, so each is shown escaped.
-    if (error instanceof StoppedRun) {
+    if (error instanceof StoppedRun || error instanceof OutputFailed) {
       await write(io.stderr, `orbridge ${name}: ${visibleInLine(error.message)}\n`);
       return 2;
     }

@@ -11,11 +11,21 @@ export function gzipFileOutput(path: string): JournalOutput {
     gzip.once("end", resolve);
     gzip.once("error", reject);
   });
+  flushed.catch(() => undefined);
+  // A file that fails stops taking what gzip gives, which would then never drain:
+  // its failure is gzip's, so that the next write meets it.
+  file.stream.once("error", (error: Error) => gzip.destroy(error));
+  const finish = async () => {
+    gzip.end();
+    await flushed;
+    await file.finish?.();
+  };
   return {
     stream: gzip,
+    failure: () => file.failure?.(),
+    finish,
     async commit() {
-      gzip.end();
-      await flushed;
+      await finish();
       await file.commit();
     },
     async abort() {

@@ -8,11 +8,22 @@ import type { Writable } from "node:stream";
 
 export interface JournalOutput {
   stream: Writable;
-  /** Puts the output in place (a rename for a file; nothing for stdout). */
+  /** Puts the output in place (a rename for a file; nothing for stdout), once it is `finish`ed. */
   commit(): Promise<void>;
+  /**
+   * Writes out what is held and closes the file, failing if it could not be
+   * written: a run with several files finishes them all before it puts any in
+   * place, so that one that fails leaves none of them written.
+   */
+  finish?(): Promise<void>;
   /** Discards what was written (the temporary file); the target keeps its old content. */
   abort(): Promise<void>;
+  /** Why the file could not be written (a full disk), once it failed. */
+  failure?(): OutputFailed | undefined;
 }
+
+/** A file the run writes could not be written (a full disk, an I/O error): no fault of the journal, nor of the command line. */
+export class OutputFailed extends Error {}
 
 /** Temporary files of outputs not yet committed, for removal when the process is stopped. */
 const pending = new Set<string>();
@@ -37,13 +48,18 @@ export function atomicFileOutput(path: string): JournalOutput {
   const target = existing ? realpathSync(path) : path;
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   const stream = createWriteStream(temporary, { flags: "wx" });
-  const closed = closedOf(stream);
+  const closed = closedOf(stream, path);
+  const finish = async () => {
+    stream.end();
+    await closed;
+  };
   pending.add(temporary);
   return {
     stream,
+    failure: () => closed.failure,
+    finish,
     async commit() {
-      stream.end();
-      await closed;
+      await finish();
       await rename(temporary, target);
       pending.delete(temporary);
     },
@@ -58,13 +74,16 @@ export function atomicFileOutput(path: string): JournalOutput {
 
 function directOutput(target: string): JournalOutput {
   const stream = createWriteStream(target, { flags: "a" });
-  const closed = closedOf(stream);
+  const closed = closedOf(stream, target);
+  const finish = async () => {
+    stream.end();
+    await closed;
+  };
   return {
     stream,
-    async commit() {
-      stream.end();
-      await closed;
-    },
+    failure: () => closed.failure,
+    finish,
+    commit: finish,
     async abort() {
       stream.end();
       await closed.catch(() => {});
@@ -72,9 +91,20 @@ function directOutput(target: string): JournalOutput {
   };
 }
 
-function closedOf(stream: Writable): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+/**
+ * Settles when the file is closed, or fails with what failed, which `failure`
+ * keeps. It is awaited only at commit or abort: a failure before then (a write
+ * on a full disk) must not count as unhandled, which would stop the process
+ * with a stack trace and its temporary file left behind.
+ */
+function closedOf(stream: Writable, path: string): Promise<void> & { failure?: OutputFailed } {
+  const closed: Promise<void> & { failure?: OutputFailed } = new Promise<void>((resolve, reject) => {
     stream.once("close", resolve);
-    stream.once("error", reject);
+    stream.once("error", (error: Error) => {
+      closed.failure = new OutputFailed(`cannot write ${path}: ${error.message}`);
+      reject(closed.failure);
+    });
   });
+  closed.catch(() => undefined);
+  return closed;
 }

@@ -217,3 +217,20 @@ describe("standard output that cannot be written", () => {
     expect(run).toEqual({ code: 2, stdout: "", stderr: "orbridge: cannot write standard output: ENOSPC: no space left on device, write\n" });
   }, 30_000);
 });
+
+describe("an output file that cannot be written", () => {
+  // The failure comes after the write that met it was handed on: it must stop the
+  // run as a failure of that file, not as an unhandled rejection with its stack.
+  test("--report on a full disk (/dev/full): one line naming it, status 2, and --out not written", () => {
+    const { folder, journal } = setUp();
+    const out = join(folder, "items.jsonl");
+    const run = spawnOrbridge(["normalize", "--report", "/dev/full", "--out", out, journal]);
+    expect(run).toEqual({ code: 2, stdout: "", stderr: "orbridge normalize: cannot write /dev/full: ENOSPC: no space left on device, write\n" });
+    expect(readdirSync(folder)).toEqual(["journal.jsonl"]);
+  }, 30_000);
+
+  test("--out on a full disk: the same, where it was called an internal error", async () => {
+    const { journal } = setUp();
+    expect(await runOrbridge(["convert", "--to", "chat", "--out", "/dev/full", journal])).toEqual({ code: 2, stdout: "", stderr: "orbridge convert: cannot write /dev/full: ENOSPC: no space left on device, write\n" });
+  }, 30_000);
+});
