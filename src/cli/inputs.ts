@@ -253,6 +253,7 @@ export function describeInput(source: string): string {
 /** `--max-line-bytes N`: a positive whole number of bytes. */
 export function maxLineBytesOption(value: string | undefined): ReadOptions {
   if (value === undefined) return {};
-  if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`--max-line-bytes must be a positive whole number of bytes (got "${value}")`);
+  // A number past the safe integers is no exact count of bytes, and the line reader refuses it: refused here, as the command line's fault.
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--max-line-bytes must be a positive whole number of bytes (got "${value}")`);
   return { maxLineBytes: Number(value) };
 }

@@ -145,6 +145,13 @@ describe("long lines", () => {
     expect(run.stderr).toBe("read 3 lines: 2 items, 1 error; 1 blocked\n  blocked by: error 1\n");
     expect(run.code).toBe(1);
   });
+  // A number past the safe integers was handed to the line reader, which threw: an internal error with its stack.
+  test.each(["99999999999999999999", "9007199254740993"])("--max-line-bytes %s, past the safe integers, is a usage error", async (value) => {
+    for (const command of ["gate", "normalize"]) {
+      const run = await runOrbridge([command, "--max-line-bytes", value, file("journal.jsonl", jsonl(emea))]);
+      expect(run).toEqual({ code: 2, stdout: "", stderr: `orbridge ${command}: --max-line-bytes must be a positive whole number of bytes (got "${value}")\n` });
+    }
+  });
   test.each(["0", "-1", "1.5", "lots"])("--max-line-bytes %s is a usage error", async (value) => {
     const run = await runOrbridge(["gate", "--schema", file("schema.json", JSON.stringify(salesSchema)), "--max-line-bytes", value, file("journal.jsonl", jsonl(emea))]);
     expect(run).toEqual({ code: 2, stdout: "", stderr: `orbridge gate: --max-line-bytes must be a positive whole number of bytes (got "${value}")\n` });
