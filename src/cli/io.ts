@@ -11,8 +11,21 @@ export interface CommandIO {
 
 export type ExitCode = 0 | 1 | 2;
 
+/**
+ * Set when the process stops on a signal (main.ts), which then waits for what
+ * was handed to stdout before it to be written whole: a later write would go
+ * after it, and be cut by the exit.
+ */
+let stopping = false;
+
+export function stopWriting(): void {
+  stopping = true;
+}
+
 /** Writes one chunk, waiting for the stream to drain when its buffer is full. */
 export function write(stream: Writable, chunk: string): Promise<void> | undefined {
+  // Stopping: nothing more is handed on, and the run waits here for the exit.
+  if (stopping) return new Promise<void>(() => undefined);
   // A stream that failed takes nothing more and never drains: waiting would hang the run.
   if (stream.errored) return Promise.reject(stream.errored);
   if (stream.write(chunk)) return undefined;

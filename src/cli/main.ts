@@ -1,14 +1,23 @@
 #!/usr/bin/env node
 // The executable entry: the one place that exits the process.
 import { removePendingOutputs } from "../journal/write.js";
+import { stopWriting } from "./io.js";
 import { runCli } from "./run.js";
 
 // Stopped by a signal, the run leaves no temporary file behind; an `--out` target
 // keeps its old content. The exit status follows the shell's 128 + signal number.
+// A pipe takes what its reader has room for, so the lines last handed to stdout
+// may be written only in part: they are written to their end before the exit
+// (an empty write's callback comes after every write before it), so that the
+// output ends with a whole line, and nothing after them is. A second signal
+// stops at once, for a reader that never reads again.
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   process.once(signal, () => {
     removePendingOutputs();
-    process.exit(code);
+    stopWriting();
+    if (process.stdout.writableLength === 0) process.exit(code);
+    process.once(signal, () => process.exit(code));
+    process.stdout.write("", () => process.exit(code));
   });
 }
 

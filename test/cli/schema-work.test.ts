@@ -107,3 +107,35 @@ describe("a signal during a long run", () => {
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
   }, 60_000);
 });
+
+describe("a signal while the reader of stdout has stopped reading", () => {
+  // A pipe takes what its reader has room for: the lines handed to stdout before
+  // the signal were written only in part, and the exit cut the last one.
+  test("SIGTERM: the lines already handed on are written to their end, and the output ends with a whole line", async () => {
+    const journal = join(folder, "messages.jsonl");
+    writeFileSync(journal, Array.from({ length: 40_000 }, (_, i) => `{"type":"message","role":"user","content":"message ${i}"}\n`).join(""));
+    const run = await new Promise<Exit>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "gate", "--format", "json", journal], { stdio: ["ignore", "pipe", "pipe"] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.once("data", (chunk: Buffer) => {
+        out.push(chunk);
+        // The reader stops; the run fills the pipe and waits on it. Then the signal, and the reader reads again.
+        child.stdout.pause();
+        setTimeout(() => {
+          child.kill("SIGTERM");
+          child.stdout.on("data", (more: Buffer) => out.push(more));
+          child.stdout.resume();
+        }, 3_000);
+      });
+      child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+      child.on("error", reject);
+      child.on("close", (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+    });
+    expect(run.code).toBe(143);
+    expect(run.stdout.endsWith("\n")).toBe(true);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines.length).toBeLessThan(40_000);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  }, 60_000);
+});
