@@ -28,8 +28,9 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
 // item blocked"), which a wrapper that lets 1 pass takes for a whole run, so it
 // is said in one line and the run stops with status 2.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(1);
+  // Either way the run is not finished: its files (`--report` beside the items on stdout) are not put in place, nor left half-written.
   removePendingOutputs();
+  if (error.code === "EPIPE") process.exit(1);
   process.stderr.write(`orbridge: cannot write standard output: ${error.message}\n`);
   process.exit(2);
 });

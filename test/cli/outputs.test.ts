@@ -2,7 +2,7 @@
 // anything is read or opened, with one line on stderr and exit 2; the files are
 // left as they were. Paths are tried in-process; the standard streams, which only
 // a process of its own has, in a spawned one.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -233,4 +233,22 @@ describe("an output file that cannot be written", () => {
     const { journal } = setUp();
     expect(await runOrbridge(["convert", "--to", "chat", "--out", "/dev/full", journal])).toEqual({ code: 2, stdout: "", stderr: "orbridge convert: cannot write /dev/full: ENOSPC: no space left on device, write\n" });
   }, 30_000);
+});
+
+describe("a reader of stdout that stops early", () => {
+  test("normalize --report: status 1, and neither the report nor its temporary file is left", async () => {
+    const { folder } = setUp();
+    const journal = join(folder, "messages.jsonl");
+    writeFileSync(journal, Array.from({ length: 40_000 }, (_, i) => `{"role":"user","content":"message ${i}"}\n`).join(""));
+    const report = join(folder, "report.jsonl");
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "normalize", "--report", report, journal], { stdio: ["ignore", "pipe", "ignore"] });
+      // As `| head -1` does: the first lines read, the pipe closed.
+      child.stdout.once("data", () => child.stdout.destroy());
+      child.on("error", reject);
+      child.on("close", resolve);
+    });
+    expect(code).toBe(1);
+    expect(readdirSync(folder).sort()).toEqual(["journal.jsonl", "messages.jsonl"]);
+  }, 60_000);
 });
