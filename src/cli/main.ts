@@ -9,8 +9,9 @@ import { runCli } from "./run.js";
 // A pipe takes what its reader has room for, so the lines last handed to stdout
 // may be written only in part: they are written to their end before the exit
 // (an empty write's callback comes after every write before it), so that the
-// output ends with a whole line, and nothing after them is. A second signal
-// stops at once, for a reader that never reads again.
+// output ends with a whole line, and nothing after them is. A reader that never
+// reads again cannot hold the exit: it comes within half a second whatever the
+// pipe took, or at once on a second signal.
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   process.once(signal, () => {
     removePendingOutputs();
@@ -18,6 +19,7 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     if (process.stdout.writableLength === 0) process.exit(code);
     process.once(signal, () => process.exit(code));
     process.stdout.write("", () => process.exit(code));
+    setTimeout(() => process.exit(code), 500);
   });
 }
 
