@@ -63,6 +63,7 @@ import type { Finding } from "../models/finding.js";
 import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable, textFingerprint32 } from "./fingerprint-table.js";
+import { LinePlaces } from "./line-places.js";
 import { WaitingCalls } from "./waiting-calls.js";
 import { callPartMember, describeItem, foreignIdReason, itemFields, itemKind, outputToolName, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
@@ -137,6 +138,8 @@ export class JournalChecker {
    * an output, its call_id's entry in `calls` + 1.
    */
   private readonly ids = new FingerprintTable<"line" | "blocked" | "referenced" | "call">({ line: "whole", blocked: "uint8", referenced: "uint8", call: "uint32" });
+  /** Where each remembered item stood: the `line` and `outputLine` columns hold places (line-places.ts). */
+  private readonly places = new LinePlaces();
   /** An output came since the last item of another kind: the next such item starts a turn. */
   private afterOutputs = false;
   /** A reasoning item waiting to see what follows it. */
@@ -195,10 +198,11 @@ export class JournalChecker {
     if (kind !== "item_reference" && typeof fields.id === "string" && fields.id !== "") {
       const slot = this.ids.add(writtenKey(fields.id));
       if (this.ids.added) {
-        this.ids.set(slot, "line", checked.provenance.line);
+        this.ids.set(slot, "line", this.placeOf(checked));
         idSlot = slot;
       } else {
-        findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item`, path: "/id", related_line: this.ids.get(slot, "line") });
+        const { text, ...related } = this.places.describe(this.ids.get(slot, "line"), checked.provenance.source);
+        findings.push({ code: "duplicate_id", detail: `the id ${quoteValue(fields.id)} was used by an earlier item, on ${text}`, path: "/id", ...related });
         // A reference to it may bring back either item.
         this.ids.set(slot, "blocked", SHARED_ID);
       }
@@ -247,7 +251,6 @@ export class JournalChecker {
 
   private checkCall(checked: CheckedItem, fields: Record<string, unknown>, notAllowed: string | null | undefined): void {
     const findings = checked.findings;
-    const line = checked.provenance.line;
     const callId = nonEmptyString(fields.call_id);
     const name = nonEmptyString(fields.name);
     if (callId === undefined) findings.push({ code: "missing_field", detail: `the call has ${describeMissing(fields.call_id)} call_id: no output can be paired with it`, path: "/call_id" });
@@ -259,8 +262,8 @@ export class JournalChecker {
     if (callId === undefined) return;
     const slot = this.calls.add(writtenKey(callId));
     if (!this.calls.added) {
-      const earlierLine = this.calls.get(slot, "line");
-      findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of line ${earlierLine}`, path: "/call_id", related_line: earlierLine });
+      const { text, ...related } = this.places.describe(this.calls.get(slot, "line"), checked.provenance.source);
+      findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of ${text}`, path: "/call_id", ...related });
       // Which of the two calls a later output answers is not known (a replayer pairs it with the nearest): none may get one.
       this.blockOutputs(slot);
       return;
@@ -268,7 +271,7 @@ export class JournalChecker {
     const reason = checked.verdict?.reason ?? "unchecked";
     // What blocks the call, if anything: its verdict, else the first finding it already has (each finding blocks its item).
     const blockedBy = reason !== "ok" && reason !== "unchecked" ? reason : findings[0]?.code;
-    this.newCall(slot, line, blockedBy ?? reason);
+    this.newCall(slot, this.placeOf(checked), blockedBy ?? reason);
     if (name !== undefined) this.calls.set(slot, "name", textFingerprint32(name));
     if (blockedBy === undefined) this.calls.set(slot, "waiting", this.waiting.add(callId, name, checked.provenance) + 1);
   }
@@ -278,7 +281,7 @@ export class JournalChecker {
     if (callId === undefined) return;
     const slot = this.calls.add(writtenKey(callId));
     if (this.calls.added) {
-      this.newCall(slot, checked.provenance.line, "namespaced");
+      this.newCall(slot, this.placeOf(checked), "namespaced");
       const name = nonEmptyString(fields.name);
       if (name !== undefined) this.calls.set(slot, "name", textFingerprint32(name));
     } else this.blockOutputs(slot);
@@ -302,30 +305,35 @@ export class JournalChecker {
       return;
     }
     const mark = this.ids.get(slot, "blocked");
-    const line = this.ids.get(slot, "line");
+    const { text: line, ...related } = this.places.describe(this.ids.get(slot, "line"), checked.provenance.source);
     if (mark === BLOCKED_ID || mark === SHARED_ID) {
-      const what = mark === SHARED_ID ? `one of the items that share the id ${quoteValue(id!)}, the first on line ${line}: which one the provider keeps cannot be told` : `the item of line ${line}, which is blocked`;
-      checked.findings.push({ code: "blocked_reference", detail: `the reference brings back ${what}`, path: "/id", related_line: line });
+      const what = mark === SHARED_ID ? `one of the items that share the id ${quoteValue(id!)}, the first on ${line}: which one the provider keeps cannot be told` : `the item of ${line}, which is blocked`;
+      checked.findings.push({ code: "blocked_reference", detail: `the reference brings back ${what}`, path: "/id", ...related });
       return;
     }
     // The item comes back where the reference stands: a second time, when a
     // reference brought it back already, or when its call was answered (a
     // call then runs again, an output answers its call twice).
     if (this.ids.get(slot, "referenced") === 1) {
-      checked.findings.push({ code: "duplicate_id", detail: `the reference brings back the item of line ${line}, which an earlier reference brought back already: it would come twice`, path: "/id", related_line: line });
+      checked.findings.push({ code: "duplicate_id", detail: `the reference brings back the item of ${line}, which an earlier reference brought back already: it would come twice`, path: "/id", ...related });
       return;
     }
     this.ids.set(slot, "referenced", 1);
     const call = this.ids.get(slot, "call") - 1;
     if (call >= 0 && this.calls.get(call, "answered") === 1) {
-      const outputLine = this.calls.get(call, "outputLine");
-      checked.findings.push({ code: "duplicate_call_id", detail: `the reference brings back the item of line ${line}, whose call was answered on line ${outputLine}: the call or its output would come twice`, path: "/id", related_line: line });
+      const { text: outputLine } = this.places.describe(this.calls.get(call, "outputLine"), checked.provenance.source);
+      checked.findings.push({ code: "duplicate_call_id", detail: `the reference brings back the item of ${line}, whose call was answered on ${outputLine}: the call or its output would come twice`, path: "/id", ...related });
     }
   }
 
-  /** Fills the slot of a call_id just added. */
-  private newCall(slot: number, line: number, reason: string): void {
-    this.calls.set(slot, "line", line);
+  /** The place of the item being checked, as the `line` columns keep it. */
+  private placeOf(checked: CheckedItem): number {
+    return this.places.place(checked.provenance.source, checked.provenance.line);
+  }
+
+  /** Fills the slot of a call_id just added; `place` is its item's (placeOf). */
+  private newCall(slot: number, place: number, reason: string): void {
+    this.calls.set(slot, "line", place);
     this.setReason(slot, reason);
   }
 
@@ -356,16 +364,16 @@ export class JournalChecker {
     const named = outputToolName(fields);
     const callName = this.calls.get(call, "name");
     if (named !== undefined && callName !== 0 && textFingerprint32(named) !== callName) {
-      const callLine = this.calls.get(call, "line");
-      findings.push({ code: "orphan_output", detail: `the output names the tool ${quoteValue(named)}, another than the call of line ${callLine} its call_id ${quoteValue(callId)} names: which call it answers is not known`, path: "/call_id", related_line: callLine });
+      const { text: callLine, ...related } = this.places.describe(this.calls.get(call, "line"), checked.provenance.source);
+      findings.push({ code: "orphan_output", detail: `the output names the tool ${quoteValue(named)}, another than the call of ${callLine} its call_id ${quoteValue(callId)} names: which call it answers is not known`, path: "/call_id", ...related });
       return;
     }
     if (this.calls.get(call, "answered") === 1) {
-      const outputLine = this.calls.get(call, "outputLine");
-      findings.push({ code: "duplicate_call_id", detail: `the call ${quoteValue(callId)} was already answered on line ${outputLine}`, path: "/call_id", related_line: outputLine });
+      const { text: outputLine, ...related } = this.places.describe(this.calls.get(call, "outputLine"), checked.provenance.source);
+      findings.push({ code: "duplicate_call_id", detail: `the call ${quoteValue(callId)} was already answered on ${outputLine}`, path: "/call_id", ...related });
       return;
     }
-    this.calls.set(call, "outputLine", checked.provenance.line);
+    this.calls.set(call, "outputLine", this.placeOf(checked));
     this.calls.set(call, "answered", 1);
     const waitingAt = this.calls.get(call, "waiting");
     if (waitingAt > 0) {
@@ -374,12 +382,12 @@ export class JournalChecker {
     }
     const reason = this.reasons[this.calls.get(call, "reason")]!;
     if (reason === "duplicate_call_id") {
-      const callLine = this.calls.get(call, "line");
-      findings.push({ code: "output_for_blocked_call", detail: `its call_id ${quoteValue(callId)} names more than one call (the first on line ${callLine}): which one it answers is not known, so none may get an output`, path: "/call_id", related_line: callLine });
+      const { text: callLine, ...related } = this.places.describe(this.calls.get(call, "line"), checked.provenance.source);
+      findings.push({ code: "output_for_blocked_call", detail: `its call_id ${quoteValue(callId)} names more than one call (the first on ${callLine}): which one it answers is not known, so none may get an output`, path: "/call_id", ...related });
     } else if (reason !== "ok") {
-      const callLine = this.calls.get(call, "line");
+      const { text: callLine, ...related } = this.places.describe(this.calls.get(call, "line"), checked.provenance.source);
       const why = reason === "unchecked" ? "was not gated" : `is blocked (${reason})`;
-      findings.push({ code: "output_for_blocked_call", detail: `its call ${quoteValue(callId)} on line ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", related_line: callLine });
+      findings.push({ code: "output_for_blocked_call", detail: `its call ${quoteValue(callId)} on ${callLine} ${why}: only a completed, valid call may get an output`, path: "/call_id", ...related });
     }
   }
 
@@ -394,10 +402,12 @@ export class JournalChecker {
     for (const call of this.waiting.passBy(checked.provenance, mayJoinTurn, this.movedWaiting)) {
       const slot = this.calls.find(writtenKey(call.callId));
       if (slot >= 0) this.calls.set(slot, "waiting", 0);
+      const otherInput = call.source !== (checked.provenance.source ?? "");
       checked.findings.push({
         code: "missing_output",
-        detail: `the call ${quoteValue(call.callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line} has no function_call_output before this ${describeItem(kind, fields)}`,
+        detail: `the call ${quoteValue(call.callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line}${otherInput ? ` of ${call.source}` : ""} has no function_call_output before this ${describeItem(kind, fields)}`,
         related_line: call.line,
+        ...(otherInput ? { related_source: call.source } : {}),
       });
     }
   }

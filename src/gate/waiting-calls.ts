@@ -11,6 +11,8 @@ export interface PassedCall {
   callId: string;
   name: string | undefined;
   line: number;
+  /** Its input ("" when the journal names none). */
+  source: string;
 }
 
 const MAX_SHARED_NAMES = 4_096;
@@ -74,7 +76,7 @@ export class WaitingCalls {
         }
         kept += 1;
       } else {
-        passed.push({ callId, name: this.names[at], line: this.lines[at]! });
+        passed.push({ callId, name: this.names[at], line: this.lines[at]!, source: this.sources[at]! });
       }
     }
     this.live = kept;

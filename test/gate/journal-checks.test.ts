@@ -24,6 +24,8 @@ interface JournalRecord {
   response?: Provenance["response"];
   /** A request body whose tools and tool_choice apply from this record on. */
   request?: Record<string, unknown>;
+  /** The input file, when the journal is read from several. */
+  source?: string;
 }
 
 /** Runs the checks as the gate does: request body first, then verdicts, then the record's items. */
@@ -37,6 +39,7 @@ function check(records: readonly JournalRecord[], options: { registry?: ToolRegi
     const items: GatedItem[] = record.items.map((item, index) => {
       const provenance: Provenance = { line: record.line, index, envelope: record.envelope };
       if (record.response) provenance.response = record.response;
+      if (record.source !== undefined) provenance.source = record.source;
       const gated: GatedItem = { item, provenance };
       if (item.type === "function_call") gated.verdict = replayGate(item, registry.schemaFor(String(item.name)));
       return gated;
@@ -202,7 +205,7 @@ describe("calls", () => {
 
     test("two item ids that differ only there are one id read so", () => {
       const checked = check([{ line: 1, envelope: "responses", items: [assistant("msg_\ud800", "first"), assistant("msg_\udc00", "second")] }]);
-      expect(findingsOf(checked)[1]).toEqual(["1.1", [{ code: "duplicate_id", detail: 'the id "msg_\\udc00" was used by an earlier item', path: "/id", related_line: 1 }]]);
+      expect(findingsOf(checked)[1]).toEqual(["1.1", [{ code: "duplicate_id", detail: 'the id "msg_\\udc00" was used by an earlier item, on line 1', path: "/id", related_line: 1 }]]);
     });
 
     test("a call and its output of one call_id with a lone surrogate pair as before", () => {
@@ -498,7 +501,7 @@ describe("ids", () => {
     expect(findingsOf(checked)).toEqual([
       ["1.0", []],
       ["2.0", []],
-      ["2.1", [{ code: "duplicate_id", detail: 'the id "msg_1" was used by an earlier item', path: "/id", related_line: 1 }]],
+      ["2.1", [{ code: "duplicate_id", detail: 'the id "msg_1" was used by an earlier item, on line 1', path: "/id", related_line: 1 }]],
     ]);
   });
 
@@ -689,5 +692,43 @@ describe("a function of a namespace, in a request body", () => {
   });
   test("a choice of the top-level function, and a namespace of null, allow it as before", () => {
     expect(callAfter({ input: "weather?", tools, tool_choice: { type: "function", name: "get_weather", namespace: null } })).toEqual(["2.0", []]);
+  });
+});
+
+describe("a journal read from several inputs", () => {
+  // Each input numbers its lines from 1: a finding about an item of another input names that input.
+  test("an earlier item of another input is named with its input, one of the same input by its line alone", () => {
+    const checked = check([
+      { source: "monday.jsonl", line: 1, envelope: "responses", items: [responsesCall("fc_1", "call_1", "get_weather", '{"city":"Paris"}')] },
+      { source: "monday.jsonl", line: 2, envelope: "responses", items: [output("call_1", "sunny")] },
+      { source: "monday.jsonl", line: 3, envelope: "responses", items: [responsesCall("fc_2", "call_2", "get_weather", '{"city":"Oslo"}')] },
+      { source: "tuesday.jsonl", line: 1, envelope: "responses", items: [responsesCall("fc_1", "call_1", "get_weather", '{"city":"Rome"}')] },
+      { source: "tuesday.jsonl", line: 2, envelope: "responses", items: [output("call_2", "rain")] },
+      { source: "tuesday.jsonl", line: 3, envelope: "responses", items: [responsesCall("fc_3", "call_3", "get_weather", '{"city":"Lima"}')] },
+      { source: "tuesday.jsonl", line: 4, envelope: "responses", items: [responsesCall("fc_3", "call_4", "get_weather", '{"city":"Kyiv"}')] },
+    ]);
+    expect(findingsOf(checked).slice(3)).toEqual([
+      [
+        "1.0",
+        [
+          { code: "duplicate_id", detail: 'the id "fc_1" was used by an earlier item, on line 1 of monday.jsonl', path: "/id", related_line: 1, related_source: "monday.jsonl" },
+          { code: "duplicate_call_id", detail: 'the call_id "call_1" was already used by the call of line 1 of monday.jsonl', path: "/call_id", related_line: 1, related_source: "monday.jsonl" },
+        ],
+      ],
+      ["2.0", []],
+      ["3.0", []],
+      ["4.0", [{ code: "duplicate_id", detail: 'the id "fc_3" was used by an earlier item, on line 3', path: "/id", related_line: 3 }]],
+    ]);
+  });
+
+  test("a call of another input passed by without its output is named with its input", () => {
+    const checked = check([
+      { source: "a.jsonl", line: 7, envelope: "responses", items: [responsesCall("fc_1", "call_1", "get_weather", '{"city":"Paris"}')] },
+      { source: "b.jsonl", line: 1, envelope: "responses", items: [user("and now?")] },
+    ]);
+    expect(findingsOf(checked)[1]).toEqual([
+      "1.0",
+      [{ code: "missing_output", detail: 'the call "call_1" (get_weather) on line 7 of a.jsonl has no function_call_output before this user message', related_line: 7, related_source: "a.jsonl" }],
+    ]);
   });
 });
