@@ -115,9 +115,12 @@ export class GateLane implements ConversationLane<GateRecord> {
   private readonly readTools: EnvelopeToolsReader | undefined;
   /** The stream the normalizer may still be reassembling. */
   private readonly stream = new ConversationStream();
-  /** Items pushed to the checks and not yet given back (a reasoning item waits for the next), and the line of the last. */
-  private heldItems = 0;
-  private lastItem: LinePlace | undefined;
+  /**
+   * The lines of the items pushed to the checks and not yet given back, oldest
+   * first, with how many of each: a run of reasoning waits for the item after it,
+   * and may have begun lines before the last.
+   */
+  private readonly held: { place: LinePlace; items: number }[] = [];
 
   constructor(options: LaneOptions) {
     this.normalizer = new JournalNormalizer({ ...options.normalize, ...GATE_READING });
@@ -165,13 +168,14 @@ export class GateLane implements ConversationLane<GateRecord> {
     const out = this.gated(this.normalizer.finish());
     out.push(...this.gate.finish());
     this.stream.finish();
-    this.heldItems = 0;
+    this.held.length = 0;
     return out;
   }
 
   pending(): readonly LinePlace[] {
     const stream = this.stream.from;
-    if (this.heldItems > 0 && this.lastItem) return stream ? [stream, this.lastItem] : [this.lastItem];
+    const oldest = this.held[0]?.place;
+    if (oldest) return stream ? [stream, oldest] : [oldest];
     return stream ? [stream] : [];
   }
 
@@ -184,13 +188,13 @@ export class GateLane implements ConversationLane<GateRecord> {
         this.ownTools = true;
       }
       const gated = record.kind === "error" ? this.gate.error(record.source, record.line, record.detail) : this.gate.push(this.tools.prepare(record));
-      if (record.kind === "items" && record.items.length > 0) {
-        this.heldItems += record.items.length;
-        this.lastItem = { source: record.source, line: record.line };
-      }
+      if (record.kind === "items" && record.items.length > 0) this.held.push({ place: { source: record.source, line: record.line }, items: record.items.length });
       for (const verdict of gated) {
-        // An item's verdict, not a line's error: one item fewer held.
-        if (verdict.reason !== "error") this.heldItems -= 1;
+        // An item's verdict, not a line's error: one item fewer held, given back in the order pushed.
+        if (verdict.reason !== "error" && this.held.length > 0) {
+          this.held[0].items -= 1;
+          if (this.held[0].items === 0) this.held.shift();
+        }
         out.push(verdict);
       }
     }

@@ -16,9 +16,18 @@
 // | incomplete_not_last              | the incomplete item              | more items of its response follow it in the record, or the response's own status is not incomplete |
 // | missing_field                    | the call or output               | no non-empty string call_id (call, output) or name (call) |
 // | tool_not_allowed                 | the call                         | the registry in force when it is pushed does not allow it |
-// | reasoning_without_following_item | the reasoning                    | the next item is not an item a reasoning precedes         |
+// | reasoning_without_following_item | each reasoning of a run          | the next item that is not a reasoning is not an item a    |
+// |                                  |                                  |   reasoning precedes                                      |
 // | foreign_id                       | the item                         | a placeholder, Chat or call id, or an empty id            |
 // | mixed_envelope                   | the item                         | a Chat structure, or another envelope's call, inside it   |
+//
+// A run of reasoning: Anthropic writes several thinking or redacted_thinking
+// blocks in a row before the text or call they lead to (Bedrock its reasoning
+// blocks alike), and an Open Responses output may hold reasoning after reasoning.
+// Each one's following item is then the next, replayed with it, so the run is held
+// whole and judged by the first item after it that is not a reasoning.
+// MAX_HELD_REASONING bounds what is held: a longer run is released, each item of
+// it with the finding, as no answer of a provider holds that many.
 //
 // Passing by: a call waits for its output while its turn lasts. The turn ends, and
 // the calls still waiting are reported, at a message (an assistant message of the
@@ -104,6 +113,9 @@ const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", re
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
 
+/** Reasoning items held in a row, waiting for the item their run precedes; past it, each is released with the finding. */
+export const MAX_HELD_REASONING = 1_000;
+
 /** The `blocked` column of an item id: the item it names is blocked, or two items gave it. */
 const BLOCKED_ID = 1;
 const SHARED_ID = 2;
@@ -142,8 +154,8 @@ export class JournalChecker {
   private readonly places = new LinePlaces();
   /** An output came since the last item of another kind: the next such item starts a turn. */
   private afterOutputs = false;
-  /** A reasoning item waiting to see what follows it. */
-  private held: CheckedItem | undefined;
+  /** A run of reasoning items waiting to see the item that follows the run. */
+  private held: CheckedItem[] = [];
 
   constructor(options: JournalCheckOptions = {}) {
     this.registry = options.registry;
@@ -161,32 +173,42 @@ export class JournalChecker {
       const checked: CheckedItem = gated.verdict ? { item: gated.item, provenance: gated.provenance, verdict: gated.verdict, findings } : { item: gated.item, provenance: gated.provenance, findings };
       const fields = itemFields(gated.item);
       const kind = itemKind(fields);
-      if (this.held) {
-        if (!precedesReasoningFollower(kind, fields)) {
-          this.held.findings.push({
-            code: "reasoning_without_following_item",
-            detail: `the reasoning is followed by ${describeItem(kind, fields)}, not by the message or call it precedes`,
-            related_line: gated.provenance.line,
-          });
-        }
-        released.push(this.held);
-        this.held = undefined;
+      if (this.held.length > 0 && kind !== "reasoning") {
+        if (!precedesReasoningFollower(kind, fields)) this.releaseHeld(released, `${describeItem(kind, fields)}, not by the message or call it precedes`, gated.provenance.line);
+        else released.push(...this.held);
+        this.held = [];
       }
       this.checkItem(checked, fields, kind, gated.notAllowed);
       this.checkIncomplete(checked, fields, index, lastOfResponse);
-      if (kind === "reasoning") this.held = checked;
-      else released.push(checked);
+      if (kind !== "reasoning") released.push(checked);
+      else if (this.held.length < MAX_HELD_REASONING) this.held.push(checked);
+      else {
+        // Fail closed rather than hold without bound: what ends the run is not waited for.
+        this.held.push(checked);
+        for (const reasoning of this.held) reasoning.findings.push({ code: "reasoning_without_following_item", detail: `the reasoning is one of more than ${MAX_HELD_REASONING} in a row; the item they precede is not waited for` });
+        released.push(...this.held);
+        this.held = [];
+      }
     });
     return released;
   }
 
-  /** The end of the journal: a reasoning still held has nothing after it. Calls still waiting are normal. */
+  /** The end of the journal: a run of reasoning still held has nothing after it. Calls still waiting are normal. */
   finish(): CheckedItem[] {
     const held = this.held;
-    this.held = undefined;
-    if (!held) return [];
-    held.findings.push({ code: "reasoning_without_following_item", detail: "the journal ends after the reasoning, without the item it precedes" });
-    return [held];
+    this.held = [];
+    for (const reasoning of held) reasoning.findings.push({ code: "reasoning_without_following_item", detail: "the journal ends after the reasoning, without the item it precedes" });
+    return held;
+  }
+
+  /** Releases the run of reasoning held, each with the finding: the run is followed by `followedBy`, on `line`. */
+  private releaseHeld(released: CheckedItem[], followedBy: string, line: number): void {
+    const last = this.held.length - 1;
+    this.held.forEach((reasoning, position) => {
+      const run = position === last ? "" : `reasoning, then by `;
+      reasoning.findings.push({ code: "reasoning_without_following_item", detail: `the reasoning is followed by ${run}${followedBy}`, related_line: line });
+      released.push(reasoning);
+    });
   }
 
   private checkItem(checked: CheckedItem, fields: Record<string, unknown>, kind: ItemKind, notAllowed: string | null | undefined): void {

@@ -75,6 +75,32 @@ describe("gate --conversation: each conversation gated as if alone", () => {
     });
   });
 
+  test("a run of reasoning that spans lines of its conversation keeps its verdicts in journal order around the other's lines", async () => {
+    // Anthropic writes thinking blocks in a row before the answer; "a" logs one a line.
+    const result = await runOrbridge(
+      ["gate", "--tools", tools, "--conversation", "/conversation_id", "-"],
+      jsonl(
+        { conversation_id: "a", type: "reasoning", id: "rs_0", summary: [] },
+        { conversation_id: "b", type: "message", role: "user", content: "emea figures please" },
+        { conversation_id: "a", type: "reasoning", id: "rs_1", summary: [] },
+        { conversation_id: "b", type: "message", role: "user", content: "and amer" },
+        { conversation_id: "a", type: "message", id: "msg_0", role: "assistant", content: [{ type: "output_text", text: "apac is up." }] },
+      ),
+    );
+    expect(result).toEqual({
+      code: 0,
+      stdout: [
+        'conversation "a"  line 1  reasoning -  pass not_function_call: "reasoning" is not a function_call',
+        'conversation "b"  line 2  message -  pass not_function_call: "message" is not a function_call',
+        'conversation "a"  line 3  reasoning -  pass not_function_call: "reasoning" is not a function_call',
+        'conversation "b"  line 4  message -  pass not_function_call: "message" is not a function_call',
+        'conversation "a"  line 5  message -  pass not_function_call: "message" is not a function_call',
+        "",
+      ].join("\n"),
+      stderr: "read 5 lines: 5 items, 0 errors; 0 blocked; 2 conversations\n",
+    });
+  });
+
   test("JSON verdicts lead with a conversation field", async () => {
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], twoConversations);
     expect(result.code).toBe(0);

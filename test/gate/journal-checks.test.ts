@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { FINDING_CODES, JournalChecker, type CheckedItem, type Finding, type GatedItem, type ItemCheck } from "../../src/gate/journal-checks.js";
+import { FINDING_CODES, JournalChecker, MAX_HELD_REASONING, type CheckedItem, type Finding, type GatedItem, type ItemCheck } from "../../src/gate/journal-checks.js";
 import { replayGate } from "../../src/gate/replay-gate.js";
 import { ToolRegistry } from "../../src/gate/tool-registry.js";
 import type { Envelope, JournalItem, Provenance } from "../../src/models/journal-item.js";
@@ -475,6 +475,42 @@ describe("reasoning items", () => {
       ["2.0", [{ code: "reasoning_without_following_item", detail: "the reasoning is followed by function_call_output, not by the message or call it precedes", related_line: 3 }]],
       ["3.0", []],
     ]);
+  });
+
+  test("a run of reasoning followed by the call it leads to: each reasoning's following item is the next", () => {
+    const call = { ...responsesCall("fc_1", "call_1", "get_weather", paris) };
+    const checked = check([
+      { line: 1, envelope: "responses", items: [reasoning("rs_1"), reasoning("rs_2")] },
+      { line: 2, envelope: "responses", items: [reasoning("rs_3"), call] },
+    ]);
+    expect(findingsOf(checked)).toEqual([["1.0", []], ["1.1", []], ["2.0", []], ["2.1", []]]);
+  });
+
+  test("a run of reasoning followed by an output: each reasoning of the run is without its following item", () => {
+    const checked = check([
+      { line: 1, envelope: "chat", items: [chatCall("call_1", "get_weather", paris)] },
+      { line: 2, envelope: "responses", items: [reasoning("rs_1"), reasoning("rs_2")] },
+      { line: 3, envelope: "chat", items: [output("call_1", "light rain")] },
+    ]);
+    expect(findingsOf(checked)).toEqual([
+      ["1.0", []],
+      ["2.0", [{ code: "reasoning_without_following_item", detail: "the reasoning is followed by reasoning, then by function_call_output, not by the message or call it precedes", related_line: 3 }]],
+      ["2.1", [{ code: "reasoning_without_following_item", detail: "the reasoning is followed by function_call_output, not by the message or call it precedes", related_line: 3 }]],
+      ["3.0", []],
+    ]);
+  });
+
+  test("a run of reasoning at the end of the journal", () => {
+    const checked = check([{ line: 1, envelope: "responses", items: [reasoning("rs_1"), reasoning("rs_2")] }]);
+    const atTheEnd = [{ code: "reasoning_without_following_item", detail: "the journal ends after the reasoning, without the item it precedes" }];
+    expect(findingsOf(checked)).toEqual([["1.0", atTheEnd], ["1.1", atTheEnd]]);
+  });
+
+  test("a run longer than MAX_HELD_REASONING is released with the finding, not held without bound", () => {
+    const run = Array.from({ length: MAX_HELD_REASONING + 1 }, (_, index) => reasoning(`rs_${index}`));
+    const checked = check([{ line: 1, envelope: "responses", items: [...run, assistant("msg_1", "Done.")] }]);
+    const tooLong = [{ code: "reasoning_without_following_item", detail: `the reasoning is one of more than ${MAX_HELD_REASONING} in a row; the item they precede is not waited for` }];
+    expect(findingsOf(checked)).toEqual([...run.map((_, index): [string, Finding[]] => [`1.${index}`, tooLong]), [`1.${run.length}`, []]]);
   });
 
   test("a reasoning at the end of the journal", () => {
