@@ -16,6 +16,7 @@
 // | `anthropic:caller`,    | it leaves the field out, or has the same value                |
 // |   a reasoning item's   |                                                               |
 // |   `provenance.model`   |                                                               |
+// | `bedrock:type`         | "tool_use" is the same as no field                            |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -30,7 +31,10 @@
 // which a request does not say again: Anthropic's `caller` on a tool_use block
 // (pydantic-ai sends the block back without it), and the model that wrote a
 // thinking block, which a response names and a request, naming only the model
-// asked, cannot (anthropic/request-to-body.ts).
+// asked, cannot (anthropic/request-to-body.ts). Bedrock's Converse may write
+// `"type":"tool_use"` in a toolUse block of its response, a value its requests
+// do not list (only `server_tool_use`): pydantic-ai sends the block back without
+// it, and a toolUse with no type is that same client tool call.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -209,6 +213,8 @@ function isEmptyAssistantMessage(item: unknown): boolean {
 }
 
 const SIGNATURE_FIELDS = ["gemini:thoughtSignature", "gemini:thought_signature"];
+/** The type of a Bedrock toolUse block, carried on its call. */
+const BEDROCK_TYPE = "bedrock:type";
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /**
@@ -250,6 +256,7 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
   try {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
     const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withSignatureBytes(item);
+    if (rest[BEDROCK_TYPE] === "tool_use") delete rest[BEDROCK_TYPE];
     const model = isPlainObject(rest.provenance) ? rest.provenance.model : undefined;
     if (model !== undefined) {
       const { model: _model, ...provenance } = rest.provenance as Record<string, unknown>;

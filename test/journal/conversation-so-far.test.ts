@@ -88,6 +88,21 @@ describe("what a response says of its turn and a request does not say again", ()
   });
 });
 
+describe("a Bedrock toolUse block's type", () => {
+  // Converse writes "type":"tool_use" in a response's toolUse block; pydantic-ai sends the block back without it.
+  const call = { type: "function_call", call_id: "tooluse_waI1Qe4zR0Q4XuXquDJTKo", name: "get_file", arguments: "{}", status: "completed" };
+
+  test('"tool_use" and no type are the same call, either way round', () => {
+    expect(repeated([{ ...call, "bedrock:type": "tool_use" }], [call])).toBe(1);
+    expect(repeated([call], [{ ...call, "bedrock:type": "tool_use" }])).toBe(1);
+  });
+
+  test("another type is another call", () => {
+    expect(repeated([{ ...call, "bedrock:type": "tool_use" }], [{ ...call, "bedrock:type": "server_tool_use" }])).toBe(0);
+    expect(repeated([{ ...call, "bedrock:type": "server_tool_use" }], [call])).toBe(0);
+  });
+});
+
 describe("a Gemini signature written back in the other base64 alphabet", () => {
   const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
   const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
