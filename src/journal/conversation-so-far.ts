@@ -17,6 +17,8 @@
 // |   a reasoning item's   |                                                               |
 // |   `provenance.model`   |                                                               |
 // | `bedrock:type`         | "tool_use" is the same as no field                            |
+// | a reasoning item's     | null is the same as no field                                  |
+// |   `encrypted_content`  |                                                               |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -34,7 +36,10 @@
 // asked, cannot (anthropic/request-to-body.ts). Bedrock's Converse may write
 // `"type":"tool_use"` in a toolUse block of its response, a value its requests
 // do not list (only `server_tool_use`): pydantic-ai sends the block back without
-// it, and a toolUse with no type is that same client tool call.
+// it, and a toolUse with no type is that same client tool call. pydantic-ai
+// sends a reasoning item back to DeepSeek's Responses API with
+// `"encrypted_content": null` where the response had none: the spec makes it
+// nullable on an input reasoning item, where null says what leaving it out says.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -257,6 +262,7 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
     const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withSignatureBytes(item);
     if (rest[BEDROCK_TYPE] === "tool_use") delete rest[BEDROCK_TYPE];
+    if (rest.type === "reasoning" && rest.encrypted_content === null) delete rest.encrypted_content;
     const model = isPlainObject(rest.provenance) ? rest.provenance.model : undefined;
     if (model !== undefined) {
       const { model: _model, ...provenance } = rest.provenance as Record<string, unknown>;

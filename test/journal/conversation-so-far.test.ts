@@ -103,6 +103,21 @@ describe("a Bedrock toolUse block's type", () => {
   });
 });
 
+describe("a reasoning item's encrypted_content written null", () => {
+  // DeepSeek's Responses API gives none; pydantic-ai sends the item back with "encrypted_content": null.
+  const thought = { type: "reasoning", id: "76f8b89e-4a41-46fb-86ae-546cc1e4ba6c", summary: [], content: [{ type: "reasoning_text", text: "Call get_temperature for Tokyo." }], status: "completed" };
+
+  test("replays the item that had none, and null is replayed by no field", () => {
+    const { status: _status, ...replayed } = thought;
+    expect(repeated([thought], [{ ...replayed, encrypted_content: null }])).toBe(1);
+    expect(repeated([{ ...thought, encrypted_content: null }], [replayed])).toBe(1);
+  });
+
+  test("does not replay an item that had one", () => {
+    expect(repeated([{ ...thought, encrypted_content: "gAAAAB-opaque" }], [{ ...thought, encrypted_content: null }])).toBe(0);
+  });
+});
+
 describe("a Gemini signature written back in the other base64 alphabet", () => {
   const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
   const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
