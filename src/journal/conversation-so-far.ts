@@ -19,6 +19,8 @@
 // | `bedrock:type`         | "tool_use" is the same as no field                            |
 // | a reasoning item's     | null is the same as no field                                  |
 // |   `encrypted_content`  |                                                               |
+// | a reasoning item's     | null or [] is the same as no field                            |
+// |   `content`            |                                                               |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -40,6 +42,9 @@
 // sends a reasoning item back to DeepSeek's Responses API with
 // `"encrypted_content": null` where the response had none: the spec makes it
 // nullable on an input reasoning item, where null says what leaving it out says.
+// An OpenAI response writes a reasoning item's `"content": []`, which an input
+// reasoning item may not hold (the spec allows it only null): pydantic-ai sends
+// the item back without it, and an empty list holds no more than no field.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -262,7 +267,10 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
     const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withSignatureBytes(item);
     if (rest[BEDROCK_TYPE] === "tool_use") delete rest[BEDROCK_TYPE];
-    if (rest.type === "reasoning" && rest.encrypted_content === null) delete rest.encrypted_content;
+    if (rest.type === "reasoning") {
+      if (rest.encrypted_content === null) delete rest.encrypted_content;
+      if (rest.content === null || (Array.isArray(rest.content) && rest.content.length === 0)) delete rest.content;
+    }
     const model = isPlainObject(rest.provenance) ? rest.provenance.model : undefined;
     if (model !== undefined) {
       const { model: _model, ...provenance } = rest.provenance as Record<string, unknown>;

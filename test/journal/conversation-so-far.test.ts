@@ -118,6 +118,21 @@ describe("a reasoning item's encrypted_content written null", () => {
   });
 });
 
+describe("a reasoning item's empty content", () => {
+  // An OpenAI response writes "content": []; pydantic-ai sends the item back without content, as input items must.
+  const thought = { type: "reasoning", id: "rs_07fb6c700c679e0b006a285d27d7c4819ebb375614ce1d2b6a", summary: [], content: [], encrypted_content: "gAAAAABqKF0p-opaque" };
+  const { content: _content, ...replayed } = thought;
+
+  test("no content, or content null, replays the item whose content was []", () => {
+    expect(repeated([thought], [replayed])).toBe(1);
+    expect(repeated([thought], [{ ...replayed, content: null }])).toBe(1);
+  });
+
+  test("content that holds text is not empty", () => {
+    expect(repeated([{ ...thought, content: [{ type: "reasoning_text", text: "Fetch the file first." }] }], [replayed])).toBe(0);
+  });
+});
+
 describe("a Gemini signature written back in the other base64 alphabet", () => {
   const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
   const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
