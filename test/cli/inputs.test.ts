@@ -195,15 +195,8 @@ describe("inputs that are not journals", () => {
     const fd = openSync(folder, "r");
     try {
       for (const argv of [["gate"], ["gate", "--schema", schema, "golden/examples/sales-report.jsonl", "-"]]) {
-        const stdin = Object.assign(Readable.from([]), { fd });
-        const stdout = new PassThrough();
-        const stderr = new PassThrough();
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        stdout.on("data", (chunk: Buffer) => out.push(chunk));
-        stderr.on("data", (chunk: Buffer) => err.push(chunk));
-        const code = await runCli(argv, { stdin, stdout, stderr, env: {} });
-        expect([argv, { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }]).toEqual([
+        const result = await runOrbridge(argv, Object.assign(Readable.from([]), { fd }));
+        expect([argv, result]).toEqual([
           argv,
           { code: 2, stdout: "", stderr: "orbridge gate: standard input is a directory: give the journal files in it (as FOLDER/*.jsonl)\n" },
         ]);
