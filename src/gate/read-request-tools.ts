@@ -269,7 +269,12 @@ function readTools(tools: unknown, where: string, field: string, read: ToolsRead
     }
     if (tool.type !== "function") {
       read.others.push({ name: otherToolName(tool, tool.type), type: tool.type, where: `${at} of ${where}` });
-      for (const name of writtenToolNames(tool, { lists: false })) if (!writtenByOthers.has(name)) writtenByOthers.set(name, `${at} (type ${describe(tool.type)})`);
+      // A tool an envelope's reader kept as its own kind (`bedrock:functionDeclarations`,
+      // a Gemini list in a Converse body) is, to a reader of the form it is written
+      // in, a list of definitions: the names of its list count. An Open Responses
+      // tool (a namespace) keeps the names of its list to itself.
+      const keptByAnotherReader = tool.type.includes(":");
+      for (const name of writtenToolNames(tool, { lists: keptByAnotherReader })) if (!writtenByOthers.has(name)) writtenByOthers.set(name, `${at} (type ${describe(tool.type)})`);
       return;
     }
     if (tool.function === undefined) return readDefinition(tool, where, at, read);

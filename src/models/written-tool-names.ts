@@ -10,8 +10,9 @@ import { isPlainObject } from "./json-value.js";
  * The non-empty names `entry` writes at its top or in an object it holds, each
  * once, in the order written. `lists`: also the names of the objects of a list
  * it holds (Gemini's `functionDeclarations`), for an entry that cannot be read
- * at all; a tool that can be read keeps the names of its list to itself (the
- * functions of an Open Responses namespace are the namespace's).
+ * at all or that a reader kept as a tool of its envelope's own kind; a tool
+ * that can be read keeps the names of its list to itself (the functions of an
+ * Open Responses namespace are the namespace's).
  */
 export function writtenToolNames(entry: unknown, options: { lists: boolean }): string[] {
   if (!isPlainObject(entry)) return [];

@@ -654,6 +654,41 @@ describe("gate: Bedrock request bodies", () => {
     ]);
   });
 
+  test("a Gemini functionDeclarations list, which Converse keeps as a tool of its own kind, still defines the functions it declares: a toolSpec of one of those names is refused", async () => {
+    const strict = { name: "get_user_country", parametersJsonSchema: { additionalProperties: false, properties: {}, type: "object" } };
+    const loose = { ...toolSpec, inputSchema: { json: { type: "object" } } };
+    const journal = jsonl([bedrockExchange({ tools: [{ toolSpec: loose }, { functionDeclarations: [strict] }] }, { toolUseId: "tooluse_country", name: "get_user_country", input: { country: "any" } })]);
+    const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
+    expect(result.code).toBe(1);
+    expect(decided(result.stdout)).toEqual([
+      {
+        line: 1,
+        index: 0,
+        type: undefined,
+        name: undefined,
+        reason: "error",
+        detail: 'line 1 (Bedrock tools read as Open Responses ones): tools[0].name defines "get_user_country" as a function, and tools[1] (type "bedrock:functionDeclarations") names a tool of another kind so',
+        findings: [],
+      },
+      { line: 1, index: 0, type: "message", name: undefined, reason: "not_function_call", detail: '"message" is not a function_call', findings: [] },
+      {
+        line: 1,
+        index: 1,
+        type: "function_call",
+        name: "get_user_country",
+        reason: "unknown_tool",
+        detail: 'no schema is known for "get_user_country"',
+        findings: [
+          {
+            code: "tool_not_allowed",
+            detail: '"get_user_country" is not allowed: line 1 (Bedrock tools read as Open Responses ones) defines it as a function and, at tools[1] (type "bedrock:functionDeclarations"), as a tool of another kind',
+            path: "/name",
+          },
+        ],
+      },
+    ]);
+  });
+
   test("a Gemini functionCallingConfig in the toolConfig, which Converse passes over, allows no function", async () => {
     const journal = jsonl([bedrockExchange({ tools: [{ toolSpec }], functionCallingConfig: { mode: "NONE" } }, { toolUseId: "tooluse_country", name: "get_user_country", input: {} })]);
     const result = await runOrbridge(["gate", "--format", "json", "-"], journal);
