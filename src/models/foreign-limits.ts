@@ -2,7 +2,9 @@
 // `tool_choice` or a Chat `function_call` on a Gemini or Bedrock body, a
 // Gemini `toolConfig` on an Anthropic one, a Bedrock `toolChoice` in a Gemini
 // `toolConfig`; and tools defined where its envelope defines none: a Chat
-// `functions` list, a `tools` list beside a Converse `toolConfig`. The
+// `functions` list, a `tools` list beside a Converse `toolConfig`; and either
+// in the `extra_body` the OpenAI and Anthropic SDKs merge into the top of the
+// request they send, where it stands for the body's own member. The
 // envelope's reader passes the member over and reads no limit; a reader of the
 // envelope that member belongs to (a gateway that takes either form, a replayer
 // that translates the body) reads one. An envelope's reader asks this of its
@@ -21,9 +23,12 @@ const CHOICE_MEMBERS: ReadonlySet<string> = new Set([
 // The members that define a request's tools, in any envelope.
 const DEFINITION_MEMBERS: ReadonlySet<string> = new Set(["tools", "functions"]);
 
-// The members that hold such members: a google-genai SDK's `config`, and the
-// objects Gemini and Bedrock nest their choice and tools in.
-const HOLDERS: ReadonlySet<string> = new Set(["config", "toolConfig", "tool_config", "functionCallingConfig", "function_calling_config"]);
+const EXTRA_BODY = "extra_body";
+
+// The members that hold such members: a google-genai SDK's `config`, the
+// objects Gemini and Bedrock nest their choice and tools in, and the `extra_body`
+// of the OpenAI and Anthropic SDKs.
+const HOLDERS: ReadonlySet<string> = new Set(["config", "toolConfig", "tool_config", "functionCallingConfig", "function_calling_config", EXTRA_BODY]);
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -47,24 +52,28 @@ export function foreignLimitParts(body: Record<string, unknown>, own: OwnLimitMe
   return parts;
 }
 
-function collect(fields: Record<string, unknown>, holder: string, path: string, own: OwnLimitMembers, envelope: string, depth: number, parts: ForeignLimitPart[]): void {
-  const read = (Object.hasOwn(own, holder) ? own[holder] : undefined) ?? NONE;
+function collect(fields: Record<string, unknown>, holder: string, path: string, own: OwnLimitMembers, envelope: string, depth: number, parts: ForeignLimitPart[], merged = false): void {
+  // Under extra_body no member is where the envelope reads it: the SDK that sends
+  // the body merges it into the top, where it replaces what the body says.
+  const read = merged ? NONE : ((Object.hasOwn(own, holder) ? own[holder] : undefined) ?? NONE);
+  const sender = `${envelope} passes it over there, an OpenAI or Anthropic SDK sending the body merges extra_body into the request and reads it`;
   for (const key of Object.keys(fields)) {
     const value = fields[key];
     if (value === undefined || value === null) continue;
     const at = path === "" ? key : `${path}.${key}`;
     if (CHOICE_MEMBERS.has(key) && !read.has(key)) {
-      parts.push({ path: at, detail: `${key} is how another envelope's request limits its calls: ${envelope} passes it over there, a reader of that envelope's form reads it`, governs: "choice" });
+      const detail = merged ? `${key} in extra_body limits the calls of the request the SDK sends: ${sender}` : `${key} is how another envelope's request limits its calls: ${envelope} passes it over there, a reader of that envelope's form reads it`;
+      parts.push({ path: at, detail, governs: "choice" });
       continue;
     }
     if (DEFINITION_MEMBERS.has(key) && !read.has(key)) {
-      const detail = `${key} is where another envelope's request defines its tools: ${envelope} passes it over there, a reader of that envelope's form reads it`;
+      const detail = merged ? `${key} in extra_body defines the tools of the request the SDK sends: ${sender}` : `${key} is where another envelope's request defines its tools: ${envelope} passes it over there, a reader of that envelope's form reads it`;
       const names = new Set((Array.isArray(value) ? value : [value]).flatMap((entry: unknown) => writtenToolNames(entry, { lists: true })));
       if (names.size === 0) parts.push({ path: at, detail, governs: "tools" });
       for (const name of names) parts.push({ path: at, detail, governs: { tool: name } });
       continue;
     }
     // A holder is a level of a body or of its config: a few levels at most.
-    if (depth < 3 && HOLDERS.has(key) && isPlainObject(value)) collect(value, key, at, own, envelope, depth + 1, parts);
+    if (depth < 3 && HOLDERS.has(key) && isPlainObject(value)) collect(value, key, at, own, envelope, depth + 1, parts, merged || key === EXTRA_BODY);
   }
 }

@@ -91,6 +91,47 @@ describe("a request body with a tools entry that cannot be read", () => {
     }
   });
 
+  // The OpenAI and Anthropic SDKs merge extra_body into the top of the request they send.
+  const sender = "a Chat or Open Responses reader passes it over there, an OpenAI or Anthropic SDK sending the body merges extra_body into the request and reads it";
+
+  test("a tool_choice in extra_body allows no function", async () => {
+    const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile], extra_body: { tool_choice: "none" } }, call("call_1", "delete_file"));
+    expect(await gate(path)).toEqual({
+      code: 1,
+      verdicts: [
+        errorLine(1, `line 1: extra_body.tool_choice of the request cannot be read: tool_choice in extra_body limits the calls of the request the SDK sends: ${sender}`),
+        userMessage(1),
+        callVerdict(2, "call_1", "delete_file", "extra_body.tool_choice of line 1 cannot all be read, so it allows no function"),
+      ],
+      stderr: "read 2 lines: 2 items, 1 error; 2 blocked\n  blocked by: error 1, tool_not_allowed 1\n  findings: tool_not_allowed 1\n",
+    });
+  });
+
+  test("tools in extra_body refuse the calls of the names they define", async () => {
+    const strict = { ...deleteFile, parameters: { type: "object", additionalProperties: false } };
+    const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile], extra_body: { tools: [strict] } }, call("call_1", "delete_file"));
+    expect(await gate(path)).toEqual({
+      code: 1,
+      verdicts: [
+        errorLine(1, `line 1: extra_body.tools of the request cannot be read: tools in extra_body defines the tools of the request the SDK sends: ${sender}`),
+        userMessage(1),
+        {
+          line: 2,
+          index: 0,
+          type: "function_call",
+          call_id: "call_1",
+          name: "delete_file",
+          reason: "unknown_tool",
+          detail: 'no schema is known for "delete_file"',
+          path: "/name",
+          blocked: true,
+          findings: [{ code: "tool_not_allowed", detail: '"delete_file" is not allowed: extra_body.tools of line 1 defines it in a form that cannot be read', path: "/name" }],
+        },
+      ],
+      stderr: "read 2 lines: 2 items, 1 error; 2 blocked\n  blocked by: error 1, unknown_tool 1\n  findings: tool_not_allowed 1\n",
+    });
+  });
+
   test("without a tool_choice, only the functions it defines readably may run", async () => {
     const path = journal({ model: "m", input: "go", tools: [readFile] }, { model: "m", input: [], tools: [deleteFile, 42] }, call("call_1", "read_file"), call("call_2", "delete_file"));
     const reason = 'line 2 has tools that cannot be named; until the next request body, it allows only "delete_file"';
