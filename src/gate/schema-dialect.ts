@@ -77,6 +77,9 @@ const OLDER_DRAFTS: ReadonlyMap<string, OlderDraft> = new Map(
   ).flatMap(([uri, draft]) => ["http://", "https://"].flatMap((scheme) => [[`${scheme}${uri}`, draft] as const, [`${scheme}${uri}#`, draft] as const])),
 );
 
+/** The meta-schema URI without a date, which meant the latest draft when it was written. */
+const UNDATED = /^https?:\/\/json-schema\.org\/schema#?$/;
+
 /**
  * The schema as 2020-12 reads it: a root that names draft 6, 7 or 2019-09 in
  * `$schema` is given 2020-12's, in a copy of the root (its subschemas are
@@ -101,6 +104,9 @@ export function dialectNotRead(schema: ToolSchema, known: (uri: string) => boole
   if (typeof schema !== "object") return undefined;
   return firstRefusal(schema, (place, pointer) => {
     const named = place.$schema;
+    if (typeof named === "string" && UNDATED.test(named)) {
+      return `tool schema is refused: $schema at ${pointer}/${pointerToken("$schema")} names ${JSON.stringify(named)}, the latest draft of whenever the schema was written: readers take it for the draft they know best (Ajv for 2020-12, older ones for draft 4 or 7), which read a $ref beside other keywords, dependencies and items apart; name the draft`;
+    }
     if (typeof named !== "string" || known(named.replace(/#$/, ""))) return undefined;
     const draft = OLDER_DRAFTS.get(named);
     const at = `${pointer}/${pointerToken("$schema")}`;

@@ -140,3 +140,15 @@ describe("dependencies, a constraint to drafts 4 to 7 and an annotation to 2020-
     expect(gate(forceOnlyForDryRun({ $schema: DRAFT_07 }), { mode: "write", force: true })).toEqual(ok);
   });
 });
+
+describe("a schema that names the meta-schema without a date", () => {
+  // Ajv takes http://json-schema.org/schema for 2020-12; the schema's writer meant
+  // the latest draft of the day, draft 4 or 7 as often as not, under which a
+  // constraint beside a $ref is ignored: {"code":"abc"} passed a not that draft 7 refuses.
+  test.each(["http://json-schema.org/schema#", "http://json-schema.org/schema", "https://json-schema.org/schema#"])("%s is refused, at the root or below it", (metaSchema) => {
+    const root = { $schema: metaSchema, type: "object", properties: { code: { not: { $ref: "#/definitions/word", maxLength: 1 } } }, definitions: { word: { type: "string" } } };
+    expect(gate(root, { code: "abc" })).toMatchObject({ reason: "arguments_schema", detail: expect.stringContaining(`tool schema is refused: $schema at /$schema names ${JSON.stringify(metaSchema)}, the latest draft of whenever the schema was written`) });
+    const below = { type: "object", properties: { code: { $id: "https://tools.test/code", $schema: metaSchema, type: "string" } } };
+    expect(gate(below, { code: "abc" })).toMatchObject({ reason: "arguments_schema", detail: expect.stringContaining(`$schema at /properties/code/$schema names ${JSON.stringify(metaSchema)}`) });
+  });
+});
