@@ -26,7 +26,9 @@ import { visibleInLine } from "../models/quote-visible.js";
 
 const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--assert-formats] [--for TARGET]
                      [--format text|json] [--only-blocked | --quiet] [--summary text|json]
-                     [--conversation POINTER [--max-open-conversations N]] [--jobs N] [FILE...|-]
+                     [--conversation POINTER [--max-open-conversations N]] [--jobs N]
+                     [--origin SLUG] [--max-line-bytes N] [--from STORE | --record POINTER]
+                     [FILE...|-]
 
 Decides, for each item of a journal, whether it may be replayed. The journal may
 mix envelopes (Chat messages, request bodies, responses, streams: see
