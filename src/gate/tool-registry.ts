@@ -413,6 +413,10 @@ export class ToolRegistry {
 
 function describeOtherTool(tool: OtherTool): string {
   const kind = tool.type === "custom" ? "a custom tool" : tool.type.includes(":") ? "an extension tool" : tool.type === "mcp" ? "an MCP tool" : "a hosted tool";
+  // An extension tool may be called through items of its own (a server tool) or
+  // through the provider's ordinary call block (Anthropic's client tools, such as
+  // bash or memory, by tool_use): either way its arguments are the provider's.
+  if (kind === "an extension tool") return `${tool.where} defines it as ${kind} (type "${tool.type}"), whose calls and arguments its provider defines: no function schema is known to judge a function_call by`;
   return `${tool.where} defines it as ${kind} (type "${tool.type}"), which is called through items of its own, never through a function_call`;
 }
 

@@ -829,7 +829,7 @@ describe("gate --tools FILE of another envelope", () => {
           {
             code: "tool_not_allowed",
             detail:
-              '"web_search" is not allowed: tools[1] of FOLDER/anthropic.json (Anthropic tools read as Open Responses ones) defines it as an extension tool (type "anthropic:web_search_20250305"), which is called through items of its own, never through a function_call',
+              '"web_search" is not allowed: tools[1] of FOLDER/anthropic.json (Anthropic tools read as Open Responses ones) defines it as an extension tool (type "anthropic:web_search_20250305"), whose calls and arguments its provider defines: no function schema is known to judge a function_call by',
             path: "/name",
           },
         ],

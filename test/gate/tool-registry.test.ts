@@ -184,7 +184,7 @@ describe("an Open Responses tools array", () => {
     expect(registry.schemaFor("web_search")).toBeUndefined();
     expect([registry.notAllowedReason("web_search"), registry.notAllowedReason("acme:lookup")]).toEqual([
       'tools[0] of tools.json defines it as a hosted tool (type "web_search"), which is called through items of its own, never through a function_call',
-      'tools[4] of tools.json defines it as an extension tool (type "acme:lookup"), which is called through items of its own, never through a function_call',
+      'tools[4] of tools.json defines it as an extension tool (type "acme:lookup"), whose calls and arguments its provider defines: no function schema is known to judge a function_call by',
     ]);
   });
 
