@@ -25,7 +25,7 @@
 // |   tools (functions)                        |   read here may run)                                  |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
-import { writtenToolNames } from "../../src/models/written-tool-names.js";
+import { refusedByUnreadEntries } from "../../src/models/written-tool-names.js";
 import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
 import { describeSchemaGivenTwice, schemaFieldsGiven } from "../../src/models/schema-fields.js";
 import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
@@ -200,10 +200,7 @@ export function readAnthropicRequestTools(args: { body: Record<string, unknown> 
         return;
       }
       // An entry in another envelope's form still names its tool to a reader of that form.
-      const names = writtenToolNames(tool, { lists: true });
-      const detail = converted.losses.map((loss) => loss.detail).join("; ");
-      if (names.length === 0) reading.unread.push({ path: `tools[${index}]`, detail, governs: "tools" });
-      for (const name of names) reading.unread.push({ path: `tools[${index}]`, detail, governs: { tool: name } });
+      reading.unread.push(...refusedByUnreadEntries([tool], `tools[${index}]`, converted.losses.map((loss) => loss.detail).join("; ")));
     });
   }
   if (isPresent(toolChoice)) {

@@ -21,7 +21,7 @@
 // |   tools (tools beside toolConfig, functions) |   read here may run)                                |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
-import { writtenToolNames } from "../../src/models/written-tool-names.js";
+import { refusedByUnreadEntries } from "../../src/models/written-tool-names.js";
 import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
 import { describeSchemaGivenTwice, schemaFieldsGiven } from "../../src/models/schema-fields.js";
 import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
@@ -177,9 +177,7 @@ export function readBedrockRequestTools(args: { body: Record<string, unknown> })
       }
       const detail = converted.losses.map((loss) => loss.detail).join("; ") || "a toolSpec without a name names no tool";
       // An entry in another envelope's form (a Chat `function`, an Anthropic `name`) still names its tool to a reader of that form.
-      const names = writtenToolNames(tool, { lists: true });
-      if (names.length === 0) reading.unread.push({ path: `toolConfig.tools[${index}]`, detail, governs: "tools" });
-      for (const written of names) reading.unread.push({ path: `toolConfig.tools[${index}]`, detail, governs: { tool: written } });
+      reading.unread.push(...refusedByUnreadEntries([tool], `toolConfig.tools[${index}]`, detail));
     });
   }
   if (isPresent(toolChoice)) {

@@ -11,7 +11,7 @@
 // body with the members it reads, and refuses what each one found governs, as
 // it refuses a part it cannot read: the choice, or the tools a list names.
 import { isPlainObject } from "./json-value.js";
-import { writtenToolNames } from "./written-tool-names.js";
+import { refusedByUnreadEntries } from "./written-tool-names.js";
 
 // The members that say which tools a request's calls may use, in any envelope.
 // How many calls (`parallel_tool_calls`, `disable_parallel_tool_use`) is read
@@ -68,9 +68,7 @@ function collect(fields: Record<string, unknown>, holder: string, path: string, 
     }
     if (DEFINITION_MEMBERS.has(key) && !read.has(key)) {
       const detail = merged ? `${key} in extra_body defines the tools of the request the SDK sends: ${sender}` : `${key} is where another envelope's request defines its tools: ${envelope} passes it over there, a reader of that envelope's form reads it`;
-      const names = new Set((Array.isArray(value) ? value : [value]).flatMap((entry: unknown) => writtenToolNames(entry, { lists: true })));
-      if (names.size === 0) parts.push({ path: at, detail, governs: "tools" });
-      for (const name of names) parts.push({ path: at, detail, governs: { tool: name } });
+      parts.push(...refusedByUnreadEntries(Array.isArray(value) ? value : [value], at, detail));
       continue;
     }
     // A holder is a level of a body or of its config: a few levels at most.

@@ -28,3 +28,21 @@ export function writtenToolNames(entry: unknown, options: { lists: boolean }): s
   }
   return [...names];
 }
+
+/** A part of a request body an envelope's reader cannot take, with what it governs (adapters' UnreadToolPart). */
+export interface UnreadEntries {
+  path: string;
+  detail: string;
+  governs: { tool: string } | "tools";
+}
+
+/**
+ * What entries that cannot be read refuse: each name they write (those of the
+ * lists they hold included), or, where they write none, the tools as a whole,
+ * since which tools exist is then not known.
+ */
+export function refusedByUnreadEntries(entries: readonly unknown[], path: string, detail: string): UnreadEntries[] {
+  const names = new Set(entries.flatMap((entry) => writtenToolNames(entry, { lists: true })));
+  if (names.size === 0) return [{ path, detail, governs: "tools" }];
+  return [...names].map((tool) => ({ path, detail, governs: { tool } }));
+}
