@@ -27,7 +27,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { refusedByUnreadEntries } from "../../src/models/written-tool-names.js";
 import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
-import { describeSchemaGivenTwice, schemaFieldsGiven } from "../../src/models/schema-fields.js";
+import { schemaGivenTwice } from "../../src/models/schema-fields.js";
 import { carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { AnthropicTool, AnthropicToolChoice } from "./models.js";
@@ -189,9 +189,9 @@ export function readAnthropicRequestTools(args: { body: Record<string, unknown> 
   if (Array.isArray(tools)) {
     tools.forEach((tool: unknown, index) => {
       // input_schema beside another envelope's schema field: each reader takes its own.
-      const schemaFields = isRecord(tool) ? schemaFieldsGiven(tool) : [];
-      if (schemaFields.length > 1 && isRecord(tool) && typeof tool.name === "string" && tool.name !== "") {
-        reading.unread.push({ path: `tools[${index}]`, detail: describeSchemaGivenTwice(schemaFields), governs: { tool: tool.name } });
+      const twice = schemaGivenTwice(tool, `tools[${index}]`);
+      if (twice !== undefined) {
+        reading.unread.push(twice);
         return;
       }
       const converted = anthropicToolsToResponses({ tools: [tool as AnthropicTool] });

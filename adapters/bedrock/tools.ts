@@ -23,7 +23,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { refusedByUnreadEntries } from "../../src/models/written-tool-names.js";
 import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
-import { describeSchemaGivenTwice, schemaFieldsGiven } from "../../src/models/schema-fields.js";
+import { schemaGivenTwice } from "../../src/models/schema-fields.js";
 import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import type { BedrockTool, BedrockToolChoice } from "./models.js";
@@ -165,9 +165,9 @@ export function readBedrockRequestTools(args: { body: Record<string, unknown> })
       const spec = isRecord(tool) && kind === "toolSpec" && isRecord(tool.toolSpec) ? tool.toolSpec : undefined;
       const name = spec !== undefined && typeof spec.name === "string" && spec.name !== "" ? spec.name : undefined;
       // inputSchema beside another envelope's schema field: each reader takes its own.
-      const schemaFields = spec === undefined ? [] : schemaFieldsGiven(spec);
-      if (schemaFields.length > 1 && name !== undefined) {
-        reading.unread.push({ path: `toolConfig.tools[${index}]`, detail: describeSchemaGivenTwice(schemaFields), governs: { tool: name } });
+      const twice = schemaGivenTwice(spec, `toolConfig.tools[${index}]`);
+      if (twice !== undefined) {
+        reading.unread.push(twice);
         return;
       }
       const converted = bedrockToolsToResponses({ tools: [tool as BedrockTool] });

@@ -41,7 +41,7 @@ import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-r
 import { carryFields, givenTwice, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, read, restoreFields, snakeOf, spelled, TARGET, typeOf, type Fields, type Spelling } from "./fields.js";
 import type { ToolsReading } from "../index.js";
 import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
-import { describeSchemaGivenTwice, schemaFieldsGiven } from "../../src/models/schema-fields.js";
+import { schemaGivenTwice } from "../../src/models/schema-fields.js";
 import { jsonSchemaOfGemini } from "./schema.js";
 
 export type ExtensionTool = { type: string; [key: string]: unknown };
@@ -289,17 +289,14 @@ function readGeminiTool(tool: unknown, path: string, reading: ToolsReading): voi
   }
   declarations.value.forEach((declaration: unknown, position) => {
     const converted = geminiToolsToResponses({ tools: [{ [declarations.key]: [declaration] }] });
-    const name = isRecord(declaration) && typeof declaration.name === "string" && declaration.name !== "" ? declaration.name : undefined;
-    // Its own two schema fields are a loss of the conversion; one of another envelope beside them is read by that envelope's reader.
-    const schemaFields = isRecord(declaration) ? schemaFieldsGiven(declaration) : [];
-    if (converted.losses.length === 0 && schemaFields.length > 1 && name !== undefined) {
-      reading.unread.push({ path: `${path}.${declarations.key}[${position}]`, detail: describeSchemaGivenTwice(schemaFields), governs: { tool: name } });
-      return;
-    }
     if (converted.losses.length === 0) {
-      reading.tools.push(...converted.value);
+      // Its own two schema fields are a loss of the conversion; one of another envelope beside them is read by that envelope's reader.
+      const twice = schemaGivenTwice(declaration, `${path}.${declarations.key}[${position}]`);
+      if (twice !== undefined) reading.unread.push(twice);
+      else reading.tools.push(...converted.value);
       return;
     }
+    const name = isRecord(declaration) && typeof declaration.name === "string" && declaration.name !== "" ? declaration.name : undefined;
     const detail = converted.losses.map((loss) => loss.detail).join("; ");
     reading.unread.push({ path: `${path}.${declarations.key}[${position}]`, detail, governs: name === undefined ? "tools" : { tool: name } });
   });
