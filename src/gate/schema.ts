@@ -16,6 +16,7 @@ import { ambiguousReference, keywordSpelledOtherwise, olderDraftKeyword, unrunna
 import { referenceReadApart } from "./schema-identifiers.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
 import { dependenciesReadTwoWays, dialectNotRead, readAs2020 } from "./schema-dialect.js";
+import { metaSchemaDocument } from "./meta-schemas.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
 // reads `constructor`, `valueOf` and `toString` through the value; JSON values
@@ -64,8 +65,6 @@ export type { SchemaError, SchemaValidator } from "./schema-work.js";
 export type CompiledSchema = { ok: true; validate: SchemaValidator; schema: ToolSchema } | { ok: false; error: string };
 
 export const DEFAULT_CACHE_LIMIT = 1024;
-
-const META_SCHEMA_PREFIX = "https://json-schema.org/draft/2020-12/";
 
 export interface SchemaCacheOptions {
   /**
@@ -116,15 +115,12 @@ export class SchemaCache {
   private compiledByAjv = 0;
   private byObject = new WeakMap<object, CompiledSchema>();
   private byContent = new Map<string, CompiledSchema>();
-  /** The URIs of the meta-schemas Ajv holds when made. */
-  private readonly metaSchemaUris: ReadonlySet<string>;
 
   constructor(limit = DEFAULT_CACHE_LIMIT, options: SchemaCacheOptions = {}) {
     this.limit = limit;
     checkAssertFormats(options.assertFormats);
     this.assertFormats = options.assertFormats === true;
     this.ajv = createAjv(this.assertFormats);
-    this.metaSchemaUris = new Set(Object.keys((this.ajv as unknown as { schemas: Record<string, unknown> }).schemas));
   }
 
   get size(): number {
@@ -187,7 +183,7 @@ export class SchemaCache {
     const dropped = olderDraftKeyword(schema) ?? keywordSpelledOtherwise(schema, this.assertFormats) ?? ambiguousReference(schema);
     if (dropped !== undefined) return { ok: false, error: dropped };
     // A schema of an older draft is compiled as 2020-12 reads it, or refused; so is one that names another dialect anywhere (schema-dialect.ts).
-    const notRead = dialectNotRead(schema, (uri) => this.metaSchema(uri) !== undefined) ?? dependenciesReadTwoWays(schema);
+    const notRead = dialectNotRead(schema, (uri) => metaSchemaDocument(uri) !== undefined) ?? dependenciesReadTwoWays(schema);
     if (notRead !== undefined) return { ok: false, error: notRead };
     const dialect = readAs2020(schema);
     if ("refused" in dialect) return { ok: false, error: dialect.refused };
@@ -227,7 +223,7 @@ export class SchemaCache {
     if (unrunnable !== undefined) return { ok: false, error: unrunnable };
     // Ajv may have resolved a reference where 2020-12 finds another schema, or none.
     const resolver = this.ajv.opts.uriResolver;
-    const apart = referenceReadApart(schema, (uri) => this.metaSchema(uri), (base, reference) => resolver.resolve(base, reference));
+    const apart = referenceReadApart(schema, metaSchemaDocument, (base, reference) => resolver.resolve(base, reference));
     if (apart !== undefined) return { ok: false, error: apart };
     return { ok: true, validate: runWithinBudget(validate), schema };
   }
@@ -262,17 +258,9 @@ export class SchemaCache {
     if (!this.ajv.validateSchema(schema)) throw new Error(`schema is invalid: ${this.ajv.errorsText(this.ajv.errors)}`);
     // Without assertion every format is one the evaluator does not know: an annotation.
     const formats = this.assertFormats ? (this.ajv.formats as Record<string, FormatEntry | undefined>) : {};
-    return compileEvaluator(schema, formats, (uri) => this.metaSchema(uri));
+    return compileEvaluator(schema, formats, metaSchemaDocument);
   }
 
-  /**
-   * A 2020-12 meta-schema Ajv holds from its start, for a schema that refers to
-   * one. Only those: no other URI, under the meta-schemas' prefix or not, is ever
-   * reached.
-   */
-  private metaSchema(uri: string): unknown {
-    return uri.startsWith(META_SCHEMA_PREFIX) && this.metaSchemaUris.has(uri) ? this.ajv.getSchema(uri)?.schema : undefined;
-  }
 
   private evictOldest(): void {
     const oldest = this.byContent.keys().next();
