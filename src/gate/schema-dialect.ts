@@ -104,12 +104,13 @@ export function dialectNotRead(schema: ToolSchema, known: (uri: string) => boole
   if (typeof schema !== "object") return undefined;
   return firstRefusal(schema, (place, pointer) => {
     const named = place.$schema;
-    if (typeof named === "string" && UNDATED.test(named)) {
-      return `tool schema is refused: $schema at ${pointer}/${pointerToken("$schema")} names ${JSON.stringify(named)}, the latest draft of whenever the schema was written: readers take it for the draft they know best (Ajv for 2020-12, older ones for draft 4 or 7), which read a $ref beside other keywords, dependencies and items apart; name the draft`;
-    }
-    if (typeof named !== "string" || known(named.replace(/#$/, ""))) return undefined;
-    const draft = OLDER_DRAFTS.get(named);
+    if (typeof named !== "string") return undefined;
     const at = `${pointer}/${pointerToken("$schema")}`;
+    if (UNDATED.test(named)) {
+      return `tool schema is refused: $schema at ${at} names ${JSON.stringify(named)}, the latest draft of whenever the schema was written: readers take it for the draft they know best (Ajv for 2020-12, older ones for draft 4 or 7), which read a $ref beside other keywords, dependencies and items apart; name the draft`;
+    }
+    if (known(named.replace(/#$/, ""))) return undefined;
+    const draft = OLDER_DRAFTS.get(named);
     if (place === schema) {
       if (draft !== undefined || !holds(schema, named)) return undefined;
       return `tool schema is refused: $schema at ${at} names ${JSON.stringify(named)}, a meta-schema the schema holds itself, whose vocabularies the gate does not read (one may ask that formats be asserted); only the meta-schema of 2020-12, draft 6, draft 7 or 2019-09 is read`;
