@@ -72,7 +72,7 @@ import type { Finding } from "../models/finding.js";
 import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable, textFingerprint32 } from "./fingerprint-table.js";
-import { LinePlaces } from "./line-places.js";
+import { LinePlaces, relatedLine } from "./line-places.js";
 import { WaitingCalls } from "./waiting-calls.js";
 import { callPartMember, describeItem, foreignIdReason, itemFields, itemKind, outputToolName, quoteValue, type ItemKind } from "./item-kind.js";
 import type { Verdict } from "./replay-gate.js";
@@ -424,12 +424,11 @@ export class JournalChecker {
     for (const call of this.waiting.passBy(checked.provenance, mayJoinTurn, this.movedWaiting)) {
       const slot = this.calls.find(writtenKey(call.callId));
       if (slot >= 0) this.calls.set(slot, "waiting", 0);
-      const otherInput = call.source !== (checked.provenance.source ?? "");
+      const { text, ...related } = relatedLine(call.line, call.source === "" ? undefined : call.source, checked.provenance.source);
       checked.findings.push({
         code: "missing_output",
-        detail: `the call ${quoteValue(call.callId)}${call.name ? ` (${call.name})` : ""} on line ${call.line}${otherInput ? ` of ${call.source}` : ""} has no function_call_output before this ${describeItem(kind, fields)}`,
-        related_line: call.line,
-        ...(otherInput ? { related_source: call.source } : {}),
+        detail: `the call ${quoteValue(call.callId)}${call.name ? ` (${call.name})` : ""} on ${text} has no function_call_output before this ${describeItem(kind, fields)}`,
+        ...related,
       });
     }
   }

@@ -48,9 +48,21 @@ export class LinePlaces {
    * A place named in a sentence about an item of `source`: `line 3`, or
    * `line 3 of a.jsonl` when another input holds it; and the finding's fields.
    */
-  describe(place: number, source: string | undefined): { text: string; related_line: number; related_source?: string } {
+  describe(place: number, source: string | undefined): RelatedLine {
     const { line, source: other } = this.lineOf(place);
-    if (other === source || other === undefined) return { text: `line ${line}`, related_line: line };
-    return { text: `line ${line} of ${other}`, related_line: line, related_source: other };
+    return relatedLine(line, other, source);
   }
+}
+
+/** A line named in a finding: its text, and the finding's fields. */
+export interface RelatedLine {
+  text: string;
+  related_line: number;
+  related_source?: string;
+}
+
+/** `line` of input `other`, named in a sentence about an item of input `source`: with its input only when that is another. */
+export function relatedLine(line: number, other: string | undefined, source: string | undefined): RelatedLine {
+  if (other === source || other === undefined) return { text: `line ${line}`, related_line: line };
+  return { text: `line ${line} of ${other}`, related_line: line, related_source: other };
 }
