@@ -11,7 +11,8 @@
 // |-------------------------------------------------|------------------------------------------------------|
 // | `items` as an array, `additionalItems`          | refused (the meta-schema, schema-unrunnable.ts)      |
 // | a keyword a later draft brought (`prefixItems`, | refused: the older draft reads it as an annotation,  |
-// |   `minContains`, `$anchor`, `$dynamicRef`…)     |   and 2020-12 could accept more with it (`prefixItems` takes items from under `items`) |
+// |   `minContains`, `$anchor`, `$dynamicRef`…;     |   and 2020-12 could accept more with it (`prefixItems` takes items from under `items`) |
+// |   draft 7's `if` to draft 6)                    |                                                      |
 // | an `$id` beside a `$ref` (drafts 6 and 7)       | refused: 2020-12 resolves the `$ref` against it      |
 // | other keywords beside a `$ref` (ignored by      | applied: more constraints, never fewer               |
 // |   drafts 6 and 7)                               |                                                      |
@@ -62,7 +63,16 @@ interface OlderDraft {
   hasDependencies: boolean;
 }
 
-const DRAFT_6: OlderDraft = { name: "draft 6", later: AFTER_DRAFT_7, refAlone: true, hasDependencies: true };
+/**
+ * Keywords that draft 6 does not have. Draft 7 brought `if`, `then` and `else`;
+ * only `if` matters: without it 2020-12 reads `then` and `else` as nothing too,
+ * and with it draft 6 reads all three as annotations where 2020-12 applies them:
+ * `not: {if: …, then: …}` is `not: {}` to draft 6, which passes no value, and
+ * passes every value that 2020-12's if/then refuses.
+ */
+const AFTER_DRAFT_6: ReadonlyMap<string, string> = new Map([...AFTER_DRAFT_7, ["if", "draft 7"]]);
+
+const DRAFT_6: OlderDraft = { name: "draft 6", later: AFTER_DRAFT_6, refAlone: true, hasDependencies: true };
 const DRAFT_7: OlderDraft = { name: "draft 7", later: AFTER_DRAFT_7, refAlone: true, hasDependencies: true };
 const DRAFT_2019_09: OlderDraft = { name: "draft 2019-09", later: AFTER_2019_09, refAlone: false, hasDependencies: false };
 

@@ -62,6 +62,11 @@ describe("a schema that names an older draft in $schema", () => {
       'tool schema is refused: "minContains" at /properties/tags/minContains is a keyword of draft 2019-09, and the schema names draft 7 in $schema, which reads it as an annotation: read by 2020-12\'s rules it would accept what its writer\'s draft refuses',
     ],
     [
+      "if under draft 6, which has no if: not {if, then} is not {} to draft 6, which refuses every value",
+      { $schema: "http://json-schema.org/draft-06/schema#", type: "object", properties: { v: { not: { if: { const: "a" }, then: { const: "b" } } } } },
+      'tool schema is refused: "if" at /properties/v/not/if is a keyword of draft 7, and the schema names draft 6 in $schema, which reads it as an annotation: read by 2020-12\'s rules it would accept what its writer\'s draft refuses',
+    ],
+    [
       "prefixItems under 2019-09",
       { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { ids: { type: "array", prefixItems: [{ type: "integer" }], items: { minimum: 0 } } } },
       'tool schema is refused: "prefixItems" at /properties/ids/prefixItems is a keyword of draft 2020-12, and the schema names draft 2019-09 in $schema, which reads it as an annotation: read by 2020-12\'s rules it would accept what its writer\'s draft refuses',
