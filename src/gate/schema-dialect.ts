@@ -30,7 +30,9 @@
 // 2020-12 all the same, at the root when the document holds a schema of that
 // URI, and always below it, where it looks at no `$schema`. Below the root, an
 // older draft is read as at the root, and refused where 2020-12 could accept
-// more than it.
+// more than it. A schema whose parts name drafts that read a `$ref`'s neighbours
+// and `dependencies` apart (6 or 7 beside 2019-09 or 2020-12) is refused where
+// one more constraint may pass more values, wherever the two stand.
 import type { ToolSchema } from "./schema.js";
 import { CONSTRAINING_KEYWORDS, firstRefusal, keywordOfLaterDraft } from "./schema-unrunnable.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
@@ -196,4 +198,50 @@ export function dependenciesReadTwoWays(schema: ToolSchema): string | undefined 
   });
   if (dependencies === undefined || turning === undefined) return undefined;
   return `tool schema is refused: "dependencies" at ${dependencies} is a constraint to the drafts that had it and an annotation to 2020-12, and the schema holds ${turning}, under which one more constraint may pass more values: the two readings pass different values, and the gate takes neither`;
+}
+
+/**
+ * Why a schema whose `$schema`s name both a draft that ignores the keywords
+ * beside a `$ref` and has `dependencies` (6, 7) and one that applies them and
+ * has no `dependencies` (2019-09, 2020-12; a root that names none is 2020-12)
+ * is refused where the two read a part apart and a TURNING keyword stands, or
+ * undefined. Readers disagree on which draft a part below the root is read by:
+ * Ajv reads every part by the root's, the specification by the nearest
+ * `$schema` of its resource, Python's jsonschema by the one of the schema whose
+ * `$ref` reached it. The gate applies a keyword beside a `$ref` and
+ * `dependencies` wherever they stand, one more constraint to the draft that
+ * ignores them, which under `not` passes what that draft refuses:
+ * `not: {$ref: "#/$defs/word"}` where the `$defs` entry is a draft 7 resource
+ * whose `$ref` stands beside `maxLength: 1` passed "abc", which draft 7 reads
+ * as a string. The checks above look at each draft's own parts alone.
+ */
+export function mixedDialectsWhereTurning(schema: ToolSchema): string | undefined {
+  if (typeof schema !== "object") return undefined;
+  // The first $schema of each kind, named by its JSON Pointer; a root without one is 2020-12.
+  let refAlone: { at: string; draft: string } | undefined;
+  let refApplied = typeof schema.$schema === "string" ? undefined : { at: "", draft: "draft 2020-12" };
+  firstRefusal(schema, (place, pointer) => {
+    if (typeof place.$schema !== "string") return undefined;
+    const draft = OLDER_DRAFTS.get(place.$schema);
+    const named = { at: `${pointer}/${pointerToken("$schema")}`, draft: draft?.name ?? "draft 2020-12" };
+    if (draft?.refAlone === true) refAlone ??= named;
+    else refApplied ??= named;
+    return refAlone !== undefined && refApplied !== undefined ? "both found" : undefined;
+  });
+  if (refAlone === undefined || refApplied === undefined) return undefined;
+  let readApart: string | undefined;
+  let turning: string | undefined;
+  firstRefusal(schema, (place, pointer) => {
+    if (readApart === undefined && typeof place.$ref === "string") {
+      const keyword = Object.keys(place).find((key) => BESIDE_REF.has(key));
+      if (keyword !== undefined) readApart = `${pointer}/${pointerToken(keyword)}, beside a $ref,`;
+    }
+    const map = Object.hasOwn(place, "dependencies") ? place.dependencies : undefined;
+    if (readApart === undefined && map !== null && typeof map === "object" && !Array.isArray(map)) readApart = `"dependencies" at ${pointer}/dependencies`;
+    turning ??= TURNING.filter((keyword) => Object.hasOwn(place, keyword)).map((keyword) => `${pointer}/${keyword}`)[0];
+    return readApart !== undefined && turning !== undefined ? "both found" : undefined;
+  });
+  if (readApart === undefined || turning === undefined) return undefined;
+  const applied = refApplied.at === "" ? "the root names no $schema, so draft 2020-12" : `$schema at ${refApplied.at} names ${refApplied.draft}`;
+  return `tool schema is refused: $schema at ${refAlone.at} names ${refAlone.draft} and ${applied}, which read ${readApart} apart (one applies it, the other does not), and the schema holds ${turning}, under which one more constraint may pass more values: readers differ on which draft reads each part, so the gate takes no reading`;
 }

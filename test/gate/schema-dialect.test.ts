@@ -157,3 +157,34 @@ describe("a schema that names the meta-schema without a date", () => {
     expect(gate(below, { code: "abc" })).toMatchObject({ reason: "arguments_schema", detail: expect.stringContaining(`$schema at /properties/code/$schema names ${JSON.stringify(metaSchema)}`) });
   });
 });
+
+describe("a schema whose parts name drafts that read a $ref's neighbours and dependencies apart", () => {
+  const refused = (detail: string): Verdict => ({ reason: "arguments_schema", detail: `tool schema is refused: ${detail}`, path: "/arguments" });
+  /** A draft 7 resource whose $ref stands beside maxLength: to draft 7, any string. */
+  const draft7Word = { $id: "https://tools.test/word", $schema: DRAFT_07, allOf: [{ $ref: "#/definitions/text", maxLength: 1 }], definitions: { text: { type: "string" } } };
+
+  test("under not, a 2020-12 root's reference to a draft 7 resource whose $ref has a neighbour is refused: draft 7 refuses every string there", () => {
+    const schema: ToolSchema = { type: "object", properties: { code: { not: { $ref: "#/$defs/word" } } }, $defs: { word: draft7Word } };
+    expect(gate(schema, { code: "abc" })).toEqual(
+      refused(
+        "$schema at /$defs/word/$schema names draft 7 and the root names no $schema, so draft 2020-12, which read /$defs/word/allOf/0/maxLength, beside a $ref, apart (one applies it, the other does not), and the schema holds /properties/code/not, under which one more constraint may pass more values: readers differ on which draft reads each part, so the gate takes no reading",
+      ),
+    );
+  });
+
+  test("under not, dependencies in a 2020-12 resource of a draft 7 root is refused: 2020-12 reads not {dependencies} as not {}, which refuses every object", () => {
+    const options = { $id: "https://tools.test/options", $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", not: { dependencies: { force: { properties: { mode: { const: "dry-run" } } } } } };
+    const schema: ToolSchema = { $schema: DRAFT_07, type: "object", properties: { options: { $ref: "#/definitions/options" } }, definitions: { options } };
+    expect(gate(schema, { options: { mode: "write", force: true } })).toEqual(
+      refused(
+        '$schema at /$schema names draft 7 and $schema at /definitions/options/$schema names draft 2020-12, which read "dependencies" at /definitions/options/not/dependencies apart (one applies it, the other does not), and the schema holds /definitions/options/not, under which one more constraint may pass more values: readers differ on which draft reads each part, so the gate takes no reading',
+      ),
+    );
+  });
+
+  test("where one more constraint can only pass fewer values, the neighbour of a $ref is applied", () => {
+    const schema: ToolSchema = { type: "object", properties: { code: { $ref: "#/$defs/word" } }, $defs: { word: draft7Word } };
+    expect(gate(schema, { code: "a" })).toEqual(ok);
+    expect(gate(schema, { code: "abc" })).toMatchObject({ reason: "arguments_schema", detail: expect.stringContaining("must NOT have more than 1 characters") });
+  });
+});
