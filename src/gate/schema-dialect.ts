@@ -30,9 +30,10 @@
 // 2020-12 all the same, at the root when the document holds a schema of that
 // URI, and always below it, where it looks at no `$schema`. Below the root, an
 // older draft is read as at the root, and refused where 2020-12 could accept
-// more than it. A schema whose parts name drafts that read a `$ref`'s neighbours
-// and `dependencies` apart (6 or 7 beside 2019-09 or 2020-12) is refused where
-// one more constraint may pass more values, wherever the two stand.
+// more than it. A schema whose parts name drafts that read a `$ref`'s neighbours,
+// `dependencies` and what keywords evaluate apart (6 or 7 beside 2019-09 or
+// 2020-12) is refused where one more constraint may pass more values, or an
+// unevaluated keyword stands, wherever the two stand.
 import type { ToolSchema } from "./schema.js";
 import { CONSTRAINING_KEYWORDS, firstRefusal, keywordOfLaterDraft } from "./schema-unrunnable.js";
 import { DOCUMENT_URI, SchemaResources } from "./schema-resources.js";
@@ -150,6 +151,17 @@ function holds(schema: Record<string, unknown>, uri: string): boolean {
  */
 const TURNING = ["not", "oneOf", "if", "maxContains"] as const;
 
+/**
+ * Keywords that pass what the keywords applied beside them evaluated, as
+ * 2019-09 and 2020-12 tell it. Drafts 6 and 7 tell nothing of what their
+ * keywords evaluate, so an `unevaluatedProperties: false` over a draft 7 part's
+ * `properties` refuses its property to a reader that takes the part by its own
+ * draft, and passes it to one that reads every part as 2020-12; and a
+ * `properties` beside a draft 7 `$ref`, which the gate applies, evaluates a
+ * property that draft 7 ignores.
+ */
+const UNEVALUATED = ["unevaluatedProperties", "unevaluatedItems"] as const;
+
 /** What a draft that ignores the keywords beside a `$ref` loses there: every constraint but the reference and the identifiers, which are read apart. */
 const BESIDE_REF: ReadonlySet<string> = new Set([...CONSTRAINING_KEYWORDS.filter((keyword) => !["$ref", "$schema", "$id", "$anchor", "$dynamicAnchor"].includes(keyword)), "format"]);
 
@@ -205,10 +217,10 @@ export function dependenciesReadTwoWays(schema: ToolSchema): string | undefined 
  * beside a `$ref` and has `dependencies` (6, 7) and one that applies them and
  * has no `dependencies` (2019-09, 2020-12; a root that names none is 2020-12)
  * is refused where the two read a part apart and a TURNING keyword stands, or
- * undefined. Readers disagree on which draft a part below the root is read by:
- * Ajv reads every part by the root's, the specification by the nearest
- * `$schema` of its resource, Python's jsonschema by the one of the schema whose
- * `$ref` reached it. The gate applies a keyword beside a `$ref` and
+ * where an UNEVALUATED keyword stands; or undefined. Readers disagree on which
+ * draft a part below the root is read by: Ajv reads every part by the root's,
+ * the specification by the nearest `$schema` of its resource, Python's
+ * jsonschema by the one of the schema whose `$ref` reached it. The gate applies a keyword beside a `$ref` and
  * `dependencies` wherever they stand, one more constraint to the draft that
  * ignores them, which under `not` passes what that draft refuses:
  * `not: {$ref: "#/$defs/word"}` where the `$defs` entry is a draft 7 resource
@@ -229,19 +241,28 @@ export function mixedDialectsWhereTurning(schema: ToolSchema): string | undefine
     return refAlone !== undefined && refApplied !== undefined ? "both found" : undefined;
   });
   if (refAlone === undefined || refApplied === undefined) return undefined;
-  let readApart: string | undefined;
+  let beside: string | undefined;
+  let dependencies: string | undefined;
   let turning: string | undefined;
+  let unevaluated: string | undefined;
   firstRefusal(schema, (place, pointer) => {
-    if (readApart === undefined && typeof place.$ref === "string") {
+    if (beside === undefined && typeof place.$ref === "string") {
       const keyword = Object.keys(place).find((key) => BESIDE_REF.has(key));
-      if (keyword !== undefined) readApart = `${pointer}/${pointerToken(keyword)}, beside a $ref,`;
+      if (keyword !== undefined) beside = `${pointer}/${pointerToken(keyword)}, beside a $ref,`;
     }
     const map = Object.hasOwn(place, "dependencies") ? place.dependencies : undefined;
-    if (readApart === undefined && map !== null && typeof map === "object" && !Array.isArray(map)) readApart = `"dependencies" at ${pointer}/dependencies`;
+    if (dependencies === undefined && map !== null && typeof map === "object" && !Array.isArray(map)) dependencies = `"dependencies" at ${pointer}/dependencies`;
     turning ??= TURNING.filter((keyword) => Object.hasOwn(place, keyword)).map((keyword) => `${pointer}/${keyword}`)[0];
-    return readApart !== undefined && turning !== undefined ? "both found" : undefined;
+    unevaluated ??= UNEVALUATED.filter((keyword) => Object.hasOwn(place, keyword)).map((keyword) => `${pointer}/${keyword}`)[0];
+    return undefined;
   });
-  if (readApart === undefined || turning === undefined) return undefined;
-  const applied = refApplied.at === "" ? "the root names no $schema, so draft 2020-12" : `$schema at ${refApplied.at} names ${refApplied.draft}`;
-  return `tool schema is refused: $schema at ${refAlone.at} names ${refAlone.draft} and ${applied}, which read ${readApart} apart (one applies it, the other does not), and the schema holds ${turning}, under which one more constraint may pass more values: readers differ on which draft reads each part, so the gate takes no reading`;
+  const drafts = `$schema at ${refAlone.at} names ${refAlone.draft} and ${refApplied.at === "" ? "the root names no $schema, so draft 2020-12" : `$schema at ${refApplied.at} names ${refApplied.draft}`}`;
+  const readApart = beside ?? dependencies;
+  if (readApart !== undefined && turning !== undefined) {
+    return `tool schema is refused: ${drafts}, which read ${readApart} apart (one applies it, the other does not), and the schema holds ${turning}, under which one more constraint may pass more values: readers differ on which draft reads each part, so the gate takes no reading`;
+  }
+  if (unevaluated !== undefined) {
+    return `tool schema is refused: ${drafts}, and the schema holds ${unevaluated}, which passes what the keywords applied beside it evaluated: ${refAlone.draft} tells nothing of what its keywords evaluate, and ignores a keyword beside a $ref that the gate applies, so readers differ on what its parts let past, and the gate takes no reading`;
+  }
+  return undefined;
 }

@@ -182,6 +182,18 @@ describe("a schema whose parts name drafts that read a $ref's neighbours and dep
     );
   });
 
+  test.each<[string, object]>([
+    ["properties beside its $ref, which draft 7 ignores", { allOf: [{ $ref: "#/definitions/object", properties: { extra: {} } }], definitions: { object: { type: "object" } } }],
+    ["properties, which draft 7 applies and tells nothing of", { properties: { extra: {} } }],
+  ])("a 2020-12 root's unevaluatedProperties over a draft 7 resource that holds %s is refused: read by its own draft, the resource evaluates no property", (_label, resource) => {
+    const schema: ToolSchema = { type: "object", allOf: [{ $ref: "#/$defs/extra" }], unevaluatedProperties: false, $defs: { extra: { $id: "https://tools.test/extra", $schema: DRAFT_07, ...resource } } };
+    expect(gate(schema, { extra: 1 })).toEqual(
+      refused(
+        "$schema at /$defs/extra/$schema names draft 7 and the root names no $schema, so draft 2020-12, and the schema holds /unevaluatedProperties, which passes what the keywords applied beside it evaluated: draft 7 tells nothing of what its keywords evaluate, and ignores a keyword beside a $ref that the gate applies, so readers differ on what its parts let past, and the gate takes no reading",
+      ),
+    );
+  });
+
   test("where one more constraint can only pass fewer values, the neighbour of a $ref is applied", () => {
     const schema: ToolSchema = { type: "object", properties: { code: { $ref: "#/$defs/word" } }, $defs: { word: draft7Word } };
     expect(gate(schema, { code: "a" })).toEqual(ok);
