@@ -17,6 +17,8 @@
 // | other keywords beside a `$ref` (ignored by      | applied: more constraints, never fewer               |
 // |   drafts 6 and 7)                               |                                                      |
 // | `dependencies`                                  | applied, with its one meaning                        |
+// | `contains` and `unevaluatedItems` (2019-09,     | refused: 2020-12 passes the items `contains`         |
+// |   which counts no item `contains` matched)      |   matched, where 2019-09 refuses them                |
 // | `definitions`                                   | a place a `#/definitions/…` pointer reaches alike    |
 // | an `$id` of a plain name (`#a`)                  | refused (the meta-schema)                            |
 //
@@ -265,4 +267,30 @@ export function mixedDialectsWhereTurning(schema: ToolSchema): string | undefine
     return `tool schema is refused: ${drafts}, and the schema holds ${unevaluated}, which passes what the keywords applied beside it evaluated: ${refAlone.draft} tells nothing of what its keywords evaluate, and ignores a keyword beside a $ref that the gate applies, so readers differ on what its parts let past, and the gate takes no reading`;
   }
   return undefined;
+}
+
+/**
+ * Why a schema that names 2019-09 in a `$schema` (at the root or below it) is
+ * refused for a `contains` and an `unevaluatedItems` it holds, or undefined.
+ * 2020-12 counts the items `contains` matched as evaluated, so that
+ * `unevaluatedItems` passes them; 2019-09's `unevaluatedItems` reads what
+ * `items`, `additionalItems` and itself evaluated, and `contains` gives it
+ * nothing: `{contains: {type: "string"}, unevaluatedItems: false}` refuses
+ * `["a"]` under 2019-09 and passes it under 2020-12. Which part a reader takes
+ * by which draft is not settled (mixedDialectsWhereTurning), so the two are
+ * refused wherever they stand.
+ */
+export function containsEvaluatingItems(schema: ToolSchema): string | undefined {
+  if (typeof schema !== "object") return undefined;
+  let named: string | undefined;
+  let contains: string | undefined;
+  let unevaluated: string | undefined;
+  firstRefusal(schema, (place, pointer) => {
+    if (typeof place.$schema === "string" && OLDER_DRAFTS.get(place.$schema) === DRAFT_2019_09) named ??= `${pointer}/${pointerToken("$schema")}`;
+    if (Object.hasOwn(place, "contains")) contains ??= `${pointer}/contains`;
+    if (Object.hasOwn(place, "unevaluatedItems")) unevaluated ??= `${pointer}/unevaluatedItems`;
+    return named !== undefined && contains !== undefined && unevaluated !== undefined ? "all found" : undefined;
+  });
+  if (named === undefined || contains === undefined || unevaluated === undefined) return undefined;
+  return `tool schema is refused: $schema at ${named} names draft 2019-09, and the schema holds ${contains} and ${unevaluated}: 2020-12 counts the items contains matched as evaluated, which unevaluatedItems then passes, where 2019-09 counts none, so read by 2020-12's rules it would accept what its writer's draft refuses`;
 }

@@ -15,7 +15,7 @@ import { assertedFormats } from "./schema-formats.js";
 import { ambiguousReference, keywordSpelledOtherwise, olderDraftKeyword, unrunnablePart } from "./schema-unrunnable.js";
 import { referenceReadApart } from "./schema-identifiers.js";
 import { runWithinBudget, type SchemaValidator } from "./schema-work.js";
-import { dependenciesReadTwoWays, dialectNotRead, mixedDialectsWhereTurning, readAs2020 } from "./schema-dialect.js";
+import { containsEvaluatingItems, dependenciesReadTwoWays, dialectNotRead, mixedDialectsWhereTurning, readAs2020 } from "./schema-dialect.js";
 import { metaSchemaDocument } from "./meta-schemas.js";
 
 // Ajv compares const, enum and uniqueItems values with fast-deep-equal, which
@@ -183,7 +183,7 @@ export class SchemaCache {
     const dropped = olderDraftKeyword(schema) ?? keywordSpelledOtherwise(schema, this.assertFormats) ?? ambiguousReference(schema);
     if (dropped !== undefined) return { ok: false, error: dropped };
     // A schema of an older draft is compiled as 2020-12 reads it, or refused; so is one that names another dialect anywhere (schema-dialect.ts).
-    const notRead = dialectNotRead(schema, (uri) => metaSchemaDocument(uri) !== undefined) ?? dependenciesReadTwoWays(schema) ?? mixedDialectsWhereTurning(schema);
+    const notRead = dialectNotRead(schema, (uri) => metaSchemaDocument(uri) !== undefined) ?? dependenciesReadTwoWays(schema) ?? mixedDialectsWhereTurning(schema) ?? containsEvaluatingItems(schema);
     if (notRead !== undefined) return { ok: false, error: notRead };
     const dialect = readAs2020(schema);
     if ("refused" in dialect) return { ok: false, error: dialect.refused };

@@ -85,6 +85,16 @@ describe("a schema that names an older draft in $schema", () => {
     expect(gate(schema, { ids: [-5], tags: [], v: "a" })).toEqual({ reason: "arguments_schema", detail, path: "/arguments" });
   });
 
+  test("contains beside unevaluatedItems under 2019-09, whose unevaluatedItems passes no item that contains matched, is refused", () => {
+    const schema: ToolSchema = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { tags: { type: "array", contains: { type: "string" }, unevaluatedItems: false } } };
+    expect(gate(schema, { tags: ["a"] })).toEqual({
+      reason: "arguments_schema",
+      detail:
+        "tool schema is refused: $schema at /$schema names draft 2019-09, and the schema holds /properties/tags/contains and /properties/tags/unevaluatedItems: 2020-12 counts the items contains matched as evaluated, which unevaluatedItems then passes, where 2019-09 counts none, so read by 2020-12's rules it would accept what its writer's draft refuses",
+      path: "/arguments",
+    });
+  });
+
   test("a meta-schema the gate does not know is not taken for one it knows", () => {
     expect(gate({ ...(zodTool(DRAFT_07) as object), $schema: "http://json-schema.org/draft-07/schema#x" }, { region: "apac" })).toMatchObject({ reason: "arguments_schema", detail: expect.stringContaining("tool schema does not compile") });
   });
