@@ -21,6 +21,9 @@
 // |   `encrypted_content`  |                                                               |
 // | a reasoning item's     | null or [] is the same as no field                            |
 // |   `content`            |                                                               |
+// | `anthropic:cache_control`, | it leaves the field out, or writes it null or with       |
+// |   `bedrock:cachePoint` | another value                                                 |
+// |   (on the item or a part) |                                                            |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -45,6 +48,10 @@
 // An OpenAI response writes a reasoning item's `"content": []`, which an input
 // reasoning item may not hold (the spec allows it only null): pydantic-ai sends
 // the item back without it, and an empty list holds no more than no field.
+// A cache breakpoint (Anthropic's `cache_control`, Bedrock's `cachePoint`) marks
+// where the request that sends it may be cached, not what was said: Anthropic
+// asks a multi-turn caller to put it on the last block of each request, so a
+// block that carried it is sent again without it (mirascope writes it null).
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -252,6 +259,23 @@ function bytesWritten(fields: Record<string, unknown>): Record<string, unknown> 
   return written;
 }
 
+const CACHE_MARKS = ["anthropic:cache_control", "bedrock:cachePoint"];
+
+/** The item and its content parts without their cache breakpoints. */
+function withoutCacheMarks(item: Record<string, unknown>): Record<string, unknown> {
+  const written = withoutFields(item, CACHE_MARKS);
+  if (!Array.isArray(written.content)) return written;
+  const parts = written.content.map((part) => (isPlainObject(part) ? withoutFields(part, CACHE_MARKS) : part));
+  return parts.some((part, index) => part !== (written.content as unknown[])[index]) ? { ...written, content: parts } : written;
+}
+
+function withoutFields(fields: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  if (!names.some((name) => name in fields)) return fields;
+  const kept = { ...fields };
+  for (const name of names) delete kept[name];
+  return kept;
+}
+
 /** The item as JSON; undefined when it is too deep to write (or is not JSON at all). */
 function textOf(item: unknown): string | undefined {
   try {
@@ -265,7 +289,7 @@ function textOf(item: unknown): string | undefined {
 function meaningOf(item: unknown): ItemMeaning | undefined {
   try {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
-    const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withSignatureBytes(item);
+    const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withoutCacheMarks(withSignatureBytes(item));
     if (rest[BEDROCK_TYPE] === "tool_use") delete rest[BEDROCK_TYPE];
     if (rest.type === "reasoning") {
       if (rest.encrypted_content === null) delete rest.encrypted_content;

@@ -133,6 +133,25 @@ describe("a reasoning item's empty content", () => {
   });
 });
 
+describe("a cache breakpoint moved to the last block", () => {
+  // Anthropic asks a multi-turn caller to mark the last block of each request; the block marked before is sent again without it.
+  const output = { type: "function_call_output", call_id: "toolu_01", output: "sunny" };
+  const ask = (part: Record<string, unknown>) => ({ type: "message", role: "user", content: [{ type: "input_text", text: "Weather in Paris?", ...part }] });
+
+  test("an item or a part sent again without its breakpoint, with it null or with another is the same item", () => {
+    expect(repeated([{ ...output, "anthropic:cache_control": { type: "ephemeral" } }], [output])).toBe(1);
+    expect(repeated([{ ...output, "anthropic:cache_control": { type: "ephemeral" } }], [{ ...output, "anthropic:cache_control": null }])).toBe(1);
+    expect(repeated([output], [{ ...output, "anthropic:cache_control": { type: "ephemeral", ttl: "1h" } }])).toBe(1);
+    expect(repeated([ask({ "anthropic:cache_control": { type: "ephemeral" } })], [ask({})])).toBe(1);
+    expect(repeated([{ ...output, "bedrock:cachePoint": { type: "default" } }], [output])).toBe(1);
+  });
+
+  test("what the marked block says still counts", () => {
+    expect(repeated([{ ...output, "anthropic:cache_control": { type: "ephemeral" } }], [{ ...output, output: "rainy" }])).toBe(0);
+    expect(repeated([ask({ "anthropic:cache_control": { type: "ephemeral" } })], [ask({ "anthropic:citations": [] })])).toBe(0);
+  });
+});
+
 describe("a Gemini signature written back in the other base64 alphabet", () => {
   const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
   const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
