@@ -24,6 +24,8 @@
 // | `anthropic:cache_control`, | it leaves the field out, or writes it null or with       |
 // |   `bedrock:cachePoint` | another value                                                 |
 // |   (on the item or a part) |                                                            |
+// | `anthropic:citations`  | null is the same as no field                                  |
+// |   (on a part)          |                                                               |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -52,6 +54,9 @@
 // where the request that sends it may be cached, not what was said: Anthropic
 // asks a multi-turn caller to put it on the last block of each request, so a
 // block that carried it is sent again without it (mirascope writes it null).
+// A text block of a response sent back as the Anthropic Python SDK's model of it
+// dumps it (mirascope) has `"citations": null` where the response wrote no
+// field: null holds no citation.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -260,12 +265,14 @@ function bytesWritten(fields: Record<string, unknown>): Record<string, unknown> 
 }
 
 const CACHE_MARKS = ["anthropic:cache_control", "bedrock:cachePoint"];
+const CITATIONS = "anthropic:citations";
+const CACHE_MARKS_AND_CITATIONS = [...CACHE_MARKS, CITATIONS];
 
-/** The item and its content parts without their cache breakpoints. */
-function withoutCacheMarks(item: Record<string, unknown>): Record<string, unknown> {
+/** The item and its content parts without their cache breakpoints, and each part without a null `citations`. */
+function withoutCacheMarksOrNullCitations(item: Record<string, unknown>): Record<string, unknown> {
   const written = withoutFields(item, CACHE_MARKS);
   if (!Array.isArray(written.content)) return written;
-  const parts = written.content.map((part) => (isPlainObject(part) ? withoutFields(part, CACHE_MARKS) : part));
+  const parts = written.content.map((part) => (isPlainObject(part) ? withoutFields(part, part[CITATIONS] === null ? CACHE_MARKS_AND_CITATIONS : CACHE_MARKS) : part));
   return parts.some((part, index) => part !== (written.content as unknown[])[index]) ? { ...written, content: parts } : written;
 }
 
@@ -289,7 +296,7 @@ function textOf(item: unknown): string | undefined {
 function meaningOf(item: unknown): ItemMeaning | undefined {
   try {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
-    const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withoutCacheMarks(withSignatureBytes(item));
+    const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withoutCacheMarksOrNullCitations(withSignatureBytes(item));
     if (rest[BEDROCK_TYPE] === "tool_use") delete rest[BEDROCK_TYPE];
     if (rest.type === "reasoning") {
       if (rest.encrypted_content === null) delete rest.encrypted_content;

@@ -152,6 +152,22 @@ describe("a cache breakpoint moved to the last block", () => {
   });
 });
 
+describe("a text block sent back with citations null", () => {
+  // The Anthropic Python SDK's model of a response's text block dumps "citations": null where the response wrote none.
+  const said = (part: Record<string, unknown>) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "I will look it up.", annotations: [], ...part }] });
+
+  test("null and no citations are the same part, either way round", () => {
+    expect(repeated([said({})], [said({ "anthropic:citations": null })])).toBe(1);
+    expect(repeated([said({ "anthropic:citations": null })], [said({})])).toBe(1);
+  });
+
+  test("citations the response did not write make a new item", () => {
+    const citation = { type: "char_location", cited_text: "It rains.", document_index: 0, start_char_index: 0, end_char_index: 9 };
+    expect(repeated([said({})], [said({ "anthropic:citations": [citation] })])).toBe(0);
+    expect(repeated([said({ "anthropic:citations": [citation] })], [said({ "anthropic:citations": null })])).toBe(0);
+  });
+});
+
 describe("a Gemini signature written back in the other base64 alphabet", () => {
   const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
   const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
