@@ -26,6 +26,8 @@
 // |   (on the item or a part) |                                                            |
 // | `anthropic:citations`  | null is the same as no field                                  |
 // |   (on a part)          |                                                               |
+// | a member of an extension | null is the same as no member, at any depth                 |
+// |   item (`openai:…`)    |                                                               |
 // | every other field      | it has the same value: the same fields, nested at any depth,  |
 // |                        |   whatever their order                                        |
 //
@@ -57,10 +59,14 @@
 // A text block of a response sent back as the Anthropic Python SDK's model of it
 // dumps it (mirascope) has `"citations": null` where the response wrote no
 // field: null holds no citation.
+// The OpenAI Python SDK's model of an extension item dumps a field its response
+// left out as null (a web_search_call's `action.sources`, mirascope sends it
+// back so); such an item is blocked as namespaced whatever it holds, and its
+// null members say no more than its absent ones.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
-import { isPlainObject } from "../models/json-value.js";
+import { isPlainObject, setOwn } from "../models/json-value.js";
 import { jsonTextMeaning, jsonValueMeaning } from "../models/json-meaning.js";
 
 const MAX_CONVERSATION_ITEMS = 10_000;
@@ -283,6 +289,31 @@ function withoutFields(fields: Record<string, unknown>, names: readonly string[]
   return kept;
 }
 
+/**
+ * The value without the members written null, in its objects at any depth. An
+ * object of a class (a lossless parser's number) is a value of its own, kept as
+ * it is.
+ */
+function withoutNullMembers<T>(value: T): T {
+  if (Array.isArray(value)) {
+    const elements = value.map(withoutNullMembers);
+    return (elements.some((element, index) => element !== value[index]) ? elements : value) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  let kept: Record<string, unknown> | undefined;
+  for (const name of Object.keys(value)) {
+    const member = value[name];
+    const written = member === null ? undefined : withoutNullMembers(member);
+    if (written === member) continue;
+    kept ??= { ...value };
+    if (written === undefined) delete kept[name];
+    else setOwn(kept, name, written);
+  }
+  return (kept ?? value) as T;
+}
+
 /** The item as JSON; undefined when it is too deep to write (or is not JSON at all). */
 function textOf(item: unknown): string | undefined {
   try {
@@ -307,6 +338,7 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
       const { model: _model, ...provenance } = rest.provenance as Record<string, unknown>;
       rest.provenance = provenance;
     }
+    const compared = typeof rest.type === "string" && rest.type.includes(":") ? withoutNullMembers(rest) : rest;
     // The arguments are written apart, tagged with how they compare: as a JSON
     // value (J) or, when they have no single meaning, as the string they are (S).
     let argumentsField = "";
@@ -315,7 +347,7 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
       argumentsField = meaning === undefined ? "S" + JSON.stringify(args) : "J" + meaning;
     } else if (args !== undefined) argumentsField = "V" + jsonValueMeaning(args);
     return {
-      body: "o" + jsonValueMeaning(rest) + argumentsField,
+      body: "o" + jsonValueMeaning(compared) + argumentsField,
       ...(id !== undefined && id !== null ? { id: jsonValueMeaning(id) } : {}),
       ...(status !== undefined && status !== null ? { status: jsonValueMeaning(status) } : {}),
       ...(parsedArguments !== undefined ? { parsedArguments: jsonValueMeaning(parsedArguments) } : {}),

@@ -168,6 +168,27 @@ describe("a text block sent back with citations null", () => {
   });
 });
 
+describe("an extension item sent back with null members", () => {
+  // The OpenAI Python SDK's model of a web_search_call dumps the action's sources, which the response left out, as null.
+  const search = (action: Record<string, unknown>) => ({ type: "openai:web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "bitcoin price", ...action } });
+
+  test("a member written null is no member, at any depth, either way round", () => {
+    expect(repeated([search({})], [search({ sources: null })])).toBe(1);
+    expect(repeated([search({ sources: null })], [search({})])).toBe(1);
+    expect(repeated([search({ filters: [{ domains: ["a.example"] }] })], [search({ filters: [{ domains: ["a.example"], region: null }] })])).toBe(1);
+  });
+
+  test("a value where the item had none, or none where it had one, is new", () => {
+    expect(repeated([search({})], [search({ sources: [] })])).toBe(0);
+    expect(repeated([search({ sources: [{ type: "url", url: "https://a.example" }] })], [search({ sources: null })])).toBe(0);
+  });
+
+  test("a portable item keeps its null members", () => {
+    const output = { type: "function_call_output", call_id: "call_1", output: "sunny" };
+    expect(repeated([output], [{ ...output, tool: null }])).toBe(0);
+  });
+});
+
 describe("a Gemini signature written back in the other base64 alphabet", () => {
   const signed = (signature: string) => ({ type: "function_call", call_id: "gemini_call_3ee8", name: "multiply", arguments: '{"a":12,"b":31}', status: "completed", "gemini:thoughtSignature": signature });
   const part = (signature: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Done.", "gemini:thoughtSignature": signature }] });
