@@ -5,8 +5,8 @@
 // |----------------------------------------------|-------------------------------------------------------------|
 // | functionCall with `id`                       | the id, exactly                                             |
 // | functionCall without `id`                    | `gemini_call_<16 hex>`: sha256 of the call's rank among the |
-// |                                              |   conversation's calls without id, its name and its args;   |
-// |                                              |   reported                                                  |
+// |                                              |   conversation's calls (with an id or not), its name and    |
+// |                                              |   its args; reported                                        |
 // | functionResponse with `id`                   | the id, exactly                                             |
 // | functionResponse without `id`                | the call_id of the earliest unanswered call of that name    |
 // |                                              |   (by name and order), reported; none: `gemini_call_<16 hex>` |
@@ -18,8 +18,11 @@
 // request body carries the whole conversation (generateContent keeps no state),
 // so it starts the count again; a response and loose contents continue it. A
 // call therefore gets the same id in the response that made it and in every
-// request that replays it, and a result written on a later line than its call
-// answers it. Other candidates than the first are alternatives, counted apart.
+// request that replays it without id, and a result written on a later line than
+// its call answers it. A request that replays it under an id of the client's own
+// keeps the rank of each call it replays, so the model's next call is not given
+// the id of an earlier one; the normalizer takes the replay for the call
+// (src/journal/conversation-so-far.ts). Other candidates than the first are alternatives, counted apart.
 //
 // Back, a call_id of the synthesized form goes without `id`, as the call came;
 // any other call_id is written in `id`, which Gemini accepts and echoes.
@@ -31,7 +34,7 @@ export function isSynthesizedCallId(id: unknown): boolean {
   return typeof id === "string" && SYNTHESIZED.test(id);
 }
 
-/** The id of the `rank`-th call without id of a conversation (from 1). */
+/** The id of a call without id, the `rank`-th call of its conversation (from 1). */
 export function synthesizedCallId(rank: number, name: unknown, argumentsText: string, scope = ""): string {
   return `gemini_call_${digest(`${scope}\u0000${rank}\u0000${String(name)}\u0000${argumentsText}`, 16)}`;
 }
@@ -99,13 +102,19 @@ export class CallPairing {
     return fork;
   }
 
-  /** The call_id of a call: its own id, or one derived from its rank, name and arguments text. */
+  /**
+   * The call_id of a call: its own id, or one derived from its rank, name and
+   * arguments text. Calls with an id of their own count in the rank too: a client
+   * may replay the calls Gemini made without id under ids of its own
+   * (pydantic-ai's `pyd_ai_…`), and the next call the model makes must not take
+   * the rank, and so the id, of one it replays.
+   */
   call(id: unknown, name: unknown, argumentsText: string): Pairing {
+    this.calls += 1;
     if (typeof id === "string" && id !== "") {
       this.waiting.push({ callId: id, name });
       return { callId: id, how: "own" };
     }
-    this.calls += 1;
     const callId = synthesizedCallId(this.calls, name, argumentsText, this.scope);
     this.waiting.push({ callId, name });
     return { callId, how: "synthesized" };

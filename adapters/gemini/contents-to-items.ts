@@ -280,7 +280,7 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         const callAt = [...partAt, call.key];
         const args = argumentsOfArgs(fields.args);
         const { callId, how } = pairing.call(fields.id, fields.name, args.value);
-        if (how === "synthesized") losses.push(lossAt(synthesizedAt(context, "call_id", [...callAt, "id"]), "synthesized", `a functionCall without id: call_id ${callId} synthesized from its rank among the conversation's calls without id, its name and its args`));
+        if (how === "synthesized") losses.push(lossAt(synthesizedAt(context, "call_id", [...callAt, "id"]), "synthesized", `a functionCall without id: call_id ${callId} synthesized from its rank among the conversation's calls, its name and its args`));
         if (typeof fields.name !== "string") losses.push(lossAt([...callAt, "name"], "target_rejects", `the call's name is ${typeOf(fields.name)}: written as it is`));
         if (args.loss) losses.push(lossAt(args.loss.code === "synthesized" ? synthesizedAt(context, "arguments", [...callAt, "args"]) : [...callAt, "args"], args.loss.code, args.loss.detail));
         // A piece of a call streamed in parts (partialArgs, or more to come) holds no whole arguments:

@@ -63,6 +63,14 @@
 // left out as null (a web_search_call's `action.sources`, mirascope sends it
 // back so); such an item is blocked as namespaced whatever it holds, and its
 // null members say no more than its absent ones.
+// A call, or an output, that the conversation knows by a call_id its reader
+// synthesized (Gemini's `gemini_call_…`: the call came without id) may come back
+// under a call_id of the client's own (pydantic-ai writes `pyd_ai_…` in
+// `functionCall.id` and `functionResponse.id`), as long as the same client id
+// stands for the same synthesized one throughout, and everything else is the
+// same: the same name, the same arguments, at the same place. The conversation
+// keeps each such client id with the call_id it stands for (`knownCallId`), so
+// that an output written under it answers the call the gate knew first.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -111,6 +119,13 @@ interface ItemMeaning {
 
 export class ConversationSoFar {
   private seen: SeenItem[] = [];
+  /**
+   * Each call_id of the client's own that a replay wrote for a call the
+   * conversation knew by a synthesized one, with that one. It outlives the
+   * restart a request makes, as the request's items, under the client's ids, are
+   * the conversation then; a request that replays nothing starts it again.
+   */
+  private readonly clientCallIds = new Map<string, string>();
   /** Characters held in `seen`, counted in the strings of each item, as its text would hold them. */
   private size = 0;
   /** Set once the conversation outgrew the limits: nothing is recognised as repeated until it restarts. */
@@ -122,6 +137,9 @@ export class ConversationSoFar {
    */
   private written: { items: readonly CanonicalItem[]; texts: Array<string | undefined> } | undefined;
 
+  /** `synthesizedCallId`: whether a call_id is one a reader made for a call that came without any. */
+  constructor(private readonly synthesizedCallId: (callId: string) => boolean = () => false) {}
+
   /**
    * How many leading items of a request repeat the conversation so far. An empty
    * assistant message the conversation did not have may stand among them, as some
@@ -129,6 +147,19 @@ export class ConversationSoFar {
    * nothing, and is taken with the repeats, where it made the whole history new.
    */
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
+    const renamed = new Map<string, string>();
+    const repeated = this.matchedPrefix(requestItemCount, items, renamed);
+    if (repeated === 0) this.clientCallIds.clear();
+    else for (const [clientId, known] of renamed) this.clientCallIds.set(clientId, known);
+    return repeated;
+  }
+
+  /** The call_id the conversation first knew a call by, when a replay gave it `callId` of the client's own. */
+  knownCallId(callId: string): string | undefined {
+    return this.clientCallIds.get(callId);
+  }
+
+  private matchedPrefix(requestItemCount: number, items: readonly CanonicalItem[], renamed: Map<string, string>): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
     this.written = undefined;
     if (this.lost || this.seen.length === 0 || this.seen.length > count) return 0;
@@ -139,10 +170,31 @@ export class ConversationSoFar {
       if (next >= count) return 0;
       const text = textOf(items[next]);
       texts.push(text);
-      if (replays(items[next], text, write(this.seen[i]))) i++;
+      const seen = write(this.seen[i]);
+      if (replays(items[next], text, seen) || this.replaysUnderClientId(items[next], seen, renamed)) i++;
       else if (!isEmptyAssistantMessage(items[next])) return 0;
     }
     return next;
+  }
+
+  /**
+   * Whether `item` replays `seen` but for its call_id: one of the client's own
+   * where `seen` has one its reader synthesized. One client id stands for one
+   * synthesized id, and the other way round, in `renamed` and in what earlier
+   * requests gave: a client id written for two calls is no replay of either.
+   */
+  private replaysUnderClientId(item: unknown, seen: SeenItem, renamed: Map<string, string>): boolean {
+    if (!isPlainObject(item) || typeof item.call_id !== "string" || this.synthesizedCallId(item.call_id) || seen.text === undefined) return false;
+    const clientId = item.call_id;
+    const known = (JSON.parse(seen.text) as Record<string, unknown>).call_id;
+    if (typeof known !== "string" || known === clientId || !this.synthesizedCallId(known)) return false;
+    const standsFor = renamed.get(clientId) ?? this.clientCallIds.get(clientId);
+    if (standsFor !== undefined && standsFor !== known) return false;
+    for (const names of [renamed, this.clientCallIds]) for (const [otherClientId, other] of names) if (other === known && otherClientId !== clientId) return false;
+    const asKnown = { ...item, call_id: known };
+    if (!replays(asKnown, textOf(asKnown), seen)) return false;
+    renamed.set(clientId, known);
+    return true;
   }
 
   /** Items that continue the conversation. */
@@ -169,6 +221,7 @@ export class ConversationSoFar {
   }
 
   private forget(lost: boolean): void {
+    if (lost) this.clientCallIds.clear();
     this.seen = [];
     this.size = 0;
     this.lost = lost;

@@ -142,7 +142,7 @@ export class JournalNormalizer {
   private readonly callCounts: CallCounts;
   private readonly answersForGate: boolean;
   /** The conversation so far, to recognise a request that replays it. */
-  private readonly conversation = new ConversationSoFar();
+  private readonly conversation: ConversationSoFar;
   /** Each envelope's response item fields (envelopeResponseItemFields), as first asked for. */
   private readonly itemFieldsOf = new Map<AdapterName, ReadonlySet<string>>();
   /** The calls the record being converted writes, while it is, when its parse counted them. */
@@ -157,6 +157,8 @@ export class JournalNormalizer {
     this.answersForGate = options.answersForGate ?? false;
     this.callCounts = chat.callCounts(this.answersForGate);
     this.envelopes = journalEnvelopes({ forGate: this.answersForGate });
+    const envelopes = Object.values(this.envelopes);
+    this.conversation = new ConversationSoFar((callId) => envelopes.some((adapter) => adapter.dropsCallId?.(callId) ?? false));
     this.records = new StreamRecords({ envelopes: this.envelopes, itemLines: true, leftBehind: this.sayLeftBehind, responseObjects: true, maxDepth: options.maxDepth });
   }
 
@@ -431,18 +433,33 @@ export class JournalNormalizer {
     const repeated = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
     if (carriesHistory) this.conversation.restart();
     this.conversation.extend(parts.items);
+    const losses = [...parts.losses];
     return {
       kind: "items",
       source: this.source,
       line,
       recordKind: kind,
       envelope: parts.envelope,
-      items: parts.items.slice(repeated).map((item, i) => ({ item, provenance: this.provenance(line, i + repeated, parts.envelope, parts.responseOf(i + repeated)) })),
-      losses: parts.losses,
+      items: parts.items.slice(repeated).map((item, i) => ({ item: this.underKnownCallId(item, losses), provenance: this.provenance(line, i + repeated, parts.envelope, parts.responseOf(i + repeated)) })),
+      losses,
       ...(parts.request ? { request: parts.request } : {}),
       ...(parts.responseTools ? { responseTools: parts.responseTools } : {}),
       repeated,
     };
+  }
+
+  /**
+   * The item under the call_id the conversation first knew its call by, where a
+   * request replayed that call under an id of the client's own (ConversationSoFar):
+   * an output the client answers it with answers the call the gate judged, not
+   * one it never saw. Reported, as every id written otherwise than the record has it.
+   */
+  private underKnownCallId(item: CanonicalItem, losses: Loss[]): CanonicalItem {
+    const callId = (item as { call_id?: unknown }).call_id;
+    const known = typeof callId === "string" ? this.conversation.knownCallId(callId) : undefined;
+    if (known === undefined) return item;
+    losses.push({ path: "", code: "form_changed", detail: `the call_id ${JSON.stringify(callId)} is written ${JSON.stringify(known)}: the request replays under it the call its conversation made without id` });
+    return { ...item, call_id: known } as CanonicalItem;
   }
 
   /** `counts`: calls given a synthesized call_id so far in the same exchange, so that its response's calls number on from its request's. */

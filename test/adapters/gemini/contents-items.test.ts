@@ -36,8 +36,8 @@ describe("calls without ids", () => {
 
   test("every synthesized id is reported, and every result paired by name and order", () => {
     expect(contentsToItems({ contents }).losses).toEqual([
-      { path: "/contents/1/parts/0/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${lisbon} synthesized from its rank among the conversation's calls without id, its name and its args` },
-      { path: "/contents/1/parts/1/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${oslo} synthesized from its rank among the conversation's calls without id, its name and its args` },
+      { path: "/contents/1/parts/0/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${lisbon} synthesized from its rank among the conversation's calls, its name and its args` },
+      { path: "/contents/1/parts/1/functionCall/id", code: "synthesized", detail: `a functionCall without id: call_id ${oslo} synthesized from its rank among the conversation's calls, its name and its args` },
       { path: "/contents/2/parts/0/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` },
       asText("/contents/2/parts/0"),
       { path: "/contents/2/parts/1/functionResponse/id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${oslo}` },
@@ -47,8 +47,8 @@ describe("calls without ids", () => {
 
   test("written into a record, a synthesized id is reported at the item's call_id there", () => {
     expect(contentsToItems({ contents, itemsAt: { path: "/input", offset: 2 } }).losses.filter((loss) => loss.code === "synthesized")).toEqual([
-      { path: "/input/3/call_id", code: "synthesized", detail: `a functionCall without id: call_id ${lisbon} synthesized from its rank among the conversation's calls without id, its name and its args` },
-      { path: "/input/4/call_id", code: "synthesized", detail: `a functionCall without id: call_id ${oslo} synthesized from its rank among the conversation's calls without id, its name and its args` },
+      { path: "/input/3/call_id", code: "synthesized", detail: `a functionCall without id: call_id ${lisbon} synthesized from its rank among the conversation's calls, its name and its args` },
+      { path: "/input/4/call_id", code: "synthesized", detail: `a functionCall without id: call_id ${oslo} synthesized from its rank among the conversation's calls, its name and its args` },
       { path: "/input/5/call_id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${lisbon}` },
       { path: "/input/6/call_id", code: "synthesized", detail: `a functionResponse without id answers the earliest unanswered call of its name: call_id ${oslo}` },
     ]);
