@@ -11,8 +11,9 @@
 // | `arguments` (a string) | it is the same JSON value (members in any order, any spacing), |
 // |                        |   or, when either is not JSON or names a member twice, the    |
 // |                        |   same string                                                 |
-// | `gemini:thoughtSignature` | it holds the same bytes, in base64 or base64url            |
-// |   (on the item or a part) |                                                            |
+// | `gemini:thoughtSignature` | it holds the same bytes, in base64 or base64url, under     |
+// |   (on the item or a part) |   this name or, spelled snake, `gemini:thought_signature`  |
+// | `gemini:spelling`      | "snake" is the same as no field                               |
 // | `anthropic:caller`,    | it leaves the field out, or has the same value                |
 // |   a reasoning item's   |                                                               |
 // |   `provenance.model`   |                                                               |
@@ -294,14 +295,20 @@ function isEmptyAssistantMessage(item: unknown): boolean {
 }
 
 const SIGNATURE_FIELDS = ["gemini:thoughtSignature", "gemini:thought_signature"];
+/** How a Gemini part was spelled (`"snake"`: `function_call`, `thought_signature`…), kept so that the way back spells it alike. */
+const SPELLING = "gemini:spelling";
 /** The type of a Bedrock toolUse block, carried on its call. */
 const BEDROCK_TYPE = "bedrock:type";
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /**
- * The item with each Gemini signature, on it or on a content part, in one
- * alphabet: a signature is bytes, which the Python SDK writes back in base64url
- * where the API wrote base64, and they are the same bytes.
+ * The item, and each of its content parts, with each Gemini signature in one
+ * alphabet and under one name, and without the spelling of its part: a
+ * signature is bytes, which the Python SDK writes back in base64url where the
+ * API wrote base64, and they are the same bytes; and the SDK writes a Vertex
+ * request in snake_case (`function_call`, `thought_signature`) where the
+ * response was in camelCase, which says how the part was written, not what it
+ * holds.
  */
 function withSignatureBytes(item: Record<string, unknown>): Record<string, unknown> {
   let written = bytesWritten(item);
@@ -319,6 +326,15 @@ function bytesWritten(fields: Record<string, unknown>): Record<string, unknown> 
     if (typeof signature !== "string" || !BASE64.test(signature)) continue;
     const bytes = signature.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/");
     if (bytes !== signature) written = { ...written, [name]: bytes };
+  }
+  if (written[SPELLING] === "snake") {
+    const { [SPELLING]: _spelling, ...rest } = written;
+    written = rest;
+    // One signature under both names is not one name's: it stays as it is, and matches only the same.
+    if (SIGNATURE_FIELDS[1]! in written && !(SIGNATURE_FIELDS[0]! in written)) {
+      const { [SIGNATURE_FIELDS[1]!]: signature, ...others } = written;
+      written = { ...others, [SIGNATURE_FIELDS[0]!]: signature };
+    }
   }
   return written;
 }
