@@ -146,6 +146,8 @@ export class ConversationSoFar {
    * assistant message the conversation did not have may stand among them, as some
    * SDKs put one before the calls they replay (pydantic-ai, llm): it holds
    * nothing, and is taken with the repeats, where it made the whole history new.
+   * The other way round, an answer of empty text the conversation had may be
+   * left out (isEmptyAnswer).
    */
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const renamed = new Map<string, string>();
@@ -163,17 +165,27 @@ export class ConversationSoFar {
   private matchedPrefix(requestItemCount: number, items: readonly CanonicalItem[], renamed: Map<string, string>): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
     this.written = undefined;
-    if (this.lost || this.seen.length === 0 || this.seen.length > count) return 0;
+    // More items seen than the request holds may still be replayed, when the ones it leaves out are empty answers.
+    if (this.lost || this.seen.length === 0) return 0;
     const texts: Array<string | undefined> = [];
     this.written = { items, texts };
     let next = 0;
-    for (let i = 0; i < this.seen.length; next++) {
-      if (next >= count) return 0;
-      const text = textOf(items[next]);
-      texts.push(text);
+    for (let i = 0; i < this.seen.length; ) {
       const seen = write(this.seen[i]);
-      if (replays(items[next], text, seen) || this.replaysUnderClientId(items[next], seen, renamed)) i++;
-      else if (!isEmptyAssistantMessage(items[next])) return 0;
+      if (next < count) {
+        if (texts.length === next) texts.push(textOf(items[next]));
+        if (replays(items[next], texts[next], seen) || this.replaysUnderClientId(items[next], seen, renamed)) {
+          i++;
+          next++;
+          continue;
+        }
+        if (isEmptyAssistantMessage(items[next])) {
+          next++;
+          continue;
+        }
+      }
+      if (!isEmptyAnswer(seen)) return 0;
+      i++;
     }
     return next;
   }
@@ -284,6 +296,23 @@ function replays(item: unknown, text: string | undefined, seen: SeenItem): boole
   if (replay.caller !== undefined && replay.caller !== seen.meaning.caller) return false;
   if (replay.model !== undefined && replay.model !== seen.meaning.model) return false;
   return replay.status === undefined || replay.status === seen.meaning.status;
+}
+
+/**
+ * Whether `seen` is an answer of the model with nothing in it: an assistant
+ * message, with its id and status or not, whose every part is an output_text
+ * with no text and no annotation. A Gemini stream may end in a part of empty
+ * text, which the SDKs that replay the conversation leave out (pydantic-ai):
+ * leaving out what holds nothing replays the rest.
+ */
+function isEmptyAnswer(seen: SeenItem): boolean {
+  if (seen.text === undefined) return false;
+  const item: unknown = JSON.parse(seen.text);
+  if (!isPlainObject(item) || item.type !== "message" || item.role !== "assistant") return false;
+  for (const key in item) if (key !== "type" && key !== "role" && key !== "content" && key !== "id" && key !== "status") return false;
+  const content = item.content;
+  if (content === "" || content === null) return true;
+  return Array.isArray(content) && content.every((part) => isPlainObject(part) && part.type === "output_text" && part.text === "" && Object.keys(part).every((key) => key === "type" || key === "text" || (key === "annotations" && Array.isArray(part.annotations) && part.annotations.length === 0)));
 }
 
 /** An assistant message item with nothing in it: no text, no part, no field but its type, role and content. */

@@ -229,6 +229,33 @@ describe("an empty assistant message put among the repeats", () => {
   });
 });
 
+describe("an answer of empty text the replay leaves out", () => {
+  // A Gemini stream that ends in a part of empty text, as the model writes it after a call.
+  const user = { type: "message", role: "user", content: [{ type: "input_text", text: "Which port is nearest?" }] };
+  const call = { type: "function_call", call_id: "call_1", name: "nearest_port", arguments: "{}", status: "completed" };
+  const empty = { type: "message", role: "assistant", content: [{ type: "output_text", text: "", annotations: [] }] };
+  const output = { type: "function_call_output", call_id: "call_1", output: "Harwich" };
+
+  test("the rest replays the conversation, with the answer in the middle or at the end", () => {
+    expect(repeated([user, call, empty], [user, call, output])).toBe(2);
+    expect(repeated([user, empty, call], [user, call, output])).toBe(2);
+    expect(repeated([user, call, { ...empty, id: "msg_1", status: "completed" }, { ...empty, content: "" }], [user, call, output])).toBe(2);
+  });
+
+  test("an answer that holds text, an annotation or a field of its own must come back", () => {
+    const part = empty.content[0]!;
+    for (const answer of [
+      { ...empty, content: [{ ...part, text: " " }] },
+      { ...empty, content: [{ ...part, annotations: [{ type: "url_citation", url: "https://example.com", title: "t", start_index: 0, end_index: 0 }] }] },
+      { ...empty, content: [{ ...part, "gemini:thoughtSignature": "CiQB" }] },
+      { ...empty, "gemini:thoughtSignature": "CiQB" },
+      { ...empty, role: "user" },
+    ]) {
+      expect(repeated([user, call, answer], [user, call, output])).toBe(0);
+    }
+  });
+});
+
 describe("a request's items written once", () => {
   const message = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
 
