@@ -14,6 +14,8 @@
 // | `gemini:thoughtSignature` | it holds the same bytes, in base64 or base64url, under     |
 // |   (on the item or a part) |   this name or, spelled snake, `gemini:thought_signature`  |
 // | `gemini:spelling`      | "snake" is the same as no field                               |
+// | a Gemini signature of  | the same as no field                                          |
+// |   the placeholder bytes |                                                              |
 // | `anthropic:caller`,    | it leaves the field out, or has the same value                |
 // |   a reasoning item's   |                                                               |
 // |   `provenance.model`   |                                                               |
@@ -329,6 +331,13 @@ const SPELLING = "gemini:spelling";
 /** The type of a Bedrock toolUse block, carried on its call. */
 const BEDROCK_TYPE = "bedrock:type";
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+/**
+ * The bytes "skip_thought_signature_validator" in base64, unpadded: the signature
+ * Gemini takes for a call it did not sign (one another model made, or one its
+ * response gave none), which pydantic-ai writes on such a call it sends back. It
+ * holds nothing of the call, and says what no signature says.
+ */
+const PLACEHOLDER_SIGNATURE = "c2tpcF90aG91Z2h0X3NpZ25hdHVyZV92YWxpZGF0b3I";
 
 /**
  * The item, and each of its content parts, with each Gemini signature in one
@@ -354,7 +363,10 @@ function bytesWritten(fields: Record<string, unknown>): Record<string, unknown> 
     const signature = fields[name];
     if (typeof signature !== "string" || !BASE64.test(signature)) continue;
     const bytes = signature.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/");
-    if (bytes !== signature) written = { ...written, [name]: bytes };
+    if (bytes === PLACEHOLDER_SIGNATURE) {
+      const { [name]: _placeholder, ...rest } = written;
+      written = rest;
+    } else if (bytes !== signature) written = { ...written, [name]: bytes };
   }
   if (written[SPELLING] === "snake") {
     const { [SPELLING]: _spelling, ...rest } = written;

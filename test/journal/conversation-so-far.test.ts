@@ -229,6 +229,22 @@ describe("an empty assistant message put among the repeats", () => {
   });
 });
 
+describe("a Gemini call sent back with the placeholder signature", () => {
+  // pydantic-ai signs a call Gemini gave no signature with these bytes, "skip_thought_signature_validator", when it sends it back.
+  const placeholder = Buffer.from("skip_thought_signature_validator").toString("base64");
+  const call = { type: "function_call", call_id: "gemini_call_0eb58b65a78211d1", name: "temperature", arguments: '{"city":"London"}', status: "completed" };
+
+  test("is the call without signature, in base64 or base64url", () => {
+    expect(repeated([call], [{ ...call, "gemini:thoughtSignature": placeholder }])).toBe(1);
+    expect(repeated([call], [{ ...call, "gemini:thoughtSignature": placeholder.replace(/=+$/, "") }])).toBe(1);
+  });
+
+  test("another signature, or the placeholder on another call, is not", () => {
+    expect(repeated([call], [{ ...call, "gemini:thoughtSignature": "CiQBjz1rX8" }])).toBe(0);
+    expect(repeated([call], [{ ...call, arguments: '{"city":"Paris"}', "gemini:thoughtSignature": placeholder }])).toBe(0);
+  });
+});
+
 describe("an answer of empty text the replay leaves out", () => {
   // A Gemini stream that ends in a part of empty text, as the model writes it after a call.
   const user = { type: "message", role: "user", content: [{ type: "input_text", text: "Which port is nearest?" }] };
