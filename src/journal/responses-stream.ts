@@ -6,7 +6,8 @@
 //
 // | event                                            | effect                                           |
 // |--------------------------------------------------|--------------------------------------------------|
-// | response.created / .queued / .in_progress        | opens a response (another id closes the last)    |
+// | response.created / .queued / .in_progress        | opens a response (another id closes the last;    |
+// |                                                  | .created also closes one held after its end)     |
 // |                                                  | a response any other event than .created (or a   |
 // |                                                  | terminal one) opens stops its calls: the SDKs    |
 // |                                                  | throw at that event                              |
@@ -31,7 +32,10 @@
 // |                                                  | (one with another item id than the added one     |
 // |                                                  | stops the calls: openai-node throws at it)       |
 // | response.completed / .incomplete / .failed       | sets the status; its `output`, if any, wins;     |
-// |                                                  | closes the response; a response of another       |
+// |                                                  | holds the response until the next .created or    |
+// |                                                  | the end of the stream: any event between (but    |
+// |                                                  | this one again) stops its calls, as the SDKs     |
+// |                                                  | read on and take it; a response of another       |
 // |                                                  | status than the event names, none, one without   |
 // |                                                  | an output array, or an empty output after        |
 // |                                                  | streamed items (the SDKs' final response holds   |
@@ -137,8 +141,9 @@ interface OpenResponse {
   items: Map<number, Fields>;
   /** The same items by their `id`, for events whose `output_index` is wrong. */
   byId: Map<string, Fields>;
-  /** The `output` of the terminal event, which wins over the streamed items. */
+  /** The `output` of the terminal event, which wins over the streamed items, and the line of that event. */
   output?: unknown[];
+  outputLine?: number;
   losses: StreamLoss[];
   /** The last response object an event carried. */
   snapshot?: StreamedResource["snapshot"];
@@ -163,6 +168,15 @@ interface OpenResponse {
   contradiction?: { line: number; detail: string };
   /** What the response of the terminal event says stopped its calls (the content filter, an error beside another status, a status not terminal). */
   stoppedBy?: string;
+  /**
+   * The first terminal event: the response is held after it until the next
+   * response.created or the end of the stream, as readers that go on reading
+   * (openai-node's ResponseStream, openai-python's ResponseStreamState, the
+   * Agents SDKs) apply the events after it.
+   */
+  ended?: { line: number; type: keyof typeof TERMINAL_STATUS; response: Fields | undefined };
+  /** The first event after the terminal event that says anything more: the event, for the loss. */
+  afterEnd?: { line: number; detail: string };
   /**
    * Why the SDKs fail on this response's events, so that they give no final
    * response and run none of its calls: the first event that made them fail.
@@ -229,7 +243,7 @@ export class ResponsesStreamAssembler {
     this.keepObject = options.responseObject ?? false;
   }
 
-  /** One streaming event and the journal line it came from; returns the responses it closes. */
+  /** One streaming event and the journal line it came from; returns the responses it closes (a terminal event closes none: its response is held). */
   push(event: unknown, line: number): AssembledResponse[] {
     if (!isPlainObject(event) || typeof event.type !== "string") {
       throw new TypeError("a streaming event is an object with a string type");
@@ -249,7 +263,7 @@ export class ResponsesStreamAssembler {
     return this.apply(type as EventType, event, line);
   }
 
-  /** End of the recording: the response still open, as it was last seen. */
+  /** End of the recording: the response still open, or held after its terminal event, as it was last seen. */
   finish(): AssembledResponse[] {
     const open = this.current;
     this.current = undefined;
@@ -275,8 +289,13 @@ export class ResponsesStreamAssembler {
     if (this.current && responseId !== undefined && this.current.id !== undefined && this.current.id !== responseId) {
       closed.push(...this.finish());
     }
+    // A response held after its terminal event ends at the next response.created.
+    if (this.current?.ended !== undefined && type === "response.created") closed.push(...this.finish());
     const opening = this.current === undefined;
     const open: OpenResponse = (this.current ??= this.open(line));
+    if (open.ended !== undefined && !repeatsEnd(open.ended, type, response)) {
+      open.afterEnd ??= { line, detail: `${type} comes after the response's ${open.ended.type} of line ${open.ended.line}: openai-node, openai-python and the Agents SDKs read on and take what it says, where a reader that stops at the terminal event does not` };
+    }
     // openai-python and openai-node take the response from its response.created
     // and throw at any other first event. A terminal event on its own is the
     // whole response as a record, as a logger that keeps only the last event
@@ -310,9 +329,11 @@ export class ResponsesStreamAssembler {
         // seen, but their calls are stopped (outputNotGiven).
         if (Array.isArray(response?.output) && (response.output.length > 0 || open.items.size === 0)) {
           open.output = response.output;
+          open.outputLine = line;
           keepsFinishedCalls(open, response.output, line);
         }
-        closed.push(...this.finish());
+        // Held, not given: what comes after it before the next response.created is still this response's.
+        open.ended ??= { line, type, response };
         return closed;
       }
       case "response.output_item.added":
@@ -539,23 +560,32 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
   const source = open.output ?? placed.map(([, item]) => item);
   // An error fails the response whatever the events after it say.
   const status = open.failed ? "failed" : open.status;
-  // Calls put out of place go after the items, each with a loss; only a stream that said two things drops one.
-  const dropped = open.contradiction ? open.dropped : [];
+  if (open.afterEnd !== undefined && open.output !== undefined) keepsCallsAfterEnd(open, open.output);
+  // Calls put out of place go after the items, each with a loss; only a stream that said two things, or went on after its end, drops one.
+  const dropped = open.contradiction || open.afterEnd ? open.dropped : [];
   let items = [...source.map(toInputItem), ...dropped.map(({ item }) => toInputItem(item))];
-  if (status === "failed" || open.contradiction || open.stoppedBy !== undefined || open.sdksFail !== undefined) {
+  if (status === "failed" || open.contradiction || open.afterEnd || open.stoppedBy !== undefined || open.sdksFail !== undefined) {
     // Where each item was set: the terminal event's output, or the output_item event; a call put out of place, the event that last set it.
     const where = (index: number): Pick<StreamLoss, "line" | "path"> =>
       index >= source.length
         ? { line: dropped[index - source.length]!.line, path: "/item/status" }
         : open.output
-          ? { line: open.snapshot?.line ?? open.lastLine, path: `/response/output/${index}/status` }
+          ? { line: open.outputLine ?? open.lastLine, path: `/response/output/${index}/status` }
           : { line: open.itemLines.get(placed[index]![0])!, path: "/item/status" };
     const contradiction = status === "failed" ? undefined : open.contradiction;
     if (contradiction) open.losses.push({ line: contradiction.line, path: "", code: "form_changed", detail: contradiction.detail });
+    if (open.afterEnd) open.losses.push({ line: open.afterEnd.line, path: "", code: "form_changed", detail: open.afterEnd.detail });
     for (const { line } of dropped) {
       open.losses.push({ line, path: "/item", code: "form_changed", detail: "the stream later put another item in this call's place, or left it out of its terminal output: the call is kept, after the response's items" });
     }
-    const why = status === "failed" ? "the response failed" : contradiction !== undefined ? "the stream said two things of one call" : (open.stoppedBy ?? open.sdksFail!);
+    const why =
+      status === "failed"
+        ? "the response failed"
+        : contradiction !== undefined
+          ? "the stream said two things of one call"
+          : open.afterEnd !== undefined
+            ? "the stream goes on after its terminal event"
+            : (open.stoppedBy ?? open.sdksFail!);
     items = items.map((item, index) => stopCall(item, () => where(index), open.losses, why));
   }
   const response = assembledResponse(open.id, status, items, open.losses, open.line, open.lastLine);
@@ -667,6 +697,15 @@ function otherEnd(type: keyof typeof TERMINAL_STATUS, response: Record<string, u
 }
 
 /**
+ * Whether an event after the terminal event is that event again: the same type
+ * carrying the same response, which no reader takes for anything new (a logger
+ * that writes the last event twice). Any other event says more.
+ */
+function repeatsEnd(ended: NonNullable<OpenResponse["ended"]>, type: EventType, response: Fields | undefined): boolean {
+  return type === ended.type && response !== undefined && ended.response !== undefined && jsonEqual(response, ended.response);
+}
+
+/**
  * Why a terminal event gives the stream's calls otherwise than the events
  * before it: it carries no response object, or one without an output array,
  * which openai-node throws at (so it gives no final response, and runs no
@@ -766,6 +805,20 @@ function keepsFinishedCalls(open: OpenResponse, output: readonly unknown[], line
     // A call the output holds under its call_id, otherwise, stands there; one it leaves out is kept apart.
     const streamed = open.items.get(index);
     if (streamed?.type === "function_call" && !callIds.has(streamed.call_id)) dropCall(open, streamed, index, line);
+  }
+}
+
+/**
+ * A call that events after the terminal event gave, or left as a reader that
+ * applies them has it, under a call_id the terminal output does not hold: kept
+ * apart (`dropped`), so that a call such a reader runs is judged rather than lost.
+ */
+function keepsCallsAfterEnd(open: OpenResponse, output: readonly unknown[]): void {
+  const callIds = new Set<unknown>();
+  for (const item of output) if (isPlainObject(item) && item.type === "function_call") callIds.add(item.call_id);
+  const kept = new Set(open.dropped.map(({ item }) => item));
+  for (const [index, item] of open.items) {
+    if (item.type === "function_call" && !callIds.has(item.call_id) && !kept.has(item)) dropCall(open, item, index, open.itemLines.get(index) ?? open.lastLine);
   }
 }
 

@@ -41,13 +41,20 @@ describe("function call events", () => {
     expect(run(full)).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 8 }]);
   });
 
-  test("the response is returned by the event that completes it, not at the end", () => {
+  test("the response is held after its terminal event, and given at the end of the stream", () => {
     const assembler = new ResponsesStreamAssembler();
     const returned = full.map((event, i) => assembler.push(event, i + 1));
-    expect(returned.slice(0, 7).every((responses) => responses.length === 0)).toBe(true);
+    expect(returned.every((responses) => responses.length === 0)).toBe(true);
     const leftBehind = (key: string) => ({ line: 8, path: `/response/${key}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` });
-    expect(returned[7]).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [leftBehind("id"), leftBehind("status")], line: 1, lastLine: 8 }]);
-    expect(assembler.finish()).toEqual([]);
+    expect(assembler.finish()).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [leftBehind("id"), leftBehind("status")], line: 1, lastLine: 8 }]);
+  });
+
+  test("the response held after its terminal event is given by the next response.created, which opens another", () => {
+    const assembler = new ResponsesStreamAssembler();
+    const returned = [...full, created("resp_0b7f2c1e9a4e")].map((event, i) => assembler.push(event, i + 1));
+    expect(returned.slice(0, 8).every((responses) => responses.length === 0)).toBe(true);
+    expect(returned[8]!.map((response) => [response.id, response.status, response.items, response.lastLine])).toEqual([[RESP, "completed", [callFinal], 8]]);
+    expect(assembler.finish().map((response) => [response.id, response.items, response.line])).toEqual([["resp_0b7f2c1e9a4e", [], 9]]);
   });
 
   test("cut mid-arguments: the call stays in_progress with the prefix, and the gate blocks it", () => {
@@ -386,6 +393,54 @@ describe("error events", () => {
       line: 2,
       lastLine: 5,
     });
+  });
+});
+
+describe("events after the terminal event", () => {
+  const finished = [created(), added(0, callOpened), argsDelta(0, callFinal.arguments), argsDone(0, callFinal.arguments), itemDone(0, callFinal), completed([callFinal])];
+  const other = { ...callFinal, arguments: "{\"city\":\"Paris\"}" };
+  const afterEnd = (type: string) => ({ line: 7, path: "", code: "form_changed", detail: `${type} comes after the response's response.completed of line 6: openai-node, openai-python and the Agents SDKs read on and take what it says, where a reader that stops at the terminal event does not` });
+  const stoppedBy = (why: string) => `${why}: its completed call is written incomplete, as no one reading of the stream runs it`;
+
+  test.each([
+    ["response.function_call_arguments.delta", argsDelta(0, " ")],
+    ["response.function_call_arguments.done", argsDone(0, other.arguments)],
+    ["response.output_item.done", itemDone(0, other)],
+    ["response.output_item.added", added(1, { ...callOpened, id: "fc_0b7f2c1e9a4d09", call_id: "call_Zx9" })],
+    ["response.in_progress", { type: "response.in_progress", response: response("in_progress", [callFinal]) }],
+  ])("a %s after response.completed: the call a reader that stops at the terminal event runs is written incomplete, and the gate blocks it", (type, event) => {
+    const [assembled, ...more] = run([...finished, event]);
+    expect(more).toEqual([]);
+    expect(assembled!.items[0]).toEqual({ ...callFinal, status: "incomplete" });
+    expect(assembled!.losses).toContainEqual(afterEnd(type));
+    expect(assembled!.lastLine).toBe(7);
+    expect(replayGate(assembled!.items[0], lookupSchema).reason).toBe("status");
+  });
+
+  test("a second response.completed with another call: its output stands, the call the first gave is kept after it, both incomplete", () => {
+    const later = { ...other, id: "fc_0b7f2c1e9a4d09", call_id: "call_Zx9" };
+    const [assembled, ...more] = run([...finished, completed([later])]);
+    expect(more).toEqual([]);
+    expect(assembled!.items).toEqual([{ ...later, status: "incomplete" }, { ...callFinal, status: "incomplete" }]);
+    expect(assembled!.losses).toContainEqual(afterEnd("response.completed"));
+    expect(assembled!.losses.filter((loss) => loss.detail.startsWith("the stream said two things of one call"))).toHaveLength(2);
+  });
+
+  test("a call that only events after the terminal event give is kept after the items, incomplete", () => {
+    const message = { id: MSG, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Lyon.", annotations: [] }] };
+    const [assembled] = run([created(), added(0, { ...message, status: "in_progress", content: [] }), itemDone(0, message), completed([message]), added(1, callOpened), itemDone(1, callFinal)]);
+    expect(assembled!.items).toEqual([message, { ...callFinal, status: "incomplete" }]);
+    expect(assembled!.losses).toContainEqual({ line: 6, path: "/item/status", code: "form_changed", detail: stoppedBy("the stream goes on after its terminal event") });
+  });
+
+  test("the same terminal event written again says nothing more: the call stays completed", () => {
+    expect(run([...finished, completed([callFinal])])).toEqual([{ id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 7 }]);
+  });
+
+  test("an error event after response.completed fails the response: its call is written incomplete", () => {
+    const [assembled] = run([...finished, { type: "error", error: { type: "server_error", code: "server_error", message: "The server had an error." } }]);
+    expect(assembled!.status).toBe("failed");
+    expect(assembled!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
   });
 });
 
@@ -769,7 +824,7 @@ describe("several responses in one recording", () => {
 
   test("asked for the resource, the assembler leaves the response object to its converter: nothing is left behind", () => {
     const assembler = new ResponsesStreamAssembler({ resource: true });
-    const [whole] = [created(), added(0, callOpened), itemDone(0, callFinal), completed([callFinal])].flatMap((event, i) => assembler.push(event, i + 1));
+    const [whole] = [...[created(), added(0, callOpened), itemDone(0, callFinal), completed([callFinal])].flatMap((event, i) => assembler.push(event, i + 1)), ...assembler.finish()];
     expect(whole.losses).toEqual([]);
   });
 
