@@ -48,6 +48,10 @@
 // | `obfuscation` of any event read                  | nothing: padding of the transport, said on the   |
 // |                                                  | event's line (left_behind)                       |
 //
+// A stream that ends before its terminal event leaves every call in_progress,
+// finished by its `output_item.done` or not: openai-python and the Agents SDKs
+// give no final response without one.
+//
 // An item was completed by its `output_item.done` (or, before that, its call's
 // `function_call_arguments.done`), else by the response's last event: the line
 // it is reported at.
@@ -129,6 +133,8 @@ const EVENT_TYPES = [
 ] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+const CUT_BEFORE_END = "the stream ends before its terminal event (response.completed, .incomplete or .failed), where openai-python and the Agents SDKs give no final response: the call is in_progress";
 
 const TERMINAL_STATUS = { "response.completed": "completed", "response.incomplete": "incomplete", "response.failed": "failed" } as const;
 
@@ -587,6 +593,17 @@ function assemble(open: OpenResponse, keepResource: boolean, sayItemLines: boole
             ? "the stream goes on after its terminal event"
             : (open.stoppedBy ?? open.sdksFail!);
     items = items.map((item, index) => stopCall(item, () => where(index), open.losses, why));
+  }
+  // A stream cut before its terminal event gives no final response to
+  // openai-python (it raises) or the Agents SDKs, and openai-node's is in
+  // progress: a call its output_item.done finished is not taken to have run.
+  if (open.ended === undefined) {
+    const lineOf = (index: number): number => (index < placed.length ? (open.doneLines.get(placed[index]![1]) ?? open.itemLines.get(placed[index]![0])!) : dropped[index - placed.length]!.line);
+    items = items.map((item, index) => {
+      if (!isPlainObject(item) || item.type !== "function_call" || item.status !== "completed") return item;
+      open.losses.push({ line: lineOf(index), path: "/item/status", code: "form_changed", detail: CUT_BEFORE_END });
+      return { ...item, status: "in_progress" } as CanonicalItem;
+    });
   }
   const response = assembledResponse(open.id, status, items, open.losses, open.line, open.lastLine);
   if (sayItemLines) {

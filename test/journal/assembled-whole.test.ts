@@ -103,6 +103,7 @@ describe("Open Responses events, asked for the resource", () => {
   test("not asked, the response holds no resource", () => {
     const [response] = run(new ResponsesStreamAssembler(), [created, itemEvent("done", 0, call)]);
     const leftBehind = (key: string) => ({ line: 1, path: `/response/${key}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` });
-    expect(response).toEqual({ id: RESP, status: "in_progress", items: [call], losses: ["id", "created_at", "status", "model"].map(leftBehind), line: 1, lastLine: 2 });
+    const cut = { line: 2, path: "/item/status", code: "form_changed", detail: "the stream ends before its terminal event (response.completed, .incomplete or .failed), where openai-python and the Agents SDKs give no final response: the call is in_progress" };
+    expect(response).toEqual({ id: RESP, status: "in_progress", items: [{ ...call, status: "in_progress" }], losses: [cut, ...["id", "created_at", "status", "model"].map(leftBehind)], line: 1, lastLine: 2 });
   });
 });

@@ -19,6 +19,8 @@ const argsDelta = (index: number, delta: string, itemId = FC) => ({ type: "respo
 const argsDone = (index: number, args: string, itemId = FC) => ({ type: "response.function_call_arguments.done", item_id: itemId, output_index: index, arguments: args });
 const textDelta = (index: number, delta: string) => ({ type: "response.output_text.delta", item_id: MSG, output_index: index, content_index: 0, delta });
 
+const CUT_BEFORE_END = "the stream ends before its terminal event (response.completed, .incomplete or .failed), where openai-python and the Agents SDKs give no final response: the call is in_progress";
+
 const callOpened = { id: FC, type: "function_call", status: "in_progress", arguments: "", call_id: CALL, name: "lookup_city" };
 const callFinal = { id: FC, type: "function_call", status: "completed", arguments: "{\"city\":\"Lyon\"}", call_id: CALL, name: "lookup_city" };
 
@@ -87,10 +89,16 @@ describe("function call events", () => {
     expect(result.items).toEqual([{ ...callOpened, arguments: "{\"city\":\"Lyon\"}" }]);
   });
 
-  test("output_item.done replaces the item, status included", () => {
-    const [result] = run(full.slice(0, 7));
-    expect(result).toEqual({ id: RESP, status: "in_progress", items: [callFinal], losses: [], line: 1, lastLine: 7 });
+  test("output_item.done replaces the item, status included; the terminal event after it lets the call run", () => {
+    const [result] = run(full);
+    expect(result).toEqual({ id: RESP, status: "completed", items: [callFinal], losses: [], line: 1, lastLine: 8 });
     expect(replayGate(result.items[0], lookupSchema).reason).toBe("ok");
+  });
+
+  test("cut after output_item.done, before the terminal event: the call is in_progress, and the gate blocks it", () => {
+    const [result] = run(full.slice(0, 7));
+    expect(result).toEqual({ id: RESP, status: "in_progress", items: [{ ...callFinal, status: "in_progress" }], losses: [{ line: 7, path: "/item/status", code: "form_changed", detail: CUT_BEFORE_END }], line: 1, lastLine: 7 });
+    expect(replayGate(result.items[0], lookupSchema).reason).toBe("status");
   });
 
   test("the output of response.completed wins over the streamed items", () => {
@@ -254,7 +262,7 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
   });
 
   test("an output_item.added sent twice for one call, before any argument, says one thing", () => {
-    expect(run([created(), added(0, callOpened), added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, callFinal)])[0]!.items).toEqual([callFinal]);
+    expect(run([created(), added(0, callOpened), added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, callFinal)])[0]!.items).toEqual([{ ...callFinal, status: "in_progress" }]);
   });
 
   test("the same call finished by both events and held by the terminal output is completed", () => {
@@ -843,7 +851,7 @@ describe("several responses in one recording", () => {
     ]);
     const done = { type: "response.output_item.done", output_index: 0, item: { ...claimed, arguments: "{\"city\":\"Paris\"}" } };
     expect(run([created(), added(0, claimed), argsDelta(0, "{\"city\":\"Paris\"}"), done])).toEqual([
-      { id: RESP, status: "in_progress", items: [{ ...claimed, arguments: "{\"city\":\"Paris\"}" }], losses: [], line: 1, lastLine: 4 },
+      { id: RESP, status: "in_progress", items: [{ ...claimed, arguments: "{\"city\":\"Paris\"}", status: "in_progress" }], losses: [{ line: 4, path: "/item/status", code: "form_changed", detail: CUT_BEFORE_END }], line: 1, lastLine: 4 },
     ]);
   });
 

@@ -369,7 +369,15 @@ describe("Open Responses events", () => {
     expect(response).toEqual({
       kind: "response",
       envelope: "responses",
-      response: { id: RESP, status: "in_progress", items: [callFinal], losses: [], line: 1, lastLine: 3, resource: { snapshot: { value: created.response, line: 1 }, itemLines: [3] } },
+      response: {
+        id: RESP,
+        status: "in_progress",
+        items: [{ ...callFinal, status: "in_progress" }],
+        losses: [{ line: 3, path: "/item/status", code: "form_changed", detail: "the stream ends before its terminal event (response.completed, .incomplete or .failed), where openai-python and the Agents SDKs give no final response: the call is in_progress" }],
+        line: 1,
+        lastLine: 3,
+        resource: { snapshot: { value: created.response, line: 1 }, itemLines: [3] },
+      },
       records: 3,
     });
   });

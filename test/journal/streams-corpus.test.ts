@@ -256,13 +256,15 @@ describe.skipIf(!present)(`recorded Open Responses streams in ../shared/corpus${
     expect(format === "jsonl" ? said : said.length).toEqual(format === "jsonl" ? padded : padded.length);
   });
 
-  test.each(recordings)("%s: the items built from the events alone agree with response.completed", (_name, load) => {
+  test.each(recordings)("%s: the items built from the events alone agree with response.completed, each call in_progress without it", (_name, load) => {
     const { records } = load();
     const withoutTerminal = records.filter((record) => record.type !== "response.completed").map((record) => JSON.stringify(record)).join("\n");
     const fromEvents = assembleRecording(withoutTerminal, "jsonl").responses.map((response) => response.items);
     // The service re-encrypts reasoning between output_item.done and response.completed.
     const comparable = (output: unknown[]) => output.map((item) => ({ ...(item as Fields), encrypted_content: (item as Fields).encrypted_content === undefined ? undefined : "<re-encrypted>" }));
-    expect(fromEvents.map(comparable)).toEqual(completedOutputs(records).map(({ output }) => comparable(output as unknown[])));
+    // Without its terminal event a stream gives no final response to openai-python or the Agents SDKs: its calls are not taken to have run.
+    const cut = (output: unknown[]) => output.map((item) => ((item as Fields).type === "function_call" ? { ...(item as Fields), status: "in_progress" } : item));
+    expect(fromEvents.map(comparable)).toEqual(completedOutputs(records).map(({ output }) => comparable(cut(output as unknown[]))));
   });
 
   test("the four-response loop comes out as four responses of one agent loop", () => {
