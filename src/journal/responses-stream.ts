@@ -16,6 +16,8 @@
 // |                                                  | it out) stops its calls                          |
 // | response.output_item.added                       | opens the item at `output_index`; until its      |
 // |                                                  | `.done`, a `completed` status is in_progress     |
+// |                                                  | (one where an item was added stops the calls:    |
+// |                                                  | openai-node throws at it)                        |
 // | response.function_call_arguments.delta           | appends to the call's arguments                  |
 // | response.function_call_arguments.done            | sets the arguments (the status stays); either,   |
 // |                                                  | with a text that is no string, leaves the        |
@@ -194,6 +196,8 @@ interface OpenResponse {
    *   has no `id`: openai-node matches the two and throws;
    * - an `output_item.done` that gives its item another `id` than the
    *   `output_item.added` before it: openai-node throws at it.
+   * - an `output_item.added` where an item was added already: openai-node
+   *   throws at it.
    */
   sdksFail?: string;
   /**
@@ -356,6 +360,12 @@ export class ResponsesStreamAssembler {
           // reach other items than here (or none), and its call is not theirs.
           if (type === "response.output_item.added" && replaced === undefined && index !== open.items.size) {
             open.contradiction ??= { line, detail: `output_item.added at output_index ${index}, where the next item is at ${open.items.size}: the SDKs append each item, so they place it, and the events after it, otherwise` };
+          }
+          // openai-node appends each added item and throws at one added where an
+          // item stands; openai-python appends it after the first, and places
+          // the events that follow by output_index, at the first.
+          if (type === "response.output_item.added" && replaced !== undefined) {
+            open.sdksFail ??= `output_item.added on line ${line} adds an item at output_index ${index}, where one was added already: openai-node throws there and gives no final response, and openai-python holds both`;
           }
           // openai-node keeps an item's id from its output_item.added to its .done, and throws at a done that gives another (or none).
           if (type === "response.output_item.done" && replaced !== undefined && replaced.id !== item.id) {

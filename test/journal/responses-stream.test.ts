@@ -261,8 +261,12 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
     expect(result!.losses[0]).toEqual(said(4, "output_item.added at output_index 0 opens a call again where the stream had already given one"));
   });
 
-  test("an output_item.added sent twice for one call, before any argument, says one thing", () => {
-    expect(run([created(), added(0, callOpened), added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, callFinal)])[0]!.items).toEqual([{ ...callFinal, status: "in_progress" }]);
+  test("an output_item.added sent twice for one call, before any argument: openai-node throws at the second, so the call is written incomplete", () => {
+    const [assembled] = run([created(), added(0, callOpened), added(0, callOpened), argsDelta(0, callFinal.arguments), itemDone(0, callFinal), completed([callFinal])]);
+    expect(assembled!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    const why = "output_item.added on line 3 adds an item at output_index 0, where one was added already: openai-node throws there and gives no final response, and openai-python holds both";
+    expect(assembled!.losses).toEqual([{ line: 6, path: "/response/output/0/status", code: "form_changed", detail: `${why}: its completed call is written incomplete, as no one reading of the stream runs it` }]);
+    expect(replayGate(assembled!.items[0], lookupSchema).reason).toBe("status");
   });
 
   test("the same call finished by both events and held by the terminal output is completed", () => {
