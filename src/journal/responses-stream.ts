@@ -31,8 +31,9 @@
 // | response.reasoning_summary_text.delta / .done    | appends to / sets a summary part's text          |
 // | response.reasoning_text.delta / .done            | appends to / sets a reasoning content part       |
 // | response.output_item.done                        | replaces the item: authoritative, with status    |
-// |                                                  | (one with another item id than the added one     |
-// |                                                  | stops the calls: openai-node throws at it)       |
+// |                                                  | (one with another item id than the added one,    |
+// |                                                  | or where none was added, stops the calls:        |
+// |                                                  | openai-node throws at it)                        |
 // | response.completed / .incomplete / .failed       | sets the status; its `output`, if any, wins;     |
 // |                                                  | holds the response until the next .created or    |
 // |                                                  | the end of the stream: any event between (but    |
@@ -196,8 +197,8 @@ interface OpenResponse {
    *   has no `id`: openai-node matches the two and throws;
    * - an `output_item.done` that gives its item another `id` than the
    *   `output_item.added` before it: openai-node throws at it.
-   * - an `output_item.added` where an item was added already: openai-node
-   *   throws at it.
+   * - an `output_item.added` where an item was added already, or an
+   *   `output_item.done` where none was: openai-node throws at it.
    */
   sdksFail?: string;
   /**
@@ -366,6 +367,10 @@ export class ResponsesStreamAssembler {
           // the events that follow by output_index, at the first.
           if (type === "response.output_item.added" && replaced !== undefined) {
             open.sdksFail ??= `output_item.added on line ${line} adds an item at output_index ${index}, where one was added already: openai-node throws there and gives no final response, and openai-python holds both`;
+          }
+          // openai-node finds the item a done replaces by its output_index, and throws where none was added; openai-python does not read the done.
+          if (type === "response.output_item.done" && replaced === undefined) {
+            open.sdksFail ??= `output_item.done on line ${line} finishes an item at output_index ${index} that no output_item.added opened: openai-node throws there and gives no final response`;
           }
           // openai-node keeps an item's id from its output_item.added to its .done, and throws at a done that gives another (or none).
           if (type === "response.output_item.done" && replaced !== undefined && replaced.id !== item.id) {

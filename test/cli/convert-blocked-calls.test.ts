@@ -124,9 +124,11 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call whose id an it
     const response = { id: "resp_1", object: "response", created_at: 1, status: "in_progress", model: "m", output: [] };
     const journal = lines(
       { type: "response.created", sequence_number: 0, response },
-      { type: "response.output_item.done", sequence_number: 1, output_index: 0, item: call("call_a") },
-      { type: "response.output_item.done", sequence_number: 2, output_index: 1, item: call("call_b") },
-      { type: "response.completed", sequence_number: 3, response: { ...response, status: "completed", output: [call("call_a"), call("call_b")] } },
+      { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: call("call_a") },
+      { type: "response.output_item.done", sequence_number: 2, output_index: 0, item: call("call_a") },
+      { type: "response.output_item.added", sequence_number: 3, output_index: 1, item: call("call_b") },
+      { type: "response.output_item.done", sequence_number: 4, output_index: 1, item: call("call_b") },
+      { type: "response.completed", sequence_number: 5, response: { ...response, status: "completed", output: [call("call_a"), call("call_b")] } },
     );
     expect(await gateCalls(journal)).toEqual([["call_a", false], ["call_b", true]]);
     const { records } = await convert(target, journal);

@@ -91,8 +91,9 @@ const itemEvent = (type: string, index: number, item: object) => ({ type: `respo
 describe("Open Responses events, asked for the resource", () => {
   test("the terminal event's response object is the last one shown; its output holds the items, so no item lines", () => {
     const completed = { type: "response.completed", response: resource("completed", [message, call]) };
-    const [response] = run(new ResponsesStreamAssembler({ resource: true }), [created, itemEvent("done", 0, message), itemEvent("done", 1, call), completed]);
-    expect(response).toEqual({ id: RESP, status: "completed", items: [message, call], losses: [], line: 1, lastLine: 4, resource: { snapshot: { value: completed.response, line: 4 } } });
+    const events = [created, itemEvent("added", 0, message), itemEvent("done", 0, message), itemEvent("added", 1, call), itemEvent("done", 1, call), completed];
+    const [response] = run(new ResponsesStreamAssembler({ resource: true }), events);
+    expect(response).toEqual({ id: RESP, status: "completed", items: [message, call], losses: [], line: 1, lastLine: 6, resource: { snapshot: { value: completed.response, line: 6 } } });
   });
 
   test("streamed items each name the line of the event that last set them, in output order", () => {
@@ -101,9 +102,9 @@ describe("Open Responses events, asked for the resource", () => {
   });
 
   test("not asked, the response holds no resource", () => {
-    const [response] = run(new ResponsesStreamAssembler(), [created, itemEvent("done", 0, call)]);
+    const [response] = run(new ResponsesStreamAssembler(), [created, itemEvent("added", 0, call), itemEvent("done", 0, call)]);
     const leftBehind = (key: string) => ({ line: 1, path: `/response/${key}`, code: "left_behind", detail: `${key} of the response is in no item: normalize writes items only` });
-    const cut = { line: 2, path: "/item/status", code: "form_changed", detail: "the stream ends before its terminal event (response.completed, .incomplete or .failed), where openai-python and the Agents SDKs give no final response: the call is in_progress" };
-    expect(response).toEqual({ id: RESP, status: "in_progress", items: [{ ...call, status: "in_progress" }], losses: [cut, ...["id", "created_at", "status", "model"].map(leftBehind)], line: 1, lastLine: 2 });
+    const cut = { line: 3, path: "/item/status", code: "form_changed", detail: "the stream ends before its terminal event (response.completed, .incomplete or .failed), where openai-python and the Agents SDKs give no final response: the call is in_progress" };
+    expect(response).toEqual({ id: RESP, status: "in_progress", items: [{ ...call, status: "in_progress" }], losses: [cut, ...["id", "created_at", "status", "model"].map(leftBehind)], line: 1, lastLine: 3 });
   });
 });

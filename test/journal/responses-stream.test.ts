@@ -269,6 +269,14 @@ describe("a stream that finishes a call one way and then says otherwise", () => 
     expect(replayGate(assembled!.items[0], lookupSchema).reason).toBe("status");
   });
 
+  test("an output_item.done for an item no output_item.added opened: openai-node throws there, so the call is written incomplete", () => {
+    const [assembled] = run([created(), itemDone(0, callFinal), completed([callFinal])]);
+    expect(assembled!.items).toEqual([{ ...callFinal, status: "incomplete" }]);
+    const why = "output_item.done on line 2 finishes an item at output_index 0 that no output_item.added opened: openai-node throws there and gives no final response";
+    expect(assembled!.losses).toEqual([{ line: 3, path: "/response/output/0/status", code: "form_changed", detail: `${why}: its completed call is written incomplete, as no one reading of the stream runs it` }]);
+    expect(replayGate(assembled!.items[0], lookupSchema).reason).toBe("status");
+  });
+
   test("the same call finished by both events and held by the terminal output is completed", () => {
     expect(run([created(), added(0, callOpened), argsDone(0, "{\"city\":\"Lyon\"}"), itemDone(0, callFinal), completed([callFinal])])[0]!.items).toEqual([callFinal]);
   });
