@@ -46,6 +46,7 @@ import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT } from "./run-bound.js";
 import { JournalConverter } from "./journal-converter.js";
 import { loadChatRequests, type Emitted } from "./convert-record.js";
+import { limitHeapGrowth } from "./heap-growth.js";
 
 
 const help = `Usage: orbridge convert --to ${ENVELOPE_NAMES.join("|")} [--reasoning-field FIELD] [--out FILE] [--report FILE] [--max-line-bytes N] [FILE...|-]
@@ -260,6 +261,7 @@ export const convertCommand: Command = {
 
     let source: string | undefined;
     const guard = new PrototypeGuard();
+    limitHeapGrowth();
     await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;

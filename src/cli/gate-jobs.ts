@@ -24,7 +24,6 @@
 // normalization carries state from line to line (streams, repeated history, tools
 // from request bodies), and the checks from item to item; neither can be split.
 import { availableParallelism } from "node:os";
-import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { JournalGateOptions } from "../gate/gate-journal.js";
 import type { PreparedGate } from "../gate/prepared-gate.js";
@@ -41,6 +40,7 @@ import type { GateAnswer, GateRequest, GateWorkerOptions } from "./gate-worker.j
 import { inputChunks, type InputChunk } from "./inputs.js";
 import type { CommandIO } from "./io.js";
 import { GATE_READING } from "../journal/gate-reading.js";
+import { limitHeapGrowth } from "./heap-growth.js";
 
 /** Below this many bytes a journal is gated in one thread: starting a worker costs about as much as it saves. */
 export const WORKER_MIN_BYTES = 4 * 1024 * 1024;
@@ -67,19 +67,9 @@ export function defaultJobs(): number {
   return availableParallelism();
 }
 
-/**
- * How far, in per cent, V8 lets an old generation grow past what a full
- * collection left alive before it collects again. On a machine with memory to
- * spare V8 allows up to 300%: at 1M lines that left one thread anywhere between
- * 150 and 196 MB, and two threads, with two heaps, between 203 and 233 MB. At
- * 30% a few more collections run, which measurably cost no time.
- */
-const HEAP_GROWING_PERCENT = 30;
-
 /** The gate's lines for the journal, in input order, a chunk's worth at a time. */
 export async function* gatedBatches(sources: readonly string[], io: CommandIO, options: GateJobsOptions): AsyncGenerator<GatedBatch> {
-  // The flag is the process's, read at each collection, in this thread and the worker.
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  limitHeapGrowth();
   const chunks = inputChunks(sources, io, options.read);
   // Whether the journal is large enough is known by reading ahead, which works for stdin too.
   const ahead: InputChunk[] = [];

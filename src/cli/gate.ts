@@ -1,6 +1,5 @@
 // `orbridge gate`: one verdict per item, in input order, with the journal-wide
 // findings attached; exit 1 when any item is blocked for replay.
-import { setFlagsFromString } from "node:v8";
 import type { ConversationGateOptions } from "../gate/conversation-gate.js";
 import type { GateRecord } from "../gate/prepared-gate.js";
 import { DEFAULT_MAX_OPEN_CONVERSATIONS, type Routed } from "../gate/conversation-router.js";
@@ -23,6 +22,7 @@ import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
 import { conversationOption } from "./conversation-option.js";
 import { visibleInLine } from "../models/quote-visible.js";
+import { limitHeapGrowth } from "./heap-growth.js";
 
 const help = `Usage: orbridge gate [--schema FILE | --tools FILE] [--assert-formats] [--for TARGET]
                      [--format text|json] [--only-blocked | --quiet] [--summary text|json]
@@ -278,10 +278,6 @@ function jobsOption(value: string | undefined): number {
   return Number(value);
 }
 
-/** How far an old generation grows past what a collection left alive: gate-jobs.ts tells why 30. */
-const HEAP_GROWING_PERCENT = 30;
-
-
 /** `--max-open-conversations N`: a positive whole number, with --conversation only. */
 function maxOpenOption(value: string | undefined, conversation: JsonPointer | undefined): number {
   if (value === undefined) return DEFAULT_MAX_OPEN_CONVERSATIONS;
@@ -307,8 +303,7 @@ interface ConversationRun {
  * thread of --jobs normalizes the journal as one conversation.
  */
 async function* batchesByConversation(sources: readonly string[], io: CommandIO, run: ConversationRun, counts: { conversations: number; reopened: number }): AsyncGenerator<GatedBatch> {
-  // As gate-jobs.ts sets it for the gate's other paths: V8 collects before its heap grows to four times what is alive.
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  limitHeapGrowth();
   // Loaded here, as the one-thread gate loads its halves: the normalizer and Ajv come with them.
   const [{ conversationGate }, targets] = await Promise.all([import("../gate/conversation-gate.js"), run.gate.target === undefined ? undefined : import("../gate/targets.js")]);
   const target = run.gate.target;

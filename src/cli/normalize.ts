@@ -19,6 +19,7 @@ import { counted } from "./plural.js";
 import { progressFor } from "./progress.js";
 import { PrototypeGuard } from "./prototype-guard.js";
 import { visibleInLine } from "../models/quote-visible.js";
+import { limitHeapGrowth } from "./heap-growth.js";
 
 const help = `Usage: orbridge normalize [--for TARGET [--reasoning-field FIELD] [--id-map FILE]] [--origin SLUG] [--out FILE] [--report FILE] [FILE...|-]
 
@@ -231,6 +232,7 @@ export const normalizeCommand: Command = {
     };
 
     const guard = new PrototypeGuard();
+    limitHeapGrowth();
     await writeThenCommit([output, report, idMap], progress, async () => {
       for await (const line of inputLines(sources, io, readOptions)) {
         counts.lines += 1;
