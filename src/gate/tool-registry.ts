@@ -43,7 +43,8 @@ import { describeLimitSpelledOtherwise } from "../models/limit-spelled-otherwise
 import { describeValue as describe, isPlainObject } from "../models/json-value.js";
 import { oneCallFlag, shownFlag } from "../models/one-call-flag.js";
 import { foldName } from "../models/folded-name.js";
-import { readConvertedTools, readRequestTools, readToolChoice, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
+import { readConvertedTools, readRequestTools, readToolsArray, type EnvelopeToolsReader, type OtherTool, type ToolsRead } from "./read-request-tools.js";
+import { readToolChoice } from "./read-tool-choice.js";
 
 export { NO_PARAMETERS, type EnvelopeTools, type EnvelopeToolsReader, type OtherTool } from "./read-request-tools.js";
 
