@@ -45,7 +45,8 @@ import { PrototypeGuard } from "./prototype-guard.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT } from "./run-bound.js";
 import { JournalConverter } from "./journal-converter.js";
-import { loadChatRequests, type Emitted } from "./convert-record.js";
+import type { Emitted } from "./convert-record.js";
+import { loadChatRequests } from "./convert-whole.js";
 import { limitHeapGrowth } from "./heap-growth.js";
 
 

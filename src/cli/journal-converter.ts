@@ -25,7 +25,9 @@ import { JournalIds } from "./journal-ids.js";
 import { leaveOutDisallowedLooseCalls, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
-import { conversationRecords, convertRecord, namedResults, notConverted, REQUEST_KINDS, rewrittenAndNamed, WRITTEN_AS, type CallsBefore, type Emitted, type Fields, type Pending, type ResultNames } from "./convert-record.js";
+import { conversationRecords, convertRecord, notConverted, REQUEST_KINDS, type CallsBefore, type Emitted, type Fields, type Pending } from "./convert-record.js";
+import { namedResults, rewrittenAndNamed, type ResultNames } from "./named-results.js";
+import { WRITTEN_AS } from "./written-as.js";
 
 /**
  * The records of one source, converted in input order. Loose records wait in a
