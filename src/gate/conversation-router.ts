@@ -59,10 +59,11 @@ import { readAsSeveralLines } from "../journal/unicode-line-ends.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
 import { namesRequestTools } from "../journal/unreadable-request.js";
 import { duplicateName } from "../models/duplicate-names.js";
-import { FingerprintTable } from "./fingerprint-table.js";
-import { KeyFilter } from "./key-filter.js";
+import { ClosedKeys, type Reopened } from "./closed-keys.js";
+import { MinHeap } from "./min-heap.js";
 
 export type { ConversationKey } from "../journal/conversation-key.js";
+export type { Reopened } from "./closed-keys.js";
 
 /**
  * The conversations open at once when the caller does not say
@@ -127,11 +128,6 @@ export interface ConversationRouterOptions<Output, Presented> {
    * the router gives back.
    */
   present(routed: Routed<Output>): Presented;
-}
-
-/** A conversation opened again after being closed early: after which of its lines, when that is remembered. */
-export interface Reopened {
-  closedAfter?: number;
 }
 
 /** An output with the conversation it belongs to; `note` on a conversation's first output after it was reopened. */
@@ -456,42 +452,6 @@ export class ConversationRouter<Output, Presented> {
   }
 }
 
-/**
- * The keys of conversations closed early, with the last line each had: the last
- * `perTable` closed at least, in two tables used in turn, so that memory stays
- * bounded however many conversations close (about 12 MB at 2^18 a table). Every
- * key closed also goes into a filter of fixed size (key-filter.ts, 8 MB): once a
- * table has been let go, a key the tables do not hold and the filter may is taken
- * for one closed before, its line no longer known.
- */
-class ClosedKeys {
-  private current = new FingerprintTable<"line">({ line: "whole" });
-  private previous: FingerprintTable<"line"> | undefined;
-  private forgotten = false;
-  private filter: KeyFilter | undefined;
-
-  constructor(private readonly perTable: number) {}
-
-  add(id: string, lastLine: number): void {
-    if (this.current.size >= this.perTable) {
-      if (this.previous !== undefined) this.forgotten = true;
-      this.previous = this.current;
-      this.current = new FingerprintTable<"line">({ line: "whole" });
-    }
-    this.current.set(this.current.add(id), "line", lastLine);
-    (this.filter ??= new KeyFilter()).add(id);
-  }
-
-  /** Whether a conversation of this key was closed early, and after which line when that is remembered; undefined when it surely was not. */
-  reopened(id: string): Reopened | undefined {
-    for (const table of [this.current, this.previous]) {
-      const slot = table === undefined ? -1 : table.find(id);
-      if (slot >= 0) return { closedAfter: table!.get(slot, "line") };
-    }
-    return this.forgotten && this.filter!.mayHold(id) ? {} : undefined;
-  }
-}
-
 /** The position of the line at `place` among a conversation's kept lines; the latest such line when a source was read twice. */
 function positionOf(places: readonly PlacedLine[], place: LinePlace): number | undefined {
   for (let i = places.length - 1; i >= 0; i--) {
@@ -504,53 +464,6 @@ function positionOf(places: readonly PlacedLine[], place: LinePlace): number | u
 /** JSON whitespace only (RFC 8259): a line that holds no record, as the journal readers skip it. */
 function isBlank(text: string): boolean {
   return text.length === 0 || /^[ \t\r\n]*$/.test(text);
-}
-
-/** A binary heap: the least element by `before` first. */
-class MinHeap<T> {
-  private readonly items: T[] = [];
-
-  constructor(private readonly before: (a: T, b: T) => boolean) {}
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  peek(): T | undefined {
-    return this.items[0];
-  }
-
-  push(item: T): void {
-    const items = this.items;
-    let at = items.length;
-    items.push(item);
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!this.before(item, items[parent])) break;
-      items[at] = items[parent];
-      at = parent;
-    }
-    items[at] = item;
-  }
-
-  pop(): T | undefined {
-    const items = this.items;
-    const top = items[0];
-    const last = items.pop();
-    if (items.length === 0 || last === undefined) return top;
-    let at = 0;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= items.length) break;
-      const right = left + 1;
-      const child = right < items.length && this.before(items[right], items[left]) ? right : left;
-      if (!this.before(items[child], last)) break;
-      items[at] = items[child];
-      at = child;
-    }
-    items[at] = last;
-    return top;
-  }
 }
 
 /**
