@@ -69,12 +69,12 @@
 // them, so a request's tool_choice governs the calls of its own record and of
 // every later record, until the next request body.
 import type { Finding } from "../models/finding.js";
-import { pointer } from "../models/json-pointer.js";
 import type { JournalItem } from "../models/journal-item.js";
 import { FingerprintTable, textFingerprint32 } from "./fingerprint-table.js";
 import { LinePlaces, relatedLine } from "./line-places.js";
 import { WaitingCalls } from "./waiting-calls.js";
-import { callPartMember, describeItem, foreignIdReason, itemFields, itemKind, outputToolName, quoteValue, type ItemKind } from "./item-kind.js";
+import { describeItem, foreignIdReason, itemFields, itemKind, outputToolName, quoteValue, type ItemKind } from "./item-kind.js";
+import { addMixedEnvelopeFindings } from "./mixed-envelope-findings.js";
 import type { Verdict } from "./replay-gate.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -119,17 +119,6 @@ export const MAX_HELD_REASONING = 1_000;
 /** The `blocked` column of an item id: the item it names is blocked, or two items gave it. */
 const BLOCKED_ID = 1;
 const SHARED_ID = 2;
-
-/** Chat fields that have no place in an item. */
-const CHAT_FIELDS = ["tool_calls", "tool_call_id", "function_call"] as const;
-const CHAT_ROLES = new Set(["tool", "function"]);
-const CHAT_PART_TYPES = new Set(["image_url", "input_audio", "file"]);
-/**
- * Content parts that are another envelope's tool call or result (Anthropic's
- * blocks by type, Gemini's and Bedrock's by member): inside an item they are
- * never gated as calls, so an item that holds one is blocked.
- */
-const CALL_PART_TYPES = new Set(["tool_use", "server_tool_use", "mcp_tool_use", "tool_result", "function_call", "function_call_output", "tool_call"]);
 
 export class JournalChecker {
   private readonly registry: ToolRegistry | undefined;
@@ -463,44 +452,6 @@ function precedesReasoningFollower(kind: ItemKind, fields: Record<string, unknow
       return false;
     default:
       return assertNever(kind);
-  }
-}
-
-/** Adds to `findings` what marks the item as written partly in another envelope; pushed in place, as nearly every item has none. */
-function addMixedEnvelopeFindings(fields: Record<string, unknown>, findings: Finding[]): void {
-  for (const field of CHAT_FIELDS) {
-    if (fields[field] !== undefined && Object.hasOwn(fields, field)) {
-      findings.push({ code: "mixed_envelope", detail: `"${field}" is a Chat Completions field, not part of an item`, path: pointer(field) });
-    }
-  }
-  if (fields.function !== null && typeof fields.function === "object" && Object.hasOwn(fields, "function")) {
-    findings.push({ code: "mixed_envelope", detail: `a "function" object is the Chat form of a tool call, not an item`, path: "/function" });
-  }
-  if (typeof fields.role === "string" && CHAT_ROLES.has(fields.role)) {
-    findings.push({ code: "mixed_envelope", detail: `the role "${fields.role}" is a Chat Completions role; an output is a function_call_output item`, path: "/role" });
-  }
-  // Gemini writes its parts in `parts`: a call hidden there is as hidden as in `content`.
-  const parts = fields.parts;
-  if (Array.isArray(parts)) {
-    for (let index = 0; index < parts.length; index++) {
-      const member = callPartMember(itemFields(parts[index]));
-      if (member !== undefined) findings.push({ code: "mixed_envelope", detail: `a part with "${member}" is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("parts", index, member) });
-    }
-  }
-  const content = fields.content;
-  if (Array.isArray(content)) {
-    for (let index = 0; index < content.length; index++) {
-      const part = itemFields(content[index]);
-      const type = part.type;
-      if (typeof type === "string" && CHAT_PART_TYPES.has(type)) {
-        findings.push({ code: "mixed_envelope", detail: `a "${type}" part is a Chat Completions content part`, path: pointer("content", index, "type") });
-      } else if (typeof type === "string" && CALL_PART_TYPES.has(type)) {
-        findings.push({ code: "mixed_envelope", detail: `a "${type}" part is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("content", index, "type") });
-      } else {
-        const member = callPartMember(part);
-        if (member !== undefined) findings.push({ code: "mixed_envelope", detail: `a part with "${member}" is a tool call or result of another envelope inside the item: it is never gated as a call`, path: pointer("content", index, member) });
-      }
-    }
   }
 }
 
