@@ -132,7 +132,6 @@ export class JournalChecker {
     const slot = this.calls.find(writtenKey(callId));
     if (slot >= 0) this.calls.set(slot, "waiting", position + 1);
   };
-  /** The line of each item id's first item, and whether that item was blocked (a reference to it brings it back). */
   /**
    * Each item id: its line; whether a reference to it is blocked (BLOCKED_ID,
    * SHARED_ID); whether a reference brought it back already; and, for a call or
