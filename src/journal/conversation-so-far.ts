@@ -153,7 +153,11 @@ export class ConversationSoFar {
    */
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const renamed = new Map<string, string>();
-    const repeated = this.matchedPrefix(requestItemCount, items, renamed);
+    let repeated = this.matchedPrefix(requestItemCount, items, renamed);
+    if (renamed.size > 0 && !this.renamesHold(renamed, items, repeated)) {
+      renamed.clear();
+      repeated = this.matchedPrefix(requestItemCount, items, undefined);
+    }
     if (repeated === 0) this.clientCallIds.clear();
     else for (const [clientId, known] of renamed) this.clientCallIds.set(clientId, known);
     return repeated;
@@ -164,7 +168,40 @@ export class ConversationSoFar {
     return this.clientCallIds.get(callId);
   }
 
-  private matchedPrefix(requestItemCount: number, items: readonly CanonicalItem[], renamed: Map<string, string>): number {
+  /**
+   * Whether each client id a replay was read under names that call alone: no
+   * item the conversation holds has it as its own call_id (a call the model gave
+   * that id, which the gate judged as it is), unless an earlier replay already
+   * wrote it for the same call; and no new item of the request but an output
+   * has it. Otherwise an output written under it could answer either call, and
+   * the request is read as its ids say, as if no rename were allowed.
+   */
+  private renamesHold(renamed: ReadonlyMap<string, string>, items: readonly CanonicalItem[], repeated: number): boolean {
+    for (const [clientId, known] of renamed) {
+      if (this.clientCallIds.get(clientId) !== known && this.seen.some((seen) => callIdOf(seen) === clientId)) return false;
+    }
+    for (let i = repeated; i < items.length; i++) {
+      const item = items[i] as { type?: unknown; call_id?: unknown };
+      if (typeof item.call_id === "string" && renamed.has(item.call_id) && item.type !== "function_call_output") return false;
+    }
+    return true;
+  }
+
+  /**
+   * The client id a call_id stands for stands no more once an item other than an
+   * output answering that call is given under it (a call the model gave that
+   * id, in a response or a loose line): from then on the id is that item's.
+   */
+  forgetClientCallId(callId: unknown): void {
+    if (typeof callId === "string") this.clientCallIds.delete(callId);
+  }
+
+  /** Whether any client id stands for a synthesized one. */
+  get holdsClientCallIds(): boolean {
+    return this.clientCallIds.size > 0;
+  }
+
+  private matchedPrefix(requestItemCount: number, items: readonly CanonicalItem[], renamed: Map<string, string> | undefined): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
     this.written = undefined;
     // More items seen than the request holds may still be replayed, when the ones it leaves out are empty answers.
@@ -176,7 +213,7 @@ export class ConversationSoFar {
       const seen = write(this.seen[i]);
       if (next < count) {
         if (texts.length === next) texts.push(textOf(items[next]));
-        if (replays(items[next], texts[next], seen) || this.replaysUnderClientId(items[next], seen, renamed)) {
+        if (replays(items[next], texts[next], seen) || (renamed !== undefined && this.replaysUnderClientId(items[next], seen, renamed))) {
           i++;
           next++;
           continue;
@@ -249,6 +286,12 @@ function seenAs(item: unknown, text: string | undefined): SeenItem {
 }
 
 /** `seen`, written if it was not yet; the item itself is let go then. */
+/** The call_id of a remembered item, written or not. */
+function callIdOf(seen: SeenItem): unknown {
+  const item: unknown = seen.written ? (seen.text === undefined ? undefined : JSON.parse(seen.text)) : seen.item;
+  return isPlainObject(item) ? item.call_id : undefined;
+}
+
 function write(seen: SeenItem): SeenItem {
   if (seen.written) return seen;
   const done = seenAs(seen.item, textOf(seen.item));

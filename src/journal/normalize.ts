@@ -194,6 +194,15 @@ export class JournalNormalizer {
   }
 
   private normalized(records: JournalRecord[]): NormalizedRecord[] {
+    const out = this.normalizedRecords(records);
+    // An item given under a client's call id, other than an output written under the call's own, makes that id its own.
+    if (this.conversation.holdsClientCallIds) {
+      for (const record of out) if (record.kind === "items") for (const { item } of record.items) this.conversation.forgetClientCallId((item as { call_id?: unknown }).call_id);
+    }
+    return out;
+  }
+
+  private normalizedRecords(records: JournalRecord[]): NormalizedRecord[] {
     if (records.length === 1 && records[0].kind === "plain" && records[0].inexact === undefined && records[0].numberTexts === undefined && records[0].schemaNumbers === undefined && records[0].parsedArgumentsInexact === undefined) {
       return [this.plain(records[0].record, records[0].recordKind, records[0].line, records[0].envelope, records[0].writtenCalls)];
     }
@@ -456,9 +465,9 @@ export class JournalNormalizer {
    */
   private underKnownCallId(item: CanonicalItem, losses: Loss[]): CanonicalItem {
     const callId = (item as { call_id?: unknown }).call_id;
-    const known = typeof callId === "string" ? this.conversation.knownCallId(callId) : undefined;
+    const known = item.type === "function_call_output" && typeof callId === "string" ? this.conversation.knownCallId(callId) : undefined;
     if (known === undefined) return item;
-    losses.push({ path: "", code: "form_changed", detail: `the call_id ${JSON.stringify(callId)} is written ${JSON.stringify(known)}: the request replays under it the call its conversation made without id` });
+    losses.push({ path: "", code: "form_changed", detail: `the call_id ${JSON.stringify(callId)} is written ${JSON.stringify(known)}: the output answers the call its conversation made without id, which a request replays under ${JSON.stringify(callId)}` });
     return { ...item, call_id: known } as CanonicalItem;
   }
 

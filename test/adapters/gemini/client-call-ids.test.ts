@@ -59,8 +59,8 @@ describe("logged exchanges, each request replaying the calls under the client's 
     await runOrbridge(["normalize", "--report", report], text);
     const said = linesOf(readFileSync(report, "utf8")).filter((loss) => String(loss.detail).startsWith("the call_id"));
     expect(said).toEqual([
-      { line: 2, path: "", code: "form_changed", detail: `the call_id "pyd_ai_1" is written "${first}": the request replays under it the call its conversation made without id` },
-      { line: 3, path: "", code: "form_changed", detail: `the call_id "pyd_ai_2" is written "${second}": the request replays under it the call its conversation made without id` },
+      { line: 2, path: "", code: "form_changed", detail: `the call_id "pyd_ai_1" is written "${first}": the output answers the call its conversation made without id, which a request replays under "pyd_ai_1"` },
+      { line: 3, path: "", code: "form_changed", detail: `the call_id "pyd_ai_2" is written "${second}": the output answers the call its conversation made without id, which a request replays under "pyd_ai_2"` },
     ]);
   });
 
@@ -103,5 +103,24 @@ describe("a replay under a client id that says something else is a new call, jud
     const { code, verdicts } = await gate(journal([exchange([ask], response("r1", two)), exchange([ask, same, result("Sunny", "pyd_ai_1")], response("r2", { role: "model", parts: [{ text: "Done." }] }))]));
     expect(code).toBe(1);
     expect(verdicts).toContainEqual([2, "function_call", "pyd_ai_1", "ok", ["duplicate_call_id"]]);
+  });
+
+  test("a client id the model gave a call of its own: an output under it answers that call, not the one replayed under it", async () => {
+    // The response's second call came with the id "X", and the request sends the first, made without id, under "X" too.
+    const both = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }, { functionCall: { id: "X", name: "get_weather", args: { city: 1 } } }] };
+    const replayed = { role: "model", parts: [{ functionCall: { id: "X", name: "get_weather", args: { city: "Paris" } } }, { functionCall: { id: "X", name: "get_weather", args: { city: 1 } } }] };
+    const { code, verdicts } = await gate(journal([exchange([ask], response("r1", both)), exchange([ask, replayed, result("Rain", "X")], response("r2", { role: "model", parts: [{ text: "Rain." }] }))]));
+    expect(code).toBe(1);
+    expect(verdicts).toContainEqual([2, "function_call_output", "X", "not_function_call", ["output_for_blocked_call"]]);
+  });
+
+  test("a call given a client id after a replay under it: a later output under that id answers the later call", async () => {
+    const replayOnly = { contents: [ask, call({ city: "Paris" }, "X")], tools: declarations };
+    const loose = { type: "function_call", call_id: "X", name: "get_weather", arguments: '{"city":1}', status: "completed" };
+    const answered = { contents: [ask, call({ city: "Paris" }, "X"), call({ city: 1 }, "X"), result("Rain", "X")], tools: declarations };
+    const { code, verdicts } = await gate(journal([exchange([ask], response("r1", call({ city: "Paris" }))), replayOnly, loose, answered]));
+    expect(code).toBe(1);
+    expect(verdicts).toContainEqual([3, "function_call", "X", "arguments_schema", []]);
+    expect(verdicts.filter((verdict) => (verdict as unknown[])[1] === "function_call_output")).toEqual([[4, "function_call_output", "X", "not_function_call", ["output_for_blocked_call"]]]);
   });
 });
