@@ -181,8 +181,8 @@ export class ConversationSoFar {
       if (this.clientCallIds.get(clientId) !== known && this.seen.some((seen) => callIdOf(seen) === clientId)) return false;
     }
     for (let i = repeated; i < items.length; i++) {
-      const item = items[i] as { type?: unknown; call_id?: unknown };
-      if (typeof item.call_id === "string" && renamed.has(item.call_id) && item.type !== "function_call_output") return false;
+      const item: unknown = items[i];
+      if (isPlainObject(item) && typeof item.call_id === "string" && renamed.has(item.call_id) && item.type !== "function_call_output") return false;
     }
     return true;
   }

@@ -197,7 +197,7 @@ export class JournalNormalizer {
     const out = this.normalizedRecords(records);
     // An item given under a client's call id, other than an output written under the call's own, makes that id its own.
     if (this.conversation.holdsClientCallIds) {
-      for (const record of out) if (record.kind === "items") for (const { item } of record.items) this.conversation.forgetClientCallId((item as { call_id?: unknown }).call_id);
+      for (const record of out) if (record.kind === "items") for (const { item } of record.items) if (isPlainObject(item)) this.conversation.forgetClientCallId(item.call_id);
     }
     return out;
   }
@@ -464,8 +464,10 @@ export class JournalNormalizer {
    * one it never saw. Reported, as every id written otherwise than the record has it.
    */
   private underKnownCallId(item: CanonicalItem, losses: Loss[]): CanonicalItem {
-    const callId = (item as { call_id?: unknown }).call_id;
-    const known = item.type === "function_call_output" && typeof callId === "string" ? this.conversation.knownCallId(callId) : undefined;
+    // A hole in a record's items is the null its JSON text writes: no item, and no call_id.
+    if (!isPlainObject(item) || item.type !== "function_call_output" || typeof item.call_id !== "string") return item;
+    const callId = item.call_id;
+    const known = this.conversation.knownCallId(callId);
     if (known === undefined) return item;
     losses.push({ path: "", code: "form_changed", detail: `the call_id ${JSON.stringify(callId)} is written ${JSON.stringify(known)}: the output answers the call its conversation made without id, which a request replays under ${JSON.stringify(callId)}` });
     return { ...item, call_id: known } as CanonicalItem;
