@@ -74,6 +74,15 @@
 // same: the same name, the same arguments, at the same place. The conversation
 // keeps each such client id with the call_id it stands for (`knownCallId`), so
 // that an output written under it answers the call the gate knew first.
+// The system and developer messages a request leads with are its instructions,
+// which the caller may change from one request to the next without starting
+// another conversation: the OpenAI Agents SDK hands a conversation off to
+// another agent by sending the same history under that agent's instructions.
+// A request whose leading instructions differ from the conversation's, and
+// whose items after them replay the conversation's after its own, replays the
+// conversation; replacedInstructions tells the caller how many leading items
+// are those new instructions, which are no turn of it, and so no item. A later
+// request that repeats them repeats no item either: it is told the same.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -100,6 +109,8 @@ interface SeenItem {
    */
   text?: string;
   written: boolean;
+  /** A system or developer message: instructions, which a request may give otherwise. */
+  instructions: boolean;
   /**
    * False when the text holds a number a lossless parser kept exactly: such a
    * number is an object that JSON.stringify writes as it writes a plain object
@@ -139,6 +150,15 @@ export class ConversationSoFar {
    * history twice per request would be most of this class's cost.
    */
   private written: { items: readonly CanonicalItem[]; texts: Array<string | undefined> } | undefined;
+  /**
+   * How many leading items of the last request repeatedPrefix was given are
+   * instructions that take the place of those the conversation's items began
+   * with: counted in what it returned, though no item it emitted holds them
+   * (they differ from the conversation's, or repeat some that did).
+   */
+  replacedInstructions = 0;
+  /** The instructions the conversation begins with are some a request replaced, which no item holds. */
+  private instructionsUnsaid = false;
 
   /** `synthesizedCallId`: whether a call_id is one a reader made for a call that came without any. */
   constructor(private readonly synthesizedCallId: (callId: string) => boolean = () => false) {}
@@ -152,11 +172,13 @@ export class ConversationSoFar {
    * left out (isEmptyAnswer).
    */
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
+    const unsaid = this.instructionsUnsaid;
+    this.instructionsUnsaid = false;
     const renamed = new Map<string, string>();
-    let repeated = this.matchedPrefix(requestItemCount, items, renamed);
+    let repeated = this.matchedPrefix(requestItemCount, items, unsaid, renamed);
     if (renamed.size > 0 && !this.renamesHold(renamed, items, repeated)) {
       renamed.clear();
-      repeated = this.matchedPrefix(requestItemCount, items, undefined);
+      repeated = this.matchedPrefix(requestItemCount, items, unsaid, undefined);
     }
     if (repeated === 0) this.clientCallIds.clear();
     else for (const [clientId, known] of renamed) this.clientCallIds.set(clientId, known);
@@ -201,19 +223,56 @@ export class ConversationSoFar {
     return this.clientCallIds.size > 0;
   }
 
-  private matchedPrefix(requestItemCount: number, items: readonly CanonicalItem[], renamed: Map<string, string> | undefined): number {
+  /**
+   * `unsaid`: the conversation begins with instructions a request replaced.
+   * `renamed`: where the client ids a replay is read under are gathered, or
+   * undefined when none may be.
+   */
+  private matchedPrefix(requestItemCount: number, items: readonly CanonicalItem[], unsaid: boolean, renamed: Map<string, string> | undefined): number {
     const count = requestItemCount > 0 ? requestItemCount : items.length;
     this.written = undefined;
+    this.replacedInstructions = 0;
     // More items seen than the request holds may still be replayed, when the ones it leaves out are empty answers.
     if (this.lost || this.seen.length === 0) return 0;
     const texts: Array<string | undefined> = [];
     this.written = { items, texts };
-    let next = 0;
-    for (let i = 0; i < this.seen.length; ) {
-      const seen = write(this.seen[i]);
+    let requestLead = 0;
+    while (requestLead < count && isInstructions(items[requestLead])) requestLead++;
+    // Each reading gathers its own renames: those of one that failed name nothing.
+    const whole = renamed === undefined ? undefined : new Map<string, string>();
+    const repeated = this.replayedFrom(0, 0, count, items, texts, whole);
+    if (repeated > 0) {
+      for (const [clientId, known] of whole ?? []) renamed!.set(clientId, known);
+      // Instructions that repeat ones no item holds are no more said than those.
+      if (unsaid) this.replaceInstructions(requestLead);
+      return repeated;
+    }
+    const seenLead = this.leadingInstructions();
+    if ((seenLead === 0 && requestLead === 0) || seenLead === this.seen.length) return 0;
+    // The texts of the instructions too, which extend keeps with the others.
+    for (let next = 0; next < requestLead; next++) texts[next] ??= textOf(items[next]);
+    const replayed = this.replayedFrom(seenLead, requestLead, count, items, texts, renamed);
+    if (replayed > 0) this.replaceInstructions(requestLead);
+    return replayed;
+  }
+
+  private replaceInstructions(count: number): void {
+    this.replacedInstructions = count;
+    this.instructionsUnsaid = count > 0;
+  }
+
+  /**
+   * The end of the items from `next` on that replay the conversation from `from`
+   * on; 0 when they do not. An empty assistant message the conversation did not
+   * have may stand among them, and an answer of empty text it had may be left
+   * out (isEmptyAnswer).
+   */
+  private replayedFrom(from: number, next: number, count: number, items: readonly CanonicalItem[], texts: Array<string | undefined>, renamed: Map<string, string> | undefined): number {
+    for (let i = from; i < this.seen.length; ) {
+      const seen = write(this.seen[i]!);
       if (next < count) {
-        if (texts.length === next) texts.push(textOf(items[next]));
-        if (replays(items[next], texts[next], seen) || (renamed !== undefined && this.replaysUnderClientId(items[next], seen, renamed))) {
+        const text = (texts[next] ??= textOf(items[next]));
+        if (replays(items[next], text, seen) || (renamed !== undefined && this.replaysUnderClientId(items[next], seen, renamed))) {
           i++;
           next++;
           continue;
@@ -227,6 +286,13 @@ export class ConversationSoFar {
       i++;
     }
     return next;
+  }
+
+  /** How many system or developer messages the conversation begins with. */
+  private leadingInstructions(): number {
+    let lead = 0;
+    while (lead < this.seen.length && this.seen[lead]!.instructions) lead++;
+    return lead;
   }
 
   /**
@@ -260,7 +326,7 @@ export class ConversationSoFar {
         this.seen.push(seenAs(item, written[i]));
         this.size += written[i]?.length ?? 1;
       } else {
-        this.seen.push({ item, written: false, textTells: true });
+        this.seen.push({ item, written: false, textTells: true, instructions: isInstructions(item) });
         this.size += charsOf(item);
       }
     }
@@ -273,7 +339,11 @@ export class ConversationSoFar {
   }
 
   private forget(lost: boolean): void {
-    if (lost) this.clientCallIds.clear();
+    // A restart keeps instructionsUnsaid: the request it restarts from begins the conversation with them.
+    if (lost) {
+      this.clientCallIds.clear();
+      this.instructionsUnsaid = false;
+    }
     this.seen = [];
     this.size = 0;
     this.lost = lost;
@@ -282,16 +352,17 @@ export class ConversationSoFar {
 
 /** An item with its text. Where the text cannot tell, the meaning is worked out now, from the item itself. */
 function seenAs(item: unknown, text: string | undefined): SeenItem {
-  return text?.includes(LOSSLESS_NUMBER) ? { text, written: true, textTells: false, meaning: meaningOf(item) } : { text, written: true, textTells: true };
+  const instructions = isInstructions(item);
+  return text?.includes(LOSSLESS_NUMBER) ? { text, written: true, textTells: false, instructions, meaning: meaningOf(item) } : { text, written: true, textTells: true, instructions };
 }
 
-/** `seen`, written if it was not yet; the item itself is let go then. */
 /** The call_id of a remembered item, written or not. */
 function callIdOf(seen: SeenItem): unknown {
   const item: unknown = seen.written ? (seen.text === undefined ? undefined : JSON.parse(seen.text)) : seen.item;
   return isPlainObject(item) ? item.call_id : undefined;
 }
 
+/** `seen`, written if it was not yet; the item itself is let go then. */
 function write(seen: SeenItem): SeenItem {
   if (seen.written) return seen;
   const done = seenAs(seen.item, textOf(seen.item));
@@ -358,6 +429,11 @@ function isEmptyAnswer(seen: SeenItem): boolean {
   const content = item.content;
   if (content === "" || content === null) return true;
   return Array.isArray(content) && content.every((part) => isPlainObject(part) && part.type === "output_text" && part.text === "" && Object.keys(part).every((key) => key === "type" || key === "text" || (key === "annotations" && Array.isArray(part.annotations) && part.annotations.length === 0)));
+}
+
+/** A system or developer message item: what a request says its model is to do, not a turn of the conversation. */
+function isInstructions(item: unknown): boolean {
+  return isPlainObject(item) && item.type === "message" && (item.role === "system" || item.role === "developer");
 }
 
 /** An assistant message item with nothing in it: no text, no part, no field but its type, role and content. */

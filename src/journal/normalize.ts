@@ -39,6 +39,7 @@ import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { ConversationSoFar } from "./conversation-so-far.js";
+import { replacedInstructionsLosses } from "./replaced-instructions.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
 import { restoreNumberTexts, type NumberTexts } from "./number-texts.js";
@@ -439,7 +440,10 @@ export class JournalNormalizer {
     if (unread) return unread;
     const carriesHistory = parts.requestItemCount > 0;
     // A request carries the conversation so far: emit what is new.
-    const repeated = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
+    const skipped = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
+    // Instructions that replace the conversation's lead the skipped items: they are left behind, not repeated.
+    const replaced = skipped > 0 ? this.conversation.replacedInstructions : 0;
+    if (replaced > 0) parts.losses.push(...replacedInstructionsLosses(record, kind, replaced, this.envelopes, envelope));
     if (carriesHistory) this.conversation.restart();
     this.conversation.extend(parts.items);
     const losses = [...parts.losses];
@@ -449,11 +453,11 @@ export class JournalNormalizer {
       line,
       recordKind: kind,
       envelope: parts.envelope,
-      items: parts.items.slice(repeated).map((item, i) => ({ item: this.underKnownCallId(item, losses), provenance: this.provenance(line, i + repeated, parts.envelope, parts.responseOf(i + repeated)) })),
+      items: parts.items.slice(skipped).map((item, i) => ({ item: this.underKnownCallId(item, losses), provenance: this.provenance(line, i + skipped, parts.envelope, parts.responseOf(i + skipped)) })),
       losses,
       ...(parts.request ? { request: parts.request } : {}),
       ...(parts.responseTools ? { responseTools: parts.responseTools } : {}),
-      repeated,
+      repeated: skipped - replaced,
     };
   }
 

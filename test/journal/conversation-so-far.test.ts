@@ -332,3 +332,76 @@ describe("a conversation past its limits", () => {
     expect(conversation.repeatedPrefix(2, [item, message("b")] as CanonicalItem[])).toBe(1);
   });
 });
+
+describe("instructions a request gives otherwise", () => {
+  const instructions = (role: string, text: string) => ({ type: "message", role, content: text });
+  const user = { type: "message", role: "user", content: "Soccer news?" };
+  const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "transfer_to_summarizer", arguments: "{}", status: "completed" };
+  const output = { type: "function_call_output", call_id: "call_1", output: "Summarizer" };
+  const replayed = (seen: unknown[], request: unknown[]) => {
+    const conversation = new ConversationSoFar();
+    conversation.extend(seen as CanonicalItem[]);
+    return [conversation.repeatedPrefix(request.length, request as CanonicalItem[]), conversation.replacedInstructions];
+  };
+
+  test("other leading system or developer messages over the same history replay it, and are counted apart", () => {
+    expect(replayed([instructions("system", "You research."), user, call], [instructions("system", "You summarize."), user, call, output])).toEqual([3, 1]);
+    expect(replayed([instructions("developer", "You research."), user, call], [instructions("developer", "You summarize."), instructions("system", "Be brief."), user, call, output])).toEqual([4, 2]);
+  });
+
+  test("instructions the conversation had and the request leaves out, or the other way round", () => {
+    expect(replayed([instructions("system", "You research."), user, call], [user, call, output])).toEqual([2, 0]);
+    expect(replayed([user, call], [instructions("system", "You summarize."), user, call, output])).toEqual([3, 1]);
+  });
+
+  test("the same instructions are repeats, as any item", () => {
+    expect(replayed([instructions("system", "You research."), user, call], [instructions("system", "You research."), user, call, output])).toEqual([3, 0]);
+  });
+
+  test("a history that differs after the instructions is new", () => {
+    expect(replayed([instructions("system", "You research."), user, call], [instructions("system", "You summarize."), user, { ...call, arguments: '{"to":"x"}' }, output])).toEqual([0, 0]);
+  });
+
+  test("a conversation of instructions alone is not replayed by a request that gives others", () => {
+    expect(replayed([instructions("system", "You research.")], [instructions("system", "You summarize."), user])).toEqual([0, 0]);
+  });
+
+  test("a later request that repeats the replacing instructions is told they are not the conversation's either", () => {
+    const conversation = new ConversationSoFar();
+    const first = [instructions("system", "You research."), user, call];
+    const second = [instructions("system", "You summarize."), user, call, output];
+    const third = [...second, { type: "message", role: "assistant", content: "Done." }, { type: "message", role: "user", content: "Thanks." }];
+    conversation.extend(first as CanonicalItem[]);
+    const counts = [second, third].map((request) => {
+      const repeated = conversation.repeatedPrefix(request.length, request as CanonicalItem[]);
+      const replaced = conversation.replacedInstructions;
+      conversation.restart();
+      conversation.extend(request as CanonicalItem[]);
+      return [repeated, replaced];
+    });
+    expect(counts).toEqual([
+      [3, 1],
+      [4, 1],
+    ]);
+  });
+
+  test("a request emitted whole says its instructions: the next that repeats them repeats items", () => {
+    const conversation = new ConversationSoFar();
+    const first = [instructions("system", "You research."), user, call];
+    const second = [instructions("system", "You summarize."), user, call, output];
+    conversation.extend(first as CanonicalItem[]);
+    conversation.repeatedPrefix(second.length, second as CanonicalItem[]);
+    conversation.restart();
+    conversation.extend(second as CanonicalItem[]);
+    const unrelated = [instructions("system", "You translate."), { type: "message", role: "user", content: "Bonjour?" }];
+    expect(conversation.repeatedPrefix(unrelated.length, unrelated as CanonicalItem[])).toBe(0);
+    conversation.restart();
+    conversation.extend(unrelated as CanonicalItem[]);
+    const next = [...unrelated, { type: "message", role: "assistant", content: "Hello?" }];
+    expect([conversation.repeatedPrefix(next.length, next as CanonicalItem[]), conversation.replacedInstructions]).toEqual([2, 0]);
+  });
+
+  test("a system message after the first turn is a turn: one the request gives otherwise makes it new", () => {
+    expect(replayed([user, instructions("system", "Now summarize."), call], [user, instructions("system", "Now research."), call, output])).toEqual([0, 0]);
+  });
+});
