@@ -111,6 +111,8 @@ interface SeenItem {
   written: boolean;
   /** A system or developer message: instructions, which a request may give otherwise. */
   instructions: boolean;
+  /** An answer of the model with nothing in it (isEmptyAnswer), which a request may leave out. */
+  emptyAnswer: boolean;
   /**
    * False when the text holds a number a lossless parser kept exactly: such a
    * number is an object that JSON.stringify writes as it writes a plain object
@@ -142,6 +144,8 @@ export class ConversationSoFar {
   private readonly clientCallIds = new Map<string, string>();
   /** Characters held in `seen`, counted in the strings of each item, as its text would hold them. */
   private size = 0;
+  /** How many of the items in `seen` are empty answers: a request shorter than the others by more replays nothing. */
+  private emptyAnswers = 0;
   /** Set once the conversation outgrew the limits: nothing is recognised as repeated until it restarts. */
   private lost = false;
   /**
@@ -249,6 +253,8 @@ export class ConversationSoFar {
     }
     const seenLead = this.leadingInstructions();
     if ((seenLead === 0 && requestLead === 0) || seenLead === this.seen.length) return 0;
+    // Instructions the request gives as the conversation gave them put the second reading where the first one went, to the same end.
+    if (seenLead === requestLead && this.sameInstructions(seenLead, items, texts)) return 0;
     // The texts of the instructions too, which extend keeps with the others.
     for (let next = 0; next < requestLead; next++) texts[next] ??= textOf(items[next]);
     const replayed = this.replayedFrom(seenLead, requestLead, count, items, texts, renamed);
@@ -268,6 +274,8 @@ export class ConversationSoFar {
    * out (isEmptyAnswer).
    */
   private replayedFrom(from: number, next: number, count: number, items: readonly CanonicalItem[], texts: Array<string | undefined>, renamed: Map<string, string> | undefined): number {
+    // Fewer items than the conversation's from `from`, leaving out all its empty answers, cannot replay them.
+    if (this.seen.length - from - this.emptyAnswers > count - next) return 0;
     for (let i = from; i < this.seen.length; ) {
       const seen = write(this.seen[i]!);
       if (next < count) {
@@ -282,10 +290,16 @@ export class ConversationSoFar {
           continue;
         }
       }
-      if (!isEmptyAnswer(seen)) return 0;
+      if (!seen.emptyAnswer) return 0;
       i++;
     }
     return next;
+  }
+
+  /** Whether the request's first `lead` items replay the conversation's, its instructions (their texts written by the first reading). */
+  private sameInstructions(lead: number, items: readonly CanonicalItem[], texts: Array<string | undefined>): boolean {
+    for (let i = 0; i < lead; i++) if (!replays(items[i], (texts[i] ??= textOf(items[i])), write(this.seen[i]!))) return false;
+    return true;
   }
 
   /** How many system or developer messages the conversation begins with. */
@@ -322,13 +336,10 @@ export class ConversationSoFar {
     if (this.lost) return;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      if (i < written.length) {
-        this.seen.push(seenAs(item, written[i]));
-        this.size += written[i]?.length ?? 1;
-      } else {
-        this.seen.push({ item, written: false, textTells: true, instructions: isInstructions(item) });
-        this.size += charsOf(item);
-      }
+      const seen = i < written.length ? seenAs(item, written[i]) : { item, written: false, textTells: true, instructions: isInstructions(item), emptyAnswer: isEmptyAnswer(item) };
+      this.seen.push(seen);
+      this.size += i < written.length ? (written[i]?.length ?? 1) : charsOf(item);
+      if (seen.emptyAnswer) this.emptyAnswers += 1;
     }
     if (this.seen.length > MAX_CONVERSATION_ITEMS || this.size > MAX_CONVERSATION_CHARS) this.forget(true);
   }
@@ -346,14 +357,15 @@ export class ConversationSoFar {
     }
     this.seen = [];
     this.size = 0;
+    this.emptyAnswers = 0;
     this.lost = lost;
   }
 }
 
 /** An item with its text. Where the text cannot tell, the meaning is worked out now, from the item itself. */
 function seenAs(item: unknown, text: string | undefined): SeenItem {
-  const instructions = isInstructions(item);
-  return text?.includes(LOSSLESS_NUMBER) ? { text, written: true, textTells: false, instructions, meaning: meaningOf(item) } : { text, written: true, textTells: true, instructions };
+  const kinds = { instructions: isInstructions(item), emptyAnswer: isEmptyAnswer(item) };
+  return text?.includes(LOSSLESS_NUMBER) ? { text, written: true, textTells: false, ...kinds, meaning: meaningOf(item) } : { text, written: true, textTells: true, ...kinds };
 }
 
 /** The call_id of a remembered item, written or not. */
@@ -415,15 +427,13 @@ function replays(item: unknown, text: string | undefined, seen: SeenItem): boole
 }
 
 /**
- * Whether `seen` is an answer of the model with nothing in it: an assistant
+ * Whether `item` is an answer of the model with nothing in it: an assistant
  * message, with its id and status or not, whose every part is an output_text
  * with no text and no annotation. A Gemini stream may end in a part of empty
  * text, which the SDKs that replay the conversation leave out (pydantic-ai):
  * leaving out what holds nothing replays the rest.
  */
-function isEmptyAnswer(seen: SeenItem): boolean {
-  if (seen.text === undefined) return false;
-  const item: unknown = JSON.parse(seen.text);
+function isEmptyAnswer(item: unknown): boolean {
   if (!isPlainObject(item) || item.type !== "message" || item.role !== "assistant") return false;
   for (const key in item) if (key !== "type" && key !== "role" && key !== "content" && key !== "id" && key !== "status") return false;
   const content = item.content;
