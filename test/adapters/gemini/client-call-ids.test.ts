@@ -8,10 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
+import { gatedCalls as gate, journalOf as journal, jsonLines as linesOf, type Json } from "../../support/gated-calls.js";
 import { runOrbridge } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
-
-type Json = Record<string, unknown>;
 
 const declarations = [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: { type: "object", additionalProperties: false, required: ["city"], properties: { city: { type: "string" } } } }] }];
 const ask = { role: "user", parts: [{ text: "Weather in Paris, twice?" }] };
@@ -19,20 +18,9 @@ const call = (args: Json, id?: string, name = "get_weather") => ({ role: "model"
 const result = (text: string, id?: string) => ({ role: "user", parts: [{ functionResponse: { ...(id ? { id } : {}), name: "get_weather", response: { result: text } } }] });
 const response = (id: string, content: Json) => ({ candidates: [{ content, finishReason: "STOP", index: 0 }], modelVersion: "gemini-2.5-flash", responseId: id });
 const exchange = (contents: unknown[], answer: Json) => ({ request: { contents, tools: declarations }, response: answer });
-const journal = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
-const linesOf = (text: string): Json[] => text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Json);
 
 const first = synthesizedCallId(1, "get_weather", '{"city":"Paris"}');
 const second = synthesizedCallId(2, "get_weather", '{"city":"Paris"}');
-
-/** Each call and output the gate judged: line, type, call_id, reason, finding codes; and the exit status. */
-async function gate(text: string): Promise<{ code: number; verdicts: unknown[] }> {
-  const run = await runOrbridge(["gate", "--format", "json"], text);
-  const verdicts = linesOf(run.stdout)
-    .filter((verdict) => verdict.type === "function_call" || verdict.type === "function_call_output")
-    .map((verdict) => [verdict.line, verdict.type, verdict.call_id, verdict.reason, (verdict.findings as Json[]).map((finding) => finding.code)]);
-  return { code: run.code, verdicts };
-}
 
 describe("logged exchanges, each request replaying the calls under the client's ids", () => {
   // The model asks for Paris twice: the second call has the name and arguments of the first.

@@ -5,9 +5,8 @@
 // response that made it and in the requests that replay it, and say so.
 import { describe, expect, test } from "vitest";
 import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
+import { gatedCalls as gate, journalOf as journal, jsonLines as linesOf, type Json } from "../../support/gated-calls.js";
 import { runOrbridge } from "../../support/run-cli.js";
-
-type Json = Record<string, unknown>;
 
 const declarations = [{ functionDeclarations: [{ name: "get_weather", parameters: { type: "OBJECT", required: ["city"], properties: { city: { type: "STRING" } } } }] }];
 const ask = { role: "user", parts: [{ text: "Weather in Paris and Lyon?" }] };
@@ -15,21 +14,10 @@ const calls = { role: "model", parts: [{ functionCall: { name: "get_weather", ar
 const results = { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "Sunny" } } }, { functionResponse: { name: "get_weather", response: { result: "Rain" } } }] };
 const nice = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Nice" } } }] };
 const response = (id: string, content: Json) => ({ candidates: [{ content, finishReason: "STOP", index: 0 }], modelVersion: "gemini-2.5-flash", responseId: id });
-const journal = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
-const linesOf = (text: string): Json[] => text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Json);
 
 const paris = synthesizedCallId(1, "get_weather", '{"city":"Paris"}');
 const lyon = synthesizedCallId(2, "get_weather", '{"city":"Lyon"}');
 const niceId = synthesizedCallId(3, "get_weather", '{"city":"Nice"}');
-
-/** Each call and output the gate judged: line, type, call_id, reason, finding codes. */
-async function gate(text: string): Promise<{ code: number; verdicts: unknown[] }> {
-  const run = await runOrbridge(["gate", "--format", "json"], text);
-  const verdicts = linesOf(run.stdout)
-    .filter((verdict) => verdict.type === "function_call" || verdict.type === "function_call_output")
-    .map((verdict) => [verdict.line, verdict.type, verdict.call_id, verdict.reason, (verdict.findings as Json[]).map((finding) => finding.code)]);
-  return { code: run.code, verdicts };
-}
 
 describe("a request and its response per line, each request replaying the conversation", () => {
   const text = journal([

@@ -3,9 +3,7 @@
 // response made: the spelling says how a part was written, not what it holds.
 import { describe, expect, test } from "vitest";
 import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
-import { runOrbridge } from "../../support/run-cli.js";
-
-type Json = Record<string, unknown>;
+import { gatedCalls as gate, journalOf as journal, jsonLines as linesOf, type Json } from "../../support/gated-calls.js";
 
 const declarations = [{ functionDeclarations: [{ name: "get_file", parametersJsonSchema: { type: "object", additionalProperties: false, properties: { name: { type: "string" } } } }] }];
 const ask = { role: "user", parts: [{ text: "Describe the file." }] };
@@ -15,17 +13,7 @@ const response = { candidates: [{ content: { role: "model", parts: [{ functionCa
 const replayed = (sent: string) => ({ role: "model", parts: [{ function_call: { id: "pyd_ai_1", name: "get_file", args: { name: "a.png" } }, thought_signature: sent }] });
 const answered = { role: "user", parts: [{ function_response: { id: "pyd_ai_1", name: "get_file", response: { return_value: "a cat" } } }] };
 const done = { candidates: [{ content: { role: "model", parts: [{ text: "A cat." }] }, finishReason: "STOP", index: 0 }], modelVersion: "gemini-3-flash-preview", responseId: "r2" };
-const journal = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join("\n") + "\n";
-const linesOf = (text: string): Json[] => text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Json);
 const callId = synthesizedCallId(1, "get_file", '{"name":"a.png"}');
-
-async function gate(text: string): Promise<{ code: number; verdicts: unknown[] }> {
-  const run = await runOrbridge(["gate", "--format", "json"], text);
-  const verdicts = linesOf(run.stdout)
-    .filter((verdict) => verdict.type === "function_call" || verdict.type === "function_call_output")
-    .map((verdict) => [verdict.line, verdict.type, verdict.call_id, verdict.reason, (verdict.findings as Json[]).map((finding) => finding.code)]);
-  return { code: run.code, verdicts };
-}
 
 describe("logged exchanges of Vertex AI, the requests in snake_case", () => {
   test("the replayed call is the call of the response, and the output answers it", async () => {
