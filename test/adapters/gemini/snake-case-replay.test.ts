@@ -3,7 +3,7 @@
 // response made: the spelling says how a part was written, not what it holds.
 import { describe, expect, test } from "vitest";
 import { synthesizedCallId } from "../../../adapters/gemini/call-ids.js";
-import { gatedCalls as gate, journalOf as journal, jsonLines as linesOf, type Json } from "../../support/gated-calls.js";
+import { gatedCalls as gate, journalOf as journal } from "../../support/gated-calls.js";
 
 const declarations = [{ functionDeclarations: [{ name: "get_file", parametersJsonSchema: { type: "object", additionalProperties: false, properties: { name: { type: "string" } } } }] }];
 const ask = { role: "user", parts: [{ text: "Describe the file." }] };
