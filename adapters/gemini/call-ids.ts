@@ -22,7 +22,8 @@
 // its call answers it. A request that replays it under an id of the client's own
 // keeps the rank of each call it replays, so the model's next call is not given
 // the id of an earlier one; the normalizer takes the replay for the call
-// (src/journal/conversation-so-far.ts). Other candidates than the first are alternatives, counted apart.
+// (src/journal/conversation-so-far.ts). Other candidates than the first are
+// alternatives, counted apart.
 //
 // Back, a call_id of the synthesized form goes without `id`, as the call came;
 // any other call_id is written in `id`, which Gemini accepts and echoes.

@@ -5,7 +5,7 @@
 // and 196 MB, two threads, with two heaps, between 203 and 233 MB, and `convert
 // --to chat` on the blocked bench journal at 202 MB. At 30% a few more
 // collections run, which measurably cost no time, and that `convert` peaked at
-// 171 MB.
+// 170 MB.
 import { setFlagsFromString } from "node:v8";
 
 const HEAP_GROWING_PERCENT = 30;
