@@ -21,6 +21,16 @@ const exchange = (contents: unknown[], answer: Json) => ({ request: { contents, 
 
 const first = synthesizedCallId(1, "get_weather", '{"city":"Paris"}');
 const second = synthesizedCallId(2, "get_weather", '{"city":"Paris"}');
+/** Both calls judged once, on the response that made them, and each output paired with its call: with the client's ids or without. */
+const eachCallJudgedOnce = {
+  code: 0,
+  verdicts: [
+    [1, "function_call", first, "ok", []],
+    [2, "function_call_output", first, "not_function_call", []],
+    [2, "function_call", second, "ok", []],
+    [3, "function_call_output", second, "not_function_call", []],
+  ],
+};
 
 describe("logged exchanges, each request replaying the calls under the client's ids", () => {
   // The model asks for Paris twice: the second call has the name and arguments of the first.
@@ -31,15 +41,7 @@ describe("logged exchanges, each request replaying the calls under the client's 
   ]);
 
   test("the gate takes the replays for the calls it judged, pairs each output with its call, and gives the second call an id of its own", async () => {
-    expect(await gate(text)).toEqual({
-      code: 0,
-      verdicts: [
-        [1, "function_call", first, "ok", []],
-        [2, "function_call_output", first, "not_function_call", []],
-        [2, "function_call", second, "ok", []],
-        [3, "function_call_output", second, "not_function_call", []],
-      ],
-    });
+    expect(await gate(text)).toEqual(eachCallJudgedOnce);
   });
 
   test("normalize says which client id each output is written under the call's id for", async () => {
@@ -58,15 +60,7 @@ describe("logged exchanges, each request replaying the calls under the client's 
       exchange([ask, call({ city: "Paris" }), result("Sunny")], response("r2", call({ city: "Paris" }))),
       exchange([ask, call({ city: "Paris" }), result("Sunny"), call({ city: "Paris" }), result("Still sunny")], response("r3", { role: "model", parts: [{ text: "Sunny." }] })),
     ]);
-    expect(await gate(idless)).toEqual({
-      code: 0,
-      verdicts: [
-        [1, "function_call", first, "ok", []],
-        [2, "function_call_output", first, "not_function_call", []],
-        [2, "function_call", second, "ok", []],
-        [3, "function_call_output", second, "not_function_call", []],
-      ],
-    });
+    expect(await gate(idless)).toEqual(eachCallJudgedOnce);
   });
 });
 
