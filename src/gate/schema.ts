@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { addWorkKeywords, instrumented, referenceIntoData, refusedKeywordUsed } from "./schema-instrument.js";
 import { jsonEqual } from "../models/json-equal.js";
 import { compileEvaluator, needsEvaluator, type FormatEntry } from "./schema-evaluator.js";
+import { surelyMetaValid } from "./surely-meta-valid.js";
 import { endlessReference } from "./schema-cycles.js";
 import { MAX_SCHEMA_NODES, mayExceedBounds, schemaLimitBroken } from "./schema-limits.js";
 import { notJsonData } from "./schema-data.js";
@@ -82,6 +83,8 @@ function createAjv(assertFormats: boolean): Ajv2020 {
     ownProperties: true,
     logger: false,
     allErrors: false,
+    // The meta-schema is checked where surelyMetaValid cannot tell (checkByMetaSchema).
+    validateSchema: false,
     validateFormats: assertFormats,
     // A $ref becomes a call to the target's own validator rather than a copy of its
     // code, so compile time and code size stay linear in the schema.
@@ -213,6 +216,7 @@ export class SchemaCache {
     else {
       // Ajv compiles a copy that counts its own work (schema-instrument.ts).
       const counted = instrumented(schema) as ToolSchema;
+      this.checkByMetaSchema(counted);
       validate = this.alone(() => this.ajv.compile(counted) as SchemaValidator);
       // The validator lives on in this cache; Ajv's own registry (keyed by object)
       // lets go of it, so memory stays bounded by `limit`.
@@ -255,12 +259,21 @@ export class SchemaCache {
    * asserted, lends its format checks.
    */
   private evaluatorFor(schema: Record<string, unknown>): SchemaValidator {
-    if (!this.ajv.validateSchema(schema)) throw new Error(`schema is invalid: ${this.ajv.errorsText(this.ajv.errors)}`);
+    this.checkByMetaSchema(schema);
     // Without assertion every format is one the evaluator does not know: an annotation.
     const formats = this.assertFormats ? (this.ajv.formats as Record<string, FormatEntry | undefined>) : {};
     return compileEvaluator(schema, formats, metaSchemaDocument);
   }
 
+
+  /**
+   * Throws where the 2020-12 meta-schema refuses the schema, with Ajv's message.
+   * Ajv compiles the meta-schema only for a schema surelyMetaValid cannot vouch for.
+   */
+  private checkByMetaSchema(schema: ToolSchema): void {
+    if (surelyMetaValid(schema)) return;
+    if (!this.ajv.validateSchema(schema)) throw new Error(`schema is invalid: ${this.ajv.errorsText(this.ajv.errors)}`);
+  }
 
   private evictOldest(): void {
     const oldest = this.byContent.keys().next();
