@@ -26,7 +26,8 @@
 // |   `content`            |                                                               |
 // | `anthropic:cache_control`, | it leaves the field out, or writes it null or with       |
 // |   `bedrock:cachePoint` | another value                                                 |
-// |   (on the item or a part) |                                                            |
+// |   (on the item or a part, |                                                            |
+// |   an output's too)     |                                                               |
 // | `anthropic:citations`  | null is the same as no field                                  |
 // |   (on a part)          |                                                               |
 // | a member of an extension | null is the same as no member, at any depth                 |
@@ -513,12 +514,19 @@ const CACHE_MARKS = ["anthropic:cache_control", "bedrock:cachePoint"];
 const CITATIONS = "anthropic:citations";
 const CACHE_MARKS_AND_CITATIONS = [...CACHE_MARKS, CITATIONS];
 
-/** The item and its content parts without their cache breakpoints, and each part without a null `citations`. */
+/**
+ * The item and its parts without their cache breakpoints, and each part without
+ * a null `citations`. An output's parts are its `output`: the blocks of an
+ * Anthropic tool_result take a cache_control as a message's blocks do, and the
+ * caller that moves it to the last block sends a result marked before unmarked.
+ */
 function withoutCacheMarksOrNullCitations(item: Record<string, unknown>): Record<string, unknown> {
   const written = withoutFields(item, CACHE_MARKS);
-  if (!Array.isArray(written.content)) return written;
-  const parts = written.content.map((part) => (isPlainObject(part) ? withoutFields(part, part[CITATIONS] === null ? CACHE_MARKS_AND_CITATIONS : CACHE_MARKS) : part));
-  return parts.some((part, index) => part !== (written.content as unknown[])[index]) ? { ...written, content: parts } : written;
+  const field = written.type === "function_call_output" ? "output" : "content";
+  const held = written[field];
+  if (!Array.isArray(held)) return written;
+  const parts = held.map((part) => (isPlainObject(part) ? withoutFields(part, part[CITATIONS] === null ? CACHE_MARKS_AND_CITATIONS : CACHE_MARKS) : part));
+  return parts.some((part, index) => part !== held[index]) ? { ...written, [field]: parts } : written;
 }
 
 function withoutFields(fields: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {

@@ -146,6 +146,14 @@ describe("a cache breakpoint moved to the last block", () => {
     expect(repeated([{ ...output, "bedrock:cachePoint": { type: "default" } }], [output])).toBe(1);
   });
 
+  test("a part of an output sent again without its breakpoint, or with it null, is the same item", () => {
+    const parts = (part: Record<string, unknown>) => ({ ...output, output: [{ type: "input_text", text: "sunny", ...part }] });
+    expect(repeated([parts({ "anthropic:cache_control": { type: "ephemeral" } })], [parts({})])).toBe(1);
+    expect(repeated([parts({ "anthropic:cache_control": { type: "ephemeral" } })], [parts({ "anthropic:cache_control": null })])).toBe(1);
+    expect(repeated([parts({})], [parts({ "anthropic:cache_control": { type: "ephemeral" } })])).toBe(1);
+    expect(repeated([parts({ "anthropic:cache_control": { type: "ephemeral" } })], [{ ...output, output: [{ type: "input_text", text: "rainy" }] }])).toBe(0);
+  });
+
   test("what the marked block says still counts", () => {
     expect(repeated([{ ...output, "anthropic:cache_control": { type: "ephemeral" } }], [{ ...output, output: "rainy" }])).toBe(0);
     expect(repeated([ask({ "anthropic:cache_control": { type: "ephemeral" } })], [ask({ "anthropic:citations": [] })])).toBe(0);
