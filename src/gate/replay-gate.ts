@@ -20,6 +20,7 @@
 // |   |                   |   object declares, folded-reading.ts)                    |
 // |   | unknown_tool      | in place of 6 when no schema is known for the name       |
 // | 7 | ok                |                                                         |
+import { apiErrorOf } from "../models/api-error-body.js";
 import { describeDuplicateName, duplicateName } from "../models/duplicate-names.js";
 import { describeNamesFoldedTwice, firstNamesFoldedTwice, mayFoldTwice } from "../models/names-folded-twice.js";
 import { declaredArgumentNames } from "./declared-argument-names.js";
@@ -86,6 +87,8 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
     const own = (key: string): unknown => (fields !== undefined && Object.hasOwn(fields, key) ? fields[key] : undefined);
     const type = own("type");
     if (typeof type !== "string") {
+      const apiError = fields !== undefined && type === undefined ? apiErrorOf(fields) : undefined;
+      if (apiError !== undefined) return { reason: "namespaced", detail: `the record is a provider's error body (${apiError}), not an item: the request it answers got no response, and no call`, path: "/type" };
       return { reason: "namespaced", detail: fields ? (type === undefined ? "the item has no type" : `type is ${describe(type)}, not a string`) : `the record is ${describe(item)}, not an item`, path: fields ? "/type" : "" };
     }
     if (type.includes(":")) {

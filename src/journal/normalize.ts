@@ -28,6 +28,7 @@
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
+import { apiErrorOf } from "../models/api-error-body.js";
 import { unreadableRequest, unreadLine } from "./unreadable-request.js";
 import { readAsSeveralLines } from "./unicode-line-ends.js";
 import { recordText } from "./record-text.js";
@@ -577,7 +578,11 @@ export class JournalNormalizer {
         const { kind: requestKind, envelope: requestEnvelope } = detectEnvelopeRecord(request);
         const { kind: responseKind, envelope: responseEnvelope } = detectEnvelopeRecord(response);
         if (requestKind !== "chat_request" && requestKind !== "responses_request" && requestKind !== "envelope_request") return { error: `exchange request is ${requestKind === "unknown" ? "of no known kind" : `a ${requestKind}`}, not a request body` };
-        if (responseKind !== "chat_completion" && responseKind !== "response" && responseKind !== "envelope_response") return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
+        if (responseKind !== "chat_completion" && responseKind !== "response" && responseKind !== "envelope_response") {
+          const apiError = responseKind === "unknown" && isPlainObject(response) ? apiErrorOf(response) : undefined;
+          if (apiError !== undefined) return { error: `exchange response is a provider's error body (${apiError}): the request got no response, and no call` };
+          return { error: `exchange response is ${responseKind === "unknown" ? "of no known kind" : `a ${responseKind}`}, not a response` };
+        }
         const twoKinds = ambiguity(request, requestKind, requestEnvelope) ?? ambiguity(response, responseKind, responseEnvelope);
         if (twoKinds !== undefined) return { error: `exchange ${ambiguity(request, requestKind, requestEnvelope) !== undefined ? "request" : "response"}: ${twoKinds}` };
         // The response continues the request's conversation: a legacy call it makes
@@ -802,6 +807,8 @@ function stringOrUndefined(value: unknown): string | undefined {
 function describeUnknown(record: unknown): string {
   if (Array.isArray(record)) return "record is an array, not a journal record";
   if (!isPlainObject(record)) return `record is ${record === null ? "null" : `a ${typeof record}`}, not a journal record`;
+  const apiError = apiErrorOf(record);
+  if (apiError !== undefined) return `record is a provider's error body (${apiError}), not a journal record: the request it answers got no response`;
   const keys = Object.keys(record).slice(0, 5).map((key) => JSON.stringify(key)).join(", ");
   return `record of no known kind (keys: ${keys || "none"})`;
 }
