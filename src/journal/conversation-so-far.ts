@@ -28,6 +28,8 @@
 // |   `bedrock:cachePoint` | another value                                                 |
 // |   (on the item or a part, |                                                            |
 // |   an output's too)     |                                                               |
+// | a message's `content`  | one text part with nothing but its text (and, output, its     |
+// |                        |   empty annotations) is the same as the string it holds        |
 // | `anthropic:citations`  | null is the same as no field                                  |
 // |   (on a part)          |                                                               |
 // | a member of an extension | null is the same as no member, at any depth                 |
@@ -529,6 +531,22 @@ function withoutCacheMarksOrNullCitations(item: Record<string, unknown>): Record
   return parts.some((part, index) => part !== held[index]) ? { ...written, [field]: parts } : written;
 }
 
+/**
+ * A message whose content is one plain text part, as the string that part
+ * holds. Bedrock has no string content: its reader writes a lone text block as a
+ * string, and the same block beside a cachePoint as a part that holds it, so a
+ * message sent again once the breakpoint has moved on is written the other way.
+ * A part with anything more (annotations, citations, a breakpoint kept) stays a part.
+ */
+function withPlainTextAsString(item: Record<string, unknown>): Record<string, unknown> {
+  if (item.type !== "message" || !Array.isArray(item.content) || item.content.length !== 1) return item;
+  const part: unknown = item.content[0];
+  if (!isPlainObject(part) || typeof part.text !== "string") return item;
+  const plainInput = part.type === "input_text" && Object.keys(part).length === 2;
+  const plainOutput = part.type === "output_text" && Object.keys(part).length === 3 && Array.isArray(part.annotations) && part.annotations.length === 0;
+  return plainInput || plainOutput ? { ...item, content: part.text } : item;
+}
+
 function withoutFields(fields: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   if (!names.some((name) => name in fields)) return fields;
   const kept = { ...fields };
@@ -574,7 +592,7 @@ function textOf(item: unknown): string | undefined {
 function meaningOf(item: unknown): ItemMeaning | undefined {
   try {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
-    const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withoutCacheMarksOrNullCitations(withSignatureBytes(item));
+    const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withPlainTextAsString(withoutCacheMarksOrNullCitations(withSignatureBytes(item)));
     if (rest[BEDROCK_TYPE] === "tool_use") delete rest[BEDROCK_TYPE];
     if (rest.type === "reasoning") {
       if (rest.encrypted_content === null) delete rest.encrypted_content;

@@ -46,3 +46,40 @@ describe("gate: an Anthropic request that moves its cache breakpoint to its last
     expect(await runOrbridge(["gate", "-"], journal({}, toolResultBlocks))).toEqual({ code: 0, stdout: verdicts, stderr: "read 5 lines: 5 items, 0 errors; 0 blocked\n" });
   });
 });
+
+// A Bedrock Converse tool loop: each request puts a cachePoint block after its
+// last message's content, as Bedrock's prompt caching asks, so the message marked
+// in one request is sent again unmarked in the next.
+describe("gate: a Bedrock request that moves its cachePoint to its last message", () => {
+  const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+  const toolConfig = { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: schema } } }] };
+  const cachePoint = { cachePoint: { type: "default" } };
+  const bedrockAsk = (marked: boolean) => ({ role: "user", content: [{ text: "Weather in Paris?" }, ...(marked ? [cachePoint] : [])] });
+  const use = { role: "assistant", content: [{ toolUse: { toolUseId: "tooluse_01", name: "get_weather", input: { city: "Paris" } } }] };
+  const result = (marked: boolean) => ({ role: "user", content: [{ toolResult: { toolUseId: "tooluse_01", content: [{ text: "sunny" }] } }, ...(marked ? [cachePoint] : [])] });
+  const said = { role: "assistant", content: [{ text: "Sunny in Paris." }] };
+  const exchange = (messages: unknown[], message: unknown, stopReason: string) => ({ request: { modelId: "anthropic.claude-sonnet-4", messages, toolConfig }, response: { output: { message }, stopReason } });
+  const text = [
+    exchange([bedrockAsk(true)], use, "tool_use"),
+    exchange([bedrockAsk(false), use, result(true)], said, "end_turn"),
+    exchange([bedrockAsk(false), use, result(false), said, { role: "user", content: [{ text: "Thanks." }, cachePoint] }], { role: "assistant", content: [{ text: "You are welcome." }] }, "end_turn"),
+  ]
+    .map((record) => JSON.stringify(record) + "\n")
+    .join("");
+
+  test("the question sent again without its cachePoint is the one sent before: only what is new is gated", async () => {
+    expect(await runOrbridge(["gate", "-"], text)).toEqual({
+      code: 0,
+      stdout: [
+        'line 1  message -  pass not_function_call: "message" is not a function_call',
+        "line 1.1  function_call tooluse_01  pass ok: completed call with arguments valid for its schema",
+        'line 2.2  function_call_output tooluse_01  pass not_function_call: "function_call_output" is not a function_call',
+        'line 2.3  message -  pass not_function_call: "message" is not a function_call',
+        'line 3.4  message -  pass not_function_call: "message" is not a function_call',
+        'line 3.5  message -  pass not_function_call: "message" is not a function_call',
+        "",
+      ].join("\n"),
+      stderr: "read 3 lines: 6 items, 0 errors; 0 blocked\n",
+    });
+  });
+});

@@ -154,6 +154,23 @@ describe("a cache breakpoint moved to the last block", () => {
     expect(repeated([parts({ "anthropic:cache_control": { type: "ephemeral" } })], [{ ...output, output: [{ type: "input_text", text: "rainy" }] }])).toBe(0);
   });
 
+  test("a lone text part whose breakpoint is gone is the string it holds, either way round", () => {
+    // Bedrock's reader writes a lone text block as a string, and one beside a cachePoint as a part.
+    const said = { type: "message", role: "user", content: "Weather in Paris?" };
+    expect(repeated([ask({ "bedrock:cachePoint": { type: "default" } })], [said])).toBe(1);
+    expect(repeated([said], [ask({ "bedrock:cachePoint": { type: "default" } })])).toBe(1);
+    const answer = (content: unknown) => ({ type: "message", role: "assistant", content });
+    expect(repeated([answer([{ type: "output_text", text: "Sunny.", annotations: [], "bedrock:cachePoint": { type: "default" } }])], [answer("Sunny.")])).toBe(1);
+  });
+
+  test("a lone part that holds more than its text is not the string", () => {
+    const said = { type: "message", role: "user", content: "Weather in Paris?" };
+    expect(repeated([ask({ "anthropic:citations": [] })], [said])).toBe(0);
+    expect(repeated([said], [{ ...said, content: [{ type: "input_text", text: "Weather in Lyon?" }] }])).toBe(0);
+    const answer = (content: unknown) => ({ type: "message", role: "assistant", content });
+    expect(repeated([answer([{ type: "output_text", text: "Sunny.", annotations: [{ type: "url_citation", url: "https://example.test/" }] }])], [answer("Sunny.")])).toBe(0);
+  });
+
   test("what the marked block says still counts", () => {
     expect(repeated([{ ...output, "anthropic:cache_control": { type: "ephemeral" } }], [{ ...output, output: "rainy" }])).toBe(0);
     expect(repeated([ask({ "anthropic:cache_control": { type: "ephemeral" } })], [ask({ "anthropic:citations": [] })])).toBe(0);
