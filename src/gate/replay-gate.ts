@@ -144,7 +144,9 @@ export function replayGate(item: unknown, schema: ToolSchema | undefined, option
 
     step = "arguments_schema";
     if (compiled === undefined) {
-      const name = typeof fields!.name === "string" ? `"${fields!.name}"` : "this call";
+      // Quoted with every character outside printable ASCII escaped: "get_we\u0430ther" (a Cyrillic a)
+      // printed as it is reads as the tool the schemas declare, and the reader could not see why none is known.
+      const name = typeof fields!.name === "string" ? quoteVisible(fields!.name, 200) : "this call";
       const namespace = own("namespace");
       if (namespace !== undefined && namespace !== null) return { reason: "unknown_tool", detail: `no schema is known for ${name} of namespace ${describe(namespace)}: a namespace's function is another tool than the function of its name`, path: "/namespace" };
       return { reason: "unknown_tool", detail: `no schema is known for ${name}`, path: "/name" };

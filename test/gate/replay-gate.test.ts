@@ -163,6 +163,11 @@ describe("fail closed", () => {
   test("no schema for the tool is unknown_tool", () => {
     expect(replayGate(okCall, undefined)).toEqual({ reason: "unknown_tool", detail: "no schema is known for \"get_latest_sales_report\"", path: "/name" });
   });
+  test("a name that only looks like a declared one shows the characters that differ", () => {
+    // A Cyrillic a in place of the Latin one, and a zero-width space.
+    expect(replayGate({ ...okCall, name: "get_latest_s\u0430les_report" }, undefined).detail).toBe('no schema is known for "get_latest_s\\u0430les_report"');
+    expect(replayGate({ ...okCall, name: "get_latest_sales_report\u200b" }, undefined).detail).toBe('no schema is known for "get_latest_sales_report\\u200b"');
+  });
   test("an item whose fields throw is blocked, not passed", () => {
     const hostile = new Proxy({}, { get() { throw new Error("boom"); }, getOwnPropertyDescriptor() { throw new Error("boom"); } });
     const verdict = replayGate(hostile, salesSchema);
