@@ -29,7 +29,8 @@ export interface Located {
 export class Attributes extends Map<string, Located> {
   private readonly taken = new Set<string>();
   /** Entries that read two ways: a name written again with another value, or a value that holds two (`detail` says which), and where. */
-  readonly twice: Array<{ key: string; path: string; detail: string }> = [];
+  /** `event`: what an event that holds a tool call says (event-calls.ts), for a span whose attributes are not read either. */
+  readonly twice: Array<{ key: string; path: string; detail: string; event?: string }> = [];
 
   /** Sets an entry as the document wrote it: a name written again with another value, or a value written two ways, is remembered in `twice`. */
   written(key: string, located: Located): void {

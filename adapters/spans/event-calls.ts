@@ -9,7 +9,7 @@ import type { Attributes } from "./attributes.js";
 
 // A tool call, as any envelope writes one in an event's JSON.
 const ESCAPED_ASCII = /\\\\u00[2-7][0-9a-fA-F]/;
-const CALL_MARK = /tool_?calls?\b|tool_?call_?id|tool_?name|function_?call|tool_?use\b/i;
+export const CALL_MARK = /tool_?calls?\b|tool_?call_?id|tool_?name|function_?call|tool_?use\b/i;
 
 /** Marks `attributes` read two ways for each event of `events` that is a GenAI event and holds a tool call. */
 export function markCallsInEvents(events: unknown, path: string, attributes: Attributes): void {
@@ -22,6 +22,7 @@ export function markCallsInEvents(events: unknown, path: string, attributes: Att
     // encoder writes of itself: such an event is taken to hold one.
     if (!text.includes("gen_ai.") || !(CALL_MARK.test(text) || ESCAPED_ASCII.test(text))) return;
     const name = typeof event.name === "string" ? event.name : "gen_ai";
-    attributes.twice.push({ key: "", path: `${path}/${index}`, detail: `the span's event ${name} holds a tool call, which is not read beside the span's attributes` });
+    const said = `the span's event ${name} holds a tool call`;
+    attributes.twice.push({ key: "", path: `${path}/${index}`, detail: `${said}, which is not read beside the span's attributes`, event: said });
   });
 }

@@ -34,6 +34,7 @@ import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunc
 import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
 import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
+import { callsInUnreadSpan } from "./unread-span-calls.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
 
 export interface Span {
@@ -210,7 +211,11 @@ export function readSpans(spans: readonly Span[]): Reading {
           if (result.output !== undefined) counts.read += 1;
           conversation.addToolResult(result);
         }
-      } else units.push({ ...unit, fate: "other" });
+      } else {
+        units.push({ ...unit, fate: "other" });
+        // Nothing of it is read: a call it holds all the same would go unjudged.
+        for (const { path, detail } of callsInUnreadSpan(span)) losses.push({ path, code: "unreadable", detail, span: span.id });
+      }
     }
     // After the whole trace: a later span may read an earlier one's attributes (a system prompt from the span above),
     // and a wrapper's copy is compared with the calls inside it.
