@@ -425,13 +425,35 @@ export class ConversationBuilder {
  * Whether two sightings of a call's result say the same: alike, or JSON texts of
  * one meaning (spacing and member order aside), or one of them the Microsoft
  * Agent Framework's record of the other (`{"type": "function_result",
- * "call_id", "result"}`, its `result` the other result).
+ * "call_id", "result"}`, its `result` the other result), or an MCP tool's
+ * result of one text that did not fail, the other that text.
  */
 function sameResult(left: unknown, right: unknown, callId: string): boolean {
   if (isDeepStrictEqual(left, right)) return true;
   if (typeof left !== "string" || typeof right !== "string") return false;
   if (sameArguments(left, right)) return true;
+  if (mcpText(left) === right || mcpText(right) === left) return true;
   return recordedResult(left, callId) === right || recordedResult(right, callId) === left || sameArguments(recordedResultText(left, callId), right) || sameArguments(left, recordedResultText(right, callId));
+}
+
+/**
+ * The text of an MCP tool's result (`{"content": [{"type": "text", "text"}],
+ * "isError": false}`) that holds one text and nothing else: ADK writes it so on
+ * its tool span, and the model's next request holds the text alone. A result
+ * that failed, or holds more (structured content, other parts), says more than
+ * the text, and is no copy of it.
+ */
+function mcpText(text: string): string | undefined {
+  if (!/^\s*\{/.test(text) || jsonTextMeaning(text) === undefined) return undefined;
+  const value: unknown = JSON.parse(text);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const result = value as Record<string, unknown>;
+  if (!Object.keys(result).every((key) => key === "content" || key === "isError") || (result.isError !== undefined && result.isError !== false)) return undefined;
+  if (!Array.isArray(result.content) || result.content.length !== 1) return undefined;
+  const part: unknown = result.content[0];
+  if (part === null || typeof part !== "object" || Array.isArray(part)) return undefined;
+  const { type, text: said, ...rest } = part as Record<string, unknown>;
+  return type === "text" && typeof said === "string" && Object.keys(rest).length === 0 ? said : undefined;
 }
 
 /** The `result` a function_result record of the call holds, when the text is one and the result a string. */
