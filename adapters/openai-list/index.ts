@@ -5,6 +5,7 @@
 // | `chat.completion` objects (`GET /v1/chat/completions`)          | each completion, oldest first (`created`, then id) |
 // | stored Chat messages (`GET …/chat/completions/{id}/messages`)   | Chat messages in their order; `content_parts`, when present, is the content (`content` joins it) |
 // | Responses input items (`GET /v1/responses/{id}/input_items`)    | the items, oldest first (the API lists newest first unless `order=asc`) |
+// | a conversation's items (`GET /v1/conversations/{id}/items`)      | the same, one conversation each          |
 //
 // A document is one page, an array of pages (a JSONL file's), or a recording of
 // HTTP exchanges (`{Entries: [{RequestUri, RequestMethod, StatusCode, ResponseBody}]}`),
@@ -69,7 +70,7 @@ function kindOf(page: Page): Kind | undefined {
   const first = (page.body.data as unknown[]).find(isPlainObject);
   if (page.uri !== undefined) {
     if (/\/chat\/completions\/[^/?]+\/messages/.test(page.uri)) return "messages";
-    if (/\/input_items/.test(page.uri)) return "input_items";
+    if (/\/input_items/.test(page.uri) || CONVERSATION_ITEMS.test(page.uri)) return "input_items";
     if (/\/chat\/completions(?:\?|$)/.test(page.uri)) return "completions";
   }
   if (first === undefined) return undefined;
@@ -79,10 +80,18 @@ function kindOf(page: Page): Kind | undefined {
   return undefined;
 }
 
-/** The completion or response a page of messages or items belongs to: from its URI, else from its ids (`<completion id>-N`). */
+/** A conversation's items are listed, paged and ordered as a response's input items are. */
+const CONVERSATION_ITEMS = /\/conversations\/([^/?]+)\/items(?:\?|$)/;
+
+/**
+ * The completion, response or conversation a page of messages or items belongs
+ * to: from its URI, else from its ids (`<completion id>-N`). Pages of two
+ * conversations are two listings: taken for one, neither chains by its cursors,
+ * and the items of both are read as one conversation.
+ */
 function ownerOf(page: Page, kind: Kind): string {
   const uri = page.uri ?? "";
-  const match = kind === "messages" ? /\/chat\/completions\/([^/?]+)\/messages/.exec(uri) : /\/responses\/([^/?]+)\/input_items/.exec(uri);
+  const match = kind === "messages" ? /\/chat\/completions\/([^/?]+)\/messages/.exec(uri) : /\/responses\/([^/?]+)\/input_items/.exec(uri) ?? CONVERSATION_ITEMS.exec(uri);
   if (match) return decodeURIComponent(match[1]);
   const first = (page.body.data as unknown[]).find(isPlainObject);
   const id = typeof first?.id === "string" ? first.id : "";
