@@ -726,8 +726,9 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
 
 /**
  * Where the span says it failed, and how: an OTel status of error, a Langfuse
- * level ERROR, a Jaeger `error` tag or an `otel.status_code` other than OK or
- * UNSET (a code of no known form is taken for a failure); or that its
+ * level ERROR, a Jaeger `error` tag, an `otel.status_code` other than OK or
+ * UNSET (a code of no known form is taken for a failure) or an `error.type`
+ * attribute; or that its
  * exporter dropped attributes, which may have held a call's arguments. Looked at
  * without taking the field, which is still reported where no item holds it.
  */
@@ -746,6 +747,10 @@ function spanFailure(span: Span): { path: string; said: string; dropped?: true }
     if (error !== undefined && (error.value === true || error.value === "true")) return { path: error.path, said: "error true" };
     const code = span.attributes.get("otel.status_code");
     if (code !== undefined && !saysNoFailure(code.value)) return { path: code.path, said: `otel.status_code ${JSON.stringify(code.value)}` };
+    // The GenAI conventions set error.type only on an operation that ended in an error ("timeout", "500", "_OTHER"),
+    // beside a status an exporter may not carry (span dicts, Jaeger tags of another exporter).
+    const errorType = span.attributes.get("error.type");
+    if (errorType !== undefined && errorType.value !== null && errorType.value !== "") return { path: errorType.path, said: `error.type ${JSON.stringify(errorType.value)}` };
     return undefined;
   });
 }
