@@ -7,6 +7,7 @@
 // | `llm.input_messages.N.message.{role,content,name,tool_call_id}` | OpenInference      |
 // | `…message.contents.K.message_content.{type,text,image.image.url}` |                 |
 // | `…message.tool_calls.M.tool_call.{id,function.name,function.arguments}` |          |
+// | `…message.{function_call_name,function_call_arguments_json}` (legacy functions) |   |
 //
 // The result is Chat-shaped messages (with their `finish_reason`, which says
 // whether a call was cut short), which read-messages.ts reads like any other.
@@ -138,6 +139,10 @@ function chatMessage(message: unknown): unknown {
   for (const [key, value] of Object.entries(message)) {
     if (key === "tool_calls" && Array.isArray(value)) {
       result.tool_calls = value.filter((call) => call !== undefined).map((call) => level(call, "tool_call", "the tool call", (inner) => inner));
+    } else if ((key === "function_call_name" || key === "function_call_arguments_json") && !Object.hasOwn(message, "function_call")) {
+      // OpenInference's legacy function call, flattened: Chat's function_call, which read-messages.ts reads as a call.
+      const call = isPlainObject(result.function_call) ? result.function_call : (result.function_call = {});
+      setOwn(call as Record<string, unknown>, key === "function_call_name" ? "name" : "arguments", value);
     } else if (key === "contents" && Array.isArray(value)) {
       result.content = value.filter((part) => part !== undefined).map((part) => level(part, "message_content", "the content part", contentPart));
     } else {

@@ -235,7 +235,7 @@ export function isUsualFinish(reason: unknown): boolean {
 }
 
 /** The members of a message that its items hold, or that say how it is read (its role, its kind, its finish reason). */
-const MESSAGE_MEMBERS_READ = new Set(["role", "type", "content", "parts", "tool_calls", "tool_call_id", "toolCallId", "finish_reason", "finishReason"]);
+const MESSAGE_MEMBERS_READ = new Set(["role", "type", "content", "parts", "tool_calls", "function_call", "tool_call_id", "toolCallId", "finish_reason", "finishReason"]);
 
 /**
  * A message's other members (a participant's `name`, a `refusal`, LangChain's
@@ -249,7 +249,7 @@ function messageLeftBehind(entry: Record<string, unknown>, path: string, role: s
   for (const [key, member] of Object.entries(entry)) {
     if (MESSAGE_MEMBERS_READ.has(key) || !holds(member) || (key === "name" && role === "tool")) continue;
     if (key === "additional_kwargs" && isPlainObject(member)) {
-      for (const [inner, value] of Object.entries(member)) if (inner !== "tool_calls" && holds(value)) report(`${path}/additional_kwargs/${pointerToken(inner)}`, `additional_kwargs.${inner}`);
+      for (const [inner, value] of Object.entries(member)) if (inner !== "tool_calls" && inner !== "function_call" && holds(value)) report(`${path}/additional_kwargs/${pointerToken(inner)}`, `additional_kwargs.${inner}`);
       continue;
     }
     report(`${path}/${pointerToken(key)}`, key);
@@ -338,7 +338,7 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
     return readToolMessage(entry, path, read, context);
   } else if (typeof content === "string") {
     const calls = toolCalls(entry);
-    if (content !== "" || calls.length === 0) read.items.push({ item: message(role, content), path: `${path}/content` });
+    if (content !== "" || (calls.length === 0 && legacyCalls(entry).length === 0)) read.items.push({ item: message(role, content), path: `${path}/content` });
   } else if (Array.isArray(content)) {
     readParts(content, `${path}/content`, role, read, context, true);
   } else if (content !== null && content !== undefined) {
@@ -361,6 +361,40 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
     const item = toolCallItem(call, partContext(at));
     if (item !== undefined) read.items.push({ item, path: at });
   }
+  readLegacyCall(entry, path, read, partContext);
+}
+
+/**
+ * The call of Chat's legacy functions, `function_call: {name, arguments}` (as
+ * LangChain keeps it, under `additional_kwargs`), which has no id: a reader of
+ * the message runs it as it runs a tool call, so it is read as one. Written in
+ * both places to say two calls, neither is read.
+ */
+function readLegacyCall(entry: Record<string, unknown>, path: string, read: MessagesRead, partContext: (at: string) => PartContext): void {
+  const written = legacyCalls(entry, path);
+  if (written.length === 0) return;
+  const [first, second] = written;
+  const context = partContext(first!.at);
+  if (second !== undefined && !sameLegacyCall(first!.call, second.call)) {
+    return unreadable(read, context, second.at, "a legacy function_call that says another call than the message's function_call");
+  }
+  if (!isPlainObject(first!.call)) return unreadable(read, context, first!.at, "a legacy function_call that is not an object");
+  const item = toolCallItem(first!.call, context);
+  if (item !== undefined) read.items.push({ item, path: first!.at });
+}
+
+/** Where the message writes a legacy function call, with each place's pointer. */
+function legacyCalls(entry: Record<string, unknown>, path = ""): Array<{ call: unknown; at: string }> {
+  const kwargs = isPlainObject(entry.additional_kwargs) ? entry.additional_kwargs : {};
+  return [
+    { call: entry.function_call, at: `${path}/function_call` },
+    { call: kwargs.function_call, at: `${path}/additional_kwargs/function_call` },
+  ].filter(({ call }) => call !== undefined && call !== null);
+}
+
+function sameLegacyCall(left: unknown, right: unknown): boolean {
+  if (!isPlainObject(left) || !isPlainObject(right) || left.name !== right.name) return false;
+  return typeof left.arguments === "string" && typeof right.arguments === "string" ? sameArguments(left.arguments, right.arguments) : isDeepStrictEqual(left.arguments, right.arguments);
 }
 
 /**
