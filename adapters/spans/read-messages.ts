@@ -245,15 +245,29 @@ const MESSAGE_MEMBERS_READ = new Set(["role", "type", "content", "parts", "tool_
  */
 function messageLeftBehind(entry: Record<string, unknown>, path: string, role: string, context: Context): void {
   const holds = (member: unknown) => member !== null && member !== undefined && !(Array.isArray(member) && member.length === 0) && !(isPlainObject(member) && Object.keys(member).length === 0);
-  const report = (at: string, key: string) => context.losses.push({ path: at, code: "left_behind", detail: `${key} of the message is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
+  const span = context.span === undefined ? {} : { span: context.span };
+  // A member no dialect reads that holds a call (a provider's response kept whole, LangChain's invalid_tool_calls) is a call no one judges: not read, said so.
+  const report = (at: string, key: string, member: unknown) =>
+    context.losses.push(namesCall(member) ? { path: at, code: "unreadable", detail: `${key} of the message holds a tool call, of no dialect orbridge reads: not read`, ...span } : { path: at, code: "left_behind", detail: `${key} of the message is in no item`, ...span });
   for (const [key, member] of Object.entries(entry)) {
     if (MESSAGE_MEMBERS_READ.has(key) || !holds(member) || (key === "name" && role === "tool")) continue;
     if (key === "additional_kwargs" && isPlainObject(member)) {
-      for (const [inner, value] of Object.entries(member)) if (inner !== "tool_calls" && inner !== "function_call" && holds(value)) report(`${path}/additional_kwargs/${pointerToken(inner)}`, `additional_kwargs.${inner}`);
+      for (const [inner, value] of Object.entries(member)) if (inner !== "tool_calls" && inner !== "function_call" && holds(value)) report(`${path}/additional_kwargs/${pointerToken(inner)}`, `additional_kwargs.${inner}`, { [inner]: value });
       continue;
     }
-    report(`${path}/${pointerToken(key)}`, key);
+    report(`${path}/${pointerToken(key)}`, key, { [key]: member });
   }
+}
+
+/** Members that hold a call in the envelopes orbridge knows (Chat, Bedrock, Gemini, Anthropic, Ollama, LangChain), named in any case. */
+const CALL_MEMBER = /^(?:invalid_)?(?:tool_?calls?|tool_?use|function_?calls?)$/i;
+
+/** Whether a value holds, at any depth, a member that names a call and holds something. */
+function namesCall(value: unknown, depth = 0): boolean {
+  if (depth > 64) return true;
+  if (Array.isArray(value)) return value.some((element) => namesCall(element, depth + 1));
+  if (!isPlainObject(value)) return false;
+  return Object.entries(value).some(([key, member]) => (CALL_MEMBER.test(key) && member !== null && member !== undefined && !(Array.isArray(member) && member.length === 0)) || namesCall(member, depth + 1));
 }
 
 /** Finish reasons that say the model was stopped by a length limit: a call in that message may be cut. */
