@@ -35,6 +35,7 @@ import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
 import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { callsInUnreadSpan } from "./unread-span-calls.js";
+import { withoutRepeats } from "./repeated-spans.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
 
 export interface Span {
@@ -139,7 +140,9 @@ export function readSpans(spans: readonly Span[]): Reading {
   const units: UnitAccount[] = [];
   const counts = emptyCounts();
   const records: Reading["records"] = [];
-  for (const [trace, members] of grouped(spans, (span) => span.trace)) {
+  for (const [trace, exported] of grouped(spans, (span) => span.trace)) {
+    const { kept: members, repeats } = withoutRepeats(exported);
+    for (const span of repeats) units.push({ path: span.path, span: span.id, fate: "repeat" });
     const byId = new Map(members.map((span) => [span.id, span]));
     markSharedIds(members);
     const calls = new Set(members.filter(isLlmCall));

@@ -71,6 +71,8 @@ export const UNIT_FATES = [
   "tool",
   /** A span with no message of a conversation (HTTP, agent, chain plumbing). */
   "other",
+  /** A span exported again as it was (a delivery retried, overlapping exports joined): its first copy is read. */
+  "repeat",
   /** A page of stored objects that was read. */
   "page",
   /** A recorded exchange that is no stored data (a POST that created it, a DELETE, a 404). */
