@@ -12,7 +12,8 @@
 // | isAnthropicRequestBody  | a `messages` array and no `input`, `object`, `type` or `role`; at least |
 // |                         |   one sign only Anthropic gives (`system`, `stop_sequences`, thinking   |
 // |                         |   with budget_tokens, an object tool_choice of type auto/any/tool/none, |
-// |                         |   a tool with input_schema or a dated server type, a message as above)  |
+// |                         |   a tool with input_schema or a dated server type, structured output's  |
+// |                         |   output_config or output_format, a message as above)                   |
 // |                         |   and none only Chat gives (a tool, function or developer message,      |
 // |                         |   tool_calls, a `function` tool, Chat-only keys)                        |
 // | isAnthropicResponse     | `type: "message"`, `role: "assistant"`, a `content` array, a string     |
@@ -76,6 +77,11 @@ export function isAnthropicRequestBody(record: unknown): boolean {
     "system" in record ||
     Array.isArray(record.stop_sequences) ||
     (isRecord(record.thinking) && typeof record.thinking.budget_tokens === "number") ||
+    // Anthropic's structured output (output_format in beta, output_config since):
+    // Chat asks for the same with response_format, so a body of plain messages
+    // that writes one of them is Anthropic's, and taken for Chat it lost it.
+    isRecord(record.output_config) ||
+    isRecord(record.output_format) ||
     (isRecord(choice) && TOOL_CHOICE_TYPES.has(String(choice.type))) ||
     tools.some((tool) => isRecord(tool) && ("input_schema" in tool || (typeof tool.type === "string" && /_\d{8}$/.test(tool.type)))) ||
     record.messages.some(isAnthropicMessage)

@@ -119,6 +119,17 @@ describe("isAnthropicRequestBody", () => {
     expect(isAnthropicRequestBody({ ...base, thinking: { type: "enabled", budget_tokens: 1024 } })).toBe(true);
   });
 
+  test("claims a body of plain messages that asks for structured output, which converts back to Anthropic whole", async () => {
+    const format = { type: "json_schema", schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false } };
+    expect(isAnthropicRequestBody({ ...base, output_format: format })).toBe(true);
+    const structured = JSON.stringify({ ...base, output_config: { format } });
+    expect(isAnthropicRequestBody(JSON.parse(structured))).toBe(true);
+    const report = join(scratchFolder("recognise"), "structured.jsonl");
+    const result = await runOrbridge(["convert", "--to", "anthropic", "--report", report, "-"], structured + "\n");
+    expect(result).toEqual({ code: 0, stdout: structured + "\n", stderr: "read 1 line: 1 record, 0 errors; 0 losses\n" });
+    expect(readFileSync(report, "utf8")).toBe("");
+  });
+
   test("leaves a body both envelopes could have written to Chat", () => {
     expect(isAnthropicRequestBody(base)).toBe(false);
     expect(isAnthropicRequestBody({ ...base, thinking: { type: "enabled" } })).toBe(false);
