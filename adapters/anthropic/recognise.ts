@@ -13,7 +13,8 @@
 // |                         |   one sign only Anthropic gives (`system`, `stop_sequences`, thinking   |
 // |                         |   with budget_tokens, an object tool_choice of type auto/any/tool/none, |
 // |                         |   a tool with input_schema or a dated server type, structured output's  |
-// |                         |   output_config or output_format, a message as above)                   |
+// |                         |   output_config or output_format, the anthropic_version that Bedrock's  |
+// |                         |   InvokeModel and Vertex AI take in the body, a message as above)       |
 // |                         |   and none only Chat gives (a tool, function or developer message,      |
 // |                         |   tool_calls, a `function` tool, Chat-only keys)                        |
 // | isAnthropicResponse     | `type: "message"`, `role: "assistant"`, a `content` array, a string     |
@@ -82,6 +83,9 @@ export function isAnthropicRequestBody(record: unknown): boolean {
     // that writes one of them is Anthropic's, and taken for Chat it lost it.
     isRecord(record.output_config) ||
     isRecord(record.output_format) ||
+    // Bedrock's InvokeModel and Vertex AI name the model in the URL and the API
+    // version in the body ("bedrock-2023-05-31", "vertex-2023-10-16").
+    typeof record.anthropic_version === "string" ||
     (isRecord(choice) && TOOL_CHOICE_TYPES.has(String(choice.type))) ||
     tools.some((tool) => isRecord(tool) && ("input_schema" in tool || (typeof tool.type === "string" && /_\d{8}$/.test(tool.type)))) ||
     record.messages.some(isAnthropicMessage)

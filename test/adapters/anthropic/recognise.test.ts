@@ -130,6 +130,15 @@ describe("isAnthropicRequestBody", () => {
     expect(readFileSync(report, "utf8")).toBe("");
   });
 
+  test("claims a body of plain messages that Bedrock's InvokeModel took, which converts back to Anthropic with its anthropic_version", async () => {
+    const { model: _model, ...invoked } = { ...base, anthropic_version: "bedrock-2023-05-31", temperature: 0.7 };
+    expect(isAnthropicRequestBody(invoked)).toBe(true);
+    const report = join(scratchFolder("recognise"), "invoked.jsonl");
+    const result = await runOrbridge(["convert", "--to", "anthropic", "--report", report, "-"], JSON.stringify(invoked) + "\n");
+    expect(result).toEqual({ code: 0, stdout: JSON.stringify(invoked) + "\n", stderr: "read 1 line: 1 record, 0 errors; 0 losses\n" });
+    expect(readFileSync(report, "utf8")).toBe("");
+  });
+
   test("leaves a body both envelopes could have written to Chat", () => {
     expect(isAnthropicRequestBody(base)).toBe(false);
     expect(isAnthropicRequestBody({ ...base, thinking: { type: "enabled" } })).toBe(false);
