@@ -56,6 +56,11 @@ export function chatRequestToResponsesBody(args: { request: ChatRequestBody }): 
       }
       case "tool_choice":
       case "function_call": {
+        if (key === "tool_choice" && value === null) {
+          losses.push(nullOmitted(key));
+          entries = [];
+          break;
+        }
         const converted =
           key === "tool_choice" ? chatToolChoiceToResponses({ toolChoice: request.tool_choice! }) : chatFunctionCallToResponses({ functionCall: value });
         losses.push(...prefixLosses("/" + key, converted.losses));
@@ -63,6 +68,11 @@ export function chatRequestToResponsesBody(args: { request: ChatRequestBody }): 
         break;
       }
       case "response_format": {
+        if (value === null) {
+          losses.push(nullOmitted(key));
+          entries = [];
+          break;
+        }
         const converted = responseFormatToTextFormat({ responseFormat: request.response_format! });
         losses.push(...prefixLosses("/response_format", converted.losses));
         entries = converted.value === undefined ? [] : [["text", { format: converted.value }]];
@@ -77,4 +87,12 @@ export function chatRequestToResponsesBody(args: { request: ChatRequestBody }): 
     for (const entry of entries) assignEntry(body, entry);
   }
   return { value: body as CreateResponseBody, losses };
+}
+
+/**
+ * The OpenAI SDKs, and frameworks over them (Haystack), send null for a choice
+ * left unset, which the API reads as absent: Open Responses is given it absent.
+ */
+function nullOmitted(key: string): Loss {
+  return { path: "/" + key, code: "form_changed", detail: `${key}: null omitted (the target does not accept null; absent means the same)` };
 }

@@ -3,6 +3,7 @@ import { responsesBodyToChatRequest } from "../../../adapters/chat-completions/b
 import { chatRequestToResponsesBody } from "../../../adapters/chat-completions/request-to-body.js";
 import type { ChatRequestBody } from "../../../src/models/chat-completions.js";
 import type { CreateResponseBody } from "../../../src/models/open-responses.js";
+import { runOrbridge } from "../../support/run-cli.js";
 import { specErrors } from "../../support/spec-validator.js";
 
 const cityParameters = { additionalProperties: false, properties: { city: { type: "string" } }, required: ["city"], type: "object" };
@@ -136,6 +137,28 @@ describe("Chat request body to Open Responses request body", () => {
 
   test("a value that is not a request body is refused", () => {
     expect(() => chatRequestToResponsesBody({ request: { input: [] } as unknown as ChatRequestBody })).toThrow(TypeError);
+  });
+});
+
+describe("a Chat request body that writes null for a choice left unset, as Haystack sends response_format", () => {
+  const request = { messages: [{ content: "Weather in Berlin?", role: "user" }], model: "gpt-4o", response_format: null, tool_choice: null } as ChatRequestBody;
+
+  test("is converted without the nulls, each reported", () => {
+    expect(toBody(request)).toEqual({
+      value: { input: [{ content: "Weather in Berlin?", role: "user", type: "message" }], model: "gpt-4o" },
+      losses: [
+        { path: "/response_format", code: "form_changed", detail: "response_format: null omitted (the target does not accept null; absent means the same)" },
+        { path: "/tool_choice", code: "form_changed", detail: "tool_choice: null omitted (the target does not accept null; absent means the same)" },
+      ],
+    });
+  });
+
+  test("converts on a line of its own and as an exchange's request", async () => {
+    const completion = { id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o", choices: [{ index: 0, message: { role: "assistant", content: "Mild." }, finish_reason: "stop" }] };
+    const journal = JSON.stringify(request) + "\n" + JSON.stringify({ request, response: completion }) + "\n";
+    const result = await runOrbridge(["convert", "--to", "responses", "-"], journal);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line).model ?? JSON.parse(line).request.model)).toEqual(["gpt-4o", "gpt-4o"]);
   });
 });
 
