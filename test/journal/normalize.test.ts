@@ -357,12 +357,22 @@ describe("a replayed item is the item it replays when it means the same", () => 
     ["a message with a call's fields", { type: "message", role: "user", content: "Write a short poem about towns.", call_id: "c1", name: "delete_all", arguments: "{}" }],
     ["an item with no type and no role", { content: "Write a short poem about towns." }],
     ["an item with no type and a role that is not a message's", { role: "tool", content: "Write a short poem about towns." }],
-    ["text parts in place of the string", { type: "message", role: "user", content: [{ type: "input_text", text: "Write a short poem about towns." }] }],
+    ["its text split into two parts", { type: "message", role: "user", content: [{ type: "input_text", text: "Write a short poem about " }, { type: "input_text", text: "towns." }] }],
+    ["one text part that says more than its text", { type: "message", role: "user", content: [{ type: "input_text", text: "Write a short poem about towns.", detail: "high" }] }],
   ])("%s does not pass for the message it spells: it is emitted", async (_, item) => {
     const records = await normalize([{ input: [user] }, { input: [item, { role: "user", content: "next" }] }], { unknownObjects: "item" });
     expect(repeatedAndItems(records)).toEqual([
       [0, ["message"]],
       [0, [(item as { type?: string }).type, "message"]],
+    ]);
+  });
+
+  test("one text part with nothing but the text is the message it spells: a replay, not emitted again", async () => {
+    const item = { type: "message", role: "user", content: [{ type: "input_text", text: "Write a short poem about towns." }] };
+    const records = await normalize([{ input: [user] }, { input: [item, { role: "user", content: "next" }] }], { unknownObjects: "item" });
+    expect(repeatedAndItems(records)).toEqual([
+      [0, ["message"]],
+      [1, ["message"]],
     ]);
   });
 });
