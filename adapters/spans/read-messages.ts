@@ -349,6 +349,7 @@ function readOneMessage(entry: unknown, path: string, side: Side, read: Messages
     // Calls written beside the parts as well are read too: a Chat or OpenInference reader runs them.
     if (content !== null && content !== undefined && content !== "") unreadable(read, context, `${path}/content`, "content beside parts, which the parts stand for");
   } else if (role === "tool") {
+    callsInToolMessage(entry, path, read, context);
     return readToolMessage(entry, path, read, context);
   } else if (typeof content === "string") {
     const calls = toolCalls(entry);
@@ -460,6 +461,26 @@ function toolCalls(entry: Record<string, unknown>): unknown[] {
   if (Array.isArray(entry.tool_calls)) return entry.tool_calls;
   if (isPlainObject(entry.additional_kwargs) && Array.isArray(entry.additional_kwargs.tool_calls)) return entry.additional_kwargs.tool_calls;
   return [];
+}
+
+/**
+ * A tool message answers a call; one that also writes a call (in `tool_calls`,
+ * or Chat's legacy `function_call`, either beside it or under
+ * `additional_kwargs`) is read as a result, and its call by no one here: a
+ * reader of Chat messages that runs the calls it finds runs it. Each such place
+ * is unreadable, which the gate blocks, where the call was dropped in silence.
+ */
+function callsInToolMessage(entry: Record<string, unknown>, path: string, read: MessagesRead, context: Context): void {
+  const kwargs = isPlainObject(entry.additional_kwargs) ? entry.additional_kwargs : {};
+  const places: Array<[unknown, string]> = [
+    [entry.tool_calls, `${path}/tool_calls`],
+    [kwargs.tool_calls, `${path}/additional_kwargs/tool_calls`],
+    ...legacyCalls(entry, path).map(({ call, at }): [unknown, string] => [call, at]),
+  ];
+  for (const [calls, at] of places) {
+    if (calls === undefined || calls === null || (Array.isArray(calls) && calls.length === 0)) continue;
+    unreadable(read, context, at, "a call written in a tool message, which answers a call and makes none");
+  }
 }
 
 function readToolMessage(entry: Record<string, unknown>, path: string, read: MessagesRead, context: Context): void {
