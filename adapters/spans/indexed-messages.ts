@@ -139,7 +139,9 @@ function chatMessage(message: unknown): unknown {
   for (const [key, value] of Object.entries(message)) {
     if (key === "tool_calls" && Array.isArray(value)) {
       result.tool_calls = value.filter((call) => call !== undefined).map((call) => level(call, "tool_call", "the tool call", (inner) => inner));
-    } else if ((key === "function_call_name" || key === "function_call_arguments_json") && !Object.hasOwn(message, "function_call")) {
+    } else if (key === "function_call_name" || key === "function_call_arguments_json") {
+      // Beside a function_call of its own, the flattened call is compared with it below.
+      if (Object.hasOwn(message, "function_call")) continue;
       // OpenInference's legacy function call, flattened: Chat's function_call, which read-messages.ts reads as a call.
       const call = isPlainObject(result.function_call) ? result.function_call : (result.function_call = {});
       setOwn(call as Record<string, unknown>, key === "function_call_name" ? "name" : "arguments", value);
@@ -149,7 +151,22 @@ function chatMessage(message: unknown): unknown {
       setOwn(result, key, value);
     }
   }
+  if (Object.hasOwn(message, "function_call") && !flattenedCallAgrees(message)) {
+    result.function_call = new WrittenTwoWays("the legacy function call is written twice, as function_call and as function_call_name and function_call_arguments_json, and the two disagree");
+  }
   return result;
+}
+
+/**
+ * Whether the flattened legacy call, where the message writes one beside its
+ * function_call, says the same call: a reader of either form runs the call it
+ * finds, so two calls there are read as neither.
+ */
+function flattenedCallAgrees(message: Record<string, unknown>): boolean {
+  const flattened: Record<string, unknown> = {};
+  if (Object.hasOwn(message, "function_call_name")) flattened.name = message.function_call_name;
+  if (Object.hasOwn(message, "function_call_arguments_json")) flattened.arguments = message.function_call_arguments_json;
+  return Object.keys(flattened).length === 0 || agree(message.function_call, flattened, "function_call");
 }
 
 function contentPart(inner: unknown): unknown {

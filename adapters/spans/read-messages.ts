@@ -390,6 +390,7 @@ function readLegacyCall(entry: Record<string, unknown>, path: string, read: Mess
   if (written.length === 0) return;
   const [first, second] = written;
   const context = partContext(first!.at);
+  if (first!.call instanceof WrittenTwoWays) return notReadTwoWays(first!.call, first!.at, context);
   if (second !== undefined && !sameLegacyCall(first!.call, second.call)) {
     return unreadable(read, context, second.at, "a legacy function_call that says another call than the message's function_call");
   }

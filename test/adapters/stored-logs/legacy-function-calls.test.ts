@@ -5,7 +5,7 @@
 // gated. It was reported as a member in no item, and the gate passed the
 // journal without ever judging the call.
 import { describe, expect, test } from "vitest";
-import { DELETE_FILE, gateVerdicts, generation, lossesOf, records } from "../../support/span-documents.js";
+import { DELETE_FILE, gateVerdicts, generation, LIST_FILES, lossesOf, records } from "../../support/span-documents.js";
 
 const user = [{ role: "user", content: "Delete old.txt" }];
 const legacy = { name: "delete_file", arguments: '{"path":"old.txt"}' };
@@ -57,5 +57,32 @@ describe("OpenInference's flattened legacy function call", () => {
       { type: "function_call", name: "delete_file", arguments: '{"path":"old.txt"}', status: "completed" },
     ]);
     expect(lossesOf("otlp", document, "left_behind").filter((loss) => loss.detail.includes("function_call"))).toEqual([]);
+  });
+
+  /** The same span with the call also written as a function_call of its own. */
+  const withFunctionCall = (call: Record<string, string>) => {
+    const [span] = document.spans;
+    const written = Object.fromEntries(Object.entries(call).map(([key, value]) => [`llm.output_messages.0.message.function_call.${key}`, value]));
+    return { spans: [{ ...span, attributes: { ...span!.attributes, ...written } }] };
+  };
+
+  test("beside a function_call that says another call, neither is read: unreadable, and the gate blocks it", async () => {
+    const both = withFunctionCall({ name: "list_files", arguments: '{"dir":"."}' });
+    expect(records("otlp", both).filter((record) => record.type === "function_call")).toEqual([]);
+    expect(lossesOf("otlp", both, "unreadable")).toEqual([
+      {
+        path: "/spans/0/attributes/llm.output_messages.0.message.role",
+        code: "unreadable",
+        detail: "the legacy function call is written twice, as function_call and as function_call_name and function_call_arguments_json, and the two disagree: two readers read two values, so it is not read (at its message's function_call)",
+        span: "s1",
+      },
+    ]);
+    expect(await gateVerdicts(both, [DELETE_FILE, LIST_FILES])).toEqual({ code: 1, verdicts: [["not_function_call", false], ["error", true]] });
+  });
+
+  test("beside a function_call that says the same call, it is read once", () => {
+    const both = withFunctionCall({ name: "delete_file", arguments: '{ "path": "old.txt" }' });
+    expect(records("otlp", both).filter((record) => record.type === "function_call").map(({ call_id: _id, ...record }) => record)).toEqual([{ type: "function_call", name: "delete_file", arguments: '{ "path": "old.txt" }', status: "completed" }]);
+    expect(lossesOf("otlp", both, "unreadable", "left_behind").filter((loss) => loss.detail.includes("function_call"))).toEqual([]);
   });
 });
