@@ -30,12 +30,13 @@ export class Attributes extends Map<string, Located> {
   private readonly taken = new Set<string>();
   /** Entries that read two ways: a name written again with another value, or a value that holds two (`detail` says which), and where. */
   /** `event`: what an event that holds a tool call says (event-calls.ts), for a span whose attributes are not read either. */
-  readonly twice: Array<{ key: string; path: string; detail: string; event?: string }> = [];
+  /** `earlier`: for a name written again, the value it was written with first, which the map no longer holds and a reader that keeps the first reads. */
+  readonly twice: Array<{ key: string; path: string; detail: string; event?: string; earlier?: Located }> = [];
 
   /** Sets an entry as the document wrote it: a name written again with another value, or a value written two ways, is remembered in `twice`. */
   written(key: string, located: Located): void {
     const before = super.get(key);
-    if (before !== undefined && !isDeepStrictEqual(before.value, located.value)) this.twice.push({ key, path: located.path, detail: `the attribute ${key} is written again with another value (first at ${before.path})` });
+    if (before !== undefined && !isDeepStrictEqual(before.value, located.value)) this.twice.push({ key, path: located.path, detail: `the attribute ${key} is written again with another value (first at ${before.path})`, earlier: before });
     this.set(key, located);
   }
 

@@ -8,6 +8,7 @@
 // |--------------------------------------------------------------|---------------------------------|
 // | a GenAI event (`gen_ai.choice`, `gen_ai.assistant.message`)  | older GenAI conventions, on a span without `gen_ai.operation.name` |
 // | a GenAI attribute no dialect reads (`gen_ai.completion` as one JSON text, `gen_ai.output`) | exporters of their own forms |
+// | the first value of such an attribute written again with another | an exporter that appends, a merge of two exports |
 //
 // Each such place is `unreadable`, which the gate blocks as a line of its own.
 // A Langfuse observation's input and output are compared with the trace's calls
@@ -35,8 +36,12 @@ export interface UnreadCall {
 /** Each place of a span read as no LLM call and no tool run that holds a tool call. */
 export function callsInUnreadSpan(span: Span): UnreadCall[] {
   const found: UnreadCall[] = [];
-  for (const { path, event } of span.attributes.twice) {
+  for (const { key, path, event, earlier } of span.attributes.twice) {
     if (event !== undefined) found.push({ path, detail: `${event}, and the span is read as no LLM call: not read` });
+    // The map holds the value written last; a reader that keeps the first reads the call it holds.
+    else if (earlier !== undefined && LLM_ATTRIBUTE.test(key) && !NOT_CALLS.test(key) && holdsCall(earlier)) {
+      found.push({ path: earlier.path, detail: `the attribute ${key} holds a tool call in no form a dialect reads where it is first written, and is written again with another value; the span is read as no LLM call: not read` });
+    }
   }
   for (const [key, located] of span.attributes) {
     if (!LLM_ATTRIBUTE.test(key) || NOT_CALLS.test(key) || !holdsCall(located)) continue;

@@ -51,3 +51,30 @@ describe("a call in a GenAI attribute no dialect reads", () => {
     expect(lossesOf("otlp", plumbing, "unreadable")).toEqual([]);
   });
 });
+
+describe("a GenAI attribute written twice, its first value a call", () => {
+  // OTLP attributes as a list, where a name may come again: the map keeps the last value, a reader that keeps the first sees the call.
+  const attribute = (key: string, stringValue: string) => ({ key, value: { stringValue } });
+  const span = (...attributes: unknown[]) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "t1", spanId: "s1", name: "chat gpt-4o", startTimeUnixNano: "1", attributes: [attribute("gen_ai.system", "openai"), ...attributes] }] }] }] });
+  const call = JSON.stringify({ role: "assistant", tool_calls: toolCalls });
+  const document = span(attribute("gen_ai.completion", call), attribute("gen_ai.completion", "Done."));
+
+  test("is unreadable at its first value", () => {
+    expect(lossesOf("otlp", document, "unreadable")).toEqual([
+      {
+        path: "/resourceSpans/0/scopeSpans/0/spans/0/attributes/1/value/stringValue",
+        code: "unreadable",
+        detail: "the attribute gen_ai.completion holds a tool call in no form a dialect reads where it is first written, and is written again with another value; the span is read as no LLM call: not read",
+        span: "s1",
+      },
+    ]);
+  });
+
+  test("the gate blocks it as a line of its own", async () => {
+    expect(await gateVerdicts(document, [DELETE_FILE])).toEqual({ code: 1, verdicts: [["error", true]] });
+  });
+
+  test("written twice with values of other content, it says nothing", () => {
+    expect(lossesOf("otlp", span(attribute("gen_ai.completion", "Paris is sunny."), attribute("gen_ai.completion", "Done.")), "unreadable")).toEqual([]);
+  });
+});
