@@ -12,6 +12,8 @@ describe("a generation's answer kept as a response of no dialect read", () => {
   test.each([
     ["Bedrock Converse's", { output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "tu_1", name: "delete_file", input: { path: "old.txt" } } }] } }, stopReason: "tool_use" }, "/observations/0/output/output", "output"],
     ["Ollama's", { message: { role: "assistant", content: "", tool_calls: [{ function: { name: "delete_file", arguments: { path: "old.txt" } } }] }, done: true }, "/observations/0/output/message", "message"],
+    ["Anthropic's, its tool_use block said by its type", { role: "assistant", content: "", raw: { content: [{ type: "tool_use", id: "toolu_1", name: "delete_file", input: { path: "old.txt" } }], stop_reason: "tool_use" } }, "/observations/0/output/raw", "raw"],
+    ["an Open Responses response's, its function_call said by its type", { role: "assistant", content: "", response: { output: [{ type: "function_call", call_id: "call_1", name: "delete_file", arguments: '{"path":"old.txt"}' }] } }, "/observations/0/output/response", "response"],
     ["LangChain's invalid_tool_calls", { role: "assistant", content: "", invalid_tool_calls: [{ name: "delete_file", args: '{"path": old.txt}', id: "call_1", error: "Function delete_file arguments are not valid JSON" }] }, "/observations/0/output/invalid_tool_calls", "invalid_tool_calls"],
   ])("%s: the member is unreadable, no call emitted", (_, output, path, key) => {
     const document = generation(user, output);
@@ -25,8 +27,8 @@ describe("a generation's answer kept as a response of no dialect read", () => {
   });
 });
 
-test("a member that only says a call was made (a finish reason, an empty list) is still in no item", () => {
-  const document = generation(user, { role: "assistant", content: "Done.", response_metadata: { finish_reason: "tool_calls" }, invalid_tool_calls: [], tool_call_chunks: [{ name: "delete_file" }] });
+test("a member that only says a call was made (a finish reason, an empty list, a call's result) is still in no item", () => {
+  const document = generation(user, { role: "assistant", content: "Done.", response_metadata: { finish_reason: "tool_calls" }, invalid_tool_calls: [], tool_call_chunks: [{ name: "delete_file" }], raw: { output: [{ type: "function_call_output", call_id: "call_1", output: "deleted" }] } });
   expect(lossesOf("langfuse", document, "unreadable")).toEqual([]);
-  expect(lossesOf("langfuse", document, "left_behind").map(({ path }) => path).filter((path) => path.startsWith("/observations/0/output"))).toEqual(["/observations/0/output/response_metadata", "/observations/0/output/tool_call_chunks"]);
+  expect(lossesOf("langfuse", document, "left_behind").map(({ path }) => path).filter((path) => path.startsWith("/observations/0/output"))).toEqual(["/observations/0/output/response_metadata", "/observations/0/output/tool_call_chunks", "/observations/0/output/raw"]);
 });
