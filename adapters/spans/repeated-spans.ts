@@ -34,7 +34,8 @@ function contentOf(span: Span): string | undefined {
       span.start.toString(),
       span.type ?? null,
       [...span.attributes.entries()].map(([key, located]) => [key, located.value]),
-      span.attributes.twice.length,
+      // What each entry read two ways holds, not only how many there are: a value written first, which the map no longer holds, is read by whoever keeps the first.
+      span.attributes.twice.map(({ key, event, earlier }) => [key, event ?? null, earlier === undefined ? null : earlier.value]),
       [...(span.fields?.entries() ?? [])].map(([key, located]) => [key, located.value]),
       span.input?.value ?? null,
       span.output?.value ?? null,

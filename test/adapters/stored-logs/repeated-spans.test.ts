@@ -42,3 +42,13 @@ test("three copies of which one says another call: none is read, each unreadable
   expect(calls(batches(chat("Paris"), chat("Paris"), chat("London")))).toEqual([]);
   expect(reading.losses.filter((loss) => loss.code === "unreadable").map(({ path }) => path)).toEqual(["/resourceSpans/0/scopeSpans/0/spans/0", "/resourceSpans/1/scopeSpans/0/spans/0", "/resourceSpans/2/scopeSpans/0/spans/0"]);
 });
+
+test("two copies whose attribute was written first with values that differ, one a call, are not repeats: the call is unreadable", () => {
+  // The map of each copy holds the value written last, alike; a reader that keeps the first sees the call in the second copy only.
+  const attribute = (key: string, stringValue: string) => ({ key, value: { stringValue } });
+  const call = JSON.stringify({ role: "assistant", tool_calls: [{ id: "call_a", type: "function", function: { name: "delete_file", arguments: '{"path":"old.txt"}' } }] });
+  const span = (first: string) => ({ traceId: "7a1c", spanId: "s1", name: "chat gpt-4o", startTimeUnixNano: "1", attributes: [attribute("gen_ai.system", "openai"), attribute("gen_ai.completion", first), attribute("gen_ai.completion", "Done.")] });
+  const reading = READERS.otlp.read(batches(span("Thinking."), span(call)));
+  expect(reading.units.map(({ fate }) => fate)).toEqual(["other", "other"]);
+  expect(reading.losses.filter((loss) => loss.code === "unreadable").map(({ path }) => path)).toEqual(["/resourceSpans/1/scopeSpans/0/spans/0/attributes/1/value/stringValue"]);
+});
