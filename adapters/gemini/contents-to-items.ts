@@ -34,7 +34,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, ItemStatus } from "../../src/models/open-responses.js";
 import { argumentsOfArgs } from "./args.js";
 import { CallPairing } from "./call-ids.js";
-import { carryFields, isRecord, lossAt, PREFIX, read, SLUG, typeOf, type Fields, type PointerTokens, type Spelling } from "./fields.js";
+import { carryFields, isPresent, isRecord, lossAt, PREFIX, read, SLUG, typeOf, type Fields, type PointerTokens, type Spelling } from "./fields.js";
 import { inputPartOf, type InputPart } from "./parts.js";
 import { outputOfResponse } from "./response-output.js";
 
@@ -79,7 +79,12 @@ export interface Provenance {
   model?: string;
 }
 
-/** The keys of a part that say what it is; any other key is a field of it. */
+/**
+ * The keys of a part that say what it is; any other key is a field of it. A key
+ * written null says nothing: the API reads null as absent, and the Python SDK's
+ * model_dump writes every field of a Part, null but the one it holds (ADK's
+ * sessions and eval sets are written so).
+ */
 const DATA_KEYS = ["text", "inlineData", "fileData", "functionCall", "functionResponse"] as const;
 
 export function contentsToItems({ contents, systemInstruction, model, finishReason, pairing, whole = false, itemsAt, origins }: ContentsToItemsArgs): Converted<CanonicalItem[]> {
@@ -197,13 +202,13 @@ function userParts(parts: readonly unknown[], at: PointerTokens, context: Contex
     const partAt = [...at, index];
     if (isRecord(part)) {
       const response = read(part, "functionResponse");
-      if (response.value !== undefined) {
+      if (isPresent(response.value)) {
         flush();
         items.push(functionResponse(part, response.value, response.spelling, partAt, context));
         afterOutputs = true;
         return;
       }
-      if (read(part, "functionCall").value !== undefined || part.thought === true) {
+      if (isPresent(read(part, "functionCall").value) || part.thought === true) {
         losses.push(lossAt(partAt, "unsupported_part", "a call or a thought belongs to a model content, not a user content"));
         return;
       }
@@ -305,6 +310,12 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         losses.push(lossAt(partAt, "unsupported_part", `a ${kind} part belongs to a user content, not a model content`));
         return;
       case "other":
+        // A part with no field but nulls is the empty Part the Python SDK dumps for
+        // a turn that said nothing: there is nothing to keep, and no provider takes it back.
+        if (!Object.values(part).some(isPresent)) {
+          losses.push(lossAt(partAt, "unsupported_part", "a part whose every field is null holds nothing"));
+          return;
+        }
         // Code execution, server-side tool calls and their results, parts not
         // known yet: the same provider takes them back as they are; no other runs them.
         push({ type: `${PREFIX}${extensionName(part)}`, ...part } as CanonicalItem, partAt);
@@ -321,13 +332,13 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
 type PartKind = (typeof DATA_KEYS)[number] | "other";
 
 export function partKind(part: Fields): PartKind {
-  for (const key of DATA_KEYS) if (read(part, key).value !== undefined) return key;
+  for (const key of DATA_KEYS) if (isPresent(read(part, key).value)) return key;
   return "other";
 }
 
 /** The data key of a part that is none of the portable ones: `executableCode`, `toolCall`… */
 function extensionName(part: Fields): string {
-  const key = Object.keys(part).find((name) => !/^thought(_s|S)ignature$/.test(name) && name !== "thought" && name !== "partMetadata" && name !== "part_metadata");
+  const key = Object.keys(part).find((name) => isPresent(part[name]) && !/^thought(_s|S)ignature$/.test(name) && name !== "thought" && name !== "partMetadata" && name !== "part_metadata");
   return key ?? "part";
 }
 

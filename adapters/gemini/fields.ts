@@ -70,8 +70,15 @@ export function digest(text: string, length = 8): string {
   return sha256Hex(text).slice(0, length);
 }
 
-/** Fields of a part that sit beside its data (`{functionCall, thoughtSignature}`), not inside it. */
-export const PART_FIELDS = new Set(["thought", "thoughtSignature", "thought_signature", "partMetadata", "part_metadata", "videoMetadata", "video_metadata", "mediaResolution", "media_resolution"]);
+/**
+ * Fields of a part that sit beside its data (`{functionCall, thoughtSignature}`), not inside it.
+ * The other data fields too: a part that holds a call may write them null beside it, as the
+ * Python SDK's model_dump does, and no FunctionCall or FunctionResponse has a field of their names.
+ */
+export const PART_FIELDS = new Set([
+  ...["thought", "thoughtSignature", "partMetadata", "videoMetadata", "mediaResolution"],
+  ...["text", "inlineData", "fileData", "functionCall", "functionResponse", "executableCode", "codeExecutionResult", "toolCall", "toolResponse"],
+].flatMap((key) => [key, snakeOf(key)]));
 
 /**
  * restoreFields for a part whose data is an inner object (functionCall,
