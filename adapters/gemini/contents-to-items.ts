@@ -290,8 +290,9 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         if (args.loss) losses.push(lossAt(args.loss.code === "synthesized" ? synthesizedAt(context, "arguments", [...callAt, "args"]) : [...callAt, "args"], args.loss.code, args.loss.detail));
         // A piece of a call streamed in parts (partialArgs, or more to come) holds no whole arguments:
         // `args` is not what the call was, so it never runs from this record.
-        // In either spelling, and a willContinue of any value but false or null (`"true"` too).
-        const partial = fields.partialArgs !== undefined ? "partialArgs" : fields.partial_args !== undefined ? "partial_args" : undefined;
+        // In either spelling, and a willContinue of any value but false or null (`"true"` too);
+        // partialArgs null is none, as the Python SDK's model_dump writes it for a whole call.
+        const partial = isPresent(fields.partialArgs) ? "partialArgs" : isPresent(fields.partial_args) ? "partial_args" : undefined;
         const more = [fields.willContinue, fields.will_continue].some((value) => value !== undefined && value !== null && value !== false);
         const piece = partial !== undefined || more;
         if (piece) losses.push(lossAt(callAt, "form_changed", `a functionCall with ${partial ?? "willContinue"} is a piece of a call streamed in parts: its arguments are not whole, so it is written incomplete`));

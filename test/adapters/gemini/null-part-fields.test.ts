@@ -51,3 +51,31 @@ describe("parts whose other fields are null", () => {
     });
   });
 });
+
+describe("a call whose streaming fields are null", () => {
+  const whole = { parts: [{ function_call: { id: null, name: "roll_die", args: { sides: 6 }, partial_args: null, will_continue: null }, text: null }], role: "model" };
+
+  test("is a whole call, completed where the response ended with STOP", () => {
+    const { value } = contentsToItems({ contents: [whole], finishReason: "STOP" });
+    expect(value).toEqual([
+      {
+        type: "function_call",
+        call_id: expect.stringMatching(/^gemini_call_/),
+        name: "roll_die",
+        arguments: '{"sides":6}',
+        status: "completed",
+        "gemini:spelling": "snake",
+        "gemini:partial_args": null,
+        "gemini:will_continue": null,
+        "gemini:text": null,
+      },
+    ]);
+  });
+
+  test("the gate lets it run from the response that holds it", async () => {
+    const response = { candidates: [{ content: whole, finish_reason: "STOP", index: null }], model_version: "gemini-2.5-flash" };
+    const { code, verdicts } = await gate(journal([{ request: { contents: [question], tools: declarations }, response }]));
+    expect(code).toBe(0);
+    expect(verdicts).toEqual([[1, "function_call", expect.stringMatching(/^gemini_call_/), "ok", []]]);
+  });
+});
