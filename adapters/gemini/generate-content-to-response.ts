@@ -4,6 +4,7 @@
 // | Gemini response                      | response object                                            |
 // |--------------------------------------|------------------------------------------------------------|
 // | responseId, modelVersion             | id, model; no responseId: `gemini_resp_<16 hex>` of the body, reported |
+// |   (response_id, model_version, create_time, usage_metadata: the Python SDK's dumps) | read alike, and kept as `gemini:<key>` as written |
 // | createTime (Vertex)                  | created_at in seconds; none: 0, reported                   |
 // | candidates[k].content                | output: contentsToItems of its one model content, each item an output item; |
 // |                                      |   the first candidate continues the journal's pairing (call-ids.ts), the |
@@ -42,7 +43,7 @@ import type { CanonicalItem, ResponseResource } from "../../src/models/open-resp
 import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
 import { CallPairing } from "./call-ids.js";
 import { callStatusOf, contentsToItems } from "./contents-to-items.js";
-import { digest, isRecord, lossAt, PREFIX, typeOf, type Fields, type PointerTokens } from "./fields.js";
+import { digest, isRecord, lossAt, PREFIX, read, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { ResponsePathsOption } from "../../src/models/response-paths.js";
 
@@ -100,14 +101,17 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
     throw new TypeError("not a Gemini response: it has no candidates, promptFeedback or usageMetadata");
   }
   const losses: Loss[] = [];
-  let id = response.responseId;
+  // The Python SDK's dumps spell the response's fields in snake_case (response_id, model_version…):
+  // read alike, they are kept as written by the loop below, which the way back restores.
+  let id = read(response, "responseId").value;
   if (typeof id !== "string" || id === "") {
     const rank = args.responses?.next();
     id = `gemini_resp_${digest(JSON.stringify(response) + rankSuffix(rank), 16)}`;
     losses.push(lossAt(["id"], "synthesized", `a response without responseId: id ${String(id)} derived from its body${rankSuffix(rank) === "" ? "" : ` and its rank (${rank}) among the journal's responses without one`}`));
   }
   let createdAt = 0;
-  const created = typeof response.createTime === "string" ? Date.parse(response.createTime) : Number.NaN;
+  const createTime = read(response, "createTime").value;
+  const created = typeof createTime === "string" ? Date.parse(createTime) : Number.NaN;
   if (Number.isNaN(created)) losses.push(lossAt(["created_at"], "synthesized", "a Gemini response has no creation time: created_at 0 written"));
   else createdAt = Math.floor(created / 1000);
 
@@ -117,7 +121,8 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
   const output: Fields[] = [];
   const kept: Fields[] = [];
   const finishReasons: unknown[] = [];
-  const model = typeof response.modelVersion === "string" ? response.modelVersion : undefined;
+  const modelVersion = read(response, "modelVersion").value;
+  const model = typeof modelVersion === "string" ? modelVersion : undefined;
   const blocked = candidates.length > 0 ? promptBlockReason(response, losses) : undefined;
   candidates.forEach((candidate, k) => {
     if (!isRecord(candidate)) {
@@ -173,7 +178,7 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
       incomplete_details: reason === null ? null : { reason },
       model: model ?? "",
       output,
-      usage: responseUsage(response.usageMetadata, losses),
+      usage: responseUsage(read(response, "usageMetadata").value, losses),
     },
     "Gemini response",
   );
@@ -261,13 +266,17 @@ function responseUsage(usage: unknown, losses: Loss[]): Fields | null | undefine
     losses.push(lossAt(["usageMetadata"], "form_changed", `usageMetadata is ${typeOf(usage)}: usage null written`));
     return null;
   }
-  const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
+  const count = (key: string) => {
+    const value = read(usage, key).value;
+    return typeof value === "number" ? value : 0;
+  };
+  const total = read(usage, "totalTokenCount").value;
   const input = count("promptTokenCount") + count("toolUsePromptTokenCount");
   const output = count("candidatesTokenCount") + count("thoughtsTokenCount");
   return {
     input_tokens: input,
     output_tokens: output,
-    total_tokens: typeof usage.totalTokenCount === "number" ? usage.totalTokenCount : input + output,
+    total_tokens: typeof total === "number" ? total : input + output,
     input_tokens_details: { cached_tokens: count("cachedContentTokenCount") },
     output_tokens_details: { reasoning_tokens: count("thoughtsTokenCount") },
   };

@@ -15,6 +15,8 @@
 // | `gemini:usageMetadata`, else usage   | usageMetadata                                             |
 // | `gemini:<key>` (createTime,          | <key>                                                     |
 // |   promptFeedback…)                   |                                                           |
+// | `gemini:<snake_key>` of a field the  | <snake_key>, and the field is not written again in camelCase |
+// |   way in read in snake_case          |   (`gemini:response_id`: response_id, no responseId)      |
 // | user or system messages, outputs     | loss unsupported_item: a candidate holds the model's turn only |
 // | fields a response cannot hold (tools,| loss unsupported_field, unless they hold the neutral value the way in writes |
 // |   temperature…); other keys          |                                                           |
@@ -22,7 +24,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ResponseResource } from "../../src/models/open-responses.js";
-import { isRecord, lossAt, PREFIX, typeOf, type Fields } from "./fields.js";
+import { isRecord, lossAt, PREFIX, snakeOf, typeOf, type Fields } from "./fields.js";
 import { FINISH_REASONS, isSynthesizedResponseId, outputItemId, RESPONSE_NEUTRALS } from "./generate-content-to-response.js";
 import { itemsToContents } from "./items-to-contents.js";
 
@@ -92,9 +94,11 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
   }
 
   const value: Fields = {};
+  // A field the way in read in snake_case is kept as written, and the loop below restores it.
+  const heldSnake = (key: string) => fields[`${PREFIX}${snakeOf(key)}`] !== undefined;
   if (keptCandidates !== undefined || candidates.length > 0) value.candidates = candidates;
   if (isRecord(fields[`${PREFIX}usageMetadata`])) value.usageMetadata = fields[`${PREFIX}usageMetadata`];
-  else if (isRecord(response.usage)) {
+  else if (isRecord(response.usage) && !heldSnake("usageMetadata")) {
     const usage = response.usage as Fields;
     const reasoning = isRecord(usage.output_tokens_details) && typeof usage.output_tokens_details.reasoning_tokens === "number" ? usage.output_tokens_details.reasoning_tokens : 0;
     const usageMetadata: Fields = { promptTokenCount: usage.input_tokens, candidatesTokenCount: Number(usage.output_tokens) - reasoning, totalTokenCount: usage.total_tokens };
@@ -103,10 +107,10 @@ export function responseToGenerateContent(args: { response: ResponseResource }):
     if (cached > 0) usageMetadata.cachedContentTokenCount = cached;
     value.usageMetadata = usageMetadata;
   }
-  if (typeof response.model === "string" && response.model !== "") value.modelVersion = response.model;
-  if (!isSynthesizedResponseId(response.id)) value.responseId = response.id;
+  if (typeof response.model === "string" && response.model !== "" && !heldSnake("modelVersion")) value.modelVersion = response.model;
+  if (!isSynthesizedResponseId(response.id) && !heldSnake("responseId")) value.responseId = response.id;
   // The time Gemini wrote, as it wrote it, wins over the seconds the way in kept; 0 is what the way in writes for none.
-  if (fields[`${PREFIX}createTime`] === undefined && typeof response.created_at === "number" && response.created_at > 0) {
+  if (fields[`${PREFIX}createTime`] === undefined && !heldSnake("createTime") && typeof response.created_at === "number" && response.created_at > 0) {
     const createTime = rfc3339Seconds(response.created_at);
     if (createTime !== undefined) value.createTime = createTime;
     else losses.push(lossAt(["created_at"], "unsupported_field", `created_at ${response.created_at} is no time an RFC 3339 timestamp can write (years 0000 to 9999): createTime is not written`));
