@@ -43,7 +43,7 @@ import type { CanonicalItem, ResponseResource } from "../../src/models/open-resp
 import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
 import { CallPairing } from "./call-ids.js";
 import { callStatusOf, contentsToItems } from "./contents-to-items.js";
-import { digest, isRecord, lossAt, PREFIX, read, typeOf, type Fields, type PointerTokens } from "./fields.js";
+import { digest, isPresent, isRecord, lossAt, PREFIX, read, typeOf, type Fields, type PointerTokens } from "./fields.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { ResponsePathsOption } from "../../src/models/response-paths.js";
 
@@ -97,7 +97,7 @@ export function responseStatusOf(finishReasons: readonly unknown[], blockReason?
 export function generateContentToResponse(args: { response: unknown; pairing?: CallPairing; responses?: IdlessResponses } & ResponsePathsOption): Converted<ResponseResource> {
   const { response } = args;
   const pairing = args.pairing ?? new CallPairing();
-  if (!isRecord(response) || (!Array.isArray(response.candidates) && !isRecord(response.promptFeedback) && !isRecord(response.usageMetadata))) {
+  if (!isRecord(response) || (!Array.isArray(response.candidates) && !isRecord(read(response, "promptFeedback").value) && !isRecord(read(response, "usageMetadata").value))) {
     throw new TypeError("not a Gemini response: it has no candidates, promptFeedback or usageMetadata");
   }
   const losses: Loss[] = [];
@@ -166,7 +166,8 @@ export function generateContentToResponse(args: { response: unknown; pairing?: C
       output.push(out);
     });
   });
-  const blockReason = isRecord(response.promptFeedback) ? response.promptFeedback.blockReason : undefined;
+  const feedback = read(response, "promptFeedback").value;
+  const blockReason = isRecord(feedback) && isPresent(read(feedback, "blockReason").value) ? read(feedback, "blockReason").value : undefined;
   const { status, reason } = responseStatusOf(finishReasons, blockReason);
 
   const completed = completeResponse(

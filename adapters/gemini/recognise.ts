@@ -9,10 +9,12 @@
 // | isGeminiRequestBody    | a `contents` array of contents, and no `messages`, `input` or `object`  |
 // | isGeminiResponse       | a `candidates` array, or a `promptFeedback` object, and no `object` or  |
 // |                        |   `type`; every candidate with its finishReason                        |
+// |                        |   (prompt_feedback and finish_reason alike: the Python SDK's dumps,     |
+// |                        |   which write a field it has none for as null)                          |
 // | isGeminiStreamChunk    | the same shape, finished or not: a streamed chunk is a partial response.|
 // |                        |   A finished one is a chunk where it sits in a stream (an SSE stream, a |
 // |                        |   `?alt=sse` call, the next line of a stream kept one chunk per line)   |
-import { isRecord } from "./fields.js";
+import { isPresent, isRecord } from "./fields.js";
 
 export function isGeminiContent(record: unknown): boolean {
   if (!isRecord(record) || !Array.isArray(record.parts) || (record.role !== undefined && record.role !== "user" && record.role !== "model")) return false;
@@ -35,12 +37,12 @@ export function isGeminiStreamChunk(record: unknown): boolean {
 }
 
 function hasResponseShape(record: unknown): boolean {
-  if (!isRecord(record) || !(Array.isArray(record.candidates) || isRecord(record.promptFeedback))) return false;
+  if (!isRecord(record) || !(Array.isArray(record.candidates) || isRecord(record.promptFeedback) || isRecord(record.prompt_feedback))) return false;
   return !("object" in record) && !("type" in record);
 }
 
-/** generateContent answers every candidate with its finishReason; a candidate without one is still streaming. */
+/** generateContent answers every candidate with its finishReason; a candidate without one (or with null, as a dump writes none) is still streaming. */
 function isUnfinished(record: Record<string, unknown>): boolean {
   const candidates: unknown[] = Array.isArray(record.candidates) ? record.candidates : [];
-  return candidates.some((candidate) => isRecord(candidate) && candidate.finishReason === undefined && candidate.finish_reason === undefined);
+  return candidates.some((candidate) => isRecord(candidate) && !isPresent(candidate.finishReason) && !isPresent(candidate.finish_reason));
 }
