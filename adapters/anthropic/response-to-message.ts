@@ -15,8 +15,8 @@
 // |                                      |   stop_reason as it is, another reason max_tokens (a loss); |
 // |                                      |   in_progress: null; failed: null, loss                   |
 // | `anthropic:usage`                    | usage                                                    |
-// | usage (none kept)                    | input_tokens less cached_tokens, cache_read_input_tokens, |
-// |                                      |   output_tokens                                          |
+// | usage (none kept)                    | input_tokens less cached_tokens, cache_read_input_tokens |
+// |                                      |   (only where cached_tokens is given), output_tokens     |
 // | `anthropic:<key>` (stop_sequence,    | <key>                                                    |
 // |   stop_details, container…)          |                                                          |
 // | user/system messages or outputs in   | loss unsupported_item: a response holds the assistant's  |
@@ -162,10 +162,14 @@ function anthropicUsage(usage: unknown, losses: Loss[]): Fields {
     losses.push(lossAt(["usage"], "synthesized", "no usage: input_tokens 0 and output_tokens 0 written, which Anthropic always reports"));
     return { input_tokens: 0, output_tokens: 0 };
   }
-  const cached = isRecord(usage.input_tokens_details) && typeof usage.input_tokens_details.cached_tokens === "number" ? usage.input_tokens_details.cached_tokens : 0;
-  const input = typeof usage.input_tokens === "number" ? usage.input_tokens : 0;
+  // A count the usage does not give is not written as 0: no cached tokens said is not none read from the cache.
+  const cached = isRecord(usage.input_tokens_details) && typeof usage.input_tokens_details.cached_tokens === "number" ? usage.input_tokens_details.cached_tokens : undefined;
+  const given = usage.input_tokens;
+  const input = typeof given === "number" ? given : 0;
+  if (typeof given !== "number") losses.push(lossAt(["usage", "input_tokens"], "synthesized", "no input_tokens: 0 written, which Anthropic always reports"));
   const reasoning = isRecord(usage.output_tokens_details) ? usage.output_tokens_details.reasoning_tokens : undefined;
   if (typeof reasoning === "number" && reasoning > 0) losses.push(lossAt(["usage", "output_tokens_details", "reasoning_tokens"], "unsupported_field", "reasoning_tokens: Anthropic counts thinking within output_tokens"));
+  if (cached === undefined) return { input_tokens: input, output_tokens: usage.output_tokens };
   return { input_tokens: input - cached, cache_read_input_tokens: cached, output_tokens: usage.output_tokens };
 }
 

@@ -120,6 +120,18 @@ describe("responseToMessage, a response object Anthropic did not write", () => {
     });
   });
 
+  test("a usage that does not say its cached tokens gives no cache_read_input_tokens: not written as 0", () => {
+    const converted = responseToMessage({ response: response({ usage: { input_tokens: 30, output_tokens: 4, total_tokens: 34 } }) });
+    expect(converted.value.usage).toEqual({ input_tokens: 30, output_tokens: 4 });
+    expect(converted.losses).toEqual([]);
+  });
+
+  test("a usage without input_tokens gives 0, reported at the field", () => {
+    const converted = responseToMessage({ response: response({ usage: { output_tokens: 4 } }) });
+    expect(converted.value.usage).toEqual({ input_tokens: 0, output_tokens: 4 });
+    expect(converted.losses).toEqual([{ path: "/usage/input_tokens", code: "synthesized", detail: "no input_tokens: 0 written, which Anthropic always reports" }]);
+  });
+
   test("incomplete for max_output_tokens gives max_tokens", () => {
     expect(responseToMessage({ response: response({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }) }).value.stop_reason).toBe("max_tokens");
   });
