@@ -13,7 +13,8 @@
 // |--------------------------------------------|--------------------------------------------------------|
 // | the text of a JSON object                  | the parsed object; reported (form_changed) when its    |
 // |                                            |   JSON text is not the output's (a number a double     |
-// |                                            |   cannot hold, a name twice, other spelling)           |
+// |                                            |   cannot hold, a name twice, other spelling), or when  |
+// |                                            |   it is {output: text}, which reads back as the text   |
 // | any other text                             | {output: text}                                         |
 // | parts                                      | the texts joined as above (reported when several, or   |
 // |                                            |   when one is all the output holds: it comes back as   |
@@ -27,8 +28,7 @@ import { argumentsObjectChange } from "../../src/models/inexact-json.js";
 
 export function outputOfResponse(response: unknown, at: PointerTokens, losses: Loss[]): string {
   if (isRecord(response)) {
-    const keys = Object.keys(response);
-    if (keys.length === 1 && keys[0] === "output" && typeof response.output === "string" && !isObjectText(response.output)) return response.output;
+    if (readsAsPlainText(response)) return response.output as string;
     // An output is text or parts: the structure lives on in the text, which the way back parses.
     losses.push(lossAt(at, "form_changed", "the response object is written as its JSON text, member order kept; the way back parses it again"));
     return JSON.stringify(response);
@@ -66,7 +66,18 @@ function responseOfText(text: string, at: PointerTokens, losses: Loss[]): unknow
   const parsed: unknown = JSON.parse(text);
   const change = argumentsObjectChange(text, parsed, "response", "output");
   if (change !== undefined) losses.push(lossAt(at, "form_changed", change));
+  // {output: text} is how Gemini writes a plain result, and the way back unwraps it:
+  // an object of that one member comes back as its text, not as the object's text.
+  // Wrapping it again would not help, as an object's text is never unwrapped.
+  if (readsAsPlainText(parsed)) losses.push(lossAt(at, "form_changed", "the output text is the object {output: text}, which is how Gemini writes a plain result: it reads back as the text it holds, not as the object"));
   return parsed;
+}
+
+/** Whether a response object is the one `outputOfResponse` unwraps into the text it holds. */
+function readsAsPlainText(response: unknown): boolean {
+  if (!isRecord(response)) return false;
+  const keys = Object.keys(response);
+  return keys.length === 1 && keys[0] === "output" && typeof response.output === "string" && !isObjectText(response.output);
 }
 
 function isObjectText(text: string): boolean {

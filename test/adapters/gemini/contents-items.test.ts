@@ -300,6 +300,25 @@ describe("content rules", () => {
     expect(contentsToItems(gemini.value).value[1]).toEqual({ type: "function_call_output", call_id: "call_1", output: "rain", "gemini:name": "get_weather" });
   });
 
+  test("a result whose text is the object {output: text} is sent as that object and reported, since it comes back as the text it holds", () => {
+    const items = [
+      { type: "function_call" as const, call_id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' },
+      { type: "function_call_output" as const, call_id: "call_1", output: '{"output":"rain"}' },
+    ];
+    const gemini = itemsToContents({ items });
+    expect(gemini.value.contents[1]).toEqual({ role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "rain" }, id: "call_1" } }] });
+    expect(gemini.losses).toEqual([
+      { path: "/1/output", code: "form_changed", detail: "the output text is the object {output: text}, which is how Gemini writes a plain result: it reads back as the text it holds, not as the object" },
+    ]);
+    expect(contentsToItems(gemini.value).value[1]).toEqual({ type: "function_call_output", call_id: "call_1", output: "rain", "gemini:name": "get_weather" });
+  });
+
+  test.each(['{"output":{"temp":"12"}}', '{"output":"{\\"temp\\":\\"12\\"}"}', '{"output":"rain","unit":"c"}'])("a result %j that does not read back as a text is sent as its object, unreported", (output) => {
+    const gemini = itemsToContents({ items: [{ type: "function_call_output", call_id: "call_1", output, "gemini:name": "get_weather" } as never] });
+    expect(gemini.losses).toEqual([]);
+    expect(contentsToItems(gemini.value).value[0]).toMatchObject({ output });
+  });
+
   // Only the text of a JSON object is kept wrapped, as its JSON text: JSON's own
   // whitespace may open it, any other character (a no-break space) makes it text.
   test.each([
