@@ -12,7 +12,8 @@
 // |                                           |   arguments -> input (tool-input.ts)                           |
 // | `bedrock:<kind>` extension item           | the block `{<kind>: …}` in the assistant message, as it is     |
 // | `function_call_output`                    | toolResult in the user message after the assistant message holding the call; |
-// |                                           |   a string output is one text block; `bedrock:status` -> status |
+// |                                           |   a string output is one text block; `bedrock:status` -> status; |
+// |                                           |   one text part alone is that block too: form_changed          |
 // | `bedrock:<field>` of an item or part      | `<field>` of the block; `bedrock:cachePoint` a cachePoint block after it |
 // | refusal part, compaction, item_reference, | losses                                                         |
 // |   another provider's extension item, item |                                                                |
@@ -263,6 +264,11 @@ function toolUse(call: FunctionCallItem, callId: string, ids: CallIds, at: Point
   return { toolUse };
 }
 
+/** Whether the blocks are one text block and nothing else: what a string output is written as. */
+function isOneTextBlock(blocks: readonly Fields[]): boolean {
+  return blocks.length === 1 && Object.keys(blocks[0]!).length === 1 && typeof blocks[0]!.text === "string";
+}
+
 /** The toolResult block, and the cachePoint block the output carries after it. */
 function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds, at: PointerTokens, losses: Loss[]): Fields[] {
   const rewrite = ids.toBedrock(callId);
@@ -270,11 +276,14 @@ function toolResult(output: FunctionCallOutputItem, callId: string, ids: CallIds
   const value: unknown = output.output;
   let content: Fields[];
   if (typeof value === "string") content = [{ text: value }];
-  else if (Array.isArray(value)) content = value.flatMap((part: unknown, index) => {
-    const block = blockOfPart(part, [...at, "output", index], losses);
-    return block ? [block, ...cachePointAfter(part as Fields)] : [];
-  });
-  else {
+  else if (Array.isArray(value)) {
+    content = value.flatMap((part: unknown, index) => {
+      const block = blockOfPart(part, [...at, "output", index], losses);
+      return block ? [block, ...cachePointAfter(part as Fields)] : [];
+    });
+    // A text result is one text block too, and the way back reads one text block alone as that text.
+    if (value.length === 1 && isOneTextBlock(content)) losses.push(lossAt([...at, "output"], "form_changed", `a text part written as one text block, which is how ${TARGET} writes a text result: it comes back as text, not as parts`));
+  } else {
     content = [{ text: "" }];
     losses.push(lossAt([...at, "output"], "form_changed", `an output that is ${typeOf(value)}, neither text nor parts, becomes an empty text`));
   }

@@ -270,6 +270,23 @@ describe("itemsToMessages", () => {
     expect(converted.losses).toEqual([]);
   });
 
+  test("an output of one text part is written as a text result is, reported, since it comes back as text and not as parts", () => {
+    const converted = itemsToMessages({ items: items([call("call_1"), { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "rain, 9 C" }] }]) });
+    expect(converted.value.messages[1]).toEqual({ role: "user", content: [{ toolResult: { toolUseId: "call_1", content: [{ text: "rain, 9 C" }] } }] });
+    expect(converted.losses).toEqual([
+      { path: "/1/output", code: "form_changed", detail: "a text part written as one text block, which is how Bedrock Converse writes a text result: it comes back as text, not as parts" },
+    ]);
+    expect(messagesToItems({ messages: converted.value.messages }).value[1]).toEqual({ type: "function_call_output", call_id: "call_1", output: "rain, 9 C" });
+  });
+
+  test("an output of two text parts, or of none, goes there and back as parts, unreported", () => {
+    for (const parts of [[{ type: "input_text", text: "rain" }, { type: "input_text", text: "9 C" }], []]) {
+      const converted = itemsToMessages({ items: items([call("call_1"), { type: "function_call_output", call_id: "call_1", output: parts }]) });
+      expect(converted.losses).toEqual([]);
+      expect(messagesToItems({ messages: converted.value.messages }).value[1]).toEqual({ type: "function_call_output", call_id: "call_1", output: parts });
+    }
+  });
+
   test("another provider's field on an output is reported, never forwarded", () => {
     const converted = itemsToMessages({ items: items([call("call_1"), { ...output("call_1"), "anthropic:cache_control": { type: "ephemeral" } }]) });
     expect(converted.value.messages[1]).toEqual({ role: "user", content: [{ toolResult: { toolUseId: "call_1", content: [{ text: "rain, 9 C" }] } }] });
