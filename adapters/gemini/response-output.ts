@@ -19,6 +19,7 @@
 // | parts                                      | the texts joined as above (reported when several, or   |
 // |                                            |   when one is all the output holds: it comes back as   |
 // |                                            |   text); the other parts go to functionResponse `parts` |
+// | no parts                                   | {output: ""}, which reads back as text: reported       |
 // | files alone                                | {output: ""} beside them, which reads back as no text; |
 // |                                            |   empty text parts beside files are reported           |
 import type { Loss } from "../../src/models/loss.js";
@@ -52,6 +53,8 @@ export function responseOfOutput(output: unknown, at: PointerTokens, losses: Los
       if (converted) parts.push(converted);
     }
   });
+  // A result of no parts is written as a result of no text is, {output: ""}, which the way back reads as text.
+  if (output.length === 0) losses.push(lossAt(at, "form_changed", "an output of no parts written as an empty text result: it comes back as text, not as parts"));
   if (texts.length > 1) losses.push(lossAt(at, "form_changed", `${texts.length} text parts joined into one response`));
   // A functionResponse holds no text part, only the response: with no file beside it, the way back reads text where the output held parts.
   if (texts.length === 1 && parts.length === 0) losses.push(lossAt(at, "form_changed", "a text part written as the response's text: a Gemini result holds files as parts, never text"));

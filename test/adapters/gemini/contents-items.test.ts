@@ -176,6 +176,16 @@ describe("a result of one text part", () => {
   });
 });
 
+describe("a result of no parts", () => {
+  test("is written as the empty text result, reported, since it comes back as text and not as parts", () => {
+    const call = { type: "function_call" as const, call_id: "call_w", name: "get_weather", arguments: '{"city":"Lisbon"}', status: "completed" as const };
+    const there = itemsToContents({ items: [call, { type: "function_call_output", call_id: "call_w", output: [] }] });
+    expect(there.value.contents[1]).toEqual({ role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "" }, id: "call_w" } }] });
+    expect(there.losses).toEqual([{ path: "/1/output", code: "form_changed", detail: "an output of no parts written as an empty text result: it comes back as text, not as parts" }]);
+    expect(contentsToItems(there.value).value[1]).toMatchObject({ type: "function_call_output", call_id: "call_w", output: "" });
+  });
+});
+
 describe("a piece of a call streamed in parts", () => {
   test.each([
     [{ name: "delete_all", partialArgs: [{ jsonPath: "$.path", stringValue: "/" }], willContinue: true }, "partialArgs"],
