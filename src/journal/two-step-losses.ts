@@ -24,6 +24,8 @@
 // |   or an item id, another target        |   and the target writes none of them               |
 // | another field                          | at the target's field for it, when the record      |
 // |                                        |   written holds that field; else not reported      |
+// | a value of an item, reported where the | at the target's field for the output, when the     |
+// |   item stands in the source            |   record written holds it (a Chat call's call_id)  |
 // | a field the second step synthesized    | not reported: the second step's loss says what the |
 // |   again, at the same path              |   record written holds there (Anthropic's zero     |
 // |                                        |   usage, not the first step's null)                |
@@ -72,7 +74,7 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
       losses.push(loss);
       continue;
     }
-    const at = target.responseFields[key];
+    const at = target.responseFields[key] ?? outputField(loss.path, source, target);
     if (at === undefined || !holdsPointer(args.written, at)) continue;
     if (madeAgain.has(at)) retold.add(at);
     else losses.push({ ...loss, path: at });
@@ -95,6 +97,19 @@ export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelop
     losses.push({ ...loss, path });
   }
   return losses;
+}
+
+/**
+ * Where the target writes the items, for a value the first step made up for an
+ * item and reported where the item stands in the source (Chat's call without
+ * id, at `/choices/0/message/tool_calls/0`): the value reaches the target's
+ * items all the same (`/content` of an Anthropic message).
+ */
+function outputField(path: string, source: StepEnvelope, target: Exclude<StepEnvelope, "responses">): string | undefined {
+  if (source === "responses") return undefined;
+  const items = source.responseFields.output;
+  if (items === undefined || !(path === items || path.startsWith(items + "/"))) return undefined;
+  return target.responseFields.output;
 }
 
 function topKey(path: string): string {

@@ -33,3 +33,18 @@ describe("a value both steps synthesized", () => {
     expect(joinStepLosses({ source: { responseFields: { usage: "/usage" } }, target: anthropic, first, second, written })).toEqual(second);
   });
 });
+
+describe("a value the first step made up for an item, reported where the item stands in the source", () => {
+  const chat = { responseFields: { output: "/choices", created_at: "/created" } };
+  const detail = 'a tool call without id: call_id "synth_1_4c06f8623e6ec75f" was synthesized; a tool message without tool_call_id that follows answers it';
+  const first = [{ path: "/choices/0/message/tool_calls/0", code: "synthesized" as const, detail }];
+
+  test("is reported at the target's items, which hold it", () => {
+    const written = { content: [{ type: "tool_use", id: "synth_1_4c06f8623e6ec75f", name: "get_weather", input: {} }] };
+    expect(joinStepLosses({ source: chat, target: anthropic, first, second: [], written })).toEqual([{ path: "/content", code: "synthesized", detail }]);
+  });
+
+  test("is not reported where the record written holds no items", () => {
+    expect(joinStepLosses({ source: chat, target: anthropic, first, second: [], written: {} })).toEqual([]);
+  });
+});
