@@ -28,9 +28,14 @@ export interface Located {
  */
 export class Attributes extends Map<string, Located> {
   private readonly taken = new Set<string>();
-  /** Entries that read two ways: a name written again with another value, or a value that holds two (`detail` says which), and where. */
-  /** `event`: what an event that holds a tool call says (event-calls.ts), for a span whose attributes are not read either. */
-  /** `earlier`: for a name written again, the value it was written with first, which the map no longer holds and a reader that keeps the first reads. */
+  /**
+   * Entries that read two ways: a name written again with another value, or a
+   * value that holds two (`detail` says which), and where. `event`: what an
+   * event that holds a tool call says (event-calls.ts), for a span whose
+   * attributes are not read either. `earlier`: for a name written again, the
+   * value it was written with first, which the map no longer holds and a reader
+   * that keeps the first reads.
+   */
   readonly twice: Array<{ key: string; path: string; detail: string; event?: string; earlier?: Located }> = [];
 
   /** Sets an entry as the document wrote it: a name written again with another value, or a value written two ways, is remembered in `twice`. */
