@@ -212,17 +212,17 @@ export function keyedFingerprint(seed: Uint32Array, rounds: { compression: numbe
     const words = (length >> 1) + 1;
     for (let step = 0; step < words + 2; step += 1) {
       let word = 0;
-      let rounds = compression;
+      let roundsNow = compression;
       if (step < words) {
         const index = step * 2;
         word = step < words - 1 ? key.charCodeAt(index) | (key.charCodeAt(index + 1) << 16) : (index < length ? key.charCodeAt(index) : 0) | ((length * 2) << 24);
         v3 ^= word;
       } else {
-        rounds = finalization;
+        roundsNow = finalization;
         if (step === words) v2 ^= 0xee;
         else v1 ^= 0xdd;
       }
-      for (let round = 0; round < rounds; round += 1) {
+      for (let round = 0; round < roundsNow; round += 1) {
         v0 = (v0 + v1) | 0;
         v1 = rotl(v1, 5) ^ v0;
         v0 = rotl(v0, 16);
