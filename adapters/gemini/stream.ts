@@ -39,6 +39,11 @@
 // | a whole response on a JSON line (a chunk with | the next chunk of the open response (`continues`): the  |
 // |   every finishReason) with the open response's|   last chunk of a stream kept one chunk per line, or   |
 // |   responseId                                 |   one that goes on after it finished                   |
+// | a chunk dumped by the Python SDK: snake_case | read as its camelCase twin, nulls as fields left out    |
+// |   fields, null for each it does not hold     |   (camel-chunk.ts); losses name its fields as written  |
+// | a chunk of the other spelling than the       | every call of the response is incomplete (the Python   |
+// |   response's chunks before it, or one field  |   SDK joins the two, a reader of camelCase reads none  |
+// |   in both spellings                          |   of the snake_case fields), reported                  |
 //
 // Every chunk says the response's own fields again (usageMetadata, modelVersion,
 // responseId, each candidate's finishReason and index), and none is in an item.
@@ -52,8 +57,10 @@ import type { IdlessResponses } from "../../src/models/idless-responses.js";
 import type { CallPairing } from "./call-ids.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { setOwn } from "../../src/models/json-value.js";
-import { isRecord, read, snakeOf, typeOf, type Fields } from "./fields.js";
+import { camelChunk, type CamelChunk } from "./camel-chunk.js";
+import { isPresent, isRecord, read, snakeOf, typeOf, type Fields } from "./fields.js";
 import { finishReasonName, generateContentToResponse } from "./generate-content-to-response.js";
+import { writtenPath } from "./written-path.js";
 
 export interface GeminiStreamOptions {
   /** Also give each response the GenerateContentResponse its chunks amount to (`GeminiAssembledResponse.response`). */
@@ -119,6 +126,12 @@ interface OpenResponse {
   blocked?: { value: unknown; line: number };
   /** The first promptFeedback after it that gave no blockReason or another, and where. */
   unblocked?: { line: number; path: string; value: unknown };
+  /** The chunks written otherwise than they were read (in snake_case, with nulls), by line: losses name their fields as written. */
+  written?: Map<number, Fields>;
+  /** The spelling of the first chunk that wrote a field in one (camelCase, or snake_case), and its line. */
+  spelling?: { snake: boolean; line: number };
+  /** The first chunk that two readers of the chunks read apart for their spelling, and why. */
+  respelled?: { line: number; path: string; detail: string };
 }
 
 export class GeminiStreamAssembler {
@@ -130,26 +143,31 @@ export class GeminiStreamAssembler {
 
   push(chunk: unknown, line: number): GeminiAssembledResponse[] {
     if (!isRecord(chunk)) throw new TypeError("not a Gemini stream chunk: not an object");
+    // Read in the API's spelling, so that a dumped chunk joins as its camelCase twin does.
+    const read = camelChunk(chunk);
+    const fields = read.chunk;
     const closed: GeminiAssembledResponse[] = [];
     const open = this.current;
     // A chunk of the same responseId after every candidate finished is no new response: it goes on the
     // finished one, whose calls a reader that reads on sees otherwise (parts after a finishReason, below).
-    const sameId = typeof chunk.responseId === "string" && typeof open?.fields.responseId === "string" && chunk.responseId === open.fields.responseId;
-    if (open && ((open.finished && !sameId) || (typeof chunk.responseId === "string" && typeof open.fields.responseId === "string" && chunk.responseId !== open.fields.responseId))) {
+    const sameId = typeof fields.responseId === "string" && typeof open?.fields.responseId === "string" && fields.responseId === open.fields.responseId;
+    if (open && ((open.finished && !sameId) || (typeof fields.responseId === "string" && typeof open.fields.responseId === "string" && fields.responseId !== open.fields.responseId))) {
       closed.push(...this.finish());
     }
     const response: OpenResponse = (this.current ??= { line, lastLine: line, fields: {} as Fields, said: [], candidates: new Map<number, CandidateState>(), losses: [], finished: false });
     response.lastLine = line;
-    notePromptBlock(response, chunk, line);
-    for (const [key, value] of Object.entries(chunk)) {
+    if (fields !== chunk) (response.written ??= new Map()).set(line, chunk);
+    noteSpelling(response, read, line);
+    notePromptBlock(response, fields, line);
+    for (const [key, value] of Object.entries(fields)) {
       if (key === "candidates") continue;
       response.said.push({ line, path: `/${pointerToken(key)}`, key, value });
       if (key === "responseId" || key === "modelVersion" || key === "createTime") {
         if (!(key in response.fields)) response.fields[key] = value;
       } else response.fields[key] = value;
     }
-    if (Array.isArray(chunk.candidates)) {
-      chunk.candidates.forEach((candidate: unknown, position) => this.mergeCandidate(response, candidate, position, line));
+    if (Array.isArray(fields.candidates)) {
+      fields.candidates.forEach((candidate: unknown, position) => this.mergeCandidate(response, candidate, position, line));
       response.finished = response.candidates.size > 0 && [...response.candidates.values()].every((state) => saysWhyFinished(state.fields));
     }
     return closed;
@@ -162,7 +180,9 @@ export class GeminiStreamAssembler {
    */
   continues(record: unknown): boolean {
     const open = this.current;
-    return open !== undefined && isRecord(record) && typeof record.responseId === "string" && record.responseId === open.fields.responseId;
+    if (open === undefined || !isRecord(record)) return false;
+    const responseId = isPresent(record.responseId) ? record.responseId : record.response_id;
+    return typeof responseId === "string" && responseId === open.fields.responseId;
   }
 
   finish(): GeminiAssembledResponse[] {
@@ -197,6 +217,30 @@ export class GeminiStreamAssembler {
     const parts: unknown[] = Array.isArray(content.parts) ? content.parts : [];
     if (finished !== undefined && parts.some(holdsSomething)) state.late ??= { line, path: `/candidates/${position}/content/parts`, finished };
     parts.forEach((part, partIndex) => mergePart(state!, part, line, `/candidates/${position}/content/parts/${partIndex}`, response.losses));
+  }
+}
+
+/**
+ * Keeps the spelling of the response's first chunk that writes a field in
+ * one, and the first chunk that two readers read apart for its spelling: one
+ * that gives a field in both spellings (pydantic refuses it, a reader of the
+ * API's JSON takes the camelCase value), or one of snake_case fields in a
+ * response of camelCase chunks or the other way round. The Python SDK reads
+ * either spelling in each chunk and joins them; js-genai, as any reader of the
+ * API's JSON, reads none of the snake_case fields (a call, a finishReason), so
+ * the two see other calls. A chunk of both spellings is read as a dump.
+ */
+function noteSpelling(response: OpenResponse, read: CamelChunk, line: number): void {
+  if (response.respelled !== undefined) return;
+  if (read.twice !== undefined) {
+    response.respelled = { line, path: read.twice, detail: "a field given in both camelCase and snake_case: a reader of the API's JSON takes the camelCase one, the Python SDK refuses the chunk, so the response's calls are written incomplete" };
+    return;
+  }
+  if (!read.snake && !read.camel) return;
+  if (response.spelling === undefined) response.spelling = { snake: read.snake, line };
+  else if (response.spelling.snake !== read.snake) {
+    const [now, then] = read.snake ? ["snake_case", "camelCase"] : ["camelCase", "snake_case"];
+    response.respelled = { line, path: "", detail: `this chunk writes its fields in ${now}, where line ${response.spelling.line} wrote them in ${then}: the Python SDK reads both and joins them, a reader of the API's camelCase (js-genai) reads none of the snake_case fields, so the response's calls are written incomplete` };
   }
 }
 
@@ -456,16 +500,27 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
     const says = value === undefined || value === null ? "no blockReason" : `blockReason ${JSON.stringify(value)}`;
     losses.push({ line, path, code: "form_changed", detail: `the promptFeedback gives ${says} after blockReason ${JSON.stringify(open.blocked.value)} on line ${open.blocked.line}: a reader of that chunk saw the prompt blocked, so the response's calls are written incomplete` });
   }
+  if (open.respelled !== undefined) losses.push({ code: "form_changed", ...open.respelled });
   const items = converted.value.output.map(inputItem) as GeminiAssembledResponse["items"];
+  // Each loss names the field as its chunk's line writes it, which may not be the spelling it was read in.
+  const written = open.written;
+  const asWritten = written === undefined ? (losses: StreamLoss[]) => losses : (losses: StreamLoss[]) => losses.map((loss) => (written.has(loss.line) ? { ...loss, path: writtenPath(written.get(loss.line), loss.path) } : loss));
   const assembled: GeminiAssembledResponse = {
     id: converted.value.id,
     status: converted.value.status,
-    items: late.length > 0 || endedTwoWays.length > 0 || open.unblocked !== undefined || doubted ? items.map((item) => stoppedCall(item) ?? item) : items,
+    items: late.length > 0 || endedTwoWays.length > 0 || open.unblocked !== undefined || open.respelled !== undefined || doubted ? items.map((item) => stoppedCall(item) ?? item) : items,
     // The items go without the ids the response object gives them, so their report does too.
-    losses: byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)]),
+    losses: asWritten(byLine([...losses.filter((loss) => !(loss.code === "synthesized" && /^\/output\/\d+\/id$/.test(loss.path))), ...open.said.flatMap(leftBehind)])),
     line: open.line,
     lastLine: open.lastLine,
-    record: () => ({ value: converted.value as unknown as Fields, losses: byLine([...losses, ...replaced(open)]), place: (path) => placeField(path, open, partOrigins) }),
+    record: () => ({
+      value: converted.value as unknown as Fields,
+      losses: asWritten(byLine([...losses, ...replaced(open)])),
+      place: (path) => {
+        const placed = placeField(path, open, partOrigins);
+        return written?.has(placed.line) === true ? { ...placed, path: writtenPath(written.get(placed.line), placed.path) } : placed;
+      },
+    }),
     merged: () => response,
   };
   if (options.response) assembled.response = response;

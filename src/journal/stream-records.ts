@@ -28,7 +28,7 @@
 // response. On a JSON line it is one when the open stream's assembler says it
 // continues the response (a Gemini chunk kept one per line, the last of which
 // has every finishReason). A Gemini response on a JSON line that names its
-// responseId waits for the next record: one of the same responseId, and not the
+// responseId (response_id in the Python SDK's dumps) waits for the next record: one of the same responseId, and not the
 // same response written again, continues it as a stream that went on after it
 // finished.
 //
@@ -267,7 +267,7 @@ export class StreamRecords {
     if (held === undefined) return this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted, facts), fromSse, text);
     this.held = undefined;
     // The same response written again is a repeat of the stored response, not a chunk of it.
-    if (fromSse || !isPlainObject(record) || record.responseId !== held.responseId || isDeepStrictEqual(record, held.plain.record)) return [held.plain, ...this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted, facts), fromSse, text)];
+    if (fromSse || responseIdOf(record) !== held.responseId || isDeepStrictEqual(record, held.plain.record)) return [held.plain, ...this.holdOrGive(this.pushDetected(record, line, fromSse, text, counted, facts), fromSse, text)];
     // Read again as the first chunk of a stream, which this record continues.
     const { record: first, line: firstLine, inexact } = held.plain;
     this.stream = this.open("gemini", false);
@@ -282,8 +282,8 @@ export class StreamRecords {
     if (fromSse || this.stream !== undefined) return out;
     const last = out[out.length - 1];
     if (last === undefined || last.kind !== "plain" || last.envelope !== "gemini" || last.recordKind !== "envelope_response" || !this.reassemble.has("gemini")) return out;
-    const responseId = isPlainObject(last.record) ? last.record.responseId : undefined;
-    if (typeof responseId !== "string" || responseId === "") return out;
+    const responseId = responseIdOf(last.record);
+    if (responseId === undefined || responseId === "") return out;
     this.held = { plain: last, text, responseId };
     return out.slice(0, -1);
   }
@@ -652,6 +652,16 @@ const UNENDED = "SSE event ends without the blank line that dispatches it: SSE r
 /** Whether an OpenAI stream record other than an error event carries an `error` member that JavaScript reads as true, as openai-node tests it. */
 function carriesError(record: unknown): boolean {
   return isPlainObject(record) && Boolean(record.error) && record.type !== "error";
+}
+
+/**
+ * The responseId a Gemini record names, in the API's camelCase or in the
+ * snake_case of the Python SDK's dumps (which write null for one it has none of).
+ */
+function responseIdOf(record: unknown): string | undefined {
+  if (!isPlainObject(record)) return undefined;
+  const responseId = record.responseId ?? record.response_id;
+  return typeof responseId === "string" ? responseId : undefined;
 }
 
 /**
