@@ -35,69 +35,121 @@ export interface CamelChunk {
   twice?: string;
 }
 
-type Level = (value: unknown, at: string, read: CamelChunk) => unknown;
+/** The levels of a chunk whose fields are respelled, and the fields that lead from each to the next (`list`: an array of them). */
+type Level = "chunk" | "candidate" | "content" | "part" | "call" | "piece";
+const CHILDREN: Readonly<Record<Level, Readonly<Record<string, { level: Level; list: boolean }>>>> = {
+  chunk: { candidates: { level: "candidate", list: true } },
+  candidate: { content: { level: "content", list: false } },
+  content: { parts: { level: "part", list: true } },
+  part: { functionCall: { level: "call", list: false } },
+  call: { partialArgs: { level: "piece", list: true } },
+  piece: {},
+};
 
 /** A snake_case name of one or more words, which a camelCase name was written as. */
 const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 /** A camelCase name with a capital, which no snake_case name is. */
 const CAMEL_NAME = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
 
-const listOf =
-  (level: Level): Level =>
-  (value, at, read) => {
-    if (!Array.isArray(value)) return value;
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const respelled = level(value[i], `${at}/${i}`, read);
-      if (respelled !== value[i]) (out ??= value.slice())[i] = respelled;
-    }
-    return out ?? value;
-  };
+/** How a field's name is spelled, and the name it is read by. */
+interface Spelled {
+  name: string;
+  snake: boolean;
+  camel: boolean;
+}
 
-const objectOf =
-  (children: Readonly<Record<string, Level>>): Level =>
-  (value, at, read) => {
-    if (!isRecord(value)) return value;
-    let out: Fields | undefined;
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const said = value[key];
-      const snake = SNAKE_NAME.test(key);
-      if (snake) read.snake = true;
-      else if (!read.camel && CAMEL_NAME.test(key)) read.camel = true;
-      const name = snake ? camelOf(key) : key;
-      const child = Object.hasOwn(children, name) ? children[name] : undefined;
-      const respelled = said === null || child === undefined ? said : child(said, `${at}/${pointerToken(key)}`, read);
-      if (out === undefined && !snake && said !== null && respelled === said) continue;
-      // The members before this one went through as they were: copied now, in their order.
-      if (out === undefined) {
-        out = {};
-        for (let j = 0; j < i; j++) if (value[keys[j]!] !== null) setOwn(out, keys[j]!, value[keys[j]!]);
-      }
-      if (said === null) continue;
-      // Given in both spellings: the camelCase value stays, whichever came first.
-      if (snake && Object.hasOwn(value, name) && value[name] !== null) {
-        read.twice ??= `${at}/${pointerToken(key)}`;
-        continue;
-      }
-      setOwn(out, name, respelled);
-    }
-    return out ?? value;
-  };
+/**
+ * The names worked out so far: every chunk of a stream writes the same few,
+ * and two regular expressions and a replace per field were most of the cost of
+ * reading a dumped chunk. Bounded, though a chunk's names are the writer's.
+ */
+const SPELLINGS = new Map<string, Spelled>();
+const MAX_SPELLINGS = 512;
 
-const piece = objectOf({});
-const functionCall = objectOf({ partialArgs: listOf(piece) });
-const part = objectOf({ functionCall });
-const content = objectOf({ parts: listOf(part) });
-const candidate = objectOf({ content });
-const chunkLevel = objectOf({ candidates: listOf(candidate) });
+function spelledOf(key: string): Spelled {
+  let spelled = SPELLINGS.get(key);
+  if (spelled === undefined) {
+    const snake = SNAKE_NAME.test(key);
+    spelled = { name: snake ? camelOf(key) : key, snake, camel: !snake && CAMEL_NAME.test(key) };
+    if (SPELLINGS.size < MAX_SPELLINGS) SPELLINGS.set(key, spelled);
+  }
+  return spelled;
+}
 
 /** The chunk in the API's camelCase, without the nulls a dump writes for the fields it does not hold. */
 export function camelChunk(chunk: Fields): CamelChunk {
   const read: CamelChunk = { chunk, snake: false, camel: false };
-  read.chunk = chunkLevel(chunk, "", read) as Fields;
+  read.chunk = respell(chunk, "chunk", read) as Fields;
+  // Where, found again only for the rare chunk that has one: the walk above builds no pointers.
+  if (read.twice !== undefined) read.twice = givenTwiceAt(chunk, "chunk", "");
   return read;
+}
+
+/**
+ * The value respelled, or the value itself when it was in camelCase without
+ * nulls already: nearly every chunk of a camelCase stream costs a look at its
+ * keys and no copy.
+ */
+function respell(value: unknown, level: Level, read: CamelChunk): unknown {
+  if (!isRecord(value)) return value;
+  let out: Fields | undefined;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const said = value[key];
+    const { name, snake, camel } = spelledOf(key);
+    if (snake) read.snake = true;
+    else if (camel) read.camel = true;
+    const child = Object.hasOwn(CHILDREN[level], name) ? CHILDREN[level][name] : undefined;
+    const respelled = said === null || child === undefined ? said : child.list ? respellList(said, child.level, read) : respell(said, child.level, read);
+    if (out === undefined && !snake && said !== null && respelled === said) continue;
+    // The members before this one went through as they were: copied now, in their order.
+    if (out === undefined) {
+      out = {};
+      for (let j = 0; j < i; j++) if (value[keys[j]!] !== null) setMember(out, keys[j]!, value[keys[j]!]);
+    }
+    if (said === null) continue;
+    // Given in both spellings: the camelCase value stays, whichever came first.
+    if (snake && Object.hasOwn(value, name) && value[name] !== null) {
+      read.twice ??= "";
+      continue;
+    }
+    setMember(out, name, respelled);
+  }
+  return out ?? value;
+}
+
+function respellList(value: unknown, level: Level, read: CamelChunk): unknown {
+  if (!Array.isArray(value)) return value;
+  let out: unknown[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const respelled = respell(value[i], level, read);
+    if (respelled !== value[i]) (out ??= value.slice())[i] = respelled;
+  }
+  return out ?? value;
+}
+
+/** The pointer to the first field given in both spellings, at the snake_case one. */
+function givenTwiceAt(value: unknown, level: Level, at: string): string | undefined {
+  if (!isRecord(value)) return undefined;
+  for (const key of Object.keys(value)) {
+    const said = value[key];
+    if (said === null) continue;
+    const { name, snake } = spelledOf(key);
+    const here = `${at}/${pointerToken(key)}`;
+    if (snake && Object.hasOwn(value, name) && value[name] !== null) return here;
+    const child = Object.hasOwn(CHILDREN[level], name) ? CHILDREN[level][name] : undefined;
+    if (child === undefined) continue;
+    const found = child.list ? (Array.isArray(said) ? said.reduce<string | undefined>((first, element, index) => first ?? givenTwiceAt(element, child.level, `${here}/${index}`), undefined) : undefined) : givenTwiceAt(said, child.level, here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Sets a member; `__proto__` as an own member, never as the prototype. */
+function setMember(target: Fields, key: string, value: unknown): void {
+  if (key === "__proto__") setOwn(target, key, value);
+  else target[key] = value;
 }
 
 function camelOf(key: string): string {
