@@ -521,10 +521,47 @@ function assemble(open: OpenResponse, options: GeminiStreamOptions): GeminiAssem
         return written?.has(placed.line) === true ? { ...placed, path: writtenPath(written.get(placed.line), placed.path) } : placed;
       },
     }),
-    merged: () => response,
+    merged: () => (written === undefined ? response : withPartsAsWritten(response, partOrigins, written)),
   };
   if (options.response) assembled.response = response;
   return assembled;
+}
+
+/**
+ * The joined response with each part's fields named as the chunk it first came
+ * in writes them: a call found in it is then said where the source wrote it.
+ */
+function withPartsAsWritten(response: Fields, origins: PartState[][], written: ReadonlyMap<number, Fields>): Fields {
+  if (!Array.isArray(response.candidates)) return response;
+  const candidates = response.candidates.map((candidate: unknown, index) => {
+    const content = isRecord(candidate) ? candidate.content : undefined;
+    if (!isRecord(candidate) || !isRecord(content) || !Array.isArray(content.parts)) return candidate;
+    const parts = content.parts.map((part: unknown, partIndex) => {
+      const origin = origins[index]?.[partIndex];
+      const chunk = origin === undefined ? undefined : written.get(origin.line);
+      return chunk === undefined ? part : namedAsWritten(part, valueAt(chunk, origin!.path));
+    });
+    return { ...candidate, content: { ...content, parts } };
+  });
+  return { ...response, candidates };
+}
+
+/** The value with each member named as `source` names it, in either spelling, level by level where both are objects. */
+function namedAsWritten(value: unknown, source: unknown): unknown {
+  if (!isRecord(value) || !isRecord(source)) return value;
+  const out: Fields = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const name = !Object.hasOwn(source, key) && Object.hasOwn(source, snakeOf(key)) ? snakeOf(key) : key;
+    setOwn(out, name, namedAsWritten(inner, source[name]));
+  }
+  return out;
+}
+
+/** The value a pointer of array indexes and member names (no escapes: a part's place) leads to. */
+function valueAt(record: unknown, path: string): unknown {
+  let value = record;
+  for (const token of path.split("/").slice(1)) value = Array.isArray(value) ? value[Number(token)] : isRecord(value) && Object.hasOwn(value, token) ? value[token] : undefined;
+  return value;
 }
 
 /** Losses in the order of the lines they point into; those of one line as they were found. */
