@@ -20,7 +20,9 @@
 // is the model's (`args`, a result) or a field kept as written (usage, ratings),
 // which the converter reads in either spelling. A field given in both spellings
 // keeps the camelCase value, as a reader of the API's JSON does; pydantic
-// refuses such a chunk (`extra='forbid'`), so the two read it apart (`twice`).
+// refuses such a chunk (`extra='forbid'`), so the two read it apart (`twice`),
+// even where one of the two is null (`functionCall: null` beside a
+// `function_call`: a reader of the API's JSON sees no call there).
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { setOwn } from "../../src/models/json-value.js";
 import { isRecord, type Fields } from "./fields.js";
@@ -102,18 +104,18 @@ function respell(value: unknown, level: Level, read: CamelChunk): unknown {
     else if (camel) read.camel = true;
     const child = Object.hasOwn(CHILDREN[level], name) ? CHILDREN[level][name] : undefined;
     const respelled = said === null || child === undefined ? said : child.list ? respellList(said, child.level, read) : respell(said, child.level, read);
+    // Given in both spellings, a null one too: pydantic refuses the chunk, and a reader of the API's
+    // JSON reads the camelCase one, so a null there hides what the snake_case one holds.
+    const twice = snake && Object.hasOwn(value, name);
+    if (twice) read.twice ??= "";
     if (out === undefined && !snake && said !== null && respelled === said) continue;
     // The members before this one went through as they were: copied now, in their order.
     if (out === undefined) {
       out = {};
       for (let j = 0; j < i; j++) if (value[keys[j]!] !== null) setMember(out, keys[j]!, value[keys[j]!]);
     }
-    if (said === null) continue;
-    // Given in both spellings: the camelCase value stays, whichever came first.
-    if (snake && Object.hasOwn(value, name) && value[name] !== null) {
-      read.twice ??= "";
-      continue;
-    }
+    // Given in both spellings: the camelCase value stays, whichever came first, and a null one leaves the field out.
+    if (said === null || twice) continue;
     setMember(out, name, respelled);
   }
   return out ?? value;
@@ -134,10 +136,10 @@ function givenTwiceAt(value: unknown, level: Level, at: string): string | undefi
   if (!isRecord(value)) return undefined;
   for (const key of Object.keys(value)) {
     const said = value[key];
-    if (said === null) continue;
     const { name, snake } = spelledOf(key);
     const here = `${at}/${pointerToken(key)}`;
-    if (snake && Object.hasOwn(value, name) && value[name] !== null) return here;
+    if (snake && Object.hasOwn(value, name)) return here;
+    if (said === null) continue;
     const child = Object.hasOwn(CHILDREN[level], name) ? CHILDREN[level][name] : undefined;
     if (child === undefined) continue;
     const found = child.list ? (Array.isArray(said) ? said.reduce<string | undefined>((first, element, index) => first ?? givenTwiceAt(element, child.level, `${here}/${index}`), undefined) : undefined) : givenTwiceAt(said, child.level, here);

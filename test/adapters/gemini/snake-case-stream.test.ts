@@ -214,6 +214,44 @@ describe("a stream that turns from one spelling to the other", () => {
   });
 });
 
+describe("a field given in both spellings, one of them null", () => {
+  const twiceDetail = "a field given in both camelCase and snake_case: a reader of the API's JSON takes the camelCase one, the Python SDK refuses the chunk, so the response's calls are written incomplete";
+  const call = { name: "get_capital", args: { country: "Portugal" } };
+  const read = (chunks: Json[]) => {
+    const assembler = new GeminiStreamAssembler();
+    const [response] = [...chunks.flatMap((chunk, index) => assembler.push(chunk, index + 1)), ...assembler.finish()];
+    return {
+      calls: response!.items.filter((item) => item.type === "function_call").map((item) => [(item as { arguments?: string }).arguments, (item as { status?: string }).status]),
+      twice: response!.losses.filter((loss) => loss.detail === twiceDetail),
+    };
+  };
+  const dumpedWith = (part: Json) => {
+    const chunk = dumped({ candidates: [{ content: { role: "model", parts: [] }, finishReason: "STOP" }], responseId: "r1" });
+    ((chunk.candidates as Json[])[0]!.content as Json).parts = [part];
+    return chunk;
+  };
+
+  test("a null functionCall beside a function_call, which a reader of the API's JSON reads as no call: not completed, reported at the snake_case one", () => {
+    expect(read([dumpedWith({ functionCall: null, function_call: call })])).toEqual({ calls: [], twice: [{ line: 1, path: "/candidates/0/content/parts/0/function_call", code: "form_changed", detail: twiceDetail }] });
+  });
+
+  test("a null function_call beside a functionCall, which the Python SDK refuses: the call not completed", () => {
+    expect(read([dumpedWith({ function_call: null, functionCall: call })])).toEqual({ calls: [['{"country":"Portugal"}', "incomplete"]], twice: [{ line: 1, path: "/candidates/0/content/parts/0/function_call", code: "form_changed", detail: twiceDetail }] });
+  });
+
+  test("a piece's null willContinue beside its will_continue: the call its pieces make, read as the camelCase says (the piece is its path's last), not completed", () => {
+    const part = (fields: Json) => ({ function_call: { id: null, args: null, name: null, partial_args: null, will_continue: null, ...fields } });
+    const chunks = [
+      dumpedWith(part({ name: "get_capital", will_continue: true })),
+      dumpedWith(part({ partial_args: [{ json_path: "$.country", string_value: "Port", will_continue: true, willContinue: null }], will_continue: true })),
+      dumpedWith(part({ partial_args: [{ json_path: "$.country", string_value: "ugal" }], will_continue: true })),
+      dumpedWith(part({})),
+    ];
+    for (const chunk of chunks.slice(0, -1)) delete (chunk.candidates as Json[])[0]!.finish_reason;
+    expect(read(chunks)).toEqual({ calls: [['{"country":"Port"}', "incomplete"]], twice: [{ line: 2, path: "/candidates/0/content/parts/0/function_call/partial_args/0/will_continue", code: "form_changed", detail: twiceDetail }] });
+  });
+});
+
 describe("a finished dumped response followed by a chunk of its response_id", () => {
   const finished = dumped({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "get_capital", args: { country: "Portugal" } } }] }, finishReason: "STOP" }], responseId: "r1" });
 
