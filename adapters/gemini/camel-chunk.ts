@@ -33,6 +33,9 @@ export interface CamelChunk {
   /** Whether a field was written in snake_case, and whether one was written in camelCase (a name with a capital). */
   snake: boolean;
   camel: boolean;
+  /** The same, for the names of its calls alone: a part's functionCall, the call's fields and its pieces'. */
+  callSnake: boolean;
+  callCamel: boolean;
   /** The first field given in both spellings, where it was given in snake_case. */
   twice?: string;
 }
@@ -80,7 +83,7 @@ function spelledOf(key: string): Spelled {
 
 /** The chunk in the API's camelCase, without the nulls a dump writes for the fields it does not hold. */
 export function camelChunk(chunk: Fields): CamelChunk {
-  const read: CamelChunk = { chunk, snake: false, camel: false };
+  const read: CamelChunk = { chunk, snake: false, camel: false, callSnake: false, callCamel: false };
   read.chunk = respell(chunk, "chunk", read) as Fields;
   // Where, found again only for the rare chunk that has one: the walk above builds no pointers.
   if (read.twice !== undefined) read.twice = givenTwiceAt(chunk, "chunk", "");
@@ -96,13 +99,19 @@ function respell(value: unknown, level: Level, read: CamelChunk): unknown {
   if (!isRecord(value)) return value;
   let out: Fields | undefined;
   const keys = Object.keys(value);
+  const inCall = level === "call" || level === "piece";
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const said = value[key];
     const { name, snake, camel } = spelledOf(key);
-    if (snake) read.snake = true;
-    else if (camel) read.camel = true;
     const child = Object.hasOwn(CHILDREN[level], name) ? CHILDREN[level][name] : undefined;
+    if (snake) {
+      read.snake = true;
+      if (inCall || child?.level === "call") read.callSnake = true;
+    } else if (camel) {
+      read.camel = true;
+      if (inCall || child?.level === "call") read.callCamel = true;
+    }
     const respelled = said === null || child === undefined ? said : child.list ? respellList(said, child.level, read) : respell(said, child.level, read);
     // Given in both spellings, a null one too: pydantic refuses the chunk, and a reader of the API's
     // JSON reads the camelCase one, so a null there hides what the snake_case one holds.

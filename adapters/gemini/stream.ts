@@ -42,8 +42,8 @@
 // | a chunk dumped by the Python SDK: snake_case | read as its camelCase twin, nulls as fields left out    |
 // |   fields, null for each it does not hold     |   (camel-chunk.ts); losses name its fields as written  |
 // | a chunk of the other spelling than the       | every call of the response is incomplete (the Python   |
-// |   response's chunks before it, or one field  |   SDK joins the two, a reader of camelCase reads none  |
-// |   in both spellings                          |   of the snake_case fields), reported                  |
+// |   response's chunks before it, one field in  |   SDK joins the two, a reader of camelCase reads none  |
+// |   both spellings, or calls' fields in both   |   of the snake_case fields), reported                  |
 //
 // Every chunk says the response's own fields again (usageMetadata, modelVersion,
 // responseId, each candidate's finishReason and index), and none is in an item.
@@ -130,6 +130,8 @@ interface OpenResponse {
   written?: Map<number, Fields>;
   /** The spelling of the first chunk that wrote a field in one (camelCase, or snake_case), and its line. */
   spelling?: { snake: boolean; line: number };
+  /** The spelling of the first chunk that wrote a call's field in one, and its line. */
+  callSpelling?: { snake: boolean; line: number };
   /** The first chunk that two readers of the chunks read apart for their spelling, and why. */
   respelled?: { line: number; path: string; detail: string };
 }
@@ -228,13 +230,25 @@ export class GeminiStreamAssembler {
  * response of camelCase chunks or the other way round. The Python SDK reads
  * either spelling in each chunk and joins them; js-genai, as any reader of the
  * API's JSON, reads none of the snake_case fields (a call, a finishReason), so
- * the two see other calls. A chunk of both spellings is read as a dump.
+ * the two see other calls. A chunk of both spellings is read as a dump, but
+ * for the names of its calls: a call whose fields, or a response whose calls,
+ * are written in both (`functionCall {name, will_continue}`: a whole call
+ * without args to a reader of camelCase, the first of its pieces to pydantic)
+ * is read apart by the two, and no writer writes one.
  */
 function noteSpelling(response: OpenResponse, read: CamelChunk, line: number): void {
   if (response.respelled !== undefined) return;
   if (read.twice !== undefined) {
     response.respelled = { line, path: read.twice, detail: "a field given in both camelCase and snake_case: a reader of the API's JSON takes the camelCase one, the Python SDK refuses the chunk, so the response's calls are written incomplete" };
     return;
+  }
+  if (read.callSnake || read.callCamel) {
+    const spelling = read.callSnake && read.callCamel ? undefined : (response.callSpelling ??= { snake: read.callSnake, line });
+    if (spelling === undefined || spelling.snake !== read.callSnake) {
+      const how = spelling === undefined ? "both camelCase and snake_case" : `${read.callSnake ? "snake_case" : "camelCase"}, where line ${spelling.line} wrote them in ${spelling.snake ? "snake_case" : "camelCase"}`;
+      response.respelled = { line, path: "", detail: `this chunk writes the fields of calls in ${how}: the Python SDK reads both and joins them, a reader of the API's camelCase (js-genai) reads none of the snake_case fields, so the response's calls are written incomplete` };
+      return;
+    }
   }
   if (!read.snake && !read.camel) return;
   if (response.spelling === undefined) response.spelling = { snake: read.snake, line };

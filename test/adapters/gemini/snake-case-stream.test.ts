@@ -203,6 +203,28 @@ describe("a stream that turns from one spelling to the other", () => {
     ]);
   });
 
+  test("a chunk that writes a call's fields in both spellings, each chunk so, leaves the calls incomplete: a call opened as functionCall {name, will_continue} is whole without args to a reader of camelCase", () => {
+    const assembler = new GeminiStreamAssembler();
+    const chunk = (parts: Json[], extra: Json = {}) => ({ candidates: [{ content: { role: "model", parts }, ...extra }], response_id: "r1" });
+    const chunks = [chunk([{ functionCall: { name: "get_capital", will_continue: true } }]), chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.country", stringValue: "Portugal" }] } }]), chunk([{ text: "" }], { finishReason: "STOP" })];
+    const [response] = [...chunks.flatMap((value, index) => assembler.push(value, index + 1)), ...assembler.finish()];
+    expect(response!.items.filter((item) => item.type === "function_call").map((item) => [(item as { arguments?: string }).arguments, (item as { status?: string }).status])).toEqual([['{"country":"Portugal"}', "incomplete"]]);
+    expect(response!.losses.filter((loss) => loss.path === "")).toEqual([
+      { line: 1, path: "", code: "form_changed", detail: "this chunk writes the fields of calls in both camelCase and snake_case: the Python SDK reads both and joins them, a reader of the API's camelCase (js-genai) reads none of the snake_case fields, so the response's calls are written incomplete" },
+    ]);
+  });
+
+  test("a call opened in camelCase and given its pieces in snake_case, in chunks that both write other fields in both spellings, leaves the calls incomplete", () => {
+    const assembler = new GeminiStreamAssembler();
+    const chunk = (parts: Json[], extra: Json = {}) => ({ candidates: [{ content: { role: "model", parts }, ...extra }], response_id: "r1" });
+    const chunks = [chunk([{ functionCall: { name: "get_capital", willContinue: true } }]), chunk([{ function_call: { partial_args: [{ json_path: "$.country", string_value: "Portugal" }] } }], { finishReason: "STOP" })];
+    const [response] = [...chunks.flatMap((value, index) => assembler.push(value, index + 1)), ...assembler.finish()];
+    expect(response!.items.filter((item) => item.type === "function_call").map((item) => [(item as { arguments?: string }).arguments, (item as { status?: string }).status])).toEqual([['{"country":"Portugal"}', "incomplete"]]);
+    expect(response!.losses.filter((loss) => loss.path === "")).toEqual([
+      { line: 2, path: "", code: "form_changed", detail: "this chunk writes the fields of calls in snake_case, where line 1 wrote them in camelCase: the Python SDK reads both and joins them, a reader of the API's camelCase (js-genai) reads none of the snake_case fields, so the response's calls are written incomplete" },
+    ]);
+  });
+
   test("a field given in both spellings in one chunk leaves the calls incomplete, reported at the snake_case one", () => {
     const assembler = new GeminiStreamAssembler();
     const twice = { candidates: [{ content: { role: "model", parts: [{ ...call, function_call: { name: "get_capital", args: { country: "Spain" } } }] }, finishReason: "STOP" }], responseId: "r1" };
