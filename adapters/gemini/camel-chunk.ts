@@ -4,7 +4,9 @@
 // chunk does not hold written null; pydantic reads either spelling, and a null
 // as the field left out. The stream assembler joins chunks by their fields'
 // names, so it reads each chunk in one spelling: a dumped stream then joins
-// into the response its camelCase twin joins into.
+// into the response its camelCase twin joins into. Nulls are dropped only from
+// a dump (a chunk that writes a name in snake_case): the API's JSON writes none,
+// and a null it holds is read as written.
 //
 // | level                      | fields respelled, nulls dropped | what goes on respelled      |
 // |----------------------------|---------------------------------|-----------------------------|
@@ -38,6 +40,8 @@ export interface CamelChunk {
   callCamel: boolean;
   /** The first field given in both spellings, where it was given in snake_case. */
   twice?: string;
+  /** Whether a null was left out. */
+  droppedNull: boolean;
 }
 
 /** The levels of a chunk whose fields are respelled, and the fields that lead from each to the next (`list`: an array of them). */
@@ -81,12 +85,21 @@ function spelledOf(key: string): Spelled {
   return spelled;
 }
 
-/** The chunk in the API's camelCase, without the nulls a dump writes for the fields it does not hold. */
+/** The chunk in the API's camelCase, without the nulls a dump writes for the fields it does not hold (a chunk of camelCase names keeps its nulls). */
 export function camelChunk(chunk: Fields): CamelChunk {
-  const read: CamelChunk = { chunk, snake: false, camel: false, callSnake: false, callCamel: false };
-  read.chunk = respell(chunk, "chunk", read) as Fields;
+  let read = respelled(chunk, false);
+  // Only a dump writes null for a field it does not hold: a chunk of no snake_case
+  // name is the API's JSON, whose null a reader of it takes as written
+  // (`args: null` runs a tool with null, not with {}), so it keeps its nulls.
+  if (!read.snake && read.droppedNull) read = respelled(chunk, true);
   // Where, found again only for the rare chunk that has one: the walk above builds no pointers.
   if (read.twice !== undefined) read.twice = givenTwiceAt(chunk, "chunk", "");
+  return read;
+}
+
+function respelled(chunk: Fields, keepNulls: boolean): CamelChunk {
+  const read: CamelChunk = { chunk, snake: false, camel: false, callSnake: false, callCamel: false, droppedNull: false };
+  read.chunk = respell(chunk, "chunk", read, keepNulls) as Fields;
   return read;
 }
 
@@ -95,7 +108,7 @@ export function camelChunk(chunk: Fields): CamelChunk {
  * nulls already: nearly every chunk of a camelCase stream costs a look at its
  * keys and no copy.
  */
-function respell(value: unknown, level: Level, read: CamelChunk): unknown {
+function respell(value: unknown, level: Level, read: CamelChunk, keepNulls: boolean): unknown {
   if (!isRecord(value)) return value;
   let out: Fields | undefined;
   const keys = Object.keys(value);
@@ -112,29 +125,33 @@ function respell(value: unknown, level: Level, read: CamelChunk): unknown {
       read.camel = true;
       if (inCall || child?.level === "call") read.callCamel = true;
     }
-    const respelled = said === null || child === undefined ? said : child.list ? respellList(said, child.level, read) : respell(said, child.level, read);
+    const respelled = said === null || child === undefined ? said : child.list ? respellList(said, child.level, read, keepNulls) : respell(said, child.level, read, keepNulls);
     // Given in both spellings, a null one too: pydantic refuses the chunk, and a reader of the API's
     // JSON reads the camelCase one, so a null there hides what the snake_case one holds.
     const twice = snake && Object.hasOwn(value, name);
     if (twice) read.twice ??= "";
-    if (out === undefined && !snake && said !== null && respelled === said) continue;
+    if (out === undefined && !snake && (said !== null || keepNulls) && respelled === said) continue;
     // The members before this one went through as they were: copied now, in their order.
     if (out === undefined) {
       out = {};
-      for (let j = 0; j < i; j++) if (value[keys[j]!] !== null) setMember(out, keys[j]!, value[keys[j]!]);
+      for (let j = 0; j < i; j++) if (keepNulls || value[keys[j]!] !== null) setMember(out, keys[j]!, value[keys[j]!]);
     }
     // Given in both spellings: the camelCase value stays, whichever came first, and a null one leaves the field out.
-    if (said === null || twice) continue;
+    if (twice) continue;
+    if (said === null && !keepNulls) {
+      read.droppedNull = true;
+      continue;
+    }
     setMember(out, name, respelled);
   }
   return out ?? value;
 }
 
-function respellList(value: unknown, level: Level, read: CamelChunk): unknown {
+function respellList(value: unknown, level: Level, read: CamelChunk, keepNulls: boolean): unknown {
   if (!Array.isArray(value)) return value;
   let out: unknown[] | undefined;
   for (let i = 0; i < value.length; i++) {
-    const respelled = respell(value[i], level, read);
+    const respelled = respell(value[i], level, read, keepNulls);
     if (respelled !== value[i]) (out ??= value.slice())[i] = respelled;
   }
   return out ?? value;

@@ -274,6 +274,30 @@ describe("a field given in both spellings, one of them null", () => {
   });
 });
 
+describe("a null in a chunk of the API's camelCase", () => {
+  // Only a dump writes null for a field it does not hold; a reader of the API's JSON takes a null as written.
+  const streamed = (call: Json) => [
+    { candidates: [{ content: { role: "model", parts: [{ functionCall: call }] } }], responseId: "r1" },
+    { candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP" }], responseId: "r1" },
+  ];
+  const argumentsOf = (chunks: Json[]) => {
+    const assembler = new GeminiStreamAssembler();
+    const responses = [...chunks.flatMap((chunk, index) => assembler.push(chunk, index + 1)), ...assembler.finish()];
+    return responses.flatMap((response) => response.items.filter((item) => item.type === "function_call").map((item) => (item as { arguments?: string }).arguments));
+  };
+
+  test("args: null stays null, as the same response on one line gives it, where the dump's args: null is the args left out", () => {
+    const dump = streamed({ name: "get_capital", args: null }).map(dumped);
+    expect({ camel: argumentsOf(streamed({ name: "get_capital", args: null })), dump: argumentsOf(dump) }).toEqual({ camel: ["null"], dump: ["{}"] });
+  });
+
+  test("the gate blocks the camelCase call whose args are null, by its schema, where {} would pass it", async () => {
+    const result = await runOrbridge(["gate", "--tools", toolsFile(), "--format", "json"], jsonl(streamed({ name: "read_theme", args: null })));
+    const verdicts = linesOf(result.stdout).filter((verdict) => verdict.type === "function_call").map(({ reason, blocked }) => ({ reason, blocked }));
+    expect({ code: result.code, verdicts }).toEqual({ code: 1, verdicts: [{ reason: "arguments_schema", blocked: true }] });
+  });
+});
+
 describe("a finished dumped response followed by a chunk of its response_id", () => {
   const finished = dumped({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "get_capital", args: { country: "Portugal" } } }] }, finishReason: "STOP" }], responseId: "r1" });
 
