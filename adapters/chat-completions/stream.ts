@@ -711,6 +711,7 @@ function choiceResponses(open: OpenCompletion, sayItemLines: boolean, keepObject
     const renamed = renamedCalls(choices[position], late.items);
     const limited = limitsSaidTwoWays(open, renamed.items);
     const answer = response(choice.status, limited.items, [...placed(choice.losses), ...late.losses, ...renamed.losses, ...limited.losses], first ? open.line : choices[position]!.origin.line, first ? open.lastLine : choices[position]!.lastLine);
+    if (!first) answer.laterChoice = true;
     if (sayItemLines) answer.itemLines = choice.items.map(() => completedAt(open, choices[position]));
     // A chunk that repeats its request's limits says them of every choice, as a stored completion does.
     if (keepObject) answer.responseObject = completion;

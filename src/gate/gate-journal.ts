@@ -62,6 +62,8 @@ export interface GateInput {
   losses?: readonly Loss[];
   /** A response object's own `tool_choice` and `tools` (NormalizedRecord's `responseTools`). */
   responseTools?: Record<string, unknown>;
+  /** The calls of the choices a request's replay did not continue, which wait for no output (NormalizedRecord's `callsOfOtherAnswers`). */
+  callsOfOtherAnswers?: readonly string[];
 }
 
 /**
@@ -111,7 +113,7 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
   const gate = new JournalGate(options);
   for await (const record of normalizeJournal(input, { ...options, ...GATE_READING })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
-    else yield* gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses, responseTools: record.responseTools });
+    else yield* gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses, responseTools: record.responseTools, callsOfOtherAnswers: record.callsOfOtherAnswers });
   }
   yield* gate.finish();
 }

@@ -181,6 +181,22 @@ export class JournalChecker {
     return released;
   }
 
+  /**
+   * A request replayed one choice of a completion and not the others, whose
+   * calls `callIds` are: the conversation went on without them, so they wait
+   * for no output, as the calls of a completion of that one choice would not.
+   * Their verdicts stand, and an output given them later still answers them.
+   */
+  answerTaken(callIds: readonly string[]): void {
+    for (const callId of callIds) {
+      const slot = this.calls.find(writtenKey(callId));
+      const waitingAt = slot < 0 ? 0 : this.calls.get(slot, "waiting");
+      if (waitingAt === 0) continue;
+      this.calls.set(slot, "waiting", 0);
+      this.waiting.answer(waitingAt - 1, callId);
+    }
+  }
+
   /** The end of the journal: a run of reasoning still held has nothing after it. Calls still waiting are normal. */
   finish(): CheckedItem[] {
     const held = this.held;

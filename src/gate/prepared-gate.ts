@@ -35,6 +35,8 @@ export interface PreparedRecord {
   line: number;
   recordError?: string;
   items: PreparedItem[];
+  /** The calls of the choices a request's replay did not continue: the conversation goes on without them, and they wait for no output. */
+  callsOfOtherAnswers?: readonly string[];
 }
 
 export interface PreparedItem extends JournalItem {
@@ -71,6 +73,7 @@ export class PreparedGate {
   /** The items of one record; returns the records whose findings are final. */
   push(prepared: PreparedRecord): GateRecord[] {
     const records = prepared.recordError !== undefined ? this.error(prepared.source, prepared.line, prepared.recordError) : [];
+    if (prepared.callsOfOtherAnswers !== undefined) this.checker.answerTaken(prepared.callsOfOtherAnswers);
     if (prepared.items.length === 0) return records;
     // Built field by field: a spread per item is a measurable share of the gate's time.
     const gated = prepared.items.map((item): GatedItem => ({ item: item.item, provenance: item.provenance, verdict: replayGate(item.item, item.schema, this.gateOptions), notAllowed: item.notAllowed }));

@@ -62,6 +62,7 @@ export class ToolsInForce {
     if (oneCall !== undefined) refuseLaterCalls(prepared.items, oneCall);
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
+    if (input.callsOfOtherAnswers !== undefined && input.callsOfOtherAnswers.length > 0) prepared.callsOfOtherAnswers = input.callsOfOtherAnswers;
     return prepared;
   }
 

@@ -22,7 +22,7 @@
 // when a replay target's checks (`gate --for`), which read every field, are on.
 //
 // Layout, value by value (a mask says which of the optional values follow):
-//   record:  tag (RECORD | RECORD_ERROR | ERROR_LINE), source, line, [recordError | detail], item count
+//   record:  tag (RECORD | RECORD_ERROR | ERROR_LINE, with OTHER_ANSWERS), source, line, [recordError | detail], [callsOfOtherAnswers], item count
 //   item:    field mask (or WHOLE, then the item), the fields present, [content part types]
 //   then:    provenance mask, [source], [line], index, envelope, [response id, response status]
 //   then:    [schema number], [notAllowed]
@@ -50,6 +50,8 @@ const PROVENANCE_RESPONSE = 4;
 const RECORD = 0;
 const RECORD_ERROR = 1;
 const ERROR_LINE = 2;
+/** Added to RECORD or RECORD_ERROR: the record's callsOfOtherAnswers follow its recordError. */
+const OTHER_ANSWERS = 4;
 const NO_SOURCE = -1;
 
 /** What crosses for one batch of records. */
@@ -84,8 +86,10 @@ export class RecordEncoder {
 
   add(record: PreparedRecord): void {
     const values = this.pending.values;
-    if (record.recordError === undefined) values.push(RECORD, this.sourceNumber(record.source), record.line);
-    else values.push(RECORD_ERROR, this.sourceNumber(record.source), record.line, record.recordError);
+    const otherAnswers = record.callsOfOtherAnswers === undefined ? 0 : OTHER_ANSWERS;
+    if (record.recordError === undefined) values.push(RECORD | otherAnswers, this.sourceNumber(record.source), record.line);
+    else values.push(RECORD_ERROR | otherAnswers, this.sourceNumber(record.source), record.line, record.recordError);
+    if (record.callsOfOtherAnswers !== undefined) values.push([...record.callsOfOtherAnswers]);
     values.push(record.items.length);
     for (const item of record.items) this.addItem(values, item, record);
   }
@@ -231,7 +235,7 @@ function decodeValues(values: readonly unknown[], sources: readonly string[], sc
   const records: TransferredRecord[] = [];
   let at = 0;
   while (at < values.length) {
-    const tag = values[at++];
+    const tag = values[at++] as number;
     const source = sourceOf(values[at++]);
     const line = values[at++] as number;
     if (tag === ERROR_LINE) {
@@ -241,7 +245,8 @@ function decodeValues(values: readonly unknown[], sources: readonly string[], sc
     }
     const record: TransferredRecord & { kind: "items" } = { kind: "items", line, items: [] };
     if (source !== undefined) record.source = source;
-    if (tag === RECORD_ERROR) record.recordError = values[at++] as string;
+    if ((tag & ~OTHER_ANSWERS) === RECORD_ERROR) record.recordError = values[at++] as string;
+    if (tag & OTHER_ANSWERS) record.callsOfOtherAnswers = values[at++] as string[];
     const count = values[at++] as number;
     for (let i = 0; i < count; i++) {
       let item: unknown;

@@ -166,6 +166,19 @@ export class ConversationSoFar {
   replacedInstructions = 0;
   /** The instructions the conversation begins with are some a request replaced, which no item holds. */
   private instructionsUnsaid = false;
+  /** The answers of `seen` that are alternatives to one another (the choices of one chat.completion), in the order given. */
+  private answerGroups: AnswerGroup[] = [];
+  /** Where the items the last `extend` gave stand in `seen`: a streamed completion gives each later choice apart, after its first. */
+  private lastExtended: { from: number; end: number } | undefined;
+  /** The answers the last reading of a request took, one for each group it went through, as indices into its `ends`. */
+  private answersTaken: Array<{ group: AnswerGroup; answer: number }> = [];
+  /**
+   * The call_ids of the answers the last request given to repeatedPrefix did
+   * not continue: the other choices of a completion it replays one choice of.
+   * The conversation goes on from the one it replays, so no output is owed to
+   * the others' calls. Empty unless that request replays the conversation.
+   */
+  callsOfOtherAnswers: string[] = [];
 
   /** `synthesizedCallId`: whether a call_id is one a reader made for a call that came without any. */
   constructor(private readonly synthesizedCallId: (callId: string) => boolean = () => false) {}
@@ -181,6 +194,7 @@ export class ConversationSoFar {
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const unsaid = this.instructionsUnsaid;
     this.instructionsUnsaid = false;
+    this.callsOfOtherAnswers = [];
     const renamed = new Map<string, string>();
     let repeated = this.matchedPrefix(requestItemCount, items, unsaid, renamed);
     if (renamed.size > 0 && !this.renamesHold(renamed, items, repeated)) {
@@ -188,8 +202,30 @@ export class ConversationSoFar {
       repeated = this.matchedPrefix(requestItemCount, items, unsaid, undefined);
     }
     if (repeated === 0) this.clientCallIds.clear();
-    else for (const [clientId, known] of renamed) this.clientCallIds.set(clientId, known);
+    else {
+      for (const [clientId, known] of renamed) this.clientCallIds.set(clientId, known);
+      // The reading that gave `repeated` was the last one made: its answers are the ones taken.
+      if (this.answersTaken.length > 0) this.callsOfOtherAnswers = this.callsNotTaken();
+    }
     return repeated;
+  }
+
+  /** The call_ids of the answers not taken in each group the last reading went through, but those the taken answer has too. */
+  private callsNotTaken(): string[] {
+    const calls: string[] = [];
+    for (const { group, answer } of this.answersTaken) {
+      const taken = new Set<unknown>();
+      for (let i = answerFrom(group, answer); i < group.ends[answer]!; i++) taken.add(callIdOf(this.seen[i]!));
+      for (let other = 0; other < group.ends.length; other++) {
+        if (other === answer) continue;
+        for (let i = answerFrom(group, other); i < group.ends[other]!; i++) {
+          const seen = this.seen[i]!;
+          const callId = callIdOf(seen);
+          if (typeof callId === "string" && !taken.has(callId) && typeOf(seen) === "function_call") calls.push(callId);
+        }
+      }
+    }
+    return calls;
   }
 
   /** The call_id the conversation first knew a call by, when a replay gave it `callId` of the client's own. */
@@ -277,9 +313,39 @@ export class ConversationSoFar {
    * out (isEmptyAnswer).
    */
   private replayedFrom(from: number, next: number, count: number, items: readonly CanonicalItem[], texts: Array<string | undefined>, renamed: Map<string, string> | undefined): number {
-    // Fewer items than the conversation's from `from`, leaving out all its empty answers, cannot replay them.
-    if (this.seen.length - from - this.emptyAnswers > count - next) return 0;
-    for (let i = from; i < this.seen.length; ) {
+    this.answersTaken = [];
+    // Fewer items than the conversation's from `from`, leaving out all its empty answers and the answers no request can take together, cannot replay them.
+    if (this.seen.length - from - this.emptyAnswers - this.answersLeftOut(from) > count - next) return 0;
+    let i = from;
+    for (const group of this.answerGroups) {
+      if (group.from < from) continue;
+      next = this.replayedRange(i, group.from, next, count, items, texts, renamed);
+      if (next < 0) return 0;
+      // A request continues one answer of the group: the one that replays the most of what it sends.
+      let taken: { answer: number; next: number; renamed: Map<string, string> | undefined } | undefined;
+      for (let answer = 0; answer < group.ends.length; answer++) {
+        const own = renamed === undefined ? undefined : new Map(renamed);
+        const reached = this.replayedRange(answerFrom(group, answer), group.ends[answer]!, next, count, items, texts, own);
+        if (reached >= 0 && (taken === undefined || reached > taken.next)) taken = { answer, next: reached, renamed: own };
+      }
+      if (taken === undefined) return 0;
+      if (renamed !== undefined) for (const [clientId, known] of taken.renamed!) renamed.set(clientId, known);
+      this.answersTaken.push({ group, answer: taken.answer });
+      next = taken.next;
+      i = group.ends[group.ends.length - 1]!;
+    }
+    next = this.replayedRange(i, this.seen.length, next, count, items, texts, renamed);
+    return next < 0 ? 0 : next;
+  }
+
+  /**
+   * Where the items from `next` on end that replay `seen` from `from` to `end`;
+   * -1 when they do not. An empty assistant message the conversation did not
+   * have may stand among them, and an answer of empty text it had may be left
+   * out (isEmptyAnswer).
+   */
+  private replayedRange(from: number, end: number, next: number, count: number, items: readonly CanonicalItem[], texts: Array<string | undefined>, renamed: Map<string, string> | undefined): number {
+    for (let i = from; i < end; ) {
       const seen = write(this.seen[i]!);
       if (next < count) {
         const text = (texts[next] ??= textOf(items[next]));
@@ -293,10 +359,22 @@ export class ConversationSoFar {
           continue;
         }
       }
-      if (!seen.emptyAnswer) return 0;
+      if (!seen.emptyAnswer) return -1;
       i++;
     }
     return next;
+  }
+
+  /** How many items of the groups from `from` on no request replays: all but the shortest answer of each. */
+  private answersLeftOut(from: number): number {
+    let left = 0;
+    for (const group of this.answerGroups) {
+      if (group.from < from) continue;
+      let shortest = Infinity;
+      for (let answer = 0; answer < group.ends.length; answer++) shortest = Math.min(shortest, group.ends[answer]! - answerFrom(group, answer));
+      left += group.ends[group.ends.length - 1]! - group.from - shortest;
+    }
+    return left;
   }
 
   /** Whether the request's first `lead` items replay the conversation's, its instructions (their texts written by the first reading). */
@@ -332,8 +410,40 @@ export class ConversationSoFar {
     return true;
   }
 
-  /** Items that continue the conversation. */
-  extend(items: readonly CanonicalItem[]): void {
+  /**
+   * Items that continue the conversation. `answers`: where each answer of a
+   * record that gives several begins among `items` (the choices of a
+   * chat.completion, after the items of its request in an exchange), the last
+   * running to the end; a request continues one of them.
+   */
+  extend(items: readonly CanonicalItem[], answers?: readonly number[]): void {
+    const from = this.seen.length;
+    this.append(items);
+    if (this.lost) return;
+    const several = answers !== undefined && answers.length > 1;
+    this.lastExtended = { from: several ? from + answers[0]! : from, end: this.seen.length };
+    if (several) this.answerGroups.push({ from: from + answers[0]!, ends: [...answers.slice(1).map((start) => from + start), this.seen.length] });
+  }
+
+  /**
+   * The items of another answer to the request that the items the last
+   * `extend` or `extendAnswer` gave answer: a later choice of a streamed
+   * completion, which the stream gives apart from its first.
+   */
+  extendAnswer(items: readonly CanonicalItem[]): void {
+    const before = this.seen.length;
+    const last = this.lastExtended;
+    this.append(items);
+    if (this.lost) return;
+    this.lastExtended = { from: last?.end === before ? last.from : before, end: this.seen.length };
+    // Where what it answers is not known, the items are followed as any that continue the conversation.
+    if (last === undefined || last.end !== before) return;
+    const group = this.answerGroups[this.answerGroups.length - 1];
+    if (group !== undefined && group.from === last.from && group.ends[group.ends.length - 1] === before) group.ends.push(this.seen.length);
+    else this.answerGroups.push({ from: last.from, ends: [before, this.seen.length] });
+  }
+
+  private append(items: readonly CanonicalItem[]): void {
     const written = this.written?.items === items ? this.written.texts : [];
     this.written = undefined;
     if (this.lost) return;
@@ -361,8 +471,33 @@ export class ConversationSoFar {
     this.seen = [];
     this.size = 0;
     this.emptyAnswers = 0;
+    this.answerGroups = [];
+    this.lastExtended = undefined;
+    this.answersTaken = [];
     this.lost = lost;
   }
+}
+
+/**
+ * Answers that are alternatives to one another, the choices of one
+ * chat.completion (n > 1): a request that replays the conversation goes on
+ * from one of them, the one its application took, and never holds the others.
+ */
+interface AnswerGroup {
+  /** Where the first answer begins in `seen`. */
+  from: number;
+  /** Where each answer ends in `seen`; each but the first begins where the one before it ends. */
+  ends: number[];
+}
+
+function answerFrom(group: AnswerGroup, answer: number): number {
+  return answer === 0 ? group.from : group.ends[answer - 1]!;
+}
+
+/** The type of a remembered item, written or not. */
+function typeOf(seen: SeenItem): unknown {
+  const item: unknown = seen.written ? (seen.text === undefined ? undefined : JSON.parse(seen.text)) : seen.item;
+  return isPlainObject(item) ? item.type : undefined;
 }
 
 /** An item with its text. Where the text cannot tell, the meaning is worked out now, from the item itself. */

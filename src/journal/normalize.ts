@@ -119,6 +119,12 @@ export type NormalizedRecord =
       /** Items of the record not emitted because they repeat the conversation so far. */
       repeated: number;
       /**
+       * The call_ids of the choices of a completion that the request replays
+       * another choice of: the conversation goes on without them, and no
+       * output is owed to them (ConversationSoFar).
+       */
+      callsOfOtherAnswers?: string[];
+      /**
        * The items whose arguments or output text was written from an object of
        * the record holding a number its double does not stand for: the text is
        * not the record's own (`literal`, as the record wrote it), so a reader
@@ -416,7 +422,8 @@ export class JournalNormalizer {
     // The fields a stream's response object was given are in no item.
     const losses: Loss[] = response.losses.filter((loss) => !synthesizesResponseField(loss));
     if (entry.damage) losses.push(entry.damage);
-    this.conversation.extend(items);
+    if (response.laterChoice === true) this.conversation.extendAnswer(items);
+    else this.conversation.extend(items);
     // What the streamed response says its request allowed holds for its calls, as a stored response's does.
     const toolFields = response.responseObject === undefined ? undefined : responseToolFields(response.responseObject);
     return {
@@ -445,8 +452,10 @@ export class JournalNormalizer {
     // Instructions that replace the conversation's lead the skipped items: they are left behind, not repeated.
     const replaced = skipped > 0 ? this.conversation.replacedInstructions : 0;
     if (replaced > 0) parts.losses.push(...replacedInstructionsLosses(record, kind, replaced, this.envelopes, envelope));
+    // The calls of the choices a replay did not continue, known before the restart forgets them.
+    const otherAnswers = skipped > 0 ? this.conversation.callsOfOtherAnswers : [];
     if (carriesHistory) this.conversation.restart();
-    this.conversation.extend(parts.items);
+    this.conversation.extend(parts.items, parts.answers);
     const losses = [...parts.losses];
     return {
       kind: "items",
@@ -458,6 +467,7 @@ export class JournalNormalizer {
       losses,
       ...(parts.request ? { request: parts.request } : {}),
       ...(parts.responseTools ? { responseTools: parts.responseTools } : {}),
+      ...(otherAnswers.length > 0 ? { callsOfOtherAnswers: otherAnswers } : {}),
       repeated: skipped - replaced,
     };
   }
@@ -524,7 +534,9 @@ export class JournalNormalizer {
         const items: CanonicalItem[] = [];
         const responses: Array<Provenance["response"]> = [];
         const losses: Loss[] = [];
+        const answers: number[] = [];
         converted.value.forEach((choice, position) => {
+          answers.push(items.length);
           const response = { id: position === 0 || id === undefined ? id : `${id} choice ${choice.index}`, status: choice.status };
           for (const item of choice.items) {
             items.push(item);
@@ -537,6 +549,7 @@ export class JournalNormalizer {
         const toolFields = responseToolFields(record);
         const result = parts("chat", items, losses, { response: { id, status: converted.value[0]!.status }, ...(toolFields ? { responseTools: toolFields } : {}) });
         result.responseOf = (index) => responses[index];
+        if (answers.length > 1) result.answers = answers;
         return result;
       }
       case "response": {
@@ -599,6 +612,7 @@ export class JournalNormalizer {
           ...(responseParts.responseTools ? { responseTools: responseParts.responseTools } : {}),
         });
         combined.requestItemCount = requestParts.items.length;
+        if (responseParts.answers !== undefined) combined.answers = responseParts.answers.map((start) => start + combined.requestItemCount);
         combined.responseOf = (index) => (index >= combined.requestItemCount ? responseParts.responseOf(index - combined.requestItemCount) : undefined);
         return combined;
       }
@@ -720,6 +734,8 @@ interface RecordParts {
   responseTools?: Record<string, unknown>;
   /** For an exchange, how many of `items` came from its request. */
   requestItemCount: number;
+  /** Where each choice of a chat.completion of several begins among `items`: a later request continues one of them. */
+  answers?: number[];
   responseOf(index: number): Provenance["response"];
 }
 

@@ -22,6 +22,12 @@ export interface AssembledResponse {
   items: CanonicalItem[];
   /** What the reassembly could not carry. */
   losses: StreamLoss[];
+  /**
+   * Set on a later choice of a Chat stream (n > 1): another answer to the
+   * request the response before it answers, of which a request that replays
+   * the conversation continues one.
+   */
+  laterChoice?: boolean;
   /** Journal line of the first record of the response. */
   line: number;
   /** Journal line of the last record that belonged to the response. */

@@ -60,6 +60,24 @@ describe("a record after the crossing", () => {
       { kind: "error", line: 3, detail: "no source" },
     ]);
   });
+  test("keeps the calls of the choices a replay did not continue, with or without a request error, and the gate then waits for no output of theirs", () => {
+    const call = (callId: string) => ({ type: "function_call", call_id: callId, name: "f", status: "completed", arguments: "{}" });
+    const records: PreparedRecord[] = [
+      { source: "-", line: 1, items: [{ item: call("call_a"), provenance: provenance(1, 0) }, { item: call("call_b"), provenance: provenance(1, 1) }] },
+      { source: "-", line: 2, recordError: "line 2: tools is not an array", callsOfOtherAnswers: ["call_a"], items: [] },
+      { source: "-", line: 3, callsOfOtherAnswers: ["call_b"], items: [{ item: { type: "message", role: "user", content: "next" }, provenance: provenance(3, 0) }] },
+    ];
+    const [{ records: crossed }] = across([records]);
+    expect(crossed.map((record) => (record.kind === "items" ? [record.line, record.recordError, record.callsOfOtherAnswers] : record))).toEqual([
+      [1, undefined, undefined],
+      [2, "line 2: tools is not an array", ["call_a"]],
+      [3, undefined, ["call_b"]],
+    ]);
+    const gated = gateAll(crossed.map((record) => record as PreparedRecord));
+    expect(gated).toEqual(gateAll(records));
+    expect(gated.flatMap((record) => record.findings)).toEqual([]);
+  });
+
   test("sends items whole when asked, and items without a string type always", () => {
     const typed = { type: "message", role: "user", content: "hi", extra: 1 };
     const untyped = { id: "msg_1" };

@@ -430,3 +430,71 @@ describe("instructions a request gives otherwise", () => {
     expect(replayed([user, instructions("system", "Now summarize."), call], [user, instructions("system", "Now research."), call, output])).toEqual([0, 0]);
   });
 });
+
+describe("the choices of a completion of several, of which a request continues one", () => {
+  const user = { type: "message", role: "user", content: "Weather in Paris and Lyon?" };
+  const call = (callId: string, city: string) => ({ type: "function_call", call_id: callId, name: "get_weather", arguments: JSON.stringify({ city }), status: "completed" });
+  const output = (callId: string) => ({ type: "function_call_output", call_id: callId, output: "sunny" });
+  const said = { type: "message", role: "assistant", content: [{ type: "output_text", text: "Let me look.", annotations: [] }] };
+  // Choice 0 calls twice, choice 1 says something and calls once.
+  const choices = [[call("call_a1", "Paris"), call("call_a2", "Lyon")], [said, call("call_b1", "Paris")]];
+  /** What a request replays of a conversation whose record gave `choices` after `user`, and the calls it owes no output. */
+  const replayed = (request: unknown[], streamed = false) => {
+    const conversation = new ConversationSoFar();
+    if (streamed) {
+      conversation.extend([user] as CanonicalItem[]);
+      conversation.extend(choices[0] as CanonicalItem[]);
+      conversation.extendAnswer(choices[1] as CanonicalItem[]);
+    } else conversation.extend([user, ...choices[0]!, ...choices[1]!] as CanonicalItem[], [1, 3]);
+    const repeats = conversation.repeatedPrefix(request.length, request as CanonicalItem[]);
+    return { repeats, others: conversation.callsOfOtherAnswers };
+  };
+
+  for (const streamed of [false, true]) {
+    describe(streamed ? "given apart, as a stream gives its choices" : "given in one record", () => {
+      test("a request that replays either choice with its outputs replays the conversation; the other choice's calls are owed nothing", () => {
+        expect(replayed([user, ...choices[0]!, output("call_a1"), output("call_a2")], streamed)).toEqual({ repeats: 3, others: ["call_b1"] });
+        expect(replayed([user, ...choices[1]!, output("call_b1")], streamed)).toEqual({ repeats: 3, others: ["call_a1", "call_a2"] });
+      });
+
+      test("a request that mixes the calls of two choices, drops a call, or changes its arguments replays nothing", () => {
+        const none = { repeats: 0, others: [] };
+        expect(replayed([user, call("call_a1", "Paris"), call("call_b1", "Paris"), output("call_a1"), output("call_b1")], streamed)).toEqual(none);
+        expect(replayed([user, said, call("call_a1", "Paris"), call("call_b1", "Paris")], streamed)).toEqual(none);
+        expect(replayed([user, call("call_a1", "Paris"), output("call_a1")], streamed)).toEqual(none);
+        expect(replayed([user, said, output("call_b1")], streamed)).toEqual(none);
+        expect(replayed([user, call("call_a1", "Paris"), call("call_a2", "Nice"), output("call_a1"), output("call_a2")], streamed)).toEqual(none);
+      });
+
+      test("the other choice's items sent after one choice are new, for the gate to judge", () => {
+        expect(replayed([user, ...choices[0]!, ...choices[1]!, output("call_a1")], streamed)).toEqual({ repeats: 3, others: ["call_b1"] });
+      });
+
+      test("a request that replays the question alone replays it, and no choice", () => {
+        expect(replayed([user], streamed)).toEqual({ repeats: 0, others: [] });
+      });
+    });
+  }
+
+  test("a later request replays the conversation the choice taken began, and no longer the other", () => {
+    const conversation = new ConversationSoFar();
+    conversation.extend([user, ...choices[0]!, ...choices[1]!] as CanonicalItem[], [1, 3]);
+    const first = [user, ...choices[1]!, output("call_b1")];
+    expect(conversation.repeatedPrefix(first.length, first as CanonicalItem[])).toBe(3);
+    conversation.restart();
+    conversation.extend(first as CanonicalItem[]);
+    const second = [...first, { type: "message", role: "user", content: "And Nice?" }];
+    expect(conversation.repeatedPrefix(second.length, second as CanonicalItem[])).toBe(4);
+    expect(conversation.callsOfOtherAnswers).toEqual([]);
+    const other = [user, ...choices[0]!, output("call_a1"), output("call_a2")];
+    expect(conversation.repeatedPrefix(other.length, other as CanonicalItem[])).toBe(0);
+  });
+
+  test("a call_id both choices give is owed its output still", () => {
+    const conversation = new ConversationSoFar();
+    conversation.extend([user, call("call_1", "Paris"), call("call_1", "Paris"), call("call_2", "Lyon")] as CanonicalItem[], [1, 2]);
+    const request = [user, call("call_1", "Paris"), output("call_1")];
+    expect(conversation.repeatedPrefix(request.length, request as CanonicalItem[])).toBe(2);
+    expect(conversation.callsOfOtherAnswers).toEqual(["call_2"]);
+  });
+});

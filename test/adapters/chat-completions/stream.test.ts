@@ -682,6 +682,7 @@ describe("completion boundaries", () => {
         id: ID,
         status: "completed",
         items: [{ type: "message", role: "assistant", content: "B" }],
+        laterChoice: true,
         losses: [
           { line: 1, path: "/choices/1", code: "form_changed", detail: "choice 1 is another answer to the same request: its items are a response of their own, after the first choice's; only one answer continues the conversation" },
           leftBehind(1, "/choices/1/finish_reason", "the choice"),
@@ -784,6 +785,7 @@ describe("a stream and its non-streamed twin", () => {
       id: ID,
       status: "incomplete",
       items: [call("call_N2", "lookup_city", "{\"city\":\"Lyon\"}", "incomplete")],
+      laterChoice: true,
       losses: [
         { line: 1, path: "/choices/1", code: "form_changed", detail: "choice 1 is another answer to the same request: its items are a response of their own, after the first choice's; only one answer continues the conversation" },
         { line: 4, path: "/choices/0/finish_reason", code: "form_changed", detail: 'finish_reason "length" written as status incomplete on the choice\'s items' },

@@ -1,0 +1,92 @@
+// A Chat request asked for two answers (n: 2), each with its own tool calls;
+// the application took one, ran its calls and sent the conversation on with
+// that choice and its tool messages, then got the final answer. Stored as
+// request, completion, request, completion, or streamed (chunks of index 0 and 1).
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+
+const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false } } }];
+const ask = { role: "user", content: "What is the weather in Paris and Lyon?" };
+const toolCall = (id: string, city: string) => ({ id, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city }) } });
+// Choice 0 calls for both cities at once, choice 1 for Paris alone.
+const answers = [
+  { role: "assistant", content: null, tool_calls: [toolCall("call_a1", "Paris"), toolCall("call_a2", "Lyon")] },
+  { role: "assistant", content: null, tool_calls: [toolCall("call_b1", "Paris")] },
+];
+const completion = { id: "chatcmpl-N2", object: "chat.completion", created: 1767225600, model: "gpt-4o-mini", choices: answers.map((message, index) => ({ index, message, finish_reason: "tool_calls" })) };
+const chunk = (choice: Record<string, unknown>) => ({ id: "chatcmpl-S2", object: "chat.completion.chunk", created: 1767225600, model: "gpt-4o-mini", choices: [choice] });
+const streamed = [
+  chunk({ index: 0, delta: { role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_a1", type: "function", function: { name: "get_weather", arguments: "" } }] }, finish_reason: null }),
+  chunk({ index: 1, delta: { role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_b1", type: "function", function: { name: "get_weather", arguments: "" } }] }, finish_reason: null }),
+  chunk({ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }, { index: 1, id: "call_a2", type: "function", function: { name: "get_weather", arguments: '{"city":"Lyon"}' } }] }, finish_reason: null }),
+  chunk({ index: 1, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }),
+  chunk({ index: 0, delta: {}, finish_reason: "tool_calls" }),
+  chunk({ index: 1, delta: {}, finish_reason: "tool_calls" }),
+];
+const result = (id: string) => ({ role: "tool", tool_call_id: id, content: "sunny" });
+const final = { id: "chatcmpl-F", object: "chat.completion", created: 1767225601, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: "Sunny." }, finish_reason: "stop" }] };
+const request = (messages: unknown[], stream = false) => ({ model: "gpt-4o-mini", ...(stream ? { stream } : {}), messages, tools });
+const lines = (records: unknown[]) => records.map((record) => JSON.stringify(record) + "\n").join("");
+const journal = (replayed: unknown[], stream = false) => lines([{ ...request([ask], stream), n: 2 }, ...(stream ? streamed : [completion]), request([ask, ...replayed], stream), final]);
+
+describe("gate: a request that replays one choice of a completion of two", () => {
+  const calls = (first: string, second: string) => [
+    'line 1  message -  pass not_function_call: "message" is not a function_call',
+    `line ${first}  function_call call_a1  pass ok: completed call with arguments valid for its schema`,
+    `line ${first}.1  function_call call_a2  pass ok: completed call with arguments valid for its schema`,
+    `line ${second}  function_call call_b1  pass ok: completed call with arguments valid for its schema`,
+  ];
+
+  test("the second choice with its tool message: only the tool message is new, and the first choice's calls are owed no output", async () => {
+    expect(await runOrbridge(["gate", "-"], journal([answers[1], result("call_b1")]))).toEqual({
+      code: 0,
+      stdout: [...calls("2", "2.2"), 'line 3.2  function_call_output call_b1  pass not_function_call: "function_call_output" is not a function_call', 'line 4  message -  pass not_function_call: "message" is not a function_call', ""].join("\n"),
+      stderr: "read 4 lines: 6 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("the first choice with its tool messages, as a completion of that one choice gives it", async () => {
+    const outputs = ['line 3.3  function_call_output call_a1  pass not_function_call: "function_call_output" is not a function_call', 'line 3.4  function_call_output call_a2  pass not_function_call: "function_call_output" is not a function_call', 'line 4  message -  pass not_function_call: "message" is not a function_call'];
+    expect(await runOrbridge(["gate", "-"], journal([answers[0], result("call_a1"), result("call_a2")]))).toEqual({
+      code: 0,
+      stdout: [...calls("2", "2.2"), ...outputs, ""].join("\n"),
+      stderr: "read 4 lines: 7 items, 0 errors; 0 blocked\n",
+    });
+    const one = lines([request([ask]), { ...completion, choices: completion.choices.slice(0, 1) }, request([ask, answers[0], result("call_a1"), result("call_a2")]), final]);
+    expect(await runOrbridge(["gate", "-"], one)).toEqual({ code: 0, stdout: [...calls("2", "").slice(0, 3), ...outputs, ""].join("\n"), stderr: "read 4 lines: 6 items, 0 errors; 0 blocked\n" });
+  });
+
+  test("streamed, each choice a response of its own: the same", async () => {
+    expect(await runOrbridge(["gate", "-"], journal([answers[1], result("call_b1")], true))).toEqual({
+      code: 0,
+      stdout: [...calls("6", "7"), 'line 8.2  function_call_output call_b1  pass not_function_call: "function_call_output" is not a function_call', 'line 9  message -  pass not_function_call: "message" is not a function_call', ""].join("\n"),
+      stderr: "read 9 lines: 6 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("an assistant message that holds calls of both choices is no replay: its calls are judged again", async () => {
+    const mixed = { role: "assistant", content: null, tool_calls: [toolCall("call_a1", "Paris"), toolCall("call_b1", "Paris")] };
+    const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], journal([mixed, result("call_a1"), result("call_b1")]));
+    expect({ code, stdout: stdout.split("\n").filter((line) => line.startsWith("line ")) }).toEqual({
+      code: 1,
+      stdout: [
+        "line 3  message -  BLOCKED missing_output: the call \"call_a1\" (get_weather) on line 2 has no function_call_output before this user message",
+        "line 3.1  function_call call_a1  BLOCKED duplicate_call_id: the call_id \"call_a1\" was already used by the call of line 2",
+        "line 3.2  function_call call_b1  BLOCKED duplicate_call_id: the call_id \"call_b1\" was already used by the call of line 2",
+        "line 3.3  function_call_output call_a1  BLOCKED output_for_blocked_call: its call_id \"call_a1\" names more than one call (the first on line 2): which one it answers is not known, so none may get an output",
+        "line 3.4  function_call_output call_b1  BLOCKED output_for_blocked_call: its call_id \"call_b1\" names more than one call (the first on line 2): which one it answers is not known, so none may get an output",
+      ],
+    });
+  });
+
+  test("a choice replayed with other arguments, or without one of its calls, is no replay either", async () => {
+    for (const replayed of [
+      [{ ...answers[1], tool_calls: [toolCall("call_b1", "Nice")] }, result("call_b1")],
+      [{ ...answers[0], tool_calls: [toolCall("call_a1", "Paris")] }, result("call_a1")],
+    ]) {
+      const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], journal(replayed));
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/^line 3\.1  function_call call_[ab]1  BLOCKED duplicate_call_id/m);
+    }
+  });
+});
