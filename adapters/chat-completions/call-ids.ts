@@ -12,9 +12,12 @@
 // |   or id of a shape the target refuses    |   gate judges them, the converter never "fixes" them    |
 //
 // The id depends only on where the call stands among the id-less calls counted
-// so far and on what it calls, so a request that replays a conversation gives
-// its calls the ids the first conversion gave them, and two conversations that
-// make different calls never share one.
+// so far, on what it calls and on the conversation's scope, so a request that
+// replays a conversation gives its calls the ids the first conversion gave them,
+// and two conversations never share one: the journal's first conversation has
+// the empty scope, and each that a request body begins after it (one that
+// replays none of the conversation before it) a scope of its own, which goes
+// into the hex (and into a legacy call's id) where it is not empty.
 import { createHash } from "node:crypto";
 import type { Loss } from "../../src/models/loss.js";
 import { describeValue } from "../../src/models/json-value.js";
@@ -35,10 +38,19 @@ export interface IdlessCalls {
    * converter writes the answers in their calls' order.
    */
   certainOnly?: boolean;
+  /** What sets the ids of this conversation apart from those of the journal's others; absent or empty in its first. */
+  scope?: string;
 }
 
-export function idlessCalls(certainOnly = false): IdlessCalls {
-  return certainOnly ? { count: 0, waiting: [], names: new Map(), certainOnly } : { count: 0, waiting: [], names: new Map() };
+export function idlessCalls(certainOnly = false, scope = ""): IdlessCalls {
+  const calls: IdlessCalls = certainOnly ? { count: 0, waiting: [], names: new Map(), certainOnly } : { count: 0, waiting: [], names: new Map() };
+  if (scope !== "") calls.scope = scope;
+  return calls;
+}
+
+/** A copy that counts on from where `calls` stands and changes nothing of it: for another answer to the same request (a later choice). */
+export function forkIdlessCalls(calls: IdlessCalls): IdlessCalls {
+  return { ...calls, waiting: [...calls.waiting], names: new Map(calls.names) };
 }
 
 /** True when a call or answer carries no id at all: the field is absent, null or empty. */
@@ -49,7 +61,8 @@ export function lacksId(id: unknown): boolean {
 /** The id given to the next id-less call; the call then waits for its answer. */
 export function synthesizeCallId(calls: IdlessCalls, name: unknown, args: unknown): string {
   calls.count += 1;
-  const digest = createHash("sha256").update(`${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`).digest("hex");
+  const scope = calls.scope === undefined || calls.scope === "" ? "" : `${calls.scope}\u0000`;
+  const digest = createHash("sha256").update(`${scope}${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`).digest("hex");
   const id = `synth_${calls.count}_${digest.slice(0, 16)}`;
   calls.waiting.push(id);
   if (typeof name === "string") calls.names.set(id, name);

@@ -58,7 +58,7 @@ import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer, pointerToken, prefixLosses } from "../../src/models/json-pointer.js";
 import type { CanonicalItem, ItemField, ItemParam, ResponseResource } from "../../src/models/open-responses.js";
 import type { ItemStatus } from "../../src/models/open-responses.js";
-import { callStatusOf, messagesToItems, type CallCounts } from "./messages-to-items.js";
+import { callStatusOf, forkCallCounts, messagesToItems, type CallCounts } from "./messages-to-items.js";
 import { completeResponse } from "../../src/models/response-neutrals.js";
 import { extraKeyLosses, inRecordOrder, isRecord } from "./params.js";
 import { chatToolChoiceToResponses, chatToolsToResponses } from "./tools.js";
@@ -212,8 +212,10 @@ export interface ChoiceItems {
 export function completionToItems(args: { completion: Record<string, unknown>; callCounts?: CallCounts }): Converted<ChoiceItems[]> {
   const { completion, callCounts } = args;
   const choices = Array.isArray(completion.choices) ? completion.choices : [];
+  // Each choice answers the same request, and a request that replays one numbers its calls on from there: a later choice counts from where the first began.
+  const before = callCounts !== undefined && choices.length > 1 ? forkCallCounts(callCounts) : undefined;
   const value = choices.map((choice, position) => {
-    const converted = choiceToItems({ choice, position, callCounts });
+    const converted = choiceToItems({ choice, position, callCounts: position === 0 || before === undefined ? callCounts : forkCallCounts(before) });
     return { ...converted.value, losses: converted.losses };
   });
   return { value, losses: leftBehind(completion, COMPLETION_ITEM_FIELDS, "", "the chat.completion") };

@@ -46,7 +46,7 @@ import type {
   UrlCitationParam,
   UserContentPart,
 } from "../../src/models/open-responses.js";
-import { answered, callShapeLosses, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
+import { answered, callShapeLosses, forkIdlessCalls, idlessCalls, lacksId, synthesizeCallId, takeWaitingId, type IdlessCalls } from "./call-ids.js";
 import { textParts, userPart } from "./input-parts.js";
 import { REASONING_FIELDS, reasoningFromMessage } from "./reasoning-fields.js";
 import { extensionFieldLosses, isEmpty, isPresent, isRecord, lossAt, type PointerTokens } from "./message-fields.js";
@@ -127,8 +127,13 @@ export interface CallCounts {
 }
 
 /** The gate's reading (`forGate`): answers without id paired only when certain (IdlessCalls), tool messages' names kept. */
-export function callCounts(forGate = false): Required<CallCounts> {
-  return { calls: new Map(), outputs: new Map(), idless: idlessCalls(forGate), namedOutputs: forGate };
+export function callCounts(forGate = false, scope = ""): Required<CallCounts> {
+  return { calls: new Map(), outputs: new Map(), idless: idlessCalls(forGate, scope), namedOutputs: forGate };
+}
+
+/** Counts that go on from where `counts` stand and change nothing of them: for another answer to the same request (a later choice). */
+export function forkCallCounts(counts: CallCounts): CallCounts {
+  return { ...counts, calls: new Map(counts.calls), outputs: new Map(counts.outputs), ...(counts.idless ? { idless: forkIdlessCalls(counts.idless) } : {}) };
 }
 
 export function messagesToItems({ messages, finishReason, itemId, callCounts: counts, origins }: MessagesToItemsArgs): Converted<CanonicalItem[]> {
@@ -389,7 +394,7 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, give
   });
 
   if (legacyCall) {
-    const callId = legacyCallId(String(legacyCall.name), nextCount(context.legacyCalls, String(legacyCall.name)));
+    const callId = legacyCallId(String(legacyCall.name), nextCount(context.legacyCalls, String(legacyCall.name)), context.idless.scope);
     losses.push(...extensionFieldLosses(legacyCall, ["name", "arguments"], [...at, "function_call"], TARGET));
     losses.push(lossAt([...at, "function_call"], "synthesized", `a legacy function call has no id: call_id "${callId}" was synthesized`));
     const callAt = [...at, "function_call"];
@@ -540,7 +545,7 @@ function functionMessage(message: ChatFunctionMessage, at: PointerTokens, contex
   // A name that is no string is named by its JSON text: String() of a value can throw.
   const name = typeof message.name === "string" ? message.name : String(JSON.stringify(message.name));
   const count = nextCount(context.legacyOutputs, name);
-  const callId = legacyCallId(name, count);
+  const callId = legacyCallId(name, count, context.idless.scope);
   const paired = (context.legacyCalls.get(name) ?? 0) >= count;
   losses.push(
     lossAt(
@@ -563,8 +568,9 @@ function functionMessage(message: ChatFunctionMessage, at: PointerTokens, contex
  * of that name. It depends only on the name and the count, so a call and its
  * answer converted apart (one record each) still pair.
  */
-function legacyCallId(name: string, count: number): string {
-  return `legacy_${count}_${name}`.slice(0, 64);
+/** The id of the `count`-th legacy call of `name`; a conversation's scope (call-ids.ts) sets it apart from the journal's first conversation's. */
+function legacyCallId(name: string, count: number, scope = ""): string {
+  return (scope === "" ? `legacy_${count}_${name}` : `legacy_${count}_c${scope}_${name}`).slice(0, 64);
 }
 
 function nextCount(counts: Map<string, number>, name: string): number {

@@ -86,6 +86,13 @@
 // conversation; replacedInstructions tells the caller how many leading items
 // are those new instructions, which are no turn of it, and so no item. A later
 // request that repeats them repeats no item either: it is told the same.
+// A chat.completion asked for several answers (n > 1) holds one choice each,
+// of which the application takes one and sends the conversation on with it: its
+// choices are kept as a group of answers, and a request replays the group when
+// it replays one of them, the one that replays the most of what it sends
+// (`extend` with where each begins, `extendAnswer` for a stream's later choice).
+// The calls of the others are owed no output (callsOfOtherAnswers). A request
+// that mixes the items of two answers replays neither.
 // An item that differs in anything else is new, and is emitted for the gate to
 // judge: an item taken for a repeat is never judged.
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -94,6 +101,7 @@ import { jsonTextMeaning, jsonValueMeaning } from "../models/json-meaning.js";
 
 const MAX_CONVERSATION_ITEMS = 10_000;
 const MAX_CONVERSATION_CHARS = 16 * 1024 * 1024;
+const NO_CALLS: readonly string[] = [];
 
 /**
  * An item as the conversation remembers it. Most items are never compared (a
@@ -168,8 +176,14 @@ export class ConversationSoFar {
   private instructionsUnsaid = false;
   /** The answers of `seen` that are alternatives to one another (the choices of one chat.completion), in the order given. */
   private answerGroups: AnswerGroup[] = [];
-  /** Where the items the last `extend` gave stand in `seen`: a streamed completion gives each later choice apart, after its first. */
-  private lastExtended: { from: number; end: number } | undefined;
+  /**
+   * Where the items the last `extend` or `extendAnswer` gave begin and end in
+   * `seen` (-1: none since the conversation began): a streamed completion gives
+   * each later choice apart, after its first. Two numbers, not an object: extend
+   * runs for every record.
+   */
+  private lastExtendedFrom = -1;
+  private lastExtendedEnd = -1;
   /** The answers the last reading of a request took, one for each group it went through, as indices into its `ends`. */
   private answersTaken: Array<{ group: AnswerGroup; answer: number }> = [];
   /**
@@ -178,7 +192,7 @@ export class ConversationSoFar {
    * The conversation goes on from the one it replays, so no output is owed to
    * the others' calls. Empty unless that request replays the conversation.
    */
-  callsOfOtherAnswers: string[] = [];
+  callsOfOtherAnswers: readonly string[] = NO_CALLS;
 
   /** `synthesizedCallId`: whether a call_id is one a reader made for a call that came without any. */
   constructor(private readonly synthesizedCallId: (callId: string) => boolean = () => false) {}
@@ -194,7 +208,7 @@ export class ConversationSoFar {
   repeatedPrefix(requestItemCount: number, items: readonly CanonicalItem[]): number {
     const unsaid = this.instructionsUnsaid;
     this.instructionsUnsaid = false;
-    this.callsOfOtherAnswers = [];
+    this.callsOfOtherAnswers = NO_CALLS;
     const renamed = new Map<string, string>();
     let repeated = this.matchedPrefix(requestItemCount, items, unsaid, renamed);
     if (renamed.size > 0 && !this.renamesHold(renamed, items, repeated)) {
@@ -261,6 +275,11 @@ export class ConversationSoFar {
     if (typeof callId === "string") this.clientCallIds.delete(callId);
   }
 
+  /** Whether a request can be compared with the conversation: it holds items, and did not outgrow the limits. */
+  get followed(): boolean {
+    return !this.lost && this.seen.length > 0;
+  }
+
   /** Whether any client id stands for a synthesized one. */
   get holdsClientCallIds(): boolean {
     return this.clientCallIds.size > 0;
@@ -313,7 +332,7 @@ export class ConversationSoFar {
    * out (isEmptyAnswer).
    */
   private replayedFrom(from: number, next: number, count: number, items: readonly CanonicalItem[], texts: Array<string | undefined>, renamed: Map<string, string> | undefined): number {
-    this.answersTaken = [];
+    if (this.answersTaken.length > 0) this.answersTaken = [];
     // Fewer items than the conversation's from `from`, leaving out all its empty answers and the answers no request can take together, cannot replay them.
     if (this.seen.length - from - this.emptyAnswers - this.answersLeftOut(from) > count - next) return 0;
     let i = from;
@@ -421,7 +440,8 @@ export class ConversationSoFar {
     this.append(items);
     if (this.lost) return;
     const several = answers !== undefined && answers.length > 1;
-    this.lastExtended = { from: several ? from + answers[0]! : from, end: this.seen.length };
+    this.lastExtendedFrom = several ? from + answers[0]! : from;
+    this.lastExtendedEnd = this.seen.length;
     if (several) this.answerGroups.push({ from: from + answers[0]!, ends: [...answers.slice(1).map((start) => from + start), this.seen.length] });
   }
 
@@ -432,15 +452,16 @@ export class ConversationSoFar {
    */
   extendAnswer(items: readonly CanonicalItem[]): void {
     const before = this.seen.length;
-    const last = this.lastExtended;
+    const answered = this.lastExtendedEnd === before ? this.lastExtendedFrom : -1;
     this.append(items);
     if (this.lost) return;
-    this.lastExtended = { from: last?.end === before ? last.from : before, end: this.seen.length };
+    this.lastExtendedFrom = answered >= 0 ? answered : before;
+    this.lastExtendedEnd = this.seen.length;
     // Where what it answers is not known, the items are followed as any that continue the conversation.
-    if (last === undefined || last.end !== before) return;
+    if (answered < 0) return;
     const group = this.answerGroups[this.answerGroups.length - 1];
-    if (group !== undefined && group.from === last.from && group.ends[group.ends.length - 1] === before) group.ends.push(this.seen.length);
-    else this.answerGroups.push({ from: last.from, ends: [before, this.seen.length] });
+    if (group !== undefined && group.from === answered && group.ends[group.ends.length - 1] === before) group.ends.push(this.seen.length);
+    else this.answerGroups.push({ from: answered, ends: [before, this.seen.length] });
   }
 
   private append(items: readonly CanonicalItem[]): void {
@@ -471,9 +492,10 @@ export class ConversationSoFar {
     this.seen = [];
     this.size = 0;
     this.emptyAnswers = 0;
-    this.answerGroups = [];
-    this.lastExtended = undefined;
-    this.answersTaken = [];
+    if (this.answerGroups.length > 0) this.answerGroups = [];
+    this.lastExtendedFrom = -1;
+    this.lastExtendedEnd = -1;
+    if (this.answersTaken.length > 0) this.answersTaken = [];
     this.lost = lost;
   }
 }

@@ -6,7 +6,8 @@
 // |---------------------|----------------------------------------------------------------|
 // | chat message        | messagesToItems of the message                                 |
 // | chat request body   | messagesToItems of `messages`; `tools`/`tool_choice` kept aside |
-// | chat.completion     | messagesToItems of the first choice, with its finish_reason    |
+// | chat.completion     | messagesToItems of each choice, with its finish_reason; a later |
+// |                     |   request continues one of them (ConversationSoFar)            |
 // | chat chunks         | reassembled per completion (ChatStreamAssembler)               |
 // | Open Responses item | itself, provider types given the origin's slug                 |
 // | request body        | `instructions` as a leading system message, then `input`        |
@@ -27,7 +28,11 @@
 //
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
-// (ConversationSoFar tells which they are).
+// (ConversationSoFar tells which they are). A request that replays none of a
+// conversation followed so far begins another: the call ids synthesized from
+// then on, for calls that came without id, are set apart from those of the
+// conversations before it (beginConversation), as the same question asked in two
+// conversations makes calls of the same rank, name and arguments.
 import { apiErrorOf } from "../models/api-error-body.js";
 import { unreadableRequest, unreadLine } from "./unreadable-request.js";
 import { readAsSeveralLines } from "./unicode-line-ends.js";
@@ -148,6 +153,16 @@ export class JournalNormalizer {
   private readonly refuseUnreadCalls: boolean;
   /** Calls given a synthesized call_id in loose Chat messages (legacy calls, calls without id), counted across the journal. */
   private readonly callCounts: CallCounts;
+  /**
+   * Calls given a synthesized call_id in the Chat conversation so far: a request
+   * body counts them again from its first message, and a chat.completion on a
+   * line of its own counts on, as the next request, replaying it, numbers them.
+   */
+  private chatCounts: CallCounts;
+  /** What sets apart the ids synthesized in the conversation so far from those of the journal's earlier ones: "" in its first (beginConversation). */
+  private scope = "";
+  /** How many conversations a request body began after the journal's first. */
+  private laterConversations = 0;
   private readonly answersForGate: boolean;
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation: ConversationSoFar;
@@ -164,6 +179,7 @@ export class JournalNormalizer {
     this.refuseUnreadCalls = options.refuseUnreadCalls ?? false;
     this.answersForGate = options.answersForGate ?? false;
     this.callCounts = chat.callCounts(this.answersForGate);
+    this.chatCounts = chat.callCounts(this.answersForGate);
     this.envelopes = journalEnvelopes({ forGate: this.answersForGate });
     const envelopes = Object.values(this.envelopes);
     this.conversation = new ConversationSoFar((callId) => envelopes.some((adapter) => adapter.dropsCallId?.(callId) ?? false));
@@ -442,18 +458,27 @@ export class JournalNormalizer {
   }
 
   private convertRecord(record: Record<string, unknown>, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
-    const parts = this.partsOf(record, kind, "", undefined, envelope);
+    let parts = this.partsOf(record, kind, "", undefined, envelope);
     if ("error" in parts) return { kind: "error", source: this.source, line, detail: parts.error };
     const unread = this.unreadCalls(record, parts.items, parts.losses, line);
     if (unread) return unread;
     const carriesHistory = parts.requestItemCount > 0;
+    const compared = carriesHistory && !this.keepRepeats && this.conversation.followed;
     // A request carries the conversation so far: emit what is new.
     const skipped = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
+    if (compared && skipped === 0) {
+      // It replays none of the conversation followed so far: it begins another, whose synthesized ids are its own.
+      this.beginConversation();
+      if (parts.items.some(holdsCallId)) {
+        const again = this.partsOf(record, kind, "", undefined, envelope);
+        if (!("error" in again)) parts = again;
+      } else this.chatCounts = chat.callCounts(this.answersForGate, this.scope);
+    }
     // Instructions that replace the conversation's lead the skipped items: they are left behind, not repeated.
     const replaced = skipped > 0 ? this.conversation.replacedInstructions : 0;
     if (replaced > 0) parts.losses.push(...replacedInstructionsLosses(record, kind, replaced, this.envelopes, envelope));
     // The calls of the choices a replay did not continue, known before the restart forgets them.
-    const otherAnswers = skipped > 0 ? this.conversation.callsOfOtherAnswers : [];
+    const otherAnswers = skipped > 0 ? this.conversation.callsOfOtherAnswers : undefined;
     if (carriesHistory) this.conversation.restart();
     this.conversation.extend(parts.items, parts.answers);
     const losses = [...parts.losses];
@@ -467,9 +492,23 @@ export class JournalNormalizer {
       losses,
       ...(parts.request ? { request: parts.request } : {}),
       ...(parts.responseTools ? { responseTools: parts.responseTools } : {}),
-      ...(otherAnswers.length > 0 ? { callsOfOtherAnswers: otherAnswers } : {}),
+      ...(otherAnswers !== undefined && otherAnswers.length > 0 ? { callsOfOtherAnswers: [...otherAnswers] } : {}),
       repeated: skipped - replaced,
     };
+  }
+
+  /**
+   * A request body begins another conversation than the one followed so far:
+   * the call ids synthesized from here on (Chat's `synth_…` and `legacy_…`,
+   * Gemini's `gemini_call_…`) are set apart from those of the conversations
+   * before it, which may have made calls of the same rank, name and arguments.
+   * A request that replays this one later is converted under the same scope, and
+   * its calls get the same ids.
+   */
+  private beginConversation(): void {
+    this.laterConversations += 1;
+    this.scope = String(this.laterConversations);
+    for (const adapter of Object.values(this.envelopes)) adapter.beginConversation?.(this.scope);
   }
 
   /**
@@ -519,7 +558,10 @@ export class JournalNormalizer {
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
-        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: counts ?? chat.callCounts(this.answersForGate) });
+        const requestCounts = counts ?? chat.callCounts(this.answersForGate, this.scope);
+        // On a line of its own, the request begins the count the completions after it go on with.
+        if (counts === undefined) this.chatCounts = requestCounts;
+        const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: requestCounts });
         const losses = [...prefixLosses(`${at}/messages`, converted.losses), ...this.leftBehind(record, REQUEST_ITEM_FIELDS, at, "the request body")];
         return parts("chat", converted.value, losses, { request: record });
       }
@@ -529,7 +571,7 @@ export class JournalNormalizer {
         // Every choice gives items, as its stream does: a call in any answer is
         // gated. Each choice is a response of its own, so that the findings of
         // one (an incomplete item not last) do not reach into another.
-        const converted = chat.completionToItems({ completion: record, callCounts: counts });
+        const converted = chat.completionToItems({ completion: record, callCounts: counts ?? this.chatCounts });
         const id = stringOrUndefined(record.id);
         const items: CanonicalItem[] = [];
         const responses: Array<Provenance["response"]> = [];
@@ -600,7 +642,8 @@ export class JournalNormalizer {
         if (twoKinds !== undefined) return { error: `exchange ${ambiguity(request, requestKind, requestEnvelope) !== undefined ? "request" : "response"}: ${twoKinds}` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
-        const exchangeCounts = chat.callCounts(this.answersForGate);
+        const exchangeCounts = chat.callCounts(this.answersForGate, this.scope);
+        this.chatCounts = exchangeCounts;
         const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts, requestEnvelope);
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts, responseEnvelope);
         if ("error" in requestParts) return requestParts;
@@ -690,6 +733,11 @@ function sluggedItemFields(resource: Record<string, unknown>, itemFields: Readon
     for (const key of withColon) if (key.endsWith(suffix)) slugged.set(field, resource[key]);
   }
   return slugged;
+}
+
+/** Whether an item is a call or an output: what a call id, synthesized or counted in one's rank, may be given to. */
+function holdsCallId(item: CanonicalItem): boolean {
+  return isPlainObject(item) && typeof item.type === "string" && (item.type === "function_call" || item.type === "function_call_output");
 }
 
 /** The record kind of a stream of `envelope`, as a whole response rebuilt from it is said to be. */

@@ -1,0 +1,152 @@
+// Calls that come without id get a call_id synthesized from their rank, name and
+// arguments. Two conversations logged one after the other (two users asking the
+// same tool the same thing) make calls of one rank, name and arguments: each
+// conversation's ids must be its own, and a request that replays a conversation
+// must give its calls the ids they had. A Chat id is synth_<rank>_ and the first
+// 16 hex digits of the sha256 of the name, NUL, the arguments text, with the
+// conversation's scope and a NUL before them after the journal's first
+// conversation: sha256("get_weather\0{\"city\":\"Paris\"}") begins b99d9c83a0725f09,
+// sha256("1\0get_weather\0{\"city\":\"Paris\"}") e5c6f89eb60968b9.
+import { describe, expect, test } from "vitest";
+import { runOrbridge } from "../support/run-cli.js";
+
+const lines = (records: unknown[]) => records.map((record) => JSON.stringify(record) + "\n").join("");
+const message = 'pass not_function_call: "message" is not a function_call';
+const output = 'pass not_function_call: "function_call_output" is not a function_call';
+const ok = "pass ok: completed call with arguments valid for its schema";
+const parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
+
+describe("gate: Gemini calls without id in two conversations, each asked, answered and replayed", () => {
+  const tools = [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: parameters }] }];
+  const request = (contents: unknown[]) => ({ contents, tools });
+  const user = (text: string) => ({ role: "user", parts: [{ text }] });
+  const call = { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }] };
+  const result = (value: string) => ({ role: "user", parts: [{ functionResponse: { name: "get_weather", response: { return_value: value } } }] });
+  const response = (content: unknown, responseId: string) => ({ candidates: [{ content, finishReason: "STOP", index: 0 }], modelVersion: "gemini-2.0-flash", responseId });
+  const conversation = (question: string, answer: string, id: string) => [
+    request([user(question)]),
+    response(call, `${id}-1`),
+    request([user(question), call, result(answer)]),
+    response({ role: "model", parts: [{ text: `${answer}.` }] }, `${id}-2`),
+  ];
+
+  test("each conversation's call has an id of its own, its result answers it, and nothing is blocked", async () => {
+    const text = lines([...conversation("What is the weather in Paris?", "sunny", "a"), ...conversation("Paris weather, please.", "rainy", "b")]);
+    expect(await runOrbridge(["gate", "-"], text)).toEqual({
+      code: 0,
+      stdout: [
+        `line 1  message -  ${message}`,
+        `line 2  function_call gemini_call_0eb58b65a78211d1  ${ok}`,
+        `line 3.2  function_call_output gemini_call_0eb58b65a78211d1  ${output}`,
+        `line 4  message -  ${message}`,
+        `line 5  message -  ${message}`,
+        `line 6  function_call gemini_call_69d40b02247dc908  ${ok}`,
+        `line 7.2  function_call_output gemini_call_69d40b02247dc908  ${output}`,
+        `line 8  message -  ${message}`,
+        "",
+      ].join("\n"),
+      stderr: "read 8 lines: 8 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("so when the two users ask in the same words", async () => {
+    const question = "What is the weather in Paris?";
+    const { code, stdout } = await runOrbridge(["gate", "-"], lines([...conversation(question, "sunny", "a"), ...conversation(question, "rainy", "b")]));
+    expect({ code, calls: stdout.split("\n").filter((line) => line.includes("gemini_call_")) }).toEqual({
+      code: 0,
+      calls: [
+        `line 2  function_call gemini_call_0eb58b65a78211d1  ${ok}`,
+        `line 3.2  function_call_output gemini_call_0eb58b65a78211d1  ${output}`,
+        `line 6  function_call gemini_call_69d40b02247dc908  ${ok}`,
+        `line 7.2  function_call_output gemini_call_69d40b02247dc908  ${output}`,
+      ],
+    });
+  });
+});
+
+describe("gate: Chat calls without id", () => {
+  const tools = [{ type: "function", function: { name: "get_weather", parameters } }];
+  const request = (messages: unknown[], extra: Record<string, unknown> = {}) => ({ model: "gpt-4o-mini", messages, tools, ...extra });
+  const toolCall = (city: string) => ({ type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city }) } });
+  const calling = (...cities: string[]) => ({ role: "assistant", content: null, tool_calls: cities.map(toolCall) });
+  const completion = (id: string, ...messages: Record<string, unknown>[]) => ({ id, object: "chat.completion", created: 1767225600, model: "gpt-4o-mini", choices: messages.map((message, index) => ({ index, message, finish_reason: "tool_calls" in message ? "tool_calls" : "stop" })) });
+  const result = { role: "tool", content: "sunny" };
+  const said = (text: string) => ({ role: "assistant", content: text });
+
+  test("in two conversations, each its own ids", async () => {
+    const conversation = (question: string, id: string) => {
+      const ask = { role: "user", content: question };
+      return [request([ask]), completion(`${id}1`, calling("Paris")), request([ask, calling("Paris"), result]), completion(`${id}2`, said("Sunny."))];
+    };
+    expect(await runOrbridge(["gate", "-"], lines([...conversation("Weather in Paris?", "a"), ...conversation("Paris weather?", "b")]))).toEqual({
+      code: 0,
+      stdout: [
+        `line 1  message -  ${message}`,
+        `line 2  function_call synth_1_b99d9c83a0725f09  ${ok}`,
+        `line 3.2  function_call_output synth_1_b99d9c83a0725f09  ${output}`,
+        `line 4  message -  ${message}`,
+        `line 5  message -  ${message}`,
+        `line 6  function_call synth_1_e5c6f89eb60968b9  ${ok}`,
+        `line 7.2  function_call_output synth_1_e5c6f89eb60968b9  ${output}`,
+        `line 8  message -  ${message}`,
+        "",
+      ].join("\n"),
+      stderr: "read 8 lines: 8 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("made again in a later turn of one conversation: a completion numbers its call after those its request replayed", async () => {
+    const ask = { role: "user", content: "Weather in Paris, twice?" };
+    const text = lines([request([ask]), completion("c1", calling("Paris")), request([ask, calling("Paris"), result]), completion("c2", calling("Paris")), request([ask, calling("Paris"), result, calling("Paris"), result]), completion("c3", said("Sunny twice."))]);
+    expect(await runOrbridge(["gate", "-"], text)).toEqual({
+      code: 0,
+      stdout: [
+        `line 1  message -  ${message}`,
+        `line 2  function_call synth_1_b99d9c83a0725f09  ${ok}`,
+        `line 3.2  function_call_output synth_1_b99d9c83a0725f09  ${output}`,
+        `line 4  function_call synth_2_b99d9c83a0725f09  ${ok}`,
+        `line 5.4  function_call_output synth_2_b99d9c83a0725f09  ${output}`,
+        `line 6  message -  ${message}`,
+        "",
+      ].join("\n"),
+      stderr: "read 6 lines: 6 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("in the second of two choices, replayed: the choice numbers its calls from where the first began", async () => {
+    const ask = { role: "user", content: "Weather in Paris or Lyon?" };
+    const text = lines([request([ask], { n: 2 }), completion("c1", calling("Paris"), calling("Lyon")), request([ask, calling("Lyon"), result]), completion("c2", said("Sunny."))]);
+    expect(await runOrbridge(["gate", "-"], text)).toEqual({
+      code: 0,
+      stdout: [
+        `line 1  message -  ${message}`,
+        `line 2  function_call synth_1_b99d9c83a0725f09  ${ok}`,
+        `line 2.1  function_call synth_1_29f0a188ae9feed1  ${ok}`,
+        `line 3.2  function_call_output synth_1_29f0a188ae9feed1  ${output}`,
+        `line 4  message -  ${message}`,
+        "",
+      ].join("\n"),
+      stderr: "read 4 lines: 5 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("legacy function calls in two conversations, each its own ids", async () => {
+    const functions = [{ name: "get_weather", parameters }];
+    const legacy = { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+    const answer = { role: "function", name: "get_weather", content: "sunny" };
+    const conversation = (question: string, id: string) => {
+      const ask = { role: "user", content: question };
+      return [{ model: "gpt-3.5-turbo", messages: [ask], functions }, { ...completion(id, legacy), choices: [{ index: 0, message: legacy, finish_reason: "function_call" }] }, { model: "gpt-3.5-turbo", messages: [ask, legacy, answer], functions }];
+    };
+    const { code, stdout } = await runOrbridge(["gate", "-"], lines([...conversation("Weather in Paris?", "a"), ...conversation("Paris weather?", "b")]));
+    expect({ code, calls: stdout.split("\n").filter((line) => line.includes("legacy_")) }).toEqual({
+      code: 0,
+      calls: [
+        `line 2  function_call legacy_1_get_weather  ${ok}`,
+        `line 3.2  function_call_output legacy_1_get_weather  ${output}`,
+        `line 5  function_call legacy_1_c1_get_weather  ${ok}`,
+        `line 6.2  function_call_output legacy_1_c1_get_weather  ${output}`,
+      ],
+    });
+  });
+});
