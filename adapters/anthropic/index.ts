@@ -4,6 +4,7 @@
 // slug (extension items, extension tools, fields of items and parts) or, for
 // thinking signatures and redacted thinking, in a reasoning item whose
 // `provenance.envelope` is "anthropic".
+import { IdlessResponses } from "../../src/models/idless-responses.js";
 import { bodyToRequest } from "./body-to-request.js";
 import { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
@@ -37,6 +38,8 @@ export const anthropic = {
   stream: { assembler: (options?: AnthropicStreamOptions) => new AnthropicStreamAssembler(options) },
   /** One journal's loose records, written run after run, share their call id rewrites: no two calls get one id. */
   writer: () => ({ callIds: new CallIds() }),
+  /** One journal's messages without id are counted, so that two alike get two ids. */
+  journal: () => ({ responses: new IdlessResponses() }),
 } as const;
 
 export {

@@ -6,6 +6,8 @@
 // | content                             | output: messagesToItems of the one assistant message, each item completed |
 // |                                     |   as an output item (a string text -> one output_text part); server tool  |
 // |                                     |   blocks stay `anthropic:` extension items, as they are   |
+// | (no id)                             | id: msg_ + 24 hex of sha256(the message, and its rank among a journal's |
+// |                                     |   messages without id after the first): synthesized       |
 // | (no item ids)                       | id: msg_/fc_/rs_ + 48 hex of sha256(response id, output index): stable,   |
 // |                                     |   never a placeholder, never a call_id; synthesized       |
 // | tool_use input (an object)          | arguments, its JSON text: synthesized at the arguments    |
@@ -31,6 +33,7 @@
 // Fields a message does not carry are set to the spec's neutral values
 // (RESPONSE_NEUTRALS); the way back reports a field only when it differs.
 import { sha256Hex } from "../sha256-hex.js";
+import { rankSuffix, type IdlessResponses } from "../../src/models/idless-responses.js";
 import { completeResponse, RESPONSE_NEUTRALS } from "../../src/models/response-neutrals.js";
 import { pointer } from "../../src/models/json-pointer.js";
 import type { Converted, Loss } from "../../src/models/loss.js";
@@ -94,7 +97,8 @@ export function derivedStopReason(status: unknown, reason: unknown, output: read
 
 const MAPPED = ["id", "type", "role", "model", "content", "stop_reason", "usage"];
 
-export function messageToResponse(args: { message: AnthropicResponse } & ResponsePathsOption): Converted<ResponseResource> {
+/** `responses`: the journal's responses without id counted so far (IdlessResponses), when the message is one of a journal's. */
+export function messageToResponse(args: { message: AnthropicResponse; responses?: IdlessResponses } & ResponsePathsOption): Converted<ResponseResource> {
   const { message } = args;
   if (!isRecord(message) || message.type !== "message" || !Array.isArray(message.content)) {
     throw new TypeError("not an Anthropic response: it has no type \"message\" and content array");
@@ -102,8 +106,11 @@ export function messageToResponse(args: { message: AnthropicResponse } & Respons
   const losses: Loss[] = [lossAt(["created_at"], "synthesized", "an Anthropic message has no creation time: created_at 0 written")];
   // The Messages API names every message it writes, and a response object needs an id: a record without one gets one
   // derived from its text, so that its items keep ids of their own and it is read, request limits and all.
-  const responseId = typeof message.id === "string" && message.id !== "" ? message.id : `msg_${sha256Hex(JSON.stringify(message)).slice(0, 24)}`;
-  if (responseId !== message.id) losses.push(lossAt(["id"], "synthesized", `an Anthropic message without an id: ${responseId} derived from its content`));
+  // Its rank among the journal's messages without id too: two answers alike word for word ("Done.") would share the id, and their items theirs.
+  const named = typeof message.id === "string" && message.id !== "";
+  const rank = named ? undefined : args.responses?.next();
+  const responseId = named ? (message.id as string) : `msg_${sha256Hex(JSON.stringify(message) + rankSuffix(rank)).slice(0, 24)}`;
+  if (!named) losses.push(lossAt(["id"], "synthesized", `an Anthropic message without an id: ${responseId} derived from its content${rankSuffix(rank) === "" ? "" : ` and its rank (${rank}) among the journal's messages without one`}`));
   const stopReason = message.stop_reason === undefined ? null : message.stop_reason;
   const { status, reason } = responseStatusOf(stopReason);
   const callsStopReason = stopReasonOfCalls(message as Fields, losses);

@@ -29,7 +29,7 @@ const request = (messages: unknown[], stream = false) => ({ model: "gpt-4o-mini"
 const lines = (records: unknown[]) => records.map((record) => JSON.stringify(record) + "\n").join("");
 const journal = (replayed: unknown[], stream = false) => lines([{ ...request([ask], stream), n: 2 }, ...(stream ? streamed : [completion]), request([ask, ...replayed], stream), final]);
 
-describe("gate: a request that replays one choice of a completion of two", () => {
+describe("gate: a request that replays one choice of a completion of two", { timeout: 30_000 }, () => {
   const calls = (first: string, second: string) => [
     'line 1  message -  pass not_function_call: "message" is not a function_call',
     `line ${first}  function_call call_a1  pass ok: completed call with arguments valid for its schema`,

@@ -16,7 +16,7 @@ const output = 'pass not_function_call: "function_call_output" is not a function
 const ok = "pass ok: completed call with arguments valid for its schema";
 const parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
 
-describe("gate: Gemini calls without id in two conversations, each asked, answered and replayed", () => {
+describe("gate: Gemini calls without id in two conversations, each asked, answered and replayed", { timeout: 30_000 }, () => {
   const tools = [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: parameters }] }];
   const request = (contents: unknown[]) => ({ contents, tools });
   const user = (text: string) => ({ role: "user", parts: [{ text }] });
@@ -64,7 +64,7 @@ describe("gate: Gemini calls without id in two conversations, each asked, answer
   });
 });
 
-describe("gate: Chat calls without id", () => {
+describe("gate: Chat calls without id", { timeout: 30_000 }, () => {
   const tools = [{ type: "function", function: { name: "get_weather", parameters } }];
   const request = (messages: unknown[], extra: Record<string, unknown> = {}) => ({ model: "gpt-4o-mini", messages, tools, ...extra });
   const toolCall = (city: string) => ({ type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city }) } });
@@ -147,6 +147,19 @@ describe("gate: Chat calls without id", () => {
         `line 5  function_call legacy_1_c1_get_weather  ${ok}`,
         `line 6.2  function_call_output legacy_1_c1_get_weather  ${output}`,
       ],
+    });
+  });
+});
+
+describe("gate: Anthropic messages without id", { timeout: 30_000 }, () => {
+  const request = (content: string) => ({ model: "claude-sonnet-4-0", max_tokens: 1024, messages: [{ role: "user", content }] });
+  const answer = { type: "message", role: "assistant", model: "claude-sonnet-4-0", content: [{ type: "text", text: "Hello!" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 8, output_tokens: 3 } };
+
+  test("two answers alike word for word, in two conversations, are two items: their ids, derived from the message, take in its rank", async () => {
+    expect(await runOrbridge(["gate", "-"], lines([request("Hi"), answer, request("Hello"), answer]))).toEqual({
+      code: 0,
+      stdout: [`line 1  message -  ${message}`, `line 2  message -  ${message}`, `line 3  message -  ${message}`, `line 4  message -  ${message}`, ""].join("\n"),
+      stderr: "read 4 lines: 4 items, 0 errors; 0 blocked\n",
     });
   });
 });
