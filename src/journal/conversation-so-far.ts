@@ -275,11 +275,6 @@ export class ConversationSoFar {
     if (typeof callId === "string") this.clientCallIds.delete(callId);
   }
 
-  /** Whether a request can be compared with the conversation: it holds items, and did not outgrow the limits. */
-  get followed(): boolean {
-    return !this.lost && this.seen.length > 0;
-  }
-
   /** Whether any client id stands for a synthesized one. */
   get holdsClientCallIds(): boolean {
     return this.clientCallIds.size > 0;
@@ -520,6 +515,18 @@ function answerFrom(group: AnswerGroup, answer: number): number {
 function typeOf(seen: SeenItem): unknown {
   const item: unknown = seen.written ? (seen.text === undefined ? undefined : JSON.parse(seen.text)) : seen.item;
   return isPlainObject(item) ? item.type : undefined;
+}
+
+/**
+ * What a conversation begins with, as a replay of it may write it: the meaning
+ * of the first item of `items` after their instructions (system and developer
+ * messages, which a request may give otherwise), without the fields a replay
+ * may leave out. Undefined when they hold nothing else, or it is too deep to tell.
+ */
+export function conversationTurnKey(items: readonly CanonicalItem[]): string | undefined {
+  let first = 0;
+  while (first < items.length && isInstructions(items[first])) first++;
+  return first < items.length ? meaningOf(items[first])?.body : undefined;
 }
 
 /** An item with its text. Where the text cannot tell, the meaning is worked out now, from the item itself. */

@@ -28,11 +28,12 @@
 //
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
-// (ConversationSoFar tells which they are). A request that replays none of a
-// conversation followed so far begins another: the call ids synthesized from
-// then on, for calls that came without id, are set apart from those of the
-// conversations before it (beginConversation), as the same question asked in two
-// conversations makes calls of the same rank, name and arguments.
+// (ConversationSoFar tells which they are). A request that replays none of the
+// conversation followed so far, and begins otherwise than the journal's earlier
+// conversations began, begins another: the call ids synthesized from then on,
+// for calls that came without id, are set apart from those of the conversations
+// before it (scopeOf, beginConversation), as two conversations that ask the
+// same tool the same thing make calls of the same rank, name and arguments.
 import { apiErrorOf } from "../models/api-error-body.js";
 import { unreadableRequest, unreadLine } from "./unreadable-request.js";
 import { readAsSeveralLines } from "./unicode-line-ends.js";
@@ -44,7 +45,8 @@ import type { Envelope, JournalItem, Provenance } from "../models/journal-item.j
 import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
-import { ConversationSoFar } from "./conversation-so-far.js";
+import { ConversationSoFar, conversationTurnKey } from "./conversation-so-far.js";
+import { createHash } from "node:crypto";
 import { replacedInstructionsLosses } from "./replaced-instructions.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
@@ -161,8 +163,8 @@ export class JournalNormalizer {
   private chatCounts: CallCounts;
   /** What sets apart the ids synthesized in the conversation so far from those of the journal's earlier ones: "" in its first (beginConversation). */
   private scope = "";
-  /** How many conversations a request body began after the journal's first. */
-  private laterConversations = 0;
+  /** What the journal's first conversation begins with (conversationTurnKey): a request that begins so is of it, and keeps the empty scope. */
+  private firstConversation: string | undefined;
   private readonly answersForGate: boolean;
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation: ConversationSoFar;
@@ -463,12 +465,12 @@ export class JournalNormalizer {
     const unread = this.unreadCalls(record, parts.items, parts.losses, line);
     if (unread) return unread;
     const carriesHistory = parts.requestItemCount > 0;
-    const compared = carriesHistory && !this.keepRepeats && this.conversation.followed;
     // A request carries the conversation so far: emit what is new.
     const skipped = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
-    if (compared && skipped === 0) {
-      // It replays none of the conversation followed so far: it begins another, whose synthesized ids are its own.
-      this.beginConversation();
+    // One that replays none of it begins a conversation, whose synthesized ids are its own.
+    const scope = carriesHistory && !this.keepRepeats && skipped === 0 ? this.scopeOf(parts.items) : this.scope;
+    if (scope !== this.scope) {
+      this.beginConversation(scope);
       if (parts.items.some(holdsCallId)) {
         const again = this.partsOf(record, kind, "", undefined, envelope);
         if (!("error" in again)) parts = again;
@@ -498,17 +500,35 @@ export class JournalNormalizer {
   }
 
   /**
+   * The scope of the conversation a request that replays none of the one
+   * followed so far begins: the empty one when it begins as the journal's first
+   * conversation began, else one derived from how it begins (its first item
+   * after its instructions, as a replay of it may write it:
+   * conversationTurnKey). A request that begins as an earlier conversation did
+   * is taken for that conversation, sent in a form not recognised as a replay
+   * (a turn left out, another conversation logged between), and keeps its
+   * scope: its calls get the ids they had, and the gate finds them again
+   * (duplicate_call_id), where new ids would let a call already made read as a
+   * new one. A request with nothing but instructions keeps the scope it has.
+   */
+  private scopeOf(items: readonly CanonicalItem[]): string {
+    const key = conversationTurnKey(items);
+    if (key === undefined) return this.scope;
+    this.firstConversation ??= key;
+    return key === this.firstConversation ? "" : createHash("sha256").update(key).digest("hex").slice(0, 12);
+  }
+
+  /**
    * A request body begins another conversation than the one followed so far:
    * the call ids synthesized from here on (Chat's `synth_…` and `legacy_…`,
-   * Gemini's `gemini_call_…`) are set apart from those of the conversations
-   * before it, which may have made calls of the same rank, name and arguments.
-   * A request that replays this one later is converted under the same scope, and
-   * its calls get the same ids.
+   * Gemini's `gemini_call_…`) take in `scope`, which sets them apart from those
+   * of the conversations before it, which may have made calls of the same rank,
+   * name and arguments. A request that replays this one later is converted
+   * under the same scope, and its calls get the same ids.
    */
-  private beginConversation(): void {
-    this.laterConversations += 1;
-    this.scope = String(this.laterConversations);
-    for (const adapter of Object.values(this.envelopes)) adapter.beginConversation?.(this.scope);
+  private beginConversation(scope: string): void {
+    this.scope = scope;
+    for (const adapter of Object.values(this.envelopes)) adapter.beginConversation?.(scope);
   }
 
   /**

@@ -3,10 +3,10 @@
 // same tool the same thing) make calls of one rank, name and arguments: each
 // conversation's ids must be its own, and a request that replays a conversation
 // must give its calls the ids they had. A Chat id is synth_<rank>_ and the first
-// 16 hex digits of the sha256 of the name, NUL, the arguments text, with the
-// conversation's scope and a NUL before them after the journal's first
-// conversation: sha256("get_weather\0{\"city\":\"Paris\"}") begins b99d9c83a0725f09,
-// sha256("1\0get_weather\0{\"city\":\"Paris\"}") e5c6f89eb60968b9.
+// 16 hex digits of the sha256 of the name, NUL, the arguments text
+// (sha256("get_weather\0{\"city\":\"Paris\"}") begins b99d9c83a0725f09), with the
+// conversation's scope and a NUL before them in a conversation that begins
+// otherwise than the journal's first.
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 
@@ -40,8 +40,8 @@ describe("gate: Gemini calls without id in two conversations, each asked, answer
         `line 3.2  function_call_output gemini_call_0eb58b65a78211d1  ${output}`,
         `line 4  message -  ${message}`,
         `line 5  message -  ${message}`,
-        `line 6  function_call gemini_call_69d40b02247dc908  ${ok}`,
-        `line 7.2  function_call_output gemini_call_69d40b02247dc908  ${output}`,
+        `line 6  function_call gemini_call_f8f8d449986f0fa8  ${ok}`,
+        `line 7.2  function_call_output gemini_call_f8f8d449986f0fa8  ${output}`,
         `line 8  message -  ${message}`,
         "",
       ].join("\n"),
@@ -49,16 +49,27 @@ describe("gate: Gemini calls without id in two conversations, each asked, answer
     });
   });
 
-  test("so when the two users ask in the same words", async () => {
+  test("a conversation that begins as an earlier one did is taken for it, and its calls found again, as a replay not recognised would be", async () => {
     const question = "What is the weather in Paris?";
-    const { code, stdout } = await runOrbridge(["gate", "-"], lines([...conversation(question, "sunny", "a"), ...conversation(question, "rainy", "b")]));
-    expect({ code, calls: stdout.split("\n").filter((line) => line.includes("gemini_call_")) }).toEqual({
-      code: 0,
+    const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], lines([...conversation(question, "sunny", "a"), ...conversation(question, "rainy", "b")]));
+    expect({ code, blocked: stdout.split("\n").filter((line) => line.startsWith("line ")) }).toEqual({
+      code: 1,
+      blocked: [
+        'line 6  function_call gemini_call_0eb58b65a78211d1  BLOCKED duplicate_call_id: the call_id "gemini_call_0eb58b65a78211d1" was already used by the call of line 2',
+        'line 7.2  function_call_output gemini_call_0eb58b65a78211d1  BLOCKED duplicate_call_id: the call "gemini_call_0eb58b65a78211d1" was already answered on line 3',
+      ],
+    });
+  });
+
+  test("two conversations logged in turns, without a key: a request of the first, after the second, gives its calls the first's ids, found again", async () => {
+    const [askA, callA, replayA, answerA] = conversation("What is the weather in Paris?", "sunny", "a");
+    const [askB, callB, replayB, answerB] = conversation("Paris weather, please.", "rainy", "b");
+    const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], lines([askA, callA, askB, callB, replayA, answerA, replayB, answerB]));
+    expect({ code, calls: stdout.split("\n").filter((line) => line.startsWith("line 5.1") || line.startsWith("line 7.1")) }).toEqual({
+      code: 1,
       calls: [
-        `line 2  function_call gemini_call_0eb58b65a78211d1  ${ok}`,
-        `line 3.2  function_call_output gemini_call_0eb58b65a78211d1  ${output}`,
-        `line 6  function_call gemini_call_69d40b02247dc908  ${ok}`,
-        `line 7.2  function_call_output gemini_call_69d40b02247dc908  ${output}`,
+        'line 5.1  function_call gemini_call_0eb58b65a78211d1  BLOCKED duplicate_call_id: the call_id "gemini_call_0eb58b65a78211d1" was already used by the call of line 2',
+        'line 7.1  function_call gemini_call_f8f8d449986f0fa8  BLOCKED duplicate_call_id: the call_id "gemini_call_f8f8d449986f0fa8" was already used by the call of line 4',
       ],
     });
   });
@@ -86,8 +97,8 @@ describe("gate: Chat calls without id", { timeout: 30_000 }, () => {
         `line 3.2  function_call_output synth_1_b99d9c83a0725f09  ${output}`,
         `line 4  message -  ${message}`,
         `line 5  message -  ${message}`,
-        `line 6  function_call synth_1_e5c6f89eb60968b9  ${ok}`,
-        `line 7.2  function_call_output synth_1_e5c6f89eb60968b9  ${output}`,
+        `line 6  function_call synth_1_a36ec80699531aee  ${ok}`,
+        `line 7.2  function_call_output synth_1_a36ec80699531aee  ${output}`,
         `line 8  message -  ${message}`,
         "",
       ].join("\n"),
@@ -144,8 +155,8 @@ describe("gate: Chat calls without id", { timeout: 30_000 }, () => {
       calls: [
         `line 2  function_call legacy_1_get_weather  ${ok}`,
         `line 3.2  function_call_output legacy_1_get_weather  ${output}`,
-        `line 5  function_call legacy_1_c1_get_weather  ${ok}`,
-        `line 6.2  function_call_output legacy_1_c1_get_weather  ${output}`,
+        `line 5  function_call legacy_1_c9c2984c75ccf_get_weather  ${ok}`,
+        `line 6.2  function_call_output legacy_1_c9c2984c75ccf_get_weather  ${output}`,
       ],
     });
   });
