@@ -15,9 +15,10 @@
 // so far, on what it calls and on the conversation's scope, so a request that
 // replays a conversation gives its calls the ids the first conversion gave them,
 // and two conversations never share one: the journal's first conversation has
-// the empty scope, and each that a request body begins after it (one that
-// replays none of the conversation before it) a scope of its own, which goes
-// into the hex (and into a legacy call's id) where it is not empty.
+// the empty scope, and one that a request body begins otherwise (it replays none
+// of the conversation before it, and its first item is another) a scope the
+// normalizer derives from that item, which goes into the hex (and into a legacy
+// call's id) where it is not empty.
 import { createHash } from "node:crypto";
 import type { Loss } from "../../src/models/loss.js";
 import { describeValue } from "../../src/models/json-value.js";
