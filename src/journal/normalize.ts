@@ -471,7 +471,12 @@ export class JournalNormalizer {
     const scope = carriesHistory && !this.keepRepeats && skipped === 0 ? this.scopeOf(parts.items) : this.scope;
     if (scope !== this.scope) {
       this.beginConversation(scope);
-      if (parts.items.some(holdsCallId)) {
+      // Converted again only where the scope could change what the first pass gave:
+      // a call_id it synthesized, or a provider's record, whose converters keep
+      // counts of their own. A Chat or Open Responses record whose calls all came
+      // with ids converts the same either way, and converting request bodies twice
+      // was a twenty-fifth of gating a journal of mixed records.
+      if (envelope !== undefined ? parts.items.some(holdsCallId) : parts.items.some(holdsSynthesizedCallId)) {
         const again = this.partsOf(record, kind, "", undefined, envelope);
         if (!("error" in again)) parts = again;
       } else this.chatCounts = chat.callCounts(this.answersForGate, this.scope);
@@ -758,6 +763,14 @@ function sluggedItemFields(resource: Record<string, unknown>, itemFields: Readon
 /** Whether an item is a call or an output: what a call id, synthesized or counted in one's rank, may be given to. */
 function holdsCallId(item: CanonicalItem): boolean {
   return isPlainObject(item) && typeof item.type === "string" && (item.type === "function_call" || item.type === "function_call_output");
+}
+
+/** The prefixes of the call_ids the converters synthesize for calls and outputs that came without one (Chat's, Gemini's). */
+const SYNTHESIZED_CALL_ID = /^(?:synth_|legacy_|gemini_call_)/;
+
+/** A call or output whose call_id may be one a converter synthesized: a source may write such an id too, which costs only a second conversion. */
+function holdsSynthesizedCallId(item: CanonicalItem): boolean {
+  return holdsCallId(item) && typeof (item as { call_id?: unknown }).call_id === "string" && SYNTHESIZED_CALL_ID.test((item as { call_id: string }).call_id);
 }
 
 /** The record kind of a stream of `envelope`, as a whole response rebuilt from it is said to be. */

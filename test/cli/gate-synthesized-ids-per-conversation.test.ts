@@ -106,6 +106,24 @@ describe("gate: Chat calls without id", { timeout: 30_000 }, () => {
     });
   });
 
+  test("in two conversations each first logged by a request that holds the call and its result: each its own ids", async () => {
+    // The scope is known once the request is read, after its calls were given ids: they are given them again.
+    const conversation = (question: string) => request([{ role: "user", content: question }, calling("Paris"), result]);
+    expect(await runOrbridge(["gate", "-"], lines([conversation("Weather in Paris?"), conversation("Paris weather?")]))).toEqual({
+      code: 0,
+      stdout: [
+        `line 1  message -  ${message}`,
+        `line 1.1  function_call synth_1_b99d9c83a0725f09  ${ok}`,
+        `line 1.2  function_call_output synth_1_b99d9c83a0725f09  ${output}`,
+        `line 2  message -  ${message}`,
+        `line 2.1  function_call synth_1_a36ec80699531aee  ${ok}`,
+        `line 2.2  function_call_output synth_1_a36ec80699531aee  ${output}`,
+        "",
+      ].join("\n"),
+      stderr: "read 2 lines: 6 items, 0 errors; 0 blocked\n",
+    });
+  });
+
   test("made again in a later turn of one conversation: a completion numbers its call after those its request replayed", async () => {
     const ask = { role: "user", content: "Weather in Paris, twice?" };
     const text = lines([request([ask]), completion("c1", calling("Paris")), request([ask, calling("Paris"), result]), completion("c2", calling("Paris")), request([ask, calling("Paris"), result, calling("Paris"), result]), completion("c3", said("Sunny twice."))]);
