@@ -475,7 +475,7 @@ export class JournalNormalizer {
       // a call_id it synthesized, or a provider's record, whose converters keep
       // counts of their own. A Chat or Open Responses record whose calls all came
       // with ids converts the same either way, and converting request bodies twice
-      // was a twenty-fifth of gating a journal of mixed records.
+      // was about 3% of gating a journal of mixed records.
       if (envelope !== undefined ? parts.items.some(holdsCallId) : parts.items.some(holdsSynthesizedCallId)) {
         const again = this.partsOf(record, kind, "", undefined, envelope);
         if (!("error" in again)) parts = again;
