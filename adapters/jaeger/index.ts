@@ -3,6 +3,7 @@
 // A span's parent is its `CHILD_OF` reference; an array of such documents (JSONL) is read as one.
 import { isPlainObject } from "../../src/models/json-value.js";
 import { Attributes, readAttributes } from "../spans/attributes.js";
+import { jaegerLogsDropped } from "../spans/dropped-counts.js";
 import { markCallsInEvents } from "../spans/event-calls.js";
 import { idText } from "../spans/span-ids.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
@@ -44,6 +45,7 @@ function collect(document: unknown, path: string, spans: Span[], losses: ReaderL
         path: at,
         attributes,
         fields: contentFields(span, at),
+        dropped: jaegerLogsDropped(span.logs, `${at}/logs`),
       });
     });
   });

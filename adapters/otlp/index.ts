@@ -11,6 +11,7 @@
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { Attributes, readAttributes, type Located } from "../spans/attributes.js";
+import { otlpDropped } from "../spans/dropped-counts.js";
 import { markCallsInEvents } from "../spans/event-calls.js";
 import { idText } from "../spans/span-ids.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
@@ -72,9 +73,6 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
   for (const [field, id] of [["context/trace_id", context.trace_id], ["context/span_id", context.span_id], ["parent/span_id", parent.span_id]] as const) {
     if (typeof id === "number" && !Number.isSafeInteger(id)) inexact.push(`${path}/${field}`);
   }
-  if (typeof value.droppedAttributesCount === "number" && value.droppedAttributesCount > 0) {
-    losses.push({ path: `${path}/droppedAttributesCount`, code: "truncated", detail: `the exporter dropped ${value.droppedAttributesCount} attributes of the span "${String(value.name)}" (an attribute limit): what they held is not in the document, so a call in its answer, which may have lost its arguments, is incomplete` });
-  }
   const id = value.spanId ?? context.span_id;
   const trace = value.traceId ?? context.trace_id;
   const parentId = value.parentSpanId ?? parent.span_id;
@@ -91,6 +89,7 @@ function toSpan(value: Record<string, unknown>, path: string, ordinal: number, l
     path,
     attributes,
     fields: contentFields(value, path, spanId, losses),
+    dropped: otlpDropped(value, path),
   };
 }
 
@@ -110,12 +109,6 @@ function contentFields(value: Record<string, unknown>, path: string, span: strin
   // The failure is kept as the span's status, however it was written: a call in its answer is then not one to run.
   const failure = statusFailure(value, path);
   if (failure !== undefined) fields.set("status", failure);
-  // Attributes the exporter dropped may be a call's arguments, or a call: what is left is not the call to run.
-  if (typeof value.droppedAttributesCount === "number" && value.droppedAttributesCount > 0) {
-    fields.set("droppedAttributesCount", { value: value.droppedAttributesCount, path: `${path}/droppedAttributesCount` });
-    // Reported as cut where it is read (toSpan), not again as a field no item holds.
-    fields.take(["droppedAttributesCount"]);
-  }
   if (failure?.unknown === true) losses.push({ path: failure.path, code: "form_changed", detail: `the span's status ${JSON.stringify(failure.value)} is of no form orbridge reads: it may say the span failed, so it is read as a failure, and a call in its answer is incomplete`, span });
   return fields;
 }

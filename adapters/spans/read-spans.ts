@@ -35,6 +35,7 @@ import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
 import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { callsInUnreadSpan } from "./unread-span-calls.js";
+import { cutsCalls, droppedDetail, taggedDropped, type Dropped } from "./dropped-counts.js";
 import { withoutRepeats } from "./repeated-spans.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
 
@@ -61,6 +62,8 @@ export interface Span {
    * transport, reported once for the span.
    */
   fields?: Attributes;
+  /** What the span says its exporter dropped, as its reader found it (dropped-counts.ts); the counts written as attributes are added when it is read. */
+  dropped?: Dropped[];
 }
 
 /** Said once for each span whose messages were read: the same words for every span, so that a summary counts them as one. */
@@ -143,6 +146,11 @@ export function readSpans(spans: readonly Span[]): Reading {
   for (const [trace, exported] of grouped(spans, (span) => span.trace)) {
     const { kept: members, repeats } = withoutRepeats(exported);
     for (const span of repeats) units.push({ path: span.path, span: span.id, fate: "repeat" });
+    // A span whose exporter dropped entries is a cut record, whatever it is read as: said so, where an attribute would be left behind.
+    for (const span of members) {
+      span.dropped = [...(span.dropped ?? []), ...taggedDropped(span.attributes)];
+      for (const dropped of span.dropped) losses.push({ path: dropped.path, code: "truncated", detail: droppedDetail(dropped, span.name), span: span.id });
+    }
     const byId = new Map(members.map((span) => [span.id, span]));
     markSharedIds(members);
     const calls = new Set(members.filter(isLlmCall));
@@ -160,7 +168,11 @@ export function readSpans(spans: readonly Span[]): Reading {
     const wrapperChoices = new Map<string, ToolChoice>();
     const wrapperTools = new Map<string, ToolsOffered[]>();
     const wrapperOneCall = new Map<string, OneCallLimit>();
+    // A wrapper that dropped entries may have lost a copy of the call inside it that says another call, or its failure.
+    const wrapperCuts = new Map<string, { dropped: Dropped; name: string }>();
     for (const wrapper of wrappers) {
+      const cut = wrapper.dropped?.find(cutsCalls);
+      if (cut !== undefined) wrapperCuts.set(wrapper.id, { dropped: cut, name: wrapper.name });
       if (wrapper.attributes.twice.length > 0) continue;
       const choice = wrapperToolChoice(wrapper);
       if (choice !== undefined) wrapperChoices.set(wrapper.id, choice);
@@ -201,6 +213,8 @@ export function readSpans(spans: readonly Span[]): Reading {
         const choice = oneToolChoice([...(input.toolChoice ? [input.toolChoice] : []), ...above(span, byId, wrapperChoices)]);
         const offered = [...offeredTools(span), ...above(span, byId, wrapperTools).flat()];
         const oneCall = oneCallOf(span) ?? above(span, byId, wrapperOneCall)[0];
+        const wrapperCut = above(span, byId, wrapperCuts)[0];
+        if (wrapperCut !== undefined) markCallsCutAbove(span, output, wrapperCut, losses);
         const answer = allowedOutput(span, requestLimits(choice, offered), oneCall, output, conversation);
         counts.read += placed.length + output.items.length;
         counts.reported += answer.refused;
@@ -721,7 +735,7 @@ function markCutCalls(span: Span, read: MessagesRead, losses: ReaderLoss[]): voi
     if (placed.item.type !== "function_call" || placed.item.status === "incomplete") continue;
     placed.item.status = "incomplete";
     const name = JSON.stringify(String(placed.item.name));
-    if (cut === undefined) losses.push({ path: failure!.path, code: failure!.dropped ? "truncated" : "form_changed", detail: failure!.dropped ? `the call of ${name} is in the answer of a span whose exporter dropped attributes (${failure!.said}), which may have held its arguments: it is incomplete` : `the call of ${name} is in the answer of a span that says it failed (${failure!.said}): it is incomplete`, span: span.id });
+    if (cut === undefined) losses.push({ path: failure!.path, code: failure!.dropped ? "truncated" : "form_changed", detail: failure!.dropped ? `the call of ${name} is in the answer of a span whose exporter dropped ${failure!.said}, which may have held it otherwise, its arguments or the span's status: it is incomplete` : `the call of ${name} is in the answer of a span that says it failed (${failure!.said}): it is incomplete`, span: span.id });
     else if (isLengthLimit(cut.reason)) losses.push({ path: cut.path, code: "truncated", detail: `the call of ${name} is in an answer the model stopped at its length limit (finish reason ${JSON.stringify(cut.reason)}): its arguments may be cut, so it is incomplete`, span: span.id });
     else losses.push({ path: cut.path, code: "form_changed", detail: `the call of ${name} is in an answer that ended with finish reason ${JSON.stringify(cut.reason)}, not of itself or to call tools: it is incomplete`, span: span.id });
   }
@@ -739,11 +753,8 @@ function spanFailure(span: Span): { path: string; said: string; dropped?: true }
   return readApart(span, () => {
     const status = span.fields?.get("status");
     if (status !== undefined) return { path: status.path, said: `status ${JSON.stringify(status.value)}` };
-    const dropped = span.fields?.get("droppedAttributesCount");
-    if (dropped !== undefined) return { path: dropped.path, said: `${String(dropped.value)} of them`, dropped: true };
-    // Jaeger's exporters, and OTLP spans turned into Jaeger's, write the span's count of dropped attributes as this tag.
-    const droppedTag = span.attributes.get("otel.dropped_attributes_count");
-    if (droppedTag !== undefined && !saysNoneDropped(droppedTag.value)) return { path: droppedTag.path, said: `otel.dropped_attributes_count ${JSON.stringify(droppedTag.value)}`, dropped: true };
+    const dropped = span.dropped?.find(cutsCalls);
+    if (dropped !== undefined) return { path: dropped.path, said: droppedSaid(dropped), dropped: true };
     const level = span.fields?.get("level");
     if (level !== undefined && typeof level.value === "string" && level.value.toUpperCase() === "ERROR") return { path: level.path, said: "level ERROR" };
     const error = span.attributes.get("error");
@@ -761,9 +772,23 @@ function spanFailure(span: Span): { path: string; said: string; dropped?: true }
 /** OTel's status codes that say no failure, in the forms exporters write them (name, enum name, number); any other is taken for one. */
 const NO_FAILURE_CODES = new Set(["OK", "UNSET", "STATUS_CODE_OK", "STATUS_CODE_UNSET", "", "0", "1"]);
 
-/** A count of dropped attributes that says none: 0, as a number or its digits; any other value may count some. */
-function saysNoneDropped(count: unknown): boolean {
-  return count === 0 || (typeof count === "string" && /^0+$/.test(count.trim()));
+/** What was dropped, and how many, as a call's loss says it. */
+function droppedSaid(dropped: Dropped): string {
+  return `${dropped.what} (${typeof dropped.count === "number" ? String(dropped.count) : JSON.stringify(dropped.count)})`;
+}
+
+/**
+ * The calls of an answer read inside a wrapper whose exporter dropped entries:
+ * what was dropped may have been the wrapper's copy of the call, saying another
+ * one, or its failure, and a replayer that reads the wrapper would not run the
+ * call read here. Each is incomplete, which the gate blocks.
+ */
+function markCallsCutAbove(span: Span, output: MessagesRead, wrapper: { dropped: Dropped; name: string }, losses: ReaderLoss[]): void {
+  for (const placed of output.items) {
+    if (placed.item.type !== "function_call" || placed.item.status === "incomplete") continue;
+    placed.item.status = "incomplete";
+    losses.push({ path: wrapper.dropped.path, code: "truncated", detail: `the call of ${JSON.stringify(String(placed.item.name))} is in the answer of a span inside the span ${JSON.stringify(wrapper.name)}, whose exporter dropped ${droppedSaid(wrapper.dropped)}, which may have held its copy of the call or its status: it is incomplete`, span: span.id });
+  }
 }
 
 function saysNoFailure(code: unknown): boolean {

@@ -16,18 +16,20 @@ describe("a call with no arguments in the trace", () => {
   test("in a span whose exporter dropped attributes: incomplete, and said so", () => {
     expect(calls(dropped)).toEqual([{ type: "function_call", call_id: "call_1", name: "list_files", arguments: "{}", status: "incomplete" }]);
     expect(lossesOf("otlp", dropped, "truncated")).toEqual([
-      { path: "/spans/0/droppedAttributesCount", code: "truncated", detail: 'the exporter dropped 1 attributes of the span "ChatCompletion" (an attribute limit): what they held is not in the document, so a call in its answer, which may have lost its arguments, is incomplete' },
-      { path: "/spans/0/droppedAttributesCount", code: "truncated", detail: 'the call of "list_files" is in the answer of a span whose exporter dropped attributes (1 of them), which may have held its arguments: it is incomplete', span: "s1" },
+      { path: "/spans/0/droppedAttributesCount", code: "truncated", detail: 'the exporter dropped 1 attributes of the span "ChatCompletion" (a limit of its SDK): what they held is not in the document', span: "s1" },
+      { path: "/spans/0/droppedAttributesCount", code: "truncated", detail: 'the call of "list_files" is in the answer of a span whose exporter dropped attributes (1), which may have held it otherwise, its arguments or the span\'s status: it is incomplete', span: "s1" },
     ]);
   });
 
   test("in a span whose count of dropped attributes is a tag, as Jaeger's exporters write it: incomplete, and said so", () => {
     const { droppedAttributesCount: _count, ...span } = dropped.spans[0]!;
     for (const count of ["1", 1]) {
+      const said = typeof count === "number" ? String(count) : JSON.stringify(count);
       const tagged = { spans: [{ ...span, attributes: { ...span.attributes, "otel.dropped_attributes_count": count } }] };
       expect(calls(tagged)).toEqual([{ type: "function_call", call_id: "call_1", name: "list_files", arguments: "{}", status: "incomplete" }]);
       expect(lossesOf("otlp", tagged, "truncated")).toEqual([
-        { path: "/spans/0/attributes/otel.dropped_attributes_count", code: "truncated", detail: `the call of "list_files" is in the answer of a span whose exporter dropped attributes (otel.dropped_attributes_count ${JSON.stringify(count)}), which may have held its arguments: it is incomplete`, span: "s1" },
+        { path: "/spans/0/attributes/otel.dropped_attributes_count", code: "truncated", detail: `the exporter dropped ${said} attributes of the span "ChatCompletion" (a limit of its SDK): what they held is not in the document`, span: "s1" },
+        { path: "/spans/0/attributes/otel.dropped_attributes_count", code: "truncated", detail: `the call of "list_files" is in the answer of a span whose exporter dropped attributes (${said}), which may have held it otherwise, its arguments or the span's status: it is incomplete`, span: "s1" },
       ]);
     }
   });
