@@ -12,15 +12,13 @@
 // | `trace.input/output`, `trace.observations` | repeats of the root observation and summaries: not read, each reported left_behind |
 // | the trace's other fields | tags, user, session, metadata: each reported left_behind; its id, name and times: transport, said once |
 // | an observation's other fields | model, usage, cost, a level other than DEFAULT, metadata members beside `attributes`: each one no reading takes reported left_behind; ids, times, project: transport, said once for an observation that was read |
-// | a call in an observation read as no LLM call (an EVENT, a CHAIN, a SPAN) | a copy: it must be a call of the trace as read; one no LLM call holds is `unreadable`, one that says another call under its id a `conflict`, and neither is read |
+// | a call in an observation read as no LLM call (an EVENT, a CHAIN, a SPAN) | a copy: it must be a call of the trace as read (spans/compare-unread-calls.ts); one no LLM call holds is `unreadable`, one that says another call under its id a `conflict`, and neither is read |
 import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import { Attributes, parsedValue, readAttributes, type Located } from "../spans/attributes.js";
-import { readMessages, type Side } from "../spans/read-messages.js";
 import { readSpans, type Span } from "../spans/read-spans.js";
-import { sameArguments } from "../spans/rebuild-conversation.js";
 import { startTime } from "../spans/start-time.js";
-import type { Reading, ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
+import type { ReaderLoss, StoredLogReader } from "../stored-log/reading.js";
 
 const OBSERVATION_TYPES = new Set(["SPAN", "GENERATION", "EVENT", "TOOL", "AGENT", "CHAIN", "RETRIEVER", "EVALUATOR", "EMBEDDING", "GUARDRAIL"]);
 
@@ -126,54 +124,6 @@ export const langfuse: StoredLogReader = {
     const spans: Span[] = [];
     collect(document, "", spans);
     const reading = readSpans(spans);
-    compareUnreadCalls(spans, reading);
     return { ...reading, losses: [...traceFields(document, ""), ...reading.losses] };
   },
 };
-
-/**
- * The calls in the input and output of observations read as no LLM call (an
- * EVENT that logged a generation, a CHAIN or AGENT around one): a reader that
- * takes such an observation for the call runs what it holds. Each must be a call
- * the trace's LLM calls hold; one none holds is not read and said so, and one
- * that gives a call's id to another name or arguments withdraws that call.
- */
-function compareUnreadCalls(spans: readonly Span[], reading: Reading): void {
-  const unread = new Set(reading.units.filter((unit) => unit.fate === "other").map((unit) => unit.path));
-  for (const span of spans) {
-    if (!unread.has(span.path)) continue;
-    for (const side of ["input", "output"] as const) {
-      const located = side === "input" ? span.input : span.output;
-      for (const call of callsIn(located, side, span.id)) compareCall(call, `the ${span.type} observation's ${side}`, located!.path, span, reading);
-    }
-  }
-}
-
-function callsIn(located: Located | undefined, side: Side, span: string): Record<string, unknown>[] {
-  if (located === undefined || located.value === null || located.value === undefined) return [];
-  const { value, broken, twice } = parsedValue(located.value);
-  if (broken || twice !== undefined) return [];
-  // What else it holds is reported with the observation's fate; only its calls are compared.
-  return readMessages(value, located.path, side, [], span).items.map(({ item }) => item).filter((item) => item.type === "function_call");
-}
-
-function compareCall(call: Record<string, unknown>, where: string, path: string, span: Span, reading: Reading): void {
-  const calls = reading.records.filter(({ record }) => isPlainObject(record) && record.type === "function_call");
-  const sameId = (record: Record<string, unknown>) => typeof call.call_id === "string" && record.call_id === call.call_id;
-  const agrees = (record: Record<string, unknown>) => record.name === call.name && sameArguments(record.arguments, call.arguments);
-  const described = `"${String(call.name)}" with ${String(call.arguments)}`;
-  if (calls.some(({ record }) => agrees(record as Record<string, unknown>) && (typeof call.call_id !== "string" || sameId(record as Record<string, unknown>)))) return;
-  const disagreeing = calls.filter(({ record }) => sameId(record as Record<string, unknown>));
-  if (disagreeing.length === 0) {
-    reading.losses.push({ path, code: "unreadable", detail: `${where} holds a call of ${described} that no LLM call of the trace holds, and an observation of type ${span.type} is read as no LLM call: not read`, span: span.id });
-    reading.messages.reported += 1;
-    return;
-  }
-  for (const entry of disagreeing) {
-    reading.records.splice(reading.records.indexOf(entry), 1);
-    reading.messages.emitted -= 1;
-    reading.messages.reported += 1;
-    reading.losses.push({ path: entry.path, code: "conflict", detail: `the call "${String(call.call_id)}" is recorded in ways that disagree: two readers would run two calls, so none is read`, ...(entry.span === undefined ? {} : { span: entry.span }) });
-  }
-  reading.losses.push({ path, code: "conflict", detail: `${where} records the call "${String(call.call_id)}" as ${described}: two readers would run two calls, so none is read`, span: span.id });
-}

@@ -260,7 +260,7 @@ function messageLeftBehind(entry: Record<string, unknown>, path: string, role: s
 }
 
 /** Members that hold a call in the envelopes orbridge knows (Chat, Bedrock, Gemini, Anthropic, Ollama, LangChain), named in any case. */
-const CALL_MEMBER = /^(?:invalid_)?(?:tool_?calls?|tool_?use|function_?calls?)$/i;
+export const CALL_MEMBER = /^(?:invalid_)?(?:tool_?calls?|tool_?use|function_?calls?)$/i;
 
 /**
  * The types of a block or item that is a call, where the envelope says so by
@@ -269,10 +269,10 @@ const CALL_MEMBER = /^(?:invalid_)?(?:tool_?calls?|tool_?use|function_?calls?)$/
  * (custom_tool_call, mcp_call, local_shell_call, computer_call), the Vercel AI
  * SDK's tool-call.
  */
-const CALL_TYPE = /^(?:[a-z_]*_)?(?:call|tool_?use)$|^tool-call$/i;
+export const CALL_TYPE = /^(?:[a-z_]*_)?(?:call|tool_?use)$|^tool-call$/i;
 
 /** Whether a value holds, at any depth, a member that names a call and holds something, or a block whose type is a call's. */
-function namesCall(value: unknown, depth = 0): boolean {
+export function namesCall(value: unknown, depth = 0): boolean {
   if (depth > 64) return true;
   if (Array.isArray(value)) return value.some((element) => namesCall(element, depth + 1));
   if (!isPlainObject(value)) return false;

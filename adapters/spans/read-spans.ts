@@ -35,6 +35,7 @@ import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
 import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { callsInUnreadSpan } from "./unread-span-calls.js";
+import { compareUnreadCalls } from "./compare-unread-calls.js";
 import { cutsCalls, droppedDetail, taggedDropped, type Dropped } from "./dropped-counts.js";
 import { withoutRepeats } from "./repeated-spans.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
@@ -244,7 +245,10 @@ export function readSpans(spans: readonly Span[]): Reading {
     for (const { item, path, span } of conversation.settled()) records.push({ record: item, conversation: trace, path, span });
   }
   counts.reported += losses.filter((loss) => loss.code === "unreadable" || loss.code === "not_a_result").length;
-  return { records, losses, units, messages: counts };
+  const reading = { records, losses, units, messages: counts };
+  // A chain or agent span passes the calls along: each must be one the trace's LLM calls hold, once they are all read.
+  compareUnreadCalls(spans, reading);
+  return reading;
 }
 
 /**

@@ -1,0 +1,194 @@
+// The calls in the input and output of spans read as no LLM call and no tool
+// run (fate `other`): an OpenInference CHAIN or AGENT span (LangChain,
+// LangGraph, LlamaIndex), a Langfuse EVENT, CHAIN, AGENT or SPAN observation.
+// Such a span records the conversation as the framework passed it along, and a
+// replayer that takes it for the call runs what it holds. Each call in it must
+// be a call the trace's LLM calls hold, as the trace reads it; one none holds is
+// not read and said `unreadable`, one that gives a call's id to another name or
+// other arguments withdraws that call (`conflict`), and a call in a form no
+// dialect reads is `unreadable` at its place. The gate blocks each as a line of
+// its own. A span whose values hold no call says nothing.
+//
+// | where                                          | written by                                   |
+// |------------------------------------------------|----------------------------------------------|
+// | `input.value`, `output.value` (JSON text)       | OpenInference: a chain's inputs and outputs as `json.dumps` wrote them |
+// | an observation's `input`, `output`              | Langfuse                                     |
+//
+// | a call inside it, at any depth                  | read as                                      |
+// |-------------------------------------------------|----------------------------------------------|
+// | a message of any dialect (`tool_calls`, `additional_kwargs`, parts, a LangChain `{type: "ai", data}` dump's data, Responses items) | its calls, as the messages of an LLM call are read |
+// | LlamaIndex's `ToolSelection` (`{tool_id, tool_name, tool_kwargs}`) and tool call block (`block_type: "tool_call"`) | a call of that name, id and arguments |
+// | a member or block that names a call that neither reads | `unreadable` at its place                  |
+import { isPlainObject } from "../../src/models/json-value.js";
+import { pointerToken } from "../../src/models/json-pointer.js";
+import type { Reading, ReaderLoss } from "../stored-log/reading.js";
+import { parsedValue, type Located } from "./attributes.js";
+import { CALL_MARK } from "./event-calls.js";
+import { CALL_MEMBER, CALL_TYPE, namesCall, readMessages, type Side } from "./read-messages.js";
+import { sameArguments } from "./rebuild-conversation.js";
+import type { Span } from "./read-spans.js";
+
+/** Deeper than this, a value is not walked: a call in it is unreadable. */
+const MAX_DEPTH = 64;
+
+interface Found {
+  calls: Array<Record<string, unknown>>;
+  unread: Array<{ path: string; what: string }>;
+}
+
+/** Where a span read as no LLM call keeps what it passed along: each value, with what it is called in a loss. */
+function values(span: Span): Array<{ located: Located; side: Side; where: string }> {
+  const found: Array<{ located: Located; side: Side; where: string }> = [];
+  for (const side of ["input", "output"] as const) {
+    const observed = side === "input" ? span.input : span.output;
+    if (observed !== undefined) found.push({ located: observed, side, where: `the ${String(span.type)} observation's ${side}` });
+    const located = span.attributes.get(`${side}.value`);
+    if (located !== undefined) found.push({ located, side, where: `the attribute ${side}.value of ${spanSaid(span)}` });
+  }
+  return found;
+}
+
+function spanSaid(span: Span): string {
+  const kind = span.attributes.get("openinference.span.kind")?.value;
+  return typeof kind === "string" ? `a span of kind ${kind}` : `the span ${JSON.stringify(span.name)}`;
+}
+
+function readAs(span: Span): string {
+  const kind = span.attributes.get("openinference.span.kind")?.value;
+  if (span.type !== undefined) return `an observation of type ${span.type} is read as no LLM call`;
+  return typeof kind === "string" ? `a span of kind ${kind} is read as no LLM call` : "the span is read as no LLM call";
+}
+
+/**
+ * Compares each call in the values of the spans the reading took as `other`
+ * with the calls of their trace, and says each that is not one of them. The
+ * reading's records, losses and counts are changed in place.
+ */
+export function compareUnreadCalls(spans: readonly Span[], reading: Reading): void {
+  const unread = new Set(reading.units.filter((unit) => unit.fate === "other").map((unit) => unit.path));
+  for (const span of spans) {
+    if (!unread.has(span.path)) continue;
+    for (const { located, side, where } of values(span)) {
+      const found = callsIn(located, side);
+      for (const { path, what } of found.unread) {
+        reading.losses.push({ path, code: "unreadable", detail: `${where} holds ${what}, of no form orbridge reads, and ${readAs(span)}: not read`, span: span.id });
+        reading.messages.reported += 1;
+      }
+      for (const call of found.calls) compareCall(call, where, located.path, span, reading);
+    }
+  }
+}
+
+/** The calls a value holds at any depth, read; and each place that holds one no reading takes. */
+function callsIn(located: Located, side: Side): Found {
+  const found: Found = { calls: [], unread: [] };
+  if (located.value === null || located.value === undefined) return found;
+  // Most values of a chain hold no call: text that names none, nor escapes a character that could spell one, is not parsed.
+  if (typeof located.value === "string" && !CALL_MARK.test(located.value) && !located.value.includes("\\u")) return found;
+  walk(located.value, "", 0, side, found);
+  // A JSON Pointer reaches the text, not into it: each place is said at the value, and inside it after.
+  found.unread = found.unread.map(({ path, what }) => ({ path: located.path, what: path === "" ? what : `${what} (at ${path} in it)` }));
+  return found;
+}
+
+function walk(node: unknown, path: string, depth: number, side: Side, found: Found): void {
+  if (typeof node === "string") {
+    if (!/^\s*[[{"]/.test(node)) return;
+    const inner = parsedValue(node);
+    if (inner.broken || inner.twice !== undefined) {
+      if (CALL_MARK.test(node) || node.includes("\\u")) found.unread.push({ path, what: `JSON text that ${inner.twice ?? "does not parse"} and names a tool call` });
+      return;
+    }
+    if (inner.parsed) walk(inner.value, path, depth + 1, side, found);
+    return;
+  }
+  if (depth > MAX_DEPTH) {
+    if (namesCall(node)) found.unread.push({ path, what: "a tool call nested deeper than it is looked for" });
+    return;
+  }
+  if (Array.isArray(node)) return node.forEach((element, index) => walk(element, `${path}/${index}`, depth + 1, side, found));
+  if (!isPlainObject(node)) return;
+  const selected = llamaIndexCall(node);
+  if (selected !== undefined) {
+    found.calls.push(selected);
+    return;
+  }
+  const members = callMembers(node);
+  const typed = (typeof node.type === "string" && CALL_TYPE.test(node.type)) || (typeof node.block_type === "string" && CALL_TYPE.test(node.block_type));
+  if (typed || members.length > 0 || ((typeof node.role === "string" || Array.isArray(node.parts)) && namesCall(node))) {
+    const calls = readCalls(node, side);
+    if (calls !== undefined) {
+      found.calls.push(...calls);
+      return;
+    }
+    if (typed) {
+      found.unread.push({ path, what: "a tool call" });
+      return;
+    }
+  }
+  for (const [key, member] of Object.entries(node)) {
+    const at = `${path}/${pointerToken(key)}`;
+    if (!members.includes(key)) {
+      walk(member, at, depth + 1, side, found);
+      continue;
+    }
+    // Each call a member holds is read from where it stands, or said unreadable there: none is passed over.
+    const entries: Array<[unknown, string]> = Array.isArray(member) ? member.map((entry, index) => [entry, `${at}/${index}`]) : [[member, at]];
+    for (const [entry, entryAt] of entries) {
+      const before = found.calls.length + found.unread.length;
+      walk(entry, entryAt, depth + 1, side, found);
+      if (found.calls.length + found.unread.length === before) found.unread.push({ path: entryAt, what: "a tool call" });
+    }
+  }
+}
+
+/** The members of the object that hold a call by their name (`tool_calls`, `function_call`, `toolUse`…), each holding something. */
+function callMembers(node: Record<string, unknown>): string[] {
+  return Object.keys(node).filter((key) => CALL_MEMBER.test(key) && node[key] !== null && node[key] !== undefined && !(Array.isArray(node[key]) && (node[key] as unknown[]).length === 0));
+}
+
+/**
+ * The calls of the object read as a message of any dialect, or undefined when
+ * that reading cannot be taken for them: it finds none, says a part of it
+ * unreadable or written two ways, or gives a call without a name.
+ */
+function readCalls(node: Record<string, unknown>, side: Side): Array<Record<string, unknown>> | undefined {
+  const losses: ReaderLoss[] = [];
+  const calls = readMessages(node, "", side, losses).items.map(({ item }) => item).filter((item) => item.type === "function_call");
+  if (calls.length === 0 || losses.some((loss) => loss.code === "unreadable" || loss.code === "conflict")) return undefined;
+  return calls.every((call) => typeof call.name === "string" && call.name !== "") ? calls : undefined;
+}
+
+/**
+ * LlamaIndex's forms of a call: the `ToolSelection` an agent's step returns
+ * (`{tool_id, tool_name, tool_kwargs}`) and a message's tool call block
+ * (`{block_type: "tool_call", tool_call_id, tool_name, tool_kwargs}`).
+ */
+function llamaIndexCall(node: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (typeof node.tool_name !== "string" || !("tool_kwargs" in node)) return undefined;
+  const id = node.tool_id ?? node.tool_call_id;
+  const kwargs = node.tool_kwargs;
+  const args = typeof kwargs === "string" ? kwargs : JSON.stringify(kwargs ?? {});
+  return { type: "function_call", ...(typeof id === "string" ? { call_id: id } : {}), name: node.tool_name, arguments: args };
+}
+
+function compareCall(call: Record<string, unknown>, where: string, path: string, span: Span, reading: Reading): void {
+  const calls = reading.records.filter(({ record, conversation }) => conversation === span.trace && isPlainObject(record) && record.type === "function_call");
+  const sameId = (record: Record<string, unknown>) => typeof call.call_id === "string" && record.call_id === call.call_id;
+  const agrees = (record: Record<string, unknown>) => record.name === call.name && sameArguments(record.arguments, call.arguments);
+  const described = `"${String(call.name)}" with ${String(call.arguments)}`;
+  if (calls.some(({ record }) => agrees(record as Record<string, unknown>) && (typeof call.call_id !== "string" || sameId(record as Record<string, unknown>)))) return;
+  const disagreeing = calls.filter(({ record }) => sameId(record as Record<string, unknown>));
+  if (disagreeing.length === 0) {
+    reading.losses.push({ path, code: "unreadable", detail: `${where} holds a call of ${described} that no LLM call of the trace holds, and ${readAs(span)}: not read`, span: span.id });
+    reading.messages.reported += 1;
+    return;
+  }
+  for (const entry of disagreeing) {
+    reading.records.splice(reading.records.indexOf(entry), 1);
+    reading.messages.emitted -= 1;
+    reading.messages.reported += 1;
+    reading.losses.push({ path: entry.path, code: "conflict", detail: `the call "${String(call.call_id)}" is recorded in ways that disagree: two readers would run two calls, so none is read`, ...(entry.span === undefined ? {} : { span: entry.span }) });
+  }
+  reading.losses.push({ path, code: "conflict", detail: `${where} records the call "${String(call.call_id)}" as ${described}: two readers would run two calls, so none is read`, span: span.id });
+}
