@@ -13,6 +13,7 @@
 // |------------------------------------------------|----------------------------------------------|
 // | `input.value`, `output.value` (JSON text)       | OpenInference: a chain's inputs and outputs as `json.dumps` wrote them |
 // | an observation's `input`, `output`              | Langfuse                                     |
+// | an observation's `toolCalls` beside `toolCallNames`, on any observation | Langfuse, extracted from its output at ingestion |
 //
 // | a call inside it, at any depth                  | read as                                      |
 // |-------------------------------------------------|----------------------------------------------|
@@ -55,6 +56,7 @@ function spanSaid(span: Span): string {
 
 function readAs(span: Span): string {
   const kind = span.attributes.get("openinference.span.kind")?.value;
+  if (span.type === "GENERATION") return "Langfuse's list is read as a copy of its answer";
   if (span.type !== undefined) return `an observation of type ${span.type} is read as no LLM call`;
   return typeof kind === "string" ? `a span of kind ${kind} is read as no LLM call` : "the span is read as no LLM call";
 }
@@ -66,7 +68,9 @@ function readAs(span: Span): string {
  */
 export function compareUnreadCalls(spans: readonly Span[], reading: Reading): void {
   const unread = new Set(reading.units.filter((unit) => unit.fate === "other").map((unit) => unit.path));
+  const repeats = new Set(reading.units.filter((unit) => unit.fate === "repeat").map((unit) => unit.path));
   for (const span of spans) {
+    if (!repeats.has(span.path)) compareListedCalls(span, reading);
     if (!unread.has(span.path)) continue;
     for (const { located, side, where } of values(span)) {
       const found = callsIn(located, side);
@@ -77,6 +81,33 @@ export function compareUnreadCalls(spans: readonly Span[], reading: Reading): vo
       for (const call of found.calls) compareCall(call, where, located.path, span, reading);
     }
   }
+}
+
+/**
+ * Langfuse's own list of an observation's calls, which it extracts from the
+ * output at ingestion: `toolCalls` (each the JSON text of `{id, arguments,
+ * type, index}`) beside `toolCallNames`, or `tool_calls` and `tool_call_names`
+ * in a blob storage export. A reader of the list runs each: it must be a call of
+ * the trace, or it is said as a call in a chain's output is. An entry of no such
+ * form, or without a name beside it, is unreadable.
+ */
+function compareListedCalls(span: Span, reading: Reading): void {
+  const listed = span.fields?.get("toolCalls") ?? span.fields?.get("tool_calls");
+  if (listed === undefined || !Array.isArray(listed.value) || listed.value.length === 0) return;
+  const names = (span.fields?.get("toolCallNames") ?? span.fields?.get("tool_call_names"))?.value;
+  const where = `the ${String(span.type)} observation's list of calls`;
+  listed.value.forEach((written, index) => {
+    const entry = typeof written === "string" ? parsedValue(written) : { value: written, broken: false };
+    const name = Array.isArray(names) ? names[index] : undefined;
+    const at = `${listed.path}/${index}`;
+    if (entry.broken || !isPlainObject(entry.value) || typeof name !== "string" || name === "") {
+      reading.losses.push({ path: at, code: "unreadable", detail: `${where} holds a call that gives no name beside it, or is no JSON object: not read`, span: span.id });
+      reading.messages.reported += 1;
+      return;
+    }
+    const { id, arguments: args } = entry.value;
+    compareCall({ type: "function_call", ...(typeof id === "string" ? { call_id: id } : {}), name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) }, where, at, span, reading);
+  });
 }
 
 /** The calls a value holds at any depth, read; and each place that holds one no reading takes. */
