@@ -28,6 +28,8 @@ export interface Located {
  */
 export class Attributes extends Map<string, Located> {
   private readonly taken = new Set<string>();
+  /** Every entry a reading looked at, as its value or as a copy compared apart: what no reading looked at may hold what no dialect reads. */
+  private readonly seen = new Set<string>();
   /**
    * Entries that read two ways: a name written again with another value, or a
    * value that holds two (`detail` says which), and where. `event`: what an
@@ -47,13 +49,25 @@ export class Attributes extends Map<string, Located> {
 
   override get(key: string): Located | undefined {
     const located = super.get(key);
-    if (located !== undefined) this.taken.add(key);
+    if (located !== undefined) {
+      this.taken.add(key);
+      this.seen.add(key);
+    }
     return located;
+  }
+
+  /** Whether a reading looked at the entry, even apart (a copy), or took it by its name. */
+  looked(key: string): boolean {
+    return this.seen.has(key);
   }
 
   /** Marks each named entry read (a dialect that reads attributes by a prefix it scans for). */
   take(keys: Iterable<string>): void {
-    for (const key of keys) if (this.has(key)) this.taken.add(key);
+    for (const key of keys) {
+      if (!this.has(key)) continue;
+      this.taken.add(key);
+      this.seen.add(key);
+    }
   }
 
   /** What `read` returns, with what it looked at not counted as taken: a second copy compared with the first, which leaves the copy to be reported. */

@@ -24,7 +24,7 @@ import { isPlainObject } from "../../src/models/json-value.js";
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { Reading, ReaderLoss } from "../stored-log/reading.js";
 import { parsedValue, type Located } from "./attributes.js";
-import { CALL_MARK } from "./event-calls.js";
+import { textNamesCall } from "./event-calls.js";
 import { CALL_MEMBER, CALL_TYPE, namesCall, readMessages, type Side } from "./read-messages.js";
 import { sameArguments } from "./rebuild-conversation.js";
 import type { Span } from "./read-spans.js";
@@ -115,7 +115,7 @@ function callsIn(located: Located, side: Side): Found {
   const found: Found = { calls: [], unread: [] };
   if (located.value === null || located.value === undefined) return found;
   // Most values of a chain hold no call: text that names none, nor escapes a character that could spell one, is not parsed.
-  if (typeof located.value === "string" && !CALL_MARK.test(located.value) && !located.value.includes("\\u")) return found;
+  if (typeof located.value === "string" && !textNamesCall(located.value)) return found;
   walk(located.value, "", 0, side, found);
   // A JSON Pointer reaches the text, not into it: each place is said at the value, and inside it after.
   found.unread = found.unread.map(({ path, what }) => ({ path: located.path, what: path === "" ? what : `${what} (at ${path} in it)` }));
@@ -127,7 +127,7 @@ function walk(node: unknown, path: string, depth: number, side: Side, found: Fou
     if (!/^\s*[[{"]/.test(node)) return;
     const inner = parsedValue(node);
     if (inner.broken || inner.twice !== undefined) {
-      if (CALL_MARK.test(node) || node.includes("\\u")) found.unread.push({ path, what: `JSON text that ${inner.twice ?? "does not parse"} and names a tool call` });
+      if (textNamesCall(node)) found.unread.push({ path, what: `JSON text that ${inner.twice ?? "does not parse"} and names a tool call` });
       return;
     }
     if (inner.parsed) walk(inner.value, path, depth + 1, side, found);

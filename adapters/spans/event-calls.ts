@@ -11,6 +11,11 @@ import type { Attributes } from "./attributes.js";
 const ESCAPED_ASCII = /\\\\u00[2-7][0-9a-fA-F]/;
 export const CALL_MARK = /tool_?calls?\b|tool_?call_?id|tool_?name|function_?call|tool_?use\b/i;
 
+/** Whether text names a tool call's member, its `\u` escapes read as the characters they stand for (JSON text may spell a name so). */
+export function textNamesCall(text: string): boolean {
+  return CALL_MARK.test(text) || (text.includes("\\u") && CALL_MARK.test(text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))));
+}
+
 /** Marks `attributes` read two ways for each event of `events` that is a GenAI event and holds a tool call. */
 export function markCallsInEvents(events: unknown, path: string, attributes: Attributes): void {
   if (!Array.isArray(events)) return;

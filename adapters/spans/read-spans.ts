@@ -33,7 +33,8 @@ import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunctions, type CallLimit, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
-import { isLengthLimit, isUsualFinish, message, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
+import { isLengthLimit, isUsualFinish, message, namesCall, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
+import { textNamesCall } from "./event-calls.js";
 import { callsInUnreadSpan } from "./unread-span-calls.js";
 import { compareUnreadCalls } from "./compare-unread-calls.js";
 import { cutsCalls, droppedDetail, taggedDropped, type Dropped } from "./dropped-counts.js";
@@ -257,9 +258,21 @@ export function readSpans(spans: readonly Span[]): Reading {
  */
 function leftBehind(span: Span): ReaderLoss[] {
   const losses: ReaderLoss[] = [{ path: span.path, code: "left_behind", detail: SPAN_TRANSPORT_DETAIL, span: span.id }];
-  for (const [key, located] of span.attributes.untaken()) losses.push({ path: located.path, code: "left_behind", detail: `the attribute ${key} is in no item`, span: span.id });
-  for (const [key, located] of span.fields?.untaken() ?? []) losses.push({ path: located.path, code: "left_behind", detail: `the span's field ${key} is in no item`, span: span.id });
+  for (const [what, entries] of [["attribute", span.attributes], ["span's field", span.fields]] as const) {
+    for (const [key, located] of entries?.untaken() ?? []) {
+      // One no reading looked at that holds a call (pydantic-ai's events attribute, an exporter's own form) would pass unjudged.
+      if (!entries!.looked(key) && holdsCallUnread(located)) losses.push({ path: located.path, code: "unreadable", detail: `the ${what} ${key} holds a tool call in no form a dialect reads beside the span's messages: not read`, span: span.id });
+      else losses.push({ path: located.path, code: "left_behind", detail: `the ${what} ${key} is in no item`, span: span.id });
+    }
+  }
   return losses;
+}
+
+/** Whether a value, or JSON text in it, holds a call: a member named as one that holds something, or a block whose type is a call's. */
+function holdsCallUnread(located: Located): boolean {
+  if (typeof located.value === "string" && !textNamesCall(located.value)) return false;
+  const { value, broken } = parsedValue(located.value);
+  return broken ? typeof value === "string" && textNamesCall(value) : namesCall(value);
 }
 
 type Source = (span: Span, side: Side, losses: ReaderLoss[]) => MessagesRead | undefined;

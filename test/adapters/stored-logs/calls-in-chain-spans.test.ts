@@ -84,6 +84,11 @@ describe("a CHAIN span whose output.value holds no call", () => {
   }
 });
 
+test("a CHAIN span whose output.value is JSON text cut short, with escapes and no call: nothing said", () => {
+  const chain = { ...chainSpan(null), attributes: attributes({ "openinference.span.kind": "CHAIN", "output.value": '{"messages": [{"type": "ai", "content": "caf\\u00e9 au lait' }) };
+  expect(reading("otlp", otlp(chain))).toEqual({ calls: [], said: [] });
+});
+
 describe("a CHAIN span whose output.value holds a call no LLM call holds", () => {
   test("alone in its trace: unreadable, not read", () => {
     expect(reading("otlp", otlp(chainSpan({ messages: [aiMessage({ path: "/tmp/x" })] })))).toEqual({
