@@ -56,6 +56,11 @@ export class Attributes extends Map<string, Located> {
     return located;
   }
 
+  /** The entry, not counted as looked at: a reading that tells whether it is of its form before it reads it. */
+  peek(key: string): Located | undefined {
+    return super.get(key);
+  }
+
   /** Whether a reading looked at the entry, even apart (a copy), or took it by its name. */
   looked(key: string): boolean {
     return this.seen.has(key);

@@ -31,6 +31,7 @@ import { limitSpelledOtherwise } from "../../src/models/limit-spelled-otherwise.
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunctions, type CallLimit, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
+import { genAiEventMessages } from "./genai-event-messages.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
 import { isLengthLimit, isUsualFinish, message, namesCall, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
@@ -464,6 +465,30 @@ const agentOutput: Source = (span, side, losses) => {
   return { items: [{ item: message("assistant", located.value), path: located.path }], messages: 1 };
 };
 
+/** GenAI events written as one attribute (pydantic-ai's `events`): the request's messages, or the answer's choices, each read where it stands. */
+const eventsAttribute: Source = (span, side, losses) => {
+  const peeked = span.attributes.peek("events");
+  if (peeked === undefined) return undefined;
+  const { value, broken, twice } = parsedValue(peeked.value);
+  const messages = broken || twice !== undefined ? undefined : genAiEventMessages(value, side);
+  // A list of no form read here is left to the account of what no reading looked at.
+  if (messages === undefined) return undefined;
+  const located = span.attributes.get("events")!;
+  const read: MessagesRead = { items: [], messages: 0 };
+  for (const { message: entry, at } of messages) {
+    const before = losses.length;
+    const one = readMessages(entry, "", side, losses, span.id);
+    // A JSON Pointer reaches the text, not into it: what was read inside it is placed at the text.
+    for (const loss of losses.slice(before)) {
+      loss.detail += ` (at ${at}${loss.path} in its JSON text)`;
+      loss.path = located.path;
+    }
+    read.items.push(...one.items.map((placed) => ({ ...placed, path: located.path })));
+    read.messages += one.messages;
+  }
+  return read;
+};
+
 const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
   input: [
     { name: "input", read: observation },
@@ -473,6 +498,7 @@ const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
     { name: "llm.input_messages.N", read: indexed("llm.input_messages") },
     { name: "gcp.vertex.agent.llm_request", read: attribute("gcp.vertex.agent.llm_request") },
     { name: "input.value", read: attribute("input.value") },
+    { name: "events", read: eventsAttribute },
   ],
   output: [
     { name: "output", read: observation },
@@ -483,6 +509,7 @@ const SOURCES: Record<Side, Array<{ name: string; read: Source }>> = {
     { name: "gcp.vertex.agent.llm_response", read: attribute("gcp.vertex.agent.llm_response") },
     { name: "gen_ai.output", read: agentOutput },
     { name: "output.value", read: attribute("output.value") },
+    { name: "events", read: eventsAttribute },
   ],
 };
 

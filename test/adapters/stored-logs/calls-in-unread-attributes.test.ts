@@ -1,18 +1,18 @@
 // An LLM call's, wrapper's or tool run's attribute (or a Langfuse observation's
 // field) that no reading looked at, neither as its messages nor as a copy
 // compared apart, is left behind; where it holds a tool call it is unreadable
-// instead, which the gate blocks: pydantic-ai's first instrumentation writes the
-// whole exchange, the answer's calls with it, as one `events` attribute no
-// dialect reads, and the gate passed such an export with no line for the call.
+// instead, which the gate blocks: an exporter that writes the whole exchange,
+// the answer's calls with it, as one attribute of its own form was passed by the
+// gate with no line for the call.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
 import { chatSpan, DELETE_FILE, gateVerdicts, generation } from "../../support/span-documents.js";
 
 const callMessage = { role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_file", arguments: '{"path":"/etc"}' } }] };
-/** pydantic-ai's `events` attribute (instrumentation version 1): GenAI events as one JSON text, the answer in its gen_ai.choice. */
+/** An exchange as one JSON text of an exporter's own form: events named otherwise than GenAI's, the answer in its choice. */
 const events = JSON.stringify([
-  { content: "delete the temp file", role: "user", "gen_ai.message.index": 0, "event.name": "gen_ai.user.message" },
-  { index: 0, message: callMessage, "event.name": "gen_ai.choice" },
+  { content: "delete the temp file", role: "user", event: "user" },
+  { index: 0, message: callMessage, event: "choice" },
 ]);
 
 function said(reader: "otlp" | "langfuse", document: unknown) {
@@ -20,7 +20,7 @@ function said(reader: "otlp" | "langfuse", document: unknown) {
 }
 
 describe("an attribute no reading looks at", () => {
-  test("pydantic-ai's events attribute that holds the answer's call: unreadable", () => {
+  test("an exchange of its own form that holds the answer's call: unreadable", () => {
     expect(said("otlp", chatSpan({ "gen_ai.system": "openai", events }))).toEqual([
       { path: "/spans/0/attributes/gen_ai.system", code: "left_behind", detail: "the attribute gen_ai.system is in no item" },
       { path: "/spans/0/attributes/events", code: "unreadable", detail: "the attribute events holds a tool call in no form a dialect reads beside the span's messages: not read" },
@@ -37,12 +37,12 @@ describe("an attribute no reading looks at", () => {
   });
 
   test("a call spelled with escapes of its member names: unreadable", () => {
-    const escaped = JSON.stringify([{ message: callMessage }]).replace("tool_calls", "\\u0074ool_calls");
+    const escaped = JSON.stringify([{ message: callMessage, event: "choice" }]).replace("tool_calls", "\\u0074ool_calls");
     expect(said("otlp", chatSpan({ events: escaped })).map(({ code }) => code)).toEqual(["unreadable"]);
   });
 
   test("one that names calls and holds none is left behind", () => {
-    const document = chatSpan({ events: JSON.stringify([{ message: { role: "assistant", content: "done", tool_calls: [] }, "event.name": "gen_ai.choice" }]), "llm.request.parallel_tool_calls": "true" });
+    const document = chatSpan({ events: JSON.stringify([{ message: { role: "assistant", content: "done", tool_calls: [] }, event: "choice" }]), "llm.request.parallel_tool_calls": "true" });
     expect(said("otlp", document)).toEqual([
       { path: "/spans/0/attributes/events", code: "left_behind", detail: "the attribute events is in no item" },
       { path: "/spans/0/attributes/llm.request.parallel_tool_calls", code: "left_behind", detail: "the attribute llm.request.parallel_tool_calls is in no item" },

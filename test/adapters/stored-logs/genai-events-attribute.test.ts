@@ -1,0 +1,60 @@
+// pydantic-ai's first instrumentation (Logfire's default) writes a chat span's
+// exchange as GenAI events of older conventions in one attribute, `events`: the
+// request's messages, then the answer in its gen_ai.choice events. It is read
+// as a dialect: the history, the answer's calls, gated; a tool message's `id`
+// names the call it answers; a choice cut by the length limit makes its calls
+// incomplete; a list of events of another form is not read.
+import { describe, expect, test } from "vitest";
+import { READERS } from "../../../adapters/index.js";
+import { chatSpan, DELETE_FILE, gateVerdicts } from "../../support/span-documents.js";
+
+const call = (id: string, args: unknown) => ({ id, type: "function", function: { name: "delete_file", arguments: args } });
+const events = (choice: Record<string, unknown>) =>
+  JSON.stringify([
+    { content: "Be brief.", role: "system", "gen_ai.message.index": 0, "event.name": "gen_ai.system.message" },
+    { content: "delete the temp file", role: "user", "gen_ai.message.index": 0, "event.name": "gen_ai.user.message" },
+    { role: "assistant", tool_calls: [call("call_1", '{"path":"/tmp/a"}')], "gen_ai.message.index": 1, "event.name": "gen_ai.assistant.message" },
+    { content: "deleted", role: "tool", id: "call_1", name: "delete_file", "gen_ai.message.index": 2, "event.name": "gen_ai.tool.message" },
+    { index: 0, ...choice, "event.name": "gen_ai.choice" },
+  ]);
+
+function reading(document: unknown) {
+  const { records, losses } = READERS.otlp.read(document);
+  return { records: records.map(({ record }) => record), said: losses.filter((loss) => loss.code !== "left_behind").map(({ path, code, detail }) => ({ path, code, detail })) };
+}
+
+describe("a chat span's events attribute", () => {
+  test("gives the history and the answer's call, each once", () => {
+    expect(reading(chatSpan({ events: events({ message: { role: "assistant", tool_calls: [call("call_2", '{"path":"/tmp/b"}')] } }) }))).toEqual({
+      records: [
+        { type: "message", role: "system", content: "Be brief." },
+        { type: "message", role: "user", content: "delete the temp file" },
+        { type: "function_call", call_id: "call_1", name: "delete_file", arguments: '{"path":"/tmp/a"}', status: "completed" },
+        { type: "function_call_output", call_id: "call_1", output: "deleted" },
+        { type: "function_call", call_id: "call_2", name: "delete_file", arguments: '{"path":"/tmp/b"}', status: "completed" },
+      ],
+      said: [],
+    });
+  });
+
+  test("the gate judges the answer's call", async () => {
+    const document = chatSpan({ events: events({ message: { role: "assistant", tool_calls: [call("call_2", '{"path":7}')] } }) });
+    expect(await gateVerdicts(document, [DELETE_FILE])).toEqual({ code: 1, verdicts: [["not_function_call", false], ["not_function_call", false], ["ok", false], ["not_function_call", false], ["arguments_schema", true]] });
+  });
+
+  test("arguments stored parsed, as pydantic-ai writes them, become JSON text, said", () => {
+    const { records, said } = reading(chatSpan({ events: events({ message: { role: "assistant", tool_calls: [call("call_2", { path: "/tmp/b" })] } }) }));
+    expect(records.at(-1)).toEqual({ type: "function_call", call_id: "call_2", name: "delete_file", arguments: '{"path":"/tmp/b"}', status: "completed" });
+    expect(said.map(({ code, path }) => [code, path])).toEqual([["form_changed", "/spans/0/attributes/events"]]);
+  });
+
+  test("a choice cut at the length limit: its call is incomplete", () => {
+    const { records } = reading(chatSpan({ events: events({ message: { role: "assistant", tool_calls: [call("call_2", '{"path":"/tmp/b"}')] }, finish_reason: "length" }) }));
+    expect(records.at(-1)).toEqual({ type: "function_call", call_id: "call_2", name: "delete_file", arguments: '{"path":"/tmp/b"}', status: "incomplete" });
+  });
+
+  test("a list with an event of another name is not read: its call is unreadable", () => {
+    const list = JSON.stringify([{ content: "delete the temp file", role: "user", "event.name": "gen_ai.user.message" }, { message: { role: "assistant", tool_calls: [call("call_2", "{}")] }, "event.name": "acme.choice" }]);
+    expect(reading(chatSpan({ events: list }))).toEqual({ records: [], said: [{ path: "/spans/0/attributes/events", code: "unreadable", detail: "the attribute events holds a tool call in no form a dialect reads beside the span's messages: not read" }] });
+  });
+});
