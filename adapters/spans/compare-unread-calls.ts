@@ -12,6 +12,7 @@
 // | where                                          | written by                                   |
 // |------------------------------------------------|----------------------------------------------|
 // | `input.value`, `output.value` (JSON text)       | OpenInference: a chain's inputs and outputs as `json.dumps` wrote them |
+// | any other attribute outside the LLM namespaces  | pydantic-ai's `all_messages_events` on an agent run, a framework's own |
 // | an observation's `input`, `output`              | Langfuse                                     |
 // | an observation's `toolCalls` beside `toolCallNames`, on any observation | Langfuse, extracted from its output at ingestion |
 //
@@ -27,6 +28,7 @@ import { parsedValue, type Located } from "./attributes.js";
 import { textNamesCall } from "./event-calls.js";
 import { CALL_MEMBER, CALL_TYPE, namesCall, readMessages, type Side } from "./read-messages.js";
 import { sameArguments } from "./rebuild-conversation.js";
+import { LLM_ATTRIBUTE } from "./unread-span-calls.js";
 import type { Span } from "./read-spans.js";
 
 /** Deeper than this, a value is not walked: a call in it is unreadable. */
@@ -37,14 +39,21 @@ interface Found {
   unread: Array<{ path: string; what: string }>;
 }
 
-/** Where a span read as no LLM call keeps what it passed along: each value, with what it is called in a loss. */
+/**
+ * Where a span read as no LLM call keeps what it passed along: each value, with
+ * what it is called in a loss. Besides its input and output, any attribute of
+ * its own (pydantic-ai's `all_messages_events` on an agent run); the LLM
+ * namespaces' are said by unread-span-calls.ts.
+ */
 function values(span: Span): Array<{ located: Located; side: Side; where: string }> {
   const found: Array<{ located: Located; side: Side; where: string }> = [];
   for (const side of ["input", "output"] as const) {
     const observed = side === "input" ? span.input : span.output;
     if (observed !== undefined) found.push({ located: observed, side, where: `the ${String(span.type)} observation's ${side}` });
-    const located = span.attributes.get(`${side}.value`);
-    if (located !== undefined) found.push({ located, side, where: `the attribute ${side}.value of ${spanSaid(span)}` });
+  }
+  for (const [key, located] of span.attributes) {
+    if (LLM_ATTRIBUTE.test(key)) continue;
+    found.push({ located, side: key === "input.value" ? "input" : "output", where: `the attribute ${key} of ${spanSaid(span)}` });
   }
   return found;
 }

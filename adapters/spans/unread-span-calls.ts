@@ -26,7 +26,7 @@ import type { Span } from "./read-spans.js";
 const NOT_CALLS = /^(?:gen_ai\.tool\.definitions|gen_ai\.(?:request|prompt|input|system_instructions)|llm\.(?:tools|request|input|prompt)|ai\.prompt)(?:\.|_|$)/;
 
 /** The LLM namespaces a call may be written in. */
-const LLM_ATTRIBUTE = /^(?:gen_ai|llm|ai)\./;
+export const LLM_ATTRIBUTE = /^(?:gen_ai|llm|ai)\./;
 
 export interface UnreadCall {
   path: string;

@@ -58,3 +58,20 @@ describe("a chat span's events attribute", () => {
     expect(reading(chatSpan({ events: list }))).toEqual({ records: [], said: [{ path: "/spans/0/attributes/events", code: "unreadable", detail: "the attribute events holds a tool call in no form a dialect reads beside the span's messages: not read" }] });
   });
 });
+
+describe("pydantic-ai's agent run span, read as no LLM call, and its all_messages_events", () => {
+  const agentRun = (messages: string) => ({ name: "agent run", context: { trace_id: "t1", span_id: "a1" }, parent: null, start_time: 0, attributes: { agent_name: "agent", all_messages_events: messages } });
+  const chat = (choice: Record<string, unknown>) => ({ ...chatSpan({ events: events(choice) }).spans[0] as Record<string, unknown>, parent: { span_id: "a1" } });
+  const answer = { message: { role: "assistant", tool_calls: [call("call_2", '{"path":"/tmp/b"}')] } };
+
+  test("that repeat the chat span's calls: nothing more said", () => {
+    expect(reading({ spans: [agentRun(events(answer)), chat(answer)] }).said).toEqual([]);
+  });
+
+  test("that hold a call no chat span holds: unreadable", () => {
+    const other = { message: { role: "assistant", tool_calls: [call("call_3", '{"path":"/"}')] } };
+    expect(reading({ spans: [agentRun(events(other)), chat(answer)] }).said).toEqual([
+      { path: "/spans/0/attributes/all_messages_events", code: "unreadable", detail: 'the attribute all_messages_events of the span "agent run" holds a call of "delete_file" with {"path":"/"} that no LLM call of the trace holds, and the span is read as no LLM call: not read' },
+    ]);
+  });
+});
