@@ -39,6 +39,8 @@ function contentOf(span: Span): string | undefined {
       [...(span.fields?.entries() ?? [])].map(([key, located]) => [key, located.value]),
       span.input?.value ?? null,
       span.output?.value ?? null,
+      // A copy that says its exporter dropped entries is not the whole span another copy is.
+      (span.dropped ?? []).map(({ what, count }) => [what, count]),
     ]);
   } catch {
     return undefined;

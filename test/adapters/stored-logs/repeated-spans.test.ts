@@ -52,3 +52,10 @@ test("two copies whose attribute was written first with values that differ, one 
   expect(reading.units.map(({ fate }) => fate)).toEqual(["other", "other"]);
   expect(reading.losses.filter((loss) => loss.code === "unreadable").map(({ path }) => path)).toEqual(["/resourceSpans/1/scopeSpans/0/spans/0/attributes/1/value/stringValue"]);
 });
+
+test("two copies of which one says its exporter dropped attributes are not repeats: neither is read", () => {
+  const reading = READERS.otlp.read(batches(chat("Paris"), { ...chat("Paris"), droppedAttributesCount: 2 }));
+  expect(calls(batches(chat("Paris"), { ...chat("Paris"), droppedAttributesCount: 2 }))).toEqual([]);
+  expect(reading.units.map(({ fate }) => fate)).toEqual(["llm_call", "llm_call"]);
+  expect(reading.losses.filter((loss) => loss.code === "unreadable").map(({ path }) => path)).toEqual(["/resourceSpans/0/scopeSpans/0/spans/0", "/resourceSpans/1/scopeSpans/0/spans/0"]);
+});
