@@ -15,6 +15,8 @@
 // | `[{type: "message" \| "function_call" …}]`         | Open Responses items             |
 // | `{object: "response", output, instructions}`       | a Response object                |
 // | `{messages}`, `{choices}`                          | a Chat request body, a completion |
+// | `{generations: [[{message, generation_info}]]}`    | LangChain's LLMResult (an LLM run's outputs) |
+// | `{lc, type: "constructor", id, kwargs}`, `{type, data}` | a LangChain message as `dumpd`, `message_to_dict` write it |
 // | a string                                           | one message of the side's role   |
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../src/models/json-value.js";
@@ -145,6 +147,26 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
       } else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
     });
     leftBehind(value, ["object", "choices"], path, "the completion", context);
+    return;
+  }
+  // LangChain's LLMResult, as its tracers write an LLM run's outputs: one list of generations for each prompt, a chat generation's message in it.
+  if (Array.isArray(value.generations)) {
+    value.generations.forEach((prompt, p) => {
+      const generations = Array.isArray(prompt) ? prompt.map((generation, g) => ({ generation, at: `${path}/generations/${p}/${g}` })) : [{ generation: prompt, at: `${path}/generations/${p}` }];
+      for (const { generation, at } of generations) {
+        if (!isPlainObject(generation)) {
+          unreadable(read, context, at, "a generation that is not an object");
+          continue;
+        }
+        const info = isPlainObject(generation.generation_info) ? generation.generation_info : {};
+        if (generation.message !== undefined && generation.message !== null) readMessage(generation.message, `${at}/message`, side, read, context, info.finish_reason, `${at}/generation_info/finish_reason`);
+        else if (typeof generation.text === "string") readMessage(generation.text, `${at}/text`, side, read, context, info.finish_reason, `${at}/generation_info/finish_reason`);
+        else unreadable(read, context, at, "a generation with neither message nor text");
+        // Its text repeats its message's; its kind names the class.
+        leftBehind(generation, ["message", "text", "type"], at, "the generation", context);
+      }
+    });
+    leftBehind(value, ["generations", "type"], path, "the LLM result", context);
     return;
   }
   if (Array.isArray(value.candidates)) {
@@ -317,7 +339,30 @@ function readMessage(entry: unknown, path: string, side: Side, read: MessagesRea
   }
 }
 
-function readOneMessage(entry: unknown, path: string, side: Side, read: MessagesRead, context: Context): void {
+/** LangChain's message classes, as `dumpd` names them (the last member of a constructor's `id`), by the role they write. */
+const LANGCHAIN_CLASSES: Record<string, string> = { AIMessage: "ai", AIMessageChunk: "ai", HumanMessage: "human", HumanMessageChunk: "human", SystemMessage: "system", SystemMessageChunk: "system", ToolMessage: "tool", ToolMessageChunk: "tool", FunctionMessage: "function" };
+
+/**
+ * A LangChain message written by one of its serializers, as the message it
+ * holds and where: `dumpd`'s constructor (`{lc, type: "constructor", id: [...,
+ * "AIMessage"], kwargs}`) and `message_to_dict`'s `{type: "ai", data}`. Any
+ * other value as it is.
+ */
+function langChainMessage(entry: unknown, path: string): { entry: unknown; path: string } {
+  if (!isPlainObject(entry)) return { entry, path };
+  if (entry.lc === 1 && entry.type === "constructor" && Array.isArray(entry.id) && isPlainObject(entry.kwargs)) {
+    const role = LANGCHAIN_CLASSES[String(entry.id.at(-1))];
+    // A class of no known role stays as it was written, and is said unreadable as such.
+    if (role !== undefined) return { entry: { type: role, ...entry.kwargs }, path: `${path}/kwargs` };
+  }
+  if (typeof entry.type === "string" && Object.values(LANGCHAIN_CLASSES).includes(entry.type) && isPlainObject(entry.data) && Object.keys(entry).every((key) => key === "type" || key === "data")) {
+    return { entry: { type: entry.type, ...entry.data }, path: `${path}/data` };
+  }
+  return { entry, path };
+}
+
+function readOneMessage(asWritten: unknown, writtenAt: string, side: Side, read: MessagesRead, context: Context): void {
+  const { entry, path } = langChainMessage(asWritten, writtenAt);
   read.messages += 1;
   if (typeof entry === "string") {
     read.items.push({ item: message(side === "input" ? "user" : "assistant", entry), path });

@@ -1,0 +1,72 @@
+// openinference-instrumentation-langchain writes an LLM run's outputs as
+// output.value, the JSON text of LangChain's LLMResult: one list of generations
+// for each prompt, each chat generation's message in it (as model_dump,
+// message_to_dict's {type, data} or dumpd's constructor writes it). It is read:
+// beside llm.output_messages it is a copy compared with the answer, where it was
+// read as a message of role "LLMResult", which no dialect knows, and never
+// compared; alone, it is the answer.
+import { describe, expect, test } from "vitest";
+import { READERS } from "../../../adapters/index.js";
+
+const attributes = (written: Record<string, string>) => Object.entries(written).map(([key, value]) => ({ key, value: { stringValue: value } }));
+const aiMessage = (args: Record<string, unknown>) => ({
+  content: "",
+  additional_kwargs: { tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_file", arguments: JSON.stringify(args) } }] },
+  response_metadata: { finish_reason: "tool_calls" },
+  type: "ai",
+  tool_calls: [{ name: "delete_file", args, id: "call_1", type: "tool_call" }],
+  invalid_tool_calls: [],
+});
+const llmResult = (message: unknown, finishReason = "tool_calls") => JSON.stringify({ generations: [[{ text: "", generation_info: { finish_reason: finishReason }, type: "ChatGeneration", message }]], llm_output: null, run: null, type: "LLMResult" });
+const flattened = {
+  "llm.output_messages.0.message.role": "assistant",
+  "llm.output_messages.0.message.tool_calls.0.tool_call.id": "call_1",
+  "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "delete_file",
+  "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": '{"path":"/tmp/x"}',
+};
+const llmSpan = (written: Record<string, string>) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "t1", spanId: "l1", name: "ChatOpenAI", startTimeUnixNano: "1", attributes: attributes({ "openinference.span.kind": "LLM", "llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": "clean up", ...written }) }] }] }] });
+
+function reading(document: unknown) {
+  const { records, losses } = READERS.otlp.read(document);
+  return {
+    calls: records.map(({ record }) => record as Record<string, unknown>).filter((record) => record.type === "function_call").map(({ call_id, arguments: args, status }) => ({ call_id, arguments: args, status })),
+    said: losses.filter((loss) => loss.code === "conflict" || loss.code === "unreadable" || loss.code === "truncated").map(({ code, detail }) => ({ code, detail })),
+  };
+}
+
+describe("output.value holding an LLMResult beside llm.output_messages", () => {
+  test("that holds the same call: read once", () => {
+    expect(reading(llmSpan({ ...flattened, "output.value": llmResult(aiMessage({ path: "/tmp/x" })) }))).toEqual({ calls: [{ call_id: "call_1", arguments: '{"path":"/tmp/x"}', status: "completed" }], said: [] });
+  });
+
+  test("that gives the call other arguments: a conflict, and the call is not read", () => {
+    expect(reading(llmSpan({ ...flattened, "output.value": llmResult(aiMessage({ path: "/etc" })) }))).toEqual({
+      calls: [],
+      said: [
+        { code: "conflict", detail: 'the call "call_1" of "delete_file" is recorded in ways that disagree: two readers would run two calls, so none is read' },
+        { code: "conflict", detail: 'output.value, beside llm.output_messages.N in the same span, records a call "call_1" of "delete_file" with {"path":"/etc"} that the answer it copies does not hold: two readers would run two calls, so none is read' },
+      ],
+    });
+  });
+});
+
+describe("output.value holding an LLMResult alone", () => {
+  for (const [form, message] of [
+    ["model_dump", aiMessage({ path: "/tmp/x" })],
+    ["message_to_dict's {type, data}", { type: "ai", data: aiMessage({ path: "/tmp/x" }) }],
+    ["dumpd's constructor", { lc: 1, type: "constructor", id: ["langchain", "schema", "messages", "AIMessage"], kwargs: aiMessage({ path: "/tmp/x" }) }],
+  ] as const) {
+    test(`its message written as ${form}: the answer's call`, () => {
+      expect(reading(llmSpan({ "output.value": llmResult(message) })).calls).toEqual([{ call_id: "call_1", arguments: '{"path":"/tmp/x"}', status: "completed" }]);
+    });
+  }
+
+  test("a generation stopped at the length limit: its call is incomplete", () => {
+    expect(reading(llmSpan({ "output.value": llmResult(aiMessage({ path: "/tmp/x" }), "length") })).calls).toEqual([{ call_id: "call_1", arguments: '{"path":"/tmp/x"}', status: "incomplete" }]);
+  });
+
+  test("a constructor of a class of no known role: unreadable", () => {
+    const message = { lc: 1, type: "constructor", id: ["acme", "RobotMessage"], kwargs: aiMessage({ path: "/tmp/x" }) };
+    expect(reading(llmSpan({ "output.value": llmResult(message) }))).toEqual({ calls: [], said: [{ code: "unreadable", detail: "kwargs of the message holds a tool call, of no dialect orbridge reads: not read (at /generations/0/0/message/kwargs in its JSON text)" }] });
+  });
+});
