@@ -78,8 +78,9 @@ function readAs(span: Span): string {
 export function compareUnreadCalls(spans: readonly Span[], reading: Reading): void {
   const unread = new Set(reading.units.filter((unit) => unit.fate === "other").map((unit) => unit.path));
   const repeats = new Set(reading.units.filter((unit) => unit.fate === "repeat").map((unit) => unit.path));
+  const calls = new TraceCalls(reading);
   for (const span of spans) {
-    if (!repeats.has(span.path)) compareListedCalls(span, reading);
+    if (!repeats.has(span.path)) compareListedCalls(span, reading, calls);
     if (!unread.has(span.path)) continue;
     for (const { located, side, where } of values(span)) {
       const found = callsIn(located, side);
@@ -87,9 +88,50 @@ export function compareUnreadCalls(spans: readonly Span[], reading: Reading): vo
         reading.losses.push({ path, code: "unreadable", detail: `${where} holds ${what}, of no form orbridge reads, and ${readAs(span)}: not read`, span: span.id });
         reading.messages.reported += 1;
       }
-      for (const call of found.calls) compareCall(call, where, located.path, span, reading);
+      for (const call of found.calls) compareCall(call, where, located.path, span, reading, calls);
     }
   }
+}
+
+type Entry = Reading["records"][number];
+
+/**
+ * The calls the reading emitted, by trace, by call id and by name: a chain
+ * span repeats the whole conversation so far, so the same calls are looked up
+ * again for each span, and a call found to be one of them is not compared twice.
+ */
+class TraceCalls {
+  private readonly byId = new Map<string, Entry[]>();
+  private readonly byName = new Map<string, Entry[]>();
+  /** The calls already found to be one the trace holds, by trace, id, name and arguments as written. */
+  readonly agreed = new Set<string>();
+
+  constructor(reading: Reading) {
+    for (const entry of reading.records) {
+      const record = entry.record;
+      if (!isPlainObject(record) || record.type !== "function_call") continue;
+      if (typeof record.call_id === "string") push(this.byId, `${entry.conversation}\u0000${record.call_id}`, entry);
+      push(this.byName, `${entry.conversation}\u0000${String(record.name)}`, entry);
+    }
+  }
+
+  /** The trace's calls that give this id, or, for a call without one, this name. */
+  candidates(trace: string, call: Record<string, unknown>): Entry[] {
+    return (typeof call.call_id === "string" ? this.byId.get(`${trace}\u0000${call.call_id}`) : this.byName.get(`${trace}\u0000${String(call.name)}`)) ?? [];
+  }
+
+  withdraw(entry: Entry): void {
+    for (const list of [...this.byId.values(), ...this.byName.values()]) {
+      const at = list.indexOf(entry);
+      if (at >= 0) list.splice(at, 1);
+    }
+  }
+}
+
+function push(map: Map<string, Entry[]>, key: string, entry: Entry): void {
+  const list = map.get(key);
+  if (list) list.push(entry);
+  else map.set(key, [entry]);
 }
 
 /**
@@ -100,7 +142,7 @@ export function compareUnreadCalls(spans: readonly Span[], reading: Reading): vo
  * the trace, or it is said as a call in a chain's output is. An entry of no such
  * form, or without a name beside it, is unreadable.
  */
-function compareListedCalls(span: Span, reading: Reading): void {
+function compareListedCalls(span: Span, reading: Reading, calls: TraceCalls): void {
   const listed = span.fields?.get("toolCalls") ?? span.fields?.get("tool_calls");
   if (listed === undefined || !Array.isArray(listed.value) || listed.value.length === 0) return;
   const names = (span.fields?.get("toolCallNames") ?? span.fields?.get("tool_call_names"))?.value;
@@ -115,7 +157,7 @@ function compareListedCalls(span: Span, reading: Reading): void {
       return;
     }
     const { id, arguments: args } = entry.value;
-    compareCall({ type: "function_call", ...(typeof id === "string" ? { call_id: id } : {}), name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) }, where, at, span, reading);
+    compareCall({ type: "function_call", ...(typeof id === "string" ? { call_id: id } : {}), name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) }, where, at, span, reading, calls);
   });
 }
 
@@ -212,19 +254,25 @@ function llamaIndexCall(node: Record<string, unknown>): Record<string, unknown> 
   return { type: "function_call", ...(typeof id === "string" ? { call_id: id } : {}), name: node.tool_name, arguments: args };
 }
 
-function compareCall(call: Record<string, unknown>, where: string, path: string, span: Span, reading: Reading): void {
-  const calls = reading.records.filter(({ record, conversation }) => conversation === span.trace && isPlainObject(record) && record.type === "function_call");
-  const sameId = (record: Record<string, unknown>) => typeof call.call_id === "string" && record.call_id === call.call_id;
+function compareCall(call: Record<string, unknown>, where: string, path: string, span: Span, reading: Reading, calls: TraceCalls): void {
+  const key = JSON.stringify([span.trace, call.call_id ?? null, call.name, call.arguments]);
+  if (calls.agreed.has(key)) return;
+  const candidates = calls.candidates(span.trace, call);
   const agrees = (record: Record<string, unknown>) => record.name === call.name && sameArguments(record.arguments, call.arguments);
   const described = `"${String(call.name)}" with ${String(call.arguments)}`;
-  if (calls.some(({ record }) => agrees(record as Record<string, unknown>) && (typeof call.call_id !== "string" || sameId(record as Record<string, unknown>)))) return;
-  const disagreeing = calls.filter(({ record }) => sameId(record as Record<string, unknown>));
+  if (candidates.some(({ record }) => agrees(record as Record<string, unknown>))) {
+    calls.agreed.add(key);
+    return;
+  }
+  // A call without an id that agrees with none of its name's is one no LLM call holds; one with an id says another call under it.
+  const disagreeing = typeof call.call_id === "string" ? [...candidates] : [];
   if (disagreeing.length === 0) {
     reading.losses.push({ path, code: "unreadable", detail: `${where} holds a call of ${described} that no LLM call of the trace holds, and ${readAs(span)}: not read`, span: span.id });
     reading.messages.reported += 1;
     return;
   }
   for (const entry of disagreeing) {
+    calls.withdraw(entry);
     reading.records.splice(reading.records.indexOf(entry), 1);
     reading.messages.emitted -= 1;
     reading.messages.reported += 1;
