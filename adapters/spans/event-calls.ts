@@ -11,9 +11,17 @@ import type { Attributes } from "./attributes.js";
 const ESCAPED_ASCII = /\\\\u00[2-7][0-9a-fA-F]/;
 export const CALL_MARK = /tool_?calls?\b|tool_?call_?id|tool_?name|function_?call|tool_?use\b/i;
 
-/** Whether text names a tool call's member, its `\u` escapes read as the characters they stand for (JSON text may spell a name so). */
+/** What may name a call besides: an item or block whose type is a call's (`mcp_call`, `local_shell_call`, Vercel's `tool-call`). */
+const CALL_TYPE_MARK = /_call\b|tool-call/i;
+
+/**
+ * Whether text may hold a tool call, its `\u` escapes read as the characters
+ * they stand for (JSON text may spell a name so): a cheap test before a value
+ * is parsed and looked into, so it errs towards yes.
+ */
 export function textNamesCall(text: string): boolean {
-  return CALL_MARK.test(text) || (text.includes("\\u") && CALL_MARK.test(text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))));
+  const marked = (written: string) => CALL_MARK.test(written) || CALL_TYPE_MARK.test(written);
+  return marked(text) || (text.includes("\\u") && marked(text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))));
 }
 
 /** Marks `attributes` read two ways for each event of `events` that is a GenAI event and holds a tool call. */

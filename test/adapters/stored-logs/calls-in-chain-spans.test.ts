@@ -156,3 +156,10 @@ test("a Langfuse CHAIN observation's output, a graph node's update one level dow
     said: [{ path: "/observations/0/output", code: "unreadable", detail: 'the CHAIN observation\'s output holds a call of "delete_file" with {"path":"/tmp/x"} that no LLM call of the trace holds, and an observation of type CHAIN is read as no LLM call: not read' }],
   });
 });
+
+test("a CHAIN span whose output.value holds an item of a call's type no dialect reads as a call (local_shell_call): unreadable", () => {
+  const output = [{ type: "local_shell_call", id: "lsh_1", call_id: "call_9", action: { type: "exec", command: ["rm", "-rf", "/"] }, status: "completed" }];
+  expect(reading("otlp", otlp(chainSpan(output), llmSpan)).said).toEqual([
+    { path: OUTPUT_VALUE, code: "unreadable", detail: "the attribute output.value of a span of kind CHAIN holds a tool call (at /0 in it), of no form orbridge reads, and a span of kind CHAIN is read as no LLM call: not read" },
+  ]);
+});
