@@ -53,6 +53,8 @@ export interface EnvelopeAdapter {
   slug: string;
   /** Where its response holds what each top-level field of the response object it gives says (`created_at`: `/createTime`). */
   responseFields: Readonly<Record<string, string>>;
+  /** Its calls hold their arguments as a JSON value, not as their text: a value read from such a value and written as one again is that value. */
+  argumentsAsObjects: boolean;
   recognise: {
     message(record: unknown): boolean;
     requestBody(record: unknown): boolean;
@@ -125,6 +127,7 @@ export interface UnreadToolPart {
 interface ConversationalDescriptor {
   name: string;
   slug: string;
+  argumentsAsObjects: boolean;
   recognise: EnvelopeAdapter["recognise"];
   messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[]; [shared: string]: unknown }): Converted<any> };
   requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody; [shared: string]: unknown }): Converted<any> };
@@ -151,6 +154,7 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     name: descriptor.name,
     slug: descriptor.slug,
     responseFields: descriptor.responses.fieldPaths,
+    argumentsAsObjects: descriptor.argumentsAsObjects,
     recognise: descriptor.recognise,
     fields,
     messagesToItems: ({ messages, system, whole }) =>

@@ -19,6 +19,8 @@ export const anthropic = {
   name: "anthropic",
   /** The slug of its extension items, tools and fields (`anthropic:server_tool_use`). */
   slug: "anthropic",
+  /** A tool_use block holds its arguments as an object (`input`), not as their text. */
+  argumentsAsObjects: true,
   recognise: {
     message: isAnthropicMessage,
     requestBody: isAnthropicRequestBody,

@@ -21,6 +21,8 @@ export const bedrock = {
   name: "bedrock",
   /** The slug of its extension items, tools and fields (`bedrock:toolResult`). */
   slug: "bedrock",
+  /** A toolUse block holds its arguments as an object (`input`), not as their text. */
+  argumentsAsObjects: true,
   recognise: {
     message: isBedrockMessage,
     requestBody: isBedrockRequestBody,

@@ -24,6 +24,8 @@ export const gemini = {
   name: "gemini",
   /** The slug of its extension items, tools and fields (`gemini:executableCode`). */
   slug: "gemini",
+  /** A functionCall holds its arguments as an object (`args`), not as their text. */
+  argumentsAsObjects: true,
   recognise: {
     message: isGeminiContent,
     requestBody: isGeminiRequestBody,

@@ -8,6 +8,7 @@ import { chat, type AdapterName, type Conversation, type JournalEnvelopes, type 
 import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { isStackOverflow, tooDeepDetail } from "../journal/deep-field.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
+import { parsePointer, resolvePointer } from "../journal/json-pointer.js";
 import { RecordRewrite } from "./record-rewrite.js";
 import { z } from "zod";
 import { type StreamLoss } from "../models/assembled-response.js";
@@ -119,7 +120,8 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
           return done([record], []);
         }
         const at = new RegExp(`^/${adapter.fields.messages}/0(?=/|$)`);
-        const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") }));
+        const objects = target !== "responses" && target !== "chat" && envelopes[target].argumentsAsObjects;
+        const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") })).filter((loss) => !(objects && madeOfArgumentsObject(loss, record, items.value)));
         const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
         const blocked = blockedCallsLeftOut(rewritten.items, target, rewrite ? ids?.judge(rewritten.items, () => line, { givesItemIds: false }) : judged);
         const limited = leaveOutDisallowedLooseCalls(blocked.items, title, (index) => `/${index}`, requestLimits);
@@ -257,6 +259,20 @@ function outputsLeftWithTheirCalls(items: CanonicalItem[], callsBefore: CallsBef
     return setAsideItem(callId);
   });
   return { items: kept, losses, left };
+}
+
+/**
+ * Whether a loss of a loose message's items says that a call's arguments are
+ * the JSON text of the object the message holds at the loss's path (an
+ * Anthropic tool_use input): a target that holds arguments as an object parses
+ * that text back into the same object, so no text made reaches it.
+ */
+function madeOfArgumentsObject(loss: Loss, message: unknown, items: readonly CanonicalItem[]): boolean {
+  if (loss.code !== "synthesized") return false;
+  const at = resolvePointer(message, parsePointer(loss.path));
+  if (!at.found || !isPlainObject(at.value)) return false;
+  const text = JSON.stringify(at.value);
+  return items.some((item) => isPlainObject(item) && item.type === "function_call" && item.arguments === text);
 }
 
 /**

@@ -8,7 +8,7 @@
 // held-choice.ts).
 import { chat, ENVELOPES, type AdapterName, type ChatRequests, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { isCompactedResponse, isPlainObject, type RecordKind } from "../journal/detect.js";
-import { heldIn, joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
+import { firstStepLossesFor, heldIn, joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { RecordRewrite } from "./record-rewrite.js";
 import { type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
@@ -150,7 +150,7 @@ export function convertWhole(record: unknown, kind: WholeKind, target: Envelope,
     const limits = lostRequestLimits(final, target, `the request of line ${line}`);
     ids?.written(gatedItems(final), true);
     const left = new Set([...(marked.left ?? []), ...(lost?.left ?? [])]);
-    const losses = [...bodyLosses(record, source, marked, [...(marked.inputLosses ?? []), ...(lost?.losses ?? []), ...out.losses.filter((loss) => !left.has(loss.path))]), ...(held ? [held.loss] : [])];
+    const losses = [...bodyLosses(record, source, target, marked, [...(marked.inputLosses ?? []), ...(lost?.losses ?? []), ...out.losses.filter((loss) => !left.has(loss.path))]), ...(held ? [held.loss] : [])];
     return { value: out.value, losses, ...(limits ? { limits } : {}) };
   }
   ids?.written(gatedItems(marked.value));
@@ -216,7 +216,7 @@ function requestRefusal(body: unknown): Refusal {
 }
 
 /** A request body's losses of both steps, the second's pointed into the messages of the body written. */
-function bodyLosses(record: unknown, source: Envelope, canonical: Converted<unknown>, second: readonly Loss[]): Loss[] {
+function bodyLosses(record: unknown, source: Envelope, target: Envelope, canonical: Converted<unknown>, second: readonly Loss[]): Loss[] {
   if (source === "responses") return [...canonical.losses, ...second];
   const { input, tools } = canonical.value as { input?: unknown; tools?: unknown };
   const adapter = source === "chat" ? undefined : ENVELOPES[source];
@@ -228,7 +228,7 @@ function bodyLosses(record: unknown, source: Envelope, canonical: Converted<unkn
     slug: adapter?.slug,
     input: Array.isArray(input) ? input : [],
     ...(Array.isArray(tools) ? { tools } : {}),
-    first: canonical.losses,
+    first: firstStepLossesFor(canonical.losses, target !== "responses" && target !== "chat" && ENVELOPES[target].argumentsAsObjects),
     second,
   });
 }
@@ -251,7 +251,7 @@ function stepEnvelope(envelope: Envelope, envelopes: JournalEnvelopes): StepEnve
   if (envelope === "responses") return "responses";
   if (envelope === "chat") return { responseFields: chat.responses.fieldPaths };
   const adapter = envelopes[envelope];
-  return { slug: adapter.slug, responseFields: adapter.responseFields };
+  return { slug: adapter.slug, responseFields: adapter.responseFields, argumentsAsObjects: adapter.argumentsAsObjects };
 }
 
 /** Where the step to Open Responses wrote a value no record said, so that the next step does not report it lost. */

@@ -125,7 +125,7 @@ function stepEnvelope(envelope: Envelope): StepEnvelope {
   if (envelope === "responses") return "responses";
   if (envelope === "chat") return { responseFields: chat.responses.fieldPaths };
   const adapter = ENVELOPES[envelope as AdapterName];
-  return { slug: adapter.slug, responseFields: adapter.responseFields };
+  return { slug: adapter.slug, responseFields: adapter.responseFields, argumentsAsObjects: adapter.argumentsAsObjects };
 }
 
 /**

@@ -29,6 +29,10 @@
 // | a field the second step synthesized    | not reported: the second step's loss says what the |
 // |   again, at the same path              |   record written holds there (Anthropic's zero     |
 // |                                        |   usage, not the first step's null)                |
+// | a call's arguments, the JSON text of   | not reported where the target holds arguments as   |
+// |   an input object (Anthropic)          |   an object too: it parses the text back into the  |
+// |                                        |   same object, and the second step's losses at the |
+// |                                        |   arguments say what else changed                  |
 import { pointerToken } from "../models/json-pointer.js";
 import type { Loss } from "../models/loss.js";
 import { RESPONSE_NEUTRALS } from "../models/response-neutrals.js";
@@ -48,8 +52,31 @@ export function heldIn(record: unknown, loss: Loss): Loss {
 /** What an envelope calls the fields of an Open Responses response object: a JSON Pointer into its own response, per top-level field. */
 export type ResponseFieldPaths = Readonly<Record<string, string>>;
 
-/** One side of the conversion: the canonical form itself, or an envelope's slug and response fields. */
-export type StepEnvelope = "responses" | { slug?: string; responseFields: ResponseFieldPaths };
+/**
+ * One side of the conversion: the canonical form itself, or an envelope's slug
+ * and response fields, and whether its calls hold their arguments as an object.
+ */
+export type StepEnvelope = "responses" | { slug?: string; responseFields: ResponseFieldPaths; argumentsAsObjects?: boolean };
+
+const ARGUMENTS_PATH = /^\/(?:output|input)\/\d+\/arguments$/;
+
+/**
+ * Whether a loss of the step to Open Responses says that a call's arguments
+ * are the JSON text of the object the source held (an Anthropic tool_use
+ * input), at the call's place in the Open Responses form.
+ */
+export function madeArgumentsText(loss: Loss): boolean {
+  return loss.code === "synthesized" && ARGUMENTS_PATH.test(loss.path);
+}
+
+/**
+ * The first step's losses that still say something of the record a target
+ * writes: one that holds arguments as an object parses the arguments text made
+ * of an object back into that object, so that text never reaches it.
+ */
+export function firstStepLossesFor(losses: readonly Loss[], argumentsAsObjects: boolean): readonly Loss[] {
+  return argumentsAsObjects ? losses.filter((loss) => !madeArgumentsText(loss)) : losses;
+}
 
 const ITEM_FIELD = /^\/output\/\d+\/(id|status)$/;
 const NEUTRAL_KEYS = new Set(Object.keys(RESPONSE_NEUTRALS));
@@ -57,13 +84,14 @@ const NEUTRAL_KEYS = new Set(Object.keys(RESPONSE_NEUTRALS));
 /** `written`: the record the second step wrote, which says whether a synthesized value reached it. */
 export function joinStepLosses(args: { source: StepEnvelope; target: StepEnvelope; first: readonly Loss[]; second: readonly Loss[]; written: unknown }): Loss[] {
   const { source, target } = args;
-  const made = args.first.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
+  const firstLosses = firstStepLossesFor(args.first, target !== "responses" && target.argumentsAsObjects === true);
+  const made = firstLosses.filter((loss) => loss.code === "synthesized").map((loss) => loss.path);
   // Where the second step wrote a value of its own in place of the first step's, the first step's detail no longer tells what the record holds.
   const madeAgain = new Set(args.second.filter((loss) => loss.code === "synthesized").map((loss) => loss.path));
   const retold = new Set<string>();
   const losses: Loss[] = [];
   const reported = new Set<string>();
-  for (const loss of args.first) {
+  for (const loss of firstLosses) {
     if (loss.code !== "synthesized" || target === "responses") {
       losses.push(loss);
       continue;

@@ -48,3 +48,18 @@ describe("a value the first step made up for an item, reported where the item st
     expect(joinStepLosses({ source: chat, target: anthropic, first, second: [], written: {} })).toEqual([]);
   });
 });
+
+describe("arguments the first step made the JSON text of an input object", () => {
+  const first = [{ path: "/output/0/arguments", code: "synthesized" as const, detail: "input is an object, not a text" }];
+  const written = { output: { message: { content: [{ toolUse: { toolUseId: "toolu_01", name: "f", input: { a: 1 } } }] } } };
+
+  test("are not reported where the target holds arguments as an object too, and what the second step says of them is", () => {
+    const second = [{ path: "/output/0/arguments", code: "form_changed" as const, detail: "the input object is spelled otherwise" }];
+    expect(joinStepLosses({ source: anthropic, target: { ...bedrock, argumentsAsObjects: true }, first, second, written })).toEqual([{ path: "/content", code: "form_changed", detail: "the input object is spelled otherwise" }]);
+  });
+
+  test("are reported where the target holds their text", () => {
+    const chat = { responseFields: { output: "/choices" } };
+    expect(joinStepLosses({ source: anthropic, target: chat, first, second: [], written: { choices: [] } })).toEqual([{ path: "/choices", code: "synthesized", detail: "input is an object, not a text" }]);
+  });
+});
