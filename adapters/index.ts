@@ -55,6 +55,8 @@ export interface EnvelopeAdapter {
   responseFields: Readonly<Record<string, string>>;
   /** Its calls hold their arguments as a JSON value, not as their text: a value read from such a value and written as one again is that value. */
   argumentsAsObjects: boolean;
+  /** Its messages hold text as parts only: the string or parts of the Open Responses form its reader gives are its reader's choice, not a form the record wrote (text-form.ts). */
+  textAsPartsOnly: boolean;
   recognise: {
     message(record: unknown): boolean;
     requestBody(record: unknown): boolean;
@@ -128,6 +130,7 @@ interface ConversationalDescriptor {
   name: string;
   slug: string;
   argumentsAsObjects: boolean;
+  textAsPartsOnly: boolean;
   recognise: EnvelopeAdapter["recognise"];
   messages: { toItems(args: any): Converted<CanonicalItem[]>; fromItems(args: { items: readonly CanonicalItem[]; [shared: string]: unknown }): Converted<any> };
   requestBodies: { toResponses(args: { request: any }): Converted<CreateResponseBody>; fromResponses(args: { body: CreateResponseBody; [shared: string]: unknown }): Converted<any> };
@@ -155,6 +158,7 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     slug: descriptor.slug,
     responseFields: descriptor.responses.fieldPaths,
     argumentsAsObjects: descriptor.argumentsAsObjects,
+    textAsPartsOnly: descriptor.textAsPartsOnly,
     recognise: descriptor.recognise,
     fields,
     messagesToItems: ({ messages, system, whole }) =>

@@ -7,6 +7,7 @@
 // | input (item array)              | messages and system (itemsToMessages), losses under /input |
 // | input (string)                  | one user message with that string: loss form_changed       |
 // | instructions                    | system; beside system messages of input, the first text block of system: loss form_changed |
+// | one system message of text alone| system, that string: loss form_changed, it comes back as instructions |
 // | tools                           | tools (tools.ts)                                           |
 // | tool_choice, parallel_tool_calls| tool_choice (tools.ts); allowed_tools as the tools it allows |
 // |                                 |   and "auto" or "any", the others left out (tools-limit.ts) |
@@ -22,6 +23,7 @@
 // A null is omitted with a form_changed loss: absent means the same.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { pointer, prefixLosses } from "../../src/models/json-pointer.js";
+import { instructionsFormDetail } from "../../src/models/instructions-form.js";
 import type { CanonicalItem, CreateResponseBody, FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fields.js";
 import type { CallIds } from "./call-ids.js";
@@ -134,6 +136,11 @@ export function bodyToRequest(args: { body: CreateResponseBody; callIds?: CallId
   }
 
   const system = systemOf(instructions, itemsSystem, losses);
+  if (instructions === undefined && typeof system === "string") {
+    // A string system is what instructions are written as, and is read back as them.
+    const at = Array.isArray(body.input) ? body.input.findIndex((item) => isRecord(item) && (item.role === "system" || item.role === "developer")) : -1;
+    losses.push(lossAt(at === -1 ? ["input"] : ["input", at, "content"], "form_changed", instructionsFormDetail("the system message's text is written as system, a string", "instructions")));
+  }
   if ("messages" in request) {
     request.messages = messages;
     if (system === undefined) delete request.system;

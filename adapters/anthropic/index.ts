@@ -21,6 +21,8 @@ export const anthropic = {
   slug: "anthropic",
   /** A tool_use block holds its arguments as an object (`input`), not as their text. */
   argumentsAsObjects: true,
+  /** A message's text is a string or blocks, each kept. */
+  textAsPartsOnly: false,
   recognise: {
     message: isAnthropicMessage,
     requestBody: isAnthropicRequestBody,

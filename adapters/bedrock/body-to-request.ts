@@ -3,7 +3,8 @@
 // | Open Responses body                 | Bedrock request                                              |
 // |-------------------------------------|--------------------------------------------------------------|
 // | input (a string: one user message)  | system and messages (itemsToMessages)                        |
-// | instructions                        | the first system text block                                  |
+// | instructions                        | the first system text block: form_changed, it comes back as  |
+// |                                     |   a system message of input                                  |
 // | tools, tool_choice                  | toolConfig {tools, toolChoice} (tools.ts); tool_choice without tools: loss |
 // | tool_choice allowed_tools, "none"   | toolConfig with the tools they allow, or none (tools-limit.ts) |
 // | max_output_tokens, temperature,     | inferenceConfig {maxTokens, temperature, topP}, with what    |
@@ -13,6 +14,7 @@
 // | any other key                       | loss unsupported_field, unless it holds nothing              |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { prefixLosses } from "../../src/models/json-pointer.js";
+import { instructionsFormDetail } from "../../src/models/instructions-form.js";
 import type { CanonicalItem, CreateResponseBody, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { isPresent, isRecord, lossAt, PREFIX, TARGET, type Fields } from "./fields.js";
 import type { CallIds } from "./call-ids.js";
@@ -33,9 +35,14 @@ export function bodyToRequest(args: { body: CreateResponseBody; callIds?: CallId
   const input: unknown = fields.input;
   const items = (typeof input === "string" ? [{ type: "message", role: "user", content: input }] : Array.isArray(input) ? input : []) as CanonicalItem[];
   const converted = itemsToMessages({ items, ...(args.callIds ? { callIds: args.callIds } : {}) });
+  if (typeof input === "string") losses.push(lossAt(["input"], "form_changed", "a string input written as one user message: it comes back as a user message of input"));
   losses.push(...prefixLosses("/input", converted.losses));
   const system = converted.value.system ?? [];
-  if (typeof fields.instructions === "string") system.unshift({ text: fields.instructions });
+  if (typeof fields.instructions === "string") {
+    system.unshift({ text: fields.instructions });
+    // Bedrock's system is read back as a system message of input: there is no other place for it.
+    losses.push(lossAt(["instructions"], "form_changed", instructionsFormDetail("instructions written as the first text block of system", "a system message of input")));
+  }
   request.messages = converted.value.messages;
   if (system.length > 0) request.system = system;
 

@@ -23,6 +23,8 @@ export const bedrock = {
   slug: "bedrock",
   /** A toolUse block holds its arguments as an object (`input`), not as their text. */
   argumentsAsObjects: true,
+  /** A message's text is written as parts only: a string of the Open Responses form was its reader's choice. */
+  textAsPartsOnly: true,
   recognise: {
     message: isBedrockMessage,
     requestBody: isBedrockRequestBody,

@@ -4,8 +4,11 @@
 // |-------------------------------------------|----------------------------------------------------------------|
 // | system / developer messages               | `system` text blocks; Bedrock has no system turn, so a later one is |
 // |                                           |   moved there (reordered), a developer one is written as system (form_changed) |
+// |                                           |   one after another is joined to it (form_changed): it comes back as one |
 // | user `message`                            | blocks of the user message (content-parts.ts); a string is one text block |
-// | assistant `message`                       | text blocks of the assistant message                           |
+// |                                           |   one text part alone is that block too: form_changed (so for system) |
+// | assistant `message`                       | text blocks of the assistant message; a string is one text block: |
+// |                                           |   form_changed, it comes back as parts                         |
 // | reasoning of provenance bedrock           | reasoningContent in the assistant message (reasoning-block.ts) |
 // | reasoning of any other provenance         | loss: its encrypted_content is not Bedrock's                   |
 // | `function_call`                           | toolUse in the assistant message: call_id -> toolUseId (call-ids.ts), |
@@ -26,6 +29,7 @@
 // is not in the assistant message right before is reported, as Bedrock rejects it.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, FunctionCallItem, FunctionCallOutputItem, MessageItem, ReasoningItem } from "../../src/models/open-responses.js";
+import { textFormDetail } from "../../src/models/text-form.js";
 import { CallIds, lacksId } from "./call-ids.js";
 import type { RewrittenId } from "../../src/models/call-id-rewrites.js";
 import { blockOfPart, cachePointAfter } from "./content-parts.js";
@@ -92,6 +96,8 @@ export function itemsToMessages({ items, callIds }: ItemsToMessagesArgs): Conver
           case "developer":
             if (role === "developer") losses.push(lossAt([...at, "role"], "form_changed", `${TARGET} has no developer role: written as system`));
             if (started) losses.push(lossAt(at, "reordered", `${TARGET} has no system turn: moved to system, before the messages`));
+            // The reader gives the system blocks back as one message.
+            if (system.length > 0) losses.push(lossAt(at, "form_changed", `joined with the system text before it: ${TARGET} has one system prompt, which comes back as one message`));
             system.push(...contentBlocks(message, at, losses).filter((block) => {
               if ("text" in block || "cachePoint" in block) return true;
               losses.push(lossAt(at, "unsupported_part", "system takes only text here"));
@@ -223,10 +229,26 @@ function messageLosses(message: MessageItem, at: PointerTokens, losses: Loss[]):
   }
 }
 
-/** The blocks of a message item's content, each part followed by the cachePoint it carries. */
+/**
+ * The blocks of a message item's content, each part followed by the cachePoint
+ * it carries. Bedrock writes text only as blocks, and its reader gives a system
+ * or user message of one text block alone as the string it holds, an
+ * assistant's as parts: where the content had the other form, it comes back
+ * changed, and that is said.
+ */
 function contentBlocks(message: MessageItem, at: PointerTokens, losses: Loss[]): Fields[] {
   const content: unknown = message.content;
-  if (typeof content === "string") return [{ text: content }];
+  const readAsText = message.role !== "assistant";
+  if (typeof content === "string") {
+    if (!readAsText) losses.push(lossAt([...at, "content"], "form_changed", textFormDetail(`the text is written as one text block, the only form ${TARGET} has for an assistant's`, "parts")));
+    return [{ text: content }];
+  }
+  const blocks = partBlocks(content, at, losses);
+  if (readAsText && isOneTextBlock(blocks)) losses.push(lossAt([...at, "content"], "form_changed", textFormDetail(`the parts are written as one text block alone, which ${TARGET} reads in a system or user message as its text`, "string")));
+  return blocks;
+}
+
+function partBlocks(content: unknown, at: PointerTokens, losses: Loss[]): Fields[] {
   if (!Array.isArray(content) || content.length === 0) {
     losses.push(lossAt(at, "unsupported_item", `a message with ${Array.isArray(content) ? "no parts" : `content that is ${typeOf(content)}`} gives no ${TARGET} blocks`));
     return [];

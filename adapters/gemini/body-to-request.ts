@@ -2,7 +2,8 @@
 //
 // | Open Responses body                | Gemini request                                              |
 // |------------------------------------|-------------------------------------------------------------|
-// | instructions                       | systemInstruction {parts: [{text}]}, before any leading system message |
+// | instructions                       | systemInstruction {parts: [{text}]}, before any leading system message: |
+// |                                    |   form_changed, it comes back as a system message of parts       |
 // | input                              | systemInstruction and contents (itemsToContents); a string is one user content |
 // | tools                              | tools (tools.ts); `gemini:toolsForm` "object" writes the one object |
 // | tool_choice, `gemini:mode`,        | toolConfig (tools.ts)                                       |
@@ -15,6 +16,7 @@
 // |   reasoning, text, store…          |   for parallel calls                                        |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import { prefixLosses } from "../../src/models/json-pointer.js";
+import { isTextFormLoss, textFormDetail } from "../../src/models/text-form.js";
 import type { CanonicalItem, CreateResponseBody } from "../../src/models/open-responses.js";
 import { isPresent, isRecord, lossAt, PREFIX, spelled, TARGET, type Fields } from "./fields.js";
 import { itemsToContents } from "./items-to-contents.js";
@@ -41,10 +43,14 @@ export function bodyToRequest(args: { body: CreateResponseBody }): Converted<Fie
         if ("contents" in request) break;
         const items: CanonicalItem[] = typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : Array.isArray(body.input) ? (body.input as CanonicalItem[]) : [];
         const converted = itemsToContents({ items });
-        losses.push(...prefixLosses("/input", converted.losses));
+        if (typeof body.input === "string") losses.push(lossAt(["input"], "form_changed", "a string input written as one user content of one text part: it comes back as a user message of input"));
+        // The message a string input stands for is no item of the body: the loss above says how its text was written.
+        losses.push(...prefixLosses("/input", typeof body.input === "string" ? converted.losses.filter((loss) => !isTextFormLoss(loss)) : converted.losses));
         const system = converted.value.systemInstruction;
         const systemKey = body[`${PREFIX}systemInstructionSpelling`] === "snake" ? "system_instruction" : "systemInstruction";
         if (typeof body.instructions === "string") {
+          // systemInstruction is read back as a system message of input, its text as parts: Gemini has no other place for it.
+          losses.push(lossAt(["instructions"], "form_changed", textFormDetail("instructions written as the first text part of systemInstruction, a system message of input when read", "parts")));
           const parts = [{ text: body.instructions }, ...((system?.parts as Fields[] | undefined) ?? [])];
           request[systemKey] = system ? { ...system, parts } : { parts };
         } else if (system) request[systemKey] = system;

@@ -26,6 +26,8 @@ export const gemini = {
   slug: "gemini",
   /** A functionCall holds its arguments as an object (`args`), not as their text. */
   argumentsAsObjects: true,
+  /** A message's text is written as parts only: a string of the Open Responses form was its reader's choice. */
+  textAsPartsOnly: true,
   recognise: {
     message: isGeminiContent,
     requestBody: isGeminiRequestBody,

@@ -4,6 +4,7 @@
 // |--------------------------------------------|-----------------------------------------------------------------|
 // | system / developer messages before any     | systemInstruction {role? (`gemini:role`), parts}: a string one text part |
 // |   other item                               |   (developer: loss form_changed)                                |
+// | a message's content that is a string       | one text part: loss form_changed, it comes back as parts        |
 // | system / developer message later on        | a user content: loss form_changed, Gemini has instructions only first |
 // | user `message`                             | a user content; parts through parts.ts; marked `gemini:joined` after |
 // |                                            |   outputs, it joins their content                               |
@@ -28,6 +29,7 @@
 // item: two messages in a row were two turns.
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { CanonicalItem, FunctionCallItem, FunctionCallOutputItem, MessageItem, ReasoningItem } from "../../src/models/open-responses.js";
+import { textFormDetail } from "../../src/models/text-form.js";
 import { argsOfArguments } from "./args.js";
 import { isSynthesizedCallId } from "./call-ids.js";
 import { isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, restoreSplit, spelled, TARGET, typeOf, type Fields, type PointerTokens, type Spelling } from "./fields.js";
@@ -95,6 +97,8 @@ export function itemsToContents({ items }: { items: readonly CanonicalItem[] }):
             if (role === "developer") losses.push(lossAt([...at, "role"], "form_changed", "Gemini has no developer role: written as an instruction"));
             const parts = userParts(message, at, losses);
             if (!started) {
+              // The reader gives systemInstruction back as one message.
+              if (system !== undefined && parts.length > 0) losses.push(lossAt(at, "form_changed", "joined with the system text before it: Gemini has one systemInstruction, which comes back as one message"));
               system ??= {};
               const geminiRole = (message as Fields)[`${PREFIX}role`];
               if (geminiRole !== undefined && system.role === undefined) system.role = geminiRole;
@@ -215,9 +219,15 @@ function messageLosses(message: MessageItem, at: PointerTokens, losses: Loss[]):
   }
 }
 
+// Gemini writes a message's content as parts only, and its reader gives parts back.
+const TEXT_AS_PART = textFormDetail("the text is written as one text part, Gemini's only form of a message's content", "parts");
+
 function userParts(message: MessageItem, at: PointerTokens, losses: Loss[]): Fields[] {
   const content: unknown = message.content;
-  if (typeof content === "string") return [{ text: content }];
+  if (typeof content === "string") {
+    losses.push(lossAt([...at, "content"], "form_changed", TEXT_AS_PART));
+    return [{ text: content }];
+  }
   if (!Array.isArray(content)) {
     losses.push(lossAt([...at, "content"], "unsupported_item", `content is ${typeOf(content)}, neither text nor parts`));
     return [];
@@ -227,7 +237,10 @@ function userParts(message: MessageItem, at: PointerTokens, losses: Loss[]): Fie
 
 function modelParts(message: MessageItem, at: PointerTokens, losses: Loss[]): Fields[] {
   const content: unknown = message.content;
-  if (typeof content === "string") return [{ text: content }];
+  if (typeof content === "string") {
+    losses.push(lossAt([...at, "content"], "form_changed", TEXT_AS_PART));
+    return [{ text: content }];
+  }
   if (!Array.isArray(content)) {
     losses.push(lossAt([...at, "content"], "unsupported_item", `content is ${typeOf(content)}, neither text nor parts`));
     return [];

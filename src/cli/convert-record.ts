@@ -9,6 +9,7 @@ import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal
 import { isStackOverflow, tooDeepDetail } from "../journal/deep-field.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { parsePointer, resolvePointer } from "../journal/json-pointer.js";
+import { isTextFormLoss } from "../models/text-form.js";
 import { RecordRewrite } from "./record-rewrite.js";
 import { z } from "zod";
 import { type StreamLoss } from "../models/assembled-response.js";
@@ -129,7 +130,8 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
         const aside = { items: answers.items, losses: [...blocked.losses, ...limited.losses.map((loss) => ({ ...loss, path: "" })), ...answers.losses], left: new Set([...blocked.left, ...limited.left, ...answers.left]) };
         ids?.written(aside.items);
         const written = itemsToEnvelope(aside.items, target, envelopes, reasoningField);
-        const second = written.losses.filter((loss) => !aside.left.has(loss.path) && !answersCallBefore(loss, aside.items, callsBefore));
+        // A source that writes text as parts only got its string from its reader (text-form.ts).
+        const second = written.losses.filter((loss) => !aside.left.has(loss.path) && !answersCallBefore(loss, aside.items, callsBefore) && !(adapter.textAsPartsOnly && isTextFormLoss(loss)));
         const emitted = done(written.value, [...itemLosses, ...rewritten.losses, ...aside.losses, ...messageStepLosses(record, adapter, aside.items, second)]);
         const callIds = (of: readonly unknown[]) => of.flatMap((item) => (isPlainObject(item) && item.type === "function_call" && typeof item.call_id === "string" ? [item.call_id] : []));
         const made = new Set(callIds(aside.items));
@@ -176,13 +178,40 @@ function itemsToEnvelope(items: readonly CanonicalItem[], target: Envelope, enve
   if (target === "chat") return chat.messages.fromItems({ items, reasoningField });
   // The journal's writer: the call ids its rewrites took are taken for every record of it.
   const converted = envelopes[target as AdapterName].itemsToMessages(items);
-  return { value: conversationRecords(converted.value), losses: converted.losses };
+  return { value: conversationRecords(converted.value, items), losses: converted.losses.filter((loss) => !systemLineKeeps(loss, items)) };
 }
 
-/** An envelope's messages as loose records: its system prompt first, as a system line. */
-export function conversationRecords(conversation: Conversation): unknown[] {
-  const system = conversation.system === undefined || conversation.system === null ? [] : [{ role: "system", content: systemLineContent(conversation.system) }];
+/**
+ * An envelope's messages as loose records: its system prompt first, as a
+ * system line. `items`: those the messages were written from, whose leading
+ * system message says the form of the line's text.
+ */
+export function conversationRecords(conversation: Conversation, items?: readonly CanonicalItem[]): unknown[] {
+  const system = conversation.system === undefined || conversation.system === null ? [] : [{ role: "system", content: systemLineContent(conversation.system, items === undefined || systemTextIsString(items)) }];
   return [...system, ...conversation.messages];
+}
+
+/** How many items lead the run as system or developer messages: those a system line writes. */
+function leadingSystemItems(items: readonly CanonicalItem[]): number {
+  let count = 0;
+  while (count < items.length && isPlainObject(items[count]) && (items[count] as Fields).type === "message" && ["system", "developer"].includes((items[count] as Fields).role as string)) count++;
+  return count;
+}
+
+/** Whether the system line reads back as the system message it came from when its text is a string: one message, whose content is one. */
+function systemTextIsString(items: readonly CanonicalItem[]): boolean {
+  return leadingSystemItems(items) === 1 && typeof (items[0] as Fields).content === "string";
+}
+
+/**
+ * Whether a loss of the writer says that the text of a leading system message
+ * comes back in another form (text-form.ts): the system line is not the
+ * envelope's system prompt, and writes the text in the form it had.
+ */
+export function systemLineKeeps(loss: Loss, items: readonly CanonicalItem[]): boolean {
+  if (!isTextFormLoss(loss)) return false;
+  const at = /^\/(\d+)\/content$/.exec(loss.path);
+  return at !== null && Number(at[1]) < leadingSystemItems(items);
 }
 
 /**
@@ -191,14 +220,15 @@ export function conversationRecords(conversation: Conversation): unknown[] {
  * or Bedrock (`[{text}]`) on a line of its own, where it would be read as a
  * Chat message whose content is no text, and its text lost. Text alone is
  * written as a Chat system message writes it (one text as a string, several as
- * text parts); any other prompt (Anthropic's, whose line its reader takes, or
- * one with a part that is no text) as it is.
+ * text parts, or as parts when `asString` is false); any other prompt
+ * (Anthropic's, whose line its reader takes, or one with a part that is no
+ * text) as it is.
  */
-function systemLineContent(system: unknown): unknown {
+function systemLineContent(system: unknown, asString: boolean): unknown {
   const blocks = isPlainObject(system) && Object.keys(system).length === 1 && Array.isArray(system.parts) ? system.parts : system;
   if (!Array.isArray(blocks) || blocks.length === 0 || !blocks.every((block) => isPlainObject(block) && Object.keys(block).length === 1 && typeof block.text === "string")) return system;
   const texts = blocks.map((block) => (block as { text: string }).text);
-  return texts.length === 1 ? texts[0] : texts.map((text) => ({ type: "text", text }));
+  return texts.length === 1 && asString ? texts[0] : texts.map((text) => ({ type: "text", text }));
 }
 
 const SCHEMAS: Partial<Record<RecordKind, { name: string; schema: z.ZodType }>> = {

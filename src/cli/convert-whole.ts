@@ -8,6 +8,8 @@
 // held-choice.ts).
 import { chat, ENVELOPES, type AdapterName, type ChatRequests, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { isCompactedResponse, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { isInstructionsFormLoss } from "../models/instructions-form.js";
+import { isTextFormLoss } from "../models/text-form.js";
 import { firstStepLossesFor, heldIn, joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { RecordRewrite } from "./record-rewrite.js";
@@ -216,8 +218,12 @@ function requestRefusal(body: unknown): Refusal {
 }
 
 /** A request body's losses of both steps, the second's pointed into the messages of the body written. */
-function bodyLosses(record: unknown, source: Envelope, target: Envelope, canonical: Converted<unknown>, second: readonly Loss[]): Loss[] {
-  if (source === "responses") return [...canonical.losses, ...second];
+function bodyLosses(record: unknown, source: Envelope, target: Envelope, canonical: Converted<unknown>, written: readonly Loss[]): Loss[] {
+  if (source === "responses") return [...canonical.losses, ...written];
+  // Only Open Responses tells instructions from a system message: the source's system prompt comes back to it as it was.
+  // A source that writes text as parts only got its string from its reader: the target writes parts again (text-form.ts).
+  const partsOnly = source !== "chat" && ENVELOPES[source].textAsPartsOnly;
+  const second = written.filter((loss) => !isInstructionsFormLoss(loss) && !(partsOnly && isTextFormLoss(loss)));
   const { input, tools } = canonical.value as { input?: unknown; tools?: unknown };
   const adapter = source === "chat" ? undefined : ENVELOPES[source];
   return joinBodyStepLosses({

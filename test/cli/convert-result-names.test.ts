@@ -49,7 +49,7 @@ describe("a tool result on a later line than its call", () => {
       { role: "user", parts: [{ text: "still there?" }] },
       lookupResult("call_7"),
     ]);
-    expect(report).toEqual([named(3, "/tool_call_id", 1)]);
+    expect(report).toEqual([named(3, "/tool_call_id", 1), { line: 2, path: "/content", code: "form_changed", detail: "the text is written as one text part, Gemini's only form of a message's content: it comes back as parts, not as a string" }]);
   });
 
   test("Open Responses items, the result after a message", async () => {

@@ -1165,6 +1165,7 @@ describe("orbridge convert --to an envelope whose calls and results hold objects
     [
       "gemini",
       [
+        { line: 1, path: "/content", code: "form_changed", detail: "the text is written as one text part, Gemini's only form of a message's content: it comes back as parts, not as a string" },
         argumentsLoss("args", "Gemini"),
         { line: 3, path: "/content", code: "form_changed", detail: "the number 12345678901234567890 is not one a double holds: the response object does not hold what the output text says" },
       ],

@@ -185,7 +185,7 @@ describe("isAnthropicStreamEvent", () => {
 describe("the descriptor", () => {
   test("names the envelope and lists its converters by role", () => {
     expect(anthropic.name).toBe("anthropic");
-    expect(Object.keys(anthropic)).toEqual(["name", "slug", "recognise", "messages", "requestBodies", "tools", "toolChoice", "responses", "stream", "writer", "journal"]);
+    expect(Object.keys(anthropic)).toEqual(["name", "slug", "argumentsAsObjects", "textAsPartsOnly", "recognise", "messages", "requestBodies", "tools", "toolChoice", "responses", "stream", "writer", "journal"]);
     expect(anthropic.recognise.message).toBe(isAnthropicMessage);
     expect(anthropic.stream.assembler().finish()).toEqual([]);
   });

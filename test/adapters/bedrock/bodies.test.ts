@@ -26,7 +26,7 @@ describe("requestToBody", () => {
   });
 
   test("throws on what is not a Converse body", () => {
-    expect(() => requestToBody({ request: { input: "Hi" } as never })).toThrow("not a Bedrock Converse request body: it has no messages array");
+    expect(() => requestToBody({ request: { input: [{ type: "message", role: "user", content: "Hi" }] } as never })).toThrow("not a Bedrock Converse request body: it has no messages array");
   });
 });
 
@@ -42,12 +42,16 @@ describe("bodyToRequest", () => {
         toolConfig: { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: schema } } }], toolChoice: { any: {} } },
         inferenceConfig: { temperature: 0.2, maxTokens: 300 },
       },
-      losses: [{ path: "/model", code: "unsupported_field", detail: "Bedrock Converse takes the model in the request URL, not in the body" }],
+      losses: [
+        { path: "/input", code: "form_changed", detail: "a string input written as one user message: it comes back as a user message of input" },
+        { path: "/instructions", code: "form_changed", detail: "instructions written as the first text block of system, which comes back as a system message of input, not as instructions" },
+        { path: "/model", code: "unsupported_field", detail: "Bedrock Converse takes the model in the request URL, not in the body" },
+      ],
     });
   });
 
   test("a field Bedrock has no place for is reported", () => {
-    const converted = bodyToRequest({ body: { input: "Hi", previous_response_id: "resp_1" } as never });
+    const converted = bodyToRequest({ body: { input: [{ type: "message", role: "user", content: "Hi" }], previous_response_id: "resp_1" } as never });
     expect(converted).toEqual({ value: { messages: [{ role: "user", content: [{ text: "Hi" }] }] }, losses: [{ path: "/previous_response_id", code: "unsupported_field", detail: "Bedrock Converse has no place for previous_response_id" }] });
   });
 
@@ -62,7 +66,7 @@ describe("bodyToRequest", () => {
     ];
 
     test("allowed_tools: the other tools are left out, each reported where it was", () => {
-      const converted = bodyToRequest({ body: { input: "Hi", tools, tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "get_weather" }] } } as never });
+      const converted = bodyToRequest({ body: { input: [{ type: "message", role: "user", content: "Hi" }], tools, tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "get_weather" }] } } as never });
       expect(converted).toEqual({
         value: { messages: [{ role: "user", content: [{ text: "Hi" }] }], toolConfig: { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: schema } } }], toolChoice: { auto: {} } } },
         losses: [
@@ -73,12 +77,12 @@ describe("bodyToRequest", () => {
     });
 
     test("allowed_tools required with one function: that tool", () => {
-      const converted = bodyToRequest({ body: { input: "Hi", tools, tool_choice: { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "delete_file" }] } } as never });
+      const converted = bodyToRequest({ body: { input: [{ type: "message", role: "user", content: "Hi" }], tools, tool_choice: { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "delete_file" }] } } as never });
       expect(converted.value.toolConfig).toEqual({ tools: [{ toolSpec: { name: "delete_file", inputSchema: { json: { type: "object" } } } }], toolChoice: { tool: { name: "delete_file" } } });
     });
 
     test('"none": no tool is written, and where the messages hold tool blocks, that Bedrock rejects it is said', () => {
-      const alone = bodyToRequest({ body: { input: "Hi", tools, tool_choice: "none" } as never });
+      const alone = bodyToRequest({ body: { input: [{ type: "message", role: "user", content: "Hi" }], tools, tool_choice: "none" } as never });
       expect(alone.value).toEqual({ messages: [{ role: "user", content: [{ text: "Hi" }] }] });
       expect(alone.losses.map((loss) => [loss.path, loss.code])).toEqual([
         ["/tools/0", "form_changed"],
@@ -92,7 +96,7 @@ describe("bodyToRequest", () => {
   });
 
   test("a tool_choice without tools is reported", () => {
-    expect(bodyToRequest({ body: { input: "Hi", tool_choice: "auto" } as never }).losses).toEqual([{ path: "/tool_choice", code: "unsupported_field", detail: "Bedrock Converse takes a toolChoice only beside tools" }]);
+    expect(bodyToRequest({ body: { input: [{ type: "message", role: "user", content: "Hi" }], tool_choice: "auto" } as never }).losses).toEqual([{ path: "/tool_choice", code: "unsupported_field", detail: "Bedrock Converse takes a toolChoice only beside tools" }]);
   });
 });
 

@@ -231,7 +231,10 @@ describe("itemsToMessages", () => {
   test("a reasoning item of another provider is reported, its opaque value never forwarded", () => {
     const converted = itemsToMessages({ items: items([{ type: "reasoning", summary: [], encrypted_content: "gAAAA-openai", provenance: { envelope: "anthropic", block: "thinking" } }, { type: "message", role: "assistant", content: "Hi" }]) });
     expect(converted.value).toEqual({ messages: [{ role: "assistant", content: [{ text: "Hi" }] }] });
-    expect(converted.losses.map((loss) => [loss.path, loss.code])).toEqual([["/0", "unsupported_item"]]);
+    expect(converted.losses.map((loss) => [loss.path, loss.code])).toEqual([
+      ["/0", "unsupported_item"],
+      ["/1/content", "form_changed"],
+    ]);
   });
 
   test("Bedrock reasoning goes back byte for byte, with or without a signature", () => {
@@ -332,6 +335,10 @@ describe("itemsToMessages", () => {
   test("an image by URL has no Bedrock block, reported", () => {
     const converted = itemsToMessages({ items: items([{ type: "message", role: "user", content: [{ type: "input_image", image_url: "https://example.org/a.png" }, { type: "input_text", text: "What is it?" }] }]) });
     expect(converted.value.messages).toEqual([{ role: "user", content: [{ text: "What is it?" }] }]);
-    expect(converted.losses.map((loss) => [loss.path, loss.code])).toEqual([["/0/content/0", "unsupported_part"]]);
+    // The text left alone reads back as a string.
+    expect(converted.losses.map((loss) => [loss.path, loss.code])).toEqual([
+      ["/0/content/0", "unsupported_part"],
+      ["/0/content", "form_changed"],
+    ]);
   });
 });

@@ -73,7 +73,7 @@ describe("the descriptor", () => {
     expect([bedrock.name, bedrock.slug, Object.keys(bedrock)]).toEqual([
       "bedrock",
       "bedrock",
-      ["name", "slug", "recognise", "messages", "requestBodies", "tools", "toolChoice", "responses", "stream", "writer", "eventStream", "journal"],
+      ["name", "slug", "argumentsAsObjects", "textAsPartsOnly", "recognise", "messages", "requestBodies", "tools", "toolChoice", "responses", "stream", "writer", "eventStream", "journal"],
     ]);
   });
 });

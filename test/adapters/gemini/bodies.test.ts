@@ -150,6 +150,8 @@ describe("request bodies", () => {
         tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } }] }],
       },
       losses: [
+        { path: "/input", code: "form_changed", detail: "a string input written as one user content of one text part: it comes back as a user message of input" },
+        { path: "/instructions", code: "form_changed", detail: "instructions written as the first text part of systemInstruction, a system message of input when read: it comes back as parts, not as a string" },
         { path: "/stream", code: "unsupported_field", detail: "a Gemini request streams by its URL (streamGenerateContent), not by a field" },
         { path: "/tools/0/strict", code: "unsupported_field", detail: "Gemini declarations have no strict mode (true)" },
       ],

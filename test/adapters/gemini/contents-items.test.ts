@@ -375,8 +375,10 @@ describe("messages with no parts", () => {
     expect(itemsToContents({ items })).toEqual({
       value: { contents: [{ role: "user", parts: [{ text: "Is the ferry running?" }] }, { role: "user", parts: [{ text: "Again?" }] }] },
       losses: [
+        { path: "/0/content", code: "form_changed", detail: "the text is written as one text part, Gemini's only form of a message's content: it comes back as parts, not as a string" },
         { path: "/1", code: "unsupported_item", detail: "a message with no parts gives no Gemini content" },
         { path: "/2", code: "unsupported_item", detail: "a message with no parts gives no Gemini content" },
+        { path: "/3/content", code: "form_changed", detail: "the text is written as one text part, Gemini's only form of a message's content: it comes back as parts, not as a string" },
       ],
     });
   });
