@@ -64,6 +64,12 @@ export interface EnvelopeAdapter {
     streamEvent(record: unknown): boolean;
     /** A record that, inside an open stream of the envelope, can only be an event of a kind the envelope added later: skipped and reported by the assembler, not taken for the end of the stream. */
     unknownStreamEvent?(record: unknown): boolean;
+    /**
+     * Why a request body no sign tells from a Chat body would be converted
+     * otherwise as the envelope's (a key both take, which Chat's converter has
+     * no place for): detection reads it as neither. Undefined when it would not.
+     */
+    chatBodyReadOtherwise?(record: unknown): string | undefined;
   };
   /** The field of a request body that holds its messages (`messages`, `contents`), and the one that holds its system prompt. */
   fields: { messages: string; system: string };

@@ -10,7 +10,7 @@ import { CallIds } from "./call-ids.js";
 import { itemsToMessages } from "./items-to-messages.js";
 import { messageToResponse, RESPONSE_FIELD_PATHS } from "./message-to-response.js";
 import { messagesToItems } from "./messages-to-items.js";
-import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent, isUnknownAnthropicEvent } from "./recognise.js";
+import { bodyReadAsChatOtherwise, isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent, isUnknownAnthropicEvent } from "./recognise.js";
 import { requestToBody } from "./request-to-body.js";
 import { responseToMessage } from "./response-to-message.js";
 import { AnthropicStreamAssembler, type AnthropicStreamOptions } from "./stream.js";
@@ -29,6 +29,7 @@ export const anthropic = {
     response: isAnthropicResponse,
     streamEvent: isAnthropicStreamEvent,
     unknownStreamEvent: isUnknownAnthropicEvent,
+    chatBodyReadOtherwise: bodyReadAsChatOtherwise,
   },
   /** `{system?, messages}` ⇄ items. */
   messages: { toItems: messagesToItems, fromItems: itemsToMessages },

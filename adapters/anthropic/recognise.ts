@@ -10,13 +10,21 @@
 // |                         |   image, document, server tool blocks…); no `type` and no key only a    |
 // |                         |   Chat message has (other keys a logger added are reported)             |
 // | isAnthropicRequestBody  | a `messages` array and no `input`, `object`, `type` or `role`; at least |
-// |                         |   one sign only Anthropic gives (`system`, `stop_sequences`, thinking   |
-// |                         |   with budget_tokens, an object tool_choice of type auto/any/tool/none, |
-// |                         |   a tool with input_schema or a dated server type, structured output's  |
-// |                         |   output_config or output_format, the anthropic_version that Bedrock's  |
-// |                         |   InvokeModel and Vertex AI take in the body, a message as above)       |
-// |                         |   and none only Chat gives (a tool, function or developer message,      |
-// |                         |   tool_calls, a `function` tool, Chat-only keys)                        |
+// |                         |   one sign only Anthropic gives (`system`, `stop_sequences`, an object  |
+// |                         |   tool_choice of type auto/any/tool/none, a tool with input_schema or a |
+// |                         |   dated server type, structured output's output_config or               |
+// |                         |   output_format, the anthropic_version that Bedrock's InvokeModel and   |
+// |                         |   Vertex AI take in the body, container, context_management,            |
+// |                         |   mcp_servers, service_tier "standard_only", a message as above) and    |
+// |                         |   none only Chat gives (a tool, function or developer message,          |
+// |                         |   tool_calls, a `function` tool, Chat-only keys). Of `thinking`, only   |
+// |                         |   the values the Messages API alone defines are a sign (adaptive,       |
+// |                         |   enabled with budget_tokens): OpenAI-compatible providers take         |
+// |                         |   {"type":"enabled"} without a budget, or "disabled", in a Chat body    |
+// |                         |   too; `top_k` is no sign (vLLM takes it)                               |
+// | bodyReadAsChatOtherwise | why a body that no sign tells from a Chat body would be converted      |
+// |                         |   otherwise as Anthropic's (thinking "disabled", top_k): detection      |
+// |                         |   reads it as neither                                                   |
 // | isAnthropicResponse     | `type: "message"`, `role: "assistant"`, a `content` array, a string     |
 // |                         |   `model` and a `stop_reason` key: an Open Responses message item has   |
 // |                         |   neither of the last two                                               |
@@ -53,6 +61,10 @@ const CHAT_BODY_KEYS = [
   "seed",
 ];
 const TOOL_CHOICE_TYPES = new Set(["auto", "any", "tool", "none"]);
+/** Keys of an Anthropic body that OpenAI-compatible providers take in a Chat body too, and that Chat's converter keeps no place for: with a value both take, they tell nothing. */
+const SHARED_BODY_KEYS = ["thinking", "top_k"];
+/** Keys of an Anthropic body that no Chat body has (code execution's container, context editing, MCP connectors). */
+const ANTHROPIC_BODY_KEYS = ["container", "context_management", "mcp_servers"];
 
 export function isAnthropicMessage(record: unknown): boolean {
   if (!isRecord(record) || (record.role !== "user" && record.role !== "assistant" && record.role !== "system") || !Array.isArray(record.content)) return false;
@@ -63,6 +75,30 @@ export function isAnthropicMessage(record: unknown): boolean {
 }
 
 export function isAnthropicRequestBody(record: unknown): boolean {
+  return mayBeAnthropicBody(record) && hasAnthropicSign(record as Fields);
+}
+
+/**
+ * Why a request body that no sign tells from a Chat body would be converted
+ * otherwise read as Anthropic's, or undefined: it holds a key both take that
+ * Chat's converter has no place for (`thinking`, `top_k`). Taken for either, the
+ * other's reading would be lost unsaid.
+ */
+export function bodyReadAsChatOtherwise(record: unknown): string | undefined {
+  if (!isRecord(record) || !SHARED_BODY_KEYS.some((key) => key in record) || !mayBeAnthropicBody(record) || hasAnthropicSign(record)) return undefined;
+  // A thinking Anthropic refuses (GLM's {"type":"enabled"} without a budget) is a Chat provider's alone.
+  if ("thinking" in record && !(isRecord(record.thinking) && record.thinking.type === "disabled")) return undefined;
+  const keys = SHARED_BODY_KEYS.filter((key) => key in record).join(" and ");
+  return `the request body has ${keys}, which Anthropic and OpenAI-compatible Chat providers both take, and no field only one of them has: read as an Anthropic body it keeps ${keys}, read as a Chat body it does not; it is read as neither`;
+}
+
+/** A thinking setting only the Messages API defines: enabled with a budget, or adaptive. */
+function isOwnThinking(thinking: unknown): boolean {
+  return isRecord(thinking) && (thinking.type === "adaptive" || (thinking.type === "enabled" && typeof thinking.budget_tokens === "number"));
+}
+
+/** No sign only Chat, an item or a Bedrock body gives: the body may be Anthropic's. */
+function mayBeAnthropicBody(record: unknown): boolean {
   if (!isRecord(record) || !Array.isArray(record.messages)) return false;
   if ("input" in record || "object" in record || "type" in record || "role" in record) return false;
   if (CHAT_BODY_KEYS.some((key) => key in record)) return false;
@@ -72,12 +108,22 @@ export function isAnthropicRequestBody(record: unknown): boolean {
   // Every Anthropic block names its type; Bedrock Converse writes blocks keyed by
   // their one member ({"text": …}, {"toolUse": …}) in the same places.
   const untyped = (blocks: unknown) => Array.isArray(blocks) && blocks.some((block) => !isRecord(block) || typeof block.type !== "string");
-  if (untyped(record.system) || record.messages.some((message) => isRecord(message) && untyped(message.content))) return false;
+  return !untyped(record.system) && !record.messages.some((message) => isRecord(message) && untyped(message.content));
+}
+
+/** A field or value only an Anthropic body has. */
+function hasAnthropicSign(record: Fields): boolean {
+  const tools = Array.isArray(record.tools) ? record.tools : [];
   const choice = record.tool_choice;
   return (
     "system" in record ||
     Array.isArray(record.stop_sequences) ||
-    (isRecord(record.thinking) && typeof record.thinking.budget_tokens === "number") ||
+    ANTHROPIC_BODY_KEYS.some((key) => key in record) ||
+    // A thinking value only the Messages API defines: OpenAI-compatible providers
+    // (DeepSeek, GLM, Kimi) write {"type":"enabled"} without a budget, or "disabled".
+    isOwnThinking(record.thinking) ||
+    // Chat's tiers are auto, default, flex, scale and priority.
+    record.service_tier === "standard_only" ||
     // Anthropic's structured output (output_format in beta, output_config since):
     // Chat asks for the same with response_format, so a body of plain messages
     // that writes one of them is Anthropic's, and taken for Chat it lost it.
@@ -88,7 +134,7 @@ export function isAnthropicRequestBody(record: unknown): boolean {
     typeof record.anthropic_version === "string" ||
     (isRecord(choice) && TOOL_CHOICE_TYPES.has(String(choice.type))) ||
     tools.some((tool) => isRecord(tool) && ("input_schema" in tool || (typeof tool.type === "string" && /_\d{8}$/.test(tool.type)))) ||
-    record.messages.some(isAnthropicMessage)
+    (record.messages as unknown[]).some(isAnthropicMessage)
   );
 }
 

@@ -5,7 +5,7 @@
 // gate blocks stays blocked: where the target cannot say why, it is left out and
 // reported (unfinished-calls.ts, own-limit-calls.ts).
 import { chat, type AdapterName, type Conversation, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
-import { detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { ambiguity, detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { isStackOverflow, tooDeepDetail } from "../journal/deep-field.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { parsePointer, resolvePointer } from "../journal/json-pointer.js";
@@ -100,6 +100,9 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
           if (!isWholeKind(partKind)) {
             return notConverted(line, `the ${part} of this exchange is of no known kind (${partKind})`);
           }
+          // A part read as neither of two kinds or envelopes is so in an exchange too, as normalize reads it.
+          const twoKinds = ambiguity(exchange[part], partKind, partEnvelope);
+          if (twoKinds !== undefined) return notConverted(line, `exchange ${part}: ${twoKinds}`);
           if (envelopeOf(partKind, partEnvelope) === target && !rewrite && !lostLimitRefusesCall(exchange[part], partKind, envelopes, partEnvelope, limits)) continue;
           const result = convertWhole(exchange[part], partKind, target, envelopes, reasoningField, partEnvelope, rewrite, line, names, limits, ids);
           if (part === "request") limits = result.limits;

@@ -172,10 +172,11 @@ export function ambiguity(record: unknown, kind: RecordKind, envelope?: AdapterN
   switch (kind) {
     case "chat_chunk":
       return twoKinds(record as Record<string, unknown>, KIND_NAMES[kind]) ?? wholeMessageInChunk(record as Record<string, unknown>);
+    case "chat_request":
+      return twoKinds(record as Record<string, unknown>, KIND_NAMES[kind]) ?? readOtherwiseAsEnvelope(record);
     case "chat_completion":
     case "response":
     case "exchange":
-    case "chat_request":
     case "responses_request":
       return twoKinds(record as Record<string, unknown>, KIND_NAMES[kind]);
     // A registered envelope's record is told by signs of its own, which need not
@@ -201,6 +202,22 @@ export function ambiguity(record: unknown, kind: RecordKind, envelope?: AdapterN
       return unknownKind;
     }
   }
+}
+
+const CHAT_BODY_READERS = ADAPTERS.flatMap((adapter) => (adapter.recognise.chatBodyReadOtherwise ? [adapter.recognise.chatBodyReadOtherwise] : []));
+
+/**
+ * Why a body detected as Chat's, which no sign tells from a registered
+ * envelope's, would be converted otherwise as that envelope's (an Anthropic
+ * body of plain messages with `thinking`): taken for either, the other reading
+ * is lost unsaid, so it is read as neither.
+ */
+function readOtherwiseAsEnvelope(record: unknown): string | undefined {
+  for (const readOtherwise of CHAT_BODY_READERS) {
+    const why = readOtherwise(record);
+    if (why !== undefined) return why;
+  }
+  return undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { anthropic } from "../../../adapters/anthropic/index.js";
 import { isAnthropicMessage, isAnthropicRequestBody, isAnthropicResponse, isAnthropicStreamEvent } from "../../../adapters/anthropic/recognise.js";
-import { detectRecord } from "../../../src/journal/detect.js";
+import { ambiguity, detectRecord } from "../../../src/journal/detect.js";
 import { runOrbridge } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
 
@@ -116,7 +116,20 @@ describe("isAnthropicRequestBody", () => {
     expect(isAnthropicRequestBody({ ...base, tool_choice: { type: "any" } })).toBe(true);
     expect(isAnthropicRequestBody({ ...base, tools: [{ name: "f", input_schema: { type: "object" } }] })).toBe(true);
     expect(isAnthropicRequestBody({ ...base, tools: [{ type: "web_search_20250305", name: "web_search" }] })).toBe(true);
+  });
+
+  test("claims a body whose thinking is a value only Anthropic defines: adaptive, or enabled with a budget", () => {
+    expect(isAnthropicRequestBody({ ...base, thinking: { type: "adaptive" } })).toBe(true);
     expect(isAnthropicRequestBody({ ...base, thinking: { type: "enabled", budget_tokens: 1024 } })).toBe(true);
+  });
+
+  test("claims a body with a field or value no Chat body has: container, context_management, mcp_servers, service_tier standard_only", () => {
+    const thinking = { type: "adaptive" };
+    expect(isAnthropicRequestBody({ ...base, thinking, container: "container_011CQUeN" })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, thinking, context_management: { edits: [{ type: "clear_tool_uses_20250919" }] } })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, thinking, mcp_servers: [{ type: "url", url: "https://mcp.example.com/sse", name: "example" }] })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, thinking, service_tier: "standard_only" })).toBe(true);
+    expect(isAnthropicRequestBody({ ...base, service_tier: "auto" })).toBe(false);
   });
 
   test("claims a body of plain messages that asks for structured output, which converts back to Anthropic whole", async () => {
@@ -141,7 +154,47 @@ describe("isAnthropicRequestBody", () => {
 
   test("leaves a body both envelopes could have written to Chat", () => {
     expect(isAnthropicRequestBody(base)).toBe(false);
+    expect(detectRecord(base)).toBe("chat_request");
+    expect(ambiguity(base, "chat_request")).toBeUndefined();
+    // GLM's thinking, which Anthropic refuses without a budget, is a Chat provider's alone.
     expect(isAnthropicRequestBody({ ...base, thinking: { type: "enabled" } })).toBe(false);
+    expect(ambiguity({ ...base, thinking: { type: "enabled" } }, "chat_request")).toBeUndefined();
+  });
+
+  // OpenAI-compatible providers take thinking "disabled" (DeepSeek, GLM) and top_k (vLLM) in a Chat body.
+  test.each([
+    ["thinking disabled", { thinking: { type: "disabled" } }, "thinking"],
+    ["top_k", { top_k: 5 }, "top_k"],
+    ["thinking disabled, top_k", { thinking: { type: "disabled" }, top_k: 5 }, "thinking and top_k"],
+  ])("reads a body of %s and no field only one envelope has as neither", (_name, fields, keys) => {
+    const body = { ...base, ...fields };
+    expect(isAnthropicRequestBody(body)).toBe(false);
+    expect(ambiguity(body, detectRecord(body))).toBe(
+      `the request body has ${keys}, which Anthropic and OpenAI-compatible Chat providers both take, and no field only one of them has: read as an Anthropic body it keeps ${keys}, read as a Chat body it does not; it is read as neither`,
+    );
+  });
+
+  test("a body of thinking with a field only Chat has is Chat's, and one with a field only Anthropic has is Anthropic's", () => {
+    const chatBody = { ...base, thinking: { type: "disabled" }, stream_options: { include_usage: true } };
+    expect([isAnthropicRequestBody(chatBody), ambiguity(chatBody, detectRecord(chatBody))]).toEqual([false, undefined]);
+    const anthropicBody = { ...base, thinking: { type: "disabled" }, output_config: { effort: "medium" } };
+    expect(detectRecord(anthropicBody)).toBe("envelope_request");
+  });
+
+  test("convert writes a body of thinking adaptive, or of context_management, back to Anthropic whole, and refuses one of thinking disabled alone, in an exchange too", async () => {
+    const recognised = JSON.stringify({ model: "claude-opus-4-6", max_tokens: 16000, thinking: { type: "adaptive" }, messages: [{ role: "user", content: "Are there infinitely many primes?" }] });
+    const managed = JSON.stringify({ model: "claude-opus-4-6", max_tokens: 16000, thinking: { type: "disabled" }, context_management: { edits: [{ type: "clear_tool_uses_20250919" }] }, messages: [{ role: "user", content: "Are there infinitely many primes?" }] });
+    const alone = JSON.stringify({ model: "claude-opus-4-6", max_tokens: 16000, thinking: { type: "disabled" }, messages: [{ role: "user", content: "Are there infinitely many primes?" }] });
+    const exchange = `{"request":${alone},"response":{"id":"msg_01","type":"message","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"Yes."}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`;
+    const report = join(scratchFolder("recognise"), "thinking.jsonl");
+    const result = await runOrbridge(["convert", "--to", "anthropic", "--report", report, "-"], [recognised, managed, alone, exchange].join("\n") + "\n");
+    const why = "the request body has thinking, which Anthropic and OpenAI-compatible Chat providers both take, and no field only one of them has: read as an Anthropic body it keeps thinking, read as a Chat body it does not; it is read as neither";
+    expect(result).toEqual({
+      code: 1,
+      stdout: recognised + "\n" + managed + "\n",
+      stderr: `orbridge convert: line 3: ${why}\norbridge convert: line 4: exchange request: ${why}\nread 4 lines: 2 records, 2 errors; 0 losses\n`,
+    });
+    expect(readFileSync(report, "utf8")).toBe([{ line: 3, path: "", code: "error", detail: why }, { line: 4, path: "", code: "error", detail: `exchange request: ${why}` }].map((entry) => JSON.stringify(entry) + "\n").join(""));
   });
 
   test("refuses a body with anything only Chat has", () => {
