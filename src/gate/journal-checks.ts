@@ -4,7 +4,7 @@
 //
 // | finding                          | attached to                      | found when                                                |
 // |----------------------------------|----------------------------------|-----------------------------------------------------------|
-// | orphan_output                    | the output                       | no earlier function_call has its call_id, or the output names another tool than that call |
+// | orphan_output                    | the output                       | no earlier function_call has its call_id, or the output names another tool than that call, or its call is of a choice of a completion that a request's replay did not take |
 // | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension, or its call_id names two calls (which one it answers is not known) |
 // | duplicate_call_id                | the later call, or later output, | a call_id already called, or already answered; a          |
 // |                                  | or the item_reference            |   reference to a call already answered, or to its output  |
@@ -104,11 +104,15 @@ export interface JournalCheckOptions {
 
 /**
  * What is kept of every call for the rest of the journal: its line, the line of its
- * first output, whether it was answered, its verdict's reason as an index into
+ * first output, whether it was answered (or is of a choice not taken), its verdict's reason as an index into
  * `reasons` (an extension call counts as `namespaced`), and while it waits for its
  * output, its position among the waiting calls plus one.
  */
 type CallColumn = "line" | "outputLine" | "answered" | "reason" | "waiting" | "name";
+/** The `answered` column of a call with no output yet. */
+const UNANSWERED = 0;
+/** The `answered` column of a call of a choice a request's replay did not take (answerTaken): no output may answer it. */
+const NOT_TAKEN = 2;
 const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8", waiting: "whole", name: "uint32" } as const;
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
@@ -185,12 +189,17 @@ export class JournalChecker {
    * A request replayed one choice of a completion and not the others, whose
    * calls `callIds` are: the conversation went on without them, so they wait
    * for no output, as the calls of a completion of that one choice would not.
-   * Their verdicts stand, and an output given them later still answers them.
+   * Their verdicts stand. An output given one of them from then on is an
+   * orphan: the conversation that goes on holds no such call (a request that
+   * replays the choice taken and answers another's call is refused by Chat as
+   * a tool message that answers no call).
    */
   answerTaken(callIds: readonly string[]): void {
     for (const callId of callIds) {
       const slot = this.calls.find(writtenKey(callId));
-      const waitingAt = slot < 0 ? 0 : this.calls.get(slot, "waiting");
+      if (slot < 0) continue;
+      if (this.calls.get(slot, "answered") === UNANSWERED) this.calls.set(slot, "answered", NOT_TAKEN);
+      const waitingAt = this.calls.get(slot, "waiting");
       if (waitingAt === 0) continue;
       this.calls.set(slot, "waiting", 0);
       this.waiting.answer(waitingAt - 1, callId);
@@ -392,6 +401,11 @@ export class JournalChecker {
     if (named !== undefined && callName !== 0 && textFingerprint32(named) !== callName) {
       const { text: callLine, ...related } = this.places.describe(this.calls.get(call, "line"), checked.provenance.source);
       findings.push({ code: "orphan_output", detail: `the output names the tool ${quoteValue(named)}, another than the call of ${callLine} its call_id ${quoteValue(callId)} names: which call it answers is not known`, path: "/call_id", ...related });
+      return;
+    }
+    if (this.calls.get(call, "answered") === NOT_TAKEN) {
+      const { text: callLine, ...related } = this.places.describe(this.calls.get(call, "line"), checked.provenance.source);
+      findings.push({ code: "orphan_output", detail: `the call ${quoteValue(callId)} of ${callLine} is of a choice its conversation went on without (a request replayed another choice of its completion): no call of the conversation has the call_id`, path: "/call_id", ...related });
       return;
     }
     if (this.calls.get(call, "answered") === 1) {

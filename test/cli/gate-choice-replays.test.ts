@@ -2,7 +2,9 @@
 // the application took one, ran its calls and sent the conversation on with
 // that choice and its tool messages, then got the final answer. Stored as
 // request, completion, request, completion, or streamed (chunks of index 0 and 1).
+import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
+import { gatedBatches } from "../../src/cli/gate-jobs.js";
 import { runOrbridge } from "../support/run-cli.js";
 
 const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false } } }];
@@ -88,5 +90,49 @@ describe("gate: a request that replays one choice of a completion of two", { tim
       expect(code).toBe(1);
       expect(stdout).toMatch(/^line 3\.1  function_call call_[ab]1  BLOCKED duplicate_call_id/m);
     }
+  });
+});
+
+/** The gate's text in `jobs` threads, the second one started whatever the journal's size, and how many threads each batch had. */
+async function gatedIn(jobs: 1 | 2, text: string): Promise<{ text: string; threads: number[] }> {
+  const io = { stdin: Readable.from([Buffer.from(text)]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+  let out = "";
+  const threads = new Set<number>();
+  for await (const batch of gatedBatches(["-"], io, { jobs, read: {}, normalize: {}, gate: { schema: true, omitSource: true }, format: "text", colour: false, workerMinBytes: 0 })) {
+    out += batch.text;
+    threads.add(batch.threads);
+  }
+  return { text: out, threads: [...threads] };
+}
+
+describe("gate: an output for a call of a choice the replay did not take", { timeout: 30_000 }, () => {
+  const orphan = (line: string) => [
+    `line ${line}  function_call_output call_b1  BLOCKED orphan_output: the call "call_b1" of line 2 is of a choice its conversation went on without (a request replayed another choice of its completion): no call of the conversation has the call_id`,
+    '    verdict not_function_call: "function_call_output" is not a function_call',
+  ];
+
+  test("in the request that replays the other choice: the tool message answers no call of the conversation it sends", async () => {
+    expect(await runOrbridge(["gate", "--only-blocked", "-"], journal([answers[0], result("call_a1"), result("call_a2"), result("call_b1")]))).toEqual({
+      code: 1,
+      stdout: [...orphan("3.5"), ""].join("\n"),
+      stderr: "read 4 lines: 8 items, 0 errors; 1 blocked\n  blocked by: orphan_output 1\n  findings: orphan_output 1\n",
+    });
+  });
+
+  test("on a later line of its own: the same", async () => {
+    const later = journal([answers[0], result("call_a1"), result("call_a2")]) + lines([result("call_b1")]);
+    expect(await runOrbridge(["gate", "--only-blocked", "-"], later)).toEqual({
+      code: 1,
+      stdout: [...orphan("5"), ""].join("\n"),
+      stderr: "read 5 lines: 8 items, 0 errors; 1 blocked\n  blocked by: orphan_output 1\n  findings: orphan_output 1\n",
+    });
+  });
+
+  test("in two threads, as in one", async () => {
+    const text = journal([answers[0], result("call_a1"), result("call_a2"), result("call_b1")]);
+    const [one, two] = [await gatedIn(1, text), await gatedIn(2, text)];
+    expect([one.threads, two.threads]).toEqual([[1], [2]]);
+    expect(two.text).toBe(one.text);
+    expect(two.text).toContain(orphan("3.5")[0]);
   });
 });
