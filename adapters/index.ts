@@ -90,13 +90,6 @@ export interface EnvelopeAdapter {
    * Stateless envelopes give themselves.
    */
   journal(options?: JournalOptions): EnvelopeAdapter;
-  /**
-   * Of a journal's converters (`journal`): a request body begins another
-   * conversation than the records before it held, and the ids they synthesize
-   * from here on are set apart by `scope`, so that no two conversations share
-   * one. Envelopes that synthesize no call id have none.
-   */
-  beginConversation?(scope: string): void;
   /** A call_id its writer leaves out, as the call came without one (Gemini's `gemini_call_…`): no reader of the record sees it. */
   dropsCallId?(callId: string): boolean;
 }
@@ -146,8 +139,6 @@ interface ConversationalDescriptor {
   journal?: (options?: JournalOptions) => Record<string, unknown>;
   /** What the writers of one journal's records share from record to record, handed to its converters toward the envelope. */
   writer?: () => Record<string, unknown>;
-  /** Another conversation begins, in what the journal's converters share (EnvelopeAdapter's beginConversation). */
-  beginConversation?: (shared: Record<string, unknown>, scope: string) => void;
   dropsCallId?: (callId: string) => boolean;
 }
 
@@ -176,7 +167,6 @@ function conversational(descriptor: ConversationalDescriptor, names: { response:
     resourceToResponse: (resource) => descriptor.responses.fromResponses({ response: resource, ...written }),
     assembler: () => (shared ? descriptor.stream.assembler(state) : descriptor.stream.assembler()),
     journal: (options) => conversational(descriptor, names, descriptor.journal?.(options), descriptor.writer?.()),
-    ...(shared && descriptor.beginConversation ? { beginConversation: (scope: string) => descriptor.beginConversation!(state, scope) } : {}),
     ...(descriptor.dropsCallId ? { dropsCallId: descriptor.dropsCallId } : {}),
   };
 }

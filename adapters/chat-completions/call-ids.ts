@@ -12,13 +12,12 @@
 // |   or id of a shape the target refuses    |   gate judges them, the converter never "fixes" them    |
 //
 // The id depends only on where the call stands among the id-less calls counted
-// so far, on what it calls and on the conversation's scope, so a request that
-// replays a conversation gives its calls the ids the first conversion gave them,
-// and two conversations never share one: the journal's first conversation has
-// the empty scope, and one that a request body begins otherwise (it replays none
-// of the conversation before it, and its first item is another) a scope the
-// normalizer derives from that item, which goes into the hex (and into a legacy
-// call's id) where it is not empty.
+// so far and on what it calls, so a request that replays a conversation gives
+// its calls the ids the first conversion gave them, and two conversations that
+// make different calls never share one. Two that make a call alike at one rank
+// share its id: a journal read as one conversation cannot tell such a call from
+// one made again, and the gate blocks the second (duplicate_call_id); gate such
+// journals with --conversation, which keeps each conversation's ids apart.
 import { createHash } from "node:crypto";
 import type { Loss } from "../../src/models/loss.js";
 import { describeValue } from "../../src/models/json-value.js";
@@ -39,14 +38,10 @@ export interface IdlessCalls {
    * converter writes the answers in their calls' order.
    */
   certainOnly?: boolean;
-  /** What sets the ids of this conversation apart from those of the journal's others; absent or empty in its first. */
-  scope?: string;
 }
 
-export function idlessCalls(certainOnly = false, scope = ""): IdlessCalls {
-  const calls: IdlessCalls = certainOnly ? { count: 0, waiting: [], names: new Map(), certainOnly } : { count: 0, waiting: [], names: new Map() };
-  if (scope !== "") calls.scope = scope;
-  return calls;
+export function idlessCalls(certainOnly = false): IdlessCalls {
+  return certainOnly ? { count: 0, waiting: [], names: new Map(), certainOnly } : { count: 0, waiting: [], names: new Map() };
 }
 
 /** A copy that counts on from where `calls` stands and changes nothing of it: for another answer to the same request (a later choice). */
@@ -62,8 +57,7 @@ export function lacksId(id: unknown): boolean {
 /** The id given to the next id-less call; the call then waits for its answer. */
 export function synthesizeCallId(calls: IdlessCalls, name: unknown, args: unknown): string {
   calls.count += 1;
-  const scope = calls.scope === undefined || calls.scope === "" ? "" : `${calls.scope}\u0000`;
-  const digest = createHash("sha256").update(`${scope}${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`).digest("hex");
+  const digest = createHash("sha256").update(`${String(name)}\u0000${typeof args === "string" ? args : describeValue(args)}`).digest("hex");
   const id = `synth_${calls.count}_${digest.slice(0, 16)}`;
   calls.waiting.push(id);
   if (typeof name === "string") calls.names.set(id, name);

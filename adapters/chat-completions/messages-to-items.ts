@@ -127,8 +127,8 @@ export interface CallCounts {
 }
 
 /** The gate's reading (`forGate`): answers without id paired only when certain (IdlessCalls), tool messages' names kept. */
-export function callCounts(forGate = false, scope = ""): Required<CallCounts> {
-  return { calls: new Map(), outputs: new Map(), idless: idlessCalls(forGate, scope), namedOutputs: forGate };
+export function callCounts(forGate = false): Required<CallCounts> {
+  return { calls: new Map(), outputs: new Map(), idless: idlessCalls(forGate), namedOutputs: forGate };
 }
 
 /** Counts that go on from where `counts` stand and change nothing of them: for another answer to the same request (a later choice). */
@@ -394,7 +394,7 @@ function assistantMessage(message: ChatAssistantMessage, at: PointerTokens, give
   });
 
   if (legacyCall) {
-    const callId = legacyCallId(String(legacyCall.name), nextCount(context.legacyCalls, String(legacyCall.name)), context.idless.scope);
+    const callId = legacyCallId(String(legacyCall.name), nextCount(context.legacyCalls, String(legacyCall.name)));
     losses.push(...extensionFieldLosses(legacyCall, ["name", "arguments"], [...at, "function_call"], TARGET));
     losses.push(lossAt([...at, "function_call"], "synthesized", `a legacy function call has no id: call_id "${callId}" was synthesized`));
     const callAt = [...at, "function_call"];
@@ -545,7 +545,7 @@ function functionMessage(message: ChatFunctionMessage, at: PointerTokens, contex
   // A name that is no string is named by its JSON text: String() of a value can throw.
   const name = typeof message.name === "string" ? message.name : String(JSON.stringify(message.name));
   const count = nextCount(context.legacyOutputs, name);
-  const callId = legacyCallId(name, count, context.idless.scope);
+  const callId = legacyCallId(name, count);
   const paired = (context.legacyCalls.get(name) ?? 0) >= count;
   losses.push(
     lossAt(
@@ -568,9 +568,8 @@ function functionMessage(message: ChatFunctionMessage, at: PointerTokens, contex
  * of that name. It depends only on the name and the count, so a call and its
  * answer converted apart (one record each) still pair.
  */
-/** The id of the `count`-th legacy call of `name`; a conversation's scope (call-ids.ts) sets it apart from the journal's first conversation's. */
-function legacyCallId(name: string, count: number, scope = ""): string {
-  return (scope === "" ? `legacy_${count}_${name}` : `legacy_${count}_c${scope}_${name}`).slice(0, 64);
+function legacyCallId(name: string, count: number): string {
+  return `legacy_${count}_${name}`.slice(0, 64);
 }
 
 function nextCount(counts: Map<string, number>, name: string): number {

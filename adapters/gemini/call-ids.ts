@@ -17,11 +17,6 @@
 // One pairing follows one conversation across the records of a journal: a
 // request body carries the whole conversation (generateContent keeps no state),
 // so it starts the count again; a response and loose contents continue it. A
-// request body that begins another conversation than the one before it (it
-// replays none of it, and begins otherwise than the journal's first) sets its
-// ids apart by a scope the normalizer derives from how it begins: two users who
-// ask the same tool the same thing would otherwise make calls of one rank, name
-// and args, of one id, and each result could be taken for the other's. A
 // call therefore gets the same id in the response that made it and in every
 // request that replays it without id, and a result written on a later line than
 // its call answers it. A request that replays it under an id of the client's own
@@ -71,15 +66,9 @@ export class CallPairing {
    * earliest call of a name would give a result to a call Gemini never gives it.
    */
   constructor(
-    private scope = "",
+    private readonly scope = "",
     private readonly lastTurnOnly = false,
   ) {}
-
-  /** A request body that begins another conversation: the count starts again, and the ids it makes are set apart by `scope`. */
-  beginConversation(scope: string): void {
-    this.scope = scope;
-    this.restart();
-  }
 
   /**
    * A content of the model: the first after another's starts its turn, and in

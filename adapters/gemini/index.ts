@@ -50,8 +50,6 @@ export const gemini = {
    * alike get two ids.
    */
   journal: (options?: JournalOptions) => ({ pairing: new CallPairing("", options?.forGate === true), responses: new IdlessResponses() }),
-  /** Another conversation begins: the pairing's ids are set apart by `scope` (call-ids.ts). */
-  beginConversation: (shared: Record<string, unknown>, scope: string) => (shared.pairing as CallPairing).beginConversation(scope),
   /** A call_id of the form read from a call without id goes back as none (call-ids.ts). */
   dropsCallId: isSynthesizedCallId,
 } as const;

@@ -517,18 +517,6 @@ function typeOf(seen: SeenItem): unknown {
   return isPlainObject(item) ? item.type : undefined;
 }
 
-/**
- * What a conversation begins with, as a replay of it may write it: the meaning
- * of the first item of `items` after their instructions (system and developer
- * messages, which a request may give otherwise), without the fields a replay
- * may leave out. Undefined when they hold nothing else, or it is too deep to tell.
- */
-export function conversationTurnKey(items: readonly CanonicalItem[]): string | undefined {
-  let first = 0;
-  while (first < items.length && isInstructions(items[first])) first++;
-  return first < items.length ? meaningOf(items[first])?.body : undefined;
-}
-
 /** An item with its text. Where the text cannot tell, the meaning is worked out now, from the item itself. */
 function seenAs(item: unknown, text: string | undefined): SeenItem {
   const kinds = { instructions: isInstructions(item), emptyAnswer: isEmptyAnswer(item) };

@@ -28,12 +28,7 @@
 //
 // A request that replays the conversation so far (as logged exchanges do) gives
 // only its new items; the repeated ones are counted and reported, not emitted twice
-// (ConversationSoFar tells which they are). A request that replays none of the
-// conversation followed so far, and begins otherwise than the journal's earlier
-// conversations began, begins another: the call ids synthesized from then on,
-// for calls that came without id, are set apart from those of the conversations
-// before it (scopeOf, beginConversation), as two conversations that ask the
-// same tool the same thing make calls of the same rank, name and arguments.
+// (ConversationSoFar tells which they are).
 import { apiErrorOf } from "../models/api-error-body.js";
 import { unreadableRequest, unreadLine } from "./unreadable-request.js";
 import { readAsSeveralLines } from "./unicode-line-ends.js";
@@ -45,8 +40,7 @@ import type { Envelope, JournalItem, Provenance } from "../models/journal-item.j
 import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
-import { ConversationSoFar, conversationTurnKey } from "./conversation-so-far.js";
-import { createHash } from "node:crypto";
+import { ConversationSoFar } from "./conversation-so-far.js";
 import { replacedInstructionsLosses } from "./replaced-instructions.js";
 import { isStackOverflow, tooDeepDetail } from "./deep-field.js";
 import { writtenFromInexact, type InexactLiterals, type InexactSchemaNumber } from "./inexact-numbers.js";
@@ -161,10 +155,6 @@ export class JournalNormalizer {
    * line of its own counts on, as the next request, replaying it, numbers them.
    */
   private chatCounts: CallCounts;
-  /** What sets apart the ids synthesized in the conversation so far from those of the journal's earlier ones: "" in its first (beginConversation). */
-  private scope = "";
-  /** What the journal's first conversation begins with (conversationTurnKey): a request that begins so is of it, and keeps the empty scope. */
-  private firstConversation: string | undefined;
   private readonly answersForGate: boolean;
   /** The conversation so far, to recognise a request that replays it. */
   private readonly conversation: ConversationSoFar;
@@ -460,27 +450,13 @@ export class JournalNormalizer {
   }
 
   private convertRecord(record: Record<string, unknown>, kind: RecordKind, line: number, envelope?: AdapterName): NormalizedRecord {
-    let parts = this.partsOf(record, kind, "", undefined, envelope);
+    const parts = this.partsOf(record, kind, "", undefined, envelope);
     if ("error" in parts) return { kind: "error", source: this.source, line, detail: parts.error };
     const unread = this.unreadCalls(record, parts.items, parts.losses, line);
     if (unread) return unread;
     const carriesHistory = parts.requestItemCount > 0;
     // A request carries the conversation so far: emit what is new.
     const skipped = carriesHistory && !this.keepRepeats ? this.conversation.repeatedPrefix(parts.requestItemCount, parts.items) : 0;
-    // One that replays none of it begins a conversation, whose synthesized ids are its own.
-    const scope = carriesHistory && !this.keepRepeats && skipped === 0 ? this.scopeOf(parts.items) : this.scope;
-    if (scope !== this.scope) {
-      this.beginConversation(scope);
-      // Converted again only where the scope could change what the first pass gave:
-      // a call_id it synthesized, or a provider's record, whose converters keep
-      // counts of their own. A Chat or Open Responses record whose calls all came
-      // with ids converts the same either way, and converting request bodies twice
-      // was about 3% of gating a journal of mixed records.
-      if (envelope !== undefined ? parts.items.some(holdsCallId) : parts.items.some(holdsSynthesizedCallId)) {
-        const again = this.partsOf(record, kind, "", undefined, envelope);
-        if (!("error" in again)) parts = again;
-      } else this.chatCounts = chat.callCounts(this.answersForGate, this.scope);
-    }
     // Instructions that replace the conversation's lead the skipped items: they are left behind, not repeated.
     const replaced = skipped > 0 ? this.conversation.replacedInstructions : 0;
     if (replaced > 0) parts.losses.push(...replacedInstructionsLosses(record, kind, replaced, this.envelopes, envelope));
@@ -502,38 +478,6 @@ export class JournalNormalizer {
       ...(otherAnswers !== undefined && otherAnswers.length > 0 ? { callsOfOtherAnswers: [...otherAnswers] } : {}),
       repeated: skipped - replaced,
     };
-  }
-
-  /**
-   * The scope of the conversation a request that replays none of the one
-   * followed so far begins: the empty one when it begins as the journal's first
-   * conversation began, else one derived from how it begins (its first item
-   * after its instructions, as a replay of it may write it:
-   * conversationTurnKey). A request that begins as an earlier conversation did
-   * is taken for that conversation, sent in a form not recognised as a replay
-   * (a turn left out, another conversation logged between), and keeps its
-   * scope: its calls get the ids they had, and the gate finds them again
-   * (duplicate_call_id), where new ids would let a call already made read as a
-   * new one. A request with nothing but instructions keeps the scope it has.
-   */
-  private scopeOf(items: readonly CanonicalItem[]): string {
-    const key = conversationTurnKey(items);
-    if (key === undefined) return this.scope;
-    this.firstConversation ??= key;
-    return key === this.firstConversation ? "" : createHash("sha256").update(key).digest("hex").slice(0, 12);
-  }
-
-  /**
-   * A request body begins another conversation than the one followed so far:
-   * the call ids synthesized from here on (Chat's `synth_…` and `legacy_…`,
-   * Gemini's `gemini_call_…`) take in `scope`, which sets them apart from those
-   * of the conversations before it, which may have made calls of the same rank,
-   * name and arguments. A request that replays this one later is converted
-   * under the same scope, and its calls get the same ids.
-   */
-  private beginConversation(scope: string): void {
-    this.scope = scope;
-    for (const adapter of Object.values(this.envelopes)) adapter.beginConversation?.(scope);
   }
 
   /**
@@ -583,7 +527,7 @@ export class JournalNormalizer {
         return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
       }
       case "chat_request": {
-        const requestCounts = counts ?? chat.callCounts(this.answersForGate, this.scope);
+        const requestCounts = counts ?? chat.callCounts(this.answersForGate);
         // On a line of its own, the request begins the count the completions after it go on with.
         if (counts === undefined) this.chatCounts = requestCounts;
         const converted = chat.messages.toItems({ messages: record.messages as ChatMessage[], callCounts: requestCounts });
@@ -667,7 +611,7 @@ export class JournalNormalizer {
         if (twoKinds !== undefined) return { error: `exchange ${ambiguity(request, requestKind, requestEnvelope) !== undefined ? "request" : "response"}: ${twoKinds}` };
         // The response continues the request's conversation: a legacy call it makes
         // is numbered after the request's, as the next request, replaying both, numbers it.
-        const exchangeCounts = chat.callCounts(this.answersForGate, this.scope);
+        const exchangeCounts = chat.callCounts(this.answersForGate);
         this.chatCounts = exchangeCounts;
         const requestParts = this.partsOf(request, requestKind, `${at}/request`, exchangeCounts, requestEnvelope);
         const responseParts = this.partsOf(response, responseKind, `${at}/response`, exchangeCounts, responseEnvelope);
@@ -763,14 +707,6 @@ function sluggedItemFields(resource: Record<string, unknown>, itemFields: Readon
 /** Whether an item is a call or an output: what a call id, synthesized or counted in one's rank, may be given to. */
 function holdsCallId(item: CanonicalItem): boolean {
   return isPlainObject(item) && typeof item.type === "string" && (item.type === "function_call" || item.type === "function_call_output");
-}
-
-/** The prefixes of the call_ids the converters synthesize for calls and outputs that came without one (Chat's, Gemini's). */
-const SYNTHESIZED_CALL_ID = /^(?:synth_|legacy_|gemini_call_)/;
-
-/** A call or output whose call_id may be one a converter synthesized: a source may write such an id too, which costs only a second conversion. */
-function holdsSynthesizedCallId(item: CanonicalItem): boolean {
-  return holdsCallId(item) && typeof (item as { call_id?: unknown }).call_id === "string" && SYNTHESIZED_CALL_ID.test((item as { call_id: string }).call_id);
 }
 
 /** The record kind of a stream of `envelope`, as a whole response rebuilt from it is said to be. */

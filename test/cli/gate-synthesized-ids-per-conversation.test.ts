@@ -1,12 +1,12 @@
 // Calls that come without id get a call_id synthesized from their rank, name and
-// arguments. Two conversations logged one after the other (two users asking the
-// same tool the same thing) make calls of one rank, name and arguments: each
-// conversation's ids must be its own, and a request that replays a conversation
-// must give its calls the ids they had. A Chat id is synth_<rank>_ and the first
-// 16 hex digits of the sha256 of the name, NUL, the arguments text
-// (sha256("get_weather\0{\"city\":\"Paris\"}") begins b99d9c83a0725f09), with the
-// conversation's scope and a NUL before them in a conversation that begins
-// otherwise than the journal's first.
+// arguments. Without --conversation the whole input is one conversation: two
+// conversations logged one after the other that ask the same tool the same thing
+// make calls of one rank, name and arguments, so of one id, and the second call,
+// which the gate cannot tell from the first made again, is blocked
+// (duplicate_call_id). With --conversation each conversation's ids are its own.
+// A Chat id is synth_<rank>_ and the first 16 hex digits of the sha256 of the
+// name, NUL, the arguments text (sha256("get_weather\0{\"city\":\"Paris\"}")
+// begins b99d9c83a0725f09).
 import { describe, expect, test } from "vitest";
 import { runOrbridge } from "../support/run-cli.js";
 
@@ -30,28 +30,11 @@ describe("gate: Gemini calls without id in two conversations, each asked, answer
     response({ role: "model", parts: [{ text: `${answer}.` }] }, `${id}-2`),
   ];
 
-  test("each conversation's call has an id of its own, its result answers it, and nothing is blocked", async () => {
-    const text = lines([...conversation("What is the weather in Paris?", "sunny", "a"), ...conversation("Paris weather, please.", "rainy", "b")]);
-    expect(await runOrbridge(["gate", "-"], text)).toEqual({
-      code: 0,
-      stdout: [
-        `line 1  message -  ${message}`,
-        `line 2  function_call gemini_call_0eb58b65a78211d1  ${ok}`,
-        `line 3.2  function_call_output gemini_call_0eb58b65a78211d1  ${output}`,
-        `line 4  message -  ${message}`,
-        `line 5  message -  ${message}`,
-        `line 6  function_call gemini_call_f8f8d449986f0fa8  ${ok}`,
-        `line 7.2  function_call_output gemini_call_f8f8d449986f0fa8  ${output}`,
-        `line 8  message -  ${message}`,
-        "",
-      ].join("\n"),
-      stderr: "read 8 lines: 8 items, 0 errors; 0 blocked\n",
-    });
-  });
+  const keyed = (records: Record<string, unknown>[], key: string) => records.map((record) => ({ ...record, conversation_id: key }));
+  const twoConversations = () => [...keyed(conversation("What is the weather in Paris?", "sunny", "a"), "c-1"), ...keyed(conversation("Paris weather, please.", "rainy", "b"), "c-2")];
 
-  test("a conversation that begins as an earlier one did is taken for it, and its calls found again, as a replay not recognised would be", async () => {
-    const question = "What is the weather in Paris?";
-    const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], lines([...conversation(question, "sunny", "a"), ...conversation(question, "rainy", "b")]));
+  test("read as one conversation, the second's call, alike the first's, gets its id and is blocked with its result", async () => {
+    const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], lines(twoConversations()));
     expect({ code, blocked: stdout.split("\n").filter((line) => line.startsWith("line ")) }).toEqual({
       code: 1,
       blocked: [
@@ -61,17 +44,8 @@ describe("gate: Gemini calls without id in two conversations, each asked, answer
     });
   });
 
-  test("two conversations logged in turns, without a key: a request of the first, after the second, gives its calls the first's ids, found again", async () => {
-    const [askA, callA, replayA, answerA] = conversation("What is the weather in Paris?", "sunny", "a");
-    const [askB, callB, replayB, answerB] = conversation("Paris weather, please.", "rainy", "b");
-    const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], lines([askA, callA, askB, callB, replayA, answerA, replayB, answerB]));
-    expect({ code, calls: stdout.split("\n").filter((line) => line.startsWith("line 5.1") || line.startsWith("line 7.1")) }).toEqual({
-      code: 1,
-      calls: [
-        'line 5.1  function_call gemini_call_0eb58b65a78211d1  BLOCKED duplicate_call_id: the call_id "gemini_call_0eb58b65a78211d1" was already used by the call of line 2',
-        'line 7.1  function_call gemini_call_f8f8d449986f0fa8  BLOCKED duplicate_call_id: the call_id "gemini_call_f8f8d449986f0fa8" was already used by the call of line 4',
-      ],
-    });
+  test("with --conversation, each conversation's call passes, as it does alone", async () => {
+    expect(await runOrbridge(["gate", "--conversation", "/conversation_id", "--quiet", "-"], lines(twoConversations()))).toMatchObject({ code: 0, stdout: "" });
   });
 });
 
@@ -84,44 +58,21 @@ describe("gate: Chat calls without id", { timeout: 30_000 }, () => {
   const result = { role: "tool", content: "sunny" };
   const said = (text: string) => ({ role: "assistant", content: text });
 
-  test("in two conversations, each its own ids", async () => {
+  test("in two conversations read as one, the second's call, alike the first's, gets its id and is blocked; with --conversation it passes", async () => {
     const conversation = (question: string, id: string) => {
       const ask = { role: "user", content: question };
-      return [request([ask]), completion(`${id}1`, calling("Paris")), request([ask, calling("Paris"), result]), completion(`${id}2`, said("Sunny."))];
+      return [request([ask]), completion(`${id}1`, calling("Paris")), request([ask, calling("Paris"), result]), completion(`${id}2`, said("Sunny."))].map((record) => ({ ...record, conversation_id: id }));
     };
-    expect(await runOrbridge(["gate", "-"], lines([...conversation("Weather in Paris?", "a"), ...conversation("Paris weather?", "b")]))).toEqual({
-      code: 0,
-      stdout: [
-        `line 1  message -  ${message}`,
-        `line 2  function_call synth_1_b99d9c83a0725f09  ${ok}`,
-        `line 3.2  function_call_output synth_1_b99d9c83a0725f09  ${output}`,
-        `line 4  message -  ${message}`,
-        `line 5  message -  ${message}`,
-        `line 6  function_call synth_1_a36ec80699531aee  ${ok}`,
-        `line 7.2  function_call_output synth_1_a36ec80699531aee  ${output}`,
-        `line 8  message -  ${message}`,
-        "",
-      ].join("\n"),
-      stderr: "read 8 lines: 8 items, 0 errors; 0 blocked\n",
+    const text = lines([...conversation("Weather in Paris?", "a"), ...conversation("Paris weather?", "b")]);
+    const one = await runOrbridge(["gate", "--only-blocked", "-"], text);
+    expect({ code: one.code, blocked: one.stdout.split("\n").filter((line) => line.startsWith("line ")) }).toEqual({
+      code: 1,
+      blocked: [
+        'line 6  function_call synth_1_b99d9c83a0725f09  BLOCKED duplicate_call_id: the call_id "synth_1_b99d9c83a0725f09" was already used by the call of line 2',
+        'line 7.2  function_call_output synth_1_b99d9c83a0725f09  BLOCKED duplicate_call_id: the call "synth_1_b99d9c83a0725f09" was already answered on line 3',
+      ],
     });
-  });
-
-  test("in two conversations each first logged by a request that holds the call and its result: each its own ids", async () => {
-    // The scope is known once the request is read, after its calls were given ids: they are given them again.
-    const conversation = (question: string) => request([{ role: "user", content: question }, calling("Paris"), result]);
-    expect(await runOrbridge(["gate", "-"], lines([conversation("Weather in Paris?"), conversation("Paris weather?")]))).toEqual({
-      code: 0,
-      stdout: [
-        `line 1  message -  ${message}`,
-        `line 1.1  function_call synth_1_b99d9c83a0725f09  ${ok}`,
-        `line 1.2  function_call_output synth_1_b99d9c83a0725f09  ${output}`,
-        `line 2  message -  ${message}`,
-        `line 2.1  function_call synth_1_a36ec80699531aee  ${ok}`,
-        `line 2.2  function_call_output synth_1_a36ec80699531aee  ${output}`,
-        "",
-      ].join("\n"),
-      stderr: "read 2 lines: 6 items, 0 errors; 0 blocked\n",
-    });
+    expect(await runOrbridge(["gate", "--conversation", "/conversation_id", "--quiet", "-"], text)).toMatchObject({ code: 0, stdout: "" });
   });
 
   test("made again in a later turn of one conversation: a completion numbers its call after those its request replayed", async () => {
@@ -159,7 +110,7 @@ describe("gate: Chat calls without id", { timeout: 30_000 }, () => {
     });
   });
 
-  test("legacy function calls in two conversations, each its own ids", async () => {
+  test("legacy function calls in two conversations read as one: the second's, alike the first's, gets its id and is blocked", async () => {
     const functions = [{ name: "get_weather", parameters }];
     const legacy = { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Paris"}' } };
     const answer = { role: "function", name: "get_weather", content: "sunny" };
@@ -169,12 +120,12 @@ describe("gate: Chat calls without id", { timeout: 30_000 }, () => {
     };
     const { code, stdout } = await runOrbridge(["gate", "-"], lines([...conversation("Weather in Paris?", "a"), ...conversation("Paris weather?", "b")]));
     expect({ code, calls: stdout.split("\n").filter((line) => line.includes("legacy_")) }).toEqual({
-      code: 0,
+      code: 1,
       calls: [
         `line 2  function_call legacy_1_get_weather  ${ok}`,
         `line 3.2  function_call_output legacy_1_get_weather  ${output}`,
-        `line 5  function_call legacy_1_c9c2984c75ccf_get_weather  ${ok}`,
-        `line 6.2  function_call_output legacy_1_c9c2984c75ccf_get_weather  ${output}`,
+        'line 5  function_call legacy_1_get_weather  BLOCKED duplicate_call_id: the call_id "legacy_1_get_weather" was already used by the call of line 2',
+        'line 6.2  function_call_output legacy_1_get_weather  BLOCKED duplicate_call_id: the call "legacy_1_get_weather" was already answered on line 3',
       ],
     });
   });
