@@ -283,7 +283,10 @@ function modelParts(parts: readonly unknown[], at: PointerTokens, isLast: boolea
         const call = read(part, "functionCall");
         const fields = isRecord(call.value) ? call.value : {};
         const callAt = [...partAt, call.key];
-        const args = argumentsOfArgs(fields.args);
+        // A dump (the part written `function_call`, as the Python SDK's model_dump writes it) writes
+        // null for args a call without parameters has none of; the API's own JSON never writes a
+        // null, so there `args: null` is what a reader of it passes the tool, judged as written.
+        const args = argumentsOfArgs(fields.args === null && call.spelling === "snake" ? undefined : fields.args);
         const { callId, how } = pairing.call(fields.id, fields.name, args.value);
         if (how === "synthesized") losses.push(lossAt(synthesizedAt(context, "call_id", [...callAt, "id"]), "synthesized", `a functionCall without id: call_id ${callId} synthesized from its rank among the conversation's calls, its name and its args`));
         if (typeof fields.name !== "string") losses.push(lossAt([...callAt, "name"], "target_rejects", `the call's name is ${typeOf(fields.name)}: written as it is`));

@@ -291,6 +291,15 @@ describe("a null in a chunk of the API's camelCase", () => {
     expect({ camel: argumentsOf(streamed({ name: "get_capital", args: null })), dump: argumentsOf(dump) }).toEqual({ camel: ["null"], dump: ["{}"] });
   });
 
+  test("on one line, a whole response gives what its stream gives: a dump's args: null is no args, the API's null is null", async () => {
+    const camel = { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "read_theme", args: null } }] }, finishReason: "STOP" }], responseId: "r1" };
+    const gated = async (record: Json) => {
+      const result = await runOrbridge(["gate", "--tools", toolsFile(), "--format", "json"], jsonl([record]));
+      return { code: result.code, verdicts: linesOf(result.stdout).map(({ reason }) => reason) };
+    };
+    expect({ camel: await gated(camel), dump: await gated(dumped(camel)) }).toEqual({ camel: { code: 1, verdicts: ["arguments_schema"] }, dump: { code: 0, verdicts: ["ok"] } });
+  });
+
   test("the gate blocks the camelCase call whose args are null, by its schema, where {} would pass it", async () => {
     const result = await runOrbridge(["gate", "--tools", toolsFile(), "--format", "json"], jsonl(streamed({ name: "read_theme", args: null })));
     const verdicts = linesOf(result.stdout).filter((verdict) => verdict.type === "function_call").map(({ reason, blocked }) => ({ reason, blocked }));
