@@ -157,8 +157,25 @@ function compareListedCalls(span: Span, reading: Reading, calls: TraceCalls): vo
       return;
     }
     const { id, arguments: args } = entry.value;
-    compareCall({ type: "function_call", ...(typeof id === "string" ? { call_id: id } : {}), name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) }, where, at, span, reading, calls);
+    // An entry of another form (OpenAI's `function`, an `input`, a name of its own that is not the one beside it) holds
+    // arguments a reader of the list finds where this reading does not: taken as `{}`, it would agree with a call of none.
+    if (!isListedForm(entry.value, name)) {
+      reading.losses.push({ path: at, code: "unreadable", detail: `${where} holds a call of "${name}" that is not of the form {id, arguments, type, index}: not read`, span: span.id });
+      reading.messages.reported += 1;
+      return;
+    }
+    compareCall({ type: "function_call", ...(typeof id === "string" ? { call_id: id } : {}), name, arguments: typeof args === "string" ? args : JSON.stringify(args) }, where, at, span, reading, calls);
   });
+}
+
+const LISTED_MEMBERS = new Set(["id", "arguments", "type", "index", "name"]);
+
+/** Whether a list entry is Langfuse's form: its arguments as JSON text or an object, no other member, and any name it gives the one beside it. */
+function isListedForm(entry: Record<string, unknown>, name: string): boolean {
+  const args = entry.arguments;
+  if (typeof args !== "string" && !isPlainObject(args)) return false;
+  if (entry.name !== undefined && entry.name !== name) return false;
+  return Object.keys(entry).every((key) => LISTED_MEMBERS.has(key));
 }
 
 /** The calls a value holds at any depth, read; and each place that holds one no reading takes. */

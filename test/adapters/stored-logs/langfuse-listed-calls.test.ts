@@ -53,6 +53,27 @@ describe("a GENERATION's list of calls", () => {
     ]);
   });
 
+  describe("an entry of another form, whose arguments a reader of the list finds where {id, arguments} does not hold them: unreadable, not taken for a call of none", () => {
+    const noArguments = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "list_files", arguments: "{}" } }] };
+    for (const [form, entry] of [
+      ["OpenAI's {function: {name, arguments}}", { id: "call_1", type: "function", function: { name: "list_files", arguments: '{"dir":"/etc"}' } }],
+      ["an input of its own", { id: "call_1", type: "tool_use", input: { dir: "/etc" } }],
+      ["a name of its own that is not the one beside it", { id: "call_1", name: "delete_file", arguments: "{}", type: "function", index: 0 }],
+      ["no arguments", { id: "call_1", type: "function", index: 0 }],
+    ] as const) {
+      test(form, () => {
+        const document = { trace: { id: "tr1" }, observations: [{ id: "o1", traceId: "tr1", type: "GENERATION", startTime: "2026-01-01T00:00:00.000Z", input: user, output: noArguments, toolCalls: [JSON.stringify(entry)], toolCallNames: ["list_files"] }] };
+        expect(reading(document).said).toEqual([
+          { path: "/observations/0/toolCalls/0", code: "unreadable", detail: 'the GENERATION observation\'s list of calls holds a call of "list_files" that is not of the form {id, arguments, type, index}: not read' },
+        ]);
+      });
+    }
+
+    test("a name of its own that is the one beside it, and arguments as an object: read, nothing said", () => {
+      expect(reading(download({ toolCalls: [{ id: "call_1", name: "delete_file", arguments: { path: "/tmp/x" }, type: "function", index: 0 }], toolCallNames: ["delete_file"] })).said).toEqual([]);
+    });
+  });
+
   test("an empty list says nothing", () => {
     expect(reading(download({ toolCalls: [], toolCallNames: [] })).said).toEqual([]);
   });
