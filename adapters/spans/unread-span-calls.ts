@@ -14,7 +14,8 @@
 // A Langfuse observation's input and output are compared with the trace's calls
 // by its reader; its attributes are held to this as any span's are.
 import { parsedValue, type Located } from "./attributes.js";
-import { CALL_MARK } from "./event-calls.js";
+import { CALL_MARK, textNamesCall } from "./event-calls.js";
+import { namesCall } from "./read-messages.js";
 import type { Span } from "./read-spans.js";
 
 /**
@@ -50,9 +51,15 @@ export function callsInUnreadSpan(span: Span): UnreadCall[] {
   return found;
 }
 
-/** Whether the value, or JSON text in it, names a tool call's member. */
+/**
+ * Whether the value, or JSON text in it, names a tool call's member, or holds
+ * an item or block whose type is a call's (`local_shell_call`, `mcp_call`,
+ * Vercel's `tool-call`), which names no member so.
+ */
 function holdsCall(located: Located): boolean {
-  const { value } = parsedValue(located.value);
+  const { value, broken } = parsedValue(located.value);
   const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
-  return CALL_MARK.test(text);
+  if (CALL_MARK.test(text)) return true;
+  // Prose that says `_call` is no item: only a value that parsed is looked into, and only where its text may hold one.
+  return !broken && typeof value !== "string" && textNamesCall(text) && namesCall(value);
 }

@@ -163,3 +163,19 @@ test("a CHAIN span whose output.value holds an item of a call's type no dialect 
     { path: OUTPUT_VALUE, code: "unreadable", detail: "the attribute output.value of a span of kind CHAIN holds a tool call (at /0 in it), of no form orbridge reads, and a span of kind CHAIN is read as no LLM call: not read" },
   ]);
 });
+
+describe("a CHAIN span's attribute of an LLM namespace that holds an item of a call's type and names no call's member", () => {
+  const chain = (value: string) => ({ traceId: "t1", spanId: "c1", name: "agent", startTimeUnixNano: "1000", attributes: attributes({ "openinference.span.kind": "CHAIN", "gen_ai.completion": value }) });
+
+  test("a local_shell_call item as JSON text: unreadable", () => {
+    const items = [{ type: "local_shell_call", id: "lsh_1", call_id: "call_9", action: { type: "exec", command: ["rm", "-rf", "/"] }, status: "completed" }];
+    expect(reading("otlp", otlp(chain(JSON.stringify(items))))).toEqual({
+      calls: [],
+      said: [{ path: "/resourceSpans/0/scopeSpans/0/spans/0/attributes/1/value/stringValue", code: "unreadable", detail: "the attribute gen_ai.completion holds a tool call in no form a dialect reads, and the span is read as no LLM call: not read" }],
+    });
+  });
+
+  test("prose that says _call: nothing said", () => {
+    expect(reading("otlp", otlp(chain("it made a local_shell_call and an mcp_call")))).toEqual({ calls: [], said: [] });
+  });
+});
