@@ -10,7 +10,8 @@
 //
 // The event's own bookkeeping (`event.name`, `gen_ai.message.index`,
 // `gen_ai.system`, a choice's `index`) is no part of a message. A list that
-// holds anything else is of no form read here.
+// holds anything else (a choice with a member beside its message, bookkeeping
+// that is an object) is of no form read here.
 import { isPlainObject } from "../../src/models/json-value.js";
 import type { Side } from "./read-messages.js";
 
@@ -23,10 +24,25 @@ export interface EventMessage {
   at: string;
 }
 
+/** A choice's members besides its bookkeeping: only its message is read from it. */
+const CHOICE_MEMBERS = new Set(["index", "message", "finish_reason"]);
+
+/**
+ * Whether the event is one of the message events, with bookkeeping that is
+ * bookkeeping (a name, a number) and, for a choice, nothing beside its message:
+ * what is dropped as no part of a message must hold none, or a call beside the
+ * choice's message (its own `tool_calls`) would pass unread.
+ */
+function isMessageEvent(event: unknown): boolean {
+  if (!isPlainObject(event) || typeof event["event.name"] !== "string" || !MESSAGE_EVENTS.has(event["event.name"])) return false;
+  const choice = event["event.name"] === "gen_ai.choice";
+  return Object.entries(event).every(([key, value]) => (BOOKKEEPING.has(key) ? value === null || typeof value !== "object" : !choice || CHOICE_MEMBERS.has(key)));
+}
+
 /** The messages of one side the events hold (the answer's choices, or the request's messages), or undefined for a list of no such form. */
 export function genAiEventMessages(events: unknown, side: Side): EventMessage[] | undefined {
   if (!Array.isArray(events) || events.length === 0) return undefined;
-  if (!events.every((event) => isPlainObject(event) && typeof event["event.name"] === "string" && MESSAGE_EVENTS.has(event["event.name"]))) return undefined;
+  if (!events.every(isMessageEvent)) return undefined;
   const messages: EventMessage[] = [];
   (events as Array<Record<string, unknown>>).forEach((event, index) => {
     const choice = event["event.name"] === "gen_ai.choice";

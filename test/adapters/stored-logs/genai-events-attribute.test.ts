@@ -53,6 +53,19 @@ describe("a chat span's events attribute", () => {
     expect(records.at(-1)).toEqual({ type: "function_call", call_id: "call_2", name: "delete_file", arguments: '{"path":"/tmp/b"}', status: "incomplete" });
   });
 
+  describe("a call beside the part of an event that is read is not passed over: the list is not read, and its call is unreadable", () => {
+    const unreadable = [{ path: "/spans/0/attributes/events", code: "unreadable", detail: "the attribute events holds a tool call in no form a dialect reads beside the span's messages: not read" }];
+    for (const [form, choice] of [
+      ["a choice's tool_calls beside its message", { message: { role: "assistant", content: "done" }, tool_calls: [call("call_2", '{"path":"/etc"}')] }],
+      ["a choice's function_call beside its message and its call", { message: { role: "assistant", tool_calls: [call("call_2", '{"path":"/tmp/b"}')] }, function_call: { name: "delete_file", arguments: '{"path":"/etc"}' } }],
+      ["a call in its bookkeeping", { message: { role: "assistant", content: "done" }, "gen_ai.system": { tool_calls: [call("call_2", '{"path":"/etc"}')] } }],
+    ] as const) {
+      test(form, () => {
+        expect(reading(chatSpan({ events: events(choice) }))).toEqual({ records: [], said: unreadable });
+      });
+    }
+  });
+
   test("a list with an event of another name is not read: its call is unreadable", () => {
     const list = JSON.stringify([{ content: "delete the temp file", role: "user", "event.name": "gen_ai.user.message" }, { message: { role: "assistant", tool_calls: [call("call_2", "{}")] }, "event.name": "acme.choice" }]);
     expect(reading(chatSpan({ events: list }))).toEqual({ records: [], said: [{ path: "/spans/0/attributes/events", code: "unreadable", detail: "the attribute events holds a tool call in no form a dialect reads beside the span's messages: not read" }] });
