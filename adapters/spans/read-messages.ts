@@ -143,10 +143,10 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     value.choices.forEach((choice, index) => {
       if (isPlainObject(choice) && isPlainObject(choice.message)) {
         readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason, `${path}/choices/${index}/finish_reason`);
-        leftBehind(choice, ["message", "index", "finish_reason"], `${path}/choices/${index}`, "the choice", context);
+        leftBehind(choice, ["message", "index", "finish_reason"], `${path}/choices/${index}`, "the choice", context, true);
       } else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
     });
-    leftBehind(value, ["object", "choices"], path, "the completion", context);
+    leftBehind(value, ["object", "choices"], path, "the completion", context, true);
     return;
   }
   // LangChain's LLMResult, as its tracers write an LLM run's outputs: one list of generations for each prompt, a chat generation's message in it.
@@ -163,10 +163,10 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
         else if (typeof generation.text === "string") readMessage(generation.text, `${at}/text`, side, read, context, info.finish_reason, `${at}/generation_info/finish_reason`);
         else unreadable(read, context, at, "a generation with neither message nor text");
         // Its text repeats its message's; its kind names the class.
-        leftBehind(generation, ["message", "text", "type"], at, "the generation", context);
+        leftBehind(generation, ["message", "text", "type"], at, "the generation", context, true);
       }
     });
-    leftBehind(value, ["generations", "type"], path, "the LLM result", context);
+    leftBehind(value, ["generations", "type"], path, "the LLM result", context, true);
     return;
   }
   if (Array.isArray(value.candidates)) {
@@ -238,9 +238,21 @@ function stopCalls(placed: Placed[], at: string, why: string, context: Context):
  * place. A finish reason is read (it marks a cut call), an index is the
  * message's place, and `object` names the kind the reading took it for.
  */
-function leftBehind(value: Record<string, unknown>, read: readonly string[], path: string, what: string, context: Context): void {
+/**
+ * Reports each member of the value not read. Of an answer (`ofAnswer`: a
+ * completion, its choices, an LLMResult, its generations) one that holds a
+ * call beside the message read (a choice's own `tool_calls`, a call in
+ * `llm_output`) is unreadable: a reader that takes it runs a call no item holds.
+ * A request's are not so taken: its `function_call` chooses a function, and
+ * calls none.
+ */
+function leftBehind(value: Record<string, unknown>, read: readonly string[], path: string, what: string, context: Context, ofAnswer = false): void {
   for (const [key, member] of Object.entries(value)) {
     if (read.includes(key) || member === null || member === undefined) continue;
+    if (ofAnswer && namesCall({ [key]: member })) {
+      context.losses.push({ path: `${path}/${pointerToken(key)}`, code: "unreadable", detail: `${key} of ${what} holds a tool call beside its message: of no dialect orbridge reads, not read`, ...(context.span === undefined ? {} : { span: context.span }) });
+      continue;
+    }
     context.losses.push({ path: `${path}/${pointerToken(key)}`, code: "left_behind", detail: `${key} of ${what} is in no item`, ...(context.span === undefined ? {} : { span: context.span }) });
   }
 }

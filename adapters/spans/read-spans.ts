@@ -290,11 +290,13 @@ interface Copy {
 /**
  * A source read as a copy, apart: what it cannot be read as (cut short, of no
  * dialect) stays reported as left behind; one that reads two ways (JSON text
- * that names a member twice) is unreadable, as the side itself would be.
+ * that names a member twice), or holds a call beside its answer's message, is
+ * unreadable, as the side itself would be.
  */
 function readCopy(span: Span, side: Side, source: Source, losses: ReaderLoss[], scratch: ReaderLoss[] = []): MessagesRead | undefined {
   const copy = readApart(span, () => source(span, side, scratch));
-  for (const loss of scratch) if (loss.code === "unreadable" && / twice/.test(loss.detail)) losses.push(loss);
+  // A call beside the message a copy holds (in an LLMResult's llm_output) is one no reading compares: unreadable, as in the side itself.
+  for (const loss of scratch) if (loss.code === "unreadable" && / twice| holds a tool call beside its message/.test(loss.detail)) losses.push(loss);
   return copy;
 }
 

@@ -70,3 +70,29 @@ describe("output.value holding an LLMResult alone", () => {
     expect(reading(llmSpan({ "output.value": llmResult(message) }))).toEqual({ calls: [], said: [{ code: "unreadable", detail: "kwargs of the message holds a tool call, of no dialect orbridge reads: not read (at /generations/0/0/message/kwargs in its JSON text)" }] });
   });
 });
+
+describe("an LLMResult that holds a call beside its generations' messages", () => {
+  const otherCall = { tool_calls: [{ id: "call_2", type: "function", function: { name: "delete_file", arguments: '{"path":"/etc"}' } }] };
+  const withMember = (where: "llm_output" | "generation_info") => {
+    const result = JSON.parse(llmResult(aiMessage({ path: "/tmp/x" }))) as { generations: Array<Array<Record<string, unknown>>>; llm_output: unknown };
+    if (where === "llm_output") result.llm_output = otherCall;
+    else result.generations[0]![0]!.generation_info = { finish_reason: "tool_calls", ...otherCall };
+    return JSON.stringify(result);
+  };
+  const said = (where: string, what: string) => ({ code: "unreadable", detail: `${where} of ${what} holds a tool call beside its message: of no dialect orbridge reads, not read (at ${where === "llm_output" ? "/llm_output" : "/generations/0/0/generation_info"} in its JSON text)` });
+
+  for (const [where, what] of [["llm_output", "the LLM result"], ["generation_info", "the generation"]] as const) {
+    test(`in ${where}, alone: unreadable, the answer's call read`, () => {
+      expect(reading(llmSpan({ "output.value": withMember(where) }))).toEqual({ calls: [{ call_id: "call_1", arguments: '{"path":"/tmp/x"}', status: "completed" }], said: [said(where, what)] });
+    });
+
+    test(`in ${where}, as a copy beside llm.output_messages: unreadable all the same`, () => {
+      expect(reading(llmSpan({ ...flattened, "output.value": withMember(where) })).said).toEqual([said(where, what)]);
+    });
+  }
+
+  test("a choice of a completion with tool_calls beside its message: unreadable", () => {
+    const completion = JSON.stringify({ object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "done" }, finish_reason: "stop", ...otherCall }] });
+    expect(reading(llmSpan({ "output.value": completion })).said).toEqual([{ code: "unreadable", detail: "tool_calls of the choice holds a tool call beside its message: of no dialect orbridge reads, not read (at /choices/0/tool_calls in its JSON text)" }]);
+  });
+});
