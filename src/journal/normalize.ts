@@ -704,11 +704,6 @@ function sluggedItemFields(resource: Record<string, unknown>, itemFields: Readon
   return slugged;
 }
 
-/** Whether an item is a call or an output: what a call id, synthesized or counted in one's rank, may be given to. */
-function holdsCallId(item: CanonicalItem): boolean {
-  return isPlainObject(item) && typeof item.type === "string" && (item.type === "function_call" || item.type === "function_call_output");
-}
-
 /** The record kind of a stream of `envelope`, as a whole response rebuilt from it is said to be. */
 function streamKindOf(envelope: Envelope): RecordKind {
   return envelope === "chat" ? "chat_chunk" : envelope === "responses" ? "responses_event" : "envelope_event";
