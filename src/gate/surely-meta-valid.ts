@@ -43,6 +43,8 @@
 // pattern itself when it compiles (linear-regexp.ts), and each reference when
 // it resolves it.
 
+import { isPlainObject } from "../models/json-value.js";
+
 const SUBSCHEMA = new Set(["items", "contains", "additionalProperties", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
 const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const SUBSCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
@@ -58,7 +60,7 @@ const TYPE_NAMES = new Set(["array", "boolean", "integer", "null", "number", "ob
 /** True only when the 2020-12 meta-schema surely accepts `schema`; false when Ajv must check it. */
 export function surelyMetaValid(schema: unknown): boolean {
   if (typeof schema === "boolean") return true;
-  if (!isObject(schema)) return false;
+  if (!isPlainObject(schema)) return false;
   for (const keyword of Object.keys(schema)) {
     if (!keywordSure(keyword, schema[keyword])) return false;
   }
@@ -68,10 +70,10 @@ export function surelyMetaValid(schema: unknown): boolean {
 function keywordSure(keyword: string, value: unknown): boolean {
   if (SUBSCHEMA.has(keyword)) return surelyMetaValid(value);
   if (SUBSCHEMA_LIST.has(keyword)) return Array.isArray(value) && value.length > 0 && value.every((entry) => surelyMetaValid(entry));
-  if (SUBSCHEMA_MAP.has(keyword)) return isObject(value) && Object.keys(value).every((name) => surelyMetaValid(value[name]));
+  if (SUBSCHEMA_MAP.has(keyword)) return isPlainObject(value) && Object.keys(value).every((name) => surelyMetaValid(value[name]));
   if (keyword === "type") return typeof value === "string" ? TYPE_NAMES.has(value) : Array.isArray(value) && value.length > 0 && distinctStrings(value) && value.every((name) => TYPE_NAMES.has(name as string));
   if (keyword === "required") return Array.isArray(value) && distinctStrings(value);
-  if (keyword === "dependentRequired") return isObject(value) && Object.keys(value).every((name) => Array.isArray(value[name]) && distinctStrings(value[name] as unknown[]));
+  if (keyword === "dependentRequired") return isPlainObject(value) && Object.keys(value).every((name) => Array.isArray(value[name]) && distinctStrings(value[name] as unknown[]));
   if (LIST.has(keyword)) return Array.isArray(value);
   if (ANY.has(keyword)) return true;
   if (TEXT.has(keyword)) return typeof value === "string";
@@ -90,8 +92,4 @@ function distinctStrings(values: readonly unknown[]): boolean {
     seen.add(value);
   }
   return true;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
