@@ -233,9 +233,8 @@ export class ConversationSoFar {
       for (let other = 0; other < group.ends.length; other++) {
         if (other === answer) continue;
         for (let i = answerFrom(group, other); i < group.ends[other]!; i++) {
-          const seen = this.seen[i]!;
-          const callId = callIdOf(seen);
-          if (typeof callId === "string" && !taken.has(callId) && typeOf(seen) === "function_call") calls.push(callId);
+          const item = itemOf(this.seen[i]!);
+          if (isPlainObject(item) && item.type === "function_call" && typeof item.call_id === "string" && !taken.has(item.call_id)) calls.push(item.call_id);
         }
       }
     }
@@ -511,21 +510,20 @@ function answerFrom(group: AnswerGroup, answer: number): number {
   return answer === 0 ? group.from : group.ends[answer - 1]!;
 }
 
-/** The type of a remembered item, written or not. */
-function typeOf(seen: SeenItem): unknown {
-  const item: unknown = seen.written ? (seen.text === undefined ? undefined : JSON.parse(seen.text)) : seen.item;
-  return isPlainObject(item) ? item.type : undefined;
-}
-
 /** An item with its text. Where the text cannot tell, the meaning is worked out now, from the item itself. */
 function seenAs(item: unknown, text: string | undefined): SeenItem {
   const kinds = { instructions: isInstructions(item), emptyAnswer: isEmptyAnswer(item) };
   return text?.includes(LOSSLESS_NUMBER) ? { text, written: true, textTells: false, ...kinds, meaning: meaningOf(item) } : { text, written: true, textTells: true, ...kinds };
 }
 
+/** A remembered item, read back from its text where it was written. */
+function itemOf(seen: SeenItem): unknown {
+  return seen.written ? (seen.text === undefined ? undefined : JSON.parse(seen.text)) : seen.item;
+}
+
 /** The call_id of a remembered item, written or not. */
 function callIdOf(seen: SeenItem): unknown {
-  const item: unknown = seen.written ? (seen.text === undefined ? undefined : JSON.parse(seen.text)) : seen.item;
+  const item = itemOf(seen);
   return isPlainObject(item) ? item.call_id : undefined;
 }
 
@@ -597,7 +595,7 @@ function isEmptyAnswer(item: unknown): boolean {
 }
 
 /** A system or developer message item: what a request says its model is to do, not a turn of the conversation. */
-function isInstructions(item: unknown): boolean {
+export function isInstructions(item: unknown): boolean {
   return isPlainObject(item) && item.type === "message" && (item.role === "system" || item.role === "developer");
 }
 
