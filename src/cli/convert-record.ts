@@ -6,6 +6,7 @@
 // reported (unfinished-calls.ts, own-limit-calls.ts).
 import { chat, type AdapterName, type Conversation, type JournalEnvelopes, type ReasoningField } from "../../adapters/index.js";
 import { ambiguity, detectEnvelopeRecord, isPlainObject, type RecordKind } from "../journal/detect.js";
+import { isInstructions } from "../journal/conversation-so-far.js";
 import { isStackOverflow, tooDeepDetail } from "../journal/deep-field.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { parsePointer, resolvePointer } from "../journal/json-pointer.js";
@@ -179,8 +180,17 @@ function blockedCallsLeftOut(items: CanonicalItem[], target: Envelope, repeats?:
 function itemsToEnvelope(items: readonly CanonicalItem[], target: Envelope, envelopes: JournalEnvelopes, reasoningField?: ReasoningField): Converted<unknown[]> {
   if (target === "responses") return { value: [...items], losses: [] };
   if (target === "chat") return chat.messages.fromItems({ items, reasoningField });
+  return envelopeRecords(items, target as AdapterName, envelopes);
+}
+
+/**
+ * Items as an envelope's loose records, with its writer's losses: the
+ * messages, their system prompt first as a system line, whose form makes no
+ * loss where it reads back as the items' system message.
+ */
+export function envelopeRecords(items: readonly CanonicalItem[], target: AdapterName, envelopes: JournalEnvelopes): Converted<unknown[]> {
   // The journal's writer: the call ids its rewrites took are taken for every record of it.
-  const converted = envelopes[target as AdapterName].itemsToMessages(items);
+  const converted = envelopes[target].itemsToMessages(items);
   return { value: conversationRecords(converted.value, items), losses: converted.losses.filter((loss) => !systemLineKeeps(loss, items)) };
 }
 
@@ -189,7 +199,7 @@ function itemsToEnvelope(items: readonly CanonicalItem[], target: Envelope, enve
  * system line. `items`: those the messages were written from, whose leading
  * system message says the form of the line's text.
  */
-export function conversationRecords(conversation: Conversation, items?: readonly CanonicalItem[]): unknown[] {
+function conversationRecords(conversation: Conversation, items?: readonly CanonicalItem[]): unknown[] {
   const system = conversation.system === undefined || conversation.system === null ? [] : [{ role: "system", content: systemLineContent(conversation.system, items === undefined || systemTextIsString(items)) }];
   return [...system, ...conversation.messages];
 }
@@ -197,7 +207,7 @@ export function conversationRecords(conversation: Conversation, items?: readonly
 /** How many items lead the run as system or developer messages: those a system line writes. */
 function leadingSystemItems(items: readonly CanonicalItem[]): number {
   let count = 0;
-  while (count < items.length && isPlainObject(items[count]) && (items[count] as Fields).type === "message" && ["system", "developer"].includes((items[count] as Fields).role as string)) count++;
+  while (count < items.length && isInstructions(items[count])) count++;
   return count;
 }
 
@@ -211,7 +221,7 @@ function systemTextIsString(items: readonly CanonicalItem[]): boolean {
  * comes back in another form (text-form.ts): the system line is not the
  * envelope's system prompt, and writes the text in the form it had.
  */
-export function systemLineKeeps(loss: Loss, items: readonly CanonicalItem[]): boolean {
+function systemLineKeeps(loss: Loss, items: readonly CanonicalItem[]): boolean {
   if (!isTextFormLoss(loss)) return false;
   const at = /^\/(\d+)\/content$/.exec(loss.path);
   return at !== null && Number(at[1]) < leadingSystemItems(items);

@@ -25,7 +25,7 @@ import { JournalIds } from "./journal-ids.js";
 import { leaveOutDisallowedLooseCalls, type RequestLimits } from "../journal/own-limit-calls.js";
 import { visibleInLine } from "../models/quote-visible.js";
 import { RUN_HARD_LIMIT, RUN_SOFT_LIMIT, RunCalls } from "./run-bound.js";
-import { conversationRecords, convertRecord, systemLineKeeps, notConverted, REQUEST_KINDS, type CallsBefore, type Emitted, type Fields, type Pending } from "./convert-record.js";
+import { convertRecord, envelopeRecords, notConverted, REQUEST_KINDS, type CallsBefore, type Emitted, type Fields, type Pending } from "./convert-record.js";
 import { namedResults, rewrittenAndNamed, type ResultNames } from "./named-results.js";
 import { WRITTEN_AS } from "./written-as.js";
 
@@ -401,13 +401,12 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
     const limited = leaveOutDisallowedLooseCalls(unfinished.items, WRITTEN_AS[target], (index) => `/${index}`, requestLimits);
     const aside = { items: limited.items, losses: [...unfinished.losses, ...limited.losses], left: new Set([...unfinished.left, ...limited.left]) };
     ids?.written(aside.items);
-    // The journal's writer: the call ids its rewrites took are taken for every record of it.
-    const written = envelopes[target].itemsToMessages(aside.items);
+    const written = envelopeRecords(aside.items, target, envelopes);
     // An item left out is one of the items, not one of the lines: one Chat message gives several items, so its loss names the message that gave it.
     const leftOutFrom = (loss: Loss): StreamLoss => (kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageOf(loss.path, rewritten.items, origins, run, first) });
     const losses: StreamLoss[] = [...items.losses.map((loss) => ({ ...loss, ...lineOf(loss.path) })), ...rewritten.losses, ...aside.losses.map(leftOutFrom)];
-    for (const loss of written.losses.filter((one) => !aside.left.has(one.path) && !systemLineKeeps(one, aside.items))) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
-    return { line: first, records: conversationRecords(written.value, aside.items), losses, errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
+    for (const loss of written.losses.filter((one) => !aside.left.has(one.path))) losses.push(kind === "responses_item" ? { ...loss, ...lineOf(loss.path) } : { ...loss, ...messageFieldOf(loss.path, rewritten.items, origins, run, first) });
+    return { line: first, records: written.value, losses, errors: [], converted: run.length, runLines: run.map((pending) => pending.line) };
   } catch (error) {
     return notConverted(first, whyRunNotConverted(error, run), run.length);
   }
