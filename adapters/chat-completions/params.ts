@@ -108,7 +108,8 @@ function same(key: string, value: unknown): ParamResult {
   return { entries: [[key, value]], losses: [] };
 }
 
-function omittedNull(key: string): ParamResult {
+/** A parameter written null, left out: the API reads null as absent, the target accepts no null. */
+export function omittedNull(key: string): ParamResult {
   return { entries: [], losses: [{ path: pointer(key), code: "form_changed", detail: `${key}: null omitted (the target does not accept null; absent means the same)` }] };
 }
 

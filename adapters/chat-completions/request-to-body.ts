@@ -14,7 +14,7 @@ import type { Loss, Converted } from "../../src/models/loss.js";
 import { prefixLosses } from "../../src/models/json-pointer.js";
 import type { CreateResponseBody } from "../../src/models/open-responses.js";
 import { messagesToItems } from "./messages-to-items.js";
-import { assignEntry, chatParamToResponses, isRecord, type Entries } from "./params.js";
+import { assignEntry, chatParamToResponses, isRecord, omittedNull, type Entries } from "./params.js";
 import {
   chatFunctionCallToResponses,
   chatFunctionsToResponses,
@@ -34,6 +34,12 @@ export function chatRequestToResponsesBody(args: { request: ChatRequestBody }): 
   for (const key of Object.keys(request)) {
     const value = request[key];
     if (value === undefined) continue;
+    // The OpenAI SDKs, and frameworks over them (Haystack), send null for a choice
+    // left unset, which the API reads as absent: Open Responses is given it absent.
+    if (value === null && (key === "tool_choice" || key === "response_format")) {
+      losses.push(...omittedNull(key).losses);
+      continue;
+    }
     let entries: Entries;
     switch (key) {
       case "messages": {
@@ -56,11 +62,6 @@ export function chatRequestToResponsesBody(args: { request: ChatRequestBody }): 
       }
       case "tool_choice":
       case "function_call": {
-        if (key === "tool_choice" && value === null) {
-          losses.push(nullOmitted(key));
-          entries = [];
-          break;
-        }
         const converted =
           key === "tool_choice" ? chatToolChoiceToResponses({ toolChoice: request.tool_choice! }) : chatFunctionCallToResponses({ functionCall: value });
         losses.push(...prefixLosses("/" + key, converted.losses));
@@ -68,11 +69,6 @@ export function chatRequestToResponsesBody(args: { request: ChatRequestBody }): 
         break;
       }
       case "response_format": {
-        if (value === null) {
-          losses.push(nullOmitted(key));
-          entries = [];
-          break;
-        }
         const converted = responseFormatToTextFormat({ responseFormat: request.response_format! });
         losses.push(...prefixLosses("/response_format", converted.losses));
         entries = converted.value === undefined ? [] : [["text", { format: converted.value }]];
@@ -87,12 +83,4 @@ export function chatRequestToResponsesBody(args: { request: ChatRequestBody }): 
     for (const entry of entries) assignEntry(body, entry);
   }
   return { value: body as CreateResponseBody, losses };
-}
-
-/**
- * The OpenAI SDKs, and frameworks over them (Haystack), send null for a choice
- * left unset, which the API reads as absent: Open Responses is given it absent.
- */
-function nullOmitted(key: string): Loss {
-  return { path: "/" + key, code: "form_changed", detail: `${key}: null omitted (the target does not accept null; absent means the same)` };
 }
