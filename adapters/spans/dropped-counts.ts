@@ -89,8 +89,12 @@ export function taggedDropped(attributes: Attributes): Dropped[] {
   return found;
 }
 
+/** A dropped count as a loss says it: a number as it is, anything else as its JSON text. */
+export function droppedCount(dropped: Dropped): string {
+  return typeof dropped.count === "number" ? String(dropped.count) : JSON.stringify(dropped.count);
+}
+
 /** What the loss of a dropped count says, the same words for every reader. */
 export function droppedDetail(dropped: Dropped, spanName: string): string {
-  const count = typeof dropped.count === "number" ? String(dropped.count) : JSON.stringify(dropped.count);
-  return `the exporter dropped ${count} ${dropped.what} of the span ${JSON.stringify(spanName)} (a limit of its SDK): what they held is not in the document`;
+  return `the exporter dropped ${droppedCount(dropped)} ${dropped.what} of the span ${JSON.stringify(spanName)} (a limit of its SDK): what they held is not in the document`;
 }

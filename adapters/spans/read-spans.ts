@@ -38,7 +38,7 @@ import { isLengthLimit, isUsualFinish, message, namesCall, readMessages, type Me
 import { textNamesCall } from "./event-calls.js";
 import { callsInUnreadSpan } from "./unread-span-calls.js";
 import { compareUnreadCalls } from "./compare-unread-calls.js";
-import { cutsCalls, droppedDetail, taggedDropped, type Dropped } from "./dropped-counts.js";
+import { cutsCalls, droppedCount, droppedDetail, taggedDropped, type Dropped } from "./dropped-counts.js";
 import { withoutRepeats } from "./repeated-spans.js";
 import { ConversationBuilder, type ToolResult, type ToolSaid } from "./rebuild-conversation.js";
 
@@ -820,7 +820,7 @@ const NO_FAILURE_CODES = new Set(["OK", "UNSET", "STATUS_CODE_OK", "STATUS_CODE_
 
 /** What was dropped, and how many, as a call's loss says it. */
 function droppedSaid(dropped: Dropped): string {
-  return `${dropped.what} (${typeof dropped.count === "number" ? String(dropped.count) : JSON.stringify(dropped.count)})`;
+  return `${dropped.what} (${droppedCount(dropped)})`;
 }
 
 /**

@@ -29,6 +29,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { decimalValue, standsAsDouble } from "../../src/models/decimal-value.js";
 import { jsonTextMeaning } from "../../src/models/json-meaning.js";
+import { isPlainObject } from "../../src/models/json-value.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import type { Placed } from "./read-messages.js";
 
@@ -444,15 +445,13 @@ function sameResult(left: unknown, right: unknown, callId: string): boolean {
  * the text, and is no copy of it.
  */
 function mcpText(text: string): string | undefined {
-  if (!/^\s*\{/.test(text) || jsonTextMeaning(text) === undefined) return undefined;
-  const value: unknown = JSON.parse(text);
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const result = value as Record<string, unknown>;
+  const result = jsonObject(text);
+  if (result === undefined) return undefined;
   if (!Object.keys(result).every((key) => key === "content" || key === "isError") || (result.isError !== undefined && result.isError !== false)) return undefined;
   if (!Array.isArray(result.content) || result.content.length !== 1) return undefined;
   const part: unknown = result.content[0];
-  if (part === null || typeof part !== "object" || Array.isArray(part)) return undefined;
-  const { type, text: said, ...rest } = part as Record<string, unknown>;
+  if (!isPlainObject(part)) return undefined;
+  const { type, text: said, ...rest } = part;
   return type === "text" && typeof said === "string" && Object.keys(rest).length === 0 ? said : undefined;
 }
 
@@ -468,11 +467,16 @@ function recordedResultText(text: string, callId: string): string | undefined {
   return result === undefined || typeof result === "string" ? undefined : JSON.stringify(result);
 }
 
-function functionResult(text: string, callId: string): unknown {
+/** The object a JSON text holds, when it is JSON and holds one. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
   if (!/^\s*\{/.test(text) || jsonTextMeaning(text) === undefined) return undefined;
   const value: unknown = JSON.parse(text);
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
+  return isPlainObject(value) ? value : undefined;
+}
+
+function functionResult(text: string, callId: string): unknown {
+  const record = jsonObject(text);
+  if (record === undefined) return undefined;
   const keys = Object.keys(record);
   if (record.type !== "function_result" || record.call_id !== callId || !keys.every((key) => key === "type" || key === "call_id" || key === "result")) return undefined;
   return record.result;

@@ -20,7 +20,8 @@ export function withoutRepeats(members: readonly Span[]): { kept: Span[]; repeat
     if (same.length < 2) continue;
     const first = contentOf(same[0]!);
     // Only where every copy says the same: one that differs makes the id one of two spans, all of them.
-    if (first !== undefined && same.every((span) => contentOf(span) === first)) for (const span of same.slice(1)) repeats.add(span);
+    const others = same.slice(1);
+    if (first !== undefined && others.every((span) => contentOf(span) === first)) for (const span of others) repeats.add(span);
   }
   return { kept: members.filter((span) => !repeats.has(span)), repeats: [...repeats] };
 }
