@@ -10,7 +10,8 @@ import { chat, ENVELOPES, type AdapterName, type ChatRequests, type JournalEnvel
 import { isCompactedResponse, isPlainObject, type RecordKind } from "../journal/detect.js";
 import { isInstructionsFormLoss } from "../models/instructions-form.js";
 import { isTextFormLoss } from "../models/text-form.js";
-import { firstStepLossesFor, heldIn, joinStepLosses, type StepEnvelope } from "../journal/two-step-losses.js";
+import { firstStepLossesFor, heldIn, joinStepLosses } from "../journal/two-step-losses.js";
+import { stepEnvelope } from "../journal/convert-assembled-response.js";
 import { joinBodyStepLosses } from "../journal/body-step-losses.js";
 import { RecordRewrite } from "./record-rewrite.js";
 import { type ChatCompletion, type ChatMessage, type ChatRequestBody } from "../models/chat-completions.js";
@@ -157,7 +158,7 @@ export function convertWhole(record: unknown, kind: WholeKind, target: Envelope,
   }
   ids?.written(gatedItems(marked.value));
   const second = written.losses.filter((loss) => !intoSetAside(loss.path, marked.left));
-  const joined = joinStepLosses({ source: stepEnvelope(source, envelopes), target: stepEnvelope(target, envelopes), first: marked.losses, second, written: written.value });
+  const joined = joinStepLosses({ source: stepEnvelope(source), target: stepEnvelope(target), first: marked.losses, second, written: written.value });
   // A synthesized value points into the record written; every other loss into the source, or at it as a whole.
   return { value: written.value, losses: joined.map((loss) => (loss.code === "synthesized" ? loss : heldIn(record, loss))) };
 }
@@ -252,13 +253,6 @@ function systemItems(record: unknown, adapter: (typeof ENVELOPES)[AdapterName], 
   }
 }
 
-/** What the losses of a response's two steps need to know of an envelope: its slug and where its response holds each field. */
-function stepEnvelope(envelope: Envelope, envelopes: JournalEnvelopes): StepEnvelope {
-  if (envelope === "responses") return "responses";
-  if (envelope === "chat") return { responseFields: chat.responses.fieldPaths };
-  const adapter = envelopes[envelope];
-  return { slug: adapter.slug, responseFields: adapter.responseFields, argumentsAsObjects: adapter.argumentsAsObjects };
-}
 
 /** Where the step to Open Responses wrote a value no record said, so that the next step does not report it lost. */
 function synthesizedPaths(losses: readonly Loss[]): string[] {

@@ -120,8 +120,8 @@ function throughResource(envelope: Envelope, target: Envelope, response: Assembl
   return { value: written.value, losses, ...(refused.left.size > 0 && Array.isArray(output) ? { written: output } : {}) };
 }
 
-/** What the losses of the two steps need to know of an envelope: its slug and where its response holds each field. */
-function stepEnvelope(envelope: Envelope): StepEnvelope {
+/** What the losses of a response's two steps need to know of an envelope: its slug, where its response holds each field, whether its calls hold arguments as objects. */
+export function stepEnvelope(envelope: Envelope): StepEnvelope {
   if (envelope === "responses") return "responses";
   if (envelope === "chat") return { responseFields: chat.responses.fieldPaths };
   const adapter = ENVELOPES[envelope as AdapterName];

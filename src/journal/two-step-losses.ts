@@ -65,7 +65,7 @@ const ARGUMENTS_PATH = /^\/(?:output|input)\/\d+\/arguments$/;
  * are the JSON text of the object the source held (an Anthropic tool_use
  * input), at the call's place in the Open Responses form.
  */
-export function madeArgumentsText(loss: Loss): boolean {
+function madeArgumentsText(loss: Loss): boolean {
   return loss.code === "synthesized" && ARGUMENTS_PATH.test(loss.path);
 }
 
