@@ -10,7 +10,9 @@
 // |                        |   toolResult, reasoningContent, cachePoint, guardContent…); no `type`   |
 // |                        |   (other keys a logger added are reported)                              |
 // | isBedrockRequestBody   | a `messages` array of such messages and no `input`, `model` or `object`; |
-// |                        |   `system`, when present, an array of such blocks                       |
+// |                        |   `system`, when present, an array of such blocks. With no message, a   |
+// |                        |   sign only Converse has: a system block, or a key of its own           |
+// |                        |   (`inferenceConfig`, `toolConfig`…)                                     |
 // | isBedrockResponse      | `output.message` such a message of role assistant (its content may be   |
 // |                        |   empty: stopped before any block), and a `stopReason`                  |
 // | isBedrockStreamEvent   | an object of one member, a ConverseStream event name, holding an object |
@@ -31,8 +33,15 @@ export function isBedrockMessage(record: unknown): boolean {
 export function isBedrockRequestBody(record: unknown): boolean {
   if (!isRecord(record) || !Array.isArray(record.messages) || "input" in record || "model" in record || "object" in record) return false;
   if (record.system !== undefined && !(Array.isArray(record.system) && record.system.every(isBedrockBlock))) return false;
-  return record.messages.length > 0 && record.messages.every(isBedrockMessage);
+  if (record.messages.length > 0) return record.messages.every(isBedrockMessage);
+  // A body with no message yet (a system prompt and settings, logged before the
+  // first turn) is told by what only Converse writes; read as Chat, its system
+  // blocks and toolConfig would be fields Chat does not have.
+  return (Array.isArray(record.system) && record.system.length > 0) || BODY_KEYS.some((key) => key in record);
 }
+
+/** Top-level keys of a Converse request body that no other envelope's body has. */
+const BODY_KEYS = ["inferenceConfig", "toolConfig", "guardrailConfig", "additionalModelRequestFields", "additionalModelResponseFieldPaths", "promptVariables", "performanceConfig", "requestMetadata"];
 
 export function isBedrockResponse(record: unknown): boolean {
   if (!isRecord(record) || !isRecord(record.output) || !("stopReason" in record)) return false;

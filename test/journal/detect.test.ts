@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { detectRecord, type RecordKind } from "../../src/journal/detect.js";
+import { detectEnvelopeRecord, detectRecord, type RecordKind } from "../../src/journal/detect.js";
 
 describe("records are told apart by shape", () => {
   const cases: Array<[string, unknown, RecordKind]> = [
@@ -40,5 +40,25 @@ describe("records are told apart by shape", () => {
   ];
   test.each(cases)("%s", (_label, record, kind) => {
     expect(detectRecord(record)).toBe(kind);
+  });
+});
+
+describe("a request body with no message yet", () => {
+  test("is Bedrock's when only Converse writes what it holds, Chat's otherwise", () => {
+    expect(
+      [
+        { messages: [], system: [{ text: "You are terse." }] },
+        { messages: [], inferenceConfig: { maxTokens: 5 } },
+        { messages: [], toolConfig: { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: { type: "object" } } } }] } },
+        { messages: [], max_tokens: 5 },
+        { messages: [] },
+      ].map(detectEnvelopeRecord),
+    ).toEqual([
+      { kind: "envelope_request", envelope: "bedrock" },
+      { kind: "envelope_request", envelope: "bedrock" },
+      { kind: "envelope_request", envelope: "bedrock" },
+      { kind: "chat_request" },
+      { kind: "chat_request" },
+    ]);
   });
 });

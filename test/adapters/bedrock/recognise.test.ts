@@ -27,6 +27,23 @@ describe("isBedrockRequestBody", () => {
     expect(isBedrockRequestBody({ messages: [{ role: "user", content: [{ text: "Hi" }] }], system: [], inferenceConfig: {} })).toBe(true);
   });
 
+  test("claims a body with no message by a sign only Converse has", () => {
+    expect(
+      [
+        { messages: [], system: [{ text: "You are terse." }] },
+        { messages: [], inferenceConfig: { maxTokens: 5 } },
+        { messages: [], toolConfig: { tools: [] } },
+        { messages: [], additionalModelRequestFields: {} },
+      ].map(isBedrockRequestBody),
+    ).toEqual([true, true, true, true]);
+  });
+
+  test("leaves a body with no message and no sign of its own to the others", () => {
+    expect(
+      [{ messages: [] }, { messages: [], system: [] }, { messages: [], system: [{ type: "text", text: "Hi" }] }, { messages: [], system: "Hi" }, { messages: [], temperature: 0 }].map(isBedrockRequestBody),
+    ).toEqual([false, false, false, false, false]);
+  });
+
   test("leaves a Chat or Anthropic body alone", () => {
     expect(isBedrockRequestBody({ model: "gpt-5", messages: [{ role: "user", content: "Hi" }] })).toBe(false);
     expect(isBedrockRequestBody({ messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], system: "Be brief." })).toBe(false);
