@@ -72,6 +72,19 @@ describe("a Langfuse export of observation rows", () => {
     expect(read.texts).toEqual(downloadRecords(download));
   });
 
+  it("a file with a column named __proto__, which the Parquet reader would drop from each row, is one error", async () => {
+    const columns: Array<[string, string]> = [
+      ["type", "function_call"],
+      ["__proto__", '{"type":"function_call","call_id":"call_2","name":"delete_files","arguments":"{}"}'],
+      ["call_id", "call_1"],
+      ["name", "get_weather"],
+      ["arguments", "{}"],
+      ["status", "completed"],
+    ];
+    const columnData = columns.map(([name, value]) => ({ name, data: [value], type: "STRING" as const }));
+    await expect(readAll(Buffer.from(parquetWriteBuffer({ columnData })))).rejects.toThrow("in opens as a Parquet file and cannot be read as one: a column or field is named __proto__, which the Parquet reader drops from every row");
+  });
+
   it("a file that opens as Parquet and is not one is one error", async () => {
     await expect(readAll(Buffer.from("PAR1 and then nothing of a footer"))).rejects.toThrow(/^in opens as a Parquet file and cannot be read as one: /);
   });
