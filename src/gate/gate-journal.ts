@@ -4,7 +4,7 @@
 import type { InexactSchemaNumber } from "../journal/inexact-numbers.js";
 import { isReadLine } from "../journal/read.js";
 import { normalizeJournal, type JournalInput, type NormalizeOptions } from "../journal/normalize.js";
-import type { JournalItem } from "../models/journal-item.js";
+import type { AnswerStarts, JournalItem } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
 import { conversationGate, withConversation, type ConversationGateRecord } from "./conversation-gate.js";
 import { GateHalves } from "./gate-halves.js";
@@ -64,6 +64,8 @@ export interface GateInput {
   responseTools?: Record<string, unknown>;
   /** The calls of the choices a request's replay did not continue, which wait for no output (NormalizedRecord's `callsOfOtherAnswers`). */
   callsOfOtherAnswers?: readonly string[];
+  /** Where the record's answers that are alternatives to one another begin (NormalizedRecord's `answers`). */
+  answers?: AnswerStarts;
 }
 
 /**
@@ -113,7 +115,7 @@ export async function* gateJournal(input: JournalInput, options: JournalGateOpti
   const gate = new JournalGate(options);
   for await (const record of normalizeJournal(input, { ...options, ...GATE_READING })) {
     if (record.kind === "error") yield* gate.error(record.source, record.line, record.detail);
-    else yield* gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses, responseTools: record.responseTools, callsOfOtherAnswers: record.callsOfOtherAnswers });
+    else yield* gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses, responseTools: record.responseTools, callsOfOtherAnswers: record.callsOfOtherAnswers, answers: record.answers });
   }
   yield* gate.finish();
 }

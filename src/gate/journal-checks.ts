@@ -34,7 +34,12 @@
 // same response as the call, before any output, belongs to the turn), or at any
 // other item that comes after an output (the model answered the outputs: a new
 // turn). Another call or a reasoning before any output is the same turn (parallel
-// calls, interleaved reasoning). A call still waiting at the end of the journal is
+// calls, interleaved reasoning). Answers that are alternatives to one another
+// (the choices of a chat.completion of n > 1, each a response of its own, a
+// stream's later choices each a record of its own) are no turn of one another:
+// the items of one pass no call of an earlier one by, which still waits for its
+// output after them, as the request that goes on from its answer owes it one.
+// A call still waiting at the end of the journal is
 // normal: its output has not been written yet. A blocked call waits for nothing:
 // no output may follow it (one that does is itself a finding), so its turn ending
 // without one is what should happen, not a finding on the item that ends it.
@@ -69,7 +74,8 @@
 // them, so a request's tool_choice governs the calls of its own record and of
 // every later record, until the next request body.
 import type { Finding } from "../models/finding.js";
-import type { JournalItem } from "../models/journal-item.js";
+import type { AnswerStarts, JournalItem } from "../models/journal-item.js";
+import { isPlainObject } from "../models/json-value.js";
 import { FingerprintTable, textFingerprint32 } from "./fingerprint-table.js";
 import { LinePlaces, relatedLine } from "./line-places.js";
 import { WaitingCalls } from "./waiting-calls.js";
@@ -148,17 +154,37 @@ export class JournalChecker {
   private afterOutputs = false;
   /** A run of reasoning items waiting to see the item that follows the run. */
   private held: CheckedItem[] = [];
+  /**
+   * The answers read so far of the last record's group of alternatives: its
+   * items from its first answer, then those of each later answer a stream gave
+   * after it. Kept by reference: a record is known to be a group's only when a
+   * later answer comes.
+   */
+  private answerGroup: Array<{ items: readonly GatedItem[]; from: number }> = [];
+  /** While an answer after the first is checked: the call_ids of the answers before it, which its items pass none of by. */
+  private alternatives: Set<string> | undefined;
 
   constructor(options: JournalCheckOptions = {}) {
     this.registry = options.registry;
     this.checks = options.checks ?? [];
   }
 
-  /** The items of one record, in order; returns the items whose findings are final, in input order. */
-  push(items: readonly GatedItem[]): CheckedItem[] {
+  /** The items of one record, in order, and where its answers that are alternatives begin; returns the items whose findings are final, in input order. */
+  push(items: readonly GatedItem[], answers?: AnswerStarts): CheckedItem[] {
     const released: CheckedItem[] = [];
     const lastOfResponse = items.some((item) => item.provenance.response) ? lastIndexByResponse(items) : NO_RESPONSE;
+    const later = answers?.later === true;
+    if (!later) this.answerGroup = [];
+    const starts = answers?.starts ?? [];
+    this.answerGroup.push({ items, from: starts[0] ?? 0 });
+    // A later answer of a stream: every answer read before it is an alternative.
+    this.alternatives = later ? callIdsOf(this.answerGroup.slice(0, -1)) : undefined;
+    let nextAnswer = 1;
     items.forEach((gated, index) => {
+      if (nextAnswer < starts.length && starts[nextAnswer] === index) {
+        this.alternatives = callIdsOf(this.answerGroup.slice(0, -1).concat({ items: items.slice(0, index), from: starts[0]! }));
+        nextAnswer += 1;
+      }
       const findings: Finding[] = [];
       for (const check of this.checks) findings.push(...check.check(gated));
       // Built field by field: an object spread costs several times more on this hot path.
@@ -182,6 +208,7 @@ export class JournalChecker {
         this.held = [];
       }
     });
+    this.alternatives = undefined;
     return released;
   }
 
@@ -439,7 +466,7 @@ export class JournalChecker {
     if (!(isMessage || outputsCame) || this.waiting.size === 0) return;
     // An assistant message of the calls' own response, before any output, is part of their turn.
     const mayJoinTurn = isMessage && fields.role === "assistant" && !outputsCame;
-    for (const call of this.waiting.passBy(checked.provenance, mayJoinTurn, this.movedWaiting)) {
+    for (const call of this.waiting.passBy(checked.provenance, mayJoinTurn, this.movedWaiting, this.alternatives)) {
       const slot = this.calls.find(writtenKey(call.callId));
       if (slot >= 0) this.calls.set(slot, "waiting", 0);
       const { text, ...related } = relatedLine(call.line, call.source === "" ? undefined : call.source, checked.provenance.source);
@@ -482,6 +509,18 @@ function precedesReasoningFollower(kind: ItemKind, fields: Record<string, unknow
     default:
       return assertNever(kind);
   }
+}
+
+/** The call_ids of the function calls of each answer, from where it begins among its record's items. */
+function callIdsOf(answers: ReadonlyArray<{ items: readonly GatedItem[]; from: number }>): Set<string> {
+  const callIds = new Set<string>();
+  for (const { items, from } of answers) {
+    for (let index = from; index < items.length; index++) {
+      const item = items[index]!.item;
+      if (isPlainObject(item) && item.type === "function_call" && typeof item.call_id === "string") callIds.add(item.call_id);
+    }
+  }
+  return callIds;
 }
 
 function responseKey(item: JournalItem): string {

@@ -3,7 +3,7 @@
 // the replay targets (a caller passes a target's checks in), so a thread that
 // runs only this half (`gate --jobs`) stays small.
 import type { Finding } from "../models/finding.js";
-import type { JournalItem } from "../models/journal-item.js";
+import type { AnswerStarts, JournalItem } from "../models/journal-item.js";
 import { JournalChecker, type CheckedItem, type GatedItem, type ItemCheck } from "./journal-checks.js";
 import { isBlocked, replayGate, type GateReason } from "./replay-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
@@ -37,6 +37,8 @@ export interface PreparedRecord {
   items: PreparedItem[];
   /** The calls of the choices a request's replay did not continue: the conversation goes on without them, and they wait for no output. */
   callsOfOtherAnswers?: readonly string[];
+  /** Where the record's answers that are alternatives to one another begin: one's items pass no call of another by. */
+  answers?: AnswerStarts;
 }
 
 export interface PreparedItem extends JournalItem {
@@ -77,7 +79,7 @@ export class PreparedGate {
     if (prepared.items.length === 0) return records;
     // Built field by field: a spread per item is a measurable share of the gate's time.
     const gated = prepared.items.map((item): GatedItem => ({ item: item.item, provenance: item.provenance, verdict: replayGate(item.item, item.schema, this.gateOptions), notAllowed: item.notAllowed }));
-    const checked = this.checker.push(gated).map(this.toRecord);
+    const checked = this.checker.push(gated, prepared.answers).map(this.toRecord);
     if (records.length === 0) return checked;
     records.push(...checked);
     return records;

@@ -63,6 +63,7 @@ export class ToolsInForce {
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
     if (input.callsOfOtherAnswers !== undefined && input.callsOfOtherAnswers.length > 0) prepared.callsOfOtherAnswers = input.callsOfOtherAnswers;
+    if (input.answers !== undefined) prepared.answers = input.answers;
     return prepared;
   }
 

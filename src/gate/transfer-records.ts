@@ -22,7 +22,7 @@
 // when a replay target's checks (`gate --for`), which read every field, are on.
 //
 // Layout, value by value (a mask says which of the optional values follow):
-//   record:  tag (RECORD | RECORD_ERROR | ERROR_LINE, with OTHER_ANSWERS), source, line, [recordError | detail], [callsOfOtherAnswers], item count
+//   record:  tag (RECORD | RECORD_ERROR | ERROR_LINE, with OTHER_ANSWERS, ANSWERS), source, line, [recordError | detail], [callsOfOtherAnswers], [answers], item count
 //   item:    field mask (or WHOLE, then the item), the fields present, [content part types]
 //   then:    provenance mask, [source], [line], index, envelope, [response id, response status]
 //   then:    [schema number], [notAllowed]
@@ -52,7 +52,11 @@ const RECORD_ERROR = 1;
 const ERROR_LINE = 2;
 /** Added to RECORD or RECORD_ERROR: the record's callsOfOtherAnswers follow its recordError. */
 const OTHER_ANSWERS = 4;
+/** Added to RECORD or RECORD_ERROR: the record's answers follow its callsOfOtherAnswers. */
+const ANSWERS = 8;
 const NO_SOURCE = -1;
+/** Ends the starts of a record's answers that continue the record before's (AnswerStarts' `later`): no start is negative. */
+const LATER_ANSWER = -1;
 
 /** What crosses for one batch of records. */
 export interface RecordTransfer {
@@ -86,10 +90,11 @@ export class RecordEncoder {
 
   add(record: PreparedRecord): void {
     const values = this.pending.values;
-    const otherAnswers = record.callsOfOtherAnswers === undefined ? 0 : OTHER_ANSWERS;
-    if (record.recordError === undefined) values.push(RECORD | otherAnswers, this.sourceNumber(record.source), record.line);
-    else values.push(RECORD_ERROR | otherAnswers, this.sourceNumber(record.source), record.line, record.recordError);
+    const flags = (record.callsOfOtherAnswers === undefined ? 0 : OTHER_ANSWERS) | (record.answers === undefined ? 0 : ANSWERS);
+    if (record.recordError === undefined) values.push(RECORD | flags, this.sourceNumber(record.source), record.line);
+    else values.push(RECORD_ERROR | flags, this.sourceNumber(record.source), record.line, record.recordError);
     if (record.callsOfOtherAnswers !== undefined) values.push([...record.callsOfOtherAnswers]);
+    if (record.answers !== undefined) values.push(record.answers.later === true ? [...record.answers.starts, LATER_ANSWER] : [...record.answers.starts]);
     values.push(record.items.length);
     for (const item of record.items) this.addItem(values, item, record);
   }
@@ -245,8 +250,12 @@ function decodeValues(values: readonly unknown[], sources: readonly string[], sc
     }
     const record: TransferredRecord & { kind: "items" } = { kind: "items", line, items: [] };
     if (source !== undefined) record.source = source;
-    if ((tag & ~OTHER_ANSWERS) === RECORD_ERROR) record.recordError = values[at++] as string;
+    if ((tag & ~(OTHER_ANSWERS | ANSWERS)) === RECORD_ERROR) record.recordError = values[at++] as string;
     if (tag & OTHER_ANSWERS) record.callsOfOtherAnswers = values[at++] as string[];
+    if (tag & ANSWERS) {
+      const starts = values[at++] as number[];
+      record.answers = starts[starts.length - 1] === LATER_ANSWER ? { starts: starts.slice(0, -1), later: true } : { starts };
+    }
     const count = values[at++] as number;
     for (let i = 0; i < count; i++) {
       let item: unknown;

@@ -54,10 +54,10 @@ export class WaitingCalls {
 
   /**
    * Takes out, in call order, every call that is not of the turn of `provenance`
-   * (every call, when `keepTurn` is false); the calls that stay move to the front,
-   * and `moved` tells each its new position.
+   * (every call, when `keepTurn` is false) and not in `alternatives`; the calls
+   * that stay move to the front, and `moved` tells each its new position.
    */
-  passBy(provenance: Provenance, keepTurn: boolean, moved: (callId: string, position: number) => void): PassedCall[] {
+  passBy(provenance: Provenance, keepTurn: boolean, moved: (callId: string, position: number) => void, alternatives?: ReadonlySet<string>): PassedCall[] {
     const passed: PassedCall[] = [];
     const source = provenance.source ?? "";
     const response = turnResponse(provenance);
@@ -65,7 +65,7 @@ export class WaitingCalls {
     for (let at = 0; at < this.callIds.length; at += 1) {
       const callId = this.callIds[at];
       if (callId === undefined) continue;
-      if (keepTurn && this.lines[at] === provenance.line && this.sources[at] === source && this.responses[at] === response) {
+      if ((keepTurn && this.lines[at] === provenance.line && this.sources[at] === source && this.responses[at] === response) || alternatives?.has(callId) === true) {
         if (kept !== at) {
           this.callIds[kept] = callId;
           this.names[kept] = this.names[at];

@@ -36,7 +36,7 @@ import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
 import { limitSpelledOtherwise } from "../models/limit-spelled-otherwise.js";
 import type { ChatMessage } from "../models/chat-completions.js";
-import type { Envelope, JournalItem, Provenance } from "../models/journal-item.js";
+import type { AnswerStarts, Envelope, JournalItem, Provenance } from "../models/journal-item.js";
 import type { Loss } from "../models/loss.js";
 import { pointerToken, prefixLosses } from "../models/json-pointer.js";
 import type { CanonicalItem } from "../models/open-responses.js";
@@ -125,6 +125,8 @@ export type NormalizedRecord =
        * output is owed to them (ConversationSoFar).
        */
       callsOfOtherAnswers?: string[];
+      /** Where the record's answers that are alternatives to one another begin among `items`: a later answer's items are no turn after an earlier one's calls. */
+      answers?: AnswerStarts;
       /**
        * The items whose arguments or output text was written from an object of
        * the record holding a number its double does not stand for: the text is
@@ -445,6 +447,7 @@ export class JournalNormalizer {
       items: items.map((item, index) => ({ item, provenance: this.provenance(response.itemLines?.[index] ?? response.lastLine, index, envelope, { id: response.id, status: response.status }) })),
       losses,
       ...(toolFields ? { responseTools: toolFields } : {}),
+      ...(response.laterChoice === true ? { answers: { starts: [0], later: true } } : {}),
       repeated: 0,
     };
   }
@@ -476,6 +479,8 @@ export class JournalNormalizer {
       ...(parts.request ? { request: parts.request } : {}),
       ...(parts.responseTools ? { responseTools: parts.responseTools } : {}),
       ...(otherAnswers !== undefined && otherAnswers.length > 0 ? { callsOfOtherAnswers: [...otherAnswers] } : {}),
+      // A replay skips request items only, which come before every answer.
+      ...(parts.answers !== undefined && parts.answers.length > 1 ? { answers: { starts: parts.answers.map((start) => start - skipped) } } : {}),
       repeated: skipped - replaced,
     };
   }

@@ -19,6 +19,18 @@ export interface Provenance {
   response?: { id?: string; status?: string };
 }
 
+/**
+ * Where the answers of a record that are alternatives to one another begin
+ * among its items (the choices of a chat.completion of n > 1, the candidates
+ * of a Gemini response): one answer's items are no turn after another's. A
+ * stream gives each later choice as a record of its own, which `later` marks:
+ * its items are all one more answer to the record before.
+ */
+export interface AnswerStarts {
+  starts: number[];
+  later?: boolean;
+}
+
 export interface JournalItem {
   /** The canonical item; kept as the record had it when it is not a valid portable item. */
   item: CanonicalItem | Record<string, unknown>;

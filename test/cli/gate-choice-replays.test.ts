@@ -136,3 +136,81 @@ describe("gate: an output for a call of a choice the replay did not take", { tim
     expect(two.text).toContain(orphan("3.5")[0]);
   });
 });
+
+describe("gate: a completion of two whose first choice calls a tool and whose second answers in text", { timeout: 30_000 }, () => {
+  const said = { role: "assistant", content: "Sunny in both." };
+  const calling = { role: "assistant", content: null, tool_calls: [toolCall("call_a1", "Paris")] };
+  const mixed = { ...completion, choices: [{ index: 0, message: calling, finish_reason: "tool_calls" }, { index: 1, message: said, finish_reason: "stop" }] };
+  const mixedStream = [
+    chunk({ index: 0, delta: { role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_a1", type: "function", function: { name: "get_weather", arguments: "" } }] }, finish_reason: null }),
+    chunk({ index: 1, delta: { role: "assistant", content: "Sunny" }, finish_reason: null }),
+    chunk({ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }),
+    chunk({ index: 1, delta: { content: " in both." }, finish_reason: null }),
+    chunk({ index: 0, delta: {}, finish_reason: "tool_calls" }),
+    chunk({ index: 1, delta: {}, finish_reason: "stop" }),
+  ];
+  const asked = { ...request([ask]), n: 2 };
+  const pass = (place: string, type: string, callId = "-") => `line ${place}  ${type} ${callId}  pass not_function_call: "${type}" is not a function_call`;
+  const ok = (place: string) => `line ${place}  function_call call_a1  pass ok: completed call with arguments valid for its schema`;
+
+  test("alone: the text of the second choice is no turn after the first choice's call", async () => {
+    expect(await runOrbridge(["gate", "-"], lines([asked, mixed]))).toEqual({
+      code: 0,
+      stdout: [pass("1", "message"), ok("2"), pass("2.1", "message"), ""].join("\n"),
+      stderr: "read 2 lines: 3 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("streamed, the second choice a record of its own: the same", async () => {
+    expect(await runOrbridge(["gate", "-"], lines([{ ...asked, stream: true }, ...mixedStream]))).toEqual({
+      code: 0,
+      stdout: [pass("1", "message"), ok("6"), pass("7", "message"), ""].join("\n"),
+      stderr: "read 7 lines: 3 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("a request that goes on from the first choice with its tool message: the call is answered", async () => {
+    expect(await runOrbridge(["gate", "-"], lines([asked, mixed, request([ask, calling, result("call_a1")]), final]))).toEqual({
+      code: 0,
+      stdout: [pass("1", "message"), ok("2"), pass("2.1", "message"), pass("3.2", "function_call_output", "call_a1"), pass("4", "message"), ""].join("\n"),
+      stderr: "read 4 lines: 5 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("a request that goes on from the first choice without its tool message still owes the call its output, in one thread and in two", async () => {
+    const text = lines([asked, mixed, request([ask, calling, { role: "user", content: "And Lyon?" }])]);
+    const missing = [
+      'line 3.2  message -  BLOCKED missing_output: the call "call_a1" (get_weather) on line 2 has no function_call_output before this user message',
+      '    verdict not_function_call: "message" is not a function_call',
+    ];
+    expect(await runOrbridge(["gate", "-"], text)).toEqual({
+      code: 1,
+      stdout: [pass("1", "message"), ok("2"), pass("2.1", "message"), ...missing, ""].join("\n"),
+      stderr: "read 3 lines: 4 items, 0 errors; 1 blocked\n  blocked by: missing_output 1\n  findings: missing_output 1\n",
+    });
+    const streamed = lines([{ ...asked, stream: true }, ...mixedStream, request([ask, calling, { role: "user", content: "And Lyon?" }])]);
+    const [one, two] = [await gatedIn(1, streamed), await gatedIn(2, streamed)];
+    expect([one.threads, two.threads]).toEqual([[1], [2]]);
+    expect(two.text).toBe(one.text);
+    expect(one.text).toBe([pass("1", "message"), ok("6"), pass("7", "message"), ...missing.map((line) => line.replace("line 3.2", "line 8.2").replace("on line 2", "on line 6")), ""].join("\n"));
+  });
+
+  test("a request that goes on from the second choice owes the first choice's call nothing", async () => {
+    expect(await runOrbridge(["gate", "-"], lines([asked, mixed, request([ask, said, { role: "user", content: "Thanks." }])]))).toEqual({
+      code: 0,
+      stdout: [pass("1", "message"), ok("2"), pass("2.1", "message"), pass("3.2", "message"), ""].join("\n"),
+      stderr: "read 3 lines: 4 items, 0 errors; 0 blocked\n",
+    });
+  });
+
+  test("a request that goes on from the second choice and carries the first choice's call and an output for it: both blocked", async () => {
+    const { code, stdout } = await runOrbridge(["gate", "--only-blocked", "-"], lines([asked, mixed, request([ask, said, calling, result("call_a1")])]));
+    expect({ code, stdout: stdout.split("\n").filter((line) => line.startsWith("line ")) }).toEqual({
+      code: 1,
+      stdout: [
+        'line 3.2  function_call call_a1  BLOCKED duplicate_call_id: the call_id "call_a1" was already used by the call of line 2',
+        'line 3.3  function_call_output call_a1  BLOCKED orphan_output: the call "call_a1" of line 2 is of a choice its conversation went on without (a request replayed another choice of its completion): no call of the conversation has the call_id',
+      ],
+    });
+  });
+});

@@ -198,7 +198,7 @@ export class ReportCollector {
         continue;
       }
       this.itemsOf([record]);
-      this.verdictsOf(gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses, responseTools: record.responseTools, callsOfOtherAnswers: record.callsOfOtherAnswers }));
+      this.verdictsOf(gate.pushNormalized({ source: record.source, line: record.line, items: record.items, request: record.request, requestNumbers: record.requestNumbers, losses: record.losses, responseTools: record.responseTools, callsOfOtherAnswers: record.callsOfOtherAnswers, answers: record.answers }));
     }
   }
 
