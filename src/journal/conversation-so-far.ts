@@ -20,6 +20,8 @@
 // |   a reasoning item's   |                                                               |
 // |   `provenance.model`   |                                                               |
 // | `bedrock:type`         | "tool_use" is the same as no field                            |
+// | `gemini:candidate`     | any value is the same as no field: a replay goes on from one  |
+// |                        |   candidate of a response, and says not which                 |
 // | a reasoning item's     | null is the same as no field                                  |
 // |   `encrypted_content`  |                                                               |
 // | a reasoning item's     | null or [] is the same as no field                            |
@@ -610,6 +612,8 @@ function isEmptyAssistantMessage(item: unknown): boolean {
 const SIGNATURE_FIELDS = ["gemini:thoughtSignature", "gemini:thought_signature"];
 /** How a Gemini part was spelled (`"snake"`: `function_call`, `thought_signature`…), kept so that the way back spells it alike. */
 const SPELLING = "gemini:spelling";
+/** The candidate of a Gemini response of several that an item comes from: the answer a replay goes on from, which no replayed item says. */
+const GEMINI_CANDIDATE = "gemini:candidate";
 /** The type of a Bedrock toolUse block, carried on its call. */
 const BEDROCK_TYPE = "bedrock:type";
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
@@ -744,6 +748,7 @@ function meaningOf(item: unknown): ItemMeaning | undefined {
     if (!isPlainObject(item)) return { body: "v" + jsonValueMeaning(item) };
     const { id, status, arguments: args, parsed_arguments: parsedArguments, "anthropic:caller": caller, ...rest } = withPlainTextAsString(withoutCacheMarksOrNullCitations(withSignatureBytes(item)));
     if (rest[BEDROCK_TYPE] === "tool_use") delete rest[BEDROCK_TYPE];
+    delete rest[GEMINI_CANDIDATE];
     if (rest.type === "reasoning") {
       if (rest.encrypted_content === null) delete rest.encrypted_content;
       if (rest.content === null || (Array.isArray(rest.content) && rest.content.length === 0)) delete rest.content;

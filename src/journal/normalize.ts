@@ -432,8 +432,10 @@ export class JournalNormalizer {
     // The fields a stream's response object was given are in no item.
     const losses: Loss[] = response.losses.filter((loss) => !synthesizesResponseField(loss));
     if (entry.damage) losses.push(entry.damage);
+    // A stream of several Gemini candidates joins them into one response, each candidate an answer of its own.
+    const candidates = candidateStarts(items);
     if (response.laterChoice === true) this.conversation.extendAnswer(items);
-    else this.conversation.extend(items);
+    else this.conversation.extend(items, candidates);
     // What the streamed response says its request allowed holds for its calls, as a stored response's does.
     const toolFields = response.responseObject === undefined ? undefined : responseToolFields(response.responseObject);
     return {
@@ -447,7 +449,7 @@ export class JournalNormalizer {
       items: items.map((item, index) => ({ item, provenance: this.provenance(response.itemLines?.[index] ?? response.lastLine, index, envelope, { id: response.id, status: response.status }) })),
       losses,
       ...(toolFields ? { responseTools: toolFields } : {}),
-      ...(response.laterChoice === true ? { answers: { starts: [0], later: true } } : {}),
+      ...(response.laterChoice === true ? { answers: { starts: [0], later: true } } : candidates !== undefined ? { answers: { starts: candidates } } : {}),
       repeated: 0,
     };
   }
@@ -529,7 +531,10 @@ export class JournalNormalizer {
         const kept = slugged.size === 0 ? itemFields : new Set([...itemFields].filter((field) => !slugged.has(field) || elementwise.some(([one]) => one === field)));
         const losses = [...prefixLosses(at, itemLosses), ...this.leftBehind(record, kept, at, "the response")];
         if (this.sayLeftBehind) for (const [field, value] of elementwise) losses.push(...elementsLeftBehind(field, value as unknown[], at));
-        return parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
+        const result = parts(envelope!, output, losses, { response: { id: stringOrUndefined(resource.id), status: stringOrUndefined(resource.status) } });
+        const candidates = candidateStarts(output);
+        if (candidates !== undefined) result.answers = candidates;
+        return result;
       }
       case "chat_request": {
         const requestCounts = counts ?? chat.callCounts(this.answersForGate);
@@ -739,6 +744,21 @@ function elementsLeftBehind(field: string, kept: readonly unknown[], at: string)
     }
   });
   return losses;
+}
+
+/** The mark of the candidate a Gemini response's item comes from, when the response has several (generate-content-to-response.ts). */
+const CANDIDATE_MARK = "gemini:candidate";
+
+/** Where each candidate's items begin among a response's items, when they come from several: they are alternatives, as a completion's choices are. */
+function candidateStarts(items: readonly CanonicalItem[]): number[] | undefined {
+  const starts: number[] = [];
+  let last: unknown;
+  items.forEach((item, index) => {
+    const mark = isPlainObject(item) ? item[CANDIDATE_MARK] : undefined;
+    if (index === 0 || mark !== last) starts.push(index);
+    last = mark;
+  });
+  return starts.length > 1 ? starts : undefined;
 }
 
 interface RecordParts {
