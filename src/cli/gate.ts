@@ -12,11 +12,12 @@ import { commandArgs, stringOption } from "./args.js";
 import type { Command } from "./command.js";
 import { keyText } from "../journal/conversation-key.js";
 import type { JsonPointer } from "../journal/json-pointer.js";
-import { LineSplitter, type ReadOptions } from "../journal/read.js";
+import { readFileChunks, type ReadOptions } from "../journal/read.js";
 import { PrototypeGuard } from "./prototype-guard.js";
 import { defaultJobs, gatedBatches, WORKER_MIN_BYTES, type GatedBatch } from "./gate-jobs.js";
 import { addCounts, GateOutput, summaryText, type GateCounts, type GateFormat, type GateLines, type GateShown } from "./gate-output.js";
-import { checkInputs, inputChunks, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputOptions, readJsonFile } from "./inputs.js";
+import { checkInputs, INPUT_OPTIONS, INPUT_OPTIONS_HELP, inputLines, inputOptions, readJsonFile } from "./inputs.js";
+import { readsAsConversations, type SourceOptions } from "../journal/read-document.js";
 import { LineWriter, UsageError, write, type CommandIO, type ExitCode } from "./io.js";
 import { progressFor } from "./progress.js";
 import { wantsColour } from "./style.js";
@@ -229,10 +230,12 @@ export const gateCommand: Command = {
     const conversations = conversation === undefined ? undefined : { conversations: 0, reopened: 0 };
     const guard = new PrototypeGuard();
     try {
+      // A stored log of several conversations (traces, stored completions) has each judged apart, as --conversation judges a journal's.
+      const stored = conversation === undefined && (await holdsStoredConversations(sources, readOptions));
       const batches =
-        conversation === undefined
+        conversation === undefined && !stored
           ? gatedBatches(sources, io, { jobs, read: readOptions, normalize: { origin }, gate, ...output })
-          : batchesByConversation(sources, io, { conversation, maxOpen, read: readOptions, origin, gate, ...output }, conversations!);
+          : batchesByConversation(sources, io, { conversation, maxOpen, read: readOptions, origin, gate, ...output }, conversations ?? { conversations: 0, reopened: 0 });
       for await (const batch of batches) {
         guard.check();
         counts.lines += batch.lines;
@@ -286,8 +289,33 @@ function maxOpenOption(value: string | undefined, conversation: JsonPointer | un
   return Number(value);
 }
 
+/**
+ * Whether a file among the sources is a stored log whose reader gives its
+ * records in conversations. Each file is opened and let go again; standard
+ * input, which cannot be read twice, is not looked into, and is read as one
+ * conversation with the other sources.
+ */
+async function holdsStoredConversations(sources: readonly string[], read: SourceOptions): Promise<boolean> {
+  for (const source of sources) {
+    if (source === "-") continue;
+    const bytes = readFileChunks(source);
+    try {
+      if (await readsAsConversations(source, bytes, read)) return true;
+    } catch {
+      // A source that cannot be read is reported when it is gated.
+    } finally {
+      await bytes.return(undefined);
+    }
+  }
+  return false;
+}
+
+/** The bytes of lines gated before their verdicts are handed on. */
+const BATCH_BYTES = 64 * 1024;
+
 interface ConversationRun {
-  conversation: JsonPointer;
+  /** Without it, each stored log's conversation is its own, and every other line is of one conversation. */
+  conversation: JsonPointer | undefined;
   maxOpen: number;
   read: ReadOptions;
   origin: string | undefined;
@@ -307,7 +335,8 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
   // Loaded here, as the one-thread gate loads its halves: the normalizer and Ajv come with them.
   const [{ conversationGate }, targets] = await Promise.all([import("../gate/conversation-gate.js"), run.gate.target === undefined ? undefined : import("../gate/targets.js")]);
   const target = run.gate.target;
-  const output = new ConversationOutput(run.format, run.colour, run.shown);
+  // Without --conversation, the verdicts are written as a journal gated whole writes them.
+  const output = new ConversationOutput(run.format, run.colour, run.shown, run.conversation !== undefined);
   const router = conversationGate(
     {
       conversation: run.conversation,
@@ -322,21 +351,19 @@ async function* batchesByConversation(sources: readonly string[], io: CommandIO,
     },
     output.present,
   );
-  let splitter: LineSplitter | undefined;
-  for await (const chunk of inputChunks(sources, io, run.read)) {
-    let bytes = 0;
-    let lines;
-    if ("bytes" in chunk) {
-      splitter ??= new LineSplitter(chunk.source, run.read);
-      lines = splitter.push(chunk.bytes);
-      bytes = chunk.bytes.length;
-    } else {
-      lines = splitter ? splitter.finish() : [];
-      splitter = undefined;
-    }
-    for (const line of lines) output.add(router.pushLine(line));
-    yield { ...output.take(), lines: lines.length, bytes, threads: 1 };
+  // Lines, not bytes: a stored log reader's line carries its conversation.
+  let lines = 0;
+  let bytes = 0;
+  for await (const line of inputLines(sources, io, run.read)) {
+    output.add(router.pushLine(line));
+    lines += 1;
+    bytes += Buffer.byteLength(line.text) + 1;
+    if (bytes < BATCH_BYTES) continue;
+    yield { ...output.take(), lines, bytes, threads: 1 };
+    lines = 0;
+    bytes = 0;
   }
+  if (lines > 0) yield { ...output.take(), lines, bytes, threads: 1 };
   output.add(router.finish());
   counts.conversations = router.counts.conversations;
   counts.reopened = router.counts.reopened;
@@ -357,6 +384,8 @@ class ConversationOutput {
     private readonly format: GateFormat,
     colour: boolean,
     shown: GateShown,
+    /** Whether each verdict is led by its conversation (--conversation). */
+    private readonly named: boolean,
   ) {
     this.lines = new GateOutput(format, colour, shown);
   }
@@ -376,6 +405,7 @@ class ConversationOutput {
     addCounts(this.counts, counts);
     if (text === "") return text;
     // `text` is the record's lines, ending with a newline.
+    if (!this.named) return text;
     if (this.format === "json") {
       const led = conversation === undefined ? text : `{"conversation":${keyText(conversation)},${text.slice(1)}`;
       return note === undefined ? led : `${led.slice(0, -2)},"note":${JSON.stringify(note)}}\n`;

@@ -32,8 +32,12 @@ import { changesTools, ToolsInForce } from "./tools-in-force.js";
 import { GATE_READING } from "../journal/gate-reading.js";
 
 export interface ConversationGateOptions {
-  /** Where each record holds its conversation's key: a JSON Pointer, as text or read. */
-  conversation: string | JsonPointer;
+  /**
+   * Where each record holds its conversation's key: a JSON Pointer, as text or
+   * read. Without it, only a stored log reader's lines name their conversation,
+   * and the other lines are one conversation together.
+   */
+  conversation?: string | JsonPointer;
   /** Conversations open at once (DEFAULT_MAX_OPEN_CONVERSATIONS when absent). */
   maxOpenConversations?: number;
   /** One schema for every call; otherwise each call's tool schema from the registry. */
@@ -63,7 +67,7 @@ export type ConversationGateRecord = GateRecord & { conversation?: ConversationK
  */
 export function conversationGate<Presented>(options: ConversationGateOptions, present: (routed: Routed<GateRecord>) => Presented): ConversationRouter<GateRecord, Presented> {
   const pointer = typeof options.conversation === "string" ? parsePointer(options.conversation) : options.conversation;
-  if (pointer.tokens.length === 0) throw new RangeError("the conversation key must be a member of the record (as in /conversation_id), not the whole record");
+  if (pointer !== undefined && pointer.tokens.length === 0) throw new RangeError("the conversation key must be a member of the record (as in /conversation_id), not the whole record");
   const cache = options.cache ?? new SchemaCache(undefined, { assertFormats: options.assertFormats });
   // Read once: a lane that meets a request body copies it into a registry of its own.
   const registry = options.registry?.data();

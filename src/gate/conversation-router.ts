@@ -43,6 +43,12 @@
 // conversation, two outputs share one only within a conversation, so the order
 // of the whole output does not depend on how the conversations were interleaved.
 //
+// A line a stored log's reader gave (read-document.ts) carries the conversation
+// that reader read it in (a trace, a stored completion): that is its key, a
+// string, whatever the pointer finds. Without a pointer, the lines that carry
+// no such key are one conversation together, as a journal gated whole is, and
+// each goes to it as it is, its lane reading (or refusing) it.
+//
 // A line that names no conversation may still have been one of a conversation's:
 // a chunk of the stream it has open (cut short, or without its key), or a request
 // body that narrowed its tools (`"tool_choice":"none"` in a line cut short, or in
@@ -105,8 +111,8 @@ export interface ConversationLane<Output> {
 }
 
 export interface ConversationRouterOptions<Output, Presented> {
-  /** Where each record holds its conversation's key. */
-  pointer: JsonPointer;
+  /** Where each record holds its conversation's key; without it, a line that carries no reader's key is of one conversation with every other such line. */
+  pointer?: JsonPointer;
   /** Conversations open at once; opening one more closes the least recently seen. */
   maxOpen?: number;
   /**
@@ -117,7 +123,7 @@ export interface ConversationRouterOptions<Output, Presented> {
    * have narrowed this one's tools; no function may run until its first request
    * body (`restrict`).
    */
-  openLane(key: ConversationKey, reopened?: Reopened, restricted?: string): ConversationLane<Output>;
+  openLane(key: ConversationKey | undefined, reopened?: Reopened, restricted?: string): ConversationLane<Output>;
   /** The output for a line that names no conversation. */
   keyless(place: LinePlace, detail: string): Output[];
   /** The line an output answers. */
@@ -144,7 +150,8 @@ interface PlacedLine {
 }
 
 interface Conversation<Output> {
-  key: ConversationKey;
+  /** Undefined for the one conversation of the lines that carry no key, without a pointer. */
+  key: ConversationKey | undefined;
   id: string;
   lane: ConversationLane<Output>;
   /** The lines pushed since the first one the lane may still answer, with their positions. */
@@ -184,7 +191,7 @@ export interface RouterCounts {
 }
 
 export class ConversationRouter<Output, Presented> {
-  private readonly pointer: JsonPointer;
+  private readonly pointer: JsonPointer | undefined;
   private readonly maxOpen: number;
   private readonly options: ConversationRouterOptions<Output, Presented>;
   /** Open conversations by key id. */
@@ -224,6 +231,8 @@ export class ConversationRouter<Output, Presented> {
   pushLine(line: JournalLine): Presented[] {
     const position = (this.position += 1);
     const place: LinePlace = { source: line.source, line: line.line };
+    if (line.conversation !== undefined) return this.pushKeyed(line, { key: line.conversation, id: "s" + line.conversation }, place, position);
+    if (this.pointer === undefined) return this.pushKeyed(line, { key: undefined, id: "" }, place, position);
     if (line.error !== undefined) return this.keyless(place, position, line.error, line.mayBeRequest === true);
     if (isBlank(line.text)) return this.release();
     // To a reader that ends lines at a lone "\r", or where str.splitlines does, it is several records, each of which may name a conversation of its own.
@@ -251,6 +260,22 @@ export class ConversationRouter<Output, Presented> {
     return this.release();
   }
 
+  /** A line whose conversation is known without reading it: a stored log reader's, or any without a pointer. The lane reads it. */
+  private pushKeyed(line: JournalLine, key: { key: ConversationKey | undefined; id: string }, place: LinePlace, position: number): Presented[] {
+    const conversation = this.conversationOf(key.key, key.id, place);
+    conversation.places.push({ source: line.source, line: line.line, position });
+    conversation.lastLine = line.line;
+    let record: unknown;
+    try {
+      record = line.error === undefined ? JSON.parse(line.text) : undefined;
+    } catch {
+      // The lane reports a line that is not JSON.
+    }
+    this.place(conversation, conversation.lane.pushLine(line, record));
+    this.settle(conversation);
+    return this.release();
+  }
+
   /**
    * One record already parsed, at `place`; returns the outputs that can now be
    * written, in order. Its key is read from the JSON text it writes, as its lane
@@ -263,7 +288,7 @@ export class ConversationRouter<Output, Presented> {
     if (!written.ok) return this.keyless(place, (this.position += 1), written.message, true);
     const record: unknown = JSON.parse(written.text);
     const position = (this.position += 1);
-    const key = conversationKeyOf(record, this.pointer);
+    const key = this.pointer === undefined ? { key: undefined, id: "" } : conversationKeyOf(record, this.pointer);
     if ("error" in key) return this.keyless(place, position, key.error, namesRequestTools(written.text));
     const conversation = this.conversationOf(key.key, key.id, place);
     conversation.places.push({ source: place.source, line: place.line, position });
@@ -320,7 +345,7 @@ export class ConversationRouter<Output, Presented> {
     conversation.lane.restrict(this.restricted!);
   }
 
-  private conversationOf(key: ConversationKey, id: string, place: LinePlace): Conversation<Output> {
+  private conversationOf(key: ConversationKey | undefined, id: string, place: LinePlace): Conversation<Output> {
     const known = this.open.get(id);
     if (known) {
       this.catchUp(known);

@@ -118,6 +118,18 @@ export async function openSourceBytes(source: string, bytes: AsyncIterable<Buffe
   return { kind: "bytes", chunks: all };
 }
 
+/**
+ * Whether a source is a stored log whose reader gives its records in
+ * conversations (read-only: what it says of the source is not said again, and
+ * its lines are not kept), so that a caller can judge each conversation apart.
+ */
+export async function readsAsConversations(source: string, bytes: AsyncIterable<Buffer>, options: SourceOptions = {}): Promise<boolean> {
+  const opened = await openSourceBytes(source, bytes, options);
+  if (opened.kind === "bytes") return false;
+  for await (const line of opened.lines) if (line.error === undefined) return line.conversation !== undefined;
+  return false;
+}
+
 /** The lines of one source, whatever its container; `--record` applied to each. */
 export async function* readSource(source: string, bytes: AsyncIterable<Buffer>, options: SourceOptions = {}, note: SourceNote = () => undefined): AsyncGenerator<JournalLine> {
   const opened = await openSourceBytes(source, bytes, options, note);
@@ -271,7 +283,7 @@ function* readerLines(source: string, name: ReaderName, document: unknown, note:
     note(`${source}#${first.path}${first.span ? ` (span ${first.span})` : ""}${more > 0 ? ` and ${more} more` : ""}: left_behind: ${first.detail}`);
   }
   let line = 0;
-  for (const { record, path } of reading.records) {
+  for (const { record, path, conversation } of reading.records) {
     const held = inexact.length === 0 || !isCall(record) ? undefined : inexact.find((number) => number.path === path || number.path.startsWith(`${path}/`));
     if (held !== undefined) {
       const detail = `the call holds the number ${shownLiteral(held.literal)} at ${held.path}, which a double reads as another number: its arguments would not be the ones the store holds`;
@@ -282,7 +294,7 @@ function* readerLines(source: string, name: ReaderName, document: unknown, note:
         continue;
       }
     }
-    yield { source, line: ++line, text: JSON.stringify(record) };
+    yield { source, line: ++line, text: JSON.stringify(record), conversation };
   }
   if (!options.unreadableAsErrors) return;
   for (const loss of reading.losses) {

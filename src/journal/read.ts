@@ -38,6 +38,8 @@ export interface JournalLine {
   mayBeRequest?: boolean;
   /** What the thread that split the line read of its text (text-facts.ts), for the thread that parses it. */
   textFacts?: TextFacts;
+  /** The conversation a stored log's reader read the record in (a trace, a stored completion): the gate judges each apart. */
+  conversation?: string;
 }
 
 export interface ReadOptions {

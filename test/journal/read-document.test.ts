@@ -176,8 +176,8 @@ describe("stored logs", () => {
     };
     const read = await lines(JSON.stringify(span, null, 2));
     expect(read.lines).toEqual([
-      { source: "in", line: 1, text: '{"type":"message","role":"user","content":"Which row is ripe?"}' },
-      { source: "in", line: 2, text: '{"type":"function_call","call_id":"call_8fxy","name":"ripeness","arguments":"{\\"row\\":","status":"completed"}' },
+      { source: "in", line: 1, conversation: "", text: '{"type":"message","role":"user","content":"Which row is ripe?"}' },
+      { source: "in", line: 2, conversation: "", text: '{"type":"function_call","call_id":"call_8fxy","name":"ripeness","arguments":"{\\"row\\":","status":"completed"}' },
     ]);
     expect(read.notes).toEqual([
       "in: read as otlp: 1 unit (1 llm_call); 2 read, 2 emitted, 0 repeats, 0 not read; 2 records in 1 conversation; 2 losses",

@@ -39,7 +39,8 @@ export function reportRouter(options: ReportRouterOptions): ConversationRouter<G
   return new ConversationRouter<GateRecord, Routed<GateRecord>>({
     pointer: options.pointer,
     maxOpen: options.maxOpen,
-    openLane: (key, reopened, restricted) => new ReportLane(key, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools, reopened, restricted }), new JournalNormalizer({ ...normalize, ...GATE_READING, leftBehind: true }), options.onRecords),
+    // The report's router reads a key at its pointer: every conversation has one.
+    openLane: (key, reopened, restricted) => new ReportLane(key!, new GateLane({ schema: options.schema, checks: options.checks, normalize, cache, registry, tools, readTools: readEnvelopeTools, reopened, restricted }), new JournalNormalizer({ ...normalize, ...GATE_READING, leftBehind: true }), options.onRecords),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present: (routed) => routed,
