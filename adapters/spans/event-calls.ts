@@ -9,7 +9,7 @@ import type { Attributes } from "./attributes.js";
 
 // A tool call, as any envelope writes one in an event's JSON.
 const ESCAPED_ASCII = /\\\\u00[2-7][0-9a-fA-F]/;
-export const CALL_MARK = /tool_?calls?\b|tool_?call_?id|tool_?name|function_?call|tool_?use\b/i;
+export const CALL_MARK = /tool_?calls?\b|tool_?call_?id|tool_?call_?chunks?\b|tool_?name|function_?call|tool_?use\b/i;
 
 /** What may name a call besides: an item or block whose type is a call's (`mcp_call`, `local_shell_call`, Vercel's `tool-call`). */
 const CALL_TYPE_MARK = /_call\b|tool-call/i;

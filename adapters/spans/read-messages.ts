@@ -9,6 +9,7 @@
 // | `{content: {role, parts}}`, `{candidates}`         | ADK LlmResponse, Gemini response |
 // | `[{role, content, tool_calls?, tool_call_id?}]`    | Chat, OpenInference flattened    |
 // | `{additional_kwargs: {tool_calls}}` on a message   | LangChain                        |
+// | `{tool_call_chunks}` beside a message's calls      | LangChain, streamed: compared with the calls read |
 // | `[{role, content: [{type: "tool-call"…}]}]`        | Vercel AI SDK `ai.prompt.messages` |
 // | `[{toolCallId, toolName, input}]`                  | Vercel AI SDK tool calls          |
 // | `[{"tool.name", "tool.args"}]`                     | any-agent `gen_ai.output`        |
@@ -24,6 +25,7 @@ import { limitSpelledOtherwise } from "../../src/models/limit-spelled-otherwise.
 import { pointerToken } from "../../src/models/json-pointer.js";
 import type { ReaderLoss } from "../stored-log/reading.js";
 import { legacyFunctionCall, sameAllowance, type ToolChoice } from "./allowed-calls.js";
+import { joinedCallChunks } from "./joined-call-chunks.js";
 import { callItem, notReadTwoWays, oneSpelling, readPart, sameArgumentsWritten, textPart, WrittenTwoWays, type PartContext } from "./message-parts.js";
 import { sameArguments } from "./rebuild-conversation.js";
 
@@ -269,7 +271,7 @@ export function isUsualFinish(reason: unknown): boolean {
 }
 
 /** The members of a message that its items hold, or that say how it is read (its role, its kind, its finish reason). */
-const MESSAGE_MEMBERS_READ = new Set(["role", "type", "content", "parts", "tool_calls", "function_call", "tool_call_id", "toolCallId", "finish_reason", "finishReason"]);
+const MESSAGE_MEMBERS_READ = new Set(["role", "type", "content", "parts", "tool_calls", "tool_call_chunks", "function_call", "tool_call_id", "toolCallId", "finish_reason", "finishReason"]);
 
 /**
  * A message's other members (a participant's `name`, a `refusal`, LangChain's
@@ -293,8 +295,8 @@ function messageLeftBehind(entry: Record<string, unknown>, path: string, role: s
   }
 }
 
-/** Members that hold a call in the envelopes orbridge knows (Chat, Bedrock, Gemini, Anthropic, Ollama, LangChain), named in any case. */
-export const CALL_MEMBER = /^(?:invalid_)?(?:tool_?calls?|tool_?use|function_?calls?)$/i;
+/** Members that hold a call in the envelopes orbridge knows (Chat, Bedrock, Gemini, Anthropic, Ollama, LangChain and its streamed chunks), named in any case. */
+export const CALL_MEMBER = /^(?:invalid_)?(?:tool_?calls?|tool_?use|function_?calls?|tool_?call_?chunks?)$/i;
 
 /**
  * The types of a block or item that is a call, where the envelope says so by
@@ -431,6 +433,11 @@ function readOneMessage(asWritten: unknown, writtenAt: string, side: Side, read:
     context.losses.push({ path: `${path}/additional_kwargs/tool_calls`, code: "unreadable", detail: twice, ...(context.span ? { span: context.span } : {}) });
     return;
   }
+  const chunked = chunksDisagree(entry, path);
+  if (chunked.length > 0) {
+    for (const { at, detail } of chunked) context.losses.push({ path: at, code: "unreadable", detail, ...(context.span ? { span: context.span } : {}) });
+    return;
+  }
   for (const { call, at } of toolCalls(entry).map((call, index) => ({ call, at: `${path}/${toolCallsField(entry)}/${index}` }))) {
     if (call instanceof WrittenTwoWays) {
       notReadTwoWays(call, at, context);
@@ -509,15 +516,49 @@ function toolCallItem(call: Record<string, unknown>, context: PartContext): Reco
 function callsTwice(entry: Record<string, unknown>): string | undefined {
   const second = isPlainObject(entry.additional_kwargs) ? entry.additional_kwargs.tool_calls : undefined;
   if (!Array.isArray(entry.tool_calls) || !Array.isArray(second) || second.length === 0) return undefined;
-  const said = (call: unknown) => {
-    const fn = isPlainObject(call) && isPlainObject(call.function) ? call.function : isPlainObject(call) ? call : {};
-    const args = fn.arguments ?? fn.args;
-    return { id: isPlainObject(call) ? call.id : undefined, name: fn.name, args: typeof args === "string" ? args : JSON.stringify(args ?? {}) };
-  };
-  const first = entry.tool_calls.map(said);
-  const other = second.map(said);
+  const first = entry.tool_calls.map(callSaid);
+  const other = second.map(callSaid);
   const agree = first.length === other.length && first.every((call, index) => call.id === other[index]!.id && call.name === other[index]!.name && sameArguments(call.args, other[index]!.args));
   return agree ? undefined : "a message whose calls in tool_calls and in additional_kwargs.tool_calls disagree: two readers see two calls, so they are not read";
+}
+
+/** What a call of a message says, in either of LangChain's forms (`{id, name, args}`, the provider's `{id, function: {name, arguments}}`): its arguments as text. */
+function callSaid(call: unknown): { id: unknown; name: unknown; args: string } {
+  const fn = isPlainObject(call) && isPlainObject(call.function) ? call.function : isPlainObject(call) ? call : {};
+  const args = fn.arguments ?? fn.args;
+  return { id: isPlainObject(call) ? call.id : undefined, name: fn.name, args: typeof args === "string" ? args : JSON.stringify(args ?? {}) };
+}
+
+/**
+ * A streamed LangChain message holds its calls once more, as the chunks they
+ * streamed in (`tool_call_chunks`), from which LangChain made its `tool_calls`.
+ * Joined per index (joined-call-chunks.ts), they must be the calls read, one
+ * for one in their order: the same id, name, and arguments that mean the same
+ * (no fragment at all is a call without parameters, as LangChain reads it).
+ * Where they cannot be joined, or say other calls, a reader of the chunks runs
+ * other calls than a reader of the message's: each place is said, and none of
+ * the message's calls is read. No chunk says nothing.
+ */
+function chunksDisagree(entry: Record<string, unknown>, path: string): Array<{ at: string; detail: string }> {
+  const chunks = entry.tool_call_chunks;
+  if (chunks === undefined || chunks === null || (Array.isArray(chunks) && chunks.length === 0)) return [];
+  const notRead = "two readers see two calls, so none of the message's calls is read";
+  const joined = joinedCallChunks(chunks, `${path}/tool_call_chunks`);
+  if ("unjoinable" in joined) return [{ at: joined.unjoinable.path, detail: `${joined.unjoinable.detail}, which joins into no one list of calls: ${notRead}` }];
+  const field = toolCallsField(entry);
+  const fieldSaid = field.replace("/", ".");
+  const calls = toolCalls(entry).map(callSaid);
+  const said: Array<{ at: string; detail: string }> = [];
+  for (let index = 0; index < Math.max(calls.length, joined.calls.length); index++) {
+    const call = calls[index];
+    const chunked = joined.calls[index];
+    if (chunked === undefined) said.push({ at: `${path}/${field}/${index}`, detail: `a call of "${String(call!.name)}" that the message's tool_call_chunks do not stream: ${notRead}` });
+    else if (call === undefined) said.push({ at: chunked.at, detail: `tool_call_chunks that stream a call of "${chunked.name}" the message's ${fieldSaid} do not hold: ${notRead}` });
+    else if (chunked.name !== call.name) said.push({ at: chunked.nameAt, detail: `tool_call_chunks that name call ${index} "${chunked.name}", where ${fieldSaid} name it "${String(call.name)}": ${notRead}` });
+    else if (chunked.id !== (call.id ?? null)) said.push({ at: chunked.idAt, detail: `tool_call_chunks that give the call of "${chunked.name}" the id ${JSON.stringify(chunked.id)}, where ${fieldSaid} give it ${JSON.stringify(call.id ?? null)}: ${notRead}` });
+    else if (!sameArguments(chunked.args === "" ? "{}" : chunked.args, call.args)) said.push({ at: chunked.argsAt, detail: `tool_call_chunks whose args joined, ${JSON.stringify(chunked.args)}, are other arguments of "${chunked.name}" than ${fieldSaid} give it: ${notRead}` });
+  }
+  return said;
 }
 
 function toolCallsField(entry: Record<string, unknown>): string {
@@ -543,6 +584,7 @@ function callsInToolMessage(entry: Record<string, unknown>, path: string, read: 
   const places: Array<[unknown, string]> = [
     [entry.tool_calls, `${path}/tool_calls`],
     [kwargs.tool_calls, `${path}/additional_kwargs/tool_calls`],
+    [entry.tool_call_chunks, `${path}/tool_call_chunks`],
     ...legacyCalls(entry, path).map(({ call, at }): [unknown, string] => [call, at]),
   ];
   for (const [calls, at] of places) {
