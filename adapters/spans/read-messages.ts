@@ -155,6 +155,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   if (Array.isArray(value.generations)) {
     value.generations.forEach((prompt, p) => {
       const generations = Array.isArray(prompt) ? prompt.map((generation, g) => ({ generation, at: `${path}/generations/${p}/${g}` })) : [{ generation: prompt, at: `${path}/generations/${p}` }];
+      const before = read.items.length;
       for (const { generation, at } of generations) {
         if (!isPlainObject(generation)) {
           unreadable(read, context, at, "a generation that is not an object");
@@ -167,6 +168,7 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
         // Its text repeats its message's; its kind names the class.
         leftBehind(generation, ["message", "text", "type"], at, "the generation", context, true);
       }
+      if (generations.length > 1) withholdAlternativeCalls(read.items, before, `the ${generations.length} generations of prompt ${p}`, context);
     });
     leftBehind(value, ["generations", "type"], path, "the LLM result", context, true);
     return;
@@ -222,6 +224,27 @@ function unfinishedLlmResponse(response: Record<string, unknown>): { field: stri
     if (code !== undefined && code !== null && code !== "") return { field, why: `the response carries the error code ${JSON.stringify(code)}` };
   }
   return undefined;
+}
+
+/**
+ * The calls among the items from `from` on, read from several answers to one
+ * request (the generations of one prompt, `n` > 1): alternatives, of which a
+ * conversation goes on from one, where the items read them as turns in a row.
+ * No item says which one was taken, and each call judged as a turn of its own
+ * would be owed an output and run: each is taken out and said unreadable, which
+ * the gate blocks. Their text stays, as a Chat completion's choices do.
+ */
+function withholdAlternativeCalls(items: Placed[], from: number, answers: string, context: Context): void {
+  let kept = from;
+  for (let index = from; index < items.length; index++) {
+    const placed = items[index]!;
+    if (placed.item.type !== "function_call") {
+      items[kept++] = placed;
+      continue;
+    }
+    context.losses.push({ path: placed.path, code: "unreadable", detail: `the call of ${JSON.stringify(String(placed.item.name))} is in one of ${answers}, which are alternatives the reader cannot order: a conversation goes on from one of them, and no item says which, so it is not read`, ...(context.span === undefined ? {} : { span: context.span }) });
+  }
+  items.length = kept;
 }
 
 /** The calls among `placed` written incomplete, each reported: the gate blocks them, as it blocks the same call in a journal. */

@@ -4,9 +4,12 @@
 // message_to_dict's {type, data} or dumpd's constructor writes it). It is read:
 // beside llm.output_messages it is a copy compared with the answer, where it was
 // read as a message of role "LLMResult", which no dialect knows, and never
-// compared; alone, it is the answer.
+// compared; alone, it is the answer. Several generations of one prompt are
+// alternatives, of which a conversation goes on from one: their calls are not
+// read, where they were read as turns in a row and each judged alone.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
+import { DELETE_FILE, gateVerdicts } from "../../support/span-documents.js";
 
 const attributes = (written: Record<string, string>) => Object.entries(written).map(([key, value]) => ({ key, value: { stringValue: value } }));
 const aiMessage = (args: Record<string, unknown>) => ({
@@ -94,5 +97,47 @@ describe("an LLMResult that holds a call beside its generations' messages", () =
   test("a choice of a completion with tool_calls beside its message: unreadable", () => {
     const completion = JSON.stringify({ object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "done" }, finish_reason: "stop", ...otherCall }] });
     expect(reading(llmSpan({ "output.value": completion })).said).toEqual([{ code: "unreadable", detail: "tool_calls of the choice holds a tool call beside its message: of no dialect orbridge reads, not read (at /choices/0/tool_calls in its JSON text)" }]);
+  });
+});
+
+describe("an LLMResult alone whose prompt has several generations (n > 1)", () => {
+  const generation = (message: unknown) => ({ text: "", generation_info: { finish_reason: "tool_calls" }, type: "ChatGeneration", message });
+  const result = (generations: unknown[][]) => JSON.stringify({ generations, llm_output: null, run: null, type: "LLMResult" });
+  const alternatives = (g: number) => ({
+    code: "unreadable",
+    detail: `the call of "delete_file" is in one of the 2 generations of prompt 0, which are alternatives the reader cannot order: a conversation goes on from one of them, and no item says which, so it is not read (at /generations/0/${g}/message/tool_calls/0 in its JSON text)`,
+  });
+
+  test("each with a call: neither call is read, each unreadable", () => {
+    const written = result([[generation(aiMessage({ path: "/tmp/x" })), generation({ ...aiMessage({ path: "/" }), additional_kwargs: {}, tool_calls: [{ name: "delete_file", args: { path: "/" }, id: "call_2", type: "tool_call" }] })]]);
+    expect(reading(llmSpan({ "output.value": written }))).toEqual({ calls: [], said: [alternatives(0), alternatives(1)] });
+  });
+
+  test("one of text and one with a call: the text is read, the call is not", () => {
+    const written = result([[generation({ content: "Nothing to delete.", additional_kwargs: {}, type: "ai", tool_calls: [], invalid_tool_calls: [] }), generation(aiMessage({ path: "/tmp/x" }))]]);
+    const { records } = READERS.otlp.read(llmSpan({ "output.value": written }));
+    expect(records.map(({ record }) => record)).toEqual([
+      { type: "message", role: "user", content: "clean up" },
+      { type: "message", role: "assistant", content: "Nothing to delete." },
+    ]);
+    expect(reading(llmSpan({ "output.value": written })).said).toEqual([alternatives(1)]);
+  });
+
+  test("the gate runs neither, where it passed both as turns in a row", async () => {
+    const written = result([[generation(aiMessage({ path: "/tmp/x" })), generation({ ...aiMessage({ path: "/" }), additional_kwargs: {}, tool_calls: [{ name: "delete_file", args: { path: "/" }, id: "call_2", type: "tool_call" }] })]]);
+    const verdicts = await gateVerdicts(llmSpan({ "output.value": written }), [DELETE_FILE]);
+    expect(verdicts.verdicts.filter(([reason]) => reason === "ok")).toEqual([]);
+    expect(verdicts.code).toEqual(1);
+  });
+
+  test("two prompts of one generation each are two answers, each read", () => {
+    const written = result([[generation(aiMessage({ path: "/tmp/x" }))], [generation({ ...aiMessage({ path: "/tmp/y" }), additional_kwargs: {}, tool_calls: [{ name: "delete_file", args: { path: "/tmp/y" }, id: "call_2", type: "tool_call" }] })]]);
+    expect(reading(llmSpan({ "output.value": written }))).toEqual({
+      calls: [
+        { call_id: "call_1", arguments: '{"path":"/tmp/x"}', status: "completed" },
+        { call_id: "call_2", arguments: '{"path":"/tmp/y"}', status: "completed" },
+      ],
+      said: [],
+    });
   });
 });
