@@ -142,12 +142,14 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     return;
   }
   if (Array.isArray(value.choices)) {
+    const before = read.items.length;
     value.choices.forEach((choice, index) => {
       if (isPlainObject(choice) && isPlainObject(choice.message)) {
         readMessage(choice.message, `${path}/choices/${index}/message`, side, read, context, choice.finish_reason, `${path}/choices/${index}/finish_reason`);
         leftBehind(choice, ["message", "index", "finish_reason"], `${path}/choices/${index}`, "the choice", context, true);
       } else unreadable(read, context, `${path}/choices/${index}`, "a choice with no message");
     });
+    if (value.choices.length > 1) withholdAlternativeCalls(read.items, before, `the ${value.choices.length} choices of the completion`, context);
     leftBehind(value, ["object", "choices"], path, "the completion", context, true);
     return;
   }
@@ -174,11 +176,13 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
     return;
   }
   if (Array.isArray(value.candidates)) {
+    const before = read.items.length;
     value.candidates.forEach((candidate, index) => {
       if (!isPlainObject(candidate) || !isPlainObject(candidate.content)) return;
       readMessage(candidate.content, `${path}/candidates/${index}/content`, side, read, context, candidate.finishReason ?? candidate.finish_reason, `${path}/candidates/${index}/${candidate.finishReason === undefined ? "finish_reason" : "finishReason"}`);
       leftBehind(candidate, ["content", "index", "finishReason", "finish_reason"], `${path}/candidates/${index}`, "the candidate", context);
     });
+    if (value.candidates.length > 1) withholdAlternativeCalls(read.items, before, `the ${value.candidates.length} candidates of the response`, context);
     leftBehind(value, ["candidates"], path, "the response", context);
     return;
   }
@@ -228,11 +232,13 @@ function unfinishedLlmResponse(response: Record<string, unknown>): { field: stri
 
 /**
  * The calls among the items from `from` on, read from several answers to one
- * request (the generations of one prompt, `n` > 1): alternatives, of which a
- * conversation goes on from one, where the items read them as turns in a row.
- * No item says which one was taken, and each call judged as a turn of its own
- * would be owed an output and run: each is taken out and said unreadable, which
- * the gate blocks. Their text stays, as a Chat completion's choices do.
+ * request (the generations of one prompt, a completion's choices or a Gemini
+ * response's candidates, asked for with `n` or `candidateCount` above 1):
+ * alternatives, of which a conversation goes on from one, where the items read
+ * them as turns in a row. No item says which one was taken, and each call
+ * judged as a turn of its own would be owed an output and run: each is taken
+ * out and said unreadable, which the gate blocks. Their text stays, as the
+ * text of a journal's Chat completion of several choices does.
  */
 function withholdAlternativeCalls(items: Placed[], from: number, answers: string, context: Context): void {
   let kept = from;

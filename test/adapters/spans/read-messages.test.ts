@@ -162,3 +162,35 @@ describe("a LangChain message's calls, said twice", () => {
     expect(losses.filter((loss) => loss.code === "unreadable").map((loss) => loss.path)).toEqual(["/in/0/additional_kwargs/tool_calls"]);
   });
 });
+
+describe("several answers to one request, which are alternatives", () => {
+  const searchCall = (id: string, q: string) => ({ id, type: "function", function: { name: "search", arguments: JSON.stringify({ q }) } });
+  const alternatives = (path: string, answers: string) => ({ path, code: "unreadable", detail: `the call of "search" is in one of ${answers}, which are alternatives the reader cannot order: a conversation goes on from one of them, and no item says which, so it is not read`, span: "span1" });
+
+  it("a completion's choices: their text read, their calls not, each unreadable", () => {
+    const completion = {
+      object: "chat.completion",
+      choices: [
+        { index: 0, message: { role: "assistant", content: "Pears are in season.", tool_calls: null }, finish_reason: "stop" },
+        { index: 1, message: { role: "assistant", content: null, tool_calls: [searchCall("call_1", "pears")] }, finish_reason: "tool_calls" },
+        { index: 2, message: { role: "assistant", content: null, tool_calls: [searchCall("call_2", "plums")] }, finish_reason: "tool_calls" },
+      ],
+    };
+    expect(read(completion, "output")).toEqual({
+      items: [{ item: { type: "message", role: "assistant", content: "Pears are in season." }, path: "/in/choices/0/message/content" }],
+      losses: [alternatives("/in/choices/1/message/tool_calls/0", "the 3 choices of the completion"), alternatives("/in/choices/2/message/tool_calls/0", "the 3 choices of the completion")],
+    });
+  });
+
+  it("a Gemini response's candidates: their calls not read", () => {
+    const response = { candidates: [0, 1].map((index) => ({ index, content: { role: "model", parts: [{ functionCall: { id: `call_${index}`, name: "search", args: { q: "pears" } } }] }, finishReason: "STOP" })) };
+    const { items, losses } = read(response, "output");
+    expect(items).toEqual([]);
+    expect(losses.filter((loss) => loss.code === "unreadable")).toEqual([alternatives("/in/candidates/0/content/parts/0", "the 2 candidates of the response"), alternatives("/in/candidates/1/content/parts/0", "the 2 candidates of the response")]);
+  });
+
+  it("a completion of one choice: its call read", () => {
+    const { items } = read({ object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [searchCall("call_1", "pears")] }, finish_reason: "tool_calls" }] }, "output");
+    expect(items).toEqual([{ item: { type: "function_call", call_id: "call_1", name: "search", arguments: '{"q":"pears"}', status: "completed" }, path: "/in/choices/0/message/tool_calls/0" }]);
+  });
+});
