@@ -3,23 +3,60 @@
 // `0`, `1E3` as `1000`, and an integer beyond 2^53 (a 19-digit id) as another
 // integer. A line whose numbers all read back as they were written (nearly all
 // lines) costs one regular-expression test; for the others, the text of each
-// number is remembered by the text its double writes, and put back when the
-// record's conversion is written. Where one line writes the same double two
-// ways (`0` and `0.0`), the writer cannot tell which is which: that number is
-// written as the double writes it, and said.
+// number is remembered by its place (the member name it sits under, and the
+// array indices after that name) and the text its double writes, and put back
+// when the record's conversion is written, at that place only. A converter
+// writes numbers of its own (a count it adds up, a 0 it synthesizes, an index):
+// matched by value alone, such a 0 would get the text of a `-0` the line wrote
+// elsewhere. A number of the output at another place than the line's, or
+// written there more times than the line wrote it, cannot be told from a copy:
+// it is written as its double writes it, and said. So is a number a line
+// writes two ways at one place (`0` and `0.0`).
 import { standsAsDouble } from "../models/decimal-value.js";
 import { isSseFraming } from "./sse.js";
 import type { Loss } from "../models/loss.js";
-import { pointerToken } from "../models/json-pointer.js";
+import { pointer, pointerToken } from "../models/json-pointer.js";
+import { scanJson, type JsonPath } from "../models/json-scan.js";
+import { parseJsonText } from "../models/json-value.js";
 
-/** For each double's text, the texts the line wrote it as (its own text included, when the line wrote it so). */
-export type NumberTexts = ReadonlyMap<string, ReadonlySet<string>>;
+/** How a line wrote the numbers of one double at one place: each text, how many numbers, and the first one's JSON Pointer (none for several lines'). */
+export interface NumberForms {
+  readonly forms: ReadonlySet<string>;
+  readonly count: number;
+  readonly at?: string;
+}
+
+/** For each double's text and place (`placeKey`), how the line wrote it there (its own text included, when the line wrote it so). */
+export type NumberTexts = ReadonlyMap<string, NumberForms>;
 
 // A number whose text JSON.stringify would not give back has an exponent, a
 // fraction ending in 0, a -0, 16 or more significant digits, or six leading
 // zeros in its fraction. Any line that could hold one matches (strings too:
 // a false match only costs the scan).
 const MAYBE_NOT_SHORTEST = /[eE][-+]?\d|\d\.\d*0(?!\d)|-0(?![.\d])|[\d.]{16}|\.0{6}/;
+
+/**
+ * A number's key in a table: its double's text and its place, the path from
+ * the nearest member name above it down (`output_tokens`, `enum/1`). A copy a
+ * converter makes keeps the name (`temperature` in Chat and under Gemini's
+ * generationConfig, a schema's `maximum` wherever its tool is written); a
+ * number it makes has one of its own.
+ */
+function placeKey(shortest: string, path: JsonPath): string {
+  let from = path.length;
+  while (from > 0 && typeof path[from - 1] === "number") from -= 1;
+  return `${shortest} ${pointer(...path.slice(Math.max(from - 1, 0)))}`;
+}
+
+/** The double's text of a table key. */
+function shortestOf(key: string): string {
+  return key.slice(0, key.indexOf(" "));
+}
+
+/** The place of a table key, as a JSON Pointer from its member name. */
+function placeOf(key: string): string {
+  return key.slice(key.indexOf(" ") + 1);
+}
 
 /** The numbers of a line of JSON text that do not read back as written, or undefined when there are none. */
 export function numberTextsOf(text: string): NumberTexts | undefined {
@@ -28,25 +65,30 @@ export function numberTextsOf(text: string): NumberTexts | undefined {
 }
 
 /**
- * Every number of JSON text, by its double's text: a table of lines to be
- * merged (a stream's) needs the numbers each line writes as the double does,
- * since another line's `7.0` cannot be put back where one of them wrote `7`.
+ * Every number of JSON text, by its double's text and place: a table of lines
+ * to be merged (a stream's) needs the numbers each line writes as the double
+ * does, since another line's `7.0` cannot be put back where one of them wrote `7`.
  */
 export function writtenNumbers(text: string): NumberTexts {
-  const texts = new Map<string, Set<string>>();
-  forEachNumber(text, (written) => {
-    const shortest = JSON.stringify(Number(written));
-    let seen = texts.get(shortest);
-    if (seen === undefined) texts.set(shortest, (seen = new Set()));
-    seen.add(written);
+  const texts = new Map<string, { forms: Set<string>; count: number; at?: string }>();
+  scanJson(text, {
+    number: (written, path) => {
+      const key = placeKey(JSON.stringify(Number(written)), path);
+      const seen = texts.get(key);
+      if (seen === undefined) texts.set(key, { forms: new Set([written]), count: 1, at: pointer(...path) });
+      else {
+        seen.forms.add(written);
+        seen.count += 1;
+      }
+    },
   });
   return texts;
 }
 
 /** The numbers of a table written otherwise than their doubles write them, or undefined when there are none. */
 export function notAsDoublesWrite(texts: NumberTexts): NumberTexts | undefined {
-  const odd = new Map<string, ReadonlySet<string>>();
-  for (const [shortest, seen] of texts) if (seen.size > 1 || !seen.has(shortest)) odd.set(shortest, seen);
+  const odd = new Map<string, NumberForms>();
+  for (const [key, seen] of texts) if (seen.forms.size > 1 || !seen.forms.has(shortestOf(key))) odd.set(key, seen);
   return odd.size === 0 ? undefined : odd;
 }
 
@@ -58,21 +100,20 @@ export function notAsDoublesWrite(texts: NumberTexts): NumberTexts | undefined {
  */
 export function exactForms(texts: NumberTexts | undefined): NumberTexts | undefined {
   if (texts === undefined) return undefined;
-  const exact = new Map<string, ReadonlySet<string>>();
-  for (const [shortest, seen] of texts) if ([...seen].every(standsAsDouble)) exact.set(shortest, seen);
+  const exact = new Map<string, NumberForms>();
+  for (const [key, seen] of texts) if ([...seen.forms].every(standsAsDouble)) exact.set(key, seen);
   return exact.size === 0 ? undefined : exact;
 }
 
-/** Texts from several lines (a stream's), as one table. */
+/** Texts from several lines (a stream's), as one table: a place several lines write has no one pointer. */
 export function mergeNumberTexts(tables: readonly NumberTexts[]): NumberTexts | undefined {
   if (tables.length === 0) return undefined;
   if (tables.length === 1) return tables[0];
-  const merged = new Map<string, Set<string>>();
+  const merged = new Map<string, NumberForms>();
   for (const table of tables) {
-    for (const [shortest, seen] of table) {
-      const into = merged.get(shortest) ?? new Set<string>();
-      for (const written of seen) into.add(written);
-      merged.set(shortest, into);
+    for (const [key, seen] of table) {
+      const into = merged.get(key);
+      merged.set(key, into === undefined ? seen : { forms: new Set([...into.forms, ...seen.forms]), count: into.count + seen.count });
     }
   }
   return merged;
@@ -80,29 +121,94 @@ export function mergeNumberTexts(tables: readonly NumberTexts[]): NumberTexts | 
 
 /**
  * JSON text written by JSON.stringify with the numbers of `texts` put back as
- * the journal wrote them, and a loss for each number the journal wrote two ways.
+ * the journal wrote them, each at its place only, and a loss for each number
+ * that cannot be put back: written two ways at its place, written at its place
+ * more often than the line wrote it, or of a double the line wrote otherwise at
+ * another place only (a copy moved to another field, or a number the converter
+ * made: which, the text cannot tell).
  */
 export function restoreNumberTexts(json: string, texts: NumberTexts): { text: string; losses: Loss[] } {
+  const odd = new Set<string>();
+  for (const key of texts.keys()) odd.add(shortestOf(key));
+  const found: Array<{ key: string; start: number; end: number; at: () => string }> = [];
+  const written = new Map<string, number>();
+  scanJson(json, {
+    number: (literal, path, start) => {
+      if (!odd.has(literal)) return;
+      const key = placeKey(literal, path);
+      const tokens = [...path];
+      found.push({ key, start, end: start + literal.length, at: () => pointer(...tokens) || "/" });
+      written.set(key, (written.get(key) ?? 0) + 1);
+    },
+  });
   let out = "";
   let from = 0;
-  const ambiguous = new Set<string>();
-  forEachNumber(json, (shortest, start, end) => {
-    const seen = texts.get(shortest);
-    if (seen === undefined) return;
-    if (seen.size > 1) {
-      ambiguous.add(shortest);
-      return;
+  let inTexts: CountedPlaces | undefined;
+  const said = new Set<string>();
+  const losses: Loss[] = [];
+  const say = (key: string, path: string, detail: string) => {
+    if (said.has(key)) return;
+    said.add(key);
+    losses.push({ path, code: "form_changed", detail });
+  };
+  for (const { key, start, end, at } of found) {
+    const seen = texts.get(key);
+    const shortest = shortestOf(key);
+    if (seen === undefined) {
+      // A double the line wrote otherwise, but at other places: each of those not all written back at its own place may be this one.
+      for (const [other, forms] of texts) {
+        if (shortestOf(other) !== shortest || (written.get(other) ?? 0) + (inTexts ??= placesInTexts(json)).get(other)! >= forms.count) continue;
+        say(other, forms.at ?? "", `the line writes the number ${shortest} as ${[...forms.forms].join(" and as ")} at ${placeOf(other) || "/"}: the output writes ${shortest} at ${at()}, another place, which may be it or a number of the conversion's own, and is written ${shortest}`);
+      }
+      continue;
     }
-    const [written] = seen;
-    out += json.slice(from, start) + written;
+    if (seen.forms.size > 1) {
+      say(key, seen.at ?? "", `the line writes the number ${shortest} as ${[...seen.forms].join(" and as ")}: each is written ${shortest}`);
+      continue;
+    }
+    const times = written.get(key)!;
+    if (times > seen.count) {
+      say(key, seen.at ?? "", `the line writes the number ${shortest} as ${[...seen.forms][0]} ${plural(seen.count)} at ${placeOf(key) || "/"}, and the output ${plural(times)}: which are the line's is not known, so each is written ${shortest}`);
+      continue;
+    }
+    const [form] = seen.forms;
+    out += json.slice(from, start) + form;
     from = end;
-  });
-  const losses: Loss[] = [...ambiguous].map((shortest) => ({
-    path: "",
-    code: "form_changed",
-    detail: `the line writes the number ${shortest} as ${[...texts.get(shortest)!].join(" and as ")}: each is written ${shortest}`,
-  }));
+  }
   return { text: from === 0 ? json : out + json.slice(from), losses };
+}
+
+/** How many numbers each place holds, 0 for a place none does. */
+class CountedPlaces extends Map<string, number> {
+  override get(key: string): number {
+    return super.get(key) ?? 0;
+  }
+}
+
+/**
+ * The numbers of the JSON texts that strings of `json` hold, by place: a call's
+ * arguments text made of an object, whose numbers were put back as the line
+ * wrote them before the record was written. Such a number is carried at its
+ * place, though the record's own walk passes over strings.
+ */
+function placesInTexts(json: string): CountedPlaces {
+  const places = new CountedPlaces();
+  for (const [token] of json.matchAll(/"(?:[^"\\]|\\.)*"/g)) {
+    if (token[1] !== "{" && token[1] !== "[") continue;
+    const text = JSON.parse(token) as string;
+    if (!parseJsonText(text).ok) continue;
+    scanJson(text, {
+      number: (literal, path) => {
+        const key = placeKey(JSON.stringify(Number(literal)), path);
+        places.set(key, places.get(key) + 1);
+      },
+    });
+  }
+  return places;
+}
+
+function plural(times: number): string {
+  return times === 1 ? "once" : `${times} times`;
 }
 
 /** JSON text as JSON.stringify writes it, with the journal's own number texts put back; a number it cannot put back is a loss in `losses`. */
@@ -122,8 +228,9 @@ export function writtenWith(json: string, texts: NumberTexts | undefined, losses
  * was made (inexact-texts.ts).
  */
 export function infiniteNumberLosses(records: readonly unknown[], texts: NumberTexts | undefined): Loss[] {
-  const literals = texts?.get("null");
-  if (literals === undefined) return [];
+  const literals = new Set<string>();
+  for (const [key, seen] of texts ?? []) if (shortestOf(key) === "null") for (const form of seen.forms) literals.add(form);
+  if (literals.size === 0) return [];
   const losses: Loss[] = [];
   const written = [...literals].join(" or ");
   records.forEach((record, index) => {
@@ -148,39 +255,6 @@ function infinitePointers(value: unknown): string[] {
     for (let at = children.length - 1; at >= 0; at -= 1) pending.push({ value: children[at]![1], at: `${next.at}/${pointerToken(children[at]![0])}` });
   }
   return found;
-}
-
-/** Calls `visit` with each number token of JSON text (outside strings), and where it starts and ends. */
-function forEachNumber(text: string, visit: (token: string, start: number, end: number) => void): void {
-  const length = text.length;
-  let i = 0;
-  while (i < length) {
-    const code = text.charCodeAt(i);
-    if (code === 0x22) {
-      // A string: skip to its closing quote, past escapes.
-      i += 1;
-      while (i < length) {
-        const inner = text.charCodeAt(i);
-        if (inner === 0x5c) i += 2;
-        else if (inner === 0x22) break;
-        else i += 1;
-      }
-      i += 1;
-      continue;
-    }
-    if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
-      const start = i;
-      i += 1;
-      while (i < length) {
-        const next = text.charCodeAt(i);
-        if ((next >= 0x30 && next <= 0x39) || next === 0x2e || next === 0x65 || next === 0x45 || next === 0x2b || next === 0x2d) i += 1;
-        else break;
-      }
-      visit(text.slice(start, i), start, i);
-      continue;
-    }
-    i += 1;
-  }
 }
 
 /**
@@ -252,13 +326,11 @@ export class LineNumberTexts {
     if (tables.length === 0) return undefined;
     if (tables.length === last - first + 1) return notAsDoublesWrite(mergeNumberTexts(tables)!);
     // Each number's forms in the order first met, its shortest form after those of the first table that holds it.
-    const merged = new Map<string, Set<string>>();
+    const merged = new Map<string, NumberForms>();
     for (const table of tables) {
-      for (const [shortest, seen] of table) {
-        let forms = merged.get(shortest);
-        if (forms === undefined) merged.set(shortest, (forms = new Set(seen)));
-        else for (const written of seen) forms.add(written);
-        forms.add(shortest);
+      for (const [key, seen] of table) {
+        const into = merged.get(key);
+        merged.set(key, { forms: new Set([...(into?.forms ?? []), ...seen.forms, shortestOf(key)]), count: (into?.count ?? 0) + seen.count, ...(into === undefined && tables.length === 1 ? { at: seen.at } : {}) });
       }
     }
     return notAsDoublesWrite(merged);

@@ -14,8 +14,8 @@ export interface JsonScanVisitor {
   leave?(): void;
   /** A member name, decoded; `path` ends with it. Returns true to stop the walk. */
   name?(name: string, path: JsonPath): boolean | void;
-  /** A number literal as written; `path` is where its value sits. Returns true to stop. */
-  number?(literal: string, path: JsonPath): boolean | void;
+  /** A number literal as written; `path` is where its value sits, `start` where the literal starts in the text. Returns true to stop. */
+  number?(literal: string, path: JsonPath, start: number): boolean | void;
 }
 
 const NUMBER = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
@@ -62,7 +62,7 @@ export function scanJson(text: string, visitor: JsonScanVisitor): void {
         continue;
       }
       const end = NUMBER.lastIndex;
-      if (visitor.number?.(text.slice(at, end), path) === true) return;
+      if (visitor.number?.(text.slice(at, end), path, at) === true) return;
       at = end;
     } else {
       // Whitespace, a colon, or a letter of true, false or null.

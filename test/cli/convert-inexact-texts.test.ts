@@ -73,12 +73,20 @@ describe("a number a double stands for, written in another form, in a call's arg
     }
   });
 
-  test("a number the line writes two ways cannot be put back: written as its double, and said", async () => {
+  test("a number the line writes two ways at one place cannot be put back: written as its double, and said", async () => {
+    const input = join(folder, `forms-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(input, '{"role":"model","parts":[{"functionCall":{"id":"g1","name":"pay","args":{"a":{"x":7.0},"b":{"x":7}}}}]}\n');
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", `${input}.report`, input]);
+    expect(result.stdout).toContain(JSON.stringify('{"a":{"x":7},"b":{"x":7}}'));
+    expect(readFileSync(`${input}.report`, "utf8")).toContain("the text written at /arguments: the line writes the number 7 as 7.0 and as 7: each is written 7");
+  });
+
+  test("a number the line writes two ways at two places is written each way at its place", async () => {
     const input = join(folder, `forms-${Math.random().toString(36).slice(2)}.jsonl`);
     writeFileSync(input, '{"role":"model","parts":[{"functionCall":{"id":"g1","name":"pay","args":{"a":7.0,"b":7}}}]}\n');
     const result = await runOrbridge(["convert", "--to", "responses", "--report", `${input}.report`, input]);
-    expect(result.stdout).toContain(JSON.stringify('{"a":7,"b":7}'));
-    expect(readFileSync(`${input}.report`, "utf8")).toContain("the text written at /arguments: the line writes the number 7 as 7.0 and as 7: each is written 7");
+    expect(result.stdout).toContain(JSON.stringify('{"a":7.0,"b":7}'));
+    expect(readFileSync(`${input}.report`, "utf8")).not.toContain("form_changed");
   });
 });
 
@@ -113,12 +121,13 @@ describe("a number a double stands for, written in another form, in a Gemini str
     expect(result.stdout).toContain('"input_tokens":7,');
   });
 
-  test("a number two chunks of the stream write two ways is written as its double, and said", async () => {
+  test("a number two chunks of the stream write two ways at one place is written as its double, and said", async () => {
     const first = chunk([]).replace('"parts":[]', `"parts":[${call("g1", '{"a":7.0}')}]`);
-    const second = chunk([], "STOP").replace('"parts":[]', `"parts":[${call("g2", '{"b":7}')}]`);
+    const second = chunk([], "STOP").replace('"parts":[]', `"parts":[${call("g2", '{"a":7}')}]`);
     const input = streamOf(first, second);
     const result = await runOrbridge(["convert", "--to", "responses", "--report", `${input}.report`, input]);
-    expect(result.stdout).toContain(JSON.stringify('{"a":7}'));
+    expect(result.stdout).toContain(`${JSON.stringify('{"a":7}')}`);
+    expect(result.stdout).not.toContain(JSON.stringify('{"a":7.0}'));
     expect(readFileSync(`${input}.report`, "utf8")).toContain("the line writes the number 7 as 7.0 and as 7: each is written 7");
   });
 });

@@ -23,13 +23,21 @@ describe("numbers as the journal wrote them", { timeout: 30_000 }, () => {
     expect(back.stdout).toBe(`${JSON.stringify(JSON.parse(body)).replace('"temperature":0', '"temperature":0.0').replace('"maximum":9007199254740992', '"maximum":9007199254740993')}\n${JSON.stringify(JSON.parse(call))}\n`);
   });
 
-  test("a line that writes one number two ways is written as its double writes it, and the report says so", async () => {
+  test("a line that writes one number two ways at one place is written as its double writes it, and the report says so", async () => {
     const folder = scratchFolder("number-texts");
     const report = join(folder, "report.jsonl");
-    const result = await runOrbridge(["convert", "--to", "responses", "--report", report], '{"model":"m","temperature":1.0,"top_p":1,"messages":[{"role":"user","content":"hi"}]}\n');
-    expect(result.stdout).toBe('{"model":"m","temperature":1,"top_p":1,"input":[{"type":"message","role":"user","content":"hi"}]}\n');
-    expect(readFileSync(report, "utf8")).toBe('{"line":1,"path":"","code":"form_changed","detail":"the line writes the number 1 as 1.0 and as 1: each is written 1"}\n');
+    const tool = (name: string, maximum: string) => `{"type":"function","function":{"name":"${name}","parameters":{"type":"object","properties":{"n":{"type":"number","maximum":${maximum}}}}}}`;
+    const result = await runOrbridge(["convert", "--to", "responses", "--report", report], `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[${tool("a", "1.0")},${tool("b", "1")}]}\n`);
+    const responsesTool = (name: string) => `{"type":"function","name":"${name}","parameters":{"type":"object","properties":{"n":{"type":"number","maximum":1}}}}`;
+    expect(result.stdout).toBe(`{"model":"m","input":[{"type":"message","role":"user","content":"hi"}],"tools":[${responsesTool("a")},${responsesTool("b")}]}\n`);
+    expect(readFileSync(report, "utf8")).toBe('{"line":1,"path":"/tools/0/function/parameters/properties/n/maximum","code":"form_changed","detail":"the line writes the number 1 as 1.0 and as 1: each is written 1"}\n');
     expect(result.stderr).toBe("read 1 line: 1 record, 0 errors; 1 loss\n");
+  });
+
+  test("a line that writes one number two ways at two places keeps each at its place", async () => {
+    const result = await runOrbridge(["convert", "--to", "responses"], '{"model":"m","temperature":1.0,"top_p":1,"messages":[{"role":"user","content":"hi"}]}\n');
+    expect(result.stdout).toBe('{"model":"m","temperature":1.0,"top_p":1,"input":[{"type":"message","role":"user","content":"hi"}]}\n');
+    expect(result.stderr).toBe("read 1 line: 1 record, 0 errors; 0 losses\n");
   });
 
   test("normalize writes a stored response's numbers as they were", async () => {

@@ -15,13 +15,16 @@ describe("numberTextsOf", () => {
     expect(numberTextsOf('{"created":1745960880,"temperature":0.7,"n":-3,"text":"gpt-4o 1.0 e5"}')).toBeUndefined();
   });
 
-  test("remembers each number that does not read back, by the text its double writes", () => {
-    expect(numberTextsOf('{"temperature":0.0,"seed":12345678901234567890,"scale":1E3,"tiny":0.0000001,"neg":-0}')).toEqual(
+  test("remembers each number that does not read back, by the text its double writes and its place", () => {
+    expect(numberTextsOf('{"temperature":0.0,"seed":12345678901234567890,"scale":1E3,"tiny":0.0000001,"neg":-0,"usage":{"n":[1.0,[2,1.0]]}}')).toEqual(
       new Map([
-        ["0", new Set(["0.0", "-0"])],
-        ["12345678901234567000", new Set(["12345678901234567890"])],
-        ["1000", new Set(["1E3"])],
-        ["1e-7", new Set(["0.0000001"])],
+        ["0 /temperature", { forms: new Set(["0.0"]), count: 1, at: "/temperature" }],
+        ["12345678901234567000 /seed", { forms: new Set(["12345678901234567890"]), count: 1, at: "/seed" }],
+        ["1000 /scale", { forms: new Set(["1E3"]), count: 1, at: "/scale" }],
+        ["1e-7 /tiny", { forms: new Set(["0.0000001"]), count: 1, at: "/tiny" }],
+        ["0 /neg", { forms: new Set(["-0"]), count: 1, at: "/neg" }],
+        ["1 /n/0", { forms: new Set(["1.0"]), count: 1, at: "/usage/n/0" }],
+        ["1 /n/1/1", { forms: new Set(["1.0"]), count: 1, at: "/usage/n/1/1" }],
       ]),
     );
   });
@@ -37,11 +40,15 @@ describe("a line written back", () => {
     expect(roundTrip(line)).toEqual({ text: line, losses: [] });
   });
 
-  test("a double the line writes two ways is written as the double writes it, and said", () => {
-    const restored = roundTrip('{"temperature":1.0,"top_p":1}');
+  test("a double the line writes two ways at two places is written each way at its place", () => {
+    expect(roundTrip('{"temperature":1.0,"top_p":1}')).toEqual({ text: '{"temperature":1.0,"top_p":1}', losses: [] });
+  });
+
+  test("a double the line writes two ways at one place is written as the double writes it, and said", () => {
+    const restored = roundTrip('{"tools":[{"maximum":1.0},{"maximum":1}]}');
     expect(restored).toEqual({
-      text: '{"temperature":1,"top_p":1}',
-      losses: [{ path: "", code: "form_changed", detail: "the line writes the number 1 as 1.0 and as 1: each is written 1" }],
+      text: '{"tools":[{"maximum":1},{"maximum":1}]}',
+      losses: [{ path: "/tools/0/maximum", code: "form_changed", detail: "the line writes the number 1 as 1.0 and as 1: each is written 1" }],
     });
   });
 
@@ -74,11 +81,16 @@ describe("LineNumberTexts", () => {
     lines.read({ line: 1, text: '{"a":0.0}' });
     lines.read({ line: 2, text: '{"b":1}' });
     lines.read({ line: 3, text: '{"c":2.50}' });
-    expect(lines.between(1, 1)).toEqual(new Map([["0", new Set(["0.0"])]]));
+    expect(lines.between(1, 1)).toEqual(new Map([["0 /a", { forms: new Set(["0.0"]), count: 1, at: "/a" }]]));
     expect(lines.between(2, 2)).toBeUndefined();
-    // Line 2 is not kept, so which numbers it writes is not known: it may write 0 and 2.5 as their doubles do.
-    expect(lines.between(1, 3)).toEqual(new Map([["0", new Set(["0.0", "0"])], ["2.5", new Set(["2.50", "2.5"])]]));
-    expect(lines.between(3, 3)).toEqual(new Map([["2.5", new Set(["2.50"])]]));
+    // Line 2 is not kept, so which numbers it writes is not known: it may write 0 and 2.5 as their doubles do, at the same places.
+    expect(lines.between(1, 3)).toEqual(
+      new Map([
+        ["0 /a", { forms: new Set(["0.0", "0"]), count: 1 }],
+        ["2.5 /c", { forms: new Set(["2.50", "2.5"]), count: 1 }],
+      ]),
+    );
+    expect(lines.between(3, 3)).toEqual(new Map([["2.5 /c", { forms: new Set(["2.50"]), count: 1, at: "/c" }]]));
   });
 
   test("across lines some of which are not kept, each number's forms come in the order the lines write them, its shortest after the first line's", () => {
@@ -88,15 +100,26 @@ describe("LineNumberTexts", () => {
       lines.read({ line: 2 * index + 1, text: `{"a":${form}}` });
       lines.read({ line: 2 * index + 2, text: '{"b":"none"}' });
     });
-    expect([...lines.between(1, 2 * forms.length)!.get("1")!]).toEqual(["1.0", "1", ...forms.slice(1)]);
+    expect([...lines.between(1, 2 * forms.length)!.get("1 /a")!.forms]).toEqual(["1.0", "1", ...forms.slice(1)]);
   });
 
-  test("a number one kept line writes otherwise and another as its double writes it is written both ways across them", () => {
+  test("a number one kept line writes otherwise and another as its double writes it at the same place is written both ways across them", () => {
     const lines = new LineNumberTexts();
     lines.read({ line: 1, text: '{"args":{"a":7.0},"scale":1E3}' });
-    lines.read({ line: 2, text: '{"tokens":7,"scale":1E3}' });
-    expect(lines.between(1, 2)).toEqual(new Map([["7", new Set(["7.0", "7"])], ["1000", new Set(["1E3"])]]));
-    expect(lines.between(2, 2)).toEqual(new Map([["1000", new Set(["1E3"])]]));
+    lines.read({ line: 2, text: '{"args":{"a":7},"tokens":7.0,"scale":1E3}' });
+    expect(lines.between(1, 2)).toEqual(
+      new Map([
+        ["7 /a", { forms: new Set(["7.0", "7"]), count: 2 }],
+        ["1000 /scale", { forms: new Set(["1E3"]), count: 2 }],
+        ["7 /tokens", { forms: new Set(["7.0"]), count: 1, at: "/tokens" }],
+      ]),
+    );
+    expect(lines.between(2, 2)).toEqual(
+      new Map([
+        ["7 /tokens", { forms: new Set(["7.0"]), count: 1, at: "/tokens" }],
+        ["1000 /scale", { forms: new Set(["1E3"]), count: 1, at: "/scale" }],
+      ]),
+    );
   });
 
   test("texts are kept for a window of lines; a record from before it is told which of its lines were let go", () => {
