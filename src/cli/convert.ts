@@ -26,6 +26,7 @@ import { chat, ENVELOPE_NAMES, type ReasoningField } from "../../adapters/index.
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { isStackOverflow, tooDeepDetail, tooDeepItemsDetail } from "../journal/deep-field.js";
 import { infiniteNumberLosses, LineNumberTexts, writtenWith } from "../journal/number-texts.js";
+import { LineIndexNameOrders } from "../journal/index-name-order.js";
 import { atomicFileOutput } from "../journal/write.js";
 import { isTarget, TARGETS } from "../gate/target-names.js";
 import { profileOf } from "../../adapters/profiles.js";
@@ -196,6 +197,7 @@ export const convertCommand: Command = {
     const idMap = idMapPath === undefined ? undefined : atomicFileOutput(idMapPath);
     const converter = new JournalConverter(target, reasoningField, rewrite);
     const numberTexts = new LineNumberTexts();
+    const nameOrders = new LineIndexNameOrders();
     // With --record, each output record goes back into the wrapper of the line it is written for.
     const wrappers = readOptions.record === undefined ? undefined : new LineWrappers();
     const inWrapper = (text: string, wrapper: RecordWrapper | undefined) => (wrapper === undefined ? text : rewrap(wrapper, text));
@@ -250,7 +252,9 @@ export const convertCommand: Command = {
         counts.records += emitted.converted;
         await write(output.stream, text);
         for (const error of emitted.errors) await fail(source, error.line, error.detail, error.records);
-        for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line })), ...unwrapped]) {
+        // An object reordered is said where its record is written, unless the record left it out.
+        const reordered = emitted.converted > 0 ? nameOrders.take(emitted.line, emitted.lastLine ?? emitted.line, emitted.losses) : [];
+        for (const loss of [...emitted.losses, ...restored.map((loss) => ({ ...loss, line: emitted.line })), ...unwrapped, ...reordered]) {
           if (loss.code === "synthesized") counts.synthesized += 1;
           else if (loss.code === "repaired") counts.repaired += 1;
           else if (loss.detail === TRANSPORT_PADDING_DETAIL) counts.padding += 1;
@@ -271,10 +275,12 @@ export const convertCommand: Command = {
         if (source !== undefined && line.source !== source) {
           await emit(source, converter.finish());
           numberTexts.clear();
+          nameOrders.clear();
         }
         source = line.source;
         numberTexts.read(line);
         wrappers?.hold(line);
+        nameOrders.read(line);
         await emit(source, converter.push(line));
       }
       if (source !== undefined) await emit(source, converter.finish());

@@ -8,6 +8,7 @@ import { JournalNormalizer, type NormalizedRecord } from "../journal/normalize.j
 import { LineWrappers, rewrap } from "../journal/record-pointer.js";
 import { repairDoubleEncoded } from "../journal/double-encoded.js";
 import { infiniteNumberLosses, LineNumberTexts, writtenWith } from "../journal/number-texts.js";
+import { LineIndexNameOrders } from "../journal/index-name-order.js";
 import { isStackOverflow, tooDeepItemsDetail } from "../journal/deep-field.js";
 import type { Loss } from "../models/loss.js";
 import { commandArgs, stringOption } from "./args.js";
@@ -146,6 +147,7 @@ export const normalizeCommand: Command = {
     const repairing = stringOption(args, "repair") === "double-encoded";
     const multiple = sources.length > 1;
     const numberTexts = new LineNumberTexts();
+    const nameOrders = new LineIndexNameOrders();
     // With --record, each item goes back into the wrapper of the line it came from.
     const wrappers = readOptions.record === undefined ? undefined : new LineWrappers();
     const inWrapper = async (text: string, place: { source?: string; line: number }): Promise<string> => {
@@ -218,7 +220,9 @@ export const normalizeCommand: Command = {
           continue;
         }
         counts.repeated += record.repeated;
-        await reportLosses(rewriter ? record.losses : [...record.losses, ...restored], record);
+        // An object reordered is said with its record, unless the record left it out.
+        const reordered = nameOrders.take(record.line, record.lastLine ?? record.line, record.losses.map((loss) => ({ line: record.line, ...loss })));
+        await reportLosses(rewriter ? [...record.losses, ...reordered] : [...record.losses, ...restored, ...reordered], record);
         await reportLosses(repairs, record);
         if (rewriter) {
           await emitItems(rewriter.push(record.items));
@@ -238,10 +242,14 @@ export const normalizeCommand: Command = {
         counts.lines += 1;
         guard.tick();
         progress.tick(line.text.length + 1, 1);
-        if (line.source !== lastSource) numberTexts.clear();
+        if (line.source !== lastSource) {
+          numberTexts.clear();
+          nameOrders.clear();
+        }
         lastSource = line.source;
         numberTexts.read(line);
         wrappers?.hold(line);
+        nameOrders.read(line);
         await emit(normalizer.push(line));
       }
       await emit(normalizer.finish());
