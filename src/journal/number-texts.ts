@@ -105,7 +105,7 @@ export function exactForms(texts: NumberTexts | undefined): NumberTexts | undefi
   return exact.size === 0 ? undefined : exact;
 }
 
-/** Texts from several lines (a stream's), as one table: a place several lines write has no one pointer. */
+/** Texts from several lines (a stream's), as one table, without pointers: the record a loss is reported with is not each line's. */
 export function mergeNumberTexts(tables: readonly NumberTexts[]): NumberTexts | undefined {
   if (tables.length === 0) return undefined;
   if (tables.length === 1) return tables[0];
@@ -113,7 +113,7 @@ export function mergeNumberTexts(tables: readonly NumberTexts[]): NumberTexts | 
   for (const table of tables) {
     for (const [key, seen] of table) {
       const into = merged.get(key);
-      merged.set(key, into === undefined ? seen : { forms: new Set([...into.forms, ...seen.forms]), count: into.count + seen.count });
+      merged.set(key, { forms: new Set([...(into?.forms ?? []), ...seen.forms]), count: (into?.count ?? 0) + seen.count });
     }
   }
   return merged;
@@ -330,7 +330,7 @@ export class LineNumberTexts {
     for (const table of tables) {
       for (const [key, seen] of table) {
         const into = merged.get(key);
-        merged.set(key, { forms: new Set([...(into?.forms ?? []), ...seen.forms, shortestOf(key)]), count: (into?.count ?? 0) + seen.count, ...(into === undefined && tables.length === 1 ? { at: seen.at } : {}) });
+        merged.set(key, { forms: new Set([...(into?.forms ?? []), ...seen.forms, shortestOf(key)]), count: (into?.count ?? 0) + seen.count });
       }
     }
     return notAsDoublesWrite(merged);

@@ -92,3 +92,20 @@ describe("a chat.completion", { timeout: 30_000 }, () => {
     expect(losses).toEqual([]);
   });
 });
+
+describe("a Chat stream", { timeout: 30_000 }, () => {
+  test("its usage's 1.0, moved to an Anthropic message's output_tokens, is written 1 and said, with no pointer into one of its lines", async () => {
+    const stream = [
+      '{"id":"c1","object":"chat.completion.chunk","created":5,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]}',
+      '{"id":"c1","object":"chat.completion.chunk","created":5,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1.0,"total_tokens":6}}',
+    ].join("\n");
+    const { texts, losses } = await convert("anthropic", stream);
+    expect(texts).toEqual(['{"id":"c1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":5,"cache_read_input_tokens":0,"output_tokens":1}}']);
+    expect(losses.filter((loss) => (loss as { code: string }).code === "form_changed")).toEqual([{
+      line: 1,
+      path: "",
+      code: "form_changed",
+      detail: "the line writes the number 1 as 1.0 and as 1 at /completion_tokens: the output writes 1 at /usage/output_tokens, another place, which may be it or a number of the conversion's own, and is written 1",
+    }]);
+  });
+});

@@ -111,7 +111,7 @@ describe("LineNumberTexts", () => {
       new Map([
         ["7 /a", { forms: new Set(["7.0", "7"]), count: 2 }],
         ["1000 /scale", { forms: new Set(["1E3"]), count: 2 }],
-        ["7 /tokens", { forms: new Set(["7.0"]), count: 1, at: "/tokens" }],
+        ["7 /tokens", { forms: new Set(["7.0"]), count: 1 }],
       ]),
     );
     expect(lines.between(2, 2)).toEqual(
