@@ -95,12 +95,19 @@ Options:
   --conversation POINTER
                    the JSON Pointer (RFC 6901) of each record's conversation
                    key, as /conversation_id or /metadata/session. Without it the
-                   whole input is one conversation. With it, everything that
+                   whole input is one conversation. A stored log (a trace
+                   export, a page of stored completions) is the exception: each
+                   trace or completion is judged as a conversation apart, but a
+                   call_id is checked across them all the same: a call that
+                   gives one another conversation's call gave (as written in
+                   its record, not one made for an id-less call) is blocked
+                   duplicate_call_id. With it, everything that
                    spans lines (streams, replayed history, the tools and
                    tool_choice in force, calls waiting for their output, the
                    call_ids and ids seen) is kept per conversation: each
                    conversation gets the verdicts it gets alone, however the
-                   journal interleaves it with others. A key is a string or a
+                   journal interleaves it with others (a stored log's call_ids
+                   are still checked across its conversations). A key is a string or a
                    whole number ("7" and 7 are two keys). Each verdict names its
                    conversation (text: conversation "c-1" first; json: a
                    "conversation" field), in journal order: a verdict waits

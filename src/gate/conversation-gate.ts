@@ -24,6 +24,7 @@ import { parsePointer, type JsonPointer } from "../journal/json-pointer.js";
 import { JournalNormalizer, type NormalizedRecord, type NormalizeOptions } from "../journal/normalize.js";
 import type { ConversationKey } from "../journal/conversation-key.js";
 import { ConversationRouter, type ConversationLane, type LinePlace, type Reopened, type Routed } from "./conversation-router.js";
+import { CallIdsAcrossConversations, type ConversationClaims } from "./calls-across-conversations.js";
 import type { ItemCheck } from "./journal-checks.js";
 import { PreparedGate, type GateRecord } from "./prepared-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
@@ -74,10 +75,13 @@ export function conversationGate<Presented>(options: ConversationGateOptions, pr
   // The tools in force change only at a request body: until its first, every lane reads the same.
   const tools = new ToolsInForce({ schema: options.schema, registry: registry === undefined ? undefined : ToolRegistry.fromData(registry), readTools: options.readTools });
   const lines = new PreparedGate({ omitSource: options.omitSource, cache });
+  // A stored log's conversations are judged apart, but share their call_ids (calls-across-conversations.ts); without a pointer, every line is of a stored log's run.
+  const callIds = new CallIdsAcrossConversations();
+  const storedOnly = pointer !== undefined;
   return new ConversationRouter<GateRecord, Presented>({
     pointer,
     maxOpen: options.maxOpenConversations,
-    openLane: (_key, reopened, restricted) => new GateLane({ ...options, cache, registry, tools, reopened, restricted }),
+    openLane: (key, reopened, restricted) => new GateLane({ ...options, cache, registry, tools, reopened, restricted, claims: callIds.of(keyId(key)), storedOnly }),
     keyless: (place, detail) => lines.error(place.source, place.line, detail),
     placeOf: (record) => record,
     present,
@@ -106,6 +110,10 @@ type LaneOptions = Omit<ConversationGateOptions, "registry" | "conversation" | "
   reopened?: Reopened;
   /** Set when a line that named no conversation may have narrowed this one's tools: why no function may run until its first request body. */
   restricted?: string;
+  /** The conversation's side of the call_ids shared with the other conversations of a stored log. */
+  claims?: ConversationClaims;
+  /** Whether only the lines a stored log's reader gave share their call_ids (with --conversation); otherwise every line does. */
+  storedOnly?: boolean;
 };
 
 /** One conversation's gate: the halves of JournalGate, with the tools in force its own from its first request body. */
@@ -125,10 +133,14 @@ export class GateLane implements ConversationLane<GateRecord> {
    * and may have begun lines before the last.
    */
   private readonly held: { place: LinePlace; items: number }[] = [];
+  private readonly claims: ConversationClaims | undefined;
+  private readonly storedOnly: boolean;
 
   constructor(options: LaneOptions) {
     this.normalizer = new JournalNormalizer({ ...options.normalize, ...GATE_READING });
-    this.gate = new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache });
+    this.claims = options.claims;
+    this.storedOnly = options.storedOnly === true;
+    this.gate = new PreparedGate({ checks: options.checks?.() ?? [], omitSource: options.omitSource, cache: options.cache, otherConversations: options.claims });
     this.schema = options.schema;
     this.readTools = options.readTools;
     this.registry = options.registry;
@@ -155,7 +167,8 @@ export class GateLane implements ConversationLane<GateRecord> {
     this.tools.allowNone(where);
   }
 
-  pushLine(line: JournalLine, _record: unknown): GateRecord[] {
+  pushLine(line: JournalLine, record: unknown): GateRecord[] {
+    this.claims?.read({ source: line.source, line: line.line, text: line.text, record, stored: !this.storedOnly || line.conversation !== undefined });
     this.stream.line(line.source);
     const normalized = this.normalizer.push(line);
     this.stream.follow({ source: line.source, line: line.line }, normalized);
@@ -163,6 +176,7 @@ export class GateLane implements ConversationLane<GateRecord> {
   }
 
   pushRecord(record: unknown, place: LinePlace): GateRecord[] {
+    this.claims?.read({ source: place.source, line: place.line, text: "", record, stored: !this.storedOnly });
     const normalized = this.normalizer.pushRecord(record, place.line);
     this.stream.follow(place, normalized);
     return this.gated(normalized);
@@ -213,6 +227,11 @@ export class GateLane implements ConversationLane<GateRecord> {
     const own = this.registry !== undefined || allowNone !== undefined || allowNoneForGood !== undefined;
     return new ToolsInForce({ schema: this.schema, registry: own ? registry : undefined, readTools: this.readTools });
   }
+}
+
+/** A conversation's key as one text, its type told: 7 and "7" are two conversations. */
+function keyId(key: ConversationKey | undefined): string {
+  return key === undefined ? "" : `${typeof key === "string" ? "s" : "n"}${key}`;
 }
 
 /** Why no function may run in a conversation opened again, as a sentence's subject. */

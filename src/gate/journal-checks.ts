@@ -7,7 +7,9 @@
 // | orphan_output                    | the output                       | no earlier function_call has its call_id, or the output names another tool than that call, or its call is of a choice of a completion that a request's replay did not take |
 // | output_for_blocked_call          | the output                       | its call is blocked (a verdict not `ok`, or a finding), or an extension, or its call_id names two calls (which one it answers is not known) |
 // | duplicate_call_id                | the later call, or later output, | a call_id already called, or already answered; a          |
-// |                                  | or the item_reference            |   reference to a call already answered, or to its output  |
+// |                                  | or the item_reference            |   reference to a call already answered, or to its output; |
+// |                                  |                                  |   a call_id another conversation of a stored log gave     |
+// |                                  |                                  |   (calls-across-conversations.ts)                         |
 // | duplicate_id                     | the later item                   | an item id already seen (item_reference excepted), or an  |
 // |                                  |                                  |   item a reference brought back already                   |
 // | blocked_reference                | the item_reference               | the item it names was blocked, two items gave its id, or  |
@@ -76,6 +78,7 @@
 import type { Finding } from "../models/finding.js";
 import type { AnswerStarts, JournalItem } from "../models/journal-item.js";
 import { isPlainObject } from "../models/json-value.js";
+import type { OtherConversations } from "./calls-across-conversations.js";
 import { FingerprintTable, textFingerprint32 } from "./fingerprint-table.js";
 import { LinePlaces, relatedLine } from "./line-places.js";
 import { WaitingCalls } from "./waiting-calls.js";
@@ -106,6 +109,11 @@ export interface JournalCheckOptions {
   registry?: ToolRegistry;
   /** More checks; their findings come first on each item. */
   checks?: readonly ItemCheck[];
+  /**
+   * The call_ids of the other conversations of a stored log judged apart
+   * (calls-across-conversations.ts): a call that gives one again is a duplicate.
+   */
+  otherConversations?: OtherConversations;
 }
 
 /**
@@ -121,6 +129,9 @@ const UNANSWERED = 0;
 const NOT_TAKEN = 2;
 const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", reason: "uint8", waiting: "whole", name: "uint32" } as const;
 
+/** What blocks the outputs of a call whose call_id another conversation's call gave first: the output's sentence names it. */
+const ACROSS_CONVERSATIONS = "duplicate_call_id of another conversation";
+
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
 
 /** Reasoning items held in a row, waiting for the item their run precedes; past it, each is released with the finding. */
@@ -133,6 +144,7 @@ const SHARED_ID = 2;
 export class JournalChecker {
   private readonly registry: ToolRegistry | undefined;
   private readonly checks: readonly ItemCheck[];
+  private readonly otherConversations: OtherConversations | undefined;
   private readonly calls = new FingerprintTable<CallColumn>(CALL_COLUMNS);
   /** The verdict reasons met so far, indexed by the calls' `reason` column (a handful: `GateReason` is a closed union). */
   private readonly reasons: string[] = [];
@@ -167,6 +179,7 @@ export class JournalChecker {
   constructor(options: JournalCheckOptions = {}) {
     this.registry = options.registry;
     this.checks = options.checks ?? [];
+    this.otherConversations = options.otherConversations;
   }
 
   /** The items of one record, in order, and where its answers that are alternatives begin; returns the items whose findings are final, in input order. */
@@ -330,9 +343,14 @@ export class JournalChecker {
       this.blockOutputs(slot);
       return;
     }
+    const elsewhere = this.otherConversations?.claim(callId, writtenKey(callId), checked.provenance);
+    if (elsewhere !== undefined) {
+      const { text, ...related } = elsewhere;
+      findings.push({ code: "duplicate_call_id", detail: `the call_id ${quoteValue(callId)} was already used by the call of ${text}, in another conversation of the stored log: a replayer of this one would run a call that one gave`, path: "/call_id", ...related });
+    }
     const reason = checked.verdict?.reason ?? "unchecked";
     // What blocks the call, if anything: its verdict, else the first finding it already has (each finding blocks its item).
-    const blockedBy = reason !== "ok" && reason !== "unchecked" ? reason : findings[0]?.code;
+    const blockedBy = reason !== "ok" && reason !== "unchecked" ? reason : elsewhere !== undefined ? ACROSS_CONVERSATIONS : findings[0]?.code;
     this.newCall(slot, this.placeOf(checked), blockedBy ?? reason);
     if (name !== undefined) this.calls.set(slot, "name", textFingerprint32(name));
     if (blockedBy === undefined) this.calls.set(slot, "waiting", this.waiting.add(callId, name, checked.provenance) + 1);

@@ -4,6 +4,7 @@
 // runs only this half (`gate --jobs`) stays small.
 import type { Finding } from "../models/finding.js";
 import type { AnswerStarts, JournalItem } from "../models/journal-item.js";
+import type { OtherConversations } from "./calls-across-conversations.js";
 import { JournalChecker, type CheckedItem, type GatedItem, type ItemCheck } from "./journal-checks.js";
 import { isBlocked, replayGate, type GateReason } from "./replay-gate.js";
 import { SchemaCache, type ToolSchema } from "./schema.js";
@@ -57,6 +58,8 @@ export interface PreparedGateOptions {
   cache?: SchemaCache;
   /** Without a cache: check `format` as an assertion rather than an annotation (the 2020-12 default). */
   assertFormats?: boolean;
+  /** The call_ids of a stored log's other conversations (JournalCheckOptions). */
+  otherConversations?: OtherConversations;
 }
 
 export class PreparedGate {
@@ -69,7 +72,7 @@ export class PreparedGate {
     this.gateOptions = { cache: options.cache ?? new SchemaCache(undefined, { assertFormats: options.assertFormats }) };
     this.omitSource = options.omitSource === true;
     this.toRecord = (checked) => toRecord(checked, this.omitSource);
-    this.checker = new JournalChecker({ checks: options.checks ?? [] });
+    this.checker = new JournalChecker({ checks: options.checks ?? [], otherConversations: options.otherConversations });
   }
 
   /** The items of one record; returns the records whose findings are final. */

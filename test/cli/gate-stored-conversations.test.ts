@@ -47,12 +47,91 @@ describe("gate: a page of stored completions", { timeout: 30_000 }, () => {
     expect(await gated(listing, "--jobs", "2")).toEqual(expected);
   });
 
-  test("two completions that give one call_id are judged as --conversation judges two conversations that do", async () => {
+  test("a completion that gives again the call_id of an earlier completion's call: the later call is a duplicate, as when the page was one conversation", async () => {
     const twice = file("twice.json", page(completion("chatcmpl-1", 1767225600, call("call_p1")), completion("chatcmpl-2", 1767225601, call("call_p1"))));
-    const asConversations = await runOrbridge(["gate", "--tools", tools, "--conversation", "/k", "-"], [{ ...completion("chatcmpl-1", 1, call("call_p1")), k: 1 }, { ...completion("chatcmpl-2", 2, call("call_p1")), k: 2 }].map((record) => JSON.stringify(record) + "\n").join(""));
-    const stored = await gated(twice);
-    expect(stored).toEqual({ code: 0, stdout: [ok(1, "call_p1"), ok(2, "call_p1"), ""].join("\n") });
-    expect(asConversations.code).toBe(stored.code);
+    const expected = {
+      code: 1,
+      stdout: [
+        ok(1, "call_p1"),
+        'line 2  function_call call_p1  BLOCKED duplicate_call_id: the call_id "call_p1" was already used by the call of line 1, in another conversation of the stored log: a replayer of this one would run a call that one gave',
+        "    verdict ok: completed call with arguments valid for its schema",
+        "",
+      ].join("\n"),
+    };
+    expect(await gated(twice, "--jobs", "1")).toEqual(expected);
+    expect(await gated(twice, "--jobs", "2")).toEqual(expected);
+  });
+
+  test("with --conversation, a stored log's completions still share their call_ids", async () => {
+    const twice = file("twice-keyed.json", page(completion("chatcmpl-1", 1767225600, call("call_p1")), completion("chatcmpl-2", 1767225601, call("call_p1"))));
+    const { code, stdout } = await gated(twice, "--conversation", "/conversation_id", "--format", "json");
+    expect({ code, verdicts: stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).map(({ conversation, line, reason, findings }) => ({ conversation, line, reason, findings })) }).toEqual({
+      code: 1,
+      verdicts: [
+        { conversation: "chatcmpl-1", line: 1, reason: "ok", findings: [] },
+        {
+          conversation: "chatcmpl-2",
+          line: 2,
+          reason: "ok",
+          findings: [{ code: "duplicate_call_id", detail: 'the call_id "call_p1" was already used by the call of line 1, in another conversation of the stored log: a replayer of this one would run a call that one gave', path: "/call_id", related_line: 1 }],
+        },
+      ],
+    });
+  });
+
+  test("two completions whose legacy calls come without id: the call_ids made for them are no record's, and neither call is a duplicate", async () => {
+    const legacy = { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+    const idless = file("legacy.json", page(completion("chatcmpl-1", 1767225600, legacy), completion("chatcmpl-2", 1767225601, legacy)));
+    expect(await gated(idless)).toEqual({ code: 0, stdout: [ok(1, "legacy_1_get_weather"), ok(2, "legacy_1_get_weather"), ""].join("\n") });
+  });
+});
+
+/** Two OTLP traces of one chat span each: the first calls get_weather as call_p1, the second is sent `input` and answers `output`. */
+function twoTraces(input: unknown[], output: unknown[]): string {
+  const first = JSON.parse(chatSpanExport({ input: [{ role: "user", parts: [{ type: "text", content: "Weather in Paris?" }] }], output: [{ role: "assistant", parts: [{ type: "tool_call", id: "call_p1", name: "get_weather", arguments: { city: "Paris" } }], finish_reason: "tool_call" }] }));
+  const span = JSON.parse(chatSpanExport({ input, output })).resourceSpans[0].scopeSpans[0].spans[0];
+  span.spanId = "c1a2b3c4d5e6f708";
+  span.startTimeUnixNano = "1765964261555000000";
+  span.traceId = "0a1b2c3d4e5f60718293a4b5c6d7e8f9";
+  first.resourceSpans[0].scopeSpans[0].spans.push(span);
+  return JSON.stringify(first);
+}
+
+describe("gate: an OTLP export of two traces that give one call_id", { timeout: 30_000 }, () => {
+  const question = { role: "user", parts: [{ type: "text", content: "Weather in Paris?" }] };
+  const callP1 = { role: "assistant", parts: [{ type: "tool_call", id: "call_p1", name: "get_weather", arguments: { city: "Paris" } }], finish_reason: "tool_call" };
+
+  test("the second trace's answer calls call_p1 again: its call is a duplicate of the first trace's", async () => {
+    expect(await gated(file("call-again.json", twoTraces([question], [callP1])))).toEqual({
+      code: 1,
+      stdout: [
+        pass(1),
+        ok(2, "call_p1"),
+        pass(3),
+        'line 4  function_call call_p1  BLOCKED duplicate_call_id: the call_id "call_p1" was already used by the call of line 2, in another conversation of the stored log: a replayer of this one would run a call that one gave',
+        "    verdict ok: completed call with arguments valid for its schema",
+        "",
+      ].join("\n"),
+    });
+  });
+
+  test("the second trace's history sends call_p1 again with its result: the call is still blocked, and its result with it", async () => {
+    const result = { role: "tool", parts: [{ type: "tool_call_response", id: "call_p1", response: "Sunny" }] };
+    const answer = { role: "assistant", parts: [{ type: "text", content: "Sunny." }], finish_reason: "stop" };
+    expect(await gated(file("history-again.json", twoTraces([question, callP1, result], [answer])))).toEqual({
+      code: 1,
+      stdout: [
+        pass(1),
+        ok(2, "call_p1"),
+        pass(3),
+        'line 4  function_call call_p1  BLOCKED duplicate_call_id: the call_id "call_p1" was already used by the call of line 2, in another conversation of the stored log: a replayer of this one would run a call that one gave',
+        "    verdict ok: completed call with arguments valid for its schema",
+        'line 5  function_call_output call_p1  BLOCKED output_for_blocked_call: its call "call_p1" on line 4 is blocked (duplicate_call_id of another conversation): only a completed, valid call may get an output',
+        '    verdict not_function_call: "function_call_output" is not a function_call',
+        pass(6),
+        "",
+      ].join("\n"),
+    });
   });
 });
 
