@@ -108,7 +108,11 @@ Options:
                    conversation gets the verdicts it gets alone, however the
                    journal interleaves it with others (a stored log's call_ids
                    are still checked across its conversations). A key is a string or a
-                   whole number ("7" and 7 are two keys). Each verdict names its
+                   whole number. A record whose key is a number an earlier key
+                   gave as a string, or a string ("7", "7.0") that writes a
+                   number an earlier key gave as a number, is a blocked error
+                   record, as below: a replayer that groups by the key's text
+                   takes the two for one conversation. Each verdict names its
                    conversation (text: conversation "c-1" first; json: a
                    "conversation" field), in journal order: a verdict waits
                    until every earlier line is answered (a stream is answered

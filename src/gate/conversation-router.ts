@@ -11,6 +11,8 @@
 // | JSON whitespace only                   | nowhere                                        |
 // | not JSON, or no key at the pointer     | the caller's `keyless` output, on its own line |
 // |   (conversation-key.ts)                |                                                |
+// | a key whose text an earlier key of the | the same: "7" after 7, 7 after "7"             |
+// |   other type gave (key-texts.ts)       |                                                |
 // | any of the above but blank             | the same, and every stream open then is        |
 // |                                        |   damaged from it (`damage`)                   |
 // | any of them that may be a request      | the same, and every conversation, open or      |
@@ -66,6 +68,7 @@ import type { JsonPointer } from "../journal/json-pointer.js";
 import { namesRequestTools } from "../journal/unreadable-request.js";
 import { duplicateName } from "../models/duplicate-names.js";
 import { ClosedKeys, type Reopened } from "./closed-keys.js";
+import { KeyTexts } from "./key-texts.js";
 import { MinHeap } from "./min-heap.js";
 
 export type { ConversationKey } from "../journal/conversation-key.js";
@@ -192,6 +195,8 @@ export interface RouterCounts {
 
 export class ConversationRouter<Output, Presented> {
   private readonly pointer: JsonPointer | undefined;
+  /** The type each key's text was first met with: "7" and 7 may not both key a conversation. */
+  private readonly keyTexts = new KeyTexts();
   private readonly maxOpen: number;
   private readonly options: ConversationRouterOptions<Output, Presented>;
   /** Open conversations by key id. */
@@ -246,6 +251,8 @@ export class ConversationRouter<Output, Presented> {
     }
     const key = conversationKeyOf(record, this.pointer, line.text);
     if ("error" in key) return this.keyless(place, position, key.error, namesRequestTools(line.text));
+    const clash = this.keyTexts.clash(key.key);
+    if (clash !== undefined) return this.keyless(place, position, `no conversation key at ${this.pointer.text}: ${clash}`, namesRequestTools(line.text));
     const conversation = this.conversationOf(key.key, key.id, place);
     conversation.places.push({ source: line.source, line: line.line, position });
     conversation.lastLine = line.line;
@@ -262,6 +269,9 @@ export class ConversationRouter<Output, Presented> {
 
   /** A line whose conversation is known without reading it: a stored log reader's, or any without a pointer. The lane reads it. */
   private pushKeyed(line: JournalLine, key: { key: ConversationKey | undefined; id: string }, place: LinePlace, position: number): Presented[] {
+    // A stored log's key is a string: with --conversation, a record's number key may name it too.
+    const clash = key.key === undefined || this.pointer === undefined ? undefined : this.keyTexts.clash(key.key);
+    if (clash !== undefined) return this.keyless(place, position, `no conversation key: ${clash}`, namesRequestTools(line.text));
     const conversation = this.conversationOf(key.key, key.id, place);
     conversation.places.push({ source: line.source, line: line.line, position });
     conversation.lastLine = line.line;
@@ -290,6 +300,8 @@ export class ConversationRouter<Output, Presented> {
     const position = (this.position += 1);
     const key = this.pointer === undefined ? { key: undefined, id: "" } : conversationKeyOf(record, this.pointer);
     if ("error" in key) return this.keyless(place, position, key.error, namesRequestTools(written.text));
+    const clash = key.key === undefined ? undefined : this.keyTexts.clash(key.key);
+    if (clash !== undefined) return this.keyless(place, position, `no conversation key at ${this.pointer!.text}: ${clash}`, namesRequestTools(written.text));
     const conversation = this.conversationOf(key.key, key.id, place);
     conversation.places.push({ source: place.source, line: place.line, position });
     conversation.lastLine = place.line;

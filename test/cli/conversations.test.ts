@@ -186,18 +186,31 @@ describe("the key", () => {
     { metadata: { session: "" }, role: "user", content: "an empty key is a key" },
   );
 
-  test("is read at any depth; a number and a string are two keys, 7 and 7.0 one", async () => {
+  test("is read at any depth; 7 and 7.0 are one key, and the string \"7\" after the number 7 is a blocked error record", async () => {
     const result = await runOrbridge(["gate", "--conversation", "/metadata/session", "-"], keys);
     expect(result).toEqual({
-      code: 0,
+      code: 1,
       stdout: [
         'conversation 7  line 1  message -  pass not_function_call: "message" is not a function_call',
-        'conversation "7"  line 2  message -  pass not_function_call: "message" is not a function_call',
+        'line 2  - -  BLOCKED error: no conversation key at /metadata/session: the key "7" names the conversation an earlier record keyed by the number 7: a replayer that groups records by the key\'s text takes both for one conversation, which the gate would judge as two',
         'conversation 7  line 3  message -  pass not_function_call: "message" is not a function_call',
         'conversation ""  line 4  message -  pass not_function_call: "message" is not a function_call',
         "",
       ].join("\n"),
-      stderr: "read 4 lines: 4 items, 0 errors; 0 blocked; 3 conversations\n",
+      stderr: "read 4 lines: 3 items, 1 error; 1 blocked; 2 conversations\n  blocked by: error 1\n",
+    });
+  });
+
+  test("a call keyed by the number 7 after a request keyed \"7\" that allows no tool: the call is in no conversation, blocked, where as its own conversation it ran", async () => {
+    const noTools = { conversation_id: "7", model: "gpt-4o-mini", messages: [{ role: "user", content: "no tools now" }], tools: [{ type: "function", function: { name: "get_latest_sales_report", parameters: { type: "object" } } }], tool_choice: "none" };
+    const call = { conversation_id: 7, type: "function_call", id: "fc_1", call_id: "call_1", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" };
+    const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], jsonl(noTools, call));
+    expect({ code: result.code, verdicts: json(result.stdout).map(({ conversation, line, reason, detail }) => ({ conversation, line, reason, detail })) }).toEqual({
+      code: 1,
+      verdicts: [
+        { conversation: "7", line: 1, reason: "not_function_call", detail: '"message" is not a function_call' },
+        { conversation: undefined, line: 2, reason: "error", detail: 'no conversation key at /conversation_id: the key 7 names the conversation an earlier record keyed by the string "7": a replayer that groups records by the key\'s text takes both for one conversation, which the gate would judge as two' },
+      ],
     });
   });
 
