@@ -5,6 +5,7 @@
 import { jsonEqual } from "../models/json-equal.js";
 import { describeValue } from "../models/json-value.js";
 import { comparedName } from "../models/names-folded-twice.js";
+import { shownFlag } from "../models/one-call-flag.js";
 import { quoteVisible } from "../models/quote-visible.js";
 import { RESTATED_LIMITS } from "../models/restated-limits.js";
 import { TERMINAL_STATUS, type EventType, type Fields, type OpenResponse } from "./open-response.js";
@@ -40,15 +41,29 @@ export function limitGivenOtherwise(earlier: Fields, later: Fields): string | un
 /**
  * Why a response object (stored, or a stream's terminal event's) says its
  * completed calls cannot be taken to have run, short of failing: it carries an
- * error while it says another status, is still queued or in progress, or was
- * cut by the content filter (in any spelling of its details). Undefined when it
+ * error while it says another status, is still queued or in progress, was cut
+ * by the content filter (in any spelling of its details), or gives
+ * incomplete_details beside a status other than "incomplete". Undefined when it
  * says none of these.
  */
 export function unfinishedResponse(response: Record<string, unknown>): string | undefined {
   if (response.error !== undefined && response.error !== null && response.status !== "failed") return "the response carries an error";
   if (response.status === "queued" || response.status === "in_progress") return `the response is still ${response.status === "queued" ? "queued" : "in progress"}`;
-  if (/content_?filter/i.test(JSON.stringify(response.incomplete_details ?? null))) return "the content filter stopped the response";
+  if (stoppedByFilter(response)) return "the content filter stopped the response";
+  // A response that says it completed and why it did not is read two ways: a
+  // reader going by its status runs its calls, one going by its details takes
+  // them for cut (max_output_tokens ends the output wherever the limit fell).
+  const details = response.incomplete_details;
+  if (details !== undefined && details !== null && response.status !== "incomplete") {
+    const status = response.status === undefined ? "no status" : `the status ${shownFlag(response.status)}`;
+    return `the response gives incomplete_details ${shownFlag(details)} beside ${status}, so a reader that goes by its details takes its calls for cut`;
+  }
   return undefined;
+}
+
+/** Whether a response's incomplete_details say the content filter stopped it, in any spelling. */
+export function stoppedByFilter(response: Record<string, unknown>): boolean {
+  return /content_?filter/i.test(JSON.stringify(response.incomplete_details ?? null));
 }
 
 /**

@@ -38,6 +38,7 @@ import type { CanonicalItem } from "../models/open-responses.js";
 import { foreignItemIdReason } from "../models/foreign-item-id.js";
 import { isPlainObject } from "../models/json-value.js";
 import type { Loss } from "../models/loss.js";
+import { stoppedByFilter } from "./response-ends.js";
 import { unfinishedResponse as stoppedBy } from "./responses-stream.js";
 
 /** Why a call item did not complete, or `undefined` for a completed call, a call without status and any other item. */
@@ -247,16 +248,17 @@ export function unfinishedResponse(response: unknown, target: string, marksLastO
 
 /**
  * A completed response the gate stops as a whole (unfinishedResponse of
- * responses-stream.ts: an error beside its status, the content filter): the
- * loss at the field that says so, and the incomplete_details to write, which
- * keep the content filter's where it is the reason.
+ * responses-stream.ts: an error beside its status, the content filter, details
+ * of an end beside another status): the loss at the field that says so, and
+ * the incomplete_details to write, which keep the content filter's where it is
+ * the reason and else say the response was cut.
  */
 function stoppedResponse(response: Record<string, unknown>, target: string): { loss: Loss; details: unknown } | undefined {
   const why = stoppedBy(response);
   if (why === undefined) return undefined;
   const byError = response.error !== undefined && response.error !== null;
   const detail = `${why}: ${target} has no place for it beside a finished response, so the response is written as incomplete, and its calls read back incomplete`;
-  return { loss: { path: byError ? "/error" : "/incomplete_details", code: "form_changed", detail }, details: { reason: byError ? "max_output_tokens" : "content_filter" } };
+  return { loss: { path: byError ? "/error" : "/incomplete_details", code: "form_changed", detail }, details: { reason: !byError && stoppedByFilter(response) ? "content_filter" : "max_output_tokens" } };
 }
 
 const SET_ASIDE = "orbridge:unfinished_call";

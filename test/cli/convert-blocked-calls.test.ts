@@ -278,6 +278,15 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("a completed response 
     expect(await gateCalls(lines(...records))).toEqual([["call_1", true]]);
   });
 
+  test("completed with incomplete_details of max_output_tokens: written as cut, and its call stays blocked", async () => {
+    const { records, report } = await convert(target, lines(response({ incomplete_details: { reason: "max_output_tokens" } })));
+    expect(ENDED[target]!.read(records[0]!)).toBe(ENDED[target]!.cut);
+    expect(report.filter((loss) => loss.path === "/incomplete_details" && loss.code === "form_changed")).toEqual([
+      { line: 1, path: "/incomplete_details", code: "form_changed", detail: `the response gives incomplete_details {"reason":"max_output_tokens"} beside the status "completed", so a reader that goes by its details takes its calls for cut: ${TITLES[target]} has no place for it beside a finished response, so the response is written as incomplete, and its calls read back incomplete` },
+    ]);
+    expect(await gateCalls(lines(...records))).toEqual([["call_1", true]]);
+  });
+
   test("carrying an error: written as cut, and its call stays blocked", async () => {
     const { records, report } = await convert(target, lines(response({ error: { code: "server_error", message: "failed" } })));
     expect(ENDED[target]!.read(records[0]!)).toBe(ENDED[target]!.cut);

@@ -38,11 +38,13 @@ describe("a response object whose status says its calls did not finish", { timeo
     [{ status: "incomplete", incomplete_details: { reason: "CONTENT_FILTER" } }],
     [{ status: "incomplete", incomplete_details: "content_filter" }],
     [{ status: "completed", incomplete_details: { reason: "content_filter" } }],
+    [{ status: "completed", incomplete_details: { reason: "max_output_tokens" } }],
+    [{ status: "completed", incomplete_details: {} }],
   ])("%j: its completed call is blocked as incomplete", async (fields) => {
     expect(await verdict(fields)).toMatchObject({ reason: "status", blocked: true, detail: 'status is "incomplete"; only "completed" may run' });
   });
 
-  test.each([[{ status: "completed" }], [{ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }]])("%j: a call it completed runs", async (fields) => {
+  test.each([[{ status: "completed" }], [{ status: "completed", incomplete_details: null }], [{ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }]])("%j: a call it completed runs", async (fields) => {
     expect(await verdict(fields)).toMatchObject({ reason: "ok", blocked: false });
   });
 });

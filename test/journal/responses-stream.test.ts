@@ -469,6 +469,7 @@ describe("a terminal event whose response says its calls did not finish", () => 
   test.each([
     [{ type: "response.incomplete", response: { ...response("incomplete", [callFinal]), incomplete_details: { reason: "content_filter" } } }, "the content filter stopped the response"],
     [{ type: "response.completed", response: { ...response("completed", [callFinal]), error: { code: "server_error", message: "The server had an error." } } }, "the response carries an error"],
+    [{ type: "response.completed", response: { ...response("completed", [callFinal]), incomplete_details: { reason: "max_output_tokens" } } }, 'the response gives incomplete_details {"reason":"max_output_tokens"} beside the status "completed", so a reader that goes by its details takes its calls for cut'],
     [{ type: "response.completed", response: response("in_progress", [callFinal]) }, "the response is still in progress"],
     [{ type: "response.completed", response: response("cancelled", [callFinal]) }, 'response.completed carries a response whose status is "cancelled"'],
     [{ type: "response.failed", response: response("completed", [callFinal]) }, 'response.failed carries a response whose status is "completed"'],
