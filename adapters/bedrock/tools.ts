@@ -19,10 +19,17 @@
 // |   member (tool_choice, functionCallingConfig…) |                                                   |
 // | (for the gate) another envelope's list of  | the names it writes refused (none: only the functions |
 // |   tools (tools beside toolConfig, functions) |   read here may run)                                |
+// | (for the gate) additionalModelRequestFields | Claude's own choice, which Bedrock hands to the model: |
+// |   .tool_choice {type: auto / any}          |   every name (its disable_parallel_tool_use is read   |
+// |                                            |   by one-call-flag.ts)                                |
+// |   {type: "none"} / {type: "tool", name}    |   "none" / that function, beside toolConfig's choice  |
+// |   any other form                           |   the choice unread: no function may run              |
+// |   other limits there (tools, toolChoice…)  |   as another envelope's members, above                |
 import type { Converted, Loss } from "../../src/models/loss.js";
 import type { FunctionToolParam, ToolChoiceParam } from "../../src/models/open-responses.js";
 import { refusedByUnreadEntries } from "../../src/models/written-tool-names.js";
 import { foreignLimitParts, type OwnLimitMembers } from "../../src/models/foreign-limits.js";
+import { PASSED_TO_MODEL } from "../../src/models/passed-through.js";
 import { schemaGivenTwice } from "../../src/models/schema-fields.js";
 import { blockKind, CACHE_POINT, carryFields, isPresent, isRecord, lossAt, ownExtensionType, PREFIX, restoreFields, TARGET, typeOf, type Fields } from "./fields.js";
 import type { ToolsReading } from "../index.js";
@@ -137,8 +144,22 @@ export function responsesToolChoiceToBedrock(args: { toolChoice: ToolChoiceParam
   return { value: undefined, losses: [lossAt([], "unsupported_field", `a tool_choice ${typeOf(choice)} has no ${TARGET} form: no toolChoice written`)] };
 }
 
-/** The members of a Converse body that define its tools and say which may run: a tool_choice or tools beside the toolConfig, or a functionCallingConfig in it, is another envelope's. */
-const OWN_LIMIT_MEMBERS: OwnLimitMembers = { "": new Set(["toolConfig"]), toolConfig: new Set(["tools", "toolChoice"]) };
+/**
+ * The members of a Converse body that define its tools and say which may run: a
+ * tool_choice or tools beside the toolConfig, or a functionCallingConfig in it,
+ * is another envelope's; Claude's tool_choice in additionalModelRequestFields is
+ * read here (passedChoices).
+ */
+const OWN_LIMIT_MEMBERS: OwnLimitMembers = {
+  "": new Set(["toolConfig"]),
+  toolConfig: new Set(["tools", "toolChoice"]),
+  ...Object.fromEntries([...PASSED_TO_MODEL].map((holder) => [holder, new Set(["tool_choice"])])),
+};
+
+// Claude's tool_choice types that let every tool be called, as Anthropic defines them.
+const EVERY_TOOL = new Set(["auto", "any"]);
+// The members of Claude's tool_choice, beside which anything else is a form not known here.
+const CLAUDE_CHOICE_MEMBERS = new Set(["type", "name", "disable_parallel_tool_use"]);
 
 /**
  * A request body's toolConfig as the gate reads it: each toolSpec that
@@ -187,5 +208,39 @@ export function readBedrockRequestTools(args: { body: Record<string, unknown> })
     } else if (converted.losses.length > 0) reading.unread.push({ path: "toolConfig.toolChoice", detail: converted.losses.map((loss) => loss.detail).join("; "), governs: "choice" });
     else reading.toolChoice = converted.value;
   }
+  passedChoices(args.body, reading);
   return reading;
+}
+
+/**
+ * Claude's own tool_choice in additionalModelRequestFields, which Bedrock hands
+ * to the model as it is: the model's calls must meet it beside toolConfig's
+ * choice. One that forbids calls or names a tool narrows the reading's choice;
+ * one that names another tool than toolConfig's, or is of a form not known
+ * here, is unread, and no function may run.
+ */
+function passedChoices(body: Record<string, unknown>, reading: ToolsReading): void {
+  for (const holder of PASSED_TO_MODEL) {
+    const fields = Object.hasOwn(body, holder) ? body[holder] : undefined;
+    if (!isRecord(fields) || !isPresent(fields.tool_choice)) continue;
+    const path = `${holder}.tool_choice`;
+    const choice = fields.tool_choice;
+    const unknown = isRecord(choice) ? Object.keys(choice).filter((key) => !CLAUDE_CHOICE_MEMBERS.has(key)) : [];
+    const type = isRecord(choice) ? choice.type : undefined;
+    const name = isRecord(choice) ? choice.name : undefined;
+    const handed = `Bedrock hands it to the model as it is, and Claude reads it as its own tool_choice`;
+    if (!isRecord(choice) || unknown.length > 0 || typeof type !== "string" || (type !== "tool" && isPresent(name))) {
+      const found = !isRecord(choice) ? typeOf(choice) : unknown.length > 0 ? `one with ${unknown.join(", ")}` : `one of type ${typeOf(type)}${isPresent(name) ? " with a name" : ""}`;
+      reading.unread.push({ path, detail: `${handed}, and it is not of a form read here (found ${found})`, governs: "choice" });
+      continue;
+    }
+    if (EVERY_TOOL.has(type)) continue;
+    if (type === "none") reading.toolChoice = "none";
+    else if (type === "tool" && typeof name === "string" && name !== "") {
+      const before: unknown = reading.toolChoice;
+      const other = isRecord(before) && before.type === "function" && before.name !== name;
+      if (other) reading.unread.push({ path, detail: `${handed}, and it names the tool ${JSON.stringify(name)} where toolConfig.toolChoice names another: a reader of either runs what the other forbids`, governs: "choice" });
+      else if (before !== "none") reading.toolChoice = { type: "function", name };
+    } else reading.unread.push({ path, detail: `${handed}, and ${type === "tool" ? "it names no tool" : `its type ${JSON.stringify(type)} is none Claude defines`}`, governs: "choice" });
+  }
 }

@@ -3,14 +3,18 @@
 // Gemini `toolConfig` on an Anthropic one, a Bedrock `toolChoice` in a Gemini
 // `toolConfig`; and tools defined where its envelope defines none: a Chat
 // `functions` list, a `tools` list beside a Converse `toolConfig`; and either
-// in the `extra_body` the OpenAI and Anthropic SDKs merge into the top of the
-// request they send, where it stands for the body's own member. The
+// in a member whose members reach the model as its request's own
+// (passed-through.ts): the `extra_body` the OpenAI and Anthropic SDKs merge into
+// the top of the request they send, where it stands for the body's own member,
+// or the `additionalModelRequestFields` Bedrock hands to the model. The
 // envelope's reader passes the member over and reads no limit; a reader of the
-// envelope that member belongs to (a gateway that takes either form, a replayer
-// that translates the body) reads one. An envelope's reader asks this of its
-// body with the members it reads, and refuses what each one found governs, as
-// it refuses a part it cannot read: the choice, or the tools a list names.
+// envelope that member belongs to (a gateway that takes either form, a
+// replayer that translates the body, the model behind Bedrock) reads one. An
+// envelope's reader asks this of its body with the members it reads, and
+// refuses what each one found governs, as it refuses a part it cannot read:
+// the choice, or the tools a list names.
 import { isPlainObject } from "./json-value.js";
+import { MERGED_INTO_BODY, PASSED_TO_MODEL } from "./passed-through.js";
 import { refusedByUnreadEntries } from "./written-tool-names.js";
 
 // The members that say which tools a request's calls may use, in any envelope.
@@ -23,12 +27,11 @@ const CHOICE_MEMBERS: ReadonlySet<string> = new Set([
 // The members that define a request's tools, in any envelope.
 const DEFINITION_MEMBERS: ReadonlySet<string> = new Set(["tools", "functions"]);
 
-const EXTRA_BODY = "extra_body";
-
-// The members that hold such members: a google-genai SDK's `config`, the
-// objects Gemini and Bedrock nest their choice and tools in, and the `extra_body`
-// of the OpenAI and Anthropic SDKs.
-const HOLDERS: ReadonlySet<string> = new Set(["config", "toolConfig", "tool_config", "functionCallingConfig", "function_calling_config", EXTRA_BODY]);
+// The members that hold such members: a google-genai SDK's `config` and the
+// `http_options` in it (whose `extra_body` it merges into the request), the
+// objects Gemini and Bedrock nest their choice and tools in, and the members
+// passed through to the model (passed-through.ts).
+const HOLDERS: ReadonlySet<string> = new Set(["config", "http_options", "httpOptions", "toolConfig", "tool_config", "functionCallingConfig", "function_calling_config", ...MERGED_INTO_BODY, ...PASSED_TO_MODEL]);
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -52,26 +55,44 @@ export function foreignLimitParts(body: Record<string, unknown>, own: OwnLimitMe
   return parts;
 }
 
-function collect(fields: Record<string, unknown>, holder: string, path: string, own: OwnLimitMembers, envelope: string, depth: number, parts: ForeignLimitPart[], merged = false): void {
+/** How the members of a holder reach the model: as the body's own, merged in by the SDK that sends it, or handed on by Bedrock. */
+type Passage = "own" | "merged" | "handed";
+
+function collect(fields: Record<string, unknown>, holder: string, path: string, own: OwnLimitMembers, envelope: string, depth: number, parts: ForeignLimitPart[], passage: Passage = "own"): void {
   // Under extra_body no member is where the envelope reads it: the SDK that sends
   // the body merges it into the top, where it replaces what the body says.
-  const read = merged ? NONE : ((Object.hasOwn(own, holder) ? own[holder] : undefined) ?? NONE);
-  const sender = `${envelope} passes it over there, an OpenAI or Anthropic SDK sending the body merges extra_body into the request and reads it`;
+  const read = passage === "merged" ? NONE : ((Object.hasOwn(own, holder) ? own[holder] : undefined) ?? NONE);
   for (const key of Object.keys(fields)) {
     const value = fields[key];
     if (value === undefined || value === null) continue;
     const at = path === "" ? key : `${path}.${key}`;
     if (CHOICE_MEMBERS.has(key) && !read.has(key)) {
-      const detail = merged ? `${key} in extra_body limits the calls of the request the SDK sends: ${sender}` : `${key} is how another envelope's request limits its calls: ${envelope} passes it over there, a reader of that envelope's form reads it`;
-      parts.push({ path: at, detail, governs: "choice" });
+      parts.push({ path: at, detail: `${key} ${passedDetail(passage, holder, envelope, "limits the calls of")}`, governs: "choice" });
       continue;
     }
     if (DEFINITION_MEMBERS.has(key) && !read.has(key)) {
-      const detail = merged ? `${key} in extra_body defines the tools of the request the SDK sends: ${sender}` : `${key} is where another envelope's request defines its tools: ${envelope} passes it over there, a reader of that envelope's form reads it`;
-      parts.push(...refusedByUnreadEntries(Array.isArray(value) ? value : [value], at, detail));
+      parts.push(...refusedByUnreadEntries(Array.isArray(value) ? value : [value], at, `${key} ${passedDetail(passage, holder, envelope, "defines the tools of")}`));
       continue;
     }
     // A holder is a level of a body or of its config: a few levels at most.
-    if (depth < 3 && HOLDERS.has(key) && isPlainObject(value)) collect(value, key, at, own, envelope, depth + 1, parts, merged || key === EXTRA_BODY);
+    if (depth < 3 && HOLDERS.has(key) && isPlainObject(value)) collect(value, key, at, own, envelope, depth + 1, parts, MERGED_INTO_BODY.has(key) || passage === "merged" ? "merged" : PASSED_TO_MODEL.has(key) ? "handed" : passage);
+  }
+}
+
+/** Why a member found in `holder` is a limit its envelope's reader does not read, after the member's name. */
+function passedDetail(passage: Passage, holder: string, envelope: string, does: string): string {
+  switch (passage) {
+    case "merged":
+      return `in ${holder} ${does} the request the SDK sends: ${envelope} passes it over there, the SDK sending the body merges ${holder} into the request and the API reads it`;
+    case "handed":
+      return `in ${holder} ${does} the request the model gets: ${envelope} passes it over there, Bedrock hands ${holder} to the model as it is and the model reads it`;
+    case "own":
+      return does === "limits the calls of"
+        ? `is how another envelope's request limits its calls: ${envelope} passes it over there, a reader of that envelope's form reads it`
+        : `is where another envelope's request defines its tools: ${envelope} passes it over there, a reader of that envelope's form reads it`;
+    default: {
+      const never: never = passage;
+      return never;
+    }
   }
 }

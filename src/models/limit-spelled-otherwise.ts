@@ -8,19 +8,21 @@ import { isPlainObject } from "./json-value.js";
 import { pointerToken } from "./json-pointer.js";
 import { quoteVisible } from "./quote-visible.js";
 import { comparedName } from "./names-folded-twice.js";
+import { PASSED_THROUGH } from "./passed-through.js";
 
 // The members of a request body (or of a response's record of its request), in
 // any envelope, that say which tools its calls may use or how many, and those
-// that hold such members (Gemini's `config` and `toolConfig`, a choice's object).
+// that hold such members (Gemini's `config` and `toolConfig`, a choice's object,
+// the members whose members reach the model as its request's own).
 const LIMIT_MEMBERS: ReadonlySet<string> = new Set([
   "tools", "functions", "tool_choice", "function_call", "parallel_tool_calls", "disable_parallel_tool_use",
   "toolConfig", "tool_config", "toolChoice", "functionCallingConfig", "function_calling_config",
-  "allowedFunctionNames", "allowed_function_names", "allowed_tools", "mode", "config",
+  "allowedFunctionNames", "allowed_function_names", "allowed_tools", "mode", "config", ...PASSED_THROUGH,
 ]);
 const FOLDED_LIMIT_MEMBERS: ReadonlySet<string> = new Set([...LIMIT_MEMBERS].map(foldName));
 // Members whose objects hold more such members; a tool's definition does not
 // (its schema's property names are the tool's own), so `tools` is not entered.
-const LIMIT_HOLDERS: ReadonlySet<string> = new Set(["config", "toolConfig", "tool_config", "tool_choice", "toolChoice", "functionCallingConfig", "function_calling_config"]);
+const LIMIT_HOLDERS: ReadonlySet<string> = new Set(["config", "toolConfig", "tool_config", "tool_choice", "toolChoice", "functionCallingConfig", "function_calling_config", ...PASSED_THROUGH]);
 
 /** The first member, at the top of a body or in a member that holds limits, spelled otherwise than a limit's name it folds to; its JSON Pointer and that name. */
 export function limitSpelledOtherwise(fields: Record<string, unknown>, path = "", depth = 0): { path: string; name: string } | undefined {

@@ -1,16 +1,20 @@
 // The field by which a request, or a response object's record of its request,
 // lets the response make one call only: `parallel_tool_calls` false (Chat, Open
-// Responses), or Anthropic's `tool_choice.disable_parallel_tool_use` true. A
-// flag of another type than a boolean (the string "false", 0) is read as one
-// call too: a reader that coerces it, as lax validation and proxies do, limits
-// the response so, and one that does not refuses the request. The gate, the
-// stored-log readers and convert read it here alike.
+// Responses), or Anthropic's `tool_choice.disable_parallel_tool_use` true, at
+// the top of the fields or in a member whose members reach the model as its
+// request's own (passed-through.ts: an SDK's `extra_body`, Bedrock's
+// `additionalModelRequestFields`, where LiteLLM writes Claude's one call a
+// turn). A flag of another type than a boolean (the string "false", 0) is read
+// as one call too: a reader that coerces it, as lax validation and proxies do,
+// limits the response so, and one that does not refuses the request. The gate,
+// the stored-log readers and convert read it here alike.
+import { PASSED_THROUGH } from "./passed-through.js";
 
 export interface OneCallFlag {
-  /** Its pointer in the fields read. */
-  field: "/parallel_tool_calls" | "/tool_choice/disable_parallel_tool_use";
-  /** Its name, as a detail writes it. */
-  name: "parallel_tool_calls" | "tool_choice.disable_parallel_tool_use";
+  /** Its pointer in the fields read: `/parallel_tool_calls`, `/extra_body/parallel_tool_calls`. */
+  field: string;
+  /** Its name, as a detail writes it: `parallel_tool_calls`, `extra_body.parallel_tool_calls`. */
+  name: string;
   value: unknown;
   /** Whether the value is a boolean (false, or true for disable_parallel_tool_use). */
   boolean: boolean;
@@ -18,13 +22,29 @@ export interface OneCallFlag {
 
 /** The flag of `fields` that lets its response make one call, or undefined when none does. */
 export function oneCallFlag(fields: unknown): OneCallFlag | undefined {
-  if (fields === null || typeof fields !== "object") return undefined;
+  if (fields === null || typeof fields !== "object" || Array.isArray(fields)) return undefined;
   const body = fields as Record<string, unknown>;
+  const own = flagOf(body, "");
+  if (own !== undefined) return own;
+  // Merged into the request or handed to the model, a flag there is the request's.
+  for (const holder of PASSED_THROUGH) {
+    const passed = Object.hasOwn(body, holder) ? body[holder] : undefined;
+    if (passed === null || typeof passed !== "object" || Array.isArray(passed)) continue;
+    const flag = flagOf(passed as Record<string, unknown>, holder);
+    if (flag !== undefined) return flag;
+  }
+  return undefined;
+}
+
+/** The flag written among `body`'s own members; `holder` names the member that holds them ("" for the top). */
+function flagOf(body: Record<string, unknown>, holder: string): OneCallFlag | undefined {
+  const pointer = holder === "" ? "" : `/${holder}`;
+  const prefix = holder === "" ? "" : `${holder}.`;
   const parallel = body.parallel_tool_calls;
-  if (parallel !== undefined && parallel !== null && parallel !== true) return { field: "/parallel_tool_calls", name: "parallel_tool_calls", value: parallel, boolean: parallel === false };
+  if (parallel !== undefined && parallel !== null && parallel !== true) return { field: `${pointer}/parallel_tool_calls`, name: `${prefix}parallel_tool_calls`, value: parallel, boolean: parallel === false };
   const choice = body.tool_choice;
   const disable = choice !== null && typeof choice === "object" && !Array.isArray(choice) ? (choice as Record<string, unknown>).disable_parallel_tool_use : undefined;
-  if (disable !== undefined && disable !== null && disable !== false) return { field: "/tool_choice/disable_parallel_tool_use", name: "tool_choice.disable_parallel_tool_use", value: disable, boolean: disable === true };
+  if (disable !== undefined && disable !== null && disable !== false) return { field: `${pointer}/tool_choice/disable_parallel_tool_use`, name: `${prefix}tool_choice.disable_parallel_tool_use`, value: disable, boolean: disable === true };
   return undefined;
 }
 

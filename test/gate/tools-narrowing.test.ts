@@ -92,7 +92,7 @@ describe("a request body with a tools entry that cannot be read", () => {
   });
 
   // The OpenAI and Anthropic SDKs merge extra_body into the top of the request they send.
-  const sender = "a Chat or Open Responses reader passes it over there, an OpenAI or Anthropic SDK sending the body merges extra_body into the request and reads it";
+  const sender = "a Chat or Open Responses reader passes it over there, the SDK sending the body merges extra_body into the request and the API reads it";
 
   test("a tool_choice in extra_body allows no function", async () => {
     const path = journal({ model: "m", input: "go", tools: [readFile, deleteFile], extra_body: { tool_choice: "none" } }, call("call_1", "delete_file"));
