@@ -21,6 +21,13 @@ export class ToolsInForce {
   private readonly readTools: EnvelopeToolsReader | undefined;
   /** The last request body's word that its response makes one call at most, with its line: it holds for the responses after it, until the next request body. */
   private requestOneCall: string | undefined;
+  /**
+   * The tools the last request body offered the model, as a choice: the
+   * answers after it (responses, and assistant messages on lines of their own)
+   * are taken for its own, as for its one call a turn, until the next request
+   * body; undefined when it names tools that cannot be read.
+   */
+  private requestOffered: Choice | undefined;
 
   constructor(options: Pick<JournalGateOptions, "schema" | "registry" | "readTools"> = {}) {
     this.schema = options.schema;
@@ -46,12 +53,17 @@ export class ToolsInForce {
         if (loss.code === "unsupported_tool_call") (errors ??= []).push(`not checked, since it gave no item: ${loss.detail}${loss.path === "" ? "" : ` (at ${loss.path})`}`);
       }
     }
-    // In a logged exchange the response answers the request beside it: its calls
-    // could only be to the tools that request offered the model.
-    const offered = input.request !== undefined && input.items.some(({ provenance }) => provenance.response !== undefined) ? this.registry.offeredByLastBody() : undefined;
+    // A response answers the request beside it in a logged exchange, else the
+    // last request body before it: its calls could only be to the tools that
+    // request offered the model.
+    if (input.request !== undefined) this.requestOffered = this.registry.offeredByLastBody();
+    const offered = this.requestOffered;
     const answering = offered === undefined ? response?.choices : [...(response?.choices ?? []), offered];
-    // Only the response's own items: an exchange's request items are history the response did not make.
-    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : undefined)) };
+    // An assistant message on a line of its own is one answer too, and answers
+    // the last request body as a response would (it repeats no choice of its own).
+    const message = input.request === undefined && isMessageRecord(input.items);
+    // Only the answer's own items: an exchange's request items are history the response did not make.
+    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : message && offered !== undefined ? [offered] : undefined)) };
     // A request that allows one call a turn: a response that makes more says it
     // was not answering that request, and a replay would run calls it never could.
     if (input.request !== undefined) this.requestOneCall = oneCallOnly(input.request, "the request", input.line);
@@ -59,7 +71,7 @@ export class ToolsInForce {
     const echoed = oneCallOnly(input.responseTools, "the response's own record of its request", input.line);
     // A tools file's word holds for every response, whatever the journal's requests say.
     const oneCall = (input.request !== undefined ? this.requestOneCall : undefined) ?? echoed ?? this.requestOneCall ?? this.registry.pinnedOneCall;
-    if (oneCall !== undefined) refuseLaterCalls(prepared.items, oneCall);
+    if (oneCall !== undefined) refuseLaterCalls(prepared.items, oneCall, message);
     if (input.source !== undefined) prepared.source = input.source;
     if (errors !== undefined && errors.length > 0) prepared.recordError = errors.join("; ");
     if (input.callsOfOtherAnswers !== undefined && input.callsOfOtherAnswers.length > 0) prepared.callsOfOtherAnswers = input.callsOfOtherAnswers;
@@ -90,20 +102,38 @@ export class ToolsInForce {
   }
 }
 
+// The answer a loose assistant message's calls are counted in, apart from any response id.
+const THE_MESSAGE = Symbol("the assistant message of the line");
+
 /**
  * Refuses each call of a response after its first. Counted per response: each
  * choice of a stored completion is an answer of its own (its own response id),
- * which may make its one call.
+ * which may make its one call. `message`: the record is one assistant message
+ * (isMessageRecord), whose calls are one answer's.
  */
-function refuseLaterCalls(items: readonly PreparedItem[], oneCall: string): void {
-  const calls = new Map<string | undefined, number>();
+function refuseLaterCalls(items: readonly PreparedItem[], oneCall: string, message: boolean): void {
+  const calls = new Map<string | symbol | undefined, number>();
   for (const item of items) {
     const response = item.provenance.response;
-    if (response === undefined || (item.item as { type?: unknown } | null)?.type !== "function_call") continue;
-    const count = (calls.get(response.id) ?? 0) + 1;
-    calls.set(response.id, count);
+    if ((response === undefined && !message) || (item.item as { type?: unknown } | null)?.type !== "function_call") continue;
+    const answer = response === undefined ? THE_MESSAGE : response.id;
+    const count = (calls.get(answer) ?? 0) + 1;
+    calls.set(answer, count);
     if (count > 1 && item.notAllowed === null) item.notAllowed = `${oneCall} lets its response make one call, and this is call ${count} of it`;
   }
+}
+
+/**
+ * Whether a record's items are one message of an envelope that writes a
+ * model's turn as a message (a Chat assistant message with its tool_calls, an
+ * Anthropic or Bedrock assistant message, a Gemini model content): one answer
+ * of the model, however many calls it makes. A journal record is one message
+ * (a JSON array is no record), so its items without a response are that
+ * message's. An Open Responses line is one item: two loose function_call
+ * lines may be two answers, and are not counted together.
+ */
+function isMessageRecord(items: readonly JournalItem[]): boolean {
+  return items.length > 0 && items.every(({ provenance }) => provenance.response === undefined && provenance.envelope !== "responses");
 }
 
 /**
