@@ -117,7 +117,7 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
         const items = adapter.messagesToItems({ messages: [record] });
         // A message already in the target's envelope is written as it is, unless its request's limit, lost there, refuses a call of it.
         const title = target === "responses" ? "Open Responses" : WRITTEN_AS[target];
-        const disallowed = leaveOutDisallowedLooseCalls(items.value, title, () => "", requestLimits);
+        const disallowed = leaveOutDisallowedLooseCalls(items.value, title, () => "", requestLimits, () => line);
         const judged = rewrite ? undefined : ids?.judge(items.value, () => line, { givesItemIds: false });
         const answersLeftOut = items.value.some((item) => answersCallLeftOut(item, callsBefore));
         if (envelope === target && !rewrite && disallowed.left.size === 0 && (judged?.size ?? 0) === 0 && !answersLeftOut) {
@@ -129,7 +129,7 @@ export function convertRecord(record: unknown, kind: RecordKind, target: Envelop
         const itemLosses = items.losses.map((loss) => ({ ...loss, path: loss.path.replace(at, "") })).filter((loss) => !(objects && madeOfArgumentsObject(loss, record, items.value)));
         const rewritten = rewrittenAndNamed(items.value, envelope!, rewrite, names, () => line, () => "");
         const blocked = blockedCallsLeftOut(rewritten.items, target, rewrite ? ids?.judge(rewritten.items, () => line, { givesItemIds: false }) : judged);
-        const limited = leaveOutDisallowedLooseCalls(blocked.items, title, (index) => `/${index}`, requestLimits);
+        const limited = leaveOutDisallowedLooseCalls(blocked.items, title, (index) => `/${index}`, requestLimits, () => line);
         const answers = outputsLeftWithTheirCalls(limited.items, callsBefore);
         const aside = { items: answers.items, losses: [...blocked.losses, ...limited.losses.map((loss) => ({ ...loss, path: "" })), ...answers.losses], left: new Set([...blocked.left, ...limited.left, ...answers.left]) };
         ids?.written(aside.items);

@@ -398,7 +398,8 @@ function convertRunToEnvelope(run: readonly Pending[], kind: RecordKind, target:
         : { items: items.value, losses: [] };
     const repeats = ids?.judge(rewritten.items, (index) => (kind === "responses_item" ? (run[index]?.line ?? first) : origin(index).line), { givesItemIds: kind === "responses_item" });
     const unfinished = setAsideUnfinishedCalls(rewritten.items, WRITTEN_AS[target], (index) => `/${index}`, kind === "responses_item", false, repeats);
-    const limited = leaveOutDisallowedLooseCalls(unfinished.items, WRITTEN_AS[target], (index) => `/${index}`, requestLimits);
+    // Each Chat message is one answer, held to one call a turn; loose items are not counted together.
+    const limited = leaveOutDisallowedLooseCalls(unfinished.items, WRITTEN_AS[target], (index) => `/${index}`, requestLimits, kind === "chat_message" ? (index) => origin(index).line : undefined);
     const aside = { items: limited.items, losses: [...unfinished.losses, ...limited.losses], left: new Set([...unfinished.left, ...limited.left]) };
     ids?.written(aside.items);
     const written = envelopeRecords(aside.items, target, envelopes);

@@ -27,8 +27,9 @@
 // the tools it allows, and "none" in Bedrock, which writes it as no tool; a
 // request on a line of its own that lists some tools limits nothing at the gate.
 // The gate holds the loose messages and items after such a request to the
-// functions it allows too (not to one call a turn, which it asks of a response
-// alone), so a loose call it refuses is left out with its outputs of the same run.
+// functions it allows too, and each assistant message among them, one answer,
+// to one call a turn (not two loose items, which may be two answers), so a
+// loose call it refuses is left out with its outputs of the same run.
 import type { Loss } from "../models/loss.js";
 import type { CanonicalItem } from "../models/open-responses.js";
 import { isPlainObject } from "../models/json-value.js";
@@ -98,14 +99,28 @@ export function leaveOutRefusedCalls(response: unknown, target: string, request?
  * Loose items (of the messages or items on the lines after a request body),
  * each call to a function `request` does not allow set aside in its place, and
  * each output among them that answers one, for a target titled `target` that
- * has no place for the limit; `at(index)`: an item's pointer. Items already
- * set aside stay as they are (they are no call). `left`: the pointers set aside.
+ * has no place for the limit; `at(index)`: an item's pointer. `answerOf(index)`:
+ * the assistant message an item comes from, whose calls are one answer's, held
+ * to the request's one call a turn (none for loose items: each may be an answer
+ * of its own). Items already set aside stay as they are (they are no call).
+ * `left`: the pointers set aside.
  */
-export function leaveOutDisallowedLooseCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, request?: RequestLimits): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
+export function leaveOutDisallowedLooseCalls(items: readonly CanonicalItem[], target: string, at: (index: number) => string, request?: RequestLimits, answerOf?: (index: number) => unknown): { items: CanonicalItem[]; losses: Loss[]; left: Set<string> } {
   const left = new Set<string>();
   const losses: Loss[] = [];
-  // The calls the functions allowed refuse, read as a response's are; one call a turn is no rule here.
+  // The calls the functions allowed refuse, read as a response's are.
   const refused = request?.allows === undefined ? new Map<number, Refusal>() : refusedByOwnLimits({ output: items }, { allows: request.allows });
+  const oneCall = request?.oneCall;
+  if (oneCall !== undefined && answerOf !== undefined) {
+    const calls = new Map<unknown, number>();
+    items.forEach((item, index) => {
+      if (!isPlainObject(item) || item.type !== "function_call") return;
+      const answer = answerOf(index);
+      const count = (calls.get(answer) ?? 0) + 1;
+      calls.set(answer, count);
+      if (count > 1 && !refused.has(index)) refused.set(index, { by: oneCall.by, why: `${oneCall.says}, and this is call ${count} of it` });
+    });
+  }
   if (refused.size === 0) return { items: [...items], losses, left };
   const refusedIds = new Set<unknown>();
   const kept = items.map((item, index) => {

@@ -321,6 +321,32 @@ describe("loose messages and items after a request body whose limit the target c
   });
 });
 
+describe("an assistant message with two calls after a request body that allows one call a turn, which Gemini and Bedrock cannot write", { timeout: 30_000 }, () => {
+  const chatCall = (id: string) => ({ id, type: "function", function: { name: REPORT, arguments: call(id, REPORT).arguments } });
+  const chatBody = { model: "m", messages: [{ role: "user", content: "hi" }], tools: chatTools, parallel_tool_calls: false };
+  const anthropicBody = { model: "m", max_tokens: 1024, messages: [{ role: "user", content: "hi" }], tools: [{ name: REPORT, input_schema: schema }], tool_choice: { type: "auto", disable_parallel_tool_use: true } };
+  const cases: Array<[string, string, unknown[]]> = ["gemini", "bedrock"].flatMap((target): Array<[string, string, unknown[]]> => [
+    ["a Chat message", target, [chatBody, { role: "assistant", content: null, tool_calls: [chatCall("call_1"), chatCall("call_2")] }]],
+    ["an Anthropic message", target, [anthropicBody, { role: "assistant", content: [1, 2].map((n) => ({ type: "tool_use", id: `call_${n}`, name: REPORT, input: { region: "apac" } })) }]],
+  ]);
+  test.each(cases)("%s, convert --to %s: its second call is left out and reported, as the gate refuses it", async (_name, target, records) => {
+    const journal = lines(...records);
+    expect(await passing(journal)).toEqual(["call_1"]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual(["call_1"]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item")).toEqual([
+      { line: 2, path: "", code: "unsupported_item", detail: expect.stringMatching(/^the call "call_2" is refused by the request of line 1 \(\/parallel_tool_calls\): false lets the response make one call, and this is call 2 of it; .* has no place for that limit, and written there the call would read as one that may run, so it is left out$/) },
+    ]);
+  });
+
+  test("two assistant messages of one call each are two answers: both are written", async () => {
+    const journal = lines(chatBody, { role: "assistant", content: null, tool_calls: [chatCall("call_1")] }, { role: "tool", tool_call_id: "call_1", content: "done" }, { role: "assistant", content: null, tool_calls: [chatCall("call_2")] });
+    const { journal: written, losses } = await convert("gemini", journal);
+    expect(await passing(written)).toEqual(["call_1", "call_2"]);
+    expect(losses.filter((loss) => loss.code === "unsupported_item")).toEqual([]);
+  });
+});
+
 // A choice the gate reads as a limit and a target has no form of (one that
 // cannot be read, one that forces a tool no function_call runs, allowed_tools
 // naming no function) is written as what it allows, so the calls after it
