@@ -428,7 +428,9 @@ describe.each(["chat", "anthropic", "gemini", "bedrock"])("a call that repeats a
 
   test("a request that replays the conversation so far repeats no id: its calls are written, and pass", async () => {
     const output = { type: "function_call_output", call_id: "call_1", output: "x" };
-    const journal = lines({ model: "m", input: [user] }, completed("resp_1", [call("fc_1", "call_1")]), { model: "m", input: [user, call("fc_1", "call_1"), output] });
+    // The request offers the tool its response calls, as a response after a request body answers it.
+    const tools = [{ type: "function", name: NAME, parameters: { type: "object" } }];
+    const journal = lines({ model: "m", input: [user], tools }, completed("resp_1", [call("fc_1", "call_1")]), { model: "m", input: [user, call("fc_1", "call_1"), output], tools });
     expect(await gateCalls(journal)).toEqual([["call_1", false]]);
     const { report } = await convert(target, journal);
     expect(report.filter((loss) => loss.code === "unsupported_item" || (loss.code === "form_changed" && /refuses/.test(String(loss.detail))))).toEqual([]);
