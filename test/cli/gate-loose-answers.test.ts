@@ -83,6 +83,18 @@ describe("a response on a line of its own after a request body on a line of its 
     });
   });
 
+  test("two conversations interleaved are blocked read as one, and each answer runs with --conversation", async () => {
+    const records = [
+      { ...chatBody([deleteFiles]), conversation_id: "a" },
+      { ...chatBody([salesReport]), conversation_id: "b" },
+      { ...completion([chatCall("call_1", "delete_files", { path: "/tmp" })]), conversation_id: "a" },
+    ];
+    expect(await callFindings(records)).toEqual({ code: 1, calls: [[3, "delete_files", [notOffered(2, "delete_files")]]] });
+    const run = await runOrbridge(["gate", "--format", "json", "--conversation", "/conversation_id", "-"], jsonl(records));
+    const calls = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Fields).filter((verdict) => verdict.type === "function_call");
+    expect({ code: run.code, calls: calls.map((verdict) => [verdict.line, verdict.name, verdict.findings]) }).toEqual({ code: 0, calls: [[3, "delete_files", []]] });
+  });
+
   test("a call to a tool the request offered runs", async () => {
     expect(await callFindings([chatBody([deleteFiles]), chatBody([salesReport]), completion([chatCall("call_1", "get_latest_sales_report", { region: "apac" })])])).toEqual({ code: 0, calls: [[3, "get_latest_sales_report", []]] });
   });
