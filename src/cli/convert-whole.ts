@@ -25,6 +25,7 @@ import { ToolRegistry } from "../gate/tool-registry.js";
 import { readRequestTools } from "../gate/read-request-tools.js";
 import { heldChoice, type ChoiceAllows } from "../journal/held-choice.js";
 import { readEnvelopeTools } from "./envelope-tools.js";
+import { withPassedOneCall } from "../journal/passed-one-call.js";
 import { leaveOutRefusedCalls, lostRequestLimits, refusedByOwnLimits, type RequestLimits } from "../journal/own-limit-calls.js";
 import { WRITTEN_AS } from "./written-as.js";
 import { recordCalls, type ResultNames } from "./named-results.js";
@@ -106,9 +107,10 @@ export function convertWhole(record: unknown, kind: WholeKind, target: Envelope,
   const isBody = kind === "chat_request" || kind === "responses_request" || kind === "envelope_request";
   if (!rewrite && ((source === "chat" && target === "responses") || (source === "responses" && target === "chat"))) {
     const repeats = ids && target === "chat" ? judgeWhole(ids, record, kind, envelope, line) : undefined;
-    const written = convertChatOrResponses(record, kind, reasoningField, repeats);
-    if (!isBody) ids?.written(gatedItems(written.marked));
-    if (!isBody) return written;
+    const converted = convertChatOrResponses(record, kind, reasoningField, repeats);
+    if (!isBody) ids?.written(gatedItems(converted.marked));
+    if (!isBody) return converted;
+    const written = { ...converted, ...withPassedOneCall(record, converted) };
     // One converter writes the body: the calls its choice refuses are left out of what it reads, or of what it wrote.
     const canonical = target === "responses" ? written.value : record;
     const lost = lostChoiceCalls(record, canonical, written.value, target);
@@ -120,6 +122,7 @@ export function convertWhole(record: unknown, kind: WholeKind, target: Envelope,
     return withChoiceHeld(record, { value: again.value, losses: [...again.losses.filter((loss) => !lost.left.has(loss.path)), ...lost.losses] }, target);
   }
   let canonical = toResponses(record, kind, envelopes, envelope);
+  if (isBody) canonical = withPassedOneCall(record, canonical);
   if (rewrite) canonical = rewriteCanonical(canonical, source, rewrite, line);
   // Judged as rewritten: the call_ids written are the rewrite's.
   const repeats = ids && target !== "responses" ? judgeWhole(ids, canonical.value, kind, envelope, line) : undefined;

@@ -347,6 +347,27 @@ describe("an assistant message with two calls after a request body that allows o
   });
 });
 
+describe("one call a turn passed through to the model (extra_body, Bedrock's additionalModelRequestFields), which no other envelope's body holds", { timeout: 60_000 }, () => {
+  const chatExchange = { request: { model: "m", messages: [{ role: "user", content: "hi" }], tools: chatTools, extra_body: { parallel_tool_calls: false } }, response: chatCompletion(["call_1", REPORT], ["call_2", REPORT]) };
+  const converseExchange = {
+    request: { modelId: "anthropic.claude-sonnet-4-5", messages: [{ role: "user", content: [{ text: "hi" }] }], toolConfig: { tools: [{ toolSpec: { name: REPORT, inputSchema: { json: schema } } }] }, additionalModelRequestFields: { tool_choice: { type: "auto", disable_parallel_tool_use: true } } },
+    response: { output: { message: { role: "assistant", content: [1, 2].map((n) => ({ toolUse: { toolUseId: `call_${n}`, name: REPORT, input: { region: "apac" } } })) } }, stopReason: "tool_use", usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } },
+  };
+  const cases: Array<[string, string, unknown, string]> = [
+    ...["responses", "anthropic", "gemini", "bedrock"].map((target): [string, string, unknown, string] => ["a Chat exchange's extra_body", target, chatExchange, "/request/extra_body/parallel_tool_calls"]),
+    ...["chat", "responses", "anthropic", "gemini"].map((target): [string, string, unknown, string] => ["a Converse exchange's additionalModelRequestFields", target, converseExchange, "/request/additionalModelRequestFields/tool_choice/disable_parallel_tool_use"]),
+  ];
+  test.each(cases)("%s, convert --to %s: the limit is said where the target says it, or the second call left out, and reported", async (_name, target, exchange, path) => {
+    const journal = lines(exchange);
+    expect(await passing(journal)).toEqual(["call_1"]);
+    const { journal: written, losses } = await convert(target, journal);
+    expect(await passing(written)).toEqual(["call_1"]);
+    expect(losses.filter((loss) => loss.path === path)).toEqual([
+      { line: 1, path, code: "form_changed", detail: expect.stringMatching(/ reaches the model as the request's own, and lets its response make one call: written as parallel_tool_calls false at the top of the body, where the request says it$/) },
+    ]);
+  });
+});
+
 // A choice the gate reads as a limit and a target has no form of (one that
 // cannot be read, one that forces a tool no function_call runs, allowed_tools
 // naming no function) is written as what it allows, so the calls after it
