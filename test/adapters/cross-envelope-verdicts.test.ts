@@ -67,7 +67,7 @@ const EXPECTED: Record<string, unknown[]> = {
   "arguments outside the schema, arguments cut, an unknown tool and an output for a blocked call": [
     ["call_11", "arguments_schema", []],
     ["call_12", "arguments_parse", []],
-    ["call_13", "unknown_tool", []],
+    ["call_13", "unknown_tool", ["tool_not_allowed"]],
     ["call_11", "not_function_call", ["output_for_blocked_call"]],
   ],
   "an output that answers no call": [
