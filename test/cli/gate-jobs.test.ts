@@ -211,7 +211,8 @@ describe("lines and records written to break the gate", () => {
       [4, false, []],
       [4, true, ["tool_not_allowed"]],
       [5, true, ["tool_not_allowed"]],
-      [6, false, []],
+      // The response of line 6 answers the last request, line 5's, which offered no tool.
+      [6, true, ["tool_not_allowed"]],
     ]);
   });
 
