@@ -62,8 +62,12 @@ export class ToolsInForce {
     // An assistant message on a line of its own is one answer too, and answers
     // the last request body as a response would (it repeats no choice of its own).
     const message = input.request === undefined && isMessageRecord(input.items);
+    // So does a function_call item on a line of its own, for the tools it may
+    // call: the model could call only what that request offered, whichever
+    // answer the call is of (the one call a turn counts messages alone).
+    const loose = input.request === undefined && input.items.every(({ provenance }) => provenance.response === undefined);
     // Only the answer's own items: an exchange's request items are history the response did not make.
-    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : message && offered !== undefined ? [offered] : undefined)) };
+    const prepared: PreparedRecord = { line: input.line, items: input.items.map((journalItem) => this.prepareItem(journalItem, journalItem.provenance.response !== undefined ? answering : loose && offered !== undefined ? [offered] : undefined)) };
     // A request that allows one call a turn: a response that makes more says it
     // was not answering that request, and a replay would run calls it never could.
     if (input.request !== undefined) this.requestOneCall = oneCallOnly(input.request, "the request", input.line);

@@ -306,7 +306,9 @@ describe("a line that names no conversation is a blocked error record naming the
 
 describe("a line that names no conversation and may be a request body narrows every conversation", () => {
   const call = (conversation: string, id: string) => ({ conversation_id: conversation, type: "function_call", call_id: id, name: "get_latest_sales_report", arguments: report("apac"), status: "completed" });
-  const request = (conversation: string | undefined, choice: string) => `{${conversation === undefined ? "" : `"conversation_id":"${conversation}",`}"model":"gpt-4o","messages":[{"role":"user","content":"figures"}],"tool_choice":"${choice}"}`;
+  // The request offers the tools file's tool, as a request whose answer calls it must.
+  const offered = JSON.stringify(JSON.parse(readFileSync(tools, "utf8")));
+  const request = (conversation: string | undefined, choice: string) => `{${conversation === undefined ? "" : `"conversation_id":"${conversation}",`}"model":"gpt-4o","messages":[{"role":"user","content":"figures"}],"tools":${offered},"tool_choice":"${choice}"}`;
   const gate = async (...lines: unknown[]) => {
     const result = await runOrbridge(["gate", "--tools", tools, "--conversation", "/conversation_id", "--format", "json", "-"], jsonl(...lines));
     return json(result.stdout).map((record: { line: number; conversation?: string; reason: string; blocked: boolean }) => [record.line, record.conversation ?? null, record.reason, record.blocked]);
@@ -598,7 +600,7 @@ describe("records built in code, routed by conversation", () => {
     cyclic.self = cyclic;
     const call = { conversation_id: "a", type: "function_call", call_id: "c1", name: "get_latest_sales_report", arguments: report("apac"), status: "completed" };
     const answers: ConversationGateRecord[] = [];
-    for await (const record of gateJournal([cyclic, call, { conversation_id: "a", model: "m", messages: [{ role: "user", content: "go" }], tool_choice: "auto" }, { ...call, call_id: "c2" }], { registry: ToolRegistry.fromToolsText(readFileSync(tools, "utf8"), tools), conversation: "/conversation_id" })) answers.push(record);
+    for await (const record of gateJournal([cyclic, call, { conversation_id: "a", model: "m", messages: [{ role: "user", content: "go" }], tools: JSON.parse(readFileSync(tools, "utf8")), tool_choice: "auto" }, { ...call, call_id: "c2" }], { registry: ToolRegistry.fromToolsText(readFileSync(tools, "utf8"), tools), conversation: "/conversation_id" })) answers.push(record);
     expect(answers.map((record) => [record.line, record.reason, record.blocked])).toEqual([
       [1, "error", true],
       [2, "ok", true],

@@ -160,6 +160,12 @@ describe("an assistant message on a line of its own after a request body", { tim
     });
   });
 
+  test("a function_call item on a line of its own calling a tool an earlier request offered and the last did not is refused", async () => {
+    const item = { type: "function_call", id: "fc_1", call_id: "call_1", name: "delete_files", arguments: JSON.stringify({ path: "/" }), status: "completed" };
+    const body = { model: "gpt-4o", input: "sales?", tools: [{ type: "function", name: "get_latest_sales_report", parameters: regionSchema }] };
+    expect(await callFindings([chatBody([deleteFiles]), body, item])).toEqual({ code: 1, calls: [[3, "delete_files", [notOffered(2, "delete_files")]]] });
+  });
+
   test("two function_call items on lines of their own may be two answers: both run", async () => {
     const item = (n: number, region: string) => ({ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: "get_latest_sales_report", arguments: JSON.stringify({ region }), status: "completed" });
     expect(await callFindings([item(1, "apac"), item(2, "emea")], chatBody([salesReport], { parallel_tool_calls: false }))).toEqual({
