@@ -50,6 +50,14 @@ export interface MessagesRead {
 export type Side = "input" | "output";
 
 const ROLES: Record<string, string> = { system: "system", developer: "developer", user: "user", human: "user", assistant: "assistant", ai: "assistant", model: "assistant", tool: "tool", function: "tool" };
+/**
+ * The `type` LangChain's streamed message classes write (`model_dump`, and
+ * `message_to_dict`'s `{type, data}`), which is their class name where the
+ * whole message's is its role's (`ai`): the role of the message the chunks
+ * merge into. A ChatMessageChunk says its role in its `role` member, and is
+ * read by it; without one it is of no role.
+ */
+const LANGCHAIN_CHUNK_TYPES: Record<string, string> = { AIMessageChunk: "ai", HumanMessageChunk: "human", SystemMessageChunk: "system", ToolMessageChunk: "tool", FunctionMessageChunk: "function" };
 const ITEM_TYPES = new Set(["message", "function_call", "function_call_output", "reasoning", "item_reference"]);
 
 export function readMessages(value: unknown, path: string, side: Side, losses: ReaderLoss[], span?: string): MessagesRead {
@@ -382,8 +390,14 @@ function readMessage(entry: unknown, path: string, side: Side, read: MessagesRea
   }
 }
 
+/** The role a message's `role`, or else its `type`, names: a LangChain chunk's class by the role of its message. Own members only, so that no name of Object's reads as a role. */
+function roleWritten(written: string, byRole: boolean): string | undefined {
+  const name = !byRole && Object.hasOwn(LANGCHAIN_CHUNK_TYPES, written) ? LANGCHAIN_CHUNK_TYPES[written]! : written;
+  return Object.hasOwn(ROLES, name) ? ROLES[name] : undefined;
+}
+
 /** LangChain's message classes, as `dumpd` names them (the last member of a constructor's `id`), by the role they write. */
-const LANGCHAIN_CLASSES: Record<string, string> = { AIMessage: "ai", AIMessageChunk: "ai", HumanMessage: "human", HumanMessageChunk: "human", SystemMessage: "system", SystemMessageChunk: "system", ToolMessage: "tool", ToolMessageChunk: "tool", FunctionMessage: "function" };
+const LANGCHAIN_CLASSES: Record<string, string> = { AIMessage: "ai", HumanMessage: "human", SystemMessage: "system", ToolMessage: "tool", FunctionMessage: "function", ...LANGCHAIN_CHUNK_TYPES };
 
 /**
  * A LangChain message written by one of its serializers, as the message it
@@ -398,7 +412,7 @@ function langChainMessage(entry: unknown, path: string): { entry: unknown; path:
     // A class of no known role stays as it was written, and is said unreadable as such.
     if (role !== undefined) return { entry: { type: role, ...entry.kwargs }, path: `${path}/kwargs` };
   }
-  if (typeof entry.type === "string" && Object.values(LANGCHAIN_CLASSES).includes(entry.type) && isPlainObject(entry.data) && Object.keys(entry).every((key) => key === "type" || key === "data")) {
+  if (typeof entry.type === "string" && (Object.values(LANGCHAIN_CLASSES).includes(entry.type) || Object.hasOwn(LANGCHAIN_CHUNK_TYPES, entry.type) || entry.type === "ChatMessageChunk") && isPlainObject(entry.data) && Object.keys(entry).every((key) => key === "type" || key === "data")) {
     return { entry: { type: entry.type, ...entry.data }, path: `${path}/data` };
   }
   return { entry, path };
@@ -437,7 +451,7 @@ function readOneMessage(asWritten: unknown, writtenAt: string, side: Side, read:
     return;
   }
   const written = typeof entry.role === "string" ? entry.role : typeof entry.type === "string" ? entry.type : side === "input" ? "user" : "assistant";
-  const role = ROLES[written];
+  const role = roleWritten(written, typeof entry.role === "string");
   if (role === undefined) return unreadable(read, context, path, `a message of role "${written}"`);
   messageLeftBehind(entry, path, role, context);
   const partContext = (at: string): PartContext => ({ role, path: at, losses: context.losses, span: context.span });

@@ -70,7 +70,12 @@ describe("output.value holding an LLMResult alone", () => {
 
   test("a constructor of a class of no known role: unreadable", () => {
     const message = { lc: 1, type: "constructor", id: ["acme", "RobotMessage"], kwargs: aiMessage({ path: "/tmp/x" }) };
-    expect(reading(llmSpan({ "output.value": llmResult(message) }))).toEqual({ calls: [], said: [{ code: "unreadable", detail: "kwargs of the message holds a tool call, of no dialect orbridge reads: not read (at /generations/0/0/message/kwargs in its JSON text)" }] });
+    expect(reading(llmSpan({ "output.value": llmResult(message) }))).toEqual({ calls: [], said: [{ code: "unreadable", detail: 'a message of role "constructor": of no dialect orbridge reads, not read (at /generations/0/0/message in its JSON text)' }] });
+  });
+
+  test("a message whose type is the name of a member every object inherits: of no role, its call not read", () => {
+    const message = { ...aiMessage({ path: "/tmp/x" }), type: "constructor" };
+    expect(reading(llmSpan({ "output.value": llmResult(message) }))).toEqual({ calls: [], said: [{ code: "unreadable", detail: 'a message of role "constructor": of no dialect orbridge reads, not read (at /generations/0/0/message in its JSON text)' }] });
   });
 });
 

@@ -8,7 +8,7 @@
 // message's tool_calls run whatever the chunks said.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
-import { DELETE_FILE, gateVerdicts, generation, LIST_FILES } from "../../support/span-documents.js";
+import { DELETE_FILE, gateVerdicts, generation, LIST_FILES, records } from "../../support/span-documents.js";
 
 const user = [{ role: "user", content: "Delete /tmp/x" }];
 const call = (args: Record<string, unknown>, id = "call_1", name = "delete_file") => ({ name, args, id, type: "tool_call" });
@@ -144,5 +144,58 @@ describe("chunks elsewhere than an answer's message", () => {
     expect(reading("langfuse", generation(input, { role: "assistant", content: "Done." })).said).toEqual([
       { path: "/observations/0/input/1/tool_call_chunks", code: "unreadable", detail: "a call written in a tool message, which answers a call and makes none: of no dialect orbridge reads, not read" },
     ]);
+  });
+});
+
+// model_dump of a streamed message writes its class as its type
+// (AIMessageChunk), where the whole message writes its role's (ai); so does
+// message_to_dict's {type, data}. Each is read as the message of that role,
+// its chunks compared with its calls.
+describe("a LangChain chunk class written as its type", () => {
+  const streamed = (toolCalls: unknown[], toolCallChunks: unknown, invalid: unknown[] = []) => ({ ...aiMessageChunk(toolCalls, toolCallChunks), type: "AIMessageChunk", invalid_tool_calls: invalid });
+  const agreeing = streamed([call({ path: "/tmp/x" })], [chunk("delete_file", '{"path":"/tmp/x"}', "call_1", 0)]);
+
+  test("model_dump of an AIMessageChunk whose chunks stream its call: its call read", () => {
+    expect(reading("langfuse", generation(user, agreeing))).toEqual({ calls: [theCall], said: [] });
+  });
+
+  test("message_to_dict's {type: AIMessageChunk, data}: its call read", () => {
+    expect(reading("langfuse", generation(user, { type: "AIMessageChunk", data: agreeing }))).toEqual({ calls: [theCall], said: [] });
+  });
+
+  test("model_dump of an AIMessageChunk whose chunks stream another call: unreadable, no call read", () => {
+    expect(reading("langfuse", generation(user, streamed([call({ path: "/tmp/x" })], [chunk("delete_file", '{"path":"/"}', "call_1", 0)])))).toEqual({
+      calls: [],
+      said: [{ path: `${OUTPUT}/tool_call_chunks/0/args`, code: "unreadable", detail: `tool_call_chunks whose args joined, "{\\"path\\":\\"/\\"}", are other arguments of "delete_file" than tool_calls give it: ${notRead}` }],
+    });
+  });
+
+  test("a call LangChain could not parse, in invalid_tool_calls and its chunks: unreadable at both, no call read, and the gate runs nothing", async () => {
+    const invalid = streamed([], [chunk("delete_file", '{"path":', "call_1", 0)], [{ name: "delete_file", args: '{"path":', id: "call_1", error: null, type: "invalid_tool_call" }]);
+    expect(reading("langfuse", generation(user, invalid))).toEqual({
+      calls: [],
+      said: [
+        { path: `${OUTPUT}/invalid_tool_calls`, code: "unreadable", detail: "invalid_tool_calls of the message holds a tool call, of no dialect orbridge reads: not read" },
+        { path: `${OUTPUT}/tool_call_chunks/0`, code: "unreadable", detail: `tool_call_chunks that stream a call of "delete_file" the message's tool_calls do not hold: ${notRead}` },
+      ],
+    });
+    expect(await gateVerdicts(generation(user, invalid), [DELETE_FILE])).toEqual({ code: 1, verdicts: [["not_function_call", false], ["not_function_call", false], ["error", true], ["error", true]] });
+  });
+
+  test("the request's HumanMessageChunk, AIMessageChunk and ToolMessageChunk: a user message, the call and its result", () => {
+    const human = { content: "Delete /tmp/x", additional_kwargs: {}, response_metadata: {}, type: "HumanMessageChunk", name: null, id: null, example: false };
+    const tool = { content: "deleted", additional_kwargs: {}, response_metadata: {}, type: "ToolMessageChunk", name: null, id: null, tool_call_id: "call_1", artifact: null, status: "success" };
+    expect(records("langfuse", generation([human, agreeing, tool], { ...aiMessageChunk([], []), type: "AIMessageChunk", content: "Done." }))).toEqual([
+      { type: "message", role: "user", content: "Delete /tmp/x" },
+      theCall,
+      { type: "function_call_output", call_id: "call_1", output: "deleted" },
+      { type: "message", role: "assistant", content: "Done." },
+    ]);
+  });
+
+  test("message_to_dict's {type: ChatMessageChunk, data} is read by its role, and without one is of no role", () => {
+    const chat = (fields: Record<string, unknown>) => ({ content: "Done.", additional_kwargs: {}, response_metadata: {}, type: "ChatMessageChunk", name: null, id: null, ...fields });
+    expect(records("langfuse", generation(user, { type: "ChatMessageChunk", data: chat({ role: "assistant" }) })).at(-1)).toEqual({ type: "message", role: "assistant", content: "Done." });
+    expect(reading("langfuse", generation(user, chat({}))).said).toEqual([{ path: OUTPUT, code: "unreadable", detail: 'a message of role "ChatMessageChunk": of no dialect orbridge reads, not read' }]);
   });
 });
