@@ -164,7 +164,9 @@ function readContainer(value: Record<string, unknown>, path: string, side: Side,
   // LangChain's LLMResult, as its tracers write an LLM run's outputs: one list of generations for each prompt, a chat generation's message in it.
   if (Array.isArray(value.generations)) {
     value.generations.forEach((prompt, p) => {
-      const generations = Array.isArray(prompt) ? prompt.map((generation, g) => ({ generation, at: `${path}/generations/${p}/${g}` })) : [{ generation: prompt, at: `${path}/generations/${p}` }];
+      // LLMResult's generations are a list for each prompt; a generation in their place (a flat list) says neither whether it answers a prompt of its own or is another prompt's alternative.
+      if (!Array.isArray(prompt)) return unreadable(read, context, `${path}/generations/${p}`, "an LLMResult's generations of a prompt that are not a list, which says neither the prompts nor the alternatives of one");
+      const generations = prompt.map((generation, g) => ({ generation, at: `${path}/generations/${p}/${g}` }));
       const before = read.items.length;
       for (const { generation, at } of generations) {
         if (!isPlainObject(generation)) {

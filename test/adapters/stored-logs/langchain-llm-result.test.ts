@@ -107,7 +107,7 @@ describe("an LLMResult that holds a call beside its generations' messages", () =
 
 describe("an LLMResult alone whose prompt has several generations (n > 1)", () => {
   const generation = (message: unknown) => ({ text: "", generation_info: { finish_reason: "tool_calls" }, type: "ChatGeneration", message });
-  const result = (generations: unknown[][]) => JSON.stringify({ generations, llm_output: null, run: null, type: "LLMResult" });
+  const result = (generations: unknown[]) => JSON.stringify({ generations, llm_output: null, run: null, type: "LLMResult" });
   const alternatives = (g: number) => ({
     code: "unreadable",
     detail: `the call of "delete_file" is in one of the 2 generations of prompt 0, which are alternatives the reader cannot order: a conversation goes on from one of them, and no item says which, so it is not read (at /generations/0/${g}/message/tool_calls/0 in its JSON text)`,
@@ -144,5 +144,11 @@ describe("an LLMResult alone whose prompt has several generations (n > 1)", () =
       ],
       said: [],
     });
+  });
+
+  test("a flat list of generations, which is not LLMResult's list for each prompt: each unreadable, no call read", () => {
+    const written = result([generation(aiMessage({ path: "/tmp/x" })), generation({ ...aiMessage({ path: "/" }), additional_kwargs: {}, tool_calls: [{ name: "delete_file", args: { path: "/" }, id: "call_2", type: "tool_call" }] })]);
+    const flat = (p: number) => ({ code: "unreadable", detail: `an LLMResult's generations of a prompt that are not a list, which says neither the prompts nor the alternatives of one: of no dialect orbridge reads, not read (at /generations/${p} in its JSON text)` });
+    expect(reading(llmSpan({ "output.value": written }))).toEqual({ calls: [], said: [flat(0), flat(1)] });
   });
 });
