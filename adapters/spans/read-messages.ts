@@ -76,7 +76,7 @@ export function readMessages(value: unknown, path: string, side: Side, losses: R
   return read;
 }
 
-interface Context {
+export interface Context {
   losses: ReaderLoss[];
   span?: string;
 }
@@ -243,14 +243,15 @@ function unfinishedLlmResponse(response: Record<string, unknown>): { field: stri
 /**
  * The calls among the items from `from` on, read from several answers to one
  * request (the generations of one prompt, a completion's choices or a Gemini
- * response's candidates, asked for with `n` or `candidateCount` above 1):
+ * response's candidates, asked for with `n` or `candidateCount` above 1, or
+ * the messages an instrumentation writes one for each of them):
  * alternatives, of which a conversation goes on from one, where the items read
  * them as turns in a row. No item says which one was taken, and each call
  * judged as a turn of its own would be owed an output and run: each is taken
  * out and said unreadable, which the gate blocks. Their text stays, as the
  * text of a journal's Chat completion of several choices does.
  */
-function withholdAlternativeCalls(items: Placed[], from: number, answers: string, context: Context): void {
+export function withholdAlternativeCalls(items: Placed[], from: number, answers: string, context: Context): void {
   let kept = from;
   for (let index = from; index < items.length; index++) {
     const placed = items[index]!;

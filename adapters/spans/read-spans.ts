@@ -20,6 +20,11 @@
 // it, or the call is not read (`conflict`, see rebuild-conversation.ts). A copy
 // is still reported left behind, as it was before it was compared.
 //
+// An answer written one message per index (`gen_ai.completion.N`, and
+// `llm.output_messages.N` beside the LLMResult or completion in `output.value`)
+// is one message for each of the answers `n` asked for: alternatives, whose
+// calls are not read (`alternativeMessages`).
+//
 // Of a call or tool span, what no item holds is reported `left_behind`: each
 // attribute no reading looked at and each field of content the reader names
 // (`Span.fields`), at its place; the span's transport once, in the same words for
@@ -34,7 +39,7 @@ import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunc
 import { genAiEventMessages } from "./genai-event-messages.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
-import { isLengthLimit, isUsualFinish, message, namesCall, readMessages, type MessagesRead, type Placed, type Side } from "./read-messages.js";
+import { isLengthLimit, isUsualFinish, message, namesCall, readMessages, withholdAlternativeCalls, type MessagesRead, type Placed, type Side } from "./read-messages.js";
 import { textNamesCall } from "./event-calls.js";
 import { callsInUnreadSpan } from "./unread-span-calls.js";
 import { compareUnreadCalls } from "./compare-unread-calls.js";
@@ -420,10 +425,32 @@ function indexed(prefix: string): Source {
       read.items.push(...one.items.map((placed) => ({ ...placed, path: found.paths[index] })));
       read.messages += one.messages;
     });
+    const alternatives = side === "output" && found.messages.length > 1 ? alternativeMessages(span, prefix, found.messages.length) : undefined;
+    if (alternatives !== undefined) withholdAlternativeCalls(read.items, 0, alternatives, { losses, span: span.id });
     // An answer with attributes dropped may have lost a call's arguments, or a call: what is left is not the answer to run.
     if (side === "output" && found.gaps.length > 0) for (const { item } of read.items) if (item.type === "function_call") item.status = "incomplete";
     return read;
   };
+}
+
+/**
+ * Whether the several messages of an answer written one per index are
+ * alternatives (the answers `n` asked for), and which: OpenLLMetry writes
+ * `gen_ai.completion.N` one for each choice (each generation, for LangChain);
+ * OpenInference writes `llm.output_messages.N` one for each generation of the
+ * first prompt (LangChain) or each choice (a Chat completion), and keeps the
+ * LLMResult or completion they come from in `output.value`. An OpenInference
+ * answer that is a Response writes its items as messages in a row, and keeps
+ * the Response there instead: those are one answer.
+ */
+function alternativeMessages(span: Span, prefix: string, count: number): string | undefined {
+  if (prefix === "gen_ai.completion") return `the ${count} choices written as gen_ai.completion.N`;
+  const beside = span.attributes.peek("output.value");
+  const { value } = beside === undefined ? { value: undefined } : parsedValue(beside.value);
+  if (!isPlainObject(value)) return undefined;
+  if (Array.isArray(value.generations)) return `the ${count} generations written as ${prefix}.N, as the LLMResult in output.value says`;
+  if (Array.isArray(value.choices)) return `the ${count} choices written as ${prefix}.N, as the completion in output.value says`;
+  return undefined;
 }
 
 /** The Langfuse observation's own input or output, which Langfuse keeps in the instrumentation's dialect. */
