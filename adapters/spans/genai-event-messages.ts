@@ -22,6 +22,22 @@ export interface EventMessage {
   message: Record<string, unknown>;
   /** Where the event stands in the list, as a JSON Pointer into its JSON text. */
   at: string;
+  /** A choice's `index`, as written (undefined where it writes none). */
+  choice?: unknown;
+}
+
+/**
+ * How many answers the choices of the events are, where more than one: choices
+ * of one index are one answer written in several events (pydantic-ai writes
+ * each of its response's events as a choice of index 0); choices of several
+ * indices, or any without one, are the several answers `n` asked for,
+ * alternatives a conversation goes on from one of.
+ */
+export function alternativeChoices(messages: readonly EventMessage[]): number | undefined {
+  const choices = messages.filter((message) => "choice" in message);
+  if (choices.length < 2) return undefined;
+  const first = choices[0]!.choice;
+  return first !== undefined && choices.every(({ choice }) => choice === first) ? undefined : choices.length;
 }
 
 /** A choice's members besides its bookkeeping: only its message is read from it. */
@@ -51,7 +67,7 @@ export function genAiEventMessages(events: unknown, side: Side): EventMessage[] 
       const { message, finish_reason: finishReason } = event;
       // A choice whose message is no object is said by the reading of the message itself.
       const body = isPlainObject(message) ? message : { content: message };
-      messages.push({ message: { role: "assistant", ...body, ...(finishReason === undefined ? {} : { finish_reason: finishReason }) }, at: `/${index}/message` });
+      messages.push({ message: { role: "assistant", ...body, ...(finishReason === undefined ? {} : { finish_reason: finishReason }) }, at: `/${index}/message`, choice: event.index });
       return;
     }
     const message: Record<string, unknown> = {};

@@ -21,9 +21,10 @@
 // is still reported left behind, as it was before it was compared.
 //
 // An answer written one message per index (`gen_ai.completion.N`, and
-// `llm.output_messages.N` beside the LLMResult or completion in `output.value`)
-// is one message for each of the answers `n` asked for: alternatives, whose
-// calls are not read (`alternativeMessages`).
+// `llm.output_messages.N` beside the LLMResult or completion in `output.value`),
+// or as `gen_ai.choice` events of several indices, is one message for each of
+// the answers `n` asked for: alternatives, whose calls are not read
+// (`alternativeMessages`, `alternativeChoices`).
 //
 // Of a call or tool span, what no item holds is reported `left_behind`: each
 // attribute no reading looked at and each field of content the reader names
@@ -36,7 +37,7 @@ import { limitSpelledOtherwise } from "../../src/models/limit-spelled-otherwise.
 import { emptyCounts, type Reading, type ReaderLoss, type UnitAccount } from "../stored-log/reading.js";
 import { parsedValue, type Attributes, type Located } from "./attributes.js";
 import { legacyFunctionCall, refusal, requestLimits, sameAllowance, toolsAndFunctions, type CallLimit, type ToolChoice, type ToolsOffered } from "./allowed-calls.js";
-import { genAiEventMessages } from "./genai-event-messages.js";
+import { alternativeChoices, genAiEventMessages } from "./genai-event-messages.js";
 import { indexedMessages } from "./indexed-messages.js";
 import { oneCallRefusal, oneCallRequest, type OneCallLimit } from "./one-call-request.js";
 import { isLengthLimit, isUsualFinish, message, namesCall, readMessages, withholdAlternativeCalls, type MessagesRead, type Placed, type Side } from "./read-messages.js";
@@ -515,6 +516,8 @@ const eventsAttribute: Source = (span, side, losses) => {
     read.items.push(...one.items.map((placed) => ({ ...placed, path: located.path })));
     read.messages += one.messages;
   }
+  const alternatives = alternativeChoices(messages);
+  if (alternatives !== undefined) withholdAlternativeCalls(read.items, 0, `the ${alternatives} gen_ai.choice events of several indices`, { losses, span: span.id });
   return read;
 };
 

@@ -88,3 +88,30 @@ describe("pydantic-ai's agent run span, read as no LLM call, and its all_message
     ]);
   });
 });
+
+// Choices of several indices are the answers `n` asked for, alternatives a
+// conversation goes on from one of: their calls are not read. pydantic-ai
+// writes each event of its one response as a choice of index 0: one answer.
+describe("an events attribute of several gen_ai.choice events", () => {
+  const choices = (...written: Array<Record<string, unknown>>) => JSON.stringify([{ content: "delete the temp file", role: "user", "gen_ai.message.index": 0, "event.name": "gen_ai.user.message" }, ...written.map((choice) => ({ ...choice, "event.name": "gen_ai.choice" }))]);
+  const user = { type: "message", role: "user", content: "delete the temp file" };
+  const withheld = (count: number) => ({ path: "/spans/0/attributes/events", code: "unreadable", detail: `the call of "delete_file" is in one of the ${count} gen_ai.choice events of several indices, which are alternatives the reader cannot order: a conversation goes on from one of them, and no item says which, so it is not read` });
+
+  test("of indices 0 and 1, each with a call: neither call read, each unreadable", () => {
+    const written = choices({ index: 0, message: { role: "assistant", tool_calls: [call("call_1", '{"path":"/tmp/a"}')] } }, { index: 1, message: { role: "assistant", tool_calls: [call("call_2", '{"path":"/"}')] } });
+    expect(reading(chatSpan({ events: written }))).toEqual({ records: [user], said: [withheld(2), withheld(2)] });
+  });
+
+  test("without an index, each with a call: neither call read, each unreadable", () => {
+    const written = choices({ message: { role: "assistant", tool_calls: [call("call_1", '{"path":"/tmp/a"}')] } }, { message: { role: "assistant", tool_calls: [call("call_2", '{"path":"/"}')] } });
+    expect(reading(chatSpan({ events: written }))).toEqual({ records: [user], said: [withheld(2), withheld(2)] });
+  });
+
+  test("all of index 0, text then a call: one answer in a row, its call read", () => {
+    const written = choices({ index: 0, message: { role: "assistant", content: "On it." } }, { index: 0, message: { role: "assistant", tool_calls: [call("call_1", '{"path":"/tmp/a"}')] } });
+    expect(reading(chatSpan({ events: written }))).toEqual({
+      records: [user, { type: "message", role: "assistant", content: "On it." }, { type: "function_call", call_id: "call_1", name: "delete_file", arguments: '{"path":"/tmp/a"}', status: "completed" }],
+      said: [],
+    });
+  });
+});
