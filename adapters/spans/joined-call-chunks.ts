@@ -1,28 +1,31 @@
-// LangChain's `tool_call_chunks` of a streamed AIMessageChunk, joined into the
-// calls they stream, as a reader that follows the chunks runs them:
+// LangChain's `tool_call_chunks` of a streamed AIMessageChunk, read as the calls
+// they stand for. A message's list is already merged: LangChain joins the
+// fragments of an index when it adds chunks, and a message it builds or loads
+// makes one call of each entry of its list (its `tool_calls`), so each entry is
+// read as a call of its own:
 //
-// | chunk member | joined                                                        |
+// | chunk member | read                                                          |
 // |--------------|---------------------------------------------------------------|
-// | `index`      | the call it belongs to: an integer or a string names one call for every chunk that gives it; null or absent, a call of the chunk alone |
-// | `name`       | the call's name, given by one chunk of the call               |
-// | `id`         | the call's id, given by one chunk, or the same by several     |
-// | `args`       | a fragment of the arguments text, appended in the chunks' order; null or absent adds nothing |
-// | `type`       | names the kind (`tool_call_chunk`): nothing to join           |
+// | `index`      | the call's place in the stream: an integer or a string given by no other entry, or null or absent |
+// | `name`       | the call's name                                               |
+// | `id`         | the call's id; null or absent, none                           |
+// | `args`       | the arguments text; null or absent, none                      |
+// | `type`       | names the kind (`tool_call_chunk`): nothing to read           |
 //
-// A chunk list that cannot be joined one way (a chunk that is no object, an
-// index of another kind, args that are no text, a second name or another id in
-// one call, a call no chunk names) gives where, and no calls: a reader of the
-// chunks and one of the message's `tool_calls` may then run other calls.
+// A list that cannot be read one way (a chunk that is no object, an index of
+// another kind, an index another entry gives, args that are no text, a call no
+// chunk names) gives where, and no calls: a reader of the chunks and one of the
+// message's `tool_calls` may then run other calls.
 import { isPlainObject } from "../../src/models/json-value.js";
 
-/** A call the chunks stream: its id (null when none gives one), name and arguments text, and where its chunks are. */
+/** A call a chunk stands for: its id (null when it gives none), name and arguments text, and where its members are. */
 export interface JoinedCall {
   id: string | null;
   name: string;
   args: string;
-  /** The chunk that opens the call. */
+  /** The chunk. */
   at: string;
-  /** The chunk that gives its name, its id (when one does) and its first fragment of arguments (the opening chunk when none does). */
+  /** Its name, its id and its arguments (the chunk itself when it gives none). */
   nameAt: string;
   idAt: string;
   argsAt: string;
@@ -30,66 +33,34 @@ export interface JoinedCall {
 
 export type JoinedChunks = { calls: JoinedCall[] } | { unjoinable: { path: string; detail: string } };
 
-interface Open {
-  id?: string;
-  name?: string;
-  args: string;
-  at: string;
-  nameAt?: string;
-  idAt?: string;
-  argsAt?: string;
-}
-
-/** The calls `chunks` (the member at `path`) stream, in the order their first chunks come, or why they cannot be joined. */
+/** The calls `chunks` (the member at `path`) stand for, one per entry in their order, or why they cannot be read one way. */
 export function joinedCallChunks(chunks: unknown, path: string): JoinedChunks {
   if (!Array.isArray(chunks)) return unjoinable(path, "tool_call_chunks that is no list");
-  const open = new Map<string, Open>();
-  for (let index = 0; index < chunks.length; index++) {
-    const chunk = chunks[index];
-    const at = `${path}/${index}`;
+  // By the index's text: a reader that keys fragments by index in an object takes 0 and "0" for one call.
+  const indices = new Map<string, number>();
+  const calls: JoinedCall[] = [];
+  for (let position = 0; position < chunks.length; position++) {
+    const chunk = chunks[position];
+    const at = `${path}/${position}`;
     if (!isPlainObject(chunk)) return unjoinable(at, "a tool call chunk that is no object");
-    const key = callKey(chunk.index, index);
-    if (key === undefined) return unjoinable(`${at}/index`, "a tool call chunk whose index is neither an integer, a string nor null");
-    let call = open.get(key);
-    if (call === undefined) {
-      call = { args: "", at };
-      open.set(key, call);
+    const index = chunk.index;
+    if (index !== null && index !== undefined) {
+      if (typeof index === "number" ? !Number.isInteger(index) : typeof index !== "string") return unjoinable(`${at}/index`, "a tool call chunk whose index is neither an integer, a string nor null");
+      // A reader that takes the list for a stream's fragments joins the two into one call, where LangChain makes a call of each.
+      const earlier = indices.get(String(index));
+      if (earlier !== undefined) return unjoinable(`${at}/index`, `a tool call chunk whose index ${JSON.stringify(index)} chunk ${earlier} gives too (LangChain makes a call of each, a reader joining fragments by index one)`);
+      indices.set(String(index), position);
     }
     const { name, id, args } = chunk;
-    // An empty name or id names nothing: LangChain's merge adds it to the call's without changing it.
-    if (name !== undefined && name !== null && name !== "") {
-      if (typeof name !== "string") return unjoinable(`${at}/name`, "a tool call chunk whose name is no text");
-      // LangChain's merge appends a second name to the first, where a reader that takes one keeps one of them.
-      if (call.name !== undefined) return unjoinable(`${at}/name`, `a tool call chunk that names its call again ("${name}", after "${call.name}")`);
-      call.name = name;
-      call.nameAt = `${at}/name`;
-    }
-    if (id !== undefined && id !== null && id !== "") {
-      if (typeof id !== "string") return unjoinable(`${at}/id`, "a tool call chunk whose id is no text");
-      if (call.id !== undefined && call.id !== id) return unjoinable(`${at}/id`, `a tool call chunk that gives its call another id ("${id}", after "${call.id}")`);
-      call.id ??= id;
-      call.idAt ??= `${at}/id`;
-    }
-    if (args !== undefined && args !== null) {
-      if (typeof args !== "string") return unjoinable(`${at}/args`, "a tool call chunk whose args are no text fragment");
-      call.args += args;
-      call.argsAt ??= `${at}/args`;
-    }
-  }
-  const calls: JoinedCall[] = [];
-  for (const call of open.values()) {
-    if (call.name === undefined) return unjoinable(call.at, "tool call chunks of a call that none of them names");
-    calls.push({ id: call.id ?? null, name: call.name, args: call.args, at: call.at, nameAt: call.nameAt!, idAt: call.idAt ?? call.at, argsAt: call.argsAt ?? call.at });
+    // An empty name names nothing: LangChain makes a call named "" of it.
+    if (name === undefined || name === null || name === "") return unjoinable(at, "a tool call chunk that names no call");
+    if (typeof name !== "string") return unjoinable(`${at}/name`, "a tool call chunk whose name is no text");
+    if (id !== undefined && id !== null && typeof id !== "string") return unjoinable(`${at}/id`, "a tool call chunk whose id is no text");
+    if (args !== undefined && args !== null && typeof args !== "string") return unjoinable(`${at}/args`, "a tool call chunk whose args are no text");
+    const given = (member: unknown, field: string) => (member === undefined || member === null || member === "" ? at : `${at}/${field}`);
+    calls.push({ id: typeof id === "string" && id !== "" ? id : null, name, args: typeof args === "string" ? args : "", at, nameAt: `${at}/name`, idAt: given(id, "id"), argsAt: given(args, "args") });
   }
   return { calls };
-}
-
-/** The call a chunk belongs to: one per integer or string index, one of its own for a chunk without any. */
-function callKey(index: unknown, position: number): string | undefined {
-  if (index === null || index === undefined) return `alone:${position}`;
-  if (typeof index === "number" && Number.isInteger(index)) return `index:${index}`;
-  if (typeof index === "string") return `name:${index}`;
-  return undefined;
 }
 
 function unjoinable(path: string, what: string): JoinedChunks {

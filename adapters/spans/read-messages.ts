@@ -577,9 +577,9 @@ function callSaid(call: unknown): { id: unknown; name: unknown; args: string } {
 
 /**
  * A streamed LangChain message holds its calls once more, as the chunks they
- * streamed in (`tool_call_chunks`), from which LangChain made its `tool_calls`.
- * Joined per index (joined-call-chunks.ts), they must be the calls read, one
- * for one in their order: the same id, name, and arguments that mean the same
+ * streamed in (`tool_call_chunks`, merged per index), from which LangChain makes
+ * its `tool_calls`, a call of each entry. Read so (joined-call-chunks.ts), they
+ * must be the calls read, one for one in their order: the same id, name, and arguments that mean the same
  * (no fragment at all is a call without parameters, as LangChain reads it).
  * Where they cannot be joined, or say other calls, a reader of the chunks runs
  * other calls than a reader of the message's: each place is said, and none of

@@ -1,10 +1,11 @@
 // A streamed LangChain AIMessageChunk holds its calls twice: parsed in
 // tool_calls, and as the chunks they streamed in (tool_call_chunks, one index
-// per call, args as text fragments). A reader of the chunks joins them per
-// index; where the joined calls are the message's, it is read as before, and
-// where they name another call (another name, id, arguments, a call of their
-// own) or cannot be joined, none of the message's calls is read and each place
-// is unreadable, which the gate blocks. The chunks were left behind, and the
+// per call after LangChain merged a stream's fragments, args as text). LangChain
+// makes a call of each entry; where those are the message's calls, it is read as
+// before, and where they name another call (another name, id, arguments, a call
+// of their own) or cannot be read one way (two entries of one index, which a
+// reader joining fragments takes for one call), none of the message's calls is
+// read and each place is unreadable, which the gate blocks. The chunks were left behind, and the
 // message's tool_calls run whatever the chunks said.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
@@ -50,7 +51,6 @@ const OUTPUT = "/observations/0/output";
 describe("a GENERATION's answer whose chunks stream its calls", () => {
   for (const [form, chunks] of [
     ["one merged chunk per index", [chunk("delete_file", '{"path":"/tmp/x"}', "call_1", 0)]],
-    ["the fragments of a stream, the name and id in the first", [chunk("delete_file", "", "call_1", 0), chunk(null, '{"path":', null, 0), chunk(null, '"/tmp/x"}', null, 0)]],
     ["chunks without an index, as LangChain makes them from tool_calls, JSON spaced otherwise", [chunk("delete_file", '{"path": "/tmp/x"}', "call_1", null)]],
   ] as const) {
     test(`${form}: read as the message without chunks is`, () => {
@@ -76,12 +76,14 @@ describe("a GENERATION's answer whose chunks stream its calls", () => {
 
 describe("a GENERATION's answer whose chunks stream other calls", () => {
   for (const [form, chunks, said] of [
-    ["other arguments, once the fragments are joined", [chunk("delete_file", '{"path":', "call_1", 0), chunk(null, '"/etc"}', null, 0)], { path: `${OUTPUT}/tool_call_chunks/0/args`, detail: `tool_call_chunks whose args joined, "{\\"path\\":\\"/etc\\"}", are other arguments of "delete_file" than tool_calls give it: ${notRead}` }],
+    ["other arguments", [chunk("delete_file", '{"path":"/etc"}', "call_1", 0)], { path: `${OUTPUT}/tool_call_chunks/0/args`, detail: `tool_call_chunks whose args joined, "{\\"path\\":\\"/etc\\"}", are other arguments of "delete_file" than tool_calls give it: ${notRead}` }],
+    // Joined, the fragments are the message's call; LangChain, which reads each entry as a call, deletes /tmp/x.
+    ["the fragments of one index, joined the message's call", [chunk("delete_file", '{"path":"/tmp/x', "call_1", 0), chunk(null, '/keep"}', null, 0)], { path: `${OUTPUT}/tool_call_chunks/1/index`, detail: `a tool call chunk whose index 0 chunk 0 gives too (LangChain makes a call of each, a reader joining fragments by index one), which joins into no one list of calls: ${notRead}` }],
     ["another name", [chunk("list_files", '{"path":"/tmp/x"}', "call_1", 0)], { path: `${OUTPUT}/tool_call_chunks/0/name`, detail: `tool_call_chunks that name call 0 "list_files", where tool_calls name it "delete_file": ${notRead}` }],
-    ["another id, in a later chunk of the index", [chunk("delete_file", "", null, 0), chunk(null, '{"path":"/tmp/x"}', "call_9", 0)], { path: `${OUTPUT}/tool_call_chunks/1/id`, detail: `tool_call_chunks that give the call of "delete_file" the id "call_9", where tool_calls give it "call_1": ${notRead}` }],
+    ["another id", [chunk("delete_file", '{"path":"/tmp/x"}', "call_9", 0)], { path: `${OUTPUT}/tool_call_chunks/0/id`, detail: `tool_call_chunks that give the call of "delete_file" the id "call_9", where tool_calls give it "call_1": ${notRead}` }],
     ["a call of their own", [chunk("delete_file", '{"path":"/tmp/x"}', "call_1", 0), chunk("delete_file", '{"path":"/"}', "call_2", 1)], { path: `${OUTPUT}/tool_call_chunks/1`, detail: `tool_call_chunks that stream a call of "delete_file" the message's tool_calls do not hold: ${notRead}` }],
-    ["args stored parsed, which no reader joins", [chunk("delete_file", null, "call_1", 0), { args: { path: "/" }, index: 0 }], { path: `${OUTPUT}/tool_call_chunks/1/args`, detail: `a tool call chunk whose args are no text fragment, which joins into no one list of calls: ${notRead}` }],
-    ["an index whose call no chunk names", [chunk("delete_file", '{"path":"/tmp/x"}', "call_1", 0), chunk(null, '{"path":"/"}', null, 1)], { path: `${OUTPUT}/tool_call_chunks/1`, detail: `tool call chunks of a call that none of them names, which joins into no one list of calls: ${notRead}` }],
+    ["args stored parsed", [{ ...chunk("delete_file", null, "call_1", 0), args: { path: "/" } }], { path: `${OUTPUT}/tool_call_chunks/0/args`, detail: `a tool call chunk whose args are no text, which joins into no one list of calls: ${notRead}` }],
+    ["a chunk that names no call", [chunk("delete_file", '{"path":"/tmp/x"}', "call_1", 0), chunk(null, '{"path":"/"}', null, 1)], { path: `${OUTPUT}/tool_call_chunks/1`, detail: `a tool call chunk that names no call, which joins into no one list of calls: ${notRead}` }],
   ] as const) {
     test(`${form}: unreadable at the chunk's field, and no call read`, () => {
       expect(reading("langfuse", generation(user, aiMessageChunk([call({ path: "/tmp/x" })], chunks)))).toEqual({ calls: [], said: [{ ...said, code: "unreadable" }] });
