@@ -8,6 +8,7 @@ import { oneCallSaid, ToolRegistry, type Choice, type EnvelopeToolsReader } from
 import { toolConfigField } from "./read-request-tools.js";
 import { isPlainObject } from "../models/json-value.js";
 import { comparedName } from "../models/names-folded-twice.js";
+import { namesRequestTools } from "../journal/unreadable-request.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -41,7 +42,17 @@ export class ToolsInForce {
     // What a request body says of its tools is read as far as it can be; what
     // cannot be read blocks the line, and the calls it governs are refused.
     if (input.request) errors = [...this.registry.addRequestBody(input.request, `line ${input.line}`, this.readTools, input.requestNumbers)];
-    else for (const { item } of input.items) if (carriesTools(item)) (errors ??= []).push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
+    else {
+      for (const { item } of input.items) {
+        if (carriesTools(item)) (errors ??= []).push(...this.registry.narrow(item, `line ${input.line}`, this.readTools));
+        else if (nestsToolFields(item)) {
+          // A request body under a wrapper's member (`{"body": …}`, a request logged without its response) narrows the
+          // tools for a reader of that wrapper, to what this one cannot read: to none, as a line not read that names them.
+          this.registry.allowNone(`line ${input.line}, a record of no known kind that names a request's tools and may hold a request body,`);
+          (errors ??= []).push(`line ${input.line}: a record of no known kind that names a request's tools below its top level; it may hold a request body, so no function may run until the next request body`);
+        }
+      }
+    }
     // What a response object says its request allowed holds for its own calls, and no later record's.
     const response = input.responseTools === undefined ? undefined : ToolRegistry.responseChoices(input.responseTools, `line ${input.line}`);
     if (response !== undefined && response.problems.length > 0) (errors ??= []).push(...response.problems);
@@ -167,6 +178,20 @@ function carriesTools(item: unknown): item is Record<string, unknown> {
   const fields = item as Record<string, unknown>;
   if (typeof fields.type === "string" || typeof fields.role === "string") return false;
   return fields.tools !== undefined || fields.tool_choice !== undefined || fields.functions !== undefined || fields.function_call !== undefined || toolConfigField(fields) !== undefined || spellsToolFieldOtherwise(fields);
+}
+
+/**
+ * Whether an item without a type of its own (a record of no known kind) names a
+ * request's tool fields where carriesTools does not look: below its top level.
+ * One that cannot be written as JSON is taken to.
+ */
+function nestsToolFields(item: unknown): boolean {
+  if (item === null || typeof item !== "object" || Array.isArray(item) || typeof (item as { type?: unknown }).type === "string") return false;
+  try {
+    return Object.values(item).some((member) => member !== null && typeof member === "object" && namesRequestTools(JSON.stringify(member)));
+  } catch {
+    return true;
+  }
 }
 
 // The fields of carriesTools, and the toolConfig a google-genai `config` holds, as a reader folding names reads them.

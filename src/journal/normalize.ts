@@ -30,7 +30,7 @@
 // only its new items; the repeated ones are counted and reported, not emitted twice
 // (ConversationSoFar tells which they are).
 import { apiErrorOf } from "../models/api-error-body.js";
-import { unreadableRequest, unreadLine } from "./unreadable-request.js";
+import { namesRequestTools, unreadableRequest, unreadLine } from "./unreadable-request.js";
 import { readAsSeveralLines } from "./unicode-line-ends.js";
 import { recordText } from "./record-text.js";
 import { chat, journalEnvelopes, type AdapterName, type CallCounts, type JournalEnvelopes } from "../../adapters/index.js";
@@ -340,6 +340,11 @@ export class JournalNormalizer {
       case "responses_event":
         return this.convertRecord(fields, kind, line);
       case "unknown":
+        // For the gate, an array that names a request's tool fields may be request bodies batched, as a line not read
+        // that names them may be one: the tools narrow to none. (An object of no known kind is the gate's: tools-in-force.ts.)
+        if (this.unknownObjects === "item" && Array.isArray(record) && namesRequestTools(unknownRecordText(record))) {
+          return { kind: "items", source: this.source, line, recordKind: "unknown", envelope: "responses", items: [], losses: [], request: unreadableRequest(describeUnknown(record)), repeated: 0 };
+        }
         if (this.unknownObjects === "item" && isPlainObject(record)) return this.looseItem(record as CanonicalItem, line);
         return { kind: "error", source: this.source, line, detail: describeUnknown(record) };
       default:
@@ -855,6 +860,15 @@ function unreadableChoices(choices: unknown): string | undefined {
 
 function stringOrUndefined(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/** The record's JSON text; one that cannot be written (too deep) is taken to name anything, `"tools":` among it. */
+function unknownRecordText(record: unknown): string {
+  try {
+    return JSON.stringify(record) ?? "";
+  } catch {
+    return '"tools":';
+  }
 }
 
 function describeUnknown(record: unknown): string {

@@ -233,3 +233,44 @@ describe("a line that cannot be read and names a request's tools", () => {
     });
   });
 });
+
+// A line read as JSON but of no known kind may hold a request body all the same:
+// request bodies batched in an array, one nested in a wrapper of a logger's.
+describe("a line of no known kind that names a request's tools", () => {
+  const offersNone = request('"tool_choice":"none"');
+  const after = (verdicts: Array<{ line: number; reason: string; blocked: boolean }>) => verdicts.map((verdict) => [verdict.line, verdict.reason, verdict.blocked]);
+
+  test("request bodies in an array: the line is an error, and the calls after it are not allowed until the next request body", async () => {
+    const verdicts = await gate([`[${offersNone}]`, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
+    expect(after(verdicts)).toEqual([
+      [1, "error", true],
+      [2, "ok", true],
+      [3, "not_function_call", false],
+      [4, "ok", false],
+    ]);
+    expect(verdicts[0].detail).toBe("record is an array, not a journal record; it may be a request body (it names a request's tools, or was not read at all), so no function may run until the next request body");
+  });
+
+  test.each([
+    ["a request body under a member of a wrapper", `{"body":${offersNone}}`],
+    ["a request without its response", `{"request":${offersNone}}`],
+  ])("%s: the line is blocked, and the calls after it are not allowed until the next request body", async (_name, unknown) => {
+    const verdicts = await gate([unknown, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
+    expect(after(verdicts)).toEqual([
+      [1, "error", true],
+      [1, "namespaced", true],
+      [2, "ok", true],
+      [3, "not_function_call", false],
+      [4, "ok", false],
+    ]);
+    expect(verdicts[0].detail).toBe("line 1: a record of no known kind that names a request's tools below its top level; it may hold a request body, so no function may run until the next request body");
+  });
+
+  test("an object of no known kind that names no tool field is gated as it is, and the calls after it run", async () => {
+    const verdicts = await gate(['{"event":"retry","attempt":{"n":2}}', call("call_1")]);
+    expect(after(verdicts)).toEqual([
+      [1, "namespaced", true],
+      [2, "ok", false],
+    ]);
+  });
+});
