@@ -33,13 +33,41 @@ export function oneCallFlag(fields: unknown): OneCallFlag | undefined {
     const flag = flagOf(passed as Record<string, unknown>, holder);
     if (flag !== undefined) return flag;
   }
+  return nestedFlag(body, [], 0);
+}
+
+/**
+ * Members that may hold such a member further down, as loggers and SDKs nest
+ * them: an `extra_body` inside an `extra_body`, google-genai's
+ * `config.http_options.extra_body`, the `optional_params` (what was sent to the
+ * provider) and `litellm_params` of a LiteLLM log. A flag met there limits the
+ * calls too: read as one call, where passing it over would let both run.
+ */
+const NESTING_HOLDERS: ReadonlySet<string> = new Set([...PASSED_THROUGH, "config", "http_options", "httpOptions", "optional_params", "litellm_params"]);
+
+/** How deep the holders are followed: deeper than any nesting an SDK or logger writes. */
+const MAX_NESTING = 4;
+
+/** The first flag in a member of `body` reached through holders only, below the top and the passed-through members read already. */
+function nestedFlag(body: Record<string, unknown>, path: readonly string[], depth: number): OneCallFlag | undefined {
+  if (depth >= MAX_NESTING) return undefined;
+  for (const holder of NESTING_HOLDERS) {
+    const inner = Object.hasOwn(body, holder) ? body[holder] : undefined;
+    if (inner === null || typeof inner !== "object" || Array.isArray(inner)) continue;
+    const at = [...path, holder];
+    // The top's own passed-through members were read above.
+    const flag = depth === 0 && PASSED_THROUGH.includes(holder) ? undefined : flagOf(inner as Record<string, unknown>, at.join("/"), at.join("."));
+    if (flag !== undefined) return flag;
+    const deeper = nestedFlag(inner as Record<string, unknown>, at, depth + 1);
+    if (deeper !== undefined) return deeper;
+  }
   return undefined;
 }
 
-/** The flag written among `body`'s own members; `holder` names the member that holds them ("" for the top). */
-function flagOf(body: Record<string, unknown>, holder: string): OneCallFlag | undefined {
+/** The flag written among `body`'s own members; `holder` is the pointer's path of the member that holds them ("" for the top), `named` as a detail names it. */
+function flagOf(body: Record<string, unknown>, holder: string, named = holder): OneCallFlag | undefined {
   const pointer = holder === "" ? "" : `/${holder}`;
-  const prefix = holder === "" ? "" : `${holder}.`;
+  const prefix = holder === "" ? "" : `${named}.`;
   const parallel = body.parallel_tool_calls;
   if (parallel !== undefined && parallel !== null && parallel !== true) return { field: `${pointer}/parallel_tool_calls`, name: `${prefix}parallel_tool_calls`, value: parallel, boolean: parallel === false };
   const choice = body.tool_choice;

@@ -141,6 +141,22 @@ describe("a Chat body's extra_body or model_extra, which the request sent holds 
     });
   });
 
+  test.each([
+    ["extra_body.extra_body", { extra_body: { extra_body: { parallel_tool_calls: false } } }],
+    ["optional_params", { optional_params: { parallel_tool_calls: false } }],
+    ["litellm_params.extra_body", { litellm_params: { extra_body: { parallel_tool_calls: false } } }],
+    ["http_options.extra_body", { http_options: { extra_body: { parallel_tool_calls: false } } }],
+    ["config.http_options.extra_body", { config: { http_options: { extra_body: { parallel_tool_calls: false } } } }],
+  ])("parallel_tool_calls false nested in %s, as SDKs and loggers nest what is sent, lets the response make one call", async (named, request) => {
+    expect(await gateLines([exchange(request)])).toEqual({
+      code: 1,
+      lines: [
+        ["get_forecast", "ok", []],
+        ["get_forecast", "ok", [`"get_forecast" is not allowed: ${named}.parallel_tool_calls false in the request of line 1 lets its response make one call, and this is call 2 of it`]],
+      ],
+    });
+  });
+
   test("parallel_tool_calls true in extra_body, or other fields there, leave both calls to run", async () => {
     for (const extra of [{ parallel_tool_calls: true }, { reasoning_effort: "low" }]) {
       expect(await gateLines([exchange({ extra_body: extra })])).toEqual({ code: 0, lines: [["get_forecast", "ok", []], ["get_forecast", "ok", []]] });
