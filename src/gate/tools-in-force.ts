@@ -9,6 +9,7 @@ import { toolConfigField } from "./read-request-tools.js";
 import { isPlainObject } from "../models/json-value.js";
 import { comparedName } from "../models/names-folded-twice.js";
 import { namesRequestTools } from "../journal/unreadable-request.js";
+import { isKnownBareType } from "./item-kind.js";
 
 /**
  * The first half of the journal gate: keeps the tools in force (the registry,
@@ -181,12 +182,16 @@ function carriesTools(item: unknown): item is Record<string, unknown> {
 }
 
 /**
- * Whether an item without a type of its own (a record of no known kind) names a
- * request's tool fields where carriesTools does not look: below its top level.
- * One that cannot be written as JSON is taken to.
+ * Whether an item without a type anyone defined (a record of no known kind, or
+ * a log's own wrapper such as `{"type":"log","body":…}`) names a request's tool
+ * fields where carriesTools does not look: below its top level. One that cannot
+ * be written as JSON is taken to.
  */
 function nestsToolFields(item: unknown): boolean {
-  if (item === null || typeof item !== "object" || Array.isArray(item) || typeof (item as { type?: unknown }).type === "string") return false;
+  if (item === null || typeof item !== "object" || Array.isArray(item)) return false;
+  const type = (item as { type?: unknown }).type;
+  // An item of the spec, a provider's, or an extension with its slug is that item: its text says nothing of a request.
+  if (typeof type === "string" && (type.includes(":") || isKnownBareType(type))) return false;
   try {
     return Object.values(item).some((member) => member !== null && typeof member === "object" && namesRequestTools(JSON.stringify(member)));
   } catch {

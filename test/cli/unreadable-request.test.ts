@@ -254,6 +254,7 @@ describe("a line of no known kind that names a request's tools", () => {
   test.each([
     ["a request body under a member of a wrapper", `{"body":${offersNone}}`],
     ["a request without its response", `{"request":${offersNone}}`],
+    ["a request body under a log's own wrapper, of a type no one defined", `{"type":"log","body":${offersNone}}`],
   ])("%s: the line is blocked, and the calls after it are not allowed until the next request body", async (_name, unknown) => {
     const verdicts = await gate([unknown, call("call_1"), request('"tool_choice":"auto"'), call("call_2")]);
     expect(after(verdicts)).toEqual([
