@@ -15,6 +15,8 @@
 // |   id-less call                                  |         |
 // | its record cannot be told (a stream assembled   | yes: it may have been written (fail closed) |
 // |   from earlier lines, the end of the input)     |         |
+// | given at the line being read, after a line of   | yes: a stream the earlier line began may    |
+// |   its conversation that gave no item of its own |   end here, its call_id written there       |
 //
 // A call the history of a later conversation sends again with its output (a
 // session whose second trace re-sends the first's call and result) is claimed
@@ -77,6 +79,12 @@ interface ReadLine {
   record: unknown;
   /** Whether the line is a stored log's (or the run reads stored logs, and every line is judged so): its calls are claimed. */
   stored: boolean;
+  /**
+   * Whether a line of the conversation before it gave back no item of its own:
+   * a stream that line began (Chat chunks) may end at this one, which then gives
+   * a call whose call_id an earlier line wrote and this one does not.
+   */
+  mayEndStream: boolean;
 }
 
 /** One conversation's side: which of its calls are claimed. */
@@ -99,7 +107,7 @@ export class ConversationClaims implements OtherConversations {
   claim(callId: string, key: string, provenance: Provenance): RelatedLine | undefined {
     if (!this.stored) return undefined;
     const line = this.reading;
-    if (line !== undefined && line.line === provenance.line && line.source === provenance.source && !(line.stored && writtenIn(line, callId))) return undefined;
+    if (line !== undefined && line.line === provenance.line && line.source === provenance.source && !line.mayEndStream && !(line.stored && writtenIn(line, callId))) return undefined;
     return this.all.claim(key, this.number, provenance);
   }
 }

@@ -135,6 +135,8 @@ export class GateLane implements ConversationLane<GateRecord> {
   private readonly held: { place: LinePlace; items: number }[] = [];
   private readonly claims: ConversationClaims | undefined;
   private readonly storedOnly: boolean;
+  /** Whether the last line pushed that was not blank gave back no item of its own: the next line may end a stream it began. */
+  private quiet = false;
 
   constructor(options: LaneOptions) {
     this.normalizer = new JournalNormalizer({ ...options.normalize, ...GATE_READING });
@@ -168,17 +170,20 @@ export class GateLane implements ConversationLane<GateRecord> {
   }
 
   pushLine(line: JournalLine, record: unknown): GateRecord[] {
-    this.claims?.read({ source: line.source, line: line.line, text: line.text, record, stored: !this.storedOnly || line.conversation !== undefined });
+    this.claims?.read({ source: line.source, line: line.line, text: line.text, record, stored: !this.storedOnly || line.conversation !== undefined, mayEndStream: this.quiet });
     this.stream.line(line.source);
     const normalized = this.normalizer.push(line);
     this.stream.follow({ source: line.source, line: line.line }, normalized);
+    // A blank line holds no record: it neither begins a stream nor ends one.
+    if (line.error !== undefined || !/^[ \t\r\n]*$/.test(line.text)) this.quiet = !givesItemsAt(normalized, line);
     return this.gated(normalized);
   }
 
   pushRecord(record: unknown, place: LinePlace): GateRecord[] {
-    this.claims?.read({ source: place.source, line: place.line, text: "", record, stored: !this.storedOnly });
+    this.claims?.read({ source: place.source, line: place.line, text: "", record, stored: !this.storedOnly, mayEndStream: this.quiet });
     const normalized = this.normalizer.pushRecord(record, place.line);
     this.stream.follow(place, normalized);
+    this.quiet = !givesItemsAt(normalized, place);
     return this.gated(normalized);
   }
 
@@ -227,6 +232,11 @@ export class GateLane implements ConversationLane<GateRecord> {
     const own = this.registry !== undefined || allowNone !== undefined || allowNoneForGood !== undefined;
     return new ToolsInForce({ schema: this.schema, registry: own ? registry : undefined, readTools: this.readTools });
   }
+}
+
+/** Whether the normalizer gave back items of the line at `place` itself (not only an error, nor only a stream's earlier lines). */
+function givesItemsAt(normalized: readonly NormalizedRecord[], place: LinePlace): boolean {
+  return normalized.some((entry) => entry.kind === "items" && entry.line === place.line && entry.source === place.source);
 }
 
 /** A conversation's key as one text, its type told: 7 and "7" are two conversations. */

@@ -154,3 +154,31 @@ describe("gate: an OTLP export of two chat spans", { timeout: 30_000 }, () => {
     });
   });
 });
+
+describe("gate: a page of stored completions with a JSONL stream of Chat chunks", { timeout: 30_000 }, () => {
+  const listing = file("one-completion.json", page(completion("chatcmpl-1", 1767225600, call("call_p1"))));
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => JSON.stringify({ id: "chatcmpl-s", object: "chat.completion.chunk", created: 1767225602, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finish }] });
+  // The call_id is written on the first chunk; the stream ends, and its call is given, on the third.
+  const stream = file(
+    "stream.jsonl",
+    [
+      chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_p1", type: "function", function: { name: "get_weather", arguments: "" } }] }, null),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, null),
+      chunk({}, "tool_calls"),
+      "",
+    ].join("\n"),
+  );
+  const duplicate = (at: string, first: string) => [
+    `${at}  function_call call_p1  BLOCKED duplicate_call_id: the call_id "call_p1" was already used by the call of ${first}, in another conversation of the stored log: a replayer of this one would run a call that one gave`,
+    "    verdict ok: completed call with arguments valid for its schema",
+  ];
+  const okAt = (at: string) => `${at}  function_call call_p1  pass ok: completed call with arguments valid for its schema`;
+
+  test("the stream, after the page, gives again the call_id of a stored completion's call on a line that does not write it: its call is a duplicate", async () => {
+    expect(await gated(stream, listing)).toEqual({ code: 1, stdout: [okAt(`${listing}:1`), ...duplicate(`${stream}:3`, `line 1 of ${listing}`), ""].join("\n") });
+  });
+
+  test("the stream before the page: one of the two calls is a duplicate", async () => {
+    expect(await gated(listing, stream)).toEqual({ code: 1, stdout: [...duplicate(`${stream}:3`, `line 1 of ${listing}`), okAt(`${listing}:1`), ""].join("\n") });
+  });
+});
