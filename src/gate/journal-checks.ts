@@ -133,6 +133,8 @@ const CALL_COLUMNS = { line: "whole", outputLine: "whole", answered: "uint8", re
 const ACROSS_CONVERSATIONS = "duplicate_call_id of another conversation";
 
 const NO_RESPONSE: ReadonlyMap<string, number> = new Map();
+/** The answer starts of a record that says none. */
+const NO_STARTS: readonly number[] = [];
 
 /** Reasoning items held in a row, waiting for the item their run precedes; past it, each is released with the finding. */
 export const MAX_HELD_REASONING = 1_000;
@@ -172,7 +174,7 @@ export class JournalChecker {
    * after it. Kept by reference: a record is known to be a group's only when a
    * later answer comes.
    */
-  private answerGroup: Array<{ items: readonly GatedItem[]; from: number }> = [];
+  private readonly answerGroup: Array<{ items: readonly GatedItem[]; from: number }> = [];
   /** While an answer after the first is checked: the call_ids of the answers before it, which its items pass none of by. */
   private alternatives: Set<string> | undefined;
 
@@ -187,8 +189,9 @@ export class JournalChecker {
     const released: CheckedItem[] = [];
     const lastOfResponse = items.some((item) => item.provenance.response) ? lastIndexByResponse(items) : NO_RESPONSE;
     const later = answers?.later === true;
-    if (!later) this.answerGroup = [];
-    const starts = answers?.starts ?? [];
+    // Emptied in place: every record passes here, and most are no group's.
+    if (!later) this.answerGroup.length = 0;
+    const starts = answers?.starts ?? NO_STARTS;
     this.answerGroup.push({ items, from: starts[0] ?? 0 });
     // A later answer of a stream: every answer read before it is an alternative.
     this.alternatives = later ? callIdsOf(this.answerGroup.slice(0, -1)) : undefined;

@@ -8,6 +8,11 @@ import { runOrbridge } from "./run-cli.js";
 import { scratchFolder } from "./scratch.js";
 
 /** An SDK span dict of one chat span, with these attributes beside its operation name, and these fields of its own. */
+/** OTLP attributes of string values, in the order `written` gives them. */
+export function stringAttributes(written: Record<string, string>): Array<{ key: string; value: { stringValue: string } }> {
+  return Object.entries(written).map(([key, value]) => ({ key, value: { stringValue: value } }));
+}
+
 export function chatSpan(attributes: Record<string, unknown>, fields: Record<string, unknown> = {}): { spans: unknown[] } {
   return { spans: [{ name: "chat", context: { trace_id: "t1", span_id: "s1" }, parent: null, start_time: 1, attributes: { "gen_ai.operation.name": "chat", ...attributes }, ...fields }] };
 }

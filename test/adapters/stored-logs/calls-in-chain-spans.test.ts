@@ -7,9 +7,8 @@
 // unreadable at its place; a chain whose values hold no call says nothing.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
-import { DELETE_FILE, gateVerdicts } from "../../support/span-documents.js";
+import { DELETE_FILE, gateVerdicts, stringAttributes as attributes } from "../../support/span-documents.js";
 
-const attributes = (written: Record<string, string>) => Object.entries(written).map(([key, value]) => ({ key, value: { stringValue: value } }));
 
 /** openinference-instrumentation-langchain's LLM span of the model's answer: one call of delete_file. */
 const llmSpan = {

@@ -9,9 +9,8 @@
 // keeping the Response in output.value: those stay one answer.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
-import { DELETE_FILE, gateVerdicts } from "../../support/span-documents.js";
+import { DELETE_FILE, gateVerdicts, stringAttributes as attributes } from "../../support/span-documents.js";
 
-const attributes = (written: Record<string, string>) => Object.entries(written).map(([key, value]) => ({ key, value: { stringValue: value } }));
 const otlp = (written: Record<string, string>) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "t1", spanId: "l1", name: "ChatOpenAI", startTimeUnixNano: "1", attributes: attributes(written) }] }] }] });
 const at = (index: number) => `/resourceSpans/0/scopeSpans/0/spans/0/attributes/${index}/value/stringValue`;
 const ARGS = ['{"path":"/tmp/x"}', '{"path":"/"}'];

@@ -9,9 +9,8 @@
 // read, where they were read as turns in a row and each judged alone.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
-import { DELETE_FILE, gateVerdicts } from "../../support/span-documents.js";
+import { DELETE_FILE, gateVerdicts, stringAttributes as attributes } from "../../support/span-documents.js";
 
-const attributes = (written: Record<string, string>) => Object.entries(written).map(([key, value]) => ({ key, value: { stringValue: value } }));
 const aiMessage = (args: Record<string, unknown>) => ({
   content: "",
   additional_kwargs: { tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_file", arguments: JSON.stringify(args) } }] },

@@ -9,7 +9,7 @@
 // message's tool_calls run whatever the chunks said.
 import { describe, expect, test } from "vitest";
 import { READERS } from "../../../adapters/index.js";
-import { DELETE_FILE, gateVerdicts, generation, LIST_FILES, records } from "../../support/span-documents.js";
+import { DELETE_FILE, gateVerdicts, generation, LIST_FILES, records, stringAttributes as attributes } from "../../support/span-documents.js";
 
 const user = [{ role: "user", content: "Delete /tmp/x" }];
 const call = (args: Record<string, unknown>, id = "call_1", name = "delete_file") => ({ name, args, id, type: "tool_call" });
@@ -112,7 +112,6 @@ describe("a GENERATION's answer whose chunks stream other calls", () => {
 });
 
 describe("chunks elsewhere than an answer's message", () => {
-  const attributes = (written: Record<string, string>) => Object.entries(written).map(([key, value]) => ({ key, value: { stringValue: value } }));
   const llmSpan = {
     traceId: "t1", spanId: "l1", parentSpanId: "c1", name: "ChatOpenAI", startTimeUnixNano: "2000",
     attributes: attributes({
